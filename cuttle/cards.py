@@ -1,0 +1,97 @@
+"""Cards and their text notation.
+
+A card is written rank + suit (`AS`, `TH`, `7C`; `10H` is read as `TH`), the joker `JK`.
+Its natural index is `(rank - 1) * 4 + suit` (A♣ = 0 … K♠ = 51, joker = 52), so that
+"x beats y in a scuttle" is simply `x > y`.
+"""
+
+RANKS = "A23456789TJQK"
+SUITS = "CDHS"
+JOKER = 52
+RANK_NAMES = ("Ace", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine",
+              "Ten", "Jack", "Queen", "King")
+SUIT_NAMES = ("Clubs", "Diamonds", "Hearts", "Spades")
+
+
+class Card(str):
+    """A card: a `str` equal to its text (`Card("TH") == "TH"`) with its index and rank.
+
+    Use `Card.parse(text)` or `CARDS[index]`; there is one instance per card.
+    """
+
+    __slots__ = ()
+
+    @property
+    def index(self) -> int:
+        """Natural index: `(rank - 1) * 4 + suit`, joker 52."""
+        return _INDEX[self]
+
+    @property
+    def rank(self) -> int:
+        """1 (Ace) … 13 (King); 0 for the joker."""
+        i = _INDEX[self]
+        return 0 if i == JOKER else i // 4 + 1
+
+    @property
+    def suit(self) -> int:
+        """0 clubs, 1 diamonds, 2 hearts, 3 spades; -1 for the joker."""
+        i = _INDEX[self]
+        return -1 if i == JOKER else i % 4
+
+    @property
+    def is_joker(self) -> bool:
+        return _INDEX[self] == JOKER
+
+    @property
+    def name(self) -> str:
+        i = _INDEX[self]
+        if i == JOKER:
+            return "Joker"
+        return f"{RANK_NAMES[i // 4]} of {SUIT_NAMES[i % 4]}"
+
+    def __repr__(self) -> str:
+        return f"Card({str.__repr__(self)})"
+
+    @classmethod
+    def parse(cls, text) -> "Card":
+        """Read a card: case-insensitive, `10` for `T`; a Card or an index also works."""
+        return CARDS[parse_index(text)]
+
+    @classmethod
+    def from_index(cls, index: int) -> "Card":
+        return CARDS[index]
+
+
+def _text(i: int) -> str:
+    return "JK" if i == JOKER else RANKS[i // 4] + SUITS[i % 4]
+
+
+CARDS = tuple(Card(_text(i)) for i in range(53))
+_INDEX = {str(c): i for i, c in enumerate(CARDS)}
+
+
+def parse_index(text) -> int:
+    """Natural index of a card given as text, Card or int; ValueError if it is no card."""
+    if isinstance(text, Card):
+        return _INDEX[text]
+    if isinstance(text, int) and not isinstance(text, bool):
+        if 0 <= text <= JOKER:
+            return text
+        raise ValueError(f"card index {text} is out of range 0..52")
+    if not isinstance(text, str):
+        raise ValueError(f"not a card: {text!r}")
+    t = text.strip().upper()
+    if t.startswith("10"):
+        t = "T" + t[2:]
+    if t in ("JK", "JOKER"):
+        return JOKER
+    i = _INDEX.get(t)
+    if i is None or i == JOKER:
+        raise ValueError(
+            f"unknown card {text!r}: write rank+suit, ranks A 2-9 T(10) J Q K, "
+            f"suits C D H S (e.g. 'TH', '10h', 'AS'), or JK for the joker")
+    return i
+
+
+def card_text(index: int) -> str:
+    return CARDS[index]

@@ -1,0 +1,380 @@
+"""`Game`: a game of Cuttle with push/undo, legal moves, views and printing.
+
+The state and every rule live in the native core (`cuttle._core.CoreGame`); this module
+turns card indices into `Card`s, move codes into `Move`s, and checks input.
+"""
+
+import os
+import random
+
+from ._core import PHASE_NAMES, END_NAMES, CoreGame
+from .cards import CARDS, JOKER, parse_index
+from .errors import IllegalMoveError, InvalidMoveError
+from .moves import Move
+from .rules import Rules
+
+# Which verbs each phase accepts (for error messages; legality itself is the core's).
+_PHASE_VERBS = {
+    "main": {"draw", "pass", "points", "scuttle", "royal", "glasses", "jack", "oneoff"},
+    "counter": {"counter", "resolve"},
+    "three": {"take"},
+    "four": {"discard"},
+    "five": {"discard"},
+    "seven": {"points", "scuttle", "royal", "glasses", "jack", "oneoff", "discard"},
+    "discard": {"discard"},
+    "block": {"block", "resolve"},
+    "ten": {"discard"},
+    "over": set(),
+}
+
+
+class LegalMoves:
+    """The decider's legal moves: sized, iterable, and `in` takes a Move or a string."""
+
+    __slots__ = ("_moves",)
+
+    def __init__(self, codes):
+        self._moves = [Move.from_code(c) for c in codes]
+
+    def __len__(self):
+        return len(self._moves)
+
+    def __iter__(self):
+        return iter(self._moves)
+
+    def __getitem__(self, i):
+        return self._moves[i]
+
+    def __contains__(self, move):
+        if isinstance(move, str):
+            try:
+                move = Move.parse(move)
+            except InvalidMoveError:
+                return False
+        return move in self._moves
+
+    def __bool__(self):
+        return bool(self._moves)
+
+    def __repr__(self):
+        return f"<LegalMoves ({', '.join(map(str, self._moves))})>"
+
+
+def _new_seed():
+    return int.from_bytes(os.urandom(8), "little")
+
+
+class Game(CoreGame):
+    """A game of Cuttle.
+
+    >>> g = Game(seed=1)                  # classic rules, a random deal
+    >>> g.play("draw")
+    >>> g.undo()
+    Move('draw')
+    """
+
+    def __init__(self, rules=None, seed=None):
+        self._rules = Rules.coerce(rules)
+        self._core_set_rules(self._rules)
+        self.seed = _new_seed() if seed is None else _check_seed(seed)
+        self._core_deal(self.seed)
+
+    @classmethod
+    def from_position(cls, rules=None, *, hands=((), ()), points=((), ()),
+                      permanents=((), ()), scrap=(), deck=(), to_move=0, rest="deck",
+                      seed=None):
+        """Build a main-phase position from card texts.
+
+        A point card may carry its Jacks, bottom to top: `"TH[JC,JD]"`, listed on the side
+        of its controller.  `deck` lists the top cards, top first.  Every card not listed
+        goes to `rest`: `"deck"` (below the listed cards, shuffled by `seed`) or `"scrap"`.
+        """
+        rules = Rules.coerce(rules)
+        seed = _new_seed() if seed is None else _check_seed(seed)
+        if to_move not in (0, 1):
+            raise ValueError(f"to_move must be 0 or 1, not {to_move!r}")
+        if rest not in ("deck", "scrap"):
+            raise ValueError(f"rest must be 'deck' or 'scrap', not {rest!r}")
+        seen = {}
+
+        def place(text, where):
+            i = parse_index(text)
+            if i == JOKER and not rules.joker:
+                raise ValueError(f"the joker ({text!r}, in {where}) needs Rules(joker=True)")
+            if i in seen:
+                raise ValueError(f"card {CARDS[i]} is listed twice (in {seen[i]} and {where})")
+            seen[i] = where
+            return i
+
+        def pair(value, name):
+            if isinstance(value, str) or len(value) != 2:
+                raise ValueError(f"{name} must be a pair (player 0's, player 1's) of card lists")
+            return value
+
+        h = [[place(c, f"hand {p}") for c in _seq(cards, f"hands[{p}]")]
+             for p, cards in enumerate(pair(hands, "hands"))]
+        pts, stacks = [[], []], {}
+        for p, cards in enumerate(pair(points, "points")):
+            for text in _seq(cards, f"points[{p}]"):
+                base, jacks = _split_stack(text)
+                i = place(base, f"points {p}")
+                if i >= 40:
+                    raise ValueError(f"{CARDS[i]} cannot be a point card (only A-T)")
+                js = [place(j, f"the Jacks on {CARDS[i]}") for j in jacks]
+                for j in js:
+                    if not 40 <= j < 44:
+                        raise ValueError(f"{CARDS[j]} on {CARDS[i]} is not a Jack")
+                pts[p].append(i)
+                if js:
+                    stacks[i] = js
+        perms = [[], []]
+        for p, cards in enumerate(pair(permanents, "permanents")):
+            for text in _seq(cards, f"permanents[{p}]"):
+                i = place(text, f"permanents {p}")
+                if not (i >= 44 and i < 52 or 28 <= i < 32):
+                    raise ValueError(f"{CARDS[i]} cannot be a permanent (only K, Q and 8s as glasses)")
+                perms[p].append(i)
+        scrap_i = [place(c, "scrap") for c in _seq(scrap, "scrap")]
+        deck_i = [place(c, "deck") for c in _seq(deck, "deck")]
+        n = 53 if rules.joker else 52
+        unlisted = [i for i in range(n) if i not in seen]
+        if rest == "deck":
+            random.Random(seed).shuffle(unlisted)
+            deck_i += unlisted
+        else:
+            scrap_i += unlisted
+        g = cls.__new__(cls)
+        g._rules = rules
+        g.seed = seed
+        g._core_set_rules(rules)
+        g._core_load(h, pts, perms, scrap_i, deck_i, stacks, to_move, seed)
+        if g._core_score(0) >= g._core_goal(0) and g._core_score(1) >= g._core_goal(1):
+            raise ValueError("both players are already at their goal in this position")
+        return g
+
+    # -- moves -------------------------------------------------------------------------
+
+    @property
+    def legal_moves(self) -> LegalMoves:
+        return LegalMoves(self._core_legal_codes())
+
+    def is_legal(self, move) -> bool:
+        try:
+            move = Move.parse(move)
+        except InvalidMoveError:
+            return False
+        return bool(self._core_is_legal(move.code))
+
+    def play(self, move) -> Move:
+        """Play a Move or move text.  Illegal or malformed: IllegalMoveError, state unchanged."""
+        move = Move.parse(move)
+        if not self._core_play(move.code):
+            raise IllegalMoveError(self._why_illegal(move))
+        return move
+
+    push = play  # python-chess's name
+
+    def undo(self) -> Move:
+        """Take back the last move exactly and return it."""
+        code = self._core_undo()
+        if code is None:
+            raise IndexError("no move to undo")
+        return Move.from_code(code)
+
+    pop = undo
+
+    def copy(self) -> "Game":
+        g = type(self).__new__(type(self))
+        self._core_copy_to(g)
+        g._rules = self._rules
+        g.seed = self.seed
+        return g
+
+    __copy__ = copy
+
+    def __deepcopy__(self, memo):
+        return self.copy()
+
+    @property
+    def moves(self) -> list:
+        return [Move.from_code(c) for c in self._core_move_codes()]
+
+    def _why_illegal(self, move: Move) -> str:
+        phase = self.phase
+        who = f"player {self._core_to_move}"
+        head = f"illegal move {str(move)!r}"
+        if phase == "over":
+            return f"{head}: the game is over"
+        if move.verb not in _PHASE_VERBS[phase]:
+            allowed = ", ".join(sorted(_PHASE_VERBS[phase]))
+            return f"{head}: in the {phase} phase {who} may only {allowed}"
+        own = self.revealed if phase == "seven" else self.hand(self._core_to_move)
+        if move.card is not None and move.verb != "take" and move.card not in own:
+            where = "among the revealed cards" if phase == "seven" else f"in {who}'s hand"
+            return f"{head}: {move.card} is not {where}"
+        if move.card is not None and move.card in self.frozen(self._core_to_move):
+            return f"{head}: {move.card} is frozen this turn"
+        legal = ", ".join(str(m) for m in self.legal_moves)
+        return f"{head} for {who} in the {phase} phase; legal moves: {legal}"
+
+    # -- views -------------------------------------------------------------------------
+
+    @property
+    def rules(self) -> Rules:
+        return self._rules
+
+    @property
+    def phase(self) -> str:
+        return PHASE_NAMES[self._core_phase]
+
+    @property
+    def turn(self) -> int:
+        return self._core_turn
+
+    @property
+    def to_move(self):
+        """The player who must decide now (None once the game is over)."""
+        return None if self._core_phase == 9 else self._core_to_move
+
+    @property
+    def turn_number(self) -> int:
+        """Turns completed so far (0 on the first turn)."""
+        return self._core_turn_number
+
+    @property
+    def winner(self):
+        return self._core_winner
+
+    @property
+    def is_over(self) -> bool:
+        return self._core_phase == 9
+
+    @property
+    def end_reason(self):
+        """How the game ended: 'goal', 'passes', 'sudden_death', 'move_cap'; None if on."""
+        return END_NAMES[self._core_end_reason] if self.is_over else None
+
+    def hand(self, player: int) -> list:
+        return [CARDS[i] for i in self._core_hand(_player(player))]
+
+    def points(self, player: int) -> list:
+        return [CARDS[i] for i in self._core_points(_player(player))]
+
+    def permanents(self, player: int) -> list:
+        return [CARDS[i] for i in self._core_perm(_player(player))]
+
+    def frozen(self, player: int) -> list:
+        """Cards in the player's hand that cannot be played this turn (a frozen 9)."""
+        return [CARDS[i] for i in self._core_frozen(_player(player))]
+
+    def jacks(self, card) -> list:
+        return [CARDS[i] for i in self._core_jacks(parse_index(card))]
+
+    @property
+    def scrap(self) -> list:
+        return [CARDS[i] for i in self._core_scrap()]
+
+    @property
+    def deck(self) -> list:
+        return [CARDS[i] for i in self._core_deck()]
+
+    @property
+    def revealed(self) -> list:
+        return [CARDS[i] for i in self._core_revealed()]
+
+    @property
+    def stack(self) -> list:
+        return [CARDS[i] for i in self._core_stack()]
+
+    def score(self, player: int) -> int:
+        return self._core_score(_player(player))
+
+    def goal(self, player: int) -> int:
+        return self._core_goal(_player(player))
+
+    def is_public_hand(self, player: int) -> bool:
+        """Whether the player's hand is visible to the opponent (glasses, open hands, ...)."""
+        p = _player(player)
+        r = self._rules
+        if r.open_hands or (r.reveal_on_empty_deck and not self._core_deck()):
+            return True
+        return any(c.rank == 8 for c in self.permanents(1 - p))
+
+    # -- printing ----------------------------------------------------------------------
+
+    def __repr__(self):
+        state = f"over, winner {self.winner}" if self.is_over else \
+            f"turn {self.turn_number}, player {self.to_move} to decide ({self.phase})"
+        return f"<cuttle.Game {self._rules!r} {state}, ply {self._core_ply}>"
+
+    def __str__(self):
+        return self.render()
+
+    def render(self, viewer=None) -> str:
+        """The table as a person would lay it out.  `viewer` (0/1) hides what that
+        player may not see; None shows every hand, marked hidden or public."""
+        lines = []
+        if self.is_over:
+            head = "draw" if self.winner is None else f"player {self.winner} wins"
+            lines.append(f"Game over: {head} ({self.end_reason}) after {self.turn_number + 1} turns")
+        else:
+            lines.append(f"Turn {self.turn_number + 1}: player {self.turn}'s turn, "
+                         f"player {self.to_move} to decide ({self.phase})")
+        for p in (1, 0):
+            lines.append(self._render_side(p, viewer))
+        deck = f"deck {len(self._core_deck())} cards"
+        if self.revealed:
+            deck += f"  revealed by the 7: {' '.join(self.revealed)}"
+        lines.append(f"  {deck}   scrap ({len(self._core_scrap())}): {' '.join(self.scrap) or '-'}")
+        if self.stack:
+            lines.append(f"  stack: {' '.join(self.stack)}")
+        return "\n".join(lines)
+
+    def _render_side(self, p, viewer):
+        pts = []
+        for c in self.points(p):
+            js = self.jacks(c)
+            pts.append(f"{c}[{','.join(js)}]" if js else str(c))
+        public = self.is_public_hand(p)
+        if viewer is not None and viewer != p and not public:
+            hand = f"{len(self._core_hand(p))} cards (hidden)"
+        else:
+            hand = " ".join(self.hand(p)) or "-"
+            hand += " (public)" if public else " (hidden from the opponent)"
+            frozen = self.frozen(p)
+            if frozen:
+                hand += f" frozen: {' '.join(frozen)}"
+        return (f"  P{p} score {self.score(p)}/{self.goal(p)}  points: {' '.join(pts) or '-'}"
+                f"  permanents: {' '.join(self.permanents(p)) or '-'}\n      hand: {hand}")
+
+
+def _player(p):
+    if p not in (0, 1):
+        raise ValueError(f"player must be 0 or 1, not {p!r}")
+    return p
+
+
+def _check_seed(seed):
+    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+        raise ValueError(f"seed must be a non-negative int, not {seed!r}")
+    return seed
+
+
+def _seq(cards, name):
+    if isinstance(cards, str):
+        raise ValueError(f"{name} must be a list of cards, not the string {cards!r}")
+    return list(cards)
+
+
+def _split_stack(text):
+    """'TH[JC,JD]' -> ('TH', ['JC', 'JD'])."""
+    if not isinstance(text, str):
+        return text, []
+    t = text.strip()
+    if "[" not in t:
+        return t, []
+    if not t.endswith("]"):
+        raise ValueError(f"bad point card {text!r}: write a Jack stack as 'TH[JC,JD]'")
+    base, inner = t[:-1].split("[", 1)
+    jacks = [j for j in inner.replace(" ", ",").split(",") if j]
+    return base, jacks

@@ -1,0 +1,68 @@
+"""Build the native core.  `pip install .` compiles cuttle/_core.pyx with OpenMP when the
+compiler supports it (a serial build otherwise).  CUTTLE_DEBUG=1 builds with bounds and
+wraparound checks on and no optimisation, for chasing memory bugs."""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import numpy
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+DEBUG = os.environ.get("CUTTLE_DEBUG", "") not in ("", "0")
+
+
+def openmp_flags():
+    """Return (compile, link) flags for OpenMP, or ([], []) if the compiler lacks it."""
+    if os.environ.get("CUTTLE_NO_OPENMP"):
+        return [], []
+    if sys.platform == "win32":
+        return ["/openmp"], []
+    cc = os.environ.get("CC", "cc")
+    flag = "-fopenmp"
+    tmp = tempfile.mkdtemp()
+    try:
+        src = os.path.join(tmp, "t.c")
+        with open(src, "w") as f:
+            f.write("#include <omp.h>\nint main(void){return omp_get_max_threads() < 1;}\n")
+        ok = subprocess.call([cc, flag, src, "-o", os.path.join(tmp, "t")],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) == 0
+    except OSError:
+        ok = False
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    if not ok:
+        print("cuttle: OpenMP not available, building the serial core", file=sys.stderr)
+        return [], []
+    return [flag], [flag]
+
+
+omp_compile, omp_link = openmp_flags()
+compile_args = (["-O0", "-g"] if DEBUG else ["-O3"]) + omp_compile
+if sys.platform != "win32":
+    compile_args.append("-Wno-unreachable-code")
+
+directives = {
+    "language_level": 3,
+    "boundscheck": DEBUG,
+    "wraparound": DEBUG,
+    "initializedcheck": DEBUG,
+    "cdivision": not DEBUG,
+    "nonecheck": DEBUG,
+}
+
+extensions = [
+    Extension(
+        "cuttle._core",
+        ["cuttle/_core.pyx"],
+        include_dirs=[numpy.get_include()],
+        extra_compile_args=compile_args,
+        extra_link_args=omp_link,
+        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+    )
+]
+
+setup(ext_modules=cythonize(extensions, compiler_directives=directives,
+                            compile_time_env={"HAVE_OPENMP": bool(omp_compile)}))
