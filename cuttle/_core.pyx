@@ -12,6 +12,10 @@ CUTTLE_DEBUG=1: bounds checks on).
 from libc.stdint cimport uint64_t, uint32_t, uint16_t, int8_t, int32_t
 from libc.string cimport memcpy, memset
 from cpython.mem cimport PyMem_Malloc, PyMem_Realloc, PyMem_Free
+from cython.parallel cimport prange
+
+import os
+import numpy as np
 
 cdef extern from *:
     """
@@ -922,7 +926,7 @@ cdef class CoreGame:
         rng_seed(&g, <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF), 1)
         cdef int n
         with nogil:
-            n = random_playout(&self.st, &self.cr, &g, max_moves)
+            n = play_out(&self.st, &self.cr, POL_RANDOM, POL_RANDOM, &g, max_moves)
         self.nhist = 0
         return n
 
@@ -974,7 +978,103 @@ cdef class CoreGame:
 # ---------------------------------------------------------------------------------------
 # Playouts.
 
-cdef int random_playout(State* s, const CRules* r, Rng* g, int max_moves) noexcept nogil:
+# ---------------------------------------------------------------------------------------
+# Policies.  Each picks a legal move for s.to_move; `g` is the policy's own stream.
+
+cdef enum:
+    POL_RANDOM = 0
+    POL_GREEDY = 1
+
+cdef double WIN_VALUE = 1e6
+
+cdef double evaluate(const State* s, const CRules* r, int me) noexcept nogil:
+    """Static value of a position for `me`: progress to the goal, cards, threats."""
+    cdef int opp = me ^ 1
+    if s.phase == PH_OVER:
+        if s.winner == me:
+            return WIN_VALUE
+        if s.winner == opp:
+            return -WIN_VALUE
+        return 0.0
+    cdef double v = 0.0
+    cdef int g_me = goal(s, r, me)
+    cdef int g_op = goal(s, r, opp)
+    cdef int need_me = g_me - score(s, me)
+    cdef int need_op = g_op - score(s, opp)
+    # Progress: every point matters more the closer it brings a player to the goal.
+    v += 100.0 * (1.0 - need_me / <double>(g_me if g_me > 0 else 1))
+    v -= 100.0 * (1.0 - need_op / <double>(g_op if g_op > 0 else 1))
+    # An opponent within one point card of the goal threatens to win next turn.
+    if need_op <= 10 and s.hand[opp]:
+        v -= 6.0 * (11 - need_op)
+    if need_me <= 10 and s.hand[me]:
+        v += 2.0 * (11 - need_me)
+    v += 4.0 * (popcount(s.hand[me]) - popcount(s.hand[opp]))
+    v += 8.0 * (popcount(s.perm[me] & QUEENS) - popcount(s.perm[opp] & QUEENS))
+    v += 3.0 * (popcount(s.perm[me] & EIGHTS) - popcount(s.perm[opp] & EIGHTS))
+    return v
+
+cdef double greedy_value(State* s, const CRules* r, int me, int depth) noexcept nogil:
+    """Value of `s` for `me` after settling the decisions that follow one move: the
+    opponent is assumed to let one-offs and scuttles resolve, and the follow-up choices
+    (a 3's pick, a 4's discards, a 7's card, ...) are searched one level deep."""
+    cdef uint32_t buf[MAX_MOVES]
+    cdef State child
+    cdef int n, i
+    cdef double best, v
+    while s.phase != PH_OVER and s.to_move != me and \
+            (s.phase == PH_COUNTER or s.phase == PH_BLOCK):
+        apply_move(s, r, mk(V_RESOLVE, NO_CARD, NO_CARD))
+    if s.phase == PH_OVER or s.phase == PH_MAIN or depth <= 0:
+        return evaluate(s, r, me)
+    n = gen_moves(s, r, buf)
+    best = -1e18 if s.to_move == me else 1e18
+    if n > 64:
+        n = 64       # a huge 4-discard list: the first 64 pairs are enough for a heuristic
+    for i in range(n):
+        child = s[0]
+        apply_move(&child, r, buf[i])
+        v = greedy_value(&child, r, me, depth - 1)
+        if s.to_move == me:
+            if v > best:
+                best = v
+        elif v < best:
+            best = v
+    return best
+
+cdef uint32_t greedy_move(State* s, const CRules* r, Rng* g, uint32_t* buf, int n) noexcept nogil:
+    cdef int me = s.to_move
+    cdef State child
+    cdef int i, nbest = 0
+    cdef double v, best = -1e18
+    cdef uint32_t choice = buf[0]
+    for i in range(n):
+        child = s[0]
+        apply_move(&child, r, buf[i])
+        v = greedy_value(&child, r, me, 2)
+        if v > best + 1e-9:
+            best = v
+            choice = buf[i]
+            nbest = 1
+        elif v > best - 1e-9:
+            # Break ties uniformly (reservoir sampling) so greedy is not predictable.
+            nbest += 1
+            if rng_below(g, nbest) == 0:
+                choice = buf[i]
+    return choice
+
+cdef inline uint32_t choose_move(State* s, const CRules* r, int policy, Rng* g,
+                                 uint32_t* buf, int n) noexcept nogil:
+    if n == 1:
+        return buf[0]
+    if policy == POL_GREEDY:
+        return greedy_move(s, r, g, buf, n)
+    return buf[rng_below(g, n)]
+
+
+cdef int play_out(State* s, const CRules* r, int pol0, int pol1, Rng* g,
+                  int max_moves) noexcept nogil:
+    """Play to the end with seat 0 using pol0 and seat 1 pol1; returns the moves made."""
     cdef uint32_t buf[MAX_MOVES]
     cdef int n, k = 0
     while s.phase != PH_OVER:
@@ -983,6 +1083,66 @@ cdef int random_playout(State* s, const CRules* r, Rng* g, int max_moves) noexce
             s.end_reason = END_MOVE_CAP
             break
         n = gen_moves(s, r, buf)
-        apply_move(s, r, buf[rng_below(g, n)])
+        apply_move(s, r, choose_move(s, r, pol1 if s.to_move else pol0, g, buf, n))
         k += 1
     return k
+
+
+# ---------------------------------------------------------------------------------------
+# Batched playouts: game i of a batch is dealt from stream 2i of the seed and its
+# policies draw from stream 2i+1, so every game is the same whatever the thread count.
+
+POLICY_CODES = {"random": POL_RANDOM, "greedy": POL_GREEDY}
+
+cdef void run_game(const CRules* r, uint64_t seed, Py_ssize_t i, int pol_a, int pol_b,
+                   int swap, int max_moves, Py_ssize_t k, int8_t[::1] winner,
+                   int8_t[::1] first, int32_t[::1] moves, int32_t[::1] turns,
+                   int8_t[:, ::1] scores, int8_t[::1] end) noexcept nogil:
+    cdef State s
+    cdef Rng g
+    cdef int a_seat = 1 if (swap and (i & 1)) else 0     # player A's seat (0 moves first)
+    rng_seed(&s.rng, seed, 2 * <uint64_t>i)
+    deal(&s, r, 5)
+    rng_seed(&g, seed, 2 * <uint64_t>i + 1)
+    moves[k] = play_out(&s, r, pol_b if a_seat else pol_a, pol_a if a_seat else pol_b,
+                        &g, max_moves)
+    winner[k] = -1 if s.winner < 0 else (s.winner ^ a_seat)
+    first[k] = a_seat
+    turns[k] = s.turn_number + 1
+    scores[k, 0] = <int8_t>score(&s, a_seat)
+    scores[k, 1] = <int8_t>score(&s, a_seat ^ 1)
+    end[k] = s.end_reason
+
+
+def play_batch(rules, Py_ssize_t start, Py_ssize_t count, seed, int policy_a,
+               int policy_b, bint swap_seats=True, int threads=0, int max_moves=10000):
+    """Play games start .. start+count-1 of a seeded run natively, over `threads` cores
+    (0: all).  Players are A (policy_a) and B (policy_b); with swap_seats A moves first
+    in even-numbered games.  Returns a dict of numpy arrays, one row per game:
+    winner (0 = A, 1 = B, -1 = draw), first (who moved first), moves, turns,
+    scores (A, B), end (code into END_NAMES)."""
+    cdef CRules r = rules_to_c(rules)
+    cdef uint64_t useed = <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
+    if count < 0 or start < 0:
+        raise ValueError("start and count must be >= 0")
+    if threads <= 0:
+        threads = os.cpu_count() or 1
+    winner = np.empty(count, np.int8)
+    first = np.empty(count, np.int8)
+    moves = np.empty(count, np.int32)
+    turns = np.empty(count, np.int32)
+    scores = np.empty((count, 2), np.int8)
+    end = np.empty(count, np.int8)
+    cdef int8_t[::1] w_v = winner
+    cdef int8_t[::1] f_v = first
+    cdef int32_t[::1] m_v = moves
+    cdef int32_t[::1] t_v = turns
+    cdef int8_t[:, ::1] s_v = scores
+    cdef int8_t[::1] e_v = end
+    cdef Py_ssize_t k
+    cdef int swap = swap_seats
+    for k in prange(count, nogil=True, num_threads=threads, schedule="dynamic", chunksize=64):
+        run_game(&r, useed, start + k, policy_a, policy_b, swap, max_moves, k,
+                 w_v, f_v, m_v, t_v, s_v, e_v)
+    return {"winner": winner, "first": first, "moves": moves, "turns": turns,
+            "scores": scores, "end": end}
