@@ -423,6 +423,9 @@ cdef inline void finish_oneoff(State* s, const CRules* r) noexcept nogil:
 cdef void start_turn_end(State* s, const CRules* r) noexcept nogil:
     # The turn's action is complete: discard down to the hand limit, or pass the turn.
     cdef int p = s.turn
+    check_win(s, r, s.to_move)            # a win ends the game before the turn passes
+    if s.phase == PH_OVER:
+        return
     if r.hand_limit >= 0 and not r.limit_no_draw and popcount(s.hand[p]) > r.hand_limit:
         s.phase = PH_DISCARD
         s.to_move = p
@@ -704,7 +707,7 @@ cdef void apply_move(State* s, const CRules* r, uint32_t m) noexcept nogil:
         # The deck ran out during turn t0: turns t0+1 and t0+2 are the last.  When
         # the move also ended turn t0 the countdown is checked from now on.
         s.sd_end = t0 + 2
-    if s.phase != PH_OVER or s.end_reason == END_SUDDEN_DEATH:
+    if s.phase != PH_OVER:
         check_win(s, r, mover)
 
 # ---------------------------------------------------------------------------------------
@@ -934,7 +937,12 @@ cdef class CoreGame:
     def _core_hand(self, int p): return cards_of(self.st.hand[p])
     def _core_points(self, int p): return cards_of(self.st.points[p])
     def _core_perm(self, int p): return cards_of(self.st.perm[p])
-    def _core_frozen(self, int p): return cards_of(self.st.frozen[p] & self.st.hand[p])
+    def _core_frozen(self, int p):
+        # Frozen cards bind only during their receiver's turn; in between they are not
+        # "unplayable now" (and the receiver has no decision before that turn anyway).
+        if self.st.turn != p:
+            return []
+        return cards_of(self.st.frozen[p] & self.st.hand[p])
     def _core_scrap(self): return cards_of(self.st.scrap)
     def _core_deck(self):
         return [self.st.deck[self.st.deck_len - 1 - i] for i in range(self.st.deck_len)]

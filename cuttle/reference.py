@@ -984,11 +984,12 @@ class ReferenceGame:
     def _after_move(self, mover):
         R = self.rules
         # D#11 sudden death: the deck becoming empty during this turn.
-        # AMBIGUOUS: "empty" is judged at the end of each move, with the 7's
-        # revealed cards counted as deck (R§4b "the deck counting the unchosen
-        # revealed card"): a top2 7 that reveals the last two cards and puts one
-        # back does not start the countdown.
-        if R["sudden_death"] and self.sd_end is None and not self.deck and not self.revealed:
+        # Reconciled with the core (decisions doc #11): "empty" is judged at the end
+        # of each move, and revealed cards have left the deck (R§4b "Revealed cards
+        # leave the deck while they are revealed"; "the countdown is never cancelled,
+        # even when ... a 7's unchosen card" goes back): a top2 7 that reveals the last
+        # two cards starts the countdown.
+        if R["sudden_death"] and self.sd_end is None and not self.deck:
             self.sd_end = self.turn_no + 2
         # R§2 / D#12: win check after every move, for both players; the mover
         # wins a tie.

@@ -907,3 +907,136 @@ def test_points_reaching_goal_win(rules):
     assert g.score(0) == 21
     assert g.is_over and g.winner == 0 and g.phase == "over"
     assert legal(g) == set()
+
+
+# --------------------------------------------------------------------------- more edge cases
+
+@BOTH
+def test_glasses_make_the_opponents_hand_public_until_scrapped(rules):
+    g = pos(rules, hands=(["8H"], ["6C"]))
+    assert not g.is_public_hand(1)
+    g.play("glasses 8H")
+    assert g.is_public_hand(1) and not g.is_public_hand(0)
+    play(g, "oneoff 6C", "resolve")
+    assert not g.is_public_hand(1)
+
+
+@BOTH
+def test_scuttle_scraps_every_jack_of_the_stack(rules):
+    g = pos(rules, hands=(["9C"], []), points=([], ["7H[JC,JD]"]))
+    g.play("scuttle 9C 7H")
+    assert g.scrap == srt(["9C", "7H", "JC", "JD"])
+    assert g.points(1) == []
+
+
+@BOTH
+def test_two_one_off_can_be_countered(rules):
+    g = pos(rules, hands=(["2D"], ["2C"]), permanents=([], ["KH"]))
+    play(g, "oneoff 2D KH", "counter 2C", "resolve")
+    assert g.permanents(1) == ["KH"]
+    assert g.scrap == srt(["2C", "2D"])
+    assert_main(g, 1)
+
+
+def test_seven_revealing_a_seven_chains():
+    g = pos(CLASSIC, hands=(["7C"], []), deck=["7H", "9S", "4D"])
+    play(g, "oneoff 7C", "resolve")
+    assert legal(g) == {"points 7H", "oneoff 7H"}
+    g.play("oneoff 7H")
+    assert g.scrap == ["7C"] and g.stack == ["7H"]
+    g.play("resolve")
+    assert g.phase == "seven" and g.revealed == ["9S"]
+    g.play("points 9S")
+    assert g.points(0) == ["9S"]
+    assert g.scrap == srt(["7C", "7H"])
+    assert g.deck[0] == "4D"
+    assert_main(g, 1)
+
+
+def test_seven_revealed_one_off_counter_window_respects_queen():
+    g = pos(CLASSIC, hands=(["7C"], ["2S", "KC"]), permanents=(["QD"], []), deck=["4H", "AD"])
+    play(g, "oneoff 7C")
+    assert legal(g) == {"resolve"}
+    play(g, "resolve", "oneoff 4H")
+    assert g.to_move == 1
+    assert legal(g) == {"resolve"}
+
+
+def test_nine_cuttle_cards_top_jack_of_two_returns_and_is_frozen():
+    # P1 controls its own 7H: JC (P0's) under JD (P1's).
+    g = pos(CC, hands=(["9D"], []), points=([], ["7H[JC,JD]"]))
+    play(g, "oneoff 9D JD", "resolve")
+    assert g.hand(1) == ["JD"]
+    assert g.points(0) == ["7H"] and g.jacks("7H") == ["JC"]
+    assert legal(g) == {"draw"}
+
+
+def test_seven_top2_unplayable_queen_and_jack_with_one_queen_each():
+    rules = CC.replace(one_queen_each=True)
+    g = pos(rules, hands=(["7C"], []), permanents=(["QH"], []), deck=["QS", "JH", "4D"])
+    play(g, "oneoff 7C", "resolve")
+    assert g.phase == "seven"
+    assert legal(g) == {"discard QS", "discard JH"}
+    g.play("discard QS")
+    assert g.scrap == srt(["7C", "QS"])
+    assert g.deck[:2] == ["JH", "4D"]
+
+
+def test_seven_top1_unplayable_queen_with_one_queen_each_is_scrapped():
+    rules = CLASSIC.replace(one_queen_each=True)
+    g = pos(rules, hands=(["7C"], []), permanents=(["QH"], []), deck=["QS", "4D"])
+    play(g, "oneoff 7C", "resolve")
+    assert g.scrap == srt(["7C", "QS"])
+    assert g.deck[0] == "4D"
+    assert_main(g, 1)
+
+
+def test_seven_top2_revealed_five_with_other_revealed_card_may_be_one_off():
+    g = pos(CC, hands=(["7C"], []), deck=["5H", "9S"], rest="scrap")
+    play(g, "oneoff 7C", "resolve")
+    assert "oneoff 5H" in g.legal_moves
+
+
+def test_seven_top2_unchosen_card_stays_on_top_when_revealed_one_off_fizzles():
+    g = pos(CC, hands=(["7C"], ["2S", "KC"]), deck=["4H", "9S", "AD"])
+    play(g, "oneoff 7C", "resolve", "oneoff 4H")
+    assert g.deck[:2] == ["9S", "AD"]
+    play(g, "counter 2S", "resolve")
+    assert g.hand(1) == ["KC"]
+    assert g.deck[:2] == ["9S", "AD"]
+    assert g.scrap == srt(["7C", "4H", "2S"])
+    assert_main(g, 1)
+
+
+def test_nine_cuttle_cards_point_card_with_two_jacks_returns_to_controller():
+    g = pos(CC, hands=(["9D"], []), points=([], ["7H[JC,JD]"]))
+    play(g, "oneoff 9D 7H", "resolve")
+    assert g.hand(1) == ["7H"]
+    assert g.scrap == srt(["9D", "JC", "JD"])
+    assert g.points(0) == [] and g.points(1) == []
+
+
+@BOTH
+def test_queen_protects_glasses_from_two(rules):
+    g = pos(rules, hands=(["2C"], []), permanents=([], ["8D", "QS"]))
+    assert legal(g) == {"draw", "points 2C", "oneoff 2C QS"}
+
+
+def test_opponents_queen_does_not_protect_my_own_top_jack_from_my_two_in_classic():
+    # P0 controls 7H (P1's card) with its own JC; P1's Queen protects only P1's side.
+    g = pos(CLASSIC, hands=(["2S"], []), points=(["7H[JC]"], []), permanents=([], ["QD"]))
+    assert legal(g) == {"draw", "points 2S", "oneoff 2S JC", "oneoff 2S QD"}
+
+
+def test_three_from_a_seven_may_take_the_seven_and_its_counters():
+    g = pos(CLASSIC, hands=(["7C", "2D"], ["2C"]), deck=["3D", "AH"])
+    play(g, "oneoff 7C", "counter 2C", "counter 2D", "resolve")
+    assert g.revealed == ["3D"]
+    g.play("oneoff 3D")
+    assert g.scrap == srt(["7C", "2C", "2D"])
+    g.play("resolve")
+    assert g.phase == "three"
+    assert legal(g) == {"take 7C", "take 2C", "take 2D"}
+    g.play("take 7C")
+    assert g.hand(0) == ["7C"]
+    assert g.scrap == srt(["2C", "2D", "3D"])

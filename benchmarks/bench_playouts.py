@@ -1,0 +1,113 @@
+"""Playout speed: games/s and moves/s of the native core, the per-move Python API and
+the pure-Python reference engine, with ratios measured in the same run.
+
+    python benchmarks/bench_playouts.py            # full run (about a minute)
+    python benchmarks/bench_playouts.py --quick    # a few seconds
+
+Each figure is the median of --repeat runs; the machine is noisy, so compare the ratios
+printed by one run rather than figures across runs.
+"""
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+
+import cuttle  # noqa: E402
+from cuttle._core import POLICY_CODES, play_batch  # noqa: E402
+
+
+def median_rate(fn, repeat):
+    """Median over `repeat` runs of (games/s, moves/s); fn() returns (games, moves)."""
+    rates = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        games, moves = fn()
+        dt = time.perf_counter() - t
+        rates.append((games / dt, moves / dt))
+    return (statistics.median(r[0] for r in rates), statistics.median(r[1] for r in rates))
+
+
+def native(rules, n, pa, pb, threads):
+    def run():
+        d = play_batch(rules, 0, n, 12345, POLICY_CODES[pa], POLICY_CODES[pb], True, threads)
+        return n, int(d["moves"].sum())
+    return run
+
+
+def python_api(rules, n):
+    """Random games through cuttle.Game: legal_moves + play per move."""
+    def run():
+        rng = random.Random(1)
+        moves = 0
+        for i in range(n):
+            g = cuttle.Game(rules, seed=i)
+            while not g.is_over:
+                g.play(rng.choice(list(g.legal_moves)))
+                moves += 1
+        return n, moves
+    return run
+
+
+def reference(rules, n):
+    from cuttle.reference import ReferenceGame
+
+    def run():
+        rng = random.Random(1)
+        moves = 0
+        for i in range(n):
+            g = cuttle.Game(rules, seed=i)
+            s = {"hands": [g.hand(0), g.hand(1)], "deck": g.deck}
+            ref = ReferenceGame(dict(rules.flags), hands=s["hands"], points=((), ()),
+                                permanents=((), ()), scrap=(), deck=s["deck"])
+            while not ref.snapshot()["over"] and moves < 10**7:
+                ref.play(rng.choice(ref.legal_moves()))
+                moves += 1
+        return n, moves
+    return run
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="small sizes, one repeat")
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--rules", default="classic")
+    args = ap.parse_args(argv)
+    rules = cuttle.Rules(args.rules)
+    k = 10 if args.quick else 1
+    repeat = 1 if args.quick else args.repeat
+    cores = os.cpu_count() or 1
+    rows = []
+
+    def row(name, fn, threads=1, rep=repeat):
+        g, m = median_rate(fn, rep)
+        rows.append((name, threads, g, m))
+        print(f"{name:34} {threads:>3} thr {g:>14,.0f} games/s {m:>16,.0f} moves/s "
+              f"{g / threads:>12,.0f} games/s/core", flush=True)
+
+    print(f"cuttle {cuttle.__version__}, rules {rules!r}, {cores} cores, median of {repeat}")
+    row("native random-vs-random", native(rules, 400_000 // k, "random", "random", 1))
+    row("native random-vs-random", native(rules, 800_000 // k, "random", "random", cores), cores)
+    row("native greedy-vs-greedy", native(rules, 100_000 // k, "greedy", "greedy", 1))
+    row("native greedy-vs-greedy", native(rules, 200_000 // k, "greedy", "greedy", cores), cores)
+    row("native greedy-vs-random", native(rules, 100_000 // k, "greedy", "random", 1))
+    row("python API random (per move)", python_api(rules, 2000 // k), 1, max(1, repeat // 2))
+    row("reference engine random", reference(rules, 200 // k), 1, max(1, repeat // 2))
+
+    by = {(n, t): g for n, t, g, _ in rows}
+    one = by[("native random-vs-random", 1)]
+    print()
+    print(f"random-vs-random: {by[('native random-vs-random', cores)] / one:.2f}x "
+          f"with {cores} threads vs 1")
+    print(f"native / python API: {one / by[('python API random (per move)', 1)]:,.0f}x; "
+          f"native / reference: {one / by[('reference engine random', 1)]:,.0f}x; "
+          f"python API / reference: "
+          f"{by[('python API random (per move)', 1)] / by[('reference engine random', 1)]:.1f}x")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,207 @@
+"""Confidence intervals for simulation results.
+
+Every function returns an `Estimate` ``(value, low, high)`` (a named tuple, so it unpacks
+like a plain tuple).  Intervals are two-sided at `confidence` (default 95 %) and use the
+normal quantile ``z = Phi^-1(1 - (1 - confidence) / 2)`` (1.959964 for 95 %).
+
+* `wilson_interval(k, n)`: the Wilson score interval for a proportion ``k / n``
+  (Wilson 1927).  Unlike the textbook ``p +- z sqrt(p(1-p)/n)`` it stays inside [0, 1]
+  and keeps close to nominal coverage for rates near 0 or 1 and for small ``n``
+  (0 / 10 gives [0, 0.278], not [0, 0]).
+* `newcombe_interval(k1, n1, k2, n2)`: the difference ``k1/n1 - k2/n2`` of two
+  *independent* proportions by Newcombe's hybrid score ("square-and-add") method,
+  method 10 of R. G. Newcombe, "Interval estimation for the difference between
+  independent proportions: comparison of eleven methods", Stat. Med. 17 (1998) 873-890.
+  With ``(l_i, u_i)`` the Wilson interval of ``p_i``:
+  ``low = d - sqrt((p1-l1)^2 + (u2-p2)^2)``, ``high = d + sqrt((u1-p1)^2 + (p2-l2)^2)``.
+* `newcombe_paired_interval(both, only1, only2, neither)`: the difference of two
+  proportions measured on the *same* units (here: the same deal and game index played
+  under two rule sets, or "the first mover won" vs "the second mover won" in the same
+  games), by the square-and-add method for paired data, method 10 of R. G. Newcombe,
+  "Improved confidence intervals for the difference between binomial proportions based
+  on paired data", Stat. Med. 17 (1998) 2635-2650.  It is the formula above with the
+  cross terms ``- 2 phi (p1-l1)(u2-p2)`` and ``- 2 phi (u1-p1)(p2-l2)`` under the square
+  roots, where ``phi`` estimates the correlation of the two outcomes:
+  ``phi = (A D - B C) / sqrt((A+B)(C+D)(A+C)(B+D))`` for the 2x2 table
+  ``A = both, B = only1, C = only2, D = neither``, with ``A D - B C`` shrunk towards 0
+  by ``N / 2`` when positive (Newcombe's correction: 0 if ``0 <= AD-BC <= N/2``) and
+  ``phi = 0`` when a margin is empty.  Positively correlated outcomes (common random
+  numbers) give a narrower interval than treating the samples as independent.
+* `mean_interval(values)` / `mean_interval_from_moments(n, total, total_sq)`: a mean with
+  the large-sample normal interval ``mean +- z s / sqrt(n)`` (``s`` the sample standard
+  deviation); `paired_mean_difference(x1, x2)` and `mean_difference(x1, x2)` the same
+  for a difference of means, paired (per-unit differences) or independent (Welch).  Game lengths are sums over 10^3..10^6 games, where the normal
+  approximation is excellent; a Wilson interval applies only to proportions.
+"""
+
+from math import isfinite, nan, sqrt
+from statistics import NormalDist
+from typing import NamedTuple
+
+import numpy as np
+
+__all__ = ["Estimate", "z_value", "wilson_interval", "newcombe_interval",
+           "newcombe_paired_interval", "mean_interval", "mean_interval_from_moments",
+           "paired_mean_difference", "mean_difference"]
+
+
+class Estimate(NamedTuple):
+    """A point estimate with its confidence interval: ``value, low, high = estimate``."""
+
+    value: float
+    low: float
+    high: float
+
+    def as_dict(self) -> dict:
+        return {"value": _json_float(self.value), "low": _json_float(self.low),
+                "high": _json_float(self.high)}
+
+    def contains(self, x) -> bool:
+        return self.low <= x <= self.high
+
+
+def _json_float(x):
+    x = float(x)
+    return x if isfinite(x) else None
+
+
+def z_value(confidence=0.95) -> float:
+    """The two-sided normal quantile for `confidence` (1.959964 for 0.95)."""
+    confidence = float(confidence)
+    if not 0.0 < confidence < 1.0:
+        raise ValueError(f"confidence must be between 0 and 1 (exclusive), not {confidence!r}")
+    return NormalDist().inv_cdf(0.5 + confidence / 2.0)
+
+
+def _count(k, name):
+    try:
+        k_int = int(k)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a count (an int >= 0), not {k!r}") from None
+    if k_int != k or k_int < 0:
+        raise ValueError(f"{name} must be a count (an int >= 0), not {k!r}")
+    return k_int
+
+
+def _clip(x):
+    return min(1.0, max(0.0, x))
+
+
+def wilson_interval(k, n, confidence=0.95) -> Estimate:
+    """The rate ``k / n`` with its Wilson score interval.
+
+    ``center = (p + z^2/2n) / (1 + z^2/n)``,
+    ``half = z / (1 + z^2/n) * sqrt(p(1-p)/n + z^2/4n^2)``.
+    ``n == 0`` gives ``(nan, 0, 1)``: nothing is known.
+
+    >>> wilson_interval(7, 10)     # doctest: +ELLIPSIS
+    Estimate(value=0.7, low=0.3967..., high=0.8922...)
+    """
+    k = _count(k, "k")
+    n = _count(n, "n")
+    if k > n:
+        raise ValueError(f"k ({k}) cannot exceed n ({n})")
+    z = z_value(confidence)
+    if n == 0:
+        return Estimate(nan, 0.0, 1.0)
+    p = k / n
+    z2 = z * z
+    denom = 1.0 + z2 / n
+    center = (p + z2 / (2 * n)) / denom
+    half = z / denom * sqrt(p * (1.0 - p) / n + z2 / (4.0 * n * n))
+    low = 0.0 if k == 0 else _clip(center - half)
+    high = 1.0 if k == n else _clip(center + half)
+    return Estimate(p, low, high)
+
+
+def newcombe_interval(k1, n1, k2, n2, confidence=0.95) -> Estimate:
+    """The difference ``k1/n1 - k2/n2`` of two independent proportions with Newcombe's
+    hybrid score interval (method 10, 1998).  Either ``n`` zero: ``(nan, -1, 1)``."""
+    p1, l1, u1 = wilson_interval(k1, n1, confidence)
+    p2, l2, u2 = wilson_interval(k2, n2, confidence)
+    if not (n1 and n2):
+        return Estimate(nan, -1.0, 1.0)
+    d = p1 - p2
+    low = d - sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
+    high = d + sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
+    return Estimate(d, max(-1.0, low), min(1.0, high))
+
+
+def newcombe_paired_interval(both, only1, only2, neither, confidence=0.95) -> Estimate:
+    """The difference ``p1 - p2`` of two proportions observed on the same ``N`` units,
+    ``p1 = (both + only1) / N`` and ``p2 = (both + only2) / N``, with Newcombe's
+    square-and-add interval for paired data (method 10, 1998).  ``N == 0``:
+    ``(nan, -1, 1)``."""
+    a = _count(both, "both")
+    b = _count(only1, "only1")
+    c = _count(only2, "only2")
+    d = _count(neither, "neither")
+    n = a + b + c + d
+    p1, l1, u1 = wilson_interval(a + b, n, confidence)
+    p2, l2, u2 = wilson_interval(a + c, n, confidence)
+    if n == 0:
+        return Estimate(nan, -1.0, 1.0)
+    margins = (a + b) * (c + d) * (a + c) * (b + d)
+    if margins == 0:
+        phi = 0.0
+    else:
+        cross = a * d - b * c
+        if cross > n / 2:
+            cross -= n / 2
+        elif cross >= 0:
+            cross = 0
+        phi = cross / sqrt(margins)
+    diff = (b - c) / n
+    dl = (p1 - l1) ** 2 - 2.0 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2
+    du = (u1 - p1) ** 2 - 2.0 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2
+    low = diff - sqrt(max(dl, 0.0))
+    high = diff + sqrt(max(du, 0.0))
+    return Estimate(diff, max(-1.0, low), min(1.0, high))
+
+
+def mean_interval_from_moments(n, total, total_sq, confidence=0.95) -> Estimate:
+    """A mean with its normal interval from ``n``, ``sum x`` and ``sum x^2``."""
+    n = int(n)
+    if n <= 0:
+        return Estimate(nan, nan, nan)
+    mean = total / n
+    if n == 1:
+        return Estimate(mean, nan, nan)
+    var = max(0.0, (total_sq - n * mean * mean) / (n - 1))
+    half = z_value(confidence) * sqrt(var / n)
+    return Estimate(mean, mean - half, mean + half)
+
+
+def mean_interval(values, confidence=0.95) -> Estimate:
+    """The mean of `values` with the normal interval ``mean +- z s / sqrt(n)``."""
+    x = np.asarray(values, dtype=np.float64).ravel()
+    if x.size == 0:
+        return Estimate(nan, nan, nan)
+    mean = float(x.mean())
+    if x.size == 1:
+        return Estimate(mean, nan, nan)
+    half = z_value(confidence) * float(x.std(ddof=1)) / sqrt(x.size)
+    return Estimate(mean, mean - half, mean + half)
+
+
+def paired_mean_difference(x1, x2, confidence=0.95) -> Estimate:
+    """``mean(x1 - x2)`` over paired observations, with the normal interval of the
+    per-pair differences (the paired analogue of `mean_interval`)."""
+    a = np.asarray(x1, dtype=np.float64).ravel()
+    b = np.asarray(x2, dtype=np.float64).ravel()
+    if a.shape != b.shape:
+        raise ValueError(f"paired samples differ in size ({a.size} and {b.size})")
+    return mean_interval(a - b, confidence)
+
+
+def mean_difference(x1, x2, confidence=0.95) -> Estimate:
+    """``mean(x1) - mean(x2)`` for independent samples, with the normal (Welch)
+    interval ``d +- z sqrt(s1^2/n1 + s2^2/n2)``."""
+    a = np.asarray(x1, dtype=np.float64).ravel()
+    b = np.asarray(x2, dtype=np.float64).ravel()
+    if a.size < 2 or b.size < 2:
+        d = float(a.mean() - b.mean()) if a.size and b.size else nan
+        return Estimate(d, nan, nan)
+    d = float(a.mean() - b.mean())
+    half = z_value(confidence) * sqrt(float(a.var(ddof=1)) / a.size + float(b.var(ddof=1)) / b.size)
+    return Estimate(d, d - half, d + half)

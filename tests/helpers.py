@@ -1,0 +1,92 @@
+"""Shared test helpers: snapshots of a game's public views, random rule sets."""
+
+import random
+
+import cuttle
+from cuttle.rules import FLAG_NAMES
+
+
+def zones(g):
+    """Every card's place, from the public views only."""
+    out = []
+    for p in (0, 1):
+        out += [(c, f"hand{p}") for c in g.hand(p)]
+        out += [(c, f"perm{p}") for c in g.permanents(p)]
+        for c in g.points(p):
+            out.append((c, f"points{p}"))
+            out += [(j, f"jack{p}") for j in g.jacks(c)]
+    out += [(c, "scrap") for c in g.scrap]
+    out += [(c, "deck") for c in g.deck]
+    out += [(c, "revealed") for c in g.revealed]
+    out += [(c, "stack") for c in g.stack]
+    return out
+
+
+def snapshot(g):
+    """The public state of a cuttle.Game in the reference engine's snapshot format."""
+    def stack_text(c):
+        js = g.jacks(c)
+        return f"{c}[{','.join(js)}]" if js else str(c)
+
+    return {
+        "phase": g.phase,
+        "turn": g.turn,
+        "to_move": g.to_move,
+        "winner": g.winner,
+        "over": g.is_over,
+        "hands": tuple([str(c) for c in g.hand(p)] for p in (0, 1)),
+        "points": tuple([stack_text(c) for c in g.points(p)] for p in (0, 1)),
+        "permanents": tuple([str(c) for c in g.permanents(p)] for p in (0, 1)),
+        "scrap": [str(c) for c in g.scrap],
+        "deck": [str(c) for c in g.deck],
+        "revealed": [str(c) for c in g.revealed],
+        "stack": [str(c) for c in g.stack],
+        "scores": (g.score(0), g.score(1)),
+        "goals": (g.goal(0), g.goal(1)),
+        "frozen": tuple([str(c) for c in g.frozen(p)] for p in (0, 1)),
+    }
+
+
+_CHOICES = {
+    "hand_limit": [None, None, 8, 7, 5, 3],
+    "hand_limit_mode": ["discard", "no_draw"],
+    "five": ["draw2", "discard1_draw3"],
+    "seven": ["top1", "top2"],
+    "nine": ["return", "freeze", "topdeck"],
+    "four": ["choice", "random", "draw"],
+    "king_goals": [(21, 14, 10, 7, 5), (21, 14, 10, 5, 0), (15, 14, 10, 7, 5), (11, 9, 7, 5, 3),
+                   (60, 50, 40, 30, 20)],  # long games reach the empty deck
+}
+
+
+def random_rules(rng: random.Random, p_change=0.3) -> cuttle.Rules:
+    """A random preset with each flag changed with probability p_change."""
+    rules = cuttle.Rules(rng.choice(cuttle.Rules.presets))
+    flags = {}
+    for name in FLAG_NAMES:
+        if rng.random() < p_change:
+            flags[name] = rng.choice(_CHOICES.get(name, [False, True]))
+    if flags.get("hand_limit", rules.hand_limit) is None:
+        flags["hand_limit_mode"] = "discard"
+    return rules.replace(**flags)
+
+
+def random_game(rng: random.Random, max_moves=None, rules=None) -> cuttle.Game:
+    """A game from a random deal advanced by random legal moves."""
+    g = cuttle.Game(rules or random_rules(rng), seed=rng.getrandbits(32))
+    for _ in range(rng.randint(0, 80) if max_moves is None else max_moves):
+        if g.is_over:
+            break
+        g.play(rng.choice(list(g.legal_moves)))
+    return g
+
+
+def reference_from_game(g):
+    """A ReferenceGame holding the same main-phase position (and random stream) as g."""
+    from cuttle.reference import ReferenceGame
+
+    s = snapshot(g)
+    assert s["phase"] == "main", "the reference engine is built from main-phase positions"
+    return ReferenceGame(dict(g.rules.flags), hands=s["hands"], points=s["points"],
+                         permanents=s["permanents"], scrap=s["scrap"], deck=s["deck"],
+                         turn=g.turn, rng_state=g._core_rng_state())
