@@ -71,6 +71,8 @@ ctypedef struct CRules:
     int32_t strict_scuttle
     int32_t joker
     int32_t sudden_death
+    int32_t open_hands
+    int32_t reveal_empty      # reveal_on_empty_deck
 
 ctypedef struct Rng:
     uint64_t s[4]             # xoshiro256**
@@ -83,6 +85,8 @@ ctypedef struct State:
     uint64_t stacked          # point cards that carry at least one Jack
     uint64_t frozen[2]        # cards in hand that may not be played this turn
     uint64_t frozen_next[2]   # frozen from the owner's next turn on (own-side 9)
+    uint64_t known_hand[2]    # cards player p knows are in the opponent's hand
+    uint64_t known_deck       # deck cards whose place is public (9 to deck, a 7's leftover)
     Rng rng                   # the game's random stream (random four, deals)
     uint16_t jst[40]          # Jack stack on point card c: count | suit_i << (3 + 2i)
     int8_t deck[NCARDS]       # deck[deck_len - 1] is the top card

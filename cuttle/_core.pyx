@@ -11,6 +11,8 @@ CUTTLE_DEBUG=1: bounds checks on).
 
 from libc.stdint cimport uint64_t, uint32_t, uint16_t, int8_t, int32_t
 from libc.string cimport memcpy, memset
+from libc.stdlib cimport malloc, free
+from libc.math cimport log, sqrt
 from cpython.mem cimport PyMem_Malloc, PyMem_Realloc, PyMem_Free
 from cython.parallel cimport prange
 
@@ -382,15 +384,26 @@ cdef int gen_moves(const State* s, const CRules* r, uint32_t* out) noexcept nogi
 
 cdef inline int deck_pop(State* s) noexcept nogil:
     s.deck_len -= 1
-    return s.deck[s.deck_len]
+    cdef int c = s.deck[s.deck_len]
+    s.known_deck &= ~bit(c)
+    return c
 
 cdef inline void deck_push(State* s, int c) noexcept nogil:
+    # Only public effects put cards back on the deck: both players know where it is.
     s.deck[s.deck_len] = <int8_t>c
     s.deck_len += 1
+    s.known_deck |= bit(c)
+
+cdef inline void draw_one(State* s, int p) noexcept nogil:
+    # A card everybody knew was on top is known to be in the drawer's hand.
+    cdef int c = s.deck[s.deck_len - 1]
+    if s.known_deck & bit(c):
+        s.known_hand[p ^ 1] |= bit(c)
+    s.hand[p] |= bit(deck_pop(s))
 
 cdef inline void draw_cards(State* s, int p, int k) noexcept nogil:
     while k > 0 and s.deck_len > 0:
-        s.hand[p] |= bit(deck_pop(s))
+        draw_one(s, p)
         k -= 1
 
 cdef inline void scrap_stack(State* s) noexcept nogil:
@@ -471,6 +484,8 @@ cdef void resolve_oneoff(State* s, const CRules* r) noexcept nogil:
         m = s.hand[0]
         s.hand[0] = s.hand[1]
         s.hand[1] = m
+        s.known_hand[0] = s.hand[1]        # each player knows the hand they gave away
+        s.known_hand[1] = s.hand[0]
         s.frozen[0] = s.frozen[1] = 0
         s.frozen_next[0] = s.frozen_next[1] = 0
         finish_oneoff(s, r)
@@ -548,6 +563,7 @@ cdef void resolve_oneoff(State* s, const CRules* r) noexcept nogil:
             deck_push(s, t)
         else:
             s.hand[side] |= bit(t)
+            s.known_hand[side ^ 1] |= bit(t)
             if r.nine_mode == 1:
                 if side == s.turn:
                     s.frozen_next[side] |= bit(t)
@@ -611,6 +627,20 @@ cdef void play_card(State* s, const CRules* r, int p, int verb, int c, int t) no
         s.phase = PH_COUNTER
         s.to_move = p ^ 1
 
+cdef inline int hand_is_public(const State* s, const CRules* r, int p) noexcept nogil:
+    # Glasses held by the opponent, open hands, or (cuttle.cards) the empty deck.
+    return r.open_hands or (r.reveal_empty and s.deck_len == 0) or \
+        (s.perm[p ^ 1] & EIGHTS) != 0
+
+cdef inline void update_knowledge(State* s, const CRules* r) noexcept nogil:
+    # known_hand[p]: the cards p knows to be in the opponent's hand (perfect recall).
+    cdef int p
+    for p in range(2):
+        if hand_is_public(s, r, p ^ 1):
+            s.known_hand[p] = s.hand[p ^ 1]
+        else:
+            s.known_hand[p] &= s.hand[p ^ 1]
+
 cdef inline void check_win(State* s, const CRules* r, int mover) noexcept nogil:
     cdef int w0 = score(s, 0) >= goal(s, r, 0)
     cdef int w1 = score(s, 1) >= goal(s, r, 1)
@@ -638,7 +668,7 @@ cdef void apply_move(State* s, const CRules* r, uint32_t m) noexcept nogil:
         s.passes = 0
         if s.phase == PH_MAIN:
             if verb == V_DRAW:
-                s.hand[p] |= bit(deck_pop(s))
+                draw_one(s, p)
                 start_turn_end(s, r)
             else:
                 s.hand[p] &= ~bit(c)
@@ -681,6 +711,7 @@ cdef void apply_move(State* s, const CRules* r, uint32_t m) noexcept nogil:
         elif s.phase == PH_THREE:
             s.scrap &= ~bit(c)
             s.hand[p] |= bit(c)
+            s.known_hand[p ^ 1] |= bit(c)
             finish_oneoff(s, r)
         elif s.phase == PH_FIVE:
             s.hand[p] &= ~bit(c)
@@ -703,6 +734,7 @@ cdef void apply_move(State* s, const CRules* r, uint32_t m) noexcept nogil:
     s.frozen[1] &= s.hand[1]
     s.frozen_next[0] &= s.hand[0]
     s.frozen_next[1] &= s.hand[1]
+    update_knowledge(s, r)
     if r.sudden_death and s.sd_end < 0 and s.deck_len == 0:
         # The deck ran out during turn t0: turns t0+1 and t0+2 are the last.  When
         # the move also ended turn t0 the countdown is checked from now on.
@@ -773,6 +805,8 @@ cdef CRules rules_to_c(rules) except *:
     r.strict_scuttle = rules.strict_scuttle
     r.joker = rules.joker
     r.sudden_death = rules.sudden_death
+    r.open_hands = rules.open_hands
+    r.reveal_empty = rules.reveal_on_empty_deck
     return r
 
 PHASE_NAMES = ("main", "counter", "three", "four", "five", "seven", "discard", "block",
@@ -875,6 +909,7 @@ cdef class CoreGame:
         s.phase = PH_MAIN
         if self.cr.sudden_death and s.deck_len == 0:
             s.sd_end = 1
+        update_knowledge(s, &self.cr)
         check_win(s, &self.cr, turn)
         self.nhist = 0
 
@@ -979,6 +1014,65 @@ cdef class CoreGame:
     @property
     def _core_ply(self): return self.nhist
 
+    def _core_known_hand(self, int p):
+        """Cards p knows are in the opponent's hand (public ones included)."""
+        if hand_is_public(&self.st, &self.cr, p ^ 1):
+            return cards_of(self.st.hand[p ^ 1])
+        return cards_of(self.st.known_hand[p] & self.st.hand[p ^ 1])
+
+    def _core_known_deck(self):
+        """(depth from the top, card) of every deck card whose place is public."""
+        cdef int i, n = self.st.deck_len
+        return [(n - 1 - i, self.st.deck[i]) for i in range(n - 1, -1, -1)
+                if self.st.known_deck & bit(self.st.deck[i])]
+
+    def _core_hand_public(self, int p):
+        return bool(hand_is_public(&self.st, &self.cr, p))
+
+    def _core_determinize(self, int p, seed):
+        """Resample, in place, what player p cannot know (history is dropped)."""
+        cdef Rng g
+        rng_seed(&g, <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF), 7)
+        determinize(&self.st, &self.cr, p, &g)
+        self.nhist = 0
+
+    def _core_policy_move(self, int policy, seed):
+        """The move a native policy picks here (it sees only the decider's view:
+        ISMCTS determinizes; greedy uses public information and its own hand)."""
+        cdef uint32_t buf[MAX_MOVES]
+        cdef Rng g
+        cdef uint32_t m
+        cdef State s = self.st
+        cdef int n = gen_moves(&s, &self.cr, buf)
+        if n == 0:
+            return None
+        rng_seed(&g, <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF), 3)
+        with nogil:
+            m = choose_move(&s, &self.cr, policy, &g, buf, n)
+        return m
+
+    def _core_analyse(self, codes, Py_ssize_t start, Py_ssize_t count, seed, int policy,
+                      int threads=0):
+        """Rollouts start..start+count-1 of each move in `codes`: an int8 array
+        (len(codes), count) of winners (-1 draw)."""
+        cdef Py_ssize_t nm = len(codes), total, j
+        cdef uint64_t useed = <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
+        if threads <= 0:
+            threads = os.cpu_count() or 1
+        moves_arr = np.asarray(codes, dtype=np.uint32)
+        out = np.empty((nm, count), np.int8)
+        cdef uint32_t[::1] mv = moves_arr
+        cdef int8_t[:, ::1] ov = out
+        cdef State root = self.st
+        cdef CRules r = self.cr
+        total = nm * count
+        if count > 0:
+            for j in prange(total, nogil=True, num_threads=threads, schedule="dynamic",
+                            chunksize=16):
+                analyse_one(&root, &r, mv[j // count], policy, useed, start + j % count,
+                            &ov[j // count, j % count])
+        return out
+
     def _core_state_bytes(self):
         return (<char*>&self.st)[:sizeof(State)]
 
@@ -989,9 +1083,12 @@ cdef class CoreGame:
 # ---------------------------------------------------------------------------------------
 # Policies.  Each picks a legal move for s.to_move; `g` is the policy's own stream.
 
+# A policy is an int: kind | parameter << 8 (the ISMCTS iteration count).
 cdef enum:
     POL_RANDOM = 0
     POL_GREEDY = 1
+    POL_ISMCTS = 2            # random playouts
+    POL_ISMCTS_GREEDY = 3     # greedy playouts
 
 cdef double WIN_VALUE = 1e6
 
@@ -1033,20 +1130,19 @@ cdef double greedy_value(State* s, const CRules* r, int me, int depth) noexcept 
     while s.phase != PH_OVER and s.to_move != me and \
             (s.phase == PH_COUNTER or s.phase == PH_BLOCK):
         apply_move(s, r, mk(V_RESOLVE, NO_CARD, NO_CARD))
-    if s.phase == PH_OVER or s.phase == PH_MAIN or depth <= 0:
+    if s.phase == PH_OVER or s.phase == PH_MAIN or depth <= 0 or s.to_move != me:
+        # Leaves: the opponent's own choices depend on their hidden hand.
         return evaluate(s, r, me)
+    if s.phase == PH_SEVEN:
+        # The revealed cards come from the hidden deck: value the 7 as a card to come.
+        return evaluate(s, r, me) + 4.0
     n = gen_moves(s, r, buf)
-    best = -1e18 if s.to_move == me else 1e18
-    if n > 64:
-        n = 64       # a huge 4-discard list: the first 64 pairs are enough for a heuristic
+    best = -1e18
     for i in range(n):
         child = s[0]
         apply_move(&child, r, buf[i])
         v = greedy_value(&child, r, me, depth - 1)
-        if s.to_move == me:
-            if v > best:
-                best = v
-        elif v < best:
+        if v > best:
             best = v
     return best
 
@@ -1075,8 +1171,12 @@ cdef inline uint32_t choose_move(State* s, const CRules* r, int policy, Rng* g,
                                  uint32_t* buf, int n) noexcept nogil:
     if n == 1:
         return buf[0]
-    if policy == POL_GREEDY:
+    cdef int kind = policy & 255
+    if kind == POL_GREEDY:
         return greedy_move(s, r, g, buf, n)
+    if kind == POL_ISMCTS or kind == POL_ISMCTS_GREEDY:
+        return ismcts_move(s, r, policy >> 8,
+                           POL_GREEDY if kind == POL_ISMCTS_GREEDY else POL_RANDOM, g, buf, n)
     return buf[rng_below(g, n)]
 
 
@@ -1101,6 +1201,7 @@ cdef int play_out(State* s, const CRules* r, int pol0, int pol1, Rng* g,
 # policies draw from stream 2i+1, so every game is the same whatever the thread count.
 
 POLICY_CODES = {"random": POL_RANDOM, "greedy": POL_GREEDY}
+ISMCTS_KINDS = {"ismcts": POL_ISMCTS_GREEDY, "ismcts-random": POL_ISMCTS}
 
 cdef void run_game(const CRules* r, uint64_t seed, Py_ssize_t i, int pol_a, int pol_b,
                    int swap, int max_moves, Py_ssize_t k, int8_t[::1] winner,
@@ -1154,3 +1255,184 @@ def play_batch(rules, Py_ssize_t start, Py_ssize_t count, seed, int policy_a,
                  w_v, f_v, m_v, t_v, s_v, e_v)
     return {"winner": winner, "first": first, "moves": moves, "turns": turns,
             "scores": scores, "end": end}
+
+
+# ---------------------------------------------------------------------------------------
+# Hidden information: determinization from one player's view.
+
+cdef void determinize(State* s, const CRules* r, int p, Rng* g) noexcept nogil:
+    """Redistribute the cards p cannot know (the opponent's unknown hand cards and the
+    deck cards whose place is not public) among those same places, uniformly; the
+    game's own random stream is reseeded since p cannot know future random effects."""
+    cdef int opp = p ^ 1
+    cdef int8_t pool[NCARDS]
+    cdef int n = 0
+    cdef int i, j, k
+    cdef int8_t tmp
+    cdef uint64_t hidden = 0 if hand_is_public(s, r, opp) else (s.hand[opp] & ~s.known_hand[p])
+    cdef uint64_t m = hidden
+    while m:
+        pool[n] = <int8_t>lowest(m)
+        n += 1
+        m &= m - 1
+    for i in range(s.deck_len):
+        if not (s.known_deck & bit(s.deck[i])):
+            pool[n] = s.deck[i]
+            n += 1
+    i = n - 1
+    while i > 0:
+        j = <int>rng_below(g, i + 1)
+        tmp = pool[i]
+        pool[i] = pool[j]
+        pool[j] = tmp
+        i -= 1
+    k = popcount(hidden)
+    s.hand[opp] &= ~hidden
+    for i in range(k):
+        s.hand[opp] |= bit(pool[i])
+    for i in range(s.deck_len):
+        if not (s.known_deck & bit(s.deck[i])):
+            s.deck[i] = pool[k]
+            k += 1
+    rng_seed(&s.rng, rng_next(g), 0)
+
+
+# ---------------------------------------------------------------------------------------
+# Information-set MCTS (single observer): every iteration samples a determinization of
+# the decider's view, walks the tree with UCB restricted to the moves available in that
+# sample (availability counts, as in Cowling, Powley & Whitehouse 2012), expands one
+# node, plays a random playout and backs the result up for each node's mover.
+
+ctypedef struct Node:
+    uint32_t move
+    int32_t parent
+    int32_t first_child
+    int32_t next_sibling
+    int32_t player            # who chose `move`
+    int32_t visits
+    int32_t avail
+    double reward             # wins (draw = 1/2) of `player` through this node
+
+cdef double UCB_C = 0.7
+
+cdef inline int in_moves(uint32_t m, const uint32_t* buf, int n) noexcept nogil:
+    cdef int i
+    for i in range(n):
+        if buf[i] == m:
+            return 1
+    return 0
+
+cdef uint32_t ismcts_move(const State* root, const CRules* r, int iters, int rollout, Rng* g,
+                          const uint32_t* root_moves, int n_root) noexcept nogil:
+    if iters < 1:
+        iters = 1
+    cdef Node* nodes = <Node*>malloc((iters + 1) * sizeof(Node))
+    if nodes == NULL:
+        return root_moves[rng_below(g, n_root)]
+    cdef uint32_t buf[MAX_MOVES]
+    cdef State s
+    cdef int me = root.to_move
+    cdef int n_nodes = 1
+    cdef int it, node, child, best_child, n, i, untried, pick, mover, w
+    cdef double score_, best_score, logn
+    cdef uint32_t mv = root_moves[0]
+    nodes[0].parent = -1
+    nodes[0].first_child = -1
+    nodes[0].next_sibling = -1
+    nodes[0].visits = 0
+    nodes[0].reward = 0
+    for it in range(iters):
+        s = root[0]
+        determinize(&s, r, me, g)
+        node = 0
+        while s.phase != PH_OVER:
+            n = gen_moves(&s, r, buf)
+            # Available children get an availability count; untried moves are counted.
+            untried = n
+            child = nodes[node].first_child
+            while child >= 0:
+                if in_moves(nodes[child].move, buf, n):
+                    nodes[child].avail += 1
+                    untried -= 1
+                child = nodes[child].next_sibling
+            if untried > 0 and n_nodes <= iters:
+                pick = <int>rng_below(g, untried)
+                for i in range(n):
+                    mv = buf[i]
+                    child = nodes[node].first_child
+                    while child >= 0 and nodes[child].move != mv:
+                        child = nodes[child].next_sibling
+                    if child < 0:
+                        if pick == 0:
+                            break
+                        pick -= 1
+                child = n_nodes
+                n_nodes += 1
+                nodes[child].move = mv
+                nodes[child].parent = node
+                nodes[child].first_child = -1
+                nodes[child].next_sibling = nodes[node].first_child
+                nodes[child].player = s.to_move
+                nodes[child].visits = 0
+                nodes[child].avail = 1
+                nodes[child].reward = 0
+                nodes[node].first_child = child
+                apply_move(&s, r, mv)
+                node = child
+                break
+            if untried > 0:
+                break                      # node pool full: play out from here
+            best_child = -1
+            best_score = -1.0
+            child = nodes[node].first_child
+            while child >= 0:
+                if nodes[child].visits > 0 and in_moves(nodes[child].move, buf, n):
+                    logn = log(<double>nodes[child].avail)
+                    score_ = nodes[child].reward / nodes[child].visits + \
+                        UCB_C * sqrt(logn / nodes[child].visits)
+                    if score_ > best_score:
+                        best_score = score_
+                        best_child = child
+                child = nodes[child].next_sibling
+            if best_child < 0:
+                break
+            apply_move(&s, r, nodes[best_child].move)
+            node = best_child
+        play_out(&s, r, rollout, rollout, g, 10000)
+        w = s.winner
+        while node >= 0:
+            nodes[node].visits += 1
+            if node > 0:
+                if w < 0:
+                    nodes[node].reward += 0.5
+                elif w == nodes[node].player:
+                    nodes[node].reward += 1.0
+            node = nodes[node].parent
+    # The most visited root move that is legal here (all root children are).
+    mv = root_moves[0]
+    best_score = -1
+    child = nodes[0].first_child
+    while child >= 0:
+        if nodes[child].visits > best_score:
+            best_score = nodes[child].visits
+            mv = nodes[child].move
+        child = nodes[child].next_sibling
+    free(nodes)
+    return mv
+
+
+# ---------------------------------------------------------------------------------------
+# Rollout analysis: every legal move of the decider, evaluated by playouts from
+# determinizations of the decider's view.  Rollout k of every move uses the same
+# stream (seed, k), so the moves are compared on the same samples (common random
+# numbers), and results do not depend on the thread count.
+
+cdef void analyse_one(const State* root, const CRules* r, uint32_t move, int policy,
+                      uint64_t seed, Py_ssize_t k, int8_t* out) noexcept nogil:
+    cdef State s = root[0]
+    cdef Rng g
+    rng_seed(&g, seed, <uint64_t>k)
+    determinize(&s, r, root.to_move, &g)
+    apply_move(&s, r, move)
+    play_out(&s, r, policy, policy, &g, 10000)
+    out[0] = <int8_t>s.winner

@@ -217,6 +217,27 @@ class Game(CoreGame):
         legal = ", ".join(str(m) for m in self.legal_moves)
         return f"{head} for {who} in the {phase} phase; legal moves: {legal}"
 
+    # -- hidden information --------------------------------------------------------------
+
+    def observation(self, player: int):
+        """What `player` may know now (rulebook §6), as an `Observation`."""
+        from .observation import Observation
+        return Observation.of(self, _player(player))
+
+    def determinize(self, player: int, seed=None) -> "Game":
+        """A full game consistent with `player`'s observation: everything the player
+        knows is kept; only the cards they cannot know are redistributed among the
+        places they cannot see (the opponent's hand, unknown deck positions).  The
+        sample has no move history (undoing into the true state would leak it)."""
+        g = self.copy()
+        g._core_determinize(_player(player), _new_seed() if seed is None else _check_seed(seed))
+        return g
+
+    def legal_move_mask(self):
+        """Numpy bool mask over the 65,536 move codes (`Move.code`) of the legal moves."""
+        from .observation import legal_move_mask
+        return legal_move_mask(self)
+
     # -- views -------------------------------------------------------------------------
 
     @property

@@ -1,0 +1,123 @@
+"""What one player may know (rulebook §6), and a fixed-size numpy encoding of it.
+
+Public: every point card, permanent and Jack stack, the scrap, the deck size, both hand
+sizes, the stack and a 7's revealed cards.  Private: the opponent's hand, except the
+cards the player knows are there (a 3's pick, a 9's return, a swapped hand, a drawn card
+whose place on the deck was public, everything while it is public through glasses, open
+hands or cuttle.cards' empty deck), and the deck order, except cards whose place is public
+(a 9 put on top, a 7's unchosen card).
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._core import PHASE_NAMES
+from .cards import CARDS
+
+# Planes of the encoding, one 53-card row each, from the observer's point of view.
+PLANES = ("own_hand", "opponent_hand_known", "own_points", "opponent_points",
+          "own_permanents", "opponent_permanents", "jack_own_side", "jack_opponent_side",
+          "scrap", "deck_known", "revealed", "stack", "own_frozen", "unknown")
+SCALARS = ("deck_size", "own_hand_size", "opponent_hand_size", "own_score",
+           "opponent_score", "own_goal", "opponent_goal", "stack_size", "is_own_turn",
+           "is_own_decision")
+OBSERVATION_SIZE = 53 * len(PLANES) + len(SCALARS) + len(PHASE_NAMES)
+MOVE_SPACE = 1 << 16  # move codes: verb | card << 4 | target << 10
+
+
+@dataclass(frozen=True)
+class Observation:
+    """One player's view of a game; equal views compare equal."""
+
+    player: int
+    phase: str
+    turn: int
+    to_move: object
+    hand: tuple
+    opponent_hand_size: int
+    opponent_known: tuple       # cards known to be in the opponent's hand
+    opponent_hand_public: bool  # all of it is visible
+    points: tuple               # per player: (card, jacks bottom to top) pairs
+    permanents: tuple
+    scrap: tuple
+    deck_size: int
+    deck_known: tuple           # (depth from the top, card) with a public place
+    revealed: tuple
+    stack: tuple
+    frozen: tuple               # per player: cards that cannot be played this turn
+    scores: tuple
+    goals: tuple
+    winner: object
+    is_over: bool
+    n_cards: int                # 52, or 53 with the joker
+
+    @classmethod
+    def of(cls, game, player: int) -> "Observation":
+        opp = 1 - player
+        known = tuple(CARDS[i] for i in game._core_known_hand(player))
+        return cls(
+            player=player, phase=game.phase, turn=game.turn, to_move=game.to_move,
+            hand=tuple(game.hand(player)), opponent_hand_size=len(game._core_hand(opp)),
+            opponent_known=known, opponent_hand_public=game._core_hand_public(opp),
+            points=tuple(tuple((c, tuple(game.jacks(c))) for c in game.points(p)) for p in (0, 1)),
+            permanents=tuple(tuple(game.permanents(p)) for p in (0, 1)),
+            scrap=tuple(game.scrap), deck_size=len(game._core_deck()),
+            deck_known=tuple((d, CARDS[c]) for d, c in game._core_known_deck()),
+            revealed=tuple(game.revealed), stack=tuple(game.stack),
+            frozen=tuple(tuple(game.frozen(p)) for p in (0, 1)),
+            scores=(game.score(0), game.score(1)), goals=(game.goal(0), game.goal(1)),
+            winner=game.winner, is_over=game.is_over, n_cards=53 if game.rules.joker else 52)
+
+    @property
+    def unknown_cards(self) -> tuple:
+        """Cards whose place this player cannot tell (the opponent's hand or the deck)."""
+        seen = set(self.hand) | set(self.opponent_known) | set(self.scrap)
+        seen |= set(self.revealed) | set(self.stack) | {c for _, c in self.deck_known}
+        for side in (0, 1):
+            seen |= set(self.permanents[side])
+            for c, jacks in self.points[side]:
+                seen.add(c)
+                seen |= set(jacks)
+        return tuple(c for c in CARDS[:self.n_cards] if c not in seen)
+
+    def to_array(self) -> np.ndarray:
+        """The fixed-size float32 encoding (length OBSERVATION_SIZE): the PLANES, 53 cards
+        each, by natural index, then the SCALARS (sizes / 52, scores and goals / 21),
+        then the phase one-hot in PHASE_NAMES order."""
+        me, opp = self.player, 1 - self.player
+        planes = np.zeros((len(PLANES), 53), np.float32)
+
+        def mark(plane, cards):
+            for c in cards:
+                planes[PLANES.index(plane), c.index] = 1.0
+
+        mark("own_hand", self.hand)
+        mark("opponent_hand_known", self.opponent_known)
+        for side, pts, perm, jk in ((me, "own_points", "own_permanents", "jack_own_side"),
+                                    (opp, "opponent_points", "opponent_permanents",
+                                     "jack_opponent_side")):
+            mark(pts, [c for c, _ in self.points[side]])
+            mark(jk, [j for _, js in self.points[side] for j in js])
+            mark(perm, self.permanents[side])
+        mark("scrap", self.scrap)
+        mark("deck_known", [c for _, c in self.deck_known])
+        mark("revealed", self.revealed)
+        mark("stack", self.stack)
+        mark("own_frozen", self.frozen[me])
+        mark("unknown", self.unknown_cards)
+        scalars = np.array([
+            self.deck_size / 52, len(self.hand) / 52, self.opponent_hand_size / 52,
+            self.scores[me] / 21, self.scores[opp] / 21, self.goals[me] / 21,
+            self.goals[opp] / 21, len(self.stack) / 52, float(self.turn == me),
+            float(self.to_move == me)], np.float32)
+        phase = np.zeros(len(PHASE_NAMES), np.float32)
+        phase[PHASE_NAMES.index(self.phase)] = 1.0
+        return np.concatenate([planes.ravel(), scalars, phase])
+
+
+def legal_move_mask(game) -> np.ndarray:
+    """A bool array of length MOVE_SPACE, True at the code of every legal move."""
+    mask = np.zeros(MOVE_SPACE, bool)
+    mask[np.asarray(game._core_legal_codes(), dtype=np.int64)] = True
+    return mask
