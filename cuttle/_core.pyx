@@ -1271,14 +1271,15 @@ cdef void determinize(State* s, const CRules* r, int p, Rng* g) noexcept nogil:
     cdef int8_t tmp
     cdef uint64_t hidden = 0 if hand_is_public(s, r, opp) else (s.hand[opp] & ~s.known_hand[p])
     cdef uint64_t m = hidden
+    for i in range(s.deck_len):
+        if not (s.known_deck & bit(s.deck[i])):
+            m |= bit(s.deck[i])
+    # The pool in card order: the sample must depend only on what p knows, not on
+    # where the unknown cards really are.
     while m:
         pool[n] = <int8_t>lowest(m)
         n += 1
         m &= m - 1
-    for i in range(s.deck_len):
-        if not (s.known_deck & bit(s.deck[i])):
-            pool[n] = s.deck[i]
-            n += 1
     i = n - 1
     while i > 0:
         j = <int>rng_below(g, i + 1)

@@ -1,0 +1,108 @@
+"""Rollout analysis and the native bots."""
+
+import pytest
+
+import cuttle
+from cuttle.analysis import analyse
+from cuttle.policies import Bot, policy_code
+
+
+def winning_position():
+    # P0 has 15 points and holds a 6: `points 6H` is the only move that wins at once.
+    return cuttle.Game.from_position(
+        hands=(["6H", "3C", "AD"], ["TS", "2S", "3S"]), points=(["9D", "6C"], ["7D"]),
+        deck=["4C", "5C", "8C", "JC"], rest="deck", seed=2)
+
+
+def test_analysis_finds_the_immediate_win():
+    g = winning_position()
+    a = analyse(g, rollouts=300, seed=1, threads=1)
+    assert a.best == "points 6H"
+    assert a["points 6H"].wins == 300 and a["points 6H"].win_rate[1] > 0.98
+    assert {str(r.move) for r in a.rows} == {str(m) for m in g.legal_moves}
+    assert all(r.rollouts == 300 for r in a.rows)
+
+
+def test_analysis_does_not_depend_on_thread_count():
+    g = cuttle.Game(seed=11)
+    a1 = analyse(g, rollouts=400, seed=5, threads=1)
+    a2 = analyse(g, rollouts=400, seed=5, threads=2)
+    assert [(str(r.move), r.wins, r.draws) for r in a1.rows] == \
+        [(str(r.move), r.wins, r.draws) for r in a2.rows]
+
+
+def test_analysis_leaves_the_game_untouched_and_never_peeks():
+    g = cuttle.Game(seed=12)
+    before = g._core_state_bytes()
+    a = analyse(g, rollouts=200, seed=3)
+    assert g._core_state_bytes() == before
+    # Another game that differs only in what player 0 cannot see: same analysis.
+    d = g.determinize(0, seed=99)
+    b = analyse(d, rollouts=200, seed=3)
+    assert [(str(r.move), r.wins) for r in a.rows] == [(str(r.move), r.wins) for r in b.rows]
+
+
+def test_adaptive_analysis_spends_fewer_rollouts_on_the_same_best_move():
+    g = winning_position()
+    full = analyse(g, rollouts=400, seed=1)
+    fast = analyse(g, rollouts=400, seed=1, adaptive=True)
+    assert fast.best == full.best == "points 6H"
+    assert fast.total_rollouts < full.total_rollouts
+    assert fast["points 6H"].rollouts == 400
+
+
+def test_analysis_table_and_dict():
+    a = analyse(winning_position(), rollouts=50, seed=1)
+    text = str(a)
+    assert "points 6H" in text and "95% interval" in text and "rollouts" in text
+    d = a.as_dict()
+    assert d["moves"][0]["move"] == "points 6H" and d["total_rollouts"] == a.total_rollouts
+
+
+@pytest.mark.parametrize("kwargs", [dict(rollouts=0), dict(rollouts=1.5), dict(threads=0),
+                                    dict(policy="nope"), dict(policy="ismcts:10")])
+def test_analysis_rejects_bad_arguments(kwargs):
+    with pytest.raises(ValueError):
+        analyse(cuttle.Game(seed=1), **kwargs)
+
+
+def test_analysis_of_a_finished_game_is_an_error():
+    g = cuttle.Game.from_position(points=(["TH", "9H", "2H"], []), rest="deck", seed=1)
+    assert g.is_over
+    with pytest.raises(ValueError):
+        analyse(g)
+
+
+@pytest.mark.parametrize("name", ["random", "greedy", "ismcts:50", "ismcts-random:50"])
+def test_bots_play_legal_moves_to_the_end(name):
+    g = cuttle.Game(seed=4)
+    bot = Bot(name, seed=1)
+    while not g.is_over and len(g.moves) < 400:
+        g.play(bot.choose(g))           # play() raises on an illegal move
+    assert g.is_over
+
+
+@pytest.mark.parametrize("name", ["greedy", "ismcts:200"])
+def test_bots_take_an_immediate_win(name):
+    g = winning_position()
+    assert Bot(name, seed=1).choose(g) == "points 6H"
+
+
+def test_greedy_counters_a_one_off_that_would_lose_the_game():
+    # P1 plays an Ace that would scrap P0's 20 points; P0 holds a 2 and P1 has no Queen.
+    g = cuttle.Game.from_position(hands=(["2H", "3C"], ["AS", "4D"]),
+                                  points=(["TH", "TD"], ["5C"]), deck=["6C", "7C"],
+                                  to_move=1, rest="deck", seed=1)
+    g.play("oneoff AS")
+    assert Bot("greedy", seed=1).choose(g) == "counter 2H"
+
+
+def test_seeded_bots_reproduce():
+    g = cuttle.Game(seed=8)
+    assert Bot("ismcts:100", seed=3).choose(g) == Bot("ismcts:100", seed=3).choose(g)
+
+
+@pytest.mark.parametrize("name", ["", "minimax", "ismcts:0", "ismcts:x", 3])
+def test_bad_policy_names(name):
+    with pytest.raises(ValueError):
+        policy_code(name)

@@ -1,0 +1,144 @@
+"""Observations (rulebook §6) and determinization from a player's view."""
+
+import random
+
+import numpy as np
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+import cuttle
+from cuttle.observation import OBSERVATION_SIZE, PLANES, Observation
+
+from helpers import random_game, zones
+
+SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+games = st.builds(lambda seed: random_game(random.Random(seed)), st.integers(0, 2**32 - 1))
+
+
+def pos(rules="classic", **kw):
+    kw.setdefault("rest", "scrap")
+    return cuttle.Game.from_position(rules, seed=1, **kw)
+
+
+def test_observation_hides_the_opponents_hand_and_the_deck():
+    g = pos(hands=(["AS", "2C"], ["3D", "4H", "5S"]), deck=["7C", "8D"])
+    o = g.observation(0)
+    assert o.hand == ("AS", "2C") and o.opponent_hand_size == 3 and o.opponent_known == ()
+    assert o.deck_size == 2 and o.deck_known == () and not o.opponent_hand_public
+    assert set(o.unknown_cards) == {"3D", "4H", "5S", "7C", "8D"}
+
+
+def test_a_threes_pick_becomes_known_to_the_opponent():
+    g = pos(hands=(["3C", "9D"], ["TH"]), scrap=["KS"], deck=["5C"])
+    g.play("oneoff 3C"), g.play("resolve"), g.play("take KS")
+    assert g.observation(1).opponent_known == ("KS",)
+    assert "KS" not in g.observation(1).unknown_cards
+    g.play("points TH"), g.play("royal KS")        # it leaves the hand: no longer "known"
+    assert g.observation(1).opponent_known == ()
+
+
+def test_a_nines_return_is_known():
+    g = pos(hands=(["9C"], ["TH"]), permanents=([], ["KD"]), deck=["5C"])
+    g.play("oneoff 9C KD"), g.play("resolve")
+    assert g.observation(0).opponent_known == ("KD",)
+
+
+def test_glasses_make_the_opponents_hand_public_and_it_is_remembered():
+    g = pos(hands=(["8C", "2D"], ["3D", "4H"]), deck=["5C", "6C", "7C"])
+    g.play("glasses 8C")
+    o = g.observation(0)
+    assert o.opponent_hand_public and o.opponent_known == ("3D", "4H")
+    g.play("draw")              # P1 draws a hidden card: it is visible through the glasses
+    assert len(g.observation(0).opponent_known) == 3
+    g.play("oneoff 2D 8C")      # P0 scraps its own glasses (classic: own side allowed)
+    g.play("resolve")
+    o = g.observation(0)
+    assert not o.opponent_hand_public and set(o.opponent_known) == set(g.hand(1))
+
+
+def test_open_hands_and_empty_deck_reveal():
+    g = pos(cuttle.Rules(open_hands=True), hands=(["AS"], ["3D"]), deck=["5C"])
+    assert g.observation(0).opponent_known == ("3D",)
+    g = pos("cuttle.cards", hands=(["AS"], ["3D"]), deck=[])
+    assert g.observation(1).opponent_known == ("AS",) and g.observation(1).opponent_hand_public
+    g = pos("classic", hands=(["AS"], ["3D"]), deck=[])
+    assert g.observation(1).opponent_known == ()
+
+
+def test_a_card_put_on_the_deck_is_known_and_followed_into_the_hand():
+    g = pos(cuttle.Rules(nine="topdeck"), hands=(["9C", "AH"], ["TH"]),
+            permanents=([], ["KD"]), deck=["5C", "6C"])
+    g.play("oneoff 9C KD"), g.play("resolve")
+    assert g.observation(0).deck_known == ((0, "KD"),)
+    assert g.observation(1).deck_known == ((0, "KD"),)
+    g.play("draw")              # P1 draws the known King
+    assert g.observation(0).opponent_known == ("KD",) and g.observation(0).deck_known == ()
+
+
+def test_joker_swap_makes_both_hands_known():
+    g = pos(cuttle.Rules(joker=True), hands=(["JK", "AS", "2C"], ["3D"]), deck=["5C"])
+    g.play("oneoff JK"), g.play("resolve")
+    assert g.hand(1) == ["AS", "2C"] and g.hand(0) == ["3D"]
+    assert set(g.observation(0).opponent_known) == {"AS", "2C"}
+    assert g.observation(1).opponent_known == ("3D",)
+
+
+def test_encoding_has_a_fixed_size_and_marks_each_card_once():
+    g = random_game(random.Random(4), max_moves=30)
+    for p in (0, 1):
+        a = g.observation(p).to_array()
+        assert a.shape == (OBSERVATION_SIZE,) and a.dtype == np.float32
+        planes = a[: 53 * len(PLANES)].reshape(len(PLANES), 53)
+        place = np.delete(planes, PLANES.index("own_frozen"), axis=0)
+        assert (place[:, :52].sum(axis=0) == 1).all()   # every card in exactly one place
+
+
+def test_legal_move_mask_matches_legal_moves():
+    g = random_game(random.Random(5), max_moves=20)
+    mask = g.legal_move_mask()
+    assert mask.shape == (1 << 16,) and mask.sum() == len(g.legal_moves)
+    assert all(mask[m.code] for m in g.legal_moves)
+
+
+@SETTINGS
+@given(games, st.integers(0, 2**32 - 1), st.integers(0, 1))
+def test_a_determinization_keeps_the_players_observation(g, seed, p):
+    d = g.determinize(p, seed=seed)
+    assert d.observation(p) == g.observation(p)
+    assert sorted(c.index for c, _ in zones(d)) == sorted(c.index for c, _ in zones(g))
+    if g.to_move == p:
+        assert {str(m) for m in d.legal_moves} == {str(m) for m in g.legal_moves}
+
+
+@SETTINGS
+@given(games, st.integers(0, 2**32 - 1), st.integers(0, 1))
+def test_known_cards_never_move(g, seed, p):
+    d = g.determinize(p, seed=seed)
+    where_g, where_d = dict(zones(g)), dict(zones(d))
+    o = g.observation(p)
+    unknown = set(o.unknown_cards)
+    for c, place in where_g.items():
+        if c not in unknown:
+            assert where_d[c] == place, c
+    # Known deck cards keep their exact depth.
+    for depth, c in o.deck_known:
+        assert d.deck[depth] == c
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(games, st.integers(0, 1))
+def test_every_consistent_hidden_card_appears_in_samples(g, p):
+    o = g.observation(p)
+    if o.opponent_hand_public or o.opponent_hand_size == len(o.opponent_known):
+        return
+    unknown = set(o.unknown_cards)
+    seen = set()
+    for s in range(400):
+        seen |= set(g.determinize(p, seed=s).hand(1 - p)) - set(o.opponent_known)
+    assert seen == unknown
+
+
+def test_determinization_is_seeded():
+    g = random_game(random.Random(9), max_moves=10)
+    assert g.determinize(0, seed=3).hand(1) == g.determinize(0, seed=3).hand(1)
+    samples = {tuple(g.determinize(0, seed=s).hand(1)) for s in range(20)}
+    assert len(samples) > 1
