@@ -876,8 +876,9 @@ cdef class CoreGame:
         self.cr = rules_to_c(rules)
         self._rules_obj = rules
 
-    def _core_deal(self, seed):
-        rng_seed(&self.st.rng, <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF), 0)
+    def _core_deal(self, seed, uint64_t stream=0):
+        """A fresh deal from stream `stream` of `seed` (batched game i uses stream 2i)."""
+        rng_seed(&self.st.rng, <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF), stream)
         deal(&self.st, &self.cr, 5)
         self.nhist = 0
 

@@ -80,6 +80,16 @@ class Game(CoreGame):
         self._core_deal(self.seed)
 
     @classmethod
+    def _dealt(cls, rules, seed, stream):
+        """The deal of a batched run's stream (game i of `play_batch` is stream 2i)."""
+        g = cls.__new__(cls)
+        g._rules = Rules.coerce(rules)
+        g._core_set_rules(g._rules)
+        g.seed = seed
+        g._core_deal(seed, stream)
+        return g
+
+    @classmethod
     def from_position(cls, rules=None, *, hands=((), ()), points=((), ()),
                       permanents=((), ()), scrap=(), deck=(), to_move=0, rest="deck",
                       seed=None):

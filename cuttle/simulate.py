@@ -13,8 +13,9 @@ one of ``game.legal_moves`` (optionally ``policy(game, rng)``, where ``rng`` is 
 `random.Random` seeded per game, for reproducible random choices).  A policy must not
 change the game it is given (use ``game.copy()`` to look ahead); it is not consulted when
 only one move is legal.  If either player is a callable, the games are played in Python
-with `cuttle.Game` (much slower); named policies then use Python ports (the same
-decision rules, not the same random streams as the native ones).
+with `cuttle.Game` (much slower); a named policy then makes the core's own choice for
+each position, drawing its randomness from the game's `rng`.  Game ``i`` is dealt
+exactly as in a native run, so the deals are the same; the moves are reproducible too.
 
 **Seeds and game indices.**  A run is identified by its ``seed``: game ``i`` is dealt and
 played from the pair ``(seed, i)`` alone, so results do not depend on the thread count or
@@ -47,9 +48,11 @@ from collections import namedtuple
 
 import numpy as np
 
-from ._core import END_NAMES, POLICY_CODES, play_batch
+from ._core import END_NAMES, play_batch
+from .policies import POLICY_NAMES, policy_code
 from .errors import IllegalMoveError
 from .game import Game
+from .moves import Move
 from .rules import Rules
 from .stats import (Estimate, mean_difference, mean_interval_from_moments,
                     newcombe_interval, newcombe_paired_interval, paired_mean_difference,
@@ -74,22 +77,23 @@ MATCH_FORMATS = {
 # ---------------------------------------------------------------------------------------
 # Players
 
+_CALLABLE_HINT = " (or, from Python, a callable policy(game) -> move)"
+
+
 def player_names() -> tuple:
-    """The names of the native policies."""
-    return tuple(POLICY_CODES)
+    """The names of the native policies ("ismcts:N" stands for a family)."""
+    return POLICY_NAMES
 
 
 def native_policy_code(name: str) -> int:
-    """The core's code for the policy `name`: the one place that maps player names to the
-    native policies (new policies only need an entry in `cuttle._core.POLICY_CODES`)."""
-    if isinstance(name, str):
-        key = name.strip()
-        if key in POLICY_CODES:
-            return POLICY_CODES[key]
-        if key.lower() in POLICY_CODES:
-            return POLICY_CODES[key.lower()]
-    raise ValueError(f"unknown player {name!r}; valid players: {', '.join(POLICY_CODES)} "
-                     f"(or, from Python, a callable policy(game) -> move)")
+    """The core's code for the policy `name` (see `cuttle.policies`)."""
+    if not isinstance(name, str):
+        raise ValueError(f"a player must be a policy name ({', '.join(player_names())}) "
+                         f"or a callable policy(game) -> move, not {name!r}")
+    try:
+        return policy_code(name)
+    except ValueError as e:
+        raise ValueError(f"player {name!r}: {e}{_CALLABLE_HINT}") from None
 
 
 class _Player:
@@ -100,25 +104,26 @@ class _Player:
     def __init__(self, spec):
         if isinstance(spec, str):
             self.code = native_policy_code(spec)
-            self.name = next(k for k, v in POLICY_CODES.items() if v == self.code
-                             and k.lower() == spec.strip().lower())
+            self.name = spec.strip().lower()
             self.func = None
         elif callable(spec):
             self.code = None
             self.name = getattr(spec, "__name__", None) or type(spec).__name__
             self.func = _with_rng(spec)
         else:
-            raise ValueError(f"a player must be a policy name ({', '.join(POLICY_CODES)}) "
+            raise ValueError(f"a player must be a policy name ({', '.join(POLICY_NAMES)}) "
                              f"or a callable policy(game) -> move, not {spec!r}")
 
     def python_func(self):
+        """The player as a function (game, rng) -> move, for games played in Python (a
+        named policy makes the core's own choice for the position)."""
         if self.func is not None:
             return self.func
-        try:
-            return _PY_POLICIES[self.name]
-        except KeyError:
-            raise ValueError(f"player {self.name!r} exists only in the native core and cannot "
-                             f"play against a Python callable") from None
+        code = self.code
+
+        def native(game, rng):
+            return Move.from_code(game._core_policy_move(code, rng.getrandbits(64)))
+        return native
 
 
 def _with_rng(f):
@@ -144,73 +149,6 @@ def _resolve_players(players):
     if len(players) != 2:
         raise ValueError(f"players must be a pair (player A, player B), not {players!r}")
     return [_Player(p) for p in players]
-
-
-# Python ports of the native policies, used when a callable plays against them.
-
-def _py_random(game, rng):
-    moves = game.legal_moves
-    return moves[rng.randrange(len(moves))]
-
-
-_QUEEN, _EIGHT = 12, 8
-_WIN_VALUE = 1e6
-
-
-def _py_evaluate(g, me):
-    opp = me ^ 1
-    if g.is_over:
-        w = g.winner
-        return _WIN_VALUE if w == me else (-_WIN_VALUE if w == opp else 0.0)
-    g_me, g_op = g.goal(me), g.goal(opp)
-    need_me, need_op = g_me - g.score(me), g_op - g.score(opp)
-    v = 100.0 * (1.0 - need_me / (g_me if g_me > 0 else 1))
-    v -= 100.0 * (1.0 - need_op / (g_op if g_op > 0 else 1))
-    h_me, h_op = len(g.hand(me)), len(g.hand(opp))
-    if need_op <= 10 and h_op:
-        v -= 6.0 * (11 - need_op)
-    if need_me <= 10 and h_me:
-        v += 2.0 * (11 - need_me)
-    v += 4.0 * (h_me - h_op)
-    p_me, p_op = g.permanents(me), g.permanents(opp)
-    v += 8.0 * (sum(c.rank == _QUEEN for c in p_me) - sum(c.rank == _QUEEN for c in p_op))
-    v += 3.0 * (sum(c.rank == _EIGHT for c in p_me) - sum(c.rank == _EIGHT for c in p_op))
-    return v
-
-
-def _py_greedy_value(g, me, depth):
-    while not g.is_over and g.to_move != me and g.phase in ("counter", "block"):
-        g.play("resolve")
-    if g.is_over or g.phase == "main" or depth <= 0:
-        return _py_evaluate(g, me)
-    mine = g.to_move == me
-    best = -math.inf if mine else math.inf
-    for mv in list(g.legal_moves)[:64]:
-        child = g.copy()
-        child.play(mv)
-        v = _py_greedy_value(child, me, depth - 1)
-        best = max(best, v) if mine else min(best, v)
-    return best
-
-
-def _py_greedy(game, rng):
-    """One-move lookahead with the core's static evaluation (ties broken at random)."""
-    me = game.to_move
-    best, choice, nbest = -math.inf, None, 0
-    for mv in game.legal_moves:
-        child = game.copy()
-        child.play(mv)
-        v = _py_greedy_value(child, me, 2)
-        if v > best + 1e-9:
-            best, choice, nbest = v, mv, 1
-        elif v > best - 1e-9:
-            nbest += 1
-            if rng.randrange(nbest) == 0:
-                choice = mv
-    return choice
-
-
-_PY_POLICIES = {"random": _py_random, "greedy": _py_greedy}
 
 
 # ---------------------------------------------------------------------------------------
@@ -241,7 +179,7 @@ _MOVE_CAP = END_NAMES.index("move_cap")
 def _play_python_game(rules, seed, i, funcs, swap_seats, max_moves, out, k):
     """Play game `i` in Python; write its row `k` of `out`."""
     a_seat = 1 if (swap_seats and i & 1) else 0
-    g = Game(rules, seed=_derive(seed, 2 * i))
+    g = Game._dealt(rules, seed, 2 * i)      # the deal of native game i
     rng = random.Random(_derive(seed, 2 * i + 1))
     seat_funcs = (funcs[a_seat], funcs[a_seat ^ 1])
     n = 0
@@ -344,6 +282,22 @@ def _reduce_matches(d, m, slots, need):
     games = (last + 1).astype(np.int8)
     mask = (np.arange(slots)[None, :] < games[:, None]).ravel()
     return winner, first, games, wins, mask
+
+
+class _Chunks:
+    """Chunk sizes: fixed, or (adaptive) from 1024 doubling while a chunk takes < 0.2 s."""
+
+    def __init__(self, limit, adaptive):
+        self.limit = limit
+        self.size = min(limit, 1024) if adaptive else limit
+        self.adaptive = adaptive
+
+    def next(self):
+        return self.size
+
+    def took(self, seconds):
+        if self.adaptive and seconds < 0.2 and self.size < self.limit:
+            self.size = min(self.limit, self.size * 2)
 
 
 # ---------------------------------------------------------------------------------------
@@ -449,7 +403,7 @@ def rules_label(rules) -> str:
 
 def _flag_text(v):
     if isinstance(v, tuple):
-        return ",".join(map(str, v))
+        return "(" + ",".join(map(str, v)) + ")"
     return str(v)
 
 
@@ -842,8 +796,12 @@ class Summary:
         if r.elapsed:
             head[0] += f" ({r.elapsed:.2f} s, {self.n / max(r.elapsed, 1e-9):,.0f} games/s)"
         head.append(f"rules: {rules_label(r.rules)}")
-        seats = ("seats alternate (A moves first in even-numbered games)" if r.swap_seats
-                 else "A always moves first")
+        if r.matches is not None:
+            seats = ("the first player alternates; A starts even-numbered matches"
+                     if r.swap_seats else "the first player alternates; A starts every match")
+        else:
+            seats = ("seats alternate (A moves first in even-numbered games)" if r.swap_seats
+                     else "A always moves first")
         head.append(f"players: A = {r.players[0]}, B = {r.players[1]}; {seats}")
 
         rows = []   # (label, count/n text, value text, interval text)
@@ -905,7 +863,7 @@ class Summary:
 
 def simulate(n_games, rules=None, players=("random", "greedy"), seed=None, threads=None,
              swap_seats=True, progress=None, *, match=None, max_moves=DEFAULT_MAX_MOVES,
-             chunk_size=DEFAULT_CHUNK, _desc="simulate") -> SimulationResult:
+             chunk_size=None, _desc="simulate") -> SimulationResult:
     """Play `n_games` games (or matches, with `match`) and return a `SimulationResult`.
 
     rules: a `Rules`, a preset name or None (classic).  players: (A, B), each a policy
@@ -915,7 +873,9 @@ def simulate(n_games, rules=None, players=("random", "greedy"), seed=None, threa
     progress: True / False / None (a bar on stderr only if it is a terminal) / a
     callable(done, total).  match: None, "best_of_3" or "first_to_3".  max_moves: a game
     still running after this many moves ends as a draw ("move_cap").  chunk_size: games
-    per native call (affects only the progress bar's steps, never the results).
+    (matches) per native call; None: start small and grow while a call takes under
+    0.2 s, up to 65536 (so slow policies still move the progress bar).  Chunking affects
+    only the progress bar's steps, never the results.
     """
     n = _positive_int(n_games, "n_games")
     rules = Rules.coerce(rules)
@@ -926,22 +886,30 @@ def simulate(n_games, rules=None, players=("random", "greedy"), seed=None, threa
     max_moves = _positive_int(max_moves, "max_moves")
     if max_moves > 2**31 - 1:
         raise ValueError("max_moves must be below 2**31")
-    chunk = _positive_int(chunk_size, "chunk_size")
+    adaptive = chunk_size is None
+    chunk = DEFAULT_CHUNK if adaptive else _positive_int(chunk_size, "chunk_size")
     swap_seats = bool(swap_seats)
-    runner = _Runner(rules, seed, pl, swap_seats, nthreads, max_moves)
+    # In a match the first player alternates game by game: game i's first player follows
+    # the parity of i (the core's swap_seats), and the parity of the match's number of
+    # game slots decides who starts each match.
+    runner = _Runner(rules, seed, pl, swap_seats or match is not None, nthreads, max_moves)
     names = [p.name for p in pl]
     t0 = time.perf_counter()
 
     if match is None:
         arrays = _empty_arrays(n)
         bar = _Progress(n, progress, _desc, "game")
-        step = chunk if runner.native else min(chunk, 64)
+        sizes = _Chunks(chunk if runner.native else min(chunk, 64), adaptive)
+        lo = 0
         try:
-            for lo in range(0, n, step):
-                cnt = min(step, n - lo)
+            while lo < n:
+                cnt = min(sizes.next(), n - lo)
+                t = time.perf_counter()
                 d = runner.games(lo, cnt)
+                sizes.took(time.perf_counter() - t)
                 for k in _FIELDS:
                     arrays[k][lo:lo + cnt] = d[k]
+                lo += cnt
                 bar.update(cnt)
         finally:
             bar.close()
@@ -952,20 +920,25 @@ def simulate(n_games, rules=None, players=("random", "greedy"), seed=None, threa
     fmt = MATCH_FORMATS[match]
     slots = fmt.slots if swap_seats else fmt.slots + 1
     per_chunk = max(1, chunk // slots) if runner.native else min(max(1, chunk // slots), 16)
+    sizes = _Chunks(per_chunk, adaptive)
     parts = {k: [] for k in _FIELDS}
     idx_parts = []
     mparts = ([], [], [], [])
     bar = _Progress(n, progress, _desc, "match")
+    j0 = 0
     try:
-        for j0 in range(0, n, per_chunk):
-            m = min(per_chunk, n - j0)
+        while j0 < n:
+            m = min(sizes.next(), n - j0)
+            t = time.perf_counter()
             d = runner.match_games(j0, m, fmt.wins, slots)
+            sizes.took(time.perf_counter() - t)
             mw, mf, mg, mwins, mask = _reduce_matches(d, m, slots, fmt.wins)
             for k in _FIELDS:
                 parts[k].append(d[k][mask])
             idx_parts.append(np.arange(j0 * slots, (j0 + m) * slots, dtype=np.int64)[mask])
             for lst, arr in zip(mparts, (mw, mf, mg, mwins)):
                 lst.append(arr)
+            j0 += m
             bar.update(m)
     finally:
         bar.close()
@@ -1109,7 +1082,11 @@ class ComparisonResult:
                 f"the same deals (seed {self.seed})"]
         if self.match:
             head.append(f"matches: {MATCH_FORMATS[self.match].description}")
-        seats = "seats alternate" if r0.swap_seats else "A always moves first"
+        if self.match:
+            seats = ("the first player alternates; A starts even-numbered matches"
+                     if r0.swap_seats else "the first player alternates; A starts every match")
+        else:
+            seats = "seats alternate" if r0.swap_seats else "A always moves first"
         head.append(f"players: A = {self.players[0]}, B = {self.players[1]}; {seats}")
         for i, lab in enumerate(self.labels):
             head.append(f"  [{i + 1}] {lab}" + ("  (baseline)" if i == 0 else ""))
@@ -1201,8 +1178,9 @@ class ComparisonResult:
                 if xs:
                     ax.bar(xs, vals, width, yerr=[lo, hi], capsize=3,
                            label=self._metric_label(metric))
-            ax.set_xticks(range(k))
-            ax.set_xticklabels([f"[{i + 1}]" for i in range(k)])
+            ticks = list(range(1 if diff else 0, k))
+            ax.set_xticks(ticks)
+            ax.set_xticklabels([f"[{i + 1}]" for i in ticks])
             if diff:
                 ax.axhline(0, color="black", linewidth=0.8)
                 ax.set_ylabel("difference to [1] (percentage points)")
@@ -1210,12 +1188,14 @@ class ComparisonResult:
             else:
                 ax.set_ylabel("rate (%)")
                 ax.set_title(f"rates, {self.confidence:.0%} Wilson intervals")
-        axes[0].legend(fontsize="small")
+        handles, names = axes[0].get_legend_handles_labels()
+        fig.legend(handles, names, loc="upper center", ncol=len(metrics), fontsize="small",
+                   bbox_to_anchor=(0.5, 0.94), frameon=False)
         caption = "\n".join(f"[{i + 1}] {lab}" for i, lab in enumerate(self.labels))
         fig.suptitle(title or f"cuttle: {self.n_games:,} games per rule set, "
                               f"A = {self.players[0]}, B = {self.players[1]}")
         fig.text(0.01, 0.01, caption, fontsize="small", va="bottom")
-        fig.tight_layout(rect=(0, 0.04 + 0.03 * k, 1, 0.95))
+        fig.tight_layout(rect=(0, 0.04 + 0.03 * k, 1, 0.89))
         fig.savefig(path)
         plt.close(fig)
 
@@ -1237,7 +1217,7 @@ def _pyplot():
 
 def compare(rule_sets, n_games, players=("random", "greedy"), seed=None, threads=None,
             swap_seats=True, progress=None, *, match=None, max_moves=DEFAULT_MAX_MOVES,
-            chunk_size=DEFAULT_CHUNK, labels=None, confidence=0.95) -> ComparisonResult:
+            chunk_size=None, labels=None, confidence=0.95) -> ComparisonResult:
     """Play the same `n_games` deals (or matches) under each rule set and compare.
 
     Common random numbers: every rule set is played with the same seed and game indices,

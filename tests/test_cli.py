@@ -1,0 +1,184 @@
+"""The command line, run in-process through cli.main (and once as `python -m cuttle`)."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+import cuttle
+from cuttle.cli import main, parse_flag_value, rules_from_spec
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_simulate_table(capsys):
+    code, out, err = run(capsys, "simulate", "-n", "2000", "--seed", "1", "--threads", "2",
+                         "--players", "random,greedy", "--set", "four=random")
+    assert code == 0
+    for piece in ("2,000 games", "seed 1", "rules: classic: four=random",
+                  "A = random, B = greedy", "A (random) wins", "B (greedy) wins", "draws",
+                  "first-player advantage", "95% interval", "moves per game"):
+        assert piece in out, piece
+    assert err == ""          # no progress bar when stderr is not a terminal
+
+
+def test_simulate_json_matches_library(capsys):
+    code, out, _ = run(capsys, "simulate", "-n", "1500", "--seed", "5", "--json",
+                       "--players", "greedy,random", "--rules", "cuttle.cards")
+    assert code == 0
+    d = json.loads(out)
+    res = cuttle.simulate(1500, "cuttle.cards", ("greedy", "random"), seed=5, progress=False)
+    lib = res.summary().as_dict()
+    assert d["n_games"] == 1500 and d["seed"] == 5
+    assert d["players"] == {"A": "greedy", "B": "random"}
+    assert d["rules"]["preset"] == "cuttle.cards"
+    for key in ("win_rate", "draw_rate", "win_rate_by_seat", "first_player_advantage",
+                "mean_moves", "end"):
+        assert d[key] == lib[key], key
+    total = d["win_rate"]["A"]["count"] + d["win_rate"]["B"]["count"] + d["draw_rate"]["count"]
+    assert total == 1500
+
+
+def test_simulate_csv_and_files(capsys, tmp_path):
+    code, out, _ = run(capsys, "simulate", "-n", "50", "--seed", "2", "--csv")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == "game,winner,first,moves,turns,score_a,score_b,end"
+    assert len(lines) == 51 and lines[1].startswith("0,")
+    j, c = tmp_path / "s.json", tmp_path / "g.csv"
+    code, out, _ = run(capsys, "simulate", "-n", "50", "--seed", "2", "--json", str(j),
+                       "--csv", str(c))
+    assert code == 0 and "50 games" in out           # the table still goes to stdout
+    assert json.loads(j.read_text())["n_games"] == 50
+    assert c.read_text().splitlines() == lines
+
+
+def test_simulate_options(capsys):
+    code, out, _ = run(capsys, "simulate", "-n", "1e3", "--seed", "3", "--no-swap",
+                       "--set", "king_goals=15,14,10,7,5", "--set", "hand_limit=none",
+                       "--set", "joker=yes", "--confidence", "0.99", "--json", "--players",
+                       "greedy")
+    assert code == 0
+    d = json.loads(out)
+    assert d["n_games"] == 1000 and d["confidence"] == 0.99 and d["swap_seats"] is False
+    assert d["players"] == {"A": "greedy", "B": "greedy"}
+    assert d["rules"]["changed"] == {"king_goals": [15, 14, 10, 7, 5], "joker": True}
+    assert d["win_rate_by_seat"]["A"]["second"]["n"] == 0
+    code, out, _ = run(capsys, "simulate", "-n", "300", "--seed", "3", "--match",
+                       "best_of_3", "--players", "greedy,random")
+    assert code == 0 and "300 matches" in out and "wins the match" in out
+
+
+def test_progress_flag(capsys):
+    code, out, err = run(capsys, "simulate", "-n", "500", "--seed", "1", "--progress")
+    assert code == 0 and "simulate" in err
+    code, out, err = run(capsys, "simulate", "-n", "500", "--seed", "1", "--no-progress")
+    assert code == 0 and err == ""
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["simulate", "-n", "0"], "at least 1"),
+    (["simulate", "-n", "-5"], "at least 1"),
+    (["simulate", "-n", "lots"], "positive whole number"),
+    (["simulate", "-n", "2.5"], "positive whole number"),
+    (["simulate", "--rules", "nope"], "unknown preset 'nope'; valid presets: classic"),
+    (["simulate", "--set", "colour=red"], "unknown rule flag 'colour'; valid flags: king_goals"),
+    (["simulate", "--set", "four=sometimes"], "flag 'four' takes one of 'choice', 'random'"),
+    (["simulate", "--set", "joker=maybe"], "flag 'joker' takes true or false"),
+    (["simulate", "--set", "hand_limit=many"], "hand_limit"),
+    (["simulate", "--set", "king_goals=1,2"], "king_goals"),
+    (["simulate", "--set", "four"], "FLAG=VALUE"),
+    (["simulate", "--players", "random,smart"], "unknown policy 'smart'; valid: random, greedy"),
+    (["simulate", "--players", "a,b,c"], "one or two player names"),
+    (["simulate", "--match", "best_of_9"], "invalid choice"),
+    (["simulate", "--seed", "-1"], "seed"),
+    (["simulate", "--threads", "0"], "threads"),
+    (["simulate", "--json", "--csv"], "cannot both write to stdout"),
+    (["simulate", "--frobnicate"], "unrecognized arguments"),
+    (["compare", "classic"], "at least two rule sets"),
+    (["compare", "classic", "classic:four=never"], "flag 'four'"),
+    (["compare", "--vary", "four"], "FLAG=VALUE"),
+    (["rules", "nope"], "unknown preset"),
+    (["play"], "invalid choice"),
+    ([], "COMMAND"),
+])
+def test_errors_exit_2_without_traceback(capsys, argv, message):
+    code, out, err = run(capsys, *argv)
+    assert code == 2
+    assert message in err
+    assert "Traceback" not in err and "Traceback" not in out
+
+
+def test_rules_command(capsys):
+    code, out, _ = run(capsys, "rules")
+    assert code == 0 and out.strip() == cuttle.Rules.describe().strip()
+    code, out, _ = run(capsys, "rules", "cuttle.cards", "--set", "hand_limit=7")
+    assert code == 0 and "hand_limit" in out and "(changed)" in out
+    code, out, _ = run(capsys, "rules", "quick", "--json")
+    assert json.loads(out)["flags"]["king_goals"] == [15, 14, 10, 7, 5]
+
+
+def test_help_and_version(capsys):
+    code, out, _ = run(capsys, "--version")
+    assert code == 0 and cuttle.__version__ in out
+    code, out, _ = run(capsys, "simulate", "--help")
+    assert code == 0 and "--players" in out and "--set" in out
+
+
+def test_compare(capsys, tmp_path):
+    code, out, _ = run(capsys, "compare", "classic", "classic:four=random",
+                       "classic:king_goals=(15,14,10,7,5),joker=true", "-n", "1000",
+                       "--seed", "4")
+    assert code == 0
+    for piece in ("3 rule sets", "[2] classic: four=random",
+                  "[3] classic: king_goals=(15,14,10,7,5), joker=True", "vs [1]"):
+        assert piece in out, piece
+    code, out, _ = run(capsys, "compare", "--rules", "cuttle.cards", "--vary",
+                       "four=choice,draw", "-n", "800", "--seed", "4", "--json")
+    assert code == 0
+    d = json.loads(out)
+    assert [r["label"] for r in d["rule_sets"]] == ["cuttle.cards", "cuttle.cards: four=draw"]
+    code, out, _ = run(capsys, "compare", "classic", "quick", "-n", "300", "--csv")
+    assert code == 0 and out.startswith("rule_set,label,metric")
+
+
+def test_compare_plot(capsys, tmp_path, monkeypatch):
+    png = tmp_path / "c.png"
+    monkeypatch.setitem(sys.modules, "matplotlib", None)      # as if not installed
+    code, out, err = run(capsys, "compare", "classic", "quick", "-n", "200", "--plot", str(png))
+    assert code == 2 and "matplotlib" in err and "Traceback" not in err
+    assert not png.exists()
+    monkeypatch.undo()
+    pytest.importorskip("matplotlib")
+    code, out, err = run(capsys, "compare", "classic", "quick", "-n", "500", "--seed", "1",
+                         "--plot", str(png))
+    assert code == 0 and png.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_value_parsing():
+    assert parse_flag_value("joker", "On") is True and parse_flag_value("joker", "0") is False
+    assert parse_flag_value("hand_limit", "None") is None
+    assert parse_flag_value("hand_limit", "8") == 8
+    assert parse_flag_value("king_goals", "(21, 14, 10, 5, 0)") == (21, 14, 10, 5, 0)
+    assert parse_flag_value("four", "RANDOM") == "random"
+    assert rules_from_spec("cuttle.cards:hand_limit=7", ["four=draw"]) == \
+        cuttle.Rules("cuttle.cards", hand_limit=7, four="draw")
+
+
+def test_python_m_cuttle_subprocess():
+    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    p = subprocess.run([sys.executable, "-m", "cuttle", "simulate", "-n", "2000", "--seed", "1"],
+                       capture_output=True, text=True, env=env, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert "2,000 games" in p.stdout and "A (random) wins" in p.stdout
+    p = subprocess.run([sys.executable, "-m", "cuttle", "simulate", "-n", "0"],
+                       capture_output=True, text=True, env=env, timeout=120)
+    assert p.returncode == 2 and "Traceback" not in p.stderr

@@ -1,0 +1,447 @@
+"""cuttle.simulate / cuttle.compare: arrays, determinism, summaries, matches, Python players."""
+
+import importlib
+import io
+import json
+import math
+import sys
+
+import numpy as np
+import pytest
+
+import cuttle
+from cuttle._core import END_NAMES
+from cuttle.errors import IllegalMoveError
+from cuttle.simulate import (MATCH_FORMATS, SimulationResult, Summary, native_policy_code,
+                             player_names)
+from cuttle.stats import newcombe_paired_interval, wilson_interval
+
+sim_module = importlib.import_module("cuttle.simulate")   # cuttle.simulate is the function
+FIELDS = ("winner", "first", "moves", "turns", "scores", "end")
+
+
+def same_games(r1, r2):
+    return all(np.array_equal(getattr(r1, k), getattr(r2, k)) for k in FIELDS)
+
+
+@pytest.fixture(scope="module")
+def run():
+    return cuttle.simulate(3000, players=("random", "greedy"), seed=11, progress=False)
+
+
+def test_arrays(run):
+    n = 3000
+    assert run.n_games == len(run) == n and run.seed == 11
+    assert run.players == ("random", "greedy") and run.rules == cuttle.Rules()
+    for name, dtype, shape in (("winner", np.int8, (n,)), ("first", np.int8, (n,)),
+                               ("moves", np.int32, (n,)), ("turns", np.int32, (n,)),
+                               ("scores", np.int8, (n, 2)), ("end", np.int8, (n,))):
+        arr = getattr(run, name)
+        assert arr.dtype == dtype and arr.shape == shape, name
+    assert set(np.unique(run.winner)) <= {-1, 0, 1}
+    # swap_seats: A moves first in even-numbered games
+    assert np.array_equal(run.first, np.arange(n) % 2)
+    assert (run.moves > 0).all() and (run.turns > 0).all() and (run.scores >= 0).all()
+    ends = np.array(END_NAMES)[run.end]
+    assert set(ends) <= {"goal", "passes", "sudden_death", "move_cap"}
+    # a win is reached at the goal; a draw is never a "goal" ending
+    assert ((run.winner >= 0) == (ends == "goal")).all()
+    won = run.winner >= 0
+    assert (run.scores[won, run.winner[won]] >= 5).all()
+    # the greedy player beats the random one
+    assert (run.winner == 1).mean() > 0.8
+
+
+def test_no_swap_seats():
+    r = cuttle.simulate(200, seed=2, swap_seats=False, progress=False)
+    assert (r.first == 0).all()
+    assert math.isnan(r.summary().player_seat_win_rate("A", "second").value)
+
+
+def test_determinism_across_threads_and_chunks(run):
+    for threads, chunk in ((1, 3000), (2, 97), (1, 1), (2, 1 << 16)):
+        if chunk == 1:
+            r = cuttle.simulate(300, players=("random", "greedy"), seed=11, threads=threads,
+                                chunk_size=chunk, progress=False)
+            assert all(np.array_equal(getattr(r, k), getattr(run, k)[:300]) for k in FIELDS)
+            continue
+        r = cuttle.simulate(3000, players=("random", "greedy"), seed=11, threads=threads,
+                            chunk_size=chunk, progress=False)
+        assert same_games(r, run), (threads, chunk)
+
+
+def test_prefix_and_seed(run):
+    short = cuttle.simulate(500, players=("random", "greedy"), seed=11, progress=False)
+    assert all(np.array_equal(getattr(short, k), getattr(run, k)[:500]) for k in FIELDS)
+    other = cuttle.simulate(500, players=("random", "greedy"), seed=12, progress=False)
+    assert not np.array_equal(other.moves, short.moves)
+
+
+def test_seed_none_is_recorded():
+    r = cuttle.simulate(300, seed=None, progress=False)
+    assert isinstance(r.seed, int) and r.seed >= 0
+    again = cuttle.simulate(300, seed=r.seed, progress=False)
+    assert same_games(r, again)
+
+
+def test_rules_and_players_reach_the_core():
+    base = cuttle.simulate(400, "classic", ("random", "random"), seed=5, progress=False)
+    quick = cuttle.simulate(400, cuttle.Rules(king_goals=(15, 14, 10, 7, 5)), "random",
+                            seed=5, progress=False)
+    assert quick.players == ("random", "random")
+    assert quick.moves.mean() < base.moves.mean()
+    cc = cuttle.simulate(400, "cuttle.cards", ("greedy", "greedy"), seed=5, progress=False)
+    assert cc.rules == cuttle.Rules("cuttle.cards")
+
+
+def test_player_lookup():
+    assert set(player_names()) >= {"random", "greedy"}
+    assert native_policy_code("greedy") == native_policy_code(" Greedy ")
+    with pytest.raises(ValueError, match="unknown policy .smart.; valid: random, greedy, ismcts"):
+        native_policy_code("smart")
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"n_games": 0}, "n_games"), ({"n_games": -3}, "n_games"), ({"n_games": 2.5}, "n_games"),
+    ({"n_games": True}, "n_games"), ({"players": ("random", "smart")}, "unknown policy"),
+    ({"players": ("random", "greedy", "random")}, "pair"), ({"players": (1, 2)}, "player"),
+    ({"rules": "nope"}, "unknown preset"), ({"seed": -1}, "seed"), ({"seed": "x"}, "seed"),
+    ({"threads": 0}, "threads"), ({"match": "best_of_5"}, "match format"),
+    ({"max_moves": 0}, "max_moves"), ({"chunk_size": 0}, "chunk_size"),
+])
+def test_bad_arguments(kwargs, message):
+    args = {"n_games": 10, "progress": False}
+    args.update(kwargs)
+    with pytest.raises(ValueError, match=message):
+        cuttle.simulate(**args)
+
+
+def test_move_cap():
+    r = cuttle.simulate(50, seed=1, max_moves=5, progress=False)
+    cap = list(END_NAMES).index("move_cap")
+    capped = r.end == cap
+    assert capped.any() and (r.winner[capped] == -1).all() and (r.moves <= 5).all()
+
+
+# -- summary statistics on a hand-made result -------------------------------------------
+
+def hand_made():
+    winner = np.array([0, 0, 1, -1, 0, 1, 0, 0, 1, 0], np.int8)
+    first = np.array([0, 1, 0, 1, 0, 1, 0, 1, 0, 1], np.int8)
+    moves = np.array([10, 20, 30, 40, 10, 20, 30, 40, 10, 20], np.int32)
+    turns = moves // 2
+    scores = np.array([[21, 3], [22, 0], [5, 21], [10, 10], [21, 0], [0, 25], [24, 1],
+                       [21, 7], [3, 21], [21, 2]], np.int8)
+    end = np.array([1, 1, 1, 2, 1, 1, 1, 1, 1, 1], np.int8)
+    arrays = dict(winner=winner, first=first, moves=moves, turns=turns, scores=scores, end=end)
+    return SimulationResult(arrays, players=("greedy", "random"), rules=cuttle.Rules(), seed=7,
+                            swap_seats=True, max_moves=100)
+
+
+def test_summary_rates_by_hand():
+    s = hand_made().summary()
+    assert isinstance(s, Summary)
+    # A won games 0 1 4 6 7 9 (6), B won 2 5 8 (3), game 3 drawn.
+    assert s.win_rate("A") == wilson_interval(6, 10)
+    assert s.win_rate(0) == s.win_rate("greedy") == s.win_rate("a")
+    assert s.win_rate("B") == wilson_interval(3, 10) == s.loss_rate("A")
+    assert s.draw_rate() == wilson_interval(1, 10)
+    assert s.win_rate("A").value == 0.6
+    # A moved first in games 0 2 4 6 8 and won 0 4 6; moved second in 1 3 5 7 9, won 1 7 9.
+    assert s.player_seat_win_rate("A", "first") == wilson_interval(3, 5)
+    assert s.player_seat_win_rate("A", "second") == wilson_interval(3, 5)
+    # B moved first in 1 3 5 7 9 and won 5; second in 0 2 4 6 8 and won 2 8.
+    assert s.player_seat_win_rate("B", "first") == wilson_interval(1, 5)
+    assert s.player_seat_win_rate("B", 1) == wilson_interval(2, 5)
+    # first mover won games 0 4 6 5 (4), second mover 1 7 9 2 8 (5).
+    assert s.seat_win_rate("first") == wilson_interval(4, 10)
+    assert s.seat_win_rate("second") == wilson_interval(5, 10)
+    assert s.first_player_advantage() == newcombe_paired_interval(0, 4, 5, 1)
+    assert s.first_player_advantage().value == pytest.approx(-0.1)
+    assert s.decisive_first_share() == wilson_interval(4, 9)
+    assert s.end_rate("goal") == wilson_interval(9, 10)
+    assert s.end_rate("passes") == wilson_interval(1, 10)
+    m = s.mean_moves()
+    sd = np.std([10, 20, 30, 40, 10, 20, 30, 40, 10, 20], ddof=1)
+    assert m.value == 23.0
+    assert m.high - m.value == pytest.approx(1.959963984540054 * sd / math.sqrt(10))
+    assert s.mean_turns().value == 11.5
+    assert s.mean_score("A").value == pytest.approx(14.8)
+    with pytest.raises(ValueError):
+        s.win_rate("C")
+    with pytest.raises(ValueError):
+        s.seat_win_rate("middle")
+    with pytest.raises(ValueError):
+        s.end_rate("boredom")
+    with pytest.raises(ValueError, match="single games"):
+        s.match_win_rate("A")
+    # the result's own shortcuts
+    r = hand_made()
+    assert r.win_rate("B") == wilson_interval(3, 10) and r.draw_rate() == wilson_interval(1, 10)
+
+
+def test_summary_output_forms():
+    r = hand_made()
+    s = r.summary()
+    text = str(s)
+    for piece in ("10 games", "seed 7", "A (greedy) wins", "6/10", "60.00%", "draws",
+                  "first-player advantage", "-10.00 pp", "moves per game", "23.00",
+                  "passes 10.00%"):
+        assert piece in text, piece
+    d = json.loads(json.dumps(s.as_dict()))
+    assert d["n_games"] == 10 and d["seed"] == 7
+    assert d["players"] == {"A": "greedy", "B": "random"}
+    assert d["win_rate"]["A"]["count"] == 6 and d["win_rate"]["A"]["value"] == 0.6
+    assert d["win_rate"]["B"]["low"] == pytest.approx(wilson_interval(3, 10).low)
+    assert d["win_rate_by_seat"]["B"]["first"]["n"] == 5
+    assert d["end"]["passes"] == {"count": 1, "rate": 0.1}
+    assert d["rules"]["flags"]["king_goals"] == [21, 14, 10, 7, 5]
+    assert r.summary(0.99).win_rate("A").low < s.win_rate("A").low
+
+
+def test_to_csv(tmp_path):
+    r = hand_made()
+    buf = io.StringIO()
+    r.to_csv(buf)
+    lines = buf.getvalue().splitlines()
+    assert lines[0] == "game,winner,first,moves,turns,score_a,score_b,end"
+    assert lines[1] == "0,A,A,10,5,21,3,goal"
+    assert lines[4] == "3,draw,B,40,20,10,10,passes"
+    assert len(lines) == 11
+    path = tmp_path / "games.csv"
+    r.summary().to_csv(str(path))
+    assert path.read_text().splitlines() == lines
+
+
+# -- matches ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("fmt", sorted(MATCH_FORMATS))
+def test_matches(fmt):
+    need, slots = MATCH_FORMATS[fmt].wins, MATCH_FORMATS[fmt].slots
+    r = cuttle.simulate(400, players=("random", "random"), seed=3, match=fmt, progress=False)
+    m = r.matches
+    assert r.match == fmt and r.n_matches == len(m) == 400 and m.slots == slots
+    assert m.games.sum() == r.n_games
+    decided = m.winner >= 0
+    assert (m.wins[decided, m.winner[decided]] == need).all()
+    assert (m.wins.max(axis=1)[~decided] < need).all()
+    assert ((m.games >= need) & (m.games <= slots)).all()
+    # A starts even-numbered matches, and the first player alternates within a match
+    assert np.array_equal(m.first, np.arange(400) % 2)
+    match_of = r.game_index // slots
+    slot = r.game_index % slots
+    assert np.array_equal(r.first, (match_of + slot) % 2)
+    # the games are the run's games at those indices (same deals as single games)
+    plain = cuttle.simulate(400 * slots, players=("random", "random"), seed=3, progress=False)
+    for k in FIELDS:
+        assert np.array_equal(getattr(r, k), getattr(plain, k)[r.game_index]), k
+    # per-match wins agree with the games
+    a_wins = np.bincount(match_of, weights=(r.winner == 0), minlength=400)
+    assert np.array_equal(a_wins.astype(int), m.wins[:, 0])
+    # chunking does not matter
+    again = cuttle.simulate(400, players=("random", "random"), seed=3, match=fmt,
+                            chunk_size=50, threads=1, progress=False)
+    assert np.array_equal(again.matches.winner, m.winner) and same_games(again, r)
+    s = r.summary()
+    k = int((m.winner == 0).sum())
+    assert s.match_win_rate("A") == wilson_interval(k, 400)
+    assert "wins the match" in str(s)
+    assert json.loads(json.dumps(s.as_dict()))["match"]["n_matches"] == 400
+
+
+def test_matches_without_swap():
+    r = cuttle.simulate(60, seed=4, match="best_of_3", swap_seats=False, progress=False)
+    assert r.matches.slots == MATCH_FORMATS["best_of_3"].slots + 1
+    assert (r.matches.first == 0).all()
+    slot = r.game_index % r.matches.slots
+    assert np.array_equal(r.first, slot % 2)
+
+
+def test_greedy_wins_matches_more_often_than_games():
+    r = cuttle.simulate(2000, players=("greedy", "random"), seed=9, match="best_of_3",
+                        progress=False)
+    s = r.summary()
+    assert s.match_win_rate("A").value > s.win_rate("A").value > 0.8
+
+
+# -- Python players --------------------------------------------------------------------
+
+def first_legal(game):
+    return game.legal_moves[0]
+
+
+def test_callable_players_are_reproducible():
+    r1 = cuttle.simulate(12, players=(first_legal, "random"), seed=21, progress=False)
+    r2 = cuttle.simulate(12, players=(first_legal, "random"), seed=21, chunk_size=5,
+                         progress=False)
+    assert r1.players == ("first_legal", "random")
+    assert same_games(r1, r2)
+    assert np.array_equal(r1.first, np.arange(12) % 2)
+    r3 = cuttle.simulate(12, players=(first_legal, "random"), seed=22, progress=False)
+    assert not same_games(r1, r3)
+
+
+def test_callable_with_rng_and_greedy_port():
+    def rand(game, rng):
+        moves = game.legal_moves
+        return moves[rng.randrange(len(moves))]
+
+    r1 = cuttle.simulate(6, players=(rand, "greedy"), seed=1, progress=False)
+    r2 = cuttle.simulate(6, players=(rand, "greedy"), seed=1, progress=False)
+    assert same_games(r1, r2)
+    assert (r1.winner == 1).sum() >= 4
+    assert ((r1.winner >= 0) | (r1.end != 1)).all()
+    m = cuttle.simulate(5, players=(rand, first_legal), seed=2, match="best_of_3",
+                        progress=False)
+    assert (m.matches.games >= 2).all() and m.n_games == m.matches.games.sum()
+
+
+def test_bad_callables():
+    with pytest.raises(IllegalMoveError, match="illegal move"):
+        cuttle.simulate(2, players=(lambda g: "scuttle AS 2C", "random"), seed=1,
+                        progress=False)
+
+    def cheat(game):
+        game.play(game.legal_moves[0])
+        return game.legal_moves[0]
+
+    with pytest.raises(RuntimeError, match="changed the game"):
+        cuttle.simulate(2, players=(cheat, "random"), seed=1, progress=False)
+
+
+# -- progress ---------------------------------------------------------------------------
+
+def test_progress_callback_and_bars(capsys, monkeypatch):
+    calls = []
+    cuttle.simulate(1000, seed=1, chunk_size=300, progress=lambda d, t: calls.append((d, t)))
+    assert calls == [(300, 1000), (600, 1000), (900, 1000), (1000, 1000)]
+    cuttle.simulate(100, seed=1, progress=False)
+    assert capsys.readouterr().err == ""
+    monkeypatch.setitem(sys.modules, "tqdm", None)          # the plain fallback bar
+    cuttle.simulate(100, seed=1, progress=True)
+    err = capsys.readouterr().err
+    assert "simulate |" in err and "100/100" in err
+
+
+# -- compare ---------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def comparison():
+    return cuttle.compare(["classic", cuttle.Rules(four="draw"), "classic"], 2000,
+                          players=("random", "greedy"), seed=8, progress=False)
+
+
+def test_compare_uses_common_random_numbers(comparison):
+    c = comparison
+    assert len(c) == 3 and c.seed == 8 and c.n_games == 2000
+    assert c.labels == ["classic", "classic: four=draw", "classic"]
+    base = cuttle.simulate(2000, players=("random", "greedy"), seed=8, progress=False)
+    assert same_games(c[0], base) and same_games(c[2], base)
+    # the same rules on the same deals: no difference at all
+    for metric in c.metrics():
+        d = c.difference(metric, 2)
+        assert d.value == 0 and d.low <= 0 <= d.high
+    # a real difference: four=draw changes the games
+    assert not np.array_equal(c[1].moves, c[0].moves)
+
+
+def test_compare_difference_by_hand(comparison):
+    c = comparison
+    x1, x0 = c[1].winner == 0, c[0].winner == 0
+    both = int((x1 & x0).sum())
+    only1, only0 = int(x1.sum()) - both, int(x0.sum()) - both
+    expected = newcombe_paired_interval(both, only1, only0, 2000 - both - only1 - only0)
+    assert c.difference("win_A", 1) == expected
+    assert c.estimate("win_A", 1) == wilson_interval(int(x1.sum()), 2000)
+    d = c.difference("moves", 1)
+    assert d.value == pytest.approx(c[1].moves.mean() - c[0].moves.mean())
+    assert c.difference("win_A", 0, baseline=1).value == pytest.approx(-expected.value)
+    with pytest.raises(ValueError, match="unknown metric"):
+        c.difference("elo", 1)
+
+
+def test_compare_outputs(comparison, tmp_path):
+    c = comparison
+    text = str(c)
+    for piece in ("3 rule sets", "2,000 games each", "[2] classic: four=draw", "vs [1]",
+                  "A (random) wins", "first mover wins", "moves per game"):
+        assert piece in text, piece
+    d = json.loads(json.dumps(c.as_dict()))
+    assert d["seed"] == 8 and len(d["rule_sets"]) == 3
+    assert d["rule_sets"][0]["difference_vs_baseline"] is None
+    assert d["rule_sets"][1]["changed"] == {"four": "draw"}
+    assert set(d["rule_sets"][1]["difference_vs_baseline"]) == set(c.metrics())
+    buf = io.StringIO()
+    c.to_csv(buf)
+    rows = buf.getvalue().splitlines()
+    assert rows[0].startswith("rule_set,label,metric,value,low,high,diff")
+    assert len(rows) == 1 + 3 * len(c.metrics())
+    pytest.importorskip("matplotlib")
+    png = tmp_path / "cmp.png"
+    c.plot(str(png))
+    assert png.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_compare_matches():
+    c = cuttle.compare(["classic", "quick"], 200, seed=4, match="first_to_3", progress=False)
+    assert c.n_games == 200 and "match_win_A" in c.metrics()
+    assert "wins the match" in str(c)
+    json.dumps(c.as_dict())
+
+
+def test_compare_errors():
+    with pytest.raises(ValueError, match="at least two"):
+        cuttle.compare(["classic"], 10)
+    with pytest.raises(ValueError):
+        cuttle.compare("classic", 10)
+    with pytest.raises(ValueError, match="unknown preset"):
+        cuttle.compare(["classic", "nope"], 10)
+    with pytest.raises(ValueError, match="labels"):
+        cuttle.compare(["classic", "quick"], 10, labels=["x"])
+    with pytest.raises(ValueError, match="n_games"):
+        cuttle.compare(["classic", "quick"], 0)
+
+
+def test_exports():
+    assert cuttle.simulate is not None and cuttle.compare is not None
+    for name in ("simulate", "compare", "wilson_interval", "Game", "Rules"):
+        assert name in cuttle.__all__
+
+
+def test_a_callable_plays_against_a_native_policy_on_native_deals():
+    def rand(game, rng):
+        moves = game.legal_moves
+        return moves[rng.randrange(len(moves))]
+
+    r = cuttle.simulate(20, players=(rand, "greedy"), seed=6, progress=False)
+    assert (r.winner == 1).sum() >= 14
+    again = cuttle.simulate(20, players=(rand, "greedy"), seed=6, progress=False)
+    assert same_games(r, again)
+
+
+def test_python_games_are_dealt_like_native_games():
+    from cuttle._core import play_batch
+    seen = []
+
+    def first_move(game):
+        if not seen or seen[-1][0] is not game:
+            seen.append((game, list(game.hand(game.to_move))))
+        return game.legal_moves[0]
+
+    cuttle.simulate(1, players=(first_move, first_move), seed=9, progress=False)
+    deal = cuttle.Game._dealt(cuttle.Rules(), 9, 0)
+    assert seen[0][1] == deal.hand(0)
+    # Native game 0 of seed 9 is that deal played with the random policy on stream 1:
+    # replaying it on a Game gives the very same game.
+    d = play_batch(cuttle.Rules(), 0, 1, 9, 0, 0, False, 1)
+    n = deal._core_random_playout(9)
+    assert n == d["moves"][0] and deal.winner == d["winner"][0]
+    assert (deal.score(0), deal.score(1)) == tuple(d["scores"][0])
+
+
+def test_adaptive_chunks_do_not_change_results(run):
+    calls = []
+    r = cuttle.simulate(3000, players=("random", "greedy"), seed=11,
+                        progress=lambda d, t: calls.append(d))
+    assert same_games(r, run)
+    assert calls[0] == 1024 and calls[-1] == 3000

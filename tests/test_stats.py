@@ -1,0 +1,179 @@
+"""Confidence intervals checked against their formulas, worked by hand."""
+
+import math
+
+import numpy as np
+import pytest
+
+import cuttle
+from cuttle.stats import (Estimate, mean_difference, mean_interval, mean_interval_from_moments,
+                          newcombe_interval, newcombe_paired_interval, paired_mean_difference,
+                          wilson_interval, z_value)
+
+Z = 1.959963984540054          # Phi^-1(0.975)
+
+
+def wilson_by_hand(k, n, z=Z):
+    p = k / n
+    center = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return center - half, center + half
+
+
+def test_z_value():
+    assert z_value(0.95) == pytest.approx(Z, abs=1e-12)
+    assert z_value(0.99) == pytest.approx(2.5758293035489, abs=1e-9)
+    for bad in (0, 1, 1.5, -0.1):
+        with pytest.raises(ValueError):
+            z_value(bad)
+
+
+def test_wilson_7_of_10():
+    p, lo, hi = wilson_interval(7, 10)
+    assert p == 0.7
+    # z^2 = 3.8414588; center = (0.7 + 3.8414588/20) / (1 + 0.38414588) = 0.6444934
+    # half = 1.959964 / 1.38414588 * sqrt(0.021 + 3.8414588/400) = 0.2477153
+    assert lo == pytest.approx(0.6444934 - 0.2477153, abs=1e-6)
+    assert hi == pytest.approx(0.6444934 + 0.2477153, abs=1e-6)
+    assert (lo, hi) == pytest.approx(wilson_by_hand(7, 10), abs=1e-12)
+    assert (round(lo, 4), round(hi, 4)) == (0.3968, 0.8922)      # published value
+
+
+def test_wilson_0_and_10_of_10():
+    # k = 0: the interval is [0, z^2 / (n + z^2)]; k = n: [n / (n + z^2), 1].
+    p, lo, hi = wilson_interval(0, 10)
+    assert p == 0.0 and lo == 0.0
+    assert hi == pytest.approx(Z * Z / (10 + Z * Z), abs=1e-12)
+    assert hi == pytest.approx(0.27753, abs=1e-5)
+    p, lo, hi = wilson_interval(10, 10)
+    assert p == 1.0 and hi == 1.0
+    assert lo == pytest.approx(10 / (10 + Z * Z), abs=1e-12)
+    assert lo == pytest.approx(0.72247, abs=1e-5)
+
+
+def test_wilson_general_and_symmetry():
+    for k, n in ((1, 3), (50, 100), (3, 1000), (999_000, 1_000_000)):
+        p, lo, hi = wilson_interval(k, n)
+        assert p == k / n
+        assert (lo, hi) == pytest.approx(wilson_by_hand(k, n), abs=1e-12)
+        _, lo2, hi2 = wilson_interval(n - k, n)
+        assert lo == pytest.approx(1 - hi2, abs=1e-12) and hi == pytest.approx(1 - lo2, abs=1e-12)
+        assert 0 <= lo <= p <= hi <= 1
+    # numpy integers are counts too; a wider confidence gives a wider interval
+    assert wilson_interval(np.int64(7), np.int32(10)) == wilson_interval(7, 10)
+    _, lo99, hi99 = wilson_interval(7, 10, confidence=0.99)
+    assert lo99 < 0.3968 and hi99 > 0.8922
+    assert isinstance(wilson_interval(1, 2), Estimate)
+
+
+def test_wilson_empty_and_errors():
+    p, lo, hi = wilson_interval(0, 0)
+    assert math.isnan(p) and (lo, hi) == (0.0, 1.0)
+    for k, n in ((11, 10), (-1, 10), (1, -1), (0.5, 10), ("3", 10), (None, 3)):
+        with pytest.raises(ValueError):
+            wilson_interval(k, n)
+
+
+def test_wilson_is_exported():
+    assert cuttle.wilson_interval is wilson_interval
+
+
+def test_newcombe_independent_published_example():
+    # Newcombe (1998a), example (a): 56/70 - 48/80, method 10: 0.0524 to 0.3339.
+    d, lo, hi = newcombe_interval(56, 70, 48, 80)
+    assert d == pytest.approx(0.2)
+    assert (round(lo, 4), round(hi, 4)) == (0.0524, 0.3339)
+
+
+def test_newcombe_independent_by_hand():
+    l1, u1 = wilson_by_hand(7, 10)
+    l2, u2 = wilson_by_hand(3, 12)
+    p1, p2 = 0.7, 0.25
+    d, lo, hi = newcombe_interval(7, 10, 3, 12)
+    assert d == pytest.approx(p1 - p2)
+    assert lo == pytest.approx(p1 - p2 - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2), abs=1e-12)
+    assert hi == pytest.approx(p1 - p2 + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2), abs=1e-12)
+    # swapping the groups mirrors the interval
+    d2, lo2, hi2 = newcombe_interval(3, 12, 7, 10)
+    assert (d2, lo2, hi2) == pytest.approx((-d, -hi, -lo), abs=1e-12)
+    d, lo, hi = newcombe_interval(1, 0 + 1, 0, 0)
+    assert math.isnan(d) and (lo, hi) == (-1.0, 1.0)
+
+
+def test_newcombe_paired_by_hand():
+    # 2x2 table of pairs: both 30, only the first 12, only the second 5, neither 53.
+    a, b, c, d = 30, 12, 5, 53
+    n = a + b + c + d
+    p1, p2 = (a + b) / n, (a + c) / n
+    l1, u1 = wilson_by_hand(a + b, n)
+    l2, u2 = wilson_by_hand(a + c, n)
+    cross = a * d - b * c                      # 1530 > n/2, so it is reduced by n/2
+    phi = (cross - n / 2) / math.sqrt((a + b) * (c + d) * (a + c) * (b + d))
+    lo = p1 - p2 - math.sqrt((p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2)
+    hi = p1 - p2 + math.sqrt((u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2)
+    est = newcombe_paired_interval(a, b, c, d)
+    assert est.value == pytest.approx(0.07)
+    assert (est.low, est.high) == pytest.approx((lo, hi), abs=1e-12)
+    # Positive correlation makes it narrower than the independent-samples interval.
+    ind = newcombe_interval(a + b, n, a + c, n)
+    assert est.high - est.low < ind.high - ind.low
+    # Swapping the discordant cells mirrors it.
+    m = newcombe_paired_interval(a, c, b, d)
+    assert (m.value, m.low, m.high) == pytest.approx((-est.value, -est.high, -est.low))
+
+
+def test_newcombe_paired_phi_cases():
+    # A D - B C between 0 and N/2: phi = 0, the independent formula with the same N.
+    a, b, c, d = 1, 4, 4, 21          # AD - BC = 5 <= 15
+    n = a + b + c + d
+    ind = newcombe_interval(a + b, n, a + c, n)
+    assert tuple(newcombe_paired_interval(a, b, c, d)) == pytest.approx(tuple(ind), abs=1e-12)
+    # An empty margin: phi = 0 as well.
+    assert tuple(newcombe_paired_interval(0, 5, 0, 5)) == \
+        pytest.approx(tuple(newcombe_interval(5, 10, 0, 10)))
+    # Negative association is used as is.
+    a, b, c, d = 2, 10, 12, 1
+    n = a + b + c + d
+    phi = (a * d - b * c) / math.sqrt((a + b) * (c + d) * (a + c) * (b + d))
+    p1, p2 = (a + b) / n, (a + c) / n
+    l1, u1 = wilson_by_hand(a + b, n)
+    l2, u2 = wilson_by_hand(a + c, n)
+    lo = p1 - p2 - math.sqrt((p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2)
+    assert newcombe_paired_interval(a, b, c, d).low == pytest.approx(lo, abs=1e-12)
+    # No discordant pairs: difference 0, interval around 0.
+    e = newcombe_paired_interval(40, 0, 0, 60)
+    assert e.value == 0 and e.low < 0 < e.high
+    e = newcombe_paired_interval(0, 0, 0, 0)
+    assert math.isnan(e.value)
+    with pytest.raises(ValueError):
+        newcombe_paired_interval(-1, 0, 0, 0)
+
+
+def test_newcombe_paired_published_example():
+    # Fagerland, Lydersen & Laake (2017), the Cavo et al. table: -0.062 (-0.119 to -0.005).
+    e = newcombe_paired_interval(59, 6, 16, 80)
+    assert (round(e.value, 3), round(e.low, 3), round(e.high, 3)) == (-0.062, -0.119, -0.005)
+
+
+def test_mean_intervals():
+    x = [1, 2, 3, 4]
+    m, lo, hi = mean_interval(x)
+    half = Z * math.sqrt(5 / 3) / 2            # s = sqrt(5/3), n = 4
+    assert m == 2.5 and lo == pytest.approx(2.5 - half) and hi == pytest.approx(2.5 + half)
+    assert mean_interval_from_moments(4, 10, 30) == pytest.approx((m, lo, hi))
+    assert mean_interval([5, 5, 5]) == (5.0, 5.0, 5.0)
+    assert math.isnan(mean_interval([]).value)
+    assert math.isnan(mean_interval([3]).low)
+    d = paired_mean_difference([3, 5, 7, 9], [2, 3, 4, 5])      # differences 1 2 3 4
+    assert d == pytest.approx((m, lo, hi))
+    d = mean_difference([1, 2, 3, 4], [0, 0, 1, 1])
+    half = Z * math.sqrt(5 / 3 / 4 + 1 / 3 / 4)
+    assert d == pytest.approx((2.0, 2.0 - half, 2.0 + half))
+    with pytest.raises(ValueError):
+        paired_mean_difference([1, 2], [1])
+
+
+def test_estimate_helpers():
+    e = wilson_interval(0, 0)
+    assert e.as_dict() == {"value": None, "low": 0.0, "high": 1.0}
+    assert wilson_interval(5, 10).contains(0.5)
