@@ -7,25 +7,7 @@ import pytest
 
 import cuttle
 
-CLASSIC = cuttle.Rules()
-CC = cuttle.Rules("cuttle.cards")
-
-
-def pos(rules=CLASSIC, *, hands=((), ()), points=((), ()), permanents=((), ()),
-        scrap=(), deck=(), to_move=0, rest="deck", seed=0):
-    return cuttle.Game.from_position(
-        rules, hands=hands, points=points, permanents=permanents, scrap=scrap,
-        deck=deck, to_move=to_move, rest=rest, seed=seed)
-
-
-def legal(g):
-    return {str(m) for m in g.legal_moves}
-
-
-def play(g, *moves):
-    for m in moves:
-        g.play(m)
-    return g
+from scenario import CC, CLASSIC, legal, play, pos
 
 
 def snapshot(g):

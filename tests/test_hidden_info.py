@@ -6,7 +6,7 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import cuttle
-from cuttle.observation import OBSERVATION_SIZE, PLANES, Observation
+from cuttle.observation import OBSERVATION_SIZE, PLANES
 
 from helpers import random_game, zones
 
