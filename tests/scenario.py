@@ -24,13 +24,6 @@ def srt(cards):
     return sorted(cards, key=idx)
 
 
-def pos(rules=CLASSIC, *, hands=((), ()), points=((), ()), permanents=((), ()),
-        scrap=(), deck=(), to_move=0, rest="deck", seed=0):
-    return cuttle.Game.from_position(
-        rules, hands=hands, points=points, permanents=permanents, scrap=scrap,
-        deck=deck, to_move=to_move, rest=rest, seed=seed)
-
-
 def legal(g):
     return {str(m) for m in g.legal_moves}
 
@@ -57,3 +50,101 @@ def all_cards(g):
             cards += g.jacks(c)
     cards += g.scrap + g.deck + g.revealed + g.stack
     return [str(c) for c in cards]
+
+
+# ---------------------------------------------------------------------------------------
+# The same scenarios on the pure-Python reference engine.  Modules that import the
+# `engine` fixture run every test twice: once on the native core, once on the reference
+# engine (the position is laid out by Game.from_position, then every rule runs in the
+# reference engine).
+
+ENGINE = "core"
+
+
+@pytest.fixture(params=["core", "reference"], autouse=True)
+def engine(request):
+    global ENGINE
+    ENGINE = request.param
+    yield request.param
+    ENGINE = "core"
+
+
+def pos(rules=CLASSIC, **kwargs):
+    kwargs.setdefault("seed", 0)
+    kwargs.setdefault("rest", "deck")
+    g = cuttle.Game.from_position(rules, **kwargs)
+    return RefAdapter(g) if ENGINE == "reference" else g
+
+
+class RefAdapter:
+    """The part of the cuttle.Game API the scenarios use, on a ReferenceGame."""
+
+    def __init__(self, game):
+        from helpers import reference_from_game
+        self.rules = game.rules
+        self.ref = reference_from_game(game)
+        self.moves = []
+
+    def _snap(self):
+        return self.ref.snapshot()
+
+    def play(self, move):
+        move = cuttle.Move.parse(move)
+        if str(move) not in self.ref.legal_moves():
+            raise cuttle.IllegalMoveError(f"illegal move {move} (reference engine)")
+        self.ref.play(str(move))
+        self.moves.append(move)
+        return move
+
+    @property
+    def legal_moves(self):
+        return [cuttle.Move.parse(t) for t in self.ref.legal_moves()]
+
+    def copy(self):
+        import copy
+        return copy.deepcopy(self)
+
+    def _cards(self, texts):
+        return [cuttle.Card.parse(t) for t in texts]
+
+    def hand(self, p):
+        return self._cards(self._snap()["hands"][p])
+
+    def points(self, p):
+        return self._cards(t.split("[")[0] for t in self._snap()["points"][p])
+
+    def jacks(self, card):
+        card = str(cuttle.Card.parse(card))
+        for side in self._snap()["points"]:
+            for t in side:
+                base, _, rest = t.partition("[")
+                if base == card:
+                    return self._cards(j for j in rest.rstrip("]").split(",") if j)
+        return []
+
+    def permanents(self, p):
+        return self._cards(self._snap()["permanents"][p])
+
+    def frozen(self, p):
+        return self._cards(self._snap()["frozen"][p])
+
+    def score(self, p):
+        return self._snap()["scores"][p]
+
+    def goal(self, p):
+        return self._snap()["goals"][p]
+
+    def is_public_hand(self, p):
+        r = self.rules
+        s = self._snap()
+        return bool(r.open_hands or (r.reveal_on_empty_deck and not s["deck"])
+                    or any(c.startswith("8") for c in s["permanents"][1 - p]))
+
+    def __getattr__(self, name):
+        views = {"phase": "phase", "turn": "turn", "to_move": "to_move", "winner": "winner",
+                 "is_over": "over"}
+        if name in views:
+            return self._snap()[views[name]]
+        if name in ("scrap", "deck", "revealed", "stack"):
+            return self._cards(self._snap()[name])
+        raise AttributeError(name)

@@ -7,7 +7,7 @@ exact outcome.
 """
 import pytest
 
-from scenario import CLASSIC, CC, BOTH, srt, pos, legal, play, assert_main
+from scenario import CLASSIC, CC, BOTH, srt, pos, legal, play, assert_main, engine  # noqa: F401 (runs each test on both engines)
 
 
 # --------------------------------------------------------------------------- Ace

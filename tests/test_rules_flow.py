@@ -7,7 +7,7 @@ import pytest
 
 import cuttle
 
-from scenario import CLASSIC, CC, BOTH, srt, pos, legal, play, assert_main, all_cards
+from scenario import CLASSIC, CC, BOTH, srt, pos, legal, play, assert_main, all_cards, engine  # noqa: F401 (runs each test on both engines)
 
 
 # --------------------------------------------------------------------------- setup
