@@ -976,7 +976,7 @@ cdef class CoreGame:
     def _core_frozen(self, int p):
         # Frozen cards bind only during their receiver's turn; in between they are not
         # "unplayable now" (and the receiver has no decision before that turn anyway).
-        if self.st.turn != p:
+        if self.st.turn != p or self.st.phase == PH_OVER:
             return []
         return cards_of(self.st.frozen[p] & self.st.hand[p])
     def _core_scrap(self): return cards_of(self.st.scrap)

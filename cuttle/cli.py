@@ -1,4 +1,5 @@
-"""The `cuttle` command line: `cuttle simulate`, `cuttle compare`, `cuttle rules`.
+"""The `cuttle` command line: `simulate`, `compare`, `rules`, and (from cuttle/play.py)
+`play`, `replay`, `analyse`.
 
     cuttle simulate -n 1000000 --rules classic --set four=random \\
                     --players random,greedy --threads 2 --seed 1
@@ -16,7 +17,9 @@ import os
 import sys
 
 from . import __version__
-from .rules import _FLAGS, Rules
+from .notation import parse_flag_value
+from .play import add_play_commands
+from .rules import Rules
 from .simulate import (DEFAULT_MAX_MOVES, MATCH_FORMATS, compare,
                        native_policy_code, player_names, simulate)
 
@@ -70,44 +73,6 @@ def _confidence(text):
     if not 0 < v < 1:
         raise argparse.ArgumentTypeError(f"must be between 0 and 1 (e.g. 0.95), not {text!r}")
     return v
-
-
-_TRUE = {"true", "yes", "on", "1"}
-_FALSE = {"false", "no", "off", "0"}
-
-
-def parse_flag_value(name, text):
-    """A rule flag's value from its text, by the flag's type (the final check is
-    `Rules`'s own, which names the valid choices)."""
-    t = text.strip()
-    if name not in _FLAGS:
-        return t                     # Rules reports the unknown flag with the valid ones
-    kind = _FLAGS[name][0]
-    low = t.lower()
-    if kind is bool:
-        if low in _TRUE:
-            return True
-        if low in _FALSE:
-            return False
-        raise ValueError(f"flag {name!r} takes true or false, not {text!r}")
-    if isinstance(kind, tuple):
-        return low if low in kind else t
-    if name == "hand_limit":
-        if low in ("none", "null", "no", "off", ""):
-            return None
-        try:
-            return int(t)
-        except ValueError:
-            raise ValueError(f"flag 'hand_limit' takes none or a whole number, not {text!r}") \
-                from None
-    if name == "king_goals":
-        parts = [p for p in t.strip("()[] ").replace("/", ",").replace(" ", ",").split(",") if p]
-        try:
-            return tuple(int(p) for p in parts)
-        except ValueError:
-            raise ValueError(f"flag 'king_goals' takes 5 whole numbers like 21,14,10,7,5, "
-                             f"not {text!r}") from None
-    return t
 
 
 def _split_top(text, sep=","):
@@ -260,6 +225,7 @@ def build_parser():
                     help="change a rule flag (repeatable)")
     pr.add_argument("--json", action="store_true", help="print the flags as JSON")
     pr.set_defaults(func=_cmd_rules)
+    add_play_commands(sub)          # play, replay, analyse (cuttle/play.py)
     return parser
 
 

@@ -1049,7 +1049,10 @@ class ReferenceGame:
         """Cards of p's hand that cannot be played during the current turn."""
         # AMBIGUOUS: a card is reported frozen only while its freeze applies to
         # the current turn (its receiver's next turn), not between the 9's
-        # resolution and that turn.
+        # resolution and that turn.  Reconciled with the core: none once the game is
+        # over (there is no current turn).
+        if self.phase == "over":
+            return []
         return sorted(c for c in self.hands[p] if self._is_frozen(p, c))
 
     def snapshot(self):

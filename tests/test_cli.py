@@ -107,7 +107,7 @@ def test_progress_flag(capsys):
     (["compare", "classic", "classic:four=never"], "flag 'four'"),
     (["compare", "--vary", "four"], "FLAG=VALUE"),
     (["rules", "nope"], "unknown preset"),
-    (["play"], "invalid choice"),
+    (["frobnicate"], "invalid choice"),
     ([], "COMMAND"),
 ])
 def test_errors_exit_2_without_traceback(capsys, argv, message):

@@ -17,7 +17,7 @@ import cuttle
 from helpers import random_rules, reference_from_game, snapshot
 from perft import PERFT_FILE, build
 
-N_GAMES = int(os.environ.get("CUTTLE_DIFF_GAMES", "1500"))
+N_GAMES = int(os.environ.get("CUTTLE_DIFF_GAMES", "8000"))
 
 
 def _compare(g, ref, context):
@@ -37,15 +37,28 @@ def _norm(v):
     return v
 
 
-def play_both(g, rng, max_moves=600):
+def play_both(g, rng, max_moves=600, seen=None):
+    """Play random moves through both engines, comparing after each; `seen` collects the
+    (phase, verb) pairs met, to show what the games covered."""
     ref = reference_from_game(g)
     _compare(g, ref, "at the start")
     while not g.is_over and len(g.moves) < max_moves:
         move = rng.choice(list(g.legal_moves))
+        if seen is not None:
+            seen.add((g.phase, move.verb))
         g.play(move)
         ref.play(str(move))
         _compare(g, ref, f"after {[str(m) for m in g.moves[-8:]]} (rules {g.rules!r})")
     return len(g.moves)
+
+
+# Every (phase, verb) pair that the rules allow: the random games must meet them all.
+ALL_DECISIONS = {("main", v) for v in ("draw", "pass", "points", "scuttle", "royal",
+                                       "glasses", "jack", "oneoff")} | {
+    ("counter", "counter"), ("counter", "resolve"), ("three", "take"), ("four", "discard"),
+    ("five", "discard"), ("discard", "discard"), ("block", "block"), ("block", "resolve"),
+    ("ten", "discard"), ("seven", "discard")} | {
+    ("seven", v) for v in ("points", "scuttle", "royal", "glasses", "jack", "oneoff")}
 
 
 @pytest.mark.parametrize("preset", cuttle.Rules.presets)
@@ -58,8 +71,14 @@ def test_presets_agree_with_reference(preset):
 @pytest.mark.parametrize("chunk", range(4))
 def test_random_flag_combinations_agree_with_reference(chunk):
     rng = random.Random(f"flags-{chunk}")
+    seen = set()
     for i in range(N_GAMES // 4):
-        play_both(cuttle.Game(random_rules(rng, p_change=0.4), seed=rng.getrandbits(32)), rng)
+        rules = random_rules(rng, p_change=0.4)
+        if i % 2:
+            rules = rules.replace(king_goals=(40, 35, 30, 25, 20))   # longer games
+        play_both(cuttle.Game(rules, seed=rng.getrandbits(32)), rng, seen=seen)
+    if N_GAMES >= 4000:
+        assert ALL_DECISIONS <= seen, f"never met: {sorted(ALL_DECISIONS - seen)}"
 
 
 def test_everything_on_agrees_with_reference():

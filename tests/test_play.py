@@ -1,0 +1,381 @@
+"""`cuttle play`, `cuttle replay` and `cuttle analyse` (cuttle.play), driven in-process
+with a scripted stdin, and once through a real pipe."""
+
+import argparse
+import io
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+import cuttle
+from cuttle.notation import position_text
+from cuttle.play import (add_play_commands, game_from_record, main, read_record,
+                         rules_from_args)
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def run(monkeypatch, capsys, argv, stdin=""):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def final_table(out):
+    """The last table printed (from its 'Game over' header on)."""
+    block = out[out.rindex("Game over:"):].splitlines()
+    return "\n".join(block[:6])
+
+
+def script(*lines, ones=1500):
+    return "\n".join(lines + ("1",) * ones) + "\n"
+
+
+# ---------------------------------------------------------------------------------------
+# play
+
+def test_play_a_whole_game_and_replay_it(monkeypatch, capsys, tmp_path):
+    rec_path = tmp_path / "game.json"
+    first = cuttle.Game(seed=7)
+    legal = list(first.legal_moves)
+    assert str(legal[0]) == "draw" and len(legal) >= 2
+    second = str(legal[1])                         # e.g. 'points 3C'
+    stdin = script("help", "", "foo", "99", "0", "points ZZ", "scuttle 7H 6H", "undo",
+                   "2", "undo", "hint 20", "hint x", "moves", "board", "draw", "moves")
+    code, out, err = run(monkeypatch, capsys,
+                         ["play", "--bot", "random", "--seed", "7", "--record", str(rec_path),
+                          "--hint-rollouts", "20"], stdin)
+    assert code == 0, err
+    assert err == ""
+    # the first decision: the table from player 0's side and the numbered moves
+    assert "P0 score 0/21" in out and "hand: 6 cards (hidden)" in out
+    assert "  1. draw" in out and f"  2. {second}" in out
+    # help, bad input, undo before any move, hint, history
+    assert "Commands:" in out and "undo" in out
+    assert "Type a move number (1 to" in out
+    assert "Not a move or a command: 'foo'" in out
+    assert "There is no move 99: choose a number from 1 to" in out
+    assert "There is no move 0" in out
+    assert "unknown card 'ZZ'" in out
+    assert "Not legal now: illegal move 'scuttle 7H 6H'" in out
+    assert "Nothing to undo: you have not made a move yet." in out
+    assert f"You play: {second}" in out
+    assert f"Took back 2 moves: {second}, " in out
+    assert "hint takes a positive number" in out
+    assert "greedy playouts from the player's view" in out and "Hint: " in out
+    assert "No moves yet." in out
+    assert "   1. turn 1, P0 (you): draw" in out and "   2. turn 2, P1 (random): " in out
+    assert "P1 (random) plays: " in out
+    assert "Game over:" in out
+    assert any(s in out for s in ("random wins (", "You win (", "The game is a draw ("))
+    assert f"Game record saved to {rec_path}" in out
+
+    rec = read_record(rec_path)
+    assert rec["format"] == "cuttle-game-record" and rec["version"] == 1
+    assert rec["rules"] == {"preset": "classic", "changed": {}}
+    assert rec["seed"] == 7 and rec["position"] is None
+    assert rec["players"] == ["human", "random"] and rec["human_seat"] == 0
+    assert rec["moves"][0] == "draw"               # the undone move is gone
+    assert rec["result"]["status"] == "over"
+    final = game_from_record(rec)
+    assert final.is_over and final.winner == rec["result"]["winner"]
+    assert final.end_reason == rec["result"]["end_reason"]
+    assert [str(m) for m in final.moves] == rec["moves"]
+    assert final_table(out) == final.render().splitlines()[0] + "\n" + \
+        "\n".join(final.render().splitlines()[1:6])
+
+    code, rout, rerr = run(monkeypatch, capsys, ["replay", str(rec_path)])
+    assert code == 0, rerr
+    assert rout.startswith(f"Replaying {rec_path}: P0 human against P1 random; rules classic; "
+                           f"seed 7; {len(rec['moves'])} moves")
+    assert "Move 1 (turn 1), P0 (you): draw" in rout
+    assert rout.count("\nMove ") == len(rec["moves"])
+    assert final_table(rout) == final_table(out)
+    assert f"Result: {rec['result']['text']}" in rout
+
+
+def test_play_seat_1_with_rules_and_eof(monkeypatch, capsys, tmp_path):
+    rec_path = tmp_path / "g.json"
+    code, out, err = run(monkeypatch, capsys,
+                         ["play", "--bot", "greedy", "--seat", "1", "--seed", "3",
+                          "--rules", "cuttle.cards", "--set", "four=random",
+                          "--set", "king_goals=25,14,10,5,0", "--record", str(rec_path)],
+                         "1\n1\n")
+    assert code == 0, err
+    assert out.startswith("Cuttle: you are player 1 against greedy (player 0)")
+    assert "P0 (greedy) plays: " in out
+    assert "hand: 5 cards (hidden)" in out or "cards (hidden)" in out
+    assert "(end of input)" in out
+    rec = json.loads(rec_path.read_text())
+    assert rec["rules"] == {"preset": "cuttle.cards",
+                            "changed": {"four": "random", "king_goals": [25, 14, 10, 5, 0]}}
+    assert rec["result"]["status"] == "eof" and rec["players"] == ["greedy", "human"]
+    g = game_from_record(rec)
+    assert not g.is_over and g.rules == cuttle.Rules("cuttle.cards", four="random",
+                                                     king_goals=(25, 14, 10, 5, 0))
+    assert [str(m) for m in g.moves] == rec["moves"] and len(rec["moves"]) >= 3
+    code, rout, _ = run(monkeypatch, capsys, ["replay", str(rec_path)])
+    assert code == 0 and "Result: unfinished" in rout
+
+
+def test_play_from_a_position_quit_and_default_record(monkeypatch, capsys, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    pos = ("rules: cuttle.cards; hands: 2C 7H 9S / 4S 5D; points: 9D / TC[JC]; "
+           "permanents: - / QS; deck: 8C; to_move: 0")
+    code, out, err = run(monkeypatch, capsys,
+                         ["play", "--bot", "random", "--position", pos, "--seed", "2",
+                          "--set", "hand_limit=6"], "draw\nquit\n")
+    assert code == 0, err
+    assert "P0 score 9/21  points: 9D" in out and "hand: 2C 7H 9S" in out
+    assert "TC[JC]" in out and "permanents: QS" in out
+    assert "rules cuttle.cards (hand_limit=6)" in out
+    files = [f for f in os.listdir(tmp_path) if f.startswith("cuttle-game-")]
+    assert len(files) == 1 and files[0].endswith(".json")
+    assert f"Game record saved to {files[0]}" in out
+    rec = read_record(tmp_path / files[0])
+    assert rec["result"]["status"] == "quit" and rec["moves"][0] == "draw"
+    assert rec["rules"] == {"preset": "cuttle.cards", "changed": {"hand_limit": 6}}
+    start = cuttle.Game.from_position("cuttle.cards", hands=(["2C", "7H", "9S"], ["4S", "5D"]),
+                                      points=(["9D"], ["TC[JC]"]),
+                                      permanents=([], ["QS"]), deck=["8C"], seed=2)
+    assert position_text(start, rules=False) == rec["position"]
+    g = game_from_record(rec)
+    assert "8C" in g.hand(0) and len(g.deck) == 42 and not g.is_over
+
+
+def test_play_position_from_a_file(monkeypatch, capsys, tmp_path):
+    f = tmp_path / "pos.txt"
+    f.write_text("hands: AC / 2D\npoints: 9D / -\nrest: scrap\n")
+    code, out, _ = run(monkeypatch, capsys, ["play", "--bot", "random", "--position", str(f),
+                                             "--record", str(tmp_path / "r.json")], "quit\n")
+    assert code == 0 and "hand: AC" in out and "deck 0 cards" in out
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["play", "--bot", "wizard"], "unknown policy 'wizard'; valid: random, greedy"),
+    (["play", "--rules", "chess"], "unknown preset 'chess'; valid presets: classic"),
+    (["play", "--set", "four"], "expected FLAG=VALUE"),
+    (["play", "--set", "four=sometimes"], "flag 'four' takes one of 'choice', 'random'"),
+    (["play", "--set", "colour=red"], "unknown rule flag 'colour'; valid flags:"),
+    (["play", "--position", "hands: 2C / 2C"], "card 2C is listed twice"),
+    (["play", "--position", "nonsense"], "is neither a file nor position text"),
+    (["play", "--position", "-"], "cannot read standard input"),
+    (["play", "--position", "points: TH 9H 8H / -"], "the position is already over"),
+])
+def test_play_bad_options(monkeypatch, capsys, tmp_path, argv, message):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(monkeypatch, capsys, argv, "quit\n")
+    assert code == 2
+    assert err.startswith("cuttle play: error: ") and message in err
+    assert "Traceback" not in err and out == ""
+    assert os.listdir(tmp_path) == []
+
+
+def test_play_argparse_errors(monkeypatch, capsys):
+    code, _, err = run(monkeypatch, capsys, ["play", "--seat", "2"])
+    assert code == 2 and "invalid choice" in err
+    code, _, err = run(monkeypatch, capsys, ["play", "--seed", "-1"])
+    assert code == 2 and "--seed" in err
+    code, _, err = run(monkeypatch, capsys, [])
+    assert code == 2
+
+
+def test_unwritable_record(monkeypatch, capsys, tmp_path):
+    code, _, err = run(monkeypatch, capsys, ["play", "--record", str(tmp_path / "no" / "x.json")],
+                       "quit\n")
+    assert code == 1 and "cannot save the game record" in err
+
+
+# ---------------------------------------------------------------------------------------
+# replay
+
+def record(tmp_path, monkeypatch, capsys, stdin="1\n" * 6):
+    path = tmp_path / "r.json"
+    code, _, _ = run(monkeypatch, capsys, ["play", "--bot", "random", "--seed", "5",
+                                           "--record", str(path)], stdin)
+    assert code == 0
+    return path, json.loads(path.read_text())
+
+
+def test_replay_step(monkeypatch, capsys, tmp_path):
+    path, rec = record(tmp_path, monkeypatch, capsys)
+    code, out, _ = run(monkeypatch, capsys, ["replay", str(path), "--step"], "\n\n")
+    assert code == 0
+    assert out.count("[Enter] next move") == 3 and out.count("\nMove ") == 2
+    assert "(replay stopped)" in out
+    code, out, _ = run(monkeypatch, capsys, ["replay", str(path), "--step"], "\nq\n")
+    assert code == 0 and out.count("\nMove ") == 1 and "(replay stopped)" in out
+    code, out, _ = run(monkeypatch, capsys, ["replay", str(path), "--step"],
+                       "\n" * (len(rec["moves"]) + 1))
+    assert code == 0 and out.count("\nMove ") == len(rec["moves"])
+    assert "Result: unfinished" in out
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda r: r.update(format="chess-pgn"), "not a cuttle game record"),
+    (lambda r: r.update(version=99), "unsupported record version 99"),
+    (lambda r: r.update(seed=-1), "'seed' must be a non-negative integer"),
+    (lambda r: r.update(seed="x"), "'seed' must be a non-negative integer"),
+    (lambda r: r.update(moves="draw"), "'moves' must be a list of move texts"),
+    (lambda r: r.update(rules={"preset": "chess"}), "unknown preset 'chess'"),
+    (lambda r: r.update(rules={"preset": "classic", "changed": {"four": "x"}}), "flag 'four'"),
+    (lambda r: r.update(rules=None), "'rules' must be an object"),
+    (lambda r: r.update(players=["a"]), "'players' must be a list of two names"),
+    (lambda r: r.update(position="hands: ZZ /"), "bad starting position: field 'hands'"),
+    (lambda r: r["moves"].append("points KS"), "cannot be played: illegal move 'points KS'"),
+    (lambda r: r["moves"].insert(1, "jump"), "move 2 ('jump') cannot be played"),
+])
+def test_replay_bad_records(monkeypatch, capsys, tmp_path, change, message):
+    path, rec = record(tmp_path, monkeypatch, capsys)
+    change(rec)
+    path.write_text(json.dumps(rec))
+    code, _, err = run(monkeypatch, capsys, ["replay", str(path)])
+    assert code == 2 and err.startswith("cuttle replay: error: ")
+    assert message in err and "Traceback" not in err
+
+
+def test_replay_unreadable_files(monkeypatch, capsys, tmp_path):
+    code, _, err = run(monkeypatch, capsys, ["replay", str(tmp_path / "missing.json")])
+    assert code == 1 and "cannot read" in err
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    code, _, err = run(monkeypatch, capsys, ["replay", str(bad)])
+    assert code == 2 and "not valid JSON" in err
+    bad.write_text("[1, 2]")
+    code, _, err = run(monkeypatch, capsys, ["replay", str(bad)])
+    assert code == 2 and "a game record is a JSON object" in err
+
+
+def test_replay_result_mismatch(monkeypatch, capsys, tmp_path):
+    path, rec = record(tmp_path, monkeypatch, capsys)
+    rec["result"] = {"status": "over", "winner": 0, "end_reason": "goal", "text": "made up"}
+    path.write_text(json.dumps(rec))
+    code, _, err = run(monkeypatch, capsys, ["replay", str(path)])
+    assert code == 1 and "warning: the record says 'made up'" in err
+
+
+# ---------------------------------------------------------------------------------------
+# analyse
+
+POS = "hands: 2C 7H 9S / 4S 5D; points: 9D / TC; to_move: 0"
+
+
+def test_analyse_table(monkeypatch, capsys):
+    code, out, err = run(monkeypatch, capsys,
+                         ["analyse", POS, "--rollouts", "300", "--seed", "1", "--threads", "2"])
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0].startswith("Player 0 to decide (main); random playouts")
+    assert "win rate" in lines[1] and "95% interval" in lines[1]
+    g = cuttle.Game.from_position(hands=(["2C", "7H", "9S"], ["4S", "5D"]),
+                                  points=(["9D"], ["TC"]), seed=1)
+    assert len(lines) == 2 + len(g.legal_moves) + 2
+    assert lines[-1].startswith("Best: ")
+    assert "rollouts in" in lines[-2]
+    # the same seed gives the same table (the time aside)
+    code, out2, _ = run(monkeypatch, capsys,
+                        ["analyse", POS, "--rollouts", "300", "--seed", "1", "--threads", "1"])
+    assert out2.splitlines()[:-2] == lines[:-2]
+
+
+def test_analyse_json_options_and_stdin(monkeypatch, capsys, tmp_path):
+    code, out, err = run(monkeypatch, capsys,
+                         ["analyse", "-", "--rollouts", "100", "--seed", "3", "--json",
+                          "--player", "1", "--policy", "greedy", "--adaptive",
+                          "--rules", "cuttle.cards", "--set", "four=random"], POS)
+    assert code == 0, err
+    d = json.loads(out)
+    assert d["player"] == 1 and d["policy"] == "greedy" and d["adaptive"] is True
+    assert d["seed"] == 3 and d["phase"] == "main"
+    assert d["rules"] == {"preset": "cuttle.cards", "changed": {"four": "random"}}
+    assert d["best"] == d["moves"][0]["move"]
+    assert {m["move"] for m in d["moves"]} >= {"draw", "points 4S", "points 5D"}
+    assert "to_move: 1" in d["position"]
+    assert max(m["rollouts"] for m in d["moves"]) == 100
+    # a file; the position's own rules with --set on top
+    f = tmp_path / "pos.txt"
+    f.write_text("rules: quick\n" + POS.replace("; ", "\n"))
+    code, out, err = run(monkeypatch, capsys,
+                         ["analyse", str(f), "--rollouts", "50", "--json", "--set",
+                          "hand_limit=8"])
+    assert code == 0, err
+    assert json.loads(out)["rules"] == {"preset": "quick", "changed": {"hand_limit": 8}}
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["analyse", "hands: 2C / 2C"], "card 2C is listed twice"),
+    (["analyse", "hands: 2C"], "field 'hands' lists both players' cards"),
+    (["analyse", "no-such-file.txt"], "is neither a file nor position text"),
+    (["analyse", POS, "--rules", "chess"], "unknown preset 'chess'"),
+    (["analyse", POS, "--set", "four=sometimes"], "flag 'four' takes one of"),
+    (["analyse", "points: TH 9H 8H / -"], "the position is already over"),
+    (["analyse", "rules: classic; points: TH 9H 8H / TC 9C 8C"], "invalid position: both"),
+])
+def test_analyse_errors(monkeypatch, capsys, argv, message):
+    code, out, err = run(monkeypatch, capsys, argv + ["--rollouts", "10"])
+    assert code == 2 and out == ""
+    assert err.startswith("cuttle analyse: error: ") and message in err
+    assert "Traceback" not in err
+
+
+def test_analyse_argparse_errors(monkeypatch, capsys):
+    for argv in (["analyse", POS, "--policy", "ismcts"], ["analyse", POS, "--rollouts", "0"],
+                 ["analyse", POS, "--player", "3"], ["analyse"]):
+        code, _, err = run(monkeypatch, capsys, argv)
+        assert code == 2 and err
+
+
+# ---------------------------------------------------------------------------------------
+# wiring
+
+def test_rules_from_args_is_exported():
+    assert rules_from_args("quick", ["four=draw"]) == cuttle.Rules("quick", four="draw")
+    with pytest.raises(ValueError, match="valid presets"):
+        rules_from_args("chess", [])
+
+
+def test_add_play_commands_on_another_parser():
+    parser = argparse.ArgumentParser(prog="x")
+    sub = parser.add_subparsers(dest="command")
+    add_play_commands(sub)
+    args = parser.parse_args(["play", "--bot", "ismcts:10", "--set", "four=random"])
+    assert args.bot == "ismcts:10" and args.set == ["four=random"] and args.seat == 0
+    assert args.func.__name__ == "play_cli"
+    assert parser.parse_args(["replay", "f.json", "--step"]).func.__name__ == "replay_cli"
+    args = parser.parse_args(["analyze", "-", "--json"])
+    assert args.func.__name__ == "analyse_cli" and args.json
+
+
+def _env():
+    env = dict(os.environ)
+    env["PYTHONPATH"] = ROOT + os.pathsep + env.get("PYTHONPATH", "")
+    return env
+
+
+def test_play_through_a_pipe(tmp_path):
+    rec = tmp_path / "pipe.json"
+    p = subprocess.run([sys.executable, "-m", "cuttle.play", "play", "--bot", "random",
+                        "--seed", "11", "--record", str(rec)],
+                       input=script("hint 10", "undo"), capture_output=True, text=True,
+                       env=_env(), cwd=tmp_path, timeout=60)
+    assert p.returncode == 0, p.stderr
+    assert "Game over:" in p.stdout and f"Game record saved to {rec}" in p.stdout
+    assert game_from_record(read_record(rec)).is_over
+
+
+def test_python_m_cuttle_play_when_registered(tmp_path):
+    from cuttle import cli
+    parser = cli.build_parser()
+    choices = parser._subparsers._group_actions[0].choices
+    if "play" not in choices:
+        pytest.skip("cuttle.cli does not register the play commands yet")
+    rec = tmp_path / "m.json"
+    p = subprocess.run([sys.executable, "-m", "cuttle", "play", "--bot", "random",
+                        "--seed", "11", "--record", str(rec)], input=script(),
+                       capture_output=True, text=True, env=_env(), cwd=tmp_path, timeout=60)
+    assert p.returncode == 0, p.stderr
+    assert game_from_record(read_record(rec)).is_over
