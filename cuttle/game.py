@@ -324,12 +324,9 @@ class Game(CoreGame):
         return self._core_goal(_player(player))
 
     def is_public_hand(self, player: int) -> bool:
-        """Whether the player's hand is visible to the opponent (glasses, open hands, ...)."""
-        p = _player(player)
-        r = self._rules
-        if r.open_hands or (r.reveal_on_empty_deck and not self._core_deck()):
-            return True
-        return any(c.rank == 8 for c in self.permanents(1 - p))
+        """Whether the player's hand is visible to the opponent (glasses, open hands, or
+        `reveal_on_empty_deck` with an empty deck)."""
+        return self._core_hand_public(_player(player))
 
     # -- printing ----------------------------------------------------------------------
 
