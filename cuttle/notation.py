@@ -39,7 +39,7 @@ the game's random stream.
 from .cards import CARDS, JOKER, parse_index
 from .rules import Rules
 
-__all__ = ["FIELDS", "game_from_text", "parse_flag_value", "parse_position",
+__all__ = ["FIELDS", "game_from_fields", "game_from_text", "parse_flag_value", "parse_position",
            "parse_rules_text", "parse_sets", "position_text", "rules_from_args", "rules_text"]
 
 FIELDS = ("rules", "hands", "points", "permanents", "scrap", "deck", "to_move", "rest",
@@ -331,13 +331,21 @@ def parse_position(text: str) -> dict:
 def game_from_text(text: str, rules=None, seed=None):
     """A Game from position text.  `rules` (a Rules or a preset name) replaces the text's
     ``rules`` field and `seed` its ``seed`` field when given."""
+    return game_from_fields(parse_position(text), rules=rules, seed=seed)
+
+
+def game_from_fields(kw: dict, rules=None, seed=None, to_move=None):
+    """A Game from `parse_position`'s fields, with the rules, seed or player to move
+    replaced when given."""
     from .game import Game
-    kw = parse_position(text)
+    kw = dict(kw)
     if rules is not None:
         kw["rules"] = Rules.coerce(rules)
         _check_places(kw, kw["rules"])
     if seed is not None:
         kw["seed"] = seed
+    if to_move is not None:
+        kw["to_move"] = to_move
     try:
         return Game.from_position(**kw)
     except ValueError as e:

@@ -32,7 +32,7 @@ import sys
 from .analysis import analyse
 from .errors import IllegalMoveError, InvalidMoveError
 from .moves import Move
-from .notation import (game_from_text, parse_position, parse_sets, position_text,
+from .notation import (game_from_fields, game_from_text, parse_position, parse_sets, position_text,
                        rules_from_args)
 from .policies import POLICY_NAMES, Bot, policy_code
 from .rules import Rules
@@ -155,21 +155,7 @@ def _read_position_arg(arg):
 def _build_position(text, preset, sets, seed, to_move=None):
     """A Game from position text and the rule options."""
     kw = parse_position(text)
-    rules = _resolve_rules(preset, sets, kw["rules"])
-    if to_move is not None:
-        kw["to_move"] = to_move
-    return _game_from_kwargs(kw, rules, seed)
-
-
-def _game_from_kwargs(kw, rules, seed):
-    from .game import Game
-    kw = dict(kw, rules=rules)
-    if seed is not None:
-        kw["seed"] = seed
-    try:
-        return Game.from_position(**kw)
-    except ValueError as e:
-        raise ValueError(f"invalid position: {e}") from None
+    return game_from_fields(kw, _resolve_rules(preset, sets, kw["rules"]), seed, to_move)
 
 
 def _names(players, human_seat):

@@ -303,6 +303,15 @@ class _Chunks:
 # ---------------------------------------------------------------------------------------
 # Progress
 
+def _write_text(path_or_file, write):
+    """Call write(f) on an open file, or on `path_or_file` opened for writing."""
+    if isinstance(path_or_file, (str, os.PathLike)):
+        with open(path_or_file, "w", newline="", encoding="utf-8") as f:
+            write(f)
+    else:
+        write(path_or_file)
+
+
 class _Progress:
     """A progress bar on stderr: tqdm if installed, else a plain one.  `mode`: True,
     False, None (only when stderr is a terminal), or a callable(done, total)."""
@@ -506,11 +515,7 @@ class SimulationResult:
     def to_csv(self, path_or_file):
         """Write one row per game: game, [match,] winner (A/B/draw), first (A/B), moves,
         turns, score_a, score_b, end."""
-        if isinstance(path_or_file, (str, os.PathLike)):
-            with open(path_or_file, "w", newline="", encoding="utf-8") as f:
-                self._write_csv(f)
-        else:
-            self._write_csv(path_or_file)
+        _write_text(path_or_file, self._write_csv)
 
     def _write_csv(self, f):
         labels = np.array(["draw", "A", "B"])
@@ -1141,11 +1146,7 @@ class ComparisonResult:
     def to_csv(self, path_or_file):
         """One row per rule set and metric: rule_set, label, metric, value, low, high,
         diff, diff_low, diff_high (differences to the baseline, empty for it)."""
-        if isinstance(path_or_file, (str, os.PathLike)):
-            with open(path_or_file, "w", newline="", encoding="utf-8") as f:
-                self._write_csv(f)
-        else:
-            self._write_csv(path_or_file)
+        _write_text(path_or_file, self._write_csv)
 
     def _write_csv(self, f):
         import csv
