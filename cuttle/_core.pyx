@@ -1074,6 +1074,24 @@ cdef class CoreGame:
                             &ov[j // count, j % count])
         return out
 
+    def _core_get_state(self):
+        """The whole game (state, undo history) as bytes, for pickling."""
+        return ((<char*>&self.st)[:sizeof(State)],
+                (<char*>self.hist)[:self.nhist * sizeof(State)] if self.nhist else b"",
+                (<char*>self.hist_moves)[:self.nhist * sizeof(uint32_t)] if self.nhist else b"")
+
+    def _core_set_state(self, bytes st, bytes hist, bytes moves):
+        cdef Py_ssize_t n = len(moves) // sizeof(uint32_t)
+        if len(st) != sizeof(State) or len(hist) != n * sizeof(State) \
+                or len(moves) != n * sizeof(uint32_t):
+            raise ValueError("pickled game from an incompatible cuttle build")
+        self._reserve(n)
+        memcpy(&self.st, <char*>st, sizeof(State))
+        if n:
+            memcpy(self.hist, <char*>hist, n * sizeof(State))
+            memcpy(self.hist_moves, <char*>moves, n * sizeof(uint32_t))
+        self.nhist = n
+
     def _core_state_bytes(self):
         return (<char*>&self.st)[:sizeof(State)]
 

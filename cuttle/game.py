@@ -205,6 +205,9 @@ class Game(CoreGame):
     def __deepcopy__(self, memo):
         return self.copy()
 
+    def __reduce__(self):
+        return (_unpickle, (type(self), self._rules, self.seed, self._core_get_state()))
+
     @property
     def moves(self) -> list:
         return [Move.from_code(c) for c in self._core_move_codes()]
@@ -374,6 +377,15 @@ class Game(CoreGame):
                 hand += f" frozen: {' '.join(frozen)}"
         return (f"  P{p} score {self.score(p)}/{self.goal(p)}  points: {' '.join(pts) or '-'}"
                 f"  permanents: {' '.join(self.permanents(p)) or '-'}\n      hand: {hand}")
+
+
+def _unpickle(cls, rules, seed, state):
+    g = cls.__new__(cls)
+    g._rules = rules
+    g.seed = seed
+    g._core_set_rules(rules)
+    g._core_set_state(*state)
+    return g
 
 
 def _player(p):

@@ -1,5 +1,6 @@
 """Property tests (hypothesis): invariants that hold in every reachable position."""
 
+import pickle
 import random
 
 from hypothesis import HealthCheck, given, settings, strategies as st
@@ -98,6 +99,26 @@ def test_copies_are_independent(g, seed):
 
 
 @SETTINGS
+@given(games, st.integers(0, 2**32 - 1))
+def test_pickled_games_are_equal_and_independent(g, seed):
+    c = pickle.loads(pickle.dumps(g))
+    assert c._core_state_bytes() == g._core_state_bytes() and c.moves == g.moves
+    assert c.rules == g.rules and snapshot(c) == snapshot(g)
+    if g.moves:                 # the undo history travels too
+        expected = g.copy()
+        expected.undo()
+        assert c.undo() == g.moves[-1]
+        assert c._core_state_bytes() == expected._core_state_bytes()
+    before = g._core_state_bytes()
+    rng = random.Random(seed)
+    for _ in range(5):
+        if c.is_over:
+            break
+        c.play(rng.choice(list(c.legal_moves)))
+    assert g._core_state_bytes() == before
+
+
+@SETTINGS
 @given(st.integers(0, 2**32 - 1), st.integers(0, 2**32 - 1))
 def test_seeded_games_reproduce(seed, move_seed):
     rules = random_rules(random.Random(seed))
@@ -126,3 +147,42 @@ def test_a_live_game_always_has_a_legal_move_and_a_decider(g):
         assert len(g.legal_moves) == 0 and g.to_move is None
     else:
         assert len(g.legal_moves) > 0 and g.to_move in (0, 1)
+
+
+move_words = st.sampled_from(["draw", "pass", "resolve", "points", "scuttle", "royal",
+                              "glasses", "jack", "oneoff", "counter", "take", "discard",
+                              "block", "POINTS", "", "7", "x"])
+card_words = st.sampled_from([str(c) for c in cuttle.CARDS] + ["10h", "1C", "ZZ", "JK", ""])
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(games, st.one_of(st.text(max_size=20),
+                        st.builds(lambda v, cs: " ".join([v] + cs), move_words,
+                                  st.lists(card_words, max_size=3))))
+def test_any_text_is_played_or_refused_cleanly(g, text):
+    before = g._core_state_bytes()
+    legal = {str(m) for m in g.legal_moves}
+    try:
+        move = g.play(text)
+    except cuttle.IllegalMoveError as e:
+        assert str(e) and g._core_state_bytes() == before
+    else:
+        assert str(move) in legal
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from([str(c) for c in cuttle.CARDS[:52]] + ["TH[JC]", "7D[JS,JH]",
+                                                                      "KS[JD]", "XX", "JK"]),
+                max_size=12),
+       st.integers(0, 5), st.sampled_from(["deck", "scrap"]))
+def test_positions_are_built_or_refused_with_a_value_error(cards, cut, rest):
+    parts = [cards[:cut], cards[cut:cut + 2], cards[cut + 2:cut + 4], cards[cut + 4:cut + 6],
+             cards[cut + 6:]]
+    try:
+        g = cuttle.Game.from_position(hands=(parts[0], parts[1]), points=(parts[2], []),
+                                      permanents=([], parts[3]), scrap=parts[4], rest=rest,
+                                      seed=1)
+    except ValueError as e:
+        assert str(e)
+        return
+    assert sorted(c.index for c, _ in zones(g)) == list(range(52))
