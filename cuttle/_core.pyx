@@ -739,8 +739,8 @@ cdef void apply_move(State* s, const CRules* r, uint32_t m) noexcept nogil:
         # The deck ran out during turn t0: turns t0+1 and t0+2 are the last.  When
         # the move also ended turn t0 the countdown is checked from now on.
         s.sd_end = t0 + 2
-    if s.phase != PH_OVER:
-        check_win(s, r, mover)
+    if s.phase != PH_OVER and s.turn_number == t0:
+        check_win(s, r, mover)        # (a move that ended the turn was checked before)
 
 # ---------------------------------------------------------------------------------------
 # Dealing and rules conversion.
