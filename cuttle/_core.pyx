@@ -282,7 +282,9 @@ cdef int gen_card_plays(const State* s, const CRules* r, int p, int c, int from_
             out[n] = mk(V_ONEOFF, c, NO_CARD)
             n += 1
     elif rk == 4 or rk == 6:
-        if not r.strict or deck_count(s) > 0:
+        # Strict: the 5 and the 7 need a deck, except that a revealed 5 that was the
+        # last card may still be played and draws nothing (rulebook §4b).
+        if not r.strict or deck_count(s) > 0 or (rk == 4 and from_seven):
             out[n] = mk(V_ONEOFF, c, NO_CARD)
             n += 1
     elif rk == 7:

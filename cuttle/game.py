@@ -144,6 +144,9 @@ class Game(CoreGame):
                 if not (i >= 44 and i < 52 or 28 <= i < 32):
                     raise ValueError(f"{CARDS[i]} cannot be a permanent (only K, Q and 8s as glasses)")
                 perms[p].append(i)
+            if rules.one_queen_each and sum(44 <= i < 48 for i in perms[p]) > 1:
+                raise ValueError(f"player {p} controls more than one Queen, which "
+                                 f"one_queen_each forbids")
         scrap_i = [place(c, "scrap") for c in _seq(scrap, "scrap")]
         deck_i = [place(c, "deck") for c in _seq(deck, "deck")]
         n = 53 if rules.joker else 52

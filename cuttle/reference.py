@@ -486,12 +486,11 @@ class ReferenceGame:
         # the 7 and its 2s are still on the stack, not in the scrap (only the
         # deck count is adjusted, as R§4b says), so a strict revealed 3 needs a
         # takeable card already in the scrap.
-        # AMBIGUOUS: R§4b says "a revealed 5 that was the last card may be
-        # played as a one-off and draws nothing" for all presets, but D#19 says
-        # strict one-offs need a non-empty deck counting the unchosen revealed
-        # card.  Followed D#19: with strict_oneoffs, a revealed 5 (or 7, or a
-        # draw-four 4) that was the last card is not playable as a one-off;
-        # without strict_oneoffs it is, and draws nothing.
+        # Reconciled (rules audit): R§4b, for all presets, "a revealed 5 that was
+        # the last card may be played as a one-off and draws nothing", and R§4's
+        # cuttle.cards specifics name the 7 alone as the card that cannot be a
+        # one-off from the last card.  So with strict_oneoffs a revealed 5 is
+        # always playable; a revealed 7 or draw-four 4 still needs a deck.
         deck_len = len(self.deck) + (len(self.revealed) - 1 if from_seven else 0)
         plain = f"oneoff {t}"
         if r == ACE:
@@ -509,7 +508,7 @@ class ReferenceGame:
                 return [plain] if deck_len > 0 else []
             return [plain] if self.hands[o] else []
         if r == FIVE:
-            return [plain] if (not strict or deck_len > 0) else []
+            return [plain] if (not strict or deck_len > 0 or from_seven) else []
         if r == SIX:
             return [plain]
         if r == SEVEN:

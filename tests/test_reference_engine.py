@@ -1046,11 +1046,14 @@ def test_nine_return_queen_unprotects():
     assert "jack JC TH" in g.legal_moves()
 
 
-def test_strict_revealed_five_last_card_not_oneoff():
-    # AMBIGUOUS point (see engine comment): D#19 followed.
+def test_strict_revealed_five_last_card_is_a_legal_oneoff_that_draws_nothing():
+    # R§4b (all presets): "a revealed 5 that was the last card may be played as a
+    # one-off and draws nothing" (decisions doc #19).
     g = make("cuttle.cards", hands=(["7C"], []), deck=["5D"], rest="scrap")
     play(g, "oneoff 7C", "resolve")
-    assert moves(g) == ["points 5D"]
+    assert sorted(moves(g)) == ["oneoff 5D", "points 5D"]
+    play(g, "oneoff 5D", "resolve")
+    assert S(g)["hands"][0] == [] and S(g)["turn"] == 1
     g = make("cuttle.cards", hands=(["7C"], []), deck=["5D", "AC"], rest="scrap")
     play(g, "oneoff 7C", "resolve")
     assert "oneoff 5D" in g.legal_moves() and "oneoff AC" in g.legal_moves()
