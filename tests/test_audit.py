@@ -8,7 +8,6 @@ the engine and the rulebook's text.
 
 import pytest
 
-
 from scenario import CC, CLASSIC, all_cards, legal, play
 from scenario import pos as _pos
 
