@@ -13,7 +13,7 @@ from libc.stdint cimport uint64_t, uint32_t, uint16_t, int8_t, int32_t
 from libc.string cimport memcpy, memset
 from libc.stdlib cimport malloc, free
 from libc.math cimport log, sqrt
-from cpython.mem cimport PyMem_Malloc, PyMem_Realloc, PyMem_Free
+from cpython.mem cimport PyMem_Realloc, PyMem_Free
 from cython.parallel cimport prange
 
 import os
@@ -480,7 +480,7 @@ cdef void resolve_oneoff(State* s, const CRules* r) noexcept nogil:
     cdef int opp = p ^ 1
     cdef int t = s.target
     cdef int rk = rank_of(c)
-    cdef int side, pc, i, k
+    cdef int side, i
     cdef uint64_t m
     if c == JOKER:
         m = s.hand[0]
@@ -599,7 +599,6 @@ cdef void random_discards(State* s, int p, int k) noexcept nogil:
 
 cdef void play_card(State* s, const CRules* r, int p, int verb, int c, int t) noexcept nogil:
     # Card c has left the hand (or the reveal) and is played as `verb`.
-    cdef int side
     if verb == V_POINTS:
         s.points[p] |= bit(c)
         start_turn_end(s, r)
@@ -747,7 +746,7 @@ cdef void apply_move(State* s, const CRules* r, uint32_t m) noexcept nogil:
 # ---------------------------------------------------------------------------------------
 # Dealing and rules conversion.
 
-cdef void deal(State* s, const CRules* r, int first_hand) noexcept nogil:
+cdef void deal(State* s, const CRules* r) noexcept nogil:
     """A fresh game: shuffle with the state's own stream; P0 gets 5 cards, P1 6."""
     cdef int8_t cards[NCARDS]
     cdef int n = 53 if r.joker else 52
@@ -881,7 +880,7 @@ cdef class CoreGame:
     def _core_deal(self, seed, uint64_t stream=0):
         """A fresh deal from stream `stream` of `seed` (batched game i uses stream 2i)."""
         rng_seed(&self.st.rng, <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF), stream)
-        deal(&self.st, &self.cr, 5)
+        deal(&self.st, &self.cr)
         self.nhist = 0
 
     def _core_load(self, hands, points, perms, scrap, deck, stacks, int turn, seed):
@@ -1025,7 +1024,7 @@ cdef class CoreGame:
 
     def _core_known_deck(self):
         """(depth from the top, card) of every deck card whose place is public."""
-        cdef int i, n = self.st.deck_len
+        cdef int n = self.st.deck_len
         return [(n - 1 - i, self.st.deck[i]) for i in range(n - 1, -1, -1)
                 if self.st.known_deck & bit(self.st.deck[i])]
 
@@ -1232,7 +1231,7 @@ cdef void run_game(const CRules* r, uint64_t seed, Py_ssize_t i, int pol_a, int 
     cdef Rng g
     cdef int a_seat = 1 if (swap and (i & 1)) else 0     # player A's seat (0 moves first)
     rng_seed(&s.rng, seed, 2 * <uint64_t>i)
-    deal(&s, r, 5)
+    deal(&s, r)
     rng_seed(&g, seed, 2 * <uint64_t>i + 1)
     moves[k] = play_out(&s, r, pol_b if a_seat else pol_a, pol_a if a_seat else pol_b,
                         &g, max_moves)
@@ -1355,7 +1354,7 @@ cdef uint32_t ismcts_move(const State* root, const CRules* r, int iters, int rol
     cdef State s
     cdef int me = root.to_move
     cdef int n_nodes = 1
-    cdef int it, node, child, best_child, n, i, untried, pick, mover, w
+    cdef int it, node, child, best_child, n, i, untried, pick, w
     cdef double score_, best_score, logn
     cdef uint32_t mv = root_moves[0]
     nodes[0].parent = -1
