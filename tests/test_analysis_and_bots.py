@@ -14,6 +14,11 @@ def winning_position():
         deck=["4C", "5C", "8C", "JC"], rest="deck", seed=2)
 
 
+def test_the_package_exports_analysis_and_bots():
+    assert cuttle.analyse is analyse and cuttle.analyze is analyse and cuttle.Bot is Bot
+    assert isinstance(cuttle.analyse(winning_position(), rollouts=10, seed=1), cuttle.Analysis)
+
+
 def test_analysis_finds_the_immediate_win():
     g = winning_position()
     a = analyse(g, rollouts=300, seed=1, threads=1)
