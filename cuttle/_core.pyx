@@ -35,12 +35,10 @@ cdef extern from *:
 # Card masks.  Natural index = rank * 4 + suit, rank 0 = Ace ... 12 = King.
 
 cdef uint64_t ONE = 1
-cdef uint64_t POINT_CARDS = (ONE << 40) - 1          # A..T
 cdef uint64_t TWOS = <uint64_t>0xF << 4
 cdef uint64_t THREES = <uint64_t>0xF << 8
 cdef uint64_t EIGHTS = <uint64_t>0xF << 28
 cdef uint64_t TENS = <uint64_t>0xF << 36
-cdef uint64_t JACKS = <uint64_t>0xF << 40
 cdef uint64_t QUEENS = <uint64_t>0xF << 44
 cdef uint64_t KINGS = <uint64_t>0xF << 48
 
@@ -841,7 +839,6 @@ cdef class CoreGame:
     cdef uint32_t* hist_moves
     cdef Py_ssize_t nhist
     cdef Py_ssize_t cap
-    cdef object _rules_obj
 
     def __cinit__(self, *args, **kwargs):
         self.hist = NULL
@@ -875,7 +872,6 @@ cdef class CoreGame:
 
     def _core_set_rules(self, rules):
         self.cr = rules_to_c(rules)
-        self._rules_obj = rules
 
     def _core_deal(self, seed, uint64_t stream=0):
         """A fresh deal from stream `stream` of `seed` (batched game i uses stream 2i)."""
@@ -949,7 +945,6 @@ cdef class CoreGame:
 
     def _core_copy_to(self, CoreGame other):
         other.cr = self.cr
-        other._rules_obj = self._rules_obj
         other.st = self.st
         other._reserve(self.nhist)
         if self.nhist:

@@ -67,25 +67,28 @@ def _new_seed():
 class Game(CoreGame):
     """A game of Cuttle.
 
-    >>> g = Game(seed=1)                  # classic rules, a random deal
+    >>> g = Game(seed=1)                  # classic rules, a seeded deal
     >>> g.play("draw")
+    Move('draw')
     >>> g.undo()
     Move('draw')
     """
 
     def __init__(self, rules=None, seed=None):
-        self._rules = Rules.coerce(rules)
-        self._core_set_rules(self._rules)
-        self.seed = _new_seed() if seed is None else _check_seed(seed)
+        self._attach(Rules.coerce(rules), _new_seed() if seed is None else _check_seed(seed))
         self._core_deal(self.seed)
+
+    def _attach(self, rules, seed):
+        """Set the rules (Python and core side) and the seed of a new game."""
+        self._rules = rules
+        self.seed = seed
+        self._core_set_rules(rules)
 
     @classmethod
     def _dealt(cls, rules, seed, stream):
         """The deal of a batched run's stream (game i of `play_batch` is stream 2i)."""
         g = cls.__new__(cls)
-        g._rules = Rules.coerce(rules)
-        g._core_set_rules(g._rules)
-        g.seed = seed
+        g._attach(Rules.coerce(rules), seed)
         g._core_deal(seed, stream)
         return g
 
@@ -157,9 +160,7 @@ class Game(CoreGame):
         else:
             scrap_i += unlisted
         g = cls.__new__(cls)
-        g._rules = rules
-        g.seed = seed
-        g._core_set_rules(rules)
+        g._attach(rules, seed)
         g._core_load(h, pts, perms, scrap_i, deck_i, stacks, to_move, seed)
         if g._core_score(0) >= g._core_goal(0) and g._core_score(1) >= g._core_goal(1):
             raise ValueError("both players are already at their goal in this position")
@@ -384,9 +385,7 @@ class Game(CoreGame):
 
 def _unpickle(cls, rules, seed, state):
     g = cls.__new__(cls)
-    g._rules = rules
-    g.seed = seed
-    g._core_set_rules(rules)
+    g._attach(rules, seed)
     g._core_set_state(*state)
     return g
 
