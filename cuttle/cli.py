@@ -17,11 +17,11 @@ import os
 import sys
 
 from . import __version__
-from .notation import parse_flag_value
-from .play import add_play_commands
+from .notation import parse_sets, rules_from_args
+from .play import _positive, _seed_arg, add_play_commands
 from .rules import Rules
-from .simulate import (DEFAULT_MAX_MOVES, MATCH_FORMATS, compare,
-                       native_policy_code, player_names, simulate)
+from .simulate import (DEFAULT_MAX_MOVES, MATCH_FORMATS, _jsonable, _pyplot, _write_text,
+                       compare, native_policy_code, player_names, simulate)
 
 PROG = "cuttle"
 
@@ -31,37 +31,7 @@ class _UsageError(Exception):
 
 
 # ---------------------------------------------------------------------------------------
-# Parsing option values
-
-def _count(text):
-    """A positive count: 1000000, 1_000_000, 1e6."""
-    t = text.strip().replace("_", "").replace(",", "")
-    try:
-        v = int(t)
-    except ValueError:
-        try:
-            f = float(t)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a positive whole number, not {text!r}") \
-                from None
-        if not f.is_integer():
-            raise argparse.ArgumentTypeError(f"expected a positive whole number, not {text!r}")
-        v = int(f)
-    if v <= 0:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {text!r}")
-    return v
-
-
-def _seed(text):
-    try:
-        v = int(text.strip().replace("_", ""), 0)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer, not {text!r}") \
-            from None
-    if not 0 <= v < 2**64:
-        raise argparse.ArgumentTypeError(f"must be from 0 to 2**64-1, not {text!r}")
-    return v
-
+# Parsing option values (counts and seeds: `_positive` and `_seed_arg` of cuttle.play)
 
 def _confidence(text):
     try:
@@ -92,37 +62,12 @@ def _split_top(text, sep=","):
     return out
 
 
-def _assignment(text):
-    if "=" not in text:
-        raise ValueError(f"expected FLAG=VALUE, not {text!r}")
-    name, value = text.split("=", 1)
-    name = name.strip().replace("-", "_")
-    if not name:
-        raise ValueError(f"expected FLAG=VALUE, not {text!r}")
-    return name, value
-
-
-def _flags_from(assignments):
-    flags = {}
-    for a in assignments:
-        name, value = _assignment(a)
-        flags[name] = parse_flag_value(name, value)
-    return flags
-
-
 def rules_from_spec(spec, extra=()):
     """Rules from `PRESET[:FLAG=VALUE,FLAG=VALUE...]` plus `--set` assignments
     (parenthesise tuple values inside a spec: `classic:king_goals=(15,14,10,7,5)`)."""
     preset, _, rest = spec.partition(":")
-    preset = preset.strip() or "classic"
-    flags = {}
-    if rest.strip():
-        for part in _split_top(rest):
-            if part.strip():
-                name, value = _assignment(part)
-                flags[name] = parse_flag_value(name, value)
-    flags.update(_flags_from(extra))
-    return Rules(preset, **flags)
+    sets = [part for part in _split_top(rest) if part.strip()]
+    return rules_from_args(preset.strip() or None, sets + list(extra))
 
 
 def parse_players(text):
@@ -141,25 +86,25 @@ def parse_players(text):
 # The parser
 
 def _add_common(p):
-    p.add_argument("-n", "--games", dest="n", type=_count, default=10000, metavar="N",
+    p.add_argument("-n", "--games", dest="n", type=_positive, default=10000, metavar="N",
                    help="number of games (of matches with --match) to play (default 10000)")
     p.add_argument("--players", default="random,greedy", metavar="A,B",
                    help=f"the two players, from: {', '.join(player_names())} "
                         f"(default random,greedy; one name: both players)")
-    p.add_argument("--seed", type=_seed, default=None,
+    p.add_argument("--seed", type=_seed_arg, default=None,
                    help="seed of the run (default: a random seed, printed with the results)")
-    p.add_argument("--threads", type=_count, default=None, metavar="T",
+    p.add_argument("--threads", type=_positive, default=None, metavar="T",
                    help="cores to use (default: all)")
     p.add_argument("--no-swap", dest="swap", action="store_false",
                    help="player A always moves first (default: A moves first in "
                         "even-numbered games, B in odd-numbered ones)")
     p.add_argument("--match", choices=tuple(MATCH_FORMATS), default=None,
                    help="play matches instead of single games (first player alternates)")
-    p.add_argument("--max-moves", type=_count, default=DEFAULT_MAX_MOVES, metavar="M",
+    p.add_argument("--max-moves", type=_positive, default=DEFAULT_MAX_MOVES, metavar="M",
                    help=f"a game still running after M moves is a draw (default {DEFAULT_MAX_MOVES})")
     p.add_argument("--confidence", type=_confidence, default=0.95, metavar="C",
                    help="confidence level of the intervals (default 0.95)")
-    p.add_argument("--chunk-size", type=_count, default=None, help=argparse.SUPPRESS)
+    p.add_argument("--chunk-size", type=_positive, default=None, help=argparse.SUPPRESS)
     g = p.add_mutually_exclusive_group()
     g.add_argument("--progress", dest="progress", action="store_true", default=None,
                    help="show a progress bar on stderr (default: only if it is a terminal)")
@@ -232,43 +177,25 @@ def build_parser():
 # ---------------------------------------------------------------------------------------
 # Commands
 
-def _progress_mode(args):
-    return None if args.progress is None else args.progress
-
-
 def _check_outputs(args):
     if args.json == "-" and args.csv == "-":
         raise _UsageError("--json and --csv cannot both write to stdout; give one a FILE")
 
 
-def _open_out(path):
-    if path == "-":
-        return sys.stdout, False
-    try:
-        return open(path, "w", newline="", encoding="utf-8"), True
-    except OSError as e:
-        raise _UsageError(f"cannot write {path!r}: {e.strerror or e}") from None
-
-
 def _write_outputs(args, table, as_dict, to_csv):
-    """Print the table unless --json/--csv write to stdout; write the files."""
-    if args.json != "-" and args.csv != "-":
+    """Print the table unless --json/--csv write to stdout; write the files (a file
+    that cannot be written completely is removed)."""
+    if "-" not in (args.json, args.csv):
         print(table)
-    if args.json is not None:
-        f, close = _open_out(args.json)
-        try:
-            json.dump(as_dict(), f, indent=2)
-            f.write("\n")
-        finally:
-            if close:
-                f.close()
-    if args.csv is not None:
-        f, close = _open_out(args.csv)
-        try:
-            to_csv(f)
-        finally:
-            if close:
-                f.close()
+    for path, write in ((args.json, lambda f: f.write(json.dumps(as_dict(), indent=2) + "\n")),
+                        (args.csv, to_csv)):
+        if path == "-":
+            write(sys.stdout)
+        elif path is not None:
+            try:
+                _write_text(path, write)
+            except OSError as e:
+                raise _UsageError(f"cannot write {path!r}: {e.strerror or e}") from None
 
 
 def _cmd_simulate(args):
@@ -279,7 +206,7 @@ def _cmd_simulate(args):
     except ValueError as e:
         raise _UsageError(str(e)) from None
     res = simulate(args.n, rules, players, seed=args.seed, threads=args.threads,
-                   swap_seats=args.swap, progress=_progress_mode(args), match=args.match,
+                   swap_seats=args.swap, progress=args.progress, match=args.match,
                    max_moves=args.max_moves, chunk_size=args.chunk_size)
     s = res.summary(args.confidence)
     _write_outputs(args, str(s), s.as_dict, res.to_csv)
@@ -290,27 +217,28 @@ def _cmd_compare(args):
     _check_outputs(args)
     if args.plot:
         try:
-            import matplotlib  # noqa: F401
-        except ImportError:
-            raise _UsageError("--plot needs matplotlib, which is not installed "
-                              "(pip install matplotlib)") from None
+            _pyplot()
+        except ImportError as e:
+            raise _UsageError(f"--plot: {e}") from None
     try:
         players = parse_players(args.players)
         rule_sets = [rules_from_spec(spec, args.set) for spec in args.specs]
         if args.vary:
-            name, values = _assignment(args.vary)
+            name, sep, values = args.vary.partition("=")
+            if not (sep and name.strip()):
+                raise ValueError(f"--vary takes FLAG=VALUE,VALUE,..., not {args.vary!r}")
             base = rules_from_spec(args.rules, args.set)
             vals = [v for v in _split_top(values) if v.strip()]
             if not vals:
                 raise ValueError(f"--vary {args.vary!r} lists no values")
-            rule_sets += [base.replace(**{name: parse_flag_value(name, v)}) for v in vals]
+            rule_sets += [base.replace(**parse_sets(f"{name}={v}")) for v in vals]
     except ValueError as e:
         raise _UsageError(str(e)) from None
     if len(rule_sets) < 2:
         raise _UsageError("compare needs at least two rule sets: give them as arguments "
                           "(e.g. classic classic:four=random) or with --vary FLAG=V1,V2")
     cmp = compare(rule_sets, args.n, players, seed=args.seed, threads=args.threads,
-                  swap_seats=args.swap, progress=_progress_mode(args), match=args.match,
+                  swap_seats=args.swap, progress=args.progress, match=args.match,
                   max_moves=args.max_moves, chunk_size=args.chunk_size,
                   confidence=args.confidence)
     _write_outputs(args, str(cmp), cmp.as_dict, cmp.to_csv)
@@ -329,9 +257,8 @@ def _cmd_rules(args):
     except ValueError as e:
         raise _UsageError(str(e)) from None
     if args.json:
-        print(json.dumps({"preset": rules.preset,
-                          "flags": {k: (list(v) if isinstance(v, tuple) else v)
-                                    for k, v in rules.as_dict().items()}}, indent=2))
+        print(json.dumps({"preset": rules.preset, "flags": _jsonable(rules.as_dict())},
+                         indent=2))
         return 0
     changed = rules.changed()
     print(f"{rules!r}")

@@ -37,6 +37,7 @@ the game's random stream.
 """
 
 from .cards import CARDS, JOKER, parse_index
+from .game import Game, _split_stack
 from .rules import Rules
 
 __all__ = ["FIELDS", "game_from_fields", "game_from_text", "parse_flag_value", "parse_position",
@@ -112,9 +113,7 @@ def rules_from_args(preset=None, sets=()) -> Rules:
     ``rules_from_args("classic", ["four=random", "king_goals=15,14,10,7,5"])``.
     ValueError (naming the valid presets, flags or values) for anything wrong."""
     preset = "classic" if preset is None else str(preset).strip()
-    if preset not in Rules.presets:
-        raise ValueError(f"unknown preset {preset!r}; valid presets: {', '.join(Rules.presets)}")
-    return Rules(preset, **parse_sets(sets))
+    return Rules(preset).replace(**parse_sets(sets))      # a bad preset is reported first
 
 
 def parse_rules_text(text: str) -> Rules:
@@ -215,8 +214,8 @@ def _cards(text, field, stacks=False):
             if not tok.endswith("]") or tok.startswith("["):
                 raise ValueError(f"field {field!r}: bad Jack stack {tok!r}; write it as "
                                  f"TH[JC,JD] (Jacks bottom to top)")
-            base, inner = tok[:-1].split("[", 1)
-            jacks = [_card(j, field) for j in inner.replace(" ", ",").split(",") if j]
+            base, names = _split_stack(tok)
+            jacks = [_card(j, field) for j in names]
             if not jacks:
                 raise ValueError(f"field {field!r}: empty Jack stack in {tok!r}")
             out.append(f"{_card(base, field)}[{','.join(jacks)}]")
@@ -234,14 +233,6 @@ def _pair(text, field):
         raise ValueError(f"field {field!r} lists both players' cards separated by one '/' "
                          f"(player 0's / player 1's; '-' for none), not {text!r}")
     return tuple(_cards(p, f"{field}", stacks=(field == "points")) for p in parts)
-
-
-def _split(card):
-    """'TH[JC,JD]' -> ('TH', ['JC', 'JD'])."""
-    if "[" not in card:
-        return card, []
-    base, inner = card[:-1].split("[", 1)
-    return base, inner.split(",")
 
 
 def _check_places(kw, rules):
@@ -262,7 +253,7 @@ def _check_places(kw, rules):
         for c in kw["hands"][p]:
             place(c, f"hand of player {p}")
         for c in kw["points"][p]:
-            base, jacks = _split(c)
+            base, jacks = _split_stack(c)
             i = place(base, f"points of player {p}")
             if not i < 40:
                 raise ValueError(f"field 'points': {CARDS[i]} cannot be a point card "
@@ -337,7 +328,6 @@ def game_from_text(text: str, rules=None, seed=None):
 def game_from_fields(kw: dict, rules=None, seed=None, to_move=None):
     """A Game from `parse_position`'s fields, with the rules, seed or player to move
     replaced when given."""
-    from .game import Game
     kw = dict(kw)
     if rules is not None:
         kw["rules"] = Rules.coerce(rules)

@@ -29,8 +29,10 @@ import json
 import os
 import sys
 
+from . import __version__
 from .analysis import analyse
 from .errors import IllegalMoveError, InvalidMoveError
+from .game import Game
 from .moves import Move
 from .notation import (game_from_fields, game_from_text, parse_position, parse_sets, position_text,
                        rules_from_args)
@@ -38,8 +40,7 @@ from .policies import POLICY_NAMES, Bot, policy_code
 from .rules import Rules
 
 __all__ = ["RECORD_FORMAT", "RECORD_VERSION", "PlaySession", "add_play_commands",
-           "analyse_cli", "build_parser", "game_from_record", "history_lines", "main",
-           "play_cli", "read_record", "replay_cli", "rules_from_args", "start_from_record",
+           "analyse_cli", "game_from_record", "history_lines", "play_cli", "read_record", "replay_cli", "rules_from_args", "start_from_record",
            "validate_record"]
 
 RECORD_FORMAT = "cuttle-game-record"
@@ -103,7 +104,7 @@ def _read_line(prompt):
 
 
 # ---------------------------------------------------------------------------------------
-# Option values
+# Option values (cuttle.cli uses them too)
 
 def _seed_arg(text):
     try:
@@ -117,11 +118,19 @@ def _seed_arg(text):
 
 
 def _positive(text):
+    """A positive count: 1000000, 1_000_000, 1,000,000, 1e6."""
+    t = str(text).strip().replace("_", "").replace(",", "")
     try:
-        v = int(str(text).strip().replace("_", "").replace(",", ""))
+        v = int(t)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive whole number, not {text!r}") \
-            from None
+        try:
+            f = float(t)
+        except ValueError:
+            f = None
+        if f is None or not f.is_integer():
+            raise argparse.ArgumentTypeError(f"expected a positive whole number, not {text!r}") \
+                from None
+        v = int(f)
     if v < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, not {text!r}")
     return v
@@ -349,7 +358,6 @@ class PlaySession:
     # -- the record ----------------------------------------------------------------------
 
     def record(self, status) -> dict:
-        from . import __version__
         g = self.game
         return {
             "format": RECORD_FORMAT, "version": RECORD_VERSION,
@@ -413,7 +421,6 @@ def play_cli(args) -> int:
                                  + _result(game, "over")["text"])
             start_text = position_text(game, rules=False)
         else:
-            from .game import Game
             rules = rules_from_args(getattr(args, "rules", None), getattr(args, "set", None))
             game = Game(rules, seed)
             start_text = None
@@ -424,10 +431,10 @@ def play_cli(args) -> int:
                           getattr(args, "hint_rollouts", None) or DEFAULT_HINT_ROLLOUTS)
     status = session.run()
     path = getattr(args, "record", None) or _default_record_path()
+    text = json.dumps(session.record(status), indent=2) + "\n"
     try:
         with open(path, "w", encoding="utf-8") as f:
-            json.dump(session.record(status), f, indent=2)
-            f.write("\n")
+            f.write(text)
     except OSError as e:
         return _err("play", f"cannot save the game record to {path!r}: {e.strerror or e}", 1)
     print(f"Game record saved to {path} (replay it with: cuttle replay {path})")
@@ -494,7 +501,6 @@ def start_from_record(rec):
             return game_from_text(rec["position"], rules=rules, seed=rec["seed"])
         except ValueError as e:
             raise ValueError(f"bad starting position: {e}") from None
-    from .game import Game
     return Game(rules, rec["seed"])
 
 
@@ -509,7 +515,7 @@ def game_from_record(rec):
 def _replay_move(g, i, text):
     try:
         return g.play(text)
-    except (IllegalMoveError, ValueError) as e:
+    except ValueError as e:                 # IllegalMoveError included
         raise ValueError(f"move {i} ({text!r}) cannot be played: {e}") from None
 
 
@@ -524,8 +530,7 @@ def replay_cli(args) -> int:
     except ValueError as e:
         return _err("replay", f"{path}: {e}")
     players = rec.get("players", ["player 0", "player 1"])
-    seat = rec.get("human_seat")
-    names = _names(players, seat) if seat in (0, 1) else {0: players[0], 1: players[1]}
+    names = _names(players, rec.get("human_seat"))
     print(f"Replaying {path}: P0 {players[0]} against P1 {players[1]}; "
           f"rules {_rules_label(g.rules)}; seed {g.seed}; {len(rec['moves'])} moves")
     print(g.render())
@@ -545,14 +550,14 @@ def replay_cli(args) -> int:
         print(f"Move {i} (turn {turn}), P{p} ({names[p]}): {move}")
         print(g.render())
     res = rec.get("result")
+    ends = _result(g, "over")["text"] if g.is_over else "unfinished"
     print()
-    got = _result(g, "over" if g.is_over else "unfinished")
-    print(f"Result: {got['text'] if g.is_over else 'unfinished'}")
+    print(f"Result: {ends}")
     if isinstance(res, dict) and res.get("status") == "over":
         if not g.is_over or res.get("winner") != g.winner \
                 or res.get("end_reason") != g.end_reason:
             print(f"warning: the record says {res.get('text', res)!r}, but the replay "
-                  f"ends {got['text']!r}", file=sys.stderr)
+                  f"ends {ends!r}", file=sys.stderr)
             return 1
     return 0
 
@@ -659,28 +664,3 @@ def add_play_commands(subparsers):
                     help="the player to decide (default: the position's to_move)")
     pa.set_defaults(func=analyse_cli)
     return subparsers
-
-
-def build_parser():
-    parser = argparse.ArgumentParser(prog="cuttle",
-                                     description="Play, replay and analyse Cuttle games.")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    add_play_commands(sub)
-    return parser
-
-
-def main(argv=None) -> int:
-    """Run `play`, `replay` or `analyse` from arguments; returns the exit status."""
-    parser = build_parser()
-    try:
-        args = parser.parse_args(argv)
-    except SystemExit as e:
-        return e.code if isinstance(e.code, int) else (0 if e.code is None else 2)
-    if getattr(args, "func", None) is None:
-        parser.print_help(sys.stderr)
-        return 2
-    return args.func(args)
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -102,17 +102,14 @@ class _Player:
     __slots__ = ("name", "code", "func")
 
     def __init__(self, spec):
-        if isinstance(spec, str):
-            self.code = native_policy_code(spec)
-            self.name = spec.strip().lower()
-            self.func = None
-        elif callable(spec):
+        if callable(spec):
             self.code = None
             self.name = getattr(spec, "__name__", None) or type(spec).__name__
             self.func = _with_rng(spec)
         else:
-            raise ValueError(f"a player must be a policy name ({', '.join(POLICY_NAMES)}) "
-                             f"or a callable policy(game) -> move, not {spec!r}")
+            self.code = native_policy_code(spec)        # ValueError for a non-name
+            self.name = spec.strip().lower()
+            self.func = None
 
     def python_func(self):
         """The player as a function (game, rng) -> move, for games played in Python (a
@@ -131,15 +128,13 @@ def _with_rng(f):
     try:
         inspect.signature(f).bind(None, None)
         return f
-    except TypeError:
-        return lambda game, rng: f(game)
-    except ValueError:          # no signature available (some builtins)
+    except (TypeError, ValueError):      # ValueError: no signature (some builtins)
         return lambda game, rng: f(game)
 
 
 def _resolve_players(players):
     if isinstance(players, str):
-        players = [p for p in players.split(",")]
+        players = players.split(",")
     try:
         players = list(players)
     except TypeError:
@@ -231,7 +226,7 @@ class _Runner:
         self.codes = [p.code for p in players]
         self.funcs = None if self.native else [p.python_func() for p in players]
 
-    def games(self, start, count, tick=None):
+    def games(self, start, count):
         if self.native:
             return play_batch(self.rules, start, count, self.seed, self.codes[0], self.codes[1],
                               self.swap, self.threads, self.max_moves)
@@ -239,11 +234,9 @@ class _Runner:
         for k in range(count):
             _play_python_game(self.rules, self.seed, start + k, self.funcs, self.swap,
                               self.max_moves, out, k)
-            if tick:
-                tick(1)
         return out
 
-    def match_games(self, first_match, m, fmt_wins, slots, tick=None):
+    def match_games(self, first_match, m, fmt_wins, slots):
         """The (m * slots) game rows of matches first_match .. +m-1.  In Python only the
         games a match needs are played; the other rows have winner -2."""
         start = first_match * slots
@@ -262,8 +255,6 @@ class _Runner:
                     wins[w] += 1
                     if wins[w] >= fmt_wins:
                         break
-            if tick:
-                tick(1)
         return out
 
 
@@ -292,9 +283,6 @@ class _Chunks:
         self.size = min(limit, 1024) if adaptive else limit
         self.adaptive = adaptive
 
-    def next(self):
-        return self.size
-
     def took(self, seconds):
         if self.adaptive and seconds < 0.2 and self.size < self.limit:
             self.size = min(self.limit, self.size * 2)
@@ -304,12 +292,19 @@ class _Chunks:
 # Progress
 
 def _write_text(path_or_file, write):
-    """Call write(f) on an open file, or on `path_or_file` opened for writing."""
-    if isinstance(path_or_file, (str, os.PathLike)):
-        with open(path_or_file, "w", newline="", encoding="utf-8") as f:
-            write(f)
-    else:
+    """Call write(f) on an open file, or on `path_or_file` opened for writing; if
+    writing fails (or is interrupted) the half-written file is removed."""
+    if not isinstance(path_or_file, (str, os.PathLike)):
         write(path_or_file)
+        return
+    f = open(path_or_file, "w", newline="", encoding="utf-8")
+    try:
+        with f:
+            write(f)
+    except BaseException:
+        if os.path.isfile(path_or_file):
+            os.remove(path_or_file)
+        raise
 
 
 class _Progress:
@@ -357,7 +352,7 @@ class _Progress:
     def close(self):
         if self.bar is not None:
             self.bar.close()
-        elif self.show and self.callback is None:
+        elif self.show:
             sys.stderr.write("\r" + " " * 100 + "\r")
             sys.stderr.flush()
 
@@ -414,6 +409,15 @@ def _flag_text(v):
     if isinstance(v, tuple):
         return "(" + ",".join(map(str, v)) + ")"
     return str(v)
+
+
+def _seating(result) -> str:
+    """Who moves first in a result's games (or matches), for the table headers."""
+    if result.matches is not None:
+        return ("the first player alternates; A starts even-numbered matches"
+                if result.swap_seats else "the first player alternates; A starts every match")
+    return ("seats alternate (A moves first in even-numbered games)" if result.swap_seats
+            else "A always moves first")
 
 
 # ---------------------------------------------------------------------------------------
@@ -801,13 +805,7 @@ class Summary:
         if r.elapsed:
             head[0] += f" ({r.elapsed:.2f} s, {self.n / max(r.elapsed, 1e-9):,.0f} games/s)"
         head.append(f"rules: {rules_label(r.rules)}")
-        if r.matches is not None:
-            seats = ("the first player alternates; A starts even-numbered matches"
-                     if r.swap_seats else "the first player alternates; A starts every match")
-        else:
-            seats = ("seats alternate (A moves first in even-numbered games)" if r.swap_seats
-                     else "A always moves first")
-        head.append(f"players: A = {r.players[0]}, B = {r.players[1]}; {seats}")
+        head.append(f"players: A = {r.players[0]}, B = {r.players[1]}; {_seating(r)}")
 
         rows = []   # (label, count/n text, value text, interval text)
 
@@ -878,9 +876,10 @@ def simulate(n_games, rules=None, players=("random", "greedy"), seed=None, threa
     progress: True / False / None (a bar on stderr only if it is a terminal) / a
     callable(done, total).  match: None, "best_of_3" or "first_to_3".  max_moves: a game
     still running after this many moves ends as a draw ("move_cap").  chunk_size: games
-    (matches) per native call; None: start small and grow while a call takes under
-    0.2 s, up to 65536 (so slow policies still move the progress bar).  Chunking affects
-    only the progress bar's steps, never the results.
+    per native call (with matches, as many whole matches as fit, at least one); None:
+    start small and grow while a call takes under 0.2 s, up to 65536 games (so slow
+    policies still move the progress bar).  Chunking affects only the progress bar's
+    steps, never the results.
     """
     n = _positive_int(n_games, "n_games")
     rules = Rules.coerce(rules)
@@ -908,7 +907,7 @@ def simulate(n_games, rules=None, players=("random", "greedy"), seed=None, threa
         lo = 0
         try:
             while lo < n:
-                cnt = min(sizes.next(), n - lo)
+                cnt = min(sizes.size, n - lo)
                 t = time.perf_counter()
                 d = runner.games(lo, cnt)
                 sizes.took(time.perf_counter() - t)
@@ -933,7 +932,7 @@ def simulate(n_games, rules=None, players=("random", "greedy"), seed=None, threa
     j0 = 0
     try:
         while j0 < n:
-            m = min(sizes.next(), n - j0)
+            m = min(sizes.size, n - j0)
             t = time.perf_counter()
             d = runner.match_games(j0, m, fmt.wins, slots)
             sizes.took(time.perf_counter() - t)
@@ -999,7 +998,12 @@ class ComparisonResult:
 
     @property
     def n_games(self):
+        """Games (matches, with `match`) per rule set."""
         return self.results[0].n_games if self.match is None else self.results[0].n_matches
+
+    @property
+    def unit(self):
+        return "matches" if self.match else "games"
 
     def __len__(self):
         return len(self.results)
@@ -1035,8 +1039,8 @@ class ComparisonResult:
         """Rule set i's value of `metric`, with its interval."""
         self._check_metric(metric)
         res = self.results[i]
-        s = res.summary(self.confidence)
         if metric in ("moves", "turns"):
+            s = res.summary(self.confidence)
             return s.mean_moves() if metric == "moves" else s.mean_turns()
         x = self._indicator(res, metric)
         return wilson_interval(int(np.count_nonzero(x)), len(x), self.confidence)
@@ -1081,18 +1085,12 @@ class ComparisonResult:
         return out
 
     def __str__(self):
-        r0 = self.results[0]
-        unit = "matches" if self.match else "games"
-        head = [f"cuttle comparison: {len(self.results)} rule sets, {self.n_games:,} {unit} each, "
-                f"the same deals (seed {self.seed})"]
+        head = [f"cuttle comparison: {len(self.results)} rule sets, {self.n_games:,} "
+                f"{self.unit} each, the same deals (seed {self.seed})"]
         if self.match:
             head.append(f"matches: {MATCH_FORMATS[self.match].description}")
-        if self.match:
-            seats = ("the first player alternates; A starts even-numbered matches"
-                     if r0.swap_seats else "the first player alternates; A starts every match")
-        else:
-            seats = "seats alternate" if r0.swap_seats else "A always moves first"
-        head.append(f"players: A = {self.players[0]}, B = {self.players[1]}; {seats}")
+        head.append(f"players: A = {self.players[0]}, B = {self.players[1]}; "
+                    f"{_seating(self.results[0])}")
         for i, lab in enumerate(self.labels):
             head.append(f"  [{i + 1}] {lab}" + ("  (baseline)" if i == 0 else ""))
         conf = f"{self.confidence:.0%}"
@@ -1117,8 +1115,14 @@ class ComparisonResult:
                         line += f"{_pp(d.value):>11}   {_interval_pp(d)}"
                 lines.append(line.rstrip())
         lines.append("")
-        lines.append("rates: Wilson intervals; differences: Newcombe's paired interval (same "
-                     "deals), means: normal intervals; pp = percentage points")
+        if self.match:
+            lines.append("rates: Wilson intervals; differences: Newcombe's paired interval for "
+                         "matches (same deals),")
+            lines.append("Newcombe's independent interval for games (the games played differ); "
+                         "means: normal intervals; pp = percentage points")
+        else:
+            lines.append("rates: Wilson intervals; differences: Newcombe's paired interval "
+                         "(same deals), means: normal intervals; pp = percentage points")
         return "\n".join(lines)
 
     def summary(self):
@@ -1129,7 +1133,7 @@ class ComparisonResult:
         return {
             "seed": self.seed,
             "n": self.n_games,
-            "unit": "matches" if self.match else "games",
+            "unit": self.unit,
             "match": self.match,
             "players": dict(zip(PLAYER_LABELS, self.players)),
             "confidence": self.confidence,
@@ -1193,7 +1197,7 @@ class ComparisonResult:
         fig.legend(handles, names, loc="upper center", ncol=len(metrics), fontsize="small",
                    bbox_to_anchor=(0.5, 0.94), frameon=False)
         caption = "\n".join(f"[{i + 1}] {lab}" for i, lab in enumerate(self.labels))
-        fig.suptitle(title or f"cuttle: {self.n_games:,} games per rule set, "
+        fig.suptitle(title or f"cuttle: {self.n_games:,} {self.unit} per rule set, "
                               f"A = {self.players[0]}, B = {self.players[1]}")
         fig.text(0.01, 0.01, caption, fontsize="small", va="bottom")
         fig.tight_layout(rect=(0, 0.04 + 0.03 * k, 1, 0.89))
@@ -1238,9 +1242,7 @@ def compare(rule_sets, n_games, players=("random", "greedy"), seed=None, threads
         if len(labels) != len(rule_sets):
             raise ValueError(f"{len(labels)} labels for {len(rule_sets)} rule sets")
     z_value(confidence)
-    _positive_int(n_games, "n_games")
-    _resolve_players(players)
-    seed = _check_seed(seed)
+    seed = _check_seed(seed)        # one seed for all (the first run checks the rest)
     results = []
     for i, r in enumerate(rule_sets):
         results.append(simulate(n_games, r, players, seed, threads, swap_seats, progress,

@@ -30,8 +30,9 @@ normal quantile ``z = Phi^-1(1 - (1 - confidence) / 2)`` (1.959964 for 95 %).
 * `mean_interval(values)` / `mean_interval_from_moments(n, total, total_sq)`: a mean with
   the large-sample normal interval ``mean +- z s / sqrt(n)`` (``s`` the sample standard
   deviation); `paired_mean_difference(x1, x2)` and `mean_difference(x1, x2)` the same
-  for a difference of means, paired (per-unit differences) or independent (Welch).  Game lengths are sums over 10^3..10^6 games, where the normal
-  approximation is excellent; a Wilson interval applies only to proportions.
+  for a difference of means, paired (per-unit differences) or independent (Welch).
+  Game lengths are sums over 10^3..10^6 games, where the normal approximation is
+  excellent; a Wilson interval applies only to proportions.
 """
 
 from math import isfinite, nan, sqrt
@@ -199,9 +200,10 @@ def mean_difference(x1, x2, confidence=0.95) -> Estimate:
     interval ``d +- z sqrt(s1^2/n1 + s2^2/n2)``."""
     a = np.asarray(x1, dtype=np.float64).ravel()
     b = np.asarray(x2, dtype=np.float64).ravel()
-    if a.size < 2 or b.size < 2:
-        d = float(a.mean() - b.mean()) if a.size and b.size else nan
-        return Estimate(d, nan, nan)
+    if a.size == 0 or b.size == 0:
+        return Estimate(nan, nan, nan)
     d = float(a.mean() - b.mean())
+    if a.size < 2 or b.size < 2:
+        return Estimate(d, nan, nan)
     half = z_value(confidence) * sqrt(float(a.var(ddof=1)) / a.size + float(b.var(ddof=1)) / b.size)
     return Estimate(d, d - half, d + half)

@@ -8,7 +8,9 @@ import sys
 import pytest
 
 import cuttle
-from cuttle.cli import main, parse_flag_value, rules_from_spec
+from cuttle.cli import main, rules_from_spec
+from cuttle.notation import parse_flag_value
+from cuttle.simulate import SimulationResult
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -59,6 +61,24 @@ def test_simulate_csv_and_files(capsys, tmp_path):
     assert code == 0 and "50 games" in out           # the table still goes to stdout
     assert json.loads(j.read_text())["n_games"] == 50
     assert c.read_text().splitlines() == lines
+
+
+def test_output_files_that_cannot_be_written(capsys, tmp_path, monkeypatch):
+    code, out, err = run(capsys, "simulate", "-n", "50", "--seed", "2", "--json",
+                         str(tmp_path / "no" / "s.json"))
+    assert code == 2 and "cannot write" in err and "Traceback" not in err
+    # a CSV interrupted half-way is removed, not left half-written
+    c = tmp_path / "g.csv"
+    c.write_text("old\n")
+
+    def broken(self, f):
+        f.write("game,winner\n")
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(SimulationResult, "_write_csv", broken)
+    code, out, err = run(capsys, "simulate", "-n", "50", "--seed", "2", "--csv", str(c))
+    assert code == 130 and "interrupted" in err and "Traceback" not in err
+    assert not c.exists()
 
 
 def test_simulate_options(capsys):

@@ -195,6 +195,7 @@ def test_rules_from_args_values():
         (21, 14, 10, 5, 0)
     for preset, sets, message in [
             ("nope", [], "unknown preset 'nope'; valid presets: classic, cuttle.cards"),
+            ("nope", ["colour=red"], "unknown preset 'nope'"),
             ("classic", ["four"], "expected FLAG=VALUE"),
             ("classic", ["=3"], "expected FLAG=VALUE"),
             ("classic", ["fours=random"], "unknown rule flag 'fours'; valid flags: king_goals"),

@@ -14,7 +14,8 @@ from cuttle._core import END_NAMES
 from cuttle.errors import IllegalMoveError
 from cuttle.simulate import (MATCH_FORMATS, SimulationResult, Summary, native_policy_code,
                              player_names)
-from cuttle.stats import newcombe_paired_interval, wilson_interval
+from cuttle.stats import (mean_difference, newcombe_interval, newcombe_paired_interval,
+                          paired_mean_difference, wilson_interval)
 
 sim_module = importlib.import_module("cuttle.simulate")   # cuttle.simulate is the function
 FIELDS = ("winner", "first", "moves", "turns", "scores", "end")
@@ -22,6 +23,12 @@ FIELDS = ("winner", "first", "moves", "turns", "scores", "end")
 
 def same_games(r1, r2):
     return all(np.array_equal(getattr(r1, k), getattr(r2, k)) for k in FIELDS)
+
+
+def first_games(short, long):
+    """`short` is the first len(short) games of `long`."""
+    return len(short) <= len(long) and \
+        all(np.array_equal(getattr(short, k), getattr(long, k)[:len(short)]) for k in FIELDS)
 
 
 @pytest.fixture(scope="module")
@@ -59,20 +66,15 @@ def test_no_swap_seats():
 
 
 def test_determinism_across_threads_and_chunks(run):
-    for threads, chunk in ((1, 3000), (2, 97), (1, 1), (2, 1 << 16)):
-        if chunk == 1:
-            r = cuttle.simulate(300, players=("random", "greedy"), seed=11, threads=threads,
-                                chunk_size=chunk, progress=False)
-            assert all(np.array_equal(getattr(r, k), getattr(run, k)[:300]) for k in FIELDS)
-            continue
-        r = cuttle.simulate(3000, players=("random", "greedy"), seed=11, threads=threads,
+    for threads, chunk, n in ((1, 3000, 3000), (2, 97, 3000), (1, 1, 300), (2, 1 << 16, 3000)):
+        r = cuttle.simulate(n, players=("random", "greedy"), seed=11, threads=threads,
                             chunk_size=chunk, progress=False)
-        assert same_games(r, run), (threads, chunk)
+        assert len(r) == n and first_games(r, run), (threads, chunk)
 
 
 def test_prefix_and_seed(run):
     short = cuttle.simulate(500, players=("random", "greedy"), seed=11, progress=False)
-    assert all(np.array_equal(getattr(short, k), getattr(run, k)[:500]) for k in FIELDS)
+    assert len(short) == 500 and first_games(short, run)
     other = cuttle.simulate(500, players=("random", "greedy"), seed=12, progress=False)
     assert not np.array_equal(other.moves, short.moves)
 
@@ -117,10 +119,13 @@ def test_bad_arguments(kwargs, message):
 
 
 def test_move_cap():
-    r = cuttle.simulate(50, seed=1, max_moves=5, progress=False)
     cap = list(END_NAMES).index("move_cap")
-    capped = r.end == cap
-    assert capped.any() and (r.winner[capped] == -1).all() and (r.moves <= 5).all()
+    # natively and with a Python player: a game still running after 5 moves is a draw
+    for players in (("random", "greedy"), (first_legal, "greedy")):
+        r = cuttle.simulate(50, players=players, seed=1, max_moves=5, progress=False)
+        capped = r.end == cap
+        assert capped.any() and (r.winner[capped] == -1).all(), players
+        assert (r.moves[capped] == 5).all() and (r.moves[~capped] <= 5).all(), players
 
 
 # -- summary statistics on a hand-made result -------------------------------------------
@@ -296,6 +301,35 @@ def test_callable_with_rng_and_greedy_port():
     assert (m.matches.games >= 2).all() and m.n_games == m.matches.games.sum()
 
 
+def test_python_matches_play_only_the_games_needed():
+    def rand(game, rng):
+        moves = game.legal_moves
+        return moves[rng.randrange(len(moves))]
+
+    fmt = MATCH_FORMATS["best_of_3"]
+    r = cuttle.simulate(6, players=(rand, first_legal), seed=2, match="best_of_3",
+                        chunk_size=10, progress=False)
+    m = r.matches
+    assert m.n_matches == 6 and r.n_games == m.games.sum()
+    # match j plays its slots j*K, j*K+1, ... in order and stops once it is decided
+    starts = np.concatenate([[0], np.cumsum(m.games)[:-1]])
+    for j in range(6):
+        idx = r.game_index[starts[j]:starts[j] + m.games[j]]
+        assert np.array_equal(idx, j * fmt.slots + np.arange(m.games[j]))
+        w = r.winner[starts[j]:starts[j] + m.games[j]]
+        wins = (int((w == 0).sum()), int((w == 1).sum()))
+        assert wins == tuple(m.wins[j])
+        if m.winner[j] >= 0:
+            assert wins[m.winner[j]] == fmt.wins and w[-1] == m.winner[j]
+        else:
+            assert m.games[j] == fmt.slots and max(wins) < fmt.wins
+    # each game is the game of that index in a single-game run
+    plain = cuttle.simulate(6 * fmt.slots, players=(rand, first_legal), seed=2,
+                            progress=False)
+    for k in FIELDS:
+        assert np.array_equal(getattr(r, k), getattr(plain, k)[r.game_index]), k
+
+
 def test_bad_callables():
     with pytest.raises(IllegalMoveError, match="illegal move"):
         cuttle.simulate(2, players=(lambda g: "scuttle AS 2C", "random"), seed=1,
@@ -307,6 +341,8 @@ def test_bad_callables():
 
     with pytest.raises(RuntimeError, match="changed the game"):
         cuttle.simulate(2, players=(cheat, "random"), seed=1, progress=False)
+    with pytest.raises(IllegalMoveError, match="player B returned no move"):
+        cuttle.simulate(2, players=("random", lambda g: None), seed=1, progress=False)
 
 
 # -- progress ---------------------------------------------------------------------------
@@ -355,6 +391,7 @@ def test_compare_difference_by_hand(comparison):
     assert c.estimate("win_A", 1) == wilson_interval(int(x1.sum()), 2000)
     d = c.difference("moves", 1)
     assert d.value == pytest.approx(c[1].moves.mean() - c[0].moves.mean())
+    assert d == paired_mean_difference(c[1].moves, c[0].moves)       # per-deal differences
     assert c.difference("win_A", 0, baseline=1).value == pytest.approx(-expected.value)
     with pytest.raises(ValueError, match="unknown metric"):
         c.difference("elo", 1)
@@ -384,9 +421,21 @@ def test_compare_outputs(comparison, tmp_path):
 
 def test_compare_matches():
     c = cuttle.compare(["classic", "quick"], 200, seed=4, match="first_to_3", progress=False)
-    assert c.n_games == 200 and "match_win_A" in c.metrics()
-    assert "wins the match" in str(c)
-    json.dumps(c.as_dict())
+    assert c.n_games == 200 and c.unit == "matches" and "match_win_A" in c.metrics()
+    assert "200 matches each" in str(c) and "wins the match" in str(c)
+    assert json.loads(json.dumps(c.as_dict()))["unit"] == "matches"
+    # match outcomes pair up by match index ...
+    x1, x0 = c[1].matches.winner == 0, c[0].matches.winner == 0
+    both = int((x1 & x0).sum())
+    only1, only0 = int(x1.sum()) - both, int(x0.sum()) - both
+    assert c.difference("match_win_A", 1) == \
+        newcombe_paired_interval(both, only1, only0, 200 - both - only1 - only0)
+    # ... but the games played differ, so game-level differences are independent
+    assert c[0].n_games != c[1].n_games
+    g1, g0 = c[1].winner == 0, c[0].winner == 0
+    assert c.difference("win_A", 1) == newcombe_interval(int(g1.sum()), len(g1),
+                                                         int(g0.sum()), len(g0))
+    assert c.difference("moves", 1) == mean_difference(c[1].moves, c[0].moves)
 
 
 def test_compare_errors():

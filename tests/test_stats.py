@@ -96,7 +96,7 @@ def test_newcombe_independent_by_hand():
     # swapping the groups mirrors the interval
     d2, lo2, hi2 = newcombe_interval(3, 12, 7, 10)
     assert (d2, lo2, hi2) == pytest.approx((-d, -hi, -lo), abs=1e-12)
-    d, lo, hi = newcombe_interval(1, 0 + 1, 0, 0)
+    d, lo, hi = newcombe_interval(1, 1, 0, 0)
     assert math.isnan(d) and (lo, hi) == (-1.0, 1.0)
 
 
@@ -171,9 +171,15 @@ def test_mean_intervals():
     assert d == pytest.approx((2.0, 2.0 - half, 2.0 + half))
     with pytest.raises(ValueError):
         paired_mean_difference([1, 2], [1])
+    # too few values for an interval: the difference alone, or nothing at all
+    d = mean_difference([4], [1, 2])
+    assert d.value == 2.5 and math.isnan(d.low) and math.isnan(d.high)
+    assert all(math.isnan(x) for x in mean_difference([], [1, 2]))
 
 
 def test_estimate_helpers():
     e = wilson_interval(0, 0)
     assert e.as_dict() == {"value": None, "low": 0.0, "high": 1.0}
-    assert wilson_interval(5, 10).contains(0.5)
+    e = wilson_interval(5, 10)
+    assert e.contains(0.5) and e.contains(e.low) and e.contains(e.high)
+    assert not e.contains(0.9) and not e.contains(0.1)
