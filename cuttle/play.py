@@ -40,8 +40,8 @@ from .policies import POLICY_NAMES, Bot, policy_code
 from .rules import Rules
 
 __all__ = ["RECORD_FORMAT", "RECORD_VERSION", "PlaySession", "add_play_commands",
-           "analyse_cli", "game_from_record", "history_lines", "play_cli", "read_record", "replay_cli", "rules_from_args", "start_from_record",
-           "validate_record"]
+           "analyse_cli", "game_from_record", "history_lines", "play_cli", "read_record",
+           "replay_cli", "rules_from_args", "start_from_record", "validate_record"]
 
 RECORD_FORMAT = "cuttle-game-record"
 RECORD_VERSION = 1
@@ -407,6 +407,12 @@ def play_cli(args) -> int:
     position = getattr(args, "position", None)
     try:
         policy_code(bot_name)
+        record = getattr(args, "record", None)
+        folder = os.path.dirname(os.path.abspath(record)) if record else None
+        if folder and not (os.path.isdir(folder) and os.access(folder, os.W_OK)):
+            # Say so now rather than after the game, when the record would be lost.
+            raise ValueError(f"cannot write the game record to {record!r}: "
+                             f"{folder!r} is not a writable folder")
         if seat not in (0, 1):
             raise ValueError(f"--seat takes 0 or 1, not {seat!r}")
         if position is not None:

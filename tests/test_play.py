@@ -191,9 +191,10 @@ def test_play_argparse_errors(monkeypatch, capsys):
     assert code == 2
 
 
-def test_unwritable_record(monkeypatch, capsys, tmp_path):
-    code, _, err = run(monkeypatch, capsys, ["play", "--record", str(tmp_path / "no" / "x.json")],
-                       "quit\n")
+def test_a_record_that_cannot_be_saved_after_the_game(monkeypatch, capsys, tmp_path):
+    target = tmp_path / "a_folder"          # the folder is writable, the path is a folder
+    target.mkdir()
+    code, _, err = run(monkeypatch, capsys, ["play", "--record", str(target)], "quit\n")
     assert code == 1 and "cannot save the game record" in err
 
 
@@ -379,3 +380,10 @@ def test_the_cuttle_command_registers_play_replay_and_analyse():
     parser = cli.build_parser()
     choices = parser._subparsers._group_actions[0].choices
     assert {"play", "replay", "analyse", "analyze"} <= set(choices)
+
+
+def test_an_unwritable_record_path_is_refused_before_the_game(monkeypatch, capsys, tmp_path):
+    code, out, err = run(monkeypatch, capsys,
+                         ["play", "--seed", "1", "--record", str(tmp_path / "no" / "g.json")],
+                         stdin="1\n")
+    assert code == 2 and "is not a writable folder" in err and "your move" not in out
