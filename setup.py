@@ -1,5 +1,6 @@
-"""Build the native core.  `pip install .` compiles cuttle/_core.pyx with OpenMP when the
-compiler supports it (a serial build otherwise).  CUTTLE_DEBUG=1 builds with bounds and
+"""Build the native core.  `pip install .` compiles the native modules (NATIVE_MODULES
+below; docs/architecture.md says what each owns) with OpenMP when the compiler supports
+it (a serial build otherwise).  CUTTLE_DEBUG=1 builds with bounds and
 wraparound checks on and no optimisation, for chasing memory bugs."""
 import os
 import platform
@@ -66,15 +67,19 @@ directives = {
     "nonecheck": DEBUG,
 }
 
+# The native core, one extension module per concern (each .pyx has its .pxd contract).
+NATIVE_MODULES = ("_engine", "_hidden", "_policies", "_core", "_play")
+
 extensions = [
     Extension(
-        "cuttle._core",
-        ["cuttle/_core.pyx"],
+        f"cuttle.{name}",
+        [f"cuttle/{name}.pyx"],
         include_dirs=[numpy.get_include()],
         extra_compile_args=compile_args,
         extra_link_args=omp_link,
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
     )
+    for name in NATIVE_MODULES
 ]
 
 setup(ext_modules=cythonize(extensions, compiler_directives=directives,

@@ -18,7 +18,8 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 import cuttle  # noqa: E402
-from cuttle._core import POLICY_CODES, play_batch  # noqa: E402
+from cuttle._play import play_batch  # noqa: E402
+from cuttle.policies import policy_code  # noqa: E402
 
 
 def median_rate(fn, repeat):
@@ -34,7 +35,7 @@ def median_rate(fn, repeat):
 
 def native(rules, n, pa, pb, threads):
     def run():
-        d = play_batch(rules, 0, n, 12345, POLICY_CODES[pa], POLICY_CODES[pb], True, threads)
+        d = play_batch(rules, 0, n, 12345, policy_code(pa), policy_code(pb), True, threads)
         return n, int(d["moves"].sum())
     return run
 

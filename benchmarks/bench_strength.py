@@ -15,7 +15,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 import cuttle  # noqa: E402
-from cuttle._core import play_batch  # noqa: E402
+from cuttle._play import play_batch  # noqa: E402
 from cuttle.policies import policy_code  # noqa: E402
 from cuttle.stats import wilson_interval  # noqa: E402
 

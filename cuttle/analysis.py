@@ -7,12 +7,13 @@ moves are compared on the same samples and results do not depend on the thread c
 """
 
 import math
-import os
 import time
 from dataclasses import dataclass
 
+from ._play import rollouts as _rollouts
 from .moves import Move
 from .policies import policy_code
+from .seeding import seed_or_new
 from .stats import wilson_interval
 
 
@@ -119,7 +120,7 @@ def analyse(game, rollouts=10000, policy="random", threads=None, seed=None,
     if code & 255 >= 2:
         raise ValueError("analysis playouts use 'random' or 'greedy' (a search bot inside "
                          "every playout would be far too slow)")
-    seed = int.from_bytes(os.urandom(8), "little") if seed is None else seed
+    seed = seed_or_new(seed)
     threads = threads or 0
     moves = list(game.legal_moves)
     codes = [m.code for m in moves]
@@ -135,7 +136,7 @@ def analyse(game, rollouts=10000, policy="random", threads=None, seed=None,
             return
         lo = min(done[c] for c in need)
         # Rollouts lo..target-1 for every move that needs them: the same streams for all.
-        out = game._core_analyse(need, lo, target - lo, seed, code, threads)
+        out = _rollouts(game, need, lo, target - lo, seed, code, threads)
         for row, c in zip(out, need):
             fresh = row[done[c] - lo:]
             wins[c] += int((fresh == me).sum())

@@ -1,17 +1,26 @@
 """`Game`: a game of Cuttle with push/undo, legal moves, views and printing.
 
-The state and every rule live in the native core (`cuttle._core.CoreGame`); this module
-turns card indices into `Card`s, move codes into `Move`s, and checks input.
+The state and every rule live in the native core: `Game` subclasses
+`cuttle._core.CoreGame` and is the only Python module that calls its `_core_*` methods.
+It turns card indices into `Card`s and move codes into `Move`s, and checks input.
 """
 
-import os
-import random
+import numbers
 
-from ._core import PHASE_NAMES, END_NAMES, CoreGame
-from .cards import CARDS, JOKER, parse_index
+import numpy as np
+
+from ._core import END_NAMES, MOVE_SPACE, PHASE_NAMES, CoreGame
+from .cards import CARDS, parse_index
 from .errors import IllegalMoveError, InvalidMoveError
 from .moves import Move
+from .observation import Observation
+from .position import layout, parse_text, write_text
 from .rules import Rules
+from .seeding import check_seed, seed_or_new
+
+__all__ = ["Game", "LegalMoves"]
+
+_OVER = PHASE_NAMES.index("over")
 
 # Which verbs each phase accepts (for error messages; legality itself is the core's).
 _PHASE_VERBS = {
@@ -60,8 +69,11 @@ class LegalMoves:
         return f"<LegalMoves ({', '.join(map(str, self._moves))})>"
 
 
-def _new_seed():
-    return int.from_bytes(os.urandom(8), "little")
+def _as_move(move) -> Move:
+    """A Move from a Move, its text, or its integer code (numpy integers too)."""
+    if isinstance(move, numbers.Integral) and not isinstance(move, bool):
+        return Move.from_code(move)
+    return Move.parse(move)
 
 
 class Game(CoreGame):
@@ -75,7 +87,7 @@ class Game(CoreGame):
     """
 
     def __init__(self, rules=None, seed=None):
-        self._attach(Rules.coerce(rules), _new_seed() if seed is None else _check_seed(seed))
+        self._attach(Rules.coerce(rules), seed_or_new(seed))
         self._core_deal(self.seed)
 
     def _attach(self, rules, seed):
@@ -85,86 +97,53 @@ class Game(CoreGame):
         self._core_set_rules(rules)
 
     @classmethod
-    def _dealt(cls, rules, seed, stream):
-        """The deal of a batched run's stream (game i of `play_batch` is stream 2i)."""
+    def from_run(cls, rules=None, *, seed, index: int) -> "Game":
+        """The deal of game `index` of a seeded simulation run (`cuttle.simulate(...,
+        seed=seed)` deals its game i exactly so; `Game(seed=s)` is game 0 of seed s)."""
         g = cls.__new__(cls)
-        g._attach(Rules.coerce(rules), seed)
-        g._core_deal(seed, stream)
+        g._attach(Rules.coerce(rules), check_seed(seed))
+        g._core_deal(g.seed, check_seed(index, "index"))
         return g
 
     @classmethod
     def from_position(cls, rules=None, *, hands=((), ()), points=((), ()),
                       permanents=((), ()), scrap=(), deck=(), to_move=0, rest="deck",
-                      seed=None):
+                      seed=None) -> "Game":
         """Build a main-phase position from card texts.
 
         A point card may carry its Jacks, bottom to top: `"TH[JC,JD]"`, listed on the side
         of its controller.  `deck` lists the top cards, top first.  Every card not listed
         goes to `rest`: `"deck"` (below the listed cards, shuffled by `seed`) or `"scrap"`.
+        ValueError for a duplicate or unknown card or a card in an impossible place.
         """
-        rules = Rules.coerce(rules)
-        seed = _new_seed() if seed is None else _check_seed(seed)
-        if to_move not in (0, 1):
-            raise ValueError(f"to_move must be 0 or 1, not {to_move!r}")
-        if rest not in ("deck", "scrap"):
-            raise ValueError(f"rest must be 'deck' or 'scrap', not {rest!r}")
-        seen = {}
-
-        def place(text, where):
-            i = parse_index(text)
-            if i == JOKER and not rules.joker:
-                raise ValueError(f"the joker ({text!r}, in {where}) needs Rules(joker=True)")
-            if i in seen:
-                raise ValueError(f"card {CARDS[i]} is listed twice (in {seen[i]} and {where})")
-            seen[i] = where
-            return i
-
-        def pair(value, name):
-            if isinstance(value, str) or len(value) != 2:
-                raise ValueError(f"{name} must be a pair (player 0's, player 1's) of card lists")
-            return value
-
-        h = [[place(c, f"hand {p}") for c in _seq(cards, f"hands[{p}]")]
-             for p, cards in enumerate(pair(hands, "hands"))]
-        pts, stacks = [[], []], {}
-        for p, cards in enumerate(pair(points, "points")):
-            for text in _seq(cards, f"points[{p}]"):
-                base, jacks = _split_stack(text)
-                i = place(base, f"points {p}")
-                if i >= 40:
-                    raise ValueError(f"{CARDS[i]} cannot be a point card (only A-T)")
-                js = [place(j, f"the Jacks on {CARDS[i]}") for j in jacks]
-                for j in js:
-                    if not 40 <= j < 44:
-                        raise ValueError(f"{CARDS[j]} on {CARDS[i]} is not a Jack")
-                pts[p].append(i)
-                if js:
-                    stacks[i] = js
-        perms = [[], []]
-        for p, cards in enumerate(pair(permanents, "permanents")):
-            for text in _seq(cards, f"permanents[{p}]"):
-                i = place(text, f"permanents {p}")
-                if not (i >= 44 and i < 52 or 28 <= i < 32):
-                    raise ValueError(f"{CARDS[i]} cannot be a permanent (only K, Q and 8s as glasses)")
-                perms[p].append(i)
-            if rules.one_queen_each and sum(44 <= i < 48 for i in perms[p]) > 1:
-                raise ValueError(f"player {p} controls more than one Queen, which "
-                                 f"one_queen_each forbids")
-        scrap_i = [place(c, "scrap") for c in _seq(scrap, "scrap")]
-        deck_i = [place(c, "deck") for c in _seq(deck, "deck")]
-        n = 53 if rules.joker else 52
-        unlisted = [i for i in range(n) if i not in seen]
-        if rest == "deck":
-            random.Random(seed).shuffle(unlisted)
-            deck_i += unlisted
-        else:
-            scrap_i += unlisted
+        lay = layout(rules, hands=hands, points=points, permanents=permanents, scrap=scrap,
+                     deck=deck, to_move=to_move, rest=rest, seed=seed)
         g = cls.__new__(cls)
-        g._attach(rules, seed)
-        g._core_load(h, pts, perms, scrap_i, deck_i, stacks, to_move, seed)
+        g._attach(lay.rules, lay.seed)
+        g._core_load(lay)
         if g._core_score(0) >= g._core_goal(0) and g._core_score(1) >= g._core_goal(1):
             raise ValueError("both players are already at their goal in this position")
         return g
+
+    @classmethod
+    def from_text(cls, text: str, rules=None, seed=None) -> "Game":
+        """A game from position text (see `cuttle.position`); `rules` (a Rules or a
+        preset name) and `seed` replace the text's own fields when given."""
+        kw = parse_text(text)
+        if rules is not None:
+            kw["rules"] = Rules.coerce(rules)
+        if seed is not None:
+            kw["seed"] = seed
+        try:
+            return cls.from_position(**kw)
+        except ValueError as e:
+            raise ValueError(f"invalid position: {e}") from None
+
+    def position_text(self, multiline: bool = False, rules: bool = True) -> str:
+        """The full position of a main-phase game as text (every zone and the whole deck,
+        top first), read back by `Game.from_text`; ``multiline``: one field a line;
+        ``rules=False`` leaves the rules field out.  ValueError outside the main phase."""
+        return write_text(self, multiline, rules)
 
     # -- moves -------------------------------------------------------------------------
 
@@ -174,14 +153,15 @@ class Game(CoreGame):
 
     def is_legal(self, move) -> bool:
         try:
-            move = Move.parse(move)
+            move = _as_move(move)
         except InvalidMoveError:
             return False
         return bool(self._core_is_legal(move.code))
 
     def play(self, move) -> Move:
-        """Play a Move or move text.  Illegal or malformed: IllegalMoveError, state unchanged."""
-        move = Move.parse(move)
+        """Play a Move, move text or move code.  Illegal or malformed:
+        IllegalMoveError, state unchanged."""
+        move = _as_move(move)
         if not self._core_play(move.code):
             raise IllegalMoveError(self._why_illegal(move))
         return move
@@ -216,6 +196,11 @@ class Game(CoreGame):
     def moves(self) -> list:
         return [Move.from_code(c) for c in self._core_move_codes()]
 
+    @property
+    def ply(self) -> int:
+        """The number of moves played (len(game.moves))."""
+        return self._core_ply
+
     def _why_illegal(self, move: Move) -> str:
         phase = self.phase
         who = f"player {self._core_to_move}"
@@ -236,10 +221,24 @@ class Game(CoreGame):
 
     # -- hidden information --------------------------------------------------------------
 
-    def observation(self, player: int):
-        """What `player` may know now (rulebook §6), as an `Observation`."""
-        from .observation import Observation
-        return Observation.of(self, _player(player))
+    def observation(self, player: int) -> Observation:
+        """What `player` may know now (docs/rules.md, hidden information)."""
+        p = _player(player)
+        opp = 1 - p
+        return Observation(
+            player=p, phase=self.phase, turn=self.turn, to_move=self.to_move,
+            hand=tuple(self.hand(p)), opponent_hand_size=len(self._core_hand(opp)),
+            opponent_known=tuple(CARDS[i] for i in self._core_known_hand(p)),
+            opponent_hand_public=self._core_hand_public(opp),
+            points=tuple(tuple((c, tuple(self.jacks(c))) for c in self.points(s))
+                         for s in (0, 1)),
+            permanents=tuple(tuple(self.permanents(s)) for s in (0, 1)),
+            scrap=tuple(self.scrap), deck_size=len(self._core_deck()),
+            deck_known=tuple((d, CARDS[c]) for d, c in self._core_known_deck()),
+            revealed=tuple(self.revealed), stack=tuple(self.stack),
+            frozen=tuple(tuple(self.frozen(s)) for s in (0, 1)),
+            scores=(self.score(0), self.score(1)), goals=(self.goal(0), self.goal(1)),
+            winner=self.winner, is_over=self.is_over, n_cards=53 if self._rules.joker else 52)
 
     def determinize(self, player: int, seed=None) -> "Game":
         """A full game consistent with `player`'s observation: everything the player
@@ -247,13 +246,14 @@ class Game(CoreGame):
         places they cannot see (the opponent's hand, unknown deck positions).  The
         sample has no move history (undoing into the true state would leak it)."""
         g = self.copy()
-        g._core_determinize(_player(player), _new_seed() if seed is None else _check_seed(seed))
+        g._core_determinize(_player(player), seed_or_new(seed))
         return g
 
-    def legal_move_mask(self):
-        """Numpy bool mask over the 65,536 move codes (`Move.code`) of the legal moves."""
-        from .observation import legal_move_mask
-        return legal_move_mask(self)
+    def legal_move_mask(self) -> np.ndarray:
+        """A bool array over the 65,536 move codes (`Move.code`), True at legal moves."""
+        mask = np.zeros(MOVE_SPACE, bool)
+        mask[np.asarray(self._core_legal_codes(), dtype=np.int64)] = True
+        return mask
 
     # -- views -------------------------------------------------------------------------
 
@@ -272,7 +272,7 @@ class Game(CoreGame):
     @property
     def to_move(self):
         """The player who must decide now (None once the game is over)."""
-        return None if self._core_phase == 9 else self._core_to_move
+        return None if self._core_phase == _OVER else self._core_to_move
 
     @property
     def turn_number(self) -> int:
@@ -285,7 +285,7 @@ class Game(CoreGame):
 
     @property
     def is_over(self) -> bool:
-        return self._core_phase == 9
+        return self._core_phase == _OVER
 
     @property
     def end_reason(self):
@@ -391,32 +391,6 @@ def _unpickle(cls, rules, seed, state):
 
 
 def _player(p):
-    if p not in (0, 1):
+    if isinstance(p, bool) or p not in (0, 1):
         raise ValueError(f"player must be 0 or 1, not {p!r}")
-    return p
-
-
-def _check_seed(seed):
-    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-        raise ValueError(f"seed must be a non-negative int, not {seed!r}")
-    return seed
-
-
-def _seq(cards, name):
-    if isinstance(cards, str):
-        raise ValueError(f"{name} must be a list of cards, not the string {cards!r}")
-    return list(cards)
-
-
-def _split_stack(text):
-    """'TH[JC,JD]' -> ('TH', ['JC', 'JD'])."""
-    if not isinstance(text, str):
-        return text, []
-    t = text.strip()
-    if "[" not in t:
-        return t, []
-    if not t.endswith("]"):
-        raise ValueError(f"bad point card {text!r}: write a Jack stack as 'TH[JC,JD]'")
-    base, inner = t[:-1].split("[", 1)
-    jacks = [j for j in inner.replace(" ", ",").split(",") if j]
-    return base, jacks
+    return int(p)

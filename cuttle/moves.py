@@ -4,17 +4,19 @@
     points C | scuttle C TARGET | royal C | glasses C | jack C TARGET
     oneoff C [TARGET] | counter C | take C | discard C [C ...] | block C
 
-A move is packed for the core into 16 bits: verb | card << 4 | target << 10 (63 = none);
-the second card of a two-card discard sits in the target field.
+A move is also a 16-bit code for the core and for learning code (`Move.code`,
+`Move.from_code`); the packing itself lives in the core (`cuttle._core.pack_move`).
 """
 
+import numbers
+
+from ._core import NO_CARD_INDEX, VERBS, pack_move, unpack_move
 from .cards import CARDS, parse_index
 from .errors import InvalidMoveError
 
-VERBS = ("draw", "pass", "resolve", "points", "scuttle", "royal", "glasses", "jack",
-         "oneoff", "counter", "take", "discard", "block")
+__all__ = ["Move", "VERBS"]
+
 _VERB_ID = {v: i for i, v in enumerate(VERBS)}
-NO_CARD = 63
 # verb: (min cards, max cards)
 _ARITY = {"draw": (0, 0), "pass": (0, 0), "resolve": (0, 0), "points": (1, 1),
           "scuttle": (2, 2), "royal": (1, 1), "glasses": (1, 1), "jack": (2, 2),
@@ -27,13 +29,18 @@ _USAGE = {"draw": "draw", "pass": "pass", "resolve": "resolve", "points": "point
 
 
 class Move:
-    """One decision of a player.  `str(move)` is its text; `Move.parse(text)` reads it.
+    """One decision of a player: an immutable value.  `str(move)` is its text;
+    `Move.parse(text)` reads it.
 
     A Move equals the Move parsed from its own text, and equals that text too:
-    `Move.parse("points 7h") == "points 7H"`.
+
+    >>> Move.parse("points 7h") == "points 7H"
+    True
+    >>> Move("scuttle", "9C", "8D").target
+    Card('8D')
     """
 
-    __slots__ = ("verb", "cards", "_text")
+    __slots__ = ("verb", "cards", "_text", "_code")
 
     def __init__(self, verb: str, *cards):
         if verb not in _VERB_ID:
@@ -52,13 +59,23 @@ class Move:
             idx.sort()
         elif len(idx) == 2 and idx[0] == idx[1]:
             raise InvalidMoveError(f"{verb} names the same card twice")
-        self.verb = verb
-        self.cards = tuple(CARDS[i] for i in idx)
-        self._text = " ".join((verb,) + self.cards)
+        cards = tuple(CARDS[i] for i in idx)
+        fields = idx + [NO_CARD_INDEX, NO_CARD_INDEX]
+        object.__setattr__(self, "verb", verb)
+        object.__setattr__(self, "cards", cards)
+        object.__setattr__(self, "_text", " ".join((verb,) + cards))
+        object.__setattr__(self, "_code", pack_move(_VERB_ID[verb], fields[0], fields[1]))
+
+    def __setattr__(self, name, value):
+        raise AttributeError("a Move is immutable")
+
+    def __delattr__(self, name):
+        raise AttributeError("a Move is immutable")
 
     @classmethod
-    def parse(cls, text: str) -> "Move":
-        """Read a move from text (case-insensitive, `10H` for `TH`)."""
+    def parse(cls, text) -> "Move":
+        """Read a move from text (case-insensitive, `10H` for `TH`); a Move is returned
+        as it is.  InvalidMoveError (a ValueError) saying what is wrong."""
         if isinstance(text, Move):
             return text
         if not isinstance(text, str):
@@ -69,18 +86,27 @@ class Move:
         return cls(parts[0].lower(), *parts[1:])
 
     @classmethod
-    def from_code(cls, code: int) -> "Move":
-        m = _FROM_CODE.get(code)
+    def from_code(cls, code) -> "Move":
+        """The Move of a 16-bit code (`Move.code`); InvalidMoveError (a ValueError) for
+        a code outside 0..65535 or one that packs no move."""
+        m = _FROM_CODE.get(code) if type(code) is int else None
         if m is None:
-            verb = VERBS[code & 15]
-            cards = [c for c in ((code >> 4) & 63, (code >> 10) & 63) if c != NO_CARD]
-            m = _FROM_CODE[code] = cls(verb, *cards)
+            try:
+                verb, card, target = unpack_move(int(_check_int(code)))
+                cards = [c for c in (card, target) if c != NO_CARD_INDEX]
+                m = cls(VERBS[verb], *cards)
+            except (ValueError, InvalidMoveError) as e:
+                raise InvalidMoveError(f"move code {code!r} is no move: {e}") from None
+            if m._code != code:              # e.g. a discard packed in the other order
+                raise InvalidMoveError(f"move code {code!r} is no move: its move "
+                                       f"{m._text!r} has code {m._code}")
+            _FROM_CODE[m._code] = m
         return m
 
     @property
     def code(self) -> int:
-        idx = [c.index for c in self.cards] + [NO_CARD, NO_CARD]
-        return _VERB_ID[self.verb] | (idx[0] << 4) | (idx[1] << 10)
+        """The move's 16-bit code (an index into `Game.legal_move_mask()`)."""
+        return self._code
 
     @property
     def card(self):
@@ -102,10 +128,10 @@ class Move:
 
     def __eq__(self, other):
         if isinstance(other, Move):
-            return self._text == other._text
+            return self._code == other._code
         if isinstance(other, str):
             try:
-                return self._text == Move.parse(other)._text
+                return self._code == Move.parse(other)._code
             except InvalidMoveError:
                 return False
         return NotImplemented
@@ -113,5 +139,14 @@ class Move:
     def __hash__(self):
         return hash(self._text)
 
+    def __reduce__(self):
+        return (Move.parse, (self._text,))
 
-_FROM_CODE = {}
+
+def _check_int(code):
+    if isinstance(code, bool) or not isinstance(code, numbers.Integral):
+        raise ValueError(f"a move code is an int, not {type(code).__name__}")
+    return code
+
+
+_FROM_CODE = {}      # code -> Move, filled only with valid codes (at most 65,536)

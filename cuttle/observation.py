@@ -1,4 +1,4 @@
-"""What one player may know (rulebook §6), and a fixed-size numpy encoding of it.
+"""What one player may know (docs/rules.md §6), and a fixed-size numpy encoding of it.
 
 Public: every point card, permanent and Jack stack, the scrap, the deck size, both hand
 sizes, the stack and a 7's revealed cards.  Private: the opponent's hand, except the
@@ -23,12 +23,12 @@ SCALARS = ("deck_size", "own_hand_size", "opponent_hand_size", "own_score",
            "opponent_score", "own_goal", "opponent_goal", "stack_size", "is_own_turn",
            "is_own_decision")
 OBSERVATION_SIZE = 53 * len(PLANES) + len(SCALARS) + len(PHASE_NAMES)
-MOVE_SPACE = 1 << 16  # move codes: verb | card << 4 | target << 10
 
 
 @dataclass(frozen=True)
 class Observation:
-    """One player's view of a game; equal views compare equal."""
+    """One player's view of a game (`Game.observation(player)`); equal views compare
+    equal."""
 
     player: int
     phase: str
@@ -51,23 +51,6 @@ class Observation:
     winner: object
     is_over: bool
     n_cards: int                # 52, or 53 with the joker
-
-    @classmethod
-    def of(cls, game, player: int) -> "Observation":
-        opp = 1 - player
-        known = tuple(CARDS[i] for i in game._core_known_hand(player))
-        return cls(
-            player=player, phase=game.phase, turn=game.turn, to_move=game.to_move,
-            hand=tuple(game.hand(player)), opponent_hand_size=len(game._core_hand(opp)),
-            opponent_known=known, opponent_hand_public=game._core_hand_public(opp),
-            points=tuple(tuple((c, tuple(game.jacks(c))) for c in game.points(p)) for p in (0, 1)),
-            permanents=tuple(tuple(game.permanents(p)) for p in (0, 1)),
-            scrap=tuple(game.scrap), deck_size=len(game._core_deck()),
-            deck_known=tuple((d, CARDS[c]) for d, c in game._core_known_deck()),
-            revealed=tuple(game.revealed), stack=tuple(game.stack),
-            frozen=tuple(tuple(game.frozen(p)) for p in (0, 1)),
-            scores=(game.score(0), game.score(1)), goals=(game.goal(0), game.goal(1)),
-            winner=game.winner, is_over=game.is_over, n_cards=53 if game.rules.joker else 52)
 
     @property
     def unknown_cards(self) -> tuple:
@@ -115,9 +98,3 @@ class Observation:
         phase[PHASE_NAMES.index(self.phase)] = 1.0
         return np.concatenate([planes.ravel(), scalars, phase])
 
-
-def legal_move_mask(game) -> np.ndarray:
-    """A bool array of length MOVE_SPACE, True at the code of every legal move."""
-    mask = np.zeros(MOVE_SPACE, bool)
-    mask[np.asarray(game._core_legal_codes(), dtype=np.int64)] = True
-    return mask

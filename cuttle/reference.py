@@ -1,10 +1,11 @@
 """Pure-Python reference engine for Cuttle.
 
-Written independently from the rulebook (``shared/rules.md``), the API contract
-(``shared/api.md``) and the project's decisions (``docs/rules-decisions.md``), so
+Written independently from the rulebook (``docs/rules.md``), the public API
+contract (the documented behaviour of ``cuttle.Rules``, ``Game`` and ``Move``) and
+the project's decisions (``docs/rules-decisions.md``), so
 that it can be cross-checked move by move against the fast core (differential
 testing).  Slow and obvious on purpose: plain lists, sets and dicts, one function
-per rule, comments citing the rulebook section ("R§n") or the decisions doc
+per rule, comments citing the section of docs/rules.md ("R§n") or the decisions doc
 ("D:<topic>" / "D#n" for the numbered list of silent points).
 
 Only the standard library is used.  Nothing here imports the core.
@@ -62,7 +63,7 @@ def rank(index):
 
 
 # ---------------------------------------------------------------------------
-# Flags and presets (api.md table)
+# Flags and presets (docs/rules.md, R§5 flag table)
 # ---------------------------------------------------------------------------
 
 FLAGS = (
@@ -388,7 +389,7 @@ class ReferenceGame:
         return out
 
     def _target_sides(self, p):
-        """R§4 table / api `targets_own_side`: which sides a 2 or 9 may hit."""
+        """R§4 table / flag `targets_own_side`: which sides a 2 or 9 may hit."""
         if self.rules["targets_own_side"]:
             return [self._opp(p), p]
         return [self._opp(p)]

@@ -2,132 +2,268 @@
 
 Presets give full flag sets (`classic`, the default, from pagat.com; `cuttle.cards`, the
 online community's rules v1.0.2) and named variants; any flag can be changed on top, so
-every combination of house rules can be simulated.  See docs/rules.md for every flag.
+every combination of house rules can be simulated.  docs/rules.md explains every flag.
+
+`FLAGS` below is the only declaration of the flags: it drives validation, parsing from
+text, the text and JSON forms, `Rules.describe()`, and the native core's `CRules` struct
+(whose fields carry the same names, see `Rules.c_fields`).
+
+Text form (`str(rules)`, read back by `Rules.parse`)::
+
+    classic                                   a preset
+    cuttle.cards: four=random, hand_limit=7   a preset and changed flags
+    classic four=random king_goals=15,14,10,7,5
 """
 
+from dataclasses import dataclass
 from types import MappingProxyType
 
-# name: (allowed values or a type name, classic, cuttle.cards, source, description)
-_FLAGS = {
-    "king_goals": ("5 ints", (21, 14, 10, 7, 5), (21, 14, 10, 5, 0), "pagat / cuttle.cards",
-                   "points needed to win with 0, 1, 2, 3, 4 Kings"),
-    "hand_limit": ("None or int >= 0", None, 8, "cuttle.cards; 'MTG notes' 7",
-                   "maximum hand size (None: no limit)"),
-    "hand_limit_mode": (("discard", "no_draw"), "discard", "discard", "cuttle.cards / legacy",
-                        "discard down to the limit at the end of your turn, or: drawing at the limit is illegal"),
-    "five": (("draw2", "discard1_draw3"), "draw2", "discard1_draw3", "pagat / cuttle.cards",
-             "the 5: draw two, or discard one then draw three"),
-    "seven": (("top1", "top2"), "top1", "top2", "pagat / cuttle.cards",
-              "the 7: play the top card, or one of the top two"),
-    "nine": (("return", "freeze", "topdeck"), "return", "freeze", "pagat / cuttle.cards / nine to deck",
-             "the 9: return to hand, return and freeze, or put on top of the deck"),
-    "nine_targets_points": (bool, False, True, "cuttle.cards", "the 9 may target point cards"),
-    "targets_own_side": (bool, True, False, "pagat / cuttle.cards",
-                         "2s and 9s may target your own cards"),
-    "three_takes_threes": (bool, True, False, "pagat / cuttle.cards", "a 3 may take a 3 from the scrap"),
-    "strict_oneoffs": (bool, False, True, "cuttle.cards",
-                       "one-offs need something to act on (3: a takeable card, 4: an opposing hand, 5/7: a deck)"),
-    "four": (("choice", "random", "draw"), "choice", "choice", "pagat / Greg Pallis / no-discard 4s",
-             "the 4: the victim discards two of their choice, two at random, or draws two"),
-    "queens_protect_queens": (bool, False, True, "beamer159 (pagat) / cuttle.cards",
-                              "a Queen also protects your other Queens"),
-    "queen_stops_scuttles": (bool, False, False, "how-to-play variant",
-                             "a player with a Queen cannot be scuttled"),
-    "one_queen_each": (bool, False, False, "how-to-play variant", "at most one Queen per player"),
-    "eight_breaks_glasses": (bool, False, False, "Daniel Goers (pagat)",
-                             "an 8 one-off scraps the opponent's glasses-8"),
-    "ten_blocks_scuttle": (bool, False, False, "Daniel Goers (pagat)",
-                           "the victim of a scuttle may block it with a 10"),
-    "ten_discards": (bool, False, False, "how-to-play variant",
-                     "a 10 one-off makes the opponent discard one card"),
-    "strict_scuttle": (bool, False, False, "how-to-play variant",
-                       "a scuttle needs a strictly higher rank (suits never break ties)"),
-    "joker": (bool, False, False, "Daniel Goers (pagat)",
-              "a 53rd card whose one-off swaps the hands"),
-    "open_hands": (bool, False, False, "'open Cuttle'", "both hands are public all game"),
-    "reveal_on_empty_deck": (bool, False, True, "cuttle.cards",
-                             "both hands are public once the deck is empty"),
-    "sudden_death": (bool, False, False, "how-to-play variant",
-                     "when the deck runs out each player gets one more turn, then it is a draw"),
-}
+__all__ = ["Flag", "FLAGS", "FLAG_NAMES", "PRESETS", "Rules"]
 
-FLAG_NAMES = tuple(_FLAGS)
-
-_PRESETS = {
-    "classic": ({}, "pagat.com's rules, the game's reference description"),
-    "cuttle.cards": ({k: v[2] for k, v in _FLAGS.items()}, "cuttle.cards rules v1.0.2"),
-    "cuttle.cards-beta": (dict({k: v[2] for k, v in _FLAGS.items()}, nine="topdeck"),
-                          "cuttle.cards beta 2.0: the 9 puts its target on top of the deck"),
-    "quick": ({"king_goals": (15, 14, 10, 7, 5)}, "'quick Cuttle': classic with a goal of 15"),
-    "open": ({"open_hands": True}, "'open Cuttle': classic with both hands public"),
-}
+_TRUE = {"true", "yes", "on", "1"}
+_FALSE = {"false", "no", "off", "0"}
+_NONE = {"none", "null", "-", ""}
+MAX_GOAL = 1000            # far above any sensible goal; keeps scores small ints
 
 
-def _check(name, value):
-    """Return the normalised value of flag `name`, or raise ValueError."""
-    if name not in _FLAGS:
-        raise ValueError(f"unknown rule flag {name!r}; valid flags: {', '.join(FLAG_NAMES)}")
-    kind = _FLAGS[name][0]
-    if kind is bool:
-        if not isinstance(value, bool):
-            raise ValueError(f"flag {name!r} takes True or False, not {value!r}")
-        return value
-    if isinstance(kind, tuple):
-        if value not in kind:
-            raise ValueError(f"flag {name!r} takes one of {', '.join(map(repr, kind))}, not {value!r}")
-        return value
-    if name == "king_goals":
-        try:
-            goals = tuple(value)
-        except TypeError:
-            goals = ()
-        if len(goals) != 5 or not all(isinstance(g, int) and not isinstance(g, bool) and 0 <= g <= 1000
-                                      for g in goals):
-            raise ValueError(f"flag 'king_goals' takes a tuple of 5 ints >= 0 "
-                             f"(goal with 0, 1, 2, 3, 4 Kings), not {value!r}")
-        return goals
-    if name == "hand_limit":
-        if value is None:
+@dataclass(frozen=True)
+class Flag:
+    """One rule flag: its kind ("bool", "choice", "goals", "limit"), the values a choice
+    takes (in the order the core encodes them), both presets' values, the source and
+    what it changes."""
+
+    name: str
+    kind: str
+    classic: object
+    cuttle_cards: object
+    source: str
+    text: str
+    values: tuple = ()
+
+    def values_text(self) -> str:
+        return {"bool": "bool", "goals": "5 ints", "limit": "None or int 0-53"}.get(
+            self.kind, " | ".join(self.values))
+
+    def check(self, value):
+        """The normalised value, or ValueError naming the flag and what it takes."""
+        if self.kind == "bool":
+            if not isinstance(value, bool):
+                raise ValueError(f"flag {self.name!r} takes True or False, not {value!r}")
+            return value
+        if self.kind == "choice":
+            if not isinstance(value, str) or value not in self.values:
+                raise ValueError(f"flag {self.name!r} takes one of "
+                                 f"{', '.join(map(repr, self.values))}, not {value!r}")
+            return value
+        if self.kind == "goals":
+            goals = tuple(value) if isinstance(value, (tuple, list)) else ()
+            if len(goals) != 5 or not all(_is_int(g) and 0 <= g <= MAX_GOAL for g in goals):
+                raise ValueError(f"flag 'king_goals' takes a tuple of 5 ints from 0 to "
+                                 f"{MAX_GOAL} (goal with 0, 1, 2, 3, 4 Kings), not {value!r}")
+            return tuple(int(g) for g in goals)
+        if value is None:                                   # "limit"
             return None
-        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 53:
-            raise ValueError(f"flag 'hand_limit' takes None or an int from 0 to 53, not {value!r}")
-        return value
-    raise AssertionError(name)
+        if not _is_int(value) or not 0 <= value <= 53:
+            raise ValueError(f"flag {self.name!r} takes None or an int from 0 to 53, "
+                             f"not {value!r}")
+        return int(value)
+
+    def parse(self, text: str):
+        """The value from its text (``true``, ``none``, ``8``, ``21,14,10,5,0``,
+        ``random``); ValueError naming what the flag takes."""
+        t = str(text).strip()
+        low = t.lower()
+        if self.kind == "bool":
+            if low in _TRUE:
+                return True
+            if low in _FALSE:
+                return False
+            raise ValueError(f"flag {self.name!r} takes true or false, not {text!r}")
+        if self.kind == "goals":
+            parts = [p for p in t.strip("()[] ").replace(" ", ",").split(",") if p]
+            if not all(_ascii_digits(p) for p in parts):
+                raise ValueError(f"flag {self.name!r} takes 5 whole numbers separated by "
+                                 f"commas, like 21,14,10,7,5, not {text!r}")
+            return self.check(tuple(int(p) for p in parts))
+        if self.kind == "limit":
+            if low in _NONE:
+                return None
+            if not _ascii_digits(t):
+                raise ValueError(f"flag {self.name!r} takes none or a whole number, not {text!r}")
+            return self.check(int(t))
+        return self.check(low)
+
+    def format(self, value) -> str:
+        """The text of a value, as `parse` reads it back."""
+        if value is None:
+            return "none"
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        if isinstance(value, tuple):
+            return ",".join(map(str, value))
+        return str(value)
+
+    def to_json(self, value):
+        return list(value) if isinstance(value, tuple) else value
+
+    def from_json(self, value):
+        return self.check(tuple(value) if self.kind == "goals" and isinstance(value, list)
+                          else value)
+
+    def to_c(self, value):
+        """The value in the core's CRules field of the same name."""
+        if self.kind == "choice":
+            return self.values.index(value)
+        if self.kind == "limit":
+            return -1 if value is None else value
+        return value if self.kind == "goals" else int(value)
+
+
+def _is_int(x) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _ascii_digits(t: str) -> bool:
+    return t.isascii() and t.isdigit()
+
+
+FLAGS = {f.name: f for f in (
+    Flag("king_goals", "goals", (21, 14, 10, 7, 5), (21, 14, 10, 5, 0), "pagat / cuttle.cards",
+         "points needed to win with 0, 1, 2, 3, 4 Kings"),
+    Flag("hand_limit", "limit", None, 8, "cuttle.cards; 'MTG notes' 7",
+         "maximum hand size (None: no limit)"),
+    Flag("hand_limit_mode", "choice", "discard", "discard", "cuttle.cards / legacy",
+         "discard down to the limit at the end of your turn, or: drawing at the limit is "
+         "illegal", ("discard", "no_draw")),
+    Flag("five", "choice", "draw2", "discard1_draw3", "pagat / cuttle.cards",
+         "the 5: draw two, or discard one then draw three", ("draw2", "discard1_draw3")),
+    Flag("seven", "choice", "top1", "top2", "pagat / cuttle.cards",
+         "the 7: play the top card, or one of the top two", ("top1", "top2")),
+    Flag("nine", "choice", "return", "freeze", "pagat / cuttle.cards / nine to deck",
+         "the 9: return to hand, return and freeze, or put on top of the deck",
+         ("return", "freeze", "topdeck")),
+    Flag("nine_targets_points", "bool", False, True, "cuttle.cards",
+         "the 9 may target point cards"),
+    Flag("targets_own_side", "bool", True, False, "pagat / cuttle.cards",
+         "2s and 9s may target your own cards"),
+    Flag("three_takes_threes", "bool", True, False, "pagat / cuttle.cards",
+         "a 3 may take a 3 from the scrap"),
+    Flag("strict_oneoffs", "bool", False, True, "cuttle.cards",
+         "one-offs need something to act on (3: a takeable card, 4: an opposing hand, "
+         "5/7: a deck)"),
+    Flag("four", "choice", "choice", "choice", "pagat / Greg Pallis / no-discard 4s",
+         "the 4: the victim discards two of their choice, two at random, or draws two",
+         ("choice", "random", "draw")),
+    Flag("queens_protect_queens", "bool", False, True, "beamer159 (pagat) / cuttle.cards",
+         "a Queen also protects your other Queens"),
+    Flag("queen_stops_scuttles", "bool", False, False, "how-to-play variant",
+         "a player with a Queen cannot be scuttled"),
+    Flag("one_queen_each", "bool", False, False, "how-to-play variant",
+         "at most one Queen per player"),
+    Flag("eight_breaks_glasses", "bool", False, False, "Daniel Goers (pagat)",
+         "an 8 one-off scraps the opponent's glasses-8"),
+    Flag("ten_blocks_scuttle", "bool", False, False, "Daniel Goers (pagat)",
+         "the victim of a scuttle may block it with a 10"),
+    Flag("ten_discards", "bool", False, False, "how-to-play variant",
+         "a 10 one-off makes the opponent discard one card"),
+    Flag("strict_scuttle", "bool", False, False, "how-to-play variant",
+         "a scuttle needs a strictly higher rank (suits never break ties)"),
+    Flag("joker", "bool", False, False, "Daniel Goers (pagat)",
+         "a 53rd card whose one-off swaps the hands"),
+    Flag("open_hands", "bool", False, False, "'open Cuttle'", "both hands are public all game"),
+    Flag("reveal_on_empty_deck", "bool", False, True, "cuttle.cards",
+         "both hands are public once the deck is empty"),
+    Flag("sudden_death", "bool", False, False, "how-to-play variant",
+         "when the deck runs out each player gets one more turn, then it is a draw"),
+)}
+
+FLAG_NAMES = tuple(FLAGS)
+
+_CLASSIC = {f.name: f.classic for f in FLAGS.values()}
+_CUTTLE_CARDS = {f.name: f.cuttle_cards for f in FLAGS.values()}
+
+# name: (flag values, description)
+PRESETS = {
+    "classic": (_CLASSIC, "pagat.com's rules, the game's reference description"),
+    "cuttle.cards": (_CUTTLE_CARDS, "cuttle.cards rules v1.0.2"),
+    "cuttle.cards-beta": (dict(_CUTTLE_CARDS, nine="topdeck"),
+                          "cuttle.cards beta 2.0: the 9 puts its target on top of the deck"),
+    "quick": (dict(_CLASSIC, king_goals=(15, 14, 10, 7, 5)),
+              "'quick Cuttle': classic with a goal of 15"),
+    "open": (dict(_CLASSIC, open_hands=True), "'open Cuttle': classic with both hands public"),
+}
+
+
+def _flag(name) -> Flag:
+    key = name.strip().lower().replace("-", "_") if isinstance(name, str) else name
+    try:
+        return FLAGS[key]
+    except (KeyError, TypeError):
+        raise ValueError(f"unknown rule flag {name!r}; valid flags: "
+                         f"{', '.join(FLAG_NAMES)}") from None
+
+
+def _preset_name(name) -> str:
+    key = name.strip().lower() if isinstance(name, str) else name
+    if key not in PRESETS:
+        raise ValueError(f"unknown preset {name!r}; valid presets: {', '.join(PRESETS)}")
+    return key
+
+
+def _split_top(text):
+    """Split at whitespace and at commas outside parentheses or brackets."""
+    out, cur, depth = [], [], 0
+    for ch in text:
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        if depth <= 0 and (ch.isspace() or ch == ","):
+            if cur:
+                out.append("".join(cur))
+                cur = []
+        else:
+            cur.append(ch)
+    if cur:
+        out.append("".join(cur))
+    return out
 
 
 class Rules:
-    """The rules of a game: a preset plus any changed flags.  Frozen and hashable.
+    """The rules of a game: a preset plus any changed flags.  Frozen, hashable, and
+    equal when every flag is equal.
 
-    >>> Rules()                              # classic
+    >>> Rules()
+    Rules('classic')
     >>> Rules("cuttle.cards", hand_limit=7)
-    >>> Rules(king_goals=(21, 14, 10, 5, 0)) # classic with cuttle.cards' King goals
+    Rules('cuttle.cards', hand_limit=7)
+    >>> print(Rules(king_goals=(21, 14, 10, 5, 0), four="random"))
+    classic: king_goals=(21,14,10,5,0), four=random
     """
 
-    presets = tuple(_PRESETS)
+    presets = tuple(PRESETS)
     flag_names = FLAG_NAMES
-    __slots__ = ("_preset", "_flags")
+    __slots__ = ("_preset", "_flags", "_c")
 
     def __init__(self, preset="classic", **flags):
         if isinstance(preset, Rules):
             base = dict(preset._flags)
             preset_name = preset._preset
         else:
-            if preset not in _PRESETS:
-                raise ValueError(f"unknown preset {preset!r}; valid presets: {', '.join(self.presets)}")
-            preset_name = preset
-            base = {k: v[1] for k, v in _FLAGS.items()}
-            base.update(_PRESETS[preset][0])
+            preset_name = _preset_name(preset)
+            base = dict(PRESETS[preset_name][0])
         for name, value in flags.items():
-            base[name] = _check(name, value)
+            base[name] = _flag(name).check(value)
         if base["hand_limit"] is None and base["hand_limit_mode"] != "discard":
             raise ValueError("hand_limit_mode='no_draw' needs a hand_limit (an int); "
                              "set hand_limit=N as well")
         object.__setattr__(self, "_preset", preset_name)
         object.__setattr__(self, "_flags", MappingProxyType(base))
+        object.__setattr__(self, "_c", None)
 
     @classmethod
     def coerce(cls, rules) -> "Rules":
-        """A Rules from a Rules, a preset name, or None (classic)."""
+        """A Rules from a Rules, a preset name (any case), or None (classic)."""
         if rules is None:
             return cls()
         if isinstance(rules, Rules):
@@ -135,6 +271,73 @@ class Rules:
         if isinstance(rules, str):
             return cls(rules)
         raise ValueError(f"rules must be a Rules, a preset name or None, not {rules!r}")
+
+    # -- text ----------------------------------------------------------------------------
+
+    @classmethod
+    def parse(cls, text: str, extra=()) -> "Rules":
+        """Rules from text: a preset (default classic) and ``FLAG=VALUE`` changes,
+        separated by spaces or commas, the preset optionally followed by ``:``
+        (``classic``, ``cuttle.cards four=random``, ``classic:four=random,hand_limit=7``,
+        ``king_goals=15,14,10,7,5``); `extra` holds more ``FLAG=VALUE`` strings applied
+        on top (command-line ``--set``).  ValueError naming the bad preset, flag or value."""
+        if not isinstance(text, str):
+            raise ValueError(f"rules text must be a string, not {text!r}")
+        head, colon, rest = text.partition(":")
+        if colon and "=" not in head:
+            preset, tokens = head.strip(), _split_top(rest)
+        else:
+            tokens = _split_top(text)
+            preset = tokens.pop(0) if tokens and "=" not in tokens[0] else ""
+        # A token without '=' continues the previous value (king_goals=15,14,10,7,5).
+        sets = []
+        for tok in tokens:
+            if "=" in tok or not sets:
+                sets.append(tok)
+            else:
+                sets[-1] += "," + tok
+        rules = cls(preset or "classic")           # a bad preset is reported first
+        return rules.replace(**cls.parse_assignments(list(sets) + list(extra)))
+
+    @staticmethod
+    def parse_assignments(items) -> dict:
+        """{flag: value} from ``FLAG=VALUE`` strings (values as `Flag.parse` reads them)."""
+        if isinstance(items, str):
+            items = [items]
+        flags = {}
+        for item in items or ():
+            name, eq, value = item.partition("=") if isinstance(item, str) else ("", "", "")
+            if not (eq and name.strip()):
+                raise ValueError(f"expected FLAG=VALUE (e.g. four=random), not {item!r}")
+            flag = _flag(name)
+            flags[flag.name] = flag.parse(value)
+        return flags
+
+    def variants(self, text: str) -> list:
+        """One copy per value of a flag, from ``FLAG=V1,V2,...`` (parenthesise tuple
+        values: ``king_goals=(21,14,10,7,5),(15,14,10,7,5)``)."""
+        name, eq, values = text.partition("=") if isinstance(text, str) else ("", "", "")
+        if not (eq and name.strip()):
+            raise ValueError(f"expected FLAG=VALUE,VALUE,... (e.g. four=choice,random), "
+                             f"not {text!r}")
+        flag = _flag(name)
+        vals = _split_top(values)
+        if not vals:
+            raise ValueError(f"{text!r} lists no values")
+        return [self.replace(**{flag.name: flag.parse(v)}) for v in vals]
+
+    def __str__(self):
+        changed = self.changed()
+        if not changed:
+            return self._preset
+        return self._preset + ": " + ", ".join(
+            f"{k}={_text_in_list(FLAGS[k].format(v))}" for k, v in changed.items())
+
+    def __repr__(self):
+        args = [repr(self._preset)] + [f"{k}={v!r}" for k, v in self.changed().items()]
+        return f"Rules({', '.join(args)})"
+
+    # -- values --------------------------------------------------------------------------
 
     def __getattr__(self, name):
         try:
@@ -147,6 +350,7 @@ class Rules:
 
     @property
     def preset(self) -> str:
+        """The preset the flags were changed from."""
         return self._preset
 
     @property
@@ -159,12 +363,38 @@ class Rules:
         return Rules(self, **flags)
 
     def changed(self) -> dict:
-        """The flags that differ from the preset's own values."""
-        base = Rules(self._preset)._flags
+        """The flags that differ from the preset's own values, in table order."""
+        base = PRESETS[self._preset][0]
         return {k: v for k, v in self._flags.items() if base[k] != v}
 
     def as_dict(self) -> dict:
+        """Every flag's value."""
         return dict(self._flags)
+
+    def to_json(self, full: bool = False) -> dict:
+        """``{"preset": ..., "changed": {...}}`` (and ``"flags"``, every value, with
+        `full`): JSON-ready, read back by `from_json`."""
+        d = {"preset": self._preset,
+             "changed": {k: FLAGS[k].to_json(v) for k, v in self.changed().items()}}
+        if full:
+            d["flags"] = {k: FLAGS[k].to_json(v) for k, v in self._flags.items()}
+        return d
+
+    @classmethod
+    def from_json(cls, d) -> "Rules":
+        """Rules from `to_json`'s form; ValueError saying what is wrong."""
+        if not isinstance(d, dict) or not isinstance(d.get("preset"), str):
+            raise ValueError("rules must be an object with a 'preset' name and 'changed' flags")
+        changed = d.get("changed", {})
+        if not isinstance(changed, dict):
+            raise ValueError("'changed' must be an object of flag values")
+        return cls(d["preset"], **{k: _flag(k).from_json(v) for k, v in changed.items()})
+
+    def c_fields(self) -> dict:
+        """The native core's CRules struct as a dict (field names are the flag names)."""
+        if self._c is None:
+            object.__setattr__(self, "_c", {k: FLAGS[k].to_c(v) for k, v in self._flags.items()})
+        return self._c
 
     def _key(self):
         return tuple(self._flags[k] for k in FLAG_NAMES)
@@ -177,10 +407,6 @@ class Rules:
     def __hash__(self):
         return hash(self._key())
 
-    def __repr__(self):
-        args = [repr(self._preset)] + [f"{k}={v!r}" for k, v in self.changed().items()]
-        return f"Rules({', '.join(args)})"
-
     def __reduce__(self):
         return (_rebuild, (self._preset, self.changed()))
 
@@ -188,15 +414,20 @@ class Rules:
     def describe() -> str:
         """Every preset and flag, one line each, with values and sources."""
         lines = ["Presets:"]
-        for name, (_, text) in _PRESETS.items():
+        for name, (_, text) in PRESETS.items():
             lines.append(f"  {name:18} {text}")
         lines.append("")
         lines.append("Flags (classic / cuttle.cards value; source):")
-        for name, (kind, classic, cc, source, text) in _FLAGS.items():
-            values = "bool" if kind is bool else (" | ".join(kind) if isinstance(kind, tuple) else kind)
-            lines.append(f"  {name:22} {text}")
-            lines.append(f"  {'':22}   values: {values}; classic {classic!r}, cuttle.cards {cc!r}; {source}")
+        for f in FLAGS.values():
+            lines.append(f"  {f.name:22} {f.text}")
+            lines.append(f"  {'':22}   values: {f.values_text()}; classic {f.classic!r}, "
+                         f"cuttle.cards {f.cuttle_cards!r}; {f.source}")
         return "\n".join(lines)
+
+
+def _text_in_list(value_text):
+    # Inside a comma-separated list a tuple value is parenthesised.
+    return f"({value_text})" if "," in value_text else value_text
 
 
 def _rebuild(preset, changed):

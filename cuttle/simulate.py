@@ -41,19 +41,20 @@ import inspect
 import math
 import os
 import random
-import secrets
 import sys
 import time
 from collections import namedtuple
 
 import numpy as np
 
-from ._core import END_NAMES, play_batch
+from ._core import END_NAMES
+from ._play import decide, play_batch
 from .policies import POLICY_NAMES, policy_code
 from .errors import IllegalMoveError
 from .game import Game
 from .moves import Move
 from .rules import Rules
+from .seeding import derive, seed_or_new
 from .stats import (Estimate, mean_difference, mean_interval_from_moments,
                     newcombe_interval, newcombe_paired_interval, paired_mean_difference,
                     wilson_interval, z_value)
@@ -65,7 +66,6 @@ DEFAULT_CHUNK = 1 << 16
 DEFAULT_MAX_MOVES = 10000
 PLAYER_LABELS = ("A", "B")
 SEATS = ("first", "second")
-_M64 = (1 << 64) - 1
 
 MatchFormat = namedtuple("MatchFormat", "wins slots description")
 MATCH_FORMATS = {
@@ -119,7 +119,7 @@ class _Player:
         code = self.code
 
         def native(game, rng):
-            return Move.from_code(game._core_policy_move(code, rng.getrandbits(64)))
+            return Move.from_code(decide(game, code, rng.getrandbits(64)))
         return native
 
 
@@ -149,18 +149,6 @@ def _resolve_players(players):
 # ---------------------------------------------------------------------------------------
 # Playing games
 
-def _splitmix(x):
-    x = (x + 0x9E3779B97F4A7C15) & _M64
-    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _M64
-    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _M64
-    return x ^ (x >> 31)
-
-
-def _derive(seed, stream):
-    """A 64-bit seed for stream `stream` of `seed` (Python-played games)."""
-    return _splitmix(_splitmix(seed & _M64) ^ stream)
-
-
 def _empty_arrays(n):
     return {"winner": np.empty(n, np.int8), "first": np.empty(n, np.int8),
             "moves": np.empty(n, np.int32), "turns": np.empty(n, np.int32),
@@ -174,8 +162,8 @@ _MOVE_CAP = END_NAMES.index("move_cap")
 def _play_python_game(rules, seed, i, funcs, swap_seats, max_moves, out, k):
     """Play game `i` in Python; write its row `k` of `out`."""
     a_seat = 1 if (swap_seats and i & 1) else 0
-    g = Game._dealt(rules, seed, 2 * i)      # the deal of native game i
-    rng = random.Random(_derive(seed, 2 * i + 1))
+    g = Game.from_run(rules, seed=seed, index=i)      # the deal of native game i
+    rng = random.Random(derive(seed, 2 * i + 1))
     seat_funcs = (funcs[a_seat], funcs[a_seat ^ 1])
     n = 0
     capped = False
@@ -188,9 +176,9 @@ def _play_python_game(rules, seed, i, funcs, swap_seats, max_moves, out, k):
             move = legal[0]
         else:
             seat = g.to_move
-            ply = g._core_ply
+            ply = g.ply
             move = seat_funcs[seat](g, rng)
-            if g._core_ply != ply:
+            if g.ply != ply:
                 raise RuntimeError(f"the policy of player {PLAYER_LABELS[seat ^ a_seat]} changed "
                                    f"the game it was given (game {i}); look ahead on game.copy()")
             if move is None:
@@ -291,7 +279,7 @@ class _Chunks:
 # ---------------------------------------------------------------------------------------
 # Progress
 
-def _write_text(path_or_file, write):
+def write_text_file(path_or_file, write):
     """Call write(f) on an open file, or on `path_or_file` opened for writing; if
     writing fails (or is interrupted) the half-written file is removed."""
     if not isinstance(path_or_file, (str, os.PathLike)):
@@ -373,15 +361,6 @@ def _positive_int(x, name):
     return int(x)
 
 
-def _check_seed(seed):
-    if seed is None:
-        return secrets.randbits(63)
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= _M64:
-        raise ValueError(f"seed must be an int from 0 to 2**64-1 (or None: a random seed), "
-                         f"not {seed!r}")
-    return int(seed)
-
-
 def _check_threads(threads):
     if threads is None:
         return 0
@@ -395,20 +374,6 @@ def _check_match(match):
         raise ValueError(f"unknown match format {match!r}; valid formats: "
                          f"{', '.join(MATCH_FORMATS)} (or None for single games)")
     return match
-
-
-def rules_label(rules) -> str:
-    """A short name for a rule set: its preset and changed flags."""
-    changed = rules.changed()
-    if not changed:
-        return rules.preset
-    return rules.preset + ": " + ", ".join(f"{k}={_flag_text(v)}" for k, v in changed.items())
-
-
-def _flag_text(v):
-    if isinstance(v, tuple):
-        return "(" + ",".join(map(str, v)) + ")"
-    return str(v)
 
 
 def _seating(result) -> str:
@@ -492,7 +457,7 @@ class SimulationResult:
 
     def __repr__(self):
         m = f", {self.n_matches:,} {self.match} matches" if self.matches is not None else ""
-        return (f"<SimulationResult {self.n_games:,} games{m}, {rules_label(self.rules)}, "
+        return (f"<SimulationResult {self.n_games:,} games{m}, {self.rules}, "
                 f"A={self.players[0]} B={self.players[1]}, seed={self.seed}>")
 
     def summary(self, confidence=0.95) -> "Summary":
@@ -519,7 +484,7 @@ class SimulationResult:
     def to_csv(self, path_or_file):
         """Write one row per game: game, [match,] winner (A/B/draw), first (A/B), moves,
         turns, score_a, score_b, end."""
-        _write_text(path_or_file, self._write_csv)
+        write_text_file(path_or_file, self._write_csv)
 
     def _write_csv(self, f):
         labels = np.array(["draw", "A", "B"])
@@ -583,14 +548,6 @@ def _est_dict(e, count=None, n=None):
     if n is not None:
         d["n"] = int(n)
     return d
-
-
-def _jsonable(v):
-    if isinstance(v, tuple):
-        return [_jsonable(x) for x in v]
-    if isinstance(v, dict):
-        return {k: _jsonable(x) for k, x in v.items()}
-    return v
 
 
 class Summary:
@@ -749,8 +706,7 @@ class Summary:
             "n_games": self.n,
             "seed": r.seed,
             "players": names,
-            "rules": {"preset": r.rules.preset, "changed": _jsonable(r.rules.changed()),
-                      "flags": _jsonable(r.rules.as_dict())},
+            "rules": r.rules.to_json(full=True),
             "swap_seats": r.swap_seats,
             "max_moves": r.max_moves,
             "confidence": self.confidence,
@@ -804,7 +760,7 @@ class Summary:
         head[0] += f", seed {r.seed}"
         if r.elapsed:
             head[0] += f" ({r.elapsed:.2f} s, {self.n / max(r.elapsed, 1e-9):,.0f} games/s)"
-        head.append(f"rules: {rules_label(r.rules)}")
+        head.append(f"rules: {r.rules}")
         head.append(f"players: A = {r.players[0]}, B = {r.players[1]}; {_seating(r)}")
 
         rows = []   # (label, count/n text, value text, interval text)
@@ -884,7 +840,7 @@ def simulate(n_games, rules=None, players=("random", "greedy"), seed=None, threa
     n = _positive_int(n_games, "n_games")
     rules = Rules.coerce(rules)
     pl = _resolve_players(players)
-    seed = _check_seed(seed)
+    seed = seed_or_new(seed)
     nthreads = _check_threads(threads)
     match = _check_match(match)
     max_moves = _positive_int(max_moves, "max_moves")
@@ -1139,7 +1095,7 @@ class ComparisonResult:
             "confidence": self.confidence,
             "baseline": self.labels[0],
             "rule_sets": [
-                {"label": lab, "preset": r.rules.preset, "changed": _jsonable(r.rules.changed()),
+                {"label": lab, **r.rules.to_json(),
                  "summary": r.summary(self.confidence).as_dict(),
                  "difference_vs_baseline": (None if i == 0 else
                                             {m: d.as_dict() for m, d
@@ -1150,7 +1106,7 @@ class ComparisonResult:
     def to_csv(self, path_or_file):
         """One row per rule set and metric: rule_set, label, metric, value, low, high,
         diff, diff_low, diff_high (differences to the baseline, empty for it)."""
-        _write_text(path_or_file, self._write_csv)
+        write_text_file(path_or_file, self._write_csv)
 
     def _write_csv(self, f):
         import csv
@@ -1164,7 +1120,7 @@ class ComparisonResult:
     def plot(self, path, title=None):
         """Save a bar chart (win and draw rates per rule set with their intervals, and the
         differences to the baseline) to `path`.  Needs matplotlib."""
-        plt = _pyplot()
+        plt = pyplot()
         metrics = ["win_A", "win_B", "draw", "first_mover"]
         k = len(self.labels)
         fig, axes = plt.subplots(1, 2, figsize=(max(8, 2.2 * k + 6), 4.8))
@@ -1209,7 +1165,7 @@ def _csv_num(x):
     return "" if x is None or not math.isfinite(x) else repr(float(x))
 
 
-def _pyplot():
+def pyplot():
     try:
         import matplotlib
     except ImportError:
@@ -1236,13 +1192,13 @@ def compare(rule_sets, n_games, players=("random", "greedy"), seed=None, threads
     if len(rule_sets) < 2:
         raise ValueError(f"compare needs at least two rule sets, not {len(rule_sets)}")
     if labels is None:
-        labels = [rules_label(r) for r in rule_sets]
+        labels = [str(r) for r in rule_sets]
     else:
         labels = [str(x) for x in labels]
         if len(labels) != len(rule_sets):
             raise ValueError(f"{len(labels)} labels for {len(rule_sets)} rule sets")
     z_value(confidence)
-    seed = _check_seed(seed)        # one seed for all (the first run checks the rest)
+    seed = seed_or_new(seed)        # one seed for all (the first run checks the rest)
     results = []
     for i, r in enumerate(rule_sets):
         results.append(simulate(n_games, r, players, seed, threads, swap_seats, progress,

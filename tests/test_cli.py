@@ -8,8 +8,8 @@ import sys
 import pytest
 
 import cuttle
-from cuttle.cli import main, rules_from_spec
-from cuttle.notation import parse_flag_value
+from cuttle.cli import main
+from cuttle.rules import FLAGS
 from cuttle.simulate import SimulationResult
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -159,7 +159,7 @@ def test_compare(capsys, tmp_path):
                        "--seed", "4")
     assert code == 0
     for piece in ("3 rule sets", "[2] classic: four=random",
-                  "[3] classic: king_goals=(15,14,10,7,5), joker=True", "vs [1]"):
+                  "[3] classic: king_goals=(15,14,10,7,5), joker=true", "vs [1]"):
         assert piece in out, piece
     code, out, _ = run(capsys, "compare", "--rules", "cuttle.cards", "--vary",
                        "four=choice,draw", "-n", "800", "--seed", "4", "--json")
@@ -184,12 +184,12 @@ def test_compare_plot(capsys, tmp_path, monkeypatch):
 
 
 def test_value_parsing():
-    assert parse_flag_value("joker", "On") is True and parse_flag_value("joker", "0") is False
-    assert parse_flag_value("hand_limit", "None") is None
-    assert parse_flag_value("hand_limit", "8") == 8
-    assert parse_flag_value("king_goals", "(21, 14, 10, 5, 0)") == (21, 14, 10, 5, 0)
-    assert parse_flag_value("four", "RANDOM") == "random"
-    assert rules_from_spec("cuttle.cards:hand_limit=7", ["four=draw"]) == \
+    assert FLAGS["joker"].parse("On") is True and FLAGS["joker"].parse("0") is False
+    assert FLAGS["hand_limit"].parse("None") is None
+    assert FLAGS["hand_limit"].parse("8") == 8
+    assert FLAGS["king_goals"].parse("(21, 14, 10, 5, 0)") == (21, 14, 10, 5, 0)
+    assert FLAGS["four"].parse("RANDOM") == "random"
+    assert cuttle.Rules.parse("cuttle.cards:hand_limit=7", ["four=draw"]) == \
         cuttle.Rules("cuttle.cards", hand_limit=7, four="draw")
 
 

@@ -1,12 +1,11 @@
-"""The position text format (cuttle.notation): round trips, parsing details, errors."""
+"""The position text format (cuttle.position): round trips, parsing details, errors."""
 
 import random
 
 import pytest
 
 import cuttle
-from cuttle.notation import (game_from_text, parse_position, parse_rules_text,
-                             position_text, rules_from_args, rules_text)
+from cuttle.position import parse_text as parse_position
 
 from helpers import random_rules
 
@@ -38,31 +37,31 @@ def test_round_trip_random_games():
             if g.is_over:
                 break
             if g.phase == "main":
-                text = position_text(g)
-                back = game_from_text(text)
+                text = g.position_text()
+                back = cuttle.Game.from_text(text)
                 assert table(back) == table(g), text
-                assert position_text(back) == text
-                multi = position_text(g, multiline=True)
-                assert "\n" in multi and table(game_from_text(multi)) == table(g)
+                assert back.position_text() == text
+                multi = g.position_text(multiline=True)
+                assert "\n" in multi and table(cuttle.Game.from_text(multi)) == table(g)
                 kw = parse_position(text)
                 assert table(cuttle.Game.from_position(**kw)) == table(g)
                 checked += 1
             else:
                 with pytest.raises(ValueError, match="main-phase"):
-                    position_text(g)
+                    g.position_text()
             g.play(rng.choice(list(g.legal_moves)))
         if g.is_over:
             with pytest.raises(ValueError, match="over"):
-                position_text(g)
+                g.position_text()
     assert checked > 1000
 
 
 def test_round_trip_without_rules_field_takes_rules_argument():
     g = cuttle.Game("cuttle.cards", seed=3)
-    text = position_text(g, rules=False)
+    text = g.position_text(rules=False)
     assert "rules" not in text
-    assert game_from_text(text).rules == cuttle.Rules()
-    back = game_from_text(text, rules="cuttle.cards")
+    assert cuttle.Game.from_text(text).rules == cuttle.Rules()
+    back = cuttle.Game.from_text(text, rules="cuttle.cards")
     assert table(back) == table(g)
 
 
@@ -76,7 +75,7 @@ def test_example_from_the_docs():
                   "points": (["TH[JD]", "5C"], ["9D"]),
                   "permanents": (["QD"], ["8H"]), "scrap": ["3C", "4H"],
                   "deck": ["7C", "JH"], "to_move": 0, "rest": "deck", "seed": None}
-    g = game_from_text(text, seed=11)
+    g = cuttle.Game.from_text(text, seed=11)
     assert g.rules == cuttle.Rules("cuttle.cards", four="random")
     assert g.hand(0) == ["2C", "3D", "7H"] and g.hand(1) == ["2H", "4S"]
     assert sorted(g.points(0)) == ["5C", "TH"] and g.jacks("TH") == ["JD"]
@@ -86,8 +85,8 @@ def test_example_from_the_docs():
     assert sorted(g.scrap) == ["3C", "4H"]
     assert g.to_move == 0 and g.phase == "main" and g.seed == 11
     # the same seed shuffles the rest the same way
-    assert game_from_text(text, seed=11).deck == g.deck
-    assert game_from_text(text, seed=12).deck != g.deck
+    assert cuttle.Game.from_text(text, seed=11).deck == g.deck
+    assert cuttle.Game.from_text(text, seed=12).deck != g.deck
 
 
 def test_lenient_writing():
@@ -107,26 +106,27 @@ def test_lenient_writing():
     kw = parse_position("hand: / 2C; perms: KS / ; discard: AC")
     assert kw["hands"] == ([], ["2C"]) and kw["permanents"] == (["KS"], [])
     assert kw["scrap"] == ["AC"]
-    g = game_from_text("hands: 7H 2C / 3D; points: TH[JC] / -; deck: 5H; rest: scrap")
+    g = cuttle.Game.from_text("hands: 7H 2C / 3D; points: TH[JC] / -; deck: 5H; rest: scrap")
     assert g.deck == ["5H"] and g.jacks("TH") == ["JC"] and len(g.scrap) == 52 - 6
-    assert parse_position("")["hands"] == ([], [])
+    with pytest.raises(ValueError, match="the position text is empty"):
+        parse_position("  # only a comment")
 
 
 def test_seed_and_rules_arguments_override_the_text():
     text = "rules: quick; seed: 4; hands: AC / 2C"
-    assert game_from_text(text).seed == 4
-    assert game_from_text(text).rules == cuttle.Rules("quick")
-    g = game_from_text(text, rules=cuttle.Rules("open"), seed=9)
+    assert cuttle.Game.from_text(text).seed == 4
+    assert cuttle.Game.from_text(text).rules == cuttle.Rules("quick")
+    g = cuttle.Game.from_text(text, rules=cuttle.Rules("open"), seed=9)
     assert g.seed == 9 and g.rules == cuttle.Rules("open")
 
 
 def test_joker_needs_the_joker_rule():
     with pytest.raises(ValueError, match="joker=true"):
-        parse_position("hands: JK /")
-    g = game_from_text("rules: classic joker=true; hands: JK /")
+        cuttle.Game.from_text("hands: JK /")
+    g = cuttle.Game.from_text("rules: classic joker=true; hands: JK /")
     assert g.hand(0) == ["JK"] and len(g.deck) == 52
     with pytest.raises(ValueError, match="joker"):
-        game_from_text("rules: classic joker=true; hands: JK /", rules="classic")
+        cuttle.Game.from_text("rules: classic joker=true; hands: JK /", rules="classic")
 
 
 @pytest.mark.parametrize("text, message", [
@@ -136,14 +136,14 @@ def test_joker_needs_the_joker_rule():
     ("cards: 2C", r"unknown field 'cards'; fields: rules, hands"),
     ("hands: ZZ / -", r"field 'hands': unknown card 'ZZ'"),
     ("deck: 2C 11H", r"field 'deck': unknown card '11H'"),
-    ("points: KH / -", r"field 'points': KH cannot be a point card"),
-    ("points: TH[5C] / -", r"field 'points': 5C in the stack of TH is not a Jack"),
+    ("points: KH / -", r"KH cannot be a point card"),
+    ("points: TH[5C] / -", r"5C in the stack of TH is not a Jack"),
     ("points: TH[JC / -", r"field 'points': '\[' without '\]'"),
     ("points: TH]JC / -", r"field 'points': '\]' without '\['"),
     ("points: TH[] / -", r"field 'points': empty Jack stack"),
     ("points: [JC] / -", r"field 'points': bad Jack stack"),
     ("hands: TH[JC] / -", r"field 'hands': 'TH\[JC\]': only point cards carry Jack stacks"),
-    ("permanents: 7C / -", r"field 'permanents': 7C cannot be a permanent"),
+    ("permanents: 7C / -", r"7C cannot be a permanent"),
     ("hands: 2C / 2C", r"card 2C is listed twice \(hand of player 0 and hand of player 1\)"),
     ("points: TH[JC] / -; deck: JC", r"card JC is listed twice"),
     ("scrap: 2C / 3C", r"field 'scrap' is one list for both players"),
@@ -160,12 +160,12 @@ def test_joker_needs_the_joker_rule():
 ])
 def test_malformed_text(text, message):
     with pytest.raises(ValueError, match=message):
-        parse_position(text)
+        cuttle.Game.from_text(text)
 
 
-def test_impossible_positions_from_game_from_text():
+def test_impossible_positions_from_text():
     with pytest.raises(ValueError, match="both players are already at their goal"):
-        game_from_text("points: TH 9H 8H / TC 9C 8C")
+        cuttle.Game.from_text("points: TH 9H 8H / TC 9C 8C")
     with pytest.raises(ValueError, match="position is text"):
         parse_position(None)
 
@@ -174,24 +174,31 @@ def test_rules_text_round_trip():
     rng = random.Random(5)
     for _ in range(200):
         rules = random_rules(rng, p_change=0.5)
-        text = rules_text(rules)
-        assert parse_rules_text(text) == rules, text
-        assert parse_rules_text(text).preset == rules.preset
-    assert rules_text(cuttle.Rules()) == "classic"
-    assert rules_text(cuttle.Rules("cuttle.cards", hand_limit=None, king_goals=(15, 14, 10, 7, 5))) \
-        == "cuttle.cards king_goals=15,14,10,7,5 hand_limit=none"
-    assert parse_rules_text("four=random") == cuttle.Rules(four="random")
+        text = str(rules)
+        assert cuttle.Rules.parse(text) == rules, text
+        assert cuttle.Rules.parse(text).preset == rules.preset
+    assert str(cuttle.Rules()) == "classic"
+    assert str(cuttle.Rules("cuttle.cards", hand_limit=None, king_goals=(15, 14, 10, 7, 5))) \
+        == "cuttle.cards: king_goals=(15,14,10,7,5), hand_limit=none"
+    assert cuttle.Rules.parse("four=random") == cuttle.Rules(four="random")
+    # the space-separated form of position text reads too
+    assert cuttle.Rules.parse("cuttle.cards king_goals=15,14,10,7,5 hand_limit=none") == \
+        cuttle.Rules("cuttle.cards", hand_limit=None, king_goals=(15, 14, 10, 7, 5))
+
+
+def _rules_from_args(preset, sets):
+    return cuttle.Rules.parse(preset or "classic", sets)
 
 
 def test_rules_from_args_values():
-    r = rules_from_args("classic", ["four=random", "king_goals=15,14,10,7,5",
+    r = _rules_from_args("classic", ["four=random", "king_goals=15,14,10,7,5",
                                     "hand_limit=7", "open-hands=yes", "joker=True",
                                     "sudden_death=0"])
     assert r == cuttle.Rules("classic", four="random", king_goals=(15, 14, 10, 7, 5),
                              hand_limit=7, open_hands=True, joker=True)
-    assert rules_from_args(None, []) == cuttle.Rules()
-    assert rules_from_args("cuttle.cards", ["hand_limit=none"]).hand_limit is None
-    assert rules_from_args("classic", ["king_goals=(21,14,10,5,0)"]).king_goals == \
+    assert _rules_from_args(None, []) == cuttle.Rules()
+    assert _rules_from_args("cuttle.cards", ["hand_limit=none"]).hand_limit is None
+    assert _rules_from_args("classic", ["king_goals=(21,14,10,5,0)"]).king_goals == \
         (21, 14, 10, 5, 0)
     for preset, sets, message in [
             ("nope", [], "unknown preset 'nope'; valid presets: classic, cuttle.cards"),
@@ -205,4 +212,4 @@ def test_rules_from_args_values():
             ("classic", ["king_goals=a,b"], "5 whole numbers"),
             ("classic", ["open_hands=2"], "true or false")]:
         with pytest.raises(ValueError, match=message):
-            rules_from_args(preset, sets)
+            _rules_from_args(preset, sets)

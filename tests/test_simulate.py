@@ -469,7 +469,7 @@ def test_a_callable_plays_against_a_native_policy_on_native_deals():
 
 
 def test_python_games_are_dealt_like_native_games():
-    from cuttle._core import play_batch
+    from cuttle._play import play_batch, random_playout
     seen = []
 
     def first_move(game):
@@ -478,12 +478,13 @@ def test_python_games_are_dealt_like_native_games():
         return game.legal_moves[0]
 
     cuttle.simulate(1, players=(first_move, first_move), seed=9, progress=False)
-    deal = cuttle.Game._dealt(cuttle.Rules(), 9, 0)
+    deal = cuttle.Game.from_run(seed=9, index=0)
+    assert cuttle.Game.from_run(seed=9, index=5).hand(0) != deal.hand(0)
     assert seen[0][1] == deal.hand(0)
     # Native game 0 of seed 9 is that deal played with the random policy on stream 1:
     # replaying it on a Game gives the very same game.
     d = play_batch(cuttle.Rules(), 0, 1, 9, 0, 0, False, 1)
-    n = deal._core_random_playout(9)
+    n = random_playout(deal, 9)
     assert n == d["moves"][0] and deal.winner == d["winner"][0]
     assert (deal.score(0), deal.score(1)) == tuple(d["scores"][0])
 

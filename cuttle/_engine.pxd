@@ -1,0 +1,56 @@
+# cython: language_level=3
+# The rules engine's contract: legal moves, applying a move, dealing, and the small rule
+# functions (scores, goals, public hands, the win check) that other native modules
+# inline.  Every function works on a State* under a CRules* and runs nogil.
+
+from libc.stdint cimport uint64_t, uint32_t
+from cuttle._state cimport (State, CRules, KINGS, EIGHTS, PH_OVER, END_GOAL,
+                            bit, rank_of, popcount, lowest)
+
+# All legal moves of the player to decide, written to `out` (room for MAX_MOVES);
+# returns how many.
+cdef int gen_moves(const State* s, const CRules* r, uint32_t* out) noexcept nogil
+
+# Play a move that gen_moves listed (trusted: callers only pass generated moves).
+cdef void apply_move(State* s, const CRules* r, uint32_t m) noexcept nogil
+
+# A fresh deal from the state's own stream (s.rng must be seeded): P0 5 cards, P1 6.
+cdef void deal(State* s, const CRules* r) noexcept nogil
+
+
+cdef inline int score(const State* s, int p) noexcept nogil:
+    cdef uint64_t m = s.points[p]
+    cdef int total = 0
+    while m:
+        total += rank_of(lowest(m)) + 1
+        m &= m - 1
+    return total
+
+cdef inline int goal(const State* s, const CRules* r, int p) noexcept nogil:
+    cdef int k = popcount(s.perm[p] & KINGS)
+    if k > 4:
+        k = 4
+    return r.king_goals[k]
+
+cdef inline int hand_is_public(const State* s, const CRules* r, int p) noexcept nogil:
+    # Glasses held by the opponent, open hands, or (cuttle.cards) the empty deck.
+    return r.open_hands or (r.reveal_on_empty_deck and s.deck_len == 0) or \
+        (s.perm[p ^ 1] & EIGHTS) != 0
+
+cdef inline void update_knowledge(State* s, const CRules* r) noexcept nogil:
+    # known_hand[p]: the cards p knows to be in the opponent's hand (perfect recall).
+    cdef int p
+    for p in range(2):
+        if hand_is_public(s, r, p ^ 1):
+            s.known_hand[p] = s.hand[p ^ 1]
+        else:
+            s.known_hand[p] &= s.hand[p ^ 1]
+
+cdef inline void check_win(State* s, const CRules* r, int mover) noexcept nogil:
+    # A player at their goal wins at once; if both are, the one who made the move.
+    cdef int w0 = score(s, 0) >= goal(s, r, 0)
+    cdef int w1 = score(s, 1) >= goal(s, r, 1)
+    if w0 or w1:
+        s.winner = mover if (w0 and w1) else (0 if w0 else 1)
+        s.phase = PH_OVER
+        s.end_reason = END_GOAL

@@ -1,0 +1,52 @@
+# cython: language_level=3
+"""Hidden information: determinization from one player's view (docs/analysis.md).
+
+A player sees neither the opponent's hand nor the deck order; the core tracks, with
+perfect recall, which of those cards the player knows anyway (State.known_hand,
+State.known_deck).  A determinization keeps everything the player knows and deals the
+rest anew, so searches and analyses never read hidden cards.
+"""
+
+from libc.stdint cimport uint64_t, int8_t
+
+from cuttle._state cimport *
+from cuttle._rng cimport rng_seed, rng_next, rng_below, STREAM_GAME
+from cuttle._engine cimport hand_is_public
+
+
+cdef void determinize(State* s, const CRules* r, int p, Rng* g) noexcept nogil:
+    """Redistribute the cards p cannot know (the opponent's unknown hand cards and the
+    deck cards whose place is not public) among those same places, uniformly; the
+    game's own random stream is reseeded since p cannot know future random effects."""
+    cdef int opp = p ^ 1
+    cdef int8_t pool[NCARDS]
+    cdef int n = 0
+    cdef int i, j, k
+    cdef int8_t tmp
+    cdef uint64_t hidden = 0 if hand_is_public(s, r, opp) else (s.hand[opp] & ~s.known_hand[p])
+    cdef uint64_t m = hidden
+    for i in range(s.deck_len):
+        if not (s.known_deck & bit(s.deck[i])):
+            m |= bit(s.deck[i])
+    # The pool in card order: the sample must depend only on what p knows, not on
+    # where the unknown cards really are.
+    while m:
+        pool[n] = <int8_t>lowest(m)
+        n += 1
+        m &= m - 1
+    i = n - 1
+    while i > 0:
+        j = <int>rng_below(g, i + 1)
+        tmp = pool[i]
+        pool[i] = pool[j]
+        pool[j] = tmp
+        i -= 1
+    k = popcount(hidden)
+    s.hand[opp] &= ~hidden
+    for i in range(k):
+        s.hand[opp] |= bit(pool[i])
+    for i in range(s.deck_len):
+        if not (s.known_deck & bit(s.deck[i])):
+            s.deck[i] = pool[k]
+            k += 1
+    rng_seed(&s.rng, rng_next(g), STREAM_GAME)

@@ -1,0 +1,72 @@
+"""`cuttle analyse POSITION`: rank the decider's moves by playouts.
+
+    cuttle analyse "hands: 2C 3D 7H / 2H 4S; points: TH / 9D; to_move: 0" --rollouts 2000
+"""
+
+import json
+
+from ..analysis import analyse
+from ..game import Game
+from ..position import parse_text
+from ..record import result_of
+from . import options
+from .options import UsageError
+
+DEFAULT_ROLLOUTS = 10000
+
+
+def run(args) -> int:
+    text = options.read_position_arg(args.position)
+    try:
+        kw = parse_text(text)
+        kw["rules"] = options.rules_from_options(args.rules, args.set, kw["rules"])
+        if args.seed is not None:
+            kw["seed"] = args.seed
+        if args.player is not None:
+            kw["to_move"] = args.player
+        game = Game.from_position(**kw)
+    except ValueError as e:
+        raise UsageError(f"invalid position: {e}") from None
+    if game.is_over:
+        raise UsageError(f"the position is already over ({result_of(game)['text']}): "
+                         f"nothing to analyse")
+    a = analyse(game, rollouts=args.rollouts, policy=args.policy, threads=args.threads,
+                seed=args.seed, adaptive=args.adaptive)
+    if args.json:
+        d = a.as_dict()
+        d["position"] = game.position_text()
+        d["rules"] = game.rules.to_json()
+        d["best"] = str(a.best)
+        print(json.dumps(d, indent=2))
+    else:
+        print(a)
+        print(f"Best: {a.best}")
+    return 0
+
+
+def add_command(sub):
+    pa = sub.add_parser(
+        "analyse", aliases=["analyze"],
+        help="rank the legal moves of a position by playouts",
+        description="Score every legal move of the player to decide by playouts from "
+                    "that player's view, with 95%% intervals. The position is position "
+                    "text (see cuttle.position), a file holding it, or '-' for stdin.",
+        epilog="example: cuttle analyse \"hands: 2C 7H / 4S 5D; points: 9D / TC; "
+               "to_move: 0\" --rollouts 2000")
+    pa.add_argument("position", metavar="POSITION",
+                    help="position text, a file holding it, or - to read stdin")
+    options.add_rules_options(pa, position_note=True)
+    pa.add_argument("--rollouts", type=options.positive, default=DEFAULT_ROLLOUTS,
+                    metavar="N", help=f"playouts per move (default {DEFAULT_ROLLOUTS})")
+    pa.add_argument("--policy", choices=("random", "greedy"), default="random",
+                    help="the players in the playouts (default random)")
+    pa.add_argument("--adaptive", action="store_true",
+                    help="successive halving: drop the worse moves early")
+    pa.add_argument("--threads", type=options.positive, default=None, metavar="T",
+                    help="cores to use (default: all)")
+    pa.add_argument("--seed", type=options.seed, default=None,
+                    help="seed of the playouts and of the unlisted cards' shuffle")
+    pa.add_argument("--json", action="store_true", help="print the result as JSON")
+    pa.add_argument("--player", type=int, choices=(0, 1), default=None,
+                    help="the player to decide (default: the position's to_move)")
+    pa.set_defaults(func=run)

@@ -1,0 +1,129 @@
+"""Option values shared by the commands: counts, seeds, confidence levels, players, rules,
+positions and output files.  Each parser raises `argparse.ArgumentTypeError` or
+`UsageError` with a message that names what was expected."""
+
+import argparse
+import os
+import sys
+
+from ..policies import POLICY_NAMES, policy_code
+from ..rules import Rules
+from ..seeding import check_seed
+
+__all__ = ["UsageError", "CommandError", "add_rules_options", "confidence", "players",
+           "positive", "read_position_arg", "rules_from_options", "seed"]
+
+
+class UsageError(Exception):
+    """A bad option or input: the command's usage and the message, exit status 2."""
+
+
+class CommandError(Exception):
+    """A command that could not finish (e.g. a file it cannot write): exit status 1."""
+
+
+def positive(text):
+    """A positive count: 1000000, 1_000_000, 1,000,000, 1e6."""
+    t = str(text).strip().replace("_", "").replace(",", "")
+    if not t.isascii():
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, not {text!r}")
+    try:
+        v = int(t)
+    except ValueError:
+        try:
+            f = float(t)
+        except ValueError:
+            f = None
+        if f is None or not f.is_integer():
+            raise argparse.ArgumentTypeError(f"expected a positive whole number, not {text!r}") \
+                from None
+        v = int(f)
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {text!r}")
+    return v
+
+
+def seed(text):
+    """A seed: a whole number from 0 to 2**64-1 (decimal, 0x hex, underscores allowed)."""
+    t = str(text).strip().replace("_", "")
+    try:
+        if not t.isascii():
+            raise ValueError
+        return check_seed(int(t, 0))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number from 0 to 2**64-1, "
+                                         f"not {text!r}") from None
+
+
+def confidence(text):
+    """A confidence level: 0.95, or 95 (read as 95 %)."""
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number like 0.95, not {text!r}") from None
+    if 1 < v < 100:
+        v /= 100.0          # 95 means 95 %
+    if not 0 < v < 1:
+        raise argparse.ArgumentTypeError(f"must be between 0 and 1 (e.g. 0.95), not {text!r}")
+    return v
+
+
+def players(text):
+    """(A, B) from 'A,B' or one name for both; each must be a policy name."""
+    names = [p.strip() for p in text.split(",")]
+    if len(names) == 1:
+        names = names * 2
+    if len(names) != 2 or not all(names):
+        raise UsageError(f"--players takes one or two player names separated by a comma "
+                         f"(e.g. random,greedy), not {text!r}")
+    for name in names:
+        try:
+            policy_code(name)
+        except ValueError as e:
+            raise UsageError(f"player {name!r}: {e}") from None
+    return tuple(names)
+
+
+def player_help(default):
+    return (f"from: {', '.join(POLICY_NAMES)}; 'ismcts' alone means ismcts:1000 "
+            f"(default {default})")
+
+
+def add_rules_options(p, position_note=False):
+    extra = " (default: the position's own rules, else classic)" if position_note \
+        else " (default classic)"
+    p.add_argument("--rules", default=None, metavar="PRESET",
+                   help=f"rule preset: {', '.join(Rules.presets)}{extra}; "
+                        f"PRESET:FLAG=VALUE,... also works")
+    p.add_argument("--set", action="append", default=[], metavar="FLAG=VALUE",
+                   help="change a rule flag (repeatable), e.g. --set four=random "
+                        "--set king_goals=15,14,10,7,5; see 'cuttle rules'")
+
+
+def rules_from_options(spec, sets, own=None) -> Rules:
+    """The rules of a command: `spec` (--rules) replaces `own` (a position's rules),
+    and --set changes flags on top of whichever applies."""
+    try:
+        if spec is None and own is not None:
+            flags = Rules.parse_assignments(sets)
+            return own.replace(**flags) if flags else own
+        return Rules.parse(spec or "classic", sets or ())
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+
+
+def read_position_arg(arg):
+    """Position text from '-' (stdin), a file, or the argument itself."""
+    if arg == "-":
+        return sys.stdin.read()
+    if os.path.isfile(arg):
+        try:
+            with open(arg, encoding="utf-8") as f:
+                return f.read()
+        except (OSError, UnicodeDecodeError) as e:
+            raise UsageError(f"cannot read {arg!r}: {getattr(e, 'strerror', None) or e}") \
+                from None
+    if ":" not in arg:
+        raise UsageError(f"{arg!r} is neither a file nor position text "
+                         f"(e.g. 'hands: 2C 3D / 4H; points: TH / -; to_move: 0')")
+    return arg

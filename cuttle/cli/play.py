@@ -1,0 +1,270 @@
+"""`cuttle play`: a terminal game of a person against a bot.
+
+    cuttle play --bot greedy --rules classic --set four=random --seed 7 --record game.json
+"""
+
+import datetime
+import os
+
+from ..analysis import analyse
+from ..errors import IllegalMoveError, InvalidMoveError
+from ..game import Game
+from ..moves import Move
+from ..policies import POLICY_NAMES, Bot, policy_code
+from ..position import parse_text
+from ..record import make_record, result_of, write_record
+from ..seeding import derive
+from . import options
+from .options import CommandError, UsageError
+from .terminal import history_lines, print_moves, read_line, seat_names
+
+DEFAULT_HINT_ROLLOUTS = 1000
+
+HELP = """\
+Commands:
+  N            play move number N of the list
+  MOVE         play a move in notation, e.g. draw, points 7H, scuttle 9C 8D,
+               royal QS, glasses 8H, jack JC TH, oneoff 6D, oneoff 2C QH,
+               counter 2S, resolve, take 5C, discard 3H 7D, pass
+  undo         take back your last decision (and the bot's replies to it)
+  hint [N]     rank your legal moves by N playouts per move (default {hint})
+  moves        the moves so far
+  board        draw the table and the legal moves again
+  help         this text
+  quit         stop here (the game record is saved)
+Cards are rank + suit: A 2-9 T(or 10) J Q K and C D H S, e.g. TH, 10h, AS."""
+
+
+class PlaySession:
+    """A terminal game of a human against a bot (see `run`)."""
+
+    def __init__(self, game, bot, human, position=None, hint_rollouts=DEFAULT_HINT_ROLLOUTS):
+        self.game = game
+        self.start = game.copy()
+        self.bot = bot
+        self.human = human
+        self.position = position              # the starting position's text, if any
+        self.hint_rollouts = hint_rollouts
+        self.decisions = []                   # plies at which the human decided
+        self.players = ["human", "human"]
+        self.players[1 - human] = bot.name
+        self.names = seat_names(self.players, human)
+
+    # -- the loop ----------------------------------------------------------------------
+
+    def run(self) -> str:
+        """Play until the game is over, the human quits or the input ends; returns the
+        status ('over', 'quit', 'eof', 'interrupted')."""
+        g = self.game
+        print(f"Cuttle: you are player {self.human} against {self.bot.name} "
+              f"(player {1 - self.human}); rules {g.rules}; seed {g.seed}.")
+        print("Type a move's number or the move itself; 'help' lists the commands.")
+        try:
+            while not g.is_over:
+                if g.to_move == self.human:
+                    status = self._human_decision()
+                    if status in ("quit", "eof"):
+                        return status
+                else:
+                    p = g.to_move
+                    move = self.bot.choose(g)
+                    g.play(move)
+                    print(f"P{p} ({self.bot.name}) plays: {move}")
+        except KeyboardInterrupt:
+            print("\ninterrupted")
+            return "interrupted"
+        print()
+        print(g.render())
+        if g.winner is None:
+            print(f"The game is a draw ({g.end_reason}).")
+        elif g.winner == self.human:
+            print(f"You win ({g.end_reason})!")
+        else:
+            print(f"{self.bot.name} wins ({g.end_reason}).")
+        return "over"
+
+    def _show(self):
+        g = self.game
+        print()
+        print(g.render(viewer=self.human))
+        print("Your legal moves:")
+        print_moves(list(g.legal_moves))
+
+    def _human_decision(self) -> str:
+        g = self.game
+        self._show()
+        while True:
+            legal = list(g.legal_moves)
+            line = read_line("your move> ")
+            if line is None:
+                print("(end of input)")
+                return "eof"
+            text = line.strip()
+            low = text.lower()
+            word, _, rest = low.partition(" ")
+            if not text:
+                print(f"Type a move number (1 to {len(legal)}), a move such as 'draw', "
+                      f"or 'help'.")
+                continue
+            if low.isdigit():
+                k = int(low) if low.isascii() else 0
+                if not 1 <= k <= len(legal):
+                    print(f"There is no move {text}: choose a number from 1 to {len(legal)}.")
+                    continue
+                move = legal[k - 1]
+            elif word in ("quit", "exit", "q") and not rest:
+                return "quit"
+            elif word in ("help", "?", "h") and not rest:
+                print(HELP.format(hint=self.hint_rollouts))
+                continue
+            elif word in ("moves", "history") and not rest:
+                self._print_history()
+                continue
+            elif word in ("board", "table", "show") and not rest:
+                self._show()
+                continue
+            elif word == "hint":
+                self._hint(rest.strip())
+                continue
+            elif word == "undo" and not rest:
+                if self._undo():
+                    return "undo"
+                continue
+            else:
+                try:
+                    move = Move.parse(text)
+                except InvalidMoveError as e:
+                    print(f"Not a move or a command: {text!r} ({e}). Type 'help' for help.")
+                    continue
+            before = g.ply
+            try:
+                g.play(move)
+            except IllegalMoveError as e:
+                print(f"Not legal now: {e}")
+                continue
+            self.decisions.append(before)
+            print(f"You play: {move}")
+            return "moved"
+
+    # -- commands ----------------------------------------------------------------------
+
+    def _undo(self) -> bool:
+        g = self.game
+        if not self.decisions:
+            print("Nothing to undo: you have not made a move yet.")
+            return False
+        target = self.decisions.pop()
+        undone = []
+        while g.ply > target:
+            undone.append(str(g.undo()))
+        print(f"Took back {len(undone)} move{'s' if len(undone) != 1 else ''}: "
+              f"{', '.join(reversed(undone))}")
+        return True
+
+    def _hint(self, arg):
+        g = self.game
+        n = self.hint_rollouts
+        if arg:
+            if not (arg.isascii() and arg.isdigit()) or not 1 <= int(arg) <= 10**7:
+                print(f"hint takes a number of playouts per move from 1 to 10,000,000, "
+                      f"not {arg!r}")
+                return
+            n = int(arg)
+        a = analyse(g, rollouts=n, policy="greedy", seed=derive(g.seed, g.ply, n))
+        print(a)
+        legal = list(g.legal_moves)
+        print(f"Hint: {a.best} (move {legal.index(a.best) + 1})")
+
+    def _print_history(self):
+        moves = self.game.moves
+        if not moves:
+            print("No moves yet.")
+            return
+        for line in history_lines(self.start, moves, self.names):
+            print(line)
+
+    def record(self, status) -> dict:
+        return make_record(self.game, players=self.players, human_seat=self.human,
+                           bot=self.bot, position=self.position, status=status)
+
+
+def _default_record_path():
+    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+    path = f"cuttle-game-{stamp}.json"
+    k = 2
+    while os.path.exists(path):
+        path = f"cuttle-game-{stamp}-{k}.json"
+        k += 1
+    return path
+
+
+def _start(args):
+    """The starting Game and its position text (None for a fresh deal)."""
+    if args.position is None:
+        return Game(options.rules_from_options(args.rules, args.set), args.seed), None
+    if args.position == "-":
+        raise UsageError("--position - cannot read standard input, which holds your "
+                         "moves; give the text or a file")
+    text = options.read_position_arg(args.position)
+    try:
+        kw = parse_text(text)
+        kw["rules"] = options.rules_from_options(args.rules, args.set, kw["rules"])
+        if args.seed is not None:
+            kw["seed"] = args.seed
+        game = Game.from_position(**kw)
+    except ValueError as e:
+        raise UsageError(f"invalid position: {e}") from None
+    if game.is_over:
+        raise UsageError("the position is already over: " + result_of(game)["text"])
+    return game, game.position_text(rules=False)
+
+
+def run(args) -> int:
+    """`cuttle play`: a terminal game against a bot; returns the exit status."""
+    try:
+        policy_code(args.bot)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    if args.record:
+        folder = os.path.dirname(os.path.abspath(args.record))
+        if not (os.path.isdir(folder) and os.access(folder, os.W_OK)):
+            # Say so now rather than after the game, when the record would be lost.
+            raise UsageError(f"cannot write the game record to {args.record!r}: "
+                             f"{folder!r} is not a writable folder")
+    game, start_text = _start(args)
+    bot = Bot(args.bot, seed=game.seed)
+    session = PlaySession(game, bot, args.seat, start_text, args.hint_rollouts)
+    status = session.run()
+    path = args.record or _default_record_path()
+    try:
+        write_record(session.record(status), path)
+    except OSError as e:
+        raise CommandError(f"cannot save the game record to {path!r}: "
+                           f"{e.strerror or e}") from None
+    print(f"Game record saved to {path} (replay it with: cuttle replay {path})")
+    return 130 if status == "interrupted" else 0
+
+
+def add_command(sub):
+    pp = sub.add_parser(
+        "play", help="play a game against a bot in the terminal",
+        description="Play Cuttle against a bot. At each of your decisions the table is "
+                    "drawn from your side and your legal moves are listed; answer with a "
+                    "number, a move (e.g. 'points 7H'), undo, hint, moves, help or quit. "
+                    "Input may come from a pipe. The game record is saved as JSON at the end.")
+    pp.add_argument("--bot", default="greedy", metavar="NAME",
+                    help=f"the opponent: {', '.join(POLICY_NAMES)} (default greedy; "
+                         f"'ismcts' alone means ismcts:1000)")
+    options.add_rules_options(pp, position_note=True)
+    pp.add_argument("--seed", type=options.seed, default=None,
+                    help="seed of the deal and the bot (default: random)")
+    pp.add_argument("--seat", type=int, choices=(0, 1), default=0,
+                    help="your seat: 0 moves first in a new deal (default 0)")
+    pp.add_argument("--record", metavar="FILE", default=None,
+                    help="where to save the game record (default cuttle-game-DATE-TIME.json)")
+    pp.add_argument("--position", metavar="TEXT", default=None,
+                    help="start from this position (position text or a file holding it)")
+    pp.add_argument("--hint-rollouts", type=options.positive, default=DEFAULT_HINT_ROLLOUTS,
+                    metavar="N", help=f"playouts per move for 'hint' "
+                                      f"(default {DEFAULT_HINT_ROLLOUTS})")
+    pp.set_defaults(func=run)

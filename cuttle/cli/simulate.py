@@ -1,0 +1,174 @@
+"""`cuttle simulate`, `cuttle compare` and `cuttle rules`."""
+
+import argparse
+import json
+import sys
+
+from ..rules import Rules
+from ..simulate import (DEFAULT_MAX_MOVES, MATCH_FORMATS, compare, pyplot, simulate,
+                        write_text_file)
+from . import options
+from .options import UsageError
+
+
+def _add_common(p):
+    p.add_argument("-n", "--games", dest="n", type=options.positive, default=10000,
+                   metavar="N",
+                   help="number of games (of matches with --match) to play (default 10000)")
+    p.add_argument("--players", default="random,greedy", metavar="A,B",
+                   help="the two players (one name: both players), "
+                        + options.player_help("random,greedy"))
+    p.add_argument("--seed", type=options.seed, default=None,
+                   help="seed of the run (default: a random seed, printed with the results)")
+    p.add_argument("--threads", type=options.positive, default=None, metavar="T",
+                   help="cores to use (default: all)")
+    p.add_argument("--no-swap", dest="swap", action="store_false",
+                   help="player A always moves first (default: A moves first in "
+                        "even-numbered games, B in odd-numbered ones)")
+    p.add_argument("--match", choices=tuple(MATCH_FORMATS), default=None,
+                   help="play matches instead of single games (first player alternates)")
+    p.add_argument("--max-moves", type=options.positive, default=DEFAULT_MAX_MOVES,
+                   metavar="M",
+                   help=f"a game still running after M moves is a draw (default "
+                        f"{DEFAULT_MAX_MOVES})")
+    p.add_argument("--confidence", type=options.confidence, default=0.95, metavar="C",
+                   help="confidence level of the intervals (default 0.95)")
+    p.add_argument("--chunk-size", type=options.positive, default=None, help=argparse.SUPPRESS)
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--progress", dest="progress", action="store_true", default=None,
+                   help="show a progress bar on stderr (default: only if it is a terminal)")
+    g.add_argument("--no-progress", dest="progress", action="store_false",
+                   help="never show a progress bar")
+    p.add_argument("--json", nargs="?", const="-", default=None, metavar="FILE",
+                   help="write the results as JSON to FILE (default: stdout, instead of "
+                        "the table)")
+    p.add_argument("--csv", nargs="?", const="-", default=None, metavar="FILE",
+                   help="write CSV to FILE (default: stdout, instead of the table)")
+
+
+def add_commands(sub):
+    ps = sub.add_parser(
+        "simulate", help="play many games and print win rates with confidence intervals",
+        description="Play many games between two players and print win and draw rates, the "
+                    "first-player advantage and game lengths, with confidence intervals.",
+        epilog="example: cuttle simulate -n 1000000 --rules classic --set four=random "
+               "--players random,greedy --threads 2 --seed 1")
+    options.add_rules_options(ps)
+    _add_common(ps)
+    ps.set_defaults(func=run_simulate)
+
+    pc = sub.add_parser(
+        "compare", help="play the same deals under several rule sets and compare them",
+        description="Play the same deals (same seed and game indices) under each rule set "
+                    "and report each rule set's rates and its differences to the first one, "
+                    "with paired confidence intervals.",
+        epilog="examples: cuttle compare classic classic:four=random cuttle.cards -n 100000\n"
+               "          cuttle compare --vary four=choice,random,draw -n 100000 --plot four.png",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    pc.add_argument("specs", nargs="*", metavar="RULES",
+                    help="rule sets as PRESET or PRESET:FLAG=VALUE,FLAG=VALUE (the first is "
+                         "the baseline)")
+    pc.add_argument("--rules", default=None, metavar="PRESET",
+                    help="base preset for --vary (default classic)")
+    pc.add_argument("--set", action="append", default=[], metavar="FLAG=VALUE",
+                    help="change a rule flag in every rule set (repeatable)")
+    pc.add_argument("--vary", metavar="FLAG=V1,V2,...",
+                    help="one rule set per value of FLAG (on top of --rules and --set); "
+                         "parenthesise tuples: king_goals=(21,14,10,7,5),(15,14,10,7,5)")
+    pc.add_argument("--plot", metavar="FILE.png",
+                    help="save a bar chart of the rates and differences (needs matplotlib)")
+    _add_common(pc)
+    pc.set_defaults(func=run_compare)
+
+    pr = sub.add_parser("rules", help="list the rule presets and flags",
+                        description="Without arguments, list every preset and flag. With a "
+                                    "preset (and --set), print that rule set's flag values.")
+    pr.add_argument("preset", nargs="?", metavar="PRESET",
+                    help="show this preset's flags (PRESET:FLAG=VALUE,... also works)")
+    pr.add_argument("--set", action="append", default=[], metavar="FLAG=VALUE",
+                    help="change a rule flag (repeatable)")
+    pr.add_argument("--json", action="store_true", help="print the flags as JSON")
+    pr.set_defaults(func=run_rules)
+
+
+def _check_outputs(args):
+    if args.json == "-" and args.csv == "-":
+        raise UsageError("--json and --csv cannot both write to stdout; give one a FILE")
+
+
+def _write_outputs(args, table, as_dict, to_csv):
+    """Print the table unless --json/--csv write to stdout; write the files (a file
+    that cannot be written completely is removed)."""
+    if "-" not in (args.json, args.csv):
+        print(table)
+    for path, write in ((args.json, lambda f: f.write(json.dumps(as_dict(), indent=2) + "\n")),
+                        (args.csv, to_csv)):
+        if path == "-":
+            write(sys.stdout)
+        elif path is not None:
+            try:
+                write_text_file(path, write)
+            except OSError as e:
+                raise UsageError(f"cannot write {path!r}: {e.strerror or e}") from None
+
+
+def run_simulate(args):
+    _check_outputs(args)
+    rules = options.rules_from_options(args.rules, args.set)
+    players = options.players(args.players)
+    res = simulate(args.n, rules, players, seed=args.seed, threads=args.threads,
+                   swap_seats=args.swap, progress=args.progress, match=args.match,
+                   max_moves=args.max_moves, chunk_size=args.chunk_size)
+    s = res.summary(args.confidence)
+    _write_outputs(args, str(s), s.as_dict, res.to_csv)
+    return 0
+
+
+def _rule_sets(args):
+    rule_sets = [options.rules_from_options(spec, args.set) for spec in args.specs]
+    if args.vary:
+        base = options.rules_from_options(args.rules, args.set)
+        try:
+            rule_sets += base.variants(args.vary)
+        except ValueError as e:
+            raise UsageError(f"--vary: {e}") from None
+    if len(rule_sets) < 2:
+        raise UsageError("compare needs at least two rule sets: give them as arguments "
+                         "(e.g. classic classic:four=random) or with --vary FLAG=V1,V2")
+    return rule_sets
+
+
+def run_compare(args):
+    _check_outputs(args)
+    if args.plot:
+        try:
+            pyplot()
+        except ImportError as e:
+            raise UsageError(f"--plot: {e}") from None
+    players = options.players(args.players)
+    rule_sets = _rule_sets(args)
+    cmp = compare(rule_sets, args.n, players, seed=args.seed, threads=args.threads,
+                  swap_seats=args.swap, progress=args.progress, match=args.match,
+                  max_moves=args.max_moves, chunk_size=args.chunk_size,
+                  confidence=args.confidence)
+    _write_outputs(args, str(cmp), cmp.as_dict, cmp.to_csv)
+    if args.plot:
+        cmp.plot(args.plot)
+        print(f"plot saved to {args.plot}", file=sys.stderr)
+    return 0
+
+
+def run_rules(args):
+    if args.preset is None and not args.set and not args.json:
+        print(Rules.describe())
+        return 0
+    rules = options.rules_from_options(args.preset, args.set)
+    if args.json:
+        print(json.dumps(rules.to_json(full=True), indent=2))
+        return 0
+    changed = rules.changed()
+    print(f"{rules!r}")
+    for k, v in rules.as_dict().items():
+        mark = "  (changed)" if k in changed else ""
+        print(f"  {k:22} {v!r}{mark}")
+    return 0

@@ -1,0 +1,58 @@
+"""Reading lines from a person or a pipe, and printing numbered move lists."""
+
+import sys
+
+
+def read_line(prompt):
+    """One line of input without its newline, or None at the end of input.
+
+    On a terminal this is `input` (line editing); otherwise the prompt is printed and
+    the line read from `sys.stdin` is echoed, so a scripted session reads like one."""
+    stdin = sys.stdin
+    try:
+        tty = stdin.isatty() and sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        tty = False
+    if tty:
+        try:
+            return input(prompt)
+        except EOFError:
+            print()
+            return None
+    sys.stdout.write(prompt)
+    sys.stdout.flush()
+    line = stdin.readline()
+    if not line:
+        sys.stdout.write("\n")
+        return None
+    line = line.rstrip("\r\n")
+    print(line)
+    return line
+
+
+def print_moves(moves, per_line=4):
+    """The legal moves, numbered from 1, in columns."""
+    items = [f"{i:>3}. {m}" for i, m in enumerate(moves, 1)]
+    width = max(len(s) for s in items) + 2
+    per_line = max(1, min(per_line, 88 // width))
+    for k in range(0, len(items), per_line):
+        print("".join(s.ljust(width) for s in items[k:k + per_line]).rstrip())
+
+
+def history_lines(start, moves, names=None):
+    """'  1. turn 1, P0 (you): draw' for each move played from the game `start`."""
+    g = start.copy()
+    out = []
+    for i, m in enumerate(moves, 1):
+        p = g.to_move
+        who = f"P{p}" + (f" ({names[p]})" if names else "")
+        out.append(f"{i:>4}. turn {g.turn_number + 1}, {who}: {m}")
+        g.play(m)
+    return out
+
+
+def seat_names(players, human_seat):
+    """How the history calls each player: 'you' and the bot's name."""
+    if human_seat in (0, 1):
+        return {human_seat: "you", 1 - human_seat: players[1 - human_seat]}
+    return {0: players[0], 1: players[1]}

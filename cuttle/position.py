@@ -1,0 +1,322 @@
+"""Positions: the one validator behind `Game.from_position`, and the position text format
+(`Game.from_text`, `game.position_text()`).
+
+A position is a list of ``field: value`` entries separated by ``;`` or by new lines
+(``#`` starts a comment that runs to the end of the line).  Field names are
+case-insensitive and every field is optional::
+
+    rules: cuttle.cards four=random; hands: 2C 3D 7H / 2H 4S;
+    points: TH[JD] 5C / 9D; permanents: QD / 8H; scrap: 3C 4H; deck: 7C JH;
+    to_move: 0; rest: deck
+
+| field | value |
+|---|---|
+| ``hands`` | player 0's cards ``/`` player 1's cards |
+| ``points`` | point cards per player (``/`` between players); a card may carry its Jack stack, bottom to top: ``TH[JC,JD]``; the side it is listed on controls it |
+| ``permanents`` | Kings, Queens and glasses-8s per player (``/`` between players) |
+| ``scrap`` | cards in the scrap |
+| ``deck`` | the top cards of the deck, top first |
+| ``to_move`` | ``0`` or ``1`` (``P0``/``P1`` also work); default 0 |
+| ``rest`` | where every unlisted card goes: ``deck`` (below the listed deck cards, shuffled by the seed; the default) or ``scrap`` |
+| ``rules`` | rules text (`Rules.parse`): a preset, then ``flag=value`` changes: ``classic``, ``cuttle.cards four=random``, ``king_goals=15,14,10,7,5`` |
+| ``seed`` | the game's seed (shuffles the rest; seeds random effects) |
+
+Cards are written as in moves (``TH`` or ``10h``, ``JK`` for the joker), separated by
+spaces or commas; ``-`` (or nothing) stands for an empty list.
+
+`game.position_text()` writes the full position of a main-phase game -- every zone, the
+whole deck in order, the rules -- so that `Game.from_text` rebuilds it.  The text does
+not carry the move history, frozen cards, the pass count, a sudden-death countdown, what
+each player knows about hidden cards, or the state of the game's random stream.
+
+    >>> import cuttle
+    >>> g = cuttle.Game.from_text("hands: 7H 2C / 3D; points: TH[JC] / -; deck: 5H; rest: scrap")
+    >>> g.points(0), g.jacks("TH"), g.deck
+    ([Card('TH')], [Card('JC')], [Card('5H')])
+"""
+
+import random
+from dataclasses import dataclass
+
+from .cards import CARDS, JOKER, parse_index
+from .rules import Rules
+from .seeding import seed_or_new
+
+__all__ = ["FIELDS", "Layout", "layout", "parse_text", "write_text"]
+
+FIELDS = ("rules", "hands", "points", "permanents", "scrap", "deck", "to_move", "rest",
+          "seed")
+_PLAYER_FIELDS = ("hands", "points", "permanents")
+_ALIASES = {"hand": "hands", "point": "points", "permanent": "permanents",
+            "perms": "permanents", "perm": "permanents", "tomove": "to_move",
+            "turn": "to_move", "rule": "rules", "discard": "scrap", "discards": "scrap"}
+_FIRST_JACK, _FIRST_QUEEN, _FIRST_KING = 40, 44, 48
+
+
+@dataclass(frozen=True)
+class Layout:
+    """A validated main-phase position as natural card indices, ready for the core."""
+
+    rules: Rules
+    seed: int
+    hands: tuple          # per player
+    points: tuple         # per player, by controller
+    stacks: dict          # point card -> its Jacks, bottom to top
+    permanents: tuple     # per player
+    scrap: tuple
+    deck: tuple           # top first, every card not placed elsewhere included
+    to_move: int
+
+
+def _seq(cards, name):
+    if isinstance(cards, str):
+        raise ValueError(f"{name} must be a list of cards, not the string {cards!r}")
+    try:
+        return list(cards)
+    except TypeError:
+        raise ValueError(f"{name} must be a list of cards, not {cards!r}") from None
+
+
+def _pair(value, name):
+    if isinstance(value, str) or not hasattr(value, "__len__") or len(value) != 2:
+        raise ValueError(f"{name} must be a pair (player 0's, player 1's) of card lists")
+    return value
+
+
+def split_stack(text):
+    """'TH[JC,JD]' -> ('TH', ['JC', 'JD']); a card without a stack -> (card, [])."""
+    if not isinstance(text, str):
+        return text, []
+    t = text.strip()
+    if "[" not in t:
+        return t, []
+    if not t.endswith("]") or t.startswith("["):
+        raise ValueError(f"bad Jack stack {text!r}: write it as 'TH[JC,JD]' "
+                         f"(Jacks bottom to top)")
+    base, inner = t[:-1].split("[", 1)
+    jacks = [j for j in inner.replace(" ", ",").split(",") if j]
+    if not jacks:
+        raise ValueError(f"empty Jack stack in {text!r}")
+    return base, jacks
+
+
+def layout(rules=None, *, hands=((), ()), points=((), ()), permanents=((), ()), scrap=(),
+           deck=(), to_move=0, rest="deck", seed=None) -> Layout:
+    """Validate a position (the arguments of `Game.from_position`) and place every card.
+
+    ValueError naming the card and the places for a duplicate or unknown card, a card in
+    an impossible place, or a bad argument."""
+    rules = Rules.coerce(rules)
+    seed = seed_or_new(seed)
+    if isinstance(to_move, bool) or to_move not in (0, 1):
+        raise ValueError(f"to_move must be 0 or 1, not {to_move!r}")
+    if rest not in ("deck", "scrap"):
+        raise ValueError(f"rest must be 'deck' or 'scrap', not {rest!r}")
+    seen = {}
+
+    def place(text, where):
+        try:
+            i = parse_index(text)
+        except ValueError as e:
+            raise ValueError(f"{where}: {e}") from None
+        if i == JOKER and not rules.joker:
+            raise ValueError(f"the joker (JK, in the {where}) needs the rule joker=true")
+        if i in seen:
+            raise ValueError(f"card {CARDS[i]} is listed twice ({seen[i]} and {where})")
+        seen[i] = where
+        return i
+
+    h = tuple(tuple(place(c, f"hand of player {p}") for c in _seq(cards, f"hands[{p}]"))
+              for p, cards in enumerate(_pair(hands, "hands")))
+    pts, stacks = ([], []), {}
+    for p, cards in enumerate(_pair(points, "points")):
+        for text in _seq(cards, f"points[{p}]"):
+            base, jacks = split_stack(text)
+            i = place(base, f"points of player {p}")
+            if i >= _FIRST_JACK:
+                raise ValueError(f"{CARDS[i]} cannot be a point card (only A to T)")
+            js = [place(j, f"the Jacks on {CARDS[i]}") for j in jacks]
+            for j in js:
+                if not _FIRST_JACK <= j < _FIRST_QUEEN:
+                    raise ValueError(f"{CARDS[j]} in the stack of {CARDS[i]} is not a Jack")
+            pts[p].append(i)
+            if js:
+                stacks[i] = tuple(js)
+    perms = ([], [])
+    for p, cards in enumerate(_pair(permanents, "permanents")):
+        for text in _seq(cards, f"permanents[{p}]"):
+            i = place(text, f"permanents of player {p}")
+            if not (_FIRST_QUEEN <= i < JOKER or 28 <= i < 32):
+                raise ValueError(f"{CARDS[i]} cannot be a permanent (only Kings, Queens "
+                                 f"and 8s as glasses)")
+            perms[p].append(i)
+        if rules.one_queen_each and sum(_FIRST_QUEEN <= i < _FIRST_KING for i in perms[p]) > 1:
+            raise ValueError(f"player {p} controls more than one Queen, which "
+                             f"one_queen_each forbids")
+    scrap_i = [place(c, "scrap") for c in _seq(scrap, "scrap")]
+    deck_i = [place(c, "deck") for c in _seq(deck, "deck")]
+    unlisted = [i for i in range(53 if rules.joker else 52) if i not in seen]
+    if rest == "deck":
+        random.Random(seed).shuffle(unlisted)
+        deck_i += unlisted
+    else:
+        scrap_i += unlisted
+    return Layout(rules, seed, h, tuple(map(tuple, pts)), stacks, tuple(map(tuple, perms)),
+                  tuple(scrap_i), tuple(deck_i), to_move)
+
+
+# ---------------------------------------------------------------------------------------
+# Reading position text
+
+def _fields(text):
+    """[(name, value)] from the text, in order; ValueError for a malformed entry."""
+    if not isinstance(text, str):
+        raise ValueError(f"a position is text, not {type(text).__name__}")
+    out = []
+    for line in text.splitlines():
+        line = line.split("#", 1)[0]
+        for chunk in line.split(";"):
+            chunk = chunk.strip()
+            if not chunk:
+                continue
+            if ":" not in chunk:
+                raise ValueError(f"expected 'field: value' (fields: {', '.join(FIELDS)}), "
+                                 f"not {chunk!r}")
+            name, value = chunk.split(":", 1)
+            key = name.strip().lower().replace("-", "_").replace(" ", "_")
+            key = _ALIASES.get(key, key)
+            if key not in FIELDS:
+                raise ValueError(f"unknown field {name.strip()!r}; fields: {', '.join(FIELDS)}")
+            out.append((key, value.strip()))
+    if not out:
+        raise ValueError("the position text is empty (give at least one field, e.g. "
+                         "'hands: 2C 3D / 4H')")
+    return out
+
+
+def _tokens(text, field):
+    """Card tokens separated by spaces or commas (outside a Jack stack's brackets)."""
+    out, cur, depth = [], [], 0
+    for ch in text:
+        if ch == "[":
+            depth += 1
+            if depth > 1:
+                raise ValueError(f"field {field!r}: nested '[' in {text.strip()!r}")
+        elif ch == "]":
+            depth -= 1
+            if depth < 0:
+                raise ValueError(f"field {field!r}: ']' without '[' in {text.strip()!r}")
+        if depth == 0 and (ch.isspace() or ch == ","):
+            if cur:
+                out.append("".join(cur))
+                cur = []
+        else:
+            cur.append(ch)
+    if depth:
+        raise ValueError(f"field {field!r}: '[' without ']' in {text.strip()!r}")
+    if cur:
+        out.append("".join(cur))
+    return [] if out == ["-"] else out
+
+
+def _cards(text, field, stacks=False):
+    """Canonical card texts ('TH', 'TH[JC,JD]') of one list."""
+    out = []
+    for tok in _tokens(text, field):
+        if tok == "-":
+            raise ValueError(f"field {field!r}: '-' stands for an empty list and cannot "
+                             f"be mixed with cards")
+        if "[" in tok and not stacks:
+            raise ValueError(f"field {field!r}: {tok!r}: only point cards carry Jack stacks")
+        try:
+            base, jacks = split_stack(tok)
+            names = [str(CARDS[parse_index(c)]) for c in [base] + jacks]
+        except ValueError as e:
+            raise ValueError(f"field {field!r}: {e}") from None
+        out.append(f"{names[0]}[{','.join(names[1:])}]" if jacks else names[0])
+    return out
+
+
+def _player_pair(text, field):
+    parts = text.split("/")
+    if len(parts) != 2:
+        raise ValueError(f"field {field!r} lists both players' cards separated by one '/' "
+                         f"(player 0's / player 1's; '-' for none), not {text!r}")
+    return tuple(_cards(p, field, stacks=(field == "points")) for p in parts)
+
+
+def parse_text(text: str) -> dict:
+    """The keyword arguments of `Game.from_position` (``rules`` a Rules, ``seed`` None
+    unless the text has one) read from position text; ValueError naming the field and
+    the problem for malformed text.  Card places are checked by `layout`."""
+    kw = {"rules": Rules(), "hands": ([], []), "points": ([], []),
+          "permanents": ([], []), "scrap": [], "deck": [], "to_move": 0, "rest": "deck",
+          "seed": None}
+    done = set()
+    for key, value in _fields(text):
+        if key in done:
+            raise ValueError(f"field {key!r} is given twice")
+        done.add(key)
+        if key == "rules":
+            try:
+                kw["rules"] = Rules.parse(value)
+            except ValueError as e:
+                raise ValueError(f"field 'rules': {e}") from None
+        elif key in _PLAYER_FIELDS:
+            kw[key] = _player_pair(value, key)
+        elif key in ("scrap", "deck"):
+            if "/" in value:
+                raise ValueError(f"field {key!r} is one list for both players: no '/' "
+                                 f"({value!r})")
+            kw[key] = _cards(value, key)
+        elif key == "to_move":
+            v = value.strip().lower().removeprefix("p")
+            if v not in ("0", "1"):
+                raise ValueError(f"field 'to_move' takes 0 or 1, not {value!r}")
+            kw["to_move"] = int(v)
+        elif key == "rest":
+            v = value.strip().lower()
+            if v not in ("deck", "scrap"):
+                raise ValueError(f"field 'rest' takes deck or scrap, not {value!r}")
+            kw["rest"] = v
+        elif key == "seed":
+            v = value.strip().replace("_", "")
+            if not (v.isascii() and v.isdigit()) or int(v) >= 2**64:
+                raise ValueError(f"field 'seed' takes a whole number from 0 to 2**64-1, "
+                                 f"not {value!r}")
+            kw["seed"] = int(v)
+    return kw
+
+
+# ---------------------------------------------------------------------------------------
+# Writing position text
+
+def _list(cards):
+    return " ".join(str(c) for c in cards) or "-"
+
+
+def write_text(game, multiline: bool = False, rules: bool = True) -> str:
+    """The full position of a main-phase game as text (see `Game.position_text`)."""
+    if game.phase != "main":
+        state = "the game is over" if game.is_over else f"it is in the {game.phase} phase"
+        raise ValueError(f"position text describes main-phase positions only; {state}")
+
+    def stacks(p):
+        out = []
+        for c in game.points(p):
+            js = game.jacks(c)
+            out.append(f"{c}[{','.join(js)}]" if js else str(c))
+        return out
+
+    fields = []
+    if rules:
+        fields.append(("rules", str(game.rules)))
+    fields += [
+        ("hands", f"{_list(game.hand(0))} / {_list(game.hand(1))}"),
+        ("points", f"{_list(stacks(0))} / {_list(stacks(1))}"),
+        ("permanents", f"{_list(game.permanents(0))} / {_list(game.permanents(1))}"),
+        ("scrap", _list(game.scrap)),
+        ("deck", _list(game.deck)),
+        ("to_move", str(game.to_move)),
+    ]
+    return ("\n" if multiline else "; ").join(f"{k}: {v}" for k, v in fields)

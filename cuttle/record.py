@@ -1,0 +1,141 @@
+"""Game records: a finished or unfinished game as JSON, written by `cuttle play` and read
+by `cuttle replay`.
+
+    {"format": "cuttle-game-record", "version": 1,
+     "rules": {"preset": "classic", "changed": {"four": "random"}},
+     "seed": 7, "position": null,          # or the full starting position text
+     "players": ["human", "greedy"], "human_seat": 0, "bot": {"name": "greedy", "seed": 7},
+     "moves": ["draw", "points 7H", ...],
+     "result": {"status": "over", "winner": 0, "end_reason": "goal", "turns": 12,
+                "scores": [21, 9], "text": "player 0 wins (goal)"},
+     "created": "2024-01-01T12:00:00", "cuttle_version": "0.1.0"}
+
+``result.status`` is ``over``, ``quit``, ``eof`` (the input ended) or ``interrupted``.
+"""
+
+import datetime
+import json
+import os
+
+from .game import Game
+from .rules import Rules
+from .seeding import check_seed
+
+__all__ = ["FORMAT", "VERSION", "final_game", "make_record", "play_recorded", "read_record",
+           "result_of", "start_game", "validate_record", "write_record"]
+
+FORMAT = "cuttle-game-record"
+VERSION = 1
+_UNFINISHED = {"quit": "unfinished: quit", "eof": "unfinished: the input ended",
+               "interrupted": "unfinished: interrupted"}
+
+
+def result_of(game, status="over") -> dict:
+    """The record's ``result`` of `game` (``status`` says why an unfinished game stopped)."""
+    if game.is_over:
+        text = ("draw" if game.winner is None else f"player {game.winner} wins") + \
+            f" ({game.end_reason})"
+    else:
+        text = _UNFINISHED.get(status, f"unfinished: {status}")
+    return {"status": "over" if game.is_over else status, "winner": game.winner,
+            "end_reason": game.end_reason, "turns": game.turn_number + 1,
+            "scores": [game.score(0), game.score(1)], "text": text}
+
+
+def make_record(game, *, players, human_seat=None, bot=None, position=None,
+                status="over") -> dict:
+    """The record of `game` (every move it played from its start).  `position` is the
+    starting position text when the game did not start from a deal."""
+    from . import __version__
+    return {
+        "format": FORMAT, "version": VERSION, "rules": game.rules.to_json(),
+        "seed": game.seed, "position": position, "players": list(players),
+        "human_seat": human_seat,
+        "bot": None if bot is None else {"name": bot.name, "seed": bot.seed},
+        "moves": [str(m) for m in game.moves], "result": result_of(game, status),
+        "created": datetime.datetime.now().isoformat(timespec="seconds"),
+        "cuttle_version": __version__,
+    }
+
+
+def write_record(record: dict, path) -> None:
+    """Write a record to `path` whole or not at all (a temporary file, then a rename)."""
+    text = json.dumps(record, indent=2) + "\n"
+    tmp = f"{path}.tmp-{os.getpid()}"
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+
+
+def validate_record(rec) -> dict:
+    """Check a game record's shape (not yet its moves); ValueError saying what is wrong."""
+    if not isinstance(rec, dict):
+        raise ValueError("a game record is a JSON object")
+    if rec.get("format") != FORMAT:
+        raise ValueError(f"not a cuttle game record ('format' should be {FORMAT!r})")
+    if rec.get("version") != VERSION:
+        raise ValueError(f"unsupported record version {rec.get('version')!r} "
+                         f"(this cuttle reads version {VERSION})")
+    try:
+        Rules.from_json(rec.get("rules"))
+        check_seed(rec.get("seed"), "'seed'")
+    except ValueError as e:
+        raise ValueError(f"bad record: {e}") from None
+    if rec.get("position") is not None and not isinstance(rec["position"], str):
+        raise ValueError("'position' must be position text or null")
+    moves = rec.get("moves")
+    if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+        raise ValueError("'moves' must be a list of move texts")
+    players = rec.get("players", ["player 0", "player 1"])
+    if not (isinstance(players, list) and len(players) == 2
+            and all(isinstance(p, str) for p in players)):
+        raise ValueError("'players' must be a list of two names")
+    if rec.get("human_seat") not in (None, 0, 1) or isinstance(rec.get("human_seat"), bool):
+        raise ValueError("'human_seat' must be 0, 1 or null")
+    return rec
+
+
+def read_record(path) -> dict:
+    """A validated game record from a JSON file (ValueError/OSError otherwise)."""
+    with open(path, encoding="utf-8") as f:
+        try:
+            rec = json.load(f)
+        except json.JSONDecodeError as e:
+            raise ValueError(f"not valid JSON: {e}") from None
+        except RecursionError:
+            raise ValueError("not a game record: the JSON is nested too deeply") from None
+        except UnicodeDecodeError as e:
+            raise ValueError(f"not a text file: {e}") from None
+    return validate_record(rec)
+
+
+def start_game(rec) -> Game:
+    """The starting Game of a validated record."""
+    rules = Rules.from_json(rec["rules"])
+    if rec.get("position"):
+        try:
+            return Game.from_text(rec["position"], rules=rules, seed=rec["seed"])
+        except ValueError as e:
+            raise ValueError(f"bad starting position: {e}") from None
+    return Game(rules, rec["seed"])
+
+
+def play_recorded(game, i, text):
+    """Play the record's move `i` (1-based) on `game`; ValueError naming it if it cannot
+    be played."""
+    try:
+        return game.play(text)
+    except ValueError as e:                 # IllegalMoveError included
+        raise ValueError(f"move {i} ({text!r}) cannot be played: {e}") from None
+
+
+def final_game(rec) -> Game:
+    """The Game at the end of a record (every move replayed)."""
+    g = start_game(rec)
+    for i, m in enumerate(rec["moves"], 1):
+        play_recorded(g, i, m)
+    return g

@@ -1,0 +1,46 @@
+"""Seeds: one rule for every seed the library takes, and how seeds are derived.
+
+A seed is an int in [0, 2**64) (numpy integers too); anything else is a `ValueError`
+naming the argument.  `None` asks for a fresh random seed, which the result records
+(`game.seed`, `result.seed`, ...) so that the work can be repeated.  Work seeded from
+Python derives its streams with `derive` (the core's splitmix64 rule, so a seed gives
+the same results in every process and on every machine); the core's own streams are
+named in cuttle/_rng.pxd.
+"""
+
+import numbers
+import os
+
+from ._core import derive as _derive
+
+__all__ = ["SEED_LIMIT", "check_seed", "derive", "new_seed", "seed_or_new"]
+
+SEED_LIMIT = 2 ** 64
+
+
+def new_seed() -> int:
+    """A fresh random seed from the operating system."""
+    return int.from_bytes(os.urandom(8), "little")
+
+
+def check_seed(seed, name: str = "seed") -> int:
+    """`seed` as an int in [0, 2**64); ValueError for anything else (bools, floats,
+    strings, negative or too large numbers)."""
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) \
+            or not 0 <= seed < SEED_LIMIT:
+        raise ValueError(f"{name} must be an int from 0 to 2**64-1, not {seed!r}")
+    return int(seed)
+
+
+def seed_or_new(seed, name: str = "seed") -> int:
+    """`check_seed(seed)`, or a fresh seed for None."""
+    return new_seed() if seed is None else check_seed(seed, name)
+
+
+def derive(seed: int, *keys: int) -> int:
+    """A seed derived from `seed` and a path of int keys (each in [0, 2**64)): the same
+    everywhere, and unrelated for different keys (splitmix64, as the core seeds its
+    streams)."""
+    for k in keys:
+        seed = _derive(seed, check_seed(k, "key"))
+    return seed
