@@ -21,6 +21,8 @@ from cuttle._engine cimport gen_moves, apply_move, deal, score
 from cuttle._hidden cimport determinize
 from cuttle._policies cimport choose_move, play_out, POL_RANDOM
 from cuttle._core cimport CoreGame
+from cuttle._signals cimport poll_interrupt, reset_interrupt
+from cuttle._signals import raise_if_interrupted
 
 
 cdef inline int resolve_threads(int threads) noexcept:
@@ -41,8 +43,10 @@ def decide(CoreGame game, int policy, uint64_t seed):
     if n == 0:
         return None
     rng_seed(&g, seed, STREAM_DECISION)
+    reset_interrupt()
     with nogil:
         m = choose_move(&s, &game.cr, policy, &g, buf, n)
+    raise_if_interrupted()           # a search stopped by Ctrl-C
     return m
 
 
@@ -106,9 +110,12 @@ def play_batch(rules, Py_ssize_t start, Py_ssize_t count, uint64_t seed, int pol
     cdef int8_t[::1] e_v = end
     cdef Py_ssize_t k
     cdef int swap = swap_seats
+    reset_interrupt()
     for k in prange(count, nogil=True, num_threads=threads, schedule="dynamic", chunksize=64):
-        run_game(&r, seed, start + k, policy_a, policy_b, swap, max_moves, k,
-                 w_v, f_v, m_v, t_v, s_v, e_v)
+        if not poll_interrupt():
+            run_game(&r, seed, start + k, policy_a, policy_b, swap, max_moves, k,
+                     w_v, f_v, m_v, t_v, s_v, e_v)
+    raise_if_interrupted()
     return {"winner": winner, "first": first, "moves": moves, "turns": turns,
             "scores": scores, "end": end}
 
@@ -143,9 +150,12 @@ def rollouts(CoreGame game, codes, Py_ssize_t start, Py_ssize_t count, uint64_t 
     cdef State root = game.st
     cdef CRules r = game.cr
     total = nm * count
+    reset_interrupt()
     if count > 0:
         for j in prange(total, nogil=True, num_threads=threads, schedule="dynamic",
                         chunksize=16):
-            analyse_one(&root, &r, mv[j // count], policy, seed, start + j % count,
-                        &ov[j // count, j % count])
+            if not poll_interrupt():
+                analyse_one(&root, &r, mv[j // count], policy, seed, start + j % count,
+                            &ov[j // count, j % count])
+    raise_if_interrupted()
     return out

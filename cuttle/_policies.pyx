@@ -15,6 +15,7 @@ from cuttle._state cimport *
 from cuttle._rng cimport rng_below
 from cuttle._engine cimport gen_moves, apply_move, score, goal
 from cuttle._hidden cimport determinize
+from cuttle._signals cimport poll_interrupt
 
 # name: (kind code, takes an iteration count)
 POLICIES = {"random": (POL_RANDOM, False), "greedy": (POL_GREEDY, False),
@@ -175,6 +176,8 @@ cdef uint32_t ismcts_move(const State* root, const CRules* r, int iters, int rol
     nodes[0].visits = 0
     nodes[0].reward = 0
     for it in range(iters):
+        if (it & 15) == 0 and poll_interrupt():
+            break                          # Ctrl-C: answer with the best move so far
         s = root[0]
         determinize(&s, r, me, g)
         node = 0
