@@ -199,6 +199,7 @@ class ReferenceGame:
         self.turn_no = 0            # counts turns since construction
         self.winner = None
         self.over = False
+        self.end_reason = None
         self.passes = 0             # consecutive passes (R§2)
         self.frozen = {}            # card -> (receiver, turn_no of the frozen turn)
         self.sd_end = None          # sudden death: game drawn at the end of this turn_no
@@ -259,7 +260,7 @@ class ReferenceGame:
         if r0 and r1:
             raise ValueError("both players already reach their goal")
         if r0 or r1:
-            self._end_game(0 if r0 else 1)
+            self._end_game(0 if r0 else 1, "goal")
 
     def _check_flag_values(self):
         R = self.rules
@@ -995,14 +996,14 @@ class ReferenceGame:
         # wins a tie.
         r0, r1 = self._reached(0), self._reached(1)
         if r0 and r1:
-            self._end_game(mover)
+            self._end_game(mover, "goal")
             return
         if r0 or r1:
-            self._end_game(0 if r0 else 1)
+            self._end_game(0 if r0 else 1, "goal")
             return
         # R§4b / D#10: the third consecutive pass ends the game as a draw.
         if self.passes >= 3:
-            self._end_game(None)
+            self._end_game(None, "passes")
             return
         if self._done:
             self._complete_action()
@@ -1026,15 +1027,16 @@ class ReferenceGame:
             del self.frozen[c]
         # D#11: sudden death ends the game at the end of turn t+2.
         if self.sd_end is not None and self.turn_no >= self.sd_end:
-            self._end_game(None)
+            self._end_game(None, "sudden_death")
             return
         self.turn = self._opp(self.turn)
         self.turn_no += 1
         self.phase = "main"
 
-    def _end_game(self, winner):
+    def _end_game(self, winner, reason):
         self.over = True
         self.winner = winner
+        self.end_reason = reason
         self.phase = "over"
 
     # --------------------------------------------------------------- snapshot
@@ -1064,6 +1066,7 @@ class ReferenceGame:
             "to_move": self.to_move,
             "winner": self.winner,
             "over": self.over,
+            "end_reason": self.end_reason,
             "hands": (texts(self.hands[0]), texts(self.hands[1])),
             "points": tuple([self._point_text(pc) for pc in self._points_of(p)] for p in (0, 1)),
             "permanents": (texts(self.perm[0]), texts(self.perm[1])),

@@ -7,7 +7,7 @@ import pytest
 import cuttle
 from cuttle.position import parse_text as parse_position
 
-from helpers import random_rules
+from support.helpers import random_rules
 
 
 def table(g):

@@ -7,7 +7,7 @@ import pytest
 
 import cuttle
 
-from scenario import CLASSIC, CC, BOTH, srt, pos, legal, play, assert_main, all_cards, engine  # noqa: F401 (runs each test on both engines)
+from support.scenario import CLASSIC, CC, BOTH, srt, legal, play, assert_main, all_cards
 
 
 # --------------------------------------------------------------------------- setup
@@ -37,8 +37,8 @@ def test_cuttle_cards_deal_sizes():
 # --------------------------------------------------------------------------- draw / pass
 
 @BOTH
-def test_draw_takes_top_card_and_ends_turn(rules):
-    g = pos(rules, deck=["AH", "2H"])
+def test_draw_takes_top_card_and_ends_turn(engine, rules):
+    g = engine.pos(rules, deck=["AH", "2H"])
     assert legal(g) == {"draw"}
     g.play("draw")
     assert g.hand(0) == ["AH"]
@@ -47,30 +47,30 @@ def test_draw_takes_top_card_and_ends_turn(rules):
 
 
 @BOTH
-def test_pass_is_the_only_move_with_empty_deck_and_empty_hand(rules):
-    g = pos(rules, deck=[], rest="scrap")
+def test_pass_is_the_only_move_with_empty_deck_and_empty_hand(engine, rules):
+    g = engine.pos(rules, deck=[], rest="scrap")
     assert legal(g) == {"pass"}
     g.play("pass")
     assert_main(g, 1)
 
 
 @BOTH
-def test_draw_illegal_and_pass_legal_with_empty_deck(rules):
-    g = pos(rules, hands=(["KH"], []), deck=[], rest="scrap")
+def test_draw_illegal_and_pass_legal_with_empty_deck(engine, rules):
+    g = engine.pos(rules, hands=(["KH"], []), deck=[], rest="scrap")
     assert legal(g) == {"pass", "royal KH"}
 
 
 @BOTH
-def test_pass_illegal_with_cards_in_deck(rules):
-    g = pos(rules, hands=(["KH"], []), deck=["AC"])
+def test_pass_illegal_with_cards_in_deck(engine, rules):
+    g = engine.pos(rules, hands=(["KH"], []), deck=["AC"])
     assert legal(g) == {"draw", "royal KH"}
 
 
 # --------------------------------------------------------------------------- counters
 
 @BOTH
-def test_counter_window_opens_even_without_a_two(rules):
-    g = pos(rules, hands=(["AS"], ["KH"]), points=([], ["TH"]))
+def test_counter_window_opens_even_without_a_two(engine, rules):
+    g = engine.pos(rules, hands=(["AS"], ["KH"]), points=([], ["TH"]))
     g.play("oneoff AS")
     assert g.phase == "counter"
     assert g.turn == 0 and g.to_move == 1
@@ -78,15 +78,15 @@ def test_counter_window_opens_even_without_a_two(rules):
 
 
 @BOTH
-def test_counter_window_lists_every_two_in_hand(rules):
-    g = pos(rules, hands=(["AS"], ["2C", "2H", "9S"]), points=([], ["TH"]))
+def test_counter_window_lists_every_two_in_hand(engine, rules):
+    g = engine.pos(rules, hands=(["AS"], ["2C", "2H", "9S"]), points=([], ["TH"]))
     g.play("oneoff AS")
     assert legal(g) == {"resolve", "counter 2C", "counter 2H"}
 
 
 @BOTH
-def test_one_counter_makes_one_off_fizzle(rules):
-    g = pos(rules, hands=(["AS"], ["2C"]), points=([], ["TH"]))
+def test_one_counter_makes_one_off_fizzle(engine, rules):
+    g = engine.pos(rules, hands=(["AS"], ["2C"]), points=([], ["TH"]))
     play(g, "oneoff AS", "counter 2C")
     assert g.phase == "counter"
     assert g.turn == 0 and g.to_move == 0
@@ -100,8 +100,8 @@ def test_one_counter_makes_one_off_fizzle(rules):
 
 
 @BOTH
-def test_two_counters_let_the_effect_happen(rules):
-    g = pos(rules, hands=(["AS", "2D"], ["2C"]), points=([], ["TH"]))
+def test_two_counters_let_the_effect_happen(engine, rules):
+    g = engine.pos(rules, hands=(["AS", "2D"], ["2C"]), points=([], ["TH"]))
     play(g, "oneoff AS", "counter 2C")
     assert legal(g) == {"resolve", "counter 2D"}
     g.play("counter 2D")
@@ -115,8 +115,8 @@ def test_two_counters_let_the_effect_happen(rules):
 
 
 @BOTH
-def test_three_counters_fizzle(rules):
-    g = pos(rules, hands=(["AS", "2D"], ["2C", "2H"]), points=([], ["TH"]))
+def test_three_counters_fizzle(engine, rules):
+    g = engine.pos(rules, hands=(["AS", "2D"], ["2C", "2H"]), points=([], ["TH"]))
     play(g, "oneoff AS", "counter 2C", "counter 2D", "counter 2H")
     assert g.to_move == 0
     assert g.stack == ["AS", "2C", "2D", "2H"]
@@ -127,8 +127,8 @@ def test_three_counters_fizzle(rules):
 
 
 @BOTH
-def test_four_counters_let_the_effect_happen(rules):
-    g = pos(rules, hands=(["AS", "2D", "2S"], ["2C", "2H"]), points=([], ["TH"]))
+def test_four_counters_let_the_effect_happen(engine, rules):
+    g = engine.pos(rules, hands=(["AS", "2D", "2S"], ["2C", "2H"]), points=([], ["TH"]))
     play(g, "oneoff AS", "counter 2C", "counter 2D", "counter 2H", "counter 2S", "resolve")
     assert g.points(1) == []
     assert g.scrap == srt(["AS", "2C", "2D", "2H", "2S", "TH"])
@@ -136,16 +136,16 @@ def test_four_counters_let_the_effect_happen(rules):
 
 
 @BOTH
-def test_cards_are_conserved_during_a_counter_chain(rules):
-    g = pos(rules, hands=(["AS", "2D"], ["2C"]), points=([], ["TH"]))
+def test_cards_are_conserved_during_a_counter_chain(engine, rules):
+    g = engine.pos(rules, hands=(["AS", "2D"], ["2C"]), points=([], ["TH"]))
     play(g, "oneoff AS", "counter 2C")
     cards = all_cards(g)
     assert len(cards) == 52 and len(set(cards)) == 52
 
 
 @BOTH
-def test_queen_stops_counters_to_the_queen_owners_one_off(rules):
-    g = pos(rules, hands=(["AS"], ["2C"]), points=([], ["TH"]), permanents=(["QD"], []))
+def test_queen_stops_counters_to_the_queen_owners_one_off(engine, rules):
+    g = engine.pos(rules, hands=(["AS"], ["2C"]), points=([], ["TH"]), permanents=(["QD"], []))
     g.play("oneoff AS")
     assert legal(g) == {"resolve"}
     g.play("resolve")
@@ -153,8 +153,8 @@ def test_queen_stops_counters_to_the_queen_owners_one_off(rules):
 
 
 @BOTH
-def test_queen_stops_counter_to_the_queen_owners_counter(rules):
-    g = pos(rules, hands=(["AS", "2D"], ["2C"]), points=([], ["TH"]), permanents=([], ["QD"]))
+def test_queen_stops_counter_to_the_queen_owners_counter(engine, rules):
+    g = engine.pos(rules, hands=(["AS", "2D"], ["2C"]), points=([], ["TH"]), permanents=([], ["QD"]))
     g.play("oneoff AS")
     assert legal(g) == {"resolve", "counter 2C"}
     g.play("counter 2C")
@@ -164,8 +164,8 @@ def test_queen_stops_counter_to_the_queen_owners_counter(rules):
 
 
 @BOTH
-def test_responders_own_queen_does_not_stop_their_counter(rules):
-    g = pos(rules, hands=(["AS"], ["2C"]), points=([], ["TH"]), permanents=([], ["QD"]))
+def test_responders_own_queen_does_not_stop_their_counter(engine, rules):
+    g = engine.pos(rules, hands=(["AS"], ["2C"]), points=([], ["TH"]), permanents=([], ["QD"]))
     g.play("oneoff AS")
     assert "counter 2C" in g.legal_moves
 
@@ -173,8 +173,8 @@ def test_responders_own_queen_does_not_stop_their_counter(rules):
 # --------------------------------------------------------------------------- scuttles
 
 @BOTH
-def test_scuttle_with_higher_rank_scraps_both_and_cannot_be_countered(rules):
-    g = pos(rules, hands=(["TC"], ["2D"]), points=([], ["7S"]))
+def test_scuttle_with_higher_rank_scraps_both_and_cannot_be_countered(engine, rules):
+    g = engine.pos(rules, hands=(["TC"], ["2D"]), points=([], ["7S"]))
     assert legal(g) == {"draw", "points TC", "scuttle TC 7S"}
     g.play("scuttle TC 7S")
     assert g.points(1) == []
@@ -183,27 +183,27 @@ def test_scuttle_with_higher_rank_scraps_both_and_cannot_be_countered(rules):
 
 
 @BOTH
-def test_scuttle_same_rank_needs_higher_suit(rules):
-    g = pos(rules, hands=(["7H"], []), points=([], ["7D", "7S"]))
+def test_scuttle_same_rank_needs_higher_suit(engine, rules):
+    g = engine.pos(rules, hands=(["7H"], []), points=([], ["7D", "7S"]))
     assert legal(g) == {"draw", "points 7H", "scuttle 7H 7D", "oneoff 7H"}
 
 
 @BOTH
-def test_ace_of_spades_scuttles_ace_of_clubs(rules):
-    g = pos(rules, hands=(["AS"], []), points=([], ["AC", "2C"]))
+def test_ace_of_spades_scuttles_ace_of_clubs(engine, rules):
+    g = engine.pos(rules, hands=(["AS"], []), points=([], ["AC", "2C"]))
     assert legal(g) == {"draw", "points AS", "scuttle AS AC", "oneoff AS"}
 
 
 @BOTH
-def test_scuttle_with_lower_rank_is_illegal(rules):
-    g = pos(rules, hands=(["6S"], []), points=([], ["7C"]))
+def test_scuttle_with_lower_rank_is_illegal(engine, rules):
+    g = engine.pos(rules, hands=(["6S"], []), points=([], ["7C"]))
     assert legal(g) == {"draw", "points 6S", "oneoff 6S"}
 
 
 @BOTH
-def test_scuttle_scraps_jacks_on_target(rules):
+def test_scuttle_scraps_jacks_on_target(engine, rules):
     # 7H is P0's own card, stolen by P1 with JC: P0 may scuttle it.
-    g = pos(rules, hands=(["9C"], []), points=([], ["7H[JC]"]))
+    g = engine.pos(rules, hands=(["9C"], []), points=([], ["7H[JC]"]))
     assert "scuttle 9C 7H" in g.legal_moves
     g.play("scuttle 9C 7H")
     assert g.points(0) == [] and g.points(1) == []
@@ -211,28 +211,28 @@ def test_scuttle_scraps_jacks_on_target(rules):
 
 
 @BOTH
-def test_cannot_scuttle_own_point_cards(rules):
-    g = pos(rules, hands=(["TC"], []), points=(["7S"], []))
+def test_cannot_scuttle_own_point_cards(engine, rules):
+    g = engine.pos(rules, hands=(["TC"], []), points=(["7S"], []))
     assert legal(g) == {"draw", "points TC"}
 
 
 @BOTH
-def test_royals_and_jacks_cannot_scuttle(rules):
-    g = pos(rules, hands=(["KC", "QC"], []), points=([], ["2C"]))
+def test_royals_and_jacks_cannot_scuttle(engine, rules):
+    g = engine.pos(rules, hands=(["KC", "QC"], []), points=([], ["2C"]))
     assert legal(g) == {"draw", "royal KC", "royal QC"}
 
 
 @BOTH
-def test_eight_may_scuttle(rules):
-    g = pos(rules, hands=(["8C"], []), points=([], ["7S"]))
+def test_eight_may_scuttle(engine, rules):
+    g = engine.pos(rules, hands=(["8C"], []), points=([], ["7S"]))
     assert legal(g) == {"draw", "points 8C", "glasses 8C", "scuttle 8C 7S"}
 
 
 # --------------------------------------------------------------------------- winning
 
 @BOTH
-def test_win_by_jack_steal(rules):
-    g = pos(rules, hands=(["JC"], []), points=(["TH", "5C"], ["6D"]))
+def test_win_by_jack_steal(engine, rules):
+    g = engine.pos(rules, hands=(["JC"], []), points=(["TH", "5C"], ["6D"]))
     g.play("jack JC 6D")
     assert g.score(0) == 21
     assert g.is_over and g.winner == 0 and g.phase == "over"
@@ -240,9 +240,9 @@ def test_win_by_jack_steal(rules):
 
 
 @BOTH
-def test_win_during_opponents_six_returning_stolen_card(rules):
+def test_win_during_opponents_six_returning_stolen_card(engine, rules):
     # P0 controls 6D (P1's card) with JS; P0's 6 returns it and P1 reaches 21.
-    g = pos(rules, hands=(["6C"], []), points=(["6D[JS]"], ["TH", "5C"]))
+    g = engine.pos(rules, hands=(["6C"], []), points=(["6D[JS]"], ["TH", "5C"]))
     assert g.score(1) == 15
     play(g, "oneoff 6C", "resolve")
     assert g.points(1) == srt(["5C", "6D", "TH"])
@@ -251,15 +251,15 @@ def test_win_during_opponents_six_returning_stolen_card(rules):
 
 
 @BOTH
-def test_win_when_opponent_resolves_my_two_on_their_jack(rules):
-    g = pos(rules, hands=(["2D"], []), points=(["TH", "4C"], ["7H[JC]"]))
+def test_win_when_opponent_resolves_my_two_on_their_jack(engine, rules):
+    g = engine.pos(rules, hands=(["2D"], []), points=(["TH", "4C"], ["7H[JC]"]))
     play(g, "oneoff 2D JC", "resolve")
     assert g.score(0) == 21
     assert g.is_over and g.winner == 0
 
 
-def test_win_by_opponents_classic_seven_jack_on_own_card():
-    g = pos(CLASSIC, hands=(["7C"], []), points=(["6D", "2C"], ["TH", "5C"]),
+def test_win_by_opponents_classic_seven_jack_on_own_card(engine):
+    g = engine.pos(CLASSIC, hands=(["7C"], []), points=(["6D", "2C"], ["TH", "5C"]),
             permanents=([], ["QS"]), deck=["JH", "4S"])
     play(g, "oneoff 7C", "resolve")
     assert legal(g) == {"jack JH 6D", "jack JH 2C"}
@@ -268,15 +268,15 @@ def test_win_by_opponents_classic_seven_jack_on_own_card():
     assert g.is_over and g.winner == 1
 
 
-def test_win_by_seven_revealed_point_card():
-    g = pos(CLASSIC, hands=(["7C"], []), points=(["9S", "2C"], []), deck=["TH", "4S"])
+def test_win_by_seven_revealed_point_card(engine):
+    g = engine.pos(CLASSIC, hands=(["7C"], []), points=(["9S", "2C"], []), deck=["TH", "4S"])
     play(g, "oneoff 7C", "resolve", "points TH")
     assert g.is_over and g.winner == 0
 
 
 @BOTH
-def test_no_win_below_goal(rules):
-    g = pos(rules, hands=(["AC"], []), points=(["TH", "9H"], []))
+def test_no_win_below_goal(engine, rules):
+    g = engine.pos(rules, hands=(["AC"], []), points=(["TH", "9H"], []))
     g.play("points AC")
     assert g.score(0) == 20
     assert not g.is_over and g.winner is None
@@ -286,9 +286,9 @@ def test_no_win_below_goal(rules):
 TIE_RULES = cuttle.Rules(king_goals=(5, 30, 30, 30, 30))
 
 
-def test_both_reach_goal_on_responders_resolve_responder_wins():
+def test_both_reach_goal_on_responders_resolve_responder_wins(engine):
     # Both control a King (goal 30); the 6 scraps both Kings: goals drop to 5 for both.
-    g = pos(TIE_RULES, hands=(["6C"], []), points=(["TH"], ["9D"]),
+    g = engine.pos(TIE_RULES, hands=(["6C"], []), points=(["TH"], ["9D"]),
             permanents=(["KH"], ["KS"]))
     assert not g.is_over
     play(g, "oneoff 6C", "resolve")
@@ -296,22 +296,22 @@ def test_both_reach_goal_on_responders_resolve_responder_wins():
     assert g.is_over and g.winner == 1
 
 
-def test_both_reach_goal_mover_wins_when_player_one_plays_the_six():
-    g = pos(TIE_RULES, hands=([], ["6C"]), points=(["TH"], ["9D"]),
+def test_both_reach_goal_mover_wins_when_player_one_plays_the_six(engine):
+    g = engine.pos(TIE_RULES, hands=([], ["6C"]), points=(["TH"], ["9D"]),
             permanents=(["KH"], ["KS"]), to_move=1)
     play(g, "oneoff 6C", "resolve")
     assert g.is_over and g.winner == 0
 
 
-def test_both_reach_goal_after_two_counters_responder_still_wins():
-    g = pos(TIE_RULES, hands=(["6C", "2D"], ["2C"]), points=(["TH"], ["9D"]),
+def test_both_reach_goal_after_two_counters_responder_still_wins(engine):
+    g = engine.pos(TIE_RULES, hands=(["6C", "2D"], ["2C"]), points=(["TH"], ["9D"]),
             permanents=(["KH"], ["KS"]))
     play(g, "oneoff 6C", "counter 2C", "counter 2D", "resolve")
     assert g.is_over and g.winner == 1
 
 
-def test_moves_after_a_win_are_refused():
-    g = pos(CLASSIC, hands=(["2C"], ["AC"]), points=(["TH", "9H"], []))
+def test_moves_after_a_win_are_refused(engine):
+    g = engine.pos(CLASSIC, hands=(["2C"], ["AC"]), points=(["TH", "9H"], []))
     g.play("points 2C")
     with pytest.raises(cuttle.IllegalMoveError):
         g.play("draw")
@@ -320,34 +320,34 @@ def test_moves_after_a_win_are_refused():
 # --------------------------------------------------------------------------- positions already won
 
 @BOTH
-def test_position_with_p0_at_goal_is_over(rules):
-    g = pos(rules, points=(["TH", "9H", "2C"], []))
+def test_position_with_p0_at_goal_is_over(engine, rules):
+    g = engine.pos(rules, points=(["TH", "9H", "2C"], []))
     assert g.is_over and g.winner == 0 and g.phase == "over"
     assert legal(g) == set()
 
 
 @BOTH
-def test_position_with_p1_at_goal_is_over_even_with_p0_to_move(rules):
-    g = pos(rules, points=([], ["TH", "4C"]), permanents=([], ["KH"]))
+def test_position_with_p1_at_goal_is_over_even_with_p0_to_move(engine, rules):
+    g = engine.pos(rules, points=([], ["TH", "4C"]), permanents=([], ["KH"]))
     assert g.is_over and g.winner == 1
     assert legal(g) == set()
 
 
-def test_position_cuttle_cards_three_kings_five_points_is_over():
-    g = pos(CC, points=(["5C"], []), permanents=(["KC", "KD", "KH"], []))
+def test_position_cuttle_cards_three_kings_five_points_is_over(engine):
+    g = engine.pos(CC, points=(["5C"], []), permanents=(["KC", "KD", "KH"], []))
     assert g.is_over and g.winner == 0
 
 
-def test_position_classic_three_kings_five_points_is_not_over():
-    g = pos(CLASSIC, points=(["5C"], []), permanents=(["KC", "KD", "KH"], []))
+def test_position_classic_three_kings_five_points_is_not_over(engine):
+    g = engine.pos(CLASSIC, points=(["5C"], []), permanents=(["KC", "KD", "KH"], []))
     assert not g.is_over and g.goal(0) == 7
 
 
 # --------------------------------------------------------------------------- three passes
 
 @BOTH
-def test_three_consecutive_passes_end_the_game_drawn(rules):
-    g = pos(rules, deck=[], rest="scrap")
+def test_three_consecutive_passes_end_the_game_drawn(engine, rules):
+    g = engine.pos(rules, deck=[], rest="scrap")
     play(g, "pass", "pass")
     assert not g.is_over
     assert_main(g, 0)
@@ -357,16 +357,16 @@ def test_three_consecutive_passes_end_the_game_drawn(rules):
 
 
 @BOTH
-def test_pass_run_is_broken_by_any_other_move(rules):
-    g = pos(rules, hands=([], ["AH"]), deck=[], rest="scrap")
+def test_pass_run_is_broken_by_any_other_move(engine, rules):
+    g = engine.pos(rules, hands=([], ["AH"]), deck=[], rest="scrap")
     play(g, "pass", "points AH", "pass", "pass")
     assert not g.is_over
     g.play("pass")
     assert g.is_over and g.winner is None
 
 
-def test_pass_run_is_broken_by_one_off_and_resolve():
-    g = pos(CLASSIC, hands=([], ["AH"]), deck=[], rest="scrap")
+def test_pass_run_is_broken_by_one_off_and_resolve(engine):
+    g = engine.pos(CLASSIC, hands=([], ["AH"]), deck=[], rest="scrap")
     play(g, "pass", "oneoff AH", "resolve", "pass", "pass")
     assert not g.is_over
     g.play("pass")
@@ -378,8 +378,8 @@ def test_pass_run_is_broken_by_one_off_and_resolve():
 EIGHT = ["2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C"]
 
 
-def test_cuttle_cards_draw_above_eight_forces_a_discard():
-    g = pos(CC, hands=(EIGHT, []), deck=["AH"])
+def test_cuttle_cards_draw_above_eight_forces_a_discard(engine):
+    g = engine.pos(CC, hands=(EIGHT, []), deck=["AH"])
     g.play("draw")
     assert g.phase == "discard"
     assert g.turn == 0 and g.to_move == 0
@@ -390,9 +390,9 @@ def test_cuttle_cards_draw_above_eight_forces_a_discard():
     assert_main(g, 1)
 
 
-def test_cuttle_cards_hand_limit_is_checked_after_the_fives_draws():
+def test_cuttle_cards_hand_limit_is_checked_after_the_fives_draws(engine):
     hand = ["5C", "2C", "3C", "4C", "6C", "7C", "8C", "9C"]
-    g = pos(CC, hands=(hand, []), deck=["AH", "2H", "3H"])
+    g = engine.pos(CC, hands=(hand, []), deck=["AH", "2H", "3H"])
     play(g, "oneoff 5C", "resolve")
     assert g.phase == "five"
     g.play("discard 2C")
@@ -405,17 +405,17 @@ def test_cuttle_cards_hand_limit_is_checked_after_the_fives_draws():
     assert_main(g, 1)
 
 
-def test_classic_has_no_hand_limit():
-    g = pos(CLASSIC, hands=(EIGHT, []), deck=["AH"])
+def test_classic_has_no_hand_limit(engine):
+    g = engine.pos(CLASSIC, hands=(EIGHT, []), deck=["AH"])
     g.play("draw")
     assert len(g.hand(0)) == 9
     assert_main(g, 1)
 
 
-def test_hand_limit_applies_only_to_the_player_whose_turn_it_is():
+def test_hand_limit_applies_only_to_the_player_whose_turn_it_is(engine):
     rules = CC.replace(four="draw")
     p1 = ["3C", "3D", "3H", "3S", "5C", "5D", "5H", "5S"]
-    g = pos(rules, hands=(["4D"], p1), deck=["AH", "2H", "6S"])
+    g = engine.pos(rules, hands=(["4D"], p1), deck=["AH", "2H", "6S"])
     play(g, "oneoff 4D", "resolve")
     assert len(g.hand(1)) == 10
     assert_main(g, 1)
@@ -434,8 +434,8 @@ def test_hand_limit_applies_only_to_the_player_whose_turn_it_is():
 
 # --------------------------------------------------------------------------- frozen cards
 
-def test_frozen_card_cannot_be_played_in_any_way_for_one_turn():
-    g = pos(CC, hands=(["9C"], []), points=(["AC"], ["2S"]), permanents=(["KD"], []),
+def test_frozen_card_cannot_be_played_in_any_way_for_one_turn(engine):
+    g = engine.pos(CC, hands=(["9C"], []), points=(["AC"], ["2S"]), permanents=(["KD"], []),
             deck=["5D", "6D", "7D"])
     play(g, "oneoff 9C 2S", "resolve")
     assert g.hand(1) == ["2S"]
@@ -447,8 +447,8 @@ def test_frozen_card_cannot_be_played_in_any_way_for_one_turn():
                         "points 5D", "scuttle 5D AC", "oneoff 5D"}
 
 
-def test_frozen_two_cannot_counter_during_its_owners_turn():
-    g = pos(CC, hands=(["9C", "2C"], ["AD"]), points=(["TH"], ["2S"]))
+def test_frozen_two_cannot_counter_during_its_owners_turn(engine):
+    g = engine.pos(CC, hands=(["9C", "2C"], ["AD"]), points=(["TH"], ["2S"]))
     play(g, "oneoff 9C 2S", "resolve")
     assert legal(g) == {"draw", "points AD", "oneoff AD"}
     play(g, "oneoff AD", "counter 2C")
@@ -456,9 +456,9 @@ def test_frozen_two_cannot_counter_during_its_owners_turn():
     assert legal(g) == {"resolve"}
 
 
-def test_frozen_card_can_be_discarded_for_hand_limit():
+def test_frozen_card_can_be_discarded_for_hand_limit(engine):
     p1 = ["3C", "3D", "3H", "4C", "4D", "4H", "5C"]
-    g = pos(CC, hands=(["9C"], p1), points=([], ["TH"]), deck=["6S"])
+    g = engine.pos(CC, hands=(["9C"], p1), points=([], ["TH"]), deck=["6S"])
     play(g, "oneoff 9C TH", "resolve")
     assert len(g.hand(1)) == 8
     g.play("draw")
@@ -469,8 +469,8 @@ def test_frozen_card_can_be_discarded_for_hand_limit():
     assert_main(g, 0)
 
 
-def test_frozen_card_can_be_discarded_to_own_five():
-    g = pos(CC, hands=(["9C"], ["5C"]), points=([], ["TH"]), deck=["AH", "2H", "3H", "4H"])
+def test_frozen_card_can_be_discarded_to_own_five(engine):
+    g = engine.pos(CC, hands=(["9C"], ["5C"]), points=([], ["TH"]), deck=["AH", "2H", "3H", "4H"])
     play(g, "oneoff 9C TH", "resolve")
     assert legal(g) == {"draw", "points 5C", "oneoff 5C"}
     play(g, "oneoff 5C", "resolve")
@@ -482,8 +482,8 @@ def test_frozen_card_can_be_discarded_to_own_five():
     assert_main(g, 0)
 
 
-def test_freeze_ends_after_its_turn():
-    g = pos(CC, hands=(["9C"], []), points=([], ["TH"]), deck=["AC", "AD"])
+def test_freeze_ends_after_its_turn(engine):
+    g = engine.pos(CC, hands=(["9C"], []), points=([], ["TH"]), deck=["AC", "AD"])
     play(g, "oneoff 9C TH", "resolve", "draw", "draw")
     assert "points TH" in g.legal_moves
     g.play("points TH")
@@ -492,9 +492,9 @@ def test_freeze_ends_after_its_turn():
 
 # --------------------------------------------------------------------------- sudden death
 
-def test_sudden_death_deck_emptied_by_a_draw_ends_two_turns_later():
+def test_sudden_death_deck_emptied_by_a_draw_ends_two_turns_later(engine):
     rules = CLASSIC.replace(sudden_death=True)
-    g = pos(rules, deck=["AH"], rest="scrap")
+    g = engine.pos(rules, deck=["AH"], rest="scrap")
     g.play("draw")                     # turn t: the deck runs out
     g.play("pass")                     # turn t+1
     assert not g.is_over
@@ -503,16 +503,16 @@ def test_sudden_death_deck_emptied_by_a_draw_ends_two_turns_later():
     assert g.is_over and g.winner is None and g.phase == "over"
 
 
-def test_without_sudden_death_the_game_goes_on_after_the_deck_runs_out():
-    g = pos(CLASSIC, deck=["AH"], rest="scrap")
+def test_without_sudden_death_the_game_goes_on_after_the_deck_runs_out(engine):
+    g = engine.pos(CLASSIC, deck=["AH"], rest="scrap")
     play(g, "draw", "pass", "points AH")
     assert not g.is_over
     assert_main(g, 1)
 
 
-def test_sudden_death_win_in_the_last_turn_counts():
+def test_sudden_death_win_in_the_last_turn_counts(engine):
     rules = CLASSIC.replace(sudden_death=True)
-    g = pos(rules, hands=([], ["2H"]), points=([], ["TH", "9C"]), deck=[], rest="scrap")
+    g = engine.pos(rules, hands=([], ["2H"]), points=([], ["TH", "9C"]), deck=[], rest="scrap")
     g.play("pass")                     # the current turn
     assert not g.is_over
     g.play("points 2H")                # the next (last) turn
@@ -522,8 +522,8 @@ def test_sudden_death_win_in_the_last_turn_counts():
 # --------------------------------------------------------------------------- who moves
 
 @BOTH
-def test_position_with_player_one_to_move(rules):
-    g = pos(rules, hands=(["AS"], ["KH"]), to_move=1)
+def test_position_with_player_one_to_move(engine, rules):
+    g = engine.pos(rules, hands=(["AS"], ["KH"]), to_move=1)
     assert_main(g, 1)
     assert legal(g) == {"draw", "royal KH"}
     g.play("royal KH")
@@ -531,23 +531,23 @@ def test_position_with_player_one_to_move(rules):
 
 
 @BOTH
-def test_turn_stays_with_one_off_player_while_opponent_decides(rules):
-    g = pos(rules, hands=(["4D"], ["3C", "9H", "KS"]))
+def test_turn_stays_with_one_off_player_while_opponent_decides(engine, rules):
+    g = engine.pos(rules, hands=(["4D"], ["3C", "9H", "KS"]))
     g.play("oneoff 4D")
     assert (g.phase, g.turn, g.to_move) == ("counter", 0, 1)
     g.play("resolve")
     assert (g.phase, g.turn, g.to_move) == ("four", 0, 1)
 
 
-def test_sudden_death_and_three_passes_whichever_comes_first():
-    g = pos(CLASSIC.replace(sudden_death=True), hands=(["AH"], []), deck=[], rest="scrap")
+def test_sudden_death_and_three_passes_whichever_comes_first(engine):
+    g = engine.pos(CLASSIC.replace(sudden_death=True), hands=(["AH"], []), deck=[], rest="scrap")
     play(g, "points AH", "pass")
     assert g.is_over and g.winner is None
 
 
-def test_three_passes_with_cards_in_deck_under_no_draw_limit():
+def test_three_passes_with_cards_in_deck_under_no_draw_limit(engine):
     rules = CLASSIC.replace(hand_limit=2, hand_limit_mode="no_draw")
-    g = pos(rules, hands=(["JC", "JD"], ["JH", "JS"]), deck=["AH"])
+    g = engine.pos(rules, hands=(["JC", "JD"], ["JH", "JS"]), deck=["AH"])
     assert legal(g) == {"pass"}
     play(g, "pass", "pass")
     assert not g.is_over
@@ -555,9 +555,9 @@ def test_three_passes_with_cards_in_deck_under_no_draw_limit():
     assert g.is_over and g.winner is None
 
 
-def test_sudden_death_deck_emptied_by_draw_four_during_four_players_turn():
+def test_sudden_death_deck_emptied_by_draw_four_during_four_players_turn(engine):
     rules = CLASSIC.replace(sudden_death=True, four="draw")
-    g = pos(rules, hands=(["4D"], []), deck=["AH", "2H"], rest="scrap")
+    g = engine.pos(rules, hands=(["4D"], []), deck=["AH", "2H"], rest="scrap")
     play(g, "oneoff 4D", "resolve")   # turn t (P0): P1 draws the last cards
     assert g.deck == []
     g.play("points AH")               # turn t+1 (P1)
@@ -566,9 +566,9 @@ def test_sudden_death_deck_emptied_by_draw_four_during_four_players_turn():
     assert g.is_over and g.winner is None
 
 
-def test_sudden_death_turn_ends_after_the_hand_limit_discard():
+def test_sudden_death_turn_ends_after_the_hand_limit_discard(engine):
     rules = CLASSIC.replace(sudden_death=True, hand_limit=3)
-    g = pos(rules, hands=(["5C", "AC", "2C"], []), deck=["AH", "2H"], rest="scrap")
+    g = engine.pos(rules, hands=(["5C", "AC", "2C"], []), deck=["AH", "2H"], rest="scrap")
     play(g, "oneoff 5C", "resolve")   # turn t: the deck runs out
     assert g.phase == "discard" and not g.is_over
     g.play("discard AC")

@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 import cuttle
 from cuttle.observation import OBSERVATION_SIZE, PLANES
 
-from helpers import random_game, zones
+from support.helpers import random_game, zones
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 games = st.builds(lambda seed: random_game(random.Random(seed)), st.integers(0, 2**32 - 1))

@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-_PATH = pathlib.Path(__file__).resolve().parent.parent / "cuttle" / "reference.py"
+_PATH = pathlib.Path(__file__).resolve().parents[2] / "cuttle" / "reference.py"
 _spec = importlib.util.spec_from_file_location("cuttle_reference_under_test", _PATH)
 ref = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(ref)
@@ -164,7 +164,7 @@ def test_snapshot_keys_and_sorting():
     g = make(hands=(["KS", "AC", "TD"], ["2H"]), points=(["9C", "3D"], []),
              perms=(["QH", "8C"], []), deck=["7C"], turn=0)
     s = S(g)
-    assert set(s) == {"phase", "turn", "to_move", "winner", "over", "hands", "points",
+    assert set(s) == {"phase", "turn", "to_move", "winner", "over", "end_reason", "hands", "points",
                       "permanents", "scrap", "deck", "revealed", "stack", "scores",
                       "goals", "frozen"}
     assert s["hands"][0] == ["AC", "TD", "KS"]

@@ -34,6 +34,7 @@ def snapshot(g):
         "to_move": g.to_move,
         "winner": g.winner,
         "over": g.is_over,
+        "end_reason": g.end_reason,
         "hands": tuple([str(c) for c in g.hand(p)] for p in (0, 1)),
         "points": tuple([stack_text(c) for c in g.points(p)] for p in (0, 1)),
         "permanents": tuple([str(c) for c in g.permanents(p)] for p in (0, 1)),

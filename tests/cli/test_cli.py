@@ -12,7 +12,7 @@ from cuttle.cli import main
 from cuttle.rules import FLAGS
 from cuttle.simulate import SimulationResult
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def run(capsys, *argv):

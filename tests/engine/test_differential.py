@@ -14,8 +14,8 @@ import pytest
 
 import cuttle
 
-from helpers import random_rules, reference_from_game, snapshot
-from perft import PERFT_FILE, build
+from support.helpers import random_rules, reference_from_game, snapshot
+from support.perft import PERFT_FILE, build
 
 N_GAMES = int(os.environ.get("CUTTLE_DIFF_GAMES", "8000"))
 

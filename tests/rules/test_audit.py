@@ -8,13 +8,12 @@ the engine and the rulebook's text.
 
 import pytest
 
-from scenario import CC, CLASSIC, all_cards, legal, play
-from scenario import pos as _pos
+from support.scenario import CC, CLASSIC, all_cards, legal, play
 
 
-def pos(rules=CLASSIC, **kw):
+def pos(engine, rules=CLASSIC, **kw):
     kw.setdefault("seed", 1)
-    return _pos(rules, **kw)
+    return engine.pos(rules, **kw)
 
 
 def strs(cards):
@@ -28,10 +27,10 @@ def count_cards(g):
 
 # --------------------------------------------------------------------------- the 7's one-off and counters
 
-def test_seven_revealed_oneoff_single_counter_fizzles():
+def test_seven_revealed_oneoff_single_counter_fizzles(engine):
     # §4: a 7 whose revealed card is played as a one-off follows the same counter rules;
     # §4b: the 7 goes to the scrap when the revealed card is played.
-    g = pos(hands=(["7C"], ["2C", "4D"]), points=([], ["9H"]), deck=["AS"])
+    g = pos(engine, hands=(["7C"], ["2C", "4D"]), points=([], ["9H"]), deck=["AS"])
     g.play("oneoff 7C")
     assert legal(g) == {"resolve", "counter 2C"}
     g.play("resolve")
@@ -48,8 +47,8 @@ def test_seven_revealed_oneoff_single_counter_fizzles():
     assert g.phase == "main" and g.turn == 1 and g.stack == []
 
 
-def test_seven_revealed_oneoff_two_counters_resolves():
-    g = pos(hands=(["7C", "2D"], ["2C"]), points=([], ["9H"]), deck=["AS"])
+def test_seven_revealed_oneoff_two_counters_resolves(engine):
+    g = pos(engine, hands=(["7C", "2D"], ["2C"]), points=([], ["9H"]), deck=["AS"])
     play(g, "oneoff 7C", "resolve", "oneoff AS", "counter 2C", "counter 2D", "resolve")
     assert g.points(1) == []
     assert {"7C", "AS", "2C", "2D", "9H"} <= set(strs(g.scrap))
@@ -57,17 +56,17 @@ def test_seven_revealed_oneoff_two_counters_resolves():
     assert count_cards(g) == (52, 52)
 
 
-def test_countering_the_seven_itself_leaves_the_deck_untouched():
-    g = pos(hands=(["7C"], ["2C"]), deck=["AS"])
+def test_countering_the_seven_itself_leaves_the_deck_untouched(engine):
+    g = pos(engine, hands=(["7C"], ["2C"]), deck=["AS"])
     play(g, "oneoff 7C", "counter 2C", "resolve")
     assert str(g.deck[0]) == "AS" and g.revealed == []
     assert {"7C", "2C"} <= set(strs(g.scrap))
     assert g.turn == 1 and g.phase == "main"
 
 
-def test_counter_against_revealed_oneoff_refused_when_seven_player_has_queen():
+def test_counter_against_revealed_oneoff_refused_when_seven_player_has_queen(engine):
     # §3: a player cannot counter a one-off of an opponent who controls a Queen.
-    g = pos(hands=(["7C"], ["2C"]), points=([], ["9H"]), permanents=(["QD"], []),
+    g = pos(engine, hands=(["7C"], ["2C"]), points=([], ["9H"]), permanents=(["QD"], []),
             deck=["AS"])
     g.play("oneoff 7C")
     assert legal(g) == {"resolve"}
@@ -77,8 +76,8 @@ def test_counter_against_revealed_oneoff_refused_when_seven_player_has_queen():
     assert g.points(1) == []
 
 
-def test_seven_top2_revealed_one_off_countered_unchosen_card_stays_on_top():
-    g = pos(CC, hands=(["7C"], ["2C"]), points=([], ["9H"]), deck=["AS", "KD"])
+def test_seven_top2_revealed_one_off_countered_unchosen_card_stays_on_top(engine):
+    g = pos(engine, CC, hands=(["7C"], ["2C"]), points=([], ["9H"]), deck=["AS", "KD"])
     play(g, "oneoff 7C", "resolve", "oneoff AS", "counter 2C", "resolve")
     assert str(g.deck[0]) == "KD"
     assert strs(g.points(1)) == ["9H"]
@@ -87,10 +86,10 @@ def test_seven_top2_revealed_one_off_countered_unchosen_card_stays_on_top():
 
 # --------------------------------------------------------------------------- Jack stacks: 9, 2, 6
 
-def test_classic_nine_on_top_jack_of_three_stack():
+def test_classic_nine_on_top_jack_of_three_stack(engine):
     # P1 controls TH with 3 Jacks: owner P0.  The 9 returns only the top Jack to the
     # player controlling its point card (P1); the card flips once, to P0 (§1, §4).
-    g = pos(hands=(["9S"], []), points=([], ["TH[JC,JD,JH]"]))
+    g = pos(engine, hands=(["9S"], []), points=([], ["TH[JC,JD,JH]"]))
     assert "oneoff 9S JH" in legal(g)
     assert "oneoff 9S JD" not in legal(g) and "oneoff 9S JC" not in legal(g)
     play(g, "oneoff 9S JH", "resolve")
@@ -100,8 +99,8 @@ def test_classic_nine_on_top_jack_of_three_stack():
     assert g.turn == 1
 
 
-def test_cc_nine_freezes_top_jack_of_four_stack():
-    g = pos(CC, hands=(["9S", "AC"], ["AD"]), points=([], ["5H[JC,JD,JH,JS]"]))
+def test_cc_nine_freezes_top_jack_of_four_stack(engine):
+    g = pos(engine, CC, hands=(["9S", "AC"], ["AD"]), points=([], ["5H[JC,JD,JH,JS]"]))
     assert legal(g) >= {"oneoff 9S JS", "oneoff 9S 5H"}
     assert "oneoff 9S JH" not in legal(g)
     play(g, "oneoff 9S JS", "resolve")
@@ -113,26 +112,26 @@ def test_cc_nine_freezes_top_jack_of_four_stack():
     assert "jack JS 5H" in legal(g)
 
 
-def test_cc_nine_on_point_card_with_four_jacks_returns_it_to_controller_and_scraps_jacks():
-    g = pos(CC, hands=(["9S"], []), points=([], ["5H[JC,JD,JH,JS]"]))
+def test_cc_nine_on_point_card_with_four_jacks_returns_it_to_controller_and_scraps_jacks(engine):
+    g = pos(engine, CC, hands=(["9S"], []), points=([], ["5H[JC,JD,JH,JS]"]))
     play(g, "oneoff 9S 5H", "resolve")
     assert strs(g.hand(1)) == ["5H"] and g.points(1) == [] and g.points(0) == []
     assert {"JC", "JD", "JH", "JS", "9S"} <= set(strs(g.scrap))
     assert strs(g.frozen(1)) == ["5H"]
 
 
-def test_classic_two_on_top_jack_of_three_stack_flips_once():
-    g = pos(hands=(["2C"], []), points=([], ["TH[JC,JD,JH]"]))
+def test_classic_two_on_top_jack_of_three_stack_flips_once(engine):
+    g = pos(engine, hands=(["2C"], []), points=([], ["TH[JC,JD,JH]"]))
     assert "oneoff 2C JH" in legal(g) and "oneoff 2C JD" not in legal(g)
     play(g, "oneoff 2C JH", "resolve")
     assert strs(g.points(0)) == ["TH"] and [str(j) for j in g.jacks("TH")] == ["JC", "JD"]
     assert "JH" in strs(g.scrap)
 
 
-def test_six_with_three_and_one_jack_stacks_returns_both_to_owners():
+def test_six_with_three_and_one_jack_stacks_returns_both_to_owners(engine):
     # 9H[JS] on P0: owner P1.  5H[JC,JD,JH] on P1: owner P0 (§1).  §4b: the 6 leaves
     # every point card on its original owner's side.
-    g = pos(hands=(["6C"], []), points=(["9H[JS]"], ["5H[JC,JD,JH]"]))
+    g = pos(engine, hands=(["6C"], []), points=(["9H[JS]"], ["5H[JC,JD,JH]"]))
     assert g.score(0) == 9 and g.score(1) == 5
     play(g, "oneoff 6C", "resolve")
     assert strs(g.points(0)) == ["5H"] and strs(g.points(1)) == ["9H"]
@@ -140,22 +139,22 @@ def test_six_with_three_and_one_jack_stacks_returns_both_to_owners():
     assert {"JC", "JD", "JH", "JS", "6C"} <= set(strs(g.scrap))
 
 
-def test_six_with_four_jack_stack_keeps_card_with_controller():
-    g = pos(hands=(["6C"], []), points=([], ["5H[JC,JD,JH,JS]"]))
+def test_six_with_four_jack_stack_keeps_card_with_controller(engine):
+    g = pos(engine, hands=(["6C"], []), points=([], ["5H[JC,JD,JH,JS]"]))
     play(g, "oneoff 6C", "resolve")
     assert strs(g.points(1)) == ["5H"] and g.jacks("5H") == []
 
 
-def test_six_with_two_two_jack_stacks():
-    g = pos(hands=(["6C"], []), points=(["3C[JC,JD]"], ["4C[JH,JS]"]))
+def test_six_with_two_two_jack_stacks(engine):
+    g = pos(engine, hands=(["6C"], []), points=(["3C[JC,JD]"], ["4C[JH,JS]"]))
     play(g, "oneoff 6C", "resolve")
     assert strs(g.points(0)) == ["3C"] and strs(g.points(1)) == ["4C"]
 
 
-def test_six_returning_stolen_card_wins_for_responder():
+def test_six_returning_stolen_card_wins_for_responder(engine):
     # §2: a player wins during the opponent's action (an opponent's 6 that returns a
     # stolen card).
-    g = pos(hands=(["6C"], []), points=(["TH[JC]", "AC"], ["9S", "2S"]))
+    g = pos(engine, hands=(["6C"], []), points=(["TH[JC]", "AC"], ["9S", "2S"]))
     assert g.score(0) == 11 and g.score(1) == 11
     play(g, "oneoff 6C", "resolve")
     assert g.is_over and g.winner == 1 and g.score(1) == 21
@@ -163,8 +162,8 @@ def test_six_returning_stolen_card_wins_for_responder():
 
 # --------------------------------------------------------------------------- scuttles
 
-def test_scuttle_a_stolen_card_scraps_it_and_its_jacks():
-    g = pos(hands=(["TS"], []), points=(["2C"], ["TH[JC]"]))
+def test_scuttle_a_stolen_card_scraps_it_and_its_jacks(engine):
+    g = pos(engine, hands=(["TS"], []), points=(["2C"], ["TH[JC]"]))
     assert "scuttle TS TH" in legal(g)
     assert "scuttle TS 2C" not in legal(g)
     g.play("scuttle TS TH")
@@ -172,9 +171,9 @@ def test_scuttle_a_stolen_card_scraps_it_and_its_jacks():
     assert {"TS", "TH", "JC"} <= set(strs(g.scrap))
 
 
-def test_ten_blocks_scuttle_of_stolen_card_keeps_it_with_its_jacks():
+def test_ten_blocks_scuttle_of_stolen_card_keeps_it_with_its_jacks(engine):
     r = CLASSIC.replace(ten_blocks_scuttle=True)
-    g = pos(r, hands=(["TS"], ["TD"]), points=([], ["TH[JC]"]))
+    g = pos(engine, r, hands=(["TS"], ["TD"]), points=([], ["TH[JC]"]))
     g.play("scuttle TS TH")
     assert g.phase == "block" and g.to_move == 1 and legal(g) == {"resolve", "block TD"}
     g.play("block TD")
@@ -183,12 +182,12 @@ def test_ten_blocks_scuttle_of_stolen_card_keeps_it_with_its_jacks():
     assert g.turn == 1
 
 
-def test_ten_blocks_with_a_ten_returned_and_frozen_by_own_nine():
+def test_ten_blocks_with_a_ten_returned_and_frozen_by_own_nine(engine):
     # §4b frozen: the card cannot be played during its receiver's NEXT turn.  Returned
     # by the receiver's own 9 during their turn, it is not frozen during the
     # opponent's turn (rules-decisions 3), so it may block there.
     r = CLASSIC.replace(nine="freeze", nine_targets_points=True, ten_blocks_scuttle=True)
-    g = pos(r, hands=(["TS", "AC"], ["9C"]), points=([], ["TD", "5H"]), to_move=1)
+    g = pos(engine, r, hands=(["TS", "AC"], ["9C"]), points=([], ["TD", "5H"]), to_move=1)
     play(g, "oneoff 9C TD", "resolve")
     assert "TD" in strs(g.hand(1)) and g.turn == 0
     g.play("scuttle TS 5H")
@@ -204,26 +203,26 @@ def test_ten_blocks_with_a_ten_returned_and_frozen_by_own_nine():
 
 # --------------------------------------------------------------------------- the classic 2 on your own Jack
 
-def test_classic_two_on_own_top_jack_of_two_stack_lets_opponent_win_on_resolve():
+def test_classic_two_on_own_top_jack_of_two_stack_lets_opponent_win_on_resolve(engine):
     # P0 controls TH[JC,JD] (two Jacks: P0 owns it); scrapping P0's own top Jack JD
     # flips TH to P1, who reaches 21 on their own `resolve` (§2).
-    g = pos(hands=(["2C"], []), points=(["TH[JC,JD]"], ["9S", "2S"]))
+    g = pos(engine, hands=(["2C"], []), points=(["TH[JC,JD]"], ["9S", "2S"]))
     assert "oneoff 2C JD" in legal(g)
     play(g, "oneoff 2C JD", "resolve")
     assert g.is_over and g.winner == 1
     assert strs(g.points(1)) == ["2S", "9S", "TH"] and g.score(1) == 21
 
 
-def test_classic_nine_on_own_top_jack_returns_it_and_gives_card_back():
-    g = pos(hands=(["9C"], []), points=(["TH[JC]"], []))
+def test_classic_nine_on_own_top_jack_returns_it_and_gives_card_back(engine):
+    g = pos(engine, hands=(["9C"], []), points=(["TH[JC]"], []))
     play(g, "oneoff 9C JC", "resolve")
     assert strs(g.hand(0)) == ["JC"] and strs(g.points(1)) == ["TH"]
 
 
 # --------------------------------------------------------------------------- Queens
 
-def test_queens_of_both_players():
-    g = pos(hands=(["2C", "JD"], ["2D"]), points=(["5C"], ["9H"]),
+def test_queens_of_both_players(engine):
+    g = pos(engine, hands=(["2C", "JD"], ["2D"]), points=(["5C"], ["9H"]),
             permanents=(["QC"], ["QH"]))
     lm = legal(g)
     assert "oneoff 2C QH" in lm and "oneoff 2C QC" in lm
@@ -236,19 +235,19 @@ def test_queens_of_both_players():
     assert "jack JD 9H" in legal(g)
 
 
-def test_cc_queens_of_both_players_two_queens_protect_everything():
+def test_cc_queens_of_both_players_two_queens_protect_everything(engine):
     # 9H[JS] is listed on P1's side with one Jack: P1 stole it from P0.  With two
     # Queens nothing of P1's is targetable (§3 cuttle.cards), not even the top Jack.
-    g = pos(CC, hands=(["2C", "9C", "JD"], []), points=([], ["9H[JS]"]),
+    g = pos(engine, CC, hands=(["2C", "9C", "JD"], []), points=([], ["9H[JS]"]),
             permanents=([], ["QH", "QS"]))
     lm = legal(g)
     assert not any(m.startswith("oneoff 2C") or m.startswith("oneoff 9C") or
                    m.startswith("jack") for m in lm)
 
 
-def test_one_queen_each_nine_returns_queen_which_may_be_replayed():
+def test_one_queen_each_nine_returns_queen_which_may_be_replayed(engine):
     r = CLASSIC.replace(one_queen_each=True)
-    g = pos(r, hands=(["9C"], ["QS"]), permanents=([], ["QH"]))
+    g = pos(engine, r, hands=(["9C"], ["QS"]), permanents=([], ["QH"]))
     play(g, "oneoff 9C QH", "resolve")
     assert strs(g.hand(1)) == ["QH", "QS"] and g.permanents(1) == []
     assert {"royal QH", "royal QS"} <= legal(g)
@@ -256,9 +255,9 @@ def test_one_queen_each_nine_returns_queen_which_may_be_replayed():
     assert "royal QH" not in legal(g)
 
 
-def test_one_queen_each_cc_freeze_returned_queen_then_replay():
+def test_one_queen_each_cc_freeze_returned_queen_then_replay(engine):
     r = CC.replace(one_queen_each=True)
-    g = pos(r, hands=(["9C"], ["QS", "AC"]), permanents=([], ["QH"]))
+    g = pos(engine, r, hands=(["9C"], ["QS", "AC"]), permanents=([], ["QH"]))
     play(g, "oneoff 9C QH", "resolve")
     # QH frozen; QS may be played (no Queen on the table now).
     assert "royal QH" not in legal(g) and "royal QS" in legal(g)
@@ -268,9 +267,9 @@ def test_one_queen_each_cc_freeze_returned_queen_then_replay():
 
 # --------------------------------------------------------------------------- hand limit
 
-def test_hand_limit_three_pushes_over_the_limit():
+def test_hand_limit_three_pushes_over_the_limit(engine):
     r = CLASSIC.replace(hand_limit=2)
-    g = pos(r, hands=(["3C", "AC", "AD"], []), scrap=["KS"])
+    g = pos(engine, r, hands=(["3C", "AC", "AD"], []), scrap=["KS"])
     play(g, "oneoff 3C", "resolve")
     assert g.phase == "three"
     g.play("take KS")
@@ -282,9 +281,9 @@ def test_hand_limit_three_pushes_over_the_limit():
     assert {"3C", "AC"} <= set(strs(g.scrap))
 
 
-def test_hand_limit_seven_revealing_five_pushes_over_the_limit():
+def test_hand_limit_seven_revealing_five_pushes_over_the_limit(engine):
     r = CLASSIC.replace(hand_limit=3)
-    g = pos(r, hands=(["7C", "AC", "AD", "AH"], []), deck=["5S", "2C", "2D"])
+    g = pos(engine, r, hands=(["7C", "AC", "AD", "AH"], []), deck=["5S", "2C", "2D"])
     play(g, "oneoff 7C", "resolve", "oneoff 5S", "resolve")
     assert strs(g.hand(0)) == ["2C", "2D", "AC", "AD", "AH"]
     assert g.phase == "discard"
@@ -295,9 +294,9 @@ def test_hand_limit_seven_revealing_five_pushes_over_the_limit():
     assert strs(g.hand(0)) == ["2C", "AD", "AH"]
 
 
-def test_cc_five_hand_limit_with_frozen_card_discarded():
+def test_cc_five_hand_limit_with_frozen_card_discarded(engine):
     # P0's 9 returns P1's King (frozen for P1's next turn).
-    g = pos(CC, hands=(["9C"], ["5S", "2C", "3C", "4C", "6C", "7C", "8C"]),
+    g = pos(engine, CC, hands=(["9C"], ["5S", "2C", "3C", "4C", "6C", "7C", "8C"]),
             permanents=([], ["KC"]), deck=["AD", "AH", "AS"])
     play(g, "oneoff 9C KC", "resolve")
     assert strs(g.frozen(1)) == ["KC"] and len(g.hand(1)) == 8
@@ -310,9 +309,9 @@ def test_cc_five_hand_limit_with_frozen_card_discarded():
     assert g.phase == "main" and g.turn == 0 and len(g.hand(1)) == 8
 
 
-def test_joker_swap_pushes_player_over_hand_limit():
+def test_joker_swap_pushes_player_over_hand_limit(engine):
     r = CLASSIC.replace(joker=True, hand_limit=3)
-    g = pos(r, hands=(["JK"], ["AC", "AD", "AH", "AS", "2C"]))
+    g = pos(engine, r, hands=(["JK"], ["AC", "AD", "AH", "AS", "2C"]))
     play(g, "oneoff JK", "resolve")
     assert strs(g.hand(0)) == ["2C", "AC", "AD", "AH", "AS"] and g.hand(1) == []
     assert g.phase == "discard"
@@ -320,9 +319,9 @@ def test_joker_swap_pushes_player_over_hand_limit():
     assert g.phase == "main" and g.turn == 1
 
 
-def test_four_draw_pushes_victim_over_limit_but_victim_discards_only_at_end_of_own_turn():
+def test_four_draw_pushes_victim_over_limit_but_victim_discards_only_at_end_of_own_turn(engine):
     r = CLASSIC.replace(four="draw", hand_limit=2)
-    g = pos(r, hands=(["4C"], ["AC", "AD"]), deck=["AH", "AS", "KD"])
+    g = pos(engine, r, hands=(["4C"], ["AC", "AD"]), deck=["AH", "AS", "KD"])
     play(g, "oneoff 4C", "resolve")
     assert len(g.hand(1)) == 4 and g.phase == "main" and g.turn == 1
     g.play("draw")
@@ -335,9 +334,9 @@ def test_four_draw_pushes_victim_over_limit_but_victim_discards_only_at_end_of_o
 
 # --------------------------------------------------------------------------- frozen and the Joker
 
-def test_joker_swap_ends_freeze_of_returned_queen():
+def test_joker_swap_ends_freeze_of_returned_queen(core):
     r = CC.replace(joker=True)
-    g = pos(r, hands=(["JK", "AC"], ["9S", "AD"]), permanents=(["QH"], []), to_move=1)
+    g = pos(core, r, hands=(["JK", "AC"], ["9S", "AD"]), permanents=(["QH"], []), to_move=1)
     assert "oneoff 9S QH" in legal(g)
     play(g, "oneoff 9S QH", "resolve")
     assert strs(g.frozen(0)) == ["QH"] and "royal QH" not in legal(g)
@@ -349,9 +348,9 @@ def test_joker_swap_ends_freeze_of_returned_queen():
     assert strs(g.observation(0).opponent_known) == ["AC", "QH"]
 
 
-def test_frozen_card_cannot_be_played_from_own_turn_but_can_after_swap_back():
+def test_frozen_card_cannot_be_played_from_own_turn_but_can_after_swap_back(engine):
     r = CC.replace(joker=True)
-    g = pos(r, hands=(["AC"], ["9S", "JK"]), points=(["TH"], []), to_move=1)
+    g = pos(engine, r, hands=(["AC"], ["9S", "JK"]), points=(["TH"], []), to_move=1)
     play(g, "oneoff 9S TH", "resolve")
     assert strs(g.frozen(0)) == ["TH"]
     assert not any("TH" in m for m in legal(g))
@@ -365,9 +364,9 @@ def test_frozen_card_cannot_be_played_from_own_turn_but_can_after_swap_back():
 
 # --------------------------------------------------------------------------- sudden death
 
-def test_sudden_death_built_empty_deck_nine_to_deck_does_not_cancel():
+def test_sudden_death_built_empty_deck_nine_to_deck_does_not_cancel(engine):
     r = CLASSIC.replace(sudden_death=True, nine="topdeck")
-    g = pos(r, hands=(["9C"], ["AC"]), permanents=([], ["KS"]), rest="scrap")
+    g = pos(engine, r, hands=(["9C"], ["AC"]), permanents=([], ["KS"]), rest="scrap")
     assert g.deck == []
     play(g, "oneoff 9C KS", "resolve")
     assert strs(g.deck) == ["KS"] and g.turn == 1 and not g.is_over
@@ -376,9 +375,9 @@ def test_sudden_death_built_empty_deck_nine_to_deck_does_not_cancel():
     assert g.is_over and g.winner is None and g.end_reason == "sudden_death"
 
 
-def test_sudden_death_deck_emptied_by_cc_seven_revealing_last_two_cards():
+def test_sudden_death_deck_emptied_by_cc_seven_revealing_last_two_cards(engine):
     r = CC.replace(sudden_death=True)
-    g = pos(r, hands=(["7C", "AC"], ["AD"]), deck=["2C", "2D"], rest="scrap")
+    g = pos(engine, r, hands=(["7C", "AC"], ["AD"]), deck=["2C", "2D"], rest="scrap")
     play(g, "oneoff 7C", "resolve", "points 2C")
     assert strs(g.deck) == ["2D"] and g.turn == 1
     g.play("draw")                       # turn t+1
@@ -387,9 +386,9 @@ def test_sudden_death_deck_emptied_by_cc_seven_revealing_last_two_cards():
     assert g.is_over and g.winner is None and g.end_reason == "sudden_death"
 
 
-def test_sudden_death_last_turn_hand_limit_discard_then_end():
+def test_sudden_death_last_turn_hand_limit_discard_then_end(engine):
     r = CLASSIC.replace(sudden_death=True, hand_limit=1)
-    g = pos(r, hands=(["AC", "AD", "AH"], []), rest="scrap")
+    g = pos(engine, r, hands=(["AC", "AD", "AH"], []), rest="scrap")
     g.play("pass")
     assert g.phase == "discard"
     g.play("discard AC")
@@ -402,14 +401,14 @@ def test_sudden_death_last_turn_hand_limit_discard_then_end():
 
 # --------------------------------------------------------------------------- strict one-offs and revealed cards
 
-def test_strict_revealed_four_needs_opposing_hand():
-    g = pos(CC, hands=(["7C"], []), deck=["4S", "9D"])
+def test_strict_revealed_four_needs_opposing_hand(engine):
+    g = pos(engine, CC, hands=(["7C"], []), deck=["4S", "9D"])
     play(g, "oneoff 7C", "resolve")
     assert "oneoff 4S" not in legal(g) and "points 4S" in legal(g)
 
 
-def test_strict_revealed_three_with_takeable_card_in_scrap():
-    g = pos(CC, hands=(["7C"], []), deck=["3S", "9D"], scrap=["3H", "AC"])
+def test_strict_revealed_three_with_takeable_card_in_scrap(engine):
+    g = pos(engine, CC, hands=(["7C"], []), deck=["3S", "9D"], scrap=["3H", "AC"])
     play(g, "oneoff 7C", "resolve")
     assert "oneoff 3S" in legal(g)
     play(g, "oneoff 3S", "resolve")
@@ -418,48 +417,48 @@ def test_strict_revealed_three_with_takeable_card_in_scrap():
     assert legal(g) == {"take AC", "take 7C"}
 
 
-def test_strict_revealed_seven_with_other_card_left_may_chain():
-    g = pos(CC, hands=(["7C"], []), points=([], []), deck=["7S", "AH"], rest="scrap")
+def test_strict_revealed_seven_with_other_card_left_may_chain(engine):
+    g = pos(engine, CC, hands=(["7C"], []), points=([], []), deck=["7S", "AH"], rest="scrap")
     play(g, "oneoff 7C", "resolve")
     assert "oneoff 7S" in legal(g)
     play(g, "oneoff 7S", "resolve")
     assert strs(g.revealed) == ["AH"] and g.deck == []
 
 
-def test_strict_revealed_five_last_card_may_be_played_and_draws_nothing():
+def test_strict_revealed_five_last_card_may_be_played_and_draws_nothing(engine):
     # §4b (all presets): "a revealed 5 that was the last card may be played as a
     # one-off and draws nothing"; §4: "a 4 or 5 that would have nothing to resolve
     # (... deck emptied before a 7's 5) does what it can".
-    g = pos(CC, hands=(["7C"], ["AD"]), deck=["5S"], rest="scrap")
+    g = pos(engine, CC, hands=(["7C"], ["AD"]), deck=["5S"], rest="scrap")
     play(g, "oneoff 7C", "resolve")
     assert strs(g.revealed) == ["5S"]
     assert "oneoff 5S" in legal(g)
 
 
-def test_classic_revealed_five_last_card_draws_nothing():
-    g = pos(hands=(["7C", "AC"], ["AD"]), deck=["5S"], rest="scrap")
+def test_classic_revealed_five_last_card_draws_nothing(engine):
+    g = pos(engine, hands=(["7C", "AC"], ["AD"]), deck=["5S"], rest="scrap")
     play(g, "oneoff 7C", "resolve", "oneoff 5S", "resolve")
     assert strs(g.hand(0)) == ["AC"] and g.turn == 1
 
 
 # --------------------------------------------------------------------------- draw four
 
-def test_draw_four_with_one_card_left():
+def test_draw_four_with_one_card_left(engine):
     r = CLASSIC.replace(four="draw")
-    g = pos(r, hands=(["4C"], ["AD"]), deck=["KS"], rest="scrap")
+    g = pos(engine, r, hands=(["4C"], ["AD"]), deck=["KS"], rest="scrap")
     play(g, "oneoff 4C", "resolve")
     assert strs(g.hand(1)) == ["AD", "KS"] and g.deck == [] and g.turn == 1
 
 
-def test_draw_four_strict_illegal_with_empty_deck_even_with_opposing_hand():
+def test_draw_four_strict_illegal_with_empty_deck_even_with_opposing_hand(engine):
     r = CC.replace(four="draw")
-    g = pos(r, hands=(["4C"], ["AD"]), rest="scrap")
+    g = pos(engine, r, hands=(["4C"], ["AD"]), rest="scrap")
     assert "oneoff 4C" not in legal(g)
 
 
-def test_draw_four_revealed_with_leftover_last_card_and_knowledge():
+def test_draw_four_revealed_with_leftover_last_card_and_knowledge(core):
     r = CC.replace(four="draw", reveal_on_empty_deck=False)
-    g = pos(r, hands=(["7C"], []), deck=["4S", "KS"], rest="scrap")
+    g = pos(core, r, hands=(["7C"], []), deck=["4S", "KS"], rest="scrap")
     play(g, "oneoff 7C", "resolve")
     assert "oneoff 4S" in legal(g)          # the unchosen KS counts as deck
     g.play("oneoff 4S")
@@ -473,10 +472,10 @@ def test_draw_four_revealed_with_leftover_last_card_and_knowledge():
 
 # --------------------------------------------------------------------------- three passes
 
-def test_three_passes_interleaved_with_hand_limit_discards():
+def test_three_passes_interleaved_with_hand_limit_discards(engine):
     # §4b: every move other than pass (discards included) resets the count.
     r = CLASSIC.replace(hand_limit=2)
-    g = pos(r, hands=(["AC", "AD", "AH"], []), rest="scrap")
+    g = pos(engine, r, hands=(["AC", "AD", "AH"], []), rest="scrap")
     g.play("pass")
     assert g.phase == "discard"
     g.play("discard AC")
@@ -487,8 +486,8 @@ def test_three_passes_interleaved_with_hand_limit_discards():
     assert g.is_over and g.winner is None and g.end_reason == "passes"
 
 
-def test_three_passes_counter_broken_by_a_one_off():
-    g = pos(hands=(["6C"], []), rest="scrap")
+def test_three_passes_counter_broken_by_a_one_off(engine):
+    g = pos(engine, hands=(["6C"], []), rest="scrap")
     play(g, "pass", "pass", "oneoff 6C", "resolve", "pass", "pass")
     assert not g.is_over
     g.play("pass")
@@ -497,46 +496,46 @@ def test_three_passes_counter_broken_by_a_one_off():
 
 # --------------------------------------------------------------------------- goals and won positions
 
-def test_cc_four_kings_position_is_over_at_once():
-    g = pos(CC, permanents=(["KC", "KD", "KH", "KS"], []))
+def test_cc_four_kings_position_is_over_at_once(engine):
+    g = pos(engine, CC, permanents=(["KC", "KD", "KH", "KS"], []))
     assert g.goal(0) == 0 and g.is_over and g.winner == 0
     assert legal(g) == set()
 
 
-def test_cc_four_kings_and_opponent_at_goal_is_refused():
+def test_cc_four_kings_and_opponent_at_goal_is_refused(engine):
     with pytest.raises(ValueError):
-        pos(CC, permanents=(["KC", "KD", "KH", "KS"], []), points=([], ["TH", "9H", "2C"]))
+        pos(engine, CC, permanents=(["KC", "KD", "KH", "KS"], []), points=([], ["TH", "9H", "2C"]))
 
 
-def test_cc_fourth_king_from_a_seven_wins_at_once():
-    g = pos(CC, hands=(["7C"], []), permanents=(["KC", "KD", "KH"], []), deck=["KS", "AC"])
+def test_cc_fourth_king_from_a_seven_wins_at_once(engine):
+    g = pos(engine, CC, hands=(["7C"], []), permanents=(["KC", "KD", "KH"], []), deck=["KS", "AC"])
     play(g, "oneoff 7C", "resolve")
     assert "royal KS" in legal(g)
     g.play("royal KS")
     assert g.is_over and g.winner == 0 and g.goal(0) == 0
 
 
-def test_cc_nine_returning_a_king_raises_the_goal_and_freezes_it():
-    g = pos(CC, hands=(["AC"], ["9C", "AD"]), permanents=(["KC", "KD", "KH"], []),
+def test_cc_nine_returning_a_king_raises_the_goal_and_freezes_it(engine):
+    g = pos(engine, CC, hands=(["AC"], ["9C", "AD"]), permanents=(["KC", "KD", "KH"], []),
             points=(["2C"], []), to_move=1)
     assert g.goal(0) == 5 and not g.is_over
     play(g, "oneoff 9C KH", "resolve")
     assert g.goal(0) == 10 and strs(g.frozen(0)) == ["KH"]
 
 
-def test_position_with_player_one_at_goal_and_player_zero_to_move_is_over():
-    g = pos(points=([], ["TH", "9H", "2C"]))
+def test_position_with_player_one_at_goal_and_player_zero_to_move_is_over(engine):
+    g = pos(engine, points=([], ["TH", "9H", "2C"]))
     assert g.is_over and g.winner == 1
 
 
-def test_custom_goal_zero_for_no_kings_both_refused():
+def test_custom_goal_zero_for_no_kings_both_refused(engine):
     r = CLASSIC.replace(king_goals=(0, 0, 0, 0, 0))
     with pytest.raises(ValueError):
-        pos(r)
+        pos(engine, r)
 
 
-def test_goal_reached_exactly_counts():
-    g = pos(hands=(["AC"], []), points=(["TH", "9H", "AD"], []))
+def test_goal_reached_exactly_counts(engine):
+    g = pos(engine, hands=(["AC"], []), points=(["TH", "9H", "AD"], []))
     assert g.score(0) == 20
     g.play("points AC")
     assert g.is_over and g.winner == 0
@@ -544,8 +543,8 @@ def test_goal_reached_exactly_counts():
 
 # --------------------------------------------------------------------------- knowledge (§6)
 
-def test_cc_seven_leftover_is_known_on_top_and_then_in_the_drawers_hand():
-    g = pos(CC, hands=(["7C"], []), deck=["AH", "9D"])
+def test_cc_seven_leftover_is_known_on_top_and_then_in_the_drawers_hand(core):
+    g = pos(core, CC, hands=(["7C"], []), deck=["AH", "9D"])
     play(g, "oneoff 7C", "resolve", "points AH")
     for p in (0, 1):
         assert [(d, str(c)) for d, c in g.observation(p).deck_known] == [(0, "9D")]
@@ -553,14 +552,14 @@ def test_cc_seven_leftover_is_known_on_top_and_then_in_the_drawers_hand():
     assert strs(g.observation(0).opponent_known) == ["9D"]
 
 
-def test_nine_return_of_own_permanent_is_known_to_opponent():
-    g = pos(hands=(["9C"], []), permanents=(["KH"], []))
+def test_nine_return_of_own_permanent_is_known_to_opponent(core):
+    g = pos(core, hands=(["9C"], []), permanents=(["KH"], []))
     play(g, "oneoff 9C KH", "resolve")
     assert strs(g.observation(1).opponent_known) == ["KH"]
 
 
-def test_four_discards_remove_known_cards_and_hide_nothing_else():
-    g = pos(hands=(["3C", "4C"], ["AD", "AH", "AS"]), scrap=["KS"], deck=["2D"])
+def test_four_discards_remove_known_cards_and_hide_nothing_else(core):
+    g = pos(core, hands=(["3C", "4C"], ["AD", "AH", "AS"]), scrap=["KS"], deck=["2D"])
     play(g, "oneoff 3C", "resolve", "take KS")
     assert strs(g.observation(1).opponent_known) == ["KS"]
     play(g, "draw", "oneoff 4C", "resolve")
@@ -571,8 +570,8 @@ def test_four_discards_remove_known_cards_and_hide_nothing_else():
     assert strs(g.observation(1).opponent_known) == ["KS"]
 
 
-def test_glasses_reveal_only_the_opponents_hand():
-    g = pos(hands=(["8C", "AC"], ["AD"]))
+def test_glasses_reveal_only_the_opponents_hand(core):
+    g = pos(core, hands=(["8C", "AC"], ["AD"]))
     g.play("glasses 8C")
     assert g.observation(0).opponent_hand_public
     assert strs(g.observation(0).opponent_known) == ["AD"]
@@ -580,15 +579,15 @@ def test_glasses_reveal_only_the_opponents_hand():
     assert strs(g.observation(1).opponent_known) == []
 
 
-def test_glasses_knowledge_is_remembered_after_glasses_are_returned():
-    g = pos(hands=(["8C", "AC"], ["AD", "9C"]))
+def test_glasses_knowledge_is_remembered_after_glasses_are_returned(core):
+    g = pos(core, hands=(["8C", "AC"], ["AD", "9C"]))
     play(g, "glasses 8C", "oneoff 9C 8C", "resolve")
     assert not g.observation(0).opponent_hand_public
     assert strs(g.observation(0).opponent_known) == ["AD"]
 
 
-def test_determinization_keeps_a_known_top_card_and_known_hand_cards():
-    g = pos(CC, hands=(["7C", "3C"], ["AD", "AS"]), deck=["AH", "9D"], scrap=["KS"])
+def test_determinization_keeps_a_known_top_card_and_known_hand_cards(core):
+    g = pos(core, CC, hands=(["7C", "3C"], ["AD", "AS"]), deck=["AH", "9D"], scrap=["KS"])
     play(g, "oneoff 7C", "resolve", "points AH")
     for seed in range(20):
         d = g.determinize(1, seed=seed)
@@ -600,11 +599,11 @@ def test_determinization_keeps_a_known_top_card_and_known_hand_cards():
 
 # --------------------------------------------------------------------------- more rare interactions
 
-def test_ten_blocks_scuttle_by_a_card_revealed_after_a_countered_seven():
+def test_ten_blocks_scuttle_by_a_card_revealed_after_a_countered_seven(engine):
     # §4b stack: the 7 and its 2s go to the scrap when the revealed card is played; the
     # scuttling card then waits on the stack for the block.
     r = CLASSIC.replace(ten_blocks_scuttle=True)
-    g = pos(r, hands=(["7C", "2D"], ["2C", "TD"]), points=([], ["9H"]), deck=["TS"])
+    g = pos(engine, r, hands=(["7C", "2D"], ["2C", "TD"]), points=([], ["9H"]), deck=["TS"])
     play(g, "oneoff 7C", "counter 2C", "counter 2D", "resolve")
     assert g.phase == "seven" and legal(g) == {"points TS", "scuttle TS 9H"}
     g.play("scuttle TS 9H")
@@ -616,10 +615,10 @@ def test_ten_blocks_scuttle_by_a_card_revealed_after_a_countered_seven():
     assert count_cards(g) == (52, 52)
 
 
-def test_classic_seven_jack_with_both_players_queens_goes_on_own_card():
+def test_classic_seven_jack_with_both_players_queens_goes_on_own_card(engine):
     # §4 classic 7: a Jack with no opponent target (P1's cards are protected by P1's
     # Queen) must go on one of your own point cards, giving it away.
-    g = pos(hands=(["7C"], []), points=(["5C"], ["9H"]), permanents=(["QC"], ["QH"]),
+    g = pos(engine, hands=(["7C"], []), points=(["5C"], ["9H"]), permanents=(["QC"], ["QH"]),
             deck=["JD"])
     play(g, "oneoff 7C", "resolve")
     assert legal(g) == {"jack JD 5C"}
@@ -628,10 +627,10 @@ def test_classic_seven_jack_with_both_players_queens_goes_on_own_card():
     assert strs(g.jacks("5C")) == ["JD"]
 
 
-def test_cc_seven_revealing_the_last_two_cards_makes_hands_public_meanwhile():
+def test_cc_seven_revealing_the_last_two_cards_makes_hands_public_meanwhile(core):
     # §4b: revealed cards leave the deck while revealed; §4 cuttle.cards: once the deck
     # is empty both hands are public.  What was seen stays known (§6).
-    g = pos(CC, hands=(["7C", "AC"], ["AD", "AH"]), deck=["2C", "2D"], rest="scrap")
+    g = pos(core, CC, hands=(["7C", "AC"], ["AD", "AH"]), deck=["2C", "2D"], rest="scrap")
     play(g, "oneoff 7C", "resolve")
     assert g.deck == [] and g.is_public_hand(0) and g.is_public_hand(1)
     g.play("points 2C")
@@ -639,18 +638,18 @@ def test_cc_seven_revealing_the_last_two_cards_makes_hands_public_meanwhile():
     assert strs(g.observation(0).opponent_known) == ["AD", "AH"]
 
 
-def test_cc_nine_returns_stolen_point_card_to_its_controller():
+def test_cc_nine_returns_stolen_point_card_to_its_controller(engine):
     # §4 cuttle.cards 9: return a target card to its controller's hand.  P1 controls
     # P0's TH (one Jack); P0's 9 sends TH to P1's hand, frozen, and the Jack is scrapped.
-    g = pos(CC, hands=(["9C"], []), points=([], ["TH[JC]"]))
+    g = pos(engine, CC, hands=(["9C"], []), points=([], ["TH[JC]"]))
     play(g, "oneoff 9C TH", "resolve")
     assert strs(g.hand(1)) == ["TH"] and strs(g.frozen(1)) == ["TH"]
     assert "JC" in strs(g.scrap)
 
 
-def test_one_queen_each_refuses_a_position_with_two_queens():
+def test_one_queen_each_refuses_a_position_with_two_queens(engine):
     # api.md: "a card in an impossible place: ValueError".
     r = CLASSIC.replace(one_queen_each=True)
     with pytest.raises(ValueError, match="one_queen_each"):
-        pos(r, permanents=([], ["QH", "QS"]))
-    assert pos(CLASSIC, permanents=([], ["QH", "QS"])).permanents(1) == ["QH", "QS"]
+        pos(engine, r, permanents=([], ["QH", "QS"]))
+    assert pos(engine, CLASSIC, permanents=([], ["QH", "QS"])).permanents(1) == ["QH", "QS"]

@@ -1,10 +1,10 @@
-"""Perft counts of the native core from fixed positions (tests/perft.json)."""
+"""Perft counts of the native core from fixed positions (tests/support/perft.json)."""
 
 import json
 
 import pytest
 
-from perft import PERFT_FILE, build, perft
+from support.perft import PERFT_FILE, build, perft
 
 EXPECTED = json.load(open(PERFT_FILE))
 

@@ -1,8 +1,8 @@
-"""Whole seeded games must replay exactly as recorded in tests/golden/ (see golden.py)."""
+"""Whole seeded games must replay exactly as recorded in tests/support/golden/ (see support/golden.py)."""
 
 import pytest
 
-from golden import GAMES, path, playthrough
+from support.golden import GAMES, path, playthrough
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
@@ -16,4 +16,4 @@ def test_golden_playthrough(name):
         pytest.fail(f"{name} differs from line {first + 1}:\n"
                     f"expected: {exp[first] if first < len(exp) else '<end>'}\n"
                     f"actual:   {act[first] if first < len(act) else '<end>'}\n"
-                    f"(regenerate with `python tests/golden.py` if the change is intended)")
+                    f"(regenerate with `python tests/support/golden.py` if the change is intended)")

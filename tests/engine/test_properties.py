@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 import cuttle
 from cuttle.moves import VERBS, Move
 
-from helpers import random_game, random_rules, snapshot, zones
+from support.helpers import random_game, random_rules, snapshot, zones
 
 games = st.builds(lambda seed: random_game(random.Random(seed)), st.integers(0, 2**32 - 1))
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -53,34 +53,37 @@ def all_cards(g):
 
 
 # ---------------------------------------------------------------------------------------
-# The same scenarios on the pure-Python reference engine.  Modules that import the
-# `engine` fixture run every test twice: once on the native core, once on the reference
+# The same scenarios on the pure-Python reference engine: tests that take the `engine`
+# fixture (tests/conftest.py) run twice, once on the native core, once on the reference
 # engine (the position is laid out by Game.from_position, then every rule runs in the
 # reference engine).
 
-ENGINE = "core"
-
-
-@pytest.fixture(params=["core", "reference"], autouse=True)
-def engine(request):
-    global ENGINE
-    ENGINE = request.param
-    yield request.param
-    ENGINE = "core"
-
-
 def pos(rules=CLASSIC, **kwargs):
+    """A position on the native core (Game.from_position, seed 0, the rest to the deck)."""
     kwargs.setdefault("seed", 0)
     kwargs.setdefault("rest", "deck")
-    g = cuttle.Game.from_position(rules, **kwargs)
-    return RefAdapter(g) if ENGINE == "reference" else g
+    return cuttle.Game.from_position(rules, **kwargs)
+
+
+class Engine:
+    """The `engine` fixture's value: its name and `pos`, which builds a position on it."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def pos(self, rules=CLASSIC, **kwargs):
+        g = pos(rules, **kwargs)
+        return RefAdapter(g) if self.name == "reference" else g
+
+    def __repr__(self):
+        return self.name
 
 
 class RefAdapter:
     """The part of the cuttle.Game API the scenarios use, on a ReferenceGame."""
 
     def __init__(self, game):
-        from helpers import reference_from_game
+        from support.helpers import reference_from_game
         self.rules = game.rules
         self.ref = reference_from_game(game)
         self.moves = []
@@ -142,7 +145,7 @@ class RefAdapter:
 
     def __getattr__(self, name):
         views = {"phase": "phase", "turn": "turn", "to_move": "to_move", "winner": "winner",
-                 "is_over": "over"}
+                 "is_over": "over", "end_reason": "end_reason"}
         if name in views:
             return self._snap()[views[name]]
         if name in ("scrap", "deck", "revealed", "stack"):

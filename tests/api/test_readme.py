@@ -3,7 +3,7 @@
 import doctest
 import os
 
-README = os.path.join(os.path.dirname(__file__), "..", "README.md")
+README = os.path.join(os.path.dirname(__file__), "..", "..", "README.md")
 
 
 def test_readme_examples_run_as_shown():

@@ -1,6 +1,6 @@
 """Perft: the number of move sequences of each depth from fixed positions.
 
-`python tests/perft.py` regenerates tests/perft.json from the native core; the test
+`python tests/support/perft.py` regenerates tests/support/perft.json from the native core; the test
 suite checks the core against it and the reference engine against the core.
 """
 
@@ -8,7 +8,7 @@ import json
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", ".."))
 
 import cuttle  # noqa: E402
 

@@ -1,8 +1,8 @@
 """Golden playthroughs (as OpenSpiel keeps them): whole seeded games, each move followed by
-the table, stored in tests/golden/.  Any change to the rules, the deal, the random stream
+the table, stored in tests/support/golden/.  Any change to the rules, the deal, the random stream
 or the printing shows up as a diff.  After an intended change, regenerate with
 
-    python tests/golden.py
+    python tests/support/golden.py
 
 and review the diff before committing it.
 """
@@ -11,7 +11,7 @@ import os
 import random
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", ".."))
 
 import cuttle  # noqa: E402
 

@@ -14,7 +14,7 @@ import cuttle
 from cuttle.cli import main
 from cuttle.record import final_game as game_from_record, read_record, start_game as start_from_record
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def run(monkeypatch, capsys, argv, stdin=""):

@@ -7,7 +7,7 @@ import pytest
 
 import cuttle
 
-from scenario import CC, CLASSIC, legal, play, pos
+from support.scenario import CC, CLASSIC, legal, play, pos
 
 
 def snapshot(g):
