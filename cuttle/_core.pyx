@@ -16,7 +16,7 @@ from cpython.mem cimport PyMem_Realloc, PyMem_Free
 from cuttle._state cimport *
 from cuttle._rng cimport rng_seed, derive_seed, deal_stream, STREAM_GAME, STREAM_SAMPLE
 from cuttle._engine cimport (gen_moves, apply_move, deal, score, goal, hand_is_public,
-                             update_knowledge, check_win)
+                             update_knowledge, check_win, check_state, states_equal)
 from cuttle._hidden cimport determinize
 
 # Names of the C enums of _state.pxd, in code order.
@@ -49,16 +49,55 @@ def unpack_move(code):
     return mv_verb(m), mv_card(m), mv_target(m)
 
 
+# check_state's codes (_engine.pyx).
+STATE_ERRORS = {
+    1: "a deck, stack or reveal length is out of range",
+    2: "a phase, player, count or target is out of range",
+    3: "a card is in two places (or is no card of these rules)",
+    4: "a point card is not an Ace to Ten",
+    5: "a permanent is not a King, Queen or Eight",
+    6: "a Jack stack is malformed",
+    7: "a card is missing",
+    8: "a frozen or known card is not where it should be",
+    9: "the phase does not match the stack, the reveal or the player to decide",
+    10: "an announced card's target is not on the table",
+    11: "the end of the game is inconsistent",
+}
+
+
 def derive(seed, stream):
     """A 64-bit seed for stream `stream` of `seed` (see cuttle/seeding.py)."""
     return derive_seed(<uint64_t>seed, <uint64_t>stream)
 
 
+cdef inline int card_index(c) except -1:
+    if not 0 <= c < NCARDS:
+        raise ValueError(f"card index {c!r} is out of range 0..{NCARDS - 1}")
+    return c
+
+
 cdef inline uint64_t mask_of(cards) except? 0:
     cdef uint64_t m = 0
     for c in cards:
-        m |= bit(<int>c)
+        m |= bit(card_index(c))
     return m
+
+
+cdef int legal_in(const State* s, const CRules* r, uint32_t code) noexcept nogil:
+    cdef uint32_t buf[MAX_MOVES]
+    cdef int n = gen_moves(s, r, buf)
+    cdef int i
+    for i in range(n):
+        if buf[i] == code:
+            return 1
+    return 0
+
+
+cdef inline int player(p) except -1:
+    # Every index reaching the C arrays is checked first.
+    if not (p == 0 or p == 1):
+        raise ValueError(f"player must be 0 or 1, not {p!r}")
+    return p
 
 
 cdef list cards_of(uint64_t m):
@@ -118,10 +157,14 @@ cdef class CoreGame:
     def _core_load(self, layout):
         """Load a main-phase position from a validated `cuttle.position.Layout` (natural
         card indices; the deck top first; Jack stacks bottom to top; points by
-        controller)."""
-        cdef State* s = &self.st
+        controller).  ValueError (the game untouched) if the cards do not add up."""
+        cdef State st
+        cdef State* s = &st
         cdef int p, c, j, turn = layout.to_move
-        deck = layout.deck
+        deck = list(layout.deck)
+        if not (0 <= turn <= 1 and len(deck) <= NCARDS and len(layout.hands) == 2
+                and len(layout.points) == 2 and len(layout.permanents) == 2):
+            raise ValueError("not a position: bad sizes")
         memset(s, 0, sizeof(State))
         rng_seed(&s.rng, <uint64_t>layout.seed, STREAM_GAME)
         for p in range(2):
@@ -130,13 +173,17 @@ cdef class CoreGame:
             s.perm[p] = mask_of(layout.permanents[p])
         s.scrap = mask_of(layout.scrap)
         for c, jacks in layout.stacks.items():
+            if not (0 <= c < FIRST_JACK and 0 < len(jacks) <= MAX_JACKS):
+                raise ValueError("not a position: bad Jack stack")
             for j in jacks:
+                if not FIRST_JACK <= j < FIRST_JACK + MAX_JACKS:
+                    raise ValueError("not a position: bad Jack stack")
                 # jack_push flips control; the position lists the controller, so flip back.
                 jack_push(s, c, j)
                 flip_control(s, c)
         s.deck_len = len(deck)
         for c in range(s.deck_len):
-            s.deck[c] = <int8_t>deck[s.deck_len - 1 - c]
+            s.deck[c] = <int8_t>card_index(deck[s.deck_len - 1 - c])
         s.turn = turn
         s.to_move = turn
         s.winner = -1
@@ -147,6 +194,10 @@ cdef class CoreGame:
             s.sd_end = 1
         update_knowledge(s, &self.cr)
         check_win(s, &self.cr, turn)
+        cdef int err = check_state(s, &self.cr)
+        if err:
+            raise ValueError(f"not a position: {STATE_ERRORS[err]}")
+        self.st = st
         self.nhist = 0
 
     def _core_legal_codes(self):
@@ -155,13 +206,7 @@ cdef class CoreGame:
         return [buf[i] for i in range(n)]
 
     def _core_is_legal(self, uint32_t code):
-        cdef uint32_t buf[MAX_MOVES]
-        cdef int n = gen_moves(&self.st, &self.cr, buf)
-        cdef int i
-        for i in range(n):
-            if buf[i] == code:
-                return True
-        return False
+        return bool(legal_in(&self.st, &self.cr, code))
 
     def _core_play(self, uint32_t code):
         """Play a move code; returns False (state untouched) if it is not legal."""
@@ -194,10 +239,11 @@ cdef class CoreGame:
         return [self.hist_moves[i] for i in range(self.nhist)]
 
     # Views (natural indices); cuttle.Game turns them into Card objects.
-    def _core_hand(self, int p): return cards_of(self.st.hand[p])
-    def _core_points(self, int p): return cards_of(self.st.points[p])
-    def _core_perm(self, int p): return cards_of(self.st.perm[p])
-    def _core_frozen(self, int p):
+    def _core_hand(self, p): return cards_of(self.st.hand[player(p)])
+    def _core_points(self, p): return cards_of(self.st.points[player(p)])
+    def _core_perm(self, p): return cards_of(self.st.perm[player(p)])
+    def _core_frozen(self, p):
+        p = player(p)
         # Frozen cards bind only during their receiver's turn; in between they are not
         # "unplayable now" (and the receiver has no decision before that turn anyway).
         if self.st.turn != p or self.st.phase == PH_OVER:
@@ -210,12 +256,12 @@ cdef class CoreGame:
         return [self.st.revealed[i] for i in range(self.st.n_revealed)]
     def _core_stack(self):
         return [self.st.stack[i] for i in range(self.st.stack_len)]
-    def _core_jacks(self, int c):
-        if c < 0 or c >= 40 or not (self.st.stacked & bit(c)):
+    def _core_jacks(self, c):
+        if not 0 <= c < FIRST_JACK or not (self.st.stacked & bit(c)):
             return []
         return [jack_at(&self.st, c, i) for i in range(jcount(&self.st, c))]
-    def _core_score(self, int p): return score(&self.st, p)
-    def _core_goal(self, int p): return goal(&self.st, &self.cr, p)
+    def _core_score(self, p): return score(&self.st, player(p))
+    def _core_goal(self, p): return goal(&self.st, &self.cr, player(p))
     def _core_rng_state(self): return tuple(self.st.rng.s[i] for i in range(4))
 
     @property
@@ -239,8 +285,9 @@ cdef class CoreGame:
     @property
     def _core_ply(self): return self.nhist
 
-    def _core_known_hand(self, int p):
+    def _core_known_hand(self, p):
         """Cards p knows are in the opponent's hand (public ones included)."""
+        p = player(p)
         if hand_is_public(&self.st, &self.cr, p ^ 1):
             return cards_of(self.st.hand[p ^ 1])
         return cards_of(self.st.known_hand[p] & self.st.hand[p ^ 1])
@@ -251,14 +298,14 @@ cdef class CoreGame:
         return [(n - 1 - i, self.st.deck[i]) for i in range(n - 1, -1, -1)
                 if self.st.known_deck & bit(self.st.deck[i])]
 
-    def _core_hand_public(self, int p):
-        return bool(hand_is_public(&self.st, &self.cr, p))
+    def _core_hand_public(self, p):
+        return bool(hand_is_public(&self.st, &self.cr, player(p)))
 
-    def _core_determinize(self, int p, seed):
+    def _core_determinize(self, p, uint64_t seed):
         """Resample, in place, what player p cannot know (history is dropped)."""
         cdef Rng g
         rng_seed(&g, <uint64_t>seed, STREAM_SAMPLE)
-        determinize(&self.st, &self.cr, p, &g)
+        determinize(&self.st, &self.cr, player(p), &g)
         self.nhist = 0
 
     def _core_get_state(self):
@@ -268,12 +315,37 @@ cdef class CoreGame:
                 (<char*>self.hist_moves)[:self.nhist * sizeof(uint32_t)] if self.nhist else b"")
 
     def _core_set_state(self, bytes st, bytes hist, bytes moves):
+        """Load `_core_get_state`'s bytes, validated whole: the state and every state of
+        the undo history must be sound, and each recorded move must be legal in its state
+        and lead to the next one.  ValueError (the game untouched) otherwise."""
         cdef Py_ssize_t n = len(moves) // sizeof(uint32_t)
+        cdef Py_ssize_t i
+        cdef State cur, nxt
+        cdef const State* h
+        cdef const uint32_t* hm
+        cdef int err
         if len(st) != sizeof(State) or len(hist) != n * sizeof(State) \
                 or len(moves) != n * sizeof(uint32_t):
             raise ValueError("pickled game from an incompatible cuttle build")
+        memcpy(&cur, <char*>st, sizeof(State))
+        err = check_state(&cur, &self.cr)
+        if err:
+            raise ValueError(f"corrupt pickled game: {STATE_ERRORS[err]}")
+        h = <const State*><char*>hist
+        hm = <const uint32_t*><char*>moves
+        for i in range(n):
+            memcpy(&nxt, &h[i], sizeof(State))
+            err = check_state(&nxt, &self.cr)
+            if err:
+                raise ValueError(f"corrupt pickled game (history {i}): {STATE_ERRORS[err]}")
+            if not legal_in(&nxt, &self.cr, hm[i]):
+                raise ValueError(f"corrupt pickled game: history move {i} is not legal")
+            apply_move(&nxt, &self.cr, hm[i])
+            if not states_equal(&nxt, &h[i + 1] if i + 1 < n else &cur):
+                raise ValueError(f"corrupt pickled game: history move {i} does not lead "
+                                 f"to the next state")
         self._reserve(n)
-        memcpy(&self.st, <char*>st, sizeof(State))
+        self.st = cur
         if n:
             memcpy(self.hist, <char*>hist, n * sizeof(State))
             memcpy(self.hist_moves, <char*>moves, n * sizeof(uint32_t))

@@ -17,6 +17,14 @@ cdef void apply_move(State* s, const CRules* r, uint32_t m) noexcept nogil
 # A fresh deal from the state's own stream (s.rng must be seeded): P0 5 cards, P1 6.
 cdef void deal(State* s, const CRules* r) noexcept nogil
 
+# 0 if a state from outside (a pickle, a position) is sound: every field in range, every
+# card in exactly one place, each phase with what it needs; else the code of the first
+# problem (cuttle._core.STATE_ERRORS says which).
+cdef int check_state(const State* s, const CRules* r) noexcept nogil
+
+# Whether two states are the same position (field by field: structs hold padding).
+cdef int states_equal(const State* a, const State* b) noexcept nogil
+
 
 cdef inline int score(const State* s, int p) noexcept nogil:
     cdef uint64_t m = s.points[p]

@@ -584,3 +584,157 @@ cdef void deal(State* s, const CRules* r) noexcept nogil:
     s.sd_end = -1
     s.target = -1
     s.phase = PH_MAIN
+
+
+# ---------------------------------------------------------------------------------------
+# Validation of a state loaded from outside (a pickle, a position): everything the
+# rules functions index with must be in range, and every card in exactly one place.
+# Returns 0, or the code of the first problem (STATE_ERRORS in _core.pyx names them).
+
+cdef inline int card_ok(int c, int ncards) noexcept nogil:
+    return 0 <= c < ncards
+
+cdef int check_state(const State* s, const CRules* r) noexcept nogil:
+    cdef int ncards = NCARDS if r.joker else NCARDS - 1
+    cdef uint64_t every = (bit(ncards) - 1)
+    cdef uint64_t seen = 0, zone, jacks_mask, top
+    cdef int i, c, p, n
+    # Ranges of the scalar fields.
+    if not (0 <= s.deck_len <= ncards and 0 <= s.stack_len <= MAX_STACK
+            and 0 <= s.n_revealed <= 2):
+        return 1
+    if not (0 <= s.phase < N_PHASES and 0 <= s.turn <= 1 and 0 <= s.to_move <= 1
+            and -1 <= s.winner <= 1 and END_NONE <= s.end_reason <= END_MOVE_CAP
+            and s.turn_number >= 0 and 0 <= s.passes <= 3 and s.sd_end >= -1
+            and 0 <= s.actor <= 1 and (-1 <= s.target < ncards or s.target == NO_CARD)):
+        return 2
+    # Every card in exactly one place.
+    cdef uint64_t zones[7]
+    zones[0] = s.hand[0]
+    zones[1] = s.hand[1]
+    zones[2] = s.points[0]
+    zones[3] = s.points[1]
+    zones[4] = s.perm[0]
+    zones[5] = s.perm[1]
+    zones[6] = s.scrap
+    for i in range(7):
+        zone = zones[i]
+        if zone & seen or zone & ~every:
+            return 3
+        seen |= zone
+    if (s.points[0] | s.points[1]) >> FIRST_JACK:
+        return 4                           # point cards are A..T
+    if (s.perm[0] | s.perm[1]) & ~(KINGS | QUEENS | EIGHTS):
+        return 5                           # permanents are Kings, Queens, glasses-8s
+    if s.stacked & ~(s.points[0] | s.points[1]):
+        return 6                           # a Jack stack needs its point card
+    jacks_mask = 0
+    for c in range(FIRST_JACK):
+        n = jcount(s, c)
+        if (n != 0) != ((s.stacked & bit(c)) != 0) or n > MAX_JACKS \
+                or (n == 0 and s.jst[c] != 0):
+            return 6
+        for i in range(n):
+            if jacks_mask & bit(jack_at(s, c, i)):
+                return 3
+            jacks_mask |= bit(jack_at(s, c, i))
+    if jacks_mask & seen:
+        return 3
+    seen |= jacks_mask
+    for i in range(s.deck_len):
+        c = s.deck[i]
+        if not card_ok(c, ncards) or seen & bit(c):
+            return 3
+        seen |= bit(c)
+    for i in range(s.n_revealed):
+        c = s.revealed[i]
+        if not card_ok(c, ncards) or seen & bit(c):
+            return 3
+        seen |= bit(c)
+    for i in range(s.stack_len):
+        c = s.stack[i]
+        if not card_ok(c, ncards) or seen & bit(c):
+            return 3
+        seen |= bit(c)
+    if seen != every:
+        return 7                           # a card is missing
+    # Knowledge and freezes only concern cards where they are.
+    for p in range(2):
+        if s.frozen[p] & ~s.hand[p] or s.frozen_next[p] & ~s.hand[p] \
+                or s.known_hand[p] & ~s.hand[p ^ 1]:
+            return 8
+    # What each phase needs to be resolved.
+    if s.phase == PH_MAIN or s.phase == PH_DISCARD:
+        if s.stack_len or s.n_revealed or s.to_move != s.turn:
+            return 9
+    elif s.phase == PH_COUNTER:
+        if s.stack_len < 1 or s.n_revealed or s.to_move != s.actor ^ (s.stack_len & 1):
+            return 9
+        for i in range(1, s.stack_len):
+            if rank_of(s.stack[i]) != 1:
+                return 9                   # counters are 2s
+        if not oneoff_target_ok(s, r, s.stack[0], s.target):
+            return 10
+    elif s.phase == PH_SEVEN:
+        if s.stack_len < 1 or s.n_revealed < 1 or s.to_move != s.actor:
+            return 9
+    elif s.phase == PH_BLOCK:
+        if s.stack_len != 1 or s.n_revealed or s.target < 0 \
+                or not (s.points[s.to_move] & bit(s.target)):
+            return 10
+    elif s.phase != PH_OVER:               # the 3, 4, 5 and 10 choices
+        if s.stack_len < 1 or s.n_revealed:
+            return 9
+    if (s.phase == PH_OVER) != (s.end_reason != END_NONE) \
+            or (s.winner >= 0 and s.end_reason != END_GOAL):
+        return 11
+    return 0
+
+
+cdef int oneoff_target_ok(const State* s, const CRules* r, int c, int t) noexcept nogil:
+    # The announced one-off c's target is where its resolution will look for it.
+    cdef int rk = rank_of(c)
+    if c == JOKER or not (rk == 1 or rk == 7 or rk == 8):
+        return t == -1 or t == NO_CARD
+    if t < 0:
+        return 0
+    if rk == 1:                            # a permanent or a top Jack
+        return ((s.perm[0] | s.perm[1]) & bit(t)) != 0 or point_under_jack(s, t) >= 0
+    if rk == 7:                            # a glasses-8
+        return ((s.perm[0] | s.perm[1]) & EIGHTS & bit(t)) != 0
+    return ((s.perm[0] | s.perm[1] | s.points[0] | s.points[1]) & bit(t)) != 0 \
+        or point_under_jack(s, t) >= 0
+
+
+cdef int states_equal(const State* a, const State* b) noexcept nogil:
+    # Field by field (a struct may hold padding bytes).
+    cdef int i
+    for i in range(2):
+        if a.hand[i] != b.hand[i] or a.points[i] != b.points[i] or a.perm[i] != b.perm[i] \
+                or a.frozen[i] != b.frozen[i] or a.frozen_next[i] != b.frozen_next[i] \
+                or a.known_hand[i] != b.known_hand[i]:
+            return 0
+    for i in range(4):
+        if a.rng.s[i] != b.rng.s[i]:
+            return 0
+    for i in range(FIRST_JACK):
+        if a.jst[i] != b.jst[i]:
+            return 0
+    if a.scrap != b.scrap or a.stacked != b.stacked or a.known_deck != b.known_deck \
+            or a.deck_len != b.deck_len or a.stack_len != b.stack_len \
+            or a.n_revealed != b.n_revealed or a.phase != b.phase or a.turn != b.turn \
+            or a.to_move != b.to_move or a.turn_number != b.turn_number \
+            or a.passes != b.passes or a.winner != b.winner \
+            or a.end_reason != b.end_reason or a.sd_end != b.sd_end \
+            or a.target != b.target or a.actor != b.actor:
+        return 0
+    for i in range(a.deck_len):
+        if a.deck[i] != b.deck[i]:
+            return 0
+    for i in range(a.stack_len):
+        if a.stack[i] != b.stack[i]:
+            return 0
+    for i in range(a.n_revealed):
+        if a.revealed[i] != b.revealed[i]:
+            return 0
+    return 1

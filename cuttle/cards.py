@@ -14,12 +14,23 @@ SUIT_NAMES = ("Clubs", "Diamonds", "Hearts", "Spades")
 
 
 class Card(str):
-    """A card: a `str` equal to its text (`Card("TH") == "TH"`) with its index and rank.
+    """A card: a `str` equal to its canonical text, with its index, rank and suit.
 
-    Use `Card.parse(text)` or `CARDS[index]`; there is one instance per card.
+    `Card(text)` reads any accepted spelling and returns the one instance of that card
+    (ValueError for anything else); `CARDS[index]` and `Card.parse` do the same.
+
+    >>> Card("10h")
+    Card('TH')
+    >>> Card("10H") == "TH", Card("TH").rank, Card("JK").is_joker
+    (True, 10, True)
     """
 
     __slots__ = ()
+
+    def __new__(cls, text="AC"):
+        if _INDEX:                            # after the 53 cards below exist
+            return CARDS[parse_index(text)]
+        return super().__new__(cls, text)
 
     @property
     def index(self) -> int:
@@ -66,8 +77,9 @@ def _text(i: int) -> str:
     return "JK" if i == JOKER else RANKS[i // 4] + SUITS[i % 4]
 
 
+_INDEX = {}
 CARDS = tuple(Card(_text(i)) for i in range(53))
-_INDEX = {str(c): i for i, c in enumerate(CARDS)}
+_INDEX.update({str(c): i for i, c in enumerate(CARDS)})
 
 
 def parse_index(text) -> int:
@@ -80,7 +92,8 @@ def parse_index(text) -> int:
         raise ValueError(f"card index {text} is out of range 0..52")
     if not isinstance(text, str):
         raise ValueError(f"not a card: {text!r}")
-    t = text.strip().upper()
+    # 'ſ'.upper() is 'S': only ASCII text names a card.
+    t = text.strip().upper() if text.isascii() else "?"
     if t.startswith("10"):
         t = "T" + t[2:]
     if t in ("JK", "JOKER"):

@@ -348,6 +348,8 @@ class Game(CoreGame):
     def render(self, viewer=None) -> str:
         """The table as a person would lay it out.  `viewer` (0/1) hides what that
         player may not see; None shows every hand, marked hidden or public."""
+        if viewer is not None:
+            viewer = _player(viewer)
         lines = []
         if self.is_over:
             head = "draw" if self.winner is None else f"player {self.winner} wins"

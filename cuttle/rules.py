@@ -60,6 +60,10 @@ class Flag:
             if len(goals) != 5 or not all(_is_int(g) and 0 <= g <= MAX_GOAL for g in goals):
                 raise ValueError(f"flag 'king_goals' takes a tuple of 5 ints from 0 to "
                                  f"{MAX_GOAL} (goal with 0, 1, 2, 3, 4 Kings), not {value!r}")
+            if goals[0] < 1:
+                raise ValueError(f"flag 'king_goals': the goal without Kings must be at least "
+                                 f"1 (with 0 every deal is won before the first move), not "
+                                 f"{value!r}")
             return tuple(int(g) for g in goals)
         if value is None:                                   # "limit"
             return None

@@ -1,0 +1,146 @@
+"""Fuzzing every parser and loader: move text, cards, rules text, position text, game
+records and command lines.  Each input is either accepted or refused with a clear
+ValueError (a usage message and exit status 2 on the command line), never a crash or a
+traceback."""
+
+import io
+import json
+import sys
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+import cuttle
+from cuttle.cli import main
+from cuttle.position import parse_text
+from cuttle.record import validate_record
+
+CARD_TOKENS = [str(c) for c in cuttle.CARDS] + ["10h", "10", "1H", "ZZ", "JK", "7ſ", "ＡS",
+                                              "TH[JC]", "TH[JC,JD]", "[JC]", "TH[", "-", ""]
+POSITION_TOKENS = CARD_TOKENS + ["hands:", "points:", "permanents:", "scrap:", "deck:",
+                                 "to_move:", "rest:", "rules:", "seed:", "/", ";", "\n", "#",
+                                 "deck", "scrap", "0", "1", "P1", "²", "١", "classic",
+                                 "cuttle.cards", "four=random", "joker=true", "king_goals=0",
+                                 "hand_limit=8", "=", ":"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(POSITION_TOKENS), max_size=25).map(" ".join))
+def test_position_text_is_read_or_refused(text):
+    try:
+        g = cuttle.Game.from_text(text)
+    except ValueError:
+        return
+    assert g.phase in ("main", "over")
+    if not g.is_over:
+        assert cuttle.Game.from_text(g.position_text()).position_text() == g.position_text()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=12) | st.sampled_from(CARD_TOKENS))
+def test_cards_are_read_or_refused(text):
+    try:
+        card = cuttle.Card(text)
+    except ValueError:
+        return
+    assert card in cuttle.CARDS and cuttle.Card(str(card)) is card and str(card).isascii()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["classic", "cuttle.cards", "quick", "CLASSIC", "four=random",
+                                 "four=x", "king_goals=15,14,10,7,5", "king_goals=(0,0,0,0,0)",
+                                 "hand_limit=none", "hand_limit=²", "joker=yes", ":", ",",
+                                 "nine=freeze", "bogus=1", "=", "hand_limit_mode=no_draw"]),
+                max_size=5).map(" ".join))
+def test_rules_text_is_read_or_refused(text):
+    try:
+        rules = cuttle.Rules.parse(text)
+    except ValueError:
+        return
+    assert cuttle.Rules.parse(str(rules)) == rules
+
+
+def record_strategy():
+    base = {"format": "cuttle-game-record", "version": 1,
+            "rules": {"preset": "classic", "changed": {}}, "seed": 5, "position": None,
+            "players": ["human", "greedy"], "human_seat": 0, "moves": ["draw"]}
+    values = st.recursive(st.none() | st.booleans() | st.integers(-2, 2**65) | st.text(max_size=8),
+                          lambda kids: st.lists(kids, max_size=3)
+                          | st.dictionaries(st.text(max_size=5), kids, max_size=3), max_leaves=6)
+    return st.dictionaries(st.sampled_from(sorted(base)), values, max_size=3).map(
+        lambda change: {**base, **change})
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(record_strategy())
+def test_game_records_are_read_or_refused(rec):
+    try:
+        validate_record(rec)
+        g = cuttle.record.final_game(rec)
+    except ValueError:
+        return
+    assert g.ply == len(rec["moves"])
+
+
+def test_a_deeply_nested_record_is_refused(tmp_path, capsys):
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100000 + "]" * 100000)
+    assert main(["replay", str(path)]) == 2
+    assert "nested too deeply" in capsys.readouterr().err
+
+
+ARGS = ["simulate", "compare", "rules", "analyse", "replay", "-n", "10", "1e12", "0", "-5",
+        "--players", "random,greedy", "ismcts:١٠", "ismcts:5", "--seed", "²", "1", "--threads",
+        "3000000000", "--confidence", "1.5", "95%", "0.9", "--rules", "CLASSIC", "--set",
+        "four=random", "joker=true", "--json", "--csv", "--match", "best_of_3", "--vary",
+        "four=choice,random", "hands: JK / -", "--rollouts", "3", "--no-progress", "classic",
+        "cuttle.cards", "--max-moves", "50", "--policy", "greedy", "--frobnicate"]
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(ARGS), max_size=7))
+def test_command_lines_never_crash(argv):
+    # Only cheap runs: cap the games and rollouts a random argv may ask for.
+    if any(a in argv for a in ("1e12", "3000000000")) or "play" in argv:
+        argv = [a for a in argv if a not in ("1e12", "3000000000")]
+    argv = argv + ["-n", "20"] if argv[:1] in (["simulate"], ["compare"]) else argv
+    out, err = io.StringIO(), io.StringIO()
+    old = sys.stdout, sys.stderr, sys.stdin
+    sys.stdout, sys.stderr, sys.stdin = out, err, io.StringIO("")
+    try:
+        code = main(argv)
+    except SystemExit as e:           # argparse inside a sub-parser
+        code = e.code
+    finally:
+        sys.stdout, sys.stderr, sys.stdin = old
+    assert code in (0, 1, 2), (argv, code)
+    assert "Traceback" not in err.getvalue() + out.getvalue(), argv
+
+
+@pytest.mark.parametrize("make", [
+    lambda: cuttle.Rules(king_goals=(0, 0, 0, 0, 0)),
+    lambda: cuttle.Rules(king_goals={21, 14, 10, 7, 5}),
+    lambda: cuttle.Game(seed=1).render(viewer=5),
+    lambda: cuttle.Game.from_position(to_move=True),
+    lambda: parse_text(""),
+    lambda: cuttle.Move.parse("points 7ſ"),
+    lambda: cuttle.Move.from_code(-1),
+    lambda: cuttle.Move.from_code(65536 + 65520),
+    lambda: cuttle.Game(seed=2**70),
+    lambda: cuttle.Game(seed=-5),
+    lambda: cuttle.analyse(cuttle.Game(seed=1), rollouts=1, seed=-5),
+    lambda: cuttle.Bot("greedy", seed="abc"),
+    lambda: cuttle.Game(seed=1).determinize(0, seed=1.5),
+])
+def test_sharp_inputs_are_refused_with_a_value_error(make):
+    with pytest.raises(ValueError):
+        make()
+
+
+def test_moves_are_immutable_values():
+    g = cuttle.Game(seed=1)
+    m = g.legal_moves[0]
+    with pytest.raises(AttributeError):
+        m.verb = "pass"
+    assert cuttle.Game(seed=1).legal_moves[0] == m and str(m) == "draw"
+    assert cuttle.Move.from_code(m.code) is cuttle.Move.from_code(m.code)

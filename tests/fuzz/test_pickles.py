@@ -1,0 +1,156 @@
+"""Pickles from outside are validated whole: every reachable state loads, and a tampered
+state, history or move list either loads as a sound game or is refused with a
+ValueError -- never a crash, an IndexError or a corrupt game that plays on."""
+
+import pickle
+import random
+import struct
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+import cuttle
+from support.helpers import random_game, random_rules, zones
+
+INTERESTING = [-(2**31), -2, -1, 0, 1, 2, 3, 4, 5, 9, 10, 11, 39, 40, 52, 53, 62, 63, 64,
+               100, 127, 128, 255, 2**16, 10**8, 2**31 - 1]
+
+
+def parts(g):
+    """(rebuild function, its arguments) of a pickled game: the state bytes, history
+    bytes and move bytes are the last argument."""
+    fn, args = g.__reduce__()
+    return fn, list(args)
+
+
+def load(fn, args, st=None, hist=None, moves=None):
+    state = list(args[-1])
+    for i, v in enumerate((st, hist, moves)):
+        if v is not None:
+            state[i] = v
+    return fn(*args[:-1], tuple(state))
+
+
+def exercise(g, rng):
+    """Everything a user may do with a loaded game; must never crash."""
+    assert len(zones(g)) == (53 if g.rules.joker else 52)
+    assert len({c for c, _ in zones(g)}) == len(zones(g))
+    str(g), repr(g), g.render(0), g.observation(0), g.observation(1), g.moves
+    g.legal_move_mask()
+    g.copy()
+    if not g.is_over:
+        cuttle.analyse(g, rollouts=2, seed=1, threads=1)
+        cuttle.Bot("greedy", seed=1).choose(g)
+        g.determinize(g.to_move, seed=3)
+    while g.ply:
+        g.undo()
+    for _ in range(60):
+        if g.is_over:
+            break
+        g.play(rng.choice(list(g.legal_moves)))
+
+
+def test_every_reachable_state_round_trips():
+    rng = random.Random(1)
+    for i in range(150):
+        g = cuttle.Game(random_rules(rng, p_change=0.4), seed=rng.getrandbits(32))
+        while not g.is_over and g.ply < 300:
+            g.play(rng.choice(list(g.legal_moves)))
+            if g.ply % 7 == 0 or g.is_over:
+                back = pickle.loads(pickle.dumps(g))
+                assert back.moves == g.moves and str(back) == str(g)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**32 - 1), st.data())
+def test_tampered_state_bytes_are_refused_or_sound(seed, data):
+    rng = random.Random(seed)
+    g = random_game(rng, max_moves=rng.randint(0, 40))
+    fn, args = parts(g)
+    st_bytes = bytearray(args[-1][0])
+    for _ in range(data.draw(st.integers(1, 3))):
+        if data.draw(st.booleans()):
+            at = data.draw(st.integers(0, len(st_bytes) - 1))
+            st_bytes[at] = data.draw(st.integers(0, 255))
+        else:
+            at = data.draw(st.integers(0, len(st_bytes) // 4 - 1)) * 4
+            st_bytes[at:at + 4] = struct.pack("<i", data.draw(st.sampled_from(INTERESTING)))
+    try:
+        back = load(fn, args, st=bytes(st_bytes))
+    except ValueError as e:
+        assert "pickled game" in str(e)
+        return
+    exercise(back, rng)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**32 - 1), st.data())
+def test_tampered_history_is_refused_or_sound(seed, data):
+    rng = random.Random(seed)
+    g = random_game(rng, max_moves=rng.randint(1, 30))
+    fn, args = parts(g)
+    _, hist, moves = args[-1]
+    if not moves:
+        return
+    which = data.draw(st.sampled_from(["hist", "moves", "truncate"]))
+    if which == "truncate":
+        k = data.draw(st.integers(0, len(moves) // 4 - 1))
+        hist, moves = hist[:len(hist) // (len(moves) // 4) * k], moves[:4 * k]
+        kw = {"hist": hist, "moves": moves}
+    else:
+        buf = bytearray(hist if which == "hist" else moves)
+        at = data.draw(st.integers(0, len(buf) - 1))
+        buf[at] = data.draw(st.integers(0, 255))
+        kw = {which: bytes(buf)}
+    try:
+        back = load(fn, args, **kw)
+    except ValueError as e:
+        assert "pickled game" in str(e)
+        return
+    exercise(back, rng)
+
+
+@pytest.mark.parametrize("field, value", [("st", b""), ("st", b"\0" * 7), ("hist", b"x"),
+                                           ("moves", b"abc")])
+def test_wrong_sizes_are_refused(field, value):
+    fn, args = parts(cuttle.Game(seed=1))
+    with pytest.raises(ValueError, match="pickled game"):
+        load(fn, args, **{field: value})
+
+
+def test_a_zeroed_state_is_refused():
+    fn, args = parts(cuttle.Game(seed=1))
+    with pytest.raises(ValueError, match="corrupt pickled game: a card is missing"):
+        load(fn, args, st=bytes(len(args[-1][0])))
+
+
+@pytest.mark.parametrize("call", [
+    lambda g: g._core_hand(10**6), lambda g: g._core_hand(-1), lambda g: g._core_points(2),
+    lambda g: g._core_perm(10**18), lambda g: g._core_frozen(5), lambda g: g._core_score(9),
+    lambda g: g._core_goal(-3), lambda g: g._core_known_hand(2), lambda g: g._core_hand_public(7),
+    lambda g: g._core_determinize(3, 1),
+    lambda g: g._core_deal(-1), lambda g: g._core_play(-5), lambda g: g._core_play(2**40),
+])
+def test_the_native_game_checks_every_index(call):
+    """Nothing reachable from Python indexes out of bounds (issue: _core_hand(10**6)
+    used to crash the process)."""
+    g = cuttle.Game(seed=1)
+    before = g._core_state_bytes()
+    with pytest.raises((ValueError, OverflowError, TypeError)):
+        call(g)
+    assert g._core_state_bytes() == before
+    assert g._core_jacks(10**9) == [] and g._core_jacks(-1) == []
+
+
+def test_loading_a_bad_layout_leaves_the_game_untouched():
+    from cuttle.position import layout
+    g = cuttle.Game(seed=1)
+    before = g._core_state_bytes()
+    good = layout(hands=(["AC"], []), seed=1)
+    for bad in (good.__class__(**{**good.__dict__, "deck": tuple(range(60))}),
+                good.__class__(**{**good.__dict__, "hands": ((99,), ())}),
+                good.__class__(**{**good.__dict__, "stacks": {3: (40, 41, 42, 43, 40)}}),
+                good.__class__(**{**good.__dict__, "scrap": good.scrap + (0,)})):
+        with pytest.raises(ValueError):
+            g._core_load(bad)
+        assert g._core_state_bytes() == before
