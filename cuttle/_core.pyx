@@ -208,8 +208,10 @@ cdef class CoreGame:
     def _core_is_legal(self, uint32_t code):
         return bool(legal_in(&self.st, &self.cr, code))
 
-    def _core_play(self, uint32_t code):
-        """Play a move code; returns False (state untouched) if it is not legal."""
+    def _core_play(self, uint32_t code, Py_ssize_t cap=0):
+        """Play a move code; returns False (state untouched) if it is not legal.  With a
+        `cap` > 0, a game still running once `cap` moves are in its history ends as a
+        draw (END_MOVE_CAP), as a capped batch game does."""
         if not self._core_is_legal(code):
             return False
         self._reserve(self.nhist + 1)
@@ -217,6 +219,20 @@ cdef class CoreGame:
         self.hist_moves[self.nhist] = code
         self.nhist += 1
         apply_move(&self.st, &self.cr, code)
+        if 0 < cap <= self.nhist and self.st.phase != PH_OVER:
+            self.st.phase = PH_OVER
+            self.st.end_reason = END_MOVE_CAP
+        return True
+
+    def _core_equal(self, CoreGame other):
+        """The same rules, position, random stream and history."""
+        cdef Py_ssize_t i
+        if self.nhist != other.nhist or not states_equal(&self.st, &other.st):
+            return False
+        for i in range(self.nhist):
+            if self.hist_moves[i] != other.hist_moves[i] \
+                    or not states_equal(&self.hist[i], &other.hist[i]):
+                return False
         return True
 
     def _core_undo(self):

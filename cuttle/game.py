@@ -5,12 +5,14 @@ The state and every rule live in the native core: `Game` subclasses
 It turns card indices into `Card`s and move codes into `Move`s, and checks input.
 """
 
+from __future__ import annotations
+
 import numbers
 
 import numpy as np
 
 from ._core import END_NAMES, MOVE_SPACE, PHASE_NAMES, CoreGame
-from .cards import CARDS, parse_index
+from .cards import CARDS, Card, parse_index
 from .errors import IllegalMoveError, InvalidMoveError
 from .moves import Move
 from .observation import Observation
@@ -38,7 +40,13 @@ _PHASE_VERBS = {
 
 
 class LegalMoves:
-    """The decider's legal moves: sized, iterable, and `in` takes a Move or a string."""
+    """The decider's legal moves (`game.legal_moves`): sized, indexable, iterable, and
+    `in` takes a Move, its text or its code.
+
+    >>> moves = Game(seed=1).legal_moves
+    >>> len(moves), moves[0], "points 3h" in moves, "points KS" in moves
+    (9, Move('draw'), True, False)
+    """
 
     __slots__ = ("_moves",)
 
@@ -55,11 +63,10 @@ class LegalMoves:
         return self._moves[i]
 
     def __contains__(self, move):
-        if isinstance(move, str):
-            try:
-                move = Move.parse(move)
-            except InvalidMoveError:
-                return False
+        try:
+            move = _as_move(move)
+        except InvalidMoveError:
+            return False
         return move in self._moves
 
     def __bool__(self):
@@ -77,29 +84,64 @@ def _as_move(move) -> Move:
 
 
 class Game(CoreGame):
-    """A game of Cuttle.
+    """A game of Cuttle: a position with its history, every rule in the native core.
+
+    ``Game(rules=None, seed=None, max_moves=None)`` deals a new game: `rules` is a
+    `Rules`, a preset name or None (classic); `seed` an int in [0, 2**64) (None: a
+    random one, kept in ``game.seed``); `max_moves` ends a game still running after
+    that many moves as a draw (end reason ``"move_cap"``), as simulations do.  Other
+    constructors: `Game.from_position`, `Game.from_text`, `Game.from_run`.
+
+    Vocabulary, used the same way everywhere in cuttle:
+
+    - **players** are 0 and 1; player 0 is dealt 5 cards and has the first turn.
+    - a **turn** belongs to one player (``game.turn``); ``game.turn_number`` counts turns
+      from 1.  Within a turn several **decisions** may be made, each in a **phase** with
+      exactly one decider, ``game.to_move`` (e.g. the opponent answering a one-off in the
+      ``counter`` phase).  ``game.ply`` counts the moves (decisions) played.
+    - a finished game has ``is_over``; ``winner`` is 0, 1 or None for a draw
+      (simulation arrays, which hold ints, write a draw as -1); ``end_reason`` says how
+      it ended: ``goal``, ``passes``, ``sudden_death`` or ``move_cap``.
+
+    Moves are `Move` values, their text (``"points 7H"``) or their 16-bit code; `play`
+    accepts exactly ``legal_moves`` and refuses anything else with an
+    `IllegalMoveError` (a ValueError), leaving the game unchanged.
 
     >>> g = Game(seed=1)                  # classic rules, a seeded deal
     >>> g.play("draw")
     Move('draw')
+    >>> g.turn, g.turn_number, g.ply
+    (1, 2, 1)
     >>> g.undo()
     Move('draw')
+    >>> g == Game(seed=1)
+    True
     """
 
-    def __init__(self, rules=None, seed=None):
-        self._attach(Rules.coerce(rules), seed_or_new(seed))
+    def __init__(self, rules=None, seed=None, max_moves: int | None = None):
+        self._attach(Rules.coerce(rules), seed_or_new(seed), max_moves)
         self._core_deal(self.seed)
 
-    def _attach(self, rules, seed):
-        """Set the rules (Python and core side) and the seed of a new game."""
+    def _attach(self, rules, seed, max_moves=None):
+        """Set the rules (Python and core side), the seed and the move cap of a new game."""
+        if max_moves is not None:
+            max_moves = check_seed(max_moves, "max_moves")
+            if max_moves < 1:
+                raise ValueError("max_moves must be at least 1 (or None: no cap)")
         self._rules = rules
         self.seed = seed
+        self.max_moves = max_moves
         self._core_set_rules(rules)
 
     @classmethod
-    def from_run(cls, rules=None, *, seed, index: int) -> "Game":
-        """The deal of game `index` of a seeded simulation run (`cuttle.simulate(...,
-        seed=seed)` deals its game i exactly so; `Game(seed=s)` is game 0 of seed s)."""
+    def from_run(cls, rules=None, *, seed: int, index: int) -> Game:
+        """The deal of game `index` of a seeded simulation run: ``cuttle.simulate(n,
+        rules, seed=seed)`` deals its game i exactly so (``Game(seed=s)`` is game 0 of
+        seed s), so any game of a run can be looked at or replayed.
+
+        >>> Game.from_run(seed=1, index=0) == Game(seed=1)
+        True
+        """
         g = cls.__new__(cls)
         g._attach(Rules.coerce(rules), check_seed(seed))
         g._core_deal(g.seed, check_seed(index, "index"))
@@ -107,14 +149,22 @@ class Game(CoreGame):
 
     @classmethod
     def from_position(cls, rules=None, *, hands=((), ()), points=((), ()),
-                      permanents=((), ()), scrap=(), deck=(), to_move=0, rest="deck",
-                      seed=None) -> "Game":
+                      permanents=((), ()), scrap=(), deck=(), to_move: int = 0,
+                      rest: str = "deck", seed: int | None = None) -> Game:
         """Build a main-phase position from card texts.
 
-        A point card may carry its Jacks, bottom to top: `"TH[JC,JD]"`, listed on the side
-        of its controller.  `deck` lists the top cards, top first.  Every card not listed
-        goes to `rest`: `"deck"` (below the listed cards, shuffled by `seed`) or `"scrap"`.
-        ValueError for a duplicate or unknown card or a card in an impossible place.
+        `hands`, `points` and `permanents` are pairs (player 0's, player 1's) of card
+        lists.  A point card may carry its Jacks, bottom to top: ``"TH[JC,JD]"``, listed
+        on the side of its controller.  `permanents` holds Kings, Queens and glasses-8s.
+        `deck` lists the top cards, top first.  Every card not listed goes to `rest`:
+        ``"deck"`` (below the listed cards, shuffled by `seed`) or ``"scrap"``.
+        ValueError for a duplicate or unknown card, a card in an impossible place, or a
+        position where both players are already at their goal.
+
+        >>> g = Game.from_position(hands=(["2C", "9H"], ["4H"]), points=(["TC"], ["7S[JC]"]),
+        ...                        rest="scrap")
+        >>> g.points(1), g.jacks("7S"), g.score(1)
+        ([Card('7S')], [Card('JC')], 7)
         """
         lay = layout(rules, hands=hands, points=points, permanents=permanents, scrap=scrap,
                      deck=deck, to_move=to_move, rest=rest, seed=seed)
@@ -126,7 +176,7 @@ class Game(CoreGame):
         return g
 
     @classmethod
-    def from_text(cls, text: str, rules=None, seed=None) -> "Game":
+    def from_text(cls, text: str, rules=None, seed: int | None = None) -> Game:
         """A game from position text (see `cuttle.position`); `rules` (a Rules or a
         preset name) and `seed` replace the text's own fields when given."""
         kw = parse_text(text)
@@ -149,9 +199,11 @@ class Game(CoreGame):
 
     @property
     def legal_moves(self) -> LegalMoves:
+        """The legal moves of the player to decide (empty once the game is over)."""
         return LegalMoves(self._core_legal_codes())
 
     def is_legal(self, move) -> bool:
+        """Whether `move` (a Move, its text or its code) may be played now."""
         try:
             move = _as_move(move)
         except InvalidMoveError:
@@ -159,17 +211,19 @@ class Game(CoreGame):
         return bool(self._core_is_legal(move.code))
 
     def play(self, move) -> Move:
-        """Play a Move, move text or move code.  Illegal or malformed:
-        IllegalMoveError, state unchanged."""
+        """Play a Move, its text (case-insensitive; ``10H`` reads as ``TH``) or its code
+        (an int, numpy integers too), and return it as a Move.  Illegal or malformed:
+        `IllegalMoveError` (a ValueError) saying why, the game unchanged."""
         move = _as_move(move)
-        if not self._core_play(move.code):
+        if not self._core_play(move.code, self.max_moves or 0):
             raise IllegalMoveError(self._why_illegal(move))
         return move
 
     push = play  # python-chess's name
 
     def undo(self) -> Move:
-        """Take back the last move exactly and return it."""
+        """Take back the last move exactly (the random stream too) and return it;
+        IndexError if no move was played."""
         code = self._core_undo()
         if code is None:
             raise IndexError("no move to undo")
@@ -177,11 +231,13 @@ class Game(CoreGame):
 
     pop = undo
 
-    def copy(self) -> "Game":
+    def copy(self) -> Game:
+        """An independent copy: the same position, random stream and history."""
         g = type(self).__new__(type(self))
         self._core_copy_to(g)
         g._rules = self._rules
         g.seed = self.seed
+        g.max_moves = self.max_moves
         return g
 
     __copy__ = copy
@@ -190,15 +246,27 @@ class Game(CoreGame):
         return self.copy()
 
     def __reduce__(self):
-        return (_unpickle, (type(self), self._rules, self.seed, self._core_get_state()))
+        return (_unpickle, (type(self), self._rules, self.seed, self._core_get_state(),
+                            self.max_moves))
+
+    def __eq__(self, other):
+        """Games are equal when their rules, move cap, position, random stream and whole
+        history are (the seed only names how a game began)."""
+        if not isinstance(other, Game):
+            return NotImplemented
+        return (self._rules == other._rules and self.max_moves == other.max_moves
+                and self._core_equal(other))
+
+    __hash__ = None      # a game changes: it is not hashable (use position_text() as a key)
 
     @property
-    def moves(self) -> list:
+    def moves(self) -> list[Move]:
+        """The moves played so far, oldest first."""
         return [Move.from_code(c) for c in self._core_move_codes()]
 
     @property
     def ply(self) -> int:
-        """The number of moves played (len(game.moves))."""
+        """The number of moves (decisions) played: ``len(game.moves)``."""
         return self._core_ply
 
     def _why_illegal(self, move: Move) -> str:
@@ -222,7 +290,9 @@ class Game(CoreGame):
     # -- hidden information --------------------------------------------------------------
 
     def observation(self, player: int) -> Observation:
-        """What `player` may know now (docs/rules.md, hidden information)."""
+        """What `player` may know now (docs/rules.md §6): own hand, the table, sizes,
+        every card made public, cards known to be in the opponent's hand or on the deck.
+        ``.to_array()`` is its fixed-size encoding for learning code."""
         p = _player(player)
         opp = 1 - p
         return Observation(
@@ -240,7 +310,7 @@ class Game(CoreGame):
             scores=(self.score(0), self.score(1)), goals=(self.goal(0), self.goal(1)),
             winner=self.winner, is_over=self.is_over, n_cards=53 if self._rules.joker else 52)
 
-    def determinize(self, player: int, seed=None) -> "Game":
+    def determinize(self, player: int, seed: int | None = None) -> Game:
         """A full game consistent with `player`'s observation: everything the player
         knows is kept; only the cards they cannot know are redistributed among the
         places they cannot see (the opponent's hand, unknown deck positions).  The
@@ -259,75 +329,94 @@ class Game(CoreGame):
 
     @property
     def rules(self) -> Rules:
+        """The game's `Rules`."""
         return self._rules
 
     @property
     def phase(self) -> str:
+        """The decision being made: ``main`` (a turn's action), ``counter`` (answering a
+        one-off), ``three``, ``four``, ``five``, ``seven`` (a one-off's choice),
+        ``discard`` (the hand limit), ``block`` and ``ten`` (variants), or ``over``."""
         return PHASE_NAMES[self._core_phase]
 
     @property
     def turn(self) -> int:
+        """The player whose turn it is (0 or 1); see `to_move` for who decides now."""
         return self._core_turn
 
     @property
-    def to_move(self):
+    def to_move(self) -> int | None:
         """The player who must decide now (None once the game is over)."""
         return None if self._core_phase == _OVER else self._core_to_move
 
     @property
     def turn_number(self) -> int:
-        """Turns completed so far (0 on the first turn)."""
-        return self._core_turn_number
+        """The number of the current turn, counting from 1 (the last turn's number once
+        the game is over; simulation results count turns the same way)."""
+        return self._core_turn_number + 1
 
     @property
-    def winner(self):
+    def winner(self) -> int | None:
+        """The winner (0 or 1); None while the game runs and for a draw."""
         return self._core_winner
 
     @property
     def is_over(self) -> bool:
+        """Whether the game has ended (see `winner` and `end_reason`)."""
         return self._core_phase == _OVER
 
     @property
-    def end_reason(self):
+    def end_reason(self) -> str | None:
         """How the game ended: 'goal', 'passes', 'sudden_death', 'move_cap'; None if on."""
         return END_NAMES[self._core_end_reason] if self.is_over else None
 
-    def hand(self, player: int) -> list:
+    def hand(self, player: int) -> list[Card]:
+        """The player's hand, in card order (everything, whatever a player may see)."""
         return [CARDS[i] for i in self._core_hand(_player(player))]
 
-    def points(self, player: int) -> list:
+    def points(self, player: int) -> list[Card]:
+        """The point cards the player controls (see `jacks` for their Jack stacks)."""
         return [CARDS[i] for i in self._core_points(_player(player))]
 
-    def permanents(self, player: int) -> list:
+    def permanents(self, player: int) -> list[Card]:
+        """The player's Kings, Queens and glasses-8s."""
         return [CARDS[i] for i in self._core_perm(_player(player))]
 
-    def frozen(self, player: int) -> list:
+    def frozen(self, player: int) -> list[Card]:
         """Cards in the player's hand that cannot be played this turn (a frozen 9)."""
         return [CARDS[i] for i in self._core_frozen(_player(player))]
 
-    def jacks(self, card) -> list:
+    def jacks(self, card) -> list[Card]:
+        """The Jacks on a point card (a Card or its text), bottom to top."""
         return [CARDS[i] for i in self._core_jacks(parse_index(card))]
 
     @property
-    def scrap(self) -> list:
+    def scrap(self) -> list[Card]:
+        """The scrap pile (public, unordered: in card order)."""
         return [CARDS[i] for i in self._core_scrap()]
 
     @property
-    def deck(self) -> list:
+    def deck(self) -> list[Card]:
+        """The deck, top card first."""
         return [CARDS[i] for i in self._core_deck()]
 
     @property
-    def revealed(self) -> list:
+    def revealed(self) -> list[Card]:
+        """The cards a 7 revealed, while it is being resolved (not in `deck` meanwhile)."""
         return [CARDS[i] for i in self._core_revealed()]
 
     @property
-    def stack(self) -> list:
+    def stack(self) -> list[Card]:
+        """Announced cards whose action is not finished, oldest first: a one-off and its
+        2s, a 7 being resolved, a scuttling card awaiting a block."""
         return [CARDS[i] for i in self._core_stack()]
 
     def score(self, player: int) -> int:
+        """The points the player controls."""
         return self._core_score(_player(player))
 
     def goal(self, player: int) -> int:
+        """The points the player needs now (it falls with each King they control)."""
         return self._core_goal(_player(player))
 
     def is_public_hand(self, player: int) -> bool:
@@ -338,26 +427,27 @@ class Game(CoreGame):
     # -- printing ----------------------------------------------------------------------
 
     def __repr__(self):
-        state = f"over, winner {self.winner}" if self.is_over else \
+        state = f"over ({self.end_reason}), winner {self.winner}" if self.is_over else \
             f"turn {self.turn_number}, player {self.to_move} to decide ({self.phase})"
         return f"<cuttle.Game {self._rules!r} {state}, ply {self._core_ply}>"
 
     def __str__(self):
         return self.render()
 
-    def render(self, viewer=None) -> str:
-        """The table as a person would lay it out.  `viewer` (0/1) hides what that
-        player may not see; None shows every hand, marked hidden or public."""
+    def render(self, viewer: int | None = None) -> str:
+        """The table as a person would lay it out, `viewer`'s side at the bottom.
+        A viewer (0/1) sees the opponent's hand only while it is public; None shows
+        every card (a hand the opponent can see is marked public)."""
         if viewer is not None:
             viewer = _player(viewer)
         lines = []
         if self.is_over:
             head = "draw" if self.winner is None else f"player {self.winner} wins"
-            lines.append(f"Game over: {head} ({self.end_reason}) after {self.turn_number + 1} turns")
+            lines.append(f"Game over: {head} ({self.end_reason}) after {self.turn_number} turns")
         else:
-            lines.append(f"Turn {self.turn_number + 1}: player {self.turn}'s turn, "
+            lines.append(f"Turn {self.turn_number}: player {self.turn}'s turn, "
                          f"player {self.to_move} to decide ({self.phase})")
-        for p in (1, 0):
+        for p in ((0, 1) if viewer == 1 else (1, 0)):
             lines.append(self._render_side(p, viewer))
         deck = f"deck {len(self._core_deck())} cards"
         if self.revealed:
@@ -377,7 +467,8 @@ class Game(CoreGame):
             hand = f"{len(self._core_hand(p))} cards (hidden)"
         else:
             hand = " ".join(self.hand(p)) or "-"
-            hand += " (public)" if public else " (hidden from the opponent)"
+            if public and not self.is_over:
+                hand += " (public)"
             frozen = self.frozen(p)
             if frozen:
                 hand += f" frozen: {' '.join(frozen)}"
@@ -385,9 +476,9 @@ class Game(CoreGame):
                 f"  permanents: {' '.join(self.permanents(p)) or '-'}\n      hand: {hand}")
 
 
-def _unpickle(cls, rules, seed, state):
+def _unpickle(cls, rules, seed, state, max_moves=None):
     g = cls.__new__(cls)
-    g._attach(rules, seed)
+    g._attach(rules, seed, max_moves)
     g._core_set_state(*state)
     return g
 

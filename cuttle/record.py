@@ -38,7 +38,7 @@ def result_of(game, status="over") -> dict:
     else:
         text = _UNFINISHED.get(status, f"unfinished: {status}")
     return {"status": "over" if game.is_over else status, "winner": game.winner,
-            "end_reason": game.end_reason, "turns": game.turn_number + 1,
+            "end_reason": game.end_reason, "turns": game.turn_number,
             "scores": [game.score(0), game.score(1)], "text": text}
 
 

@@ -192,7 +192,7 @@ def _play_python_game(rules, seed, i, funcs, swap_seats, max_moves, out, k):
         n += 1
     out["first"][k] = a_seat
     out["moves"][k] = n
-    out["turns"][k] = g.turn_number + 1
+    out["turns"][k] = g.turn_number
     out["scores"][k, 0] = g.score(a_seat)
     out["scores"][k, 1] = g.score(a_seat ^ 1)
     if capped:

@@ -27,7 +27,7 @@ def run(args) -> int:
             if line is None or line.strip().lower() in ("q", "quit"):
                 print("(replay stopped)")
                 return 0
-        p, turn = g.to_move, g.turn_number + 1
+        p, turn = g.to_move, g.turn_number
         try:
             move = play_recorded(g, i, text)
         except ValueError as e:

@@ -46,7 +46,7 @@ def history_lines(start, moves, names=None):
     for i, m in enumerate(moves, 1):
         p = g.to_move
         who = f"P{p}" + (f" ({names[p]})" if names else "")
-        out.append(f"{i:>4}. turn {g.turn_number + 1}, {who}: {m}")
+        out.append(f"{i:>4}. turn {g.turn_number}, {who}: {m}")
         g.play(m)
     return out
 

@@ -114,8 +114,11 @@ def test_play_seat_1_with_rules_and_eof(monkeypatch, capsys, tmp_path):
     g.play(rec["moves"][0])
     assert f"P0 score {g.score(0)}/25" in out
     assert f"hand: {len(g.hand(0))} cards (hidden)" in out
-    assert f"hand: {' '.join(g.hand(1))} (hidden from the opponent)" in out
+    assert f"hand: {' '.join(g.hand(1))}\n" in out
     assert " ".join(g.hand(0)) not in out
+    # ... with the human's side (player 1) at the bottom of the table
+    table = out[out.index("Turn 2:"):]
+    assert table.index("P0 score") < table.index("P1 score")
     assert rec["rules"] == {"preset": "cuttle.cards",
                             "changed": {"four": "random", "king_goals": [25, 14, 10, 5, 0]}}
     assert rec["result"]["status"] == "eof" and rec["players"] == ["greedy", "human"]

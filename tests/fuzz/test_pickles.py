@@ -16,19 +16,21 @@ INTERESTING = [-(2**31), -2, -1, 0, 1, 2, 3, 4, 5, 9, 10, 11, 39, 40, 52, 53, 62
                100, 127, 128, 255, 2**16, 10**8, 2**31 - 1]
 
 
+STATE = 3       # the pickle argument holding (state bytes, history bytes, move bytes)
+
+
 def parts(g):
-    """(rebuild function, its arguments) of a pickled game: the state bytes, history
-    bytes and move bytes are the last argument."""
+    """(rebuild function, its arguments) of a pickled game."""
     fn, args = g.__reduce__()
     return fn, list(args)
 
 
 def load(fn, args, st=None, hist=None, moves=None):
-    state = list(args[-1])
+    state = list(args[STATE])
     for i, v in enumerate((st, hist, moves)):
         if v is not None:
             state[i] = v
-    return fn(*args[:-1], tuple(state))
+    return fn(*args[:STATE], tuple(state), *args[STATE + 1:])
 
 
 def exercise(g, rng):
@@ -67,7 +69,7 @@ def test_tampered_state_bytes_are_refused_or_sound(seed, data):
     rng = random.Random(seed)
     g = random_game(rng, max_moves=rng.randint(0, 40))
     fn, args = parts(g)
-    st_bytes = bytearray(args[-1][0])
+    st_bytes = bytearray(args[STATE][0])
     for _ in range(data.draw(st.integers(1, 3))):
         if data.draw(st.booleans()):
             at = data.draw(st.integers(0, len(st_bytes) - 1))
@@ -89,7 +91,7 @@ def test_tampered_history_is_refused_or_sound(seed, data):
     rng = random.Random(seed)
     g = random_game(rng, max_moves=rng.randint(1, 30))
     fn, args = parts(g)
-    _, hist, moves = args[-1]
+    _, hist, moves = args[STATE]
     if not moves:
         return
     which = data.draw(st.sampled_from(["hist", "moves", "truncate"]))
@@ -121,7 +123,7 @@ def test_wrong_sizes_are_refused(field, value):
 def test_a_zeroed_state_is_refused():
     fn, args = parts(cuttle.Game(seed=1))
     with pytest.raises(ValueError, match="corrupt pickled game: a card is missing"):
-        load(fn, args, st=bytes(len(args[-1][0])))
+        load(fn, args, st=bytes(len(args[STATE][0])))
 
 
 @pytest.mark.parametrize("call", [

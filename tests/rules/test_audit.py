@@ -529,9 +529,10 @@ def test_position_with_player_one_at_goal_and_player_zero_to_move_is_over(engine
 
 
 def test_custom_goal_zero_for_no_kings_both_refused(engine):
-    r = CLASSIC.replace(king_goals=(0, 0, 0, 0, 0))
-    with pytest.raises(ValueError):
-        pos(engine, r)
+    # Refused as a rule already: with a goal of 0 every deal is won before the first move.
+    with pytest.raises(ValueError, match="goal without Kings"):
+        pos(engine, CLASSIC.replace(king_goals=(0, 0, 0, 0, 0)))
+    pos(engine, CLASSIC.replace(king_goals=(1, 0, 0, 0, 0)), hands=(["AC"], []))
 
 
 def test_goal_reached_exactly_counts(engine):

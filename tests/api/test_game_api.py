@@ -1,0 +1,81 @@
+"""The Game API's conveniences: move codes, a move cap, value equality, one vocabulary
+for turns, plies and draws."""
+
+import copy
+import pickle
+
+import numpy as np
+import pytest
+
+import cuttle
+
+
+def test_codes_from_the_mask_are_playable():
+    g = cuttle.Game(seed=1)
+    codes = np.flatnonzero(g.legal_move_mask())
+    assert sorted(m.code for m in g.legal_moves) == sorted(codes.tolist())
+    move = g.play(codes[1])                    # a numpy integer
+    assert isinstance(move, cuttle.Move) and g.moves == [move]
+    g.undo()
+    assert g.play(int(codes[0])) == cuttle.Move.from_code(int(codes[0]))
+    assert g.is_legal(g.legal_moves[0].code) and g.legal_moves[0].code in g.legal_moves
+    assert not g.is_legal(65535) and 65535 not in g.legal_moves
+    with pytest.raises(cuttle.IllegalMoveError):
+        g.play(65535)                          # no verb 15
+    with pytest.raises(cuttle.IllegalMoveError):
+        g.play(True)                           # a bool is not a code
+
+
+def test_a_move_cap_ends_a_game_as_a_draw():
+    g = cuttle.Game(seed=5, max_moves=7)
+    for _ in range(7):
+        g.play(g.legal_moves[0])
+    assert g.is_over and g.winner is None and g.end_reason == "move_cap" and g.ply == 7
+    assert not g.legal_moves
+    g.undo()                                   # taking the last move back reopens it
+    assert not g.is_over and g.end_reason is None
+    h = pickle.loads(pickle.dumps(g))
+    assert h.max_moves == 7 and g.copy().max_moves == 7 and h == g
+    with pytest.raises(ValueError, match="max_moves"):
+        cuttle.Game(seed=1, max_moves=0)
+
+
+def test_games_are_equal_by_value_and_unhashable():
+    a, b = cuttle.Game(seed=3), cuttle.Game(seed=3)
+    assert a == b and a == a.copy() and a == copy.deepcopy(a) and a == pickle.loads(pickle.dumps(a))
+    a.play("draw")
+    assert a != b
+    b.play("draw")
+    assert a == b
+    assert cuttle.Game(seed=3) != cuttle.Game(seed=4)
+    assert cuttle.Game(seed=3) != cuttle.Game("cuttle.cards", seed=3)
+    assert cuttle.Game(seed=3) != cuttle.Game(seed=3, max_moves=100)
+    c = cuttle.Game(seed=3)
+    c.play("draw"), c.undo()
+    assert c == cuttle.Game(seed=3)             # the history is part of the value
+    with pytest.raises(TypeError):
+        hash(a)
+    assert (a == "draw") is False
+
+
+def test_one_vocabulary_for_turns_plies_and_draws():
+    g = cuttle.Game(seed=1)
+    assert g.turn == 0 and g.turn_number == 1 and g.ply == 0
+    assert str(g).startswith("Turn 1:") and "turn 1," in repr(g) and "ply 0" in repr(g)
+    g.play("points 7H")
+    assert g.turn == 1 and g.turn_number == 2 and g.ply == 1 and str(g).startswith("Turn 2:")
+    # a game played to its end counts turns as simulations do
+    r = cuttle.simulate(1, players=("random", "random"), seed=9, progress=False,
+                        swap_seats=False)
+    d = cuttle.Game.from_run(seed=9, index=0)
+    from cuttle._play import random_playout
+    random_playout(d, 9)
+    assert r.turns[0] == d.turn_number
+
+
+def test_render_puts_the_viewer_at_the_bottom():
+    g = cuttle.Game(seed=1)
+    for viewer, bottom in ((None, "P0"), (0, "P0"), (1, "P1")):
+        lines = [l for l in g.render(viewer).splitlines() if " score " in l]
+        assert lines[-1].strip().startswith(bottom), viewer
+    assert "(hidden)" in g.render(0) and "(hidden)" not in g.render()
