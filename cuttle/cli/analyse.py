@@ -49,7 +49,7 @@ def add_command(sub):
         "analyse", aliases=["analyze"],
         help="rank the legal moves of a position by playouts",
         description="Score every legal move of the player to decide by playouts from "
-                    "that player's view, with 95%% intervals. The position is position "
+                    "that player's view, with 95% intervals. The position is position "
                     "text (see cuttle.position), a file holding it, or '-' for stdin.",
         epilog="example: cuttle analyse \"hands: 2C 7H / 4S 5D; points: 9D / TC; "
                "to_move: 0\" --rollouts 2000")

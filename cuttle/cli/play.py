@@ -38,8 +38,10 @@ Cards are rank + suit: A 2-9 T(or 10) J Q K and C D H S, e.g. TH, 10h, AS."""
 class PlaySession:
     """A terminal game of a human against a bot (see `run`)."""
 
-    def __init__(self, game, bot, human, position=None, hint_rollouts=DEFAULT_HINT_ROLLOUTS):
+    def __init__(self, game, bot, human, position=None, hint_rollouts=DEFAULT_HINT_ROLLOUTS,
+                 auto=True):
         self.game = game
+        self.auto = auto                      # play forced moves (a lone legal move) at once
         self.start = game.copy()
         self.bot = bot
         self.human = human
@@ -92,6 +94,11 @@ class PlaySession:
 
     def _human_decision(self) -> str:
         g = self.game
+        legal = list(g.legal_moves)
+        if self.auto and len(legal) == 1:
+            g.play(legal[0])
+            print(f"You play: {legal[0]} (the only legal move)")
+            return "moved"
         self._show()
         while True:
             legal = list(g.legal_moves)
@@ -233,8 +240,12 @@ def run(args) -> int:
                              f"{folder!r} is not a writable folder")
     game, start_text = _start(args)
     bot = Bot(args.bot, seed=game.seed)
-    session = PlaySession(game, bot, args.seat, start_text, args.hint_rollouts)
+    session = PlaySession(game, bot, args.seat, start_text, args.hint_rollouts,
+                          auto=args.auto)
     status = session.run()
+    if not game.ply and not args.record:
+        print("No moves were played: no game record saved.")
+        return 130 if status == "interrupted" else 0
     path = args.record or _default_record_path()
     try:
         write_record(session.record(status), path)
@@ -264,6 +275,9 @@ def add_command(sub):
                     help="where to save the game record (default cuttle-game-DATE-TIME.json)")
     pp.add_argument("--position", metavar="TEXT", default=None,
                     help="start from this position (position text or a file holding it)")
+    pp.add_argument("--no-auto", dest="auto", action="store_false",
+                    help="ask even when only one move is legal (default: such forced "
+                         "moves, e.g. 'resolve' when you cannot counter, are played at once)")
     pp.add_argument("--hint-rollouts", type=options.positive, default=DEFAULT_HINT_ROLLOUTS,
                     metavar="N", help=f"playouts per move for 'hint' "
                                       f"(default {DEFAULT_HINT_ROLLOUTS})")

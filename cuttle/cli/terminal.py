@@ -14,6 +14,7 @@ def read_line(prompt):
     except (AttributeError, ValueError):
         tty = False
     if tty:
+        _enable_line_editing()
         try:
             return input(prompt)
         except EOFError:
@@ -28,6 +29,15 @@ def read_line(prompt):
     line = line.rstrip("\r\n")
     print(line)
     return line
+
+
+def _enable_line_editing():
+    """On a terminal, `input` gets line editing and a history (arrow keys) once the
+    readline module is loaded; it is missing on some platforms, which is fine."""
+    try:
+        import readline  # noqa: F401
+    except ImportError:
+        pass
 
 
 def print_moves(moves, per_line=4):

@@ -1,0 +1,80 @@
+"""`cuttle play` as a person meets it: in a real pseudo-terminal (line editing and
+history through readline), forced moves played at once, no record for an empty game."""
+
+import io
+import os
+import sys
+
+import pytest
+
+from cuttle.cli import main
+
+pexpect = pytest.importorskip("pexpect")
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# Player 1 (the bot, seeded so that it plays its Joker rather than pass) holds only the
+# Joker, whose one-off player 0 cannot counter (no 2): the counter window's lone
+# 'resolve' is a forced move.
+FORCED = ("rules: classic joker=true; hands: 7H 8C / JK; points: - / TC; deck: -; "
+          "to_move: 1; rest: scrap")
+
+
+def run(monkeypatch, capsys, argv, stdin):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    code = main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_forced_moves_are_played_at_once_unless_no_auto(monkeypatch, capsys, tmp_path):
+    args = ["play", "--bot", "random", "--seed", "1", "--position", FORCED,
+            "--record", str(tmp_path / "r.json")]
+    code, out, _ = run(monkeypatch, capsys, args, "quit\n")
+    assert code == 0 and "P1 (random) plays: oneoff JK" in out
+    assert "You play: resolve (the only legal move)" in out
+    code, out, _ = run(monkeypatch, capsys, args + ["--no-auto"], "quit\n")
+    assert code == 0 and "P1 (random) plays: oneoff JK" in out
+    assert "(the only legal move)" not in out and "  1. resolve" in out
+
+
+def test_quitting_before_any_move_leaves_no_record(monkeypatch, capsys, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run(monkeypatch, capsys, ["play", "--seed", "1"], "quit\n")
+    assert code == 0 and "no game record saved" in out and os.listdir(tmp_path) == []
+
+
+def spawn(*args):
+    env = dict(os.environ, PYTHONPATH=ROOT, TERM="xterm", COLUMNS="100")
+    child = pexpect.spawn(sys.executable, ["-m", "cuttle", "play", *args], env=env,
+                          encoding="utf-8", timeout=30, dimensions=(50, 100))
+    return child
+
+
+def test_line_editing_and_history_in_a_real_terminal(tmp_path):
+    child = spawn("--bot", "random", "--seed", "1", "--record", str(tmp_path / "g.json"))
+    child.expect("your move> ")
+    # type 'drw', move the cursor left once, insert 'a': readline makes it 'draw'
+    child.send("drw\x1b[Da\r")
+    child.expect("You play: draw")
+    child.expect("your move> ")
+    child.send("undo\r")
+    child.expect("Took back")
+    child.expect("your move> ")
+    # the up arrow brings back the previous line ('undo'), then the one before ('draw')
+    child.send("\x1b[A\x1b[A\r")
+    child.expect("You play: draw")
+    child.expect("your move> ")
+    child.send("quit\r")
+    child.expect("Game record saved")
+    child.expect(pexpect.EOF)
+
+
+def test_seat_one_sees_its_hand_at_the_bottom_in_a_terminal(tmp_path):
+    child = spawn("--bot", "greedy", "--seed", "3", "--seat", "1",
+                  "--record", str(tmp_path / "g.json"))
+    child.expect("your move> ")
+    table = child.before[child.before.rindex("Turn "):]
+    assert table.index("P0 score") < table.index("P1 score")      # the human's side last
+    bot_side, own_side = table[table.index("P0 score"):].split("P1 score")
+    assert "cards (hidden)" in bot_side and "(hidden)" not in own_side.split("Your legal")[0]
+    child.send("quit\r")
+    child.expect(pexpect.EOF)
