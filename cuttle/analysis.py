@@ -86,14 +86,16 @@ class Analysis:
         width = max([len(str(r.move)) for r in self.rows] + [4])
         lines = [f"Player {self.player} to decide ({self.phase}); {self.policy} playouts "
                  f"from the player's view, seed {self.seed}",
-                 f"{'move':<{width}}  {'win rate':>8}  {'95% interval':>15}  {'draws':>6}  "
-                 f"{'rollouts':>9}"]
+                 f"{'move':<{width}}  {'score':>6}  {'win rate':>8}  {'95% interval':>15}  "
+                 f"{'draws':>6}  {'rollouts':>9}"]
         for r in self.rows:
             rate, lo, hi = r.win_rate
-            lines.append(f"{str(r.move):<{width}}  {rate:>8.1%}  {lo:>6.1%} - {hi:<6.1%}  "
-                         f"{r.draws / r.rollouts:>6.1%}  {r.rollouts:>9,}")
+            lines.append(f"{str(r.move):<{width}}  {r.score:>6.1%}  {rate:>8.1%}  "
+                         f"{lo:>6.1%} - {hi:<6.1%}  {r.draws / r.rollouts:>6.1%}  "
+                         f"{r.rollouts:>9,}")
         lines.append(f"{self.total_rollouts:,} rollouts in {self.elapsed:.2f} s "
-                     f"({self.rollouts_per_second:,.0f}/s)")
+                     f"({self.rollouts_per_second:,.0f}/s); moves sorted by score = wins "
+                     f"plus half the draws")
         return "\n".join(lines)
 
     def __repr__(self):
