@@ -26,6 +26,7 @@ class MoveStats:
 
     @property
     def losses(self) -> int:
+        """Playouts lost by the player to decide."""
         return self.rollouts - self.wins - self.draws
 
     @property
@@ -35,6 +36,7 @@ class MoveStats:
 
     @property
     def draw_rate(self):
+        """(rate, low, high): the share of drawn playouts, 95% Wilson interval."""
         return wilson_interval(self.draws, self.rollouts)
 
     @property
@@ -57,14 +59,17 @@ class Analysis:
 
     @property
     def best(self) -> Move:
+        """The move with the highest score (wins plus half the draws)."""
         return self.rows[0].move
 
     @property
     def total_rollouts(self) -> int:
+        """Playouts run, over all moves."""
         return sum(r.rollouts for r in self.rows)
 
     @property
     def rollouts_per_second(self) -> float:
+        """Playouts per second of wall time."""
         return self.total_rollouts / self.elapsed if self.elapsed > 0 else math.inf
 
     def __getitem__(self, move) -> MoveStats:
@@ -75,6 +80,7 @@ class Analysis:
         raise KeyError(str(move))
 
     def as_dict(self) -> dict:
+        """The analysis as JSON-ready data (what `cuttle analyse --json` prints)."""
         return {"player": self.player, "phase": self.phase, "policy": self.policy,
                 "seed": self.seed, "adaptive": self.adaptive,
                 "total_rollouts": self.total_rollouts, "seconds": self.elapsed,

@@ -51,10 +51,12 @@ class Card(str):
 
     @property
     def is_joker(self) -> bool:
+        """Whether this is the joker (`JK`, the `joker` variant's 53rd card)."""
         return _INDEX[self] == JOKER
 
     @property
     def name(self) -> str:
+        """The card's name in words: 'Ten of Hearts', 'Joker'."""
         i = _INDEX[self]
         if i == JOKER:
             return "Joker"
@@ -70,6 +72,7 @@ class Card(str):
 
     @classmethod
     def from_index(cls, index: int) -> "Card":
+        """The card with this natural index (0 = AC ... 51 = KS, 52 = JK)."""
         return CARDS[index]
 
 
@@ -107,4 +110,5 @@ def parse_index(text) -> int:
 
 
 def card_text(index: int) -> str:
+    """The text of the card with this natural index."""
     return CARDS[index]

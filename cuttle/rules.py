@@ -41,6 +41,7 @@ class Flag:
     values: tuple = ()
 
     def values_text(self) -> str:
+        """The values the flag takes, as `describe()` lists them."""
         return {"bool": "bool", "goals": "5 ints", "limit": "None or int 0-53"}.get(
             self.kind, " | ".join(self.values))
 
@@ -108,9 +109,11 @@ class Flag:
         return str(value)
 
     def to_json(self, value):
+        """The value in JSON (a tuple becomes a list)."""
         return list(value) if isinstance(value, tuple) else value
 
     def from_json(self, value):
+        """The value from JSON, checked."""
         return self.check(tuple(value) if self.kind == "goals" and isinstance(value, list)
                           else value)
 

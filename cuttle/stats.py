@@ -54,10 +54,12 @@ class Estimate(NamedTuple):
     high: float
 
     def as_dict(self) -> dict:
+        """``{"value", "low", "high"}`` for JSON (None for a non-finite number)."""
         return {"value": _json_float(self.value), "low": _json_float(self.low),
                 "high": _json_float(self.high)}
 
     def contains(self, x) -> bool:
+        """Whether `x` lies in the interval."""
         return self.low <= x <= self.high
 
 
