@@ -1,6 +1,7 @@
 """Build the native core.  `pip install .` compiles the native modules (NATIVE_MODULES
 below; docs/architecture.md says what each owns) with OpenMP when the compiler supports
-it (a serial build otherwise).  CUTTLE_DEBUG=1 builds with bounds and
+it (a serial build otherwise).  CUTTLE_DEBUG=asan builds with AddressSanitizer and
+UndefinedBehaviorSanitizer as well (run it with .ci/asan).  CUTTLE_DEBUG=1 builds with bounds and
 wraparound checks on and no optimisation, for chasing memory bugs."""
 import os
 import platform
@@ -14,6 +15,9 @@ from Cython.Build import cythonize
 from setuptools import Extension, setup
 
 DEBUG = os.environ.get("CUTTLE_DEBUG", "") not in ("", "0")
+SANITIZE = os.environ.get("CUTTLE_DEBUG", "") == "asan"
+SANITIZERS = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer",
+              "-fno-sanitize-recover=undefined"]
 
 
 def openmp_flags():
@@ -54,7 +58,10 @@ def cpu_flags():
 
 
 omp_compile, omp_link = openmp_flags()
-compile_args = (["-O0", "-g"] if DEBUG else ["-O3"]) + omp_compile + cpu_flags()
+compile_args = (["-O1" if SANITIZE else "-O0", "-g"] if DEBUG else ["-O3"]) + omp_compile + cpu_flags()
+link_args = omp_link + (SANITIZERS if SANITIZE else [])
+if SANITIZE:
+    compile_args += SANITIZERS
 if sys.platform != "win32":
     compile_args.append("-Wno-unreachable-code")
 
@@ -76,7 +83,7 @@ extensions = [
         [f"cuttle/{name}.pyx"],
         include_dirs=[numpy.get_include()],
         extra_compile_args=compile_args,
-        extra_link_args=omp_link,
+        extra_link_args=link_args,
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
     )
     for name in NATIVE_MODULES
