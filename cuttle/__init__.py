@@ -8,7 +8,7 @@ from .moves import Move
 from .observation import Observation
 from .policies import Bot
 from .rules import Rules
-from .simulate import compare, simulate
+from .simulation import compare, simulate
 from .stats import wilson_interval
 
 __version__ = "0.1.0"

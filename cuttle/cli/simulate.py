@@ -5,8 +5,9 @@ import json
 import sys
 
 from ..rules import Rules
-from ..simulate import (DEFAULT_MAX_MOVES, MATCH_FORMATS, compare, pyplot, simulate,
-                        write_text_file)
+from ..simulation import DEFAULT_MAX_MOVES, MATCH_FORMATS, compare, simulate
+from ..simulation.plot import pyplot
+from ..simulation.report import write_text_file
 from . import options
 from .options import UsageError
 

@@ -10,7 +10,7 @@ import pytest
 import cuttle
 from cuttle.cli import main
 from cuttle.rules import FLAGS
-from cuttle.simulate import SimulationResult
+from cuttle.simulation import results as results_module
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -71,11 +71,11 @@ def test_output_files_that_cannot_be_written(capsys, tmp_path, monkeypatch):
     c = tmp_path / "g.csv"
     c.write_text("old\n")
 
-    def broken(self, f):
-        f.write("game,winner\n")
+    def broken(*args, **kwargs):
+        yield (0, "A")
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(SimulationResult, "_write_csv", broken)
+    monkeypatch.setattr(results_module, "game_rows", broken)
     code, out, err = run(capsys, "simulate", "-n", "50", "--seed", "2", "--csv", str(c))
     assert code == 130 and "interrupted" in err and "Traceback" not in err
     assert not c.exists()

@@ -1,6 +1,5 @@
 """cuttle.simulate / cuttle.compare: arrays, determinism, summaries, matches, Python players."""
 
-import importlib
 import io
 import json
 import math
@@ -12,12 +11,11 @@ import pytest
 import cuttle
 from cuttle._core import END_NAMES
 from cuttle.errors import IllegalMoveError
-from cuttle.simulate import (MATCH_FORMATS, SimulationResult, Summary, native_policy_code,
-                             player_names)
+from cuttle.simulation import (MATCH_FORMATS, SimulationResult, Summary, native_policy_code,
+                               player_names)
 from cuttle.stats import (mean_difference, newcombe_interval, newcombe_paired_interval,
                           paired_mean_difference, wilson_interval)
 
-sim_module = importlib.import_module("cuttle.simulate")   # cuttle.simulate is the function
 FIELDS = ("winner", "first", "moves", "turns", "scores", "end")
 
 

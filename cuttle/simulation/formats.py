@@ -1,0 +1,25 @@
+"""Names shared by the simulation modules: the players' labels, seats, match formats
+and the per-game fields."""
+
+from collections import namedtuple
+
+__all__ = ["FIELDS", "MATCH_FORMATS", "MatchFormat", "PLAYER_LABELS", "SEATS",
+           "DEFAULT_MAX_MOVES", "match_slots"]
+
+PLAYER_LABELS = ("A", "B")
+SEATS = ("first", "second")
+FIELDS = ("winner", "first", "moves", "turns", "scores", "end")
+DEFAULT_MAX_MOVES = 10000
+
+MatchFormat = namedtuple("MatchFormat", "wins slots description")
+MATCH_FORMATS = {
+    "best_of_3": MatchFormat(2, 7, "best of 3 (first to 2 game wins)"),
+    "first_to_3": MatchFormat(3, 11, "first to 3 game wins"),
+}
+
+
+def match_slots(match, swap_seats) -> int:
+    """The game indices a match owns: the format's odd slot count, one more without
+    swap_seats (so that A starts every match)."""
+    slots = MATCH_FORMATS[match].slots
+    return slots if swap_seats else slots + 1

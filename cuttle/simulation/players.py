@@ -1,0 +1,121 @@
+"""Players of a simulation: a native policy name (played by the core) or a Python
+callable ``policy(game) -> move`` / ``policy(game, rng) -> move``."""
+
+import inspect
+
+from .._play import decide
+from ..moves import Move
+from ..policies import POLICY_NAMES, policy_code
+
+__all__ = ["Player", "native_policy_code", "player_names", "resolve_players"]
+
+_CALLABLE_HINT = " (or, from Python, a callable policy(game) -> move)"
+
+
+def player_names() -> tuple:
+    """The names of the native policies ("ismcts:N" stands for a family)."""
+    return POLICY_NAMES
+
+
+def native_policy_code(name: str) -> int:
+    """The core's code for the policy `name` (see `cuttle.policies`)."""
+    if not isinstance(name, str):
+        raise ValueError(f"a player must be a policy name ({', '.join(player_names())}) "
+                         f"or a callable policy(game) -> move, not {name!r}")
+    try:
+        return policy_code(name)
+    except ValueError as e:
+        raise ValueError(f"player {name!r}: {e}{_CALLABLE_HINT}") from None
+
+
+class Player:
+    """A resolved player: a native policy code, or a Python function (game, rng) -> move."""
+
+    __slots__ = ("name", "code", "func")
+
+    def __init__(self, spec):
+        if callable(spec):
+            self.code = None
+            self.name = getattr(spec, "__name__", None) or type(spec).__name__
+            self.func = _with_rng(spec)
+        else:
+            self.code = native_policy_code(spec)        # ValueError for a non-name
+            self.name = spec.strip().lower()
+            self.func = None
+
+    def __getstate__(self):
+        return (self.name, self.code, self.func)
+
+    def __setstate__(self, state):
+        self.name, self.code, self.func = state
+
+    @property
+    def native(self) -> bool:
+        return self.code is not None
+
+    def python_func(self):
+        """The player as a function (game, rng) -> move, for games played in Python (a
+        named policy makes the core's own choice for the position)."""
+        if self.func is not None:
+            return self.func
+        return _NativeChoice(self.code)
+
+
+class _NativeChoice:
+    """A native policy called from a game played in Python (picklable, unlike a closure)."""
+
+    __slots__ = ("code",)
+
+    def __init__(self, code):
+        self.code = code
+
+    def __getstate__(self):
+        return self.code
+
+    def __setstate__(self, code):
+        self.code = code
+
+    def __call__(self, game, rng):
+        return Move.from_code(decide(game, self.code, rng.getrandbits(64)))
+
+
+def _with_rng(f):
+    """Adapt policy(game) or policy(game, rng) to the form (game, rng)."""
+    try:
+        inspect.signature(f).bind(None, None)
+        return f
+    except (TypeError, ValueError):      # ValueError: no signature (some builtins)
+        return _GameOnly(f)
+
+
+class _GameOnly:
+    """policy(game) called as policy(game, rng)."""
+
+    __slots__ = ("f",)
+
+    def __init__(self, f):
+        self.f = f
+
+    def __getstate__(self):
+        return self.f
+
+    def __setstate__(self, f):
+        self.f = f
+
+    def __call__(self, game, rng):
+        return self.f(game)
+
+
+def resolve_players(players) -> list:
+    """[Player A, Player B] from a pair, one spec for both, or "A,B" text."""
+    if isinstance(players, str):
+        players = players.split(",")
+    try:
+        players = list(players)
+    except TypeError:
+        raise ValueError(f"players must be a pair (player A, player B), not {players!r}") from None
+    if len(players) == 1:
+        players = players * 2
+    if len(players) != 2:
+        raise ValueError(f"players must be a pair (player A, player B), not {players!r}")
+    return [Player(p) for p in players]

@@ -1,0 +1,63 @@
+"""The progress bar of long simulations, on stderr."""
+
+import sys
+import time
+
+__all__ = ["Progress"]
+
+
+class Progress:
+    """A progress bar on stderr: tqdm if installed, else a plain one.  `mode`: True,
+    False, None (only when stderr is a terminal), or a callable(done, total)."""
+
+    def __init__(self, total, mode=None, desc="simulate", unit="game"):
+        self.total, self.done, self.desc, self.unit = total, 0, desc, unit
+        self.callback = mode if callable(mode) else None
+        if mode is None:
+            mode = _stderr_is_tty()
+        self.show = bool(mode) and self.callback is None
+        self.bar = None
+        self.t0 = self.last = time.monotonic()
+        if self.show:
+            try:
+                from tqdm import tqdm
+            except ImportError:
+                tqdm = None
+            if tqdm is not None:
+                self.bar = tqdm(total=total, desc=desc, unit=unit, unit_scale=True,
+                                file=sys.stderr, leave=False, dynamic_ncols=True)
+
+    def update(self, n):
+        self.done += n
+        if self.callback is not None:
+            self.callback(self.done, self.total)
+        elif self.bar is not None:
+            self.bar.update(n)
+        elif self.show:
+            now = time.monotonic()
+            if now - self.last >= 0.1 or self.done >= self.total:
+                self.last = now
+                self._draw(now)
+
+    def _draw(self, now):
+        frac = self.done / self.total if self.total else 1.0
+        width = 30
+        fill = int(frac * width)
+        rate = self.done / max(now - self.t0, 1e-9)
+        sys.stderr.write(f"\r{self.desc} |{'#' * fill}{'.' * (width - fill)}| {frac:6.1%} "
+                         f"{self.done:,}/{self.total:,} {self.unit}s  {rate:,.0f} {self.unit}s/s ")
+        sys.stderr.flush()
+
+    def close(self):
+        if self.bar is not None:
+            self.bar.close()
+        elif self.show:
+            sys.stderr.write("\r" + " " * 100 + "\r")
+            sys.stderr.flush()
+
+
+def _stderr_is_tty():
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        return False

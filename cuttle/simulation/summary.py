@@ -1,0 +1,180 @@
+"""The statistics of a simulation, each with its confidence interval."""
+
+import numpy as np
+
+from .._core import END_NAMES
+from ..stats import (Estimate, mean_interval_from_moments, newcombe_paired_interval,
+                     wilson_interval, z_value)
+from .formats import PLAYER_LABELS, SEATS
+from .report import summary_dict, summary_text
+
+__all__ = ["Summary"]
+
+
+class Summary:
+    """Statistics of a `SimulationResult`, each with a confidence interval.
+
+    Rates (`win_rate`, `draw_rate`, `seat_win_rate`, ...) are ``(rate, low, high)``
+    `Estimate`s with the Wilson score interval; `first_player_advantage` is
+    P(first mover wins) - P(second mover wins) with Newcombe's paired interval (both are
+    measured on the same games); means (`mean_moves`, `mean_turns`, `mean_score`) use
+    the normal interval.  `str(summary)` is a table, `as_dict()` its JSON form,
+    `to_csv(path_or_file)` the same figures as CSV rows.  Everything is computed from
+    the result's `tally` (exact counts and moments), never from per-game rows.
+    """
+
+    def __init__(self, result, confidence=0.95):
+        z_value(confidence)
+        self.result = result
+        self.confidence = confidence
+        t = self.tally = result.tally
+        c = t.counts                                   # [winner + 1, first, end]
+        self.n = n = int(c.sum())
+        by_wf = c.sum(axis=2)                          # [winner + 1, first]
+        self.wins = by_wf.sum(axis=1)                  # draw, A, B
+        self.draws = int(self.wins[0])
+        # the first mover is A when first == 0: A won moving first, or B moving first
+        self.first_wins = int(by_wf[1, 0] + by_wf[2, 1])
+        self.second_wins = int(by_wf[1, 1] + by_wf[2, 0])
+        # games[p][s], won[p][s]: games where player p sat in seat s (0 = moved first).
+        a_first = int(by_wf[:, 0].sum())
+        self.seat_games = ((a_first, n - a_first), (n - a_first, a_first))
+        self.seat_wins = ((int(by_wf[1, 0]), int(by_wf[1, 1])),
+                          (int(by_wf[2, 1]), int(by_wf[2, 0])))
+        self.end_counts = c.sum(axis=(0, 1))
+        self.lengths = t.lengths
+        self.match = result.match
+        if t.match_counts is not None:
+            mc = t.match_counts                        # [winner + 1, first]
+            self.n_matches = int(mc.sum())
+            self.match_wins = tuple(int(x) for x in mc.sum(axis=1))   # undecided, A, B
+            self.match_starter_wins = int(mc[1, 0] + mc[2, 1])
+            self.slots = result.slots
+        else:
+            self.n_matches = None
+
+    # -- lookups -------------------------------------------------------------------------
+
+    def player_index(self, player) -> int:
+        """0 or 1 from 0/1, "A"/"B", or a player's name when the two names differ."""
+        if isinstance(player, (int, np.integer)) and not isinstance(player, bool) \
+                and player in (0, 1):
+            return int(player)
+        if isinstance(player, str):
+            if player.upper() in PLAYER_LABELS:
+                return PLAYER_LABELS.index(player.upper())
+            names = self.result.players
+            if names.count(player) == 1:
+                return names.index(player)
+            if names.count(player) == 2:
+                raise ValueError(f"both players are {player!r}; say 'A' or 'B'")
+        raise ValueError(f"unknown player {player!r}; use 0/'A' ({self.result.players[0]}) "
+                         f"or 1/'B' ({self.result.players[1]})")
+
+    @staticmethod
+    def seat_index(seat) -> int:
+        if seat in (0, 1) and not isinstance(seat, bool):
+            return int(seat)
+        if isinstance(seat, str) and seat.lower() in SEATS:
+            return SEATS.index(seat.lower())
+        raise ValueError(f"unknown seat {seat!r}; use 'first' (0) or 'second' (1)")
+
+    # -- estimates -----------------------------------------------------------------------
+
+    def win_rate(self, player) -> Estimate:
+        """The share of all games won by `player` (0/'A' or 1/'B')."""
+        return wilson_interval(int(self.wins[self.player_index(player) + 1]), self.n,
+                               self.confidence)
+
+    def loss_rate(self, player) -> Estimate:
+        return self.win_rate(1 - self.player_index(player))
+
+    def draw_rate(self) -> Estimate:
+        return wilson_interval(self.draws, self.n, self.confidence)
+
+    def seat_win_rate(self, seat) -> Estimate:
+        """The share of games won by whoever moved first (seat 'first') or second."""
+        k = self.first_wins if self.seat_index(seat) == 0 else self.second_wins
+        return wilson_interval(k, self.n, self.confidence)
+
+    def player_seat_win_rate(self, player, seat) -> Estimate:
+        """`player`'s win rate in the games where they moved first (or second)."""
+        p, s = self.player_index(player), self.seat_index(seat)
+        return wilson_interval(self.seat_wins[p][s], self.seat_games[p][s], self.confidence)
+
+    def first_player_advantage(self) -> Estimate:
+        """P(first mover wins) - P(second mover wins), Newcombe's paired interval."""
+        return newcombe_paired_interval(0, self.first_wins, self.second_wins, self.draws,
+                                        self.confidence)
+
+    def decisive_first_share(self) -> Estimate:
+        """The share of decisive games won by the first mover (0.5: no advantage)."""
+        return wilson_interval(self.first_wins, self.first_wins + self.second_wins,
+                               self.confidence)
+
+    def end_rate(self, reason) -> Estimate:
+        if reason not in END_NAMES:
+            raise ValueError(f"unknown end reason {reason!r}; valid: {', '.join(END_NAMES)}")
+        return wilson_interval(int(self.end_counts[END_NAMES.index(reason)]), self.n,
+                               self.confidence)
+
+    def _mean(self, name):
+        total, sq = self.tally.moments[name]
+        return mean_interval_from_moments(self.n, total, sq, self.confidence)
+
+    def mean_moves(self) -> Estimate:
+        return self._mean("moves")
+
+    def mean_turns(self) -> Estimate:
+        return self._mean("turns")
+
+    def mean_score(self, player) -> Estimate:
+        return self._mean(("score_a", "score_b")[self.player_index(player)])
+
+    def length_histogram(self, unit="moves"):
+        """Games by length: an int64 array whose bin k counts the games of k moves (or
+        turns); the last bin counts every game at least that long."""
+        if unit not in ("moves", "turns"):
+            raise ValueError(f"unit must be 'moves' or 'turns', not {unit!r}")
+        return self.lengths[0 if unit == "moves" else 1].copy()
+
+    # -- matches -------------------------------------------------------------------------
+
+    def _need_matches(self):
+        if self.n_matches is None:
+            raise ValueError("this simulation played single games, not matches")
+
+    def match_win_rate(self, player) -> Estimate:
+        self._need_matches()
+        return wilson_interval(self.match_wins[self.player_index(player) + 1], self.n_matches,
+                               self.confidence)
+
+    def match_draw_rate(self) -> Estimate:
+        self._need_matches()
+        return wilson_interval(self.match_wins[0], self.n_matches, self.confidence)
+
+    def match_starter_win_rate(self) -> Estimate:
+        """The share of matches won by the player who moved first in the first game."""
+        self._need_matches()
+        return wilson_interval(self.match_starter_wins, self.n_matches, self.confidence)
+
+    def mean_match_games(self) -> Estimate:
+        self._need_matches()
+        total, sq = self.tally.match_games
+        return mean_interval_from_moments(self.n_matches, total, sq, self.confidence)
+
+    # -- output --------------------------------------------------------------------------
+
+    def as_dict(self) -> dict:
+        return summary_dict(self)
+
+    def to_csv(self, path_or_file):
+        """The per-game rows of the simulation (see `SimulationResult.to_csv`)."""
+        self.result.to_csv(path_or_file)
+
+    def __repr__(self):
+        return f"<Summary of {self.result!r}>"
+
+    def __str__(self):
+        return summary_text(self)
+
