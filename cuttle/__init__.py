@@ -8,11 +8,12 @@ from .moves import Move
 from .observation import Observation
 from .policies import Bot
 from .rules import Rules
-from .simulation import compare, simulate
+from .simulation import Interrupted, compare, simulate
 from .stats import wilson_interval
 
 __version__ = "0.1.0"
 
 __all__ = ["Analysis", "Bot", "Card", "CARDS", "Game", "IllegalMoveError", "InvalidMoveError",
-           "LegalMoves", "Move", "Observation", "Rules", "__version__", "analyse", "analyze",
+           "Interrupted", "LegalMoves", "Move", "Observation", "Rules", "__version__", "analyse",
+           "analyze",
            "compare", "simulate", "wilson_interval"]

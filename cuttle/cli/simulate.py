@@ -44,7 +44,11 @@ def _add_common(p):
                    help="write the results as JSON to FILE (default: stdout, instead of "
                         "the table)")
     p.add_argument("--csv", nargs="?", const="-", default=None, metavar="FILE",
-                   help="write CSV to FILE (default: stdout, instead of the table)")
+                   help="write the table as CSV, one row per estimate, to FILE (default: "
+                        "stdout, instead of the table)")
+    p.add_argument("--games-csv", metavar="FILE", default=None,
+                   help="stream one CSV row per game to FILE as the games finish (never "
+                        "held in memory)")
 
 
 def add_commands(sub):
@@ -119,9 +123,10 @@ def run_simulate(args):
     players = options.players(args.players)
     res = simulate(args.n, rules, players, seed=args.seed, threads=args.threads,
                    swap_seats=args.swap, progress=args.progress, match=args.match,
-                   max_moves=args.max_moves, chunk_size=args.chunk_size)
+                   max_moves=args.max_moves, chunk_size=args.chunk_size,
+                   games_csv=args.games_csv)
     s = res.summary(args.confidence)
-    _write_outputs(args, str(s), s.as_dict, res.to_csv)
+    _write_outputs(args, str(s), s.as_dict, s.to_csv)
     return 0
 
 
@@ -151,7 +156,7 @@ def run_compare(args):
     cmp = compare(rule_sets, args.n, players, seed=args.seed, threads=args.threads,
                   swap_seats=args.swap, progress=args.progress, match=args.match,
                   max_moves=args.max_moves, chunk_size=args.chunk_size,
-                  confidence=args.confidence)
+                  confidence=args.confidence, games_csv=args.games_csv)
     _write_outputs(args, str(cmp), cmp.as_dict, cmp.to_csv)
     if args.plot:
         cmp.plot(args.plot)

@@ -1,11 +1,11 @@
 """Simulations: many games (or matches) between two players, with summary statistics.
 
->>> import cuttle
->>> res = cuttle.simulate(100_000, players=("greedy", "random"), seed=1)
->>> print(res.summary())                  # a table; res.summary().as_dict() for JSON
->>> res.summary().win_rate("A")           # (rate, low, high), 95 % Wilson interval
->>> cmp = cuttle.compare(["classic", cuttle.Rules(four="random")], 100_000, seed=1)
->>> print(cmp)                            # each rule set and its difference to the first
+    import cuttle
+    res = cuttle.simulate(100_000, players=("greedy", "random"), seed=1)
+    print(res.summary())                # a table; res.summary().as_dict() for JSON
+    res.summary().win_rate("A")         # (rate, low, high), 95 % Wilson interval
+    cmp = cuttle.compare(["classic", cuttle.Rules(four="random")], 100_000, seed=1)
+    print(cmp)                          # each rule set and its difference to the first
 
 **Players.**  A player is a policy name (`player_names()`: "random", "greedy"), played by
 the native core over all cores, or a Python callable ``policy(game) -> move`` choosing
@@ -18,12 +18,27 @@ each position, drawing its randomness from the game's `rng`.  Game ``i`` is deal
 exactly as in a native run, so the deals are the same; the moves are reproducible too.
 
 **Seeds and game indices.**  A run is identified by its ``seed``: game ``i`` is dealt and
-played from the pair ``(seed, i)`` alone, so results do not depend on the thread count or
-on how the run is cut into chunks (`chunk_size`, used to drive the progress bar), and
-the first ``m`` games of a longer run are the games of a run of ``m``.  ``seed=None``
-picks a random seed and records it in the result (``result.seed``) so the run can be
-repeated.  With ``swap_seats`` (the default) player A moves first in even-numbered games
-and B in odd-numbered ones; without it A always moves first.
+played from the pair ``(seed, i)`` alone, so results do not depend on the thread count,
+on how the run is cut into chunks, or on the machines that play them, and the first
+``m`` games of a longer run are the games of a run of ``m``.  ``seed=None`` picks a
+random seed and records it in the result (``result.seed``) so the run can be repeated.
+With ``swap_seats`` (the default) player A moves first in even-numbered games and B in
+odd-numbered ones; without it A always moves first.
+
+**Statistics, not rows.**  The core reduces each chunk of games to exact counts and
+moments (a `Tally`: outcomes by seat and end reason, sums and sums of squares of
+lengths and scores, length histograms; for `compare` also the paired cross-tabulations
+of every pair of rule sets), which merge exactly; memory stays flat however many games
+are played.  ``keep_games=True`` also keeps one row per game (``res.winner``,
+``res.moves``, ...; asking a result without them raises `GamesNotKept`), and
+``games_csv=PATH`` streams the rows to a CSV file chunk by chunk without holding them.
+Results of disjoint ranges of one run merge: ``a.merge(b)``, ``a + b``, ``sum([...])``.
+
+**Interruption.**  Ctrl-C stops the run within a second and raises `Interrupted` (a
+`KeyboardInterrupt`) whose ``result`` is the merged result of the chunks that finished.
+
+**A cluster.**  ``client=`` a `dask.distributed.Client` plays the chunks on the cluster
+(see `cuttle.simulation.cluster`); the result is identical to a local run's.
 
 **Matches.**  ``match="best_of_3"`` (first to 2 game wins) or ``"first_to_3"`` (first to 3
 game wins) plays matches instead of games; ``n`` then counts matches.  Drawn games do not
@@ -33,11 +48,10 @@ the game indices ``j*K .. j*K+K-1`` (``K = MATCH_FORMATS[match].slots``: 7 for b
 player has won enough games; a match not decided within its ``K`` games is a drawn
 match.  Because ``K`` is odd, A moves first in the first game of even-numbered matches
 and B in odd-numbered ones (without ``swap_seats``, ``K`` is even and A starts every
-match).  The native core plays all ``K`` games of a match (about 2.5 times the games
-actually needed; they are cheap), Python players only the games needed.
+match).
 """
 
-import numpy as np
+import numbers
 
 from ..rules import Rules
 from ..seeding import seed_or_new
@@ -46,23 +60,29 @@ from .compare import ComparisonResult
 from .formats import DEFAULT_MAX_MOVES, MATCH_FORMATS
 from .players import resolve_players
 from .results import SimulationResult
-from .runner import run
+from .runner import Chunks, GamesCsv, Plan, run_local
 
-__all__ = ["compare", "simulate"]
+__all__ = ["MAX_CHUNK", "MAX_THREADS", "MAX_UNITS", "compare", "simulate"]
 
-DEFAULT_CHUNK = 1 << 16
+MAX_UNITS = 10 ** 15          # games (or matches) in one run: ~40 years of one machine
+MAX_THREADS = 1024
+MAX_CHUNK = 1 << 24           # units per native call (keeps every per-call sum in 64 bits)
+MAX_MAX_MOVES = 2 ** 31 - 1
+MAX_RULE_SETS = 256           # compare tallies every pair of rule sets
 
 
-def _positive_int(x, name):
-    if isinstance(x, bool) or not isinstance(x, (int, np.integer)) or x <= 0:
+def _positive_int(x, name, limit=None):
+    if isinstance(x, bool) or not isinstance(x, numbers.Integral) or x <= 0:
         raise ValueError(f"{name} must be a positive int, not {x!r}")
+    if limit is not None and x > limit:
+        raise ValueError(f"{name} must be at most {limit:,}, not {x:,}")
     return int(x)
 
 
 def _check_threads(threads):
     if threads is None:
         return 0
-    return _positive_int(threads, "threads")
+    return _positive_int(threads, "threads", MAX_THREADS)
 
 
 def _check_match(match):
@@ -74,57 +94,96 @@ def _check_match(match):
     return match
 
 
+def _check_client(client):
+    if client is not None and not (hasattr(client, "submit") and hasattr(client, "cancel")):
+        raise ValueError(f"client must be a dask.distributed.Client, not {client!r}")
+    return client
+
+
+def _execute(plan, n, chunk_size, progress, games_csv, client, desc):
+    """Play units 0..n-1 of `plan` locally or on `client`'s cluster."""
+    adaptive = chunk_size is None
+    if adaptive:
+        limit = plan.largest_chunk
+    else:
+        limit = max(1, _positive_int(chunk_size, "chunk_size", MAX_CHUNK) // plan.slots)
+    sink = None if games_csv is None else GamesCsv(games_csv, plan)
+    try:
+        if client is not None:
+            from .cluster import run_on_cluster
+            return run_on_cluster(client, plan, n, None if adaptive else limit, progress,
+                                  sink, desc)
+        return run_local(plan, n, Chunks(limit, adaptive), progress, sink, desc)
+    except BaseException:
+        if sink is not None:
+            sink.close(ok=False)
+        raise
+
+
+def _plan(rule_sets, players, seed, threads, swap_seats, match, max_moves, keep_games,
+          games_csv, client, labels=None, confidence=0.95):
+    pl = resolve_players(players)
+    nthreads = _check_threads(threads)
+    match = _check_match(match)
+    max_moves = _positive_int(max_moves, "max_moves", MAX_MAX_MOVES)
+    if not isinstance(keep_games, bool):
+        raise ValueError(f"keep_games must be True or False, not {keep_games!r}")
+    if client is not None and threads is None:
+        nthreads = 1          # a dask worker runs one chunk per worker thread
+    return Plan(rule_sets, pl, seed_or_new(seed), bool(swap_seats), max_moves, match,
+                nthreads, keep_games, games_csv is not None, labels, confidence)
+
+
 def simulate(n_games, rules=None, players=("random", "greedy"), seed=None, threads=None,
              swap_seats=True, progress=None, *, match=None, max_moves=DEFAULT_MAX_MOVES,
-             chunk_size=None, _desc="simulate") -> SimulationResult:
+             chunk_size=None, keep_games=False, games_csv=None,
+             client=None) -> SimulationResult:
     """Play `n_games` games (or matches, with `match`) and return a `SimulationResult`.
 
     rules: a `Rules`, a preset name or None (classic).  players: (A, B), each a policy
     name ("random", "greedy") or a callable ``policy(game) -> move``.  seed: an int, or
     None for a random seed (recorded in the result).  threads: cores for the native core
-    (None: all).  swap_seats: A moves first in even-numbered games (else always).
-    progress: True / False / None (a bar on stderr only if it is a terminal) / a
-    callable(done, total).  match: None, "best_of_3" or "first_to_3".  max_moves: a game
-    still running after this many moves ends as a draw ("move_cap").  chunk_size: games
-    per native call (with matches, as many whole matches as fit, at least one); None:
-    start small and grow while a call takes under 0.2 s, up to 65536 games (so slow
-    policies still move the progress bar).  Chunking affects only the progress bar's
-    steps, never the results.
+    (None: all; with a client, cores per chunk, default 1).  swap_seats: A moves first in
+    even-numbered games (else always).  progress: True / False / None (a bar on stderr
+    only if it is a terminal) / a callable(done, total).  match: None, "best_of_3" or
+    "first_to_3".  max_moves: a game still running after this many moves ends as a draw
+    ("move_cap").  chunk_size: games per chunk (with matches, as many whole matches as
+    fit, at least one); None: start small and grow while a chunk takes under 0.2 s (1 s
+    on a cluster), so slow policies still move the progress bar.  keep_games: keep one
+    row per game in the result.  games_csv: a path (or open text file) to stream one CSV
+    row per game to.  client: a dask.distributed Client to play the chunks on.  Neither
+    chunking nor threads nor the cluster changes the results.
+
+    Ctrl-C raises `Interrupted`, whose ``result`` holds the finished chunks.
     """
-    n = _positive_int(n_games, "n_games")
+    n = _positive_int(n_games, "n_games", MAX_UNITS)
     rules = Rules.coerce(rules)
-    pl = resolve_players(players)
-    seed = seed_or_new(seed)
-    nthreads = _check_threads(threads)
-    match = _check_match(match)
-    max_moves = _positive_int(max_moves, "max_moves")
-    if max_moves > 2**31 - 1:
-        raise ValueError("max_moves must be below 2**31")
-    adaptive = chunk_size is None
-    chunk = DEFAULT_CHUNK if adaptive else _positive_int(chunk_size, "chunk_size")
-    swap_seats = bool(swap_seats)
-    # In a match the first player alternates game by game: game i's first player follows
-    # the parity of i (the core's swap_seats), and the parity of the match's number of
-    # game slots decides who starts each match.
-    return run(n, rules, pl, seed, nthreads, swap_seats, match, max_moves, chunk, adaptive,
-               progress, threads, _desc)
+    _check_client(client)
+    plan = _plan([rules], players, seed, threads, swap_seats, match, max_moves, keep_games,
+                 games_csv, client)
+    return _execute(plan, n, chunk_size, progress, games_csv, client, "simulate")
 
 
 def compare(rule_sets, n_games, players=("random", "greedy"), seed=None, threads=None,
             swap_seats=True, progress=None, *, match=None, max_moves=DEFAULT_MAX_MOVES,
-            chunk_size=None, labels=None, confidence=0.95) -> ComparisonResult:
+            chunk_size=None, labels=None, confidence=0.95, keep_games=False, games_csv=None,
+            client=None) -> ComparisonResult:
     """Play the same `n_games` deals (or matches) under each rule set and compare.
 
     Common random numbers: every rule set is played with the same seed and game indices,
     so the deals are identical, and the differences between rule sets come with paired
-    (tighter) intervals.  Rule sets are `Rules`, preset names or None; the first is the
-    baseline.  Other arguments as for `simulate`; `seed=None` picks one seed for all.
+    (tighter) intervals.  Each chunk of games is played under every rule set in turn,
+    and the pairs are tallied in the core, so no per-game rows are needed.  Rule sets
+    are `Rules`, preset names or None; the first is the baseline.  Other arguments as
+    for `simulate` (games_csv rows carry a rule_set column, 1 for the baseline);
+    `seed=None` picks one seed for all.
     """
     if isinstance(rule_sets, (str, Rules)) or rule_sets is None:
         raise ValueError("compare needs a list of rule sets (at least two)")
     rule_sets = [Rules.coerce(r) for r in rule_sets]
-    if len(rule_sets) < 2:
-        raise ValueError(f"compare needs at least two rule sets, not {len(rule_sets)}")
+    if not 2 <= len(rule_sets) <= MAX_RULE_SETS:
+        raise ValueError(f"compare needs at least two rule sets (at most {MAX_RULE_SETS}), not "
+                         f"{len(rule_sets)}")
     if labels is None:
         labels = [str(r) for r in rule_sets]
     else:
@@ -132,10 +191,8 @@ def compare(rule_sets, n_games, players=("random", "greedy"), seed=None, threads
         if len(labels) != len(rule_sets):
             raise ValueError(f"{len(labels)} labels for {len(rule_sets)} rule sets")
     z_value(confidence)
-    seed = seed_or_new(seed)        # one seed for all (the first run checks the rest)
-    results = []
-    for i, r in enumerate(rule_sets):
-        results.append(simulate(n_games, r, players, seed, threads, swap_seats, progress,
-                                match=match, max_moves=max_moves, chunk_size=chunk_size,
-                                _desc=f"[{i + 1}/{len(rule_sets)}]"))
-    return ComparisonResult(results, labels, confidence)
+    n = _positive_int(n_games, "n_games", MAX_UNITS)
+    _check_client(client)
+    plan = _plan(rule_sets, players, seed, threads, swap_seats, match, max_moves, keep_games,
+                 games_csv, client, labels, confidence)
+    return _execute(plan, n, chunk_size, progress, games_csv, client, "compare")

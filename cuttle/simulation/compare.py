@@ -1,9 +1,9 @@
 """The outcome of `compare`: several rule sets played on the same deals."""
 
-import numpy as np
+from math import sqrt
 
-from ..stats import (Estimate, mean_difference, newcombe_interval, newcombe_paired_interval,
-                     paired_mean_difference, wilson_interval)
+from ..stats import (Estimate, mean_interval_from_moments, newcombe_interval,
+                     newcombe_paired_interval, wilson_interval, z_value)
 from .formats import PLAYER_LABELS
 from .plot import plot_comparison
 from .report import (COMPARISON_COLUMNS, comparison_dict, comparison_rows, comparison_text,
@@ -27,11 +27,17 @@ class ComparisonResult:
     is one pair; with matches, the same match index), mean differences the normal
     interval of the per-game differences.  With matches the games played differ between
     rule sets, so game-level differences use the independent-samples intervals.
+
+    The pairs are tallied while playing (`pairs[(i, j)]`, a `PairTally` for i < j: the
+    2x2 tables and the sums of per-game differences), so no per-game rows are needed.
+    Comparisons of disjoint ranges of the same run merge like results do.
     """
 
-    def __init__(self, results, labels, confidence=0.95):
+    def __init__(self, results, pairs, labels, confidence=0.95):
         self.results = list(results)
+        self.pairs = dict(pairs)
         self.labels = list(labels)
+        z_value(confidence)
         self.confidence = confidence
 
     @property
@@ -59,6 +65,14 @@ class ComparisonResult:
     def unit(self):
         return "matches" if self.match else "games"
 
+    @property
+    def ranges(self):
+        return self.results[0].ranges
+
+    @property
+    def elapsed(self):
+        return self.results[0].elapsed
+
     def __len__(self):
         return len(self.results)
 
@@ -72,55 +86,95 @@ class ComparisonResult:
         if metric not in self.metrics():
             raise ValueError(f"unknown metric {metric!r}; valid: {', '.join(self.metrics())}")
 
-    @staticmethod
-    def _indicator(res, metric):
-        if metric == "win_A":
-            return res.winner == 0
-        if metric == "win_B":
-            return res.winner == 1
-        if metric == "draw":
-            return res.winner < 0
-        if metric == "first_mover":
-            return (res.winner >= 0) & (res.winner == res.first)
-        m = res.matches
-        if metric == "match_win_A":
-            return m.winner == 0
-        if metric == "match_win_B":
-            return m.winner == 1
-        return m.winner < 0
+    def _index(self, i):
+        if isinstance(i, bool) or not isinstance(i, int) or not -len(self) <= i < len(self):
+            raise ValueError(f"rule set index must be an int below {len(self)}, not {i!r}")
+        return i % len(self)
+
+    def _count(self, metric, i):
+        """(k, n): how often `metric` happened under rule set i, and out of how many."""
+        s = self.results[i].summary(self.confidence)
+        if metric in MATCH_METRICS:
+            k = s.match_wins[(1, 2, 0)[MATCH_METRICS.index(metric)]]
+            return k, s.n_matches
+        k = {"win_A": int(s.wins[1]), "win_B": int(s.wins[2]), "draw": s.draws,
+             "first_mover": s.first_wins}[metric]
+        return k, s.n
 
     def estimate(self, metric, i) -> Estimate:
         """Rule set i's value of `metric`, with its interval."""
         self._check_metric(metric)
-        res = self.results[i]
+        res = self.results[self._index(i)]
         if metric in ("moves", "turns"):
             s = res.summary(self.confidence)
             return s.mean_moves() if metric == "moves" else s.mean_turns()
-        x = self._indicator(res, metric)
-        return wilson_interval(int(np.count_nonzero(x)), len(x), self.confidence)
+        return wilson_interval(*self._count(metric, self._index(i)), self.confidence)
+
+    def _pair(self, i, baseline):
+        """The PairTally of (i, baseline) and whether it is stored as (baseline, i)."""
+        if i < baseline:
+            return self.pairs[(i, baseline)], False
+        return self.pairs[(baseline, i)], True
 
     def difference(self, metric, i, baseline=0) -> Estimate:
         """Rule set i minus the baseline rule set, with its interval."""
         self._check_metric(metric)
-        r1, r0 = self.results[i], self.results[baseline]
+        i, baseline = self._index(i), self._index(baseline)
+        if i == baseline:           # a rule set against itself: every pair agrees
+            if metric in ("moves", "turns"):
+                return mean_interval_from_moments(self.results[i].n_games, 0, 0,
+                                                  self.confidence)
+            k, n = self._count(metric, i)
+            return newcombe_paired_interval(k, 0, 0, n - k, self.confidence)
         paired = self.match is None or metric in MATCH_METRICS
+        if not paired:              # match runs: the games played differ between rule sets
+            if metric in ("moves", "turns"):
+                e1, e0 = self.estimate(metric, i), self.estimate(metric, baseline)
+                d = e1.value - e0.value
+                half = sqrt((e1.high - e1.value) ** 2 + (e0.high - e0.value) ** 2)
+                return Estimate(d, d - half, d + half)
+            return newcombe_interval(*self._count(metric, i), *self._count(metric, baseline),
+                                     self.confidence)
+        pair, reverse = self._pair(i, baseline)
         if metric in ("moves", "turns"):
-            x1, x0 = getattr(r1, metric), getattr(r0, metric)
-            if paired:
-                return paired_mean_difference(x1, x0, self.confidence)
-            return mean_difference(x1, x0, self.confidence)
-        x1, x0 = self._indicator(r1, metric), self._indicator(r0, metric)
-        if paired:
-            both = int(np.count_nonzero(x1 & x0))
-            only1 = int(np.count_nonzero(x1)) - both
-            only0 = int(np.count_nonzero(x0)) - both
-            return newcombe_paired_interval(both, only1, only0, len(x1) - both - only1 - only0,
-                                            self.confidence)
-        return newcombe_interval(int(np.count_nonzero(x1)), len(x1),
-                                 int(np.count_nonzero(x0)), len(x0), self.confidence)
+            total, sq = pair.diff_moments(metric, reverse)
+            return mean_interval_from_moments(self.results[i].n_games, total, sq,
+                                              self.confidence)
+        return newcombe_paired_interval(*pair.cells(metric, reverse), self.confidence)
 
     def differences(self, i, baseline=0) -> dict:
         return {m: self.difference(m, i, baseline) for m in self.metrics()}
+
+    # -- merging -------------------------------------------------------------------------
+
+    def merge(self, other) -> "ComparisonResult":
+        """The comparison over both ranges of units: the same rule sets, labels and run,
+        disjoint ranges (checked by each rule set's `SimulationResult.merge`)."""
+        if not isinstance(other, ComparisonResult):
+            raise TypeError(f"cannot merge a ComparisonResult with {type(other).__name__}")
+        if self.labels != other.labels or len(self) != len(other):
+            raise ValueError("cannot merge comparisons of different rule sets")
+        results = [a.merge(b) for a, b in zip(self.results, other.results)]
+        pairs = {k: p + other.pairs[k] for k, p in self.pairs.items()}
+        return ComparisonResult(results, pairs, self.labels, self.confidence)
+
+    def __add__(self, other):
+        if not isinstance(other, ComparisonResult):
+            return NotImplemented
+        return self.merge(other)
+
+    def __radd__(self, other):
+        if isinstance(other, int) and other == 0:
+            return self
+        return NotImplemented
+
+    def without_games(self) -> "ComparisonResult":
+        return ComparisonResult([r.without_games() for r in self.results], self.pairs,
+                                self.labels, self.confidence)
+
+    def with_elapsed(self, elapsed) -> "ComparisonResult":
+        return ComparisonResult([r.with_elapsed(elapsed) for r in self.results], self.pairs,
+                                self.labels, self.confidence)
 
     def metric_label(self, metric):
         a, b = (f"{lab} ({name})" for lab, name in zip(PLAYER_LABELS, self.players))

@@ -9,7 +9,7 @@ import numpy as np
 from .._core import END_NAMES
 from .formats import MATCH_FORMATS, PLAYER_LABELS, SEATS
 
-__all__ = ["comparison_dict", "comparison_rows", "comparison_text", "game_columns",
+__all__ = ["CsvFile", "comparison_dict", "comparison_rows", "comparison_text", "game_columns",
            "game_rows", "seating", "summary_dict", "summary_text", "write_csv",
            "write_text_file"]
 
@@ -33,13 +33,46 @@ def write_text_file(path_or_file, write):
         raise
 
 
+class CsvFile:
+    """The one CSV writer: a header row, then rows as they come.  On a path the file is
+    created at once (so a bad path fails before any work); `close(ok=False)` removes a
+    file that could not be completed."""
+
+    def __init__(self, path_or_file, header):
+        self.path = None
+        if isinstance(path_or_file, (str, os.PathLike)):
+            self.path = path_or_file
+            self.f = open(path_or_file, "w", newline="", encoding="utf-8")
+        else:
+            self.f = path_or_file
+        self.w = csv.writer(self.f, lineterminator="\n")
+        self.w.writerow(header)
+
+    def rows(self, rows):
+        self.w.writerows(rows)
+
+    def close(self, ok=True):
+        """Finish the file (ok) or remove it; later calls do nothing."""
+        if self.w is None:
+            return
+        self.w = None
+        if self.path is None:
+            self.f.flush()
+            return
+        self.f.close()
+        if not ok and os.path.isfile(self.path):
+            os.remove(self.path)
+
+
 def write_csv(path_or_file, header, rows):
-    """The one CSV writer: a header row, then `rows` (an iterable of sequences)."""
-    def write(f):
-        w = csv.writer(f, lineterminator="\n")
-        w.writerow(header)
-        w.writerows(rows)
-    write_text_file(path_or_file, write)
+    """A whole CSV file: the header, then `rows` (an iterable of sequences)."""
+    f = CsvFile(path_or_file, header)
+    ok = False
+    try:
+        f.rows(rows)
+        ok = True
+    finally:
+        f.close(ok)
 
 
 def csv_num(x):
@@ -171,6 +204,44 @@ def summary_dict(s) -> dict:
             "mean_games": s.mean_match_games().as_dict(),
         }
     return d
+
+
+SUMMARY_COLUMNS = ["statistic", "value", "low", "high", "count", "n"]
+
+
+def summary_rows(s):
+    """CSV rows of a summary: statistic, value, low, high, count, n."""
+    rows = []
+
+    def add(name, e, k=None, n=None):
+        rows.append([name, *(csv_num(x) for x in e), "" if k is None else int(k),
+                     "" if n is None else int(n)])
+
+    if s.n_matches is not None:
+        for i, lab in enumerate(PLAYER_LABELS):
+            add(f"match_win_rate_{lab}", s.match_win_rate(i), s.match_wins[i + 1], s.n_matches)
+        add("match_draw_rate", s.match_draw_rate(), s.match_wins[0], s.n_matches)
+        add("match_starter_win_rate", s.match_starter_win_rate(), s.match_starter_wins,
+            s.n_matches)
+        add("mean_match_games", s.mean_match_games(), None, s.n_matches)
+    for i, lab in enumerate(PLAYER_LABELS):
+        add(f"win_rate_{lab}", s.win_rate(i), s.wins[i + 1], s.n)
+    add("draw_rate", s.draw_rate(), s.draws, s.n)
+    for i, lab in enumerate(PLAYER_LABELS):
+        for j, seat in enumerate(SEATS):
+            add(f"win_rate_{lab}_moving_{seat}", s.player_seat_win_rate(i, j),
+                s.seat_wins[i][j], s.seat_games[i][j])
+    add("first_mover_win_rate", s.seat_win_rate(0), s.first_wins, s.n)
+    add("second_mover_win_rate", s.seat_win_rate(1), s.second_wins, s.n)
+    add("first_player_advantage", s.first_player_advantage(), None, s.n)
+    add("mean_moves", s.mean_moves(), None, s.n)
+    add("mean_turns", s.mean_turns(), None, s.n)
+    for i, lab in enumerate(PLAYER_LABELS):
+        add(f"mean_score_{lab}", s.mean_score(i), None, s.n)
+    for name, c in zip(END_NAMES, s.end_counts):
+        if name != "none":
+            add(f"end_{name}", s.end_rate(name), c, s.n)
+    return rows
 
 
 def summary_text(s) -> str:

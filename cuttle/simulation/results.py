@@ -1,104 +1,287 @@
-"""The results of a simulation: per-game arrays and per-match arrays."""
+"""The result of a simulation: exact statistics (a `Tally`) of the games it played, and
+their per-game rows only when asked for (``keep_games=True``).  Results of disjoint
+ranges of one run merge exactly (``a.merge(b)``, ``a + b``, ``sum([...])``)."""
 
 import numpy as np
 
 from .._core import END_NAMES
-from .formats import FIELDS, MATCH_FORMATS
+from .formats import FIELDS
 from .report import game_columns, game_rows, write_csv
 from .summary import Summary
-from .tally import tally_from_arrays
+from .tally import Tally, tallies_from_rows
 
-__all__ = ["MatchResults", "SimulationResult", "empty_arrays"]
+__all__ = ["GameRows", "GamesNotKept", "MatchResults", "SimulationResult", "merge_ranges"]
 
 
-def empty_arrays(n):
-    """Uninitialised per-game arrays for n games."""
-    return {"winner": np.empty(n, np.int8), "first": np.empty(n, np.int8),
-            "moves": np.empty(n, np.int32), "turns": np.empty(n, np.int32),
-            "scores": np.empty((n, 2), np.int8), "end": np.empty(n, np.int8)}
+class GamesNotKept(AttributeError):
+    """Per-game rows were asked of a result that kept only statistics."""
+
+    def __init__(self, what="per-game arrays"):
+        super().__init__(
+            f"{what} were not kept: this result holds only the statistics of its games "
+            f"(its summary); pass keep_games=True to simulate/compare to keep one row per "
+            f"game (or games_csv=PATH to stream them to a file)")
+
+
+def merge_ranges(a, b):
+    """The sorted union of two lists of disjoint [lo, hi) ranges; ValueError if they
+    overlap."""
+    out = []
+    for lo, hi in sorted(list(a) + list(b)):
+        if out and lo < out[-1][1]:
+            raise ValueError(f"the results overlap: units {lo}..{min(hi, out[-1][1]) - 1} "
+                             f"are in both")
+        if out and lo == out[-1][1]:
+            out[-1] = (out[-1][0], hi)
+        else:
+            out.append((lo, hi))
+    return tuple(out)
+
+
+class GameRows:
+    """Per-game rows of a result, kept as the parts it was merged from and joined (in
+    game-index order) on first access."""
+
+    def __init__(self, parts):
+        self._parts = sorted(parts, key=lambda p: (len(p[0]) == 0, p[0][:1].tolist()))
+        self._joined = None
+
+    @classmethod
+    def from_core(cls, rows, start, slots):
+        """Rows of units start.. as play_units returns them (match slots not played,
+        winner -2, are dropped)."""
+        n = len(rows["winner"])
+        index = np.arange(start * slots, start * slots + n, dtype=np.int64)
+        arrays = {k: rows[k] for k in FIELDS}
+        matches = None
+        if "m_winner" in rows:
+            played = rows["winner"] >= -1
+            index = index[played]
+            arrays = {k: v[played] for k, v in arrays.items()}
+            matches = {k: rows["m_" + k] for k in ("winner", "first", "games", "wins")}
+        return cls([(index, arrays, matches)])
+
+    def __add__(self, other):
+        return GameRows(self._parts + other._parts)
+
+    def __getstate__(self):
+        return self._parts
+
+    def __setstate__(self, parts):
+        self._parts, self._joined = parts, None
+
+    def _join(self):
+        if self._joined is None:
+            parts = self._parts
+            index = np.concatenate([p[0] for p in parts])
+            arrays = {k: np.concatenate([p[1][k] for p in parts]) for k in FIELDS}
+            matches = None
+            if parts[0][2] is not None:
+                matches = {k: np.concatenate([p[2][k] for p in parts])
+                           for k in ("winner", "first", "games", "wins")}
+            self._joined = (index, arrays, matches)
+            self._parts = [self._joined]
+        return self._joined
+
+    @property
+    def index(self):
+        return self._join()[0]
+
+    @property
+    def arrays(self):
+        return self._join()[1]
+
+    @property
+    def matches(self):
+        return self._join()[2]
+
+
+def _rows_property(name, doc):
+    def get(self):
+        if self._rows is None:
+            raise GamesNotKept(f"per-game arrays ({name})")
+        return self._rows.arrays[name]
+    return property(get, doc=doc)
 
 
 class MatchResults:
-    """Per-match arrays: `winner` (0 = A, 1 = B, -1 = undecided), `first` (who moved
-    first in the match's first game), `games` (games played), `wins` (n, 2) games won
-    by A and B."""
+    """The matches of a match run: `format`, `need` (wins to take a match), `slots`
+    (game indices each match owns), `n_matches`, and when the games were kept the
+    per-match arrays `winner` (0 = A, 1 = B, -1 = undecided), `first` (who moved first
+    in the match's first game), `games` (games played), `wins` (n, 2) games won by A
+    and B."""
 
-    def __init__(self, fmt, slots, winner, first, games, wins):
-        self.format = fmt
-        self.need = MATCH_FORMATS[fmt].wins
-        self.slots = slots
-        self.winner, self.first, self.games, self.wins = winner, first, games, wins
+    def __init__(self, fmt, need, slots, n_matches, rows=None):
+        self.format, self.need, self.slots, self.n_matches = fmt, need, slots, n_matches
+        self._rows = rows
 
-    @property
-    def n_matches(self):
-        return len(self.winner)
+    def _get(self, name):
+        if self._rows is None:
+            raise GamesNotKept(f"per-match arrays ({name})")
+        return self._rows.matches[name]
+
+    winner = property(lambda self: self._get("winner"))
+    first = property(lambda self: self._get("first"))
+    games = property(lambda self: self._get("games"))
+    wins = property(lambda self: self._get("wins"))
 
     def __len__(self):
-        return len(self.winner)
+        return self.n_matches
 
     def __repr__(self):
         return f"<MatchResults {self.format}: {self.n_matches:,} matches>"
 
 
 class SimulationResult:
-    """The outcome of `simulate`: one row per game played, in game-index order.
+    """The outcome of `simulate`: the exact statistics of the games played (`tally`,
+    `summary()`), and one row per game when ``keep_games=True`` was given.
 
-    Arrays: `winner` int8 (0 = player A, 1 = player B, -1 = draw), `first` int8 (the
-    player who moved first), `moves` int32, `turns` int32, `scores` int8 (n, 2) final
-    points of (A, B), `end` int8 (index into `END_NAMES`: none, goal, passes,
-    sudden_death, move_cap).  `game_index` gives each row's game index in the run.
-    With matches, `matches` holds the per-match arrays.
+    Per-game arrays (in game-index order; kept games only, else `GamesNotKept` says how
+    to keep them): `winner` int8 (0 = player A, 1 = player B, -1 = draw), `first` int8
+    (the player who moved first), `moves` int32, `turns` int32, `scores` int16 (n, 2)
+    final points of (A, B), `end` int8 (index into `END_NAMES`: none, goal, passes,
+    sudden_death, move_cap), `game_index` (each row's game index in the run).  With
+    matches, `matches` (a `MatchResults`).  `ranges`: the [lo, hi) ranges of game (or
+    match) indices the result covers; results of disjoint ranges of the same run merge.
     """
 
     END_NAMES = END_NAMES
 
-    def __init__(self, arrays, *, players, rules, seed, swap_seats, max_moves,
-                 match=None, matches=None, game_index=None, elapsed=None, threads=None):
-        for k in FIELDS:
-            setattr(self, k, arrays[k])
+    def __init__(self, tally, *, players, rules, seed, swap_seats, max_moves, match=None,
+                 need=None, slots=None, ranges=None, rows=None, elapsed=None, threads=None):
+        self.tally = tally
         self.players = tuple(players)
         self.rules = rules
         self.seed = seed
         self.swap_seats = swap_seats
         self.max_moves = max_moves
         self.match = match
-        self.matches = matches
-        self._game_index = game_index
+        self.need = need
+        self.slots = slots
+        n_units = tally.n_games if match is None else tally.n_matches
+        self.ranges = ((0, n_units),) if ranges is None else tuple(ranges)
+        self._rows = rows
         self.elapsed = elapsed
         self.threads = threads
         self._summaries = {}
-        self.tally = tally_from_arrays(arrays, None if matches is None else
-                                       {"winner": matches.winner, "first": matches.first,
-                                        "games": matches.games})
+
+    @classmethod
+    def from_rows(cls, rows, start=0, **kw):
+        """A result from per-game rows in play_units' format (kept in the result)."""
+        need = kw.get("need") or 0
+        tally = Tally.from_core(tallies_from_rows([rows], need)["tallies"][0], need > 0)
+        n_units = len(rows["m_winner"]) if need else len(rows["winner"])
+        return cls(tally, ranges=((start, start + n_units),),
+                   rows=GameRows.from_core(rows, start, kw.get("slots") or 1), **kw)
+
+    def __getstate__(self):
+        d = dict(self.__dict__)
+        d["_summaries"] = {}
+        return d
+
+    # -- size and identity ---------------------------------------------------------------
 
     @property
     def n_games(self) -> int:
-        return len(self.winner)
+        return self.tally.n_games
 
     @property
     def n_matches(self):
-        return None if self.matches is None else self.matches.n_matches
-
-    @property
-    def slots(self):
-        """Game indices per match (None for single games)."""
-        return None if self.matches is None else self.matches.slots
-
-    @property
-    def game_index(self):
-        if self._game_index is None:
-            return np.arange(self.n_games, dtype=np.int64)
-        return self._game_index
+        return self.tally.n_matches
 
     def __len__(self):
         return self.n_games
 
+    @property
+    def keeps_games(self) -> bool:
+        """Whether the per-game rows were kept."""
+        return self._rows is not None
+
+    @property
+    def matches(self):
+        if self.match is None:
+            return None
+        return MatchResults(self.match, self.need, self.slots, self.n_matches, self._rows)
+
+    def run_key(self):
+        """What identifies the run: results merge only when these agree."""
+        return (self.rules, self.players, self.seed, self.swap_seats, self.max_moves,
+                self.match)
+
     def __repr__(self):
-        m = f", {self.n_matches:,} {self.match} matches" if self.matches is not None else ""
+        m = f", {self.n_matches:,} {self.match} matches" if self.match is not None else ""
         return (f"<SimulationResult {self.n_games:,} games{m}, {self.rules}, "
                 f"A={self.players[0]} B={self.players[1]}, seed={self.seed}>")
 
-    def summary(self, confidence=0.95):
+    # -- per-game rows -------------------------------------------------------------------
+
+    winner = _rows_property("winner", "Per game: 0 = A won, 1 = B won, -1 = draw.")
+    first = _rows_property("first", "Per game: who moved first (0 = A, 1 = B).")
+    moves = _rows_property("moves", "Per game: moves played.")
+    turns = _rows_property("turns", "Per game: turns played.")
+    scores = _rows_property("scores", "Per game: final points of A and B, shape (n, 2).")
+    end = _rows_property("end", "Per game: how it ended (index into END_NAMES).")
+
+    @property
+    def game_index(self):
+        """Per game: its index in the run."""
+        if self._rows is None:
+            raise GamesNotKept("per-game arrays (game_index)")
+        return self._rows.index
+
+    def without_games(self) -> "SimulationResult":
+        """The same result without its per-game rows."""
+        return self._replace(rows=None)
+
+    def with_elapsed(self, elapsed) -> "SimulationResult":
+        """The same result, timed at `elapsed` seconds (wall time of the whole run)."""
+        return self._replace(elapsed=elapsed)
+
+    def _replace(self, **changes):
+        kw = dict(players=self.players, rules=self.rules, seed=self.seed,
+                  swap_seats=self.swap_seats, max_moves=self.max_moves, match=self.match,
+                  need=self.need, slots=self.slots, ranges=self.ranges, rows=self._rows,
+                  elapsed=self.elapsed, threads=self.threads)
+        tally = changes.pop("tally", self.tally)
+        kw.update(changes)
+        return SimulationResult(tally, **kw)
+
+    # -- merging -------------------------------------------------------------------------
+
+    def merge(self, other) -> "SimulationResult":
+        """The result of both runs' games: they must come from the same run (rules,
+        players, seed, seating, move cap, match format) and cover disjoint ranges of
+        game indices.  Per-game rows are kept only if both kept them."""
+        if not isinstance(other, SimulationResult):
+            raise TypeError(f"cannot merge a SimulationResult with {type(other).__name__}")
+        if self.run_key() != other.run_key():
+            names = ("rules", "players", "seed", "swap_seats", "max_moves", "match")
+            diff = [n for n, a, b in zip(names, self.run_key(), other.run_key()) if a != b]
+            raise ValueError(f"cannot merge results of different runs (they differ in "
+                             f"{', '.join(diff)})")
+        ranges = merge_ranges(self.ranges, other.ranges)
+        rows = None
+        if self._rows is not None and other._rows is not None:
+            rows = self._rows + other._rows
+        elapsed = None
+        if self.elapsed is not None and other.elapsed is not None:
+            elapsed = self.elapsed + other.elapsed
+        return self._replace(tally=self.tally + other.tally, ranges=ranges, rows=rows,
+                             elapsed=elapsed)
+
+    def __add__(self, other):
+        if not isinstance(other, SimulationResult):
+            return NotImplemented
+        return self.merge(other)
+
+    def __radd__(self, other):
+        if isinstance(other, int) and other == 0:      # sum([...]) starts from 0
+            return self
+        return NotImplemented
+
+    # -- statistics and output -----------------------------------------------------------
+
+    def summary(self, confidence=0.95) -> Summary:
         """The statistics of the run (`str()` a table, `as_dict()` the JSON form)."""
         if confidence not in self._summaries:
             self._summaries[confidence] = Summary(self, confidence)
@@ -121,8 +304,9 @@ class SimulationResult:
         return self.summary().as_dict()
 
     def to_csv(self, path_or_file):
-        """Write one row per game: game, [match,] winner (A/B/draw), first (A/B), moves,
-        turns, score_a, score_b, end."""
-        write_csv(path_or_file, game_columns(self.matches is not None),
-                  game_rows(self, self.game_index,
-                            None if self.matches is None else self.matches.slots))
+        """Write one row per game (needs keep_games=True): game, [match,] winner
+        (A/B/draw), first (A/B), moves, turns, score_a, score_b, end."""
+        if self._rows is None:
+            raise GamesNotKept("per-game rows")
+        write_csv(path_or_file, game_columns(self.match is not None),
+                  game_rows(self._rows.arrays, self._rows.index, self.slots))

@@ -1,6 +1,13 @@
-"""Playing the games of one seeded run: ranges of game indices, natively (the core's
-play_batch over all cores) or in Python for callable players, cut into chunks that
-drive the progress bar."""
+"""Playing the units (games, or matches) of one seeded run.
+
+A `Plan` is everything that identifies a run except the range of units; `play_chunk`
+plays one range of it, natively (`cuttle._play.play_units`: the core plays the games
+over all cores and returns exact tallies) or in Python for callable players, and returns
+a mergeable result.  `run_local` plays a whole run chunk by chunk in this process
+(`cluster.run_on_cluster` hands the chunks to a dask cluster instead); both merge the
+chunks as they finish, stream per-game rows to a CSV file when asked, and on Ctrl-C
+raise `Interrupted` carrying the merged result of the finished chunks.
+"""
 
 import random
 import time
@@ -8,17 +15,157 @@ import time
 import numpy as np
 
 from .._core import END_NAMES
-from .._play import play_batch
+from .._play import play_units
 from ..errors import IllegalMoveError
 from ..game import Game
 from ..seeding import derive
-from .formats import FIELDS, MATCH_FORMATS, PLAYER_LABELS, match_slots
+from .compare import ComparisonResult
+from .formats import MATCH_FORMATS, PLAYER_LABELS, match_slots
 from .progress import Progress
-from .results import MatchResults, SimulationResult, empty_arrays
+from .report import CsvFile, game_columns, game_rows
+from .results import GameRows, SimulationResult
+from .tally import PairTally, Tally, tallies_from_rows
 
-__all__ = ["Chunks", "Runner", "play_python_game", "reduce_matches", "run"]
+__all__ = ["Chunks", "GamesCsv", "Interrupted", "Plan", "collect", "play_chunk",
+           "run_local"]
 
 MOVE_CAP = END_NAMES.index("move_cap")
+NATIVE_CHUNK = 1 << 16        # default largest chunk played by one native call (units)
+PYTHON_CHUNK = 64             # ... by Python players (a progress step every few seconds)
+FIRST_CHUNK = 64              # adaptive chunks start here and double while fast
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C stopped a simulation or comparison: `result` is the merged result of the
+    chunks that had finished (None if none had), `total` the units asked for."""
+
+    def __init__(self, result, total, unit="game"):
+        super().__init__()
+        self.result, self.total, self.unit = result, total, unit
+
+    @property
+    def done(self) -> int:
+        """Units (games, or matches) finished."""
+        if self.result is None:
+            return 0
+        r = self.result
+        return r.n_games if r.match is None else r.n_matches
+
+    def __str__(self):
+        return f"interrupted after {self.done:,} of {self.total:,} {self.unit}s"
+
+
+class Plan:
+    """A seeded run: its rule sets (several for compare, on the same deals), players,
+    seating, move cap, match format and threads per chunk; what `play_chunk` needs
+    besides a range of units.  Picklable, to ship chunks to other processes."""
+
+    def __init__(self, rule_sets, players, seed, swap_seats, max_moves, match, threads,
+                 keep_games, games_csv=False, labels=None, confidence=0.95):
+        self.rule_sets = tuple(rule_sets)
+        self.players = tuple(players)
+        self.names = tuple(p.name for p in players)
+        self.codes = tuple(p.code for p in players)
+        self.native = all(p.native for p in players)
+        self.seed = seed
+        self.swap_seats = swap_seats
+        # In a match the first player alternates game by game: game i's first player
+        # follows the parity of i, and the parity of the match's slot count decides
+        # who starts each match.
+        self.core_swap = swap_seats or match is not None
+        self.max_moves = max_moves
+        self.match = match
+        self.need = MATCH_FORMATS[match].wins if match else 0
+        self.slots = match_slots(match, swap_seats) if match else 1
+        self.threads = threads
+        self.keep_games = keep_games                   # the result keeps them
+        self.keep_rows = keep_games or games_csv        # the chunks return per-game rows
+        self.labels = labels
+        self.confidence = confidence
+
+    @property
+    def unit(self) -> str:
+        return "match" if self.match else "game"
+
+    @property
+    def largest_chunk(self) -> int:
+        """Default chunk limit in units."""
+        if not self.native:
+            return max(1, PYTHON_CHUNK // self.slots)
+        return max(1, NATIVE_CHUNK // self.slots)
+
+    def result(self, raw, start, count, elapsed):
+        """The result of units start..start+count-1 from play_units' output."""
+        matches = self.need > 0
+        results = []
+        for i, rules in enumerate(self.rule_sets):
+            rows = None
+            if raw["rows"] is not None:
+                rows = GameRows.from_core(raw["rows"][i], start, self.slots)
+            results.append(SimulationResult(
+                Tally.from_core(raw["tallies"][i], matches), players=self.names,
+                rules=rules, seed=self.seed, swap_seats=self.swap_seats,
+                max_moves=self.max_moves, match=self.match,
+                need=self.need or None, slots=self.slots if matches else None,
+                ranges=((start, start + count),), rows=rows, elapsed=elapsed,
+                threads=self.threads or None))
+        if self.labels is None:
+            return results[0]
+        pairs = {k: PairTally.from_core(d) for k, d in raw["pairs"].items()}
+        return ComparisonResult(results, pairs, self.labels, self.confidence)
+
+
+def play_chunk(plan, start, count):
+    """Play units start .. start+count-1 of `plan`'s run: its result (a SimulationResult,
+    or a ComparisonResult for several rule sets), timed."""
+    t = time.perf_counter()
+    if plan.native:
+        raw = play_units(plan.rule_sets, start, count, plan.seed, plan.codes[0],
+                         plan.codes[1], plan.core_swap, plan.threads, plan.max_moves,
+                         plan.need, plan.slots, plan.keep_rows)
+    else:
+        raw = tallies_from_rows([python_rows(plan, rules, start, count)
+                                 for rules in plan.rule_sets], plan.need)
+        if not plan.keep_rows:
+            raw["rows"] = None
+    return plan.result(raw, start, count, time.perf_counter() - t)
+
+
+# ---------------------------------------------------------------------------------------
+# Games played in Python (callable players), in the core's rows format.
+
+def python_rows(plan, rules, start, count):
+    """Rows of units start.. under `rules`, as play_units(keep_rows=True) returns them;
+    a match plays only the games it needs (the others have winner -2)."""
+    slots, need = plan.slots, plan.need
+    n = count * slots
+    rows = {"winner": np.full(n, -2, np.int8), "first": np.zeros(n, np.int8),
+            "moves": np.zeros(n, np.int32), "turns": np.zeros(n, np.int32),
+            "scores": np.zeros((n, 2), np.int16), "end": np.zeros(n, np.int8)}
+    funcs = [p.python_func() for p in plan.players]
+    if not need:
+        for k in range(count):
+            play_python_game(rules, plan.seed, start + k, funcs, plan.core_swap,
+                             plan.max_moves, rows, k)
+        return rows
+    rows.update(m_winner=np.full(count, -1, np.int8), m_first=np.zeros(count, np.int8),
+                m_games=np.zeros(count, np.int8), m_wins=np.zeros((count, 2), np.int8))
+    for j in range(count):
+        wins = [0, 0]
+        for s in range(slots):
+            k = j * slots + s
+            play_python_game(rules, plan.seed, (start + j) * slots + s, funcs, plan.core_swap,
+                             plan.max_moves, rows, k)
+            rows["m_games"][j] = s + 1
+            w = rows["winner"][k]
+            if w >= 0:
+                wins[w] += 1
+                if wins[w] >= need:
+                    rows["m_winner"][j] = w
+                    break
+        rows["m_first"][j] = rows["first"][j * slots]
+        rows["m_wins"][j] = wins
+    return rows
 
 
 def play_python_game(rules, seed, i, funcs, swap_seats, max_moves, out, k):
@@ -38,9 +185,10 @@ def play_python_game(rules, seed, i, funcs, swap_seats, max_moves, out, k):
             move = legal[0]
         else:
             seat = g.to_move
-            ply = g.ply
+            # The history (with the deal) fixes the whole state, undo included.
+            before = g.moves
             move = seat_funcs[seat](g, rng)
-            if g.ply != ply:
+            if g.moves != before:
                 raise RuntimeError(f"the policy of player {PLAYER_LABELS[seat ^ a_seat]} changed "
                                    f"the game it was given (game {i}); look ahead on game.copy()")
             if move is None:
@@ -66,142 +214,92 @@ def play_python_game(rules, seed, i, funcs, swap_seats, max_moves, out, k):
         out["end"][k] = END_NAMES.index(g.end_reason)
 
 
-class Runner:
-    """Plays ranges of game indices of one seeded run, natively or in Python."""
-
-    def __init__(self, rules, seed, players, swap_seats, threads, max_moves):
-        self.rules, self.seed, self.swap = rules, seed, swap_seats
-        self.threads, self.max_moves = threads, max_moves
-        self.native = all(p.code is not None for p in players)
-        self.codes = [p.code for p in players]
-        self.funcs = None if self.native else [p.python_func() for p in players]
-
-    def games(self, start, count):
-        if self.native:
-            return play_batch(self.rules, start, count, self.seed, self.codes[0], self.codes[1],
-                              self.swap, self.threads, self.max_moves)
-        out = empty_arrays(count)
-        for k in range(count):
-            play_python_game(self.rules, self.seed, start + k, self.funcs, self.swap,
-                              self.max_moves, out, k)
-        return out
-
-    def match_games(self, first_match, m, fmt_wins, slots):
-        """The (m * slots) game rows of matches first_match .. +m-1.  In Python only the
-        games a match needs are played; the other rows have winner -2."""
-        start = first_match * slots
-        if self.native:
-            return self.games(start, m * slots)
-        out = empty_arrays(m * slots)
-        out["winner"][:] = -2
-        for j in range(m):
-            wins = [0, 0]
-            for s in range(slots):
-                k = j * slots + s
-                play_python_game(self.rules, self.seed, start + k, self.funcs, self.swap,
-                                  self.max_moves, out, k)
-                w = out["winner"][k]
-                if w >= 0:
-                    wins[w] += 1
-                    if wins[w] >= fmt_wins:
-                        break
-        return out
-
-
-def reduce_matches(d, m, slots, need):
-    """Match outcomes from the (m * slots) game rows of m matches, and the played rows."""
-    w = d["winner"].reshape(m, slots)
-    a = np.cumsum(w == 0, axis=1, dtype=np.int16)
-    b = np.cumsum(w == 1, axis=1, dtype=np.int16)
-    done = (a >= need) | (b >= need)
-    decided = done.any(axis=1)
-    last = np.where(decided, done.argmax(axis=1), slots - 1)
-    rows = np.arange(m)
-    wins = np.stack([a[rows, last], b[rows, last]], axis=1).astype(np.int8)
-    winner = np.where(decided, np.where(wins[:, 0] >= need, 0, 1), -1).astype(np.int8)
-    first = d["first"].reshape(m, slots)[:, 0].copy()
-    games = (last + 1).astype(np.int8)
-    mask = (np.arange(slots)[None, :] < games[:, None]).ravel()
-    return winner, first, games, wins, mask
-
+# ---------------------------------------------------------------------------------------
+# Whole runs
 
 class Chunks:
-    """Chunk sizes: fixed, or (adaptive) from 1024 doubling while a chunk takes < 0.2 s."""
+    """Chunk sizes (units): fixed, or adaptive from FIRST_CHUNK, growing `factor`-fold
+    while a chunk takes less than `target` seconds, up to `limit`."""
 
-    def __init__(self, limit, adaptive):
+    def __init__(self, limit, adaptive, target=0.2, factor=2):
         self.limit = limit
-        self.size = min(limit, 1024) if adaptive else limit
-        self.adaptive = adaptive
+        self.size = min(limit, FIRST_CHUNK) if adaptive else limit
+        self.adaptive, self.target, self.factor = adaptive, target, factor
 
-    def took(self, seconds):
-        if self.adaptive and seconds < 0.2 and self.size < self.limit:
-            self.size = min(self.limit, self.size * 2)
+    def took(self, seconds, size=None):
+        if size is not None and size < self.size:
+            return                          # a smaller chunk from before the last growth
+        if self.adaptive and seconds < self.target and self.size < self.limit:
+            self.size = min(self.limit, self.size * self.factor)
 
 
+class GamesCsv:
+    """Per-game rows streamed to a CSV file, chunk by chunk in game-index order (with a
+    rule_set column for comparisons); never held in memory."""
 
-def run(n, rules, pl, seed, nthreads, swap_seats, match, max_moves, chunk, adaptive,
-        progress, threads, desc):
-    """Play a whole run and return its SimulationResult."""
-    names = [p.name for p in pl]
+    def __init__(self, path_or_file, plan):
+        self.compare = plan.labels is not None
+        self.slots = plan.slots if plan.match else None
+        self.file = CsvFile(path_or_file, (["rule_set"] if self.compare else []) +
+                            game_columns(plan.match is not None))
+
+    def write(self, part):
+        results = part.results if self.compare else [part]
+        for i, r in enumerate(results):
+            rows = game_rows(r, r.game_index, self.slots)
+            if self.compare:
+                rows = ((i + 1, *row) for row in rows)
+            self.file.rows(rows)
+
+    def close(self, ok=True):
+        self.file.close(ok)
+
+
+def collect(parts, plan, total, progress, sink, desc, cancel=None):
+    """Merge the results `parts` yields ((count, result) pairs, in any order unless a
+    CSV sink needs game-index order) into one result; on Ctrl-C call cancel() and raise
+    Interrupted with the merged result of the finished chunks."""
     t0 = time.perf_counter()
-    # In a match the first player alternates game by game: game i's first player follows
-    # the parity of i (the core's swap_seats), and the parity of the match's number of
-    # game slots decides who starts each match.
-    runner = Runner(rules, seed, pl, swap_seats or match is not None, nthreads, max_moves)
-    names = [p.name for p in pl]
-    t0 = time.perf_counter()
-
-    if match is None:
-        arrays = empty_arrays(n)
-        bar = Progress(n, progress, desc, "game")
-        sizes = Chunks(chunk if runner.native else min(chunk, 64), adaptive)
-        lo = 0
-        try:
-            while lo < n:
-                cnt = min(sizes.size, n - lo)
-                t = time.perf_counter()
-                d = runner.games(lo, cnt)
-                sizes.took(time.perf_counter() - t)
-                for k in FIELDS:
-                    arrays[k][lo:lo + cnt] = d[k]
-                lo += cnt
-                bar.update(cnt)
-        finally:
-            bar.close()
-        return SimulationResult(arrays, players=names, rules=rules, seed=seed,
-                                swap_seats=swap_seats, max_moves=max_moves,
-                                elapsed=time.perf_counter() - t0, threads=threads)
-
-    fmt = MATCH_FORMATS[match]
-    slots = match_slots(match, swap_seats)
-    per_chunk = max(1, chunk // slots) if runner.native else min(max(1, chunk // slots), 16)
-    sizes = Chunks(per_chunk, adaptive)
-    parts = {k: [] for k in FIELDS}
-    idx_parts = []
-    mparts = ([], [], [], [])
-    bar = Progress(n, progress, desc, "match")
-    j0 = 0
+    merged = None
+    bar = Progress(total, progress, desc, plan.unit)
     try:
-        while j0 < n:
-            m = min(sizes.size, n - j0)
-            t = time.perf_counter()
-            d = runner.match_games(j0, m, fmt.wins, slots)
-            sizes.took(time.perf_counter() - t)
-            mw, mf, mg, mwins, mask = reduce_matches(d, m, slots, fmt.wins)
-            for k in FIELDS:
-                parts[k].append(d[k][mask])
-            idx_parts.append(np.arange(j0 * slots, (j0 + m) * slots, dtype=np.int64)[mask])
-            for lst, arr in zip(mparts, (mw, mf, mg, mwins)):
-                lst.append(arr)
-            j0 += m
-            bar.update(m)
-    finally:
+        for count, part in parts:
+            if sink is not None:
+                sink.write(part)
+            if not plan.keep_games:
+                part = part.without_games()
+            merged = part if merged is None else merged.merge(part)
+            bar.update(count)
+    except KeyboardInterrupt:
+        if cancel is not None:
+            cancel()
         bar.close()
-    arrays = {k: np.concatenate(v) for k, v in parts.items()}
-    matches = MatchResults(match, slots, *(np.concatenate(x) for x in mparts))
-    return SimulationResult(arrays, players=names, rules=rules, seed=seed,
-                            swap_seats=swap_seats, max_moves=max_moves, match=match,
-                            matches=matches, game_index=np.concatenate(idx_parts),
-                            elapsed=time.perf_counter() - t0, threads=threads)
+        if sink is not None:
+            sink.close(ok=True)     # the rows of the finished chunks: the partial result
+        if merged is not None:
+            merged = merged.with_elapsed(time.perf_counter() - t0)
+        raise Interrupted(merged, total, plan.unit) from None
+    except BaseException:
+        if cancel is not None:
+            cancel()
+        bar.close()
+        if sink is not None:
+            sink.close(ok=False)    # an error: no half-written file stays
+        raise
+    bar.close()
+    if sink is not None:
+        sink.close()
+    return merged.with_elapsed(time.perf_counter() - t0)
 
 
+def run_local(plan, n, chunks, progress=None, sink=None, desc="simulate"):
+    """Play units 0..n-1 of `plan` in this process, chunk by chunk."""
+    def parts():
+        lo = 0
+        while lo < n:
+            count = min(chunks.size, n - lo)
+            part = play_chunk(plan, lo, count)
+            chunks.took(part.elapsed, count)
+            lo += count
+            yield count, part
+    return collect(parts(), plan, n, progress, sink, desc)

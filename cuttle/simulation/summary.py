@@ -6,7 +6,7 @@ from .._core import END_NAMES
 from ..stats import (Estimate, mean_interval_from_moments, newcombe_paired_interval,
                      wilson_interval, z_value)
 from .formats import PLAYER_LABELS, SEATS
-from .report import summary_dict, summary_text
+from .report import SUMMARY_COLUMNS, summary_dict, summary_rows, summary_text, write_csv
 
 __all__ = ["Summary"]
 
@@ -169,8 +169,9 @@ class Summary:
         return summary_dict(self)
 
     def to_csv(self, path_or_file):
-        """The per-game rows of the simulation (see `SimulationResult.to_csv`)."""
-        self.result.to_csv(path_or_file)
+        """The figures of the table as CSV: statistic, value, low, high, count, n (one
+        row per estimate; per-game rows are `SimulationResult.to_csv`)."""
+        write_csv(path_or_file, SUMMARY_COLUMNS, summary_rows(self))
 
     def __repr__(self):
         return f"<Summary of {self.result!r}>"

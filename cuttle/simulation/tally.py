@@ -1,15 +1,26 @@
 """Sufficient statistics of a set of games: exact integer counts and moments that
-merge by addition, from which every figure of a `Summary` follows."""
+merge by addition, from which every figure of a `Summary` (and of a comparison's paired
+intervals) follows.  The core accumulates them per batch (`cuttle._play.play_units`);
+`tallies_from_rows` computes the very same numbers from per-game rows (games played in
+Python), so both paths meet in one format."""
 
 import numpy as np
 
 from .._core import END_NAMES
 
-__all__ = ["LENGTH_BINS", "MOMENTS", "Tally", "tally_from_arrays"]
+__all__ = ["LENGTH_BINS", "MOMENTS", "PAIRED_METRICS", "PairTally", "Tally",
+           "tallies_from_rows"]
 
 NEND = len(END_NAMES)
 LENGTH_BINS = 512           # game-length histograms: bins 0..510 and ">= 511"
 MOMENTS = ("moves", "turns", "score_a", "score_b")
+# The rates compare pairs up (the core's PairTally.table rows, in this order).
+PAIRED_METRICS = ("win_A", "win_B", "draw", "first_mover", "match_win_A", "match_win_B",
+                  "match_draw")
+
+
+def _add_pairs(a, b):
+    return tuple((x0 + y0, x1 + y1) for (x0, x1), (y0, y1) in zip(a, b))
 
 
 class Tally:
@@ -35,6 +46,13 @@ class Tally:
         self.match_counts = match_counts
         self.match_games = match_games
 
+    @classmethod
+    def from_core(cls, d, matches: bool) -> "Tally":
+        """A tally from one of `play_units`' "tallies" dicts."""
+        return cls(d["counts"], {k: (int(s), int(q)) for k, (s, q) in zip(MOMENTS, d["moments"])},
+                   d["lengths"], d["match_counts"] if matches else None,
+                   tuple(int(x) for x in d["match_games"]) if matches else None)
+
     def __getstate__(self):
         return (self.counts, self.moments, self.lengths, self.match_counts, self.match_games)
 
@@ -58,10 +76,9 @@ class Tally:
         if self.match_counts is not None:
             mc = self.match_counts + other.match_counts
             mg = tuple(a + b for a, b in zip(self.match_games, other.match_games))
-        return Tally(self.counts + other.counts,
-                     {k: tuple(a + b for a, b in zip(self.moments[k], other.moments[k]))
-                      for k in MOMENTS},
-                     self.lengths + other.lengths, mc, mg)
+        moments = dict(zip(MOMENTS, _add_pairs([self.moments[k] for k in MOMENTS],
+                                               [other.moments[k] for k in MOMENTS])))
+        return Tally(self.counts + other.counts, moments, self.lengths + other.lengths, mc, mg)
 
     def __eq__(self, other):
         if not isinstance(other, Tally):
@@ -80,29 +97,110 @@ class Tally:
         return f"<Tally of {self.n_games:,} games{m}>"
 
 
+class PairTally:
+    """Two rule sets i < j played on the same units: for each rate of PAIRED_METRICS a
+    2x2 table `table[m, x_i * 2 + x_j]` (so [3] = both, [2] = only i, [1] = only j,
+    [0] = neither), and for moves and turns `diffs[k] = (sum, sum of squares)` of the
+    per-game differences x_i - x_j (single games only)."""
+
+    __slots__ = ("table", "diffs")
+
+    def __init__(self, table=None, diffs=None):
+        self.table = np.zeros((len(PAIRED_METRICS), 4), np.int64) if table is None else table
+        self.diffs = ((0, 0), (0, 0)) if diffs is None else diffs
+
+    @classmethod
+    def from_core(cls, d) -> "PairTally":
+        return cls(d["table"], tuple((int(s), int(q)) for s, q in d["diffs"]))
+
+    def __getstate__(self):
+        return (self.table, self.diffs)
+
+    def __setstate__(self, state):
+        self.table, self.diffs = state
+
+    def __add__(self, other):
+        if not isinstance(other, PairTally):
+            return NotImplemented
+        return PairTally(self.table + other.table, _add_pairs(self.diffs, other.diffs))
+
+    def __eq__(self, other):
+        if not isinstance(other, PairTally):
+            return NotImplemented
+        return np.array_equal(self.table, other.table) and self.diffs == other.diffs
+
+    __hash__ = None
+
+    def cells(self, metric, reverse=False):
+        """(both, only the first, only the second, neither) for `metric`; reverse: the
+        pair seen as (j, i)."""
+        t = self.table[PAIRED_METRICS.index(metric)]
+        both, only_i, only_j, neither = (int(x) for x in (t[3], t[2], t[1], t[0]))
+        return (both, only_j, only_i, neither) if reverse else (both, only_i, only_j, neither)
+
+    def diff_moments(self, metric, reverse=False):
+        """(sum, sum of squares) of the per-game differences of moves or turns."""
+        s, q = self.diffs[("moves", "turns").index(metric)]
+        return (-s if reverse else s), q
+
+
+# ---------------------------------------------------------------------------------------
+# The same numbers from per-game rows (games played in Python, and the tests' check).
+
 def _moments(x):
     x = np.asarray(x, dtype=np.int64)
     return int(x.sum()), int(np.dot(x, x))
 
 
-def tally_from_arrays(arrays, match_arrays=None) -> Tally:
-    """The tally of per-game arrays (winner, first, moves, turns, scores, end), and of
-    per-match arrays (winner, first, games) for a match run."""
-    w = np.asarray(arrays["winner"]).astype(np.intp)
-    f = np.asarray(arrays["first"]).astype(np.intp)
-    e = np.asarray(arrays["end"]).astype(np.intp)
+def _tally_dict(rows, need):
+    played = rows["winner"] >= -1           # -2: a match slot not played
+    w = rows["winner"][played].astype(np.intp)
+    f = rows["first"][played].astype(np.intp)
+    e = rows["end"][played].astype(np.intp)
     counts = np.bincount(((w + 1) * 2 + f) * NEND + e,
                          minlength=3 * 2 * NEND).astype(np.int64).reshape(3, 2, NEND)
-    scores = np.asarray(arrays["scores"])
-    moments = {"moves": _moments(arrays["moves"]), "turns": _moments(arrays["turns"]),
-               "score_a": _moments(scores[:, 0]), "score_b": _moments(scores[:, 1])}
-    lengths = np.stack([np.bincount(np.minimum(np.asarray(arrays[k], np.int64),
-                                               LENGTH_BINS - 1), minlength=LENGTH_BINS)
-                        for k in ("moves", "turns")]).astype(np.int64)
-    mc = mg = None
-    if match_arrays is not None:
-        mw = np.asarray(match_arrays["winner"]).astype(np.intp)
-        mf = np.asarray(match_arrays["first"]).astype(np.intp)
-        mc = np.bincount((mw + 1) * 2 + mf, minlength=6).astype(np.int64).reshape(3, 2)
-        mg = _moments(match_arrays["games"])
-    return Tally(counts, moments, lengths, mc, mg)
+    scores = rows["scores"][played]
+    moves, turns = rows["moves"][played], rows["turns"][played]
+    lengths = np.stack([np.bincount(np.minimum(x.astype(np.int64), LENGTH_BINS - 1),
+                                    minlength=LENGTH_BINS) for x in (moves, turns)])
+    d = {"counts": counts, "lengths": lengths.astype(np.int64),
+         "moments": [_moments(moves), _moments(turns), _moments(scores[:, 0]),
+                     _moments(scores[:, 1])],
+         "match_counts": np.zeros((3, 2), np.int64), "match_games": (0, 0)}
+    if need:
+        mw = rows["m_winner"].astype(np.intp)
+        mf = rows["m_first"].astype(np.intp)
+        d["match_counts"] = np.bincount((mw + 1) * 2 + mf, minlength=6).astype(
+            np.int64).reshape(3, 2)
+        d["match_games"] = _moments(rows["m_games"])
+    return d
+
+
+def _indicators(rows, need):
+    """{metric row: indicator per unit} of the rates paired in a run of games or matches."""
+    if need:
+        mw = rows["m_winner"]
+        return {4: mw == 0, 5: mw == 1, 6: mw < 0}
+    w, f = rows["winner"], rows["first"]
+    return {0: w == 0, 1: w == 1, 2: w < 0, 3: (w >= 0) & (w == f)}
+
+
+def _pair_dict(a, b, need):
+    table = np.zeros((len(PAIRED_METRICS), 4), np.int64)
+    xb = _indicators(b, need)
+    for m, xa in _indicators(a, need).items():
+        table[m] = np.bincount(xa.astype(np.intp) * 2 + xb[m], minlength=4)
+    diffs = [(0, 0), (0, 0)]
+    if not need:
+        diffs = [_moments(a[k].astype(np.int64) - b[k]) for k in ("moves", "turns")]
+    return {"table": table, "diffs": diffs}
+
+
+def tallies_from_rows(rows_list, need=0) -> dict:
+    """`play_units`' result structure ("tallies", "pairs", "rows") from per-game rows of
+    the same units under each rule set (the rows format of play_units, keep_rows)."""
+    n = len(rows_list)
+    return {"tallies": [_tally_dict(r, need) for r in rows_list],
+            "pairs": {(i, j): _pair_dict(rows_list[i], rows_list[j], need)
+                      for i in range(n) for j in range(i + 1, n)},
+            "rows": rows_list}

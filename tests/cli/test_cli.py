@@ -10,7 +10,7 @@ import pytest
 import cuttle
 from cuttle.cli import main
 from cuttle.rules import FLAGS
-from cuttle.simulation import results as results_module
+from cuttle.simulation import summary as summary_module
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -53,14 +53,35 @@ def test_simulate_csv_and_files(capsys, tmp_path):
     code, out, _ = run(capsys, "simulate", "-n", "50", "--seed", "2", "--csv")
     assert code == 0
     lines = out.splitlines()
-    assert lines[0] == "game,winner,first,moves,turns,score_a,score_b,end"
-    assert len(lines) == 51 and lines[1].startswith("0,")
-    j, c = tmp_path / "s.json", tmp_path / "g.csv"
+    assert lines[0] == "statistic,value,low,high,count,n"
+    rows = {line.split(",")[0]: line.split(",") for line in lines}
+    res = cuttle.simulate(50, seed=2, progress=False)
+    assert rows["win_rate_A"][1] == repr(res.win_rate("A").value)
+    assert rows["win_rate_A"][5] == "50" and rows["draw_rate"][4] == str(res.summary().draws)
+    j, c, g = tmp_path / "s.json", tmp_path / "s.csv", tmp_path / "g.csv"
     code, out, _ = run(capsys, "simulate", "-n", "50", "--seed", "2", "--json", str(j),
-                       "--csv", str(c))
+                       "--csv", str(c), "--games-csv", str(g))
     assert code == 0 and "50 games" in out           # the table still goes to stdout
     assert json.loads(j.read_text())["n_games"] == 50
     assert c.read_text().splitlines() == lines
+    games = g.read_text().splitlines()
+    assert games[0] == "game,winner,first,moves,turns,score_a,score_b,end"
+    assert len(games) == 51 and games[1].startswith("0,")
+    kept = cuttle.simulate(50, seed=2, progress=False, keep_games=True)
+    assert [int(x.split(",")[3]) for x in games[1:]] == kept.moves.tolist()
+
+
+def test_compare_games_csv(capsys, tmp_path):
+    g = tmp_path / "g.csv"
+    code, out, _ = run(capsys, "compare", "classic", "quick", "-n", "30", "--seed", "2",
+                       "--games-csv", str(g), "--chunk-size", "7")
+    assert code == 0
+    rows = g.read_text().splitlines()
+    assert rows[0] == "rule_set,game,winner,first,moves,turns,score_a,score_b,end"
+    assert len(rows) == 61
+    # chunk by chunk, each rule set's rows of the chunk in game order
+    assert [r.split(",")[:2] for r in rows[1:9]] == \
+        [["1", str(i)] for i in range(7)] + [["2", "0"]]
 
 
 def test_output_files_that_cannot_be_written(capsys, tmp_path, monkeypatch):
@@ -68,14 +89,14 @@ def test_output_files_that_cannot_be_written(capsys, tmp_path, monkeypatch):
                          str(tmp_path / "no" / "s.json"))
     assert code == 2 and "cannot write" in err and "Traceback" not in err
     # a CSV interrupted half-way is removed, not left half-written
-    c = tmp_path / "g.csv"
+    c = tmp_path / "s.csv"
     c.write_text("old\n")
 
     def broken(*args, **kwargs):
-        yield (0, "A")
+        yield ["win_rate_A", "0.5"]
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(results_module, "game_rows", broken)
+    monkeypatch.setattr(summary_module, "summary_rows", broken)
     code, out, err = run(capsys, "simulate", "-n", "50", "--seed", "2", "--csv", str(c))
     assert code == 130 and "interrupted" in err and "Traceback" not in err
     assert not c.exists()

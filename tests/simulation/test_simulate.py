@@ -31,7 +31,7 @@ def first_games(short, long):
 
 @pytest.fixture(scope="module")
 def run():
-    return cuttle.simulate(3000, players=("random", "greedy"), seed=11, progress=False)
+    return cuttle.simulate(3000, players=("random", "greedy"), seed=11, progress=False, keep_games=True)
 
 
 def test_arrays(run):
@@ -40,7 +40,7 @@ def test_arrays(run):
     assert run.players == ("random", "greedy") and run.rules == cuttle.Rules()
     for name, dtype, shape in (("winner", np.int8, (n,)), ("first", np.int8, (n,)),
                                ("moves", np.int32, (n,)), ("turns", np.int32, (n,)),
-                               ("scores", np.int8, (n, 2)), ("end", np.int8, (n,))):
+                               ("scores", np.int16, (n, 2)), ("end", np.int8, (n,))):
         arr = getattr(run, name)
         assert arr.dtype == dtype and arr.shape == shape, name
     assert set(np.unique(run.winner)) <= {-1, 0, 1}
@@ -58,7 +58,7 @@ def test_arrays(run):
 
 
 def test_no_swap_seats():
-    r = cuttle.simulate(200, seed=2, swap_seats=False, progress=False)
+    r = cuttle.simulate(200, seed=2, swap_seats=False, progress=False, keep_games=True)
     assert (r.first == 0).all()
     assert math.isnan(r.summary().player_seat_win_rate("A", "second").value)
 
@@ -66,31 +66,31 @@ def test_no_swap_seats():
 def test_determinism_across_threads_and_chunks(run):
     for threads, chunk, n in ((1, 3000, 3000), (2, 97, 3000), (1, 1, 300), (2, 1 << 16, 3000)):
         r = cuttle.simulate(n, players=("random", "greedy"), seed=11, threads=threads,
-                            chunk_size=chunk, progress=False)
+                            chunk_size=chunk, progress=False, keep_games=True)
         assert len(r) == n and first_games(r, run), (threads, chunk)
 
 
 def test_prefix_and_seed(run):
-    short = cuttle.simulate(500, players=("random", "greedy"), seed=11, progress=False)
+    short = cuttle.simulate(500, players=("random", "greedy"), seed=11, progress=False, keep_games=True)
     assert len(short) == 500 and first_games(short, run)
-    other = cuttle.simulate(500, players=("random", "greedy"), seed=12, progress=False)
+    other = cuttle.simulate(500, players=("random", "greedy"), seed=12, progress=False, keep_games=True)
     assert not np.array_equal(other.moves, short.moves)
 
 
 def test_seed_none_is_recorded():
-    r = cuttle.simulate(300, seed=None, progress=False)
+    r = cuttle.simulate(300, seed=None, progress=False, keep_games=True)
     assert isinstance(r.seed, int) and r.seed >= 0
-    again = cuttle.simulate(300, seed=r.seed, progress=False)
+    again = cuttle.simulate(300, seed=r.seed, progress=False, keep_games=True)
     assert same_games(r, again)
 
 
 def test_rules_and_players_reach_the_core():
-    base = cuttle.simulate(400, "classic", ("random", "random"), seed=5, progress=False)
+    base = cuttle.simulate(400, "classic", ("random", "random"), seed=5, progress=False, keep_games=True)
     quick = cuttle.simulate(400, cuttle.Rules(king_goals=(15, 14, 10, 7, 5)), "random",
-                            seed=5, progress=False)
+                            seed=5, progress=False, keep_games=True)
     assert quick.players == ("random", "random")
     assert quick.moves.mean() < base.moves.mean()
-    cc = cuttle.simulate(400, "cuttle.cards", ("greedy", "greedy"), seed=5, progress=False)
+    cc = cuttle.simulate(400, "cuttle.cards", ("greedy", "greedy"), seed=5, progress=False, keep_games=True)
     assert cc.rules == cuttle.Rules("cuttle.cards")
 
 
@@ -120,7 +120,7 @@ def test_move_cap():
     cap = list(END_NAMES).index("move_cap")
     # natively and with a Python player: a game still running after 5 moves is a draw
     for players in (("random", "greedy"), (first_legal, "greedy")):
-        r = cuttle.simulate(50, players=players, seed=1, max_moves=5, progress=False)
+        r = cuttle.simulate(50, players=players, seed=1, max_moves=5, progress=False, keep_games=True)
         capped = r.end == cap
         assert capped.any() and (r.winner[capped] == -1).all(), players
         assert (r.moves[capped] == 5).all() and (r.moves[~capped] <= 5).all(), players
@@ -134,11 +134,12 @@ def hand_made():
     moves = np.array([10, 20, 30, 40, 10, 20, 30, 40, 10, 20], np.int32)
     turns = moves // 2
     scores = np.array([[21, 3], [22, 0], [5, 21], [10, 10], [21, 0], [0, 25], [24, 1],
-                       [21, 7], [3, 21], [21, 2]], np.int8)
+                       [21, 7], [3, 21], [21, 2]], np.int16)
     end = np.array([1, 1, 1, 2, 1, 1, 1, 1, 1, 1], np.int8)
     arrays = dict(winner=winner, first=first, moves=moves, turns=turns, scores=scores, end=end)
-    return SimulationResult(arrays, players=("greedy", "random"), rules=cuttle.Rules(), seed=7,
-                            swap_seats=True, max_moves=100)
+    return SimulationResult.from_rows(arrays, players=("greedy", "random"),
+                                      rules=cuttle.Rules(), seed=7, swap_seats=True,
+                                      max_moves=100)
 
 
 def test_summary_rates_by_hand():
@@ -212,8 +213,15 @@ def test_to_csv(tmp_path):
     assert lines[4] == "3,draw,B,40,20,10,10,passes"
     assert len(lines) == 11
     path = tmp_path / "games.csv"
-    r.summary().to_csv(str(path))
+    r.to_csv(str(path))
     assert path.read_text().splitlines() == lines
+    # the summary's CSV: one row per estimate
+    buf = io.StringIO()
+    r.summary().to_csv(buf)
+    rows = {row.split(",")[0]: row.split(",") for row in buf.getvalue().splitlines()}
+    assert rows["statistic"] == ["statistic", "value", "low", "high", "count", "n"]
+    assert rows["win_rate_A"][1] == "0.6" and rows["win_rate_A"][4:] == ["6", "10"]
+    assert float(rows["mean_moves"][1]) == 23.0 and rows["end_passes"][4] == "1"
 
 
 # -- matches ---------------------------------------------------------------------------
@@ -221,7 +229,7 @@ def test_to_csv(tmp_path):
 @pytest.mark.parametrize("fmt", sorted(MATCH_FORMATS))
 def test_matches(fmt):
     need, slots = MATCH_FORMATS[fmt].wins, MATCH_FORMATS[fmt].slots
-    r = cuttle.simulate(400, players=("random", "random"), seed=3, match=fmt, progress=False)
+    r = cuttle.simulate(400, players=("random", "random"), seed=3, match=fmt, progress=False, keep_games=True)
     m = r.matches
     assert r.match == fmt and r.n_matches == len(m) == 400 and m.slots == slots
     assert m.games.sum() == r.n_games
@@ -235,7 +243,7 @@ def test_matches(fmt):
     slot = r.game_index % slots
     assert np.array_equal(r.first, (match_of + slot) % 2)
     # the games are the run's games at those indices (same deals as single games)
-    plain = cuttle.simulate(400 * slots, players=("random", "random"), seed=3, progress=False)
+    plain = cuttle.simulate(400 * slots, players=("random", "random"), seed=3, progress=False, keep_games=True)
     for k in FIELDS:
         assert np.array_equal(getattr(r, k), getattr(plain, k)[r.game_index]), k
     # per-match wins agree with the games
@@ -243,7 +251,7 @@ def test_matches(fmt):
     assert np.array_equal(a_wins.astype(int), m.wins[:, 0])
     # chunking does not matter
     again = cuttle.simulate(400, players=("random", "random"), seed=3, match=fmt,
-                            chunk_size=50, threads=1, progress=False)
+                            chunk_size=50, threads=1, progress=False, keep_games=True)
     assert np.array_equal(again.matches.winner, m.winner) and same_games(again, r)
     s = r.summary()
     k = int((m.winner == 0).sum())
@@ -253,7 +261,7 @@ def test_matches(fmt):
 
 
 def test_matches_without_swap():
-    r = cuttle.simulate(60, seed=4, match="best_of_3", swap_seats=False, progress=False)
+    r = cuttle.simulate(60, seed=4, match="best_of_3", swap_seats=False, progress=False, keep_games=True)
     assert r.matches.slots == MATCH_FORMATS["best_of_3"].slots + 1
     assert (r.matches.first == 0).all()
     slot = r.game_index % r.matches.slots
@@ -262,7 +270,7 @@ def test_matches_without_swap():
 
 def test_greedy_wins_matches_more_often_than_games():
     r = cuttle.simulate(2000, players=("greedy", "random"), seed=9, match="best_of_3",
-                        progress=False)
+                        progress=False, keep_games=True)
     s = r.summary()
     assert s.match_win_rate("A").value > s.win_rate("A").value > 0.8
 
@@ -274,13 +282,13 @@ def first_legal(game):
 
 
 def test_callable_players_are_reproducible():
-    r1 = cuttle.simulate(12, players=(first_legal, "random"), seed=21, progress=False)
+    r1 = cuttle.simulate(12, players=(first_legal, "random"), seed=21, progress=False, keep_games=True)
     r2 = cuttle.simulate(12, players=(first_legal, "random"), seed=21, chunk_size=5,
-                         progress=False)
+                         progress=False, keep_games=True)
     assert r1.players == ("first_legal", "random")
     assert same_games(r1, r2)
     assert np.array_equal(r1.first, np.arange(12) % 2)
-    r3 = cuttle.simulate(12, players=(first_legal, "random"), seed=22, progress=False)
+    r3 = cuttle.simulate(12, players=(first_legal, "random"), seed=22, progress=False, keep_games=True)
     assert not same_games(r1, r3)
 
 
@@ -289,13 +297,13 @@ def test_callable_with_rng_and_greedy_port():
         moves = game.legal_moves
         return moves[rng.randrange(len(moves))]
 
-    r1 = cuttle.simulate(6, players=(rand, "greedy"), seed=1, progress=False)
-    r2 = cuttle.simulate(6, players=(rand, "greedy"), seed=1, progress=False)
+    r1 = cuttle.simulate(6, players=(rand, "greedy"), seed=1, progress=False, keep_games=True)
+    r2 = cuttle.simulate(6, players=(rand, "greedy"), seed=1, progress=False, keep_games=True)
     assert same_games(r1, r2)
     assert (r1.winner == 1).sum() >= 4
     assert ((r1.winner >= 0) | (r1.end != 1)).all()
     m = cuttle.simulate(5, players=(rand, first_legal), seed=2, match="best_of_3",
-                        progress=False)
+                        progress=False, keep_games=True)
     assert (m.matches.games >= 2).all() and m.n_games == m.matches.games.sum()
 
 
@@ -306,7 +314,7 @@ def test_python_matches_play_only_the_games_needed():
 
     fmt = MATCH_FORMATS["best_of_3"]
     r = cuttle.simulate(6, players=(rand, first_legal), seed=2, match="best_of_3",
-                        chunk_size=10, progress=False)
+                        chunk_size=10, progress=False, keep_games=True)
     m = r.matches
     assert m.n_matches == 6 and r.n_games == m.games.sum()
     # match j plays its slots j*K, j*K+1, ... in order and stops once it is decided
@@ -323,7 +331,7 @@ def test_python_matches_play_only_the_games_needed():
             assert m.games[j] == fmt.slots and max(wins) < fmt.wins
     # each game is the game of that index in a single-game run
     plain = cuttle.simulate(6 * fmt.slots, players=(rand, first_legal), seed=2,
-                            progress=False)
+                            progress=False, keep_games=True)
     for k in FIELDS:
         assert np.array_equal(getattr(r, k), getattr(plain, k)[r.game_index]), k
 
@@ -331,16 +339,16 @@ def test_python_matches_play_only_the_games_needed():
 def test_bad_callables():
     with pytest.raises(IllegalMoveError, match="illegal move"):
         cuttle.simulate(2, players=(lambda g: "scuttle AS 2C", "random"), seed=1,
-                        progress=False)
+                        progress=False, keep_games=True)
 
     def cheat(game):
         game.play(game.legal_moves[0])
         return game.legal_moves[0]
 
     with pytest.raises(RuntimeError, match="changed the game"):
-        cuttle.simulate(2, players=(cheat, "random"), seed=1, progress=False)
+        cuttle.simulate(2, players=(cheat, "random"), seed=1, progress=False, keep_games=True)
     with pytest.raises(IllegalMoveError, match="player B returned no move"):
-        cuttle.simulate(2, players=("random", lambda g: None), seed=1, progress=False)
+        cuttle.simulate(2, players=("random", lambda g: None), seed=1, progress=False, keep_games=True)
 
 
 # -- progress ---------------------------------------------------------------------------
@@ -349,7 +357,7 @@ def test_progress_callback_and_bars(capsys, monkeypatch):
     calls = []
     cuttle.simulate(1000, seed=1, chunk_size=300, progress=lambda d, t: calls.append((d, t)))
     assert calls == [(300, 1000), (600, 1000), (900, 1000), (1000, 1000)]
-    cuttle.simulate(100, seed=1, progress=False)
+    cuttle.simulate(100, seed=1, progress=False, keep_games=True)
     assert capsys.readouterr().err == ""
     monkeypatch.setitem(sys.modules, "tqdm", None)          # the plain fallback bar
     cuttle.simulate(100, seed=1, progress=True)
@@ -362,14 +370,14 @@ def test_progress_callback_and_bars(capsys, monkeypatch):
 @pytest.fixture(scope="module")
 def comparison():
     return cuttle.compare(["classic", cuttle.Rules(four="draw"), "classic"], 2000,
-                          players=("random", "greedy"), seed=8, progress=False)
+                          players=("random", "greedy"), seed=8, progress=False, keep_games=True)
 
 
 def test_compare_uses_common_random_numbers(comparison):
     c = comparison
     assert len(c) == 3 and c.seed == 8 and c.n_games == 2000
     assert c.labels == ["classic", "classic: four=draw", "classic"]
-    base = cuttle.simulate(2000, players=("random", "greedy"), seed=8, progress=False)
+    base = cuttle.simulate(2000, players=("random", "greedy"), seed=8, progress=False, keep_games=True)
     assert same_games(c[0], base) and same_games(c[2], base)
     # the same rules on the same deals: no difference at all
     for metric in c.metrics():
@@ -389,7 +397,8 @@ def test_compare_difference_by_hand(comparison):
     assert c.estimate("win_A", 1) == wilson_interval(int(x1.sum()), 2000)
     d = c.difference("moves", 1)
     assert d.value == pytest.approx(c[1].moves.mean() - c[0].moves.mean())
-    assert d == paired_mean_difference(c[1].moves, c[0].moves)       # per-deal differences
+    p = paired_mean_difference(c[1].moves, c[0].moves)                 # per-deal differences
+    assert d == pytest.approx(p, rel=1e-12)
     assert c.difference("win_A", 0, baseline=1).value == pytest.approx(-expected.value)
     with pytest.raises(ValueError, match="unknown metric"):
         c.difference("elo", 1)
@@ -418,7 +427,7 @@ def test_compare_outputs(comparison, tmp_path):
 
 
 def test_compare_matches():
-    c = cuttle.compare(["classic", "quick"], 200, seed=4, match="first_to_3", progress=False)
+    c = cuttle.compare(["classic", "quick"], 200, seed=4, match="first_to_3", progress=False, keep_games=True)
     assert c.n_games == 200 and c.unit == "matches" and "match_win_A" in c.metrics()
     assert "200 matches each" in str(c) and "wins the match" in str(c)
     assert json.loads(json.dumps(c.as_dict()))["unit"] == "matches"
@@ -433,7 +442,8 @@ def test_compare_matches():
     g1, g0 = c[1].winner == 0, c[0].winner == 0
     assert c.difference("win_A", 1) == newcombe_interval(int(g1.sum()), len(g1),
                                                          int(g0.sum()), len(g0))
-    assert c.difference("moves", 1) == mean_difference(c[1].moves, c[0].moves)
+    assert c.difference("moves", 1) == pytest.approx(mean_difference(c[1].moves, c[0].moves),
+                                                     rel=1e-12)
 
 
 def test_compare_errors():
@@ -460,9 +470,9 @@ def test_a_callable_plays_against_a_native_policy_on_native_deals():
         moves = game.legal_moves
         return moves[rng.randrange(len(moves))]
 
-    r = cuttle.simulate(20, players=(rand, "greedy"), seed=6, progress=False)
+    r = cuttle.simulate(20, players=(rand, "greedy"), seed=6, progress=False, keep_games=True)
     assert (r.winner == 1).sum() >= 14
-    again = cuttle.simulate(20, players=(rand, "greedy"), seed=6, progress=False)
+    again = cuttle.simulate(20, players=(rand, "greedy"), seed=6, progress=False, keep_games=True)
     assert same_games(r, again)
 
 
@@ -475,7 +485,7 @@ def test_python_games_are_dealt_like_native_games():
             seen.append((game, list(game.hand(game.to_move))))
         return game.legal_moves[0]
 
-    cuttle.simulate(1, players=(first_move, first_move), seed=9, progress=False)
+    cuttle.simulate(1, players=(first_move, first_move), seed=9, progress=False, keep_games=True)
     deal = cuttle.Game.from_run(seed=9, index=0)
     assert cuttle.Game.from_run(seed=9, index=5).hand(0) != deal.hand(0)
     assert seen[0][1] == deal.hand(0)
@@ -489,7 +499,7 @@ def test_python_games_are_dealt_like_native_games():
 
 def test_adaptive_chunks_do_not_change_results(run):
     calls = []
-    r = cuttle.simulate(3000, players=("random", "greedy"), seed=11,
+    r = cuttle.simulate(3000, players=("random", "greedy"), seed=11, keep_games=True,
                         progress=lambda d, t: calls.append(d))
     assert same_games(r, run)
-    assert calls[0] == 1024 and calls[-1] == 3000
+    assert calls[0] == 64 and calls[-1] == 3000 and len(calls) > 3
