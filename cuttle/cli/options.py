@@ -11,7 +11,7 @@ from ..rules import Rules
 from ..seeding import check_seed
 
 __all__ = ["UsageError", "CommandError", "add_rules_options", "confidence", "players",
-           "positive", "read_position_arg", "rules_from_options", "seed"]
+           "positive", "read_position_arg", "rules_from_options", "scheduler", "seed"]
 
 
 class UsageError(Exception):
@@ -66,6 +66,23 @@ def confidence(text):
     if not 0 < v < 1:
         raise argparse.ArgumentTypeError(f"must be between 0 and 1 (e.g. 0.95), not {text!r}")
     return v
+
+
+def scheduler(text):
+    """A dask scheduler: tcp://HOST:PORT (any SCHEME://...), or local:N for a new local
+    cluster of N worker processes."""
+    t = str(text).strip()
+    if t.lower().startswith("local:"):
+        n = t[6:].strip()
+        if not (n.isascii() and n.isdigit() and 1 <= int(n) <= 1024):
+            raise argparse.ArgumentTypeError(f"local:N takes N from 1 to 1024 worker "
+                                             f"processes, not {text!r}")
+        return ("local", int(n))
+    scheme, sep, rest = t.partition("://")
+    if not (sep and scheme.isascii() and scheme.isalnum() and rest):
+        raise argparse.ArgumentTypeError(f"expected a scheduler address like "
+                                         f"tcp://HOST:8786, or local:N, not {text!r}")
+    return ("address", t)
 
 
 def players(text):

@@ -6,10 +6,11 @@ import sys
 
 from ..rules import Rules
 from ..simulation import DEFAULT_MAX_MOVES, MATCH_FORMATS, compare, simulate
+from ..simulation.cluster import connect, start_local_cluster
 from ..simulation.plot import pyplot
 from ..simulation.report import write_text_file
 from . import options
-from .options import UsageError
+from .options import CommandError, UsageError
 
 
 def _add_common(p):
@@ -35,6 +36,10 @@ def _add_common(p):
     p.add_argument("--confidence", type=options.confidence, default=0.95, metavar="C",
                    help="confidence level of the intervals (default 0.95)")
     p.add_argument("--chunk-size", type=options.positive, default=None, help=argparse.SUPPRESS)
+    p.add_argument("--scheduler", type=options.scheduler, default=None, metavar="ADDRESS",
+                   help="play the games on a dask cluster: its scheduler's address "
+                        "(tcp://HOST:8786), or local:N to start N worker processes here "
+                        "(needs: pip install \"cuttle[dask]\")")
     g = p.add_mutually_exclusive_group()
     g.add_argument("--progress", dest="progress", action="store_true", default=None,
                    help="show a progress bar on stderr (default: only if it is a terminal)")
@@ -117,14 +122,41 @@ def _write_outputs(args, table, as_dict, to_csv):
                 raise UsageError(f"cannot write {path!r}: {e.strerror or e}") from None
 
 
+class _Cluster:
+    """The dask client of --scheduler (None without it), closed on exit."""
+
+    def __init__(self, spec):
+        self.spec, self.client = spec, None
+
+    def __enter__(self):
+        if self.spec is None:
+            return None
+        kind, value = self.spec
+        try:
+            self.client = start_local_cluster(value) if kind == "local" else connect(value)
+        except ImportError as e:
+            raise UsageError(f"--scheduler: {e}") from None
+        except (OSError, TimeoutError) as e:
+            raise CommandError(f"cannot reach the dask scheduler at {value}: {e}") from None
+        return self.client
+
+    def __exit__(self, *exc):
+        if self.client is not None:
+            cluster = self.client.cluster if self.spec[0] == "local" else None
+            self.client.close()
+            if cluster is not None:
+                cluster.close()
+
+
 def run_simulate(args):
     _check_outputs(args)
     rules = options.rules_from_options(args.rules, args.set)
     players = options.players(args.players)
-    res = simulate(args.n, rules, players, seed=args.seed, threads=args.threads,
-                   swap_seats=args.swap, progress=args.progress, match=args.match,
-                   max_moves=args.max_moves, chunk_size=args.chunk_size,
-                   games_csv=args.games_csv)
+    with _Cluster(args.scheduler) as client:
+        res = simulate(args.n, rules, players, seed=args.seed, threads=args.threads,
+                       swap_seats=args.swap, progress=args.progress, match=args.match,
+                       max_moves=args.max_moves, chunk_size=args.chunk_size,
+                       games_csv=args.games_csv, client=client)
     s = res.summary(args.confidence)
     _write_outputs(args, str(s), s.as_dict, s.to_csv)
     return 0
@@ -153,10 +185,11 @@ def run_compare(args):
             raise UsageError(f"--plot: {e}") from None
     players = options.players(args.players)
     rule_sets = _rule_sets(args)
-    cmp = compare(rule_sets, args.n, players, seed=args.seed, threads=args.threads,
-                  swap_seats=args.swap, progress=args.progress, match=args.match,
-                  max_moves=args.max_moves, chunk_size=args.chunk_size,
-                  confidence=args.confidence, games_csv=args.games_csv)
+    with _Cluster(args.scheduler) as client:
+        cmp = compare(rule_sets, args.n, players, seed=args.seed, threads=args.threads,
+                      swap_seats=args.swap, progress=args.progress, match=args.match,
+                      max_moves=args.max_moves, chunk_size=args.chunk_size,
+                      confidence=args.confidence, games_csv=args.games_csv, client=client)
     _write_outputs(args, str(cmp), cmp.as_dict, cmp.to_csv)
     if args.plot:
         cmp.plot(args.plot)

@@ -271,8 +271,7 @@ def collect(parts, plan, total, progress, sink, desc, cancel=None):
             merged = part if merged is None else merged.merge(part)
             bar.update(count)
     except KeyboardInterrupt:
-        if cancel is not None:
-            cancel()
+        _stop(parts, cancel)
         bar.close()
         if sink is not None:
             sink.close(ok=True)     # the rows of the finished chunks: the partial result
@@ -280,8 +279,7 @@ def collect(parts, plan, total, progress, sink, desc, cancel=None):
             merged = merged.with_elapsed(time.perf_counter() - t0)
         raise Interrupted(merged, total, plan.unit) from None
     except BaseException:
-        if cancel is not None:
-            cancel()
+        _stop(parts, cancel)
         bar.close()
         if sink is not None:
             sink.close(ok=False)    # an error: no half-written file stays
@@ -290,6 +288,16 @@ def collect(parts, plan, total, progress, sink, desc, cancel=None):
     if sink is not None:
         sink.close()
     return merged.with_elapsed(time.perf_counter() - t0)
+
+
+def _stop(parts, cancel):
+    """Cancel what is still running, and close the producer (so that it lets go of
+    every task it held)."""
+    if cancel is not None:
+        cancel()
+    close = getattr(parts, "close", None)
+    if close is not None:
+        close()
 
 
 def run_local(plan, n, chunks, progress=None, sink=None, desc="simulate"):

@@ -1,0 +1,155 @@
+"""The dask.distributed backend on a real LocalCluster of two worker processes (one
+cluster for the whole module: starting one takes seconds)."""
+
+import os
+import signal
+import time
+
+import numpy as np
+import pytest
+
+import cuttle
+from cuttle.simulation import Interrupted
+from cuttle.simulation.players import resolve_players
+from cuttle.simulation.runner import Plan, play_chunk
+
+distributed = pytest.importorskip("distributed")
+
+FIELDS = ("winner", "first", "moves", "turns", "scores", "end", "game_index")
+
+
+@pytest.fixture(scope="module")
+def client():
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                       dashboard_address=":0")
+    c = distributed.Client(cluster)
+    yield c
+    c.close()
+    cluster.close()
+
+
+def same(a, b):
+    """Identical results: the same tallies, summaries and (when kept) games."""
+    assert a.tally == b.tally and a.ranges == b.ranges
+    da, db = a.summary().as_dict(), b.summary().as_dict()
+    da.pop("elapsed_seconds"), db.pop("elapsed_seconds")
+    assert da == db
+    if a.keeps_games or b.keeps_games:
+        for k in FIELDS:
+            assert np.array_equal(getattr(a, k), getattr(b, k)), k
+    return True
+
+
+def test_cluster_results_are_the_local_results(client):
+    local = cuttle.simulate(20000, players=("random", "greedy"), seed=3, progress=False)
+    for chunk in (None, 1000, 7777, 20000):
+        remote = cuttle.simulate(20000, players=("random", "greedy"), seed=3, progress=False,
+                                 client=client, chunk_size=chunk)
+        assert same(local, remote), chunk
+    kept = cuttle.simulate(3000, seed=4, progress=False, keep_games=True, chunk_size=450)
+    assert same(kept, cuttle.simulate(3000, seed=4, progress=False, keep_games=True,
+                                      client=client, chunk_size=333))
+
+
+def test_cluster_compare_and_matches(client):
+    rule_sets = ["classic", "quick", cuttle.Rules(four="random")]
+    local = cuttle.compare(rule_sets, 600, seed=5, match="best_of_3", progress=False)
+    remote = cuttle.compare(rule_sets, 600, seed=5, match="best_of_3", progress=False,
+                            client=client, chunk_size=77)
+    assert remote.pairs == local.pairs
+    assert all(same(a, b) for a, b in zip(local.results, remote.results))
+    assert str(remote).splitlines()[1:] == str(local).splitlines()[1:]
+    games = cuttle.compare(rule_sets[:2], 4000, seed=5, progress=False)
+    assert games.pairs == cuttle.compare(rule_sets[:2], 4000, seed=5, progress=False,
+                                         client=client, chunk_size=900).pairs
+
+
+def test_cluster_python_players_and_csv(client, tmp_path):
+    def rand(game, rng):                    # a local function: shipped by value
+        moves = game.legal_moves
+        return moves[rng.randrange(len(moves))]
+
+    local = cuttle.simulate(10, players=(rand, "greedy"), seed=6, progress=False,
+                            keep_games=True)
+    remote = cuttle.simulate(10, players=(rand, "greedy"), seed=6, progress=False,
+                             keep_games=True, client=client, chunk_size=3)
+    assert same(local, remote)
+    a, b = tmp_path / "a.csv", tmp_path / "b.csv"
+    cuttle.simulate(5000, seed=7, progress=False, games_csv=str(a))
+    cuttle.simulate(5000, seed=7, progress=False, games_csv=str(b), client=client,
+                    chunk_size=400)
+    assert a.read_text() == b.read_text()          # game-index order, whatever finished first
+
+
+def test_cluster_errors_reach_the_caller(client):
+    with pytest.raises(cuttle.IllegalMoveError, match="illegal move"):
+        cuttle.simulate(4, players=(lambda g: "scuttle AS 2C", "random"), seed=1,
+                        progress=False, client=client)
+    with pytest.raises(ValueError, match="client"):
+        cuttle.simulate(4, progress=False, client="tcp://nowhere:1")
+
+
+def test_cli_scheduler(client, capsys):
+    from cuttle.cli import main
+
+    def table(*extra):
+        code = main(["simulate", "-n", "20000", "--seed", "1", "--players", "random,greedy",
+                     *extra])
+        out, err = capsys.readouterr()
+        assert code == 0, err
+        return out.splitlines()[1:]             # all but the timing line
+
+    local = table()
+    assert table("--scheduler", client.scheduler.address) == local
+    assert table("--scheduler", "local:1") == local
+    code = main(["compare", "classic", "quick", "-n", "3000", "--seed", "1", "--scheduler",
+                 client.scheduler.address])
+    out, _ = capsys.readouterr()
+    main(["compare", "classic", "quick", "-n", "3000", "--seed", "1"])
+    assert code == 0 and out == capsys.readouterr()[0]
+
+
+def _our_tasks(dask_scheduler=None):
+    return [str(k) for k in dask_scheduler.tasks if str(k).startswith("cuttle-")]
+
+
+def test_ctrl_c_cancels_the_futures(client):
+    calls = []
+
+    def stop(done, total):
+        calls.append(done)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(Interrupted) as info:
+        cuttle.simulate(2_000_000, players="greedy", seed=8, progress=stop, client=client,
+                        chunk_size=20_000)
+    part = info.value.result
+    assert part.n_games == calls[-1] == 40_000 and info.value.done == 40_000
+    # the finished chunks (whichever finished first) are the games of their indices
+    plan = Plan([cuttle.Rules()], resolve_players("greedy"), 8, True, 10000, None, 0, False)
+    assert sum(hi - lo for lo, hi in part.ranges) == 40_000
+    assert sum(play_chunk(plan, lo, hi - lo) for lo, hi in part.ranges).tally == part.tally
+    deadline = time.monotonic() + 10
+    while client.run_on_scheduler(_our_tasks) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert client.run_on_scheduler(_our_tasks) == []
+
+
+def test_a_lost_worker_changes_nothing(client):
+    """Runs last: kills a worker process mid-run (its nanny starts a new one)."""
+    local = cuttle.simulate(200_000, players="greedy", seed=9, progress=False)
+    pids = list(client.run(os.getpid).values())
+    killed = []
+
+    def kill_one(done, total):
+        if not killed:
+            os.kill(pids[0], signal.SIGKILL)
+            killed.append(done)
+
+    remote = cuttle.simulate(200_000, players="greedy", seed=9, progress=kill_one,
+                             client=client, chunk_size=10_000)
+    assert killed and killed[0] < 200_000
+    assert same(local, remote)
+    client.wait_for_workers(2, timeout=60)
+    assert pids[0] not in client.run(os.getpid).values()
