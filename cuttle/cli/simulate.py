@@ -5,7 +5,7 @@ import json
 import sys
 
 from ..rules import Rules
-from ..simulation import DEFAULT_MAX_MOVES, MATCH_FORMATS, compare, simulate
+from ..simulation import DEFAULT_MAX_MOVES, MATCH_FORMATS, Interrupted, compare, simulate
 from ..simulation.cluster import connect, start_local_cluster
 from ..simulation.plot import pyplot
 from ..simulation.report import write_text_file
@@ -148,18 +148,31 @@ class _Cluster:
                 cluster.close()
 
 
+def _interrupted(e):
+    """Ctrl-C: say how far the run got; returns its partial result (None if no chunk
+    had finished).  The caller prints it and exits with status 130."""
+    print(f"\ncuttle: {e}" + ("; the results below are those of the finished games"
+                              if e.result is not None else ""), file=sys.stderr)
+    return e.result
+
+
 def run_simulate(args):
     _check_outputs(args)
     rules = options.rules_from_options(args.rules, args.set)
     players = options.players(args.players)
+    status = 0
     with _Cluster(args.scheduler) as client:
-        res = simulate(args.n, rules, players, seed=args.seed, threads=args.threads,
-                       swap_seats=args.swap, progress=args.progress, match=args.match,
-                       max_moves=args.max_moves, chunk_size=args.chunk_size,
-                       games_csv=args.games_csv, client=client)
-    s = res.summary(args.confidence)
-    _write_outputs(args, str(s), s.as_dict, s.to_csv)
-    return 0
+        try:
+            res = simulate(args.n, rules, players, seed=args.seed, threads=args.threads,
+                           swap_seats=args.swap, progress=args.progress, match=args.match,
+                           max_moves=args.max_moves, chunk_size=args.chunk_size,
+                           games_csv=args.games_csv, client=client)
+        except Interrupted as e:
+            res, status = _interrupted(e), 130
+    if res is not None:
+        s = res.summary(args.confidence)
+        _write_outputs(args, str(s), s.as_dict, s.to_csv)
+    return status
 
 
 def _rule_sets(args):
@@ -185,16 +198,23 @@ def run_compare(args):
             raise UsageError(f"--plot: {e}") from None
     players = options.players(args.players)
     rule_sets = _rule_sets(args)
+    status = 0
     with _Cluster(args.scheduler) as client:
-        cmp = compare(rule_sets, args.n, players, seed=args.seed, threads=args.threads,
-                      swap_seats=args.swap, progress=args.progress, match=args.match,
-                      max_moves=args.max_moves, chunk_size=args.chunk_size,
-                      confidence=args.confidence, games_csv=args.games_csv, client=client)
+        try:
+            cmp = compare(rule_sets, args.n, players, seed=args.seed, threads=args.threads,
+                          swap_seats=args.swap, progress=args.progress, match=args.match,
+                          max_moves=args.max_moves, chunk_size=args.chunk_size,
+                          confidence=args.confidence, games_csv=args.games_csv,
+                          client=client)
+        except Interrupted as e:
+            cmp, status = _interrupted(e), 130
+    if cmp is None:
+        return status
     _write_outputs(args, str(cmp), cmp.as_dict, cmp.to_csv)
     if args.plot:
         cmp.plot(args.plot)
         print(f"plot saved to {args.plot}", file=sys.stderr)
-    return 0
+    return status
 
 
 def run_rules(args):

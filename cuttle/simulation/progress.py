@@ -7,8 +7,9 @@ __all__ = ["Progress"]
 
 
 class Progress:
-    """A progress bar on stderr: tqdm if installed, else a plain one.  `mode`: True,
-    False, None (only when stderr is a terminal), or a callable(done, total)."""
+    """A progress bar on stderr with the rate and the time left: tqdm if installed, else a
+    plain one.  `mode`: True, False, None (only when stderr is a terminal), or a
+    callable(done, total)."""
 
     def __init__(self, total, mode=None, desc="simulate", unit="game"):
         self.total, self.done, self.desc, self.unit = total, 0, desc, unit
@@ -17,6 +18,7 @@ class Progress:
             mode = _stderr_is_tty()
         self.show = bool(mode) and self.callback is None
         self.bar = None
+        self.width = 0
         self.t0 = self.last = time.monotonic()
         if self.show:
             try:
@@ -44,16 +46,29 @@ class Progress:
         width = 30
         fill = int(frac * width)
         rate = self.done / max(now - self.t0, 1e-9)
-        sys.stderr.write(f"\r{self.desc} |{'#' * fill}{'.' * (width - fill)}| {frac:6.1%} "
-                         f"{self.done:,}/{self.total:,} {self.unit}s  {rate:,.0f} {self.unit}s/s ")
+        eta = _clock((self.total - self.done) / rate) if rate > 0 else "?"
+        line = (f"{self.desc} |{'#' * fill}{'.' * (width - fill)}| {frac:6.1%} "
+                f"{self.done:,}/{self.total:,} {self.unit}s  {rate:,.0f} {self.unit}s/s  "
+                f"ETA {eta} ")
+        self.width = max(self.width, len(line))
+        sys.stderr.write("\r" + line)
         sys.stderr.flush()
 
     def close(self):
         if self.bar is not None:
             self.bar.close()
         elif self.show:
-            sys.stderr.write("\r" + " " * 100 + "\r")
+            sys.stderr.write("\r" + " " * self.width + "\r")
             sys.stderr.flush()
+
+
+def _clock(seconds) -> str:
+    """h:mm:ss (or m:ss), "?" past a year."""
+    if not seconds < 366 * 86400:
+        return "?"
+    m, sec = divmod(int(seconds + 0.5), 60)
+    h, m = divmod(m, 60)
+    return f"{h}:{m:02d}:{sec:02d}" if h else f"{m}:{sec:02d}"
 
 
 def _stderr_is_tty():

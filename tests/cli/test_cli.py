@@ -2,8 +2,11 @@
 
 import json
 import os
+import re
+import signal
 import subprocess
 import sys
+import threading
 
 import pytest
 
@@ -215,6 +218,48 @@ def test_value_parsing():
     assert FLAGS["four"].parse("RANDOM") == "random"
     assert cuttle.Rules.parse("cuttle.cards:hand_limit=7", ["four=draw"]) == \
         cuttle.Rules("cuttle.cards", hand_limit=7, four="draw")
+
+
+def _ctrl_c(argv, wait_for="ETA"):
+    """Run `python -m cuttle argv`, press Ctrl-C once the progress bar shows `wait_for`;
+    (status, stdout, stderr)."""
+    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    p = subprocess.Popen([sys.executable, "-m", "cuttle", *argv], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, env=env)
+    err = []
+    reader = threading.Thread(target=lambda: err.append(p.stderr.read()), daemon=True)
+    seen = bytearray()
+
+    def read_until():
+        while wait_for.encode() not in seen:
+            chunk = os.read(p.stderr.fileno(), 4096)
+            if not chunk:
+                return
+            seen.extend(chunk)
+
+    waiter = threading.Thread(target=read_until, daemon=True)
+    waiter.start()
+    waiter.join(60)
+    p.send_signal(signal.SIGINT)
+    reader.start()
+    out = p.stdout.read()
+    p.wait(30)
+    reader.join(30)
+    return p.returncode, out.decode(), (bytes(seen) + b"".join(err)).decode()
+
+
+def test_ctrl_c_keeps_the_finished_games():
+    code, out, err = _ctrl_c(["simulate", "-n", "1e9", "--seed", "1", "--threads", "1",
+                              "--progress", "--chunk-size", "5000"])
+    assert code == 130, err
+    m = re.search(r"interrupted after ([\d,]+) of 1,000,000,000 games", err)
+    assert m and "Traceback" not in err
+    n = int(m.group(1).replace(",", ""))
+    assert n > 0 and n % 5000 == 0
+    assert f"cuttle simulation: {n:,} games, seed 1" in out and "A (random) wins" in out
+    code, out, err = _ctrl_c(["compare", "classic", "quick", "-n", "1e9", "--seed", "1",
+                              "--threads", "1", "--progress", "--chunk-size", "5000"])
+    assert code == 130 and "interrupted after" in err and "2 rule sets" in out
 
 
 def test_python_m_cuttle_subprocess():

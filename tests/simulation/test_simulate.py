@@ -362,7 +362,7 @@ def test_progress_callback_and_bars(capsys, monkeypatch):
     monkeypatch.setitem(sys.modules, "tqdm", None)          # the plain fallback bar
     cuttle.simulate(100, seed=1, progress=True)
     err = capsys.readouterr().err
-    assert "simulate |" in err and "100/100" in err
+    assert "simulate |" in err and "100/100" in err and "games/s" in err and "ETA 0:00" in err
 
 
 # -- compare ---------------------------------------------------------------------------

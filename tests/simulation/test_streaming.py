@@ -209,3 +209,31 @@ def test_a_billion_games_reserve_nothing_up_front():
     assert res.n_games == 64 and res.ranges == ((0, 64),)
     assert info.value.total == 10**9 and "interrupted after 64 of 1,000,000,000 games" \
         in str(info.value)
+
+
+def test_compare_interrupted_keeps_the_finished_chunks():
+    calls = []
+
+    def stop(done, total):
+        calls.append(done)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+
+    with pytest.raises(Interrupted) as info:
+        cuttle.compare(["classic", "quick"], 10**6, seed=3, progress=stop, chunk_size=100)
+    part = info.value.result
+    assert isinstance(part, cuttle.simulation.ComparisonResult)
+    assert part.n_games == 300 == info.value.done and part.ranges == ((0, 300),)
+    full = cuttle.compare(["classic", "quick"], 300, seed=3, progress=False)
+    assert part.pairs == full.pairs
+    assert isinstance(info.value, KeyboardInterrupt)
+
+
+def test_python_players_interrupted():
+    def slow_stop(game):
+        raise KeyboardInterrupt
+
+    with pytest.raises(Interrupted) as info:
+        cuttle.simulate(10, players=(slow_stop, "random"), seed=1, progress=False)
+    assert info.value.result is None and info.value.done == 0
+    assert "interrupted after 0 of 10 games" in str(info.value)
