@@ -10,8 +10,9 @@ from ..policies import POLICY_NAMES, policy_code
 from ..rules import Rules
 from ..seeding import check_seed
 
-__all__ = ["UsageError", "CommandError", "add_rules_options", "confidence", "players",
-           "positive", "read_position_arg", "rules_from_options", "scheduler", "seed"]
+__all__ = ["UsageError", "CommandError", "add_rules_options", "at_most", "confidence",
+           "output_files", "players", "positive", "read_position_arg", "rules_from_options",
+           "scheduler", "seed"]
 
 
 class UsageError(Exception):
@@ -22,8 +23,8 @@ class CommandError(Exception):
     """A command that could not finish (e.g. a file it cannot write): exit status 1."""
 
 
-def positive(text):
-    """A positive count: 1000000, 1_000_000, 1,000,000, 1e6."""
+def positive(text, limit=None):
+    """A positive count: 1000000, 1_000_000, 1,000,000, 1e6 (at most `limit`)."""
     t = str(text).strip().replace("_", "").replace(",", "")
     if not t.isascii():
         raise argparse.ArgumentTypeError(f"expected a positive whole number, not {text!r}")
@@ -40,7 +41,17 @@ def positive(text):
         v = int(f)
     if v < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, not {text!r}")
+    if limit is not None and v > limit:
+        raise argparse.ArgumentTypeError(f"must be at most {limit:,}, not {text!r}")
     return v
+
+
+def at_most(limit):
+    """A `positive` parser refusing counts above `limit`."""
+    def parse(text):
+        return positive(text, limit)
+    parse.__name__ = "count"
+    return parse
 
 
 def seed(text):
@@ -56,16 +67,43 @@ def seed(text):
 
 
 def confidence(text):
-    """A confidence level: 0.95, or 95 (read as 95 %)."""
+    """A confidence level between 0 and 1 (exclusive): 0.95, or a percent: 95%."""
+    t = str(text).strip()
+    percent = t.endswith("%")
     try:
-        v = float(text)
+        v = float(t[:-1] if percent else t)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number like 0.95, not {text!r}") from None
-    if 1 < v < 100:
-        v /= 100.0          # 95 means 95 %
-    if not 0 < v < 1:
-        raise argparse.ArgumentTypeError(f"must be between 0 and 1 (e.g. 0.95), not {text!r}")
+        raise argparse.ArgumentTypeError(f"expected a level like 0.95 or 95%, not {text!r}") \
+            from None
+    if percent:
+        v /= 100.0
+    if not 0 < v < 1:          # (NaN fails too)
+        hint = f" (for {v:g} percent write {v:g}%)" if 1 < v < 100 and not percent else ""
+        raise argparse.ArgumentTypeError(f"must be between 0 and 1 (e.g. 0.95) or a percent "
+                                         f"(e.g. 95%), not {text!r}{hint}")
     return v
+
+
+def output_files(**paths):
+    """Check output files before any work: each in an existing writable folder, not a
+    folder itself, and no two options naming the same file.  `paths`: option -> path
+    (None: not given; "-": stdout)."""
+    seen = {}
+    for option, path in paths.items():
+        if path is None or path == "-":
+            continue
+        if os.path.isdir(path):
+            raise UsageError(f"{option}: {path!r} is a folder, not a file")
+        folder = os.path.dirname(os.path.abspath(path))
+        if not os.path.isdir(folder):
+            raise UsageError(f"{option}: cannot write {path!r}: no folder {folder!r}")
+        if not os.access(folder, os.W_OK) or (os.path.exists(path)
+                                                and not os.access(path, os.W_OK)):
+            raise UsageError(f"{option}: cannot write {path!r}: permission denied")
+        real = os.path.realpath(path)
+        if real in seen:
+            raise UsageError(f"{seen[real]} and {option} name the same file {path!r}")
+        seen[real] = option
 
 
 def scheduler(text):

@@ -5,16 +5,18 @@ import json
 import sys
 
 from ..rules import Rules
-from ..simulation import DEFAULT_MAX_MOVES, MATCH_FORMATS, Interrupted, compare, simulate
+from ..simulation import (DEFAULT_MAX_MOVES, MATCH_FORMATS, MAX_THREADS, MAX_UNITS,
+                          Interrupted, compare, simulate)
+from ..simulation.api import MAX_CHUNK, MAX_MAX_MOVES
 from ..simulation.cluster import connect, start_local_cluster
-from ..simulation.plot import pyplot
+from ..simulation.plot import check_plot_path
 from ..simulation.report import write_text_file
 from . import options
 from .options import CommandError, UsageError
 
 
-def _add_common(p):
-    p.add_argument("-n", "--games", dest="n", type=options.positive, default=10000,
+def _add_common(p, plot_help):
+    p.add_argument("-n", "--games", dest="n", type=options.at_most(MAX_UNITS), default=10000,
                    metavar="N",
                    help="number of games (of matches with --match) to play (default 10000)")
     p.add_argument("--players", default="random,greedy", metavar="A,B",
@@ -22,20 +24,21 @@ def _add_common(p):
                         + options.player_help("random,greedy"))
     p.add_argument("--seed", type=options.seed, default=None,
                    help="seed of the run (default: a random seed, printed with the results)")
-    p.add_argument("--threads", type=options.positive, default=None, metavar="T",
+    p.add_argument("--threads", type=options.at_most(MAX_THREADS), default=None, metavar="T",
                    help="cores to use (default: all)")
     p.add_argument("--no-swap", dest="swap", action="store_false",
                    help="player A always moves first (default: A moves first in "
                         "even-numbered games, B in odd-numbered ones)")
     p.add_argument("--match", choices=tuple(MATCH_FORMATS), default=None,
                    help="play matches instead of single games (first player alternates)")
-    p.add_argument("--max-moves", type=options.positive, default=DEFAULT_MAX_MOVES,
+    p.add_argument("--max-moves", type=options.at_most(MAX_MAX_MOVES), default=DEFAULT_MAX_MOVES,
                    metavar="M",
                    help=f"a game still running after M moves is a draw (default "
                         f"{DEFAULT_MAX_MOVES})")
     p.add_argument("--confidence", type=options.confidence, default=0.95, metavar="C",
-                   help="confidence level of the intervals (default 0.95)")
-    p.add_argument("--chunk-size", type=options.positive, default=None, help=argparse.SUPPRESS)
+                   help="confidence level of the intervals: 0.95 or 95%% (default 0.95)")
+    p.add_argument("--chunk-size", type=options.at_most(MAX_CHUNK), default=None,
+                   help=argparse.SUPPRESS)
     p.add_argument("--scheduler", type=options.scheduler, default=None, metavar="ADDRESS",
                    help="play the games on a dask cluster: its scheduler's address "
                         "(tcp://HOST:8786), or local:N to start N worker processes here "
@@ -54,6 +57,9 @@ def _add_common(p):
     p.add_argument("--games-csv", metavar="FILE", default=None,
                    help="stream one CSV row per game to FILE as the games finish (never "
                         "held in memory)")
+    p.add_argument("--plot", metavar="FILE.png", default=None,
+                   help="save a figure (format from the extension: png, pdf, svg, ...; needs "
+                        "matplotlib): " + plot_help)
 
 
 def add_commands(sub):
@@ -64,7 +70,8 @@ def add_commands(sub):
         epilog="example: cuttle simulate -n 1000000 --rules classic --set four=random "
                "--players random,greedy --threads 2 --seed 1")
     options.add_rules_options(ps)
-    _add_common(ps)
+    _add_common(ps, "win rates by player and seat with their intervals, and the "
+                    "game-length histogram")
     ps.set_defaults(func=run_simulate)
 
     pc = sub.add_parser(
@@ -85,9 +92,8 @@ def add_commands(sub):
     pc.add_argument("--vary", metavar="FLAG=V1,V2,...",
                     help="one rule set per value of FLAG (on top of --rules and --set); "
                          "parenthesise tuples: king_goals=(21,14,10,7,5),(15,14,10,7,5)")
-    pc.add_argument("--plot", metavar="FILE.png",
-                    help="save a bar chart of the rates and differences (needs matplotlib)")
-    _add_common(pc)
+    _add_common(pc, "the rates of each rule set and their differences to the first, "
+                    "with intervals")
     pc.set_defaults(func=run_compare)
 
     pr = sub.add_parser("rules", help="list the rule presets and flags",
@@ -102,8 +108,16 @@ def add_commands(sub):
 
 
 def _check_outputs(args):
+    """Refuse, before any game is played, outputs that could not be written."""
     if args.json == "-" and args.csv == "-":
         raise UsageError("--json and --csv cannot both write to stdout; give one a FILE")
+    options.output_files(**{"--json": args.json, "--csv": args.csv,
+                            "--games-csv": args.games_csv, "--plot": args.plot})
+    if args.plot:
+        try:
+            check_plot_path(args.plot)
+        except (ImportError, ValueError) as e:
+            raise UsageError(f"--plot: {e}") from None
 
 
 def _write_outputs(args, table, as_dict, to_csv):
@@ -172,7 +186,17 @@ def run_simulate(args):
     if res is not None:
         s = res.summary(args.confidence)
         _write_outputs(args, str(s), s.as_dict, s.to_csv)
+        _plot(args, s)
     return status
+
+
+def _plot(args, result):
+    if args.plot:
+        try:
+            result.plot(args.plot)
+        except OSError as e:
+            raise CommandError(f"cannot write {args.plot!r}: {e.strerror or e}") from None
+        print(f"plot saved to {args.plot}", file=sys.stderr)
 
 
 def _rule_sets(args):
@@ -191,11 +215,6 @@ def _rule_sets(args):
 
 def run_compare(args):
     _check_outputs(args)
-    if args.plot:
-        try:
-            pyplot()
-        except ImportError as e:
-            raise UsageError(f"--plot: {e}") from None
     players = options.players(args.players)
     rule_sets = _rule_sets(args)
     status = 0
@@ -211,9 +230,7 @@ def run_compare(args):
     if cmp is None:
         return status
     _write_outputs(args, str(cmp), cmp.as_dict, cmp.to_csv)
-    if args.plot:
-        cmp.plot(args.plot)
-        print(f"plot saved to {args.plot}", file=sys.stderr)
+    _plot(args, cmp)
     return status
 
 

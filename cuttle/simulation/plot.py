@@ -1,6 +1,13 @@
 """Plots of simulation results (matplotlib, imported only when a plot is made)."""
 
-__all__ = ["plot_comparison", "pyplot"]
+import os
+import textwrap
+
+import numpy as np
+
+from .formats import PLAYER_LABELS, SEATS
+
+__all__ = ["check_plot_path", "plot_comparison", "plot_formats", "plot_summary", "pyplot"]
 
 
 def pyplot():
@@ -16,12 +23,113 @@ def pyplot():
     return plt
 
 
+def plot_formats() -> tuple:
+    """The file extensions a plot can be saved as (png, pdf, svg, ...)."""
+    plt = pyplot()
+    fig = plt.figure()
+    try:
+        return tuple(sorted(fig.canvas.get_supported_filetypes()))
+    finally:
+        plt.close(fig)
+
+
+def check_plot_path(path) -> str:
+    """`path` if a plot can be saved there: a known extension (the format), not a
+    folder, in a writable folder; ValueError (ImportError without matplotlib) otherwise.
+    Call it before the work, so that a bad path fails at once."""
+    path = os.fspath(path)
+    if os.path.isdir(path):
+        raise ValueError(f"{path!r} is a folder; give a file name like plot.png")
+    ext = os.path.splitext(path)[1].lower().lstrip(".")
+    formats = plot_formats()
+    if ext not in formats:
+        raise ValueError(f"cannot tell the image format of {path!r}: end it with one of "
+                         f"{', '.join('.' + f for f in formats)}")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
+        raise ValueError(f"cannot write {path!r}: no writable folder {folder!r}")
+    return path
+
+
+def _labels(names, width=18):
+    return ["\n".join(textwrap.wrap(n, width, break_long_words=False,
+                                    break_on_hyphens=False)) or n for n in names]
+
+
+def _bars(ax, estimates, labels, colors=None, percent=True):
+    """Bars with asymmetric error bars from Estimates (value, low, high)."""
+    k = 100 if percent else 1
+    vals = np.array([k * e.value for e in estimates], float)
+    lo = np.array([k * (e.value - e.low) for e in estimates], float)
+    hi = np.array([k * (e.high - e.value) for e in estimates], float)
+    xs = np.arange(len(estimates))
+    ax.bar(xs, vals, 0.7, yerr=[np.nan_to_num(lo), np.nan_to_num(hi)], capsize=4,
+           color=colors)
+    ax.set_xticks(xs)
+    ax.set_xticklabels(labels, fontsize="x-small")
+    for x, v in zip(xs, vals):
+        if np.isfinite(v):
+            ax.annotate(f"{v:.1f}", (x, v), textcoords="offset points", xytext=(0, 3),
+                        ha="center", fontsize="x-small")
+
+
+def plot_summary(s, path, title=None):
+    """Save a figure of a `Summary` to `path`: win rates by player and seat with their
+    intervals, and the distribution of game lengths (moves per game)."""
+    plt = pyplot()
+    r = s.result
+    fig, (ax, hx) = plt.subplots(1, 2, figsize=(12, 4.8),
+                                 gridspec_kw={"width_ratios": (1.1, 1)})
+    ests, labels, colors = [], [], []
+    for i, lab in enumerate(PLAYER_LABELS):
+        ests.append(s.win_rate(i))
+        labels.append(f"{lab} wins\n(all games)")
+        colors.append(f"C{i}")
+        for j, seat in enumerate(SEATS):
+            ests.append(s.player_seat_win_rate(i, j))
+            labels.append(f"{lab} wins\nmoving {seat}")
+            colors.append(f"C{i}")
+    ests.append(s.draw_rate())
+    labels.append("draws")
+    colors.append("0.6")
+    _bars(ax, ests, labels, colors)
+    ax.legend(handles=[plt.Rectangle((0, 0), 1, 1, color=f"C{i}") for i in (0, 1)],
+              labels=[f"{lab} = {name}" for lab, name in zip(PLAYER_LABELS, r.players)],
+              loc="upper left", fontsize="small")
+    ax.set_ylabel("rate (%)")
+    ax.set_title(f"win rates, {s.confidence:.0%} Wilson intervals")
+    h = s.length_histogram("moves")
+    if h.sum():
+        c = np.cumsum(h) / h.sum()
+        top = int(min(len(h) - 1, np.searchsorted(c, 0.999) + 1))
+        xs = np.arange(top + 1)
+        hx.bar(xs, 100 * h[:top + 1] / h.sum(), 1.0, color="C2")
+        rest = h[top + 1:].sum()
+        if rest:
+            hx.text(0.98, 0.95, f"{100 * rest / h.sum():.2f}% of games longer than {top} "
+                                f"moves", transform=hx.transAxes, ha="right", va="top",
+                    fontsize="small")
+        e = s.mean_moves()
+        hx.axvline(e.value, color="black", linewidth=1)
+        hx.text(e.value, hx.get_ylim()[1] * 0.85, f" mean {e.value:.1f}", fontsize="small")
+    hx.set_xlabel("moves per game")
+    hx.set_ylabel("games (%)")
+    hx.set_title("game length")
+    unit = f"{s.n:,} games" if s.n_matches is None else f"{s.n_matches:,} matches"
+    fig.suptitle(title or f"cuttle: {unit}, {r.rules}, seed {r.seed}")
+    fig.tight_layout(rect=(0, 0, 1, 0.95))
+    fig.savefig(path)
+    plt.close(fig)
+
+
 def plot_comparison(c, path, title=None):
-    """Save a bar chart of a `ComparisonResult` to `path`."""
+    """Save a bar chart of a `ComparisonResult` to `path`: rates per rule set with their
+    intervals, and the differences to the baseline; the rule sets name the axis."""
     plt = pyplot()
     metrics = ["win_A", "win_B", "draw", "first_mover"]
     k = len(c.labels)
-    fig, axes = plt.subplots(1, 2, figsize=(max(8, 2.2 * k + 6), 4.8))
+    names = _labels(c.labels)
+    fig, axes = plt.subplots(1, 2, figsize=(max(9, 1.6 * k + 7), 5.4))
     width = 0.8 / len(metrics)
     for ax, diff in ((axes[0], False), (axes[1], True)):
         for mi, metric in enumerate(metrics):
@@ -35,27 +143,26 @@ def plot_comparison(c, path, title=None):
                 lo.append(100 * (e.value - e.low))
                 hi.append(100 * (e.high - e.value))
             if xs:
-                ax.bar(xs, vals, width, yerr=[lo, hi], capsize=3,
-                       label=c.metric_label(metric))
+                ax.bar(xs, vals, width, yerr=[np.nan_to_num(lo), np.nan_to_num(hi)],
+                       capsize=3, label=c.metric_label(metric), color=f"C{mi}")
         ticks = list(range(1 if diff else 0, k))
         ax.set_xticks(ticks)
-        ax.set_xticklabels([f"[{i + 1}]" for i in ticks])
+        ax.set_xticklabels([names[i] for i in ticks], fontsize="small",
+                           rotation=30 if k > 4 else 0, ha="right" if k > 4 else "center")
         if diff:
             ax.axhline(0, color="black", linewidth=0.8)
-            ax.set_ylabel("difference to [1] (percentage points)")
-            ax.set_title(f"vs baseline [1], {c.confidence:.0%} Newcombe intervals")
+            ax.set_ylabel(f"difference to {c.labels[0]} (percentage points)")
+            ax.set_title(f"vs the baseline, {c.confidence:.0%} Newcombe paired intervals"
+                         if not c.match else
+                         f"vs the baseline, {c.confidence:.0%} Newcombe intervals")
         else:
             ax.set_ylabel("rate (%)")
             ax.set_title(f"rates, {c.confidence:.0%} Wilson intervals")
-    handles, names = axes[0].get_legend_handles_labels()
-    fig.legend(handles, names, loc="upper center", ncol=len(metrics), fontsize="small",
-               bbox_to_anchor=(0.5, 0.94), frameon=False)
-    caption = "\n".join(f"[{i + 1}] {lab}" for i, lab in enumerate(c.labels))
-    fig.suptitle(title or f"cuttle: {c.n_games:,} {c.unit} per rule set, "
+    handles, legend = axes[0].get_legend_handles_labels()
+    fig.legend(handles, legend, loc="upper center", ncol=len(metrics), fontsize="small",
+               bbox_to_anchor=(0.5, 0.93), frameon=False)
+    fig.suptitle(title or f"cuttle: {c.n_games:,} {c.unit} per rule set, the same deals, "
                           f"A = {c.players[0]}, B = {c.players[1]}")
-    fig.text(0.01, 0.01, caption, fontsize="small", va="bottom")
-    fig.tight_layout(rect=(0, 0.04 + 0.03 * k, 1, 0.89))
+    fig.tight_layout(rect=(0, 0, 1, 0.88))
     fig.savefig(path)
     plt.close(fig)
-
-

@@ -303,6 +303,10 @@ class SimulationResult:
     def as_dict(self):
         return self.summary().as_dict()
 
+    def plot(self, path, title=None, confidence=0.95):
+        """Save the summary's figure (see `Summary.plot`) to `path`."""
+        self.summary(confidence).plot(path, title)
+
     def to_csv(self, path_or_file):
         """Write one row per game (needs keep_games=True): game, [match,] winner
         (A/B/draw), first (A/B), moves, turns, score_a, score_b, end."""

@@ -6,6 +6,7 @@ from .._core import END_NAMES
 from ..stats import (Estimate, mean_interval_from_moments, newcombe_paired_interval,
                      wilson_interval, z_value)
 from .formats import PLAYER_LABELS, SEATS
+from .plot import plot_summary
 from .report import SUMMARY_COLUMNS, summary_dict, summary_rows, summary_text, write_csv
 
 __all__ = ["Summary"]
@@ -172,6 +173,11 @@ class Summary:
         """The figures of the table as CSV: statistic, value, low, high, count, n (one
         row per estimate; per-game rows are `SimulationResult.to_csv`)."""
         write_csv(path_or_file, SUMMARY_COLUMNS, summary_rows(self))
+
+    def plot(self, path, title=None):
+        """Save a figure to `path` (the format from its extension): win rates by player
+        and seat with their intervals, and the game-length histogram.  Needs matplotlib."""
+        plot_summary(self, path, title)
 
     def __repr__(self):
         return f"<Summary of {self.result!r}>"

@@ -146,6 +146,17 @@ def test_progress_flag(capsys):
     (["simulate", "--seed", "-1"], "seed"),
     (["simulate", "--threads", "0"], "threads"),
     (["simulate", "--json", "--csv"], "cannot both write to stdout"),
+    (["simulate", "--confidence", "1.5"], "between 0 and 1"),
+    (["simulate", "--confidence", "95"], "write 95%"),
+    (["simulate", "--confidence", "0"], "between 0 and 1"),
+    (["simulate", "--confidence", "nan"], "between 0 and 1"),
+    (["simulate", "--confidence", "100%"], "between 0 and 1"),
+    (["simulate", "--confidence", "lots"], "like 0.95 or 95%"),
+    (["simulate", "--threads", "3000000000"], "at most 1,024"),
+    (["simulate", "-n", "9" * 40], "at most 1,000,000,000,000,000"),
+    (["simulate", "-n", "1e400"], "positive whole number"),
+    (["simulate", "--max-moves", "3000000000"], "at most 2,147,483,647"),
+    (["compare", "classic", "quick", "--threads", "99999"], "at most 1,024"),
     (["simulate", "--scheduler", "local:0"], "local:N takes N from 1"),
     (["simulate", "--scheduler", "local:x"], "local:N takes N from 1"),
     (["simulate", "--scheduler", "myhost"], "tcp://HOST:8786"),
@@ -162,6 +173,78 @@ def test_errors_exit_2_without_traceback(capsys, argv, message):
     assert code == 2
     assert message in err
     assert "Traceback" not in err and "Traceback" not in out
+
+
+def test_confidence_as_a_percent(capsys):
+    code, out, _ = run(capsys, "simulate", "-n", "100", "--seed", "1", "--confidence", "99%",
+                       "--json")
+    assert code == 0 and json.loads(out)["confidence"] == 0.99
+    code, out, _ = run(capsys, "simulate", "-n", "100", "--seed", "1", "--confidence", "0.9")
+    assert code == 0 and "90% interval" in out
+
+
+def test_usage_errors_show_the_subcommand_usage(capsys):
+    code, out, err = run(capsys, "simulate", "--confidence", "1.5")
+    assert code == 2 and err.startswith("usage: cuttle simulate")
+    code, out, err = run(capsys, "compare", "classic", "quick", "--plot", str(os.sep))
+    assert code == 2 and err.startswith("usage: cuttle compare") and "is a folder" in err
+
+
+@pytest.mark.parametrize("extra, message", [
+    (["--json", "{d}/no/such/folder/s.json"], "no folder"),
+    (["--csv", "{d}/no/s.csv"], "no folder"),
+    (["--games-csv", "{d}/no/g.csv"], "no folder"),
+    (["--json", "{d}"], "is a folder"),
+    (["--plot", "{d}"], "is a folder"),
+    (["--plot", "{d}/plot.unknown"], "cannot tell the image format"),
+    (["--plot", "{d}/plot"], "cannot tell the image format"),
+    (["--json", "{d}/same", "--csv", "{d}/same"], "--json and --csv name the same file"),
+    (["--json", "{d}/same", "--games-csv", "{d}/./same"], "name the same file"),
+    (["--plot", "{d}/p.png", "--csv", "{d}/p.png"], "name the same file"),
+])
+def test_outputs_are_checked_before_playing(capsys, tmp_path, extra, message):
+    """-n 10**15 would play for decades: only a check made up front returns at once."""
+    extra = [x.format(d=tmp_path) for x in extra]
+    for cmd in (["simulate"], ["compare", "classic", "quick"]):
+        code, out, err = run(capsys, *cmd, "-n", "1000000000000000", "--seed", "1", *extra)
+        assert code == 2 and message in err and "Traceback" not in err, (cmd, err)
+        assert out == ""
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_unwritable_folder(capsys, tmp_path):
+    if os.geteuid() == 0:
+        pytest.skip("root writes anywhere")
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    ro.chmod(0o500)
+    code, out, err = run(capsys, "simulate", "-n", "1e15", "--json", str(ro / "s.json"))
+    assert code == 2 and "permission denied" in err
+
+
+def test_simulate_plot(capsys, tmp_path):
+    pytest.importorskip("matplotlib")
+    for name in ("s.png", "s.svg", "s.pdf"):
+        path = tmp_path / name
+        code, out, err = run(capsys, "simulate", "-n", "2000", "--seed", "1", "--plot",
+                             str(path))
+        assert code == 0 and f"plot saved to {path}" in err
+        assert path.stat().st_size > 1000
+    assert (tmp_path / "s.png").read_bytes()[:4] == b"\x89PNG"
+    assert (tmp_path / "s.pdf").read_bytes()[:4] == b"%PDF"
+
+
+def test_compare_plot_names_the_rule_sets_on_the_axis(tmp_path):
+    matplotlib = pytest.importorskip("matplotlib")
+    c = cuttle.compare(["classic", cuttle.Rules(four="draw"), "quick"], 300, seed=1,
+                       progress=False)
+    svg = tmp_path / "c.svg"
+    with matplotlib.rc_context({"svg.fonttype": "none"}):       # text stays text
+        c.plot(str(svg))
+    text = svg.read_text()
+    for label in ("classic", "classic: four=draw", "quick"):
+        assert f">{label}<" in text, label
+    assert "[1]" not in text and "[2]" not in text
 
 
 def test_rules_command(capsys):

@@ -108,6 +108,10 @@ def test_player_lookup():
     ({"rules": "nope"}, "unknown preset"), ({"seed": -1}, "seed"), ({"seed": "x"}, "seed"),
     ({"threads": 0}, "threads"), ({"match": "best_of_5"}, "match format"),
     ({"max_moves": 0}, "max_moves"), ({"chunk_size": 0}, "chunk_size"),
+    ({"threads": 3_000_000_000}, "threads must be at most 1,024"),
+    ({"n_games": 10**16}, "n_games must be at most"), ({"max_moves": 2**31}, "max_moves"),
+    ({"chunk_size": 2**25}, "chunk_size must be at most"),
+    ({"keep_games": 1}, "keep_games"), ({"client": "tcp://x:1"}, "client"),
 ])
 def test_bad_arguments(kwargs, message):
     args = {"n_games": 10, "progress": False}
