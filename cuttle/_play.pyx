@@ -81,6 +81,7 @@ cdef enum:
     N_PAIRED = 7               # win_A, win_B, draw, first_mover, match_win_A/_B, match_draw
     MAX_UNITS = 1 << 24        # units per call (keeps every per-call sum inside 64 bits)
     MAX_RULE_SETS = 256          # (their pair tallies grow as the square)
+    MAX_TALLY_BYTES = 1 << 28    # all threads' accumulators of one call
 
 ctypedef struct Wide:              # an unsigned 128-bit sum of squares, lo + hi * 2**64
     uint64_t lo
@@ -285,15 +286,18 @@ cdef dict tally_dict(const Tally* t):
     counts = np.empty((3, 2, N_END), np.int64)
     lengths = np.empty((2, LENGTH_BINS), np.int64)
     match_counts = np.empty((3, 2), np.int64)
+    cdef int64_t[:, :, ::1] cv = counts
+    cdef int64_t[:, ::1] lv = lengths
+    cdef int64_t[:, ::1] mv = match_counts
     cdef int i, j, e
     for i in range(3):
         for j in range(2):
             for e in range(N_END):
-                counts[i, j, e] = t.counts[i][j][e]
-            match_counts[i, j] = t.match_counts[i][j]
+                cv[i, j, e] = t.counts[i][j][e]
+            mv[i, j] = t.match_counts[i][j]
     for i in range(2):
         for j in range(LENGTH_BINS):
-            lengths[i, j] = t.lengths[i][j]
+            lv[i, j] = t.lengths[i][j]
     return {"counts": counts, "lengths": lengths,
             "moments": [(t.sums[i], wide_int(t.squares[i])) for i in range(N_MOMENTS)],
             "match_counts": match_counts, "match_games": (t.match_games[0], t.match_games[1])}
@@ -334,8 +338,13 @@ def play_units(rule_sets, Py_ssize_t start, Py_ssize_t count, uint64_t seed, int
         raise ValueError("bad match format")
     if <uint64_t>(start + count) * <uint64_t>slots > (<uint64_t>1 << 62):
         raise ValueError("game indices must stay below 2**62")
-    threads = resolve_threads(threads)
     cdef Py_ssize_t n_pairs = n_rules * (n_rules - 1) // 2
+    # Each thread has its own accumulators: no more threads than units, nor than fit in
+    # MAX_TALLY_BYTES (many rule sets on many threads).
+    cdef size_t per_thread = (n_rules * (sizeof(Tally) + sizeof(UnitOut))
+                              + n_pairs * sizeof(PairTally))
+    threads = <int>min(resolve_threads(threads), max(count, 1),
+                       max(1, MAX_TALLY_BYTES // per_thread))
     cdef Py_ssize_t rows_per_rule = count * slots
     cdef CRules* rs = <CRules*>malloc(n_rules * sizeof(CRules))
     cdef Tally* tallies = <Tally*>calloc(threads * n_rules, sizeof(Tally))
