@@ -66,7 +66,7 @@ def test_one_vocabulary_for_turns_plies_and_draws():
     assert g.turn == 1 and g.turn_number == 2 and g.ply == 1 and str(g).startswith("Turn 2:")
     # a game played to its end counts turns as simulations do
     r = cuttle.simulate(1, players=("random", "random"), seed=9, progress=False,
-                        swap_seats=False)
+                        swap_seats=False, keep_games=True)
     d = cuttle.Game.from_run(seed=9, index=0)
     from cuttle._play import random_playout
     random_playout(d, 9)

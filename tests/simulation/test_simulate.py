@@ -351,6 +351,17 @@ def test_bad_callables():
 
     with pytest.raises(RuntimeError, match="changed the game"):
         cuttle.simulate(2, players=(cheat, "random"), seed=1, progress=False, keep_games=True)
+
+    def rewrite_history(game):
+        # undo the opponent's last move and make a different one: same ply, new position
+        if game.ply:
+            last = game.undo()
+            others = [m for m in game.legal_moves if m != last]
+            game.play(others[0] if others else last)
+        return game.legal_moves[0]
+
+    with pytest.raises(RuntimeError, match="changed the game"):
+        cuttle.simulate(2, players=(rewrite_history, "random"), seed=1, progress=False)
     with pytest.raises(IllegalMoveError, match="player B returned no move"):
         cuttle.simulate(2, players=("random", lambda g: None), seed=1, progress=False, keep_games=True)
 
