@@ -7,7 +7,7 @@ identical to a local run's whatever the workers, their number or the chunking.  
 lost mid-run loses only its tasks, which the scheduler runs again elsewhere; the result
 does not change.  Chunks start small and grow (x4) while a task takes under a second,
 up to about a million native games (fewer for slow players, since growth stops once a
-chunk takes a second).  Ctrl-C cancels the tasks in flight and raises `Interrupted` with
+chunk takes a second), and shrink again near the end.  Ctrl-C cancels the tasks in flight and raises `Interrupted` with
 the finished chunks.  With a games CSV the rows are written in game-index order (later
 chunks wait in memory for earlier ones; the window bounds how many).
 
@@ -16,7 +16,7 @@ dask is imported only here, only when a client is given: ``pip install "cuttle[d
 
 import uuid
 
-from .runner import Chunks, collect, play_chunk
+from .runner import FIRST_CHUNK, Chunks, collect, play_chunk
 
 __all__ = ["CLUSTER_CHUNK", "run_on_cluster", "start_local_cluster", "connect"]
 
@@ -47,7 +47,8 @@ def run_on_cluster(client, plan, n, fixed_chunk, progress, sink, desc):
         chunks = Chunks(limit, True, target=1.0, factor=4)
     else:
         chunks = Chunks(fixed_chunk, False)
-    window = 2 * _worker_threads(client) + 2
+    workers = _worker_threads(client)
+    window = 2 * workers + 2
     token = uuid.uuid4().hex[:12]
     pending = {}                  # future -> (start, count)
     buffered = {}                 # start -> (count, result), waiting for the CSV order
@@ -57,7 +58,10 @@ def run_on_cluster(client, plan, n, fixed_chunk, progress, sink, desc):
     def fill():
         while state["next"] < n and len(pending) + len(buffered) < window:
             start = state["next"]
-            count = min(chunks.size, n - start)
+            # Near the end chunks shrink (guided scheduling), so that no worker is left
+            # with a long last chunk while the others idle.
+            tail = max(FIRST_CHUNK, -(-(n - start) // (2 * workers)))
+            count = min(chunks.size, tail, n - start)
             fut = client.submit(play_chunk, plan, start, count, pure=False,
                                 key=f"cuttle-{desc}-{token}-{start}")
             pending[fut] = (start, count)
