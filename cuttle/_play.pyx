@@ -347,9 +347,12 @@ def play_units(rule_sets, Py_ssize_t start, Py_ssize_t count, uint64_t seed, int
                        max(1, MAX_TALLY_BYTES // per_thread))
     cdef Py_ssize_t rows_per_rule = count * slots
     cdef CRules* rs = <CRules*>malloc(n_rules * sizeof(CRules))
-    cdef Tally* tallies = <Tally*>calloc(threads * n_rules, sizeof(Tally))
-    cdef PairTally* pairs = <PairTally*>calloc(max(1, threads * n_pairs), sizeof(PairTally))
-    cdef UnitOut* scratch = <UnitOut*>calloc(threads * n_rules, sizeof(UnitOut))
+    # Each thread's blocks are followed by spare entries (at least a cache line), so that
+    # no two threads ever write the same cache line.
+    cdef Py_ssize_t tstride = n_rules + 1, pstride = n_pairs + 1, sstride = n_rules + 4
+    cdef Tally* tallies = <Tally*>calloc(threads * tstride, sizeof(Tally))
+    cdef PairTally* pairs = <PairTally*>calloc(threads * pstride, sizeof(PairTally))
+    cdef UnitOut* scratch = <UnitOut*>calloc(threads * sstride, sizeof(UnitOut))
     cdef Rows* rows = <Rows*>calloc(n_rules, sizeof(Rows))
     if rs == NULL or tallies == NULL or pairs == NULL or scratch == NULL or rows == NULL:
         free(rs); free(tallies); free(pairs); free(scratch); free(rows)
@@ -382,20 +385,20 @@ def play_units(rule_sets, Py_ssize_t start, Py_ssize_t count, uint64_t seed, int
                 tid = threadid()
                 for i in range(n_rules):
                     play_unit(&rs[i], seed, start + k, policy_a, policy_b, swap, max_moves,
-                              need, slots, &tallies[tid * n_rules + i],
-                              &scratch[tid * n_rules + i], &rows[i], k)
+                              need, slots, &tallies[tid * tstride + i],
+                              &scratch[tid * sstride + i], &rows[i], k)
                 p = 0
                 for i in range(n_rules):
                     for j in range(i + 1, n_rules):
-                        tally_pair(&pairs[tid * n_pairs + p], &scratch[tid * n_rules + i],
-                                   &scratch[tid * n_rules + j], need > 0)
+                        tally_pair(&pairs[tid * pstride + p], &scratch[tid * sstride + i],
+                                   &scratch[tid * sstride + j], need > 0)
                         p = p + 1
         raise_if_interrupted()
         for q in range(1, threads):
             for i in range(n_rules):
-                merge_tally(&tallies[i], &tallies[q * n_rules + i])
+                merge_tally(&tallies[i], &tallies[q * tstride + i])
             for p in range(n_pairs):
-                merge_pair(&pairs[p], &pairs[q * n_pairs + p])
+                merge_pair(&pairs[p], &pairs[q * pstride + p])
         out_pairs = {}
         p = 0
         for i in range(n_rules):
