@@ -217,7 +217,8 @@ cdef void play_unit(const CRules* r, uint64_t seed, uint64_t u, int pol_a, int p
     cdef int8_t mw = -1
     if need == 0:
         play_game(r, seed, u, pol_a, pol_b, swap, max_moves, &out.game)
-        tally_game(t, &out.game)
+        if t != NULL:
+            tally_game(t, &out.game)
         if rows.winner != NULL:
             keep_row(rows, k, &out.game)
         return
@@ -226,7 +227,8 @@ cdef void play_unit(const CRules* r, uint64_t seed, uint64_t u, int pol_a, int p
     wins[1] = 0
     for s in range(slots):
         play_game(r, seed, u * slots + s, pol_a, pol_b, swap, max_moves, &o)
-        tally_game(t, &o)
+        if t != NULL:
+            tally_game(t, &o)
         if rows.winner != NULL:
             keep_row(rows, k * slots + s, &o)
         played += 1
@@ -247,9 +249,10 @@ cdef void play_unit(const CRules* r, uint64_t seed, uint64_t u, int pol_a, int p
         rows.m_wins[2 * k] = wins[0]
         rows.m_wins[2 * k + 1] = wins[1]
     out.match_winner = mw
-    t.match_counts[mw + 1][out.game.first] += 1
-    t.match_games[0] += played
-    t.match_games[1] += played * played
+    if t != NULL:
+        t.match_counts[mw + 1][out.game.first] += 1
+        t.match_games[0] += played
+        t.match_games[1] += played * played
 
 
 cdef void merge_tally(Tally* a, const Tally* b) noexcept nogil:
@@ -315,7 +318,7 @@ cdef dict pair_dict(const PairTally* p):
 
 def play_units(rule_sets, Py_ssize_t start, Py_ssize_t count, uint64_t seed, int policy_a,
                int policy_b, bint swap_seats=True, int threads=0, int max_moves=10000,
-               int need=0, int slots=1, bint keep_rows=False):
+               int need=0, int slots=1, bint keep_rows=False, bint tally=True):
     """Play units start .. start+count-1 of a seeded run under each rule set in
     `rule_sets` (the same deals), natively over `threads` cores (0: all).  A unit is a
     game, or with need > 0 a match owning game indices j*slots .. j*slots+slots-1 and
@@ -326,7 +329,8 @@ def play_units(rule_sets, Py_ssize_t start, Py_ssize_t count, uint64_t seed, int
     match_games], "pairs": {(i, j): {table, diffs}} for i < j, "rows": None or one dict
     of arrays per rule set}.  Rows (keep_rows): winner (0 = A, 1 = B, -1 = draw, -2 =
     a match slot not played), first, moves, turns, scores (A, B) int16, end, one per
-    game index; with matches also m_winner, m_first, m_games, m_wins per match."""
+    game index; with matches also m_winner, m_first, m_games, m_wins per match.
+    tally=False skips the tallies ("tallies" is None, "pairs" empty): rows only."""
     cdef Py_ssize_t n_rules = len(rule_sets)
     if count < 0 or start < 0:
         raise ValueError("start and count must be >= 0")
@@ -385,10 +389,11 @@ def play_units(rule_sets, Py_ssize_t start, Py_ssize_t count, uint64_t seed, int
                 tid = threadid()
                 for i in range(n_rules):
                     play_unit(&rs[i], seed, start + k, policy_a, policy_b, swap, max_moves,
-                              need, slots, &tallies[tid * tstride + i],
+                              need, slots,
+                              &tallies[tid * tstride + i] if tally else NULL,
                               &scratch[tid * sstride + i], &rows[i], k)
                 p = 0
-                for i in range(n_rules):
+                for i in range(n_rules if tally else 0):
                     for j in range(i + 1, n_rules):
                         tally_pair(&pairs[tid * pstride + p], &scratch[tid * sstride + i],
                                    &scratch[tid * sstride + j], need > 0)
@@ -401,11 +406,11 @@ def play_units(rule_sets, Py_ssize_t start, Py_ssize_t count, uint64_t seed, int
                 merge_pair(&pairs[p], &pairs[q * pstride + p])
         out_pairs = {}
         p = 0
-        for i in range(n_rules):
+        for i in range(n_rules if tally else 0):
             for j in range(i + 1, n_rules):
                 out_pairs[(i, j)] = pair_dict(&pairs[p])
                 p += 1
-        return {"tallies": [tally_dict(&tallies[i]) for i in range(n_rules)],
+        return {"tallies": [tally_dict(&tallies[i]) for i in range(n_rules)] if tally else None,
                 "pairs": out_pairs, "rows": kept}
     finally:
         free(rs); free(tallies); free(pairs); free(scratch); free(rows)
@@ -439,7 +444,7 @@ def play_batch(rules, Py_ssize_t start, Py_ssize_t count, uint64_t seed, int pol
     int16), end (code into END_NAMES).  See play_units for tallies, matches and several
     rule sets."""
     return play_units([rules], start, count, seed, policy_a, policy_b, swap_seats, threads,
-                      max_moves, keep_rows=True)["rows"][0]
+                      max_moves, keep_rows=True, tally=False)["rows"][0]
 
 
 # ---------------------------------------------------------------------------------------

@@ -7,9 +7,10 @@ identical to a local run's whatever the workers, their number or the chunking.  
 lost mid-run loses only its tasks, which the scheduler runs again elsewhere; the result
 does not change.  Chunks start small and grow (x4) while a task takes under a second,
 up to about a million native games (fewer for slow players, since growth stops once a
-chunk takes a second), and shrink again near the end.  Ctrl-C cancels the tasks in flight and raises `Interrupted` with
-the finished chunks.  With a games CSV the rows are written in game-index order (later
-chunks wait in memory for earlier ones; the window bounds how many).
+chunk takes a second), and shrink again near the end.  Ctrl-C cancels the tasks in
+flight and raises `Interrupted` with the finished chunks.  With a games CSV the rows
+are written in game-index order (later chunks wait in memory for earlier ones; the
+window bounds how many).
 
 dask is imported only here, only when a client is given: ``pip install "cuttle[dask]"``.
 """

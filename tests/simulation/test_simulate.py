@@ -31,7 +31,8 @@ def first_games(short, long):
 
 @pytest.fixture(scope="module")
 def run():
-    return cuttle.simulate(3000, players=("random", "greedy"), seed=11, progress=False, keep_games=True)
+    return cuttle.simulate(3000, players=("random", "greedy"), seed=11, progress=False,
+                           keep_games=True)
 
 
 def test_arrays(run):
@@ -71,9 +72,11 @@ def test_determinism_across_threads_and_chunks(run):
 
 
 def test_prefix_and_seed(run):
-    short = cuttle.simulate(500, players=("random", "greedy"), seed=11, progress=False, keep_games=True)
+    short = cuttle.simulate(500, players=("random", "greedy"), seed=11, progress=False,
+                            keep_games=True)
     assert len(short) == 500 and first_games(short, run)
-    other = cuttle.simulate(500, players=("random", "greedy"), seed=12, progress=False, keep_games=True)
+    other = cuttle.simulate(500, players=("random", "greedy"), seed=12, progress=False,
+                            keep_games=True)
     assert not np.array_equal(other.moves, short.moves)
 
 
@@ -85,12 +88,14 @@ def test_seed_none_is_recorded():
 
 
 def test_rules_and_players_reach_the_core():
-    base = cuttle.simulate(400, "classic", ("random", "random"), seed=5, progress=False, keep_games=True)
+    base = cuttle.simulate(400, "classic", ("random", "random"), seed=5, progress=False,
+                           keep_games=True)
     quick = cuttle.simulate(400, cuttle.Rules(king_goals=(15, 14, 10, 7, 5)), "random",
                             seed=5, progress=False, keep_games=True)
     assert quick.players == ("random", "random")
     assert quick.moves.mean() < base.moves.mean()
-    cc = cuttle.simulate(400, "cuttle.cards", ("greedy", "greedy"), seed=5, progress=False, keep_games=True)
+    cc = cuttle.simulate(400, "cuttle.cards", ("greedy", "greedy"), seed=5, progress=False,
+                         keep_games=True)
     assert cc.rules == cuttle.Rules("cuttle.cards")
 
 
@@ -124,7 +129,8 @@ def test_move_cap():
     cap = list(END_NAMES).index("move_cap")
     # natively and with a Python player: a game still running after 5 moves is a draw
     for players in (("random", "greedy"), (first_legal, "greedy")):
-        r = cuttle.simulate(50, players=players, seed=1, max_moves=5, progress=False, keep_games=True)
+        r = cuttle.simulate(50, players=players, seed=1, max_moves=5, progress=False,
+                            keep_games=True)
         capped = r.end == cap
         assert capped.any() and (r.winner[capped] == -1).all(), players
         assert (r.moves[capped] == 5).all() and (r.moves[~capped] <= 5).all(), players
@@ -233,7 +239,8 @@ def test_to_csv(tmp_path):
 @pytest.mark.parametrize("fmt", sorted(MATCH_FORMATS))
 def test_matches(fmt):
     need, slots = MATCH_FORMATS[fmt].wins, MATCH_FORMATS[fmt].slots
-    r = cuttle.simulate(400, players=("random", "random"), seed=3, match=fmt, progress=False, keep_games=True)
+    r = cuttle.simulate(400, players=("random", "random"), seed=3, match=fmt, progress=False,
+                        keep_games=True)
     m = r.matches
     assert r.match == fmt and r.n_matches == len(m) == 400 and m.slots == slots
     assert m.games.sum() == r.n_games
@@ -247,7 +254,8 @@ def test_matches(fmt):
     slot = r.game_index % slots
     assert np.array_equal(r.first, (match_of + slot) % 2)
     # the games are the run's games at those indices (same deals as single games)
-    plain = cuttle.simulate(400 * slots, players=("random", "random"), seed=3, progress=False, keep_games=True)
+    plain = cuttle.simulate(400 * slots, players=("random", "random"), seed=3, progress=False,
+                            keep_games=True)
     for k in FIELDS:
         assert np.array_equal(getattr(r, k), getattr(plain, k)[r.game_index]), k
     # per-match wins agree with the games
@@ -265,7 +273,8 @@ def test_matches(fmt):
 
 
 def test_matches_without_swap():
-    r = cuttle.simulate(60, seed=4, match="best_of_3", swap_seats=False, progress=False, keep_games=True)
+    r = cuttle.simulate(60, seed=4, match="best_of_3", swap_seats=False, progress=False,
+                        keep_games=True)
     assert r.matches.slots == MATCH_FORMATS["best_of_3"].slots + 1
     assert (r.matches.first == 0).all()
     slot = r.game_index % r.matches.slots
@@ -286,13 +295,15 @@ def first_legal(game):
 
 
 def test_callable_players_are_reproducible():
-    r1 = cuttle.simulate(12, players=(first_legal, "random"), seed=21, progress=False, keep_games=True)
+    r1 = cuttle.simulate(12, players=(first_legal, "random"), seed=21, progress=False,
+                         keep_games=True)
     r2 = cuttle.simulate(12, players=(first_legal, "random"), seed=21, chunk_size=5,
                          progress=False, keep_games=True)
     assert r1.players == ("first_legal", "random")
     assert same_games(r1, r2)
     assert np.array_equal(r1.first, np.arange(12) % 2)
-    r3 = cuttle.simulate(12, players=(first_legal, "random"), seed=22, progress=False, keep_games=True)
+    r3 = cuttle.simulate(12, players=(first_legal, "random"), seed=22, progress=False,
+                         keep_games=True)
     assert not same_games(r1, r3)
 
 
@@ -363,7 +374,8 @@ def test_bad_callables():
     with pytest.raises(RuntimeError, match="changed the game"):
         cuttle.simulate(2, players=(rewrite_history, "random"), seed=1, progress=False)
     with pytest.raises(IllegalMoveError, match="player B returned no move"):
-        cuttle.simulate(2, players=("random", lambda g: None), seed=1, progress=False, keep_games=True)
+        cuttle.simulate(2, players=("random", lambda g: None), seed=1, progress=False,
+                        keep_games=True)
 
 
 # -- progress ---------------------------------------------------------------------------
@@ -392,7 +404,8 @@ def test_compare_uses_common_random_numbers(comparison):
     c = comparison
     assert len(c) == 3 and c.seed == 8 and c.n_games == 2000
     assert c.labels == ["classic", "classic: four=draw", "classic"]
-    base = cuttle.simulate(2000, players=("random", "greedy"), seed=8, progress=False, keep_games=True)
+    base = cuttle.simulate(2000, players=("random", "greedy"), seed=8, progress=False,
+                           keep_games=True)
     assert same_games(c[0], base) and same_games(c[2], base)
     # the same rules on the same deals: no difference at all
     for metric in c.metrics():
@@ -442,7 +455,8 @@ def test_compare_outputs(comparison, tmp_path):
 
 
 def test_compare_matches():
-    c = cuttle.compare(["classic", "quick"], 200, seed=4, match="first_to_3", progress=False, keep_games=True)
+    c = cuttle.compare(["classic", "quick"], 200, seed=4, match="first_to_3", progress=False,
+                       keep_games=True)
     assert c.n_games == 200 and c.unit == "matches" and "match_win_A" in c.metrics()
     assert "200 matches each" in str(c) and "wins the match" in str(c)
     assert json.loads(json.dumps(c.as_dict()))["unit"] == "matches"
