@@ -50,6 +50,7 @@ import numpy as np
 from ._core import END_NAMES
 from ._play import decide, play_batch
 from .policies import POLICY_NAMES, policy_code
+from .report import comparison_html, summary_html
 from .errors import IllegalMoveError
 from .game import Game
 from .moves import Move
@@ -468,6 +469,9 @@ class SimulationResult:
     def __str__(self):
         return str(self.summary())
 
+    def _repr_html_(self):
+        return summary_html(self.summary())
+
     # Shortcuts to the summary's estimates (95 %).
     def win_rate(self, player):
         return self.summary().win_rate(player)
@@ -746,6 +750,9 @@ class Summary:
 
     def __repr__(self):
         return f"<Summary of {self.result!r}>"
+
+    def _repr_html_(self):
+        return summary_html(self)
 
     def __str__(self):
         r = self.result
@@ -1084,6 +1091,9 @@ class ComparisonResult:
     def summary(self):
         """The comparison itself (its `str()` is the table, `as_dict()` the JSON form)."""
         return self
+
+    def _repr_html_(self):
+        return comparison_html(self)
 
     def as_dict(self) -> dict:
         return {

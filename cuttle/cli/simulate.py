@@ -4,6 +4,7 @@ import argparse
 import json
 import sys
 
+from ..report import comparison_page, output_path, save_page, simulation_page
 from ..rules import Rules
 from ..simulate import (DEFAULT_MAX_MOVES, MATCH_FORMATS, compare, pyplot, simulate,
                         write_text_file)
@@ -44,6 +45,8 @@ def _add_common(p):
                         "the table)")
     p.add_argument("--csv", nargs="?", const="-", default=None, metavar="FILE",
                    help="write CSV to FILE (default: stdout, instead of the table)")
+    p.add_argument("--html", type=output_path, metavar="OUT.html",
+                   help="also write a self-contained report page (tables and charts)")
 
 
 def add_commands(sub):
@@ -121,6 +124,8 @@ def run_simulate(args):
                    max_moves=args.max_moves, chunk_size=args.chunk_size)
     s = res.summary(args.confidence)
     _write_outputs(args, str(s), s.as_dict, res.to_csv)
+    if args.html:
+        save_page(args.html, simulation_page(s))
     return 0
 
 
@@ -152,6 +157,8 @@ def run_compare(args):
                   max_moves=args.max_moves, chunk_size=args.chunk_size,
                   confidence=args.confidence)
     _write_outputs(args, str(cmp), cmp.as_dict, cmp.to_csv)
+    if args.html:
+        save_page(args.html, comparison_page(cmp))
     if args.plot:
         cmp.plot(args.plot)
         print(f"plot saved to {args.plot}", file=sys.stderr)
