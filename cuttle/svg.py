@@ -116,6 +116,8 @@ class _Table:
             o.append(f'<text x="3" y="15" font-size="{14 if len(rank) == 1 else 12}" '
                      f'font-weight="bold" fill="{color}" letter-spacing="-1">{rank}</text>')
             self.suit(c.suit, 3.5, 18, 9, color)
+            if extra.startswith(("points", "jack")):   # visible under a Jack too
+                self.suit(c.suit, 14 if len(rank) == 1 else 19, 5.5, 9, color)
             self.suit(c.suit, CW - 22, CH - 24, 19, color)
             if "perm" in extra and c.rank == 8:     # an 8 played as glasses
                 o.append(f'<path class="glasses-icon" d="M12 28a4.5 4.5 0 1 0 9 0a4.5 4.5 0 '

@@ -25,11 +25,14 @@ body{margin:0;background:#f5f4ef;color:#222;font-family:system-ui,-apple-system,
 header.top{background:#123c24;color:#f4f1e6;padding:12px 24px}
 header.top h1{margin:0;font-size:20px;font-weight:650}
 header.top p{margin:4px 0 0 0;color:#a9cbb4;font-size:13px}
-main{padding:16px 24px;max-width:1100px}
+main{padding:16px 24px;max-width:1320px}
 section.card{background:#fff;border:1px solid #e2e0d8;border-radius:8px;padding:12px 16px;
  margin:0 0 16px 0}
 section.card h2{font-size:15px;margin:0 0 8px 0}
+svg.chart{display:block;margin:0 0 6px 0}
 .charts{display:flex;flex-wrap:wrap;gap:8px 24px}
+.columns{display:flex;flex-wrap:wrap;gap:0 16px;align-items:flex-start}
+.columns>section.card{flex:0 1 auto;max-width:720px}
 details pre{font-size:12px;max-height:420px;overflow:auto;background:#f7f7f4;padding:8px}
 footer{color:#777;font-size:12px;padding:0 24px 16px 24px}
 """
@@ -72,28 +75,33 @@ def simulation_page(summary) -> str:
     seats += [("first mover wins", d["first_mover_win_rate"]),
               ("second mover wins", d["second_mover_win_rate"])]
     conf = f"{d.get('confidence', 0.95):.0%}"
-    charts = [interval_chart(f"Win and draw rates ({conf} Wilson intervals)", rates),
-              interval_chart("Seats: who moved first", seats),
+    w = 470
+    charts = [interval_chart(f"Win and draw rates ({conf} Wilson intervals)", rates,
+                             width=w, label_width=190),
+              interval_chart("Seats: who moved first", seats, width=w, label_width=190),
               interval_chart("First-player advantage (first minus second mover)",
-                             [("advantage", d["first_player_advantage"])], "pp", zero=True)]
+                             [("advantage", d["first_player_advantage"])], "pp", zero=True,
+                             width=w, label_width=190)]
     m = d.get("match")
     if m:
         charts.insert(0, interval_chart(
             f"Match results ({m.get('description', m.get('format', ''))})",
             [(f"{a} wins the match", m["win_rate"]["A"]),
              (f"{b} wins the match", m["win_rate"]["B"]),
-             ("undecided matches", m["draw_rate"])]))
+             ("undecided matches", m["draw_rate"])], width=w, label_width=190))
     n = d.get("n_games") or 0
     ends = [(name, c["count"] / n) for name, c in d.get("end", {}).items()
             if name != "none" and n and c.get("count")]
     if ends:
-        charts.append(share_bar("How the games ended", ends))
-    body = (_section("Results", wrap(summary_table(summary), False))
-            + _section("Charts", f'<div class="charts">{"".join(charts)}</div>')
+        charts.append(share_bar("How the games ended", ends, width=w))
+    body = ('<div class="columns">'
+            + _section("Results", wrap(summary_table(summary), False))
+            + _section("Charts", "".join(charts)) + "</div>"
             + _section("Data", _json_details(d)))
     rules = d.get("rules", {}).get("preset", "")
+    played = f"{m['n_matches']:,} matches ({n:,} games)" if m else f"{n:,} games"
     return page("cuttle simulation", body,
-                subtitle=f"{n:,} games · {a} against {b} · rules {rules} · seed {d.get('seed')}")
+                subtitle=f"{played} · {a} against {b} · rules {rules} · seed {d.get('seed')}")
 
 
 def comparison_page(comparison) -> str:
@@ -107,7 +115,7 @@ def comparison_page(comparison) -> str:
         label = metric_label(metric, d["players"])
         rows = [(f"[{i + 1}] {rs['label']}", metric_estimate(rs["summary"], metric) or {})
                 for i, rs in enumerate(d["rule_sets"])]
-        charts.append(interval_chart(label, rows, kind))
+        charts.append(interval_chart(label, rows, kind, width=460, label_width=180))
         if kind == "pct":
             diffs += [(f"{label}: [{i + 1}]", rs["difference_vs_baseline"][metric])
                       for i, rs in enumerate(d["rule_sets"]) if i and
@@ -115,8 +123,8 @@ def comparison_page(comparison) -> str:
     diff_chart = interval_chart(f"Differences to [1] in percentage points ({conf} Newcombe "
                                 f"intervals)", diffs, "pp", zero=True, width=860,
                                 label_width=330) if diffs else ""
-    body = (_section("Results", wrap(comparison_table(comparison), False))
-            + _section("Differences to the baseline", diff_chart)
+    body = (_section("Differences to the baseline", diff_chart)
+            + _section("Results", wrap(comparison_table(comparison), False))
             + _section("Each rule set", f'<div class="charts">{"".join(charts)}</div>')
             + _section("Data", _json_details(d)))
     p = d["players"]

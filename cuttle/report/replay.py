@@ -34,11 +34,12 @@ STYLE = """
  border-radius:6px;background:#fff;cursor:pointer}
 .controls button:hover:not(:disabled){background:#eef4ee}
 .controls button:disabled{opacity:.4;cursor:default}
-.controls button.on{background:#123c24;color:#fff;border-color:#123c24}
+.controls button.on,.controls button.on:hover{background:#123c24;color:#fff;
+ border-color:#123c24}
 .controls .pos{margin:0 8px;font-variant-numeric:tabular-nums;min-width:96px}
 .controls .label{color:#555;margin-right:2px}
 .hint{color:#777;font-size:12px;margin:6px 0 0 0}
-.moves{width:290px;max-height:640px;overflow:auto;background:#fff;border:1px solid #e2e0d8;
+.moves{position:relative;width:290px;max-height:640px;overflow:auto;background:#fff;border:1px solid #e2e0d8;
  border-radius:8px;padding:4px 0}
 .moves ol{list-style:none;margin:0;padding:0}
 .moves li{padding:2px 12px;cursor:pointer;font-size:13px;white-space:nowrap;
@@ -55,6 +56,7 @@ STYLE = """
 SCRIPT = r"""
 (async function () {
   const body = document.body, board = document.getElementById('board');
+  const nav = document.querySelector('.moves');
   const steps = JSON.parse(document.getElementById('cuttle-steps').textContent);
   let svgs;
   try {
@@ -83,9 +85,11 @@ SCRIPT = r"""
     for (const b of document.querySelectorAll('button[data-viewer]'))
       b.classList.toggle('on', b.dataset.viewer === viewer);
     for (const li of items) li.classList.toggle('current', +li.dataset.step === step);
-    if (scroll !== false) {
-      const cur = items.find(li => +li.dataset.step === step);
-      if (cur) cur.scrollIntoView({block: 'nearest'});
+    const cur = items.find(li => +li.dataset.step === step);
+    if (cur && scroll !== false) {      // scroll the move list only, never the page
+      if (cur.offsetTop < nav.scrollTop) nav.scrollTop = cur.offsetTop - 24;
+      else if (cur.offsetTop + cur.offsetHeight > nav.scrollTop + nav.clientHeight)
+        nav.scrollTop = cur.offsetTop + cur.offsetHeight - nav.clientHeight + 24;
     }
   }
   function view(v) { viewer = v; show(step, false); }
