@@ -26,7 +26,7 @@ FONT = "DejaVu Sans, Verdana, Arial, Helvetica, sans-serif"
 
 FELT, BAND, INK, MUTED = "#1d5b38", "#123c24", "#f4f1e6", "#a9cbb4"
 FACE, EDGE, RED, BLACK = "#fffdf6", "#2a2a2a", "#c62828", "#1b1b1b"
-GOLD, ICE = "#ffc933", "#8fd8ff"
+GOLD, ICE, JOKER = "#ffc933", "#8fd8ff", "#6a1b9a"
 
 RANK_TEXT = ("?", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 # Suits drawn in a 10 x 10 box: clubs, diamonds, hearts, spades (the card index order).
@@ -41,6 +41,7 @@ SUIT_PATHS = (
     "L6.4 9.8L3.6 9.8L4.5 7.8C4.1 8.4 3.5 8.8 2.7 8.8C1.5 8.8 0.4 7.9 0.4 6.5"
     "C0.4 4.7 2 3.1 5 0.3Z",
 )
+STAR = "M5 .5L6.2 3.8L9.7 3.9L6.9 6L7.9 9.4L5 7.4L2.1 9.4L3.1 6L.3 3.9L3.8 3.8Z"
 PHASE_HELP = {
     "main": "play a card or draw", "counter": "counter or let it resolve",
     "three": "take a card from the scrap", "four": "discard two cards",
@@ -107,9 +108,9 @@ class _Table:
         o.append(f"<title>{escape(c.name)}{' (frozen)' if frozen else ''}</title>")
         o.append(f'<rect width="{CW}" height="{CH}" rx="4" fill="{FACE}" stroke="{EDGE}"/>')
         if c.is_joker:
-            o.append(f'<text x="{CW / 2}" y="{CH / 2 + 5}" font-size="13" font-weight="bold"'
-                     f' text-anchor="middle" fill="#6a1b9a">JK</text>')
-            self.suit(3, CW / 2 - 6, 6, 12, "#6a1b9a")
+            o.append(f'<text x="3" y="15" font-size="13" font-weight="bold" fill="{JOKER}" '
+                     f'letter-spacing="-1">JK</text><path d="{STAR}" fill="{JOKER}" '
+                     f'transform="translate({CW - 26},{CH - 28}) scale(2.2)"/>')
         else:
             color = RED if c.suit in (1, 2) else BLACK
             rank = RANK_TEXT[c.rank]
@@ -145,7 +146,7 @@ class _Table:
     def chip(self, c, x, y):
         """A scrap card: a small tile with its rank and suit."""
         hot = c in self.hot
-        color = "#6a1b9a" if c.is_joker else RED if c.suit in (1, 2) else BLACK
+        color = JOKER if c.is_joker else RED if c.suit in (1, 2) else BLACK
         rank = "JK" if c.is_joker else RANK_TEXT[c.rank]
         o = self.out
         o.append(f'<g class="card chip{" last" if hot else ""}" data-card="{c}" '
