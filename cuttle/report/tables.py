@@ -26,7 +26,8 @@ STYLE = """
 .cuttle-report tr.group td{font-weight:600;text-align:left;padding-top:8px}
 .cuttle-report tr.sep td{border:none;padding:3px}
 .cuttle-report tr.best td{font-weight:600}
-.cuttle-report .pos{color:#1b7f3b}.cuttle-report .neg{color:#b3261e}
+.cuttle-report .pos{color:#1f5f9e;font-weight:600}
+.cuttle-report .neg{color:#a04000;font-weight:600}
 .cuttle-report .note{color:rgba(127,127,127,1);font-size:12px;margin:2px 0}
 """
 
@@ -61,12 +62,16 @@ def interval(e, kind):
     return f"[{num(lo, kind == 'num+')}, {num(hi, kind == 'num+')}]"
 
 
+_FORMATS = {"pct": pct, "pp": pp, "num": num, "num+": lambda x: num(x, True)}
+
+
 def value(e, kind):
-    v = e.get("value")
-    return {"pct": pct, "pp": pp, "num": num}.get(kind, lambda x: num(x, True))(v)
+    """An estimate dict's value in the format of `kind` (pct, pp, num, num+)."""
+    return _FORMATS[kind](e.get("value"))
 
 
 def _sign_class(e):
+    """'pos'/'neg' for an interval entirely above/below zero (a clear difference)."""
     lo, hi = e.get("low"), e.get("high")
     if _finite(lo) and lo > 0:
         return "pos"
