@@ -174,7 +174,10 @@ class _Table:
     def seat_label(self, p, y):
         """'P0 · name   score 9 / 21 [bar]   hand 5   ▶ to decide'."""
         g = self.g
-        name = f"P{p}" + (f" · {self.names[p]}" if self.names else "")
+        label = str(self.names[p]) if self.names else ""
+        if len(label) > 17:                 # room up to the score
+            label = label[:16] + "…"
+        name = f"P{p}" + (f" · {label}" if label else "")
         self.text(PAD, y + 13, name, 14, weight="bold")
         score, goal = g.score(p), g.goal(p)
         bx = 200

@@ -141,6 +141,8 @@ def test_frozen_cards_and_names_are_drawn_safely():
     frozen = [el.get("data-card") for el in card_elements(root) if "frozen" in classes(el)]
     assert frozen == ["QH"]
     assert "P0 · <b>&" in "".join(root.itertext())
+    root = ET.fromstring(table(g, 1, names=("a very long name indeed", "b")))
+    assert "P0 · a very long name…" in "".join(root.itertext())
     root = ET.fromstring(table(g, 0))                   # P0 does not see P1's hand
     assert not [el for el in card_elements(root) if "frozen" in classes(el)]
 
