@@ -266,7 +266,7 @@ class _Table:
         for i, c in enumerate(scrap):
             self.chip(c, sx + (i % per_row) * (CHIP_W + 2), y + 16 + (i // per_row) * 19)
         x = sx + per_row * (CHIP_W + 2) + 14
-        for label, cards in (("announced", g.stack), ("revealed by the 7", g.revealed)):
+        for label, cards in (("announced", g.stack), ("revealed (7)", g.revealed)):
             if not cards:
                 continue
             self.text(x, y + 11, label, 12, GOLD if label == "announced" else INK,

@@ -4,15 +4,18 @@ hidden cards; the report page and a game's table as a notebook shows it.  Screen
 go to the test's tmp dir."""
 
 import pytest
-from selenium.webdriver.common.by import By
-from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import WebDriverWait
 
-import cuttle
-from cuttle.cli import main
-from cuttle.record import make_record, write_record
-from cuttle.svg import table
-from pictures.conftest import busy, play_random, visible_cards
+pytest.importorskip("selenium", reason="selenium is not installed (pip install -e '.[test]')")
+
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+import cuttle  # noqa: E402
+from cuttle.cli import main  # noqa: E402
+from cuttle.record import make_record, write_record  # noqa: E402
+from cuttle.svg import table  # noqa: E402
+from pictures.conftest import busy, play_random, visible_cards  # noqa: E402
 
 STATE = """
 const s = document.querySelector('#board svg, svg.cuttle-table');
@@ -151,6 +154,37 @@ def test_report_page(browser, tmp_path):
     assert len(charts) == 4 and all(w > 300 for w, _ in charts)
     assert [n for _, n in charts[:3]] == [3, 6, 1]
     d.save_screenshot(str(tmp_path / "report.png"))
+
+
+def test_every_table_fits_its_picture(browser, tmp_path):
+    """Random positions of every preset and phase, as each player sees them: no card
+    and no text reaches outside the 600 px picture."""
+    games = []
+    variant = cuttle.Rules("cuttle.cards", ten_blocks_scuttle=True, ten_discards=True,
+                           nine="freeze", joker=True, hand_limit=5)
+    for k, rules in enumerate(list(cuttle.Rules.presets) + [variant]):
+        seen = set()
+        for seed in range(40):
+            g = cuttle.Game(rules, seed=100 * k + seed)
+            while not g.is_over:          # keep the first position of each new phase
+                play_random(g, 1, g.ply + seed)
+                if g.phase not in seen and g.ply > 8:
+                    seen.add(g.phase)
+                    games += [(g.copy(), v) for v in (None, 0, 1)]
+    page = tmp_path / "tables.html"
+    page.write_text("<!DOCTYPE html><html><body>" + "".join(
+        f"<div>{table(g, v)}</div>" for g, v in games) + "</body></html>")
+    open_page(d := browser, page)
+    out = d.execute_script("""
+      return Array.from(document.querySelectorAll('svg.cuttle-table'), s => {
+        const box = s.getBoundingClientRect();
+        return Array.from(s.querySelectorAll('g.card, text'), e => e.getBoundingClientRect())
+          .filter(r => r.left < box.left - 0.5 || r.right > box.right + 0.5
+                       || r.top < box.top - 0.5 || r.bottom > box.bottom + 0.5).length;
+      });""")
+    assert out == [0] * len(games)
+    assert {g.phase for g, _ in games} >= {"counter", "seven", "three", "four", "five",
+                                           "discard", "block", "ten", "over", "main"}
 
 
 @pytest.mark.parametrize("make", ["busy", "long"])
