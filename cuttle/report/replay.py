@@ -197,5 +197,8 @@ def game_page(game, names=None, viewer=None) -> str:
     start = game.copy()
     while start.ply:
         start.undo()
-    info = [f"rules {game.rules}", f"seed {game.seed}", f"{game.ply} moves"]
+    info = ([f"P0 {names[0]} against P1 {names[1]}"] if names else []) + \
+        [f"rules {game.rules}", f"seed {game.seed}", f"{game.ply} moves"]
+    if game.is_over:
+        info.append(result_of(game)["text"])
     return replay_page(start, game.moves, names=names, info=info, viewer=viewer)
