@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from ._play import rollouts as _rollouts
 from .moves import Move
 from .policies import policy_code
+from .report import analysis_html
 from .seeding import seed_or_new
 from .stats import wilson_interval
 
@@ -103,6 +104,9 @@ class Analysis:
                      f"({self.rollouts_per_second:,.0f}/s); moves sorted by score = wins "
                      f"plus half the draws")
         return "\n".join(lines)
+
+    def _repr_html_(self):
+        return analysis_html(self)
 
     def __repr__(self):
         return f"<Analysis best={str(self.best)!r} over {len(self.rows)} moves>"

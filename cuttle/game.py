@@ -434,6 +434,10 @@ class Game(CoreGame):
     def __str__(self):
         return self.render()
 
+    def _repr_svg_(self) -> str:            # Jupyter shows a game as its table
+        from .svg import table
+        return table(self)
+
     def render(self, viewer: int | None = None) -> str:
         """The table as a person would lay it out, `viewer`'s side at the bottom.
         A viewer (0/1) sees the opponent's hand only while it is public; None shows

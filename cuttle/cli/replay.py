@@ -1,8 +1,10 @@
-"""`cuttle replay FILE [--step]`: a saved game record, move by move."""
+"""`cuttle replay FILE [--step] [--html OUT.html]`: a saved game record, move by move,
+in the terminal or as a self-contained replay page."""
 
 import sys
 
-from ..record import play_recorded, read_record, result_of, start_game
+from ..record import final_game, play_recorded, read_record, result_of, start_game
+from ..report import output_path, record_page, save_page
 from .options import CommandError, UsageError
 from .terminal import read_line, seat_names
 
@@ -16,6 +18,10 @@ def run(args) -> int:
         raise CommandError(f"cannot read {path!r}: {e.strerror or e}") from None
     except ValueError as e:
         raise UsageError(f"{path}: {e}") from None
+    if args.html:
+        if args.step:
+            raise UsageError("--step and --html do not go together")
+        return write_page(args.html, rec, path)
     players = rec.get("players", ["player 0", "player 1"])
     names = seat_names(players, rec.get("human_seat"))
     print(f"Replaying {path}: P0 {players[0]} against P1 {players[1]}; "
@@ -35,17 +41,41 @@ def run(args) -> int:
         print()
         print(f"Move {i} (turn {turn}), P{p} ({names[p]}): {move}")
         print(g.render())
-    res = rec.get("result")
-    ends = result_of(g)["text"] if g.is_over else "unfinished"
     print()
-    print(f"Result: {ends}")
+    print(f"Result: {_ends(g)}")
+    return _check_result(rec, g)
+
+
+def _ends(g):
+    return result_of(g)["text"] if g.is_over else "unfinished"
+
+
+def _check_result(rec, g) -> int:
+    """1 (with a warning) when the record says the game ended otherwise than `g`, else 0."""
+    res = rec.get("result")
     if isinstance(res, dict) and res.get("status") == "over":
         if not g.is_over or res.get("winner") != g.winner \
                 or res.get("end_reason") != g.end_reason:
             print(f"warning: the record says {res.get('text', res)!r}, but the replay "
-                  f"ends {ends!r}", file=sys.stderr)
+                  f"ends {_ends(g)!r}", file=sys.stderr)
             return 1
     return 0
+
+
+def write_page(out, rec, path) -> int:
+    """The replay page of the record, written to `out`."""
+    try:
+        html = record_page(rec)
+        end = final_game(rec)
+    except ValueError as e:
+        raise UsageError(f"{path}: {e}") from None
+    try:
+        save_page(out, html)
+    except OSError as e:
+        raise CommandError(f"cannot write {out!r}: {e.strerror or e}") from None
+    print(f"replay page of {len(rec['moves'])} moves written to {out} "
+          f"(result: {_ends(end)})")
+    return _check_result(rec, end)
 
 
 def add_command(sub):
@@ -56,4 +86,7 @@ def add_command(sub):
     pr.add_argument("file", metavar="FILE", help="a game record saved by 'cuttle play'")
     pr.add_argument("--step", action="store_true",
                     help="wait for Enter before each move (end of input stops)")
+    pr.add_argument("--html", type=output_path, metavar="OUT.html",
+                    help="write the replay as one self-contained HTML page (buttons, arrow "
+                         "keys, the move list, each player's view) instead of printing it")
     pr.set_defaults(func=run)

@@ -4,13 +4,14 @@ import argparse
 import json
 import sys
 
+from ..report import comparison_page, output_path, save_page, simulation_page
 from ..rules import Rules
 from ..simulation import (DEFAULT_MAX_MOVES, MATCH_FORMATS, MAX_THREADS, MAX_UNITS,
                           Interrupted, compare, simulate)
 from ..simulation.api import MAX_CHUNK, MAX_MAX_MOVES
 from ..simulation.cluster import connect, start_local_cluster
 from ..simulation.plot import check_plot_path
-from ..simulation.report import write_text_file
+from ..simulation.output import write_text_file
 from . import options
 from .options import CommandError, UsageError
 
@@ -60,6 +61,8 @@ def _add_common(p, plot_help):
     p.add_argument("--plot", metavar="FILE.png", default=None,
                    help="save a figure (format from the extension: png, pdf, svg, ...; needs "
                         "matplotlib): " + plot_help)
+    p.add_argument("--html", type=output_path, metavar="OUT.html",
+                   help="also write a self-contained report page (tables and charts)")
 
 
 def add_commands(sub):
@@ -112,7 +115,8 @@ def _check_outputs(args):
     if args.json == "-" and args.csv == "-":
         raise UsageError("--json and --csv cannot both write to stdout; give one a FILE")
     options.output_files(**{"--json": args.json, "--csv": args.csv,
-                            "--games-csv": args.games_csv, "--plot": args.plot})
+                            "--games-csv": args.games_csv, "--plot": args.plot,
+                            "--html": args.html})
     if args.plot:
         try:
             check_plot_path(args.plot)
@@ -187,6 +191,8 @@ def run_simulate(args):
         s = res.summary(args.confidence)
         _write_outputs(args, str(s), s.as_dict, s.to_csv)
         _plot(args, s)
+        if args.html:
+            save_page(args.html, simulation_page(s))
     return status
 
 
@@ -231,6 +237,8 @@ def run_compare(args):
         return status
     _write_outputs(args, str(cmp), cmp.as_dict, cmp.to_csv)
     _plot(args, cmp)
+    if args.html:
+        save_page(args.html, comparison_page(cmp))
     return status
 
 

@@ -6,7 +6,7 @@ Modules: `players` (player specs -> native policy codes or Python callables), `r
 (playing ranges of unit indices of a seeded run, chunking, merging, interruption),
 `cluster` (the same on a dask.distributed cluster), `progress` (the progress bar),
 `tally` (exact sufficient statistics), `results` (`SimulationResult`), `summary`
-(`Summary`), `compare` (`ComparisonResult`), `report` (text tables, JSON, CSV), `plot`
+(`Summary`), `compare` (`ComparisonResult`), `output` (text tables, JSON, CSV), `plot`
 (matplotlib figures), `formats` (shared names: match formats, labels).
 """
 

@@ -2,12 +2,13 @@
 
 from math import sqrt
 
+from ..report import comparison_html
 from ..stats import (Estimate, mean_interval_from_moments, newcombe_interval,
                      newcombe_paired_interval, wilson_interval, z_value)
 from .formats import PLAYER_LABELS
-from .plot import plot_comparison
-from .report import (COMPARISON_COLUMNS, comparison_dict, comparison_rows, comparison_text,
+from .output import (COMPARISON_COLUMNS, comparison_dict, comparison_rows, comparison_text,
                      write_csv)
+from .plot import plot_comparison
 
 __all__ = ["ComparisonResult", "METRICS", "MATCH_METRICS"]
 
@@ -194,6 +195,9 @@ class ComparisonResult:
 
     def __str__(self):
         return comparison_text(self)
+
+    def _repr_html_(self):
+        return comparison_html(self)
 
     def summary(self):
         """The comparison itself (its `str()` is the table, `as_dict()` the JSON form)."""

@@ -5,8 +5,9 @@ ranges of one run merge exactly (``a.merge(b)``, ``a + b``, ``sum([...])``)."""
 import numpy as np
 
 from .._core import END_NAMES
+from ..report import summary_html
 from .formats import FIELDS
-from .report import game_columns, game_rows, write_csv
+from .output import game_columns, game_rows, write_csv
 from .summary import Summary
 from .tally import Tally, tallies_from_rows
 
@@ -289,6 +290,9 @@ class SimulationResult:
 
     def __str__(self):
         return str(self.summary())
+
+    def _repr_html_(self):
+        return summary_html(self.summary())
 
     # Shortcuts to the summary's estimates (95 %).
     def win_rate(self, player):

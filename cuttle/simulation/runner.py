@@ -22,7 +22,7 @@ from ..seeding import derive
 from .compare import ComparisonResult
 from .formats import MATCH_FORMATS, PLAYER_LABELS, match_slots
 from .progress import Progress
-from .report import CsvFile, game_columns, game_rows
+from .output import CsvFile, game_columns, game_rows
 from .results import GameRows, SimulationResult
 from .tally import PairTally, Tally, tallies_from_rows
 

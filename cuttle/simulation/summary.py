@@ -3,11 +3,12 @@
 import numpy as np
 
 from .._core import END_NAMES
+from ..report import summary_html
 from ..stats import (Estimate, mean_interval_from_moments, newcombe_paired_interval,
                      wilson_interval, z_value)
 from .formats import PLAYER_LABELS, SEATS
 from .plot import plot_summary
-from .report import SUMMARY_COLUMNS, summary_dict, summary_rows, summary_text, write_csv
+from .output import SUMMARY_COLUMNS, summary_dict, summary_rows, summary_text, write_csv
 
 __all__ = ["Summary"]
 
@@ -184,4 +185,7 @@ class Summary:
 
     def __str__(self):
         return summary_text(self)
+
+    def _repr_html_(self):
+        return summary_html(self)
 

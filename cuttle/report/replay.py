@@ -1,0 +1,204 @@
+"""The replay page: a game step by step in one self-contained HTML file.
+
+The table of every step is drawn here in Python (`cuttle.svg.table`) for each of the
+three views (player 0, player 1, all cards); the page's script only switches between
+them.  The pictures are stored as one gzip-compressed JSON array (a game's pictures
+repeat almost everything from step to step: 4 MB of SVG pack into about 70 kB), which
+the browser unpacks with its built-in DecompressionStream.
+
+Keys: left/right arrows step, Home/End jump to the start/end, 0/1/a switch the view.
+The page exposes its state for scripts and tests: ``document.body.dataset.step`` and
+``.viewer``, and ``data-ready="1"`` on the body once the pictures are unpacked.
+"""
+
+import base64
+import gzip
+import json
+from html import escape
+
+from ..record import play_recorded, result_of, start_game
+from ..svg import table
+from .pages import page
+
+__all__ = ["VIEWERS", "game_page", "record_page", "replay_page"]
+
+VIEWERS = (0, 1, None)          # the order of each step's pictures: P0, P1, all cards
+
+STYLE = """
+.replay{display:flex;flex-wrap:wrap;gap:16px;align-items:flex-start}
+.board-col{width:600px}
+#board{min-height:420px}
+#board svg{display:block}
+.controls{display:flex;flex-wrap:wrap;align-items:center;gap:6px;margin:0 0 8px 0}
+.controls button{font:inherit;font-size:13px;padding:4px 10px;border:1px solid #b8b6ab;
+ border-radius:6px;background:#fff;cursor:pointer}
+.controls button:hover:not(:disabled){background:#eef4ee}
+.controls button:disabled{opacity:.4;cursor:default}
+.controls button.on,.controls button.on:hover{background:#123c24;color:#fff;
+ border-color:#123c24}
+.controls .pos{margin:0 8px;font-variant-numeric:tabular-nums;min-width:96px}
+.controls .label{color:#555;margin-right:2px}
+.hint{color:#777;font-size:12px;margin:6px 0 0 0}
+.moves{position:relative;width:290px;max-height:640px;overflow:auto;background:#fff;border:1px solid #e2e0d8;
+ border-radius:8px;padding:4px 0}
+.moves ol{list-style:none;margin:0;padding:0}
+.moves li{padding:2px 12px;cursor:pointer;font-size:13px;white-space:nowrap;
+ font-variant-numeric:tabular-nums}
+.moves li:hover{background:#eef4ee}
+.moves li.turn{cursor:default;color:#777;font-size:11px;padding-top:6px;
+ text-transform:uppercase;letter-spacing:.04em}
+.moves li.turn:hover{background:none}
+.moves li.current{background:#ffc933;font-weight:600}
+.moves .n{display:inline-block;width:34px;color:#888}
+.moves .p0{color:#1f5f9e}.moves .p1{color:#b03a2e}
+"""
+
+SCRIPT = r"""
+(async function () {
+  const body = document.body, board = document.getElementById('board');
+  const nav = document.querySelector('.moves');
+  const steps = JSON.parse(document.getElementById('cuttle-steps').textContent);
+  let svgs;
+  try {
+    const packed = document.getElementById('cuttle-pictures').textContent.trim();
+    const bytes = Uint8Array.from(atob(packed), c => c.charCodeAt(0));
+    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
+    svgs = JSON.parse(await new Response(stream).text());
+  } catch (e) {
+    board.textContent = 'This browser cannot unpack the pictures of the replay ' +
+      '(it needs DecompressionStream: Chrome 80, Firefox 113, Safari 16.4 or later). ' + e;
+    return;
+  }
+  const items = Array.from(document.querySelectorAll('.moves li[data-step]'));
+  const last = steps.length - 1;
+  const views = {'0': 0, '1': 1, 'all': 2};
+  let step = 0, viewer = body.dataset.viewer || 'all';
+  function show(i, scroll) {
+    step = Math.max(0, Math.min(last, i));
+    board.innerHTML = svgs[steps[step][views[viewer]]];
+    body.dataset.step = step;
+    body.dataset.viewer = viewer;
+    document.getElementById('pos').textContent = step ? 'move ' + step + ' / ' + last
+                                                      : 'start / ' + last;
+    for (const b of ['first', 'prev']) document.getElementById(b).disabled = step === 0;
+    for (const b of ['next', 'last']) document.getElementById(b).disabled = step === last;
+    for (const b of document.querySelectorAll('button[data-viewer]'))
+      b.classList.toggle('on', b.dataset.viewer === viewer);
+    for (const li of items) li.classList.toggle('current', +li.dataset.step === step);
+    const cur = items.find(li => +li.dataset.step === step);
+    if (cur && scroll !== false) {      // scroll the move list only, never the page
+      if (cur.offsetTop < nav.scrollTop) nav.scrollTop = cur.offsetTop - 24;
+      else if (cur.offsetTop + cur.offsetHeight > nav.scrollTop + nav.clientHeight)
+        nav.scrollTop = cur.offsetTop + cur.offsetHeight - nav.clientHeight + 24;
+    }
+  }
+  function view(v) { viewer = v; show(step, false); }
+  document.getElementById('first').onclick = () => show(0);
+  document.getElementById('prev').onclick = () => show(step - 1);
+  document.getElementById('next').onclick = () => show(step + 1);
+  document.getElementById('last').onclick = () => show(last);
+  for (const b of document.querySelectorAll('button[data-viewer]'))
+    b.onclick = () => view(b.dataset.viewer);
+  for (const li of items) li.onclick = () => show(+li.dataset.step, false);
+  document.addEventListener('keydown', e => {
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    const k = {ArrowRight: () => show(step + 1), ArrowLeft: () => show(step - 1),
+               Home: () => show(0), End: () => show(last), '0': () => view('0'),
+               '1': () => view('1'), a: () => view('all')}[e.key];
+    if (k) { k(); e.preventDefault(); }
+  });
+  show(0);
+  body.dataset.ready = '1';
+})();
+"""
+
+
+def _script_json(obj) -> str:
+    """JSON safe inside a <script> element."""
+    return json.dumps(obj, separators=(",", ":")).replace("</", "<\\/")
+
+
+def replay_page(start, moves, *, names=None, title="cuttle replay", info=(),
+                viewer=None) -> str:
+    """The replay page of the game that starts as `start` (a Game, not changed) and
+    plays `moves` (moves or their texts).  names: (P0, P1) shown on the table and in
+    the move list; info: lines shown under the title; viewer: the view shown first
+    (0, 1 or None for all cards).  ValueError naming the first move that cannot be
+    played."""
+    if viewer not in VIEWERS or isinstance(viewer, bool):
+        raise ValueError(f"viewer must be None, 0 or 1, not {viewer!r}")
+    g = start.copy()
+    pictures, index, steps = [], {}, []
+
+    def picture(svg):
+        if svg not in index:            # identical pictures are stored once
+            index[svg] = len(pictures)
+            pictures.append(svg)
+        return index[svg]
+
+    def add_step():
+        steps.append([picture(table(g, v, names=names)) for v in VIEWERS])
+
+    add_step()
+    items = ['<li data-step="0"><span class="n"></span>start of the game</li>']
+    turn = None
+    for i, text in enumerate(moves, 1):
+        p, t = g.to_move, g.turn_number
+        move = play_recorded(g, i, str(text))
+        if t != turn:
+            turn = t
+            items.append(f'<li class="turn">turn {t}</li>')
+        items.append(f'<li data-step="{i}"><span class="n">{i}.</span>'
+                     f'<span class="p{p}">P{p}</span> {escape(str(move))}</li>')
+        add_step()
+    if g.is_over:
+        items.append(f'<li class="turn">{escape(result_of(g)["text"])}</li>')
+    packed = base64.b64encode(gzip.compress(json.dumps(pictures).encode(), 9, mtime=0))
+    vname = "all" if viewer is None else str(viewer)
+    seat = [f"player {p}" + (f" ({names[p]})" if names else "") for p in (0, 1)]
+    controls = (
+        '<div class="controls"><button id="first" title="first (Home)">« first</button>'
+        '<button id="prev" title="previous (left arrow)">‹ prev</button>'
+        '<span class="pos" id="pos"></span>'
+        '<button id="next" title="next (right arrow)">next ›</button>'
+        '<button id="last" title="last (End)">last »</button></div>'
+        '<div class="controls"><span class="label">view:</span>'
+        f'<button data-viewer="0" title="as player 0 sees it (key 0)">{escape(seat[0])}'
+        f'</button><button data-viewer="1" title="as player 1 sees it (key 1)">'
+        f'{escape(seat[1])}</button>'
+        '<button data-viewer="all" title="every card face up (key a)">all cards</button>'
+        '</div>')
+    body = (f'<div class="replay"><div class="board-col">{controls}<div id="board">'
+            f'<noscript>The replay needs JavaScript.</noscript></div>'
+            '<p class="hint">← → step through the game · Home / End: start / end · '
+            '0 / 1 / a: the view of player 0, player 1, or all cards · click a move'
+            f'</p></div><nav class="moves"><ol>{"".join(items)}</ol></nav></div>'
+            f'<script type="application/json" id="cuttle-steps">{_script_json(steps)}'
+            f'</script><script type="text/plain" id="cuttle-pictures">{packed.decode()}'
+            f'</script>')
+    return page(title, body, subtitle=" · ".join(info), style=STYLE, script=SCRIPT,
+                body_attrs=f' data-viewer="{vname}" data-steps="{len(steps)}"')
+
+
+def record_page(rec, viewer=None) -> str:
+    """The replay page of a validated game record (`cuttle.record`)."""
+    players = rec.get("players", ["player 0", "player 1"])
+    start = start_game(rec)
+    info = [f"P0 {players[0]} against P1 {players[1]}", f"rules {start.rules}",
+            f"seed {start.seed}", f"{len(rec['moves'])} moves"]
+    res = rec.get("result")
+    if isinstance(res, dict) and res.get("text"):
+        info.append(str(res["text"]))
+    return replay_page(start, rec["moves"], names=tuple(players), info=info, viewer=viewer)
+
+
+def game_page(game, names=None, viewer=None) -> str:
+    """The replay page of a Game from its first move to now (its history)."""
+    start = game.copy()
+    while start.ply:
+        start.undo()
+    info = ([f"P0 {names[0]} against P1 {names[1]}"] if names else []) + \
+        [f"rules {game.rules}", f"seed {game.seed}", f"{game.ply} moves"]
+    if game.is_over:
+        info.append(result_of(game)["text"])
+    return replay_page(start, game.moves, names=names, info=info, viewer=viewer)

@@ -1,0 +1,183 @@
+"""Results as HTML (the text tables, cell for cell), the report and replay pages (no
+browser: their content), and the --html options of the cuttle command."""
+
+import base64
+import gzip
+import html
+import json
+import re
+
+import pytest
+
+import cuttle
+from cuttle import report
+from cuttle.cli import main
+from cuttle.record import make_record, write_record
+from cuttle.svg import table
+from pictures.conftest import play_random
+
+
+@pytest.fixture(scope="module")
+def sim():
+    return cuttle.simulate(400, players=("random", "greedy"), seed=1)
+
+
+@pytest.fixture(scope="module")
+def matches():
+    return cuttle.simulate(60, players=("random", "greedy"), seed=1, match="best_of_3")
+
+
+@pytest.fixture(scope="module")
+def cmp():
+    return cuttle.compare(["classic", "cuttle.cards", cuttle.Rules(four="random")], 300,
+                          players=("greedy", "random"), seed=2)
+
+
+@pytest.fixture(scope="module")
+def analysis():
+    return cuttle.analyse(cuttle.Game(seed=1), rollouts=100, seed=1)
+
+
+def html_rows(fragment):
+    """The non-empty cells of each table row, as text."""
+    rows = []
+    for tr in re.findall(r"<tr[^>]*>(.*?)</tr>", fragment, re.S):
+        cells = [html.unescape(re.sub(r"<[^>]+>", "", c)).strip()
+                 for c in re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", tr, re.S)]
+        if any(cells):
+            rows.append([c for c in cells if c])
+    return rows
+
+
+def text_rows(text):
+    """The rows of a text table (columns: runs of two or more spaces): the lines between
+    the title and the closing notes (after the last blank line; without blank lines,
+    the first line is the title and the last the note)."""
+    lines = str(text).split("\n")
+    blanks = [i for i, line in enumerate(lines) if not line.strip()]
+    first, end = (blanks[0] + 1, blanks[-1]) if blanks else (1, len(lines) - 1)
+    return [re.split(r"\s{2,}", line.strip()) for line in lines[first:end] if line.strip()]
+
+
+def test_summary_table_is_the_text_table(sim, matches):
+    for res in (sim, matches):
+        s = res.summary()
+        frag = report.summary_html(s)
+        assert html_rows(frag) == text_rows(s)
+        assert res._repr_html_() == frag and s._repr_html_() == frag
+        title = str(s).split("\n")[0]
+        assert html.escape(title) in frag and "games ended by:" in frag
+
+
+def test_comparison_table_is_the_text_table(cmp):
+    frag = report.comparison_html(cmp)
+    mine, text = html_rows(frag), text_rows(cmp)
+    assert len(mine) == len(text)
+    for m, t in zip(mine, text):
+        assert m[0].startswith(t[0]) and m[1:] == t[1:]
+    assert cmp._repr_html_() == frag
+    assert "[3] classic: four=random" in html.unescape(frag)
+
+
+def test_analysis_table_is_the_text_table(analysis):
+    frag = report.analysis_html(analysis)
+    assert html_rows(frag) == text_rows(analysis)
+    assert analysis._repr_html_() == frag and 'class="best"' in frag
+
+
+def offline(page):
+    """No resource the page would fetch: no src/href/url()/@import, no web address
+    besides the SVG namespaces."""
+    rest = page.replace('"http://www.w3.org/2000/svg"', "").replace(
+        '"http://www.w3.org/1999/xlink"', "")
+    assert not re.search(r"\bsrc\s*=|<link|@import|url\(|https?:", rest, re.I)
+    return True
+
+
+def test_report_pages(sim, matches, cmp):
+    page = report.simulation_page(sim.summary())
+    assert page.startswith("<!DOCTYPE html>") and offline(page)
+    assert page.count('<svg xmlns="http://www.w3.org/2000/svg" class="chart"') == 4
+    assert report.summary_table(sim.summary()) in page
+    assert html.escape(json.dumps(sim.summary().as_dict(), indent=2)) in page
+    page = report.simulation_page(matches.summary())
+    assert page.count('class="chart"') == 5 and "wins the match" in page
+    page = report.comparison_page(cmp)
+    assert offline(page) and report.comparison_table(cmp) in page
+    # one chart per metric, and one of the differences with a row per rule set >= 2
+    assert page.count('class="chart"') == len(cmp.metrics()) + 1
+    assert page.count('class="estimate"') == 3 * len(cmp.metrics()) + 2 * 4
+
+
+def unpack(page):
+    """(pictures, steps) stored in a replay page."""
+    packed = re.search(r'id="cuttle-pictures">([^<]*)<', page).group(1)
+    pictures = json.loads(gzip.decompress(base64.b64decode(packed)))
+    steps = json.loads(re.search(r'id="cuttle-steps">([^<]*)<', page).group(1))
+    return pictures, steps
+
+
+def test_replay_page_holds_every_step_and_view():
+    g = play_random(cuttle.Game("cuttle.cards", seed=8), 60, 8, ("points", "oneoff"))
+    page = report.game_page(g, names=("ann", "bob"))
+    assert offline(page)
+    pictures, steps = unpack(page)
+    assert len(steps) == g.ply + 1 and len(set(pictures)) == len(pictures)
+    step = g.copy()
+    while step.ply:
+        step.undo()
+    for i, move in enumerate([None] + g.moves):
+        if move is not None:
+            step.play(move)
+        assert [pictures[k] for k in steps[i]] == \
+            [table(step, v, names=("ann", "bob")) for v in (0, 1, None)]
+        if move is not None:
+            assert f'<li data-step="{i}">' in page
+            assert f"</span> {move}</li>" in page
+
+
+def make_game_record(tmp_path, seed=3):
+    g = play_random(cuttle.Game(seed=seed), 400, seed)
+    path = tmp_path / "game.json"
+    write_record(make_record(g, players=["random", "greedy"]), path)
+    return g, path
+
+
+def run(capsys, argv):
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_cli_replay_html(capsys, tmp_path):
+    g, rec = make_game_record(tmp_path)
+    out = tmp_path / "replay.html"
+    code, stdout, _ = run(capsys, ["replay", rec, "--html", out])
+    assert code == 0 and f"written to {out}" in stdout and "Move 1" not in stdout
+    pictures, steps = unpack(out.read_text())
+    assert len(steps) == g.ply + 1
+    assert pictures[steps[-1][2]] == table(g, None, names=("random", "greedy"))
+    code, _, err = run(capsys, ["replay", rec, "--html", tmp_path / "no" / "x.html"])
+    assert code == 2 and "no folder" in err
+    code, _, err = run(capsys, ["replay", rec, "--html", out, "--step"])
+    assert code == 2 and "--step and --html" in err
+    bad = json.loads(rec.read_text())
+    bad["moves"][3] = "scuttle KS 2C"
+    rec.write_text(json.dumps(bad))
+    code, _, err = run(capsys, ["replay", rec, "--html", tmp_path / "bad.html"])
+    assert code == 2 and "move 4" in err and not (tmp_path / "bad.html").exists()
+
+
+def test_cli_simulate_and_compare_html(capsys, tmp_path):
+    out = tmp_path / "sim.html"
+    code, stdout, _ = run(capsys, ["simulate", "-n", "300", "--seed", "1", "--html", out])
+    assert code == 0 and "A (random) wins" in stdout
+    page = out.read_text()
+    s = cuttle.simulate(300, seed=1).summary()
+    assert html_rows(report.summary_table(s)) == html_rows(page.split("<h2>Charts")[0])
+    out = tmp_path / "cmp.html"
+    code, _, _ = run(capsys, ["compare", "classic", "cuttle.cards", "-n", "200", "--seed",
+                              "1", "--html", out, "--json", tmp_path / "c.json"])
+    assert code == 0 and "cuttle comparison" in out.read_text()
+    code, _, err = run(capsys, ["simulate", "-n", "10", "--html", tmp_path])
+    assert code == 2 and "is a folder" in err
