@@ -24,7 +24,7 @@ from cuttle._state cimport *
 from cuttle._rng cimport (rng_seed, rng_below, derive_seed, deal_stream, policy_stream,
                           STREAM_DECISION)
 from cuttle._engine cimport gen_moves, apply_move, deal
-from cuttle._policies cimport choose_move
+from cuttle._policies cimport choose_move, POL_RANDOM, POL_GREEDY, POLICY_KIND_MASK
 from cuttle._actions cimport N_ACTIONS, legal_actions, move_of_action
 from cuttle._observe cimport OBS_SIZE, encode_observation
 from cuttle._core cimport CoreGame
@@ -201,8 +201,17 @@ cdef class VectorCore:
 
     # -- whole batches ---------------------------------------------------------------------
 
+    cdef int team(self, int threads):
+        # Threads worth waking: a self-play or random-opponent step is ~1 us per env, so
+        # a thread gets at least 64 envs; greedy 8; searches one.
+        cdef int kind = self.opponent & POLICY_KIND_MASK
+        cdef Py_ssize_t grain = 64 if (self.opponent < 0 or kind == POL_RANDOM) else \
+            (8 if kind == POL_GREEDY else 1)
+        return <int>max(1, min(threads, self.n // grain))
+
     def reset(self, uint64_t seed, int threads):
         cdef Py_ssize_t i
+        threads = self.team(threads)
         reset_interrupt()
         for i in prange(self.n, nogil=True, num_threads=threads, schedule="dynamic",
                         chunksize=16):
@@ -212,6 +221,7 @@ cdef class VectorCore:
 
     def step(self, const int64_t[::1] actions, int threads):
         cdef Py_ssize_t i
+        threads = self.team(threads)
         reset_interrupt()
         for i in prange(self.n, nogil=True, num_threads=threads, schedule="dynamic",
                         chunksize=16):

@@ -2,7 +2,12 @@
 
     import pyspiel, cuttle.openspiel
     game = pyspiel.load_game("python_cuttle")                 # classic rules
-    game = pyspiel.load_game("python_cuttle(rules=cuttle.cards,max_moves=500)")
+    game = pyspiel.load_game("python_cuttle(rules=cuttle.cards;four:random,max_moves=500)")
+    game = pyspiel.load_game(cuttle.openspiel.game_string(rules, max_moves=500))
+
+OpenSpiel's game strings reserve "=" and ",", so the `rules` parameter is a preset
+followed by `;flag:value` changes, with "/" between the five King goals
+(`classic;king_goals:15/14/10/7/5;joker:true`); `game_string` writes it.
 
 The deal is explicit chance: one chance node per card (uniform over the cards not yet
 dealt), player 0's five cards first, then player 1's six, then the deck from the top.
@@ -25,12 +30,12 @@ import pyspiel
 from ._actions import code_of_action
 from .cards import CARDS
 from .game import Game
-from .rules import Rules
+from .rules import FLAGS, Rules
 from .rl.spaces import (ACTION_SPACE, DEFAULT_MAX_MOVES, OBSERVATION_SIZE, legal_actions,
                         move_of)
 from .seeding import derive
 
-__all__ = ["GAME_TYPE", "CuttleGame", "CuttleState"]
+__all__ = ["GAME_TYPE", "CuttleGame", "CuttleState", "game_string", "rules_from_param"]
 
 SHORT_NAME = "python_cuttle"
 _HANDS = (5, 6)                    # player 0 is dealt 5 cards, player 1 six (and moves first)
@@ -53,13 +58,35 @@ GAME_TYPE = pyspiel.GameType(
 )
 
 
+def rules_from_param(text: str) -> Rules:
+    """Rules from the `rules` game parameter: `preset;flag:value;...` ("/" between
+    King goals).  ValueError naming the bad part."""
+    preset, *changes = str(text).split(";")
+    extra = []
+    for change in changes:
+        name, colon, value = change.partition(":")
+        if not colon:
+            raise ValueError(f"rules parameter {text!r}: write each change as flag:value, "
+                             f"not {change!r}")
+        extra.append(f"{name.strip()}={value.strip().replace('/', ',')}")
+    return Rules.parse(preset.strip() or "classic", extra=extra)
+
+
+def game_string(rules=None, max_moves=DEFAULT_MAX_MOVES) -> str:
+    """The pyspiel.load_game string of python_cuttle under `rules` (a Rules or preset)."""
+    rules = Rules.coerce(rules)
+    param = ";".join([rules.preset] + [f"{k}:{FLAGS[k].format(v).replace(',', '/')}"
+                                       for k, v in rules.changed().items()])
+    return f"{SHORT_NAME}(rules={param},max_moves={int(max_moves)})"
+
+
 class CuttleGame(pyspiel.Game):
-    """Cuttle under `rules` (rules text, e.g. "cuttle.cards: four=random") with a cap of
+    """Cuttle under the `rules` parameter (see rules_from_param) with a cap of
     `max_moves` player moves (a draw)."""
 
     def __init__(self, params=None):
         params = dict(params or {})
-        rules = Rules.parse(str(params.get("rules", "classic")))
+        rules = rules_from_param(params.get("rules", "classic"))
         max_moves = int(params.get("max_moves", DEFAULT_MAX_MOVES))
         if max_moves < 1:
             raise ValueError(f"max_moves must be >= 1, not {max_moves}")
