@@ -133,7 +133,6 @@ cdef inline uint32_t move_of_action(int a) noexcept nogil:
 
 
 # The legal actions of the player to decide, in increasing order, written to `out`
-# (room for MAX_MOVES); returns how many.  `moves` receives the matching move codes
-# (room for MAX_MOVES too).
+# (room for MAX_MOVES); returns how many.  `moves` is scratch room for MAX_MOVES codes.
 cdef int legal_actions(const State* s, const CRules* r, uint32_t* moves,
                        int32_t* out) noexcept nogil

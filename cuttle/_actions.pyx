@@ -55,7 +55,6 @@ cdef int legal_actions(const State* s, const CRules* r, uint32_t* moves,
             a = (w << 6) + lowest(m)
             m &= m - 1
             out[k] = a
-            moves[k] = move_of_action(a)
             k += 1
     return k
 

@@ -13,7 +13,7 @@ loss for the player who chose it.  Episodes restart automatically: a step that e
 one reports its reward and flags, and returns the first observation of the next.
 """
 
-from libc.stdint cimport uint64_t, uint32_t, int64_t, int32_t, int8_t, uint8_t
+from libc.stdint cimport uint64_t, uint32_t, int64_t, int32_t, int16_t, int8_t, uint8_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memset
 from cython.parallel cimport prange
@@ -28,7 +28,7 @@ from cuttle._policies cimport choose_move, POL_RANDOM, POL_GREEDY, POLICY_KIND_M
 from cuttle._actions cimport N_ACTIONS, legal_actions, move_of_action
 from cuttle._observe cimport OBS_SIZE, encode_observation
 from cuttle._core cimport CoreGame
-from cuttle._signals cimport poll_interrupt, reset_interrupt
+from cuttle._signals cimport poll_interrupt, interrupted, reset_interrupt
 from cuttle._signals import raise_if_interrupted
 
 # Episodes in a row that may end before the agent's first decision (the opponent won
@@ -53,7 +53,7 @@ cdef class VectorCore:
     """Native state of a VectorEnv; cuttle/rl/vector.py checks arguments and wraps it."""
 
     cdef Env* envs
-    cdef int32_t* legal      # num_envs x MAX_MOVES legal actions, ascending
+    cdef int16_t* legal      # num_envs x MAX_MOVES legal actions, ascending
     cdef Py_ssize_t n
     cdef CRules cr
     cdef int opponent        # a policy code, or -1 for self-play
@@ -75,7 +75,7 @@ cdef class VectorCore:
         self.seat = seat
         self.max_moves = max_moves
         self.envs = <Env*>malloc(num_envs * sizeof(Env))
-        self.legal = <int32_t*>malloc(num_envs * MAX_MOVES * sizeof(int32_t))
+        self.legal = <int16_t*>malloc(num_envs * MAX_MOVES * sizeof(int16_t))
         if self.envs == NULL or self.legal == NULL:
             raise MemoryError()
         memset(self.envs, 0, num_envs * sizeof(Env))
@@ -137,17 +137,19 @@ cdef class VectorCore:
     cdef void publish(self, Py_ssize_t i) noexcept nogil:
         # The legal actions, mask, observation and decider of env i after a change.
         cdef Env* e = &self.envs[i]
-        cdef int32_t* acts = self.legal + i * MAX_MOVES
+        cdef int16_t* acts = self.legal + i * MAX_MOVES
         cdef uint32_t moves[MAX_MOVES]
+        cdef int32_t found[MAX_MOVES]
         cdef int k
         for k in range(e.n_legal):
             self.mask_v[i, acts[k]] = 0
         if e.stuck:
             e.n_legal = 0
         else:
-            e.n_legal = legal_actions(&e.s, &self.cr, moves, acts)
+            e.n_legal = legal_actions(&e.s, &self.cr, moves, found)
         for k in range(e.n_legal):
-            self.mask_v[i, acts[k]] = 1
+            acts[k] = <int16_t>found[k]
+            self.mask_v[i, found[k]] = 1
         encode_observation(&e.s, &self.cr, self.viewer(e), &self.obs_v[i, 0])
         self.tm_v[i] = <int8_t>self.viewer(e)
 
@@ -167,7 +169,7 @@ cdef class VectorCore:
 
     cdef void step_env(self, Py_ssize_t i, int a) noexcept nogil:
         cdef Env* e = &self.envs[i]
-        cdef int32_t* acts = self.legal + i * MAX_MOVES
+        cdef int16_t* acts = self.legal + i * MAX_MOVES
         cdef int actor = self.viewer(e)
         cdef int k, legal = 0
         cdef float reward = 0
@@ -215,7 +217,9 @@ cdef class VectorCore:
         reset_interrupt()
         for i in prange(self.n, nogil=True, num_threads=threads, schedule="dynamic",
                         chunksize=16):
-            if not poll_interrupt():
+            if (i & 15) == 0:
+                poll_interrupt()            # (a look at the clock: once a chunk)
+            if not interrupted():
                 self.reset_env(i, seed)
         raise_if_interrupted()
 
@@ -225,7 +229,9 @@ cdef class VectorCore:
         reset_interrupt()
         for i in prange(self.n, nogil=True, num_threads=threads, schedule="dynamic",
                         chunksize=16):
-            if not poll_interrupt():
+            if (i & 15) == 0:
+                poll_interrupt()
+            if not interrupted():
                 self.step_env(i, <int>actions[i])
         raise_if_interrupted()
 
