@@ -16,6 +16,7 @@ index=k)` does; results never depend on the thread count.  docs/rl.md has the de
 """
 
 import os
+import time
 
 import numpy as np
 
@@ -35,10 +36,52 @@ def _positive_int(value, name, minimum=1):
     return int(value)
 
 
+class _ThreadTuner:
+    """The team size for `threads=None`.  A step is short (~0.5 ms for 1,024 envs) and
+    its threads wait for each other at its end, so when other programs keep the cores
+    busy, a thread that loses its core stalls the whole step and more threads can be
+    many times slower than one.  So each size (1, 2, 4, ... all cores) keeps its
+    seconds per step (a moving average while in use) and the fastest is used; another
+    size is measured again once the time spent since its last try is 20 times its cost
+    (so trying costs at most ~5%), and not sooner than every 20 steps.  (Results never
+    depend on the size.)"""
+
+    def __init__(self, most):
+        self.sizes = sorted({min(1 << k, most) for k in range(most.bit_length() + 1)})
+        self.cost = {}
+        self.last = {}
+        self.calls = 0
+
+    def best(self):
+        measured = [s for s in self.sizes if s in self.cost]
+        return min(measured, key=self.cost.get) if measured else self.sizes[-1]
+
+    def pick(self):
+        self.calls += 1
+        for s in self.sizes:
+            if s not in self.cost:
+                return s
+        best = self.best()
+        for s in self.sizes:
+            waited = self.calls - self.last[s]
+            if s != best and waited >= 20 and waited * self.cost[best] >= 20 * self.cost[s]:
+                return s
+        return best
+
+    def record(self, size, seconds):
+        # The size in use averages its steps; a retried one starts afresh (conditions
+        # changed since), and if it was just lucky, its next steps show it.
+        c = self.cost.get(size)
+        retried = self.last.get(size, self.calls) < self.calls - 1
+        self.cost[size] = seconds if c is None or retried else 0.7 * c + 0.3 * seconds
+        self.last[size] = self.calls
+
+
 class VectorEnv:
     """`num_envs` games of Cuttle under `rules`, stepped natively on `threads` cores
-    (None: all).  `copy=False` returns read-only views of internal buffers that the next
-    call overwrites (faster); the default returns fresh arrays."""
+    (None: up to all of them, as many as prove fastest on this machine now).
+    `copy=False` returns read-only views of internal buffers that the next call
+    overwrites (faster); the default returns fresh arrays."""
 
     def __init__(self, num_envs, rules=None, opponent=None, threads=None, seat=None,
                  max_moves=DEFAULT_MAX_MOVES, copy=True):
@@ -49,8 +92,8 @@ class VectorEnv:
         if seat not in (0, 1, None) or isinstance(seat, bool):
             raise ValueError(f"seat must be 0, 1 or None (alternating), not {seat!r}")
         self.seat = seat
-        self.threads = (os.cpu_count() or 1) if threads is None \
-            else _positive_int(threads, "threads")
+        self.threads = None if threads is None else _positive_int(threads, "threads")
+        self._tuner = _ThreadTuner(os.cpu_count() or 1) if threads is None else None
         self.max_moves = _positive_int(max_moves, "max_moves")
         self.copy = bool(copy)
         self.observation_size = OBSERVATION_SIZE
@@ -67,7 +110,7 @@ class VectorEnv:
         (num_envs, OBSERVATION_SIZE) and int8 (num_envs,) (the viewer's seat)."""
         self.seed = seed_or_new(seed)
         self._ready = False
-        self._core.reset(self.seed, self.threads)
+        self._run(self._core.reset, self.seed, tune=False)
         self._check_stuck()
         self._ready = True
         return self._out(self._core.obs), self._out(self._core.to_move)
@@ -87,12 +130,23 @@ class VectorEnv:
         if acts.size and (acts.min() < 0 or acts.max() >= ACTION_SPACE):
             raise ValueError(f"actions must be in 0..{ACTION_SPACE - 1}")
         self._ready = False
-        self._core.step(acts, self.threads)
+        self._run(self._core.step, acts)
         self._check_stuck()
         self._ready = True
         c = self._core
         return (self._out(c.obs), self._out(c.rewards), self._out(c.terminated.view(bool)),
                 self._out(c.truncated.view(bool)), self._out(c.to_move))
+
+    def _run(self, native, arg, tune=True):
+        if self._tuner is None:
+            native(arg, self.threads)
+        elif not tune:                       # (a reset is no step: it would skew the times)
+            native(arg, self._tuner.best())
+        else:
+            size = self._tuner.pick()
+            t = time.perf_counter()
+            native(arg, size)
+            self._tuner.record(size, time.perf_counter() - t)
 
     def action_masks(self) -> np.ndarray:
         """The (num_envs, ACTION_SPACE) bool mask of the legal actions now."""

@@ -10,6 +10,7 @@ import pytest
 
 import cuttle
 from cuttle.rl import ACTION_SPACE, VectorEnv, action_mask, move_of
+from cuttle.rl.vector import _ThreadTuner
 from cuttle.seeding import derive
 
 
@@ -31,7 +32,8 @@ def test_results_do_not_depend_on_the_thread_count(opponent, n):
     kw = dict(rules="cuttle.cards", opponent=opponent)
     one = run(VectorEnv(n, threads=1, **kw), 40, seed=9)
     two = run(VectorEnv(n, threads=2, **kw), 40, seed=9)
-    assert same(one, two)
+    auto = run(VectorEnv(n, threads=None, **kw), 40, seed=9)     # sizes change as it tunes
+    assert same(one, two) and same(one, auto)
     assert not same(one, run(VectorEnv(n, threads=1, **kw), 40, seed=10))
 
 
@@ -162,3 +164,23 @@ def test_ctrl_c_stops_a_long_step():
         timer.cancel()
     with pytest.raises(RuntimeError):
         env.step([0, 0])
+
+
+def test_the_thread_tuner_uses_the_fastest_size_and_rarely_retries_the_others():
+    tuner = _ThreadTuner(4)
+    assert tuner.sizes == [1, 2, 4]
+    cost = {1: 1.0, 2: 0.6, 4: 30.0}              # 4 threads stall on a busy machine
+    picks = []
+    for _ in range(2000):
+        s = tuner.pick()
+        picks.append(s)
+        tuner.record(s, cost[s])
+    assert picks[:3] == [1, 2, 4]
+    assert picks.count(2) > 1900
+    spent = sum(cost[s] for s in picks)
+    assert spent < 1.07 * 2000 * cost[2]          # retrying the others costs a few %
+    cost[4] = 0.1                                  # the machine became quiet
+    for _ in range(2000):
+        s = tuner.pick()
+        tuner.record(s, cost[s])
+    assert tuner.pick() == 4
