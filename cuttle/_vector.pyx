@@ -59,7 +59,7 @@ cdef class VectorCore:
     cdef int opponent        # a policy code, or -1 for self-play
     cdef int seat            # the agent's seat against an opponent; -1: alternate
     cdef int max_moves
-    cdef public object obs, mask, rewards, terminated, truncated, to_move, illegal
+    cdef readonly object obs, mask, rewards, terminated, truncated, to_move, illegal
     cdef float[:, ::1] obs_v
     cdef uint8_t[:, ::1] mask_v
     cdef float[::1] rew_v
@@ -69,6 +69,8 @@ cdef class VectorCore:
     def __cinit__(self, rules, Py_ssize_t num_envs, int opponent, int seat, int max_moves):
         self.envs = NULL
         self.legal = NULL
+        if num_envs < 1 or seat not in (-1, 0, 1) or max_moves < 1:
+            raise ValueError("need num_envs >= 1, a seat of -1, 0 or 1 and max_moves >= 1")
         self.n = num_envs
         self.cr = rules.c_fields()
         self.opponent = opponent
@@ -223,8 +225,18 @@ cdef class VectorCore:
                 self.reset_env(i, seed)
         raise_if_interrupted()
 
+    cdef Py_ssize_t env_index(self, Py_ssize_t i) except -1:
+        if not 0 <= i < self.n:
+            raise IndexError(f"env index {i} is out of range 0..{self.n - 1}")
+        return i
+
     def step(self, const int64_t[::1] actions, int threads):
         cdef Py_ssize_t i
+        if actions.shape[0] != self.n:
+            raise ValueError(f"need {self.n} actions, not {actions.shape[0]}")
+        for i in range(self.n):
+            if not 0 <= actions[i] < N_ACTIONS:
+                raise ValueError(f"action {actions[i]} is outside 0..{N_ACTIONS - 1}")
         threads = self.team(threads)
         reset_interrupt()
         for i in prange(self.n, nogil=True, num_threads=threads, schedule="dynamic",
@@ -239,6 +251,8 @@ cdef class VectorCore:
         """A uniformly random legal action per env (-1 for a stuck env)."""
         cdef Py_ssize_t i
         cdef Env* e
+        if out.shape[0] != self.n:
+            raise ValueError(f"need room for {self.n} actions, not {out.shape[0]}")
         with nogil:
             for i in range(self.n):
                 e = &self.envs[i]
@@ -247,6 +261,7 @@ cdef class VectorCore:
 
     def legal_actions(self, Py_ssize_t i):
         cdef int k
+        self.env_index(i)
         return [self.legal[i * MAX_MOVES + k] for k in range(self.envs[i].n_legal)]
 
     def stuck(self):
@@ -275,6 +290,7 @@ cdef class VectorCore:
 
     def copy_state_to(self, Py_ssize_t i, CoreGame game):
         """Make `game` (with this run's rules) hold env i's position (no history)."""
+        self.env_index(i)
         game.st = self.envs[i].s
         game.cr = self.cr
         game.nhist = 0

@@ -127,7 +127,7 @@ class VectorEnv:
             raise ValueError(f"actions must be {self.num_envs} ints, got an array of shape "
                              f"{acts.shape} and dtype {acts.dtype}")
         acts = np.ascontiguousarray(acts, np.int64)
-        if acts.size and (acts.min() < 0 or acts.max() >= ACTION_SPACE):
+        if acts.min() < 0 or acts.max() >= ACTION_SPACE:
             raise ValueError(f"actions must be in 0..{ACTION_SPACE - 1}")
         self._ready = False
         self._run(self._core.step, acts)
