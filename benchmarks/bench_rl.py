@@ -59,15 +59,23 @@ def bench_encoder(n, repeat):
     players = [i & 1 for i in range(n)]
     out = np.empty(OBSERVATION_SIZE, np.float32)
     batch = np.empty((n, OBSERVATION_SIZE), np.float32)
-    rows = {
-        "observation(p).to_array()": lambda: [g.observation(p).to_array()
-                                              for g, p in zip(games, players)],
-        "observation_array(p)": lambda: [g.observation_array(p)
-                                         for g, p in zip(games, players)],
-        "observation_array(p, out)": lambda: [g.observation_array(p, out)
-                                              for g, p in zip(games, players)],
-        "batched, 1 thread": lambda: observe_many(games, players, batch, 1),
-    }
+    pairs = list(zip(games, players))
+
+    def slow():
+        for g, p in pairs:
+            g.observation(p).to_array()
+
+    def fresh():
+        for g, p in pairs:
+            g.observation_array(p)
+
+    def into():
+        for g, p in pairs:
+            g.observation_array(p, out)
+
+    rows = {"observation(p).to_array()": slow, "observation_array(p)": fresh,
+            "observation_array(p, out)": into,
+            "batched, 1 thread": lambda: observe_many(games, players, batch, 1)}
     times = {name: [] for name in rows}
     for _ in range(repeat):                  # interleaved: the rows share the load
         for name, fn in rows.items():

@@ -10,9 +10,14 @@ from cython.parallel cimport prange
 
 import os
 
+import numpy as np
+cimport numpy as cnp
+
 from cuttle._state cimport *
 from cuttle._engine cimport score, goal, hand_is_public
 from cuttle._core cimport CoreGame
+
+cnp.import_array()
 
 OBSERVATION_SIZE = OBS_SIZE
 
@@ -105,6 +110,15 @@ cdef int check_player(int player) except -1:
     if player != 0 and player != 1:
         raise ValueError(f"player must be 0 or 1, not {player!r}")
     return 0
+
+
+def observation(CoreGame game, int player):
+    """A new float32 array: `player`'s observation of `game`."""
+    check_player(player)
+    cdef cnp.npy_intp size = OBS_SIZE
+    cdef cnp.ndarray out = cnp.PyArray_EMPTY(1, &size, cnp.NPY_FLOAT32, 0)
+    encode_observation(&game.st, &game.cr, player, <float*>cnp.PyArray_DATA(out))
+    return out
 
 
 def observe(CoreGame game, int player, float[::1] out):

@@ -12,7 +12,7 @@ import numbers
 import numpy as np
 
 from ._core import END_NAMES, MOVE_SPACE, PHASE_NAMES, CoreGame
-from ._observe import observe
+from ._observe import observation as _observation, observe
 from .cards import CARDS, Card, parse_index
 from .errors import IllegalMoveError, InvalidMoveError
 from .moves import Move
@@ -317,8 +317,8 @@ class Game(CoreGame):
         shape, is filled and returned instead of a new array."""
         p = _player(player)
         if out is None:
-            out = np.empty(OBSERVATION_SIZE, np.float32)
-        elif not (isinstance(out, np.ndarray) and out.dtype == np.float32
+            return _observation(self, p)
+        if not (isinstance(out, np.ndarray) and out.dtype == np.float32
                   and out.shape == (OBSERVATION_SIZE,) and out.flags.c_contiguous
                   and out.flags.writeable):
             raise ValueError(f"out must be a writable contiguous float32 array of shape "
