@@ -42,9 +42,9 @@ class _ThreadTuner:
     busy, a thread that loses its core stalls the whole step and more threads can be
     many times slower than one.  So each size (1, 2, 4, ... all cores) keeps its
     seconds per step (a moving average while in use) and the fastest is used; another
-    size is measured again once the time spent since its last try is 20 times its cost
-    (so trying costs at most ~5%), and not sooner than every 20 steps.  (Results never
-    depend on the size.)"""
+    size is measured again once the time spent since its last try is 50 times its cost
+    (so trying costs ~2%, more with the threads' spinning after it), and not sooner than
+    every 20 steps.  (Results never depend on the size.)"""
 
     def __init__(self, most):
         self.sizes = sorted({min(1 << k, most) for k in range(most.bit_length() + 1)})
@@ -64,7 +64,7 @@ class _ThreadTuner:
         best = self.best()
         for s in self.sizes:
             waited = self.calls - self.last[s]
-            if s != best and waited >= 20 and waited * self.cost[best] >= 20 * self.cost[s]:
+            if s != best and waited >= 20 and waited * self.cost[best] >= 50 * self.cost[s]:
                 return s
         return best
 
