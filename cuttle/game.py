@@ -319,8 +319,8 @@ class Game(CoreGame):
         if out is None:
             return _observation(self, p)
         if not (isinstance(out, np.ndarray) and out.dtype == np.float32
-                  and out.shape == (OBSERVATION_SIZE,) and out.flags.c_contiguous
-                  and out.flags.writeable):
+                and out.shape == (OBSERVATION_SIZE,) and out.flags.c_contiguous
+                and out.flags.writeable):
             raise ValueError(f"out must be a writable contiguous float32 array of shape "
                              f"({OBSERVATION_SIZE},)")
         observe(self, p, out)
