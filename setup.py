@@ -75,7 +75,8 @@ directives = {
 }
 
 # The native core, one extension module per concern (each .pyx has its .pxd contract).
-NATIVE_MODULES = ("_signals", "_engine", "_hidden", "_policies", "_core", "_play")
+NATIVE_MODULES = ("_signals", "_engine", "_hidden", "_policies", "_core", "_play", "_actions",
+                  "_observe", "_vector")
 
 extensions = [
     Extension(

@@ -12,10 +12,11 @@ import numbers
 import numpy as np
 
 from ._core import END_NAMES, MOVE_SPACE, PHASE_NAMES, CoreGame
+from ._observe import observation as _observation, observe
 from .cards import CARDS, Card, parse_index
 from .errors import IllegalMoveError, InvalidMoveError
 from .moves import Move
-from .observation import Observation
+from .observation import OBSERVATION_SIZE, Observation
 from .position import layout, parse_text, write_text
 from .rules import Rules
 from .seeding import check_seed, seed_or_new
@@ -309,6 +310,21 @@ class Game(CoreGame):
             frozen=tuple(tuple(self.frozen(s)) for s in (0, 1)),
             scores=(self.score(0), self.score(1)), goals=(self.goal(0), self.goal(1)),
             winner=self.winner, is_over=self.is_over, n_cards=53 if self._rules.joker else 52)
+
+    def observation_array(self, player: int, out: np.ndarray | None = None) -> np.ndarray:
+        """`observation(player).to_array()`, encoded natively (tens of times faster):
+        a float32 vector of OBSERVATION_SIZE.  `out`, a writable float32 array of that
+        shape, is filled and returned instead of a new array."""
+        p = _player(player)
+        if out is None:
+            return _observation(self, p)
+        if not (isinstance(out, np.ndarray) and out.dtype == np.float32
+                and out.shape == (OBSERVATION_SIZE,) and out.flags.c_contiguous
+                and out.flags.writeable):
+            raise ValueError(f"out must be a writable contiguous float32 array of shape "
+                             f"({OBSERVATION_SIZE},)")
+        observe(self, p, out)
+        return out
 
     def determinize(self, player: int, seed: int | None = None) -> Game:
         """A full game consistent with `player`'s observation: everything the player

@@ -1,0 +1,163 @@
+# cython: language_level=3
+"""The observation encoding, natively (see _observe.pxd): for one game or a batch of
+games, written straight into float32 numpy buffers.  Observation.to_array() in
+cuttle/observation.py is the readable specification of the same values."""
+
+from libc.stdint cimport uint64_t
+from libc.stdlib cimport malloc, free
+from libc.string cimport memset
+from cython.parallel cimport prange
+
+import os
+
+import numpy as np
+cimport numpy as cnp
+
+from cuttle._state cimport *
+from cuttle._engine cimport score, goal, hand_is_public
+from cuttle._core cimport CoreGame
+
+cnp.import_array()
+
+OBSERVATION_SIZE = OBS_SIZE
+
+# Plane order (the names are cuttle.observation.PLANES).
+cdef enum:
+    PL_OWN_HAND = 0
+    PL_OPP_KNOWN = 1
+    PL_OWN_POINTS = 2
+    PL_OPP_POINTS = 3
+    PL_OWN_PERM = 4
+    PL_OPP_PERM = 5
+    PL_JACK_OWN = 6
+    PL_JACK_OPP = 7
+    PL_SCRAP = 8
+    PL_DECK_KNOWN = 9
+    PL_REVEALED = 10
+    PL_STACK = 11
+    PL_OWN_FROZEN = 12
+    PL_UNKNOWN = 13
+
+
+cdef inline void mark(float* plane, uint64_t m) noexcept nogil:
+    while m:
+        plane[lowest(m)] = 1.0
+        m &= m - 1
+
+
+cdef inline uint64_t jacks_on(const State* s, uint64_t points) noexcept nogil:
+    cdef uint64_t m = s.stacked & points
+    cdef uint64_t out = 0
+    cdef int c, i
+    while m:
+        c = lowest(m)
+        m &= m - 1
+        for i in range(jcount(s, c)):
+            out |= bit(jack_at(s, c, i))
+    return out
+
+
+cdef void encode_observation(const State* s, const CRules* r, int me,
+                             float* out) noexcept nogil:
+    cdef int opp = me ^ 1
+    cdef int i
+    cdef uint64_t known, deck_known = 0, revealed = 0, stack = 0, frozen = 0, seen, every
+    memset(out, 0, OBS_SIZE * sizeof(float))
+    # What `me` knows of the opponent's hand (all of it while it is public).
+    known = s.hand[opp] if hand_is_public(s, r, opp) else (s.known_hand[me] & s.hand[opp])
+    for i in range(s.deck_len):
+        if s.known_deck & bit(s.deck[i]):
+            deck_known |= bit(s.deck[i])
+    for i in range(s.n_revealed):
+        revealed |= bit(s.revealed[i])
+    for i in range(s.stack_len):
+        stack |= bit(s.stack[i])
+    # Frozen cards bind only during their owner's turn (as Game.frozen reports them).
+    if s.turn == me and s.phase != PH_OVER:
+        frozen = s.frozen[me] & s.hand[me]
+    mark(out + 53 * PL_OWN_HAND, s.hand[me])
+    mark(out + 53 * PL_OPP_KNOWN, known)
+    mark(out + 53 * PL_OWN_POINTS, s.points[me])
+    mark(out + 53 * PL_OPP_POINTS, s.points[opp])
+    mark(out + 53 * PL_OWN_PERM, s.perm[me])
+    mark(out + 53 * PL_OPP_PERM, s.perm[opp])
+    mark(out + 53 * PL_JACK_OWN, jacks_on(s, s.points[me]))
+    mark(out + 53 * PL_JACK_OPP, jacks_on(s, s.points[opp]))
+    mark(out + 53 * PL_SCRAP, s.scrap)
+    mark(out + 53 * PL_DECK_KNOWN, deck_known)
+    mark(out + 53 * PL_REVEALED, revealed)
+    mark(out + 53 * PL_STACK, stack)
+    mark(out + 53 * PL_OWN_FROZEN, frozen)
+    seen = s.hand[me] | known | s.points[0] | s.points[1] | s.perm[0] | s.perm[1] | \
+        jacks_on(s, s.points[0] | s.points[1]) | s.scrap | deck_known | revealed | stack
+    every = ((<uint64_t>1) << (53 if r.joker else 52)) - 1
+    mark(out + 53 * PL_UNKNOWN, every & ~seen)
+    # Scalars: computed in double and rounded once to float, as numpy does.
+    out[OBS_SCALARS + 0] = <float>(s.deck_len / 52.0)
+    out[OBS_SCALARS + 1] = <float>(popcount(s.hand[me]) / 52.0)
+    out[OBS_SCALARS + 2] = <float>(popcount(s.hand[opp]) / 52.0)
+    out[OBS_SCALARS + 3] = <float>(score(s, me) / 21.0)
+    out[OBS_SCALARS + 4] = <float>(score(s, opp) / 21.0)
+    out[OBS_SCALARS + 5] = <float>(goal(s, r, me) / 21.0)
+    out[OBS_SCALARS + 6] = <float>(goal(s, r, opp) / 21.0)
+    out[OBS_SCALARS + 7] = <float>(s.stack_len / 52.0)
+    out[OBS_SCALARS + 8] = 1.0 if s.turn == me else 0.0
+    out[OBS_SCALARS + 9] = 1.0 if (s.phase != PH_OVER and s.to_move == me) else 0.0
+    out[OBS_PHASE + s.phase] = 1.0
+
+
+cdef int check_player(int player) except -1:
+    if player != 0 and player != 1:
+        raise ValueError(f"player must be 0 or 1, not {player!r}")
+    return 0
+
+
+def observation(CoreGame game, int player):
+    """A new float32 array: `player`'s observation of `game`."""
+    check_player(player)
+    cdef cnp.npy_intp size = OBS_SIZE
+    cdef cnp.ndarray out = cnp.PyArray_EMPTY(1, &size, cnp.NPY_FLOAT32, 0)
+    encode_observation(&game.st, &game.cr, player, <float*>cnp.PyArray_DATA(out))
+    return out
+
+
+def observe(CoreGame game, int player, float[::1] out):
+    """Write `player`'s observation of `game` into `out` (float32, OBSERVATION_SIZE)."""
+    check_player(player)
+    if out.shape[0] != OBS_SIZE:
+        raise ValueError(f"an observation needs {OBS_SIZE} floats, not {out.shape[0]}")
+    encode_observation(&game.st, &game.cr, player, &out[0])
+
+
+def observe_many(games, players, float[:, ::1] out, int threads=0):
+    """Write observation k of `games[k]` for `players[k]` into row k of `out`
+    (float32, (len(games), OBSERVATION_SIZE)), over `threads` cores (0: all)."""
+    cdef Py_ssize_t n = len(games), k
+    if len(players) != n or out.shape[0] != n or out.shape[1] != OBS_SIZE:
+        raise ValueError(f"need one player per game and an output of shape ({n}, "
+                         f"{OBS_SIZE}), got {len(players)} players and "
+                         f"{(out.shape[0], out.shape[1])}")
+    if n == 0:
+        return
+    cdef const State** st = <const State**>malloc(n * sizeof(State*))
+    cdef const CRules** cr = <const CRules**>malloc(n * sizeof(CRules*))
+    cdef int* pl = <int*>malloc(n * sizeof(int))
+    cdef CoreGame g
+    try:
+        if st == NULL or cr == NULL or pl == NULL:
+            raise MemoryError()
+        for k in range(n):
+            g = games[k]
+            pl[k] = players[k]
+            check_player(pl[k])
+            st[k] = &g.st
+            cr[k] = &g.cr
+        if threads <= 0:
+            threads = os.cpu_count() or 1
+        # The games list keeps every game (and so every State) alive meanwhile.
+        for k in prange(n, nogil=True, num_threads=threads, schedule="static"):
+            encode_observation(st[k], cr[k], pl[k], &out[k, 0])
+    finally:
+        free(st)
+        free(cr)
+        free(pl)

@@ -1,0 +1,296 @@
+# cython: language_level=3
+"""Many games stepped in one native call: the core of cuttle.rl.VectorEnv (docs/rl.md).
+
+Each env is a State with its own streams: env i of a run seeded `seed` has the seed
+derive_seed(seed, 2i), and its episode k is game k of that seed's run (dealt from
+deal_stream(k), the opponent drawing from policy_stream(k)), so
+Game.from_run(rules, seed=derive(seed, 2i), index=k) is the same deal.  sample_actions
+draws from the stream STREAM_DECISION of derive_seed(seed, 2i + 1).  Envs are stepped
+in parallel (prange); nothing depends on the thread count.
+
+Actions are compact actions (_actions.pxd).  An illegal action ends the episode as a
+loss for the player who chose it.  Episodes restart automatically: a step that ends
+one reports its reward and flags, and returns the first observation of the next.
+"""
+
+from libc.stdint cimport uint64_t, uint32_t, int64_t, int32_t, int16_t, int8_t, uint8_t
+from libc.stdlib cimport malloc, free
+from libc.string cimport memset
+from cython.parallel cimport prange
+
+import numpy as np
+
+from cuttle._state cimport *
+from cuttle._rng cimport (rng_seed, rng_below, derive_seed, deal_stream, policy_stream,
+                          STREAM_DECISION)
+from cuttle._engine cimport gen_moves, apply_move, deal
+from cuttle._policies cimport choose_move, POL_RANDOM, POL_GREEDY, POLICY_KIND_MASK
+from cuttle._actions cimport N_ACTIONS, legal_actions, move_of_action
+from cuttle._observe cimport OBS_SIZE, encode_observation
+from cuttle._core cimport CoreGame
+from cuttle._signals cimport poll_interrupt, interrupted, reset_interrupt
+from cuttle._signals import raise_if_interrupted
+
+# Episodes in a row that may end before the agent's first decision (the opponent won
+# at once) before an env gives up: only degenerate goals make that happen every time.
+cdef enum:
+    MAX_SKIPS = 64
+
+ctypedef struct Env:
+    State s
+    Rng pol                  # the opponent's stream this episode
+    Rng sampler              # sample_actions' stream
+    uint64_t seed            # this env's seed (its episodes are that seed's games)
+    int64_t episode
+    int64_t skipped          # episodes that ended before the agent could decide
+    int32_t moves            # moves played this episode (both players)
+    int32_t agent            # the agent's seat this episode (against an opponent)
+    int32_t n_legal          # legal actions now (0 only when stuck)
+    int32_t stuck            # MAX_SKIPS episodes in a row ended before the agent decided
+
+
+cdef class VectorCore:
+    """Native state of a VectorEnv; cuttle/rl/vector.py checks arguments and wraps it."""
+
+    cdef Env* envs
+    cdef int16_t* legal      # num_envs x MAX_MOVES legal actions, ascending
+    cdef Py_ssize_t n
+    cdef CRules cr
+    cdef int opponent        # a policy code, or -1 for self-play
+    cdef int seat            # the agent's seat against an opponent; -1: alternate
+    cdef int max_moves
+    cdef readonly object obs, mask, rewards, terminated, truncated, to_move, illegal
+    cdef float[:, ::1] obs_v
+    cdef uint8_t[:, ::1] mask_v
+    cdef float[::1] rew_v
+    cdef uint8_t[::1] term_v, trunc_v, ill_v
+    cdef int8_t[::1] tm_v
+
+    def __cinit__(self, rules, Py_ssize_t num_envs, int opponent, int seat, int max_moves):
+        self.envs = NULL
+        self.legal = NULL
+        if num_envs < 1 or seat not in (-1, 0, 1) or max_moves < 1:
+            raise ValueError("need num_envs >= 1, a seat of -1, 0 or 1 and max_moves >= 1")
+        self.n = num_envs
+        self.cr = rules.c_fields()
+        self.opponent = opponent
+        self.seat = seat
+        self.max_moves = max_moves
+        self.envs = <Env*>malloc(num_envs * sizeof(Env))
+        self.legal = <int16_t*>malloc(num_envs * MAX_MOVES * sizeof(int16_t))
+        if self.envs == NULL or self.legal == NULL:
+            raise MemoryError()
+        memset(self.envs, 0, num_envs * sizeof(Env))
+        self.obs = np.zeros((num_envs, OBS_SIZE), np.float32)
+        self.mask = np.zeros((num_envs, N_ACTIONS), np.uint8)
+        self.rewards = np.zeros(num_envs, np.float32)
+        self.terminated = np.zeros(num_envs, np.uint8)
+        self.truncated = np.zeros(num_envs, np.uint8)
+        self.illegal = np.zeros(num_envs, np.uint8)
+        self.to_move = np.zeros(num_envs, np.int8)
+        self.obs_v = self.obs
+        self.mask_v = self.mask
+        self.rew_v = self.rewards
+        self.term_v = self.terminated
+        self.trunc_v = self.truncated
+        self.ill_v = self.illegal
+        self.tm_v = self.to_move
+
+    def __dealloc__(self):
+        free(self.envs)
+        free(self.legal)
+
+    # -- per env, nogil ------------------------------------------------------------------
+
+    cdef inline int viewer(self, Env* e) noexcept nogil:
+        return e.agent if self.opponent >= 0 else e.s.to_move
+
+    cdef void advance(self, Env* e) noexcept nogil:
+        # The opponent plays until the agent decides, the game ends or the cap is hit.
+        cdef uint32_t buf[MAX_MOVES]
+        cdef int k
+        while e.s.phase != PH_OVER and e.s.to_move != e.agent and e.moves < self.max_moves:
+            k = gen_moves(&e.s, &self.cr, buf)
+            apply_move(&e.s, &self.cr, choose_move(&e.s, &self.cr, self.opponent, &e.pol,
+                                                   buf, k))
+            e.moves += 1
+
+    cdef void start_episode(self, Py_ssize_t i) noexcept nogil:
+        cdef Env* e = &self.envs[i]
+        cdef int skips = 0
+        while True:
+            rng_seed(&e.s.rng, e.seed, deal_stream(<uint64_t>e.episode))
+            deal(&e.s, &self.cr)
+            rng_seed(&e.pol, e.seed, policy_stream(<uint64_t>e.episode))
+            e.moves = 0
+            e.agent = self.seat if self.seat >= 0 else <int32_t>((i + e.episode) & 1)
+            if self.opponent < 0:
+                return
+            self.advance(e)
+            if e.s.phase != PH_OVER and e.moves < self.max_moves:
+                return
+            e.skipped += 1
+            e.episode += 1
+            skips += 1
+            if skips >= MAX_SKIPS:
+                e.stuck = 1
+                return
+
+    cdef void publish(self, Py_ssize_t i) noexcept nogil:
+        # The legal actions, mask, observation and decider of env i after a change.
+        cdef Env* e = &self.envs[i]
+        cdef int16_t* acts = self.legal + i * MAX_MOVES
+        cdef uint32_t moves[MAX_MOVES]
+        cdef int32_t found[MAX_MOVES]
+        cdef int k
+        for k in range(e.n_legal):
+            self.mask_v[i, acts[k]] = 0
+        if e.stuck:
+            e.n_legal = 0
+        else:
+            e.n_legal = legal_actions(&e.s, &self.cr, moves, found)
+        for k in range(e.n_legal):
+            acts[k] = <int16_t>found[k]
+            self.mask_v[i, found[k]] = 1
+        encode_observation(&e.s, &self.cr, self.viewer(e), &self.obs_v[i, 0])
+        self.tm_v[i] = <int8_t>self.viewer(e)
+
+    cdef void reset_env(self, Py_ssize_t i, uint64_t seed) noexcept nogil:
+        cdef Env* e = &self.envs[i]
+        e.seed = derive_seed(seed, 2 * <uint64_t>i)
+        rng_seed(&e.sampler, derive_seed(seed, 2 * <uint64_t>i + 1), STREAM_DECISION)
+        e.episode = 0
+        e.skipped = 0
+        e.stuck = 0
+        self.start_episode(i)
+        self.publish(i)
+        self.rew_v[i] = 0
+        self.term_v[i] = 0
+        self.trunc_v[i] = 0
+        self.ill_v[i] = 0
+
+    cdef void step_env(self, Py_ssize_t i, int a) noexcept nogil:
+        cdef Env* e = &self.envs[i]
+        cdef int16_t* acts = self.legal + i * MAX_MOVES
+        cdef int actor = self.viewer(e)
+        cdef int k, legal = 0
+        cdef float reward = 0
+        cdef uint8_t term = 0, trunc = 0, illegal = 0
+        for k in range(e.n_legal):
+            if acts[k] == a:
+                legal = 1
+                break
+        if not legal:
+            illegal = 1
+            term = 1
+            reward = -1
+        else:
+            apply_move(&e.s, &self.cr, move_of_action(a))
+            e.moves += 1
+            if self.opponent >= 0:
+                self.advance(e)
+            if e.s.phase == PH_OVER:
+                term = 1
+                reward = 0 if e.s.winner < 0 else (1 if e.s.winner == actor else -1)
+            elif e.moves >= self.max_moves:
+                trunc = 1
+        if term or trunc:
+            e.episode += 1
+            self.start_episode(i)
+        self.publish(i)
+        self.rew_v[i] = reward
+        self.term_v[i] = term
+        self.trunc_v[i] = trunc
+        self.ill_v[i] = illegal
+
+    # -- whole batches ---------------------------------------------------------------------
+
+    cdef int team(self, int threads):
+        # Threads worth waking: a self-play or random-opponent step is ~1 us per env, so
+        # a thread gets at least 64 envs; greedy 8; searches one.
+        cdef int kind = self.opponent & POLICY_KIND_MASK
+        cdef Py_ssize_t grain = 64 if (self.opponent < 0 or kind == POL_RANDOM) else \
+            (8 if kind == POL_GREEDY else 1)
+        return <int>max(1, min(threads, self.n // grain))
+
+    def reset(self, uint64_t seed, int threads):
+        cdef Py_ssize_t i
+        threads = self.team(threads)
+        reset_interrupt()
+        for i in prange(self.n, nogil=True, num_threads=threads, schedule="dynamic",
+                        chunksize=16):
+            if (i & 15) == 0:
+                poll_interrupt()            # (a look at the clock: once a chunk)
+            if not interrupted():
+                self.reset_env(i, seed)
+        raise_if_interrupted()
+
+    cdef Py_ssize_t env_index(self, Py_ssize_t i) except -1:
+        if not 0 <= i < self.n:
+            raise IndexError(f"env index {i} is out of range 0..{self.n - 1}")
+        return i
+
+    def step(self, const int64_t[::1] actions, int threads):
+        cdef Py_ssize_t i
+        if actions.shape[0] != self.n:
+            raise ValueError(f"need {self.n} actions, not {actions.shape[0]}")
+        for i in range(self.n):
+            if not 0 <= actions[i] < N_ACTIONS:
+                raise ValueError(f"action {actions[i]} is outside 0..{N_ACTIONS - 1}")
+        threads = self.team(threads)
+        reset_interrupt()
+        for i in prange(self.n, nogil=True, num_threads=threads, schedule="dynamic",
+                        chunksize=16):
+            if (i & 15) == 0:
+                poll_interrupt()
+            if not interrupted():
+                self.step_env(i, <int>actions[i])
+        raise_if_interrupted()
+
+    def sample_actions(self, int64_t[::1] out):
+        """A uniformly random legal action per env (-1 for a stuck env)."""
+        cdef Py_ssize_t i
+        cdef Env* e
+        if out.shape[0] != self.n:
+            raise ValueError(f"need room for {self.n} actions, not {out.shape[0]}")
+        with nogil:
+            for i in range(self.n):
+                e = &self.envs[i]
+                out[i] = -1 if e.n_legal == 0 else \
+                    self.legal[i * MAX_MOVES + rng_below(&e.sampler, e.n_legal)]
+
+    def legal_actions(self, Py_ssize_t i):
+        cdef int k
+        self.env_index(i)
+        return [self.legal[i * MAX_MOVES + k] for k in range(self.envs[i].n_legal)]
+
+    def stuck(self):
+        cdef Py_ssize_t i
+        cdef list out = []
+        for i in range(self.n):
+            if self.envs[i].stuck:
+                out.append(i)
+        return out
+
+    def episodes(self):
+        out = np.empty(self.n, np.int64)
+        cdef int64_t[::1] v = out
+        cdef Py_ssize_t i
+        for i in range(self.n):
+            v[i] = self.envs[i].episode
+        return out
+
+    def skipped(self):
+        out = np.empty(self.n, np.int64)
+        cdef int64_t[::1] v = out
+        cdef Py_ssize_t i
+        for i in range(self.n):
+            v[i] = self.envs[i].skipped
+        return out
+
+    def copy_state_to(self, Py_ssize_t i, CoreGame game):
+        """Make `game` (with this run's rules) hold env i's position (no history)."""
+        self.env_index(i)
+        game.st = self.envs[i].s
+        game.cr = self.cr
+        game.nhist = 0

@@ -1,0 +1,140 @@
+"""A PettingZoo AEC environment: two agents, `player_0` (moves first) and `player_1`.
+
+`agent_selection` is always the player who decides now, which is not strict
+alternation: a one-off gives the opponent a counter decision, a 3, a 5 or a 7 gives
+the same player a follow-up choice, a 4 makes the opponent discard.  Each agent
+observes a dict: `observation` (the float32 encoding of its view,
+`Game.observation_array`) and `action_mask` (int8 over the compact actions, all zero
+when it is not that agent's decision).  Rewards are +1 / -1 for the winner / loser when
+the game ends and 0 otherwise (a draw gives 0 to both); the move cap truncates.  An
+action inside the space that is not legal now ends the game as a loss for the agent
+that chose it (info `illegal_action`); anything outside the space raises ValueError.
+
+Seeding: `reset(seed=s)` deals `Game(seed=s)`, and the following unseeded resets deal
+games 1, 2, ... of the same seeded run (`Game.from_run(rules, seed=s, index=k)`).
+"""
+
+import gymnasium
+import numpy as np
+from pettingzoo import AECEnv
+
+from .._actions import code_of_action
+from ..game import Game
+from ..rules import Rules
+from ..seeding import check_seed, seed_or_new
+from .spaces import (ACTION_SPACE, DEFAULT_MAX_MOVES, OBSERVATION_HIGH, OBSERVATION_SIZE,
+                     action_mask, check_action, legal_actions)
+
+__all__ = ["CuttleAECEnv", "aec_env"]
+
+AGENTS = ("player_0", "player_1")
+
+
+def aec_env(rules=None, max_moves=DEFAULT_MAX_MOVES, render_mode=None) -> "CuttleAECEnv":
+    """A PettingZoo AEC environment of Cuttle under `rules` (a Rules or a preset name)."""
+    return CuttleAECEnv(rules=rules, max_moves=max_moves, render_mode=render_mode)
+
+
+class CuttleAECEnv(AECEnv):
+    metadata = {"name": "cuttle_v0", "render_modes": ["human", "ansi"],
+                "is_parallelizable": False}
+
+    def __init__(self, rules=None, max_moves=DEFAULT_MAX_MOVES, render_mode=None):
+        super().__init__()
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ValueError(f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}")
+        if isinstance(max_moves, bool) or not isinstance(max_moves, int) or max_moves < 1:
+            raise ValueError(f"max_moves must be an int >= 1, not {max_moves!r}")
+        self.rules = Rules.coerce(rules)
+        self.max_moves = max_moves
+        self.render_mode = render_mode
+        self.possible_agents = list(AGENTS)
+        self.agents = []
+        self.game = None
+        self._seed = None
+        self._episode = 0
+        self._spaces = {a: gymnasium.spaces.Dict({
+            "observation": gymnasium.spaces.Box(0.0, OBSERVATION_HIGH, (OBSERVATION_SIZE,),
+                                                np.float32),
+            "action_mask": gymnasium.spaces.Box(0, 1, (ACTION_SPACE,), np.int8),
+        }) for a in AGENTS}
+        self._action_spaces = {a: gymnasium.spaces.Discrete(ACTION_SPACE) for a in AGENTS}
+
+    def observation_space(self, agent):
+        return self._spaces[agent]
+
+    def action_space(self, agent):
+        return self._action_spaces[agent]
+
+    # -- episodes ------------------------------------------------------------------------
+
+    def reset(self, seed=None, options=None):
+        if seed is not None or self._seed is None:
+            self._seed = check_seed(seed) if seed is not None else seed_or_new(None)
+            self._episode = 0
+        else:
+            self._episode += 1
+        self.game = Game.from_run(self.rules, seed=self._seed, index=self._episode)
+        self.agents = list(AGENTS)
+        self.rewards = {a: 0 for a in AGENTS}
+        self._cumulative_rewards = {a: 0 for a in AGENTS}
+        self.terminations = {a: False for a in AGENTS}
+        self.truncations = {a: False for a in AGENTS}
+        self.infos = {a: {} for a in AGENTS}
+        self.agent_selection = AGENTS[self.game.to_move]
+
+    def observe(self, agent):
+        p = AGENTS.index(agent)
+        deciding = agent == self.agent_selection and not self.game.is_over \
+            and not (self.terminations[agent] or self.truncations[agent])
+        return {"observation": self.game.observation_array(p),
+                "action_mask": action_mask(self.game) if deciding
+                else np.zeros(ACTION_SPACE, np.int8)}
+
+    def step(self, action):
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        action = check_action(action)
+        p = AGENTS.index(agent)
+        self._cumulative_rewards[agent] = 0
+        self.rewards = {a: 0 for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        if action in legal_actions(self.game):
+            self.game.play(code_of_action(action))
+            if self.game.is_over:
+                self._finish(self.game.winner)
+            elif self.game.ply >= self.max_moves:
+                self.truncations = {a: True for a in self.agents}
+            else:
+                self.agent_selection = AGENTS[self.game.to_move]
+        else:
+            # An illegal choice loses the game (the position is left as it was).
+            self.infos[agent]["illegal_action"] = True
+            self._finish(1 - p)
+        if self.terminations[agent] or self.truncations[agent]:
+            self.agent_selection = AGENTS[1 - p]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _finish(self, winner):
+        self.terminations = {a: True for a in self.agents}
+        if winner is not None:
+            self.rewards[AGENTS[winner]] = 1
+            self.rewards[AGENTS[1 - winner]] = -1
+
+    def render(self):
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() without a render_mode: pass render_mode='human' "
+                                  "or 'ansi' to aec_env")
+            return None
+        text = "(no game: call reset)" if self.game is None else self.game.render()
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+    def close(self):
+        pass

@@ -1,0 +1,152 @@
+"""A Gymnasium single-agent environment: the agent plays one seat against an opponent.
+
+Observations are the float32 encoding of the agent's view (`Game.observation_array`),
+actions the compact actions (cuttle.rl.spaces), and `action_masks()` the bool mask
+sb3-contrib's MaskablePPO reads.  The opponent's moves are played inside `reset` and
+`step` until the agent decides again.  Rewards: +1 win, -1 loss, 0 draw, at the end.
+
+An action of the space that is not legal now (check_env samples actions without the
+mask) ends the episode as a loss: reward -1, terminated, info `illegal_action`; the
+position is left as it was.  Anything outside the space raises ValueError.
+"""
+
+import numbers
+
+import gymnasium
+import numpy as np
+
+from .._actions import code_of_action
+from ..game import Game
+from ..policies import Bot, policy_code
+from ..rules import Rules
+from ..seeding import SEED_LIMIT, derive
+from .spaces import (ACTION_SPACE, DEFAULT_MAX_MOVES, OBSERVATION_HIGH, OBSERVATION_SIZE,
+                     action_mask, check_action, legal_actions)
+
+__all__ = ["GymEnv", "MAX_SKIPS"]
+
+# Deals in a row that may end before the agent's first decision (the opponent, moving
+# first, won at once: only very low goals allow it) before reset gives up.
+MAX_SKIPS = 64
+
+
+class GymEnv(gymnasium.Env):
+    """Cuttle against `opponent`: a native policy name ("random", "greedy",
+    "ismcts:200", ... see cuttle.policies) or a callable `f(game) -> move` (a Move, move
+    text or code, legal for `game.to_move`; it gets the live Game and must not change
+    it).  `seat`: 0 (the agent moves first), 1, or None (a random seat each episode)."""
+
+    metadata = {"render_modes": ["human", "ansi"]}
+
+    def __init__(self, opponent="greedy", rules=None, seat=0, max_moves=DEFAULT_MAX_MOVES,
+                 render_mode=None):
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ValueError(f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}")
+        if seat not in (0, 1, None) or isinstance(seat, bool):
+            raise ValueError(f"seat must be 0, 1 or None (random), not {seat!r}")
+        if isinstance(max_moves, bool) or not isinstance(max_moves, numbers.Integral) \
+                or max_moves < 1:
+            raise ValueError(f"max_moves must be an int >= 1, not {max_moves!r}")
+        if callable(opponent):
+            self._policy = None
+        else:
+            policy_code(opponent)              # ValueError naming the valid policies
+            self._policy = opponent
+        self.opponent = opponent
+        self.rules = Rules.coerce(rules)
+        self.max_moves = int(max_moves)
+        self.render_mode = render_mode
+        self.observation_space = gymnasium.spaces.Box(0.0, OBSERVATION_HIGH,
+                                                      (OBSERVATION_SIZE,), np.float32)
+        self.action_space = gymnasium.spaces.Discrete(ACTION_SPACE)
+        self._fixed_seat = seat
+        self.seat = seat
+        self.game = None
+        self._bot = None
+        self._done = True
+
+    # -- episodes ------------------------------------------------------------------------
+
+    def reset(self, seed=None, options=None):
+        super().reset(seed=seed)
+        skipped = 0
+        while True:
+            episode_seed = int(self.np_random.integers(0, SEED_LIMIT, dtype=np.uint64))
+            self.seat = self._fixed_seat if self._fixed_seat is not None \
+                else int(self.np_random.integers(2))
+            self.game = Game(self.rules, seed=episode_seed)
+            if self._policy is not None:
+                self._bot = Bot(self._policy, seed=derive(episode_seed, 1))
+            self._advance()
+            if not self._finished():
+                break
+            skipped += 1
+            if skipped >= MAX_SKIPS:
+                raise RuntimeError(f"{MAX_SKIPS} games in a row ended before the agent "
+                                   f"(seat {self.seat}) could decide: these rules let the "
+                                   f"first player win at once")
+        self._done = False
+        if self.render_mode == "human":
+            self.render()
+        return self._observe(), {"seat": self.seat, "skipped": skipped}
+
+    def step(self, action):
+        if self.game is None or self._done:
+            raise RuntimeError("the episode is over (or never started): call reset()")
+        action = check_action(action)
+        info = {}
+        reward, terminated, truncated = 0.0, False, False
+        if action in legal_actions(self.game):
+            self.game.play(code_of_action(action))
+            self._advance()
+            if self.game.is_over:
+                terminated = True
+                winner = self.game.winner
+                reward = 0.0 if winner is None else (1.0 if winner == self.seat else -1.0)
+            elif self.game.ply >= self.max_moves:
+                truncated = True
+        else:
+            info["illegal_action"] = True
+            reward, terminated = -1.0, True
+        self._done = terminated or truncated
+        if self.render_mode == "human":
+            self.render()
+        return self._observe(), reward, terminated, truncated, info
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions now, as a bool array of ACTION_SPACE (all False once the
+        episode is over)."""
+        if self.game is None or self._done:
+            return np.zeros(ACTION_SPACE, bool)
+        return action_mask(self.game, bool)
+
+    def _observe(self):
+        return self.game.observation_array(self.seat)
+
+    def _finished(self):
+        return self.game.is_over or self.game.ply >= self.max_moves
+
+    def _advance(self):
+        """The opponent plays until the agent decides or the game ends."""
+        g = self.game
+        while not self._finished() and g.to_move != self.seat:
+            if self._policy is not None:
+                g.play(self._bot.choose(g))
+            else:
+                move = self.opponent(g)
+                if not g.is_legal(move):
+                    raise ValueError(f"the opponent chose {move!r}, which is not a legal "
+                                     f"move for player {g.to_move}")
+                g.play(move)
+
+    def render(self):
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() without a render_mode: pass render_mode='human' "
+                                  "or 'ansi' to GymEnv")
+            return None
+        text = "(no game: call reset)" if self.game is None else \
+            self.game.render(viewer=self.seat)
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None

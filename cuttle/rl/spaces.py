@@ -1,0 +1,76 @@
+"""The spaces of the learning environments (docs/rl.md): observations, compact actions
+and their masks, shared by the PettingZoo, Gymnasium, OpenSpiel and vector envs.
+
+The compact codec lives in the core (cuttle/_actions.pxd); this module only exposes it
+for Moves and games.
+"""
+
+import numbers
+
+import numpy as np
+
+from .._actions import (ACTION_BLOCKS, ACTION_SPACE, action_of_code, code_of_action,
+                        game_action_mask, game_legal_actions)
+from ..moves import Move
+from ..observation import OBSERVATION_SIZE, PLANES, SCALARS
+from ..rules import MAX_GOAL
+
+__all__ = ["ACTION_BLOCKS", "ACTION_SPACE", "DEFAULT_MAX_MOVES", "OBSERVATION_HIGH",
+           "OBSERVATION_SIZE", "action_mask", "action_of", "check_action", "legal_actions",
+           "move_of"]
+
+# The move cap of an episode (both players' moves): games end on their own far sooner
+# (random players need at most ~130 moves), so the cap only stops pathological loops.
+DEFAULT_MAX_MOVES = 1000
+
+
+def _observation_high() -> np.ndarray:
+    """Upper bounds of every observation entry (the lower bound is 0)."""
+    scalar_high = {"deck_size": 53 / 52, "own_hand_size": 53 / 52,
+                   "opponent_hand_size": 53 / 52, "own_score": 220 / 21,
+                   "opponent_score": 220 / 21, "own_goal": MAX_GOAL / 21,
+                   "opponent_goal": MAX_GOAL / 21, "stack_size": 1.0, "is_own_turn": 1.0,
+                   "is_own_decision": 1.0}
+    high = np.ones(OBSERVATION_SIZE, np.float32)
+    base = 53 * len(PLANES)
+    for k, name in enumerate(SCALARS):
+        high[base + k] = scalar_high[name]     # 220: every point card's value together
+    return high
+
+
+OBSERVATION_HIGH = _observation_high()
+
+
+def action_of(move) -> int:
+    """The compact action of a Move (or move text or code); ValueError for a move that
+    is never legal."""
+    if isinstance(move, numbers.Integral) and not isinstance(move, bool):
+        return action_of_code(int(move))
+    return action_of_code((move if isinstance(move, Move) else Move.parse(move)).code)
+
+
+def move_of(action) -> Move:
+    """The Move of a compact action; ValueError outside 0..ACTION_SPACE-1."""
+    return Move.from_code(code_of_action(check_action(action)))
+
+
+def check_action(action) -> int:
+    """`action` as an int in the compact space, or ValueError."""
+    if isinstance(action, bool) or not isinstance(action, numbers.Integral) \
+            or not 0 <= action < ACTION_SPACE:
+        raise ValueError(f"an action is an int from 0 to {ACTION_SPACE - 1}, not {action!r}")
+    return int(action)
+
+
+def legal_actions(game) -> list:
+    """The legal compact actions of the player to decide, ascending ([] once over)."""
+    return game_legal_actions(game)
+
+
+def action_mask(game, dtype=np.int8) -> np.ndarray:
+    """The mask of the legal compact actions (ACTION_SPACE entries, 1 where legal)."""
+    out = np.empty(ACTION_SPACE, np.int8)
+    game_action_mask(game, out)
+    if np.dtype(dtype) == np.bool_:
+        return out.view(np.bool_)
+    return out if np.dtype(dtype) == np.int8 else out.astype(dtype)

@@ -1,0 +1,214 @@
+"""`VectorEnv`: many games stepped together in one native call over all cores.
+
+Each step takes one compact action per env (cuttle.rl.spaces) and returns numpy arrays.
+Self-play (`opponent=None`): every step is a move of the player to decide in that env,
+the observation is that player's view and the reward is from the point of view of the
+player who acted (the other player's reward is its negation).  Against a native
+opponent: the agent holds `seat` (0, 1 or None: env i plays seat (i + episode) % 2),
+the opponent's moves are played inside the step, and everything is from the agent's
+point of view.
+
+Episodes restart automatically: a step that ends one (terminated: the game ended or
+the action was illegal, which loses; truncated: the move cap) reports its reward and
+flags, and returns the first observation and mask of the next episode.  Streams: env i
+of a run seeded s deals its episode k as `Game.from_run(rules, seed=derive(s, 2 * i),
+index=k)` does; results never depend on the thread count.  docs/rl.md has the details.
+"""
+
+import os
+import time
+
+import numpy as np
+
+from .._vector import VectorCore
+from ..game import Game
+from ..policies import policy_code
+from ..rules import Rules
+from ..seeding import seed_or_new
+from .spaces import ACTION_SPACE, DEFAULT_MAX_MOVES, OBSERVATION_SIZE
+
+__all__ = ["VectorEnv"]
+
+
+def _positive_int(value, name, minimum=1):
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
+        raise ValueError(f"{name} must be an int >= {minimum}, not {value!r}")
+    return int(value)
+
+
+class _ThreadTuner:
+    """The team size for `threads=None`.  A step is short (~0.5 ms for 1,024 envs) and
+    its threads wait for each other at its end, so when other programs keep the cores
+    busy, a thread that loses its core stalls the whole step and more threads can be
+    many times slower than one.  So each size (1, 2, 4, ... all cores) keeps its
+    seconds per step (a moving average while in use) and the fastest is used; another
+    size is measured again once the time spent since its last try is 50 times its cost
+    (so trying costs ~2%, more with the threads' spinning after it), and not sooner than
+    every 20 steps.  (Results never depend on the size.)"""
+
+    def __init__(self, most):
+        self.sizes = sorted({min(1 << k, most) for k in range(most.bit_length() + 1)})
+        self.cost = {}
+        self.last = {}
+        self.calls = 0
+
+    def best(self):
+        measured = [s for s in self.sizes if s in self.cost]
+        return min(measured, key=self.cost.get) if measured else self.sizes[-1]
+
+    def pick(self):
+        self.calls += 1
+        for s in self.sizes:
+            if s not in self.cost:
+                return s
+        best = self.best()
+        for s in self.sizes:
+            waited = self.calls - self.last[s]
+            if s != best and waited >= 20 and waited * self.cost[best] >= 50 * self.cost[s]:
+                return s
+        return best
+
+    def record(self, size, seconds):
+        # The size in use averages its steps; a retried one starts afresh (conditions
+        # changed since), and if it was just lucky, its next steps show it.
+        c = self.cost.get(size)
+        retried = self.last.get(size, self.calls) < self.calls - 1
+        self.cost[size] = seconds if c is None or retried else 0.7 * c + 0.3 * seconds
+        self.last[size] = self.calls
+
+
+class VectorEnv:
+    """`num_envs` games of Cuttle under `rules`, stepped natively on `threads` cores
+    (None: up to all of them, as many as prove fastest on this machine now).
+    `copy=False` returns read-only views of internal buffers that the next call
+    overwrites (faster); the default returns fresh arrays."""
+
+    def __init__(self, num_envs, rules=None, opponent=None, threads=None, seat=None,
+                 max_moves=DEFAULT_MAX_MOVES, copy=True):
+        self.num_envs = _positive_int(num_envs, "num_envs")
+        self.rules = Rules.coerce(rules)
+        self.opponent = opponent
+        code = -1 if opponent is None else policy_code(opponent)
+        if seat not in (0, 1, None) or isinstance(seat, bool):
+            raise ValueError(f"seat must be 0, 1 or None (alternating), not {seat!r}")
+        self.seat = seat
+        self.threads = None if threads is None else _positive_int(threads, "threads")
+        self._tuner = _ThreadTuner(os.cpu_count() or 1) if threads is None else None
+        self.max_moves = _positive_int(max_moves, "max_moves")
+        self.copy = bool(copy)
+        self.observation_size = OBSERVATION_SIZE
+        self.action_space = ACTION_SPACE
+        self.seed = None
+        self._core = VectorCore(self.rules, self.num_envs, code, -1 if seat is None else seat,
+                                self.max_moves)
+        self._ready = False
+
+    # -- the batch -----------------------------------------------------------------------
+
+    def reset(self, seed=None):
+        """Start episode 0 of every env; returns (observations, to_move): float32
+        (num_envs, OBSERVATION_SIZE) and int8 (num_envs,) (the viewer's seat)."""
+        self.seed = seed_or_new(seed)
+        self._ready = False
+        self._run(self._core.reset, self.seed, tune=False)
+        self._check_stuck()
+        self._ready = True
+        return self._out(self._core.obs), self._out(self._core.to_move)
+
+    def step(self, actions):
+        """One action per env; returns (observations, rewards, terminated, truncated,
+        to_move): float32 (num_envs, OBSERVATION_SIZE), float32, bool, bool and int8
+        (num_envs,).  ValueError (nothing stepped) for actions outside the space."""
+        if not self._ready:
+            raise RuntimeError("call reset() first (a step interrupted by Ctrl-C leaves "
+                               "the envs half-stepped, so they need a reset too)")
+        acts = np.asarray(actions)
+        if acts.shape != (self.num_envs,) or not np.issubdtype(acts.dtype, np.integer):
+            raise ValueError(f"actions must be {self.num_envs} ints, got an array of shape "
+                             f"{acts.shape} and dtype {acts.dtype}")
+        acts = np.ascontiguousarray(acts, np.int64)
+        if acts.min() < 0 or acts.max() >= ACTION_SPACE:
+            raise ValueError(f"actions must be in 0..{ACTION_SPACE - 1}")
+        self._ready = False
+        self._run(self._core.step, acts)
+        self._check_stuck()
+        self._ready = True
+        c = self._core
+        return (self._out(c.obs), self._out(c.rewards), self._out(c.terminated.view(bool)),
+                self._out(c.truncated.view(bool)), self._out(c.to_move))
+
+    def _run(self, native, arg, tune=True):
+        if self._tuner is None:
+            native(arg, self.threads)
+        elif not tune:                       # (a reset is no step: it would skew the times)
+            native(arg, self._tuner.best())
+        else:
+            size = self._tuner.pick()
+            t = time.perf_counter()
+            native(arg, size)
+            self._tuner.record(size, time.perf_counter() - t)
+
+    def action_masks(self) -> np.ndarray:
+        """The (num_envs, ACTION_SPACE) bool mask of the legal actions now."""
+        return self._out(self._core.mask.view(bool))
+
+    def sample_actions(self) -> np.ndarray:
+        """A uniformly random legal action per env (int64), from each env's own stream."""
+        out = np.empty(self.num_envs, np.int64)
+        self._core.sample_actions(out)
+        return out
+
+    # -- inspection ----------------------------------------------------------------------
+
+    @property
+    def illegal(self) -> np.ndarray:
+        """Which envs' last action was illegal (and so lost the episode)."""
+        return self._core.illegal.view(bool).copy()
+
+    @property
+    def episodes(self) -> np.ndarray:
+        """The index of the episode each env is playing (episodes started so far - 1)."""
+        return self._core.episodes()
+
+    @property
+    def skipped(self) -> np.ndarray:
+        """Per env, episodes that ended before the agent's first decision (the opponent
+        won at once) and were replaced by the next one."""
+        return self._core.skipped()
+
+    def legal_actions(self, i) -> list:
+        """The legal actions of env i, ascending."""
+        return self._core.legal_actions(self._index(i))
+
+    def game(self, i) -> Game:
+        """A copy of env i's current position as a cuttle.Game (no move history)."""
+        g = Game(self.rules, seed=0)
+        self._core.copy_state_to(self._index(i), g)
+        return g
+
+    def _index(self, i):
+        if isinstance(i, bool) or not isinstance(i, (int, np.integer)) \
+                or not 0 <= i < self.num_envs:
+            raise ValueError(f"env index must be in 0..{self.num_envs - 1}, not {i!r}")
+        return int(i)
+
+    def _out(self, a):
+        if self.copy:
+            return a.copy()
+        v = a.view()
+        v.flags.writeable = False
+        return v
+
+    def _check_stuck(self):
+        stuck = self._core.stuck()
+        if stuck:
+            raise RuntimeError(f"env {stuck[0]}: games keep ending before the agent's first "
+                               f"decision (the opponent wins at once under these rules); "
+                               f"{len(stuck)} env(s) stuck")
+
+    def close(self):
+        pass
+
+    def __repr__(self):
+        opp = "self-play" if self.opponent is None else f"vs {self.opponent}"
+        return f"<cuttle.rl.VectorEnv {self.num_envs} envs, {self.rules!r}, {opp}>"

@@ -1,0 +1,122 @@
+"""The native observation encoding equals its readable twin, Observation.to_array(), and
+the compact action space is a bijection onto the moves some position makes legal."""
+
+import random
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+import cuttle
+from cuttle import _actions, _observe
+from cuttle.moves import Move
+from cuttle.observation import OBSERVATION_SIZE
+from cuttle.rl.spaces import (ACTION_BLOCKS, ACTION_SPACE, OBSERVATION_HIGH, action_mask,
+                              action_of, legal_actions, move_of)
+
+from support.helpers import random_rules
+
+SETTINGS = settings(max_examples=120, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow])
+
+
+def walk(rules, seed):
+    """Every position of a game played with random legal moves."""
+    rng = random.Random(seed)
+    g = cuttle.Game(rules, seed=seed)
+    yield g
+    while not g.is_over and g.ply < 400:
+        g.play(rng.choice(list(g.legal_moves)))
+        yield g
+
+
+def check_position(g):
+    for p in (0, 1):
+        slow = g.observation(p).to_array()
+        fast = g.observation_array(p)
+        assert fast.dtype == np.float32 and fast.shape == (OBSERVATION_SIZE,)
+        assert fast.tobytes() == slow.tobytes(), (g.rules, g.moves)
+        assert (fast >= 0).all() and (fast <= OBSERVATION_HIGH).all()
+    acts = legal_actions(g)
+    assert acts == sorted(action_of(m) for m in g.legal_moves)
+    assert [move_of(a) for a in acts] == sorted(g.legal_moves, key=action_of)
+    mask = action_mask(g)
+    assert mask.dtype == np.int8 and mask.sum() == len(g.legal_moves)
+    assert mask[acts].all()
+
+
+@SETTINGS
+@given(st.integers(0, 2**32 - 1), st.integers(0, 2**32 - 1))
+def test_native_encoding_equals_to_array_under_random_rules(rules_seed, seed):
+    rules = random_rules(random.Random(rules_seed), p_change=0.4)
+    for g in walk(rules, seed):
+        check_position(g)
+
+
+@pytest.mark.parametrize("preset", cuttle.Rules.presets)
+def test_native_encoding_equals_to_array_for_every_preset(preset):
+    for seed in range(8):
+        for g in walk(preset, seed):
+            check_position(g)
+
+
+def test_batched_encoding_and_output_buffers():
+    rng = random.Random(3)
+    games = [g.copy() for g in walk("cuttle.cards", 5)][:60:3]
+    players = [rng.randint(0, 1) for _ in games]
+    out = np.full((len(games), OBSERVATION_SIZE), 7.0, np.float32)
+    _observe.observe_many(games, players, out, 2)
+    for row, g, p in zip(out, games, players):
+        assert row.tobytes() == g.observation(p).to_array().tobytes()
+    g = games[-1]
+    buf = np.full(OBSERVATION_SIZE, 3.0, np.float32)
+    assert g.observation_array(1, out=buf) is buf
+    assert buf.tobytes() == g.observation(1).to_array().tobytes()
+    for bad in (np.zeros(OBSERVATION_SIZE, np.float64), np.zeros(10, np.float32),
+                np.zeros((2, OBSERVATION_SIZE), np.float32)[:, 0], [0.0] * OBSERVATION_SIZE):
+        with pytest.raises(ValueError):
+            g.observation_array(0, out=bad)
+    with pytest.raises(ValueError):
+        g.observation_array(2)
+    with pytest.raises(ValueError):
+        _observe.observe_many(games, players[:-1], out)
+
+
+def test_the_action_space_is_a_bijection_onto_possible_moves():
+    codes = _actions.action_codes()
+    assert codes.shape == (ACTION_SPACE,) and len(set(codes.tolist())) == ACTION_SPACE
+    back = _actions.code_actions()
+    assert (back >= 0).sum() == ACTION_SPACE
+    assert (back[codes] == np.arange(ACTION_SPACE)).all()
+    for a in range(ACTION_SPACE):
+        m = Move.from_code(int(codes[a]))            # every action is a well-formed move
+        assert action_of(m) == a and action_of(str(m)) == a and move_of(a) == m
+    # The blocks tile the space in order.
+    start = 0
+    for name, first, size in ACTION_BLOCKS:
+        assert first == start and size > 0, name
+        verbs = {move_of(a).verb for a in range(first, first + size)}
+        assert len(verbs) == 1, name
+        start += size
+    assert start == ACTION_SPACE
+
+
+def test_codec_errors():
+    for bad in (-1, ACTION_SPACE, 2.0, True, None, "3"):
+        with pytest.raises(ValueError):
+            move_of(bad)
+    with pytest.raises(ValueError):
+        action_of(0)                     # "draw" with card fields set: no move
+    with pytest.raises(ValueError):
+        action_of(1 << 16)
+
+
+def test_every_move_a_game_offers_has_an_action_in_odd_phases():
+    # A 4 against a big hand: the two-card discards are the largest legal lists.
+    g = cuttle.Game.from_position(
+        "classic", hands=(["4C", "AS"], ["2H", "3D", "5S", "6C", "7D", "8H", "9S", "TD",
+                                         "JH", "QC", "KS"]), deck=["AD"], rest="scrap")
+    g.play("oneoff 4C")
+    g.play("resolve")
+    assert g.phase == "four" and len(g.legal_moves) == 55
+    check_position(g)

@@ -1,0 +1,158 @@
+"""The PettingZoo and Gymnasium environments pass their libraries' own conformance
+suites, observe exactly Game.observation(p).to_array(), and lose on illegal actions."""
+
+import random
+
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test, seed_test
+
+import cuttle
+from cuttle.rl import ACTION_SPACE, GymEnv, action_mask, aec_env, legal_actions, move_of
+
+RULES = ["classic", "cuttle.cards", cuttle.Rules("quick", joker=True, nine="freeze")]
+
+
+# -- PettingZoo --------------------------------------------------------------------------
+
+@pytest.mark.filterwarnings("ignore::UserWarning")      # dict observations are intended
+@pytest.mark.parametrize("rules", RULES)
+def test_pettingzoo_api_and_seed_tests(rules):
+    api_test(aec_env(rules=rules), num_cycles=300)
+    seed_test(lambda: aec_env(rules=rules), num_cycles=300)
+
+
+def test_aec_agent_selection_follows_the_decider_and_observations_are_exact():
+    env = aec_env(rules="cuttle.cards")
+    rng = random.Random(1)
+    env.reset(seed=7)
+    assert env.game.hand(0) == cuttle.Game("cuttle.cards", seed=7).hand(0)
+    non_alternating = 0
+    for _ in range(3):                                   # three whole games
+        last = None
+        for agent in env.agent_iter():
+            obs, reward, term, trunc, info = env.last()
+            p = int(agent[-1])
+            g = env.game
+            assert obs["observation"].tobytes() == g.observation(p).to_array().tobytes()
+            if term or trunc:
+                env.step(None)
+                continue
+            assert p == g.to_move
+            assert np.array_equal(obs["action_mask"], action_mask(g))
+            other = env.observe(f"player_{1 - p}")
+            assert not other["action_mask"].any()
+            non_alternating += last == p
+            last = p
+            env.step(rng.choice(legal_actions(g)))
+        assert env.rewards == {} and env.agents == []
+        final = env.game
+        env.reset()                                       # the next game of the run
+    assert non_alternating > 0                            # counters and choices
+    assert final.is_over
+
+
+def test_aec_rewards_illegal_actions_and_truncation():
+    env = aec_env()
+    env.reset(seed=3)
+    mask = env.observe("player_0")["action_mask"]
+    env.step(int(np.flatnonzero(mask == 0)[0]))           # illegal: player_0 loses
+    assert env.terminations == {"player_0": True, "player_1": True}
+    assert env._cumulative_rewards == {"player_0": -1, "player_1": 1}
+    assert env.infos["player_0"] == {"illegal_action": True}
+    env.reset(seed=3)
+    for bad in (-1, ACTION_SPACE, 1.5, None):
+        with pytest.raises(ValueError):
+            env.step(bad)
+    short = aec_env(max_moves=3)
+    short.reset(seed=1)
+    for _ in range(3):
+        short.step(legal_actions(short.game)[0])
+    assert all(short.truncations.values()) and not any(short.terminations.values())
+    assert short._cumulative_rewards == {"player_0": 0, "player_1": 0}
+
+
+def test_aec_plays_to_a_win():
+    env = aec_env(rules="quick")
+    env.reset(seed=11)
+    bots = [cuttle.Bot("greedy", seed=1), cuttle.Bot("random", seed=2)]
+    totals = {"player_0": 0, "player_1": 0}
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, _ = env.last()
+        totals[agent] += reward
+        if term or trunc:
+            env.step(None)
+        else:
+            env.step(cuttle.rl.action_of(bots[int(agent[-1])].choose(env.game)))
+    w = env.game.winner
+    assert sorted(totals.values()) == [-1, 1] and totals[f"player_{w}"] == 1
+
+
+# -- Gymnasium ---------------------------------------------------------------------------
+
+@pytest.mark.filterwarnings("ignore::UserWarning")      # no registered spec: no render checks
+@pytest.mark.parametrize("opponent, seat", [("greedy", 0), ("random", 1), ("greedy", None)])
+def test_gymnasium_check_env(opponent, seat):
+    check_env(GymEnv(opponent=opponent, seat=seat, rules="cuttle.cards"))
+
+
+def test_gym_episode_against_a_policy():
+    env = GymEnv(opponent="greedy", seat=1)
+    obs, info = env.reset(seed=5)
+    assert info["seat"] == 1 and env.game.to_move == 1 and env.game.ply >= 1
+    rng = np.random.default_rng(0)
+    done, steps, reward = False, 0, 0.0
+    while not done:
+        g = env.game
+        assert obs.tobytes() == g.observation(1).to_array().tobytes()
+        mask = env.action_masks()
+        assert mask.dtype == bool and np.array_equal(mask, action_mask(g, bool))
+        obs, reward, term, trunc, info = env.step(int(rng.choice(np.flatnonzero(mask))))
+        done, steps = term or trunc, steps + 1
+    assert reward in (-1.0, 0.0, 1.0) and env.game.is_over and "illegal_action" not in info
+    assert not env.action_masks().any()
+    with pytest.raises(RuntimeError):
+        env.step(0)                                     # the episode is over: reset first
+
+
+def test_gym_illegal_action_ends_the_episode_as_a_loss():
+    env = GymEnv(opponent="random")
+    env.reset(seed=2)
+    before = env.game.observation(0)
+    illegal = int(np.flatnonzero(~env.action_masks())[0])
+    obs, reward, term, trunc, info = env.step(illegal)
+    assert (reward, term, trunc, info) == (-1.0, True, False, {"illegal_action": True})
+    assert env.game.observation(0) == before              # the position is untouched
+    env.reset(seed=2)
+    for bad in (-1, ACTION_SPACE, "draw"):
+        with pytest.raises(ValueError):
+            env.step(bad)
+
+
+def test_gym_callable_opponent_and_seeding():
+    seen = []
+
+    def first_move(game):
+        seen.append(game.to_move)
+        return game.legal_moves[0]
+
+    env = GymEnv(opponent=first_move, seat=0)
+    a, _ = env.reset(seed=9)
+    b, _ = env.reset(seed=9)
+    assert np.array_equal(a, b)
+    env.step(legal_actions(env.game)[0])
+    assert seen and set(seen) == {1}
+    for bad in ("pass", "draw draw", 12345):               # not legal for the opponent
+        with pytest.raises(ValueError, match="opponent"):
+            GymEnv(opponent=lambda g, m=bad: m, seat=1).reset(seed=1)
+    for kw in (dict(opponent="nobody"), dict(seat=2), dict(max_moves=0)):
+        with pytest.raises(ValueError):
+            GymEnv(**kw)
+
+
+def test_gym_render_modes():
+    env = GymEnv(opponent="random", render_mode="ansi")
+    env.reset(seed=1)
+    assert "hand" in env.render() and "(hidden)" in env.render()
+    assert move_of(0).verb == "draw"

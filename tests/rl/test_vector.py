@@ -1,0 +1,186 @@
+"""The native VectorEnv: the same games as cuttle.Game, masks equal legality,
+automatic reset, deterministic whatever the thread count, illegal actions lose."""
+
+import os
+import signal
+import threading
+
+import numpy as np
+import pytest
+
+import cuttle
+from cuttle.rl import ACTION_SPACE, VectorEnv, action_mask, move_of
+from cuttle.rl.vector import _ThreadTuner
+from cuttle.seeding import derive
+
+
+def run(env, steps, seed):
+    """Step with each env's own random legal actions; the whole trajectory."""
+    out = [env.reset(seed)]
+    for _ in range(steps):
+        out.append(env.step(env.sample_actions()) + (env.action_masks(),))
+    return out
+
+
+def same(a, b):
+    return all(np.array_equal(x, y) for ta, tb in zip(a, b) for x, y in zip(ta, tb))
+
+
+@pytest.mark.parametrize("opponent, n", [(None, 128), ("greedy", 16)])
+def test_results_do_not_depend_on_the_thread_count(opponent, n):
+    # (enough envs that the step really runs on two threads)
+    kw = dict(rules="cuttle.cards", opponent=opponent)
+    one = run(VectorEnv(n, threads=1, **kw), 40, seed=9)
+    two = run(VectorEnv(n, threads=2, **kw), 40, seed=9)
+    auto = run(VectorEnv(n, threads=None, **kw), 40, seed=9)     # sizes change as it tunes
+    assert same(one, two) and same(one, auto)
+    assert not same(one, run(VectorEnv(n, threads=1, **kw), 40, seed=10))
+
+
+def check_envs_against_games(env, viewer_is_decider=True):
+    masks = env.action_masks()
+    for i in range(env.num_envs):
+        g = env.game(i)
+        p = g.to_move if viewer_is_decider else env._core.to_move[i]
+        assert env._core.obs[i].tobytes() == g.observation(p).to_array().tobytes()
+        assert np.array_equal(masks[i], action_mask(g, bool))
+        assert {move_of(a) for a in env.legal_actions(i)} == set(g.legal_moves)
+
+
+def test_self_play_follows_the_games_and_resets_automatically():
+    env = VectorEnv(16, rules="classic")
+    obs, to_move = env.reset(seed=4)
+    seed_i = [derive(4, 2 * i) for i in range(16)]
+    for i in range(16):         # episode 0 of env i is game 0 of its seed's run
+        assert env.game(i).hand(0) == cuttle.Game.from_run(seed=seed_i[i], index=0).hand(0)
+    assert (to_move == 0).all() and obs.shape == (16, 762)
+    replay = [cuttle.Game.from_run(seed=s, index=0) for s in seed_i]
+    ended = 0
+    for _ in range(300):
+        check_envs_against_games(env)
+        actions = env.sample_actions()
+        movers = [g.to_move for g in replay]
+        obs, rew, term, trunc, to_move = env.step(actions)
+        assert not trunc.any() and not env.illegal.any()
+        for i, g in enumerate(replay):
+            g.play(move_of(actions[i]))
+            if g.is_over:
+                assert term[i]
+                assert rew[i] == (0 if g.winner is None else (1 if g.winner == movers[i] else -1))
+                ended += 1
+                # the returned observation is already the next episode's first one
+                k = env.episodes[i]
+                replay[i] = cuttle.Game.from_run(seed=seed_i[i], index=int(k))
+                assert obs[i].tobytes() == replay[i].observation(0).to_array().tobytes()
+            else:
+                assert not term[i] and rew[i] == 0
+        assert list(to_move) == [g.to_move for g in replay]
+    assert ended > 20
+
+
+def test_against_an_opponent_the_agent_always_decides():
+    env = VectorEnv(12, rules="cuttle.cards", opponent="random", seat=None)
+    _, seats = env.reset(seed=1)
+    assert list(seats) == [i % 2 for i in range(12)]        # seat (i + episode) % 2
+    wins = total = 0
+    for _ in range(200):
+        for i in range(env.num_envs):
+            g = env.game(i)
+            assert g.to_move == env._core.to_move[i]
+        check_envs_against_games(env)
+        obs, rew, term, trunc, seats = env.step(env.sample_actions())
+        total += term.sum()
+        wins += (rew == 1).sum()
+    assert total > 20 and 0 < wins < total
+    assert (env.skipped == 0).all()
+
+
+def test_truncation_at_the_move_cap():
+    env = VectorEnv(4, max_moves=5, threads=1)
+    env.reset(seed=2)
+    for k in range(1, 11):
+        obs, rew, term, trunc, _ = env.step(env.sample_actions())
+        assert trunc.all() == (k % 5 == 0) and (rew[trunc] == 0).all()
+    assert (env.episodes == 2).all()
+
+
+def test_an_illegal_action_loses_and_bad_input_changes_nothing():
+    env = VectorEnv(3, threads=1)
+    env.reset(seed=5)
+    acts = env.sample_actions()
+    mask = env.action_masks()
+    illegal = int(np.flatnonzero(~mask[1])[0])
+    before = env.game(0).observation(0).to_array()
+    for bad in ([0, 1], [[0, 1, 2]], [0.5, 1, 2], [0, -1, 0], [0, ACTION_SPACE, 0]):
+        with pytest.raises(ValueError):
+            env.step(np.array(bad))
+    assert env.game(0).observation(0).to_array().tobytes() == before.tobytes()
+    acts[1] = illegal
+    obs, rew, term, trunc, to_move = env.step(acts)
+    assert list(env.illegal) == [False, True, False]
+    assert term[1] and rew[1] == -1 and env.episodes[1] == 1 and to_move[1] == 0
+
+
+def test_buffers_are_fresh_or_read_only():
+    env = VectorEnv(2, threads=1)
+    a, _ = env.reset(seed=1)
+    b = env.step(env.sample_actions())[0]
+    assert not np.shares_memory(a, b)
+    fast = VectorEnv(2, threads=1, copy=False)
+    obs, _ = fast.reset(seed=1)
+    with pytest.raises(ValueError):
+        obs[0, 0] = 1.0
+    with pytest.raises(ValueError):
+        fast.action_masks()[0, 0] = True
+
+
+def test_arguments_are_checked():
+    for kw in (dict(num_envs=0), dict(num_envs=2, threads=0), dict(num_envs=2, seat=2),
+               dict(num_envs=2, opponent="nobody"), dict(num_envs=2, max_moves=0)):
+        with pytest.raises(ValueError):
+            VectorEnv(**kw)
+    with pytest.raises(RuntimeError):
+        VectorEnv(2).step([0, 0])                  # no reset yet
+    with pytest.raises(ValueError):
+        VectorEnv(2).game(2)
+
+
+def test_degenerate_goals_are_reported_not_looped_on():
+    # With a goal of 1 the opponent, moving first, wins with any point card.
+    rules = cuttle.Rules(king_goals=(1, 1, 1, 1, 1))
+    env = VectorEnv(2, rules=rules, opponent="greedy", seat=1, threads=1)
+    with pytest.raises(RuntimeError, match="before the agent"):
+        env.reset(seed=3)
+
+
+def test_ctrl_c_stops_a_long_step():
+    env = VectorEnv(2, opponent="ismcts:1000000", seat=1, threads=1)
+    timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            env.reset(seed=1)
+    finally:
+        timer.cancel()
+    with pytest.raises(RuntimeError):
+        env.step([0, 0])
+
+
+def test_the_thread_tuner_uses_the_fastest_size_and_rarely_retries_the_others():
+    tuner = _ThreadTuner(4)
+    assert tuner.sizes == [1, 2, 4]
+    cost = {1: 1.0, 2: 0.6, 4: 30.0}              # 4 threads stall on a busy machine
+    picks = []
+    for _ in range(2000):
+        s = tuner.pick()
+        picks.append(s)
+        tuner.record(s, cost[s])
+    assert picks[:3] == [1, 2, 4]
+    assert picks.count(2) > 1900
+    spent = sum(cost[s] for s in picks)
+    assert spent < 1.07 * 2000 * cost[2]          # retrying the others costs a few %
+    cost[4] = 0.1                                  # the machine became quiet
+    for _ in range(2000):
+        s = tuner.pick()
+        tuner.record(s, cost[s])
+    assert tuner.pick() == 4
