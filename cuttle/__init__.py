@@ -2,13 +2,13 @@
 
 from .analysis import Analysis, analyse, analyze
 from .cards import CARDS, Card
-from .errors import IllegalMoveError, InvalidMoveError
+from .errors import IllegalMoveError, Interrupted, InvalidMoveError
 from .game import Game, LegalMoves
 from .moves import Move
 from .observation import Observation
 from .policies import Bot
 from .rules import Rules
-from .simulation import Interrupted, compare, simulate
+from .simulation import compare, simulate
 from .stats import wilson_interval
 
 __version__ = "0.1.0"

@@ -467,8 +467,17 @@ cdef void analyse_one(const State* root, const CRules* r, uint32_t move, int pol
 def rollouts(CoreGame game, codes, Py_ssize_t start, Py_ssize_t count, uint64_t seed,
              int policy, int threads=0):
     """Rollouts start..start+count-1 of each move in `codes` (legal moves of `game`):
-    an int8 array (len(codes), count) of winners (-1 draw)."""
+    an int8 array (len(codes), count) of winners (-1 draw).  ValueError for a code that
+    is not a legal move of the game (the core only ever applies generated moves)."""
     cdef Py_ssize_t nm = len(codes), total, j
+    cdef uint32_t buf[MAX_MOVES]
+    cdef int n = gen_moves(&game.st, &game.cr, buf)
+    legal = {buf[j] for j in range(n)}
+    for code in codes:
+        if code not in legal:
+            raise ValueError(f"move code {code!r} is not a legal move of this game")
+    if count < 0 or start < 0:
+        raise ValueError("start and count must be >= 0")
     threads = resolve_threads(threads)
     moves_arr = np.asarray(codes, dtype=np.uint32)
     out = np.empty((nm, count), np.int8)

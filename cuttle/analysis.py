@@ -11,11 +11,15 @@ import time
 from dataclasses import dataclass
 
 from ._play import rollouts as _rollouts
+from .errors import Interrupted
 from .moves import Move
 from .policies import policy_code
 from .report import analysis_html
 from .seeding import seed_or_new
 from .stats import wilson_interval
+
+
+CALL_ROLLOUTS = 1 << 18     # rollouts per native call, over all moves
 
 
 @dataclass(frozen=True)
@@ -51,7 +55,9 @@ class Analysis:
 
     def __init__(self, game, player, rows, policy, seed, elapsed, adaptive):
         self.player = player
-        self.rows = sorted(rows, key=lambda r: (-r.score, -r.rollouts, str(r.move)))
+        # Best first; moves without rollouts (an interrupted analysis) last.
+        self.rows = sorted(rows, key=lambda r: (-r.score if r.rollouts else math.inf,
+                                                -r.rollouts, str(r.move)))
         self.policy = policy
         self.seed = seed
         self.elapsed = elapsed
@@ -98,7 +104,7 @@ class Analysis:
         for r in self.rows:
             rate, lo, hi = r.win_rate
             lines.append(f"{str(r.move):<{width}}  {r.score:>6.1%}  {rate:>8.1%}  "
-                         f"{lo:>6.1%} - {hi:<6.1%}  {r.draws / r.rollouts:>6.1%}  "
+                         f"{lo:>6.1%} - {hi:<6.1%}  {r.draws / max(r.rollouts, 1):>6.1%}  "
                          f"{r.rollouts:>9,}")
         lines.append(f"{self.total_rollouts:,} rollouts in {self.elapsed:.2f} s "
                      f"({self.rollouts_per_second:,.0f}/s); moves sorted by score = wins "
@@ -143,31 +149,41 @@ def analyse(game, rollouts=10000, policy="random", threads=None, seed=None,
     start = time.perf_counter()
 
     def run(batch, target):
+        # Rollouts lo..target-1 for every move that needs them, the same streams for all
+        # (common random numbers), in calls of bounded size: memory stays flat and
+        # Ctrl-C keeps the finished calls.
         need = [c for c in batch if done[c] < target]
-        if not need:
-            return
-        lo = min(done[c] for c in need)
-        # Rollouts lo..target-1 for every move that needs them: the same streams for all.
-        out = _rollouts(game, need, lo, target - lo, seed, code, threads)
-        for row, c in zip(out, need):
-            fresh = row[done[c] - lo:]
-            wins[c] += int((fresh == me).sum())
-            draws[c] += int((fresh < 0).sum())
-            done[c] = target
+        while need:
+            lo = min(done[c] for c in need)
+            hi = min(target, lo + max(1, CALL_ROLLOUTS // len(need)))
+            out = _rollouts(game, need, lo, hi - lo, seed, code, threads)
+            for row, c in zip(out, need):
+                fresh = row[done[c] - lo:]
+                wins[c] += int((fresh == me).sum())
+                draws[c] += int((fresh < 0).sum())
+                done[c] = hi
+            need = [c for c in need if done[c] < target]
 
-    if adaptive and len(codes) > 2:
-        rounds = math.ceil(math.log2(len(codes)))
-        alive = list(codes)
-        for k in range(1, rounds + 1):
-            run(alive, max(1, rollouts * k // rounds))
-            if k < rounds:
-                alive.sort(key=lambda c: -(wins[c] + 0.5 * draws[c]) / done[c])
-                alive = alive[:max(1, math.ceil(len(alive) / 2))]
-    else:
-        run(codes, rollouts)
-    elapsed = time.perf_counter() - start
-    rows = [MoveStats(m, done[c], wins[c], draws[c]) for m, c in zip(moves, codes)]
-    return Analysis(game, me, rows, policy, seed, elapsed, bool(adaptive))
+    def result():
+        rows = [MoveStats(m, done[c], wins[c], draws[c]) for m, c in zip(moves, codes)]
+        return Analysis(game, me, rows, policy, seed, time.perf_counter() - start,
+                        bool(adaptive))
 
+    try:
+        if adaptive and len(codes) > 2:
+            rounds = math.ceil(math.log2(len(codes)))
+            alive = list(codes)
+            for k in range(1, rounds + 1):
+                run(alive, max(1, rollouts * k // rounds))
+                if k < rounds:
+                    alive.sort(key=lambda c: -(wins[c] + 0.5 * draws[c]) / done[c])
+                    alive = alive[:max(1, math.ceil(len(alive) / 2))]
+        else:
+            run(codes, rollouts)
+    except KeyboardInterrupt:
+        partial = result()
+        raise Interrupted(partial, partial.total_rollouts, rollouts * len(codes),
+                          "rollout") from None
+    return result()
 
 analyze = analyse

@@ -7,3 +7,17 @@ class IllegalMoveError(ValueError):
 
 class InvalidMoveError(IllegalMoveError):
     """Move text that does not parse (unknown verb, bad card, wrong number of cards)."""
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C stopped long work (a simulation, a comparison, an analysis): `result` is
+    what had finished (a result of the same kind covering the finished part, or None),
+    `done` and `total` count the finished and asked-for units (`unit`: "game",
+    "match", "rollout")."""
+
+    def __init__(self, result, done, total, unit="game"):
+        super().__init__()
+        self.result, self.done, self.total, self.unit = result, done, total, unit
+
+    def __str__(self):
+        return f"interrupted after {self.done:,} of {self.total:,} {self.unit}s"

@@ -4,8 +4,10 @@
 """
 
 import json
+import sys
 
 from ..analysis import analyse
+from ..errors import Interrupted
 from ..game import Game
 from ..position import parse_text
 from ..record import result_of
@@ -30,8 +32,15 @@ def run(args) -> int:
     if game.is_over:
         raise UsageError(f"the position is already over ({result_of(game)['text']}): "
                          f"nothing to analyse")
-    a = analyse(game, rollouts=args.rollouts, policy=args.policy, threads=args.threads,
-                seed=args.seed, adaptive=args.adaptive)
+    status = 0
+    try:
+        a = analyse(game, rollouts=args.rollouts, policy=args.policy, threads=args.threads,
+                    seed=args.seed, adaptive=args.adaptive)
+    except Interrupted as e:         # show what finished
+        print(f"cuttle analyse: {e}", file=sys.stderr)
+        if not e.done:
+            return 130
+        a, status = e.result, 130
     if args.json:
         d = a.as_dict()
         d["position"] = game.position_text()
@@ -40,8 +49,8 @@ def run(args) -> int:
         print(json.dumps(d, indent=2))
     else:
         print(a)
-        print(f"Best: {a.best}")
-    return 0
+        print(f"Best: {a.best}" + (" (so far)" if status else ""))
+    return status
 
 
 def add_command(sub):

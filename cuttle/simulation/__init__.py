@@ -15,7 +15,7 @@ from .compare import ComparisonResult
 from .formats import DEFAULT_MAX_MOVES, MATCH_FORMATS
 from .players import native_policy_code, player_names
 from .results import GamesNotKept, MatchResults, SimulationResult
-from .runner import Interrupted
+from ..errors import Interrupted
 from .summary import Summary
 from .tally import PairTally, Tally
 

@@ -16,7 +16,7 @@ import numpy as np
 
 from .._core import END_NAMES
 from .._play import play_units
-from ..errors import IllegalMoveError
+from ..errors import IllegalMoveError, Interrupted
 from ..game import Game
 from ..seeding import derive
 from .compare import ComparisonResult
@@ -26,7 +26,7 @@ from .output import CsvFile, game_columns, game_rows
 from .results import GameRows, SimulationResult
 from .tally import PairTally, Tally, tallies_from_rows
 
-__all__ = ["Chunks", "GamesCsv", "Interrupted", "Plan", "collect", "play_chunk",
+__all__ = ["Chunks", "GamesCsv", "Plan", "collect", "play_chunk",
            "run_local"]
 
 MOVE_CAP = END_NAMES.index("move_cap")
@@ -35,24 +35,11 @@ PYTHON_CHUNK = 64             # ... by Python players (a progress step every few
 FIRST_CHUNK = 64              # adaptive chunks start here and double while fast
 
 
-class Interrupted(KeyboardInterrupt):
-    """Ctrl-C stopped a simulation or comparison: `result` is the merged result of the
-    chunks that had finished (None if none had), `total` the units asked for."""
-
-    def __init__(self, result, total, unit="game"):
-        super().__init__()
-        self.result, self.total, self.unit = result, total, unit
-
-    @property
-    def done(self) -> int:
-        """Units (games, or matches) finished."""
-        if self.result is None:
-            return 0
-        r = self.result
-        return r.n_games if r.match is None else r.n_matches
-
-    def __str__(self):
-        return f"interrupted after {self.done:,} of {self.total:,} {self.unit}s"
+def _done(result) -> int:
+    """Units (games, or matches) a partial result covers."""
+    if result is None:
+        return 0
+    return result.n_games if result.match is None else result.n_matches
 
 
 class Plan:
@@ -277,7 +264,7 @@ def collect(parts, plan, total, progress, sink, desc, cancel=None):
             sink.close(ok=True)     # the rows of the finished chunks: the partial result
         if merged is not None:
             merged = merged.with_elapsed(time.perf_counter() - t0)
-        raise Interrupted(merged, total, plan.unit) from None
+        raise Interrupted(merged, _done(merged), total, plan.unit) from None
     except BaseException:
         _stop(parts, cancel)
         bar.close()

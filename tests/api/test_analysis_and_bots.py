@@ -111,3 +111,42 @@ def test_seeded_bots_reproduce():
 def test_bad_policy_names(name):
     with pytest.raises(ValueError):
         policy_code(name)
+
+
+def test_an_interrupted_analysis_keeps_what_finished(monkeypatch):
+    """Ctrl-C (here: the second native call raising KeyboardInterrupt) raises
+    cuttle.Interrupted carrying the finished rollouts as an Analysis."""
+    import cuttle.analysis as analysis_module
+    real = analysis_module._rollouts
+    calls = []
+
+    def flaky(*args):
+        calls.append(args)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(*args)
+
+    monkeypatch.setattr(analysis_module, "CALL_ROLLOUTS", 64)
+    monkeypatch.setattr(analysis_module, "_rollouts", flaky)
+    g = cuttle.Game(seed=11)
+    with pytest.raises(cuttle.Interrupted) as info:
+        analyse(g, rollouts=1000, seed=5, threads=1)
+    part = info.value.result
+    n = len(g.legal_moves)
+    assert info.value.done == part.total_rollouts == n * (64 // n)
+    assert info.value.total == 1000 * n and info.value.unit == "rollout"
+    # the finished rollouts are exactly the first ones of an uninterrupted analysis
+    monkeypatch.setattr(analysis_module, "_rollouts", real)
+    first = analyse(g, rollouts=64 // n, seed=5, threads=1)
+    assert {str(r.move): (r.wins, r.draws) for r in part.rows} == \
+        {str(r.move): (r.wins, r.draws) for r in first.rows}
+
+
+def test_chunked_rollouts_do_not_change_the_analysis(monkeypatch):
+    import cuttle.analysis as analysis_module
+    g = cuttle.Game(seed=12)
+    whole = analyse(g, rollouts=300, seed=3, threads=2)
+    monkeypatch.setattr(analysis_module, "CALL_ROLLOUTS", 37)
+    cut = analyse(g, rollouts=300, seed=3, threads=1)
+    assert [(str(r.move), r.wins, r.draws) for r in whole.rows] == \
+        [(str(r.move), r.wins, r.draws) for r in cut.rows]

@@ -156,3 +156,13 @@ def test_loading_a_bad_layout_leaves_the_game_untouched():
         with pytest.raises(ValueError):
             g._core_load(bad)
         assert g._core_state_bytes() == before
+
+
+def test_rollouts_refuse_moves_that_are_not_legal():
+    from cuttle._play import rollouts
+    g = cuttle.Game(seed=1)
+    legal = [m.code for m in g.legal_moves]
+    assert rollouts(g, legal[:2], 0, 3, 1, 0, 1).shape == (2, 3)
+    for bad in ([65535], [legal[0], 2**31], [cuttle.Move.parse("points KS").code]):
+        with pytest.raises((ValueError, OverflowError)):
+            rollouts(g, bad, 0, 3, 1, 0, 1)
