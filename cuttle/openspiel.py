@@ -103,6 +103,7 @@ class CuttleGame(pyspiel.Game):
         return CuttleState(self)
 
     def make_py_observer(self, iig_obs_type=None, params=None):
+        """OpenSpiel's observer: the observation tensor (the core's encoding) and strings."""
         if params:
             raise ValueError(f"observation parameters are not supported: {params}")
         return CuttleObserver(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False))

@@ -27,6 +27,7 @@ PROG = "cuttle"
 
 
 def build_parser():
+    """The argument parser of the `cuttle` command, every sub-command registered."""
     parser = argparse.ArgumentParser(
         prog=PROG, description="Simulate the card game Cuttle under any rule set.",
         epilog="Run 'cuttle COMMAND --help' for a command's options.")

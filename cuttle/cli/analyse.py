@@ -18,6 +18,7 @@ DEFAULT_ROLLOUTS = 10000
 
 
 def run(args) -> int:
+    """`cuttle analyse`: rank the legal moves of a position; returns the exit status."""
     text = options.read_position_arg(args.position)
     try:
         kw = parse_text(text)
@@ -54,6 +55,7 @@ def run(args) -> int:
 
 
 def add_command(sub):
+    """Register `analyse` (and its alias `analyze`) on the sub-parsers."""
     pa = sub.add_parser(
         "analyse", aliases=["analyze"],
         help="rank the legal moves of a position by playouts",

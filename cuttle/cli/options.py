@@ -145,6 +145,7 @@ def player_help(default):
 
 
 def add_rules_options(p, position_note=False):
+    """Add --rules and --set to a command's parser."""
     extra = " (default: the position's own rules, else classic)" if position_note \
         else " (default classic)"
     p.add_argument("--rules", default=None, metavar="PRESET",

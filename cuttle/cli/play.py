@@ -191,6 +191,7 @@ class PlaySession:
             print(line)
 
     def record(self, status) -> dict:
+        """The game record of the session so far (`status` says why it stopped)."""
         return make_record(self.game, players=self.players, human_seat=self.human,
                            bot=self.bot, position=self.position, status=status)
 
@@ -257,6 +258,7 @@ def run(args) -> int:
 
 
 def add_command(sub):
+    """Register `play` on the sub-parsers."""
     pp = sub.add_parser(
         "play", help="play a game against a bot in the terminal",
         description="Play Cuttle against a bot. At each of your decisions the table is "

@@ -10,6 +10,7 @@ from .terminal import read_line, seat_names
 
 
 def run(args) -> int:
+    """`cuttle replay`: print a record's game move by move (or write its page); exit status."""
     path = args.file
     try:
         rec = read_record(path)
@@ -79,6 +80,7 @@ def write_page(out, rec, path) -> int:
 
 
 def add_command(sub):
+    """Register `replay` on the sub-parsers."""
     pr = sub.add_parser(
         "replay", help="replay a saved game record move by move",
         description="Rebuild a game from its record and print every move with the table "

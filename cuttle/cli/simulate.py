@@ -66,6 +66,7 @@ def _add_common(p, plot_help):
 
 
 def add_commands(sub):
+    """Register `simulate`, `compare` and `rules` on the sub-parsers."""
     ps = sub.add_parser(
         "simulate", help="play many games and print win rates with confidence intervals",
         description="Play many games between two players and print win and draw rates, the "
@@ -175,6 +176,7 @@ def _interrupted(e):
 
 
 def run_simulate(args):
+    """`cuttle simulate`: play the games and write the table and files; exit status."""
     _check_outputs(args)
     rules = options.rules_from_options(args.rules, args.set)
     players = options.players(args.players)
@@ -220,6 +222,7 @@ def _rule_sets(args):
 
 
 def run_compare(args):
+    """`cuttle compare`: play the same deals under each rule set; exit status."""
     _check_outputs(args)
     players = options.players(args.players)
     rule_sets = _rule_sets(args)
@@ -243,6 +246,7 @@ def run_compare(args):
 
 
 def run_rules(args):
+    """`cuttle rules`: list the presets and flags, or one rule set's values."""
     if args.preset is None and not args.set and not args.json:
         print(Rules.describe())
         return 0

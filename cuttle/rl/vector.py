@@ -207,6 +207,7 @@ class VectorEnv:
                                f"{len(stuck)} env(s) stuck")
 
     def close(self):
+        """Nothing to release (the native state goes with the object); for Gym's API."""
         pass
 
     def __repr__(self):

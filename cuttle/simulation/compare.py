@@ -43,18 +43,22 @@ class ComparisonResult:
 
     @property
     def rules(self):
+        """The rule sets, in order (the first is the baseline)."""
         return [r.rules for r in self.results]
 
     @property
     def seed(self):
+        """The run's seed (the same deals under every rule set)."""
         return self.results[0].seed
 
     @property
     def players(self):
+        """The names of players A and B."""
         return self.results[0].players
 
     @property
     def match(self):
+        """The match format, or None for single games."""
         return self.results[0].match
 
     @property
@@ -64,14 +68,17 @@ class ComparisonResult:
 
     @property
     def unit(self):
+        """"matches" or "games": what `n_games` counts."""
         return "matches" if self.match else "games"
 
     @property
     def ranges(self):
+        """The game-index ranges played (merged results cover several)."""
         return self.results[0].ranges
 
     @property
     def elapsed(self):
+        """Seconds of wall time the run took."""
         return self.results[0].elapsed
 
     def __len__(self):
@@ -81,6 +88,7 @@ class ComparisonResult:
         return self.results[i]
 
     def metrics(self):
+        """The metrics `estimate` and `difference` take (match metrics with matches)."""
         return METRICS + (MATCH_METRICS if self.match else ())
 
     def _check_metric(self, metric):
@@ -144,6 +152,7 @@ class ComparisonResult:
         return newcombe_paired_interval(*pair.cells(metric, reverse), self.confidence)
 
     def differences(self, i, baseline=0) -> dict:
+        """Every metric's difference of rule set i to the baseline, with its interval."""
         return {m: self.difference(m, i, baseline) for m in self.metrics()}
 
     # -- merging -------------------------------------------------------------------------
@@ -170,14 +179,17 @@ class ComparisonResult:
         return NotImplemented
 
     def without_games(self) -> "ComparisonResult":
+        """The same comparison without per-game rows (small, for merging and pickling)."""
         return ComparisonResult([r.without_games() for r in self.results], self.pairs,
                                 self.labels, self.confidence)
 
     def with_elapsed(self, elapsed) -> "ComparisonResult":
+        """The same comparison with another elapsed time."""
         return ComparisonResult([r.with_elapsed(elapsed) for r in self.results], self.pairs,
                                 self.labels, self.confidence)
 
     def metric_label(self, metric):
+        """A metric's label in tables and plots."""
         a, b = (f"{lab} ({name})" for lab, name in zip(PLAYER_LABELS, self.players))
         return {"win_A": f"{a} wins", "win_B": f"{b} wins", "draw": "draws",
                 "first_mover": "first mover wins", "moves": "moves per game (mean)",
@@ -204,6 +216,7 @@ class ComparisonResult:
         return self
 
     def as_dict(self) -> dict:
+        """The comparison as JSON-ready data (what `--json` writes)."""
         return comparison_dict(self)
 
     def to_csv(self, path_or_file):

@@ -49,6 +49,7 @@ class CsvFile:
         self.w.writerow(header)
 
     def rows(self, rows):
+        """Write rows."""
         self.w.writerows(rows)
 
     def close(self, ok=True):
@@ -80,6 +81,7 @@ def csv_num(x):
 
 
 def game_columns(match: bool):
+    """The column names of per-game CSV rows."""
     return (["game"] + (["match"] if match else []) +
             ["winner", "first", "moves", "turns", "score_a", "score_b", "end"])
 
@@ -164,6 +166,7 @@ def seating(result) -> str:
 # A simulation's summary
 
 def summary_dict(s) -> dict:
+    """A summary as JSON-ready data."""
     r = s.result
     d = {
         "n_games": s.n,
@@ -245,6 +248,7 @@ def summary_rows(s):
 
 
 def summary_text(s) -> str:
+    """A summary's text table."""
     r = s.result
     conf = f"{s.confidence:.0%}"
     a, b = (f"{lab} ({name})" for lab, name in zip(PLAYER_LABELS, r.players))
@@ -315,6 +319,7 @@ def summary_text(s) -> str:
 # A comparison
 
 def comparison_text(c) -> str:
+    """A comparison's text table."""
     head = [f"cuttle comparison: {len(c)} rule sets, {c.n_games:,} "
             f"{c.unit} each, the same deals (seed {c.seed})"]
     if c.match:
@@ -356,6 +361,7 @@ def comparison_text(c) -> str:
 
 
 def comparison_dict(c) -> dict:
+    """A comparison as JSON-ready data."""
     return {
         "seed": c.seed,
         "n": c.n_games,
@@ -379,6 +385,7 @@ COMPARISON_COLUMNS = ["rule_set", "label", "metric", "value", "low", "high", "di
 
 
 def comparison_rows(c):
+    """A comparison's CSV rows: one per rule set and metric."""
     for metric, i, lab, e, d in c.rows():
         yield [i + 1, lab, metric, *(csv_num(x) for x in e),
                *((csv_num(x) for x in d) if d is not None else ("", "", ""))]

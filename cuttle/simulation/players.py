@@ -51,6 +51,7 @@ class Player:
 
     @property
     def native(self) -> bool:
+        """Whether the core plays this player itself (a policy name, not a callable)."""
         return self.code is not None
 
     def python_func(self):

@@ -30,6 +30,7 @@ class Progress:
                                 file=sys.stderr, leave=False, dynamic_ncols=True)
 
     def update(self, n):
+        """Count `n` more finished units and redraw (at most every 0.1 s)."""
         self.done += n
         if self.callback is not None:
             self.callback(self.done, self.total)
@@ -55,6 +56,7 @@ class Progress:
         sys.stderr.flush()
 
     def close(self):
+        """Remove the bar."""
         if self.bar is not None:
             self.bar.close()
         elif self.show:

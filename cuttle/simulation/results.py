@@ -86,14 +86,17 @@ class GameRows:
 
     @property
     def index(self):
+        """The game index of each row."""
         return self._join()[0]
 
     @property
     def arrays(self):
+        """The per-game arrays, by name."""
         return self._join()[1]
 
     @property
     def matches(self):
+        """The per-match arrays, by name (None without matches)."""
         return self._join()[2]
 
 
@@ -121,10 +124,12 @@ class MatchResults:
             raise GamesNotKept(f"per-match arrays ({name})")
         return self._rows.matches[name]
 
-    winner = property(lambda self: self._get("winner"))
-    first = property(lambda self: self._get("first"))
-    games = property(lambda self: self._get("games"))
-    wins = property(lambda self: self._get("wins"))
+    winner = property(lambda self: self._get("winner"),
+                      doc="Per match: 0 = A won, 1 = B won, -1 = undecided.")
+    first = property(lambda self: self._get("first"),
+                     doc="Per match: who moved first in its first game (0 = A, 1 = B).")
+    games = property(lambda self: self._get("games"), doc="Per match: games played.")
+    wins = property(lambda self: self._get("wins"), doc="Per match: games won by A and B.")
 
     def __len__(self):
         return self.n_matches
@@ -184,10 +189,12 @@ class SimulationResult:
 
     @property
     def n_games(self) -> int:
+        """Games played (with matches: the games the matches needed)."""
         return self.tally.n_games
 
     @property
     def n_matches(self):
+        """Matches played (None for single games)."""
         return self.tally.n_matches
 
     def __len__(self):
@@ -200,6 +207,7 @@ class SimulationResult:
 
     @property
     def matches(self):
+        """The matches (`MatchResults`), or None for single games."""
         if self.match is None:
             return None
         return MatchResults(self.match, self.need, self.slots, self.n_matches, self._rows)
@@ -296,15 +304,19 @@ class SimulationResult:
 
     # Shortcuts to the summary's estimates (95 %).
     def win_rate(self, player):
+        """`summary().win_rate(player)`: (rate, low, high), 95% Wilson interval."""
         return self.summary().win_rate(player)
 
     def draw_rate(self):
+        """`summary().draw_rate()`."""
         return self.summary().draw_rate()
 
     def first_player_advantage(self):
+        """`summary().first_player_advantage()`."""
         return self.summary().first_player_advantage()
 
     def as_dict(self):
+        """`summary().as_dict()`: the results as JSON-ready data."""
         return self.summary().as_dict()
 
     def plot(self, path, title=None, confidence=0.95):

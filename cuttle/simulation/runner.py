@@ -72,6 +72,7 @@ class Plan:
 
     @property
     def unit(self) -> str:
+        """"match" or "game": what the run's indices count."""
         return "match" if self.match else "game"
 
     @property
@@ -214,6 +215,7 @@ class Chunks:
         self.adaptive, self.target, self.factor = adaptive, target, factor
 
     def took(self, seconds, size=None):
+        """Record how long a chunk took; the next ones grow while chunks are quick."""
         if size is not None and size < self.size:
             return                          # a smaller chunk from before the last growth
         if self.adaptive and seconds < self.target and self.size < self.limit:
@@ -231,6 +233,7 @@ class GamesCsv:
                             game_columns(plan.match is not None))
 
     def write(self, part):
+        """Append a finished chunk's rows."""
         results = part.results if self.compare else [part]
         for i, r in enumerate(results):
             rows = game_rows(r, r.game_index, self.slots)
@@ -239,6 +242,7 @@ class GamesCsv:
             self.file.rows(rows)
 
     def close(self, ok=True):
+        """Close the file; without `ok` the half-written file is removed."""
         self.file.close(ok)
 
 

@@ -75,6 +75,7 @@ class Summary:
 
     @staticmethod
     def seat_index(seat) -> int:
+        """0 or 1 from 0/1 or 'first'/'second'."""
         if seat in (0, 1) and not isinstance(seat, bool):
             return int(seat)
         if isinstance(seat, str) and seat.lower() in SEATS:
@@ -89,9 +90,11 @@ class Summary:
                                self.confidence)
 
     def loss_rate(self, player) -> Estimate:
+        """The share of all games `player` lost, with its interval."""
         return self.win_rate(1 - self.player_index(player))
 
     def draw_rate(self) -> Estimate:
+        """The share of drawn games, with its Wilson interval."""
         return wilson_interval(self.draws, self.n, self.confidence)
 
     def seat_win_rate(self, seat) -> Estimate:
@@ -115,6 +118,7 @@ class Summary:
                                self.confidence)
 
     def end_rate(self, reason) -> Estimate:
+        """The share of games that ended so ('goal', 'passes', 'sudden_death', 'move_cap')."""
         if reason not in END_NAMES:
             raise ValueError(f"unknown end reason {reason!r}; valid: {', '.join(END_NAMES)}")
         return wilson_interval(int(self.end_counts[END_NAMES.index(reason)]), self.n,
@@ -125,12 +129,15 @@ class Summary:
         return mean_interval_from_moments(self.n, total, sq, self.confidence)
 
     def mean_moves(self) -> Estimate:
+        """Mean moves per game, with its normal interval."""
         return self._mean("moves")
 
     def mean_turns(self) -> Estimate:
+        """Mean turns per game, with its normal interval."""
         return self._mean("turns")
 
     def mean_score(self, player) -> Estimate:
+        """`player`'s mean final score, with its normal interval."""
         return self._mean(("score_a", "score_b")[self.player_index(player)])
 
     def length_histogram(self, unit="moves"):
@@ -147,11 +154,13 @@ class Summary:
             raise ValueError("this simulation played single games, not matches")
 
     def match_win_rate(self, player) -> Estimate:
+        """The share of matches `player` won, with its Wilson interval."""
         self._need_matches()
         return wilson_interval(self.match_wins[self.player_index(player) + 1], self.n_matches,
                                self.confidence)
 
     def match_draw_rate(self) -> Estimate:
+        """The share of undecided matches, with its Wilson interval."""
         self._need_matches()
         return wilson_interval(self.match_wins[0], self.n_matches, self.confidence)
 
@@ -161,6 +170,7 @@ class Summary:
         return wilson_interval(self.match_starter_wins, self.n_matches, self.confidence)
 
     def mean_match_games(self) -> Estimate:
+        """Mean games per match, with its normal interval."""
         self._need_matches()
         total, sq = self.tally.match_games
         return mean_interval_from_moments(self.n_matches, total, sq, self.confidence)
@@ -168,6 +178,7 @@ class Summary:
     # -- output --------------------------------------------------------------------------
 
     def as_dict(self) -> dict:
+        """The summary as JSON-ready data (what `--json` writes)."""
         return summary_dict(self)
 
     def to_csv(self, path_or_file):

@@ -61,10 +61,12 @@ class Tally:
 
     @property
     def n_games(self) -> int:
+        """Games tallied."""
         return int(self.counts.sum())
 
     @property
     def n_matches(self):
+        """Matches tallied (None for single games)."""
         return None if self.match_counts is None else int(self.match_counts.sum())
 
     def __add__(self, other):
@@ -111,6 +113,7 @@ class PairTally:
 
     @classmethod
     def from_core(cls, d) -> "PairTally":
+        """A PairTally from the core's dict of counts and moments."""
         return cls(d["table"], tuple((int(s), int(q)) for s, q in d["diffs"]))
 
     def __getstate__(self):
