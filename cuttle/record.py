@@ -15,8 +15,8 @@ by `cuttle replay`.
 
 import datetime
 import json
-import os
 
+from .files import write_text
 from .game import Game
 from .rules import Rules
 from .seeding import check_seed
@@ -59,16 +59,8 @@ def make_record(game, *, players, human_seat=None, bot=None, position=None,
 
 
 def write_record(record: dict, path) -> None:
-    """Write a record to `path` whole or not at all (a temporary file, then a rename)."""
-    text = json.dumps(record, indent=2) + "\n"
-    tmp = f"{path}.tmp-{os.getpid()}"
-    try:
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
+    """Write a record to `path` whole or not at all."""
+    write_text(path, json.dumps(record, indent=2) + "\n")
 
 
 def validate_record(rec) -> dict:

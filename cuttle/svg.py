@@ -123,7 +123,7 @@ class _Table:
             if "perm" in extra and c.rank == 8:     # an 8 played as glasses
                 o.append(f'<path class="glasses-icon" d="M12 28a4.5 4.5 0 1 0 9 0a4.5 4.5 0 '
                          f'1 0 -9 0M23 28a4.5 4.5 0 1 0 9 0a4.5 4.5 0 1 0 -9 0M21 27.5h2" '
-                         f'fill="none" stroke="#444" stroke-width="1.6"/>')
+                         'fill="none" stroke="#444" stroke-width="1.6"/>')
         if frozen:
             o.append(f'<rect width="{CW}" height="{CH}" rx="4" fill="{ICE}" '
                      f'fill-opacity="0.45" stroke="#1e88e5" stroke-width="2"/>')

@@ -8,8 +8,6 @@ import sys
 
 from ..analysis import analyse
 from ..errors import Interrupted
-from ..game import Game
-from ..position import parse_text
 from ..record import result_of
 from . import options
 from .options import UsageError
@@ -19,17 +17,7 @@ DEFAULT_ROLLOUTS = 10000
 
 def run(args) -> int:
     """`cuttle analyse`: rank the legal moves of a position; returns the exit status."""
-    text = options.read_position_arg(args.position)
-    try:
-        kw = parse_text(text)
-        kw["rules"] = options.rules_from_options(args.rules, args.set, kw["rules"])
-        if args.seed is not None:
-            kw["seed"] = args.seed
-        if args.player is not None:
-            kw["to_move"] = args.player
-        game = Game.from_position(**kw)
-    except ValueError as e:
-        raise UsageError(f"invalid position: {e}") from None
+    game = options.position_game(args, to_move=args.player)
     if game.is_over:
         raise UsageError(f"the position is already over ({result_of(game)['text']}): "
                          f"nothing to analyse")

@@ -6,7 +6,9 @@ import argparse
 import os
 import sys
 
+from ..game import Game
 from ..policies import POLICY_NAMES, policy_code
+from ..position import parse_text
 from ..rules import Rules
 from ..seeding import check_seed
 
@@ -166,6 +168,22 @@ def rules_from_options(spec, sets, own=None) -> Rules:
         return Rules.parse(spec or "classic", sets or ())
     except ValueError as e:
         raise UsageError(str(e)) from None
+
+
+def position_game(args, to_move=None):
+    """The Game of a command's position argument (text, a file, or '-' for stdin) with
+    --rules/--set (on top of the position's own rules) and --seed applied."""
+    text = read_position_arg(args.position)
+    try:
+        kw = parse_text(text)
+        kw["rules"] = rules_from_options(args.rules, args.set, kw["rules"])
+        if args.seed is not None:
+            kw["seed"] = args.seed
+        if to_move is not None:
+            kw["to_move"] = to_move
+        return Game.from_position(**kw)
+    except ValueError as e:
+        raise UsageError(f"invalid position: {e}") from None
 
 
 def read_position_arg(arg):

@@ -11,7 +11,6 @@ from ..errors import IllegalMoveError, InvalidMoveError
 from ..game import Game
 from ..moves import Move
 from ..policies import POLICY_NAMES, Bot, policy_code
-from ..position import parse_text
 from ..record import make_record, result_of, write_record
 from ..seeding import derive
 from . import options
@@ -213,15 +212,7 @@ def _start(args):
     if args.position == "-":
         raise UsageError("--position - cannot read standard input, which holds your "
                          "moves; give the text or a file")
-    text = options.read_position_arg(args.position)
-    try:
-        kw = parse_text(text)
-        kw["rules"] = options.rules_from_options(args.rules, args.set, kw["rules"])
-        if args.seed is not None:
-            kw["seed"] = args.seed
-        game = Game.from_position(**kw)
-    except ValueError as e:
-        raise UsageError(f"invalid position: {e}") from None
+    game = options.position_game(args)
     if game.is_over:
         raise UsageError("the position is already over: " + result_of(game)["text"])
     return game, game.position_text(rules=False)

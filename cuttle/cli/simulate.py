@@ -5,13 +5,13 @@ import json
 import sys
 
 from ..report import comparison_page, output_path, save_page, simulation_page
+from ..files import write_text_file
 from ..rules import Rules
 from ..simulation import (DEFAULT_MAX_MOVES, MATCH_FORMATS, MAX_THREADS, MAX_UNITS,
                           Interrupted, compare, simulate)
 from ..simulation.api import MAX_CHUNK, MAX_MAX_MOVES
 from ..simulation.cluster import connect, start_local_cluster
 from ..simulation.plot import check_plot_path
-from ..simulation.output import write_text_file
 from . import options
 from .options import CommandError, UsageError
 

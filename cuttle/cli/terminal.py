@@ -35,7 +35,7 @@ def _enable_line_editing():
     """On a terminal, `input` gets line editing and a history (arrow keys) once the
     readline module is loaded; it is missing on some platforms, which is fine."""
     try:
-        import readline  # noqa: F401
+        import readline  # noqa: F401  (importing it is what enables editing)
     except ImportError:
         pass
 

@@ -12,6 +12,7 @@ import json
 import os
 from html import escape
 
+from ..files import write_text
 from .charts import interval_chart, share_bar
 from .tables import (STYLE, comparison_metrics, comparison_table, metric_estimate,
                      metric_kind, metric_label, summary_table, wrap)
@@ -135,15 +136,8 @@ def comparison_page(comparison) -> str:
 
 
 def save_page(path, html) -> None:
-    """Write a page to `path` whole or not at all (a temporary file, then a rename)."""
-    tmp = f"{path}.tmp-{os.getpid()}"
-    try:
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(html)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
+    """Write a page to `path` whole or not at all."""
+    write_text(path, html)
 
 
 def output_path(text):

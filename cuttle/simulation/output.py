@@ -10,28 +10,11 @@ from .._core import END_NAMES
 from .formats import MATCH_FORMATS, PLAYER_LABELS, SEATS
 
 __all__ = ["CsvFile", "comparison_dict", "comparison_rows", "comparison_text", "game_columns",
-           "game_rows", "seating", "summary_dict", "summary_text", "write_csv",
-           "write_text_file"]
+           "game_rows", "seating", "summary_dict", "summary_text", "write_csv"]
 
 
 # ---------------------------------------------------------------------------------------
 # Files
-
-def write_text_file(path_or_file, write):
-    """Call write(f) on an open file, or on `path_or_file` opened for writing; if
-    writing fails (or is interrupted) the half-written file is removed."""
-    if not isinstance(path_or_file, (str, os.PathLike)):
-        write(path_or_file)
-        return
-    f = open(path_or_file, "w", newline="", encoding="utf-8")
-    try:
-        with f:
-            write(f)
-    except BaseException:
-        if os.path.isfile(path_or_file):
-            os.remove(path_or_file)
-        raise
-
 
 class CsvFile:
     """The one CSV writer: a header row, then rows as they come.  On a path the file is

@@ -91,7 +91,7 @@ def test_output_files_that_cannot_be_written(capsys, tmp_path, monkeypatch):
     code, out, err = run(capsys, "simulate", "-n", "50", "--seed", "2", "--json",
                          str(tmp_path / "no" / "s.json"))
     assert code == 2 and "cannot write" in err and "Traceback" not in err
-    # a CSV interrupted half-way is removed, not left half-written
+    # a CSV interrupted half-way is never left half-written: the earlier file stays whole
     c = tmp_path / "s.csv"
     c.write_text("old\n")
 
@@ -102,7 +102,7 @@ def test_output_files_that_cannot_be_written(capsys, tmp_path, monkeypatch):
     monkeypatch.setattr(summary_module, "summary_rows", broken)
     code, out, err = run(capsys, "simulate", "-n", "50", "--seed", "2", "--csv", str(c))
     assert code == 130 and "interrupted" in err and "Traceback" not in err
-    assert not c.exists()
+    assert c.read_text() == "old\n" and os.listdir(tmp_path) == ["s.csv"]
 
 
 def test_simulate_options(capsys):

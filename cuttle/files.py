@@ -1,0 +1,28 @@
+"""Writing output files whole or not at all: a file is written under a temporary name
+and takes its real name only once complete, so an error or Ctrl-C leaves no
+half-written file (and keeps any earlier file of that name)."""
+
+import os
+
+__all__ = ["write_text", "write_text_file"]
+
+
+def write_text_file(path_or_file, write) -> None:
+    """Call ``write(f)`` on an open text file object as it is, or on `path_or_file`
+    written through a temporary file that replaces it once `write` has returned."""
+    if not isinstance(path_or_file, (str, os.PathLike)):
+        write(path_or_file)
+        return
+    tmp = f"{os.fspath(path_or_file)}.tmp-{os.getpid()}"
+    try:
+        with open(tmp, "w", newline="", encoding="utf-8") as f:
+            write(f)
+        os.replace(tmp, path_or_file)
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+
+
+def write_text(path, text: str) -> None:
+    """Write `text` to `path` whole or not at all."""
+    write_text_file(path, lambda f: f.write(text))
