@@ -74,8 +74,9 @@ def _value(row, base, metric):
     if row.is_base:
         return value
     value += row.shift(metric).value
-    # a rate the variant (nearly) removes can come out a hair below 0
-    return value if metric in ("moves", "turns") else min(1.0, max(0.0, value))
+    if metric in ("moves", "turns") or not math.isfinite(value):
+        return value
+    return min(1.0, max(0.0, value))    # a rate the variant removes can dip below 0
 
 
 HEADERS = ("variant", "first wins", "shift (pp)", "draws (shift pp)", "moves",

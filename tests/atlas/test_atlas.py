@@ -6,6 +6,7 @@ import pytest
 
 import cuttle
 from cuttle.atlas import AtlasInterrupted, Pairing, ResultsFileError, atlas
+from cuttle.atlas.report import group_markdown
 from cuttle.atlas.store import Store, pair_from_json, pair_to_json, tally_from_json, \
     tally_to_json
 from cuttle.simulation import PairTally
@@ -94,6 +95,10 @@ def test_a_run_stopped_and_resumed_is_one_run(small, tmp_path):
     head.write_text("\n".join(lines[:20]) + "\n")
     partial = atlas(results=str(head), play=False, **SMALL)
     assert not partial.complete and head.read_text().count("\n") == 20
+    head.write_text(lines[0] + "\n")                 # nothing played yet
+    empty = atlas(results=str(head), play=False, **SMALL).group("classic", "random")
+    assert {r.status for r in empty.variants} == {"unfinished"}
+    assert "| four=draw | n/a |  | n/a | n/a |" in "\n".join(group_markdown(empty))
 
 
 def test_damaged_and_foreign_files(small, tmp_path):
