@@ -12,9 +12,13 @@ After each chunk every variant still playing checks its interval: it stops once 
 half-width of its first-player win-rate shift is at most the target, or once it has
 played its cap.  The decisions depend only on the chunks' exact tallies, so an
 interrupted and resumed run takes the very same decisions and gives the very same
-result as one uninterrupted run; so does a run on a cluster.
+result as one uninterrupted run; so does a run on a cluster.  Before playing into a
+results file, each group fingerprints its engine and policy (`_GroupRun.fingerprint`)
+and refuses chunks of the file that another version played.
 """
 
+import hashlib
+import json
 import sys
 import time
 
@@ -26,7 +30,7 @@ from ..simulation.api import MAX_CHUNK, MAX_THREADS
 from ..simulation.players import native_policy_code
 from ..stats import z_value
 from .results import AtlasResult, AtlasRow, GroupResult, first_shift, half_width
-from .store import Store, chunk_key
+from .store import Store, chunk_key, tally_to_json
 from .rulesets import BASES, variants
 
 __all__ = ["AtlasInterrupted", "DEFAULT_SEED", "Pairing", "QUICK", "atlas", "default_pairings",
@@ -40,6 +44,7 @@ SEARCH = (0.015, 20_000, 200)
 QUICK = {"pairings": ("random", "greedy"), "target": 0.005, "max_games": 200_000,
          "chunk_size": 10_000}
 PLAYING, CONVERGED, CAPPED, UNFINISHED = "playing", "converged", "capped", "unfinished"
+FINGERPRINT_GAMES = {False: 64, True: 4}        # games per rule set (cheap, search)
 
 
 def search_policy(name: str) -> bool:
@@ -287,13 +292,30 @@ class _GroupRun:
         self.base_tally = Tally()
         self.chunks = 0
         self.played = 0               # records played (and written) by this run
+        self.engine = None            # the fingerprint, when playing into a file
 
     def key(self, rules, chunk):
         c, p = self.config, self.pairing
         return chunk_key(self.base.preset, rules, p.players, c.seed, c.max_moves,
                          p.chunk_size, chunk)
 
+    def fingerprint(self):
+        """A hash of the first few games of the seeded run under the base and every
+        variant: it changes when the engine or the policy plays those games otherwise,
+        so chunks of another version are never mixed in (a cheap guard, not a proof)."""
+        n = FINGERPRINT_GAMES[search_policy(self.pairing.policy)]
+        rule_sets = [self.base] + [r.variant.rules for r in self.runs]
+        cmp = compare(rule_sets, n, self.pairing.players, seed=self.config.seed,
+                      threads=self.config.threads, swap_seats=False,
+                      max_moves=self.config.max_moves, progress=False)
+        h = hashlib.sha256()
+        for r in cmp.results:
+            h.update(json.dumps(tally_to_json(r.tally), sort_keys=True).encode())
+        return h.hexdigest()[:16]
+
     def run(self, store, client, status, play):
+        if store is not None and play:
+            self.engine = self.fingerprint()
         while True:
             active = [r for r in self.runs if r.status == PLAYING]
             if not active:
@@ -321,7 +343,7 @@ class _GroupRun:
         have = {}
         if store is not None:
             for k in keys:
-                got = store.get(k)
+                got = store.get(k, self.engine)
                 if got is not None:
                     have[k] = got
         missing = [i for i, k in enumerate(keys) if k not in have]
@@ -334,7 +356,7 @@ class _GroupRun:
             new += [(keys[i], t, p) for i, t, p in zip([i for i in missing if i],
                                                          tallies[1:], pairs)]
             if store is not None:
-                store.put(new)
+                store.put(new, self.engine)
             self.played += sum(k not in have for k, _, _ in new)
             for k, t, p in new:
                 have.setdefault(k, (t, p))

@@ -12,7 +12,10 @@ line is one finished chunk of games under one rule set::
 keyed by everything that decides its games (base preset, rule set in its text form,
 players, seed, move cap, chunk size and chunk index), holding the chunk's exact
 sufficient statistics: the `Tally` of its games and, for a variant, the `PairTally`
-against the base on the same games (base first).  The targets, caps and confidence
+against the base on the same games (base first); "engine" fingerprints the engine and
+policy that played it (a hash of a few fixed games of the group, see
+`cuttle.atlas.run`): a run refuses to continue a file whose chunks another version
+played, since their games would differ from the new ones.  The targets, caps and confidence
 level are not part of the key: they only decide which chunks a run needs, so a later
 run with a tighter target reuses every chunk and plays only the missing ones.
 
@@ -279,19 +282,29 @@ class Store:
     def __len__(self):
         return len(self.index)
 
-    def get(self, key):
-        """(Tally, PairTally or None) of the chunk `key`, or None if not in the file."""
+    def get(self, key, engine=None):
+        """(Tally, PairTally or None) of the chunk `key`, or None if not in the file;
+        with `engine` (a fingerprint), ResultsFileError if the record was played by
+        another engine."""
         if key not in self.index:
             return None
-        rec = self._read(self.index[key][0])
+        offset, lineno = self.index[key]
+        rec = self._read(offset)
+        if engine is not None and rec.get("engine") != engine:
+            raise ResultsFileError(
+                f"{self.path}, line {lineno}: this chunk was played by another version of "
+                f"the engine or of the {key[2][0]} policy (the games it fingerprints differ "
+                f"from this cuttle's); give a new results file to play again, or report "
+                f"what this one holds without playing (--report-only, play=False)")
         n = rec["games"][1] - rec["games"][0]
         pair = rec.get("pair")
         return tally_from_json(rec["tally"], n), (None if pair is None else
                                                   pair_from_json(pair, n))
 
-    def put(self, records):
-        """Append records (key, Tally, PairTally or None) as one write, flushed to disk;
-        records already in the file are skipped."""
+    def put(self, records, engine=None):
+        """Append records (key, Tally, PairTally or None) as one write, flushed to disk,
+        with the `engine` fingerprint that played them; records already in the file are
+        skipped."""
         if not self.write:
             raise ValueError("this results file was opened for reading only")
         out, new = [], []
@@ -302,6 +315,8 @@ class Store:
             rec["games"] = [key[-1] * key[-2], (key[-1] + 1) * key[-2]]
             rec["tally"] = tally_to_json(tally)
             rec["pair"] = None if pair is None else pair_to_json(pair)
+            if engine is not None:
+                rec["engine"] = engine
             out.append(json.dumps(rec, separators=(",", ":")).encode() + b"\n")
             new.append(key)
         if not out:

@@ -144,6 +144,12 @@ def test_damaged_and_foreign_files(small, tmp_path):
     a8 = atlas(results=str(path), **other)
     assert a8.played_records > 0 and not same(a8, small)
     assert atlas(results=str(path), **SMALL).played_records == 0
+    # chunks another engine or policy version played are never mixed in
+    path.write_text(text.replace('"engine":"', '"engine":"0'))
+    with pytest.raises(ResultsFileError, match="another version"):
+        atlas(results=str(path), **SMALL)
+    assert same(atlas(results=str(path), play=False, **SMALL), small)
+    path.write_text(text)
     # one writer at a time
     with Store(str(path)):
         with pytest.raises(ResultsFileError, match="another atlas run"):
