@@ -1,5 +1,6 @@
 """cuttle: exact rules and native-speed simulation of the card game Cuttle."""
 
+from . import atlas
 from .analysis import Analysis, analyse, analyze
 from .cards import CARDS, Card
 from .errors import IllegalMoveError, Interrupted, InvalidMoveError
@@ -15,5 +16,5 @@ __version__ = "0.1.0"
 
 __all__ = ["Analysis", "Bot", "Card", "CARDS", "Game", "IllegalMoveError", "InvalidMoveError",
            "Interrupted", "LegalMoves", "Move", "Observation", "Rules", "__version__", "analyse",
-           "analyze",
+           "analyze", "atlas",
            "compare", "simulate", "wilson_interval"]

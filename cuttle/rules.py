@@ -30,7 +30,8 @@ MAX_GOAL = 1000            # far above any sensible goal; keeps scores small int
 class Flag:
     """One rule flag: its kind ("bool", "choice", "goals", "limit"), the values a choice
     takes (in the order the core encodes them), both presets' values, the source and
-    what it changes."""
+    what it changes.  `published`: values of published rules besides the presets' own
+    (the hand limit 7 of the "MTG notes"), which the variant atlas plays too."""
 
     name: str
     kind: str
@@ -39,6 +40,7 @@ class Flag:
     source: str
     text: str
     values: tuple = ()
+    published: tuple = ()
 
     def values_text(self) -> str:
         """The values the flag takes, as `describe()` lists them."""
@@ -138,7 +140,7 @@ FLAGS = {f.name: f for f in (
     Flag("king_goals", "goals", (21, 14, 10, 7, 5), (21, 14, 10, 5, 0), "pagat / cuttle.cards",
          "points needed to win with 0, 1, 2, 3, 4 Kings"),
     Flag("hand_limit", "limit", None, 8, "cuttle.cards; 'MTG notes' 7",
-         "maximum hand size (None: no limit)"),
+         "maximum hand size (None: no limit)", published=(7,)),
     Flag("hand_limit_mode", "choice", "discard", "discard", "cuttle.cards / legacy",
          "discard down to the limit at the end of your turn, or: drawing at the limit is "
          "illegal", ("discard", "no_draw")),

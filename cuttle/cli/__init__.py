@@ -6,6 +6,7 @@
     cuttle rules
     cuttle play --bot ismcts:1000        cuttle replay game.json --step
     cuttle analyse "hands: 2C 3D 7H / 2H 4S; points: TH / 9D" --rollouts 2000
+    cuttle atlas --quick                 (every house rule against its base preset)
 
 Every command reports a problem the same way (`main`): a bad option or input prints the
 command's usage and one line ``cuttle COMMAND: error: ...`` and exits with status 2; a
@@ -18,7 +19,7 @@ import os
 import sys
 
 from .. import __version__
-from . import analyse, play, replay, simulate
+from . import analyse, atlas, play, replay, simulate
 from .options import CommandError, UsageError
 
 __all__ = ["PROG", "build_parser", "main"]
@@ -37,6 +38,7 @@ def build_parser():
     play.add_command(sub)
     replay.add_command(sub)
     analyse.add_command(sub)
+    atlas.add_command(sub)
     return parser
 
 

@@ -1,4 +1,5 @@
-"""`cuttle simulate`, `cuttle compare` and `cuttle rules`."""
+"""`cuttle simulate`, `cuttle compare` and `cuttle rules` (and, for the other commands
+that play many games, `Cluster` and `write_outputs`)."""
 
 import argparse
 import json
@@ -14,6 +15,8 @@ from ..simulation.cluster import connect, start_local_cluster
 from ..simulation.plot import check_plot_path
 from . import options
 from .options import CommandError, UsageError
+
+__all__ = ["Cluster", "add_commands", "write_outputs"]
 
 
 def _add_common(p, plot_help):
@@ -125,7 +128,7 @@ def _check_outputs(args):
             raise UsageError(f"--plot: {e}") from None
 
 
-def _write_outputs(args, table, as_dict, to_csv):
+def write_outputs(args, table, as_dict, to_csv):
     """Print the table unless --json/--csv write to stdout; write the files (a file
     that cannot be written completely is removed)."""
     if "-" not in (args.json, args.csv):
@@ -141,7 +144,7 @@ def _write_outputs(args, table, as_dict, to_csv):
                 raise UsageError(f"cannot write {path!r}: {e.strerror or e}") from None
 
 
-class _Cluster:
+class Cluster:
     """The dask client of --scheduler (None without it), closed on exit."""
 
     def __init__(self, spec):
@@ -181,7 +184,7 @@ def run_simulate(args):
     rules = options.rules_from_options(args.rules, args.set)
     players = options.players(args.players)
     status = 0
-    with _Cluster(args.scheduler) as client:
+    with Cluster(args.scheduler) as client:
         try:
             res = simulate(args.n, rules, players, seed=args.seed, threads=args.threads,
                            swap_seats=args.swap, progress=args.progress, match=args.match,
@@ -191,7 +194,7 @@ def run_simulate(args):
             res, status = _interrupted(e), 130
     if res is not None:
         s = res.summary(args.confidence)
-        _write_outputs(args, str(s), s.as_dict, s.to_csv)
+        write_outputs(args, str(s), s.as_dict, s.to_csv)
         _plot(args, s)
         if args.html:
             save_page(args.html, simulation_page(s))
@@ -227,7 +230,7 @@ def run_compare(args):
     players = options.players(args.players)
     rule_sets = _rule_sets(args)
     status = 0
-    with _Cluster(args.scheduler) as client:
+    with Cluster(args.scheduler) as client:
         try:
             cmp = compare(rule_sets, args.n, players, seed=args.seed, threads=args.threads,
                           swap_seats=args.swap, progress=args.progress, match=args.match,
@@ -238,7 +241,7 @@ def run_compare(args):
             cmp, status = _interrupted(e), 130
     if cmp is None:
         return status
-    _write_outputs(args, str(cmp), cmp.as_dict, cmp.to_csv)
+    write_outputs(args, str(cmp), cmp.as_dict, cmp.to_csv)
     _plot(args, cmp)
     if args.html:
         save_page(args.html, comparison_page(cmp))

@@ -20,8 +20,10 @@ exactly as in a native run, so the deals are the same; the moves are reproducibl
 **Seeds and game indices.**  A run is identified by its ``seed``: game ``i`` is dealt and
 played from the pair ``(seed, i)`` alone, so results do not depend on the thread count,
 on how the run is cut into chunks, or on the machines that play them, and the first
-``m`` games of a longer run are the games of a run of ``m``.  ``seed=None`` picks a
-random seed and records it in the result (``result.seed``) so the run can be repeated.
+``m`` games of a longer run are the games of a run of ``m``; ``start=k`` plays the
+games from index ``k`` on, so a run can be continued later and the parts merged.
+``seed=None`` picks a random seed and records it in the result (``result.seed``) so the
+run can be repeated.
 With ``swap_seats`` (the default) player A moves first in even-numbered games and B in
 odd-numbered ones; without it A always moves first.
 
@@ -100,8 +102,16 @@ def _check_client(client):
     return client
 
 
-def _execute(plan, n, chunk_size, progress, games_csv, client, desc):
-    """Play units 0..n-1 of `plan` locally or on `client`'s cluster."""
+def _check_start(start, n):
+    if isinstance(start, bool) or not isinstance(start, numbers.Integral) or start < 0:
+        raise ValueError(f"start must be an int >= 0, not {start!r}")
+    if start + n > MAX_UNITS:
+        raise ValueError(f"start + n_games must be at most {MAX_UNITS:,}, not {start + n:,}")
+    return int(start)
+
+
+def _execute(plan, n, chunk_size, progress, games_csv, client, desc, start=0):
+    """Play units start..start+n-1 of `plan` locally or on `client`'s cluster."""
     adaptive = chunk_size is None
     if adaptive:
         limit = plan.largest_chunk
@@ -112,8 +122,8 @@ def _execute(plan, n, chunk_size, progress, games_csv, client, desc):
         if client is not None:
             from .cluster import run_on_cluster
             return run_on_cluster(client, plan, n, None if adaptive else limit, progress,
-                                  sink, desc)
-        return run_local(plan, n, Chunks(limit, adaptive), progress, sink, desc)
+                                  sink, desc, start)
+        return run_local(plan, n, Chunks(limit, adaptive), progress, sink, desc, start)
     except BaseException:
         if sink is not None:
             sink.close(ok=False)
@@ -136,8 +146,8 @@ def _plan(rule_sets, players, seed, threads, swap_seats, match, max_moves, keep_
 
 def simulate(n_games, rules=None, players=("random", "greedy"), seed=None, threads=None,
              swap_seats=True, progress=None, *, match=None, max_moves=DEFAULT_MAX_MOVES,
-             chunk_size=None, keep_games=False, games_csv=None,
-             client=None) -> SimulationResult:
+             chunk_size=None, keep_games=False, games_csv=None, client=None,
+             start=0) -> SimulationResult:
     """Play `n_games` games (or matches, with `match`) and return a `SimulationResult`.
 
     rules: a `Rules`, a preset name or None (classic).  players: (A, B), each a policy
@@ -152,22 +162,25 @@ def simulate(n_games, rules=None, players=("random", "greedy"), seed=None, threa
     on a cluster), so slow policies still move the progress bar.  keep_games: keep one
     row per game in the result.  games_csv: a path (or open text file) to stream one CSV
     row per game to.  client: a dask.distributed Client to play the chunks on.  Neither
-    chunking nor threads nor the cluster changes the results.
+    chunking nor threads nor the cluster changes the results.  start: play the games
+    (matches) start .. start+n_games-1 of the run instead of the first ones (a later
+    part of a longer run; results of disjoint parts merge).
 
     Ctrl-C raises `Interrupted`, whose ``result`` holds the finished chunks.
     """
     n = _positive_int(n_games, "n_games", MAX_UNITS)
+    start = _check_start(start, n)
     rules = Rules.coerce(rules)
     _check_client(client)
     plan = _plan([rules], players, seed, threads, swap_seats, match, max_moves, keep_games,
                  games_csv, client)
-    return _execute(plan, n, chunk_size, progress, games_csv, client, "simulate")
+    return _execute(plan, n, chunk_size, progress, games_csv, client, "simulate", start)
 
 
 def compare(rule_sets, n_games, players=("random", "greedy"), seed=None, threads=None,
             swap_seats=True, progress=None, *, match=None, max_moves=DEFAULT_MAX_MOVES,
             chunk_size=None, labels=None, confidence=0.95, keep_games=False, games_csv=None,
-            client=None) -> ComparisonResult:
+            client=None, start=0) -> ComparisonResult:
     """Play the same `n_games` deals (or matches) under each rule set and compare.
 
     Common random numbers: every rule set is played with the same seed and game indices,
@@ -176,7 +189,8 @@ def compare(rule_sets, n_games, players=("random", "greedy"), seed=None, threads
     and the pairs are tallied in the core, so no per-game rows are needed.  Rule sets
     are `Rules`, preset names or None; the first is the baseline.  Other arguments as
     for `simulate` (games_csv rows carry a rule_set column, 1 for the baseline);
-    `seed=None` picks one seed for all.
+    `seed=None` picks one seed for all; `start` as for `simulate` (the same games
+    under every rule set).
     """
     if isinstance(rule_sets, (str, Rules)) or rule_sets is None:
         raise ValueError("compare needs a list of rule sets (at least two)")
@@ -192,7 +206,8 @@ def compare(rule_sets, n_games, players=("random", "greedy"), seed=None, threads
             raise ValueError(f"{len(labels)} labels for {len(rule_sets)} rule sets")
     z_value(confidence)
     n = _positive_int(n_games, "n_games", MAX_UNITS)
+    start = _check_start(start, n)
     _check_client(client)
     plan = _plan(rule_sets, players, seed, threads, swap_seats, match, max_moves, keep_games,
                  games_csv, client, labels, confidence)
-    return _execute(plan, n, chunk_size, progress, games_csv, client, "compare")
+    return _execute(plan, n, chunk_size, progress, games_csv, client, "compare", start)

@@ -39,9 +39,9 @@ def _worker_threads(client) -> int:
     return max(1, sum(w.get("nthreads", 1) for w in workers.values()))
 
 
-def run_on_cluster(client, plan, n, fixed_chunk, progress, sink, desc):
-    """Play units 0..n-1 of `plan` on `client`'s cluster; fixed_chunk: units per task,
-    or None for adaptive chunks."""
+def run_on_cluster(client, plan, n, fixed_chunk, progress, sink, desc, start=0):
+    """Play units start..start+n-1 of `plan` on `client`'s cluster; fixed_chunk: units
+    per task, or None for adaptive chunks."""
     distributed = _distributed()
     if fixed_chunk is None:
         limit = max(1, (CLUSTER_CHUNK if plan.native else PYTHON_CLUSTER_CHUNK) // plan.slots)
@@ -54,30 +54,31 @@ def run_on_cluster(client, plan, n, fixed_chunk, progress, sink, desc):
     pending = {}                  # future -> (start, count)
     buffered = {}                 # start -> (count, result), waiting for the CSV order
     done = distributed.as_completed(with_results=True)
-    state = {"next": 0, "write": 0}
+    stop = start + n
+    state = {"next": start, "write": start}
 
     def fill():
-        while state["next"] < n and len(pending) + len(buffered) < window:
-            start = state["next"]
+        while state["next"] < stop and len(pending) + len(buffered) < window:
+            lo = state["next"]
             # Near the end chunks shrink (guided scheduling), so that no worker is left
             # with a long last chunk while the others idle.
-            tail = max(FIRST_CHUNK, -(-(n - start) // (2 * workers)))
-            count = min(chunks.size, tail, n - start)
-            fut = client.submit(play_chunk, plan, start, count, pure=False,
-                                key=f"cuttle-{desc}-{token}-{start}")
-            pending[fut] = (start, count)
+            tail = max(FIRST_CHUNK, -(-(stop - lo) // (2 * workers)))
+            count = min(chunks.size, tail, stop - lo)
+            fut = client.submit(play_chunk, plan, lo, count, pure=False,
+                                key=f"cuttle-{desc}-{token}-{lo}")
+            pending[fut] = (lo, count)
             done.add(fut)
-            state["next"] = start + count
+            state["next"] = lo + count
 
     def parts():
         fill()
         for fut, result in done:
-            start, count = pending.pop(fut)
+            lo, count = pending.pop(fut)
             chunks.took(result.elapsed, count)
             if sink is None:
                 yield count, result
             else:
-                buffered[start] = (count, result)
+                buffered[lo] = (count, result)
                 while state["write"] in buffered:
                     c, r = buffered.pop(state["write"])
                     state["write"] += c

@@ -291,12 +291,12 @@ def _stop(parts, cancel):
         close()
 
 
-def run_local(plan, n, chunks, progress=None, sink=None, desc="simulate"):
-    """Play units 0..n-1 of `plan` in this process, chunk by chunk."""
+def run_local(plan, n, chunks, progress=None, sink=None, desc="simulate", start=0):
+    """Play units start..start+n-1 of `plan` in this process, chunk by chunk."""
     def parts():
-        lo = 0
-        while lo < n:
-            count = min(chunks.size, n - lo)
+        lo, stop = start, start + n
+        while lo < stop:
+            count = min(chunks.size, stop - lo)
             part = play_chunk(plan, lo, count)
             chunks.took(part.elapsed, count)
             lo += count

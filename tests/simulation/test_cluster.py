@@ -64,6 +64,15 @@ def test_cluster_compare_and_matches(client):
                                          client=client, chunk_size=900).pairs
 
 
+def test_cluster_plays_a_later_part_of_the_run(client):
+    rule_sets = ["classic", "quick"]
+    local = cuttle.compare(rule_sets, 3000, seed=5, progress=False, start=7000)
+    remote = cuttle.compare(rule_sets, 3000, seed=5, progress=False, start=7000,
+                            client=client, chunk_size=700)
+    assert remote.pairs == local.pairs and remote.ranges == ((7000, 10000),)
+    assert all(same(a, b) for a, b in zip(local.results, remote.results))
+
+
 def test_cluster_python_players_and_csv(client, tmp_path):
     def rand(game, rng):                    # a local function: shipped by value
         moves = game.legal_moves

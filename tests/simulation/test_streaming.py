@@ -130,6 +130,26 @@ def test_merge():
         other.merge(3)
 
 
+def test_start_plays_a_later_part_of_the_run():
+    whole = cuttle.simulate(3000, seed=6, progress=False, keep_games=True)
+    head = cuttle.simulate(1200, seed=6, progress=False)
+    tail = cuttle.simulate(1800, seed=6, progress=False, keep_games=True, start=1200,
+                           chunk_size=500)
+    assert tail.ranges == ((1200, 3000),) and tail.game_index[0] == 1200
+    assert np.array_equal(tail.moves, whole.moves[1200:])
+    assert (head + tail).tally == whole.tally and (head + tail).ranges == ((0, 3000),)
+    rule_sets = ["classic", cuttle.Rules(four="random")]
+    c_whole = cuttle.compare(rule_sets, 3000, seed=6, progress=False)
+    c_parts = (cuttle.compare(rule_sets, 1000, seed=6, progress=False, start=2000)
+               + cuttle.compare(rule_sets, 2000, seed=6, progress=False))
+    assert c_parts.pairs == c_whole.pairs and c_parts.ranges == ((0, 3000),)
+    for bad in (-1, 1.5, True):
+        with pytest.raises(ValueError, match="start"):
+            cuttle.simulate(10, seed=1, start=bad)
+    with pytest.raises(ValueError, match="start"):
+        cuttle.compare(rule_sets, 10, seed=1, start=cuttle.simulation.MAX_UNITS)
+
+
 def test_pickles_small():
     r = cuttle.simulate(100_000, seed=2, progress=False)
     blob = pickle.dumps(r)

@@ -1,0 +1,41 @@
+"""The variant atlas: how every house rule changes the game, under weak and competent
+play.  `atlas(...)` plays, for each player pairing and base preset (classic,
+cuttle.cards), the base and each variant (every flag value of `cuttle.rules.FLAGS` alone
+on the base, and the named presets) on the same games, until each variant's shift in
+the first player's win rate is known to a target half-width, and reports the shifts of
+the win, draw and end rates and of the game length, with paired intervals.
+
+    import cuttle
+    res = cuttle.atlas(["random", "greedy"], results="atlas.jsonl")
+    print(res)                        # markdown tables
+    res.group("classic", "greedy").row("four=random").shift("first")
+    res.plot("plots/")                # one forest plot per base and pairing
+
+(The package is callable: ``cuttle.atlas(...)`` is ``cuttle.atlas.atlas(...)``.)
+
+Modules: `rulesets` (the variants, from FLAGS), `run` (chunks, sequential stopping,
+resuming), `store` (the JSON-lines results file), `results` (`AtlasResult`), `report`
+(markdown, JSON, CSV), `plot` (forest plots).
+"""
+
+import sys
+
+from .results import AtlasResult, AtlasRow, GroupResult
+from .run import AtlasInterrupted, DEFAULT_SEED, QUICK, Pairing, atlas, default_pairings
+from .rulesets import BASES, Variant, variants
+from .store import ResultsFileError
+
+__all__ = ["AtlasInterrupted", "AtlasResult", "AtlasRow", "BASES", "DEFAULT_SEED",
+           "GroupResult", "Pairing", "QUICK", "ResultsFileError", "Variant", "atlas",
+           "default_pairings", "variants"]
+
+
+class _CallableModule(type(sys)):
+    """The package itself is callable: ``cuttle.atlas(...)`` is `cuttle.atlas.atlas`,
+    while ``cuttle.atlas.Pairing`` and the submodules stay reachable."""
+
+    def __call__(self, *args, **kwargs):
+        return atlas(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule

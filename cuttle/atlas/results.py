@@ -1,0 +1,259 @@
+"""The atlas's results: for each base preset and pairing, the base's own figures and
+each variant's, with its shifts against the base measured on the same games.
+
+Shifts (variant minus base) and their intervals: the first- and second-player win
+rates and the draw rate by Newcombe's interval for paired proportions (the core tallies
+the 2x2 tables of the same games under both rule sets; the pairing's policy moves first
+in every game, so player A's wins are the first player's and B's the second's); the
+mean lengths in moves and turns by the normal interval of the per-game differences;
+how games end (goal, passes, sudden death, move cap) by Newcombe's interval for
+independent proportions against the base's games of the same chunks (the core does not
+pair end reasons, so these intervals are a little wide, never too narrow).
+"""
+
+from math import isfinite, nan
+
+from .._core import END_NAMES
+from ..simulation import SimulationResult, Tally
+from ..stats import (Estimate, mean_interval_from_moments, newcombe_interval,
+                     newcombe_paired_interval)
+
+__all__ = ["END_REASONS", "METRICS", "AtlasResult", "AtlasRow", "GroupResult",
+           "first_shift", "half_width"]
+
+END_REASONS = tuple(n for n in END_NAMES if n != "none")
+RATES = ("first", "second", "draw")
+METRICS = RATES + ("moves", "turns") + tuple(f"end_{e}" for e in END_REASONS)
+_PAIRED = {"first": "first_mover", "second": "win_B", "draw": "draw"}
+_NOTHING = Estimate(nan, nan, nan)
+
+
+def first_shift(pair, confidence=0.95) -> Estimate:
+    """The first-player win-rate shift (variant minus base) of a PairTally (base first)."""
+    return newcombe_paired_interval(*pair.cells("first_mover", reverse=True), confidence)
+
+
+def half_width(e) -> float:
+    """Half the width of an interval (inf if unknown)."""
+    w = (e.high - e.low) / 2
+    return w if isfinite(w) else float("inf")
+
+
+class AtlasRow:
+    """One rule set of a group: the base (`variant` None) or a variant with its `pair`
+    (the PairTally against the base on its games, base first) and `base_tally` (the
+    base's games of the same chunks).  `status`: "base", "converged" (its first-player
+    shift interval reached the target), "capped" (it played its cap first) or
+    "unfinished" (interrupted, or the results file lacks its chunks)."""
+
+    def __init__(self, variant, rules, tally, pair, base_tally, chunks, status, *, players,
+                 seed, max_moves, confidence=0.95):
+        self.variant, self.rules = variant, rules
+        self.tally = Tally() if tally is None else tally
+        self.pair, self.base_tally = pair, base_tally
+        self.chunks, self.status = chunks, status
+        self.players, self.seed, self.max_moves = players, seed, max_moves
+        self.confidence = confidence
+        self._summary = None
+
+    @property
+    def is_base(self) -> bool:
+        """Whether this row is the base preset itself."""
+        return self.variant is None
+
+    @property
+    def label(self) -> str:
+        """The variant's label (``four=random``), or ``PRESET (base)``."""
+        return f"{self.rules.preset} (base)" if self.is_base else self.variant.label
+
+    @property
+    def n_games(self) -> int:
+        """Games played under this rule set."""
+        return self.tally.n_games
+
+    def summary(self):
+        """The `Summary` of the rule set's own games."""
+        if self._summary is None:
+            res = SimulationResult(self.tally, players=self.players, rules=self.rules,
+                                   seed=self.seed, swap_seats=False, max_moves=self.max_moves)
+            self._summary = res.summary(self.confidence)
+        return self._summary
+
+    def estimate(self, metric) -> Estimate:
+        """The rule set's value of `metric` (see METRICS) with its interval."""
+        s = self.summary()
+        if metric == "first":
+            return s.seat_win_rate(0)
+        if metric == "second":
+            return s.seat_win_rate(1)
+        if metric == "draw":
+            return s.draw_rate()
+        if metric in ("moves", "turns"):
+            return s.mean_moves() if metric == "moves" else s.mean_turns()
+        return s.end_rate(_end(metric))
+
+    def shift(self, metric) -> Estimate:
+        """Variant minus base for `metric`, on the same games, with its interval (nan
+        for the base row or a variant without games)."""
+        _check(metric)
+        if self.is_base or self.pair is None:
+            return _NOTHING
+        if metric in _PAIRED:
+            return newcombe_paired_interval(*self.pair.cells(_PAIRED[metric], reverse=True),
+                                            self.confidence)
+        if metric in ("moves", "turns"):
+            total, sq = self.pair.diff_moments(metric, reverse=True)
+            return mean_interval_from_moments(self.n_games, total, sq, self.confidence)
+        i = END_NAMES.index(_end(metric))
+        mine = int(self.tally.counts.sum(axis=(0, 1))[i])
+        base = int(self.base_tally.counts.sum(axis=(0, 1))[i])
+        return newcombe_interval(mine, self.n_games, base, self.base_tally.n_games,
+                                 self.confidence)
+
+    @property
+    def half_width(self) -> float:
+        """Half-width of the first-player shift's interval (the stopping criterion)."""
+        return half_width(self.shift("first")) if not self.is_base else nan
+
+    def __repr__(self):
+        return f"<AtlasRow {self.label}: {self.n_games:,} games, {self.status}>"
+
+
+def _end(metric):
+    _check(metric)
+    return metric[4:]
+
+
+def _check(metric):
+    if metric not in METRICS:
+        raise ValueError(f"unknown metric {metric!r}; valid: {', '.join(METRICS)}")
+
+
+class GroupResult:
+    """One base preset under one pairing: `rows[0]` the base, `rows[1:]` its variants
+    (in the order of the flag table)."""
+
+    def __init__(self, base, pairing, rows):
+        self.base, self.pairing, self.rows = base, pairing, list(rows)
+
+    @property
+    def policy(self) -> str:
+        """The policy playing both seats."""
+        return self.pairing.policy
+
+    @property
+    def base_row(self) -> AtlasRow:
+        """The base preset's row."""
+        return self.rows[0]
+
+    @property
+    def variants(self) -> list:
+        """The variants' rows, in the order of the flag table."""
+        return self.rows[1:]
+
+    @property
+    def title(self) -> str:
+        """``BASE, POLICY self-play``."""
+        return f"{self.base}, {self.policy} self-play"
+
+    def row(self, label) -> AtlasRow:
+        """The row of a variant by its label (or the base's preset name)."""
+        for r in self.rows:
+            if label in (r.label, str(r.rules)) or (r.is_base and label == self.base):
+                return r
+        raise KeyError(f"no variant {label!r} in {self.title}")
+
+    def counts(self) -> dict:
+        """How many variants converged, capped, are unfinished."""
+        out = {"converged": 0, "capped": 0, "unfinished": 0}
+        for r in self.variants:
+            out[r.status] += 1
+        return out
+
+    @property
+    def complete(self) -> bool:
+        """Whether every variant converged or reached its cap."""
+        return all(r.status != "unfinished" for r in self.variants)
+
+    def plot(self, path, title=None):
+        """Save the group's forest plot (see `cuttle.atlas.plot`) to `path`."""
+        from .plot import plot_group          # (plot and report import this module)
+        plot_group(self, path, title)
+
+    def __repr__(self):
+        return f"<GroupResult {self.title}: {len(self.variants)} variants>"
+
+
+class AtlasResult:
+    """An atlas: `groups` (one `GroupResult` per pairing and base preset, pairings
+    first), the `config` it was played with, how many chunk records this run played
+    (`played_records`, the rest came from the results file) and `elapsed` seconds.
+    `str()` / `markdown()` give the tables, `as_dict()` the JSON form, `to_csv(path)`
+    one row per rule set and metric, `plot(folder)` the forest plots."""
+
+    def __init__(self, config, groups, played_records=0, elapsed=None, notes=()):
+        self.config, self.groups = config, list(groups)
+        self.played_records, self.elapsed = played_records, elapsed
+        self.notes = list(notes)
+
+    @property
+    def confidence(self):
+        """The confidence level of the intervals."""
+        return self.config.confidence
+
+    @property
+    def n_games(self) -> int:
+        """Games in the atlas: every rule set's games of every group."""
+        return sum(r.n_games for g in self.groups for r in g.rows)
+
+    @property
+    def complete(self) -> bool:
+        """Whether every variant of every group converged or reached its cap."""
+        return all(g.complete for g in self.groups)
+
+    def group(self, base, policy) -> GroupResult:
+        """The group of a base preset and a pairing's policy; KeyError if none."""
+        for g in self.groups:
+            if g.base == base and g.policy == policy:
+                return g
+        raise KeyError(f"no group for base {base!r} and pairing {policy!r}")
+
+    def markdown(self, command=None) -> str:
+        """The tables in markdown, one per group (with `command`, the line that
+        reproduces them)."""
+        from .report import atlas_markdown    # (report imports this module)
+        return atlas_markdown(self, command)
+
+    def __str__(self):
+        return self.markdown()
+
+    def _repr_html_(self):
+        from .report import atlas_html
+        return atlas_html(self)
+
+    def as_dict(self) -> dict:
+        """The JSON form (see `cuttle.atlas.report.atlas_dict`)."""
+        from .report import atlas_dict
+        return atlas_dict(self)
+
+    def to_csv(self, path_or_file):
+        """One row per group, rule set and metric: base, policy, variant, rules,
+        status, games, metric, value, low, high, shift, shift_low, shift_high."""
+        from .report import write_atlas_csv
+        write_atlas_csv(self, path_or_file)
+
+    def plot(self, folder) -> list:
+        """Save one forest plot per group into `folder` (PNG, named BASE-POLICY.png);
+        returns the paths."""
+        import os
+        paths = []
+        for g in self.groups:
+            name = f"{g.base}-{g.policy}".replace(":", "-").replace("/", "-")
+            path = os.path.join(os.fspath(folder), name + ".png")
+            g.plot(path)
+            paths.append(path)
+        return paths
+
+    def __repr__(self):
+        return (f"<AtlasResult {len(self.groups)} groups, {self.n_games:,} games"
+                f"{'' if self.complete else ', unfinished'}>")

@@ -1,0 +1,466 @@
+"""Playing an atlas: for each player pairing and base preset, the base and every
+variant on the same games, chunk after chunk, each variant until its interval is
+narrow enough (sequential stopping) or it reaches its cap; every finished chunk goes to
+the results file at once, so a stopped run continues where it stopped.
+
+Chunk ``c`` of a pairing is the games ``c * chunk_size .. (c + 1) * chunk_size - 1`` of
+the seeded run.  In chunk ``c`` the base and every variant still playing are played on
+those games (one `cuttle.compare` call: the same deals, the pairs tallied in the core);
+a chunk already in the results file is read instead of played (a variant's missing
+chunk is played again together with the base, whose record is not written twice).
+After each chunk every variant still playing checks its interval: it stops once the
+half-width of its first-player win-rate shift is at most the target, or once it has
+played its cap.  The decisions depend only on the chunks' exact tallies, so an
+interrupted and resumed run takes the very same decisions and gives the very same
+result as one uninterrupted run; so does a run on a cluster.  Before playing into a
+results file, each group fingerprints its engine and policy (`_GroupRun.fingerprint`)
+and refuses chunks of the file that another version played.
+"""
+
+import hashlib
+import json
+import sys
+import time
+
+from ..rules import Rules
+from ..seeding import check_seed
+from ..errors import Interrupted
+from ..simulation import DEFAULT_MAX_MOVES, Tally, compare, simulate
+from ..simulation.api import MAX_CHUNK, MAX_THREADS
+from ..simulation.players import native_policy_code
+from ..stats import z_value
+from .results import AtlasResult, AtlasRow, GroupResult, first_shift, half_width
+from .store import Store, chunk_key, tally_to_json
+from .rulesets import BASES, variants
+
+__all__ = ["AtlasInterrupted", "DEFAULT_SEED", "Pairing", "QUICK", "atlas", "default_pairings",
+           "search_policy"]
+
+DEFAULT_SEED = 1
+# (target half-width, cap in games, chunk size) by kind of player
+CHEAP = (0.0025, 1_000_000, 20_000)
+SEARCH = (0.015, 20_000, 200)
+# --quick: a small atlas in under a minute on two cores
+QUICK = {"pairings": ("random", "greedy"), "target": 0.005, "max_games": 200_000,
+         "chunk_size": 10_000}
+PLAYING, CONVERGED, CAPPED, UNFINISHED = "playing", "converged", "capped", "unfinished"
+FINGERPRINT_GAMES = {False: 64, True: 4}        # games per rule set (cheap, search)
+
+
+def search_policy(name: str) -> bool:
+    """Whether a policy name is a search (ismcts:N, ...): slow, looser defaults."""
+    return ":" in name or name.startswith("ismcts")
+
+
+class Pairing:
+    """One player pairing of the atlas: `policy` plays both seats (self-play; the same
+    policy moves first in every game, so that the first- and second-player win rates
+    and the draws are each paired between rule sets); each variant plays until the
+    half-width of its first-player win-rate shift is at most `target` (a fraction:
+    0.0025 = 0.25 percentage points) or it has played `max_games` (rounded up to whole
+    chunks of `chunk_size` games)."""
+
+    __slots__ = ("policy", "target", "max_games", "chunk_size")
+
+    def __init__(self, policy, target=None, max_games=None, chunk_size=None):
+        if not isinstance(policy, str) or "," in policy:
+            raise ValueError(f"a pairing is one policy name, played by both players "
+                             f"(self-play), not {policy!r}")
+        native_policy_code(policy)                      # ValueError naming the valid ones
+        self.policy = policy.strip().lower()
+        d_target, d_cap, d_chunk = SEARCH if search_policy(self.policy) else CHEAP
+        self.target = _fraction(d_target if target is None else target, "target")
+        self.chunk_size = _count(d_chunk if chunk_size is None else chunk_size,
+                                 "chunk_size", MAX_CHUNK)
+        self.max_games = _count(d_cap if max_games is None else max_games, "max_games",
+                                10 ** 12)
+
+    @property
+    def players(self):
+        """(policy, policy): the players A and B."""
+        return (self.policy, self.policy)
+
+    @property
+    def max_chunks(self) -> int:
+        """The cap in whole chunks."""
+        return -(-self.max_games // self.chunk_size)
+
+    def as_dict(self):
+        """The settings as JSON."""
+        return {"policy": self.policy, "target": self.target, "max_games": self.max_games,
+                "chunk_size": self.chunk_size}
+
+    def __eq__(self, other):
+        return isinstance(other, Pairing) and self.as_dict() == other.as_dict()
+
+    __hash__ = None
+
+    def __repr__(self):
+        return (f"Pairing({self.policy!r}, target={self.target}, max_games={self.max_games}, "
+                f"chunk_size={self.chunk_size})")
+
+
+def _fraction(x, name):
+    if isinstance(x, bool) or not isinstance(x, (int, float)) or not 0 < x < 1:
+        raise ValueError(f"{name} must be a fraction between 0 and 1 (0.0025 = 0.25 "
+                         f"percentage points), not {x!r}")
+    return float(x)
+
+
+def _count(x, name, limit):
+    if isinstance(x, bool) or not isinstance(x, int) or not 1 <= x <= limit:
+        raise ValueError(f"{name} must be an int from 1 to {limit:,}, not {x!r}")
+    return x
+
+
+def _per_policy(value, policy):
+    """A setting for `policy` from one value for all, or a {policy: value} dict."""
+    if isinstance(value, dict):
+        keys = {str(k).strip().lower(): v for k, v in value.items()}
+        return keys.get(policy)
+    return value
+
+
+def _pairings(pairings, target, max_games, chunk_size):
+    if pairings is None:
+        pairings = default_pairings()
+    if isinstance(pairings, (str, Pairing)):
+        pairings = [pairings]
+    out = []
+    for p in pairings:
+        if not isinstance(p, Pairing):
+            name = p.strip().lower() if isinstance(p, str) else p
+            p = Pairing(p, _per_policy(target, name), _per_policy(max_games, name),
+                        _per_policy(chunk_size, name))
+        if any(q.policy == p.policy for q in out):
+            raise ValueError(f"pairing {p.policy!r} is given twice")
+        out.append(p)
+    if not out:
+        raise ValueError("the atlas needs at least one pairing")
+    for name, value in (("target", target), ("max_games", max_games),
+                        ("chunk_size", chunk_size)):
+        extra = set(value) - {p.policy for p in out} if isinstance(value, dict) else ()
+        if extra:
+            raise ValueError(f"{name} names {', '.join(sorted(extra))}, which is not a pairing")
+    return tuple(out)
+
+
+def default_pairings() -> tuple:
+    """Self-play of random, greedy and expert (when this cuttle has it)."""
+    out = []
+    for name in ("random", "greedy", "expert"):
+        try:
+            native_policy_code(name)
+        except ValueError:
+            continue
+        out.append(name)
+    return tuple(out)
+
+
+def _bases(bases):
+    if isinstance(bases, str):
+        bases = [bases]
+    out = []
+    for b in bases:
+        if not isinstance(b, str):
+            raise ValueError(f"a base is a preset name, not {b!r}")
+        name = Rules(b.strip().lower()).preset          # ValueError naming the presets
+        if name in out:
+            raise ValueError(f"base {name!r} is given twice")
+        out.append(name)
+    if not out:
+        raise ValueError("the atlas needs at least one base preset")
+    return tuple(out)
+
+
+class AtlasConfig:
+    """What an atlas plays: base presets, pairings, seed, move cap (the chunks' key),
+    and the confidence level and threads."""
+
+    def __init__(self, bases, pairings, seed, max_moves, confidence, threads):
+        self.bases, self.pairings = bases, pairings
+        self.seed, self.max_moves = seed, max_moves
+        self.confidence, self.threads = confidence, threads
+
+    def as_dict(self):
+        return {"bases": list(self.bases), "pairings": [p.as_dict() for p in self.pairings],
+                "seed": self.seed, "max_moves": self.max_moves,
+                "confidence": self.confidence}
+
+
+class AtlasInterrupted(Interrupted):
+    """Ctrl-C stopped an atlas: `result` is the atlas so far (every finished chunk; the
+    variants still playing are marked unfinished), and every finished chunk is in the
+    results file, if there is one."""
+
+    def __init__(self, result, path=None):
+        # done: the records (chunks of games under one rule set) this run played
+        super().__init__(result, result.played_records, None, "chunk record")
+        self.path = path
+
+    def __str__(self):
+        s = f"interrupted after playing {self.done:,} chunk records"
+        if self.path:
+            s += (f"; every finished chunk is in {self.path}: run the same command again "
+                  f"to continue")
+        return s
+
+
+class _Status:
+    """Progress: a line on stderr (rewritten in place on a terminal), or a callable
+    given each step as a dict."""
+
+    def __init__(self, mode):
+        self.callback = mode if callable(mode) else None
+        tty = _isatty()
+        self.show = self.callback is None and (tty if mode is None else bool(mode))
+        self.inplace = tty
+        self.width = 0
+        self.last = 0.0
+
+    def __call__(self, info, final=False):
+        if self.callback is not None:
+            self.callback(dict(info))
+            return
+        if not self.show:
+            return
+        now = time.monotonic()
+        if self.inplace:
+            if final or now - self.last >= 0.1:
+                self.last = now
+                line = _status_text(info)
+                self.width = max(self.width, len(line))
+                sys.stderr.write("\r" + line.ljust(self.width))
+                sys.stderr.flush()
+        elif final:
+            sys.stderr.write(_status_text(info) + "\n")
+            sys.stderr.flush()
+
+    def close(self):
+        if self.show and self.inplace and self.width:
+            sys.stderr.write("\r" + " " * self.width + "\r")
+            sys.stderr.flush()
+            self.width = 0
+
+
+def _status_text(info):
+    head = f"atlas, {info['players'][0]} self-play, {info['base']}: chunk {info['chunk']}"
+    if info.get("finished"):
+        return (f"{head} done, {info['playing']} of {info['variants']} variants still "
+                f"playing")
+    done = info.get("done")
+    pct = f" {done / info['count']:4.0%}" if done is not None and info.get("count") else ""
+    return f"{head}{pct}, {info['playing']} of {info['variants']} variants playing"
+
+
+def _isatty():
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+class _VariantRun:
+    __slots__ = ("variant", "tally", "pair", "base_tally", "chunks", "status")
+
+    def __init__(self, variant):
+        self.variant = variant
+        self.tally = self.pair = self.base_tally = None
+        self.chunks = 0
+        self.status = PLAYING
+
+    def add(self, tally, pair, base_tally):
+        self.tally = tally if self.tally is None else self.tally + tally
+        self.pair = pair if self.pair is None else self.pair + pair
+        self.base_tally = base_tally          # the base over the same chunks
+        self.chunks += 1
+
+    def decide(self, pairing, confidence):
+        if half_width(first_shift(self.pair, confidence)) <= pairing.target:
+            self.status = CONVERGED
+        elif self.chunks >= pairing.max_chunks:
+            self.status = CAPPED
+
+
+class _GroupRun:
+    """One base preset under one pairing, chunk by chunk."""
+
+    def __init__(self, config, pairing, base):
+        self.config, self.pairing = config, pairing
+        self.base = Rules(base)
+        self.runs = [_VariantRun(v) for v in variants(base)]
+        self.base_tally = Tally()
+        self.chunks = 0
+        self.played = 0               # records played (and written) by this run
+        self.engine = None            # the fingerprint, when playing into a file
+
+    def key(self, rules, chunk):
+        c, p = self.config, self.pairing
+        return chunk_key(self.base.preset, rules, p.players, c.seed, c.max_moves,
+                         p.chunk_size, chunk)
+
+    def fingerprint(self):
+        """A hash of the first few games of the seeded run under the base and every
+        variant: it changes when the engine or the policy plays those games otherwise,
+        so chunks of another version are never mixed in (a cheap guard, not a proof)."""
+        n = FINGERPRINT_GAMES[search_policy(self.pairing.policy)]
+        rule_sets = [self.base] + [r.variant.rules for r in self.runs]
+        cmp = compare(rule_sets, n, self.pairing.players, seed=self.config.seed,
+                      threads=self.config.threads, swap_seats=False,
+                      max_moves=self.config.max_moves, progress=False)
+        h = hashlib.sha256()
+        for r in cmp.results:
+            h.update(json.dumps(tally_to_json(r.tally), sort_keys=True).encode())
+        return h.hexdigest()[:16]
+
+    def run(self, store, client, status, play):
+        if store is not None and play:
+            self.engine = self.fingerprint()
+        while True:
+            active = [r for r in self.runs if r.status == PLAYING]
+            if not active:
+                return
+            info = {"players": self.pairing.players, "base": self.base.preset,
+                    "chunk": self.chunks, "playing": len(active), "variants": len(self.runs)}
+            got = self.chunk(self.chunks, active, store, client, play, status, info)
+            if got is None:                  # not playing, and the file lacks the chunk
+                for r in active:
+                    r.status = UNFINISHED
+                return
+            base_tally, parts = got
+            self.base_tally = self.base_tally + base_tally
+            self.chunks += 1
+            for r, (tally, pair) in zip(active, parts):
+                r.add(tally, pair, self.base_tally)
+                r.decide(self.pairing, self.config.confidence)
+            status(dict(info, playing=sum(r.status == PLAYING for r in self.runs),
+                        finished=True), final=True)
+
+    def chunk(self, c, active, store, client, play, status, info):
+        """(base tally, [(tally, pair)] per active variant) of chunk c, read from the
+        store or played (and stored); None if missing and not playing."""
+        keys = [self.key(self.base, c)] + [self.key(r.variant.rules, c) for r in active]
+        have = {}
+        if store is not None:
+            for k in keys:
+                got = store.get(k, self.engine)
+                if got is not None:
+                    have[k] = got
+        missing = [i for i, k in enumerate(keys) if k not in have]
+        if missing and not play:
+            return None
+        if missing:
+            rule_sets = [self.base] + [active[i - 1].variant.rules for i in missing if i]
+            tallies, pairs = self.play_chunk(rule_sets, c, client, status, info)
+            new = [(keys[0], tallies[0], None)]
+            new += [(keys[i], t, p) for i, t, p in zip([i for i in missing if i],
+                                                         tallies[1:], pairs)]
+            if store is not None:
+                store.put(new, self.engine)
+            self.played += sum(k not in have for k, _, _ in new)
+            for k, t, p in new:
+                have.setdefault(k, (t, p))
+        return have[keys[0]][0], [have[k] for k in keys[1:]]
+
+    def play_chunk(self, rule_sets, c, client, status, info):
+        size = self.pairing.chunk_size
+        kw = dict(players=self.pairing.players, seed=self.config.seed,
+                  threads=self.config.threads, swap_seats=False,
+                  max_moves=self.config.max_moves, client=client, start=c * size,
+                  progress=lambda done, total: status(dict(info, done=done, count=total)))
+        if len(rule_sets) == 1:
+            return [simulate(size, rule_sets[0], **kw).tally], []
+        cmp = compare(rule_sets, size, **kw)
+        return ([r.tally for r in cmp.results],
+                [cmp.pairs[(0, j)] for j in range(1, len(rule_sets))])
+
+    def result(self):
+        p, conf = self.pairing, self.config.confidence
+        common = dict(players=p.players, seed=self.config.seed,
+                      max_moves=self.config.max_moves, confidence=conf)
+        rows = [AtlasRow(None, self.base, self.base_tally, None, None, self.chunks,
+                         "base", **common)]
+        for r in self.runs:
+            status = UNFINISHED if r.status == PLAYING else r.status
+            rows.append(AtlasRow(r.variant, r.variant.rules, r.tally, r.pair, r.base_tally,
+                                 r.chunks, status, **common))
+        return GroupResult(self.base.preset, p, rows)
+
+
+def atlas(pairings=None, bases=BASES, *, seed=DEFAULT_SEED, target=None, max_games=None,
+          chunk_size=None, results=None, max_moves=DEFAULT_MAX_MOVES, confidence=0.95,
+          threads=None, client=None, progress=None, play=True,
+          quick=False) -> AtlasResult:
+    """The variant atlas: how each house rule shifts the game against its base preset.
+
+    For each pairing (a policy name playing both seats; default: random, greedy and,
+    when available, expert self-play) and each base preset (default classic and
+    cuttle.cards), the base and each of its variants (`cuttle.atlas.variants`: every
+    flag value of `cuttle.rules.FLAGS` alone on the base, and the named presets on their
+    own base) are played on the same games, chunk by chunk, until each variant's
+    first-player win-rate shift is known to within `target` (a half-width, as a
+    fraction: 0.0025 = 0.25 percentage points; default 0.0025, and 0.015 for a search
+    like ismcts:N) or it reaches `max_games` games (default 1,000,000; 20,000 for a
+    search).  `target`, `max_games` and `chunk_size` (games per chunk; default 20,000;
+    200 for a search) take one value for all pairings or a {policy: value} dict; a
+    pairing may also be given as a `Pairing`, which carries its own settings.
+
+    results: a path: every finished chunk is appended to this JSON-lines file (see
+    `cuttle.atlas.store`), and the chunks it already holds are not played again, so
+    running the same call again continues an interrupted atlas and gives the same
+    result as one uninterrupted run.  play=False plays nothing: the atlas of what the
+    file holds (variants it lacks chunks for are "unfinished").  quick=True: a small
+    atlas in under a minute (random and greedy, 0.5 points, small caps), unless
+    those options are given.  client: a dask.distributed Client to play the chunks on.
+    threads, max_moves, seed, confidence as for `cuttle.simulate`.  Ctrl-C raises
+    `AtlasInterrupted` (a `cuttle.Interrupted`) with the atlas so far.
+    """
+    if quick:
+        pairings = QUICK["pairings"] if pairings is None else pairings
+        target = QUICK["target"] if target is None else target
+        max_games = QUICK["max_games"] if max_games is None else max_games
+        chunk_size = QUICK["chunk_size"] if chunk_size is None else chunk_size
+    config = _config(pairings, bases, seed, target, max_games, chunk_size, max_moves,
+                     confidence, threads)
+    if not play and results is None:
+        raise ValueError("play=False reports what a results file holds: give results=PATH")
+    if client is not None and not (hasattr(client, "submit") and hasattr(client, "cancel")):
+        raise ValueError(f"client must be a dask.distributed.Client, not {client!r}")
+    t0 = time.perf_counter()
+    store = None if results is None else Store(results, write=play)
+    status = _Status(progress)
+    groups = []
+
+    def result():
+        return AtlasResult(config, [g.result() for g in groups],
+                           played_records=sum(g.played for g in groups),
+                           elapsed=time.perf_counter() - t0,
+                           notes=list(store.notes) if store else [])
+    try:
+        for pairing in config.pairings:
+            for base in config.bases:
+                groups.append(_GroupRun(config, pairing, base))
+                groups[-1].run(store, client, status, play)
+        return result()
+    except KeyboardInterrupt:
+        status.close()
+        raise AtlasInterrupted(result(), None if store is None else store.path) from None
+    finally:
+        status.close()
+        if store is not None:
+            store.close()
+
+
+def _config(pairings, bases, seed, target, max_games, chunk_size, max_moves, confidence,
+            threads):
+    if seed is None:
+        raise ValueError("the atlas needs a fixed seed (its chunks are keyed by it), "
+                         "not None")
+    seed = check_seed(seed)
+    z_value(confidence)
+    if isinstance(max_moves, bool) or not isinstance(max_moves, int) or max_moves < 1:
+        raise ValueError(f"max_moves must be a positive int, not {max_moves!r}")
+    if threads is not None:
+        _count(threads, "threads", MAX_THREADS)
+    return AtlasConfig(_bases(bases), _pairings(pairings, target, max_games, chunk_size),
+                       seed, max_moves, float(confidence), threads)

@@ -1,0 +1,211 @@
+"""`cuttle atlas`: the variant atlas (see `cuttle.atlas`)."""
+
+import argparse
+import os
+import sys
+import textwrap
+
+from ..atlas import BASES, QUICK, AtlasInterrupted, Pairing, atlas, default_pairings
+from ..atlas.plot import check_plot_folder
+from ..atlas.run import CHEAP, SEARCH, search_policy
+from ..simulation import DEFAULT_MAX_MOVES, MAX_THREADS
+from ..simulation.api import MAX_CHUNK, MAX_MAX_MOVES
+from . import options
+from .options import CommandError, UsageError
+from .simulate import Cluster, write_outputs
+
+__all__ = ["add_command"]
+
+EPILOG = """examples:
+  cuttle atlas --quick                         a small atlas in under a minute
+  cuttle atlas --results atlas.jsonl --pairings random,greedy,expert \\
+               --target 0.5 --target expert=1 --plot plots/
+  (run the same command again to continue an interrupted atlas; add --report-only to
+  print the tables from the results file without playing)"""
+
+
+def _setting(kind, parse):
+    """'VALUE' (every pairing) or 'POLICY=VALUE' (one pairing)."""
+    def read(text):
+        name, eq, value = str(text).rpartition("=")
+        name = name.strip().lower()
+        if eq and not name:
+            raise argparse.ArgumentTypeError(f"expected VALUE or POLICY=VALUE, not {text!r}")
+        return (name or None, parse(value))
+    read.__name__ = kind
+    return read
+
+
+def _points(text):
+    """A half-width in percentage points, 0 < x < 100."""
+    try:
+        v = float(str(text).strip().rstrip("%").removesuffix("pp"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected percentage points like 0.25, not "
+                                         f"{text!r}") from None
+    if not 0 < v < 100:
+        raise argparse.ArgumentTypeError(f"must be between 0 and 100 percentage points, "
+                                         f"not {text!r}")
+    return v
+
+
+def add_command(sub):
+    """Add `cuttle atlas` to the subcommands."""
+    p = sub.add_parser(
+        "atlas", help="how every house rule shifts the game: each flag value against its "
+                      "base preset, on the same games",
+        description=textwrap.fill(
+            "For each player pairing (self-play) and base preset, play the base and every "
+            "variant (each flag value of the rule table alone, and the named presets) on "
+            "the same games, chunk by chunk, until each variant's first-player win-rate "
+            "shift is known to the target half-width; print markdown tables of the "
+            "shifts with paired intervals.", 88),
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--pairings", default=None, metavar="P1,P2,...",
+                   help="policies, each playing both seats (default: "
+                        f"{','.join(default_pairings())}; 'ismcts:N' for a search)")
+    p.add_argument("--bases", default=",".join(BASES), metavar="PRESET,...",
+                   help=f"base presets (default {','.join(BASES)})")
+    p.add_argument("--target", action="append", default=[], metavar="[POLICY=]PP",
+                   type=_setting("target", _points),
+                   help=f"stop a variant once the half-width of its first-player shift "
+                        f"interval is at most PP percentage points (default "
+                        f"{100 * CHEAP[0]:g}, {100 * SEARCH[0]:g} for a search; "
+                        f"repeatable: POLICY=PP for one pairing)")
+    p.add_argument("--max-games", action="append", default=[], metavar="[POLICY=]N",
+                   type=_setting("max-games", options.at_most(10 ** 12)),
+                   help=f"cap of games per variant (default {CHEAP[1]:,}, {SEARCH[1]:,} "
+                        f"for a search; repeatable: POLICY=N)")
+    p.add_argument("--chunk-size", action="append", default=[], metavar="[POLICY=]N",
+                   type=_setting("chunk-size", options.at_most(MAX_CHUNK)),
+                   help=f"games per chunk, the unit of stopping and of the results file "
+                        f"(default {CHEAP[2]:,}, {SEARCH[2]:,} for a search)")
+    p.add_argument("--quick", action="store_true",
+                   help=f"a small atlas in under a minute: "
+                        f"{','.join(QUICK['pairings'])}, target "
+                        f"{100 * QUICK['target']:g} pp, at most {QUICK['max_games']:,} games "
+                        f"per variant in chunks of {QUICK['chunk_size']:,} (other options "
+                        f"still apply)")
+    p.add_argument("--results", metavar="FILE", default=None,
+                   help="append every finished chunk to this JSON-lines file and reuse the "
+                        "chunks it holds: the same command run again continues where it "
+                        "stopped")
+    p.add_argument("--report-only", action="store_true",
+                   help="play nothing: the tables of what --results FILE holds")
+    p.add_argument("--seed", type=options.seed, default=None,
+                   help="seed of the games (default 1; the results file keys chunks by it)")
+    p.add_argument("--max-moves", type=options.at_most(MAX_MAX_MOVES),
+                   default=DEFAULT_MAX_MOVES, metavar="M",
+                   help=f"a game still running after M moves is a draw (default "
+                        f"{DEFAULT_MAX_MOVES})")
+    p.add_argument("--confidence", type=options.confidence, default=0.95, metavar="C",
+                   help="confidence level of the intervals: 0.95 or 95%% (default 0.95)")
+    p.add_argument("--threads", type=options.at_most(MAX_THREADS), default=None, metavar="T",
+                   help="cores to use (default: all)")
+    p.add_argument("--scheduler", type=options.scheduler, default=None, metavar="ADDRESS",
+                   help="play the chunks on a dask cluster: tcp://HOST:8786, or local:N "
+                        "(needs: pip install \"cuttle[dask]\")")
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--progress", dest="progress", action="store_true", default=None,
+                   help="show progress on stderr (default: only if it is a terminal)")
+    g.add_argument("--no-progress", dest="progress", action="store_false",
+                   help="never show progress")
+    p.add_argument("--json", nargs="?", const="-", default=None, metavar="FILE",
+                   help="write the atlas as JSON to FILE (default: stdout, instead of the "
+                        "tables)")
+    p.add_argument("--csv", nargs="?", const="-", default=None, metavar="FILE",
+                   help="write one CSV row per rule set and metric to FILE (default: "
+                        "stdout, instead of the tables)")
+    p.add_argument("--plot", metavar="DIR", default=None,
+                   help="save one forest plot per base and pairing (PNG) into DIR (made if "
+                        "missing; needs matplotlib)")
+    p.set_defaults(func=run_atlas)
+
+
+def _names(text, what):
+    names = [x.strip().lower() for x in str(text).split(",")]
+    if not all(names):
+        raise UsageError(f"--{what} takes names separated by commas, not {text!r}")
+    return names
+
+
+def _per_pairing(values, option, pairings):
+    """{policy or None: value} from the (name, value) list of a repeatable option."""
+    out = {}
+    for name, value in values:
+        if name is not None and name not in pairings:
+            raise UsageError(f"{option} {name}=...: {name!r} is not one of the pairings "
+                             f"({', '.join(pairings)})")
+        out[name] = value
+    return out
+
+
+def _pairings(args):
+    names = _names(args.pairings, "pairings") if args.pairings else \
+        list(QUICK["pairings"] if args.quick else default_pairings())
+    quick = (QUICK["target"] * 100, QUICK["max_games"], QUICK["chunk_size"]) \
+        if args.quick else (None, None, None)
+    settings = [_per_pairing(v, o, names) for v, o in ((args.target, "--target"),
+                                                       (args.max_games, "--max-games"),
+                                                       (args.chunk_size, "--chunk-size"))]
+    out = []
+    for name in names:
+        vals = []
+        for given, q in zip(settings, quick):
+            v = given.get(name, given.get(None))
+            if v is None and not search_policy(name):
+                v = q
+            vals.append(v)
+        target = None if vals[0] is None else vals[0] / 100
+        try:
+            out.append(Pairing(name, target, vals[1], vals[2]))
+        except ValueError as e:
+            raise UsageError(f"--pairings: {e}") from None
+    return out
+
+
+def _check_outputs(args):
+    if args.json == "-" and args.csv == "-":
+        raise UsageError("--json and --csv cannot both write to stdout; give one a FILE")
+    if args.report_only and args.results is None:
+        raise UsageError("--report-only reads the tables from a results file: give "
+                         "--results FILE")
+    if args.report_only and not os.path.isfile(args.results):
+        raise UsageError(f"--results: no file {args.results!r} to report on")
+    options.output_files(**{"--json": args.json, "--csv": args.csv,
+                            "--results": None if args.report_only else args.results})
+    if args.plot:
+        try:
+            check_plot_folder(args.plot)
+        except (ImportError, ValueError) as e:
+            raise UsageError(f"--plot: {e}") from None
+
+
+def run_atlas(args):
+    _check_outputs(args)
+    pairings = _pairings(args)
+    bases = _names(args.bases, "bases")
+    seed = 1 if args.seed is None else args.seed
+    status = 0
+    with Cluster(args.scheduler) as client:
+        try:
+            res = atlas(pairings, bases, seed=seed, results=args.results,
+                        max_moves=args.max_moves, confidence=args.confidence,
+                        threads=args.threads, client=client, progress=args.progress,
+                        play=not args.report_only)
+        except AtlasInterrupted as e:
+            print(f"\ncuttle: {e}; the tables below hold the finished chunks",
+                  file=sys.stderr)
+            res, status = e.result, 130
+    for note in res.notes:
+        print(f"cuttle atlas: note: {note}", file=sys.stderr)
+    write_outputs(args, res.markdown(), res.as_dict, res.to_csv)
+    if args.plot:
+        try:
+            os.makedirs(args.plot, exist_ok=True)
+            paths = res.plot(args.plot)
+        except OSError as e:
+            raise CommandError(f"cannot write the plots into {args.plot!r}: "
+                               f"{e.strerror or e}") from None
+        print(f"{len(paths)} plots saved in {args.plot}", file=sys.stderr)
+    return status

@@ -1,0 +1,227 @@
+"""cuttle.atlas: paired games, sequential stopping, the results file and resuming."""
+
+import json
+
+import pytest
+
+import cuttle
+from cuttle.atlas import AtlasInterrupted, Pairing, ResultsFileError, atlas
+from cuttle.atlas.report import group_markdown
+from cuttle.atlas.store import Store, pair_from_json, pair_to_json, tally_from_json, \
+    tally_to_json
+from cuttle.simulation import PairTally
+
+# A small atlas: random self-play on classic, chunks of 1,000 games.
+SMALL = dict(pairings=[Pairing("random", target=0.012, max_games=4000, chunk_size=1000)],
+             bases=["classic"], seed=7)
+
+
+@pytest.fixture(scope="module")
+def small():
+    return cuttle.atlas(**SMALL)          # the package is callable
+
+
+def same(a, b):
+    da, db = a.as_dict(), b.as_dict()
+    for d in (da, db):
+        d.pop("elapsed_seconds"), d.pop("played_records")
+    return da == db and a.markdown() == b.markdown()
+
+
+def test_pairing_is_exact(small):
+    g = small.group("classic", "random")
+    base = g.base_row
+    assert base.n_games == 4000 == max(r.n_games for r in g.variants)
+    for label in ("four=draw", "joker=true"):
+        row = g.row(label)
+        n = row.n_games
+        cmp = cuttle.compare([cuttle.Rules(), row.rules], n, ("random", "random"), seed=7,
+                             swap_seats=False, progress=False)
+        assert row.tally == cmp[1].tally and row.pair == cmp.pairs[(0, 1)]
+        assert row.base_tally == cmp[0].tally            # the base on the same games
+        assert row.shift("first") == cmp.difference("first_mover", 1)
+        assert row.shift("moves") == cmp.difference("moves", 1)
+        assert row.shift("second") == cmp.difference("win_B", 1)   # A always moves first
+    assert base.tally == cuttle.simulate(4000, "classic", "random", seed=7,
+                                         swap_seats=False, progress=False).tally
+
+
+def test_sequential_stopping_stops(small):
+    g = small.group("classic", "random")
+    statuses = {r.status for r in g.variants}
+    assert statuses <= {"converged", "capped"} and "converged" in statuses
+    assert len({r.n_games for r in g.variants}) > 1     # variants stop at different times
+    for r in g.variants:
+        assert r.n_games % 1000 == 0 and 1000 <= r.n_games <= 4000
+        if r.status == "converged":
+            assert r.half_width <= 0.012
+            if r.n_games > 1000:     # it had not converged one chunk earlier
+                cmp = cuttle.compare([cuttle.Rules(), r.rules], r.n_games - 1000,
+                                     ("random", "random"), seed=7, swap_seats=False,
+                                     progress=False)
+                e = cmp.difference("first_mover", 1)
+                assert (e.high - e.low) / 2 > 0.012
+        else:
+            assert r.n_games == 4000 and r.half_width > 0.012
+    # open hands change nothing a random player sees: its games are the base's
+    assert g.row("open_hands=true (open)").shift("first").value == 0
+
+
+def test_a_run_stopped_and_resumed_is_one_run(small, tmp_path):
+    path = tmp_path / "atlas.jsonl"
+    seen = []
+
+    def stop_after_three(info):
+        seen.append(info)
+        if sum(1 for i in seen if i.get("finished")) == 3:
+            raise KeyboardInterrupt
+
+    with pytest.raises(AtlasInterrupted) as e:
+        atlas(results=str(path), progress=stop_after_three, **SMALL)
+    assert isinstance(e.value, cuttle.Interrupted) and str(path) in str(e.value)
+    part = e.value.result
+    assert not part.complete and part.played_records == e.value.done > 0
+    assert len(path.read_text().splitlines()) == 1 + part.played_records
+    resumed = atlas(results=str(path), **SMALL)
+    assert same(resumed, small)
+    again = atlas(results=str(path), **SMALL)
+    assert again.played_records == 0 and same(again, small)
+    lines = path.read_text().splitlines()
+    keys = [tuple(json.loads(x)[k] for k in ("rules", "chunk")) for x in lines[1:]]
+    assert len(keys) == len(set(keys)) == part.played_records + resumed.played_records
+    # read only: the same tables, and unfinished rows for a file that lacks chunks
+    assert same(atlas(results=str(path), play=False, **SMALL), small)
+    head = tmp_path / "head.jsonl"
+    head.write_text("\n".join(lines[:20]) + "\n")
+    partial = atlas(results=str(head), play=False, **SMALL)
+    assert not partial.complete and head.read_text().count("\n") == 20
+    head.write_text(lines[0] + "\n")                 # nothing played yet
+    empty = atlas(results=str(head), play=False, **SMALL).group("classic", "random")
+    assert {r.status for r in empty.variants} == {"unfinished"}
+    assert "| four=draw | n/a |  | n/a | n/a |" in "\n".join(group_markdown(empty))
+
+
+def test_damaged_and_foreign_files(small, tmp_path):
+    path = tmp_path / "a.jsonl"
+    atlas(results=str(path), **SMALL)
+    text = path.read_text()
+    lines = text.splitlines(keepends=True)
+    # killed while writing: a half-written last line is dropped and played again
+    path.write_text(text + lines[5][:40])
+    res = atlas(results=str(path), **SMALL)
+    assert same(res, small) and res.played_records == 0 and "half-written" in res.notes[0]
+    assert path.read_text() == text
+    path.write_text("".join(lines[:-1]) + lines[-1][:-30])
+    res = atlas(results=str(path), **SMALL)
+    assert same(res, small) and res.played_records == 1 and path.read_text() == text
+    # a complete last line without its newline is kept
+    path.write_text(text[:-1])
+    assert atlas(results=str(path), **SMALL).played_records == 0
+    assert path.read_text() == text
+    # a line of the same chunk twice: fine if equal, refused if not
+    path.write_text(text + lines[3])
+    assert same(atlas(results=str(path), **SMALL), small)
+    rec = json.loads(lines[3])
+    rec["tally"]["moments"]["moves"][0] += 1
+    path.write_text(text + json.dumps(rec) + "\n")
+    with pytest.raises(ResultsFileError, match="different results for the same chunk"):
+        atlas(results=str(path), **SMALL)
+    # damage in the middle: refused, naming the line
+    path.write_text("".join(lines[:4]) + "{oops\n" + "".join(lines[4:]))
+    with pytest.raises(ResultsFileError, match="line 5"):
+        atlas(results=str(path), **SMALL)
+    assert path.read_text().count("{oops") == 1         # never rewritten
+    # somebody else's file
+    foreign = tmp_path / "notes.txt"
+    for content in ("dear diary\n", "x", '{"format": "other"}\n'):
+        foreign.write_text(content)
+        with pytest.raises(ResultsFileError, match="not an atlas results file"):
+            atlas(results=str(foreign), **SMALL)
+        assert foreign.read_text() == content
+    # another configuration's lines are ignored (one file holds several runs)
+    path.write_text(text)
+    other = dict(SMALL, seed=8)
+    a8 = atlas(results=str(path), **other)
+    assert a8.played_records > 0 and not same(a8, small)
+    assert atlas(results=str(path), **SMALL).played_records == 0
+    # chunks another engine or policy version played are never mixed in
+    path.write_text(text.replace('"engine":"', '"engine":"0'))
+    with pytest.raises(ResultsFileError, match="another version"):
+        atlas(results=str(path), **SMALL)
+    assert same(atlas(results=str(path), play=False, **SMALL), small)
+    path.write_text(text)
+    # one writer at a time
+    with Store(str(path)):
+        with pytest.raises(ResultsFileError, match="another atlas run"):
+            atlas(results=str(path), **SMALL)
+
+
+def test_tallies_round_trip_exactly(small):
+    row = small.group("classic", "random").row("four=draw")
+    d = json.loads(json.dumps(tally_to_json(row.tally)))
+    assert tally_from_json(d, row.n_games) == row.tally
+    p = json.loads(json.dumps(pair_to_json(row.pair)))
+    assert pair_from_json(p, row.n_games) == row.pair
+    with pytest.raises(ValueError):
+        tally_from_json(d, row.n_games + 1)
+    d["lengths"][0][3] += 1
+    with pytest.raises(ValueError):
+        tally_from_json(d)
+    assert isinstance(pair_from_json(p), PairTally)
+
+
+def test_outputs(small, tmp_path):
+    g = small.group("classic", "random")
+    text = small.markdown(command="cuttle atlas ...")
+    assert text.startswith("Command: `cuttle atlas ...`")
+    assert "### classic, random self-play" in text and "| **classic (base)** |" in text
+    assert text.count("\n|") == 2 + len(g.rows)      # header, separator, rows
+    html = small._repr_html_()
+    assert html.count("<tr") == 1 + len(g.rows) and "classic, random self-play" in html
+    assert 'class="pos"' in html and 'class="neg"' in html   # clear shifts stand out
+    d = small.as_dict()
+    rows = d["groups"][0]["rows"]
+    assert rows[0]["base"] and rows[0]["shifts"] is None and len(rows) == len(g.rows)
+    r = next(x for x in rows if x["label"] == "four=draw")
+    assert r["changes"] == {"four": "draw"} and r["games"] == g.row("four=draw").n_games
+    assert r["shifts"]["first"]["value"] == g.row("four=draw").shift("first").value
+    small.to_csv(str(tmp_path / "a.csv"))
+    lines = (tmp_path / "a.csv").read_text().splitlines()
+    assert lines[0].startswith("base,policy,variant,rules,status,games,metric")
+    assert len(lines) == 1 + len(g.rows) * 9
+    paths = small.plot(str(tmp_path))
+    assert [p.rsplit("/", 1)[-1] for p in paths] == ["classic-random.png"]
+    assert (tmp_path / "classic-random.png").stat().st_size > 10_000
+
+
+def test_quick_atlas_runs_small():
+    res = atlas(quick=True, max_games=10_000, chunk_size=5_000)
+    assert [(g.policy, g.base) for g in res.groups] == [
+        ("random", "classic"), ("random", "cuttle.cards"),
+        ("greedy", "classic"), ("greedy", "cuttle.cards")]
+    assert all(g.pairing.target == 0.005 for g in res.groups)
+    assert max(r.n_games for g in res.groups for r in g.rows) == 10_000
+
+
+def test_bad_arguments(tmp_path):
+    for kw, message in (({"pairings": ["chess"]}, "unknown policy"),
+                        ({"pairings": ["random,greedy"]}, "self-play"),
+                        ({"pairings": ["random", "random"]}, "twice"),
+                        ({"pairings": []}, "at least one pairing"),
+                        ({"bases": ["poker"]}, "preset"),
+                        ({"target": 0}, "target"),
+                        ({"target": {"greedy": 0.01}, "pairings": ["random"]}, "greedy"),
+                        ({"max_games": 0}, "max_games"),
+                        ({"chunk_size": 1.5}, "chunk_size"),
+                        ({"seed": None}, "seed"),
+                        ({"confidence": 2}, "confidence"),
+                        ({"play": False}, "results"),
+                        ({"client": object()}, "client")):
+        with pytest.raises(ValueError, match=message):
+            atlas(**kw)
+    with pytest.raises(ResultsFileError, match="no results file"):
+        atlas(results=str(tmp_path / "none.jsonl"), play=False)
+    assert not (tmp_path / "none.jsonl").exists()
+    p = Pairing("ismcts:50")
+    assert (p.target, p.max_games, p.chunk_size) == (0.015, 20_000, 200)
+    assert Pairing("greedy").target == 0.0025

@@ -1,0 +1,151 @@
+"""`cuttle atlas`: tables, outputs, errors, and runs killed mid-way then resumed."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from cuttle.atlas import Pairing, atlas
+from cuttle.cli import main
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# random self-play on classic, chunks of 1,000 games, up to 12 chunks
+ARGS = ["atlas", "--pairings", "random", "--bases", "classic", "--chunk-size", "1000",
+        "--target", "0.06", "--max-games", "12000", "--seed", "3", "--no-progress"]
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture(scope="module")
+def reference():
+    """The tables of one uninterrupted run of ARGS."""
+    return atlas([Pairing("random", 0.0006, 12000, 1000)], ["classic"], seed=3).markdown()
+
+
+def test_tables_and_files(capsys, tmp_path, reference):
+    results = tmp_path / "r.jsonl"
+    code, out, err = run(capsys, *ARGS, "--results", str(results), "--json",
+                         str(tmp_path / "a.json"), "--csv", str(tmp_path / "a.csv"),
+                         "--plot", str(tmp_path / "plots"))
+    assert code == 0 and out.strip() == reference
+    assert "| **classic (base)** |" in out and "| four=draw |" in out
+    assert err.strip() == f"1 plots saved in {tmp_path / 'plots'}"
+    d = json.loads((tmp_path / "a.json").read_text())
+    assert d["atlas"]["seed"] == 3 and d["groups"][0]["pairing"]["target"] == 0.0006
+    assert (tmp_path / "a.csv").read_text().startswith("base,policy,variant")
+    assert (tmp_path / "plots" / "classic-random.png").is_file()
+    # nothing left to play: the same tables at once, also without playing at all
+    code, out2, _ = run(capsys, *ARGS, "--results", str(results))
+    assert code == 0 and out2 == out
+    code, out3, _ = run(capsys, *ARGS, "--results", str(results), "--report-only")
+    assert code == 0 and out3 == out
+    code, js, _ = run(capsys, *ARGS, "--json")
+    assert code == 0 and json.loads(js)["groups"][0]["base"] == "classic"
+
+
+def test_quick(capsys):
+    code, out, _ = run(capsys, "atlas", "--quick", "--pairings", "random", "--max-games",
+                       "10000", "--chunk-size", "5000")
+    assert code == 0
+    assert "±0.50 pp" in out and "chunks of 5,000 games" in out
+    assert out.count("### ") == 2          # classic and cuttle.cards
+
+
+def test_settings_per_pairing(capsys):
+    code, out, _ = run(capsys, "atlas", "--pairings", "random,greedy", "--bases", "classic",
+                       "--target", "2", "--target", "greedy=3", "--max-games", "2000",
+                       "--chunk-size", "1000", "--json")
+    assert code == 0
+    targets = {g["policy"]: g["pairing"]["target"] for g in json.loads(out)["groups"]}
+    assert targets == {"random": 0.02, "greedy": 0.03}
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--pairings", "chess"], "unknown policy"),
+    (["--pairings", "random,"], "names separated by commas"),
+    (["--bases", "poker"], "unknown preset"),
+    (["--target", "0"], "between 0 and 100"),
+    (["--target", "abc"], "percentage points"),
+    (["--target", "greedy=1", "--pairings", "random"], "not one of the pairings"),
+    (["--max-games", "0"], "at least 1"),
+    (["--report-only"], "give --results FILE"),
+    (["--report-only", "--results", "missing.jsonl"], "no file"),
+    (["--json", "--csv"], "cannot both write to stdout"),
+    (["--scheduler", "nowhere"], "scheduler address"),
+])
+def test_errors(capsys, argv, message):
+    code, out, err = run(capsys, "atlas", *argv)
+    assert code == 2 and message in err and "Traceback" not in err
+    assert err.startswith("usage: cuttle atlas")
+
+
+def test_file_errors(capsys, tmp_path):
+    foreign = tmp_path / "notes.txt"
+    foreign.write_text("my notes\n")
+    code, _, err = run(capsys, *ARGS, "--results", str(foreign))
+    assert code == 2 and "not an atlas results file" in err
+    assert foreign.read_text() == "my notes\n"
+    (tmp_path / "f").write_text("")
+    code, _, err = run(capsys, *ARGS, "--plot", str(tmp_path / "f"))
+    assert code == 2 and "--plot" in err and "is a file" in err
+    code, _, err = run(capsys, *ARGS, "--results", str(tmp_path), "--no-progress")
+    assert code == 2 and "folder" in err
+
+
+def _start(results, *extra):
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    return subprocess.Popen([sys.executable, "-m", "cuttle", *ARGS, "--results",
+                             str(results), *extra], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env)
+
+
+def _wait_for_lines(path, n, p, timeout=60):
+    t = time.monotonic()
+    while time.monotonic() - t < timeout and p.poll() is None:
+        if path.exists() and path.read_bytes().count(b"\n") >= n:
+            return
+        time.sleep(0.005)
+    pytest.fail("the run finished before it could be stopped")
+
+
+def test_killed_mid_run_then_resumed_gives_the_same_tables(tmp_path, reference):
+    results = tmp_path / "k.jsonl"
+    p = _start(results)
+    _wait_for_lines(results, 30, p)                # past the first chunk
+    p.kill()
+    p.communicate()
+    assert p.returncode == -signal.SIGKILL
+    kept = results.read_bytes().count(b"\n")
+    with open(results, "ab") as f:                 # as if killed while writing a line
+        f.write(b'{"base":"classic","rules":"classic: jok')
+    p = _start(results)
+    out, err = p.communicate(timeout=120)
+    assert p.returncode == 0 and out.strip() == reference
+    assert "dropped a half-written last line" in err
+    total = results.read_bytes().count(b"\n")
+    assert kept < total and not results.read_bytes().endswith(b"jok")
+
+
+def test_ctrl_c_stops_at_once_and_keeps_the_finished_chunks(tmp_path, reference):
+    results = tmp_path / "c.jsonl"
+    p = _start(results)
+    _wait_for_lines(results, 30, p)
+    t = time.monotonic()
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=30)
+    assert time.monotonic() - t < 1.0
+    assert p.returncode == 130 and "run the same command again to continue" in err
+    assert "unfinished" in out                      # the tables of the finished chunks
+    kept = results.read_bytes().count(b"\n")
+    assert kept >= 30
+    p = _start(results)
+    out, _ = p.communicate(timeout=120)
+    assert p.returncode == 0 and out.strip() == reference
