@@ -1,6 +1,5 @@
 """cuttle: exact rules and native-speed simulation of the card game Cuttle."""
 
-from . import atlas
 from .analysis import Analysis, analyse, analyze
 from .cards import CARDS, Card
 from .errors import IllegalMoveError, Interrupted, InvalidMoveError
@@ -11,6 +10,7 @@ from .policies import Bot
 from .rules import Rules
 from .simulation import compare, simulate
 from .stats import wilson_interval
+from .variants import atlas
 
 __version__ = "0.1.0"
 

@@ -4,7 +4,7 @@ half-written file (and keeps any earlier file of that name)."""
 
 import os
 
-__all__ = ["write_text", "write_text_file"]
+__all__ = ["write_binary_file", "write_text", "write_text_file"]
 
 
 def write_text_file(path_or_file, write) -> None:
@@ -13,11 +13,20 @@ def write_text_file(path_or_file, write) -> None:
     if not isinstance(path_or_file, (str, os.PathLike)):
         write(path_or_file)
         return
-    tmp = f"{os.fspath(path_or_file)}.tmp-{os.getpid()}"
+    _whole(path_or_file, write, dict(mode="w", newline="", encoding="utf-8"))
+
+
+def write_binary_file(path, write) -> None:
+    """Call ``write(f)`` on `path` opened in binary mode, written whole or not at all."""
+    _whole(path, write, dict(mode="wb"))
+
+
+def _whole(path, write, how):
+    tmp = f"{os.fspath(path)}.tmp-{os.getpid()}"
     try:
-        with open(tmp, "w", newline="", encoding="utf-8") as f:
+        with open(tmp, **how) as f:
             write(f)
-        os.replace(tmp, path_or_file)
+        os.replace(tmp, path)
     finally:
         if os.path.exists(tmp):
             os.remove(tmp)

@@ -5,9 +5,9 @@ import os
 import sys
 import textwrap
 
-from ..atlas import BASES, QUICK, AtlasInterrupted, Pairing, atlas, default_pairings
-from ..atlas.plot import check_plot_folder
-from ..atlas.run import CHEAP, SEARCH, search_policy
+from ..variants import BASES, QUICK, AtlasInterrupted, Pairing, atlas, default_pairings
+from ..variants.plot import check_plot_folder
+from ..variants.run import CHEAP, SEARCH, search_policy
 from ..simulation import DEFAULT_MAX_MOVES, MAX_THREADS
 from ..simulation.api import MAX_CHUNK, MAX_MAX_MOVES
 from . import options

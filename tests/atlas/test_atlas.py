@@ -5,9 +5,9 @@ import json
 import pytest
 
 import cuttle
-from cuttle.atlas import AtlasInterrupted, Pairing, ResultsFileError, atlas
-from cuttle.atlas.report import group_markdown
-from cuttle.atlas.store import Store, pair_from_json, pair_to_json, tally_from_json, \
+from cuttle.variants import AtlasInterrupted, Pairing, ResultsFileError, atlas
+from cuttle.variants.report import group_markdown
+from cuttle.variants.store import Store, pair_from_json, pair_to_json, tally_from_json, \
     tally_to_json
 from cuttle.simulation import PairTally
 
@@ -18,7 +18,7 @@ SMALL = dict(pairings=[Pairing("random", target=0.012, max_games=4000, chunk_siz
 
 @pytest.fixture(scope="module")
 def small():
-    return cuttle.atlas(**SMALL)          # the package is callable
+    return cuttle.atlas(**SMALL)
 
 
 def same(a, b):

@@ -2,7 +2,7 @@
 
 import pytest
 
-from cuttle.atlas import Pairing, atlas
+from cuttle.variants import Pairing, atlas
 
 distributed = pytest.importorskip("distributed")
 

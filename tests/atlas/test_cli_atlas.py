@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from cuttle.atlas import Pairing, atlas
+from cuttle.variants import Pairing, atlas
 from cuttle.cli import main
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

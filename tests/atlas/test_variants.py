@@ -5,8 +5,8 @@ import dataclasses
 import pytest
 
 from cuttle import Rules
-from cuttle.atlas import rulesets as variants_module
-from cuttle.atlas.rulesets import BASES, flag_values, own_base, variants
+from cuttle.variants import rulesets as variants_module
+from cuttle.variants.rulesets import BASES, flag_values, own_base, variants
 from cuttle.rules import FLAGS, PRESETS
 
 

@@ -176,7 +176,7 @@ class GroupResult:
         return all(r.status != "unfinished" for r in self.variants)
 
     def plot(self, path, title=None):
-        """Save the group's forest plot (see `cuttle.atlas.plot`) to `path`."""
+        """Save the group's forest plot (see `cuttle.variants.plot`) to `path`."""
         from .plot import plot_group          # (plot and report import this module)
         plot_group(self, path, title)
 
@@ -232,7 +232,7 @@ class AtlasResult:
         return atlas_html(self)
 
     def as_dict(self) -> dict:
-        """The JSON form (see `cuttle.atlas.report.atlas_dict`)."""
+        """The JSON form (see `cuttle.variants.report.atlas_dict`)."""
         from .report import atlas_dict
         return atlas_dict(self)
 

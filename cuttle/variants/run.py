@@ -395,7 +395,7 @@ def atlas(pairings=None, bases=BASES, *, seed=DEFAULT_SEED, target=None, max_gam
 
     For each pairing (a policy name playing both seats; default: random, greedy and,
     when available, expert self-play) and each base preset (default classic and
-    cuttle.cards), the base and each of its variants (`cuttle.atlas.variants`: every
+    cuttle.cards), the base and each of its variants (`cuttle.variants.rulesets.variants`: every
     flag value of `cuttle.rules.FLAGS` alone on the base, and the named presets on their
     own base) are played on the same games, chunk by chunk, until each variant's
     first-player win-rate shift is known to within `target` (a half-width, as a
@@ -406,7 +406,7 @@ def atlas(pairings=None, bases=BASES, *, seed=DEFAULT_SEED, target=None, max_gam
     pairing may also be given as a `Pairing`, which carries its own settings.
 
     results: a path: every finished chunk is appended to this JSON-lines file (see
-    `cuttle.atlas.store`), and the chunks it already holds are not played again, so
+    `cuttle.variants.store`), and the chunks it already holds are not played again, so
     running the same call again continues an interrupted atlas and gives the same
     result as one uninterrupted run.  play=False plays nothing: the atlas of what the
     file holds (variants it lacks chunks for are "unfinished").  quick=True: a small

@@ -14,7 +14,7 @@ players, seed, move cap, chunk size and chunk index), holding the chunk's exact
 sufficient statistics: the `Tally` of its games and, for a variant, the `PairTally`
 against the base on the same games (base first); "engine" fingerprints the engine and
 policy that played it (a hash of a few fixed games of the group, see
-`cuttle.atlas.run`): a run refuses to continue a file whose chunks another version
+`cuttle.variants.run`): a run refuses to continue a file whose chunks another version
 played, since their games would differ from the new ones.  The targets, caps and confidence
 level are not part of the key: they only decide which chunks a run needs, so a later
 run with a tighter target reuses every chunk and plays only the missing ones.

@@ -11,14 +11,12 @@ the win, draw and end rates and of the game length, with paired intervals.
     res.group("classic", "greedy").row("four=random").shift("first")
     res.plot("plots/")                # one forest plot per base and pairing
 
-(The package is callable: ``cuttle.atlas(...)`` is ``cuttle.atlas.atlas(...)``.)
+`cuttle.atlas` is `cuttle.variants.atlas`.
 
 Modules: `rulesets` (the variants, from FLAGS), `run` (chunks, sequential stopping,
 resuming), `store` (the JSON-lines results file), `results` (`AtlasResult`), `report`
 (markdown, JSON, CSV), `plot` (forest plots).
 """
-
-import sys
 
 from .results import AtlasResult, AtlasRow, GroupResult
 from .run import AtlasInterrupted, DEFAULT_SEED, QUICK, Pairing, atlas, default_pairings
@@ -29,13 +27,3 @@ __all__ = ["AtlasInterrupted", "AtlasResult", "AtlasRow", "BASES", "DEFAULT_SEED
            "GroupResult", "Pairing", "QUICK", "ResultsFileError", "Variant", "atlas",
            "default_pairings", "variants"]
 
-
-class _CallableModule(type(sys)):
-    """The package itself is callable: ``cuttle.atlas(...)`` is `cuttle.atlas.atlas`,
-    while ``cuttle.atlas.Pairing`` and the submodules stay reachable."""
-
-    def __call__(self, *args, **kwargs):
-        return atlas(*args, **kwargs)
-
-
-sys.modules[__name__].__class__ = _CallableModule

@@ -6,6 +6,7 @@ import io
 import math
 import os
 
+from ..files import write_binary_file
 from ..simulation.plot import pyplot
 
 __all__ = ["check_plot_folder", "plot_group"]
@@ -89,23 +90,18 @@ def plot_group(g, path, title=None):
 
 
 def _save(fig, path):
-    """Save `fig` whole or not at all (under a temporary name, then renamed, as
-    `cuttle.files` does for text); a PNG gets a 64-colour palette (a third of the size,
-    the same look)."""
-    path = os.fspath(path)
-    ext = os.path.splitext(path)[1].lower().lstrip(".") or "png"
-    tmp = f"{path}.tmp-{os.getpid()}"
-    try:
+    """Save `fig` whole or not at all; a PNG gets a 64-colour palette (a third of the
+    size, the same look)."""
+    ext = os.path.splitext(os.fspath(path))[1].lower().lstrip(".") or "png"
+
+    def write(f):
         if ext != "png":
-            fig.savefig(tmp, format=ext, dpi=80)
-        else:
-            from PIL import Image                   # matplotlib's own dependency
-            buf = io.BytesIO()
-            fig.savefig(buf, format="png", dpi=80)
-            buf.seek(0)
-            Image.open(buf).convert("RGB").quantize(colors=64).save(tmp, format="png",
-                                                                    optimize=True)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
+            fig.savefig(f, format=ext, dpi=80)
+            return
+        from PIL import Image                       # matplotlib's own dependency
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", dpi=80)
+        buf.seek(0)
+        Image.open(buf).convert("RGB").quantize(colors=64).save(f, format="png",
+                                                                optimize=True)
+    write_binary_file(path, write)
