@@ -5,6 +5,8 @@ Its natural index is `(rank - 1) * 4 + suit` (A♣ = 0 … K♠ = 51, joker = 52
 "x beats y in a scuttle" is simply `x > y`.
 """
 
+from __future__ import annotations
+
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
 JOKER = 52
@@ -66,12 +68,12 @@ class Card(str):
         return f"Card({str.__repr__(self)})"
 
     @classmethod
-    def parse(cls, text) -> "Card":
+    def parse(cls, text: str | int) -> Card:
         """Read a card: case-insensitive, `10` for `T`; a Card or an index also works."""
         return CARDS[parse_index(text)]
 
     @classmethod
-    def from_index(cls, index: int) -> "Card":
+    def from_index(cls, index: int) -> Card:
         """The card with this natural index (0 = AC ... 51 = KS, 52 = JK)."""
         return CARDS[index]
 
@@ -80,12 +82,12 @@ def _text(i: int) -> str:
     return "JK" if i == JOKER else RANKS[i // 4] + SUITS[i % 4]
 
 
-_INDEX = {}
+_INDEX: dict[str, int] = {}
 CARDS = tuple(Card(_text(i)) for i in range(53))
 _INDEX.update({str(c): i for i, c in enumerate(CARDS)})
 
 
-def parse_index(text) -> int:
+def parse_index(text: str | int) -> int:
     """Natural index of a card given as text, Card or int; ValueError if it is no card."""
     if isinstance(text, Card):
         return _INDEX[text]

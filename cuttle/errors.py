@@ -1,5 +1,9 @@
 """Exceptions of the public API (all are ValueErrors, as python-chess does it)."""
 
+from __future__ import annotations
+
+from typing import Any
+
 
 class IllegalMoveError(ValueError):
     """A move that is not legal in the current position; the game is left unchanged."""
@@ -15,7 +19,8 @@ class Interrupted(KeyboardInterrupt):
     `done` and `total` count the finished and asked-for units (`unit`: "game",
     "match", "rollout")."""
 
-    def __init__(self, result, done, total, unit="game"):
+    # `result` is whichever result the interrupted work builds (or None): Any.
+    def __init__(self, result: Any, done: int, total: int, unit: str = "game"):
         super().__init__()
         self.result, self.done, self.total, self.unit = result, done, total, unit
 

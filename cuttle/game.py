@@ -8,6 +8,7 @@ It turns card indices into `Card`s and move codes into `Move`s, and checks input
 from __future__ import annotations
 
 import numbers
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -20,6 +21,9 @@ from .observation import OBSERVATION_SIZE, Observation
 from .position import layout, parse_text, write_text
 from .rules import Rules
 from .seeding import check_seed, seed_or_new
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
 
 __all__ = ["Game", "LegalMoves"]
 
@@ -51,7 +55,7 @@ class LegalMoves:
 
     __slots__ = ("_moves",)
 
-    def __init__(self, codes):
+    def __init__(self, codes: Iterable[int]):
         self._moves = [Move.from_code(c) for c in codes]
 
     def __len__(self):
@@ -119,7 +123,8 @@ class Game(CoreGame):
     True
     """
 
-    def __init__(self, rules=None, seed=None, max_moves: int | None = None):
+    def __init__(self, rules: Rules | str | None = None, seed: int | None = None,
+                 max_moves: int | None = None):
         self._attach(Rules.coerce(rules), seed_or_new(seed), max_moves)
         self._core_deal(self.seed)
 
@@ -135,7 +140,7 @@ class Game(CoreGame):
         self._core_set_rules(rules)
 
     @classmethod
-    def from_run(cls, rules=None, *, seed: int, index: int) -> Game:
+    def from_run(cls, rules: Rules | str | None = None, *, seed: int, index: int) -> Game:
         """The deal of game `index` of a seeded simulation run: ``cuttle.simulate(n,
         rules, seed=seed)`` deals its game i exactly so (``Game(seed=s)`` is game 0 of
         seed s), so any game of a run can be looked at or replayed.
@@ -149,9 +154,12 @@ class Game(CoreGame):
         return g
 
     @classmethod
-    def from_position(cls, rules=None, *, hands=((), ()), points=((), ()),
-                      permanents=((), ()), scrap=(), deck=(), to_move: int = 0,
-                      rest: str = "deck", seed: int | None = None) -> Game:
+    def from_position(cls, rules: Rules | str | None = None, *,
+                      hands: Sequence[Iterable[str | int]] = ((), ()),
+                      points: Sequence[Iterable[str | int]] = ((), ()),
+                      permanents: Sequence[Iterable[str | int]] = ((), ()),
+                      scrap: Iterable[str | int] = (), deck: Iterable[str | int] = (),
+                      to_move: int = 0, rest: str = "deck", seed: int | None = None) -> Game:
         """Build a main-phase position from card texts.
 
         `hands`, `points` and `permanents` are pairs (player 0's, player 1's) of card
@@ -177,7 +185,8 @@ class Game(CoreGame):
         return g
 
     @classmethod
-    def from_text(cls, text: str, rules=None, seed: int | None = None) -> Game:
+    def from_text(cls, text: str, rules: Rules | str | None = None,
+                  seed: int | None = None) -> Game:
         """A game from position text (see `cuttle.position`); `rules` (a Rules or a
         preset name) and `seed` replace the text's own fields when given."""
         kw = parse_text(text)
@@ -203,7 +212,7 @@ class Game(CoreGame):
         """The legal moves of the player to decide (empty once the game is over)."""
         return LegalMoves(self._core_legal_codes())
 
-    def is_legal(self, move) -> bool:
+    def is_legal(self, move: Move | str | int) -> bool:
         """Whether `move` (a Move, its text or its code) may be played now."""
         try:
             move = _as_move(move)
@@ -211,7 +220,7 @@ class Game(CoreGame):
             return False
         return bool(self._core_is_legal(move.code))
 
-    def play(self, move) -> Move:
+    def play(self, move: Move | str | int) -> Move:
         """Play a Move, its text (case-insensitive; ``10H`` reads as ``TH``) or its code
         (an int, numpy integers too), and return it as a Move.  Illegal or malformed:
         `IllegalMoveError` (a ValueError) saying why, the game unchanged."""
@@ -402,7 +411,7 @@ class Game(CoreGame):
         """Cards in the player's hand that cannot be played this turn (a frozen 9)."""
         return [CARDS[i] for i in self._core_frozen(_player(player))]
 
-    def jacks(self, card) -> list[Card]:
+    def jacks(self, card: str | int) -> list[Card]:
         """The Jacks on a point card (a Card or its text), bottom to top."""
         return [CARDS[i] for i in self._core_jacks(parse_index(card))]
 

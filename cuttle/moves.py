@@ -8,10 +8,12 @@ A move is also a 16-bit code for the core and for learning code (`Move.code`,
 `Move.from_code`); the packing itself lives in the core (`cuttle._core.pack_move`).
 """
 
+from __future__ import annotations
+
 import numbers
 
 from ._core import NO_CARD_INDEX, VERBS, pack_move, unpack_move
-from .cards import CARDS, parse_index
+from .cards import CARDS, Card, parse_index
 from .errors import InvalidMoveError
 
 __all__ = ["Move", "VERBS"]
@@ -41,6 +43,10 @@ class Move:
     """
 
     __slots__ = ("verb", "cards", "_text", "_code")
+    verb: str
+    cards: tuple[Card, ...]
+    _text: str
+    _code: int
 
     def __init__(self, verb: str, *cards):
         if verb not in _VERB_ID:
@@ -73,7 +79,7 @@ class Move:
         raise AttributeError("a Move is immutable")
 
     @classmethod
-    def parse(cls, text) -> "Move":
+    def parse(cls, text: Move | str) -> Move:
         """Read a move from text (case-insensitive, `10H` for `TH`); a Move is returned
         as it is.  InvalidMoveError (a ValueError) saying what is wrong."""
         if isinstance(text, Move):
@@ -86,7 +92,7 @@ class Move:
         return cls(parts[0].lower(), *parts[1:])
 
     @classmethod
-    def from_code(cls, code) -> "Move":
+    def from_code(cls, code: int) -> Move:
         """The Move of a 16-bit code (`Move.code`); InvalidMoveError (a ValueError) for
         a code outside 0..65535 or one that packs no move."""
         m = _FROM_CODE.get(code) if type(code) is int else None
@@ -109,12 +115,12 @@ class Move:
         return self._code
 
     @property
-    def card(self):
+    def card(self) -> Card | None:
         """The card played (None for draw/pass/resolve)."""
         return self.cards[0] if self.cards else None
 
     @property
-    def target(self):
+    def target(self) -> Card | None:
         """The target of a scuttle, a Jack or a one-off (None otherwise)."""
         if self.verb in ("scuttle", "jack", "oneoff") and len(self.cards) == 2:
             return self.cards[1]
@@ -149,4 +155,4 @@ def _check_int(code):
     return code
 
 
-_FROM_CODE = {}      # code -> Move, filled only with valid codes (at most 65,536)
+_FROM_CODE: dict[int, Move] = {}      # code -> Move, filled only with valid codes (at most 65,536)

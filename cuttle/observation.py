@@ -8,12 +8,14 @@ hands or cuttle.cards' empty deck), and the deck order, except cards whose place
 (a 9 put on top, a 7's unchosen card).
 """
 
+from __future__ import annotations
+
 from dataclasses import dataclass
 
 import numpy as np
 
 from ._core import PHASE_NAMES
-from .cards import CARDS
+from .cards import CARDS, Card
 
 # Planes of the encoding, one 53-card row each, from the observer's point of view.
 PLANES = ("own_hand", "opponent_hand_known", "own_points", "opponent_points",
@@ -33,27 +35,27 @@ class Observation:
     player: int
     phase: str
     turn: int
-    to_move: object
-    hand: tuple
+    to_move: int | None
+    hand: tuple[Card, ...]
     opponent_hand_size: int
-    opponent_known: tuple       # cards known to be in the opponent's hand
+    opponent_known: tuple[Card, ...]    # cards known to be in the opponent's hand
     opponent_hand_public: bool  # all of it is visible
     points: tuple               # per player: (card, jacks bottom to top) pairs
     permanents: tuple
-    scrap: tuple
+    scrap: tuple[Card, ...]
     deck_size: int
-    deck_known: tuple           # (depth from the top, card) with a public place
-    revealed: tuple
-    stack: tuple
+    deck_known: tuple[tuple[int, Card], ...]    # (depth from the top, card), place public
+    revealed: tuple[Card, ...]
+    stack: tuple[Card, ...]
     frozen: tuple               # per player: cards that cannot be played this turn
-    scores: tuple
-    goals: tuple
-    winner: object
+    scores: tuple[int, int]
+    goals: tuple[int, int]
+    winner: int | None
     is_over: bool
     n_cards: int                # 52, or 53 with the joker
 
     @property
-    def unknown_cards(self) -> tuple:
+    def unknown_cards(self) -> tuple[Card, ...]:
         """Cards whose place this player cannot tell (the opponent's hand or the deck)."""
         seen = set(self.hand) | set(self.opponent_known) | set(self.scrap)
         seen |= set(self.revealed) | set(self.stack) | {c for _, c in self.deck_known}

@@ -35,12 +35,20 @@ each player knows about hidden cards, or the state of the game's random stream.
     ([Card('TH')], [Card('JC')], [Card('5H')])
 """
 
+from __future__ import annotations
+
 import random
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from .cards import CARDS, JOKER, parse_index
 from .rules import Rules
 from .seeding import seed_or_new
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+
+    from .game import Game
 
 __all__ = ["FIELDS", "Layout", "layout", "parse_text", "write_text"]
 
@@ -59,12 +67,12 @@ class Layout:
 
     rules: Rules
     seed: int
-    hands: tuple          # per player
-    points: tuple         # per player, by controller
-    stacks: dict          # point card -> its Jacks, bottom to top
-    permanents: tuple     # per player
-    scrap: tuple
-    deck: tuple           # top first, every card not placed elsewhere included
+    hands: tuple[tuple[int, ...], ...]            # per player
+    points: tuple[tuple[int, ...], ...]           # per player, by controller
+    stacks: dict[int, tuple[int, ...]]            # point card -> its Jacks, bottom to top
+    permanents: tuple[tuple[int, ...], ...]       # per player
+    scrap: tuple[int, ...]
+    deck: tuple[int, ...]     # top first, every card not placed elsewhere included
     to_move: int
 
 
@@ -83,7 +91,7 @@ def _pair(value, name):
     return value
 
 
-def split_stack(text):
+def split_stack(text: str | int) -> tuple[str | int, list[str]]:
     """'TH[JC,JD]' -> ('TH', ['JC', 'JD']); a card without a stack -> (card, [])."""
     if not isinstance(text, str):
         return text, []
@@ -100,8 +108,12 @@ def split_stack(text):
     return base, jacks
 
 
-def layout(rules=None, *, hands=((), ()), points=((), ()), permanents=((), ()), scrap=(),
-           deck=(), to_move=0, rest="deck", seed=None) -> Layout:
+def layout(rules: Rules | str | None = None, *,
+           hands: Sequence[Iterable[str | int]] = ((), ()),
+           points: Sequence[Iterable[str | int]] = ((), ()),
+           permanents: Sequence[Iterable[str | int]] = ((), ()),
+           scrap: Iterable[str | int] = (), deck: Iterable[str | int] = (),
+           to_move: int = 0, rest: str = "deck", seed: int | None = None) -> Layout:
     """Validate a position (the arguments of `Game.from_position`) and place every card.
 
     ValueError naming the card and the places for a duplicate or unknown card, a card in
@@ -112,7 +124,7 @@ def layout(rules=None, *, hands=((), ()), points=((), ()), permanents=((), ()), 
         raise ValueError(f"to_move must be 0 or 1, not {to_move!r}")
     if rest not in ("deck", "scrap"):
         raise ValueError(f"rest must be 'deck' or 'scrap', not {rest!r}")
-    seen = {}
+    seen: dict[int, str] = {}           # card index -> where it was placed
 
     def place(text, where):
         try:
@@ -128,7 +140,8 @@ def layout(rules=None, *, hands=((), ()), points=((), ()), permanents=((), ()), 
 
     h = tuple(tuple(place(c, f"hand of player {p}") for c in _seq(cards, f"hands[{p}]"))
               for p, cards in enumerate(_pair(hands, "hands")))
-    pts, stacks = ([], []), {}
+    pts: tuple[list[int], list[int]] = ([], [])
+    stacks: dict[int, tuple[int, ...]] = {}
     for p, cards in enumerate(_pair(points, "points")):
         for text in _seq(cards, f"points[{p}]"):
             base, jacks = split_stack(text)
@@ -142,7 +155,7 @@ def layout(rules=None, *, hands=((), ()), points=((), ()), permanents=((), ()), 
             pts[p].append(i)
             if js:
                 stacks[i] = tuple(js)
-    perms = ([], [])
+    perms: tuple[list[int], list[int]] = ([], [])
     for p, cards in enumerate(_pair(permanents, "permanents")):
         for text in _seq(cards, f"permanents[{p}]"):
             i = place(text, f"permanents of player {p}")
@@ -245,7 +258,7 @@ def _player_pair(text, field):
     return tuple(_cards(p, field, stacks=(field == "points")) for p in parts)
 
 
-def parse_text(text: str) -> dict:
+def parse_text(text: str) -> dict[str, Any]:
     """The keyword arguments of `Game.from_position` (``rules`` a Rules, ``seed`` None
     unless the text has one) read from position text; ValueError naming the field and
     the problem for malformed text.  Card places are checked by `layout`."""
@@ -295,7 +308,7 @@ def _list(cards):
     return " ".join(str(c) for c in cards) or "-"
 
 
-def write_text(game, multiline: bool = False, rules: bool = True) -> str:
+def write_text(game: Game, multiline: bool = False, rules: bool = True) -> str:
     """The full position of a main-phase game as text (see `Game.position_text`)."""
     if game.phase != "main":
         state = "the game is over" if game.is_over else f"it is in the {game.phase} phase"

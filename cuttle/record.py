@@ -13,13 +13,23 @@ by `cuttle replay`.
 ``result.status`` is ``over``, ``quit``, ``eof`` (the input ended) or ``interrupted``.
 """
 
+from __future__ import annotations
+
 import datetime
 import json
+from typing import TYPE_CHECKING, Any
 
 from .files import write_text
 from .game import Game
 from .rules import Rules
 from .seeding import check_seed
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from os import PathLike
+
+    from .moves import Move
+    from .policies import Bot
 
 __all__ = ["FORMAT", "VERSION", "final_game", "make_record", "play_recorded", "read_record",
            "result_of", "start_game", "validate_record", "write_record"]
@@ -30,7 +40,7 @@ _UNFINISHED = {"quit": "unfinished: quit", "eof": "unfinished: the input ended",
                "interrupted": "unfinished: interrupted"}
 
 
-def result_of(game, status="over") -> dict:
+def result_of(game: Game, status: str = "over") -> dict[str, Any]:
     """The record's ``result`` of `game` (``status`` says why an unfinished game stopped)."""
     if game.is_over:
         text = ("draw" if game.winner is None else f"player {game.winner} wins") + \
@@ -42,8 +52,9 @@ def result_of(game, status="over") -> dict:
             "scores": [game.score(0), game.score(1)], "text": text}
 
 
-def make_record(game, *, players, human_seat=None, bot=None, position=None,
-                status="over") -> dict:
+def make_record(game: Game, *, players: Iterable[str], human_seat: int | None = None,
+                bot: Bot | None = None, position: str | None = None,
+                status: str = "over") -> dict[str, Any]:
     """The record of `game` (every move it played from its start).  `position` is the
     starting position text when the game did not start from a deal."""
     from . import __version__
@@ -58,12 +69,12 @@ def make_record(game, *, players, human_seat=None, bot=None, position=None,
     }
 
 
-def write_record(record: dict, path) -> None:
+def write_record(record: dict[str, Any], path: str | PathLike[str]) -> None:
     """Write a record to `path` whole or not at all."""
     write_text(path, json.dumps(record, indent=2) + "\n")
 
 
-def validate_record(rec) -> dict:
+def validate_record(rec: object) -> dict[str, Any]:
     """Check a game record's shape (not yet its moves); ValueError saying what is wrong."""
     if not isinstance(rec, dict):
         raise ValueError("a game record is a JSON object")
@@ -91,7 +102,7 @@ def validate_record(rec) -> dict:
     return rec
 
 
-def read_record(path) -> dict:
+def read_record(path: str | PathLike[str]) -> dict[str, Any]:
     """A validated game record from a JSON file (ValueError/OSError otherwise)."""
     with open(path, encoding="utf-8") as f:
         try:
@@ -105,7 +116,7 @@ def read_record(path) -> dict:
     return validate_record(rec)
 
 
-def start_game(rec) -> Game:
+def start_game(rec: dict[str, Any]) -> Game:
     """The starting Game of a validated record."""
     rules = Rules.from_json(rec["rules"])
     if rec.get("position"):
@@ -116,7 +127,7 @@ def start_game(rec) -> Game:
     return Game(rules, rec["seed"])
 
 
-def play_recorded(game, i, text):
+def play_recorded(game: Game, i: int, text: str) -> Move:
     """Play the record's move `i` (1-based) on `game`; ValueError naming it if it cannot
     be played."""
     try:
@@ -125,7 +136,7 @@ def play_recorded(game, i, text):
         raise ValueError(f"move {i} ({text!r}) cannot be played: {e}") from None
 
 
-def final_game(rec) -> Game:
+def final_game(rec: dict[str, Any]) -> Game:
     """The Game at the end of a record (every move replayed)."""
     g = start_game(rec)
     for i, m in enumerate(rec["moves"], 1):

@@ -15,8 +15,20 @@ Text form (`str(rules)`, read back by `Rules.parse`)::
     classic four=random king_goals=15,14,10,7,5
 """
 
+from __future__ import annotations
+
 from dataclasses import dataclass
 from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
+    from typing import TypeAlias, TypeGuard
+
+    # A flag's value: a bool, a choice's name, the king_goals tuple, or a limit (int or
+    # None); JSON has a list where the value has a tuple.
+    FlagValue: TypeAlias = bool | str | tuple[int, ...] | int | None
+    FlagJSON: TypeAlias = bool | str | list[int] | int | None
 
 __all__ = ["Flag", "FLAGS", "FLAG_NAMES", "PRESETS", "Rules"]
 
@@ -39,15 +51,15 @@ class Flag:
     cuttle_cards: object
     source: str
     text: str
-    values: tuple = ()
-    published: tuple = ()
+    values: tuple[str, ...] = ()
+    published: tuple[object, ...] = ()
 
     def values_text(self) -> str:
         """The values the flag takes, as `describe()` lists them."""
         return {"bool": "bool", "goals": "5 ints", "limit": "None or int 0-53"}.get(
             self.kind, " | ".join(self.values))
 
-    def check(self, value):
+    def check(self, value: object) -> FlagValue:
         """The normalised value, or ValueError naming the flag and what it takes."""
         if self.kind == "bool":
             if not isinstance(value, bool):
@@ -75,7 +87,7 @@ class Flag:
                              f"not {value!r}")
         return int(value)
 
-    def parse(self, text: str):
+    def parse(self, text: str) -> FlagValue:
         """The value from its text (``true``, ``none``, ``8``, ``21,14,10,5,0``,
         ``random``); ValueError naming what the flag takes."""
         t = str(text).strip()
@@ -100,7 +112,7 @@ class Flag:
             return self.check(int(t))
         return self.check(low)
 
-    def format(self, value) -> str:
+    def format(self, value: FlagValue) -> str:
         """The text of a value, as `parse` reads it back."""
         if value is None:
             return "none"
@@ -110,16 +122,16 @@ class Flag:
             return ",".join(map(str, value))
         return str(value)
 
-    def to_json(self, value):
+    def to_json(self, value: FlagValue) -> FlagJSON:
         """The value in JSON (a tuple becomes a list)."""
         return list(value) if isinstance(value, tuple) else value
 
-    def from_json(self, value):
+    def from_json(self, value: object) -> FlagValue:
         """The value from JSON, checked."""
         return self.check(tuple(value) if self.kind == "goals" and isinstance(value, list)
                           else value)
 
-    def to_c(self, value):
+    def to_c(self, value: FlagValue) -> int | tuple[int, ...]:
         """The value in the core's CRules field of the same name."""
         if self.kind == "choice":
             return self.values.index(value)
@@ -128,7 +140,7 @@ class Flag:
         return value if self.kind == "goals" else int(value)
 
 
-def _is_int(x) -> bool:
+def _is_int(x: object) -> TypeGuard[int]:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
@@ -254,7 +266,7 @@ class Rules:
     flag_names = FLAG_NAMES
     __slots__ = ("_preset", "_flags", "_c")
 
-    def __init__(self, preset="classic", **flags):
+    def __init__(self, preset: str | Rules = "classic", **flags: object):
         if isinstance(preset, Rules):
             base = dict(preset._flags)
             preset_name = preset._preset
@@ -271,7 +283,7 @@ class Rules:
         object.__setattr__(self, "_c", None)
 
     @classmethod
-    def coerce(cls, rules) -> "Rules":
+    def coerce(cls, rules: Rules | str | None) -> Rules:
         """A Rules from a Rules, a preset name (any case), or None (classic)."""
         if rules is None:
             return cls()
@@ -284,7 +296,7 @@ class Rules:
     # -- text ----------------------------------------------------------------------------
 
     @classmethod
-    def parse(cls, text: str, extra=()) -> "Rules":
+    def parse(cls, text: str, extra: Iterable[str] = ()) -> Rules:
         """Rules from text: a preset (default classic) and ``FLAG=VALUE`` changes,
         separated by spaces or commas, the preset optionally followed by ``:``
         (``classic``, ``cuttle.cards four=random``, ``classic:four=random,hand_limit=7``,
@@ -299,7 +311,7 @@ class Rules:
             tokens = _split_top(text)
             preset = tokens.pop(0) if tokens and "=" not in tokens[0] else ""
         # A token without '=' continues the previous value (king_goals=15,14,10,7,5).
-        sets = []
+        sets: list[str] = []
         for tok in tokens:
             if "=" in tok or not sets:
                 sets.append(tok)
@@ -309,7 +321,7 @@ class Rules:
         return rules.replace(**cls.parse_assignments(list(sets) + list(extra)))
 
     @staticmethod
-    def parse_assignments(items) -> dict:
+    def parse_assignments(items: str | Iterable[str] | None) -> dict[str, FlagValue]:
         """{flag: value} from ``FLAG=VALUE`` strings (values as `Flag.parse` reads them)."""
         if isinstance(items, str):
             items = [items]
@@ -322,7 +334,7 @@ class Rules:
             flags[flag.name] = flag.parse(value)
         return flags
 
-    def variants(self, text: str) -> list:
+    def variants(self, text: str) -> list[Rules]:
         """One copy per value of a flag, from ``FLAG=V1,V2,...`` (parenthesise tuple
         values: ``king_goals=(21,14,10,7,5),(15,14,10,7,5)``)."""
         name, eq, values = text.partition("=") if isinstance(text, str) else ("", "", "")
@@ -363,24 +375,24 @@ class Rules:
         return self._preset
 
     @property
-    def flags(self):
+    def flags(self) -> Mapping[str, FlagValue]:
         """All flags as a read-only mapping."""
         return self._flags
 
-    def replace(self, **flags) -> "Rules":
+    def replace(self, **flags: object) -> Rules:
         """A copy with some flags changed (same preset name)."""
         return Rules(self, **flags)
 
-    def changed(self) -> dict:
+    def changed(self) -> dict[str, FlagValue]:
         """The flags that differ from the preset's own values, in table order."""
         base = PRESETS[self._preset][0]
         return {k: v for k, v in self._flags.items() if base[k] != v}
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, FlagValue]:
         """Every flag's value."""
         return dict(self._flags)
 
-    def to_json(self, full: bool = False) -> dict:
+    def to_json(self, full: bool = False) -> dict[str, Any]:
         """``{"preset": ..., "changed": {...}}`` (and ``"flags"``, every value, with
         `full`): JSON-ready, read back by `from_json`."""
         d = {"preset": self._preset,
@@ -390,7 +402,7 @@ class Rules:
         return d
 
     @classmethod
-    def from_json(cls, d) -> "Rules":
+    def from_json(cls, d: object) -> Rules:
         """Rules from `to_json`'s form; ValueError saying what is wrong."""
         if not isinstance(d, dict) or not isinstance(d.get("preset"), str):
             raise ValueError("rules must be an object with a 'preset' name and 'changed' flags")
@@ -399,7 +411,7 @@ class Rules:
             raise ValueError("'changed' must be an object of flag values")
         return cls(d["preset"], **{k: _flag(k).from_json(v) for k, v in changed.items()})
 
-    def c_fields(self) -> dict:
+    def c_fields(self) -> dict[str, int | tuple[int, ...]]:
         """The native core's CRules struct as a dict (field names are the flag names)."""
         if self._c is None:
             object.__setattr__(self, "_c", {k: FLAGS[k].to_c(v) for k, v in self._flags.items()})

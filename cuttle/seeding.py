@@ -8,6 +8,8 @@ the same results in every process and on every machine); the core's own streams 
 named in cuttle/_rng.pxd.
 """
 
+from __future__ import annotations
+
 import numbers
 import os
 
@@ -23,7 +25,7 @@ def new_seed() -> int:
     return int.from_bytes(os.urandom(8), "little")
 
 
-def check_seed(seed, name: str = "seed") -> int:
+def check_seed(seed: object, name: str = "seed") -> int:
     """`seed` as an int in [0, 2**64); ValueError for anything else (bools, floats,
     strings, negative or too large numbers)."""
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) \
@@ -32,7 +34,7 @@ def check_seed(seed, name: str = "seed") -> int:
     return int(seed)
 
 
-def seed_or_new(seed, name: str = "seed") -> int:
+def seed_or_new(seed: int | None, name: str = "seed") -> int:
     """`check_seed(seed)`, or a fresh seed for None."""
     return new_seed() if seed is None else check_seed(seed, name)
 

@@ -35,11 +35,16 @@ normal quantile ``z = Phi^-1(1 - (1 - confidence) / 2)`` (1.959964 for 95 %).
   excellent; a Wilson interval applies only to proportions.
 """
 
+from __future__ import annotations
+
 from math import isfinite, nan, sqrt
 from statistics import NormalDist
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
 
 __all__ = ["Estimate", "z_value", "wilson_interval", "newcombe_interval",
            "newcombe_paired_interval", "mean_interval", "mean_interval_from_moments",
@@ -53,12 +58,12 @@ class Estimate(NamedTuple):
     low: float
     high: float
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, float | None]:
         """``{"value", "low", "high"}`` for JSON (None for a non-finite number)."""
         return {"value": _json_float(self.value), "low": _json_float(self.low),
                 "high": _json_float(self.high)}
 
-    def contains(self, x) -> bool:
+    def contains(self, x: float) -> bool:
         """Whether `x` lies in the interval."""
         return self.low <= x <= self.high
 
@@ -68,7 +73,7 @@ def _json_float(x):
     return x if isfinite(x) else None
 
 
-def z_value(confidence=0.95) -> float:
+def z_value(confidence: float = 0.95) -> float:
     """The two-sided normal quantile for `confidence` (1.959964 for 0.95)."""
     confidence = float(confidence)
     if not 0.0 < confidence < 1.0:
@@ -90,7 +95,7 @@ def _clip(x):
     return min(1.0, max(0.0, x))
 
 
-def wilson_interval(k, n, confidence=0.95) -> Estimate:
+def wilson_interval(k: int, n: int, confidence: float = 0.95) -> Estimate:
     """The rate ``k / n`` with its Wilson score interval.
 
     ``center = (p + z^2/2n) / (1 + z^2/n)``,
@@ -117,7 +122,8 @@ def wilson_interval(k, n, confidence=0.95) -> Estimate:
     return Estimate(p, low, high)
 
 
-def newcombe_interval(k1, n1, k2, n2, confidence=0.95) -> Estimate:
+def newcombe_interval(k1: int, n1: int, k2: int, n2: int,
+                      confidence: float = 0.95) -> Estimate:
     """The difference ``k1/n1 - k2/n2`` of two independent proportions with Newcombe's
     hybrid score interval (method 10, 1998).  Either ``n`` zero: ``(nan, -1, 1)``."""
     p1, l1, u1 = wilson_interval(k1, n1, confidence)
@@ -130,7 +136,8 @@ def newcombe_interval(k1, n1, k2, n2, confidence=0.95) -> Estimate:
     return Estimate(d, max(-1.0, low), min(1.0, high))
 
 
-def newcombe_paired_interval(both, only1, only2, neither, confidence=0.95) -> Estimate:
+def newcombe_paired_interval(both: int, only1: int, only2: int, neither: int,
+                             confidence: float = 0.95) -> Estimate:
     """The difference ``p1 - p2`` of two proportions observed on the same ``N`` units,
     ``p1 = (both + only1) / N`` and ``p2 = (both + only2) / N``, with Newcombe's
     square-and-add interval for paired data (method 10, 1998).  ``N == 0``:
@@ -162,7 +169,8 @@ def newcombe_paired_interval(both, only1, only2, neither, confidence=0.95) -> Es
     return Estimate(diff, max(-1.0, low), min(1.0, high))
 
 
-def mean_interval_from_moments(n, total, total_sq, confidence=0.95) -> Estimate:
+def mean_interval_from_moments(n: int, total: float, total_sq: float,
+                               confidence: float = 0.95) -> Estimate:
     """A mean with its normal interval from ``n``, ``sum x`` and ``sum x^2``."""
     n = int(n)
     if n <= 0:
@@ -175,7 +183,7 @@ def mean_interval_from_moments(n, total, total_sq, confidence=0.95) -> Estimate:
     return Estimate(mean, mean - half, mean + half)
 
 
-def mean_interval(values, confidence=0.95) -> Estimate:
+def mean_interval(values: npt.ArrayLike, confidence: float = 0.95) -> Estimate:
     """The mean of `values` with the normal interval ``mean +- z s / sqrt(n)``."""
     x = np.asarray(values, dtype=np.float64).ravel()
     if x.size == 0:
@@ -187,7 +195,8 @@ def mean_interval(values, confidence=0.95) -> Estimate:
     return Estimate(mean, mean - half, mean + half)
 
 
-def paired_mean_difference(x1, x2, confidence=0.95) -> Estimate:
+def paired_mean_difference(x1: npt.ArrayLike, x2: npt.ArrayLike,
+                           confidence: float = 0.95) -> Estimate:
     """``mean(x1 - x2)`` over paired observations, with the normal interval of the
     per-pair differences (the paired analogue of `mean_interval`)."""
     a = np.asarray(x1, dtype=np.float64).ravel()
@@ -197,7 +206,8 @@ def paired_mean_difference(x1, x2, confidence=0.95) -> Estimate:
     return mean_interval(a - b, confidence)
 
 
-def mean_difference(x1, x2, confidence=0.95) -> Estimate:
+def mean_difference(x1: npt.ArrayLike, x2: npt.ArrayLike,
+                    confidence: float = 0.95) -> Estimate:
     """``mean(x1) - mean(x2)`` for independent samples, with the normal (Welch)
     interval ``d +- z sqrt(s1^2/n1 + s2^2/n2)``."""
     a = np.asarray(x1, dtype=np.float64).ravel()

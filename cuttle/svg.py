@@ -13,7 +13,15 @@ carries the public state as data attributes (``data-ply``, ``data-phase``,
 tests.  The viewer's side is at the bottom (player 0's with ``viewer=None``).
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape, quoteattr
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from .game import Game
 
 __all__ = ["table", "WIDTH"]
 
@@ -51,7 +59,8 @@ PHASE_HELP = {
 }
 
 
-def table(game, viewer=None, lastmove=True, *, names=None) -> str:
+def table(game: Game, viewer: int | None = None, lastmove: bool = True, *,
+          names: Sequence[str] | None = None) -> str:
     """The table of `game` as an SVG document (a string), 600 px wide.
 
     viewer: None shows every card (hands marked public or hidden); 0 or 1 shows what
