@@ -20,7 +20,7 @@ class Interrupted(KeyboardInterrupt):
     "match", "rollout")."""
 
     # `result` is whichever result the interrupted work builds (or None): Any.
-    def __init__(self, result: Any, done: int, total: int, unit: str = "game"):
+    def __init__(self, result: Any, done: int, total: int | None, unit: str = "game"):
         super().__init__()
         self.result, self.done, self.total, self.unit = result, done, total, unit
 

@@ -53,7 +53,10 @@ and B in odd-numbered ones (without ``swap_seats``, ``K`` is even and A starts e
 match).
 """
 
+from __future__ import annotations
+
 import numbers
+from typing import TYPE_CHECKING
 
 from ..rules import Rules
 from ..seeding import seed_or_new
@@ -63,6 +66,15 @@ from .formats import DEFAULT_MAX_MOVES, MATCH_FORMATS
 from .players import resolve_players
 from .results import SimulationResult
 from .runner import Chunks, GamesCsv, Plan, run_local
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+    from os import PathLike
+    from typing import TextIO
+
+    from distributed import Client
+
+    from ..moves import Move
 
 __all__ = ["MAX_CHUNK", "MAX_THREADS", "MAX_UNITS", "compare", "simulate"]
 
@@ -144,10 +156,14 @@ def _plan(rule_sets, players, seed, threads, swap_seats, match, max_moves, keep_
                 nthreads, keep_games, games_csv is not None, labels, confidence)
 
 
-def simulate(n_games, rules=None, players=("random", "greedy"), seed=None, threads=None,
-             swap_seats=True, progress=None, *, match=None, max_moves=DEFAULT_MAX_MOVES,
-             chunk_size=None, keep_games=False, games_csv=None, client=None,
-             start=0) -> SimulationResult:
+def simulate(n_games: int, rules: Rules | str | None = None,
+             players: str | Iterable[str | Callable[..., Move | str | int]] = ("random", "greedy"),
+             seed: int | None = None, threads: int | None = None, swap_seats: bool = True,
+             progress: bool | Callable[[int, int], object] | None = None, *,
+             match: str | None = None, max_moves: int = DEFAULT_MAX_MOVES,
+             chunk_size: int | None = None, keep_games: bool = False,
+             games_csv: str | PathLike[str] | TextIO | None = None,
+             client: Client | None = None, start: int = 0) -> SimulationResult:
     """Play `n_games` games (or matches, with `match`) and return a `SimulationResult`.
 
     rules: a `Rules`, a preset name or None (classic).  players: (A, B), each a policy
@@ -177,10 +193,15 @@ def simulate(n_games, rules=None, players=("random", "greedy"), seed=None, threa
     return _execute(plan, n, chunk_size, progress, games_csv, client, "simulate", start)
 
 
-def compare(rule_sets, n_games, players=("random", "greedy"), seed=None, threads=None,
-            swap_seats=True, progress=None, *, match=None, max_moves=DEFAULT_MAX_MOVES,
-            chunk_size=None, labels=None, confidence=0.95, keep_games=False, games_csv=None,
-            client=None, start=0) -> ComparisonResult:
+def compare(rule_sets: Iterable[Rules | str | None], n_games: int,
+            players: str | Iterable[str | Callable[..., Move | str | int]] = ("random", "greedy"),
+            seed: int | None = None, threads: int | None = None, swap_seats: bool = True,
+            progress: bool | Callable[[int, int], object] | None = None, *,
+            match: str | None = None, max_moves: int = DEFAULT_MAX_MOVES,
+            chunk_size: int | None = None, labels: Iterable[str] | None = None,
+            confidence: float = 0.95, keep_games: bool = False,
+            games_csv: str | PathLike[str] | TextIO | None = None,
+            client: Client | None = None, start: int = 0) -> ComparisonResult:
     """Play the same `n_games` deals (or matches) under each rule set and compare.
 
     Common random numbers: every rule set is played with the same seed and game indices,

@@ -15,9 +15,21 @@ window bounds how many).
 dask is imported only here, only when a client is given: ``pip install "cuttle[dask]"``.
 """
 
+from __future__ import annotations
+
 import uuid
+from typing import TYPE_CHECKING
 
 from .runner import FIRST_CHUNK, Chunks, collect, play_chunk
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from distributed import Client, Future
+
+    from .compare import ComparisonResult
+    from .results import SimulationResult
+    from .runner import GamesCsv, Plan
 
 __all__ = ["CLUSTER_CHUNK", "run_on_cluster", "start_local_cluster", "connect"]
 
@@ -39,7 +51,10 @@ def _worker_threads(client) -> int:
     return max(1, sum(w.get("nthreads", 1) for w in workers.values()))
 
 
-def run_on_cluster(client, plan, n, fixed_chunk, progress, sink, desc, start=0):
+def run_on_cluster(client: Client, plan: Plan, n: int, fixed_chunk: int | None,
+                   progress: bool | Callable[[int, int], object] | None,
+                   sink: GamesCsv | None, desc: str,
+                   start: int = 0) -> SimulationResult | ComparisonResult:
     """Play units start..start+n-1 of `plan` on `client`'s cluster; fixed_chunk: units
     per task, or None for adaptive chunks."""
     distributed = _distributed()
@@ -51,8 +66,9 @@ def run_on_cluster(client, plan, n, fixed_chunk, progress, sink, desc, start=0):
     workers = _worker_threads(client)
     window = 2 * workers + 2
     token = uuid.uuid4().hex[:12]
-    pending = {}                  # future -> (start, count)
-    buffered = {}                 # start -> (count, result), waiting for the CSV order
+    pending: dict[Future, tuple[int, int]] = {}       # future -> (start, count)
+    # start -> (count, result), waiting for the CSV order
+    buffered: dict[int, tuple[int, SimulationResult | ComparisonResult]] = {}
     done = distributed.as_completed(with_results=True)
     stop = start + n
     state = {"next": start, "write": start}
@@ -95,7 +111,7 @@ def run_on_cluster(client, plan, n, fixed_chunk, progress, sink, desc, start=0):
     return collect(parts(), plan, n, progress, sink, desc, cancel)
 
 
-def start_local_cluster(n_workers: int):
+def start_local_cluster(n_workers: int) -> Client:
     """A Client of a new LocalCluster of `n_workers` single-threaded worker processes
     (close it with ``client.close(); client.cluster.close()``)."""
     distributed = _distributed()
@@ -104,7 +120,7 @@ def start_local_cluster(n_workers: int):
     return distributed.Client(cluster)
 
 
-def connect(address: str, timeout: float = 10.0):
+def connect(address: str, timeout: float = 10.0) -> Client:
     """A Client of the scheduler at `address` (tcp://HOST:PORT); OSError if it cannot be
     reached within `timeout` seconds."""
     return _distributed().Client(address, timeout=f"{timeout}s")

@@ -1,6 +1,9 @@
 """The outcome of `compare`: several rule sets played on the same deals."""
 
+from __future__ import annotations
+
 from math import sqrt
+from typing import TYPE_CHECKING, Any
 
 from ..report import comparison_html
 from ..stats import (Estimate, mean_interval_from_moments, newcombe_interval,
@@ -9,6 +12,15 @@ from .formats import PLAYER_LABELS
 from .output import (COMPARISON_COLUMNS, comparison_dict, comparison_rows, comparison_text,
                      write_csv)
 from .plot import plot_comparison
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
+    from os import PathLike
+    from typing import TextIO
+
+    from ..rules import Rules
+    from .results import SimulationResult
+    from .tally import PairTally
 
 __all__ = ["ComparisonResult", "METRICS", "MATCH_METRICS"]
 
@@ -34,7 +46,9 @@ class ComparisonResult:
     Comparisons of disjoint ranges of the same run merge like results do.
     """
 
-    def __init__(self, results, pairs, labels, confidence=0.95):
+    def __init__(self, results: Iterable[SimulationResult],
+                 pairs: Mapping[tuple[int, int], PairTally], labels: Iterable[str],
+                 confidence: float = 0.95):
         self.results = list(results)
         self.pairs = dict(pairs)
         self.labels = list(labels)
@@ -42,42 +56,42 @@ class ComparisonResult:
         self.confidence = confidence
 
     @property
-    def rules(self):
+    def rules(self) -> list[Rules]:
         """The rule sets, in order (the first is the baseline)."""
         return [r.rules for r in self.results]
 
     @property
-    def seed(self):
+    def seed(self) -> int:
         """The run's seed (the same deals under every rule set)."""
         return self.results[0].seed
 
     @property
-    def players(self):
+    def players(self) -> tuple[str, ...]:
         """The names of players A and B."""
         return self.results[0].players
 
     @property
-    def match(self):
+    def match(self) -> str | None:
         """The match format, or None for single games."""
         return self.results[0].match
 
     @property
-    def n_games(self):
+    def n_games(self) -> int:
         """Games (matches, with `match`) per rule set."""
         return self.results[0].n_games if self.match is None else self.results[0].n_matches
 
     @property
-    def unit(self):
+    def unit(self) -> str:
         """"matches" or "games": what `n_games` counts."""
         return "matches" if self.match else "games"
 
     @property
-    def ranges(self):
+    def ranges(self) -> tuple[tuple[int, int], ...]:
         """The game-index ranges played (merged results cover several)."""
         return self.results[0].ranges
 
     @property
-    def elapsed(self):
+    def elapsed(self) -> float | None:
         """Seconds of wall time the run took."""
         return self.results[0].elapsed
 
@@ -87,7 +101,7 @@ class ComparisonResult:
     def __getitem__(self, i):
         return self.results[i]
 
-    def metrics(self):
+    def metrics(self) -> tuple[str, ...]:
         """The metrics `estimate` and `difference` take (match metrics with matches)."""
         return METRICS + (MATCH_METRICS if self.match else ())
 
@@ -100,7 +114,7 @@ class ComparisonResult:
             raise ValueError(f"rule set index must be an int below {len(self)}, not {i!r}")
         return i % len(self)
 
-    def _count(self, metric, i):
+    def _count(self, metric: str, i: int) -> tuple[int, int]:
         """(k, n): how often `metric` happened under rule set i, and out of how many."""
         s = self.results[i].summary(self.confidence)
         if metric in MATCH_METRICS:
@@ -110,7 +124,7 @@ class ComparisonResult:
              "first_mover": s.first_wins}[metric]
         return k, s.n
 
-    def estimate(self, metric, i) -> Estimate:
+    def estimate(self, metric: str, i: int) -> Estimate:
         """Rule set i's value of `metric`, with its interval."""
         self._check_metric(metric)
         res = self.results[self._index(i)]
@@ -119,13 +133,13 @@ class ComparisonResult:
             return s.mean_moves() if metric == "moves" else s.mean_turns()
         return wilson_interval(*self._count(metric, self._index(i)), self.confidence)
 
-    def _pair(self, i, baseline):
+    def _pair(self, i: int, baseline: int) -> tuple[PairTally, bool]:
         """The PairTally of (i, baseline) and whether it is stored as (baseline, i)."""
         if i < baseline:
             return self.pairs[(i, baseline)], False
         return self.pairs[(baseline, i)], True
 
-    def difference(self, metric, i, baseline=0) -> Estimate:
+    def difference(self, metric: str, i: int, baseline: int = 0) -> Estimate:
         """Rule set i minus the baseline rule set, with its interval."""
         self._check_metric(metric)
         i, baseline = self._index(i), self._index(baseline)
@@ -151,13 +165,13 @@ class ComparisonResult:
                                               self.confidence)
         return newcombe_paired_interval(*pair.cells(metric, reverse), self.confidence)
 
-    def differences(self, i, baseline=0) -> dict:
+    def differences(self, i: int, baseline: int = 0) -> dict[str, Estimate]:
         """Every metric's difference of rule set i to the baseline, with its interval."""
         return {m: self.difference(m, i, baseline) for m in self.metrics()}
 
     # -- merging -------------------------------------------------------------------------
 
-    def merge(self, other) -> "ComparisonResult":
+    def merge(self, other: ComparisonResult) -> ComparisonResult:
         """The comparison over both ranges of units: the same rule sets, labels and run,
         disjoint ranges (checked by each rule set's `SimulationResult.merge`)."""
         if not isinstance(other, ComparisonResult):
@@ -178,17 +192,17 @@ class ComparisonResult:
             return self
         return NotImplemented
 
-    def without_games(self) -> "ComparisonResult":
+    def without_games(self) -> ComparisonResult:
         """The same comparison without per-game rows (small, for merging and pickling)."""
         return ComparisonResult([r.without_games() for r in self.results], self.pairs,
                                 self.labels, self.confidence)
 
-    def with_elapsed(self, elapsed) -> "ComparisonResult":
+    def with_elapsed(self, elapsed: float | None) -> ComparisonResult:
         """The same comparison with another elapsed time."""
         return ComparisonResult([r.with_elapsed(elapsed) for r in self.results], self.pairs,
                                 self.labels, self.confidence)
 
-    def metric_label(self, metric):
+    def metric_label(self, metric: str) -> str:
         """A metric's label in tables and plots."""
         a, b = (f"{lab} ({name})" for lab, name in zip(PLAYER_LABELS, self.players))
         return {"win_A": f"{a} wins", "win_B": f"{b} wins", "draw": "draws",
@@ -196,7 +210,7 @@ class ComparisonResult:
                 "turns": "turns per game (mean)", "match_win_A": f"{a} wins the match",
                 "match_win_B": f"{b} wins the match", "match_draw": "undecided matches"}[metric]
 
-    def rows(self):
+    def rows(self) -> list[tuple[str, int, str, Estimate, Estimate | None]]:
         """(metric, index, label, estimate, difference or None) for every metric and rule set."""
         out = []
         for metric in self.metrics():
@@ -211,20 +225,20 @@ class ComparisonResult:
     def _repr_html_(self):
         return comparison_html(self)
 
-    def summary(self):
+    def summary(self) -> ComparisonResult:
         """The comparison itself (its `str()` is the table, `as_dict()` the JSON form)."""
         return self
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         """The comparison as JSON-ready data (what `--json` writes)."""
         return comparison_dict(self)
 
-    def to_csv(self, path_or_file):
+    def to_csv(self, path_or_file: str | PathLike[str] | TextIO) -> None:
         """One row per rule set and metric: rule_set, label, metric, value, low, high,
         diff, diff_low, diff_high (differences to the baseline, empty for it)."""
         write_csv(path_or_file, COMPARISON_COLUMNS, comparison_rows(self))
 
-    def plot(self, path, title=None):
+    def plot(self, path: str | PathLike[str], title: str | None = None) -> None:
         """Save a bar chart (win and draw rates per rule set with their intervals, and the
         differences to the baseline) to `path`.  Needs matplotlib."""
         plot_comparison(self, path, title)

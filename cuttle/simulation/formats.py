@@ -1,6 +1,8 @@
 """Names shared by the simulation modules: the players' labels, seats, match formats
 and the per-game fields."""
 
+from __future__ import annotations
+
 from collections import namedtuple
 
 __all__ = ["FIELDS", "MATCH_FORMATS", "MatchFormat", "PLAYER_LABELS", "SEATS",
@@ -18,7 +20,7 @@ MATCH_FORMATS = {
 }
 
 
-def match_slots(match, swap_seats) -> int:
+def match_slots(match: str, swap_seats: bool) -> int:
     """The game indices a match owns: the format's odd slot count, one more without
     swap_seats (so that A starts every match)."""
     slots = MATCH_FORMATS[match].slots

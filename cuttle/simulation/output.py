@@ -1,13 +1,25 @@
 """Output of simulations: text tables, JSON dicts and CSV (one CSV writer for all)."""
 
+from __future__ import annotations
+
 import csv
 import math
 import os
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .._core import END_NAMES
 from .formats import MATCH_FORMATS, PLAYER_LABELS, SEATS
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator, Mapping, Sequence
+    from typing import TextIO
+
+    from ..stats import Estimate
+    from .compare import ComparisonResult
+    from .results import SimulationResult
+    from .summary import Summary
 
 __all__ = ["CsvFile", "comparison_dict", "comparison_rows", "comparison_text", "game_columns",
            "game_rows", "seating", "summary_dict", "summary_text", "write_csv"]
@@ -21,21 +33,21 @@ class CsvFile:
     created at once (so a bad path fails before any work); `close(ok=False)` removes a
     file that could not be completed."""
 
-    def __init__(self, path_or_file, header):
+    def __init__(self, path_or_file: str | os.PathLike[str] | TextIO, header: Sequence[str]):
         self.path = None
         if isinstance(path_or_file, (str, os.PathLike)):
             self.path = path_or_file
-            self.f = open(path_or_file, "w", newline="", encoding="utf-8")
+            self.f: TextIO = open(path_or_file, "w", newline="", encoding="utf-8")
         else:
             self.f = path_or_file
         self.w = csv.writer(self.f, lineterminator="\n")
         self.w.writerow(header)
 
-    def rows(self, rows):
+    def rows(self, rows: Iterable[Sequence[object]]) -> None:
         """Write rows."""
         self.w.writerows(rows)
 
-    def close(self, ok=True):
+    def close(self, ok: bool = True) -> None:
         """Finish the file (ok) or remove it; later calls do nothing."""
         if self.w is None:
             return
@@ -48,7 +60,8 @@ class CsvFile:
             os.remove(self.path)
 
 
-def write_csv(path_or_file, header, rows):
+def write_csv(path_or_file: str | os.PathLike[str] | TextIO, header: Sequence[str],
+              rows: Iterable[Sequence[object]]) -> None:
     """A whole CSV file: the header, then `rows` (an iterable of sequences)."""
     f = CsvFile(path_or_file, header)
     ok = False
@@ -59,11 +72,11 @@ def write_csv(path_or_file, header, rows):
         f.close(ok)
 
 
-def csv_num(x):
+def csv_num(x: float | None) -> str:
     return "" if x is None or not math.isfinite(x) else repr(float(x))
 
 
-def game_columns(match: bool):
+def game_columns(match: bool) -> list[str]:
     """The column names of per-game CSV rows."""
     return (["game"] + (["match"] if match else []) +
             ["winner", "first", "moves", "turns", "score_a", "score_b", "end"])
@@ -73,7 +86,8 @@ _LABELS = np.array(["draw", "A", "B"])
 _ENDS = np.array(END_NAMES)
 
 
-def game_rows(arrays, game_index, slots=None, step=100_000):
+def game_rows(arrays: Mapping[str, np.ndarray] | SimulationResult, game_index: np.ndarray,
+              slots: int | None = None, step: int = 100_000) -> Iterator[tuple[Any, ...]]:
     """CSV rows of per-game arrays (attributes or keys winner, first, ...), in blocks."""
     get = arrays.get if isinstance(arrays, dict) else lambda k: getattr(arrays, k)
     winner, first, moves, turns, scores, end = (get(k) for k in
@@ -93,41 +107,42 @@ def game_rows(arrays, game_index, slots=None, step=100_000):
 # ---------------------------------------------------------------------------------------
 # Number formats
 
-def pct(x):
+def pct(x: float | None) -> str:
     return "n/a" if x is None or not math.isfinite(x) else f"{100 * x:.2f}%"
 
 
-def interval_pct(e):
+def interval_pct(e: Estimate) -> str:
     if not (math.isfinite(e.low) and math.isfinite(e.high)):
         return ""
     return f"[{100 * e.low:.2f}%, {100 * e.high:.2f}%]"
 
 
-def pp(x, sign=True):
+def pp(x: float | None, sign: bool = True) -> str:
     if x is None or not math.isfinite(x):
         return "n/a"
     return f"{100 * x:+.2f} pp" if sign else f"{100 * x:.2f} pp"
 
 
-def interval_pp(e):
+def interval_pp(e: Estimate) -> str:
     if not (math.isfinite(e.low) and math.isfinite(e.high)):
         return ""
     return f"[{100 * e.low:+.2f}, {100 * e.high:+.2f}] pp"
 
 
-def num(x, digits=2, sign=False):
+def num(x: float | None, digits: int = 2, sign: bool = False) -> str:
     if x is None or not math.isfinite(x):
         return "n/a"
     return f"{x:+.{digits}f}" if sign else f"{x:.{digits}f}"
 
 
-def interval_num(e, digits=2, sign=False):
+def interval_num(e: Estimate, digits: int = 2, sign: bool = False) -> str:
     if not (math.isfinite(e.low) and math.isfinite(e.high)):
         return ""
     return f"[{num(e.low, digits, sign)}, {num(e.high, digits, sign)}]"
 
 
-def est_dict(e, count=None, n=None):
+def est_dict(e: Estimate, count: int | None = None,
+             n: int | None = None) -> dict[str, float | int | None]:
     d = e.as_dict()
     if count is not None:
         d["count"] = int(count)
@@ -136,7 +151,7 @@ def est_dict(e, count=None, n=None):
     return d
 
 
-def seating(result) -> str:
+def seating(result: SimulationResult) -> str:
     """Who moves first in a result's games (or matches), for the table headers."""
     if result.match is not None:
         return ("the first player alternates; A starts even-numbered matches"
@@ -148,7 +163,7 @@ def seating(result) -> str:
 # ---------------------------------------------------------------------------------------
 # A simulation's summary
 
-def summary_dict(s) -> dict:
+def summary_dict(s: Summary) -> dict[str, Any]:
     """A summary as JSON-ready data."""
     r = s.result
     d = {
@@ -195,7 +210,7 @@ def summary_dict(s) -> dict:
 SUMMARY_COLUMNS = ["statistic", "value", "low", "high", "count", "n"]
 
 
-def summary_rows(s):
+def summary_rows(s: Summary) -> list[list[object]]:
     """CSV rows of a summary: statistic, value, low, high, count, n."""
     rows = []
 
@@ -230,7 +245,7 @@ def summary_rows(s):
     return rows
 
 
-def summary_text(s) -> str:
+def summary_text(s: Summary) -> str:
     """A summary's text table."""
     r = s.result
     conf = f"{s.confidence:.0%}"
@@ -301,7 +316,7 @@ def summary_text(s) -> str:
 # ---------------------------------------------------------------------------------------
 # A comparison
 
-def comparison_text(c) -> str:
+def comparison_text(c: ComparisonResult) -> str:
     """A comparison's text table."""
     head = [f"cuttle comparison: {len(c)} rule sets, {c.n_games:,} "
             f"{c.unit} each, the same deals (seed {c.seed})"]
@@ -343,7 +358,7 @@ def comparison_text(c) -> str:
     return "\n".join(lines)
 
 
-def comparison_dict(c) -> dict:
+def comparison_dict(c: ComparisonResult) -> dict[str, Any]:
     """A comparison as JSON-ready data."""
     return {
         "seed": c.seed,
@@ -367,7 +382,7 @@ COMPARISON_COLUMNS = ["rule_set", "label", "metric", "value", "low", "high", "di
                       "diff_low", "diff_high"]
 
 
-def comparison_rows(c):
+def comparison_rows(c: ComparisonResult) -> Iterator[list[object]]:
     """A comparison's CSV rows: one per rule set and metric."""
     for metric, i, lab, e, d in c.rows():
         yield [i + 1, lab, metric, *(csv_num(x) for x in e),

@@ -1,18 +1,27 @@
 """Players of a simulation: a native policy name (played by the core) or a Python
 callable ``policy(game) -> move`` / ``policy(game, rng) -> move``."""
 
+from __future__ import annotations
+
 import inspect
+from typing import TYPE_CHECKING
 
 from .._play import decide
 from ..moves import Move
 from ..policies import POLICY_NAMES, policy_code
+
+if TYPE_CHECKING:
+    import random
+    from collections.abc import Callable, Iterable
+
+    from ..game import Game
 
 __all__ = ["Player", "native_policy_code", "player_names", "resolve_players"]
 
 _CALLABLE_HINT = " (or, from Python, a callable policy(game) -> move)"
 
 
-def player_names() -> tuple:
+def player_names() -> tuple[str, ...]:
     """The names of the native policies ("ismcts:N" stands for a family)."""
     return POLICY_NAMES
 
@@ -33,7 +42,7 @@ class Player:
 
     __slots__ = ("name", "code", "func")
 
-    def __init__(self, spec):
+    def __init__(self, spec: str | Callable[..., Move | str | int]):
         if callable(spec):
             self.code = None
             self.name = getattr(spec, "__name__", None) or type(spec).__name__
@@ -54,7 +63,7 @@ class Player:
         """Whether the core plays this player itself (a policy name, not a callable)."""
         return self.code is not None
 
-    def python_func(self):
+    def python_func(self) -> Callable[[Game, random.Random], Move | str | int]:
         """The player as a function (game, rng) -> move, for games played in Python (a
         named policy makes the core's own choice for the position)."""
         if self.func is not None:
@@ -107,7 +116,8 @@ class _GameOnly:
         return self.f(game)
 
 
-def resolve_players(players) -> list:
+def resolve_players(players: str | Iterable[str | Callable[..., Move | str | int]]
+                    ) -> list[Player]:
     """[Player A, Player B] from a pair, one spec for both, or "A,B" text."""
     if isinstance(players, str):
         players = players.split(",")

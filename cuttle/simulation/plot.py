@@ -1,16 +1,25 @@
 """Plots of simulation results (matplotlib, imported only when a plot is made)."""
 
+from __future__ import annotations
+
 import os
 import textwrap
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .formats import PLAYER_LABELS, SEATS
 
+if TYPE_CHECKING:
+    from types import ModuleType
+
+    from .compare import ComparisonResult
+    from .summary import Summary
+
 __all__ = ["check_plot_path", "plot_comparison", "plot_formats", "plot_summary", "pyplot"]
 
 
-def pyplot():
+def pyplot() -> ModuleType:
     """matplotlib.pyplot on the non-interactive Agg backend; ImportError saying how to
     install it."""
     try:
@@ -23,7 +32,7 @@ def pyplot():
     return plt
 
 
-def plot_formats() -> tuple:
+def plot_formats() -> tuple[str, ...]:
     """The file extensions a plot can be saved as (png, pdf, svg, ...)."""
     plt = pyplot()
     fig = plt.figure()
@@ -33,7 +42,7 @@ def plot_formats() -> tuple:
         plt.close(fig)
 
 
-def check_plot_path(path) -> str:
+def check_plot_path(path: str | os.PathLike[str]) -> str:
     """`path` if a plot can be saved there: a known extension (the format), not a
     folder, in a writable folder; ValueError (ImportError without matplotlib) otherwise.
     Call it before the work, so that a bad path fails at once."""
@@ -73,7 +82,7 @@ def _bars(ax, estimates, labels, colors=None, percent=True):
                         ha="center", fontsize="x-small")
 
 
-def plot_summary(s, path, title=None):
+def plot_summary(s: Summary, path: str | os.PathLike[str], title: str | None = None) -> None:
     """Save a figure of a `Summary` to `path`: win rates by player and seat with their
     intervals, and the distribution of game lengths (moves per game)."""
     plt = pyplot()
@@ -122,7 +131,8 @@ def plot_summary(s, path, title=None):
     plt.close(fig)
 
 
-def plot_comparison(c, path, title=None):
+def plot_comparison(c: ComparisonResult, path: str | os.PathLike[str],
+                    title: str | None = None) -> None:
     """Save a bar chart of a `ComparisonResult` to `path`: rates per rule set with their
     intervals, and the differences to the baseline; the rule sets name the axis."""
     plt = pyplot()

@@ -1,7 +1,13 @@
 """The progress bar of long simulations, on stderr."""
 
+from __future__ import annotations
+
 import sys
 import time
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 __all__ = ["Progress"]
 
@@ -11,7 +17,8 @@ class Progress:
     plain one.  `mode`: True, False, None (only when stderr is a terminal), or a
     callable(done, total)."""
 
-    def __init__(self, total, mode=None, desc="simulate", unit="game"):
+    def __init__(self, total: int, mode: bool | Callable[[int, int], object] | None = None,
+                 desc: str = "simulate", unit: str = "game"):
         self.total, self.done, self.desc, self.unit = total, 0, desc, unit
         self.callback = mode if callable(mode) else None
         if mode is None:
@@ -29,7 +36,7 @@ class Progress:
                 self.bar = tqdm(total=total, desc=desc, unit=unit, unit_scale=True,
                                 file=sys.stderr, leave=False, dynamic_ncols=True)
 
-    def update(self, n):
+    def update(self, n: int) -> None:
         """Count `n` more finished units and redraw (at most every 0.1 s)."""
         self.done += n
         if self.callback is not None:
@@ -55,7 +62,7 @@ class Progress:
         sys.stderr.write("\r" + line)
         sys.stderr.flush()
 
-    def close(self):
+    def close(self) -> None:
         """Remove the bar."""
         if self.bar is not None:
             self.bar.close()

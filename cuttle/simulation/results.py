@@ -2,6 +2,10 @@
 their per-game rows only when asked for (``keep_games=True``).  Results of disjoint
 ranges of one run merge exactly (``a.merge(b)``, ``a + b``, ``sum([...])``)."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 
 from .._core import END_NAMES
@@ -11,23 +15,35 @@ from .output import game_columns, game_rows, write_csv
 from .summary import Summary
 from .tally import Tally, tallies_from_rows
 
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
+    from os import PathLike
+    from typing import TextIO, TypeAlias
+
+    from ..rules import Rules
+    from ..stats import Estimate
+
+    # One part of the per-game rows: (game indices, per-game arrays by name, per-match
+    # arrays by name or None).
+    RowsPart: TypeAlias = tuple[np.ndarray, dict[str, np.ndarray], dict[str, np.ndarray] | None]
 __all__ = ["GameRows", "GamesNotKept", "MatchResults", "SimulationResult", "merge_ranges"]
 
 
 class GamesNotKept(AttributeError):
     """Per-game rows were asked of a result that kept only statistics."""
 
-    def __init__(self, what="per-game arrays"):
+    def __init__(self, what: str = "per-game arrays"):
         super().__init__(
             f"{what} were not kept: this result holds only the statistics of its games "
             f"(its summary); pass keep_games=True to simulate/compare to keep one row per "
             f"game (or games_csv=PATH to stream them to a file)")
 
 
-def merge_ranges(a, b):
+def merge_ranges(a: Iterable[tuple[int, int]],
+                 b: Iterable[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
     """The sorted union of two lists of disjoint [lo, hi) ranges; ValueError if they
     overlap."""
-    out = []
+    out: list[tuple[int, int]] = []
     for lo, hi in sorted(list(a) + list(b)):
         if out and lo < out[-1][1]:
             raise ValueError(f"the results overlap: units {lo}..{min(hi, out[-1][1]) - 1} "
@@ -43,12 +59,12 @@ class GameRows:
     """Per-game rows of a result, kept as the parts it was merged from and joined (in
     game-index order) on first access."""
 
-    def __init__(self, parts):
+    def __init__(self, parts: Iterable[RowsPart]):
         self._parts = sorted(parts, key=lambda p: (len(p[0]) == 0, p[0][:1].tolist()))
-        self._joined = None
+        self._joined: RowsPart | None = None
 
     @classmethod
-    def from_core(cls, rows, start, slots):
+    def from_core(cls, rows: Mapping[str, np.ndarray], start: int, slots: int) -> GameRows:
         """Rows of units start.. as play_units returns them (match slots not played,
         winner -2, are dropped)."""
         n = len(rows["winner"])
@@ -85,26 +101,32 @@ class GameRows:
         return self._joined
 
     @property
-    def index(self):
+    def index(self) -> np.ndarray:
         """The game index of each row."""
         return self._join()[0]
 
     @property
-    def arrays(self):
+    def arrays(self) -> dict[str, np.ndarray]:
         """The per-game arrays, by name."""
         return self._join()[1]
 
     @property
-    def matches(self):
+    def matches(self) -> dict[str, np.ndarray] | None:
         """The per-match arrays, by name (None without matches)."""
         return self._join()[2]
 
 
-def _rows_property(name, doc):
-    def get(self):
+def _rows_property(name: str, doc: str) -> property:
+    def get(self: SimulationResult) -> np.ndarray:
         if self._rows is None:
             raise GamesNotKept(f"per-game arrays ({name})")
         return self._rows.arrays[name]
+    return property(get, doc=doc)
+
+
+def _match_property(name: str, doc: str) -> property:
+    def get(self: MatchResults) -> np.ndarray:
+        return self._get(name)
     return property(get, doc=doc)
 
 
@@ -115,21 +137,21 @@ class MatchResults:
     in the match's first game), `games` (games played), `wins` (n, 2) games won by A
     and B."""
 
-    def __init__(self, fmt, need, slots, n_matches, rows=None):
+    def __init__(self, fmt: str, need: int, slots: int, n_matches: int,
+                 rows: GameRows | None = None):
         self.format, self.need, self.slots, self.n_matches = fmt, need, slots, n_matches
         self._rows = rows
 
-    def _get(self, name):
+    def _get(self, name: str) -> np.ndarray:
         if self._rows is None:
             raise GamesNotKept(f"per-match arrays ({name})")
         return self._rows.matches[name]
 
-    winner = property(lambda self: self._get("winner"),
-                      doc="Per match: 0 = A won, 1 = B won, -1 = undecided.")
-    first = property(lambda self: self._get("first"),
-                     doc="Per match: who moved first in its first game (0 = A, 1 = B).")
-    games = property(lambda self: self._get("games"), doc="Per match: games played.")
-    wins = property(lambda self: self._get("wins"), doc="Per match: games won by A and B.")
+    winner = _match_property("winner", "Per match: 0 = A won, 1 = B won, -1 = undecided.")
+    first = _match_property("first",
+                            "Per match: who moved first in its first game (0 = A, 1 = B).")
+    games = _match_property("games", "Per match: games played.")
+    wins = _match_property("wins", "Per match: games won by A and B.")
 
     def __len__(self):
         return self.n_matches
@@ -153,8 +175,11 @@ class SimulationResult:
 
     END_NAMES = END_NAMES
 
-    def __init__(self, tally, *, players, rules, seed, swap_seats, max_moves, match=None,
-                 need=None, slots=None, ranges=None, rows=None, elapsed=None, threads=None):
+    def __init__(self, tally: Tally, *, players: Iterable[str], rules: Rules, seed: int,
+                 swap_seats: bool, max_moves: int, match: str | None = None,
+                 need: int | None = None, slots: int | None = None,
+                 ranges: Iterable[tuple[int, int]] | None = None, rows: GameRows | None = None,
+                 elapsed: float | None = None, threads: int | None = None):
         self.tally = tally
         self.players = tuple(players)
         self.rules = rules
@@ -165,14 +190,16 @@ class SimulationResult:
         self.need = need
         self.slots = slots
         n_units = tally.n_games if match is None else tally.n_matches
-        self.ranges = ((0, n_units),) if ranges is None else tuple(ranges)
+        self.ranges: tuple[tuple[int, int], ...] = (((0, n_units),) if ranges is None
+                                                    else tuple(ranges))
         self._rows = rows
         self.elapsed = elapsed
         self.threads = threads
-        self._summaries = {}
+        self._summaries: dict[float, Summary] = {}
 
     @classmethod
-    def from_rows(cls, rows, start=0, **kw):
+    def from_rows(cls, rows: Mapping[str, np.ndarray], start: int = 0,
+                  **kw: Any) -> SimulationResult:
         """A result from per-game rows in play_units' format (kept in the result)."""
         need = kw.get("need") or 0
         tally = Tally.from_core(tallies_from_rows([rows], need)["tallies"][0], need > 0)
@@ -193,7 +220,7 @@ class SimulationResult:
         return self.tally.n_games
 
     @property
-    def n_matches(self):
+    def n_matches(self) -> int | None:
         """Matches played (None for single games)."""
         return self.tally.n_matches
 
@@ -206,13 +233,13 @@ class SimulationResult:
         return self._rows is not None
 
     @property
-    def matches(self):
+    def matches(self) -> MatchResults | None:
         """The matches (`MatchResults`), or None for single games."""
         if self.match is None:
             return None
         return MatchResults(self.match, self.need, self.slots, self.n_matches, self._rows)
 
-    def run_key(self):
+    def run_key(self) -> tuple[Rules, tuple[str, ...], int, bool, int, str | None]:
         """What identifies the run: results merge only when these agree."""
         return (self.rules, self.players, self.seed, self.swap_seats, self.max_moves,
                 self.match)
@@ -232,17 +259,17 @@ class SimulationResult:
     end = _rows_property("end", "Per game: how it ended (index into END_NAMES).")
 
     @property
-    def game_index(self):
+    def game_index(self) -> np.ndarray:
         """Per game: its index in the run."""
         if self._rows is None:
             raise GamesNotKept("per-game arrays (game_index)")
         return self._rows.index
 
-    def without_games(self) -> "SimulationResult":
+    def without_games(self) -> SimulationResult:
         """The same result without its per-game rows."""
         return self._replace(rows=None)
 
-    def with_elapsed(self, elapsed) -> "SimulationResult":
+    def with_elapsed(self, elapsed: float | None) -> SimulationResult:
         """The same result, timed at `elapsed` seconds (wall time of the whole run)."""
         return self._replace(elapsed=elapsed)
 
@@ -257,7 +284,7 @@ class SimulationResult:
 
     # -- merging -------------------------------------------------------------------------
 
-    def merge(self, other) -> "SimulationResult":
+    def merge(self, other: SimulationResult) -> SimulationResult:
         """The result of both runs' games: they must come from the same run (rules,
         players, seed, seating, move cap, match format) and cover disjoint ranges of
         game indices.  Per-game rows are kept only if both kept them."""
@@ -290,7 +317,7 @@ class SimulationResult:
 
     # -- statistics and output -----------------------------------------------------------
 
-    def summary(self, confidence=0.95) -> Summary:
+    def summary(self, confidence: float = 0.95) -> Summary:
         """The statistics of the run (`str()` a table, `as_dict()` the JSON form)."""
         if confidence not in self._summaries:
             self._summaries[confidence] = Summary(self, confidence)
@@ -303,27 +330,28 @@ class SimulationResult:
         return summary_html(self.summary())
 
     # Shortcuts to the summary's estimates (95 %).
-    def win_rate(self, player):
+    def win_rate(self, player: int | str) -> Estimate:
         """`summary().win_rate(player)`: (rate, low, high), 95% Wilson interval."""
         return self.summary().win_rate(player)
 
-    def draw_rate(self):
+    def draw_rate(self) -> Estimate:
         """`summary().draw_rate()`."""
         return self.summary().draw_rate()
 
-    def first_player_advantage(self):
+    def first_player_advantage(self) -> Estimate:
         """`summary().first_player_advantage()`."""
         return self.summary().first_player_advantage()
 
-    def as_dict(self):
+    def as_dict(self) -> dict[str, Any]:
         """`summary().as_dict()`: the results as JSON-ready data."""
         return self.summary().as_dict()
 
-    def plot(self, path, title=None, confidence=0.95):
+    def plot(self, path: str | PathLike[str], title: str | None = None,
+             confidence: float = 0.95) -> None:
         """Save the summary's figure (see `Summary.plot`) to `path`."""
         self.summary(confidence).plot(path, title)
 
-    def to_csv(self, path_or_file):
+    def to_csv(self, path_or_file: str | PathLike[str] | TextIO) -> None:
         """Write one row per game (needs keep_games=True): game, [match,] winner
         (A/B/draw), first (A/B), moves, turns, score_a, score_b, end."""
         if self._rows is None:

@@ -9,8 +9,11 @@ chunks as they finish, stream per-game rows to a CSV file when asked, and on Ctr
 raise `Interrupted` carrying the merged result of the finished chunks.
 """
 
+from __future__ import annotations
+
 import random
 import time
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -25,6 +28,15 @@ from .progress import Progress
 from .output import CsvFile, game_columns, game_rows
 from .results import GameRows, SimulationResult
 from .tally import PairTally, Tally, tallies_from_rows
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Iterator, Sequence
+    from os import PathLike
+    from typing import TextIO
+
+    from ..moves import Move
+    from ..rules import Rules
+    from .players import Player
 
 __all__ = ["Chunks", "GamesCsv", "Plan", "collect", "play_chunk",
            "run_local"]
@@ -47,8 +59,10 @@ class Plan:
     seating, move cap, match format and threads per chunk; what `play_chunk` needs
     besides a range of units.  Picklable, to ship chunks to other processes."""
 
-    def __init__(self, rule_sets, players, seed, swap_seats, max_moves, match, threads,
-                 keep_games, games_csv=False, labels=None, confidence=0.95):
+    def __init__(self, rule_sets: Iterable[Rules], players: Sequence[Player], seed: int,
+                 swap_seats: bool, max_moves: int, match: str | None, threads: int,
+                 keep_games: bool, games_csv: bool = False, labels: Sequence[str] | None = None,
+                 confidence: float = 0.95):
         self.rule_sets = tuple(rule_sets)
         self.players = tuple(players)
         self.names = tuple(p.name for p in players)
@@ -82,7 +96,8 @@ class Plan:
             return max(1, PYTHON_CHUNK // self.slots)
         return max(1, NATIVE_CHUNK // self.slots)
 
-    def result(self, raw, start, count, elapsed):
+    def result(self, raw: dict[str, Any], start: int, count: int,
+               elapsed: float) -> SimulationResult | ComparisonResult:
         """The result of units start..start+count-1 from play_units' output."""
         matches = self.need > 0
         results = []
@@ -103,7 +118,7 @@ class Plan:
         return ComparisonResult(results, pairs, self.labels, self.confidence)
 
 
-def play_chunk(plan, start, count):
+def play_chunk(plan: Plan, start: int, count: int) -> SimulationResult | ComparisonResult:
     """Play units start .. start+count-1 of `plan`'s run: its result (a SimulationResult,
     or a ComparisonResult for several rule sets), timed."""
     t = time.perf_counter()
@@ -122,14 +137,15 @@ def play_chunk(plan, start, count):
 # ---------------------------------------------------------------------------------------
 # Games played in Python (callable players), in the core's rows format.
 
-def python_rows(plan, rules, start, count):
+def python_rows(plan: Plan, rules: Rules, start: int, count: int) -> dict[str, np.ndarray]:
     """Rows of units start.. under `rules`, as play_units(keep_rows=True) returns them;
     a match plays only the games it needs (the others have winner -2)."""
     slots, need = plan.slots, plan.need
     n = count * slots
-    rows = {"winner": np.full(n, -2, np.int8), "first": np.zeros(n, np.int8),
-            "moves": np.zeros(n, np.int32), "turns": np.zeros(n, np.int32),
-            "scores": np.zeros((n, 2), np.int16), "end": np.zeros(n, np.int8)}
+    rows: dict[str, np.ndarray] = {
+        "winner": np.full(n, -2, np.int8), "first": np.zeros(n, np.int8),
+        "moves": np.zeros(n, np.int32), "turns": np.zeros(n, np.int32),
+        "scores": np.zeros((n, 2), np.int16), "end": np.zeros(n, np.int8)}
     funcs = [p.python_func() for p in plan.players]
     if not need:
         for k in range(count):
@@ -156,7 +172,10 @@ def python_rows(plan, rules, start, count):
     return rows
 
 
-def play_python_game(rules, seed, i, funcs, swap_seats, max_moves, out, k):
+def play_python_game(rules: Rules, seed: int, i: int,
+                     funcs: Sequence[Callable[[Game, random.Random], Move | str | int]],
+                     swap_seats: bool, max_moves: int, out: dict[str, np.ndarray],
+                     k: int) -> None:
     """Play game `i` in Python; write its row `k` of `out`."""
     a_seat = 1 if (swap_seats and i & 1) else 0
     g = Game.from_run(rules, seed=seed, index=i)      # the deal of native game i
@@ -209,12 +228,12 @@ class Chunks:
     """Chunk sizes (units): fixed, or adaptive from FIRST_CHUNK, growing `factor`-fold
     while a chunk takes less than `target` seconds, up to `limit`."""
 
-    def __init__(self, limit, adaptive, target=0.2, factor=2):
+    def __init__(self, limit: int, adaptive: bool, target: float = 0.2, factor: int = 2):
         self.limit = limit
         self.size = min(limit, FIRST_CHUNK) if adaptive else limit
         self.adaptive, self.target, self.factor = adaptive, target, factor
 
-    def took(self, seconds, size=None):
+    def took(self, seconds: float, size: int | None = None) -> None:
         """Record how long a chunk took; the next ones grow while chunks are quick."""
         if size is not None and size < self.size:
             return                          # a smaller chunk from before the last growth
@@ -226,13 +245,13 @@ class GamesCsv:
     """Per-game rows streamed to a CSV file, chunk by chunk in game-index order (with a
     rule_set column for comparisons); never held in memory."""
 
-    def __init__(self, path_or_file, plan):
+    def __init__(self, path_or_file: str | PathLike[str] | TextIO, plan: Plan):
         self.compare = plan.labels is not None
         self.slots = plan.slots if plan.match else None
         self.file = CsvFile(path_or_file, (["rule_set"] if self.compare else []) +
                             game_columns(plan.match is not None))
 
-    def write(self, part):
+    def write(self, part: SimulationResult | ComparisonResult) -> None:
         """Append a finished chunk's rows."""
         results = part.results if self.compare else [part]
         for i, r in enumerate(results):
@@ -241,12 +260,15 @@ class GamesCsv:
                 rows = ((i + 1, *row) for row in rows)
             self.file.rows(rows)
 
-    def close(self, ok=True):
+    def close(self, ok: bool = True) -> None:
         """Close the file; without `ok` the half-written file is removed."""
         self.file.close(ok)
 
 
-def collect(parts, plan, total, progress, sink, desc, cancel=None):
+def collect(parts: Iterator[tuple[int, SimulationResult | ComparisonResult]], plan: Plan,
+            total: int, progress: bool | Callable[[int, int], object] | None,
+            sink: GamesCsv | None, desc: str,
+            cancel: Callable[[], object] | None = None) -> SimulationResult | ComparisonResult:
     """Merge the results `parts` yields ((count, result) pairs, in any order unless a
     CSV sink needs game-index order) into one result; on Ctrl-C call cancel() and raise
     Interrupted with the merged result of the finished chunks."""
@@ -291,7 +313,10 @@ def _stop(parts, cancel):
         close()
 
 
-def run_local(plan, n, chunks, progress=None, sink=None, desc="simulate", start=0):
+def run_local(plan: Plan, n: int, chunks: Chunks,
+              progress: bool | Callable[[int, int], object] | None = None,
+              sink: GamesCsv | None = None, desc: str = "simulate",
+              start: int = 0) -> SimulationResult | ComparisonResult:
     """Play units start..start+n-1 of `plan` in this process, chunk by chunk."""
     def parts():
         lo, stop = start, start + n

@@ -1,5 +1,9 @@
 """The statistics of a simulation, each with its confidence interval."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 
 from .._core import END_NAMES
@@ -9,6 +13,12 @@ from ..stats import (Estimate, mean_interval_from_moments, newcombe_paired_inter
 from .formats import PLAYER_LABELS, SEATS
 from .plot import plot_summary
 from .output import SUMMARY_COLUMNS, summary_dict, summary_rows, summary_text, write_csv
+
+if TYPE_CHECKING:
+    from os import PathLike
+    from typing import TextIO
+
+    from .results import SimulationResult
 
 __all__ = ["Summary"]
 
@@ -25,7 +35,7 @@ class Summary:
     the result's `tally` (exact counts and moments), never from per-game rows.
     """
 
-    def __init__(self, result, confidence=0.95):
+    def __init__(self, result: SimulationResult, confidence: float = 0.95):
         z_value(confidence)
         self.result = result
         self.confidence = confidence
@@ -48,7 +58,7 @@ class Summary:
         self.match = result.match
         if t.match_counts is not None:
             mc = t.match_counts                        # [winner + 1, first]
-            self.n_matches = int(mc.sum())
+            self.n_matches: int | None = int(mc.sum())
             self.match_wins = tuple(int(x) for x in mc.sum(axis=1))   # undecided, A, B
             self.match_starter_wins = int(mc[1, 0] + mc[2, 1])
             self.slots = result.slots
@@ -57,7 +67,7 @@ class Summary:
 
     # -- lookups -------------------------------------------------------------------------
 
-    def player_index(self, player) -> int:
+    def player_index(self, player: int | str) -> int:
         """0 or 1 from 0/1, "A"/"B", or a player's name when the two names differ."""
         if isinstance(player, (int, np.integer)) and not isinstance(player, bool) \
                 and player in (0, 1):
@@ -74,7 +84,7 @@ class Summary:
                          f"or 1/'B' ({self.result.players[1]})")
 
     @staticmethod
-    def seat_index(seat) -> int:
+    def seat_index(seat: int | str) -> int:
         """0 or 1 from 0/1 or 'first'/'second'."""
         if seat in (0, 1) and not isinstance(seat, bool):
             return int(seat)
@@ -84,12 +94,12 @@ class Summary:
 
     # -- estimates -----------------------------------------------------------------------
 
-    def win_rate(self, player) -> Estimate:
+    def win_rate(self, player: int | str) -> Estimate:
         """The share of all games won by `player` (0/'A' or 1/'B')."""
         return wilson_interval(int(self.wins[self.player_index(player) + 1]), self.n,
                                self.confidence)
 
-    def loss_rate(self, player) -> Estimate:
+    def loss_rate(self, player: int | str) -> Estimate:
         """The share of all games `player` lost, with its interval."""
         return self.win_rate(1 - self.player_index(player))
 
@@ -97,12 +107,12 @@ class Summary:
         """The share of drawn games, with its Wilson interval."""
         return wilson_interval(self.draws, self.n, self.confidence)
 
-    def seat_win_rate(self, seat) -> Estimate:
+    def seat_win_rate(self, seat: int | str) -> Estimate:
         """The share of games won by whoever moved first (seat 'first') or second."""
         k = self.first_wins if self.seat_index(seat) == 0 else self.second_wins
         return wilson_interval(k, self.n, self.confidence)
 
-    def player_seat_win_rate(self, player, seat) -> Estimate:
+    def player_seat_win_rate(self, player: int | str, seat: int | str) -> Estimate:
         """`player`'s win rate in the games where they moved first (or second)."""
         p, s = self.player_index(player), self.seat_index(seat)
         return wilson_interval(self.seat_wins[p][s], self.seat_games[p][s], self.confidence)
@@ -117,7 +127,7 @@ class Summary:
         return wilson_interval(self.first_wins, self.first_wins + self.second_wins,
                                self.confidence)
 
-    def end_rate(self, reason) -> Estimate:
+    def end_rate(self, reason: str) -> Estimate:
         """The share of games that ended so ('goal', 'passes', 'sudden_death', 'move_cap')."""
         if reason not in END_NAMES:
             raise ValueError(f"unknown end reason {reason!r}; valid: {', '.join(END_NAMES)}")
@@ -136,11 +146,11 @@ class Summary:
         """Mean turns per game, with its normal interval."""
         return self._mean("turns")
 
-    def mean_score(self, player) -> Estimate:
+    def mean_score(self, player: int | str) -> Estimate:
         """`player`'s mean final score, with its normal interval."""
         return self._mean(("score_a", "score_b")[self.player_index(player)])
 
-    def length_histogram(self, unit="moves"):
+    def length_histogram(self, unit: str = "moves") -> np.ndarray:
         """Games by length: an int64 array whose bin k counts the games of k moves (or
         turns); the last bin counts every game at least that long."""
         if unit not in ("moves", "turns"):
@@ -153,7 +163,7 @@ class Summary:
         if self.n_matches is None:
             raise ValueError("this simulation played single games, not matches")
 
-    def match_win_rate(self, player) -> Estimate:
+    def match_win_rate(self, player: int | str) -> Estimate:
         """The share of matches `player` won, with its Wilson interval."""
         self._need_matches()
         return wilson_interval(self.match_wins[self.player_index(player) + 1], self.n_matches,
@@ -177,16 +187,16 @@ class Summary:
 
     # -- output --------------------------------------------------------------------------
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         """The summary as JSON-ready data (what `--json` writes)."""
         return summary_dict(self)
 
-    def to_csv(self, path_or_file):
+    def to_csv(self, path_or_file: str | PathLike[str] | TextIO) -> None:
         """The figures of the table as CSV: statistic, value, low, high, count, n (one
         row per estimate; per-game rows are `SimulationResult.to_csv`)."""
         write_csv(path_or_file, SUMMARY_COLUMNS, summary_rows(self))
 
-    def plot(self, path, title=None):
+    def plot(self, path: str | PathLike[str], title: str | None = None) -> None:
         """Save a figure to `path` (the format from its extension): win rates by player
         and seat with their intervals, and the game-length histogram.  Needs matplotlib."""
         plot_summary(self, path, title)

@@ -4,9 +4,16 @@ intervals) follows.  The core accumulates them per batch (`cuttle._play.play_uni
 `tallies_from_rows` computes the very same numbers from per-game rows (games played in
 Python), so both paths meet in one format."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 
 from .._core import END_NAMES
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
 
 __all__ = ["LENGTH_BINS", "MOMENTS", "PAIRED_METRICS", "PairTally", "Tally",
            "tallies_from_rows"]
@@ -36,8 +43,10 @@ class Tally:
 
     __slots__ = ("counts", "moments", "lengths", "match_counts", "match_games")
 
-    def __init__(self, counts=None, moments=None, lengths=None, match_counts=None,
-                 match_games=None, matches=False):
+    def __init__(self, counts: np.ndarray | None = None,
+                 moments: dict[str, tuple[int, int]] | None = None,
+                 lengths: np.ndarray | None = None, match_counts: np.ndarray | None = None,
+                 match_games: tuple[int, int] | None = None, matches: bool = False):
         self.counts = np.zeros((3, 2, NEND), np.int64) if counts is None else counts
         self.moments = moments if moments is not None else {k: (0, 0) for k in MOMENTS}
         self.lengths = np.zeros((2, LENGTH_BINS), np.int64) if lengths is None else lengths
@@ -47,7 +56,7 @@ class Tally:
         self.match_games = match_games
 
     @classmethod
-    def from_core(cls, d, matches: bool) -> "Tally":
+    def from_core(cls, d: Mapping[str, Any], matches: bool) -> Tally:
         """A tally from one of `play_units`' "tallies" dicts."""
         return cls(d["counts"], {k: (int(s), int(q)) for k, (s, q) in zip(MOMENTS, d["moments"])},
                    d["lengths"], d["match_counts"] if matches else None,
@@ -65,7 +74,7 @@ class Tally:
         return int(self.counts.sum())
 
     @property
-    def n_matches(self):
+    def n_matches(self) -> int | None:
         """Matches tallied (None for single games)."""
         return None if self.match_counts is None else int(self.match_counts.sum())
 
@@ -107,12 +116,13 @@ class PairTally:
 
     __slots__ = ("table", "diffs")
 
-    def __init__(self, table=None, diffs=None):
+    def __init__(self, table: np.ndarray | None = None,
+                 diffs: tuple[tuple[int, int], tuple[int, int]] | None = None):
         self.table = np.zeros((len(PAIRED_METRICS), 4), np.int64) if table is None else table
         self.diffs = ((0, 0), (0, 0)) if diffs is None else diffs
 
     @classmethod
-    def from_core(cls, d) -> "PairTally":
+    def from_core(cls, d: Mapping[str, Any]) -> PairTally:
         """A PairTally from the core's dict of counts and moments."""
         return cls(d["table"], tuple((int(s), int(q)) for s, q in d["diffs"]))
 
@@ -134,14 +144,14 @@ class PairTally:
 
     __hash__ = None
 
-    def cells(self, metric, reverse=False):
+    def cells(self, metric: str, reverse: bool = False) -> tuple[int, int, int, int]:
         """(both, only the first, only the second, neither) for `metric`; reverse: the
         pair seen as (j, i)."""
         t = self.table[PAIRED_METRICS.index(metric)]
         both, only_i, only_j, neither = (int(x) for x in (t[3], t[2], t[1], t[0]))
         return (both, only_j, only_i, neither) if reverse else (both, only_i, only_j, neither)
 
-    def diff_moments(self, metric, reverse=False):
+    def diff_moments(self, metric: str, reverse: bool = False) -> tuple[int, int]:
         """(sum, sum of squares) of the per-game differences of moves or turns."""
         s, q = self.diffs[("moves", "turns").index(metric)]
         return (-s if reverse else s), q
@@ -199,7 +209,8 @@ def _pair_dict(a, b, need):
     return {"table": table, "diffs": diffs}
 
 
-def tallies_from_rows(rows_list, need=0) -> dict:
+def tallies_from_rows(rows_list: Sequence[Mapping[str, np.ndarray]],
+                      need: int = 0) -> dict[str, Any]:
     """`play_units`' result structure ("tallies", "pairs", "rows") from per-game rows of
     the same units under each rule set (the rows format of play_units, keep_rows)."""
     n = len(rows_list)
