@@ -12,25 +12,34 @@ The table of a game itself is `cuttle.svg.table`.  Every page is one file with i
 CSS, SVG and JavaScript: it fetches nothing and works offline.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from .pages import comparison_page, output_path, page, save_page, simulation_page
 from .replay import game_page, record_page, replay_page
 from .tables import analysis_table, comparison_table, summary_table, wrap
+
+if TYPE_CHECKING:
+    from ..analysis import Analysis
+    from ..simulation.compare import ComparisonResult
+    from ..simulation.summary import Summary
 
 __all__ = ["analysis_html", "comparison_html", "comparison_page", "game_page",
            "output_path", "page", "record_page", "replay_page", "save_page",
            "simulation_page", "summary_html"]
 
 
-def summary_html(summary) -> str:
+def summary_html(summary: Summary) -> str:
     """A simulation summary's table as an HTML fragment (for notebooks)."""
     return wrap(summary_table(summary))
 
 
-def comparison_html(comparison) -> str:
+def comparison_html(comparison: ComparisonResult) -> str:
     """A comparison's table as an HTML fragment (for notebooks)."""
     return wrap(comparison_table(comparison))
 
 
-def analysis_html(analysis) -> str:
+def analysis_html(analysis: Analysis) -> str:
     """A move analysis's table as an HTML fragment (for notebooks)."""
     return wrap(analysis_table(analysis))

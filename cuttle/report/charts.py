@@ -5,8 +5,15 @@
 dicts ``{"value", "low", "high"}`` as in the results' ``as_dict()``.
 """
 
+from __future__ import annotations
+
 import math
 from html import escape
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
+    from typing import TypeGuard
 
 __all__ = ["interval_chart", "share_bar"]
 
@@ -16,11 +23,11 @@ PALETTE = ("#1f5f9e", "#c0392b", "#8e8e8e", "#2e8b57", "#d68910", "#7d3c98", "#1
 ROW = 24
 
 
-def _finite(x):
+def _finite(x: object) -> TypeGuard[float]:
     return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
 
 
-def nice_ticks(lo, hi, count=6):
+def nice_ticks(lo: float, hi: float, count: int = 6) -> list[float]:
     """Round tick values covering [lo, hi] (steps of 1, 2 or 5 times a power of ten)."""
     if not (_finite(lo) and _finite(hi)) or hi <= lo:
         lo, hi = (lo - 1, lo + 1) if _finite(lo) else (0.0, 1.0)
@@ -41,7 +48,9 @@ def _fmt(v, unit):
     return {"pct": f"{s}%", "pp": f"{v:+g}" if v else "0"}.get(unit, s)
 
 
-def interval_chart(title, rows, unit="pct", *, zero=False, width=640, label_width=230):
+def interval_chart(title: str, rows: Iterable[tuple[str, Mapping[str, float | None]]],
+                   unit: str = "pct", *, zero: bool = False, width: int = 640,
+                   label_width: int = 230) -> str:
     """An SVG chart: one row per (label, estimate), a dot at the value and a bar over the
     interval.  unit: "pct" (rates, drawn in %), "pp" (differences of rates, drawn in
     percentage points) or "num" (means).  zero: draw (and include) the zero line."""
@@ -96,7 +105,7 @@ def interval_chart(title, rows, unit="pct", *, zero=False, width=640, label_widt
     return "".join(o)
 
 
-def share_bar(title, shares, width=640):
+def share_bar(title: str, shares: Iterable[tuple[str, float]], width: int = 640) -> str:
     """One stacked bar of (label, share) pairs (shares in [0, 1]), with a legend."""
     shares = [(lab, s) for lab, s in shares if _finite(s) and s > 0]
     x0, x1, top = 4, width - 4, 26
@@ -105,7 +114,7 @@ def share_bar(title, shares, width=640):
          f'font-size="12">',
          f'<text x="4" y="16" font-size="13" font-weight="600" fill="{INK}">'
          f'{escape(title)}</text>']
-    x = x0
+    x: float = x0
     total = sum(s for _, s in shares) or 1.0
     for i, (lab, s) in enumerate(shares):
         w = (x1 - x0) * s / total

@@ -6,16 +6,23 @@ with their intervals, and the JSON of the run.  `save_page` writes a page whole 
 all; `output_path` is the command line's check of an output file.
 """
 
+from __future__ import annotations
+
 import argparse
 import datetime
 import json
 import os
 from html import escape
+from typing import TYPE_CHECKING
 
 from ..files import write_text
 from .charts import interval_chart, share_bar
 from .tables import (STYLE, comparison_metrics, comparison_table, metric_estimate,
                      metric_kind, metric_label, summary_table, wrap)
+
+if TYPE_CHECKING:
+    from ..simulation.compare import ComparisonResult
+    from ..simulation.summary import Summary
 
 __all__ = ["comparison_page", "output_path", "page", "save_page", "simulation_page"]
 
@@ -39,7 +46,8 @@ footer{color:#777;font-size:12px;padding:0 24px 16px 24px}
 """
 
 
-def page(title, body, *, subtitle="", style="", script="", body_attrs="") -> str:
+def page(title: str, body: str, *, subtitle: str = "", style: str = "", script: str = "",
+         body_attrs: str = "") -> str:
     """A whole HTML document: inline style and script only (works offline)."""
     from .. import __version__
     made = datetime.datetime.now().isoformat(timespec="seconds")
@@ -64,7 +72,7 @@ def _section(heading, content, cls="card"):
     return f'<section class="{cls}"><h2>{escape(heading)}</h2>{content}</section>'
 
 
-def simulation_page(summary) -> str:
+def simulation_page(summary: Summary) -> str:
     """The report page of a simulation: its table, charts and JSON."""
     d = summary.as_dict()
     names = d["players"]
@@ -105,7 +113,7 @@ def simulation_page(summary) -> str:
                 subtitle=f"{played} · {a} against {b} · rules {rules} · seed {d.get('seed')}")
 
 
-def comparison_page(comparison) -> str:
+def comparison_page(comparison: ComparisonResult) -> str:
     """The report page of a comparison: its table, a chart per metric, the differences
     to the baseline, and the JSON."""
     d = comparison.as_dict()
@@ -135,12 +143,12 @@ def comparison_page(comparison) -> str:
                          f"B = {p['B']} · seed {d.get('seed')}")
 
 
-def save_page(path, html) -> None:
+def save_page(path: str | os.PathLike[str], html: str) -> None:
     """Write a page to `path` whole or not at all."""
     write_text(path, html)
 
 
-def output_path(text):
+def output_path(text: str) -> str:
     """An argparse type: the path of a page to write, refused at once (not after a long
     run) when its folder does not exist or cannot be written."""
     folder = os.path.dirname(os.path.abspath(text)) or "."

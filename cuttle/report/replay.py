@@ -11,14 +11,23 @@ The page exposes its state for scripts and tests: ``document.body.dataset.step``
 ``.viewer``, and ``data-ready="1"`` on the body once the pictures are unpacked.
 """
 
+from __future__ import annotations
+
 import base64
 import gzip
 import json
 from html import escape
+from typing import TYPE_CHECKING, Any
 
 from ..record import play_recorded, result_of, start_game
 from ..svg import table
 from .pages import page
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+
+    from ..game import Game
+    from ..moves import Move
 
 __all__ = ["VIEWERS", "game_page", "record_page", "replay_page"]
 
@@ -118,8 +127,9 @@ def _script_json(obj) -> str:
     return json.dumps(obj, separators=(",", ":")).replace("</", "<\\/")
 
 
-def replay_page(start, moves, *, names=None, title="cuttle replay", info=(),
-                viewer=None) -> str:
+def replay_page(start: Game, moves: Iterable[Move | str], *,
+                names: Sequence[str] | None = None, title: str = "cuttle replay",
+                info: Iterable[str] = (), viewer: int | None = None) -> str:
     """The replay page of the game that starts as `start` (a Game, not changed) and
     plays `moves` (moves or their texts).  names: (P0, P1) shown on the table and in
     the move list; info: lines shown under the title; viewer: the view shown first
@@ -128,7 +138,9 @@ def replay_page(start, moves, *, names=None, title="cuttle replay", info=(),
     if viewer not in VIEWERS or isinstance(viewer, bool):
         raise ValueError(f"viewer must be None, 0 or 1, not {viewer!r}")
     g = start.copy()
-    pictures, index, steps = [], {}, []
+    pictures: list[str] = []
+    index: dict[str, int] = {}
+    steps: list[list[int]] = []
 
     def picture(svg):
         if svg not in index:            # identical pictures are stored once
@@ -180,7 +192,7 @@ def replay_page(start, moves, *, names=None, title="cuttle replay", info=(),
                 body_attrs=f' data-viewer="{vname}" data-steps="{len(steps)}"')
 
 
-def record_page(rec, viewer=None) -> str:
+def record_page(rec: dict[str, Any], viewer: int | None = None) -> str:
     """The replay page of a validated game record (`cuttle.record`)."""
     players = rec.get("players", ["player 0", "player 1"])
     start = start_game(rec)
@@ -192,7 +204,7 @@ def record_page(rec, viewer=None) -> str:
     return replay_page(start, rec["moves"], names=tuple(players), info=info, viewer=viewer)
 
 
-def game_page(game, names=None, viewer=None) -> str:
+def game_page(game: Game, names: Sequence[str] | None = None, viewer: int | None = None) -> str:
     """The replay page of a Game from its first move to now (its history)."""
     start = game.copy()
     while start.ply:

@@ -5,8 +5,19 @@ Each function takes a result object through its public API only: the numbers com
 table's first blank line and after its last one), so both outputs say the same.
 """
 
+from __future__ import annotations
+
 import math
 from html import escape
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping, Sequence
+    from typing import TypeGuard
+
+    from ..analysis import Analysis
+    from ..simulation.compare import ComparisonResult
+    from ..simulation.summary import Summary
 
 __all__ = ["STYLE", "analysis_table", "comparison_table", "summary_table"]
 
@@ -34,23 +45,23 @@ STYLE = """
 
 # -- formatting (the text output's conventions) ---------------------------------------------
 
-def _finite(x):
+def _finite(x: object) -> TypeGuard[float]:
     return x is not None and isinstance(x, (int, float)) and math.isfinite(x)
 
 
-def pct(x):
+def pct(x: float | None) -> str:
     return f"{100 * x:.2f}%" if _finite(x) else "n/a"
 
 
-def pp(x):
+def pp(x: float | None) -> str:
     return f"{100 * x:+.2f} pp" if _finite(x) else "n/a"
 
 
-def num(x, sign=False):
+def num(x: float | None, sign: bool = False) -> str:
     return (f"{x:+.2f}" if sign else f"{x:.2f}") if _finite(x) else "n/a"
 
 
-def interval(e, kind):
+def interval(e: Mapping[str, float | None], kind: str) -> str:
     """'[low, high]' of an estimate dict in the format of `kind` (pct, pp, num, num+)."""
     lo, hi = e.get("low"), e.get("high")
     if not (_finite(lo) and _finite(hi)):
@@ -65,7 +76,7 @@ def interval(e, kind):
 _FORMATS = {"pct": pct, "pp": pp, "num": num, "num+": lambda x: num(x, True)}
 
 
-def value(e, kind):
+def value(e: Mapping[str, float | None], kind: str) -> str:
     """An estimate dict's value in the format of `kind` (pct, pp, num, num+)."""
     return _FORMATS[kind](e.get("value"))
 
@@ -82,7 +93,7 @@ def _sign_class(e):
 
 # -- building blocks ------------------------------------------------------------------------
 
-def text_parts(text):
+def text_parts(text: object) -> tuple[list[str], list[str]]:
     """(title lines, note lines) of a text table: before its first blank line and after
     its last one."""
     lines = str(text).split("\n")
@@ -92,7 +103,7 @@ def text_parts(text):
     return lines[:blanks[0]], lines[blanks[-1] + 1:]
 
 
-def head_html(lines):
+def head_html(lines: Sequence[str]) -> str:
     if not lines:
         return ""
     first, rest = lines[0], lines[1:]
@@ -101,11 +112,11 @@ def head_html(lines):
     return "".join(out) + "</p>"
 
 
-def notes_html(lines):
+def notes_html(lines: Iterable[str]) -> str:
     return "".join(f'<p class="note">{escape(line)}</p>' for line in lines if line.strip())
 
 
-def row(cells, cls=""):
+def row(cells: Iterable[str | tuple[str, str]], cls: str = "") -> str:
     tds = []
     for c in cells:
         if isinstance(c, tuple):          # (text, class)
@@ -125,7 +136,7 @@ def _count(e):
     return f"{e['count']:,}/{e['n']:,}" if "count" in e and "n" in e else ""
 
 
-def wrap(body, style=True):
+def wrap(body: str, style: bool = True) -> str:
     """`body` in the element the styles apply to (with them, for a notebook)."""
     css = f"<style>{STYLE}</style>" if style else ""
     return f'<div class="cuttle-report">{css}{body}</div>'
@@ -133,7 +144,7 @@ def wrap(body, style=True):
 
 # -- a simulation -------------------------------------------------------------------------
 
-def summary_table(summary) -> str:
+def summary_table(summary: Summary) -> str:
     """The table of a simulation summary (`result.summary()`) as an HTML fragment."""
     d = summary.as_dict()
     conf = f"{d.get('confidence', 0.95):.0%}"
@@ -184,7 +195,7 @@ def summary_table(summary) -> str:
 
 # -- a comparison ---------------------------------------------------------------------------
 
-def metric_label(metric, players):
+def metric_label(metric: str, players: Mapping[str, str]) -> str:
     a, b = (f"{lab} ({players[lab]})" for lab in ("A", "B"))
     return {"win_A": f"{a} wins", "win_B": f"{b} wins", "draw": "draws",
             "first_mover": "first mover wins", "moves": "moves per game (mean)",
@@ -193,12 +204,12 @@ def metric_label(metric, players):
             "match_draw": "undecided matches"}.get(metric, metric.replace("_", " "))
 
 
-def metric_kind(metric):
+def metric_kind(metric: str) -> str:
     """'pct' for a rate, 'num' for a mean."""
     return "num" if metric in ("moves", "turns") else "pct"
 
 
-def metric_estimate(summary, metric):
+def metric_estimate(summary: Mapping[str, Any], metric: str) -> dict[str, Any] | None:
     """A rule set's estimate of `metric` from its summary dict (None if absent)."""
     m = summary.get("match") or {}
     where = {"win_A": ("win_rate", "A"), "win_B": ("win_rate", "B"), "draw": ("draw_rate",),
@@ -217,7 +228,7 @@ def metric_estimate(summary, metric):
     return node
 
 
-def comparison_metrics(d):
+def comparison_metrics(d: Mapping[str, Any]) -> list[str]:
     """The compared metrics, in the order of the comparison's own table."""
     for rs in d["rule_sets"][1:]:
         if rs.get("difference_vs_baseline"):
@@ -225,7 +236,7 @@ def comparison_metrics(d):
     return []
 
 
-def comparison_table(comparison) -> str:
+def comparison_table(comparison: ComparisonResult) -> str:
     """The table of a comparison (`cuttle.compare(...)`) as an HTML fragment."""
     d = comparison.as_dict()
     conf = f"{d.get('confidence', 0.95):.0%}"
@@ -235,8 +246,8 @@ def comparison_table(comparison) -> str:
         rows.append(row([metric_label(metric, d["players"])] + [""] * 4, "group"))
         for i, rs in enumerate(d["rule_sets"]):
             e = metric_estimate(rs["summary"], metric) or {}
-            cells = [(f"[{i + 1}] {rs['label']}", "sub"), value(e, kind),
-                     (interval(e, kind), "iv")]
+            cells: list[str | tuple[str, str]] = [(f"[{i + 1}] {rs['label']}", "sub"),
+                                                  value(e, kind), (interval(e, kind), "iv")]
             diff = (rs.get("difference_vs_baseline") or {}).get(metric)
             if diff is None:
                 cells += ["", ""]
@@ -252,7 +263,7 @@ def comparison_table(comparison) -> str:
 
 # -- an analysis ----------------------------------------------------------------------------
 
-def analysis_table(analysis) -> str:
+def analysis_table(analysis: Analysis) -> str:
     """The table of a move analysis (`cuttle.analyse(...)`) as an HTML fragment."""
     d = analysis.as_dict()
     rows = []

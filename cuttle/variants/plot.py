@@ -2,19 +2,25 @@
 length shift against the base, with intervals, sorted (matplotlib, in the style of
 `cuttle.simulation.plot`, imported only when a plot is made)."""
 
+from __future__ import annotations
+
 import io
 import math
 import os
+from typing import TYPE_CHECKING
 
 from ..files import write_binary_file
 from ..simulation.plot import pyplot
+
+if TYPE_CHECKING:
+    from .results import GroupResult
 
 __all__ = ["check_plot_folder", "plot_group"]
 
 UP, DOWN, NEUTRAL = "C3", "C0", "0.55"
 
 
-def check_plot_folder(folder) -> str:
+def check_plot_folder(folder: str | os.PathLike[str]) -> str:
     """`folder` if forest plots can be saved there (created if its parent exists);
     ValueError otherwise, ImportError without matplotlib.  Call it before the work."""
     pyplot()
@@ -51,7 +57,7 @@ def _panel(ax, shifts, ys, scale):
     ax.grid(axis="x", alpha=0.3)
 
 
-def plot_group(g, path, title=None):
+def plot_group(g: GroupResult, path: str | os.PathLike[str], title: str | None = None) -> None:
     """Save the forest plot of a `GroupResult` to `path` (format from the extension):
     left, each variant's first-player win-rate shift in percentage points; right, its
     shift in mean moves per game; both with intervals, variants sorted by the first."""

@@ -1,11 +1,21 @@
 """The atlas as text: markdown tables (stdout, docs/atlas.md), the JSON form and CSV."""
 
+from __future__ import annotations
+
 import math
 from html import escape
+from typing import TYPE_CHECKING, Any
 
 from .._core import END_NAMES
 from ..simulation.output import csv_num, write_csv
 from .results import END_REASONS, METRICS
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from os import PathLike
+    from typing import TextIO
+
+    from .results import AtlasResult, GroupResult
 
 __all__ = ["CSV_COLUMNS", "HEADERS", "atlas_dict", "atlas_html", "atlas_markdown",
            "csv_rows", "group_cells", "group_markdown", "write_atlas_csv"]
@@ -53,7 +63,7 @@ def _games(row):
     return s if row.status in ("base", "converged") else f"{s} ({row.status})"
 
 
-def group_header(g) -> str:
+def group_header(g: GroupResult) -> str:
     p, c = g.pairing, g.counts()
     base = g.base_row
     parts = [f"{c['converged']} reached ±{100 * p.target:.2f} pp on the first-player shift"]
@@ -83,7 +93,7 @@ HEADERS = ("variant", "first wins", "shift (pp)", "draws (shift pp)", "moves",
            "shift (moves)", "games end by", "games")
 
 
-def group_cells(g) -> list:
+def group_cells(g: GroupResult) -> list[list[str | tuple[str, str]]]:
     """One list of cells per row of a group's table (HEADERS); a shift is a pair
     (text, 'pos' / 'neg' / '') marking an interval that excludes 0."""
     base = g.base_row
@@ -102,7 +112,7 @@ def group_cells(g) -> list:
     return out
 
 
-def group_markdown(g) -> list:
+def group_markdown(g: GroupResult) -> list[str]:
     """The lines of one group's table (the base in bold, and the value of a shift whose
     interval excludes 0)."""
     lines = ["| " + " | ".join(HEADERS) + " |", "|---|---:|---:|---:|---:|---:|---|---:|"]
@@ -131,7 +141,7 @@ def _key(confidence):
             f"games' figures are in the JSON and CSV forms.")
 
 
-def atlas_html(result) -> str:
+def atlas_html(result: AtlasResult) -> str:
     """The tables as an HTML fragment (the style of `cuttle.report`), for notebooks."""
     from ..report.tables import head_html, notes_html, row, wrap
     parts = []
@@ -145,7 +155,7 @@ def atlas_html(result) -> str:
     return wrap("".join(parts) + notes_html([_key(result.confidence)]))
 
 
-def atlas_markdown(result, command=None) -> str:
+def atlas_markdown(result: AtlasResult, command: str | None = None) -> str:
     """Every group's table, with a header line each and a key at the end."""
     lines = []
     if command:
@@ -160,7 +170,7 @@ def _est(e):
     return e.as_dict()
 
 
-def atlas_dict(result) -> dict:
+def atlas_dict(result: AtlasResult) -> dict[str, Any]:
     """The JSON form of an atlas: its configuration, and per group and rule set the
     status, games, estimates (own games) and shifts (against the base) of every metric."""
     groups = []
@@ -193,7 +203,7 @@ def _finite(x):
     return x if x is not None and math.isfinite(x) else None
 
 
-def csv_rows(result):
+def csv_rows(result: AtlasResult) -> Iterator[list[object]]:
     """One row per group, rule set and metric (CSV_COLUMNS)."""
     for g in result.groups:
         for r in g.rows:
@@ -205,6 +215,6 @@ def csv_rows(result):
                        *(("", "", "") if r.is_base else (csv_num(x) for x in s))]
 
 
-def write_atlas_csv(result, path_or_file):
+def write_atlas_csv(result: AtlasResult, path_or_file: str | PathLike[str] | TextIO) -> None:
     """Write `csv_rows` under CSV_COLUMNS to a path or an open file."""
     write_csv(path_or_file, CSV_COLUMNS, csv_rows(result))

@@ -11,12 +11,25 @@ independent proportions against the base's games of the same chunks (the core do
 pair end reasons, so these intervals are a little wide, never too narrow).
 """
 
+from __future__ import annotations
+
 from math import isfinite, nan
+from typing import TYPE_CHECKING, Any
 
 from .._core import END_NAMES
 from ..simulation import SimulationResult, Tally
 from ..stats import (Estimate, mean_interval_from_moments, newcombe_interval,
                      newcombe_paired_interval)
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+    from os import PathLike
+    from typing import TextIO
+
+    from ..rules import Rules
+    from ..simulation import PairTally, Summary
+    from .rulesets import Variant
+    from .run import AtlasConfig, Pairing
 
 __all__ = ["END_REASONS", "METRICS", "AtlasResult", "AtlasRow", "GroupResult",
            "first_shift", "half_width"]
@@ -28,12 +41,12 @@ _PAIRED = {"first": "first_mover", "second": "win_B", "draw": "draw"}
 _NOTHING = Estimate(nan, nan, nan)
 
 
-def first_shift(pair, confidence=0.95) -> Estimate:
+def first_shift(pair: PairTally, confidence: float = 0.95) -> Estimate:
     """The first-player win-rate shift (variant minus base) of a PairTally (base first)."""
     return newcombe_paired_interval(*pair.cells("first_mover", reverse=True), confidence)
 
 
-def half_width(e) -> float:
+def half_width(e: Estimate) -> float:
     """Half the width of an interval (inf if unknown)."""
     w = (e.high - e.low) / 2
     return w if isfinite(w) else float("inf")
@@ -46,15 +59,17 @@ class AtlasRow:
     shift interval reached the target), "capped" (it played its cap first) or
     "unfinished" (interrupted, or the results file lacks its chunks)."""
 
-    def __init__(self, variant, rules, tally, pair, base_tally, chunks, status, *, players,
-                 seed, max_moves, confidence=0.95):
+    def __init__(self, variant: Variant | None, rules: Rules, tally: Tally | None,
+                 pair: PairTally | None, base_tally: Tally | None, chunks: int, status: str,
+                 *, players: Sequence[str], seed: int, max_moves: int,
+                 confidence: float = 0.95):
         self.variant, self.rules = variant, rules
         self.tally = Tally() if tally is None else tally
         self.pair, self.base_tally = pair, base_tally
         self.chunks, self.status = chunks, status
         self.players, self.seed, self.max_moves = players, seed, max_moves
         self.confidence = confidence
-        self._summary = None
+        self._summary: Summary | None = None
 
     @property
     def is_base(self) -> bool:
@@ -71,7 +86,7 @@ class AtlasRow:
         """Games played under this rule set."""
         return self.tally.n_games
 
-    def summary(self):
+    def summary(self) -> Summary:
         """The `Summary` of the rule set's own games."""
         if self._summary is None:
             res = SimulationResult(self.tally, players=self.players, rules=self.rules,
@@ -79,7 +94,7 @@ class AtlasRow:
             self._summary = res.summary(self.confidence)
         return self._summary
 
-    def estimate(self, metric) -> Estimate:
+    def estimate(self, metric: str) -> Estimate:
         """The rule set's value of `metric` (see METRICS) with its interval."""
         s = self.summary()
         if metric == "first":
@@ -92,7 +107,7 @@ class AtlasRow:
             return s.mean_moves() if metric == "moves" else s.mean_turns()
         return s.end_rate(_end(metric))
 
-    def shift(self, metric) -> Estimate:
+    def shift(self, metric: str) -> Estimate:
         """Variant minus base for `metric`, on the same games, with its interval (nan
         for the base row or a variant without games)."""
         _check(metric)
@@ -133,7 +148,7 @@ class GroupResult:
     """One base preset under one pairing: `rows[0]` the base, `rows[1:]` its variants
     (in the order of the flag table)."""
 
-    def __init__(self, base, pairing, rows):
+    def __init__(self, base: str, pairing: Pairing, rows: Iterable[AtlasRow]):
         self.base, self.pairing, self.rows = base, pairing, list(rows)
 
     @property
@@ -147,7 +162,7 @@ class GroupResult:
         return self.rows[0]
 
     @property
-    def variants(self) -> list:
+    def variants(self) -> list[AtlasRow]:
         """The variants' rows, in the order of the flag table."""
         return self.rows[1:]
 
@@ -156,14 +171,14 @@ class GroupResult:
         """``BASE, POLICY self-play``."""
         return f"{self.base}, {self.policy} self-play"
 
-    def row(self, label) -> AtlasRow:
+    def row(self, label: str) -> AtlasRow:
         """The row of a variant by its label (or the base's preset name)."""
         for r in self.rows:
             if label in (r.label, str(r.rules)) or (r.is_base and label == self.base):
                 return r
         raise KeyError(f"no variant {label!r} in {self.title}")
 
-    def counts(self) -> dict:
+    def counts(self) -> dict[str, int]:
         """How many variants converged, capped, are unfinished."""
         out = {"converged": 0, "capped": 0, "unfinished": 0}
         for r in self.variants:
@@ -175,7 +190,7 @@ class GroupResult:
         """Whether every variant converged or reached its cap."""
         return all(r.status != "unfinished" for r in self.variants)
 
-    def plot(self, path, title=None):
+    def plot(self, path: str | PathLike[str], title: str | None = None) -> None:
         """Save the group's forest plot (see `cuttle.variants.plot`) to `path`."""
         from .plot import plot_group          # (plot and report import this module)
         plot_group(self, path, title)
@@ -191,13 +206,15 @@ class AtlasResult:
     `str()` / `markdown()` give the tables, `as_dict()` the JSON form, `to_csv(path)`
     one row per rule set and metric, `plot(folder)` the forest plots."""
 
-    def __init__(self, config, groups, played_records=0, elapsed=None, notes=()):
+    def __init__(self, config: AtlasConfig, groups: Iterable[GroupResult],
+                 played_records: int = 0, elapsed: float | None = None,
+                 notes: Iterable[str] = ()):
         self.config, self.groups = config, list(groups)
         self.played_records, self.elapsed = played_records, elapsed
         self.notes = list(notes)
 
     @property
-    def confidence(self):
+    def confidence(self) -> float:
         """The confidence level of the intervals."""
         return self.config.confidence
 
@@ -211,14 +228,14 @@ class AtlasResult:
         """Whether every variant of every group converged or reached its cap."""
         return all(g.complete for g in self.groups)
 
-    def group(self, base, policy) -> GroupResult:
+    def group(self, base: str, policy: str) -> GroupResult:
         """The group of a base preset and a pairing's policy; KeyError if none."""
         for g in self.groups:
             if g.base == base and g.policy == policy:
                 return g
         raise KeyError(f"no group for base {base!r} and pairing {policy!r}")
 
-    def markdown(self, command=None) -> str:
+    def markdown(self, command: str | None = None) -> str:
         """The tables in markdown, one per group (with `command`, the line that
         reproduces them)."""
         from .report import atlas_markdown    # (report imports this module)
@@ -231,18 +248,18 @@ class AtlasResult:
         from .report import atlas_html
         return atlas_html(self)
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         """The JSON form (see `cuttle.variants.report.atlas_dict`)."""
         from .report import atlas_dict
         return atlas_dict(self)
 
-    def to_csv(self, path_or_file):
+    def to_csv(self, path_or_file: str | PathLike[str] | TextIO) -> None:
         """One row per group, rule set and metric: base, policy, variant, rules,
         status, games, metric, value, low, high, shift, shift_low, shift_high."""
         from .report import write_atlas_csv
         write_atlas_csv(self, path_or_file)
 
-    def plot(self, folder) -> list:
+    def plot(self, folder: str | PathLike[str]) -> list[str]:
         """Save one forest plot per group into `folder` (PNG, named BASE-POLICY.png);
         returns the paths."""
         import os

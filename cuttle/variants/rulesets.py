@@ -17,7 +17,16 @@ cuttle.cards-beta) belongs to the base it differs least from; when it equals a o
 variant the two are one variant, labelled with both names.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ..rules import FLAGS, PRESETS, Rules
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
+
+    from ..rules import Flag, FlagValue
 
 __all__ = ["BASES", "Variant", "flag_values", "own_base", "variants"]
 
@@ -31,7 +40,8 @@ class Variant:
 
     __slots__ = ("rules", "changes", "presets")
 
-    def __init__(self, rules, changes, presets=()):
+    def __init__(self, rules: Rules, changes: Mapping[str, FlagValue],
+                 presets: Iterable[str] = ()):
         self.rules, self.changes, self.presets = rules, dict(changes), tuple(presets)
 
     @property
@@ -44,7 +54,7 @@ class Variant:
         return f"{text} ({names})" if text else names
 
     @property
-    def flags(self) -> tuple:
+    def flags(self) -> tuple[str, ...]:
         """The flags it changes."""
         return tuple(self.changes)
 
@@ -66,10 +76,11 @@ def _distinct(values, exclude):
     return out
 
 
-def flag_values(flag, base_value) -> list:
+def flag_values(flag: Flag, base_value: FlagValue) -> list[FlagValue]:
     """The values of `flag` (a `cuttle.rules.Flag`) the atlas plays on a base whose
     value is `base_value`, in order."""
     preset_values = [flags[flag.name] for flags, _ in PRESETS.values()]
+    values: list[object]
     if flag.kind == "bool":
         values = [not base_value]
     elif flag.kind == "choice":
@@ -107,7 +118,7 @@ def own_base(preset: str) -> str:
     return min(BASES, key=lambda b: sum(flags[k] != v for k, v in PRESETS[b][0].items()))
 
 
-def variants(base="classic") -> list:
+def variants(base: str = "classic") -> list[Variant]:
     """The atlas's variants of the preset `base`: every flag value alone (see the module
     docstring), then the named presets belonging to `base`, without duplicates."""
     if not isinstance(base, str) or base.strip().lower() not in PRESETS:
@@ -115,7 +126,7 @@ def variants(base="classic") -> list:
     base_rules = Rules(base.strip().lower())
     candidates = {name: flag_values(flag, base_rules.flags[name])
                   for name, flag in FLAGS.items()}
-    out = []
+    out: list[Variant] = []
     for name, values in candidates.items():
         for value in values:
             made = _with_companion(base_rules, name, value, candidates)

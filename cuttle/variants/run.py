@@ -17,10 +17,13 @@ results file, each group fingerprints its engine and policy (`_GroupRun.fingerpr
 and refuses chunks of the file that another version played.
 """
 
+from __future__ import annotations
+
 import hashlib
 import json
 import sys
 import time
+from typing import TYPE_CHECKING, Any
 
 from ..rules import Rules
 from ..seeding import check_seed
@@ -33,6 +36,12 @@ from .results import AtlasResult, AtlasRow, GroupResult, first_shift, half_width
 from .store import Store, chunk_key, tally_to_json
 from .rulesets import BASES, variants
 
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+    from os import PathLike
+
+    from distributed import Client
+
 __all__ = ["AtlasInterrupted", "DEFAULT_SEED", "Pairing", "QUICK", "atlas", "default_pairings",
            "search_policy"]
 
@@ -41,8 +50,8 @@ DEFAULT_SEED = 1
 CHEAP = (0.0025, 1_000_000, 20_000)
 SEARCH = (0.015, 20_000, 200)
 # --quick: a small atlas in under a minute on two cores
-QUICK = {"pairings": ("random", "greedy"), "target": 0.005, "max_games": 200_000,
-         "chunk_size": 10_000}
+QUICK: dict[str, Any] = {"pairings": ("random", "greedy"), "target": 0.005,
+                         "max_games": 200_000, "chunk_size": 10_000}
 PLAYING, CONVERGED, CAPPED, UNFINISHED = "playing", "converged", "capped", "unfinished"
 FINGERPRINT_GAMES = {False: 64, True: 4}        # games per rule set (cheap, search)
 
@@ -62,7 +71,8 @@ class Pairing:
 
     __slots__ = ("policy", "target", "max_games", "chunk_size")
 
-    def __init__(self, policy, target=None, max_games=None, chunk_size=None):
+    def __init__(self, policy: str, target: float | None = None, max_games: int | None = None,
+                 chunk_size: int | None = None):
         if not isinstance(policy, str) or "," in policy:
             raise ValueError(f"a pairing is one policy name, played by both players "
                              f"(self-play), not {policy!r}")
@@ -76,7 +86,7 @@ class Pairing:
                                 10 ** 12)
 
     @property
-    def players(self):
+    def players(self) -> tuple[str, str]:
         """(policy, policy): the players A and B."""
         return (self.policy, self.policy)
 
@@ -85,7 +95,7 @@ class Pairing:
         """The cap in whole chunks."""
         return -(-self.max_games // self.chunk_size)
 
-    def as_dict(self):
+    def as_dict(self) -> dict[str, Any]:
         """The settings as JSON."""
         return {"policy": self.policy, "target": self.target, "max_games": self.max_games,
                 "chunk_size": self.chunk_size}
@@ -145,7 +155,7 @@ def _pairings(pairings, target, max_games, chunk_size):
     return tuple(out)
 
 
-def default_pairings() -> tuple:
+def default_pairings() -> tuple[str, ...]:
     """Self-play of random, greedy and expert (when this cuttle has it)."""
     out = []
     for name in ("random", "greedy", "expert"):
@@ -177,12 +187,13 @@ class AtlasConfig:
     """What an atlas plays: base presets, pairings, seed, move cap (the chunks' key),
     and the confidence level and threads."""
 
-    def __init__(self, bases, pairings, seed, max_moves, confidence, threads):
+    def __init__(self, bases: tuple[str, ...], pairings: tuple[Pairing, ...], seed: int,
+                 max_moves: int, confidence: float, threads: int | None):
         self.bases, self.pairings = bases, pairings
         self.seed, self.max_moves = seed, max_moves
         self.confidence, self.threads = confidence, threads
 
-    def as_dict(self):
+    def as_dict(self) -> dict[str, Any]:
         return {"bases": list(self.bases), "pairings": [p.as_dict() for p in self.pairings],
                 "seed": self.seed, "max_moves": self.max_moves,
                 "confidence": self.confidence}
@@ -193,7 +204,7 @@ class AtlasInterrupted(Interrupted):
     variants still playing are marked unfinished), and every finished chunk is in the
     results file, if there is one."""
 
-    def __init__(self, result, path=None):
+    def __init__(self, result: AtlasResult, path: str | None = None):
         # done: the records (chunks of games under one rule set) this run played
         super().__init__(result, result.played_records, None, "chunk record")
         self.path = path
@@ -387,10 +398,15 @@ class _GroupRun:
         return GroupResult(self.base.preset, p, rows)
 
 
-def atlas(pairings=None, bases=BASES, *, seed=DEFAULT_SEED, target=None, max_games=None,
-          chunk_size=None, results=None, max_moves=DEFAULT_MAX_MOVES, confidence=0.95,
-          threads=None, client=None, progress=None, play=True,
-          quick=False) -> AtlasResult:
+def atlas(pairings: str | Pairing | Iterable[str | Pairing] | None = None,
+          bases: str | Iterable[str] = BASES, *, seed: int = DEFAULT_SEED,
+          target: float | dict[str, float] | None = None,
+          max_games: int | dict[str, int] | None = None,
+          chunk_size: int | dict[str, int] | None = None,
+          results: str | PathLike[str] | None = None, max_moves: int = DEFAULT_MAX_MOVES,
+          confidence: float = 0.95, threads: int | None = None, client: Client | None = None,
+          progress: bool | Callable[[dict[str, Any]], object] | None = None,
+          play: bool = True, quick: bool = False) -> AtlasResult:
     """The variant atlas: how each house rule shifts the game against its base preset.
 
     For each pairing (a policy name playing both seats; default: random, greedy and,
@@ -429,7 +445,7 @@ def atlas(pairings=None, bases=BASES, *, seed=DEFAULT_SEED, target=None, max_gam
     t0 = time.perf_counter()
     store = None if results is None else Store(results, write=play)
     status = _Status(progress)
-    groups = []
+    groups: list[_GroupRun] = []
 
     def result():
         return AtlasResult(config, [g.result() for g in groups],

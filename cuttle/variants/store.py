@@ -26,8 +26,11 @@ is dropped; a damaged line elsewhere, or two different records for the same chun
 the file refused with the line number.  One run at a time may write a file (a lock).
 """
 
+from __future__ import annotations
+
 import json
 import os
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -38,6 +41,15 @@ try:
     import fcntl
 except ImportError:           # not on Windows: no lock there
     fcntl = None
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import TypeAlias
+
+    from ..rules import Rules
+
+    # (base, rules text, players, seed, max_moves, chunk_size, chunk): see `chunk_key`
+    ChunkKey: TypeAlias = tuple[str, str, tuple[str, ...], int, int, int, int]
 
 __all__ = ["FORMAT", "VERSION", "ResultsFileError", "Store", "chunk_key", "pair_from_json",
            "pair_to_json", "tally_from_json", "tally_to_json"]
@@ -51,7 +63,9 @@ class ResultsFileError(ValueError):
     """A results file that cannot be used (not an atlas file, damaged, in use)."""
 
 
-def chunk_key(base, rules, players, seed, max_moves, chunk_size, chunk) -> tuple:
+def chunk_key(base: str, rules: Rules | str, players: Iterable[str], seed: int,
+              max_moves: int, chunk_size: int,
+              chunk: int) -> tuple[str, str, tuple[str, ...], int, int, int, int]:
     """The key of one chunk's record (strings and ints, hashable)."""
     return (str(base), str(rules), tuple(players), int(seed), int(max_moves),
             int(chunk_size), int(chunk))
@@ -65,7 +79,7 @@ def _trim(row):
     return row[:nz[-1] + 1 if nz.size else 0].tolist()
 
 
-def tally_to_json(t: Tally) -> dict:
+def tally_to_json(t: Tally) -> dict[str, Any]:
     """A Tally of single games as JSON (exact ints; histograms without trailing zeros)."""
     if t.match_counts is not None:
         raise ValueError("the atlas plays single games, not matches")
@@ -94,7 +108,7 @@ def _pairs_of_ints(x, n, what, signed=False):
     return out
 
 
-def tally_from_json(d, n_games=None) -> Tally:
+def tally_from_json(d: object, n_games: int | None = None) -> Tally:
     """A Tally from `tally_to_json`'s form; ValueError if anything is off (and if it does
     not hold `n_games` games)."""
     if not isinstance(d, dict):
@@ -121,12 +135,12 @@ def tally_from_json(d, n_games=None) -> Tally:
     return Tally(counts, moments, lengths)
 
 
-def pair_to_json(p: PairTally) -> dict:
+def pair_to_json(p: PairTally) -> dict[str, Any]:
     """A PairTally as JSON: its 2x2 tables and the sums of the length differences."""
     return {"table": p.table.tolist(), "diffs": [list(x) for x in p.diffs]}
 
 
-def pair_from_json(d, n_games=None) -> PairTally:
+def pair_from_json(d: object, n_games: int | None = None) -> PairTally:
     """A PairTally from `pair_to_json`'s form; ValueError if anything is off (and if its
     tables do not count `n_games` games)."""
     if not isinstance(d, dict):
@@ -195,11 +209,11 @@ class Store:
     appends records and flushes them to disk.  Only the keys and line offsets are held
     in memory, never the records.  `notes`: what opening the file had to repair."""
 
-    def __init__(self, path, write=True):
+    def __init__(self, path: str | os.PathLike[str], write: bool = True):
         self.path = os.fspath(path)
         self.write = write
-        self.notes = []
-        self.index = {}              # key -> (offset, line number)
+        self.notes: list[str] = []
+        self.index: dict[ChunkKey, tuple[int, int]] = {}     # key -> (offset, line number)
         self.lines = 0
         if not write and not os.path.isfile(self.path):
             raise ResultsFileError(f"no results file {self.path!r}")
@@ -282,7 +296,8 @@ class Store:
     def __len__(self):
         return len(self.index)
 
-    def get(self, key, engine=None):
+    def get(self, key: ChunkKey,
+            engine: str | None = None) -> tuple[Tally, PairTally | None] | None:
         """(Tally, PairTally or None) of the chunk `key`, or None if not in the file;
         with `engine` (a fingerprint), ResultsFileError if the record was played by
         another engine."""
@@ -301,7 +316,8 @@ class Store:
         return tally_from_json(rec["tally"], n), (None if pair is None else
                                                   pair_from_json(pair, n))
 
-    def put(self, records, engine=None):
+    def put(self, records: Iterable[tuple[ChunkKey, Tally, PairTally | None]],
+            engine: str | None = None) -> None:
         """Append records (key, Tally, PairTally or None) as one write, flushed to disk,
         with the `engine` fingerprint that played them; records already in the file are
         skipped."""
@@ -331,7 +347,7 @@ class Store:
             self.index[key] = (offset, self.lines)
             offset += len(line)
 
-    def close(self):
+    def close(self) -> None:
         """Close the file (and release the lock)."""
         if not self.f.closed:
             self.f.close()          # (releases the lock)
