@@ -22,7 +22,10 @@ information state, but its `history()` is the real one.  Returns are +1 / -1 (0 
 draw or the move cap).
 """
 
+from __future__ import annotations
+
 import hashlib
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pyspiel
@@ -34,6 +37,9 @@ from .rules import FLAGS, Rules
 from .rl.spaces import (ACTION_SPACE, DEFAULT_MAX_MOVES, OBSERVATION_SIZE, legal_actions,
                         move_of)
 from .seeding import derive
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
 
 __all__ = ["GAME_TYPE", "CuttleGame", "CuttleState", "game_string", "rules_from_param"]
 
@@ -72,7 +78,7 @@ def rules_from_param(text: str) -> Rules:
     return Rules.parse(preset.strip() or "classic", extra=extra)
 
 
-def game_string(rules=None, max_moves=DEFAULT_MAX_MOVES) -> str:
+def game_string(rules: Rules | str | None = None, max_moves: int = DEFAULT_MAX_MOVES) -> str:
     """The pyspiel.load_game string of python_cuttle under `rules` (a Rules or preset)."""
     rules = Rules.coerce(rules)
     param = ";".join([rules.preset] + [f"{k}:{FLAGS[k].format(v).replace(',', '/')}"
@@ -84,7 +90,7 @@ class CuttleGame(pyspiel.Game):
     """Cuttle under the `rules` parameter (see rules_from_param) with a cap of
     `max_moves` player moves (a draw)."""
 
-    def __init__(self, params=None):
+    def __init__(self, params: Mapping[str, Any] | None = None):
         params = dict(params or {})
         rules = rules_from_param(params.get("rules", "classic"))
         max_moves = int(params.get("max_moves", DEFAULT_MAX_MOVES))
@@ -99,10 +105,11 @@ class CuttleGame(pyspiel.Game):
         # (attributes only after pyspiel's __init__, which would drop them)
         self.rules, self.max_moves, self.n_cards = rules, max_moves, n_cards
 
-    def new_initial_state(self):
+    def new_initial_state(self) -> CuttleState:
         return CuttleState(self)
 
-    def make_py_observer(self, iig_obs_type=None, params=None):
+    def make_py_observer(self, iig_obs_type: pyspiel.IIGObservationType | None = None,
+                         params: Mapping[str, Any] | None = None) -> CuttleObserver:
         """OpenSpiel's observer: the observation tensor (the core's encoding) and strings."""
         if params:
             raise ValueError(f"observation parameters are not supported: {params}")
@@ -112,19 +119,19 @@ class CuttleGame(pyspiel.Game):
 class CuttleState(pyspiel.State):
     """A game of Cuttle: the deal (chance nodes) and then a cuttle.Game."""
 
-    def __init__(self, game):
+    def __init__(self, game: CuttleGame):
         super().__init__(game)
         # Plain values, not the game: clone() deep-copies the state, and a copied
         # pyspiel.Game loses its Python attributes.
         self._rules, self._max_moves, self._n_cards = game.rules, game.max_moves, game.n_cards
-        self._dealt = []           # cards in deal order
-        self.game = None           # the cuttle.Game once every card is dealt
+        self._dealt: list[int] = []        # cards in deal order
+        self.game: Game | None = None      # the cuttle.Game once every card is dealt
         self._moves = 0
         self._trace = [b"", b""]   # per player: digest of what it has observed
 
     # -- the OpenSpiel API -------------------------------------------------------------
 
-    def current_player(self):
+    def current_player(self) -> int:
         if self.is_terminal():
             return pyspiel.PlayerId.TERMINAL
         if self.game is None:
@@ -134,7 +141,7 @@ class CuttleState(pyspiel.State):
     def _legal_actions(self, player):
         return legal_actions(self.game)
 
-    def chance_outcomes(self):
+    def chance_outcomes(self) -> list[tuple[int, float]]:
         left = sorted(set(range(self._n_cards)) - set(self._dealt))
         return [(c, 1.0 / len(left)) for c in left]
 
@@ -155,15 +162,16 @@ class CuttleState(pyspiel.State):
             return f"deal {CARDS[action]}"
         return str(move_of(action))
 
-    def is_terminal(self):
+    def is_terminal(self) -> bool:
         return self.game is not None and (self.game.is_over or self._moves >= self._max_moves)
 
-    def returns(self):
+    def returns(self) -> list[float]:
         if not self.is_terminal() or self.game.winner is None:
             return [0.0, 0.0]
         return [1.0, -1.0] if self.game.winner == 0 else [-1.0, 1.0]
 
-    def resample_from_infostate(self, player, probability_sampler):
+    def resample_from_infostate(self, player: int,
+                                probability_sampler: Callable[[], float]) -> CuttleState:
         """A state `player` cannot tell from this one: the cards it cannot know dealt
         anew (Game.determinize) from a seed drawn with `probability_sampler`."""
         clone = self.clone()
@@ -213,12 +221,12 @@ class CuttleObserver:
     """pyspiel's PyObserver: `tensor` is the core's observation encoding; strings are the
     readable view (perfect_recall=False) or the information state (perfect_recall=True)."""
 
-    def __init__(self, iig_obs_type):
+    def __init__(self, iig_obs_type: pyspiel.IIGObservationType):
         self.perfect_recall = iig_obs_type.perfect_recall
         self.tensor = np.zeros(OBSERVATION_SIZE, np.float32)
         self.dict = {"observation": self.tensor}
 
-    def set_from(self, state, player):
+    def set_from(self, state: CuttleState, player: int) -> None:
         if state.game is not None:
             state.game.observation_array(player, self.tensor)
             return
@@ -226,7 +234,7 @@ class CuttleObserver:
         for c in state._own_dealt(player):
             self.tensor[c] = 1.0              # the own_hand plane comes first
 
-    def string_from(self, state, player):
+    def string_from(self, state: CuttleState, player: int) -> str:
         if self.perfect_recall:
             if state.game is None:
                 cards = " ".join(str(CARDS[c]) for c in state._own_dealt(player))

@@ -14,20 +14,26 @@ failure to finish (e.g. an unwritable file) prints that line and exits with 1; C
 exits with 130.  Never a traceback.
 """
 
+from __future__ import annotations
+
 import argparse
 import os
 import sys
+from typing import TYPE_CHECKING
 
 from .. import __version__
 from . import analyse, atlas, play, replay, simulate
 from .options import CommandError, UsageError
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 __all__ = ["PROG", "build_parser", "main"]
 
 PROG = "cuttle"
 
 
-def build_parser():
+def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the `cuttle` command, every sub-command registered."""
     parser = argparse.ArgumentParser(
         prog=PROG, description="Simulate the card game Cuttle under any rule set.",
@@ -42,7 +48,7 @@ def build_parser():
     return parser
 
 
-def main(argv=None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (0 ok, 2 bad usage, 1 failure)."""
     parser = build_parser()
     try:

@@ -3,8 +3,11 @@
     cuttle analyse "hands: 2C 3D 7H / 2H 4S; points: TH / 9D; to_move: 0" --rollouts 2000
 """
 
+from __future__ import annotations
+
 import json
 import sys
+from typing import TYPE_CHECKING
 
 from ..analysis import analyse
 from ..errors import Interrupted
@@ -12,10 +15,13 @@ from ..record import result_of
 from . import options
 from .options import UsageError
 
+if TYPE_CHECKING:
+    import argparse
+
 DEFAULT_ROLLOUTS = 10000
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     """`cuttle analyse`: rank the legal moves of a position; returns the exit status."""
     game = options.position_game(args, to_move=args.player)
     if game.is_over:
@@ -42,7 +48,7 @@ def run(args) -> int:
     return status
 
 
-def add_command(sub):
+def add_command(sub: argparse._SubParsersAction) -> None:
     """Register `analyse` (and its alias `analyze`) on the sub-parsers."""
     pa = sub.add_parser(
         "analyse", aliases=["analyze"],

@@ -1,5 +1,7 @@
 """`cuttle atlas`: the variant atlas (see `cuttle.atlas`)."""
 
+from __future__ import annotations
+
 import argparse
 import os
 import sys
@@ -49,7 +51,7 @@ def _points(text):
     return v
 
 
-def add_command(sub):
+def add_command(sub: argparse._SubParsersAction) -> None:
     """Add `cuttle atlas` to the subcommands."""
     p = sub.add_parser(
         "atlas", help="how every house rule shifts the game: each flag value against its "
@@ -181,7 +183,7 @@ def _check_outputs(args):
             raise UsageError(f"--plot: {e}") from None
 
 
-def run_atlas(args):
+def run_atlas(args: argparse.Namespace) -> int:
     _check_outputs(args)
     pairings = _pairings(args)
     bases = _names(args.bases, "bases")

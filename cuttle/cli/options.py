@@ -2,15 +2,21 @@
 positions and output files.  Each parser raises `argparse.ArgumentTypeError` or
 `UsageError` with a message that names what was expected."""
 
+from __future__ import annotations
+
 import argparse
 import os
 import sys
+from typing import TYPE_CHECKING
 
 from ..game import Game
 from ..policies import POLICY_NAMES, policy_code
 from ..position import parse_text
 from ..rules import Rules
 from ..seeding import check_seed
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
 
 __all__ = ["UsageError", "CommandError", "add_rules_options", "at_most", "confidence",
            "output_files", "players", "positive", "read_position_arg", "rules_from_options",
@@ -25,7 +31,7 @@ class CommandError(Exception):
     """A command that could not finish (e.g. a file it cannot write): exit status 1."""
 
 
-def positive(text, limit=None):
+def positive(text: str, limit: int | None = None) -> int:
     """A positive count: 1000000, 1_000_000, 1,000,000, 1e6 (at most `limit`)."""
     t = str(text).strip().replace("_", "").replace(",", "")
     if not t.isascii():
@@ -48,15 +54,15 @@ def positive(text, limit=None):
     return v
 
 
-def at_most(limit):
+def at_most(limit: int) -> Callable[[str], int]:
     """A `positive` parser refusing counts above `limit`."""
-    def parse(text):
+    def parse(text: str) -> int:
         return positive(text, limit)
     parse.__name__ = "count"
     return parse
 
 
-def seed(text):
+def seed(text: str) -> int:
     """A seed: a whole number from 0 to 2**64-1 (decimal, 0x hex, underscores allowed)."""
     t = str(text).strip().replace("_", "")
     try:
@@ -68,7 +74,7 @@ def seed(text):
                                          f"not {text!r}") from None
 
 
-def confidence(text):
+def confidence(text: str) -> float:
     """A confidence level between 0 and 1 (exclusive): 0.95, or a percent: 95%."""
     t = str(text).strip()
     percent = t.endswith("%")
@@ -86,11 +92,11 @@ def confidence(text):
     return v
 
 
-def output_files(**paths):
+def output_files(**paths: str | None) -> None:
     """Check output files before any work: each in an existing writable folder, not a
     folder itself, and no two options naming the same file.  `paths`: option -> path
     (None: not given; "-": stdout)."""
-    seen = {}
+    seen: dict[str, str] = {}           # real path -> option
     for option, path in paths.items():
         if path is None or path == "-":
             continue
@@ -108,7 +114,7 @@ def output_files(**paths):
         seen[real] = option
 
 
-def scheduler(text):
+def scheduler(text: str) -> tuple[str, int | str]:
     """A dask scheduler: tcp://HOST:PORT (any SCHEME://...), or local:N for a new local
     cluster of N worker processes."""
     t = str(text).strip()
@@ -125,7 +131,7 @@ def scheduler(text):
     return ("address", t)
 
 
-def players(text):
+def players(text: str) -> tuple[str, str]:
     """(A, B) from 'A,B' or one name for both; each must be a policy name."""
     names = [p.strip() for p in text.split(",")]
     if len(names) == 1:
@@ -141,12 +147,12 @@ def players(text):
     return tuple(names)
 
 
-def player_help(default):
+def player_help(default: str) -> str:
     return (f"from: {', '.join(POLICY_NAMES)}; 'ismcts' alone means ismcts:1000 "
             f"(default {default})")
 
 
-def add_rules_options(p, position_note=False):
+def add_rules_options(p: argparse.ArgumentParser, position_note: bool = False) -> None:
     """Add --rules and --set to a command's parser."""
     extra = " (default: the position's own rules, else classic)" if position_note \
         else " (default classic)"
@@ -158,7 +164,8 @@ def add_rules_options(p, position_note=False):
                         "--set king_goals=15,14,10,7,5; see 'cuttle rules'")
 
 
-def rules_from_options(spec, sets, own=None) -> Rules:
+def rules_from_options(spec: str | None, sets: Iterable[str] | None,
+                       own: Rules | None = None) -> Rules:
     """The rules of a command: `spec` (--rules) replaces `own` (a position's rules),
     and --set changes flags on top of whichever applies."""
     try:
@@ -170,7 +177,7 @@ def rules_from_options(spec, sets, own=None) -> Rules:
         raise UsageError(str(e)) from None
 
 
-def position_game(args, to_move=None):
+def position_game(args: argparse.Namespace, to_move: int | None = None) -> Game:
     """The Game of a command's position argument (text, a file, or '-' for stdin) with
     --rules/--set (on top of the position's own rules) and --seed applied."""
     text = read_position_arg(args.position)
@@ -186,7 +193,7 @@ def position_game(args, to_move=None):
         raise UsageError(f"invalid position: {e}") from None
 
 
-def read_position_arg(arg):
+def read_position_arg(arg: str) -> str:
     """Position text from '-' (stdin), a file, or the argument itself."""
     if arg == "-":
         return sys.stdin.read()

@@ -1,15 +1,21 @@
 """`cuttle replay FILE [--step] [--html OUT.html]`: a saved game record, move by move,
 in the terminal or as a self-contained replay page."""
 
+from __future__ import annotations
+
 import sys
+from typing import TYPE_CHECKING, Any
 
 from ..record import final_game, play_recorded, read_record, result_of, start_game
 from ..report import output_path, record_page, save_page
 from .options import CommandError, UsageError
 from .terminal import read_line, seat_names
 
+if TYPE_CHECKING:
+    import argparse
 
-def run(args) -> int:
+
+def run(args: argparse.Namespace) -> int:
     """`cuttle replay`: print a record's game move by move (or write its page); exit status."""
     path = args.file
     try:
@@ -63,7 +69,7 @@ def _check_result(rec, g) -> int:
     return 0
 
 
-def write_page(out, rec, path) -> int:
+def write_page(out: str, rec: dict[str, Any], path: str) -> int:
     """The replay page of the record, written to `out`."""
     try:
         html = record_page(rec)
@@ -79,7 +85,7 @@ def write_page(out, rec, path) -> int:
     return _check_result(rec, end)
 
 
-def add_command(sub):
+def add_command(sub: argparse._SubParsersAction) -> None:
     """Register `replay` on the sub-parsers."""
     pr = sub.add_parser(
         "replay", help="replay a saved game record move by move",

@@ -1,9 +1,12 @@
 """`cuttle simulate`, `cuttle compare` and `cuttle rules` (and, for the other commands
 that play many games, `Cluster` and `write_outputs`)."""
 
+from __future__ import annotations
+
 import argparse
 import json
 import sys
+from typing import TYPE_CHECKING, Any
 
 from ..report import comparison_page, output_path, save_page, simulation_page
 from ..files import write_text_file
@@ -15,6 +18,10 @@ from ..simulation.cluster import connect, start_local_cluster
 from ..simulation.plot import check_plot_path
 from . import options
 from .options import CommandError, UsageError
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import TextIO
 
 __all__ = ["Cluster", "add_commands", "write_outputs"]
 
@@ -68,7 +75,7 @@ def _add_common(p, plot_help):
                    help="also write a self-contained report page (tables and charts)")
 
 
-def add_commands(sub):
+def add_commands(sub: argparse._SubParsersAction) -> None:
     """Register `simulate`, `compare` and `rules` on the sub-parsers."""
     ps = sub.add_parser(
         "simulate", help="play many games and print win rates with confidence intervals",
@@ -128,7 +135,8 @@ def _check_outputs(args):
             raise UsageError(f"--plot: {e}") from None
 
 
-def write_outputs(args, table, as_dict, to_csv):
+def write_outputs(args: argparse.Namespace, table: str, as_dict: Callable[[], dict[str, Any]],
+                  to_csv: Callable[[TextIO], object]) -> None:
     """Print the table unless --json/--csv write to stdout; write the files (a file
     that cannot be written completely is removed)."""
     if "-" not in (args.json, args.csv):
@@ -147,7 +155,7 @@ def write_outputs(args, table, as_dict, to_csv):
 class Cluster:
     """The dask client of --scheduler (None without it), closed on exit."""
 
-    def __init__(self, spec):
+    def __init__(self, spec: tuple[str, int | str] | None):
         self.spec, self.client = spec, None
 
     def __enter__(self):
@@ -178,7 +186,7 @@ def _interrupted(e):
     return e.result
 
 
-def run_simulate(args):
+def run_simulate(args: argparse.Namespace) -> int:
     """`cuttle simulate`: play the games and write the table and files; exit status."""
     _check_outputs(args)
     rules = options.rules_from_options(args.rules, args.set)
@@ -224,7 +232,7 @@ def _rule_sets(args):
     return rule_sets
 
 
-def run_compare(args):
+def run_compare(args: argparse.Namespace) -> int:
     """`cuttle compare`: play the same deals under each rule set; exit status."""
     _check_outputs(args)
     players = options.players(args.players)
@@ -248,7 +256,7 @@ def run_compare(args):
     return status
 
 
-def run_rules(args):
+def run_rules(args: argparse.Namespace) -> int:
     """`cuttle rules`: list the presets and flags, or one rule set's values."""
     if args.preset is None and not args.set and not args.json:
         print(Rules.describe())

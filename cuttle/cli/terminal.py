@@ -1,9 +1,18 @@
 """Reading lines from a person or a pipe, and printing numbered move lists."""
 
+from __future__ import annotations
+
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping, Sequence
+
+    from ..game import Game
+    from ..moves import Move
 
 
-def read_line(prompt):
+def read_line(prompt: str) -> str | None:
     """One line of input without its newline, or None at the end of input.
 
     On a terminal this is `input` (line editing); otherwise the prompt is printed and
@@ -40,7 +49,7 @@ def _enable_line_editing():
         pass
 
 
-def print_moves(moves, per_line=4):
+def print_moves(moves: Iterable[Move], per_line: int = 4) -> None:
     """The legal moves, numbered from 1, in columns."""
     items = [f"{i:>3}. {m}" for i, m in enumerate(moves, 1)]
     width = max(len(s) for s in items) + 2
@@ -49,7 +58,8 @@ def print_moves(moves, per_line=4):
         print("".join(s.ljust(width) for s in items[k:k + per_line]).rstrip())
 
 
-def history_lines(start, moves, names=None):
+def history_lines(start: Game, moves: Iterable[Move | str],
+                  names: Mapping[int, str] | None = None) -> list[str]:
     """'  1. turn 1, P0 (you): draw' for each move played from the game `start`."""
     g = start.copy()
     out = []
@@ -61,7 +71,7 @@ def history_lines(start, moves, names=None):
     return out
 
 
-def seat_names(players, human_seat):
+def seat_names(players: Sequence[str], human_seat: int | None) -> dict[int, str]:
     """How the history calls each player: 'you' and the bot's name."""
     if human_seat in (0, 1):
         return {human_seat: "you", 1 - human_seat: players[1 - human_seat]}

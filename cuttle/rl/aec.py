@@ -14,6 +14,10 @@ Seeding: `reset(seed=s)` deals `Game(seed=s)`, and the following unseeded resets
 games 1, 2, ... of the same seeded run (`Game.from_run(rules, seed=s, index=k)`).
 """
 
+from __future__ import annotations
+
+from typing import Any
+
 import gymnasium
 import numpy as np
 from pettingzoo import AECEnv
@@ -30,16 +34,18 @@ __all__ = ["CuttleAECEnv", "aec_env"]
 AGENTS = ("player_0", "player_1")
 
 
-def aec_env(rules=None, max_moves=DEFAULT_MAX_MOVES, render_mode=None) -> "CuttleAECEnv":
+def aec_env(rules: Rules | str | None = None, max_moves: int = DEFAULT_MAX_MOVES,
+            render_mode: str | None = None) -> CuttleAECEnv:
     """A PettingZoo AEC environment of Cuttle under `rules` (a Rules or a preset name)."""
     return CuttleAECEnv(rules=rules, max_moves=max_moves, render_mode=render_mode)
 
 
 class CuttleAECEnv(AECEnv):
-    metadata = {"name": "cuttle_v0", "render_modes": ["human", "ansi"],
-                "is_parallelizable": False}
+    metadata: dict[str, Any] = {"name": "cuttle_v0", "render_modes": ["human", "ansi"],
+                                "is_parallelizable": False}
 
-    def __init__(self, rules=None, max_moves=DEFAULT_MAX_MOVES, render_mode=None):
+    def __init__(self, rules: Rules | str | None = None, max_moves: int = DEFAULT_MAX_MOVES,
+                 render_mode: str | None = None):
         super().__init__()
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}")
@@ -49,9 +55,9 @@ class CuttleAECEnv(AECEnv):
         self.max_moves = max_moves
         self.render_mode = render_mode
         self.possible_agents = list(AGENTS)
-        self.agents = []
-        self.game = None
-        self._seed = None
+        self.agents: list[str] = []
+        self.game: Game | None = None
+        self._seed: int | None = None
         self._episode = 0
         self._spaces = {a: gymnasium.spaces.Dict({
             "observation": gymnasium.spaces.Box(0.0, OBSERVATION_HIGH, (OBSERVATION_SIZE,),
@@ -60,15 +66,15 @@ class CuttleAECEnv(AECEnv):
         }) for a in AGENTS}
         self._action_spaces = {a: gymnasium.spaces.Discrete(ACTION_SPACE) for a in AGENTS}
 
-    def observation_space(self, agent):
+    def observation_space(self, agent: str) -> gymnasium.spaces.Dict:
         return self._spaces[agent]
 
-    def action_space(self, agent):
+    def action_space(self, agent: str) -> gymnasium.spaces.Discrete:
         return self._action_spaces[agent]
 
     # -- episodes ------------------------------------------------------------------------
 
-    def reset(self, seed=None, options=None):
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None or self._seed is None:
             self._seed = check_seed(seed) if seed is not None else seed_or_new(None)
             self._episode = 0
@@ -80,10 +86,10 @@ class CuttleAECEnv(AECEnv):
         self._cumulative_rewards = {a: 0 for a in AGENTS}
         self.terminations = {a: False for a in AGENTS}
         self.truncations = {a: False for a in AGENTS}
-        self.infos = {a: {} for a in AGENTS}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in AGENTS}
         self.agent_selection = AGENTS[self.game.to_move]
 
-    def observe(self, agent):
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
         p = AGENTS.index(agent)
         deciding = agent == self.agent_selection and not self.game.is_over \
             and not (self.terminations[agent] or self.truncations[agent])
@@ -91,7 +97,7 @@ class CuttleAECEnv(AECEnv):
                 "action_mask": action_mask(self.game) if deciding
                 else np.zeros(ACTION_SPACE, np.int8)}
 
-    def step(self, action):
+    def step(self, action: int | None) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -125,7 +131,7 @@ class CuttleAECEnv(AECEnv):
             self.rewards[AGENTS[winner]] = 1
             self.rewards[AGENTS[1 - winner]] = -1
 
-    def render(self):
+    def render(self) -> str | None:
         if self.render_mode is None:
             gymnasium.logger.warn("render() without a render_mode: pass render_mode='human' "
                                   "or 'ansi' to aec_env")
@@ -136,5 +142,5 @@ class CuttleAECEnv(AECEnv):
         print(text)
         return None
 
-    def close(self):
+    def close(self) -> None:
         pass

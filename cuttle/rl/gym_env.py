@@ -10,7 +10,10 @@ mask) ends the episode as a loss: reward -1, terminated, info `illegal_action`; 
 position is left as it was.  Anything outside the space raises ValueError.
 """
 
+from __future__ import annotations
+
 import numbers
+from typing import TYPE_CHECKING, Any
 
 import gymnasium
 import numpy as np
@@ -22,6 +25,11 @@ from ..rules import Rules
 from ..seeding import SEED_LIMIT, derive
 from .spaces import (ACTION_SPACE, DEFAULT_MAX_MOVES, OBSERVATION_HIGH, OBSERVATION_SIZE,
                      action_mask, check_action, legal_actions)
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from ..moves import Move
 
 __all__ = ["GymEnv", "MAX_SKIPS"]
 
@@ -36,10 +44,11 @@ class GymEnv(gymnasium.Env):
     text or code, legal for `game.to_move`; it gets the live Game and must not change
     it).  `seat`: 0 (the agent moves first), 1, or None (a random seat each episode)."""
 
-    metadata = {"render_modes": ["human", "ansi"]}
+    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"]}
 
-    def __init__(self, opponent="greedy", rules=None, seat=0, max_moves=DEFAULT_MAX_MOVES,
-                 render_mode=None):
+    def __init__(self, opponent: str | Callable[[Game], Move | str | int] = "greedy",
+                 rules: Rules | str | None = None, seat: int | None = 0,
+                 max_moves: int = DEFAULT_MAX_MOVES, render_mode: str | None = None):
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}")
         if seat not in (0, 1, None) or isinstance(seat, bool):
@@ -48,26 +57,27 @@ class GymEnv(gymnasium.Env):
                 or max_moves < 1:
             raise ValueError(f"max_moves must be an int >= 1, not {max_moves!r}")
         if callable(opponent):
-            self._policy = None
+            self._policy: str | None = None
         else:
             policy_code(opponent)              # ValueError naming the valid policies
             self._policy = opponent
         self.opponent = opponent
-        self.rules = Rules.coerce(rules)
-        self.max_moves = int(max_moves)
+        self.rules: Rules = Rules.coerce(rules)
+        self.max_moves: int = int(max_moves)
         self.render_mode = render_mode
         self.observation_space = gymnasium.spaces.Box(0.0, OBSERVATION_HIGH,
                                                       (OBSERVATION_SIZE,), np.float32)
         self.action_space = gymnasium.spaces.Discrete(ACTION_SPACE)
-        self._fixed_seat = seat
-        self.seat = seat
-        self.game = None
-        self._bot = None
-        self._done = True
+        self._fixed_seat: int | None = seat
+        self.seat: int | None = seat
+        self.game: Game | None = None
+        self._bot: Bot | None = None
+        self._done: bool = True
 
     # -- episodes ------------------------------------------------------------------------
 
-    def reset(self, seed=None, options=None):
+    def reset(self, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
         super().reset(seed=seed)
         skipped = 0
         while True:
@@ -90,7 +100,7 @@ class GymEnv(gymnasium.Env):
             self.render()
         return self._observe(), {"seat": self.seat, "skipped": skipped}
 
-    def step(self, action):
+    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         if self.game is None or self._done:
             raise RuntimeError("the episode is over (or never started): call reset()")
         action = check_action(action)
@@ -139,7 +149,7 @@ class GymEnv(gymnasium.Env):
                                      f"move for player {g.to_move}")
                 g.play(move)
 
-    def render(self):
+    def render(self) -> str | None:
         if self.render_mode is None:
             gymnasium.logger.warn("render() without a render_mode: pass render_mode='human' "
                                   "or 'ansi' to GymEnv")

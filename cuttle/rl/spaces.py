@@ -5,7 +5,10 @@ The compact codec lives in the core (cuttle/_actions.pxd); this module only expo
 for Moves and games.
 """
 
+from __future__ import annotations
+
 import numbers
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -14,6 +17,11 @@ from .._actions import (ACTION_BLOCKS, ACTION_SPACE, action_of_code, code_of_act
 from ..moves import Move
 from ..observation import OBSERVATION_SIZE, PLANES, SCALARS
 from ..rules import MAX_GOAL
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    from ..game import Game
 
 __all__ = ["ACTION_BLOCKS", "ACTION_SPACE", "DEFAULT_MAX_MOVES", "OBSERVATION_HIGH",
            "OBSERVATION_SIZE", "action_mask", "action_of", "check_action", "legal_actions",
@@ -41,7 +49,7 @@ def _observation_high() -> np.ndarray:
 OBSERVATION_HIGH = _observation_high()
 
 
-def action_of(move) -> int:
+def action_of(move: Move | str | int) -> int:
     """The compact action of a Move (or move text or code); ValueError for a move that
     is never legal."""
     if isinstance(move, numbers.Integral) and not isinstance(move, bool):
@@ -49,12 +57,12 @@ def action_of(move) -> int:
     return action_of_code((move if isinstance(move, Move) else Move.parse(move)).code)
 
 
-def move_of(action) -> Move:
+def move_of(action: int) -> Move:
     """The Move of a compact action; ValueError outside 0..ACTION_SPACE-1."""
     return Move.from_code(code_of_action(check_action(action)))
 
 
-def check_action(action) -> int:
+def check_action(action: object) -> int:
     """`action` as an int in the compact space, or ValueError."""
     if isinstance(action, bool) or not isinstance(action, numbers.Integral) \
             or not 0 <= action < ACTION_SPACE:
@@ -62,12 +70,12 @@ def check_action(action) -> int:
     return int(action)
 
 
-def legal_actions(game) -> list:
+def legal_actions(game: Game) -> list[int]:
     """The legal compact actions of the player to decide, ascending ([] once over)."""
     return game_legal_actions(game)
 
 
-def action_mask(game, dtype=np.int8) -> np.ndarray:
+def action_mask(game: Game, dtype: npt.DTypeLike = np.int8) -> np.ndarray:
     """The mask of the legal compact actions (ACTION_SPACE entries, 1 where legal)."""
     out = np.empty(ACTION_SPACE, np.int8)
     game_action_mask(game, out)

@@ -15,8 +15,11 @@ of a run seeded s deals its episode k as `Game.from_run(rules, seed=derive(s, 2 
 index=k)` does; results never depend on the thread count.  docs/rl.md has the details.
 """
 
+from __future__ import annotations
+
 import os
 import time
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -26,6 +29,9 @@ from ..policies import policy_code
 from ..rules import Rules
 from ..seeding import seed_or_new
 from .spaces import ACTION_SPACE, DEFAULT_MAX_MOVES, OBSERVATION_SIZE
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
 
 __all__ = ["VectorEnv"]
 
@@ -83,8 +89,10 @@ class VectorEnv:
     `copy=False` returns read-only views of internal buffers that the next call
     overwrites (faster); the default returns fresh arrays."""
 
-    def __init__(self, num_envs, rules=None, opponent=None, threads=None, seat=None,
-                 max_moves=DEFAULT_MAX_MOVES, copy=True):
+    def __init__(self, num_envs: int, rules: Rules | str | None = None,
+                 opponent: str | None = None, threads: int | None = None,
+                 seat: int | None = None, max_moves: int = DEFAULT_MAX_MOVES,
+                 copy: bool = True):
         self.num_envs = _positive_int(num_envs, "num_envs")
         self.rules = Rules.coerce(rules)
         self.opponent = opponent
@@ -98,14 +106,14 @@ class VectorEnv:
         self.copy = bool(copy)
         self.observation_size = OBSERVATION_SIZE
         self.action_space = ACTION_SPACE
-        self.seed = None
+        self.seed: int | None = None
         self._core = VectorCore(self.rules, self.num_envs, code, -1 if seat is None else seat,
                                 self.max_moves)
         self._ready = False
 
     # -- the batch -----------------------------------------------------------------------
 
-    def reset(self, seed=None):
+    def reset(self, seed: int | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Start episode 0 of every env; returns (observations, to_move): float32
         (num_envs, OBSERVATION_SIZE) and int8 (num_envs,) (the viewer's seat)."""
         self.seed = seed_or_new(seed)
@@ -115,7 +123,8 @@ class VectorEnv:
         self._ready = True
         return self._out(self._core.obs), self._out(self._core.to_move)
 
-    def step(self, actions):
+    def step(self, actions: npt.ArrayLike
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """One action per env; returns (observations, rewards, terminated, truncated,
         to_move): float32 (num_envs, OBSERVATION_SIZE), float32, bool, bool and int8
         (num_envs,).  ValueError (nothing stepped) for actions outside the space."""
@@ -176,11 +185,11 @@ class VectorEnv:
         won at once) and were replaced by the next one."""
         return self._core.skipped()
 
-    def legal_actions(self, i) -> list:
+    def legal_actions(self, i: int) -> list[int]:
         """The legal actions of env i, ascending."""
         return self._core.legal_actions(self._index(i))
 
-    def game(self, i) -> Game:
+    def game(self, i: int) -> Game:
         """A copy of env i's current position as a cuttle.Game (no move history)."""
         g = Game(self.rules, seed=0)
         self._core.copy_state_to(self._index(i), g)
@@ -206,7 +215,7 @@ class VectorEnv:
                                f"decision (the opponent wins at once under these rules); "
                                f"{len(stuck)} env(s) stuck")
 
-    def close(self):
+    def close(self) -> None:
         """Nothing to release (the native state goes with the object); for Gym's API."""
         pass
 
