@@ -1,0 +1,129 @@
+"""Type annotations are part of the API (issue 14): every public function and method of
+cuttle's Python modules annotates each of its parameters and its return, as
+test_docs.py checks their docstrings.  The annotations are never evaluated (every
+module has ``from __future__ import annotations``), so only their presence is checked
+here; whether they agree with the code is mypy's job (see the issue)."""
+
+import importlib
+import inspect
+import pkgutil
+import types
+
+import pytest
+
+import cuttle
+
+# The native modules (_core, _engine, ...) have underscore names; cuttle.reference is the
+# independent reference engine, left as it is.
+MODULES = sorted(m.name for m in pkgutil.walk_packages(cuttle.__path__, "cuttle.")
+                 if not m.name.endswith("__main__")
+                 and not m.name.split(".")[-1].startswith("_")
+                 and m.name != "cuttle.reference")
+OPTIONAL = {"cuttle.openspiel": "pyspiel", "cuttle.rl.aec": "pettingzoo",
+            "cuttle.rl.gym_env": "gymnasium"}
+
+# Not annotated yet: these files were being edited in another branch while the rest of
+# the package was annotated.  Each entry is a function whose annotations are missing;
+# delete the entries (and this dict) once those files are annotated -- the test below
+# fails on an entry that is no longer missing, so the list cannot go stale.
+NOT_YET = {
+    "cuttle.analysis": {"MoveStats.win_rate", "MoveStats.draw_rate", "Analysis.__init__",
+                        "analyse", "analyze"},
+    "cuttle.cli.play": {"PlaySession.__init__", "PlaySession.record", "run", "add_command"},
+    "cuttle.policies": {"Bot.__init__", "Bot.choose"},
+}
+
+
+def load(name):
+    for prefix, needs in OPTIONAL.items():
+        if name.startswith(prefix):
+            pytest.importorskip(needs)
+    return importlib.import_module(name)
+
+
+def public_functions(module):
+    """(qualified name, function, is __init__) of every public function and method
+    defined in `module`: module functions, and the methods, static and class methods,
+    property getters and __init__ of its public classes."""
+    here = module.__name__
+    for name, obj in vars(module).items():
+        if name.startswith("_") or getattr(obj, "__module__", None) != here:
+            continue
+        if inspect.isfunction(obj):
+            yield name, obj, False
+        elif inspect.isclass(obj):
+            for an, av in vars(obj).items():
+                if an.startswith("_") and an != "__init__":
+                    continue
+                f = av.fget if isinstance(av, property) else getattr(av, "__func__", av)
+                if inspect.isfunction(f) and f.__module__ == here:
+                    yield f"{name}.{an}", f, an == "__init__"
+
+
+def missing_annotations(f, is_init):
+    """What `f` leaves unannotated: its parameters (but self, cls, *args, **kwargs) and,
+    unless it is an __init__, its return ("->")."""
+    sig = inspect.signature(f)
+    out = [p.name for p in sig.parameters.values()
+           if p.annotation is p.empty and p.name not in ("self", "cls")
+           and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+    if not is_init and sig.return_annotation is sig.empty:
+        out.append("->")
+    return out
+
+
+def unannotated(module):
+    """{qualified name: what it leaves unannotated} over `module`'s public functions."""
+    out = {}
+    for qual, f, is_init in public_functions(module):
+        gaps = missing_annotations(f, is_init)
+        if gaps:
+            out[qual] = gaps
+    return out
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_every_public_function_is_annotated(name):
+    found = unannotated(load(name))
+    allowed = NOT_YET.get(name, set())
+    missing = [f"{q}({', '.join(g)})" for q, g in sorted(found.items()) if q not in allowed]
+    assert not missing, f"{name}: not annotated: {'; '.join(missing)}"
+    stale = sorted(allowed - set(found))
+    assert not stale, f"{name}: annotated now, remove from NOT_YET: {', '.join(stale)}"
+
+
+def test_the_allow_list_names_modules_that_exist():
+    assert set(NOT_YET) <= set(MODULES)
+
+
+def test_the_check_finds_what_is_missing():
+    """The checker on a module made here: each kind of gap is found, nothing else."""
+    src = '''
+from __future__ import annotations
+
+def good(a: int, *args: int, b: str = "", **kw: object) -> int: ...
+def bare(a, *args, b="", **kw): ...
+def no_return(a: int): ...
+
+class Thing:
+    def __init__(self, x, y: int): ...
+    def method(self, z) -> None: ...
+    @classmethod
+    def make(cls, w) -> Thing: ...
+    @staticmethod
+    def helper(v: int): ...
+    @property
+    def size(self): ...
+    @property
+    def name(self) -> str: ...
+    def _private(self, q): ...
+
+class _Hidden:
+    def method(self, q): ...
+'''
+    module = types.ModuleType("cuttle_fake_module")
+    exec(compile(src, "<fake>", "exec"), module.__dict__)
+    assert unannotated(module) == {
+        "bare": ["a", "b", "->"], "no_return": ["->"], "Thing.__init__": ["x"],
+        "Thing.method": ["z"], "Thing.make": ["w"], "Thing.helper": ["->"],
+        "Thing.size": ["->"]}
