@@ -20,7 +20,7 @@ from cuttle._rng cimport (rng_seed, deal_stream, policy_stream, STREAM_DECISION,
                           STREAM_PLAYOUT)
 from cuttle._engine cimport gen_moves, apply_move, deal, score
 from cuttle._hidden cimport determinize
-from cuttle._policies cimport choose_move, play_out, POL_RANDOM
+from cuttle._policies cimport choose_move, play_out, random_move, move_at, POL_RANDOM
 from cuttle._core cimport CoreGame
 from cuttle._signals cimport poll_interrupt, reset_interrupt
 from cuttle._signals import raise_if_interrupted
@@ -49,6 +49,30 @@ def decide(CoreGame game, int policy, uint64_t seed):
         m = choose_move(&s, &game.cr, policy, &g, buf, n)
     raise_if_interrupted()           # a search stopped by Ctrl-C
     return m
+
+
+def sampler_moves(CoreGame game):
+    """The random policy's view of the legal moves (its count and its k-th move for
+    every k), which must equal gen_moves' list; None in a 7's reveal, which the
+    sampler leaves to gen_moves.  For tests."""
+    cdef int n = 0, k
+    cdef uint32_t first = move_at(&game.st, &game.cr, 0, &n)
+    if n == 0:
+        return None
+    return [first] + [move_at(&game.st, &game.cr, k, &n) for k in range(1, n)]
+
+
+def random_moves(CoreGame game, uint64_t seed, Py_ssize_t count):
+    """`count` independent draws of the random policy in `game` (its stream seeded
+    from `seed`), as a numpy array of move codes.  For tests."""
+    cdef Rng g
+    cdef Py_ssize_t i
+    out = np.empty(count, np.uint32)
+    cdef uint32_t[::1] ov = out
+    rng_seed(&g, seed, STREAM_DECISION)
+    for i in range(count):
+        ov[i] = random_move(&game.st, &game.cr, &g)
+    return out
 
 
 def random_playout(CoreGame game, uint64_t seed, int max_moves=100000):

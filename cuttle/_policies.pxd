@@ -22,3 +22,9 @@ cdef uint32_t choose_move(State* s, const CRules* r, int policy, Rng* g,
 # max_moves moves ends as a draw (END_MOVE_CAP).  Returns the moves made.
 cdef int play_out(State* s, const CRules* r, int pol0, int pol1, Rng* g,
                   int max_moves) noexcept nogil
+
+# The random policy: a uniform legal move, exactly buf[rng_below(g, n)] (or buf[0] when
+# n == 1) over gen_moves' list, built without the list.  move_at(s, r, k, &n): the k-th
+# move of that list (k < n), its length in n (0 in a 7's reveal: not handled).
+cdef uint32_t random_move(const State* s, const CRules* r, Rng* g) noexcept nogil
+cdef uint32_t move_at(const State* s, const CRules* r, int k, int* count) noexcept nogil
