@@ -11,6 +11,7 @@ cdef enum:
     POL_GREEDY = 1
     POL_ISMCTS_RANDOM = 2     # ISMCTS with random playouts
     POL_ISMCTS = 3            # ISMCTS with greedy playouts
+    POL_EXPERT = 4            # hand-built evaluation, shallow look-ahead
     POLICY_SHIFT = 8
     POLICY_KIND_MASK = 255
 
