@@ -13,7 +13,7 @@ from libc.string cimport memset
 from libc.math cimport log, sqrt, exp
 
 from cuttle._state cimport *
-from cuttle._rng cimport rng_below
+from cuttle._rng cimport rng_below, rng_seed, STREAM_GAME
 from cuttle._engine cimport gen_moves, apply_move, score, goal, hand_is_public
 from cuttle._hidden cimport determinize
 from cuttle._signals cimport poll_interrupt
@@ -367,18 +367,23 @@ cdef enum:
     EW_SEVEN = 10             # a 7's revealed card, to be played
     EW_THREAT = 11            # weight of the opponent's expected best reply
     EW_OPP_HAND = 12          # weight of the opponent's hand relative to the player's
+    EW_CROWD = 13             # each card in a hand beyond six (hoarding)
     EW_HAND = 16              # EW_HAND + rank: a card of that rank in hand (13: joker)
 
 cdef double EW[NEW]
 
-EXPERT_WEIGHTS = {"prog": 1.0, "win": 335.637, "king": -0.46, "queen": 3.073, "glasses":
-    0.774, "avg": 4.492, "mywin": 1.643, "mywin_p": 135.845, "nine": -0.833, "countered":
-    0.995, "seven": 0.34, "threat": 1.474, "opp_hand": 1.807,
-    "hand": (-1.143, 1.628, 4.477, 2.473, 4.616, 5.295, 2.521, 1.313, 1.84, 1.844, 5.905, 0.766, 1.046, 8.28)}
+# Tuned by self-play against greedy and random under both presets (SPSA).
+EXPERT_WEIGHTS = {"prog": 1.0, "win": 353.264, "king": -0.243, "queen": 2.192,
+    "glasses": 0.331, "avg": 4.297, "mywin": 1.897, "mywin_p": 157.471, "nine": -1.033,
+    "countered": 0.897, "seven": 1.242, "threat": 1.797, "opp_hand": 1.954, "crowd":
+    0.328,
+    "hand": (-0.894, 1.817, 2.856, 3.233, 3.052, 4.465, 3.324, 1.008, 2.489, 1.623,
+             7.467, 0.711, 0.49, 8.064)}
 _WEIGHT_INDEX = {"prog": EW_PROG, "win": EW_WIN, "king": EW_KING, "queen": EW_QUEEN,
                  "glasses": EW_GLASSES, "avg": EW_AVG, "mywin": EW_MYWIN,
                  "mywin_p": EW_MYWIN_P, "nine": EW_NINE, "countered": EW_COUNTERED,
-                 "seven": EW_SEVEN, "threat": EW_THREAT, "opp_hand": EW_OPP_HAND}
+                 "seven": EW_SEVEN, "threat": EW_THREAT, "opp_hand": EW_OPP_HAND,
+                 "crowd": EW_CROWD}
 
 
 def _set_expert_weights(weights):
@@ -456,6 +461,7 @@ cdef void canonical_view(State* s, const CRules* r, int me, ExpertCtx* cx) noexc
         if not (s.known_deck & bit(s.deck[i])):
             s.deck[i] = <int8_t>lowest(m)
             m &= m - 1
+    rng_seed(&s.rng, 0, STREAM_GAME)      # future random effects are unknown too
 
 cdef double INV[NCARDS + 2]          # INV[k] = 1 / k
 for _c in range(1, NCARDS + 2):
@@ -576,6 +582,12 @@ cdef double expert_eval(const State* s, const CRules* r, ExpertCtx* cx) noexcept
         m &= m - 1
         d += EW[EW_HAND + rank_of(c)]
     v -= EW[EW_OPP_HAND] * d
+    c = popcount(s.hand[me]) - 6
+    if c > 0:
+        v -= EW[EW_CROWD] * c
+    c = popcount(s.hand[opp]) - 6
+    if c > 0:
+        v += EW[EW_CROWD] * c
     if s.to_move != opp or s.phase != PH_MAIN:
         return v
     e = best_gain(s, r, cx, &f, opp, known & ~s.frozen[opp], u, &p_win)
@@ -1069,7 +1081,7 @@ SEARCH[0].bias = 2.0
 SEARCH[0].temp = 4.0
 SEARCH[0].depth = 6
 SEARCH[0].scale = 30.0
-SEARCH[0].widen = 0.35
+SEARCH[0].widen = 0.25
 SEARCH[1] = SEARCH[0]
 SEARCH[1].playout = POL_RANDOM
 
