@@ -30,8 +30,8 @@ cdef extern from *:
 
 # name: (kind code, takes an iteration count)
 POLICIES = {"random": (POL_RANDOM, False), "greedy": (POL_GREEDY, False),
-            "expert": (POL_EXPERT, False),
-            "ismcts": (POL_ISMCTS, True), "ismcts-random": (POL_ISMCTS_RANDOM, True)}
+            "ismcts": (POL_ISMCTS, True), "ismcts-random": (POL_ISMCTS_RANDOM, True),
+            "expert": (POL_EXPERT, False)}
 POLICY_PARAM_SHIFT = POLICY_SHIFT
 
 # ---------------------------------------------------------------------------------------
