@@ -8,7 +8,7 @@
 Every pairing plays the same deals (the same seed, so game i of every pairing is dealt
 alike) with the seats alternating.  The search bots are slow, so a pairing plays
 min(cap(a), cap(b)) games, where cap is --games for the fast policies and
-400,000 / N games for ismcts:N (40 for ismcts:10000): their intervals are wider, and the
+2,000,000 / N games for ismcts:N (200 for ismcts:10000): their intervals are wider, and the
 table says how many games each rating rests on.
 
 Ratings: a Bradley-Terry model on the Elo scale (a draw counts half a win to each
@@ -36,7 +36,7 @@ import numpy as np  # noqa: E402
 import cuttle  # noqa: E402
 
 DEFAULT_POLICIES = "random,greedy,expert,ismcts:100,ismcts:1000,ismcts:10000"
-SEARCH_BUDGET = 400_000          # games x iterations per pairing for ismcts:N
+SEARCH_BUDGET = 2_000_000        # games x iterations per pairing for ismcts:N
 ANCHOR = "random"
 
 
@@ -135,8 +135,8 @@ def main(argv=None):
     ap.add_argument("--policies", default=DEFAULT_POLICIES,
                     help=f"comma-separated (default {DEFAULT_POLICIES}); must include "
                          f"{ANCHOR!r}, the anchor")
-    ap.add_argument("--games", type=int, default=10_000,
-                    help="games per pairing of fast policies (search bots: 400,000 / N)")
+    ap.add_argument("--games", type=int, default=20_000,
+                    help="games per pairing of fast policies (search bots: 2,000,000 / N)")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--threads", type=int, default=None, help="cores (default all)")
     ap.add_argument("--bootstrap", type=int, default=500, help="bootstrap resamples")
