@@ -1,10 +1,13 @@
 # cython: language_level=3
-"""The native policies: random, greedy (a one-move look-ahead over a static evaluation)
-and information-set MCTS, and the loop that plays a game out with them.
+"""The native policies: random (sampled without listing the moves), greedy (a one-move
+look-ahead over a static evaluation), expert (a richer evaluation with the opponent's
+best reply) and information-set MCTS, and the loop that plays a game out with them.
 
 Every policy sees only what its player may know: greedy reads the public table, hand
-sizes and its own hand; ISMCTS searches over determinizations of its player's view.
-`POLICIES` names them for Python (cuttle/policies.py parses the names).
+sizes and its own hand; expert works on a canonical view of its player's knowledge
+(the unseen cards dealt in card order) and reasons about the opponent's hand by odds;
+ISMCTS searches over determinizations of its player's view.  `POLICIES` names them for
+Python (cuttle/policies.py parses the names).
 """
 
 from libc.stdint cimport uint64_t, uint32_t, int32_t, int16_t, int8_t
@@ -160,6 +163,7 @@ cdef inline uint32_t main_move(const State* s, const CRules* r, Rng* g, int k,
         n9 = popcount(tg.nine[0]) + popcount(tg.nine[1])
     # (Tests on the rules first and no test on the hand where the work is cheap: a
     # branch that depends on the cards mispredicts often.)
+    tg.eight = 0
     if r.eight_breaks_glasses:
         tg.eight = can_target(s, r, opp, p, s.perm[opp] & EIGHTS)
         n8 += popcount(tg.eight)
@@ -508,12 +512,6 @@ cdef inline uint64_t points_at_least(int v) noexcept nogil:
         return 0
     return POINT_CARDS & ~(bit((v - 1) * 4) - 1)
 
-cdef int best_point(const State* s, uint64_t m) noexcept nogil:
-    # The highest point card of m (-1 if none).
-    if m == 0:
-        return -1
-    return highest(m)
-
 cdef uint64_t win_cards(const State* s, const CRules* r, const Frame* f, int p) noexcept nogil:
     """The cards with which p, to move in the main phase, could win at once."""
     cdef int opp = p ^ 1
@@ -526,7 +524,7 @@ cdef uint64_t win_cards(const State* s, const CRules* r, const Frame* f, int p) 
     if nk < 4 and r.king_goals[nk + 1] <= sc:
         w |= KINGS
     m = can_target(s, r, opp, p, s.points[opp])
-    if m and card_value(best_point(s, m)) >= need:
+    if m and card_value(highest(m)) >= need:
         w |= JACKS
     # A 2 or 9 that takes the top Jack off a card p owns gives it back.
     m = s.stacked & s.points[opp]
@@ -641,7 +639,8 @@ cdef void hand_replies(const State* s, const CRules* r, ExpertCtx* cx, const Fra
     if k < 4:
         p = chance(rp, cx, known, u, KINGS)
         if p > 0.0:
-            add_reply(rp, EW[EW_KING] + pw * (progress(sc_w, r.king_goals[k + 1]) - here_w) - EW[EW_HAND + 12], p)
+            add_reply(rp, EW[EW_KING] + pw * (progress(sc_w, r.king_goals[k + 1]) - here_w) -
+                      EW[EW_HAND + 12], p)
     p = chance(rp, cx, known, u, QUEENS)
     if p > 0.0:
         add_reply(rp, EW[EW_QUEEN] - EW[EW_HAND + 11], p)
@@ -710,20 +709,22 @@ cdef void table_replies(const State* s, const CRules* r, ExpertCtx* cx, const Fr
     cdef double d, p
     cdef uint64_t m = s.points[other]
     if m and not (r.queen_stops_scuttles and (s.perm[other] & QUEENS)):
-        c = best_point(s, m)
+        c = highest(m)
         p = chance(rp, cx, known, u, ABOVE[1 if r.strict_scuttle else 0][c])
         if p > 0.0:
             add_reply(rp, pw * (here_o - progress(sc_o - card_value(c), g_o)) - EW[EW_AVG], p)
     m = can_target(s, r, other, who, s.points[other])
     if m:
-        k = card_value(best_point(s, m))
+        k = card_value(highest(m))
         p = chance(rp, cx, known, u, JACKS)
         if p > 0.0:
-            add_reply(rp, pw * (here_o - progress(sc_o - k, g_o) + progress(sc_w + k, g_w) - here_w) - EW[EW_HAND + 10], p)
+            add_reply(rp, pw * (here_o - progress(sc_o - k, g_o) + progress(sc_w + k, g_w) -
+                                here_w) - EW[EW_HAND + 10], p)
     if s.points[other]:
         p = chance(rp, cx, known, u, ACES)
         if p > 0.0:
-            add_reply(rp, cf * (pw * (here_o - progress(0, g_o) - here_w + progress(0, g_w)) - EW[EW_HAND + 0]), p)
+            add_reply(rp, cf * (pw * (here_o - progress(0, g_o) - here_w + progress(0, g_w)) -
+                                EW[EW_HAND + 0]), p)
     m = can_target(s, r, other, who, s.perm[other])
     if m:
         if m & KINGS:
@@ -1118,7 +1119,8 @@ cdef inline int in_moves(uint32_t m, const uint32_t* buf, int n) noexcept nogil:
             return 1
     return 0
 
-cdef inline void node_init(Node* nd, uint32_t move, int parent, int player, float prior) noexcept nogil:
+cdef inline void node_init(Node* nd, uint32_t move, int parent, int player,
+                           float prior) noexcept nogil:
     nd.move = move
     nd.parent = parent
     nd.first_child = -1
