@@ -125,8 +125,9 @@ cdef inline uint32_t main_move(const State* s, const CRules* r, Rng* g, int k,
     cdef uint64_t pts = m & POINT_CARDS
     cdef uint64_t scut, sc, ones, tj
     cdef const uint64_t* below = &BELOW[1 if r.strict_scuttle else 0][0]
+    cdef const uint64_t* above = &ABOVE[1 if r.strict_scuttle else 0][0]
     cdef Targets tg
-    cdef int extra[14]
+    cdef int8_t extra[16]
     memset(extra, 0, sizeof(extra))
     lead = 1 if (s.deck_len == 0 or not (r.hand_limit >= 0 and
                  r.hand_limit_mode == LIMIT_NO_DRAW and
@@ -176,7 +177,7 @@ cdef inline uint32_t main_move(const State* s, const CRules* r, Rng* g, int k,
         while sc:
             t = lowest(sc)
             sc &= sc - 1
-            n += popcount(pts & ABOVE[1 if r.strict_scuttle else 0][t])
+            n += popcount(pts & above[t])
     if n + lead == 0:
         count[0] = 1                      # stuck under the no-draw limit: pass
         return mk(V_PASS, NO_CARD, NO_CARD)
@@ -187,10 +188,10 @@ cdef inline uint32_t main_move(const State* s, const CRules* r, Rng* g, int k,
         if k == 0:
             return mk(V_PASS if s.deck_len == 0 else V_DRAW, NO_CARD, NO_CARD)
         k -= 1
-    extra[1] = n2                         # moves besides points and scuttles, by rank
-    extra[7] = n8
-    extra[8] = n9
-    extra[10] = nj
+    extra[1] = <int8_t>n2                 # moves besides points and scuttles, by rank
+    extra[7] = <int8_t>n8
+    extra[8] = <int8_t>n9
+    extra[10] = <int8_t>nj
     while True:                           # the card whose moves hold index k
         t = lowest(m)
         m &= m - 1
@@ -1009,16 +1010,40 @@ cdef int play_moves(State* s, const CRules* r, int pol0, int pol1, Rng* g, int k
         i += 1
     return i
 
+cdef inline int is_search(int pol) noexcept nogil:
+    return (pol & POLICY_KIND_MASK) == POL_ISMCTS or (pol & POLICY_KIND_MASK) == POL_ISMCTS_RANDOM
+
 cdef int play_out(State* s, const CRules* r, int pol0, int pol1, Rng* g,
                   int max_moves) noexcept nogil:
     """Play to the end with seat 0 using pol0 and seat 1 pol1; returns the moves made,
     or -1 if a search ran out of memory.  A searching player keeps its tree from one
     decision to the next (tree_advance)."""
     cdef uint32_t buf[MAX_MOVES]
+    cdef int n, pol, k = 0
+    if is_search(pol0) or is_search(pol1):
+        return play_out_searching(s, r, pol0, pol1, g, max_moves)
+    while s.phase != PH_OVER:
+        if k >= max_moves:
+            s.phase = PH_OVER
+            s.end_reason = END_MOVE_CAP
+            break
+        pol = pol1 if s.to_move else pol0
+        if pol == POL_RANDOM:
+            apply_move(s, r, random_move(s, r, g))
+        else:
+            n = gen_moves(s, r, buf)
+            apply_move(s, r, choose_move(s, r, pol, g, buf, n))
+        k += 1
+    return k
+
+cdef int play_out_searching(State* s, const CRules* r, int pol0, int pol1, Rng* g,
+                            int max_moves) noexcept nogil:
+    # play_out with a search player: each keeps its tree and the moves played since.
+    cdef uint32_t buf[MAX_MOVES]
     cdef uint32_t since[2][MAX_SINCE]   # each seat's moves since its last search
     cdef int nsince[2]
     cdef Tree trees[2]
-    cdef int n, p, pol, kind, k = 0
+    cdef int n, p, pol, k = 0
     cdef uint32_t m
     for p in range(2):
         nsince[p] = 0
@@ -1031,12 +1056,11 @@ cdef int play_out(State* s, const CRules* r, int pol0, int pol1, Rng* g,
             break
         p = s.to_move
         pol = pol1 if p else pol0
-        kind = pol & POLICY_KIND_MASK
         if pol == POL_RANDOM:
             m = random_move(s, r, g)
         else:
             n = gen_moves(s, r, buf)
-            if (kind == POL_ISMCTS or kind == POL_ISMCTS_RANDOM) and n > 1:
+            if is_search(pol) and n > 1:
                 if nsince[p] > MAX_SINCE or tree_advance(&trees[p], since[p], nsince[p]) < 0:
                     trees[p].n = 0
                 nsince[p] = 0
