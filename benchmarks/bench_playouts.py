@@ -3,6 +3,7 @@ the pure-Python reference engine, with ratios measured in the same run.
 
     python benchmarks/bench_playouts.py            # full run (about a minute)
     python benchmarks/bench_playouts.py --quick    # a few seconds
+    python benchmarks/bench_playouts.py --native-only --root ../main   # another build
 
 Each figure is the median of --repeat runs; the machine is noisy, so compare the ratios
 printed by one run rather than figures across runs.
@@ -15,11 +16,14 @@ import statistics
 import sys
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+_root = os.path.join(os.path.dirname(__file__), "..")
+if "--root" in sys.argv[1:-1]:                      # time another checkout's build
+    _root = sys.argv[sys.argv.index("--root") + 1]
+sys.path.insert(0, os.path.abspath(_root))
 
 import cuttle  # noqa: E402
 from cuttle._play import play_batch  # noqa: E402
-from cuttle.policies import policy_code  # noqa: E402
+from cuttle.policies import policy_code, POLICY_NAMES  # noqa: E402
 
 
 def median_rate(fn, repeat):
@@ -77,6 +81,9 @@ def main(argv=None):
     ap.add_argument("--quick", action="store_true", help="small sizes, one repeat")
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--rules", default="classic")
+    ap.add_argument("--root", default=_root, help="the checkout whose build to time")
+    ap.add_argument("--native-only", action="store_true",
+                    help="only the native rows (no Python API or reference engine)")
     args = ap.parse_args(argv)
     rules = cuttle.Rules(args.rules)
     k = 10 if args.quick else 1
@@ -90,12 +97,18 @@ def main(argv=None):
         print(f"{name:34} {threads:>3} thr {g:>14,.0f} games/s {m:>16,.0f} moves/s "
               f"{g / threads:>12,.0f} games/s/core", flush=True)
 
-    print(f"cuttle {cuttle.__version__}, rules {rules!r}, {cores} cores, median of {repeat}")
+    print(f"cuttle {cuttle.__version__} from {os.path.abspath(args.root)}, rules {rules!r}, "
+          f"{cores} cores, median of {repeat}")
     row("native random-vs-random", native(rules, 400_000 // k, "random", "random", 1))
     row("native random-vs-random", native(rules, 800_000 // k, "random", "random", cores), cores)
     row("native greedy-vs-greedy", native(rules, 100_000 // k, "greedy", "greedy", 1))
     row("native greedy-vs-greedy", native(rules, 200_000 // k, "greedy", "greedy", cores), cores)
     row("native greedy-vs-random", native(rules, 100_000 // k, "greedy", "random", 1))
+    if "expert" in POLICY_NAMES:
+        row("native expert-vs-expert", native(rules, 10_000 // k, "expert", "expert", 1))
+        row("native expert-vs-greedy", native(rules, 10_000 // k, "expert", "greedy", 1))
+    if args.native_only:
+        return
     row("python API random (per move)", python_api(rules, 2000 // k), 1, max(1, repeat // 2))
     row("reference engine random", reference(rules, 200 // k), 1, max(1, repeat // 2))
 

@@ -1,50 +1,201 @@
-"""Bot strength: win rates with 95% Wilson intervals, seats alternating.
+"""The strength ladder: a round robin among policies, rated on one Elo scale.
 
-    python benchmarks/bench_strength.py              # about two minutes on 2 cores
-    python benchmarks/bench_strength.py --quick
+    python benchmarks/bench_strength.py                          # classic, the default ladder
+    python benchmarks/bench_strength.py --rules cuttle.cards --plot ladder.png
+    python benchmarks/bench_strength.py --policies random,greedy,expert --games 2000
+    python benchmarks/bench_strength.py --quick                  # a few minutes
 
-Each line reports the first player's overall win rate and its rate moving first and
-second (every policy draws only on its own seeded stream, so the run is reproducible).
+Every pairing plays the same deals (the same seed, so game i of every pairing is dealt
+alike) with the seats alternating.  The search bots are slow, so a pairing plays
+min(cap(a), cap(b)) games, where cap is --games for the fast policies and
+2,000,000 / N games for ismcts:N (200 for ismcts:10000): their intervals are wider, and the
+table says how many games each rating rests on.
+
+Ratings: a Bradley-Terry model on the Elo scale (a draw counts half a win to each
+side), P(a beats b) = 1 / (1 + 10 ** ((R_b - R_a) / 400)), anchored at random = 0 and
+fitted by maximum likelihood with half a virtual win to each side of every pairing (so
+that a pairing won every time still gives a finite rating).  The 95% intervals are
+percentiles of a parametric bootstrap: every pairing's result redrawn from its observed
+rates, the whole ladder refitted.  Time per move: CPU seconds of one thread per move in
+a short self-play run of each policy (forced moves included).
+
+Uses only the public API (cuttle.simulate(...).summary()).
 """
 
 import argparse
+import json
+import math
 import os
 import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
+import numpy as np  # noqa: E402
+
 import cuttle  # noqa: E402
-from cuttle._play import play_batch  # noqa: E402
-from cuttle.policies import policy_code  # noqa: E402
-from cuttle.stats import wilson_interval  # noqa: E402
 
-MATCHES = [("greedy", "random", 100_000), ("ismcts:1000", "greedy", 2_000),
-           ("ismcts:1000", "random", 1_000)]
+DEFAULT_POLICIES = "random,greedy,expert,ismcts:100,ismcts:1000,ismcts:10000"
+SEARCH_BUDGET = 2_000_000        # games x iterations per pairing for ismcts:N
+ANCHOR = "random"
 
 
-def fmt(e):
-    return f"{e.value:6.1%} [{e.low:.1%}, {e.high:.1%}]"
+def cap(name, games, scale=1):
+    """How many games a pairing involving `name` may play (scale: 10 for --quick)."""
+    kind, _, n = name.partition(":")
+    if kind.startswith("ismcts"):
+        return max(10, min(games, SEARCH_BUDGET // int(n or 1000) // scale))
+    return games
+
+
+def play_pairing(a, b, n, rules, seed, threads):
+    """(wins of a, wins of b, draws, games, seconds) of n games, seats alternating."""
+    t = time.perf_counter()
+    s = cuttle.simulate(n, rules, players=(a, b), seed=seed, threads=threads,
+                        progress=False).summary()
+    wa = round(s.win_rate(0).value * n)
+    wb = round(s.win_rate(1).value * n)
+    return wa, wb, n - wa - wb, n, time.perf_counter() - t
+
+
+def fit_ratings(names, results, prior=0.5, iters=2000):
+    """Elo ratings (anchor = 0) from {(a, b): (wins a, wins b, draws, n)} by Bradley-Terry
+    maximum likelihood (Hunter's MM iteration), with `prior` virtual wins each way."""
+    k = len(names)
+    idx = {x: i for i, x in enumerate(names)}
+    w = np.zeros((k, k))                 # w[i, j]: wins of i over j (draws as halves)
+    for (a, b), (wa, wb, d, _) in results.items():
+        i, j = idx[a], idx[b]
+        w[i, j] += wa + d / 2 + prior
+        w[j, i] += wb + d / 2 + prior
+    games = w + w.T
+    gamma = np.ones(k)
+    for _ in range(iters):
+        denom = (games / (gamma[:, None] + gamma[None, :])).sum(axis=1)
+        new = w.sum(axis=1) / denom
+        new /= new[idx[ANCHOR]] if ANCHOR in idx else new.mean()
+        if np.max(np.abs(np.log(new) - np.log(gamma))) < 1e-10:
+            gamma = new
+            break
+        gamma = new
+    return 400 * np.log10(gamma)
+
+
+def bootstrap(names, results, reps, rng):
+    """Ratings refitted on `reps` parametric resamples of every pairing."""
+    out = np.empty((reps, len(names)))
+    for r in range(reps):
+        fake = {}
+        for key, (wa, wb, d, n) in results.items():
+            fake[key] = tuple(rng.multinomial(n, [wa / n, wb / n, d / n])) + (n,)
+        out[r] = fit_ratings(names, fake)
+    return out
+
+
+def time_per_move(name, rules, seed):
+    """CPU seconds per move of `name` in a short one-thread self-play run."""
+    kind, _, n = name.partition(":")
+    games = 2000 if not kind.startswith("ismcts") else max(1, 20_000 // int(n or 1000))
+    t = time.process_time()
+    res = cuttle.simulate(games, rules, players=(name, name), seed=seed, threads=1,
+                          progress=False)
+    dt = time.process_time() - t
+    moves = res.summary().mean_moves().value * games
+    return dt / max(moves, 1)
+
+
+def plot(path, names, ratings, lo, hi, per_move, rules):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 0.5 * len(names) + 2.5))
+    y = np.arange(len(names))
+    ax1.errorbar(ratings, y, xerr=[ratings - lo, hi - ratings], fmt="o", capsize=4)
+    ax1.set_yticks(y, names)
+    ax1.invert_yaxis()                   # the strongest on top
+    ax1.set_xlabel("Elo (random = 0), 95% bootstrap interval")
+    ax1.set_title(f"Strength ladder, {rules} rules")
+    ax1.grid(axis="x", alpha=0.3)
+    ax2.errorbar(per_move, ratings, yerr=[ratings - lo, hi - ratings], fmt="o", capsize=4)
+    for x, r, nm in zip(per_move, ratings, names):
+        ax2.annotate(nm, (x, r), textcoords="offset points", xytext=(6, -4), fontsize=8)
+    ax2.set_xscale("log")
+    ax2.set_xlabel("CPU seconds per move (one thread)")
+    ax2.set_ylabel("Elo")
+    ax2.set_title("Strength against cost")
+    ax2.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--quick", action="store_true", help="a tenth of the games")
     ap.add_argument("--rules", default="classic")
+    ap.add_argument("--policies", default=DEFAULT_POLICIES,
+                    help=f"comma-separated (default {DEFAULT_POLICIES}); must include "
+                         f"{ANCHOR!r}, the anchor")
+    ap.add_argument("--games", type=int, default=20_000,
+                    help="games per pairing of fast policies (search bots: 2,000,000 / N)")
     ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--threads", type=int, default=None, help="cores (default all)")
+    ap.add_argument("--bootstrap", type=int, default=500, help="bootstrap resamples")
+    ap.add_argument("--quick", action="store_true", help="a tenth of the games")
+    ap.add_argument("--plot", metavar="FILE", help="draw the ladder (matplotlib)")
+    ap.add_argument("--json", metavar="FILE", help="write every figure as JSON")
     args = ap.parse_args(argv)
+    names = [x.strip().lower() for x in args.policies.split(",") if x.strip()]
+    if ANCHOR not in names:
+        ap.error(f"the ladder needs {ANCHOR!r} (the anchor) among --policies")
     rules = cuttle.Rules(args.rules)
-    for a, b, n in MATCHES:
-        n = max(100, n // 10) if args.quick else n
-        t = time.perf_counter()
-        d = play_batch(rules, 0, n, args.seed, policy_code(a), policy_code(b), True, 0)
-        dt = time.perf_counter() - t
-        won = d["winner"] == 0
-        first = d["first"] == 0
-        print(f"{a} vs {b}: {n:,} games, wins {fmt(wilson_interval(int(won.sum()), n))}; "
-              f"moving first {fmt(wilson_interval(int((won & first).sum()), int(first.sum())))}, "
-              f"second {fmt(wilson_interval(int((won & ~first).sum()), int((~first).sum())))}; "
-              f"draws {int((d['winner'] < 0).sum())}; {dt:.1f} s", flush=True)
+    games = max(20, args.games // 10) if args.quick else args.games
+    print(f"cuttle {cuttle.__version__}; rules {args.rules}; seed {args.seed}; "
+          f"{os.cpu_count()} cores", flush=True)
+    results, seconds = {}, {}
+    start = time.perf_counter()
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            scale = 10 if args.quick else 1
+            n = min(cap(a, games, scale), cap(b, games, scale))
+            wa, wb, d, n, dt = play_pairing(a, b, n, rules, args.seed, args.threads)
+            results[(a, b)] = (wa, wb, d, n)
+            seconds[(a, b)] = dt
+            print(f"{a:>14} vs {b:<14} {n:6,} games: {wa / n:6.1%} - {wb / n:6.1%}, "
+                  f"draws {d / n:5.1%}  ({dt:,.0f} s)", flush=True)
+    ratings = fit_ratings(names, results)
+    boot = bootstrap(names, results, args.bootstrap, np.random.default_rng(args.seed))
+    lo, hi = np.percentile(boot, [2.5, 97.5], axis=0)
+    per_move = np.array([time_per_move(x, rules, args.seed) for x in names])
+    played = {x: sum(v[3] for k, v in results.items() if x in k) for x in names}
+    order = np.argsort(-ratings)
+    print()
+    print(f"{'policy':<14} {'Elo':>6} {'95% interval':>16} {'games':>8} {'time/move':>11}")
+    for i in order:
+        print(f"{names[i]:<14} {ratings[i]:6.0f} [{lo[i]:6.0f}, {hi[i]:6.0f}] "
+              f"{played[names[i]]:8,} {fmt_time(per_move[i]):>11}")
+    print(f"\n{sum(v[3] for v in results.values()):,} games in "
+          f"{time.perf_counter() - start:,.0f} s")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"rules": args.rules, "seed": args.seed, "policies": names,
+                       "pairings": [{"a": a, "b": b, "wins_a": v[0], "wins_b": v[1],
+                                     "draws": v[2], "games": v[3],
+                                     "seconds": seconds[(a, b)]}
+                                    for (a, b), v in results.items()],
+                       "ratings": {x: {"elo": float(ratings[i]), "low": float(lo[i]),
+                                       "high": float(hi[i]),
+                                       "seconds_per_move": float(per_move[i])}
+                                   for i, x in enumerate(names)}}, f, indent=1)
+    if args.plot:
+        plot(args.plot, [names[i] for i in order], ratings[order], lo[order], hi[order],
+             per_move[order], args.rules)
+        print(f"plot written to {args.plot}")
+
+
+def fmt_time(sec):
+    if sec >= 1e-3:
+        return f"{sec * 1e3:.1f} ms"
+    return f"{sec * 1e6:.1f} us" if sec >= 1e-6 else f"{sec * 1e9:.0f} ns"
 
 
 if __name__ == "__main__":

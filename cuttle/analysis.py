@@ -18,6 +18,8 @@ from .report import analysis_html
 from .seeding import seed_or_new
 from .stats import wilson_interval
 
+PLAYOUT_POLICIES = ("random", "greedy", "expert")
+
 
 CALL_ROLLOUTS = 1 << 18     # rollouts per native call, over all moves
 
@@ -126,7 +128,8 @@ def analyse(game, rollouts=10000, policy="random", threads=None, seed=None,
     halving: each round gives every surviving move an equal share and drops the worse
     half, so only the final contenders get all `rollouts` (about 2 n / log2 n times
     fewer games for n moves) while the best move is still found.
-    policy: "random", "greedy" (both players in the playouts).
+    policy: "random", "greedy" or "expert" (both players in the playouts; expert
+    playouts are closer to real play and about ten times slower than greedy ones).
     """
     if game.is_over:
         raise ValueError("the game is over: there is nothing to analyse")
@@ -135,9 +138,9 @@ def analyse(game, rollouts=10000, policy="random", threads=None, seed=None,
     if threads is not None and (not isinstance(threads, int) or threads < 1):
         raise ValueError(f"threads must be None (all cores) or an int >= 1, not {threads!r}")
     code = policy_code(policy)
-    if code & 255 >= 2:
-        raise ValueError("analysis playouts use 'random' or 'greedy' (a search bot inside "
-                         "every playout would be far too slow)")
+    if policy.strip().lower() not in PLAYOUT_POLICIES:
+        raise ValueError(f"analysis playouts use {', '.join(map(repr, PLAYOUT_POLICIES))} "
+                         f"(a search bot inside every playout would be far too slow)")
     seed = seed_or_new(seed)
     threads = threads or 0
     moves = list(game.legal_moves)

@@ -2,14 +2,18 @@
 
 Names (case-insensitive): ``"random"`` (uniform over legal moves), ``"greedy"`` (one-ply
 heuristic: wins at once when it can, weighs points, threats, cards and Queens),
-``"ismcts:N"`` (information-set Monte Carlo tree search, N iterations, greedy playouts;
+``"expert"`` (a hand-built evaluation with a look-ahead over its own move and the
+opponent's best reply, reasoned from the cards the opponent may hold),
+``"ismcts:N"`` (information-set Monte Carlo tree search, N iterations, moves tried in
+the expert's order, greedy playouts cut short and scored by the expert's evaluation;
 plain ``"ismcts"`` means N = 1000) and ``"ismcts-random:N"`` (the same with random
 playouts).  Every native policy sees only what its player may know: ISMCTS searches over
-determinizations of its view, greedy uses the public table, hand sizes and its own
+determinizations of its view, expert reasons over the cards the opponent may hold given
+what its player knows of them, greedy uses the public table, hand sizes and its own
 hand (it does not look at an opponent's hand made public by glasses or open hands).
 """
 
-from ._play import decide
+from ._play import decide, search_trees
 from ._policies import POLICIES, POLICY_PARAM_SHIFT
 from .moves import Move
 from .seeding import derive, seed_or_new
@@ -21,6 +25,7 @@ DEFAULT_ISMCTS_ITERATIONS = 1000
 MAX_ISMCTS_ITERATIONS = 1_000_000
 POLICY_NAMES = tuple(f"{name}:N" if takes_n else name
                      for name, (_, takes_n) in POLICIES.items())
+_SEARCHES = {code for code, takes_n in POLICIES.values() if takes_n}
 
 
 def policy_code(name: str) -> int:
@@ -49,21 +54,32 @@ class Bot:
     """A native policy as a player: ``Bot("greedy").choose(game) -> Move``.
 
     A seeded bot is reproducible in every process: its k-th call uses the seed
-    ``derive(seed, k)``.
+    ``derive(seed, k)``.  A search bot (``ismcts``) runs `threads` independent search
+    trees in parallel for each decision (root parallelism; None: 1) and sums their
+    visits; its choices depend on the seed and on the thread count (each tree draws
+    from its own stream of the seed), never on the scheduling.  It keeps its trees from
+    one decision to the next of a game and reuses the part that the moves played
+    since lead to.
     """
 
-    def __init__(self, name: str = "greedy", seed=None):
+    def __init__(self, name: str = "greedy", seed=None, threads=None):
         self.code = policy_code(name)
         self.name = name.strip().lower()
         self.seed = seed_or_new(seed)
+        if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int)
+                                    or threads < 1):
+            raise ValueError(f"threads must be None (one) or an int >= 1, not {threads!r}")
+        self.threads = threads or 1
         self._calls = 0
+        self._trees = search_trees(self.threads) if self.code & 255 in _SEARCHES else None
 
     def choose(self, game) -> Move:
         """The bot's move for the player to decide in `game` (the game is not changed)."""
         if game.is_over:
             raise ValueError("the game is over: there is no move to choose")
         self._calls += 1
-        return Move.from_code(decide(game, self.code, derive(self.seed, self._calls)))
+        return Move.from_code(decide(game, self.code, derive(self.seed, self._calls),
+                                     self.threads, self._trees))
 
     __call__ = choose
 

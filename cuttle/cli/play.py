@@ -1,6 +1,7 @@
 """`cuttle play`: a terminal game of a person against a bot.
 
     cuttle play --bot greedy --rules classic --set four=random --seed 7 --record game.json
+    cuttle play --bot ismcts:20000 --bot-threads 2
 """
 
 import datetime
@@ -231,7 +232,7 @@ def run(args) -> int:
             raise UsageError(f"cannot write the game record to {args.record!r}: "
                              f"{folder!r} is not a writable folder")
     game, start_text = _start(args)
-    bot = Bot(args.bot, seed=game.seed)
+    bot = Bot(args.bot, seed=game.seed, threads=args.bot_threads or os.cpu_count() or 1)
     session = PlaySession(game, bot, args.seat, start_text, args.hint_rollouts,
                           auto=args.auto)
     status = session.run()
@@ -259,6 +260,9 @@ def add_command(sub):
     pp.add_argument("--bot", default="greedy", metavar="NAME",
                     help=f"the opponent: {', '.join(POLICY_NAMES)} (default greedy; "
                          f"'ismcts' alone means ismcts:1000)")
+    pp.add_argument("--bot-threads", type=options.positive, default=None, metavar="N",
+                    help="threads for a search bot's decisions (default: all cores; a "
+                         "seeded ismcts bot's choices depend on this number)")
     options.add_rules_options(pp, position_note=True)
     pp.add_argument("--seed", type=options.seed, default=None,
                     help="seed of the deal and the bot (default: random)")

@@ -28,6 +28,11 @@ def test_analysis_finds_the_immediate_win():
     assert all(r.rollouts == 300 for r in a.rows)
 
 
+def test_expert_playouts_find_the_immediate_win_too():
+    a = analyse(winning_position(), rollouts=100, policy="expert", seed=1, threads=1)
+    assert a.best == "points 6H" and a.policy == "expert"
+
+
 def test_analysis_does_not_depend_on_thread_count():
     g = cuttle.Game(seed=11)
     a1 = analyse(g, rollouts=400, seed=5, threads=1)
@@ -78,7 +83,8 @@ def test_analysis_of_a_finished_game_is_an_error():
         analyse(g)
 
 
-@pytest.mark.parametrize("name", ["random", "greedy", "ismcts:50", "ismcts-random:50"])
+@pytest.mark.parametrize("name", ["random", "greedy", "expert", "ismcts:50",
+                                  "ismcts-random:50"])
 def test_bots_play_legal_moves_to_the_end(name):
     g = cuttle.Game(seed=4)
     bot = Bot(name, seed=1)
@@ -87,7 +93,7 @@ def test_bots_play_legal_moves_to_the_end(name):
     assert g.is_over
 
 
-@pytest.mark.parametrize("name", ["greedy", "ismcts:200"])
+@pytest.mark.parametrize("name", ["greedy", "expert", "ismcts:200"])
 def test_bots_take_an_immediate_win(name):
     g = winning_position()
     assert Bot(name, seed=1).choose(g) == "points 6H"

@@ -1,0 +1,170 @@
+"""The expert policy and the ISMCTS search: legal, reproducible, blind to hidden cards,
+interruptible, and a MemoryError when a search tree cannot be allocated."""
+
+import random
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+import cuttle
+from cuttle.policies import Bot
+
+from support.helpers import random_rules
+
+
+def positions(seed, count, max_moves=60):
+    """Positions (every phase) of random games under random rules, with a choice."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        g = cuttle.Game(random_rules(rng, p_change=0.4), seed=rng.getrandbits(32))
+        for _ in range(rng.randint(0, max_moves)):
+            if g.is_over:
+                break
+            g.play(rng.choice(list(g.legal_moves)))
+        if not g.is_over and len(list(g.legal_moves)) > 1:
+            out.append(g)
+    return out
+
+
+def hidden_swapped(g, k):
+    """g with the cards its decider cannot see (the opponent's unknown hand cards and
+    the deck cards whose place is not public) dealt anew: every known card, every size
+    and the public table stay."""
+    return g.determinize(g.to_move, seed=k)
+
+
+@pytest.mark.parametrize("name,count", [("expert", 60), ("ismcts:150", 12),
+                                        ("ismcts-random:150", 6)])
+def test_the_choice_ignores_the_opponents_hidden_cards(name, count):
+    moved = 0
+    for i, g in enumerate(positions(7 + len(name), count)):
+        want = Bot(name, seed=i).choose(g)
+        for k in range(3):
+            d = hidden_swapped(g, 100 * i + k)
+            opp = 1 - g.to_move
+            assert d.hand(g.to_move) == g.hand(g.to_move)
+            assert len(d.hand(opp)) == len(g.hand(opp)) and len(d.deck) == len(g.deck)
+            moved += d.hand(opp) != g.hand(opp) or d.deck != g.deck
+            assert Bot(name, seed=i).choose(d) == want, (g.position_text(), k)
+    assert moved > count                 # the swaps did move hidden cards
+
+
+def test_root_parallel_search_ignores_hidden_cards_too():
+    for i, g in enumerate(positions(3, 4)):
+        want = Bot("ismcts:200", seed=i, threads=2).choose(g)
+        assert Bot("ismcts:200", seed=i, threads=2).choose(hidden_swapped(g, i)) == want
+
+
+@pytest.mark.parametrize("name", ["expert", "ismcts:60", "ismcts-random:60"])
+def test_bots_play_legal_moves_in_every_variant(name):
+    rng = random.Random(hash(name) % 1000)
+    for _ in range(3):
+        g = cuttle.Game(random_rules(rng, p_change=0.5), seed=rng.getrandbits(32))
+        bots = [Bot(name, seed=1), Bot("random", seed=2)]
+        while not g.is_over and len(g.moves) < 300:
+            g.play(bots[g.to_move].choose(g))         # play() raises on an illegal move
+
+
+def test_expert_takes_an_immediate_win_and_counters_a_losing_one_off():
+    g = cuttle.Game.from_position(
+        hands=(["6H", "3C", "AD"], ["TS", "2S", "3S"]), points=(["9D", "6C"], ["7D"]),
+        deck=["4C", "5C", "8C", "JC"], rest="deck", seed=2)
+    assert Bot("expert", seed=1).choose(g) == "points 6H"
+    g = cuttle.Game.from_position(hands=(["2H", "3C"], ["AS", "4D"]),
+                                  points=(["TH", "TD"], ["5C"]), deck=["6C", "7C"],
+                                  to_move=1, rest="deck", seed=1)
+    g.play("oneoff AS")
+    assert Bot("expert", seed=1).choose(g) == "counter 2H"
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_seeded_search_is_reproducible(threads):
+    g = cuttle.Game(seed=21)
+    picks = {str(Bot("ismcts:300", seed=5, threads=threads).choose(g)) for _ in range(3)}
+    assert len(picks) == 1
+
+
+def test_a_whole_game_with_tree_reuse_is_reproducible():
+    def play():
+        g = cuttle.Game(seed=33)
+        bots = [Bot("ismcts:150", seed=8), Bot("expert", seed=9)]
+        while not g.is_over:
+            g.play(bots[g.to_move].choose(g))
+        return [str(m) for m in g.moves]
+    assert play() == play()
+
+
+def test_trees_are_not_reused_across_unrelated_games():
+    # The second decision of both bots is their call 2 on the same position; their
+    # first decisions were on different games, so neither may carry a tree over.
+    g1, g2, g3 = cuttle.Game(seed=40), cuttle.Game(seed=41), cuttle.Game(seed=42)
+    for _ in range(3):
+        g3.play(list(g3.legal_moves)[0])
+    a, b = Bot("ismcts:200", seed=3), Bot("ismcts:200", seed=3)
+    a.choose(g1)
+    b.choose(g2)
+    assert a.choose(g3) == b.choose(g3)
+
+
+@pytest.mark.parametrize("threads", [None, 0, -1, 1.5, True])
+def test_bad_thread_counts(threads):
+    if threads is None:
+        Bot("ismcts:10", threads=threads)
+        return
+    with pytest.raises(ValueError):
+        Bot("ismcts:10", threads=threads)
+
+
+def run_python(code, timeout=60):
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True,
+                          text=True, timeout=timeout)
+
+
+def test_a_search_stops_on_ctrl_c():
+    p = run_python("""
+        import os, signal, threading, time
+        import cuttle
+        from cuttle.policies import Bot
+        g = cuttle.Game(seed=1)
+        bot = Bot("ismcts:1000000", seed=1)
+        threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+        t = time.perf_counter()
+        try:
+            bot.choose(g)
+            print("finished")
+        except KeyboardInterrupt:
+            print("interrupted after", round(time.perf_counter() - t - 0.5, 2))
+    """)
+    assert "interrupted after" in p.stdout, p.stdout + p.stderr
+    assert float(p.stdout.split()[-1]) < 2.0
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs RLIMIT_AS")
+def test_a_tree_that_cannot_be_allocated_raises_memory_error():
+    # Address space capped a little above what the process holds: a million nodes do
+    # not fit, the search must say so rather than play a move.
+    p = run_python("""
+        import resource
+        import cuttle
+        from cuttle.policies import Bot
+        g = cuttle.Game(seed=1)
+        with open("/proc/self/status") as f:
+            vm = next(int(l.split()[1]) for l in f if l.startswith("VmSize")) * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (vm + (8 << 20), vm + (8 << 20)))
+        for name in ("ismcts:1000000", "ismcts-random:1000000"):
+            try:
+                Bot(name, seed=1).choose(g)
+                print("no error")
+            except MemoryError:
+                print("MemoryError")
+        try:
+            cuttle.simulate(1, players=("ismcts:1000000", "greedy"), seed=1, threads=1,
+                            progress=False)
+            print("no error")
+        except MemoryError:
+            print("MemoryError")
+    """)
+    assert p.stdout.split() == ["MemoryError"] * 3, p.stdout + p.stderr
