@@ -6,9 +6,12 @@ cores.  Rollout k of every move uses the same random stream (common random numbe
 moves are compared on the same samples and results do not depend on the thread count.
 """
 
+from __future__ import annotations
+
 import math
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ._play import rollouts as _rollouts
 from .errors import Interrupted
@@ -17,6 +20,9 @@ from .policies import policy_code
 from .report import analysis_html
 from .seeding import seed_or_new
 from .stats import wilson_interval
+
+if TYPE_CHECKING:
+    from .game import Game
 
 PLAYOUT_POLICIES = ("random", "greedy", "expert")
 
@@ -37,12 +43,12 @@ class MoveStats:
         return self.rollouts - self.wins - self.draws
 
     @property
-    def win_rate(self):
+    def win_rate(self) -> tuple[float, float, float]:
         """(rate, low, high): the decider's win rate with its 95% Wilson interval."""
         return wilson_interval(self.wins, self.rollouts)
 
     @property
-    def draw_rate(self):
+    def draw_rate(self) -> tuple[float, float, float]:
         """(rate, low, high): the share of drawn playouts, 95% Wilson interval."""
         return wilson_interval(self.draws, self.rollouts)
 
@@ -55,7 +61,8 @@ class MoveStats:
 class Analysis:
     """The result of `analyse`: one `MoveStats` per legal move, best first."""
 
-    def __init__(self, game, player, rows, policy, seed, elapsed, adaptive):
+    def __init__(self, game: Game, player: int, rows: list[MoveStats], policy: str,
+                 seed: int, elapsed: float, adaptive: bool) -> None:
         self.player = player
         # Best first; moves without rollouts (an interrupted analysis) last.
         self.rows = sorted(rows, key=lambda r: (-r.score if r.rollouts else math.inf,
@@ -120,8 +127,9 @@ class Analysis:
         return f"<Analysis best={str(self.best)!r} over {len(self.rows)} moves>"
 
 
-def analyse(game, rollouts=10000, policy="random", threads=None, seed=None,
-            adaptive=False) -> Analysis:
+def analyse(game: Game, rollouts: int = 10000, policy: str = "random",
+            threads: int | None = None, seed: int | None = None,
+            adaptive: bool = False) -> Analysis:
     """Evaluate every legal move of the player to decide by determinized playouts.
 
     rollouts: playouts per move.  With ``adaptive=True`` the moves compete by successive
@@ -187,6 +195,7 @@ def analyse(game, rollouts=10000, policy="random", threads=None, seed=None,
         partial = result()
         raise Interrupted(partial, partial.total_rollouts, rollouts * len(codes),
                           "rollout") from None
+
     return result()
 
 analyze = analyse

@@ -13,10 +13,16 @@ what its player knows of them, greedy uses the public table, hand sizes and its 
 hand (it does not look at an opponent's hand made public by glasses or open hands).
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
 from ._play import decide, search_trees
 from ._policies import POLICIES, POLICY_PARAM_SHIFT
 from .moves import Move
 from .seeding import derive, seed_or_new
+
+if TYPE_CHECKING:
+    from .game import Game
 
 __all__ = ["Bot", "DEFAULT_ISMCTS_ITERATIONS", "MAX_ISMCTS_ITERATIONS", "POLICY_NAMES",
            "policy_code"]
@@ -62,7 +68,8 @@ class Bot:
     since lead to.
     """
 
-    def __init__(self, name: str = "greedy", seed=None, threads=None):
+    def __init__(self, name: str = "greedy", seed: int | None = None,
+                 threads: int | None = None) -> None:
         self.code = policy_code(name)
         self.name = name.strip().lower()
         self.seed = seed_or_new(seed)
@@ -73,13 +80,14 @@ class Bot:
         self._calls = 0
         self._trees = search_trees(self.threads) if self.code & 255 in _SEARCHES else None
 
-    def choose(self, game) -> Move:
+    def choose(self, game: Game) -> Move:
         """The bot's move for the player to decide in `game` (the game is not changed)."""
         if game.is_over:
             raise ValueError("the game is over: there is no move to choose")
         self._calls += 1
         return Move.from_code(decide(game, self.code, derive(self.seed, self._calls),
                                      self.threads, self._trees))
+
 
     __call__ = choose
 

@@ -4,8 +4,11 @@
     cuttle play --bot ismcts:20000 --bot-threads 2
 """
 
+from __future__ import annotations
+
 import datetime
 import os
+from typing import TYPE_CHECKING
 
 from ..analysis import analyse
 from ..errors import IllegalMoveError, InvalidMoveError
@@ -17,6 +20,9 @@ from ..seeding import derive
 from . import options
 from .options import CommandError, UsageError
 from .terminal import history_lines, print_moves, read_line, seat_names
+
+if TYPE_CHECKING:
+    import argparse
 
 DEFAULT_HINT_ROLLOUTS = 1000
 
@@ -38,8 +44,8 @@ Cards are rank + suit: A 2-9 T(or 10) J Q K and C D H S, e.g. TH, 10h, AS."""
 class PlaySession:
     """A terminal game of a human against a bot (see `run`)."""
 
-    def __init__(self, game, bot, human, position=None, hint_rollouts=DEFAULT_HINT_ROLLOUTS,
-                 auto=True):
+    def __init__(self, game: Game, bot: Bot, human: int, position: str | None = None,
+                 hint_rollouts: int = DEFAULT_HINT_ROLLOUTS, auto: bool = True) -> None:
         self.game = game
         self.auto = auto                      # play forced moves (a lone legal move) at once
         self.start = game.copy()
@@ -190,7 +196,7 @@ class PlaySession:
         for line in history_lines(self.start, moves, self.names):
             print(line)
 
-    def record(self, status) -> dict:
+    def record(self, status: str) -> dict:
         """The game record of the session so far (`status` says why it stopped)."""
         return make_record(self.game, players=self.players, human_seat=self.human,
                            bot=self.bot, position=self.position, status=status)
@@ -219,7 +225,7 @@ def _start(args):
     return game, game.position_text(rules=False)
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     """`cuttle play`: a terminal game against a bot; returns the exit status."""
     try:
         policy_code(args.bot)
@@ -249,7 +255,7 @@ def run(args) -> int:
     return 130 if status == "interrupted" else 0
 
 
-def add_command(sub):
+def add_command(sub: argparse._SubParsersAction) -> None:
     """Register `play` on the sub-parsers."""
     pp = sub.add_parser(
         "play", help="play a game against a bot in the terminal",
@@ -277,5 +283,6 @@ def add_command(sub):
                          "moves, e.g. 'resolve' when you cannot counter, are played at once)")
     pp.add_argument("--hint-rollouts", type=options.positive, default=DEFAULT_HINT_ROLLOUTS,
                     metavar="N", help=f"playouts per move for 'hint' "
+
                                       f"(default {DEFAULT_HINT_ROLLOUTS})")
     pp.set_defaults(func=run)

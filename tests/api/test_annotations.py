@@ -22,18 +22,6 @@ MODULES = sorted(m.name for m in pkgutil.walk_packages(cuttle.__path__, "cuttle.
 OPTIONAL = {"cuttle.openspiel": "pyspiel", "cuttle.rl.aec": "pettingzoo",
             "cuttle.rl.gym_env": "gymnasium"}
 
-# Not annotated yet: these files were being edited in another branch while the rest of
-# the package was annotated.  Each entry is a function whose annotations are missing;
-# delete the entries (and this dict) once those files are annotated -- the test below
-# fails on an entry that is no longer missing, so the list cannot go stale.
-NOT_YET = {
-    "cuttle.analysis": {"MoveStats.win_rate", "MoveStats.draw_rate", "Analysis.__init__",
-                        "analyse", "analyze"},
-    "cuttle.cli.play": {"PlaySession.__init__", "PlaySession.record", "run", "add_command"},
-    "cuttle.policies": {"Bot.__init__", "Bot.choose"},
-}
-
-
 def load(name):
     for prefix, needs in OPTIONAL.items():
         if name.startswith(prefix):
@@ -85,15 +73,8 @@ def unannotated(module):
 @pytest.mark.parametrize("name", MODULES)
 def test_every_public_function_is_annotated(name):
     found = unannotated(load(name))
-    allowed = NOT_YET.get(name, set())
-    missing = [f"{q}({', '.join(g)})" for q, g in sorted(found.items()) if q not in allowed]
+    missing = [f"{q}({', '.join(g)})" for q, g in sorted(found.items())]
     assert not missing, f"{name}: not annotated: {'; '.join(missing)}"
-    stale = sorted(allowed - set(found))
-    assert not stale, f"{name}: annotated now, remove from NOT_YET: {', '.join(stale)}"
-
-
-def test_the_allow_list_names_modules_that_exist():
-    assert set(NOT_YET) <= set(MODULES)
 
 
 def test_the_check_finds_what_is_missing():
