@@ -107,17 +107,8 @@ def add_command(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--scheduler", type=options.scheduler, default=None, metavar="ADDRESS",
                    help="play the chunks on a dask cluster: tcp://HOST:8786, or local:N "
                         "(needs: pip install \"cuttle[dask]\")")
-    g = p.add_mutually_exclusive_group()
-    g.add_argument("--progress", dest="progress", action="store_true", default=None,
-                   help="show progress on stderr (default: only if it is a terminal)")
-    g.add_argument("--no-progress", dest="progress", action="store_false",
-                   help="never show progress")
-    p.add_argument("--json", nargs="?", const="-", default=None, metavar="FILE",
-                   help="write the atlas as JSON to FILE (default: stdout, instead of the "
-                        "tables)")
-    p.add_argument("--csv", nargs="?", const="-", default=None, metavar="FILE",
-                   help="write one CSV row per rule set and metric to FILE (default: "
-                        "stdout, instead of the tables)")
+    options.add_progress_and_outputs(p, "progress", "the atlas",
+                                     "one CSV row per rule set and metric")
     p.add_argument("--plot", metavar="DIR", default=None,
                    help="save one forest plot per base and pairing (PNG) into DIR (made if "
                         "missing; needs matplotlib)")

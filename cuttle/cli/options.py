@@ -164,6 +164,22 @@ def add_rules_options(p: argparse.ArgumentParser, position_note: bool = False) -
                         "--set king_goals=15,14,10,7,5; see 'cuttle rules'")
 
 
+def add_progress_and_outputs(p: argparse.ArgumentParser, what: str, json_help: str,
+                             csv_help: str) -> None:
+    """--progress/--no-progress (`what` is shown on stderr) and --json/--csv [FILE]
+    (stdout when FILE is left out, instead of the tables)."""
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--progress", dest="progress", action="store_true", default=None,
+                   help=f"show {what} on stderr (default: only if it is a terminal)")
+    g.add_argument("--no-progress", dest="progress", action="store_false",
+                   help=f"never show {what}")
+    p.add_argument("--json", nargs="?", const="-", default=None, metavar="FILE",
+                   help=f"write {json_help} as JSON to FILE (default: stdout, instead of the "
+                        "tables)")
+    p.add_argument("--csv", nargs="?", const="-", default=None, metavar="FILE",
+                   help=f"write {csv_help} to FILE (default: stdout, instead of the tables)")
+
+
 def rules_from_options(spec: str | None, sets: Iterable[str] | None,
                        own: Rules | None = None) -> Rules:
     """The rules of a command: `spec` (--rules) replaces `own` (a position's rules),

@@ -54,17 +54,8 @@ def _add_common(p, plot_help):
                    help="play the games on a dask cluster: its scheduler's address "
                         "(tcp://HOST:8786), or local:N to start N worker processes here "
                         "(needs: pip install \"cuttle[dask]\")")
-    g = p.add_mutually_exclusive_group()
-    g.add_argument("--progress", dest="progress", action="store_true", default=None,
-                   help="show a progress bar on stderr (default: only if it is a terminal)")
-    g.add_argument("--no-progress", dest="progress", action="store_false",
-                   help="never show a progress bar")
-    p.add_argument("--json", nargs="?", const="-", default=None, metavar="FILE",
-                   help="write the results as JSON to FILE (default: stdout, instead of "
-                        "the table)")
-    p.add_argument("--csv", nargs="?", const="-", default=None, metavar="FILE",
-                   help="write the table as CSV, one row per estimate, to FILE (default: "
-                        "stdout, instead of the table)")
+    options.add_progress_and_outputs(p, "a progress bar", "the results",
+                                     "the table as CSV, one row per estimate,")
     p.add_argument("--games-csv", metavar="FILE", default=None,
                    help="stream one CSV row per game to FILE as the games finish (never "
                         "held in memory)")
