@@ -21,10 +21,9 @@ from cuttle._rng cimport (rng_seed, derive_seed, deal_stream, policy_stream,
                           STREAM_DECISION, STREAM_PLAYOUT)
 from cuttle._engine cimport gen_moves, apply_move, deal, score
 from cuttle._hidden cimport determinize
-from cuttle._policies cimport (choose_move, play_out, random_move, move_at, Tree,
-                               tree_clear, tree_advance, ismcts_visits, most_visited,
-                               POL_RANDOM, POL_ISMCTS, POL_ISMCTS_RANDOM, POLICY_KIND_MASK,
-                               POLICY_SHIFT)
+from cuttle._policies cimport choose_move, play_out
+from cuttle._sampler cimport random_move, move_at
+from cuttle._search cimport Tree, tree_clear, tree_advance, ismcts_visits, most_visited
 from cuttle._core cimport CoreGame
 from cuttle._signals cimport poll_interrupt, reset_interrupt
 from cuttle._signals import raise_if_interrupted

@@ -11,26 +11,44 @@ cdef extern from *:
     /* Bit tricks the core uses on every move (hardware popcount when built with it). */
     static inline int cu_ctz(unsigned long long x) { return __builtin_ctzll(x); }
     static inline int cu_popcount(unsigned long long x) { return __builtin_popcountll(x); }
+    static inline int cu_highest(unsigned long long x) { return 63 - __builtin_clzll(x); }
     static inline unsigned long long cu_mulhi(unsigned long long a, unsigned long long b) {
         return (unsigned long long)(((unsigned __int128)a * b) >> 64);
     }
     /* Card masks by rank: natural index = rank * 4 + suit, rank 0 = Ace ... 12 = King. */
+    #define CU_ACES   0xFULL
     #define CU_TWOS   (0xFULL << 4)
     #define CU_THREES (0xFULL << 8)
+    #define CU_FOURS  (0xFULL << 12)
+    #define CU_FIVES  (0xFULL << 16)
+    #define CU_SIXES  (0xFULL << 20)
+    #define CU_SEVENS (0xFULL << 24)
     #define CU_EIGHTS (0xFULL << 28)
+    #define CU_NINES  (0xFULL << 32)
     #define CU_TENS   (0xFULL << 36)
+    #define CU_JACKS  (0xFULL << 40)
     #define CU_QUEENS (0xFULL << 44)
     #define CU_KINGS  (0xFULL << 48)
+    #define CU_POINT_CARDS ((1ULL << 40) - 1)   /* Aces to 10s: indices below FIRST_JACK */
     """
     int cu_ctz(unsigned long long x) noexcept nogil
     int cu_popcount(unsigned long long x) noexcept nogil
+    int highest "cu_highest"(uint64_t x) noexcept nogil     # the highest set bit (x != 0)
     unsigned long long cu_mulhi(unsigned long long a, unsigned long long b) noexcept nogil
+    const uint64_t ACES "CU_ACES"
     const uint64_t TWOS "CU_TWOS"
     const uint64_t THREES "CU_THREES"
+    const uint64_t FOURS "CU_FOURS"
+    const uint64_t FIVES "CU_FIVES"
+    const uint64_t SIXES "CU_SIXES"
+    const uint64_t SEVENS "CU_SEVENS"
     const uint64_t EIGHTS "CU_EIGHTS"
+    const uint64_t NINES "CU_NINES"
     const uint64_t TENS "CU_TENS"
+    const uint64_t JACKS "CU_JACKS"
     const uint64_t QUEENS "CU_QUEENS"
     const uint64_t KINGS "CU_KINGS"
+    const uint64_t POINT_CARDS "CU_POINT_CARDS"
 
 cdef enum:
     NCARDS = 53          # 52 + the joker (its bit is unused without the `joker` flag)
@@ -84,6 +102,18 @@ cdef enum:
     END_PASSES = 2
     END_SUDDEN_DEATH = 3
     END_MOVE_CAP = 4
+
+# Policies: a policy is an int, kind | parameter << POLICY_SHIFT (the parameter is the
+# ISMCTS iteration count); cuttle._policies.POLICIES names the kinds for Python.
+cdef enum:
+    POL_RANDOM = 0
+    POL_GREEDY = 1
+    POL_ISMCTS_RANDOM = 2     # ISMCTS with random playouts
+    POL_ISMCTS = 3            # ISMCTS with greedy playouts
+    POL_EXPERT = 4            # hand-built evaluation, shallow look-ahead
+    POLICY_SHIFT = 8
+    POLICY_KIND_MASK = 255
+    MOVE_NO_MEMORY = 1 << 16  # not a move: a search could not allocate its tree
 
 # The values of the choice flags, in the order cuttle/rules.py declares them (the
 # differential tests against the reference engine fail if the two orders differ).

@@ -24,7 +24,7 @@ from cuttle._state cimport *
 from cuttle._rng cimport (rng_seed, rng_below, derive_seed, deal_stream, policy_stream,
                           STREAM_DECISION)
 from cuttle._engine cimport gen_moves, apply_move, deal
-from cuttle._policies cimport choose_move, POL_RANDOM, POL_GREEDY, POLICY_KIND_MASK
+from cuttle._policies cimport choose_move
 from cuttle._actions cimport N_ACTIONS, legal_actions, move_of_action
 from cuttle._observe cimport OBS_SIZE, encode_observation
 from cuttle._core cimport CoreGame

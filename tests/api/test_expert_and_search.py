@@ -168,3 +168,18 @@ def test_a_tree_that_cannot_be_allocated_raises_memory_error():
             print("MemoryError")
     """)
     assert p.stdout.split() == ["MemoryError"] * 3, p.stdout + p.stderr
+
+
+def test_the_search_settings_refuse_a_searching_playout_and_stay_untouched():
+    # The search's playouts are played by a policy that does not search (random 0,
+    # greedy 1, expert 4): the tuning hook refuses the others and changes nothing.
+    from cuttle import _search
+    before = _search._search_config(0)
+    for bad in (2, 3, 5):
+        with pytest.raises(ValueError, match="playout"):
+            _search._search_config(0, playout=bad, depth=before["depth"] + 1)
+    with pytest.raises(ValueError, match="no search"):
+        _search._search_config(2)
+    assert _search._search_config(0) == before
+    assert _search._search_config(0, playout=4)["playout"] == 4
+    assert _search._search_config(0, playout=before["playout"]) == before

@@ -1,0 +1,646 @@
+# cython: language_level=3
+"""The expert policy: a hand-built evaluation and a shallow look-ahead.  Every legal
+move is played on a copy of the position, the choices that follow it within the turn
+are settled (its own by search, the opponent's counter, block and discard windows by
+their probability), and the result is valued with the opponent's best reply: the chance
+that they can win at once and the expected worst damage they can do, from the cards
+they may hold.  What the opponent may hold comes from the player's view only: the known
+cards of their hand and, for the others, hypergeometric odds over the pool of unseen
+cards.  The search runs on a canonical view (the unseen cards dealt in card order), so
+no step can read a hidden card: the choice depends only on the view.
+"""
+
+from libc.stdint cimport uint64_t, uint32_t, int8_t
+from libc.math cimport exp
+
+from cuttle._state cimport *
+from cuttle._rng cimport rng_below, rng_seed, STREAM_GAME
+from cuttle._engine cimport gen_moves, apply_move, score, goal, hand_is_public
+from cuttle._sampler cimport ABOVE, can_target
+from cuttle._greedy cimport WIN_VALUE
+
+cdef enum:
+    NEW = 32                  # the evaluation's weights: EW[...] (see EXPERT_WEIGHTS)
+    EW_PROG = 0               # a point of progress, on a 21-point scale
+    EW_WIN = 1                # the opponent holding a card that wins at once
+    EW_KING = 2               # a King beyond the points it saves
+    EW_QUEEN = 3
+    EW_GLASSES = 4
+    EW_AVG = 5                # a card in hand whose identity is not known
+    EW_MYWIN = 6              # share of the player's own best next move
+    EW_MYWIN_P = 7            # the player holding a card that wins next turn
+    EW_NINE = 8               # a 9's damage relative to a 2's
+    EW_COUNTERED = 9          # share of a one-off threat left when the player can counter
+    EW_SEVEN = 10             # a 7's revealed card, to be played
+    EW_THREAT = 11            # weight of the opponent's expected best reply
+    EW_OPP_HAND = 12          # weight of the opponent's hand relative to the player's
+    EW_CROWD = 13             # each card in a hand beyond six (hoarding)
+    EW_HAND = 16              # EW_HAND + rank: a card of that rank in hand (13: joker)
+
+cdef double EW[NEW]
+
+# Tuned by self-play against greedy and random under both presets (SPSA).
+EXPERT_WEIGHTS = {"prog": 1.0, "win": 353.264, "king": -0.243, "queen": 2.192,
+    "glasses": 0.331, "avg": 4.297, "mywin": 1.897, "mywin_p": 157.471, "nine": -1.033,
+    "countered": 0.897, "seven": 1.242, "threat": 1.797, "opp_hand": 1.954, "crowd":
+    0.328,
+    "hand": (-0.894, 1.817, 2.856, 3.233, 3.052, 4.465, 3.324, 1.008, 2.489, 1.623,
+             7.467, 0.711, 0.49, 8.064)}
+_WEIGHT_INDEX = {"prog": EW_PROG, "win": EW_WIN, "king": EW_KING, "queen": EW_QUEEN,
+                 "glasses": EW_GLASSES, "avg": EW_AVG, "mywin": EW_MYWIN,
+                 "mywin_p": EW_MYWIN_P, "nine": EW_NINE, "countered": EW_COUNTERED,
+                 "seven": EW_SEVEN, "threat": EW_THREAT, "opp_hand": EW_OPP_HAND,
+                 "crowd": EW_CROWD}
+
+
+def _set_expert_weights(weights):
+    """Set the evaluation's weights (a dict like EXPERT_WEIGHTS); for tuning only."""
+    for k, v in weights.items():
+        if k == "hand":
+            for i, x in enumerate(v):
+                EW[EW_HAND + i] = x
+        else:
+            EW[_WEIGHT_INDEX[k]] = v
+
+
+_set_expert_weights(EXPERT_WEIGHTS)
+
+ctypedef struct Replies:
+    # Kinds of move open to a player: their gain and the chance that they can play one.
+    int n
+    int exact                 # chances are 0 or 1: keep only the best gain
+    double best
+    double gain[24]
+    double prob[24]
+
+ctypedef struct Frame:
+    # Scores, goals and progress of both players in the position being valued.
+    int sc[2]
+    int g[2]
+    double here[2]
+
+ctypedef struct HandReplies:
+    # The opponent's replies that depend on their hand and score only, sorted, for:
+    int ok
+    uint64_t key              # their known cards and number of unseen ones
+    double cf
+    int goal, deck, kings, score
+    Replies rp
+
+ctypedef struct ExpertCtx:
+    int me
+    uint64_t pool             # the cards whose place `me` cannot know (root view)
+    int npool
+    HandReplies hand[4]       # the opponent's hand-only replies, for recent keys
+    int hand_next             # the slot to fill next
+    int filled[NCARDS + 1]    # miss[u][0 .. filled[u] - 1] are computed
+    double miss[NCARDS + 1][NCARDS + 1]   # miss[u][x]: u cards dealt from the pool
+                                          # hold none of x given pool cards
+
+cdef inline int card_value(int c) noexcept nogil:
+    return rank_of(c) + 1
+
+cdef void canonical_view(State* s, const CRules* r, int me, ExpertCtx* cx) noexcept nogil:
+    """Deal the cards `me` cannot place (the opponent's unknown hand cards and the deck
+    cards whose place is not public) in card order: the lowest to the opponent's hand,
+    the rest up the deck from the bottom; records them as the pool."""
+    cdef int opp = me ^ 1
+    cdef uint64_t hidden = 0 if hand_is_public(s, r, opp) else (s.hand[opp] & ~s.known_hand[me])
+    cdef uint64_t m = hidden
+    cdef int i, k
+    for i in range(s.deck_len):
+        if not (s.known_deck & bit(s.deck[i])):
+            m |= bit(s.deck[i])
+    cx.pool = m
+    cx.npool = popcount(m)
+    for i in range(NCARDS + 1):
+        cx.filled[i] = 0
+    for i in range(4):
+        cx.hand[i].ok = 0
+    cx.hand_next = 0
+    k = popcount(hidden)
+    s.hand[opp] &= ~hidden
+    while k > 0:
+        s.hand[opp] |= bit(lowest(m))
+        m &= m - 1
+        k -= 1
+    for i in range(s.deck_len):
+        if not (s.known_deck & bit(s.deck[i])):
+            s.deck[i] = <int8_t>lowest(m)
+            m &= m - 1
+    rng_seed(&s.rng, 0, STREAM_GAME)      # future random effects are unknown too
+
+cdef double INV[NCARDS + 2]          # INV[k] = 1 / k
+cdef int _c
+for _c in range(1, NCARDS + 2):
+    INV[_c] = 1.0 / _c
+
+cdef double p_none(ExpertCtx* cx, int u, int x) noexcept nogil:
+    """The chance that u cards dealt from the pool hold none of x given pool cards:
+    C(n - x, u) / C(n, u), filled in x by the ratio of consecutive terms as needed."""
+    cdef int n = cx.npool
+    cdef int k
+    cdef double* t
+    if u <= 0 or x <= 0:
+        return 1.0
+    if u > n - x:
+        return 0.0
+    t = &cx.miss[u][0]
+    k = cx.filled[u]
+    if k == 0:
+        t[0] = 1.0
+        k = 1
+    while k <= x:
+        t[k] = t[k - 1] * (n - k + 1 - u) * INV[n - k + 1]
+        k += 1
+    if k > cx.filled[u]:
+        cx.filled[u] = k
+    return t[x]
+
+cdef inline double p_holds(ExpertCtx* cx, uint64_t known, int u, uint64_t cards) noexcept nogil:
+    # The chance the opponent (known cards `known`, u unseen ones) holds one of `cards`.
+    if known & cards:
+        return 1.0
+    return 1.0 - p_none(cx, u, popcount(cards & cx.pool))
+
+cdef inline double progress(int sc, int g) noexcept nogil:
+    # How far a player is from the goal, as 21 minus the points still needed (a King
+    # that lowers the goal counts like the points it saves).
+    return 21.0 - (g - sc if g > sc else 0)
+
+cdef inline uint64_t points_at_least(int v) noexcept nogil:
+    # The point cards worth at least v.
+    if v <= 1:
+        return POINT_CARDS
+    if v > 10:
+        return 0
+    return POINT_CARDS & ~(bit((v - 1) * 4) - 1)
+
+cdef uint64_t win_cards(const State* s, const CRules* r, const Frame* f, int p) noexcept nogil:
+    """The cards with which p, to move in the main phase, could win at once."""
+    cdef int opp = p ^ 1
+    cdef int sc = f.sc[p]
+    cdef int need = f.g[p] - sc
+    cdef int nk = popcount(s.perm[p] & KINGS)
+    cdef uint64_t w = points_at_least(need)
+    cdef uint64_t m
+    cdef int c, own, gain
+    if nk < 4 and r.king_goals[nk + 1] <= sc:
+        w |= KINGS
+    m = can_target(s, r, opp, p, s.points[opp])
+    if m and card_value(highest(m)) >= need:
+        w |= JACKS
+    # A 2 or 9 that takes the top Jack off a card p owns gives it back.
+    m = s.stacked & s.points[opp]
+    gain = 0
+    while m:
+        c = lowest(m)
+        m &= m - 1
+        if ((jcount(s, c) & 1) == 1) and card_value(c) > gain and \
+                can_target(s, r, opp, p, bit(jtop(s, c))):
+            gain = card_value(c)
+    if gain >= need:
+        w |= TWOS | NINES
+    return w
+
+cdef double expert_eval(const State* s, const CRules* r, ExpertCtx* cx) noexcept nogil:
+    """The value of s for cx.me, with the opponent to move next (or the game over):
+    the material on the table and in hand, minus the opponent's expected best reply,
+    plus a share of the player's own best move after it."""
+    cdef int me = cx.me
+    cdef int opp = me ^ 1
+    cdef double v, d, e, p_win
+    cdef int u, c
+    cdef uint64_t m, known, mine
+    if s.phase == PH_OVER:
+        if s.winner == me:
+            return WIN_VALUE
+        if s.winner == opp:
+            return -WIN_VALUE
+        return 0.0
+    cdef Frame f
+    for c in range(2):
+        f.sc[c] = score(s, c)
+        f.g[c] = goal(s, r, c)
+        f.here[c] = progress(f.sc[c], f.g[c])
+    v = EW[EW_PROG] * (f.here[me] - f.here[opp])
+    v += EW[EW_KING] * (popcount(s.perm[me] & KINGS) - popcount(s.perm[opp] & KINGS))
+    v += EW[EW_QUEEN] * (popcount(s.perm[me] & QUEENS) - popcount(s.perm[opp] & QUEENS))
+    v += EW[EW_GLASSES] * (popcount(s.perm[me] & EIGHTS) - popcount(s.perm[opp] & EIGHTS))
+    # Hands: known cards by rank, unseen ones at the average.
+    mine = s.hand[me] & ~cx.pool
+    m = mine
+    while m:
+        c = lowest(m)
+        m &= m - 1
+        v += EW[EW_HAND + rank_of(c)]
+    v += EW[EW_AVG] * popcount(s.hand[me] & cx.pool)
+    known = s.hand[opp] & s.known_hand[me]
+    u = popcount(s.hand[opp]) - popcount(known)
+    m = known
+    d = EW[EW_AVG] * u
+    while m:
+        c = lowest(m)
+        m &= m - 1
+        d += EW[EW_HAND + rank_of(c)]
+    v -= EW[EW_OPP_HAND] * d
+    c = popcount(s.hand[me]) - 6
+    if c > 0:
+        v -= EW[EW_CROWD] * c
+    c = popcount(s.hand[opp]) - 6
+    if c > 0:
+        v += EW[EW_CROWD] * c
+    if s.to_move != opp or s.phase != PH_MAIN:
+        return v
+    e = best_gain(s, r, cx, &f, opp, known & ~s.frozen[opp], u, &p_win)
+    v -= p_win * EW[EW_WIN] + (1.0 - p_win) * EW[EW_THREAT] * e
+    e = best_gain(s, r, cx, &f, me, mine & ~s.frozen[me] & ~s.frozen_next[me], 0, &p_win)
+    v += p_win * EW[EW_MYWIN_P] + (1.0 - p_win) * EW[EW_MYWIN] * e
+    return v
+
+cdef inline void add_reply(Replies* rp, double g, double p) noexcept nogil:
+    if p > 0.0 and g > 0.0:
+        if rp.exact:
+            if g > rp.best:
+                rp.best = g
+        else:
+            rp.gain[rp.n] = g
+            rp.prob[rp.n] = p
+            rp.n += 1
+
+cdef inline double chance(const Replies* rp, ExpertCtx* cx, uint64_t known, int u,
+                          uint64_t cards) noexcept nogil:
+    # Whether a player holds one of `cards`: known (exact lists), or likely.
+    if rp.exact:
+        return 1.0 if (known & cards) else 0.0
+    return p_holds(cx, known, u, cards)
+
+cdef inline void sort_replies(Replies* rp) noexcept nogil:
+    cdef int i, j
+    cdef double d
+    for i in range(1, rp.n):
+        j = i
+        while j > 0 and rp.gain[j] > rp.gain[j - 1]:
+            d = rp.gain[j]; rp.gain[j] = rp.gain[j - 1]; rp.gain[j - 1] = d
+            d = rp.prob[j]; rp.prob[j] = rp.prob[j - 1]; rp.prob[j - 1] = d
+            j -= 1
+
+cdef void hand_replies(const State* s, const CRules* r, ExpertCtx* cx, const Frame* f, int who,
+                       uint64_t known, int u, double cf, Replies* rp) noexcept nogil:
+    """The kinds of move that depend only on `who`'s own cards and score: points of
+    each rank, a King, a Queen, glasses, a 4 and a 5."""
+    cdef int rk, k
+    cdef double p
+    cdef int sc_w = f.sc[who]
+    cdef int g_w = f.g[who]
+    cdef double pw = EW[EW_PROG]
+    cdef double here_w = f.here[who]
+    for rk in range(9, -1, -1):
+        p = chance(rp, cx, known, u, <uint64_t>0xF << (4 * rk))
+        if p > 0.0:
+            add_reply(rp, pw * (progress(sc_w + rk + 1, g_w) - here_w) - EW[EW_HAND + rk], p)
+    k = popcount(s.perm[who] & KINGS)
+    if k < 4:
+        p = chance(rp, cx, known, u, KINGS)
+        if p > 0.0:
+            add_reply(rp, EW[EW_KING] + pw * (progress(sc_w, r.king_goals[k + 1]) - here_w) -
+                      EW[EW_HAND + 12], p)
+    p = chance(rp, cx, known, u, QUEENS)
+    if p > 0.0:
+        add_reply(rp, EW[EW_QUEEN] - EW[EW_HAND + 11], p)
+    p = chance(rp, cx, known, u, EIGHTS)
+    if p > 0.0:
+        add_reply(rp, EW[EW_GLASSES] - EW[EW_HAND + 7], p)
+    p = chance(rp, cx, known, u, FOURS)
+    if p > 0.0:
+        add_reply(rp, cf * (2 * EW[EW_AVG] - EW[EW_HAND + 3]), p)
+    if s.deck_len > 0:
+        p = chance(rp, cx, known, u, FIVES)
+        if p > 0.0:
+            add_reply(rp, cf * (2 * EW[EW_AVG] - EW[EW_HAND + 4]), p)
+
+cdef void own_hand_best(const State* s, const CRules* r, const Frame* f, int who,
+                        uint64_t known, double cf, Replies* rp) noexcept nogil:
+    """hand_replies for a hand known card by card (rp.exact): the best gain only."""
+    cdef int c, k
+    cdef double g
+    cdef double pw = EW[EW_PROG]
+    cdef int need = f.g[who] - f.sc[who]
+    cdef uint64_t m = known & POINT_CARDS
+    while m:
+        c = lowest(m)
+        m &= m - 1
+        g = pw * (card_value(c) if card_value(c) < need else need) - EW[EW_HAND + rank_of(c)]
+        if g > rp.best:
+            rp.best = g
+    if known & (KINGS | QUEENS | EIGHTS | FOURS | FIVES):
+        k = popcount(s.perm[who] & KINGS)
+        if (known & KINGS) and k < 4:
+            g = EW[EW_KING] + pw * (progress(f.sc[who], r.king_goals[k + 1]) - f.here[who]) - \
+                EW[EW_HAND + 12]
+            if g > rp.best:
+                rp.best = g
+        if known & QUEENS:
+            g = EW[EW_QUEEN] - EW[EW_HAND + 11]
+            if g > rp.best:
+                rp.best = g
+        if known & EIGHTS:
+            g = EW[EW_GLASSES] - EW[EW_HAND + 7]
+            if g > rp.best:
+                rp.best = g
+        if known & FOURS:
+            g = cf * (2 * EW[EW_AVG] - EW[EW_HAND + 3])
+            if g > rp.best:
+                rp.best = g
+        if (known & FIVES) and s.deck_len > 0:
+            g = cf * (2 * EW[EW_AVG] - EW[EW_HAND + 4])
+            if g > rp.best:
+                rp.best = g
+
+cdef void table_replies(const State* s, const CRules* r, ExpertCtx* cx, const Frame* f, int who,
+                        uint64_t known, int u, double cf, Replies* rp) noexcept nogil:
+    """The kinds of move aimed at the other player's table: a scuttle or a Jack on their
+    best point card, an Ace, a 2 or a 9 on their best permanent, a 6."""
+    cdef int other = who ^ 1
+    cdef int c, k, i
+    cdef int sc_w = f.sc[who]
+    cdef int sc_o = f.sc[other]
+    cdef int g_w = f.g[who]
+    cdef int g_o = f.g[other]
+    cdef double pw = EW[EW_PROG]
+    cdef double here_w = f.here[who]
+    cdef double here_o = f.here[other]
+    cdef double d, p
+    cdef uint64_t m = s.points[other]
+    if m and not (r.queen_stops_scuttles and (s.perm[other] & QUEENS)):
+        c = highest(m)
+        p = chance(rp, cx, known, u, ABOVE[1 if r.strict_scuttle else 0][c])
+        if p > 0.0:
+            add_reply(rp, pw * (here_o - progress(sc_o - card_value(c), g_o)) - EW[EW_AVG], p)
+    m = can_target(s, r, other, who, s.points[other])
+    if m:
+        k = card_value(highest(m))
+        p = chance(rp, cx, known, u, JACKS)
+        if p > 0.0:
+            add_reply(rp, pw * (here_o - progress(sc_o - k, g_o) + progress(sc_w + k, g_w) -
+                                here_w) - EW[EW_HAND + 10], p)
+    if s.points[other]:
+        p = chance(rp, cx, known, u, ACES)
+        if p > 0.0:
+            add_reply(rp, cf * (pw * (here_o - progress(0, g_o) - here_w + progress(0, g_w)) -
+                                EW[EW_HAND + 0]), p)
+    m = can_target(s, r, other, who, s.perm[other])
+    if m:
+        if m & KINGS:
+            i = popcount(s.perm[other] & KINGS)
+            d = EW[EW_KING] + pw * (here_o - progress(sc_o, r.king_goals[i - 1 if i <= 4 else 3]))
+        elif m & QUEENS:
+            d = EW[EW_QUEEN]
+        else:
+            d = EW[EW_GLASSES]
+        p = chance(rp, cx, known, u, TWOS)
+        if p > 0.0:
+            add_reply(rp, cf * (d - EW[EW_HAND + 1]), p)
+        p = chance(rp, cx, known, u, NINES)
+        if p > 0.0:
+            add_reply(rp, cf * (EW[EW_NINE] * d - EW[EW_HAND + 8]), p)
+    if s.perm[other]:
+        d = EW[EW_KING] * (popcount(s.perm[other] & KINGS) - popcount(s.perm[who] & KINGS)) + \
+            EW[EW_QUEEN] * (popcount(s.perm[other] & QUEENS) - popcount(s.perm[who] & QUEENS)) + \
+            EW[EW_GLASSES] * (popcount(s.perm[other] & EIGHTS) - popcount(s.perm[who] & EIGHTS))
+        p = chance(rp, cx, known, u, SIXES)
+        if p > 0.0:
+            add_reply(rp, cf * (d - EW[EW_HAND + 5]), p)
+
+cdef double best_gain(const State* s, const CRules* r, ExpertCtx* cx, const Frame* f, int who,
+                      uint64_t known, int u, double* p_win_out) noexcept nogil:
+    """The expected gain of `who`'s best move from s, by the evaluation: each kind of
+    move (a win, points of each rank, a scuttle, a Jack, the one-offs, a King...) is
+    open with the chance that `who` holds such a card (`known` cards for sure, u more
+    from the pool: none for the player, whose own unseen draws are left out), and the
+    best kind held is taken, kinds held independently; drawing is always open."""
+    cdef int other = who ^ 1
+    cdef Replies dyn
+    cdef Replies* st
+    cdef HandReplies* h
+    cdef double cf, p_win, e, pnone, floor, g, p
+    cdef uint64_t wins, key
+    cdef int i, j
+    # A one-off that the other player can counter (holding a 2, no Queen against
+    # them) gains little; the opponent's 2s are known or likely.
+    if s.perm[who] & QUEENS:
+        cf = 1.0
+    elif who == cx.me:
+        cf = 1.0 - (1.0 - EW[EW_COUNTERED]) * p_holds(
+            cx, s.hand[other] & s.known_hand[who],
+            popcount(s.hand[other]) - popcount(s.hand[other] & s.known_hand[who]), TWOS)
+    else:
+        cf = EW[EW_COUNTERED] if (s.hand[other] & TWOS & ~cx.pool) else 1.0
+    wins = win_cards(s, r, f, who)
+    p_win = p_holds(cx, known, u, wins & ~(TWOS | NINES | SIXES))
+    p_win += (1.0 - p_win) * cf * p_holds(cx, known, u, wins & (TWOS | NINES | SIXES))
+    p_win_out[0] = p_win
+    if p_win >= 1.0:
+        return 0.0
+    floor = EW[EW_AVG] if s.deck_len > 0 else 0.0      # drawing a card
+    dyn.n = 0
+    dyn.best = floor
+    if who == cx.me:                    # exact: the player knows their cards
+        dyn.exact = 1
+        own_hand_best(s, r, f, who, known, cf, &dyn)
+        table_replies(s, r, cx, f, who, known, 0, cf, &dyn)
+        return dyn.best
+    # The opponent: the kinds that depend on their hand and score rarely change from
+    # one of the player's moves to the next: kept sorted in cx while they do not.
+    dyn.exact = 0
+    key = known ^ (<uint64_t>u << 56)
+    st = NULL
+    for i in range(4):
+        h = &cx.hand[i]
+        if h.ok and key == h.key and cf == h.cf and f.g[who] == h.goal and \
+                (s.deck_len > 0) == h.deck and popcount(s.perm[who] & KINGS) == h.kings and \
+                f.sc[who] == h.score:
+            st = &h.rp
+            break
+    if st == NULL:
+        h = &cx.hand[cx.hand_next]
+        cx.hand_next = (cx.hand_next + 1) & 3
+        h.ok = 1
+        h.key = key
+        h.cf = cf
+        h.goal = f.g[who]
+        h.deck = s.deck_len > 0
+        h.kings = popcount(s.perm[who] & KINGS)
+        h.score = f.sc[who]
+        st = &h.rp
+        st.n = 0
+        st.exact = 0
+        hand_replies(s, r, cx, f, who, known, u, cf, st)
+        sort_replies(st)
+    table_replies(s, r, cx, f, who, known, u, cf, &dyn)
+    sort_replies(&dyn)
+    # Expected best: through both lists by gain, each kind counting when no better
+    # one is held.
+    e = 0.0
+    pnone = 1.0
+    i = j = 0
+    while True:
+        if i < st.n and (j >= dyn.n or st.gain[i] >= dyn.gain[j]):
+            g = st.gain[i]
+            p = st.prob[i]
+            i += 1
+        elif j < dyn.n:
+            g = dyn.gain[j]
+            p = dyn.prob[j]
+            j += 1
+        else:
+            break
+        if g <= floor:
+            break
+        e += pnone * p * g
+        pnone *= 1.0 - p
+    e += pnone * floor
+    return e
+
+
+cdef int give_card(State* s, ExpertCtx* cx, int who, uint64_t kinds) noexcept nogil:
+    """Make player `who` (the opponent) hold a card of `kinds` in the canonical view:
+    one they hold, or one from the pool swapped in for one of their unseen cards.
+    Returns the card, or -1 when they cannot hold one."""
+    cdef uint64_t m = s.hand[who] & kinds & ~s.frozen[who]
+    cdef uint64_t unseen = s.hand[who] & cx.pool
+    cdef int i, c, ph
+    if m:
+        return lowest(m)
+    if unseen == 0:
+        return -1
+    ph = lowest(unseen)
+    for i in range(s.deck_len):
+        c = s.deck[i]
+        if (bit(c) & kinds & cx.pool) and not (s.known_deck & bit(c)):
+            s.deck[i] = <int8_t>ph
+            s.hand[who] ^= bit(ph) | bit(c)
+            return c
+    return -1
+
+cdef double ex_window(State* s, const CRules* r, ExpertCtx* cx, int depth,
+                      uint64_t kinds, int verb) noexcept nogil:
+    """The opponent's counter (or block) window on the player's action: they answer
+    with a card of `kinds` when they hold one and it hurts the player."""
+    cdef int opp = cx.me ^ 1
+    cdef State child = s[0]
+    cdef double v_res, v_ans, p
+    cdef int c
+    cdef uint64_t known
+    apply_move(&child, r, mk(V_RESOLVE, NO_CARD, NO_CARD))
+    v_res = ex_value(&child, r, cx, depth - 1)
+    if depth <= 0:
+        return v_res
+    known = s.hand[opp] & s.known_hand[cx.me] & ~s.frozen[opp]
+    p = p_holds(cx, known, popcount(s.hand[opp] & cx.pool), kinds)
+    if p <= 0.0:
+        return v_res
+    child = s[0]
+    c = give_card(&child, cx, opp, kinds)
+    if c < 0:
+        return v_res
+    apply_move(&child, r, mk(verb, c, NO_CARD))
+    v_ans = ex_value(&child, r, cx, depth - 1)
+    if v_ans >= v_res:
+        return v_res
+    return (1.0 - p) * v_res + p * v_ans
+
+cdef uint32_t opp_discard(const State* s, ExpertCtx* cx) noexcept nogil:
+    # The opponent's discards (a 4, a 10): from the player's view, unseen cards first.
+    cdef int opp = cx.me ^ 1
+    cdef uint64_t order = s.hand[opp] & cx.pool
+    cdef uint64_t rest = s.hand[opp] & ~cx.pool
+    cdef int a, b
+    a = lowest(order) if order else lowest(rest)
+    if s.phase == PH_TEN or popcount(s.hand[opp]) == 1:
+        return mk(V_DISCARD, a, NO_CARD)
+    order &= ~bit(a)
+    rest &= ~bit(a)
+    b = lowest(order) if order else lowest(rest)
+    return mk(V_DISCARD, a if a < b else b, b if a < b else a)
+
+cdef double ex_value(State* s, const CRules* r, ExpertCtx* cx, int depth) noexcept nogil:
+    """Settle the decisions that follow the player's move, then evaluate."""
+    cdef uint32_t buf[MAX_MOVES]
+    cdef State child
+    cdef int n, i
+    cdef double best, v
+    cdef int me = cx.me
+    while True:
+        if s.phase == PH_OVER or s.phase == PH_MAIN:
+            return expert_eval(s, r, cx)
+        if s.to_move != me:
+            if s.phase == PH_COUNTER:
+                return ex_window(s, r, cx, depth, TWOS, V_COUNTER)
+            if s.phase == PH_BLOCK:
+                return ex_window(s, r, cx, depth, TENS, V_BLOCK)
+            if s.phase == PH_FOUR or s.phase == PH_TEN:
+                apply_move(s, r, opp_discard(s, cx))
+                continue
+            return expert_eval(s, r, cx)
+        if s.phase == PH_SEVEN:
+            # The revealed cards are unseen cards of the canonical view: value the 7
+            # as a card to come rather than by their faces.
+            return expert_eval(s, r, cx) + EW[EW_SEVEN]
+        if depth <= 0:
+            return expert_eval(s, r, cx)
+        # The player's own follow-up choice (a 3's pick, a 5's discard, a counter war,
+        # a hand-limit discard): the best one.
+        n = gen_moves(s, r, buf)
+        best = -1e18
+        for i in range(n):
+            child = s[0]
+            apply_move(&child, r, buf[i])
+            v = ex_value(&child, r, cx, depth - 1)
+            if v > best:
+                best = v
+        return best
+
+cdef void expert_values(const State* s, const CRules* r, const uint32_t* buf, int n,
+                        double* out) noexcept nogil:
+    """The expert's value of each of the n moves in buf for the player to decide."""
+    cdef ExpertCtx cx
+    cdef State view = s[0]
+    cdef State child
+    cdef int i
+    cx.me = s.to_move
+    canonical_view(&view, r, cx.me, &cx)
+    for i in range(n):
+        child = view
+        apply_move(&child, r, buf[i])
+        out[i] = ex_value(&child, r, &cx, 3)
+
+cdef uint32_t expert_move(State* s, const CRules* r, Rng* g, uint32_t* buf, int n) noexcept nogil:
+    cdef double values[MAX_MOVES]
+    cdef int i, nbest = 0
+    cdef double best = -1e18
+    cdef uint32_t choice = buf[0]
+    expert_values(s, r, buf, n, values)
+    for i in range(n):
+        if values[i] > best + 1e-9:
+            best = values[i]
+            choice = buf[i]
+            nbest = 1
+        elif values[i] > best - 1e-9:
+            nbest += 1                      # ties broken uniformly (reservoir sampling)
+            if rng_below(g, nbest) == 0:
+                choice = buf[i]
+    return choice
+
+
+cdef double position_value(const State* s, const CRules* r, double scale) noexcept nogil:
+    """Player 0's chances in s by the expert's evaluation, in [0, 1]: from the view of
+    the player not deciding now (so that, in the main phase, the evaluation weighs the
+    decider's best reply)."""
+    cdef ExpertCtx cx
+    cdef State view = s[0]
+    cdef double v
+    cx.me = s.to_move ^ 1
+    canonical_view(&view, r, cx.me, &cx)
+    v = expert_eval(&view, r, &cx)
+    return 1.0 / (1.0 + exp((v if cx.me == 1 else -v) / scale))

@@ -1,0 +1,28 @@
+# cython: language_level=3
+# The random policy: a uniform legal move, exactly buf[rng_below(g, n)] (or buf[0] when
+# n == 1) over gen_moves' list, built without the list.  move_at(s, r, k, &n): the k-th
+# move of that list (k < n), its length in n (0 in a 7's reveal: not handled).
+
+from libc.stdint cimport uint64_t, uint32_t
+from cuttle._state cimport State, CRules, Rng, NCARDS, QUEENS, popcount
+
+cdef uint32_t random_move(const State* s, const CRules* r, Rng* g) noexcept nogil
+cdef uint32_t move_at(const State* s, const CRules* r, int k, int* count) noexcept nogil
+
+# BELOW[strict][c]: the point cards that point card c beats (an index, or with
+# strict_scuttle a rank, below its own); ABOVE[strict][t]: those that beat t.
+cdef uint64_t BELOW[2][NCARDS]
+cdef uint64_t ABOVE[2][NCARDS]
+
+cdef inline uint64_t can_target(const State* s, const CRules* r, int side, int attacker,
+                                uint64_t cards) noexcept nogil:
+    # The engine's Queen protection (_engine.targetable), needed to count targets.
+    # (Inline here: the expert's evaluation calls it in its inner loops too.)
+    if side == attacker:
+        return cards
+    cdef int nq = popcount(s.perm[side] & QUEENS)
+    if nq == 0:
+        return cards
+    if r.queens_protect_queens:
+        return 0 if nq >= 2 else (cards & QUEENS)
+    return cards & QUEENS
