@@ -63,8 +63,8 @@ cdef uint32_t card_play_at(const Targets* tg, uint64_t scut, int c, int k) noexc
         return mk(V_ONEOFF, c, kth_bit(tg.two[1] if rk == 1 else tg.nine[1], k - j))
     return mk(V_ONEOFF, c, NO_CARD)
 
-cdef inline uint32_t main_move(const State* s, const CRules* r, Rng* g, int k,
-                               int* count) noexcept nogil:
+cdef uint32_t main_move(const State* s, const CRules* r, Rng* g, int k,
+                        int* count) noexcept nogil:
     # The main phase: count the moves, then (k < 0) draw one, and build the k-th.
     cdef int p = s.to_move
     cdef int opp = p ^ 1
@@ -204,11 +204,3 @@ cdef uint32_t move_at(const State* s, const CRules* r, int k, int* count) noexce
     if s.phase == PH_MAIN:
         return main_move(s, r, NULL, k, count)
     return other_move(s, r, NULL, k, count)
-
-cdef uint32_t random_move(const State* s, const CRules* r, Rng* g) noexcept nogil:
-    cdef int n
-    cdef uint32_t m
-    if s.phase == PH_MAIN:
-        return main_move(s, r, g, -1, &n)
-    m = other_move(s, r, g, -1, &n)
-    return m if n > 0 else listed_random_move(s, r, g)
