@@ -4,7 +4,7 @@
 # inline.  Every function works on a State* under a CRules* and runs nogil.
 
 from libc.stdint cimport uint64_t, uint32_t
-from cuttle._state cimport (State, CRules, KINGS, EIGHTS, PH_OVER, END_GOAL,
+from cuttle._state cimport (State, CRules, KINGS, QUEENS, EIGHTS, PH_OVER, END_GOAL,
                             bit, rank_of, popcount, lowest)
 
 # All legal moves of the player to decide, written to `out` (room for MAX_MOVES);
@@ -25,6 +25,19 @@ cdef int check_state(const State* s, const CRules* r) noexcept nogil
 # Whether two states are the same position (field by field: structs hold padding).
 cdef int states_equal(const State* a, const State* b) noexcept nogil
 
+
+cdef inline uint64_t targetable(const State* s, const CRules* r, int side, int attacker,
+                                uint64_t cards) noexcept nogil:
+    # The subset of `cards` (all controlled by `side`) that `attacker` may target with a
+    # 2, 9, Jack or glasses-breaking 8: Queens guard only against the other player.
+    if side == attacker:
+        return cards
+    cdef int nq = popcount(s.perm[side] & QUEENS)
+    if nq == 0:
+        return cards
+    if r.queens_protect_queens:
+        return 0 if nq >= 2 else (cards & QUEENS)
+    return cards & QUEENS
 
 cdef inline int score(const State* s, int p) noexcept nogil:
     cdef uint64_t m = s.points[p]

@@ -16,19 +16,6 @@ from cuttle._rng cimport rng_below
 # ---------------------------------------------------------------------------------------
 # Protection, scuttles and targets.
 
-cdef inline uint64_t targetable(const State* s, const CRules* r, int side, int attacker,
-                                uint64_t cards) noexcept nogil:
-    # The subset of `cards` (all controlled by `side`) that `attacker` may target with a
-    # 2, 9, Jack or glasses-breaking 8: Queens guard only against the other player.
-    if side == attacker:
-        return cards
-    cdef int nq = popcount(s.perm[side] & QUEENS)
-    if nq == 0:
-        return cards
-    if r.queens_protect_queens:
-        return 0 if nq >= 2 else (cards & QUEENS)
-    return cards & QUEENS
-
 cdef inline int beats(const CRules* r, int x, int t) noexcept nogil:
     if r.strict_scuttle:
         return rank_of(x) > rank_of(t)

@@ -15,8 +15,8 @@ from libc.math cimport exp
 
 from cuttle._state cimport *
 from cuttle._rng cimport rng_below, rng_seed, STREAM_GAME
-from cuttle._engine cimport gen_moves, apply_move, score, goal, hand_is_public
-from cuttle._sampler cimport ABOVE, can_target
+from cuttle._engine cimport gen_moves, apply_move, score, goal, hand_is_public, targetable
+from cuttle._sampler cimport ABOVE
 from cuttle._greedy cimport WIN_VALUE
 
 cdef enum:
@@ -187,7 +187,7 @@ cdef uint64_t win_cards(const State* s, const CRules* r, const Frame* f, int p) 
     cdef int c, own, gain
     if nk < 4 and r.king_goals[nk + 1] <= sc:
         w |= KINGS
-    m = can_target(s, r, opp, p, s.points[opp])
+    m = targetable(s, r, opp, p, s.points[opp])
     if m and card_value(highest(m)) >= need:
         w |= JACKS
     # A 2 or 9 that takes the top Jack off a card p owns gives it back.
@@ -197,7 +197,7 @@ cdef uint64_t win_cards(const State* s, const CRules* r, const Frame* f, int p) 
         c = lowest(m)
         m &= m - 1
         if ((jcount(s, c) & 1) == 1) and card_value(c) > gain and \
-                can_target(s, r, opp, p, bit(jtop(s, c))):
+                targetable(s, r, opp, p, bit(jtop(s, c))):
             gain = card_value(c)
     if gain >= need:
         w |= TWOS | NINES
@@ -377,7 +377,7 @@ cdef void table_replies(const State* s, const CRules* r, ExpertCtx* cx, const Fr
         p = chance(rp, cx, known, u, ABOVE[1 if r.strict_scuttle else 0][c])
         if p > 0.0:
             add_reply(rp, pw * (here_o - progress(sc_o - card_value(c), g_o)) - EW[EW_AVG], p)
-    m = can_target(s, r, other, who, s.points[other])
+    m = targetable(s, r, other, who, s.points[other])
     if m:
         k = card_value(highest(m))
         p = chance(rp, cx, known, u, JACKS)
@@ -389,7 +389,7 @@ cdef void table_replies(const State* s, const CRules* r, ExpertCtx* cx, const Fr
         if p > 0.0:
             add_reply(rp, cf * (pw * (here_o - progress(0, g_o) - here_w + progress(0, g_w)) -
                                 EW[EW_HAND + 0]), p)
-    m = can_target(s, r, other, who, s.perm[other])
+    m = targetable(s, r, other, who, s.perm[other])
     if m:
         if m & KINGS:
             i = popcount(s.perm[other] & KINGS)

@@ -29,16 +29,3 @@ cdef inline uint32_t random_move(const State* s, const CRules* r, Rng* g) noexce
 # strict_scuttle a rank, below its own); ABOVE[strict][t]: those that beat t.
 cdef uint64_t BELOW[2][NCARDS]
 cdef uint64_t ABOVE[2][NCARDS]
-
-cdef inline uint64_t can_target(const State* s, const CRules* r, int side, int attacker,
-                                uint64_t cards) noexcept nogil:
-    # The engine's Queen protection (_engine.targetable), needed to count targets.
-    # (Inline here: the expert's evaluation calls it in its inner loops too.)
-    if side == attacker:
-        return cards
-    cdef int nq = popcount(s.perm[side] & QUEENS)
-    if nq == 0:
-        return cards
-    if r.queens_protect_queens:
-        return 0 if nq >= 2 else (cards & QUEENS)
-    return cards & QUEENS

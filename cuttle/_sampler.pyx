@@ -11,7 +11,7 @@ from libc.string cimport memset
 
 from cuttle._state cimport *
 from cuttle._rng cimport rng_below
-from cuttle._engine cimport gen_moves
+from cuttle._engine cimport gen_moves, targetable
 
 
 cdef inline int kth_bit(uint64_t m, int k) noexcept nogil:
@@ -105,8 +105,8 @@ cdef uint32_t main_move(const State* s, const CRules* r, Rng* g, int k,
             if side == p and not r.targets_own_side:
                 continue
             tj = s.perm[side] | top_jacks(s, side)
-            tg.two[side] = can_target(s, r, side, p, tj)
-            tg.nine[side] = can_target(s, r, side, p,
+            tg.two[side] = targetable(s, r, side, p, tj)
+            tg.nine[side] = targetable(s, r, side, p,
                                        tj | (s.points[side] if r.nine_targets_points else 0))
         n2 = popcount(tg.two[0]) + popcount(tg.two[1])
         n9 = popcount(tg.nine[0]) + popcount(tg.nine[1])
@@ -114,9 +114,9 @@ cdef uint32_t main_move(const State* s, const CRules* r, Rng* g, int k,
     # branch that depends on the cards mispredicts often.)
     tg.eight = 0
     if r.eight_breaks_glasses:
-        tg.eight = can_target(s, r, opp, p, s.perm[opp] & EIGHTS)
+        tg.eight = targetable(s, r, opp, p, s.perm[opp] & EIGHTS)
         n8 += popcount(tg.eight)
-    tg.jack = can_target(s, r, opp, p, s.points[opp])
+    tg.jack = targetable(s, r, opp, p, s.points[opp])
     nj = popcount(tg.jack)
     n = popcount(pts) + popcount(m & ones) + popcount(m & TWOS) * n2 + \
         popcount(m & NINES) * n9 + popcount(m & EIGHTS) * n8 + popcount(m & JACKS) * nj
