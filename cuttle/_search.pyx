@@ -57,23 +57,12 @@ def _search_config(int which, playout=None, c=None, bias=None, temp=None, depth=
     if playout is not None and playout not in (POL_RANDOM, POL_GREEDY, POL_EXPERT):
         raise ValueError(f"playout policy {playout!r}: random ({POL_RANDOM}), "
                          f"greedy ({POL_GREEDY}) or expert ({POL_EXPERT})")
-    if widen is not None:
-        SEARCH[which].widen = widen
-    if depth is not None:
-        SEARCH[which].depth = depth
-    if scale is not None:
-        SEARCH[which].scale = scale
-    if playout is not None:
-        SEARCH[which].playout = playout
-    if c is not None:
-        SEARCH[which].c = c
-    if bias is not None:
-        SEARCH[which].bias = bias
-    if temp is not None:
-        SEARCH[which].temp = temp
-    return dict(playout=SEARCH[which].playout, c=SEARCH[which].c, bias=SEARCH[which].bias,
-                temp=SEARCH[which].temp, depth=SEARCH[which].depth, scale=SEARCH[which].scale,
-                widen=SEARCH[which].widen)
+    cdef dict settings = SEARCH[which]        # the struct as a dict
+    changes = dict(playout=playout, c=c, bias=bias, temp=temp, depth=depth, scale=scale,
+                   widen=widen)
+    settings.update({k: v for k, v in changes.items() if v is not None})
+    SEARCH[which] = settings
+    return SEARCH[which]
 
 
 cdef inline int in_moves(uint32_t m, const uint32_t* buf, int n) noexcept nogil:

@@ -183,3 +183,15 @@ def test_the_search_settings_refuse_a_searching_playout_and_stay_untouched():
     assert _search._search_config(0) == before
     assert _search._search_config(0, playout=4)["playout"] == 4
     assert _search._search_config(0, playout=before["playout"]) == before
+
+
+def test_the_search_settings_change_only_what_is_given():
+    from cuttle import _search
+    before, other = _search._search_config(1), _search._search_config(0)
+    try:
+        after = _search._search_config(1, c=before["c"] + 0.25, depth=before["depth"] + 2)
+        assert after == dict(before, c=before["c"] + 0.25, depth=before["depth"] + 2)
+        assert _search._search_config(0) == other          # the other search untouched
+    finally:
+        _search._search_config(1, **before)
+    assert _search._search_config(1) == before
