@@ -6,11 +6,19 @@ simulation/ (simulate, compare, statistics), cli/ (the cuttle command).  Shared 
 live in support/."""
 
 import os
+import signal
 import sys
 
 import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+# A shell without job control starts background commands with Ctrl-C ignored, and an
+# ignored signal stays ignored in every child process.  The Ctrl-C tests need the real
+# thing, here and in the `python -m cuttle` processes they start, however pytest was
+# launched.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 from support.scenario import Engine  # noqa: E402
 
