@@ -22,7 +22,7 @@ import time
 def load(root):
     sys.path.insert(0, os.path.abspath(root))
     import cuttle
-    from cuttle._play import decide
+    from cuttle._decide import decide
     from cuttle.policies import Bot, policy_code
     return cuttle, decide, Bot, policy_code
 

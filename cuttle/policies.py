@@ -16,7 +16,7 @@ hand (it does not look at an opponent's hand made public by glasses or open hand
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
-from ._play import decide, search_trees
+from ._decide import decide, search_trees
 from ._policies import POLICIES, POLICY_PARAM_SHIFT
 from .moves import Move
 from .seeding import derive, seed_or_new

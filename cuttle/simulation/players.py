@@ -6,7 +6,7 @@ from __future__ import annotations
 import inspect
 from typing import TYPE_CHECKING
 
-from .._play import decide
+from .._decide import decide
 from ..moves import Move
 from ..policies import POLICY_NAMES, policy_code
 

@@ -7,7 +7,7 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import cuttle
-from cuttle._play import decide, random_moves, sampler_moves
+from cuttle._decide import decide, random_moves, sampler_moves
 from cuttle.policies import policy_code
 
 from support.helpers import random_rules

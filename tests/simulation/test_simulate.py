@@ -506,7 +506,8 @@ def test_a_callable_plays_against_a_native_policy_on_native_deals():
 
 
 def test_python_games_are_dealt_like_native_games():
-    from cuttle._play import play_batch, random_playout
+    from cuttle._decide import random_playout
+    from cuttle._play import play_batch
     seen = []
 
     def first_move(game):
