@@ -69,7 +69,7 @@ ctypedef struct Replies:
     # Kinds of move open to a player: their gain and the chance that they can play one.
     int n
     int exact                 # chances are 0 or 1: keep only the best gain
-    double best
+    double best               # exact: the best gain so far; else the floor (drawing)
     double gain[24]
     double prob[24]
 
@@ -87,13 +87,24 @@ ctypedef struct HandReplies:
     int goal, deck, kings, score
     Replies rp
 
+ctypedef struct ReplyMemo:
+    # best_gain for the opponent, by everything it reads (see opp_memo_key).
+    int ok
+    uint64_t key[6]
+    double e
+    double p_win
+
+cdef enum:
+    MEMO_SLOTS = 32           # direct-mapped, a power of two
+
 ctypedef struct ExpertCtx:
     int me
+    ReplyMemo memo[MEMO_SLOTS]  # the opponent's best replies in positions seen before
     uint64_t pool             # the cards whose place `me` cannot know (root view)
     int npool
     HandReplies hand[4]       # the opponent's hand-only replies, for recent keys
     int hand_next             # the slot to fill next
-    int filled[NCARDS + 1]    # miss[u][0 .. filled[u] - 1] are computed
+    int filled[NCARDS + 1]    # miss[u][0 .. npool - u] are computed
     double miss[NCARDS + 1][NCARDS + 1]   # miss[u][x]: u cards dealt from the pool
                                           # hold none of x given pool cards
 
@@ -117,6 +128,8 @@ cdef void canonical_view(State* s, const CRules* r, int me, ExpertCtx* cx) noexc
         cx.filled[i] = 0
     for i in range(4):
         cx.hand[i].ok = 0
+    for i in range(MEMO_SLOTS):
+        cx.memo[i].ok = 0
     cx.hand_next = 0
     k = popcount(hidden)
     s.hand[opp] &= ~hidden
@@ -135,27 +148,26 @@ cdef int _c
 for _c in range(1, NCARDS + 2):
     INV[_c] = 1.0 / _c
 
-cdef double p_none(ExpertCtx* cx, int u, int x) noexcept nogil:
-    """The chance that u cards dealt from the pool hold none of x given pool cards:
-    C(n - x, u) / C(n, u), filled in x by the ratio of consecutive terms as needed."""
+cdef void fill_miss(ExpertCtx* cx, int u) noexcept nogil:
+    # miss[u][x] for every x that leaves u cards to deal, by the ratio of consecutive terms.
     cdef int n = cx.npool
     cdef int k
-    cdef double* t
+    cdef double* t = &cx.miss[u][0]
+    t[0] = 1.0
+    for k in range(1, n - u + 1):
+        t[k] = t[k - 1] * (n - k + 1 - u) * INV[n - k + 1]
+    cx.filled[u] = 1
+
+cdef inline double p_none(ExpertCtx* cx, int u, int x) noexcept nogil:
+    """The chance that u cards dealt from the pool hold none of x given pool cards:
+    C(n - x, u) / C(n, u)."""
     if u <= 0 or x <= 0:
         return 1.0
-    if u > n - x:
+    if u > cx.npool - x:
         return 0.0
-    t = &cx.miss[u][0]
-    k = cx.filled[u]
-    if k == 0:
-        t[0] = 1.0
-        k = 1
-    while k <= x:
-        t[k] = t[k - 1] * (n - k + 1 - u) * INV[n - k + 1]
-        k += 1
-    if k > cx.filled[u]:
-        cx.filled[u] = k
-    return t[x]
+    if not cx.filled[u]:
+        fill_miss(cx, u)
+    return cx.miss[u][x]
 
 cdef inline double p_holds(ExpertCtx* cx, uint64_t known, int u, uint64_t cards) noexcept nogil:
     # The chance the opponent (known cards `known`, u unseen ones) holds one of `cards`.
@@ -176,7 +188,7 @@ cdef inline uint64_t points_at_least(int v) noexcept nogil:
         return 0
     return POINT_CARDS & ~(bit((v - 1) * 4) - 1)
 
-cdef uint64_t win_cards(const State* s, const CRules* r, const Frame* f, int p) noexcept nogil:
+cdef inline uint64_t win_cards(const State* s, const CRules* r, const Frame* f, int p) noexcept nogil:
     """The cards with which p, to move in the main phase, could win at once."""
     cdef int opp = p ^ 1
     cdef int sc = f.sc[p]
@@ -252,17 +264,18 @@ cdef double expert_eval(const State* s, const CRules* r, ExpertCtx* cx) noexcept
         v += EW[EW_CROWD] * c
     if s.to_move != opp or s.phase != PH_MAIN:
         return v
-    e = best_gain(s, r, cx, &f, opp, known & ~s.frozen[opp], u, &p_win)
+    e = opp_best_gain(s, r, cx, &f, known & ~s.frozen[opp], u, &p_win)
     v -= p_win * EW[EW_WIN] + (1.0 - p_win) * EW[EW_THREAT] * e
     e = best_gain(s, r, cx, &f, me, mine & ~s.frozen[me] & ~s.frozen_next[me], 0, &p_win)
     v += p_win * EW[EW_MYWIN_P] + (1.0 - p_win) * EW[EW_MYWIN] * e
     return v
 
 cdef inline void add_reply(Replies* rp, double g, double p) noexcept nogil:
-    if p > 0.0 and g > 0.0:
+    # rp.best starts at the floor (drawing): a kind worth no more is never taken, so
+    # the lists keep only the kinds above it.
+    if p > 0.0 and g > 0.0 and g > rp.best:
         if rp.exact:
-            if g > rp.best:
-                rp.best = g
+            rp.best = g
         else:
             rp.gain[rp.n] = g
             rp.prob[rp.n] = p
@@ -285,7 +298,7 @@ cdef inline void sort_replies(Replies* rp) noexcept nogil:
             d = rp.prob[j]; rp.prob[j] = rp.prob[j - 1]; rp.prob[j - 1] = d
             j -= 1
 
-cdef void hand_replies(const State* s, const CRules* r, ExpertCtx* cx, const Frame* f, int who,
+cdef inline void hand_replies(const State* s, const CRules* r, ExpertCtx* cx, const Frame* f, int who,
                        uint64_t known, int u, double cf, Replies* rp) noexcept nogil:
     """The kinds of move that depend only on `who`'s own cards and score: points of
     each rank, a King, a Queen, glasses, a 4 and a 5."""
@@ -319,7 +332,7 @@ cdef void hand_replies(const State* s, const CRules* r, ExpertCtx* cx, const Fra
         if p > 0.0:
             add_reply(rp, cf * (2 * EW[EW_AVG] - EW[EW_HAND + 4]), p)
 
-cdef void own_hand_best(const State* s, const CRules* r, const Frame* f, int who,
+cdef inline void own_hand_best(const State* s, const CRules* r, const Frame* f, int who,
                         uint64_t known, double cf, Replies* rp) noexcept nogil:
     """hand_replies for a hand known card by card (rp.exact): the best gain only."""
     cdef int c, k
@@ -357,7 +370,7 @@ cdef void own_hand_best(const State* s, const CRules* r, const Frame* f, int who
             if g > rp.best:
                 rp.best = g
 
-cdef void table_replies(const State* s, const CRules* r, ExpertCtx* cx, const Frame* f, int who,
+cdef inline void table_replies(const State* s, const CRules* r, ExpertCtx* cx, const Frame* f, int who,
                         uint64_t known, int u, double cf, Replies* rp) noexcept nogil:
     """The kinds of move aimed at the other player's table: a scuttle or a Jack on their
     best point card, an Ace, a 2 or a 9 on their best permanent, a 6."""
@@ -475,6 +488,7 @@ cdef double best_gain(const State* s, const CRules* r, ExpertCtx* cx, const Fram
         st = &h.rp
         st.n = 0
         st.exact = 0
+        st.best = floor
         hand_replies(s, r, cx, f, who, known, u, cf, st)
         sort_replies(st)
     table_replies(s, r, cx, f, who, known, u, cf, &dyn)
@@ -500,6 +514,49 @@ cdef double best_gain(const State* s, const CRules* r, ExpertCtx* cx, const Fram
         e += pnone * p * g
         pnone *= 1.0 - p
     e += pnone * floor
+    return e
+
+cdef double opp_best_gain(const State* s, const CRules* r, ExpertCtx* cx, const Frame* f,
+                          uint64_t known, int u, double* p_win_out) noexcept nogil:
+    """best_gain for the opponent, remembered: many of the player's candidate moves
+    leave the same position as far as the opponent's best reply can tell (a discard,
+    a draw, a countered one-off).  Exact: the key holds everything best_gain reads for
+    the opponent (the tables, from which the scores and goals follow; the cards known in
+    their hand and how many are unseen; whether the player holds a known 2; whether the
+    deck is empty) except Jack stacks on the player's points, which are not cached."""
+    cdef int me = cx.me
+    cdef int opp = me ^ 1
+    cdef uint64_t k[6]
+    cdef uint64_t h
+    cdef ReplyMemo* slot
+    cdef double e
+    cdef int j
+    if s.stacked & s.points[me]:
+        return best_gain(s, r, cx, f, opp, known, u, p_win_out)
+    k[0] = s.points[0]
+    k[1] = s.points[1]
+    k[2] = s.perm[0]
+    k[3] = s.perm[1]
+    k[4] = known
+    k[5] = <uint64_t>u | (<uint64_t>(s.deck_len > 0) << 8) | \
+        (<uint64_t>((s.hand[me] & TWOS & ~cx.pool) != 0) << 9)
+    h = (k[0] * <uint64_t>0x9E3779B97F4A7C15) ^ (k[1] * <uint64_t>0xC2B2AE3D27D4EB4F) ^ \
+        (k[2] * <uint64_t>0x165667B19E3779F9) ^ (k[3] * <uint64_t>0xD6E8FEB86659FD93) ^ \
+        (k[4] * <uint64_t>0xFF51AFD7ED558CCD) ^ (k[5] * <uint64_t>0x27D4EB2F165667C5)
+    slot = &cx.memo[(h >> 59) & (MEMO_SLOTS - 1)]
+    if slot.ok:
+        for j in range(6):
+            if slot.key[j] != k[j]:
+                break
+        else:
+            p_win_out[0] = slot.p_win
+            return slot.e
+    e = best_gain(s, r, cx, f, opp, known, u, p_win_out)
+    slot.ok = 1
+    for j in range(6):
+        slot.key[j] = k[j]
+    slot.e = e
+    slot.p_win = p_win_out[0]
     return e
 
 
