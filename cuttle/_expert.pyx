@@ -585,25 +585,25 @@ cdef double ex_window(State* s, const CRules* r, ExpertCtx* cx, int depth,
     """The opponent's counter (or block) window on the player's action: they answer
     with a card of `kinds` when they hold one and it hurts the player."""
     cdef int opp = cx.me ^ 1
-    cdef State child = s[0]
-    cdef double v_res, v_ans, p
-    cdef int c
+    cdef State child
+    cdef double v_res, v_ans = 0.0, p = 0.0
+    cdef int c, answered = 0
     cdef uint64_t known
-    apply_move(&child, r, mk(V_RESOLVE, NO_CARD, NO_CARD))
-    v_res = ex_value(&child, r, cx, depth - 1)
-    if depth <= 0:
-        return v_res
-    known = s.hand[opp] & s.known_hand[cx.me] & ~s.frozen[opp]
-    p = p_holds(cx, known, popcount(s.hand[opp] & cx.pool), kinds)
-    if p <= 0.0:
-        return v_res
-    child = s[0]
-    c = give_card(&child, cx, opp, kinds)
-    if c < 0:
-        return v_res
-    apply_move(&child, r, mk(verb, c, NO_CARD))
-    v_ans = ex_value(&child, r, cx, depth - 1)
-    if v_ans >= v_res:
+    # The answer is valued on a copy first, so that s (the caller's scratch copy) can
+    # be resolved in place; the caches in cx do not depend on the order of calls.
+    if depth > 0:
+        known = s.hand[opp] & s.known_hand[cx.me] & ~s.frozen[opp]
+        p = p_holds(cx, known, popcount(s.hand[opp] & cx.pool), kinds)
+        if p > 0.0:
+            child = s[0]
+            c = give_card(&child, cx, opp, kinds)
+            if c >= 0:
+                apply_move(&child, r, mk(verb, c, NO_CARD))
+                v_ans = ex_value(&child, r, cx, depth - 1)
+                answered = 1
+    apply_move(s, r, mk(V_RESOLVE, NO_CARD, NO_CARD))
+    v_res = ex_value(s, r, cx, depth - 1)
+    if not answered or v_ans >= v_res:
         return v_res
     return (1.0 - p) * v_res + p * v_ans
 
@@ -622,7 +622,8 @@ cdef uint32_t opp_discard(const State* s, ExpertCtx* cx) noexcept nogil:
     return mk(V_DISCARD, a if a < b else b, b if a < b else a)
 
 cdef double ex_value(State* s, const CRules* r, ExpertCtx* cx, int depth) noexcept nogil:
-    """Settle the decisions that follow the player's move, then evaluate."""
+    """Settle the decisions that follow the player's move, then evaluate (s is the
+    caller's scratch copy: it is changed)."""
     cdef uint32_t buf[MAX_MOVES]
     cdef State child
     cdef int n, i
@@ -650,12 +651,18 @@ cdef double ex_value(State* s, const CRules* r, ExpertCtx* cx, int depth) noexce
         # a hand-limit discard): the best one.
         n = gen_moves(s, r, buf)
         best = -1e18
-        for i in range(n):
+        if n == 0:
+            return best
+        for i in range(n - 1):
             child = s[0]
             apply_move(&child, r, buf[i])
             v = ex_value(&child, r, cx, depth - 1)
             if v > best:
                 best = v
+        apply_move(s, r, buf[n - 1])        # the last in place: s is a scratch copy
+        v = ex_value(s, r, cx, depth - 1)
+        if v > best:
+            best = v
         return best
 
 cdef void expert_values(const State* s, const CRules* r, const uint32_t* buf, int n,
