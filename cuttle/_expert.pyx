@@ -68,7 +68,6 @@ _set_expert_weights(EXPERT_WEIGHTS)
 ctypedef struct Replies:
     # Kinds of move open to a player: their gain and the chance that they can play one.
     int n
-    int exact                 # chances are 0 or 1: keep only the best gain
     double best               # exact: the best gain so far; else the floor (drawing)
     double gain[24]
     double prob[24]
@@ -270,21 +269,22 @@ cdef double expert_eval(const State* s, const CRules* r, ExpertCtx* cx) noexcept
     v += p_win * EW[EW_MYWIN_P] + (1.0 - p_win) * EW[EW_MYWIN] * e
     return v
 
-cdef inline void add_reply(Replies* rp, double g, double p) noexcept nogil:
+cdef inline void add_reply(int exact, Replies* rp, double g, double p) noexcept nogil:
     # rp.best starts at the floor (drawing): a kind worth no more is never taken, so
     # the lists keep only the kinds above it.
     if p > 0.0 and g > 0.0 and g > rp.best:
-        if rp.exact:
+        if exact:
             rp.best = g
         else:
             rp.gain[rp.n] = g
             rp.prob[rp.n] = p
             rp.n += 1
 
-cdef inline double chance(const Replies* rp, ExpertCtx* cx, uint64_t known, int u,
+cdef inline double chance(int exact, const Replies* rp, ExpertCtx* cx, uint64_t known, int u,
                           uint64_t cards) noexcept nogil:
-    # Whether a player holds one of `cards`: known (exact lists), or likely.
-    if rp.exact:
+    # Whether a player holds one of `cards`: known (exact lists), or likely.  `exact`
+    # is a constant at each call, so the compiler specialises the callers for it.
+    if exact:
         return 1.0 if (known & cards) else 0.0
     return p_holds(cx, known, u, cards)
 
@@ -298,7 +298,8 @@ cdef inline void sort_replies(Replies* rp) noexcept nogil:
             d = rp.prob[j]; rp.prob[j] = rp.prob[j - 1]; rp.prob[j - 1] = d
             j -= 1
 
-cdef inline void hand_replies(const State* s, const CRules* r, ExpertCtx* cx, const Frame* f, int who,
+cdef inline void hand_replies(int exact, const State* s, const CRules* r, ExpertCtx* cx,
+                       const Frame* f, int who,
                        uint64_t known, int u, double cf, Replies* rp) noexcept nogil:
     """The kinds of move that depend only on `who`'s own cards and score: points of
     each rank, a King, a Queen, glasses, a 4 and a 5."""
@@ -309,32 +310,32 @@ cdef inline void hand_replies(const State* s, const CRules* r, ExpertCtx* cx, co
     cdef double pw = EW[EW_PROG]
     cdef double here_w = f.here[who]
     for rk in range(9, -1, -1):
-        p = chance(rp, cx, known, u, <uint64_t>0xF << (4 * rk))
+        p = chance(exact, rp, cx, known, u, <uint64_t>0xF << (4 * rk))
         if p > 0.0:
-            add_reply(rp, pw * (progress(sc_w + rk + 1, g_w) - here_w) - EW[EW_HAND + rk], p)
+            add_reply(exact, rp, pw * (progress(sc_w + rk + 1, g_w) - here_w) - EW[EW_HAND + rk], p)
     k = popcount(s.perm[who] & KINGS)
     if k < 4:
-        p = chance(rp, cx, known, u, KINGS)
+        p = chance(exact, rp, cx, known, u, KINGS)
         if p > 0.0:
-            add_reply(rp, EW[EW_KING] + pw * (progress(sc_w, r.king_goals[k + 1]) - here_w) -
+            add_reply(exact, rp, EW[EW_KING] + pw * (progress(sc_w, r.king_goals[k + 1]) - here_w) -
                       EW[EW_HAND + 12], p)
-    p = chance(rp, cx, known, u, QUEENS)
+    p = chance(exact, rp, cx, known, u, QUEENS)
     if p > 0.0:
-        add_reply(rp, EW[EW_QUEEN] - EW[EW_HAND + 11], p)
-    p = chance(rp, cx, known, u, EIGHTS)
+        add_reply(exact, rp, EW[EW_QUEEN] - EW[EW_HAND + 11], p)
+    p = chance(exact, rp, cx, known, u, EIGHTS)
     if p > 0.0:
-        add_reply(rp, EW[EW_GLASSES] - EW[EW_HAND + 7], p)
-    p = chance(rp, cx, known, u, FOURS)
+        add_reply(exact, rp, EW[EW_GLASSES] - EW[EW_HAND + 7], p)
+    p = chance(exact, rp, cx, known, u, FOURS)
     if p > 0.0:
-        add_reply(rp, cf * (2 * EW[EW_AVG] - EW[EW_HAND + 3]), p)
+        add_reply(exact, rp, cf * (2 * EW[EW_AVG] - EW[EW_HAND + 3]), p)
     if s.deck_len > 0:
-        p = chance(rp, cx, known, u, FIVES)
+        p = chance(exact, rp, cx, known, u, FIVES)
         if p > 0.0:
-            add_reply(rp, cf * (2 * EW[EW_AVG] - EW[EW_HAND + 4]), p)
+            add_reply(exact, rp, cf * (2 * EW[EW_AVG] - EW[EW_HAND + 4]), p)
 
 cdef inline void own_hand_best(const State* s, const CRules* r, const Frame* f, int who,
                         uint64_t known, double cf, Replies* rp) noexcept nogil:
-    """hand_replies for a hand known card by card (rp.exact): the best gain only."""
+    """hand_replies for a hand known card by card (exact): the best gain only."""
     cdef int c, k
     cdef double g
     cdef double pw = EW[EW_PROG]
@@ -370,7 +371,8 @@ cdef inline void own_hand_best(const State* s, const CRules* r, const Frame* f, 
             if g > rp.best:
                 rp.best = g
 
-cdef inline void table_replies(const State* s, const CRules* r, ExpertCtx* cx, const Frame* f, int who,
+cdef inline void table_replies(int exact, const State* s, const CRules* r, ExpertCtx* cx,
+                       const Frame* f, int who,
                         uint64_t known, int u, double cf, Replies* rp) noexcept nogil:
     """The kinds of move aimed at the other player's table: a scuttle or a Jack on their
     best point card, an Ace, a 2 or a 9 on their best permanent, a 6."""
@@ -387,20 +389,20 @@ cdef inline void table_replies(const State* s, const CRules* r, ExpertCtx* cx, c
     cdef uint64_t m = s.points[other]
     if m and not (r.queen_stops_scuttles and (s.perm[other] & QUEENS)):
         c = highest(m)
-        p = chance(rp, cx, known, u, ABOVE[1 if r.strict_scuttle else 0][c])
+        p = chance(exact, rp, cx, known, u, ABOVE[1 if r.strict_scuttle else 0][c])
         if p > 0.0:
-            add_reply(rp, pw * (here_o - progress(sc_o - card_value(c), g_o)) - EW[EW_AVG], p)
+            add_reply(exact, rp, pw * (here_o - progress(sc_o - card_value(c), g_o)) - EW[EW_AVG], p)
     m = targetable(s, r, other, who, s.points[other])
     if m:
         k = card_value(highest(m))
-        p = chance(rp, cx, known, u, JACKS)
+        p = chance(exact, rp, cx, known, u, JACKS)
         if p > 0.0:
-            add_reply(rp, pw * (here_o - progress(sc_o - k, g_o) + progress(sc_w + k, g_w) -
+            add_reply(exact, rp, pw * (here_o - progress(sc_o - k, g_o) + progress(sc_w + k, g_w) -
                                 here_w) - EW[EW_HAND + 10], p)
     if s.points[other]:
-        p = chance(rp, cx, known, u, ACES)
+        p = chance(exact, rp, cx, known, u, ACES)
         if p > 0.0:
-            add_reply(rp, cf * (pw * (here_o - progress(0, g_o) - here_w + progress(0, g_w)) -
+            add_reply(exact, rp, cf * (pw * (here_o - progress(0, g_o) - here_w + progress(0, g_w)) -
                                 EW[EW_HAND + 0]), p)
     m = targetable(s, r, other, who, s.perm[other])
     if m:
@@ -411,19 +413,19 @@ cdef inline void table_replies(const State* s, const CRules* r, ExpertCtx* cx, c
             d = EW[EW_QUEEN]
         else:
             d = EW[EW_GLASSES]
-        p = chance(rp, cx, known, u, TWOS)
+        p = chance(exact, rp, cx, known, u, TWOS)
         if p > 0.0:
-            add_reply(rp, cf * (d - EW[EW_HAND + 1]), p)
-        p = chance(rp, cx, known, u, NINES)
+            add_reply(exact, rp, cf * (d - EW[EW_HAND + 1]), p)
+        p = chance(exact, rp, cx, known, u, NINES)
         if p > 0.0:
-            add_reply(rp, cf * (EW[EW_NINE] * d - EW[EW_HAND + 8]), p)
+            add_reply(exact, rp, cf * (EW[EW_NINE] * d - EW[EW_HAND + 8]), p)
     if s.perm[other]:
         d = EW[EW_KING] * (popcount(s.perm[other] & KINGS) - popcount(s.perm[who] & KINGS)) + \
             EW[EW_QUEEN] * (popcount(s.perm[other] & QUEENS) - popcount(s.perm[who] & QUEENS)) + \
             EW[EW_GLASSES] * (popcount(s.perm[other] & EIGHTS) - popcount(s.perm[who] & EIGHTS))
-        p = chance(rp, cx, known, u, SIXES)
+        p = chance(exact, rp, cx, known, u, SIXES)
         if p > 0.0:
-            add_reply(rp, cf * (d - EW[EW_HAND + 5]), p)
+            add_reply(exact, rp, cf * (d - EW[EW_HAND + 5]), p)
 
 cdef double best_gain(const State* s, const CRules* r, ExpertCtx* cx, const Frame* f, int who,
                       uint64_t known, int u, double* p_win_out) noexcept nogil:
@@ -459,13 +461,11 @@ cdef double best_gain(const State* s, const CRules* r, ExpertCtx* cx, const Fram
     dyn.n = 0
     dyn.best = floor
     if who == cx.me:                    # exact: the player knows their cards
-        dyn.exact = 1
         own_hand_best(s, r, f, who, known, cf, &dyn)
-        table_replies(s, r, cx, f, who, known, 0, cf, &dyn)
+        table_replies(1, s, r, cx, f, who, known, 0, cf, &dyn)
         return dyn.best
     # The opponent: the kinds that depend on their hand and score rarely change from
     # one of the player's moves to the next: kept sorted in cx while they do not.
-    dyn.exact = 0
     key = known ^ (<uint64_t>u << 56)
     st = NULL
     for i in range(4):
@@ -487,11 +487,10 @@ cdef double best_gain(const State* s, const CRules* r, ExpertCtx* cx, const Fram
         h.score = f.sc[who]
         st = &h.rp
         st.n = 0
-        st.exact = 0
         st.best = floor
-        hand_replies(s, r, cx, f, who, known, u, cf, st)
+        hand_replies(0, s, r, cx, f, who, known, u, cf, st)
         sort_replies(st)
-    table_replies(s, r, cx, f, who, known, u, cf, &dyn)
+    table_replies(0, s, r, cx, f, who, known, u, cf, &dyn)
     sort_replies(&dyn)
     # Expected best: through both lists by gain, each kind counting when no better
     # one is held.
