@@ -53,6 +53,27 @@ _WEIGHT_INDEX = {"prog": EW_PROG, "win": EW_WIN, "king": EW_KING, "queen": EW_QU
                  "crowd": EW_CROWD}
 
 
+# The gain of playing a point card of rank rk for points when n more points are needed
+# (n = 10: ten or more), as own_hand_best values it, and the ranks in decreasing order of
+# it: the player's best point card is then the first rank they hold in that order.
+cdef double OWN_G[11][10]
+cdef int OWN_ORDER[11][10]
+cdef uint64_t RANK_BITS = 0x1111111111     # bit 4 * rk: rank rk (point cards)
+
+cdef void own_tables() noexcept:
+    cdef int n, rk, v, j, t
+    for n in range(1, 11):
+        for rk in range(10):
+            v = rk + 1
+            OWN_G[n][rk] = EW[EW_PROG] * (v if v < n else n) - EW[EW_HAND + rk]
+            OWN_ORDER[n][rk] = rk
+        for rk in range(1, 10):
+            j = rk
+            while j > 0 and OWN_G[n][OWN_ORDER[n][j]] > OWN_G[n][OWN_ORDER[n][j - 1]]:
+                t = OWN_ORDER[n][j]; OWN_ORDER[n][j] = OWN_ORDER[n][j - 1]; OWN_ORDER[n][j - 1] = t
+                j -= 1
+
+
 def _set_expert_weights(weights):
     """Set the evaluation's weights (a dict like EXPERT_WEIGHTS); for tuning only."""
     for k, v in weights.items():
@@ -61,6 +82,7 @@ def _set_expert_weights(weights):
                 EW[EW_HAND + i] = x
         else:
             EW[_WEIGHT_INDEX[k]] = v
+    own_tables()
 
 
 _set_expert_weights(EXPERT_WEIGHTS)
@@ -336,17 +358,32 @@ cdef inline void hand_replies(int exact, const State* s, const CRules* r, Expert
 cdef inline void own_hand_best(const State* s, const CRules* r, const Frame* f, int who,
                         uint64_t known, double cf, Replies* rp) noexcept nogil:
     """hand_replies for a hand known card by card (exact): the best gain only."""
-    cdef int c, k
+    cdef int c, k, n, j
     cdef double g
     cdef double pw = EW[EW_PROG]
     cdef int need = f.g[who] - f.sc[who]
     cdef uint64_t m = known & POINT_CARDS
-    while m:
-        c = lowest(m)
-        m &= m - 1
-        g = pw * (card_value(c) if card_value(c) < need else need) - EW[EW_HAND + rank_of(c)]
-        if g > rp.best:
-            rp.best = g
+    if need >= 1:
+        # The best point card is the first rank held in OWN_ORDER (the same values: the
+        # maximum does not depend on the order they are compared in).
+        if m:
+            m |= (m >> 1) | (m >> 2) | (m >> 3)
+            m &= RANK_BITS
+            n = need if need < 10 else 10
+            for j in range(10):
+                k = OWN_ORDER[n][j]
+                if m & bit(4 * k):
+                    g = OWN_G[n][k]
+                    if g > rp.best:
+                        rp.best = g
+                    break
+    else:
+        while m:
+            c = lowest(m)
+            m &= m - 1
+            g = pw * (card_value(c) if card_value(c) < need else need) - EW[EW_HAND + rank_of(c)]
+            if g > rp.best:
+                rp.best = g
     if known & (KINGS | QUEENS | EIGHTS | FOURS | FIVES):
         k = popcount(s.perm[who] & KINGS)
         if (known & KINGS) and k < 4:
