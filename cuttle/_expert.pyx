@@ -17,7 +17,7 @@ from cuttle._state cimport *
 from cuttle._rng cimport rng_below, rng_seed, STREAM_GAME
 from cuttle._engine cimport gen_moves, apply_move, score, goal, hand_is_public, targetable
 from cuttle._sampler cimport ABOVE
-from cuttle._greedy cimport WIN_VALUE
+from cuttle._greedy cimport WIN_VALUE, terminal_value
 
 cdef extern from *:
     """
@@ -274,11 +274,7 @@ cdef double expert_eval(const State* s, const CRules* r, ExpertCtx* cx) noexcept
     cdef int u, c
     cdef uint64_t m, known, mine
     if s.phase == PH_OVER:
-        if s.winner == me:
-            return WIN_VALUE
-        if s.winner == opp:
-            return -WIN_VALUE
-        return 0.0
+        return terminal_value(s, me)
     cdef Frame f
     for c in range(2):
         f.sc[c] = score(s, c)

@@ -13,3 +13,11 @@ cdef extern from *:
     const double WIN_VALUE "CU_WIN_VALUE"
 
 cdef uint32_t greedy_move(State* s, const CRules* r, Rng* g, uint32_t* buf, int n) noexcept nogil
+
+cdef inline double terminal_value(const State* s, int me) noexcept nogil:
+    # A finished game's value for `me`: a win, a loss or a draw.
+    if s.winner == me:
+        return WIN_VALUE
+    if s.winner == (me ^ 1):
+        return -WIN_VALUE
+    return 0.0

@@ -13,11 +13,7 @@ cdef double evaluate(const State* s, const CRules* r, int me) noexcept nogil:
     """Static value of a position for `me`: progress to the goal, cards, threats."""
     cdef int opp = me ^ 1
     if s.phase == PH_OVER:
-        if s.winner == me:
-            return WIN_VALUE
-        if s.winner == opp:
-            return -WIN_VALUE
-        return 0.0
+        return terminal_value(s, me)
     cdef double v = 0.0
     cdef int g_me = goal(s, r, me)
     cdef int g_op = goal(s, r, opp)
