@@ -5,6 +5,7 @@
 
 from libc.stdint cimport uint64_t, uint32_t
 from cuttle._state cimport (State, CRules, KINGS, QUEENS, EIGHTS, PH_OVER, END_GOAL,
+                            VALUE_BIT0, VALUE_BIT1, VALUE_BIT2, VALUE_BIT3,
                             bit, rank_of, popcount, lowest)
 
 # All legal moves of the player to decide, written to `out` (room for MAX_MOVES);
@@ -40,12 +41,11 @@ cdef inline uint64_t targetable(const State* s, const CRules* r, int side, int a
     return cards & QUEENS
 
 cdef inline int score(const State* s, int p) noexcept nogil:
+    # The sum of rank + 1 over the point cards, by the value's bits (4 popcounts, no
+    # loop: check_win scores both players after every turn).
     cdef uint64_t m = s.points[p]
-    cdef int total = 0
-    while m:
-        total += rank_of(lowest(m)) + 1
-        m &= m - 1
-    return total
+    return popcount(m & VALUE_BIT0) + 2 * popcount(m & VALUE_BIT1) + \
+        4 * popcount(m & VALUE_BIT2) + 8 * popcount(m & VALUE_BIT3)
 
 cdef inline int goal(const State* s, const CRules* r, int p) noexcept nogil:
     cdef int k = popcount(s.perm[p] & KINGS)

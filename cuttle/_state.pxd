@@ -30,6 +30,12 @@ cdef extern from *:
     #define CU_QUEENS (0xFULL << 44)
     #define CU_KINGS  (0xFULL << 48)
     #define CU_POINT_CARDS ((1ULL << 40) - 1)   /* Aces to 10s: indices below FIRST_JACK */
+    /* CU_VALUE_BITj: the cards (index < 60) whose value rank + 1 has bit j set, so that
+       the points of a mask m are sum_j popcount(m & CU_VALUE_BITj) << j. */
+    #define CU_VALUE_BIT0 0x0F0F0F0F0F0F0F0FULL
+    #define CU_VALUE_BIT1 0x0FF00FF00FF00FF0ULL
+    #define CU_VALUE_BIT2 0x0FFFF0000FFFF000ULL
+    #define CU_VALUE_BIT3 0x0FFFFFFFF0000000ULL
     """
     int cu_ctz(unsigned long long x) noexcept nogil
     int cu_popcount(unsigned long long x) noexcept nogil
@@ -49,6 +55,10 @@ cdef extern from *:
     const uint64_t QUEENS "CU_QUEENS"
     const uint64_t KINGS "CU_KINGS"
     const uint64_t POINT_CARDS "CU_POINT_CARDS"
+    const uint64_t VALUE_BIT0 "CU_VALUE_BIT0"
+    const uint64_t VALUE_BIT1 "CU_VALUE_BIT1"
+    const uint64_t VALUE_BIT2 "CU_VALUE_BIT2"
+    const uint64_t VALUE_BIT3 "CU_VALUE_BIT3"
 
 cdef enum:
     NCARDS = 53          # 52 + the joker (its bit is unused without the `joker` flag)
