@@ -20,6 +20,7 @@ from .policies import policy_code
 from .report import analysis_html
 from .seeding import seed_or_new
 from .stats import wilson_interval
+from .threads import check_threads
 
 if TYPE_CHECKING:
     from .game import Game
@@ -143,14 +144,12 @@ def analyse(game: Game, rollouts: int = 10000, policy: str = "random",
         raise ValueError("the game is over: there is nothing to analyse")
     if not isinstance(rollouts, int) or isinstance(rollouts, bool) or rollouts < 1:
         raise ValueError(f"rollouts must be a positive int, not {rollouts!r}")
-    if threads is not None and (not isinstance(threads, int) or threads < 1):
-        raise ValueError(f"threads must be None (all cores) or an int >= 1, not {threads!r}")
+    threads = check_threads(threads)
     code = policy_code(policy)
     if policy.strip().lower() not in PLAYOUT_POLICIES:
         raise ValueError(f"analysis playouts use {', '.join(map(repr, PLAYOUT_POLICIES))} "
                          f"(a search bot inside every playout would be far too slow)")
     seed = seed_or_new(seed)
-    threads = threads or 0
     moves = list(game.legal_moves)
     codes = [m.code for m in moves]
     done = {c: 0 for c in codes}

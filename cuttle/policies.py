@@ -20,6 +20,7 @@ from ._decide import decide, search_trees
 from ._policies import POLICIES, POLICY_PARAM_SHIFT
 from .moves import Move
 from .seeding import derive, seed_or_new
+from .threads import check_threads
 
 if TYPE_CHECKING:
     from .game import Game
@@ -73,10 +74,7 @@ class Bot:
         self.code = policy_code(name)
         self.name = name.strip().lower()
         self.seed = seed_or_new(seed)
-        if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int)
-                                    or threads < 1):
-            raise ValueError(f"threads must be None (one) or an int >= 1, not {threads!r}")
-        self.threads = threads or 1
+        self.threads = check_threads(threads, "one") or 1
         self._calls = 0
         self._trees = search_trees(self.threads) if self.code & 255 in _SEARCHES else None
 

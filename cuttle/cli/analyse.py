@@ -9,9 +9,10 @@ import json
 import sys
 from typing import TYPE_CHECKING
 
-from ..analysis import analyse
+from ..analysis import PLAYOUT_POLICIES, analyse
 from ..errors import Interrupted
 from ..record import result_of
+from ..threads import MAX_THREADS
 from . import options
 from .options import UsageError
 
@@ -63,11 +64,11 @@ def add_command(sub: argparse._SubParsersAction) -> None:
     options.add_rules_options(pa, position_note=True)
     pa.add_argument("--rollouts", type=options.positive, default=DEFAULT_ROLLOUTS,
                     metavar="N", help=f"playouts per move (default {DEFAULT_ROLLOUTS})")
-    pa.add_argument("--policy", choices=("random", "greedy"), default="random",
+    pa.add_argument("--policy", choices=PLAYOUT_POLICIES, default="random",
                     help="the players in the playouts (default random)")
     pa.add_argument("--adaptive", action="store_true",
                     help="successive halving: drop the worse moves early")
-    pa.add_argument("--threads", type=options.positive, default=None, metavar="T",
+    pa.add_argument("--threads", type=options.at_most(MAX_THREADS), default=None, metavar="T",
                     help="cores to use (default: all)")
     pa.add_argument("--seed", type=options.seed, default=None,
                     help="seed of the playouts and of the unlisted cards' shuffle")

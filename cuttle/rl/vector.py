@@ -28,6 +28,7 @@ from ..game import Game
 from ..policies import policy_code
 from ..rules import Rules
 from ..seeding import seed_or_new
+from ..threads import check_threads
 from .spaces import ACTION_SPACE, DEFAULT_MAX_MOVES, OBSERVATION_SIZE
 
 if TYPE_CHECKING:
@@ -100,7 +101,7 @@ class VectorEnv:
         if seat not in (0, 1, None) or isinstance(seat, bool):
             raise ValueError(f"seat must be 0, 1 or None (alternating), not {seat!r}")
         self.seat = seat
-        self.threads = None if threads is None else _positive_int(threads, "threads")
+        self.threads = check_threads(threads) or None
         self._tuner = _ThreadTuner(os.cpu_count() or 1) if threads is None else None
         self.max_moves = _positive_int(max_moves, "max_moves")
         self.copy = bool(copy)

@@ -61,6 +61,7 @@ from typing import TYPE_CHECKING
 from ..rules import Rules
 from ..seeding import seed_or_new
 from ..stats import z_value
+from ..threads import MAX_THREADS, check_threads
 from .compare import ComparisonResult
 from .formats import DEFAULT_MAX_MOVES, MATCH_FORMATS
 from .players import resolve_players
@@ -79,7 +80,6 @@ if TYPE_CHECKING:
 __all__ = ["MAX_CHUNK", "MAX_THREADS", "MAX_UNITS", "compare", "simulate"]
 
 MAX_UNITS = 10 ** 15          # games (or matches) in one run: ~40 years of one machine
-MAX_THREADS = 1024
 MAX_CHUNK = 1 << 24           # units per native call (keeps every per-call sum in 64 bits)
 MAX_MAX_MOVES = 2 ** 31 - 1
 MAX_RULE_SETS = 256           # compare tallies every pair of rule sets
@@ -91,12 +91,6 @@ def _positive_int(x, name, limit=None):
     if limit is not None and x > limit:
         raise ValueError(f"{name} must be at most {limit:,}, not {x:,}")
     return int(x)
-
-
-def _check_threads(threads):
-    if threads is None:
-        return 0
-    return _positive_int(threads, "threads", MAX_THREADS)
 
 
 def _check_match(match):
@@ -145,7 +139,7 @@ def _execute(plan, n, chunk_size, progress, games_csv, client, desc, start=0):
 def _plan(rule_sets, players, seed, threads, swap_seats, match, max_moves, keep_games,
           games_csv, client, labels=None, confidence=0.95):
     pl = resolve_players(players)
-    nthreads = _check_threads(threads)
+    nthreads = check_threads(threads)
     match = _check_match(match)
     max_moves = _positive_int(max_moves, "max_moves", MAX_MAX_MOVES)
     if not isinstance(keep_games, bool):

@@ -29,9 +29,10 @@ from ..rules import Rules
 from ..seeding import check_seed
 from ..errors import Interrupted
 from ..simulation import DEFAULT_MAX_MOVES, Tally, compare, simulate
-from ..simulation.api import MAX_CHUNK, MAX_THREADS
+from ..simulation.api import MAX_CHUNK
 from ..simulation.players import native_policy_code
 from ..stats import z_value
+from ..threads import check_threads
 from .results import AtlasResult, AtlasRow, GroupResult, first_shift, half_width
 from .store import Store, chunk_key, tally_to_json
 from .rulesets import BASES, variants
@@ -476,7 +477,6 @@ def _config(pairings, bases, seed, target, max_games, chunk_size, max_moves, con
     z_value(confidence)
     if isinstance(max_moves, bool) or not isinstance(max_moves, int) or max_moves < 1:
         raise ValueError(f"max_moves must be a positive int, not {max_moves!r}")
-    if threads is not None:
-        _count(threads, "threads", MAX_THREADS)
+    check_threads(threads)
     return AtlasConfig(_bases(bases), _pairings(pairings, target, max_games, chunk_size),
                        seed, max_moves, float(confidence), threads)

@@ -70,6 +70,7 @@ def test_analysis_table_and_dict():
 
 
 @pytest.mark.parametrize("kwargs", [dict(rollouts=0), dict(rollouts=1.5), dict(threads=0),
+                                    dict(threads=True), dict(threads=5000), dict(threads="2"),
                                     dict(policy="nope"), dict(policy="ismcts:10")])
 def test_analysis_rejects_bad_arguments(kwargs):
     with pytest.raises(ValueError):

@@ -109,7 +109,7 @@ def test_trees_are_not_reused_across_unrelated_games():
     assert a.choose(g3) == b.choose(g3)
 
 
-@pytest.mark.parametrize("threads", [None, 0, -1, 1.5, True])
+@pytest.mark.parametrize("threads", [None, 0, -1, 1.5, True, 1025])
 def test_bad_thread_counts(threads):
     if threads is None:
         Bot("ismcts:10", threads=threads)

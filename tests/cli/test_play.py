@@ -308,6 +308,12 @@ def test_analyse_json_options_and_stdin(monkeypatch, capsys, tmp_path):
     assert {m["move"] for m in d["moves"]} >= {"draw", "points 4S", "points 5D"}
     assert "to_move: 1" in d["position"]
     assert max(m["rollouts"] for m in d["moves"]) == 100
+    # every playout policy of the API, expert too
+    code, out, err = run(monkeypatch, capsys,
+                         ["analyse", POS, "--rollouts", "20", "--seed", "3", "--json",
+                          "--policy", "expert"])
+    assert code == 0, err
+    assert json.loads(out)["policy"] == "expert"
     # a file; the position's own rules with --set on top
     f = tmp_path / "pos.txt"
     f.write_text("rules: quick\n" + POS.replace("; ", "\n"))
@@ -336,7 +342,8 @@ def test_analyse_errors(monkeypatch, capsys, argv, message):
 
 def test_analyse_argparse_errors(monkeypatch, capsys):
     for argv in (["analyse", POS, "--policy", "ismcts"], ["analyse", POS, "--rollouts", "0"],
-                 ["analyse", POS, "--player", "3"], ["analyse"]):
+                 ["analyse", POS, "--player", "3"], ["analyse", POS, "--threads", "5000"],
+                 ["analyse"]):
         code, _, err = run(monkeypatch, capsys, argv)
         assert code == 2 and err
 
