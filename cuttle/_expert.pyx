@@ -82,24 +82,49 @@ _WEIGHT_INDEX = {"prog": EW_PROG, "win": EW_WIN, "king": EW_KING, "queen": EW_QU
 
 
 # The gain of playing a point card of rank rk for points when n more points are needed
-# (n = 10: ten or more), as own_hand_best values it, and the ranks in decreasing order of
-# it: the player's best point card is then the first rank they hold in that order.
+# (n = 10: ten or more), as own_hand_best values it, and OWN_BEST[n][held]: the best
+# of them over the ranks in a 10-bit mask `held` (a table, not a loop whose exit the
+# processor cannot predict).
 cdef double OWN_G[11][10]
-cdef int OWN_ORDER[11][10]
+cdef double OWN_BEST[11][1024]
+# HAND_V[j][b]: the summed hand weights of the cards in byte b of a card mask's byte j.
+cdef double HAND_V[8][256]
 cdef uint64_t RANK_BITS = 0x1111111111     # bit 4 * rk: rank rk (point cards)
 
 cdef void own_tables() noexcept:
-    cdef int n, rk, v, j, t
+    cdef int n, rk, v, held, j, b, c
+    cdef double g
     for n in range(1, 11):
         for rk in range(10):
             v = rk + 1
             OWN_G[n][rk] = EW[EW_PROG] * (v if v < n else n) - EW[EW_HAND + rk]
-            OWN_ORDER[n][rk] = rk
-        for rk in range(1, 10):
-            j = rk
-            while j > 0 and OWN_G[n][OWN_ORDER[n][j]] > OWN_G[n][OWN_ORDER[n][j - 1]]:
-                t = OWN_ORDER[n][j]; OWN_ORDER[n][j] = OWN_ORDER[n][j - 1]; OWN_ORDER[n][j - 1] = t
-                j -= 1
+        for held in range(1024):
+            g = -1e300
+            for rk in range(10):
+                if held & (1 << rk) and OWN_G[n][rk] > g:
+                    g = OWN_G[n][rk]
+            OWN_BEST[n][held] = g
+    for j in range(8):
+        for b in range(256):
+            g = 0.0
+            for c in range(8 * j, 8 * j + 8):
+                if b & (1 << (c - 8 * j)) and c < NCARDS:
+                    g += EW[EW_HAND + rank_of(c)]
+            HAND_V[j][b] = g
+
+cdef inline double hand_value(uint64_t m) noexcept nogil:
+    # The summed hand weights of the cards in m: eight lookups, no branch.
+    return (HAND_V[0][m & 255] + HAND_V[1][(m >> 8) & 255] + HAND_V[2][(m >> 16) & 255] +
+            HAND_V[3][(m >> 24) & 255] + HAND_V[4][(m >> 32) & 255] +
+            HAND_V[5][(m >> 40) & 255] + HAND_V[6][(m >> 48) & 255] + HAND_V[7][m >> 56])
+
+cdef inline int ranks_held(uint64_t m) noexcept nogil:
+    # The point ranks with a card in m, as a 10-bit mask (bit rk: rank rk).
+    m = (m | (m >> 1) | (m >> 2) | (m >> 3)) & RANK_BITS
+    m = (m | (m >> 3)) & <uint64_t>0x0303030303
+    m = (m | (m >> 6)) & <uint64_t>0x000F000F000F
+    m = (m | (m >> 12)) & <uint64_t>0x000000FF000000FF
+    return <int>((m | (m >> 24)) & 0x3FF)
 
 
 def _set_expert_weights(weights):
@@ -153,9 +178,6 @@ ctypedef struct ExpertCtx:
     int npool
     HandReplies hand[4]       # the opponent's hand-only replies, for recent keys
     int hand_next             # the slot to fill next
-    int filled[NCARDS + 1]    # miss[u][0 .. npool - u] are computed
-    double miss[NCARDS + 1][NCARDS + 1]   # miss[u][x]: u cards dealt from the pool
-                                          # hold none of x given pool cards
 
 cdef inline int card_value(int c) noexcept nogil:
     return rank_of(c) + 1
@@ -173,8 +195,6 @@ cdef void canonical_view(State* s, const CRules* r, int me, ExpertCtx* cx) noexc
             m |= bit(s.deck[i])
     cx.pool = m
     cx.npool = popcount(m)
-    for i in range(NCARDS + 1):
-        cx.filled[i] = 0
     for i in range(4):
         cx.hand[i].ok = 0
     for i in range(MEMO_SLOTS):
@@ -197,28 +217,32 @@ cdef int _c
 for _c in range(1, NCARDS + 2):
     INV[_c] = 1.0 / _c
 
-cdef void fill_miss(ExpertCtx* cx, int u) noexcept nogil:
-    # miss[u][x] for every x that leaves u cards to deal, by the ratio of consecutive terms.
-    cdef int n = cx.npool
-    cdef int k
-    cdef double* t = &cx.miss[u][0]
-    t[0] = 1.0
-    for k in range(1, n - u + 1):
-        t[k] = t[k - 1] * (n - k + 1 - u) * INV[n - k + 1]
-    cx.filled[u] = 1
+# MISS[n][u][x]: the chance that u cards dealt from a pool of n hold none of x given
+# pool cards, C(n - x, u) / C(n, u), for x <= n - u (the ratio of consecutive terms).
+# One read-only table for every decision and thread (1.2 MB, computed at import).
+cdef double MISS[NCARDS + 1][NCARDS + 1][NCARDS + 1]
 
-cdef inline double p_none(ExpertCtx* cx, int u, int x) noexcept nogil:
-    """The chance that u cards dealt from the pool hold none of x given pool cards:
-    C(n - x, u) / C(n, u)."""
+cdef void fill_miss() noexcept:
+    cdef int n, u, k
+    cdef double* t
+    for n in range(NCARDS + 1):
+        for u in range(1, n + 1):
+            t = &MISS[n][u][0]
+            t[0] = 1.0
+            for k in range(1, n - u + 1):
+                t[k] = t[k - 1] * (n - k + 1 - u) * INV[n - k + 1]
+
+fill_miss()
+
+cdef inline double p_none(const ExpertCtx* cx, int u, int x) noexcept nogil:
+    """The chance that u cards dealt from the pool hold none of x given pool cards."""
     if u <= 0 or x <= 0:
         return 1.0
     if u > cx.npool - x:
         return 0.0
-    if not cx.filled[u]:
-        fill_miss(cx, u)
-    return cx.miss[u][x]
+    return MISS[cx.npool][u][x]
 
-cdef inline double p_holds(ExpertCtx* cx, uint64_t known, int u, uint64_t cards) noexcept nogil:
+cdef inline double p_holds(const ExpertCtx* cx, uint64_t known, int u, uint64_t cards) noexcept nogil:
     # The chance the opponent (known cards `known`, u unseen ones) holds one of `cards`.
     if known & cards:
         return 1.0
@@ -286,20 +310,13 @@ cdef double expert_eval(const State* s, const CRules* r, ExpertCtx* cx) noexcept
     v += EW[EW_GLASSES] * (popcount(s.perm[me] & EIGHTS) - popcount(s.perm[opp] & EIGHTS))
     # Hands: known cards by rank, unseen ones at the average.
     mine = s.hand[me] & ~cx.pool
-    m = mine
-    while m:
-        c = lowest(m)
-        m &= m - 1
-        v += EW[EW_HAND + rank_of(c)]
+    v += hand_value(mine)
     v += EW[EW_AVG] * popcount(s.hand[me] & cx.pool)
-    known = s.hand[opp] & s.known_hand[me]
+    # A pool card is unknown even when the look-ahead has revealed it (glasses): it
+    # stands for any unseen card, not for itself.
+    known = s.hand[opp] & s.known_hand[me] & ~cx.pool
     u = popcount(s.hand[opp]) - popcount(known)
-    m = known
-    d = EW[EW_AVG] * u
-    while m:
-        c = lowest(m)
-        m &= m - 1
-        d += EW[EW_HAND + rank_of(c)]
+    d = EW[EW_AVG] * u + hand_value(known)
     v -= EW[EW_OPP_HAND] * d
     c = popcount(s.hand[me]) - 6
     if c > 0:
@@ -382,25 +399,16 @@ cdef inline void hand_replies(int exact, const State* s, const CRules* r, Expert
 cdef inline void own_hand_best(const State* s, const CRules* r, const Frame* f, int who,
                         uint64_t known, double cf, Replies* rp) noexcept nogil:
     """hand_replies for a hand known card by card (exact): the best gain only."""
-    cdef int c, k, n, j
+    cdef int c, k
     cdef double g
     cdef double pw = EW[EW_PROG]
     cdef int need = f.g[who] - f.sc[who]
     cdef uint64_t m = known & POINT_CARDS
     if need >= 1:
-        # The best point card is the first rank held in OWN_ORDER (the same values: the
-        # maximum does not depend on the order they are compared in).
         if m:
-            m |= (m >> 1) | (m >> 2) | (m >> 3)
-            m &= RANK_BITS
-            n = need if need < 10 else 10
-            for j in range(10):
-                k = OWN_ORDER[n][j]
-                if m & bit(4 * k):
-                    g = OWN_G[n][k]
-                    if g > rp.best:
-                        rp.best = g
-                    break
+            g = OWN_BEST[need if need < 10 else 10][ranks_held(m)]
+            if g > rp.best:
+                rp.best = g
     else:
         while m:
             c = lowest(m)
@@ -500,16 +508,16 @@ cdef double best_gain(const State* s, const CRules* r, ExpertCtx* cx, const Fram
     cdef Replies* st
     cdef HandReplies* h
     cdef double cf, p_win, e, pnone, floor, g, p
-    cdef uint64_t wins, key
+    cdef uint64_t wins, key, known2
     cdef int i, j
     # A one-off that the other player can counter (holding a 2, no Queen against
     # them) gains little; the opponent's 2s are known or likely.
     if s.perm[who] & QUEENS:
         cf = 1.0
     elif who == cx.me:
+        known2 = s.hand[other] & s.known_hand[who] & ~cx.pool
         cf = 1.0 - (1.0 - EW[EW_COUNTERED]) * p_holds(
-            cx, s.hand[other] & s.known_hand[who],
-            popcount(s.hand[other]) - popcount(s.hand[other] & s.known_hand[who]), TWOS)
+            cx, known2, popcount(s.hand[other]) - popcount(known2), TWOS)
     else:
         cf = EW[EW_COUNTERED] if (s.hand[other] & TWOS & ~cx.pool) else 1.0
     wins = win_cards(s, r, f, who)
@@ -652,7 +660,7 @@ cdef double ex_window(State* s, const CRules* r, ExpertCtx* cx, int depth,
     # The answer is valued on a copy first, so that s (the caller's scratch copy) can
     # be resolved in place; the caches in cx do not depend on the order of calls.
     if depth > 0:
-        known = s.hand[opp] & s.known_hand[cx.me] & ~s.frozen[opp]
+        known = s.hand[opp] & s.known_hand[cx.me] & ~s.frozen[opp] & ~cx.pool
         p = p_holds(cx, known, popcount(s.hand[opp] & cx.pool), kinds)
         if p > 0.0:
             copy_state(&child, s)

@@ -80,6 +80,18 @@ def test_expert_takes_an_immediate_win_and_counters_a_losing_one_off():
     assert Bot("expert", seed=1).choose(g) == "counter 2H"
 
 
+def test_glasses_in_the_look_ahead_reveal_nothing():
+    # The opponent needs 4 points with a King; the expert can take the King (a 2 or a
+    # 6).  Playing its glasses would "reveal" the canonical view's stand-in cards, the
+    # lowest unseen ones, which cannot win: they must still count as unknown cards.
+    g = cuttle.Game.from_position(
+        hands=(["2D", "6C", "7H", "KD", "8S"], ["8D", "JD", "JS", "7C"]),
+        points=((), ["TC"]), permanents=((), ["KS"]), rest="deck", seed=3)
+    assert "glasses 8S" in g.legal_moves
+    for seed in range(5):
+        assert Bot("expert", seed=seed).choose(g) in ("oneoff 2D KS", "oneoff 6C")
+
+
 @pytest.mark.parametrize("threads", [1, 2])
 def test_a_seeded_search_is_reproducible(threads):
     g = cuttle.Game(seed=21)
