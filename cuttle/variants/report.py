@@ -50,11 +50,15 @@ def _ends(row, base):
     if not row.n_games:
         return ""
     own = row.tally.counts.sum(axis=(0, 1))
+    seen = base.tally.counts.sum(axis=(0, 1))
+    values = [_value(row, base, f"end_{e}") for e in END_REASONS]
+    # Each share is the base's plus the paired shift, clipped at 0 where a small
+    # variant's shift exceeds the base's rate; rescaled so that the shares add up to 1.
+    total = sum(v for v in values if math.isfinite(v))
     parts = []
-    for e in END_REASONS:
-        value = _value(row, base, f"end_{e}")
-        if own[END_NAMES.index(e)] or base.tally.counts.sum(axis=(0, 1))[END_NAMES.index(e)]:
-            parts.append(f"{_END_LABELS[e]} {100 * value:.1f}%")
+    for e, value in zip(END_REASONS, values):
+        if own[END_NAMES.index(e)] or seen[END_NAMES.index(e)]:
+            parts.append(f"{_END_LABELS[e]} {100 * value / (total or 1.0):.1f}%")
     return ", ".join(parts)
 
 
