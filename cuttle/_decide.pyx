@@ -117,7 +117,6 @@ def decide(CoreGame game, int policy, uint64_t seed, int threads=1, SearchTrees 
     cdef uint32_t m
     cdef State s = game.st
     cdef int n = gen_moves(&s, &game.cr, buf)
-    cdef int kind = policy & POLICY_KIND_MASK
     cdef int t, i, iters, failed = 0
     cdef Rng* streams
     cdef int32_t* visits
@@ -129,7 +128,7 @@ def decide(CoreGame game, int policy, uint64_t seed, int threads=1, SearchTrees 
     if threads < 1:
         raise ValueError(f"threads must be >= 1, not {threads}")
     reset_interrupt()
-    if not (kind == POL_ISMCTS or kind == POL_ISMCTS_RANDOM) or n == 1:
+    if not is_search(policy) or n == 1:
         rng_seed(&g, seed, STREAM_DECISION)
         with nogil:
             m = choose_move(&s, &game.cr, policy, &g, buf, n)

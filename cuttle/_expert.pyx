@@ -14,10 +14,10 @@ from libc.stdint cimport uint64_t, uint32_t, int8_t
 from libc.math cimport exp
 
 from cuttle._state cimport *
-from cuttle._rng cimport rng_below, rng_seed, STREAM_GAME
+from cuttle._rng cimport rng_seed, STREAM_GAME
 from cuttle._engine cimport gen_moves, apply_move, score, goal, hand_is_public, targetable
 from cuttle._sampler cimport ABOVE
-from cuttle._greedy cimport WIN_VALUE, terminal_value
+from cuttle._greedy cimport terminal_value, best_index
 
 cdef extern from *:
     """
@@ -752,20 +752,10 @@ cdef void expert_values(const State* s, const CRules* r, const uint32_t* buf, in
 
 cdef uint32_t expert_move(State* s, const CRules* r, Rng* g, uint32_t* buf, int n) noexcept nogil:
     cdef double values[MAX_MOVES]
-    cdef int i, nbest = 0
-    cdef double best = -1e18
-    cdef uint32_t choice = buf[0]
+    cdef int i
     expert_values(s, r, buf, n, values)
-    for i in range(n):
-        if values[i] > best + 1e-9:
-            best = values[i]
-            choice = buf[i]
-            nbest = 1
-        elif values[i] > best - 1e-9:
-            nbest += 1                      # ties broken uniformly (reservoir sampling)
-            if rng_below(g, nbest) == 0:
-                choice = buf[i]
-    return choice
+    i = best_index(values, n, g, -1e18)
+    return buf[i if i >= 0 else 0]
 
 
 cdef double position_value(const State* s, const CRules* r, double scale) noexcept nogil:

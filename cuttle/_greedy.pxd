@@ -4,6 +4,7 @@
 
 from libc.stdint cimport uint32_t
 from cuttle._state cimport State, CRules, Rng
+from cuttle._rng cimport rng_below
 
 cdef extern from *:
     """
@@ -21,3 +22,21 @@ cdef inline double terminal_value(const State* s, int me) noexcept nogil:
     if s.winner == (me ^ 1):
         return -WIN_VALUE
     return 0.0
+
+cdef inline int best_index(const double* values, int n, Rng* g, double floor) noexcept nogil:
+    # The index of the highest of n values above `floor` (-1: none), values within 1e-9
+    # of each other tied and the tie broken uniformly from g (reservoir sampling: one
+    # draw per tied value, in index order), so that a policy is not predictable.  The
+    # greedy and expert policies and the search's expansion choose with it.
+    cdef int i, pick = -1, nbest = 0
+    cdef double best = floor
+    for i in range(n):
+        if values[i] > best + 1e-9:
+            best = values[i]
+            pick = i
+            nbest = 1
+        elif values[i] > best - 1e-9:
+            nbest += 1
+            if rng_below(g, nbest) == 0:
+                pick = i
+    return pick

@@ -5,7 +5,6 @@ public table, the hand sizes and its own hand."""
 from libc.stdint cimport uint32_t
 
 from cuttle._state cimport *
-from cuttle._rng cimport rng_below
 from cuttle._engine cimport gen_moves, apply_move, score, goal
 
 
@@ -62,20 +61,11 @@ cdef double greedy_value(State* s, const CRules* r, int me, int depth) noexcept 
 cdef uint32_t greedy_move(State* s, const CRules* r, Rng* g, uint32_t* buf, int n) noexcept nogil:
     cdef int me = s.to_move
     cdef State child
-    cdef int i, nbest = 0
-    cdef double v, best = -1e18
-    cdef uint32_t choice = buf[0]
+    cdef double values[MAX_MOVES]
+    cdef int i
     for i in range(n):
         child = s[0]
         apply_move(&child, r, buf[i])
-        v = greedy_value(&child, r, me, 2)
-        if v > best + 1e-9:
-            best = v
-            choice = buf[i]
-            nbest = 1
-        elif v > best - 1e-9:
-            # Break ties uniformly (reservoir sampling) so greedy is not predictable.
-            nbest += 1
-            if rng_below(g, nbest) == 0:
-                choice = buf[i]
-    return choice
+        values[i] = greedy_value(&child, r, me, 2)
+    i = best_index(values, n, g, -1e18)
+    return buf[i if i >= 0 else 0]

@@ -36,9 +36,6 @@ cdef uint32_t choose_move(State* s, const CRules* r, int policy, Rng* g,
     return plain_move(s, r, policy, g, buf, n)
 
 
-cdef inline int is_search(int pol) noexcept nogil:
-    return (pol & POLICY_KIND_MASK) == POL_ISMCTS or (pol & POLICY_KIND_MASK) == POL_ISMCTS_RANDOM
-
 cdef int play_out(State* s, const CRules* r, int pol0, int pol1, Rng* g,
                   int max_moves) noexcept nogil:
     """Play to the end with seat 0 using pol0 and seat 1 pol1; returns the moves made,

@@ -12,7 +12,7 @@ this module needs only those, not the dispatcher (cuttle._policies) that calls i
 
 from libc.stdint cimport uint32_t, int32_t
 from libc.stdlib cimport malloc, realloc, free
-from libc.math cimport log, sqrt, exp
+from libc.math cimport log, sqrt, exp, INFINITY
 
 from cuttle._state cimport *
 from cuttle._rng cimport rng_below
@@ -20,7 +20,7 @@ from cuttle._engine cimport gen_moves, apply_move
 from cuttle._hidden cimport determinize
 from cuttle._signals cimport poll_interrupt
 from cuttle._sampler cimport random_move
-from cuttle._greedy cimport greedy_move, WIN_VALUE
+from cuttle._greedy cimport greedy_move, best_index, WIN_VALUE
 from cuttle._expert cimport expert_move, expert_values, position_value
 
 ctypedef struct SearchConfig:
@@ -97,8 +97,8 @@ cdef int expand(Node* nodes, int node, int n_nodes, const State* s, const CRules
     """Add to `node` the untried move (of the n legal in s) that the expert likes best
     (any untried move without priors); returns the new node's index."""
     cdef double values[MAX_MOVES]
-    cdef int i, child, pick = -1, k = 0, nbest = 0
-    cdef double top = -1e300, best = -1e300
+    cdef int i, child, pick = -1, k = 0
+    cdef double top = -1e300
     cdef float prior = 1.0
     if cfg.bias > 0.0:
         expert_values(s, r, buf, n, values)
@@ -109,22 +109,14 @@ cdef int expand(Node* nodes, int node, int n_nodes, const State* s, const CRules
         child = nodes[node].first_child
         while child >= 0 and nodes[child].move != buf[i]:
             child = nodes[child].next_sibling
-        if child >= 0:
-            continue                        # tried already
-        if cfg.bias > 0.0:
-            if values[i] > best + 1e-9:
-                best = values[i]
-                pick = i
-                nbest = 1
-            elif values[i] > best - 1e-9:
-                nbest += 1
-                if rng_below(g, nbest) == 0:
-                    pick = i
-        else:
+        if child < 0 and cfg.bias <= 0.0:
             k += 1                          # uniform among the untried (reservoir)
             if rng_below(g, k) == 0:
                 pick = i
+        elif child >= 0 and cfg.bias > 0.0:
+            values[i] = -INFINITY           # tried already: never the pick
     if cfg.bias > 0.0:
+        pick = best_index(values, n, g, -1e300)
         prior = prior_of(values[pick], top, cfg.temp)
     child = n_nodes
     node_init(&nodes[child], buf[pick], node, s.to_move, prior)

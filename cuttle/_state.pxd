@@ -125,6 +125,11 @@ cdef enum:
     POLICY_KIND_MASK = 255
     MOVE_NO_MEMORY = 1 << 16  # not a move: a search could not allocate its tree
 
+cdef inline int is_search(int policy) noexcept nogil:
+    # Whether a policy code is an ISMCTS search (which decides with a tree).
+    return (policy & POLICY_KIND_MASK) == POL_ISMCTS or \
+        (policy & POLICY_KIND_MASK) == POL_ISMCTS_RANDOM
+
 # The values of the choice flags, in the order cuttle/rules.py declares them (the
 # differential tests against the reference engine fail if the two orders differ).
 cdef enum:
