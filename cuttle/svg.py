@@ -130,8 +130,8 @@ class _Table:
                 self.suit(c.suit, 14 if len(rank) == 1 else 19, 5.5, 9, color)
             self.suit(c.suit, CW - 22, CH - 24, 19, color)
             if "perm" in extra and c.rank == 8:     # an 8 played as glasses
-                o.append(f'<path class="glasses-icon" d="M12 28a4.5 4.5 0 1 0 9 0a4.5 4.5 0 '
-                         f'1 0 -9 0M23 28a4.5 4.5 0 1 0 9 0a4.5 4.5 0 1 0 -9 0M21 27.5h2" '
+                o.append('<path class="glasses-icon" d="M12 28a4.5 4.5 0 1 0 9 0a4.5 4.5 0 '
+                         '1 0 -9 0M23 28a4.5 4.5 0 1 0 9 0a4.5 4.5 0 1 0 -9 0M21 27.5h2" '
                          'fill="none" stroke="#444" stroke-width="1.6"/>')
         if frozen:
             o.append(f'<rect width="{CW}" height="{CH}" rx="4" fill="{ICE}" '

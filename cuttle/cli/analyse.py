@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 from ..analysis import PLAYOUT_POLICIES, analyse
 from ..errors import Interrupted
 from ..record import result_of
-from ..threads import MAX_THREADS
 from . import options
 from .options import UsageError
 
@@ -68,7 +67,7 @@ def add_command(sub: argparse._SubParsersAction) -> None:
                     help="the players in the playouts (default random)")
     pa.add_argument("--adaptive", action="store_true",
                     help="successive halving: drop the worse moves early")
-    pa.add_argument("--threads", type=options.at_most(MAX_THREADS), default=None, metavar="T",
+    pa.add_argument("--threads", type=options.threads, default=None, metavar="T",
                     help="cores to use (default: all)")
     pa.add_argument("--seed", type=options.seed, default=None,
                     help="seed of the playouts and of the unlisted cards' shuffle")

@@ -10,7 +10,7 @@ import textwrap
 from ..variants import BASES, QUICK, AtlasInterrupted, Pairing, atlas, default_pairings
 from ..variants.plot import check_plot_folder
 from ..variants.run import CHEAP, SEARCH, search_policy
-from ..simulation import DEFAULT_MAX_MOVES, MAX_THREADS
+from ..simulation import DEFAULT_MAX_MOVES
 from ..simulation.api import MAX_CHUNK, MAX_MAX_MOVES
 from . import options
 from .options import CommandError, UsageError
@@ -102,7 +102,7 @@ def add_command(sub: argparse._SubParsersAction) -> None:
                         f"{DEFAULT_MAX_MOVES})")
     p.add_argument("--confidence", type=options.confidence, default=0.95, metavar="C",
                    help="confidence level of the intervals: 0.95 or 95%% (default 0.95)")
-    p.add_argument("--threads", type=options.at_most(MAX_THREADS), default=None, metavar="T",
+    p.add_argument("--threads", type=options.threads, default=None, metavar="T",
                    help="cores to use (default: all)")
     p.add_argument("--scheduler", type=options.scheduler, default=None, metavar="ADDRESS",
                    help="play the chunks on a dask cluster: tcp://HOST:8786, or local:N "

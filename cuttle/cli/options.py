@@ -14,13 +14,14 @@ from ..policies import POLICY_NAMES, policy_code
 from ..position import parse_text
 from ..rules import Rules
 from ..seeding import check_seed
+from ..threads import MAX_THREADS
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
 __all__ = ["UsageError", "CommandError", "add_rules_options", "at_most", "confidence",
            "output_files", "players", "positive", "read_position_arg", "rules_from_options",
-           "scheduler", "seed"]
+           "scheduler", "seed", "threads"]
 
 
 class UsageError(Exception):
@@ -60,6 +61,11 @@ def at_most(limit: int) -> Callable[[str], int]:
         return positive(text, limit)
     parse.__name__ = "count"
     return parse
+
+
+def threads(text: str) -> int:
+    """A thread count: a `positive` count up to cuttle.threads.MAX_THREADS."""
+    return positive(text, MAX_THREADS)
 
 
 def seed(text: str) -> int:

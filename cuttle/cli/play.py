@@ -17,7 +17,6 @@ from ..moves import Move
 from ..policies import POLICY_NAMES, Bot, policy_code
 from ..record import make_record, result_of, write_record
 from ..seeding import derive
-from ..threads import MAX_THREADS
 from . import options
 from .options import CommandError, UsageError
 from .terminal import history_lines, print_moves, read_line, seat_names
@@ -267,7 +266,7 @@ def add_command(sub: argparse._SubParsersAction) -> None:
     pp.add_argument("--bot", default="greedy", metavar="NAME",
                     help=f"the opponent: {', '.join(POLICY_NAMES)} (default greedy; "
                          f"'ismcts' alone means ismcts:1000)")
-    pp.add_argument("--bot-threads", type=options.at_most(MAX_THREADS), default=None,
+    pp.add_argument("--bot-threads", type=options.threads, default=None,
                     metavar="N",
                     help="threads for a search bot's decisions (default: all cores; a "
                          "seeded ismcts bot's choices depend on this number)")

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from ..report import comparison_page, output_path, save_page, simulation_page
 from ..files import write_text_file
 from ..rules import Rules
-from ..simulation import (DEFAULT_MAX_MOVES, MATCH_FORMATS, MAX_THREADS, MAX_UNITS,
+from ..simulation import (DEFAULT_MAX_MOVES, MATCH_FORMATS, MAX_UNITS,
                           Interrupted, compare, simulate)
 from ..simulation.api import MAX_CHUNK, MAX_MAX_MOVES
 from ..simulation.cluster import connect, start_local_cluster
@@ -35,7 +35,7 @@ def _add_common(p, plot_help):
                         + options.player_help("random,greedy"))
     p.add_argument("--seed", type=options.seed, default=None,
                    help="seed of the run (default: a random seed, printed with the results)")
-    p.add_argument("--threads", type=options.at_most(MAX_THREADS), default=None, metavar="T",
+    p.add_argument("--threads", type=options.threads, default=None, metavar="T",
                    help="cores to use (default: all)")
     p.add_argument("--no-swap", dest="swap", action="store_false",
                    help="player A always moves first (default: A moves first in "
