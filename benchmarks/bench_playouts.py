@@ -59,7 +59,9 @@ def python_api(rules, n):
 
 
 def reference(rules, n):
-    from cuttle.reference import ReferenceGame
+    # The reference engine is a test oracle: it lives with the tests, not in the package.
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
+    from support.reference import ReferenceGame
 
     def run():
         rng = random.Random(1)

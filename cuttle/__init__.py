@@ -1,5 +1,6 @@
 """cuttle: exact rules and native-speed simulation of the card game Cuttle."""
 
+from ._version import __version__
 from .analysis import Analysis, analyse, analyze
 from .cards import CARDS, Card
 from .errors import IllegalMoveError, Interrupted, InvalidMoveError
@@ -12,7 +13,6 @@ from .simulation import compare, simulate
 from .stats import wilson_interval
 from .variants import atlas
 
-__version__ = "0.1.0"
 
 __all__ = ["Analysis", "Bot", "Card", "CARDS", "Game", "IllegalMoveError", "InvalidMoveError",
            "Interrupted", "LegalMoves", "Move", "Observation", "Rules", "__version__", "analyse",

@@ -19,6 +19,7 @@ import datetime
 import json
 from typing import TYPE_CHECKING, Any
 
+from ._version import __version__
 from .files import write_text
 from .game import Game
 from .rules import Rules
@@ -57,7 +58,6 @@ def make_record(game: Game, *, players: Iterable[str], human_seat: int | None = 
                 status: str = "over") -> dict[str, Any]:
     """The record of `game` (every move it played from its start).  `position` is the
     starting position text when the game did not start from a deal."""
-    from . import __version__
     return {
         "format": FORMAT, "version": VERSION, "rules": game.rules.to_json(),
         "seed": game.seed, "position": position, "players": list(players),

@@ -1,9 +1,26 @@
-"""Test layout (mirrors cuttle/): rules/ (scenario tests of every rule, each run on the
-native core and on the reference engine through the `engine` fixture), engine/
-(cross-checks: differential, perft, golden playthroughs, properties, the reference
-engine's own tests), api/ (Game, positions, hidden information, analysis, bots),
-simulation/ (simulate, compare, statistics), cli/ (the cuttle command).  Shared helpers
-live in support/."""
+"""The tests mirror the package: one folder per package or concern of cuttle/, named after
+it, so that a change's tests are found from its path (docs/architecture.md has the map).
+
+  rules/       the rules (rules.py and the engine's behaviour): a scenario for every card,
+               flow and flag, each run on the native core and on the reference engine
+               through the `engine` fixture
+  engine/      the native core cross-checked: differential runs against the reference
+               engine, perft counts, golden playthroughs, properties, the random sampler,
+               and the reference engine's own tests
+  game/        game.py, moves.py, cards.py, position.py, observation.py: the Game API,
+               errors, positions, observations and determinization
+  policies/    policies.py and the native players: bots, the expert, the search
+  analysis/    analysis.py
+  simulation/  simulation/ and stats.py
+  variants/    variants/ (the atlas)
+  report/      report/ and svg.py (HTML pages, SVG tables, headless Chromium)
+  rl/          rl/ and openspiel.py
+  cli/         cli/ (the cuttle command)
+  fuzz/        hostile input to every parser and loader (also run under ASan by .ci/asan)
+  docs/        README, docs/ and the public API's docstrings and annotations
+  support/     shared helpers, the golden games, perft positions and the reference engine
+               (support/reference.py, the independent pure-Python oracle)
+"""
 
 import os
 import signal

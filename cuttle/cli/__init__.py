@@ -21,7 +21,7 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
-from .. import __version__
+from .._version import __version__
 from . import analyse, atlas, play, replay, simulate
 from .options import CommandError, UsageError
 

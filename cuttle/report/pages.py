@@ -15,6 +15,7 @@ import os
 from html import escape
 from typing import TYPE_CHECKING
 
+from .._version import __version__
 from ..files import write_text
 from .charts import interval_chart, share_bar
 from .tables import (STYLE, comparison_metrics, comparison_table, metric_estimate,
@@ -49,7 +50,6 @@ footer{color:#777;font-size:12px;padding:0 24px 16px 24px}
 def page(title: str, body: str, *, subtitle: str = "", style: str = "", script: str = "",
          body_attrs: str = "") -> str:
     """A whole HTML document: inline style and script only (works offline)."""
-    from .. import __version__
     made = datetime.datetime.now().isoformat(timespec="seconds")
     return (
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"

@@ -1,4 +1,4 @@
-"""Scenario tests of the pure-Python reference engine (cuttle/reference.py),
+"""Scenario tests of the pure-Python reference engine (tests/support/reference.py),
 written from the rulebook (shared/rules.md) and docs/rules-decisions.md.
 
 The module is loaded from its file so that these tests do not depend on the
@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-_PATH = pathlib.Path(__file__).resolve().parents[2] / "cuttle" / "reference.py"
+_PATH = pathlib.Path(__file__).resolve().parents[1] / "support" / "reference.py"
 _spec = importlib.util.spec_from_file_location("cuttle_reference_under_test", _PATH)
 ref = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(ref)

@@ -84,7 +84,7 @@ def random_game(rng: random.Random, max_moves=None, rules=None) -> cuttle.Game:
 
 def reference_from_game(g):
     """A ReferenceGame holding the same main-phase position (and random stream) as g."""
-    from cuttle.reference import ReferenceGame
+    from support.reference import ReferenceGame
 
     s = snapshot(g)
     assert s["phase"] == "main" or (s["over"] and not g.moves), \

@@ -1,10 +1,10 @@
-"""Rollout analysis and the native bots."""
+"""Rollout analysis (cuttle.analysis): scores, reproducibility, hidden information, Ctrl-C."""
 
 import pytest
 
 import cuttle
 from cuttle.analysis import analyse
-from cuttle.policies import Bot, policy_code
+from cuttle.policies import Bot
 
 
 def winning_position():
@@ -82,42 +82,6 @@ def test_analysis_of_a_finished_game_is_an_error():
     assert g.is_over
     with pytest.raises(ValueError):
         analyse(g)
-
-
-@pytest.mark.parametrize("name", ["random", "greedy", "expert", "ismcts:50",
-                                  "ismcts-random:50"])
-def test_bots_play_legal_moves_to_the_end(name):
-    g = cuttle.Game(seed=4)
-    bot = Bot(name, seed=1)
-    while not g.is_over and len(g.moves) < 400:
-        g.play(bot.choose(g))           # play() raises on an illegal move
-    assert g.is_over
-
-
-@pytest.mark.parametrize("name", ["greedy", "expert", "ismcts:200"])
-def test_bots_take_an_immediate_win(name):
-    g = winning_position()
-    assert Bot(name, seed=1).choose(g) == "points 6H"
-
-
-def test_greedy_counters_a_one_off_that_would_lose_the_game():
-    # P1 plays an Ace that would scrap P0's 20 points; P0 holds a 2 and P1 has no Queen.
-    g = cuttle.Game.from_position(hands=(["2H", "3C"], ["AS", "4D"]),
-                                  points=(["TH", "TD"], ["5C"]), deck=["6C", "7C"],
-                                  to_move=1, rest="deck", seed=1)
-    g.play("oneoff AS")
-    assert Bot("greedy", seed=1).choose(g) == "counter 2H"
-
-
-def test_seeded_bots_reproduce():
-    g = cuttle.Game(seed=8)
-    assert Bot("ismcts:100", seed=3).choose(g) == Bot("ismcts:100", seed=3).choose(g)
-
-
-@pytest.mark.parametrize("name", ["", "minimax", "ismcts:0", "ismcts:x", 3])
-def test_bad_policy_names(name):
-    with pytest.raises(ValueError):
-        policy_code(name)
 
 
 def test_an_interrupted_analysis_keeps_what_finished(monkeypatch):

@@ -1,5 +1,5 @@
 """Make the README's pictures (docs/img/table.png, replay.png, report.png) in headless
-Chromium:  python tests/pictures/screenshots.py  (about half a minute)."""
+Chromium:  python tests/report/screenshots.py  (about half a minute)."""
 
 import io
 import os
@@ -14,8 +14,8 @@ import cuttle  # noqa: E402
 from cuttle import report  # noqa: E402
 from cuttle.policies import Bot  # noqa: E402
 from cuttle.svg import table  # noqa: E402
-from pictures import chromium  # noqa: E402
-from pictures.conftest import busy  # noqa: E402
+from report import chromium  # noqa: E402
+from report.conftest import busy  # noqa: E402
 
 OUT = HERE.parent.parent / "docs" / "img"
 

@@ -13,12 +13,10 @@ import pytest
 
 import cuttle
 
-# The native modules (_core, _engine, ...) have underscore names; cuttle.reference is the
-# independent reference engine, left as it is.
+# The native modules (_core, _engine, ...) have underscore names.
 MODULES = sorted(m.name for m in pkgutil.walk_packages(cuttle.__path__, "cuttle.")
                  if not m.name.endswith("__main__")
-                 and not m.name.split(".")[-1].startswith("_")
-                 and m.name != "cuttle.reference")
+                 and not m.name.split(".")[-1].startswith("_"))
 OPTIONAL = {"cuttle.openspiel": "pyspiel", "cuttle.rl.aec": "pettingzoo",
             "cuttle.rl.gym_env": "gymnasium"}
 

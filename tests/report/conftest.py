@@ -6,7 +6,7 @@ import random
 import pytest
 
 import cuttle
-from pictures import chromium
+from report import chromium
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 
 import cuttle
 from cuttle.svg import CH, CHIP_W, CW, WIDTH, table
-from pictures.conftest import play_random, visible_cards
+from report.conftest import play_random, visible_cards
 
 CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9])(?:[A2-9TJQK][CDHS]|JK)(?![A-Za-z0-9])")
 TRANSLATE = re.compile(r"translate\(([-\d.]+),([-\d.]+)\)")

@@ -14,7 +14,7 @@ from cuttle import report
 from cuttle.cli import main
 from cuttle.record import make_record, write_record
 from cuttle.svg import table
-from pictures.conftest import play_random
+from report.conftest import play_random
 
 
 @pytest.fixture(scope="module")

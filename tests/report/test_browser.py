@@ -15,7 +15,7 @@ import cuttle  # noqa: E402
 from cuttle.cli import main  # noqa: E402
 from cuttle.record import make_record, write_record  # noqa: E402
 from cuttle.svg import table  # noqa: E402
-from pictures.conftest import busy, play_random, visible_cards  # noqa: E402
+from report.conftest import busy, play_random, visible_cards  # noqa: E402
 
 STATE = """
 const s = document.querySelector('#board svg, svg.cuttle-table');
