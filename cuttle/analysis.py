@@ -16,16 +16,17 @@ from typing import TYPE_CHECKING
 from ._play import rollouts as _rollouts
 from .errors import Interrupted
 from .moves import Move
-from .policies import policy_code
+from .policies import PLAIN_POLICIES, is_search, policy_code
 from .report import analysis_html
 from .seeding import seed_or_new
 from .stats import wilson_interval
 from .threads import check_threads
+from .validation import check_count
 
 if TYPE_CHECKING:
     from .game import Game
 
-PLAYOUT_POLICIES = ("random", "greedy", "expert")
+PLAYOUT_POLICIES = PLAIN_POLICIES          # a search in every playout would be far too slow
 
 
 CALL_ROLLOUTS = 1 << 18     # rollouts per native call, over all moves
@@ -142,11 +143,10 @@ def analyse(game: Game, rollouts: int = 10000, policy: str = "random",
     """
     if game.is_over:
         raise ValueError("the game is over: there is nothing to analyse")
-    if not isinstance(rollouts, int) or isinstance(rollouts, bool) or rollouts < 1:
-        raise ValueError(f"rollouts must be a positive int, not {rollouts!r}")
+    rollouts = check_count(rollouts, "rollouts")
     threads = check_threads(threads)
     code = policy_code(policy)
-    if policy.strip().lower() not in PLAYOUT_POLICIES:
+    if is_search(policy):
         raise ValueError(f"analysis playouts use {', '.join(map(repr, PLAYOUT_POLICIES))} "
                          f"(a search bot inside every playout would be far too slow)")
     seed = seed_or_new(seed)

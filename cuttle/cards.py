@@ -7,6 +7,8 @@ Its natural index is `(rank - 1) * 4 + suit` (A♣ = 0 … K♠ = 51, joker = 52
 
 from __future__ import annotations
 
+from .validation import check_int, is_int
+
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
 JOKER = 52
@@ -88,13 +90,12 @@ _INDEX.update({str(c): i for i, c in enumerate(CARDS)})
 
 
 def parse_index(text: str | int) -> int:
-    """Natural index of a card given as text, Card or int; ValueError if it is no card."""
+    """Natural index of a card given as text, Card or int (numpy integers too);
+    ValueError if it is no card."""
     if isinstance(text, Card):
         return _INDEX[text]
-    if isinstance(text, int) and not isinstance(text, bool):
-        if 0 <= text <= JOKER:
-            return text
-        raise ValueError(f"card index {text} is out of range 0..52")
+    if is_int(text):
+        return check_int(text, "a card index", 0, JOKER)
     if not isinstance(text, str):
         raise ValueError(f"not a card: {text!r}")
     # 'ſ'.upper() is 'S': only ASCII text names a card.

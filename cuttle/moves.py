@@ -10,11 +10,10 @@ A move is also a 16-bit code for the core and for learning code (`Move.code`,
 
 from __future__ import annotations
 
-import numbers
-
 from ._core import NO_CARD_INDEX, VERBS, pack_move, unpack_move
 from .cards import CARDS, Card, parse_index
 from .errors import InvalidMoveError
+from .validation import check_int
 
 __all__ = ["Move", "VERBS"]
 
@@ -98,7 +97,7 @@ class Move:
         m = _FROM_CODE.get(code) if type(code) is int else None
         if m is None:
             try:
-                verb, card, target = unpack_move(int(_check_int(code)))
+                verb, card, target = unpack_move(check_int(code, "a move code", 0, 65535))
                 cards = [c for c in (card, target) if c != NO_CARD_INDEX]
                 m = cls(VERBS[verb], *cards)
             except (ValueError, InvalidMoveError) as e:
@@ -147,12 +146,6 @@ class Move:
 
     def __reduce__(self):
         return (Move.parse, (self._text,))
-
-
-def _check_int(code):
-    if isinstance(code, bool) or not isinstance(code, numbers.Integral):
-        raise ValueError(f"a move code is an int, not {type(code).__name__}")
-    return code
 
 
 _FROM_CODE: dict[int, Move] = {}      # code -> Move, filled only with valid codes (at most 65,536)

@@ -5,9 +5,12 @@
     game = pyspiel.load_game("python_cuttle(rules=cuttle.cards;four:random,max_moves=500)")
     game = pyspiel.load_game(cuttle.openspiel.game_string(rules, max_moves=500))
 
-OpenSpiel's game strings reserve "=" and ",", so the `rules` parameter is a preset
-followed by `;flag:value` changes, with "/" between the five King goals
-(`classic;king_goals:15/14/10/7/5;joker:true`); `game_string` writes it.
+The `rules` parameter takes the rule text of the command line (`str(rules)`,
+"classic: four=random") when it is given in a parameter dict
+(`pyspiel.load_game("python_cuttle", {"rules": "classic: joker=true"})`).  Inside a game
+string, where OpenSpiel reserves "=" and ",", it is a preset followed by `;flag:value`
+changes, with "/" between the five King goals (`classic;king_goals:15/14/10/7/5;joker:true`);
+`game_string` writes that form.
 
 The deal is explicit chance: one chance node per card (uniform over the cards not yet
 dealt), player 0's five cards first, then player 1's six, then the deck from the top.
@@ -37,6 +40,7 @@ from .rules import FLAGS, Rules
 from .rl.spaces import (ACTION_SPACE, DEFAULT_MAX_MOVES, OBSERVATION_SIZE, legal_actions,
                         move_of)
 from .seeding import derive
+from .validation import check_count
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -65,9 +69,12 @@ GAME_TYPE = pyspiel.GameType(
 
 
 def rules_from_param(text: str) -> Rules:
-    """Rules from the `rules` game parameter: `preset;flag:value;...` ("/" between
-    King goals).  ValueError naming the bad part."""
-    preset, *changes = str(text).split(";")
+    """Rules from the `rules` game parameter: rule text (`Rules.parse`), with
+    `;flag:value` changes after it ("/" between King goals), the form game strings
+    need.  ValueError naming the bad part."""
+    if not isinstance(text, str):
+        raise ValueError(f"the rules parameter is rule text, not {text!r}")
+    preset, *changes = text.split(";")
     extra = []
     for change in changes:
         name, colon, value = change.partition(":")
@@ -79,11 +86,13 @@ def rules_from_param(text: str) -> Rules:
 
 
 def game_string(rules: Rules | str | None = None, max_moves: int = DEFAULT_MAX_MOVES) -> str:
-    """The pyspiel.load_game string of python_cuttle under `rules` (a Rules or preset)."""
+    """The pyspiel.load_game string of python_cuttle under `rules` (a Rules, rule text
+    or None)."""
     rules = Rules.coerce(rules)
+    max_moves = check_count(max_moves, "max_moves")
     param = ";".join([rules.preset] + [f"{k}:{FLAGS[k].format(v).replace(',', '/')}"
                                        for k, v in rules.changed().items()])
-    return f"{SHORT_NAME}(rules={param},max_moves={int(max_moves)})"
+    return f"{SHORT_NAME}(rules={param},max_moves={max_moves})"
 
 
 class CuttleGame(pyspiel.Game):
@@ -93,9 +102,7 @@ class CuttleGame(pyspiel.Game):
     def __init__(self, params: Mapping[str, Any] | None = None):
         params = dict(params or {})
         rules = rules_from_param(params.get("rules", "classic"))
-        max_moves = int(params.get("max_moves", DEFAULT_MAX_MOVES))
-        if max_moves < 1:
-            raise ValueError(f"max_moves must be >= 1, not {max_moves}")
+        max_moves = check_count(params.get("max_moves", DEFAULT_MAX_MOVES), "max_moves")
         n_cards = 53 if rules.joker else 52
         info = pyspiel.GameInfo(num_distinct_actions=ACTION_SPACE,
                                 max_chance_outcomes=n_cards, num_players=2,

@@ -24,6 +24,7 @@ from .files import write_text
 from .game import Game
 from .rules import Rules
 from .seeding import check_seed
+from .validation import check_player
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -97,8 +98,7 @@ def validate_record(rec: object) -> dict[str, Any]:
     if not (isinstance(players, list) and len(players) == 2
             and all(isinstance(p, str) for p in players)):
         raise ValueError("'players' must be a list of two names")
-    if rec.get("human_seat") not in (None, 0, 1) or isinstance(rec.get("human_seat"), bool):
-        raise ValueError("'human_seat' must be 0, 1 or null")
+    check_player(rec.get("human_seat"), "'human_seat'", none="null: no human")
     return rec
 
 

@@ -21,9 +21,11 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from .validation import is_int
+
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
-    from typing import TypeAlias, TypeGuard
+    from typing import TypeAlias
 
     # A flag's value: a bool, a choice's name, the king_goals tuple, or a limit (int or
     # None); JSON has a list where the value has a tuple.
@@ -72,7 +74,7 @@ class Flag:
             return value
         if self.kind == "goals":
             goals = tuple(value) if isinstance(value, (tuple, list)) else ()
-            if len(goals) != 5 or not all(_is_int(g) and 0 <= g <= MAX_GOAL for g in goals):
+            if len(goals) != 5 or not all(is_int(g) and 0 <= g <= MAX_GOAL for g in goals):
                 raise ValueError(f"flag 'king_goals' takes a tuple of 5 ints from 0 to "
                                  f"{MAX_GOAL} (goal with 0, 1, 2, 3, 4 Kings), not {value!r}")
             if goals[0] < 1:
@@ -82,7 +84,7 @@ class Flag:
             return tuple(int(g) for g in goals)
         if value is None:                                   # "limit"
             return None
-        if not _is_int(value) or not 0 <= value <= 53:
+        if not is_int(value) or not 0 <= value <= 53:
             raise ValueError(f"flag {self.name!r} takes None or an int from 0 to 53, "
                              f"not {value!r}")
         return int(value)
@@ -138,10 +140,6 @@ class Flag:
         if self.kind == "limit":
             return -1 if value is None else value
         return value if self.kind == "goals" else int(value)
-
-
-def _is_int(x: object) -> TypeGuard[int]:
-    return isinstance(x, int) and not isinstance(x, bool)
 
 
 def _ascii_digits(t: str) -> bool:

@@ -43,6 +43,8 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
+from .validation import check_confidence
+
 if TYPE_CHECKING:
     import numpy.typing as npt
 
@@ -74,11 +76,9 @@ def _json_float(x):
 
 
 def z_value(confidence: float = 0.95) -> float:
-    """The two-sided normal quantile for `confidence` (1.959964 for 0.95)."""
-    confidence = float(confidence)
-    if not 0.0 < confidence < 1.0:
-        raise ValueError(f"confidence must be between 0 and 1 (exclusive), not {confidence!r}")
-    return NormalDist().inv_cdf(0.5 + confidence / 2.0)
+    """The two-sided normal quantile for `confidence` (1.959964 for 0.95); ValueError
+    for a level `cuttle.validation.check_confidence` refuses."""
+    return NormalDist().inv_cdf(0.5 + check_confidence(confidence) / 2.0)
 
 
 def _count(k, name):

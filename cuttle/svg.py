@@ -18,6 +18,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape, quoteattr
 
+from .validation import check_player
+
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
@@ -68,8 +70,7 @@ def table(game: Game, viewer: int | None = None, lastmove: bool = True, *,
     the last move played (its text in the header, its cards outlined in gold).
     names: optional (name of P0, name of P1) shown beside the seats.
     """
-    if viewer is not None and (isinstance(viewer, bool) or viewer not in (0, 1)):
-        raise ValueError(f"viewer must be None, 0 or 1, not {viewer!r}")
+    viewer = check_player(viewer, "viewer", none="every card")
     if names is not None and len(names) != 2:
         raise ValueError(f"names must be a pair (P0, P1), not {names!r}")
     return _Table(game, viewer, lastmove, names).draw()

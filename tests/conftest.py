@@ -16,6 +16,7 @@ it, so that a change's tests are found from its path (docs/architecture.md has t
   report/      report/ and svg.py (HTML pages, SVG tables, headless Chromium)
   rl/          rl/ and openspiel.py
   cli/         cli/ (the cuttle command)
+  validation/  validation.py and the entry points applying its checks alike
   fuzz/        hostile input to every parser and loader (also run under ASan by .ci/asan)
   docs/        README, docs/ and the public API's docstrings and annotations
   support/     shared helpers, the golden games, perft positions and the reference engine

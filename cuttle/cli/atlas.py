@@ -9,7 +9,8 @@ import textwrap
 
 from ..variants import BASES, QUICK, AtlasInterrupted, Pairing, atlas, default_pairings
 from ..variants.plot import check_plot_folder
-from ..variants.run import CHEAP, SEARCH, search_policy
+from ..variants.run import CHEAP, SEARCH
+from ..policies import is_search
 from ..simulation import DEFAULT_MAX_MOVES
 from ..simulation.api import MAX_CHUNK, MAX_MAX_MOVES
 from . import options
@@ -143,10 +144,14 @@ def _pairings(args):
                                                        (args.chunk_size, "--chunk-size"))]
     out = []
     for name in names:
+        try:
+            search = is_search(name)
+        except ValueError as e:
+            raise UsageError(f"--pairings: {e}") from None
         vals = []
         for given, q in zip(settings, quick):
             v = given.get(name, given.get(None))
-            if v is None and not search_policy(name):
+            if v is None and not search:
                 v = q
             vals.append(v)
         target = None if vals[0] is None else vals[0] / 100

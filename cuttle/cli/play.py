@@ -231,12 +231,6 @@ def run(args: argparse.Namespace) -> int:
         policy_code(args.bot)
     except ValueError as e:
         raise UsageError(str(e)) from None
-    if args.record:
-        folder = os.path.dirname(os.path.abspath(args.record))
-        if not (os.path.isdir(folder) and os.access(folder, os.W_OK)):
-            # Say so now rather than after the game, when the record would be lost.
-            raise UsageError(f"cannot write the game record to {args.record!r}: "
-                             f"{folder!r} is not a writable folder")
     game, start_text = _start(args)
     bot = Bot(args.bot, seed=game.seed, threads=args.bot_threads or os.cpu_count() or 1)
     session = PlaySession(game, bot, args.seat, start_text, args.hint_rollouts,
@@ -275,7 +269,8 @@ def add_command(sub: argparse._SubParsersAction) -> None:
                     help="seed of the deal and the bot (default: random)")
     pp.add_argument("--seat", type=int, choices=(0, 1), default=0,
                     help="your seat: 0 moves first in a new deal (default 0)")
-    pp.add_argument("--record", metavar="FILE", default=None,
+    # (checked now rather than after the game, when the record would be lost)
+    pp.add_argument("--record", metavar="FILE", default=None, type=options.output_file,
                     help="where to save the game record (default cuttle-game-DATE-TIME.json)")
     pp.add_argument("--position", metavar="TEXT", default=None,
                     help="start from this position (position text or a file holding it)")

@@ -7,7 +7,8 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from ..record import final_game, play_recorded, read_record, result_of, start_game
-from ..report import output_path, record_page, save_page
+from ..report import record_page, save_page
+from . import options
 from .options import CommandError, UsageError
 from .terminal import read_line, seat_names
 
@@ -94,7 +95,7 @@ def add_command(sub: argparse._SubParsersAction) -> None:
     pr.add_argument("file", metavar="FILE", help="a game record saved by 'cuttle play'")
     pr.add_argument("--step", action="store_true",
                     help="wait for Enter before each move (end of input stops)")
-    pr.add_argument("--html", type=output_path, metavar="OUT.html",
+    pr.add_argument("--html", type=options.output_file, metavar="OUT.html",
                     help="write the replay as one self-contained HTML page (buttons, arrow "
                          "keys, the move list, each player's view) instead of printing it")
     pr.set_defaults(func=run)

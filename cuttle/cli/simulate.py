@@ -8,7 +8,7 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
-from ..report import comparison_page, output_path, save_page, simulation_page
+from ..report import comparison_page, save_page, simulation_page
 from ..files import write_text_file
 from ..rules import Rules
 from ..simulation import (DEFAULT_MAX_MOVES, MATCH_FORMATS, MAX_UNITS,
@@ -62,7 +62,7 @@ def _add_common(p, plot_help):
     p.add_argument("--plot", metavar="FILE.png", default=None,
                    help="save a figure (format from the extension: png, pdf, svg, ...; needs "
                         "matplotlib): " + plot_help)
-    p.add_argument("--html", type=output_path, metavar="OUT.html",
+    p.add_argument("--html", type=options.output_file, metavar="OUT.html",
                    help="also write a self-contained report page (tables and charts)")
 
 

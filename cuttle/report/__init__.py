@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .pages import comparison_page, output_path, page, save_page, simulation_page
+from .pages import comparison_page, page, save_page, simulation_page
 from .replay import game_page, record_page, replay_page
 from .tables import analysis_table, comparison_table, summary_table, wrap
 
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from ..simulation.summary import Summary
 
 __all__ = ["analysis_html", "comparison_html", "comparison_page", "game_page",
-           "output_path", "page", "record_page", "replay_page", "save_page",
+           "page", "record_page", "replay_page", "save_page",
            "simulation_page", "summary_html"]
 
 

@@ -3,12 +3,11 @@
 `simulation_page(summary)` and `comparison_page(comparison)` are the report pages of
 `cuttle simulate/compare --html`: the tables of the text output, charts of the rates
 with their intervals, and the JSON of the run.  `save_page` writes a page whole or not at
-all; `output_path` is the command line's check of an output file.
+all.
 """
 
 from __future__ import annotations
 
-import argparse
 import datetime
 import json
 import os
@@ -25,7 +24,7 @@ if TYPE_CHECKING:
     from ..simulation.compare import ComparisonResult
     from ..simulation.summary import Summary
 
-__all__ = ["comparison_page", "output_path", "page", "save_page", "simulation_page"]
+__all__ = ["comparison_page", "page", "save_page", "simulation_page"]
 
 PAGE_STYLE = """
 *{box-sizing:border-box}
@@ -146,16 +145,3 @@ def comparison_page(comparison: ComparisonResult) -> str:
 def save_page(path: str | os.PathLike[str], html: str) -> None:
     """Write a page to `path` whole or not at all."""
     write_text(path, html)
-
-
-def output_path(text: str) -> str:
-    """An argparse type: the path of a page to write, refused at once (not after a long
-    run) when its folder does not exist or cannot be written."""
-    folder = os.path.dirname(os.path.abspath(text)) or "."
-    if os.path.isdir(text):
-        raise argparse.ArgumentTypeError(f"{text!r} is a folder, not a file name")
-    if not os.path.isdir(folder):
-        raise argparse.ArgumentTypeError(f"cannot write {text!r}: no folder {folder!r}")
-    if not os.access(folder, os.W_OK):
-        raise argparse.ArgumentTypeError(f"cannot write {text!r}: the folder is not writable")
-    return text

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..record import play_recorded, result_of, start_game
 from ..svg import table
+from ..validation import check_player
 from .pages import page
 
 if TYPE_CHECKING:
@@ -135,8 +136,7 @@ def replay_page(start: Game, moves: Iterable[Move | str], *,
     the move list; info: lines shown under the title; viewer: the view shown first
     (0, 1 or None for all cards).  ValueError naming the first move that cannot be
     played."""
-    if viewer not in VIEWERS or isinstance(viewer, bool):
-        raise ValueError(f"viewer must be None, 0 or 1, not {viewer!r}")
+    viewer = check_player(viewer, "viewer", none="every card")
     g = start.copy()
     pictures: list[str] = []
     index: dict[str, int] = {}

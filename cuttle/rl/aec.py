@@ -26,6 +26,7 @@ from .._actions import code_of_action
 from ..game import Game
 from ..rules import Rules
 from ..seeding import check_seed, seed_or_new
+from ..validation import check_count
 from .spaces import (ACTION_SPACE, DEFAULT_MAX_MOVES, OBSERVATION_HIGH, OBSERVATION_SIZE,
                      action_mask, check_action, legal_actions)
 
@@ -36,7 +37,8 @@ AGENTS = ("player_0", "player_1")
 
 def aec_env(rules: Rules | str | None = None, max_moves: int = DEFAULT_MAX_MOVES,
             render_mode: str | None = None) -> CuttleAECEnv:
-    """A PettingZoo AEC environment of Cuttle under `rules` (a Rules or a preset name)."""
+    """A PettingZoo AEC environment of Cuttle under `rules` (a Rules, rule text such as
+    "classic: joker=true", or None for classic)."""
     return CuttleAECEnv(rules=rules, max_moves=max_moves, render_mode=render_mode)
 
 
@@ -49,10 +51,8 @@ class CuttleAECEnv(AECEnv):
         super().__init__()
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}")
-        if isinstance(max_moves, bool) or not isinstance(max_moves, int) or max_moves < 1:
-            raise ValueError(f"max_moves must be an int >= 1, not {max_moves!r}")
+        self.max_moves = check_count(max_moves, "max_moves")
         self.rules = Rules.coerce(rules)
-        self.max_moves = max_moves
         self.render_mode = render_mode
         self.possible_agents = list(AGENTS)
         self.agents: list[str] = []

@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..report import comparison_html
 from ..stats import (Estimate, mean_interval_from_moments, newcombe_interval,
-                     newcombe_paired_interval, wilson_interval, z_value)
+                     newcombe_paired_interval, wilson_interval)
+from ..validation import check_confidence, check_int
 from .formats import PLAYER_LABELS
 from .output import (COMPARISON_COLUMNS, comparison_dict, comparison_rows, comparison_text,
                      write_csv)
@@ -52,8 +53,7 @@ class ComparisonResult:
         self.results = list(results)
         self.pairs = dict(pairs)
         self.labels = list(labels)
-        z_value(confidence)
-        self.confidence = confidence
+        self.confidence = check_confidence(confidence)
 
     @property
     def rules(self) -> list[Rules]:
@@ -110,9 +110,7 @@ class ComparisonResult:
             raise ValueError(f"unknown metric {metric!r}; valid: {', '.join(self.metrics())}")
 
     def _index(self, i):
-        if isinstance(i, bool) or not isinstance(i, int) or not -len(self) <= i < len(self):
-            raise ValueError(f"rule set index must be an int below {len(self)}, not {i!r}")
-        return i % len(self)
+        return check_int(i, "rule set index", -len(self), len(self) - 1) % len(self)
 
     def _count(self, metric: str, i: int) -> tuple[int, int]:
         """(k, n): how often `metric` happened under rule set i, and out of how many."""

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..validation import check_output_path
 from .formats import PLAYER_LABELS, SEATS
 
 if TYPE_CHECKING:
@@ -46,17 +47,12 @@ def check_plot_path(path: str | os.PathLike[str]) -> str:
     """`path` if a plot can be saved there: a known extension (the format), not a
     folder, in a writable folder; ValueError (ImportError without matplotlib) otherwise.
     Call it before the work, so that a bad path fails at once."""
-    path = os.fspath(path)
-    if os.path.isdir(path):
-        raise ValueError(f"{path!r} is a folder; give a file name like plot.png")
+    path = check_output_path(path)
     ext = os.path.splitext(path)[1].lower().lstrip(".")
     formats = plot_formats()
     if ext not in formats:
         raise ValueError(f"cannot tell the image format of {path!r}: end it with one of "
                          f"{', '.join('.' + f for f in formats)}")
-    folder = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
-        raise ValueError(f"cannot write {path!r}: no writable folder {folder!r}")
     return path
 
 

@@ -9,7 +9,8 @@ import numpy as np
 from .._core import END_NAMES
 from ..report import summary_html
 from ..stats import (Estimate, mean_interval_from_moments, newcombe_paired_interval,
-                     wilson_interval, z_value)
+                     wilson_interval)
+from ..validation import check_confidence, is_int
 from .formats import PLAYER_LABELS, SEATS
 from .plot import plot_summary
 from .output import SUMMARY_COLUMNS, summary_dict, summary_rows, summary_text, write_csv
@@ -36,9 +37,8 @@ class Summary:
     """
 
     def __init__(self, result: SimulationResult, confidence: float = 0.95):
-        z_value(confidence)
         self.result = result
-        self.confidence = confidence
+        self.confidence = check_confidence(confidence)
         t = self.tally = result.tally
         c = t.counts                                   # [winner + 1, first, end]
         self.n = n = int(c.sum())
@@ -69,8 +69,7 @@ class Summary:
 
     def player_index(self, player: int | str) -> int:
         """0 or 1 from 0/1, "A"/"B", or a player's name when the two names differ."""
-        if isinstance(player, (int, np.integer)) and not isinstance(player, bool) \
-                and player in (0, 1):
+        if is_int(player) and player in (0, 1):
             return int(player)
         if isinstance(player, str):
             if player.upper() in PLAYER_LABELS:
@@ -86,7 +85,7 @@ class Summary:
     @staticmethod
     def seat_index(seat: int | str) -> int:
         """0 or 1 from 0/1 or 'first'/'second'."""
-        if seat in (0, 1) and not isinstance(seat, bool):
+        if is_int(seat) and seat in (0, 1):
             return int(seat)
         if isinstance(seat, str) and seat.lower() in SEATS:
             return SEATS.index(seat.lower())

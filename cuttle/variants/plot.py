@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from ..files import write_binary_file
 from ..simulation.plot import pyplot
+from ..validation import check_output_folder
 
 if TYPE_CHECKING:
     from .results import GroupResult
@@ -24,18 +25,7 @@ def check_plot_folder(folder: str | os.PathLike[str]) -> str:
     """`folder` if forest plots can be saved there (created if its parent exists);
     ValueError otherwise, ImportError without matplotlib.  Call it before the work."""
     pyplot()
-    folder = os.fspath(folder)
-    if os.path.exists(folder) and not os.path.isdir(folder):
-        raise ValueError(f"{folder!r} is a file; --plot takes a folder for the PNG files")
-    parent = os.path.dirname(os.path.abspath(folder))
-    if not os.path.isdir(folder):
-        if not os.path.isdir(parent):
-            raise ValueError(f"cannot make the folder {folder!r}: no folder {parent!r}")
-        if not os.access(parent, os.W_OK):
-            raise ValueError(f"cannot make the folder {folder!r}: permission denied")
-    elif not os.access(folder, os.W_OK):
-        raise ValueError(f"cannot write into {folder!r}: permission denied")
-    return folder
+    return check_output_folder(folder)
 
 
 def _color(e):

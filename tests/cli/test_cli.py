@@ -152,6 +152,14 @@ def test_progress_flag(capsys):
     (["simulate", "--confidence", "nan"], "between 0 and 1"),
     (["simulate", "--confidence", "100%"], "between 0 and 1"),
     (["simulate", "--confidence", "lots"], "like 0.95 or 95%"),
+    (["simulate", "--confidence", "0.9999999999999999"], "too close to 1"),
+    (["simulate", "--confidence", "1.0"], "between 0 and 1"),
+    (["atlas", "--confidence", "0.9999999999999999"], "too close to 1"),
+    (["compare", "classic", "quick", "--confidence", "99.99999999999999%"], "too close to 1"),
+    (["simulate", "--seed", "0x"], "whole number from 0 to 2**64-1"),
+    (["simulate", "--seed", str(2 ** 64)], "seed must be an int from 0 to 2**64-1"),
+    (["replay", "r.json", "--html", os.sep], "is a folder"),
+    (["simulate", "--html", os.path.join(os.sep, "no", "such", "p.html")], "no folder"),
     (["simulate", "--threads", "3000000000"], "at most 1,024"),
     (["simulate", "-n", "9" * 40], "at most 1,000,000,000,000,000"),
     (["simulate", "-n", "1e400"], "positive whole number"),
@@ -176,6 +184,21 @@ def test_errors_exit_2_without_traceback(capsys, argv, message):
     assert code == 2
     assert message in err
     assert "Traceback" not in err and "Traceback" not in out
+
+
+@pytest.mark.parametrize("text, value", [("007", 7), ("0", 0), ("1_000", 1000),
+                                         ("0x1F", 31), (" 42 ", 42),
+                                         (str(2 ** 64 - 1), 2 ** 64 - 1)])
+def test_seeds_are_numbers(capsys, text, value):
+    code, out, _ = run(capsys, "simulate", "-n", "10", "--seed", text, "--json")
+    assert code == 0 and json.loads(out)["seed"] == value
+
+
+def test_a_bad_confidence_fails_before_any_work(capsys):
+    # a billion games would take hours: the level is refused while parsing
+    code, out, err = run(capsys, "simulate", "-n", "1e9", "--confidence",
+                         "0.9999999999999999", "--progress")
+    assert code == 2 and out == "" and "%" not in err and "games/s" not in err
 
 
 def test_confidence_as_a_percent(capsys):
