@@ -60,6 +60,20 @@ def test_rules_text_is_read_or_refused(text):
     assert cuttle.Rules.parse(str(rules)) == rules
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(list(cuttle.moves.VERBS) + ["DRAW", "Points", "ſcuttle",
+                                                            "ta\u212ae", ""] + CARD_TOKENS),
+                max_size=4).map(" ".join) | st.text(max_size=16))
+def test_moves_are_read_or_refused(text):
+    try:
+        m = cuttle.Move(text)
+    except ValueError:
+        return
+    assert cuttle.Move.parse(text) == m and cuttle.Move(str(m)) == m
+    assert eval(repr(m), {"Move": cuttle.Move}) == m and str(m).isascii()
+    assert m == str(m) and hash(m) == hash(str(m)) and (m == text) == (text == str(m))
+
+
 def record_strategy():
     base = {"format": "cuttle-game-record", "version": 1,
             "rules": {"preset": "classic", "changed": {}}, "seed": 5, "position": None,
