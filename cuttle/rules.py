@@ -8,7 +8,8 @@ every combination of house rules can be simulated.  docs/rules.md explains every
 text, the text and JSON forms, `Rules.describe()`, and the native core's `CRules` struct
 (whose fields carry the same names, see `Rules.c_fields`).
 
-Text form (`str(rules)`, read back by `Rules.parse`)::
+Text form (`str(rules)`, read back by `Rules.parse`; the command line's ``--rules`` and
+every ``rules`` argument of the library take it, through `Rules.coerce`)::
 
     classic                                   a preset
     cuttle.cards: four=random, hand_limit=7   a preset and changed flags
@@ -225,7 +226,11 @@ def _flag(name) -> Flag:
 def _preset_name(name) -> str:
     key = name.strip().lower() if isinstance(name, str) else name
     if key not in PRESETS:
-        raise ValueError(f"unknown preset {name!r}; valid presets: {', '.join(PRESETS)}")
+        hint = (" (Rules() takes a preset name and flags as keywords; rule text like "
+                "'classic: four=random' is read by Rules.parse, and every rules= argument "
+                "takes it)") if isinstance(name, str) and ("=" in name or ":" in name) else ""
+        raise ValueError(f"unknown preset {name!r}; valid presets: {', '.join(PRESETS)}"
+                         f"{hint}")
     return key
 
 
@@ -282,14 +287,23 @@ class Rules:
 
     @classmethod
     def coerce(cls, rules: Rules | str | None) -> Rules:
-        """A Rules from a Rules, a preset name (any case), or None (classic)."""
+        """The one reader of a `rules` argument, used wherever the library takes one: a
+        Rules as it is, None for classic, or rule text as the command line takes it and
+        `str(rules)` prints it (`Rules.parse`: ``"cuttle.cards"``,
+        ``"classic:four=random"``, ``"classic: joker=true, hand_limit=7"``).
+        ValueError naming the bad preset, flag or value, or the type.
+
+        >>> Rules.coerce("classic:joker=true") == Rules(joker=True)
+        True
+        """
         if rules is None:
             return cls()
         if isinstance(rules, Rules):
             return rules
         if isinstance(rules, str):
-            return cls(rules)
-        raise ValueError(f"rules must be a Rules, a preset name or None, not {rules!r}")
+            return cls.parse(rules)
+        raise ValueError(f"rules must be a Rules, rule text (a preset name, or e.g. "
+                         f"'classic: four=random') or None, not {rules!r}")
 
     # -- text ----------------------------------------------------------------------------
 
@@ -359,6 +373,8 @@ class Rules:
     # -- values --------------------------------------------------------------------------
 
     def __getattr__(self, name):
+        if name.startswith("_"):          # (not a flag; nor _flags itself, before it is set)
+            raise AttributeError(name)
         try:
             return self._flags[name]
         except KeyError:
@@ -401,9 +417,13 @@ class Rules:
 
     @classmethod
     def from_json(cls, d: object) -> Rules:
-        """Rules from `to_json`'s form; ValueError saying what is wrong."""
+        """Rules from `to_json`'s form, or from rule text (`Rules.parse`; a string in a
+        hand-written file); ValueError saying what is wrong."""
+        if isinstance(d, str):
+            return cls.parse(d)
         if not isinstance(d, dict) or not isinstance(d.get("preset"), str):
-            raise ValueError("rules must be an object with a 'preset' name and 'changed' flags")
+            raise ValueError("rules must be an object with a 'preset' name and 'changed' "
+                             "flags, or rule text like 'classic: four=random'")
         changed = d.get("changed", {})
         if not isinstance(changed, dict):
             raise ValueError("'changed' must be an object of flag values")

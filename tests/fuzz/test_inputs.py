@@ -56,8 +56,11 @@ def test_rules_text_is_read_or_refused(text):
     try:
         rules = cuttle.Rules.parse(text)
     except ValueError:
+        with pytest.raises(ValueError):         # every rules= argument reads it alike
+            cuttle.Game(text)
         return
-    assert cuttle.Rules.parse(str(rules)) == rules
+    assert cuttle.Rules.parse(str(rules)) == rules == cuttle.Rules.coerce(text)
+    assert cuttle.Game(text, seed=1).rules == rules
 
 
 @settings(max_examples=300, deadline=None)
