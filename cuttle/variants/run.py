@@ -26,12 +26,11 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from ..errors import Interrupted
-from ..policies import is_search
+from ..policies import is_search, policy_code, policy_name
 from ..rules import Rules
 from ..seeding import check_seed
 from ..simulation import DEFAULT_MAX_MOVES, Tally, compare, simulate
 from ..simulation.api import MAX_CHUNK, MAX_MAX_MOVES, check_client
-from ..simulation.players import native_policy_code
 from ..threads import check_threads
 from ..validation import check_confidence, check_count, check_fraction, check_output_path
 from .results import AtlasResult, AtlasRow, GroupResult, first_shift, half_width
@@ -73,8 +72,7 @@ class Pairing:
         if not isinstance(policy, str) or "," in policy:
             raise ValueError(f"a pairing is one policy name, played by both players "
                              f"(self-play), not {policy!r}")
-        native_policy_code(policy)                      # ValueError naming the valid ones
-        self.policy = policy.strip().lower()
+        self.policy = policy_name(policy)               # ValueError naming the valid ones
         # A search is slow: looser defaults.
         d_target, d_cap, d_chunk = SEARCH if is_search(self.policy) else CHEAP
         self.target = check_fraction(d_target if target is None else target, "target",
@@ -146,7 +144,7 @@ def default_pairings() -> tuple[str, ...]:
     out = []
     for name in ("random", "greedy", "expert"):
         try:
-            native_policy_code(name)
+            policy_code(name)
         except ValueError:
             continue
         out.append(name)
