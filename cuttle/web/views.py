@@ -113,7 +113,7 @@ def analysis_view(a: Analysis, game_ply: int) -> dict[str, Any]:
 def _page(title: str, body: str, *, script: str, body_attrs: str = "") -> str:
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-            f"<title>{escape(title)}</title>"
+            f"<title>{escape(title)}</title><link rel=\"icon\" href=\"data:,\">"
             "<link rel=\"stylesheet\" href=\"/static/style.css\"></head>"
             f"<body{body_attrs}><header class=\"top\"><h1><a href=\"/\">cuttle</a> "
             f"<span>{escape(title)}</span></h1></header><main>{body}</main>"
