@@ -281,7 +281,9 @@ async def undo(request: Request) -> Response:
     async with s.lock:
         undone = s.undo()
     d = state_view(s)
-    d["undone"] = [str(m) for m in undone]
+    # The bot's moves taken back go back to its hidden hand: only their number is sent.
+    d["undone"] = [str(m) for p, m in undone if p == s.human]
+    d["undone_bot"] = sum(p != s.human for p, _ in undone)
     return JSONResponse(d)
 
 

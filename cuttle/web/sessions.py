@@ -204,9 +204,9 @@ class Session:
             self.status = "over"
             self.thinker = None                 # free the search trees now
 
-    def undo(self) -> list[Move]:
+    def undo(self) -> list[tuple[int, Move]]:
         """Take back the person's last real decision (forced ones before it too) and
-        every bot move after it; returns the moves taken back, oldest first."""
+        every bot move after it; returns the (player, move) taken back, oldest first."""
         if self.finished:
             raise WebError(409, "the game is over: it cannot be taken back")
         if self.control is not None:
@@ -220,8 +220,7 @@ class Session:
                 break
         undone = []
         while self.game.ply > target:
-            undone.append(self.game.undo())
-            self.movers.pop()
+            undone.append((self.movers.pop(), self.game.undo()))
         return undone[::-1]
 
     def resign(self) -> None:

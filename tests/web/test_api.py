@@ -236,8 +236,7 @@ def test_undo(client):
     r = p.post("/undo")
     assert r.status_code == 200
     d = r.json()
-    assert d["undone"] == [h["move"] for h in s["history"]]
-    d.pop("undone")
+    assert d.pop("undone") == ["draw"] and d.pop("undone_bot") == 1
     assert d == s0
     # undo skips the person's forced decisions back to their last real choice
     sess = store(client).get(p.gid)
@@ -331,7 +330,7 @@ def test_hostile_requests_never_break_the_server(client):
             "{\"move\": \"points 7\u2665\"}".encode()]
     paths = ["", "/move", "/bot", "/stop", "/undo", "/hint", "/resign", "/record", "/review",
              "/../../etc/passwd", "/%00", "/move/extra"]
-    for _ in range(300):
+    for _ in range(150):
         method = rng.choice(["GET", "POST", "PUT", "DELETE", "PATCH"])
         path = rng.choice(paths)
         if method == "DELETE" and path == "":

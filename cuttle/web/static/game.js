@@ -269,7 +269,9 @@
     busy = false;       // a thinking bot is aborted by the undo
     return request(async () => {
       const s = await api('POST', '/undo');
-      message('Took back: ' + s.undone.join(', '));
+      const bot = s.undone_bot ? ' and ' + s.undone_bot + ' move' + (s.undone_bot > 1 ? 's' : '') +
+        ' of the bot' : '';
+      message('Took back your ' + s.undone.join(', ') + bot + '.');
       return s;
     });
   };
