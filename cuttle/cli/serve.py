@@ -55,9 +55,14 @@ def run(args: argparse.Namespace) -> int:
     server = uvicorn.Server(config)
     try:
         server.run()
+    except KeyboardInterrupt:       # uvicorn shuts down cleanly, then passes Ctrl-C on
+        print("cuttle serve: stopped")
+        return 0
     except OSError as e:
         raise CommandError(f"cannot serve on {host}:{args.port}: {e.strerror or e}") \
             from None
+    except SystemExit:              # uvicorn's way to say it could not start
+        server.started = False
     if not server.started:
         raise CommandError(f"cannot serve on {host}:{args.port} (see the message above)")
     return 0
