@@ -23,6 +23,7 @@ def review_function() -> Callable[..., Any] | None:
 
 
 def review_available() -> bool:
+    """Whether this version of the library can review a game."""
     return review_function() is not None
 
 

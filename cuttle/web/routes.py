@@ -31,7 +31,10 @@ import logging
 import os
 import secrets
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -76,7 +79,7 @@ class Guard:
     page cannot reach a loopback server through a DNS name of its own: no DNS
     rebinding) and add the security headers to every response."""
 
-    def __init__(self, inner, allowed_hosts):
+    def __init__(self, inner: Any, allowed_hosts: Iterable[str] | None) -> None:
         self.inner = inner
         self.allowed = None if allowed_hosts is None else {h.lower() for h in allowed_hosts}
 
@@ -121,7 +124,7 @@ class WebState:
             self._pool = ThreadPoolExecutor(self.workers, thread_name_prefix="cuttle-web")
         return self._pool
 
-    async def run(self, fn, *args, **kw):
+    async def run(self, fn: Callable[..., Any], *args: Any, **kw: Any) -> Any:
         """fn(*args, **kw) in a worker thread."""
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.pool, functools.partial(fn, *args, **kw))

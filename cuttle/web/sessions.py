@@ -150,24 +150,30 @@ class Session:
 
     @property
     def human(self) -> int:
+        """The person's seat."""
         return self.settings.seat
 
     @property
     def bot_name(self) -> str:
+        """The bot's policy name, e.g. ``ismcts:1000``."""
         return self.settings.bot
 
     @property
     def finished(self) -> bool:
+        """Whether the game is over or resigned."""
         return self.status != "playing"
 
     def check_token(self, token: str | None) -> None:
+        """WebError (403) unless `token` is this game's token."""
         if not token or not hmac.compare_digest(token.encode(), self.token.encode()):
             raise WebError(403, "missing or wrong game token (reload the game's page)")
 
     def human_to_move(self) -> bool:
+        """Whether the person decides now."""
         return not self.finished and self.game.to_move == self.human
 
     def bot_to_move(self) -> bool:
+        """Whether the bot decides now."""
         return not self.finished and self.game.to_move == 1 - self.human
 
     # -- changes (event loop only) ----------------------------------------------------
@@ -195,6 +201,7 @@ class Session:
         return move
 
     def play_bot(self, move: Move) -> None:
+        """Play the bot's move (chosen on a copy of the game)."""
         self.game.play(move)
         self.movers.append(1 - self.human)
         self._after_move()
@@ -224,6 +231,7 @@ class Session:
         return undone[::-1]
 
     def resign(self) -> None:
+        """The person gives up: the game is finished (its bot's work aborted)."""
         if self.finished:
             raise WebError(409, "the game is over")
         if self.control is not None:
@@ -259,6 +267,7 @@ class SessionStore:
         return len(self._sessions)
 
     def create(self, settings: GameSettings) -> Session:
+        """A new game of `settings`; WebError 503 when the store is full."""
         self.expire()
         if len(self._sessions) >= self.max_sessions:
             raise WebError(503, f"{self.max_sessions} games are in progress, the most this "
@@ -273,6 +282,7 @@ class SessionStore:
         return s
 
     def get(self, sid: str) -> Session:
+        """The live game `sid` (marked as seen now); WebError 404 if none."""
         s = self._sessions.get(sid)
         if s is None:
             raise WebError(404, "no such game: it has ended or expired (start a new one)")
@@ -280,6 +290,7 @@ class SessionStore:
         return s
 
     def close(self, sid: str) -> None:
+        """Forget game `sid`, aborting its bot's work."""
         s = self._sessions.pop(sid, None)
         if s is not None and s.control is not None:
             s.control.abort()
@@ -295,6 +306,7 @@ class SessionStore:
         return len(old)
 
     def abort_all(self) -> None:
+        """Abort every running bot decision (the server is stopping)."""
         for s in self._sessions.values():
             if s.control is not None:
                 s.control.abort()

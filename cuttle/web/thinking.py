@@ -49,6 +49,7 @@ class Control:
 
     @property
     def stopped(self) -> bool:
+        """Whether a stop (or an abort) was asked."""
         return self._stop.is_set()
 
 

@@ -301,7 +301,7 @@
       for (const m of a.moves) {
         const tr = t.insertRow();
         if (m.move === a.best) tr.className = 'best';
-        for (const v of [m.move, pct(m.score), pct(m.win_rate.estimate),
+        for (const v of [m.move, pct(m.score), pct(m.win_rate.value),
                          pct(m.win_rate.low) + ' – ' + pct(m.win_rate.high)])
           tr.insertCell().textContent = v;
       }
