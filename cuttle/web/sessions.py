@@ -130,7 +130,7 @@ def new_game(s: GameSettings) -> Game:
     return g
 
 
-@dataclass
+@dataclass(eq=False)
 class Session:
     """One web game.  Read `game` only on the event loop; workers get copies."""
 

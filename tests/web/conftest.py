@@ -9,11 +9,9 @@ import time
 
 import pytest
 
-pytest.importorskip("starlette", reason="the web extra is not installed (pip install -e '.[web]')")
-pytest.importorskip("uvicorn", reason="the web extra is not installed (pip install -e '.[web]')")
+from report import chromium
 
-import cuttle.web  # noqa: E402
-from report import chromium  # noqa: E402
+WEB_EXTRA = "the web extra is not installed (pip install -e '.[web]')"
 
 TOKEN = "X-Cuttle-Token"
 BASE = "http://127.0.0.1"
@@ -73,6 +71,7 @@ def new_game(client, **settings):
 
 @pytest.fixture
 def client():
+    import cuttle.web
     from starlette.testclient import TestClient
     with TestClient(cuttle.web.app(max_sessions=20), base_url=BASE) as c:
         yield c
@@ -112,6 +111,7 @@ class Server:
 
 @pytest.fixture(scope="module")
 def server():
+    import cuttle.web
     with Server(cuttle.web.app()) as s:
         yield s
 

@@ -8,14 +8,18 @@ import time
 
 import pytest
 
-import cuttle
-from cuttle.analysis import analyse
-from cuttle.cli import main
-from cuttle.record import final_game, validate_record
-from cuttle.seeding import derive
-from cuttle.web.sessions import SessionStore, parse_settings
-from cuttle.web.thinking import Control, Thinker, slices_of
-from web.conftest import BASE, TOKEN, new_game, start_token
+from web.conftest import WEB_EXTRA
+
+pytest.importorskip("starlette", reason=WEB_EXTRA)
+
+import cuttle  # noqa: E402
+from cuttle.analysis import analyse  # noqa: E402
+from cuttle.cli import main  # noqa: E402
+from cuttle.record import final_game, validate_record  # noqa: E402
+from cuttle.seeding import derive  # noqa: E402
+from cuttle.web.sessions import SessionStore, parse_settings  # noqa: E402
+from cuttle.web.thinking import Control, Thinker, slices_of  # noqa: E402
+from web.conftest import BASE, TOKEN, new_game, start_token  # noqa: E402
 
 
 def store(client):

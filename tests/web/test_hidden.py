@@ -8,9 +8,15 @@ import random
 import re
 import xml.etree.ElementTree as ET
 
-import cuttle
-from cuttle.cards import CARDS
-from web.conftest import new_game
+import pytest
+
+from web.conftest import WEB_EXTRA
+
+pytest.importorskip("starlette", reason=WEB_EXTRA)
+
+import cuttle  # noqa: E402
+from cuttle.cards import CARDS  # noqa: E402
+from web.conftest import new_game  # noqa: E402
 
 CARD = re.compile(r"(?<![0-9A-Za-z])(?:[2-9TJQKA][CDHS]|JK)(?![0-9A-Za-z])")
 RULES = ["classic", "cuttle.cards ten_blocks_scuttle=true ten_discards=true hand_limit=6",

@@ -13,8 +13,12 @@ import time
 
 import pytest
 
-from cuttle.cli import main
-from web.conftest import TOKEN, free_port, start_token
+from web.conftest import WEB_EXTRA
+
+pytest.importorskip("starlette", reason=WEB_EXTRA)
+
+from cuttle.cli import main  # noqa: E402
+from web.conftest import TOKEN, free_port, start_token  # noqa: E402
 
 httpx = pytest.importorskip("httpx2" if importlib.util.find_spec("httpx2") else "httpx")
 
