@@ -5,8 +5,8 @@ Nothing here reads a card the person may not see.  The JSON is built from
 opponent's hand or on the deck), the table drawn by `cuttle.svg.table(game,
 viewer=seat)` (which never writes a hidden card), the person's own legal moves (only
 while it is their decision) and the moves played, which both players saw.  The seed,
-which would give away the whole deal, is sent only once the game is finished; then
-the table shows every card, as the game record does.
+which would give away the whole deal, is sent only once the game is finished (with the
+game record).
 """
 
 from __future__ import annotations
@@ -95,7 +95,7 @@ def state_view(session: Session) -> dict[str, Any]:
         "can_undo": not session.finished and bool(session.decisions),
         "history": history, "last": history[-1] if history else None,
         "observation": observation_view(obs),
-        "svg": table(g, viewer=None if session.finished else me, names=names(session)),
+        "svg": table(g, viewer=me, names=names(session)),
         "result": result_view(session),
         "review": review_available() if session.finished else None,
     }

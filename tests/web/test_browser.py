@@ -122,11 +122,10 @@ def check_table(d, server, st):
     me = st["you"]
     assert shown["data"]["ply"] == str(g.ply) == str(st["ply"])
     assert shown["data"]["phase"] == g.phase == st["phase"]
-    if st["status"] == "playing":
-        assert shown["data"]["viewer"] == str(me)
-        assert sorted(shown["faces"]) == visible_cards(g, me)
-        hidden = not g.is_public_hand(1 - me)
-        assert shown["backs"] == (len(g.hand(1 - me)) if hidden else 0)
+    assert shown["data"]["viewer"] == str(me)
+    assert sorted(shown["faces"]) == visible_cards(g, me)
+    hidden = not g.is_public_hand(1 - me)
+    assert shown["backs"] == (len(g.hand(1 - me)) if hidden else 0)
     return st, g
 
 
