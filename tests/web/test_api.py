@@ -360,10 +360,9 @@ def test_thinking_in_slices():
     t = Thinker("ismcts:100000", 1)
     c = Control()
     threading.Timer(0.05, c.stop).start()
-    start = time.perf_counter()
     m = t.decide(g.copy(), c)
-    assert g.is_legal(m) and time.perf_counter() - start < 0.3
-    assert 1 <= t.progress[0] < t.progress[1] == 50
+    assert g.is_legal(m)
+    assert 1 <= t.progress[0] < t.progress[1] == 50     # stopped within its search
     # an abort drops the decision; an abort before it starts runs no slice at all
     c = Control()
     c.abort()
