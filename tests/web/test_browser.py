@@ -245,6 +245,7 @@ def test_the_controls(browser, server, tmp_path):
         lambda d: d.find_elements(By.CSS_SELECTOR, "#hint-body table.hint tr.best"))
     rows = d.find_elements(By.CSS_SELECTOR, "#hint-body table.hint tr")
     assert len(rows) == len(st["legal"]) + 1
+    assert "NaN" not in d.find_element(By.ID, "hint-body").text
     # a move, then stop the search at once: the bot plays its best move so far
     before = st["ply"]
     make_move(d, st["legal"][0], random.Random(0), keyboard=True)
