@@ -22,7 +22,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from .._version import __version__
-from . import analyse, atlas, play, replay, simulate
+from . import analyse, atlas, play, replay, serve, simulate
 from .options import CommandError, UsageError
 
 if TYPE_CHECKING:
@@ -45,6 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_command(sub)
     analyse.add_command(sub)
     atlas.add_command(sub)
+    serve.add_command(sub)
     return parser
 
 

@@ -18,7 +18,7 @@ MODULES = sorted(m.name for m in pkgutil.walk_packages(cuttle.__path__, "cuttle.
                  if not m.name.endswith("__main__")
                  and not m.name.split(".")[-1].startswith("_"))
 OPTIONAL = {"cuttle.openspiel": "pyspiel", "cuttle.rl.aec": "pettingzoo",
-            "cuttle.rl.gym_env": "gymnasium"}
+            "cuttle.rl.gym_env": "gymnasium", "cuttle.web": "starlette"}
 
 def load(name):
     for prefix, needs in OPTIONAL.items():

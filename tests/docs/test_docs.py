@@ -15,7 +15,7 @@ import cuttle
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 MODULES = sorted(m.name for m in pkgutil.walk_packages(cuttle.__path__, "cuttle.")
                  if not m.name.endswith("__main__"))
-OPTIONAL = {"cuttle.openspiel": "pyspiel", "cuttle.rl": "gymnasium"}
+OPTIONAL = {"cuttle.openspiel": "pyspiel", "cuttle.rl": "gymnasium", "cuttle.web": "starlette"}
 
 
 def load(name):
