@@ -343,11 +343,11 @@ def _public_text(g: Game, pub) -> str:
 
     to_move = "-" if g.to_move is None else g.to_move
     return (f"public {g.phase} turn={g.turn} to_move={to_move} | hands: "
-            f"{len(g._core_hand(0))} known {_text(_cards(pub[0]))} vs "
-            f"{len(g._core_hand(1))} known {_text(_cards(pub[1]))} | points: {points(0)} vs "
+            f"{len(g.hand(0))} known {_text(_cards(pub[0]))} vs "
+            f"{len(g.hand(1))} known {_text(_cards(pub[1]))} | points: {points(0)} vs "
             f"{points(1)} | permanents: {_text(g.permanents(0))} vs {_text(g.permanents(1))} "
-            f"| scrap: {_text(g.scrap)} | deck: {len(g._core_deck())} known "
-            f"{' '.join(f'{d}:{CARDS[c]}' for d, c in g._core_known_deck()) or '-'} | "
+            f"| scrap: {_text(g.scrap)} | deck: {len(g.deck)} known "
+            f"{' '.join(f'{d}:{c}' for d, c in g.observation(0).deck_known) or '-'} | "
             f"revealed: {_text(g.revealed)} | stack: {_text(g.stack)} | frozen: "
             f"{_text(g.frozen(0))} vs {_text(g.frozen(1))} | score {g.score(0)}/{g.goal(0)} "
             f"vs {g.score(1)}/{g.goal(1)}")
@@ -630,12 +630,12 @@ def _deal_constraints(state: CuttleState, player: int) -> tuple[list, list]:
     unknown = _PLANE["unknown"]
     # The deck, top first, as deal positions (None: a card put back on it).
     tags = list(range(sum(_HANDS), n))
-    deck = g._core_deck()
+    deck = g.deck
     for t in range(len(actions) + 1):
         if t:
-            seen_before = g._core_hand_public(opp)
+            seen_before = g.is_public_hand(opp)
             replay.play(actions[t - 1])
-            after = g._core_deck()
+            after = g.deck
             if after == deck[len(deck) - len(after):]:
                 kept = len(after)          # cards popped from the top
             else:
@@ -646,21 +646,21 @@ def _deal_constraints(state: CuttleState, player: int) -> tuple[list, list]:
             popped = tags[:len(deck) - kept]
             tags = [None] * (len(after) - kept) + tags[len(deck) - kept:]
             deck = after
-            hand = g._core_hand(opp)
+            hand, mine = _indices(g.hand(opp)), _indices(g.hand(player))
             arrived: dict[str, list[int]] = {}
             for i in popped:
                 if i is None:
                     continue
                 if dealt[i] not in hand:
-                    if dealt[i] in g._core_hand(player):
+                    if dealt[i] in mine:
                         arrived.setdefault("own", []).append(i)
-                elif seen_before and g._core_hand_public(opp):
+                elif seen_before and g.is_public_hand(opp):
                     arrived.setdefault("opponent", []).append(i)
                 else:
                     slot_time[i] = t       # an unseen draw
             groups += arrived.values()
         located[t] = _planes(replay._table.obs(player))[unknown, :n] == 0
-        held[t, g._core_hand(opp)] = True
+        held[t, _indices(g.hand(opp))] = True
     for i in tags:
         if i is not None:
             slot_time[i] = never
@@ -697,6 +697,10 @@ class _Replay:
 
     def play(self, action: int) -> None:
         self._table.play(action)
+
+
+def _indices(cards) -> list[int]:
+    return [c.index for c in cards]
 
 
 def _index(action) -> int:

@@ -115,7 +115,7 @@ def relabelled(state, viewer, rng):
             if g.is_public_hand(side):
                 seen.update(c.index for c in g.hand(side))
         seen.update(c.index for c in g.scrap + g.stack + g.revealed)
-        seen.update(c for _, c in g._core_known_deck())
+        seen.update(c.index for _, c in g.observation(0).deck_known)
 
     for a in dealt:
         replay.apply_action(a)
@@ -195,7 +195,7 @@ def cards_of(row):
 
 def known_of(g, p):
     """The cards p knows are in the other hand (the core's tracking)."""
-    return {CARDS[c] for c in g._core_known_hand(p)}
+    return set(g.observation(p).opponent_known)
 
 
 @SETTINGS
@@ -241,7 +241,7 @@ def test_views_hold_what_their_viewers_know(seed):
                                   mine["opponent_known"])
         assert cards_of(pub["scrap"]) == set(g.scrap) and cards_of(pub["stack"]) == set(g.stack)
         assert cards_of(pub["revealed"]) == set(g.revealed)
-        assert cards_of(pub["deck_known"]) == {CARDS[c] for _, c in g._core_known_deck()}
+        assert cards_of(pub["deck_known"]) == {c for _, c in g.observation(0).deck_known}
         hidden = set(g.deck) - cards_of(pub["deck_known"])
         hidden |= {c for s in (0, 1) for c in g.hand(s)} - cards_of(pub["hand_known"].any(0))
         assert cards_of(pub["unknown"]) == hidden
