@@ -2,12 +2,13 @@
 sets on the same deals.  The entry points are `simulate` and `compare` (also exported
 as `cuttle.simulate` and `cuttle.compare`); see `cuttle.simulation.api`.
 
-Modules: `players` (player specs -> native policy codes or Python callables), `runner`
-(playing ranges of unit indices of a seeded run, chunking, merging, interruption),
-`cluster` (the same on a dask.distributed cluster), `progress` (the progress bar),
-`tally` (exact sufficient statistics), `results` (`SimulationResult`), `summary`
-(`Summary`), `compare` (`ComparisonResult`), `output` (text tables, JSON, CSV), `plot`
-(matplotlib figures), `formats` (shared names: match formats, labels).
+Modules: `api` (the entry points: arguments -> a plan), `players` (player specs ->
+native policy codes or Python callables), `runner` (playing ranges of unit indices of a
+seeded run, chunking, merging, interruption), `cluster` (the same on a dask.distributed
+cluster), `tally` (exact sufficient statistics), `rows` (per-game rows and their CSV),
+`results` (`SimulationResult`), `summary` (`Summary`), `compare` (`ComparisonResult`),
+`formats` (shared names: match formats, labels).  Their figures are described in
+`cuttle.figures` and rendered (text, JSON, CSV, HTML, plots) by `cuttle.render`.
 """
 
 from .api import MAX_THREADS, MAX_UNITS, compare, simulate
