@@ -1,7 +1,7 @@
 """Numbers as text: the one home of cuttle's number formats.
 
-Every renderer (text tables, markdown, HTML tables and charts, plots, CSV) prints its
-numbers through these functions, so a figure reads the same in every output.  Rates are
+Every renderer (text tables, markdown, HTML tables and charts, plots, CSV and JSON cells)
+prints its numbers through these functions, so a figure reads the same in every output.  Rates are
 fractions printed as percentages (``pct``), differences of rates as signed percentage
 points (``pp``), means as plain numbers (``num``); the catalogue of statistics
 (`cuttle.figures`) says which format each figure takes, the table how many digits.

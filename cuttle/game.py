@@ -16,8 +16,8 @@ from ._core import END_NAMES, MOVE_SPACE, PHASE_NAMES, CoreGame
 from ._observe import observation as _observation, observe
 from .cards import CARDS, Card, parse_index
 from .display import render
-from .formatting import quantity
 from .errors import IllegalMoveError, InvalidMoveError
+from .formatting import quantity
 from .moves import Move
 from .observation import OBSERVATION_SIZE, Observation
 from .position import layout, parse_text, write_text

@@ -38,9 +38,11 @@ Which figure uses which interval is the catalogue of statistics (`cuttle.figures
 
 from __future__ import annotations
 
-from math import isfinite, nan, sqrt
+from math import nan, sqrt
 from statistics import NormalDist
 from typing import NamedTuple
+
+from .formatting import json_number
 
 __all__ = ["Estimate", "z_value", "wilson_interval", "newcombe_interval",
            "newcombe_paired_interval", "mean_interval_from_moments"]
@@ -55,17 +57,12 @@ class Estimate(NamedTuple):
 
     def as_dict(self) -> dict[str, float | None]:
         """``{"value", "low", "high"}`` for JSON (None for a non-finite number)."""
-        return {"value": _json_float(self.value), "low": _json_float(self.low),
-                "high": _json_float(self.high)}
+        return {"value": json_number(self.value), "low": json_number(self.low),
+                "high": json_number(self.high)}
 
     def contains(self, x: float) -> bool:
         """Whether `x` lies in the interval."""
         return self.low <= x <= self.high
-
-
-def _json_float(x):
-    x = float(x)
-    return x if isfinite(x) else None
 
 
 def z_value(confidence: float = 0.95) -> float:

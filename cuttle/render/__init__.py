@@ -11,6 +11,22 @@ Each renderer registers what it draws with `cuttle.display.renders`, and the res
 methods call `cuttle.display.render`: renderers import results, never the reverse.
 Importing this package (``cuttle/__init__.py`` does) registers them all, with the game
 table's SVG (`cuttle.svg`).  Whole HTML pages are `cuttle.report`.
+
+A new kind of result (a game review, say) describes its figures as `cuttle.figures.
+Figure`s whose `data` reads the result, gives its class ``__str__``/``as_dict``/
+``_repr_html_`` methods that call ``display.render(form, self)``, and registers, here,
+its forms from the generic pieces::
+
+    @renders("text", Review)
+    def review_text(r):
+        return table_text(figures_table(title, [REVIEW.values()], r, 0.95))
+
+    @renders("data", Review)
+    def review_data(r):
+        return figures_into({"schema_version": SCHEMA_VERSION}, REVIEW.values(), r, 0.95)
+
+(`tables.figures_table`, `text.table_text`, `html.table_html`, `data.figures_into`,
+`csv.figure_rows`).
 """
 
 from .. import svg

@@ -10,7 +10,7 @@ rows are `cuttle.simulation.rows`.)
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..display import renders
 from ..figures import ATLAS, FORMER_NAMES, SUMMARY
@@ -21,14 +21,15 @@ from ..simulation.summary import Summary
 from ..variants.results import AtlasResult
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterable, Iterator
     from os import PathLike
     from typing import TextIO
 
+    from ..figures import Figure
     from ..stats import Estimate
 
 __all__ = ["ATLAS_COLUMNS", "COMPARISON_COLUMNS", "SUMMARY_COLUMNS", "atlas_rows",
-           "comparison_rows", "summary_rows"]
+           "comparison_rows", "figure_rows", "summary_rows"]
 
 SUMMARY_COLUMNS = ["statistic", "value", "low", "high", "count", "n"]
 COMPARISON_COLUMNS = ["rule_set", "label", "metric", "value", "low", "high", "diff",
@@ -41,13 +42,19 @@ def _numbers(e: Estimate | None) -> list[str]:
     return ["", "", ""] if e is None else [csv_number(x) for x in e]
 
 
+def figure_rows(figures: Iterable[Figure], source: Any,
+                confidence: float) -> Iterator[list[object]]:
+    """One row per figure of one result (`source`): statistic, value, low, high, count
+    (rates), n (SUMMARY_COLUMNS)."""
+    for f in figures:
+        kn = f.count(source)
+        yield [f.name, *_numbers(f.estimate(source, confidence)), "" if kn is None else kn[0],
+               f.units(source)]
+
+
 def summary_rows(s: Summary) -> Iterator[list[object]]:
-    """A summary's rows: statistic, value, low, high, count (rates), n."""
-    for name in s.figures:
-        f = SUMMARY[name]
-        kn = f.count(s)
-        yield [name, *_numbers(f.estimate(s, s.confidence)), "" if kn is None else kn[0],
-               f.units(s)]
+    """A summary's rows (SUMMARY_COLUMNS)."""
+    return figure_rows((SUMMARY[name] for name in s.figures), s, s.confidence)
 
 
 def comparison_rows(c: ComparisonResult) -> Iterator[list[object]]:

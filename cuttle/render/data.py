@@ -20,14 +20,17 @@ from ..figures import (ANALYSIS, ATLAS, INTERVALS, KIND_GROUPS, MATCHES, SCHEMA_
                        AliasedDict, Figure)
 from ..formatting import json_number
 from ..simulation.compare import ComparisonResult
-from ..simulation.formats import MATCH_FORMATS, PLAYER_LABELS
+from ..simulation.names import MATCH_FORMATS, PLAYER_LABELS
 from ..simulation.summary import Summary
 from ..variants.results import AtlasResult
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from ..stats import Estimate
 
-__all__ = ["analysis_data", "atlas_data", "comparison_data", "figure_data", "summary_data"]
+__all__ = ["analysis_data", "atlas_data", "comparison_data", "figure_data", "figures_into",
+           "summary_data"]
 
 
 def figure_data(f: Figure, e: Estimate, source: Any) -> Any:
@@ -44,16 +47,15 @@ def figure_data(f: Figure, e: Estimate, source: Any) -> Any:
     return d
 
 
-def _put(d: dict[str, Any], path: tuple[str, ...], item: Any) -> None:
-    for key in path[:-1]:
-        d = d.setdefault(key, {})
-    d[path[-1]] = item
-
-
-def _figures_into(d: dict[str, Any], s: Summary, sections: set[str]) -> None:
-    for f in SUMMARY.values():
-        if f.section in sections:
-            _put(d, f.path, figure_data(f, f.estimate(s, s.confidence), s))
+def figures_into(d: dict[str, Any], figures: Iterable[Figure], source: Any,
+                 confidence: float) -> dict[str, Any]:
+    """Put each figure's JSON (`figure_data`) at its `path` in `d`; returns `d`."""
+    for f in figures:
+        node = d
+        for key in f.path[:-1]:
+            node = node.setdefault(key, {})
+        node[f.path[-1]] = figure_data(f, f.estimate(source, confidence), source)
+    return d
 
 
 @renders("data", Summary)
@@ -71,13 +73,14 @@ def summary_data(s: Summary) -> dict[str, Any]:
         "confidence": s.confidence,
         "interval_methods": {group: INTERVALS[kind] for kind, group in KIND_GROUPS.items()},
     }
-    _figures_into(d, s, {f.section for f in SUMMARY.values()} - {MATCHES})
+    figures_into(d, [f for f in SUMMARY.values() if f.section != MATCHES], s, s.confidence)
     d["elapsed_seconds"] = r.elapsed
     d["match"] = None
     if r.match is not None:
         d["match"] = {"format": r.match, "description": MATCH_FORMATS[r.match].description,
                       "n_matches": s.n_matches, "max_games": s.slots}
-        _figures_into(d["match"], s, {MATCHES})
+        figures_into(d["match"], [f for f in SUMMARY.values() if f.section == MATCHES], s,
+                     s.confidence)
     return d
 
 

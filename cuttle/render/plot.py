@@ -6,7 +6,6 @@ by name, numbers are printed by `cuttle.formatting`."""
 from __future__ import annotations
 
 import io
-import math
 import os
 import textwrap
 from typing import TYPE_CHECKING
@@ -15,9 +14,9 @@ import numpy as np
 
 from ..display import renders
 from ..files import write_binary_file
-from ..formatting import fixed, pct, sign_class
+from ..formatting import finite, fixed, pct, sign_class
 from ..simulation.compare import ComparisonResult
-from ..simulation.formats import PLAYER_LABELS, SEATS
+from ..simulation.names import PLAYER_LABELS, SEATS
 from ..simulation.summary import Summary
 from ..variants.results import GroupResult
 
@@ -214,7 +213,7 @@ def check_plot_folder(folder: str | os.PathLike[str]) -> str:
 
 def _panel(ax, shifts, ys, scale):
     for y, e in zip(ys, shifts):
-        if not math.isfinite(e.value):
+        if not finite(e.value):
             continue
         c = COLORS[sign_class(e)]
         ax.hlines(y, scale * e.low, scale * e.high, color=c, linewidth=2)

@@ -10,16 +10,18 @@ interval, "pos"/"neg" for a difference whose interval excludes zero), group head
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..figures import (ANALYSIS, DIFFERENCE, END_REASONS, ENDS, GAMES, MATCHES, MEANS, SUMMARY,
                        Figure)
-from ..formatting import fixed, interval, number, pct, quantity, sign_class, value
-from ..simulation.formats import MATCH_FORMATS
+from ..formatting import (finite, fixed, interval, number, pct, quantity, sign_class,
+                          value)
+from ..simulation.names import MATCH_FORMATS
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from ..analysis import Analysis
     from ..simulation.compare import ComparisonResult
     from ..simulation.results import SimulationResult
@@ -29,7 +31,7 @@ if TYPE_CHECKING:
 
 __all__ = ["ATLAS_COLUMNS", "Cell", "Column", "METHODS_NOTE", "Table", "analysis_table",
            "atlas_header", "atlas_key", "atlas_rows", "atlas_tables", "comparison_notes",
-           "comparison_table", "comparison_title", "seating", "summary_sections",
+           "comparison_table", "comparison_title", "figures_table", "seating", "summary_sections",
            "summary_table", "summary_title", "variant_value"]
 
 
@@ -115,25 +117,36 @@ def summary_sections(s: Summary) -> list[str]:
     return ([MATCHES] if s.n_matches is not None else []) + [GAMES, MEANS]
 
 
-def summary_table(s: Summary) -> Table:
-    """A simulation's summary: each figure with its count, estimate and interval."""
-    players = s.result.players
+def figures_table(title: list[str], blocks: Iterable[Iterable[Figure]], source: Any,
+                  confidence: float, notes: Iterable[str] = (),
+                  players: Iterable[str] = ("", "")) -> Table:
+    """A table of figures of one result (`source`, what their `data` reads): each with
+    its count, estimate and interval, in blocks separated by a blank line.  The table of
+    a simulation's summary, and of any new kind of result described by figures."""
+    players = tuple(players)
     rows: list = []
-    for section in summary_sections(s):
+    for block in blocks:
         if rows:
             rows.append(None)
-        for f in SUMMARY.values():
-            if f.section == section:
-                e = f.estimate(s, s.confidence)
-                label = Cell(f.text(players), "sub" if f.sub else "label")
-                rows.append([label, Cell(_count(f, s))] + _estimate_cells(f, e))
-    ends = [f"{f.label} {pct(f.estimate(s).value)}" for f in SUMMARY.values()
-            if f.section == ENDS and f.count(s)[0]]
+        for f in block:
+            label = Cell(f.text(players), "sub" if f.sub else "label")
+            rows.append([label, Cell(_count(f, source))]
+                        + _estimate_cells(f, f.estimate(source, confidence)))
     columns = [Column("", "<", fit=True, pad=2), Column("count", ">", 5, fit=True, pad=2),
                Column("estimate", ">", fit=True, pad=2),
-               Column(f"{pct(s.confidence, 0)} interval", "<", gap="   ")]
-    return Table(summary_title(s), columns, rows,
-                 [f"games ended by: {', '.join(ends) or 'n/a'}", METHODS_NOTE])
+               Column(f"{pct(confidence, 0)} interval", "<", gap="   ")]
+    return Table(title, columns, rows, list(notes))
+
+
+def summary_table(s: Summary) -> Table:
+    """A simulation's summary: each figure with its count, estimate and interval."""
+    blocks = [[f for f in SUMMARY.values() if f.section == section]
+              for section in summary_sections(s)]
+    ends = [f"{f.label} {pct(f.estimate(s).value)}" for f in SUMMARY.values()
+            if f.section == ENDS and f.count(s)[0]]
+    return figures_table(summary_title(s), blocks, s, s.confidence,
+                         [f"games ended by: {', '.join(ends) or 'n/a'}", METHODS_NOTE],
+                         s.result.players)
 
 
 # -- a comparison --------------------------------------------------------------------------
@@ -243,7 +256,7 @@ def variant_value(row: AtlasRow, base: AtlasRow, metric: str) -> float:
     if row.is_base:
         return v
     v += row.shift(metric).value
-    if SUMMARY[metric].format == "num" or not math.isfinite(v):
+    if SUMMARY[metric].format == "num" or not finite(v):
         return v
     return min(1.0, max(0.0, v))    # a rate the variant removes can dip below 0
 
@@ -251,11 +264,11 @@ def variant_value(row: AtlasRow, base: AtlasRow, metric: str) -> float:
 def _shift(e: Estimate, fmt: str) -> Cell:
     """'+0.49 [+0.23, +0.75]', marked pos/neg when the interval excludes 0 (pp without
     its unit; a mean's shift signed)."""
-    if not math.isfinite(e.value):
+    if not finite(e.value):
         return Cell("")
     scale = 100 if fmt == "pct" else 1
     text = fixed(scale * e.value, 2, True)
-    if math.isfinite(e.low) and math.isfinite(e.high):
+    if finite(e.low) and finite(e.high):
         text += f" [{fixed(scale * e.low, 2, True)}, {fixed(scale * e.high, 2, True)}]"
     return Cell(text, sign_class(e))
 
@@ -266,7 +279,7 @@ def _ends(row: AtlasRow, base: AtlasRow) -> str:
     values = [variant_value(row, base, f"end_{e}") for e in END_REASONS]
     # Each share is the base's plus the paired shift, clipped at 0 where a small
     # variant's shift exceeds the base's rate; rescaled so that the shares add up to 1.
-    total = sum(v for v in values if math.isfinite(v))
+    total = sum(v for v in values if finite(v))
     parts = []
     for e, v in zip(END_REASONS, values):
         f = SUMMARY[f"end_{e}"]
@@ -289,7 +302,7 @@ def atlas_rows(g: GroupResult) -> list[list[Cell]]:
                                for m in ("first_mover_win_rate", "draw_rate", "mean_moves"))
         draw_text = pct(draws)
         draw_shift = row.shift("draw_rate").value
-        if not row.is_base and math.isfinite(draw_shift):
+        if not row.is_base and finite(draw_shift):
             draw_text += f" ({fixed(100 * draw_shift, 2, True)})"
         none = Cell("")
         out.append([Cell(row.label), Cell(pct(first)),

@@ -22,7 +22,7 @@ from ..files import write_text
 from ..formatting import pct, quantity
 from ..render.html import STYLE, table_html, wrap
 from ..render.tables import comparison_table, summary_table
-from ..simulation.formats import MATCH_FORMATS
+from ..simulation.names import MATCH_FORMATS
 from .charts import interval_chart, share_bar
 
 if TYPE_CHECKING:

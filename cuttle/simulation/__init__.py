@@ -7,13 +7,14 @@ native policy codes or Python callables), `runner` (playing ranges of unit indic
 seeded run, chunking, merging, interruption), `cluster` (the same on a dask.distributed
 cluster), `tally` (exact sufficient statistics), `rows` (per-game rows and their CSV),
 `results` (`SimulationResult`), `summary` (`Summary`), `compare` (`ComparisonResult`),
-`formats` (shared names: match formats, labels).  Their figures are described in
-`cuttle.figures` and rendered (text, JSON, CSV, HTML, plots) by `cuttle.render`.
+`names` (shared names: match formats, player labels, seats, per-game fields).  Their
+figures are described in `cuttle.figures` and rendered (text, JSON, CSV, HTML, plots)
+by `cuttle.render`.
 """
 
 from .api import MAX_THREADS, MAX_UNITS, compare, simulate
 from .compare import ComparisonResult
-from .formats import DEFAULT_MAX_MOVES, MATCH_FORMATS
+from .names import DEFAULT_MAX_MOVES, MATCH_FORMATS
 from .players import native_policy_code, player_names
 from .results import GamesNotKept, MatchResults, SimulationResult
 from ..errors import Interrupted

@@ -63,7 +63,7 @@ from ..seeding import seed_or_new
 from ..stats import z_value
 from ..threads import MAX_THREADS, check_threads
 from .compare import ComparisonResult
-from .formats import DEFAULT_MAX_MOVES, MATCH_FORMATS
+from .names import DEFAULT_MAX_MOVES, MATCH_FORMATS
 from .players import resolve_players
 from .results import SimulationResult
 from .runner import Chunks, GamesCsv, Plan, run_local

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._core import END_NAMES
-from .formats import FIELDS
+from .names import FIELDS
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Mapping

@@ -20,12 +20,12 @@ import numpy as np
 from .._core import END_NAMES
 from .._play import play_units
 from ..errors import IllegalMoveError, Interrupted
+from ..files import CsvFile
 from ..game import Game
+from ..progress import Progress
 from ..seeding import derive
 from .compare import ComparisonResult
-from ..files import CsvFile
-from ..progress import Progress
-from .formats import FIELDS, MATCH_FORMATS, PLAYER_LABELS, match_slots
+from .names import FIELDS, MATCH_FORMATS, PLAYER_LABELS, match_slots
 from .results import SimulationResult
 from .rows import GameRows, game_columns, game_rows
 from .tally import PairTally, Tally, tallies_from_rows

@@ -10,7 +10,7 @@ import numpy as np
 from ..display import render
 from ..figures import END_REASONS, MATCHES, SUMMARY, canonical
 from ..stats import wilson_interval, z_value
-from .formats import PLAYER_LABELS, SEATS
+from .names import PLAYER_LABELS, SEATS
 
 if TYPE_CHECKING:
     from os import PathLike

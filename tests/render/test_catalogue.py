@@ -133,3 +133,39 @@ def test_analysis_figures():
     cells = re.split(r"\s{2,}", str(a).splitlines()[-2].strip())
     assert cells[1:3] == ["n/a", "n/a"] and cells[-1] == "0"
     assert json.loads(json.dumps(a.as_dict()))["moves"][-1]["score"] is None
+
+
+def test_a_new_kind_of_result_from_the_generic_pieces():
+    # what a new module (a game review, a web app) does: figures reading its result,
+    # renderers registered from the generic pieces, methods that call display.render
+    from cuttle.render.csv import SUMMARY_COLUMNS, figure_rows
+    from cuttle.render.data import figures_into
+    from cuttle.render.html import table_html
+    from cuttle.render.tables import figures_table
+    from cuttle.render.text import table_text
+
+    class Review:
+        def __init__(self, good, moves):
+            self.good, self.moves = good, moves
+
+        def __str__(self):
+            return display.render("text", self)
+
+    REVIEW = {"good_move_rate": figures.Figure(
+        "good_move_rate", "good moves", figures.RATE, lambda r: (r.good, r.moves),
+        ("good_move_rate",))}
+    display.renders("text", Review)(
+        lambda r: table_text(figures_table(["a review"], [REVIEW.values()], r, 0.95)))
+    display.renders("data", Review)(
+        lambda r: figures_into({}, REVIEW.values(), r, 0.95))
+    r = Review(30, 40)
+    e = wilson_interval(30, 40)
+    assert str(r).splitlines()[3].split() == ["good", "moves", "30/40", "75.00%",
+                                              f"[{100 * e.low:.2f}%,", f"{100 * e.high:.2f}%]"]
+    assert display.render("data", r) == {"good_move_rate": {**e._asdict(), "count": 30,
+                                                            "n": 40}}
+    assert list(figure_rows(REVIEW.values(), r, 0.95)) == [
+        ["good_move_rate", repr(e.value), repr(e.low), repr(e.high), 30, 40]]
+    assert len(SUMMARY_COLUMNS) == 6
+    assert "<td class=\"label\">good moves</td>" in table_html(
+        figures_table([], [REVIEW.values()], r, 0.95))
