@@ -14,7 +14,9 @@ import numpy as np
 from ._core import END_NAMES, MOVE_SPACE, PHASE_NAMES, CoreGame
 from ._observe import observation as _observation, observe
 from .cards import CARDS, Card, parse_index
+from .display import render
 from .errors import IllegalMoveError, InvalidMoveError
+from .formatting import quantity
 from .moves import Move
 from .observation import OBSERVATION_SIZE, Observation
 from .position import layout, parse_text, write_text
@@ -460,9 +462,8 @@ class Game(CoreGame):
     def __str__(self):
         return self.render()
 
-    def _repr_svg_(self) -> str:            # Jupyter shows a game as its table
-        from .svg import table
-        return table(self)
+    def _repr_svg_(self) -> str:            # Jupyter shows a game as its table (cuttle.svg)
+        return render("svg", self)
 
     def render(self, viewer: int | None = None) -> str:
         """The table as a person would lay it out, `viewer`'s side at the bottom.
@@ -473,7 +474,8 @@ class Game(CoreGame):
         lines = []
         if self.is_over:
             head = "draw" if self.winner is None else f"player {self.winner} wins"
-            lines.append(f"Game over: {head} ({self.end_reason}) after {self.turn_number} turns")
+            lines.append(f"Game over: {head} ({self.end_reason}) after "
+                         f"{quantity(self.turn_number, 'turn')}")
         else:
             lines.append(f"Turn {self.turn_number}: player {self.turn}'s turn, "
                          f"player {self.to_move} to decide ({self.phase})")

@@ -623,11 +623,40 @@ def _deal_constraints(state: CuttleState, player: int) -> tuple[list, list]:
     within an interval between sightings the sets are nested, and assigning cards by
     increasing deadline, each to a uniformly chosen free slot it fits, samples the
     assignments uniformly."""
+    dealt, n = state._dealt, state._n_cards
+    never = len(state.history()) - n + 1
+    groups, slot_time, located, held = _follow_deal(state, player, never)
+    sightings = np.flatnonzero(~np.any(held & ~located, axis=1))
+    first = np.where(located.any(axis=0), located.argmax(axis=0), never)
+
+    def interval(t):                       # the index of the last sighting before t
+        return int(np.searchsorted(sightings, t)) - 1
+
+    slots: dict[int, list] = {}
+    cards: dict[int, list] = {}
+    for i, t in slot_time.items():
+        c = dealt[i]
+        d = int(first[c])
+        slots.setdefault(interval(t), []).append((t, i))
+        cards.setdefault(interval(d), []).append((d if d == never or held[d, c] else d - 1, c))
+    intervals = []
+    for k, fits in cards.items():
+        todo, fits = sorted(slots.get(k, [])), sorted(fits)
+        # The real deal is one assignment, so each card has a slot left (checked once).
+        if len(todo) != len(fits) or any(todo[j][0] > d for j, (d, _) in enumerate(fits)):
+            raise RuntimeError("resample_from_infostate: inconsistent constraints")
+        intervals.append((todo, fits))
+    return groups, intervals
+
+
+def _follow_deal(state: CuttleState, player: int, never: int) -> tuple[list, dict, Any, Any]:
+    """`state`'s history replayed, following each deal position (see `_deal_constraints`):
+    (groups of positions the player sees arrive together, the time each slot enters the
+    opponent's hand, by time the cards the player places, by time the opponent's hand)."""
     dealt, n, opp = state._dealt, state._n_cards, 1 - player
     start = 0 if player == 0 else _HANDS[0]
     own = range(start, start + _HANDS[player])
     actions = state.history()[n:]
-    never = len(actions) + 1
     replay = _Replay(state)
     g = replay._table.game
     slot_time = {i: 0 for i in range(sum(_HANDS)) if i not in own}
@@ -671,27 +700,7 @@ def _deal_constraints(state: CuttleState, player: int) -> tuple[list, list]:
     for i in tags:
         if i is not None:
             slot_time[i] = never
-    sightings = np.flatnonzero(~np.any(held & ~located, axis=1))
-    first = np.where(located.any(axis=0), located.argmax(axis=0), never)
-
-    def interval(t):                       # the index of the last sighting before t
-        return int(np.searchsorted(sightings, t)) - 1
-
-    slots: dict[int, list] = {}
-    cards: dict[int, list] = {}
-    for i, t in slot_time.items():
-        c = dealt[i]
-        d = int(first[c])
-        slots.setdefault(interval(t), []).append((t, i))
-        cards.setdefault(interval(d), []).append((d if d == never or held[d, c] else d - 1, c))
-    intervals = []
-    for k, fits in cards.items():
-        todo, fits = sorted(slots.get(k, [])), sorted(fits)
-        # The real deal is one assignment, so each card has a slot left (checked once).
-        if len(todo) != len(fits) or any(todo[j][0] > d for j, (d, _) in enumerate(fits)):
-            raise RuntimeError("resample_from_infostate: inconsistent constraints")
-        intervals.append((todo, fits))
-    return groups, intervals
+    return groups, slot_time, located, held
 
 
 class _Replay:

@@ -18,12 +18,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape, quoteattr
 
+from .display import renders
+from .game import Game
 from .validation import check_player
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
-
-    from .game import Game
 
 __all__ = ["table", "WIDTH"]
 
@@ -61,6 +61,7 @@ PHASE_HELP = {
 }
 
 
+@renders("svg", Game)             # Game._repr_svg_: Jupyter shows a game as its table
 def table(game: Game, viewer: int | None = None, lastmove: bool = True, *,
           names: Sequence[str] | None = None) -> str:
     """The table of `game` as an SVG document (a string), 600 px wide.

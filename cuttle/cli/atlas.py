@@ -8,7 +8,7 @@ import sys
 import textwrap
 
 from ..variants import BASES, QUICK, AtlasInterrupted, Pairing, atlas, default_pairings
-from ..variants.plot import check_plot_folder
+from ..render.plot import check_plot_folder
 from ..variants.run import CHEAP, SEARCH
 from ..policies import is_search
 from ..simulation import DEFAULT_MAX_MOVES

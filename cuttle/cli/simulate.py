@@ -15,7 +15,7 @@ from ..simulation import (DEFAULT_MAX_MOVES, MATCH_FORMATS, MAX_UNITS,
                           Interrupted, compare, simulate)
 from ..simulation.api import MAX_CHUNK, MAX_MAX_MOVES
 from ..simulation.cluster import connect, start_local_cluster
-from ..simulation.plot import check_plot_path
+from ..render.plot import check_plot_path
 from . import options
 from .options import CommandError, UsageError
 

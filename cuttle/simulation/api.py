@@ -63,7 +63,7 @@ from ..threads import MAX_THREADS, check_threads
 from ..validation import check_bool, check_confidence, check_count, check_int, \
     check_output_path
 from .compare import ComparisonResult
-from .formats import DEFAULT_MAX_MOVES, MATCH_FORMATS
+from .names import DEFAULT_MAX_MOVES, MATCH_FORMATS
 from .players import resolve_players
 from .results import SimulationResult
 from .runner import Chunks, GamesCsv, Plan, run_local

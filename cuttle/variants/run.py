@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import sys
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -29,6 +28,7 @@ from ..errors import Interrupted
 from ..policies import is_search, policy_code, policy_name
 from ..rules import Rules
 from ..seeding import check_seed
+from ..progress import Line, show_by_default
 from ..simulation import DEFAULT_MAX_MOVES, Tally, compare, simulate
 from ..simulation.api import MAX_CHUNK, MAX_MAX_MOVES, check_client
 from ..threads import check_threads
@@ -204,40 +204,24 @@ class AtlasInterrupted(Interrupted):
 
 
 class _Status:
-    """Progress: a line on stderr (rewritten in place on a terminal), or a callable
-    given each step as a dict."""
+    """Progress: a `cuttle.progress.Line` on stderr (rewritten in place on a terminal,
+    else only each chunk's final line), or a callable given each step as a dict."""
 
     def __init__(self, mode):
         self.callback = mode if callable(mode) else None
-        tty = _isatty()
-        self.show = self.callback is None and (tty if mode is None else bool(mode))
-        self.inplace = tty
-        self.width = 0
-        self.last = 0.0
+        tty = show_by_default()
+        show = self.callback is None and (tty if mode is None else bool(mode))
+        self.line = Line(inplace=tty) if show else None
 
     def __call__(self, info, final=False):
         if self.callback is not None:
             self.callback(dict(info))
-            return
-        if not self.show:
-            return
-        now = time.monotonic()
-        if self.inplace:
-            if final or now - self.last >= 0.1:
-                self.last = now
-                line = _status_text(info)
-                self.width = max(self.width, len(line))
-                sys.stderr.write("\r" + line.ljust(self.width))
-                sys.stderr.flush()
-        elif final:
-            sys.stderr.write(_status_text(info) + "\n")
-            sys.stderr.flush()
+        elif self.line is not None:
+            self.line.show(lambda: _status_text(info), final)
 
     def close(self):
-        if self.show and self.inplace and self.width:
-            sys.stderr.write("\r" + " " * self.width + "\r")
-            sys.stderr.flush()
-            self.width = 0
+        if self.line is not None:
+            self.line.clear()
 
 
 def _status_text(info):
@@ -248,13 +232,6 @@ def _status_text(info):
     done = info.get("done")
     pct = f" {done / info['count']:4.0%}" if done is not None and info.get("count") else ""
     return f"{head}{pct}, {info['playing']} of {info['variants']} variants playing"
-
-
-def _isatty():
-    try:
-        return sys.stderr.isatty()
-    except (AttributeError, ValueError):
-        return False
 
 
 class _VariantRun:

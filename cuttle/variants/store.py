@@ -147,8 +147,8 @@ def pair_from_json(d: object, n_games: int | None = None) -> PairTally:
         raise ValueError("pair must be an object")
     table = _ints(d.get("table"), (len(PAIRED_METRICS), 4), "pair table")
     diffs = tuple(_pairs_of_ints(d.get("diffs"), 2, "pair diffs", signed=True))
-    if n_games is not None and not all(int(table[m].sum()) == n_games
-                                       for m in range(PAIRED_METRICS.index("first_mover") + 1)):
+    games = range(PAIRED_METRICS.index("first_mover_win_rate") + 1)   # the rows of games
+    if n_games is not None and not all(int(table[m].sum()) == n_games for m in games):
         raise ValueError(f"pair table does not count {n_games} games")
     return PairTally(table, diffs)
 

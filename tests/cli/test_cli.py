@@ -13,7 +13,7 @@ import pytest
 import cuttle
 from cuttle.cli import main
 from cuttle.rules import FLAGS
-from cuttle.simulation import summary as summary_module
+from cuttle.render import csv as csv_renderer
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -99,7 +99,7 @@ def test_output_files_that_cannot_be_written(capsys, tmp_path, monkeypatch):
         yield ["win_rate_A", "0.5"]
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(summary_module, "summary_rows", broken)
+    monkeypatch.setattr(csv_renderer, "summary_rows", broken)
     code, out, err = run(capsys, "simulate", "-n", "50", "--seed", "2", "--csv", str(c))
     assert code == 130 and "interrupted" in err and "Traceback" not in err
     assert c.read_text() == "old\n" and os.listdir(tmp_path) == ["s.csv"]

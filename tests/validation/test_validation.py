@@ -200,7 +200,7 @@ def _entry_points():
         ("compare n_games", lambda v: cuttle.compare(["classic", "quick"], v, seed=1,
                                                      progress=False)),
         ("compare index", lambda v: cuttle.compare(["classic", "quick"], 2, seed=1,
-                                                   progress=False).estimate("draw", v)),
+                                                   progress=False).estimate("draw_rate", v)),
         ("analyse rollouts", lambda v: cuttle.analyse(g, rollouts=v, seed=1, threads=1)),
         ("Pairing max_games", lambda v: cuttle.variants.Pairing("random", max_games=v)),
         ("Pairing chunk_size", lambda v: cuttle.variants.Pairing("random", chunk_size=v)),
