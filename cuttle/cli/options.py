@@ -9,6 +9,7 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
+from ..files import check_output
 from ..game import Game
 from ..policies import POLICY_NAMES, policy_code
 from ..position import parse_text
@@ -99,21 +100,18 @@ def confidence(text: str) -> float:
 
 
 def output_files(**paths: str | None) -> None:
-    """Check output files before any work: each in an existing writable folder, not a
-    folder itself, and no two options naming the same file.  `paths`: option -> path
+    """Check output files before any work: each one `cuttle.files` can write (a file
+    in an existing writable folder, a device or a FIFO), and no two options naming the
+    same file.  `paths`: option -> path
     (None: not given; "-": stdout)."""
     seen: dict[str, str] = {}           # real path -> option
     for option, path in paths.items():
         if path is None or path == "-":
             continue
-        if os.path.isdir(path):
-            raise UsageError(f"{option}: {path!r} is a folder, not a file")
-        folder = os.path.dirname(os.path.abspath(path))
-        if not os.path.isdir(folder):
-            raise UsageError(f"{option}: cannot write {path!r}: no folder {folder!r}")
-        if not os.access(folder, os.W_OK) or (os.path.exists(path)
-                                                and not os.access(path, os.W_OK)):
-            raise UsageError(f"{option}: cannot write {path!r}: permission denied")
+        try:
+            check_output(path)
+        except ValueError as e:
+            raise UsageError(f"{option}: {e}") from None
         real = os.path.realpath(path)
         if real in seen:
             raise UsageError(f"{seen[real]} and {option} name the same file {path!r}")

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from ..analysis import analyse
 from ..errors import IllegalMoveError, InvalidMoveError
+from ..files import check_output
 from ..game import Game
 from ..moves import Move
 from ..policies import POLICY_NAMES, Bot, policy_code
@@ -232,11 +233,10 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as e:
         raise UsageError(str(e)) from None
     if args.record:
-        folder = os.path.dirname(os.path.abspath(args.record))
-        if not (os.path.isdir(folder) and os.access(folder, os.W_OK)):
-            # Say so now rather than after the game, when the record would be lost.
-            raise UsageError(f"cannot write the game record to {args.record!r}: "
-                             f"{folder!r} is not a writable folder")
+        try:        # now rather than after the game, when the record would be lost
+            check_output(args.record)
+        except ValueError as e:
+            raise UsageError(f"--record: {e}") from None
     game, start_text = _start(args)
     bot = Bot(args.bot, seed=game.seed, threads=args.bot_threads or os.cpu_count() or 1)
     session = PlaySession(game, bot, args.seat, start_text, args.hint_rollouts,

@@ -139,8 +139,8 @@ def write_outputs(args: argparse.Namespace, table: str, as_dict: Callable[[], di
         elif path is not None:
             try:
                 write_text_file(path, write)
-            except OSError as e:
-                raise UsageError(f"cannot write {path!r}: {e.strerror or e}") from None
+            except OSError as e:      # (an I/O failure, not a usage error: status 1)
+                raise CommandError(f"cannot write {path!r}: {e.strerror or e}") from None
 
 
 class Cluster:

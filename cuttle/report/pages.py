@@ -16,7 +16,7 @@ from html import escape
 from typing import TYPE_CHECKING
 
 from .._version import __version__
-from ..files import write_text
+from ..files import check_output, write_text
 from .charts import interval_chart, share_bar
 from .tables import (STYLE, comparison_metrics, comparison_table, metric_estimate,
                      metric_kind, metric_label, summary_table, wrap)
@@ -150,12 +150,9 @@ def save_page(path: str | os.PathLike[str], html: str) -> None:
 
 def output_path(text: str) -> str:
     """An argparse type: the path of a page to write, refused at once (not after a long
-    run) when its folder does not exist or cannot be written."""
-    folder = os.path.dirname(os.path.abspath(text)) or "."
-    if os.path.isdir(text):
-        raise argparse.ArgumentTypeError(f"{text!r} is a folder, not a file name")
-    if not os.path.isdir(folder):
-        raise argparse.ArgumentTypeError(f"cannot write {text!r}: no folder {folder!r}")
-    if not os.access(folder, os.W_OK):
-        raise argparse.ArgumentTypeError(f"cannot write {text!r}: the folder is not writable")
+    run) when `cuttle.files` could not write it (a folder, no such folder, ...)."""
+    try:
+        check_output(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
     return text

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._core import END_NAMES
+from ..files import OutputFile
 from .formats import MATCH_FORMATS, PLAYER_LABELS, SEATS
 
 if TYPE_CHECKING:
@@ -30,14 +31,15 @@ __all__ = ["CsvFile", "comparison_dict", "comparison_rows", "comparison_text", "
 
 class CsvFile:
     """The one CSV writer: a header row, then rows as they come.  On a path the file is
-    created at once (so a bad path fails before any work); `close(ok=False)` removes a
-    file that could not be completed."""
+    opened at once (so a bad path fails before any work) as a `cuttle.files.OutputFile`:
+    `close()` gives it its name, `close(ok=False)` drops a file that could not be
+    completed."""
 
     def __init__(self, path_or_file: str | os.PathLike[str] | TextIO, header: Sequence[str]):
-        self.path = None
+        self.out = None
         if isinstance(path_or_file, (str, os.PathLike)):
-            self.path = path_or_file
-            self.f: TextIO = open(path_or_file, "w", newline="", encoding="utf-8")
+            self.out = OutputFile(path_or_file)
+            self.f: TextIO = self.out.f
         else:
             self.f = path_or_file
         self.w = csv.writer(self.f, lineterminator="\n")
@@ -45,19 +47,20 @@ class CsvFile:
 
     def rows(self, rows: Iterable[Sequence[object]]) -> None:
         """Write rows."""
-        self.w.writerows(rows)
+        try:
+            self.w.writerows(rows)
+        except OSError as e:
+            raise e if self.out is None else self.out.named(e) from None
 
     def close(self, ok: bool = True) -> None:
         """Finish the file (ok) or remove it; later calls do nothing."""
         if self.w is None:
             return
         self.w = None
-        if self.path is None:
+        if self.out is None:
             self.f.flush()
             return
-        self.f.close()
-        if not ok and os.path.isfile(self.path):
-            os.remove(self.path)
+        self.out.close(ok)
 
 
 def write_csv(path_or_file: str | os.PathLike[str] | TextIO, header: Sequence[str],

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..files import check_output, write_binary_file
 from .formats import PLAYER_LABELS, SEATS
 
 if TYPE_CHECKING:
@@ -54,10 +55,14 @@ def check_plot_path(path: str | os.PathLike[str]) -> str:
     if ext not in formats:
         raise ValueError(f"cannot tell the image format of {path!r}: end it with one of "
                          f"{', '.join('.' + f for f in formats)}")
-    folder = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
-        raise ValueError(f"cannot write {path!r}: no writable folder {folder!r}")
+    check_output(path)
     return path
+
+
+def _save(fig, path):
+    """Save `fig` whole or not at all (cuttle.files), in the format of its extension."""
+    ext = os.path.splitext(os.fspath(path))[1].lower().lstrip(".")
+    write_binary_file(path, lambda f: fig.savefig(f, format=ext))
 
 
 def _labels(names, width=18):
@@ -127,7 +132,7 @@ def plot_summary(s: Summary, path: str | os.PathLike[str], title: str | None = N
     unit = f"{s.n:,} games" if s.n_matches is None else f"{s.n_matches:,} matches"
     fig.suptitle(title or f"cuttle: {unit}, {r.rules}, seed {r.seed}")
     fig.tight_layout(rect=(0, 0, 1, 0.95))
-    fig.savefig(path)
+    _save(fig, path)
     plt.close(fig)
 
 
@@ -174,5 +179,5 @@ def plot_comparison(c: ComparisonResult, path: str | os.PathLike[str],
     fig.suptitle(title or f"cuttle: {c.n_games:,} {c.unit} per rule set, the same deals, "
                           f"A = {c.players[0]}, B = {c.players[1]}")
     fig.tight_layout(rect=(0, 0, 1, 0.88))
-    fig.savefig(path)
+    _save(fig, path)
     plt.close(fig)
