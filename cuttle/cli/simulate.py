@@ -16,6 +16,7 @@ from ..simulation import (DEFAULT_MAX_MOVES, MATCH_FORMATS, MAX_UNITS,
 from ..simulation.api import MAX_CHUNK, MAX_MAX_MOVES
 from ..simulation.cluster import connect, start_local_cluster
 from ..simulation.plot import check_plot_path
+from ..text import printable
 from . import options
 from .options import CommandError, UsageError
 
@@ -206,7 +207,7 @@ def _plot(args, result):
             result.plot(args.plot)
         except OSError as e:
             raise CommandError(f"cannot write {args.plot!r}: {e.strerror or e}") from None
-        print(f"plot saved to {args.plot}", file=sys.stderr)
+        print(printable(f"plot saved to {args.plot}"), file=sys.stderr)
 
 
 def _rule_sets(args):
