@@ -9,7 +9,7 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
-from ..files import check_output
+from ..files import check_output, read_text
 from ..game import Game
 from ..policies import POLICY_NAMES, policy_code
 from ..position import parse_text
@@ -23,6 +23,10 @@ if TYPE_CHECKING:
 __all__ = ["UsageError", "CommandError", "add_rules_options", "at_most", "confidence",
            "output_files", "players", "positive", "read_position_arg", "rules_from_options",
            "scheduler", "seed", "threads"]
+
+
+# The most position text read from a file or stdin (a position is a few hundred bytes).
+MAX_POSITION_BYTES = 1 << 20
 
 
 class UsageError(Exception):
@@ -214,16 +218,16 @@ def position_game(args: argparse.Namespace, to_move: int | None = None) -> Game:
 
 
 def read_position_arg(arg: str) -> str:
-    """Position text from '-' (stdin), a file, or the argument itself."""
-    if arg == "-":
-        return sys.stdin.read()
-    if os.path.isfile(arg):
+    """Position text from '-' (stdin), a file, or the argument itself; at most
+    MAX_POSITION_BYTES from a file or stdin (an endless input is refused, not read)."""
+    if arg == "-" or os.path.isfile(arg):
         try:
-            with open(arg, encoding="utf-8") as f:
-                return f.read()
-        except (OSError, UnicodeDecodeError) as e:
-            raise UsageError(f"cannot read {arg!r}: {getattr(e, 'strerror', None) or e}") \
-                from None
+            return read_text(sys.stdin if arg == "-" else arg, MAX_POSITION_BYTES,
+                             "position text")
+        except ValueError as e:
+            raise UsageError(str(e)) from None
+        except OSError as e:
+            raise UsageError(f"cannot read {arg!r}: {e.strerror or e}") from None
     if ":" not in arg:
         raise UsageError(f"{arg!r} is neither a file nor position text "
                          f"(e.g. 'hands: 2C 3D / 4H; points: TH / -; to_move: 0')")

@@ -304,3 +304,24 @@ def test_every_writer_goes_through_cuttle_files():
         found += [f"{rel}:{line}" for line in _writes_in(ast.parse(path.read_text()))]
     assert found == []
 
+
+def test_a_full_disk_names_the_results_file_and_keeps_it_whole(tmp_path):
+    """A file-size limit stands in for a full disk: the atlas stops with status 1 (an
+    I/O failure, not a usage error), naming the results file, which keeps only whole
+    lines."""
+    results = tmp_path / "r.jsonl"
+    script = (
+        "import resource, signal, sys\n"
+        "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"
+        "resource.setrlimit(resource.RLIMIT_FSIZE, (3000, 3000))\n"
+        "from cuttle.cli import main\n"
+        f"sys.exit(main(['atlas', '--quick', '--pairings', 'random', '--bases', 'classic',"
+        f" '--no-progress', '--results', {str(results)!r}]))\n")
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    p = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                       env=env, timeout=600)
+    assert p.returncode == 1 and str(results) in p.stderr and "Traceback" not in p.stderr, \
+        p.stderr
+    assert "File too large" in p.stderr
+    text = results.read_text()
+    assert text.endswith("\n") and all(json.loads(x) for x in text.splitlines())
