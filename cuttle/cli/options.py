@@ -15,6 +15,7 @@ from ..policies import POLICY_NAMES, policy_code
 from ..position import parse_text
 from ..rules import Rules
 from ..seeding import check_seed
+from ..simulation.cluster import parse_address
 from ..threads import MAX_THREADS
 
 if TYPE_CHECKING:
@@ -136,6 +137,10 @@ def scheduler(text: str) -> tuple[str, int | str]:
     if not (sep and scheme.isascii() and scheme.isalnum() and rest):
         raise argparse.ArgumentTypeError(f"expected a scheduler address like "
                                          f"tcp://HOST:8786, or local:N, not {text!r}")
+    try:
+        parse_address(t)                # scheme, host and port, before any work
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
     return ("address", t)
 
 

@@ -158,8 +158,8 @@ class Cluster:
             self.client = start_local_cluster(value) if kind == "local" else connect(value)
         except ImportError as e:
             raise UsageError(f"--scheduler: {e}") from None
-        except (OSError, TimeoutError) as e:
-            raise CommandError(f"cannot reach the dask scheduler at {value}: {e}") from None
+        except (OSError, TimeoutError) as e:      # (the message names the address)
+            raise CommandError(f"--scheduler: {e}") from None
         return self.client
 
     def __exit__(self, *exc):
