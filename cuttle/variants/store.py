@@ -71,6 +71,9 @@ MAX_LINE_BYTES = 1 << 20
 # A score is the sum of a player's point cards, A to 10 counting 1 to 10: at most the
 # whole deck's 4 * 55.
 MAX_SCORE = 4 * sum(range(1, 11))
+# A pair table's rows of single games (win A, win B, draw, first mover), before those
+# of matches.
+_GAME_ROWS = sum(not m.startswith("match") for m in PAIRED_METRICS)
 
 
 class ResultsFileError(ValueError):
@@ -219,7 +222,7 @@ def pair_from_json(d: object, n_games: int | None = None, tally: Tally | None = 
         raise ValueError("pair must be an object")
     table = _ints(d.get("table"), (len(PAIRED_METRICS), 4), "pair table")
     diffs = tuple(_pairs_of_ints(d.get("diffs"), 2, "pair diffs", signed=True))
-    single = PAIRED_METRICS.index("first_mover") + 1
+    single = _GAME_ROWS
     n = int(table[0].sum())
     if any(int(table[m].sum()) != n for m in range(single)) or table[single:].any() or \
             (n_games is not None and n != n_games):
