@@ -22,6 +22,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from .._version import __version__
+from ..text import printable
 from . import analyse, atlas, play, replay, serve, simulate
 from .options import CommandError, UsageError
 
@@ -64,7 +65,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return args.func(args)
     except (UsageError, ValueError) as e:   # ValueError: an argument the library refused
         sub.print_usage(sys.stderr)
-        print(f"{sub.prog}: error: {e}", file=sys.stderr)
+        print(f"{sub.prog}: error: {printable(e)}", file=sys.stderr)   # may quote input
         return 2
     except KeyboardInterrupt:
         print(f"\n{PROG}: interrupted", file=sys.stderr)
@@ -78,5 +79,5 @@ def main(argv: Sequence[str] | None = None) -> int:
             pass
         return 1
     except (CommandError, OSError) as e:
-        print(f"{sub.prog}: error: {e}", file=sys.stderr)
+        print(f"{sub.prog}: error: {printable(e)}", file=sys.stderr)
         return 1

@@ -13,6 +13,7 @@ from ..variants.run import CHEAP, SEARCH
 from ..policies import is_search
 from ..simulation import DEFAULT_MAX_MOVES
 from ..simulation.api import MAX_CHUNK, MAX_MAX_MOVES
+from ..text import printable
 from . import options
 from .options import CommandError, UsageError
 from .simulate import Cluster, write_outputs
@@ -192,11 +193,11 @@ def run_atlas(args: argparse.Namespace) -> int:
                         threads=args.threads, client=client, progress=args.progress,
                         play=not args.report_only)
         except AtlasInterrupted as e:
-            print(f"\ncuttle: {e}; the tables below hold the finished chunks",
+            print(f"\ncuttle: {printable(e)}; the tables below hold the finished chunks",
                   file=sys.stderr)
             res, status = e.result, 130
     for note in res.notes:
-        print(f"cuttle atlas: note: {note}", file=sys.stderr)
+        print(f"cuttle atlas: note: {printable(note)}", file=sys.stderr)
     write_outputs(args, res.markdown(), res.as_dict, res.to_csv)
     if args.plot:
         try:
@@ -205,5 +206,5 @@ def run_atlas(args: argparse.Namespace) -> int:
         except OSError as e:
             raise CommandError(f"cannot write the plots into {args.plot!r}: "
                                f"{e.strerror or e}") from None
-        print(f"{len(paths)} plots saved in {args.plot}", file=sys.stderr)
+        print(printable(f"{len(paths)} plots saved in {args.plot}"), file=sys.stderr)
     return status

@@ -17,6 +17,7 @@ from ..moves import Move
 from ..policies import POLICY_NAMES, Bot, policy_code
 from ..record import make_record, result_of, write_record
 from ..seeding import derive
+from ..text import printable
 from . import options
 from .options import CommandError, UsageError
 from .terminal import history_lines, print_moves, read_line, seat_names
@@ -245,7 +246,7 @@ def run(args: argparse.Namespace) -> int:
     except OSError as e:
         raise CommandError(f"cannot save the game record to {path!r}: "
                            f"{e.strerror or e}") from None
-    print(f"Game record saved to {path} (replay it with: cuttle replay {path})")
+    print(printable(f"Game record saved to {path} (replay it with: cuttle replay {path})"))
     return 130 if status == "interrupted" else 0
 
 

@@ -16,6 +16,7 @@ from ..simulation import (DEFAULT_MAX_MOVES, MATCH_FORMATS, MAX_UNITS,
 from ..simulation.api import MAX_CHUNK, MAX_MAX_MOVES
 from ..simulation.cluster import connect, start_local_cluster
 from ..render.plot import check_plot_path
+from ..text import printable
 from . import options
 from .options import CommandError, UsageError
 
@@ -139,8 +140,8 @@ def write_outputs(args: argparse.Namespace, table: str, as_dict: Callable[[], di
         elif path is not None:
             try:
                 write_text_file(path, write)
-            except OSError as e:
-                raise UsageError(f"cannot write {path!r}: {e.strerror or e}") from None
+            except OSError as e:      # (an I/O failure, not a usage error: status 1)
+                raise CommandError(f"cannot write {path!r}: {e.strerror or e}") from None
 
 
 class Cluster:
@@ -157,8 +158,8 @@ class Cluster:
             self.client = start_local_cluster(value) if kind == "local" else connect(value)
         except ImportError as e:
             raise UsageError(f"--scheduler: {e}") from None
-        except (OSError, TimeoutError) as e:
-            raise CommandError(f"cannot reach the dask scheduler at {value}: {e}") from None
+        except (OSError, TimeoutError) as e:      # (the message names the address)
+            raise CommandError(f"--scheduler: {e}") from None
         return self.client
 
     def __exit__(self, *exc):
@@ -206,7 +207,7 @@ def _plot(args, result):
             result.plot(args.plot)
         except OSError as e:
             raise CommandError(f"cannot write {args.plot!r}: {e.strerror or e}") from None
-        print(f"plot saved to {args.plot}", file=sys.stderr)
+        print(printable(f"plot saved to {args.plot}"), file=sys.stderr)
 
 
 def _rule_sets(args):

@@ -5,6 +5,8 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING
 
+from ..text import printable
+
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
 
@@ -36,7 +38,7 @@ def read_line(prompt: str) -> str | None:
         sys.stdout.write("\n")
         return None
     line = line.rstrip("\r\n")
-    print(line)
+    print(printable(line))
     return line
 
 

@@ -64,6 +64,12 @@ def check_plot_path(path: str | os.PathLike[str]) -> str:
     return path
 
 
+def _save(fig, path):
+    """Save `fig` whole or not at all (cuttle.files), in the format of its extension."""
+    ext = os.path.splitext(os.fspath(path))[1].lower().lstrip(".")
+    write_binary_file(path, lambda f: fig.savefig(f, format=ext))
+
+
 def _labels(names, width=18):
     return ["\n".join(textwrap.wrap(n, width, break_long_words=False,
                                     break_on_hyphens=False)) or n for n in names]
@@ -132,7 +138,7 @@ def plot_summary(s: Summary, path: str | os.PathLike[str], title: str | None = N
     unit = f"{s.n:,} games" if s.n_matches is None else f"{s.n_matches:,} matches"
     fig.suptitle(title or f"cuttle: {unit}, {r.rules}, seed {r.seed}")
     fig.tight_layout(rect=(0, 0, 1, 0.95))
-    fig.savefig(path)
+    _save(fig, path)
     plt.close(fig)
 
 
@@ -180,7 +186,7 @@ def plot_comparison(c: ComparisonResult, path: str | os.PathLike[str],
     fig.suptitle(title or f"cuttle: {c.n_games:,} {c.unit} per rule set, the same deals, "
                           f"A = {c.players[0]}, B = {c.players[1]}")
     fig.tight_layout(rect=(0, 0, 1, 0.88))
-    fig.savefig(path)
+    _save(fig, path)
     plt.close(fig)
 
 
