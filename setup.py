@@ -90,5 +90,8 @@ extensions = [
     for name in NATIVE_MODULES
 ]
 
-setup(ext_modules=cythonize(extensions, compiler_directives=directives,
-                            compile_time_env={"HAVE_OPENMP": bool(omp_compile)}))
+# Cythonize and compile the modules on every core: pip runs build_ext without -j.
+jobs = os.cpu_count() or 1
+setup(ext_modules=cythonize(extensions, compiler_directives=directives, nthreads=jobs,
+                            compile_time_env={"HAVE_OPENMP": bool(omp_compile)}),
+      options={"build_ext": {"parallel": jobs}})
