@@ -12,7 +12,7 @@ flight and raises `Interrupted` with the finished chunks.  With a games CSV the 
 are written in game-index order (later chunks wait in memory for earlier ones; the
 window bounds how many).
 
-dask is imported only here, only when a client is given: ``pip install "cuttle[dask]"``.
+dask is imported only here, only when a client is given: ``pip install "pycuttle[dask]"``.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from __future__ import annotations
 import uuid
 from typing import TYPE_CHECKING
 
+from .._optional import missing
 from .runner import FIRST_CHUNK, Chunks, collect, play_chunk
 
 if TYPE_CHECKING:
@@ -40,9 +41,8 @@ PYTHON_CLUSTER_CHUNK = 256
 def _distributed():
     try:
         import distributed
-    except ImportError:
-        raise ImportError("a cluster needs dask.distributed, which is not installed; "
-                          "install it with: pip install \"cuttle[dask]\"") from None
+    except ImportError as e:
+        raise missing(e, "a cluster") from None
     return distributed
 
 

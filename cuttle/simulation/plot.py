@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .._optional import missing
 from .formats import PLAYER_LABELS, SEATS
 
 if TYPE_CHECKING:
@@ -24,9 +25,8 @@ def pyplot() -> ModuleType:
     install it."""
     try:
         import matplotlib
-    except ImportError:
-        raise ImportError("plotting needs matplotlib, which is not installed; "
-                          "install it with: pip install matplotlib") from None
+    except ImportError as e:
+        raise missing(e, "plotting") from None
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     return plt
