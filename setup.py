@@ -13,6 +13,7 @@ import tempfile
 import numpy
 from Cython.Build import cythonize
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 
 DEBUG = os.environ.get("CUTTLE_DEBUG", "") not in ("", "0")
 SANITIZE = os.environ.get("CUTTLE_DEBUG", "") == "asan"
@@ -90,8 +91,19 @@ extensions = [
     for name in NATIVE_MODULES
 ]
 
+
+class BuildExt(build_ext):
+    """Cythonize when the extensions are built, not whenever setup.py runs: an sdist or
+    the package metadata need no C (and the sdist carries the .pyx, never generated C)."""
+
+    def finalize_options(self):
+        self.distribution.ext_modules = cythonize(
+            self.distribution.ext_modules, compiler_directives=directives, nthreads=JOBS,
+            compile_time_env={"HAVE_OPENMP": bool(omp_compile)})
+        super().finalize_options()
+
+
 # Cythonize and compile the modules on every core: pip runs build_ext without -j.
-jobs = os.cpu_count() or 1
-setup(ext_modules=cythonize(extensions, compiler_directives=directives, nthreads=jobs,
-                            compile_time_env={"HAVE_OPENMP": bool(omp_compile)}),
-      options={"build_ext": {"parallel": jobs}})
+JOBS = os.cpu_count() or 1
+setup(ext_modules=extensions, cmdclass={"build_ext": BuildExt},
+      options={"build_ext": {"parallel": JOBS}})
