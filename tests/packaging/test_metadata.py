@@ -73,3 +73,8 @@ def test_the_readme_set_up_is_two_commands_in_a_virtual_environment():
 def test_ci_runs_the_readme_set_up():
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert "readme_setup" in ci and "python -m build" in ci and "twine check" in ci
+
+
+def test_pytest_says_why_each_test_was_skipped():
+    addopts = pyproject()["tool"]["pytest"]["ini_options"]["addopts"].split()
+    assert "-rs" in addopts or any(o.startswith("-r") and "s" in o for o in addopts)
