@@ -3,6 +3,7 @@ cut mid-sentence) and a help text for every option."""
 
 import ast
 import pathlib
+import re
 import subprocess
 import sys
 
@@ -14,7 +15,9 @@ BENCHMARKS = sorted((ROOT / "benchmarks").glob("bench_*.py"))
 
 def option_lines(text):
     """The option entries of argparse's help, each as (first line, has a description)."""
-    lines = text[text.index("options:"):].splitlines()[1:]
+    # ("optional arguments:" before Python 3.10)
+    start = re.search(r"^(options|optional arguments):$", text, re.M).end()
+    lines = text[start:].splitlines()[1:]
     entries = []
     for i, line in enumerate(lines):
         if line.startswith("  -"):
