@@ -7,6 +7,7 @@ import os
 import sys
 import textwrap
 
+from .._optional import install_command
 from ..variants import BASES, QUICK, AtlasInterrupted, Pairing, atlas, default_pairings
 from ..render.plot import check_plot_folder
 from ..variants.run import CHEAP, SEARCH
@@ -108,12 +109,12 @@ def add_command(sub: argparse._SubParsersAction) -> None:
                    help="cores to use (default: all)")
     p.add_argument("--scheduler", type=options.scheduler, default=None, metavar="ADDRESS",
                    help="play the chunks on a dask cluster: tcp://HOST:8786, or local:N "
-                        "(needs: pip install \"cuttle[dask]\")")
+                        f"(needs: {install_command('dask')})")
     options.add_progress_and_outputs(p, "progress", "the atlas",
                                      "one CSV row per rule set and metric")
     p.add_argument("--plot", metavar="DIR", default=None,
                    help="save one forest plot per base and pairing (PNG) into DIR (made if "
-                        "missing; needs matplotlib)")
+                        f"missing; needs matplotlib: {install_command('plot')})")
     p.set_defaults(func=run_atlas)
 
 

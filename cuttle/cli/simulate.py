@@ -8,6 +8,7 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
+from .._optional import install_command
 from ..report import comparison_page, save_page, simulation_page
 from ..files import write_text_file
 from ..rules import Rules
@@ -54,7 +55,7 @@ def _add_common(p, plot_help):
     p.add_argument("--scheduler", type=options.scheduler, default=None, metavar="ADDRESS",
                    help="play the games on a dask cluster: its scheduler's address "
                         "(tcp://HOST:8786), or local:N to start N worker processes here "
-                        "(needs: pip install \"cuttle[dask]\")")
+                        f"(needs: {install_command('dask')})")
     options.add_progress_and_outputs(p, "a progress bar", "the results",
                                      "the table as CSV, one row per estimate,")
     p.add_argument("--games-csv", metavar="FILE", default=None,
@@ -62,7 +63,7 @@ def _add_common(p, plot_help):
                         "held in memory)")
     p.add_argument("--plot", metavar="FILE.png", default=None,
                    help="save a figure (format from the extension: png, pdf, svg, ...; needs "
-                        "matplotlib): " + plot_help)
+                        f"matplotlib: {install_command('plot')}): " + plot_help)
     p.add_argument("--html", type=options.output_file, metavar="OUT.html",
                    help="also write a self-contained report page (tables and charts)")
 

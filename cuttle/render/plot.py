@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .._optional import missing
 from ..display import renders
 from ..files import write_binary_file
 from ..formatting import finite, fixed, pct, sign_class
@@ -33,9 +34,8 @@ def pyplot() -> ModuleType:
     install it."""
     try:
         import matplotlib
-    except ImportError:
-        raise ImportError("plotting needs matplotlib, which is not installed; "
-                          "install it with: pip install matplotlib") from None
+    except ImportError as e:
+        raise missing(e, "plotting") from None
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     return plt

@@ -18,10 +18,16 @@ from __future__ import annotations
 
 from typing import Any
 
-import gymnasium
 import numpy as np
-from pettingzoo import AECEnv
-from pettingzoo.utils.env_logger import EnvLogger
+
+from .._optional import missing
+
+try:
+    import gymnasium
+    from pettingzoo import AECEnv
+    from pettingzoo.utils.env_logger import EnvLogger
+except ImportError as e:
+    raise missing(e, "cuttle.rl.aec_env") from None
 
 from .._actions import code_of_action
 from ..game import Game

@@ -14,8 +14,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import gymnasium
 import numpy as np
+
+from .._optional import missing
+
+try:
+    import gymnasium
+except ImportError as e:
+    raise missing(e, "cuttle.rl.GymEnv") from None
 
 from .._actions import code_of_action
 from ..game import Game

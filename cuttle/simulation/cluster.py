@@ -12,7 +12,7 @@ flight and raises `Interrupted` with the finished chunks.  With a games CSV the 
 are written in game-index order (later chunks wait in memory for earlier ones; the
 window bounds how many).
 
-dask is imported only here, only when a client is given: ``pip install "cuttle[dask]"``.
+dask is imported only here, only when a client is given: ``pip install "pycuttle[dask]"``.
 
 `connect` (the command line's ``--scheduler tcp://HOST:PORT``) checks the address at once
 (scheme, host, port), fails fast on a refused connection, and gives up after its timeout
@@ -32,6 +32,7 @@ import urllib.parse
 import uuid
 from typing import TYPE_CHECKING
 
+from .._optional import missing
 from .runner import FIRST_CHUNK, Chunks, collect, play_chunk
 
 if TYPE_CHECKING:
@@ -54,9 +55,8 @@ DEFAULT_PORT = 8786           # dask's scheduler port
 def _distributed():
     try:
         import distributed
-    except ImportError:
-        raise ImportError("a cluster needs dask.distributed, which is not installed; "
-                          "install it with: pip install \"cuttle[dask]\"") from None
+    except ImportError as e:
+        raise missing(e, "a cluster") from None
     return distributed
 
 
