@@ -214,6 +214,7 @@ def connect(address: str, timeout: float = 10.0) -> Client:
     at once, TimeoutError after `timeout` seconds) naming the address if the scheduler
     cannot be reached or does not answer."""
     host, port = parse_address(address)
+    distributed = _distributed()        # without dask, say which extra before connecting
     deadline = time.monotonic() + timeout
     try:
         socket.create_connection((host, port), timeout=timeout).close()
@@ -229,7 +230,7 @@ def connect(address: str, timeout: float = 10.0) -> Client:
     left = max(0.5, deadline - time.monotonic())
     where = f"tcp://[{host}]:{port}" if ":" in host else f"tcp://{host}:{port}"   # IPv6
     try:
-        return _bounded_client(_distributed())(where, timeout=f"{left}s")
+        return _bounded_client(distributed)(where, timeout=f"{left}s")
     except (OSError, TimeoutError) as e:
         if not isinstance(e, TimeoutError) and "Timed out" not in str(e):
             raise

@@ -10,12 +10,14 @@ import sys
 import pytest
 
 from cuttle import _optional
-from cuttle.simulation import cluster, plot
+from cuttle.render import plot
+from cuttle.simulation import cluster
 
 # module imported when the optional package is missing -> (package, extra)
 IMPORT_SITES = [("cuttle.rl.aec", "pettingzoo", "rl"), ("cuttle.rl.aec", "gymnasium", "rl"),
                 ("cuttle.rl.gym_env", "gymnasium", "rl"),
-                ("cuttle.openspiel", "pyspiel", "openspiel")]
+                ("cuttle.openspiel", "pyspiel", "openspiel"),
+                ("cuttle.web.routes", "starlette", "web")]
 
 
 def hide(monkeypatch, package):
