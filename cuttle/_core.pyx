@@ -27,8 +27,6 @@ VERBS = ("draw", "pass", "resolve", "points", "scuttle", "royal", "glasses", "ja
          "oneoff", "counter", "take", "discard", "block")
 NO_CARD_INDEX = NO_CARD
 MOVE_SPACE = 1 << 16          # every move code is below this
-N_CARDS = NCARDS
-JACKS_FROM = FIRST_JACK        # natural indices FIRST_JACK.. FIRST_JACK+3 are the Jacks
 
 
 def pack_move(int verb, int card, int target):
@@ -281,8 +279,6 @@ cdef class CoreGame:
     def _core_rng_state(self): return tuple(self.st.rng.s[i] for i in range(4))
 
     @property
-    def _core_target(self): return None if self.st.target < 0 else self.st.target
-    @property
     def _core_phase(self): return self.st.phase
     @property
     def _core_turn(self): return self.st.turn
@@ -294,10 +290,6 @@ cdef class CoreGame:
     def _core_end_reason(self): return self.st.end_reason
     @property
     def _core_turn_number(self): return self.st.turn_number
-    @property
-    def _core_passes(self): return self.st.passes
-    @property
-    def _core_sd_end(self): return None if self.st.sd_end < 0 else self.st.sd_end
     @property
     def _core_ply(self): return self.nhist
 

@@ -12,7 +12,10 @@ ISMCTS searches over determinizations of its player's view.
 
 from libc.stdint cimport uint32_t
 
-from cuttle._state cimport *
+from cuttle._state cimport (State, CRules, Rng, MAX_MOVES, PH_OVER, END_MOVE_CAP,
+                            POL_RANDOM, POL_GREEDY, POL_ISMCTS, POL_ISMCTS_RANDOM, POL_EXPERT,
+                            MOVE_NO_MEMORY, is_search)
+from cuttle._state cimport POLICY_SHIFT as C_POLICY_SHIFT
 from cuttle._engine cimport gen_moves, apply_move
 from cuttle._sampler cimport random_move
 from cuttle._search cimport Tree, tree_clear, tree_advance, ismcts_move, plain_move
@@ -21,7 +24,7 @@ from cuttle._search cimport Tree, tree_clear, tree_advance, ismcts_move, plain_m
 POLICIES = {"random": (POL_RANDOM, False), "greedy": (POL_GREEDY, False),
             "ismcts": (POL_ISMCTS, True), "ismcts-random": (POL_ISMCTS_RANDOM, True),
             "expert": (POL_EXPERT, False)}
-POLICY_PARAM_SHIFT = POLICY_SHIFT
+POLICY_SHIFT = C_POLICY_SHIFT   # a policy code is kind | iterations << POLICY_SHIFT
 
 cdef enum:
     MAX_SINCE = 256           # moves between two searches of a player that reuse follows
