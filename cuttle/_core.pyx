@@ -119,7 +119,7 @@ cdef class CoreGame:
         self.cap = 0
         memset(&self.st, 0, sizeof(State))
         self.st.winner = -1
-        self.st.sd_end = -1
+        self.st.last_turn = -1
         self.st.target = -1
 
     def __dealloc__(self):
@@ -168,7 +168,7 @@ cdef class CoreGame:
         for p in range(2):
             s.hand[p] = mask_of(layout.hands[p])
             s.points[p] = mask_of(layout.points[p])
-            s.perm[p] = mask_of(layout.permanents[p])
+            s.permanents[p] = mask_of(layout.permanents[p])
         s.scrap = mask_of(layout.scrap)
         for c, jacks in layout.stacks.items():
             if not (0 <= c < FIRST_JACK and 0 < len(jacks) <= MAX_JACKS):
@@ -185,11 +185,11 @@ cdef class CoreGame:
         s.turn = turn
         s.to_move = turn
         s.winner = -1
-        s.sd_end = -1
+        s.last_turn = -1
         s.target = -1
         s.phase = PH_MAIN
         if self.cr.sudden_death and s.deck_len == 0:
-            s.sd_end = 1
+            s.last_turn = 1
         update_knowledge(s, &self.cr)
         check_win(s, &self.cr, turn)
         cdef int err = check_state(s, &self.cr)
@@ -255,7 +255,7 @@ cdef class CoreGame:
     # Views (natural indices); cuttle.Game turns them into Card objects.
     def _core_hand(self, p): return cards_of(self.st.hand[player(p)])
     def _core_points(self, p): return cards_of(self.st.points[player(p)])
-    def _core_perm(self, p): return cards_of(self.st.perm[player(p)])
+    def _core_permanents(self, p): return cards_of(self.st.permanents[player(p)])
     def _core_frozen(self, p):
         p = player(p)
         # Frozen cards bind only during their receiver's turn; in between they are not

@@ -29,7 +29,7 @@ cdef int same_position(const State* a, const State* b) noexcept nogil:
     # Whether two states hold the same cards in the same places, at the same point.
     cdef int i
     if a.hand[0] != b.hand[0] or a.hand[1] != b.hand[1] or a.points[0] != b.points[0] or \
-            a.points[1] != b.points[1] or a.perm[0] != b.perm[0] or a.perm[1] != b.perm[1] or \
+            a.points[1] != b.points[1] or a.permanents[0] != b.permanents[0] or a.permanents[1] != b.permanents[1] or \
             a.scrap != b.scrap or a.stacked != b.stacked or a.deck_len != b.deck_len or \
             a.phase != b.phase or a.to_move != b.to_move or a.turn_number != b.turn_number or \
             a.stack_len != b.stack_len or a.n_revealed != b.n_revealed:
@@ -38,7 +38,7 @@ cdef int same_position(const State* a, const State* b) noexcept nogil:
         if a.deck[i] != b.deck[i]:
             return 0
     for i in range(40):
-        if a.jst[i] != b.jst[i]:
+        if a.jack_stacks[i] != b.jack_stacks[i]:
             return 0
     return 1
 

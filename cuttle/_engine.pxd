@@ -33,7 +33,7 @@ cdef inline uint64_t targetable(const State* s, const CRules* r, int side, int a
     # 2, 9, Jack or glasses-breaking 8: Queens guard only against the other player.
     if side == attacker:
         return cards
-    cdef int nq = popcount(s.perm[side] & QUEENS)
+    cdef int nq = popcount(s.permanents[side] & QUEENS)
     if nq == 0:
         return cards
     if r.queens_protect_queens:
@@ -48,7 +48,7 @@ cdef inline int score(const State* s, int p) noexcept nogil:
         4 * popcount(m & VALUE_BIT2) + 8 * popcount(m & VALUE_BIT3)
 
 cdef inline int goal(const State* s, const CRules* r, int p) noexcept nogil:
-    cdef int k = popcount(s.perm[p] & KINGS)
+    cdef int k = popcount(s.permanents[p] & KINGS)
     if k > 4:
         k = 4
     return r.king_goals[k]
@@ -56,7 +56,7 @@ cdef inline int goal(const State* s, const CRules* r, int p) noexcept nogil:
 cdef inline int hand_is_public(const State* s, const CRules* r, int p) noexcept nogil:
     # Glasses held by the opponent, open hands, or (cuttle.cards) the empty deck.
     return r.open_hands or (r.reveal_on_empty_deck and s.deck_len == 0) or \
-        (s.perm[p ^ 1] & EIGHTS) != 0
+        (s.permanents[p ^ 1] & EIGHTS) != 0
 
 cdef inline void update_knowledge(State* s, const CRules* r) noexcept nogil:
     # known_hand[p]: the cards p knows to be in the opponent's hand (perfect recall).

@@ -32,7 +32,7 @@ cdef inline int deck_count(const State* s) noexcept nogil:
 # Move generation.
 
 cdef inline uint64_t nine_targets(const State* s, const CRules* r, int p, int side) noexcept nogil:
-    cdef uint64_t m = s.perm[side] | top_jacks(s, side)
+    cdef uint64_t m = s.permanents[side] | top_jacks(s, side)
     if r.nine_targets_points:
         m |= s.points[side]
     return targetable(s, r, side, p, m)
@@ -50,7 +50,7 @@ cdef int gen_card_plays(const State* s, const CRules* r, int p, int c, int from_
     if rk <= 9:
         out[n] = mk(V_POINTS, c, NO_CARD)
         n += 1
-        if not (r.queen_stops_scuttles and (s.perm[opp] & QUEENS)):
+        if not (r.queen_stops_scuttles and (s.permanents[opp] & QUEENS)):
             m = s.points[opp]
             while m:
                 t = lowest(m)
@@ -58,7 +58,7 @@ cdef int gen_card_plays(const State* s, const CRules* r, int p, int c, int from_
                 if beats(r, c, t):
                     out[n] = mk(V_SCUTTLE, c, t)
                     n += 1
-    if rk == 12 or (rk == 11 and not (r.one_queen_each and (s.perm[p] & QUEENS))):
+    if rk == 12 or (rk == 11 and not (r.one_queen_each and (s.permanents[p] & QUEENS))):
         out[n] = mk(V_ROYAL, c, NO_CARD)
         n += 1
     elif rk == 7:
@@ -82,7 +82,7 @@ cdef int gen_card_plays(const State* s, const CRules* r, int p, int c, int from_
             if side == p and not r.targets_own_side:
                 continue
             if rk == 1:
-                m = targetable(s, r, side, p, s.perm[side] | top_jacks(s, side))
+                m = targetable(s, r, side, p, s.permanents[side] | top_jacks(s, side))
             else:
                 m = nine_targets(s, r, p, side)
             while m:
@@ -106,7 +106,7 @@ cdef int gen_card_plays(const State* s, const CRules* r, int p, int c, int from_
             n += 1
     elif rk == 7:
         if r.eight_breaks_glasses:
-            m = targetable(s, r, opp, p, s.perm[opp] & EIGHTS)
+            m = targetable(s, r, opp, p, s.permanents[opp] & EIGHTS)
             while m:
                 t = lowest(m)
                 m &= m - 1
@@ -164,7 +164,7 @@ cdef int gen_moves(const State* s, const CRules* r, uint32_t* out) noexcept nogi
     elif ph == PH_COUNTER:
         out[n] = mk(V_RESOLVE, NO_CARD, NO_CARD)
         n += 1
-        if not (s.perm[p ^ 1] & QUEENS):
+        if not (s.permanents[p ^ 1] & QUEENS):
             n = gen_each(s.hand[p] & TWOS & ~s.frozen[p], V_COUNTER, out, n)
     elif ph == PH_THREE:
         n = gen_each(takeable(s, r), V_TAKE, out, n)
@@ -241,9 +241,9 @@ cdef inline void remove_point_card(State* s, int c) noexcept nogil:
 cdef inline int side_of(const State* s, int c) noexcept nogil:
     # Which side controls table card c: a permanent, a point card or a top Jack.
     cdef int pc
-    if (s.perm[0] | s.points[0]) & bit(c):
+    if (s.permanents[0] | s.points[0]) & bit(c):
         return 0
-    if (s.perm[1] | s.points[1]) & bit(c):
+    if (s.permanents[1] | s.points[1]) & bit(c):
         return 1
     pc = point_under_jack(s, c)
     return controller_of_point(s, pc)
@@ -262,7 +262,7 @@ cdef void start_turn_end(State* s, const CRules* r) noexcept nogil:
         s.phase = PH_DISCARD
         s.to_move = p
         return
-    if s.sd_end >= 0 and s.turn_number >= s.sd_end:
+    if s.last_turn >= 0 and s.turn_number >= s.last_turn:
         s.phase = PH_OVER
         s.end_reason = END_SUDDEN_DEATH
         return
@@ -318,9 +318,9 @@ cdef void resolve_oneoff(State* s, const CRules* r) noexcept nogil:
         s.points[0] = s.points[1] = 0
         finish_oneoff(s, r)
     elif rk == 1:                          # 2: scrap a permanent or a top Jack
-        if (s.perm[0] | s.perm[1]) & bit(t):
-            s.perm[0] &= ~bit(t)
-            s.perm[1] &= ~bit(t)
+        if (s.permanents[0] | s.permanents[1]) & bit(t):
+            s.permanents[0] &= ~bit(t)
+            s.permanents[1] &= ~bit(t)
         else:
             jack_pop(s, point_under_jack(s, t))
         s.scrap |= bit(t)
@@ -361,21 +361,21 @@ cdef void resolve_oneoff(State* s, const CRules* r) noexcept nogil:
             if jcount(s, i) & 1:
                 flip_control(s, i)
             scrap_jacks(s, i)
-        s.scrap |= s.perm[0] | s.perm[1]
-        s.perm[0] = s.perm[1] = 0
+        s.scrap |= s.permanents[0] | s.permanents[1]
+        s.permanents[0] = s.permanents[1] = 0
         finish_oneoff(s, r)
     elif rk == 6:                          # 7: play from the deck
         reveal_seven(s, r, p)
     elif rk == 7:                          # 8 (variant): break the opponent's glasses
-        s.perm[opp] &= ~bit(t)
+        s.permanents[opp] &= ~bit(t)
         s.scrap |= bit(t)
         finish_oneoff(s, r)
     elif rk == 8:                          # 9: return a card
         side = side_of(s, t)
         if (s.points[0] | s.points[1]) & bit(t):
             remove_point_card(s, t)
-        elif (s.perm[0] | s.perm[1]) & bit(t):
-            s.perm[side] &= ~bit(t)
+        elif (s.permanents[0] | s.permanents[1]) & bit(t):
+            s.permanents[side] &= ~bit(t)
         else:
             jack_pop(s, point_under_jack(s, t))
         if r.nine == NINE_TOPDECK:
@@ -432,7 +432,7 @@ cdef void play_card(State* s, const CRules* r, int p, int verb, int c, int t) no
             remove_point_card(s, t)
             start_turn_end(s, r)
     elif verb == V_ROYAL or verb == V_GLASSES:
-        s.perm[p] |= bit(c)
+        s.permanents[p] |= bit(c)
         start_turn_end(s, r)
     elif verb == V_JACK:
         jack_push(s, t, c)
@@ -531,10 +531,10 @@ cdef void apply_move(State* s, const CRules* r, uint32_t m) noexcept nogil:
     s.frozen_next[0] &= s.hand[0]
     s.frozen_next[1] &= s.hand[1]
     update_knowledge(s, r)
-    if r.sudden_death and s.sd_end < 0 and s.deck_len == 0:
+    if r.sudden_death and s.last_turn < 0 and s.deck_len == 0:
         # The deck ran out during turn t0: turns t0+1 and t0+2 are the last.  When
         # the move also ended turn t0 the countdown is checked from now on.
-        s.sd_end = t0 + 2
+        s.last_turn = t0 + 2
     if s.phase != PH_OVER and s.turn_number == t0:
         check_win(s, r, mover)        # (a move that ended the turn was checked before)
 
@@ -568,7 +568,7 @@ cdef void deal(State* s, const CRules* r) noexcept nogil:
     for i in range(s.deck_len):
         s.deck[i] = cards[n - 1 - i]
     s.winner = -1
-    s.sd_end = -1
+    s.last_turn = -1
     s.target = -1
     s.phase = PH_MAIN
 
@@ -592,7 +592,7 @@ cdef int check_state(const State* s, const CRules* r) noexcept nogil:
         return 1
     if not (0 <= s.phase < N_PHASES and 0 <= s.turn <= 1 and 0 <= s.to_move <= 1
             and -1 <= s.winner <= 1 and END_NONE <= s.end_reason <= END_MOVE_CAP
-            and s.turn_number >= 0 and 0 <= s.passes <= 3 and s.sd_end >= -1
+            and s.turn_number >= 0 and 0 <= s.passes <= 3 and s.last_turn >= -1
             and 0 <= s.actor <= 1 and (-1 <= s.target < ncards or s.target == NO_CARD)):
         return 2
     # Every card in exactly one place.
@@ -601,8 +601,8 @@ cdef int check_state(const State* s, const CRules* r) noexcept nogil:
     zones[1] = s.hand[1]
     zones[2] = s.points[0]
     zones[3] = s.points[1]
-    zones[4] = s.perm[0]
-    zones[5] = s.perm[1]
+    zones[4] = s.permanents[0]
+    zones[5] = s.permanents[1]
     zones[6] = s.scrap
     for i in range(7):
         zone = zones[i]
@@ -611,7 +611,7 @@ cdef int check_state(const State* s, const CRules* r) noexcept nogil:
         seen |= zone
     if (s.points[0] | s.points[1]) >> FIRST_JACK:
         return 4                           # point cards are A..T
-    if (s.perm[0] | s.perm[1]) & ~(KINGS | QUEENS | EIGHTS):
+    if (s.permanents[0] | s.permanents[1]) & ~(KINGS | QUEENS | EIGHTS):
         return 5                           # permanents are Kings, Queens, glasses-8s
     if s.stacked & ~(s.points[0] | s.points[1]):
         return 6                           # a Jack stack needs its point card
@@ -619,7 +619,7 @@ cdef int check_state(const State* s, const CRules* r) noexcept nogil:
     for c in range(FIRST_JACK):
         n = jcount(s, c)
         if (n != 0) != ((s.stacked & bit(c)) != 0) or n > MAX_JACKS \
-                or (n == 0 and s.jst[c] != 0):
+                or (n == 0 and s.jack_stacks[c] != 0):
             return 6
         for i in range(n):
             if jacks_mask & bit(jack_at(s, c, i)):
@@ -686,10 +686,10 @@ cdef int oneoff_target_ok(const State* s, const CRules* r, int c, int t) noexcep
     if t < 0:
         return 0
     if rk == 1:                            # a permanent or a top Jack
-        return ((s.perm[0] | s.perm[1]) & bit(t)) != 0 or point_under_jack(s, t) >= 0
+        return ((s.permanents[0] | s.permanents[1]) & bit(t)) != 0 or point_under_jack(s, t) >= 0
     if rk == 7:                            # a glasses-8
-        return ((s.perm[0] | s.perm[1]) & EIGHTS & bit(t)) != 0
-    return ((s.perm[0] | s.perm[1] | s.points[0] | s.points[1]) & bit(t)) != 0 \
+        return ((s.permanents[0] | s.permanents[1]) & EIGHTS & bit(t)) != 0
+    return ((s.permanents[0] | s.permanents[1] | s.points[0] | s.points[1]) & bit(t)) != 0 \
         or point_under_jack(s, t) >= 0
 
 
@@ -697,7 +697,7 @@ cdef int states_equal(const State* a, const State* b) noexcept nogil:
     # Field by field (a struct may hold padding bytes).
     cdef int i
     for i in range(2):
-        if a.hand[i] != b.hand[i] or a.points[i] != b.points[i] or a.perm[i] != b.perm[i] \
+        if a.hand[i] != b.hand[i] or a.points[i] != b.points[i] or a.permanents[i] != b.permanents[i] \
                 or a.frozen[i] != b.frozen[i] or a.frozen_next[i] != b.frozen_next[i] \
                 or a.known_hand[i] != b.known_hand[i]:
             return 0
@@ -705,14 +705,14 @@ cdef int states_equal(const State* a, const State* b) noexcept nogil:
         if a.rng.s[i] != b.rng.s[i]:
             return 0
     for i in range(FIRST_JACK):
-        if a.jst[i] != b.jst[i]:
+        if a.jack_stacks[i] != b.jack_stacks[i]:
             return 0
     if a.scrap != b.scrap or a.stacked != b.stacked or a.known_deck != b.known_deck \
             or a.deck_len != b.deck_len or a.stack_len != b.stack_len \
             or a.n_revealed != b.n_revealed or a.phase != b.phase or a.turn != b.turn \
             or a.to_move != b.to_move or a.turn_number != b.turn_number \
             or a.passes != b.passes or a.winner != b.winner \
-            or a.end_reason != b.end_reason or a.sd_end != b.sd_end \
+            or a.end_reason != b.end_reason or a.last_turn != b.last_turn \
             or a.target != b.target or a.actor != b.actor:
         return 0
     for i in range(a.deck_len):

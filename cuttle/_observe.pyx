@@ -79,8 +79,8 @@ cdef void encode_observation(const State* s, const CRules* r, int me,
     mark(out + 53 * PL_OPP_KNOWN, known)
     mark(out + 53 * PL_OWN_POINTS, s.points[me])
     mark(out + 53 * PL_OPP_POINTS, s.points[opp])
-    mark(out + 53 * PL_OWN_PERM, s.perm[me])
-    mark(out + 53 * PL_OPP_PERM, s.perm[opp])
+    mark(out + 53 * PL_OWN_PERM, s.permanents[me])
+    mark(out + 53 * PL_OPP_PERM, s.permanents[opp])
     mark(out + 53 * PL_JACK_OWN, jacks_on(s, s.points[me]))
     mark(out + 53 * PL_JACK_OPP, jacks_on(s, s.points[opp]))
     mark(out + 53 * PL_SCRAP, s.scrap)
@@ -88,7 +88,7 @@ cdef void encode_observation(const State* s, const CRules* r, int me,
     mark(out + 53 * PL_REVEALED, revealed)
     mark(out + 53 * PL_STACK, stack)
     mark(out + 53 * PL_OWN_FROZEN, frozen)
-    seen = s.hand[me] | known | s.points[0] | s.points[1] | s.perm[0] | s.perm[1] | \
+    seen = s.hand[me] | known | s.points[0] | s.points[1] | s.permanents[0] | s.permanents[1] | \
         jacks_on(s, s.points[0] | s.points[1]) | s.scrap | deck_known | revealed | stack
     every = ((<uint64_t>1) << (53 if r.joker else 52)) - 1
     mark(out + 53 * PL_UNKNOWN, every & ~seen)

@@ -35,8 +35,9 @@ ctypedef struct Targets:
     uint64_t two[2]           # a 2's targets on each side
     uint64_t nine[2]          # a 9's targets on each side
 
-cdef uint32_t card_play_at(const Targets* tg, uint64_t scut, int c, int k) noexcept nogil:
-    # The k-th move gen_moves lists for card c of the hand (scut: what c may scuttle).
+cdef uint32_t card_play_at(const Targets* tg, uint64_t scuttles, int c, int k) noexcept nogil:
+    # The k-th move gen_moves lists for card c of the hand (`scuttles`: the point cards
+    # c may scuttle).
     cdef int rk = rank_of(c)
     cdef int j
     if c == JOKER:
@@ -48,9 +49,9 @@ cdef uint32_t card_play_at(const Targets* tg, uint64_t scut, int c, int k) noexc
     if k == 0:
         return mk(V_POINTS, c, NO_CARD)
     k -= 1
-    j = popcount(scut)
+    j = popcount(scuttles)
     if k < j:
-        return mk(V_SCUTTLE, c, kth_bit(scut, k))
+        return mk(V_SCUTTLE, c, kth_bit(scuttles, k))
     k -= j
     if rk == 7:
         if k == 0:
@@ -71,7 +72,7 @@ cdef uint32_t main_move(const State* s, const CRules* r, Rng* g, int k,
     cdef int n, h, t, side, lead, before, n2 = 0, n9 = 0, n8 = 1, nj = 0
     cdef uint64_t m = s.hand[p] & ~s.frozen[p]
     cdef uint64_t pts = m & POINT_CARDS
-    cdef uint64_t scut, sc, ones, tj
+    cdef uint64_t scuttles, sc, ones, tj
     cdef const uint64_t* below = &BELOW[1 if r.strict_scuttle else 0][0]
     cdef const uint64_t* above = &ABOVE[1 if r.strict_scuttle else 0][0]
     cdef Targets tg
@@ -80,11 +81,11 @@ cdef uint32_t main_move(const State* s, const CRules* r, Rng* g, int k,
     lead = 1 if (s.deck_len == 0 or not (r.hand_limit >= 0 and
                  r.hand_limit_mode == LIMIT_NO_DRAW and
                  popcount(s.hand[p]) >= r.hand_limit)) else 0
-    scut = 0 if (r.queen_stops_scuttles and (s.perm[opp] & QUEENS)) else s.points[opp]
+    scuttles = 0 if (r.queen_stops_scuttles and (s.permanents[opp] & QUEENS)) else s.points[opp]
     # Cards with exactly one move besides points and scuttles: A, 6, K, the joker, and
     # the 3, 4, 5, 7, 10 and Q when the rules allow that play here.
     ones = ACES | SIXES | KINGS | bit(JOKER)
-    if not (r.one_queen_each and (s.perm[p] & QUEENS)):
+    if not (r.one_queen_each and (s.permanents[p] & QUEENS)):
         ones |= QUEENS
     if r.strict_oneoffs:
         if s.scrap & (~<uint64_t>0 if r.three_takes_threes else ~THREES):
@@ -104,7 +105,7 @@ cdef uint32_t main_move(const State* s, const CRules* r, Rng* g, int k,
             tg.two[side] = tg.nine[side] = 0
             if side == p and not r.targets_own_side:
                 continue
-            tj = s.perm[side] | top_jacks(s, side)
+            tj = s.permanents[side] | top_jacks(s, side)
             tg.two[side] = targetable(s, r, side, p, tj)
             tg.nine[side] = targetable(s, r, side, p,
                                        tj | (s.points[side] if r.nine_targets_points else 0))
@@ -114,13 +115,13 @@ cdef uint32_t main_move(const State* s, const CRules* r, Rng* g, int k,
     # branch that depends on the cards mispredicts often.)
     tg.eight = 0
     if r.eight_breaks_glasses:
-        tg.eight = targetable(s, r, opp, p, s.perm[opp] & EIGHTS)
+        tg.eight = targetable(s, r, opp, p, s.permanents[opp] & EIGHTS)
         n8 += popcount(tg.eight)
     tg.jack = targetable(s, r, opp, p, s.points[opp])
     nj = popcount(tg.jack)
     n = popcount(pts) + popcount(m & ones) + popcount(m & TWOS) * n2 + \
         popcount(m & NINES) * n9 + popcount(m & EIGHTS) * n8 + popcount(m & JACKS) * nj
-    sc = scut                             # scuttles: pairs (target, card above it)
+    sc = scuttles                             # scuttles: pairs (target, card above it)
     if pts:
         while sc:
             t = lowest(sc)
@@ -143,10 +144,10 @@ cdef uint32_t main_move(const State* s, const CRules* r, Rng* g, int k,
     while True:                           # the card whose moves hold index k
         t = lowest(m)
         m &= m - 1
-        h = <int>((POINT_CARDS >> t) & 1) + popcount(scut & below[t]) + \
+        h = <int>((POINT_CARDS >> t) & 1) + popcount(scuttles & below[t]) + \
             <int>((ones >> t) & 1) + extra[rank_of(t)]
         if k < h:
-            return card_play_at(&tg, scut & below[t], t, k)
+            return card_play_at(&tg, scuttles & below[t], t, k)
         k -= h
 
 cdef uint32_t other_move(const State* s, const CRules* r, Rng* g, int k,
@@ -160,7 +161,7 @@ cdef uint32_t other_move(const State* s, const CRules* r, Rng* g, int k,
         m = 0
         if ph == PH_BLOCK:
             m = s.hand[p] & TENS & ~s.frozen[p]
-        elif not (s.perm[p ^ 1] & QUEENS):
+        elif not (s.permanents[p ^ 1] & QUEENS):
             m = s.hand[p] & TWOS & ~s.frozen[p]
         n = 1 + popcount(m)
     elif ph == PH_THREE:

@@ -405,7 +405,7 @@ class Game(CoreGame):
 
     def permanents(self, player: int) -> list[Card]:
         """The player's Kings, Queens and glasses-8s."""
-        return [CARDS[i] for i in self._core_perm(_player(player))]
+        return [CARDS[i] for i in self._core_permanents(_player(player))]
 
     def frozen(self, player: int) -> list[Card]:
         """Cards in the player's hand that cannot be played this turn (a frozen 9)."""

@@ -73,7 +73,7 @@ class Plan:
         # In a match the first player alternates game by game: game i's first player
         # follows the parity of i, and the parity of the match's slot count decides
         # who starts each match.
-        self.core_swap = swap_seats or match is not None
+        self.alternate_seats = swap_seats or match is not None
         self.max_moves = max_moves
         self.match = match
         self.need = MATCH_FORMATS[match].wins if match else 0
@@ -124,7 +124,7 @@ def play_chunk(plan: Plan, start: int, count: int) -> SimulationResult | Compari
     t = time.perf_counter()
     if plan.native:
         raw = play_units(plan.rule_sets, start, count, plan.seed, plan.codes[0],
-                         plan.codes[1], plan.core_swap, plan.threads, plan.max_moves,
+                         plan.codes[1], plan.alternate_seats, plan.threads, plan.max_moves,
                          plan.need, plan.slots, plan.keep_rows)
     else:
         raw = tallies_from_rows([python_rows(plan, rules, start, count)
@@ -149,7 +149,7 @@ def python_rows(plan: Plan, rules: Rules, start: int, count: int) -> dict[str, n
     funcs = [p.python_func() for p in plan.players]
     if not need:
         for k in range(count):
-            play_python_game(rules, plan.seed, start + k, funcs, plan.core_swap,
+            play_python_game(rules, plan.seed, start + k, funcs, plan.alternate_seats,
                              plan.max_moves, rows, k)
         return rows
     rows.update(m_winner=np.full(count, -1, np.int8), m_first=np.zeros(count, np.int8),
@@ -158,7 +158,7 @@ def python_rows(plan: Plan, rules: Rules, start: int, count: int) -> dict[str, n
         wins = [0, 0]
         for s in range(slots):
             k = j * slots + s
-            play_python_game(rules, plan.seed, (start + j) * slots + s, funcs, plan.core_swap,
+            play_python_game(rules, plan.seed, (start + j) * slots + s, funcs, plan.alternate_seats,
                              plan.max_moves, rows, k)
             rows["m_games"][j] = s + 1
             w = rows["winner"][k]
