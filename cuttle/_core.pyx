@@ -11,6 +11,7 @@ moves as 16-bit codes (`VERBS`, `NO_CARD`, `pack_move`, `unpack_move` below).
 
 from libc.stdint cimport uint64_t, uint32_t, uint16_t, int8_t, int32_t
 from libc.string cimport memcpy, memset
+from libc.limits cimport INT_MAX
 from cpython.mem cimport PyMem_Realloc, PyMem_Free
 
 from cuttle._state cimport *
@@ -18,6 +19,7 @@ from cuttle._rng cimport rng_seed, derive_seed, deal_stream, STREAM_GAME, STREAM
 from cuttle._engine cimport (gen_moves, apply_move, deal, score, goal, hand_is_public,
                              update_knowledge, check_win, check_state, states_equal)
 from cuttle._hidden cimport determinize
+from cuttle._playout cimport play_until, SEAT_ELSEWHERE
 
 # Names of the C enums of _state.pxd, in code order.
 PHASE_NAMES = ("main", "counter", "three", "four", "five", "seven", "discard", "block",
@@ -221,6 +223,16 @@ cdef class CoreGame:
             self.st.phase = PH_OVER
             self.st.end_reason = END_MOVE_CAP
         return True
+
+    def _core_play_until(self, Py_ssize_t cap):
+        """The play loop's status (cuttle._playout.PlayStatus) for a game whose moves are
+        all chosen in Python (both seats SEAT_ELSEWHERE: nothing is played here):
+        PLAY_OVER, PLAY_CAP (cap > 0 moves in the history) or PLAY_DECIDE."""
+        cdef int seats[2]
+        cdef int k = <int>min(self.nhist, <Py_ssize_t>INT_MAX)
+        seats[0] = seats[1] = SEAT_ELSEWHERE
+        return play_until(&self.st, &self.cr, seats, NULL, &k,
+                          <int>cap if 0 < cap < INT_MAX else INT_MAX, NULL)
 
     def _core_equal(self, CoreGame other):
         """The same rules, position, random stream and history."""

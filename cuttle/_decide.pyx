@@ -18,7 +18,8 @@ from cuttle._rng cimport rng_seed, derive_seed, STREAM_DECISION, STREAM_PLAYOUT
 from cuttle._engine cimport gen_moves, apply_move
 from cuttle._policies cimport choose_move, play_out
 from cuttle._sampler cimport random_move, move_at
-from cuttle._search cimport Tree, tree_clear, tree_advance, ismcts_visits, most_visited
+from cuttle._search cimport (Tree, tree_init, tree_clear, tree_advance, ismcts_visits,
+                             most_visited)
 from cuttle._core cimport CoreGame
 from cuttle._signals cimport reset_interrupt
 from cuttle._signals import raise_if_interrupted
@@ -59,8 +60,7 @@ cdef class SearchTrees:
             raise MemoryError()
         self.count = count
         for i in range(count):
-            self.trees[i].nodes = NULL
-            self.trees[i].n = self.trees[i].cap = 0
+            tree_init(&self.trees[i])
         self.valid = 0
 
     def __dealloc__(self):
@@ -211,6 +211,6 @@ def random_playout(CoreGame game, uint64_t seed, int max_moves=100000):
     cdef int n
     rng_seed(&g, seed, STREAM_PLAYOUT)
     with nogil:
-        n = play_out(&game.st, &game.cr, POL_RANDOM, POL_RANDOM, &g, max_moves)
+        play_out(&game.st, &game.cr, POL_RANDOM, POL_RANDOM, &g, max_moves, &n)
     game.nhist = 0
     return n

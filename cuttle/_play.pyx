@@ -21,7 +21,8 @@ from cuttle._rng cimport (rng_seed, derive_seed, deal_stream, policy_stream,
                           STREAM_DECISION, STREAM_PLAYOUT)
 from cuttle._engine cimport gen_moves, apply_move, deal, score
 from cuttle._hidden cimport determinize
-from cuttle._policies cimport choose_move, play_out
+from cuttle._policies cimport play_out
+from cuttle._playout cimport PLAY_NO_MEMORY, GAME_MOVE_CAP
 from cuttle._core cimport CoreGame
 from cuttle._signals cimport poll_interrupt, reset_interrupt
 from cuttle._signals import raise_if_interrupted
@@ -69,7 +70,7 @@ ctypedef struct PairTally:         # rule sets i < j on the same units
     Wide diff_squares[2]
 
 ctypedef struct GameOut:
-    int32_t moves
+    int moves
     int32_t turns
     int16_t score[2]               # A, B
     int8_t winner                  # 0 = A, 1 = B, -1 = draw
@@ -111,11 +112,9 @@ cdef inline void play_game(const CRules* r, uint64_t seed, uint64_t i, int pol_a
     rng_seed(&s.rng, seed, deal_stream(i))
     deal(&s, r)
     rng_seed(&g, seed, policy_stream(i))
-    out.moves = play_out(&s, r, pol_b if a_seat else pol_a, pol_a if a_seat else pol_b,
-                         &g, max_moves)
-    if out.moves < 0:                    # a search could not allocate its tree
-        no_memory = 1
-        out.moves = 0
+    if play_out(&s, r, pol_b if a_seat else pol_a, pol_a if a_seat else pol_b, &g,
+                max_moves, &out.moves) == PLAY_NO_MEMORY:
+        no_memory = 1                    # a search could not allocate its tree
     out.winner = -1 if s.winner < 0 else (s.winner ^ a_seat)
     out.first = a_seat
     out.turns = s.turn_number + 1
@@ -294,7 +293,7 @@ cdef dict pair_dict(const PairTally* p):
 
 
 def play_units(rule_sets, Py_ssize_t start, Py_ssize_t count, uint64_t seed, int policy_a,
-               int policy_b, bint swap_seats=True, int threads=0, int max_moves=10000,
+               int policy_b, bint swap_seats=True, int threads=0, int max_moves=GAME_MOVE_CAP,
                int need=0, int slots=1, bint keep_rows=False, bint tally=True):
     """Play units start .. start+count-1 of a seeded run under each rule set in
     `rule_sets` (the same deals), natively over `threads` cores (0: all).  A unit is a
@@ -419,7 +418,7 @@ cdef void set_rows(Rows* rows, dict d, int need):
 
 
 def play_batch(rules, Py_ssize_t start, Py_ssize_t count, uint64_t seed, int policy_a,
-               int policy_b, bint swap_seats=True, int threads=0, int max_moves=10000):
+               int policy_b, bint swap_seats=True, int threads=0, int max_moves=GAME_MOVE_CAP):
     """Play games start .. start+count-1 of a seeded run natively, over `threads` cores
     (0: all), and return their rows: a dict of numpy arrays, one row per game: winner
     (0 = A, 1 = B, -1 = draw), first (who moved first), moves, turns, scores (A, B;
@@ -437,12 +436,15 @@ def play_batch(rules, Py_ssize_t start, Py_ssize_t count, uint64_t seed, int pol
 
 cdef void analyse_one(const State* root, const CRules* r, uint32_t move, int policy,
                       uint64_t seed, Py_ssize_t k, int8_t* out) noexcept nogil:
+    global no_memory
     cdef State s = root[0]
     cdef Rng g
+    cdef int moves
     rng_seed(&g, seed, <uint64_t>k)
     determinize(&s, r, root.to_move, &g)
     apply_move(&s, r, move)
-    play_out(&s, r, policy, policy, &g, 10000)
+    if play_out(&s, r, policy, policy, &g, GAME_MOVE_CAP, &moves) == PLAY_NO_MEMORY:
+        no_memory = 1                    # (a searching playout policy)
     out[0] = <int8_t>s.winner
 
 
@@ -451,6 +453,7 @@ def rollouts(CoreGame game, codes, Py_ssize_t start, Py_ssize_t count, uint64_t 
     """Rollouts start..start+count-1 of each move in `codes` (legal moves of `game`):
     an int8 array (len(codes), count) of winners (-1 draw).  ValueError for a code that
     is not a legal move of the game (the core only ever applies generated moves)."""
+    global no_memory
     cdef Py_ssize_t nm = len(codes), total, j
     cdef uint32_t buf[MAX_MOVES]
     cdef int n = gen_moves(&game.st, &game.cr, buf)
@@ -469,6 +472,7 @@ def rollouts(CoreGame game, codes, Py_ssize_t start, Py_ssize_t count, uint64_t 
     cdef CRules r = game.cr
     total = nm * count
     reset_interrupt()
+    no_memory = 0
     if count > 0:
         for j in prange(total, nogil=True, num_threads=threads, schedule="dynamic",
                         chunksize=16):
@@ -476,4 +480,6 @@ def rollouts(CoreGame game, codes, Py_ssize_t start, Py_ssize_t count, uint64_t 
                 analyse_one(&root, &r, mv[j // count], policy, seed, start + j % count,
                             &ov[j // count, j % count])
     raise_if_interrupted()
+    if no_memory:
+        raise MemoryError("no memory for a search tree")
     return out

@@ -14,6 +14,7 @@ import numpy as np
 
 from ._core import END_NAMES, MOVE_SPACE, PHASE_NAMES, CoreGame
 from ._observe import observation as _observation, observe
+from ._playout import PlayStatus
 from .cards import CARDS, Card, parse_index
 from .errors import IllegalMoveError, InvalidMoveError
 from .moves import Move
@@ -130,10 +131,7 @@ class Game(CoreGame):
 
     def _attach(self, rules, seed, max_moves=None):
         """Set the rules (Python and core side), the seed and the move cap of a new game."""
-        if max_moves is not None:
-            max_moves = check_seed(max_moves, "max_moves")
-            if max_moves < 1:
-                raise ValueError("max_moves must be at least 1 (or None: no cap)")
+        max_moves = _check_cap(max_moves)
         self._rules = rules
         self.seed = seed
         self.max_moves = max_moves
@@ -219,6 +217,18 @@ class Game(CoreGame):
         except InvalidMoveError:
             return False
         return bool(self._core_is_legal(move.code))
+
+    def next_decision(self, max_moves: int | None = None) -> int | None:
+        """The player who must decide now; None once the game is over or, with
+        `max_moves`, once that many moves are in its history (the game goes on).  The
+        core's play loop (the one simulations run) for a game whose moves are chosen
+        in Python: loop ``while (p := game.next_decision(cap)) is not None``."""
+        status = self._core_play_until(_check_cap(max_moves) or 0)
+        if status == PlayStatus.PLAY_DECIDE:
+            return self._core_to_move
+        if status in (PlayStatus.PLAY_OVER, PlayStatus.PLAY_CAP):
+            return None
+        raise RuntimeError(f"the play loop stopped with status {status}")
 
     def play(self, move: Move | str | int) -> Move:
         """Play a Move, its text (case-insensitive; ``10H`` reads as ``TH``) or its code
@@ -510,6 +520,15 @@ def _unpickle(cls, rules, seed, state, max_moves=None):
     g._attach(rules, seed, max_moves)
     g._core_set_state(*state)
     return g
+
+
+def _check_cap(max_moves):
+    """A move cap: None (no cap) or an int >= 1."""
+    if max_moves is not None:
+        max_moves = check_seed(max_moves, "max_moves")
+        if max_moves < 1:
+            raise ValueError("max_moves must be at least 1 (or None: no cap)")
+    return max_moves
 
 
 def _player(p):

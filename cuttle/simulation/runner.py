@@ -176,22 +176,18 @@ def play_python_game(rules: Rules, seed: int, i: int,
                      funcs: Sequence[Callable[[Game, random.Random], Move | str | int]],
                      swap_seats: bool, max_moves: int, out: dict[str, np.ndarray],
                      k: int) -> None:
-    """Play game `i` in Python; write its row `k` of `out`."""
+    """Play game `i` in Python; write its row `k` of `out`.  The core's play loop
+    (`Game.next_decision`) stops it as a native game stops: over, or capped at
+    `max_moves` moves (a draw)."""
     a_seat = 1 if (swap_seats and i & 1) else 0
     g = Game.from_run(rules, seed=seed, index=i)      # the deal of native game i
     rng = random.Random(derive(seed, 2 * i + 1))
     seat_funcs = (funcs[a_seat], funcs[a_seat ^ 1])
-    n = 0
-    capped = False
-    while not g.is_over:
-        if n >= max_moves:
-            capped = True
-            break
+    while (seat := g.next_decision(max_moves)) is not None:
         legal = g.legal_moves
         if len(legal) == 1:
             move = legal[0]
         else:
-            seat = g.to_move
             # The history (with the deal) fixes the whole state, undo included.
             before = g.moves
             move = seat_funcs[seat](g, rng)
@@ -204,15 +200,14 @@ def play_python_game(rules: Rules, seed: int, i: int,
         try:
             g.play(move)
         except IllegalMoveError as e:
-            raise IllegalMoveError(f"player {PLAYER_LABELS[g.to_move ^ a_seat]}'s policy chose "
+            raise IllegalMoveError(f"player {PLAYER_LABELS[seat ^ a_seat]}'s policy chose "
                                    f"an illegal move in game {i}: {e}") from None
-        n += 1
     out["first"][k] = a_seat
-    out["moves"][k] = n
+    out["moves"][k] = g.ply
     out["turns"][k] = g.turn_number              # counts from 1, like the core's rows
     out["scores"][k, 0] = g.score(a_seat)
     out["scores"][k, 1] = g.score(a_seat ^ 1)
-    if capped:
+    if not g.is_over:                             # capped
         out["winner"][k] = -1
         out["end"][k] = MOVE_CAP
     else:
