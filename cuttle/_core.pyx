@@ -20,6 +20,7 @@ from cuttle._engine cimport (gen_moves, apply_move, deal, score, goal, hand_is_p
                              update_knowledge, check_win, check_state, states_equal)
 from cuttle._hidden cimport determinize
 from cuttle._playout cimport play_until, SEAT_ELSEWHERE
+from cuttle._engine import state_error
 
 # Names of the C enums of _state.pxd, in code order.
 PHASE_NAMES = ("main", "counter", "three", "four", "five", "seven", "discard", "block",
@@ -49,20 +50,23 @@ def unpack_move(code):
     return mv_verb(m), mv_card(m), mv_target(m)
 
 
-# check_state's codes (_engine.pyx).
-STATE_ERRORS = {
-    1: "a deck, stack or reveal length is out of range",
-    2: "a phase, player, count or target is out of range",
-    3: "a card is in two places (or is no card of these rules)",
-    4: "a point card is not an Ace to Ten",
-    5: "a permanent is not a King, Queen or Eight",
-    6: "a Jack stack is malformed",
-    7: "a card is missing",
-    8: "a frozen or known card is not where it should be",
-    9: "the phase does not match the stack, the reveal or the player to decide",
-    10: "an announced card's target is not on the table",
-    11: "the end of the game is inconsistent",
-}
+JOKER_INDEX = JOKER
+
+
+def n_cards(joker):
+    """The cards in play: 52, or 53 with the `joker` flag (_state.pxd's deck_size)."""
+    return deck_size(1 if joker else 0)
+
+
+def rank_and_suit(int index):
+    """(rank, suit) of a natural card index as Python counts them: rank 1 (Ace) to 13
+    (King), the core's rank index + 1 (_state.pxd's rank_of), suit 0 (clubs) to 3
+    (spades); (0, -1) for the joker."""
+    if not 0 <= index < NCARDS:
+        raise ValueError(f"card index {index!r} is out of range 0..{NCARDS - 1}")
+    if index == JOKER:
+        return 0, -1
+    return rank_of(index) + 1, suit_of(index)
 
 
 def derive(seed, stream):
@@ -196,7 +200,7 @@ cdef class CoreGame:
         check_win(s, &self.cr, turn)
         cdef int err = check_state(s, &self.cr)
         if err:
-            raise ValueError(f"not a position: {STATE_ERRORS[err]}")
+            raise ValueError(f"not a position: {state_error(err)}")
         self.st = st
         self.nhist = 0
 
@@ -350,14 +354,14 @@ cdef class CoreGame:
         memcpy(&cur, <char*>st, sizeof(State))
         err = check_state(&cur, &self.cr)
         if err:
-            raise ValueError(f"corrupt pickled game: {STATE_ERRORS[err]}")
+            raise ValueError(f"corrupt pickled game: {state_error(err)}")
         h = <const State*><char*>hist
         hm = <const uint32_t*><char*>moves
         for i in range(n):
             memcpy(&nxt, &h[i], sizeof(State))
             err = check_state(&nxt, &self.cr)
             if err:
-                raise ValueError(f"corrupt pickled game (history {i}): {STATE_ERRORS[err]}")
+                raise ValueError(f"corrupt pickled game (history {i}): {state_error(err)}")
             if not legal_in(&nxt, &self.cr, hm[i]):
                 raise ValueError(f"corrupt pickled game: history move {i} is not legal")
             apply_move(&nxt, &self.cr, hm[i])

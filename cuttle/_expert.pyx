@@ -15,9 +15,9 @@ from libc.math cimport exp
 
 from cuttle._state cimport *
 from cuttle._rng cimport rng_seed, STREAM_GAME
-from cuttle._engine cimport gen_moves, apply_move, score, goal, hand_is_public, targetable
-from cuttle._sampler cimport ABOVE
+from cuttle._engine cimport gen_moves, apply_move, score, goal, targetable, ABOVE
 from cuttle._greedy cimport terminal_value, best_index
+from cuttle._hidden cimport unknown_cards
 
 cdef extern from *:
     """
@@ -190,12 +190,9 @@ cdef void canonical_view(State* s, const CRules* r, int me, ExpertCtx* cx) noexc
     cards whose place is not public) in card order: the lowest to the opponent's hand,
     the rest up the deck from the bottom; records them as the pool."""
     cdef int opp = me ^ 1
-    cdef uint64_t hidden = 0 if hand_is_public(s, r, opp) else (s.hand[opp] & ~s.known_hand[me])
-    cdef uint64_t m = hidden
+    cdef uint64_t hidden
+    cdef uint64_t m = unknown_cards(s, r, me, &hidden)
     cdef int i, k
-    for i in range(s.deck_len):
-        if not (s.known_deck & bit(s.deck[i])):
-            m |= bit(s.deck[i])
     cx.pool = m
     cx.npool = popcount(m)
     for i in range(4):
@@ -499,6 +496,73 @@ cdef inline void table_replies(int exact, const State* s, const CRules* r, Exper
         if p > 0.0:
             add_reply(exact, rp, uncountered * (d - EW[EW_HAND + 5]), p)
 
+cdef inline double uncountered_share(const State* s, ExpertCtx* cx, int who) noexcept nogil:
+    # The share of a one-off's gain expected to survive a counter (the other player
+    # holding a 2, with no Queen against them); the opponent's 2s are known or likely.
+    cdef int other = who ^ 1
+    cdef uint64_t known
+    if s.permanents[who] & QUEENS:
+        return 1.0
+    if who == cx.me:
+        known = s.hand[other] & s.known_hand[who] & ~cx.pool
+        return 1.0 - (1.0 - EW[EW_COUNTERED]) * p_holds(
+            cx, known, popcount(s.hand[other]) - popcount(known), TWOS)
+    return EW[EW_COUNTERED] if (s.hand[other] & TWOS & ~cx.pool) else 1.0
+
+cdef inline Replies* opp_hand_replies(const State* s, const CRules* r, ExpertCtx* cx,
+                                      const Frame* f, int who, uint64_t known, int u,
+                                      double uncountered, double floor) noexcept nogil:
+    # The opponent's kinds of move that depend on their hand and score, sorted: they
+    # rarely change from one of the player's moves to the next, so cx keeps the lists
+    # of the last four keys.
+    cdef uint64_t key = known ^ (<uint64_t>u << 56)
+    cdef int kings = popcount(s.permanents[who] & KINGS)
+    cdef HandReplies* h
+    cdef int i
+    for i in range(4):
+        h = &cx.hand[i]
+        if h.ok and key == h.key and uncountered == h.uncountered and f.g[who] == h.goal \
+                and (s.deck_len > 0) == h.deck and kings == h.kings and f.sc[who] == h.score:
+            return &h.rp
+    h = &cx.hand[cx.hand_next]
+    cx.hand_next = (cx.hand_next + 1) & 3
+    h.ok = 1
+    h.key = key
+    h.uncountered = uncountered
+    h.goal = f.g[who]
+    h.deck = s.deck_len > 0
+    h.kings = kings
+    h.score = f.sc[who]
+    h.rp.n = 0
+    h.rp.best = floor
+    hand_replies(0, s, r, cx, f, who, known, u, uncountered, &h.rp)
+    sort_replies(&h.rp)
+    return &h.rp
+
+cdef inline double expected_best(const Replies* a, const Replies* b, double floor) noexcept nogil:
+    # The expected gain of the best kind held, through both sorted lists by gain, each
+    # kind counting when no better one is held; drawing (floor) when none is.
+    cdef double e = 0.0
+    cdef double pnone = 1.0
+    cdef double g, p
+    cdef int i = 0, j = 0
+    while True:
+        if i < a.n and (j >= b.n or a.gain[i] >= b.gain[j]):
+            g = a.gain[i]
+            p = a.prob[i]
+            i += 1
+        elif j < b.n:
+            g = b.gain[j]
+            p = b.prob[j]
+            j += 1
+        else:
+            break
+        if g <= floor:
+            break
+        e += pnone * p * g
+        pnone *= 1.0 - p
+    return e + pnone * floor
+
 cdef double best_gain(const State* s, const CRules* r, ExpertCtx* cx, const Frame* f, int who,
                       uint64_t known, int u, double* p_win_out) noexcept nogil:
     """The expected gain of `who`'s best move from s, by the evaluation: each kind of
@@ -506,25 +570,11 @@ cdef double best_gain(const State* s, const CRules* r, ExpertCtx* cx, const Fram
     open with the chance that `who` holds such a card (`known` cards for sure, u more
     from the pool: none for the player, whose own unseen draws are left out), and the
     best kind held is taken, kinds held independently; drawing is always open."""
-    cdef int other = who ^ 1
     cdef Replies dyn
-    cdef Replies* st
-    cdef HandReplies* h
-    cdef double uncountered, p_win, e, pnone, floor, g, p
-    cdef uint64_t wins, key, known2
-    cdef int i, j
-    # uncountered: the share of a one-off's gain expected to survive a counter (the
-    # other player holding a 2, with no Queen against them); the opponent's 2s are
-    # known or likely.
-    if s.permanents[who] & QUEENS:
-        uncountered = 1.0
-    elif who == cx.me:
-        known2 = s.hand[other] & s.known_hand[who] & ~cx.pool
-        uncountered = 1.0 - (1.0 - EW[EW_COUNTERED]) * p_holds(
-            cx, known2, popcount(s.hand[other]) - popcount(known2), TWOS)
-    else:
-        uncountered = EW[EW_COUNTERED] if (s.hand[other] & TWOS & ~cx.pool) else 1.0
-    wins = win_cards(s, r, f, who)
+    cdef const Replies* st
+    cdef double uncountered = uncountered_share(s, cx, who)
+    cdef double p_win, floor
+    cdef uint64_t wins = win_cards(s, r, f, who)
     p_win = p_holds(cx, known, u, wins & ~(TWOS | NINES | SIXES))
     p_win += (1.0 - p_win) * uncountered * p_holds(cx, known, u, wins & (TWOS | NINES | SIXES))
     p_win_out[0] = p_win
@@ -537,56 +587,10 @@ cdef double best_gain(const State* s, const CRules* r, ExpertCtx* cx, const Fram
         own_hand_best(s, r, f, who, known, uncountered, &dyn)
         table_replies(1, s, r, cx, f, who, known, 0, uncountered, &dyn)
         return dyn.best
-    # The opponent: the kinds that depend on their hand and score rarely change from
-    # one of the player's moves to the next: kept sorted in cx while they do not.
-    key = known ^ (<uint64_t>u << 56)
-    st = NULL
-    for i in range(4):
-        h = &cx.hand[i]
-        if h.ok and key == h.key and uncountered == h.uncountered and f.g[who] == h.goal and \
-                (s.deck_len > 0) == h.deck and popcount(s.permanents[who] & KINGS) == h.kings and \
-                f.sc[who] == h.score:
-            st = &h.rp
-            break
-    if st == NULL:
-        h = &cx.hand[cx.hand_next]
-        cx.hand_next = (cx.hand_next + 1) & 3
-        h.ok = 1
-        h.key = key
-        h.uncountered = uncountered
-        h.goal = f.g[who]
-        h.deck = s.deck_len > 0
-        h.kings = popcount(s.permanents[who] & KINGS)
-        h.score = f.sc[who]
-        st = &h.rp
-        st.n = 0
-        st.best = floor
-        hand_replies(0, s, r, cx, f, who, known, u, uncountered, st)
-        sort_replies(st)
+    st = opp_hand_replies(s, r, cx, f, who, known, u, uncountered, floor)
     table_replies(0, s, r, cx, f, who, known, u, uncountered, &dyn)
     sort_replies(&dyn)
-    # Expected best: through both lists by gain, each kind counting when no better
-    # one is held.
-    e = 0.0
-    pnone = 1.0
-    i = j = 0
-    while True:
-        if i < st.n and (j >= dyn.n or st.gain[i] >= dyn.gain[j]):
-            g = st.gain[i]
-            p = st.prob[i]
-            i += 1
-        elif j < dyn.n:
-            g = dyn.gain[j]
-            p = dyn.prob[j]
-            j += 1
-        else:
-            break
-        if g <= floor:
-            break
-        e += pnone * p * g
-        pnone *= 1.0 - p
-    e += pnone * floor
-    return e
+    return expected_best(st, &dyn, floor)
 
 cdef double opp_best_gain(const State* s, const CRules* r, ExpertCtx* cx, const Frame* f,
                           uint64_t known, int u, double* p_win_out) noexcept nogil:

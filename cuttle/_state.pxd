@@ -207,11 +207,23 @@ ctypedef struct State:
 
 # -- cards and masks ----------------------------------------------------------------
 
+cdef inline int deck_size(int joker) noexcept nogil:
+    # The cards in play: 52, or 53 with the `joker` flag (the joker is index 52).
+    # Python reads it as cuttle._core.n_cards.
+    return NCARDS if joker else NCARDS - 1
+
 cdef inline uint64_t bit(int c) noexcept nogil:
     return (<uint64_t>1) << c
 
 cdef inline int rank_of(int c) noexcept nogil:
+    # The rank index of natural index c = rank index * 4 + suit: 0 = Ace ... 12 = King,
+    # 13 the joker.  Python's Card.rank is the card's number, the rank index + 1 (the
+    # one conversion: cuttle._core.rank_and_suit).
     return c >> 2
+
+cdef inline int suit_of(int c) noexcept nogil:
+    # 0 clubs, 1 diamonds, 2 hearts, 3 spades (the order of the natural index).
+    return c & 3
 
 cdef inline int popcount(uint64_t x) noexcept nogil:
     return cu_popcount(x)

@@ -1,15 +1,18 @@
 """Cards and their text notation.
 
 A card is written rank + suit (`AS`, `TH`, `7C`; `10H` is read as `TH`), the joker `JK`.
-Its natural index is `(rank - 1) * 4 + suit` (A♣ = 0 … K♠ = 51, joker = 52), so that
-"x beats y in a scuttle" is simply `x > y`.
+Its natural index is the core's (_state.pxd): `(rank - 1) * 4 + suit` (A♣ = 0 … K♠ =
+51, joker = 52), so that "x beats y in a scuttle" is simply `x > y`.  A rank here is the
+card's number, 1 (Ace) to 13 (King); the core counts from 0 (its rank index), and
+`cuttle._core.rank_and_suit` is the one place that converts.
 """
 
 from __future__ import annotations
 
+from ._core import JOKER_INDEX as JOKER, n_cards, rank_and_suit
+
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
-JOKER = 52
 RANK_NAMES = ("Ace", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine",
               "Ten", "Jack", "Queen", "King")
 SUIT_NAMES = ("Clubs", "Diamonds", "Hearts", "Spades")
@@ -42,14 +45,12 @@ class Card(str):
     @property
     def rank(self) -> int:
         """1 (Ace) … 13 (King); 0 for the joker."""
-        i = _INDEX[self]
-        return 0 if i == JOKER else i // 4 + 1
+        return _RANK_SUIT[_INDEX[self]][0]
 
     @property
     def suit(self) -> int:
         """0 clubs, 1 diamonds, 2 hearts, 3 spades; -1 for the joker."""
-        i = _INDEX[self]
-        return -1 if i == JOKER else i % 4
+        return _RANK_SUIT[_INDEX[self]][1]
 
     @property
     def is_joker(self) -> bool:
@@ -59,10 +60,10 @@ class Card(str):
     @property
     def name(self) -> str:
         """The card's name in words: 'Ten of Hearts', 'Joker'."""
-        i = _INDEX[self]
-        if i == JOKER:
+        rank, suit = _RANK_SUIT[_INDEX[self]]
+        if rank == 0:
             return "Joker"
-        return f"{RANK_NAMES[i // 4]} of {SUIT_NAMES[i % 4]}"
+        return f"{RANK_NAMES[rank - 1]} of {SUIT_NAMES[suit]}"
 
     def __repr__(self) -> str:
         return f"Card({str.__repr__(self)})"
@@ -78,12 +79,16 @@ class Card(str):
         return CARDS[index]
 
 
+_RANK_SUIT = tuple(rank_and_suit(i) for i in range(n_cards(joker=True)))
+
+
 def _text(i: int) -> str:
-    return "JK" if i == JOKER else RANKS[i // 4] + SUITS[i % 4]
+    rank, suit = _RANK_SUIT[i]
+    return "JK" if rank == 0 else RANKS[rank - 1] + SUITS[suit]
 
 
 _INDEX: dict[str, int] = {}
-CARDS = tuple(Card(_text(i)) for i in range(53))
+CARDS = tuple(Card(_text(i)) for i in range(n_cards(joker=True)))
 _INDEX.update({str(c): i for i, c in enumerate(CARDS)})
 
 
@@ -94,7 +99,7 @@ def parse_index(text: str | int) -> int:
     if isinstance(text, int) and not isinstance(text, bool):
         if 0 <= text <= JOKER:
             return text
-        raise ValueError(f"card index {text} is out of range 0..52")
+        raise ValueError(f"card index {text} is out of range 0..{JOKER}")
     if not isinstance(text, str):
         raise ValueError(f"not a card: {text!r}")
     # 'ſ'.upper() is 'S': only ASCII text names a card.

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ._core import END_NAMES, MOVE_SPACE, PHASE_NAMES, CoreGame
+from ._core import END_NAMES, MOVE_SPACE, PHASE_NAMES, CoreGame, n_cards
 from ._observe import observation as _observation, observe
 from ._playout import PlayStatus
 from .cards import CARDS, Card, parse_index
@@ -328,7 +328,7 @@ class Game(CoreGame):
             revealed=tuple(self.revealed), stack=tuple(self.stack),
             frozen=tuple(tuple(self.frozen(s)) for s in (0, 1)),
             scores=(self.score(0), self.score(1)), goals=(self.goal(0), self.goal(1)),
-            winner=self.winner, is_over=self.is_over, n_cards=53 if self._rules.joker else 52)
+            winner=self.winner, is_over=self.is_over, n_cards=n_cards(self._rules.joker))
 
     def observation_array(self, player: int, out: np.ndarray | None = None) -> np.ndarray:
         """`observation(player).to_array()`, encoded natively (tens of times faster):

@@ -31,6 +31,7 @@ import numpy as np
 import pyspiel
 
 from ._actions import code_of_action
+from ._core import n_cards
 from .cards import CARDS
 from .game import Game
 from .rules import FLAGS, Rules
@@ -96,14 +97,14 @@ class CuttleGame(pyspiel.Game):
         max_moves = int(params.get("max_moves", DEFAULT_MAX_MOVES))
         if max_moves < 1:
             raise ValueError(f"max_moves must be >= 1, not {max_moves}")
-        n_cards = 53 if rules.joker else 52
+        cards = n_cards(rules.joker)
         info = pyspiel.GameInfo(num_distinct_actions=ACTION_SPACE,
-                                max_chance_outcomes=n_cards, num_players=2,
+                                max_chance_outcomes=cards, num_players=2,
                                 min_utility=-1.0, max_utility=1.0, utility_sum=0.0,
-                                max_game_length=n_cards + max_moves)
+                                max_game_length=cards + max_moves)
         super().__init__(GAME_TYPE, info, params)
         # (attributes only after pyspiel's __init__, which would drop them)
-        self.rules, self.max_moves, self.n_cards = rules, max_moves, n_cards
+        self.rules, self.max_moves, self.n_cards = rules, max_moves, cards
 
     def new_initial_state(self) -> CuttleState:
         return CuttleState(self)

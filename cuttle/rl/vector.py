@@ -17,7 +17,6 @@ index=k)` does; results never depend on the thread count.  docs/rl.md has the de
 
 from __future__ import annotations
 
-import os
 import time
 from typing import TYPE_CHECKING
 
@@ -28,7 +27,7 @@ from ..game import Game
 from ..policies import policy_code
 from ..rules import Rules
 from ..seeding import seed_or_new
-from ..threads import check_threads
+from ..threads import check_threads, cores
 from .spaces import ACTION_SPACE, DEFAULT_MAX_MOVES, OBSERVATION_SIZE
 
 if TYPE_CHECKING:
@@ -102,7 +101,7 @@ class VectorEnv:
             raise ValueError(f"seat must be 0, 1 or None (alternating), not {seat!r}")
         self.seat = seat
         self.threads = check_threads(threads) or None
-        self._tuner = _ThreadTuner(os.cpu_count() or 1) if threads is None else None
+        self._tuner = _ThreadTuner(cores()) if threads is None else None
         self.max_moves = _positive_int(max_moves, "max_moves")
         self.copy = bool(copy)
         self.observation_size = OBSERVATION_SIZE

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._core import END_NAMES
-from .._play import play_units
+from .._play import new_rows, play_units
 from ..errors import IllegalMoveError, Interrupted
 from ..game import Game
 from ..seeding import derive
@@ -141,19 +141,13 @@ def python_rows(plan: Plan, rules: Rules, start: int, count: int) -> dict[str, n
     """Rows of units start.. under `rules`, as play_units(keep_rows=True) returns them;
     a match plays only the games it needs (the others have winner -2)."""
     slots, need = plan.slots, plan.need
-    n = count * slots
-    rows: dict[str, np.ndarray] = {
-        "winner": np.full(n, -2, np.int8), "first": np.zeros(n, np.int8),
-        "moves": np.zeros(n, np.int32), "turns": np.zeros(n, np.int32),
-        "scores": np.zeros((n, 2), np.int16), "end": np.zeros(n, np.int8)}
+    rows: dict[str, np.ndarray] = new_rows(count, slots, need > 0)
     funcs = [p.python_func() for p in plan.players]
     if not need:
         for k in range(count):
             play_python_game(rules, plan.seed, start + k, funcs, plan.alternate_seats,
                              plan.max_moves, rows, k)
         return rows
-    rows.update(m_winner=np.full(count, -1, np.int8), m_first=np.zeros(count, np.int8),
-                m_games=np.zeros(count, np.int8), m_wins=np.zeros((count, 2), np.int8))
     for j in range(count):
         wins = [0, 0]
         for s in range(slots):

@@ -85,7 +85,7 @@ def test_one_vocabulary_for_turns_plies_and_draws():
     r = cuttle.simulate(1, players=("random", "random"), seed=9, progress=False,
                         swap_seats=False, keep_games=True)
     d = cuttle.Game.from_run(seed=9, index=0)
-    from cuttle._decide import random_playout
+    from support.native import random_playout
     random_playout(d, 9)
     assert r.turns[0] == d.turn_number
 
