@@ -109,7 +109,7 @@ cdef inline uint64_t untargeted_ones(const State* s, const CRules* r, int p,
     # one-offs need something to act on; a revealed 5 that was the last card may still
     # be played, drawing nothing: rulebook §4b).
     cdef int opp = p ^ 1
-    cdef int deck = deck_count(s)
+    cdef int deck = deck_count(s) if from_seven else s.deck_len   # (a hand: main phase)
     cdef uint64_t ones = ACES | SIXES | KINGS | bit(JOKER)
     if not (r.one_queen_each and (s.permanents[p] & QUEENS)):
         ones |= QUEENS
@@ -131,10 +131,10 @@ cdef inline uint64_t untargeted_ones(const State* s, const CRules* r, int p,
 cdef inline void card_plays(const State* s, const CRules* r, int p, uint64_t cards,
                             int from_seven, CardPlays* cp) noexcept nogil:
     # What p may do with the cards in `cards`: from the hand, or (from_seven) revealed
-    # by a 7 (the 2s' and 9s' targets are left 0 without such a card: the costly ones).
-    # Queens guard against the other player's 2s, 9s, Jacks and 8s (targetable).
-    # (Tests on the rules rather than the cards where the work is cheap: a branch on
-    # the cards mispredicts often.)
+    # by a 7 (the 2s' and 9s' targets, the costly ones, are left 0 without such a
+    # card).  Queens guard against the other player's 2s, 9s, Jacks and 8s
+    # (targetable).  (Tests on the rules rather than the cards where the work is
+    # cheap: a branch on the cards mispredicts often.)
     cdef int opp = p ^ 1
     cdef int side
     cdef uint64_t tj
@@ -147,15 +147,17 @@ cdef inline void card_plays(const State* s, const CRules* r, int p, uint64_t car
     cp.eight = 0
     if r.eight_breaks_glasses:
         cp.eight = targetable(s, r, opp, p, s.permanents[opp] & EIGHTS)
-    cp.two[0] = cp.two[1] = cp.nine[0] = cp.nine[1] = 0
-    if cards & (TWOS | NINES):
-        for side in range(2):
-            if side == p and not r.targets_own_side:
-                continue
-            tj = s.permanents[side] | top_jacks(s, side)
-            cp.two[side] = targetable(s, r, side, p, tj)
-            cp.nine[side] = targetable(s, r, side, p,
-                                       tj | (s.points[side] if r.nine_targets_points else 0))
+    if not (cards & (TWOS | NINES)):
+        cp.two[0] = cp.two[1] = cp.nine[0] = cp.nine[1] = 0
+        return
+    for side in range(2):
+        cp.two[side] = cp.nine[side] = 0
+        if side == p and not r.targets_own_side:
+            continue
+        tj = s.permanents[side] | top_jacks(s, side)
+        cp.two[side] = targetable(s, r, side, p, tj)
+        cp.nine[side] = targetable(s, r, side, p,
+                                   tj | (s.points[side] if r.nine_targets_points else 0))
 
 cdef inline int score(const State* s, int p) noexcept nogil:
     # The sum of rank + 1 over the point cards, by the value's bits (4 popcounts, no

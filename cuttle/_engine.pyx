@@ -25,22 +25,14 @@ for _c in range(NCARDS):
     ABOVE[0][_c] = POINT_CARDS & ~(bit(_c + 1) - 1) if _c < FIRST_JACK else 0
     ABOVE[1][_c] = POINT_CARDS & ~(bit(rank_of(_c) * 4 + 4) - 1) if _c < FIRST_JACK else 0
 
-cdef inline int gen_each(uint64_t m, int verb, uint32_t* out, int n) noexcept nogil:
-    cdef int c
+cdef inline int gen_each(uint64_t m, int verb, int c, uint32_t* out, int n) noexcept nogil:
+    # One move per card x of m, in card order: `verb` with card x (c < 0), or with card
+    # c on target x.
+    cdef int x
     while m:
-        c = lowest(m)
+        x = lowest(m)
         m &= m - 1
-        out[n] = mk(verb, c, NO_CARD)
-        n += 1
-    return n
-
-cdef inline int gen_targets(uint64_t m, int verb, int c, uint32_t* out, int n) noexcept nogil:
-    # Card c played as `verb` on each target in m, in card order.
-    cdef int t
-    while m:
-        t = lowest(m)
-        m &= m - 1
-        out[n] = mk(verb, c, t)
+        out[n] = mk(verb, x, NO_CARD) if c < 0 else mk(verb, c, x)
         n += 1
     return n
 
@@ -53,24 +45,24 @@ cdef int gen_card_plays(const CardPlays* cp, const CRules* r, int c, uint32_t* o
         return n + 1
     if rk <= 9:
         out[n] = mk(V_POINTS, c, NO_CARD)
-        n = gen_targets(cp.scuttles & BELOW[1 if r.strict_scuttle else 0][c], V_SCUTTLE, c,
-                        out, n + 1)
+        n = gen_each(cp.scuttles & BELOW[1 if r.strict_scuttle else 0][c], V_SCUTTLE, c,
+                     out, n + 1)
     if rk >= 11:
         if cp.ones & bit(c):
             out[n] = mk(V_ROYAL, c, NO_CARD)
             n += 1
         return n
     if rk == 10:
-        return gen_targets(cp.jack, V_JACK, c, out, n)
+        return gen_each(cp.jack, V_JACK, c, out, n)
     if rk == 7:
         out[n] = mk(V_GLASSES, c, NO_CARD)
-        return gen_targets(cp.eight, V_ONEOFF, c, out, n + 1)
+        return gen_each(cp.eight, V_ONEOFF, c, out, n + 1)
     if rk == 1:
-        return gen_targets(cp.two[1], V_ONEOFF, c, out,
-                           gen_targets(cp.two[0], V_ONEOFF, c, out, n))
+        return gen_each(cp.two[1], V_ONEOFF, c, out,
+                        gen_each(cp.two[0], V_ONEOFF, c, out, n))
     if rk == 8:
-        return gen_targets(cp.nine[1], V_ONEOFF, c, out,
-                           gen_targets(cp.nine[0], V_ONEOFF, c, out, n))
+        return gen_each(cp.nine[1], V_ONEOFF, c, out,
+                        gen_each(cp.nine[0], V_ONEOFF, c, out, n))
     if cp.ones & bit(c):
         out[n] = mk(V_ONEOFF, c, NO_CARD)
         n += 1
@@ -119,7 +111,7 @@ cdef inline int gen_pairs(uint64_t m, uint32_t* out, int n) noexcept nogil:
     cdef int a
     cdef uint64_t m2
     if popcount(m) == 1:
-        return gen_each(m, V_DISCARD, out, n)
+        return gen_each(m, V_DISCARD, -1, out, n)
     while m:
         a = lowest(m)
         m &= m - 1
@@ -151,13 +143,13 @@ cdef int gen_moves(const State* s, const CRules* r, uint32_t* out) noexcept nogi
     if ph == PH_COUNTER or ph == PH_BLOCK:
         out[0] = mk(V_RESOLVE, NO_CARD, NO_CARD)
         return gen_each(counters(s, p) if ph == PH_COUNTER else blockers(s, p),
-                        V_COUNTER if ph == PH_COUNTER else V_BLOCK, out, 1)
+                        V_COUNTER if ph == PH_COUNTER else V_BLOCK, -1, out, 1)
     if ph == PH_THREE:
-        return gen_each(takeable(s, r), V_TAKE, out, 0)
+        return gen_each(takeable(s, r), V_TAKE, -1, out, 0)
     if ph == PH_FOUR:
         return gen_pairs(s.hand[p], out, 0)
     if ph == PH_FIVE or ph == PH_DISCARD or ph == PH_TEN:
-        return gen_each(s.hand[p], V_DISCARD, out, 0)
+        return gen_each(s.hand[p], V_DISCARD, -1, out, 0)
     if ph == PH_SEVEN:
         return gen_seven(s, r, p, out)
     return 0
@@ -223,7 +215,8 @@ cdef void start_turn_end(State* s, const CRules* r) noexcept nogil:
     check_win(s, r, s.to_move)            # a win ends the game before the turn passes
     if s.phase == PH_OVER:
         return
-    if r.hand_limit >= 0 and not r.hand_limit_mode == LIMIT_NO_DRAW and popcount(s.hand[p]) > r.hand_limit:
+    if r.hand_limit >= 0 and not r.hand_limit_mode == LIMIT_NO_DRAW \
+            and popcount(s.hand[p]) > r.hand_limit:
         s.phase = PH_DISCARD
         s.to_move = p
         return
@@ -761,7 +754,8 @@ cdef int states_equal(const State* a, const State* b) noexcept nogil:
     # Field by field (a struct may hold padding bytes).
     cdef int i
     for i in range(2):
-        if a.hand[i] != b.hand[i] or a.points[i] != b.points[i] or a.permanents[i] != b.permanents[i] \
+        if a.hand[i] != b.hand[i] or a.points[i] != b.points[i] \
+                or a.permanents[i] != b.permanents[i] \
                 or a.frozen[i] != b.frozen[i] or a.frozen_next[i] != b.frozen_next[i] \
                 or a.known_hand[i] != b.known_hand[i]:
             return 0

@@ -242,7 +242,8 @@ cdef inline double p_none(const ExpertCtx* cx, int u, int x) noexcept nogil:
         return 0.0
     return MISS[cx.npool][u][x]
 
-cdef inline double p_holds(const ExpertCtx* cx, uint64_t known, int u, uint64_t cards) noexcept nogil:
+cdef inline double p_holds(const ExpertCtx* cx, uint64_t known, int u,
+                           uint64_t cards) noexcept nogil:
     # The chance the opponent (known cards `known`, u unseen ones) holds one of `cards`.
     if known & cards:
         return 1.0
@@ -261,7 +262,8 @@ cdef inline uint64_t points_at_least(int v) noexcept nogil:
         return 0
     return POINT_CARDS & ~(bit((v - 1) * 4) - 1)
 
-cdef inline uint64_t win_cards(const State* s, const CRules* r, const Frame* f, int p) noexcept nogil:
+cdef inline uint64_t win_cards(const State* s, const CRules* r, const Frame* f,
+                               int p) noexcept nogil:
     """The cards with which p, to move in the main phase, could win at once."""
     cdef int opp = p ^ 1
     cdef int sc = f.sc[p]
@@ -307,7 +309,8 @@ cdef double expert_eval(const State* s, const CRules* r, ExpertCtx* cx) noexcept
     v = EW[EW_PROG] * (f.here[me] - f.here[opp])
     v += EW[EW_KING] * (popcount(s.permanents[me] & KINGS) - popcount(s.permanents[opp] & KINGS))
     v += EW[EW_QUEEN] * (popcount(s.permanents[me] & QUEENS) - popcount(s.permanents[opp] & QUEENS))
-    v += EW[EW_GLASSES] * (popcount(s.permanents[me] & EIGHTS) - popcount(s.permanents[opp] & EIGHTS))
+    v += EW[EW_GLASSES] * (popcount(s.permanents[me] & EIGHTS) -
+                           popcount(s.permanents[opp] & EIGHTS))
     # Hands: known cards by rank, unseen ones at the average.
     mine = s.hand[me] & ~cx.pool
     v += hand_value(mine)
@@ -375,12 +378,14 @@ cdef inline void hand_replies(int exact, const State* s, const CRules* r, Expert
     for rk in range(9, -1, -1):
         p = chance(exact, rp, cx, known, u, <uint64_t>0xF << (4 * rk))
         if p > 0.0:
-            add_reply(exact, rp, point_weight * (progress(sc_w + rk + 1, g_w) - here_w) - EW[EW_HAND + rk], p)
+            add_reply(exact, rp, point_weight * (progress(sc_w + rk + 1, g_w) - here_w) -
+                      EW[EW_HAND + rk], p)
     k = popcount(s.permanents[who] & KINGS)
     if k < 4:
         p = chance(exact, rp, cx, known, u, KINGS)
         if p > 0.0:
-            add_reply(exact, rp, EW[EW_KING] + point_weight * (progress(sc_w, r.king_goals[k + 1]) - here_w) -
+            add_reply(exact, rp, EW[EW_KING] +
+                      point_weight * (progress(sc_w, r.king_goals[k + 1]) - here_w) -
                       EW[EW_HAND + 12], p)
     p = chance(exact, rp, cx, known, u, QUEENS)
     if p > 0.0:
@@ -413,13 +418,15 @@ cdef inline void own_hand_best(const State* s, const CRules* r, const Frame* f, 
         while m:
             c = lowest(m)
             m &= m - 1
-            g = point_weight * (card_value(c) if card_value(c) < need else need) - EW[EW_HAND + rank_of(c)]
+            g = point_weight * (card_value(c) if card_value(c) < need else need) - \
+                EW[EW_HAND + rank_of(c)]
             if g > rp.best:
                 rp.best = g
     if known & (KINGS | QUEENS | EIGHTS | FOURS | FIVES):
         k = popcount(s.permanents[who] & KINGS)
         if (known & KINGS) and k < 4:
-            g = EW[EW_KING] + point_weight * (progress(f.sc[who], r.king_goals[k + 1]) - f.here[who]) - \
+            g = EW[EW_KING] + \
+                point_weight * (progress(f.sc[who], r.king_goals[k + 1]) - f.here[who]) - \
                 EW[EW_HAND + 12]
             if g > rp.best:
                 rp.best = g
@@ -460,24 +467,28 @@ cdef inline void table_replies(int exact, const State* s, const CRules* r, Exper
         c = highest(m)
         p = chance(exact, rp, cx, known, u, ABOVE[1 if r.strict_scuttle else 0][c])
         if p > 0.0:
-            add_reply(exact, rp, point_weight * (here_o - progress(sc_o - card_value(c), g_o)) - EW[EW_AVG], p)
+            add_reply(exact, rp, point_weight * (here_o - progress(sc_o - card_value(c), g_o)) -
+                      EW[EW_AVG], p)
     m = targetable(s, r, other, who, s.points[other])
     if m:
         k = card_value(highest(m))
         p = chance(exact, rp, cx, known, u, JACKS)
         if p > 0.0:
-            add_reply(exact, rp, point_weight * (here_o - progress(sc_o - k, g_o) + progress(sc_w + k, g_w) -
-                                here_w) - EW[EW_HAND + 10], p)
+            add_reply(exact, rp, point_weight * (here_o - progress(sc_o - k, g_o) +
+                                                 progress(sc_w + k, g_w) - here_w) -
+                      EW[EW_HAND + 10], p)
     if s.points[other]:
         p = chance(exact, rp, cx, known, u, ACES)
         if p > 0.0:
-            add_reply(exact, rp, uncountered * (point_weight * (here_o - progress(0, g_o) - here_w + progress(0, g_w)) -
-                                EW[EW_HAND + 0]), p)
+            add_reply(exact, rp, uncountered * (point_weight * (here_o - progress(0, g_o) -
+                                                                 here_w + progress(0, g_w)) -
+                                                EW[EW_HAND + 0]), p)
     m = targetable(s, r, other, who, s.permanents[other])
     if m:
         if m & KINGS:
             i = popcount(s.permanents[other] & KINGS)
-            d = EW[EW_KING] + point_weight * (here_o - progress(sc_o, r.king_goals[i - 1 if i <= 4 else 3]))
+            d = EW[EW_KING] + \
+                point_weight * (here_o - progress(sc_o, r.king_goals[i - 1 if i <= 4 else 3]))
         elif m & QUEENS:
             d = EW[EW_QUEEN]
         else:
@@ -489,9 +500,12 @@ cdef inline void table_replies(int exact, const State* s, const CRules* r, Exper
         if p > 0.0:
             add_reply(exact, rp, uncountered * (EW[EW_NINE] * d - EW[EW_HAND + 8]), p)
     if s.permanents[other]:
-        d = EW[EW_KING] * (popcount(s.permanents[other] & KINGS) - popcount(s.permanents[who] & KINGS)) + \
-            EW[EW_QUEEN] * (popcount(s.permanents[other] & QUEENS) - popcount(s.permanents[who] & QUEENS)) + \
-            EW[EW_GLASSES] * (popcount(s.permanents[other] & EIGHTS) - popcount(s.permanents[who] & EIGHTS))
+        d = EW[EW_KING] * (popcount(s.permanents[other] & KINGS) -
+                           popcount(s.permanents[who] & KINGS)) + \
+            EW[EW_QUEEN] * (popcount(s.permanents[other] & QUEENS) -
+                            popcount(s.permanents[who] & QUEENS)) + \
+            EW[EW_GLASSES] * (popcount(s.permanents[other] & EIGHTS) -
+                              popcount(s.permanents[who] & EIGHTS))
         p = chance(exact, rp, cx, known, u, SIXES)
         if p > 0.0:
             add_reply(exact, rp, uncountered * (d - EW[EW_HAND + 5]), p)

@@ -25,27 +25,56 @@ cdef uint32_t plain_move(State* s, const CRules* r, int policy, Rng* g, uint32_t
     return buf[rng_below(g, n)]
 
 
+cdef inline int seat_policy(int policy) noexcept nogil:
+    # A seat's policy as the loop plays it: its code, or -1 when it is decided elsewhere.
+    return -1 if (policy < 0 or is_search(policy)) else policy
+
+cdef inline int stop(const State* s, const int* policy, int moves, int cap) noexcept nogil:
+    # Why the loop stops before the next move, or -1 when it goes on.
+    if s.phase == PH_OVER:
+        return PLAY_OVER
+    if moves >= cap:
+        return PLAY_CAP
+    if policy[s.to_move] < 0:
+        return PLAY_DECIDE
+    return -1
+
+cdef inline uint32_t next_move(State* s, const CRules* r, int policy, Rng* g,
+                               uint32_t* buf) noexcept nogil:
+    # The move of a seat that does not search.
+    cdef int n
+    if policy == POL_RANDOM:
+        return random_move(s, r, g)        # the sampler: no list to build
+    n = gen_moves(s, r, buf)
+    return buf[0] if n == 1 else plain_move(s, r, policy, g, buf, n)
+
 cdef int play_until(State* s, const CRules* r, const int* seats, Rng* g, int* k, int cap,
                     MoveLog* log) noexcept nogil:
     cdef uint32_t buf[MAX_MOVES]
+    cdef int policy[2]
+    cdef int moves = k[0]
+    cdef int status
     cdef uint32_t m
-    cdef int n, policy
-    while s.phase != PH_OVER:
-        if k[0] >= cap:
-            return PLAY_CAP
-        policy = seats[s.to_move]
-        if policy < 0 or is_search(policy):
-            return PLAY_DECIDE
-        if log != NULL and log.n >= log.room:
-            return PLAY_LOG_FULL
-        if policy == POL_RANDOM:
-            m = random_move(s, r, g)       # the sampler: no list to build
-        else:
-            n = gen_moves(s, r, buf)
-            m = buf[0] if n == 1 else plain_move(s, r, policy, g, buf, n)
-        apply_move(s, r, m)
-        if log != NULL:
+    policy[0] = seat_policy(seats[0])
+    policy[1] = seat_policy(seats[1])
+    if log == NULL:                        # (a loop that tests nothing for a log)
+        while True:
+            status = stop(s, policy, moves, cap)
+            if status >= 0:
+                break
+            apply_move(s, r, next_move(s, r, policy[s.to_move], g, buf))
+            moves += 1
+    else:
+        while True:
+            status = stop(s, policy, moves, cap)
+            if status < 0 and log.n >= log.room:
+                status = PLAY_LOG_FULL
+            if status >= 0:
+                break
+            m = next_move(s, r, policy[s.to_move], g, buf)
+            apply_move(s, r, m)
             log.moves[log.n] = m
             log.n += 1
-        k[0] += 1
-    return PLAY_OVER
+            moves += 1
+    k[0] = moves
+    return status

@@ -56,40 +56,43 @@ cdef inline uint32_t card_play_at(const CardPlays* cp, uint64_t scuttles, int c,
         return mk(V_ONEOFF, c, kth_bit(cp.two[1] if rk == 1 else cp.nine[1], k - j))
     return mk(V_ONEOFF, c, NO_CARD)
 
-cdef inline int count_card_plays(const CardPlays* cp, uint64_t m, const uint64_t* above,
-                                 int8_t* extra) noexcept nogil:
-    # How many moves the cards in m have, besides drawing; extra[rank]: the moves of a
-    # card of that rank besides points, scuttles and `ones` (2s, 8s, 9s, Jacks).
-    cdef uint64_t pts = m & POINT_CARDS
-    cdef uint64_t sc = cp.scuttles
-    cdef int t
-    cdef int n = popcount(pts) + popcount(m & cp.ones) + popcount(m & TWOS) * extra[1] + \
-        popcount(m & EIGHTS) * extra[7] + popcount(m & NINES) * extra[8] + \
-        popcount(m & JACKS) * extra[10]
-    if pts:
-        while sc:                          # scuttles: pairs (target, card above it)
-            t = lowest(sc)
-            sc &= sc - 1
-            n += popcount(pts & above[t])
-    return n
-
 cdef uint32_t main_move(const State* s, const CRules* r, Rng* g, int k,
                         int* count) noexcept nogil:
     # The main phase: count the moves, then (k < 0) draw one, and build the k-th.
     cdef int p = s.to_move
-    cdef int n, h, t
+    cdef int n, h, t, n2 = 0, n9 = 0, n8 = 1
     cdef uint64_t m = s.hand[p] & ~s.frozen[p]
-    cdef int strict = 1 if r.strict_scuttle else 0
+    cdef uint64_t pts = m & POINT_CARDS
     cdef int lead = 1 if (s.deck_len == 0 or not draw_blocked(s, r, p)) else 0
+    cdef const uint64_t* below = &BELOW[1 if r.strict_scuttle else 0][0]
+    cdef const uint64_t* above = &ABOVE[1 if r.strict_scuttle else 0][0]
+    cdef uint64_t scuttles, ones, sc
     cdef CardPlays cp
     cdef int8_t extra[16]
     card_plays(s, r, p, m, 0, &cp)
-    memset(extra, 0, sizeof(extra))       # moves besides points, scuttles and ones:
-    extra[1] = <int8_t>(popcount(cp.two[0]) + popcount(cp.two[1]))
-    extra[7] = <int8_t>(1 + popcount(cp.eight))           # the glasses, and broken ones
-    extra[8] = <int8_t>(popcount(cp.nine[0]) + popcount(cp.nine[1]))
+    scuttles = cp.scuttles
+    ones = cp.ones
+    # The moves besides points, scuttles and `ones` of a 2, an 8 (the glasses, and
+    # broken ones), a 9 and a Jack.  (Tests on the rules, not the cards, where the work
+    # is cheap: a branch on the cards mispredicts often.)
+    if m & (TWOS | NINES):
+        n2 = popcount(cp.two[0]) + popcount(cp.two[1])
+        n9 = popcount(cp.nine[0]) + popcount(cp.nine[1])
+    if r.eight_breaks_glasses:
+        n8 += popcount(cp.eight)
+    memset(extra, 0, sizeof(extra))
+    extra[1] = <int8_t>n2
+    extra[7] = <int8_t>n8
+    extra[8] = <int8_t>n9
     extra[10] = <int8_t>popcount(cp.jack)
-    n = count_card_plays(&cp, m, &ABOVE[strict][0], extra)
+    n = popcount(pts) + popcount(m & ones) + popcount(m & TWOS) * n2 + \
+        popcount(m & EIGHTS) * n8 + popcount(m & NINES) * n9 + popcount(m & JACKS) * extra[10]
+    sc = scuttles                         # scuttles: pairs (target, card above it)
+    if pts:
+        while sc:
+            t = lowest(sc)
+            sc &= sc - 1
+            n += popcount(pts & above[t])
     if n + lead == 0:
         count[0] = 1                      # stuck under the no-draw limit: pass
         return mk(V_PASS, NO_CARD, NO_CARD)
@@ -103,10 +106,10 @@ cdef uint32_t main_move(const State* s, const CRules* r, Rng* g, int k,
     while True:                           # the card whose moves hold index k
         t = lowest(m)
         m &= m - 1
-        h = <int>((POINT_CARDS >> t) & 1) + popcount(cp.scuttles & BELOW[strict][t]) + \
-            <int>((cp.ones >> t) & 1) + extra[rank_of(t)]
+        h = <int>((POINT_CARDS >> t) & 1) + popcount(scuttles & below[t]) + \
+            <int>((ones >> t) & 1) + extra[rank_of(t)]
         if k < h:
-            return card_play_at(&cp, cp.scuttles & BELOW[strict][t], t, k)
+            return card_play_at(&cp, scuttles & below[t], t, k)
         k -= h
 
 cdef uint32_t other_move(const State* s, const CRules* r, Rng* g, int k,
