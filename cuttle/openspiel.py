@@ -49,7 +49,7 @@ from ._core import PHASE_NAMES, n_cards
 from .cards import CARDS
 from .errors import IllegalMoveError
 from .game import Game
-from .observation import PLANES, SCALARS
+from .observation import CARD_SLOTS, PLANES, SCALARS
 from .rules import FLAGS, Rules
 from .rl.spaces import (ACTION_BLOCKS, ACTION_SPACE, DEFAULT_MAX_MOVES, OBSERVATION_SIZE,
                         legal_actions, move_of)
@@ -150,8 +150,8 @@ class CuttleGame(pyspiel.Game):
 # -- the dealt game and what is public about the hands ------------------------------------
 
 _PLANE = {name: i for i, name in enumerate(PLANES)}
-_SCALAR = {name: 53 * len(PLANES) + i for i, name in enumerate(SCALARS)}
-_PHASE0 = 53 * len(PLANES) + len(SCALARS)
+_SCALAR = {name: CARD_SLOTS * len(PLANES) + i for i, name in enumerate(SCALARS)}
+_PHASE0 = CARD_SLOTS * len(PLANES) + len(SCALARS)
 # The planes of the core's encoding that hold public zones (both sides of the table).
 _PUBLIC_ZONES = [_PLANE[n] for n in ("own_points", "opponent_points", "own_permanents",
                                      "opponent_permanents", "jack_own_side",
@@ -160,7 +160,7 @@ _PUBLIC_ZONES = [_PLANE[n] for n in ("own_points", "opponent_points", "own_perma
 
 
 def _planes(obs: np.ndarray) -> np.ndarray:
-    return obs[:53 * len(PLANES)].reshape(len(PLANES), 53)
+    return obs[:CARD_SLOTS * len(PLANES)].reshape(len(PLANES), CARD_SLOTS)
 
 
 class _Table:
@@ -196,7 +196,7 @@ class _Table:
     def _whole(self, q):
         if self.game.is_public_hand(q):
             return _planes(self.obs(q))[_PLANE["own_hand"]] > 0
-        return np.zeros(53, bool)
+        return np.zeros(CARD_SLOTS, bool)
 
     def public_hands(self) -> tuple[np.ndarray, np.ndarray]:
         """Per player, the cards of their hand whose identity is public (bool, 53)."""
@@ -228,14 +228,15 @@ class _Table:
 _NONE, _SINGLE, _ALL = (pyspiel.PrivateInfoType.NONE, pyspiel.PrivateInfoType.SINGLE_PLAYER,
                         pyspiel.PrivateInfoType.ALL_PLAYERS)
 
-_PUBLIC_PIECES = (("hand_known", (2, 53)), ("points", (2, 53)), ("jacks", (2, 53)),
-                  ("permanents", (2, 53)), ("frozen", (2, 53)), ("scrap", (53,)),
-                  ("deck_known", (53,)), ("revealed", (53,)), ("stack", (53,)),
-                  ("unknown", (53,)), ("sizes", (4,)), ("scores", (2,)), ("goals", (2,)),
+_ROW, _ROWS = (CARD_SLOTS,), (2, CARD_SLOTS)    # a card plane; one per player
+_PUBLIC_PIECES = (("hand_known", _ROWS), ("points", _ROWS), ("jacks", _ROWS),
+                  ("permanents", _ROWS), ("frozen", _ROWS), ("scrap", _ROW),
+                  ("deck_known", _ROW), ("revealed", _ROW), ("stack", _ROW),
+                  ("unknown", _ROW), ("sizes", (4,)), ("scores", (2,)), ("goals", (2,)),
                   ("turn", (2,)), ("to_move", (2,)), ("phase", (len(PHASE_NAMES),)))
 _INFO_STATE = (True, _SINGLE)           # public + own private, perfect recall
-_PRIVATE_PIECES = (("hand", (53,)), ("opponent_known", (53,)), ("known_by_opponent", (53,)))
-_ALL_PIECES = (("hands", (2, 53)), ("private_knowledge", (2, 53)))
+_PRIVATE_PIECES = (("hand", _ROW), ("opponent_known", _ROW), ("known_by_opponent", _ROW))
+_ALL_PIECES = (("hands", _ROWS), ("private_knowledge", _ROWS))
 
 
 def _pieces(public: bool, private) -> tuple:
