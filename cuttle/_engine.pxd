@@ -84,8 +84,9 @@ cdef inline int draw_blocked(const State* s, const CRules* r, int p) noexcept no
         popcount(s.hand[p]) >= r.hand_limit
 
 cdef inline uint64_t counters(const State* s, int p) noexcept nogil:
-    # The 2s p may counter with (none against a Queen).
-    return 0 if (s.permanents[p ^ 1] & QUEENS) else (s.hand[p] & TWOS & ~s.frozen[p])
+    # The 2s p may counter with (none against a Queen); a frozen 2 may counter
+    # (decision 9).
+    return 0 if (s.permanents[p ^ 1] & QUEENS) else (s.hand[p] & TWOS)
 
 cdef inline uint64_t blockers(const State* s, int p) noexcept nogil:
     # The 10s p may block a scuttle with (ten_blocks_scuttle).

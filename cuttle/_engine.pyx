@@ -189,6 +189,13 @@ cdef inline void scrap_stack(State* s) noexcept nogil:
     s.stack_len = 0
     s.target = -1
 
+cdef inline void scrap_counters(State* s) noexcept nogil:
+    # The chain's 2s reach the scrap when it ends; the one-off waits (decision 22).
+    cdef int i
+    for i in range(1, s.stack_len):
+        s.scrap |= bit(s.stack[i])
+    s.stack_len = 1
+
 cdef inline void remove_point_card(State* s, int c) noexcept nogil:
     # Take a point card (and scrap its Jacks) off the table.
     scrap_jacks(s, c)
@@ -470,6 +477,7 @@ cdef inline void answer_oneoff(State* s, const CRules* r, int p, int verb,
     elif (s.stack_len - 1) & 1:
         finish_oneoff(s, r)
     else:
+        scrap_counters(s)
         resolve_oneoff(s, r)
 
 cdef inline void answer_scuttle(State* s, const CRules* r, int p, int verb,
@@ -709,14 +717,15 @@ cdef inline int check_phase(const State* s, const CRules* r) noexcept nogil:
         if not oneoff_target_ok(s, r, s.stack[0], s.target):
             return TARGET_NOT_ON_TABLE
     elif s.phase == PH_SEVEN:
-        if s.stack_len < 1 or s.n_revealed < 1 or s.to_move != s.actor:
+        # The 7 alone: its 2s went to the scrap when its chain ended (decision 22).
+        if s.stack_len != 1 or s.n_revealed < 1 or s.to_move != s.actor:
             return PHASE_MISMATCH
     elif s.phase == PH_BLOCK:
         if s.stack_len != 1 or s.n_revealed or s.target < 0 \
                 or not (s.points[s.to_move] & bit(s.target)):
             return TARGET_NOT_ON_TABLE
     elif s.phase != PH_OVER:               # the 3, 4, 5 and 10 choices
-        if s.stack_len < 1 or s.n_revealed:
+        if s.stack_len != 1 or s.n_revealed:   # the one-off alone (decision 22)
             return PHASE_MISMATCH
     return STATE_OK
 

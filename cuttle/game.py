@@ -422,7 +422,8 @@ class Game(CoreGame):
         return [CARDS[i] for i in self._core_permanents(check_player(player))]
 
     def frozen(self, player: int) -> list[Card]:
-        """Cards in the player's hand that cannot be played this turn (a frozen 9)."""
+        """Cards in the player's hand that cannot be played this turn: returned by a 9
+        under `nine="freeze"` (a frozen 2 may still counter)."""
         return [CARDS[i] for i in self._core_frozen(check_player(player))]
 
     def jacks(self, card: str | int) -> list[Card]:

@@ -160,7 +160,8 @@ FLAGS = {f.name: f for f in (
     Flag("seven", "choice", "top1", "top2", "pagat / cuttle.cards",
          "the 7: play the top card, or one of the top two", ("top1", "top2")),
     Flag("nine", "choice", "return", "freeze", "pagat / cuttle.cards / nine to deck",
-         "the 9: return to hand, return and freeze, or put on top of the deck",
+         "the 9: return to hand, return and freeze (no play but a counter on the "
+         "receiver's next turn), or put on top of the deck",
          ("return", "freeze", "topdeck")),
     Flag("nine_targets_points", "bool", False, True, "cuttle.cards",
          "the 9 may target point cards"),

@@ -24,6 +24,7 @@ import json
 import time
 from typing import TYPE_CHECKING, Any
 
+from .._version import GAME_REVISION
 from ..errors import Interrupted
 from ..policies import is_search, policy_code, policy_name
 from ..rules import Rules
@@ -274,15 +275,17 @@ class _GroupRun:
                          p.chunk_size, chunk)
 
     def fingerprint(self):
-        """A hash of the first few games of the seeded run under the base and every
-        variant: it changes when the engine or the policy plays those games otherwise,
-        so chunks of another version are never mixed in (a cheap guard, not a proof)."""
+        """A hash of the library's GAME_REVISION and of the first few games of the
+        seeded run under the base and every variant: it changes with the revision and
+        when the engine or the policy plays those games otherwise, so chunks of another
+        version are never mixed in (the games are a cheap guard against a revision not
+        raised, not a proof)."""
         n = FINGERPRINT_GAMES[is_search(self.pairing.policy)]
         rule_sets = [self.base] + [r.variant.rules for r in self.runs]
         cmp = compare(rule_sets, n, self.pairing.players, seed=self.config.seed,
                       threads=self.config.threads, swap_seats=False,
                       max_moves=self.config.max_moves, progress=False)
-        h = hashlib.sha256()
+        h = hashlib.sha256(f"games revision {GAME_REVISION}\n".encode())
         for r in cmp.results:
             h.update(json.dumps(tally_to_json(r.tally), sort_keys=True).encode())
         return h.hexdigest()[:16]

@@ -374,12 +374,13 @@ def test_two_scraps_permanent_and_lowers_goal_back():
 
 # ---------------------------------------------------------------- the 3
 
-def test_three_takes_after_resolution_not_its_counters():
+def test_three_may_take_the_twos_of_its_own_chain():
+    # D#22: the chain's 2s reach the scrap when the chain ends; the 3 waits on the stack.
     g = make(hands=(["3C", "2S"], ["2D"]), scrap=["9H", "3D"], deck=["AC"], rest="deck")
     play(g, "oneoff 3C", "counter 2D", "counter 2S", "resolve")
     s = S(g)
-    assert s["phase"] == "three" and s["to_move"] == 0 and s["stack"] == ["3C", "2D", "2S"]
-    assert moves(g) == ["take 3D", "take 9H"]
+    assert s["phase"] == "three" and s["to_move"] == 0 and s["stack"] == ["3C"]
+    assert moves(g) == ["take 2D", "take 2S", "take 3D", "take 9H"]
     g.play("take 9H")
     s = S(g)
     assert s["hands"][0] == ["9H"] and sorted(s["scrap"]) == sorted(["2D", "2S", "3C", "3D"])
@@ -747,15 +748,16 @@ def test_frozen_two_may_counter_outside_own_turn():
     assert moves(g) == ["counter 2H", "resolve"]
 
 
-def test_frozen_two_cannot_recounter_during_own_turn():
-    # P1 receives a frozen 2; on P1's turn P1 plays an ace, P0 counters, P1's
-    # frozen 2 cannot re-counter.
+def test_frozen_two_may_recounter_during_own_turn():
+    # D#9: a freeze binds every play but a counter.  P1 receives a frozen 2; on P1's
+    # turn P1 plays an ace, P0 counters, and P1's frozen 2 may counter back.
     g = make(hands=(["9C", "2S"], ["AD"]), points=([], ["2H"]), deck=["AH", "AS"],
              rest="scrap", nine="freeze", nine_targets_points=True)
     play(g, "oneoff 9C 2H", "resolve")
+    assert "points 2H" not in g.legal_moves()
     g.play("oneoff AD")
     g.play("counter 2S")
-    assert g.legal_moves() == ["resolve"]
+    assert g.legal_moves() == ["counter 2H", "resolve"]
 
 
 def test_nine_topdeck():

@@ -181,15 +181,18 @@ def test_three_cuttle_cards_illegal_without_a_takeable_card(engine, scrap):
 
 
 @BOTH
-def test_three_never_takes_its_own_counters(engine, rules):
+def test_three_may_take_the_twos_of_its_own_chain(engine, rules):
+    # Decision 22: when the chain ends its 2s go to the scrap at once; the 3 waits on
+    # the stack until it has picked, so it may pick one of those 2s (never itself).
     g = engine.pos(rules, hands=(["3H", "2D"], ["2C"]), scrap=["9C"])
     play(g, "oneoff 3H", "counter 2C", "counter 2D", "resolve")
     assert g.phase == "three" and g.to_move == 0
-    assert g.stack == ["3H", "2C", "2D"]
-    assert legal(g) == {"take 9C"}
-    g.play("take 9C")
-    assert g.hand(0) == ["9C"]
-    assert g.scrap == srt(["2C", "2D", "3H"])
+    assert g.stack == ["3H"]
+    assert g.scrap == srt(["2C", "2D", "9C"])
+    assert legal(g) == {"take 2C", "take 2D", "take 9C"}
+    g.play("take 2C")
+    assert g.hand(0) == ["2C"] and g.stack == []
+    assert g.scrap == srt(["2D", "3H", "9C"])
     assert_main(g, 1)
 
 
@@ -396,11 +399,12 @@ def test_seven_revealed_one_off_goes_through_its_own_counter_window(engine):
     assert_main(g, 1)
 
 
-def test_seven_and_its_counters_are_scrapped_when_revealed_card_is_played(engine):
+def test_seven_waits_on_the_stack_its_counters_are_scrapped_at_once(engine):
+    # Decision 22: the 2s go when the chain ends, the 7 once its card has been played.
     g = engine.pos(CLASSIC, hands=(["7C", "2D"], ["2H"]), deck=["9H", "4S"])
     play(g, "oneoff 7C", "counter 2H", "counter 2D", "resolve")
     assert g.phase == "seven"
-    assert g.stack == ["7C", "2H", "2D"]
+    assert g.stack == ["7C"] and g.scrap == srt(["2H", "2D"])
     assert g.revealed == ["9H"]
     g.play("points 9H")
     assert g.scrap == srt(["7C", "2H", "2D"])

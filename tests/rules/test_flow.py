@@ -447,13 +447,56 @@ def test_frozen_card_cannot_be_played_in_any_way_for_one_turn(engine):
                         "points 5D", "scuttle 5D AC", "oneoff 5D"}
 
 
-def test_frozen_two_cannot_counter_during_its_owners_turn(engine):
-    g = engine.pos(CC, hands=(["9C", "2C"], ["AD"]), points=(["TH"], ["2S"]))
+@pytest.mark.parametrize("rules", [CC, CLASSIC.replace(nine="freeze", nine_targets_points=True)],
+                         ids=["cuttle.cards", "classic+freeze"])
+def test_a_frozen_two_may_counter_during_its_owners_turn(engine, rules):
+    # Decision 9 (the online game's rule): a freeze binds every play of the card but a
+    # counter.  P1's 2S comes back frozen; in P1's turn it cannot be played, yet it may
+    # answer P0's counter of P1's own one-off.
+    g = engine.pos(rules, hands=(["9C", "2C"], ["AD"]), points=(["TH"], ["2S"]))
     play(g, "oneoff 9C 2S", "resolve")
+    assert g.frozen(1) == ["2S"]
     assert legal(g) == {"draw", "points AD", "oneoff AD"}
     play(g, "oneoff AD", "counter 2C")
     assert g.to_move == 1
-    assert legal(g) == {"resolve"}
+    assert legal(g) == {"resolve", "counter 2S"}
+    play(g, "counter 2S", "resolve")       # two 2s: the Ace takes effect
+    assert g.points(0) == [] and g.hand(1) == []
+    assert g.scrap == srt(["9C", "2C", "2S", "AD", "TH"])
+    assert_main(g, 0)
+
+
+@BOTH
+def test_a_countered_one_off_goes_to_the_scrap_with_its_twos(engine, rules):
+    g = engine.pos(rules, hands=(["3C"], ["2D"]), scrap=["9H"])
+    play(g, "oneoff 3C", "counter 2D", "resolve")
+    assert g.stack == [] and g.hand(0) == []
+    assert g.scrap == srt(["2D", "3C", "9H"])
+    assert_main(g, 1)
+
+
+@BOTH
+def test_a_choice_phase_holds_only_its_one_off_on_the_stack(engine, rules):
+    # Decision 22: a 4 that survived two counters: the victim discards while only the 4
+    # waits on the stack.
+    g = engine.pos(rules, hands=(["4C", "2S"], ["2D", "KH", "QD"]))
+    play(g, "oneoff 4C", "counter 2D", "counter 2S", "resolve")
+    assert g.phase == "four" and g.to_move == 1
+    assert g.stack == ["4C"] and g.scrap == srt(["2D", "2S"])
+    g.play("discard KH QD")
+    assert g.stack == [] and g.scrap == srt(["2D", "2S", "4C", "KH", "QD"])
+
+
+def test_a_strict_revealed_three_may_count_on_the_sevens_twos(engine):
+    # Decisions 18 and 22: a revealed card is judged with the 7 on the stack and its 2s
+    # already in the scrap, so under strict one-offs a revealed 3 may take them.
+    g = engine.pos(CC, hands=(["7C", "2S"], ["2D"]), deck=["3H", "9D", "5S"])
+    play(g, "oneoff 7C", "counter 2D", "counter 2S", "resolve")
+    assert g.phase == "seven" and set(g.revealed) == {"3H", "9D"}
+    assert "oneoff 3H" in g.legal_moves
+    play(g, "oneoff 3H", "resolve")
+    assert g.phase == "three"
+    assert legal(g) == {"take 2D", "take 2S", "take 7C"}
 
 
 def test_frozen_card_can_be_discarded_for_hand_limit(engine):

@@ -485,9 +485,10 @@ class ReferenceGame:
         strict = R["strict_oneoffs"]
         # R§4b: for a revealed card the unchosen revealed card counts as deck.
         # AMBIGUOUS: a revealed card is judged in the state before the play:
-        # the 7 and its 2s are still on the stack, not in the scrap (only the
-        # deck count is adjusted, as R§4b says), so a strict revealed 3 needs a
-        # takeable card already in the scrap.
+        # the 7 is still on the stack, not in the scrap (its 2s went to the
+        # scrap when its chain ended; only the deck count is adjusted, as R§4b
+        # says), so a strict revealed 3 needs a takeable card already in the
+        # scrap, the 7's 2s included.
         # Reconciled (rules audit): R§4b, for all presets, "a revealed 5 that was
         # the last card may be played as a one-off and draws nothing", and R§4's
         # cuttle.cards specifics name the 7 alone as the card that cannot be a
@@ -551,13 +552,14 @@ class ReferenceGame:
         return moves
 
     def _counter_moves(self):
-        """R§4 counters / D#9: 2s from hand, not frozen, not against a Queen."""
+        """R§4 counters / D#9: 2s from hand (a frozen 2 included: a freeze binds
+        every play but a counter), not against a Queen."""
         resp = self.to_move
         other = self._opp(resp)
         out = []
         if not self._queens(other):
             for c in sorted(self.hands[resp]):
-                if rank(c) == TWO and not self._is_frozen(resp, c):
+                if rank(c) == TWO:
                     out.append(f"counter {card_text(c)}")
         out.append("resolve")  # R§4b: the counter window always opens
         return out
@@ -728,6 +730,10 @@ class ReferenceGame:
         if twos % 2 == 1:
             self._finish_stack()
             return
+        # R§4b: the chain's 2s reach the scrap as the chain ends, before the effect;
+        # the one-off itself waits on the stack until its action is over.
+        self.scrap.extend(self.stack[1:])
+        self.stack = self.stack[:1]
         self._resolve_oneoff()
 
     def _resolve_oneoff(self):

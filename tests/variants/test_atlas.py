@@ -6,6 +6,7 @@ import pytest
 
 import cuttle
 from cuttle.variants import AtlasInterrupted, Pairing, ResultsFileError, atlas
+from cuttle.variants import run as atlas_run
 from cuttle.render.markdown import table_markdown
 from cuttle.render.tables import ATLAS_COLUMNS, Table, atlas_rows
 from cuttle.variants.store import Store, pair_from_json, pair_to_json, tally_from_json, \
@@ -108,7 +109,7 @@ def test_a_run_stopped_and_resumed_is_one_run(small, tmp_path):
     assert "| four=draw | n/a |  | n/a | n/a |" in "\n".join(table_markdown(table))
 
 
-def test_damaged_and_foreign_files(small, tmp_path):
+def test_damaged_and_foreign_files(small, tmp_path, monkeypatch):
     path = tmp_path / "a.jsonl"
     atlas(results=str(path), **SMALL)
     text = path.read_text()
@@ -158,6 +159,12 @@ def test_damaged_and_foreign_files(small, tmp_path):
     with pytest.raises(ResultsFileError, match="another version"):
         atlas(results=str(path), **SMALL)
     assert same(atlas(results=str(path), play=False, **SMALL), small)
+    # the same games under another revision of the library's games
+    path.write_text(text)
+    monkeypatch.setattr(atlas_run, "GAME_REVISION", atlas_run.GAME_REVISION + 1)
+    with pytest.raises(ResultsFileError, match="another version"):
+        atlas(results=str(path), **SMALL)
+    monkeypatch.undo()
     path.write_text(text)
     # one writer at a time
     with Store(str(path)):
