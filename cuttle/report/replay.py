@@ -140,10 +140,12 @@ REVIEW_STYLE = """
 .review-graph circle.pt{cursor:pointer;stroke:#fff;stroke-width:1}
 .review-graph circle.pt:hover{stroke:#123c24;stroke-width:2}
 .review-graph circle.pt.current{stroke:#123c24;stroke-width:2.5}
-table.review-figures{border-collapse:collapse;margin:10px 0 0 0;font-size:13px;
- background:#fff;border:1px solid #e2e0d8}
-table.review-figures td,table.review-figures th{padding:2px 10px;text-align:right}
+.review-side{width:290px}
+table.review-figures{width:290px;border-collapse:collapse;margin:10px 0 0 0;font-size:12px;
+ background:#fff;border:1px solid #e2e0d8;border-radius:8px}
+table.review-figures td,table.review-figures th{padding:2px 8px;text-align:right}
 table.review-figures td:first-child,table.review-figures th:first-child{text-align:left}
+table.review-figures .nm{font-weight:400;color:#777}
 .review-note{color:#777;font-size:12px;margin:4px 0 0 0;max-width:600px}
 """
 
@@ -153,9 +155,14 @@ REVIEW_SCRIPT = r"""
 (function () {
   const body = document.body, cursor = document.getElementById('review-cursor');
   const points = Array.from(document.querySelectorAll('.review-graph circle.pt'));
+  const nav = document.querySelector('.moves');
   for (const c of points) c.addEventListener('click', () => {
     const li = document.querySelector('.moves li[data-step="' + c.dataset.step + '"]');
-    if (li) li.click();
+    if (!li) return;
+    li.click();
+    if (li.offsetTop < nav.scrollTop ||        // bring it into the list's view
+        li.offsetTop + li.offsetHeight > nav.scrollTop + nav.clientHeight)
+      nav.scrollTop = li.offsetTop - nav.clientHeight / 2;
   });
   function follow() {
     const step = body.dataset.step;
@@ -171,6 +178,7 @@ REVIEW_SCRIPT = r"""
 """
 
 GRAPH_W, GRAPH_H = 600, 180
+PLAYER_COLOURS = ("#1f5f9e", "#b03a2e")      # as the move list's P0 and P1
 LABEL_COLOURS = {"best": "#2e7d32", "good": "#7cb342", "inaccuracy": "#e0a800",
                  "mistake": "#ef6c00", "blunder": "#c62828"}
 
@@ -219,7 +227,10 @@ def review_parts(review: dict, last: int) -> tuple[str, str]:
                  f'<text x="{x0 - 6}" y="{y + 4:.1f}" text-anchor="end" fill="#777">'
                  f'{v:.0%}</text>')
     o.append(f'<text x="{x0}" y="{GRAPH_H - 8}" fill="#555">P{me} ({escape(names[me])})'
-             "'s expected score after each reviewed move, from the mover's view</text>")
+             "'s expected score after each reviewed move, as its mover saw it</text>"
+             f'<text x="{x0}" y="11">'
+             + " ".join(f'<tspan fill="{PLAYER_COLOURS[p]}">— P{p}\'s view</tspan>'
+                        for p in reviewed) + '</text>')
     omni = review.get("omniscient")
     if omni:
         pts = [xy(i, v if me == 0 else 1 - v) for i, v in enumerate(omni) if v is not None]
@@ -230,10 +241,15 @@ def review_parts(review: dict, last: int) -> tuple[str, str]:
             o.append(f'<text x="{x1}" y="11" text-anchor="end" fill="#8a8a8a">'
                      f'- - hindsight: every card known</text>')
     judged = [d for d in review.get("decisions", []) if d["label"] != "forced"]
-    line = [xy(d["ply"] + 1, mine(d, d["played_score"])) for d in judged]
-    if line:
-        o.append('<polyline fill="none" stroke="#123c24" stroke-width="1.5" points="'
-                 + " ".join(f"{x:.1f},{y:.1f}" for x, y in line) + '"/>')
+    # One line per player: each joins the values seen from that player's view (the two
+    # views differ in what they know, so they are not joined to each other).
+    for p in (0, 1):
+        line = [xy(d["ply"] + 1, mine(d, d["played_score"])) for d in judged
+                if d["player"] == p]
+        if line:
+            o.append(f'<polyline class="view{p}" fill="none" stroke="{PLAYER_COLOURS[p]}" '
+                     'stroke-width="1.5" opacity=".8" points="'
+                     + " ".join(f"{x:.1f},{y:.1f}" for x, y in line) + '"/>')
     for d in judged:
         if d["label"] != "best":
             x, ya = xy(d["ply"] + 1, mine(d, d["best_score"]))
@@ -264,7 +280,8 @@ def review_parts(review: dict, last: int) -> tuple[str, str]:
     rows = "".join(f"<tr><td>{escape(f.label)}</td>"
                    + "".join(f"<td>{escape(f.fmt(s.get(f.key)))}</td>" for s in sums)
                    + "</tr>" for f in PLAYER_FIGURES)
-    head = "".join(f'<th>P{s["player"]} ({escape(str(s.get("name", "")))})</th>' for s in sums)
+    head = "".join(f'<th>P{s["player"]}<br><span class="nm">{escape(str(s.get("name", "")))}'
+                   '</span></th>' for s in sums)
     figures = (f'<table class="review-figures"><thead><tr><th></th>{head}</tr></thead>'
                f'<tbody>{rows}</tbody></table>')
     return graph, figures
@@ -333,12 +350,14 @@ def replay_page(start: Game, moves: Iterable[Move | str], *,
         '<button data-viewer="all" title="every card face up (key a)">all cards</button>'
         '</div>')
     graph, figures = review_parts(review, len(steps) - 1) if review else ("", "")
+    moves = f'<nav class="moves"><ol>{"".join(items)}</ol></nav>'
     body = (f'<div class="replay"><div class="board-col">{controls}<div id="board">'
             f'<noscript>The replay needs JavaScript.</noscript></div>'
             '<p class="hint">← → step through the game · Home / End: start / end · '
             '0 / 1 / a: the view of player 0, player 1, or all cards · click a move'
-            f'</p>{graph}{figures}</div><nav class="moves"><ol>{"".join(items)}</ol></nav>'
-            '</div>'
+            f'</p>{graph}</div>'
+            + (f'<div class="review-side">{moves}{figures}</div>' if review else moves)
+            + '</div>'
             f'<script type="application/json" id="cuttle-steps">{_script_json(steps)}'
             f'</script><script type="text/plain" id="cuttle-pictures">{packed.decode()}'
             f'</script>')
