@@ -4,12 +4,8 @@ Ctrl-C."""
 
 import io
 import json
-import os
 import re
-import signal
-import subprocess
 import sys
-import threading
 
 import pytest
 
@@ -17,8 +13,7 @@ import cuttle
 from cuttle.cli import main
 from cuttle.policies import Bot
 from cuttle.record import make_record, read_record, write_record
-
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from cli.test_cli import _ctrl_c
 
 
 def run(monkeypatch, capsys, argv, stdin=""):
@@ -122,29 +117,12 @@ def test_review_errors(monkeypatch, capsys, record, tmp_path, argv, code, messag
 
 def test_ctrl_c_prints_the_finished_decisions(record):
     path, _ = record
-    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    p = subprocess.Popen([sys.executable, "-m", "cuttle", "review", str(path), "--engine",
-                          "ismcts:5000", "--seed", "1", "--threads", "1", "--progress"],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
-    seen = bytearray()
-
-    def wait():                    # until a decision is done (the bar shows k/N, k >= 1)
-        while not re.search(rb"\b[1-9]\d*/\d+\b", seen):
-            chunk = os.read(p.stderr.fileno(), 4096)
-            if not chunk:
-                return
-            seen.extend(chunk)
-
-    t = threading.Thread(target=wait, daemon=True)
-    t.start()
-    t.join(120)
-    p.send_signal(signal.SIGINT)
-    out, err = p.communicate(timeout=60)
-    err = (bytes(seen) + err).decode()
-    assert p.returncode == 130, err
+    # Ctrl-C once the progress bar shows a finished decision (k/N with k >= 1).
+    code, out, err = _ctrl_c(["review", str(path), "--engine", "ismcts:5000", "--seed", "1",
+                              "--threads", "1", "--progress"], wait_for=r"\b[1-9]\d*/\d+\b")
+    assert code == 130, err
     m = re.search(r"interrupted after (\d+) of (\d+) decisions", err)
     assert m and int(m.group(1)) >= 1 and "Traceback" not in err
-    out = out.decode()
     assert f"review interrupted: {m.group(1)} of {m.group(2)} decisions reviewed" in out
     assert "accuracy" in out
 

@@ -24,13 +24,14 @@ WIN = dict(hands=(["TH", "2C", "3D"], ["4S", "5S", "6S", "7C", "8D", "9C"]),
 # not a loss on the spot either; after the AD, or anything else, P1 plays the 4S).
 SAVE = dict(hands=(["TS", "3H", "5D"], ["4S", "6S"]),
             points=(["5H", "4C"], ["TC", "9D", "AD"]), rest="deck", seed=5)
-ENGINES = ("expert:32", "ismcts:200")
+ENGINES = ("expert:16", "ismcts:100")
 
 
-def bot_game(names, seed):
+def bot_game(names, seed, plies=None):
+    """A game between two bots (its first `plies` moves only, when given)."""
     g = cuttle.Game(seed=seed)
     bots = (Bot(names[0], seed), Bot(names[1], seed + 1))
-    while not g.is_over:
+    while not g.is_over and (plies is None or g.ply < plies):
         g.play(bots[g.to_move].choose(g))
     return g
 
@@ -82,7 +83,7 @@ def test_figures_never_depend_on_cards_the_mover_cannot_see(engine):
         h.undo()
     checked = 0
     for i, move in enumerate(g.moves):
-        if len(h.legal_moves) > 1 and i % 3 == 0:
+        if len(h.legal_moves) > 1 and i % 4 == 0:
             d = judge(h, move, engine, seed=100 + i, threads=2)
             for k in range(2):
                 other = h.determinize(h.to_move, seed=1000 * i + k)
@@ -93,7 +94,7 @@ def test_figures_never_depend_on_cards_the_mover_cannot_see(engine):
                 assert same_figures(judge(other, move, engine, seed=100 + i, threads=1), d)
             checked += 1
         h.play(move)
-    assert checked >= 5
+    assert checked >= 4
 
 
 def test_swapped_hidden_cards_in_a_record_change_nothing():
@@ -192,15 +193,15 @@ def test_the_json_schema():
 
 
 def test_a_seed_gives_the_same_review_whatever_the_threads():
-    g = bot_game(("greedy", "expert"), 8)
-    a = review(g, "expert:16", seed=5, threads=1, omniscient=True)
-    b = review(g, "expert:16", seed=5, threads=2, omniscient=True)
-    c = review(g, "expert:16", seed=6, threads=2)
+    g = bot_game(("greedy", "expert"), 8, plies=14)
+    a = review(g, "expert:8", seed=5, threads=1, omniscient=True)
+    b = review(g, "expert:8", seed=5, threads=2, omniscient=True)
+    c = review(g, "expert:8", seed=6, threads=2)
     assert a.as_dict()["decisions"] == b.as_dict()["decisions"]
     assert a.omniscient == b.omniscient
     assert a.as_dict()["decisions"] != c.as_dict()["decisions"]
-    s = review(g, "ismcts:50", seed=5, threads=1)
-    t = review(g, "ismcts:50", seed=5, threads=2)
+    s = review(g, "ismcts:30", seed=5, threads=1)
+    t = review(g, "ismcts:30", seed=5, threads=2)
     assert s.as_dict()["decisions"] == t.as_dict()["decisions"]
 
 
@@ -211,7 +212,7 @@ def test_the_budget_adapts():
     d = judge(g, "draw", "expert:16", seed=1)
     n = {str(c.move): c.samples for c in d.candidates}
     assert min(n.values()) == 16 and max(n.values()) <= 128
-    g = bot_game(("expert", "expert"), 9)
+    g = bot_game(("expert", "expert"), 9, plies=16)
     r = review(g, "expert:16", seed=2)
     spent = [c.samples for x in r.decisions for c in x.candidates]
     assert min(spent) == 16 and max(spent) == 128 and 16 < sum(spent) / len(spent) < 128
