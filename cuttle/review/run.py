@@ -20,7 +20,7 @@ from .figures import FORCED, Thresholds, move_accuracy
 from .result import Decision, MoveScore, Review
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
 
     from .engines import Engine
 
@@ -124,7 +124,7 @@ def review(game_or_record: Game | dict[str, Any] | str | os.PathLike[str],
            thresholds: Thresholds | dict[str, float] | None = None,
            omniscient: bool = False,
            progress: bool | Callable[[int, int], object] | None = False,
-           cancel: Any = None) -> Review:
+           cancel: Any = None, names: Sequence[str] | None = None) -> Review:
     """Review a game move by move: each decision of `player` (0, 1, or None/"both")
     with more than one legal move is valued from the mover's own view and labelled
     best, good, inaccuracy, mistake or blunder by its loss; forced moves are listed.
@@ -140,10 +140,17 @@ def review(game_or_record: Game | dict[str, Any] | str | os.PathLike[str],
     cancel: a threading.Event (or a callable returning True) checked between native
     calls.  Ctrl-C or cancel raise `cuttle.Interrupted` whose `result` is the `Review`
     of the decisions finished (``complete=False``).
+    names: the players' names (P0, P1) in the text and the page (default: the record's,
+    or "player 0" and "player 1").
 
     The same seed gives the same review, whatever the thread count.
     """
-    start, texts, names, where = _load(game_or_record)
+    start, texts, own_names, where = _load(game_or_record)
+    if names is None:
+        names = own_names
+    elif isinstance(names, str) or len(names) != 2 or \
+            not all(isinstance(n, str) for n in names):
+        raise ValueError(f"names must be two strings (P0, P1), not {names!r}")
     eng = parse_engine(engine)
     th = Thresholds.coerce(thresholds)
     players = _players(player)
