@@ -41,6 +41,7 @@ Z = 2.0                     # standard errors within which two moves count as cl
 CALL_PLAYOUTS = 4096        # playouts of one native call (over all its moves) ...
 CALL_ITERATIONS = 1 << 16   # ... or search iterations: a few tenths of a second at most
 DEFAULT_ROLLOUTS = 1000
+MAX_PLAYOUTS = 1 << 16      # the largest base of a playout engine (its cap is 8 times it)
 
 
 @dataclass(frozen=True)
@@ -98,12 +99,12 @@ def parse_engine(spec: str | Engine) -> Engine:
     kind, _, param = spec.strip().lower().partition(":")
     expert, rnd = policy_code("expert"), policy_code("random")
     if kind == "expert":
-        n = _count(kind, param, 256, 1 << 20, spec)
+        n = _count(kind, param, 256, MAX_PLAYOUTS, spec)
         return Engine(f"expert:{n}" if param else "expert", "playouts", expert, n, 8 * n,
                       expert, 64, f"expert playouts from the mover's view, {n} to {8 * n} "
                                   f"per move")
     if kind in ("rollouts", "random"):
-        n = _count("rollouts", param, DEFAULT_ROLLOUTS, 1 << 20, spec)
+        n = _count("rollouts", param, DEFAULT_ROLLOUTS, MAX_PLAYOUTS, spec)
         return Engine(f"rollouts:{n}", "playouts", rnd, n, 8 * n, rnd, 256,
                       f"random playouts from the mover's view, {n} to {8 * n} per move")
     if kind == "ismcts":
@@ -115,25 +116,40 @@ def parse_engine(spec: str | Engine) -> Engine:
 
 
 class MoveValues:
-    """The samples of every legal move of one decision (one row per move, in legal-move
-    order; `n[i]` samples of move i so far, values in `values[i, :n[i]]`)."""
+    """The samples of every legal move of one decision, in legal-move order: `n[i]`
+    samples of move i so far, `samples(i)` their values (each move's array grows with
+    its own samples only, so memory follows the samples spent, not the cap)."""
 
-    def __init__(self, codes: list[int], cap: int) -> None:
+    def __init__(self, codes: list[int]) -> None:
         self.codes = codes
-        self.n = np.zeros(len(codes), np.int64)
-        self.values = np.zeros((len(codes), cap), np.float64)
+        self.n = [0] * len(codes)
+        self._values = [np.empty(0, np.float32) for _ in codes]
+
+    def add(self, i: int, first: int, values: np.ndarray) -> None:
+        """Store samples first.. of move i (first is n[i]: samples arrive in order)."""
+        end = first + len(values)
+        if end > len(self._values[i]):
+            grown = np.empty(max(end, 2 * len(self._values[i])), np.float32)
+            grown[:first] = self._values[i][:first]
+            self._values[i] = grown
+        self._values[i][first:end] = values
+        self.n[i] = end
+
+    def samples(self, i: int) -> np.ndarray:
+        """Move i's samples so far."""
+        return self._values[i][:self.n[i]]
 
     def mean(self, i: int) -> float:
         """Move i's mean sample (its expected score for the mover)."""
-        return float(self.values[i, :self.n[i]].mean()) if self.n[i] else math.nan
+        return float(self.samples(i).mean(dtype=np.float64)) if self.n[i] else math.nan
 
     def paired(self, i: int, j: int) -> tuple[float, float]:
         """(mean, standard error) of move i's samples minus move j's on their common
         samples (inf for fewer than two)."""
-        m = int(min(self.n[i], self.n[j]))
+        m = min(self.n[i], self.n[j])
         if m == 0:
             return math.nan, math.inf
-        d = self.values[i, :m] - self.values[j, :m]
+        d = self.samples(i)[:m].astype(np.float64) - self.samples(j)[:m]
         return float(d.mean()), (float(d.std(ddof=1)) / math.sqrt(m) if m > 1 else math.inf)
 
     def best(self, prefer: int) -> int:
@@ -149,7 +165,7 @@ def evaluate(game: Game, played: int, engine: Engine, seed: int, threads: int,
     move played among them), spent adaptively (see the module's docstring).  `check`
     runs before each native call (it raises to stop)."""
     codes = [m.code for m in game.legal_moves]
-    mv = MoveValues(codes, engine.cap)
+    mv = MoveValues(codes)
     me = game.to_move
     step = engine.call_size()
 
@@ -171,8 +187,7 @@ def evaluate(game: Game, played: int, engine: Engine, seed: int, threads: int,
                 w = _rollouts(game, batch, lo, count, seed, engine.code, threads)
                 out = (w == me) + 0.5 * (w < 0)
             for row, i in zip(out, group):
-                mv.values[i, lo:lo + count] = row
-                mv.n[i] = lo + count
+                mv.add(i, lo, row)
 
     fill(list(range(len(codes))), engine.base)
     while True:

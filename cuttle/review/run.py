@@ -53,6 +53,8 @@ def _load(source: Any) -> tuple[Game, list[str], tuple[str, str], str]:
     return start_game(rec), list(rec["moves"]), tuple(players), where
 
 
+# Local argument checks (_players, the names, _stopper; Thresholds and parse_engine check
+# their own): to move to the library's validation module once it exists.
 def _players(player: Any) -> tuple[int, ...]:
     if player is None or (isinstance(player, str) and player.strip().lower() == "both"):
         return (0, 1)
@@ -111,7 +113,7 @@ def _judge(game: Game, move: Move, eng: Engine, seed: int, threads: int, th: Thr
     i = legal.index(move)
     mv = evaluate(game, i, eng, seed, threads, th, check)
     b = mv.best(i)
-    scores = [MoveScore(m, mv.mean(k), int(mv.n[k])) for k, m in enumerate(legal)]
+    scores = [MoveScore(m, mv.mean(k), mv.n[k]) for k, m in enumerate(legal)]
     cands = tuple(sorted(scores, key=lambda s: (-s.score, -s.samples, legal.index(s.move))))
     loss = 0.0 if b == i else max(0.0, scores[b].score - scores[i].score)
     return Decision(ply, p, turn, phase, move, len(legal), th.label(loss), legal[b],
