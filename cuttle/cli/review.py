@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING, Any
 from ..errors import Interrupted
 from ..files import write_text
 from ..record import read_record
-from ..report import output_path, save_page
+from ..report import save_page
 from ..review import ENGINE_NAMES, Thresholds, parse_engine, review
+from ..text import printable
 from . import options
 from .options import CommandError, UsageError
 
@@ -98,10 +99,10 @@ def run(args: argparse.Namespace) -> int:
         else:
             _write(args.json, text, write_text)
     if args.json != "-":
-        print(r)
+        print(printable(r, newlines=True))      # (the players' names come from the record)
     if args.html:
         _write(args.html, r.page(), save_page)
-        print(f"review page written to {args.html}")
+        print(printable(f"review page written to {args.html}"))
     return status
 
 
@@ -140,7 +141,7 @@ def add_command(sub: argparse._SubParsersAction) -> None:
     add_review_options(pr)
     pr.add_argument("--player", type=player, default=None, metavar="0|1|both",
                     help="whose moves to review (default both)")
-    pr.add_argument("--html", type=output_path, metavar="OUT.html",
+    pr.add_argument("--html", type=options.output_file, metavar="OUT.html",
                     help="also write the replay page with the review (an evaluation graph, "
                          "labels and best moves in the move list)")
     pr.add_argument("--json", nargs="?", const="-", default=None, metavar="FILE",

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..record import play_recorded, result_of, start_game
 from ..svg import table
+from ..validation import check_player
 from .pages import page
 
 if TYPE_CHECKING:
@@ -41,9 +42,9 @@ VIEWERS = (0, 1, None)          # the order of each step's pictures: P0, P1, all
 
 STYLE = """
 .replay{display:flex;flex-wrap:wrap;gap:16px;align-items:flex-start}
-.board-col{width:600px}
+.board-col{width:600px;max-width:100%}
 #board{min-height:420px}
-#board svg{display:block}
+#board svg{display:block;max-width:100%;height:auto}
 .controls{display:flex;flex-wrap:wrap;align-items:center;gap:6px;margin:0 0 8px 0}
 .controls button{font:inherit;font-size:13px;padding:4px 10px;border:1px solid #b8b6ab;
  border-radius:6px;background:#fff;cursor:pointer}
@@ -54,8 +55,8 @@ STYLE = """
 .controls .pos{margin:0 8px;font-variant-numeric:tabular-nums;min-width:96px}
 .controls .label{color:#555;margin-right:2px}
 .hint{color:#777;font-size:12px;margin:6px 0 0 0}
-.moves{position:relative;width:290px;max-height:640px;overflow:auto;background:#fff;border:1px solid #e2e0d8;
- border-radius:8px;padding:4px 0}
+.moves{position:relative;width:290px;max-width:100%;max-height:640px;overflow:auto;
+ background:#fff;border:1px solid #e2e0d8;border-radius:8px;padding:4px 0}
 .moves ol{list-style:none;margin:0;padding:0}
 .moves li{padding:2px 12px;cursor:pointer;font-size:13px;white-space:nowrap;
  font-variant-numeric:tabular-nums}
@@ -199,12 +200,19 @@ def _review_badge(d: dict) -> str:
     return out
 
 
-def review_parts(review: dict, last: int) -> tuple[str, str]:
+def review_parts(review: dict, last: int,
+                 table: Sequence[tuple[str, Sequence[str]]] = ()) -> tuple[str, str]:
     """(the evaluation graph, the per-player figures) of a review for a replay of
-    `last` moves: the graph plots the perspective player's expected score after each
-    reviewed move (from the mover's view), the best move's as a segment above a
-    point that lost, and the hindsight line when the review has one."""
-    from ..review.figures import PLAYER_FIGURES
+    `last` moves.  `table`: the figures' rows, (label, each reviewed player's value as
+    text), made by the review (`cuttle.review.figures.figure_rows`), which owns what
+    they are and how they read."""
+    return _review_graph(review, last), _review_table(review, table)
+
+
+def _review_graph(review: dict, last: int) -> str:
+    """The evaluation graph: the perspective player's expected score after each
+    reviewed move (from the mover's view), the best move's as a segment above a point
+    that lost, and the hindsight line when the review has one."""
     reviewed = review.get("reviewed_players") or [0, 1]
     me = reviewed[0] if len(reviewed) == 1 else 0
     names = review.get("names") or ["player 0", "player 1"]
@@ -268,23 +276,31 @@ def review_parts(review: dict, last: int) -> tuple[str, str]:
     o.append(f'<line id="review-cursor" data-x0="{x0}" data-dx="{dx:.4f}" x1="{x0}" '
              f'x2="{x0}" y1="{y0 - 4}" y2="{y1 + 4}" stroke="#ffc933" stroke-width="2" '
              f'pointer-events="none"/></svg>')
-    graph = (f'<div class="review-graph">{"".join(o)}</div><p class="review-note">'
-             f'Review by {escape(str(review.get("engine")))} (seed {review.get("seed")}): '
-             f'{escape(str(review.get("method", "")))}. Click a point to see that move.'
-             + (" The dashed line is hindsight: the value with every card known, which "
-                "no player could know." if omni else "")
-             + ("" if review.get("complete", True) else
-                f' The review was interrupted after {review.get("reviewed")} of '
-                f'{review.get("total")} decisions.') + '</p>')
+    return f'<div class="review-graph">{"".join(o)}</div>' + _review_note(review, bool(omni))
+
+
+def _review_note(review: dict, omni: bool) -> str:
+    """The line under the graph: the engine, how it values moves, what to click."""
+    return (f'<p class="review-note">Review by {escape(str(review.get("engine")))} '
+            f'(seed {review.get("seed")}): {escape(str(review.get("method", "")))}. '
+            'Click a point to see that move.'
+            + (" The dashed line is hindsight: the value with every card known, which "
+               "no player could know." if omni else "")
+            + ("" if review.get("complete", True) else
+               f' The review was interrupted after {review.get("reviewed")} of '
+               f'{review.get("total")} decisions.') + '</p>')
+
+
+def _review_table(review: dict, table: Sequence[tuple[str, Sequence[str]]]) -> str:
+    """The per-player figures: a column per reviewed player, a row per figure."""
     sums = review.get("players", [])
-    rows = "".join(f"<tr><td>{escape(f.label)}</td>"
-                   + "".join(f"<td>{escape(f.fmt(s.get(f.key)))}</td>" for s in sums)
-                   + "</tr>" for f in PLAYER_FIGURES)
+    rows = "".join(f"<tr><td>{escape(label)}</td>"
+                   + "".join(f"<td>{escape(v)}</td>" for v in values) + "</tr>"
+                   for label, values in table)
     head = "".join(f'<th>P{s["player"]}<br><span class="nm">{escape(str(s.get("name", "")))}'
                    '</span></th>' for s in sums)
-    figures = (f'<table class="review-figures"><thead><tr><th></th>{head}</tr></thead>'
-               f'<tbody>{rows}</tbody></table>')
-    return graph, figures
+    return (f'<table class="review-figures"><thead><tr><th></th>{head}</tr></thead>'
+            f'<tbody>{rows}</tbody></table>')
 
 
 def _script_json(obj) -> str:
@@ -295,15 +311,16 @@ def _script_json(obj) -> str:
 def replay_page(start: Game, moves: Iterable[Move | str], *,
                 names: Sequence[str] | None = None, title: str = "cuttle replay",
                 info: Iterable[str] = (), viewer: int | None = None,
-                review: dict[str, Any] | None = None) -> str:
+                review: dict[str, Any] | None = None,
+                review_table: Sequence[tuple[str, Sequence[str]]] = ()) -> str:
     """The replay page of the game that starts as `start` (a Game, not changed) and
     plays `moves` (moves or their texts).  names: (P0, P1) shown on the table and in
     the move list; info: lines shown under the title; viewer: the view shown first
     (0, 1 or None for all cards); review: a game review of these moves as JSON
-    (`cuttle.Review.as_dict()`), shown as an evaluation graph and labels.  ValueError
+    (`cuttle.Review.as_dict()`), shown as an evaluation graph and labels, with the
+    per-player figures' rows `review_table` (`Review.page()` gives both).  ValueError
     naming the first move that cannot be played."""
-    if viewer not in VIEWERS or isinstance(viewer, bool):
-        raise ValueError(f"viewer must be None, 0 or 1, not {viewer!r}")
+    viewer = check_player(viewer, "viewer", none="every card")
     g = start.copy()
     pictures: list[str] = []
     index: dict[str, int] = {}
@@ -349,7 +366,7 @@ def replay_page(start: Game, moves: Iterable[Move | str], *,
         f'{escape(seat[1])}</button>'
         '<button data-viewer="all" title="every card face up (key a)">all cards</button>'
         '</div>')
-    graph, figures = review_parts(review, len(steps) - 1) if review else ("", "")
+    graph, figures = review_parts(review, len(steps) - 1, review_table) if review else ("", "")
     moves = f'<nav class="moves"><ol>{"".join(items)}</ol></nav>'
     body = (f'<div class="replay"><div class="board-col">{controls}<div id="board">'
             f'<noscript>The replay needs JavaScript.</noscript></div>'
@@ -368,10 +385,8 @@ def replay_page(start: Game, moves: Iterable[Move | str], *,
                            + (' data-review="1"' if review else ""))
 
 
-def record_page(rec: dict[str, Any], viewer: int | None = None,
-                review: dict[str, Any] | None = None) -> str:
-    """The replay page of a validated game record (`cuttle.record`), with a game
-    review (its JSON) when given."""
+def record_page(rec: dict[str, Any], viewer: int | None = None) -> str:
+    """The replay page of a validated game record (`cuttle.record`)."""
     players = rec.get("players", ["player 0", "player 1"])
     start = start_game(rec)
     info = [f"P0 {players[0]} against P1 {players[1]}", f"rules {start.rules}",
@@ -379,8 +394,7 @@ def record_page(rec: dict[str, Any], viewer: int | None = None,
     res = rec.get("result")
     if isinstance(res, dict) and res.get("text"):
         info.append(str(res["text"]))
-    return replay_page(start, rec["moves"], names=tuple(players), info=info, viewer=viewer,
-                       review=review)
+    return replay_page(start, rec["moves"], names=tuple(players), info=info, viewer=viewer)
 
 
 def game_page(game: Game, names: Sequence[str] | None = None, viewer: int | None = None) -> str:

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from .result import Decision
 
 __all__ = ["ANNOTATIONS", "FORCED", "LABELS", "PLAYER_FIGURES", "Figure", "Thresholds",
-           "move_accuracy", "player_figures"]
+           "figure_rows", "move_accuracy", "player_figures"]
 
 LABELS = ("best", "good", "inaccuracy", "mistake", "blunder")   # from the smallest loss up
 FORCED = "forced"                   # a lone legal move: listed, not judged
@@ -138,3 +138,9 @@ PLAYER_FIGURES: tuple[Figure, ...] = (
 def player_figures(decisions: Sequence[Decision]) -> dict[str, Any]:
     """Every figure of `PLAYER_FIGURES` over one player's decisions, by key."""
     return {f.key: f.compute(decisions) for f in PLAYER_FIGURES}
+
+
+def figure_rows(summaries: Sequence[dict[str, Any]]) -> list[tuple[str, list[str]]]:
+    """The per-player figures as table rows: (label, each summary's value as text), in
+    `PLAYER_FIGURES`' order (the review page's table)."""
+    return [(f.label, [f.fmt(s.get(f.key)) for s in summaries]) for f in PLAYER_FIGURES]

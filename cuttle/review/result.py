@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..record import result_of
-from .figures import ANNOTATIONS, FORCED, PLAYER_FIGURES, player_figures
+from .figures import ANNOTATIONS, FORCED, PLAYER_FIGURES, figure_rows, player_figures
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -174,8 +174,9 @@ class Review:
         end = self.final()
         if end.is_over:
             info.append(result_of(end)["text"])
+        data = self.as_dict()
         return replay_page(self.start, self.moves, names=self.names, info=info,
-                           viewer=viewer, review=self.as_dict(),
+                           viewer=viewer, review=data, review_table=figure_rows(data["players"]),
                            title="cuttle game review")
 
     def __repr__(self):

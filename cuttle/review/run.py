@@ -13,7 +13,7 @@ from ..game import Game
 from ..moves import Move
 from ..record import play_recorded, read_record, start_game, validate_record
 from ..seeding import derive, seed_or_new
-from ..simulation.progress import Progress
+from ..progress import Progress
 from ..threads import check_threads
 from .engines import evaluate, parse_engine
 from .figures import FORCED, Thresholds, move_accuracy
