@@ -93,14 +93,18 @@ def strength(engines, pairs, games, threads):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--record", default=os.path.join(ROOT, "docs", "review", "game.json"))
-    ap.add_argument("--engines", default="expert,rollouts:1000,ismcts:1000")
-    ap.add_argument("--threads", type=int, default=2)
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--record", default=os.path.join(ROOT, "docs", "review", "game.json"),
+                    help="the game record to review (default: the docs' example game)")
+    ap.add_argument("--engines", default="expert,rollouts:1000,ismcts:1000",
+                    help="the engines to time, comma-separated")
+    ap.add_argument("--threads", type=int, default=2, help="threads of each review")
     ap.add_argument("--repeat", type=int, default=1, help="timed runs per engine")
     ap.add_argument("--seeds", type=int, default=0, help="seeds for the noise (0: skip)")
     ap.add_argument("--strength", type=int, default=0, help="games per pairing (0: skip)")
-    ap.add_argument("--pairs", default="expert,random;ismcts:300,greedy")
+    ap.add_argument("--pairs", default="expert,random;ismcts:300,greedy",
+                    help="the pairings of --strength: A,B;C,D (bots A against B, ...)")
     args = ap.parse_args(argv)
     engines = args.engines.split(",")
     rec = read_record(args.record)

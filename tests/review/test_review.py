@@ -11,7 +11,7 @@ import pytest
 
 import cuttle
 from cuttle.policies import Bot
-from cuttle.record import make_record
+from cuttle.record import make_record, write_record
 from cuttle.review import (LABELS, PLAYER_FIGURES, Thresholds, judge, move_accuracy,
                            parse_engine, review)
 
@@ -190,6 +190,34 @@ def test_the_json_schema():
     omni = d["omniscient"]
     assert len(omni) == g.ply + 1 and all(0 <= v <= 1 for v in omni)
     assert omni[-1] == (0.5 if g.winner is None else float(g.winner == 0))
+
+
+@pytest.mark.parametrize("rules", [
+    "classic", "cuttle.cards", "cuttle.cards joker=true four=random",
+    "classic seven=top2 nine=freeze hand_limit=7 strict_scuttle=true",
+    "cuttle.cards ten_blocks_scuttle=true ten_discards=true hand_limit=5"])
+def test_every_record_the_library_writes(tmp_path, rules):
+    """A record of each rule set, through its file, unfinished (status quit) and from a
+    position: every move reviewed in order, each judged move's best among its moves."""
+    g = cuttle.Game(rules, seed=12)
+    bots = (Bot("random", 1), Bot("random", 2))
+    while g.ply < 12 or g.phase != "main":
+        g.play(bots[g.to_move].choose(g))
+    pos = g.position_text(rules=False)
+    h = cuttle.Game.from_text(pos, rules=g.rules, seed=g.seed)     # the same position
+    while not g.is_over and g.ply < 30:
+        g.play(bots[g.to_move].choose(g))
+        h.play(g.moves[-1])
+    for rec in (make_record(g, players=["x", "y"], status="over" if g.is_over else "quit"),
+                make_record(h, players=["x", "y"], status="quit", position=pos)):
+        path = tmp_path / "game.json"
+        write_record(rec, path)
+        r = review(str(path), "expert:16", seed=3, threads=1)
+        assert r.complete and r.total == len(rec["moves"]) == len(r.decisions)
+        assert [d.ply for d in r.decisions] == list(range(len(rec["moves"])))
+        assert [str(d.played) for d in r.decisions] == rec["moves"]
+        for d in r.decisions:
+            assert d.label in LABELS + ("forced",)
 
 
 def test_a_seed_gives_the_same_review_whatever_the_threads():
