@@ -32,8 +32,8 @@ import json
 import logging
 import os
 import secrets
-from html import escape
 from concurrent.futures import ThreadPoolExecutor
+from html import escape
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
