@@ -33,6 +33,7 @@ from cuttle._state cimport State, CRules, Rng, MAX_MOVES, POLICY_SHIFT, is_searc
 from cuttle._rng cimport rng_seed
 from cuttle._engine cimport gen_moves
 from cuttle._policies cimport play_out
+from cuttle._playout cimport PLAY_NO_MEMORY, GAME_MOVE_CAP
 from cuttle._search cimport Tree, Node, ismcts_visits, tree_clear
 from cuttle._core cimport CoreGame
 from cuttle._signals cimport poll_interrupt, reset_interrupt
@@ -42,7 +43,7 @@ cdef enum:
     OK = 0
     NO_MEMORY = -1
     NOT_FORCED = -2          # the search walked to a root move it was not given
-    PLAYOUT_CAP = 10000      # moves of a hindsight playout before it ends as a draw
+    NO_WINNER = -2           # a hindsight playout that could not be played (no memory)
 
 
 cdef int forced_value(const State* root, const CRules* r, int policy, int iters,
@@ -99,8 +100,10 @@ cdef int8_t hindsight_one(const State* root, const CRules* r, int policy,
                           unsigned long long seed, Py_ssize_t stream) noexcept nogil:
     cdef State s = root[0]
     cdef Rng g
+    cdef int moves
     rng_seed(&g, seed, <unsigned long long>stream)
-    play_out(&s, r, policy, policy, &g, PLAYOUT_CAP)
+    if play_out(&s, r, policy, policy, &g, GAME_MOVE_CAP, &moves) == PLAY_NO_MEMORY:
+        return NO_WINNER
     return <int8_t>s.winner
 
 
@@ -171,4 +174,6 @@ def hindsight(CoreGame game, Py_ssize_t first, Py_ssize_t count, unsigned long l
         if not poll_interrupt():
             ov[k] = hindsight_one(&root, &r, policy, seed, first + k)
     raise_if_interrupted()
+    if (out == NO_WINNER).any():
+        raise MemoryError("no memory for a hindsight playout")
     return out

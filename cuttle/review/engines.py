@@ -25,7 +25,7 @@ import numpy as np
 
 from .._play import rollouts as _rollouts
 from .._review import forced_searches as _forced_searches
-from .._policies import POLICY_PARAM_SHIFT
+from .._policies import POLICY_SHIFT
 from ..policies import DEFAULT_ISMCTS_ITERATIONS, MAX_ISMCTS_ITERATIONS, policy_code
 
 if TYPE_CHECKING:
@@ -69,7 +69,7 @@ class Engine:
         """Samples (over all moves) of one native call, small enough that a cancel is
         seen within a few tenths of a second (Ctrl-C stops the call itself)."""
         if self.kind == "search":
-            return max(2, CALL_ITERATIONS // (self.code >> POLICY_PARAM_SHIFT))
+            return max(2, CALL_ITERATIONS // (self.code >> POLICY_SHIFT))
         return CALL_PLAYOUTS
 
 
