@@ -8,6 +8,7 @@ from .game import Game, LegalMoves
 from .moves import Move
 from .observation import Observation
 from .policies import Bot
+from .review import Review, review
 from .rules import Rules
 from .simulation import compare, simulate
 from .stats import wilson_interval
@@ -16,6 +17,6 @@ from . import render  # noqa: F401  (registers the renderers of every result: cu
 
 
 __all__ = ["Analysis", "Bot", "Card", "CARDS", "Game", "IllegalMoveError", "InvalidMoveError",
-           "Interrupted", "LegalMoves", "Move", "Observation", "Rules", "__version__", "analyse",
-           "analyze", "atlas",
+           "Interrupted", "LegalMoves", "Move", "Observation", "Review", "Rules", "__version__",
+           "analyse", "analyze", "atlas", "review",
            "compare", "simulate", "wilson_interval"]

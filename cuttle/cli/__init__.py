@@ -5,6 +5,7 @@
     cuttle compare classic classic:four=random cuttle.cards -n 100000 --plot cmp.png
     cuttle rules
     cuttle play --bot ismcts:1000        cuttle replay game.json --step
+    cuttle review game.json --player 0 --html review.html
     cuttle analyse "hands: 2C 3D 7H / 2H 4S; points: TH / 9D" --rollouts 2000
     cuttle atlas --quick                 (every house rule against its base preset)
 
@@ -23,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from .._version import __version__
 from ..text import printable
-from . import analyse, atlas, play, replay, serve, simulate
+from . import analyse, atlas, play, replay, review, serve, simulate
 from .options import CommandError, UsageError
 
 if TYPE_CHECKING:
@@ -45,6 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_command(sub)
     replay.add_command(sub)
     analyse.add_command(sub)
+    review.add_command(sub)
     atlas.add_command(sub)
     serve.add_command(sub)
     return parser

@@ -6,26 +6,27 @@
 
 from __future__ import annotations
 
+import argparse
 import datetime
+import itertools
+import json
 import os
-from typing import TYPE_CHECKING
 
 from ..analysis import analyse
 from ..cards import Card
-from ..errors import IllegalMoveError, InvalidMoveError
+from ..errors import IllegalMoveError, Interrupted, InvalidMoveError
+from ..files import write_text
 from ..game import Game
 from ..moves import Move
 from ..policies import POLICY_NAMES, Bot, policy_code
 from ..record import make_record, result_of, write_record
+from ..review import parse_engine, review
 from ..seeding import derive
 from ..text import printable
 from . import options
 from .options import CommandError, UsageError
 from .terminal import (card_moves, history_lines, print_moves, read_line, seat_names,
                        thinking)
-
-if TYPE_CHECKING:
-    import argparse
 
 DEFAULT_HINT_ROLLOUTS = 1000
 
@@ -254,6 +255,19 @@ def run(args: argparse.Namespace) -> int:
         policy_code(args.bot)
     except ValueError as e:
         raise UsageError(str(e)) from None
+    game_args = args
+    for k in itertools.count(1):
+        status, path, session = _play_and_save(game_args)
+        if status != "over" or not _after_the_game(session, path):
+            return 130 if status == "interrupted" else 0
+        # Play again: the same options, the next deal (seeded from --seed when given).
+        game_args = argparse.Namespace(**{**vars(args), "seed": None if args.seed is None
+                                          else derive(args.seed, k),
+                                          "record": _numbered(args.record, k + 1)})
+
+
+def _play_and_save(args: argparse.Namespace) -> tuple[str, str | None, PlaySession]:
+    """Play one game and save its record: (status, the record's path or None, session)."""
     game, start_text = _start(args)
     bot = Bot(args.bot, seed=game.seed, threads=args.bot_threads or os.cpu_count() or 1)
     session = PlaySession(game, bot, args.seat, start_text, args.hint_rollouts,
@@ -261,7 +275,7 @@ def run(args: argparse.Namespace) -> int:
     status = session.run()
     if not game.ply and not args.record:
         print("No moves were played: no game record saved.")
-        return 130 if status == "interrupted" else 0
+        return status, None, session
     path = args.record or _default_record_path()
     try:
         write_record(session.record(status), path)
@@ -269,7 +283,89 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(f"cannot save the game record to {path!r}: "
                            f"{e.strerror or e}") from None
     print(printable(f"Game record saved to {path} (replay it with: cuttle replay {path})"))
-    return 130 if status == "interrupted" else 0
+    return status, path, session
+
+
+# -- game over: review the game, play again, or leave ------------------------------------
+
+AFTER_GAME = """Game over. Type:
+  review [ENGINE]  review your moves (labels, best moves, accuracy; ENGINE: expert,
+                   rollouts:N or ismcts:N, default expert), saved beside the record
+  again            play another game (a new deal)
+  quit             leave"""
+MAX_UNCLEAR = 3             # answers that are no command before the program leaves
+
+
+def _after_the_game(session: PlaySession, path: str | None) -> bool:
+    """Offer a review of the finished game and another game; True to play again."""
+    print()
+    print(AFTER_GAME)
+    unclear = 0
+    while unclear < MAX_UNCLEAR:
+        line = read_line("after the game> ")
+        if line is None:
+            return False
+        word, _, rest = line.strip().lower().partition(" ")
+        if word in ("again", "a", "new", "play") and not rest:
+            return True
+        if word in ("quit", "q", "exit") and not rest:
+            return False
+        if word in ("review", "r"):
+            _review_game(session, path, rest.strip() or "expert")
+            continue
+        unclear += 1
+        print("Type review, again or quit.")
+    return False
+
+
+def _numbered(path: str | None, k: int) -> str | None:
+    """The record path of the k-th game of a session: game.json -> game-2.json."""
+    if path is None:
+        return None
+    stem, ext = os.path.splitext(path)
+    return f"{stem}-{k}{ext}"
+
+
+def _beside(path: str | None, suffix: str) -> str | None:
+    """game.json -> game.review.json (suffix ".review.json")."""
+    if path is None:
+        return None
+    stem, ext = os.path.splitext(path)
+    return stem + suffix if ext.lower() == ".json" else path + suffix
+
+
+def _review_game(session: PlaySession, path: str | None, engine: str) -> None:
+    """Review the human's moves of the session's game, print it and save it (JSON and
+    the replay page) beside the record."""
+    g = session.game
+    try:
+        parse_engine(engine)
+    except ValueError as e:
+        print(e)
+        return
+    seed = g.seed
+    print(f"Reviewing your moves with {engine} (Ctrl-C stops and keeps what is done)...")
+    try:
+        r = review(session.record("over"), engine, player=session.human, seed=seed,
+                   progress=None)
+    except Interrupted as e:
+        print(f"review {e}")
+        r = e.result
+    print(r)
+    saved = []
+    for suffix, text in ((".review.json", lambda: json.dumps(r.as_dict(), indent=2) + "\n"),
+                         (".review.html", r.page)):
+        out = _beside(path, suffix)
+        if out is None:
+            continue
+        try:
+            write_text(out, text())
+            saved.append(out)
+        except OSError as e:
+            print(f"cannot save the review to {out!r}: {e.strerror or e}")
+    if saved:
+        print(printable(f"Review saved to {' and '.join(saved)} (again with: cuttle review "
+                        f"{path} --player {session.human} --engine {engine} --seed {seed})"))
 
 
 def add_command(sub: argparse._SubParsersAction) -> None:

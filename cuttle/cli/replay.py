@@ -1,5 +1,5 @@
-"""`cuttle replay FILE [--step] [--html OUT.html]`: a saved game record, move by move,
-in the terminal or as a self-contained replay page."""
+"""`cuttle replay FILE [--step] [--html OUT.html [--review]]`: a saved game record, move
+by move, in the terminal or as a self-contained replay page (with a game review)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from ..report import record_page, save_page
 from ..text import printable
 from . import options
 from .options import CommandError, UsageError
+from .review import add_review_options, run_review
 from .terminal import read_line, seat_names
 
 if TYPE_CHECKING:
@@ -27,10 +28,13 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(f"cannot read {path!r}: {e.strerror or e}") from None
     except ValueError as e:
         raise UsageError(f"{path}: {e}") from None     # (main escapes the message)
+    if args.review and not args.html:
+        raise UsageError("--review adds the review to the replay page: give --html OUT.html "
+                         "(or use 'cuttle review FILE' for the review as text)")
     if args.html:
         if args.step:
             raise UsageError("--step and --html do not go together")
-        return write_page(args.html, rec, path)
+        return write_page(args.html, rec, path, args if args.review else None)
     players = rec.get("players", ["player 0", "player 1"])
     names = seat_names(players, rec.get("human_seat"))
     # The names and the path come from outside: escaped (issue 21, item 8).
@@ -72,20 +76,26 @@ def _check_result(rec, g) -> int:
     return 0
 
 
-def write_page(out: str, rec: dict[str, Any], path: str) -> int:
-    """The replay page of the record, written to `out`."""
+def write_page(out: str, rec: dict[str, Any], path: str,
+               review: argparse.Namespace | None = None) -> int:
+    """The replay page of the record, written to `out`; with `review` (the command's
+    options) the page shows a game review of both players."""
     try:
-        html = record_page(rec)
         end = final_game(rec)
+        html = None if review else record_page(rec)
     except ValueError as e:
         raise UsageError(f"{path}: {e}") from None
+    status = 0
+    if review:
+        r, status = run_review(rec, review, path)
+        html = r.page()
     try:
         save_page(out, html)
     except OSError as e:
         raise CommandError(f"cannot write {out!r}: {e.strerror or e}") from None
     print(printable(f"replay page of {len(rec['moves'])} moves written to {out} "
-                    f"(result: {_ends(end)})"))
-    return _check_result(rec, end)
+                    f"(result: {_ends(end)})" + (" with the review" if review else "")))
+    return status or _check_result(rec, end)
 
 
 def add_command(sub: argparse._SubParsersAction) -> None:
@@ -100,4 +110,8 @@ def add_command(sub: argparse._SubParsersAction) -> None:
     pr.add_argument("--html", type=options.output_file, metavar="OUT.html",
                     help="write the replay as one self-contained HTML page (buttons, arrow "
                          "keys, the move list, each player's view) instead of printing it")
+    pr.add_argument("--review", action="store_true",
+                    help="with --html: review both players' moves and show it on the page "
+                         "(an evaluation graph, labels and best moves; see 'cuttle review')")
+    add_review_options(pr)
     pr.set_defaults(func=run)

@@ -9,6 +9,12 @@ the browser unpacks with its built-in DecompressionStream.
 Keys: left/right arrows step, Home/End jump to the start/end, 0/1/a switch the view.
 The page exposes its state for scripts and tests: ``document.body.dataset.step`` and
 ``.viewer``, and ``data-ready="1"`` on the body once the pictures are unpacked.
+
+With a game review (`replay_page(..., review=...)`, the JSON of `cuttle.review`) the
+page also has an evaluation graph under the table (a click on a point jumps to that
+move), each reviewed move's label and the best move in the move list, and the
+per-player figures; that part is its own block (`REVIEW_STYLE`, `REVIEW_SCRIPT`,
+`review_parts`), added to the page only with a review.
 """
 
 from __future__ import annotations
@@ -123,6 +129,180 @@ SCRIPT = r"""
 """
 
 
+REVIEW_STYLE = """
+.moves .rv{display:inline-block;margin-left:6px;padding:0 5px;border-radius:4px;
+ font-size:11px;font-weight:600;color:#fff}
+.moves .rv-best{background:#2e7d32}.moves .rv-good{background:#7cb342}
+.moves .rv-inaccuracy{background:#e0a800}.moves .rv-mistake{background:#ef6c00}
+.moves .rv-blunder{background:#c62828}.moves .rv-forced{background:#bbb}
+.moves .alt{display:block;margin-left:34px;color:#666;font-size:11px;font-weight:400}
+.review-graph{margin:10px 0 0 0;background:#fff;border:1px solid #e2e0d8;border-radius:8px}
+.review-graph svg{display:block}
+.review-graph circle.pt{cursor:pointer;stroke:#fff;stroke-width:1}
+.review-graph circle.pt:hover{stroke:#123c24;stroke-width:2}
+.review-graph circle.pt.current{stroke:#123c24;stroke-width:2.5}
+.review-side{width:290px}
+table.review-figures{width:290px;border-collapse:collapse;margin:10px 0 0 0;font-size:12px;
+ background:#fff;border:1px solid #e2e0d8;border-radius:8px}
+table.review-figures td,table.review-figures th{padding:2px 8px;text-align:right}
+table.review-figures td:first-child,table.review-figures th:first-child{text-align:left}
+table.review-figures .nm{font-weight:400;color:#777}
+.review-note{color:#777;font-size:12px;margin:4px 0 0 0;max-width:600px}
+"""
+
+# The graph's points jump by clicking the move list's item of their step (whose handler
+# the replay script owns); the cursor follows the step shown (body's data-step).
+REVIEW_SCRIPT = r"""
+(function () {
+  const body = document.body, cursor = document.getElementById('review-cursor');
+  const points = Array.from(document.querySelectorAll('.review-graph circle.pt'));
+  const nav = document.querySelector('.moves');
+  for (const c of points) c.addEventListener('click', () => {
+    const li = document.querySelector('.moves li[data-step="' + c.dataset.step + '"]');
+    if (!li) return;
+    li.click();
+    if (li.offsetTop < nav.scrollTop ||        // bring it into the list's view
+        li.offsetTop + li.offsetHeight > nav.scrollTop + nav.clientHeight)
+      nav.scrollTop = li.offsetTop - nav.clientHeight / 2;
+  });
+  function follow() {
+    const step = body.dataset.step;
+    if (step === undefined) return;
+    const x = +cursor.dataset.x0 + (+cursor.dataset.dx) * (+step);
+    cursor.setAttribute('x1', x); cursor.setAttribute('x2', x);
+    for (const c of points) c.classList.toggle('current', c.dataset.step === step);
+  }
+  new MutationObserver(follow).observe(body, {attributes: true,
+                                              attributeFilter: ['data-step']});
+  follow();
+})();
+"""
+
+GRAPH_W, GRAPH_H = 600, 180
+PLAYER_COLOURS = ("#1f5f9e", "#b03a2e")      # as the move list's P0 and P1
+LABEL_COLOURS = {"best": "#2e7d32", "good": "#7cb342", "inaccuracy": "#e0a800",
+                 "mistake": "#ef6c00", "blunder": "#c62828"}
+
+
+def _review_badge(d: dict) -> str:
+    """A reviewed move's label in the move list, and the best move when it differs."""
+    label = d["label"]
+    text = d.get("annotation") or label
+    if label == "forced":
+        tip = "forced: the only legal move"
+    else:
+        tip = (f"{label}: expected score {d['played_score']:.1%}, best "
+               f"{d['best']} {d['best_score']:.1%}, loss {100 * d['loss']:.1f} points")
+    out = f' <span class="rv rv-{escape(label)}" title="{escape(tip)}">{escape(text)}</span>'
+    if label not in ("best", "forced") and d.get("best"):
+        out += (f'<span class="alt">best: {escape(d["best"])} '
+                f'({d["best_score"]:.0%} against {d["played_score"]:.0%})</span>')
+    return out
+
+
+def review_parts(review: dict, last: int,
+                 table: Sequence[tuple[str, Sequence[str]]] = ()) -> tuple[str, str]:
+    """(the evaluation graph, the per-player figures) of a review for a replay of
+    `last` moves.  `table`: the figures' rows, (label, each reviewed player's value as
+    text), made by the review (`cuttle.review.figures.figure_rows`), which owns what
+    they are and how they read."""
+    return _review_graph(review, last), _review_table(review, table)
+
+
+def _review_graph(review: dict, last: int) -> str:
+    """The evaluation graph: the perspective player's expected score after each
+    reviewed move (from the mover's view), the best move's as a segment above a point
+    that lost, and the hindsight line when the review has one."""
+    reviewed = review.get("reviewed_players") or [0, 1]
+    me = reviewed[0] if len(reviewed) == 1 else 0
+    names = review.get("names") or ["player 0", "player 1"]
+    x0, x1, y0, y1 = 44, GRAPH_W - 12, 20, GRAPH_H - 26
+    dx = (x1 - x0) / max(last, 1)
+
+    def xy(step, v):
+        return x0 + dx * step, y1 - (y1 - y0) * v
+
+    def mine(d, v):
+        return v if d["player"] == me else 1 - v
+
+    o = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{GRAPH_W}" height="{GRAPH_H}" '
+         f'viewBox="0 0 {GRAPH_W} {GRAPH_H}" class="review-chart" '
+         f'font-family="system-ui,sans-serif" font-size="11">']
+    for v in (0, 0.5, 1):
+        _, y = xy(0, v)
+        dash = ' stroke-dasharray="4 3"' if v == 0.5 else ""
+        o.append(f'<line x1="{x0}" x2="{x1}" y1="{y:.1f}" y2="{y:.1f}" stroke="#ccc"{dash}/>'
+                 f'<text x="{x0 - 6}" y="{y + 4:.1f}" text-anchor="end" fill="#777">'
+                 f'{v:.0%}</text>')
+    o.append(f'<text x="{x0}" y="{GRAPH_H - 8}" fill="#555">P{me} ({escape(names[me])})'
+             "'s expected score after each reviewed move, as its mover saw it</text>"
+             f'<text x="{x0}" y="11">'
+             + " ".join(f'<tspan fill="{PLAYER_COLOURS[p]}">— P{p}\'s view</tspan>'
+                        for p in reviewed) + '</text>')
+    omni = review.get("omniscient")
+    if omni:
+        pts = [xy(i, v if me == 0 else 1 - v) for i, v in enumerate(omni) if v is not None]
+        if pts:
+            o.append('<polyline class="hindsight" fill="none" stroke="#8a8a8a" '
+                     'stroke-width="1.5" stroke-dasharray="5 4" points="'
+                     + " ".join(f"{x:.1f},{y:.1f}" for x, y in pts) + '"/>')
+            o.append(f'<text x="{x1}" y="11" text-anchor="end" fill="#8a8a8a">'
+                     f'- - hindsight: every card known</text>')
+    judged = [d for d in review.get("decisions", []) if d["label"] != "forced"]
+    # One line per player: each joins the values seen from that player's view (the two
+    # views differ in what they know, so they are not joined to each other).
+    for p in (0, 1):
+        line = [xy(d["ply"] + 1, mine(d, d["played_score"])) for d in judged
+                if d["player"] == p]
+        if line:
+            o.append(f'<polyline class="view{p}" fill="none" stroke="{PLAYER_COLOURS[p]}" '
+                     'stroke-width="1.5" opacity=".8" points="'
+                     + " ".join(f"{x:.1f},{y:.1f}" for x, y in line) + '"/>')
+    for d in judged:
+        if d["label"] != "best":
+            x, ya = xy(d["ply"] + 1, mine(d, d["best_score"]))
+            _, yb = xy(d["ply"] + 1, mine(d, d["played_score"]))
+            o.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{ya:.1f}" y2="{yb:.1f}" '
+                     f'stroke="{LABEL_COLOURS[d["label"]]}" stroke-width="2" opacity=".6"/>')
+    for d in judged:
+        x, y = xy(d["ply"] + 1, mine(d, d["played_score"]))
+        r = 5 if d["label"] in ("mistake", "blunder") else 3.5
+        tip = (f'{d["ply"] + 1}. P{d["player"]} {d["played"]} {d.get("annotation", "")} '
+               f'{d["label"]}: {d["played_score"]:.0%}'
+               + ("" if d["label"] == "best" else f' (best {d["best"]} {d["best_score"]:.0%})'))
+        o.append(f'<circle class="pt {d["label"]}" data-step="{d["ply"] + 1}" '
+                 f'data-ply="{d["ply"]}" cx="{x:.1f}" cy="{y:.1f}" r="{r}" '
+                 f'fill="{LABEL_COLOURS[d["label"]]}"><title>{escape(tip)}</title></circle>')
+    o.append(f'<line id="review-cursor" data-x0="{x0}" data-dx="{dx:.4f}" x1="{x0}" '
+             f'x2="{x0}" y1="{y0 - 4}" y2="{y1 + 4}" stroke="#ffc933" stroke-width="2" '
+             f'pointer-events="none"/></svg>')
+    return f'<div class="review-graph">{"".join(o)}</div>' + _review_note(review, bool(omni))
+
+
+def _review_note(review: dict, omni: bool) -> str:
+    """The line under the graph: the engine, how it values moves, what to click."""
+    return (f'<p class="review-note">Review by {escape(str(review.get("engine")))} '
+            f'(seed {review.get("seed")}): {escape(str(review.get("method", "")))}. '
+            'Click a point to see that move.'
+            + (" The dashed line is hindsight: the value with every card known, which "
+               "no player could know." if omni else "")
+            + ("" if review.get("complete", True) else
+               f' The review was interrupted after {review.get("reviewed")} of '
+               f'{review.get("total")} decisions.') + '</p>')
+
+
+def _review_table(review: dict, table: Sequence[tuple[str, Sequence[str]]]) -> str:
+    """The per-player figures: a column per reviewed player, a row per figure."""
+    sums = review.get("players", [])
+    rows = "".join(f"<tr><td>{escape(label)}</td>"
+                   + "".join(f"<td>{escape(v)}</td>" for v in values) + "</tr>"
+                   for label, values in table)
+    head = "".join(f'<th>P{s["player"]}<br><span class="nm">{escape(str(s.get("name", "")))}'
+                   '</span></th>' for s in sums)
+    return (f'<table class="review-figures"><thead><tr><th></th>{head}</tr></thead>'
+            f'<tbody>{rows}</tbody></table>')
+
+
 def _script_json(obj) -> str:
     """JSON safe inside a <script> element."""
     return json.dumps(obj, separators=(",", ":")).replace("</", "<\\/")
@@ -130,12 +310,16 @@ def _script_json(obj) -> str:
 
 def replay_page(start: Game, moves: Iterable[Move | str], *,
                 names: Sequence[str] | None = None, title: str = "cuttle replay",
-                info: Iterable[str] = (), viewer: int | None = None) -> str:
+                info: Iterable[str] = (), viewer: int | None = None,
+                review: dict[str, Any] | None = None,
+                review_table: Sequence[tuple[str, Sequence[str]]] = ()) -> str:
     """The replay page of the game that starts as `start` (a Game, not changed) and
     plays `moves` (moves or their texts).  names: (P0, P1) shown on the table and in
     the move list; info: lines shown under the title; viewer: the view shown first
-    (0, 1 or None for all cards).  ValueError naming the first move that cannot be
-    played."""
+    (0, 1 or None for all cards); review: a game review of these moves as JSON
+    (`cuttle.Review.as_dict()`), shown as an evaluation graph and labels, with the
+    per-player figures' rows `review_table` (`Review.page()` gives both).  ValueError
+    naming the first move that cannot be played."""
     viewer = check_player(viewer, "viewer", none="every card")
     g = start.copy()
     pictures: list[str] = []
@@ -152,6 +336,7 @@ def replay_page(start: Game, moves: Iterable[Move | str], *,
         steps.append([picture(table(g, v, names=names)) for v in VIEWERS])
 
     add_step()
+    reviewed = {d["ply"]: d for d in review["decisions"]} if review else {}
     items = ['<li data-step="0"><span class="n"></span>start of the game</li>']
     turn = None
     for i, text in enumerate(moves, 1):
@@ -161,7 +346,8 @@ def replay_page(start: Game, moves: Iterable[Move | str], *,
             turn = t
             items.append(f'<li class="turn">turn {t}</li>')
         items.append(f'<li data-step="{i}"><span class="n">{i}.</span>'
-                     f'<span class="p{p}">P{p}</span> {escape(str(move))}</li>')
+                     f'<span class="p{p}">P{p}</span> {escape(str(move))}'
+                     + (_review_badge(reviewed[i - 1]) if i - 1 in reviewed else "") + '</li>')
         add_step()
     if g.is_over:
         items.append(f'<li class="turn">{escape(result_of(g)["text"])}</li>')
@@ -180,16 +366,23 @@ def replay_page(start: Game, moves: Iterable[Move | str], *,
         f'{escape(seat[1])}</button>'
         '<button data-viewer="all" title="every card face up (key a)">all cards</button>'
         '</div>')
+    graph, figures = review_parts(review, len(steps) - 1, review_table) if review else ("", "")
+    moves = f'<nav class="moves"><ol>{"".join(items)}</ol></nav>'
     body = (f'<div class="replay"><div class="board-col">{controls}<div id="board">'
             f'<noscript>The replay needs JavaScript.</noscript></div>'
             '<p class="hint">← → step through the game · Home / End: start / end · '
             '0 / 1 / a: the view of player 0, player 1, or all cards · click a move'
-            f'</p></div><nav class="moves"><ol>{"".join(items)}</ol></nav></div>'
+            f'</p>{graph}</div>'
+            + (f'<div class="review-side">{moves}{figures}</div>' if review else moves)
+            + '</div>'
             f'<script type="application/json" id="cuttle-steps">{_script_json(steps)}'
             f'</script><script type="text/plain" id="cuttle-pictures">{packed.decode()}'
             f'</script>')
-    return page(title, body, subtitle=" · ".join(info), style=STYLE, script=SCRIPT,
-                body_attrs=f' data-viewer="{vname}" data-steps="{len(steps)}"')
+    return page(title, body, subtitle=" · ".join(info),
+                style=STYLE + (REVIEW_STYLE if review else ""),
+                script=SCRIPT + (REVIEW_SCRIPT if review else ""),
+                body_attrs=f' data-viewer="{vname}" data-steps="{len(steps)}"'
+                           + (' data-review="1"' if review else ""))
 
 
 def record_page(rec: dict[str, Any], viewer: int | None = None) -> str:

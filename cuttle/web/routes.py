@@ -1,6 +1,7 @@
 """The HTTP side: routes, request checks, errors, and the app (`cuttle.web.app`).
 
-Pages: ``GET /`` (start a game), ``GET /game/{id}`` (play it).  JSON API, every game
+Pages: ``GET /`` (start a game), ``GET /game/{id}`` (play it), ``GET /game/{id}/review``
+(the review's replay page, once the game is reviewed).  JSON API, every game
 route carrying the game's token in the ``X-Cuttle-Token`` header:
 
     POST   /api/games                 start a game (header: the start page's token)
@@ -12,7 +13,8 @@ route carrying the game's token in the ``X-Cuttle-Token`` header:
     POST   /api/games/{id}/hint       {"rollouts": 1000, "policy": "greedy"}
     POST   /api/games/{id}/resign
     GET    /api/games/{id}/record     the game record (once the game is finished)
-    GET    /api/games/{id}/review     the review (501 until cuttle.review exists)
+    GET    /api/games/{id}/review     the review of your moves (once the game is finished)
+    POST   /api/games/{id}/review/stop  stop it: the decisions reviewed so far are kept
     DELETE /api/games/{id}            forget the game
     GET    /api/rules?text=...        check rule text
 
@@ -31,6 +33,7 @@ import logging
 import os
 import secrets
 from concurrent.futures import ThreadPoolExecutor
+from html import escape
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -52,7 +55,7 @@ except ImportError as e:
 from ..analysis import PLAYOUT_POLICIES, analyse
 from ..rules import Rules
 from ..seeding import derive
-from .review import review_function, review_game
+from .review import ReviewJob, page_headers, review_view
 from .sessions import MAX_TEXT, Session, SessionStore, WebError, parse_settings
 from .thinking import Control
 from .views import analysis_view, game_page, rules_view, start_page, state_view
@@ -101,7 +104,10 @@ class Guard:
         async def send_secure(message):
             if message["type"] == "http.response.start":
                 message = dict(message)
-                message["headers"] = list(message.get("headers", [])) + SECURITY_HEADERS
+                headers = list(message.get("headers", []))
+                own = {k.lower() for k, _ in headers}    # a page's own policy is kept
+                message["headers"] = headers + [(k, v) for k, v in SECURITY_HEADERS
+                                                if k not in own]
             await send(message)
         await self.inner(scope, receive, send_secure)
 
@@ -203,8 +209,7 @@ async def game_html(request: Request) -> Response:
     try:
         s = _web(request).store.get(request.path_params["gid"])
     except WebError as e:
-        return HTMLResponse(f"<!DOCTYPE html><title>no such game</title><p>{e.message}</p>"
-                            f"<p><a href=\"/\">start a new game</a></p>", e.status)
+        return _html_error(e)
     return HTMLResponse(game_page(s))
 
 
@@ -275,11 +280,14 @@ async def bot_move(request: Request) -> Response:
 
 
 async def stop_bot(request: Request) -> Response:
-    s = _session(request)
-    control = s.control
-    if control is not None:
-        control.stop()
-    return JSONResponse({"stopping": control is not None})
+    return _stop(_session(request).control)
+
+
+def _stop(work: Control | ReviewJob | None) -> Response:
+    """Stop the running work (a bot's search, a review), if any: it keeps what it did."""
+    if work is not None:
+        work.stop()
+    return JSONResponse({"stopping": work is not None})
 
 
 async def undo(request: Request) -> Response:
@@ -338,13 +346,56 @@ async def record(request: Request) -> Response:
 
 
 async def review(request: Request) -> Response:
+    """The review of the person's moves: run once (in a worker thread; a second request
+    waits for the same run), kept once complete; a stopped one answers with what it
+    finished."""
     s = _session(request)
     if not s.finished:
         raise WebError(409, "the review is for a finished game")
-    if review_function() is None:
-        raise WebError(501, "review not available in this version")
-    async with s.lock:
-        return JSONResponse(await _web(request).run(review_game, s.record()))
+    if s.review is not None and s.review.complete:
+        return JSONResponse(review_view(s.review, _review_page_url(s)))
+    job = s.reviewing
+    if job is None:
+        job = s.reviewing = ReviewJob.of_game(s.record(), s.human, s.settings.seed)
+        job.task = asyncio.ensure_future(_web(request).run(job.run))
+        job.task.add_done_callback(functools.partial(_reviewed, s, job))
+    r = await asyncio.shield(job.task)
+    return JSONResponse(review_view(r, _review_page_url(s)))
+
+
+def _reviewed(s: Session, job: ReviewJob, task: asyncio.Future) -> None:
+    """A review ended: keep it (unless it failed) and free the session's slot."""
+    if s.reviewing is job:
+        s.reviewing = None
+    if not task.cancelled() and task.exception() is None:
+        s.review = task.result()
+
+
+def _review_page_url(s: Session) -> str:
+    return f"/game/{s.id}/review"
+
+
+async def stop_review(request: Request) -> Response:
+    return _stop(_session(request).reviewing)
+
+
+async def review_html(request: Request) -> Response:
+    try:
+        s = _web(request).store.get(request.path_params["gid"])
+    except WebError as e:
+        return _html_error(e)
+    if s.review is None:
+        return _html_error(WebError(409, "this game has not been reviewed yet: review it "
+                                         "from its page"), f"/game/{s.id}")
+    html = await _web(request).run(s.review.page)
+    return HTMLResponse(html, headers=page_headers(html))
+
+
+def _html_error(e: WebError, back: str = "/") -> HTMLResponse:
+    link = "start a new game" if back == "/" else "back to the game"
+    return HTMLResponse(f"<!DOCTYPE html><title>{escape(e.message)}</title>"
+                        f"<p>{escape(e.message)}</p><p><a href=\"{back}\">{link}</a></p>",
+                        e.status)
 
 
 async def close_game(request: Request) -> Response:
@@ -413,6 +464,8 @@ def app(*, max_sessions: int = 100, idle_seconds: float = 3600.0,
         Route(gid + "/resign", resign, methods=["POST"]),
         Route(gid + "/record", record, methods=["GET"]),
         Route(gid + "/review", review, methods=["GET"]),
+        Route(gid + "/review/stop", stop_review, methods=["POST"]),
+        Route("/game/{gid}/review", review_html),
         Mount("/static", StaticFiles(packages=[("cuttle.web", "static")]), name="static"),
     ]
     application = Starlette(

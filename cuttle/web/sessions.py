@@ -25,6 +25,8 @@ from .thinking import Control, Thinker
 
 if TYPE_CHECKING:
     from ..moves import Move
+    from ..review import Review
+    from .review import ReviewJob
 
 __all__ = ["BOTS", "GameSettings", "MAX_WEB_ITERATIONS", "Session", "SessionStore",
            "WebError", "parse_settings"]
@@ -150,6 +152,8 @@ class Session:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     control: Control | None = None           # the running bot decision, if any
     hinting: bool = False
+    reviewing: ReviewJob | None = None       # the running review of the finished game
+    review: Review | None = None             # its last review (complete or stopped)
 
     @property
     def human(self) -> int:
@@ -165,6 +169,14 @@ class Session:
     def finished(self) -> bool:
         """Whether the game is over or resigned."""
         return self.status != "playing"
+
+    def stop_work(self) -> None:
+        """Abort the bot's decision and stop the review, if running (the game is closed,
+        expired, or the server is stopping)."""
+        if self.control is not None:
+            self.control.abort()
+        if self.reviewing is not None:
+            self.reviewing.stop()
 
     def check_token(self, token: str | None) -> None:
         """WebError (403) unless `token` is this game's token."""
@@ -293,13 +305,13 @@ class SessionStore:
         return s
 
     def close(self, sid: str) -> None:
-        """Forget game `sid`, aborting its bot's work."""
+        """Forget game `sid`, aborting its bot's work and its review."""
         s = self._sessions.pop(sid, None)
-        if s is not None and s.control is not None:
-            s.control.abort()
+        if s is not None:
+            s.stop_work()
 
     def expire(self, now: float | None = None) -> int:
-        """Forget idle games (aborting their bot's work); returns how many."""
+        """Forget idle games (aborting their bot's work and reviews); returns how many."""
         now = time.monotonic() if now is None else now
         old = [sid for sid, s in self._sessions.items()
                if now - s.last_seen > (self.finished_seconds if s.finished
@@ -309,7 +321,6 @@ class SessionStore:
         return len(old)
 
     def abort_all(self) -> None:
-        """Abort every running bot decision (the server is stopping)."""
+        """Abort every running bot decision and review (the server is stopping)."""
         for s in self._sessions.values():
-            if s.control is not None:
-                s.control.abort()
+            s.stop_work()

@@ -20,7 +20,6 @@ from ..policies import DEFAULT_ISMCTS_ITERATIONS
 from ..record import result_of
 from ..rules import FLAGS, PRESETS, Rules
 from ..svg import table
-from .review import review_available
 
 if TYPE_CHECKING:
     from ..analysis import Analysis
@@ -97,8 +96,21 @@ def state_view(session: Session) -> dict[str, Any]:
         "observation": observation_view(obs),
         "svg": table(g, viewer=me, names=names(session)),
         "result": result_view(session),
-        "review": review_available() if session.finished else None,
+        "review": review_state(session),
     }
+
+
+def review_state(session: Session) -> dict[str, Any] | None:
+    """The review's part of the state (None before the end of the game): whether a
+    review is running and how far it is, and whether one is done (complete or not)."""
+    if not session.finished:
+        return None
+    job, done = session.reviewing, session.review
+    return {"running": job is not None,
+            "done": job.progress[0] if job is not None else None,
+            "total": job.progress[1] if job is not None else None,
+            "reviewed": done is not None, "complete": bool(done and done.complete),
+            "page": f"/game/{session.id}/review" if done is not None else None}
 
 
 def analysis_view(a: Analysis, game_ply: int) -> dict[str, Any]:

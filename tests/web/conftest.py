@@ -58,6 +58,28 @@ class Player:
         return self.post("/bot", {"ply": ply})
 
 
+def play_out(p, rng, undo_every=0):
+    """Play a whole game through the API, random moves for the person; returns the last
+    state.  Checks each answer against the engine's game."""
+    st = p.state()
+    n = 0
+    while st["status"] == "playing":
+        if st["bot_to_move"]:
+            r = p.bot(st["ply"])
+        else:
+            assert st["legal"]
+            n += 1
+            if undo_every and n % undo_every == 0 and st["can_undo"]:
+                r = p.post("/undo")
+                assert r.status_code == 200, r.text
+                assert r.json()["undone"]
+            else:
+                r = p.move(rng.choice(st["legal"])["text"], st["ply"])
+        assert r.status_code == 200, r.text
+        st = r.json()
+    return st
+
+
 def new_game(client, **settings):
     """Start a game through the start page and the game page; returns a Player."""
     home = client.get("/")

@@ -1,5 +1,5 @@
 """The web app through its test client: every route, bad input (always a 4xx with a
-message, never a 500), tokens, undo, hints, the record, the review hook, sessions."""
+message, never a 500), tokens, undo, hints, the record, sessions (the review: test_review.py)."""
 
 import json
 import random
@@ -19,33 +19,11 @@ from cuttle.record import final_game, validate_record  # noqa: E402
 from cuttle.seeding import derive  # noqa: E402
 from cuttle.web.sessions import SessionStore, parse_settings  # noqa: E402
 from cuttle.web.thinking import Control, Thinker, slices_of  # noqa: E402
-from web.conftest import BASE, TOKEN, new_game, start_token  # noqa: E402
+from web.conftest import BASE, TOKEN, new_game, play_out, start_token  # noqa: E402
 
 
 def store(client):
     return client.app.state.cuttle.store
-
-
-def play_out(p, rng, undo_every=0):
-    """Play a whole game through the API, random moves for the person; returns the last
-    state.  Checks each answer against the engine's game."""
-    st = p.state()
-    n = 0
-    while st["status"] == "playing":
-        if st["bot_to_move"]:
-            r = p.bot(st["ply"])
-        else:
-            assert st["legal"]
-            n += 1
-            if undo_every and n % undo_every == 0 and st["can_undo"]:
-                r = p.post("/undo")
-                assert r.status_code == 200, r.text
-                assert r.json()["undone"]
-            else:
-                r = p.move(rng.choice(st["legal"])["text"], st["ply"])
-        assert r.status_code == 200, r.text
-        st = r.json()
-    return st
 
 
 def test_pages_and_static(client):
@@ -267,28 +245,6 @@ def test_hint_is_the_analysis_from_the_persons_view(client):
     assert r.status_code == 409 and "your own decision" in r.json()["error"]
 
 
-def test_review_hook(client, monkeypatch):
-    p = new_game(client, seed=4, bot="random")
-    r = p.get("/review")
-    assert r.status_code == 409
-    p.post("/resign")
-    st = p.state()
-    assert st["status"] == "resigned" and st["result"]["outcome"] == "resigned"
-    assert st["review"] is False
-    r = p.get("/review")
-    assert r.status_code == 501 and r.json() == {"error": "review not available in this version"}
-    calls = []
-
-    def review(record, engine):
-        calls.append((record["moves"], engine))
-        return {"decisions": [], "players": []}
-    monkeypatch.setattr(cuttle, "review", review, raising=False)
-    assert p.state()["review"] is True
-    r = p.get("/review")
-    assert r.status_code == 200 and r.json() == {"decisions": [], "players": []}
-    assert calls == [([], "expert")]
-
-
 def test_close_and_expiry(client):
     p = new_game(client, seed=1)
     r = client.delete(p.url(), headers=p.h)
@@ -341,8 +297,7 @@ def test_hostile_requests_never_break_the_server(client):
             continue
         r = client.request(method, p.url(path), content=rng.choice(junk),
                            headers=dict(p.h, **{"content-type": "application/json"}))
-        ok = r.status_code < 500 or (path, r.status_code) == ("/review", 501)
-        assert ok and r.status_code >= 200, (method, path, r.status_code, r.text)
+        assert 200 <= r.status_code < 500, (method, path, r.status_code, r.text)
         if r.status_code >= 400:
             assert r.json()["error"]
 

@@ -2,8 +2,9 @@
 loopback: the start page filled in, every move made by clicking the cards, the deck and
 the choice buttons (some from the keyboard list), under both presets and variants,
 every phase met; each table shown is checked against the server's game (the person's
-view, no hidden card).  Then undo, hint, stop, resign, the record's download and the
-review's place."""
+view, no hidden card).  Then undo, hint, stop, resign, the record's download, and the
+review: asked for at the end, its summary, and its page (its script running under the
+page's content security policy, a click on the graph)."""
 
 import json
 import random
@@ -213,7 +214,7 @@ def test_a_whole_game_by_clicking(browser, server, rules, bot, seat, seed):
     assert g.is_over and st["result"]["winner"] == g.winner
     assert "keyboard" in ways and any(w.startswith("cards") for w in ways)
     assert not d.find_element(By.ID, "over").get_attribute("hidden")
-    assert "review is not available" in d.find_element(By.ID, "review").text
+    assert d.find_element(By.CSS_SELECTOR, "#review button").text == "review your moves"
     history = d.find_elements(By.CSS_SELECTOR, "#history li")
     assert len(history) == g.ply and "last" in history[-1].get_attribute("class")
     assert d.execute_script("return document.body.dataset.status") == "over"
@@ -287,6 +288,38 @@ def test_the_controls(browser, server, tmp_path):
     assert rec["result"]["status"] == "quit" and rec["bot"]["name"] == "ismcts:100000"
     assert main(["replay", str(path)]) == 0
     assert json.loads(path.read_text())["human_seat"] == 1
+
+
+def test_the_review(browser, server):
+    d = browser
+    start(d, server, "classic", "random", 0, 31)
+    st = play_game(d, server, random.Random(31), check_every=10)[2]
+    d.find_element(By.CSS_SELECTOR, "#review button").click()
+    Wait(d, 20).until(lambda d: d.find_elements(By.ID, "review-stop"))
+    summary = Wait(d, 300).until(lambda d: d.find_elements(By.ID, "review-summary"))[0]
+    s = server.app.state.cuttle.store.get(st["id"])
+    r = s.review
+    assert r.complete and r.players == (0,)
+    acc = r.summary(0)["accuracy"]
+    assert summary.text.startswith(f"Your accuracy: {acc:.1f}%")
+    assert "accuracy" in d.find_element(By.CSS_SELECTOR, "#review pre").text
+    link = d.find_element(By.ID, "review-page")
+    assert link.get_attribute("href") == f"{server.url}/game/{st['id']}/review"
+    d.get(link.get_attribute("href"))
+    # the page's script ran (the policy allows it by its hash): the pictures unpacked
+    Wait(d, 30).until(lambda d: d.execute_script("return document.body.dataset.ready") == "1")
+    assert d.execute_script("return document.body.dataset.review") == "1"
+    assert d.execute_script("return document.body.dataset.viewer") == "0"
+    judged = [x for x in r.decisions if x.label != "forced"]
+    points = d.find_elements(By.CSS_SELECTOR, "svg.review-chart circle.pt")
+    assert len(points) == len(judged)
+    point = points[len(points) // 2]
+    d.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))",
+                     point)
+    Wait(d, 5).until(lambda d: d.execute_script("return document.body.dataset.step")
+                     == point.get_attribute("data-step"))
+    labels = d.find_elements(By.CSS_SELECTOR, "nav.moves .rv")
+    assert len(labels) == len(r.decisions)
 
 
 def test_a_bad_start_says_why(browser, server):

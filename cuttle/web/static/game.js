@@ -202,13 +202,8 @@
     const rv = $('review');
     if (rv.dataset.shown) return;
     rv.textContent = '';
-    if (s.review) rv.appendChild(button('review this game', '', review));
-    else {
-      const p = document.createElement('p');
-      p.className = 'muted';
-      p.textContent = 'The game review is not available in this version.';
-      rv.appendChild(p);
-    }
+    rv.appendChild(button('review your moves', '', review));
+    if (s.review && s.review.page) rv.appendChild(reviewLink(s.review.page));
   }
 
   // -- actions ---------------------------------------------------------------------------
@@ -328,17 +323,57 @@
       setTimeout(() => URL.revokeObjectURL(url), 10000);
     } catch (e) { message(e.message); }
   };
+  // The review: the server values each of your decisions from your own view (a few
+  // seconds); its progress is polled from the state, and stop keeps what is done.
+  function reviewLink(url) {
+    const a = document.createElement('a');
+    a.href = url;
+    a.target = '_blank';
+    a.rel = 'noopener';
+    a.id = 'review-page';
+    a.textContent = 'open the review page (evaluation graph, labels, best moves)';
+    const p = document.createElement('p');
+    p.appendChild(a);
+    return p;
+  }
+  const ERRORS = {inaccuracy: 'inaccuracies', mistake: 'mistakes', blunder: 'blunders'};
   async function review() {
     const rv = $('review');
     rv.dataset.shown = '1';
-    rv.textContent = 'reviewing the game…';
+    rv.textContent = '';
+    const line = document.createElement('p');
+    line.id = 'review-progress';
+    line.textContent = 'reviewing your moves…';
+    const stop = button('stop: keep what is reviewed', '', async () => {
+      stop.disabled = true;
+      try { await api('POST', '/review/stop'); } catch (e) { message(e.message); }
+    });
+    stop.id = 'review-stop';
+    rv.append(line, stop);
+    body.dataset.reviewing = '1';
+    const poll = setInterval(async () => {
+      try {
+        const r = (await api('GET', '')).review;
+        if (r && r.running && r.total)
+          line.textContent = 'reviewing your moves: ' + r.done + ' of ' + r.total + ' decisions';
+      } catch (e) { /* the answer below says what went wrong */ }
+    }, 500);
     try {
       const d = await api('GET', '/review');
       rv.textContent = '';
+      const head = document.createElement('p');
+      head.id = 'review-summary';
+      const me = d.players.find(p => p.player === state.you) || d.players[0] || {};
+      head.textContent = (d.complete ? '' : 'Stopped after ' + d.reviewed + ' of ' +
+        d.total + ' decisions. ') + 'Your accuracy: ' +
+        (me.accuracy == null ? '-' : me.accuracy.toFixed(1) + '%') +
+        ' (' + Object.entries(ERRORS).map(([k, plural]) => (me[k] || 0) + ' ' +
+        (me[k] === 1 ? k : plural)).join(', ') + ').';
       const pre = document.createElement('pre');
-      pre.textContent = JSON.stringify(d, null, 1);
-      rv.appendChild(pre);
+      pre.textContent = d.text;
+      rv.append(head, reviewLink(d.page), pre, button('review again', '', review));
     } catch (e) { rv.textContent = e.message; }
+    finally { clearInterval(poll); body.dataset.reviewing = '0'; }
   }
   $('board').addEventListener('click', e => {
     const g = e.target.closest('g.card');

@@ -1,0 +1,179 @@
+# cython: language_level=3
+"""Native work of a game review (cuttle.review), spread over all cores (OpenMP prange):
+
+* `forced_searches`: the value of each of a decider's moves by the search itself: an
+  ISMCTS search from the decider's own view (it samples determinizations of what the
+  decider may know, never the true hidden cards), whose root may only play that move.
+  The root is laid out before the search with every legal move as a child, and only
+  the forced move's child has a visit, so the search's selection (which walks only to
+  children that have visits and expands only moves that are not children yet) sends
+  every iteration through it.  The move's value is the mean result of those
+  iterations for the decider.  The visits are checked after each search: if the search
+  ever stopped honouring a forced root, the call raises instead of returning wrong
+  values.
+* `hindsight`: playouts of the true position (the real hands and deck order, every
+  card as it lies), for the review's hindsight line.
+
+Search r of every move draws from stream r of the seed and playout k from stream k, so
+results depend only on (seed, index), never on the thread count.
+
+What this module uses of the core: _search.pxd (Tree, Node, ismcts_visits,
+tree_clear), _engine.gen_moves, _policies.play_out, _rng.rng_seed, _core.CoreGame's st
+and cr, and _signals.
+"""
+
+from libc.stdint cimport uint32_t, int32_t, int8_t
+from libc.stdlib cimport malloc
+from cython.parallel cimport prange
+
+import os
+import numpy as np
+
+from cuttle._state cimport State, CRules, Rng, MAX_MOVES, POLICY_SHIFT, is_search
+from cuttle._rng cimport rng_seed
+from cuttle._engine cimport gen_moves
+from cuttle._policies cimport play_out
+from cuttle._playout cimport PLAY_NO_MEMORY, GAME_MOVE_CAP
+from cuttle._search cimport Tree, Node, ismcts_visits, tree_clear
+from cuttle._core cimport CoreGame
+from cuttle._signals cimport poll_interrupt, reset_interrupt
+from cuttle._signals import raise_if_interrupted
+
+cdef enum:
+    OK = 0
+    NO_MEMORY = -1
+    NOT_FORCED = -2          # the search walked to a root move it was not given
+    NO_WINNER = -2           # a hindsight playout that could not be played (no memory)
+
+
+cdef int forced_value(const State* root, const CRules* r, int policy, int iters,
+                      const uint32_t* buf, int n, int forced, Rng* g,
+                      double* value) noexcept nogil:
+    """One search of `iters` iterations from `root` whose root may only play
+    buf[forced]; its mean result for the decider goes to value[0]."""
+    cdef Tree t
+    cdef int32_t visits[MAX_MOVES]
+    cdef Node* nd
+    cdef int i, err
+    cdef int me = root.to_move
+    t.nodes = <Node*>malloc((n + 1) * sizeof(Node))     # the search grows it (realloc)
+    if t.nodes == NULL:
+        return NO_MEMORY
+    t.n = t.cap = n + 1
+    for i in range(n):
+        visits[i] = 0
+    for i in range(n + 1):
+        nd = &t.nodes[i]
+        nd.move = buf[i - 1] if i else 0
+        nd.parent = -1 if i == 0 else 0
+        nd.first_child = 1 if i == 0 else -1
+        nd.next_sibling = i + 1 if 0 < i < n else -1
+        nd.player = me if i else me ^ 1
+        # One visit on the forced move's child (taken off again below); none elsewhere.
+        nd.visits = 1 if i == forced + 1 else 0
+        nd.avail = 1
+        nd.prior = 1.0 if i == forced + 1 else 0.0
+        nd.reward = 0.0
+    err = ismcts_visits(&t, root, r, policy, iters, g, buf, n, visits)
+    if err == 0:
+        for i in range(n):
+            if i != forced and visits[i] != 0:
+                err = NOT_FORCED
+        if err == 0 and visits[forced] < 2:
+            err = NOT_FORCED
+    if err == 0:
+        nd = &t.nodes[forced + 1]
+        value[0] = nd.reward / (nd.visits - 1)
+    tree_clear(&t)
+    return err
+
+
+cdef int forced_one(const State* root, const CRules* r, int policy, int iters,
+                    const uint32_t* buf, int n, int forced, unsigned long long seed,
+                    Py_ssize_t stream, double* value) noexcept nogil:
+    cdef Rng g
+    rng_seed(&g, seed, <unsigned long long>stream)
+    return forced_value(root, r, policy, iters, buf, n, forced, &g, value)
+
+
+cdef int8_t hindsight_one(const State* root, const CRules* r, int policy,
+                          unsigned long long seed, Py_ssize_t stream) noexcept nogil:
+    cdef State s = root[0]
+    cdef Rng g
+    cdef int moves
+    rng_seed(&g, seed, <unsigned long long>stream)
+    if play_out(&s, r, policy, policy, &g, GAME_MOVE_CAP, &moves) == PLAY_NO_MEMORY:
+        return NO_WINNER
+    return <int8_t>s.winner
+
+
+def forced_searches(CoreGame game, codes, Py_ssize_t first, Py_ssize_t count,
+                    unsigned long long seed, int policy, int threads=0):
+    """Searches first..first+count-1 of each move in `codes` (legal moves of `game`),
+    each with `policy`'s iteration count (an ismcts code) and its root forced to the
+    move: a float64 array (len(codes), count) of the decider's mean results.  Search r
+    of every move draws from stream r of `seed`.  ValueError for a code that is not a
+    legal move; MemoryError if a tree cannot be allocated; RuntimeError if the search
+    did not keep to the forced move."""
+    cdef uint32_t buf[MAX_MOVES]
+    cdef int n = gen_moves(&game.st, &game.cr, buf)
+    cdef Py_ssize_t nm = len(codes), total, j
+    cdef int i
+    if not is_search(policy):
+        raise ValueError(f"policy {policy} is not a search")
+    if count < 0 or first < 0:
+        raise ValueError("first and count must be >= 0")
+    index = {buf[i]: i for i in range(n)}
+    for code in codes:
+        if code not in index:
+            raise ValueError(f"move code {code!r} is not a legal move of this game")
+    forced_arr = np.asarray([index[c] for c in codes], dtype=np.int32)
+    out = np.zeros((nm, count), np.float64)
+    errs = np.zeros((nm, count), np.int32)
+    cdef int32_t[::1] fv = forced_arr
+    cdef double[:, ::1] ov = out
+    cdef int32_t[:, ::1] ev = errs
+    cdef State root = game.st
+    cdef CRules r = game.cr
+    cdef int iters = max(1, policy >> POLICY_SHIFT)
+    threads = threads if threads > 0 else (os.cpu_count() or 1)
+    total = nm * count
+    reset_interrupt()
+    for j in prange(total, nogil=True, num_threads=threads, schedule="dynamic", chunksize=1):
+        if not poll_interrupt():
+            ev[j // count, j % count] = forced_one(&root, &r, policy, iters, buf, n,
+                                                   fv[j // count], seed, first + j % count,
+                                                   &ov[j // count, j % count])
+    raise_if_interrupted()
+    if (errs == NO_MEMORY).any():
+        raise MemoryError("no memory for a search tree")
+    if (errs == NOT_FORCED).any():
+        raise RuntimeError("the search did not keep to the forced root move: "
+                           "cuttle._search's selection rules changed")
+    return out
+
+
+def hindsight(CoreGame game, Py_ssize_t first, Py_ssize_t count, unsigned long long seed,
+              int policy, int threads=0):
+    """Playouts first..first+count-1 of `game`'s true position (nothing resampled: the
+    real hands, deck order and random stream), both players by `policy`; playout k
+    draws the players' choices from stream k of `seed`.  An int8 array of winners
+    (-1: draw)."""
+    if is_search(policy):
+        raise ValueError("hindsight playouts use a policy that does not search")
+    if count < 0 or first < 0:
+        raise ValueError("first and count must be >= 0")
+    out = np.empty(count, np.int8)
+    cdef int8_t[::1] ov = out
+    cdef State root = game.st
+    cdef CRules r = game.cr
+    cdef Py_ssize_t k
+    threads = threads if threads > 0 else (os.cpu_count() or 1)
+    reset_interrupt()
+    for k in prange(count, nogil=True, num_threads=threads, schedule="dynamic", chunksize=8):
+        if not poll_interrupt():
+            ov[k] = hindsight_one(&root, &r, policy, seed, first + k)
+    raise_if_interrupted()
+    if (out == NO_WINNER).any():
+        raise MemoryError("no memory for a hindsight playout")
+    return out

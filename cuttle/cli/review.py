@@ -1,0 +1,161 @@
+"""`cuttle review RECORD`: a saved game reviewed move by move, each decision valued from
+its mover's own view.
+
+    cuttle review game.json --engine expert --player 0 --html review.html
+    cuttle review game.json --engine ismcts:1000 --json review.json --omniscient
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import TYPE_CHECKING, Any
+
+from ..errors import Interrupted
+from ..files import write_text
+from ..record import read_record
+from ..report import save_page
+from ..review import ENGINE_NAMES, Thresholds, parse_engine, review
+from ..text import printable
+from . import options
+from .options import CommandError, UsageError
+
+if TYPE_CHECKING:
+    from ..review import Review
+
+
+def thresholds(text: str) -> dict[str, float]:
+    """--thresholds: 'good=0.04,mistake=0.2' (losses in expected score, 0 to 1)."""
+    out = {}
+    for part in text.split(","):
+        name, eq, value = part.partition("=")
+        try:
+            out[name.strip().lower()] = float(value)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected LABEL=LOSS pairs such as "
+                                             f"'good=0.04,mistake=0.2', not {text!r}") \
+                from None
+        if not eq:
+            raise argparse.ArgumentTypeError(f"expected LABEL=LOSS pairs, not {text!r}")
+    try:
+        Thresholds.coerce(out)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+    return out
+
+
+def player(text: str) -> int | None:
+    """--player: 0, 1 or both (None)."""
+    t = text.strip().lower()
+    if t == "both":
+        return None
+    if t in ("0", "1"):
+        return int(t)
+    raise argparse.ArgumentTypeError(f"expected 0, 1 or both, not {text!r}")
+
+
+def load(path: str) -> dict[str, Any]:
+    """The record at `path`: UsageError if it is not one, CommandError if unreadable."""
+    try:
+        return read_record(path)
+    except OSError as e:
+        raise CommandError(f"cannot read {path!r}: {e.strerror or e}") from None
+    except ValueError as e:
+        raise UsageError(f"{path}: {e}") from None
+
+
+def run_review(rec: dict[str, Any], args: argparse.Namespace, where: str) -> tuple[Review, int]:
+    """The review of `rec` with the command's options; (review, exit status): 130 and
+    the finished part when interrupted."""
+    try:
+        engine = parse_engine(args.engine)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    try:
+        r = review(rec, engine, player=getattr(args, "player", None), seed=args.seed,
+                   threads=args.threads, thresholds=getattr(args, "thresholds", None),
+                   omniscient=getattr(args, "omniscient", False),
+                   progress=getattr(args, "progress", None))
+    except Interrupted as e:
+        print(f"cuttle review: {e}", file=sys.stderr)
+        return e.result, 130
+    except ValueError as e:
+        raise UsageError(f"{where}: {e}") from None
+    r.source = where
+    return r, 0
+
+
+def run(args: argparse.Namespace) -> int:
+    """`cuttle review`: review a record; returns the exit status."""
+    options.output_files(**{"--html": args.html,
+                            "--json": None if args.json == "-" else args.json})
+    rec = load(args.record)
+    r, status = run_review(rec, args, args.record)
+    if args.json:
+        text = json.dumps(r.as_dict(), indent=2) + "\n"
+        if args.json == "-":
+            sys.stdout.write(text)
+        else:
+            _write(args.json, text, write_text)
+    if args.json != "-":
+        print(printable(r, newlines=True))      # (the players' names come from the record)
+    if args.html:
+        _write(args.html, r.page(), save_page)
+        print(printable(f"review page written to {args.html}"))
+    return status
+
+
+def _write(path, text, writer):
+    try:
+        writer(path, text)
+    except OSError as e:
+        raise CommandError(f"cannot write {path!r}: {e.strerror or e}") from None
+
+
+def add_review_options(p: argparse.ArgumentParser) -> None:
+    """The options the review shares with `cuttle replay --review` and `cuttle play`."""
+    p.add_argument("--engine", default="expert", metavar="ENGINE",
+                   help=f"how moves are valued: {', '.join(ENGINE_NAMES)} (default expert; "
+                        f"see docs/review.md)")
+    p.add_argument("--threads", type=options.threads, default=None, metavar="T",
+                   help="cores to use (default: all)")
+    p.add_argument("--seed", type=options.seed, default=None,
+                   help="seed of the review's samples (default: random; the same seed "
+                        "gives the same review)")
+
+
+def add_command(sub: argparse._SubParsersAction) -> None:
+    """Register `review` on the sub-parsers."""
+    pr = sub.add_parser(
+        "review", help="review a saved game move by move (labels, best moves, accuracy)",
+        description="Value every decision of a game record from its mover's own view "
+                    "(what they could know, never the opponent's hidden cards or the deck "
+                    "order): the move played against the best move, the loss, and a "
+                    "label (best, good, inaccuracy ?!, mistake ?, blunder ??); forced moves "
+                    "are listed. Prints the annotated move list and each player's "
+                    "figures (average loss, labels, accuracy).",
+        epilog="example: cuttle review game.json --player 0 --html review.html")
+    pr.add_argument("record", metavar="RECORD",
+                    help="a game record (saved by 'cuttle play', or any cuttle game record)")
+    add_review_options(pr)
+    pr.add_argument("--player", type=player, default=None, metavar="0|1|both",
+                    help="whose moves to review (default both)")
+    pr.add_argument("--html", type=options.output_file, metavar="OUT.html",
+                    help="also write the replay page with the review (an evaluation graph, "
+                         "labels and best moves in the move list)")
+    pr.add_argument("--json", nargs="?", const="-", default=None, metavar="FILE",
+                    help="write every figure as JSON to FILE (default: stdout, instead of "
+                         "the text)")
+    pr.add_argument("--omniscient", action="store_true",
+                    help="add the hindsight line: each position's value with every card "
+                         "known (what no player could know)")
+    pr.add_argument("--thresholds", type=thresholds, default=None, metavar="LABEL=LOSS,...",
+                    help="the largest loss of each label, in expected score (defaults: "
+                         "best=0.01,good=0.05,inaccuracy=0.1,mistake=0.15)")
+    g = pr.add_mutually_exclusive_group()
+    g.add_argument("--progress", dest="progress", action="store_true", default=None,
+                   help="show progress on stderr (default: only if it is a terminal)")
+    g.add_argument("--no-progress", dest="progress", action="store_false",
+                   help="never show progress")
+    pr.set_defaults(func=run)

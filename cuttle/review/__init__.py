@@ -1,0 +1,27 @@
+"""Game review: where a game was won and lost, move by move.
+
+`review(game_or_record, engine="expert")` values every decision of the chosen
+player(s) from the mover's own view (determinizations of what they could know, never
+the opponent's hidden cards or the deck order): the move played and the best move, the
+loss between them, and a label (best, good, inaccuracy, mistake, blunder); forced moves
+are listed, not judged.  Per player: the average loss, counts per label and an accuracy
+figure.  `Review.page()` is the replay page with the review (an evaluation graph under
+the table), `str(review)` the annotated move list.  docs/review.md has the method.
+
+* `engines`: how a decision's moves are valued (expert or random playouts, forced
+  searches) and the adaptive budget;
+* `figures`: the labels, their thresholds, accuracy and the per-player figures;
+* `result`: `Decision`, `Review`, their text and JSON;
+* `run`: `review()` and `judge()` (one decision).
+"""
+
+from __future__ import annotations
+
+from .engines import ENGINE_NAMES, Engine, parse_engine
+from .figures import ANNOTATIONS, FORCED, LABELS, PLAYER_FIGURES, Thresholds, move_accuracy
+from .result import Decision, MoveScore, Review
+from .run import judge, review
+
+__all__ = ["ANNOTATIONS", "ENGINE_NAMES", "FORCED", "LABELS", "PLAYER_FIGURES", "Decision",
+           "Engine", "MoveScore", "Review", "Thresholds", "judge", "move_accuracy",
+           "parse_engine", "review"]

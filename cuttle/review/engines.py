@@ -1,0 +1,211 @@
+"""The review's engines: how every legal move of one decision is valued from the mover's
+own view, with a budget that adapts to how close the moves are.
+
+* ``expert`` (``expert:N``): playouts by the expert policy for both players;
+* ``rollouts:N``: random playouts;
+* ``ismcts:N``: searches of N iterations, each with its root forced to the move
+  (`cuttle._review.forced_searches`).
+
+A *sample* of a move is one playout (its result for the mover: 1, 1/2 or 0) or one
+forced search (its mean result for the mover).  Sample k of every move of a decision
+starts from the same determinization stream (common random numbers), so moves are
+compared on the same deals of the unknown cards.  The budget: every legal move gets
+`base` samples; then, in rounds, the best move, every move still within `Z` standard
+errors of it (on the paired differences) and the move played while its label is not
+settled get more samples (doubling), up to `cap` per move.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from .._play import rollouts as _rollouts
+from .._review import forced_searches as _forced_searches
+from .._policies import POLICY_SHIFT
+from ..policies import DEFAULT_ISMCTS_ITERATIONS, MAX_ISMCTS_ITERATIONS, policy_code
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from ..game import Game
+    from .figures import Thresholds
+
+__all__ = ["ENGINE_NAMES", "Engine", "MoveValues", "Z", "evaluate", "parse_engine"]
+
+ENGINE_NAMES = ("expert", "expert:N", "rollouts:N", "ismcts:N")
+Z = 2.0                     # standard errors within which two moves count as close
+CALL_PLAYOUTS = 4096        # playouts of one native call (over all its moves) ...
+CALL_ITERATIONS = 1 << 16   # ... or search iterations: a few tenths of a second at most
+DEFAULT_ROLLOUTS = 1000
+MAX_PLAYOUTS = 1 << 16      # the largest base of a playout engine (its cap is 8 times it)
+
+
+@dataclass(frozen=True)
+class Engine:
+    """How a review values moves: `kind` "playouts" (policy `code` for both players
+    from each determinization) or "search" (forced searches of policy `code`); each
+    move gets `base` samples, at most `cap`; the hindsight line plays
+    `hindsight_samples` playouts of policy `hindsight_code` from the true position."""
+
+    name: str
+    kind: str
+    code: int
+    base: int
+    cap: int
+    hindsight_code: int
+    hindsight_samples: int
+    description: str
+
+    @property
+    def unit(self) -> str:
+        """What one sample is: "playout" or "search"."""
+        return "search" if self.kind == "search" else "playout"
+
+    def call_size(self) -> int:
+        """Samples (over all moves) of one native call, small enough that a cancel is
+        seen within a few tenths of a second (Ctrl-C stops the call itself)."""
+        if self.kind == "search":
+            return max(2, CALL_ITERATIONS // (self.code >> POLICY_SHIFT))
+        return CALL_PLAYOUTS
+
+
+def _count(text, param, default, limit, spec):
+    if not param:
+        return default
+    p = param.strip().replace("_", "")
+    if not (p.isascii() and p.isdigit()) or not 1 <= int(p) <= limit:
+        raise ValueError(f"bad count in engine {spec!r}: use e.g. '{text}:{default}' "
+                         f"(1 to {limit:,})")
+    return int(p)
+
+
+def parse_engine(spec: str | Engine) -> Engine:
+    """An Engine from its name: ``expert`` (or ``expert:N``, N playouts per move in the
+    first round, default 256), ``rollouts:N`` (random playouts, default 1000) or
+    ``ismcts:N`` (forced searches of N iterations, default 1000); ValueError naming
+    the valid ones otherwise.
+
+    >>> parse_engine("ismcts:500").name, parse_engine("expert").base
+    ('ismcts:500', 256)
+    """
+    if isinstance(spec, Engine):
+        return spec
+    if not isinstance(spec, str):
+        raise ValueError(f"an engine is a name like 'expert' or 'ismcts:1000', not {spec!r}")
+    kind, _, param = spec.strip().lower().partition(":")
+    expert, rnd = policy_code("expert"), policy_code("random")
+    if kind == "expert":
+        n = _count(kind, param, 256, MAX_PLAYOUTS, spec)
+        return Engine(f"expert:{n}" if param else "expert", "playouts", expert, n, 8 * n,
+                      expert, 64, f"expert playouts from the mover's view, {n} to {8 * n} "
+                                  f"per move")
+    if kind in ("rollouts", "random"):
+        n = _count("rollouts", param, DEFAULT_ROLLOUTS, MAX_PLAYOUTS, spec)
+        return Engine(f"rollouts:{n}", "playouts", rnd, n, 8 * n, rnd, 256,
+                      f"random playouts from the mover's view, {n} to {8 * n} per move")
+    if kind == "ismcts":
+        n = _count(kind, param, DEFAULT_ISMCTS_ITERATIONS, MAX_ISMCTS_ITERATIONS, spec)
+        return Engine(f"ismcts:{n}", "search", policy_code(f"ismcts:{n}"), 2, 16, expert,
+                      64, f"ISMCTS searches of {n:,} iterations from the mover's view with "
+                          f"the move forced at the root, 2 to 16 per move")
+    raise ValueError(f"unknown engine {spec!r}; valid: {', '.join(ENGINE_NAMES)}")
+
+
+class MoveValues:
+    """The samples of every legal move of one decision, in legal-move order: `n[i]`
+    samples of move i so far, `samples(i)` their values (each move's array grows with
+    its own samples only, so memory follows the samples spent, not the cap)."""
+
+    def __init__(self, codes: list[int]) -> None:
+        self.codes = codes
+        self.n = [0] * len(codes)
+        self._values = [np.empty(0, np.float32) for _ in codes]
+
+    def add(self, i: int, first: int, values: np.ndarray) -> None:
+        """Store samples first.. of move i (first is n[i]: samples arrive in order)."""
+        end = first + len(values)
+        if end > len(self._values[i]):
+            grown = np.empty(max(end, 2 * len(self._values[i])), np.float32)
+            grown[:first] = self._values[i][:first]
+            self._values[i] = grown
+        self._values[i][first:end] = values
+        self.n[i] = end
+
+    def samples(self, i: int) -> np.ndarray:
+        """Move i's samples so far."""
+        return self._values[i][:self.n[i]]
+
+    def mean(self, i: int) -> float:
+        """Move i's mean sample (its expected score for the mover)."""
+        return float(self.samples(i).mean(dtype=np.float64)) if self.n[i] else math.nan
+
+    def paired(self, i: int, j: int) -> tuple[float, float]:
+        """(mean, standard error) of move i's samples minus move j's on their common
+        samples (inf for fewer than two)."""
+        m = min(self.n[i], self.n[j])
+        if m == 0:
+            return math.nan, math.inf
+        d = self.samples(i)[:m].astype(np.float64) - self.samples(j)[:m]
+        return float(d.mean()), (float(d.std(ddof=1)) / math.sqrt(m) if m > 1 else math.inf)
+
+    def best(self, prefer: int) -> int:
+        """The move with the highest mean (ties: `prefer`, then the first)."""
+        means = [self.mean(i) for i in range(len(self.codes))]
+        top = max(means)
+        return prefer if means[prefer] == top else means.index(top)
+
+
+def evaluate(game: Game, played: int, engine: Engine, seed: int, threads: int,
+             thresholds: Thresholds, check: Callable[[], None] | None = None) -> MoveValues:
+    """The samples of every legal move of `game`'s decider (`played`: the index of the
+    move played among them), spent adaptively (see the module's docstring).  `check`
+    runs before each native call (it raises to stop)."""
+    codes = [m.code for m in game.legal_moves]
+    mv = MoveValues(codes)
+    me = game.to_move
+    step = engine.call_size()
+
+    def fill(rows: list[int], target: int) -> None:
+        # Samples n..target-1 of each row, rows at the same n in one call.
+        while True:
+            need = [i for i in rows if mv.n[i] < target]
+            if not need:
+                return
+            lo = int(min(mv.n[i] for i in need))
+            group = [i for i in need if mv.n[i] == lo]
+            count = min(target - lo, max(1, step // len(group)))
+            if check is not None:
+                check()
+            batch = [codes[i] for i in group]
+            if engine.kind == "search":
+                out = _forced_searches(game, batch, lo, count, seed, engine.code, threads)
+            else:
+                w = _rollouts(game, batch, lo, count, seed, engine.code, threads)
+                out = (w == me) + 0.5 * (w < 0)
+            for row, i in zip(out, group):
+                mv.add(i, lo, row)
+
+    fill(list(range(len(codes))), engine.base)
+    while True:
+        b = mv.best(played)
+        refine = set()
+        for i in range(len(codes)):
+            if i != b:
+                d, se = mv.paired(b, i)
+                if d < Z * se:                 # not clearly worse than the best
+                    refine.add(i)
+        if played != b:
+            d, se = mv.paired(b, played)
+            if thresholds.label(max(0.0, d - Z * se)) != thresholds.label(d + Z * se):
+                refine.add(played)             # its label is not settled yet
+        if refine:
+            refine |= {b, played}
+        refine = [i for i in sorted(refine) if mv.n[i] < engine.cap]
+        if not refine:
+            return mv
+        have = [int(mv.n[i]) for i in refine]
+        fill(refine, min(engine.cap, max(2 * min(have), max(have))))

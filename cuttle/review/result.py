@@ -1,0 +1,253 @@
+"""A game's review: `Decision` (one move judged), `Review` (the game's decisions, the
+per-player figures, the hindsight line), and their text and JSON forms."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ..record import result_of
+from .figures import ANNOTATIONS, FORCED, PLAYER_FIGURES, figure_rows, player_figures
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from ..game import Game
+    from ..moves import Move
+    from .engines import Engine
+    from .figures import Thresholds
+
+__all__ = ["FORMAT", "Decision", "MoveScore", "Review"]
+
+FORMAT = "cuttle-review"
+
+
+@dataclass(frozen=True)
+class MoveScore:
+    """One legal move's value in a decision: the mover's expected score and the
+    samples (playouts or searches) behind it."""
+
+    move: Move
+    score: float
+    samples: int
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready."""
+        return {"move": str(self.move), "score": self.score, "samples": self.samples}
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision of the game: `ply` (0-based index into the game's moves), who
+    decided (`player`) in which `turn` and `phase`, the move `played` among `legal`
+    legal moves, and its `label`.  A judged decision (more than one legal move) also
+    has the `best` move, the mover's expected scores of both (`played_score`,
+    `best_score`), the `loss` between them, the move's `accuracy` (percent) and every
+    move's value (`candidates`, best first); a forced one has None there."""
+
+    ply: int
+    player: int
+    turn: int
+    phase: str
+    played: Move
+    legal: int
+    label: str
+    best: Move | None = None
+    played_score: float | None = None
+    best_score: float | None = None
+    loss: float | None = None
+    accuracy: float | None = None
+    candidates: tuple[MoveScore, ...] = ()
+
+    @property
+    def judged(self) -> bool:
+        """Whether the move was judged (False for a forced move)."""
+        return self.label != FORCED
+
+    @property
+    def annotation(self) -> str:
+        """"?!" (inaccuracy), "?" (mistake), "??" (blunder), else ""."""
+        return ANNOTATIONS.get(self.label, "")
+
+    @property
+    def samples(self) -> int:
+        """Playouts or searches spent on this decision."""
+        return sum(c.samples for c in self.candidates)
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready: every figure of the decision."""
+        return {"ply": self.ply, "player": self.player, "turn": self.turn,
+                "phase": self.phase, "played": str(self.played),
+                "best": None if self.best is None else str(self.best),
+                "label": self.label, "annotation": self.annotation, "loss": self.loss,
+                "played_score": self.played_score, "best_score": self.best_score,
+                "accuracy": self.accuracy, "legal_moves": self.legal,
+                "samples": self.samples,
+                "candidates": [c.as_dict() for c in self.candidates]}
+
+
+class Review:
+    """The review of a game (`cuttle.review`): `decisions` of the reviewed `players`
+    in the order played, their per-player figures (`summary(p)`, `summaries`), and,
+    when asked, `omniscient`: player 0's expected score at every step (0: the start,
+    i: after move i) with every card known, in hindsight.  `complete` is False for a
+    review cut short (Ctrl-C or cancel): it holds the decisions finished."""
+
+    def __init__(self, *, start: Game, moves: Sequence[Move], names: Sequence[str],
+                 players: Sequence[int], engine: Engine, seed: int,
+                 thresholds: Thresholds, decisions: Sequence[Decision],
+                 omniscient: Sequence[float | None] | None, total: int,
+                 seconds: float, cpu_seconds: float, complete: bool,
+                 source: str = "") -> None:
+        self.start = start
+        self.moves = list(moves)
+        self.names = tuple(names)
+        self.players = tuple(players)
+        self.engine = engine
+        self.seed = seed
+        self.thresholds = thresholds
+        self.decisions = list(decisions)
+        self.omniscient = None if omniscient is None else list(omniscient)
+        self.total = total
+        self.seconds = seconds
+        self.cpu_seconds = cpu_seconds
+        self.complete = complete
+        self.source = source
+
+    def summary(self, player: int) -> dict[str, Any]:
+        """`player`'s figures (`figures.PLAYER_FIGURES`: judged and forced moves, average
+        loss, accuracy, counts per label) by key, with "player" and "name"."""
+        ds = [d for d in self.decisions if d.player == player]
+        return {"player": player, "name": self.names[player], **player_figures(ds)}
+
+    @property
+    def summaries(self) -> list[dict[str, Any]]:
+        """`summary(p)` of each reviewed player."""
+        return [self.summary(p) for p in self.players]
+
+    def accuracy(self, player: int) -> float | None:
+        """`player`'s accuracy in percent (the mean of their judged moves'; None if
+        none was judged)."""
+        return self.summary(player)["accuracy"]
+
+    @property
+    def samples(self) -> int:
+        """Playouts or searches spent over all decisions."""
+        return sum(d.samples for d in self.decisions)
+
+    def final(self) -> Game:
+        """The game after its last move."""
+        g = self.start.copy()
+        for m in self.moves:
+            g.play(m)
+        return g
+
+    def as_dict(self) -> dict[str, Any]:
+        """The review as JSON-ready data (what `cuttle review --json` prints)."""
+        end = self.final()
+        return {"format": FORMAT, "version": 1, "engine": self.engine.name,
+                "method": self.engine.description, "seed": self.seed,
+                "rules": self.start.rules.to_json(), "game_seed": self.start.seed,
+                "names": list(self.names), "moves": [str(m) for m in self.moves],
+                "result": result_of(end) if end.is_over else None,
+                "reviewed_players": list(self.players),
+                "thresholds": self.thresholds.as_dict(),
+                "complete": self.complete, "reviewed": len(self.decisions),
+                "total": self.total, "seconds": self.seconds,
+                "cpu_seconds": self.cpu_seconds, "samples": self.samples,
+                "unit": self.engine.unit,
+                "decisions": [d.as_dict() for d in self.decisions],
+                "players": self.summaries,
+                "omniscient": self.omniscient}
+
+    def page(self, viewer: int | None | str = "default") -> str:
+        """The replay page with this review: an evaluation graph under the table, the
+        labels and best moves in the move list; `viewer` (0, 1, None for every card)
+        defaults to the reviewed player (player 0 when both are)."""
+        from ..report.replay import replay_page
+        if viewer == "default":
+            viewer = self.players[0] if len(self.players) == 1 else 0
+        info = [f"P0 {self.names[0]} against P1 {self.names[1]}",
+                f"rules {self.start.rules}", f"seed {self.start.seed}",
+                f"{len(self.moves)} moves", f"review: {self.engine.name}, seed {self.seed}"]
+        end = self.final()
+        if end.is_over:
+            info.append(result_of(end)["text"])
+        data = self.as_dict()
+        return replay_page(self.start, self.moves, names=self.names, info=info,
+                           viewer=viewer, review=data, review_table=figure_rows(data["players"]),
+                           title="cuttle game review")
+
+    def __repr__(self):
+        acc = ", ".join(f"P{p} {self._fmt_acc(p)}" for p in self.players)
+        return (f"<Review {self.engine.name}: {len(self.decisions)} of {self.total} "
+                f"decisions, accuracy {acc}>")
+
+    def _fmt_acc(self, p):
+        a = self.accuracy(p)
+        return "-" if a is None else f"{a:.1f}%"
+
+    def __str__(self):
+        return "\n".join(self.lines())
+
+    def lines(self) -> list[str]:
+        """The text review: the annotated move list, then the per-player figures."""
+        who = {p: f"P{p} {self.names[p]}" for p in (0, 1)}
+        out = [f"Review{' of ' + self.source if self.source else ''}: {who[0]} against "
+               f"{who[1]}; rules {self.start.rules}; seed {self.start.seed}; "
+               f"{len(self.moves)} moves",
+               f"Engine {self.engine.name}: {self.engine.description}; seed {self.seed}",
+               "Scores: the mover's expected score (win + half a draw) from what they could "
+               "know; loss in points of it."]
+        if self.omniscient is not None:
+            out.append("Hindsight (every card known, not what the mover could know): "
+                       "P0's expected score after the move.")
+        by_ply = {d.ply: d for d in self.decisions}
+        width = max([len(str(m)) for m in self.moves] + [8]) + 3
+        bw = max([len(str(d.best)) for d in self.decisions if d.best is not None] + [4])
+        nw = max(len(who[0]), len(who[1]))
+        g = self.start.copy()
+        turn = None
+        for i, m in enumerate(self.moves):
+            if g.turn_number != turn:
+                turn = g.turn_number
+                out.append(f"turn {turn}")
+            p = g.to_move
+            d = by_ply.get(i)
+            text = f"{str(m)} {d.annotation}".rstrip() if d else str(m)
+            line = f"{i + 1:>5}. {who[p]:<{nw}}  {text:<{width}}"
+            if d is None:
+                line += "" if p in self.players else "  (not reviewed)"
+                if p in self.players:
+                    line += "  (not reached)"
+            elif not d.judged:
+                line += "  forced"
+            else:
+                best = "" if d.label == "best" else f"best {str(d.best):<{bw}} {d.best_score:6.1%}"
+                line += (f"{d.played_score:6.1%}  {best:<{bw + 13}}  "
+                         f"{100 * d.loss:5.1f}  {d.label}")
+            if self.omniscient is not None and self.omniscient[i + 1] is not None:
+                line += f"  [hindsight P0 {self.omniscient[i + 1]:.0%}]"
+            out.append(line.rstrip())
+            g.play(m)
+        if g.is_over:
+            out.append(f"Result: {result_of(g)['text']}")
+        if not self.complete:
+            out.append(f"(review interrupted: {len(self.decisions)} of {self.total} "
+                       f"decisions reviewed)")
+        out.append("")
+        sums = self.summaries
+        cols = [who[s["player"]] for s in sums]
+        cw = max([len(c) for c in cols] + [10])
+        lw = max(len(f.label) for f in PLAYER_FIGURES)
+        out.append(" " * lw + "".join(f"  {c:>{cw}}" for c in cols))
+        for f in PLAYER_FIGURES:
+            out.append(f"{f.label:<{lw}}" + "".join(f"  {f.fmt(s[f.key]):>{cw}}" for s in sums))
+        cpu = "" if math.isnan(self.cpu_seconds) else f", {self.cpu_seconds:.2f} s CPU"
+        out.append(f"{self.samples:,} {self.engine.unit}{'es' if self.engine.unit == 'search' else 's'} "
+                   f"in {self.seconds:.2f} s{cpu}; labels: best <= {100 * self.thresholds.best:g}, "
+                   f"good <= {100 * self.thresholds.good:g}, inaccuracy (?!) <= "
+                   f"{100 * self.thresholds.inaccuracy:g}, mistake (?) <= "
+                   f"{100 * self.thresholds.mistake:g} points lost, blunder (??) more")
+        return out

@@ -1,0 +1,211 @@
+"""`review()`: a whole game reviewed decision by decision, each from its mover's view."""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from typing import TYPE_CHECKING, Any
+
+from .._review import hindsight as _hindsight
+from ..errors import IllegalMoveError, Interrupted
+from ..game import Game
+from ..moves import Move
+from ..record import play_recorded, read_record, start_game, validate_record
+from ..seeding import derive, seed_or_new
+from ..progress import Progress
+from ..threads import check_threads
+from .engines import evaluate, parse_engine
+from .figures import FORCED, Thresholds, move_accuracy
+from .result import Decision, MoveScore, Review
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
+    from .engines import Engine
+
+__all__ = ["judge", "review"]
+
+DECISION_KEY = 0            # derive(seed, DECISION_KEY, ply): a decision's samples
+HINDSIGHT_KEY = 1           # derive(seed, HINDSIGHT_KEY, step): a hindsight value
+
+
+class _Cancelled(Exception):
+    """The caller's cancel said stop."""
+
+
+def _load(source: Any) -> tuple[Game, list[str], tuple[str, str], str]:
+    """(start, move texts, player names, description) of a Game, a record (dict) or a
+    record file."""
+    if isinstance(source, Game):
+        start = source.copy()
+        while start.ply:
+            start.undo()
+        return start, [str(m) for m in source.moves], ("player 0", "player 1"), ""
+    if isinstance(source, dict):
+        rec, where = validate_record(source), ""
+    elif isinstance(source, (str, os.PathLike)):
+        rec, where = read_record(source), os.fspath(source)
+    else:
+        raise ValueError(f"review takes a Game, a game record (dict) or a record file, "
+                         f"not {type(source).__name__}")
+    players = rec.get("players", ["player 0", "player 1"])
+    return start_game(rec), list(rec["moves"]), tuple(players), where
+
+
+# Local argument checks (_players, the names, _stopper; Thresholds and parse_engine check
+# their own): to move to the library's validation module once it exists.
+def _players(player: Any) -> tuple[int, ...]:
+    if player is None or (isinstance(player, str) and player.strip().lower() == "both"):
+        return (0, 1)
+    if isinstance(player, bool) or player not in (0, 1):
+        raise ValueError(f"player must be 0, 1, 'both' or None (both), not {player!r}")
+    return (int(player),)
+
+
+def _stopper(cancel: Any) -> Callable[[], None] | None:
+    """A check that raises _Cancelled once `cancel` (an object with is_set(), e.g. a
+    threading.Event, or a callable returning True to stop) says so."""
+    if cancel is None:
+        return None
+    test = getattr(cancel, "is_set", cancel)
+    if not callable(test):
+        raise ValueError(f"cancel must be a threading.Event-like object or a callable, "
+                         f"not {cancel!r}")
+
+    def check():
+        if test():
+            raise _Cancelled
+    return check
+
+
+def judge(game: Game, played: Move | str | int, engine: str | Engine = "expert", *,
+          seed: int | None = None, threads: int | None = None,
+          thresholds: Thresholds | dict[str, float] | None = None,
+          cancel: Any = None) -> Decision:
+    """The review of one decision: `played` (a legal move of `game`'s decider) against
+    every other legal move, each valued from the decider's own view (determinizations
+    of what they may know) by `engine` (as in `review`).  The same seed gives the same
+    figures for every game the decider cannot tell apart from this one.  Ctrl-C or
+    `cancel` raise `cuttle.Interrupted` (with no result)."""
+    if game.is_over:
+        raise ValueError("the game is over: there is no decision to judge")
+    legal = list(game.legal_moves)
+    move = played if isinstance(played, Move) else \
+        Move.from_code(played) if isinstance(played, int) else Move.parse(played)
+    if move not in legal:
+        raise IllegalMoveError(f"{str(move)!r} is not a legal move here; legal: "
+                               f"{', '.join(map(str, legal))}")
+    args = (parse_engine(engine), seed_or_new(seed), check_threads(threads),
+            Thresholds.coerce(thresholds), _stopper(cancel))
+    try:
+        return _judge(game, move, *args, game.ply)
+    except (KeyboardInterrupt, _Cancelled):
+        raise Interrupted(None, 0, 1, "decision") from None
+
+
+def _judge(game: Game, move: Move, eng: Engine, seed: int, threads: int, th: Thresholds,
+           check: Callable[[], None] | None, ply: int) -> Decision:
+    legal = list(game.legal_moves)
+    p, turn, phase = game.to_move, game.turn_number, game.phase
+    if len(legal) == 1:
+        return Decision(ply, p, turn, phase, move, 1, FORCED)
+    i = legal.index(move)
+    mv = evaluate(game, i, eng, seed, threads, th, check)
+    b = mv.best(i)
+    scores = [MoveScore(m, mv.mean(k), mv.n[k]) for k, m in enumerate(legal)]
+    cands = tuple(sorted(scores, key=lambda s: (-s.score, -s.samples, legal.index(s.move))))
+    loss = 0.0 if b == i else max(0.0, scores[b].score - scores[i].score)
+    return Decision(ply, p, turn, phase, move, len(legal), th.label(loss), legal[b],
+                    scores[i].score, scores[b].score, loss, move_accuracy(loss), cands)
+
+
+def review(game_or_record: Game | dict[str, Any] | str | os.PathLike[str],
+           engine: str | Engine = "expert", *, player: int | str | None = None,
+           seed: int | None = None, threads: int | None = None,
+           thresholds: Thresholds | dict[str, float] | None = None,
+           omniscient: bool = False,
+           progress: bool | Callable[[int, int], object] | None = False,
+           cancel: Any = None, names: Sequence[str] | None = None) -> Review:
+    """Review a game move by move: each decision of `player` (0, 1, or None/"both")
+    with more than one legal move is valued from the mover's own view and labelled
+    best, good, inaccuracy, mistake or blunder by its loss; forced moves are listed.
+
+    game_or_record: a `Game` (reviewed from its first move), a game record (dict) or
+    the path of a record file (what ``cuttle play --record`` and the replay write).
+    engine: "expert" (expert playouts), "rollouts:N" (random playouts) or "ismcts:N"
+    (searches with the move forced at the root); see docs/review.md.
+    thresholds: a `Thresholds` or a dict of some of its bounds.
+    omniscient: also value every position with every card known (hindsight).
+    progress: True/False/None (a bar on stderr; None: if it is a terminal) or a
+    callable(done, total) called after each decision.
+    cancel: a threading.Event (or a callable returning True) checked between native
+    calls.  Ctrl-C or cancel raise `cuttle.Interrupted` whose `result` is the `Review`
+    of the decisions finished (``complete=False``).
+    names: the players' names (P0, P1) in the text and the page (default: the record's,
+    or "player 0" and "player 1").
+
+    The same seed gives the same review, whatever the thread count.
+    """
+    start, texts, own_names, where = _load(game_or_record)
+    if names is None:
+        names = own_names
+    elif isinstance(names, str) or len(names) != 2 or \
+            not all(isinstance(n, str) for n in names):
+        raise ValueError(f"names must be two strings (P0, P1), not {names!r}")
+    eng = parse_engine(engine)
+    th = Thresholds.coerce(thresholds)
+    players = _players(player)
+    threads = check_threads(threads)
+    seed = seed_or_new(seed)
+    check = _stopper(cancel)
+    # Replay once: the moves (checked) and how many decisions there are to review.
+    g = start.copy()
+    moves: list[Move] = []
+    total = 0
+    for i, text in enumerate(texts, 1):
+        if g.to_move in players:
+            total += 1
+        moves.append(play_recorded(g, i, text))
+    omni: list[float | None] | None = [None] * (len(moves) + 1) if omniscient else None
+    decisions: list[Decision] = []
+    t0, c0 = time.perf_counter(), time.process_time()
+    bar = Progress(total, progress, desc="review", unit="decision")
+
+    def result(complete: bool) -> Review:
+        return Review(start=start, moves=moves, names=names, players=players, engine=eng,
+                      seed=seed, thresholds=th, decisions=decisions, omniscient=omni,
+                      total=total, seconds=time.perf_counter() - t0,
+                      cpu_seconds=time.process_time() - c0, complete=complete,
+                      source=where)
+
+    g = start.copy()
+    try:
+        for i, m in enumerate(moves):
+            if omni is not None:
+                omni[i] = _hindsight_value(g, eng, derive(seed, HINDSIGHT_KEY, i), threads,
+                                           check)
+            if g.to_move in players:
+                decisions.append(_judge(g, m, eng, derive(seed, DECISION_KEY, i), threads, th,
+                                        check, i))
+                bar.update(1)
+            g.play(m)
+        if omni is not None:
+            omni[len(moves)] = _hindsight_value(g, eng, derive(seed, HINDSIGHT_KEY,
+                                                               len(moves)), threads, check)
+    except (KeyboardInterrupt, _Cancelled):
+        bar.close()
+        raise Interrupted(result(False), len(decisions), total, "decision") from None
+    bar.close()
+    return result(True)
+
+
+def _hindsight_value(g: Game, eng: Engine, seed: int, threads: int,
+                     check: Callable[[], None] | None) -> float:
+    """Player 0's expected score of `g` with every card as it lies."""
+    if g.is_over:
+        return 0.5 if g.winner is None else float(g.winner == 0)
+    if check is not None:
+        check()
+    w = _hindsight(g, 0, eng.hindsight_samples, seed, eng.hindsight_code, threads)
+    return float(((w == 0) + 0.5 * (w < 0)).mean()) if len(w) else math.nan

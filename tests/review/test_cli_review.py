@@ -1,0 +1,175 @@
+"""`cuttle review`, `cuttle replay --review` and the game-over menu of `cuttle play`
+(review, play again, quit), in-process with a scripted stdin and once through a real
+Ctrl-C."""
+
+import io
+import json
+import re
+import sys
+
+import pytest
+
+import cuttle
+from cuttle.cli import main
+from cuttle.policies import Bot
+from cuttle.record import make_record, read_record, write_record
+from cli.test_cli import _ctrl_c
+
+
+def run(monkeypatch, capsys, argv, stdin=""):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture(scope="module")
+def record(tmp_path_factory):
+    g = cuttle.Game(seed=14)
+    bots = (Bot("expert", 1), Bot("random", 2))
+    while not g.is_over:
+        g.play(bots[g.to_move].choose(g))
+    path = tmp_path_factory.mktemp("rec") / "game.json"
+    write_record(make_record(g, players=["ann", "bob"]), path)
+    return path, g
+
+
+def test_review_prints_the_annotated_moves_and_the_figures(monkeypatch, capsys, record):
+    path, g = record
+    code, out, err = run(monkeypatch, capsys, ["review", path, "--engine", "rollouts:20",
+                                               "--seed", "3", "--threads", "2"])
+    assert code == 0 and err == ""
+    r = cuttle.review(path, "rollouts:20", seed=3)
+    lines = out.splitlines()
+    assert lines[0].startswith(f"Review of {path}: P0 ann against P1 bob; rules classic")
+    for d in r.decisions:                  # the same figures as the API's
+        line = next(x for x in lines if x.lstrip().startswith(f"{d.ply + 1}. "))
+        assert f"{d.played} {d.annotation}".strip() in line
+        assert d.label in line
+    assert "accuracy" in out and f"{r.accuracy(1):.1f}%" in out
+    assert "Result: " + ("draw" if g.winner is None else f"player {g.winner} wins") in out
+
+
+def test_review_json_html_and_one_player(monkeypatch, capsys, record, tmp_path):
+    path, g = record
+    code, out, _ = run(monkeypatch, capsys, ["review", path, "--engine", "rollouts:20",
+                                             "--seed", "3", "--json"])
+    assert code == 0
+    d = json.loads(out)
+    assert d["decisions"] == cuttle.review(path, "rollouts:20", seed=3).as_dict()["decisions"]
+    page, js = tmp_path / "r.html", tmp_path / "r.json"
+    code, out, _ = run(monkeypatch, capsys, ["review", path, "--engine", "rollouts:20",
+                                             "--seed", "3", "--player", "1", "--html", page,
+                                             "--json", js, "--omniscient",
+                                             "--thresholds", "good=0.02,mistake=0.3"])
+    assert code == 0 and f"review page written to {page}" in out and "Review of" in out
+    d = json.loads(js.read_text())
+    assert {x["player"] for x in d["decisions"]} == {1} and d["reviewed_players"] == [1]
+    assert d["thresholds"]["good"] == 0.02 and d["thresholds"]["mistake"] == 0.3
+    assert len(d["omniscient"]) == g.ply + 1
+    html = page.read_text()
+    assert 'data-review="1"' in html and 'data-viewer="1"' in html
+    assert html.count('class="pt ') == sum(x["label"] != "forced" for x in d["decisions"])
+    assert "hindsight" in html
+
+
+def test_replay_with_review(monkeypatch, capsys, record, tmp_path):
+    path, g = record
+    page = tmp_path / "replay.html"
+    code, out, err = run(monkeypatch, capsys, ["replay", path, "--html", page, "--review",
+                                               "--engine", "rollouts:10", "--seed", "1"])
+    assert code == 0, err
+    assert "with the review" in out
+    html = page.read_text()
+    assert 'data-review="1"' in html and "review-graph" in html
+    assert 'data-viewer="0"' in html                        # both reviewed: P0's view
+    code, out, err = run(monkeypatch, capsys, ["replay", path, "--html", page])
+    assert code == 0 and 'data-review' not in page.read_text()
+
+
+@pytest.mark.parametrize("argv, code, message", [
+    (["review", "{tmp}/none.json"], 1, "cannot read"),
+    (["review", "{tmp}/bad.json"], 2, "not a cuttle game record"),
+    (["review", "{rec}", "--engine", "alphazero"], 2, "unknown engine 'alphazero'"),
+    (["review", "{rec}", "--engine", "ismcts:0"], 2, "bad count in engine"),
+    (["review", "{rec}", "--player", "2"], 2, "--player: expected 0, 1 or both"),
+    (["review", "{rec}", "--thresholds", "good=x"], 2, "--thresholds: expected LABEL=LOSS"),
+    (["review", "{rec}", "--thresholds", "best=0.2"], 2, "must grow"),
+    (["review", "{rec}", "--thresholds", "nice=0.2"], 2, "unknown threshold 'nice'"),
+    (["review", "{rec}", "--threads", "0"], 2, "must be at least 1"),
+    (["review", "{rec}", "--html", "{tmp}/no/r.html"], 2, "no folder"),
+    (["review", "{rec}", "--html", "{tmp}/x.html", "--json", "{tmp}/x.html"], 2,
+     "name the same file"),
+    (["review", "{tmp}/illegal.json"], 2, "move 2"),
+    (["replay", "{rec}", "--review"], 2, "--review adds the review to the replay page"),
+    (["review"], 2, "required: RECORD"),
+])
+def test_review_errors(monkeypatch, capsys, record, tmp_path, argv, code, message):
+    path, g = record
+    (tmp_path / "bad.json").write_text('{"format": "pgn"}')
+    rec = make_record(g, players=["a", "b"])
+    rec["moves"][1] = "royal KS"
+    write_record(rec, tmp_path / "illegal.json")
+    argv = [a.format(tmp=tmp_path, rec=path) for a in argv]
+    got, out, err = run(monkeypatch, capsys, argv)
+    assert got == code and message in err and "Traceback" not in err, err
+
+
+def test_ctrl_c_prints_the_finished_decisions(record):
+    path, _ = record
+    # Ctrl-C once the progress bar shows a finished decision (k/N with k >= 1).
+    code, out, err = _ctrl_c(["review", str(path), "--engine", "ismcts:5000", "--seed", "1",
+                              "--threads", "1", "--progress"], wait_for=r"\b[1-9]\d*/\d+\b")
+    assert code == 130, err
+    m = re.search(r"interrupted after (\d+) of (\d+) decisions", err)
+    assert m and int(m.group(1)) >= 1 and "Traceback" not in err
+    assert f"review interrupted: {m.group(1)} of {m.group(2)} decisions reviewed" in out
+    assert "accuracy" in out
+
+
+# ---------------------------------------------------------------------------------------
+# cuttle play: the game-over menu
+
+def decisions_of(argv, monkeypatch, capsys):
+    """How many answers `cuttle play argv` reads before its game is over (with '1')."""
+    code, out, _ = run(monkeypatch, capsys, argv, "1\n" * 2000)
+    assert code == 0 and "Game over. Type:" in out
+    return out[:out.index("Game over. Type:")].count("your move> ")
+
+
+def test_play_offers_a_review_and_another_game(monkeypatch, capsys, tmp_path):
+    rec = tmp_path / "g.json"
+    argv = ["play", "--bot", "random", "--seed", "11", "--record", rec]
+    k = decisions_of(argv, monkeypatch, capsys)
+    stdin = "1\n" * k + "review rollouts:10\nreview chess\nwhat\nagain\nquit\n"
+    code, out, err = run(monkeypatch, capsys, argv, stdin)
+    assert code == 0, err
+    assert f"Game record saved to {rec}" in out
+    assert "Reviewing your moves with rollouts:10" in out and "accuracy" in out
+    review_json, page = tmp_path / "g.review.json", tmp_path / "g.review.html"
+    assert f"Review saved to {review_json} and {page}" in out
+    d = json.loads(review_json.read_text())
+    assert d["engine"] == "rollouts:10" and d["reviewed_players"] == [0]
+    assert d["moves"] == read_record(rec)["moves"]
+    assert 'data-review="1"' in page.read_text()
+    assert "unknown engine 'chess'" in out and "Type review, again or quit." in out
+    # 'again' dealt a new game (seeded from --seed), which 'quit' ended and saved
+    second = tmp_path / "g-2.json"
+    assert f"Game record saved to {second}" in out
+    again = read_record(second)
+    assert again["seed"] == cuttle.seeding.derive(11, 1) and again["result"]["status"] == "quit"
+    assert out.count("Game over. Type:") == 1
+
+
+def test_play_leaves_at_the_end_of_input_or_after_unclear_answers(monkeypatch, capsys,
+                                                                 tmp_path):
+    rec = tmp_path / "g.json"
+    argv = ["play", "--bot", "random", "--seed", "12", "--record", rec]
+    k = decisions_of(argv, monkeypatch, capsys)
+    code, out, _ = run(monkeypatch, capsys, argv, "1\n" * k)
+    assert code == 0 and out.rstrip().endswith("after the game>")
+    code, out, _ = run(monkeypatch, capsys, argv, "1\n" * (k + 10))
+    assert code == 0 and out.count("Type review, again or quit.") == 3
+    assert not (tmp_path / "g.review.json").exists()
+    code, out, _ = run(monkeypatch, capsys, argv, "quit\n")      # no game over: no menu
+    assert code == 0 and "Game over. Type:" not in out

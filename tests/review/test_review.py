@@ -1,0 +1,334 @@
+"""cuttle.review (cuttle/review/): the labels of moves whose value is known (a win on the
+spot, the only move that avoids an immediate loss), the hidden-information guarantee
+(figures never depend on cards the mover cannot see), the accuracy of a strong and a
+random player, the JSON, Ctrl-C and cancel, seeds and threads.  Small budgets: these
+tests check behaviour, not precision (docs/review.md measures the noise)."""
+
+import json
+import threading
+
+import pytest
+
+import cuttle
+from cuttle.policies import Bot
+from cuttle.record import make_record, write_record
+from cuttle.review import (LABELS, PLAYER_FIGURES, Thresholds, judge, move_accuracy,
+                           parse_engine, review)
+
+# P0 to move: `points TH` reaches 24 of 21 and wins at once; P1, at 18 with six cards,
+# wins on its next turn if P0 does not.
+WIN = dict(hands=(["TH", "2C", "3D"], ["4S", "5S", "6S", "7C", "8D", "9C"]),
+           points=(["7S", "7H"], ["9H", "9D"]), rest="deck", seed=3)
+# Open hands: P1 (20 of 21) holds 4S and 6S and wins next turn unless P0 scuttles its TC
+# with the TS (9D: P1 needs 10, which no card of theirs gives at once, so that one is
+# not a loss on the spot either; after the AD, or anything else, P1 plays the 4S).
+SAVE = dict(hands=(["TS", "3H", "5D"], ["4S", "6S"]),
+            points=(["5H", "4C"], ["TC", "9D", "AD"]), rest="deck", seed=5)
+ENGINES = ("expert:16", "ismcts:100")
+
+
+def bot_game(names, seed, plies=None):
+    """A game between two bots (its first `plies` moves only, when given)."""
+    g = cuttle.Game(seed=seed)
+    bots = (Bot(names[0], seed), Bot(names[1], seed + 1))
+    while not g.is_over and (plies is None or g.ply < plies):
+        g.play(bots[g.to_move].choose(g))
+    return g
+
+
+@pytest.mark.parametrize("engine", ENGINES + ("rollouts:100",))
+def test_a_win_on_the_spot_is_best_and_missing_it_a_blunder(engine):
+    g = cuttle.Game.from_position(**WIN)
+    won = judge(g, "points TH", engine, seed=1)
+    assert won.label == "best" and won.loss == 0 and won.played_score == 1.0
+    assert won.best == cuttle.Move.parse("points TH")
+    for miss in ("draw", "points 3D", "scuttle TH 9H"):
+        d = judge(g, miss, engine, seed=1)
+        assert d.best == cuttle.Move.parse("points TH") and d.best_score == 1.0
+        assert d.label == "blunder" and d.annotation == "??" and d.loss > 0.5
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_the_only_move_that_avoids_an_immediate_loss(engine):
+    g = cuttle.Game.from_position("open", **SAVE)
+    saved = judge(g, "scuttle TS TC", engine, seed=2)
+    assert saved.label == "best" and saved.best == saved.played and saved.loss == 0
+    for miss in ("draw", "points TS", "scuttle TS AD"):
+        d = judge(g, miss, engine, seed=2)
+        assert d.best == cuttle.Move.parse("scuttle TS TC")
+        assert d.label == "blunder" and d.annotation == "??" and d.loss > 0.2
+    # The same through a whole review of a record that starts there.
+    rec = make_record(g.copy(), players=["a", "b"], position=g.position_text(rules=False))
+    rec["moves"] = ["draw"]
+    r = review(rec, engine, player=0, seed=2)
+    assert [d.label for d in r.decisions] == ["blunder"]
+    assert str(r.decisions[0].best) == "scuttle TS TC"
+
+
+def same_figures(a, b):
+    da, db = a.as_dict(), b.as_dict()
+    da.pop("ply"), db.pop("ply")
+    return da == db
+
+
+@pytest.mark.parametrize("engine", ENGINES + ("rollouts:64",))
+def test_figures_never_depend_on_cards_the_mover_cannot_see(engine):
+    """At every decision of a game, the review of the move played is the same in
+    every game the mover cannot tell apart (the opponent's hidden cards and the deck
+    order swapped for others consistent with the mover's view, the random stream
+    reseeded), for the same seed."""
+    g = bot_game(("expert", "greedy"), 21)
+    h = g.copy()
+    while h.ply:
+        h.undo()
+    checked = 0
+    for i, move in enumerate(g.moves):
+        if len(h.legal_moves) > 1 and i % 4 == 0:
+            d = judge(h, move, engine, seed=100 + i, threads=2)
+            for k in range(2):
+                other = h.determinize(h.to_move, seed=1000 * i + k)
+                assert other.hand(h.to_move) == h.hand(h.to_move)
+                if k == 0:
+                    assert (other.hand(1 - h.to_move), other.deck) != \
+                        (h.hand(1 - h.to_move), h.deck) or not h.deck
+                assert same_figures(judge(other, move, engine, seed=100 + i, threads=1), d)
+            checked += 1
+        h.play(move)
+    assert checked >= 4
+
+
+def test_swapped_hidden_cards_in_a_record_change_nothing():
+    """Two records that differ only in P1's hand and the deck order: P0's first
+    decision gets the same review."""
+    def record(p1_hand, deck):
+        g = cuttle.Game.from_position(hands=(["7H", "9C", "KS", "2D", "QH"], p1_hand),
+                                      deck=deck, rest="deck", seed=8)
+        for m in ("points 9C",):
+            g.play(m)
+        return make_record(g, players=["a", "b"],
+                           position=cuttle.Game.from_position(
+                               hands=(["7H", "9C", "KS", "2D", "QH"], p1_hand), deck=deck,
+                               rest="deck", seed=8).position_text(rules=False))
+    a = review(record(["3C", "4C", "5C", "6C", "8C", "TC"], ["AS", "2S"]), "expert:32",
+               player=0, seed=4)
+    b = review(record(["AS", "2S", "3S", "4S", "5S", "6S"], ["TC", "8C"]), "expert:32",
+               player=0, seed=4)
+    assert a.decisions[0].as_dict() == b.decisions[0].as_dict()
+
+
+def test_random_play_gets_a_far_lower_accuracy_than_the_expert():
+    for seed, seats in ((5, ("expert", "random")), (6, ("random", "expert"))):
+        g = bot_game(seats, seed)
+        r = review(g, "expert:32", seed=1, threads=2)
+        expert, rnd = seats.index("expert"), seats.index("random")
+        assert r.accuracy(expert) > r.accuracy(rnd) + 20
+        s = {x["player"]: x for x in r.summaries}
+        assert s[rnd]["average_loss"] > 2 * s[expert]["average_loss"]
+        assert s[rnd]["best"] / s[rnd]["judged"] < s[expert]["best"] / s[expert]["judged"]
+
+
+def test_forced_moves_are_listed_not_judged():
+    g = bot_game(("greedy", "greedy"), 3)
+    r = review(g, "rollouts:20", seed=1)
+    h = g.copy()
+    while h.ply:
+        h.undo()
+    forced = []
+    for m in g.moves:
+        if len(h.legal_moves) == 1:
+            forced.append(h.ply)
+        h.play(m)
+    assert forced, "the game should have a forced move"
+    assert [d.ply for d in r.decisions] == list(range(g.ply))
+    for d in r.decisions:
+        assert (d.label == "forced") == (d.ply in forced)
+        assert d.judged == (d.loss is not None) == (d.ply not in forced)
+    s = r.summary(0)
+    assert s["forced"] + s["judged"] == sum(d.player == 0 for d in r.decisions)
+
+
+def test_one_player_and_labels_by_threshold():
+    g = bot_game(("greedy", "random"), 4)
+    r = review(g, "rollouts:40", player=1, seed=3)
+    assert {d.player for d in r.decisions} == {1} and r.players == (1,)
+    strict = review(g, "rollouts:40", player=1, seed=3,
+                    thresholds={"best": 0, "good": 0, "inaccuracy": 0, "mistake": 0})
+    for a, b in zip(r.decisions, strict.decisions):
+        assert a.loss == b.loss                      # thresholds only relabel
+        if b.judged:
+            assert b.label == ("best" if b.loss == 0 else "blunder")
+            assert a.label == Thresholds().label(a.loss)
+            assert a.accuracy == pytest.approx(move_accuracy(a.loss))
+
+
+def test_the_json_schema():
+    g = bot_game(("expert", "greedy"), 7)
+    r = review(g, "rollouts:30", seed=9, omniscient=True)
+    d = json.loads(json.dumps(r.as_dict()))
+    assert d["format"] == "cuttle-review" and d["engine"] == "rollouts:30" and d["seed"] == 9
+    assert d["complete"] and d["reviewed"] == d["total"] == g.ply == len(d["decisions"])
+    assert d["moves"] == [str(m) for m in g.moves]
+    for i, x in enumerate(d["decisions"]):
+        assert x["ply"] == i and x["player"] in (0, 1) and x["played"] == str(g.moves[i])
+        assert x["label"] in LABELS + ("forced",)
+        if x["label"] == "forced":
+            assert x["best"] is None and x["loss"] is None and x["legal_moves"] == 1
+            continue
+        assert x["loss"] == pytest.approx(x["best_score"] - x["played_score"], abs=1e-12)
+        assert 0 <= x["loss"] <= 1 and x["label"] == Thresholds().label(x["loss"])
+        moves = {c["move"]: c for c in x["candidates"]}
+        assert len(moves) == x["legal_moves"] and x["played"] in moves and x["best"] in moves
+        assert x["candidates"][0]["score"] == x["best_score"] == moves[x["best"]]["score"]
+        assert x["samples"] == sum(c["samples"] for c in x["candidates"])
+        assert all(c["samples"] >= 30 for c in x["candidates"])
+    assert [p["player"] for p in d["players"]] == [0, 1]
+    for p in d["players"]:
+        assert set(p) == {"player", "name"} | {f.key for f in PLAYER_FIGURES}
+        mine = [x for x in d["decisions"] if x["player"] == p["player"]]
+        assert p["judged"] + p["forced"] == len(mine)
+        assert sum(p[lab] for lab in LABELS) == p["judged"]
+    omni = d["omniscient"]
+    assert len(omni) == g.ply + 1 and all(0 <= v <= 1 for v in omni)
+    assert omni[-1] == (0.5 if g.winner is None else float(g.winner == 0))
+
+
+@pytest.mark.parametrize("rules", [
+    "classic", "cuttle.cards", "cuttle.cards joker=true four=random",
+    "classic seven=top2 nine=freeze hand_limit=7 strict_scuttle=true",
+    "cuttle.cards ten_blocks_scuttle=true ten_discards=true hand_limit=5"])
+def test_every_record_the_library_writes(tmp_path, rules):
+    """A record of each rule set, through its file, unfinished (status quit) and from a
+    position: every move reviewed in order, each judged move's best among its moves."""
+    g = cuttle.Game(rules, seed=12)
+    bots = (Bot("random", 1), Bot("random", 2))
+    while g.ply < 12 or g.phase != "main":
+        g.play(bots[g.to_move].choose(g))
+    pos = g.position_text(rules=False)
+    h = cuttle.Game.from_text(pos, rules=g.rules, seed=g.seed)     # the same position
+    while not g.is_over and g.ply < 30:
+        g.play(bots[g.to_move].choose(g))
+        h.play(g.moves[-1])
+    for rec in (make_record(g, players=["x", "y"], status="over" if g.is_over else "quit"),
+                make_record(h, players=["x", "y"], status="quit", position=pos)):
+        path = tmp_path / "game.json"
+        write_record(rec, path)
+        r = review(str(path), "expert:16", seed=3, threads=1)
+        assert r.complete and r.total == len(rec["moves"]) == len(r.decisions)
+        assert [d.ply for d in r.decisions] == list(range(len(rec["moves"])))
+        assert [str(d.played) for d in r.decisions] == rec["moves"]
+        for d in r.decisions:
+            assert d.label in LABELS + ("forced",)
+
+
+def test_a_seed_gives_the_same_review_whatever_the_threads():
+    g = bot_game(("greedy", "expert"), 8, plies=14)
+    a = review(g, "expert:8", seed=5, threads=1, omniscient=True)
+    b = review(g, "expert:8", seed=5, threads=2, omniscient=True)
+    c = review(g, "expert:8", seed=6, threads=2)
+    assert a.as_dict()["decisions"] == b.as_dict()["decisions"]
+    assert a.omniscient == b.omniscient
+    assert a.as_dict()["decisions"] != c.as_dict()["decisions"]
+    s = review(g, "ismcts:30", seed=5, threads=1)
+    t = review(g, "ismcts:30", seed=5, threads=2)
+    assert s.as_dict()["decisions"] == t.as_dict()["decisions"]
+
+
+def test_the_budget_adapts():
+    """Every move gets the base; only the close contenders and the move played get
+    more, never beyond the cap."""
+    g = cuttle.Game.from_position(**WIN)
+    d = judge(g, "draw", "expert:16", seed=1)
+    n = {str(c.move): c.samples for c in d.candidates}
+    assert min(n.values()) == 16 and max(n.values()) <= 128
+    g = bot_game(("expert", "expert"), 9, plies=16)
+    r = review(g, "expert:16", seed=2)
+    spent = [c.samples for x in r.decisions for c in x.candidates]
+    assert min(spent) == 16 and max(spent) == 128 and 16 < sum(spent) / len(spent) < 128
+
+
+def test_ctrl_c_keeps_the_finished_decisions(monkeypatch):
+    from cuttle.review import engines
+    real, calls = engines._rollouts, []
+
+    def flaky(*args):
+        calls.append(1)
+        if len(calls) == 25:
+            raise KeyboardInterrupt
+        return real(*args)
+
+    g = bot_game(("greedy", "greedy"), 10)
+    monkeypatch.setattr(engines, "_rollouts", flaky)
+    with pytest.raises(cuttle.Interrupted) as info:
+        review(g, "rollouts:10", seed=3, threads=1)
+    part = info.value.result
+    assert isinstance(part, cuttle.Review) and not part.complete
+    assert info.value.unit == "decision" and info.value.total == g.ply
+    assert 0 < info.value.done == len(part.decisions) < g.ply
+    monkeypatch.setattr(engines, "_rollouts", real)
+    whole = review(g, "rollouts:10", seed=3, threads=2)
+    assert [x.as_dict() for x in part.decisions] == \
+        [x.as_dict() for x in whole.decisions[:len(part.decisions)]]
+    assert "interrupted" in str(part) and part.as_dict()["complete"] is False
+
+
+def test_cancel_from_another_thread_and_progress():
+    g = bot_game(("greedy", "greedy"), 11)
+    stop = threading.Event()
+    seen = []
+
+    def progress(done, total):
+        seen.append((done, total))
+        if done == 3:
+            stop.set()                  # as a web app's cancel button would
+
+    with pytest.raises(cuttle.Interrupted) as info:
+        review(g, "rollouts:10", seed=1, progress=progress, cancel=stop)
+    assert len(info.value.result.decisions) == 3
+    assert seen == [(k, g.ply) for k in (1, 2, 3)]
+    out = {}
+    t = threading.Thread(target=lambda: out.setdefault("r", review(g, "rollouts:10", seed=1)))
+    t.start()
+    t.join(120)
+    assert out["r"].complete and len(out["r"].decisions) == g.ply
+    with pytest.raises(cuttle.Interrupted):
+        review(g, "rollouts:10", seed=1, cancel=lambda: True)
+
+
+def test_bad_arguments():
+    g = bot_game(("greedy", "greedy"), 12)
+    for engine in ("foo", "expert:0", "ismcts:x", "rollouts:-3", 7):
+        with pytest.raises(ValueError):
+            review(g, engine)
+    for kw in (dict(player=2), dict(player=True), dict(seed=-1), dict(threads=0),
+               dict(thresholds={"good": 2}), dict(thresholds={"best": 0.2, "good": 0.1}),
+               dict(thresholds={"great": 0.1}), dict(cancel=3)):
+        with pytest.raises(ValueError):
+            review(g, "rollouts:5", **kw)
+    with pytest.raises(ValueError, match="review takes a Game"):
+        review(42)
+    with pytest.raises(ValueError, match="not a cuttle game record"):
+        review({"format": "pgn"})
+    rec = make_record(g, players=["a", "b"])
+    rec["moves"][3] = "scuttle KH 2C"
+    with pytest.raises(ValueError, match="move 4"):
+        review(rec, "rollouts:5")
+    with pytest.raises(cuttle.IllegalMoveError):
+        judge(cuttle.Game(seed=1), "points KS", "rollouts:5")
+    over = cuttle.Game.from_position(points=(["TH", "9H", "2H"], []), rest="deck", seed=1)
+    with pytest.raises(ValueError, match="over"):
+        judge(over, "draw")
+    assert parse_engine("ismcts").name == "ismcts:1000"
+    assert parse_engine("rollouts").name == "rollouts:1000"
+
+
+def test_the_text_review():
+    g = bot_game(("expert", "random"), 13)
+    r = review(g, "rollouts:20", seed=2, omniscient=True)
+    text = str(r)
+    assert "Engine rollouts:20" in text and "hindsight" in text.lower()
+    for d in r.decisions:
+        if d.annotation:
+            assert f"{d.ply + 1:>5}. P{d.player}" in text and f"{d.played} {d.annotation}" in text
+    for f in PLAYER_FIGURES:
+        assert f.label in text
+    assert repr(r).startswith("<Review rollouts:20")
