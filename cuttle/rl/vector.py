@@ -36,9 +36,10 @@ if TYPE_CHECKING:
 __all__ = ["VectorEnv"]
 
 
-def _positive_int(value, name, minimum=1):
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
-        raise ValueError(f"{name} must be an int >= {minimum}, not {value!r}")
+def _positive_int(value, name, minimum=1, maximum=2**31 - 1):
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) \
+            or not minimum <= value <= maximum:
+        raise ValueError(f"{name} must be an int from {minimum} to {maximum:,}, not {value!r}")
     return int(value)
 
 
@@ -214,6 +215,11 @@ class VectorEnv:
             raise RuntimeError(f"env {stuck[0]}: games keep ending before the agent's first "
                                f"decision (the opponent wins at once under these rules); "
                                f"{len(stuck)} env(s) stuck")
+
+    def __reduce__(self):
+        raise TypeError("a VectorEnv cannot be pickled: its games live in native memory "
+                        "mid-episode; pickle its arguments and call reset(seed) on a new "
+                        "one (a Game pickles: env.game(i))")
 
     def close(self) -> None:
         """Nothing to release (the native state goes with the object); for Gym's API."""

@@ -196,3 +196,17 @@ def test_a_thousand_threads_under_a_memory_limit():
         print("stepped")
     """)
     assert (p.returncode, p.stdout) == (0, "3000 True\nTrue\nstepped\n"), p.stdout + p.stderr
+
+
+@pytest.mark.parametrize("env, spin", [({}, "3000"), ({"GOMP_SPINCOUNT": "7"}, "7"),
+                                       ({"OMP_WAIT_POLICY": "active"}, None)])
+def test_openmp_threads_spin_briefly_unless_the_user_chose(env, spin):
+    # libgomp's default spin (~3 ms at each region's end) made VectorEnv(threads=2) run
+    # at a quarter of threads=1's speed beside one busy program (bench_rl.py --busy).
+    import os
+    base = {k: v for k, v in os.environ.items()
+            if k not in ("GOMP_SPINCOUNT", "OMP_WAIT_POLICY")}
+    p = subprocess.run([sys.executable, "-c", "import os, cuttle; "
+                        "print(os.environ.get('GOMP_SPINCOUNT'))"],
+                       capture_output=True, text=True, timeout=60, env={**base, **env})
+    assert p.stdout == f"{spin}\n", p.stderr
