@@ -183,10 +183,13 @@ def bench_busy(num_envs, steps, repeat, procs):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="a few seconds")
-    ap.add_argument("--repeat", type=int, default=None)
-    ap.add_argument("--envs", type=int, default=1024)
+    ap.add_argument("--repeat", type=int, default=None,
+                    help="runs per figure, which is their median (default 5; 3 with --quick)")
+    ap.add_argument("--envs", type=int, default=1024,
+                    help="games stepped together by the VectorEnv (default 1024)")
     ap.add_argument("--busy", action="store_true",
                     help="only threads=2 against threads=1 beside busy programs")
     ap.add_argument("--busy-procs", type=int, default=1,
