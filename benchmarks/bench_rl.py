@@ -3,6 +3,7 @@ and VectorEnv steps/s, with ratios measured in the same run.
 
     python benchmarks/bench_rl.py             # about a minute
     python benchmarks/bench_rl.py --quick     # a few seconds
+    python benchmarks/bench_rl.py --busy      # threads=2 against 1 beside a busy program
 
 VectorEnv figures are env steps per second: one compact action per env per step, each
 env's action drawn uniformly from its legal actions (VectorEnv.sample_actions), the
@@ -10,13 +11,18 @@ env's action drawn uniformly from its legal actions (VectorEnv.sample_actions), 
 interleaved and each figure is the median of --repeat runs, so they share the machine's
 load; on a shared machine compare ratios within one run.  OpenMP threads wait for each
 other at the end of every step, so on an oversubscribed machine the 2-thread figure
-suffers most (OMP_WAIT_POLICY=passive helps there).
+suffers most (cuttle.threads keeps libgomp's spinning there short).
+
+--busy starts --busy-procs programs that keep a core busy (`python -c 'while 1: pass'`,
+nice 0) and measures, interleaved, VectorEnv self-play and simulate (random players)
+on 1 and 2 threads: the ratio of 2 threads' speed to 1 thread's (target: at least 0.8).
 """
 
 import argparse
 import os
 import random
 import statistics
+import subprocess
 import sys
 import time
 
@@ -148,6 +154,34 @@ def bench_python_envs(steps):
           f"{gym_rate:,.0f} steps/s, PettingZoo AEC {aec_rate:,.0f} steps/s")
 
 
+def bench_busy(num_envs, steps, repeat, procs):
+    """Speeds on 2 threads over 1 while `procs` busy programs run."""
+    busy = [subprocess.Popen([sys.executable, "-c", "while 1: pass"]) for _ in range(procs)]
+    try:
+        time.sleep(0.5)
+        envs = {t: VectorEnv(num_envs, threads=t) for t in (1, 2)}
+        vec = {1: [], 2: []}
+        sim = {1: [], 2: []}
+        for r in range(repeat):                # interleaved: both see the same load
+            for t in (1, 2):
+                vec[t].append(vector_rate(envs[t], steps, seed=r)[0])
+            for t in (1, 2):
+                s = time.perf_counter()
+                cuttle.simulate(20_000, players=("random", "random"), seed=r, threads=t,
+                                progress=False)
+                sim[t].append(20_000 / (time.perf_counter() - s))
+    finally:
+        for p in busy:
+            p.kill()
+            p.wait()
+    print(f"Beside {procs} busy program(s), GOMP_SPINCOUNT="
+          f"{os.environ.get('GOMP_SPINCOUNT', '(default)')}, median of {repeat}:")
+    for name, rates in (("VectorEnv self-play steps/s", vec), ("simulate games/s", sim)):
+        one, two = (statistics.median(rates[t]) for t in (1, 2))
+        print(f"  {name:28s} 1 thread {one:11,.0f}   2 threads {two:11,.0f}   "
+              f"ratio {two / one:5.2f}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -156,12 +190,19 @@ def main():
                     help="runs per figure, which is their median (default 5; 3 with --quick)")
     ap.add_argument("--envs", type=int, default=1024,
                     help="games stepped together by the VectorEnv (default 1024)")
+    ap.add_argument("--busy", action="store_true",
+                    help="only threads=2 against threads=1 beside busy programs")
+    ap.add_argument("--busy-procs", type=int, default=1,
+                    help="how many busy programs --busy starts (default 1)")
     args = ap.parse_args()
     repeat = args.repeat or (3 if args.quick else 5)
     steps = 50 if args.quick else 100
     print(f"cuttle {cuttle.__version__}, {os.cpu_count()} cores, load average "
           f"{', '.join(f'{x:.1f}' for x in os.getloadavg())}, OMP_WAIT_POLICY="
           f"{os.environ.get('OMP_WAIT_POLICY', '(default)')}\n")
+    if args.busy:
+        bench_busy(args.envs, steps, repeat, args.busy_procs)
+        return
     speedup = bench_encoder(200 if args.quick else 1000, repeat)
     rates, cpu = bench_vector(args.envs, steps, repeat)
     bench_python_envs(500 if args.quick else 3000)

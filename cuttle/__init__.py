@@ -1,5 +1,6 @@
 """cuttle: exact rules and native-speed simulation of the card game Cuttle."""
 
+from . import threads as _threads  # noqa: F401  (first: it sets OpenMP's waits)
 from ._version import __version__
 from .analysis import Analysis, analyse, analyze
 from .cards import CARDS, Card

@@ -18,8 +18,8 @@ from cuttle._policies cimport choose_move
 from cuttle._search cimport (Tree, tree_init, tree_clear, tree_advance, ismcts_visits,
                              most_visited)
 from cuttle._core cimport CoreGame
-from cuttle._signals cimport reset_interrupt
-from cuttle._signals import raise_if_interrupted
+from cuttle.threads import thread_count
+from cuttle._signals cimport Stop, stop_start, stop_enter, stop_leave, stop_finish
 
 
 cdef class SearchTrees:
@@ -85,6 +85,8 @@ cdef uint32_t root_parallel(SearchTrees trees, const State* s, const CRules* r, 
     cdef int t, i, failed = 0
     cdef uint32_t m
     cdef Tree* tr = trees.trees
+    cdef Stop stop
+    cdef int team
     if iters < threads:
         threads = iters if iters > 0 else 1
     cdef Rng* streams = <Rng*>PyMem_Malloc(threads * sizeof(Rng))
@@ -99,11 +101,18 @@ cdef uint32_t root_parallel(SearchTrees trees, const State* s, const CRules* r, 
             errs[t] = 0
             for i in range(n):
                 visits[t * n + i] = 0
-        for t in prange(threads, nogil=True, num_threads=threads, schedule="static",
+        team = thread_count(threads)      # (a thread may search several trees in turn)
+        stop_start(&stop)
+        for t in prange(threads, nogil=True, num_threads=team, schedule="static",
                         chunksize=1):
+            stop_enter(&stop)            # (a stopped search answers with what it has)
             errs[t] = ismcts_visits(&tr[t], s, r, policy,
                                     iters // threads + (1 if t < iters % threads else 0),
                                     &streams[t], buf, n, &visits[t * n])
+            stop_leave()
+        if stop.stopped:
+            trees.clear()                # (searched in part: not the position's trees)
+        stop_finish(&stop)
         for t in range(1, threads):
             for i in range(n):
                 visits[i] += visits[t * n + i]
@@ -136,12 +145,10 @@ def decide(CoreGame game, int policy, uint64_t seed, int threads=1, SearchTrees 
         return None
     if threads < 1:
         raise ValueError(f"threads must be >= 1, not {threads}")
-    reset_interrupt()
-    if not is_search(policy) or n == 1:
+    if not is_search(policy) or n == 1:      # (no search: nothing to interrupt)
         rng_seed(&g, seed, STREAM_DECISION)
         with nogil:
             m = choose_move(&s, &game.cr, policy, &g, buf, n)
-        raise_if_interrupted()
         return m
     if trees is None:
         trees = SearchTrees(threads)
@@ -151,5 +158,4 @@ def decide(CoreGame game, int policy, uint64_t seed, int threads=1, SearchTrees 
         trees.follow(game)
     m = root_parallel(trees, &s, &game.cr, policy, seed, threads, buf, n)
     trees.searched(game)
-    raise_if_interrupted()
     return m

@@ -741,6 +741,9 @@ cdef int check_state(const State* s, const CRules* r) noexcept nogil:
     if err == STATE_OK and ((s.phase == PH_OVER) != (s.end_reason != END_NONE)
                             or (s.winner >= 0 and s.end_reason != END_GOAL)):
         err = BAD_ENDING
+    if err == STATE_OK and s.phase != PH_OVER and (score(s, 0) >= goal(s, r, 0)
+                                                   or score(s, 1) >= goal(s, r, 1)):
+        err = BAD_ENDING                   # (check_win ends the game after every move)
     return err
 
 

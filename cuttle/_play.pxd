@@ -66,6 +66,7 @@ ctypedef struct Run:               # what identifies the games of a call but the
     int max_moves
     int need, slots                # a match: wins needed, game indices owned (0, 1: games)
     int tally                      # tally the games (else rows only)
+    volatile int* no_memory        # set when a search could not allocate its tree
 
 ctypedef struct Batch:             # a call's rule sets and every thread's accumulators
     CRules* rs

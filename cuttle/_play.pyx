@@ -23,8 +23,7 @@ from cuttle._hidden cimport determinize
 from cuttle._policies cimport play_out
 from cuttle._playout cimport PLAY_NO_MEMORY, GAME_MOVE_CAP
 from cuttle._core cimport CoreGame
-from cuttle._signals cimport poll_interrupt, reset_interrupt
-from cuttle._signals import raise_if_interrupted
+from cuttle._signals cimport Stop, stop_start, stop_enter, stop_leave, stop_finish
 from cuttle.threads import thread_count
 
 
@@ -56,14 +55,8 @@ cdef inline void add_moment(Tally* t, int k, int64_t x) noexcept nogil:
     add_wide(&t.squares[k], <uint64_t>(x * x))
 
 
-# Set by any thread whose game's search ran out of memory; the batch then raises
-# MemoryError (like _signals' interrupt, one flag: a batch is one call at a time).
-cdef volatile int no_memory = 0
-
-
 cdef inline void play_game(const CRules* r, const Run* run, uint64_t i,
                            GameOut* out) noexcept nogil:
-    global no_memory
     cdef State s
     cdef Rng g
     cdef int a_seat = 1 if (run.swap and (i & 1)) else 0  # player A's seat (0 moves first)
@@ -72,7 +65,7 @@ cdef inline void play_game(const CRules* r, const Run* run, uint64_t i,
     rng_seed(&g, run.seed, policy_stream(i))
     if play_out(&s, r, run.pol_b if a_seat else run.pol_a, run.pol_a if a_seat else run.pol_b,
                 &g, run.max_moves, &out.moves) == PLAY_NO_MEMORY:
-        no_memory = 1                    # a search could not allocate its tree
+        run.no_memory[0] = 1             # a search could not allocate its tree
     out.winner = -1 if s.winner < 0 else (s.winner ^ a_seat)
     out.first = a_seat
     out.turns = s.turn_number + 1
@@ -372,14 +365,15 @@ def play_units(rule_sets, Py_ssize_t start, Py_ssize_t count, uint64_t seed, int
     keep_rows, one dict of arrays per rule set (new_rows says which)}.
     tally=False skips the tallies ("tallies" is None, "pairs" empty): rows only.
     MemoryError if a search could not allocate its tree."""
-    global no_memory
     cdef Batch b
     cdef Run run
+    cdef Stop stop
+    cdef volatile int no_memory = 0
     cdef Py_ssize_t k, i
     check_units(start, count, len(rule_sets), need, slots)
     run.seed, run.start, run.pol_a, run.pol_b = seed, start, policy_a, policy_b
     run.swap, run.max_moves, run.need, run.slots = swap_seats, max_moves, need, slots
-    run.tally = tally
+    run.tally, run.no_memory = tally, &no_memory
     batch_alloc(&b, len(rule_sets), threads, count)
     kept = None
     try:
@@ -389,13 +383,13 @@ def play_units(rule_sets, Py_ssize_t start, Py_ssize_t count, uint64_t seed, int
             kept = [new_rows(count, slots, need > 0) for i in range(b.n_rules)]
             for i in range(b.n_rules):
                 set_rows(&b.rows[i], kept[i], need)
-        reset_interrupt()
-        no_memory = 0
+        stop_start(&stop)
         for k in prange(count, nogil=True, num_threads=b.threads, schedule="dynamic",
                         chunksize=64):
-            if not poll_interrupt():
+            if not stop_enter(&stop):
                 play_unit_all_rules(&b, &run, k, threadid())
-        raise_if_interrupted()
+            stop_leave()
+        stop_finish(&stop)
         if no_memory:
             raise MemoryError("no memory for a search tree")
         return batch_result(&b, kept, tally)
@@ -421,8 +415,8 @@ def play_batch(rules, Py_ssize_t start, Py_ssize_t count, uint64_t seed, int pol
 # numbers), and results do not depend on the thread count.
 
 cdef void analyse_one(const State* root, const CRules* r, uint32_t move, int policy,
-                      uint64_t seed, Py_ssize_t k, int8_t* out) noexcept nogil:
-    global no_memory
+                      uint64_t seed, Py_ssize_t k, int8_t* out,
+                      volatile int* no_memory) noexcept nogil:
     cdef State s = root[0]
     cdef Rng g
     cdef int moves
@@ -430,7 +424,7 @@ cdef void analyse_one(const State* root, const CRules* r, uint32_t move, int pol
     determinize(&s, r, root.to_move, &g)
     apply_move(&s, r, move)
     if play_out(&s, r, policy, policy, &g, GAME_MOVE_CAP, &moves) == PLAY_NO_MEMORY:
-        no_memory = 1                    # (a searching playout policy)
+        no_memory[0] = 1                 # (a searching playout policy)
     out[0] = <int8_t>s.winner
 
 
@@ -439,7 +433,8 @@ def rollouts(CoreGame game, codes, Py_ssize_t start, Py_ssize_t count, uint64_t 
     """Rollouts start..start+count-1 of each move in `codes` (legal moves of `game`):
     an int8 array (len(codes), count) of winners (-1 draw).  ValueError for a code that
     is not a legal move of the game (the core only ever applies generated moves)."""
-    global no_memory
+    cdef Stop stop
+    cdef volatile int no_memory = 0
     cdef Py_ssize_t nm = len(codes), total, j
     cdef uint32_t buf[MAX_MOVES]
     cdef int n = gen_moves(&game.st, &game.cr, buf)
@@ -457,15 +452,15 @@ def rollouts(CoreGame game, codes, Py_ssize_t start, Py_ssize_t count, uint64_t 
     cdef State root = game.st
     cdef CRules r = game.cr
     total = nm * count
-    reset_interrupt()
-    no_memory = 0
+    stop_start(&stop)
     if count > 0:
         for j in prange(total, nogil=True, num_threads=threads, schedule="dynamic",
                         chunksize=16):
-            if not poll_interrupt():
+            if not stop_enter(&stop):
                 analyse_one(&root, &r, mv[j // count], policy, seed, start + j % count,
-                            &ov[j // count, j % count])
-    raise_if_interrupted()
+                            &ov[j // count, j % count], &no_memory)
+            stop_leave()
+    stop_finish(&stop)
     if no_memory:
         raise MemoryError("no memory for a search tree")
     return out

@@ -1,16 +1,37 @@
 # cython: language_level=3
-# Ctrl-C inside native work.  Long nogil loops call poll_interrupt() now and then (it
-# is cheap: only the calling thread of a parallel region -- the Python thread -- looks
-# at Python's pending signals, at most every few milliseconds) and stop early once it
-# returns 1; their Python wrapper then calls raise_if_interrupted().  One flag for the
-# whole process, because a signal is.
+# Ctrl-C inside native work, per batch.  A native call (a batch: play_units, rollouts, a
+# VectorEnv step, a decision) owns a Stop.  stop_start binds it with the GIL; each work
+# item runs between stop_enter (which binds the item's thread to the batch and says
+# whether to stop) and stop_leave; stop_finish, with the GIL again, raises what the
+# signal handler raised.  Deep loops (the search) call poll_interrupt(), which finds
+# their batch through the thread.
+#
+# Python runs signal handlers in its main thread only, so only a batch called from the
+# main thread can be interrupted, and only its calling thread polls (taking the GIL at
+# most every few milliseconds: PyErr_CheckSignals).  A batch of another thread never
+# takes the GIL before it ends: at interpreter exit, a daemon thread that asks for the
+# GIL is ended on the spot, which inside an OpenMP region aborts the process.  Batches
+# in several threads never see each other's interrupts.
 
-# 1 once a Python signal handler raised (the exception is cleared and remembered as
-# "interrupted"); safe from any thread, holding no lock.
+cdef struct Stop:
+    volatile int stopped       # a signal handler raised: the batch stops
+    int polls                  # the calling thread is Python's main thread
+    unsigned long poller       # its pthread id
+    double last_poll
+    void* exc[3]               # the handler's exception (type, value, traceback), owned
+
+# Start a batch in the calling thread (GIL held).
+cdef void stop_start(Stop* st) noexcept
+
+# Bind this thread to the batch for a work item; 1 if the batch stops (skip the item).
+cdef int stop_enter(Stop* st) noexcept nogil
+
+# The item is done: unbind this thread.
+cdef void stop_leave() noexcept nogil
+
+# 1 if the current thread's batch stops (polling Python's signals now and then if this
+# is the batch's polling thread); 0 outside any batch.
 cdef int poll_interrupt() noexcept nogil
 
-# Whether an interrupt was seen since the last reset (no polling).
-cdef int interrupted() noexcept nogil
-
-# Forget a previous interrupt (call before starting native work).
-cdef void reset_interrupt() noexcept nogil
+# End the batch (GIL held): raise the signal handler's exception if it stopped the batch.
+cdef int stop_finish(Stop* st) except -1

@@ -29,8 +29,8 @@ from cuttle._playout cimport PLAY_OVER, PLAY_CAP, PLAY_DECIDE, PLAY_NO_MEMORY, S
 from cuttle._actions cimport N_ACTIONS, legal_actions, move_of_action
 from cuttle._observe cimport OBS_SIZE, encode_observation
 from cuttle._core cimport CoreGame
-from cuttle._signals cimport poll_interrupt, interrupted, reset_interrupt
-from cuttle._signals import raise_if_interrupted
+from cuttle.threads import thread_count
+from cuttle._signals cimport Stop, stop_start, stop_enter, stop_leave, stop_finish
 
 cdef class VectorCore:
     """Native state of a VectorEnv; cuttle/rl/vector.py checks arguments and wraps it."""
@@ -187,20 +187,20 @@ cdef class VectorCore:
         cdef int kind = self.opponent & POLICY_KIND_MASK
         cdef Py_ssize_t grain = 64 if (self.opponent < 0 or kind == POL_RANDOM) else \
             (8 if kind == POL_GREEDY else 1)
-        return <int>max(1, min(threads, self.n // grain))
+        return <int>max(1, min(thread_count(threads), self.n // grain))
 
     def reset(self, uint64_t seed, int threads):
         cdef Py_ssize_t i
+        cdef Stop stop
         threads = self.team(threads)
-        reset_interrupt()
         self.failed = 0
+        stop_start(&stop)
         for i in prange(self.n, nogil=True, num_threads=threads, schedule="dynamic",
                         chunksize=16):
-            if (i & 15) == 0:
-                poll_interrupt()            # (a look at the clock: once a chunk)
-            if not interrupted():
+            if not stop_enter(&stop):
                 self.reset_env(i, seed)
-        raise_if_interrupted()
+            stop_leave()
+        stop_finish(&stop)
         self.raise_if_failed()
 
     cdef Py_ssize_t env_index(self, Py_ssize_t i) except -1:
@@ -210,21 +210,21 @@ cdef class VectorCore:
 
     def step(self, const int64_t[::1] actions, int threads):
         cdef Py_ssize_t i
+        cdef Stop stop
         if actions.shape[0] != self.n:
             raise ValueError(f"need {self.n} actions, not {actions.shape[0]}")
         for i in range(self.n):
             if not 0 <= actions[i] < N_ACTIONS:
                 raise ValueError(f"action {actions[i]} is outside 0..{N_ACTIONS - 1}")
         threads = self.team(threads)
-        reset_interrupt()
         self.failed = 0
+        stop_start(&stop)
         for i in prange(self.n, nogil=True, num_threads=threads, schedule="dynamic",
                         chunksize=16):
-            if (i & 15) == 0:
-                poll_interrupt()
-            if not interrupted():
+            if not stop_enter(&stop):
                 self.step_env(i, <int>actions[i])
-        raise_if_interrupted()
+            stop_leave()
+        stop_finish(&stop)
         self.raise_if_failed()
 
     cdef void raise_if_failed(self):

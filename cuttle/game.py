@@ -521,9 +521,16 @@ class Game(CoreGame):
 
 
 def _unpickle(cls, rules, seed, state, max_moves=None):
+    """A pickled Game, validated whole: ValueError for one that contradicts itself."""
+    if not isinstance(rules, Rules):
+        raise ValueError(f"corrupt pickled game: its rules are {rules!r}")
     g = cls.__new__(cls)
-    g._attach(rules, seed, max_moves)
+    g._attach(rules, check_seed(seed, "a pickled game's seed"), max_moves)
     g._core_set_state(*state)
+    cap = g.max_moves
+    if cap is not None and (g.ply > cap or (g.ply == cap and not g.is_over)):
+        raise ValueError(f"corrupt pickled game: {g.ply} moves played, yet its move cap "
+                         f"is {cap} and it is {'over' if g.is_over else 'not over'}")
     return g
 
 

@@ -15,11 +15,13 @@ hand (it does not look at an opponent's hand made public by glasses or open hand
 
 from __future__ import annotations
 
+import threading
 from typing import TYPE_CHECKING
+
 from ._decide import decide, search_trees
 from ._policies import POLICIES, POLICY_SHIFT
 from .moves import Move
-from .seeding import derive, seed_or_new
+from .seeding import check_seed, derive, seed_or_new
 from .threads import check_threads
 
 if TYPE_CHECKING:
@@ -92,6 +94,11 @@ class Bot:
     from its own stream of the seed), never on the scheduling.  It keeps its trees from
     one decision to the next of a game and reuses the part that the moves played
     since lead to.
+
+    A bot may be shared by threads: its decisions are taken one at a time (a lock), in
+    the order the threads call (its k-th decision is the k-th call to return).  It
+    pickles as the bot its arguments make, with its count of decisions (so a seeded
+    bot's next decision draws from the same seed); a search bot's trees are not kept.
     """
 
     def __init__(self, name: str = "greedy", seed: int | None = None,
@@ -102,16 +109,27 @@ class Bot:
         self.threads = check_threads(threads, "one") or 1
         self._calls = 0
         self._trees = search_trees(self.threads) if is_search(name) else None
+        self._lock = threading.Lock()
 
     def choose(self, game: Game) -> Move:
         """The bot's move for the player to decide in `game` (the game is not changed)."""
         if game.is_over:
             raise ValueError("the game is over: there is no move to choose")
-        self._calls += 1
-        return Move.from_code(decide(game, self.code, derive(self.seed, self._calls),
-                                     self.threads, self._trees))
+        with self._lock:       # (the trees change under the GIL, are searched without it)
+            self._calls += 1
+            return Move.from_code(decide(game, self.code, derive(self.seed, self._calls),
+                                         self.threads, self._trees))
+
+    def __reduce__(self):
+        return _unpickle_bot, (self.name, self.seed, self.threads, self._calls)
 
     __call__ = choose
 
     def __repr__(self):
         return f"Bot({self.name!r})"
+
+
+def _unpickle_bot(name, seed, threads, calls):
+    bot = Bot(name, seed, threads)
+    bot._calls = check_seed(calls, "a bot's count of decisions")
+    return bot

@@ -206,6 +206,11 @@ class VectorEnv:
             raise RuntimeError(f"env {stuck[0]}: games keep ending before the agent's first "
                                f"decision ({why}); {len(stuck)} env(s) stuck")
 
+    def __reduce__(self):
+        raise TypeError("a VectorEnv cannot be pickled: its games live in native memory "
+                        "mid-episode; pickle its arguments and call reset(seed) on a new "
+                        "one (a Game pickles: env.game(i))")
+
     def close(self) -> None:
         """Nothing to release (the native state goes with the object); for Gym's API."""
         pass

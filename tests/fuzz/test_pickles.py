@@ -168,6 +168,71 @@ def test_rollouts_refuse_moves_that_are_not_legal():
             rollouts(g, bad, 0, 3, 1, 0, 1)
 
 
+def test_a_game_past_its_goal_that_is_not_over_is_refused():
+    # A running game with 19 points pickled with rules whose goal is 5 loaded as a
+    # game that plays on.  (A game with a history is also caught by the replay of its
+    # moves; this one has none.)
+    g = cuttle.Game.from_position(hands=(["2C"], ["3D"]), points=(["TC", "9C"], []),
+                                  seed=1)
+    fn, args = parts(g)
+    args[1] = cuttle.Rules(king_goals=(5, 5, 5, 5, 5))
+    with pytest.raises(ValueError, match="corrupt pickled game"):
+        fn(*args)
+    assert fn(*parts(g)[1]) == g
+
+
+def test_a_game_longer_than_its_move_cap_is_refused():
+    g = cuttle.Game(seed=1)
+    for _ in range(10):
+        g.play(list(g.legal_moves)[0])
+    fn, args = parts(g)
+    for cap in (3, 9, 10):
+        args[4] = cap
+        with pytest.raises(ValueError, match=f"10 moves played, yet its move cap is {cap}"):
+            fn(*args)
+    args[4] = 11
+    assert fn(*args).max_moves == 11
+
+
+@pytest.mark.parametrize("seed", ["abc", -1, 2**70, 1.5, None, True])
+def test_a_pickled_games_seed_is_checked(seed):
+    fn, args = parts(cuttle.Game(seed=1))
+    args[2] = seed
+    with pytest.raises(ValueError, match="seed must be an int"):
+        fn(*args)
+
+
+@pytest.mark.parametrize("rules", ["classic", None, 3])
+def test_a_pickled_games_rules_are_rules(rules):
+    fn, args = parts(cuttle.Game(seed=1))
+    args[1] = rules
+    with pytest.raises(ValueError, match="its rules are"):
+        fn(*args)
+
+
+@pytest.mark.parametrize("name, threads", [("greedy", None), ("ismcts", None),
+                                           ("ismcts:40", 2)])
+def test_bots_pickle_as_their_arguments_and_decision_count(name, threads):
+    g = cuttle.Game(seed=2)
+    bot = cuttle.Bot(name, seed=5, threads=threads)
+    bot.choose(g)
+    copy = pickle.loads(pickle.dumps(bot))
+    assert (copy.name, copy.seed, copy.threads, copy._calls) == (bot.name, 5, bot.threads, 1)
+    # Its next decision draws from the seed of the original's next one: without trees
+    # kept, that is the original's choice too when the original keeps none either.
+    again = pickle.loads(pickle.dumps(bot))
+    assert copy.choose(g) == again.choose(g)
+    with pytest.raises(ValueError, match="count of decisions"):
+        fn, args = bot.__reduce__()
+        fn(*args[:3], -1)
+
+
+def test_a_vector_env_refuses_to_pickle_clearly():
+    from cuttle.rl import VectorEnv
+    with pytest.raises(TypeError, match="a VectorEnv cannot be pickled"):
+        pickle.dumps(VectorEnv(2, threads=1))
+
+
 def _exception_classes():
     """Every exception class defined in cuttle (modules of optional extras that are not
     installed are skipped)."""
