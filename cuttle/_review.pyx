@@ -26,7 +26,6 @@ from libc.stdint cimport uint32_t, int32_t, int8_t
 from libc.stdlib cimport malloc
 from cython.parallel cimport prange
 
-import os
 import numpy as np
 
 from cuttle._state cimport State, CRules, Rng, MAX_MOVES, POLICY_SHIFT, is_search
@@ -36,8 +35,8 @@ from cuttle._policies cimport play_out
 from cuttle._playout cimport PLAY_NO_MEMORY, GAME_MOVE_CAP
 from cuttle._search cimport Tree, Node, ismcts_visits, tree_clear
 from cuttle._core cimport CoreGame
-from cuttle._signals cimport poll_interrupt, reset_interrupt
-from cuttle._signals import raise_if_interrupted
+from cuttle._signals cimport Stop, stop_start, stop_enter, stop_leave, stop_finish
+from cuttle.threads import thread_count
 
 cdef enum:
     OK = 0
@@ -136,15 +135,17 @@ def forced_searches(CoreGame game, codes, Py_ssize_t first, Py_ssize_t count,
     cdef State root = game.st
     cdef CRules r = game.cr
     cdef int iters = max(1, policy >> POLICY_SHIFT)
-    threads = threads if threads > 0 else (os.cpu_count() or 1)
+    cdef Stop stop
+    threads = thread_count(threads)
     total = nm * count
-    reset_interrupt()
+    stop_start(&stop)
     for j in prange(total, nogil=True, num_threads=threads, schedule="dynamic", chunksize=1):
-        if not poll_interrupt():
+        if not stop_enter(&stop):
             ev[j // count, j % count] = forced_one(&root, &r, policy, iters, buf, n,
                                                    fv[j // count], seed, first + j % count,
                                                    &ov[j // count, j % count])
-    raise_if_interrupted()
+        stop_leave()
+    stop_finish(&stop)
     if (errs == NO_MEMORY).any():
         raise MemoryError("no memory for a search tree")
     if (errs == NOT_FORCED).any():
@@ -168,12 +169,14 @@ def hindsight(CoreGame game, Py_ssize_t first, Py_ssize_t count, unsigned long l
     cdef State root = game.st
     cdef CRules r = game.cr
     cdef Py_ssize_t k
-    threads = threads if threads > 0 else (os.cpu_count() or 1)
-    reset_interrupt()
+    cdef Stop stop
+    threads = thread_count(threads)
+    stop_start(&stop)
     for k in prange(count, nogil=True, num_threads=threads, schedule="dynamic", chunksize=8):
-        if not poll_interrupt():
+        if not stop_enter(&stop):
             ov[k] = hindsight_one(&root, &r, policy, seed, first + k)
-    raise_if_interrupted()
+        stop_leave()
+    stop_finish(&stop)
     if (out == NO_WINNER).any():
         raise MemoryError("no memory for a hindsight playout")
     return out
