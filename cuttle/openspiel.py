@@ -20,10 +20,16 @@ recall.  `resample_from_infostate` deals the cards the player cannot know anew
 (Game.determinize) and keeps the history and the digests: the sample is in the same
 information state, but its `history()` is the real one.  Returns are +1 / -1 (0 for a
 draw or the move cap).
+
+OpenSpiel's bots as cuttle players: `state_of(game)` is a CuttleState at a Game's
+position, and `ISMCTSPlayer(iterations)` is OpenSpiel's generic Python ISMCTSBot (random
+rollouts) as a policy(game, rng) -> Move for cuttle.simulate, Game loops and the
+strength ladder's anchors (benchmarks/bench_strength.py --anchors).
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from typing import TYPE_CHECKING, Any
 
@@ -35,6 +41,7 @@ from ._core import n_cards
 from .cards import CARDS
 from .game import Game
 from .rules import FLAGS, Rules
+from .moves import Move
 from .rl.spaces import (ACTION_SPACE, DEFAULT_MAX_MOVES, OBSERVATION_SIZE, legal_actions,
                         move_of)
 from .seeding import derive
@@ -42,7 +49,8 @@ from .seeding import derive
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
-__all__ = ["GAME_TYPE", "CuttleGame", "CuttleState", "game_string", "rules_from_param"]
+__all__ = ["GAME_TYPE", "CuttleGame", "CuttleState", "ISMCTSPlayer", "game_string",
+           "rules_from_param", "state_of"]
 
 SHORT_NAME = "python_cuttle"
 _HANDS = (5, 6)                    # player 0 is dealt 5 cards, player 1 six (and moves first)
@@ -269,3 +277,57 @@ def _view_text(game, player) -> str:
 
 
 pyspiel.register_game(GAME_TYPE, CuttleGame)
+
+
+@functools.lru_cache(maxsize=16)
+def _loaded(text: str) -> CuttleGame:
+    return pyspiel.load_game(text)
+
+
+def state_of(game: Game, max_moves: int = DEFAULT_MAX_MOVES) -> CuttleState:
+    """A CuttleState at `game`'s position (a copy of it, dealt, with up to `max_moves`
+    moves to come), for OpenSpiel's bots to decide from.  The information state strings
+    start at this position (each player's view of it), so a search from it tells apart
+    what follows; what preceded is summed up by the position itself."""
+    if not isinstance(game, Game):
+        raise TypeError(f"state_of needs a cuttle.Game, not {type(game).__name__}")
+    if game.is_over:
+        raise ValueError("the game is over: OpenSpiel has no decision to make in it")
+    state = _loaded(game_string(game.rules, max_moves)).new_initial_state()
+    state._dealt = list(range(state._n_cards))
+    state.game = game.copy()
+    state._trace = [_digest(state.game.observation_array(p).tobytes()) for p in (0, 1)]
+    return state
+
+
+class ISMCTSPlayer:
+    """OpenSpiel's generic information-set MCTS (its Python `ISMCTSBot`, random rollouts
+    by `mcts.RandomRolloutEvaluator`) as a cuttle player: ``policy(game, rng) -> Move``.
+
+    Each decision searches a fresh tree of `iterations` simulations from
+    ``state_of(game)`` with the UCT constant `uct_c`; every random choice comes from
+    `rng` (a seeded cuttle.simulate run gives each game its own), so a run is
+    reproducible.  A reference opponent written outside this project (about 230 times
+    slower per iteration than the native ``ismcts:N``), for the strength ladder."""
+
+    def __init__(self, iterations: int = 100, uct_c: float = 2.0, rollouts: int = 1):
+        if not (isinstance(iterations, int) and iterations >= 1):
+            raise ValueError(f"iterations must be an int >= 1, not {iterations!r}")
+        if not (isinstance(rollouts, int) and rollouts >= 1):
+            raise ValueError(f"rollouts must be an int >= 1, not {rollouts!r}")
+        self.iterations, self.uct_c, self.rollouts = iterations, float(uct_c), rollouts
+        self.__name__ = f"openspiel-ismcts:{iterations}"
+
+    def __call__(self, game: Game, rng) -> Move:
+        from open_spiel.python.algorithms import ismcts, mcts
+
+        state = state_of(game)
+        rs = np.random.RandomState(rng.getrandbits(32))
+        bot = ismcts.ISMCTSBot(game=state.get_game(), uct_c=self.uct_c,
+                               max_simulations=self.iterations,
+                               evaluator=mcts.RandomRolloutEvaluator(self.rollouts, rs),
+                               random_state=rs)
+        return move_of(bot.step(state))
+
+    def __repr__(self):
+        return f"ISMCTSPlayer({self.iterations})"
