@@ -327,6 +327,8 @@ class ISMCTSPlayer:
                                max_simulations=self.iterations,
                                evaluator=mcts.RandomRolloutEvaluator(self.rollouts, rs),
                                random_state=rs)
+        # Its determinizations drawn from rs too (its default sampler is seeded apart).
+        bot.set_resampler(lambda s, player: s.resample_from_infostate(player, rs.uniform))
         return move_of(bot.step(state))
 
     def __repr__(self):
