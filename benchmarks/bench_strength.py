@@ -4,6 +4,7 @@
     python benchmarks/bench_strength.py --rules cuttle.cards --plot ladder.png
     python benchmarks/bench_strength.py --policies random,greedy,expert --games 2000
     python benchmarks/bench_strength.py --quick                  # a few minutes
+    python benchmarks/bench_strength.py --anchors --rules cuttle.cards   # + reference players
 
 Every pairing plays the same deals (the same seed, so game i of every pairing is dealt
 alike) with the seats alternating.  The search bots are slow, so a pairing plays
@@ -19,7 +20,15 @@ percentiles of a parametric bootstrap: every pairing's result redrawn from its o
 rates, the whole ladder refitted.  Time per move: CPU seconds of one thread per move in
 a short self-play run of each policy (forced moves included).
 
-Uses only the public API (cuttle.simulate(...).summary()).
+Anchors (--anchors): two reference players nobody here tuned join the round robin.
+`cuttle.cards-ai` reproduces the online game's "vs AI" opponent; it is a FULL-INFORMATION
+reference (it reads both hands and the deck order), not a fair player.
+`openspiel-ismcts:N` is OpenSpiel's generic Python ISMCTSBot with random rollouts, N
+simulations per decision (cuttle.openspiel.ISMCTSPlayer; needs the `openspiel` extra);
+it plays --anchor-games games per pairing (it is slow: about a second per decision), and
+its time per move is the CPU time of its own decisions in those games.
+
+Uses only the public API (cuttle.simulate(...).summary(), cuttle.openspiel).
 """
 
 import argparse
@@ -38,13 +47,47 @@ import cuttle  # noqa: E402
 DEFAULT_POLICIES = "random,greedy,expert,ismcts:100,ismcts:1000,ismcts:10000"
 SEARCH_BUDGET = 2_000_000        # games x iterations per pairing for ismcts:N
 ANCHOR = "random"
+ANCHORS = ("cuttle.cards-ai", "openspiel-ismcts:100")
+OPENSPIEL = "openspiel-ismcts"
 
 
-def cap(name, games, scale=1):
+class TimedPlayer:
+    """A Python player that adds up the CPU seconds and calls of its decisions."""
+
+    def __init__(self, player):
+        self.player, self.seconds, self.calls = player, 0.0, 0
+        self.__name__ = player.__name__
+
+    def __call__(self, game, rng):
+        t = time.process_time()
+        try:
+            return self.player(game, rng)
+        finally:
+            self.seconds += time.process_time() - t
+            self.calls += 1
+
+
+def make_players(names):
+    """{name: what cuttle.simulate plays for it}: the name of a native policy, or a
+    TimedPlayer for openspiel-ismcts:N."""
+    out = {}
+    for x in names:
+        kind, _, n = x.partition(":")
+        if kind == OPENSPIEL:
+            from cuttle.openspiel import ISMCTSPlayer
+            out[x] = TimedPlayer(ISMCTSPlayer(int(n or 100)))
+        else:
+            out[x] = x
+    return out
+
+
+def cap(name, games, scale=1, anchor_games=200, budget=SEARCH_BUDGET):
     """How many games a pairing involving `name` may play (scale: 10 for --quick)."""
     kind, _, n = name.partition(":")
+    if kind == OPENSPIEL:
+        return anchor_games
     if kind.startswith("ismcts"):
-        return max(10, min(games, SEARCH_BUDGET // int(n or 1000) // scale))
+        return max(10, min(games, budget // int(n or 1000) // scale))
     return games
 
 
@@ -143,10 +186,20 @@ def main(argv=None):
     ap.add_argument("--threads", type=int, default=None, help="cores to use (default: all)")
     ap.add_argument("--bootstrap", type=int, default=500, help="bootstrap resamples for the intervals (default 500)")
     ap.add_argument("--quick", action="store_true", help="a tenth of the games")
+    ap.add_argument("--anchors", action="store_true",
+                    help=f"add the reference players {', '.join(ANCHORS)}")
+    ap.add_argument("--anchor-games", type=int, default=200,
+                    help=f"games per pairing of {OPENSPIEL}:N (default 200)")
+    ap.add_argument("--search-budget", type=int, default=SEARCH_BUDGET,
+                    help=f"games x iterations per pairing of ismcts:N (default "
+                         f"{SEARCH_BUDGET:,})")
     ap.add_argument("--plot", metavar="FILE", help="draw the ladder (needs matplotlib: pip install \"pycuttle[plot]\")")
     ap.add_argument("--json", metavar="FILE", help="write every figure as JSON")
     args = ap.parse_args(argv)
     names = [x.strip().lower() for x in args.policies.split(",") if x.strip()]
+    if args.anchors:
+        names += [x for x in ANCHORS if x not in names]
+    players = make_players(names)
     if ANCHOR not in names:
         ap.error(f"the ladder needs {ANCHOR!r} (the anchor) among --policies")
     rules = cuttle.Rules(args.rules)
@@ -158,8 +211,10 @@ def main(argv=None):
     for i, a in enumerate(names):
         for b in names[i + 1:]:
             scale = 10 if args.quick else 1
-            n = min(cap(a, games, scale), cap(b, games, scale))
-            wa, wb, d, n, dt = play_pairing(a, b, n, rules, args.seed, args.threads)
+            n = min(cap(a, games, scale, args.anchor_games, args.search_budget),
+                    cap(b, games, scale, args.anchor_games, args.search_budget))
+            wa, wb, d, n, dt = play_pairing(players[a], players[b], n, rules, args.seed,
+                                            args.threads)
             results[(a, b)] = (wa, wb, d, n)
             seconds[(a, b)] = dt
             print(f"{a:>14} vs {b:<14} {n:6,} games: {wa / n:6.1%} - {wb / n:6.1%}, "
@@ -167,7 +222,8 @@ def main(argv=None):
     ratings = fit_ratings(names, results)
     boot = bootstrap(names, results, args.bootstrap, np.random.default_rng(args.seed))
     lo, hi = np.percentile(boot, [2.5, 97.5], axis=0)
-    per_move = np.array([time_per_move(x, rules, args.seed) for x in names])
+    per_move = np.array([time_per_move(x, rules, args.seed) if isinstance(players[x], str)
+                         else players[x].seconds / max(players[x].calls, 1) for x in names])
     played = {x: sum(v[3] for k, v in results.items() if x in k) for x in names}
     order = np.argsort(-ratings)
     print()

@@ -1,6 +1,6 @@
 # cython: language_level=3
 # The play loop of the native core, in one place.  play_until plays the moves of the
-# seats that a policy without a search decides (random, greedy, expert) until the game
+# seats that a policy without a search decides (random, greedy, expert, cards-ai) until the game
 # ends, the move cap is reached, or a seat decided elsewhere must move -- a search (which
 # keeps its tree: _policies.play_seats), a Python callable, a learning agent -- and says
 # which by a status code that every caller checks.  Every loop over moves is built on it:
@@ -39,8 +39,8 @@ ctypedef struct MoveLog:
     int n
     int room
 
-# The move of a policy that does not search (greedy, expert, else uniform from the
-# list) among the n >= 2 moves in buf.
+# The move of a policy that does not search (greedy, expert, cuttle.cards-ai, else
+# uniform from the list) among the n >= 2 moves in buf.
 cdef uint32_t plain_move(State* s, const CRules* r, int policy, Rng* g, uint32_t* buf,
                          int n) noexcept nogil
 

@@ -1,18 +1,19 @@
 # cython: language_level=3
 """The play loop (see _playout.pxd): the moves of the policies that do not search,
 played until the game ends, the cap is reached or a seat decided elsewhere must move.
-It needs only those policies (_sampler, _greedy, _expert), so both the search, whose
+It needs only those policies (_sampler, _greedy, _expert, _cardsai), so both the search, whose
 playouts it plays, and the dispatcher (_policies) build on it."""
 
 from libc.stdint cimport uint32_t
 
 from cuttle._state cimport (State, CRules, Rng, MAX_MOVES, PH_OVER, POL_RANDOM, POL_GREEDY,
-                            POL_EXPERT, POLICY_KIND_MASK, is_search)
+                            POL_EXPERT, POL_CARDS_AI, POLICY_KIND_MASK, is_search)
 from cuttle._rng cimport rng_below
 from cuttle._engine cimport gen_moves, apply_move
 from cuttle._sampler cimport random_move
 from cuttle._greedy cimport greedy_move
 from cuttle._expert cimport expert_move
+from cuttle._cardsai cimport cards_ai_move
 
 
 cdef uint32_t plain_move(State* s, const CRules* r, int policy, Rng* g, uint32_t* buf,
@@ -22,6 +23,8 @@ cdef uint32_t plain_move(State* s, const CRules* r, int policy, Rng* g, uint32_t
         return greedy_move(s, r, g, buf, n)
     if kind == POL_EXPERT:
         return expert_move(s, r, g, buf, n)
+    if kind == POL_CARDS_AI:
+        return cards_ai_move(s, r, g, buf, n)
     return buf[rng_below(g, n)]
 
 

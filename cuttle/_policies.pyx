@@ -2,19 +2,21 @@
 """The native policies' dispatcher: choose_move picks a move by any policy code,
 play_seats plays a game on (a searching seat deciding with its tree) until a seat
 decided elsewhere must move, and play_out plays a game out.  The play loop itself is
-cuttle._playout's play_until; the policies live in _sampler (random), _greedy, _expert
-and _search (ISMCTS); `POLICIES` names them for Python (cuttle/policies.py parses the
-names).
+cuttle._playout's play_until; the policies live in _sampler (random), _greedy, _expert,
+_cardsai (cuttle.cards-ai) and _search (ISMCTS); `POLICIES` names them for Python
+(cuttle/policies.py parses the names).
 
 Every policy sees only what its player may know: greedy reads the public table, hand
 sizes and its own hand; expert works on a canonical view of its player's knowledge;
-ISMCTS searches over determinizations of its player's view.
+ISMCTS searches over determinizations of its player's view.  The one exception is
+cuttle.cards-ai (_cardsai), the online game's AI reproduced as a FULL-INFORMATION
+reference for the ladder: it reads both hands and the deck.
 """
 
 from libc.stdint cimport uint32_t
 
 from cuttle._state cimport (State, CRules, Rng, MAX_MOVES, POL_RANDOM, POL_GREEDY,
-                            POL_ISMCTS, POL_ISMCTS_RANDOM, POL_EXPERT, MOVE_NO_MEMORY,
+                            POL_ISMCTS, POL_ISMCTS_RANDOM, POL_EXPERT, POL_CARDS_AI, MOVE_NO_MEMORY,
                             is_search)
 from cuttle._state cimport POLICY_SHIFT as C_POLICY_SHIFT
 from cuttle._engine cimport gen_moves, apply_move
@@ -25,7 +27,8 @@ from cuttle._playout cimport (MoveLog, play_until, plain_move, end_by_cap, PLAY_
 # name: (kind code, takes an iteration count)
 POLICIES = {"random": (POL_RANDOM, False), "greedy": (POL_GREEDY, False),
             "ismcts": (POL_ISMCTS, True), "ismcts-random": (POL_ISMCTS_RANDOM, True),
-            "expert": (POL_EXPERT, False)}
+            "expert": (POL_EXPERT, False),
+            "cuttle.cards-ai": (POL_CARDS_AI, False)}   # reads hidden cards: a reference
 POLICY_SHIFT = C_POLICY_SHIFT   # a policy code is kind | iterations << POLICY_SHIFT
 
 

@@ -121,6 +121,7 @@ cdef enum:
     POL_ISMCTS_RANDOM = 2     # ISMCTS with random playouts
     POL_ISMCTS = 3            # ISMCTS with greedy playouts
     POL_EXPERT = 4            # hand-built evaluation, shallow look-ahead
+    POL_CARDS_AI = 5          # cuttle.cards' AI: a FULL-INFORMATION reference (_cardsai)
     POLICY_SHIFT = 8
     POLICY_KIND_MASK = 255
     MOVE_NO_MEMORY = 1 << 16  # not a move: a search could not allocate its tree

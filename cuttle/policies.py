@@ -7,10 +7,17 @@ opponent's best reply, reasoned from the cards the opponent may hold),
 ``"ismcts:N"`` (information-set Monte Carlo tree search, N iterations, moves tried in
 the expert's order, greedy playouts cut short and scored by the expert's evaluation;
 plain ``"ismcts"`` means N = 1000) and ``"ismcts-random:N"`` (the same with random
-playouts).  Every native policy sees only what its player may know: ISMCTS searches over
-determinizations of its view, expert reasons over the cards the opponent may hold given
-what its player knows of them, greedy uses the public table, hand sizes and its own
-hand (it does not look at an opponent's hand made public by glasses or open hands).
+playouts).  Every native policy but one sees only what its player may know: ISMCTS
+searches over determinizations of its view, expert reasons over the cards the opponent
+may hold given what its player knows of them, greedy uses the public table, hand sizes
+and its own hand (it does not look at an opponent's hand made public by glasses or open
+hands).
+
+The exception is ``"cuttle.cards-ai"``, a FULL-INFORMATION reference: the online game's
+"vs AI" opponent reproduced from its published behaviour (a depth-2 minimax over the true
+game, reading both hands and the deck order, scored by a simple heuristic; see
+docs/strength.md, "The anchors").  It is a fixed point of comparison for the strength
+ladder, not a fair opponent.
 """
 
 from __future__ import annotations

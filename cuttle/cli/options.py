@@ -176,7 +176,8 @@ def players(text: str) -> tuple[str, str]:
 
 
 def player_help(default: str) -> str:
-    return (f"from: {', '.join(POLICY_NAMES)}; 'ismcts' alone means ismcts:1000 "
+    return (f"from: {', '.join(POLICY_NAMES)}; 'ismcts' alone means ismcts:1000; "
+            f"cuttle.cards-ai reads hidden cards (a full-information reference) "
             f"(default {default})")
 
 

@@ -235,3 +235,33 @@ def test_clone_and_serialization_round_trip(name):
         else:
             state.apply_action(int(rng.choice(state.legal_actions())))
         k += 1
+
+
+def test_state_of_a_game_mid_play():
+    g = cuttle.Game("cuttle.cards", seed=5)
+    for _ in range(7):
+        g.play(g.legal_moves[0])
+    state = cuttle.openspiel.state_of(g)
+    assert state.current_player() == g.to_move and not state.is_terminal()
+    assert sorted(str(cuttle.rl.move_of(a)) for a in state.legal_actions()) == \
+        sorted(str(m) for m in g.legal_moves)
+    state.apply_action(state.legal_actions()[0])
+    assert len(g.moves) == 7                             # the game itself is untouched
+    sample = state.resample_from_infostate(state.current_player(), np.random.rand)
+    assert sample.information_state_string() == state.information_state_string()
+    with pytest.raises(TypeError, match="cuttle.Game"):
+        cuttle.openspiel.state_of(state)
+
+
+def test_ismcts_player_plays_legal_reproducible_moves():
+    import random
+    player = cuttle.openspiel.ISMCTSPlayer(20)
+    g = cuttle.Game("classic", seed=2)
+    for k in range(4):
+        m = player(g, random.Random(k))
+        assert m in g.legal_moves and m == player(g, random.Random(k))
+        g.play(m)
+    r = cuttle.simulate(2, "classic", players=(player, "random"), seed=3, progress=False)
+    assert r.n_games == 2
+    with pytest.raises(ValueError, match="iterations"):
+        cuttle.openspiel.ISMCTSPlayer(0)
