@@ -25,6 +25,7 @@ import sys
 import time
 from typing import TYPE_CHECKING, Any
 
+from .._search import SEARCH_VERSION
 from ..rules import Rules
 from ..seeding import check_seed
 from ..errors import Interrupted
@@ -314,13 +315,18 @@ class _GroupRun:
     def fingerprint(self):
         """A hash of the first few games of the seeded run under the base and every
         variant: it changes when the engine or the policy plays those games otherwise,
-        so chunks of another version are never mixed in (a cheap guard, not a proof)."""
-        n = FINGERPRINT_GAMES[search_policy(self.pairing.policy)]
+        so chunks of another version are never mixed in (a cheap guard, not a proof).
+        A search pairing's hash also holds the search's version (SEARCH_VERSION, raised
+        with every change to how it plays), since its few games could tally alike."""
+        searching = search_policy(self.pairing.policy)
+        n = FINGERPRINT_GAMES[searching]
         rule_sets = [self.base] + [r.variant.rules for r in self.runs]
         cmp = compare(rule_sets, n, self.pairing.players, seed=self.config.seed,
                       threads=self.config.threads, swap_seats=False,
                       max_moves=self.config.max_moves, progress=False)
         h = hashlib.sha256()
+        if searching:
+            h.update(f"search {SEARCH_VERSION}".encode())
         for r in cmp.results:
             h.update(json.dumps(tally_to_json(r.tally), sort_keys=True).encode())
         return h.hexdigest()[:16]
