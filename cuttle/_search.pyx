@@ -34,15 +34,18 @@ ctypedef struct SearchConfig:
     double scale              # ... and are scored by the evaluation: points per logit
     double widen              # progressive widening: a node visited v times has at most
                               # 1 + widen * v ** 0.5 children tried (0: no limit)
+    int rank                  # expansions after a node's first take its remembered best
+                              # moves (RANKED), 0: every expansion evaluates every move
     int infer                 # deal the opponent's hand by its decisions (_infer), 0: uniform
     int expert_plies          # the priors of the nodes this shallow (the root: 0) are the
                               # expert's, deeper ones greedy's look-ahead (cheaper)
 
-# The search's version: raised with every change to how it plays, so that results stored
-# from an earlier search are refused (cuttle.variants.run hashes it into the atlas's
-# fingerprint).  1: uniform determinizations; 2: weighted by the opponent's decisions
-# (_infer), ranked expansions, greedy's priors below expert_plies.
-SEARCH_VERSION = 2
+# The search's version: raised with every change to how ismcts plays by default, so
+# that results stored from an earlier search are refused (cuttle.variants.run hashes it
+# into the atlas's fingerprint of a search pairing from version 2 on).  1: the search of
+# the published results (its settings `infer` and `rank`, and the greedy priors below
+# `expert_plies`, are off by default and leave its choices as they were).
+SEARCH_VERSION = 1
 
 cdef SearchConfig SEARCH[2]   # [0]: ismcts, [1]: ismcts-random
 SEARCH[0].playout = POL_GREEDY
@@ -52,14 +55,15 @@ SEARCH[0].temp = 4.0
 SEARCH[0].depth = 6
 SEARCH[0].scale = 30.0
 SEARCH[0].widen = 0.25
-SEARCH[0].expert_plies = 2
-SEARCH[0].infer = 1
+SEARCH[0].expert_plies = 1000
+SEARCH[0].infer = 0
+SEARCH[0].rank = 0
 SEARCH[1] = SEARCH[0]
 SEARCH[1].playout = POL_RANDOM
 
 
 def _search_config(int which, playout=None, c=None, bias=None, temp=None, depth=None,
-                   scale=None, widen=None, expert_plies=None, infer=None):
+                   scale=None, widen=None, expert_plies=None, infer=None, rank=None):
     """Read or change a search's settings (0: ismcts, 1: ismcts-random); for tuning.
     The playouts' policy is a kind that does not search (random, greedy or expert)."""
     if which not in (0, 1):
@@ -69,7 +73,7 @@ def _search_config(int which, playout=None, c=None, bias=None, temp=None, depth=
                          f"greedy ({POL_GREEDY}) or expert ({POL_EXPERT})")
     cdef dict settings = SEARCH[which]        # the struct as a dict
     changes = dict(playout=playout, c=c, bias=bias, temp=temp, depth=depth, scale=scale,
-                   widen=widen, expert_plies=expert_plies, infer=infer)
+                   widen=widen, expert_plies=expert_plies, infer=infer, rank=rank)
     settings.update({k: v for k, v in changes.items() if v is not None})
     SEARCH[which] = settings
     return SEARCH[which]
@@ -179,7 +183,7 @@ cdef int expand(Tree* t, int node, int ply, const State* s, const CRules* r,
         if cfg.bias > 0.0:
             pick = best_index(values, n, g, -1e300)
             prior = prior_of(values[pick], top, cfg.temp)
-            if nodes[node].ranked < 0 and t.n_ranks + RANKED <= t.rank_cap:
+            if cfg.rank and nodes[node].ranked < 0 and t.n_ranks + RANKED <= t.rank_cap:
                 values[pick] = -INFINITY    # (a child from now on)
                 remember_ranks(t, node, buf, values, n, top, cfg.temp)
         move = buf[pick]

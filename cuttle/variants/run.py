@@ -317,7 +317,9 @@ class _GroupRun:
         variant: it changes when the engine or the policy plays those games otherwise,
         so chunks of another version are never mixed in (a cheap guard, not a proof).
         A search pairing's hash also holds the search's version (SEARCH_VERSION, raised
-        with every change to how it plays), since its few games could tally alike."""
+        with every change to how it plays), since its few games could tally alike;
+        version 1 played the published results, whose fingerprints it leaves as they
+        were."""
         searching = search_policy(self.pairing.policy)
         n = FINGERPRINT_GAMES[searching]
         rule_sets = [self.base] + [r.variant.rules for r in self.runs]
@@ -325,7 +327,7 @@ class _GroupRun:
                       threads=self.config.threads, swap_seats=False,
                       max_moves=self.config.max_moves, progress=False)
         h = hashlib.sha256()
-        if searching:
+        if searching and SEARCH_VERSION > 1:
             h.update(f"search {SEARCH_VERSION}".encode())
         for r in cmp.results:
             h.update(json.dumps(tally_to_json(r.tally), sort_keys=True).encode())

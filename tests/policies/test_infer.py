@@ -1,12 +1,22 @@
-"""The search's inference of the opponent's hidden hand (cuttle._infer): the model of
-the opponent's play, and a search that weighs its deals by it yet never reads a hidden
-card and stays reproducible."""
+"""The search's inference of the opponent's hidden hand (cuttle._infer, a setting of the
+search: `_search_config(0, infer=1)`): the model of the opponent's play, and a search
+that weighs its deals by it yet never reads a hidden card and stays reproducible."""
 
 import pytest
 
 import cuttle
+from cuttle import _search
 from cuttle._decide import move_likelihood
 from cuttle.policies import Bot
+
+
+@pytest.fixture
+def inferring():
+    """ismcts with the inference on, for one test."""
+    before = _search._search_config(0)
+    _search._search_config(0, infer=1)
+    yield
+    _search._search_config(0, **before)
 
 
 def one_off_to_answer(answerer_hand):
@@ -47,7 +57,7 @@ def games_alike_but_for_hidden_cards():
 
 
 @pytest.mark.parametrize("threads", [1, 2])
-def test_what_the_search_saw_never_reveals_a_hidden_card(threads):
+def test_what_the_search_saw_never_reveals_a_hidden_card(threads, inferring):
     # Player 1 plays the same public moves in both games (cards both hands hold);
     # player 0's searches weigh its deals by those decisions, and choose alike.
     a, b = games_alike_but_for_hidden_cards()
@@ -66,7 +76,7 @@ def test_what_the_search_saw_never_reveals_a_hidden_card(threads):
             break
 
 
-def test_a_game_of_inferring_searches_is_reproducible_whatever_the_threads():
+def test_a_game_of_inferring_searches_is_reproducible_whatever_the_threads(inferring):
     runs = [cuttle.simulate(6, players=("ismcts:80", "ismcts:80"), seed=12,
                             threads=threads, progress=False).summary()
             for threads in (1, 2, 1)]
