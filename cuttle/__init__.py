@@ -12,6 +12,7 @@ from .rules import Rules
 from .simulation import compare, simulate
 from .stats import wilson_interval
 from .variants import atlas
+from . import render  # noqa: F401  (registers the renderers of every result: cuttle.display)
 
 
 __all__ = ["Analysis", "Bot", "Card", "CARDS", "Game", "IllegalMoveError", "InvalidMoveError",

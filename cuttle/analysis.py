@@ -11,21 +11,23 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ._play import rollouts as _rollouts
+from .display import render
 from .errors import Interrupted
+from .figures import ANALYSIS
 from .moves import Move
-from .policies import policy_code
-from .report import analysis_html
+from .policies import PLAIN_POLICIES, is_search, policy_code
 from .seeding import seed_or_new
-from .stats import wilson_interval
 from .threads import check_threads
+from .validation import check_count
 
 if TYPE_CHECKING:
     from .game import Game
+    from .stats import Estimate
 
-PLAYOUT_POLICIES = ("random", "greedy", "expert")
+PLAYOUT_POLICIES = PLAIN_POLICIES          # a search in every playout would be far too slow
 
 
 CALL_ROLLOUTS = 1 << 18     # rollouts per native call, over all moves
@@ -33,6 +35,9 @@ CALL_ROLLOUTS = 1 << 18     # rollouts per native call, over all moves
 
 @dataclass(frozen=True)
 class MoveStats:
+    """One move's playouts: `rollouts` run, `wins` and `draws` of the player to decide;
+    its figures (`cuttle.figures.ANALYSIS`) are `score`, `win_rate` and `draw_rate`."""
+
     move: Move
     rollouts: int
     wins: int
@@ -44,19 +49,19 @@ class MoveStats:
         return self.rollouts - self.wins - self.draws
 
     @property
-    def win_rate(self) -> tuple[float, float, float]:
+    def win_rate(self) -> Estimate:
         """(rate, low, high): the decider's win rate with its 95% Wilson interval."""
-        return wilson_interval(self.wins, self.rollouts)
+        return ANALYSIS["win_rate"].estimate(self)
 
     @property
-    def draw_rate(self) -> tuple[float, float, float]:
+    def draw_rate(self) -> Estimate:
         """(rate, low, high): the share of drawn playouts, 95% Wilson interval."""
-        return wilson_interval(self.draws, self.rollouts)
+        return ANALYSIS["draw_rate"].estimate(self)
 
     @property
     def score(self) -> float:
-        """Wins plus half the draws, per rollout."""
-        return (self.wins + 0.5 * self.draws) / self.rollouts if self.rollouts else math.nan
+        """Wins plus half the draws, per rollout (nan without rollouts)."""
+        return ANALYSIS["score"].estimate(self).value
 
 
 class Analysis:
@@ -96,33 +101,15 @@ class Analysis:
                 return r
         raise KeyError(str(move))
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         """The analysis as JSON-ready data (what `cuttle analyse --json` prints)."""
-        return {"player": self.player, "phase": self.phase, "policy": self.policy,
-                "seed": self.seed, "adaptive": self.adaptive,
-                "total_rollouts": self.total_rollouts, "seconds": self.elapsed,
-                "moves": [{"move": str(r.move), "rollouts": r.rollouts, "wins": r.wins,
-                           "draws": r.draws, "win_rate": r.win_rate.as_dict(),
-                           "score": r.score} for r in self.rows]}
+        return render("data", self)
 
     def __str__(self):
-        width = max([len(str(r.move)) for r in self.rows] + [4])
-        lines = [f"Player {self.player} to decide ({self.phase}); {self.policy} playouts "
-                 f"from the player's view, seed {self.seed}",
-                 f"{'move':<{width}}  {'score':>6}  {'win rate':>8}  {'95% interval':>15}  "
-                 f"{'draws':>6}  {'rollouts':>9}"]
-        for r in self.rows:
-            rate, lo, hi = r.win_rate
-            lines.append(f"{str(r.move):<{width}}  {r.score:>6.1%}  {rate:>8.1%}  "
-                         f"{lo:>6.1%} - {hi:<6.1%}  {r.draws / max(r.rollouts, 1):>6.1%}  "
-                         f"{r.rollouts:>9,}")
-        lines.append(f"{self.total_rollouts:,} rollouts in {self.elapsed:.2f} s "
-                     f"({self.rollouts_per_second:,.0f}/s); moves sorted by score = wins "
-                     f"plus half the draws")
-        return "\n".join(lines)
+        return render("text", self)
 
     def _repr_html_(self):
-        return analysis_html(self)
+        return render("html", self)
 
     def __repr__(self):
         return f"<Analysis best={str(self.best)!r} over {len(self.rows)} moves>"
@@ -142,11 +129,10 @@ def analyse(game: Game, rollouts: int = 10000, policy: str = "random",
     """
     if game.is_over:
         raise ValueError("the game is over: there is nothing to analyse")
-    if not isinstance(rollouts, int) or isinstance(rollouts, bool) or rollouts < 1:
-        raise ValueError(f"rollouts must be a positive int, not {rollouts!r}")
+    rollouts = check_count(rollouts, "rollouts")
     threads = check_threads(threads)
     code = policy_code(policy)
-    if policy.strip().lower() not in PLAYOUT_POLICIES:
+    if is_search(policy):
         raise ValueError(f"analysis playouts use {', '.join(map(repr, PLAYOUT_POLICIES))} "
                          f"(a search bot inside every playout would be far too slow)")
     seed = seed_or_new(seed)

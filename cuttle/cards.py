@@ -2,14 +2,23 @@
 
 A card is written rank + suit (`AS`, `TH`, `7C`; `10H` is read as `TH`), the joker `JK`.
 Its natural index is the core's (_state.pxd): `(rank - 1) * 4 + suit` (A♣ = 0 … K♠ =
-51, joker = 52), so that "x beats y in a scuttle" is simply `x > y`.  A rank here is the
-card's number, 1 (Ace) to 13 (King); the core counts from 0 (its rank index), and
-`cuttle._core.rank_and_suit` is the one place that converts.
+51, joker = 52), so that "x beats y in a scuttle" is simply `x.index > y.index`.  A rank
+here is the card's number, 1 (Ace) to 13 (King); the core counts from 0 (its rank
+index), and `cuttle._core.rank_and_suit` is the one place that converts.
+
+**Equality with text** (the rule `Move` follows too): a Card equals its canonical text
+(`str(card)`, e.g. ``"TH"``) and no other spelling, and hashes as that text, so a Card
+and its text are interchangeable in comparisons, sets and dict keys (Python's contract:
+equal values hash equally).  Any other spelling (``"th"``, ``"10H"``) is read with
+`Card(text)`: compare ``Card(text) == card``, not ``text == card``.
 """
 
 from __future__ import annotations
 
+import warnings
+
 from ._core import JOKER_INDEX as JOKER, n_cards, rank_and_suit
+from .validation import check_int, is_int
 
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
@@ -21,13 +30,15 @@ SUIT_NAMES = ("Clubs", "Diamonds", "Hearts", "Spades")
 class Card(str):
     """A card: a `str` equal to its canonical text, with its index, rank and suit.
 
-    `Card(text)` reads any accepted spelling and returns the one instance of that card
-    (ValueError for anything else); `CARDS[index]` and `Card.parse` do the same.
+    `Card(text)` reads any accepted spelling (or a natural index) and returns the one
+    instance of that card (ValueError for anything else); `CARDS[index]` and
+    `Card.parse` do the same.  A Card equals its canonical text and no other spelling,
+    and hashes as it (see the module docstring).
 
     >>> Card("10h")
     Card('TH')
-    >>> Card("10H") == "TH", Card("TH").rank, Card("JK").is_joker
-    (True, 10, True)
+    >>> Card("10H") == "TH", Card("10H") == "10H", Card("TH").rank, Card("JK").is_joker
+    (True, False, 10, True)
     """
 
     __slots__ = ()
@@ -75,8 +86,11 @@ class Card(str):
 
     @classmethod
     def from_index(cls, index: int) -> Card:
-        """The card with this natural index (0 = AC ... 51 = KS, 52 = JK)."""
-        return CARDS[index]
+        """Deprecated (to be removed in the next release): use ``Card(index)`` or
+        ``CARDS[index]``."""
+        warnings.warn("Card.from_index is deprecated: use Card(index) or CARDS[index]",
+                      DeprecationWarning, stacklevel=2)
+        return CARDS[parse_index(index)]
 
 
 _RANK_SUIT = tuple(rank_and_suit(i) for i in range(n_cards(joker=True)))
@@ -89,17 +103,18 @@ def _text(i: int) -> str:
 
 _INDEX: dict[str, int] = {}
 CARDS = tuple(Card(_text(i)) for i in range(n_cards(joker=True)))
+"""Every card by its natural index: AC, AD, AH, AS, 2C, ... KS (0 to 51), then the
+joker JK (52)."""
 _INDEX.update({str(c): i for i, c in enumerate(CARDS)})
 
 
 def parse_index(text: str | int) -> int:
-    """Natural index of a card given as text, Card or int; ValueError if it is no card."""
+    """Natural index of a card given as text, Card or int (numpy integers too);
+    ValueError if it is no card."""
     if isinstance(text, Card):
         return _INDEX[text]
-    if isinstance(text, int) and not isinstance(text, bool):
-        if 0 <= text <= JOKER:
-            return text
-        raise ValueError(f"card index {text} is out of range 0..{JOKER}")
+    if is_int(text):
+        return check_int(text, "a card index", 0, JOKER)
     if not isinstance(text, str):
         raise ValueError(f"not a card: {text!r}")
     # 'ſ'.upper() is 'S': only ASCII text names a card.
@@ -114,8 +129,3 @@ def parse_index(text: str | int) -> int:
             f"unknown card {text!r}: write rank+suit, ranks A 2-9 T(10) J Q K, "
             f"suits C D H S (e.g. 'TH', '10h', 'AS'), or JK for the joker")
     return i
-
-
-def card_text(index: int) -> str:
-    """The text of the card with this natural index."""
-    return CARDS[index]

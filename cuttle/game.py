@@ -7,7 +7,6 @@ It turns card indices into `Card`s and move codes into `Move`s, and checks input
 
 from __future__ import annotations
 
-import numbers
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -16,12 +15,15 @@ from ._core import END_NAMES, MOVE_SPACE, PHASE_NAMES, CoreGame, n_cards
 from ._observe import observation as _observation, observe
 from ._playout import PlayStatus
 from .cards import CARDS, Card, parse_index
+from .display import render
 from .errors import IllegalMoveError, InvalidMoveError
+from .formatting import quantity
 from .moves import Move
 from .observation import OBSERVATION_SIZE, Observation
 from .position import layout, parse_text, write_text
 from .rules import Rules
 from .seeding import check_seed, seed_or_new
+from .validation import check_int, check_player, is_int
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -29,6 +31,7 @@ if TYPE_CHECKING:
 __all__ = ["Game", "LegalMoves"]
 
 _OVER = PHASE_NAMES.index("over")
+MAX_MOVE_CAP = 2 ** 63 - 1          # (the core's cap is a Py_ssize_t)
 
 # Which verbs each phase accepts (for error messages; legality itself is the core's).
 _PHASE_VERBS = {
@@ -84,7 +87,7 @@ class LegalMoves:
 
 def _as_move(move) -> Move:
     """A Move from a Move, its text, or its integer code (numpy integers too)."""
-    if isinstance(move, numbers.Integral) and not isinstance(move, bool):
+    if is_int(move):
         return Move.from_code(move)
     return Move.parse(move)
 
@@ -93,7 +96,8 @@ class Game(CoreGame):
     """A game of Cuttle: a position with its history, every rule in the native core.
 
     ``Game(rules=None, seed=None, max_moves=None)`` deals a new game: `rules` is a
-    `Rules`, a preset name or None (classic); `seed` an int in [0, 2**64) (None: a
+    `Rules`, rule text as the command line takes it (a preset name, or e.g.
+    ``"classic: joker=true"``; see `Rules.coerce`) or None (classic); `seed` an int in [0, 2**64) (None: a
     random one, kept in ``game.seed``); `max_moves` ends a game still running after
     that many moves as a draw (end reason ``"move_cap"``), as simulations do.  Other
     constructors: `Game.from_position`, `Game.from_text`, `Game.from_run`.
@@ -185,8 +189,8 @@ class Game(CoreGame):
     @classmethod
     def from_text(cls, text: str, rules: Rules | str | None = None,
                   seed: int | None = None) -> Game:
-        """A game from position text (see `cuttle.position`); `rules` (a Rules or a
-        preset name) and `seed` replace the text's own fields when given."""
+        """A game from position text (see `cuttle.position`); `rules` (a Rules or rule
+        text) and `seed` replace the text's own fields when given."""
         kw = parse_text(text)
         if rules is not None:
             kw["rules"] = Rules.coerce(rules)
@@ -313,7 +317,7 @@ class Game(CoreGame):
         """What `player` may know now (docs/rules.md §6): own hand, the table, sizes,
         every card made public, cards known to be in the opponent's hand or on the deck.
         ``.to_array()`` is its fixed-size encoding for learning code."""
-        p = _player(player)
+        p = check_player(player)
         opp = 1 - p
         return Observation(
             player=p, phase=self.phase, turn=self.turn, to_move=self.to_move,
@@ -334,7 +338,7 @@ class Game(CoreGame):
         """`observation(player).to_array()`, encoded natively (tens of times faster):
         a float32 vector of OBSERVATION_SIZE.  `out`, a writable float32 array of that
         shape, is filled and returned instead of a new array."""
-        p = _player(player)
+        p = check_player(player)
         if out is None:
             return _observation(self, p)
         if not (isinstance(out, np.ndarray) and out.dtype == np.float32
@@ -351,7 +355,7 @@ class Game(CoreGame):
         places they cannot see (the opponent's hand, unknown deck positions).  The
         sample has no move history (undoing into the true state would leak it)."""
         g = self.copy()
-        g._core_determinize(_player(player), seed_or_new(seed))
+        g._core_determinize(check_player(player), seed_or_new(seed))
         return g
 
     def legal_move_mask(self) -> np.ndarray:
@@ -407,19 +411,19 @@ class Game(CoreGame):
 
     def hand(self, player: int) -> list[Card]:
         """The player's hand, in card order (everything, whatever a player may see)."""
-        return [CARDS[i] for i in self._core_hand(_player(player))]
+        return [CARDS[i] for i in self._core_hand(check_player(player))]
 
     def points(self, player: int) -> list[Card]:
         """The point cards the player controls (see `jacks` for their Jack stacks)."""
-        return [CARDS[i] for i in self._core_points(_player(player))]
+        return [CARDS[i] for i in self._core_points(check_player(player))]
 
     def permanents(self, player: int) -> list[Card]:
         """The player's Kings, Queens and glasses-8s."""
-        return [CARDS[i] for i in self._core_permanents(_player(player))]
+        return [CARDS[i] for i in self._core_permanents(check_player(player))]
 
     def frozen(self, player: int) -> list[Card]:
         """Cards in the player's hand that cannot be played this turn (a frozen 9)."""
-        return [CARDS[i] for i in self._core_frozen(_player(player))]
+        return [CARDS[i] for i in self._core_frozen(check_player(player))]
 
     def jacks(self, card: str | int) -> list[Card]:
         """The Jacks on a point card (a Card or its text), bottom to top."""
@@ -448,16 +452,16 @@ class Game(CoreGame):
 
     def score(self, player: int) -> int:
         """The points the player controls."""
-        return self._core_score(_player(player))
+        return self._core_score(check_player(player))
 
     def goal(self, player: int) -> int:
         """The points the player needs now (it falls with each King they control)."""
-        return self._core_goal(_player(player))
+        return self._core_goal(check_player(player))
 
     def is_public_hand(self, player: int) -> bool:
         """Whether the player's hand is visible to the opponent (glasses, open hands, or
         `reveal_on_empty_deck` with an empty deck)."""
-        return self._core_hand_public(_player(player))
+        return self._core_hand_public(check_player(player))
 
     # -- printing ----------------------------------------------------------------------
 
@@ -469,20 +473,20 @@ class Game(CoreGame):
     def __str__(self):
         return self.render()
 
-    def _repr_svg_(self) -> str:            # Jupyter shows a game as its table
-        from .svg import table
-        return table(self)
+    def _repr_svg_(self) -> str:            # Jupyter shows a game as its table (cuttle.svg)
+        return render("svg", self)
 
     def render(self, viewer: int | None = None) -> str:
         """The table as a person would lay it out, `viewer`'s side at the bottom.
         A viewer (0/1) sees the opponent's hand only while it is public; None shows
         every card (a hand the opponent can see is marked public)."""
         if viewer is not None:
-            viewer = _player(viewer)
+            viewer = check_player(viewer)
         lines = []
         if self.is_over:
             head = "draw" if self.winner is None else f"player {self.winner} wins"
-            lines.append(f"Game over: {head} ({self.end_reason}) after {self.turn_number} turns")
+            lines.append(f"Game over: {head} ({self.end_reason}) after "
+                         f"{quantity(self.turn_number, 'turn')}")
         else:
             lines.append(f"Turn {self.turn_number}: player {self.turn}'s turn, "
                          f"player {self.to_move} to decide ({self.phase})")
@@ -525,13 +529,6 @@ def _unpickle(cls, rules, seed, state, max_moves=None):
 def _check_cap(max_moves):
     """A move cap: None (no cap) or an int >= 1."""
     if max_moves is not None:
-        max_moves = check_seed(max_moves, "max_moves")
-        if max_moves < 1:
-            raise ValueError("max_moves must be at least 1 (or None: no cap)")
+        max_moves = check_int(max_moves, "max_moves", 1, MAX_MOVE_CAP,
+                              "None (no cap) or an int >= 1")
     return max_moves
-
-
-def _player(p):
-    if isinstance(p, bool) or p not in (0, 1):
-        raise ValueError(f"player must be 0 or 1, not {p!r}")
-    return int(p)

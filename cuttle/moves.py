@@ -6,15 +6,20 @@
 
 A move is also a 16-bit code for the core and for learning code (`Move.code`,
 `Move.from_code`); the packing itself lives in the core (`cuttle._core.pack_move`).
+
+**Equality with text** follows the rule of `cuttle.cards`: a Move equals its canonical
+text (`str(move)`, e.g. ``"points 7H"``) and no other spelling, and hashes as that text,
+so a Move and its text are interchangeable in comparisons, sets and dict keys.  Read any
+other spelling with `Move(text)` (``Move("POINTS 7h") == move``), or ask
+``text in game.legal_moves``, which reads it.
 """
 
 from __future__ import annotations
 
-import numbers
-
 from ._core import NO_CARD_INDEX, VERBS, pack_move, unpack_move
 from .cards import CARDS, Card, parse_index
 from .errors import InvalidMoveError
+from .validation import check_int
 
 __all__ = ["Move", "VERBS"]
 
@@ -31,13 +36,18 @@ _USAGE = {"draw": "draw", "pass": "pass", "resolve": "resolve", "points": "point
 
 
 class Move:
-    """One decision of a player: an immutable value.  `str(move)` is its text;
-    `Move.parse(text)` reads it.
+    """One decision of a player: an immutable value.  `str(move)` is its text and
+    ``repr(move)`` reads back.  ``Move(text)`` (or `Move.parse`) reads a move's text
+    (case-insensitive, ``10H`` for ``TH``); ``Move(verb, *cards)`` builds one from its
+    parts; InvalidMoveError (a ValueError) saying what is wrong otherwise.
 
-    A Move equals the Move parsed from its own text, and equals that text too:
+    Moves are equal when they are the same move; a Move also equals its canonical text,
+    and no other spelling, and hashes as it (see the module docstring):
 
-    >>> Move.parse("points 7h") == "points 7H"
-    True
+    >>> Move("points 7h")
+    Move('points 7H')
+    >>> Move("points 7h") == "points 7H", Move("points 7h") == "points 7h"
+    (True, False)
     >>> Move("scuttle", "9C", "8D").target
     Card('8D')
     """
@@ -48,7 +58,18 @@ class Move:
     _text: str
     _code: int
 
-    def __init__(self, verb: str, *cards):
+    def __init__(self, verb: str | Move, *cards: str | int):
+        if not cards:
+            if isinstance(verb, Move):
+                _copy(verb, self)
+                return
+            if not isinstance(verb, str):
+                raise InvalidMoveError(f"a move is text like 'points 7H', not {verb!r}")
+            verb, *cards = verb.split() or [""]
+            if not verb:
+                raise InvalidMoveError("empty move text")
+        # (ASCII only: the Kelvin sign 'K' lowers to 'k')
+        verb = verb.lower() if isinstance(verb, str) and verb.isascii() else verb
         if verb not in _VERB_ID:
             raise InvalidMoveError(f"unknown move verb {verb!r}; verbs: {', '.join(VERBS)}")
         lo, hi = _ARITY[verb]
@@ -80,16 +101,10 @@ class Move:
 
     @classmethod
     def parse(cls, text: Move | str) -> Move:
-        """Read a move from text (case-insensitive, `10H` for `TH`); a Move is returned
-        as it is.  InvalidMoveError (a ValueError) saying what is wrong."""
+        """Read a move from text, as ``Move(text)`` does; a Move is returned as it is."""
         if isinstance(text, Move):
             return text
-        if not isinstance(text, str):
-            raise InvalidMoveError(f"a move is text like 'points 7H', not {text!r}")
-        parts = text.split()
-        if not parts:
-            raise InvalidMoveError("empty move text")
-        return cls(parts[0].lower(), *parts[1:])
+        return cls(text)
 
     @classmethod
     def from_code(cls, code: int) -> Move:
@@ -98,7 +113,7 @@ class Move:
         m = _FROM_CODE.get(code) if type(code) is int else None
         if m is None:
             try:
-                verb, card, target = unpack_move(int(_check_int(code)))
+                verb, card, target = unpack_move(check_int(code, "a move code", 0, 65535))
                 cards = [c for c in (card, target) if c != NO_CARD_INDEX]
                 m = cls(VERBS[verb], *cards)
             except (ValueError, InvalidMoveError) as e:
@@ -133,13 +148,12 @@ class Move:
         return f"Move({self._text!r})"
 
     def __eq__(self, other):
+        # Equal to the same move, or to its canonical text only: equal values must hash
+        # equally, and a str hashes by its exact characters.
         if isinstance(other, Move):
             return self._code == other._code
         if isinstance(other, str):
-            try:
-                return self._code == Move.parse(other)._code
-            except InvalidMoveError:
-                return False
+            return self._text == other
         return NotImplemented
 
     def __hash__(self):
@@ -149,10 +163,9 @@ class Move:
         return (Move.parse, (self._text,))
 
 
-def _check_int(code):
-    if isinstance(code, bool) or not isinstance(code, numbers.Integral):
-        raise ValueError(f"a move code is an int, not {type(code).__name__}")
-    return code
+def _copy(source, target):
+    for name in Move.__slots__:
+        object.__setattr__(target, name, getattr(source, name))
 
 
 _FROM_CODE: dict[int, Move] = {}      # code -> Move, filled only with valid codes (at most 65,536)

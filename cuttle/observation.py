@@ -14,17 +14,19 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._core import PHASE_NAMES
+from ._core import PHASE_NAMES, n_cards
 from .cards import CARDS, Card
 
-# Planes of the encoding, one 53-card row each, from the observer's point of view.
+# A plane has a slot per card of the largest deck (the joker's too, 0 without it).
+CARD_SLOTS = n_cards(joker=True)
+# Planes of the encoding, one row of CARD_SLOTS each, from the observer's point of view.
 PLANES = ("own_hand", "opponent_hand_known", "own_points", "opponent_points",
           "own_permanents", "opponent_permanents", "jack_own_side", "jack_opponent_side",
           "scrap", "deck_known", "revealed", "stack", "own_frozen", "unknown")
 SCALARS = ("deck_size", "own_hand_size", "opponent_hand_size", "own_score",
            "opponent_score", "own_goal", "opponent_goal", "stack_size", "is_own_turn",
            "is_own_decision")
-OBSERVATION_SIZE = 53 * len(PLANES) + len(SCALARS) + len(PHASE_NAMES)
+OBSERVATION_SIZE = CARD_SLOTS * len(PLANES) + len(SCALARS) + len(PHASE_NAMES)
 
 
 @dataclass(frozen=True)
@@ -71,7 +73,7 @@ class Observation:
         each, by natural index, then the SCALARS (sizes / 52, scores and goals / 21),
         then the phase one-hot in PHASE_NAMES order."""
         me, opp = self.player, 1 - self.player
-        planes = np.zeros((len(PLANES), 53), np.float32)
+        planes = np.zeros((len(PLANES), CARD_SLOTS), np.float32)
 
         def mark(plane, cards):
             for c in cards:

@@ -25,18 +25,20 @@ from .threads import check_threads
 if TYPE_CHECKING:
     from .game import Game
 
-__all__ = ["Bot", "DEFAULT_ISMCTS_ITERATIONS", "MAX_ISMCTS_ITERATIONS", "POLICY_NAMES",
-           "policy_code"]
+__all__ = ["Bot", "DEFAULT_ISMCTS_ITERATIONS", "MAX_ISMCTS_ITERATIONS", "PLAIN_POLICIES",
+           "POLICY_NAMES", "is_search", "policy_code", "policy_name"]
 
 DEFAULT_ISMCTS_ITERATIONS = 1000
 MAX_ISMCTS_ITERATIONS = 1_000_000
 POLICY_NAMES = tuple(f"{name}:N" if takes_n else name
                      for name, (_, takes_n) in POLICIES.items())
-_SEARCHES = {code for code, takes_n in POLICIES.values() if takes_n}
+# The core's policy table marks its searches (the kinds its `is_search`, in _state.pxd,
+# names) as the kinds that take an iteration count.
+_SEARCHES = frozenset(name for name, (_, takes_n) in POLICIES.items() if takes_n)
 
 
-def policy_code(name: str) -> int:
-    """The core's code for a policy name; ValueError naming the valid ones."""
+def _parse(name):
+    """(kind, code) of a policy name: the one parser of policy names."""
     if not isinstance(name, str):
         raise ValueError(f"a policy is a name like 'greedy' or 'ismcts:1000', not {name!r}")
     kind, colon, param = name.strip().lower().partition(":")
@@ -46,7 +48,7 @@ def policy_code(name: str) -> int:
     if not takes_n:
         if colon:
             raise ValueError(f"policy {kind!r} takes no parameter, not {name!r}")
-        return code
+        return kind, code
     if not colon:
         iterations = DEFAULT_ISMCTS_ITERATIONS
     elif param.isascii() and param.isdigit() and 1 <= int(param) <= MAX_ISMCTS_ITERATIONS:
@@ -54,7 +56,30 @@ def policy_code(name: str) -> int:
     else:
         raise ValueError(f"bad iteration count in {name!r}: use e.g. '{kind}:1000' "
                          f"(1 to {MAX_ISMCTS_ITERATIONS:,})")
-    return code | (iterations << POLICY_SHIFT)
+    return kind, code | (iterations << POLICY_SHIFT)
+
+
+def policy_code(name: str) -> int:
+    """The core's code for a policy name (case-insensitive, see the module docstring);
+    ValueError naming the valid ones."""
+    return _parse(name)[1]
+
+
+def policy_name(name: str) -> str:
+    """A policy name as the library records it (stripped, lower case), checked."""
+    _parse(name)
+    return name.strip().lower()
+
+
+def is_search(name: str) -> bool:
+    """Whether the policy `name` is a search (ismcts, ismcts-random): it decides with a
+    tree, runs root-parallel trees in a `Bot`, and is far slower than the others.
+    ValueError for an unknown name."""
+    return _parse(name)[0] in _SEARCHES
+
+
+# The policies that do not search (random, greedy, expert): e.g. analyse's playouts.
+PLAIN_POLICIES = tuple(name for name in POLICIES if name not in _SEARCHES)
 
 
 class Bot:
@@ -72,11 +97,11 @@ class Bot:
     def __init__(self, name: str = "greedy", seed: int | None = None,
                  threads: int | None = None) -> None:
         self.code = policy_code(name)
-        self.name = name.strip().lower()
+        self.name = policy_name(name)
         self.seed = seed_or_new(seed)
         self.threads = check_threads(threads, "one") or 1
         self._calls = 0
-        self._trees = search_trees(self.threads) if self.code & 255 in _SEARCHES else None
+        self._trees = search_trees(self.threads) if is_search(name) else None
 
     def choose(self, game: Game) -> Move:
         """The bot's move for the player to decide in `game` (the game is not changed)."""
@@ -85,7 +110,6 @@ class Bot:
         self._calls += 1
         return Move.from_code(decide(game, self.code, derive(self.seed, self._calls),
                                      self.threads, self._trees))
-
 
     __call__ = choose
 

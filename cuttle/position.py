@@ -45,6 +45,7 @@ from ._core import n_cards
 from .cards import CARDS, JOKER, parse_index
 from .rules import Rules
 from .seeding import seed_or_new
+from .validation import check_player
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -121,8 +122,7 @@ def layout(rules: Rules | str | None = None, *,
     an impossible place, or a bad argument."""
     rules = Rules.coerce(rules)
     seed = seed_or_new(seed)
-    if isinstance(to_move, bool) or to_move not in (0, 1):
-        raise ValueError(f"to_move must be 0 or 1, not {to_move!r}")
+    to_move = check_player(to_move, "to_move")
     if rest not in ("deck", "scrap"):
         raise ValueError(f"rest must be 'deck' or 'scrap', not {rest!r}")
     seen: dict[int, str] = {}           # card index -> where it was placed

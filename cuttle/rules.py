@@ -8,7 +8,8 @@ every combination of house rules can be simulated.  docs/rules.md explains every
 text, the text and JSON forms, `Rules.describe()`, and the native core's `CRules` struct
 (whose fields carry the same names, see `Rules.c_fields`).
 
-Text form (`str(rules)`, read back by `Rules.parse`)::
+Text form (`str(rules)`, read back by `Rules.parse`; the command line's ``--rules`` and
+every ``rules`` argument of the library take it, through `Rules.coerce`)::
 
     classic                                   a preset
     cuttle.cards: four=random, hand_limit=7   a preset and changed flags
@@ -21,9 +22,11 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from .validation import is_int
+
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
-    from typing import TypeAlias, TypeGuard
+    from typing import TypeAlias
 
     # A flag's value: a bool, a choice's name, the king_goals tuple, or a limit (int or
     # None); JSON has a list where the value has a tuple.
@@ -72,7 +75,7 @@ class Flag:
             return value
         if self.kind == "goals":
             goals = tuple(value) if isinstance(value, (tuple, list)) else ()
-            if len(goals) != 5 or not all(_is_int(g) and 0 <= g <= MAX_GOAL for g in goals):
+            if len(goals) != 5 or not all(is_int(g) and 0 <= g <= MAX_GOAL for g in goals):
                 raise ValueError(f"flag 'king_goals' takes a tuple of 5 ints from 0 to "
                                  f"{MAX_GOAL} (goal with 0, 1, 2, 3, 4 Kings), not {value!r}")
             if goals[0] < 1:
@@ -82,7 +85,7 @@ class Flag:
             return tuple(int(g) for g in goals)
         if value is None:                                   # "limit"
             return None
-        if not _is_int(value) or not 0 <= value <= 53:
+        if not is_int(value) or not 0 <= value <= 53:
             raise ValueError(f"flag {self.name!r} takes None or an int from 0 to 53, "
                              f"not {value!r}")
         return int(value)
@@ -138,10 +141,6 @@ class Flag:
         if self.kind == "limit":
             return -1 if value is None else value
         return value if self.kind == "goals" else int(value)
-
-
-def _is_int(x: object) -> TypeGuard[int]:
-    return isinstance(x, int) and not isinstance(x, bool)
 
 
 def _ascii_digits(t: str) -> bool:
@@ -227,7 +226,11 @@ def _flag(name) -> Flag:
 def _preset_name(name) -> str:
     key = name.strip().lower() if isinstance(name, str) else name
     if key not in PRESETS:
-        raise ValueError(f"unknown preset {name!r}; valid presets: {', '.join(PRESETS)}")
+        hint = (" (Rules() takes a preset name and flags as keywords; rule text like "
+                "'classic: four=random' is read by Rules.parse, and every rules= argument "
+                "takes it)") if isinstance(name, str) and ("=" in name or ":" in name) else ""
+        raise ValueError(f"unknown preset {name!r}; valid presets: {', '.join(PRESETS)}"
+                         f"{hint}")
     return key
 
 
@@ -284,14 +287,23 @@ class Rules:
 
     @classmethod
     def coerce(cls, rules: Rules | str | None) -> Rules:
-        """A Rules from a Rules, a preset name (any case), or None (classic)."""
+        """The one reader of a `rules` argument, used wherever the library takes one: a
+        Rules as it is, None for classic, or rule text as the command line takes it and
+        `str(rules)` prints it (`Rules.parse`: ``"cuttle.cards"``,
+        ``"classic:four=random"``, ``"classic: joker=true, hand_limit=7"``).
+        ValueError naming the bad preset, flag or value, or the type.
+
+        >>> Rules.coerce("classic:joker=true") == Rules(joker=True)
+        True
+        """
         if rules is None:
             return cls()
         if isinstance(rules, Rules):
             return rules
         if isinstance(rules, str):
-            return cls(rules)
-        raise ValueError(f"rules must be a Rules, a preset name or None, not {rules!r}")
+            return cls.parse(rules)
+        raise ValueError(f"rules must be a Rules, rule text (a preset name, or e.g. "
+                         f"'classic: four=random') or None, not {rules!r}")
 
     # -- text ----------------------------------------------------------------------------
 
@@ -361,6 +373,8 @@ class Rules:
     # -- values --------------------------------------------------------------------------
 
     def __getattr__(self, name):
+        if name.startswith("_"):          # (not a flag; nor _flags itself, before it is set)
+            raise AttributeError(name)
         try:
             return self._flags[name]
         except KeyError:
@@ -403,9 +417,13 @@ class Rules:
 
     @classmethod
     def from_json(cls, d: object) -> Rules:
-        """Rules from `to_json`'s form; ValueError saying what is wrong."""
+        """Rules from `to_json`'s form, or from rule text (`Rules.parse`; a string in a
+        hand-written file); ValueError saying what is wrong."""
+        if isinstance(d, str):
+            return cls.parse(d)
         if not isinstance(d, dict) or not isinstance(d.get("preset"), str):
-            raise ValueError("rules must be an object with a 'preset' name and 'changed' flags")
+            raise ValueError("rules must be an object with a 'preset' name and 'changed' "
+                             "flags, or rule text like 'classic: four=random'")
         changed = d.get("changed", {})
         if not isinstance(changed, dict):
             raise ValueError("'changed' must be an object of flag values")

@@ -10,10 +10,10 @@ named in cuttle/_rng.pxd.
 
 from __future__ import annotations
 
-import numbers
 import os
 
 from ._core import derive as _derive
+from .validation import check_int
 
 __all__ = ["SEED_LIMIT", "check_seed", "derive", "new_seed", "seed_or_new"]
 
@@ -27,11 +27,9 @@ def new_seed() -> int:
 
 def check_seed(seed: object, name: str = "seed") -> int:
     """`seed` as an int in [0, 2**64); ValueError for anything else (bools, floats,
-    strings, negative or too large numbers)."""
-    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) \
-            or not 0 <= seed < SEED_LIMIT:
-        raise ValueError(f"{name} must be an int from 0 to 2**64-1, not {seed!r}")
-    return int(seed)
+    strings, negative or too large numbers), by the integer rule of
+    `cuttle.validation`."""
+    return check_int(seed, name, 0, SEED_LIMIT - 1, "an int from 0 to 2**64-1")
 
 
 def seed_or_new(seed: int | None, name: str = "seed") -> int:

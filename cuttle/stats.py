@@ -27,28 +27,26 @@ normal quantile ``z = Phi^-1(1 - (1 - confidence) / 2)`` (1.959964 for 95 %).
   by ``N / 2`` when positive (Newcombe's correction: 0 if ``0 <= AD-BC <= N/2``) and
   ``phi = 0`` when a margin is empty.  Positively correlated outcomes (common random
   numbers) give a narrower interval than treating the samples as independent.
-* `mean_interval(values)` / `mean_interval_from_moments(n, total, total_sq)`: a mean with
-  the large-sample normal interval ``mean +- z s / sqrt(n)`` (``s`` the sample standard
-  deviation); `paired_mean_difference(x1, x2)` and `mean_difference(x1, x2)` the same
-  for a difference of means, paired (per-unit differences) or independent (Welch).
-  Game lengths are sums over 10^3..10^6 games, where the normal approximation is
+* `mean_interval_from_moments(n, total, total_sq)`: a mean with the large-sample normal
+  interval ``mean +- z s / sqrt(n)`` (``s`` the sample standard deviation) from the exact
+  sums a tally keeps; of per-game differences, the same gives a paired difference of
+  means.  Game lengths are sums over 10^3..10^6 games, where the normal approximation is
   excellent; a Wilson interval applies only to proportions.
+
+Which figure uses which interval is the catalogue of statistics (`cuttle.figures`).
 """
 
 from __future__ import annotations
 
-from math import isfinite, nan, sqrt
+from math import nan, sqrt
 from statistics import NormalDist
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
-import numpy as np
-
-if TYPE_CHECKING:
-    import numpy.typing as npt
+from .formatting import json_number
+from .validation import check_confidence
 
 __all__ = ["Estimate", "z_value", "wilson_interval", "newcombe_interval",
-           "newcombe_paired_interval", "mean_interval", "mean_interval_from_moments",
-           "paired_mean_difference", "mean_difference"]
+           "newcombe_paired_interval", "mean_interval_from_moments"]
 
 
 class Estimate(NamedTuple):
@@ -60,25 +58,18 @@ class Estimate(NamedTuple):
 
     def as_dict(self) -> dict[str, float | None]:
         """``{"value", "low", "high"}`` for JSON (None for a non-finite number)."""
-        return {"value": _json_float(self.value), "low": _json_float(self.low),
-                "high": _json_float(self.high)}
+        return {"value": json_number(self.value), "low": json_number(self.low),
+                "high": json_number(self.high)}
 
     def contains(self, x: float) -> bool:
         """Whether `x` lies in the interval."""
         return self.low <= x <= self.high
 
 
-def _json_float(x):
-    x = float(x)
-    return x if isfinite(x) else None
-
-
 def z_value(confidence: float = 0.95) -> float:
-    """The two-sided normal quantile for `confidence` (1.959964 for 0.95)."""
-    confidence = float(confidence)
-    if not 0.0 < confidence < 1.0:
-        raise ValueError(f"confidence must be between 0 and 1 (exclusive), not {confidence!r}")
-    return NormalDist().inv_cdf(0.5 + confidence / 2.0)
+    """The two-sided normal quantile for `confidence` (1.959964 for 0.95); ValueError
+    for a level `cuttle.validation.check_confidence` refuses."""
+    return NormalDist().inv_cdf(0.5 + check_confidence(confidence) / 2.0)
 
 
 def _count(k, name):
@@ -181,41 +172,3 @@ def mean_interval_from_moments(n: int, total: float, total_sq: float,
     var = max(0.0, (total_sq - n * mean * mean) / (n - 1))
     half = z_value(confidence) * sqrt(var / n)
     return Estimate(mean, mean - half, mean + half)
-
-
-def mean_interval(values: npt.ArrayLike, confidence: float = 0.95) -> Estimate:
-    """The mean of `values` with the normal interval ``mean +- z s / sqrt(n)``."""
-    x = np.asarray(values, dtype=np.float64).ravel()
-    if x.size == 0:
-        return Estimate(nan, nan, nan)
-    mean = float(x.mean())
-    if x.size == 1:
-        return Estimate(mean, nan, nan)
-    half = z_value(confidence) * float(x.std(ddof=1)) / sqrt(x.size)
-    return Estimate(mean, mean - half, mean + half)
-
-
-def paired_mean_difference(x1: npt.ArrayLike, x2: npt.ArrayLike,
-                           confidence: float = 0.95) -> Estimate:
-    """``mean(x1 - x2)`` over paired observations, with the normal interval of the
-    per-pair differences (the paired analogue of `mean_interval`)."""
-    a = np.asarray(x1, dtype=np.float64).ravel()
-    b = np.asarray(x2, dtype=np.float64).ravel()
-    if a.shape != b.shape:
-        raise ValueError(f"paired samples differ in size ({a.size} and {b.size})")
-    return mean_interval(a - b, confidence)
-
-
-def mean_difference(x1: npt.ArrayLike, x2: npt.ArrayLike,
-                    confidence: float = 0.95) -> Estimate:
-    """``mean(x1) - mean(x2)`` for independent samples, with the normal (Welch)
-    interval ``d +- z sqrt(s1^2/n1 + s2^2/n2)``."""
-    a = np.asarray(x1, dtype=np.float64).ravel()
-    b = np.asarray(x2, dtype=np.float64).ravel()
-    if a.size == 0 or b.size == 0:
-        return Estimate(nan, nan, nan)
-    d = float(a.mean() - b.mean())
-    if a.size < 2 or b.size < 2:
-        return Estimate(d, nan, nan)
-    half = z_value(confidence) * sqrt(float(a.var(ddof=1)) / a.size + float(b.var(ddof=1)) / b.size)
-    return Estimate(d, d - half, d + half)

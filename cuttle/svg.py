@@ -18,10 +18,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape, quoteattr
 
+from .display import renders
+from .game import Game
+from .validation import check_player
+
 if TYPE_CHECKING:
     from collections.abc import Sequence
-
-    from .game import Game
 
 __all__ = ["table", "WIDTH"]
 
@@ -59,6 +61,7 @@ PHASE_HELP = {
 }
 
 
+@renders("svg", Game)             # Game._repr_svg_: Jupyter shows a game as its table
 def table(game: Game, viewer: int | None = None, lastmove: bool = True, *,
           names: Sequence[str] | None = None) -> str:
     """The table of `game` as an SVG document (a string), 600 px wide.
@@ -68,8 +71,7 @@ def table(game: Game, viewer: int | None = None, lastmove: bool = True, *,
     the last move played (its text in the header, its cards outlined in gold).
     names: optional (name of P0, name of P1) shown beside the seats.
     """
-    if viewer is not None and (isinstance(viewer, bool) or viewer not in (0, 1)):
-        raise ValueError(f"viewer must be None, 0 or 1, not {viewer!r}")
+    viewer = check_player(viewer, "viewer", none="every card")
     if names is not None and len(names) != 2:
         raise ValueError(f"names must be a pair (P0, P1), not {names!r}")
     return _Table(game, viewer, lastmove, names).draw()

@@ -7,11 +7,14 @@ import os
 import sys
 import textwrap
 
+from .._optional import install_command
 from ..variants import BASES, QUICK, AtlasInterrupted, Pairing, atlas, default_pairings
-from ..variants.plot import check_plot_folder
-from ..variants.run import CHEAP, SEARCH, search_policy
+from ..render.plot import check_plot_folder
+from ..variants.run import CHEAP, SEARCH
+from ..policies import is_search
 from ..simulation import DEFAULT_MAX_MOVES
 from ..simulation.api import MAX_CHUNK, MAX_MAX_MOVES
+from ..text import printable
 from . import options
 from .options import CommandError, UsageError
 from .simulate import Cluster, write_outputs
@@ -106,12 +109,12 @@ def add_command(sub: argparse._SubParsersAction) -> None:
                    help="cores to use (default: all)")
     p.add_argument("--scheduler", type=options.scheduler, default=None, metavar="ADDRESS",
                    help="play the chunks on a dask cluster: tcp://HOST:8786, or local:N "
-                        "(needs: pip install \"cuttle[dask]\")")
+                        f"(needs: {install_command('dask')})")
     options.add_progress_and_outputs(p, "progress", "the atlas",
                                      "one CSV row per rule set and metric")
     p.add_argument("--plot", metavar="DIR", default=None,
                    help="save one forest plot per base and pairing (PNG) into DIR (made if "
-                        "missing; needs matplotlib)")
+                        f"missing; needs matplotlib: {install_command('plot')})")
     p.set_defaults(func=run_atlas)
 
 
@@ -143,10 +146,14 @@ def _pairings(args):
                                                        (args.chunk_size, "--chunk-size"))]
     out = []
     for name in names:
+        try:
+            search = is_search(name)
+        except ValueError as e:
+            raise UsageError(f"--pairings: {e}") from None
         vals = []
         for given, q in zip(settings, quick):
             v = given.get(name, given.get(None))
-            if v is None and not search_policy(name):
+            if v is None and not search:
                 v = q
             vals.append(v)
         target = None if vals[0] is None else vals[0] / 100
@@ -187,11 +194,11 @@ def run_atlas(args: argparse.Namespace) -> int:
                         threads=args.threads, client=client, progress=args.progress,
                         play=not args.report_only)
         except AtlasInterrupted as e:
-            print(f"\ncuttle: {e}; the tables below hold the finished chunks",
+            print(f"\ncuttle: {printable(e)}; the tables below hold the finished chunks",
                   file=sys.stderr)
             res, status = e.result, 130
     for note in res.notes:
-        print(f"cuttle atlas: note: {note}", file=sys.stderr)
+        print(f"cuttle atlas: note: {printable(note)}", file=sys.stderr)
     write_outputs(args, res.markdown(), res.as_dict, res.to_csv)
     if args.plot:
         try:
@@ -200,5 +207,5 @@ def run_atlas(args: argparse.Namespace) -> int:
         except OSError as e:
             raise CommandError(f"cannot write the plots into {args.plot!r}: "
                                f"{e.strerror or e}") from None
-        print(f"{len(paths)} plots saved in {args.plot}", file=sys.stderr)
+        print(printable(f"{len(paths)} plots saved in {args.plot}"), file=sys.stderr)
     return status

@@ -1,6 +1,8 @@
 """Option values shared by the commands: counts, seeds, confidence levels, players, rules,
-positions and output files.  Each parser raises `argparse.ArgumentTypeError` or
-`UsageError` with a message that names what was expected."""
+positions and output files.  Each parser reads the option's text and checks the value
+with the library's own check (`cuttle.validation`, `cuttle.seeding`, `Rules`,
+`cuttle.policies`), whose ValueError becomes an `argparse.ArgumentTypeError` or a
+`UsageError` naming what was expected, before any work."""
 
 from __future__ import annotations
 
@@ -9,19 +11,26 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
+from ..files import read_text
 from ..game import Game
 from ..policies import POLICY_NAMES, policy_code
 from ..position import parse_text
 from ..rules import Rules
 from ..seeding import check_seed
+from ..simulation.cluster import parse_address
 from ..threads import MAX_THREADS
+from ..validation import check_confidence, check_count, check_output_path
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
 __all__ = ["UsageError", "CommandError", "add_rules_options", "at_most", "confidence",
-           "output_files", "players", "positive", "read_position_arg", "rules_from_options",
-           "scheduler", "seed", "threads"]
+           "output_file", "output_files", "players", "positive", "read_position_arg",
+           "rules_from_options", "scheduler", "seed", "threads"]
+
+
+# The most position text read from a file or stdin (a position is a few hundred bytes).
+MAX_POSITION_BYTES = 1 << 20
 
 
 class UsageError(Exception):
@@ -30,6 +39,14 @@ class UsageError(Exception):
 
 class CommandError(Exception):
     """A command that could not finish (e.g. a file it cannot write): exit status 1."""
+
+
+def _checked(check: Callable[..., object], *args: object) -> object:
+    """`check(*args)`, its ValueError turned into argparse's error for an option value."""
+    try:
+        return check(*args)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def positive(text: str, limit: int | None = None) -> int:
@@ -48,11 +65,7 @@ def positive(text: str, limit: int | None = None) -> int:
             raise argparse.ArgumentTypeError(f"expected a positive whole number, not {text!r}") \
                 from None
         v = int(f)
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {text!r}")
-    if limit is not None and v > limit:
-        raise argparse.ArgumentTypeError(f"must be at most {limit:,}, not {text!r}")
-    return v
+    return _checked(check_count, v, "the count", limit)
 
 
 def at_most(limit: int) -> Callable[[str], int]:
@@ -69,19 +82,23 @@ def threads(text: str) -> int:
 
 
 def seed(text: str) -> int:
-    """A seed: a whole number from 0 to 2**64-1 (decimal, 0x hex, underscores allowed)."""
+    """A seed: a whole number from 0 to 2**64-1 (decimal, leading zeros and underscores
+    allowed, or 0x hex), checked by `cuttle.seeding.check_seed`."""
     t = str(text).strip().replace("_", "")
+    base = 0 if t[:2].lower() in ("0x", "0o", "0b") else 10
     try:
         if not t.isascii():
             raise ValueError
-        return check_seed(int(t, 0))
+        value = int(t, base)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number from 0 to 2**64-1, "
                                          f"not {text!r}") from None
+    return _checked(check_seed, value)
 
 
 def confidence(text: str) -> float:
-    """A confidence level between 0 and 1 (exclusive): 0.95, or a percent: 95%."""
+    """A confidence level between 0 and 1 (exclusive): 0.95, or a percent: 95%; checked
+    by `cuttle.validation.check_confidence`."""
     t = str(text).strip()
     percent = t.endswith("%")
     try:
@@ -91,29 +108,30 @@ def confidence(text: str) -> float:
             from None
     if percent:
         v /= 100.0
-    if not 0 < v < 1:          # (NaN fails too)
-        hint = f" (for {v:g} percent write {v:g}%)" if 1 < v < 100 and not percent else ""
-        raise argparse.ArgumentTypeError(f"must be between 0 and 1 (e.g. 0.95) or a percent "
-                                         f"(e.g. 95%), not {text!r}{hint}")
-    return v
+    elif 1 < v < 100:
+        raise argparse.ArgumentTypeError(f"the confidence must be between 0 and 1 (e.g. "
+                                         f"0.95) or a percent: for {v:g} percent write {v:g}%")
+    return _checked(check_confidence, v)
+
+
+def output_file(text: str) -> str:
+    """An output file's path, refused at once (not after a long run) when it cannot be
+    written (`cuttle.validation.check_output_path`)."""
+    return _checked(check_output_path, text)
 
 
 def output_files(**paths: str | None) -> None:
-    """Check output files before any work: each in an existing writable folder, not a
-    folder itself, and no two options naming the same file.  `paths`: option -> path
-    (None: not given; "-": stdout)."""
+    """Check output files before any work (`cuttle.validation.check_output_path`), and
+    that no two options name the same file.  `paths`: option -> path (None: not given;
+    "-": stdout)."""
     seen: dict[str, str] = {}           # real path -> option
     for option, path in paths.items():
         if path is None or path == "-":
             continue
-        if os.path.isdir(path):
-            raise UsageError(f"{option}: {path!r} is a folder, not a file")
-        folder = os.path.dirname(os.path.abspath(path))
-        if not os.path.isdir(folder):
-            raise UsageError(f"{option}: cannot write {path!r}: no folder {folder!r}")
-        if not os.access(folder, os.W_OK) or (os.path.exists(path)
-                                                and not os.access(path, os.W_OK)):
-            raise UsageError(f"{option}: cannot write {path!r}: permission denied")
+        try:
+            check_output_path(path, option)
+        except ValueError as e:
+            raise UsageError(str(e)) from None
         real = os.path.realpath(path)
         if real in seen:
             raise UsageError(f"{seen[real]} and {option} name the same file {path!r}")
@@ -134,6 +152,10 @@ def scheduler(text: str) -> tuple[str, int | str]:
     if not (sep and scheme.isascii() and scheme.isalnum() and rest):
         raise argparse.ArgumentTypeError(f"expected a scheduler address like "
                                          f"tcp://HOST:8786, or local:N, not {text!r}")
+    try:
+        parse_address(t)                # scheme, host and port, before any work
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
     return ("address", t)
 
 
@@ -164,7 +186,8 @@ def add_rules_options(p: argparse.ArgumentParser, position_note: bool = False) -
         else " (default classic)"
     p.add_argument("--rules", default=None, metavar="PRESET",
                    help=f"rule preset: {', '.join(Rules.presets)}{extra}; "
-                        f"PRESET:FLAG=VALUE,... also works")
+                        f"PRESET:FLAG=VALUE,... (the text Python's rules= arguments take "
+                        f"too) also works")
     p.add_argument("--set", action="append", default=[], metavar="FLAG=VALUE",
                    help="change a rule flag (repeatable), e.g. --set four=random "
                         "--set king_goals=15,14,10,7,5; see 'cuttle rules'")
@@ -216,16 +239,16 @@ def position_game(args: argparse.Namespace, to_move: int | None = None) -> Game:
 
 
 def read_position_arg(arg: str) -> str:
-    """Position text from '-' (stdin), a file, or the argument itself."""
-    if arg == "-":
-        return sys.stdin.read()
-    if os.path.isfile(arg):
+    """Position text from '-' (stdin), a file, or the argument itself; at most
+    MAX_POSITION_BYTES from a file or stdin (an endless input is refused, not read)."""
+    if arg == "-" or os.path.isfile(arg):
         try:
-            with open(arg, encoding="utf-8") as f:
-                return f.read()
-        except (OSError, UnicodeDecodeError) as e:
-            raise UsageError(f"cannot read {arg!r}: {getattr(e, 'strerror', None) or e}") \
-                from None
+            return read_text(sys.stdin if arg == "-" else arg, MAX_POSITION_BYTES,
+                             "position text")
+        except ValueError as e:
+            raise UsageError(str(e)) from None
+        except OSError as e:
+            raise UsageError(f"cannot read {arg!r}: {e.strerror or e}") from None
     if ":" not in arg:
         raise UsageError(f"{arg!r} is neither a file nor position text "
                          f"(e.g. 'hands: 2C 3D / 4H; points: TH / -; to_move: 0')")

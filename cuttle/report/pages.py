@@ -1,14 +1,14 @@
 """Self-contained HTML pages: one file, inline CSS/SVG/JS, nothing fetched.
 
 `simulation_page(summary)` and `comparison_page(comparison)` are the report pages of
-`cuttle simulate/compare --html`: the tables of the text output, charts of the rates
-with their intervals, and the JSON of the run.  `save_page` writes a page whole or not at
-all; `output_path` is the command line's check of an output file.
+`cuttle simulate/compare --html`: the tables of the text output (`cuttle.render.html`),
+charts of the figures with their intervals (which figure goes in which chart is the
+catalogue's `Figure.chart`), and the JSON of the run.  `save_page` writes a page whole or not at
+all.
 """
 
 from __future__ import annotations
 
-import argparse
 import datetime
 import json
 import os
@@ -16,16 +16,20 @@ from html import escape
 from typing import TYPE_CHECKING
 
 from .._version import __version__
+from ..figures import SUMMARY
 from ..files import write_text
+from ..formatting import pct, quantity
+from ..render.html import STYLE, table_html, wrap
+from ..render.tables import comparison_table, summary_table
+from ..simulation.names import MATCH_FORMATS
 from .charts import interval_chart, share_bar
-from .tables import (STYLE, comparison_metrics, comparison_table, metric_estimate,
-                     metric_kind, metric_label, summary_table, wrap)
 
 if TYPE_CHECKING:
     from ..simulation.compare import ComparisonResult
     from ..simulation.summary import Summary
 
-__all__ = ["comparison_page", "output_path", "page", "save_page", "simulation_page"]
+__all__ = ["comparison_charts", "comparison_page", "page", "save_page",
+           "simulation_page", "summary_charts"]
 
 PAGE_STYLE = """
 *{box-sizing:border-box}
@@ -36,12 +40,14 @@ header.top h1{margin:0;font-size:20px;font-weight:650}
 header.top p{margin:4px 0 0 0;color:#a9cbb4;font-size:13px}
 main{padding:16px 24px;max-width:1320px}
 section.card{background:#fff;border:1px solid #e2e0d8;border-radius:8px;padding:12px 16px;
- margin:0 0 16px 0}
+ margin:0 0 16px 0;overflow-x:auto}
 section.card h2{font-size:15px;margin:0 0 8px 0}
-svg.chart{display:block;margin:0 0 6px 0}
+svg.chart{display:block;margin:0 0 6px 0;max-width:100%;height:auto}
 .charts{display:flex;flex-wrap:wrap;gap:8px 24px}
 .columns{display:flex;flex-wrap:wrap;gap:0 16px;align-items:flex-start}
-.columns>section.card{flex:0 1 auto;max-width:720px}
+.columns>section.card{flex:0 1 auto;min-width:0;max-width:min(720px,100%)}
+@media (max-width:640px){header.top,main{padding-left:10px;padding-right:10px}
+ footer{padding:0 10px 16px 10px}}
 details pre{font-size:12px;max-height:420px;overflow:auto;background:#f7f7f4;padding:8px}
 footer{color:#777;font-size:12px;padding:0 24px 16px 24px}
 """
@@ -72,90 +78,83 @@ def _section(heading, content, cls="card"):
     return f'<section class="{cls}"><h2>{escape(heading)}</h2>{content}</section>'
 
 
+# The charts of a simulation's page, in order: the figures whose `chart` is the key.
+SUMMARY_CHARTS = {"match": "Match results ({match})",
+                  "rates": "Win and draw rates ({conf} Wilson intervals)",
+                  "seats": "Seats: who moved first",
+                  "advantage": "First-player advantage (first minus second mover)"}
+
+
+def summary_charts(s: Summary, width: int = 470) -> list[str]:
+    """The charts of a summary: each chart of SUMMARY_CHARTS with its figures, and how
+    the games ended."""
+    charts = []
+    match = MATCH_FORMATS[s.match].description if s.match else ""
+    for key, title in SUMMARY_CHARTS.items():
+        figures = [SUMMARY[name] for name in s.figures if SUMMARY[name].chart == key]
+        if figures:
+            rows = [(f.text(s.result.players), f.estimate(s, s.confidence)) for f in figures]
+            charts.append(interval_chart(title.format(match=match, conf=pct(s.confidence, 0)),
+                                         rows, figures[0].format,
+                                         zero=figures[0].format == "pp", width=width,
+                                         label_width=190))
+    ends = [(f.label, f.estimate(s).value) for f in SUMMARY.values()
+            if f.chart == "ends" and s.n and f.count(s)[0]]
+    if ends:
+        charts.append(share_bar("How the games ended", ends, width=width))
+    return charts
+
+
 def simulation_page(summary: Summary) -> str:
     """The report page of a simulation: its table, charts and JSON."""
-    d = summary.as_dict()
-    names = d["players"]
-    a, b = (f"{lab} ({names[lab]})" for lab in ("A", "B"))
-    rates = [(f"{a} wins", d["win_rate"]["A"]), (f"{b} wins", d["win_rate"]["B"]),
-             ("draws", d["draw_rate"])]
-    seats = [(f"{lab} wins moving {seat}", e)
-             for lab in ("A", "B") for seat, e in d["win_rate_by_seat"][lab].items()]
-    seats += [("first mover wins", d["first_mover_win_rate"]),
-              ("second mover wins", d["second_mover_win_rate"])]
-    conf = f"{d.get('confidence', 0.95):.0%}"
-    w = 470
-    charts = [interval_chart(f"Win and draw rates ({conf} Wilson intervals)", rates,
-                             width=w, label_width=190),
-              interval_chart("Seats: who moved first", seats, width=w, label_width=190),
-              interval_chart("First-player advantage (first minus second mover)",
-                             [("advantage", d["first_player_advantage"])], "pp", zero=True,
-                             width=w, label_width=190)]
-    m = d.get("match")
-    if m:
-        charts.insert(0, interval_chart(
-            f"Match results ({m.get('description', m.get('format', ''))})",
-            [(f"{a} wins the match", m["win_rate"]["A"]),
-             (f"{b} wins the match", m["win_rate"]["B"]),
-             ("undecided matches", m["draw_rate"])], width=w, label_width=190))
-    n = d.get("n_games") or 0
-    ends = [(name, c["count"] / n) for name, c in d.get("end", {}).items()
-            if name != "none" and n and c.get("count")]
-    if ends:
-        charts.append(share_bar("How the games ended", ends, width=w))
+    s, r = summary, summary.result
     body = ('<div class="columns">'
-            + _section("Results", wrap(summary_table(summary), False))
-            + _section("Charts", "".join(charts)) + "</div>"
-            + _section("Data", _json_details(d)))
-    rules = d.get("rules", {}).get("preset", "")
-    played = f"{m['n_matches']:,} matches ({n:,} games)" if m else f"{n:,} games"
+            + _section("Results", wrap(table_html(summary_table(s)), False))
+            + _section("Charts", "".join(summary_charts(s))) + "</div>"
+            + _section("Data", _json_details(s.as_dict())))
+    a, b = (f"{lab} ({name})" for lab, name in zip("AB", r.players))
+    played = (f"{quantity(s.n_matches, 'match')} ({quantity(s.n, 'game')})"
+              if s.n_matches is not None else quantity(s.n, "game"))
     return page("cuttle simulation", body,
-                subtitle=f"{played} · {a} against {b} · rules {rules} · seed {d.get('seed')}")
+                subtitle=f"{played} · {a} against {b} · rules {r.rules.preset} · "
+                         f"seed {r.seed}")
+
+
+def comparison_charts(c: ComparisonResult) -> tuple[str, list[str]]:
+    """(the chart of the differences of rates to the baseline, one chart per metric)."""
+    charts, diffs = [], []
+    for metric in c.metrics:
+        f = SUMMARY[metric]
+        label = c.metric_label(metric)
+        rows = [(f"[{i + 1}] {lab}", c.estimate(metric, i)) for i, lab in enumerate(c.labels)]
+        charts.append(interval_chart(label, rows, f.format, width=460, label_width=180))
+        if f.format == "pct":           # each rule set under its metric, by its name
+            diffs.append((label, None))
+            diffs += [(f"[{i + 1}] {lab}", c.difference(metric, i))
+                      for i, lab in enumerate(c.labels) if i]
+    conf = pct(c.confidence, 0)
+    method = "Newcombe paired" if not c.match else "Newcombe"
+    diff_chart = interval_chart(f"Differences to [1] {c.labels[0]} in percentage points "
+                                f"({conf} {method} intervals)", diffs, "pp", zero=True,
+                                width=860, label_width=330) if diffs else ""
+    return diff_chart, charts
 
 
 def comparison_page(comparison: ComparisonResult) -> str:
-    """The report page of a comparison: its table, a chart per metric, the differences
-    to the baseline, and the JSON."""
-    d = comparison.as_dict()
-    conf = f"{d.get('confidence', 0.95):.0%}"
-    charts, diffs = [], []
-    for metric in comparison_metrics(d):
-        kind = metric_kind(metric)
-        label = metric_label(metric, d["players"])
-        rows = [(f"[{i + 1}] {rs['label']}", metric_estimate(rs["summary"], metric) or {})
-                for i, rs in enumerate(d["rule_sets"])]
-        charts.append(interval_chart(label, rows, kind, width=460, label_width=180))
-        if kind == "pct":
-            diffs += [(f"{label}: [{i + 1}]", rs["difference_vs_baseline"][metric])
-                      for i, rs in enumerate(d["rule_sets"]) if i and
-                      (rs.get("difference_vs_baseline") or {}).get(metric)]
-    diff_chart = interval_chart(f"Differences to [1] in percentage points ({conf} Newcombe "
-                                f"intervals)", diffs, "pp", zero=True, width=860,
-                                label_width=330) if diffs else ""
+    """The report page of a comparison: the differences to the baseline, its table, a
+    chart per metric, and the JSON."""
+    c = comparison
+    diff_chart, charts = comparison_charts(c)
     body = (_section("Differences to the baseline", diff_chart)
-            + _section("Results", wrap(comparison_table(comparison), False))
+            + _section("Results", wrap(table_html(comparison_table(c)), False))
             + _section("Each rule set", f'<div class="charts">{"".join(charts)}</div>')
-            + _section("Data", _json_details(d)))
-    p = d["players"]
+            + _section("Data", _json_details(c.as_dict())))
+    each = quantity(c.n_games, "match" if c.match else "game")
     return page("cuttle comparison", body,
-                subtitle=f"{len(d['rule_sets'])} rule sets · {d.get('n', 0):,} "
-                         f"{d.get('unit', 'games')} each, the same deals · A = {p['A']}, "
-                         f"B = {p['B']} · seed {d.get('seed')}")
+                subtitle=f"{len(c)} rule sets · {each} each, the same deals · "
+                         f"A = {c.players[0]}, B = {c.players[1]} · seed {c.seed}")
 
 
 def save_page(path: str | os.PathLike[str], html: str) -> None:
     """Write a page to `path` whole or not at all."""
     write_text(path, html)
-
-
-def output_path(text: str) -> str:
-    """An argparse type: the path of a page to write, refused at once (not after a long
-    run) when its folder does not exist or cannot be written."""
-    folder = os.path.dirname(os.path.abspath(text)) or "."
-    if os.path.isdir(text):
-        raise argparse.ArgumentTypeError(f"{text!r} is a folder, not a file name")
-    if not os.path.isdir(folder):
-        raise argparse.ArgumentTypeError(f"cannot write {text!r}: no folder {folder!r}")
-    if not os.access(folder, os.W_OK):
-        raise argparse.ArgumentTypeError(f"cannot write {text!r}: the folder is not writable")
-    return text

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..record import play_recorded, result_of, start_game
 from ..svg import table
+from ..validation import check_player
 from .pages import page
 
 if TYPE_CHECKING:
@@ -35,9 +36,9 @@ VIEWERS = (0, 1, None)          # the order of each step's pictures: P0, P1, all
 
 STYLE = """
 .replay{display:flex;flex-wrap:wrap;gap:16px;align-items:flex-start}
-.board-col{width:600px}
+.board-col{width:600px;max-width:100%}
 #board{min-height:420px}
-#board svg{display:block}
+#board svg{display:block;max-width:100%;height:auto}
 .controls{display:flex;flex-wrap:wrap;align-items:center;gap:6px;margin:0 0 8px 0}
 .controls button{font:inherit;font-size:13px;padding:4px 10px;border:1px solid #b8b6ab;
  border-radius:6px;background:#fff;cursor:pointer}
@@ -48,8 +49,8 @@ STYLE = """
 .controls .pos{margin:0 8px;font-variant-numeric:tabular-nums;min-width:96px}
 .controls .label{color:#555;margin-right:2px}
 .hint{color:#777;font-size:12px;margin:6px 0 0 0}
-.moves{position:relative;width:290px;max-height:640px;overflow:auto;background:#fff;border:1px solid #e2e0d8;
- border-radius:8px;padding:4px 0}
+.moves{position:relative;width:290px;max-width:100%;max-height:640px;overflow:auto;
+ background:#fff;border:1px solid #e2e0d8;border-radius:8px;padding:4px 0}
 .moves ol{list-style:none;margin:0;padding:0}
 .moves li{padding:2px 12px;cursor:pointer;font-size:13px;white-space:nowrap;
  font-variant-numeric:tabular-nums}
@@ -135,8 +136,7 @@ def replay_page(start: Game, moves: Iterable[Move | str], *,
     the move list; info: lines shown under the title; viewer: the view shown first
     (0, 1 or None for all cards).  ValueError naming the first move that cannot be
     played."""
-    if viewer not in VIEWERS or isinstance(viewer, bool):
-        raise ValueError(f"viewer must be None, 0 or 1, not {viewer!r}")
+    viewer = check_player(viewer, "viewer", none="every card")
     g = start.copy()
     pictures: list[str] = []
     index: dict[str, int] = {}

@@ -18,14 +18,22 @@ from __future__ import annotations
 
 from typing import Any
 
-import gymnasium
 import numpy as np
-from pettingzoo import AECEnv
+
+from .._optional import missing
+
+try:
+    import gymnasium
+    from pettingzoo import AECEnv
+    from pettingzoo.utils.env_logger import EnvLogger
+except ImportError as e:
+    raise missing(e, "cuttle.rl.aec_env") from None
 
 from .._actions import code_of_action
 from ..game import Game
 from ..rules import Rules
 from ..seeding import check_seed, seed_or_new
+from ..validation import check_count
 from .spaces import (ACTION_SPACE, DEFAULT_MAX_MOVES, OBSERVATION_HIGH, OBSERVATION_SIZE,
                      action_mask, check_action, legal_actions)
 
@@ -36,7 +44,8 @@ AGENTS = ("player_0", "player_1")
 
 def aec_env(rules: Rules | str | None = None, max_moves: int = DEFAULT_MAX_MOVES,
             render_mode: str | None = None) -> CuttleAECEnv:
-    """A PettingZoo AEC environment of Cuttle under `rules` (a Rules or a preset name)."""
+    """A PettingZoo AEC environment of Cuttle under `rules` (a Rules, rule text such as
+    "classic: joker=true", or None for classic)."""
     return CuttleAECEnv(rules=rules, max_moves=max_moves, render_mode=render_mode)
 
 
@@ -49,10 +58,8 @@ class CuttleAECEnv(AECEnv):
         super().__init__()
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}")
-        if isinstance(max_moves, bool) or not isinstance(max_moves, int) or max_moves < 1:
-            raise ValueError(f"max_moves must be an int >= 1, not {max_moves!r}")
+        self.max_moves = check_count(max_moves, "max_moves")
         self.rules = Rules.coerce(rules)
-        self.max_moves = max_moves
         self.render_mode = render_mode
         self.possible_agents = list(AGENTS)
         self.agents: list[str] = []
@@ -67,10 +74,10 @@ class CuttleAECEnv(AECEnv):
         self._action_spaces = {a: gymnasium.spaces.Discrete(ACTION_SPACE) for a in AGENTS}
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Dict:
-        return self._spaces[agent]
+        return self._spaces[AGENTS[self._seat(agent)]]
 
     def action_space(self, agent: str) -> gymnasium.spaces.Discrete:
-        return self._action_spaces[agent]
+        return self._action_spaces[AGENTS[self._seat(agent)]]
 
     # -- episodes ------------------------------------------------------------------------
 
@@ -89,15 +96,40 @@ class CuttleAECEnv(AECEnv):
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in AGENTS}
         self.agent_selection = AGENTS[self.game.to_move]
 
+    def _started(self, what):
+        if self.game is None:
+            raise RuntimeError(f"reset() needs to be called before {what}")
+
+    def _seat(self, agent):
+        try:
+            return AGENTS.index(agent)
+        except ValueError:
+            raise ValueError(f"unknown agent {agent!r}: the agents are "
+                             f"{', '.join(AGENTS)}") from None
+
+    def last(self, observe: bool = True) -> tuple[Any, ...]:
+        self._started("last")
+        if self.agent_selection not in self.agents:
+            raise RuntimeError("every agent is done and removed: call reset() for a new game")
+        return super().last(observe)
+
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        p = AGENTS.index(agent)
+        self._started("observe")
+        p = self._seat(agent)
+        # (an agent removed once the game ended has no flags left: it is done)
         deciding = agent == self.agent_selection and not self.game.is_over \
-            and not (self.terminations[agent] or self.truncations[agent])
+            and not (self.terminations.get(agent, True) or self.truncations.get(agent, True))
         return {"observation": self.game.observation_array(p),
                 "action_mask": action_mask(self.game) if deciding
                 else np.zeros(ACTION_SPACE, np.int8)}
 
     def step(self, action: int | None) -> None:
+        self._started("step")
+        if not self.agents:
+            # Every agent is done and removed: as PettingZoo's order-enforcing wrapper
+            # does, warn and ignore the step.
+            EnvLogger.warn_step_after_terminated_truncated()
+            return
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)

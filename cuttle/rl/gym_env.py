@@ -12,20 +12,26 @@ position is left as it was.  Anything outside the space raises ValueError.
 
 from __future__ import annotations
 
-import numbers
 from typing import TYPE_CHECKING, Any
 
-import gymnasium
 import numpy as np
+
+from .._optional import missing
+
+try:
+    import gymnasium
+except ImportError as e:
+    raise missing(e, "cuttle.rl.GymEnv") from None
 
 from .._actions import code_of_action
 from .._vector import MAX_SKIPS
 from ..game import Game
 from ..policies import Bot, policy_code
 from ..rules import Rules
-from ..seeding import SEED_LIMIT, derive
+from ..seeding import SEED_LIMIT, check_seed, derive
+from ..validation import check_count, check_player
 from .spaces import (ACTION_SPACE, DEFAULT_MAX_MOVES, OBSERVATION_HIGH, OBSERVATION_SIZE,
-                     action_mask, check_action, legal_actions)
+                     action_mask, check_action, legal_actions, why_no_decision)
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -39,7 +45,8 @@ class GymEnv(gymnasium.Env):
     """Cuttle against `opponent`: a native policy name ("random", "greedy",
     "ismcts:200", ... see cuttle.policies) or a callable `f(game) -> move` (a Move, move
     text or code, legal for `game.to_move`; it gets the live Game and must not change
-    it).  `seat`: 0 (the agent moves first), 1, or None (a random seat each episode)."""
+    it).  `rules`: a Rules, rule text such as "classic: joker=true", or None (classic).
+    `seat`: 0 (the agent moves first), 1, or None (a random seat each episode)."""
 
     metadata: dict[str, Any] = {"render_modes": ["human", "ansi"]}
 
@@ -48,11 +55,8 @@ class GymEnv(gymnasium.Env):
                  max_moves: int = DEFAULT_MAX_MOVES, render_mode: str | None = None):
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}")
-        if seat not in (0, 1, None) or isinstance(seat, bool):
-            raise ValueError(f"seat must be 0, 1 or None (random), not {seat!r}")
-        if isinstance(max_moves, bool) or not isinstance(max_moves, numbers.Integral) \
-                or max_moves < 1:
-            raise ValueError(f"max_moves must be an int >= 1, not {max_moves!r}")
+        seat = check_player(seat, "seat", none="a random seat each episode")
+        max_moves = check_count(max_moves, "max_moves")
         if callable(opponent):
             self._policy: str | None = None
         else:
@@ -60,7 +64,7 @@ class GymEnv(gymnasium.Env):
             self._policy = opponent
         self.opponent = opponent
         self.rules: Rules = Rules.coerce(rules)
-        self.max_moves: int = int(max_moves)
+        self.max_moves: int = max_moves
         self.render_mode = render_mode
         self.observation_space = gymnasium.spaces.Box(0.0, OBSERVATION_HIGH,
                                                       (OBSERVATION_SIZE,), np.float32)
@@ -75,7 +79,7 @@ class GymEnv(gymnasium.Env):
 
     def reset(self, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
-        super().reset(seed=seed)
+        super().reset(seed=None if seed is None else check_seed(seed))
         skipped = 0
         while True:
             episode_seed = int(self.np_random.integers(0, SEED_LIMIT, dtype=np.uint64))
@@ -90,8 +94,8 @@ class GymEnv(gymnasium.Env):
             skipped += 1
             if skipped >= MAX_SKIPS:
                 raise RuntimeError(f"{MAX_SKIPS} games in a row ended before the agent "
-                                   f"(seat {self.seat}) could decide: these rules let the "
-                                   f"first player win at once")
+                                   f"(seat {self.seat}) could decide: "
+                                   + why_no_decision(self.game, self.max_moves))
         self._done = False
         if self.render_mode == "human":
             self.render()

@@ -7,7 +7,6 @@ for Moves and games.
 
 from __future__ import annotations
 
-import numbers
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -15,8 +14,9 @@ import numpy as np
 from .._actions import (ACTION_BLOCKS, ACTION_SPACE, action_of_code, code_of_action,
                         game_action_mask, game_legal_actions)
 from ..moves import Move
-from ..observation import OBSERVATION_SIZE, PLANES, SCALARS
+from ..observation import CARD_SLOTS, OBSERVATION_SIZE, PLANES, SCALARS
 from ..rules import MAX_GOAL
+from ..validation import check_int, is_int
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 __all__ = ["ACTION_BLOCKS", "ACTION_SPACE", "DEFAULT_MAX_MOVES", "OBSERVATION_HIGH",
            "OBSERVATION_SIZE", "action_mask", "action_of", "check_action", "legal_actions",
-           "move_of"]
+           "move_of", "why_no_decision"]
 
 # The move cap of a learning episode (both players' moves): VectorEnv, GymEnv and the
 # PettingZoo env truncate an episode there (OpenSpiel ends it as a draw).  Lower than
@@ -43,7 +43,7 @@ def _observation_high() -> np.ndarray:
                    "opponent_goal": MAX_GOAL / 21, "stack_size": 1.0, "is_own_turn": 1.0,
                    "is_own_decision": 1.0}
     high = np.ones(OBSERVATION_SIZE, np.float32)
-    base = 53 * len(PLANES)
+    base = CARD_SLOTS * len(PLANES)
     for k, name in enumerate(SCALARS):
         high[base + k] = scalar_high[name]     # 220: every point card's value together
     return high
@@ -55,7 +55,7 @@ OBSERVATION_HIGH = _observation_high()
 def action_of(move: Move | str | int) -> int:
     """The compact action of a Move (or move text or code); ValueError for a move that
     is never legal."""
-    if isinstance(move, numbers.Integral) and not isinstance(move, bool):
+    if is_int(move):
         return action_of_code(int(move))
     return action_of_code((move if isinstance(move, Move) else Move.parse(move)).code)
 
@@ -67,10 +67,8 @@ def move_of(action: int) -> Move:
 
 def check_action(action: object) -> int:
     """`action` as an int in the compact space, or ValueError."""
-    if isinstance(action, bool) or not isinstance(action, numbers.Integral) \
-            or not 0 <= action < ACTION_SPACE:
-        raise ValueError(f"an action is an int from 0 to {ACTION_SPACE - 1}, not {action!r}")
-    return int(action)
+    return check_int(action, "an action", 0, ACTION_SPACE - 1,
+                     f"an int from 0 to {ACTION_SPACE - 1}")
 
 
 def legal_actions(game: Game) -> list[int]:
@@ -85,3 +83,13 @@ def action_mask(game: Game, dtype: npt.DTypeLike = np.int8) -> np.ndarray:
     if np.dtype(dtype) == np.bool_:
         return out.view(np.bool_)
     return out if np.dtype(dtype) == np.int8 else out.astype(dtype)
+
+
+def why_no_decision(game: Game, max_moves: int) -> str:
+    """Why an episode's `game` ended before the agent's first decision (the single-agent
+    envs give up after many such deals in a row): the opponent won at once, or the move
+    cap came first."""
+    if game.is_over:
+        return "the opponent, moving first, won at once under these rules"
+    return (f"the move cap (max_moves={max_moves}) ended the game before the agent's "
+            f"first move; raise max_moves")

@@ -28,18 +28,13 @@ from ..policies import policy_code
 from ..rules import Rules
 from ..seeding import seed_or_new
 from ..threads import check_threads, cores
-from .spaces import ACTION_SPACE, DEFAULT_MAX_MOVES, OBSERVATION_SIZE
+from ..validation import check_bool, check_count, check_int, check_player
+from .spaces import ACTION_SPACE, DEFAULT_MAX_MOVES, OBSERVATION_SIZE, why_no_decision
 
 if TYPE_CHECKING:
     import numpy.typing as npt
 
 __all__ = ["VectorEnv"]
-
-
-def _positive_int(value, name, minimum=1):
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
-        raise ValueError(f"{name} must be an int >= {minimum}, not {value!r}")
-    return int(value)
 
 
 class _ThreadTuner:
@@ -93,21 +88,20 @@ class VectorEnv:
                  opponent: str | None = None, threads: int | None = None,
                  seat: int | None = None, max_moves: int = DEFAULT_MAX_MOVES,
                  copy: bool = True):
-        self.num_envs = _positive_int(num_envs, "num_envs")
+        self.num_envs = check_count(num_envs, "num_envs")
         self.rules = Rules.coerce(rules)
         self.opponent = opponent
         code = -1 if opponent is None else policy_code(opponent)
-        if seat not in (0, 1, None) or isinstance(seat, bool):
-            raise ValueError(f"seat must be 0, 1 or None (alternating), not {seat!r}")
-        self.seat = seat
+        self.seat = check_player(seat, "seat", none="alternating")
         self.threads = check_threads(threads) or None
         self._tuner = _ThreadTuner(cores()) if threads is None else None
-        self.max_moves = _positive_int(max_moves, "max_moves")
-        self.copy = bool(copy)
+        self.max_moves = check_count(max_moves, "max_moves", 2 ** 31 - 1)   # a C int
+        self.copy = check_bool(copy, "copy")
         self.observation_size = OBSERVATION_SIZE
         self.action_space = ACTION_SPACE
         self.seed: int | None = None
-        self._core = VectorCore(self.rules, self.num_envs, code, -1 if seat is None else seat,
+        self._core = VectorCore(self.rules, self.num_envs, code,
+                                -1 if self.seat is None else self.seat,
                                 self.max_moves)
         self._ready = False
 
@@ -196,10 +190,7 @@ class VectorEnv:
         return g
 
     def _index(self, i):
-        if isinstance(i, bool) or not isinstance(i, (int, np.integer)) \
-                or not 0 <= i < self.num_envs:
-            raise ValueError(f"env index must be in 0..{self.num_envs - 1}, not {i!r}")
-        return int(i)
+        return check_int(i, "env index", 0, self.num_envs - 1)
 
     def _out(self, a):
         if self.copy:
@@ -211,9 +202,9 @@ class VectorEnv:
     def _check_stuck(self):
         stuck = self._core.stuck()
         if stuck:
+            why = why_no_decision(self.game(stuck[0]), self.max_moves)
             raise RuntimeError(f"env {stuck[0]}: games keep ending before the agent's first "
-                               f"decision (the opponent wins at once under these rules); "
-                               f"{len(stuck)} env(s) stuck")
+                               f"decision ({why}); {len(stuck)} env(s) stuck")
 
     def close(self) -> None:
         """Nothing to release (the native state goes with the object); for Gym's API."""

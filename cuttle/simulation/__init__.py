@@ -2,17 +2,19 @@
 sets on the same deals.  The entry points are `simulate` and `compare` (also exported
 as `cuttle.simulate` and `cuttle.compare`); see `cuttle.simulation.api`.
 
-Modules: `players` (player specs -> native policy codes or Python callables), `runner`
-(playing ranges of unit indices of a seeded run, chunking, merging, interruption),
-`cluster` (the same on a dask.distributed cluster), `progress` (the progress bar),
-`tally` (exact sufficient statistics), `results` (`SimulationResult`), `summary`
-(`Summary`), `compare` (`ComparisonResult`), `output` (text tables, JSON, CSV), `plot`
-(matplotlib figures), `formats` (shared names: match formats, labels).
+Modules: `api` (the entry points: arguments -> a plan), `players` (player specs ->
+native policy codes or Python callables), `runner` (playing ranges of unit indices of a
+seeded run, chunking, merging, interruption), `cluster` (the same on a dask.distributed
+cluster), `tally` (exact sufficient statistics), `rows` (per-game rows and their CSV),
+`results` (`SimulationResult`), `summary` (`Summary`), `compare` (`ComparisonResult`),
+`names` (shared names: match formats, player labels, seats, per-game fields).  Their
+figures are described in `cuttle.figures` and rendered (text, JSON, CSV, HTML, plots)
+by `cuttle.render`.
 """
 
 from .api import MAX_THREADS, MAX_UNITS, compare, simulate
 from .compare import ComparisonResult
-from .formats import DEFAULT_MAX_MOVES, MATCH_FORMATS
+from .names import DEFAULT_MAX_MOVES, MATCH_FORMATS
 from .players import native_policy_code, player_names
 from .results import GamesNotKept, MatchResults, SimulationResult
 from ..errors import Interrupted

@@ -55,16 +55,16 @@ match).
 
 from __future__ import annotations
 
-import numbers
 from typing import TYPE_CHECKING
 
 from .._play import MAX_RULE_SETS, MAX_UNITS_PER_CALL
 from ..rules import Rules
 from ..seeding import seed_or_new
-from ..stats import z_value
 from ..threads import MAX_THREADS, check_threads
+from ..validation import check_bool, check_confidence, check_count, check_int, \
+    check_output_path
 from .compare import ComparisonResult
-from .formats import DEFAULT_MAX_MOVES, MATCH_FORMATS
+from .names import DEFAULT_MAX_MOVES, MATCH_FORMATS
 from .players import resolve_players
 from .results import SimulationResult
 from .runner import Chunks, GamesCsv, Plan, run_local
@@ -85,14 +85,6 @@ MAX_CHUNK = MAX_UNITS_PER_CALL  # units per native call (keeps every per-call su
 MAX_MAX_MOVES = 2 ** 31 - 1
 
 
-def _positive_int(x, name, limit=None):
-    if isinstance(x, bool) or not isinstance(x, numbers.Integral) or x <= 0:
-        raise ValueError(f"{name} must be a positive int, not {x!r}")
-    if limit is not None and x > limit:
-        raise ValueError(f"{name} must be at most {limit:,}, not {x:,}")
-    return int(x)
-
-
 def _check_match(match):
     if match is None:
         return None
@@ -102,18 +94,23 @@ def _check_match(match):
     return match
 
 
-def _check_client(client):
+def check_client(client: object) -> None:
+    """ValueError unless `client` is None or a dask.distributed Client."""
     if client is not None and not (hasattr(client, "submit") and hasattr(client, "cancel")):
         raise ValueError(f"client must be a dask.distributed.Client, not {client!r}")
-    return client
 
 
 def _check_start(start, n):
-    if isinstance(start, bool) or not isinstance(start, numbers.Integral) or start < 0:
-        raise ValueError(f"start must be an int >= 0, not {start!r}")
+    start = check_int(start, "start", 0)
     if start + n > MAX_UNITS:
         raise ValueError(f"start + n_games must be at most {MAX_UNITS:,}, not {start + n:,}")
-    return int(start)
+    return start
+
+
+def _check_games_csv(games_csv):
+    # A path is checked now (an open file is the caller's); the file is made by the run.
+    if isinstance(games_csv, str) or hasattr(games_csv, "__fspath__"):
+        check_output_path(games_csv, "games_csv")
 
 
 def _execute(plan, n, chunk_size, progress, games_csv, client, desc, start=0):
@@ -122,7 +119,7 @@ def _execute(plan, n, chunk_size, progress, games_csv, client, desc, start=0):
     if adaptive:
         limit = plan.largest_chunk
     else:
-        limit = max(1, _positive_int(chunk_size, "chunk_size", MAX_CHUNK) // plan.slots)
+        limit = max(1, check_count(chunk_size, "chunk_size", MAX_CHUNK) // plan.slots)
     sink = None if games_csv is None else GamesCsv(games_csv, plan)
     try:
         if client is not None:
@@ -141,13 +138,14 @@ def _plan(rule_sets, players, seed, threads, swap_seats, match, max_moves, keep_
     pl = resolve_players(players)
     nthreads = check_threads(threads)
     match = _check_match(match)
-    max_moves = _positive_int(max_moves, "max_moves", MAX_MAX_MOVES)
-    if not isinstance(keep_games, bool):
-        raise ValueError(f"keep_games must be True or False, not {keep_games!r}")
+    max_moves = check_count(max_moves, "max_moves", MAX_MAX_MOVES)
+    keep_games = check_bool(keep_games, "keep_games")
+    _check_games_csv(games_csv)
     if client is not None and threads is None:
         nthreads = 1          # a dask worker runs one chunk per worker thread
-    return Plan(rule_sets, pl, seed_or_new(seed), bool(swap_seats), max_moves, match,
-                nthreads, keep_games, games_csv is not None, labels, confidence)
+    return Plan(rule_sets, pl, seed_or_new(seed), check_bool(swap_seats, "swap_seats"),
+                max_moves, match, nthreads, keep_games, games_csv is not None, labels,
+                confidence)
 
 
 def simulate(n_games: int, rules: Rules | str | None = None,
@@ -160,7 +158,8 @@ def simulate(n_games: int, rules: Rules | str | None = None,
              client: Client | None = None, start: int = 0) -> SimulationResult:
     """Play `n_games` games (or matches, with `match`) and return a `SimulationResult`.
 
-    rules: a `Rules`, a preset name or None (classic).  players: (A, B), each a policy
+    rules: a `Rules`, rule text (a preset name, or e.g. "classic: four=random", as the
+    command line takes it) or None (classic).  players: (A, B), each a policy
     name ("random", "greedy") or a callable ``policy(game) -> move``.  seed: an int, or
     None for a random seed (recorded in the result).  threads: cores for the native core
     (None: all; with a client, cores per chunk, default 1).  swap_seats: A moves first in
@@ -178,10 +177,10 @@ def simulate(n_games: int, rules: Rules | str | None = None,
 
     Ctrl-C raises `Interrupted`, whose ``result`` holds the finished chunks.
     """
-    n = _positive_int(n_games, "n_games", MAX_UNITS)
+    n = check_count(n_games, "n_games", MAX_UNITS)
     start = _check_start(start, n)
     rules = Rules.coerce(rules)
-    _check_client(client)
+    check_client(client)
     plan = _plan([rules], players, seed, threads, swap_seats, match, max_moves, keep_games,
                  games_csv, client)
     return _execute(plan, n, chunk_size, progress, games_csv, client, "simulate", start)
@@ -202,7 +201,8 @@ def compare(rule_sets: Iterable[Rules | str | None], n_games: int,
     so the deals are identical, and the differences between rule sets come with paired
     (tighter) intervals.  Each chunk of games is played under every rule set in turn,
     and the pairs are tallied in the core, so no per-game rows are needed.  Rule sets
-    are `Rules`, preset names or None; the first is the baseline.  Other arguments as
+    are `Rules`, rule text (e.g. "classic: joker=true") or None; the first is the
+    baseline.  Other arguments as
     for `simulate` (games_csv rows carry a rule_set column, 1 for the baseline);
     `seed=None` picks one seed for all; `start` as for `simulate` (the same games
     under every rule set).
@@ -219,10 +219,10 @@ def compare(rule_sets: Iterable[Rules | str | None], n_games: int,
         labels = [str(x) for x in labels]
         if len(labels) != len(rule_sets):
             raise ValueError(f"{len(labels)} labels for {len(rule_sets)} rule sets")
-    z_value(confidence)
-    n = _positive_int(n_games, "n_games", MAX_UNITS)
+    confidence = check_confidence(confidence)
+    n = check_count(n_games, "n_games", MAX_UNITS)
     start = _check_start(start, n)
-    _check_client(client)
+    check_client(client)
     plan = _plan(rule_sets, players, seed, threads, swap_seats, match, max_moves, keep_games,
                  games_csv, client, labels, confidence)
     return _execute(plan, n, chunk_size, progress, games_csv, client, "compare", start)

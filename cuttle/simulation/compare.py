@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-from math import sqrt
+import warnings
 from typing import TYPE_CHECKING, Any
 
-from ..report import comparison_html
-from ..stats import (Estimate, mean_interval_from_moments, newcombe_interval,
-                     newcombe_paired_interval, wilson_interval, z_value)
-from .formats import PLAYER_LABELS
-from .output import (COMPARISON_COLUMNS, comparison_dict, comparison_rows, comparison_text,
-                     write_csv)
-from .plot import plot_comparison
+from ..display import render
+from ..figures import (COMPARED, FORMER_NAMES, MATCH_COMPARED, SUMMARY, canonical,
+                       independent_difference, no_difference, paired_difference)
+from ..validation import check_confidence, check_int
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
@@ -19,13 +16,27 @@ if TYPE_CHECKING:
     from typing import TextIO
 
     from ..rules import Rules
+    from ..stats import Estimate
     from .results import SimulationResult
     from .tally import PairTally
 
-__all__ = ["ComparisonResult", "METRICS", "MATCH_METRICS"]
+__all__ = ["ComparisonResult", "METRICS", "MATCH_METRICS", "Metrics"]
 
-METRICS = ("win_A", "win_B", "draw", "first_mover", "moves", "turns")
-MATCH_METRICS = ("match_win_A", "match_win_B", "match_draw")
+METRICS = COMPARED
+MATCH_METRICS = MATCH_COMPARED
+
+
+class Metrics(tuple):
+    """The names of the compared figures (a tuple).  Calling it, as when `metrics` was a
+    method, still works for one release: it warns and returns the old names."""
+
+    def __call__(self) -> tuple[str, ...]:
+        warnings.warn("ComparisonResult.metrics is a property now: use cmp.metrics (no "
+                      "call), whose names are the summaries' (win_rate_A, draw_rate, "
+                      "first_mover_win_rate, mean_moves, ...); cmp.metrics() returns the "
+                      "old names and will be removed in the next release",
+                      DeprecationWarning, stacklevel=2)
+        return tuple(FORMER_NAMES["comparison"][m] for m in self)
 
 
 class ComparisonResult:
@@ -33,13 +44,15 @@ class ComparisonResult:
     same deals (same seed and game indices), and their differences to the baseline.
 
     `estimate(metric, i)` is rule set i's value, `difference(metric, i, baseline=0)` the
-    difference (i minus baseline) with its interval.  Metrics: "win_A", "win_B", "draw",
-    "first_mover" (the first mover's win rate), "moves", "turns" (mean game length), and
-    with matches "match_win_A", "match_win_B", "match_draw".  Rate differences use
-    Newcombe's interval for paired proportions (the same game index under both rule sets
-    is one pair; with matches, the same match index), mean differences the normal
-    interval of the per-game differences.  With matches the games played differ between
-    rule sets, so game-level differences use the independent-samples intervals.
+    difference (i minus baseline) with its interval.  `metrics`: "win_rate_A",
+    "win_rate_B", "draw_rate", "first_mover_win_rate" (the first mover's win rate),
+    "mean_moves", "mean_turns" (mean game length), and with matches
+    "match_win_rate_A", "match_win_rate_B", "match_draw_rate": the figures of the
+    summaries (`cuttle.figures`) by the same names.  Rate differences use Newcombe's
+    interval for paired proportions (the same game index under both rule sets is one
+    pair; with matches, the same match index), mean differences the normal interval of
+    the per-game differences.  With matches the games played differ between rule sets,
+    so game-level differences use the independent-samples intervals.
 
     The pairs are tallied while playing (`pairs[(i, j)]`, a `PairTally` for i < j: the
     2x2 tables and the sums of per-game differences), so no per-game rows are needed.
@@ -52,8 +65,7 @@ class ComparisonResult:
         self.results = list(results)
         self.pairs = dict(pairs)
         self.labels = list(labels)
-        z_value(confidence)
-        self.confidence = confidence
+        self.confidence = check_confidence(confidence)
 
     @property
     def rules(self) -> list[Rules]:
@@ -101,37 +113,25 @@ class ComparisonResult:
     def __getitem__(self, i):
         return self.results[i]
 
-    def metrics(self) -> tuple[str, ...]:
-        """The metrics `estimate` and `difference` take (match metrics with matches)."""
-        return METRICS + (MATCH_METRICS if self.match else ())
+    @property
+    def metrics(self) -> Metrics:
+        """The names of the figures `estimate` and `difference` take (match figures with
+        matches), in the order of the table."""
+        return Metrics(COMPARED + (MATCH_COMPARED if self.match else ()))
 
-    def _check_metric(self, metric):
-        if metric not in self.metrics():
-            raise ValueError(f"unknown metric {metric!r}; valid: {', '.join(self.metrics())}")
+    def _figure(self, metric):
+        return SUMMARY[canonical(metric, self.metrics, stacklevel=4)]
 
     def _index(self, i):
-        if isinstance(i, bool) or not isinstance(i, int) or not -len(self) <= i < len(self):
-            raise ValueError(f"rule set index must be an int below {len(self)}, not {i!r}")
-        return i % len(self)
+        return check_int(i, "rule set index", -len(self), len(self) - 1) % len(self)
 
-    def _count(self, metric: str, i: int) -> tuple[int, int]:
-        """(k, n): how often `metric` happened under rule set i, and out of how many."""
-        s = self.results[i].summary(self.confidence)
-        if metric in MATCH_METRICS:
-            k = s.match_wins[(1, 2, 0)[MATCH_METRICS.index(metric)]]
-            return k, s.n_matches
-        k = {"win_A": int(s.wins[1]), "win_B": int(s.wins[2]), "draw": s.draws,
-             "first_mover": s.first_wins}[metric]
-        return k, s.n
+    def _summary(self, i):
+        return self.results[i].summary(self.confidence)
 
     def estimate(self, metric: str, i: int) -> Estimate:
         """Rule set i's value of `metric`, with its interval."""
-        self._check_metric(metric)
-        res = self.results[self._index(i)]
-        if metric in ("moves", "turns"):
-            s = res.summary(self.confidence)
-            return s.mean_moves() if metric == "moves" else s.mean_turns()
-        return wilson_interval(*self._count(metric, self._index(i)), self.confidence)
+        f = self._figure(metric)
+        return f.estimate(self._summary(self._index(i)), self.confidence)
 
     def _pair(self, i: int, baseline: int) -> tuple[PairTally, bool]:
         """The PairTally of (i, baseline) and whether it is stored as (baseline, i)."""
@@ -141,33 +141,20 @@ class ComparisonResult:
 
     def difference(self, metric: str, i: int, baseline: int = 0) -> Estimate:
         """Rule set i minus the baseline rule set, with its interval."""
-        self._check_metric(metric)
+        f = self._figure(metric)
         i, baseline = self._index(i), self._index(baseline)
         if i == baseline:           # a rule set against itself: every pair agrees
-            if metric in ("moves", "turns"):
-                return mean_interval_from_moments(self.results[i].n_games, 0, 0,
-                                                  self.confidence)
-            k, n = self._count(metric, i)
-            return newcombe_paired_interval(k, 0, 0, n - k, self.confidence)
-        paired = self.match is None or metric in MATCH_METRICS
-        if not paired:              # match runs: the games played differ between rule sets
-            if metric in ("moves", "turns"):
-                e1, e0 = self.estimate(metric, i), self.estimate(metric, baseline)
-                d = e1.value - e0.value
-                half = sqrt((e1.high - e1.value) ** 2 + (e0.high - e0.value) ** 2)
-                return Estimate(d, d - half, d + half)
-            return newcombe_interval(*self._count(metric, i), *self._count(metric, baseline),
-                                     self.confidence)
+            return no_difference(f, self._summary(i), self.confidence)
+        if self.match is not None and f.name not in MATCH_COMPARED:
+            # match runs: the games played differ between rule sets
+            return independent_difference(f, self._summary(i), self._summary(baseline),
+                                          self.confidence)
         pair, reverse = self._pair(i, baseline)
-        if metric in ("moves", "turns"):
-            total, sq = pair.diff_moments(metric, reverse)
-            return mean_interval_from_moments(self.results[i].n_games, total, sq,
-                                              self.confidence)
-        return newcombe_paired_interval(*pair.cells(metric, reverse), self.confidence)
+        return paired_difference(f, pair, reverse, self.results[i].n_games, self.confidence)
 
     def differences(self, i: int, baseline: int = 0) -> dict[str, Estimate]:
         """Every metric's difference of rule set i to the baseline, with its interval."""
-        return {m: self.difference(m, i, baseline) for m in self.metrics()}
+        return {m: self.difference(m, i, baseline) for m in self.metrics}
 
     # -- merging -------------------------------------------------------------------------
 
@@ -203,27 +190,30 @@ class ComparisonResult:
                                 self.labels, self.confidence)
 
     def metric_label(self, metric: str) -> str:
-        """A metric's label in tables and plots."""
-        a, b = (f"{lab} ({name})" for lab, name in zip(PLAYER_LABELS, self.players))
-        return {"win_A": f"{a} wins", "win_B": f"{b} wins", "draw": "draws",
-                "first_mover": "first mover wins", "moves": "moves per game (mean)",
-                "turns": "turns per game (mean)", "match_win_A": f"{a} wins the match",
-                "match_win_B": f"{b} wins the match", "match_draw": "undecided matches"}[metric]
+        """A metric's label in tables and plots (``A (greedy) wins``)."""
+        return self._figure(metric).text(self.players)
 
     def rows(self) -> list[tuple[str, int, str, Estimate, Estimate | None]]:
         """(metric, index, label, estimate, difference or None) for every metric and rule set."""
         out = []
-        for metric in self.metrics():
+        for metric in self.metrics:
             for i, lab in enumerate(self.labels):
                 diff = None if i == 0 else self.difference(metric, i)
                 out.append((metric, i, lab, self.estimate(metric, i), diff))
         return out
 
+    def __repr__(self):
+        m = f" {self.match} matches" if self.match else f" {self.unit}"
+        names = " | ".join(self.labels)
+        return (f"<ComparisonResult {len(self)} rule sets, {self.n_games:,}{m} each on the "
+                f"same deals, A={self.players[0]} B={self.players[1]}, seed={self.seed}: "
+                f"{names}>")
+
     def __str__(self):
-        return comparison_text(self)
+        return render("text", self)
 
     def _repr_html_(self):
-        return comparison_html(self)
+        return render("html", self)
 
     def summary(self) -> ComparisonResult:
         """The comparison itself (its `str()` is the table, `as_dict()` the JSON form)."""
@@ -231,14 +221,15 @@ class ComparisonResult:
 
     def as_dict(self) -> dict[str, Any]:
         """The comparison as JSON-ready data (what `--json` writes)."""
-        return comparison_dict(self)
+        return render("data", self)
 
     def to_csv(self, path_or_file: str | PathLike[str] | TextIO) -> None:
-        """One row per rule set and metric: rule_set, label, metric, value, low, high,
-        diff, diff_low, diff_high (differences to the baseline, empty for it)."""
-        write_csv(path_or_file, COMPARISON_COLUMNS, comparison_rows(self))
+        """One row per rule set and metric: rule_set, label, metric (the old name, for
+        one release), value, low, high, diff, diff_low, diff_high (differences to the
+        baseline, empty for it), statistic (the metric's name)."""
+        render("csv", self, path_or_file)
 
     def plot(self, path: str | PathLike[str], title: str | None = None) -> None:
         """Save a bar chart (win and draw rates per rule set with their intervals, and the
         differences to the baseline) to `path`.  Needs matplotlib."""
-        plot_comparison(self, path, title)
+        render("plot", self, path, title)

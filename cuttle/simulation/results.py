@@ -6,37 +6,38 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from .._core import END_NAMES
-from ..report import summary_html
-from .formats import FIELDS
-from .output import game_columns, game_rows, write_csv
+from ..display import render
+from ..files import write_csv
+from .rows import GameRows, game_columns, game_rows
 from .summary import Summary
 from .tally import Tally, tallies_from_rows
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
     from os import PathLike
-    from typing import TextIO, TypeAlias
+    from typing import TextIO
+
+    import numpy as np
 
     from ..rules import Rules
     from ..stats import Estimate
 
-    # One part of the per-game rows: (game indices, per-game arrays by name, per-match
-    # arrays by name or None).
-    RowsPart: TypeAlias = tuple[np.ndarray, dict[str, np.ndarray], dict[str, np.ndarray] | None]
-__all__ = ["GameRows", "GamesNotKept", "MatchResults", "SimulationResult", "merge_ranges"]
+__all__ = ["GamesNotKept", "MatchResults", "SimulationResult", "merge_ranges"]
 
 
 class GamesNotKept(AttributeError):
     """Per-game rows were asked of a result that kept only statistics."""
 
     def __init__(self, what: str = "per-game arrays"):
+        self.what = what
         super().__init__(
             f"{what} were not kept: this result holds only the statistics of its games "
             f"(its summary); pass keep_games=True to simulate/compare to keep one row per "
             f"game (or games_csv=PATH to stream them to a file)")
+
+    def __reduce__(self):           # (unpickled from `what`, not from the message)
+        return (type(self), (self.what,))
 
 
 def merge_ranges(a: Iterable[tuple[int, int]],
@@ -53,67 +54,6 @@ def merge_ranges(a: Iterable[tuple[int, int]],
         else:
             out.append((lo, hi))
     return tuple(out)
-
-
-class GameRows:
-    """Per-game rows of a result, kept as the parts it was merged from and joined (in
-    game-index order) on first access."""
-
-    def __init__(self, parts: Iterable[RowsPart]):
-        self._parts = sorted(parts, key=lambda p: (len(p[0]) == 0, p[0][:1].tolist()))
-        self._joined: RowsPart | None = None
-
-    @classmethod
-    def from_core(cls, rows: Mapping[str, np.ndarray], start: int, slots: int) -> GameRows:
-        """Rows of units start.. as play_units returns them (match slots not played,
-        winner -2, are dropped)."""
-        n = len(rows["winner"])
-        index = np.arange(start * slots, start * slots + n, dtype=np.int64)
-        arrays = {k: rows[k] for k in FIELDS}
-        matches = None
-        if "m_winner" in rows:
-            played = rows["winner"] >= -1
-            index = index[played]
-            arrays = {k: v[played] for k, v in arrays.items()}
-            matches = {k: rows["m_" + k] for k in ("winner", "first", "games", "wins")}
-        return cls([(index, arrays, matches)])
-
-    def __add__(self, other):
-        return GameRows(self._parts + other._parts)
-
-    def __getstate__(self):
-        return self._parts
-
-    def __setstate__(self, parts):
-        self._parts, self._joined = parts, None
-
-    def _join(self):
-        if self._joined is None:
-            parts = self._parts
-            index = np.concatenate([p[0] for p in parts])
-            arrays = {k: np.concatenate([p[1][k] for p in parts]) for k in FIELDS}
-            matches = None
-            if parts[0][2] is not None:
-                matches = {k: np.concatenate([p[2][k] for p in parts])
-                           for k in ("winner", "first", "games", "wins")}
-            self._joined = (index, arrays, matches)
-            self._parts = [self._joined]
-        return self._joined
-
-    @property
-    def index(self) -> np.ndarray:
-        """The game index of each row."""
-        return self._join()[0]
-
-    @property
-    def arrays(self) -> dict[str, np.ndarray]:
-        """The per-game arrays, by name."""
-        return self._join()[1]
-
-    @property
-    def matches(self) -> dict[str, np.ndarray] | None:
-        """The per-match arrays, by name (None without matches)."""
-        return self._join()[2]
 
 
 def _rows_property(name: str, doc: str) -> property:
@@ -327,7 +267,7 @@ class SimulationResult:
         return str(self.summary())
 
     def _repr_html_(self):
-        return summary_html(self.summary())
+        return render("html", self)
 
     # Shortcuts to the summary's estimates (95 %).
     def win_rate(self, player: int | str) -> Estimate:

@@ -20,13 +20,14 @@ import numpy as np
 from .._core import END_NAMES
 from .._play import new_rows, play_units
 from ..errors import IllegalMoveError, Interrupted
+from ..files import CsvFile
 from ..game import Game
+from ..progress import Progress
 from ..seeding import derive
 from .compare import ComparisonResult
-from .formats import MATCH_FORMATS, PLAYER_LABELS, match_slots
-from .progress import Progress
-from .output import CsvFile, game_columns, game_rows
-from .results import GameRows, SimulationResult
+from .names import FIELDS, MATCH_FORMATS, PLAYER_LABELS, match_slots
+from .results import SimulationResult
+from .rows import GameRows, game_columns, game_rows
 from .tally import PairTally, Tally, tallies_from_rows
 
 if TYPE_CHECKING:
@@ -152,8 +153,8 @@ def python_rows(plan: Plan, rules: Rules, start: int, count: int) -> dict[str, n
         wins = [0, 0]
         for s in range(slots):
             k = j * slots + s
-            play_python_game(rules, plan.seed, (start + j) * slots + s, funcs, plan.alternate_seats,
-                             plan.max_moves, rows, k)
+            play_python_game(rules, plan.seed, (start + j) * slots + s, funcs,
+                             plan.alternate_seats, plan.max_moves, rows, k)
             rows["m_games"][j] = s + 1
             w = rows["winner"][k]
             if w >= 0:
@@ -244,7 +245,7 @@ class GamesCsv:
         """Append a finished chunk's rows."""
         results = part.results if self.compare else [part]
         for i, r in enumerate(results):
-            rows = game_rows(r, r.game_index, self.slots)
+            rows = game_rows({k: getattr(r, k) for k in FIELDS}, r.game_index, self.slots)
             if self.compare:
                 rows = ((i + 1, *row) for row in rows)
             self.file.rows(rows)

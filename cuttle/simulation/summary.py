@@ -2,22 +2,22 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._core import END_NAMES
-from ..report import summary_html
-from ..stats import (Estimate, mean_interval_from_moments, newcombe_paired_interval,
-                     wilson_interval, z_value)
-from .formats import PLAYER_LABELS, SEATS
-from .plot import plot_summary
-from .output import SUMMARY_COLUMNS, summary_dict, summary_rows, summary_text, write_csv
+from ..display import render
+from ..figures import END_REASONS, MATCHES, SUMMARY, canonical
+from ..stats import wilson_interval
+from ..validation import check_confidence, is_int
+from .names import PLAYER_LABELS, SEATS
 
 if TYPE_CHECKING:
     from os import PathLike
     from typing import TextIO
 
+    from ..stats import Estimate
     from .results import SimulationResult
 
 __all__ = ["Summary"]
@@ -26,19 +26,21 @@ __all__ = ["Summary"]
 class Summary:
     """Statistics of a `SimulationResult`, each with a confidence interval.
 
-    Rates (`win_rate`, `draw_rate`, `seat_win_rate`, ...) are ``(rate, low, high)``
-    `Estimate`s with the Wilson score interval; `first_player_advantage` is
-    P(first mover wins) - P(second mover wins) with Newcombe's paired interval (both are
-    measured on the same games); means (`mean_moves`, `mean_turns`, `mean_score`) use
-    the normal interval.  `str(summary)` is a table, `as_dict()` its JSON form,
+    Every figure of the catalogue `cuttle.figures.SUMMARY` is ``estimate(name)``:
+    rates (``win_rate_A``, ``draw_rate``, ``first_mover_win_rate``, ...) are
+    ``(rate, low, high)`` `Estimate`s with the Wilson score interval;
+    ``first_player_advantage`` is P(first mover wins) - P(second mover wins) with
+    Newcombe's paired interval (both are measured on the same games); means
+    (``mean_moves``, ``mean_turns``, ``mean_score_A``) use the normal interval.  The
+    methods below (`win_rate`, `draw_rate`, `seat_win_rate`, ...) are the same figures
+    by their arguments.  `str(summary)` is a table, `as_dict()` its JSON form,
     `to_csv(path_or_file)` the same figures as CSV rows.  Everything is computed from
     the result's `tally` (exact counts and moments), never from per-game rows.
     """
 
     def __init__(self, result: SimulationResult, confidence: float = 0.95):
-        z_value(confidence)
         self.result = result
-        self.confidence = confidence
+        self.confidence = check_confidence(confidence)
         t = self.tally = result.tally
         c = t.counts                                   # [winner + 1, first, end]
         self.n = n = int(c.sum())
@@ -65,12 +67,23 @@ class Summary:
         else:
             self.n_matches = None
 
+    # -- the catalogue -------------------------------------------------------------------
+
+    @property
+    def figures(self) -> tuple[str, ...]:
+        """The names of this summary's figures (the match figures only for matches)."""
+        return tuple(name for name, f in SUMMARY.items()
+                     if f.section != MATCHES or self.n_matches is not None)
+
+    def estimate(self, name: str) -> Estimate:
+        """The figure `name` of `cuttle.figures.SUMMARY`, with its interval."""
+        return SUMMARY[canonical(name, SUMMARY, "statistic")].estimate(self, self.confidence)
+
     # -- lookups -------------------------------------------------------------------------
 
     def player_index(self, player: int | str) -> int:
         """0 or 1 from 0/1, "A"/"B", or a player's name when the two names differ."""
-        if isinstance(player, (int, np.integer)) and not isinstance(player, bool) \
-                and player in (0, 1):
+        if is_int(player) and player in (0, 1):
             return int(player)
         if isinstance(player, str):
             if player.upper() in PLAYER_LABELS:
@@ -86,69 +99,70 @@ class Summary:
     @staticmethod
     def seat_index(seat: int | str) -> int:
         """0 or 1 from 0/1 or 'first'/'second'."""
-        if seat in (0, 1) and not isinstance(seat, bool):
+        if is_int(seat) and seat in (0, 1):
             return int(seat)
         if isinstance(seat, str) and seat.lower() in SEATS:
             return SEATS.index(seat.lower())
         raise ValueError(f"unknown seat {seat!r}; use 'first' (0) or 'second' (1)")
 
-    # -- estimates -----------------------------------------------------------------------
+    def _player(self, player):
+        return PLAYER_LABELS[self.player_index(player)]
+
+    # -- the figures by their arguments --------------------------------------------------
 
     def win_rate(self, player: int | str) -> Estimate:
         """The share of all games won by `player` (0/'A' or 1/'B')."""
-        return wilson_interval(int(self.wins[self.player_index(player) + 1]), self.n,
-                               self.confidence)
+        return self.estimate(f"win_rate_{self._player(player)}")
 
     def loss_rate(self, player: int | str) -> Estimate:
-        """The share of all games `player` lost, with its interval."""
+        """Deprecated: `win_rate` of the other player."""
+        warnings.warn("Summary.loss_rate(p) is deprecated and will be removed in the next "
+                      "release; use win_rate of the other player", DeprecationWarning,
+                      stacklevel=2)
         return self.win_rate(1 - self.player_index(player))
 
     def draw_rate(self) -> Estimate:
         """The share of drawn games, with its Wilson interval."""
-        return wilson_interval(self.draws, self.n, self.confidence)
+        return self.estimate("draw_rate")
 
     def seat_win_rate(self, seat: int | str) -> Estimate:
         """The share of games won by whoever moved first (seat 'first') or second."""
-        k = self.first_wins if self.seat_index(seat) == 0 else self.second_wins
-        return wilson_interval(k, self.n, self.confidence)
+        return self.estimate(f"{SEATS[self.seat_index(seat)]}_mover_win_rate")
 
     def player_seat_win_rate(self, player: int | str, seat: int | str) -> Estimate:
         """`player`'s win rate in the games where they moved first (or second)."""
-        p, s = self.player_index(player), self.seat_index(seat)
-        return wilson_interval(self.seat_wins[p][s], self.seat_games[p][s], self.confidence)
+        return self.estimate(f"win_rate_{self._player(player)}_moving_"
+                             f"{SEATS[self.seat_index(seat)]}")
 
     def first_player_advantage(self) -> Estimate:
         """P(first mover wins) - P(second mover wins), Newcombe's paired interval."""
-        return newcombe_paired_interval(0, self.first_wins, self.second_wins, self.draws,
-                                        self.confidence)
+        return self.estimate("first_player_advantage")
 
     def decisive_first_share(self) -> Estimate:
-        """The share of decisive games won by the first mover (0.5: no advantage)."""
+        """Deprecated: the share of decisive games won by the first mover."""
+        warnings.warn("Summary.decisive_first_share() is deprecated and will be removed in "
+                      "the next release; first_player_advantage() measures the same edge",
+                      DeprecationWarning, stacklevel=2)
         return wilson_interval(self.first_wins, self.first_wins + self.second_wins,
                                self.confidence)
 
     def end_rate(self, reason: str) -> Estimate:
         """The share of games that ended so ('goal', 'passes', 'sudden_death', 'move_cap')."""
-        if reason not in END_NAMES:
-            raise ValueError(f"unknown end reason {reason!r}; valid: {', '.join(END_NAMES)}")
-        return wilson_interval(int(self.end_counts[END_NAMES.index(reason)]), self.n,
-                               self.confidence)
-
-    def _mean(self, name):
-        total, sq = self.tally.moments[name]
-        return mean_interval_from_moments(self.n, total, sq, self.confidence)
+        if reason not in END_REASONS:
+            raise ValueError(f"unknown end reason {reason!r}; valid: {', '.join(END_REASONS)}")
+        return self.estimate(f"end_{reason}")
 
     def mean_moves(self) -> Estimate:
         """Mean moves per game, with its normal interval."""
-        return self._mean("moves")
+        return self.estimate("mean_moves")
 
     def mean_turns(self) -> Estimate:
         """Mean turns per game, with its normal interval."""
-        return self._mean("turns")
+        return self.estimate("mean_turns")
 
     def mean_score(self, player: int | str) -> Estimate:
         """`player`'s mean final score, with its normal interval."""
-        return self._mean(("score_a", "score_b")[self.player_index(player)])
+        return self.estimate(f"mean_score_{self._player(player)}")
 
     def length_histogram(self, unit: str = "moves") -> np.ndarray:
         """Games by length: an int64 array whose bin k counts the games of k moves (or
@@ -159,54 +173,43 @@ class Summary:
 
     # -- matches -------------------------------------------------------------------------
 
-    def _need_matches(self):
-        if self.n_matches is None:
-            raise ValueError("this simulation played single games, not matches")
-
     def match_win_rate(self, player: int | str) -> Estimate:
         """The share of matches `player` won, with its Wilson interval."""
-        self._need_matches()
-        return wilson_interval(self.match_wins[self.player_index(player) + 1], self.n_matches,
-                               self.confidence)
+        return self.estimate(f"match_win_rate_{self._player(player)}")
 
     def match_draw_rate(self) -> Estimate:
         """The share of undecided matches, with its Wilson interval."""
-        self._need_matches()
-        return wilson_interval(self.match_wins[0], self.n_matches, self.confidence)
+        return self.estimate("match_draw_rate")
 
     def match_starter_win_rate(self) -> Estimate:
         """The share of matches won by the player who moved first in the first game."""
-        self._need_matches()
-        return wilson_interval(self.match_starter_wins, self.n_matches, self.confidence)
+        return self.estimate("match_starter_win_rate")
 
     def mean_match_games(self) -> Estimate:
         """Mean games per match, with its normal interval."""
-        self._need_matches()
-        total, sq = self.tally.match_games
-        return mean_interval_from_moments(self.n_matches, total, sq, self.confidence)
+        return self.estimate("mean_match_games")
 
-    # -- output --------------------------------------------------------------------------
+    # -- output (cuttle.render) ----------------------------------------------------------
 
     def as_dict(self) -> dict[str, Any]:
         """The summary as JSON-ready data (what `--json` writes)."""
-        return summary_dict(self)
+        return render("data", self)
 
     def to_csv(self, path_or_file: str | PathLike[str] | TextIO) -> None:
         """The figures of the table as CSV: statistic, value, low, high, count, n (one
         row per estimate; per-game rows are `SimulationResult.to_csv`)."""
-        write_csv(path_or_file, SUMMARY_COLUMNS, summary_rows(self))
+        render("csv", self, path_or_file)
 
     def plot(self, path: str | PathLike[str], title: str | None = None) -> None:
         """Save a figure to `path` (the format from its extension): win rates by player
         and seat with their intervals, and the game-length histogram.  Needs matplotlib."""
-        plot_summary(self, path, title)
+        render("plot", self, path, title)
 
     def __repr__(self):
         return f"<Summary of {self.result!r}>"
 
     def __str__(self):
-        return summary_text(self)
+        return render("text", self)
 
     def _repr_html_(self):
-        return summary_html(self)
-
+        return render("html", self)

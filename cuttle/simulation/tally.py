@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._core import END_NAMES
+from ..figures import canonical
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -21,9 +22,10 @@ __all__ = ["LENGTH_BINS", "MOMENTS", "PAIRED_METRICS", "PairTally", "Tally",
 NEND = len(END_NAMES)
 LENGTH_BINS = 512           # game-length histograms: bins 0..510 and ">= 511"
 MOMENTS = ("moves", "turns", "score_a", "score_b")
-# The rates compare pairs up (the core's PairTally.table rows, in this order).
-PAIRED_METRICS = ("win_A", "win_B", "draw", "first_mover", "match_win_A", "match_win_B",
-                  "match_draw")
+# The rates compare pairs up (the core's PairTally.table rows, in this order), by their
+# names in the catalogue of statistics (cuttle.figures).
+PAIRED_METRICS = ("win_rate_A", "win_rate_B", "draw_rate", "first_mover_win_rate",
+                  "match_win_rate_A", "match_win_rate_B", "match_draw_rate")
 
 
 def _add_pairs(a, b):
@@ -147,7 +149,7 @@ class PairTally:
     def cells(self, metric: str, reverse: bool = False) -> tuple[int, int, int, int]:
         """(both, only the first, only the second, neither) for `metric`; reverse: the
         pair seen as (j, i)."""
-        t = self.table[PAIRED_METRICS.index(metric)]
+        t = self.table[PAIRED_METRICS.index(canonical(metric, PAIRED_METRICS))]
         both, only_i, only_j, neither = (int(x) for x in (t[3], t[2], t[1], t[0]))
         return (both, only_j, only_i, neither) if reverse else (both, only_i, only_j, neither)
 

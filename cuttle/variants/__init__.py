@@ -8,14 +8,15 @@ the win, draw and end rates and of the game length, with paired intervals.
     import cuttle
     res = cuttle.atlas(["random", "greedy"], results="atlas.jsonl")
     print(res)                        # markdown tables
-    res.group("classic", "greedy").row("four=random").shift("first")
+    res.group("classic", "greedy").row("four=random").shift("first_mover_win_rate")
     res.plot("plots/")                # one forest plot per base and pairing
 
 `cuttle.atlas` is `cuttle.variants.atlas`.
 
 Modules: `rulesets` (the variants, from FLAGS), `run` (chunks, sequential stopping,
-resuming), `store` (the JSON-lines results file), `results` (`AtlasResult`), `report`
-(markdown, JSON, CSV), `plot` (forest plots).
+resuming), `store` (the JSON-lines results file), `results` (`AtlasResult`).  Its
+figures are described in `cuttle.figures` and rendered (markdown, JSON, CSV, HTML,
+forest plots) by `cuttle.render`.
 """
 
 from .results import AtlasResult, AtlasRow, GroupResult

@@ -13,13 +13,15 @@ pair end reasons, so these intervals are a little wide, never too narrow).
 
 from __future__ import annotations
 
+import os
 from math import isfinite, nan
 from typing import TYPE_CHECKING, Any
 
-from .._core import END_NAMES
+from ..display import render
+from ..figures import (ATLAS, END_REASONS, SUMMARY, canonical, independent_difference,
+                       paired_difference)
 from ..simulation import SimulationResult, Tally
-from ..stats import (Estimate, mean_interval_from_moments, newcombe_interval,
-                     newcombe_paired_interval)
+from ..stats import Estimate, newcombe_paired_interval
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -34,16 +36,17 @@ if TYPE_CHECKING:
 __all__ = ["END_REASONS", "METRICS", "AtlasResult", "AtlasRow", "GroupResult",
            "first_shift", "half_width"]
 
-END_REASONS = tuple(n for n in END_NAMES if n != "none")
-RATES = ("first", "second", "draw")
-METRICS = RATES + ("moves", "turns") + tuple(f"end_{e}" for e in END_REASONS)
-_PAIRED = {"first": "first_mover", "second": "win_B", "draw": "draw"}
+METRICS = ATLAS
+# The pairing's policy moves first in every game of the atlas, so the second mover is
+# always player B: its shift is paired through B's win-rate table.
+_PAIRED_AS = {"second_mover_win_rate": "win_rate_B"}
 _NOTHING = Estimate(nan, nan, nan)
 
 
 def first_shift(pair: PairTally, confidence: float = 0.95) -> Estimate:
     """The first-player win-rate shift (variant minus base) of a PairTally (base first)."""
-    return newcombe_paired_interval(*pair.cells("first_mover", reverse=True), confidence)
+    return newcombe_paired_interval(*pair.cells("first_mover_win_rate", reverse=True),
+                                    confidence)
 
 
 def half_width(e: Estimate) -> float:
@@ -70,6 +73,7 @@ class AtlasRow:
         self.players, self.seed, self.max_moves = players, seed, max_moves
         self.confidence = confidence
         self._summary: Summary | None = None
+        self._base: Summary | None = None
 
     @property
     def is_base(self) -> bool:
@@ -89,59 +93,45 @@ class AtlasRow:
     def summary(self) -> Summary:
         """The `Summary` of the rule set's own games."""
         if self._summary is None:
-            res = SimulationResult(self.tally, players=self.players, rules=self.rules,
-                                   seed=self.seed, swap_seats=False, max_moves=self.max_moves)
-            self._summary = res.summary(self.confidence)
+            self._summary = self._summarize(self.tally)
         return self._summary
 
     def estimate(self, metric: str) -> Estimate:
-        """The rule set's value of `metric` (see METRICS) with its interval."""
-        s = self.summary()
-        if metric == "first":
-            return s.seat_win_rate(0)
-        if metric == "second":
-            return s.seat_win_rate(1)
-        if metric == "draw":
-            return s.draw_rate()
-        if metric in ("moves", "turns"):
-            return s.mean_moves() if metric == "moves" else s.mean_turns()
-        return s.end_rate(_end(metric))
+        """The rule set's value of `metric` (a name of METRICS) with its interval."""
+        return self.summary().estimate(canonical(metric, METRICS))
 
     def shift(self, metric: str) -> Estimate:
         """Variant minus base for `metric`, on the same games, with its interval (nan
-        for the base row or a variant without games)."""
-        _check(metric)
+        for the base row or a variant without games): paired where the core tallies
+        the pairs (rates of the first and second mover and draws, lengths), else
+        against the base's games of the same chunks (end reasons)."""
+        f = SUMMARY[canonical(metric, METRICS)]
         if self.is_base or self.pair is None:
             return _NOTHING
-        if metric in _PAIRED:
-            return newcombe_paired_interval(*self.pair.cells(_PAIRED[metric], reverse=True),
-                                            self.confidence)
-        if metric in ("moves", "turns"):
-            total, sq = self.pair.diff_moments(metric, reverse=True)
-            return mean_interval_from_moments(self.n_games, total, sq, self.confidence)
-        i = END_NAMES.index(_end(metric))
-        mine = int(self.tally.counts.sum(axis=(0, 1))[i])
-        base = int(self.base_tally.counts.sum(axis=(0, 1))[i])
-        return newcombe_interval(mine, self.n_games, base, self.base_tally.n_games,
-                                 self.confidence)
+        if f.pair is not None or f.name in _PAIRED_AS:
+            return paired_difference(f, self.pair, True, self.n_games, self.confidence,
+                                     _PAIRED_AS.get(f.name))
+        return independent_difference(f, self.summary(), self._base_summary(),
+                                      self.confidence)
+
+    def _base_summary(self):
+        """The summary of the base's games in the chunks this variant played."""
+        if self._base is None:
+            self._base = self._summarize(self.base_tally)
+        return self._base
+
+    def _summarize(self, tally):
+        res = SimulationResult(tally, players=self.players, rules=self.rules, seed=self.seed,
+                               swap_seats=False, max_moves=self.max_moves)
+        return res.summary(self.confidence)
 
     @property
     def half_width(self) -> float:
         """Half-width of the first-player shift's interval (the stopping criterion)."""
-        return half_width(self.shift("first")) if not self.is_base else nan
+        return half_width(self.shift("first_mover_win_rate")) if not self.is_base else nan
 
     def __repr__(self):
         return f"<AtlasRow {self.label}: {self.n_games:,} games, {self.status}>"
-
-
-def _end(metric):
-    _check(metric)
-    return metric[4:]
-
-
-def _check(metric):
-    if metric not in METRICS:
-        raise ValueError(f"unknown metric {metric!r}; valid: {', '.join(METRICS)}")
 
 
 class GroupResult:
@@ -191,9 +181,8 @@ class GroupResult:
         return all(r.status != "unfinished" for r in self.variants)
 
     def plot(self, path: str | PathLike[str], title: str | None = None) -> None:
-        """Save the group's forest plot (see `cuttle.variants.plot`) to `path`."""
-        from .plot import plot_group          # (plot and report import this module)
-        plot_group(self, path, title)
+        """Save the group's forest plot (see `cuttle.render.plot`) to `path`."""
+        render("plot", self, path, title)
 
     def __repr__(self):
         return f"<GroupResult {self.title}: {len(self.variants)} variants>"
@@ -238,31 +227,27 @@ class AtlasResult:
     def markdown(self, command: str | None = None) -> str:
         """The tables in markdown, one per group (with `command`, the line that
         reproduces them)."""
-        from .report import atlas_markdown    # (report imports this module)
-        return atlas_markdown(self, command)
+        return render("markdown", self, command)
 
     def __str__(self):
         return self.markdown()
 
     def _repr_html_(self):
-        from .report import atlas_html
-        return atlas_html(self)
+        return render("html", self)
 
     def as_dict(self) -> dict[str, Any]:
-        """The JSON form (see `cuttle.variants.report.atlas_dict`)."""
-        from .report import atlas_dict
-        return atlas_dict(self)
+        """The JSON form (see `cuttle.render.data`)."""
+        return render("data", self)
 
     def to_csv(self, path_or_file: str | PathLike[str] | TextIO) -> None:
         """One row per group, rule set and metric: base, policy, variant, rules,
-        status, games, metric, value, low, high, shift, shift_low, shift_high."""
-        from .report import write_atlas_csv
-        write_atlas_csv(self, path_or_file)
+        status, games, metric (its old name, for one release), value, low, high, shift,
+        shift_low, shift_high, statistic (the metric's name)."""
+        render("csv", self, path_or_file)
 
     def plot(self, folder: str | PathLike[str]) -> list[str]:
         """Save one forest plot per group into `folder` (PNG, named BASE-POLICY.png);
         returns the paths."""
-        import os
         paths = []
         for g in self.groups:
             name = f"{g.base}-{g.policy}".replace(":", "-").replace("/", "-")

@@ -21,19 +21,19 @@ from __future__ import annotations
 
 import hashlib
 import json
-import sys
 import time
 from typing import TYPE_CHECKING, Any
 
 from .._search import SEARCH_VERSION
+from ..errors import Interrupted
+from ..policies import is_search, policy_code, policy_name
 from ..rules import Rules
 from ..seeding import check_seed
-from ..errors import Interrupted
+from ..progress import Line, show_by_default
 from ..simulation import DEFAULT_MAX_MOVES, Tally, compare, simulate
-from ..simulation.api import MAX_CHUNK
-from ..simulation.players import native_policy_code
-from ..stats import z_value
+from ..simulation.api import MAX_CHUNK, MAX_MAX_MOVES, check_client
 from ..threads import check_threads
+from ..validation import check_confidence, check_count, check_fraction, check_output_path
 from .results import AtlasResult, AtlasRow, GroupResult, first_shift, half_width
 from .store import Store, chunk_key, tally_to_json
 from .rulesets import BASES, variants
@@ -44,8 +44,7 @@ if TYPE_CHECKING:
 
     from distributed import Client
 
-__all__ = ["AtlasInterrupted", "DEFAULT_SEED", "Pairing", "QUICK", "atlas", "default_pairings",
-           "search_policy"]
+__all__ = ["AtlasInterrupted", "DEFAULT_SEED", "Pairing", "QUICK", "atlas", "default_pairings"]
 
 DEFAULT_SEED = 1
 # (target half-width, cap in games, chunk size) by kind of player
@@ -56,11 +55,7 @@ QUICK: dict[str, Any] = {"pairings": ("random", "greedy"), "target": 0.005,
                          "max_games": 200_000, "chunk_size": 10_000}
 PLAYING, CONVERGED, CAPPED, UNFINISHED = "playing", "converged", "capped", "unfinished"
 FINGERPRINT_GAMES = {False: 64, True: 4}        # games per rule set (cheap, search)
-
-
-def search_policy(name: str) -> bool:
-    """Whether a policy name is a search (ismcts:N, ...): slow, looser defaults."""
-    return ":" in name or name.startswith("ismcts")
+MAX_GAMES = 10 ** 12                            # a variant's cap
 
 
 class Pairing:
@@ -78,14 +73,15 @@ class Pairing:
         if not isinstance(policy, str) or "," in policy:
             raise ValueError(f"a pairing is one policy name, played by both players "
                              f"(self-play), not {policy!r}")
-        native_policy_code(policy)                      # ValueError naming the valid ones
-        self.policy = policy.strip().lower()
-        d_target, d_cap, d_chunk = SEARCH if search_policy(self.policy) else CHEAP
-        self.target = _fraction(d_target if target is None else target, "target")
-        self.chunk_size = _count(d_chunk if chunk_size is None else chunk_size,
-                                 "chunk_size", MAX_CHUNK)
-        self.max_games = _count(d_cap if max_games is None else max_games, "max_games",
-                                10 ** 12)
+        self.policy = policy_name(policy)               # ValueError naming the valid ones
+        # A search is slow: looser defaults.
+        d_target, d_cap, d_chunk = SEARCH if is_search(self.policy) else CHEAP
+        self.target = check_fraction(d_target if target is None else target, "target",
+                                     " (0.0025 = 0.25 percentage points)")
+        self.chunk_size = check_count(d_chunk if chunk_size is None else chunk_size,
+                                      "chunk_size", MAX_CHUNK)
+        self.max_games = check_count(d_cap if max_games is None else max_games, "max_games",
+                                     MAX_GAMES)
 
     @property
     def players(self) -> tuple[str, str]:
@@ -110,19 +106,6 @@ class Pairing:
     def __repr__(self):
         return (f"Pairing({self.policy!r}, target={self.target}, max_games={self.max_games}, "
                 f"chunk_size={self.chunk_size})")
-
-
-def _fraction(x, name):
-    if isinstance(x, bool) or not isinstance(x, (int, float)) or not 0 < x < 1:
-        raise ValueError(f"{name} must be a fraction between 0 and 1 (0.0025 = 0.25 "
-                         f"percentage points), not {x!r}")
-    return float(x)
-
-
-def _count(x, name, limit):
-    if isinstance(x, bool) or not isinstance(x, int) or not 1 <= x <= limit:
-        raise ValueError(f"{name} must be an int from 1 to {limit:,}, not {x!r}")
-    return x
 
 
 def _per_policy(value, policy):
@@ -162,7 +145,7 @@ def default_pairings() -> tuple[str, ...]:
     out = []
     for name in ("random", "greedy", "expert"):
         try:
-            native_policy_code(name)
+            policy_code(name)
         except ValueError:
             continue
         out.append(name)
@@ -170,13 +153,15 @@ def default_pairings() -> tuple[str, ...]:
 
 
 def _bases(bases):
-    if isinstance(bases, str):
+    if isinstance(bases, (str, Rules)):
         bases = [bases]
     out = []
     for b in bases:
-        if not isinstance(b, str):
-            raise ValueError(f"a base is a preset name, not {b!r}")
-        name = Rules(b.strip().lower()).preset          # ValueError naming the presets
+        rules = Rules.coerce(b)                         # ValueError naming the presets
+        if rules.changed() or b is None:
+            raise ValueError(f"a base is a preset (the atlas varies its flags one at a "
+                             f"time), not {b!r}; presets: {', '.join(Rules.presets)}")
+        name = rules.preset
         if name in out:
             raise ValueError(f"base {name!r} is given twice")
         out.append(name)
@@ -220,40 +205,24 @@ class AtlasInterrupted(Interrupted):
 
 
 class _Status:
-    """Progress: a line on stderr (rewritten in place on a terminal), or a callable
-    given each step as a dict."""
+    """Progress: a `cuttle.progress.Line` on stderr (rewritten in place on a terminal,
+    else only each chunk's final line), or a callable given each step as a dict."""
 
     def __init__(self, mode):
         self.callback = mode if callable(mode) else None
-        tty = _isatty()
-        self.show = self.callback is None and (tty if mode is None else bool(mode))
-        self.inplace = tty
-        self.width = 0
-        self.last = 0.0
+        tty = show_by_default()
+        show = self.callback is None and (tty if mode is None else bool(mode))
+        self.line = Line(inplace=tty) if show else None
 
     def __call__(self, info, final=False):
         if self.callback is not None:
             self.callback(dict(info))
-            return
-        if not self.show:
-            return
-        now = time.monotonic()
-        if self.inplace:
-            if final or now - self.last >= 0.1:
-                self.last = now
-                line = _status_text(info)
-                self.width = max(self.width, len(line))
-                sys.stderr.write("\r" + line.ljust(self.width))
-                sys.stderr.flush()
-        elif final:
-            sys.stderr.write(_status_text(info) + "\n")
-            sys.stderr.flush()
+        elif self.line is not None:
+            self.line.show(lambda: _status_text(info), final)
 
     def close(self):
-        if self.show and self.inplace and self.width:
-            sys.stderr.write("\r" + " " * self.width + "\r")
-            sys.stderr.flush()
-            self.width = 0
+        if self.line is not None:
+            self.line.clear()
 
 
 def _status_text(info):
@@ -264,13 +233,6 @@ def _status_text(info):
     done = info.get("done")
     pct = f" {done / info['count']:4.0%}" if done is not None and info.get("count") else ""
     return f"{head}{pct}, {info['playing']} of {info['variants']} variants playing"
-
-
-def _isatty():
-    try:
-        return sys.stderr.isatty()
-    except (AttributeError, ValueError):
-        return False
 
 
 class _VariantRun:
@@ -320,7 +282,7 @@ class _GroupRun:
         with every change to how it plays), since its few games could tally alike;
         version 1 played the published results, whose fingerprints it leaves as they
         were."""
-        searching = search_policy(self.pairing.policy)
+        searching = is_search(self.pairing.policy)
         n = FINGERPRINT_GAMES[searching]
         rule_sets = [self.base] + [r.variant.rules for r in self.runs]
         cmp = compare(rule_sets, n, self.pairing.players, seed=self.config.seed,
@@ -408,7 +370,7 @@ class _GroupRun:
 
 
 def atlas(pairings: str | Pairing | Iterable[str | Pairing] | None = None,
-          bases: str | Iterable[str] = BASES, *, seed: int = DEFAULT_SEED,
+          bases: str | Rules | Iterable[str | Rules] = BASES, *, seed: int = DEFAULT_SEED,
           target: float | dict[str, float] | None = None,
           max_games: int | dict[str, int] | None = None,
           chunk_size: int | dict[str, int] | None = None,
@@ -449,8 +411,9 @@ def atlas(pairings: str | Pairing | Iterable[str | Pairing] | None = None,
                      confidence, threads)
     if not play and results is None:
         raise ValueError("play=False reports what a results file holds: give results=PATH")
-    if client is not None and not (hasattr(client, "submit") and hasattr(client, "cancel")):
-        raise ValueError(f"client must be a dask.distributed.Client, not {client!r}")
+    if play and results is not None:
+        check_output_path(results, "results")
+    check_client(client)
     t0 = time.perf_counter()
     store = None if results is None else Store(results, write=play)
     status = _Status(progress)
@@ -482,9 +445,8 @@ def _config(pairings, bases, seed, target, max_games, chunk_size, max_moves, con
         raise ValueError("the atlas needs a fixed seed (its chunks are keyed by it), "
                          "not None")
     seed = check_seed(seed)
-    z_value(confidence)
-    if isinstance(max_moves, bool) or not isinstance(max_moves, int) or max_moves < 1:
-        raise ValueError(f"max_moves must be a positive int, not {max_moves!r}")
+    confidence = check_confidence(confidence)
+    max_moves = check_count(max_moves, "max_moves", MAX_MAX_MOVES)
     check_threads(threads)
     return AtlasConfig(_bases(bases), _pairings(pairings, target, max_games, chunk_size),
-                       seed, max_moves, float(confidence), threads)
+                       seed, max_moves, confidence, threads)

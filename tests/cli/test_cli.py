@@ -13,7 +13,7 @@ import pytest
 import cuttle
 from cuttle.cli import main
 from cuttle.rules import FLAGS
-from cuttle.simulation import summary as summary_module
+from cuttle.render import csv as csv_renderer
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -99,7 +99,7 @@ def test_output_files_that_cannot_be_written(capsys, tmp_path, monkeypatch):
         yield ["win_rate_A", "0.5"]
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(summary_module, "summary_rows", broken)
+    monkeypatch.setattr(csv_renderer, "summary_rows", broken)
     code, out, err = run(capsys, "simulate", "-n", "50", "--seed", "2", "--csv", str(c))
     assert code == 130 and "interrupted" in err and "Traceback" not in err
     assert c.read_text() == "old\n" and os.listdir(tmp_path) == ["s.csv"]
@@ -152,6 +152,14 @@ def test_progress_flag(capsys):
     (["simulate", "--confidence", "nan"], "between 0 and 1"),
     (["simulate", "--confidence", "100%"], "between 0 and 1"),
     (["simulate", "--confidence", "lots"], "like 0.95 or 95%"),
+    (["simulate", "--confidence", "0.9999999999999999"], "too close to 1"),
+    (["simulate", "--confidence", "1.0"], "between 0 and 1"),
+    (["atlas", "--confidence", "0.9999999999999999"], "too close to 1"),
+    (["compare", "classic", "quick", "--confidence", "99.99999999999999%"], "too close to 1"),
+    (["simulate", "--seed", "0x"], "whole number from 0 to 2**64-1"),
+    (["simulate", "--seed", str(2 ** 64)], "seed must be an int from 0 to 2**64-1"),
+    (["replay", "r.json", "--html", os.sep], "is a folder"),
+    (["simulate", "--html", os.path.join(os.sep, "no", "such", "p.html")], "no folder"),
     (["simulate", "--threads", "3000000000"], "at most 1,024"),
     (["simulate", "-n", "9" * 40], "at most 1,000,000,000,000,000"),
     (["simulate", "-n", "1e400"], "positive whole number"),
@@ -178,6 +186,21 @@ def test_errors_exit_2_without_traceback(capsys, argv, message):
     assert "Traceback" not in err and "Traceback" not in out
 
 
+@pytest.mark.parametrize("text, value", [("007", 7), ("0", 0), ("1_000", 1000),
+                                         ("0x1F", 31), (" 42 ", 42),
+                                         (str(2 ** 64 - 1), 2 ** 64 - 1)])
+def test_seeds_are_numbers(capsys, text, value):
+    code, out, _ = run(capsys, "simulate", "-n", "10", "--seed", text, "--json")
+    assert code == 0 and json.loads(out)["seed"] == value
+
+
+def test_a_bad_confidence_fails_before_any_work(capsys):
+    # a billion games would take hours: the level is refused while parsing
+    code, out, err = run(capsys, "simulate", "-n", "1e9", "--confidence",
+                         "0.9999999999999999", "--progress")
+    assert code == 2 and out == "" and "%" not in err and "games/s" not in err
+
+
 def test_confidence_as_a_percent(capsys):
     code, out, _ = run(capsys, "simulate", "-n", "100", "--seed", "1", "--confidence", "99%",
                        "--json")
@@ -191,6 +214,33 @@ def test_usage_errors_show_the_subcommand_usage(capsys):
     assert code == 2 and err.startswith("usage: cuttle simulate")
     code, out, err = run(capsys, "compare", "classic", "quick", "--plot", str(os.sep))
     assert code == 2 and err.startswith("usage: cuttle compare") and "is a folder" in err
+
+
+# Each command with the arguments it needs before an unknown option (argparse hands a
+# sub-command's unknown options up to the top level, which named the wrong usage).
+COMMANDS = {"simulate": [], "compare": ["classic"], "rules": [], "play": [],
+            "replay": ["game.json"], "analyse": ["position"], "analyze": ["position"],
+            "atlas": [], "serve": []}
+
+
+def test_every_command_is_in_the_unknown_option_test():
+    assert set(COMMANDS) == set(cuttle.cli._commands(cuttle.cli.build_parser()))
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_an_unknown_option_shows_the_command_usage(capsys, command):
+    code, out, err = run(capsys, command, *COMMANDS[command], "--no-such-option")
+    assert code == 2 and out == ""
+    name = "analyse" if command == "analyze" else command      # an alias of analyse
+    usage, message = err.splitlines()[0], err.splitlines()[-1]
+    assert usage.startswith(f"usage: cuttle {name} ["), err
+    assert message == f"cuttle {name}: error: unrecognized arguments: --no-such-option"
+
+
+def test_an_unknown_option_before_the_command_shows_the_top_level_usage(capsys):
+    code, out, err = run(capsys, "--no-such-option", "simulate")
+    assert code == 2 and err.startswith("usage: cuttle [-h] [--version] COMMAND")
+    assert err.rstrip().endswith("cuttle: error: unrecognized arguments: --no-such-option")
 
 
 @pytest.mark.parametrize("extra, message", [

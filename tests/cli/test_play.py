@@ -195,11 +195,23 @@ def test_play_argparse_errors(monkeypatch, capsys):
     assert code == 2
 
 
-def test_a_record_that_cannot_be_saved_after_the_game(monkeypatch, capsys, tmp_path):
+def test_a_record_path_that_is_a_folder_is_refused_before_the_game(monkeypatch, capsys,
+                                                                    tmp_path):
+    """Issue 21, item 15: it used to play the whole game, then fail to save it."""
     target = tmp_path / "a_folder"          # the folder is writable, the path is a folder
     target.mkdir()
-    code, _, err = run(monkeypatch, capsys, ["play", "--record", str(target)], "quit\n")
-    assert code == 1 and "cannot save the game record" in err
+    code, out, err = run(monkeypatch, capsys, ["play", "--record", str(target)], "quit\n")
+    assert code == 2 and "--record" in err and "is a folder" in err
+    assert "your move" not in out and list(target.iterdir()) == []
+
+
+def test_a_record_that_cannot_be_saved_after_the_game(monkeypatch, capsys, tmp_path):
+    def full_disk(record, path):
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr("cuttle.cli.play.write_record", full_disk)
+    code, _, err = run(monkeypatch, capsys, ["play", "--record", str(tmp_path / "r.json")],
+                       "quit\n")
+    assert code == 1 and "cannot save the game record" in err and "No space left" in err
 
 
 # ---------------------------------------------------------------------------------------
@@ -390,4 +402,4 @@ def test_an_unwritable_record_path_is_refused_before_the_game(monkeypatch, capsy
     code, out, err = run(monkeypatch, capsys,
                          ["play", "--seed", "1", "--record", str(tmp_path / "no" / "g.json")],
                          stdin="1\n")
-    assert code == 2 and "is not a writable folder" in err and "your move" not in out
+    assert code == 2 and "no folder" in err and "your move" not in out

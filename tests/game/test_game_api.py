@@ -96,3 +96,10 @@ def test_render_puts_the_viewer_at_the_bottom():
         lines = [l for l in g.render(viewer).splitlines() if " score " in l]
         assert lines[-1].strip().startswith(bottom), viewer
     assert "(hidden)" in g.render(0) and "(hidden)" not in g.render()
+
+
+def test_a_game_over_after_one_turn_says_turn():
+    g = cuttle.Game.from_position(hands=(["TC"], ["2H"]), points=(["TH", "TS"], []))
+    g.play("points TC")                         # 30 points on the first turn: a win
+    assert g.is_over and g.turn_number == 1
+    assert str(g).splitlines()[0] == "Game over: player 0 wins (goal) after 1 turn"

@@ -12,6 +12,7 @@ from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 import cuttle  # noqa: E402
+from cuttle import report  # noqa: E402
 from cuttle.cli import main  # noqa: E402
 from cuttle.record import make_record, write_record  # noqa: E402
 from cuttle.svg import table  # noqa: E402
@@ -201,3 +202,34 @@ def test_table_as_a_notebook_shows_it(browser, tmp_path, make):
     open_page(d, page)
     check(state(d), g, viewer)
     d.save_screenshot(str(tmp_path / f"table-{make}.png"))
+
+
+@pytest.mark.parametrize("kind", ["replay", "simulation", "comparison"])
+def test_pages_fit_a_narrow_screen(browser, tmp_path, kind):
+    """On a 420-px-wide screen (a phone) no page scrolls sideways: the table of the
+    replay shrinks to the screen, wide tables scroll inside their card."""
+    d = browser
+    page = tmp_path / f"{kind}.html"
+    if kind == "replay":
+        g = play_random(cuttle.Game("cuttle.cards", seed=11), 60, 11, ("points", "royal"))
+        page.write_text(report.game_page(g, names=("ann", "bob")))
+    elif kind == "simulation":
+        page.write_text(report.simulation_page(cuttle.simulate(300, seed=1).summary()))
+    else:
+        page.write_text(report.comparison_page(cuttle.compare(
+            ["classic", "cuttle.cards", cuttle.Rules(four="random")], 300, seed=1)))
+    d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                      {"width": 420, "height": 900, "deviceScaleFactor": 1, "mobile": False})
+    try:
+        open_page(d, page)
+        if kind == "replay":
+            WebDriverWait(d, 20).until(
+                lambda d: d.execute_script("return document.body.dataset.ready"))
+        width, inner, board = d.execute_script(
+            "const s = document.querySelector('#board svg');"
+            "return [document.documentElement.scrollWidth, window.innerWidth,"
+            " s ? s.getBoundingClientRect().right : 0]")
+        assert inner == 420 and width <= inner and board <= inner
+        d.save_screenshot(str(tmp_path / f"{kind}-420.png"))
+    finally:
+        d.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})

@@ -13,6 +13,8 @@ import cuttle
 from cuttle import report
 from cuttle.cli import main
 from cuttle.record import make_record, write_record
+from cuttle.render.html import table_html
+from cuttle.render.tables import comparison_table, summary_table
 from cuttle.svg import table
 from report.conftest import play_random
 
@@ -98,15 +100,44 @@ def test_report_pages(sim, matches, cmp):
     page = report.simulation_page(sim.summary())
     assert page.startswith("<!DOCTYPE html>") and offline(page)
     assert page.count('<svg xmlns="http://www.w3.org/2000/svg" class="chart"') == 4
-    assert report.summary_table(sim.summary()) in page
+    assert table_html(summary_table(sim.summary())) in page
     assert html.escape(json.dumps(sim.summary().as_dict(), indent=2)) in page
     page = report.simulation_page(matches.summary())
     assert page.count('class="chart"') == 5 and "wins the match" in page
     page = report.comparison_page(cmp)
-    assert offline(page) and report.comparison_table(cmp) in page
+    assert offline(page) and table_html(comparison_table(cmp)) in page
     # one chart per metric, and one of the differences with a row per rule set >= 2
-    assert page.count('class="chart"') == len(cmp.metrics()) + 1
-    assert page.count('class="estimate"') == 3 * len(cmp.metrics()) + 2 * 4
+    assert page.count('class="chart"') == len(cmp.metrics) + 1
+    assert page.count('class="estimate"') == 3 * len(cmp.metrics) + 2 * 4
+
+
+def test_comparison_chart_names_its_rows(cmp):
+    # each difference is labelled with its rule set's name under its metric, not "[2]"
+    # with the names far below in the table
+    diff, _ = report.pages.comparison_charts(cmp)
+    labels = [html.unescape(re.sub(r"<title>.*?</title>", "", t)) for t in
+              re.findall(r'<text x="[^"]*" y="[^"]*"[^>]*fill="#222">(.*?)</text>', diff)]
+    labels = [t for t in labels if not t.startswith(("+", "-")) or " pp" not in t][1:]
+    assert labels[:3] == ["A (greedy) wins", "[2] cuttle.cards", "[3] classic: four=random"]
+    assert labels.count("[2] cuttle.cards") == 4 and "draws" in labels
+    assert "Differences to [1] classic" in diff
+    # a name too long for its room is cut with an ellipsis, whole in its tooltip
+    long = cuttle.Rules(four="random", joker=True, hand_limit=5, sudden_death=True,
+                        open_hands=True, nine="freeze")
+    c = cuttle.compare(["classic", long], 100, seed=1)
+    diff, _ = report.pages.comparison_charts(c)
+    assert f"<title>[2] {html.escape(str(long))}</title>" in diff and "…" in diff
+
+
+def test_no_negative_zero_on_the_pages():
+    # sudden death shortens these 1,000 games by -0.001 moves: "-0.00" before
+    c = cuttle.compare(["classic", cuttle.Rules(sudden_death=True)], 1000, seed=4,
+                       confidence=0.9)
+    assert -0.005 < c.difference("mean_moves", 1).value < 0
+    zero = re.compile(r"-0\.0+(?![0-9])")
+    assert "+0.00   [-0.01, +0.00]" in str(c)
+    for text in (str(c), c._repr_html_(), report.comparison_page(c)):
+        assert not zero.search(text)
 
 
 def unpack(page):
@@ -174,7 +205,7 @@ def test_cli_simulate_and_compare_html(capsys, tmp_path):
     assert code == 0 and "A (random) wins" in stdout
     page = out.read_text()
     s = cuttle.simulate(300, seed=1).summary()
-    assert html_rows(report.summary_table(s)) == html_rows(page.split("<h2>Charts")[0])
+    assert html_rows(table_html(summary_table(s))) == html_rows(page.split("<h2>Charts")[0])
     out = tmp_path / "cmp.html"
     code, _, _ = run(capsys, ["compare", "classic", "cuttle.cards", "-n", "200", "--seed",
                               "1", "--html", out, "--json", tmp_path / "c.json"])

@@ -1,19 +1,23 @@
 """`python_cuttle` in OpenSpiel: the C++ random simulation test, chance nodes for the
-deal, the core's observations, resampling, and OpenSpiel's ISMCTS and evaluate_bots."""
+deal and a random 4's discards, the core's observations, refused actions, serialization,
+resampling, and OpenSpiel's ISMCTS and evaluate_bots.  Observers of every type and
+resampling in depth: test_openspiel_views.py."""
 
 import numpy as np
 import pyspiel
 import pytest
 from open_spiel.python.algorithms import evaluate_bots, ismcts, mcts
 from open_spiel.python.bots import uniform_random
+from open_spiel.python.observation import make_observation
 
 import cuttle
 import cuttle.openspiel  # noqa: F401  (registers python_cuttle)
-from cuttle.rl import action_mask
+from cuttle.rl import ACTION_SPACE, action_mask, action_of, move_of
 
 
 @pytest.mark.parametrize("name", ["python_cuttle",
-                                  "python_cuttle(rules=cuttle.cards;joker:true,max_moves=60)"])
+                                  "python_cuttle(rules=cuttle.cards;joker:true,max_moves=60)",
+                                  "python_cuttle(rules=classic;four:random,max_moves=300)"])
 def test_random_sim_test(name):
     game = pyspiel.load_game(name)
     pyspiel.random_sim_test(game, num_sims=6, serialize=True, verbose=False)
@@ -50,7 +54,7 @@ def test_the_deal_is_chance_and_observations_come_from_the_core():
     assert again.game.observation(0) == g.observation(0) and again.returns() == state.returns()
 
 
-def test_resampling_keeps_the_information_state():
+def test_resampling_keeps_the_information_state_and_rebuilds_the_other_players():
     game, state = deal(3)
     rng = np.random.default_rng(4)
     for _ in range(25):
@@ -66,6 +70,13 @@ def test_resampling_keeps_the_information_state():
         assert s.observation_tensor(p) == state.observation_tensor(p)
         assert s.legal_actions() == state.legal_actions()
         hands.add(tuple(s.game.hand(1 - p)))
+        # The other player's information state is that of the sample's own history.
+        again = game.deserialize_state(s.serialize())
+        assert again.history() == s.history() and again.history() != state.history()
+        for q in (0, 1):
+            assert again.information_state_string(q) == s.information_state_string(q)
+            assert again.observation_string(q) == s.observation_string(q)
+        assert s.information_state_string(1 - p) != state.information_state_string(1 - p)
     assert len(hands) > 1                                 # the hidden cards really move
 
 
@@ -98,8 +109,129 @@ def test_parameters():
     assert text == ("python_cuttle(rules=classic;king_goals:15/14/10/7/5;four:random;"
                     "joker:true,max_moves=80)")
     game = pyspiel.load_game(text)
-    assert game.rules == rules and game.max_chance_outcomes() == 53
+    # Chance outcomes: the 53 cards, then a random 4's discards (compact actions).
+    assert game.rules == rules and game.max_chance_outcomes() == 2848
+    assert game.max_game_length() == 53 + 2 * 80
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
     for bad in ("nonsense", "classic;joker", "classic;joker:maybe"):
         with pytest.raises(Exception, match="rules|joker|preset"):
             pyspiel.load_game("python_cuttle", {"rules": bad})
+
+
+def snapshot(state):
+    """Everything a refused action must leave as it was."""
+    views = [(state.observation_string(p), state.observation_tensor(p),
+              state.information_state_string(p)) for p in (0, 1)]
+    return state.history(), str(state), state.current_player(), views
+
+
+def test_illegal_chance_actions_are_refused_and_change_nothing():
+    game = pyspiel.load_game("python_cuttle")
+    state = game.new_initial_state()
+    state.apply_action(7)
+    before = snapshot(state)
+    for bad in (7, 52, 53, 999, 2**31, -2, 2**63 - 1):
+        with pytest.raises(ValueError, match="not a card left to deal"):
+            state.apply_action(bad)
+        assert snapshot(state) == before
+    with pytest.raises(pyspiel.SpielError, match="kInvalidAction"):   # pyspiel's own check
+        state.apply_action(-1)
+    assert snapshot(state) == before
+    joker = pyspiel.load_game("python_cuttle(rules=classic;joker:true)").new_initial_state()
+    joker.apply_action(52)                                   # the joker exists there
+    with pytest.raises(ValueError, match="not a card left"):
+        joker.apply_action(53)
+
+
+def four_pending(seed, name="python_cuttle(rules=classic;four:random)"):
+    """A state where chance chooses a random 4's discards."""
+    rng = np.random.default_rng(seed)
+    for _ in range(200):
+        game, state = deal(int(rng.integers(2**31)), name)
+        while not state.is_terminal():
+            if state.is_chance_node():
+                return game, state
+            four = [a for a in state.legal_actions() if str(move_of(a)).startswith("oneoff 4")]
+            state.apply_action(four[0] if four else int(rng.choice(state.legal_actions())))
+    raise AssertionError("no 4 was played")
+
+
+def test_a_random_fours_discards_are_a_chance_node():
+    game, state = four_pending(1)
+    g = state.game
+    victim = g.to_move
+    hand = g.hand(victim)
+    outcomes = state.chance_outcomes()
+    pairs = {tuple(sorted(move_of(a).cards)) for a, _ in outcomes}
+    assert g.phase == "four" and state.current_player() == pyspiel.PlayerId.CHANCE
+    assert len(outcomes) == (1 if len(hand) == 1 else len(hand) * (len(hand) - 1) // 2)
+    assert all(set(pair) <= set(hand) for pair in pairs) and len(pairs) == len(outcomes)
+    assert all(np.isclose(prob, 1 / len(outcomes)) for _, prob in outcomes)
+    assert all(a < game.max_chance_outcomes() for a, _ in outcomes)
+    assert state.action_to_string(pyspiel.PlayerId.CHANCE, outcomes[0][0]).startswith(
+        "random discard ")
+    before = snapshot(state)
+    for bad in (0, action_of("draw"), 2**31, -2):
+        with pytest.raises(ValueError, match="not legal for chance"):
+            state.apply_action(bad)
+        assert snapshot(state) == before
+    moves = state._moves
+    state.apply_action(outcomes[-1][0])
+    assert set(move_of(outcomes[-1][0]).cards) <= set(state.game.scrap)
+    assert state._moves == moves              # chance's discard is not a player move
+
+
+def test_illegal_player_actions_and_actions_after_the_end_are_refused():
+    game, state = deal(5, "python_cuttle(max_moves=3)")
+    before = snapshot(state)
+    illegal = next(a for a in range(ACTION_SPACE) if a not in state.legal_actions())
+    for bad in (illegal, ACTION_SPACE, -2, 2**31):
+        with pytest.raises(ValueError, match="not legal for player 0"):
+            state.apply_action(bad)
+        assert snapshot(state) == before
+    for _ in range(3):
+        state.apply_action(state.legal_actions()[0])
+    assert state.is_terminal() and not state.game.is_over        # the move cap
+    assert state.game.legal_moves                                 # a move the cap forbids
+    before = snapshot(state)
+    for a in (action_of(state.game.legal_moves[0]), 0):
+        with pytest.raises(ValueError, match="terminal"):
+            state.apply_action(a)
+        assert snapshot(state) == before
+
+
+@pytest.mark.parametrize("name", ["python_cuttle(rules=cuttle.cards;joker:true)",
+                                  "python_cuttle(rules=classic;four:random)"])
+def test_clone_and_serialization_round_trip(name):
+    rng = np.random.default_rng(6)
+    game = pyspiel.load_game(name)
+    state = game.new_initial_state()
+    observers = [make_observation(game, pyspiel.IIGObservationType(
+        public_info=pub, perfect_recall=pr, private_info=priv))
+        for pub in (True, False) for pr in (True, False)
+        for priv in (pyspiel.PrivateInfoType.NONE, pyspiel.PrivateInfoType.SINGLE_PLAYER,
+                     pyspiel.PrivateInfoType.ALL_PLAYERS)]
+
+    def views(s):
+        out = []
+        for obs in observers:
+            for p in (0, 1):
+                obs.set_from(s, p)
+                out.append((obs.string_from(s, p),
+                            None if obs.tensor is None else obs.tensor.tobytes()))
+        return out
+
+    k = 0
+    while not state.is_terminal():
+        if k % 9 == 0 or k < 3:
+            text = pyspiel.serialize_game_and_state(game, state)
+            game2, again = pyspiel.deserialize_game_and_state(text)
+            for other in (again, state.clone()):
+                assert str(other) == str(state) and other.history() == state.history()
+                assert views(other) == views(state)
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(outcomes, p=probs)))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+        k += 1

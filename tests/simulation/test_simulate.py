@@ -1,5 +1,6 @@
 """cuttle.simulate / cuttle.compare: arrays, determinism, summaries, matches, Python players."""
 
+import csv
 import io
 import json
 import math
@@ -13,8 +14,8 @@ from cuttle._core import END_NAMES
 from cuttle.errors import IllegalMoveError
 from cuttle.simulation import (MATCH_FORMATS, SimulationResult, Summary, native_policy_code,
                                player_names)
-from cuttle.stats import (mean_difference, newcombe_interval, newcombe_paired_interval,
-                          paired_mean_difference, wilson_interval)
+from cuttle.stats import newcombe_interval, newcombe_paired_interval, wilson_interval
+from support.samples import mean_difference, paired_mean_difference
 
 FIELDS = ("winner", "first", "moves", "turns", "scores", "end")
 
@@ -159,7 +160,9 @@ def test_summary_rates_by_hand():
     # A won games 0 1 4 6 7 9 (6), B won 2 5 8 (3), game 3 drawn.
     assert s.win_rate("A") == wilson_interval(6, 10)
     assert s.win_rate(0) == s.win_rate("greedy") == s.win_rate("a")
-    assert s.win_rate("B") == wilson_interval(3, 10) == s.loss_rate("A")
+    assert s.win_rate("B") == wilson_interval(3, 10)
+    with pytest.warns(DeprecationWarning, match="loss_rate"):
+        assert s.loss_rate("A") == s.win_rate("B")
     assert s.draw_rate() == wilson_interval(1, 10)
     assert s.win_rate("A").value == 0.6
     # A moved first in games 0 2 4 6 8 and won 0 4 6; moved second in 1 3 5 7 9, won 1 7 9.
@@ -173,7 +176,8 @@ def test_summary_rates_by_hand():
     assert s.seat_win_rate("second") == wilson_interval(5, 10)
     assert s.first_player_advantage() == newcombe_paired_interval(0, 4, 5, 1)
     assert s.first_player_advantage().value == pytest.approx(-0.1)
-    assert s.decisive_first_share() == wilson_interval(4, 9)
+    with pytest.warns(DeprecationWarning, match="decisive_first_share"):
+        assert s.decisive_first_share() == wilson_interval(4, 9)
     assert s.end_rate("goal") == wilson_interval(9, 10)
     assert s.end_rate("passes") == wilson_interval(1, 10)
     m = s.mean_moves()
@@ -409,7 +413,7 @@ def test_compare_uses_common_random_numbers(comparison):
                            keep_games=True)
     assert same_games(c[0], base) and same_games(c[2], base)
     # the same rules on the same deals: no difference at all
-    for metric in c.metrics():
+    for metric in c.metrics:
         d = c.difference(metric, 2)
         assert d.value == 0 and d.low <= 0 <= d.high
     # a real difference: four=draw changes the games
@@ -422,13 +426,13 @@ def test_compare_difference_by_hand(comparison):
     both = int((x1 & x0).sum())
     only1, only0 = int(x1.sum()) - both, int(x0.sum()) - both
     expected = newcombe_paired_interval(both, only1, only0, 2000 - both - only1 - only0)
-    assert c.difference("win_A", 1) == expected
-    assert c.estimate("win_A", 1) == wilson_interval(int(x1.sum()), 2000)
-    d = c.difference("moves", 1)
+    assert c.difference("win_rate_A", 1) == expected
+    assert c.estimate("win_rate_A", 1) == wilson_interval(int(x1.sum()), 2000)
+    d = c.difference("mean_moves", 1)
     assert d.value == pytest.approx(c[1].moves.mean() - c[0].moves.mean())
     p = paired_mean_difference(c[1].moves, c[0].moves)                 # per-deal differences
     assert d == pytest.approx(p, rel=1e-12)
-    assert c.difference("win_A", 0, baseline=1).value == pytest.approx(-expected.value)
+    assert c.difference("win_rate_A", 0, baseline=1).value == pytest.approx(-expected.value)
     with pytest.raises(ValueError, match="unknown metric"):
         c.difference("elo", 1)
 
@@ -443,37 +447,82 @@ def test_compare_outputs(comparison, tmp_path):
     assert d["seed"] == 8 and len(d["rule_sets"]) == 3
     assert d["rule_sets"][0]["difference_vs_baseline"] is None
     assert d["rule_sets"][1]["changed"] == {"four": "draw"}
-    assert set(d["rule_sets"][1]["difference_vs_baseline"]) == set(c.metrics())
+    assert d["schema_version"] == 2
+    assert set(d["rule_sets"][1]["difference_vs_baseline"]) == set(c.metrics)
     buf = io.StringIO()
     c.to_csv(buf)
     rows = buf.getvalue().splitlines()
-    assert rows[0].startswith("rule_set,label,metric,value,low,high,diff")
-    assert len(rows) == 1 + 3 * len(c.metrics())
+    assert rows[0] == "rule_set,label,metric,value,low,high,diff,diff_low,diff_high,statistic"
+    assert len(rows) == 1 + 3 * len(c.metrics)
     pytest.importorskip("matplotlib")
     png = tmp_path / "cmp.png"
     c.plot(str(png))
     assert png.read_bytes()[:4] == b"\x89PNG"
 
 
+def test_one_vocabulary_and_the_old_names(comparison, tmp_path):
+    c = comparison
+    s = c[1].summary()
+    # the comparison's metrics are the summary's figures, by the same names
+    assert c.metrics == ("win_rate_A", "win_rate_B", "draw_rate", "first_mover_win_rate",
+                         "mean_moves", "mean_turns")
+    for m in c.metrics:
+        assert c.estimate(m, 1) == s.estimate(m)
+    # the old names still work where they are passed, with a warning, for one release
+    for old, new in (("win_A", "win_rate_A"), ("first_mover", "first_mover_win_rate"),
+                     ("moves", "mean_moves"), ("draw", "draw_rate")):
+        with pytest.warns(DeprecationWarning, match=f"now called '{new}'"):
+            assert c.difference(old, 1) == c.difference(new, 1)
+        with pytest.warns(DeprecationWarning):
+            assert c.estimate(old, 1) == c.estimate(new, 1)
+        with pytest.warns(DeprecationWarning):
+            assert c.metric_label(old) == c.metric_label(new)
+        with pytest.warns(DeprecationWarning):           # and as keys of the JSON form
+            assert c.as_dict()["rule_sets"][1]["difference_vs_baseline"][old] == \
+                c.difference(new, 1).as_dict()
+    with pytest.warns(DeprecationWarning):
+        assert s.estimate("first_mover") == s.seat_win_rate("first")
+    with pytest.warns(DeprecationWarning):
+        assert c.pairs[(0, 1)].cells("win_A") == c.pairs[(0, 1)].cells("win_rate_A")
+    # `metrics` is a property; calling it, as a method, warns and gives the old names
+    with pytest.warns(DeprecationWarning, match="property"):
+        assert c.metrics() == ("win_A", "win_B", "draw", "first_mover", "moves", "turns")
+    # the CSV keeps the old names in "metric" and adds the new ones in "statistic"
+    path = tmp_path / "c.csv"
+    c.to_csv(path)
+    rows = list(csv.DictReader(open(path)))
+    assert [(r["metric"], r["statistic"]) for r in rows[::3]] == list(
+        zip(("win_A", "win_B", "draw", "first_mover", "moves", "turns"), c.metrics))
+    # a JSON file holds the new names only
+    keys = json.loads(json.dumps(c.as_dict()))["rule_sets"][1]["difference_vs_baseline"]
+    assert list(keys) == list(c.metrics)
+
+
+def test_comparison_repr(comparison):
+    r = repr(comparison)
+    assert r == ("<ComparisonResult 3 rule sets, 2,000 games each on the same deals, "
+                 "A=random B=greedy, seed=8: classic | classic: four=draw | classic>")
+
+
 def test_compare_matches():
     c = cuttle.compare(["classic", "quick"], 200, seed=4, match="first_to_3", progress=False,
                        keep_games=True)
-    assert c.n_games == 200 and c.unit == "matches" and "match_win_A" in c.metrics()
+    assert c.n_games == 200 and c.unit == "matches" and "match_win_rate_A" in c.metrics
     assert "200 matches each" in str(c) and "wins the match" in str(c)
     assert json.loads(json.dumps(c.as_dict()))["unit"] == "matches"
     # match outcomes pair up by match index ...
     x1, x0 = c[1].matches.winner == 0, c[0].matches.winner == 0
     both = int((x1 & x0).sum())
     only1, only0 = int(x1.sum()) - both, int(x0.sum()) - both
-    assert c.difference("match_win_A", 1) == \
+    assert c.difference("match_win_rate_A", 1) == \
         newcombe_paired_interval(both, only1, only0, 200 - both - only1 - only0)
     # ... but the games played differ, so game-level differences are independent
     assert c[0].n_games != c[1].n_games
     g1, g0 = c[1].winner == 0, c[0].winner == 0
-    assert c.difference("win_A", 1) == newcombe_interval(int(g1.sum()), len(g1),
-                                                         int(g0.sum()), len(g0))
-    assert c.difference("moves", 1) == pytest.approx(mean_difference(c[1].moves, c[0].moves),
-                                                     rel=1e-12)
+    assert c.difference("win_rate_A", 1) == newcombe_interval(int(g1.sum()), len(g1),
+                                                              int(g0.sum()), len(g0))
+    assert c.difference("mean_moves", 1) == pytest.approx(
+        mean_difference(c[1].moves, c[0].moves), rel=1e-12)
 
 
 def test_compare_errors():
@@ -534,3 +583,21 @@ def test_adaptive_chunks_do_not_change_results(run):
                         progress=lambda d, t: calls.append(d))
     assert same_games(r, run)
     assert calls[0] == 64 and calls[-1] == 3000 and len(calls) > 3
+
+
+def test_one_progress_line(capsys, monkeypatch):
+    # the one hand-written progress line (cuttle.progress.Line) of simulations and the
+    # atlas: rewritten in place on a terminal, else only its final texts, one a line
+    from cuttle.progress import Line
+    line = Line(inplace=True, every=3600)
+    line.show("first")
+    line.show("second")                       # too soon: not drawn
+    line.show("third, longer", final=True)
+    line.show("x", final=True)
+    line.clear()
+    assert capsys.readouterr().err == ("\rfirst\rthird, longer\rx" + " " * 12
+                                       + "\r" + " " * 13 + "\r")
+    line = Line(inplace=False)
+    line.show("not shown")
+    line.show(lambda: "made only when shown", final=True)
+    assert capsys.readouterr().err == "made only when shown\n"

@@ -158,7 +158,7 @@ def test_pickles_small():
     assert back.tally == r.tally and str(back.summary()) == str(r.summary())
     c = cuttle.compare(["classic", "quick"], 5000, seed=2, progress=False)
     cb = pickle.loads(pickle.dumps(c))
-    assert cb.difference("win_A", 1) == c.difference("win_A", 1)
+    assert cb.difference("win_rate_A", 1) == c.difference("win_rate_A", 1)
 
 
 def test_compare_pairs_without_rows():
@@ -166,7 +166,7 @@ def test_compare_pairs_without_rows():
                           progress=False)
     kept = cuttle.compare(["classic", "quick", cuttle.Rules(four="random")], 3000, seed=5,
                           progress=False, keep_games=True, chunk_size=1000)
-    for metric in lean.metrics():
+    for metric in lean.metrics:
         for i in (1, 2):
             for base in (0, 1, 2):
                 assert lean.difference(metric, i, base) == kept.difference(metric, i, base)
@@ -174,9 +174,9 @@ def test_compare_pairs_without_rows():
         lean[1].moves
     # the difference of moves is the mean of the per-deal differences
     d = kept[2].moves.astype(np.int64) - kept[1].moves
-    assert lean.difference("moves", 2, 1).value == pytest.approx(d.mean())
+    assert lean.difference("mean_moves", 2, 1).value == pytest.approx(d.mean())
     # a rule set against itself: no difference
-    assert lean.difference("draw", 1, 1).value == 0
+    assert lean.difference("draw_rate", 1, 1).value == 0
     # comparisons of disjoint ranges merge into the comparison of both
     from cuttle.simulation.players import resolve_players
     from cuttle.simulation.runner import Plan, play_chunk

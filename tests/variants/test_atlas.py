@@ -6,7 +6,8 @@ import pytest
 
 import cuttle
 from cuttle.variants import AtlasInterrupted, Pairing, ResultsFileError, atlas
-from cuttle.variants.report import group_markdown
+from cuttle.render.markdown import table_markdown
+from cuttle.render.tables import ATLAS_COLUMNS, Table, atlas_rows
 from cuttle.variants.store import Store, pair_from_json, pair_to_json, tally_from_json, \
     tally_to_json
 from cuttle.simulation import PairTally
@@ -39,9 +40,14 @@ def test_pairing_is_exact(small):
                              swap_seats=False, progress=False)
         assert row.tally == cmp[1].tally and row.pair == cmp.pairs[(0, 1)]
         assert row.base_tally == cmp[0].tally            # the base on the same games
-        assert row.shift("first") == cmp.difference("first_mover", 1)
-        assert row.shift("moves") == cmp.difference("moves", 1)
-        assert row.shift("second") == cmp.difference("win_B", 1)   # A always moves first
+        assert row.shift("first_mover_win_rate") == cmp.difference("first_mover_win_rate", 1)
+        assert row.shift("mean_moves") == cmp.difference("mean_moves", 1)
+        # A always moves first: the second mover's shift is B's
+        assert row.shift("second_mover_win_rate") == cmp.difference("win_rate_B", 1)
+        for m in ("draw_rate", "mean_turns"):
+            assert row.estimate(m) == cmp.estimate(m, 1)
+            assert row.shift(m) == cmp.difference(m, 1)
+        assert row.estimate("end_goal") == cmp[1].summary().end_rate("goal")
     assert base.tally == cuttle.simulate(4000, "classic", "random", seed=7,
                                          swap_seats=False, progress=False).tally
 
@@ -59,12 +65,12 @@ def test_sequential_stopping_stops(small):
                 cmp = cuttle.compare([cuttle.Rules(), r.rules], r.n_games - 1000,
                                      ("random", "random"), seed=7, swap_seats=False,
                                      progress=False)
-                e = cmp.difference("first_mover", 1)
+                e = cmp.difference("first_mover_win_rate", 1)
                 assert (e.high - e.low) / 2 > 0.012
         else:
             assert r.n_games == 4000 and r.half_width > 0.012
     # open hands change nothing a random player sees: its games are the base's
-    assert g.row("open_hands=true (open)").shift("first").value == 0
+    assert g.row("open_hands=true (open)").shift("first_mover_win_rate").value == 0
 
 
 def test_a_run_stopped_and_resumed_is_one_run(small, tmp_path):
@@ -98,7 +104,8 @@ def test_a_run_stopped_and_resumed_is_one_run(small, tmp_path):
     head.write_text(lines[0] + "\n")                 # nothing played yet
     empty = atlas(results=str(head), play=False, **SMALL).group("classic", "random")
     assert {r.status for r in empty.variants} == {"unfinished"}
-    assert "| four=draw | n/a |  | n/a | n/a |" in "\n".join(group_markdown(empty))
+    table = Table([], ATLAS_COLUMNS, atlas_rows(empty))
+    assert "| four=draw | n/a |  | n/a | n/a |" in "\n".join(table_markdown(table))
 
 
 def test_damaged_and_foreign_files(small, tmp_path):
@@ -122,7 +129,9 @@ def test_damaged_and_foreign_files(small, tmp_path):
     path.write_text(text + lines[3])
     assert same(atlas(results=str(path), **SMALL), small)
     rec = json.loads(lines[3])
-    rec["tally"]["moments"]["moves"][0] += 1
+    m = rec["tally"]["moments"]     # (a consistent record, only not the same)
+    assert m["score_a"] != m["score_b"]
+    m["score_a"], m["score_b"] = m["score_b"], m["score_a"]
     path.write_text(text + json.dumps(rec) + "\n")
     with pytest.raises(ResultsFileError, match="different results for the same chunk"):
         atlas(results=str(path), **SMALL)
@@ -184,10 +193,18 @@ def test_outputs(small, tmp_path):
     assert rows[0]["base"] and rows[0]["shifts"] is None and len(rows) == len(g.rows)
     r = next(x for x in rows if x["label"] == "four=draw")
     assert r["changes"] == {"four": "draw"} and r["games"] == g.row("four=draw").n_games
-    assert r["shifts"]["first"]["value"] == g.row("four=draw").shift("first").value
+    shift = g.row("four=draw").shift("first_mover_win_rate")
+    assert r["shifts"]["first_mover_win_rate"]["value"] == shift.value
+    assert d["schema_version"] == 2
+    with pytest.warns(DeprecationWarning, match="now called 'first_mover_win_rate'"):
+        assert r["shifts"]["first"] == r["shifts"]["first_mover_win_rate"]
+    with pytest.warns(DeprecationWarning):
+        assert g.row("four=draw").shift("first") == shift
     small.to_csv(str(tmp_path / "a.csv"))
     lines = (tmp_path / "a.csv").read_text().splitlines()
-    assert lines[0].startswith("base,policy,variant,rules,status,games,metric")
+    assert lines[0] == ("base,policy,variant,rules,status,games,metric,value,low,high,shift,"
+                        "shift_low,shift_high,statistic")
+    assert lines[1].split(",")[6] == "first" and lines[1].endswith(",first_mover_win_rate")
     assert len(lines) == 1 + len(g.rows) * 9
     paths = small.plot(str(tmp_path))
     assert [p.rsplit("/", 1)[-1] for p in paths] == ["classic-random.png"]

@@ -1,22 +1,32 @@
-"""Plots of simulation results (matplotlib, imported only when a plot is made)."""
+"""Figures drawn with matplotlib (imported only when a figure is made): a summary's win
+rates by seat and its game lengths, a comparison's rates and differences, an atlas
+group's forest plot.  Estimates come from the catalogue of statistics (`cuttle.figures`)
+by name, numbers are printed by `cuttle.formatting`."""
 
 from __future__ import annotations
 
+import io
 import os
 import textwrap
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .formats import PLAYER_LABELS, SEATS
+from .._optional import missing
+from ..display import renders
+from ..files import write_binary_file
+from ..formatting import finite, fixed, pct, sign_class
+from ..simulation.compare import ComparisonResult
+from ..simulation.names import PLAYER_LABELS, SEATS
+from ..simulation.summary import Summary
+from ..variants.results import GroupResult
+from ..validation import check_output_folder, check_output_path
 
 if TYPE_CHECKING:
     from types import ModuleType
 
-    from .compare import ComparisonResult
-    from .summary import Summary
-
-__all__ = ["check_plot_path", "plot_comparison", "plot_formats", "plot_summary", "pyplot"]
+__all__ = ["check_plot_folder", "check_plot_path", "plot_comparison", "plot_formats",
+           "plot_group", "plot_summary", "pyplot"]
 
 
 def pyplot() -> ModuleType:
@@ -24,9 +34,8 @@ def pyplot() -> ModuleType:
     install it."""
     try:
         import matplotlib
-    except ImportError:
-        raise ImportError("plotting needs matplotlib, which is not installed; "
-                          "install it with: pip install matplotlib") from None
+    except ImportError as e:
+        raise missing(e, "plotting") from None
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     return plt
@@ -46,18 +55,19 @@ def check_plot_path(path: str | os.PathLike[str]) -> str:
     """`path` if a plot can be saved there: a known extension (the format), not a
     folder, in a writable folder; ValueError (ImportError without matplotlib) otherwise.
     Call it before the work, so that a bad path fails at once."""
-    path = os.fspath(path)
-    if os.path.isdir(path):
-        raise ValueError(f"{path!r} is a folder; give a file name like plot.png")
+    path = check_output_path(path)
     ext = os.path.splitext(path)[1].lower().lstrip(".")
     formats = plot_formats()
     if ext not in formats:
         raise ValueError(f"cannot tell the image format of {path!r}: end it with one of "
                          f"{', '.join('.' + f for f in formats)}")
-    folder = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
-        raise ValueError(f"cannot write {path!r}: no writable folder {folder!r}")
     return path
+
+
+def _save(fig, path):
+    """Save `fig` whole or not at all (cuttle.files), in the format of its extension."""
+    ext = os.path.splitext(os.fspath(path))[1].lower().lstrip(".")
+    write_binary_file(path, lambda f: fig.savefig(f, format=ext))
 
 
 def _labels(names, width=18):
@@ -78,10 +88,11 @@ def _bars(ax, estimates, labels, colors=None, percent=True):
     ax.set_xticklabels(labels, fontsize="x-small")
     for x, v in zip(xs, vals):
         if np.isfinite(v):
-            ax.annotate(f"{v:.1f}", (x, v), textcoords="offset points", xytext=(0, 3),
+            ax.annotate(fixed(v, 1), (x, v), textcoords="offset points", xytext=(0, 3),
                         ha="center", fontsize="x-small")
 
 
+@renders("plot", Summary)
 def plot_summary(s: Summary, path: str | os.PathLike[str], title: str | None = None) -> None:
     """Save a figure of a `Summary` to `path`: win rates by player and seat with their
     intervals, and the distribution of game lengths (moves per game)."""
@@ -106,7 +117,7 @@ def plot_summary(s: Summary, path: str | os.PathLike[str], title: str | None = N
               labels=[f"{lab} = {name}" for lab, name in zip(PLAYER_LABELS, r.players)],
               loc="upper left", fontsize="small")
     ax.set_ylabel("rate (%)")
-    ax.set_title(f"win rates, {s.confidence:.0%} Wilson intervals")
+    ax.set_title(f"win rates, {pct(s.confidence, 0)} Wilson intervals")
     h = s.length_histogram("moves")
     if h.sum():
         c = np.cumsum(h) / h.sum()
@@ -115,28 +126,29 @@ def plot_summary(s: Summary, path: str | os.PathLike[str], title: str | None = N
         hx.bar(xs, 100 * h[:top + 1] / h.sum(), 1.0, color="C2")
         rest = h[top + 1:].sum()
         if rest:
-            hx.text(0.98, 0.95, f"{100 * rest / h.sum():.2f}% of games longer than {top} "
+            hx.text(0.98, 0.95, f"{fixed(100 * rest / h.sum())}% of games longer than {top} "
                                 f"moves", transform=hx.transAxes, ha="right", va="top",
                     fontsize="small")
         e = s.mean_moves()
         hx.axvline(e.value, color="black", linewidth=1)
-        hx.text(e.value, hx.get_ylim()[1] * 0.85, f" mean {e.value:.1f}", fontsize="small")
+        hx.text(e.value, hx.get_ylim()[1] * 0.85, f" mean {fixed(e.value, 1)}", fontsize="small")
     hx.set_xlabel("moves per game")
     hx.set_ylabel("games (%)")
     hx.set_title("game length")
     unit = f"{s.n:,} games" if s.n_matches is None else f"{s.n_matches:,} matches"
     fig.suptitle(title or f"cuttle: {unit}, {r.rules}, seed {r.seed}")
     fig.tight_layout(rect=(0, 0, 1, 0.95))
-    fig.savefig(path)
+    _save(fig, path)
     plt.close(fig)
 
 
+@renders("plot", ComparisonResult)
 def plot_comparison(c: ComparisonResult, path: str | os.PathLike[str],
                     title: str | None = None) -> None:
     """Save a bar chart of a `ComparisonResult` to `path`: rates per rule set with their
     intervals, and the differences to the baseline; the rule sets name the axis."""
     plt = pyplot()
-    metrics = ["win_A", "win_B", "draw", "first_mover"]
+    metrics = ["win_rate_A", "win_rate_B", "draw_rate", "first_mover_win_rate"]
     k = len(c.labels)
     names = _labels(c.labels)
     fig, axes = plt.subplots(1, 2, figsize=(max(9, 1.6 * k + 7), 5.4))
@@ -162,17 +174,97 @@ def plot_comparison(c: ComparisonResult, path: str | os.PathLike[str],
         if diff:
             ax.axhline(0, color="black", linewidth=0.8)
             ax.set_ylabel(f"difference to {c.labels[0]} (percentage points)")
-            ax.set_title(f"vs the baseline, {c.confidence:.0%} Newcombe paired intervals"
+            ax.set_title(f"vs the baseline, {pct(c.confidence, 0)} Newcombe paired intervals"
                          if not c.match else
-                         f"vs the baseline, {c.confidence:.0%} Newcombe intervals")
+                         f"vs the baseline, {pct(c.confidence, 0)} Newcombe intervals")
         else:
             ax.set_ylabel("rate (%)")
-            ax.set_title(f"rates, {c.confidence:.0%} Wilson intervals")
+            ax.set_title(f"rates, {pct(c.confidence, 0)} Wilson intervals")
     handles, legend = axes[0].get_legend_handles_labels()
     fig.legend(handles, legend, loc="upper center", ncol=len(metrics), fontsize="small",
                bbox_to_anchor=(0.5, 0.93), frameon=False)
     fig.suptitle(title or f"cuttle: {c.n_games:,} {c.unit} per rule set, the same deals, "
                           f"A = {c.players[0]}, B = {c.players[1]}")
     fig.tight_layout(rect=(0, 0, 1, 0.88))
-    fig.savefig(path)
+    _save(fig, path)
     plt.close(fig)
+
+
+# -- the atlas --------------------------------------------------------------------------
+
+COLORS = {"pos": "C3", "neg": "C0", "": "0.55"}     # a shift up, down, or holding 0
+
+
+def check_plot_folder(folder: str | os.PathLike[str]) -> str:
+    """`folder` if forest plots can be saved there (created if its parent exists);
+    ValueError otherwise, ImportError without matplotlib.  Call it before the work."""
+    pyplot()
+    return check_output_folder(folder)
+
+
+def _panel(ax, shifts, ys, scale):
+    for y, e in zip(ys, shifts):
+        if not finite(e.value):
+            continue
+        c = COLORS[sign_class(e)]
+        ax.hlines(y, scale * e.low, scale * e.high, color=c, linewidth=2)
+        ax.plot([scale * e.value], [y], "o", color=c, markersize=5)
+    ax.axvline(0, color="black", linewidth=0.8)
+    ax.grid(axis="x", alpha=0.3)
+
+
+@renders("plot", GroupResult)
+def plot_group(g: GroupResult, path: str | os.PathLike[str], title: str | None = None) -> None:
+    """Save the forest plot of a `GroupResult` to `path` (format from the extension):
+    left, each variant's first-player win-rate shift in percentage points; right, its
+    shift in mean moves per game; both with intervals, variants sorted by the first."""
+    plt = pyplot()
+    rows = sorted((r for r in g.variants if r.n_games),
+                  key=lambda r: (r.shift("first_mover_win_rate").value, r.label))
+    n = max(1, len(rows))
+    fig, (left, right) = plt.subplots(1, 2, sharey=True, figsize=(11, 0.3 * n + 2.0))
+    ys = list(range(len(rows)))
+    _panel(left, [r.shift("first_mover_win_rate") for r in rows], ys, 100)
+    _panel(right, [r.shift("mean_moves") for r in rows], ys, 1)
+    left.set_yticks(ys)
+    left.set_yticklabels([r.label + ("" if r.status == "converged" else f"  [{r.status}]")
+                          for r in rows], fontsize="small")
+    left.set_ylim(-0.7, len(rows) - 0.3)
+    base = g.base_row
+    first, moves = base.estimate("first_mover_win_rate"), base.estimate("mean_moves")
+    left.set_xlabel("shift of the first player's win rate (percentage points)")
+    right.set_xlabel("shift of the game length (moves per game)")
+    left.set_title(f"first player wins {fixed(100 * first.value, 1)}% under {g.base}",
+                   fontsize="medium")
+    right.set_title(f"{fixed(moves.value, 1)} moves per game under {g.base}", fontsize="medium")
+    games = [r.n_games for r in rows]
+    span = (f"{min(games):,}" if min(games) == max(games)
+            else f"{min(games):,} to {max(games):,}") if games else "0"
+    fig.suptitle(title or f"{g.title}: each variant against {g.base} on the same games")
+    fig.text(0.5, 0.005, f"{pct(base.confidence, 0)} intervals (paired); red: up, blue: down, "
+                         f"grey: interval holds 0; {span} games per variant, "
+                         f"{base.n_games:,} for the base", ha="center", va="bottom",
+             fontsize="small", color="0.3")
+    fig.tight_layout(rect=(0, 0.03, 1, 0.97))
+    try:
+        _save(fig, path)
+    finally:
+        plt.close(fig)
+
+
+def _save(fig, path):
+    """Save `fig` whole or not at all; a PNG gets a 64-colour palette (a third of the
+    size, the same look)."""
+    ext = os.path.splitext(os.fspath(path))[1].lower().lstrip(".") or "png"
+
+    def write(f):
+        if ext != "png":
+            fig.savefig(f, format=ext, dpi=80)
+            return
+        from PIL import Image                       # matplotlib's own dependency
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", dpi=80)
+        buf.seek(0)
+        Image.open(buf).convert("RGB").quantize(colors=64).save(f, format="png",
+                                                                optimize=True)
+    write_binary_file(path, write)

@@ -1,5 +1,5 @@
-"""Names shared by the simulation modules: the players' labels, seats, match formats
-and the per-game fields."""
+"""Names shared by the simulation modules: the players' labels, seats, match formats,
+the per-game fields and the default move cap."""
 
 from __future__ import annotations
 

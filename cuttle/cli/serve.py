@@ -1,0 +1,88 @@
+"""`cuttle serve`: the local web app to play any variant against the bots in a browser.
+
+    cuttle serve                      http://127.0.0.1:8000/
+    cuttle serve --port 8080 --open   and open it in the browser
+    cuttle serve --host 0.0.0.0       reachable from other machines (warned)
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import webbrowser
+from typing import TYPE_CHECKING
+
+from .._optional import missing
+from . import options
+from .options import CommandError, UsageError
+
+if TYPE_CHECKING:
+    import argparse
+
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+def _url(host: str, port: int) -> str:
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    return f"http://[{shown}]:{port}/" if ":" in shown else f"http://{shown}:{port}/"
+
+
+def run(args: argparse.Namespace) -> int:
+    """`cuttle serve`: run the web app until Ctrl-C; returns the exit status."""
+    try:
+        import uvicorn
+
+        from ..web import app
+    except ImportError as e:
+        raise CommandError(str(missing(e, "cuttle serve"))) from None
+    if not 1 <= args.port <= 65535:
+        raise UsageError(f"--port must be from 1 to 65535, not {args.port}")
+    host = args.host
+    exposed = host not in LOOPBACK
+    if exposed:
+        print(f"warning: serving on {host}: other machines can reach this server and play "
+              f"on it (anyone who can reach it can start games); use the default "
+              f"127.0.0.1 to keep it to this machine", file=sys.stderr)
+    application = app(max_sessions=args.max_games, workers=args.workers,
+                      allowed_hosts=None if exposed else LOOPBACK)
+    url = _url(host, args.port)
+    print(f"cuttle serve: open {url} (Ctrl-C stops the server)", flush=True)
+    if args.open:
+        threading.Timer(1.0, webbrowser.open, (url,)).start()
+    config = uvicorn.Config(application, host=host, port=args.port, log_level=args.log_level,
+                            access_log=args.log_level == "debug")
+    server = uvicorn.Server(config)
+    try:
+        server.run()
+    except KeyboardInterrupt:       # uvicorn shuts down cleanly, then passes Ctrl-C on
+        print("cuttle serve: stopped")
+        return 0
+    except OSError as e:
+        raise CommandError(f"cannot serve on {host}:{args.port}: {e.strerror or e}") \
+            from None
+    except SystemExit:              # uvicorn's way to say it could not start
+        server.started = False
+    if not server.started:
+        raise CommandError(f"cannot serve on {host}:{args.port} (see the message above)")
+    return 0
+
+
+def add_command(sub: argparse._SubParsersAction) -> None:
+    """Register `serve` on the sub-parsers."""
+    sp = sub.add_parser(
+        "serve", help="play in the browser: a local web app against the bots",
+        description="Start a local web app to play any rule set against the bots in a "
+                    "browser (needs the 'web' extra). It listens on 127.0.0.1 only unless "
+                    "--host is given.")
+    sp.add_argument("--host", default="127.0.0.1",
+                    help="the address to listen on (default 127.0.0.1: this machine only)")
+    sp.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
+    sp.add_argument("--open", action="store_true", help="open the page in the browser")
+    sp.add_argument("--max-games", type=options.at_most(10_000), default=100, metavar="N",
+                    help="live games kept at once (default 100)")
+    sp.add_argument("--workers", type=options.at_most(256), default=None, metavar="N",
+                    help="threads for the bots' searches and hints (default: the cores)")
+    sp.add_argument("--log-level", default="warning",
+                    choices=("critical", "error", "warning", "info", "debug"),
+                    help="the server's log level (default warning; debug logs each request)")
+    sp.set_defaults(func=run)

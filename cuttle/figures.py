@@ -1,0 +1,300 @@
+"""The catalogue of statistics: every figure cuttle reports, described once.
+
+A `Figure` says what a number is (its `name`, the one name every output and every
+lookup uses, and its `label` in tables and charts), how it is estimated from the exact
+counts of a result (`kind`: a rate with its Wilson interval, a paired difference of rates
+with Newcombe's interval, a mean with its normal interval; `data` reads the counts), how
+it is printed (`format`), where it goes in the JSON form (`path`), in which chart of a
+report page it is drawn (`chart`), and how two rule sets played on the same deals pair
+it up (`pair`).  Every renderer reads this catalogue: the text, markdown and HTML tables,
+the JSON and CSV forms, the report pages and the plots of `simulate`, `compare`,
+`analyse` and the atlas.  Adding a figure to a simulation's summary is one entry in
+`SUMMARY`; listing its name in `COMPARED` (or `ATLAS`) compares it across rule sets too.
+
+The names form one vocabulary (``win_rate_A``, ``draw_rate``, ``first_mover_win_rate``,
+``mean_moves``, ...) for summaries, comparisons and the atlas.  The names comparisons and
+the atlas used before (``win_A``, ``first_mover``, ``moves``, ``first``, ...) are
+`FORMER_NAMES`: still accepted where a name is passed, with a DeprecationWarning, for
+one release (`canonical`).  `SCHEMA_VERSION` is the version of the JSON forms; it went
+to 2 with this vocabulary (see docs/architecture.md).
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+from math import nan, sqrt
+from typing import TYPE_CHECKING, Any
+
+from ._core import END_NAMES
+from .stats import (Estimate, mean_interval_from_moments, newcombe_interval,
+                    newcombe_paired_interval, wilson_interval)
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+
+    from .simulation.tally import PairTally
+
+__all__ = ["ALIASES", "ANALYSIS", "ATLAS", "COMPARED", "DIFFERENCE", "END_REASONS",
+           "FORMER_NAMES", "Figure", "MATCH_COMPARED", "MEAN", "RATE", "SCHEMA_VERSION",
+           "SCORE", "SUMMARY", "AliasedDict", "canonical", "independent_difference",
+           "no_difference", "paired_difference"]
+
+SCHEMA_VERSION = 2
+
+# Kinds of figure: how each is estimated, with which interval, in which format.
+RATE, DIFFERENCE, MEAN, SCORE = "rate", "difference", "mean", "score"
+_ESTIMATORS: dict[str, Callable[..., Estimate]] = {
+    RATE: wilson_interval,                      # data: (k, n)
+    DIFFERENCE: newcombe_paired_interval,       # data: (both, only1, only2, neither)
+    MEAN: mean_interval_from_moments,           # data: (n, sum, sum of squares)
+    SCORE: lambda total, n, confidence: Estimate(total / n if n else nan, nan, nan),
+}
+INTERVALS = {RATE: "wilson", DIFFERENCE: "newcombe (paired)", MEAN: "normal", SCORE: None}
+_FORMATS = {RATE: "pct", DIFFERENCE: "pp", MEAN: "num", SCORE: "pct"}
+# The JSON's names for the groups of kinds ("interval_methods").
+KIND_GROUPS = {RATE: "rates", DIFFERENCE: "differences", MEAN: "means"}
+
+# Sections of a summary: its table shows MATCHES (in a match run), GAMES and MEANS, in
+# this order with a blank line between them; ENDS are in the note under the table.
+MATCHES, GAMES, MEANS, ENDS = "matches", "games", "means", "ends"
+END_REASONS = tuple(n for n in END_NAMES if n != "none")
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One statistic.
+
+    `name`: its one name (lookups, JSON keys, the CSV's "statistic"); `label`: its name
+    in tables and charts, where ``{A}`` and ``{B}`` become the players ("A (random)");
+    `kind` and so its estimator and interval: RATE (Wilson; `data` gives (k, n)),
+    DIFFERENCE of two rates on the same games (Newcombe paired; (both, only1, only2,
+    neither)), MEAN (normal; (n, sum, sum of squares)), SCORE (a point value; (total,
+    n)); `data(source)`: those counts, read from the result (a Summary, a MoveStats);
+    `path`: its place in the JSON form; `section`: its block of the table; `chart`: the
+    chart of the report page that draws it; `pair`: how two rule sets on the same deals
+    pair it up (the PairTally row of a rate, the per-game variable of a mean; None: it
+    is not paired); `sub`: an indented row; `json`: "estimate" (value, low, high, with
+    count and n for a rate) or "share" (count and rate only); `brief`: tables print its
+    value without its interval."""
+
+    name: str
+    label: str
+    kind: str
+    data: Callable[[Any], tuple[Any, ...]]
+    path: tuple[str, ...]
+    section: str = GAMES
+    chart: str | None = None
+    pair: str | None = None
+    sub: bool = False
+    json: str = "estimate"
+    brief: bool = False
+
+    @property
+    def format(self) -> str:
+        """How it is printed: "pct" (a rate), "pp" (a difference of rates) or "num"."""
+        return _FORMATS[self.kind]
+
+    @property
+    def difference_format(self) -> str:
+        """How a difference of it (between rule sets) is printed: "pp" for a rate,
+        "num+" (a signed number) for a mean."""
+        return "pp" if self.format == "pct" else "num+"
+
+    @property
+    def interval(self) -> str | None:
+        """The name of its interval method (None: a point value)."""
+        return INTERVALS[self.kind]
+
+    def estimate(self, source: Any, confidence: float = 0.95) -> Estimate:
+        """Its value with its interval, from `source`'s counts."""
+        return _ESTIMATORS[self.kind](*self.data(source), confidence)
+
+    def count(self, source: Any) -> tuple[int, int] | None:
+        """(k, n) behind a rate (None for other kinds)."""
+        return tuple(int(x) for x in self.data(source)) if self.kind == RATE else None
+
+    def units(self, source: Any) -> int:
+        """How many games (matches, rollouts) it is measured on."""
+        d = self.data(source)
+        return int({RATE: d[-1], MEAN: d[0], SCORE: d[-1]}.get(self.kind, sum(d)))
+
+    def text(self, players: Iterable[str]) -> str:
+        """The label with the players' names: ``A (random) wins``."""
+        a, b = (f"{lab} ({name})" for lab, name in zip("AB", players))
+        return self.label.format(A=a, B=b)
+
+
+def _figures(*entries: Figure) -> dict[str, Figure]:
+    return {f.name: f for f in entries}
+
+
+def _player_rates():
+    """Win rates of A and B, overall and by seat (the summary's `wins`, `seat_wins`)."""
+    out = []
+    for i, lab in enumerate("AB"):
+        out.append(Figure(f"win_rate_{lab}", f"{{{lab}}} wins", RATE,
+                          lambda s, i=i: (s.wins[i + 1], s.n), ("win_rate", lab),
+                          chart="rates", pair=f"win_rate_{lab}"))
+    out.append(Figure("draw_rate", "draws", RATE, lambda s: (s.draws, s.n), ("draw_rate",),
+                      chart="rates", pair="draw_rate"))
+    for i, lab in enumerate("AB"):
+        for j, seat in enumerate(("first", "second")):
+            out.append(Figure(f"win_rate_{lab}_moving_{seat}", f"{lab} wins moving {seat}",
+                              RATE, lambda s, i=i, j=j: (s.seat_wins[i][j], s.seat_games[i][j]),
+                              ("win_rate_by_seat", lab, seat), chart="seats", sub=True))
+    return out
+
+
+def _mean(variable):
+    return lambda s: (s.n, *s.tally.moments[variable])
+
+
+def _need_matches(count):
+    def data(s):
+        if s.n_matches is None:
+            raise ValueError("this simulation played single games, not matches")
+        return count(s)
+    return data
+
+
+# A simulation's summary (`cuttle.simulation.Summary`), in the order of its table.  The
+# source of `data` is the Summary: its counts (n, wins, draws, first_wins, seat_wins,
+# end_counts, match_wins, ...) and its tally's moments.
+SUMMARY: dict[str, Figure] = _figures(
+    Figure("match_win_rate_A", "{A} wins the match", RATE,
+           _need_matches(lambda s: (s.match_wins[1], s.n_matches)), ("win_rate", "A"),
+           MATCHES, chart="match", pair="match_win_rate_A"),
+    Figure("match_win_rate_B", "{B} wins the match", RATE,
+           _need_matches(lambda s: (s.match_wins[2], s.n_matches)), ("win_rate", "B"),
+           MATCHES, chart="match", pair="match_win_rate_B"),
+    Figure("match_draw_rate", "undecided matches", RATE,
+           _need_matches(lambda s: (s.match_wins[0], s.n_matches)), ("draw_rate",),
+           MATCHES, chart="match", pair="match_draw_rate"),
+    Figure("match_starter_win_rate", "match starter wins", RATE,
+           _need_matches(lambda s: (s.match_starter_wins, s.n_matches)),
+           ("starter_win_rate",), MATCHES),
+    Figure("mean_match_games", "games per match (mean)", MEAN,
+           _need_matches(lambda s: (s.n_matches, *s.tally.match_games)), ("mean_games",),
+           MATCHES),
+    *_player_rates(),
+    Figure("first_mover_win_rate", "first mover wins", RATE, lambda s: (s.first_wins, s.n),
+           ("first_mover_win_rate",), chart="seats", pair="first_mover_win_rate"),
+    Figure("second_mover_win_rate", "second mover wins", RATE,
+           lambda s: (s.second_wins, s.n), ("second_mover_win_rate",), chart="seats"),
+    # P(first mover wins) - P(second mover wins): both measured on the same games.
+    Figure("first_player_advantage", "first-player advantage", DIFFERENCE,
+           lambda s: (0, s.first_wins, s.second_wins, s.draws), ("first_player_advantage",),
+           chart="advantage"),
+    Figure("mean_moves", "moves per game (mean)", MEAN, _mean("moves"), ("mean_moves",),
+           MEANS, pair="moves"),
+    Figure("mean_turns", "turns per game (mean)", MEAN, _mean("turns"), ("mean_turns",),
+           MEANS, pair="turns"),
+    Figure("mean_score_A", "final score A (mean)", MEAN, _mean("score_a"),
+           ("mean_score", "A"), MEANS),
+    Figure("mean_score_B", "final score B (mean)", MEAN, _mean("score_b"),
+           ("mean_score", "B"), MEANS),
+    *(Figure(f"end_{e}", e.replace("_", " "), RATE,
+             lambda s, k=END_NAMES.index(e): (s.end_counts[k], s.n), ("end", e), ENDS,
+             chart="ends", json="share") for e in END_REASONS),
+)
+
+# What `compare` compares, in its table's order (MATCH_COMPARED with matches), and the
+# atlas's figures: names of SUMMARY figures.
+COMPARED = ("win_rate_A", "win_rate_B", "draw_rate", "first_mover_win_rate", "mean_moves",
+            "mean_turns")
+MATCH_COMPARED = ("match_win_rate_A", "match_win_rate_B", "match_draw_rate")
+ATLAS = ("first_mover_win_rate", "second_mover_win_rate", "draw_rate", "mean_moves",
+         "mean_turns") + tuple(f"end_{e}" for e in END_REASONS)
+
+# A move of an analysis (`cuttle.analysis.MoveStats`: rollouts, wins, draws of the
+# player to decide), in the order of its table's columns.
+ANALYSIS: dict[str, Figure] = _figures(
+    Figure("score", "score", SCORE, lambda m: (m.wins + 0.5 * m.draws, m.rollouts),
+           ("score",)),
+    Figure("win_rate", "win rate", RATE, lambda m: (m.wins, m.rollouts), ("win_rate",)),
+    Figure("draw_rate", "draws", RATE, lambda m: (m.draws, m.rollouts), ("draw_rate",),
+           brief=True),
+)
+
+# The names comparisons and the atlas gave these figures before the one vocabulary
+# (JSON schema 1): still accepted, with a DeprecationWarning, for one release, and still
+# the "metric" column of their CSV files (beside the new "statistic" column).
+FORMER_NAMES = {
+    "comparison": dict(zip(COMPARED + MATCH_COMPARED,
+                           ("win_A", "win_B", "draw", "first_mover", "moves", "turns",
+                            "match_win_A", "match_win_B", "match_draw"))),
+    "atlas": dict(zip(ATLAS, ("first", "second", "draw", "moves", "turns")
+                      + tuple(f"end_{e}" for e in END_REASONS))),
+}
+ALIASES = {old: new for names in FORMER_NAMES.values() for new, old in names.items()
+           if old != new}
+
+
+def canonical(name: str, valid: Iterable[str], what: str = "metric",
+              stacklevel: int = 3) -> str:
+    """`name` in the vocabulary: an old name is translated (DeprecationWarning); a name
+    not in `valid` is a ValueError naming the valid ones."""
+    valid = tuple(valid)
+    if name not in valid and name in ALIASES and ALIASES[name] in valid:
+        warnings.warn(f"the {what} {name!r} is now called {ALIASES[name]!r}; the old name "
+                      f"will be removed in the next release", DeprecationWarning,
+                      stacklevel=stacklevel)
+        name = ALIASES[name]
+    if name not in valid:
+        raise ValueError(f"unknown {what} {name!r}; valid: {', '.join(valid)}")
+    return name
+
+
+class AliasedDict(dict):
+    """A JSON-ready dict keyed by figure names that still answers to the old names (with
+    a DeprecationWarning) for one release; it iterates and serializes under the new
+    names only."""
+
+    def _key(self, key: object) -> object:
+        if key not in self.keys() and isinstance(key, str) and ALIASES.get(key) in self.keys():
+            canonical(key, self.keys(), "key", stacklevel=4)
+            return ALIASES[key]
+        return key
+
+    def __getitem__(self, key: object) -> Any:
+        return super().__getitem__(self._key(key))
+
+    def __contains__(self, key: object) -> bool:
+        return super().__contains__(self._key(key))
+
+    def get(self, key: object, default: Any = None) -> Any:
+        """The value of `key` (or of the new name of an old key), else `default`."""
+        return super().get(self._key(key), default)
+
+
+# -- differences between rule sets played on the same deals (compare, the atlas) ----------
+
+def paired_difference(f: Figure, pair: PairTally, reverse: bool, n: int,
+                      confidence: float = 0.95, row: str | None = None) -> Estimate:
+    """Rule set i minus rule set j from their PairTally (reverse: the pair is stored as
+    (j, i)): Newcombe's paired interval for a rate (`row`: the tally's row, by default
+    `f.pair`), the normal interval of the per-game differences for a mean (n games)."""
+    if f.kind == MEAN:
+        total, sq = pair.diff_moments(f.pair, reverse)
+        return mean_interval_from_moments(n, total, sq, confidence)
+    return newcombe_paired_interval(*pair.cells(row or f.pair, reverse), confidence)
+
+
+def independent_difference(f: Figure, s1: Any, s0: Any, confidence: float = 0.95) -> Estimate:
+    """`f` of s1 minus `f` of s0 measured on different games: Newcombe's interval for
+    independent proportions, or the normal interval of a difference of means."""
+    if f.kind == MEAN:
+        e1, e0 = f.estimate(s1, confidence), f.estimate(s0, confidence)
+        d = e1.value - e0.value
+        half = sqrt((e1.high - e1.value) ** 2 + (e0.high - e0.value) ** 2)
+        return Estimate(d, d - half, d + half)
+    return newcombe_interval(*f.data(s1), *f.data(s0), confidence)
+
+
+def no_difference(f: Figure, s: Any, confidence: float = 0.95) -> Estimate:
+    """A rule set against itself: every pair agrees, the difference is 0."""
+    if f.kind == MEAN:
+        return mean_interval_from_moments(f.units(s), 0, 0, confidence)
+    k, n = f.count(s)
+    return newcombe_paired_interval(k, 0, 0, n - k, confidence)

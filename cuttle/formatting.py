@@ -1,0 +1,132 @@
+"""Numbers as text: the one home of cuttle's number formats.
+
+Every renderer (text tables, markdown, HTML tables and charts, plots, CSV and JSON cells)
+prints its numbers through these functions, so a figure reads the same in every output.  Rates are
+fractions printed as percentages (``pct``), differences of rates as signed percentage
+points (``pp``), means as plain numbers (``num``); the catalogue of statistics
+(`cuttle.figures`) says which format each figure takes, the table how many digits.
+
+A missing or non-finite number prints as ``n/a`` (an interval without finite ends as
+the empty string).  There is no negative zero: a value that rounds to zero prints
+without its minus sign (``+0.00 pp``, ``0.00``), as Python's ``z`` format option
+(PEP 682) would print it.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import TypeGuard
+
+    from .stats import Estimate
+
+__all__ = ["FORMATS", "csv_number", "finite", "fixed", "interval", "json_number", "num",
+           "number", "pct", "pp", "quantity", "sign_class", "tick", "value"]
+
+NA = "n/a"
+
+
+def finite(x: object) -> TypeGuard[float]:
+    """Whether `x` is a real number that is not nan or infinite (a bool is not)."""
+    return isinstance(x, numbers.Real) and not isinstance(x, bool) and math.isfinite(x)
+
+
+def fixed(x: float | None, digits: int = 2, sign: bool = False) -> str:
+    """`x` with `digits` decimals (a leading sign with `sign`), never ``-0.00``."""
+    if not finite(x):
+        return NA
+    text = f"{x:{'+' if sign else ''}.{digits}f}"
+    if text[0] == "-" and not text.strip("-0."):          # rounds to zero: no minus
+        text = ("+" if sign else "") + text[1:]
+    return text
+
+
+def pct(x: float | None, digits: int = 2) -> str:
+    """A fraction as a percentage: ``0.0741`` -> ``7.41%``."""
+    return fixed(100 * x, digits) + "%" if finite(x) else NA
+
+
+def pp(x: float | None, digits: int = 2, unit: bool = True) -> str:
+    """A difference of fractions in signed percentage points: ``+1.59 pp``."""
+    if not finite(x):
+        return NA
+    return fixed(100 * x, digits, True) + (" pp" if unit else "")
+
+
+def num(x: float | None, digits: int = 2, sign: bool = False) -> str:
+    """A plain number (a mean): ``38.81``, or ``+0.25`` with `sign`."""
+    return fixed(x, digits, sign)
+
+
+# The formats of the catalogue (`Figure.format`), each as (value, interval) printers of
+# an Estimate with a number of digits.  "num+" is a signed mean (a difference of means).
+def _interval_pct(e: Estimate, digits: int) -> str:
+    return f"[{pct(e.low, digits)}, {pct(e.high, digits)}]"
+
+
+def _interval_pp(e: Estimate, digits: int) -> str:
+    return f"[{pp(e.low, digits, False)}, {pp(e.high, digits, False)}] pp"
+
+
+FORMATS: dict[str, tuple[Callable[..., str], Callable[[Estimate, int], str]]] = {
+    "pct": (pct, _interval_pct),
+    "pp": (pp, _interval_pp),
+    "num": (num, lambda e, d: f"[{num(e.low, d)}, {num(e.high, d)}]"),
+    "num+": (lambda x, d: num(x, d, True),
+             lambda e, d: f"[{num(e.low, d, True)}, {num(e.high, d, True)}]"),
+}
+
+
+def number(x: float | None, fmt: str, digits: int = 2) -> str:
+    """`x` in the format `fmt` (pct, pp, num, num+)."""
+    return FORMATS[fmt][0](x, digits)
+
+
+def value(e: Estimate, fmt: str, digits: int = 2) -> str:
+    """An estimate's value in the format `fmt` (pct, pp, num, num+)."""
+    return number(e.value, fmt, digits)
+
+
+def interval(e: Estimate, fmt: str, digits: int = 2) -> str:
+    """An estimate's interval ``[low, high]`` in the format `fmt`; "" without one."""
+    if not (finite(e.low) and finite(e.high)):
+        return ""
+    return FORMATS[fmt][1](e, digits)
+
+
+def sign_class(e: Estimate) -> str:
+    """"pos" / "neg" for an interval entirely above / below zero (a clear difference),
+    else "" (tables print such a value in bold, charts in colour)."""
+    if not (finite(e.low) and finite(e.high)) or e.contains(0):
+        return ""
+    return "pos" if e.low > 0 else "neg"
+
+
+def quantity(n: int, unit: str) -> str:
+    """A count and its unit, singular or plural: ``1 game``, ``20,000 games``; `unit`
+    is the singular (a plural in -es is given as ``match``)."""
+    plural = unit + ("es" if unit.endswith(("s", "x", "ch", "sh")) else "s")
+    return f"{n:,} {unit if n == 1 else plural}"
+
+
+def tick(x: float, fmt: str) -> str:
+    """A chart's tick value, as short as it goes (``20%``, ``+0.5``, ``0``); `x` is
+    already scaled (percent, percentage points)."""
+    if abs(x) < 1e-9:
+        return "0%" if fmt == "pct" else "0"
+    return {"pct": f"{x:g}%", "pp": f"{x:+g}"}.get(fmt, f"{x:g}")
+
+
+def csv_number(x: float | None) -> str:
+    """A number in a CSV cell: its full precision (``repr``), "" if missing or not
+    finite."""
+    return repr(float(x)) if finite(x) else ""
+
+
+def json_number(x: float | None) -> float | None:
+    """A number for JSON: None where JSON has no number (nan, infinities)."""
+    return float(x) if finite(x) else None

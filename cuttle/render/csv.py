@@ -1,0 +1,93 @@
+"""CSV forms (``to_csv``, ``--csv``) of summaries, comparisons and atlases: one row per
+figure of the catalogue (`cuttle.figures`), numbers at full precision.
+
+The ``statistic`` column names each figure by the one vocabulary.  The comparison and
+atlas files keep their ``metric`` column with the names of before (``win_A``,
+``first_mover``, ``moves``, ``first``, ...) for one release, so that a script that
+filters on it keeps working; ``statistic`` is added as their last column.  (Per-game
+rows are `cuttle.simulation.rows`.)
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..display import renders
+from ..figures import ATLAS, FORMER_NAMES, SUMMARY
+from ..files import write_csv
+from ..formatting import csv_number
+from ..simulation.compare import ComparisonResult
+from ..simulation.summary import Summary
+from ..variants.results import AtlasResult
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
+    from os import PathLike
+    from typing import TextIO
+
+    from ..figures import Figure
+    from ..stats import Estimate
+
+__all__ = ["ATLAS_COLUMNS", "COMPARISON_COLUMNS", "SUMMARY_COLUMNS", "atlas_rows",
+           "comparison_rows", "figure_rows", "summary_rows"]
+
+SUMMARY_COLUMNS = ["statistic", "value", "low", "high", "count", "n"]
+COMPARISON_COLUMNS = ["rule_set", "label", "metric", "value", "low", "high", "diff",
+                      "diff_low", "diff_high", "statistic"]
+ATLAS_COLUMNS = ["base", "policy", "variant", "rules", "status", "games", "metric", "value",
+                 "low", "high", "shift", "shift_low", "shift_high", "statistic"]
+
+
+def _numbers(e: Estimate | None) -> list[str]:
+    return ["", "", ""] if e is None else [csv_number(x) for x in e]
+
+
+def figure_rows(figures: Iterable[Figure], source: Any,
+                confidence: float) -> Iterator[list[object]]:
+    """One row per figure of one result (`source`): statistic, value, low, high, count
+    (rates), n (SUMMARY_COLUMNS)."""
+    for f in figures:
+        kn = f.count(source)
+        yield [f.name, *_numbers(f.estimate(source, confidence)), "" if kn is None else kn[0],
+               f.units(source)]
+
+
+def summary_rows(s: Summary) -> Iterator[list[object]]:
+    """A summary's rows (SUMMARY_COLUMNS)."""
+    return figure_rows((SUMMARY[name] for name in s.figures), s, s.confidence)
+
+
+def comparison_rows(c: ComparisonResult) -> Iterator[list[object]]:
+    """A comparison's rows: one per rule set and metric."""
+    former = FORMER_NAMES["comparison"]
+    for metric, i, lab, e, d in c.rows():
+        yield [i + 1, lab, former[metric], *_numbers(e), *_numbers(d), metric]
+
+
+def atlas_rows(result: AtlasResult) -> Iterator[list[object]]:
+    """An atlas's rows: one per group, rule set and figure."""
+    former = FORMER_NAMES["atlas"]
+    for g in result.groups:
+        for r in g.rows:
+            for m in ATLAS:
+                yield [g.base, g.policy, r.label, str(r.rules), r.status, r.n_games,
+                       former[m], *_numbers(r.estimate(m)),
+                       *_numbers(None if r.is_base else r.shift(m)), m]
+
+
+@renders("csv", Summary)
+def summary_csv(s: Summary, path_or_file: str | PathLike[str] | TextIO) -> None:
+    """Write a summary's rows (SUMMARY_COLUMNS)."""
+    write_csv(path_or_file, SUMMARY_COLUMNS, summary_rows(s))
+
+
+@renders("csv", ComparisonResult)
+def comparison_csv(c: ComparisonResult, path_or_file: str | PathLike[str] | TextIO) -> None:
+    """Write a comparison's rows (COMPARISON_COLUMNS)."""
+    write_csv(path_or_file, COMPARISON_COLUMNS, comparison_rows(c))
+
+
+@renders("csv", AtlasResult)
+def atlas_csv(result: AtlasResult, path_or_file: str | PathLike[str] | TextIO) -> None:
+    """Write an atlas's rows (ATLAS_COLUMNS)."""
+    write_csv(path_or_file, ATLAS_COLUMNS, atlas_rows(result))

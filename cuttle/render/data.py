@@ -1,0 +1,154 @@
+"""The JSON forms (``as_dict()``, ``--json``) of summaries, comparisons, analyses and
+atlases, built from the catalogue of statistics (`cuttle.figures`).
+
+Each form starts with ``"schema_version"`` (`cuttle.figures.SCHEMA_VERSION`).  Version 2
+names every figure by the one vocabulary of the catalogue: a comparison's
+``difference_vs_baseline`` and an atlas row's ``estimates`` and ``shifts`` are keyed
+``win_rate_A``, ``first_mover_win_rate``, ``mean_moves``, ... (version 1 said ``win_A``,
+``first_mover``, ``moves``, ``first``, ...).  The dicts `as_dict()` returns still answer
+to the old keys, with a DeprecationWarning, for one release; files written by
+``--json`` hold the new keys only.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..analysis import Analysis
+from ..display import renders
+from ..figures import (ANALYSIS, ATLAS, INTERVALS, KIND_GROUPS, MATCHES, SCHEMA_VERSION, SCORE, SUMMARY,
+                       AliasedDict, Figure)
+from ..formatting import json_number
+from ..simulation.compare import ComparisonResult
+from ..simulation.names import MATCH_FORMATS, PLAYER_LABELS
+from ..simulation.summary import Summary
+from ..variants.results import AtlasResult
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from ..stats import Estimate
+
+__all__ = ["analysis_data", "atlas_data", "comparison_data", "figure_data", "figures_into",
+           "summary_data"]
+
+
+def figure_data(f: Figure, e: Estimate, source: Any) -> Any:
+    """One figure's JSON: its estimate (value, low, high; with count and n for a rate),
+    or for a share its count and rate; a score is its value."""
+    if f.kind == SCORE:
+        return json_number(e.value)
+    count = f.count(source)
+    if f.json == "share":
+        return {"count": count[0], "rate": json_number(e.value)}
+    d = e.as_dict()
+    if count is not None:
+        d["count"], d["n"] = count
+    return d
+
+
+def figures_into(d: dict[str, Any], figures: Iterable[Figure], source: Any,
+                 confidence: float) -> dict[str, Any]:
+    """Put each figure's JSON (`figure_data`) at its `path` in `d`; returns `d`."""
+    for f in figures:
+        node = d
+        for key in f.path[:-1]:
+            node = node.setdefault(key, {})
+        node[f.path[-1]] = figure_data(f, f.estimate(source, confidence), source)
+    return d
+
+
+@renders("data", Summary)
+def summary_data(s: Summary) -> dict[str, Any]:
+    """A summary as JSON-ready data: the run, then every figure at its path."""
+    r = s.result
+    d: dict[str, Any] = {
+        "schema_version": SCHEMA_VERSION,
+        "n_games": s.n,
+        "seed": r.seed,
+        "players": dict(zip(PLAYER_LABELS, r.players)),
+        "rules": r.rules.to_json(full=True),
+        "swap_seats": r.swap_seats,
+        "max_moves": r.max_moves,
+        "confidence": s.confidence,
+        "interval_methods": {group: INTERVALS[kind] for kind, group in KIND_GROUPS.items()},
+    }
+    figures_into(d, [f for f in SUMMARY.values() if f.section != MATCHES], s, s.confidence)
+    d["elapsed_seconds"] = r.elapsed
+    d["match"] = None
+    if r.match is not None:
+        d["match"] = {"format": r.match, "description": MATCH_FORMATS[r.match].description,
+                      "n_matches": s.n_matches, "max_games": s.slots}
+        figures_into(d["match"], [f for f in SUMMARY.values() if f.section == MATCHES], s,
+                     s.confidence)
+    return d
+
+
+@renders("data", ComparisonResult)
+def comparison_data(c: ComparisonResult) -> dict[str, Any]:
+    """A comparison as JSON-ready data: each rule set's summary and its differences to
+    the baseline (keyed by the figures' names)."""
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "seed": c.seed,
+        "n": c.n_games,
+        "unit": c.unit,
+        "match": c.match,
+        "players": dict(zip(PLAYER_LABELS, c.players)),
+        "confidence": c.confidence,
+        "baseline": c.labels[0],
+        "rule_sets": [
+            {"label": lab, **r.rules.to_json(),
+             "summary": summary_data(r.summary(c.confidence)),
+             "difference_vs_baseline": (None if i == 0 else AliasedDict(
+                 (m, d.as_dict()) for m, d in c.differences(i).items()))}
+            for i, (lab, r) in enumerate(zip(c.labels, c.results))],
+    }
+
+
+@renders("data", Analysis)
+def analysis_data(a: Analysis) -> dict[str, Any]:
+    """An analysis as JSON-ready data: each move's counts and figures, best first."""
+    moves = []
+    for r in a.rows:
+        m = {"move": str(r.move), "rollouts": r.rollouts, "wins": r.wins, "draws": r.draws}
+        for f in ANALYSIS.values():
+            m[f.name] = figure_data(f, f.estimate(r), r)
+        moves.append(m)
+    return {"schema_version": SCHEMA_VERSION, "player": a.player, "phase": a.phase,
+            "policy": a.policy, "seed": a.seed, "adaptive": a.adaptive,
+            "total_rollouts": a.total_rollouts, "seconds": a.elapsed, "moves": moves}
+
+
+@renders("data", AtlasResult)
+def atlas_data(result: AtlasResult) -> dict[str, Any]:
+    """The JSON form of an atlas: its configuration, and per group and rule set the
+    status, games, estimates (own games) and shifts (against the base) of every figure
+    of `cuttle.figures.ATLAS`."""
+    groups = []
+    for g in result.groups:
+        rows = []
+        for r in g.rows:
+            rows.append({
+                "label": r.label, "base": r.is_base,
+                "rules": r.rules.to_json(),
+                "changes": None if r.is_base else {
+                    k: r.rules.to_json()["changed"].get(k) for k in r.variant.changes},
+                "presets": [] if r.is_base else list(r.variant.presets),
+                "status": r.status, "games": r.n_games, "chunks": r.chunks,
+                "estimates": AliasedDict((m, r.estimate(m).as_dict()) for m in ATLAS),
+                "shifts": None if r.is_base else AliasedDict(
+                    (m, r.shift(m).as_dict()) for m in ATLAS),
+                "first_shift_half_width": None if r.is_base else json_number(r.half_width),
+            })
+        groups.append({"base": g.base, "policy": g.policy, "pairing": g.pairing.as_dict(),
+                       "complete": g.complete, "rows": rows})
+    return {"schema_version": SCHEMA_VERSION, "atlas": result.config.as_dict(),
+            "complete": result.complete, "games": result.n_games,
+            "played_records": result.played_records,
+            "elapsed_seconds": result.elapsed, "groups": groups,
+            "interval_methods": {"rates": "wilson",
+                                 "rate shifts": "newcombe paired (first_mover_win_rate, "
+                                                "second_mover_win_rate, draw_rate); newcombe "
+                                                "independent (end reasons)",
+                                 "length shifts": "normal, paired differences"}}

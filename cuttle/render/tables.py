@@ -1,0 +1,330 @@
+"""The tables of results, in no format yet: what each table shows, read from the
+catalogue of statistics (`cuttle.figures`).  The text, markdown and HTML renderers lay
+these `Table`s out, so every format shows the same rows, titles and notes.
+
+A `Table` has title lines, columns (a header, an alignment and a width rule for text),
+rows of `Cell`s (a text and a class: "label", "sub" for an indented label, "iv" for an
+interval, "pos"/"neg" for a difference whose interval excludes zero), group headings
+(a str row) and blank separators (None), and note lines.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from ..figures import (ANALYSIS, DIFFERENCE, END_REASONS, ENDS, GAMES, MATCHES, MEANS, SUMMARY,
+                       Figure)
+from ..formatting import (finite, fixed, interval, number, pct, quantity, sign_class,
+                          value)
+from ..simulation.names import MATCH_FORMATS
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from ..analysis import Analysis
+    from ..simulation.compare import ComparisonResult
+    from ..simulation.results import SimulationResult
+    from ..simulation.summary import Summary
+    from ..stats import Estimate
+    from ..variants.results import AtlasResult, AtlasRow, GroupResult
+
+__all__ = ["ATLAS_COLUMNS", "Cell", "Column", "METHODS_NOTE", "Table", "analysis_table",
+           "atlas_header", "atlas_key", "atlas_rows", "atlas_tables", "comparison_notes",
+           "comparison_table", "comparison_title", "figures_table", "seating", "summary_sections",
+           "summary_table", "summary_title", "variant_value"]
+
+
+class Cell(NamedTuple):
+    """A cell: its text, its class, and its text where there is room (HTML), if other."""
+
+    text: str
+    cls: str = ""
+    wide: str | None = None
+
+
+@dataclass(frozen=True)
+class Column:
+    """A column: its header and alignment ("<" or ">"); in text, `width` is its
+    minimum width (``fit``: as wide as its widest cell plus `pad`; else every cell is
+    padded to `width` on its own) after a `gap` of spaces."""
+
+    header: str
+    align: str = ">"
+    width: int = 0
+    fit: bool = False
+    pad: int = 0
+    gap: str = ""
+
+
+@dataclass
+class Table:
+    """A table: `title` lines, `columns`, `rows`, `notes` lines; `spaced`: a blank
+    line after the title and before the notes (in text); `row_classes`: a class per
+    row index (the HTML "best" row)."""
+
+    title: list[str]
+    columns: list[Column]
+    rows: list              # per row: a list of Cells, a group heading (str) or None
+    notes: list[str] = field(default_factory=list)
+    spaced: bool = True
+    row_classes: dict[int, str] = field(default_factory=dict)
+
+
+def _estimate_cells(f: Figure, e: Estimate, digits: int = 2) -> list[Cell]:
+    """The value and the interval of an estimate; a difference is marked pos/neg."""
+    cls = sign_class(e) if f.kind == DIFFERENCE else ""
+    return [Cell(value(e, f.format, digits), cls), Cell(interval(e, f.format, digits), "iv")]
+
+
+def _count(f: Figure, source) -> str:
+    kn = f.count(source)
+    return "" if kn is None else f"{kn[0]:,}/{kn[1]:,}"
+
+
+# -- a simulation's summary --------------------------------------------------------------
+
+METHODS_NOTE = ("rates: Wilson intervals; advantage: first minus second mover, Newcombe "
+                "paired interval; means: normal intervals")
+
+
+def seating(result: SimulationResult) -> str:
+    """Who moves first in a result's games (or matches), for the titles."""
+    if result.match is not None:
+        return ("the first player alternates; A starts even-numbered matches"
+                if result.swap_seats else "the first player alternates; A starts every match")
+    return ("seats alternate (A moves first in even-numbered games)" if result.swap_seats
+            else "A always moves first")
+
+
+def summary_title(s: Summary) -> list[str]:
+    """The lines above a summary's table: the run, its rules, its players."""
+    r = s.result
+    if r.match is not None:
+        head = (f"cuttle simulation: {quantity(s.n_matches, 'match')}, "
+                f"{MATCH_FORMATS[r.match].description}, {quantity(s.n, 'game')}")
+    else:
+        head = f"cuttle simulation: {quantity(s.n, 'game')}"
+    head += f", seed {r.seed}"
+    if r.elapsed:
+        head += f" ({r.elapsed:.2f} s, {s.n / max(r.elapsed, 1e-9):,.0f} games/s)"
+    return [head, f"rules: {r.rules}",
+            f"players: A = {r.players[0]}, B = {r.players[1]}; {seating(r)}"]
+
+
+def summary_sections(s: Summary) -> list[str]:
+    """The sections a summary's table shows, in order."""
+    return ([MATCHES] if s.n_matches is not None else []) + [GAMES, MEANS]
+
+
+def figures_table(title: list[str], blocks: Iterable[Iterable[Figure]], source: Any,
+                  confidence: float, notes: Iterable[str] = (),
+                  players: Iterable[str] = ("", "")) -> Table:
+    """A table of figures of one result (`source`, what their `data` reads): each with
+    its count, estimate and interval, in blocks separated by a blank line.  The table of
+    a simulation's summary, and of any new kind of result described by figures."""
+    players = tuple(players)
+    rows: list = []
+    for block in blocks:
+        if rows:
+            rows.append(None)
+        for f in block:
+            label = Cell(f.text(players), "sub" if f.sub else "label")
+            rows.append([label, Cell(_count(f, source))]
+                        + _estimate_cells(f, f.estimate(source, confidence)))
+    columns = [Column("", "<", fit=True, pad=2), Column("count", ">", 5, fit=True, pad=2),
+               Column("estimate", ">", fit=True, pad=2),
+               Column(f"{pct(confidence, 0)} interval", "<", gap="   ")]
+    return Table(title, columns, rows, list(notes))
+
+
+def summary_table(s: Summary) -> Table:
+    """A simulation's summary: each figure with its count, estimate and interval."""
+    blocks = [[f for f in SUMMARY.values() if f.section == section]
+              for section in summary_sections(s)]
+    ends = [f"{f.label} {pct(f.estimate(s).value)}" for f in SUMMARY.values()
+            if f.section == ENDS and f.count(s)[0]]
+    return figures_table(summary_title(s), blocks, s, s.confidence,
+                         [f"games ended by: {', '.join(ends) or 'n/a'}", METHODS_NOTE],
+                         s.result.players)
+
+
+# -- a comparison --------------------------------------------------------------------------
+
+def comparison_title(c: ComparisonResult) -> list[str]:
+    """The lines above a comparison's table: the run, its players, the rule sets."""
+    unit = "match" if c.match else "game"
+    head = [f"cuttle comparison: {len(c)} rule sets, {quantity(c.n_games, unit)} each, the "
+            f"same deals (seed {c.seed})"]
+    if c.match:
+        head.append(f"matches: {MATCH_FORMATS[c.match].description}")
+    head.append(f"players: A = {c.players[0]}, B = {c.players[1]}; {seating(c[0])}")
+    for i, lab in enumerate(c.labels):
+        head.append(f"  [{i + 1}] {lab}" + ("  (baseline)" if i == 0 else ""))
+    return head
+
+
+def comparison_notes(c: ComparisonResult) -> list[str]:
+    """The interval methods of a comparison."""
+    if c.match:
+        return ["rates: Wilson intervals; differences: Newcombe's paired interval for "
+                "matches (same deals),",
+                "Newcombe's independent interval for games (the games played differ); "
+                "means: normal intervals; pp = percentage points"]
+    return ["rates: Wilson intervals; differences: Newcombe's paired interval "
+            "(same deals), means: normal intervals; pp = percentage points"]
+
+
+def comparison_table(c: ComparisonResult) -> Table:
+    """A comparison: per metric, each rule set's estimate and its difference to [1]."""
+    conf = f"{pct(c.confidence, 0)} interval"
+    rows: list = []
+    for metric in c.metrics:
+        f = SUMMARY[metric]
+        diff = f.difference_format
+        rows.append(c.metric_label(metric))
+        for i, lab in enumerate(c.labels):
+            cells = [Cell(f"[{i + 1}]", "sub", f"[{i + 1}] {lab}")]
+            cells += _estimate_cells(f, c.estimate(metric, i))
+            if i:
+                d = c.difference(metric, i)
+                cells += [Cell(value(d, diff), sign_class(d)), Cell(interval(d, diff), "iv")]
+            else:
+                cells += [Cell(""), Cell("")]
+            rows.append(cells)
+    columns = [Column("", "<", fit=True, pad=2), Column("estimate", ">", 10),
+               Column(conf, "<", 22, gap="   "), Column("vs [1]", ">", 11),
+               Column(conf, "<", gap="   ")]
+    return Table(comparison_title(c), columns, rows, comparison_notes(c))
+
+
+# -- an analysis -----------------------------------------------------------------------------
+
+def analysis_table(a: Analysis) -> Table:
+    """An analysis: each move's figures (cuttle.figures.ANALYSIS), best first."""
+    columns = [Column("move", "<", 4, fit=True)]
+    for f in ANALYSIS.values():
+        columns.append(Column(f.label, ">", max(6, len(f.label)), gap="  "))
+        if f.interval and not f.brief:
+            columns.append(Column("95% interval", ">", 15, gap="  "))
+    columns.append(Column("rollouts", ">", 9, gap="  "))
+    rows = []
+    for r in a.rows:
+        cells = [Cell(str(r.move))]
+        for f in ANALYSIS.values():
+            e = f.estimate(r)
+            cells.append(Cell(value(e, f.format, 1)))
+            if f.interval and not f.brief:
+                lo, hi = (number(x, f.format, 1) for x in (e.low, e.high))
+                cells.append(Cell(f"{lo:>6} - {hi:<6}", "iv"))
+        rows.append(cells + [Cell(f"{r.rollouts:,}")])
+    title = (f"Player {a.player} to decide ({a.phase}); {a.policy} playouts from the "
+             f"player's view, seed {a.seed}")
+    note = (f"{quantity(a.total_rollouts, 'rollout')} in {a.elapsed:.2f} s "
+            f"({a.rollouts_per_second:,.0f}/s); moves sorted by score = wins plus half the "
+            f"draws")
+    return Table([title], columns, rows, [note], spaced=False, row_classes={0: "best"})
+
+
+# -- the atlas ---------------------------------------------------------------------------------
+
+ATLAS_COLUMNS = [Column("variant", "<"), Column("first wins"), Column("shift (pp)"),
+                 Column("draws (shift pp)"), Column("moves"), Column("shift (moves)"),
+                 Column("games end by", "<"), Column("games")]
+
+
+def atlas_header(g: GroupResult) -> str:
+    """The line under a group's title: its games, variants, stopping, seed."""
+    p, c = g.pairing, g.counts()
+    base = g.base_row
+    parts = [f"{c['converged']} reached ±{fixed(100 * p.target)} pp on the first-player "
+             f"shift"]
+    if c["capped"]:
+        parts.append(f"{c['capped']} stopped at the cap of {p.max_games:,} games")
+    if c["unfinished"]:
+        parts.append(f"{c['unfinished']} unfinished")
+    return (f"Base {g.base}: {quantity(base.n_games, 'game')}, {len(g.variants)} variants "
+            f"({'; '.join(parts)}); {p.policy} plays both seats; seed "
+            f"{base.seed}, chunks of {p.chunk_size:,} games, "
+            f"{pct(base.confidence, 0)} intervals.")
+
+
+def variant_value(row: AtlasRow, base: AtlasRow, metric: str) -> float:
+    """The base's value (all its games) plus the variant's paired shift: the variant's
+    value, consistent with the shift column and tighter than its own games' figure."""
+    v = base.estimate(metric).value
+    if row.is_base:
+        return v
+    v += row.shift(metric).value
+    if SUMMARY[metric].format == "num" or not finite(v):
+        return v
+    return min(1.0, max(0.0, v))    # a rate the variant removes can dip below 0
+
+
+def _shift(e: Estimate, fmt: str) -> Cell:
+    """'+0.49 [+0.23, +0.75]', marked pos/neg when the interval excludes 0 (pp without
+    its unit; a mean's shift signed)."""
+    if not finite(e.value):
+        return Cell("")
+    scale = 100 if fmt == "pct" else 1
+    text = fixed(scale * e.value, 2, True)
+    if finite(e.low) and finite(e.high):
+        text += f" [{fixed(scale * e.low, 2, True)}, {fixed(scale * e.high, 2, True)}]"
+    return Cell(text, sign_class(e))
+
+
+def _ends(row: AtlasRow, base: AtlasRow) -> str:
+    if not row.n_games:
+        return ""
+    values = [variant_value(row, base, f"end_{e}") for e in END_REASONS]
+    # Each share is the base's plus the paired shift, clipped at 0 where a small
+    # variant's shift exceeds the base's rate; rescaled so that the shares add up to 1.
+    total = sum(v for v in values if finite(v))
+    parts = []
+    for e, v in zip(END_REASONS, values):
+        f = SUMMARY[f"end_{e}"]
+        if f.count(row.summary())[0] or f.count(base.summary())[0]:
+            parts.append(f"{f.label} {fixed(100 * v / (total or 1.0), 1)}%")
+    return ", ".join(parts)
+
+
+def _games(row: AtlasRow) -> str:
+    s = f"{row.n_games:,}"
+    return s if row.status in ("base", "converged") else f"{s} ({row.status})"
+
+
+def atlas_rows(g: GroupResult) -> list[list[Cell]]:
+    """One list of cells per row of a group's table (ATLAS_COLUMNS)."""
+    base = g.base_row
+    out = []
+    for row in g.rows:
+        first, draws, moves = (variant_value(row, base, m)
+                               for m in ("first_mover_win_rate", "draw_rate", "mean_moves"))
+        draw_text = pct(draws)
+        draw_shift = row.shift("draw_rate").value
+        if not row.is_base and finite(draw_shift):
+            draw_text += f" ({fixed(100 * draw_shift, 2, True)})"
+        none = Cell("")
+        out.append([Cell(row.label), Cell(pct(first)),
+                    none if row.is_base else _shift(row.shift("first_mover_win_rate"), "pct"),
+                    Cell(draw_text), Cell(fixed(moves, 1)),
+                    none if row.is_base else _shift(row.shift("mean_moves"), "num"),
+                    Cell(_ends(row, base)), Cell(_games(row))])
+    return out
+
+
+def atlas_key(confidence: float) -> str:
+    """The note under the atlas's tables."""
+    return (f"first wins: the first player's win rate; shift: variant minus base on the "
+            f"same games (pp: percentage points; moves: mean moves per game), with its "
+            f"{pct(confidence, 0)} interval (Newcombe paired for rates, paired mean difference "
+            f"for lengths), in bold when the interval excludes 0.  A variant's rates and "
+            f"lengths are the base's (all its games) plus the variant's shift; its own "
+            f"games' figures are in the JSON and CSV forms.")
+
+
+def atlas_tables(result: AtlasResult) -> list[Table]:
+    """One table per group (the base's row first, marked "best")."""
+    return [Table([g.title, atlas_header(g)], ATLAS_COLUMNS, atlas_rows(g),
+                  row_classes={0: "best"}) for g in result.groups]
+

@@ -1,0 +1,67 @@
+"""Text tables (``str()`` of a summary, a comparison, an analysis): the `Table`s of
+`cuttle.render.tables` laid out in fixed-width columns."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..analysis import Analysis
+from ..display import renders
+from ..simulation.compare import ComparisonResult
+from ..simulation.summary import Summary
+from .tables import analysis_table, comparison_table, summary_table
+
+if TYPE_CHECKING:
+    from .tables import Cell, Table
+
+__all__ = ["table_text"]
+
+
+def _cell_text(cell: Cell) -> str:
+    return "  " + cell.text if cell.cls == "sub" else cell.text
+
+
+def table_text(table: Table) -> str:
+    """A table as text: the title, the header and rows in columns, the notes."""
+    body = [r for r in table.rows if isinstance(r, list)]
+    widths = []
+    for i, col in enumerate(table.columns):
+        width = col.width
+        if col.fit:
+            width = max([width] + [len(_cell_text(r[i])) for r in body]) + col.pad
+        widths.append(width)
+
+    def line(texts):
+        out = "".join(f"{col.gap}{text:{col.align}{w}}"
+                      for col, w, text in zip(table.columns, widths, texts))
+        return out.rstrip()
+
+    lines = list(table.title) + ([""] if table.spaced else [])
+    lines.append(line(c.header for c in table.columns))
+    for r in table.rows:
+        if r is None:
+            lines.append("")
+        elif isinstance(r, str):
+            lines.append(r)
+        else:
+            lines.append(line(_cell_text(c) for c in r))
+    lines += ([""] if table.spaced else []) + list(table.notes)
+    return "\n".join(lines)
+
+
+@renders("text", Summary)
+def summary_text(s: Summary) -> str:
+    """A simulation's summary as a text table."""
+    return table_text(summary_table(s))
+
+
+@renders("text", ComparisonResult)
+def comparison_text(c: ComparisonResult) -> str:
+    """A comparison as a text table."""
+    return table_text(comparison_table(c))
+
+
+@renders("text", Analysis)
+def analysis_text(a: Analysis) -> str:
+    """A move analysis as a text table."""
+    return table_text(analysis_table(a))

@@ -1,0 +1,424 @@
+"""The HTTP side: routes, request checks, errors, and the app (`cuttle.web.app`).
+
+Pages: ``GET /`` (start a game), ``GET /game/{id}`` (play it).  JSON API, every game
+route carrying the game's token in the ``X-Cuttle-Token`` header:
+
+    POST   /api/games                 start a game (header: the start page's token)
+    GET    /api/games/{id}            the person's view (state)
+    POST   /api/games/{id}/move       {"move": "points 7H", "ply": 12}
+    POST   /api/games/{id}/bot        the bot's next decision (waits for it)
+    POST   /api/games/{id}/stop       stop the bot's search: it plays its best move so far
+    POST   /api/games/{id}/undo       take back your last decision
+    POST   /api/games/{id}/hint       {"rollouts": 1000, "policy": "greedy"}
+    POST   /api/games/{id}/resign
+    GET    /api/games/{id}/record     the game record (once the game is finished)
+    GET    /api/games/{id}/review     the review (501 until cuttle.review exists)
+    DELETE /api/games/{id}            forget the game
+    GET    /api/rules?text=...        check rule text
+
+A refused request gets a 4xx status and ``{"error": "what is wrong"}``; the engine
+checks every move.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import hmac
+import json
+import logging
+import os
+import secrets
+from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+
+from .._optional import missing
+
+try:
+    from starlette.applications import Starlette
+    from starlette.exceptions import HTTPException
+    from starlette.middleware import Middleware
+    from starlette.requests import Request
+    from starlette.responses import HTMLResponse, JSONResponse, Response
+    from starlette.routing import Mount, Route
+    from starlette.staticfiles import StaticFiles
+except ImportError as e:
+    raise missing(e, "cuttle.web") from None
+
+from ..analysis import PLAYOUT_POLICIES, analyse
+from ..rules import Rules
+from ..seeding import derive
+from .review import review_function, review_game
+from .sessions import MAX_TEXT, Session, SessionStore, WebError, parse_settings
+from .thinking import Control
+from .views import analysis_view, game_page, rules_view, start_page, state_view
+
+__all__ = ["LOOPBACK_HOSTS", "TOKEN_HEADER", "app"]
+
+log = logging.getLogger("cuttle.web")
+
+TOKEN_HEADER = "x-cuttle-token"
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+MAX_BODY = 16 * 1024
+MAX_HINT_ROLLOUTS = 5000
+DEFAULT_HINT_ROLLOUTS = 1000
+EXPIRE_EVERY = 60.0             # seconds between sweeps of idle games
+SECURITY_HEADERS = [
+    (b"content-security-policy",
+     b"default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+     b"img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; "
+     b"base-uri 'none'; form-action 'self'"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+    (b"cache-control", b"no-store"),
+]
+
+
+class Guard:
+    """ASGI middleware: refuse a Host header this server does not answer to (a web
+    page cannot reach a loopback server through a DNS name of its own: no DNS
+    rebinding) and add the security headers to every response."""
+
+    def __init__(self, inner: Any, allowed_hosts: Iterable[str] | None) -> None:
+        self.inner = inner
+        self.allowed = None if allowed_hosts is None else {h.lower() for h in allowed_hosts}
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.inner(scope, receive, send)
+        if self.allowed is not None:
+            host = _host_name(dict(scope["headers"]).get(b"host", b"").decode("latin-1"))
+            if host not in self.allowed:
+                resp = JSONResponse({"error": f"this server does not answer to host "
+                                              f"{host!r}"}, 400)
+                return await resp(scope, receive, send)
+
+        async def send_secure(message):
+            if message["type"] == "http.response.start":
+                message = dict(message)
+                message["headers"] = list(message.get("headers", [])) + SECURITY_HEADERS
+            await send(message)
+        await self.inner(scope, receive, send_secure)
+
+
+def _host_name(host: str) -> str:
+    """The name of a Host header without its port ('[::1]:8000' -> '::1')."""
+    host = host.strip().lower()
+    if host.startswith("["):
+        return host[1:].partition("]")[0]
+    return host.rpartition(":")[0] if host.count(":") == 1 else host
+
+
+class WebState:
+    """What the routes share: the games, the worker threads and the start token."""
+
+    def __init__(self, store: SessionStore, workers: int | None) -> None:
+        self.store = store
+        self.workers = workers or max(2, os.cpu_count() or 2)
+        self.start_token = secrets.token_urlsafe(24)
+        self._pool: ThreadPoolExecutor | None = None
+
+    @property
+    def pool(self) -> ThreadPoolExecutor:
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(self.workers, thread_name_prefix="cuttle-web")
+        return self._pool
+
+    async def run(self, fn: Callable[..., Any], *args: Any, **kw: Any) -> Any:
+        """fn(*args, **kw) in a worker thread."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.pool, functools.partial(fn, *args, **kw))
+
+    def shutdown(self) -> None:
+        self.store.abort_all()
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+
+
+# -- request helpers ------------------------------------------------------------------
+
+def _web(request: Request) -> WebState:
+    return request.app.state.cuttle
+
+
+async def read_json(request: Request, empty_ok: bool = True) -> Any:
+    """The request's JSON body (at most MAX_BODY bytes); {} for an empty body."""
+    size = request.headers.get("content-length")
+    if size is not None and (not size.isdigit() or int(size) > MAX_BODY):
+        raise WebError(413, f"the request body is too large (at most {MAX_BODY} bytes)")
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            raise WebError(413, f"the request body is too large (at most {MAX_BODY} bytes)")
+    if not body.strip():
+        if empty_ok:
+            return {}
+        raise WebError(400, "expected a JSON body")
+    ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if ctype != "application/json":
+        raise WebError(415, "send the body as JSON (Content-Type: application/json)")
+    try:
+        return json.loads(body)
+    except (ValueError, RecursionError) as e:
+        raise WebError(400, f"the body is not valid JSON: {e}") from None
+
+
+def _field(data: Any, key: str, kind: type, default: Any = None) -> Any:
+    if not isinstance(data, dict):
+        raise WebError(400, "expected a JSON object")
+    v = data.get(key, default)
+    if v is None:
+        return default
+    if kind is int and (isinstance(v, bool) or not isinstance(v, int)):
+        raise WebError(400, f"{key!r} must be a whole number, not {v!r}")
+    if kind is str and not isinstance(v, str):
+        raise WebError(400, f"{key!r} must be text, not {v!r}")
+    return v
+
+
+def _session(request: Request) -> Session:
+    s = _web(request).store.get(request.path_params["gid"])
+    s.check_token(request.headers.get(TOKEN_HEADER))
+    return s
+
+
+def _state(s: Session, status: int = 200) -> JSONResponse:
+    return JSONResponse(state_view(s), status)
+
+
+# -- pages ----------------------------------------------------------------------------
+
+async def home(request: Request) -> Response:
+    return HTMLResponse(start_page(_web(request).start_token))
+
+
+async def game_html(request: Request) -> Response:
+    try:
+        s = _web(request).store.get(request.path_params["gid"])
+    except WebError as e:
+        return HTMLResponse(f"<!DOCTYPE html><title>no such game</title><p>{e.message}</p>"
+                            f"<p><a href=\"/\">start a new game</a></p>", e.status)
+    return HTMLResponse(game_page(s))
+
+
+# -- the API --------------------------------------------------------------------------
+
+async def check_rules(request: Request) -> Response:
+    text = request.query_params.get("text", "")
+    if len(text) > MAX_TEXT:
+        raise WebError(413, f"the rule text is too long (at most {MAX_TEXT} characters)")
+    try:
+        return JSONResponse(rules_view(Rules.parse(text or "classic")))
+    except ValueError as e:
+        raise WebError(400, str(e)) from None
+
+
+async def create_game(request: Request) -> Response:
+    web = _web(request)
+    token = request.headers.get(TOKEN_HEADER) or ""
+    if not hmac.compare_digest(token.encode(), web.start_token.encode()):
+        raise WebError(403, "missing or wrong start token (reload the start page)")
+    settings = parse_settings(await read_json(request, empty_ok=False))
+    s = web.store.create(settings)
+    return JSONResponse({"id": s.id, "url": f"/game/{s.id}"}, 201)
+
+
+async def get_state(request: Request) -> Response:
+    return _state(_session(request))
+
+
+async def play_move(request: Request) -> Response:
+    s = _session(request)
+    data = await read_json(request, empty_ok=False)
+    text = _field(data, "move", str)
+    if text is None:
+        raise WebError(400, "expected {\"move\": \"MOVE\"}, e.g. {\"move\": \"draw\"}")
+    if len(text) > 64:
+        raise WebError(400, "that is not a move (too long)")
+    ply = _field(data, "ply", int)
+    if s.control is not None:
+        raise WebError(409, "the bot is thinking: wait for its move or stop it")
+    async with s.lock:
+        s.play_human(text, ply)
+    return _state(s)
+
+
+async def bot_move(request: Request) -> Response:
+    s = _session(request)
+    ply = _field(await read_json(request), "ply", int)
+    web = _web(request)
+    if s.control is not None:               # already thinking: answer when it is done
+        async with s.lock:
+            return _state(s)
+    async with s.lock:
+        if s.finished:
+            raise WebError(409, "the game is over")
+        if not s.bot_to_move():
+            raise WebError(409, "it is your decision, not the bot's")
+        if ply is not None and ply != s.game.ply:
+            raise WebError(409, f"the game has moved on (it is at move {s.game.ply})")
+        control = s.control = Control()
+        try:
+            move = await web.run(s.thinker.decide, s.game.copy(), control)
+        finally:
+            s.control = None
+        if move is not None and not control.aborted and not s.finished:
+            s.play_bot(move)
+    return _state(s)
+
+
+async def stop_bot(request: Request) -> Response:
+    s = _session(request)
+    control = s.control
+    if control is not None:
+        control.stop()
+    return JSONResponse({"stopping": control is not None})
+
+
+async def undo(request: Request) -> Response:
+    s = _session(request)
+    if s.control is not None:
+        s.control.abort()                   # the bot's pending move is dropped
+    async with s.lock:
+        undone = s.undo()
+    d = state_view(s)
+    # The bot's moves taken back go back to its hidden hand: only their number is sent.
+    d["undone"] = [str(m) for p, m in undone if p == s.human]
+    d["undone_bot"] = sum(p != s.human for p, _ in undone)
+    return JSONResponse(d)
+
+
+async def hint(request: Request) -> Response:
+    s = _session(request)
+    data = await read_json(request)
+    rollouts = _field(data, "rollouts", int, DEFAULT_HINT_ROLLOUTS)
+    if not 1 <= rollouts <= MAX_HINT_ROLLOUTS:
+        raise WebError(400, f"rollouts must be from 1 to {MAX_HINT_ROLLOUTS:,}")
+    policy = _field(data, "policy", str, "greedy").strip().lower()
+    if policy not in PLAYOUT_POLICIES:
+        raise WebError(400, f"policy must be one of {', '.join(PLAYOUT_POLICIES)}")
+    if s.hinting:
+        raise WebError(409, "a hint is already being worked out")
+    async with s.lock:
+        if not s.human_to_move():
+            raise WebError(409, "a hint is for your own decision")
+        game = s.game.copy()
+        s.hinting = True
+        try:
+            a = await _web(request).run(analyse, game, rollouts=rollouts, policy=policy,
+                                        threads=1, seed=derive(s.settings.seed, game.ply,
+                                                               rollouts))
+        finally:
+            s.hinting = False
+    return JSONResponse(analysis_view(a, game.ply))
+
+
+async def resign(request: Request) -> Response:
+    s = _session(request)
+    if s.control is not None:
+        s.control.abort()
+    async with s.lock:
+        s.resign()
+    return _state(s)
+
+
+async def record(request: Request) -> Response:
+    s = _session(request)
+    if not s.finished:
+        raise WebError(409, "the record is given once the game is finished (or resigned)")
+    return JSONResponse(s.record(), headers={
+        "content-disposition": f'attachment; filename="cuttle-game-{s.id}.json"'})
+
+
+async def review(request: Request) -> Response:
+    s = _session(request)
+    if not s.finished:
+        raise WebError(409, "the review is for a finished game")
+    if review_function() is None:
+        raise WebError(501, "review not available in this version")
+    async with s.lock:
+        return JSONResponse(await _web(request).run(review_game, s.record()))
+
+
+async def close_game(request: Request) -> Response:
+    s = _session(request)
+    _web(request).store.close(s.id)
+    return Response(status_code=204)
+
+
+# -- errors ---------------------------------------------------------------------------
+
+async def web_error(request: Request, exc: WebError) -> Response:
+    return JSONResponse({"error": exc.message}, exc.status)
+
+
+async def http_error(request: Request, exc: HTTPException) -> Response:
+    detail = {404: "no such page", 405: "method not allowed here"}.get(exc.status_code,
+                                                                       str(exc.detail))
+    return JSONResponse({"error": detail}, exc.status_code, headers=exc.headers)
+
+
+async def server_error(request: Request, exc: Exception) -> Response:
+    log.exception("unexpected error on %s %s", request.method, request.url.path)
+    return JSONResponse({"error": "internal error (a bug: please report it)"}, 500)
+
+
+# -- the app --------------------------------------------------------------------------
+
+def app(*, max_sessions: int = 100, idle_seconds: float = 3600.0,
+        finished_seconds: float = 600.0, workers: int | None = None,
+        allowed_hosts: tuple[str, ...] | None = LOOPBACK_HOSTS) -> Any:
+    """The web app (an ASGI app, Starlette) that `cuttle serve` runs.
+
+    max_sessions: live games kept at once (a new game past it gets 503);
+    idle_seconds / finished_seconds: a game (a finished one) untouched that long is
+    forgotten; workers: threads for the bots' searches and hints (default: the cores,
+    at least 2); allowed_hosts: the Host names the server answers to (None: any; the
+    default: loopback names only, against DNS rebinding).
+    """
+    web = WebState(SessionStore(max_sessions, idle_seconds, finished_seconds), workers)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app):
+        async def sweep():
+            while True:
+                await asyncio.sleep(EXPIRE_EVERY)
+                web.store.expire()
+        task = asyncio.create_task(sweep())
+        try:
+            yield
+        finally:
+            task.cancel()
+            web.shutdown()
+
+    gid = "/api/games/{gid}"
+    routes = [
+        Route("/", home), Route("/game/{gid}", game_html),
+        Route("/api/rules", check_rules),
+        Route("/api/games", create_game, methods=["POST"]),
+        Route(gid, get_state, methods=["GET"]),
+        Route(gid, close_game, methods=["DELETE"]),
+        Route(gid + "/move", play_move, methods=["POST"]),
+        Route(gid + "/bot", bot_move, methods=["POST"]),
+        Route(gid + "/stop", stop_bot, methods=["POST"]),
+        Route(gid + "/undo", undo, methods=["POST"]),
+        Route(gid + "/hint", hint, methods=["POST"]),
+        Route(gid + "/resign", resign, methods=["POST"]),
+        Route(gid + "/record", record, methods=["GET"]),
+        Route(gid + "/review", review, methods=["GET"]),
+        Mount("/static", StaticFiles(packages=[("cuttle.web", "static")]), name="static"),
+    ]
+    application = Starlette(
+        routes=routes, lifespan=lifespan,
+        middleware=[Middleware(Guard, allowed_hosts=allowed_hosts)],
+        exception_handlers={WebError: web_error, HTTPException: http_error,
+                            Exception: server_error})
+    application.state.cuttle = web
+    return application

@@ -1,0 +1,315 @@
+"""Web games: one `Session` per game (a person against a bot), kept by a `SessionStore`.
+
+A session owns its `Game`, the bot (`Thinker`), who played each move, and the person's
+decisions (for undo).  Every change happens on the event loop; the bot's search and
+the hint run in worker threads on copies of the game, so a worker never reads a game
+that is changing.  The store caps the number of live games and forgets idle ones;
+a finished game drops its bot (and its search trees) at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import secrets
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ..game import Game
+from ..policies import MAX_ISMCTS_ITERATIONS, policy_code
+from ..record import make_record
+from ..rules import Rules
+from ..seeding import check_seed, derive, seed_or_new
+from .thinking import Control, Thinker
+
+if TYPE_CHECKING:
+    from ..moves import Move
+
+__all__ = ["BOTS", "GameSettings", "MAX_WEB_ITERATIONS", "Session", "SessionStore",
+           "WebError", "parse_settings"]
+
+BOTS = ("random", "greedy", "expert", "ismcts")
+MAX_WEB_ITERATIONS = 100_000    # ~0.35 s a move; the ladder shows no gain past ~10,000
+MAX_TEXT = 4000                 # rule or position text, characters
+
+
+class WebError(Exception):
+    """A request the server refuses: an HTTP status and a message for the person."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+    def __reduce__(self):
+        return type(self), (self.status, self.message)
+
+
+@dataclass(frozen=True)
+class GameSettings:
+    """What the start page asks: the rules, the bot, the person's seat, a seed and an
+    optional starting position (text)."""
+
+    rules: Rules
+    bot: str
+    seat: int
+    seed: int
+    position: str | None = None
+
+
+def _text(d: dict, key: str, default: str = "") -> str:
+    v = d.get(key, default)
+    if v is None:
+        return default
+    if not isinstance(v, str):
+        raise WebError(400, f"{key!r} must be text, not {type(v).__name__}")
+    if len(v) > MAX_TEXT:
+        raise WebError(413, f"{key!r} is too long (at most {MAX_TEXT} characters)")
+    return v.strip()
+
+
+def parse_settings(d: Any) -> GameSettings:
+    """The settings of a new game from the start page's JSON; WebError (400) saying
+    what is wrong."""
+    if not isinstance(d, dict):
+        raise WebError(400, "expected a JSON object with rules, bot, seat and seed")
+    unknown = set(d) - {"rules", "bot", "seat", "seed", "position"}
+    if unknown:
+        raise WebError(400, f"unknown field(s): {', '.join(sorted(map(str, unknown)))}")
+    try:
+        rules = Rules.parse(_text(d, "rules") or "classic")
+    except ValueError as e:
+        raise WebError(400, f"rules: {e}") from None
+    bot = _text(d, "bot", "greedy").lower()
+    try:
+        policy_code(bot)
+    except ValueError as e:
+        raise WebError(400, f"bot: {e}") from None
+    kind, _, param = bot.partition(":")
+    if kind not in BOTS:
+        raise WebError(400, f"bot: choose one of random, greedy, expert or ismcts:N, "
+                            f"not {bot!r}")
+    if kind == "ismcts" and int(param or 1000) > MAX_WEB_ITERATIONS:
+        raise WebError(400, f"bot: at most ismcts:{MAX_WEB_ITERATIONS} here "
+                            f"(the policy itself takes up to {MAX_ISMCTS_ITERATIONS:,})")
+    seat = d.get("seat", 0)
+    if isinstance(seat, str) and seat.strip() in ("0", "1"):
+        seat = int(seat)
+    if seat not in (0, 1) or isinstance(seat, bool):
+        raise WebError(400, f"seat must be 0 or 1, not {seat!r}")
+    seed = d.get("seed")
+    if isinstance(seed, str):
+        seed = seed.strip() or None
+        if seed is not None:
+            if not (seed.isascii() and seed.isdigit()):
+                raise WebError(400, f"seed must be a whole number from 0 to 2**64-1, "
+                                    f"not {seed!r}")
+            seed = int(seed)
+    try:
+        seed = seed_or_new(None if seed is None else check_seed(seed))
+    except ValueError as e:
+        raise WebError(400, f"seed: {e}") from None
+    position = _text(d, "position") or None
+    return GameSettings(rules, bot, seat, seed, position)
+
+
+def bot_seed(s: GameSettings) -> int:
+    """The bot's seed: derived from the game's, so a seeded game replays exactly."""
+    return derive(s.seed, 1)
+
+
+def new_game(s: GameSettings) -> Game:
+    """The starting Game of the settings (a deal, or the position with the settings'
+    rules and seed)."""
+    if s.position is None:
+        return Game(s.rules, s.seed)
+    try:
+        g = Game.from_text(s.position, rules=s.rules, seed=s.seed)
+    except ValueError as e:
+        raise WebError(400, f"position: {e}") from None
+    if g.is_over:
+        raise WebError(400, "position: the game is already over there")
+    return g
+
+
+@dataclass(eq=False)
+class Session:
+    """One web game.  Read `game` only on the event loop; workers get copies."""
+
+    id: str
+    token: str
+    settings: GameSettings
+    game: Game
+    thinker: Thinker | None
+    position: str | None                     # the starting position's text, if any
+    movers: list[int] = field(default_factory=list)        # who played each move
+    decisions: list[tuple[int, bool]] = field(default_factory=list)  # (ply, forced)
+    status: str = "playing"                  # playing, over, resigned
+    last_seen: float = field(default_factory=time.monotonic)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    control: Control | None = None           # the running bot decision, if any
+    hinting: bool = False
+
+    @property
+    def human(self) -> int:
+        """The person's seat."""
+        return self.settings.seat
+
+    @property
+    def bot_name(self) -> str:
+        """The bot's policy name, e.g. ``ismcts:1000``."""
+        return self.settings.bot
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game is over or resigned."""
+        return self.status != "playing"
+
+    def check_token(self, token: str | None) -> None:
+        """WebError (403) unless `token` is this game's token."""
+        if not token or not hmac.compare_digest(token.encode(), self.token.encode()):
+            raise WebError(403, "missing or wrong game token (reload the game's page)")
+
+    def human_to_move(self) -> bool:
+        """Whether the person decides now."""
+        return not self.finished and self.game.to_move == self.human
+
+    def bot_to_move(self) -> bool:
+        """Whether the bot decides now."""
+        return not self.finished and self.game.to_move == 1 - self.human
+
+    # -- changes (event loop only) ----------------------------------------------------
+
+    def play_human(self, text: str, ply: int | None) -> Move:
+        """The person's move, checked by the engine; WebError saying why it is refused."""
+        g = self.game
+        if self.finished:
+            raise WebError(409, "the game is over")
+        if self.control is not None:
+            raise WebError(409, "the bot is thinking: wait for its move or stop it")
+        if ply is not None and ply != g.ply:
+            raise WebError(409, f"the game has moved on (it is at move {g.ply}, not "
+                                f"{ply}): reload the state")
+        if g.to_move != self.human:
+            raise WebError(409, "it is not your decision: the bot is to move")
+        forced = len(g.legal_moves) == 1
+        try:
+            move = g.play(text)
+        except ValueError as e:             # IllegalMoveError and InvalidMoveError
+            raise WebError(422, str(e)) from None
+        self.movers.append(self.human)
+        self.decisions.append((g.ply - 1, forced))
+        self._after_move()
+        return move
+
+    def play_bot(self, move: Move) -> None:
+        """Play the bot's move (chosen on a copy of the game)."""
+        self.game.play(move)
+        self.movers.append(1 - self.human)
+        self._after_move()
+
+    def _after_move(self) -> None:
+        if self.game.is_over:
+            self.status = "over"
+            self.thinker = None                 # free the search trees now
+
+    def undo(self) -> list[tuple[int, Move]]:
+        """Take back the person's last real decision (forced ones before it too) and
+        every bot move after it; returns the (player, move) taken back, oldest first."""
+        if self.finished:
+            raise WebError(409, "the game is over: it cannot be taken back")
+        if self.control is not None:
+            raise WebError(409, "the bot is thinking")
+        if not self.decisions:
+            raise WebError(409, "nothing to undo: you have not made a move yet")
+        target = None
+        while self.decisions:
+            target, forced = self.decisions.pop()
+            if not forced:
+                break
+        undone = []
+        while self.game.ply > target:
+            undone.append((self.movers.pop(), self.game.undo()))
+        return undone[::-1]
+
+    def resign(self) -> None:
+        """The person gives up: the game is finished (its bot's work aborted)."""
+        if self.finished:
+            raise WebError(409, "the game is over")
+        if self.control is not None:
+            self.control.abort()
+        self.status = "resigned"
+        self.thinker = None
+
+    # -- the record ------------------------------------------------------------------
+
+    def record(self) -> dict[str, Any]:
+        """The game record (`cuttle.record`), read by `cuttle replay`."""
+        players = ["human", "human"]
+        players[1 - self.human] = self.bot_name
+        rec = make_record(self.game, players=players, human_seat=self.human,
+                          position=self.position,
+                          status="over" if self.game.is_over else "quit")
+        rec["bot"] = {"name": self.bot_name, "seed": bot_seed(self.settings)}
+        return rec
+
+
+class SessionStore:
+    """The live web games: at most `max_sessions`; a game idle for `idle_seconds`
+    (a finished one: `finished_seconds`) is forgotten."""
+
+    def __init__(self, max_sessions: int = 100, idle_seconds: float = 3600.0,
+                 finished_seconds: float = 600.0) -> None:
+        self.max_sessions = max_sessions
+        self.idle_seconds = idle_seconds
+        self.finished_seconds = finished_seconds
+        self._sessions: dict[str, Session] = {}
+
+    def __len__(self) -> int:
+        return len(self._sessions)
+
+    def create(self, settings: GameSettings) -> Session:
+        """A new game of `settings`; WebError 503 when the store is full."""
+        self.expire()
+        if len(self._sessions) >= self.max_sessions:
+            raise WebError(503, f"{self.max_sessions} games are in progress, the most this "
+                                f"server keeps: finish or close one, or try again later")
+        game = new_game(settings)
+        position = game.position_text(rules=False) if settings.position else None
+        sid = secrets.token_urlsafe(12)
+        s = Session(id=sid, token=secrets.token_urlsafe(24), settings=settings, game=game,
+                    thinker=Thinker(settings.bot, bot_seed(settings)),
+                    position=position)
+        self._sessions[sid] = s
+        return s
+
+    def get(self, sid: str) -> Session:
+        """The live game `sid` (marked as seen now); WebError 404 if none."""
+        s = self._sessions.get(sid)
+        if s is None:
+            raise WebError(404, "no such game: it has ended or expired (start a new one)")
+        s.last_seen = time.monotonic()
+        return s
+
+    def close(self, sid: str) -> None:
+        """Forget game `sid`, aborting its bot's work."""
+        s = self._sessions.pop(sid, None)
+        if s is not None and s.control is not None:
+            s.control.abort()
+
+    def expire(self, now: float | None = None) -> int:
+        """Forget idle games (aborting their bot's work); returns how many."""
+        now = time.monotonic() if now is None else now
+        old = [sid for sid, s in self._sessions.items()
+               if now - s.last_seen > (self.finished_seconds if s.finished
+                                       else self.idle_seconds)]
+        for sid in old:
+            self.close(sid)
+        return len(old)
+
+    def abort_all(self) -> None:
+        """Abort every running bot decision (the server is stopping)."""
+        for s in self._sessions.values():
+            if s.control is not None:
+                s.control.abort()

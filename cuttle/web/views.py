@@ -1,0 +1,239 @@
+"""What the browser receives: the person's view of a game as JSON, and the pages.
+
+Nothing here reads a card the person may not see.  The JSON is built from
+`Game.observation(seat)` (own hand, the table, sizes, cards known to be in the
+opponent's hand or on the deck), the table drawn by `cuttle.svg.table(game,
+viewer=seat)` (which never writes a hidden card), the person's own legal moves (only
+while it is their decision) and the moves played, which both players saw.  The seed,
+which would give away the whole deal, is sent only once the game is finished (with the
+game record).
+"""
+
+from __future__ import annotations
+
+import json
+from html import escape
+from typing import TYPE_CHECKING, Any
+
+from .._version import __version__
+from ..policies import DEFAULT_ISMCTS_ITERATIONS
+from ..record import result_of
+from ..rules import FLAGS, PRESETS, Rules
+from ..svg import table
+from .review import review_available
+
+if TYPE_CHECKING:
+    from ..analysis import Analysis
+    from ..game import Game
+    from ..moves import Move
+    from ..observation import Observation
+    from .sessions import Session
+
+__all__ = ["analysis_view", "game_page", "start_page", "state_view"]
+
+
+def move_view(m: Move) -> dict[str, Any]:
+    return {"text": str(m), "verb": m.verb, "cards": [str(c) for c in m.cards]}
+
+
+def observation_view(o: Observation) -> dict[str, Any]:
+    """An Observation as JSON (cards as text)."""
+    cards = lambda cs: [str(c) for c in cs]     # noqa: E731
+    return {
+        "player": o.player, "phase": o.phase, "turn": o.turn, "to_move": o.to_move,
+        "hand": cards(o.hand), "opponent_hand_size": o.opponent_hand_size,
+        "opponent_known": cards(o.opponent_known),
+        "opponent_hand_public": o.opponent_hand_public,
+        "points": [[[str(c), cards(js)] for c, js in side] for side in o.points],
+        "permanents": [cards(side) for side in o.permanents], "scrap": cards(o.scrap),
+        "deck_size": o.deck_size, "deck_known": [[d, str(c)] for d, c in o.deck_known],
+        "revealed": cards(o.revealed), "stack": cards(o.stack),
+        "frozen": [cards(side) for side in o.frozen], "scores": list(o.scores),
+        "goals": list(o.goals), "winner": o.winner, "is_over": o.is_over,
+    }
+
+
+def names(session: Session) -> tuple[str, str]:
+    seats = ["you", "you"]
+    seats[1 - session.human] = session.bot_name
+    return seats[0], seats[1]
+
+
+def result_view(session: Session) -> dict[str, Any] | None:
+    if not session.finished:
+        return None
+    g = session.game
+    if session.status == "resigned":
+        outcome, text = "resigned", "you resigned"
+    elif g.winner is None:
+        outcome, text = "draw", f"a draw ({g.end_reason})"
+    elif g.winner == session.human:
+        outcome, text = "won", f"you win ({g.end_reason})"
+    else:
+        outcome, text = "lost", f"{session.bot_name} wins ({g.end_reason})"
+    res = result_of(g, "over" if g.is_over else "quit")
+    return {"outcome": outcome, "text": text, "winner": g.winner,
+            "end_reason": g.end_reason, "turns": res["turns"], "scores": res["scores"],
+            "seed": session.settings.seed}
+
+
+def state_view(session: Session) -> dict[str, Any]:
+    """The person's view of the game: everything the game page shows."""
+    g: Game = session.game
+    me = session.human
+    obs = g.observation(me)
+    mine = session.human_to_move()
+    history = [{"ply": i + 1, "player": p, "move": str(m)}
+               for i, (m, p) in enumerate(zip(g.moves, session.movers))]
+    return {
+        "id": session.id, "version": __version__, "status": session.status,
+        "rules": str(g.rules), "bot": session.bot_name, "you": me,
+        "ply": g.ply, "turn_number": g.turn_number, "phase": g.phase,
+        "to_move": g.to_move, "your_decision": mine, "bot_to_move": session.bot_to_move(),
+        "thinking": session.control is not None,
+        "legal": [move_view(m) for m in g.legal_moves] if mine else [],
+        "can_undo": not session.finished and bool(session.decisions),
+        "history": history, "last": history[-1] if history else None,
+        "observation": observation_view(obs),
+        "svg": table(g, viewer=me, names=names(session)),
+        "result": result_view(session),
+        "review": review_available() if session.finished else None,
+    }
+
+
+def analysis_view(a: Analysis, game_ply: int) -> dict[str, Any]:
+    """A hint: the analysis as `cuttle analyse` prints it, and as data."""
+    d = a.as_dict()
+    d.update(ply=game_ply, best=str(a.best), text=str(a))
+    return d
+
+
+# -- pages ------------------------------------------------------------------------------
+
+def _page(title: str, body: str, *, script: str, body_attrs: str = "") -> str:
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+            f"<title>{escape(title)}</title><link rel=\"icon\" href=\"data:,\">"
+            "<link rel=\"stylesheet\" href=\"/static/style.css\"></head>"
+            f"<body{body_attrs}><header class=\"top\"><h1><a href=\"/\">cuttle</a> "
+            f"<span>{escape(title)}</span></h1></header><main>{body}</main>"
+            f"<footer>cuttle {escape(__version__)} · a local server: the bot runs on "
+            f"this machine</footer>"
+            f"<script src=\"/static/{script}\"></script></body></html>\n")
+
+
+def _json_script(id_: str, obj: Any) -> str:
+    text = json.dumps(obj, separators=(",", ":")).replace("</", "<\\/")
+    return f'<script type="application/json" id="{id_}">{text}</script>'
+
+
+def _flag_input(f) -> str:
+    name = escape(f.name)
+    if f.kind == "bool":
+        opts = ["true", "false"]
+    elif f.kind == "choice":
+        opts = list(f.values)
+    else:
+        ph = "e.g. 15,14,10,7,5" if f.kind == "goals" else "e.g. 7, or none"
+        return (f'<input type="text" id="flag-{name}" data-flag="{name}" '
+                f'placeholder="{ph}" aria-label="{name}" autocomplete="off">')
+    options = '<option value="">(preset)</option>' + "".join(
+        f'<option value="{escape(v)}">{escape(v)}</option>' for v in opts)
+    return f'<select id="flag-{name}" data-flag="{name}" aria-label="{name}">{options}</select>'
+
+
+def start_page(start_token: str) -> str:
+    """The page that starts a game."""
+    presets = "".join(
+        f'<option value="{escape(p)}"{" selected" if p == "classic" else ""}>'
+        f'{escape(p)}: {escape(text)}</option>' for p, (_, text) in PRESETS.items())
+    flags = "".join(
+        f'<tr><th scope="row"><label for="flag-{escape(f.name)}">{escape(f.name)}</label>'
+        f'</th><td>{_flag_input(f)}</td><td class="muted">{escape(f.text)}; classic '
+        f'{escape(f.format(f.classic))}, cuttle.cards {escape(f.format(f.cuttle_cards))}'
+        f'</td></tr>' for f in FLAGS.values())
+    defaults = {p: {k: FLAGS[k].format(v) for k, v in vals.items()}
+                for p, (vals, _) in PRESETS.items()}
+    body = f"""
+<form id="start" class="card" autocomplete="off">
+  <h2>A new game</h2>
+  <div class="row"><label for="preset">Rules</label>
+    <select id="preset" name="preset">{presets}</select></div>
+  <details id="house"><summary>House rules: change any flag</summary>
+    <table class="flags">{flags}</table></details>
+  <div class="row"><label for="rules-text">or rule text</label>
+    <input type="text" id="rules-text" name="rules" placeholder="e.g. cuttle.cards four=random hand_limit=7"></div>
+  <p class="rules-preview">Rules: <output id="rules-preview">classic</output>
+    <span id="rules-error" class="error" role="alert"></span></p>
+  <div class="row"><label for="bot">Opponent</label>
+    <select id="bot" name="bot"><option value="random">random</option>
+      <option value="greedy">greedy (one move ahead)</option>
+      <option value="expert" selected>expert (weighs your best reply)</option>
+      <option value="ismcts">ismcts (search: choose its strength)</option></select></div>
+  <div class="row" id="strength-row"><label for="strength">Search strength</label>
+    <input type="range" id="strength" min="0" max="8" step="1" value="4"
+      aria-describedby="strength-value">
+    <output id="strength-value">{DEFAULT_ISMCTS_ITERATIONS:,} iterations</output></div>
+  <fieldset class="row"><legend>Your seat</legend>
+    <label><input type="radio" name="seat" value="0" checked> player 0 (5 cards, moves first)</label>
+    <label><input type="radio" name="seat" value="1"> player 1 (6 cards)</label></fieldset>
+  <div class="row"><label for="seed">Seed</label>
+    <input type="text" id="seed" name="seed" inputmode="numeric" placeholder="random"></div>
+  <details><summary>Start from a position (optional)</summary>
+    <textarea id="position" name="position" rows="3" placeholder="hands: 2C 9H 7D / 4H 8D QS; points: TC / 7S; rest: deck"></textarea>
+  </details>
+  <p><button type="submit" id="go">Play</button>
+    <span id="start-error" class="error" role="alert"></span></p>
+</form>
+<section class="card about"><h2>How to play</h2>
+<p>Click a card of your hand, then what to do with it (points, one-off, permanent) and
+its target; click the deck to draw. Every legal move is also listed as a button, for the
+keyboard. <b>Undo</b> takes back your last decision, <b>hint</b> ranks your moves by
+playouts from what you can see. The bot sees only what its seat may know.</p></section>
+{_json_script("presets", defaults)}"""
+    return _page("play against a bot", body, script="start.js",
+                 body_attrs=f' data-start-token="{escape(start_token)}"')
+
+
+def game_page(session: Session) -> str:
+    """The page of one game (its state is embedded and then fetched as JSON)."""
+    body = f"""
+<div class="game">
+  <div class="board-col">
+    <div id="status" class="status" role="status" aria-live="polite"></div>
+    <div id="thinking" class="thinking" hidden><span class="spinner"></span>
+      <span id="thinking-text">thinking…</span>
+      <button id="stop" type="button">stop: play now</button></div>
+    <div id="board" aria-label="the table"></div>
+    <div id="choices" class="choices" aria-label="what to do"></div>
+    <p id="message" class="error" role="alert"></p>
+  </div>
+  <div class="side-col">
+    <div class="controls">
+      <button id="undo" type="button">undo</button>
+      <button id="hint" type="button">hint</button>
+      <button id="resign" type="button">resign</button>
+      <label class="auto"><input type="checkbox" id="auto" checked> play forced moves</label>
+      <a href="/" class="new">new game</a>
+    </div>
+    <section id="over" class="card over" hidden><h2 id="result"></h2>
+      <p><button id="download" type="button">download the game record</button></p>
+      <p class="muted">Replay it with <code>cuttle replay FILE --step</code> or
+        <code>cuttle replay FILE --html page.html</code>.</p>
+      <div id="review"></div></section>
+    <section class="card"><h2>Your legal moves</h2>
+      <ol id="legal" class="legal"></ol></section>
+    <section id="hint-box" class="card" hidden><h2>Hint</h2><div id="hint-body"></div></section>
+    <section class="card"><h2>Moves</h2><ol id="history" class="history"></ol></section>
+  </div>
+</div>
+{_json_script("initial-state", state_view(session))}"""
+    s = session.settings
+    title = f"you (P{s.seat}) against {s.bot} · {s.rules}"
+    return _page(title, body, script="game.js",
+                 body_attrs=f' data-game="{escape(session.id)}" '
+                            f'data-token="{escape(session.token)}"')
+
+
+def rules_view(rules: Rules) -> dict[str, Any]:
+    return {"rules": str(rules), "preset": rules.preset, "json": rules.to_json()}

@@ -1,0 +1,129 @@
+"""Rules text everywhere: every `rules` argument of the library takes the text the command
+line takes and prints (`str(rules)`, `Rules.parse`), through one reader, `Rules.coerce`,
+with the same clear errors."""
+
+import json
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import cuttle
+import cuttle.rl
+import cuttle.variants
+from cuttle import Rules
+from cuttle.rules import FLAGS
+from cuttle.record import start_game, validate_record
+
+
+@st.composite
+def rules_values(draw):
+    """A preset with a few flags changed (values a flag takes, kept valid)."""
+    preset = draw(st.sampled_from(Rules.presets))
+    flags = {}
+    for name in draw(st.lists(st.sampled_from(sorted(FLAGS)), max_size=4, unique=True)):
+        f = FLAGS[name]
+        if f.kind == "bool":
+            flags[name] = draw(st.booleans())
+        elif f.kind == "choice":
+            flags[name] = draw(st.sampled_from(f.values))
+        elif f.kind == "limit":
+            flags[name] = draw(st.none() | st.integers(0, 53))
+        else:
+            flags[name] = tuple(draw(st.lists(st.integers(1, 30), min_size=5, max_size=5)))
+    try:
+        return Rules(preset, **flags)
+    except ValueError:                                  # no_draw needs a hand limit
+        return Rules(preset, **dict(flags, hand_limit_mode="discard"))
+
+
+@settings(max_examples=200, deadline=None)
+@given(rules_values())
+def test_the_printed_text_reads_back_everywhere(rules):
+    text = str(rules)
+    assert Rules.coerce(text) == rules and Rules.coerce(text).preset == rules.preset
+    assert Rules.coerce(text.replace(": ", ":").replace(", ", ",")) == rules
+    assert Rules.from_json(text) == rules == Rules.from_json(rules.to_json())
+    assert cuttle.Game(text, seed=3) == cuttle.Game(rules, seed=3)
+
+
+def test_the_issue_examples():
+    assert cuttle.Game("classic:joker=true").rules == Rules(joker=True)
+    assert len(cuttle.Game("classic:joker=true", seed=1).deck) == 53 - 11
+    a = cuttle.simulate(200, rules="classic:four=random", seed=1, progress=False)
+    b = cuttle.simulate(200, rules=Rules(four="random"), seed=1, progress=False)
+    assert a.rules == Rules(four="random") and a.tally == b.tally
+    cmp = cuttle.compare(["classic", "classic:joker=true"], 200, seed=1, progress=False)
+    assert cmp.rules == [Rules(), Rules(joker=True)]
+    assert cmp.labels == ["classic", "classic: joker=true"]
+    ref = cuttle.compare([None, Rules(joker=True)], 200, seed=1, progress=False)
+    assert [r.tally for r in cmp.results] == [r.tally for r in ref.results]
+
+
+@pytest.mark.parametrize("make", [
+    lambda r: cuttle.Game(r, seed=1).rules,
+    lambda r: cuttle.Game.from_run(r, seed=1, index=2).rules,
+    lambda r: cuttle.Game.from_position(r, hands=(["2C"], ["3C"]), seed=1).rules,
+    lambda r: cuttle.Game.from_text("hands: 2C / 3C", rules=r, seed=1).rules,
+    lambda r: cuttle.simulate(4, r, seed=1, progress=False).rules,
+    lambda r: cuttle.compare([r, "classic"], 4, seed=1, progress=False).rules[0],
+    lambda r: cuttle.rl.VectorEnv(2, rules=r, threads=1).rules,
+])
+def test_every_rules_argument_takes_rule_text(make):
+    assert make("cuttle.cards: four=random, joker=true") == \
+        Rules("cuttle.cards", four="random", joker=True)
+    assert make(" CUTTLE.CARDS ") == Rules("cuttle.cards")
+    with pytest.raises(ValueError, match="flag 'joker' takes true or false, not 'maybe'"):
+        make("classic:joker=maybe")
+    with pytest.raises(ValueError, match="unknown preset 'chess'"):
+        make("chess")
+    with pytest.raises(ValueError, match="rules must be a Rules, rule text"):
+        make(5)
+
+
+def test_the_learning_envs_take_rule_text():
+    pytest.importorskip("pettingzoo")
+    from cuttle.rl.gym_env import GymEnv
+    assert cuttle.rl.aec_env("classic: joker=true").rules == Rules(joker=True)
+    assert GymEnv(rules="quick:four=draw").rules == Rules("quick", four="draw")
+    with pytest.raises(ValueError, match="unknown rule flag 'colour'"):
+        GymEnv(rules="classic: colour=red")
+
+
+def test_openspiel_takes_rule_text():
+    pyspiel = pytest.importorskip("pyspiel")
+    import cuttle.openspiel as cos
+    game = pyspiel.load_game("python_cuttle", {"rules": "classic: joker=true, four=random"})
+    assert game.rules == Rules(joker=True, four="random")
+    assert cos.rules_from_param("cuttle.cards:hand_limit=7;four:draw") == \
+        Rules("cuttle.cards", hand_limit=7, four="draw")
+    s = cos.game_string("classic:king_goals=15,14,10,7,5")
+    assert pyspiel.load_game(s).rules == Rules(king_goals=(15, 14, 10, 7, 5))
+
+
+def test_atlas_bases_are_presets_given_as_text_or_rules():
+    run = cuttle.variants.run
+    assert run._bases(["classic", Rules("cuttle.cards"), " Quick:"]) == \
+        ("classic", "cuttle.cards", "quick")
+    with pytest.raises(ValueError, match="a base is a preset .*'classic: joker=true'"):
+        run._bases(["classic: joker=true"])
+    with pytest.raises(ValueError, match="unknown preset 'chess'"):
+        cuttle.atlas("random", bases="chess", seed=1)
+
+
+def test_records_may_hold_rule_text():
+    rec = {"format": "cuttle-game-record", "version": 1, "rules": "classic: four=random",
+           "seed": 5, "position": None, "players": ["a", "b"], "moves": []}
+    validate_record(json.loads(json.dumps(rec)))
+    assert start_game(rec).rules == Rules(four="random")
+    rec["rules"] = "classic: four=sometimes"
+    with pytest.raises(ValueError, match="bad record: flag 'four'"):
+        validate_record(rec)
+
+
+def test_the_constructor_points_at_the_text_reader():
+    # Rules() takes a preset and keyword flags; text is read by Rules.parse / coerce.
+    with pytest.raises(ValueError, match="is read by Rules.parse"):
+        Rules("classic:joker=true")
+    with pytest.raises(ValueError) as e:
+        Rules("chess")
+    assert "Rules.parse" not in str(e.value)

@@ -1,0 +1,46 @@
+"""Means and differences of means computed from the samples themselves (numpy), the
+tests' reference for the figures cuttle computes from exact moments (`cuttle.stats.
+mean_interval_from_moments` and the catalogue's paired and independent differences)."""
+
+from math import nan, sqrt
+
+import numpy as np
+
+from cuttle.stats import Estimate, z_value
+
+
+def mean_interval(values, confidence=0.95):
+    """The mean of `values` with the normal interval ``mean +- z s / sqrt(n)``."""
+    x = np.asarray(values, dtype=np.float64).ravel()
+    if x.size == 0:
+        return Estimate(nan, nan, nan)
+    mean = float(x.mean())
+    if x.size == 1:
+        return Estimate(mean, nan, nan)
+    half = z_value(confidence) * float(x.std(ddof=1)) / sqrt(x.size)
+    return Estimate(mean, mean - half, mean + half)
+
+
+def paired_mean_difference(x1, x2, confidence=0.95):
+    """``mean(x1 - x2)`` over paired observations, the normal interval of the per-pair
+    differences."""
+    a = np.asarray(x1, dtype=np.float64).ravel()
+    b = np.asarray(x2, dtype=np.float64).ravel()
+    if a.shape != b.shape:
+        raise ValueError(f"paired samples differ in size ({a.size} and {b.size})")
+    return mean_interval(a - b, confidence)
+
+
+def mean_difference(x1, x2, confidence=0.95):
+    """``mean(x1) - mean(x2)`` for independent samples, the normal (Welch) interval
+    ``d +- z sqrt(s1^2/n1 + s2^2/n2)``."""
+    a = np.asarray(x1, dtype=np.float64).ravel()
+    b = np.asarray(x2, dtype=np.float64).ravel()
+    if a.size == 0 or b.size == 0:
+        return Estimate(nan, nan, nan)
+    d = float(a.mean() - b.mean())
+    if a.size < 2 or b.size < 2:
+        return Estimate(d, nan, nan)
+    half = z_value(confidence) * sqrt(float(a.var(ddof=1)) / a.size
+                                      + float(b.var(ddof=1)) / b.size)
+    return Estimate(d, d - half, d + half)

@@ -1,0 +1,421 @@
+"""The web app through its test client: every route, bad input (always a 4xx with a
+message, never a 500), tokens, undo, hints, the record, the review hook, sessions."""
+
+import json
+import random
+import threading
+import time
+
+import pytest
+
+from web.conftest import WEB_EXTRA
+
+pytest.importorskip("starlette", reason=WEB_EXTRA)
+
+import cuttle  # noqa: E402
+from cuttle.analysis import analyse  # noqa: E402
+from cuttle.cli import main  # noqa: E402
+from cuttle.record import final_game, validate_record  # noqa: E402
+from cuttle.seeding import derive  # noqa: E402
+from cuttle.web.sessions import SessionStore, parse_settings  # noqa: E402
+from cuttle.web.thinking import Control, Thinker, slices_of  # noqa: E402
+from web.conftest import BASE, TOKEN, new_game, start_token  # noqa: E402
+
+
+def store(client):
+    return client.app.state.cuttle.store
+
+
+def play_out(p, rng, undo_every=0):
+    """Play a whole game through the API, random moves for the person; returns the last
+    state.  Checks each answer against the engine's game."""
+    st = p.state()
+    n = 0
+    while st["status"] == "playing":
+        if st["bot_to_move"]:
+            r = p.bot(st["ply"])
+        else:
+            assert st["legal"]
+            n += 1
+            if undo_every and n % undo_every == 0 and st["can_undo"]:
+                r = p.post("/undo")
+                assert r.status_code == 200, r.text
+                assert r.json()["undone"]
+            else:
+                r = p.move(rng.choice(st["legal"])["text"], st["ply"])
+        assert r.status_code == 200, r.text
+        st = r.json()
+    return st
+
+
+def test_pages_and_static(client):
+    home = client.get("/")
+    assert home.status_code == 200 and "text/html" in home.headers["content-type"]
+    assert "Content-Security-Policy" in home.headers
+    assert home.headers["x-frame-options"] == "DENY"
+    for name in ("game.js", "start.js", "style.css"):
+        r = client.get(f"/static/{name}")
+        assert r.status_code == 200 and len(r.text) > 500
+    assert client.get("/static/../routes.py").status_code == 404
+    r = client.get("/nowhere")
+    assert r.status_code == 404 and r.json() == {"error": "no such page"}
+    r = client.get("/game/doesnotexist")
+    assert r.status_code == 404 and "no such game" in r.text
+    assert client.delete("/").status_code == 405
+
+
+def test_rules_check(client):
+    r = client.get("/api/rules", params={"text": "cuttle.cards four=random hand_limit=7"})
+    assert r.status_code == 200
+    assert r.json()["rules"] == str(cuttle.Rules("cuttle.cards", four="random", hand_limit=7))
+    r = client.get("/api/rules", params={"text": "classic fuor=random"})
+    assert r.status_code == 400 and "fuor" in r.json()["error"]
+    assert client.get("/api/rules", params={"text": "x" * 5000}).status_code == 413
+
+
+def test_a_whole_game_and_its_record(client, tmp_path):
+    p = new_game(client, rules="cuttle.cards", bot="greedy", seat=1, seed=11)
+    st = p.state()
+    assert st["you"] == 1 and st["bot"] == "greedy" and st["rules"] == "cuttle.cards"
+    assert st["bot_to_move"] and not st["legal"] and st["ply"] == 0
+    assert p.get("/record").status_code == 409          # not before the end
+    st = play_out(p, random.Random(1))
+    g = store(client).get(p.gid).game
+    assert g.is_over and st["ply"] == g.ply
+    res = st["result"]
+    assert res["winner"] == g.winner and res["seed"] == 11
+    assert res["outcome"] == ("draw" if g.winner is None else
+                              "won" if g.winner == 1 else "lost")
+    assert [h["move"] for h in st["history"]] == [str(m) for m in g.moves]
+    assert st["last"] == st["history"][-1] and not st["can_undo"]
+    r = p.get("/record")
+    assert r.status_code == 200 and "attachment" in r.headers["content-disposition"]
+    rec = validate_record(r.json())
+    assert rec["players"] == ["greedy", "human"] and rec["human_seat"] == 1
+    assert final_game(rec) == g
+    path = tmp_path / "game.json"
+    path.write_text(r.text)
+    assert main(["replay", str(path)]) == 0
+    assert p.move("draw").status_code == 409 and p.bot().status_code == 409
+    assert p.post("/undo").status_code == 409 and p.post("/resign").status_code == 409
+
+
+def test_the_bot_replays_a_seeded_game(client):
+    """Two games with the same settings and the same moves of the person are the same
+    game, whichever order their requests come in (sessions are independent)."""
+    settings = dict(rules="classic four=random", bot="ismcts:300", seat=0, seed=5)
+    a, b = new_game(client, **settings), new_game(client, **settings)
+    assert a.gid != b.gid and a.token != b.token
+    assert a.get().status_code == 200
+    assert client.get(a.url(), headers={TOKEN: b.token}).status_code == 403
+    rng = random.Random(3)
+    sa, sb = a.state(), b.state()
+    while sa["status"] == "playing":
+        assert sa["ply"] == sb["ply"] and sa["legal"] == sb["legal"]
+        if sa["bot_to_move"]:
+            sb, sa = b.bot().json(), a.bot().json()
+        else:
+            m = rng.choice(sa["legal"])["text"]
+            sa, sb = a.move(m).json(), b.move(m).json()
+    assert sa["history"] == sb["history"] and sb["status"] != "playing"
+
+
+@pytest.mark.parametrize("body,status,words", [
+    (None, 400, "expected a JSON body"),
+    ([], 400, "JSON object"),
+    ({"rules": "clasic"}, 400, "unknown preset"),
+    ({"rules": "classic four=sometimes"}, 400, "four"),
+    ({"rules": 7}, 400, "must be text"),
+    ({"bot": "alphazero"}, 400, "unknown policy"),
+    ({"bot": "ismcts-random:10"}, 400, "random, greedy, expert or ismcts"),
+    ({"bot": "ismcts:1000000"}, 400, "at most ismcts:100000"),
+    ({"bot": "greedy:3"}, 400, "takes no parameter"),
+    ({"seat": 2}, 400, "seat"),
+    ({"seat": True}, 400, "seat"),
+    ({"seed": -1}, 400, "seed"),
+    ({"seed": "12x"}, 400, "seed"),
+    ({"seed": 2 ** 64}, 400, "seed"),
+    ({"position": "hands: 2C 2C / 3D"}, 400, "position"),
+    ({"colour": "red"}, 400, "unknown field"),
+    ({"rules": "x" * 5000}, 413, "too long"),
+])
+def test_bad_new_games(client, body, status, words):
+    tok = {TOKEN: start_token(client.get("/").text)}
+    r = client.post("/api/games", headers=tok, json=body) if body is not None else \
+        client.post("/api/games", headers=tok)
+    assert r.status_code == status and words in r.json()["error"], r.text
+    assert len(store(client)) == 0
+
+
+def test_new_game_needs_the_start_token_and_json(client):
+    r = client.post("/api/games", json={})
+    assert r.status_code == 403 and "start token" in r.json()["error"]
+    r = client.post("/api/games", json={}, headers={TOKEN: "guess"})
+    assert r.status_code == 403
+    tok = {TOKEN: start_token(client.get("/").text)}
+    r = client.post("/api/games", headers=tok, content=b"rules=classic",
+                    )
+    assert r.status_code == 415
+    r = client.post("/api/games", headers=dict(tok, **{"content-type": "application/json"}),
+                    content=b"{not json")
+    assert r.status_code == 400 and "not valid JSON" in r.json()["error"]
+    r = client.post("/api/games", headers=dict(tok, **{"content-type": "application/json"}),
+                    content=b"[" * 100000 + b"]" * 100000)
+    assert r.status_code == 413
+    r = client.post("/api/games", headers=dict(tok, **{"content-type": "application/json"}),
+                    content=b"[" * 5000 + b"]" * 5000)
+    assert r.status_code == 400
+    assert client.post("/api/games", headers=tok, json={}).status_code == 201
+
+
+def test_a_position_game(client):
+    text = "hands: 2C 9H 7D 4S / 4H 8D QS JC 6C 3C; points: TC AD / 7S; permanents: - / KD; " \
+           "deck: 6D 2S; rest: deck"
+    p = new_game(client, rules="classic", bot="expert", seat=0, seed=3, position=text)
+    st = p.state()
+    assert st["observation"]["hand"] == ["2C", "4S", "7D", "9H"]      # card order
+    assert {"text": "scuttle 9H 7S", "verb": "scuttle", "cards": ["9H", "7S"]} in st["legal"]
+    assert p.post("/resign").status_code == 200
+    rec = p.get("/record").json()
+    assert rec["position"] and rec["result"]["status"] == "quit"
+    assert final_game(rec) == store(client).get(p.gid).game
+
+
+def test_game_routes_need_the_token(client):
+    p = new_game(client, seed=1)
+    for method, path in [("get", ""), ("post", "/move"), ("post", "/bot"), ("post", "/stop"),
+                         ("post", "/undo"), ("post", "/hint"), ("post", "/resign"),
+                         ("get", "/record"), ("get", "/review"), ("delete", "")]:
+        for headers in ({}, {TOKEN: "x" * 32}, {TOKEN: b"\xe9\xff"}):
+            r = client.request(method.upper(), p.url(path), headers=headers)
+            assert r.status_code in (400, 403), (method, path, r.text)
+            assert "token" in r.json()["error"] or r.status_code == 400
+        r = client.request(method.upper(), f"/api/games/nosuchgame{path}",
+                           headers={TOKEN: p.token})
+        assert r.status_code == 404 and "no such game" in r.json()["error"]
+    assert p.state()["ply"] == 0
+
+
+def test_moves_are_checked_by_the_engine(client):
+    p = new_game(client, rules="classic", bot="random", seat=0, seed=1)
+    before = p.state()
+    g = store(client).get(p.gid).game
+    cases = [({"move": "points KS"}, 422, "illegal move"),
+             ({"move": "scuttle 3H"}, 422, "takes 2"),
+             ({"move": "teleport"}, 422, "unknown move verb"),
+             ({"move": "draw\x00"}, 422, ""),
+             ({"move": ""}, 422, ""),
+             ({"move": "d" * 100}, 400, "too long"),
+             ({"move": 7}, 400, "must be text"),
+             ({"move": "draw", "ply": "0"}, 400, "whole number"),
+             ({"move": "draw", "ply": 3}, 409, "moved on"),
+             ({}, 400, "expected"),
+             ([1], 400, "JSON object"),
+             ]
+    for body, status, words in cases:
+        r = p.post("/move", body)
+        assert r.status_code == status and words in r.json()["error"], (body, r.text)
+    after = p.state()
+    assert after == before and g.ply == 0
+    assert p.bot().status_code == 409                   # the person decides
+    r = p.move("points 7h", 0)                           # case-insensitive
+    assert r.status_code == 200 and r.json()["history"] == [
+        {"ply": 1, "player": 0, "move": "points 7H"}]
+    assert r.json()["bot_to_move"] and not r.json()["legal"]
+    r = p.move("draw")
+    assert r.status_code == 409 and "not your decision" in r.json()["error"]
+    assert p.bot(0).status_code == 409                  # a stale ply
+    r = p.bot(1)
+    assert r.status_code == 200 and r.json()["last"]["player"] == 1
+
+
+def test_undo(client):
+    p = new_game(client, rules="classic", bot="greedy", seat=0, seed=2)
+    r = p.post("/undo")
+    assert r.status_code == 409 and "nothing to undo" in r.json()["error"]
+    s0 = p.state()
+    p.move("draw")
+    s = p.bot().json()
+    assert s["ply"] == 2 and s["can_undo"]
+    r = p.post("/undo")
+    assert r.status_code == 200
+    d = r.json()
+    assert d.pop("undone") == ["draw"] and d.pop("undone_bot") == 1
+    assert d == s0
+    # undo skips the person's forced decisions back to their last real choice
+    sess = store(client).get(p.gid)
+    st = play_out(p, random.Random(4), undo_every=5)
+    assert st["status"] == "over" and sess.thinker is None      # the trees are freed
+
+
+def test_hint_is_the_analysis_from_the_persons_view(client):
+    p = new_game(client, rules="cuttle.cards", bot="expert", seat=0, seed=9)
+    r = p.post("/hint", {"rollouts": 200, "policy": "greedy"})
+    assert r.status_code == 200
+    h = r.json()
+    g = store(client).get(p.gid).game
+    want = analyse(g, rollouts=200, policy="greedy", threads=1, seed=derive(9, 0, 200))
+    assert h["best"] == str(want.best) and h["text"].splitlines()[1:-1] == \
+        str(want).splitlines()[1:-1]
+    assert sorted(m["move"] for m in h["moves"]) == sorted(str(m) for m in g.legal_moves)
+    for body, words in [({"rollouts": 0}, "rollouts"), ({"rollouts": 10 ** 6}, "rollouts"),
+                        ({"policy": "ismcts:10"}, "policy"), ({"rollouts": "9"}, "whole")]:
+        r = p.post("/hint", body)
+        assert r.status_code == 400 and words in r.json()["error"]
+    p.move("draw")
+    r = p.post("/hint")
+    assert r.status_code == 409 and "your own decision" in r.json()["error"]
+
+
+def test_review_hook(client, monkeypatch):
+    p = new_game(client, seed=4, bot="random")
+    r = p.get("/review")
+    assert r.status_code == 409
+    p.post("/resign")
+    st = p.state()
+    assert st["status"] == "resigned" and st["result"]["outcome"] == "resigned"
+    assert st["review"] is False
+    r = p.get("/review")
+    assert r.status_code == 501 and r.json() == {"error": "review not available in this version"}
+    calls = []
+
+    def review(record, engine):
+        calls.append((record["moves"], engine))
+        return {"decisions": [], "players": []}
+    monkeypatch.setattr(cuttle, "review", review, raising=False)
+    assert p.state()["review"] is True
+    r = p.get("/review")
+    assert r.status_code == 200 and r.json() == {"decisions": [], "players": []}
+    assert calls == [([], "expert")]
+
+
+def test_close_and_expiry(client):
+    p = new_game(client, seed=1)
+    r = client.delete(p.url(), headers=p.h)
+    assert r.status_code == 204
+    assert p.get().status_code == 404
+    q = new_game(client, seed=2)
+    st = store(client)
+    assert st.expire(time.monotonic() + 10) == 0
+    assert st.expire(time.monotonic() + 4000) == 1 and len(st) == 0
+    assert q.get().status_code == 404
+
+
+def test_the_cap_on_live_games():
+    from starlette.testclient import TestClient
+    with TestClient(cuttle.web.app(max_sessions=2), base_url=BASE) as c:
+        a = new_game(c, seed=1)
+        new_game(c, seed=2)
+        tok = {TOKEN: start_token(c.get("/").text)}
+        r = c.post("/api/games", json={}, headers=tok)
+        assert r.status_code == 503 and "2 games are in progress" in r.json()["error"]
+        c.delete(a.url(), headers=a.h)
+        assert c.post("/api/games", json={}, headers=tok).status_code == 201
+
+
+def test_hosts_other_than_loopback_are_refused():
+    from starlette.testclient import TestClient
+    with TestClient(cuttle.web.app(), base_url="http://evil.example") as c:
+        r = c.get("/")
+        assert r.status_code == 400 and "evil.example" in r.json()["error"]
+    for base in ("http://localhost:8000", "http://[::1]:8000", "http://127.0.0.1:9"):
+        with TestClient(cuttle.web.app(), base_url=base) as c:
+            assert c.get("/").status_code == 200
+    with TestClient(cuttle.web.app(allowed_hosts=None), base_url="http://box.lan") as c:
+        assert c.get("/").status_code == 200
+
+
+def test_hostile_requests_never_break_the_server(client):
+    p = new_game(client, seed=8, bot="random")
+    rng = random.Random(0)
+    junk = [b"", b"null", b"0", b'"x"', b"{}", b'{"move": null}', b'{"move": ["draw"]}',
+            b'{"move": "draw", "ply": 1e400}', b'{"move": "\\ud800"}', b"\xff\xfe",
+            b'{"rollouts": -5}', b'{"policy": {}}', b'{"ply": 99999999999999999999999}',
+            "{\"move\": \"points 7\u2665\"}".encode()]
+    paths = ["", "/move", "/bot", "/stop", "/undo", "/hint", "/resign", "/record", "/review",
+             "/../../etc/passwd", "/%00", "/move/extra"]
+    for _ in range(150):
+        method = rng.choice(["GET", "POST", "PUT", "DELETE", "PATCH"])
+        path = rng.choice(paths)
+        if method == "DELETE" and path == "":
+            continue
+        r = client.request(method, p.url(path), content=rng.choice(junk),
+                           headers=dict(p.h, **{"content-type": "application/json"}))
+        ok = r.status_code < 500 or (path, r.status_code) == ("/review", 501)
+        assert ok and r.status_code >= 200, (method, path, r.status_code, r.text)
+        if r.status_code >= 400:
+            assert r.json()["error"]
+
+
+def test_thinking_in_slices():
+    assert slices_of("ismcts:10000") == ("ismcts:2000", 5)
+    assert slices_of("ismcts:2500") == ("ismcts:1250", 2)
+    assert slices_of("ismcts") == ("ismcts:1000", 1)
+    assert slices_of("Expert") == ("expert", 1)
+    with pytest.raises(ValueError):
+        slices_of("nobody")
+    g = cuttle.Game("classic", seed=3)
+    g.play("draw")
+    # a stop plays the best move so far, long before the whole search
+    t = Thinker("ismcts:100000", 1)
+    c = Control()
+    threading.Timer(0.05, c.stop).start()
+    m = t.decide(g.copy(), c)
+    assert g.is_legal(m)
+    assert 1 <= t.progress[0] < t.progress[1] == 50     # stopped within its search
+    # an abort drops the decision; an abort before it starts runs no slice at all
+    c = Control()
+    c.abort()
+    assert t.decide(g.copy(), c) is None
+    # the same seed, the same moves: the same decision
+    a, b = Thinker("ismcts:4000", 7), Thinker("ismcts:4000", 7)
+    assert a.decide(g.copy(), Control()) == b.decide(g.copy(), Control())
+
+
+def test_stop_over_http(server):
+    httpx = pytest.importorskip("httpx2") if _has("httpx2") else pytest.importorskip("httpx")
+    with httpx.Client(base_url=server.url, timeout=30) as c:
+        p = new_game(c, rules="classic", bot="ismcts:100000", seat=1, seed=2)
+        done = {}
+
+        def think():
+            done["r"] = p.bot()
+
+        def wait_thinking():
+            deadline = time.monotonic() + 10
+            while not p.state()["thinking"]:
+                assert time.monotonic() < deadline, done
+                time.sleep(0.005)
+        th = threading.Thread(target=think)
+        th.start()
+        wait_thinking()
+        assert p.move("draw").status_code == 409        # not while the bot thinks
+        r = p.post("/stop")
+        assert r.status_code == 200 and r.json() == {"stopping": True}
+        th.join(30)
+        assert done["r"].status_code == 200 and done["r"].json()["ply"] == 1
+        assert p.post("/stop").json() == {"stopping": False}
+        # an undo while the bot thinks drops its move
+        p.move(p.state()["legal"][0]["text"])
+        th = threading.Thread(target=think)
+        th.start()
+        wait_thinking()
+        r = p.post("/undo")
+        th.join(30)
+        assert r.status_code == 200 and r.json()["ply"] == 1
+        assert done["r"].status_code == 200
+        assert p.state()["ply"] == 1 and not p.state()["thinking"]
+
+
+def _has(name):
+    import importlib.util
+    return importlib.util.find_spec(name) is not None
+
+
+def test_settings_parse():
+    s = parse_settings({"rules": "quick", "bot": "ISMCTS:50", "seat": "1", "seed": "42"})
+    assert (s.rules, s.bot, s.seat, s.seed) == (cuttle.Rules("quick"), "ismcts:50", 1, 42)
+    s = parse_settings({})
+    assert s.rules == cuttle.Rules() and s.bot == "greedy" and 0 <= s.seed < 2 ** 64
+    assert isinstance(SessionStore().max_sessions, int)
+    json.dumps(s.rules.to_json())

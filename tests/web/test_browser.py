@@ -1,0 +1,300 @@
+"""Whole games played by clicking in headless Chromium against the real server on
+loopback: the start page filled in, every move made by clicking the cards, the deck and
+the choice buttons (some from the keyboard list), under both presets and variants,
+every phase met; each table shown is checked against the server's game (the person's
+view, no hidden card).  Then undo, hint, stop, resign, the record's download and the
+review's place."""
+
+import json
+import random
+import time
+
+import pytest
+
+from web.conftest import WEB_EXTRA
+
+pytest.importorskip("starlette", reason=WEB_EXTRA)
+pytest.importorskip("selenium", reason="selenium is not installed (pip install -e '.[test]')")
+
+from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
+from selenium.webdriver.common.actions.action_builder import ActionBuilder  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
+from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
+
+import cuttle  # noqa: E402
+from cuttle.cli import main  # noqa: E402
+from cuttle.record import final_game, read_record  # noqa: E402
+from report.conftest import visible_cards  # noqa: E402
+
+EVERY_PHASE = {"main", "counter", "three", "four", "five", "seven", "discard", "block", "ten"}
+ALL_PHASES_RULES = "cuttle.cards ten_blocks_scuttle=true ten_discards=true hand_limit=5"
+
+SHOWN = """
+const s = document.querySelector('#board svg');
+const cards = Array.from(s.querySelectorAll('g.card'));
+return {data: Object.assign({}, s.dataset),
+        faces: cards.filter(c => c.dataset.card).map(c => c.dataset.card),
+        backs: cards.filter(c => c.classList.contains('back') && !c.classList.contains('deck')).length};
+"""
+# The state the page holds, without its picture (smaller to send to the test).
+STATE = """
+if (document.body.dataset.ready !== '1') return null;
+const s = Object.assign({}, window.cuttle.state);
+delete s.svg;
+delete s.observation;
+return s;
+"""
+
+# A point inside `el` where a click lands on it (cards overlap: a Jack lies on its point
+# card, a long hand fans out), in viewport coordinates.
+VISIBLE_POINT = """
+const el = arguments[0], r = el.getBoundingClientRect();
+for (const fy of [0.08, 0.3, 0.5, 0.8]) for (const fx of [0.12, 0.5, 0.85]) {
+  const x = r.left + fx * r.width, y = r.top + fy * r.height;
+  const hit = document.elementFromPoint(x, y);
+  if (hit && hit.closest('g.card') === el) return [x, y];
+}
+return null;
+"""
+
+
+def Wait(d, timeout):
+    """A WebDriverWait that looks every 10 ms (its default, half a second, would
+    dominate a game of many moves)."""
+    return WebDriverWait(d, timeout, poll_frequency=0.01)
+
+
+def wait_ready(d, timeout=60):
+    """The page's state once it waits for the person (or the game is finished)."""
+    return Wait(d, timeout).until(lambda d: d.execute_script(STATE))
+
+
+def click_at(d, el):
+    el.location_once_scrolled_into_view
+    point = d.execute_script(VISIBLE_POINT, el)
+    assert point, "no visible point on the card"
+    a = ActionBuilder(d)
+    a.pointer_action.move_to_location(int(point[0]), int(point[1]))
+    a.pointer_action.click()
+    a.perform()
+
+
+def start(d, server, rules, bot, seat, seed, auto=True):
+    """Fill the start page in and press Play; returns the first state of the game."""
+    d.get(server.url + "/?delay=0")
+    Wait(d, 20).until(lambda d: d.execute_script("return document.body.dataset.ready"))
+    if rules in cuttle.Rules.presets:
+        Select(d.find_element(By.ID, "preset")).select_by_value(rules)
+    else:
+        d.find_element(By.ID, "rules-text").send_keys(rules)
+    kind, _, n = bot.partition(":")
+    Select(d.find_element(By.ID, "bot")).select_by_value(kind)
+    if n:
+        slider = d.find_element(By.ID, "strength")
+        steps = [10, 30, 100, 300, 1000, 3000, 10000, 30000, 100000]
+        slider.send_keys(Keys.HOME)
+        for _ in range(steps.index(int(n))):
+            slider.send_keys(Keys.ARROW_RIGHT)
+        assert d.find_element(By.ID, "strength-value").text == f"{int(n):,} iterations"
+    d.find_element(By.CSS_SELECTOR, f'input[name=seat][value="{seat}"]').click()
+    d.find_element(By.ID, "seed").send_keys(str(seed))
+    want = str(cuttle.Rules.parse(rules))
+    Wait(d, 10).until(
+        lambda d: d.find_element(By.ID, "rules-preview").text == want)
+    d.find_element(By.ID, "go").click()
+    Wait(d, 20).until(lambda d: d.execute_script("return !!document.body.dataset.game"))
+    if not auto:
+        d.find_element(By.ID, "auto").click()
+    st = wait_ready(d)
+    assert st["rules"] == want and st["bot"] == bot and st["you"] == seat
+    return st
+
+
+def server_game(server, st):
+    return server.app.state.cuttle.store.get(st["id"]).game
+
+
+def check_table(d, server, st):
+    """The table shown is the server's game as the person sees it."""
+    shown = d.execute_script(SHOWN)
+    g = server_game(server, st)
+    me = st["you"]
+    assert shown["data"]["ply"] == str(g.ply) == str(st["ply"])
+    assert shown["data"]["phase"] == g.phase == st["phase"]
+    assert shown["data"]["viewer"] == str(me)
+    assert sorted(shown["faces"]) == visible_cards(g, me)
+    hidden = not g.is_public_hand(1 - me)
+    assert shown["backs"] == (len(g.hand(1 - me)) if hidden else 0)
+    return st, g
+
+
+def make_move(d, move, rng, keyboard=False):
+    """Make `move` (a legal move of the state) the way a person would."""
+    text = move["text"]
+    if keyboard:
+        button = d.find_element(By.CSS_SELECTOR, f'#legal button[data-move="{text}"]')
+        d.execute_script("arguments[0].focus()", button)
+        button.send_keys(Keys.ENTER)
+        return "keyboard"
+    if not move["cards"]:
+        deck = d.find_elements(By.CSS_SELECTOR, "#board g.card.deck")
+        if move["verb"] == "draw" and deck and rng.random() < 0.6:
+            click_at(d, deck[-1])
+            return "deck"
+        d.find_element(By.CSS_SELECTOR, f'#choices button[data-move="{text}"]').click()
+        return "button"
+    cards = list(move["cards"])
+    if move["verb"] == "discard":
+        rng.shuffle(cards)
+    ply = d.execute_script("return window.cuttle.state.ply")
+    for c in cards:
+        el = d.find_element(By.CSS_SELECTOR, f'#board g.card[data-card="{c}"]')
+        assert "clickable" in el.get_attribute("class"), (c, text)
+        click_at(d, el)
+    if d.execute_script("return document.body.dataset.ready === '1' && "
+                        "window.cuttle.state.ply === arguments[0]", ply):
+        d.find_element(By.CSS_SELECTOR, f'#choices button[data-move="{text}"]').click()
+        return "cards+button"
+    return "cards"
+
+
+def choose(st, rng, draws=0.1):
+    """A move for the person: often a one-off, a scuttle, a counter or a block (to meet
+    every phase), a draw with probability `draws` (to fill the hand up to its limit),
+    often the highest point card (to end the game), else any."""
+    legal, roll = st["legal"], rng.random()
+    liked = [m for m in legal if m["verb"] in ("oneoff", "scuttle", "counter", "block", "jack")]
+    points = [m for m in legal if m["verb"] == "points"]
+    if liked and roll < 0.45:
+        return rng.choice(liked)
+    if roll < 0.45 + draws and any(m["verb"] == "draw" for m in legal):
+        return next(m for m in legal if m["verb"] == "draw")
+    if points and roll < 0.9:
+        return max(points, key=lambda m: "A23456789T".find(m["cards"][0][0]))
+    return rng.choice(legal)
+
+
+def play_game(d, server, rng, keyboard_every=0, draws=0.1, check_every=1):
+    """Play the started game to its end by clicking (the table checked at every
+    `check_every`-th decision); returns (phases decided, ways of moving, the final
+    state)."""
+    phases, ways, n = set(), set(), 0
+    st = wait_ready(d)
+    while st["status"] == "playing":
+        if n % check_every == 0:
+            check_table(d, server, st)
+        assert st["your_decision"] and st["legal"]
+        phases.add(st["phase"])
+        move = choose(st, rng, draws)
+        n += 1
+        before = st["ply"]
+        ways.add(make_move(d, move, rng, keyboard=bool(keyboard_every) and
+                           n % keyboard_every == 0))
+        st = wait_ready(d)
+        mine = st["history"][before]
+        assert mine == {"ply": before + 1, "player": st["you"], "move": move["text"]}
+        assert st["ply"] > before or st["status"] != "playing"
+    check_table(d, server, st)
+    return phases, ways, st
+
+
+@pytest.mark.parametrize("rules,bot,seat,seed", [
+    ("classic", "greedy", 0, 1),
+    ("cuttle.cards", "expert", 1, 2),
+    ("cuttle.cards joker=true four=random", "ismcts:100", 0, 3),
+    ("classic seven=top2 nine=freeze hand_limit=7 strict_scuttle=true", "random", 1, 4),
+])
+def test_a_whole_game_by_clicking(browser, server, rules, bot, seat, seed):
+    d = browser
+    start(d, server, rules, bot, seat, seed)
+    phases, ways, st = play_game(d, server, random.Random(seed), keyboard_every=4)
+    g = server_game(server, st)
+    assert g.is_over and st["result"]["winner"] == g.winner
+    assert "keyboard" in ways and any(w.startswith("cards") for w in ways)
+    assert not d.find_element(By.ID, "over").get_attribute("hidden")
+    assert "review is not available" in d.find_element(By.ID, "review").text
+    history = d.find_elements(By.CSS_SELECTOR, "#history li")
+    assert len(history) == g.ply and "last" in history[-1].get_attribute("class")
+    assert d.execute_script("return document.body.dataset.status") == "over"
+
+
+def test_every_phase_by_clicking(browser, server):
+    """A variant with every phase, against the bot that plays everything, forced moves
+    made by hand too: new games until the person has decided in every phase."""
+    d = browser
+    seen, games = set(), 0
+    rng = random.Random(11)
+    while not seen >= EVERY_PHASE and games < 12:
+        games += 1
+        start(d, server, ALL_PHASES_RULES, "random", games % 2, 20 + games, auto=False)
+        phases, ways, _ = play_game(d, server, rng, draws=0.3, check_every=4)
+        seen |= phases
+    assert seen >= EVERY_PHASE, (games, EVERY_PHASE - seen)
+
+
+def test_the_controls(browser, server, tmp_path):
+    d = browser
+    st = start(d, server, "classic", "ismcts:100000", 1, 5)
+    # the bot moved first; the history marks its move as the last one
+    assert st["history"][0]["player"] == 0
+    first = st
+    # a hint: the analysis of the person's moves
+    d.find_element(By.ID, "hint").click()
+    Wait(d, 30).until(
+        lambda d: d.find_elements(By.CSS_SELECTOR, "#hint-body table.hint tr.best"))
+    rows = d.find_elements(By.CSS_SELECTOR, "#hint-body table.hint tr")
+    assert len(rows) == len(st["legal"]) + 1
+    assert "NaN" not in d.find_element(By.ID, "hint-body").text
+    # a move, then stop the search at once: the bot plays its best move so far
+    before = st["ply"]
+    make_move(d, st["legal"][0], random.Random(0), keyboard=True)
+    Wait(d, 10).until(lambda d: d.find_element(By.ID, "thinking").is_displayed())
+    d.find_element(By.ID, "stop").click()
+    Wait(d, 10).until(lambda d: d.execute_script("return window.cuttle.state.ply") > before + 1)
+    done, slices = server.app.state.cuttle.store.get(st["id"]).thinker.progress
+    assert 1 <= done < slices == 50            # stopped before the end of its search
+    st = wait_ready(d)
+    assert st["history"][before + 1]["player"] == 0
+    # undo: back to the start of the person's decision
+    d.find_element(By.ID, "undo").click()
+    st = wait_ready(d)
+    assert st["ply"] == first["ply"] and st["legal"] == first["legal"]
+    assert "Took back your" in d.find_element(By.ID, "message").text
+    # a card picked, then cancelled with Escape
+    card = next(m for m in st["legal"] if m["cards"])["cards"][0]
+    click_at(d, d.find_element(By.CSS_SELECTOR, f'#board g.card[data-card="{card}"]'))
+    assert d.find_elements(By.CSS_SELECTOR, "#board g.card.picked")
+    ActionChains(d).send_keys(Keys.ESCAPE).perform()
+    assert not d.find_elements(By.CSS_SELECTOR, "#board g.card.picked")
+    # resign (asked twice), then download the record and replay it
+    d.find_element(By.ID, "resign").click()
+    assert d.find_element(By.ID, "resign").text == "really resign?"
+    d.find_element(By.ID, "resign").click()
+    st = wait_ready(d)
+    assert st["status"] == "resigned" and "you resigned" in d.find_element(By.ID, "result").text.lower()
+    d.execute_cdp_cmd("Page.setDownloadBehavior", {"behavior": "allow",
+                                                   "downloadPath": str(tmp_path)})
+    d.find_element(By.ID, "download").click()
+    deadline = time.monotonic() + 20
+    while not list(tmp_path.glob("cuttle-game-*.json")):
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    time.sleep(0.2)
+    path = next(tmp_path.glob("cuttle-game-*.json"))
+    rec = read_record(path)
+    assert final_game(rec) == server_game(server, st)
+    assert rec["result"]["status"] == "quit" and rec["bot"]["name"] == "ismcts:100000"
+    assert main(["replay", str(path)]) == 0
+    assert json.loads(path.read_text())["human_seat"] == 1
+
+
+def test_a_bad_start_says_why(browser, server):
+    d = browser
+    d.get(server.url + "/")
+    Wait(d, 20).until(lambda d: d.execute_script("return document.body.dataset.ready"))
+    d.find_element(By.ID, "rules-text").send_keys("classic four=sometimes")
+    Wait(d, 10).until(lambda d: "four" in d.find_element(By.ID, "rules-error").text)
+    d.find_element(By.ID, "go").click()
+    Wait(d, 10).until(lambda d: "four" in d.find_element(By.ID, "start-error").text)
+    assert d.current_url.rstrip("/") == server.url

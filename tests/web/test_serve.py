@@ -1,0 +1,201 @@
+"""`cuttle serve` as a person runs it: a real process on loopback, Ctrl-C to stop, its
+warnings and errors; and the load test (many games of random clicks at once)."""
+
+import asyncio
+import importlib.util
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+import pytest
+
+from web.conftest import WEB_EXTRA
+
+pytest.importorskip("starlette", reason=WEB_EXTRA)
+
+from cuttle.cli import main  # noqa: E402
+from web.conftest import TOKEN, free_port, start_token  # noqa: E402
+
+httpx = pytest.importorskip("httpx2" if importlib.util.find_spec("httpx2") else "httpx")
+
+
+class Serve:
+    """`python -m cuttle serve ARGS` in a process of its own, ready when it answers."""
+
+    def __init__(self, *args, host="127.0.0.1"):
+        self.port = free_port()
+        self.url = f"http://{host}:{self.port}"
+        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "cuttle", "serve", "--port", str(self.port), *args],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+            start_new_session=True)
+        deadline = time.monotonic() + 30
+        while True:
+            assert self.proc.poll() is None, self.proc.communicate()
+            try:
+                if httpx.get(self.url + "/", timeout=2).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.1)
+
+    def rss_mb(self):
+        with open(f"/proc/{self.proc.pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+
+    def stop(self):
+        """Ctrl-C; returns (exit status, stdout, stderr)."""
+        self.proc.send_signal(signal.SIGINT)
+        try:
+            out, err = self.proc.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            out, err = self.proc.communicate()
+        return self.proc.returncode, out, err
+
+
+def test_serve_and_ctrl_c():
+    s = Serve()
+    try:
+        r = httpx.get(s.url + "/", timeout=5)
+        assert r.status_code == 200 and "A new game" in r.text
+        # a Host header of another name (a DNS rebinding page) is refused
+        r = httpx.get(s.url + "/", headers={"host": "attacker.example"}, timeout=5)
+        assert r.status_code == 400
+    finally:
+        code, out, err = s.stop()
+    assert code == 0 and f"open http://127.0.0.1:{s.port}/" in out
+    assert "Traceback" not in err
+
+
+def test_serve_elsewhere_warns():
+    s = Serve("--host", "127.0.0.2", host="127.0.0.2")
+    try:
+        r = httpx.get(s.url + "/", headers={"host": "box.lan"}, timeout=5)
+        assert r.status_code == 200          # any name: the person chose to expose it
+    finally:
+        code, out, err = s.stop()
+    assert code == 0 and "warning: serving on 127.0.0.2" in err
+
+
+def test_serve_errors(capsys):
+    assert main(["serve", "--port", "70000"]) == 2
+    assert "--port must be from 1 to 65535" in capsys.readouterr().err
+    assert main(["serve", "--max-games", "0"]) == 2
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        assert main(["serve", "--port", str(port)]) == 1
+    assert "cannot serve on 127.0.0.1" in capsys.readouterr().err
+
+
+# -- the load test ----------------------------------------------------------------------
+
+RULES = ["classic", "cuttle.cards", "cuttle.cards joker=true", "quick four=random",
+         "classic ten_blocks_scuttle=true ten_discards=true hand_limit=6"]
+BOTS = ["random", "greedy", "expert", "ismcts:50"]
+EXPECTED = {200, 201, 204, 409, 422}
+
+
+async def one_player(client, stop_at, rng, stats):
+    """Games of random clicks until `stop_at`: moves (some illegal), the bot's moves,
+    hints, undos, the record at the end, then the game closed."""
+    home = await client.get("/")
+    tok = {TOKEN: start_token(home.text)}
+    while time.monotonic() < stop_at:
+        r = await client.post("/api/games", headers=tok, json={
+            "rules": rng.choice(RULES), "bot": rng.choice(BOTS), "seat": rng.randrange(2),
+            "seed": rng.randrange(2 ** 32)})
+        stats.count(r)
+        if r.status_code != 201:
+            continue
+        gid = r.json()["id"]
+        page = await client.get(f"/game/{gid}")
+        h = {TOKEN: page.text.split(' data-token="')[1].split('"')[0]}
+        api = f"/api/games/{gid}"
+        st = (await client.get(api, headers=h)).json()
+        while st["status"] == "playing" and time.monotonic() < stop_at:
+            roll = rng.random()
+            if st["bot_to_move"]:
+                r = await client.post(api + "/bot", headers=h, json={"ply": st["ply"]})
+            elif roll < 0.03:
+                r = await client.post(api + "/move", headers=h, json={"move": "points KS"})
+                stats.count(r)
+                continue
+            elif roll < 0.05:
+                r = await client.post(api + "/hint", headers=h, json={"rollouts": 20})
+                stats.count(r)
+                continue
+            elif roll < 0.08:
+                r = await client.post(api + "/undo", headers=h)
+            else:
+                m = rng.choice(st["legal"])["text"]
+                r = await client.post(api + "/move", headers=h, json={"move": m, "ply": st["ply"]})
+            stats.count(r)
+            if r.status_code == 200:
+                st = r.json()
+            else:
+                st = (await client.get(api, headers=h)).json()
+        if st["status"] != "playing":
+            stats.count(await client.get(api + "/record", headers=h))
+            stats.games += 1
+        stats.count(await client.delete(api, headers=h))
+
+
+class Stats:
+    def __init__(self):
+        self.requests, self.games, self.bad = 0, 0, []
+
+    def count(self, r):
+        self.requests += 1
+        if r.status_code not in EXPECTED:
+            self.bad.append((r.request.method, r.request.url.path, r.status_code, r.text[:200]))
+
+
+@pytest.mark.load
+def test_load_on_loopback():
+    """50 games at once of random clicks for CUTTLE_WEB_LOAD_SECONDS (10 s here, a
+    minute by hand): no error, and the server's memory flat."""
+    seconds = float(os.environ.get("CUTTLE_WEB_LOAD_SECONDS", "10"))
+    players = int(os.environ.get("CUTTLE_WEB_LOAD_PLAYERS", "50"))
+    s = Serve("--max-games", "200")
+    samples = []
+    stats = Stats()
+
+    async def run():
+        limits = httpx.Limits(max_connections=players)
+        async with httpx.AsyncClient(base_url=s.url, timeout=60, limits=limits) as c:
+            stop_at = time.monotonic() + seconds
+            tasks = [asyncio.create_task(one_player(c, stop_at, random.Random(k), stats))
+                     for k in range(players)]
+            while not all(t.done() for t in tasks):
+                samples.append((time.monotonic(), s.rss_mb()))
+                await asyncio.sleep(0.5)
+            for t in tasks:
+                t.result()
+
+    try:
+        start = time.monotonic()
+        asyncio.run(run())
+        took = time.monotonic() - start
+    finally:
+        code, out, err = s.stop()
+    warm = [mb for t, mb in samples if t - samples[0][0] >= seconds / 3]
+    first, peak = warm[0], max(warm)
+    print(f"\nload: {players} players, {took:.1f} s, {stats.requests:,} requests "
+          f"({stats.requests / took:,.0f}/s), {stats.games} games finished; server RSS "
+          f"{samples[0][1]:.0f} MB at start, {first:.0f} MB after a third, peak {peak:.0f} "
+          f"MB, {warm[-1]:.0f} MB at the end")
+    assert not stats.bad, stats.bad[:5]
+    assert stats.games >= 1 and stats.requests >= 5 * players   # (a busy machine is slow)
+    assert peak - first < 40, samples            # flat: no growth with games played
+    assert code == 0 and "Traceback" not in err, err[-2000:]
