@@ -235,7 +235,8 @@ cdef int search(Tree* t, const State* root, const CRules* r, int iters,
     cdef int it, node, child, n, untried, ply
     cdef double res
     cdef Node* nodes
-    if tree_reserve(t, t.n + iters + 1, t.n_ranks + (iters + 1) * RANKED) < 0:
+    if tree_reserve(t, t.n + iters + 1,
+                    t.n_ranks + (iters + 1) * RANKED if cfg.rank else 0) < 0:
         return -1
     nodes = t.nodes
     if t.n == 0:
@@ -298,25 +299,26 @@ cdef void tree_clear(Tree* t) noexcept nogil:
     free(t.ranks)
     tree_init(t)
 
+cdef inline int grow(void** block, int* cap, int want, size_t size) noexcept nogil:
+    # Room in *block for `want` items of `size` bytes (the contents kept); -1 if it
+    # cannot be had (*block unchanged).
+    cdef void* more
+    if want <= cap[0]:
+        return 0
+    more = realloc(block[0], want * size)
+    if more == NULL:
+        return -1
+    block[0] = more
+    cap[0] = want
+    return 0
+
 cdef int tree_reserve(Tree* t, int cap, int rank_cap) noexcept nogil:
     # Room for `cap` nodes and `rank_cap` ranked moves (the contents kept); -1 (and t
     # cleared) if it cannot be had.
-    cdef Node* more
-    cdef Ranked* more_ranks
-    if cap > t.cap:
-        more = <Node*>realloc(t.nodes, cap * sizeof(Node))
-        if more == NULL:
-            tree_clear(t)
-            return -1
-        t.nodes = more
-        t.cap = cap
-    if rank_cap > t.rank_cap:
-        more_ranks = <Ranked*>realloc(t.ranks, rank_cap * sizeof(Ranked))
-        if more_ranks == NULL:
-            tree_clear(t)
-            return -1
-        t.ranks = more_ranks
-        t.rank_cap = rank_cap
+    if grow(<void**>&t.nodes, &t.cap, cap, sizeof(Node)) < 0 or \
+            grow(<void**>&t.ranks, &t.rank_cap, rank_cap, sizeof(Ranked)) < 0:
+        tree_clear(t)
+        return -1
     return 0
 
 cdef int tree_advance(Tree* t, const CRules* r, const uint32_t* moves, int k) noexcept nogil:
