@@ -160,16 +160,21 @@ def report(rows, args):
 
 
 def parser():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--other", required=True, help="the other checkout (its build)")
     ap.add_argument("--other-python", default=sys.executable,
                     help="the Python that imports the other build (e.g. its venv's)")
-    ap.add_argument("--mine", default="ismcts:1000")
-    ap.add_argument("--theirs", default="ismcts:1000")
-    ap.add_argument("--rules", default="classic")
-    ap.add_argument("--games", type=int, default=2000)
-    ap.add_argument("--seed", type=int, default=2026)
-    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--mine", default="ismcts:1000",
+                    help="this checkout's policy (default ismcts:1000)")
+    ap.add_argument("--theirs", default="ismcts:1000",
+                    help="the other build's policy (default ismcts:1000)")
+    ap.add_argument("--rules", default="classic", help="rule preset (default classic)")
+    ap.add_argument("--games", type=int, default=2000,
+                    help="games, in pairs on one deal (default 2000)")
+    ap.add_argument("--seed", type=int, default=2026, help="the match's seed (default 2026)")
+    ap.add_argument("--workers", type=int, default=2,
+                    help="pairs of processes playing at once (default 2)")
     ap.add_argument("--mine-config", default="{}",
                     help="settings of this checkout's search (JSON, for _search_config)")
     ap.add_argument("--out", required=True, help="results, one JSON line a game")

@@ -27,8 +27,8 @@ def option_lines(text):
     return entries
 
 
-def test_there_are_five_benchmarks():
-    assert len(BENCHMARKS) == 5
+def test_there_are_six_benchmarks():
+    assert len(BENCHMARKS) == 6
 
 
 @pytest.mark.parametrize("path", BENCHMARKS, ids=lambda p: p.name)
