@@ -20,6 +20,7 @@ from cuttle._search cimport (Tree, tree_init, tree_clear, tree_advance, ismcts_v
 from cuttle._core cimport CoreGame
 from cuttle.threads import thread_count
 from cuttle._signals cimport Stop, stop_start, stop_enter, stop_leave, stop_finish
+from cuttle._infer cimport move_likelihood as infer_move_likelihood
 
 
 cdef class SearchTrees:
@@ -59,7 +60,7 @@ cdef class SearchTrees:
             self.clear()
             return 0
         for i in range(self.count):
-            if tree_advance(&self.trees[i], &game.hist_moves[self.ply],
+            if tree_advance(&self.trees[i], &game.cr, &game.hist_moves[self.ply],
                             <int>(game.nhist - self.ply)) < 0:
                 self.clear()
                 raise MemoryError("no memory for the search tree")
@@ -159,3 +160,14 @@ def decide(CoreGame game, int policy, uint64_t seed, int threads=1, SearchTrees 
     m = root_parallel(trees, &s, &game.cr, policy, seed, threads, buf, n)
     trees.searched(game)
     return m
+
+
+def move_likelihood(CoreGame game, uint32_t move):
+    """The probability that the player to decide in `game` plays `move` under the
+    search's model of an opponent (cuttle._infer: the expert's values as a softmax,
+    mixed with a uniform choice), read from that player's own view; 1.0 when the move
+    is forced.  The search weighs the opponent's hidden hands by it."""
+    cdef double p
+    with nogil:
+        p = infer_move_likelihood(&game.st, &game.cr, move)
+    return p

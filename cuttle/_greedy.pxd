@@ -14,6 +14,9 @@ cdef extern from *:
     const double WIN_VALUE "CU_WIN_VALUE"
 
 cdef uint32_t greedy_move(State* s, const CRules* r, Rng* g, uint32_t* buf, int n) noexcept nogil
+# Greedy's value of each of the n moves in buf for the player to decide, into out.
+cdef void greedy_values(const State* s, const CRules* r, const uint32_t* buf, int n,
+                        double* out) noexcept nogil
 
 cdef inline double terminal_value(const State* s, int me) noexcept nogil:
     # A finished game's value for `me`: a win, a loss or a draw.

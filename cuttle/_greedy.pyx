@@ -58,14 +58,19 @@ cdef double greedy_value(State* s, const CRules* r, int me, int depth) noexcept 
             best = v
     return best
 
-cdef uint32_t greedy_move(State* s, const CRules* r, Rng* g, uint32_t* buf, int n) noexcept nogil:
+cdef void greedy_values(const State* s, const CRules* r, const uint32_t* buf, int n,
+                        double* out) noexcept nogil:
     cdef int me = s.to_move
     cdef State child
-    cdef double values[MAX_MOVES]
     cdef int i
     for i in range(n):
         child = s[0]
         apply_move(&child, r, buf[i])
-        values[i] = greedy_value(&child, r, me, 2)
+        out[i] = greedy_value(&child, r, me, 2)
+
+cdef uint32_t greedy_move(State* s, const CRules* r, Rng* g, uint32_t* buf, int n) noexcept nogil:
+    cdef double values[MAX_MOVES]
+    cdef int i
+    greedy_values(s, r, buf, n, values)
     i = best_index(values, n, g, -1e18)
     return buf[i if i >= 0 else 0]

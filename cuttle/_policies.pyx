@@ -20,7 +20,7 @@ from cuttle._state cimport (State, CRules, Rng, MAX_MOVES, POL_RANDOM, POL_GREED
                             is_search)
 from cuttle._state cimport POLICY_SHIFT as C_POLICY_SHIFT
 from cuttle._engine cimport gen_moves, apply_move
-from cuttle._search cimport tree_init, tree_clear, tree_advance, ismcts_move
+from cuttle._search cimport tree_init, tree_clear, tree_drop, tree_advance, ismcts_move
 from cuttle._playout cimport (MoveLog, play_until, plain_move, end_by_cap, PLAY_OVER,
                               PLAY_CAP, PLAY_DECIDE, PLAY_LOG_FULL, PLAY_NO_MEMORY)
 
@@ -56,9 +56,9 @@ cdef inline uint32_t search_move(State* s, const CRules* r, int policy, Rng* g,
     # A searching seat's move, its tree kept (advanced along the moves since its last
     # search, or dropped when they cannot be followed); MOVE_NO_MEMORY on failure.
     cdef int p = s.to_move
-    if kept.nsince[p] > MAX_SINCE or tree_advance(&kept.trees[p], kept.since[p],
+    if kept.nsince[p] > MAX_SINCE or tree_advance(&kept.trees[p], r, kept.since[p],
                                                    kept.nsince[p]) < 0:
-        kept.trees[p].n = 0
+        tree_drop(&kept.trees[p])
     kept.nsince[p] = 0
     return ismcts_move(s, r, policy, g, buf, n, &kept.trees[p])
 

@@ -5,6 +5,10 @@
 
 from libc.stdint cimport uint32_t, int32_t
 from cuttle._state cimport State, CRules, Rng
+from cuttle._infer cimport Seen, seen_reset
+
+cdef enum:
+    RANKED = 8                # moves a node remembers from its first expansion
 
 ctypedef struct Node:
     uint32_t move
@@ -16,19 +20,42 @@ ctypedef struct Node:
     int32_t avail             # iterations in which `move` was available
     float prior               # the expert's opinion of `move`, in [0, 1]
     double reward             # wins (draw = 1/2) of `player` through this node
+    int32_t ranked            # its children-to-be, best first: ranks[ranked ...] (-1: none)
+    int32_t n_ranked
+
+ctypedef struct Ranked:
+    # A move the expert ranked at a node's first expansion, and its prior.
+    uint32_t move
+    float prior
 
 ctypedef struct Tree:
     Node* nodes               # nodes[0] is the root (the searcher's position)
     int n                     # nodes in use (0: empty)
     int cap
+    Ranked* ranks             # the nodes' ranked moves (RANKED per expanded node)
+    int n_ranks
+    int rank_cap
+    Seen seen                 # the opponent's decisions since (and before) the last search
 
 cdef inline void tree_init(Tree* t) noexcept nogil:
-    # An empty tree (no memory held).
+    # An empty tree (no memory held), nothing seen.
     t.nodes = NULL
     t.n = t.cap = 0
+    t.ranks = NULL
+    t.n_ranks = t.rank_cap = 0
+    seen_reset(&t.seen)
+
+cdef inline void tree_drop(Tree* t) noexcept nogil:
+    # Forget the tree and what was seen (the moves since cannot be followed); the
+    # memory is kept for the next search.
+    t.n = 0
+    t.n_ranks = 0
+    seen_reset(&t.seen)
 
 cdef void tree_clear(Tree* t) noexcept nogil
-cdef int tree_advance(Tree* t, const uint32_t* moves, int k) noexcept nogil
+# Follow the k moves played since t's last search: the opponent's decisions are kept
+# (t.seen) and the root moves along them (the subtree reached kept, or t emptied).
+cdef int tree_advance(Tree* t, const CRules* r, const uint32_t* moves, int k) noexcept nogil
 # Search `policy`'s iteration count into t and add each root move's visits to visits[]
 # (indexed like root_moves); `iters` overrides the count (root parallelism splits it).
 cdef int ismcts_visits(Tree* t, const State* root, const CRules* r, int policy, int iters,

@@ -11,16 +11,17 @@ the play loop of cuttle._playout, so this module needs only that, not the dispat
 (cuttle._policies) that calls it.
 """
 
-from libc.stdint cimport uint32_t, int32_t
+from libc.stdint cimport uint32_t, int32_t, uint64_t
 from libc.stdlib cimport malloc, realloc, free
+from libc.string cimport memset
 from libc.math cimport log, sqrt, exp, INFINITY
 
 from cuttle._state cimport *
 from cuttle._rng cimport rng_below
 from cuttle._engine cimport gen_moves, apply_move
-from cuttle._hidden cimport determinize
+from cuttle._infer cimport Belief, belief_build, belief_deal, seen_search, seen_follow
 from cuttle._signals cimport poll_interrupt
-from cuttle._greedy cimport best_index, WIN_VALUE
+from cuttle._greedy cimport best_index, greedy_values, WIN_VALUE
 from cuttle._expert cimport expert_values, position_value
 from cuttle._playout cimport play_until, end_by_cap, PLAY_CAP, GAME_MOVE_CAP
 
@@ -33,6 +34,12 @@ ctypedef struct SearchConfig:
     double scale              # ... and are scored by the evaluation: points per logit
     double widen              # progressive widening: a node visited v times has at most
                               # 1 + widen * v ** 0.5 children tried (0: no limit)
+    int rank                  # expansions after a node's first take its remembered best
+                              # moves (RANKED), 0: every expansion evaluates every move
+    int infer                 # deal the opponent's hand by its decisions (_infer), 0: uniform
+    int expert_plies          # the priors of the nodes this shallow (the root: 0) are the
+                              # expert's, deeper ones greedy's look-ahead (cheaper)
+
 
 cdef SearchConfig SEARCH[2]   # [0]: ismcts, [1]: ismcts-random
 SEARCH[0].playout = POL_GREEDY
@@ -42,12 +49,15 @@ SEARCH[0].temp = 4.0
 SEARCH[0].depth = 6
 SEARCH[0].scale = 30.0
 SEARCH[0].widen = 0.25
+SEARCH[0].expert_plies = 1000
+SEARCH[0].infer = 0
+SEARCH[0].rank = 0
 SEARCH[1] = SEARCH[0]
 SEARCH[1].playout = POL_RANDOM
 
 
 def _search_config(int which, playout=None, c=None, bias=None, temp=None, depth=None,
-                   scale=None, widen=None):
+                   scale=None, widen=None, expert_plies=None, infer=None, rank=None):
     """Read or change a search's settings (0: ismcts, 1: ismcts-random); for tuning.
     The playouts' policy is a kind that does not search (random, greedy or expert)."""
     if which not in (0, 1):
@@ -57,18 +67,29 @@ def _search_config(int which, playout=None, c=None, bias=None, temp=None, depth=
                          f"greedy ({POL_GREEDY}) or expert ({POL_EXPERT})")
     cdef dict settings = SEARCH[which]        # the struct as a dict
     changes = dict(playout=playout, c=c, bias=bias, temp=temp, depth=depth, scale=scale,
-                   widen=widen)
+                   widen=widen, expert_plies=expert_plies, infer=infer, rank=rank)
     settings.update({k: v for k, v in changes.items() if v is not None})
     SEARCH[which] = settings
     return SEARCH[which]
 
 
-cdef inline int in_moves(uint32_t m, const uint32_t* buf, int n) noexcept nogil:
+cdef enum:
+    MOVE_WORDS = 1 << 10      # a bitmap of the 2**16 move codes, in 64-bit words
+
+cdef inline void mark(uint64_t* present, const uint32_t* buf, int n) noexcept nogil:
+    # Flip the bits of the n moves in buf (set them, then clear them again).
     cdef int i
     for i in range(n):
-        if buf[i] == m:
-            return 1
-    return 0
+        present[buf[i] >> 6] ^= (<uint64_t>1) << (buf[i] & 63)
+
+cdef inline int is_present(const uint64_t* present, uint32_t m) noexcept nogil:
+    return <int>((present[m >> 6] >> (m & 63)) & 1)
+
+cdef inline int is_child(const Node* nodes, int node, uint32_t m) noexcept nogil:
+    cdef int child = nodes[node].first_child
+    while child >= 0 and nodes[child].move != m:
+        child = nodes[child].next_sibling
+    return child >= 0
 
 cdef inline void node_init(Node* nd, uint32_t move, int parent, int player,
                            float prior) noexcept nogil:
@@ -81,6 +102,8 @@ cdef inline void node_init(Node* nd, uint32_t move, int parent, int player,
     nd.avail = 1
     nd.prior = prior
     nd.reward = 0.0
+    nd.ranked = -1
+    nd.n_ranked = 0
 
 cdef inline float prior_of(double v, double best, double temp) noexcept nogil:
     # A move's value against the best one's, as a logistic in [0, 1] (1 for the best).
@@ -90,36 +113,79 @@ cdef inline float prior_of(double v, double best, double temp) noexcept nogil:
         return 0.0
     return <float>(2.0 / (1.0 + exp((best - v) / temp)))
 
-cdef int expand(Node* nodes, int node, int n_nodes, const State* s, const CRules* r,
-                const SearchConfig* cfg, const uint32_t* buf, int n, Rng* g) noexcept nogil:
-    """Add to `node` the untried move (of the n legal in s) that the expert likes best
-    (any untried move without priors); returns the new node's index."""
+cdef void remember_ranks(Tree* t, int node, const uint32_t* buf, double* values, int n,
+                         double top, double temp) noexcept nogil:
+    # Keep the RANKED best moves of a node's first expansion (values is consumed), so
+    # that its later expansions need not evaluate every move again.
+    cdef Ranked* out = &t.ranks[t.n_ranks]
+    cdef int i, j, best
+    for j in range(RANKED):
+        best = -1
+        for i in range(n):
+            if values[i] > -INFINITY and (best < 0 or values[i] > values[best]):
+                best = i
+        if best < 0:
+            break
+        out[j].move = buf[best]
+        out[j].prior = prior_of(values[best], top, temp)
+        values[best] = -INFINITY
+    t.nodes[node].ranked = t.n_ranks
+    t.nodes[node].n_ranked = j
+    t.n_ranks += RANKED
+
+cdef int expand(Tree* t, int node, int ply, const State* s, const CRules* r,
+                const SearchConfig* cfg, const uint32_t* buf, int n, const uint64_t* present,
+                Rng* g) noexcept nogil:
+    """Add to `node` the untried move (of the n legal in s, marked in `present`) that
+    the expert likes best (any untried move without priors); returns the new node.
+    The first expansion of a node evaluates every move and remembers the best RANKED;
+    later ones take the best of those that is untried and legal in this sample, and
+    evaluate again only when none is."""
     cdef double values[MAX_MOVES]
+    cdef Node* nodes = t.nodes
     cdef int i, child, pick = -1, k = 0
     cdef double top = -1e300
     cdef float prior = 1.0
-    if cfg.bias > 0.0:
-        expert_values(s, r, buf, n, values)
-        for i in range(n):
-            if values[i] > top:
-                top = values[i]
-    for i in range(n):
-        child = nodes[node].first_child
-        while child >= 0 and nodes[child].move != buf[i]:
-            child = nodes[child].next_sibling
-        if child < 0 and cfg.bias <= 0.0:
-            k += 1                          # uniform among the untried (reservoir)
-            if rng_below(g, k) == 0:
+    cdef uint32_t move = 0
+    cdef const Ranked* ranked
+    if cfg.bias > 0.0 and nodes[node].ranked >= 0:
+        ranked = &t.ranks[nodes[node].ranked]
+        for i in range(nodes[node].n_ranked):
+            if is_present(present, ranked[i].move) and \
+                    not is_child(nodes, node, ranked[i].move):
+                move = ranked[i].move
+                prior = ranked[i].prior
                 pick = i
-        elif child >= 0 and cfg.bias > 0.0:
-            values[i] = -INFINITY           # tried already: never the pick
-    if cfg.bias > 0.0:
-        pick = best_index(values, n, g, -1e300)
-        prior = prior_of(values[pick], top, cfg.temp)
-    child = n_nodes
-    node_init(&nodes[child], buf[pick], node, s.to_move, prior)
+                break
+    if pick < 0:
+        if cfg.bias > 0.0:
+            if ply <= cfg.expert_plies:
+                expert_values(s, r, buf, n, values)
+            else:
+                greedy_values(s, r, buf, n, values)
+            for i in range(n):
+                if values[i] > top:
+                    top = values[i]
+        for i in range(n):
+            child = is_child(nodes, node, buf[i])
+            if not child and cfg.bias <= 0.0:
+                k += 1                      # uniform among the untried (reservoir)
+                if rng_below(g, k) == 0:
+                    pick = i
+            elif child and cfg.bias > 0.0:
+                values[i] = -INFINITY       # tried already: never the pick
+        if cfg.bias > 0.0:
+            pick = best_index(values, n, g, -1e300)
+            prior = prior_of(values[pick], top, cfg.temp)
+            if cfg.rank and nodes[node].ranked < 0 and t.n_ranks + RANKED <= t.rank_cap:
+                values[pick] = -INFINITY    # (a child from now on)
+                remember_ranks(t, node, buf, values, n, top, cfg.temp)
+        move = buf[pick]
+    child = t.n
+    node_init(&nodes[child], move, node, s.to_move, prior)
     nodes[child].next_sibling = nodes[node].first_child
     nodes[node].first_child = child
+    t.n += 1
     return child
 
 cdef inline void playout(State* s, const CRules* r, int policy, Rng* g,
@@ -133,36 +199,62 @@ cdef inline void playout(State* s, const CRules* r, int policy, Rng* g,
                   NULL) == PLAY_CAP and depth <= 0:
         end_by_cap(s)
 
+cdef int select(const Node* nodes, int node, const uint64_t* present,
+                const SearchConfig* cfg) noexcept nogil:
+    # The available child with the best UCB score and progressive bias (-1: none).
+    cdef int child = nodes[node].first_child
+    cdef int best_child = -1
+    cdef double score_, best_score = -1e300
+    while child >= 0:
+        if nodes[child].visits > 0 and is_present(present, nodes[child].move):
+            score_ = nodes[child].reward / nodes[child].visits + \
+                cfg.c * sqrt(log(<double>nodes[child].avail) / nodes[child].visits) + \
+                cfg.bias * nodes[child].prior / (nodes[child].visits + 1)
+            if score_ > best_score:
+                best_score = score_
+                best_child = child
+        child = nodes[child].next_sibling
+    return best_child
+
 cdef int search(Tree* t, const State* root, const CRules* r, int iters,
                 const SearchConfig* cfg, Rng* g) noexcept nogil:
     """Run `iters` iterations from `root` (the decider's position) into tree t, whose
     root is that position (empty, or reused from an earlier search).  Returns 0, or
     -1 when the nodes cannot be allocated (t is then empty).  Stops early on Ctrl-C."""
     cdef uint32_t buf[MAX_MOVES]
+    cdef uint64_t present[MOVE_WORDS]
+    cdef Belief belief
     cdef State s
     cdef int me = root.to_move
-    cdef int it, node, child, best_child, n, untried
-    cdef double score_, best_score, logn, res
+    cdef int it, node, child, n, untried, ply
+    cdef double res
     cdef Node* nodes
-    if tree_reserve(t, t.n + iters + 1) < 0:
+    if tree_reserve(t, t.n + iters + 1,
+                    t.n_ranks + (iters + 1) * RANKED if cfg.rank else 0) < 0:
         return -1
     nodes = t.nodes
     if t.n == 0:
         node_init(&nodes[0], 0, -1, me ^ 1, 0.5)
         t.n = 1
+    memset(present, 0, sizeof(present))
+    belief.n = 0
+    if cfg.infer:
+        belief_build(&belief, &t.seen, root, r, g)
+    seen_search(&t.seen, root)
     for it in range(iters):
         if (it & 15) == 0 and poll_interrupt():
             break                          # Ctrl-C: answer with the best move so far
         s = root[0]
-        determinize(&s, r, me, g)
-        node = 0
+        belief_deal(&belief, &s, r, me, g)
+        node = ply = 0
         while s.phase != PH_OVER:
             n = gen_moves(&s, r, buf)
+            mark(present, buf, n)
             # Available children get an availability count; untried moves are counted.
             untried = n
             child = nodes[node].first_child
             while child >= 0:
-                if in_moves(nodes[child].move, buf, n):
+                if is_present(present, nodes[child].move):
                     nodes[child].avail += 1
                     untried -= 1
                 child = nodes[child].next_sibling
@@ -170,29 +262,17 @@ cdef int search(Tree* t, const State* root, const CRules* r, int iters,
                     n - untried >= 1.0 + cfg.widen * sqrt(<double>nodes[node].visits):
                 untried = 0                # wide enough for its visits: select
             if untried > 0 and t.n < t.cap:
-                node = expand(nodes, node, t.n, &s, r, cfg, buf, n, g)
-                t.n += 1
+                node = expand(t, node, ply, &s, r, cfg, buf, n, present, g)
+                mark(present, buf, n)
                 apply_move(&s, r, nodes[node].move)
                 break
-            if untried > 0:
-                break                      # node pool full: play out from here
-            best_child = -1
-            best_score = -1e300
-            child = nodes[node].first_child
-            while child >= 0:
-                if nodes[child].visits > 0 and in_moves(nodes[child].move, buf, n):
-                    logn = log(<double>nodes[child].avail)
-                    score_ = nodes[child].reward / nodes[child].visits + \
-                        cfg.c * sqrt(logn / nodes[child].visits) + \
-                        cfg.bias * nodes[child].prior / (nodes[child].visits + 1)
-                    if score_ > best_score:
-                        best_score = score_
-                        best_child = child
-                child = nodes[child].next_sibling
-            if best_child < 0:
-                break
-            apply_move(&s, r, nodes[best_child].move)
-            node = best_child
+            child = -1 if untried > 0 else select(nodes, node, present, cfg)
+            mark(present, buf, n)
+            if child < 0:
+                break                      # node pool full, or nothing to select
+            apply_move(&s, r, nodes[child].move)
+            node = child
+            ply += 1
         # The playout: to the end, or cut short and scored by the evaluation.
         playout(&s, r, cfg.playout, g, cfg.depth)
         if s.phase == PH_OVER:
@@ -210,42 +290,56 @@ cdef int search(Tree* t, const State* root, const CRules* r, int iters,
 
 cdef void tree_clear(Tree* t) noexcept nogil:
     free(t.nodes)
+    free(t.ranks)
     tree_init(t)
 
-cdef int tree_reserve(Tree* t, int cap) noexcept nogil:
-    # Room for `cap` nodes (the contents kept); -1 (and t cleared) if it cannot be had.
-    cdef Node* more
-    if cap <= t.cap:
+cdef inline int grow(void** block, int* cap, int want, size_t size) noexcept nogil:
+    # Room in *block for `want` items of `size` bytes (the contents kept); -1 if it
+    # cannot be had (*block unchanged).
+    cdef void* more
+    if want <= cap[0]:
         return 0
-    more = <Node*>realloc(t.nodes, cap * sizeof(Node))
+    more = realloc(block[0], want * size)
     if more == NULL:
-        tree_clear(t)
         return -1
-    t.nodes = more
-    t.cap = cap
+    block[0] = more
+    cap[0] = want
     return 0
 
-cdef int tree_advance(Tree* t, const uint32_t* moves, int k) noexcept nogil:
-    """Move t's root along the k moves played since its search (the whole subtree
-    reached is kept, compacted, the rest dropped; no subtree: t is emptied).  The
-    subtree's statistics come from samples of the earlier view that agree with every
-    public move since, so they stay valid for the new root (Cowling et al. reuse).
-    Returns -1 if memory runs out (t is then empty)."""
+cdef int tree_reserve(Tree* t, int cap, int rank_cap) noexcept nogil:
+    # Room for `cap` nodes and `rank_cap` ranked moves (the contents kept); -1 (and t
+    # cleared) if it cannot be had.
+    if grow(<void**>&t.nodes, &t.cap, cap, sizeof(Node)) < 0 or \
+            grow(<void**>&t.ranks, &t.rank_cap, rank_cap, sizeof(Ranked)) < 0:
+        tree_clear(t)
+        return -1
+    return 0
+
+cdef int tree_advance(Tree* t, const CRules* r, const uint32_t* moves, int k) noexcept nogil:
+    """Follow the k moves played since t's search: the opponent's decisions among them
+    are kept (_infer.seen_follow), and t's root moves along them (the whole subtree
+    reached is kept, compacted, the rest dropped; no subtree: t is emptied; the nodes'
+    ranked moves are dropped).  The subtree's statistics come from samples of the
+    earlier view that agree with every public move since, so they stay valid for the
+    new root (Cowling et al. reuse).  Returns -1 if memory runs out (t is then empty)."""
     cdef int node = 0
     cdef int i, child, size, head, j, c
     cdef Node* out
+    seen_follow(&t.seen, r, moves, k)
     if t.n == 0:
+        t.n_ranks = 0
         return 0
     for i in range(k):
         child = t.nodes[node].first_child
         while child >= 0 and t.nodes[child].move != moves[i]:
             child = t.nodes[child].next_sibling
         if child < 0:
-            t.n = 0
+            t.n = t.n_ranks = 0
             return 0
         node = child
     if node == 0:
         return 0
+    t.n_ranks = 0
     # Copy the subtree breadth-first into a fresh array, renumbered from 0.
     out = <Node*>malloc(t.cap * sizeof(Node))
     if out == NULL:
@@ -253,6 +347,7 @@ cdef int tree_advance(Tree* t, const uint32_t* moves, int k) noexcept nogil:
         return -1
     out[0] = t.nodes[node]
     out[0].parent = -1
+    out[0].ranked = -1
     out[0].next_sibling = -1
     size = 1
     head = 0
@@ -266,6 +361,7 @@ cdef int tree_advance(Tree* t, const uint32_t* moves, int k) noexcept nogil:
             size += 1
             out[j] = t.nodes[child]
             out[j].parent = head
+            out[j].ranked = -1
             out[j].next_sibling = -1
             if c < 0:
                 out[head].first_child = j

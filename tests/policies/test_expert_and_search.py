@@ -219,3 +219,22 @@ def test_the_search_settings_change_only_what_is_given():
     finally:
         _search._search_config(1, **before)
     assert _search._search_config(1) == before
+
+
+def test_the_cheap_search_settings_play_legal_reproducible_games():
+    # rank (a node's remembered best moves), greedy's priors below expert_plies and the
+    # inference: settings off by default, still legal and seeded when on.
+    from cuttle import _search
+    before = _search._search_config(0)
+    try:
+        _search._search_config(0, rank=1, expert_plies=1, infer=1, depth=2)
+        runs = [cuttle.simulate(4, players=("ismcts:120", "expert"), seed=9, threads=t,
+                                progress=False).summary() for t in (1, 2)]
+        assert runs[0].win_rate(0).value == runs[1].win_rate(0).value
+        for name in ("ismcts:60", "ismcts-random:60"):
+            g = cuttle.Game(seed=4)
+            bots = [Bot(name, seed=1), Bot("random", seed=2)]
+            while not g.is_over and len(g.moves) < 300:
+                g.play(bots[g.to_move].choose(g))
+    finally:
+        _search._search_config(0, **before)

@@ -1,0 +1,200 @@
+"""A match between this checkout's search and another checkout's build, at chosen budgets.
+
+    python benchmarks/bench_search_match.py --other /path/to/old/checkout \\
+        --other-python /path/to/old/venv/bin/python --mine ismcts:1000 --theirs ismcts:1000 \\
+        --games 2000 --out match.jsonl
+
+Two builds cannot share a process, so the other build runs in a child process (its own
+Python, its checkout first on sys.path) that keeps its Game and Bot and answers over a
+pipe; this checkout's bot plays in the worker itself.  Games come in pairs on one deal
+(game 2k and 2k + 1: deal seed + k, the seats swapped), each bot with its own seeded
+stream, so the match is reproducible; --workers pairs of processes play in parallel.
+Each side's CPU time per decision (time.process_time of its own process around
+Bot.choose, decisions with more than one legal move) is reported, so that budgets can
+be matched: "same CPU time per move" means choosing --mine so that both means agree.
+Results are appended to --out as they finish (a rerun skips the games already there).
+
+The score is this checkout's (a draw counts half), with a 95% interval from the
+per-pair variance (paired deals), and as Elo: 400 log10(score / (1 - score)).
+"""
+
+import argparse
+import json
+import math
+import os
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+MOVE_GUARD = 3000                    # a game still running after this many moves: draw
+
+
+def serve(root):
+    """The other build's side: JSON requests on stdin, answers on stdout."""
+    sys.path.insert(0, os.path.abspath(root))
+    import cuttle
+    from cuttle.policies import Bot
+    assert os.path.abspath(cuttle.__file__).startswith(os.path.abspath(root)), cuttle.__file__
+    game = bot = None
+    for line in sys.stdin:
+        req = json.loads(line)
+        if "new" in req:
+            new = req["new"]
+            game = cuttle.Game(new["rules"], seed=new["seed"])
+            bot = Bot(new["bot"], seed=new["bot_seed"])
+            out = {"ok": True, "version": cuttle.__version__}
+        elif "play" in req:
+            game.play(req["play"])
+            out = {"ok": True}
+        else:
+            n = len(list(game.legal_moves))
+            c = time.process_time()
+            code = bot.choose(game).code
+            out = {"code": code, "cpu": time.process_time() - c, "n": n}
+        sys.stdout.write(json.dumps(out) + "\n")
+        sys.stdout.flush()
+
+
+class Other:
+    def __init__(self, python, root):
+        env = dict(os.environ, PYTHONPATH=os.path.abspath(root))
+        self.p = subprocess.Popen([python, os.path.abspath(__file__), "--serve", root],
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                                  env=env, cwd="/")
+
+    def ask(self, req):
+        self.p.stdin.write(json.dumps(req) + "\n")
+        self.p.stdin.flush()
+        return json.loads(self.p.stdout.readline())
+
+    def close(self):
+        self.p.stdin.close()
+        self.p.wait()
+
+
+def play_game(i, args, cuttle, Bot, other):
+    deal = args.seed + i // 2
+    mine = i % 2                         # my seat
+    game = cuttle.Game(args.rules, seed=deal)
+    bot = Bot(args.mine, seed=1_000_003 * args.seed + 2 * i)
+    other.ask({"new": {"rules": args.rules, "seed": deal, "bot": args.theirs,
+                       "bot_seed": 1_000_003 * args.seed + 2 * i + 1}})
+    cpu = [0.0, 0.0]                     # mine, theirs (decisions with a choice)
+    dec = [0, 0]
+    moves = 0
+    while not game.is_over and moves < MOVE_GUARD:
+        n = len(list(game.legal_moves))
+        if game.to_move == mine:
+            c = time.process_time()
+            code = bot.choose(game).code
+            dt = time.process_time() - c
+            side = 0
+        else:
+            ans = other.ask({"choose": True})
+            assert ans["n"] == n, "the two builds disagree on the legal moves"
+            code, dt, side = ans["code"], ans["cpu"], 1
+        if n > 1:
+            cpu[side] += dt
+            dec[side] += 1
+        game.play(code)
+        other.ask({"play": code})
+        moves += 1
+    w = game.winner if game.is_over else None
+    score = 0.5 if w is None else (1.0 if w == mine else 0.0)
+    return {"game": i, "seat": mine, "score": score, "moves": moves, "cpu": cpu, "dec": dec}
+
+
+def worker(args, w):
+    sys.path.insert(0, os.path.join(HERE, ".."))
+    import cuttle
+    from cuttle.policies import Bot
+    from cuttle._search import _search_config
+    _search_config(0, **json.loads(args.mine_config))
+    other = Other(args.other_python, args.other)
+    done = set(r["game"] for r in read(args.out))
+    with open(args.out, "a") as f:
+        for i in range(w, args.games, args.workers):
+            if i in done:
+                continue
+            f.write(json.dumps(play_game(i, args, cuttle, Bot, other)) + "\n")
+            f.flush()
+    other.close()
+
+
+def read(path):
+    if not os.path.exists(path):
+        return []
+    with open(path) as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def report(rows, args):
+    pairs = {}
+    for r in rows:
+        pairs.setdefault(r["game"] // 2, []).append(r["score"])
+    full = [sum(v) / 2 for v in pairs.values() if len(v) == 2]
+    n = 2 * len(full)
+    if not full:
+        print("no complete pair yet")
+        return
+    mean = sum(full) / len(full)
+    var = sum((x - mean) ** 2 for x in full) / max(1, len(full) - 1)
+    half = 1.96 * math.sqrt(var / len(full))
+
+    def elo(p):
+        p = min(max(p, 1e-6), 1 - 1e-6)
+        return 400 * math.log10(p / (1 - p))
+
+    wins = sum(1 for r in rows if r["score"] == 1.0)
+    draws = sum(1 for r in rows if r["score"] == 0.5)
+    cpu = [sum(r["cpu"][k] for r in rows) / max(1, sum(r["dec"][k] for r in rows))
+           for k in (0, 1)]
+    print(f"{args.mine} (this checkout) vs {args.theirs} ({args.other}), rules "
+          f"{args.rules}, seed {args.seed}: {n} games in {len(full)} paired deals")
+    print(f"  wins {wins}, draws {draws}, losses {len(rows) - wins - draws}")
+    print(f"  score {mean:.1%} [{mean - half:.1%}, {mean + half:.1%}] (95%, paired)")
+    print(f"  Elo {elo(mean):+.0f} [{elo(mean - half):+.0f}, {elo(mean + half):+.0f}]")
+    print(f"  CPU per decision: mine {cpu[0] * 1e3:.2f} ms, theirs {cpu[1] * 1e3:.2f} ms "
+          f"(ratio {cpu[0] / cpu[1]:.2f})")
+
+
+def parser():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--other", required=True, help="the other checkout (its build)")
+    ap.add_argument("--other-python", default=sys.executable,
+                    help="the Python that imports the other build (e.g. its venv's)")
+    ap.add_argument("--mine", default="ismcts:1000",
+                    help="this checkout's policy (default ismcts:1000)")
+    ap.add_argument("--theirs", default="ismcts:1000",
+                    help="the other build's policy (default ismcts:1000)")
+    ap.add_argument("--rules", default="classic", help="rule preset (default classic)")
+    ap.add_argument("--games", type=int, default=2000,
+                    help="games, in pairs on one deal (default 2000)")
+    ap.add_argument("--seed", type=int, default=2026, help="the match's seed (default 2026)")
+    ap.add_argument("--workers", type=int, default=2,
+                    help="pairs of processes playing at once (default 2)")
+    ap.add_argument("--mine-config", default="{}",
+                    help="settings of this checkout's search (JSON, for _search_config)")
+    ap.add_argument("--out", required=True, help="results, one JSON line a game")
+    ap.add_argument("--report", action="store_true", help="only summarise --out")
+    return ap
+
+
+def main(argv):
+    if argv[:1] == ["--serve"]:
+        return serve(argv[1])
+    if argv[:1] == ["--worker"]:
+        return worker(parser().parse_args(argv[2:]), int(argv[1]))
+    args = parser().parse_args(argv)
+    if not args.report:
+        procs = [subprocess.Popen([sys.executable, os.path.abspath(__file__), "--worker",
+                                   str(w)] + argv) for w in range(args.workers)]
+        for p in procs:
+            p.wait()
+    report(read(args.out), args)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

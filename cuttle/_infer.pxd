@@ -1,0 +1,50 @@
+# cython: language_level=3
+# Inference of the opponent's hidden hand from its recent decisions: a search keeps
+# what it saw (Seen) between its decisions, and weighs candidate hands by how likely the
+# opponent's moves are under a model of its play (Belief), so that its determinizations
+# are not uniform.  Nothing here reads a hidden card: see _infer.pyx.
+
+from libc.stdint cimport uint32_t, uint64_t
+from cuttle._state cimport State, CRules, Rng
+
+cdef enum:
+    MAX_SEEN = 4              # the opponent's most recent decisions that are weighed
+    N_CANDIDATES = 64         # candidate hands weighed per search
+
+ctypedef struct Seen:
+    # The position of the searcher's last search, and the opponent's decisions since
+    # (and before, while its hand stayed reconstructible: see seen_follow).
+    State last
+    int has_last
+    State before[MAX_SEEN]    # the positions the opponent decided in, oldest first
+    uint32_t move[MAX_SEEN]   # ... and its moves there
+    int n
+
+ctypedef struct Belief:
+    # Candidate hands of the opponent and their cumulative weights (n = 0: none, the
+    # determinizations are uniform).
+    uint64_t hands[N_CANDIDATES]
+    double cum[N_CANDIDATES]
+    int n
+
+cdef inline void seen_reset(Seen* o) noexcept nogil:
+    o.has_last = 0
+    o.n = 0
+
+cdef inline void seen_search(Seen* o, const State* root) noexcept nogil:
+    # The searcher searches from root: the moves that follow are replayed from here.
+    o.last = root[0]
+    o.has_last = 1
+
+# Replay the k moves played since the last search, keeping the opponent's decisions.
+cdef void seen_follow(Seen* o, const CRules* r, const uint32_t* moves, int k) noexcept nogil
+# Weigh N_CANDIDATES determinizations of the searcher's view of root by the likelihood
+# of the decisions in o (b.n = 0 when nothing was seen or nothing tells them apart).
+cdef void belief_build(Belief* b, const Seen* o, const State* root, const CRules* r,
+                       Rng* g) noexcept nogil
+# A determinization of s for p: the opponent's hand drawn from b by weight, the other
+# unknown cards shuffled into the deck's unknown places (uniform when b.n == 0).
+cdef void belief_deal(const Belief* b, State* s, const CRules* r, int p, Rng* g) noexcept nogil
+# The model's probability of `move` for the player to decide in q (for tests: _infer's
+# Python helper); 1 when q has a single legal move.
+cdef double move_likelihood(const State* q, const CRules* r, uint32_t move) noexcept nogil
