@@ -2,6 +2,7 @@
 
 from ._version import __version__
 from .analysis import Analysis, analyse, analyze
+from .balancing import balance
 from .cards import CARDS, Card
 from .errors import IllegalMoveError, Interrupted, InvalidMoveError
 from .game import Game, LegalMoves
@@ -17,5 +18,5 @@ from . import render  # noqa: F401  (registers the renderers of every result: cu
 
 __all__ = ["Analysis", "Bot", "Card", "CARDS", "Game", "IllegalMoveError", "InvalidMoveError",
            "Interrupted", "LegalMoves", "Move", "Observation", "Rules", "__version__", "analyse",
-           "analyze", "atlas",
+           "analyze", "atlas", "balance",
            "compare", "simulate", "wilson_interval"]

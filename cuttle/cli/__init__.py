@@ -7,6 +7,7 @@
     cuttle play --bot ismcts:1000        cuttle replay game.json --step
     cuttle analyse "hands: 2C 3D 7H / 2H 4S; points: TH / 9D" --rollouts 2000
     cuttle atlas --quick                 (every house rule against its base preset)
+    cuttle balance --quick               (rule sets that make the game fair)
 
 Every command reports a problem the same way (`main`): a bad option or input prints the
 command's usage and one line ``cuttle COMMAND: error: ...`` and exits with status 2; a
@@ -22,7 +23,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from .._version import __version__
-from . import analyse, atlas, play, replay, serve, simulate
+from . import analyse, atlas, balance, play, replay, serve, simulate
 from .options import CommandError, UsageError
 
 if TYPE_CHECKING:
@@ -45,6 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_command(sub)
     analyse.add_command(sub)
     atlas.add_command(sub)
+    balance.add_command(sub)
     serve.add_command(sub)
     return parser
 

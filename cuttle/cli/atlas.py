@@ -9,7 +9,7 @@ import textwrap
 
 from ..variants import BASES, QUICK, AtlasInterrupted, Pairing, atlas, default_pairings
 from ..render.plot import check_plot_folder
-from ..variants.run import CHEAP, SEARCH
+from ..variants.run import CHEAP, INTERACTIONS, SEARCH
 from ..policies import is_search
 from ..simulation import DEFAULT_MAX_MOVES
 from ..simulation.api import MAX_CHUNK, MAX_MAX_MOVES
@@ -52,6 +52,18 @@ def _points(text):
     return v
 
 
+def _count_to(limit):
+    """A count from 0 to `limit`."""
+    def read(text):
+        t = str(text).strip()
+        if not (t.isascii() and t.isdigit() and int(t) <= limit):
+            raise argparse.ArgumentTypeError(f"expected a whole number from 0 to {limit}, "
+                                             f"not {text!r}")
+        return int(t)
+    read.__name__ = "count"
+    return read
+
+
 def add_command(sub: argparse._SubParsersAction) -> None:
     """Add `cuttle atlas` to the subcommands."""
     p = sub.add_parser(
@@ -89,6 +101,10 @@ def add_command(sub: argparse._SubParsersAction) -> None:
                         f"{100 * QUICK['target']:g} pp, at most {QUICK['max_games']:,} games "
                         f"per variant in chunks of {QUICK['chunk_size']:,} (other options "
                         f"still apply)")
+    p.add_argument("--interactions", type=_count_to(20), default=INTERACTIONS, metavar="N",
+                   help=f"measure the interactions of the clearest variants of N flags (one "
+                        f"each) in pairs, once a group's variants are done (default "
+                        f"{INTERACTIONS}; 0: none)")
     p.add_argument("--results", metavar="FILE", default=None,
                    help="append every finished chunk to this JSON-lines file and reuse the "
                         "chunks it holds: the same command run again continues where it "
@@ -190,7 +206,7 @@ def run_atlas(args: argparse.Namespace) -> int:
             res = atlas(pairings, bases, seed=seed, results=args.results,
                         max_moves=args.max_moves, confidence=args.confidence,
                         threads=args.threads, client=client, progress=args.progress,
-                        play=not args.report_only)
+                        play=not args.report_only, interactions=args.interactions)
         except AtlasInterrupted as e:
             print(f"\ncuttle: {e}; the tables below hold the finished chunks",
                   file=sys.stderr)

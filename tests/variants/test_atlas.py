@@ -93,7 +93,7 @@ def test_a_run_stopped_and_resumed_is_one_run(small, tmp_path):
     again = atlas(results=str(path), **SMALL)
     assert again.played_records == 0 and same(again, small)
     lines = path.read_text().splitlines()
-    keys = [tuple(json.loads(x)[k] for k in ("rules", "chunk")) for x in lines[1:]]
+    keys = [tuple(json.loads(x)[k] for k in ("base", "rules", "chunk")) for x in lines[1:]]
     assert len(keys) == len(set(keys)) == part.played_records + resumed.played_records
     # read only: the same tables, and unfinished rows for a file that lacks chunks
     assert same(atlas(results=str(path), play=False, **SMALL), small)
@@ -182,9 +182,13 @@ def test_outputs(small, tmp_path):
     text = small.markdown(command="cuttle atlas ...")
     assert text.startswith("Command: `cuttle atlas ...`")
     assert "### classic, random self-play" in text and "| **classic (base)** |" in text
-    assert text.count("\n|") == 2 + len(g.rows)      # header, separator, rows
+    inter = len(g.interactions)
+    assert inter                                      # its interactions' table, too
+    # header, separator, rows; the same for the interactions
+    assert text.count("\n|") == 2 + len(g.rows) + 2 + inter
     html = small._repr_html_()
-    assert html.count("<tr") == 1 + len(g.rows) and "classic, random self-play" in html
+    assert html.count("<tr") == 1 + len(g.rows) + 1 + inter
+    assert "classic, random self-play" in html
     assert 'class="pos"' in html and 'class="neg"' in html   # clear shifts stand out
     d = small.as_dict()
     rows = d["groups"][0]["rows"]
@@ -203,7 +207,8 @@ def test_outputs(small, tmp_path):
     assert lines[0] == ("base,policy,variant,rules,status,games,metric,value,low,high,shift,"
                         "shift_low,shift_high,statistic")
     assert lines[1].split(",")[6] == "first" and lines[1].endswith(",first_mover_win_rate")
-    assert len(lines) == 1 + len(g.rows) * 9
+    assert len(lines) == 1 + len(g.rows) * 9 + len(g.interactions) * 5
+    assert lines[-1].endswith(",interaction") and "+" in lines[-1]
     paths = small.plot(str(tmp_path))
     assert [p.rsplit("/", 1)[-1] for p in paths] == ["classic-random.png"]
     assert (tmp_path / "classic-random.png").stat().st_size > 10_000
