@@ -30,7 +30,6 @@ import time
 from dataclasses import asdict, dataclass, fields, replace
 from typing import TYPE_CHECKING, Any
 
-from ..errors import Interrupted
 from ..policies import is_search, policy_name
 from ..progress import Line, clock, show_by_default
 from ..rules import Rules
@@ -40,7 +39,7 @@ from ..simulation.api import MAX_CHUNK, MAX_MAX_MOVES, check_client
 from ..threads import check_threads
 from ..validation import (check_confidence, check_count, check_fraction, check_int,
                           check_output_path)
-from ..variants.chunks import ChunkPlayer, first_chunk
+from ..variants.chunks import ChunkPlayer, RunInterrupted, first_chunk
 from ..variants.interactions import Interaction, combine, measure
 from ..variants.run import FINGERPRINT_GAMES
 from ..variants.store import Store, tally_to_json
@@ -168,21 +167,10 @@ class BalanceConfig:
                 "confidence": self.confidence}
 
 
-class BalanceInterrupted(Interrupted):
+class BalanceInterrupted(RunInterrupted):
     """Ctrl-C stopped a search: `result` is the search so far (every finished chunk;
     what was still playing is "unfinished"); every finished chunk is in the results
     file, if there is one."""
-
-    def __init__(self, result: BalanceResult, path: str | None = None):
-        super().__init__(result, result.played_records, None, "chunk record")
-        self.path = path
-
-    def __str__(self):
-        s = f"interrupted after playing {self.done:,} chunk records"
-        if self.path:
-            s += (f"; every finished chunk is in {self.path}: run the same command again "
-                  f"to continue")
-        return s
 
 
 class _Status:
@@ -284,15 +272,14 @@ class _Run:
             self.unfinished = True
         return got
 
-    def _rate(self):
-        played = sum(p.games for p in self.players.values())
-        spent = time.perf_counter() - self.t0
-        return played, (played / spent if played and spent > 0 else None)
-
-    def _show(self, info, left_chunks, rule_sets, size, final=True):
-        games, rate = self._rate()
-        self.status(dict(info, games=games, rate=rate, left=left_chunks * rule_sets * size),
-                    final=final)
+    def _show(self, info, left_chunks, rule_sets, policy=None):
+        """The status after a chunk: the games played so far, the rate of the stage's
+        policy and the games left in the stage at most."""
+        player = self.players[policy or self.config.policy]
+        games = sum(p.games for p in self.players.values())
+        rate = player.games / player.seconds if player.seconds > 0 else None
+        self.status(dict(info, games=games, rate=rate,
+                         left=left_chunks * rule_sets * player.chunk_size), final=True)
 
     # -- the stages ----------------------------------------------------------------------
 
@@ -310,37 +297,45 @@ class _Run:
                 return
 
     def screen(self) -> None:
-        c, b = self.config, self.config.budget
-        base = self.base["screen"] = Measure(confidence=c.confidence)
+        b = self.config.budget
         cap = b.chunks(b.screen_games)
+
+        def decide(active):
+            for x in active:
+                if _half(x.shift) <= b.screen_target:
+                    x.status = "converged"
+                elif x.chunks >= cap:
+                    x.status = "capped"
+        self._paired("screen", self.singles, lambda x: x.variant.rules, decide, cap)
+
+    def _paired(self, stage, items, rules_of, decide, cap):
+        """Play `items` (each with a status, a measure and its chunks) with the base on
+        `stage`'s games, those still playing chunk by chunk; `decide(active)` updates
+        their statuses after each chunk; what the file lacks (reading only) is
+        unfinished."""
+        c = self.config
+        base = self.base[stage] = Measure(confidence=c.confidence)
         chunk = 0
         while True:
-            active = [s for s in self.singles if s.status == PLAYING]
+            active = [x for x in items if x.status == PLAYING]
             if not active:
                 return
-            info = {"playing": len(active), "total": len(self.singles)}
-            got = self._records(c.policy, "screen", chunk,
-                                [(c.base, c.base)] + [(c.base, s.variant.rules)
-                                                      for s in active], info)
+            info = {"playing": len(active), "total": len(items)}
+            got = self._records(c.policy, stage, chunk, [(c.base, c.base)] +
+                                [(c.base, rules_of(x)) for x in active], info)
             if got is None:
-                for s in active:
-                    s.status = UNFINISHED
+                for x in active:
+                    x.status = UNFINISHED
                 return
             base.add(got[(c.base, c.base)][0])
-            for s in active:
-                s.measure.add(*got[(c.base, s.variant.rules)])
-                s.chunks += 1
-                e = s.shift
-                if (e.high - e.low) / 2 <= b.screen_target:
-                    s.status = "converged"
-                elif s.chunks >= cap:
-                    s.status = "capped"
+            for x in active:
+                x.measure.add(*got[(c.base, rules_of(x))])
+                x.chunks += 1
+            decide(active)
             chunk += 1
-            left = max([cap - s.chunks for s in self.singles if s.status == PLAYING] + [0])
-            self._show(dict(info, stage="screen", chunk=chunk - 1,
-                            playing=sum(s.status == PLAYING for s in self.singles)),
-                       left, 1 + sum(s.status == PLAYING for s in self.singles),
-                       b.chunk_size)
+            playing = [x for x in items if x.status == PLAYING]
+            self._show(dict(info, stage=stage, chunk=chunk - 1, playing=len(playing)),
+                       max([cap - x.chunks for x in playing] + [0]), 1 + len(playing))
 
     def interact(self) -> None:
         c, b = self.config, self.config.budget
@@ -359,7 +354,7 @@ class _Run:
                        + [0])
             info = dict(d, stage="interactions")
             if d.get("finished"):
-                self._show(info, left, rule_sets, b.chunk_size)
+                self._show(info, left, rule_sets)
             else:
                 self.status(info)
         measure(self.interactions, player, target=b.interaction_target, max_chunks=cap,
@@ -386,32 +381,12 @@ class _Run:
 
     def race(self) -> None:
         c, b = self.config, self.config.budget
-        base = self.base["race"] = Measure(confidence=c.confidence)
         cap = b.chunks(b.race_games)
-        chunk = 0
-        while True:
-            active = [e for e in self.entries if e.status == PLAYING]
-            if not active:
-                break
-            info = {"playing": len(active), "total": len(self.entries)}
-            got = self._records(c.policy, "race", chunk,
-                                [(c.base, c.base)] + [(c.base, e.key.rules) for e in active],
-                                info)
-            if got is None:
-                for e in active:
-                    e.status = UNFINISHED
-                break
-            base.add(got[(c.base, c.base)][0])
-            for e in active:
-                e.measure.add(*got[(c.base, e.key.rules)])
-                e.chunks += 1
+
+        def decide(active):
             look(self.entries, level=self.level, target=b.race_target, max_chunks=cap,
                  max_draws=c.max_draws, moves=c.moves)
-            chunk += 1
-            playing = [e for e in self.entries if e.status == PLAYING]
-            left = max([cap - e.chunks for e in playing] + [0])
-            self._show(dict(info, stage="race", chunk=chunk - 1, playing=len(playing)),
-                       left, 1 + len(playing), b.chunk_size)
+        self._paired("race", self.entries, lambda e: e.key.rules, decide, cap)
         self._collect()
 
     def _collect(self):
@@ -426,49 +401,42 @@ class _Run:
         return [r for r in self.results if r.winner]
 
     def confirm(self) -> None:
-        c, b = self.config, self.config.budget
-        todo = self._winners()
-        base = self.base["confirm"] = Measure(confidence=c.confidence)
-        for r in todo:
-            r.confirm = Measure(confidence=c.confidence)
-        cap = b.chunks(b.confirm_games)
-        chunk = 0
-        while todo:
-            info = {"playing": len(todo), "total": len(self._winners())}
-            got = self._records(c.policy, "confirm", chunk,
-                                [(c.base, c.base)] + [(c.base, r.rules) for r in todo], info)
-            if got is None:
-                return
-            base.add(got[(c.base, c.base)][0])
-            for r in todo:
-                r.confirm.add(*got[(c.base, r.rules)])
-            chunk += 1
-            todo = [r for r in todo if chunk < cap and
-                    _half(r.confirm.estimate("first_score")) > b.confirm_target]
-            self._show(dict(info, stage="confirm", chunk=chunk - 1, playing=len(todo)),
-                       cap - chunk if todo else 0, 1 + len(todo), b.chunk_size)
+        b = self.config.budget
+        self._replay("confirm", self.config.policy, "confirm", b.chunks(b.confirm_games),
+                     lambda m: _half(m.estimate("first_score")) <= b.confirm_target)
 
     def check(self) -> None:
         c = self.config
-        if not c.check or not self._winners():
-            return
-        player = self.players[c.check]
-        base = self.base["check"] = Measure(confidence=c.confidence)
+        if c.check:
+            size = self.players[c.check].chunk_size
+            self._replay("check", c.check, "check", -(-c.check_games // size),
+                         lambda m: False, f"check under {c.check}")
+
+    def _replay(self, stage, policy, attr, cap, done, label=None):
+        """Play the winners again with the base on `stage`'s games, chunk by chunk, into
+        each winner's measure `attr` (and the base's), each until `done(measure)` or
+        `cap` chunks."""
+        c = self.config
         todo = self._winners()
+        if not todo:
+            return
+        base = self.base[stage] = Measure(confidence=c.confidence)
         for r in todo:
-            r.check = Measure(confidence=c.confidence)
-        chunks = -(-c.check_games // player.chunk_size)
-        for chunk in range(chunks):
-            info = {"playing": len(todo), "total": len(todo)}
-            got = self._records(c.check, "check", chunk,
+            setattr(r, attr, Measure(confidence=c.confidence))
+        chunk, total = 0, len(todo)
+        while todo:
+            info = {"playing": len(todo), "total": total}
+            got = self._records(policy, stage, chunk,
                                 [(c.base, c.base)] + [(c.base, r.rules) for r in todo], info)
             if got is None:
                 return
             base.add(got[(c.base, c.base)][0])
             for r in todo:
-                r.check.add(*got[(c.base, r.rules)])
-            self._show(dict(info, stage=f"check under {c.check}", chunk=chunk),
-                       chunks - chunk - 1, 1 + len(todo), player.chunk_size)
+                getattr(r, attr).add(*got[(c.base, r.rules)])
+            chunk += 1
+            todo = [r for r in todo if chunk < cap and not done(getattr(r, attr))]
+            self._show(dict(info, stage=label or stage, chunk=chunk - 1, playing=len(todo)),
+                       cap - chunk if todo else 0, 1 + len(todo), policy)
 
     def stop(self) -> None:
         """Ctrl-C: what was still playing is unfinished."""

@@ -11,8 +11,7 @@ from ..variants import BASES, QUICK, AtlasInterrupted, Pairing, atlas, default_p
 from ..render.plot import check_plot_folder
 from ..variants.run import CHEAP, INTERACTIONS, SEARCH
 from ..policies import is_search
-from ..simulation import DEFAULT_MAX_MOVES
-from ..simulation.api import MAX_CHUNK, MAX_MAX_MOVES
+from ..simulation.api import MAX_CHUNK
 from . import options
 from .options import CommandError, UsageError
 from .simulate import Cluster, write_outputs
@@ -37,19 +36,6 @@ def _setting(kind, parse):
         return (name or None, parse(value))
     read.__name__ = kind
     return read
-
-
-def _points(text):
-    """A half-width in percentage points, 0 < x < 100."""
-    try:
-        v = float(str(text).strip().rstrip("%").removesuffix("pp"))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected percentage points like 0.25, not "
-                                         f"{text!r}") from None
-    if not 0 < v < 100:
-        raise argparse.ArgumentTypeError(f"must be between 0 and 100 percentage points, "
-                                         f"not {text!r}")
-    return v
 
 
 def _count_to(limit):
@@ -82,7 +68,7 @@ def add_command(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--bases", default=",".join(BASES), metavar="PRESET,...",
                    help=f"base presets (default {','.join(BASES)})")
     p.add_argument("--target", action="append", default=[], metavar="[POLICY=]PP",
-                   type=_setting("target", _points),
+                   type=_setting("target", options.points),
                    help=f"stop a variant once the half-width of its first-player shift "
                         f"interval is at most PP percentage points (default "
                         f"{100 * CHEAP[0]:g}, {100 * SEARCH[0]:g} for a search; "
@@ -105,25 +91,7 @@ def add_command(sub: argparse._SubParsersAction) -> None:
                    help=f"measure the interactions of the clearest variants of N flags (one "
                         f"each) in pairs, once a group's variants are done (default "
                         f"{INTERACTIONS}; 0: none)")
-    p.add_argument("--results", metavar="FILE", default=None,
-                   help="append every finished chunk to this JSON-lines file and reuse the "
-                        "chunks it holds: the same command run again continues where it "
-                        "stopped")
-    p.add_argument("--report-only", action="store_true",
-                   help="play nothing: the tables of what --results FILE holds")
-    p.add_argument("--seed", type=options.seed, default=None,
-                   help="seed of the games (default 1; the results file keys chunks by it)")
-    p.add_argument("--max-moves", type=options.at_most(MAX_MAX_MOVES),
-                   default=DEFAULT_MAX_MOVES, metavar="M",
-                   help=f"a game still running after M moves is a draw (default "
-                        f"{DEFAULT_MAX_MOVES})")
-    p.add_argument("--confidence", type=options.confidence, default=0.95, metavar="C",
-                   help="confidence level of the intervals: 0.95 or 95%% (default 0.95)")
-    p.add_argument("--threads", type=options.threads, default=None, metavar="T",
-                   help="cores to use (default: all)")
-    p.add_argument("--scheduler", type=options.scheduler, default=None, metavar="ADDRESS",
-                   help="play the chunks on a dask cluster: tcp://HOST:8786, or local:N "
-                        "(needs: pip install \"cuttle[dask]\")")
+    options.add_run_options(p, "an interrupted atlas")
     options.add_progress_and_outputs(p, "progress", "the atlas",
                                      "one CSV row per rule set and metric")
     p.add_argument("--plot", metavar="DIR", default=None,

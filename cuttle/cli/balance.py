@@ -12,11 +12,10 @@ from ..files import write_text
 from ..render.plot import check_plot_path
 from ..report.pages import balance_page, save_page
 from ..rules import Rules
-from ..simulation import DEFAULT_MAX_MOVES
-from ..simulation.api import MAX_CHUNK, MAX_MAX_MOVES
+from ..simulation.api import MAX_CHUNK
 from . import options
 from .options import CommandError, UsageError
-from .simulate import Cluster, write_outputs
+from .simulate import Cluster, save_plot, write_outputs
 
 __all__ = ["add_command"]
 
@@ -31,14 +30,7 @@ EPILOG = """examples:
 
 def _points(text):
     """Percentage points, 0 < x < 100, as a fraction."""
-    try:
-        v = float(str(text).strip().rstrip("%").removesuffix("pp"))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected percentage points like 0.5, not "
-                                         f"{text!r}") from None
-    if not 0 < v < 100:
-        raise argparse.ArgumentTypeError(f"must be between 0 and 100, not {text!r}")
-    return v / 100
+    return options.points(text) / 100
 
 
 def _moves(text):
@@ -63,48 +55,44 @@ def _deal(text):
         raise argparse.ArgumentTypeError(str(e)) from None
 
 
+# option, Budget field, type, metavar, help (with the two defaults, cheap; search)
+BUDGET = [
+    ("--chunk-size", "chunk_size", options.at_most(MAX_CHUNK), "N",
+     "games per chunk: the unit of the results file, of stopping and of Ctrl-C"),
+    ("--screen-games", "screen_games", options.at_most(10 ** 12), "N",
+     "at most N games per single change"),
+    ("--screen-target", "screen_target", "pp", "PP",
+     "a single change stops once its shift is known to ±PP"),
+    ("--negligible", "negligible", "pp", "PP",
+     "never combine a change whose shift is known to lie within ±PP"),
+    ("--pairs", "pairs", options.at_most(64), "N",
+     "measure the interactions of N pairs of changes"),
+    ("--candidates", "per_size", options.at_most(64), "N",
+     "race at most N candidates of each size"),
+    ("--target", "race_target", "pp", "PP",
+     "a raced candidate stops once its score is known to ±PP at the race's simultaneous "
+     "level"),
+    ("--max-games", "race_games", options.at_most(10 ** 12), "N",
+     "at most N race games per candidate"),
+    ("--confirm-target", "confirm_target", "pp", "PP",
+     "a winner's confirmation stops once its score is known to ±PP (95%%)"),
+    ("--confirm-games", "confirm_games", options.at_most(10 ** 12), "N",
+     "at most N confirmation games per winner"),
+]
+
+
+def _default(field, budget):
+    v = getattr(budget, field)
+    return f"{100 * v:g}" if isinstance(v, float) else f"{v:,}"
+
+
 def _budget_options(p):
-    c, s = CHEAP, SEARCH
     g = p.add_argument_group("budget (defaults for random, greedy and expert; for a search "
-                             "policy, in parentheses)")
-    g.add_argument("--chunk-size", type=options.at_most(MAX_CHUNK), metavar="N",
-                   help=f"games per chunk: the unit of the results file, of stopping and "
-                        f"of Ctrl-C ({c.chunk_size:,}; {s.chunk_size:,})")
-    g.add_argument("--screen-games", type=options.at_most(10 ** 12), metavar="N",
-                   help=f"at most N games per single change ({c.screen_games:,}; "
-                        f"{s.screen_games:,})")
-    g.add_argument("--screen-target", type=_points, metavar="PP",
-                   help=f"a single change stops once its shift is known to ±PP "
-                        f"({100 * c.screen_target:g}; {100 * s.screen_target:g})")
-    g.add_argument("--negligible", type=_points, metavar="PP",
-                   help=f"never combine a change whose shift is known to lie within ±PP "
-                        f"({100 * c.negligible:g}; {100 * s.negligible:g})")
-    g.add_argument("--pairs", type=options.at_most(64), metavar="N",
-                   help=f"measure the interactions of N pairs of changes ({c.pairs}; "
-                        f"{s.pairs})")
-    g.add_argument("--candidates", type=options.at_most(64), metavar="N",
-                   help=f"race at most N candidates of each size ({c.per_size}; "
-                        f"{s.per_size})")
-    g.add_argument("--target", type=_points, metavar="PP",
-                   help=f"a raced candidate stops once its score is known to ±PP at the "
-                        f"race's simultaneous level ({100 * c.race_target:g}; "
-                        f"{100 * s.race_target:g})")
-    g.add_argument("--max-games", type=options.at_most(10 ** 12), metavar="N",
-                   help=f"at most N race games per candidate ({c.race_games:,}; "
-                        f"{s.race_games:,})")
-    g.add_argument("--confirm-target", type=_points, metavar="PP",
-                   help=f"a winner's confirmation stops once its score is known to ±PP "
-                        f"({100 * c.confirm_target:g}; {100 * s.confirm_target:g})")
-    g.add_argument("--confirm-games", type=options.at_most(10 ** 12), metavar="N",
-                   help=f"at most N confirmation games per winner ({c.confirm_games:,}; "
-                        f"{s.confirm_games:,})")
-
-
-BUDGET_OPTIONS = {"chunk_size": "chunk_size", "screen_games": "screen_games",
-                  "screen_target": "screen_target", "negligible": "negligible", "pairs": "pairs",
-                  "candidates": "per_size", "target": "race_target",
-                  "max_games": "race_games", "confirm_target": "confirm_target",
-                  "confirm_games": "confirm_games"}
+                             "policy)")
+    for option, field, kind, metavar, text in BUDGET:
+        g.add_argument(option, dest=field, type=_points if kind == "pp" else kind,
+                       metavar=metavar, help=f"{text} ({_default(field, CHEAP)}; "
+                                             f"{_default(field, SEARCH)})")
 
 
 def add_command(sub: argparse._SubParsersAction) -> None:
@@ -147,25 +135,7 @@ def add_command(sub: argparse._SubParsersAction) -> None:
                    help=f"a small search in under a minute: the flags "
                         f"{', '.join(QUICK_FLAGS)} unless --flags, chunks of "
                         f"{QUICK.chunk_size:,} games, small caps")
-    p.add_argument("--results", metavar="FILE", default=None,
-                   help="append every finished chunk to this JSON-lines file and reuse the "
-                        "chunks it holds: the same command run again continues where it "
-                        "stopped")
-    p.add_argument("--report-only", action="store_true",
-                   help="play nothing: the tables of what --results FILE holds")
-    p.add_argument("--seed", type=options.seed, default=1,
-                   help="seed of the games (default 1; the results file keys chunks by it)")
-    p.add_argument("--max-moves", type=options.at_most(MAX_MAX_MOVES),
-                   default=DEFAULT_MAX_MOVES, metavar="M",
-                   help=f"a game still running after M moves is a draw (default "
-                        f"{DEFAULT_MAX_MOVES})")
-    p.add_argument("--confidence", type=options.confidence, default=0.95, metavar="C",
-                   help="confidence level of the intervals: 0.95 or 95%% (default 0.95)")
-    p.add_argument("--threads", type=options.threads, default=None, metavar="T",
-                   help="cores to use (default: all)")
-    p.add_argument("--scheduler", type=options.scheduler, default=None, metavar="ADDRESS",
-                   help="play the chunks on a dask cluster: tcp://HOST:8786, or local:N "
-                        "(needs: pip install \"cuttle[dask]\")")
+    options.add_run_options(p, "an interrupted search", default_seed=1)
     _budget_options(p)
     options.add_progress_and_outputs(p, "progress", "the search",
                                      "one CSV row per candidate and figure")
@@ -202,8 +172,8 @@ def _check_outputs(args):
 
 
 def _budget(args):
-    given = {field: getattr(args, option) for option, field in BUDGET_OPTIONS.items()
-             if getattr(args, option) is not None}
+    given = {field: getattr(args, field) for _, field, *_ in BUDGET
+             if getattr(args, field) is not None}
     return given or None
 
 
@@ -234,12 +204,7 @@ def run_balance(args: argparse.Namespace) -> int:
         _write(args.markdown, res.markdown())
     if args.html:
         save_page(args.html, balance_page(res))
-    if args.plot:
-        try:
-            res.plot(args.plot)
-        except OSError as e:
-            raise CommandError(f"cannot write {args.plot!r}: {e.strerror or e}") from None
-        print(f"plot saved to {args.plot}", file=sys.stderr)
+    save_plot(args, res)
     return status
 
 

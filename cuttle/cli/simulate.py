@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import TextIO
 
-__all__ = ["Cluster", "add_commands", "write_outputs"]
+__all__ = ["Cluster", "add_commands", "save_plot", "write_outputs"]
 
 
 def _add_common(p, plot_help):
@@ -194,13 +194,14 @@ def run_simulate(args: argparse.Namespace) -> int:
     if res is not None:
         s = res.summary(args.confidence)
         write_outputs(args, str(s), s.as_dict, s.to_csv)
-        _plot(args, s)
+        save_plot(args, s)
         if args.html:
             save_page(args.html, simulation_page(s))
     return status
 
 
-def _plot(args, result):
+def save_plot(args: argparse.Namespace, result: Any) -> None:
+    """Save `result`'s plot to --plot FILE, if given, and say so on stderr."""
     if args.plot:
         try:
             result.plot(args.plot)
@@ -241,7 +242,7 @@ def run_compare(args: argparse.Namespace) -> int:
     if cmp is None:
         return status
     write_outputs(args, str(cmp), cmp.as_dict, cmp.to_csv)
-    _plot(args, cmp)
+    save_plot(args, cmp)
     if args.html:
         save_page(args.html, comparison_page(cmp))
     return status

@@ -16,8 +16,10 @@ in one `cuttle.compare` call over the rule sets they involve (the same games: ga
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import time
+from typing import TYPE_CHECKING, Any
 
+from ..errors import Interrupted
 from ..simulation import compare, simulate
 from .store import ResultsFileError, chunk_key
 
@@ -32,7 +34,7 @@ if TYPE_CHECKING:
 
     Record = tuple[Rules, Rules]
 
-__all__ = ["ChunkPlayer", "first_chunk"]
+__all__ = ["ChunkPlayer", "RunInterrupted", "first_chunk"]
 
 STAGE_GAMES = 10 ** 12          # game indices of one stage of a run (see first_chunk)
 
@@ -44,13 +46,32 @@ def first_chunk(stage: int, chunk_size: int) -> int:
     return stage * (STAGE_GAMES // chunk_size)
 
 
+class RunInterrupted(Interrupted):
+    """Ctrl-C stopped a run that keeps its chunks in a results file (an atlas, a balance
+    search): `result` is the run so far, `done` the chunk records it played, `path` the
+    results file (None without one), which holds every finished chunk."""
+
+    def __init__(self, result: Any, path: str | None = None):
+        # done: the records (chunks of games under one rule set) this run played
+        super().__init__(result, getattr(result, "played_records", 0), None, "chunk record")
+        self.path = path
+
+    def __str__(self):
+        s = f"interrupted after playing {self.done:,} chunk records"
+        if self.path:
+            s += (f"; every finished chunk is in {self.path}: run the same command again "
+                  f"to continue")
+        return s
+
+
 class ChunkPlayer:
     """The chunks of one seeded self-play run (`players`, `seed`, `max_moves`,
     `chunk_size`) in a results `store` (or None: played every time).  `engine`: the
     fingerprint written with each record and required of the records read (a str, a
     callable (reference, rules) -> str, or None: not checked); `play`: False reads
     only.  `progress(done, total)` follows a chunk being played.  `played` counts the
-    records this player played, `games` the games (under every rule set)."""
+    records this player played, `games` the games (under every rule set) and `seconds`
+    the time they took."""
 
     def __init__(self, store: Store | None, players: Sequence[str], seed: int,
                  max_moves: int, chunk_size: int, *, threads: int | None = None,
@@ -62,6 +83,7 @@ class ChunkPlayer:
         self.threads, self.client, self.engine, self.play = threads, client, engine, play
         self.played = 0             # records played
         self.games = 0              # games played (every rule set's)
+        self.seconds = 0.0          # spent playing them
 
     def key(self, reference: Rules, rules: Rules, chunk: int) -> ChunkKey:
         """The results file's key of a record."""
@@ -109,12 +131,14 @@ class ChunkPlayer:
         kw = dict(players=self.players, seed=self.seed, threads=self.threads,
                   swap_seats=False, max_moves=self.max_moves, client=self.client,
                   start=chunk * self.chunk_size, progress=progress or False)
-        self.games += self.chunk_size * len(order)
+        t0 = time.perf_counter()
         if len(order) == 1:
             tallies, pairs = [simulate(self.chunk_size, order[0], **kw).tally], {}
         else:
             cmp = compare(order, self.chunk_size, **kw)
             tallies, pairs = [r.tally for r in cmp.results], cmp.pairs
+        self.games += self.chunk_size * len(order)
+        self.seconds += time.perf_counter() - t0
         out = {}
         for ref, rules in missing:
             i, j = order.index(ref), order.index(rules)

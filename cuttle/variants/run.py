@@ -31,7 +31,6 @@ import json
 import time
 from typing import TYPE_CHECKING, Any
 
-from ..errors import Interrupted
 from ..policies import is_search, policy_code, policy_name
 from ..rules import Rules
 from ..seeding import check_seed
@@ -41,7 +40,7 @@ from ..simulation.api import MAX_CHUNK, MAX_MAX_MOVES, check_client
 from ..threads import check_threads
 from ..validation import (check_confidence, check_count, check_fraction, check_int,
                           check_output_path)
-from .chunks import ChunkPlayer
+from .chunks import ChunkPlayer, RunInterrupted
 from .interactions import Interaction, clear_changes, measure, pairs_of, score_shift
 from .results import AtlasResult, AtlasRow, GroupResult, first_shift, half_width
 from .store import Store, chunk_key, tally_to_json
@@ -198,22 +197,10 @@ class AtlasConfig:
                 "confidence": self.confidence, "interactions": self.interactions}
 
 
-class AtlasInterrupted(Interrupted):
+class AtlasInterrupted(RunInterrupted):
     """Ctrl-C stopped an atlas: `result` is the atlas so far (every finished chunk; the
     variants still playing are marked unfinished), and every finished chunk is in the
     results file, if there is one."""
-
-    def __init__(self, result: AtlasResult, path: str | None = None):
-        # done: the records (chunks of games under one rule set) this run played
-        super().__init__(result, result.played_records, None, "chunk record")
-        self.path = path
-
-    def __str__(self):
-        s = f"interrupted after playing {self.done:,} chunk records"
-        if self.path:
-            s += (f"; every finished chunk is in {self.path}: run the same command again "
-                  f"to continue")
-        return s
 
 
 class _Status:
