@@ -13,6 +13,7 @@ import tempfile
 import numpy
 from Cython.Build import cythonize
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 
 DEBUG = os.environ.get("CUTTLE_DEBUG", "") not in ("", "0")
 SANITIZE = os.environ.get("CUTTLE_DEBUG", "") == "asan"
@@ -90,5 +91,19 @@ extensions = [
     for name in NATIVE_MODULES
 ]
 
-setup(ext_modules=cythonize(extensions, compiler_directives=directives,
-                            compile_time_env={"HAVE_OPENMP": bool(omp_compile)}))
+
+class BuildExt(build_ext):
+    """Cythonize when the extensions are built, not whenever setup.py runs: an sdist or
+    the package metadata need no C (and the sdist carries the .pyx, never generated C)."""
+
+    def finalize_options(self):
+        self.distribution.ext_modules = cythonize(
+            self.distribution.ext_modules, compiler_directives=directives, nthreads=JOBS,
+            compile_time_env={"HAVE_OPENMP": bool(omp_compile)})
+        super().finalize_options()
+
+
+# Cythonize and compile the modules on every core: pip runs build_ext without -j.
+JOBS = os.cpu_count() or 1
+setup(ext_modules=extensions, cmdclass={"build_ext": BuildExt},
+      options={"build_ext": {"parallel": JOBS}})

@@ -55,11 +55,14 @@ def one(mode, n, players, seed):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("-n", type=int, default=20_000_000)
-    ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--players", default="random,greedy")
-    ap.add_argument("--seed", type=int, default=1)
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("-n", type=int, default=20_000_000, help="games per run (default 20,000,000)")
+    ap.add_argument("--repeat", type=int, default=3,
+                    help="runs of each kind; the medians are compared (default 3)")
+    ap.add_argument("--players", default="random,greedy",
+                    help="the two players, A,B (default random,greedy)")
+    ap.add_argument("--seed", type=int, default=1, help="seed of the run (default 1)")
     ap.add_argument("--one", choices=("local", "cluster"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     players = tuple(args.players.split(","))

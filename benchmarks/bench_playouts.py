@@ -79,11 +79,13 @@ def reference(rules, n):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="small sizes, one repeat")
-    ap.add_argument("--repeat", type=int, default=5)
-    ap.add_argument("--rules", default="classic")
-    ap.add_argument("--root", default=_root, help="the checkout whose build to time")
+    ap.add_argument("--repeat", type=int, default=5,
+                    help="runs per figure, which is their median (default 5)")
+    ap.add_argument("--rules", default="classic", help="rule preset (default classic)")
+    ap.add_argument("--root", default=_root, help="the checkout whose build to time (default: this one)")
     ap.add_argument("--native-only", action="store_true",
                     help="only the native rows (no Python API or reference engine)")
     args = ap.parse_args(argv)

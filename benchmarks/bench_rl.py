@@ -149,10 +149,13 @@ def bench_python_envs(steps):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="a few seconds")
-    ap.add_argument("--repeat", type=int, default=None)
-    ap.add_argument("--envs", type=int, default=1024)
+    ap.add_argument("--repeat", type=int, default=None,
+                    help="runs per figure, which is their median (default 5; 3 with --quick)")
+    ap.add_argument("--envs", type=int, default=1024,
+                    help="games stepped together by the VectorEnv (default 1024)")
     args = ap.parse_args()
     repeat = args.repeat or (3 if args.quick else 5)
     steps = 50 if args.quick else 100

@@ -52,14 +52,21 @@ def positions(cuttle, Bot, k, seed):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--root", default=os.path.join(os.path.dirname(__file__), ".."),
                     help="the checkout whose build to time (default: this one)")
-    ap.add_argument("--policies", default="ismcts:1000,ismcts-random:1000,expert,greedy")
-    ap.add_argument("--positions", type=int, default=24)
-    ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--threads", type=int, default=1)
-    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--policies", default="ismcts:1000,ismcts-random:1000,expert,greedy",
+                    help="comma-separated policies to time (default ismcts:1000,"
+                         "ismcts-random:1000,expert,greedy)")
+    ap.add_argument("--positions", type=int, default=24,
+                    help="positions to decide on (default 24)")
+    ap.add_argument("--repeat", type=int, default=3,
+                    help="runs per figure, which is their median (default 3)")
+    ap.add_argument("--threads", type=int, default=1,
+                    help="threads of each search (root parallelism; default 1)")
+    ap.add_argument("--seed", type=int, default=1,
+                    help="seed of the games the positions come from (default 1)")
     args = ap.parse_args(argv)
     cuttle, decide, Bot, policy_code = load(args.root)
     pos = positions(cuttle, Bot, args.positions, args.seed)

@@ -130,18 +130,20 @@ def plot(path, names, ratings, lo, hi, per_move, rules):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--rules", default="classic")
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--rules", default="classic", help="rule preset (default classic)")
     ap.add_argument("--policies", default=DEFAULT_POLICIES,
                     help=f"comma-separated (default {DEFAULT_POLICIES}); must include "
                          f"{ANCHOR!r}, the anchor")
     ap.add_argument("--games", type=int, default=20_000,
                     help="games per pairing of fast policies (search bots: 2,000,000 / N)")
-    ap.add_argument("--seed", type=int, default=2026)
-    ap.add_argument("--threads", type=int, default=None, help="cores (default all)")
-    ap.add_argument("--bootstrap", type=int, default=500, help="bootstrap resamples")
+    ap.add_argument("--seed", type=int, default=2026,
+                    help="seed of the deals, the same for every pairing (default 2026)")
+    ap.add_argument("--threads", type=int, default=None, help="cores to use (default: all)")
+    ap.add_argument("--bootstrap", type=int, default=500, help="bootstrap resamples for the intervals (default 500)")
     ap.add_argument("--quick", action="store_true", help="a tenth of the games")
-    ap.add_argument("--plot", metavar="FILE", help="draw the ladder (matplotlib)")
+    ap.add_argument("--plot", metavar="FILE", help="draw the ladder (needs matplotlib: pip install \"pycuttle[plot]\")")
     ap.add_argument("--json", metavar="FILE", help="write every figure as JSON")
     args = ap.parse_args(argv)
     names = [x.strip().lower() for x in args.policies.split(",") if x.strip()]

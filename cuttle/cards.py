@@ -99,6 +99,8 @@ def _text(i: int) -> str:
 
 _INDEX: dict[str, int] = {}
 CARDS = tuple(Card(_text(i)) for i in range(53))
+"""Every card by its natural index: AC, AD, AH, AS, 2C, ... KS (0 to 51), then the
+joker JK (52)."""
 _INDEX.update({str(c): i for i, c in enumerate(CARDS)})
 
 

@@ -5,6 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 
+def _rebuild(cls: type[BaseException], args: tuple[Any, ...],
+             state: dict[str, Any]) -> BaseException:
+    e = cls.__new__(cls, *args)
+    e.args = args
+    e.__dict__.update(state)
+    return e
+
+
 class IllegalMoveError(ValueError):
     """A move that is not legal in the current position; the game is left unchanged."""
 
@@ -24,5 +32,12 @@ class Interrupted(KeyboardInterrupt):
         super().__init__()
         self.result, self.done, self.total, self.unit = result, done, total, unit
 
+    def __reduce__(self):
+        # Pickled with its attributes and rebuilt without calling __init__ (whose
+        # arguments a subclass may change), so that it crosses process boundaries
+        # (multiprocessing, dask) whole.
+        return (_rebuild, (type(self), self.args, dict(self.__dict__)))
+
     def __str__(self):
-        return f"interrupted after {self.done:,} of {self.total:,} {self.unit}s"
+        of = "" if self.total is None else f" of {self.total:,}"
+        return f"interrupted after {self.done:,}{of} {self.unit}s"

@@ -1,46 +1,235 @@
-"""Writing output files whole or not at all: a file is written under a temporary name
-and takes its real name only once complete, so an error or Ctrl-C leaves no
-half-written file (and keeps any earlier file of that name).  `CsvFile` is the one CSV
-writer (a file streamed row by row, removed if it cannot be completed)."""
+"""Files in and out: every file the library writes or reads whole goes through here.
+
+Writing.  A regular file (or a new one) is written whole or not at all: under a
+temporary name created in its folder with ``O_EXCL`` (`tempfile.mkstemp`: an unguessable
+name, so a link planted in advance cannot redirect the write), renamed over the path
+once complete.  An error or Ctrl-C leaves no half-written file and keeps any earlier
+one; the new file keeps the old one's permissions.  A symbolic link is followed: its
+target is written (atomically) and the link kept.  A character device or a FIFO
+(``/dev/null``, ``/dev/stdout``, a named pipe) is written straight through: there is
+nothing to replace, and replacing it would destroy it.  Anything else (a folder, a
+block device, a socket) is refused.  Every `OSError` names the path as it was given.
+
+Reading.  `read_text` reads a regular file, or a stream such as stdin, up to a size
+limit, so that a device or an endless pipe (``/dev/zero``) cannot exhaust memory.
+"""
 
 from __future__ import annotations
 
 import csv
+import errno
 import os
+import stat
+import tempfile
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Sequence
     from os import PathLike
-    from typing import BinaryIO, TextIO
+    from typing import IO, BinaryIO, TextIO
 
-__all__ = ["CsvFile", "write_binary_file", "write_csv", "write_text", "write_text_file"]
+__all__ = ["CsvFile", "OutputFile", "check_output", "read_text", "write_binary_file", "write_csv",
+           "write_text", "write_text_file"]
+
+_MAX_LINKS = 40                 # as the kernel's limit on links followed in one path
+
+
+def _in_proc(folder: str) -> bool:
+    # /dev/stdout and /dev/fd/N lead into /proc/PID/fd: a process's open file, which
+    # has no name that could be replaced (and may be a pipe or a terminal).
+    return folder == "/proc" or folder.startswith("/proc/")
+
+
+def _resolve(path: str) -> str | None:
+    """The path that `path` names once every symbolic link is followed (it may not
+    exist yet), or None for a file descriptor of /proc (written straight through)."""
+    p = os.path.abspath(path)
+    for _ in range(_MAX_LINKS):
+        folder = os.path.realpath(os.path.dirname(p))
+        if _in_proc(folder):
+            return None
+        p = os.path.join(folder, os.path.basename(p))
+        try:
+            link = os.readlink(p)
+        except OSError:             # not a link, or not there (yet)
+            return p
+        p = os.path.join(folder, link)      # (an absolute link replaces the folder)
+    raise OSError(errno.ELOOP, os.strerror(errno.ELOOP), path)
+
+
+def _kind(mode: int) -> str:
+    return ("folder" if stat.S_ISDIR(mode) else "block device" if stat.S_ISBLK(mode)
+            else "socket" if stat.S_ISSOCK(mode) else "special file")
+
+
+def _stat(path: str) -> os.stat_result | None:
+    try:
+        return os.stat(path)
+    except FileNotFoundError:
+        return None
+
+
+def _named(e: OSError, path: str, tmp: str | None = None) -> OSError:
+    """`e` naming `path` (the name the caller gave) instead of no file or the
+    temporary one."""
+    if e.filename not in (None, tmp):
+        return e
+    if e.errno is None:
+        return OSError(f"cannot write {path!r}: {e}")
+    return OSError(e.errno, e.strerror or os.strerror(e.errno), path)   # (its subclass)
+
+
+def _new_file_mode() -> int:
+    """The permissions `open` would give a new file: 0o666 less the umask."""
+    try:                                        # Linux: read the umask without setting it
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("Umask:"):
+                    return 0o666 & ~int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+class OutputFile:
+    """An output file open for writing as `f` (text: UTF-8 with newlines as written;
+    or binary).  ``close(ok=True)`` gives it its name; ``close(ok=False)`` drops it
+    (a device or FIFO keeps what was written).  Any OSError names `path`."""
+
+    def __init__(self, path: str | PathLike[str], binary: bool = False):
+        self.path = os.fspath(path)
+        self._tmp: str | None = None
+        self._target: str | None = None
+        how = dict(mode="wb") if binary else dict(mode="w", newline="", encoding="utf-8")
+        try:
+            target = _resolve(self.path)
+            st = None if target is None else _stat(target)
+            if st is None and target is not None:
+                self.f: IO = self._temporary(target, None, how)
+            elif st is None or stat.S_ISCHR(st.st_mode) or stat.S_ISFIFO(st.st_mode):
+                self.f = open(self.path if target is None else target, **how)
+            elif stat.S_ISREG(st.st_mode):
+                self.f = self._temporary(target, st, how)
+            elif stat.S_ISDIR(st.st_mode):
+                raise IsADirectoryError(errno.EISDIR, "is a folder, not a file", self.path)
+            else:
+                raise OSError(errno.EINVAL, f"a {_kind(st.st_mode)}, not a file", self.path)
+        except OSError as e:
+            raise _named(e, self.path, self._tmp) from None
+
+    def _temporary(self, target, st, how):
+        folder, name = os.path.split(target)
+        fd, self._tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
+        try:
+            if st is not None and os.geteuid() == 0:
+                try:                    # root rewriting someone's file leaves it theirs
+                    os.fchown(fd, st.st_uid, st.st_gid)
+                except OSError:
+                    pass
+            os.fchmod(fd, stat.S_IMODE(st.st_mode) & 0o777 if st is not None
+                      else _new_file_mode())
+            f = open(fd, **how)
+        except BaseException:
+            os.close(fd)
+            self._drop()
+            raise
+        self._target = target
+        return f
+
+    def named(self, e: OSError) -> OSError:
+        """`e` (raised while writing `f`) naming this file's path."""
+        return _named(e, self.path, self._tmp)
+
+    def _drop(self):
+        if self._tmp is not None:
+            try:
+                os.remove(self._tmp)
+            except FileNotFoundError:
+                pass
+            self._tmp = None
+
+    def close(self, ok: bool = True) -> None:
+        """Finish the file (ok) or drop it; later calls do nothing."""
+        f, self.f = self.f, None
+        if f is None:
+            return
+        try:
+            try:
+                if ok and self._tmp is not None:
+                    f.flush()
+                    os.fsync(f.fileno())
+                f.close()
+            except OSError:
+                if ok:
+                    raise
+            if ok and self._tmp is not None:
+                os.replace(self._tmp, self._target)
+                self._tmp = None
+        except OSError as e:
+            raise _named(e, self.path, self._tmp) from None
+        finally:
+            self._drop()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, *exc):
+        self.close(kind is None)
+
+
+def check_output(path: str | PathLike[str]) -> None:
+    """Refuse at once, with a ValueError saying why, a path the writers here could
+    not write: a folder, a missing or read-only folder, a read-only file, or a kind of
+    file that is neither regular, a character device nor a FIFO."""
+    path = os.fspath(path)
+    try:
+        target = _resolve(path)
+    except OSError as e:
+        raise ValueError(f"cannot write {path!r}: {e.strerror}") from None
+    st = None if target is None else _stat(target)
+    if target is None or (st is not None and (stat.S_ISCHR(st.st_mode)
+                                              or stat.S_ISFIFO(st.st_mode))):
+        if not os.access(path, os.W_OK):
+            raise ValueError(f"cannot write {path!r}: permission denied")
+        return
+    if st is not None and stat.S_ISDIR(st.st_mode):
+        raise ValueError(f"{path!r} is a folder, not a file")
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        raise ValueError(f"cannot write {path!r}: a {_kind(st.st_mode)}, not a file")
+    folder = os.path.dirname(target)
+    if not os.path.isdir(folder):
+        raise ValueError(f"cannot write {path!r}: no folder {folder!r}")
+    if not os.access(folder, os.W_OK) or (st is not None and not os.access(target, os.W_OK)):
+        raise ValueError(f"cannot write {path!r}: permission denied")
 
 
 def write_text_file(path_or_file: str | PathLike[str] | TextIO,
                     write: Callable[[TextIO], object]) -> None:
     """Call ``write(f)`` on an open text file object as it is, or on `path_or_file`
-    written through a temporary file that replaces it once `write` has returned."""
+    opened as an `OutputFile` (written whole or not at all)."""
     if not isinstance(path_or_file, (str, os.PathLike)):
         write(path_or_file)
         return
-    _whole(path_or_file, write, dict(mode="w", newline="", encoding="utf-8"))
+    _whole(path_or_file, write, False)
 
 
 def write_binary_file(path: str | PathLike[str], write: Callable[[BinaryIO], object]) -> None:
     """Call ``write(f)`` on `path` opened in binary mode, written whole or not at all."""
-    _whole(path, write, dict(mode="wb"))
+    _whole(path, write, True)
 
 
-def _whole(path, write, how):
-    tmp = f"{os.fspath(path)}.tmp-{os.getpid()}"
+def _whole(path, write, binary):
+    out = OutputFile(path, binary)
+    ok = False
     try:
-        with open(tmp, **how) as f:
-            write(f)
-        os.replace(tmp, path)
+        write(out.f)
+        ok = True
+    except OSError as e:
+        raise out.named(e) from None
     finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
+        out.close(ok)
 
 
 def write_text(path: str | PathLike[str], text: str) -> None:
@@ -48,16 +237,54 @@ def write_text(path: str | PathLike[str], text: str) -> None:
     write_text_file(path, lambda f: f.write(text))
 
 
+def read_text(source: str | PathLike[str] | TextIO, limit: int, what: str = "file") -> str:
+    """The text of `source`: a path (a regular file, UTF-8) or an open text stream such
+    as ``sys.stdin``.  ValueError if the path is not a regular file (a device, a FIFO,
+    a folder), or if there is more than `limit` bytes (characters, from a stream) or
+    the bytes are not UTF-8; OSError if it cannot be read.  `what` names the content
+    in the messages ("game record", ...)."""
+    if not isinstance(source, (str, os.PathLike)):
+        try:
+            text = source.read(limit + 1)
+        except UnicodeDecodeError as e:
+            raise ValueError(f"the {what} is not text: {e}") from None
+        if len(text) > limit:
+            raise ValueError(f"the {what} is longer than the limit of {limit:,} characters")
+        return text
+    path = os.fspath(source)
+    # O_NONBLOCK: opening a FIFO must not wait for a writer before it is refused.
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        mode = os.fstat(fd).st_mode
+    except BaseException:
+        os.close(fd)
+        raise
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        kind = ("character device" if stat.S_ISCHR(mode) else "FIFO"
+                if stat.S_ISFIFO(mode) else _kind(mode))
+        raise ValueError(f"{path!r} is a {kind}, not a {what} file")
+    with open(fd, "rb") as f:
+        data = f.read(limit + 1)
+    if len(data) > limit:
+        raise ValueError(f"{path!r} is larger than the limit of {limit:,} bytes for a {what}")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ValueError(f"{path!r} is not a text file: {e}") from None
+
+
 class CsvFile:
     """The one CSV writer: a header row, then rows as they come.  On a path the file is
-    created at once (so a bad path fails before any work); `close(ok=False)` removes a
-    file that could not be completed."""
+    opened at once (so a bad path fails before any work) as a `cuttle.files.OutputFile`:
+    `close()` gives it its name, `close(ok=False)` drops a file that could not be
+    completed."""
 
     def __init__(self, path_or_file: str | PathLike[str] | TextIO, header: Sequence[str]):
-        self.path = None
+        self.out = None
         if isinstance(path_or_file, (str, os.PathLike)):
-            self.path = path_or_file
-            self.f: TextIO = open(path_or_file, "w", newline="", encoding="utf-8")
+            self.out = OutputFile(path_or_file)
+            self.f: TextIO = self.out.f
         else:
             self.f = path_or_file
         self.w = csv.writer(self.f, lineterminator="\n")
@@ -65,19 +292,20 @@ class CsvFile:
 
     def rows(self, rows: Iterable[Sequence[object]]) -> None:
         """Write rows."""
-        self.w.writerows(rows)
+        try:
+            self.w.writerows(rows)
+        except OSError as e:
+            raise e if self.out is None else self.out.named(e) from None
 
     def close(self, ok: bool = True) -> None:
         """Finish the file (ok) or remove it; later calls do nothing."""
         if self.w is None:
             return
         self.w = None
-        if self.path is None:
+        if self.out is None:
             self.f.flush()
             return
-        self.f.close()
-        if not ok and os.path.isfile(self.path):
-            os.remove(self.path)
+        self.out.close(ok)
 
 
 def write_csv(path_or_file: str | PathLike[str] | TextIO, header: Sequence[str],

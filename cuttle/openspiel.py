@@ -37,7 +37,13 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pyspiel
+
+from ._optional import missing
+
+try:
+    import pyspiel
+except ImportError as e:
+    raise missing(e, "cuttle.openspiel") from None
 
 from ._actions import code_of_action
 from ._core import PHASE_NAMES

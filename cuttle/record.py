@@ -11,6 +11,8 @@ by `cuttle replay`.
      "created": "2024-01-01T12:00:00", "cuttle_version": "0.1.0"}
 
 ``result.status`` is ``over``, ``quit``, ``eof`` (the input ended) or ``interrupted``.
+A record file is at most `MAX_RECORD_BYTES` (16 MiB, far above the longest game); a
+larger file, or one that is not a regular file (a device, a FIFO), is refused unread.
 """
 
 from __future__ import annotations
@@ -20,11 +22,11 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from ._version import __version__
-from .files import write_text
+from .files import read_text, write_text
 from .game import Game
 from .rules import Rules
 from .seeding import check_seed
-from .validation import check_player
+from .validation import check_player, is_int
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -33,11 +35,13 @@ if TYPE_CHECKING:
     from .moves import Move
     from .policies import Bot
 
-__all__ = ["FORMAT", "VERSION", "final_game", "make_record", "play_recorded", "read_record",
-           "result_of", "start_game", "validate_record", "write_record"]
+__all__ = ["FORMAT", "MAX_RECORD_BYTES", "VERSION", "final_game", "make_record",
+           "play_recorded", "read_record", "result_of", "start_game", "validate_record",
+           "write_record"]
 
 FORMAT = "cuttle-game-record"
 VERSION = 1
+MAX_RECORD_BYTES = 16 << 20
 _UNFINISHED = {"quit": "unfinished: quit", "eof": "unfinished: the input ended",
                "interrupted": "unfinished: interrupted"}
 
@@ -81,7 +85,7 @@ def validate_record(rec: object) -> dict[str, Any]:
         raise ValueError("a game record is a JSON object")
     if rec.get("format") != FORMAT:
         raise ValueError(f"not a cuttle game record ('format' should be {FORMAT!r})")
-    if rec.get("version") != VERSION:
+    if not is_int(rec.get("version")) or rec["version"] != VERSION:
         raise ValueError(f"unsupported record version {rec.get('version')!r} "
                          f"(this cuttle reads version {VERSION})")
     try:
@@ -104,15 +108,13 @@ def validate_record(rec: object) -> dict[str, Any]:
 
 def read_record(path: str | PathLike[str]) -> dict[str, Any]:
     """A validated game record from a JSON file (ValueError/OSError otherwise)."""
-    with open(path, encoding="utf-8") as f:
-        try:
-            rec = json.load(f)
-        except json.JSONDecodeError as e:
-            raise ValueError(f"not valid JSON: {e}") from None
-        except RecursionError:
-            raise ValueError("not a game record: the JSON is nested too deeply") from None
-        except UnicodeDecodeError as e:
-            raise ValueError(f"not a text file: {e}") from None
+    text = read_text(path, MAX_RECORD_BYTES, "game record")
+    try:
+        rec = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ValueError(f"not valid JSON: {e}") from None
+    except RecursionError:
+        raise ValueError("not a game record: the JSON is nested too deeply") from None
     return validate_record(rec)
 
 

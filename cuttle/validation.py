@@ -30,6 +30,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .files import check_output
+
 if TYPE_CHECKING:
     from os import PathLike
 
@@ -114,19 +116,16 @@ def check_confidence(value: object, name: str = "confidence") -> float:
 
 
 def check_output_path(path: str | PathLike[str], name: str | None = None) -> str:
-    """`path` as a str if a file can be written there: not a folder, in an existing
-    folder that may be written, and not an existing file that may not; ValueError
-    otherwise (prefixed by `name`, the argument or option).  Call it before long work,
-    so that a bad path fails at once."""
+    """`path` as a str if `cuttle.files` can write a file there (a regular file in an
+    existing writable folder, through any symbolic link, or a character device or a
+    FIFO such as ``/dev/null`` or ``/dev/stdout``; not a folder); ValueError otherwise
+    (prefixed by `name`, the argument or option).  Call it before long work, so that a
+    bad path fails at once."""
     path = _fspath(path, name, "file")
-    at = f"{name}: " if name else ""
-    if os.path.isdir(path):
-        raise ValueError(f"{at}{path!r} is a folder, not a file")
-    folder = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(folder):
-        raise ValueError(f"{at}cannot write {path!r}: no folder {folder!r}")
-    if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
-        raise ValueError(f"{at}cannot write {path!r}: permission denied")
+    try:
+        check_output(path)          # the writer's own knowledge of what it can write
+    except ValueError as e:
+        raise ValueError(f"{name}: {e}" if name else str(e)) from None
     return path
 
 

@@ -22,7 +22,10 @@ it, so that a change's tests are found from its path (docs/architecture.md has t
   cli/         cli/ (the cuttle command)
   validation/  validation.py and the entry points applying its checks alike
   fuzz/        hostile input to every parser and loader (also run under ASan by .ci/asan)
-  docs/        README, docs/ and the public API's docstrings and annotations
+  docs/        README, docs/, the API reference, the benchmarks' help and the public
+               API's docstrings and annotations
+  packaging/   pyproject.toml, the extras and the errors naming them (_optional.py);
+               .ci/smoke.py checks the built sdist and wheel
   support/     shared helpers, the golden games, perft positions and the reference engine
                (support/reference.py, the independent pure-Python oracle)
 """

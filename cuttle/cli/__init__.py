@@ -23,6 +23,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from .._version import __version__
+from ..text import printable
 from . import analyse, atlas, balance, play, replay, serve, simulate
 from .options import CommandError, UsageError
 
@@ -51,22 +52,44 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _commands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    """Each sub-command's name -> its parser."""
+    return parser._subparsers._group_actions[0].choices
+
+
+def _owner(parser: argparse.ArgumentParser, command: str | None, argv: list[str],
+           first_unknown: str) -> argparse.ArgumentParser:
+    """The parser an unknown argument belongs to: the sub-command's if it comes after
+    the command's name, the top level's if before (or without a command)."""
+    if command is None or command not in argv:
+        return parser
+    if first_unknown in argv and argv.index(first_unknown) < argv.index(command):
+        return parser
+    return _commands(parser)[command]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (0 ok, 2 bad usage, 1 failure)."""
     parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
     try:
-        args = parser.parse_args(argv)
+        args, unknown = parser.parse_known_args(argv)
+        if unknown:
+            # argparse hands a sub-command's unknown options up to the top level, whose
+            # usage would then be printed: name them with the command's own usage.
+            owner = _owner(parser, args.command, argv, unknown[0])
+            owner.error(f"unrecognized arguments: {' '.join(unknown)}")
     except SystemExit as e:          # --help, --version, or a usage error (status 2)
         return e.code if isinstance(e.code, int) else (0 if e.code is None else 2)
     if args.command is None:
         parser.print_help(sys.stderr)
         return 2
-    sub = parser._subparsers._group_actions[0].choices[args.command]
+    sub = _commands(parser)[args.command]
     try:
         return args.func(args)
     except (UsageError, ValueError) as e:   # ValueError: an argument the library refused
         sub.print_usage(sys.stderr)
-        print(f"{sub.prog}: error: {e}", file=sys.stderr)
+        print(f"{sub.prog}: error: {printable(e)}", file=sys.stderr)   # may quote input
         return 2
     except KeyboardInterrupt:
         print(f"\n{PROG}: interrupted", file=sys.stderr)
@@ -80,5 +103,5 @@ def main(argv: Sequence[str] | None = None) -> int:
             pass
         return 1
     except (CommandError, OSError) as e:
-        print(f"{sub.prog}: error: {e}", file=sys.stderr)
+        print(f"{sub.prog}: error: {printable(e)}", file=sys.stderr)
         return 1

@@ -5,13 +5,14 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import textwrap
 
+from .._optional import install_command
 from ..variants import BASES, QUICK, AtlasInterrupted, Pairing, atlas, default_pairings
 from ..render.plot import check_plot_folder
 from ..variants.run import CHEAP, INTERACTIONS, SEARCH
 from ..policies import is_search
 from ..simulation.api import MAX_CHUNK
+from ..text import printable
 from . import options
 from .options import CommandError, UsageError
 from .simulate import Cluster, write_outputs
@@ -52,16 +53,14 @@ def _count_to(limit):
 
 def add_command(sub: argparse._SubParsersAction) -> None:
     """Add `cuttle atlas` to the subcommands."""
-    p = sub.add_parser(
-        "atlas", help="how every house rule shifts the game: each flag value against its "
+    p = options.add_command_parser(
+        sub, "atlas", "how every house rule shifts the game: each flag value against its "
                       "base preset, on the same games",
-        description=textwrap.fill(
-            "For each player pairing (self-play) and base preset, play the base and every "
-            "variant (each flag value of the rule table alone, and the named presets) on "
-            "the same games, chunk by chunk, until each variant's first-player win-rate "
-            "shift is known to the target half-width; print markdown tables of the "
-            "shifts with paired intervals.", 88),
-        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+        "For each player pairing (self-play) and base preset, play the base and every "
+        "variant (each flag value of the rule table alone, and the named presets) on the "
+        "same games, chunk by chunk, until each variant's first-player win-rate shift is "
+        "known to the target half-width; print markdown tables of the shifts with paired "
+        "intervals.", EPILOG)
     p.add_argument("--pairings", default=None, metavar="P1,P2,...",
                    help="policies, each playing both seats (default: "
                         f"{','.join(default_pairings())}; 'ismcts:N' for a search)")
@@ -96,7 +95,7 @@ def add_command(sub: argparse._SubParsersAction) -> None:
                                      "one CSV row per rule set and metric")
     p.add_argument("--plot", metavar="DIR", default=None,
                    help="save one forest plot per base and pairing (PNG) into DIR (made if "
-                        "missing; needs matplotlib)")
+                        f"missing; needs matplotlib: {install_command('plot')})")
     p.set_defaults(func=run_atlas)
 
 
@@ -176,11 +175,11 @@ def run_atlas(args: argparse.Namespace) -> int:
                         threads=args.threads, client=client, progress=args.progress,
                         play=not args.report_only, interactions=args.interactions)
         except AtlasInterrupted as e:
-            print(f"\ncuttle: {e}; the tables below hold the finished chunks",
+            print(f"\ncuttle: {printable(e)}; the tables below hold the finished chunks",
                   file=sys.stderr)
             res, status = e.result, 130
     for note in res.notes:
-        print(f"cuttle atlas: note: {note}", file=sys.stderr)
+        print(f"cuttle atlas: note: {printable(note)}", file=sys.stderr)
     write_outputs(args, res.markdown(), res.as_dict, res.to_csv)
     if args.plot:
         try:
@@ -189,5 +188,5 @@ def run_atlas(args: argparse.Namespace) -> int:
         except OSError as e:
             raise CommandError(f"cannot write the plots into {args.plot!r}: "
                                f"{e.strerror or e}") from None
-        print(f"{len(paths)} plots saved in {args.plot}", file=sys.stderr)
+        print(printable(f"{len(paths)} plots saved in {args.plot}"), file=sys.stderr)
     return status

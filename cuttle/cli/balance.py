@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import textwrap
 
 from ..balancing import CHEAP, QUICK, QUICK_FLAGS, SEARCH, BalanceInterrupted, balance
 from ..files import write_text
@@ -13,6 +12,7 @@ from ..render.plot import check_plot_path
 from ..report.pages import balance_page, save_page
 from ..rules import Rules
 from ..simulation.api import MAX_CHUNK
+from ..text import printable
 from . import options
 from .options import CommandError, UsageError
 from .simulate import Cluster, save_plot, write_outputs
@@ -97,17 +97,14 @@ def _budget_options(p):
 
 def add_command(sub: argparse._SubParsersAction) -> None:
     """Add `cuttle balance` to the subcommands."""
-    p = sub.add_parser(
-        "balance", help="search the house rules for rule sets that make the game fair "
-                        "(the first player's score nearest 50%%)",
-        description=textwrap.fill(
-            "Search combinations of up to K rule changes of a base for the rule sets whose "
-            "first player scores nearest 50% (wins plus half the draws) under self-play of "
-            "a policy: single changes screened, combinations predicted from them and from "
-            "measured interactions, the promising ones raced on the same games with "
-            "simultaneous intervals, the winner of each size confirmed on fresh games.",
-            88),
-        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = options.add_command_parser(
+        sub, "balance", "search the house rules for rule sets that make the game fair (the "
+                        "first player's score nearest 50%%)",
+        "Search combinations of up to K rule changes of a base for the rule sets whose "
+        "first player scores nearest 50% (wins plus half the draws) under self-play of a "
+        "policy: single changes screened, combinations predicted from them and from "
+        "measured interactions, the promising ones raced on the same games with "
+        "simultaneous intervals, the winner of each size confirmed on fresh games.", EPILOG)
     p.add_argument("--base", default="classic", metavar="RULES",
                    help=f"the rules changes are made to: a preset ({', '.join(Rules.presets)}) "
                         f"or rule text (default classic)")
@@ -193,7 +190,7 @@ def run_balance(args: argparse.Namespace) -> int:
                           progress=args.progress, play=not args.report_only,
                           quick=args.quick)
         except BalanceInterrupted as e:
-            print(f"\ncuttle: {e}; the tables below hold the finished chunks",
+            print(f"\ncuttle: {printable(e)}; the tables below hold the finished chunks",
                   file=sys.stderr)
             res, status = e.result, 130
     for note in res.notes:

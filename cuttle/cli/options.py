@@ -9,14 +9,18 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import textwrap
 from typing import TYPE_CHECKING
 
+from .._optional import install_command
+from ..files import read_text
 from ..game import Game
 from ..policies import POLICY_NAMES, policy_code
 from ..position import parse_text
 from ..rules import Rules
 from ..seeding import check_seed
 from ..simulation.api import MAX_MAX_MOVES
+from ..simulation.cluster import parse_address
 from ..simulation.names import DEFAULT_MAX_MOVES
 from ..threads import MAX_THREADS
 from ..validation import check_confidence, check_count, check_output_path
@@ -24,9 +28,14 @@ from ..validation import check_confidence, check_count, check_output_path
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
-__all__ = ["UsageError", "CommandError", "add_rules_options", "add_run_options", "at_most",
+__all__ = ["UsageError", "CommandError", "add_command_parser", "add_rules_options",
+           "add_run_options", "at_most",
            "confidence", "output_file", "output_files", "players", "points", "positive",
            "read_position_arg", "rules_from_options", "scheduler", "seed", "threads"]
+
+
+# The most position text read from a file or stdin (a position is a few hundred bytes).
+MAX_POSITION_BYTES = 1 << 20
 
 
 class UsageError(Exception):
@@ -162,6 +171,10 @@ def scheduler(text: str) -> tuple[str, int | str]:
     if not (sep and scheme.isascii() and scheme.isalnum() and rest):
         raise argparse.ArgumentTypeError(f"expected a scheduler address like "
                                          f"tcp://HOST:8786, or local:N, not {text!r}")
+    try:
+        parse_address(t)                # scheme, host and port, before any work
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
     return ("address", t)
 
 
@@ -220,7 +233,15 @@ def add_run_options(p: argparse.ArgumentParser, what: str,
                    help="cores to use (default: all)")
     p.add_argument("--scheduler", type=scheduler, default=None, metavar="ADDRESS",
                    help="play the chunks on a dask cluster: tcp://HOST:8786, or local:N "
-                        "(needs: pip install \"cuttle[dask]\")")
+                        f"(needs: {install_command('dask')})")
+
+
+def add_command_parser(sub: argparse._SubParsersAction, name: str, help: str,
+                       description: str, epilog: str) -> argparse.ArgumentParser:
+    """A command's parser: `description` wrapped to 88 columns, `epilog` (its examples)
+    printed as written."""
+    return sub.add_parser(name, help=help, description=textwrap.fill(description, 88),
+                          epilog=epilog, formatter_class=argparse.RawDescriptionHelpFormatter)
 
 
 def add_progress_and_outputs(p: argparse.ArgumentParser, what: str, json_help: str,
@@ -269,16 +290,16 @@ def position_game(args: argparse.Namespace, to_move: int | None = None) -> Game:
 
 
 def read_position_arg(arg: str) -> str:
-    """Position text from '-' (stdin), a file, or the argument itself."""
-    if arg == "-":
-        return sys.stdin.read()
-    if os.path.isfile(arg):
+    """Position text from '-' (stdin), a file, or the argument itself; at most
+    MAX_POSITION_BYTES from a file or stdin (an endless input is refused, not read)."""
+    if arg == "-" or os.path.isfile(arg):
         try:
-            with open(arg, encoding="utf-8") as f:
-                return f.read()
-        except (OSError, UnicodeDecodeError) as e:
-            raise UsageError(f"cannot read {arg!r}: {getattr(e, 'strerror', None) or e}") \
-                from None
+            return read_text(sys.stdin if arg == "-" else arg, MAX_POSITION_BYTES,
+                             "position text")
+        except ValueError as e:
+            raise UsageError(str(e)) from None
+        except OSError as e:
+            raise UsageError(f"cannot read {arg!r}: {e.strerror or e}") from None
     if ":" not in arg:
         raise UsageError(f"{arg!r} is neither a file nor position text "
                          f"(e.g. 'hands: 2C 3D / 4H; points: TH / -; to_move: 0')")

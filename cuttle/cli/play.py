@@ -11,15 +11,18 @@ import os
 from typing import TYPE_CHECKING
 
 from ..analysis import analyse
+from ..cards import Card
 from ..errors import IllegalMoveError, InvalidMoveError
 from ..game import Game
 from ..moves import Move
 from ..policies import POLICY_NAMES, Bot, policy_code
 from ..record import make_record, result_of, write_record
 from ..seeding import derive
+from ..text import printable
 from . import options
 from .options import CommandError, UsageError
-from .terminal import history_lines, print_moves, read_line, seat_names
+from .terminal import (card_moves, history_lines, print_moves, read_line, seat_names,
+                       thinking)
 
 if TYPE_CHECKING:
     import argparse
@@ -32,6 +35,8 @@ Commands:
   MOVE         play a move in notation, e.g. draw, points 7H, scuttle 9C 8D,
                royal QS, glasses 8H, jack JC TH, oneoff 6D, oneoff 2C QH,
                counter 2S, resolve, take 5C, discard 3H 7D, pass
+  CARD         a card alone, e.g. 7H: its move if it has only one legal move,
+               else the list of its moves (points 7H, oneoff 7H, ...)
   undo         take back your last decision (and the bot's replies to it)
   hint [N]     rank your legal moves by N playouts per move (default {hint})
   moves        the moves so far
@@ -75,7 +80,8 @@ class PlaySession:
                         return status
                 else:
                     p = g.to_move
-                    move = self.bot.choose(g)
+                    with thinking(f"P{p} ({self.bot.name})"):
+                        move = self.bot.choose(g)
                     g.play(move)
                     print(f"P{p} ({self.bot.name}) plays: {move}")
         except KeyboardInterrupt:
@@ -143,6 +149,11 @@ class PlaySession:
                 if self._undo():
                     return "undo"
                 continue
+            elif (by_card := card_moves(text, legal)) is not None:
+                if len(by_card) != 1:
+                    self._card_moves(text, by_card, legal)
+                    continue
+                move = by_card[0]               # the card's only legal move: play it
             else:
                 try:
                     move = Move.parse(text)
@@ -160,6 +171,18 @@ class PlaySession:
             return "moved"
 
     # -- commands ----------------------------------------------------------------------
+
+    def _card_moves(self, text, moves, legal):
+        """A bare card without a single legal move: list its moves, or say it has none."""
+        card = Card.parse(text)
+        if not moves:
+            why = "" if card in self.game.hand(self.human) else " (it is not in your hand)"
+            print(f"{card} has no legal move now{why}. Type 'board' to see your moves.")
+            return
+        print(f"{card} can be played as:")
+        for m in moves:
+            print(f"  {legal.index(m) + 1:>3}. {m}")
+        print("Type the move or its number.")
 
     def _undo(self) -> bool:
         g = self.game
@@ -245,7 +268,7 @@ def run(args: argparse.Namespace) -> int:
     except OSError as e:
         raise CommandError(f"cannot save the game record to {path!r}: "
                            f"{e.strerror or e}") from None
-    print(f"Game record saved to {path} (replay it with: cuttle replay {path})")
+    print(printable(f"Game record saved to {path} (replay it with: cuttle replay {path})"))
     return 130 if status == "interrupted" else 0
 
 
@@ -255,7 +278,7 @@ def add_command(sub: argparse._SubParsersAction) -> None:
         "play", help="play a game against a bot in the terminal",
         description="Play Cuttle against a bot. At each of your decisions the table is "
                     "drawn from your side and your legal moves are listed; answer with a "
-                    "number, a move (e.g. 'points 7H'), undo, hint, moves, help or quit. "
+                    "number, a move (e.g. 'points 7H'), a card (e.g. '7H': its moves), undo, hint, moves, help or quit. "
                     "Input may come from a pipe. The game record is saved as JSON at the end.")
     pp.add_argument("--bot", default="greedy", metavar="NAME",
                     help=f"the opponent: {', '.join(POLICY_NAMES)} (default greedy; "

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..record import final_game, play_recorded, read_record, result_of, start_game
 from ..report import record_page, save_page
+from ..text import printable
 from . import options
 from .options import CommandError, UsageError
 from .terminal import read_line, seat_names
@@ -25,15 +26,16 @@ def run(args: argparse.Namespace) -> int:
     except OSError as e:
         raise CommandError(f"cannot read {path!r}: {e.strerror or e}") from None
     except ValueError as e:
-        raise UsageError(f"{path}: {e}") from None
+        raise UsageError(f"{path}: {e}") from None     # (main escapes the message)
     if args.html:
         if args.step:
             raise UsageError("--step and --html do not go together")
         return write_page(args.html, rec, path)
     players = rec.get("players", ["player 0", "player 1"])
     names = seat_names(players, rec.get("human_seat"))
-    print(f"Replaying {path}: P0 {players[0]} against P1 {players[1]}; "
-          f"rules {g.rules}; seed {g.seed}; {len(rec['moves'])} moves")
+    # The names and the path come from outside: escaped (issue 21, item 8).
+    print(printable(f"Replaying {path}: P0 {players[0]} against P1 {players[1]}; "
+                    f"rules {g.rules}; seed {g.seed}; {len(rec['moves'])} moves"))
     print(g.render())
     for i, text in enumerate(rec["moves"], 1):
         if args.step:
@@ -47,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
         except ValueError as e:
             raise UsageError(f"{path}: {e}") from None
         print()
-        print(f"Move {i} (turn {turn}), P{p} ({names[p]}): {move}")
+        print(printable(f"Move {i} (turn {turn}), P{p} ({names[p]}): {move}"))
         print(g.render())
     print()
     print(f"Result: {_ends(g)}")
@@ -81,8 +83,8 @@ def write_page(out: str, rec: dict[str, Any], path: str) -> int:
         save_page(out, html)
     except OSError as e:
         raise CommandError(f"cannot write {out!r}: {e.strerror or e}") from None
-    print(f"replay page of {len(rec['moves'])} moves written to {out} "
-          f"(result: {_ends(end)})")
+    print(printable(f"replay page of {len(rec['moves'])} moves written to {out} "
+                    f"(result: {_ends(end)})"))
     return _check_result(rec, end)
 
 

@@ -12,6 +12,7 @@ import threading
 import webbrowser
 from typing import TYPE_CHECKING
 
+from .._optional import missing
 from . import options
 from .options import CommandError, UsageError
 
@@ -33,9 +34,7 @@ def run(args: argparse.Namespace) -> int:
 
         from ..web import app
     except ImportError as e:
-        raise CommandError(f"{e} (the web app needs the 'web' extra: pip install -e "
-                           f"\".[web]\" from a checkout, or pip install \"pycuttle[web]\")") \
-            from None
+        raise CommandError(str(missing(e, "cuttle serve"))) from None
     if not 1 <= args.port <= 65535:
         raise UsageError(f"--port must be from 1 to 65535, not {args.port}")
     host = args.host

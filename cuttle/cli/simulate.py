@@ -8,6 +8,7 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
+from .._optional import install_command
 from ..report import comparison_page, save_page, simulation_page
 from ..files import write_text_file
 from ..rules import Rules
@@ -16,6 +17,7 @@ from ..simulation import (DEFAULT_MAX_MOVES, MATCH_FORMATS, MAX_UNITS,
 from ..simulation.api import MAX_CHUNK, MAX_MAX_MOVES
 from ..simulation.cluster import connect, start_local_cluster
 from ..render.plot import check_plot_path
+from ..text import printable
 from . import options
 from .options import CommandError, UsageError
 
@@ -53,7 +55,7 @@ def _add_common(p, plot_help):
     p.add_argument("--scheduler", type=options.scheduler, default=None, metavar="ADDRESS",
                    help="play the games on a dask cluster: its scheduler's address "
                         "(tcp://HOST:8786), or local:N to start N worker processes here "
-                        "(needs: pip install \"cuttle[dask]\")")
+                        f"(needs: {install_command('dask')})")
     options.add_progress_and_outputs(p, "a progress bar", "the results",
                                      "the table as CSV, one row per estimate,")
     p.add_argument("--games-csv", metavar="FILE", default=None,
@@ -61,7 +63,7 @@ def _add_common(p, plot_help):
                         "held in memory)")
     p.add_argument("--plot", metavar="FILE.png", default=None,
                    help="save a figure (format from the extension: png, pdf, svg, ...; needs "
-                        "matplotlib): " + plot_help)
+                        f"matplotlib: {install_command('plot')}): " + plot_help)
     p.add_argument("--html", type=options.output_file, metavar="OUT.html",
                    help="also write a self-contained report page (tables and charts)")
 
@@ -139,8 +141,8 @@ def write_outputs(args: argparse.Namespace, table: str, as_dict: Callable[[], di
         elif path is not None:
             try:
                 write_text_file(path, write)
-            except OSError as e:
-                raise UsageError(f"cannot write {path!r}: {e.strerror or e}") from None
+            except OSError as e:      # (an I/O failure, not a usage error: status 1)
+                raise CommandError(f"cannot write {path!r}: {e.strerror or e}") from None
 
 
 class Cluster:
@@ -157,8 +159,8 @@ class Cluster:
             self.client = start_local_cluster(value) if kind == "local" else connect(value)
         except ImportError as e:
             raise UsageError(f"--scheduler: {e}") from None
-        except (OSError, TimeoutError) as e:
-            raise CommandError(f"cannot reach the dask scheduler at {value}: {e}") from None
+        except (OSError, TimeoutError) as e:      # (the message names the address)
+            raise CommandError(f"--scheduler: {e}") from None
         return self.client
 
     def __exit__(self, *exc):
@@ -207,7 +209,7 @@ def save_plot(args: argparse.Namespace, result: Any) -> None:
             result.plot(args.plot)
         except OSError as e:
             raise CommandError(f"cannot write {args.plot!r}: {e.strerror or e}") from None
-        print(f"plot saved to {args.plot}", file=sys.stderr)
+        print(printable(f"plot saved to {args.plot}"), file=sys.stderr)
 
 
 def _rule_sets(args):

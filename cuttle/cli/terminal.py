@@ -2,14 +2,25 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from typing import TYPE_CHECKING
 
+from ..cards import Card
+from ..text import printable
+
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping, Sequence
+    from collections.abc import Iterable, Iterator, Mapping, Sequence
 
     from ..game import Game
     from ..moves import Move
+
+
+def _is_terminal(stream) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
 def read_line(prompt: str) -> str | None:
@@ -18,11 +29,7 @@ def read_line(prompt: str) -> str | None:
     On a terminal this is `input` (line editing); otherwise the prompt is printed and
     the line read from `sys.stdin` is echoed, so a scripted session reads like one."""
     stdin = sys.stdin
-    try:
-        tty = stdin.isatty() and sys.stdout.isatty()
-    except (AttributeError, ValueError):
-        tty = False
-    if tty:
+    if _is_terminal(stdin) and _is_terminal(sys.stdout):
         _enable_line_editing()
         try:
             return input(prompt)
@@ -36,7 +43,7 @@ def read_line(prompt: str) -> str | None:
         sys.stdout.write("\n")
         return None
     line = line.rstrip("\r\n")
-    print(line)
+    print(printable(line))
     return line
 
 
@@ -47,6 +54,34 @@ def _enable_line_editing():
         import readline  # noqa: F401  (importing it is what enables editing)
     except ImportError:
         pass
+
+
+@contextlib.contextmanager
+def thinking(who: str) -> Iterator[None]:
+    """Show '<who> is thinking...' on a terminal while the block runs (a bot choosing its
+    move), then erase it, so that a slow bot is seen to be working and the transcript
+    keeps only its move.  Nothing is shown through a pipe (scripted sessions stay exact)."""
+    out = sys.stdout
+    if not _is_terminal(out):
+        yield
+        return
+    out.write(f"{who} is thinking...")
+    out.flush()
+    try:
+        yield
+    finally:
+        out.write("\r\x1b[K")          # back to the line's start, erase to its end
+        out.flush()
+
+
+def card_moves(text: str, legal: Iterable[Move]) -> list[Move] | None:
+    """The legal moves that play the card `text` names (e.g. '7H' -> points 7H and
+    oneoff 7H), or None if `text` is not a card."""
+    try:
+        card = Card.parse(text)
+    except ValueError:
+        return None
+    return [m for m in legal if m.card == card]
 
 
 def print_moves(moves: Iterable[Move], per_line: int = 4) -> None:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .._optional import missing
 from ..balancing.results import BalanceResult
 from ..display import renders
 from ..files import write_binary_file
@@ -34,9 +35,8 @@ def pyplot() -> ModuleType:
     install it."""
     try:
         import matplotlib
-    except ImportError:
-        raise ImportError("plotting needs matplotlib, which is not installed; "
-                          "install it with: pip install matplotlib") from None
+    except ImportError as e:
+        raise missing(e, "plotting") from None
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     return plt
@@ -63,6 +63,12 @@ def check_plot_path(path: str | os.PathLike[str]) -> str:
         raise ValueError(f"cannot tell the image format of {path!r}: end it with one of "
                          f"{', '.join('.' + f for f in formats)}")
     return path
+
+
+def _save(fig, path):
+    """Save `fig` whole or not at all (cuttle.files), in the format of its extension."""
+    ext = os.path.splitext(os.fspath(path))[1].lower().lstrip(".")
+    write_binary_file(path, lambda f: fig.savefig(f, format=ext))
 
 
 def _labels(names, width=18):
@@ -133,7 +139,7 @@ def plot_summary(s: Summary, path: str | os.PathLike[str], title: str | None = N
     unit = f"{s.n:,} games" if s.n_matches is None else f"{s.n_matches:,} matches"
     fig.suptitle(title or f"cuttle: {unit}, {r.rules}, seed {r.seed}")
     fig.tight_layout(rect=(0, 0, 1, 0.95))
-    fig.savefig(path)
+    _save(fig, path)
     plt.close(fig)
 
 
@@ -181,7 +187,7 @@ def plot_comparison(c: ComparisonResult, path: str | os.PathLike[str],
     fig.suptitle(title or f"cuttle: {c.n_games:,} {c.unit} per rule set, the same deals, "
                           f"A = {c.players[0]}, B = {c.players[1]}")
     fig.tight_layout(rect=(0, 0, 1, 0.88))
-    fig.savefig(path)
+    _save(fig, path)
     plt.close(fig)
 
 

@@ -3,7 +3,7 @@ single-agent env against a policy (`GymEnv`), and a native batched `VectorEnv`, 
 the same observation encoding and compact action space (`cuttle.rl.spaces`).
 
 `VectorEnv` and the spaces need only numpy; `aec_env` needs pettingzoo and `GymEnv`
-gymnasium (`pip install "cuttle[rl]"`), imported when first used.
+gymnasium (`pip install "pycuttle[rl]"`), imported when first used.
 """
 
 from __future__ import annotations

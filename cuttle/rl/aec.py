@@ -18,9 +18,16 @@ from __future__ import annotations
 
 from typing import Any
 
-import gymnasium
 import numpy as np
-from pettingzoo import AECEnv
+
+from .._optional import missing
+
+try:
+    import gymnasium
+    from pettingzoo import AECEnv
+    from pettingzoo.utils.env_logger import EnvLogger
+except ImportError as e:
+    raise missing(e, "cuttle.rl.aec_env") from None
 
 from .._actions import code_of_action
 from ..game import Game
@@ -67,10 +74,10 @@ class CuttleAECEnv(AECEnv):
         self._action_spaces = {a: gymnasium.spaces.Discrete(ACTION_SPACE) for a in AGENTS}
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Dict:
-        return self._spaces[agent]
+        return self._spaces[AGENTS[self._seat(agent)]]
 
     def action_space(self, agent: str) -> gymnasium.spaces.Discrete:
-        return self._action_spaces[agent]
+        return self._action_spaces[AGENTS[self._seat(agent)]]
 
     # -- episodes ------------------------------------------------------------------------
 
@@ -89,15 +96,40 @@ class CuttleAECEnv(AECEnv):
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in AGENTS}
         self.agent_selection = AGENTS[self.game.to_move]
 
+    def _started(self, what):
+        if self.game is None:
+            raise RuntimeError(f"reset() needs to be called before {what}")
+
+    def _seat(self, agent):
+        try:
+            return AGENTS.index(agent)
+        except ValueError:
+            raise ValueError(f"unknown agent {agent!r}: the agents are "
+                             f"{', '.join(AGENTS)}") from None
+
+    def last(self, observe: bool = True) -> tuple[Any, ...]:
+        self._started("last")
+        if self.agent_selection not in self.agents:
+            raise RuntimeError("every agent is done and removed: call reset() for a new game")
+        return super().last(observe)
+
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        p = AGENTS.index(agent)
+        self._started("observe")
+        p = self._seat(agent)
+        # (an agent removed once the game ended has no flags left: it is done)
         deciding = agent == self.agent_selection and not self.game.is_over \
-            and not (self.terminations[agent] or self.truncations[agent])
+            and not (self.terminations.get(agent, True) or self.truncations.get(agent, True))
         return {"observation": self.game.observation_array(p),
                 "action_mask": action_mask(self.game) if deciding
                 else np.zeros(ACTION_SPACE, np.int8)}
 
     def step(self, action: int | None) -> None:
+        self._started("step")
+        if not self.agents:
+            # Every agent is done and removed: as PettingZoo's order-enforcing wrapper
+            # does, warn and ignore the step.
+            EnvLogger.warn_step_after_terminated_truncated()
+            return
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)

@@ -14,8 +14,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import gymnasium
 import numpy as np
+
+from .._optional import missing
+
+try:
+    import gymnasium
+except ImportError as e:
+    raise missing(e, "cuttle.rl.GymEnv") from None
 
 from .._actions import code_of_action
 from ..game import Game
@@ -24,7 +30,7 @@ from ..rules import Rules
 from ..seeding import SEED_LIMIT, check_seed, derive
 from ..validation import check_count, check_player
 from .spaces import (ACTION_SPACE, DEFAULT_MAX_MOVES, OBSERVATION_HIGH, OBSERVATION_SIZE,
-                     action_mask, check_action, legal_actions)
+                     action_mask, check_action, legal_actions, why_no_decision)
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -34,7 +40,8 @@ if TYPE_CHECKING:
 __all__ = ["GymEnv", "MAX_SKIPS"]
 
 # Deals in a row that may end before the agent's first decision (the opponent, moving
-# first, won at once: only very low goals allow it) before reset gives up.
+# first, won at once: only very low goals allow it; or the move cap came first) before
+# reset gives up.
 MAX_SKIPS = 64
 
 
@@ -91,8 +98,8 @@ class GymEnv(gymnasium.Env):
             skipped += 1
             if skipped >= MAX_SKIPS:
                 raise RuntimeError(f"{MAX_SKIPS} games in a row ended before the agent "
-                                   f"(seat {self.seat}) could decide: these rules let the "
-                                   f"first player win at once")
+                                   f"(seat {self.seat}) could decide: "
+                                   + why_no_decision(self.game, self.max_moves))
         self._done = False
         if self.render_mode == "human":
             self.render()

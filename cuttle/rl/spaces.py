@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 __all__ = ["ACTION_BLOCKS", "ACTION_SPACE", "DEFAULT_MAX_MOVES", "OBSERVATION_HIGH",
            "OBSERVATION_SIZE", "action_mask", "action_of", "check_action", "legal_actions",
-           "move_of"]
+           "move_of", "why_no_decision"]
 
 # The move cap of an episode (both players' moves): games end on their own far sooner
 # (random players need at most ~130 moves), so the cap only stops pathological loops.
@@ -80,3 +80,13 @@ def action_mask(game: Game, dtype: npt.DTypeLike = np.int8) -> np.ndarray:
     if np.dtype(dtype) == np.bool_:
         return out.view(np.bool_)
     return out if np.dtype(dtype) == np.int8 else out.astype(dtype)
+
+
+def why_no_decision(game: Game, max_moves: int) -> str:
+    """Why an episode's `game` ended before the agent's first decision (the single-agent
+    envs give up after many such deals in a row): the opponent won at once, or the move
+    cap came first."""
+    if game.is_over:
+        return "the opponent, moving first, won at once under these rules"
+    return (f"the move cap (max_moves={max_moves}) ended the game before the agent's "
+            f"first move; raise max_moves")

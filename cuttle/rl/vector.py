@@ -30,7 +30,7 @@ from ..rules import Rules
 from ..seeding import seed_or_new
 from ..threads import check_threads
 from ..validation import check_bool, check_count, check_int, check_player
-from .spaces import ACTION_SPACE, DEFAULT_MAX_MOVES, OBSERVATION_SIZE
+from .spaces import ACTION_SPACE, DEFAULT_MAX_MOVES, OBSERVATION_SIZE, why_no_decision
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -203,9 +203,9 @@ class VectorEnv:
     def _check_stuck(self):
         stuck = self._core.stuck()
         if stuck:
+            why = why_no_decision(self.game(stuck[0]), self.max_moves)
             raise RuntimeError(f"env {stuck[0]}: games keep ending before the agent's first "
-                               f"decision (the opponent wins at once under these rules); "
-                               f"{len(stuck)} env(s) stuck")
+                               f"decision ({why}); {len(stuck)} env(s) stuck")
 
     def close(self) -> None:
         """Nothing to release (the native state goes with the object); for Gym's API."""

@@ -12,14 +12,27 @@ flight and raises `Interrupted` with the finished chunks.  With a games CSV the 
 are written in game-index order (later chunks wait in memory for earlier ones; the
 window bounds how many).
 
-dask is imported only here, only when a client is given: ``pip install "cuttle[dask]"``.
+dask is imported only here, only when a client is given: ``pip install "pycuttle[dask]"``.
+
+`connect` (the command line's ``--scheduler tcp://HOST:PORT``) checks the address at once
+(scheme, host, port), fails fast on a refused connection, and gives up after its timeout
+even against a listener that accepts and never answers (dask's own handshake would wait
+forever).  Ctrl-C while `start_local_cluster` starts its workers stops them quietly.
 """
 
 from __future__ import annotations
 
+import contextlib
+import logging
+import signal
+import socket
+import threading
+import time
+import urllib.parse
 import uuid
 from typing import TYPE_CHECKING
 
+from .._optional import missing
 from .runner import FIRST_CHUNK, Chunks, collect, play_chunk
 
 if TYPE_CHECKING:
@@ -31,18 +44,19 @@ if TYPE_CHECKING:
     from .results import SimulationResult
     from .runner import GamesCsv, Plan
 
-__all__ = ["CLUSTER_CHUNK", "run_on_cluster", "start_local_cluster", "connect"]
+__all__ = ["CLUSTER_CHUNK", "DEFAULT_PORT", "connect", "parse_address", "run_on_cluster",
+           "start_local_cluster"]
 
 CLUSTER_CHUNK = 1 << 20       # largest native chunk on a cluster (units)
 PYTHON_CLUSTER_CHUNK = 256
+DEFAULT_PORT = 8786           # dask's scheduler port
 
 
 def _distributed():
     try:
         import distributed
-    except ImportError:
-        raise ImportError("a cluster needs dask.distributed, which is not installed; "
-                          "install it with: pip install \"cuttle[dask]\"") from None
+    except ImportError as e:
+        raise missing(e, "a cluster") from None
     return distributed
 
 
@@ -113,14 +127,125 @@ def run_on_cluster(client: Client, plan: Plan, n: int, fixed_chunk: int | None,
 
 def start_local_cluster(n_workers: int) -> Client:
     """A Client of a new LocalCluster of `n_workers` single-threaded worker processes
-    (close it with ``client.close(); client.cluster.close()``)."""
+    (close it with ``client.close(); client.cluster.close()``).
+
+    A Ctrl-C during the start-up (a few seconds) is held until the workers are up, then
+    they are stopped and KeyboardInterrupt is raised: cancelling dask half-way leaves
+    half-started workers that print tracebacks (dask's assertion at exit, a worker
+    process that lost its parent).  A second Ctrl-C stops at once."""
     distributed = _distributed()
-    cluster = distributed.LocalCluster(n_workers=n_workers, threads_per_worker=1,
-                                       processes=True, dashboard_address=":0")
-    return distributed.Client(cluster)
+    from distributed.deploy.spec import SpecCluster
+    before = set(SpecCluster._instances)
+    pressed = []
+
+    def hold(signum, frame):
+        if pressed:
+            raise KeyboardInterrupt
+        pressed.append(signum)
+
+    # (Ctrl-C reaches only the main thread, and not at all where it is ignored)
+    main = threading.current_thread() is threading.main_thread() and \
+        signal.getsignal(signal.SIGINT) is not signal.SIG_IGN
+    old = signal.signal(signal.SIGINT, hold) if main else None
+    try:
+        cluster = distributed.LocalCluster(n_workers=n_workers, threads_per_worker=1,
+                                           processes=True, dashboard_address=":0")
+        client = distributed.Client(cluster)
+    except BaseException as e:
+        if isinstance(e, KeyboardInterrupt):        # the second Ctrl-C
+            _abandon([c for c in list(SpecCluster._instances) if c not in before])
+        elif pressed:
+            raise KeyboardInterrupt from None
+        raise
+    finally:
+        if main:
+            signal.signal(signal.SIGINT, old)
+    if pressed:
+        client.close()
+        cluster.close()
+        raise KeyboardInterrupt
+    return client
+
+
+def _abandon(clusters):
+    """Stop clusters whose start-up was interrupted.  Their workers may be half
+    started, which dask's close asserts against (at exit too): close them as far as
+    possible, quietly, and take them off dask's list of clusters to close at exit."""
+    from distributed.deploy.spec import SpecCluster
+    for name in ("distributed", "asyncio", "tornado"):
+        logging.getLogger(name).setLevel(logging.CRITICAL + 1)
+    for cluster in clusters:
+        with contextlib.suppress(BaseException):
+            cluster.close(timeout=2)
+        SpecCluster._instances.discard(cluster)
+
+
+def parse_address(address: str) -> tuple[str, int]:
+    """(host, port) of a scheduler address ``tcp://HOST:PORT`` (the port defaults to
+    8786); ValueError saying what is wrong.  Other transports (tls://, ucx://, ...)
+    need settings the command line does not take: connect a dask Client in Python and
+    pass it as ``client=``."""
+    text = str(address).strip()
+    scheme, sep, rest = text.partition("://")
+    if not sep:
+        raise ValueError(f"expected a scheduler address like tcp://HOST:{DEFAULT_PORT}, "
+                         f"not {address!r}")
+    if scheme.lower() != "tcp":
+        raise ValueError(f"{address!r}: only tcp://HOST:PORT addresses are supported here; "
+                         f"to use {scheme}://, connect a dask.distributed.Client in Python "
+                         f"(with its security settings) and pass it as client=")
+    try:
+        parts = urllib.parse.urlsplit(f"tcp://{rest}")
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        parts, host, port = None, None, -1
+    if parts is None or port == -1 or not host or parts.path or parts.query \
+            or parts.fragment or parts.username is not None:
+        raise ValueError(f"{address!r}: expected tcp://HOST:PORT with a port from 1 to "
+                         f"65535")
+    if port == 0:
+        raise ValueError(f"{address!r}: the port must be from 1 to 65535, not 0")
+    return host, DEFAULT_PORT if port is None else port
 
 
 def connect(address: str, timeout: float = 10.0) -> Client:
-    """A Client of the scheduler at `address` (tcp://HOST:PORT); OSError if it cannot be
-    reached within `timeout` seconds."""
-    return _distributed().Client(address, timeout=f"{timeout}s")
+    """A Client of the scheduler at `address` (``tcp://HOST:PORT``, see
+    `parse_address`: ValueError if it is malformed).  OSError (ConnectionRefusedError
+    at once, TimeoutError after `timeout` seconds) naming the address if the scheduler
+    cannot be reached or does not answer."""
+    host, port = parse_address(address)
+    distributed = _distributed()        # without dask, say which extra before connecting
+    deadline = time.monotonic() + timeout
+    try:
+        socket.create_connection((host, port), timeout=timeout).close()
+    except socket.gaierror as e:
+        raise OSError(f"cannot reach the dask scheduler at {address}: unknown host "
+                      f"{host!r} ({e.strerror})") from None
+    except TimeoutError:
+        raise TimeoutError(f"the dask scheduler at {address} did not accept a connection "
+                           f"within {timeout:g} s") from None
+    except OSError as e:        # e.g. ConnectionRefusedError, at once
+        raise type(e)(f"cannot reach the dask scheduler at {address}: "
+                      f"{(e.strerror or str(e)).lower()}") from None
+    left = max(0.5, deadline - time.monotonic())
+    where = f"tcp://[{host}]:{port}" if ":" in host else f"tcp://{host}:{port}"   # IPv6
+    try:
+        return _bounded_client(distributed)(where, timeout=f"{left}s")
+    except (OSError, TimeoutError) as e:
+        if not isinstance(e, TimeoutError) and "Timed out" not in str(e):
+            raise
+        raise TimeoutError(f"the dask scheduler at {address} did not answer within "
+                           f"{timeout:g} s (is it a dask scheduler?)") from None
+
+
+def _bounded_client(distributed):
+    """A Client class whose start-up gives up after its timeout.  dask's own timeout
+    covers the TCP connection, not the handshake after it, which waits forever on a
+    listener that never answers; the start-up as a whole is bounded here."""
+    class BoundedClient(distributed.Client):
+        def start(self, **kwargs):
+            # (sync() takes callback_timeout: it waits that long, then cancels the
+            # start-up and raises TimeoutError)
+            kwargs.setdefault("callback_timeout", kwargs.get("timeout"))
+            return super().start(**kwargs)
+    return BoundedClient

@@ -30,10 +30,14 @@ class GamesNotKept(AttributeError):
     """Per-game rows were asked of a result that kept only statistics."""
 
     def __init__(self, what: str = "per-game arrays"):
+        self.what = what
         super().__init__(
             f"{what} were not kept: this result holds only the statistics of its games "
             f"(its summary); pass keep_games=True to simulate/compare to keep one row per "
             f"game (or games_csv=PATH to stream them to a file)")
+
+    def __reduce__(self):           # (unpickled from `what`, not from the message)
+        return (type(self), (self.what,))
 
 
 def merge_ranges(a: Iterable[tuple[int, int]],

@@ -24,17 +24,27 @@ one file may hold several runs.  A file whose first line is not the header is re
 (it is not ours to append to).  A half-written last line (a run killed while writing)
 is dropped; a damaged line elsewhere, or two different records for the same chunk, make
 the file refused with the line number.  One run at a time may write a file (a lock).
+
+Every loaded tally is checked for consistency, not only for shape: its end reasons
+against its winners, its moments against the move cap and its own length histograms
+(each game's moves lie in its histogram bin, so the sums are bounded; the sums of
+squares against the squared sums, by Cauchy-Schwarz), and a variant's paired table and
+differences against its tally; a record that no set of games could have produced is
+refused with its line number.  The file must be a regular file (not a device or a
+FIFO) and a line is at most `MAX_LINE_BYTES` (1 MiB; a record takes a few KiB).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import stat
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .._core import END_NAMES
+from ..simulation.api import MAX_MAX_MOVES
 from ..simulation.tally import LENGTH_BINS, MOMENTS, PAIRED_METRICS, PairTally, Tally
 
 try:
@@ -51,12 +61,19 @@ if TYPE_CHECKING:
     # (base, rules text, players, seed, max_moves, chunk_size, chunk): see `chunk_key`
     ChunkKey: TypeAlias = tuple[str, str, tuple[str, ...], int, int, int, int]
 
-__all__ = ["FORMAT", "VERSION", "ResultsFileError", "Store", "chunk_key", "pair_from_json",
-           "pair_to_json", "tally_from_json", "tally_to_json"]
+__all__ = ["FORMAT", "MAX_LINE_BYTES", "VERSION", "ResultsFileError", "Store", "chunk_key",
+           "pair_from_json", "pair_to_json", "tally_from_json", "tally_to_json"]
 
 FORMAT, VERSION = "cuttle-atlas", 1
 HEADER = json.dumps({"format": FORMAT, "version": VERSION}).encode() + b"\n"
 KEY_FIELDS = ("base", "rules", "players", "seed", "max_moves", "chunk_size", "chunk")
+MAX_LINE_BYTES = 1 << 20
+# A score is the sum of a player's point cards, A to 10 counting 1 to 10: at most the
+# whole deck's 4 * 55.
+MAX_SCORE = 4 * sum(range(1, 11))
+# A pair table's rows of single games (win A, win B, draw, first mover), before those
+# of matches.
+_GAME_ROWS = sum(not m.startswith("match") for m in PAIRED_METRICS)
 
 
 class ResultsFileError(ValueError):
@@ -108,9 +125,62 @@ def _pairs_of_ints(x, n, what, signed=False):
     return out
 
 
-def tally_from_json(d: object, n_games: int | None = None) -> Tally:
-    """A Tally from `tally_to_json`'s form; ValueError if anything is off (and if it does
-    not hold `n_games` games)."""
+def _check_moments(s, q, n, lo, hi, what):
+    """ValueError unless (s, q) can be the sum and the sum of squares of n integers,
+    each from lo to hi."""
+    if n == 0:
+        ok = s == q == 0
+    else:
+        ok = (lo * n <= s <= hi * n
+              and s * s <= q * n                        # Cauchy-Schwarz
+              and q <= (lo + hi) * s - n * lo * hi      # sum of (x - lo)(hi - x) >= 0
+              and (q - s) % 2 == 0)                     # x^2 - x is even
+    if not ok:
+        raise ValueError(f"{what} ({s}, {q}) cannot be the sum and the sum of squares of "
+                         f"{n} values from {lo} to {hi}")
+
+
+def _check_lengths(moments, hist, cap, what):
+    """The moments of moves or turns against their histogram (bins 0..LENGTH_BINS-2
+    exact, the last one every longer game) and the cap on their values."""
+    top = LENGTH_BINS - 1
+    if cap < top and hist[cap + 1:].any():
+        raise ValueError(f"tally {what} histogram counts games longer than {cap}")
+    b = np.arange(top, dtype=object)
+    exact = hist[:top].astype(object)
+    s, q = moments
+    _check_moments(s - int((b * exact).sum()), q - int((b * b * exact).sum()),
+                   int(hist[top]), top, max(cap, top), f"tally {what} beyond the histogram's "
+                   f"exact bins")
+
+
+def _check_tally(t, max_moves):
+    """ValueError unless `t` can be the tally of single games under the move cap."""
+    counts, n = t.counts, t.n_games
+    goal, cap_end = END_NAMES.index("goal"), END_NAMES.index("move_cap")
+    # A game ends (never "none"); at the goal it has a winner, any other way it is a draw.
+    if counts[:, :, END_NAMES.index("none")].any() or counts[0, :, goal].any() or \
+            np.delete(counts[1:], goal, axis=2).any():
+        raise ValueError("tally counts do not match their end reasons (a game at its "
+                         "goal has a winner, any other end is a draw)")
+    hist = t.lengths
+    _check_lengths(t.moments["moves"], hist[0], max_moves, "moves")
+    _check_lengths(t.moments["turns"], hist[1], max_moves + 1, "turns")
+    # A game stopped by the cap played max_moves moves.
+    capped = int(counts[:, :, cap_end].sum())
+    at_cap = int(hist[0][min(max_moves, LENGTH_BINS - 1)])
+    if capped > at_cap:
+        raise ValueError(f"tally counts {capped} games stopped at the move cap, but only "
+                         f"{at_cap} that long")
+    for k in ("score_a", "score_b"):
+        _check_moments(*t.moments[k], n, 0, MAX_SCORE, f"tally {k}")
+
+
+def tally_from_json(d: object, n_games: int | None = None,
+                    max_moves: int | None = None) -> Tally:
+    """A Tally from `tally_to_json`'s form; ValueError if anything is off: its shape,
+    its consistency (module docstring) under the move cap `max_moves` (default the
+    largest allowed), and the number of games, if `n_games` is given."""
     if not isinstance(d, dict):
         raise ValueError("tally must be an object")
     counts = _ints(d.get("counts"), (3, 2, len(END_NAMES)), "tally counts")
@@ -132,7 +202,9 @@ def tally_from_json(d: object, n_games: int | None = None) -> Tally:
             raise ValueError("tally lengths do not count every game")
     if n_games is not None and n != n_games:
         raise ValueError(f"tally counts {n} games, not {n_games}")
-    return Tally(counts, moments, lengths)
+    t = Tally(counts, moments, lengths)
+    _check_tally(t, MAX_MAX_MOVES if max_moves is None else max_moves)
+    return t
 
 
 def pair_to_json(p: PairTally) -> dict[str, Any]:
@@ -140,16 +212,37 @@ def pair_to_json(p: PairTally) -> dict[str, Any]:
     return {"table": p.table.tolist(), "diffs": [list(x) for x in p.diffs]}
 
 
-def pair_from_json(d: object, n_games: int | None = None) -> PairTally:
-    """A PairTally from `pair_to_json`'s form; ValueError if anything is off (and if its
-    tables do not count `n_games` games)."""
+def pair_from_json(d: object, n_games: int | None = None, tally: Tally | None = None,
+                   max_moves: int | None = None) -> PairTally:
+    """A PairTally of single games from `pair_to_json`'s form; ValueError if anything
+    is off: its shape, its tables against `n_games` games, its second side against
+    `tally` (the second rule set's own tally, if given), and its differences against the
+    move cap `max_moves` (default the largest allowed)."""
     if not isinstance(d, dict):
         raise ValueError("pair must be an object")
     table = _ints(d.get("table"), (len(PAIRED_METRICS), 4), "pair table")
     diffs = tuple(_pairs_of_ints(d.get("diffs"), 2, "pair diffs", signed=True))
-    games = range(PAIRED_METRICS.index("first_mover_win_rate") + 1)   # the rows of games
-    if n_games is not None and not all(int(table[m].sum()) == n_games for m in games):
-        raise ValueError(f"pair table does not count {n_games} games")
+    single = _GAME_ROWS
+    n = int(table[0].sum())
+    if any(int(table[m].sum()) != n for m in range(single)) or table[single:].any() or \
+            (n_games is not None and n != n_games):
+        raise ValueError(f"pair table does not count {n if n_games is None else n_games} "
+                         f"single games")
+    both, only_i, only_j = table[:single, 3], table[:single, 2], table[:single, 1]
+    for side in (both + only_i, both + only_j):     # win_A, win_B, draw, first_mover
+        if side[0] + side[1] + side[2] != n or side[3] > side[0] + side[1]:
+            raise ValueError("pair table: wins and draws do not add up to the games")
+    if tally is not None:
+        c = tally.counts
+        own = [c[1].sum(), c[2].sum(), c[0].sum(), c[1, 0].sum() + c[2, 1].sum()]
+        if list(both + only_j) != [int(x) for x in own]:
+            raise ValueError("pair table does not match the rule set's own tally")
+    cap = MAX_MAX_MOVES if max_moves is None else max_moves
+    for k, (what, top) in enumerate((("moves", cap), ("turns", cap + 1))):
+        s, q = diffs[k]
+        _check_moments(s, q, n, -top, top, f"pair {what} differences")
+        if tally is not None and not 0 <= s + tally.moments[what][0] <= top * n:
+            raise ValueError(f"pair {what} differences do not match the rule set's tally")
     return PairTally(table, diffs)
 
 
@@ -171,6 +264,15 @@ def _record_key(rec):
     return key
 
 
+def _tallies(rec):
+    """(Tally, PairTally or None) of a record whose key fields are valid; ValueError
+    if they are damaged or inconsistent."""
+    n, cap = rec["games"][1] - rec["games"][0], rec["max_moves"]
+    tally = tally_from_json(rec["tally"], n, cap)
+    pair = rec.get("pair")
+    return tally, None if pair is None else pair_from_json(pair, n, tally, cap)
+
+
 def _parse(line, lineno, path):
     """(key or None for the header, record) of one line; ResultsFileError if damaged."""
     try:
@@ -184,10 +286,7 @@ def _parse(line, lineno, path):
                                        f"{VERSION}")
             return None, rec
         key = _record_key(rec)
-        n = rec["games"][1] - rec["games"][0]
-        tally_from_json(rec["tally"], n)
-        if rec.get("pair") is not None:
-            pair_from_json(rec["pair"], n)
+        _tallies(rec)
         return key, rec
     except ResultsFileError:
         raise
@@ -215,11 +314,24 @@ class Store:
         self.notes: list[str] = []
         self.index: dict[ChunkKey, tuple[int, int]] = {}     # key -> (offset, line number)
         self.lines = 0
-        if not write and not os.path.isfile(self.path):
+        if not write and not os.path.exists(self.path):
             raise ResultsFileError(f"no results file {self.path!r}")
-        if os.path.isdir(self.path):
-            raise ResultsFileError(f"{self.path!r} is a folder, not a results file")
-        self.f = open(self.path, "a+b" if write else "rb")
+        # O_NONBLOCK: a FIFO must not block the open before it is refused.
+        flags = (os.O_RDWR | os.O_CREAT | os.O_APPEND if write else os.O_RDONLY) | \
+            getattr(os, "O_NONBLOCK", 0)
+        try:
+            fd = os.open(self.path, flags, 0o666)
+        except IsADirectoryError:
+            raise ResultsFileError(f"{self.path!r} is a folder, not a results file") from None
+        except OSError as e:
+            raise self._error(e) from None
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            os.close(fd)
+            kind = "folder" if stat.S_ISDIR(mode) else "device, FIFO or socket"
+            raise ResultsFileError(f"{self.path!r} is a {kind}, not a results file (it "
+                                   f"must be a regular file)")
+        self.f = open(fd, "a+b" if write else "rb")
         try:
             if write and fcntl is not None:
                 try:
@@ -232,13 +344,39 @@ class Store:
             self.f.close()
             raise
 
+    def _error(self, e: OSError) -> OSError:
+        """An I/O error on the file, naming it."""
+        return e if e.filename is not None or e.errno is None else \
+            OSError(e.errno, e.strerror, self.path)
+
+    def _append(self, data: bytes, offset: int) -> None:
+        """Append `data` at `offset` (the end), flushed to disk; on failure (a full
+        disk) the file is cut back to `offset` and the OSError names the file."""
+        f = self.f
+        try:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        except OSError as e:
+            try:
+                f.truncate(offset)
+            except (OSError, ValueError):
+                pass
+            raise self._error(e) from None
+
     def _scan(self):
         f = self.f
         f.seek(0)
         offset = 0
         lineno = 0
-        for raw in iter(f.readline, b""):
+        while raw := f.readline(MAX_LINE_BYTES + 1):
             lineno += 1
+            if len(raw) > MAX_LINE_BYTES:
+                if lineno == 1:
+                    _parse("", 1, self.path)            # not an atlas file: refused
+                raise ResultsFileError(f"{self.path}, line {lineno}: longer than "
+                                       f"{MAX_LINE_BYTES:,} bytes, not an atlas record; the "
+                                       f"file is damaged")
             if not raw.endswith(b"\n"):
                 if lineno == 1 and not HEADER.startswith(raw):
                     _parse(raw.decode("utf-8", "replace"), 1, self.path)   # foreign: refused
@@ -248,8 +386,7 @@ class Store:
                     self._drop_tail(offset, lineno)
                     break
                 if self.write:              # complete but unterminated: end it
-                    f.write(b"\n")
-                    f.flush()
+                    self._append(b"\n", offset + len(raw))
                     raw += b"\n"
             else:
                 try:
@@ -263,17 +400,18 @@ class Store:
                 f.seek(offset)
             self.lines = lineno
         if self.lines == 0 and self.write:
-            f.write(HEADER)
-            f.flush()
-            os.fsync(f.fileno())
+            self._append(HEADER, 0)
             self.lines = 1
 
     def _drop_tail(self, offset, lineno):
         self.notes.append(f"{self.path}: dropped a half-written last line (line {lineno}); "
                           f"its chunk will be played again")
         if self.write:
-            self.f.truncate(offset)
-            self.f.flush()
+            try:
+                self.f.truncate(offset)
+                self.f.flush()
+            except OSError as e:
+                raise self._error(e) from None
 
     def _add(self, key, offset, lineno):
         if key in self.index:
@@ -288,7 +426,7 @@ class Store:
 
     def _read(self, offset):
         self.f.seek(offset)
-        return json.loads(self.f.readline().decode("utf-8"))
+        return json.loads(self.f.readline(MAX_LINE_BYTES + 1).decode("utf-8"))
 
     def __contains__(self, key):
         return key in self.index
@@ -311,10 +449,11 @@ class Store:
                 f"the engine or of the {key[2][0]} policy (the games it fingerprints differ "
                 f"from this cuttle's); give a new results file to play again, or report "
                 f"what this one holds without playing (--report-only, play=False)")
-        n = rec["games"][1] - rec["games"][0]
-        pair = rec.get("pair")
-        return tally_from_json(rec["tally"], n), (None if pair is None else
-                                                  pair_from_json(pair, n))
+        try:
+            return _tallies(rec)
+        except ValueError as e:     # (changed since the file was opened)
+            raise ResultsFileError(f"{self.path}, line {lineno}: not a valid atlas record "
+                                   f"({e})") from None
 
     def put(self, records: Iterable[tuple[ChunkKey, Tally, PairTally | None]],
             engine: str | None = None) -> None:
@@ -339,9 +478,7 @@ class Store:
             return
         self.f.seek(0, os.SEEK_END)
         offset = self.f.tell()
-        self.f.write(b"".join(out))
-        self.f.flush()
-        os.fsync(self.f.fileno())
+        self._append(b"".join(out), offset)
         for key, line in zip(new, out):
             self.lines += 1
             self.index[key] = (offset, self.lines)

@@ -13,12 +13,6 @@ Needs the ``web`` extra: ``pip install -e ".[web]"`` from a checkout.
 
 from __future__ import annotations
 
-try:
-    import starlette  # noqa: F401
-except ImportError as e:                        # pragma: no cover - depends on the install
-    raise ImportError("cuttle.web needs Starlette and uvicorn: pip install -e \".[web]\" "
-                      "from a checkout (or pip install \"pycuttle[web]\")") from e
-
-from .routes import app
+from .routes import app         # (which names the extra when Starlette is missing)
 
 __all__ = ["app"]

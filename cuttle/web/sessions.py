@@ -42,6 +42,9 @@ class WebError(Exception):
         self.status = status
         self.message = message
 
+    def __reduce__(self):
+        return type(self), (self.status, self.message)
+
 
 @dataclass(frozen=True)
 class GameSettings:

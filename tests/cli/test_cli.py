@@ -216,6 +216,33 @@ def test_usage_errors_show_the_subcommand_usage(capsys):
     assert code == 2 and err.startswith("usage: cuttle compare") and "is a folder" in err
 
 
+# Each command with the arguments it needs before an unknown option (argparse hands a
+# sub-command's unknown options up to the top level, which named the wrong usage).
+COMMANDS = {"simulate": [], "compare": ["classic"], "rules": [], "play": [],
+            "replay": ["game.json"], "analyse": ["position"], "analyze": ["position"],
+            "atlas": [], "balance": [], "serve": []}
+
+
+def test_every_command_is_in_the_unknown_option_test():
+    assert set(COMMANDS) == set(cuttle.cli._commands(cuttle.cli.build_parser()))
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_an_unknown_option_shows_the_command_usage(capsys, command):
+    code, out, err = run(capsys, command, *COMMANDS[command], "--no-such-option")
+    assert code == 2 and out == ""
+    name = "analyse" if command == "analyze" else command      # an alias of analyse
+    usage, message = err.splitlines()[0], err.splitlines()[-1]
+    assert usage.startswith(f"usage: cuttle {name} ["), err
+    assert message == f"cuttle {name}: error: unrecognized arguments: --no-such-option"
+
+
+def test_an_unknown_option_before_the_command_shows_the_top_level_usage(capsys):
+    code, out, err = run(capsys, "--no-such-option", "simulate")
+    assert code == 2 and err.startswith("usage: cuttle [-h] [--version] COMMAND")
+    assert err.rstrip().endswith("cuttle: error: unrecognized arguments: --no-such-option")
+
+
 @pytest.mark.parametrize("extra, message", [
     (["--json", "{d}/no/such/folder/s.json"], "no folder"),
     (["--csv", "{d}/no/s.csv"], "no folder"),

@@ -195,12 +195,14 @@ def test_play_argparse_errors(monkeypatch, capsys):
     assert code == 2
 
 
-def test_a_record_path_that_cannot_be_written_is_refused_before_the_game(monkeypatch, capsys,
-                                                                         tmp_path):
+def test_a_record_path_that_is_a_folder_is_refused_before_the_game(monkeypatch, capsys,
+                                                                    tmp_path):
+    """Issue 21, item 15: it used to play the whole game, then fail to save it."""
     target = tmp_path / "a_folder"          # the folder is writable, the path is a folder
     target.mkdir()
     code, out, err = run(monkeypatch, capsys, ["play", "--record", str(target)], "quit\n")
-    assert code == 2 and "--record" in err and "is a folder" in err and out == ""
+    assert code == 2 and "--record" in err and "is a folder" in err
+    assert "your move" not in out and list(target.iterdir()) == []
 
 
 def test_a_record_that_cannot_be_saved_after_the_game(monkeypatch, capsys, tmp_path):

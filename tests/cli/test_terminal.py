@@ -7,6 +7,7 @@ import sys
 
 import pytest
 
+import cuttle
 from cuttle.cli import main
 
 pexpect = pytest.importorskip("pexpect")
@@ -78,3 +79,35 @@ def test_seat_one_sees_its_hand_at_the_bottom_in_a_terminal(tmp_path):
     assert "cards (hidden)" in bot_side and "(hidden)" not in own_side.split("Your legal")[0]
     child.send("quit\r")
     child.expect(pexpect.EOF)
+
+
+def test_a_bare_card_offers_its_moves_or_plays_its_only_one(monkeypatch, capsys, tmp_path):
+    # Seed 1: player 0 holds 3H 3S 7H TC QC; 7H has two moves, QC one (royal QC).
+    args = ["play", "--bot", "random", "--seed", "1", "--record", str(tmp_path / "r.json")]
+    code, out, _ = run(monkeypatch, capsys, args, "7h\nAS\nQC\nquit\n")
+    assert code == 0 and "unknown move verb" not in out
+    offer = out[out.index("7H can be played as:"):].splitlines()[:4]
+    assert offer == ["7H can be played as:", "    6. points 7H", "    7. oneoff 7H",
+                     "Type the move or its number."]
+    assert "AS has no legal move now (it is not in your hand)." in out
+    assert "You play: royal QC" in out
+    game = cuttle.Game(seed=1)
+    assert [str(m) for m in game.legal_moves][5:7] == ["points 7H", "oneoff 7H"]
+
+
+def test_a_thinking_bot_is_shown_in_a_terminal_and_erased(tmp_path):
+    child = spawn("--bot", "greedy", "--seed", "1", "--record", str(tmp_path / "g.json"))
+    child.expect("your move> ")
+    child.send("draw\r")
+    child.expect("You play: draw")
+    # the note, then a carriage return and erase-to-end-of-line before the bot's move
+    child.expect_exact("P1 (greedy) is thinking...\r\x1b[KP1 (greedy) plays: ")
+    child.expect("your move> ")
+    child.send("quit\r")
+    child.expect(pexpect.EOF)
+
+
+def test_no_thinking_note_through_a_pipe(monkeypatch, capsys, tmp_path):
+    args = ["play", "--bot", "greedy", "--seed", "1", "--record", str(tmp_path / "r.json")]
+    code, out, _ = run(monkeypatch, capsys, args, "draw\nquit\n")
+    assert code == 0 and "P1 (greedy) plays: " in out and "is thinking" not in out

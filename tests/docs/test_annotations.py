@@ -4,27 +4,12 @@ test_docs.py checks their docstrings.  The annotations are never evaluated (ever
 module has ``from __future__ import annotations``), so only their presence is checked
 here; whether they agree with the code is mypy's job (see the issue)."""
 
-import importlib
 import inspect
-import pkgutil
 import types
 
 import pytest
 
-import cuttle
-
-# The native modules (_core, _engine, ...) have underscore names.
-MODULES = sorted(m.name for m in pkgutil.walk_packages(cuttle.__path__, "cuttle.")
-                 if not m.name.endswith("__main__")
-                 and not m.name.split(".")[-1].startswith("_"))
-OPTIONAL = {"cuttle.openspiel": "pyspiel", "cuttle.rl.aec": "pettingzoo",
-            "cuttle.rl.gym_env": "gymnasium", "cuttle.web": "starlette"}
-
-def load(name):
-    for prefix, needs in OPTIONAL.items():
-        if name.startswith(prefix):
-            pytest.importorskip(needs)
-    return importlib.import_module(name)
+from support.public import PUBLIC_MODULES, load
 
 
 def public_functions(module):
@@ -68,7 +53,7 @@ def unannotated(module):
     return out
 
 
-@pytest.mark.parametrize("name", MODULES)
+@pytest.mark.parametrize("name", PUBLIC_MODULES)
 def test_every_public_function_is_annotated(name):
     found = unannotated(load(name))
     missing = [f"{q}({', '.join(g)})" for q, g in sorted(found.items())]

@@ -5,6 +5,7 @@ traceback."""
 
 import io
 import json
+import os
 import sys
 
 import pytest
@@ -161,3 +162,98 @@ def test_moves_are_immutable_values():
         m.verb = "pass"
     assert cuttle.Game(seed=1).legal_moves[0] == m and str(m) == "draw"
     assert cuttle.Move.from_code(m.code) is cuttle.Move.from_code(m.code)
+
+
+# ---------------------------------------------------------------------------------------
+# Endless and oversized inputs (issue 21, item 12): a file the command needs must be a
+# regular file, and what is read is capped, so /dev/zero or a FIFO cannot exhaust memory
+# or block; a results file is checked before any game is played.
+
+def test_replay_refuses_devices_fifos_and_huge_files(capsys, tmp_path):
+    from cuttle.record import MAX_RECORD_BYTES
+    os.mkfifo(tmp_path / "fifo")
+    huge = tmp_path / "huge.json"
+    with open(huge, "wb") as f:                 # sparse: no disk space used
+        f.truncate(MAX_RECORD_BYTES + 1)
+    for path, message in (("/dev/zero", "character device"), (tmp_path / "fifo", "FIFO"),
+                          (huge, "larger than the limit"), (tmp_path, "folder")):
+        assert main(["replay", str(path)]) == 2, path
+        err = capsys.readouterr().err
+        assert message in err and "Traceback" not in err, err
+    with pytest.raises(ValueError, match="character device"):
+        cuttle.record.read_record("/dev/zero")
+
+
+def test_analyse_reads_at_most_a_position_from_stdin(monkeypatch, capsys, tmp_path):
+    from cuttle.cli.options import MAX_POSITION_BYTES
+    with open("/dev/zero", encoding="utf-8") as zero:
+        monkeypatch.setattr(sys, "stdin", zero)
+        assert main(["analyse", "-", "--rollouts", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "longer than the limit" in err and f"{MAX_POSITION_BYTES:,}" in err
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"hands: \xff"),
+                                                       encoding="utf-8"))
+    assert main(["analyse", "-", "--rollouts", "1"]) == 2
+    assert "not text" in capsys.readouterr().err
+    big = tmp_path / "pos.txt"
+    big.write_text("hands: 2C / 3D; points: - / -\n" + "#" * MAX_POSITION_BYTES)
+    assert main(["analyse", str(big), "--rollouts", "1"]) == 2
+    assert "larger than the limit" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("special", ["/dev/null", "/dev/zero", "fifo"])
+def test_a_results_file_must_be_regular_and_is_checked_before_playing(
+        monkeypatch, capsys, tmp_path, special):
+    from cuttle.variants import run as atlas_run
+    from cuttle.variants.store import ResultsFileError, Store
+    if special == "fifo":
+        special = str(tmp_path / "fifo")
+        os.mkfifo(special)
+
+    def played(*a, **k):
+        raise AssertionError("a game was played")
+    monkeypatch.setattr(atlas_run._GroupRun, "run", played)
+    code = main(["atlas", "--quick", "--pairings", "random", "--bases", "classic",
+                 "--no-progress", "--results", special])
+    err = capsys.readouterr().err
+    assert code == 2 and special in err and "not a results file" in err, err
+    for write in (True, False):
+        with pytest.raises(ResultsFileError, match="not a results file"):
+            Store(special, write=write)
+
+
+def test_a_results_line_is_capped(tmp_path):
+    from cuttle.variants.store import HEADER, MAX_LINE_BYTES, ResultsFileError, Store
+    path = tmp_path / "r.jsonl"
+    path.write_bytes(HEADER + b"{" + b" " * MAX_LINE_BYTES + b"}\n")
+    with pytest.raises(ResultsFileError, match="line 2: longer than"):
+        Store(path, write=False)
+    path.write_bytes(b"x" * (MAX_LINE_BYTES + 5))
+    with pytest.raises(ResultsFileError, match="not an atlas results file"):
+        Store(path, write=False)
+
+
+def test_record_field_types_are_exact():
+    """1.0 and true are equal to 1 in Python, not in a record (human_seat 1.0 used to
+    pass and crash `cuttle replay` with a TypeError)."""
+    base = {"format": "cuttle-game-record", "version": 1,
+            "rules": {"preset": "classic", "changed": {}}, "seed": 5, "position": None,
+            "players": ["human", "greedy"], "human_seat": 0, "moves": ["draw"]}
+    validate_record(dict(base))
+    for field, value in (("human_seat", 1.0), ("human_seat", True), ("human_seat", 2),
+                         ("version", True), ("version", 1.0), ("seed", True)):
+        with pytest.raises(ValueError):
+            validate_record({**base, field: value})
+
+
+def test_replay_of_a_float_seat_is_a_clear_error(capsys, tmp_path):
+    g = cuttle.Game(seed=5)
+    g.play("draw")
+    rec = cuttle.record.make_record(g, players=["human", "greedy"], human_seat=1,
+                                    status="quit")
+    rec["human_seat"] = 1.0
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(rec))
+    assert main(["replay", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "'human_seat' must be 0" in err and "Traceback" not in err

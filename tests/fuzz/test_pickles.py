@@ -166,3 +166,59 @@ def test_rollouts_refuse_moves_that_are_not_legal():
     for bad in ([65535], [legal[0], 2**31], [cuttle.Move.parse("points KS").code]):
         with pytest.raises((ValueError, OverflowError)):
             rollouts(g, bad, 0, 3, 1, 0, 1)
+
+
+def _exception_classes():
+    """Every exception class defined in cuttle (modules of optional extras that are not
+    installed are skipped)."""
+    import importlib
+    import pkgutil
+    found = {}
+    for info in pkgutil.walk_packages(cuttle.__path__, "cuttle."):
+        try:
+            module = importlib.import_module(info.name)
+        except ImportError:
+            continue
+        for obj in vars(module).values():
+            if isinstance(obj, type) and issubclass(obj, BaseException) \
+                    and obj.__module__.startswith("cuttle"):
+                found[f"{obj.__module__}.{obj.__qualname__}"] = obj
+    return found
+
+
+class _Result:
+    """A stand-in for an interrupted run's partial result."""
+    played_records = 3
+
+    def __eq__(self, other):
+        return type(other) is _Result
+
+
+# Constructor arguments of the classes that take more than a message.
+_ARGS = {"cuttle.errors.Interrupted": (_Result(), 5, 10, "match"),
+         "cuttle.variants.run.AtlasInterrupted": (_Result(), "r.jsonl"),
+         "cuttle.simulation.results.GamesNotKept": ("per-game rows",),
+         "cuttle.web.sessions.WebError": (404, "no such game")}
+
+
+@pytest.mark.parametrize("name", sorted(_exception_classes()))
+def test_every_exception_round_trips_through_pickle(name):
+    """Issue 21: cuttle.Interrupted pickled but did not unpickle, which breaks
+    multiprocessing and dask (an exception crosses processes as a pickle)."""
+    cls = _exception_classes()[name]
+    e = cls(*_ARGS.get(name, ("a message",)))
+    for protocol in range(2, pickle.HIGHEST_PROTOCOL + 1):
+        back = pickle.loads(pickle.dumps(e, protocol))
+        assert type(back) is cls and str(back) == str(e) and back.args == e.args
+        assert vars(back) == vars(e)
+
+
+def test_the_exceptions_found_include_the_public_ones():
+    names = set(_exception_classes())
+    assert {"cuttle.errors.Interrupted", "cuttle.errors.IllegalMoveError",
+            "cuttle.errors.InvalidMoveError", "cuttle.variants.store.ResultsFileError",
+            "cuttle.variants.run.AtlasInterrupted", "cuttle.cli.options.UsageError"} <= names
+
+
+def test_interrupted_without_a_total_has_a_message():
+    assert str(cuttle.Interrupted(None, 3, None, "rollout")) == "interrupted after 3 rollouts"

@@ -156,3 +156,52 @@ def test_gym_render_modes():
     env.reset(seed=1)
     assert "hand" in env.render() and "(hidden)" in env.render()
     assert move_of(0).verb == "draw"
+
+
+# -- misuse (issue 21): clear errors, or PettingZoo's documented behaviour ---------------
+
+def test_aec_before_reset_and_unknown_agents_are_clear_errors():
+    env = aec_env()
+    for call in (lambda: env.step(0), lambda: env.observe("player_0"), lambda: env.last()):
+        with pytest.raises(RuntimeError, match=r"reset\(\) needs to be called"):
+            call()
+    env.reset(seed=1)
+    for call in (lambda: env.observe("player_2"), lambda: env.observation_space("x"),
+                 lambda: env.action_space(None)):
+        with pytest.raises(ValueError, match="unknown agent .* player_0, player_1"):
+            call()
+
+
+def test_aec_steps_after_every_agent_is_done_are_ignored_with_a_warning(caplog):
+    env = aec_env(max_moves=2)
+    env.reset(seed=1)
+    env.step(legal_actions(env.game)[0])
+    env.step(legal_actions(env.game)[0])            # truncated by the cap
+    while env.agents:
+        env.step(None)
+    state = env.game.position_text()
+    env.step(None)                                  # a dead step too many: ignored
+    env.step(3)
+    assert env.game.position_text() == state and env.agents == []
+    assert "step() called after all agents are terminated" in caplog.text
+    assert not env.observe("player_0")["action_mask"].any()
+    with pytest.raises(RuntimeError, match="call reset"):
+        env.last()
+
+
+@pytest.mark.parametrize("make", ["gym", "vector"])
+def test_a_cap_before_the_agents_first_move_is_named(make):
+    """seat=1, max_moves=1: the opponent's first move uses up the cap; this used to
+    blame 'rules that let the first player win at once'."""
+    if make == "gym":
+        env = GymEnv(seat=1, max_moves=1)
+    else:
+        env = cuttle.rl.VectorEnv(2, opponent="random", seat=1, max_moves=1)
+    with pytest.raises(RuntimeError, match=r"move cap \(max_moves=1\) ended the game "
+                                           r"before the agent's first move"):
+        env.reset(seed=1)
+    rules = cuttle.Rules(king_goals=(1, 1, 1, 1, 1))  # the opponent's first points win
+    env = GymEnv(rules=rules, seat=1) if make == "gym" else \
+        cuttle.rl.VectorEnv(2, rules=rules, opponent="greedy", seat=1)
+    with pytest.raises(RuntimeError, match="won at once under these rules"):
+        env.reset(seed=1)

@@ -162,3 +162,144 @@ def test_a_lost_worker_changes_nothing(client):
     assert same(local, remote)
     client.wait_for_workers(2, timeout=60)
     assert pids[0] not in client.run(os.getpid).values()
+
+
+# -- hostile and unreachable schedulers (issue 21, item 10) --------------------------------
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def _in_thread(call, wait=60):
+    """call() in a thread, so that a hang fails the test instead of blocking the suite;
+    (exception or None, seconds taken)."""
+    import threading
+    out = {}
+
+    def run():
+        t0 = time.monotonic()
+        try:
+            call()
+        except BaseException as e:          # noqa: BLE001 (what the test inspects)
+            out["error"] = e
+        out["took"] = time.monotonic() - t0
+    t = threading.Thread(target=run, daemon=True)
+    t.start()
+    t.join(wait)
+    assert not t.is_alive(), f"still blocked after {wait} s"
+    return out.get("error"), out["took"]
+
+
+@pytest.fixture
+def silent_listener():
+    """tcp://127.0.0.1:PORT of a listener that accepts connections and never answers."""
+    import socket
+    import threading
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    s.listen(8)
+    held, stop = [], threading.Event()
+
+    def accept():
+        s.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                held.append(s.accept()[0])
+            except OSError:
+                pass
+    t = threading.Thread(target=accept, daemon=True)
+    t.start()
+    yield f"tcp://127.0.0.1:{s.getsockname()[1]}"
+    stop.set()
+    t.join(5)
+    for c in held:
+        c.close()
+    s.close()
+
+
+def test_a_listener_that_never_answers_times_out(silent_listener):
+    from cuttle.simulation.cluster import connect
+    error, took = _in_thread(lambda: connect(silent_listener, timeout=2))
+    assert isinstance(error, TimeoutError) and silent_listener in str(error), error
+    assert "did not answer within 2 s" in str(error)
+
+
+def test_the_command_line_gives_up_on_a_silent_scheduler(silent_listener, capsys):
+    from cuttle.cli import main
+    codes = []
+    error, _ = _in_thread(lambda: codes.append(main(["simulate", "-n", "10", "--scheduler",
+                                                     silent_listener])))
+    err = capsys.readouterr().err
+    assert error is None and codes == [1] and "did not answer within 10 s" in err, err
+
+
+def _free_port():
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_a_refused_connection_fails_at_once_naming_the_address():
+    from cuttle.simulation.cluster import connect
+    address = f"tcp://127.0.0.1:{_free_port()}"
+    error, took = _in_thread(lambda: connect(address, timeout=60))
+    assert isinstance(error, ConnectionRefusedError) and address in str(error), error
+    assert took < 30                        # not the 60 s timeout
+
+
+@pytest.mark.parametrize("address, message", [
+    ("tls://127.0.0.1:8786", "only tcp://HOST:PORT"), ("ucx://127.0.0.1:8786", "to use ucx://"),
+    ("inproc://foo", "only tcp://HOST:PORT"), ("tcp://127.0.0.1:99999", "port from 1 to 65535"),
+    ("tcp://127.0.0.1:-1", "port from 1 to 65535"), ("tcp://127.0.0.1:0", "not 0"),
+    ("tcp://:8786", "expected tcp://HOST:PORT"), ("tcp://h:1/path", "expected tcp://HOST:PORT"),
+    ("tcp://127.0.0.1:x", "expected tcp://HOST:PORT"),
+])
+def test_bad_addresses_are_refused_at_once(capsys, address, message):
+    from cuttle.cli import main
+    from cuttle.simulation.cluster import connect, parse_address
+    with pytest.raises(ValueError, match=message):
+        parse_address(address)
+    with pytest.raises(ValueError, match=message):
+        connect(address)
+    error, took = _in_thread(lambda: main(["simulate", "-n", "10", "--scheduler", address]))
+    err = capsys.readouterr().err
+    assert error is None and message in err and "Traceback" not in err, err
+    assert took < 30
+
+
+def test_addresses_that_parse():
+    from cuttle.simulation.cluster import parse_address
+    assert parse_address("tcp://10.0.0.1:8786") == ("10.0.0.1", 8786)
+    assert parse_address("TCP://host.example") == ("host.example", 8786)
+    assert parse_address(" tcp://[::1]:9000 ") == ("::1", 9000)
+
+
+def test_ctrl_c_while_the_local_cluster_starts_is_quiet():
+    """Ctrl-C (to the whole process group, as a terminal sends it) as the first worker
+    starts, sent by a hook in the worker's start-up so that it lands there every time:
+    it used to print dask's AssertionError traceback at exit, and cancelling the
+    start-up half-way left worker processes that died with tracebacks (EOFError,
+    SemLock).  The start-up now finishes, then the cluster is closed as after a run."""
+    import subprocess
+    import sys
+    script = (
+        "import os, signal, sys\n"
+        "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
+        "import distributed.nanny as nanny\n"
+        "start, sent = nanny.Nanny.start_unsafe, []\n"
+        "async def interrupted(self):\n"
+        "    if not sent:\n"
+        "        sent.append(os.killpg(os.getpgid(0), signal.SIGINT))\n"
+        "    return await start(self)\n"
+        "nanny.Nanny.start_unsafe = interrupted\n"
+        "from cuttle.cli import main\n"
+        "sys.exit(main(['simulate', '-n', '100', '--no-progress', '--scheduler', 'local:2']))\n")
+    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    p = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                       env=env, timeout=300, start_new_session=True)
+    assert p.returncode == 130 and p.stderr.strip().endswith("cuttle: interrupted"), p.stderr
+    # (dask's own close, the same as after any run, may rarely log a worker's heartbeat
+    # racing the scheduler's shutdown: not looked for here)
+    for sign in ("AssertionError", "Status.init", "KeyboardInterrupt", "EOFError", "SemLock",
+                 "NameError", "Nanny failed"):
+        assert sign not in p.stderr, p.stderr

@@ -34,3 +34,16 @@ def test_each_rows_end_shares_add_up_to_one():
     for cell in cells:
         shares = [float(x) for x in re.findall(r"([0-9.]+)%", cell)]
         assert abs(sum(shares) - 100) <= 0.05 * len(shares) + 1e-9, cell
+
+
+def test_the_committed_results_file_loads_whole():
+    """Every record passes the store's consistency checks (issue 21, item 11)."""
+    from cuttle.variants.store import Store
+    path = os.path.join(ROOT, "docs", "atlas", "results.jsonl")
+    with open(path, encoding="utf-8") as f:
+        records = sum(1 for _ in f) - 1
+    with Store(path, write=False) as store:
+        assert len(store) == records
+        for key in list(store.index):
+            tally, _ = store.get(key)
+            assert tally.n_games == key[-2]

@@ -1,0 +1,34 @@
+"""Text from outside (player names of a record, file names, input quoted in an error
+message) made safe to print on a terminal: the one place that escapes it, as the HTML
+pages escape theirs.
+
+A terminal obeys control characters: ESC and the C1 controls start sequences that
+clear the screen, move the cursor, retitle the window or write the clipboard (OSC 52);
+CR, BS and the line separators overwrite or fake lines; bidirectional overrides reorder
+what is shown.  `printable` writes each of them as a visible escape (``\\x1b``,
+``\\u202e``), like `repr`, and leaves every other character as it is (accents, CJK,
+emoji).  Lone surrogates (from JSON's ``"\\ud800"``) are escaped too: a UTF-8 stream
+refuses to print them.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["printable"]
+
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e"
+                     "\u2066-\u2069\ud800-\udfff]")
+_UNSAFE_BUT_NEWLINE = re.compile(_UNSAFE.pattern.replace("\x00-\x1f", "\x00-\x09\x0b-\x1f"))
+
+
+def _escape(m: re.Match[str]) -> str:
+    c = ord(m.group())
+    return f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}"
+
+
+def printable(text: object, newlines: bool = False) -> str:
+    """`text` (str() of it) with every character that a terminal would obey rather
+    than show escaped as ``\\xNN`` or ``\\uNNNN``; ``newlines=True`` keeps "\\n" (for
+    text of several lines)."""
+    return (_UNSAFE_BUT_NEWLINE if newlines else _UNSAFE).sub(_escape, str(text))

@@ -1,0 +1,160 @@
+"""A tampered atlas results file (issue 21, item 11): every loaded tally is checked for
+consistency, not only for shape.  A chunk whose moments say 10**12 moves (cap 10,000)
+used to be reported as a mean of 1e9 moves a game, and a pair's differences of -10**12
+as a shift of +1e9 with a zero-width interval; now each is refused with its line
+number.  Tallies of any games load (no false alarm); tests/variants/test_atlas_doc.py
+loads the committed docs/atlas/results.jsonl whole."""
+
+import json
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from cuttle._core import END_NAMES
+from cuttle.simulation.tally import LENGTH_BINS, PairTally, Tally, tallies_from_rows
+from cuttle.variants import Pairing, atlas
+from cuttle.variants.store import (ResultsFileError, Store, pair_from_json, pair_to_json,
+                                   tally_from_json, tally_to_json)
+
+
+@pytest.fixture(scope="module")
+def lines(tmp_path_factory):
+    """The header, a base record and a variant record (with its pair) of a small real
+    atlas file: one chunk of 1,000 random self-play games a rule set."""
+    path = tmp_path_factory.mktemp("atlas") / "r.jsonl"
+    atlas([Pairing("random", target=0.5, max_games=1000, chunk_size=1000)], ["classic"],
+          seed=5, results=str(path))
+    all_lines = path.read_text().splitlines(keepends=True)
+    base = next(x for x in all_lines[1:] if json.loads(x)["pair"] is None)
+    variant = next(x for x in all_lines[1:] if json.loads(x)["pair"] is not None)
+    return all_lines[0], base, variant
+
+
+def tamper(lines, tmp_path, change, which=1):
+    """The three lines with record `which` (1 base, 2 variant) changed by `change`."""
+    recs = [json.loads(x) for x in lines]
+    change(recs[which])
+    path = tmp_path / "r.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in recs))
+    return path
+
+
+def _set(path, value):
+    def change(rec):
+        d = rec
+        for k in path[:-1]:
+            d = d[k]
+        d[path[-1]] = value(d[path[-1]]) if callable(value) else value
+    return change
+
+
+def _move_count(src, dst):
+    """Move one game from counts cell src to dst (winner+1, first, end)."""
+    def change(rec):
+        c = rec["tally"]["counts"]
+        i = next(f for f in range(2) if c[src[0]][f][src[1]])
+        c[src[0]][i][src[1]] -= 1
+        c[dst[0]][i][dst[1]] += 1
+    return change
+
+
+GOAL, PASSES, CAP = (END_NAMES.index(x) for x in ("goal", "passes", "move_cap"))
+
+TAMPERED = {
+    # the red team's two reproducers
+    "moves of 10**12": (1, _set(["tally", "moments", "moves"], [10**12, 10**24])),
+    "pair diffs of -10**12": (2, _set(["pair", "diffs", 0], [-10**12, 10**24])),
+    # sums against sums of squares (Cauchy-Schwarz) and the parity of squares
+    "squares too small": (1, _set(["tally", "moments", "moves"], lambda m: [m[0], m[0]])),
+    "squares too large": (1, _set(["tally", "moments", "turns"],
+                                  lambda m: [m[0], m[1] * 10**6])),
+    "odd squares": (1, _set(["tally", "moments", "score_a"], lambda m: [m[0], m[1] + 1])),
+    "diffs with zero spread": (2, _set(["pair", "diffs", 0], lambda d: [d[0] + 4000, 0])),
+    # moments against the length histograms and the cap
+    "a move more": (1, _set(["tally", "moments", "moves"],
+                            lambda m: [m[0] + 1, m[1] + 2 * 50 + 1])),
+    "a histogram past the cap": (1, lambda r: r.update(max_moves=100)),
+    "scores above the deck": (1, lambda rec: rec["tally"]["moments"].update(
+        score_b=[221 * 1000, 221 * 221 * 1000])),
+    "negative scores": (1, _set(["tally", "moments", "score_b"], [-5, 25])),
+    # counts against end reasons and the pair's table
+    "a draw at the goal": (1, _move_count((1, GOAL), (0, GOAL))),
+    "a win by passes": (1, _move_count((0, PASSES), (2, PASSES))),
+    "an unfinished game": (1, _move_count((0, PASSES), (0, END_NAMES.index("none")))),
+    "a cap and no game that long": (1, _move_count((0, PASSES), (0, CAP))),
+    "the table against the tally": (2, _move_count((1, GOAL), (2, GOAL))),
+    "a match row": (2, _set(["pair", "table", 4], [999, 1, 0, 0])),
+    "the first side's wins": (2, _set(["pair", "table", 2], lambda t: [t[0] + 1, t[1],
+                                                                       t[2] - 1, t[3]])),
+    "diffs against the tally": (2, lambda rec: _diffs_below_zero(rec)),
+}
+
+
+def _diffs_below_zero(rec):
+    """Turn differences possible on their own, but making the first rule set's total
+    turns negative given the second's (the variant's tally)."""
+    n = rec["games"][1] - rec["games"][0]
+    s = -rec["tally"]["moments"]["turns"][0] - 2
+    q = s * s // n + 2
+    rec["pair"]["diffs"][1] = [s, q + (q - s) % 2]
+
+
+@pytest.mark.parametrize("name", sorted(TAMPERED))
+def test_impossible_tallies_are_refused_with_their_line(lines, tmp_path, name):
+    which, change = TAMPERED[name]
+    path = tamper(lines, tmp_path, change, which)
+    assert path.read_text() != "".join(lines)
+    for write in (False, True):
+        with pytest.raises(ResultsFileError, match=f"line {which + 1}: not a valid atlas "
+                                                   f"record"):
+            Store(path, write=write).close()
+
+
+def test_the_untampered_lines_load(lines, tmp_path):
+    path = tamper(lines, tmp_path, lambda rec: None)
+    with Store(path, write=False) as store:
+        assert len(store) == 2
+
+
+# -- no false alarm: the tally of any games loads ------------------------------------------
+
+@st.composite
+def games(draw):
+    """Per-game rows any engine could produce under a cap (moves up to the cap, turns
+    at most one more, scores up to 220, a winner exactly when the goal was reached)."""
+    cap = draw(st.sampled_from([1, 5, 100, 510, 511, 512, 600, 10_000]))
+    n = draw(st.integers(0, 30))
+    moves = np.array(draw(st.lists(st.integers(0, cap), min_size=n, max_size=n)), np.int64)
+    turns = np.array([draw(st.integers(0, m + 1)) for m in moves], np.int64)
+    end = np.array([draw(st.sampled_from([GOAL, PASSES, CAP, END_NAMES.index("sudden_death")]))
+                    for _ in range(n)], np.int64)
+    end[moves == cap] = np.where(end[moves == cap] == GOAL, GOAL, CAP)
+    end[(end == CAP) & (moves != cap)] = PASSES
+    winner = np.array([draw(st.integers(0, 1)) if e == GOAL else -1 for e in end], np.int64)
+    rows = {"winner": winner, "first": np.array([draw(st.integers(0, 1)) for _ in range(n)],
+                                                 np.int64),
+            "end": end, "moves": moves, "turns": turns,
+            "scores": np.array([[draw(st.integers(0, 220)), draw(st.integers(0, 220))]
+                                for _ in range(n)], np.int64).reshape(n, 2)}
+    return cap, rows
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(games(), st.data())
+def test_the_tally_of_any_games_loads(game_rows, data):
+    cap, a = game_rows
+    n = len(a["moves"])
+    # the same games under another rule set: other lengths and outcomes
+    b = {k: v.copy() for k, v in a.items()}
+    b["moves"] = b["moves"][::-1].copy()
+    b["turns"] = np.minimum(b["turns"], b["moves"] + 1)
+    b["end"] = np.where(b["moves"] == cap, CAP, PASSES)
+    b["winner"] = np.full(n, -1, np.int64)
+    out = tallies_from_rows([a, b])
+    ta, tb = (Tally.from_core(t, False) for t in out["tallies"])
+    pair = PairTally.from_core(out["pairs"][(0, 1)])
+    assert tally_from_json(json.loads(json.dumps(tally_to_json(ta))), n, cap) == ta
+    back_b = tally_from_json(json.loads(json.dumps(tally_to_json(tb))), n, cap)
+    assert pair_from_json(json.loads(json.dumps(pair_to_json(pair))), n, back_b, cap) == pair
+    assert LENGTH_BINS == 512
