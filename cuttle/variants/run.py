@@ -322,6 +322,13 @@ class _GroupRun:
     def play_variants(self, store, client, status, play):
         while True:
             active = [r for r in self.runs if r.status == PLAYING]
+            if store is not None and not play:
+                # reading only: a variant whose chunk the file lacks stops there, the
+                # others go on (an interrupted file shows each variant as far as it got)
+                for r in active:
+                    if self.key(r.variant.rules, self.chunks) not in store:
+                        r.status = UNFINISHED
+                active = [r for r in active if r.status == PLAYING]
             if not active:
                 return
             info = {"players": self.pairing.players, "base": self.base.preset,

@@ -101,6 +101,21 @@ def test_a_run_stopped_and_resumed_is_one_run(small, tmp_path):
     head.write_text("\n".join(lines[:20]) + "\n")
     partial = atlas(results=str(head), play=False, **SMALL)
     assert not partial.complete and head.read_text().count("\n") == 20
+    # a variant whose later chunk is missing stops there; the others read on
+    rows = [json.loads(x) for x in lines[1:]]
+    last = max(r["chunk"] for r in rows if r["rules"] != r["base"])
+    cut = next(r["rules"] for r in rows if r["chunk"] == last and r["rules"] != r["base"])
+    others = {r["rules"] for r in rows if r["chunk"] == last} - {cut}
+    gap = tmp_path / "gap.jsonl"
+    gap.write_text("\n".join([lines[0]] + [x for x, r in zip(lines[1:], rows)
+                                           if (r["rules"], r["chunk"]) != (cut, last)]) + "\n")
+    full = small.group("classic", "random")
+    read = atlas(results=str(gap), play=False, **SMALL).group("classic", "random")
+    for a, b in zip(read.variants, full.variants):
+        if str(a.rules) == cut:
+            assert a.status == "unfinished" and a.n_games == b.n_games - 1000
+        elif str(a.rules) in others:
+            assert (a.status, a.n_games) == (b.status, b.n_games)
     head.write_text(lines[0] + "\n")                 # nothing played yet
     empty = atlas(results=str(head), play=False, **SMALL).group("classic", "random")
     assert {r.status for r in empty.variants} == {"unfinished"}
