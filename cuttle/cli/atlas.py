@@ -7,7 +7,7 @@ import os
 import sys
 
 from .._optional import install_command
-from ..variants import BASES, QUICK, AtlasInterrupted, Pairing, atlas, default_pairings
+from ..variants import BASES, QUICK, Pairing, atlas, default_pairings
 from ..render.plot import check_plot_folder
 from ..variants.run import CHEAP, INTERACTIONS, SEARCH
 from ..policies import is_search
@@ -15,7 +15,7 @@ from ..simulation.api import MAX_CHUNK
 from ..text import printable
 from . import options
 from .options import CommandError, UsageError
-from .simulate import Cluster, write_outputs
+from .simulate import run_chunked, write_outputs
 
 __all__ = ["add_command"]
 
@@ -167,19 +167,10 @@ def run_atlas(args: argparse.Namespace) -> int:
     pairings = _pairings(args)
     bases = _names(args.bases, "bases")
     seed = 1 if args.seed is None else args.seed
-    status = 0
-    with Cluster(args.scheduler) as client:
-        try:
-            res = atlas(pairings, bases, seed=seed, results=args.results,
-                        max_moves=args.max_moves, confidence=args.confidence,
-                        threads=args.threads, client=client, progress=args.progress,
-                        play=not args.report_only, interactions=args.interactions)
-        except AtlasInterrupted as e:
-            print(f"\ncuttle: {printable(e)}; the tables below hold the finished chunks",
-                  file=sys.stderr)
-            res, status = e.result, 130
-    for note in res.notes:
-        print(f"cuttle atlas: note: {printable(note)}", file=sys.stderr)
+    res, status = run_chunked(args, "atlas", lambda client: atlas(
+        pairings, bases, seed=seed, results=args.results, max_moves=args.max_moves,
+        confidence=args.confidence, threads=args.threads, client=client,
+        progress=args.progress, play=not args.report_only, interactions=args.interactions))
     write_outputs(args, res.markdown(), res.as_dict, res.to_csv)
     if args.plot:
         try:

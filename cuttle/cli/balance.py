@@ -4,18 +4,16 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 
-from ..balancing import CHEAP, QUICK, QUICK_FLAGS, SEARCH, BalanceInterrupted, balance
+from ..balancing import CHEAP, QUICK, QUICK_FLAGS, SEARCH, balance
 from ..files import write_text
 from ..render.plot import check_plot_path
 from ..report.pages import balance_page, save_page
 from ..rules import Rules
 from ..simulation.api import MAX_CHUNK
-from ..text import printable
 from . import options
 from .options import CommandError, UsageError
-from .simulate import Cluster, save_plot, write_outputs
+from .simulate import run_chunked, save_plot, write_outputs
 
 __all__ = ["add_command"]
 
@@ -178,23 +176,13 @@ def run_balance(args: argparse.Namespace) -> int:
     """`cuttle balance`: search, then write the tables and files; exit status."""
     _check_outputs(args)
     base = options.rules_from_options(args.base, [])
-    status = 0
-    with Cluster(args.scheduler) as client:
-        try:
-            res = balance(base, args.policy, k=args.k, flags=args.flags, exclude=args.exclude,
-                          deals=args.deals, max_draws=args.max_draws, moves=args.moves,
-                          budget=_budget(args), check=args.check,
-                          check_games=args.check_games, seed=args.seed,
-                          results=args.results, max_moves=args.max_moves,
-                          confidence=args.confidence, threads=args.threads, client=client,
-                          progress=args.progress, play=not args.report_only,
-                          quick=args.quick)
-        except BalanceInterrupted as e:
-            print(f"\ncuttle: {printable(e)}; the tables below hold the finished chunks",
-                  file=sys.stderr)
-            res, status = e.result, 130
-    for note in res.notes:
-        print(f"cuttle balance: note: {note}", file=sys.stderr)
+    res, status = run_chunked(args, "balance", lambda client: balance(
+        base, args.policy, k=args.k, flags=args.flags, exclude=args.exclude,
+        deals=args.deals, max_draws=args.max_draws, moves=args.moves, budget=_budget(args),
+        check=args.check, check_games=args.check_games, seed=args.seed,
+        results=args.results, max_moves=args.max_moves, confidence=args.confidence,
+        threads=args.threads, client=client, progress=args.progress,
+        play=not args.report_only, quick=args.quick))
     write_outputs(args, res.markdown() if args.markdown == "-" else str(res), res.as_dict,
                   res.to_csv)
     if args.markdown not in (None, "-"):
