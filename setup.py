@@ -76,8 +76,9 @@ directives = {
 }
 
 # The native core, one extension module per concern (each .pyx has its .pxd contract).
-NATIVE_MODULES = ("_signals", "_engine", "_hidden", "_sampler", "_greedy", "_expert", "_search",
-                  "_policies", "_core", "_decide", "_play", "_actions", "_observe", "_vector")
+NATIVE_MODULES = ("_signals", "_engine", "_hidden", "_sampler", "_greedy", "_expert", "_playout",
+                  "_search", "_policies", "_core", "_decide", "_play", "_actions", "_observe",
+                  "_vector")
 
 extensions = [
     Extension(

@@ -1,11 +1,9 @@
 # cython: language_level=3
 """The compact action space (the codec is in _actions.pxd; docs/rl.md explains it):
-legal actions and masks of a game, and the codec's tables for Python."""
+legal actions and masks of a game, and the codec for Python."""
 
-from libc.stdint cimport uint64_t, uint32_t, int32_t, int8_t, int16_t
+from libc.stdint cimport uint64_t, uint32_t, int32_t, int8_t
 from libc.string cimport memset
-
-import numpy as np
 
 from cuttle._state cimport *
 from cuttle._engine cimport gen_moves
@@ -75,27 +73,6 @@ def code_of_action(action):
     if not (0 <= action < N_ACTIONS):
         raise ValueError(f"action {action!r} is outside 0..{N_ACTIONS - 1}")
     return move_of_action(<int>action)
-
-
-def action_codes():
-    """A uint32 array: the move code of every compact action."""
-    out = np.empty(N_ACTIONS, np.uint32)
-    cdef uint32_t[::1] v = out
-    cdef int a
-    for a in range(N_ACTIONS):
-        v[a] = move_of_action(a)
-    return out
-
-
-def code_actions():
-    """An int16 array over the 65,536 move codes: each code's compact action, -1 for the
-    codes no position makes legal."""
-    out = np.empty(1 << 16, np.int16)
-    cdef int16_t[::1] v = out
-    cdef int m
-    for m in range(1 << 16):
-        v[m] = <int16_t>action_of_move(<uint32_t>m) if mv_verb(m) < N_VERBS else NO_ACTION
-    return out
 
 
 def game_legal_actions(CoreGame game):

@@ -11,6 +11,7 @@ moves as 16-bit codes (`VERBS`, `NO_CARD`, `pack_move`, `unpack_move` below).
 
 from libc.stdint cimport uint64_t, uint32_t, uint16_t, int8_t, int32_t
 from libc.string cimport memcpy, memset
+from libc.limits cimport INT_MAX
 from cpython.mem cimport PyMem_Realloc, PyMem_Free
 
 from cuttle._state cimport *
@@ -18,6 +19,8 @@ from cuttle._rng cimport rng_seed, derive_seed, deal_stream, STREAM_GAME, STREAM
 from cuttle._engine cimport (gen_moves, apply_move, deal, score, goal, hand_is_public,
                              update_knowledge, check_win, check_state, states_equal)
 from cuttle._hidden cimport determinize
+from cuttle._playout cimport play_until, SEAT_ELSEWHERE
+from cuttle._engine import state_error
 
 # Names of the C enums of _state.pxd, in code order.
 PHASE_NAMES = ("main", "counter", "three", "four", "five", "seven", "discard", "block",
@@ -27,8 +30,6 @@ VERBS = ("draw", "pass", "resolve", "points", "scuttle", "royal", "glasses", "ja
          "oneoff", "counter", "take", "discard", "block")
 NO_CARD_INDEX = NO_CARD
 MOVE_SPACE = 1 << 16          # every move code is below this
-N_CARDS = NCARDS
-JACKS_FROM = FIRST_JACK        # natural indices FIRST_JACK.. FIRST_JACK+3 are the Jacks
 
 
 def pack_move(int verb, int card, int target):
@@ -49,20 +50,23 @@ def unpack_move(code):
     return mv_verb(m), mv_card(m), mv_target(m)
 
 
-# check_state's codes (_engine.pyx).
-STATE_ERRORS = {
-    1: "a deck, stack or reveal length is out of range",
-    2: "a phase, player, count or target is out of range",
-    3: "a card is in two places (or is no card of these rules)",
-    4: "a point card is not an Ace to Ten",
-    5: "a permanent is not a King, Queen or Eight",
-    6: "a Jack stack is malformed",
-    7: "a card is missing",
-    8: "a frozen or known card is not where it should be",
-    9: "the phase does not match the stack, the reveal or the player to decide",
-    10: "an announced card's target is not on the table",
-    11: "the end of the game is inconsistent",
-}
+JOKER_INDEX = JOKER
+
+
+def n_cards(joker):
+    """The cards in play: 52, or 53 with the `joker` flag (_state.pxd's deck_size)."""
+    return deck_size(1 if joker else 0)
+
+
+def rank_and_suit(int index):
+    """(rank, suit) of a natural card index as Python counts them: rank 1 (Ace) to 13
+    (King), the core's rank index + 1 (_state.pxd's rank_of), suit 0 (clubs) to 3
+    (spades); (0, -1) for the joker."""
+    if not 0 <= index < NCARDS:
+        raise ValueError(f"card index {index!r} is out of range 0..{NCARDS - 1}")
+    if index == JOKER:
+        return 0, -1
+    return rank_of(index) + 1, suit_of(index)
 
 
 def derive(seed, stream):
@@ -121,7 +125,7 @@ cdef class CoreGame:
         self.cap = 0
         memset(&self.st, 0, sizeof(State))
         self.st.winner = -1
-        self.st.sd_end = -1
+        self.st.last_turn = -1
         self.st.target = -1
 
     def __dealloc__(self):
@@ -170,7 +174,7 @@ cdef class CoreGame:
         for p in range(2):
             s.hand[p] = mask_of(layout.hands[p])
             s.points[p] = mask_of(layout.points[p])
-            s.perm[p] = mask_of(layout.permanents[p])
+            s.permanents[p] = mask_of(layout.permanents[p])
         s.scrap = mask_of(layout.scrap)
         for c, jacks in layout.stacks.items():
             if not (0 <= c < FIRST_JACK and 0 < len(jacks) <= MAX_JACKS):
@@ -187,16 +191,16 @@ cdef class CoreGame:
         s.turn = turn
         s.to_move = turn
         s.winner = -1
-        s.sd_end = -1
+        s.last_turn = -1
         s.target = -1
         s.phase = PH_MAIN
         if self.cr.sudden_death and s.deck_len == 0:
-            s.sd_end = 1
+            s.last_turn = 1
         update_knowledge(s, &self.cr)
         check_win(s, &self.cr, turn)
         cdef int err = check_state(s, &self.cr)
         if err:
-            raise ValueError(f"not a position: {STATE_ERRORS[err]}")
+            raise ValueError(f"not a position: {state_error(err)}")
         self.st = st
         self.nhist = 0
 
@@ -223,6 +227,16 @@ cdef class CoreGame:
             self.st.phase = PH_OVER
             self.st.end_reason = END_MOVE_CAP
         return True
+
+    def _core_play_until(self, Py_ssize_t cap):
+        """The play loop's status (cuttle._playout.PlayStatus) for a game whose moves are
+        all chosen in Python (both seats SEAT_ELSEWHERE: nothing is played here):
+        PLAY_OVER, PLAY_CAP (cap > 0 moves in the history) or PLAY_DECIDE."""
+        cdef int seats[2]
+        cdef int k = <int>min(self.nhist, <Py_ssize_t>INT_MAX)
+        seats[0] = seats[1] = SEAT_ELSEWHERE
+        return play_until(&self.st, &self.cr, seats, NULL, &k,
+                          <int>cap if 0 < cap < INT_MAX else INT_MAX, NULL)
 
     def _core_equal(self, CoreGame other):
         """The same rules, position, random stream and history."""
@@ -257,7 +271,7 @@ cdef class CoreGame:
     # Views (natural indices); cuttle.Game turns them into Card objects.
     def _core_hand(self, p): return cards_of(self.st.hand[player(p)])
     def _core_points(self, p): return cards_of(self.st.points[player(p)])
-    def _core_perm(self, p): return cards_of(self.st.perm[player(p)])
+    def _core_permanents(self, p): return cards_of(self.st.permanents[player(p)])
     def _core_frozen(self, p):
         p = player(p)
         # Frozen cards bind only during their receiver's turn; in between they are not
@@ -281,8 +295,6 @@ cdef class CoreGame:
     def _core_rng_state(self): return tuple(self.st.rng.s[i] for i in range(4))
 
     @property
-    def _core_target(self): return None if self.st.target < 0 else self.st.target
-    @property
     def _core_phase(self): return self.st.phase
     @property
     def _core_turn(self): return self.st.turn
@@ -294,10 +306,6 @@ cdef class CoreGame:
     def _core_end_reason(self): return self.st.end_reason
     @property
     def _core_turn_number(self): return self.st.turn_number
-    @property
-    def _core_passes(self): return self.st.passes
-    @property
-    def _core_sd_end(self): return None if self.st.sd_end < 0 else self.st.sd_end
     @property
     def _core_ply(self): return self.nhist
 
@@ -346,14 +354,14 @@ cdef class CoreGame:
         memcpy(&cur, <char*>st, sizeof(State))
         err = check_state(&cur, &self.cr)
         if err:
-            raise ValueError(f"corrupt pickled game: {STATE_ERRORS[err]}")
+            raise ValueError(f"corrupt pickled game: {state_error(err)}")
         h = <const State*><char*>hist
         hm = <const uint32_t*><char*>moves
         for i in range(n):
             memcpy(&nxt, &h[i], sizeof(State))
             err = check_state(&nxt, &self.cr)
             if err:
-                raise ValueError(f"corrupt pickled game (history {i}): {STATE_ERRORS[err]}")
+                raise ValueError(f"corrupt pickled game (history {i}): {state_error(err)}")
             if not legal_in(&nxt, &self.cr, hm[i]):
                 raise ValueError(f"corrupt pickled game: history move {i} is not legal")
             apply_move(&nxt, &self.cr, hm[i])

@@ -11,191 +11,148 @@ from libc.stdint cimport uint64_t, uint32_t, uint16_t, int8_t, int32_t
 from libc.string cimport memset
 
 from cuttle._state cimport *
-from cuttle._rng cimport rng_below
+from cuttle._rng cimport rng_below, shuffle
 
 # ---------------------------------------------------------------------------------------
-# Protection, scuttles and targets.
+# Move generation.  What may be played is decided in _engine.pxd (card_plays and the
+# predicates above it), which the random sampler reads too; here it is listed, card by
+# card, in the order every seeded stream depends on.
 
-cdef inline int beats(const CRules* r, int x, int t) noexcept nogil:
-    if r.strict_scuttle:
-        return rank_of(x) > rank_of(t)
-    return x > t
+cdef int _c                            # fill BELOW and ABOVE (see _engine.pxd)
+for _c in range(NCARDS):
+    BELOW[0][_c] = (bit(_c) - 1) if _c < FIRST_JACK else 0
+    BELOW[1][_c] = (bit(rank_of(_c) * 4) - 1) if _c < FIRST_JACK else 0
+    ABOVE[0][_c] = POINT_CARDS & ~(bit(_c + 1) - 1) if _c < FIRST_JACK else 0
+    ABOVE[1][_c] = POINT_CARDS & ~(bit(rank_of(_c) * 4 + 4) - 1) if _c < FIRST_JACK else 0
 
-cdef inline int deck_count(const State* s) noexcept nogil:
-    # Cards counting as deck when a card's play is judged: the deck plus, during a 7,
-    # the revealed card that would not be chosen.
-    if s.phase == PH_SEVEN and s.n_revealed > 0:
-        return s.deck_len + s.n_revealed - 1
-    return s.deck_len
+cdef inline int gen_each(uint64_t m, int verb, int c, uint32_t* out, int n) noexcept nogil:
+    # One move per card x of m, in card order: `verb` with card x (c < 0), or with card
+    # c on target x.
+    cdef int x
+    while m:
+        x = lowest(m)
+        m &= m - 1
+        out[n] = mk(verb, x, NO_CARD) if c < 0 else mk(verb, c, x)
+        n += 1
+    return n
 
-# ---------------------------------------------------------------------------------------
-# Move generation.
-
-cdef inline uint64_t nine_targets(const State* s, const CRules* r, int p, int side) noexcept nogil:
-    cdef uint64_t m = s.perm[side] | top_jacks(s, side)
-    if r.nine_targets_points:
-        m |= s.points[side]
-    return targetable(s, r, side, p, m)
-
-cdef int gen_card_plays(const State* s, const CRules* r, int p, int c, int from_seven,
-                        uint32_t* out, int n) noexcept nogil:
-    """Every legal way for player p to play card c (from hand, or revealed by a 7)."""
-    cdef int opp = p ^ 1
+cdef int gen_card_plays(const CardPlays* cp, const CRules* r, int c, uint32_t* out,
+                        int n) noexcept nogil:
+    """Every legal way to play card c (cp: card_plays of the hand or the reveal)."""
     cdef int rk = rank_of(c)
-    cdef uint64_t m
-    cdef int t, side
     if c == JOKER:
         out[n] = mk(V_ONEOFF, c, NO_CARD)
         return n + 1
     if rk <= 9:
         out[n] = mk(V_POINTS, c, NO_CARD)
-        n += 1
-        if not (r.queen_stops_scuttles and (s.perm[opp] & QUEENS)):
-            m = s.points[opp]
-            while m:
-                t = lowest(m)
-                m &= m - 1
-                if beats(r, c, t):
-                    out[n] = mk(V_SCUTTLE, c, t)
-                    n += 1
-    if rk == 12 or (rk == 11 and not (r.one_queen_each and (s.perm[p] & QUEENS))):
-        out[n] = mk(V_ROYAL, c, NO_CARD)
-        n += 1
-    elif rk == 7:
-        out[n] = mk(V_GLASSES, c, NO_CARD)
-        n += 1
-    elif rk == 10:
-        m = targetable(s, r, opp, p, s.points[opp])
-        if m == 0 and from_seven and not r.seven == SEVEN_TOP2:
-            m = s.points[p]       # a classic 7's Jack with no opposing target
-        while m:
-            t = lowest(m)
-            m &= m - 1
-            out[n] = mk(V_JACK, c, t)
+        n = gen_each(cp.scuttles & BELOW[1 if r.strict_scuttle else 0][c], V_SCUTTLE, c,
+                     out, n + 1)
+    if rk >= 11:
+        if cp.ones & bit(c):
+            out[n] = mk(V_ROYAL, c, NO_CARD)
             n += 1
-    # One-offs.
-    if rk == 0 or rk == 5:
+        return n
+    if rk == 10:
+        return gen_each(cp.jack, V_JACK, c, out, n)
+    if rk == 7:
+        out[n] = mk(V_GLASSES, c, NO_CARD)
+        return gen_each(cp.eight, V_ONEOFF, c, out, n + 1)
+    if rk == 1:
+        return gen_each(cp.two[1], V_ONEOFF, c, out,
+                        gen_each(cp.two[0], V_ONEOFF, c, out, n))
+    if rk == 8:
+        return gen_each(cp.nine[1], V_ONEOFF, c, out,
+                        gen_each(cp.nine[0], V_ONEOFF, c, out, n))
+    if cp.ones & bit(c):
         out[n] = mk(V_ONEOFF, c, NO_CARD)
         n += 1
-    elif rk == 1 or rk == 8:
-        for side in range(2):
-            if side == p and not r.targets_own_side:
-                continue
-            if rk == 1:
-                m = targetable(s, r, side, p, s.perm[side] | top_jacks(s, side))
-            else:
-                m = nine_targets(s, r, p, side)
-            while m:
-                t = lowest(m)
-                m &= m - 1
-                out[n] = mk(V_ONEOFF, c, t)
-                n += 1
-    elif rk == 2:
-        if not r.strict_oneoffs or (s.scrap & (~<uint64_t>0 if r.three_takes_threes else ~THREES)):
-            out[n] = mk(V_ONEOFF, c, NO_CARD)
-            n += 1
-    elif rk == 3:
-        if not r.strict_oneoffs or (deck_count(s) > 0 if r.four == FOUR_DRAW else s.hand[opp] != 0):
-            out[n] = mk(V_ONEOFF, c, NO_CARD)
-            n += 1
-    elif rk == 4 or rk == 6:
-        # Strict: the 5 and the 7 need a deck, except that a revealed 5 that was the
-        # last card may still be played and draws nothing (rulebook §4b).
-        if not r.strict_oneoffs or deck_count(s) > 0 or (rk == 4 and from_seven):
-            out[n] = mk(V_ONEOFF, c, NO_CARD)
-            n += 1
-    elif rk == 7:
-        if r.eight_breaks_glasses:
-            m = targetable(s, r, opp, p, s.perm[opp] & EIGHTS)
-            while m:
-                t = lowest(m)
-                m &= m - 1
-                out[n] = mk(V_ONEOFF, c, t)
-                n += 1
-    elif rk == 9:
-        if r.ten_discards and (not r.strict_oneoffs or s.hand[opp] != 0):
-            out[n] = mk(V_ONEOFF, c, NO_CARD)
-            n += 1
     return n
 
-cdef inline int gen_each(uint64_t m, int verb, uint32_t* out, int n) noexcept nogil:
-    cdef int c
-    while m:
-        c = lowest(m)
-        m &= m - 1
-        out[n] = mk(verb, c, NO_CARD)
-        n += 1
-    return n
-
-cdef inline uint64_t takeable(const State* s, const CRules* r) noexcept nogil:
-    return s.scrap if r.three_takes_threes else (s.scrap & ~THREES)
+cdef inline uint64_t revealed_cards(const State* s) noexcept nogil:
+    cdef uint64_t m = 0
+    cdef int i
+    for i in range(s.n_revealed):
+        m |= bit(s.revealed[i])
+    return m
 
 cdef inline int seven_has_play(const State* s, const CRules* r, int p) noexcept nogil:
     cdef uint32_t buf[MAX_MOVES]
+    cdef CardPlays cp
     cdef int i
+    card_plays(s, r, p, revealed_cards(s), 1, &cp)
     for i in range(s.n_revealed):
-        if gen_card_plays(s, r, p, s.revealed[i], 1, buf, 0) > 0:
+        if gen_card_plays(&cp, r, s.revealed[i], buf, 0) > 0:
             return 1
     return 0
 
+cdef inline int gen_main(const State* s, const CRules* r, int p, uint32_t* out) noexcept nogil:
+    # The main phase: draw (or pass on an empty deck), then every play of every card.
+    cdef CardPlays cp
+    cdef int n = 0
+    cdef uint64_t m = s.hand[p] & ~s.frozen[p]
+    if s.deck_len == 0:
+        out[n] = mk(V_PASS, NO_CARD, NO_CARD)
+        n += 1
+    elif not draw_blocked(s, r, p):
+        out[n] = mk(V_DRAW, NO_CARD, NO_CARD)
+        n += 1
+    card_plays(s, r, p, m, 0, &cp)
+    while m:
+        n = gen_card_plays(&cp, r, lowest(m), out, n)
+        m &= m - 1
+    if n == 0:
+        # Only the no-draw hand limit can leave a player stuck: they pass.
+        out[n] = mk(V_PASS, NO_CARD, NO_CARD)
+        n += 1
+    return n
+
+cdef inline int gen_pairs(uint64_t m, uint32_t* out, int n) noexcept nogil:
+    # A 4's discards: every pair a < b of the cards in m (the one card when alone).
+    cdef int a
+    cdef uint64_t m2
+    if popcount(m) == 1:
+        return gen_each(m, V_DISCARD, -1, out, n)
+    while m:
+        a = lowest(m)
+        m &= m - 1
+        m2 = m
+        while m2:
+            out[n] = mk(V_DISCARD, a, lowest(m2))
+            m2 &= m2 - 1
+            n += 1
+    return n
+
+cdef inline int gen_seven(const State* s, const CRules* r, int p, uint32_t* out) noexcept nogil:
+    # A 7's reveal: every play of a revealed card (top first), else discard one.
+    cdef CardPlays cp
+    cdef int i, n = 0
+    card_plays(s, r, p, revealed_cards(s), 1, &cp)
+    for i in range(s.n_revealed):
+        n = gen_card_plays(&cp, r, s.revealed[i], out, n)
+    if n == 0:
+        for i in range(s.n_revealed):
+            out[n] = mk(V_DISCARD, s.revealed[i], NO_CARD)
+            n += 1
+    return n
+
 cdef int gen_moves(const State* s, const CRules* r, uint32_t* out) noexcept nogil:
     cdef int p = s.to_move
-    cdef int n = 0
-    cdef int i, a, b
-    cdef uint64_t m, m2
     cdef int ph = s.phase
     if ph == PH_MAIN:
-        if s.deck_len > 0:
-            if not (r.hand_limit >= 0 and r.hand_limit_mode == LIMIT_NO_DRAW and popcount(s.hand[p]) >= r.hand_limit):
-                out[n] = mk(V_DRAW, NO_CARD, NO_CARD)
-                n += 1
-        else:
-            out[n] = mk(V_PASS, NO_CARD, NO_CARD)
-            n += 1
-        m = s.hand[p] & ~s.frozen[p]
-        while m:
-            a = lowest(m)
-            m &= m - 1
-            n = gen_card_plays(s, r, p, a, 0, out, n)
-        if n == 0:
-            # Only the no-draw hand limit can leave a player stuck: they pass.
-            out[n] = mk(V_PASS, NO_CARD, NO_CARD)
-            n += 1
-    elif ph == PH_COUNTER:
-        out[n] = mk(V_RESOLVE, NO_CARD, NO_CARD)
-        n += 1
-        if not (s.perm[p ^ 1] & QUEENS):
-            n = gen_each(s.hand[p] & TWOS & ~s.frozen[p], V_COUNTER, out, n)
-    elif ph == PH_THREE:
-        n = gen_each(takeable(s, r), V_TAKE, out, n)
-    elif ph == PH_FOUR:
-        m = s.hand[p]
-        if popcount(m) == 1:
-            n = gen_each(m, V_DISCARD, out, n)
-        else:
-            while m:
-                a = lowest(m)
-                m &= m - 1
-                m2 = m
-                while m2:
-                    b = lowest(m2)
-                    m2 &= m2 - 1
-                    out[n] = mk(V_DISCARD, a, b)
-                    n += 1
-    elif ph == PH_FIVE or ph == PH_DISCARD or ph == PH_TEN:
-        n = gen_each(s.hand[p], V_DISCARD, out, n)
-    elif ph == PH_SEVEN:
-        for i in range(s.n_revealed):
-            n = gen_card_plays(s, r, p, s.revealed[i], 1, out, n)
-        if n == 0:
-            for i in range(s.n_revealed):
-                out[n] = mk(V_DISCARD, s.revealed[i], NO_CARD)
-                n += 1
-    elif ph == PH_BLOCK:
-        out[n] = mk(V_RESOLVE, NO_CARD, NO_CARD)
-        n += 1
-        n = gen_each(s.hand[p] & TENS & ~s.frozen[p], V_BLOCK, out, n)
-    return n
+        return gen_main(s, r, p, out)
+    if ph == PH_COUNTER or ph == PH_BLOCK:
+        out[0] = mk(V_RESOLVE, NO_CARD, NO_CARD)
+        return gen_each(counters(s, p) if ph == PH_COUNTER else blockers(s, p),
+                        V_COUNTER if ph == PH_COUNTER else V_BLOCK, -1, out, 1)
+    if ph == PH_THREE:
+        return gen_each(takeable(s, r), V_TAKE, -1, out, 0)
+    if ph == PH_FOUR:
+        return gen_pairs(s.hand[p], out, 0)
+    if ph == PH_FIVE or ph == PH_DISCARD or ph == PH_TEN:
+        return gen_each(s.hand[p], V_DISCARD, -1, out, 0)
+    if ph == PH_SEVEN:
+        return gen_seven(s, r, p, out)
+    return 0
 
 # ---------------------------------------------------------------------------------------
 # Move application.  `apply_move` trusts that the move is legal (the Python layer and the
@@ -241,9 +198,9 @@ cdef inline void remove_point_card(State* s, int c) noexcept nogil:
 cdef inline int side_of(const State* s, int c) noexcept nogil:
     # Which side controls table card c: a permanent, a point card or a top Jack.
     cdef int pc
-    if (s.perm[0] | s.points[0]) & bit(c):
+    if (s.permanents[0] | s.points[0]) & bit(c):
         return 0
-    if (s.perm[1] | s.points[1]) & bit(c):
+    if (s.permanents[1] | s.points[1]) & bit(c):
         return 1
     pc = point_under_jack(s, c)
     return controller_of_point(s, pc)
@@ -258,11 +215,12 @@ cdef void start_turn_end(State* s, const CRules* r) noexcept nogil:
     check_win(s, r, s.to_move)            # a win ends the game before the turn passes
     if s.phase == PH_OVER:
         return
-    if r.hand_limit >= 0 and not r.hand_limit_mode == LIMIT_NO_DRAW and popcount(s.hand[p]) > r.hand_limit:
+    if r.hand_limit >= 0 and not r.hand_limit_mode == LIMIT_NO_DRAW \
+            and popcount(s.hand[p]) > r.hand_limit:
         s.phase = PH_DISCARD
         s.to_move = p
         return
-    if s.sd_end >= 0 and s.turn_number >= s.sd_end:
+    if s.last_turn >= 0 and s.turn_number >= s.last_turn:
         s.phase = PH_OVER
         s.end_reason = END_SUDDEN_DEATH
         return
@@ -291,110 +249,143 @@ cdef void reveal_seven(State* s, const CRules* r, int p) noexcept nogil:
         s.n_revealed = 0
         finish_oneoff(s, r)
 
+# The one-offs' effects, one function each: 1 when the one-off is done, 0 when it left
+# a choice to make (its phase and decider set).
+
+cdef inline int choice(State* s, int phase, int who) noexcept nogil:
+    s.phase = phase
+    s.to_move = who
+    return 0
+
+cdef inline int swap_hands(State* s) noexcept nogil:
+    # The joker (variant): the hands change places.
+    cdef uint64_t m = s.hand[0]
+    s.hand[0] = s.hand[1]
+    s.hand[1] = m
+    s.known_hand[0] = s.hand[1]        # each player knows the hand they gave away
+    s.known_hand[1] = s.hand[0]
+    s.frozen[0] = s.frozen[1] = 0
+    s.frozen_next[0] = s.frozen_next[1] = 0
+    return 1
+
+cdef inline int scrap_point_cards(State* s) noexcept nogil:
+    # The Ace: every point card (with its Jacks) to the scrap.
+    cdef uint64_t m = s.points[0] | s.points[1]
+    cdef int i
+    while m:
+        i = lowest(m)
+        m &= m - 1
+        scrap_jacks(s, i)
+        s.scrap |= bit(i)
+    s.points[0] = s.points[1] = 0
+    return 1
+
+cdef inline int scrap_target(State* s, int t) noexcept nogil:
+    # The 2: a permanent or a top Jack to the scrap.
+    if (s.permanents[0] | s.permanents[1]) & bit(t):
+        s.permanents[0] &= ~bit(t)
+        s.permanents[1] &= ~bit(t)
+    else:
+        jack_pop(s, point_under_jack(s, t))
+    s.scrap |= bit(t)
+    return 1
+
+cdef inline int four_discards(State* s, const CRules* r, int opp) noexcept nogil:
+    # The 4: the opponent discards two of their choice (or at random, or draws two).
+    if r.four == FOUR_DRAW:
+        draw_cards(s, opp, 2)
+        return 1
+    if s.hand[opp] == 0:
+        return 1
+    if r.four == FOUR_RANDOM:
+        random_discards(s, opp, 2)
+        return 1
+    return choice(s, PH_FOUR, opp)
+
+cdef inline int five_draws(State* s, const CRules* r, int p) noexcept nogil:
+    # The 5: draw two (or discard one, then draw three).
+    if not r.five == FIVE_DISCARD1_DRAW3:
+        draw_cards(s, p, 2)
+        return 1
+    if s.hand[p]:
+        return choice(s, PH_FIVE, p)
+    draw_cards(s, p, 3)
+    return 1
+
+cdef inline int scrap_permanents(State* s) noexcept nogil:
+    # The 6: every permanent and every Jack to the scrap (point cards go back to the
+    # player who played them).
+    cdef uint64_t m = s.stacked
+    cdef int i
+    while m:
+        i = lowest(m)
+        m &= m - 1
+        if jcount(s, i) & 1:
+            flip_control(s, i)
+        scrap_jacks(s, i)
+    s.scrap |= s.permanents[0] | s.permanents[1]
+    s.permanents[0] = s.permanents[1] = 0
+    return 1
+
+cdef inline int break_glasses(State* s, int opp, int t) noexcept nogil:
+    # The 8 (variant): the opponent's glasses to the scrap.
+    s.permanents[opp] &= ~bit(t)
+    s.scrap |= bit(t)
+    return 1
+
+cdef inline int return_card(State* s, const CRules* r, int t) noexcept nogil:
+    # The 9: a card on the table back to its controller's hand (frozen, or on top of
+    # the deck, by the rules).
+    cdef int side = side_of(s, t)
+    if (s.points[0] | s.points[1]) & bit(t):
+        remove_point_card(s, t)
+    elif (s.permanents[0] | s.permanents[1]) & bit(t):
+        s.permanents[side] &= ~bit(t)
+    else:
+        jack_pop(s, point_under_jack(s, t))
+    if r.nine == NINE_TOPDECK:
+        deck_push(s, t)
+        return 1
+    s.hand[side] |= bit(t)
+    s.known_hand[side ^ 1] |= bit(t)
+    if r.nine == NINE_FREEZE:
+        if side == s.turn:
+            s.frozen_next[side] |= bit(t)
+        else:
+            s.frozen[side] |= bit(t)
+    return 1
+
 cdef void resolve_oneoff(State* s, const CRules* r) noexcept nogil:
-    cdef int c = s.stack[0]
+    # The announced one-off (the stack's bottom card) takes effect: done at once, or a
+    # choice for its player (the 3, the 5, the 7) or the opponent (the 4, the 10).
     cdef int p = s.actor
-    cdef int opp = p ^ 1
-    cdef int t = s.target
-    cdef int rk = rank_of(c)
-    cdef int side, i
-    cdef uint64_t m
-    if c == JOKER:
-        m = s.hand[0]
-        s.hand[0] = s.hand[1]
-        s.hand[1] = m
-        s.known_hand[0] = s.hand[1]        # each player knows the hand they gave away
-        s.known_hand[1] = s.hand[0]
-        s.frozen[0] = s.frozen[1] = 0
-        s.frozen_next[0] = s.frozen_next[1] = 0
+    cdef int rk = rank_of(s.stack[0])      # the joker's rank is 13
+    cdef int done = 0                      # (Jacks, Queens, Kings are no one-offs)
+    if rk == 6:
+        reveal_seven(s, r, p)              # the 7 finishes its own turn
+        return
+    if rk == 13:
+        done = swap_hands(s)
+    elif rk == 0:
+        done = scrap_point_cards(s)
+    elif rk == 1:
+        done = scrap_target(s, s.target)
+    elif rk == 2:                          # the 3: take a card from the scrap
+        done = choice(s, PH_THREE, p) if takeable(s, r) else 1
+    elif rk == 3:
+        done = four_discards(s, r, p ^ 1)
+    elif rk == 4:
+        done = five_draws(s, r, p)
+    elif rk == 5:
+        done = scrap_permanents(s)
+    elif rk == 7:
+        done = break_glasses(s, p ^ 1, s.target)
+    elif rk == 8:
+        done = return_card(s, r, s.target)
+    elif rk == 9:                          # the 10 (variant): the opponent discards one
+        done = choice(s, PH_TEN, p ^ 1) if s.hand[p ^ 1] else 1
+    if done:
         finish_oneoff(s, r)
-    elif rk == 0:                          # A: scrap every point card
-        m = s.points[0] | s.points[1]
-        while m:
-            i = lowest(m)
-            m &= m - 1
-            scrap_jacks(s, i)
-            s.scrap |= bit(i)
-        s.points[0] = s.points[1] = 0
-        finish_oneoff(s, r)
-    elif rk == 1:                          # 2: scrap a permanent or a top Jack
-        if (s.perm[0] | s.perm[1]) & bit(t):
-            s.perm[0] &= ~bit(t)
-            s.perm[1] &= ~bit(t)
-        else:
-            jack_pop(s, point_under_jack(s, t))
-        s.scrap |= bit(t)
-        finish_oneoff(s, r)
-    elif rk == 2:                          # 3: take a card from the scrap
-        if takeable(s, r):
-            s.phase = PH_THREE
-            s.to_move = p
-        else:
-            finish_oneoff(s, r)
-    elif rk == 3:                          # 4: the opponent discards two
-        if r.four == FOUR_DRAW:
-            draw_cards(s, opp, 2)
-            finish_oneoff(s, r)
-        elif s.hand[opp] == 0:
-            finish_oneoff(s, r)
-        elif r.four == FOUR_RANDOM:
-            random_discards(s, opp, 2)
-            finish_oneoff(s, r)
-        else:
-            s.phase = PH_FOUR
-            s.to_move = opp
-    elif rk == 4:                          # 5: draw
-        if not r.five == FIVE_DISCARD1_DRAW3:
-            draw_cards(s, p, 2)
-            finish_oneoff(s, r)
-        elif s.hand[p]:
-            s.phase = PH_FIVE
-            s.to_move = p
-        else:
-            draw_cards(s, p, 3)
-            finish_oneoff(s, r)
-    elif rk == 5:                          # 6: scrap permanents and Jacks
-        m = s.stacked
-        while m:
-            i = lowest(m)
-            m &= m - 1
-            if jcount(s, i) & 1:
-                flip_control(s, i)
-            scrap_jacks(s, i)
-        s.scrap |= s.perm[0] | s.perm[1]
-        s.perm[0] = s.perm[1] = 0
-        finish_oneoff(s, r)
-    elif rk == 6:                          # 7: play from the deck
-        reveal_seven(s, r, p)
-    elif rk == 7:                          # 8 (variant): break the opponent's glasses
-        s.perm[opp] &= ~bit(t)
-        s.scrap |= bit(t)
-        finish_oneoff(s, r)
-    elif rk == 8:                          # 9: return a card
-        side = side_of(s, t)
-        if (s.points[0] | s.points[1]) & bit(t):
-            remove_point_card(s, t)
-        elif (s.perm[0] | s.perm[1]) & bit(t):
-            s.perm[side] &= ~bit(t)
-        else:
-            jack_pop(s, point_under_jack(s, t))
-        if r.nine == NINE_TOPDECK:
-            deck_push(s, t)
-        else:
-            s.hand[side] |= bit(t)
-            s.known_hand[side ^ 1] |= bit(t)
-            if r.nine == NINE_FREEZE:
-                if side == s.turn:
-                    s.frozen_next[side] |= bit(t)
-                else:
-                    s.frozen[side] |= bit(t)
-        finish_oneoff(s, r)
-    elif rk == 9:                          # 10 (variant): the opponent discards one
-        if s.hand[opp]:
-            s.phase = PH_TEN
-            s.to_move = opp
-        else:
-            finish_oneoff(s, r)
 
 cdef void random_discards(State* s, int p, int k) noexcept nogil:
     cdef int8_t cards[NCARDS]
@@ -432,7 +423,7 @@ cdef void play_card(State* s, const CRules* r, int p, int verb, int c, int t) no
             remove_point_card(s, t)
             start_turn_end(s, r)
     elif verb == V_ROYAL or verb == V_GLASSES:
-        s.perm[p] |= bit(c)
+        s.permanents[p] |= bit(c)
         start_turn_end(s, r)
     elif verb == V_JACK:
         jack_push(s, t, c)
@@ -445,14 +436,108 @@ cdef void play_card(State* s, const CRules* r, int p, int verb, int c, int t) no
         s.phase = PH_COUNTER
         s.to_move = p ^ 1
 
+cdef inline void discard(State* s, int p, int c) noexcept nogil:
+    s.hand[p] &= ~bit(c)
+    s.scrap |= bit(c)
+
+cdef inline void choose_from_seven(State* s, const CRules* r, int p, int verb, int c,
+                                   int t) noexcept nogil:
+    # The chosen card leaves the reveal, the other goes back on top, and the 7 with its
+    # 2s goes to the scrap before the card is played (or discarded: none was playable).
+    cdef int i, other = -1
+    for i in range(s.n_revealed):
+        if s.revealed[i] != c:
+            other = s.revealed[i]
+    s.n_revealed = 0
+    if other >= 0:
+        deck_push(s, other)
+    scrap_stack(s)
+    if verb == V_DISCARD:
+        s.scrap |= bit(c)
+        start_turn_end(s, r)
+    else:
+        play_card(s, r, p, verb, c, t)
+
+cdef inline void answer_oneoff(State* s, const CRules* r, int p, int verb,
+                               int c) noexcept nogil:
+    # Counter with a 2 (the other player answers), or let the stack resolve: the
+    # one-off fizzles under an odd number of 2s.
+    if verb == V_COUNTER:
+        s.hand[p] &= ~bit(c)
+        s.stack[s.stack_len] = <int8_t>c
+        s.stack_len += 1
+        s.to_move = p ^ 1
+    elif (s.stack_len - 1) & 1:
+        finish_oneoff(s, r)
+    else:
+        resolve_oneoff(s, r)
+
+cdef inline void answer_scuttle(State* s, const CRules* r, int p, int verb,
+                                int c) noexcept nogil:
+    # Block the scuttle with a 10 (the 10 and the scuttling card go to the scrap), or
+    # let it take the target.
+    if verb == V_BLOCK:
+        discard(s, p, c)
+    else:
+        remove_point_card(s, s.target)
+        s.scrap |= bit(s.target)
+    scrap_stack(s)
+    start_turn_end(s, r)
+
+cdef inline void apply_decision(State* s, const CRules* r, int verb, int c,
+                                int t) noexcept nogil:
+    # A move other than a pass, by the phase it decides.
+    cdef int p = s.to_move
+    cdef int ph = s.phase
+    if ph == PH_MAIN:
+        if verb == V_DRAW:
+            draw_one(s, p)
+            start_turn_end(s, r)
+        else:
+            s.hand[p] &= ~bit(c)
+            play_card(s, r, p, verb, c, t)
+    elif ph == PH_SEVEN:
+        choose_from_seven(s, r, p, verb, c, t)
+    elif ph == PH_COUNTER:
+        answer_oneoff(s, r, p, verb, c)
+    elif ph == PH_BLOCK:
+        answer_scuttle(s, r, p, verb, c)
+    elif ph == PH_THREE:                   # the 3's pick from the scrap
+        s.scrap &= ~bit(c)
+        s.hand[p] |= bit(c)
+        s.known_hand[p ^ 1] |= bit(c)
+        finish_oneoff(s, r)
+    elif ph == PH_FIVE:                    # the 5's discard, then three cards
+        discard(s, p, c)
+        draw_cards(s, p, 3)
+        finish_oneoff(s, r)
+    elif ph == PH_FOUR or ph == PH_TEN:    # the victim's discards
+        discard(s, p, c)
+        if t != NO_CARD:
+            discard(s, p, t)
+        finish_oneoff(s, r)
+    elif ph == PH_DISCARD:                 # down to the hand limit
+        discard(s, p, c)
+        start_turn_end(s, r)
+
+cdef inline void after_move(State* s, const CRules* r, int mover, int t0) noexcept nogil:
+    # What every move but the third pass in a row updates.
+    s.frozen[0] &= s.hand[0]              # a frozen card that left the hand is free
+    s.frozen[1] &= s.hand[1]
+    s.frozen_next[0] &= s.hand[0]
+    s.frozen_next[1] &= s.hand[1]
+    update_knowledge(s, r)
+    if r.sudden_death and s.last_turn < 0 and s.deck_len == 0:
+        # The deck ran out during turn t0: turns t0+1 and t0+2 are the last.  When
+        # the move also ended turn t0 the countdown is checked from now on.
+        s.last_turn = t0 + 2
+    if s.phase != PH_OVER and s.turn_number == t0:
+        check_win(s, r, mover)        # (a move that ended the turn was checked before)
+
 cdef void apply_move(State* s, const CRules* r, uint32_t m) noexcept nogil:
     cdef int verb = mv_verb(m)
-    cdef int c = mv_card(m)
-    cdef int t = mv_target(m)
     cdef int mover = s.to_move
-    cdef int p = mover
     cdef int t0 = s.turn_number
-    cdef int i, other
     if verb == V_PASS:
         s.passes += 1
         if s.passes >= 3:
@@ -462,81 +547,8 @@ cdef void apply_move(State* s, const CRules* r, uint32_t m) noexcept nogil:
         start_turn_end(s, r)
     else:
         s.passes = 0
-        if s.phase == PH_MAIN:
-            if verb == V_DRAW:
-                draw_one(s, p)
-                start_turn_end(s, r)
-            else:
-                s.hand[p] &= ~bit(c)
-                play_card(s, r, p, verb, c, t)
-        elif s.phase == PH_SEVEN:
-            # The chosen card leaves the reveal, the other goes back on top, and the 7
-            # with its 2s goes to the scrap before the card is played.
-            other = -1
-            for i in range(s.n_revealed):
-                if s.revealed[i] != c:
-                    other = s.revealed[i]
-            s.n_revealed = 0
-            if other >= 0:
-                deck_push(s, other)
-            scrap_stack(s)
-            if verb == V_DISCARD:
-                s.scrap |= bit(c)
-                start_turn_end(s, r)
-            else:
-                play_card(s, r, p, verb, c, t)
-        elif s.phase == PH_COUNTER:
-            if verb == V_COUNTER:
-                s.hand[p] &= ~bit(c)
-                s.stack[s.stack_len] = <int8_t>c
-                s.stack_len += 1
-                s.to_move = p ^ 1
-            elif (s.stack_len - 1) & 1:
-                finish_oneoff(s, r)            # odd number of 2s: it fizzles
-            else:
-                resolve_oneoff(s, r)
-        elif s.phase == PH_BLOCK:
-            if verb == V_BLOCK:
-                s.hand[p] &= ~bit(c)
-                s.scrap |= bit(c)
-            else:
-                remove_point_card(s, s.target)
-                s.scrap |= bit(s.target)
-            scrap_stack(s)
-            start_turn_end(s, r)
-        elif s.phase == PH_THREE:
-            s.scrap &= ~bit(c)
-            s.hand[p] |= bit(c)
-            s.known_hand[p ^ 1] |= bit(c)
-            finish_oneoff(s, r)
-        elif s.phase == PH_FIVE:
-            s.hand[p] &= ~bit(c)
-            s.scrap |= bit(c)
-            draw_cards(s, p, 3)
-            finish_oneoff(s, r)
-        elif s.phase == PH_FOUR or s.phase == PH_TEN:
-            s.hand[p] &= ~bit(c)
-            s.scrap |= bit(c)
-            if t != NO_CARD:
-                s.hand[p] &= ~bit(t)
-                s.scrap |= bit(t)
-            finish_oneoff(s, r)
-        elif s.phase == PH_DISCARD:
-            s.hand[p] &= ~bit(c)
-            s.scrap |= bit(c)
-            start_turn_end(s, r)
-    # A frozen card that left the hand is no longer frozen.
-    s.frozen[0] &= s.hand[0]
-    s.frozen[1] &= s.hand[1]
-    s.frozen_next[0] &= s.hand[0]
-    s.frozen_next[1] &= s.hand[1]
-    update_knowledge(s, r)
-    if r.sudden_death and s.sd_end < 0 and s.deck_len == 0:
-        # The deck ran out during turn t0: turns t0+1 and t0+2 are the last.  When
-        # the move also ended turn t0 the countdown is checked from now on.
-        s.sd_end = t0 + 2
-    if s.phase != PH_OVER and s.turn_number == t0:
-        check_win(s, r, mover)        # (a move that ended the turn was checked before)
+        apply_decision(s, r, verb, mv_card(m), mv_target(m))
+    after_move(s, r, mover, t0)
 
 # ---------------------------------------------------------------------------------------
 # Dealing.
@@ -546,22 +558,15 @@ cdef void deal(State* s, const CRules* r) noexcept nogil:
     card down); P0 gets the first r.deal[0] cards, P1 the next r.deal[1], the next card
     is the top of the deck (docs/rules-decisions.md, the game's random stream)."""
     cdef int8_t cards[NCARDS]
-    cdef int n = 53 if r.joker else 52
+    cdef int n = deck_size(r.joker)
     cdef int first = r.deal[0], dealt = r.deal[0] + r.deal[1]
-    cdef int i, j
-    cdef int8_t tmp
+    cdef int i
     cdef Rng rng = s.rng
     memset(s, 0, sizeof(State))
     s.rng = rng
     for i in range(n):
         cards[i] = <int8_t>i
-    i = n - 1
-    while i > 0:
-        j = <int>rng_below(&s.rng, i + 1)
-        tmp = cards[i]
-        cards[i] = cards[j]
-        cards[j] = tmp
-        i -= 1
+    shuffle(cards, n, &s.rng)
     for i in range(first):
         s.hand[0] |= bit(cards[i])
     for i in range(first, dealt):
@@ -571,7 +576,7 @@ cdef void deal(State* s, const CRules* r) noexcept nogil:
     for i in range(s.deck_len):
         s.deck[i] = cards[n - 1 - i]
     s.winner = -1
-    s.sd_end = -1
+    s.last_turn = -1
     s.target = -1
     s.phase = PH_MAIN
 
@@ -579,106 +584,158 @@ cdef void deal(State* s, const CRules* r) noexcept nogil:
 # ---------------------------------------------------------------------------------------
 # Validation of a state loaded from outside (a pickle, a position): everything the
 # rules functions index with must be in range, and every card in exactly one place.
-# Returns 0, or the code of the first problem (STATE_ERRORS in _core.pyx names them).
+# check_state returns STATE_OK or the first problem (StateError, in _engine.pxd).
 
-cdef inline int card_ok(int c, int ncards) noexcept nogil:
-    return 0 <= c < ncards
+STATE_ERRORS = {
+    "BAD_LENGTH": "a deck, stack or reveal length is out of range",
+    "BAD_FIELD": "a phase, player, count or target is out of range",
+    "CARD_TWICE": "a card is in two places (or is no card of these rules)",
+    "NOT_A_POINT_CARD": "a point card is not an Ace to Ten",
+    "NOT_A_PERMANENT": "a permanent is not a King, Queen or Eight",
+    "BAD_JACK_STACK": "a Jack stack is malformed",
+    "CARD_MISSING": "a card is missing",
+    "MISPLACED_KNOWLEDGE": "a frozen or known card is not where it should be",
+    "PHASE_MISMATCH": "the phase does not match the stack, the reveal or the player to "
+                      "decide",
+    "TARGET_NOT_ON_TABLE": "an announced card's target is not on the table",
+    "BAD_ENDING": "the end of the game is inconsistent",
+}
 
-cdef int check_state(const State* s, const CRules* r) noexcept nogil:
-    cdef int ncards = NCARDS if r.joker else NCARDS - 1
-    cdef uint64_t every = (bit(ncards) - 1)
-    cdef uint64_t seen = 0, zone, jacks_mask, top
-    cdef int i, c, p, n
+
+def state_error(int code):
+    """check_state's problem `code` (a StateError other than STATE_OK) in words."""
+    return STATE_ERRORS[StateError(code).name]
+
+
+cdef inline int check_fields(const State* s, int ncards) noexcept nogil:
     # Ranges of the scalar fields.
     if not (0 <= s.deck_len <= ncards and 0 <= s.stack_len <= MAX_STACK
             and 0 <= s.n_revealed <= 2):
-        return 1
+        return BAD_LENGTH
     if not (0 <= s.phase < N_PHASES and 0 <= s.turn <= 1 and 0 <= s.to_move <= 1
             and -1 <= s.winner <= 1 and END_NONE <= s.end_reason <= END_MOVE_CAP
-            and s.turn_number >= 0 and 0 <= s.passes <= 3 and s.sd_end >= -1
+            and s.turn_number >= 0 and 0 <= s.passes <= 3 and s.last_turn >= -1
             and 0 <= s.actor <= 1 and (-1 <= s.target < ncards or s.target == NO_CARD)):
-        return 2
-    # Every card in exactly one place.
+        return BAD_FIELD
+    return STATE_OK
+
+cdef inline int check_zones(const State* s, uint64_t every, uint64_t* seen) noexcept nogil:
+    # The cards of the hands, the table and the scrap: each once, each where it may be.
     cdef uint64_t zones[7]
+    cdef int i
     zones[0] = s.hand[0]
     zones[1] = s.hand[1]
     zones[2] = s.points[0]
     zones[3] = s.points[1]
-    zones[4] = s.perm[0]
-    zones[5] = s.perm[1]
+    zones[4] = s.permanents[0]
+    zones[5] = s.permanents[1]
     zones[6] = s.scrap
     for i in range(7):
-        zone = zones[i]
-        if zone & seen or zone & ~every:
-            return 3
-        seen |= zone
+        if zones[i] & seen[0] or zones[i] & ~every:
+            return CARD_TWICE
+        seen[0] |= zones[i]
     if (s.points[0] | s.points[1]) >> FIRST_JACK:
-        return 4                           # point cards are A..T
-    if (s.perm[0] | s.perm[1]) & ~(KINGS | QUEENS | EIGHTS):
-        return 5                           # permanents are Kings, Queens, glasses-8s
+        return NOT_A_POINT_CARD
+    if (s.permanents[0] | s.permanents[1]) & ~(KINGS | QUEENS | EIGHTS):
+        return NOT_A_PERMANENT
+    return STATE_OK
+
+cdef inline int check_jacks(const State* s, uint64_t* seen) noexcept nogil:
+    # Every Jack stack on a point card, well formed, its Jacks in no other place.
+    cdef uint64_t jacks = 0
+    cdef int c, i, n
     if s.stacked & ~(s.points[0] | s.points[1]):
-        return 6                           # a Jack stack needs its point card
-    jacks_mask = 0
+        return BAD_JACK_STACK
     for c in range(FIRST_JACK):
         n = jcount(s, c)
         if (n != 0) != ((s.stacked & bit(c)) != 0) or n > MAX_JACKS \
-                or (n == 0 and s.jst[c] != 0):
-            return 6
+                or (n == 0 and s.jack_stacks[c] != 0):
+            return BAD_JACK_STACK
         for i in range(n):
-            if jacks_mask & bit(jack_at(s, c, i)):
-                return 3
-            jacks_mask |= bit(jack_at(s, c, i))
-    if jacks_mask & seen:
-        return 3
-    seen |= jacks_mask
-    for i in range(s.deck_len):
-        c = s.deck[i]
-        if not card_ok(c, ncards) or seen & bit(c):
-            return 3
-        seen |= bit(c)
-    for i in range(s.n_revealed):
-        c = s.revealed[i]
-        if not card_ok(c, ncards) or seen & bit(c):
-            return 3
-        seen |= bit(c)
-    for i in range(s.stack_len):
-        c = s.stack[i]
-        if not card_ok(c, ncards) or seen & bit(c):
-            return 3
-        seen |= bit(c)
-    if seen != every:
-        return 7                           # a card is missing
+            if jacks & bit(jack_at(s, c, i)):
+                return CARD_TWICE
+            jacks |= bit(jack_at(s, c, i))
+    if jacks & seen[0]:
+        return CARD_TWICE
+    seen[0] |= jacks
+    return STATE_OK
+
+cdef inline int check_list(const int8_t* cards, int n, int ncards,
+                           uint64_t* seen) noexcept nogil:
+    # The cards of the deck, the reveal or the stack: real cards, each in no other place.
+    cdef int i, c
+    for i in range(n):
+        c = cards[i]
+        if not 0 <= c < ncards or seen[0] & bit(c):
+            return CARD_TWICE
+        seen[0] |= bit(c)
+    return STATE_OK
+
+cdef inline int check_cards(const State* s, int ncards) noexcept nogil:
+    # Every card of the deck in exactly one place.
+    cdef uint64_t every = bit(ncards) - 1
+    cdef uint64_t seen = 0
+    cdef int err = check_zones(s, every, &seen)
+    if err == STATE_OK:
+        err = check_jacks(s, &seen)
+    if err == STATE_OK:
+        err = check_list(s.deck, s.deck_len, ncards, &seen)
+    if err == STATE_OK:
+        err = check_list(s.revealed, s.n_revealed, ncards, &seen)
+    if err == STATE_OK:
+        err = check_list(s.stack, s.stack_len, ncards, &seen)
+    if err == STATE_OK and seen != every:
+        err = CARD_MISSING
+    return err
+
+cdef inline int check_knowledge(const State* s) noexcept nogil:
     # Knowledge and freezes only concern cards where they are.
+    cdef int p
     for p in range(2):
         if s.frozen[p] & ~s.hand[p] or s.frozen_next[p] & ~s.hand[p] \
                 or s.known_hand[p] & ~s.hand[p ^ 1]:
-            return 8
+            return MISPLACED_KNOWLEDGE
+    return STATE_OK
+
+cdef inline int check_phase(const State* s, const CRules* r) noexcept nogil:
     # What each phase needs to be resolved.
+    cdef int i
     if s.phase == PH_MAIN or s.phase == PH_DISCARD:
         if s.stack_len or s.n_revealed or s.to_move != s.turn:
-            return 9
+            return PHASE_MISMATCH
     elif s.phase == PH_COUNTER:
         if s.stack_len < 1 or s.n_revealed or s.to_move != s.actor ^ (s.stack_len & 1):
-            return 9
+            return PHASE_MISMATCH
         for i in range(1, s.stack_len):
             if rank_of(s.stack[i]) != 1:
-                return 9                   # counters are 2s
+                return PHASE_MISMATCH      # counters are 2s
         if not oneoff_target_ok(s, r, s.stack[0], s.target):
-            return 10
+            return TARGET_NOT_ON_TABLE
     elif s.phase == PH_SEVEN:
         if s.stack_len < 1 or s.n_revealed < 1 or s.to_move != s.actor:
-            return 9
+            return PHASE_MISMATCH
     elif s.phase == PH_BLOCK:
         if s.stack_len != 1 or s.n_revealed or s.target < 0 \
                 or not (s.points[s.to_move] & bit(s.target)):
-            return 10
+            return TARGET_NOT_ON_TABLE
     elif s.phase != PH_OVER:               # the 3, 4, 5 and 10 choices
         if s.stack_len < 1 or s.n_revealed:
-            return 9
-    if (s.phase == PH_OVER) != (s.end_reason != END_NONE) \
-            or (s.winner >= 0 and s.end_reason != END_GOAL):
-        return 11
-    return 0
+            return PHASE_MISMATCH
+    return STATE_OK
+
+cdef int check_state(const State* s, const CRules* r) noexcept nogil:
+    cdef int ncards = deck_size(r.joker)
+    cdef int err = check_fields(s, ncards)
+    if err == STATE_OK:
+        err = check_cards(s, ncards)
+    if err == STATE_OK:
+        err = check_knowledge(s)
+    if err == STATE_OK:
+        err = check_phase(s, r)
+    if err == STATE_OK and ((s.phase == PH_OVER) != (s.end_reason != END_NONE)
+                            or (s.winner >= 0 and s.end_reason != END_GOAL)):
+        err = BAD_ENDING
+    return err
 
 
 cdef int oneoff_target_ok(const State* s, const CRules* r, int c, int t) noexcept nogil:
@@ -689,10 +746,10 @@ cdef int oneoff_target_ok(const State* s, const CRules* r, int c, int t) noexcep
     if t < 0:
         return 0
     if rk == 1:                            # a permanent or a top Jack
-        return ((s.perm[0] | s.perm[1]) & bit(t)) != 0 or point_under_jack(s, t) >= 0
+        return ((s.permanents[0] | s.permanents[1]) & bit(t)) != 0 or point_under_jack(s, t) >= 0
     if rk == 7:                            # a glasses-8
-        return ((s.perm[0] | s.perm[1]) & EIGHTS & bit(t)) != 0
-    return ((s.perm[0] | s.perm[1] | s.points[0] | s.points[1]) & bit(t)) != 0 \
+        return ((s.permanents[0] | s.permanents[1]) & EIGHTS & bit(t)) != 0
+    return ((s.permanents[0] | s.permanents[1] | s.points[0] | s.points[1]) & bit(t)) != 0 \
         or point_under_jack(s, t) >= 0
 
 
@@ -700,7 +757,8 @@ cdef int states_equal(const State* a, const State* b) noexcept nogil:
     # Field by field (a struct may hold padding bytes).
     cdef int i
     for i in range(2):
-        if a.hand[i] != b.hand[i] or a.points[i] != b.points[i] or a.perm[i] != b.perm[i] \
+        if a.hand[i] != b.hand[i] or a.points[i] != b.points[i] \
+                or a.permanents[i] != b.permanents[i] \
                 or a.frozen[i] != b.frozen[i] or a.frozen_next[i] != b.frozen_next[i] \
                 or a.known_hand[i] != b.known_hand[i]:
             return 0
@@ -708,14 +766,14 @@ cdef int states_equal(const State* a, const State* b) noexcept nogil:
         if a.rng.s[i] != b.rng.s[i]:
             return 0
     for i in range(FIRST_JACK):
-        if a.jst[i] != b.jst[i]:
+        if a.jack_stacks[i] != b.jack_stacks[i]:
             return 0
     if a.scrap != b.scrap or a.stacked != b.stacked or a.known_deck != b.known_deck \
             or a.deck_len != b.deck_len or a.stack_len != b.stack_len \
             or a.n_revealed != b.n_revealed or a.phase != b.phase or a.turn != b.turn \
             or a.to_move != b.to_move or a.turn_number != b.turn_number \
             or a.passes != b.passes or a.winner != b.winner \
-            or a.end_reason != b.end_reason or a.sd_end != b.sd_end \
+            or a.end_reason != b.end_reason or a.last_turn != b.last_turn \
             or a.target != b.target or a.actor != b.actor:
         return 0
     for i in range(a.deck_len):

@@ -15,9 +15,9 @@ from libc.math cimport exp
 
 from cuttle._state cimport *
 from cuttle._rng cimport rng_seed, STREAM_GAME
-from cuttle._engine cimport gen_moves, apply_move, score, goal, hand_is_public, targetable
-from cuttle._sampler cimport ABOVE
+from cuttle._engine cimport gen_moves, apply_move, score, goal, targetable, ABOVE
 from cuttle._greedy cimport terminal_value, best_index
+from cuttle._hidden cimport unknown_cards
 
 cdef extern from *:
     """
@@ -48,7 +48,7 @@ cdef inline void copy_state(State* dst, const State* src) noexcept nogil:
     cu_copy(dst, src, sizeof(State))
 
 cdef enum:
-    NEW = 32                  # the evaluation's weights: EW[...] (see EXPERT_WEIGHTS)
+    N_WEIGHTS = 32            # the evaluation's weights: EW[...] (see EXPERT_WEIGHTS)
     EW_PROG = 0               # a point of progress, on a 21-point scale
     EW_WIN = 1                # the opponent holding a card that wins at once
     EW_KING = 2               # a King beyond the points it saves
@@ -65,7 +65,7 @@ cdef enum:
     EW_CROWD = 13             # each card in a hand beyond six (hoarding)
     EW_HAND = 16              # EW_HAND + rank: a card of that rank in hand (13: joker)
 
-cdef double EW[NEW]
+cdef double EW[N_WEIGHTS]
 
 # Tuned by self-play against greedy and random under both presets (SPSA), then by a
 # hill-climb for cheaper self-play games at the same strength (at least 97.5% against
@@ -160,7 +160,7 @@ ctypedef struct HandReplies:
     # The opponent's replies that depend on their hand and score only, sorted, for:
     int ok
     uint64_t key              # their known cards and number of unseen ones
-    double cf
+    double uncountered        # (best_gain's share of a one-off's gain)
     int goal, deck, kings, score
     Replies rp
 
@@ -190,12 +190,9 @@ cdef void canonical_view(State* s, const CRules* r, int me, ExpertCtx* cx) noexc
     cards whose place is not public) in card order: the lowest to the opponent's hand,
     the rest up the deck from the bottom; records them as the pool."""
     cdef int opp = me ^ 1
-    cdef uint64_t hidden = 0 if hand_is_public(s, r, opp) else (s.hand[opp] & ~s.known_hand[me])
-    cdef uint64_t m = hidden
+    cdef uint64_t hidden
+    cdef uint64_t m = unknown_cards(s, r, me, &hidden)
     cdef int i, k
-    for i in range(s.deck_len):
-        if not (s.known_deck & bit(s.deck[i])):
-            m |= bit(s.deck[i])
     cx.pool = m
     cx.npool = popcount(m)
     for i in range(4):
@@ -245,7 +242,8 @@ cdef inline double p_none(const ExpertCtx* cx, int u, int x) noexcept nogil:
         return 0.0
     return MISS[cx.npool][u][x]
 
-cdef inline double p_holds(const ExpertCtx* cx, uint64_t known, int u, uint64_t cards) noexcept nogil:
+cdef inline double p_holds(const ExpertCtx* cx, uint64_t known, int u,
+                           uint64_t cards) noexcept nogil:
     # The chance the opponent (known cards `known`, u unseen ones) holds one of `cards`.
     if known & cards:
         return 1.0
@@ -264,12 +262,13 @@ cdef inline uint64_t points_at_least(int v) noexcept nogil:
         return 0
     return POINT_CARDS & ~(bit((v - 1) * 4) - 1)
 
-cdef inline uint64_t win_cards(const State* s, const CRules* r, const Frame* f, int p) noexcept nogil:
+cdef inline uint64_t win_cards(const State* s, const CRules* r, const Frame* f,
+                               int p) noexcept nogil:
     """The cards with which p, to move in the main phase, could win at once."""
     cdef int opp = p ^ 1
     cdef int sc = f.sc[p]
     cdef int need = f.g[p] - sc
-    cdef int nk = popcount(s.perm[p] & KINGS)
+    cdef int nk = popcount(s.permanents[p] & KINGS)
     cdef uint64_t w = points_at_least(need)
     cdef uint64_t m
     cdef int c, own, gain
@@ -308,9 +307,10 @@ cdef double expert_eval(const State* s, const CRules* r, ExpertCtx* cx) noexcept
         f.g[c] = goal(s, r, c)
         f.here[c] = progress(f.sc[c], f.g[c])
     v = EW[EW_PROG] * (f.here[me] - f.here[opp])
-    v += EW[EW_KING] * (popcount(s.perm[me] & KINGS) - popcount(s.perm[opp] & KINGS))
-    v += EW[EW_QUEEN] * (popcount(s.perm[me] & QUEENS) - popcount(s.perm[opp] & QUEENS))
-    v += EW[EW_GLASSES] * (popcount(s.perm[me] & EIGHTS) - popcount(s.perm[opp] & EIGHTS))
+    v += EW[EW_KING] * (popcount(s.permanents[me] & KINGS) - popcount(s.permanents[opp] & KINGS))
+    v += EW[EW_QUEEN] * (popcount(s.permanents[me] & QUEENS) - popcount(s.permanents[opp] & QUEENS))
+    v += EW[EW_GLASSES] * (popcount(s.permanents[me] & EIGHTS) -
+                           popcount(s.permanents[opp] & EIGHTS))
     # Hands: known cards by rank, unseen ones at the average.
     mine = s.hand[me] & ~cx.pool
     v += hand_value(mine)
@@ -366,24 +366,26 @@ cdef inline void sort_replies(Replies* rp) noexcept nogil:
 
 cdef inline void hand_replies(int exact, const State* s, const CRules* r, ExpertCtx* cx,
                        const Frame* f, int who,
-                       uint64_t known, int u, double cf, Replies* rp) noexcept nogil:
+                       uint64_t known, int u, double uncountered, Replies* rp) noexcept nogil:
     """The kinds of move that depend only on `who`'s own cards and score: points of
     each rank, a King, a Queen, glasses, a 4 and a 5."""
     cdef int rk, k
     cdef double p
     cdef int sc_w = f.sc[who]
     cdef int g_w = f.g[who]
-    cdef double pw = EW[EW_PROG]
+    cdef double point_weight = EW[EW_PROG]
     cdef double here_w = f.here[who]
     for rk in range(9, -1, -1):
         p = chance(exact, rp, cx, known, u, <uint64_t>0xF << (4 * rk))
         if p > 0.0:
-            add_reply(exact, rp, pw * (progress(sc_w + rk + 1, g_w) - here_w) - EW[EW_HAND + rk], p)
-    k = popcount(s.perm[who] & KINGS)
+            add_reply(exact, rp, point_weight * (progress(sc_w + rk + 1, g_w) - here_w) -
+                      EW[EW_HAND + rk], p)
+    k = popcount(s.permanents[who] & KINGS)
     if k < 4:
         p = chance(exact, rp, cx, known, u, KINGS)
         if p > 0.0:
-            add_reply(exact, rp, EW[EW_KING] + pw * (progress(sc_w, r.king_goals[k + 1]) - here_w) -
+            add_reply(exact, rp, EW[EW_KING] +
+                      point_weight * (progress(sc_w, r.king_goals[k + 1]) - here_w) -
                       EW[EW_HAND + 12], p)
     p = chance(exact, rp, cx, known, u, QUEENS)
     if p > 0.0:
@@ -393,18 +395,18 @@ cdef inline void hand_replies(int exact, const State* s, const CRules* r, Expert
         add_reply(exact, rp, EW[EW_GLASSES] - EW[EW_HAND + 7], p)
     p = chance(exact, rp, cx, known, u, FOURS)
     if p > 0.0:
-        add_reply(exact, rp, cf * (2 * EW[EW_AVG] - EW[EW_HAND + 3]), p)
+        add_reply(exact, rp, uncountered * (2 * EW[EW_AVG] - EW[EW_HAND + 3]), p)
     if s.deck_len > 0:
         p = chance(exact, rp, cx, known, u, FIVES)
         if p > 0.0:
-            add_reply(exact, rp, cf * (2 * EW[EW_AVG] - EW[EW_HAND + 4]), p)
+            add_reply(exact, rp, uncountered * (2 * EW[EW_AVG] - EW[EW_HAND + 4]), p)
 
 cdef inline void own_hand_best(const State* s, const CRules* r, const Frame* f, int who,
-                        uint64_t known, double cf, Replies* rp) noexcept nogil:
+                        uint64_t known, double uncountered, Replies* rp) noexcept nogil:
     """hand_replies for a hand known card by card (exact): the best gain only."""
     cdef int c, k
     cdef double g
-    cdef double pw = EW[EW_PROG]
+    cdef double point_weight = EW[EW_PROG]
     cdef int need = f.g[who] - f.sc[who]
     cdef uint64_t m = known & POINT_CARDS
     if need >= 1:
@@ -416,13 +418,15 @@ cdef inline void own_hand_best(const State* s, const CRules* r, const Frame* f, 
         while m:
             c = lowest(m)
             m &= m - 1
-            g = pw * (card_value(c) if card_value(c) < need else need) - EW[EW_HAND + rank_of(c)]
+            g = point_weight * (card_value(c) if card_value(c) < need else need) - \
+                EW[EW_HAND + rank_of(c)]
             if g > rp.best:
                 rp.best = g
     if known & (KINGS | QUEENS | EIGHTS | FOURS | FIVES):
-        k = popcount(s.perm[who] & KINGS)
+        k = popcount(s.permanents[who] & KINGS)
         if (known & KINGS) and k < 4:
-            g = EW[EW_KING] + pw * (progress(f.sc[who], r.king_goals[k + 1]) - f.here[who]) - \
+            g = EW[EW_KING] + \
+                point_weight * (progress(f.sc[who], r.king_goals[k + 1]) - f.here[who]) - \
                 EW[EW_HAND + 12]
             if g > rp.best:
                 rp.best = g
@@ -435,17 +439,17 @@ cdef inline void own_hand_best(const State* s, const CRules* r, const Frame* f, 
             if g > rp.best:
                 rp.best = g
         if known & FOURS:
-            g = cf * (2 * EW[EW_AVG] - EW[EW_HAND + 3])
+            g = uncountered * (2 * EW[EW_AVG] - EW[EW_HAND + 3])
             if g > rp.best:
                 rp.best = g
         if (known & FIVES) and s.deck_len > 0:
-            g = cf * (2 * EW[EW_AVG] - EW[EW_HAND + 4])
+            g = uncountered * (2 * EW[EW_AVG] - EW[EW_HAND + 4])
             if g > rp.best:
                 rp.best = g
 
 cdef inline void table_replies(int exact, const State* s, const CRules* r, ExpertCtx* cx,
                        const Frame* f, int who,
-                        uint64_t known, int u, double cf, Replies* rp) noexcept nogil:
+                        uint64_t known, int u, double uncountered, Replies* rp) noexcept nogil:
     """The kinds of move aimed at the other player's table: a scuttle or a Jack on their
     best point card, an Ace, a 2 or a 9 on their best permanent, a 6."""
     cdef int other = who ^ 1
@@ -454,50 +458,124 @@ cdef inline void table_replies(int exact, const State* s, const CRules* r, Exper
     cdef int sc_o = f.sc[other]
     cdef int g_w = f.g[who]
     cdef int g_o = f.g[other]
-    cdef double pw = EW[EW_PROG]
+    cdef double point_weight = EW[EW_PROG]
     cdef double here_w = f.here[who]
     cdef double here_o = f.here[other]
     cdef double d, p
     cdef uint64_t m = s.points[other]
-    if m and not (r.queen_stops_scuttles and (s.perm[other] & QUEENS)):
+    if m and not (r.queen_stops_scuttles and (s.permanents[other] & QUEENS)):
         c = highest(m)
         p = chance(exact, rp, cx, known, u, ABOVE[1 if r.strict_scuttle else 0][c])
         if p > 0.0:
-            add_reply(exact, rp, pw * (here_o - progress(sc_o - card_value(c), g_o)) - EW[EW_AVG], p)
+            add_reply(exact, rp, point_weight * (here_o - progress(sc_o - card_value(c), g_o)) -
+                      EW[EW_AVG], p)
     m = targetable(s, r, other, who, s.points[other])
     if m:
         k = card_value(highest(m))
         p = chance(exact, rp, cx, known, u, JACKS)
         if p > 0.0:
-            add_reply(exact, rp, pw * (here_o - progress(sc_o - k, g_o) + progress(sc_w + k, g_w) -
-                                here_w) - EW[EW_HAND + 10], p)
+            add_reply(exact, rp, point_weight * (here_o - progress(sc_o - k, g_o) +
+                                                 progress(sc_w + k, g_w) - here_w) -
+                      EW[EW_HAND + 10], p)
     if s.points[other]:
         p = chance(exact, rp, cx, known, u, ACES)
         if p > 0.0:
-            add_reply(exact, rp, cf * (pw * (here_o - progress(0, g_o) - here_w + progress(0, g_w)) -
-                                EW[EW_HAND + 0]), p)
-    m = targetable(s, r, other, who, s.perm[other])
+            add_reply(exact, rp, uncountered * (point_weight * (here_o - progress(0, g_o) -
+                                                                 here_w + progress(0, g_w)) -
+                                                EW[EW_HAND + 0]), p)
+    m = targetable(s, r, other, who, s.permanents[other])
     if m:
         if m & KINGS:
-            i = popcount(s.perm[other] & KINGS)
-            d = EW[EW_KING] + pw * (here_o - progress(sc_o, r.king_goals[i - 1 if i <= 4 else 3]))
+            i = popcount(s.permanents[other] & KINGS)
+            d = EW[EW_KING] + \
+                point_weight * (here_o - progress(sc_o, r.king_goals[i - 1 if i <= 4 else 3]))
         elif m & QUEENS:
             d = EW[EW_QUEEN]
         else:
             d = EW[EW_GLASSES]
         p = chance(exact, rp, cx, known, u, TWOS)
         if p > 0.0:
-            add_reply(exact, rp, cf * (d - EW[EW_HAND + 1]), p)
+            add_reply(exact, rp, uncountered * (d - EW[EW_HAND + 1]), p)
         p = chance(exact, rp, cx, known, u, NINES)
         if p > 0.0:
-            add_reply(exact, rp, cf * (EW[EW_NINE] * d - EW[EW_HAND + 8]), p)
-    if s.perm[other]:
-        d = EW[EW_KING] * (popcount(s.perm[other] & KINGS) - popcount(s.perm[who] & KINGS)) + \
-            EW[EW_QUEEN] * (popcount(s.perm[other] & QUEENS) - popcount(s.perm[who] & QUEENS)) + \
-            EW[EW_GLASSES] * (popcount(s.perm[other] & EIGHTS) - popcount(s.perm[who] & EIGHTS))
+            add_reply(exact, rp, uncountered * (EW[EW_NINE] * d - EW[EW_HAND + 8]), p)
+    if s.permanents[other]:
+        d = EW[EW_KING] * (popcount(s.permanents[other] & KINGS) -
+                           popcount(s.permanents[who] & KINGS)) + \
+            EW[EW_QUEEN] * (popcount(s.permanents[other] & QUEENS) -
+                            popcount(s.permanents[who] & QUEENS)) + \
+            EW[EW_GLASSES] * (popcount(s.permanents[other] & EIGHTS) -
+                              popcount(s.permanents[who] & EIGHTS))
         p = chance(exact, rp, cx, known, u, SIXES)
         if p > 0.0:
-            add_reply(exact, rp, cf * (d - EW[EW_HAND + 5]), p)
+            add_reply(exact, rp, uncountered * (d - EW[EW_HAND + 5]), p)
+
+cdef inline double uncountered_share(const State* s, ExpertCtx* cx, int who) noexcept nogil:
+    # The share of a one-off's gain expected to survive a counter (the other player
+    # holding a 2, with no Queen against them); the opponent's 2s are known or likely.
+    cdef int other = who ^ 1
+    cdef uint64_t known
+    if s.permanents[who] & QUEENS:
+        return 1.0
+    if who == cx.me:
+        known = s.hand[other] & s.known_hand[who] & ~cx.pool
+        return 1.0 - (1.0 - EW[EW_COUNTERED]) * p_holds(
+            cx, known, popcount(s.hand[other]) - popcount(known), TWOS)
+    return EW[EW_COUNTERED] if (s.hand[other] & TWOS & ~cx.pool) else 1.0
+
+cdef inline Replies* opp_hand_replies(const State* s, const CRules* r, ExpertCtx* cx,
+                                      const Frame* f, int who, uint64_t known, int u,
+                                      double uncountered, double floor) noexcept nogil:
+    # The opponent's kinds of move that depend on their hand and score, sorted: they
+    # rarely change from one of the player's moves to the next, so cx keeps the lists
+    # of the last four keys.
+    cdef uint64_t key = known ^ (<uint64_t>u << 56)
+    cdef int kings = popcount(s.permanents[who] & KINGS)
+    cdef HandReplies* h
+    cdef int i
+    for i in range(4):
+        h = &cx.hand[i]
+        if h.ok and key == h.key and uncountered == h.uncountered and f.g[who] == h.goal \
+                and (s.deck_len > 0) == h.deck and kings == h.kings and f.sc[who] == h.score:
+            return &h.rp
+    h = &cx.hand[cx.hand_next]
+    cx.hand_next = (cx.hand_next + 1) & 3
+    h.ok = 1
+    h.key = key
+    h.uncountered = uncountered
+    h.goal = f.g[who]
+    h.deck = s.deck_len > 0
+    h.kings = kings
+    h.score = f.sc[who]
+    h.rp.n = 0
+    h.rp.best = floor
+    hand_replies(0, s, r, cx, f, who, known, u, uncountered, &h.rp)
+    sort_replies(&h.rp)
+    return &h.rp
+
+cdef inline double expected_best(const Replies* a, const Replies* b, double floor) noexcept nogil:
+    # The expected gain of the best kind held, through both sorted lists by gain, each
+    # kind counting when no better one is held; drawing (floor) when none is.
+    cdef double e = 0.0
+    cdef double pnone = 1.0
+    cdef double g, p
+    cdef int i = 0, j = 0
+    while True:
+        if i < a.n and (j >= b.n or a.gain[i] >= b.gain[j]):
+            g = a.gain[i]
+            p = a.prob[i]
+            i += 1
+        elif j < b.n:
+            g = b.gain[j]
+            p = b.prob[j]
+            j += 1
+        else:
+            break
+        if g <= floor:
+            break
+        e += pnone * p * g
+        pnone *= 1.0 - p
+    return e + pnone * floor
 
 cdef double best_gain(const State* s, const CRules* r, ExpertCtx* cx, const Frame* f, int who,
                       uint64_t known, int u, double* p_win_out) noexcept nogil:
@@ -506,26 +584,13 @@ cdef double best_gain(const State* s, const CRules* r, ExpertCtx* cx, const Fram
     open with the chance that `who` holds such a card (`known` cards for sure, u more
     from the pool: none for the player, whose own unseen draws are left out), and the
     best kind held is taken, kinds held independently; drawing is always open."""
-    cdef int other = who ^ 1
     cdef Replies dyn
-    cdef Replies* st
-    cdef HandReplies* h
-    cdef double cf, p_win, e, pnone, floor, g, p
-    cdef uint64_t wins, key, known2
-    cdef int i, j
-    # A one-off that the other player can counter (holding a 2, no Queen against
-    # them) gains little; the opponent's 2s are known or likely.
-    if s.perm[who] & QUEENS:
-        cf = 1.0
-    elif who == cx.me:
-        known2 = s.hand[other] & s.known_hand[who] & ~cx.pool
-        cf = 1.0 - (1.0 - EW[EW_COUNTERED]) * p_holds(
-            cx, known2, popcount(s.hand[other]) - popcount(known2), TWOS)
-    else:
-        cf = EW[EW_COUNTERED] if (s.hand[other] & TWOS & ~cx.pool) else 1.0
-    wins = win_cards(s, r, f, who)
+    cdef const Replies* st
+    cdef double uncountered = uncountered_share(s, cx, who)
+    cdef double p_win, floor
+    cdef uint64_t wins = win_cards(s, r, f, who)
     p_win = p_holds(cx, known, u, wins & ~(TWOS | NINES | SIXES))
-    p_win += (1.0 - p_win) * cf * p_holds(cx, known, u, wins & (TWOS | NINES | SIXES))
+    p_win += (1.0 - p_win) * uncountered * p_holds(cx, known, u, wins & (TWOS | NINES | SIXES))
     p_win_out[0] = p_win
     if p_win >= 1.0:
         return 0.0
@@ -533,59 +598,13 @@ cdef double best_gain(const State* s, const CRules* r, ExpertCtx* cx, const Fram
     dyn.n = 0
     dyn.best = floor
     if who == cx.me:                    # exact: the player knows their cards
-        own_hand_best(s, r, f, who, known, cf, &dyn)
-        table_replies(1, s, r, cx, f, who, known, 0, cf, &dyn)
+        own_hand_best(s, r, f, who, known, uncountered, &dyn)
+        table_replies(1, s, r, cx, f, who, known, 0, uncountered, &dyn)
         return dyn.best
-    # The opponent: the kinds that depend on their hand and score rarely change from
-    # one of the player's moves to the next: kept sorted in cx while they do not.
-    key = known ^ (<uint64_t>u << 56)
-    st = NULL
-    for i in range(4):
-        h = &cx.hand[i]
-        if h.ok and key == h.key and cf == h.cf and f.g[who] == h.goal and \
-                (s.deck_len > 0) == h.deck and popcount(s.perm[who] & KINGS) == h.kings and \
-                f.sc[who] == h.score:
-            st = &h.rp
-            break
-    if st == NULL:
-        h = &cx.hand[cx.hand_next]
-        cx.hand_next = (cx.hand_next + 1) & 3
-        h.ok = 1
-        h.key = key
-        h.cf = cf
-        h.goal = f.g[who]
-        h.deck = s.deck_len > 0
-        h.kings = popcount(s.perm[who] & KINGS)
-        h.score = f.sc[who]
-        st = &h.rp
-        st.n = 0
-        st.best = floor
-        hand_replies(0, s, r, cx, f, who, known, u, cf, st)
-        sort_replies(st)
-    table_replies(0, s, r, cx, f, who, known, u, cf, &dyn)
+    st = opp_hand_replies(s, r, cx, f, who, known, u, uncountered, floor)
+    table_replies(0, s, r, cx, f, who, known, u, uncountered, &dyn)
     sort_replies(&dyn)
-    # Expected best: through both lists by gain, each kind counting when no better
-    # one is held.
-    e = 0.0
-    pnone = 1.0
-    i = j = 0
-    while True:
-        if i < st.n and (j >= dyn.n or st.gain[i] >= dyn.gain[j]):
-            g = st.gain[i]
-            p = st.prob[i]
-            i += 1
-        elif j < dyn.n:
-            g = dyn.gain[j]
-            p = dyn.prob[j]
-            j += 1
-        else:
-            break
-        if g <= floor:
-            break
-        e += pnone * p * g
-        pnone *= 1.0 - p
-    e += pnone * floor
-    return e
+    return expected_best(st, &dyn, floor)
 
 cdef double opp_best_gain(const State* s, const CRules* r, ExpertCtx* cx, const Frame* f,
                           uint64_t known, int u, double* p_win_out) noexcept nogil:
@@ -606,8 +625,8 @@ cdef double opp_best_gain(const State* s, const CRules* r, ExpertCtx* cx, const 
         return best_gain(s, r, cx, f, opp, known, u, p_win_out)
     k[0] = s.points[0]
     k[1] = s.points[1]
-    k[2] = s.perm[0]
-    k[3] = s.perm[1]
+    k[2] = s.permanents[0]
+    k[3] = s.permanents[1]
     k[4] = known
     k[5] = <uint64_t>u | (<uint64_t>(s.deck_len > 0) << 8) | \
         (<uint64_t>((s.hand[me] & TWOS & ~cx.pool) != 0) << 9)

@@ -27,8 +27,8 @@ cdef double evaluate(const State* s, const CRules* r, int me) noexcept nogil:
     if need_me <= 10 and s.hand[me]:
         v += 2.0 * (11 - need_me)
     v += 4.0 * (popcount(s.hand[me]) - popcount(s.hand[opp]))
-    v += 8.0 * (popcount(s.perm[me] & QUEENS) - popcount(s.perm[opp] & QUEENS))
-    v += 3.0 * (popcount(s.perm[me] & EIGHTS) - popcount(s.perm[opp] & EIGHTS))
+    v += 8.0 * (popcount(s.permanents[me] & QUEENS) - popcount(s.permanents[opp] & QUEENS))
+    v += 3.0 * (popcount(s.permanents[me] & EIGHTS) - popcount(s.permanents[opp] & EIGHTS))
     return v
 
 cdef double greedy_value(State* s, const CRules* r, int me, int depth) noexcept nogil:

@@ -10,8 +10,7 @@ rest anew, so searches and analyses never read hidden cards.
 from libc.stdint cimport uint64_t, int8_t
 
 from cuttle._state cimport *
-from cuttle._rng cimport rng_seed, rng_next, rng_below, STREAM_GAME
-from cuttle._engine cimport hand_is_public
+from cuttle._rng cimport rng_seed, rng_next, shuffle, STREAM_GAME
 
 
 cdef void determinize(State* s, const CRules* r, int p, Rng* g) noexcept nogil:
@@ -21,26 +20,16 @@ cdef void determinize(State* s, const CRules* r, int p, Rng* g) noexcept nogil:
     cdef int opp = p ^ 1
     cdef int8_t pool[NCARDS]
     cdef int n = 0
-    cdef int i, j, k
-    cdef int8_t tmp
-    cdef uint64_t hidden = 0 if hand_is_public(s, r, opp) else (s.hand[opp] & ~s.known_hand[p])
-    cdef uint64_t m = hidden
-    for i in range(s.deck_len):
-        if not (s.known_deck & bit(s.deck[i])):
-            m |= bit(s.deck[i])
+    cdef int i, k
+    cdef uint64_t hidden
+    cdef uint64_t m = unknown_cards(s, r, p, &hidden)
     # The pool in card order: the sample must depend only on what p knows, not on
     # where the unknown cards really are.
     while m:
         pool[n] = <int8_t>lowest(m)
         n += 1
         m &= m - 1
-    i = n - 1
-    while i > 0:
-        j = <int>rng_below(g, i + 1)
-        tmp = pool[i]
-        pool[i] = pool[j]
-        pool[j] = tmp
-        i -= 1
+    shuffle(pool, n, g)
     k = popcount(hidden)
     s.hand[opp] &= ~hidden
     for i in range(k):

@@ -8,14 +8,13 @@ from libc.stdlib cimport malloc, free
 from libc.string cimport memset
 from cython.parallel cimport prange
 
-import os
-
 import numpy as np
 cimport numpy as cnp
 
 from cuttle._state cimport *
 from cuttle._engine cimport score, goal, hand_is_public
 from cuttle._core cimport CoreGame
+from cuttle.threads import thread_count
 
 cnp.import_array()
 
@@ -75,23 +74,23 @@ cdef void encode_observation(const State* s, const CRules* r, int me,
     # Frozen cards bind only during their owner's turn (as Game.frozen reports them).
     if s.turn == me and s.phase != PH_OVER:
         frozen = s.frozen[me] & s.hand[me]
-    mark(out + 53 * PL_OWN_HAND, s.hand[me])
-    mark(out + 53 * PL_OPP_KNOWN, known)
-    mark(out + 53 * PL_OWN_POINTS, s.points[me])
-    mark(out + 53 * PL_OPP_POINTS, s.points[opp])
-    mark(out + 53 * PL_OWN_PERM, s.perm[me])
-    mark(out + 53 * PL_OPP_PERM, s.perm[opp])
-    mark(out + 53 * PL_JACK_OWN, jacks_on(s, s.points[me]))
-    mark(out + 53 * PL_JACK_OPP, jacks_on(s, s.points[opp]))
-    mark(out + 53 * PL_SCRAP, s.scrap)
-    mark(out + 53 * PL_DECK_KNOWN, deck_known)
-    mark(out + 53 * PL_REVEALED, revealed)
-    mark(out + 53 * PL_STACK, stack)
-    mark(out + 53 * PL_OWN_FROZEN, frozen)
-    seen = s.hand[me] | known | s.points[0] | s.points[1] | s.perm[0] | s.perm[1] | \
+    mark(out + NCARDS * PL_OWN_HAND, s.hand[me])
+    mark(out + NCARDS * PL_OPP_KNOWN, known)
+    mark(out + NCARDS * PL_OWN_POINTS, s.points[me])
+    mark(out + NCARDS * PL_OPP_POINTS, s.points[opp])
+    mark(out + NCARDS * PL_OWN_PERM, s.permanents[me])
+    mark(out + NCARDS * PL_OPP_PERM, s.permanents[opp])
+    mark(out + NCARDS * PL_JACK_OWN, jacks_on(s, s.points[me]))
+    mark(out + NCARDS * PL_JACK_OPP, jacks_on(s, s.points[opp]))
+    mark(out + NCARDS * PL_SCRAP, s.scrap)
+    mark(out + NCARDS * PL_DECK_KNOWN, deck_known)
+    mark(out + NCARDS * PL_REVEALED, revealed)
+    mark(out + NCARDS * PL_STACK, stack)
+    mark(out + NCARDS * PL_OWN_FROZEN, frozen)
+    seen = s.hand[me] | known | s.points[0] | s.points[1] | s.permanents[0] | s.permanents[1] | \
         jacks_on(s, s.points[0] | s.points[1]) | s.scrap | deck_known | revealed | stack
-    every = ((<uint64_t>1) << (53 if r.joker else 52)) - 1
-    mark(out + 53 * PL_UNKNOWN, every & ~seen)
+    every = bit(deck_size(r.joker)) - 1
+    mark(out + NCARDS * PL_UNKNOWN, every & ~seen)
     # Scalars: computed in double and rounded once to float, as numpy does.
     out[OBS_SCALARS + 0] = <float>(s.deck_len / 52.0)
     out[OBS_SCALARS + 1] = <float>(popcount(s.hand[me]) / 52.0)
@@ -152,8 +151,7 @@ def observe_many(games, players, float[:, ::1] out, int threads=0):
             check_player(pl[k])
             st[k] = &g.st
             cr[k] = &g.cr
-        if threads <= 0:
-            threads = os.cpu_count() or 1
+        threads = thread_count(threads)
         # The games list keeps every game (and so every State) alive meanwhile.
         for k in prange(n, nogil=True, num_threads=threads, schedule="static"):
             encode_observation(st[k], cr[k], pl[k], &out[k, 0])

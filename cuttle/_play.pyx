@@ -13,7 +13,6 @@ from libc.stdlib cimport malloc, calloc, free
 from cython.parallel cimport prange, threadid
 from cpython.mem cimport PyMem_Malloc, PyMem_Free
 
-import os
 import numpy as np
 
 from cuttle._state cimport *
@@ -21,14 +20,12 @@ from cuttle._rng cimport (rng_seed, derive_seed, deal_stream, policy_stream,
                           STREAM_DECISION, STREAM_PLAYOUT)
 from cuttle._engine cimport gen_moves, apply_move, deal, score
 from cuttle._hidden cimport determinize
-from cuttle._policies cimport choose_move, play_out
+from cuttle._policies cimport play_out
+from cuttle._playout cimport PLAY_NO_MEMORY, GAME_MOVE_CAP
 from cuttle._core cimport CoreGame
 from cuttle._signals cimport poll_interrupt, reset_interrupt
 from cuttle._signals import raise_if_interrupted
-
-
-cdef inline int resolve_threads(int threads) noexcept:
-    return threads if threads > 0 else (os.cpu_count() or 1)
+from cuttle.threads import thread_count
 
 
 # ---------------------------------------------------------------------------------------
@@ -41,45 +38,7 @@ cdef inline int resolve_threads(int threads) noexcept:
 # cross-tabulations that compare's intervals need); the threads' tallies are summed at
 # the end.  All counts are exact integers, so the sums do not depend on the thread
 # count or on the order games finish in.  Per-game rows are written only when asked.
-
-cdef enum:
-    N_END = END_MOVE_CAP + 1
-    LENGTH_BINS = 512          # histogram bins of moves and turns; the last one is ">="
-    N_MOMENTS = 4              # moves, turns, score A, score B
-    N_PAIRED = 7               # win_A, win_B, draw, first_mover, match_win_A/_B, match_draw
-    MAX_UNITS = 1 << 24        # units per call (keeps every per-call sum inside 64 bits)
-    MAX_RULE_SETS = 256          # (their pair tallies grow as the square)
-    MAX_TALLY_BYTES = 1 << 28    # all threads' accumulators of one call
-
-ctypedef struct Wide:              # an unsigned 128-bit sum of squares, lo + hi * 2**64
-    uint64_t lo
-    uint64_t hi
-
-ctypedef struct Tally:
-    int64_t counts[3][2][N_END]   # [winner + 1][who moved first][end reason]
-    int64_t sums[N_MOMENTS]
-    Wide squares[N_MOMENTS]
-    int64_t lengths[2][LENGTH_BINS]
-    int64_t match_counts[3][2]     # [match winner + 1][who moved first in its first game]
-    int64_t match_games[2]         # sum and sum of squares of games per match
-
-ctypedef struct PairTally:         # rule sets i < j on the same units
-    int64_t table[N_PAIRED][4]     # [metric][x_i * 2 + x_j]
-    int64_t diff_sums[2]           # moves, turns: sum of (x_i - x_j)
-    Wide diff_squares[2]
-
-ctypedef struct GameOut:
-    int32_t moves
-    int32_t turns
-    int16_t score[2]               # A, B
-    int8_t winner                  # 0 = A, 1 = B, -1 = draw
-    int8_t first                   # who moved first (0 = A)
-    int8_t end
-
-ctypedef struct UnitOut:           # one unit under one rule set, for the pair tallies
-    GameOut game                   # the game (single games only)
-    int8_t match_winner
-
+# (The structs: _play.pxd.)
 
 cdef inline void add_wide(Wide* w, uint64_t v) noexcept nogil:
     w.lo += v
@@ -102,20 +61,18 @@ cdef inline void add_moment(Tally* t, int k, int64_t x) noexcept nogil:
 cdef volatile int no_memory = 0
 
 
-cdef inline void play_game(const CRules* r, uint64_t seed, uint64_t i, int pol_a, int pol_b,
-                           int swap, int max_moves, GameOut* out) noexcept nogil:
+cdef inline void play_game(const CRules* r, const Run* run, uint64_t i,
+                           GameOut* out) noexcept nogil:
     global no_memory
     cdef State s
     cdef Rng g
-    cdef int a_seat = 1 if (swap and (i & 1)) else 0     # player A's seat (0 moves first)
-    rng_seed(&s.rng, seed, deal_stream(i))
+    cdef int a_seat = 1 if (run.swap and (i & 1)) else 0  # player A's seat (0 moves first)
+    rng_seed(&s.rng, run.seed, deal_stream(i))
     deal(&s, r)
-    rng_seed(&g, seed, policy_stream(i))
-    out.moves = play_out(&s, r, pol_b if a_seat else pol_a, pol_a if a_seat else pol_b,
-                         &g, max_moves)
-    if out.moves < 0:                    # a search could not allocate its tree
-        no_memory = 1
-        out.moves = 0
+    rng_seed(&g, run.seed, policy_stream(i))
+    if play_out(&s, r, run.pol_b if a_seat else run.pol_a, run.pol_a if a_seat else run.pol_b,
+                &g, run.max_moves, &out.moves) == PLAY_NO_MEMORY:
+        no_memory = 1                    # a search could not allocate its tree
     out.winner = -1 if s.winner < 0 else (s.winner ^ a_seat)
     out.first = a_seat
     out.turns = s.turn_number + 1
@@ -160,19 +117,6 @@ cdef void tally_pair(PairTally* p, const UnitOut* a, const UnitOut* b,
     add_wide(&p.diff_squares[1], <uint64_t>(d * d))
 
 
-cdef struct Rows:                  # optional per-game rows (NULL: not kept)
-    int8_t* winner
-    int8_t* first
-    int32_t* moves
-    int32_t* turns
-    int16_t* scores
-    int8_t* end
-    int8_t* m_winner               # per unit, for matches
-    int8_t* m_first
-    int8_t* m_games
-    int8_t* m_wins
-
-
 cdef inline void keep_row(Rows* rows, Py_ssize_t k, const GameOut* o) noexcept nogil:
     rows.winner[k] = o.winner
     rows.first[k] = o.first
@@ -183,17 +127,18 @@ cdef inline void keep_row(Rows* rows, Py_ssize_t k, const GameOut* o) noexcept n
     rows.end[k] = o.end
 
 
-cdef void play_unit(const CRules* r, uint64_t seed, uint64_t u, int pol_a, int pol_b,
-                    int swap, int max_moves, int need, int slots, Tally* t, UnitOut* out,
+cdef void play_unit(const CRules* r, const Run* run, uint64_t u, Tally* t, UnitOut* out,
                     Rows* rows, Py_ssize_t k) noexcept nogil:
-    """Unit u (a game, or a match when need > 0) under one rule set; k: its row."""
+    """Unit u (a game, or a match when run.need > 0) under one rule set; k: its row."""
     cdef GameOut o
     cdef int s
     cdef int wins[2]
     cdef int played = 0
+    cdef int need = run.need
+    cdef int slots = run.slots
     cdef int8_t mw = -1
     if need == 0:
-        play_game(r, seed, u, pol_a, pol_b, swap, max_moves, &out.game)
+        play_game(r, run, u, &out.game)
         if t != NULL:
             tally_game(t, &out.game)
         if rows.winner != NULL:
@@ -203,7 +148,7 @@ cdef void play_unit(const CRules* r, uint64_t seed, uint64_t u, int pol_a, int p
     wins[0] = 0
     wins[1] = 0
     for s in range(slots):
-        play_game(r, seed, u * slots + s, pol_a, pol_b, swap, max_moves, &o)
+        play_game(r, run, u * slots + s, &o)
         if t != NULL:
             tally_game(t, &o)
         if rows.winner != NULL:
@@ -293,112 +238,24 @@ cdef dict pair_dict(const PairTally* p):
             "diffs": [(p.diff_sums[i], wide_int(p.diff_squares[i])) for i in range(2)]}
 
 
-def play_units(rule_sets, Py_ssize_t start, Py_ssize_t count, uint64_t seed, int policy_a,
-               int policy_b, bint swap_seats=True, int threads=0, int max_moves=10000,
-               int need=0, int slots=1, bint keep_rows=False, bint tally=True):
-    """Play units start .. start+count-1 of a seeded run under each rule set in
-    `rule_sets` (the same deals), natively over `threads` cores (0: all).  A unit is a
-    game, or with need > 0 a match owning game indices j*slots .. j*slots+slots-1 and
-    played in index order until a player has `need` wins.  Players are A (policy_a)
-    and B (policy_b); with swap_seats A moves first in even-numbered games.
-
-    Returns {"tallies": [one dict per rule set: counts, moments, lengths, match_counts,
-    match_games], "pairs": {(i, j): {table, diffs}} for i < j, "rows": None or one dict
-    of arrays per rule set}.  Rows (keep_rows): winner (0 = A, 1 = B, -1 = draw, -2 =
-    a match slot not played), first, moves, turns, scores (A, B) int16, end, one per
-    game index; with matches also m_winner, m_first, m_games, m_wins per match.
-    tally=False skips the tallies ("tallies" is None, "pairs" empty): rows only.
-    MemoryError if a search could not allocate its tree."""
-    global no_memory
-    cdef Py_ssize_t n_rules = len(rule_sets)
-    if count < 0 or start < 0:
-        raise ValueError("start and count must be >= 0")
-    if count > MAX_UNITS:
-        raise ValueError(f"at most {MAX_UNITS} units per call, not {count}")
-    if not 1 <= n_rules <= MAX_RULE_SETS:
-        raise ValueError(f"1 to {MAX_RULE_SETS} rule sets, not {n_rules}")
-    if need < 0 or slots < 1 or (need == 0 and slots != 1) or (need and slots > 127):
-        raise ValueError("bad match format")
-    if <uint64_t>(start + count) * <uint64_t>slots > (<uint64_t>1 << 62):
-        raise ValueError("game indices must stay below 2**62")
-    cdef Py_ssize_t n_pairs = n_rules * (n_rules - 1) // 2
-    # Each thread has its own accumulators: no more threads than units, nor than fit in
-    # MAX_TALLY_BYTES (many rule sets on many threads).
-    cdef size_t per_thread = (n_rules * (sizeof(Tally) + sizeof(UnitOut))
-                              + n_pairs * sizeof(PairTally))
-    threads = <int>min(resolve_threads(threads), max(count, 1),
-                       max(1, MAX_TALLY_BYTES // per_thread))
-    cdef Py_ssize_t rows_per_rule = count * slots
-    cdef CRules* rs = <CRules*>malloc(n_rules * sizeof(CRules))
-    # Each thread's blocks are followed by spare entries (at least a cache line), so that
-    # no two threads ever write the same cache line.
-    cdef Py_ssize_t tstride = n_rules + 1, pstride = n_pairs + 1, sstride = n_rules + 4
-    cdef Tally* tallies = <Tally*>calloc(threads * tstride, sizeof(Tally))
-    cdef PairTally* pairs = <PairTally*>calloc(threads * pstride, sizeof(PairTally))
-    cdef UnitOut* scratch = <UnitOut*>calloc(threads * sstride, sizeof(UnitOut))
-    cdef Rows* rows = <Rows*>calloc(n_rules, sizeof(Rows))
-    if rs == NULL or tallies == NULL or pairs == NULL or scratch == NULL or rows == NULL:
-        free(rs); free(tallies); free(pairs); free(scratch); free(rows)
-        raise MemoryError("cannot allocate the tallies of a batch")
-    cdef Py_ssize_t k, q, i, j, p, tid
-    cdef int swap = swap_seats
-    kept = None
-    try:
-        for i in range(n_rules):
-            rs[i] = rule_sets[i].c_fields()
-        if keep_rows:
-            kept = []
-            for i in range(n_rules):
-                d = {"winner": np.empty(rows_per_rule, np.int8),
-                     "first": np.empty(rows_per_rule, np.int8),
-                     "moves": np.empty(rows_per_rule, np.int32),
-                     "turns": np.empty(rows_per_rule, np.int32),
-                     "scores": np.empty((rows_per_rule, 2), np.int16),
-                     "end": np.empty(rows_per_rule, np.int8)}
-                if need:
-                    d.update(m_winner=np.empty(count, np.int8), m_first=np.empty(count, np.int8),
-                             m_games=np.empty(count, np.int8),
-                             m_wins=np.empty((count, 2), np.int8))
-                kept.append(d)
-                set_rows(&rows[i], d, need)
-        reset_interrupt()
-        no_memory = 0
-        for k in prange(count, nogil=True, num_threads=threads, schedule="dynamic",
-                        chunksize=64):
-            if not poll_interrupt():
-                tid = threadid()
-                for i in range(n_rules):
-                    play_unit(&rs[i], seed, start + k, policy_a, policy_b, swap, max_moves,
-                              need, slots,
-                              &tallies[tid * tstride + i] if tally else NULL,
-                              &scratch[tid * sstride + i], &rows[i], k)
-                p = 0
-                for i in range(n_rules if tally else 0):
-                    for j in range(i + 1, n_rules):
-                        tally_pair(&pairs[tid * pstride + p], &scratch[tid * sstride + i],
-                                   &scratch[tid * sstride + j], need > 0)
-                        p = p + 1
-        raise_if_interrupted()
-        if no_memory:
-            raise MemoryError("no memory for a search tree")
-        for q in range(1, threads):
-            for i in range(n_rules):
-                merge_tally(&tallies[i], &tallies[q * tstride + i])
-            for p in range(n_pairs):
-                merge_pair(&pairs[p], &pairs[q * pstride + p])
-        out_pairs = {}
-        p = 0
-        for i in range(n_rules if tally else 0):
-            for j in range(i + 1, n_rules):
-                out_pairs[(i, j)] = pair_dict(&pairs[p])
-                p += 1
-        return {"tallies": [tally_dict(&tallies[i]) for i in range(n_rules)] if tally else None,
-                "pairs": out_pairs, "rows": kept}
-    finally:
-        free(rs); free(tallies); free(pairs); free(scratch); free(rows)
+def new_rows(Py_ssize_t units, int slots=1, bint matches=False):
+    """The per-game rows of `units` units (slots games each) as play_units returns them
+    with keep_rows (and the runner's Python games write them): numpy arrays winner (0 =
+    A, 1 = B, -1 = draw, -2 = a match slot not played, the initial value), first,
+    moves, turns, scores (A, B) int16, end; with matches m_winner (-1: none),
+    m_first, m_games, m_wins per match.  The one home of the rows' layout."""
+    cdef Py_ssize_t n = units * slots
+    rows = {"winner": np.full(n, -2, np.int8), "first": np.zeros(n, np.int8),
+            "moves": np.zeros(n, np.int32), "turns": np.zeros(n, np.int32),
+            "scores": np.zeros((n, 2), np.int16), "end": np.zeros(n, np.int8)}
+    if matches:
+        rows.update(m_winner=np.full(units, -1, np.int8), m_first=np.zeros(units, np.int8),
+                    m_games=np.zeros(units, np.int8), m_wins=np.zeros((units, 2), np.int8))
+    return rows
 
 
 cdef void set_rows(Rows* rows, dict d, int need):
+    # Point `rows` at new_rows' arrays.
     cdef int8_t[::1] w = d["winner"]
     cdef int8_t[::1] f = d["first"]
     cdef int32_t[::1] m = d["moves"]
@@ -418,8 +275,136 @@ cdef void set_rows(Rows* rows, dict d, int need):
         rows.m_winner, rows.m_first, rows.m_games, rows.m_wins = &mw[0], &mf[0], &mg[0], &mn[0, 0]
 
 
+cdef int check_units(Py_ssize_t start, Py_ssize_t count, Py_ssize_t n_rules, int need,
+                     int slots) except -1:
+    if count < 0 or start < 0:
+        raise ValueError("start and count must be >= 0")
+    if count > MAX_UNITS_PER_CALL:
+        raise ValueError(f"at most {MAX_UNITS_PER_CALL} units per call, not {count}")
+    if not 1 <= n_rules <= MAX_RULE_SETS:
+        raise ValueError(f"1 to {MAX_RULE_SETS} rule sets, not {n_rules}")
+    if need < 0 or slots < 1 or (need == 0 and slots != 1) or (need and slots > 127):
+        raise ValueError("bad match format")
+    if <uint64_t>(start + count) * <uint64_t>slots > (<uint64_t>1 << 62):
+        raise ValueError("game indices must stay below 2**62")
+    return 0
+
+
+cdef int batch_alloc(Batch* b, Py_ssize_t n_rules, int threads, Py_ssize_t count) except -1:
+    # Each thread has its own accumulators: no more threads than units, nor than fit in
+    # MAX_TALLY_BYTES (many rule sets on many threads).  Each thread's blocks are
+    # followed by spare entries (at least a cache line), so that no two threads ever
+    # write the same cache line.
+    cdef size_t per_thread
+    b.n_rules = n_rules
+    b.n_pairs = n_rules * (n_rules - 1) // 2
+    per_thread = n_rules * (sizeof(Tally) + sizeof(UnitOut)) + b.n_pairs * sizeof(PairTally)
+    b.threads = <int>min(thread_count(threads), max(count, 1),
+                         max(1, MAX_TALLY_BYTES // per_thread))
+    b.tstride, b.pstride, b.sstride = n_rules + 1, b.n_pairs + 1, n_rules + 4
+    b.rs = <CRules*>malloc(n_rules * sizeof(CRules))
+    b.tallies = <Tally*>calloc(b.threads * b.tstride, sizeof(Tally))
+    b.pairs = <PairTally*>calloc(b.threads * b.pstride, sizeof(PairTally))
+    b.scratch = <UnitOut*>calloc(b.threads * b.sstride, sizeof(UnitOut))
+    b.rows = <Rows*>calloc(n_rules, sizeof(Rows))
+    if b.rs == NULL or b.tallies == NULL or b.pairs == NULL or b.scratch == NULL \
+            or b.rows == NULL:
+        batch_free(b)
+        raise MemoryError("cannot allocate the tallies of a batch")
+    return 0
+
+
+cdef void batch_free(Batch* b) noexcept:
+    free(b.rs)
+    free(b.tallies)
+    free(b.pairs)
+    free(b.scratch)
+    free(b.rows)
+    b.rs, b.tallies, b.pairs, b.scratch, b.rows = NULL, NULL, NULL, NULL, NULL
+
+
+cdef void play_unit_all_rules(const Batch* b, const Run* run, Py_ssize_t k,
+                              int tid) noexcept nogil:
+    # Unit start + k under every rule set, tallied by thread tid (and its pairs).
+    cdef Py_ssize_t i, j, p = 0
+    cdef UnitOut* scratch = &b.scratch[tid * b.sstride]
+    for i in range(b.n_rules):
+        play_unit(&b.rs[i], run, run.start + k,
+                  &b.tallies[tid * b.tstride + i] if run.tally else NULL,
+                  &scratch[i], &b.rows[i], k)
+    for i in range(b.n_rules if run.tally else 0):
+        for j in range(i + 1, b.n_rules):
+            tally_pair(&b.pairs[tid * b.pstride + p], &scratch[i], &scratch[j], run.need > 0)
+            p += 1
+
+
+cdef dict batch_result(Batch* b, kept, bint tally):
+    # Sum the threads' tallies (exact integers: the order does not matter) into the
+    # dict play_units returns.
+    cdef Py_ssize_t q, i, j, p
+    for q in range(1, b.threads):
+        for i in range(b.n_rules):
+            merge_tally(&b.tallies[i], &b.tallies[q * b.tstride + i])
+        for p in range(b.n_pairs):
+            merge_pair(&b.pairs[p], &b.pairs[q * b.pstride + p])
+    out_pairs = {}
+    p = 0
+    for i in range(b.n_rules if tally else 0):
+        for j in range(i + 1, b.n_rules):
+            out_pairs[(i, j)] = pair_dict(&b.pairs[p])
+            p += 1
+    return {"tallies": [tally_dict(&b.tallies[i]) for i in range(b.n_rules)] if tally else None,
+            "pairs": out_pairs, "rows": kept}
+
+
+def play_units(rule_sets, Py_ssize_t start, Py_ssize_t count, uint64_t seed, int policy_a,
+               int policy_b, bint swap_seats=True, int threads=0,
+               int max_moves=GAME_MOVE_CAP, int need=0, int slots=1, bint keep_rows=False,
+               bint tally=True):
+    """Play units start .. start+count-1 of a seeded run under each rule set in
+    `rule_sets` (the same deals), natively over `threads` cores (0: all).  A unit is a
+    game, or with need > 0 a match owning game indices j*slots .. j*slots+slots-1 and
+    played in index order until a player has `need` wins.  Players are A (policy_a)
+    and B (policy_b); with swap_seats A moves first in even-numbered games.
+
+    Returns {"tallies": [one dict per rule set: counts, moments, lengths, match_counts,
+    match_games], "pairs": {(i, j): {table, diffs}} for i < j, "rows": None or, with
+    keep_rows, one dict of arrays per rule set (new_rows says which)}.
+    tally=False skips the tallies ("tallies" is None, "pairs" empty): rows only.
+    MemoryError if a search could not allocate its tree."""
+    global no_memory
+    cdef Batch b
+    cdef Run run
+    cdef Py_ssize_t k, i
+    check_units(start, count, len(rule_sets), need, slots)
+    run.seed, run.start, run.pol_a, run.pol_b = seed, start, policy_a, policy_b
+    run.swap, run.max_moves, run.need, run.slots = swap_seats, max_moves, need, slots
+    run.tally = tally
+    batch_alloc(&b, len(rule_sets), threads, count)
+    kept = None
+    try:
+        for i in range(b.n_rules):
+            b.rs[i] = rule_sets[i].c_fields()
+        if keep_rows:
+            kept = [new_rows(count, slots, need > 0) for i in range(b.n_rules)]
+            for i in range(b.n_rules):
+                set_rows(&b.rows[i], kept[i], need)
+        reset_interrupt()
+        no_memory = 0
+        for k in prange(count, nogil=True, num_threads=b.threads, schedule="dynamic",
+                        chunksize=64):
+            if not poll_interrupt():
+                play_unit_all_rules(&b, &run, k, threadid())
+        raise_if_interrupted()
+        if no_memory:
+            raise MemoryError("no memory for a search tree")
+        return batch_result(&b, kept, tally)
+    finally:
+        batch_free(&b)
+
+
 def play_batch(rules, Py_ssize_t start, Py_ssize_t count, uint64_t seed, int policy_a,
-               int policy_b, bint swap_seats=True, int threads=0, int max_moves=10000):
+               int policy_b, bint swap_seats=True, int threads=0, int max_moves=GAME_MOVE_CAP):
     """Play games start .. start+count-1 of a seeded run natively, over `threads` cores
     (0: all), and return their rows: a dict of numpy arrays, one row per game: winner
     (0 = A, 1 = B, -1 = draw), first (who moved first), moves, turns, scores (A, B;
@@ -437,12 +422,15 @@ def play_batch(rules, Py_ssize_t start, Py_ssize_t count, uint64_t seed, int pol
 
 cdef void analyse_one(const State* root, const CRules* r, uint32_t move, int policy,
                       uint64_t seed, Py_ssize_t k, int8_t* out) noexcept nogil:
+    global no_memory
     cdef State s = root[0]
     cdef Rng g
+    cdef int moves
     rng_seed(&g, seed, <uint64_t>k)
     determinize(&s, r, root.to_move, &g)
     apply_move(&s, r, move)
-    play_out(&s, r, policy, policy, &g, 10000)
+    if play_out(&s, r, policy, policy, &g, GAME_MOVE_CAP, &moves) == PLAY_NO_MEMORY:
+        no_memory = 1                    # (a searching playout policy)
     out[0] = <int8_t>s.winner
 
 
@@ -451,6 +439,7 @@ def rollouts(CoreGame game, codes, Py_ssize_t start, Py_ssize_t count, uint64_t 
     """Rollouts start..start+count-1 of each move in `codes` (legal moves of `game`):
     an int8 array (len(codes), count) of winners (-1 draw).  ValueError for a code that
     is not a legal move of the game (the core only ever applies generated moves)."""
+    global no_memory
     cdef Py_ssize_t nm = len(codes), total, j
     cdef uint32_t buf[MAX_MOVES]
     cdef int n = gen_moves(&game.st, &game.cr, buf)
@@ -460,7 +449,7 @@ def rollouts(CoreGame game, codes, Py_ssize_t start, Py_ssize_t count, uint64_t 
             raise ValueError(f"move code {code!r} is not a legal move of this game")
     if count < 0 or start < 0:
         raise ValueError("start and count must be >= 0")
-    threads = resolve_threads(threads)
+    threads = thread_count(threads)
     moves_arr = np.asarray(codes, dtype=np.uint32)
     out = np.empty((nm, count), np.int8)
     cdef uint32_t[::1] mv = moves_arr
@@ -469,6 +458,7 @@ def rollouts(CoreGame game, codes, Py_ssize_t start, Py_ssize_t count, uint64_t 
     cdef CRules r = game.cr
     total = nm * count
     reset_interrupt()
+    no_memory = 0
     if count > 0:
         for j in prange(total, nogil=True, num_threads=threads, schedule="dynamic",
                         chunksize=16):
@@ -476,4 +466,6 @@ def rollouts(CoreGame game, codes, Py_ssize_t start, Py_ssize_t count, uint64_t 
                 analyse_one(&root, &r, mv[j // count], policy, seed, start + j % count,
                             &ov[j // count, j % count])
     raise_if_interrupted()
+    if no_memory:
+        raise MemoryError("no memory for a search tree")
     return out

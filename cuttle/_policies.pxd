@@ -6,14 +6,32 @@
 
 from libc.stdint cimport uint32_t
 from cuttle._state cimport State, CRules, Rng
+from cuttle._search cimport Tree
+
+cdef enum:
+    MAX_SINCE = 256           # moves between two searches of a seat that reuse follows
+
+ctypedef struct SearchSeats:
+    # The trees of the seats that search, kept between their decisions in one game, and
+    # each seat's moves since its last search (both players'), which tree_advance follows.
+    Tree trees[2]
+    uint32_t since[2][MAX_SINCE]
+    int nsince[2]             # beyond MAX_SINCE the tree is dropped
 
 # The move `policy` picks among the n legal moves in buf (n >= 1), or MOVE_NO_MEMORY
-# (no move code is that large) when a search cannot allocate its tree.
+# (no move code is that large) when a search cannot allocate its tree (a fresh one).
 cdef uint32_t choose_move(State* s, const CRules* r, int policy, Rng* g,
                           uint32_t* buf, int n) noexcept nogil
 
-# Play to the end, seat 0 by pol0 and seat 1 by pol1; a game still running after
-# max_moves moves ends as a draw (END_MOVE_CAP).  Returns the moves made, or -1 if a
-# search ran out of memory.
-cdef int play_out(State* s, const CRules* r, int pol0, int pol1, Rng* g,
-                  int max_moves) noexcept nogil
+# _playout.play_until for any policies: a seat that searches decides here too (with its
+# tree kept in `kept`, or a fresh tree each decision when kept is NULL).  Returns
+# PLAY_OVER, PLAY_CAP, PLAY_DECIDE (a SEAT_ELSEWHERE seat must move) or PLAY_NO_MEMORY.
+cdef int play_seats(State* s, const CRules* r, const int* seats, Rng* g, int* k, int cap,
+                    SearchSeats* kept) noexcept nogil
+
+# Play to the end, seat 0 by pol0 and seat 1 by pol1 (a searching seat keeps its tree
+# between its decisions); a game still running after max_moves moves ends as a draw
+# (END_MOVE_CAP).  The moves made go to moves[0]; returns PLAY_OVER, or PLAY_NO_MEMORY
+# when a search ran out of memory (the game is then left unfinished).
+cdef int play_out(State* s, const CRules* r, int pol0, int pol1, Rng* g, int max_moves,
+                  int* moves) noexcept nogil

@@ -4,7 +4,7 @@
 # passed by pointer (never a global), so a result depends only on its seed and indices,
 # never on threads, chunking or machines.
 
-from libc.stdint cimport uint64_t
+from libc.stdint cimport uint64_t, int8_t
 from cuttle._state cimport Rng, cu_mulhi
 
 # The streams of one seed.  A seeded run's game i is dealt from stream deal_stream(i)
@@ -65,3 +65,15 @@ cdef inline uint64_t derive_seed(uint64_t seed, uint64_t stream) noexcept nogil:
     cdef uint64_t x = seed
     x = splitmix64(&x) ^ stream
     return splitmix64(&x)
+
+cdef inline void shuffle(int8_t* cards, int n, Rng* g) noexcept nogil:
+    # Fisher-Yates from the end, one draw per position (deals, determinizations).
+    cdef int i = n - 1
+    cdef int j
+    cdef int8_t tmp
+    while i > 0:
+        j = <int>rng_below(g, i + 1)
+        tmp = cards[i]
+        cards[i] = cards[j]
+        cards[j] = tmp
+        i -= 1

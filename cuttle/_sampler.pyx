@@ -1,9 +1,11 @@
 # cython: language_level=3
-"""The random policy: a uniform legal move without building the move list.  The moves
-are counted with popcounts and the k-th is built directly, in gen_moves' order, so a
-draw k = rng_below(g, n) picks exactly the move buf[k] that gen_moves would list: the
-stream, and so every seeded result, is the same as listing the moves, only faster.
-tests/engine/test_random_sampler.py checks counts and order against gen_moves.
+"""The random policy: a uniform legal move without building the move list.  What may
+be played is the engine's (card_plays and the predicates of _engine.pxd, which
+gen_moves lists from); here the moves are counted with popcounts and the k-th is built
+directly, in gen_moves' order, so a draw k = rng_below(g, n) picks exactly the move
+buf[k] that gen_moves would list: the stream, and so every seeded result, is the same
+as listing the moves, only faster.  tests/engine/test_random_sampler.py checks counts
+and order against gen_moves.
 """
 
 from libc.stdint cimport uint64_t, uint32_t, int8_t
@@ -11,7 +13,8 @@ from libc.string cimport memset
 
 from cuttle._state cimport *
 from cuttle._rng cimport rng_below
-from cuttle._engine cimport gen_moves, targetable
+from cuttle._engine cimport (gen_moves, CardPlays, card_plays, draw_blocked, counters,
+                             blockers, takeable, BELOW, ABOVE)
 
 
 cdef inline int kth_bit(uint64_t m, int k) noexcept nogil:
@@ -23,20 +26,10 @@ cdef inline int kth_bit(uint64_t m, int k) noexcept nogil:
 cdef inline uint32_t each_at(uint64_t m, int verb, int k) noexcept nogil:
     return mk(verb, kth_bit(m, k), NO_CARD)
 
-cdef int _c                            # fill BELOW and ABOVE (see _sampler.pxd)
-for _c in range(NCARDS):
-    BELOW[0][_c] = (bit(_c) - 1) if _c < FIRST_JACK else 0
-    BELOW[1][_c] = (bit(rank_of(_c) * 4) - 1) if _c < FIRST_JACK else 0
-    ABOVE[0][_c] = POINT_CARDS & ~(bit(_c + 1) - 1) if _c < FIRST_JACK else 0
-    ABOVE[1][_c] = POINT_CARDS & ~(bit(rank_of(_c) * 4 + 4) - 1) if _c < FIRST_JACK else 0
-
-ctypedef struct Targets:
-    uint64_t jack, eight      # a Jack's targets, a glasses-breaking 8's targets
-    uint64_t two[2]           # a 2's targets on each side
-    uint64_t nine[2]          # a 9's targets on each side
-
-cdef uint32_t card_play_at(const Targets* tg, uint64_t scut, int c, int k) noexcept nogil:
-    # The k-th move gen_moves lists for card c of the hand (scut: what c may scuttle).
+cdef inline uint32_t card_play_at(const CardPlays* cp, uint64_t scuttles, int c,
+                                  int k) noexcept nogil:
+    # The k-th move gen_moves lists for card c of the hand (`scuttles`: the point cards
+    # c may scuttle).
     cdef int rk = rank_of(c)
     cdef int j
     if c == JOKER:
@@ -44,83 +37,57 @@ cdef uint32_t card_play_at(const Targets* tg, uint64_t scut, int c, int k) noexc
     if rk >= 11:
         return mk(V_ROYAL, c, NO_CARD)
     if rk == 10:
-        return mk(V_JACK, c, kth_bit(tg.jack, k))
+        return mk(V_JACK, c, kth_bit(cp.jack, k))
     if k == 0:
         return mk(V_POINTS, c, NO_CARD)
     k -= 1
-    j = popcount(scut)
+    j = popcount(scuttles)
     if k < j:
-        return mk(V_SCUTTLE, c, kth_bit(scut, k))
+        return mk(V_SCUTTLE, c, kth_bit(scuttles, k))
     k -= j
     if rk == 7:
         if k == 0:
             return mk(V_GLASSES, c, NO_CARD)
-        return mk(V_ONEOFF, c, kth_bit(tg.eight, k - 1))
+        return mk(V_ONEOFF, c, kth_bit(cp.eight, k - 1))
     if rk == 1 or rk == 8:
-        j = popcount(tg.two[0] if rk == 1 else tg.nine[0])
+        j = popcount(cp.two[0] if rk == 1 else cp.nine[0])
         if k < j:
-            return mk(V_ONEOFF, c, kth_bit(tg.two[0] if rk == 1 else tg.nine[0], k))
-        return mk(V_ONEOFF, c, kth_bit(tg.two[1] if rk == 1 else tg.nine[1], k - j))
+            return mk(V_ONEOFF, c, kth_bit(cp.two[0] if rk == 1 else cp.nine[0], k))
+        return mk(V_ONEOFF, c, kth_bit(cp.two[1] if rk == 1 else cp.nine[1], k - j))
     return mk(V_ONEOFF, c, NO_CARD)
 
 cdef uint32_t main_move(const State* s, const CRules* r, Rng* g, int k,
                         int* count) noexcept nogil:
     # The main phase: count the moves, then (k < 0) draw one, and build the k-th.
     cdef int p = s.to_move
-    cdef int opp = p ^ 1
-    cdef int n, h, t, side, lead, before, n2 = 0, n9 = 0, n8 = 1, nj = 0
+    cdef int n, h, t, n2 = 0, n9 = 0, n8 = 1
     cdef uint64_t m = s.hand[p] & ~s.frozen[p]
     cdef uint64_t pts = m & POINT_CARDS
-    cdef uint64_t scut, sc, ones, tj
+    cdef int lead = 1 if (s.deck_len == 0 or not draw_blocked(s, r, p)) else 0
     cdef const uint64_t* below = &BELOW[1 if r.strict_scuttle else 0][0]
     cdef const uint64_t* above = &ABOVE[1 if r.strict_scuttle else 0][0]
-    cdef Targets tg
+    cdef uint64_t scuttles, ones, sc
+    cdef CardPlays cp
     cdef int8_t extra[16]
-    memset(extra, 0, sizeof(extra))
-    lead = 1 if (s.deck_len == 0 or not (r.hand_limit >= 0 and
-                 r.hand_limit_mode == LIMIT_NO_DRAW and
-                 popcount(s.hand[p]) >= r.hand_limit)) else 0
-    scut = 0 if (r.queen_stops_scuttles and (s.perm[opp] & QUEENS)) else s.points[opp]
-    # Cards with exactly one move besides points and scuttles: A, 6, K, the joker, and
-    # the 3, 4, 5, 7, 10 and Q when the rules allow that play here.
-    ones = ACES | SIXES | KINGS | bit(JOKER)
-    if not (r.one_queen_each and (s.perm[p] & QUEENS)):
-        ones |= QUEENS
-    if r.strict_oneoffs:
-        if s.scrap & (~<uint64_t>0 if r.three_takes_threes else ~THREES):
-            ones |= THREES
-        if (s.deck_len > 0) if r.four == FOUR_DRAW else (s.hand[opp] != 0):
-            ones |= FOURS
-        if s.deck_len > 0:
-            ones |= FIVES | SEVENS
-        if r.ten_discards and s.hand[opp]:
-            ones |= TENS
-    else:
-        ones |= THREES | FOURS | FIVES | SEVENS
-        if r.ten_discards:
-            ones |= TENS
+    card_plays(s, r, p, m, 0, &cp)
+    scuttles = cp.scuttles
+    ones = cp.ones
+    # The moves besides points, scuttles and `ones` of a 2, an 8 (the glasses, and
+    # broken ones), a 9 and a Jack.  (Tests on the rules, not the cards, where the work
+    # is cheap: a branch on the cards mispredicts often.)
     if m & (TWOS | NINES):
-        for side in range(2):
-            tg.two[side] = tg.nine[side] = 0
-            if side == p and not r.targets_own_side:
-                continue
-            tj = s.perm[side] | top_jacks(s, side)
-            tg.two[side] = targetable(s, r, side, p, tj)
-            tg.nine[side] = targetable(s, r, side, p,
-                                       tj | (s.points[side] if r.nine_targets_points else 0))
-        n2 = popcount(tg.two[0]) + popcount(tg.two[1])
-        n9 = popcount(tg.nine[0]) + popcount(tg.nine[1])
-    # (Tests on the rules first and no test on the hand where the work is cheap: a
-    # branch that depends on the cards mispredicts often.)
-    tg.eight = 0
+        n2 = popcount(cp.two[0]) + popcount(cp.two[1])
+        n9 = popcount(cp.nine[0]) + popcount(cp.nine[1])
     if r.eight_breaks_glasses:
-        tg.eight = targetable(s, r, opp, p, s.perm[opp] & EIGHTS)
-        n8 += popcount(tg.eight)
-    tg.jack = targetable(s, r, opp, p, s.points[opp])
-    nj = popcount(tg.jack)
+        n8 += popcount(cp.eight)
+    memset(extra, 0, sizeof(extra))
+    extra[1] = <int8_t>n2
+    extra[7] = <int8_t>n8
+    extra[8] = <int8_t>n9
+    extra[10] = <int8_t>popcount(cp.jack)
     n = popcount(pts) + popcount(m & ones) + popcount(m & TWOS) * n2 + \
-        popcount(m & NINES) * n9 + popcount(m & EIGHTS) * n8 + popcount(m & JACKS) * nj
-    sc = scut                             # scuttles: pairs (target, card above it)
+        popcount(m & EIGHTS) * n8 + popcount(m & NINES) * n9 + popcount(m & JACKS) * extra[10]
+    sc = scuttles                         # scuttles: pairs (target, card above it)
     if pts:
         while sc:
             t = lowest(sc)
@@ -136,17 +103,13 @@ cdef uint32_t main_move(const State* s, const CRules* r, Rng* g, int k,
         if k == 0:
             return mk(V_PASS if s.deck_len == 0 else V_DRAW, NO_CARD, NO_CARD)
         k -= 1
-    extra[1] = <int8_t>n2                 # moves besides points and scuttles, by rank
-    extra[7] = <int8_t>n8
-    extra[8] = <int8_t>n9
-    extra[10] = <int8_t>nj
     while True:                           # the card whose moves hold index k
         t = lowest(m)
         m &= m - 1
-        h = <int>((POINT_CARDS >> t) & 1) + popcount(scut & below[t]) + \
+        h = <int>((POINT_CARDS >> t) & 1) + popcount(scuttles & below[t]) + \
             <int>((ones >> t) & 1) + extra[rank_of(t)]
         if k < h:
-            return card_play_at(&tg, scut & below[t], t, k)
+            return card_play_at(&cp, scuttles & below[t], t, k)
         k -= h
 
 cdef uint32_t other_move(const State* s, const CRules* r, Rng* g, int k,
@@ -157,14 +120,10 @@ cdef uint32_t other_move(const State* s, const CRules* r, Rng* g, int k,
     cdef int n, a, h = 0
     cdef uint64_t m
     if ph == PH_COUNTER or ph == PH_BLOCK:
-        m = 0
-        if ph == PH_BLOCK:
-            m = s.hand[p] & TENS & ~s.frozen[p]
-        elif not (s.perm[p ^ 1] & QUEENS):
-            m = s.hand[p] & TWOS & ~s.frozen[p]
+        m = counters(s, p) if ph == PH_COUNTER else blockers(s, p)
         n = 1 + popcount(m)
     elif ph == PH_THREE:
-        m = s.scrap if r.three_takes_threes else (s.scrap & ~THREES)
+        m = takeable(s, r)
         n = popcount(m)
     elif ph == PH_FOUR:
         m = s.hand[p]
@@ -199,8 +158,3 @@ cdef uint32_t listed_random_move(const State* s, const CRules* r, Rng* g) noexce
     cdef uint32_t buf[MAX_MOVES]
     cdef int n = gen_moves(s, r, buf)
     return buf[0] if n == 1 else buf[rng_below(g, n)]
-
-cdef uint32_t move_at(const State* s, const CRules* r, int k, int* count) noexcept nogil:
-    if s.phase == PH_MAIN:
-        return main_move(s, r, NULL, k, count)
-    return other_move(s, r, NULL, k, count)

@@ -22,6 +22,11 @@ ctypedef struct Tree:
     int n                     # nodes in use (0: empty)
     int cap
 
+cdef inline void tree_init(Tree* t) noexcept nogil:
+    # An empty tree (no memory held).
+    t.nodes = NULL
+    t.n = t.cap = 0
+
 cdef void tree_clear(Tree* t) noexcept nogil
 cdef int tree_advance(Tree* t, const uint32_t* moves, int k) noexcept nogil
 # Search `policy`'s iteration count into t and add each root move's visits to visits[]
@@ -35,8 +40,3 @@ cdef uint32_t most_visited(const uint32_t* root_moves, int n_root,
 # NULL, kept for reuse), or MOVE_NO_MEMORY.
 cdef uint32_t ismcts_move(const State* root, const CRules* r, int policy, Rng* g,
                           const uint32_t* root_moves, int n_root, Tree* t) noexcept nogil
-
-# The move of a policy that does not search (greedy, expert, else uniform from the
-# list) among the n >= 2 moves in buf: the search's playouts and choose_move use it.
-cdef uint32_t plain_move(State* s, const CRules* r, int policy, Rng* g, uint32_t* buf,
-                         int n) noexcept nogil

@@ -6,8 +6,9 @@ node, plays the game out and backs the result up for each node's mover.  Moves a
 expanded best-first by the expert's evaluation (from the mover's view in the sample),
 whose value also biases the choice while a node has few visits (progressive bias).
 
-The playouts are played by a policy that does not search (random, greedy or expert), so
-this module needs only those, not the dispatcher (cuttle._policies) that calls it.
+The playouts are played by a policy that does not search (random, greedy or expert), in
+the play loop of cuttle._playout, so this module needs only that, not the dispatcher
+(cuttle._policies) that calls it.
 """
 
 from libc.stdint cimport uint32_t, int32_t
@@ -19,9 +20,9 @@ from cuttle._rng cimport rng_below
 from cuttle._engine cimport gen_moves, apply_move
 from cuttle._hidden cimport determinize
 from cuttle._signals cimport poll_interrupt
-from cuttle._sampler cimport random_move
-from cuttle._greedy cimport greedy_move, best_index, WIN_VALUE
-from cuttle._expert cimport expert_move, expert_values, position_value
+from cuttle._greedy cimport best_index, WIN_VALUE
+from cuttle._expert cimport expert_values, position_value
+from cuttle._playout cimport play_until, end_by_cap, PLAY_CAP, GAME_MOVE_CAP
 
 ctypedef struct SearchConfig:
     int playout               # the playouts' policy (both players)
@@ -43,9 +44,6 @@ SEARCH[0].scale = 30.0
 SEARCH[0].widen = 0.25
 SEARCH[1] = SEARCH[0]
 SEARCH[1].playout = POL_RANDOM
-
-cdef enum:
-    PLAYOUT_CAP = 10000       # moves of a playout to the end (depth 0) before a draw
 
 
 def _search_config(int which, playout=None, c=None, bias=None, temp=None, depth=None,
@@ -124,34 +122,16 @@ cdef int expand(Node* nodes, int node, int n_nodes, const State* s, const CRules
     nodes[node].first_child = child
     return child
 
-cdef uint32_t plain_move(State* s, const CRules* r, int policy, Rng* g, uint32_t* buf,
-                         int n) noexcept nogil:
-    cdef int kind = policy & POLICY_KIND_MASK
-    if kind == POL_GREEDY:
-        return greedy_move(s, r, g, buf, n)
-    if kind == POL_EXPERT:
-        return expert_move(s, r, g, buf, n)
-    return buf[rng_below(g, n)]
-
-cdef void playout(State* s, const CRules* r, int policy, Rng* g, int depth) noexcept nogil:
-    """Play on with `policy` for both players: `depth` moves, or (depth 0) to the end,
-    where a game still running after PLAYOUT_CAP moves ends as a draw (END_MOVE_CAP),
-    as cuttle._policies.play_out would play it."""
-    cdef uint32_t buf[MAX_MOVES]
-    cdef int n, k = 0
-    cdef int cap = depth if depth > 0 else PLAYOUT_CAP
-    while s.phase != PH_OVER:
-        if k >= cap:
-            if depth <= 0:
-                s.phase = PH_OVER
-                s.end_reason = END_MOVE_CAP
-            break
-        if policy == POL_RANDOM:
-            apply_move(s, r, random_move(s, r, g))
-        else:
-            n = gen_moves(s, r, buf)
-            apply_move(s, r, buf[0] if n == 1 else plain_move(s, r, policy, g, buf, n))
-        k += 1
+cdef inline void playout(State* s, const CRules* r, int policy, Rng* g,
+                         int depth) noexcept nogil:
+    # Play on with `policy` (one that does not search) for both players: `depth` moves,
+    # or (depth 0) to the end, capped as cuttle._policies.play_out caps a game.
+    cdef int seats[2]
+    cdef int k = 0
+    seats[0] = seats[1] = policy
+    if play_until(s, r, seats, g, &k, depth if depth > 0 else GAME_MOVE_CAP,
+                  NULL) == PLAY_CAP and depth <= 0:
+        end_by_cap(s)
 
 cdef int search(Tree* t, const State* root, const CRules* r, int iters,
                 const SearchConfig* cfg, Rng* g) noexcept nogil:
@@ -230,8 +210,7 @@ cdef int search(Tree* t, const State* root, const CRules* r, int iters,
 
 cdef void tree_clear(Tree* t) noexcept nogil:
     free(t.nodes)
-    t.nodes = NULL
-    t.n = t.cap = 0
+    tree_init(t)
 
 cdef int tree_reserve(Tree* t, int cap) noexcept nogil:
     # Room for `cap` nodes (the contents kept); -1 (and t cleared) if it cannot be had.
@@ -335,8 +314,7 @@ cdef uint32_t ismcts_move(const State* root, const CRules* r, int policy, Rng* g
     cdef int32_t visits[MAX_MOVES]
     cdef Tree own
     cdef int i, err
-    own.nodes = NULL
-    own.n = own.cap = 0
+    tree_init(&own)
     for i in range(n_root):
         visits[i] = 0
     err = ismcts_visits(t if t != NULL else &own, root, r, policy, policy >> POLICY_SHIFT,

@@ -179,7 +179,7 @@ ctypedef struct Rng:
 ctypedef struct State:
     uint64_t hand[2]
     uint64_t points[2]        # point cards (bottom of their stack) by controller
-    uint64_t perm[2]          # Kings, Queens, glasses-8s
+    uint64_t permanents[2]    # Kings, Queens, glasses-8s
     uint64_t scrap
     uint64_t stacked          # point cards that carry at least one Jack
     uint64_t frozen[2]        # cards in hand that may not be played this turn
@@ -187,7 +187,7 @@ ctypedef struct State:
     uint64_t known_hand[2]    # cards player p knows are in the opponent's hand
     uint64_t known_deck       # deck cards whose place is public (9 to deck, a 7's leftover)
     Rng rng                   # the game's random stream (random four, deals)
-    uint16_t jst[40]          # Jack stack on point card c: count | suit_i << (3 + 2i)
+    uint16_t jack_stacks[FIRST_JACK]  # on point card c: count | suit_i << (3 + 2i)
     int8_t deck[NCARDS]       # deck[deck_len - 1] is the top card
     int8_t stack[MAX_STACK]   # announced cards, oldest first
     int8_t revealed[2]        # a 7's revealed cards, top first
@@ -201,18 +201,30 @@ ctypedef struct State:
     int32_t passes            # consecutive passes
     int32_t winner            # -1: none
     int32_t end_reason
-    int32_t sd_end            # sudden death: the game ends after this turn (-1: not running)
+    int32_t last_turn         # sudden death: the game ends after this turn (-1: not running)
     int32_t target            # the target of the announced one-off / scuttle (-1: none)
     int32_t actor             # who announced the one-off / scuttle on the stack
 
 
 # -- cards and masks ----------------------------------------------------------------
 
+cdef inline int deck_size(int joker) noexcept nogil:
+    # The cards in play: 52, or 53 with the `joker` flag (the joker is index 52).
+    # Python reads it as cuttle._core.n_cards.
+    return NCARDS if joker else NCARDS - 1
+
 cdef inline uint64_t bit(int c) noexcept nogil:
     return (<uint64_t>1) << c
 
 cdef inline int rank_of(int c) noexcept nogil:
+    # The rank index of natural index c = rank index * 4 + suit: 0 = Ace ... 12 = King,
+    # 13 the joker.  Python's Card.rank is the card's number, the rank index + 1 (the
+    # one conversion: cuttle._core.rank_and_suit).
     return c >> 2
+
+cdef inline int suit_of(int c) noexcept nogil:
+    # 0 clubs, 1 diamonds, 2 hearts, 3 spades (the order of the natural index).
+    return c & 3
 
 cdef inline int popcount(uint64_t x) noexcept nogil:
     return cu_popcount(x)
@@ -234,17 +246,17 @@ cdef inline int mv_card(uint32_t m) noexcept nogil:
 cdef inline int mv_target(uint32_t m) noexcept nogil:
     return (m >> MOVE_TARGET_SHIFT) & 63
 
-# -- Jack stacks: jst[c] = count | suit_i << (3 + 2 i), bottom first ---------------------
+# -- Jack stacks: jack_stacks[c] = count | suit_i << (3 + 2 i), bottom first ---------------------
 
 cdef inline int jcount(const State* s, int c) noexcept nogil:
-    return s.jst[c] & 7
+    return s.jack_stacks[c] & 7
 
 cdef inline int jack_at(const State* s, int c, int i) noexcept nogil:
     # The i-th Jack (0 = bottom) on point card c.
-    return FIRST_JACK + ((s.jst[c] >> (3 + 2 * i)) & 3)
+    return FIRST_JACK + ((s.jack_stacks[c] >> (3 + 2 * i)) & 3)
 
 cdef inline int jtop(const State* s, int c) noexcept nogil:
-    return jack_at(s, c, (s.jst[c] & 7) - 1)
+    return jack_at(s, c, (s.jack_stacks[c] & 7) - 1)
 
 cdef inline int controller_of_point(const State* s, int c) noexcept nogil:
     return 0 if (s.points[0] & bit(c)) else 1
@@ -254,28 +266,28 @@ cdef inline void flip_control(State* s, int c) noexcept nogil:
     s.points[1] ^= bit(c)
 
 cdef inline void jack_push(State* s, int c, int jack) noexcept nogil:
-    cdef int n = s.jst[c] & 7
-    s.jst[c] = <uint16_t>((s.jst[c] & ~7) | (n + 1) | ((jack & 3) << (3 + 2 * n)))
+    cdef int n = s.jack_stacks[c] & 7
+    s.jack_stacks[c] = <uint16_t>((s.jack_stacks[c] & ~7) | (n + 1) | ((jack & 3) << (3 + 2 * n)))
     s.stacked |= bit(c)
     flip_control(s, c)
 
 cdef inline int jack_pop(State* s, int c) noexcept nogil:
     cdef int top = jtop(s, c)
-    cdef int n = (s.jst[c] & 7) - 1
-    s.jst[c] = <uint16_t>((s.jst[c] & ~(7 | (3 << (3 + 2 * n)))) | n)
+    cdef int n = (s.jack_stacks[c] & 7) - 1
+    s.jack_stacks[c] = <uint16_t>((s.jack_stacks[c] & ~(7 | (3 << (3 + 2 * n)))) | n)
     if n == 0:
-        s.jst[c] = 0
+        s.jack_stacks[c] = 0
         s.stacked &= ~bit(c)
     flip_control(s, c)
     return top
 
 cdef inline void scrap_jacks(State* s, int c) noexcept nogil:
     # Scrap a point card's Jacks without changing who controls it.
-    cdef int n = s.jst[c] & 7
+    cdef int n = s.jack_stacks[c] & 7
     cdef int i
     for i in range(n):
         s.scrap |= bit(jack_at(s, c, i))
-    s.jst[c] = 0
+    s.jack_stacks[c] = 0
     s.stacked &= ~bit(c)
 
 cdef inline int point_under_jack(const State* s, int jack) noexcept nogil:

@@ -23,48 +23,17 @@ import numpy as np
 from cuttle._state cimport *
 from cuttle._rng cimport (rng_seed, rng_below, derive_seed, deal_stream, policy_stream,
                           STREAM_DECISION)
-from cuttle._engine cimport gen_moves, apply_move, deal
-from cuttle._policies cimport choose_move
+from cuttle._engine cimport apply_move, deal
+from cuttle._policies cimport play_seats
+from cuttle._playout cimport PLAY_OVER, PLAY_CAP, PLAY_DECIDE, PLAY_NO_MEMORY, SEAT_ELSEWHERE
 from cuttle._actions cimport N_ACTIONS, legal_actions, move_of_action
 from cuttle._observe cimport OBS_SIZE, encode_observation
 from cuttle._core cimport CoreGame
 from cuttle._signals cimport poll_interrupt, interrupted, reset_interrupt
 from cuttle._signals import raise_if_interrupted
 
-# Episodes in a row that may end before the agent's first decision (the opponent won
-# at once) before an env gives up: only degenerate goals make that happen every time.
-cdef enum:
-    MAX_SKIPS = 64
-
-ctypedef struct Env:
-    State s
-    Rng pol                  # the opponent's stream this episode
-    Rng sampler              # sample_actions' stream
-    uint64_t seed            # this env's seed (its episodes are that seed's games)
-    int64_t episode
-    int64_t skipped          # episodes that ended before the agent could decide
-    int32_t moves            # moves played this episode (both players)
-    int32_t agent            # the agent's seat this episode (against an opponent)
-    int32_t n_legal          # legal actions now (0 only when stuck)
-    int32_t stuck            # MAX_SKIPS episodes in a row ended before the agent decided
-
-
 cdef class VectorCore:
     """Native state of a VectorEnv; cuttle/rl/vector.py checks arguments and wraps it."""
-
-    cdef Env* envs
-    cdef int16_t* legal      # num_envs x MAX_MOVES legal actions, ascending
-    cdef Py_ssize_t n
-    cdef CRules cr
-    cdef int opponent        # a policy code, or -1 for self-play
-    cdef int seat            # the agent's seat against an opponent; -1: alternate
-    cdef int max_moves
-    cdef readonly object obs, mask, rewards, terminated, truncated, to_move, illegal
-    cdef float[:, ::1] obs_v
-    cdef uint8_t[:, ::1] mask_v
-    cdef float[::1] rew_v
-    cdef uint8_t[::1] term_v, trunc_v, ill_v
-    cdef int8_t[::1] tm_v
 
     def __cinit__(self, rules, Py_ssize_t num_envs, int opponent, int seat, int max_moves):
         self.envs = NULL
@@ -102,39 +71,40 @@ cdef class VectorCore:
 
     # -- per env, nogil ------------------------------------------------------------------
 
-    cdef inline int viewer(self, Env* e) noexcept nogil:
+    cdef int viewer(self, Env* e) noexcept nogil:
         return e.agent if self.opponent >= 0 else e.s.to_move
 
-    cdef void advance(self, Env* e) noexcept nogil:
-        # The opponent plays until the agent decides, the game ends or the cap is hit.
-        cdef uint32_t buf[MAX_MOVES]
-        cdef int k
-        while e.s.phase != PH_OVER and e.s.to_move != e.agent and e.moves < self.max_moves:
-            k = gen_moves(&e.s, &self.cr, buf)
-            apply_move(&e.s, &self.cr, choose_move(&e.s, &self.cr, self.opponent, &e.pol,
-                                                   buf, k))
-            e.moves += 1
+    cdef int advance(self, Env* e) noexcept nogil:
+        # The play loop up to the agent's next decision: the opponent plays (a search
+        # with a fresh tree each decision) until the agent decides (PLAY_DECIDE), the
+        # game ends (PLAY_OVER) or the episode's cap is hit (PLAY_CAP: truncated); in
+        # self-play both seats are the agent's, so this only says which.
+        cdef int seats[2]
+        seats[e.agent] = SEAT_ELSEWHERE
+        seats[e.agent ^ 1] = self.opponent if self.opponent >= 0 else SEAT_ELSEWHERE
+        return play_seats(&e.s, &self.cr, seats, &e.pol, &e.moves, self.max_moves, NULL)
 
-    cdef void start_episode(self, Py_ssize_t i) noexcept nogil:
+    cdef int start_episode(self, Py_ssize_t i) noexcept nogil:
+        # Deal the env's next episode and play up to the agent's first decision,
+        # skipping episodes that end before it; the play loop's status.
         cdef Env* e = &self.envs[i]
         cdef int skips = 0
+        cdef int status
         while True:
             rng_seed(&e.s.rng, e.seed, deal_stream(<uint64_t>e.episode))
             deal(&e.s, &self.cr)
             rng_seed(&e.pol, e.seed, policy_stream(<uint64_t>e.episode))
             e.moves = 0
             e.agent = self.seat if self.seat >= 0 else <int32_t>((i + e.episode) & 1)
-            if self.opponent < 0:
-                return
-            self.advance(e)
-            if e.s.phase != PH_OVER and e.moves < self.max_moves:
-                return
+            status = self.advance(e)
+            if status == PLAY_DECIDE or status == PLAY_NO_MEMORY:
+                return status
             e.skipped += 1
             e.episode += 1
             skips += 1
             if skips >= MAX_SKIPS:
                 e.stuck = 1
-                return
+                return status
 
     cdef void publish(self, Py_ssize_t i) noexcept nogil:
         # The legal actions, mask, observation and decider of env i after a change.
@@ -162,7 +132,9 @@ cdef class VectorCore:
         e.episode = 0
         e.skipped = 0
         e.stuck = 0
-        self.start_episode(i)
+        if self.start_episode(i) == PLAY_NO_MEMORY:
+            self.failed = 1
+            return
         self.publish(i)
         self.rew_v[i] = 0
         self.term_v[i] = 0
@@ -173,7 +145,7 @@ cdef class VectorCore:
         cdef Env* e = &self.envs[i]
         cdef int16_t* acts = self.legal + i * MAX_MOVES
         cdef int actor = self.viewer(e)
-        cdef int k, legal = 0
+        cdef int k, status, legal = 0
         cdef float reward = 0
         cdef uint8_t term = 0, trunc = 0, illegal = 0
         for k in range(e.n_legal):
@@ -187,16 +159,20 @@ cdef class VectorCore:
         else:
             apply_move(&e.s, &self.cr, move_of_action(a))
             e.moves += 1
-            if self.opponent >= 0:
-                self.advance(e)
-            if e.s.phase == PH_OVER:
+            status = self.advance(e)
+            if status == PLAY_NO_MEMORY:
+                self.failed = 1              # the env stays as it is: a reset follows
+                return
+            if status == PLAY_OVER:
                 term = 1
                 reward = 0 if e.s.winner < 0 else (1 if e.s.winner == actor else -1)
-            elif e.moves >= self.max_moves:
+            elif status == PLAY_CAP:
                 trunc = 1
         if term or trunc:
             e.episode += 1
-            self.start_episode(i)
+            if self.start_episode(i) == PLAY_NO_MEMORY:
+                self.failed = 1
+                return
         self.publish(i)
         self.rew_v[i] = reward
         self.term_v[i] = term
@@ -217,6 +193,7 @@ cdef class VectorCore:
         cdef Py_ssize_t i
         threads = self.team(threads)
         reset_interrupt()
+        self.failed = 0
         for i in prange(self.n, nogil=True, num_threads=threads, schedule="dynamic",
                         chunksize=16):
             if (i & 15) == 0:
@@ -224,6 +201,7 @@ cdef class VectorCore:
             if not interrupted():
                 self.reset_env(i, seed)
         raise_if_interrupted()
+        self.raise_if_failed()
 
     cdef Py_ssize_t env_index(self, Py_ssize_t i) except -1:
         if not 0 <= i < self.n:
@@ -239,6 +217,7 @@ cdef class VectorCore:
                 raise ValueError(f"action {actions[i]} is outside 0..{N_ACTIONS - 1}")
         threads = self.team(threads)
         reset_interrupt()
+        self.failed = 0
         for i in prange(self.n, nogil=True, num_threads=threads, schedule="dynamic",
                         chunksize=16):
             if (i & 15) == 0:
@@ -246,6 +225,14 @@ cdef class VectorCore:
             if not interrupted():
                 self.step_env(i, <int>actions[i])
         raise_if_interrupted()
+        self.raise_if_failed()
+
+    cdef void raise_if_failed(self):
+        # An opponent's search could not allocate its tree: the call stopped in that
+        # env (the others stepped), and the envs need a reset.
+        if self.failed:
+            self.failed = 0
+            raise MemoryError("no memory for the opponent's search tree")
 
     def sample_actions(self, int64_t[::1] out):
         """A uniformly random legal action per env (-1 for a stuck env)."""

@@ -1,8 +1,10 @@
 """Cards and their text notation.
 
 A card is written rank + suit (`AS`, `TH`, `7C`; `10H` is read as `TH`), the joker `JK`.
-Its natural index is `(rank - 1) * 4 + suit` (A♣ = 0 … K♠ = 51, joker = 52), so that
-"x beats y in a scuttle" is simply `x.index > y.index`.
+Its natural index is the core's (_state.pxd): `(rank - 1) * 4 + suit` (A♣ = 0 … K♠ =
+51, joker = 52), so that "x beats y in a scuttle" is simply `x.index > y.index`.  A rank
+here is the card's number, 1 (Ace) to 13 (King); the core counts from 0 (its rank
+index), and `cuttle._core.rank_and_suit` is the one place that converts.
 
 **Equality with text** (the rule `Move` follows too): a Card equals its canonical text
 (`str(card)`, e.g. ``"TH"``) and no other spelling, and hashes as that text, so a Card
@@ -15,11 +17,11 @@ from __future__ import annotations
 
 import warnings
 
+from ._core import JOKER_INDEX as JOKER, n_cards, rank_and_suit
 from .validation import check_int, is_int
 
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
-JOKER = 52
 RANK_NAMES = ("Ace", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine",
               "Ten", "Jack", "Queen", "King")
 SUIT_NAMES = ("Clubs", "Diamonds", "Hearts", "Spades")
@@ -54,14 +56,12 @@ class Card(str):
     @property
     def rank(self) -> int:
         """1 (Ace) … 13 (King); 0 for the joker."""
-        i = _INDEX[self]
-        return 0 if i == JOKER else i // 4 + 1
+        return _RANK_SUIT[_INDEX[self]][0]
 
     @property
     def suit(self) -> int:
         """0 clubs, 1 diamonds, 2 hearts, 3 spades; -1 for the joker."""
-        i = _INDEX[self]
-        return -1 if i == JOKER else i % 4
+        return _RANK_SUIT[_INDEX[self]][1]
 
     @property
     def is_joker(self) -> bool:
@@ -71,10 +71,10 @@ class Card(str):
     @property
     def name(self) -> str:
         """The card's name in words: 'Ten of Hearts', 'Joker'."""
-        i = _INDEX[self]
-        if i == JOKER:
+        rank, suit = _RANK_SUIT[_INDEX[self]]
+        if rank == 0:
             return "Joker"
-        return f"{RANK_NAMES[i // 4]} of {SUIT_NAMES[i % 4]}"
+        return f"{RANK_NAMES[rank - 1]} of {SUIT_NAMES[suit]}"
 
     def __repr__(self) -> str:
         return f"Card({str.__repr__(self)})"
@@ -93,12 +93,16 @@ class Card(str):
         return CARDS[parse_index(index)]
 
 
+_RANK_SUIT = tuple(rank_and_suit(i) for i in range(n_cards(joker=True)))
+
+
 def _text(i: int) -> str:
-    return "JK" if i == JOKER else RANKS[i // 4] + SUITS[i % 4]
+    rank, suit = _RANK_SUIT[i]
+    return "JK" if rank == 0 else RANKS[rank - 1] + SUITS[suit]
 
 
 _INDEX: dict[str, int] = {}
-CARDS = tuple(Card(_text(i)) for i in range(53))
+CARDS = tuple(Card(_text(i)) for i in range(n_cards(joker=True)))
 """Every card by its natural index: AC, AD, AH, AS, 2C, ... KS (0 to 51), then the
 joker JK (52)."""
 _INDEX.update({str(c): i for i, c in enumerate(CARDS)})

@@ -11,8 +11,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ._core import END_NAMES, MOVE_SPACE, PHASE_NAMES, CoreGame
+from ._core import END_NAMES, MOVE_SPACE, PHASE_NAMES, CoreGame, n_cards
 from ._observe import observation as _observation, observe
+from ._playout import PlayStatus
 from .cards import CARDS, Card, parse_index
 from .display import render
 from .errors import IllegalMoveError, InvalidMoveError
@@ -135,9 +136,7 @@ class Game(CoreGame):
 
     def _attach(self, rules, seed, max_moves=None):
         """Set the rules (Python and core side), the seed and the move cap of a new game."""
-        if max_moves is not None:
-            max_moves = check_int(max_moves, "max_moves", 1, MAX_MOVE_CAP,
-                                  "None (no cap) or an int >= 1")
+        max_moves = _check_cap(max_moves)
         self._rules = rules
         self.seed = seed
         self.max_moves = max_moves
@@ -223,6 +222,18 @@ class Game(CoreGame):
         except InvalidMoveError:
             return False
         return bool(self._core_is_legal(move.code))
+
+    def next_decision(self, max_moves: int | None = None) -> int | None:
+        """The player who must decide now; None once the game is over or, with
+        `max_moves`, once that many moves are in its history (the game goes on).  The
+        core's play loop (the one simulations run) for a game whose moves are chosen
+        in Python: loop ``while (p := game.next_decision(cap)) is not None``."""
+        status = self._core_play_until(_check_cap(max_moves) or 0)
+        if status == PlayStatus.PLAY_DECIDE:
+            return self._core_to_move
+        if status in (PlayStatus.PLAY_OVER, PlayStatus.PLAY_CAP):
+            return None
+        raise RuntimeError(f"the play loop stopped with status {status}")
 
     def play(self, move: Move | str | int) -> Move:
         """Play a Move, its text (case-insensitive; ``10H`` reads as ``TH``) or its code
@@ -322,7 +333,7 @@ class Game(CoreGame):
             revealed=tuple(self.revealed), stack=tuple(self.stack),
             frozen=tuple(tuple(self.frozen(s)) for s in (0, 1)),
             scores=(self.score(0), self.score(1)), goals=(self.goal(0), self.goal(1)),
-            winner=self.winner, is_over=self.is_over, n_cards=53 if self._rules.joker else 52)
+            winner=self.winner, is_over=self.is_over, n_cards=n_cards(self._rules.joker))
 
     def observation_array(self, player: int, out: np.ndarray | None = None) -> np.ndarray:
         """`observation(player).to_array()`, encoded natively (tens of times faster):
@@ -409,7 +420,7 @@ class Game(CoreGame):
 
     def permanents(self, player: int) -> list[Card]:
         """The player's Kings, Queens and glasses-8s."""
-        return [CARDS[i] for i in self._core_perm(check_player(player))]
+        return [CARDS[i] for i in self._core_permanents(check_player(player))]
 
     def frozen(self, player: int) -> list[Card]:
         """Cards in the player's hand that cannot be played this turn (a frozen 9)."""
@@ -515,3 +526,10 @@ def _unpickle(cls, rules, seed, state, max_moves=None):
     g._core_set_state(*state)
     return g
 
+
+def _check_cap(max_moves):
+    """A move cap: None (no cap) or an int >= 1."""
+    if max_moves is not None:
+        max_moves = check_int(max_moves, "max_moves", 1, MAX_MOVE_CAP,
+                              "None (no cap) or an int >= 1")
+    return max_moves

@@ -46,7 +46,7 @@ except ImportError as e:
     raise missing(e, "cuttle.openspiel") from None
 
 from ._actions import code_of_action
-from ._core import PHASE_NAMES
+from ._core import PHASE_NAMES, n_cards
 from .cards import CARDS
 from .errors import IllegalMoveError
 from .game import Game
@@ -121,17 +121,17 @@ class CuttleGame(pyspiel.Game):
         params = dict(params or {})
         rules = rules_from_param(params.get("rules", "classic"))
         max_moves = check_count(params.get("max_moves", DEFAULT_MAX_MOVES), "max_moves")
-        n_cards = 53 if rules.joker else 52
+        cards = n_cards(rules.joker)
         chance_four = rules.four == "random"
         # A random 4's discard is a chance node after the 4 (at most one per player move).
         info = pyspiel.GameInfo(num_distinct_actions=ACTION_SPACE,
-                                max_chance_outcomes=_DISCARD_END if chance_four else n_cards,
+                                max_chance_outcomes=_DISCARD_END if chance_four else cards,
                                 num_players=2, min_utility=-1.0, max_utility=1.0,
                                 utility_sum=0.0,
-                                max_game_length=n_cards + max_moves * (1 + chance_four))
+                                max_game_length=cards + max_moves * (1 + chance_four))
         super().__init__(GAME_TYPE, info, params)
         # (attributes only after pyspiel's __init__, which would drop them)
-        self.rules, self.max_moves, self.n_cards = rules, max_moves, n_cards
+        self.rules, self.max_moves, self.n_cards = rules, max_moves, cards
 
     def new_initial_state(self) -> CuttleState:
         return CuttleState(self)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 from ._decide import decide, search_trees
-from ._policies import POLICIES, POLICY_PARAM_SHIFT
+from ._policies import POLICIES, POLICY_SHIFT
 from .moves import Move
 from .seeding import derive, seed_or_new
 from .threads import check_threads
@@ -56,7 +56,7 @@ def _parse(name):
     else:
         raise ValueError(f"bad iteration count in {name!r}: use e.g. '{kind}:1000' "
                          f"(1 to {MAX_ISMCTS_ITERATIONS:,})")
-    return kind, code | (iterations << POLICY_PARAM_SHIFT)
+    return kind, code | (iterations << POLICY_SHIFT)
 
 
 def policy_code(name: str) -> int:

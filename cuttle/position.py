@@ -41,6 +41,7 @@ import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ._core import n_cards
 from .cards import CARDS, JOKER, parse_index
 from .rules import Rules
 from .seeding import seed_or_new
@@ -59,7 +60,7 @@ _PLAYER_FIELDS = ("hands", "points", "permanents")
 _ALIASES = {"hand": "hands", "point": "points", "permanent": "permanents",
             "perms": "permanents", "perm": "permanents", "tomove": "to_move",
             "turn": "to_move", "rule": "rules", "discard": "scrap", "discards": "scrap"}
-_FIRST_JACK, _FIRST_QUEEN, _FIRST_KING = 40, 44, 48
+_TEN, _JACK, _QUEEN, _KING, _GLASSES = 10, 11, 12, 13, 8    # ranks (Card.rank)
 
 
 @dataclass(frozen=True)
@@ -146,11 +147,11 @@ def layout(rules: Rules | str | None = None, *,
         for text in _seq(cards, f"points[{p}]"):
             base, jacks = split_stack(text)
             i = place(base, f"points of player {p}")
-            if i >= _FIRST_JACK:
+            if CARDS[i].is_joker or CARDS[i].rank > _TEN:
                 raise ValueError(f"{CARDS[i]} cannot be a point card (only A to T)")
             js = [place(j, f"the Jacks on {CARDS[i]}") for j in jacks]
             for j in js:
-                if not _FIRST_JACK <= j < _FIRST_QUEEN:
+                if CARDS[j].rank != _JACK:
                     raise ValueError(f"{CARDS[j]} in the stack of {CARDS[i]} is not a Jack")
             pts[p].append(i)
             if js:
@@ -159,16 +160,16 @@ def layout(rules: Rules | str | None = None, *,
     for p, cards in enumerate(_pair(permanents, "permanents")):
         for text in _seq(cards, f"permanents[{p}]"):
             i = place(text, f"permanents of player {p}")
-            if not (_FIRST_QUEEN <= i < JOKER or 28 <= i < 32):
+            if CARDS[i].rank not in (_QUEEN, _KING, _GLASSES):
                 raise ValueError(f"{CARDS[i]} cannot be a permanent (only Kings, Queens "
                                  f"and 8s as glasses)")
             perms[p].append(i)
-        if rules.one_queen_each and sum(_FIRST_QUEEN <= i < _FIRST_KING for i in perms[p]) > 1:
+        if rules.one_queen_each and sum(CARDS[i].rank == _QUEEN for i in perms[p]) > 1:
             raise ValueError(f"player {p} controls more than one Queen, which "
                              f"one_queen_each forbids")
     scrap_i = [place(c, "scrap") for c in _seq(scrap, "scrap")]
     deck_i = [place(c, "deck") for c in _seq(deck, "deck")]
-    unlisted = [i for i in range(53 if rules.joker else 52) if i not in seen]
+    unlisted = [i for i in range(n_cards(rules.joker)) if i not in seen]
     if rest == "deck":
         random.Random(seed).shuffle(unlisted)
         deck_i += unlisted

@@ -24,6 +24,7 @@ except ImportError as e:
     raise missing(e, "cuttle.rl.GymEnv") from None
 
 from .._actions import code_of_action
+from .._vector import MAX_SKIPS
 from ..game import Game
 from ..policies import Bot, policy_code
 from ..rules import Rules
@@ -38,11 +39,6 @@ if TYPE_CHECKING:
     from ..moves import Move
 
 __all__ = ["GymEnv", "MAX_SKIPS"]
-
-# Deals in a row that may end before the agent's first decision (the opponent, moving
-# first, won at once: only very low goals allow it; or the move cap came first) before
-# reset gives up.
-MAX_SKIPS = 64
 
 
 class GymEnv(gymnasium.Env):
@@ -118,8 +114,8 @@ class GymEnv(gymnasium.Env):
                 terminated = True
                 winner = self.game.winner
                 reward = 0.0 if winner is None else (1.0 if winner == self.seat else -1.0)
-            elif self.game.ply >= self.max_moves:
-                truncated = True
+            elif self._finished():
+                truncated = True                 # the move cap
         else:
             info["illegal_action"] = True
             reward, terminated = -1.0, True
@@ -139,12 +135,13 @@ class GymEnv(gymnasium.Env):
         return self.game.observation_array(self.seat)
 
     def _finished(self):
-        return self.game.is_over or self.game.ply >= self.max_moves
+        return self.game.next_decision(self.max_moves) is None
 
     def _advance(self):
-        """The opponent plays until the agent decides or the game ends."""
+        """The opponent plays until the agent decides, the game ends or the episode's
+        move cap is reached (the core's play loop, Game.next_decision, says which)."""
         g = self.game
-        while not self._finished() and g.to_move != self.seat:
+        while g.next_decision(self.max_moves) not in (None, self.seat):
             if self._policy is not None:
                 g.play(self._bot.choose(g))
             else:

@@ -27,8 +27,11 @@ __all__ = ["ACTION_BLOCKS", "ACTION_SPACE", "DEFAULT_MAX_MOVES", "OBSERVATION_HI
            "OBSERVATION_SIZE", "action_mask", "action_of", "check_action", "legal_actions",
            "move_of", "why_no_decision"]
 
-# The move cap of an episode (both players' moves): games end on their own far sooner
-# (random players need at most ~130 moves), so the cap only stops pathological loops.
+# The move cap of a learning episode (both players' moves): VectorEnv, GymEnv and the
+# PettingZoo env truncate an episode there (OpenSpiel ends it as a draw).  Lower than
+# the cap of a simulated game (cuttle.simulation.DEFAULT_MAX_MOVES, 10,000): games end
+# on their own far sooner (random players need at most ~130 moves), and a learner is
+# better served by a pathological loop cut short early than by a draw.
 DEFAULT_MAX_MOVES = 1000
 
 

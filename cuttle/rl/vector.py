@@ -17,7 +17,6 @@ index=k)` does; results never depend on the thread count.  docs/rl.md has the de
 
 from __future__ import annotations
 
-import os
 import time
 from typing import TYPE_CHECKING
 
@@ -28,7 +27,7 @@ from ..game import Game
 from ..policies import policy_code
 from ..rules import Rules
 from ..seeding import seed_or_new
-from ..threads import check_threads
+from ..threads import check_threads, cores
 from ..validation import check_bool, check_count, check_int, check_player
 from .spaces import ACTION_SPACE, DEFAULT_MAX_MOVES, OBSERVATION_SIZE, why_no_decision
 
@@ -95,7 +94,7 @@ class VectorEnv:
         code = -1 if opponent is None else policy_code(opponent)
         self.seat = check_player(seat, "seat", none="alternating")
         self.threads = check_threads(threads) or None
-        self._tuner = _ThreadTuner(os.cpu_count() or 1) if threads is None else None
+        self._tuner = _ThreadTuner(cores()) if threads is None else None
         self.max_moves = check_count(max_moves, "max_moves", 2 ** 31 - 1)   # a C int
         self.copy = check_bool(copy, "copy")
         self.observation_size = OBSERVATION_SIZE

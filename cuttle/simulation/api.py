@@ -57,6 +57,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .._play import MAX_RULE_SETS, MAX_UNITS_PER_CALL
 from ..rules import Rules
 from ..seeding import seed_or_new
 from ..threads import MAX_THREADS, check_threads
@@ -80,9 +81,8 @@ if TYPE_CHECKING:
 __all__ = ["MAX_CHUNK", "MAX_THREADS", "MAX_UNITS", "compare", "simulate"]
 
 MAX_UNITS = 10 ** 15          # games (or matches) in one run: ~40 years of one machine
-MAX_CHUNK = 1 << 24           # units per native call (keeps every per-call sum in 64 bits)
+MAX_CHUNK = MAX_UNITS_PER_CALL  # units per native call (keeps every per-call sum in 64 bits)
 MAX_MAX_MOVES = 2 ** 31 - 1
-MAX_RULE_SETS = 256           # compare tallies every pair of rule sets
 
 
 def _check_match(match):

@@ -5,13 +5,17 @@ from __future__ import annotations
 
 from collections import namedtuple
 
+from .._playout import GAME_MOVE_CAP
+
 __all__ = ["FIELDS", "MATCH_FORMATS", "MatchFormat", "PLAYER_LABELS", "SEATS",
            "DEFAULT_MAX_MOVES", "match_slots"]
 
 PLAYER_LABELS = ("A", "B")
 SEATS = ("first", "second")
 FIELDS = ("winner", "first", "moves", "turns", "scores", "end")
-DEFAULT_MAX_MOVES = 10000
+# A game still running after this many moves ends as a draw ("move_cap"): the core's
+# cap of a game played out (cuttle/_playout.pxd says where it applies and why).
+DEFAULT_MAX_MOVES = GAME_MOVE_CAP
 
 MatchFormat = namedtuple("MatchFormat", "wins slots description")
 MATCH_FORMATS = {

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._core import END_NAMES
-from .._play import play_units
+from .._play import new_rows, play_units
 from ..errors import IllegalMoveError, Interrupted
 from ..files import CsvFile
 from ..game import Game
@@ -74,7 +74,7 @@ class Plan:
         # In a match the first player alternates game by game: game i's first player
         # follows the parity of i, and the parity of the match's slot count decides
         # who starts each match.
-        self.core_swap = swap_seats or match is not None
+        self.alternate_seats = swap_seats or match is not None
         self.max_moves = max_moves
         self.match = match
         self.need = MATCH_FORMATS[match].wins if match else 0
@@ -125,7 +125,7 @@ def play_chunk(plan: Plan, start: int, count: int) -> SimulationResult | Compari
     t = time.perf_counter()
     if plan.native:
         raw = play_units(plan.rule_sets, start, count, plan.seed, plan.codes[0],
-                         plan.codes[1], plan.core_swap, plan.threads, plan.max_moves,
+                         plan.codes[1], plan.alternate_seats, plan.threads, plan.max_moves,
                          plan.need, plan.slots, plan.keep_rows)
     else:
         raw = tallies_from_rows([python_rows(plan, rules, start, count)
@@ -142,25 +142,19 @@ def python_rows(plan: Plan, rules: Rules, start: int, count: int) -> dict[str, n
     """Rows of units start.. under `rules`, as play_units(keep_rows=True) returns them;
     a match plays only the games it needs (the others have winner -2)."""
     slots, need = plan.slots, plan.need
-    n = count * slots
-    rows: dict[str, np.ndarray] = {
-        "winner": np.full(n, -2, np.int8), "first": np.zeros(n, np.int8),
-        "moves": np.zeros(n, np.int32), "turns": np.zeros(n, np.int32),
-        "scores": np.zeros((n, 2), np.int16), "end": np.zeros(n, np.int8)}
+    rows: dict[str, np.ndarray] = new_rows(count, slots, need > 0)
     funcs = [p.python_func() for p in plan.players]
     if not need:
         for k in range(count):
-            play_python_game(rules, plan.seed, start + k, funcs, plan.core_swap,
+            play_python_game(rules, plan.seed, start + k, funcs, plan.alternate_seats,
                              plan.max_moves, rows, k)
         return rows
-    rows.update(m_winner=np.full(count, -1, np.int8), m_first=np.zeros(count, np.int8),
-                m_games=np.zeros(count, np.int8), m_wins=np.zeros((count, 2), np.int8))
     for j in range(count):
         wins = [0, 0]
         for s in range(slots):
             k = j * slots + s
-            play_python_game(rules, plan.seed, (start + j) * slots + s, funcs, plan.core_swap,
-                             plan.max_moves, rows, k)
+            play_python_game(rules, plan.seed, (start + j) * slots + s, funcs,
+                             plan.alternate_seats, plan.max_moves, rows, k)
             rows["m_games"][j] = s + 1
             w = rows["winner"][k]
             if w >= 0:
@@ -177,22 +171,18 @@ def play_python_game(rules: Rules, seed: int, i: int,
                      funcs: Sequence[Callable[[Game, random.Random], Move | str | int]],
                      swap_seats: bool, max_moves: int, out: dict[str, np.ndarray],
                      k: int) -> None:
-    """Play game `i` in Python; write its row `k` of `out`."""
+    """Play game `i` in Python; write its row `k` of `out`.  The core's play loop
+    (`Game.next_decision`) stops it as a native game stops: over, or capped at
+    `max_moves` moves (a draw)."""
     a_seat = 1 if (swap_seats and i & 1) else 0
     g = Game.from_run(rules, seed=seed, index=i)      # the deal of native game i
     rng = random.Random(derive(seed, 2 * i + 1))
     seat_funcs = (funcs[a_seat], funcs[a_seat ^ 1])
-    n = 0
-    capped = False
-    while not g.is_over:
-        if n >= max_moves:
-            capped = True
-            break
+    while (seat := g.next_decision(max_moves)) is not None:
         legal = g.legal_moves
         if len(legal) == 1:
             move = legal[0]
         else:
-            seat = g.to_move
             # The history (with the deal) fixes the whole state, undo included.
             before = g.moves
             move = seat_funcs[seat](g, rng)
@@ -205,15 +195,14 @@ def play_python_game(rules: Rules, seed: int, i: int,
         try:
             g.play(move)
         except IllegalMoveError as e:
-            raise IllegalMoveError(f"player {PLAYER_LABELS[g.to_move ^ a_seat]}'s policy chose "
+            raise IllegalMoveError(f"player {PLAYER_LABELS[seat ^ a_seat]}'s policy chose "
                                    f"an illegal move in game {i}: {e}") from None
-        n += 1
     out["first"][k] = a_seat
-    out["moves"][k] = n
+    out["moves"][k] = g.ply
     out["turns"][k] = g.turn_number              # counts from 1, like the core's rows
     out["scores"][k, 0] = g.score(a_seat)
     out["scores"][k, 1] = g.score(a_seat ^ 1)
-    if capped:
+    if not g.is_over:                             # capped
         out["winner"][k] = -1
         out["end"][k] = MOVE_CAP
     else:

@@ -1,5 +1,6 @@
 """The random policy samples a legal move without listing the moves: its count and its
-k-th move must be exactly gen_moves' list, and its draws uniform over it."""
+k-th move must be exactly gen_moves' list, and its draws uniform over it.  (The
+sampler's C functions are called through ctypes: support/native.py.)"""
 
 import random
 
@@ -7,10 +8,11 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import cuttle
-from cuttle._decide import decide, random_moves, sampler_moves
+from cuttle._decide import decide
 from cuttle.policies import policy_code
 
 from support.helpers import random_rules
+from support.native import STREAM_DECISION, random_moves, sampler_moves, stream
 
 RANDOM = policy_code("random")
 
@@ -54,7 +56,7 @@ def test_a_draw_is_the_listed_move_of_the_same_stream():
     for g in positions(17, games=6):
         if rng.random() < 0.5:
             seed = rng.getrandbits(64)
-            assert decide(g, RANDOM, seed) == int(random_moves(g, seed, 1)[0])
+            assert decide(g, RANDOM, seed) == random_moves(g, stream(seed, STREAM_DECISION), 1)[0]
             checked += 1
     assert checked > 30
 
@@ -92,7 +94,8 @@ def test_draws_are_uniform_over_the_legal_moves():
     for g in (_position_with_many_moves(), _four_discard_position(), cuttle.Game(seed=9)):
         codes = [m.code for m in g.legal_moves]
         assert len(codes) >= 5
-        draws = random_moves(g, 2024, 40_000 * len(codes) // 10)
+        draws = np.array(random_moves(g, stream(2024, STREAM_DECISION),
+                                      40_000 * len(codes) // 10))
         index = {c: i for i, c in enumerate(codes)}
         assert set(np.unique(draws).tolist()) == set(codes)    # every legal move, no other
         counts = np.bincount([index[int(c)] for c in draws], minlength=len(codes))

@@ -128,7 +128,7 @@ def test_a_zeroed_state_is_refused():
 
 @pytest.mark.parametrize("call", [
     lambda g: g._core_hand(10**6), lambda g: g._core_hand(-1), lambda g: g._core_points(2),
-    lambda g: g._core_perm(10**18), lambda g: g._core_frozen(5), lambda g: g._core_score(9),
+    lambda g: g._core_permanents(10**18), lambda g: g._core_frozen(5), lambda g: g._core_score(9),
     lambda g: g._core_goal(-3), lambda g: g._core_known_hand(2), lambda g: g._core_hand_public(7),
     lambda g: g._core_determinize(3, 1),
     lambda g: g._core_deal(-1), lambda g: g._core_play(-5), lambda g: g._core_play(2**40),

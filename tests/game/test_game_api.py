@@ -40,6 +40,23 @@ def test_a_move_cap_ends_a_game_as_a_draw():
         cuttle.Game(seed=1, max_moves=0)
 
 
+def test_next_decision_is_the_play_loop_of_a_game_played_from_python():
+    g = cuttle.Game(seed=5)
+    seen = []
+    while (p := g.next_decision(max_moves=9)) is not None:
+        assert p == g.to_move
+        seen.append(p)
+        g.play(g.legal_moves[-1])
+    # Capped: nine moves in the history, the game goes on (it is not ended as a draw).
+    assert len(seen) == g.ply == 9 and not g.is_over and g.next_decision() == g.to_move
+    while g.next_decision() is not None:
+        g.play(g.legal_moves[0])
+    assert g.is_over and g.next_decision(max_moves=10**6) is None
+    for bad in (0, -1, 1.5, True, "3"):
+        with pytest.raises(ValueError, match="max_moves"):
+            g.next_decision(bad)
+
+
 def test_games_are_equal_by_value_and_unhashable():
     a, b = cuttle.Game(seed=3), cuttle.Game(seed=3)
     assert a == b and a == a.copy() and a == copy.deepcopy(a) and a == pickle.loads(pickle.dumps(a))
@@ -68,7 +85,7 @@ def test_one_vocabulary_for_turns_plies_and_draws():
     r = cuttle.simulate(1, players=("random", "random"), seed=9, progress=False,
                         swap_seats=False, keep_games=True)
     d = cuttle.Game.from_run(seed=9, index=0)
-    from cuttle._decide import random_playout
+    from support.native import random_playout
     random_playout(d, 9)
     assert r.turns[0] == d.turn_number
 

@@ -226,9 +226,6 @@ def test_no_function_is_over_80_lines():
     assert not _long_functions(), "\n".join(_long_functions())
 
 
-@pytest.mark.xfail(strict=True, reason="TODO(lead): the native .pyx functions are being "
-                   "split (issue 20); once none is over 80 lines this test passes: "
-                   "remove this xfail marker then")
 def test_no_native_function_is_over_80_lines():
     found = _long_functions(pyx=True)
     assert not found, "\n".join(found)

@@ -83,9 +83,14 @@ def test_batched_encoding_and_output_buffers():
 
 
 def test_the_action_space_is_a_bijection_onto_possible_moves():
-    codes = _actions.action_codes()
-    assert codes.shape == (ACTION_SPACE,) and len(set(codes.tolist())) == ACTION_SPACE
-    back = _actions.code_actions()
+    codes = np.array([_actions.code_of_action(a) for a in range(ACTION_SPACE)])
+    assert len(set(codes.tolist())) == ACTION_SPACE
+    back = np.full(1 << 16, -1)              # every move code's action, -1 for none
+    for m in range(1 << 16):
+        try:
+            back[m] = _actions.action_of_code(m)
+        except ValueError:
+            pass
     assert (back >= 0).sum() == ACTION_SPACE
     assert (back[codes] == np.arange(ACTION_SPACE)).all()
     for a in range(ACTION_SPACE):

@@ -3,6 +3,9 @@ automatic reset, deterministic whatever the thread count, illegal actions lose."
 
 import os
 import signal
+import subprocess
+import sys
+import textwrap
 import threading
 
 import numpy as np
@@ -184,3 +187,39 @@ def test_the_thread_tuner_uses_the_fastest_size_and_rarely_retries_the_others():
         s = tuner.pick()
         tuner.record(s, cost[s])
     assert tuner.pick() == 4
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs RLIMIT_AS")
+def test_an_opponent_search_out_of_memory_raises_instead_of_playing_on():
+    # Address space capped a little above what the process holds: the opponent's tree
+    # of a million nodes does not fit.  The step says so (it used to apply the failed
+    # search's code as a move), the envs then ask for a reset, and every game is a
+    # sound position (a pickled Game is validated when it is loaded).
+    p = subprocess.run([sys.executable, "-c", textwrap.dedent("""
+        import pickle, resource
+        from cuttle.rl import VectorEnv
+        env = VectorEnv(4, opponent="ismcts:1000000", seat=0, threads=1)
+        env.reset(seed=1)                        # the agent moves first: no search yet
+        with open("/proc/self/status") as f:
+            vm = next(int(l.split()[1]) for l in f if l.startswith("VmSize")) * 1024
+        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+        resource.setrlimit(resource.RLIMIT_AS, (vm + (8 << 20), hard))
+        try:
+            env.step(env.sample_actions())
+            print("no error")
+        except MemoryError as e:
+            print("MemoryError:", e)
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+        try:
+            env.step(env.sample_actions())
+        except RuntimeError as e:
+            print("then:", e)
+        for i in range(4):
+            g = env.game(i)
+            assert pickle.loads(pickle.dumps(g)) == g and not g.is_over, i
+        env.reset(seed=2)
+        print("reset:", env.legal_actions(0) != [])
+    """)], capture_output=True, text=True, timeout=120)
+    out = p.stdout.splitlines()
+    assert out[0] == "MemoryError: no memory for the opponent's search tree", p.stdout + p.stderr
+    assert out[1].startswith("then: call reset() first") and out[2] == "reset: True", p.stdout

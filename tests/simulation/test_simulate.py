@@ -556,8 +556,8 @@ def test_a_callable_plays_against_a_native_policy_on_native_deals():
 
 
 def test_python_games_are_dealt_like_native_games():
-    from cuttle._decide import random_playout
     from cuttle._play import play_batch
+    from support.native import random_playout
     seen = []
 
     def first_move(game):
@@ -570,7 +570,7 @@ def test_python_games_are_dealt_like_native_games():
     assert cuttle.Game.from_run(seed=9, index=5).hand(0) != deal.hand(0)
     assert seen[0][1] == deal.hand(0)
     # Native game 0 of seed 9 is that deal played with the random policy on stream 1:
-    # replaying it on a Game gives the very same game.
+    # replaying its draws on a Game, move by move, gives the very same game.
     d = play_batch(cuttle.Rules(), 0, 1, 9, 0, 0, False, 1)
     n = random_playout(deal, 9)
     assert n == d["moves"][0] and deal.winner == d["winner"][0]

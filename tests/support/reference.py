@@ -227,7 +227,7 @@ class ReferenceGame:
 
         self.hands = [[], []]       # card indices
         self.pts = {}               # point card -> {"owner": p, "jacks": [bottom..top]}
-        self.perm = [[], []]        # Kings, Queens, glasses-8s
+        self.permanents = [[], []]  # Kings, Queens, glasses-8s
         self.scrap = []
         self.deck = []              # top first
         self.revealed = []          # the 7's revealed cards, top first (R§4b)
@@ -241,7 +241,7 @@ class ReferenceGame:
         self.end_reason = None
         self.passes = 0             # consecutive passes (R§2)
         self.frozen = {}            # card -> (receiver, turn_no of the frozen turn)
-        self.sd_end = None          # sudden death: game drawn at the end of this turn_no
+        self.last_turn = None       # sudden death: game drawn at the end of this turn_no
         self.rng = _Xoshiro256ss(rng_state)
         self.history = []
         self._done = False          # set by a move that completes the turn's action
@@ -267,7 +267,7 @@ class ReferenceGame:
                 c = card_index(t)
                 if rank(c) not in (EIGHT, QUEEN, KING):
                     raise ValueError(f"not a permanent: {t!r}")
-                self.perm[p].append(c)
+                self.permanents[p].append(c)
                 seen.append(c)
         for t in scrap:
             c = card_index(t)
@@ -291,7 +291,7 @@ class ReferenceGame:
         # R§4b: sudden death with an empty deck at construction: the current
         # and the next turn are the last.
         if self.rules["sudden_death"] and not self.deck:
-            self.sd_end = self.turn_no + 1
+            self.last_turn = self.turn_no + 1
 
         # R§4b: a position given with a player already at their goal is over at
         # once; with both, it is refused.
@@ -354,10 +354,10 @@ class ReferenceGame:
         return sorted(pc for pc in self.pts if self._controller(pc) == p)
 
     def _queens(self, p):
-        return [c for c in self.perm[p] if rank(c) == QUEEN]
+        return [c for c in self.permanents[p] if rank(c) == QUEEN]
 
     def _kings(self, p):
-        return [c for c in self.perm[p] if rank(c) == KING]
+        return [c for c in self.permanents[p] if rank(c) == KING]
 
     def score(self, p):
         """R§3: point cards are worth their rank; Jacks are worth nothing."""
@@ -410,7 +410,7 @@ class ReferenceGame:
         qs = self._queens(side)
         if not qs:
             return False
-        if rank(c) == QUEEN and c in self.perm[side]:
+        if rank(c) == QUEEN and c in self.permanents[side]:
             if not self.rules["queens_protect_queens"]:
                 # classic: a Queen protects neither itself nor other Queens.
                 return False
@@ -443,7 +443,7 @@ class ReferenceGame:
         """R§4: the 2 scraps a permanent or the top Jack of a stack."""
         out = set()
         for s in self._target_sides(p):
-            for c in self.perm[s] + self._top_jacks_of(s):
+            for c in self.permanents[s] + self._top_jacks_of(s):
                 if s == p or not self._protected(s, c):
                     out.add(c)
         return sorted(out)
@@ -453,7 +453,7 @@ class ReferenceGame:
         nine_targets_points)."""
         out = set()
         for s in self._target_sides(p):
-            cand = self.perm[s] + self._top_jacks_of(s)
+            cand = self.permanents[s] + self._top_jacks_of(s)
             if self.rules["nine_targets_points"]:
                 cand = cand + self._points_of(s)
             for c in cand:
@@ -464,7 +464,7 @@ class ReferenceGame:
     def _glasses_targets(self, p):
         """R§5 eight breaks glasses / D#15: an opposing glasses-8 only."""
         o = self._opp(p)
-        return sorted(c for c in self.perm[o]
+        return sorted(c for c in self.permanents[o]
                       if rank(c) == EIGHT and not self._protected(o, c))
 
     def _jack_targets(self, p, from_seven):
@@ -727,7 +727,7 @@ class ReferenceGame:
                 self._scuttle(c, tgt)
                 self._done = True
         elif verb in ("royal", "glasses"):
-            self.perm[p].append(c)
+            self.permanents[p].append(c)
             self._done = True
         elif verb == "jack":
             # R§1: control flips when a Jack is put on the card.
@@ -845,8 +845,8 @@ class ReferenceGame:
     def _effect_two(self, tgt):
         """R§4 2 / D#13: scrap a permanent, or a top Jack (its card flips back)."""
         for s in (0, 1):
-            if tgt in self.perm[s]:
-                self.perm[s].remove(tgt)
+            if tgt in self.permanents[s]:
+                self.permanents[s].remove(tgt)
                 self.scrap.append(tgt)
                 return
         for pc, d in self.pts.items():
@@ -873,8 +873,8 @@ class ReferenceGame:
         """R§4 6 / D#14: scrap every permanent and every Jack; each point card
         returns to its original owner."""
         for s in (0, 1):
-            self.scrap.extend(self.perm[s])
-            self.perm[s] = []
+            self.scrap.extend(self.permanents[s])
+            self.permanents[s] = []
         for pc in sorted(self.pts):
             self.scrap.extend(self.pts[pc]["jacks"])
             self.pts[pc]["jacks"] = []
@@ -883,8 +883,8 @@ class ReferenceGame:
         """R§5 eight breaks glasses: the target glasses-8 goes to the scrap (the
         one-off 8 goes with the stack)."""
         for s in (0, 1):
-            if tgt in self.perm[s]:
-                self.perm[s].remove(tgt)
+            if tgt in self.permanents[s]:
+                self.permanents[s].remove(tgt)
                 self.scrap.append(tgt)
                 return
         raise AssertionError("glasses target vanished")
@@ -895,8 +895,8 @@ class ReferenceGame:
         R = self.rules
         receiver = None
         for s in (0, 1):
-            if tgt in self.perm[s]:
-                self.perm[s].remove(tgt)
+            if tgt in self.permanents[s]:
+                self.permanents[s].remove(tgt)
                 receiver = s
                 break
         if receiver is None and tgt in self.pts:
@@ -1034,8 +1034,8 @@ class ReferenceGame:
         # leave the deck while they are revealed"; "the countdown is never cancelled,
         # even when ... a 7's unchosen card" goes back): a top2 7 that reveals the last
         # two cards starts the countdown.
-        if R["sudden_death"] and self.sd_end is None and not self.deck:
-            self.sd_end = self.turn_no + 2
+        if R["sudden_death"] and self.last_turn is None and not self.deck:
+            self.last_turn = self.turn_no + 2
         # R§2 / D#12: win check after every move, for both players; the mover
         # wins a tie.
         r0, r1 = self._reached(0), self._reached(1)
@@ -1070,7 +1070,7 @@ class ReferenceGame:
         for c in [c for c, (_, t) in self.frozen.items() if t <= self.turn_no]:
             del self.frozen[c]
         # D#11: sudden death ends the game at the end of turn t+2.
-        if self.sd_end is not None and self.turn_no >= self.sd_end:
+        if self.last_turn is not None and self.turn_no >= self.last_turn:
             self._end_game(None, "sudden_death")
             return
         self.turn = self._opp(self.turn)
@@ -1113,7 +1113,7 @@ class ReferenceGame:
             "end_reason": self.end_reason,
             "hands": (texts(self.hands[0]), texts(self.hands[1])),
             "points": tuple([self._point_text(pc) for pc in self._points_of(p)] for p in (0, 1)),
-            "permanents": (texts(self.perm[0]), texts(self.perm[1])),
+            "permanents": (texts(self.permanents[0]), texts(self.permanents[1])),
             "scrap": texts(self.scrap),
             "deck": [card_text(c) for c in self.deck],
             "revealed": [card_text(c) for c in self.revealed],
@@ -1129,7 +1129,7 @@ class ReferenceGame:
         for pc, d in self.pts.items():
             out.append(pc)
             out.extend(d["jacks"])
-        out += self.perm[0] + self.perm[1] + self.scrap + self.deck
+        out += self.permanents[0] + self.permanents[1] + self.scrap + self.deck
         out += self.revealed + self.stack
         return out
 
