@@ -3,6 +3,7 @@
 from . import threads as _threads  # noqa: F401  (first: it sets OpenMP's waits)
 from ._version import __version__
 from .analysis import Analysis, analyse, analyze
+from .balancing import balance
 from .cards import CARDS, Card
 from .errors import IllegalMoveError, Interrupted, InvalidMoveError
 from .game import Game, LegalMoves
@@ -19,5 +20,5 @@ from . import render  # noqa: F401  (registers the renderers of every result: cu
 
 __all__ = ["Analysis", "Bot", "Card", "CARDS", "Game", "IllegalMoveError", "InvalidMoveError",
            "Interrupted", "LegalMoves", "Move", "Observation", "Review", "Rules", "__version__",
-           "analyse", "analyze", "atlas", "review",
+           "analyse", "analyze", "atlas", "balance", "review",
            "compare", "simulate", "wilson_interval"]

@@ -19,7 +19,8 @@ cdef int gen_moves(const State* s, const CRules* r, uint32_t* out) noexcept nogi
 # Play a move that gen_moves listed (trusted: callers only pass generated moves).
 cdef void apply_move(State* s, const CRules* r, uint32_t m) noexcept nogil
 
-# A fresh deal from the state's own stream (s.rng must be seeded): P0 5 cards, P1 6.
+# A fresh deal from the state's own stream (s.rng must be seeded): P0 r.deal[0] cards,
+# P1 r.deal[1] (5 and 6 unless the `deal` flag says otherwise).
 cdef void deal(State* s, const CRules* r) noexcept nogil
 
 # check_state's answer for a state from outside (a pickle, a position): STATE_OK when

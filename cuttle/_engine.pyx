@@ -562,9 +562,12 @@ cdef void apply_move(State* s, const CRules* r, uint32_t m) noexcept nogil:
 # Dealing.
 
 cdef void deal(State* s, const CRules* r) noexcept nogil:
-    """A fresh game: shuffle with the state's own stream; P0 gets 5 cards, P1 6."""
+    """A fresh game: shuffle with the state's own stream (Fisher-Yates from the last
+    card down); P0 gets the first r.deal[0] cards, P1 the next r.deal[1], the next card
+    is the top of the deck (docs/rules-decisions.md, the game's random stream)."""
     cdef int8_t cards[NCARDS]
     cdef int n = deck_size(r.joker)
+    cdef int first = r.deal[0], dealt = r.deal[0] + r.deal[1]
     cdef int i
     cdef Rng rng = s.rng
     memset(s, 0, sizeof(State))
@@ -572,12 +575,12 @@ cdef void deal(State* s, const CRules* r) noexcept nogil:
     for i in range(n):
         cards[i] = <int8_t>i
     shuffle(cards, n, &s.rng)
-    for i in range(5):
+    for i in range(first):
         s.hand[0] |= bit(cards[i])
-    for i in range(5, 11):
+    for i in range(first, dealt):
         s.hand[1] |= bit(cards[i])
-    # cards[11] is the top of the deck.
-    s.deck_len = n - 11
+    # cards[dealt] is the top of the deck.
+    s.deck_len = n - dealt
     for i in range(s.deck_len):
         s.deck[i] = cards[n - 1 - i]
     s.winner = -1

@@ -148,7 +148,7 @@ cdef enum:
     FOUR_DRAW = 2
 
 # One field per `Rules` flag, under the flag's own name; `Rules.c_fields()` fills it
-# (bools as 0/1, choices by their index above, hand_limit None as -1).
+# (bools as 0/1, choices by their index above, hand_limit None as -1, tuples as arrays).
 ctypedef struct CRules:
     int32_t king_goals[5]     # goal by number of Kings controlled (0..4)
     int32_t hand_limit        # -1: none
@@ -172,6 +172,7 @@ ctypedef struct CRules:
     int32_t open_hands
     int32_t reveal_on_empty_deck
     int32_t sudden_death
+    int32_t deal[2]           # cards dealt to P0 (who moves first) and P1, each 1..8
 
 ctypedef struct Rng:
     uint64_t s[4]             # xoshiro256** (see _rng.pxd)

@@ -8,8 +8,9 @@ it is printed (`format`), where it goes in the JSON form (`path`), in which char
 report page it is drawn (`chart`), and how two rule sets played on the same deals pair
 it up (`pair`).  Every renderer reads this catalogue: the text, markdown and HTML tables,
 the JSON and CSV forms, the report pages and the plots of `simulate`, `compare`,
-`analyse` and the atlas.  Adding a figure to a simulation's summary is one entry in
-`SUMMARY`; listing its name in `COMPARED` (or `ATLAS`) compares it across rule sets too.
+`analyse`, the atlas and the balance designer.  Adding a figure to a simulation's summary
+is one entry in `SUMMARY`; listing its name in `COMPARED` (or `ATLAS`) compares it across
+rule sets too.
 
 The names form one vocabulary (``win_rate_A``, ``draw_rate``, ``first_mover_win_rate``,
 ``mean_moves``, ...) for summaries, comparisons and the atlas.  The names comparisons and
@@ -22,7 +23,7 @@ to 2 with this vocabulary (see docs/architecture.md).
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from math import nan, sqrt
 from typing import TYPE_CHECKING, Any
 
@@ -35,23 +36,31 @@ if TYPE_CHECKING:
 
     from .simulation.tally import PairTally
 
-__all__ = ["ALIASES", "ANALYSIS", "ATLAS", "COMPARED", "DIFFERENCE", "END_REASONS",
-           "FORMER_NAMES", "Figure", "MATCH_COMPARED", "MEAN", "RATE", "SCHEMA_VERSION",
-           "SCORE", "SUMMARY", "AliasedDict", "canonical", "independent_difference",
-           "no_difference", "paired_difference"]
+__all__ = ["ALIASES", "ANALYSIS", "ATLAS", "BALANCE", "COMPARED", "DIFFERENCE", "END_REASONS",
+           "FORMER_NAMES", "Figure", "INTERACTION", "MATCH_COMPARED", "MEAN", "RATE",
+           "SCHEMA_VERSION", "SCORE", "SCORE_MEAN", "SCORE_SHIFT", "SUMMARY", "AliasedDict",
+           "canonical", "independent_difference", "no_difference", "paired_difference"]
 
 SCHEMA_VERSION = 2
 
-# Kinds of figure: how each is estimated, with which interval, in which format.
+# Kinds of figure: how each is estimated, with which interval, in which format.  A
+# SCORE_MEAN is the mean of a per-game score in [0, 1] (a win 1, a draw 1/2), a
+# SCORE_SHIFT the mean of per-game differences of such scores between rule sets played on
+# the same games: both from exact moments, with the normal interval, printed in % and pp.
 RATE, DIFFERENCE, MEAN, SCORE = "rate", "difference", "mean", "score"
+SCORE_MEAN, SCORE_SHIFT = "score mean", "score shift"
 _ESTIMATORS: dict[str, Callable[..., Estimate]] = {
     RATE: wilson_interval,                      # data: (k, n)
     DIFFERENCE: newcombe_paired_interval,       # data: (both, only1, only2, neither)
     MEAN: mean_interval_from_moments,           # data: (n, sum, sum of squares)
     SCORE: lambda total, n, confidence: Estimate(total / n if n else nan, nan, nan),
+    SCORE_MEAN: mean_interval_from_moments,     # data: (n, sum, sum of squares)
+    SCORE_SHIFT: mean_interval_from_moments,    # data: (n, sum, sum of squares)
 }
-INTERVALS = {RATE: "wilson", DIFFERENCE: "newcombe (paired)", MEAN: "normal", SCORE: None}
-_FORMATS = {RATE: "pct", DIFFERENCE: "pp", MEAN: "num", SCORE: "pct"}
+INTERVALS = {RATE: "wilson", DIFFERENCE: "newcombe (paired)", MEAN: "normal", SCORE: None,
+             SCORE_MEAN: "normal", SCORE_SHIFT: "normal (paired differences)"}
+_FORMATS = {RATE: "pct", DIFFERENCE: "pp", MEAN: "num", SCORE: "pct", SCORE_MEAN: "pct",
+            SCORE_SHIFT: "pp"}
 # The JSON's names for the groups of kinds ("interval_methods").
 KIND_GROUPS = {RATE: "rates", DIFFERENCE: "differences", MEAN: "means"}
 
@@ -117,7 +126,8 @@ class Figure:
     def units(self, source: Any) -> int:
         """How many games (matches, rollouts) it is measured on."""
         d = self.data(source)
-        return int({RATE: d[-1], MEAN: d[0], SCORE: d[-1]}.get(self.kind, sum(d)))
+        return int({RATE: d[-1], MEAN: d[0], SCORE: d[-1], SCORE_MEAN: d[0],
+                    SCORE_SHIFT: d[0]}.get(self.kind, sum(d)))
 
     def text(self, players: Iterable[str]) -> str:
         """The label with the players' names: ``A (random) wins``."""
@@ -215,6 +225,41 @@ ANALYSIS: dict[str, Figure] = _figures(
     Figure("win_rate", "win rate", RATE, lambda m: (m.wins, m.rollouts), ("win_rate",)),
     Figure("draw_rate", "draws", RATE, lambda m: (m.draws, m.rollouts), ("draw_rate",),
            brief=True),
+)
+
+# The balance designer's figures of a rule set (`cuttle.balance`): its own games'
+# (`first_score`, the first player's wins plus half the draws, the objective; the first
+# player's wins, draws, length: the SUMMARY figures by their names, at the JSON paths of
+# the balance's schema) and its shift against the base on the same games.  The source is
+# a `cuttle.balancing.results.Measure` (a Summary's counts, and `score_shift`: the sum and
+# sum of squares of the per-game differences of the first player's score to the base).
+BALANCE: dict[str, Figure] = _figures(
+    Figure("first_score", "first player's score", SCORE_MEAN,
+           lambda s: (s.n, s.first_wins + s.draws / 2, s.first_wins + s.draws / 4),
+           ("first_score",)),
+    replace(SUMMARY["first_mover_win_rate"], path=("first_wins",)),
+    replace(SUMMARY["draw_rate"], path=("draws",)),
+    replace(SUMMARY["mean_moves"], path=("mean_moves",), section=GAMES),
+    Figure("first_score_shift", "shift of the first player's score", SCORE_SHIFT,
+           lambda s: (s.n, *s.score_shift), ("first_score_shift",)),
+)
+
+# An interaction of two rule changes A and B (`cuttle.variants.interactions.Interaction`:
+# the base, A, B and A with B played on the same games): the pair's shift of the first
+# player's score, each change's own shift and their sum, and the interaction (the pair's
+# shift minus the sum: 0 when the changes add up), each from the exact moments of its
+# per-game contrast on the same games (`moments[name]`).
+INTERACTION: dict[str, Figure] = _figures(
+    Figure("shift_a", "shift of the first change", SCORE_SHIFT,
+           lambda x: (x.n, *x.moments["shift_a"]), ("shift_a",)),
+    Figure("shift_b", "shift of the second change", SCORE_SHIFT,
+           lambda x: (x.n, *x.moments["shift_b"]), ("shift_b",)),
+    Figure("pair_shift", "shift of the pair", SCORE_SHIFT,
+           lambda x: (x.n, *x.moments["pair_shift"]), ("pair_shift",)),
+    Figure("sum_of_shifts", "sum of the two shifts", SCORE_SHIFT,
+           lambda x: (x.n, *x.moments["sum_of_shifts"]), ("sum_of_shifts",)),
+    Figure("interaction", "interaction (pair minus sum)", SCORE_SHIFT,
+           lambda x: (x.n, *x.moments["interaction"]), ("interaction",)),
 )
 
 # The names comparisons and the atlas gave these figures before the one vocabulary

@@ -104,7 +104,8 @@ class Game(CoreGame):
 
     Vocabulary, used the same way everywhere in cuttle:
 
-    - **players** are 0 and 1; player 0 is dealt 5 cards and has the first turn.
+    - **players** are 0 and 1; player 0 is dealt 5 cards (player 1 six; the `deal` flag
+      changes both) and has the first turn.
     - a **turn** belongs to one player (``game.turn``); ``game.turn_number`` counts turns
       from 1.  Within a turn several **decisions** may be made, each in a **phase** with
       exactly one decider, ``game.to_move`` (e.g. the opponent answering a one-off in the

@@ -14,7 +14,8 @@ changes, with "/" between the five King goals (`classic;king_goals:15/14/10/7/5;
 
 Every random event is an explicit chance node, so a state is a function of its
 history: the deal (one node per card, uniform over the cards not yet dealt: player 0's
-five cards, player 1's six, then the deck from the top) and, under `four=random`, the
+cards, player 1's, as many as the rules' `deal` gives each, five and six by default,
+then the deck from the top) and, under `four=random`, the
 4's discards (one node, uniform over the victim's pairs of cards; its outcome is the
 compact discard action).  Player actions are the compact actions of cuttle.rl
 (docs/rl.md); every one of them is public.
@@ -71,7 +72,6 @@ __all__ = ["GAME_TYPE", "CuttleGame", "CuttleObserver", "CuttleState", "ISMCTSPl
            "game_string", "rules_from_param", "state_of"]
 
 SHORT_NAME = "python_cuttle"
-_HANDS = (5, 6)                    # player 0 is dealt 5 cards, player 1 six (and moves first)
 # Chance outcomes of a random 4 are compact discard actions, so they end where the
 # discard_two block ends.
 _DISCARD_END = next(first + size for name, first, size in ACTION_BLOCKS
@@ -184,7 +184,7 @@ class _Table:
     __slots__ = ("game", "_public", "_obs")
 
     def __init__(self, rules: Rules, dealt: list[int]):
-        a, b = _HANDS[0], sum(_HANDS)
+        a, b = rules.deal[0], sum(rules.deal)
         self.game = Game.from_position(
             rules, hands=([CARDS[c] for c in dealt[:a]], [CARDS[c] for c in dealt[a:b]]),
             deck=[CARDS[c] for c in dealt[b:]], to_move=0,
@@ -263,28 +263,29 @@ def _text(cards) -> str:
     return " ".join(map(str, cards)) or "-"
 
 
-def _dealt_to(dealt: list[int], player: int) -> list[int]:
-    start = 0 if player == 0 else _HANDS[0]
-    return dealt[start:start + _HANDS[player]]
+def _dealt_to(dealt: list[int], player: int, hands: tuple[int, int]) -> list[int]:
+    """The cards dealt to `player`, `hands` being the rules' deal (cards to each)."""
+    start = 0 if player == 0 else hands[0]
+    return dealt[start:start + hands[player]]
 
 
 def _write(kind, state, player: int, d: dict) -> None:
     """Fill the pieces `d` (zeroed) of view `kind` = (public_info, private_info) of
     `state` for `player`."""
     public, private = kind
-    table, dealt = state._table, state._dealt
+    table, dealt, hands = state._table, state._dealt, state._hands
     if table is None:                      # dealing: only dealt cards and counts
         if private == _SINGLE and public:
-            d["observation"][_dealt_to(dealt, player)] = 1.0    # the own_hand plane
+            d["observation"][_dealt_to(dealt, player, hands)] = 1.0    # the own_hand plane
         elif private == _SINGLE:
-            d["hand"][_dealt_to(dealt, player)] = 1.0
+            d["hand"][_dealt_to(dealt, player, hands)] = 1.0
         if private == _ALL:
             for q in (0, 1):
-                d["hands"][q, _dealt_to(dealt, q)] = 1.0
+                d["hands"][q, _dealt_to(dealt, q, hands)] = 1.0
         if "sizes" in d:                   # the public pieces
             k = len(dealt)
-            d["sizes"][:3] = (max(k - sum(_HANDS), 0) / 52, min(k, _HANDS[0]) / 52,
-                              min(max(k - _HANDS[0], 0), _HANDS[1]) / 52)
+            d["sizes"][:3] = (max(k - sum(hands), 0) / 52, min(k, hands[0]) / 52,
+                              min(max(k - hands[0], 0), hands[1]) / 52)
             d["unknown"][:state._n_cards] = 1.0
         return
     if private == _SINGLE and public:
@@ -328,15 +329,15 @@ def _write(kind, state, player: int, d: dict) -> None:
 def _view_text(kind, state, player: int) -> str:
     """The readable form of view `kind` of `state` for `player` (no perfect recall)."""
     public, private = kind
-    table, dealt = state._table, state._dealt
+    table, dealt, hands = state._table, state._dealt, state._hands
     parts = []
     if table is None:
         if private == _SINGLE:
-            return f"p{player} hand: {_text(CARDS[c] for c in _dealt_to(dealt, player))}"
+            return f"p{player} hand: {_text(CARDS[c] for c in _dealt_to(dealt, player, hands))}"
         if public:
             parts.append(f"public dealing: {len(dealt)} cards dealt")
         if private == _ALL:
-            parts += [f"p{q} hand: {_text(CARDS[c] for c in _dealt_to(dealt, q))}"
+            parts += [f"p{q} hand: {_text(CARDS[c] for c in _dealt_to(dealt, q, hands))}"
                       for q in (0, 1)]
         return " | ".join(parts)
     g = table.game
@@ -417,14 +418,14 @@ def _chain_key(kind, player: int) -> tuple:
     return kind, (player if kind[1] == _SINGLE else -1)
 
 
-def _chain_start(kind, dealt: list[int], player: int) -> bytes:
+def _chain_start(kind, dealt: list[int], player: int, hands: tuple[int, int]) -> bytes:
     """The perfect-recall digest at the end of the deal: the cards the view saw dealt,
-    in deal order."""
+    in deal order (`hands`: the rules' deal)."""
     private = kind[1]
     if private == _SINGLE:
-        return _digest(bytes(_dealt_to(dealt, player)))
+        return _digest(bytes(_dealt_to(dealt, player, hands)))
     if private == _ALL:
-        return _digest(bytes(dealt[:sum(_HANDS)]))
+        return _digest(bytes(dealt[:sum(hands)]))
     return _digest(b"")
 
 
@@ -446,6 +447,7 @@ class CuttleState(pyspiel.State):
         # Plain values, not the game: clone() deep-copies the state, and a copied
         # pyspiel.Game loses its Python attributes.
         self._rules, self._max_moves, self._n_cards = game.rules, game.max_moves, game.n_cards
+        self._hands = self._rules.deal     # cards dealt to player 0, player 1
         self._chance_four = self._rules.four == "random"
         # A random 4 is played as a chosen one whose choice is a chance node.
         self._play_rules = (self._rules.replace(four="choice") if self._chance_four
@@ -568,7 +570,7 @@ class CuttleState(pyspiel.State):
         self._table = _Table(self._play_rules, self._dealt)
         for p in (0, 1):
             key = _chain_key(_INFO_STATE, p)
-            self._chains[key] = _chain_start(_INFO_STATE, self._dealt, p)
+            self._chains[key] = _chain_start(_INFO_STATE, self._dealt, p, self._hands)
 
     def _chain(self, kind, player: int) -> bytes:
         """The perfect-recall digest of view `kind` for `player` (built by replaying the
@@ -576,7 +578,7 @@ class CuttleState(pyspiel.State):
         key = _chain_key(kind, player)
         if key not in self._chains:
             replay = _Replay(self)
-            digest = _chain_start(kind, self._dealt, player)
+            digest = _chain_start(kind, self._dealt, player, self._hands)
             for action in self.history()[self._n_cards:]:
                 replay.play(action)
                 digest = _chain_step(digest, kind, replay, player, action)
@@ -591,11 +593,11 @@ def _consistent_deal(state: CuttleState, player: int, rng: np.random.Generator) 
     """A deal drawn uniformly among those under which `state`'s actions give `player`
     the same observations (chance's probabilities do not depend on the deal; the players'
     policies are ignored, as determinization does).  See _deal_constraints."""
-    dealt = state._dealt
+    dealt, hands = state._dealt, state._hands
     new = list(dealt)
     if state._table is None:               # dealing: no action yet
-        start = 0 if player == 0 else _HANDS[0]
-        others = [i for i in range(len(dealt)) if not start <= i < start + _HANDS[player]]
+        start = 0 if player == 0 else hands[0]
+        others = [i for i in range(len(dealt)) if not start <= i < start + hands[player]]
         for i, c in zip(others, rng.permutation([dealt[i] for i in others])):
             new[i] = int(c)
         return new
@@ -626,7 +628,7 @@ def _deal_constraints(state: CuttleState, player: int) -> tuple[list, list]:
     take any slot whose time is at most its deadline).
 
     The player's own dealt cards keep their places.  Original deck places (deal
-    positions from 11) are followed as the actions pop them: cards the player sees
+    positions after both hands) are followed as the actions pop them: cards the player sees
     arrive together (its own draws, the opponent's draws while that hand is public
     before and after) form a group; cards a 7 reveals keep their places (the reveal
     shows their order).  The other places (the opponent's dealt hand, its unseen draws,
@@ -669,19 +671,19 @@ def _follow_deal(state: CuttleState, player: int, never: int) -> tuple[list, dic
     """`state`'s history replayed, following each deal position (see `_deal_constraints`):
     (groups of positions the player sees arrive together, the time each slot enters the
     opponent's hand, by time the cards the player places, by time the opponent's hand)."""
-    dealt, n, opp = state._dealt, state._n_cards, 1 - player
-    start = 0 if player == 0 else _HANDS[0]
-    own = range(start, start + _HANDS[player])
+    dealt, n, opp, hands = state._dealt, state._n_cards, 1 - player, state._hands
+    start = 0 if player == 0 else hands[0]
+    own = range(start, start + hands[player])
     actions = state.history()[n:]
     replay = _Replay(state)
     g = replay._table.game
-    slot_time = {i: 0 for i in range(sum(_HANDS)) if i not in own}
+    slot_time = {i: 0 for i in range(sum(hands)) if i not in own}
     groups = []
     located = np.zeros((len(actions) + 1, n), bool)    # by time: cards the player places
     held = np.zeros((len(actions) + 1, n), bool)       # by time: the opponent's hand
     unknown = _PLANE["unknown"]
     # The deck, top first, as deal positions (None: a card put back on it).
-    tags = list(range(sum(_HANDS), n))
+    tags = list(range(sum(hands), n))
     deck = g.deck
     for t in range(len(actions) + 1):
         if t:
@@ -721,10 +723,10 @@ def _follow_deal(state: CuttleState, player: int, never: int) -> tuple[list, dic
 
 class _Replay:
     """The deal of a state replayed into a fresh _Table, action by action (what the
-    view functions read: `_table`, `_dealt`, `_n_cards`)."""
+    view functions read: `_table`, `_dealt`, `_n_cards`, `_hands`)."""
 
     def __init__(self, state: CuttleState):
-        self._dealt, self._n_cards = state._dealt, state._n_cards
+        self._dealt, self._n_cards, self._hands = state._dealt, state._n_cards, state._hands
         self._table = _Table(state._play_rules, state._dealt)
 
     def play(self, action: int) -> None:
@@ -798,9 +800,9 @@ class CuttleObserver:
         if state._table is None:
             dealt = state._dealt
             if private == _SINGLE:
-                cards = _text(CARDS[c] for c in _dealt_to(dealt, player))
+                cards = _text(CARDS[c] for c in _dealt_to(dealt, player, state._hands))
             elif private == _ALL:
-                cards = " / ".join(_text(CARDS[c] for c in _dealt_to(dealt, q))
+                cards = " / ".join(_text(CARDS[c] for c in _dealt_to(dealt, q, state._hands))
                                    for q in (0, 1))
             else:
                 cards = f"{len(dealt)} cards"

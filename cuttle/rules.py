@@ -28,8 +28,8 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
     from typing import TypeAlias
 
-    # A flag's value: a bool, a choice's name, the king_goals tuple, or a limit (int or
-    # None); JSON has a list where the value has a tuple.
+    # A flag's value: a bool, a choice's name, the king_goals or deal tuple, or a limit
+    # (int or None); JSON has a list where the value has a tuple.
     FlagValue: TypeAlias = bool | str | tuple[int, ...] | int | None
     FlagJSON: TypeAlias = bool | str | list[int] | int | None
 
@@ -39,14 +39,17 @@ _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
 _NONE = {"none", "null", "-", ""}
 MAX_GOAL = 1000            # far above any sensible goal; keeps scores small ints
+MAX_DEAL = 8               # cards dealt to one player: both hands and a deck always fit
 
 
 @dataclass(frozen=True)
 class Flag:
-    """One rule flag: its kind ("bool", "choice", "goals", "limit"), the values a choice
-    takes (in the order the core encodes them), both presets' values, the source and
-    what it changes.  `published`: values of published rules besides the presets' own
-    (the hand limit 7 of the "MTG notes"), which the variant atlas plays too."""
+    """One rule flag: its kind ("bool", "choice", "goals", "limit", "deal"), the values a
+    choice takes (in the order the core encodes them), both presets' values, the source
+    and what it changes.  `published`: values of published rules besides the presets' own
+    (the hand limit 7 of the "MTG notes"), which the variant atlas plays too;
+    `explored`: values no published rule uses that the atlas and the balance designer
+    try all the same (other deals)."""
 
     name: str
     kind: str
@@ -56,10 +59,12 @@ class Flag:
     text: str
     values: tuple[str, ...] = ()
     published: tuple[object, ...] = ()
+    explored: tuple[object, ...] = ()
 
     def values_text(self) -> str:
         """The values the flag takes, as `describe()` lists them."""
-        return {"bool": "bool", "goals": "5 ints", "limit": "None or int 0-53"}.get(
+        return {"bool": "bool", "goals": "5 ints", "limit": "None or int 0-53",
+                "deal": f"2 ints 1-{MAX_DEAL} (first player, second player)"}.get(
             self.kind, " | ".join(self.values))
 
     def check(self, value: object) -> FlagValue:
@@ -83,6 +88,13 @@ class Flag:
                                  f"1 (with 0 every deal is won before the first move), not "
                                  f"{value!r}")
             return tuple(int(g) for g in goals)
+        if self.kind == "deal":
+            hands = tuple(value) if isinstance(value, (tuple, list)) else ()
+            if len(hands) != 2 or not all(is_int(h) and 1 <= h <= MAX_DEAL for h in hands):
+                raise ValueError(f"flag 'deal' takes 2 ints from 1 to {MAX_DEAL} (the cards "
+                                 f"dealt to the first and to the second player), not "
+                                 f"{value!r}")
+            return tuple(int(h) for h in hands)
         if value is None:                                   # "limit"
             return None
         if not is_int(value) or not 0 <= value <= 53:
@@ -101,11 +113,13 @@ class Flag:
             if low in _FALSE:
                 return False
             raise ValueError(f"flag {self.name!r} takes true or false, not {text!r}")
-        if self.kind == "goals":
+        if self.kind in ("goals", "deal"):
             parts = [p for p in t.strip("()[] ").replace(" ", ",").split(",") if p]
             if not all(_ascii_digits(p) for p in parts):
-                raise ValueError(f"flag {self.name!r} takes 5 whole numbers separated by "
-                                 f"commas, like 21,14,10,7,5, not {text!r}")
+                what, example = (("5", "21,14,10,7,5") if self.kind == "goals" else
+                                  ("2", "6,6"))
+                raise ValueError(f"flag {self.name!r} takes {what} whole numbers separated "
+                                 f"by commas, like {example}, not {text!r}")
             return self.check(tuple(int(p) for p in parts))
         if self.kind == "limit":
             if low in _NONE:
@@ -131,8 +145,8 @@ class Flag:
 
     def from_json(self, value: object) -> FlagValue:
         """The value from JSON, checked."""
-        return self.check(tuple(value) if self.kind == "goals" and isinstance(value, list)
-                          else value)
+        return self.check(tuple(value) if self.kind in ("goals", "deal") and
+                          isinstance(value, list) else value)
 
     def to_c(self, value: FlagValue) -> int | tuple[int, ...]:
         """The value in the core's CRules field of the same name."""
@@ -140,7 +154,7 @@ class Flag:
             return self.values.index(value)
         if self.kind == "limit":
             return -1 if value is None else value
-        return value if self.kind == "goals" else int(value)
+        return value if self.kind in ("goals", "deal") else int(value)
 
 
 def _ascii_digits(t: str) -> bool:
@@ -196,6 +210,9 @@ FLAGS = {f.name: f for f in (
          "both hands are public once the deck is empty"),
     Flag("sudden_death", "bool", False, False, "how-to-play variant",
          "when the deck runs out each player gets one more turn, then it is a draw"),
+    Flag("deal", "deal", (5, 6), (5, 6), "pagat / cuttle.cards; other deals: house rules",
+         "cards dealt to the first and to the second player",
+         explored=((6, 6), (5, 5), (6, 7), (4, 5), (4, 6), (6, 5))),
 )}
 
 FLAG_NAMES = tuple(FLAGS)

@@ -12,7 +12,8 @@ it, so that a change's tests are found from its path (docs/architecture.md has t
   policies/    policies.py and the native players: bots, the expert, the search
   analysis/    analysis.py
   simulation/  simulation/, stats.py and progress.py
-  variants/    variants/ (the atlas)
+  variants/    variants/ (the atlas, its results file, chunks and interactions)
+  balancing/   balancing/ and cli/balance.py (the balance designer)
   render/      render/, figures.py, formatting.py, display.py (the catalogue of statistics
                and every output format)
   report/      report/ and svg.py (HTML pages, SVG tables, headless Chromium)

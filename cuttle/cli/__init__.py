@@ -8,6 +8,7 @@
     cuttle review game.json --player 0 --html review.html
     cuttle analyse "hands: 2C 3D 7H / 2H 4S; points: TH / 9D" --rollouts 2000
     cuttle atlas --quick                 (every house rule against its base preset)
+    cuttle balance --quick               (rule sets that make the game fair)
 
 Every command reports a problem the same way (`main`): a bad option or input prints the
 command's usage and one line ``cuttle COMMAND: error: ...`` and exits with status 2; a
@@ -24,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from .._version import __version__
 from ..text import printable
-from . import analyse, atlas, play, replay, review, serve, simulate
+from . import analyse, atlas, balance, play, replay, review, serve, simulate
 from .options import CommandError, UsageError
 
 if TYPE_CHECKING:
@@ -48,6 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
     analyse.add_command(sub)
     review.add_command(sub)
     atlas.add_command(sub)
+    balance.add_command(sub)
     serve.add_command(sub)
     return parser
 

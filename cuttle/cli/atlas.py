@@ -5,19 +5,17 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import textwrap
 
 from .._optional import install_command
-from ..variants import BASES, QUICK, AtlasInterrupted, Pairing, atlas, default_pairings
+from ..variants import BASES, QUICK, Pairing, atlas, default_pairings
 from ..render.plot import check_plot_folder
-from ..variants.run import CHEAP, SEARCH
+from ..variants.run import CHEAP, INTERACTIONS, SEARCH
 from ..policies import is_search
-from ..simulation import DEFAULT_MAX_MOVES
-from ..simulation.api import MAX_CHUNK, MAX_MAX_MOVES
+from ..simulation.api import MAX_CHUNK
 from ..text import printable
 from . import options
 from .options import CommandError, UsageError
-from .simulate import Cluster, write_outputs
+from .simulate import run_chunked, write_outputs
 
 __all__ = ["add_command"]
 
@@ -41,38 +39,35 @@ def _setting(kind, parse):
     return read
 
 
-def _points(text):
-    """A half-width in percentage points, 0 < x < 100."""
-    try:
-        v = float(str(text).strip().rstrip("%").removesuffix("pp"))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected percentage points like 0.25, not "
-                                         f"{text!r}") from None
-    if not 0 < v < 100:
-        raise argparse.ArgumentTypeError(f"must be between 0 and 100 percentage points, "
-                                         f"not {text!r}")
-    return v
+def _count_to(limit):
+    """A count from 0 to `limit`."""
+    def read(text):
+        t = str(text).strip()
+        if not (t.isascii() and t.isdigit() and int(t) <= limit):
+            raise argparse.ArgumentTypeError(f"expected a whole number from 0 to {limit}, "
+                                             f"not {text!r}")
+        return int(t)
+    read.__name__ = "count"
+    return read
 
 
 def add_command(sub: argparse._SubParsersAction) -> None:
     """Add `cuttle atlas` to the subcommands."""
-    p = sub.add_parser(
-        "atlas", help="how every house rule shifts the game: each flag value against its "
+    p = options.add_command_parser(
+        sub, "atlas", "how every house rule shifts the game: each flag value against its "
                       "base preset, on the same games",
-        description=textwrap.fill(
-            "For each player pairing (self-play) and base preset, play the base and every "
-            "variant (each flag value of the rule table alone, and the named presets) on "
-            "the same games, chunk by chunk, until each variant's first-player win-rate "
-            "shift is known to the target half-width; print markdown tables of the "
-            "shifts with paired intervals.", 88),
-        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+        "For each player pairing (self-play) and base preset, play the base and every "
+        "variant (each flag value of the rule table alone, and the named presets) on the "
+        "same games, chunk by chunk, until each variant's first-player win-rate shift is "
+        "known to the target half-width; print markdown tables of the shifts with paired "
+        "intervals.", EPILOG)
     p.add_argument("--pairings", default=None, metavar="P1,P2,...",
                    help="policies, each playing both seats (default: "
                         f"{','.join(default_pairings())}; 'ismcts:N' for a search)")
     p.add_argument("--bases", default=",".join(BASES), metavar="PRESET,...",
                    help=f"base presets (default {','.join(BASES)})")
     p.add_argument("--target", action="append", default=[], metavar="[POLICY=]PP",
-                   type=_setting("target", _points),
+                   type=_setting("target", options.points),
                    help=f"stop a variant once the half-width of its first-player shift "
                         f"interval is at most PP percentage points (default "
                         f"{100 * CHEAP[0]:g}, {100 * SEARCH[0]:g} for a search; "
@@ -91,25 +86,11 @@ def add_command(sub: argparse._SubParsersAction) -> None:
                         f"{100 * QUICK['target']:g} pp, at most {QUICK['max_games']:,} games "
                         f"per variant in chunks of {QUICK['chunk_size']:,} (other options "
                         f"still apply)")
-    p.add_argument("--results", metavar="FILE", default=None,
-                   help="append every finished chunk to this JSON-lines file and reuse the "
-                        "chunks it holds: the same command run again continues where it "
-                        "stopped")
-    p.add_argument("--report-only", action="store_true",
-                   help="play nothing: the tables of what --results FILE holds")
-    p.add_argument("--seed", type=options.seed, default=None,
-                   help="seed of the games (default 1; the results file keys chunks by it)")
-    p.add_argument("--max-moves", type=options.at_most(MAX_MAX_MOVES),
-                   default=DEFAULT_MAX_MOVES, metavar="M",
-                   help=f"a game still running after M moves is a draw (default "
-                        f"{DEFAULT_MAX_MOVES})")
-    p.add_argument("--confidence", type=options.confidence, default=0.95, metavar="C",
-                   help="confidence level of the intervals: 0.95 or 95%% (default 0.95)")
-    p.add_argument("--threads", type=options.threads, default=None, metavar="T",
-                   help="cores to use (default: all)")
-    p.add_argument("--scheduler", type=options.scheduler, default=None, metavar="ADDRESS",
-                   help="play the chunks on a dask cluster: tcp://HOST:8786, or local:N "
-                        f"(needs: {install_command('dask')})")
+    p.add_argument("--interactions", type=_count_to(20), default=INTERACTIONS, metavar="N",
+                   help=f"measure the interactions of the clearest variants of N flags (one "
+                        f"each) in pairs, once a group's variants are done (default "
+                        f"{INTERACTIONS}; 0: none)")
+    options.add_run_options(p, "an interrupted atlas")
     options.add_progress_and_outputs(p, "progress", "the atlas",
                                      "one CSV row per rule set and metric")
     p.add_argument("--plot", metavar="DIR", default=None,
@@ -186,19 +167,10 @@ def run_atlas(args: argparse.Namespace) -> int:
     pairings = _pairings(args)
     bases = _names(args.bases, "bases")
     seed = 1 if args.seed is None else args.seed
-    status = 0
-    with Cluster(args.scheduler) as client:
-        try:
-            res = atlas(pairings, bases, seed=seed, results=args.results,
-                        max_moves=args.max_moves, confidence=args.confidence,
-                        threads=args.threads, client=client, progress=args.progress,
-                        play=not args.report_only)
-        except AtlasInterrupted as e:
-            print(f"\ncuttle: {printable(e)}; the tables below hold the finished chunks",
-                  file=sys.stderr)
-            res, status = e.result, 130
-    for note in res.notes:
-        print(f"cuttle atlas: note: {printable(note)}", file=sys.stderr)
+    res, status = run_chunked(args, "atlas", lambda client: atlas(
+        pairings, bases, seed=seed, results=args.results, max_moves=args.max_moves,
+        confidence=args.confidence, threads=args.threads, client=client,
+        progress=args.progress, play=not args.report_only, interactions=args.interactions))
     write_outputs(args, res.markdown(), res.as_dict, res.to_csv)
     if args.plot:
         try:

@@ -9,24 +9,29 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import textwrap
 from typing import TYPE_CHECKING
 
+from .._optional import install_command
 from ..files import read_text
 from ..game import Game
 from ..policies import POLICY_NAMES, policy_code
 from ..position import parse_text
 from ..rules import Rules
 from ..seeding import check_seed
+from ..simulation.api import MAX_MAX_MOVES
 from ..simulation.cluster import parse_address
+from ..simulation.names import DEFAULT_MAX_MOVES
 from ..threads import MAX_THREADS
 from ..validation import check_confidence, check_count, check_output_path
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
-__all__ = ["UsageError", "CommandError", "add_rules_options", "at_most", "confidence",
-           "output_file", "output_files", "players", "positive", "read_position_arg",
-           "rules_from_options", "scheduler", "seed", "threads"]
+__all__ = ["UsageError", "CommandError", "add_command_parser", "add_rules_options",
+           "add_run_options", "at_most",
+           "confidence", "output_file", "output_files", "players", "points", "positive",
+           "read_position_arg", "rules_from_options", "scheduler", "seed", "threads"]
 
 
 # The most position text read from a file or stdin (a position is a few hundred bytes).
@@ -94,6 +99,20 @@ def seed(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected a whole number from 0 to 2**64-1, "
                                          f"not {text!r}") from None
     return _checked(check_seed, value)
+
+
+def points(text: str) -> float:
+    """Percentage points, 0 < x < 100 (``0.25``, ``0.25pp``, ``0.25%``): the number of
+    points."""
+    try:
+        v = float(str(text).strip().rstrip("%").removesuffix("pp"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected percentage points like 0.25, not "
+                                         f"{text!r}") from None
+    if not 0 < v < 100:
+        raise argparse.ArgumentTypeError(f"must be between 0 and 100 percentage points, "
+                                         f"not {text!r}")
+    return v
 
 
 def confidence(text: str) -> float:
@@ -192,6 +211,38 @@ def add_rules_options(p: argparse.ArgumentParser, position_note: bool = False) -
     p.add_argument("--set", action="append", default=[], metavar="FLAG=VALUE",
                    help="change a rule flag (repeatable), e.g. --set four=random "
                         "--set king_goals=15,14,10,7,5; see 'cuttle rules'")
+
+
+def add_run_options(p: argparse.ArgumentParser, what: str,
+                    default_seed: int | None = None) -> None:
+    """The options of a long run that keeps its chunks in a results file (`what`: "an
+    interrupted atlas"): --results, --report-only, --seed (its default `default_seed`;
+    the command takes 1 for None), --max-moves, --confidence, --threads, --scheduler."""
+    p.add_argument("--results", metavar="FILE", default=None,
+                   help=f"append every finished chunk to this JSON-lines file and reuse the "
+                        f"chunks it holds: the same command run again continues {what}")
+    p.add_argument("--report-only", action="store_true",
+                   help="play nothing: the tables of what --results FILE holds")
+    p.add_argument("--seed", type=seed, default=default_seed,
+                   help="seed of the games (default 1; the results file keys chunks by it)")
+    p.add_argument("--max-moves", type=at_most(MAX_MAX_MOVES), default=DEFAULT_MAX_MOVES,
+                   metavar="M", help=f"a game still running after M moves is a draw "
+                                     f"(default {DEFAULT_MAX_MOVES})")
+    p.add_argument("--confidence", type=confidence, default=0.95, metavar="C",
+                   help="confidence level of the intervals: 0.95 or 95%% (default 0.95)")
+    p.add_argument("--threads", type=threads, default=None, metavar="T",
+                   help="cores to use (default: all)")
+    p.add_argument("--scheduler", type=scheduler, default=None, metavar="ADDRESS",
+                   help="play the chunks on a dask cluster: tcp://HOST:8786, or local:N "
+                        f"(needs: {install_command('dask')})")
+
+
+def add_command_parser(sub: argparse._SubParsersAction, name: str, help: str,
+                       description: str, epilog: str) -> argparse.ArgumentParser:
+    """A command's parser: `description` wrapped to 88 columns, `epilog` (its examples)
+    printed as written."""
+    return sub.add_parser(name, help=help, description=textwrap.fill(description, 88),
+                          epilog=epilog, formatter_class=argparse.RawDescriptionHelpFormatter)
 
 
 def add_progress_and_outputs(p: argparse.ArgumentParser, what: str, json_help: str,

@@ -18,6 +18,7 @@ from ..simulation.api import MAX_CHUNK, MAX_MAX_MOVES
 from ..simulation.cluster import connect, start_local_cluster
 from ..render.plot import check_plot_path
 from ..text import printable
+from ..variants.chunks import RunInterrupted
 from . import options
 from .options import CommandError, UsageError
 
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import TextIO
 
-__all__ = ["Cluster", "add_commands", "write_outputs"]
+__all__ = ["Cluster", "add_commands", "run_chunked", "save_plot", "write_outputs"]
 
 
 def _add_common(p, plot_help):
@@ -196,13 +197,32 @@ def run_simulate(args: argparse.Namespace) -> int:
     if res is not None:
         s = res.summary(args.confidence)
         write_outputs(args, str(s), s.as_dict, s.to_csv)
-        _plot(args, s)
+        save_plot(args, s)
         if args.html:
             save_page(args.html, simulation_page(s))
     return status
 
 
-def _plot(args, result):
+def run_chunked(args: argparse.Namespace, command: str,
+                run: Callable[[Any], Any]) -> tuple[Any, int]:
+    """(result, exit status) of a run that keeps its chunks in a results file (`cuttle
+    atlas`, `cuttle balance`): `run(client)` on --scheduler's cluster (or None); Ctrl-C
+    gives the finished chunks' result and 130; the result's notes go to stderr."""
+    status = 0
+    with Cluster(args.scheduler) as client:
+        try:
+            res = run(client)
+        except RunInterrupted as e:
+            print(f"\ncuttle: {printable(e)}; the tables below hold the finished chunks",
+                  file=sys.stderr)
+            res, status = e.result, 130
+    for note in res.notes:
+        print(f"cuttle {command}: note: {printable(note)}", file=sys.stderr)
+    return res, status
+
+
+def save_plot(args: argparse.Namespace, result: Any) -> None:
+    """Save `result`'s plot to --plot FILE, if given, and say so on stderr."""
     if args.plot:
         try:
             result.plot(args.plot)
@@ -243,7 +263,7 @@ def run_compare(args: argparse.Namespace) -> int:
     if cmp is None:
         return status
     write_outputs(args, str(cmp), cmp.as_dict, cmp.to_csv)
-    _plot(args, cmp)
+    save_plot(args, cmp)
     if args.html:
         save_page(args.html, comparison_page(cmp))
     return status

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..balancing.results import BalanceResult
 from ..display import renders
-from ..figures import ATLAS, FORMER_NAMES, SUMMARY
+from ..figures import ATLAS, BALANCE, FORMER_NAMES, INTERACTION, SUMMARY
 from ..files import write_csv
 from ..formatting import csv_number
 from ..simulation.compare import ComparisonResult
@@ -28,14 +29,16 @@ if TYPE_CHECKING:
     from ..figures import Figure
     from ..stats import Estimate
 
-__all__ = ["ATLAS_COLUMNS", "COMPARISON_COLUMNS", "SUMMARY_COLUMNS", "atlas_rows",
-           "comparison_rows", "figure_rows", "summary_rows"]
+__all__ = ["ATLAS_COLUMNS", "BALANCE_COLUMNS", "COMPARISON_COLUMNS", "SUMMARY_COLUMNS",
+           "atlas_rows", "balance_rows", "comparison_rows", "figure_rows", "summary_rows"]
 
 SUMMARY_COLUMNS = ["statistic", "value", "low", "high", "count", "n"]
 COMPARISON_COLUMNS = ["rule_set", "label", "metric", "value", "low", "high", "diff",
                       "diff_low", "diff_high", "statistic"]
 ATLAS_COLUMNS = ["base", "policy", "variant", "rules", "status", "games", "metric", "value",
                  "low", "high", "shift", "shift_low", "shift_high", "statistic"]
+BALANCE_COLUMNS = ["rank", "rules", "changes", "size", "status", "winner", "pareto", "stage",
+                   "games", "statistic", "value", "low", "high"]
 
 
 def _numbers(e: Estimate | None) -> list[str]:
@@ -65,7 +68,9 @@ def comparison_rows(c: ComparisonResult) -> Iterator[list[object]]:
 
 
 def atlas_rows(result: AtlasResult) -> Iterator[list[object]]:
-    """An atlas's rows: one per group, rule set and figure."""
+    """An atlas's rows: one per group, rule set and figure, then one per group,
+    interaction and figure of `cuttle.figures.INTERACTION` (value, low, high: shifts of
+    the first player's score; variant: "A + B", rules: the pair's)."""
     former = FORMER_NAMES["atlas"]
     for g in result.groups:
         for r in g.rows:
@@ -73,6 +78,11 @@ def atlas_rows(result: AtlasResult) -> Iterator[list[object]]:
                 yield [g.base, g.policy, r.label, str(r.rules), r.status, r.n_games,
                        former[m], *_numbers(r.estimate(m)),
                        *_numbers(None if r.is_base else r.shift(m)), m]
+    for g in result.groups:
+        for x in g.interactions:
+            for m in INTERACTION:
+                yield [g.base, g.policy, x.label, str(x.pair), x.status, x.n, m,
+                       *_numbers(x.estimate(m)), *_numbers(None), m]
 
 
 @renders("csv", Summary)
@@ -91,3 +101,19 @@ def comparison_csv(c: ComparisonResult, path_or_file: str | PathLike[str] | Text
 def atlas_csv(result: AtlasResult, path_or_file: str | PathLike[str] | TextIO) -> None:
     """Write an atlas's rows (ATLAS_COLUMNS)."""
     write_csv(path_or_file, ATLAS_COLUMNS, atlas_rows(result))
+
+
+def balance_rows(r: BalanceResult) -> Iterator[list[object]]:
+    """A balance search's rows: one per candidate (best first) and figure of
+    `cuttle.figures.BALANCE`, from the games its figures come from (`stage`)."""
+    for rank, c in enumerate(r.candidates, 1):
+        for f in BALANCE.values():
+            e = c.estimate(f.name, r.confidence)
+            yield [rank, str(c.rules), c.label, c.size, c.status, c.winner, c.pareto,
+                   c.stage, c.measure.n, f.name, *_numbers(e)]
+
+
+@renders("csv", BalanceResult)
+def balance_csv(r: BalanceResult, path_or_file: str | PathLike[str] | TextIO) -> None:
+    """Write a balance search's rows (BALANCE_COLUMNS)."""
+    write_csv(path_or_file, BALANCE_COLUMNS, balance_rows(r))

@@ -15,10 +15,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..analysis import Analysis
+from ..balancing.results import BalanceResult
 from ..display import renders
-from ..figures import (ANALYSIS, ATLAS, INTERVALS, KIND_GROUPS, MATCHES, SCHEMA_VERSION, SCORE, SUMMARY,
-                       AliasedDict, Figure)
+from ..figures import (ANALYSIS, ATLAS, BALANCE, INTERACTION, INTERVALS, KIND_GROUPS,
+                       MATCHES, SCHEMA_VERSION, SCORE, SUMMARY, AliasedDict, Figure)
 from ..formatting import json_number
+from ..rules import FLAGS
 from ..simulation.compare import ComparisonResult
 from ..simulation.names import MATCH_FORMATS, PLAYER_LABELS
 from ..simulation.summary import Summary
@@ -27,10 +29,14 @@ from ..variants.results import AtlasResult
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
+    from ..balancing.results import CandidateResult, Measure
+    from ..rules import Rules
     from ..stats import Estimate
+    from ..variants.interactions import Interaction
 
-__all__ = ["analysis_data", "atlas_data", "comparison_data", "figure_data", "figures_into",
-           "summary_data"]
+__all__ = ["analysis_data", "atlas_data", "balance_data", "candidate_data", "changes_json",
+           "comparison_data", "figure_data", "figures_into", "interaction_data",
+           "measure_data", "summary_data"]
 
 
 def figure_data(f: Figure, e: Estimate, source: Any) -> Any:
@@ -120,6 +126,21 @@ def analysis_data(a: Analysis) -> dict[str, Any]:
             "total_rollouts": a.total_rollouts, "seconds": a.elapsed, "moves": moves}
 
 
+def interaction_data(x: Interaction) -> dict[str, Any]:
+    """An interaction as JSON: the two changes, the rule set with both, its games and
+    status, and each figure of `cuttle.figures.INTERACTION` (shifts of the first
+    player's score, fractions)."""
+    return figures_into({"a": x.a.label, "b": x.b.label, "rules": str(x.pair),
+                         "changes": changes_json(x.pair, x.base), "games": x.n,
+                         "chunks": x.chunks, "status": x.status},
+                        INTERACTION.values(), x, x.confidence)
+
+
+def changes_json(rules: Rules, base: Rules) -> dict[str, Any]:
+    """The flags `rules` changes against `base`, as JSON values."""
+    return {k: FLAGS[k].to_json(v) for k, v in rules.flags.items() if base.flags[k] != v}
+
+
 @renders("data", AtlasResult)
 def atlas_data(result: AtlasResult) -> dict[str, Any]:
     """The JSON form of an atlas: its configuration, and per group and rule set the
@@ -142,7 +163,8 @@ def atlas_data(result: AtlasResult) -> dict[str, Any]:
                 "first_shift_half_width": None if r.is_base else json_number(r.half_width),
             })
         groups.append({"base": g.base, "policy": g.policy, "pairing": g.pairing.as_dict(),
-                       "complete": g.complete, "rows": rows})
+                       "complete": g.complete, "rows": rows,
+                       "interactions": [interaction_data(x) for x in g.interactions]})
     return {"schema_version": SCHEMA_VERSION, "atlas": result.config.as_dict(),
             "complete": result.complete, "games": result.n_games,
             "played_records": result.played_records,
@@ -151,4 +173,66 @@ def atlas_data(result: AtlasResult) -> dict[str, Any]:
                                  "rate shifts": "newcombe paired (first_mover_win_rate, "
                                                 "second_mover_win_rate, draw_rate); newcombe "
                                                 "independent (end reasons)",
-                                 "length shifts": "normal, paired differences"}}
+                                 "length shifts": "normal, paired differences",
+                                 "interactions": "normal, per-game contrasts of the first "
+                                                 "player's score"}}
+
+
+def measure_data(m: Measure | None, confidence: float) -> dict[str, Any] | None:
+    """A stage's games of one rule set: `games` and each figure of
+    `cuttle.figures.BALANCE` at its path (first_score, first_wins, draws, mean_moves,
+    first_score_shift)."""
+    if m is None or not m.n:
+        return None
+    return figures_into({"games": m.n}, BALANCE.values(), m, confidence)
+
+
+def candidate_data(c: CandidateResult, base: Rules, confidence: float) -> dict[str, Any]:
+    """A candidate as JSON: the schema's keys (rules, changes, first_score, first_wins,
+    draws, mean_moves, games: from its confirmation games if it has them, else its race
+    games), then where they come from, its size, status, prediction, the race's games
+    at the simultaneous level, and the check policy's games."""
+    d = {"rules": str(c.rules), "changes": changes_json(c.rules, base)}
+    figures_into(d, BALANCE.values(), c.measure, confidence)
+    d["games"] = c.measure.n
+    d.update({"size": c.size, "stage": c.stage, "status": c.status, "winner": c.winner,
+              "pareto": c.pareto,
+              "predicted": None if c.prediction is None else c.prediction.as_dict(),
+              "race": dict(measure_data(c.race, c.race_level) or {"games": 0},
+                           confidence=c.race_level),
+              "confirm": measure_data(c.confirm, confidence),
+              "check": measure_data(c.check, confidence)})
+    return d
+
+
+@renders("data", BalanceResult)
+def balance_data(r: BalanceResult) -> dict[str, Any]:
+    """A balance search as JSON: ``{"base", "policy", "candidates": [...]}`` (best
+    first: the winners, then the others nearest 50% first, the eliminated last), then
+    the winners by size, the Pareto front, the singles, the interactions, the space and
+    the settings."""
+    conf = r.confidence
+    base = r.config.base
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "base": str(base),
+        "policy": r.config.policy,
+        "candidates": [candidate_data(c, base, conf) for c in r.candidates],
+        "winners": {str(size): str(c.rules) for size, c in sorted(r.winners.items())},
+        "pareto": [str(c.rules) for c in r.pareto],
+        "base_games": {stage: measure_data(m, conf) for stage, m in r.base.items()},
+        "singles": [dict(label=s.variant.label, rules=str(s.variant.rules),
+                         changes=changes_json(s.variant.rules, base), status=s.status,
+                         **(measure_data(s.measure, conf) or {"games": 0}))
+                    for s in r.singles],
+        "interactions": [interaction_data(x) for x in r.interactions],
+        "space": {str(n): g for n, g in sorted(r.generation.items())},
+        "allowance": r.allowance,
+        "settings": r.config.as_dict(),
+        "confidence": conf,
+        "games": r.n_games, "played_records": r.played_records,
+        "elapsed_seconds": r.elapsed, "complete": r.complete,
+        "interval_methods": {"first_score": "normal (exact moments)", "rates": "wilson",
+                             "first_score_shift": "normal, paired differences",
+                             "race": "normal at the simultaneous (Bonferroni) level"},
+    }

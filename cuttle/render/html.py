@@ -9,20 +9,22 @@ from html import escape
 from typing import TYPE_CHECKING
 
 from ..analysis import Analysis
+from ..balancing.results import BalanceResult
 from ..display import renders
 from ..simulation.compare import ComparisonResult
 from ..simulation.results import SimulationResult
 from ..simulation.summary import Summary
 from ..variants.results import AtlasResult
-from .tables import analysis_table, atlas_key, atlas_tables, comparison_table, summary_table
+from .tables import (analysis_table, atlas_key, atlas_tables, balance_tables, balance_title,
+                     comparison_table, group_interactions_table, summary_table)
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 
     from .tables import Cell, Table
 
-__all__ = ["STYLE", "analysis_html", "atlas_html", "comparison_html", "summary_html",
-           "table_html", "wrap"]
+__all__ = ["STYLE", "analysis_html", "atlas_html", "balance_html", "comparison_html",
+           "head_html", "notes_html", "summary_html", "table_html", "wrap"]
 
 STYLE = """
 .cuttle-report{font-family:system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;
@@ -119,6 +121,18 @@ def analysis_html(a: Analysis) -> str:
 
 @renders("html", AtlasResult)
 def atlas_html(result: AtlasResult) -> str:
-    """The atlas's tables as an HTML fragment, one per group, and the key."""
-    return wrap("".join(table_html(t) for t in atlas_tables(result))
-                + notes_html([atlas_key(result.confidence)]))
+    """The atlas's tables as an HTML fragment, one per group (and its interactions), and
+    the key."""
+    parts = []
+    for g, table in zip(result.groups, atlas_tables(result)):
+        parts.append(table_html(table))
+        inter = group_interactions_table(g, result.confidence)
+        if inter is not None:
+            parts.append(table_html(inter))
+    return wrap("".join(parts) + notes_html([atlas_key(result.confidence)]))
+
+
+@renders("html", BalanceResult)
+def balance_html(r: BalanceResult) -> str:
+    """A balance search's tables as an HTML fragment (for notebooks)."""
+    return wrap(head_html(balance_title(r)) + "".join(table_html(t) for t in balance_tables(r)))

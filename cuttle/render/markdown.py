@@ -5,14 +5,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..balancing.results import BalanceResult
 from ..display import renders
 from ..variants.results import AtlasResult
-from .tables import atlas_key, atlas_tables
+from .tables import (atlas_key, atlas_tables, balance_tables, balance_title,
+                     group_interactions_table, interactions_note)
 
 if TYPE_CHECKING:
     from .tables import Table
 
-__all__ = ["atlas_markdown", "table_markdown"]
+__all__ = ["atlas_markdown", "balance_markdown", "table_markdown", "titled_markdown"]
 
 
 def table_markdown(table: Table) -> list[str]:
@@ -41,8 +43,35 @@ def atlas_markdown(result: AtlasResult, command: str | None = None) -> str:
     lines = []
     if command:
         lines += [f"Command: `{command}`", ""]
-    for table in atlas_tables(result):
-        title, header = table.title
-        lines += [f"### {title}", "", header, ""] + table_markdown(table) + [""]
+    for g, table in zip(result.groups, atlas_tables(result)):
+        lines += titled_markdown(table, "###")
+        inter = group_interactions_table(g, result.confidence)
+        if inter is not None:
+            lines += titled_markdown(inter, "####")
     lines.append(atlas_key(result.confidence))
+    if any(g.interactions for g in result.groups):
+        lines += ["", interactions_note(result.confidence)]
     return "\n".join(lines)
+
+
+def titled_markdown(table: Table, level: str = "###") -> list[str]:
+    """A table with its first title line as a heading of `level` and the others as a
+    paragraph (its notes are left to the caller)."""
+    title, *rest = table.title
+    lines = [f"{level} {title}", ""]
+    if rest:
+        lines += [" ".join(rest), ""]
+    return lines + table_markdown(table) + [""]
+
+
+@renders("markdown", BalanceResult)
+def balance_markdown(r: BalanceResult, command: str | None = None) -> str:
+    """A balance search's tables as markdown, each under a heading with its notes (with
+    `command`, first the line that reproduces them)."""
+    lines = [f"Command: `{command}`", ""] if command else []
+    title, *rest = balance_title(r)
+    lines += [f"**{title}**", ""] + [" · ".join(rest), ""]
+    for table in balance_tables(r):
+        lines += titled_markdown(table, "####") + [n for note in table.notes
+                                                   for n in (note, "")]
+    return "\n".join(lines).rstrip() + "\n"

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .._optional import missing
+from ..balancing.results import BalanceResult
 from ..display import renders
 from ..files import write_binary_file
 from ..formatting import finite, fixed, pct, sign_class
@@ -25,8 +26,8 @@ from ..validation import check_output_folder, check_output_path
 if TYPE_CHECKING:
     from types import ModuleType
 
-__all__ = ["check_plot_folder", "check_plot_path", "plot_comparison", "plot_formats",
-           "plot_group", "plot_summary", "pyplot"]
+__all__ = ["check_plot_folder", "check_plot_path", "plot_balance", "plot_comparison",
+           "plot_formats", "plot_group", "plot_summary", "pyplot"]
 
 
 def pyplot() -> ModuleType:
@@ -246,6 +247,63 @@ def plot_group(g: GroupResult, path: str | os.PathLike[str], title: str | None =
                          f"{base.n_games:,} for the base", ha="center", va="bottom",
              fontsize="small", color="0.3")
     fig.tight_layout(rect=(0, 0.03, 1, 0.97))
+    try:
+        _save(fig, path)
+    finally:
+        plt.close(fig)
+
+
+SIZE_MARKERS = {1: "o", 2: "s", 3: "^", 4: "D", 5: "v", 6: "P"}
+
+
+@renders("plot", BalanceResult)
+def plot_balance(r: BalanceResult, path: str | os.PathLike[str],
+                 title: str | None = None) -> None:
+    """Save the balance search's picture to `path`: each candidate's first-player score
+    (with its interval) against its mean game length, a marker per number of changes,
+    the winners labelled, the Pareto front joined, the base and 50% marked."""
+    plt = pyplot()
+    fig, ax = plt.subplots(figsize=(9, 5.5))
+    ax.axhline(50, color="black", linewidth=0.8)
+    base = r.base.get("confirm") or r.base.get("race") or r.base.get("screen")
+    if base is not None and base.n:
+        e = base.estimate("first_score")
+        ax.plot([base.estimate("mean_moves").value], [100 * e.value], "x", color="0.3",
+                markersize=9)
+        ax.annotate(f"{r.config.base} (base)", (base.estimate("mean_moves").value,
+                                                 100 * e.value), fontsize="small",
+                    xytext=(5, -12), textcoords="offset points", color="0.3")
+    for c in r.candidates:
+        if not c.measure.n:
+            continue
+        e, x = c.estimate("first_score"), c.estimate("mean_moves").value
+        color = "#a04000" if c.winner else ("0.6" if c.status in ("eliminated",
+                                                                   "infeasible") else "#1f5f9e")
+        ax.errorbar([x], [100 * e.value], yerr=[[100 * (e.value - e.low)],
+                                                [100 * (e.high - e.value)]],
+                    fmt=SIZE_MARKERS.get(c.size, "o"), color=color, capsize=3, markersize=6)
+        if c.winner:
+            ax.annotate(textwrap.fill(c.label, 28), (x, 100 * e.value), fontsize="x-small",
+                        xytext=(6, 4), textcoords="offset points")
+    front = sorted(r.pareto, key=lambda c: c.estimate("mean_moves").value)
+    if len(front) > 1:
+        ax.plot([c.estimate("mean_moves").value for c in front],
+                [100 * c.estimate("first_score").value for c in front], ":", color="0.4",
+                linewidth=1)
+    for size, marker in SIZE_MARKERS.items():
+        if any(c.size == size for c in r.candidates):
+            ax.plot([], [], marker, color="#1f5f9e",
+                    label=f"{size} change{'s' if size > 1 else ''}")
+    ax.legend(fontsize="small", loc="best")
+    ax.set_xlabel("mean game length (moves)")
+    ax.set_ylabel("first player's score (%): wins + half the draws")
+    ax.grid(alpha=0.3)
+    ax.set_title(title or f"Fair rule sets for {r.config.base} under {r.config.policy} "
+                          f"self-play", fontsize="medium")
+    fig.text(0.5, 0.005, f"winners (red): {pct(r.confidence, 0)} intervals on fresh deals; "
+                         f"others: their race games; grey: eliminated; dotted: the Pareto "
+                         f"front", ha="center", va="bottom", fontsize="small", color="0.3")
+    fig.tight_layout(rect=(0, 0.03, 1, 1))
     try:
         _save(fig, path)
     finally:

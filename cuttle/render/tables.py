@@ -10,29 +10,38 @@ interval, "pos"/"neg" for a difference whose interval excludes zero), group head
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..figures import (ANALYSIS, DIFFERENCE, END_REASONS, ENDS, GAMES, MATCHES, MEANS, SUMMARY,
                        Figure)
 from ..formatting import (finite, fixed, interval, number, pct, quantity, sign_class,
                           value)
+from ..rules import FLAG_NAMES
 from ..simulation.names import MATCH_FORMATS
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from ..analysis import Analysis
+    from ..balancing.results import BalanceResult
     from ..simulation.compare import ComparisonResult
     from ..simulation.results import SimulationResult
     from ..simulation.summary import Summary
     from ..stats import Estimate
+    from ..variants.interactions import Interaction
     from ..variants.results import AtlasResult, AtlasRow, GroupResult
 
-__all__ = ["ATLAS_COLUMNS", "Cell", "Column", "METHODS_NOTE", "Table", "analysis_table",
-           "atlas_header", "atlas_key", "atlas_rows", "atlas_tables", "comparison_notes",
-           "comparison_table", "comparison_title", "figures_table", "seating", "summary_sections",
-           "summary_table", "summary_title", "variant_value"]
+__all__ = ["ATLAS_COLUMNS", "Cell", "Column", "INTERACTION_COLUMNS", "METHODS_NOTE", "Table",
+           "analysis_table", "atlas_header", "atlas_key", "balance_candidates_table",
+           "balance_generation_table", "balance_pareto_table", "balance_race_note",
+           "balance_singles_table", "balance_tables", "balance_title",
+           "balance_winners_table",
+           "atlas_rows", "atlas_tables", "comparison_notes", "comparison_table",
+           "comparison_title", "figures_table", "group_interactions_table", "interaction_rows",
+           "interactions_note",
+           "interactions_table", "seating", "summary_sections", "summary_table",
+           "summary_title", "variant_value"]
 
 
 class Cell(NamedTuple):
@@ -328,3 +337,226 @@ def atlas_tables(result: AtlasResult) -> list[Table]:
     return [Table([g.title, atlas_header(g)], ATLAS_COLUMNS, atlas_rows(g),
                   row_classes={0: "best"}) for g in result.groups]
 
+
+# -- interactions (the atlas's groups, the balance designer) ------------------------------
+
+def _col(header: str, align: str = ">") -> Column:
+    """A column of the interactions' and the balance's tables: as wide as its header or
+    its widest cell, two spaces after the column before it."""
+    return Column(header, align, len(header), fit=True, gap="  ")
+
+
+def _columns(columns: list[Column]) -> list[Column]:
+    """The columns of a table: the first one without its gap."""
+    return [replace(columns[0], gap="")] + columns[1:] if columns else columns
+
+
+INTERACTION_COLUMNS = _columns([_col("changes A + B", "<"), _col("shift A"), _col("shift B"),
+                                _col("A + B (sum)"), _col("together"),
+                                _col("interaction (pp)"), _col("games")])
+
+
+def _interaction_games(x: Interaction) -> str:
+    s = f"{x.n:,}"
+    return s if x.status == "converged" else f"{s} ({x.status})"
+
+
+def interaction_rows(interactions: Iterable[Interaction]) -> list[list[Cell]]:
+    """One row per interaction (INTERACTION_COLUMNS): the shifts of the first player's
+    score in pp, the interaction with its interval, marked when it excludes 0."""
+    out = []
+    for x in interactions:
+        shifts = [Cell(fixed(100 * x.estimate(m).value, 2, True))
+                  for m in ("shift_a", "shift_b", "sum_of_shifts", "pair_shift")]
+        out.append([Cell(x.label), *shifts, _shift(x.estimate("interaction"), "pct"),
+                    Cell(_interaction_games(x))])
+    return out
+
+
+def interactions_note(confidence: float) -> str:
+    """The note under an interactions table."""
+    return (f"interactions: the first player's score (wins plus half the draws) under the "
+            f"base, each change alone and both together, on the same games; shifts against "
+            f"the base in percentage points; the interaction is the pair's shift minus the "
+            f"sum of the two shifts (0: they add up), with its {pct(confidence, 0)} interval "
+            f"(normal, per-game contrasts), in bold when it excludes 0.")
+
+
+def interactions_table(title: list[str], interactions: Iterable[Interaction],
+                       confidence: float) -> Table:
+    """The interactions of a group of changes."""
+    return Table(title, INTERACTION_COLUMNS, interaction_rows(interactions),
+                 [interactions_note(confidence)])
+
+
+def group_interactions_table(g: GroupResult, confidence: float) -> Table | None:
+    """The interactions table of an atlas group (None if it measured none)."""
+    if not g.interactions:
+        return None
+    changes = {x.a.label for x in g.interactions} | {x.b.label for x in g.interactions}
+    header = (f"Pairs of the {len(changes)} variants with the clearest shifts of the first "
+              f"player's score; each pair played until its interaction is known to "
+              f"±{fixed(200 * g.pairing.target)} pp (at most {g.pairing.max_games:,} games).")
+    return interactions_table([f"{g.title}: interactions", header], g.interactions,
+                              confidence)
+
+
+# -- the balance designer ----------------------------------------------------------------
+
+def _score_cells(e: Estimate) -> list[Cell]:
+    """A first-player score and its interval, in %."""
+    return [Cell(pct(e.value)), Cell(interval(e, "pct"), "iv")]
+
+
+def balance_title(r: BalanceResult) -> list[str]:
+    """The lines above the balance designer's tables: the search and its budget."""
+    c = r.config
+    limits = []
+    if c.max_draws is not None:
+        limits.append(f"draws at most {pct(c.max_draws)}")
+    if c.moves is not None:
+        limits.append(f"mean length {fixed(c.moves[0], 1)} to {fixed(c.moves[1], 1)} moves")
+    flags = "every flag" if len(c.flags) == len(FLAG_NAMES) else ", ".join(c.flags)
+    head = (f"cuttle balance: {c.base} under {c.policy} self-play, at most {c.k} "
+            f"change{'s' if c.k > 1 else ''}, seed {c.seed}")
+    lines = [head, f"changes of: {flags}" + (f"; {'; '.join(limits)}" if limits else "")]
+    done = f"{quantity(r.n_games, 'game')}"
+    if r.played_records:
+        done += (f"; this run played {quantity(r.played_records, 'chunk record')} in "
+                 f"{r.elapsed:,.0f} s")
+    if not r.complete:
+        done += " (unfinished: run the same command again to continue)"
+    return lines + [done]
+
+
+def balance_winners_table(r: BalanceResult) -> Table:
+    """The fairest rule set of each size: its confirmed figures (fresh deals, at the
+    result's confidence) and, with a check policy, its score under that policy."""
+    conf = pct(r.confidence, 0)
+    check = r.config.check
+    columns = [_col("changes", ">"), _col("rule set", "<"), _col("first score"),
+               _col(f"{conf} interval", "<"), _col("first wins"), _col("draws"),
+               _col("moves"), _col("games")]
+    if check:
+        columns += [_col(f"first score, {check}"), _col(f"{conf} interval", "<"),
+                    _col("games")]
+    rows = []
+    base = r.base.get("confirm") or r.base.get("race") or r.base.get("screen")
+    if base is not None and base.n:
+        rows.append(_winner_cells(0, "(base)", base, r.base.get("check"), check))
+    for size in sorted(r.winners):
+        w = r.winners[size]
+        rows.append(_winner_cells(size, w.label, w.measure, w.check, check))
+    return Table(["The fairest rule set of each size"], _columns(columns), rows,
+                 [f"first score: the first player's wins plus half the draws; {conf} "
+                  f"normal intervals (rates: Wilson) from games on fresh deals, after the "
+                  f"race chose the winners"], row_classes={0: "best"} if rows else {})
+
+
+def _winner_cells(size, label, m, check_m, check):
+    cells = [Cell(str(size)), Cell(label), *_score_cells(m.estimate("first_score")),
+             Cell(pct(m.estimate("first_mover_win_rate").value)),
+             Cell(pct(m.estimate("draw_rate").value)),
+             Cell(fixed(m.estimate("mean_moves").value, 1)), Cell(f"{m.n:,}")]
+    if check:
+        if check_m is not None and check_m.n:
+            cells += [*_score_cells(check_m.estimate("first_score")), Cell(f"{check_m.n:,}")]
+        else:
+            cells += [Cell(""), Cell(""), Cell("")]
+    return cells
+
+
+def balance_candidates_table(r: BalanceResult) -> Table:
+    """Every raced candidate, best first: its prediction, its race figures with the
+    race's simultaneous interval, its status."""
+    level = pct(r.candidates[0].race_level, 4) if r.candidates else ""
+    columns = [_col("changes", ">"), _col("rule set", "<"), _col("predicted"),
+               _col("race score"), _col(f"{level} interval", "<"), _col("draws"),
+               _col("moves"), _col("games"), _col("status", "<")]
+    rows = []
+    for c in r.candidates:
+        m = c.race
+        score = m.estimate("first_score", c.race_level)
+        status = c.status + (", winner" if c.winner else "") + (", Pareto" if c.pareto else "")
+        rows.append([Cell(str(c.size)), Cell(c.label),
+                     Cell("" if c.prediction is None else pct(c.prediction.value)),
+                     *_score_cells(score), Cell(pct(m.estimate("draw_rate").value)),
+                     Cell(fixed(m.estimate("mean_moves").value, 1)), Cell(f"{m.n:,}"),
+                     Cell(status)])
+    return Table(["The race"], _columns(columns), rows, [balance_race_note(r)])
+
+
+def balance_race_note(r: BalanceResult) -> str:
+    """How the race was decided."""
+    b = r.config.budget
+    level = pct(r.candidates[0].race_level, 4) if r.candidates else "n/a"
+    return (f"race: every candidate on the same fresh deals, chunks of {b.chunk_size:,} "
+            f"games; intervals at the simultaneous level {level} (Bonferroni over "
+            f"{b.per_size * r.config.k} candidates, {b.chunks(b.race_games)} looks and "
+            f"{r.config.statistics} statistic(s)); a candidate is eliminated once another "
+            f"of its size is surely nearer 50%; it stops once its interval is "
+            f"±{fixed(100 * b.race_target)} pp or at {b.race_games:,} games; predicted: "
+            f"the model's first score (additive, with measured interactions)")
+
+
+def balance_generation_table(r: BalanceResult) -> Table:
+    """By number of changes: the rule sets of the space and what became of them."""
+    columns = [_col("changes", ">"), _col("rule sets"), _col("not combined"),
+               _col("infeasible"), _col("dominated"), _col("beyond cap"),
+               _col("raced")]
+    rows = [[Cell(str(n)), *(Cell(f"{g[k]:,}") for k in ("space", "not_combined",
+                                                           "infeasible", "dominated",
+                                                           "beyond_cap", "raced"))]
+            for n, g in sorted(r.generation.items())]
+    note = (f"not combined: with a change whose shift is within "
+            f"±{fixed(100 * r.config.budget.negligible)} pp (as fair as without it, which "
+            f"has fewer changes); dominated: another "
+            f"rule set of the same size is surely fairer under the model (safe unless an "
+            f"unmeasured interaction exceeds the allowance, {fixed(100 * r.allowance)} "
+            f"pp); beyond cap: more than {r.config.budget.per_size} could be fairest, the "
+            f"nearest predictions were raced (not safe)")
+    return Table(["The search space"], _columns(columns), rows, [note])
+
+
+def balance_pareto_table(r: BalanceResult) -> Table:
+    """The Pareto front: no other candidate is nearer 50% with as few changes and games
+    as short."""
+    columns = [_col("changes", ">"), _col("rule set", "<"), _col("first score"),
+               _col("moves"), _col("from", "<")]
+    rows = [[Cell(str(c.size)), Cell(c.label), Cell(pct(c.estimate("first_score").value)),
+             Cell(fixed(c.estimate("mean_moves").value, 1)), Cell(c.stage)]
+            for c in r.pareto]
+    return Table(["The Pareto front: fairness, changes, length"], _columns(columns), rows,
+                 ["no candidate is nearer 50% with no more changes and games no longer "
+                  "(point estimates)"])
+
+
+def balance_singles_table(r: BalanceResult) -> Table:
+    """The single changes screened: each one's shift of the first player's score."""
+    conf = pct(r.confidence, 0)
+    columns = [_col("change", "<"), _col("shift (pp)"), _col("first score"),
+               _col("games"), _col("status", "<")]
+    base = r.base.get("screen")
+    rows = []
+    if base is not None and base.n:
+        rows.append([Cell(f"{r.config.base} (base)"), Cell(""),
+                     Cell(pct(base.estimate("first_score").value)), Cell(f"{base.n:,}"),
+                     Cell("base")])
+    for s in sorted(r.singles, key=lambda s: -abs(s.shift.value) if s.measure.n else 0):
+        rows.append([Cell(s.variant.label), _shift(s.shift, "pct"),
+                     Cell(pct(s.measure.estimate("first_score").value)),
+                     Cell(f"{s.measure.n:,}"), Cell(s.status)])
+    return Table(["Single changes (screening)"], _columns(columns), rows,
+                 [f"shift: the first player's score minus the base's on the same games, "
+                  f"{conf} interval (paired), in bold when it excludes 0"],
+                 row_classes={0: "best"} if rows else {})
+
+
+def balance_tables(r: BalanceResult) -> list[Table]:
+    """The balance designer's tables, in the order of its report."""
+    tables = [balance_winners_table(r), balance_pareto_table(r), balance_candidates_table(r),
+              balance_generation_table(r), balance_singles_table(r)]
+    if r.interactions:
+        tables.append(interactions_table(["Interactions of the pairs in the best "
+                                          "candidates"], r.interactions, r.confidence))
+    return tables

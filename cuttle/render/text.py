@@ -6,10 +6,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..analysis import Analysis
+from ..balancing.results import BalanceResult
 from ..display import renders
 from ..simulation.compare import ComparisonResult
 from ..simulation.summary import Summary
-from .tables import analysis_table, comparison_table, summary_table
+from .tables import analysis_table, balance_tables, balance_title, comparison_table, summary_table
 
 if TYPE_CHECKING:
     from .tables import Cell, Table
@@ -65,3 +66,13 @@ def comparison_text(c: ComparisonResult) -> str:
 def analysis_text(a: Analysis) -> str:
     """A move analysis as a text table."""
     return table_text(analysis_table(a))
+
+
+@renders("text", BalanceResult)
+def balance_text(r: BalanceResult) -> str:
+    """A balance search as text: its title, then each of its tables."""
+    parts = ["\n".join(balance_title(r))]
+    for table in balance_tables(r):
+        parts.append(table_text(table))
+    parts += [f"note: {n}" for n in r.notes]
+    return "\n\n".join(parts)

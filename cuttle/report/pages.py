@@ -1,7 +1,7 @@
 """Self-contained HTML pages: one file, inline CSS/SVG/JS, nothing fetched.
 
 `simulation_page(summary)` and `comparison_page(comparison)` are the report pages of
-`cuttle simulate/compare --html`: the tables of the text output (`cuttle.render.html`),
+`cuttle simulate/compare --html`, `balance_page(result)` that of `cuttle balance --html`: the tables of the text output (`cuttle.render.html`),
 charts of the figures with their intervals (which figure goes in which chart is the
 catalogue's `Figure.chart`), and the JSON of the run.  `save_page` writes a page whole or not at
 all.
@@ -20,16 +20,18 @@ from ..figures import SUMMARY
 from ..files import write_text
 from ..formatting import pct, quantity
 from ..render.html import STYLE, table_html, wrap
-from ..render.tables import comparison_table, summary_table
+from ..render.tables import balance_tables, balance_title, comparison_table, summary_table
+from ..stats import Estimate
 from ..simulation.names import MATCH_FORMATS
 from .charts import interval_chart, share_bar
 
 if TYPE_CHECKING:
+    from ..balancing.results import BalanceResult
     from ..simulation.compare import ComparisonResult
     from ..simulation.summary import Summary
 
-__all__ = ["comparison_charts", "comparison_page", "page", "save_page",
-           "simulation_page", "summary_charts"]
+__all__ = ["balance_charts", "balance_page", "comparison_charts", "comparison_page", "page",
+           "save_page", "simulation_page", "summary_charts"]
 
 PAGE_STYLE = """
 *{box-sizing:border-box}
@@ -153,6 +155,49 @@ def comparison_page(comparison: ComparisonResult) -> str:
     return page("cuttle comparison", body,
                 subtitle=f"{len(c)} rule sets · {each} each, the same deals · "
                          f"A = {c.players[0]}, B = {c.players[1]} · seed {c.seed}")
+
+
+def _from_even(e: Estimate) -> Estimate:
+    """A first-player score as its distance above (or below) an even game."""
+    return Estimate(e.value - 0.5, e.low - 0.5, e.high - 0.5)
+
+
+def balance_charts(r: BalanceResult) -> list[str]:
+    """The charts of a balance search: the winners' confirmed first-player scores (and
+    the base's) against 50%, and every raced candidate's race score at the race's
+    simultaneous level."""
+    conf = pct(r.confidence, 0)
+    rows = []
+    base = r.base.get("confirm")
+    if base is not None and base.n:
+        rows.append((f"{r.config.base} (base)", _from_even(base.estimate("first_score"))))
+    rows += [(f"{size}: {w.label}", _from_even(w.estimate("first_score")))
+             for size, w in sorted(r.winners.items())]
+    charts = []
+    if rows:
+        charts.append(interval_chart(f"The fairest rule sets: first player's score minus 50% "
+                                     f"(pp, {conf} intervals, fresh deals)", rows, "pp",
+                                     zero=True, width=860, label_width=380))
+    raced = [(c.label, _from_even(c.race.estimate("first_score", c.race_level)))
+             for c in r.candidates if c.race.n]
+    if raced:
+        level = pct(r.candidates[0].race_level, 4)
+        charts.append(interval_chart(f"The race: first player's score minus 50% (pp, "
+                                     f"simultaneous {level} intervals)", raced, "pp",
+                                     zero=True, width=860, label_width=380))
+    return charts
+
+
+def balance_page(result: BalanceResult) -> str:
+    """The report page of a balance search: its charts, tables and JSON."""
+    r = result
+    body = _section("Nearest an even game", "".join(balance_charts(r)))
+    for table in balance_tables(r):
+        title, *rest = table.title
+        table.title = rest
+        body += _section(title, wrap(table_html(table), False))
+    body += _section("Data", _json_details(r.as_dict()))
+    return page("cuttle balance", body, subtitle=" · ".join(balance_title(r)))
 
 
 def save_page(path: str | os.PathLike[str], html: str) -> None:

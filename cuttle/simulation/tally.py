@@ -158,6 +158,24 @@ class PairTally:
         s, q = self.diffs[("moves", "turns").index(metric)]
         return (-s if reverse else s), q
 
+    def reversed(self) -> PairTally:
+        """The same pair seen as (j, i)."""
+        return PairTally(self.table[:, [0, 2, 1, 3]].copy(),
+                         tuple((-s, q) for s, q in self.diffs))
+
+    def score_moments(self, reverse: bool = False) -> tuple[float, float]:
+        """(sum, sum of squares) of the per-game differences of player A's score (1 for a
+        win, 1/2 for a draw, 0 for a loss) between the two rule sets, i minus j (reverse:
+        j minus i); single games only.  Exact (quarters): a game's difference is +-1 when
+        its winner changed sides, +-1/2 when a draw came or went, and the 2x2 tables of
+        A's wins, B's wins and draws count both kinds of game.  (A's score is the first
+        player's when A moves first in every game.)"""
+        a, b, d = (self.cells(m) for m in ("win_rate_A", "win_rate_B", "draw_rate"))
+        total = (a[1] - a[2]) + (d[1] - d[2]) / 2         # (only i) - (only j)
+        off = (a[1] + a[2] + b[1] + b[2] - d[1] - d[2]) // 2   # winner changed sides
+        squares = off + (d[1] + d[2]) / 4
+        return (-total if reverse else total), squares
+
 
 # ---------------------------------------------------------------------------------------
 # The same numbers from per-game rows (games played in Python, and the tests' check).

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
     from ..rules import Rules
     from ..simulation import PairTally, Summary
+    from .interactions import Interaction
     from .rulesets import Variant
     from .run import AtlasConfig, Pairing
 
@@ -136,10 +137,13 @@ class AtlasRow:
 
 class GroupResult:
     """One base preset under one pairing: `rows[0]` the base, `rows[1:]` its variants
-    (in the order of the flag table)."""
+    (in the order of the flag table), and `interactions`: the pairs of the variants with
+    the clearest shifts, played together (`cuttle.variants.interactions.Interaction`)."""
 
-    def __init__(self, base: str, pairing: Pairing, rows: Iterable[AtlasRow]):
+    def __init__(self, base: str, pairing: Pairing, rows: Iterable[AtlasRow],
+                 interactions: Iterable[Interaction] = ()):
         self.base, self.pairing, self.rows = base, pairing, list(rows)
+        self.interactions = list(interactions)
 
     @property
     def policy(self) -> str:
@@ -177,8 +181,9 @@ class GroupResult:
 
     @property
     def complete(self) -> bool:
-        """Whether every variant converged or reached its cap."""
-        return all(r.status != "unfinished" for r in self.variants)
+        """Whether every variant and interaction converged or reached its cap."""
+        return all(r.status != "unfinished" for r in self.variants) and \
+            all(x.status != "unfinished" for x in self.interactions)
 
     def plot(self, path: str | PathLike[str], title: str | None = None) -> None:
         """Save the group's forest plot (see `cuttle.render.plot`) to `path`."""

@@ -9,6 +9,8 @@ For a flag of kind
   flag's `published` values;
 - "limit": no limit, every preset's limit and the flag's `published` values (the hand
   limit: none, 8 and 7);
+- "deal": every preset's deal and the flag's `explored` values (six cards each, five
+  each, six and seven, four and five, four and six, six and five);
 always without the base's own value (a value equal to the base's is not a variant of
 it).  A value that is not valid alone (``hand_limit_mode="no_draw"`` needs a hand limit)
 is played together with the first value of another flag, from the same lists, that
@@ -28,7 +30,7 @@ if TYPE_CHECKING:
 
     from ..rules import Flag, FlagValue
 
-__all__ = ["BASES", "Variant", "flag_values", "own_base", "variants"]
+__all__ = ["BASES", "Variant", "flag_values", "own_base", "singles", "variants"]
 
 BASES = ("classic", "cuttle.cards")
 
@@ -85,10 +87,10 @@ def flag_values(flag: Flag, base_value: FlagValue) -> list[FlagValue]:
         values = [not base_value]
     elif flag.kind == "choice":
         values = list(flag.values)
-    elif flag.kind == "goals":
-        values = preset_values + list(flag.published)
+    elif flag.kind in ("goals", "deal"):
+        values = preset_values + list(flag.published) + list(flag.explored)
     elif flag.kind == "limit":
-        values = [None] + preset_values + list(flag.published)
+        values = [None] + preset_values + list(flag.published) + list(flag.explored)
     else:
         raise ValueError(f"flag {flag.name!r} has an unknown kind {flag.kind!r}")
     return _distinct(values, base_value)
@@ -118,6 +120,22 @@ def own_base(preset: str) -> str:
     return min(BASES, key=lambda b: sum(flags[k] != v for k, v in PRESETS[b][0].items()))
 
 
+def singles(base: Rules, names: Iterable[str] | None = None) -> list[Variant]:
+    """Every value of every flag of `names` (default: the whole flag table, in its order)
+    alone on `base` (any Rules; see the module docstring), a value that is not valid
+    alone with the first companion from the same flags that makes it valid, without
+    duplicates; a value no companion makes valid is left out."""
+    names = list(FLAGS) if names is None else [n for n in FLAGS if n in set(names)]
+    candidates = {name: flag_values(FLAGS[name], base.flags[name]) for name in names}
+    out: list[Variant] = []
+    for name, values in candidates.items():
+        for value in values:
+            made = _with_companion(base, name, value, candidates)
+            if made is not None and all(v.rules != made[0] for v in out):
+                out.append(Variant(*made))
+    return out
+
+
 def variants(base: str = "classic") -> list[Variant]:
     """The atlas's variants of the preset `base`: every flag value alone (see the module
     docstring), then the named presets belonging to `base`, without duplicates."""
@@ -126,16 +144,12 @@ def variants(base: str = "classic") -> list[Variant]:
     base_rules = Rules(base.strip().lower())
     candidates = {name: flag_values(flag, base_rules.flags[name])
                   for name, flag in FLAGS.items()}
-    out: list[Variant] = []
     for name, values in candidates.items():
         for value in values:
-            made = _with_companion(base_rules, name, value, candidates)
-            if made is None:
+            if _with_companion(base_rules, name, value, candidates) is None:
                 raise ValueError(f"{name}={FLAGS[name].format(value)} is not valid on "
                                  f"{base_rules.preset}, alone or with any one other flag")
-            rules, changes = made
-            if all(v.rules != rules for v in out):
-                out.append(Variant(rules, changes))
+    out = singles(base_rules)
     for preset in PRESETS:
         if preset in BASES or preset == base_rules.preset or \
                 own_base(preset) != base_rules.preset:

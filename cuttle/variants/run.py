@@ -15,6 +15,13 @@ interrupted and resumed run takes the very same decisions and gives the very sam
 result as one uninterrupted run; so does a run on a cluster.  Before playing into a
 results file, each group fingerprints its engine and policy (`_GroupRun.fingerprint`)
 and refuses chunks of the file that another version played.
+
+Once every variant of a group has finished, its interactions are measured
+(`cuttle.variants.interactions`): the pairs of the variants with the clearest shifts of
+the first player's score (interval excluding 0) of `interactions` flags, one value of
+each, the largest shift, are played with the base and the two variants on the same games, from
+chunk 0 on (the records of the base and the variants are read back), until the
+interaction's half-width is at most twice the pairing's target or the cap.
 """
 
 from __future__ import annotations
@@ -25,7 +32,6 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from .._version import GAME_REVISION
-from ..errors import Interrupted
 from ..policies import is_search, policy_code, policy_name
 from ..rules import Rules
 from ..seeding import check_seed
@@ -33,7 +39,10 @@ from ..progress import Line, show_by_default
 from ..simulation import DEFAULT_MAX_MOVES, Tally, compare, simulate
 from ..simulation.api import MAX_CHUNK, MAX_MAX_MOVES, check_client
 from ..threads import check_threads
-from ..validation import check_confidence, check_count, check_fraction, check_output_path
+from ..validation import (check_confidence, check_count, check_fraction, check_int,
+                          check_output_path)
+from .chunks import ChunkPlayer, RunInterrupted
+from .interactions import Interaction, clear_changes, measure, pairs_of, score_shift
 from .results import AtlasResult, AtlasRow, GroupResult, first_shift, half_width
 from .store import Store, chunk_key, tally_to_json
 from .rulesets import BASES, variants
@@ -53,6 +62,7 @@ SEARCH = (0.015, 20_000, 200)
 # --quick: a small atlas in under a minute on two cores
 QUICK: dict[str, Any] = {"pairings": ("random", "greedy"), "target": 0.005,
                          "max_games": 200_000, "chunk_size": 10_000}
+INTERACTIONS = 6           # flags whose clearest variants' pairs a group measures (0: none)
 PLAYING, CONVERGED, CAPPED, UNFINISHED = "playing", "converged", "capped", "unfinished"
 FINGERPRINT_GAMES = {False: 64, True: 4}        # games per rule set (cheap, search)
 MAX_GAMES = 10 ** 12                            # a variant's cap
@@ -175,33 +185,23 @@ class AtlasConfig:
     and the confidence level and threads."""
 
     def __init__(self, bases: tuple[str, ...], pairings: tuple[Pairing, ...], seed: int,
-                 max_moves: int, confidence: float, threads: int | None):
+                 max_moves: int, confidence: float, threads: int | None,
+                 interactions: int = INTERACTIONS):
         self.bases, self.pairings = bases, pairings
         self.seed, self.max_moves = seed, max_moves
         self.confidence, self.threads = confidence, threads
+        self.interactions = interactions
 
     def as_dict(self) -> dict[str, Any]:
         return {"bases": list(self.bases), "pairings": [p.as_dict() for p in self.pairings],
                 "seed": self.seed, "max_moves": self.max_moves,
-                "confidence": self.confidence}
+                "confidence": self.confidence, "interactions": self.interactions}
 
 
-class AtlasInterrupted(Interrupted):
+class AtlasInterrupted(RunInterrupted):
     """Ctrl-C stopped an atlas: `result` is the atlas so far (every finished chunk; the
     variants still playing are marked unfinished), and every finished chunk is in the
     results file, if there is one."""
-
-    def __init__(self, result: AtlasResult, path: str | None = None):
-        # done: the records (chunks of games under one rule set) this run played
-        super().__init__(result, result.played_records, None, "chunk record")
-        self.path = path
-
-    def __str__(self):
-        s = f"interrupted after playing {self.done:,} chunk records"
-        if self.path:
-            s += (f"; every finished chunk is in {self.path}: run the same command again "
-                  f"to continue")
-        return s
 
 
 class _Status:
@@ -227,6 +227,11 @@ class _Status:
 
 def _status_text(info):
     head = f"atlas, {info['players'][0]} self-play, {info['base']}: chunk {info['chunk']}"
+    if info.get("stage") == "interactions":
+        head = f"atlas, {info['players'][0]} self-play, {info['base']}: interactions, " \
+               f"chunk {info['chunk']}"
+        done = "done, " if info.get("finished") else ""
+        return f"{head} {done}{info['playing']} of {info['total']} pairs playing"
     if info.get("finished"):
         return (f"{head} done, {info['playing']} of {info['variants']} variants still "
                 f"playing")
@@ -268,6 +273,7 @@ class _GroupRun:
         self.chunks = 0
         self.played = 0               # records played (and written) by this run
         self.engine = None            # the fingerprint, when playing into a file
+        self.interactions: list[Interaction] = []
 
     def key(self, rules, chunk):
         c, p = self.config, self.pairing
@@ -293,8 +299,39 @@ class _GroupRun:
     def run(self, store, client, status, play):
         if store is not None and play:
             self.engine = self.fingerprint()
+        self.play_variants(store, client, status, play)
+        if self.config.interactions and all(r.status in (CONVERGED, CAPPED)
+                                            for r in self.runs):
+            self.play_interactions(store, client, status, play)
+
+    def play_interactions(self, store, client, status, play):
+        """The interactions of the variants with the clearest score shifts."""
+        conf = self.config.confidence
+        shifts = [(r.variant, score_shift(r.tally, r.pair, conf)) for r in self.runs]
+        clear = clear_changes(shifts, self.config.interactions)
+        self.interactions = [Interaction(self.base, a, b, ab, conf)
+                             for a, b, ab in pairs_of(clear, self.base)]
+        p = self.pairing
+        player = ChunkPlayer(store, p.players, self.config.seed, self.config.max_moves,
+                             p.chunk_size, threads=self.config.threads, client=client,
+                             engine=self.engine, play=play)
+        info = {"players": p.players, "base": self.base.preset}
+        try:
+            measure(self.interactions, player, target=2 * p.target, max_chunks=p.max_chunks,
+                    status=lambda d: status(dict(info, **d), final=bool(d.get("finished"))))
+        finally:
+            self.played += player.played
+
+    def play_variants(self, store, client, status, play):
         while True:
             active = [r for r in self.runs if r.status == PLAYING]
+            if store is not None and not play:
+                # reading only: a variant whose chunk the file lacks stops there, the
+                # others go on (an interrupted file shows each variant as far as it got)
+                for r in active:
+                    if self.key(r.variant.rules, self.chunks) not in store:
+                        r.status = UNFINISHED
+                active = [r for r in active if r.status == PLAYING]
             if not active:
                 return
             info = {"players": self.pairing.players, "base": self.base.preset,
@@ -361,7 +398,10 @@ class _GroupRun:
             status = UNFINISHED if r.status == PLAYING else r.status
             rows.append(AtlasRow(r.variant, r.variant.rules, r.tally, r.pair, r.base_tally,
                                  r.chunks, status, **common))
-        return GroupResult(self.base.preset, p, rows)
+        for x in self.interactions:
+            if x.status == "playing":
+                x.status = UNFINISHED
+        return GroupResult(self.base.preset, p, rows, self.interactions)
 
 
 def atlas(pairings: str | Pairing | Iterable[str | Pairing] | None = None,
@@ -372,7 +412,8 @@ def atlas(pairings: str | Pairing | Iterable[str | Pairing] | None = None,
           results: str | PathLike[str] | None = None, max_moves: int = DEFAULT_MAX_MOVES,
           confidence: float = 0.95, threads: int | None = None, client: Client | None = None,
           progress: bool | Callable[[dict[str, Any]], object] | None = None,
-          play: bool = True, quick: bool = False) -> AtlasResult:
+          play: bool = True, quick: bool = False,
+          interactions: int = INTERACTIONS) -> AtlasResult:
     """The variant atlas: how each house rule shifts the game against its base preset.
 
     For each pairing (a policy name playing both seats; default: random, greedy and,
@@ -393,7 +434,10 @@ def atlas(pairings: str | Pairing | Iterable[str | Pairing] | None = None,
     result as one uninterrupted run.  play=False plays nothing: the atlas of what the
     file holds (variants it lacks chunks for are "unfinished").  quick=True: a small
     atlas in under a minute (random and greedy, 0.5 points, small caps), unless
-    those options are given.  client: a dask.distributed Client to play the chunks on.
+    those options are given.  interactions: how many variants of each group, those with
+    the clearest shifts of the first player's score, have their pairs measured once the
+    group's variants are done (`cuttle.variants.interactions`; 0: none).  client: a
+    dask.distributed Client to play the chunks on.
     threads, max_moves, seed, confidence as for `cuttle.simulate`.  Ctrl-C raises
     `AtlasInterrupted` (a `cuttle.Interrupted`) with the atlas so far.
     """
@@ -404,6 +448,7 @@ def atlas(pairings: str | Pairing | Iterable[str | Pairing] | None = None,
         chunk_size = QUICK["chunk_size"] if chunk_size is None else chunk_size
     config = _config(pairings, bases, seed, target, max_games, chunk_size, max_moves,
                      confidence, threads)
+    config.interactions = check_int(interactions, "interactions", 0, 20)
     if not play and results is None:
         raise ValueError("play=False reports what a results file holds: give results=PATH")
     if play and results is not None:

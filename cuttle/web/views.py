@@ -146,7 +146,7 @@ def _flag_input(f) -> str:
     elif f.kind == "choice":
         opts = list(f.values)
     else:
-        ph = "e.g. 15,14,10,7,5" if f.kind == "goals" else "e.g. 7, or none"
+        ph = {"goals": "e.g. 15,14,10,7,5", "deal": "e.g. 6,6"}.get(f.kind, "e.g. 7, or none")
         return (f'<input type="text" id="flag-{name}" data-flag="{name}" '
                 f'placeholder="{ph}" aria-label="{name}" autocomplete="off">')
     options = '<option value="">(preset)</option>' + "".join(
@@ -187,8 +187,8 @@ def start_page(start_token: str) -> str:
       aria-describedby="strength-value">
     <output id="strength-value">{DEFAULT_ISMCTS_ITERATIONS:,} iterations</output></div>
   <fieldset class="row"><legend>Your seat</legend>
-    <label><input type="radio" name="seat" value="0" checked> player 0 (5 cards, moves first)</label>
-    <label><input type="radio" name="seat" value="1"> player 1 (6 cards)</label></fieldset>
+    <label><input type="radio" name="seat" value="0" checked> player 0 (moves first; 5 cards unless the deal says otherwise)</label>
+    <label><input type="radio" name="seat" value="1"> player 1 (6 cards unless the deal says otherwise)</label></fieldset>
   <div class="row"><label for="seed">Seed</label>
     <input type="text" id="seed" name="seed" inputmode="numeric" placeholder="random"></div>
   <details><summary>Start from a position (optional)</summary>

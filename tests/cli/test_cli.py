@@ -220,7 +220,7 @@ def test_usage_errors_show_the_subcommand_usage(capsys):
 # sub-command's unknown options up to the top level, which named the wrong usage).
 COMMANDS = {"simulate": [], "compare": ["classic"], "rules": [], "play": [],
             "replay": ["game.json"], "analyse": ["position"], "analyze": ["position"],
-            "atlas": [], "serve": [], "review": ["game.json"]}
+            "atlas": [], "balance": [], "serve": [], "review": ["game.json"]}
 
 
 def test_every_command_is_in_the_unknown_option_test():

@@ -946,6 +946,7 @@ FLAG_CHOICES = {
     "nine": ["return", "freeze", "topdeck"],
     "four": ["choice", "random", "draw"],
     "king_goals": [(21, 14, 10, 7, 5), (21, 14, 10, 5, 0), (15, 14, 10, 7, 5)],
+    "deal": [(5, 6), (6, 6), (8, 8), (1, 3)],
 }
 BOOL_FLAGS = [k for k in ref.FLAGS if isinstance(PRESETS["classic"][k], bool)]
 
@@ -966,8 +967,9 @@ def random_deal(rules_, seed):
     n = 53 if rules_["joker"] else 52
     cards = [card_text(i) for i in range(n)]
     rng.shuffle(cards)
-    return ReferenceGame(rules_, hands=(cards[:5], cards[5:11]), points=((), ()),
-                         permanents=((), ()), scrap=[], deck=cards[11:],
+    a, b = rules_["deal"]
+    return ReferenceGame(rules_, hands=(cards[:a], cards[a:a + b]), points=((), ()),
+                         permanents=((), ()), scrap=[], deck=cards[a + b:],
                          rng_state=(seed + 1, 2, 3, 4))
 
 

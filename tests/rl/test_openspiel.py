@@ -54,6 +54,25 @@ def test_the_deal_is_chance_and_observations_come_from_the_core():
     assert again.game.observation(0) == g.observation(0) and again.returns() == state.returns()
 
 
+@pytest.mark.parametrize("hands", [(6, 6), (8, 1), (1, 8)])
+def test_the_deal_follows_the_rules(hands):
+    name = cuttle.openspiel.game_string(cuttle.Rules(deal=hands, joker=True))
+    assert f"deal:{hands[0]}/{hands[1]}" in name
+    game, state = deal(4, name)
+    g = state.game
+    assert (len(g.hand(0)), len(g.hand(1)), len(g.deck)) == (*hands, 53 - sum(hands))
+    assert state.current_player() == 0
+    # Halfway through the deal, each player's view holds its own dealt cards only.
+    part = game.new_initial_state()
+    for a in state.history()[:hands[0] + 1]:
+        part.apply_action(a)
+    recall = make_observation(game, pyspiel.IIGObservationType(perfect_recall=True))
+    dealt = [str(cuttle.cards.CARDS[a]) for a in part.history()]
+    assert recall.string_from(part, 0) == f"p0 dealt: {' '.join(dealt[:hands[0]])}"
+    assert recall.string_from(part, 1) == f"p1 dealt: {dealt[hands[0]]}"
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
 def test_resampling_keeps_the_information_state_and_rebuilds_the_other_players():
     game, state = deal(3)
     rng = np.random.default_rng(4)

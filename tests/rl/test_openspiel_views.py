@@ -105,7 +105,8 @@ def relabelled(state, viewer, rng):
     replay, seen = game.new_initial_state(), set()
 
     if viewer is not None:                 # its own dealt cards
-        seen.update(dealt[:5] if viewer == 0 else dealt[5:11])
+        a, b = game.rules.deal
+        seen.update(dealt[:a] if viewer == 0 else dealt[a:a + b])
 
     def look(g):
         if g is None:                      # still dealing
@@ -322,7 +323,8 @@ def check_sample(state, sample, p):
     assert sample.history()[n:] == state.history()[n:]
     dealt = sample.history()[:n]
     assert sorted(dealt) == sorted(state.history()[:n])
-    own = slice(0, 5) if p == 0 else slice(5, 11)
+    a, b = state.get_game().rules.deal
+    own = slice(0, a) if p == 0 else slice(a, a + b)
     assert dealt[own] == state.history()[own]
     # The player's views (public ones included) are the real state's ...
     assert views(sample, OWN + PUBLIC, p) == views(state, OWN + PUBLIC, p)

@@ -28,6 +28,8 @@ def rules_values(draw):
             flags[name] = draw(st.sampled_from(f.values))
         elif f.kind == "limit":
             flags[name] = draw(st.none() | st.integers(0, 53))
+        elif f.kind == "deal":
+            flags[name] = tuple(draw(st.lists(st.integers(1, 8), min_size=2, max_size=2)))
         else:
             flags[name] = tuple(draw(st.lists(st.integers(1, 30), min_size=5, max_size=5)))
     try:

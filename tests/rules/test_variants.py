@@ -55,6 +55,7 @@ def test_rules_are_hashable_and_replace_returns_changed_copy():
     ("open_hands", False, False),
     ("reveal_on_empty_deck", False, True),
     ("sudden_death", False, False),
+    ("deal", (5, 6), (5, 6)),
 ])
 def test_preset_flag_values(flag, classic, cc):
     assert getattr(CLASSIC, flag) == classic

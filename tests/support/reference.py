@@ -13,7 +13,7 @@ Only the standard library is used.  Nothing here imports the core.
 
 from itertools import combinations
 
-__all__ = ["ReferenceGame", "card_index", "card_text", "PRESETS", "FLAGS"]
+__all__ = ["ReferenceGame", "card_index", "card_text", "deal", "PRESETS", "FLAGS"]
 
 # ---------------------------------------------------------------------------
 # Cards (R§1, D:Notation)
@@ -72,7 +72,7 @@ FLAGS = (
     "strict_oneoffs", "four", "queens_protect_queens", "queen_stops_scuttles",
     "one_queen_each", "eight_breaks_glasses", "ten_blocks_scuttle",
     "ten_discards", "strict_scuttle", "joker", "open_hands",
-    "reveal_on_empty_deck", "sudden_death",
+    "reveal_on_empty_deck", "sudden_death", "deal",
 )
 
 PRESETS = {
@@ -99,6 +99,7 @@ PRESETS = {
         "open_hands": False,
         "reveal_on_empty_deck": False,
         "sudden_death": False,
+        "deal": (5, 6),
     },
     "cuttle.cards": {
         "king_goals": (21, 14, 10, 5, 0),
@@ -123,6 +124,7 @@ PRESETS = {
         "open_hands": False,
         "reveal_on_empty_deck": True,
         "sudden_death": False,
+        "deal": (5, 6),
     },
 }
 
@@ -161,6 +163,43 @@ class _Xoshiro256ss:
 
     def state(self):
         return tuple(self.s)
+
+
+def _splitmix64(x):
+    """(new state, output) of splitmix64 (D:random stream)."""
+    x = (x + 0x9E3779B97F4A7C15) & MASK64
+    z = x
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    return x, z ^ (z >> 31)
+
+
+def stream_state(seed, index=0):
+    """The four words of game `index`'s stream of a run seeded `seed`: stream 2*index
+    (D:random stream)."""
+    x, base = _splitmix64(seed & MASK64)
+    x = base ^ ((2 * index * 0xD1B54A32D192ED03) & MASK64)
+    words = []
+    for _ in range(4):
+        x, z = _splitmix64(x)
+        words.append(z)
+    return tuple(words)
+
+
+def deal(rules, seed, index=0):
+    """Game `index` of a run seeded `seed`, dealt (D#20, D:random stream): the cards
+    shuffled by Fisher-Yates from the last position down, P0 the first a, P1 the next
+    b, the rest the deck (top first)."""
+    rng = _Xoshiro256ss(stream_state(seed, index))
+    a, b = rules["deal"]
+    cards = list(range(53 if rules["joker"] else 52))
+    for j in range(len(cards) - 1, 0, -1):
+        k = rng.rand_below(j + 1)
+        cards[j], cards[k] = cards[k], cards[j]
+    return ReferenceGame(rules, hands=[[card_text(c) for c in cards[:a]],
+                                      [card_text(c) for c in cards[a:a + b]]],
+                         points=[[], []], permanents=[[], []], scrap=[],
+                         deck=[card_text(c) for c in cards[a + b:]], rng_state=rng.state())
 
 
 # ---------------------------------------------------------------------------
@@ -280,6 +319,11 @@ class ReferenceGame:
                 raise ValueError(f"flag {k}={R[k]!r}: choose from {vals}")
         if R["hand_limit"] is not None and (not isinstance(R["hand_limit"], int) or R["hand_limit"] < 0):
             raise ValueError("hand_limit must be None or a non-negative int")
+        # D#20: 1 to 8 cards to each player.
+        if not (isinstance(R["deal"], (tuple, list)) and len(R["deal"]) == 2 and
+                all(isinstance(x, int) and 1 <= x <= 8 for x in R["deal"])):
+            raise ValueError("deal must be two ints from 1 to 8")
+        R["deal"] = tuple(R["deal"])
 
     @staticmethod
     def _parse_point(text):

@@ -75,6 +75,14 @@ class Engine:
         g = pos(rules, **kwargs)
         return RefAdapter(g) if self.name == "reference" else g
 
+    def deal(self, rules=CLASSIC, seed=0, index=0):
+        """Game `index` of a run seeded `seed`, dealt by this engine itself (the
+        reference deals by the documented shuffle, not from the core's position)."""
+        if self.name == "core":
+            return cuttle.Game.from_run(rules, seed=seed, index=index)
+        from support.reference import deal
+        return RefAdapter(None, rules, deal(dict(rules.flags), seed, index))
+
     def __repr__(self):
         return self.name
 
@@ -82,10 +90,10 @@ class Engine:
 class RefAdapter:
     """The part of the cuttle.Game API the scenarios use, on a ReferenceGame."""
 
-    def __init__(self, game):
+    def __init__(self, game, rules=None, ref=None):
         from support.helpers import reference_from_game
-        self.rules = game.rules
-        self.ref = reference_from_game(game)
+        self.rules = game.rules if game is not None else rules
+        self.ref = reference_from_game(game) if game is not None else ref
         self.moves = []
 
     def _snap(self):

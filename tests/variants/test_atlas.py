@@ -94,7 +94,7 @@ def test_a_run_stopped_and_resumed_is_one_run(small, tmp_path):
     again = atlas(results=str(path), **SMALL)
     assert again.played_records == 0 and same(again, small)
     lines = path.read_text().splitlines()
-    keys = [tuple(json.loads(x)[k] for k in ("rules", "chunk")) for x in lines[1:]]
+    keys = [tuple(json.loads(x)[k] for k in ("base", "rules", "chunk")) for x in lines[1:]]
     assert len(keys) == len(set(keys)) == part.played_records + resumed.played_records
     # read only: the same tables, and unfinished rows for a file that lacks chunks
     assert same(atlas(results=str(path), play=False, **SMALL), small)
@@ -102,6 +102,21 @@ def test_a_run_stopped_and_resumed_is_one_run(small, tmp_path):
     head.write_text("\n".join(lines[:20]) + "\n")
     partial = atlas(results=str(head), play=False, **SMALL)
     assert not partial.complete and head.read_text().count("\n") == 20
+    # a variant whose later chunk is missing stops there; the others read on
+    rows = [json.loads(x) for x in lines[1:]]
+    last = max(r["chunk"] for r in rows if r["rules"] != r["base"])
+    cut = next(r["rules"] for r in rows if r["chunk"] == last and r["rules"] != r["base"])
+    others = {r["rules"] for r in rows if r["chunk"] == last} - {cut}
+    gap = tmp_path / "gap.jsonl"
+    gap.write_text("\n".join([lines[0]] + [x for x, r in zip(lines[1:], rows)
+                                           if (r["rules"], r["chunk"]) != (cut, last)]) + "\n")
+    full = small.group("classic", "random")
+    read = atlas(results=str(gap), play=False, **SMALL).group("classic", "random")
+    for a, b in zip(read.variants, full.variants):
+        if str(a.rules) == cut:
+            assert a.status == "unfinished" and a.n_games == b.n_games - 1000
+        elif str(a.rules) in others:
+            assert (a.status, a.n_games) == (b.status, b.n_games)
     head.write_text(lines[0] + "\n")                 # nothing played yet
     empty = atlas(results=str(head), play=False, **SMALL).group("classic", "random")
     assert {r.status for r in empty.variants} == {"unfinished"}
@@ -191,9 +206,13 @@ def test_outputs(small, tmp_path):
     text = small.markdown(command="cuttle atlas ...")
     assert text.startswith("Command: `cuttle atlas ...`")
     assert "### classic, random self-play" in text and "| **classic (base)** |" in text
-    assert text.count("\n|") == 2 + len(g.rows)      # header, separator, rows
+    inter = len(g.interactions)
+    assert inter                                      # its interactions' table, too
+    # header, separator, rows; the same for the interactions
+    assert text.count("\n|") == 2 + len(g.rows) + 2 + inter
     html = small._repr_html_()
-    assert html.count("<tr") == 1 + len(g.rows) and "classic, random self-play" in html
+    assert html.count("<tr") == 1 + len(g.rows) + 1 + inter
+    assert "classic, random self-play" in html
     assert 'class="pos"' in html and 'class="neg"' in html   # clear shifts stand out
     d = small.as_dict()
     rows = d["groups"][0]["rows"]
@@ -212,7 +231,8 @@ def test_outputs(small, tmp_path):
     assert lines[0] == ("base,policy,variant,rules,status,games,metric,value,low,high,shift,"
                         "shift_low,shift_high,statistic")
     assert lines[1].split(",")[6] == "first" and lines[1].endswith(",first_mover_win_rate")
-    assert len(lines) == 1 + len(g.rows) * 9
+    assert len(lines) == 1 + len(g.rows) * 9 + len(g.interactions) * 5
+    assert lines[-1].endswith(",interaction") and "+" in lines[-1]
     paths = small.plot(str(tmp_path))
     assert [p.rsplit("/", 1)[-1] for p in paths] == ["classic-random.png"]
     assert (tmp_path / "classic-random.png").stat().st_size > 10_000

@@ -1,0 +1,570 @@
+"""`balance()`: the search, stage by stage.
+
+1. **Screen**: the base and every single change, paired on the same games (stage 0 of
+   the run's games), chunk by chunk, each change until the interval of its shift of the
+   first player's score is narrow enough (`screen_target`) or its cap.
+2. **Generate** (`cuttle.balancing.model`): every rule set of at most k changes predicted
+   from the singles (additively); per size the few that could be the fairest.
+3. **Interactions** (k >= 2): the pairs of changes inside those candidates, nearest 50%
+   first, on the same games as the screening (`cuttle.variants.interactions`); then the
+   candidates are generated again with the measured interactions.
+4. **Race** (`cuttle.balancing.racing`): those candidates on fresh games (stage 1), with
+   simultaneous intervals, losers dropped at each look.
+5. **Confirm**: the winner of each size (nearest 50%) on fresh games again (stage 2)
+   until its 95% interval is narrow enough (`confirm_target`): its published figures,
+   free of the race's selection.
+6. **Check** (optional): the winners and the base under another policy (`check`,
+   typically the strongest search bot), on stage 3's games.
+
+Every stage plays through a `ChunkPlayer`, so every chunk goes to the results file at
+once and a run continues where it stopped, taking the same decisions; a record carries
+the fingerprint of the engine and policy that played its two rule sets (a hash of a few
+games of each), and a run refuses records another version played.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from dataclasses import asdict, dataclass, fields, replace
+from typing import TYPE_CHECKING, Any
+
+from ..policies import is_search, policy_name
+from ..progress import Line, clock, show_by_default
+from ..rules import Rules
+from ..seeding import check_seed
+from ..simulation import DEFAULT_MAX_MOVES, simulate
+from ..simulation.api import MAX_CHUNK, MAX_MAX_MOVES, check_client
+from ..threads import check_threads
+from ..validation import (check_confidence, check_count, check_fraction, check_int,
+                          check_output_path)
+from ..variants.chunks import ChunkPlayer, RunInterrupted, first_chunk
+from ..variants.interactions import Interaction, combine, measure
+from ..variants.run import FINGERPRINT_GAMES
+from ..variants.store import Store, tally_to_json
+from .model import allowance, generate, pairs_to_measure
+from .racing import PLAYING, UNFINISHED, Entry, look, simultaneous_level, winners
+from .results import BalanceResult, CandidateResult, Measure, Single
+from .space import flag_names, single_changes, space_size
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+    from os import PathLike
+
+    from distributed import Client
+
+__all__ = ["BalanceConfig", "BalanceInterrupted", "Budget", "CHEAP", "DEFAULT_SEED", "QUICK",
+           "SEARCH", "balance"]
+
+DEFAULT_SEED = 1
+STAGES = {"screen": 0, "race": 1, "confirm": 2, "check": 3}
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much each stage plays (games; targets are half-widths as fractions: 0.005 =
+    0.5 percentage points).  `chunk_size`: games per chunk (the unit of the results file,
+    of stopping and of Ctrl-C); `screen_target`, `screen_games`: a single change stops
+    once the interval of its score shift is that narrow, or at that many games;
+    `negligible`: a change whose shift interval lies within ``±negligible`` is not
+    combined; `pairs`: how many pairs of changes have their interaction measured;
+    `interaction_target`,
+    `interaction_games`: each interaction's; `per_size`: candidates raced per size;
+    `race_target`, `race_games`: a raced candidate stops once its score interval (at
+    the race's simultaneous level) is that narrow, or at that many games;
+    `confirm_target`, `confirm_games`: a winner's confirmation (95% interval);
+    `allowance`: the smallest allowance for an unmeasured interaction (score);
+    `moves_allowance`: the same for the mean length, in moves."""
+
+    chunk_size: int
+    screen_target: float
+    screen_games: int
+    negligible: float
+    pairs: int
+    interaction_target: float
+    interaction_games: int
+    per_size: int
+    race_target: float
+    race_games: int
+    confirm_target: float
+    confirm_games: int
+    allowance: float = 0.01
+    moves_allowance: float = 2.0
+
+    def checked(self) -> Budget:
+        """The same budget, every field checked (ValueError naming the bad one)."""
+        for f in fields(self):
+            v = getattr(self, f.name)
+            if f.name.endswith(("target", "allowance", "negligible")) and \
+                    f.name != "moves_allowance":
+                check_fraction(v, f.name)
+            elif f.name == "moves_allowance":
+                if not (isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0):
+                    raise ValueError(f"moves_allowance must be a number of moves >= 0, "
+                                     f"not {v!r}")
+            elif f.name == "chunk_size":
+                check_count(v, f.name, MAX_CHUNK)
+            elif f.name in ("pairs", "per_size"):
+                check_int(v, f.name, 1, 64)
+            else:
+                check_count(v, f.name, 10 ** 12)
+        return self
+
+    def chunks(self, games: int) -> int:
+        """`games` in whole chunks (at least one)."""
+        return max(1, -(-games // self.chunk_size))
+
+
+# Cheap policies (random, greedy, expert) and searches; --quick: under a minute.
+CHEAP = Budget(chunk_size=10_000, screen_target=0.005, screen_games=100_000,
+               negligible=0.0025, pairs=15, interaction_target=0.01,
+               interaction_games=100_000, per_size=6, race_target=0.01, race_games=300_000,
+               confirm_target=0.005, confirm_games=200_000)
+SEARCH = Budget(chunk_size=200, screen_target=0.03, screen_games=4_000, negligible=0.0025,
+                pairs=6, interaction_target=0.05, interaction_games=4_000, per_size=3,
+                race_target=0.04, race_games=8_000, confirm_target=0.02,
+                confirm_games=10_000)
+QUICK = Budget(chunk_size=2_000, screen_target=0.015, screen_games=4_000, negligible=0.0025,
+               pairs=3, interaction_target=0.03, interaction_games=4_000, per_size=2,
+               race_target=0.03, race_games=6_000, confirm_target=0.015, confirm_games=6_000)
+QUICK_FLAGS = ("king_goals", "four", "strict_scuttle", "joker", "sudden_death", "deal")
+CHECK_CHUNK = {False: 10_000, True: 100}        # chunk size of the check, by search
+
+
+class BalanceConfig:
+    """What a search plays: `base` (Rules), `policy`, `k`, the flags it may change
+    (`flags`), `deals` (None: the deal flag's own values), the constraints (`max_draws`,
+    `moves`), `budget`, `check` (a policy, or None) and `check_games`, `seed`,
+    `max_moves`, `confidence`, `threads`."""
+
+    def __init__(self, base: Rules, policy: str, k: int, flags: list[str],
+                 deals: list[tuple[int, int]] | None, max_draws: float | None,
+                 moves: tuple[float, float] | None, budget: Budget, check: str | None,
+                 check_games: int, seed: int, max_moves: int, confidence: float,
+                 threads: int | None):
+        self.base, self.policy, self.k, self.flags, self.deals = base, policy, k, flags, deals
+        self.max_draws, self.moves, self.budget = max_draws, moves, budget
+        self.check, self.check_games = check, check_games
+        self.seed, self.max_moves, self.confidence, self.threads = (seed, max_moves,
+                                                                    confidence, threads)
+
+    @property
+    def statistics(self) -> int:
+        """How many statistics the race tests per look (the score, and the constraints)."""
+        return 1 + (self.max_draws is not None) + (self.moves is not None)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The settings as JSON."""
+        return {"base": str(self.base), "policy": self.policy, "k": self.k,
+                "flags": self.flags, "deals": None if self.deals is None else
+                [list(d) for d in self.deals],
+                "max_draws": self.max_draws,
+                "moves": None if self.moves is None else list(self.moves),
+                "budget": asdict(self.budget), "check": self.check,
+                "check_games": self.check_games if self.check else None,
+                "seed": self.seed, "max_moves": self.max_moves,
+                "confidence": self.confidence}
+
+
+class BalanceInterrupted(RunInterrupted):
+    """Ctrl-C stopped a search: `result` is the search so far (every finished chunk;
+    what was still playing is "unfinished"); every finished chunk is in the results
+    file, if there is one."""
+
+
+class _Status:
+    """Progress on stderr (a `cuttle.progress.Line`), or a callable given each step as a
+    dict; the line says the stage, what still plays, the games played and the time left
+    at most in the stage (every candidate playing to its cap, at the rate so far)."""
+
+    def __init__(self, mode, head):
+        self.callback = mode if callable(mode) else None
+        tty = show_by_default()
+        show = self.callback is None and (tty if mode is None else bool(mode))
+        self.line = Line(inplace=tty) if show else None
+        self.head = head
+
+    def __call__(self, info, final=False):
+        if self.callback is not None:
+            self.callback(dict(info))
+        elif self.line is not None:
+            self.line.show(lambda: self.text(info), final)
+
+    def text(self, info):
+        out = f"{self.head}: {info['stage']}, chunk {info['chunk']}"
+        if info.get("done") is not None and info.get("count"):
+            out += f" {info['done'] / info['count']:4.0%}"
+        out += f", {info['playing']} of {info['total']} playing"
+        rate, left = info.get("rate"), info.get("left")
+        if rate and left is not None:
+            out += f"; {info.get('games', 0):,} games at {rate:,.0f}/s, at most " \
+                   f"{clock(left / rate)} left in this stage"
+        return out
+
+    def close(self):
+        if self.line is not None:
+            self.line.clear()
+
+
+class _Run:
+    """The state of one search, filled stage by stage (what `result()` reports at any
+    moment, also after Ctrl-C)."""
+
+    def __init__(self, config: BalanceConfig, store: Store | None, client, status, play):
+        self.config, self.store, self.status, self.play = config, store, status, play
+        self.t0 = time.perf_counter()
+        b = config.budget
+        check = store is not None and play
+        self.players = {
+            config.policy: ChunkPlayer(store, (config.policy,) * 2, config.seed,
+                                       config.max_moves, b.chunk_size,
+                                       threads=config.threads, client=client, play=play,
+                                       engine=self.engine(config.policy) if check else None)}
+        if config.check:
+            size = CHECK_CHUNK[is_search(config.check)]
+            self.players[config.check] = ChunkPlayer(
+                store, (config.check,) * 2, config.seed, config.max_moves,
+                min(size, config.check_games), threads=config.threads, client=client,
+                play=play, engine=self.engine(config.check) if check else None)
+        self.base: dict[str, Measure] = {}
+        self.singles: list[Single] = []
+        self.interactions: list[Interaction] = []
+        self.generation: dict[int, dict[str, int]] = {}
+        self.entries: list[Entry] = []
+        self.results: list[CandidateResult] = []
+        self.tau = b.allowance
+        self.level = config.confidence
+        self.notes: list[str] = [] if store is None else list(store.notes)
+        self.unfinished = False
+        self._prints: dict[tuple[str, Rules], str] = {}
+
+    # -- fingerprints --------------------------------------------------------------------
+
+    def engine(self, policy: str) -> Callable[[Rules, Rules], str]:
+        """The fingerprint of a record of `policy`'s games: a hash of the first few
+        games of the run under each of its two rule sets."""
+        def of(reference: Rules, rules: Rules) -> str:
+            h = hashlib.sha256(self._print(policy, reference).encode())
+            h.update(self._print(policy, rules).encode())
+            return h.hexdigest()[:16]
+        return of
+
+    def _print(self, policy, rules):
+        key = (policy, rules)
+        if key not in self._prints:
+            c = self.config
+            t = simulate(FINGERPRINT_GAMES[is_search(policy)], rules, (policy, policy),
+                         seed=c.seed, threads=c.threads, swap_seats=False,
+                         max_moves=c.max_moves, progress=False).tally
+            self._prints[key] = json.dumps(tally_to_json(t), sort_keys=True)
+        return self._prints[key]
+
+    # -- helpers -------------------------------------------------------------------------
+
+    def _records(self, policy, stage, chunk, wanted, info):
+        player = self.players[policy]
+        info = dict(info, stage=stage, chunk=chunk)
+        got = player.records(first_chunk(STAGES[stage], player.chunk_size) + chunk, wanted,
+                             lambda done, total: self.status(dict(info, done=done,
+                                                                  count=total)))
+        if got is None:
+            self.unfinished = True
+        return got
+
+    def _show(self, info, left_chunks, rule_sets, policy=None):
+        """The status after a chunk: the games played so far, the rate of the stage's
+        policy and the games left in the stage at most."""
+        player = self.players[policy or self.config.policy]
+        games = sum(p.games for p in self.players.values())
+        rate = player.games / player.seconds if player.seconds > 0 else None
+        self.status(dict(info, games=games, rate=rate,
+                         left=left_chunks * rule_sets * player.chunk_size), final=True)
+
+    # -- the stages ----------------------------------------------------------------------
+
+    def run(self) -> None:
+        c = self.config
+        names = c.flags
+        self.singles = [Single(v, Measure(confidence=c.confidence))
+                        for v in single_changes(c.base, names, c.deals)
+                        if len(v.changes) <= c.k]
+        self.space = space_size([s.variant for s in self.singles], c.base, c.k)
+        for stage in (self.screen, self.interact, self.generate, self.race, self.confirm,
+                      self.check):   # (interact generates a first time, to choose pairs)
+            stage()
+            if self.unfinished:
+                return
+
+    def screen(self) -> None:
+        b = self.config.budget
+        cap = b.chunks(b.screen_games)
+
+        def decide(active):
+            for x in active:
+                if _half(x.shift) <= b.screen_target:
+                    x.status = "converged"
+                elif x.chunks >= cap:
+                    x.status = "capped"
+        self._paired("screen", self.singles, lambda x: x.variant.rules, decide, cap)
+
+    def _paired(self, stage, items, rules_of, decide, cap):
+        """Play `items` (each with a status, a measure and its chunks) with the base on
+        `stage`'s games, those still playing chunk by chunk; `decide(active)` updates
+        their statuses after each chunk; what the file lacks (reading only) is
+        unfinished."""
+        c = self.config
+        base = self.base[stage] = Measure(confidence=c.confidence)
+        chunk = 0
+        while True:
+            active = [x for x in items if x.status == PLAYING]
+            if not active:
+                return
+            info = {"playing": len(active), "total": len(items)}
+            got = self._records(c.policy, stage, chunk, [(c.base, c.base)] +
+                                [(c.base, rules_of(x)) for x in active], info)
+            if got is None:
+                for x in active:
+                    x.status = UNFINISHED
+                return
+            base.add(got[(c.base, c.base)][0])
+            for x in active:
+                x.measure.add(*got[(c.base, rules_of(x))])
+                x.chunks += 1
+            decide(active)
+            chunk += 1
+            playing = [x for x in items if x.status == PLAYING]
+            self._show(dict(info, stage=stage, chunk=chunk - 1, playing=len(playing)),
+                       max([cap - x.chunks for x in playing] + [0]), 1 + len(playing))
+
+    def interact(self) -> None:
+        c, b = self.config, self.config.budget
+        if c.k < 2:
+            return
+        chosen, _ = self._generate()
+        self.interactions = [Interaction(c.base, x, y, combine(x, y, c.base), c.confidence)
+                             for x, y in pairs_to_measure(chosen, b.pairs)]
+        player = self.players[c.policy]
+        cap = b.chunks(b.interaction_games)
+
+        def status(d):
+            rule_sets = 1 + len({r for x in self.interactions if x.status == PLAYING
+                                 for r in x.rule_sets[1:]})
+            left = max([cap - x.chunks for x in self.interactions if x.status == PLAYING]
+                       + [0])
+            info = dict(d, stage="interactions")
+            if d.get("finished"):
+                self._show(info, left, rule_sets)
+            else:
+                self.status(info)
+        measure(self.interactions, player, target=b.interaction_target, max_chunks=cap,
+                first=first_chunk(STAGES["screen"], b.chunk_size), status=status)
+        if any(x.status == UNFINISHED for x in self.interactions):
+            self.unfinished = True
+        self.tau = allowance(self.interactions, b.allowance)
+
+    def _generate(self):
+        c, b = self.config, self.config.budget
+        return generate(self.singles, self.interactions, self.base["screen"], c.base, c.k,
+                        negligible=b.negligible, per_size=b.per_size, tau=self.tau,
+                        tau_moves=b.moves_allowance, max_draws=c.max_draws, moves=c.moves,
+                        space=self.space)
+
+    def generate(self) -> None:
+        c, b = self.config, self.config.budget
+        chosen, self.generation = self._generate()
+        self.predictions = {cand.rules: p.score for cand, p in chosen}
+        self.entries = [Entry(cand, cand.size, Measure(confidence=c.confidence))
+                        for cand, _ in chosen]
+        looks = b.chunks(b.race_games)
+        self.level = simultaneous_level(c.confidence, b.per_size * c.k, looks, c.statistics)
+
+    def race(self) -> None:
+        c, b = self.config, self.config.budget
+        cap = b.chunks(b.race_games)
+
+        def decide(active):
+            look(self.entries, level=self.level, target=b.race_target, max_chunks=cap,
+                 max_draws=c.max_draws, moves=c.moves)
+        self._paired("race", self.entries, lambda e: e.key.rules, decide, cap)
+        self._collect()
+
+    def _collect(self):
+        self.results = [CandidateResult(e.key, self.predictions.get(e.key.rules), e.measure,
+                                        e.status, self.level) for e in self.entries]
+        best = winners(self.entries)
+        by_key = {id(e.key): r for e, r in zip(self.entries, self.results)}
+        for e in best.values():
+            by_key[id(e.key)].winner = True
+
+    def _winners(self):
+        return [r for r in self.results if r.winner]
+
+    def confirm(self) -> None:
+        b = self.config.budget
+        self._replay("confirm", self.config.policy, "confirm", b.chunks(b.confirm_games),
+                     lambda m: _half(m.estimate("first_score")) <= b.confirm_target)
+
+    def check(self) -> None:
+        c = self.config
+        if c.check:
+            size = self.players[c.check].chunk_size
+            self._replay("check", c.check, "check", -(-c.check_games // size),
+                         lambda m: False, f"check under {c.check}")
+
+    def _replay(self, stage, policy, attr, cap, done, label=None):
+        """Play the winners again with the base on `stage`'s games, chunk by chunk, into
+        each winner's measure `attr` (and the base's), each until `done(measure)` or
+        `cap` chunks."""
+        c = self.config
+        todo = self._winners()
+        if not todo:
+            return
+        base = self.base[stage] = Measure(confidence=c.confidence)
+        for r in todo:
+            setattr(r, attr, Measure(confidence=c.confidence))
+        chunk, total = 0, len(todo)
+        while todo:
+            info = {"playing": len(todo), "total": total}
+            got = self._records(policy, stage, chunk,
+                                [(c.base, c.base)] + [(c.base, r.rules) for r in todo], info)
+            if got is None:
+                return
+            base.add(got[(c.base, c.base)][0])
+            for r in todo:
+                getattr(r, attr).add(*got[(c.base, r.rules)])
+            chunk += 1
+            todo = [r for r in todo if chunk < cap and not done(getattr(r, attr))]
+            self._show(dict(info, stage=label or stage, chunk=chunk - 1, playing=len(todo)),
+                       cap - chunk if todo else 0, 1 + len(todo), policy)
+
+    def stop(self) -> None:
+        """Ctrl-C: what was still playing is unfinished."""
+        self.unfinished = True
+        for x in [*self.singles, *self.interactions, *self.entries]:
+            if x.status == PLAYING:
+                x.status = UNFINISHED
+
+    def result(self) -> BalanceResult:
+        if not self.results and self.entries:
+            self._collect()
+        played = sum(p.played for p in self.players.values())
+        return BalanceResult(self.config, self.base, self.singles, self.interactions,
+                             self.generation, self.results, self.tau,
+                             played_records=played, elapsed=time.perf_counter() - self.t0,
+                             notes=self.notes, complete=not self.unfinished)
+
+
+def _half(e):
+    w = (e.high - e.low) / 2
+    return w if w == w else float("inf")
+
+
+def _budget(policy, budget, quick):
+    default = QUICK if quick else (SEARCH if is_search(policy) else CHEAP)
+    if budget is None:
+        return default
+    if isinstance(budget, Budget):
+        return budget.checked()
+    if isinstance(budget, dict):
+        unknown = set(budget) - {f.name for f in fields(Budget)}
+        if unknown:
+            raise ValueError(f"unknown budget settings {', '.join(sorted(unknown))}; valid: "
+                             f"{', '.join(f.name for f in fields(Budget))}")
+        return replace(default, **budget).checked()
+    raise ValueError(f"budget must be a Budget or a dict of its settings, not {budget!r}")
+
+
+def _constraints(max_draws, moves):
+    if max_draws is not None:
+        max_draws = check_fraction(max_draws, "max_draws", " (0.02 = 2% of the games)")
+    if moves is not None:
+        ok = (isinstance(moves, (tuple, list)) and len(moves) == 2 and
+              all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in moves)
+              and 0 <= moves[0] <= moves[1])
+        if not ok:
+            raise ValueError(f"moves must be (low, high) with 0 <= low <= high, the range "
+                             f"of the mean length in moves, not {moves!r}")
+        moves = (float(moves[0]), float(moves[1]))
+    return max_draws, moves
+
+
+def _config(base, policy, k, flags, exclude, deals, max_draws, moves, budget, check,
+            check_games, seed, max_moves, confidence, threads, quick):
+    base = Rules.coerce(base)
+    policy = policy_name(policy)
+    k = check_int(k, "k", 1, 6)
+    if quick and flags is None:
+        flags = QUICK_FLAGS
+    names = flag_names(flags, exclude)
+    if deals is not None:
+        deals = [tuple(d) for d in deals]
+    max_draws, moves = _constraints(max_draws, moves)
+    if seed is None:
+        raise ValueError("the search needs a fixed seed (its chunks are keyed by it), "
+                         "not None")
+    if check is not None:
+        check = policy_name(check)
+        check_games = check_count(check_games, "check_games", 10 ** 9)
+    check_threads(threads)
+    return BalanceConfig(base, policy, k, names, deals, max_draws, moves,
+                         _budget(policy, budget, quick), check, check_games,
+                         check_seed(seed), check_count(max_moves, "max_moves", MAX_MAX_MOVES),
+                         check_confidence(confidence), threads)
+
+
+def balance(base: Rules | str | None = "classic", policy: str = "expert", *, k: int = 3,
+            flags: Iterable[str] | str | None = None,
+            exclude: Iterable[str] | str | None = None,
+            deals: Iterable[tuple[int, int]] | None = None, max_draws: float | None = None,
+            moves: tuple[float, float] | None = None,
+            budget: Budget | dict[str, Any] | None = None, check: str | None = None,
+            check_games: int = 2000, seed: int = DEFAULT_SEED,
+            results: str | PathLike[str] | None = None, max_moves: int = DEFAULT_MAX_MOVES,
+            confidence: float = 0.95, threads: int | None = None, client: Client | None = None,
+            progress: bool | Callable[[dict[str, Any]], object] | None = None,
+            play: bool = True, quick: bool = False) -> BalanceResult:
+    """Search the rule space for rule sets that make the game fair under self-play of
+    `policy`: the first player's score (wins plus half the draws) nearest 50%.
+
+    base: the rules changes are made to (a Rules, rule text or None for classic).
+    policy: plays both seats (any policy name, "ismcts:N" included).  k: at most that
+    many changed flags (default 3).  flags / exclude: the flags the search may change
+    (names, a list or comma-separated; default every flag of `cuttle.rules.FLAGS`);
+    deals: the deals tried (pairs (first, second); default the `deal` flag's own).
+    max_draws: a largest draw rate (a fraction); moves: (low, high), the range of the
+    mean game length in moves.  budget: a `Budget` or a dict of some of its settings
+    (defaults: `CHEAP`, `SEARCH` for a search policy, `QUICK` with quick=True, which
+    also limits the flags to `QUICK_FLAGS` unless `flags` is given).  check: a policy
+    (typically the strongest search bot, "ismcts:1000") that plays the winners and the
+    base again, `check_games` games each.  results: a JSON-lines file every finished
+    chunk is appended to; the chunks it holds are not played again, so the same call
+    continues an interrupted search and gives the same result.  play=False plays
+    nothing: the search as far as the file holds it.  client: a dask.distributed
+    Client.  threads, max_moves, seed, confidence as for `cuttle.simulate`.  Ctrl-C
+    raises `BalanceInterrupted` (a `cuttle.Interrupted`) with the search so far.
+
+    The method and why its intervals hold: docs/balance.md and `cuttle.balancing`.
+    """
+    config = _config(base, policy, k, flags, exclude, deals, max_draws, moves, budget,
+                     check, check_games, seed, max_moves, confidence, threads, quick)
+    if not play and results is None:
+        raise ValueError("play=False reports what a results file holds: give results=PATH")
+    if play and results is not None:
+        check_output_path(results, "results")
+    check_client(client)
+    store = None if results is None else Store(results, write=play)
+    status = _Status(progress, f"balance, {config.policy} self-play, {config.base}")
+    run = _Run(config, store, client, status, play)
+    try:
+        run.run()
+        return run.result()
+    except KeyboardInterrupt:
+        status.close()
+        run.stop()
+        raise BalanceInterrupted(run.result(), None if store is None else store.path) \
+            from None
+    finally:
+        status.close()
+        if store is not None:
+            store.close()

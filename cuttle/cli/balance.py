@@ -1,0 +1,200 @@
+"""`cuttle balance`: the balance designer (see `cuttle.balance`)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from ..balancing import CHEAP, QUICK, QUICK_FLAGS, SEARCH, balance
+from ..files import write_text
+from ..render.plot import check_plot_path
+from ..report.pages import balance_page, save_page
+from ..rules import Rules
+from ..simulation.api import MAX_CHUNK
+from . import options
+from .options import CommandError, UsageError
+from .simulate import run_chunked, save_plot, write_outputs
+
+__all__ = ["add_command"]
+
+EPILOG = """examples:
+  cuttle balance --quick                        a small search in under a minute
+  cuttle balance --base cuttle.cards -k 2 --exclude open_hands --max-draws 2 \\
+                 --results balance.jsonl --html balance.html
+  cuttle balance --results balance.jsonl --check ismcts:1000 --check-games 2000
+  (run the same command again to continue an interrupted search; add --report-only to
+  print the tables from the results file without playing)"""
+
+
+def _points(text):
+    """Percentage points, 0 < x < 100, as a fraction."""
+    return options.points(text) / 100
+
+
+def _moves(text):
+    """A range of mean lengths in moves: LOW-HIGH (or LOW,HIGH)."""
+    parts = str(text).replace(",", "-").split("-")
+    try:
+        low, high = (float(p) for p in parts)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a range of moves like 20-40, not "
+                                         f"{text!r}") from None
+    if not 0 <= low <= high:
+        raise argparse.ArgumentTypeError(f"expected LOW-HIGH with 0 <= LOW <= HIGH, not "
+                                         f"{text!r}")
+    return (low, high)
+
+
+def _deal(text):
+    """A deal: FIRST,SECOND (cards dealt to each player)."""
+    try:
+        return Rules.parse_assignments([f"deal={text}"])["deal"]
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+# option, Budget field, type, metavar, help (with the two defaults, cheap; search)
+BUDGET = [
+    ("--chunk-size", "chunk_size", options.at_most(MAX_CHUNK), "N",
+     "games per chunk: the unit of the results file, of stopping and of Ctrl-C"),
+    ("--screen-games", "screen_games", options.at_most(10 ** 12), "N",
+     "at most N games per single change"),
+    ("--screen-target", "screen_target", "pp", "PP",
+     "a single change stops once its shift is known to ±PP"),
+    ("--negligible", "negligible", "pp", "PP",
+     "never combine a change whose shift is known to lie within ±PP"),
+    ("--pairs", "pairs", options.at_most(64), "N",
+     "measure the interactions of N pairs of changes"),
+    ("--candidates", "per_size", options.at_most(64), "N",
+     "race at most N candidates of each size"),
+    ("--target", "race_target", "pp", "PP",
+     "a raced candidate stops once its score is known to ±PP at the race's simultaneous "
+     "level"),
+    ("--max-games", "race_games", options.at_most(10 ** 12), "N",
+     "at most N race games per candidate"),
+    ("--confirm-target", "confirm_target", "pp", "PP",
+     "a winner's confirmation stops once its score is known to ±PP (95%%)"),
+    ("--confirm-games", "confirm_games", options.at_most(10 ** 12), "N",
+     "at most N confirmation games per winner"),
+]
+
+
+def _default(field, budget):
+    v = getattr(budget, field)
+    return f"{100 * v:g}" if isinstance(v, float) else f"{v:,}"
+
+
+def _budget_options(p):
+    g = p.add_argument_group("budget (defaults for random, greedy and expert; for a search "
+                             "policy)")
+    for option, field, kind, metavar, text in BUDGET:
+        g.add_argument(option, dest=field, type=_points if kind == "pp" else kind,
+                       metavar=metavar, help=f"{text} ({_default(field, CHEAP)}; "
+                                             f"{_default(field, SEARCH)})")
+
+
+def add_command(sub: argparse._SubParsersAction) -> None:
+    """Add `cuttle balance` to the subcommands."""
+    p = options.add_command_parser(
+        sub, "balance", "search the house rules for rule sets that make the game fair (the "
+                        "first player's score nearest 50%%)",
+        "Search combinations of up to K rule changes of a base for the rule sets whose "
+        "first player scores nearest 50% (wins plus half the draws) under self-play of a "
+        "policy: single changes screened, combinations predicted from them and from "
+        "measured interactions, the promising ones raced on the same games with "
+        "simultaneous intervals, the winner of each size confirmed on fresh games.", EPILOG)
+    p.add_argument("--base", default="classic", metavar="RULES",
+                   help=f"the rules changes are made to: a preset ({', '.join(Rules.presets)}) "
+                        f"or rule text (default classic)")
+    p.add_argument("--policy", default="expert", metavar="POLICY",
+                   help="plays both seats (default expert; ismcts:N for a search)")
+    p.add_argument("-k", type=options.at_most(6), default=3, metavar="K",
+                   help="at most K changed flags (default 3)")
+    p.add_argument("--flags", default=None, metavar="F1,F2,...",
+                   help="change only these flags (default: every flag; see 'cuttle rules')")
+    p.add_argument("--exclude", default=None, metavar="F1,F2,...",
+                   help="never change these flags")
+    p.add_argument("--deal", action="append", type=_deal, default=None, metavar="A,B",
+                   dest="deals", help="a deal to try (repeatable; default: the deal "
+                                      "flag's own values)")
+    p.add_argument("--max-draws", type=_points, default=None, metavar="PCT",
+                   help="only rule sets drawing at most PCT%% of the games")
+    p.add_argument("--moves", type=_moves, default=None, metavar="LOW-HIGH",
+                   help="only rule sets whose mean game length is LOW to HIGH moves")
+    p.add_argument("--check", default=None, metavar="POLICY",
+                   help="play the winners and the base again under POLICY (e.g. "
+                        "ismcts:1000, the strongest search bot)")
+    p.add_argument("--check-games", type=options.at_most(10 ** 9), default=2000,
+                   metavar="N", help="games per rule set under --check (default 2000)")
+    p.add_argument("--quick", action="store_true",
+                   help=f"a small search in under a minute: the flags "
+                        f"{', '.join(QUICK_FLAGS)} unless --flags, chunks of "
+                        f"{QUICK.chunk_size:,} games, small caps")
+    options.add_run_options(p, "an interrupted search", default_seed=1)
+    _budget_options(p)
+    options.add_progress_and_outputs(p, "progress", "the search",
+                                     "one CSV row per candidate and figure")
+    p.add_argument("--markdown", nargs="?", const="-", default=None, metavar="FILE",
+                   help="write the tables as markdown to FILE (default: stdout, instead of "
+                        "the text tables)")
+    p.add_argument("--html", type=options.output_file, metavar="OUT.html",
+                   help="also write a self-contained report page (tables and charts)")
+    p.add_argument("--plot", metavar="FILE.png", default=None,
+                   help="save the candidates' scores against their game length (png, pdf, "
+                        "svg, ...; needs matplotlib)")
+    p.set_defaults(func=run_balance)
+
+
+def _check_outputs(args):
+    stdout = [o for o in ("json", "csv", "markdown") if getattr(args, o) == "-"]
+    if len(stdout) > 1:
+        raise UsageError(f"--{stdout[0]} and --{stdout[1]} cannot both write to stdout; give "
+                         f"one a FILE")
+    if args.report_only and args.results is None:
+        raise UsageError("--report-only reads the tables from a results file: give "
+                         "--results FILE")
+    if args.report_only and not os.path.isfile(args.results):
+        raise UsageError(f"--results: no file {args.results!r} to report on")
+    options.output_files(**{"--json": args.json, "--csv": args.csv,
+                            "--markdown": args.markdown, "--html": args.html,
+                            "--plot": args.plot,
+                            "--results": None if args.report_only else args.results})
+    if args.plot:
+        try:
+            check_plot_path(args.plot)
+        except (ImportError, ValueError) as e:
+            raise UsageError(f"--plot: {e}") from None
+
+
+def _budget(args):
+    given = {field: getattr(args, field) for _, field, *_ in BUDGET
+             if getattr(args, field) is not None}
+    return given or None
+
+
+def run_balance(args: argparse.Namespace) -> int:
+    """`cuttle balance`: search, then write the tables and files; exit status."""
+    _check_outputs(args)
+    base = options.rules_from_options(args.base, [])
+    res, status = run_chunked(args, "balance", lambda client: balance(
+        base, args.policy, k=args.k, flags=args.flags, exclude=args.exclude,
+        deals=args.deals, max_draws=args.max_draws, moves=args.moves, budget=_budget(args),
+        check=args.check, check_games=args.check_games, seed=args.seed,
+        results=args.results, max_moves=args.max_moves, confidence=args.confidence,
+        threads=args.threads, client=client, progress=args.progress,
+        play=not args.report_only, quick=args.quick))
+    write_outputs(args, res.markdown() if args.markdown == "-" else str(res), res.as_dict,
+                  res.to_csv)
+    if args.markdown not in (None, "-"):
+        _write(args.markdown, res.markdown())
+    if args.html:
+        save_page(args.html, balance_page(res))
+    save_plot(args, res)
+    return status
+
+
+def _write(path, text):
+    try:
+        write_text(path, text)
+    except OSError as e:
+        raise CommandError(f"cannot write {path!r}: {e.strerror or e}") from None

@@ -1,0 +1,155 @@
+"""Chunks of paired games, read from a results file or played: the unit of work of the
+atlas's interactions and of the balance designer.
+
+A record is one chunk of games under a rule set paired against a reference rule set
+played on the same games: ``(reference, rules)`` holds the Tally of `rules`' games and
+the PairTally of reference against rules (reference first); ``(rules, rules)`` is a
+rule set alone (no pair).  Its key in the results file (`cuttle.variants.store`) is the
+atlas's, with the reference's rule text in the "base" field, so a record of a rule set
+against its base preset is exactly the atlas's record of that variant.
+
+`ChunkPlayer.records(chunk, wanted)` returns the records of one chunk: those the file
+holds are read (checked against the engine fingerprint when playing), the others played
+in one `cuttle.compare` call over the rule sets they involve (the same games: game
+``chunk * chunk_size + i`` of the seeded run) and appended to the file at once.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any
+
+from ..errors import Interrupted
+from ..simulation import compare, simulate
+from .store import ResultsFileError, chunk_key
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Sequence
+
+    from distributed import Client
+
+    from ..rules import Rules
+    from ..simulation import PairTally, Tally
+    from .store import ChunkKey, Store
+
+    Record = tuple[Rules, Rules]
+
+__all__ = ["ChunkPlayer", "RunInterrupted", "first_chunk"]
+
+STAGE_GAMES = 10 ** 12          # game indices of one stage of a run (see first_chunk)
+
+
+def first_chunk(stage: int, chunk_size: int) -> int:
+    """The index of the first chunk of `stage` (0, 1, 2, ...): stage s plays the games
+    from s * 10**12 on, so the stages of a run play disjoint games (fresh deals), and
+    each stays a whole number of chunks."""
+    return stage * (STAGE_GAMES // chunk_size)
+
+
+class RunInterrupted(Interrupted):
+    """Ctrl-C stopped a run that keeps its chunks in a results file (an atlas, a balance
+    search): `result` is the run so far, `done` the chunk records it played, `path` the
+    results file (None without one), which holds every finished chunk."""
+
+    def __init__(self, result: Any, path: str | None = None):
+        # done: the records (chunks of games under one rule set) this run played
+        super().__init__(result, getattr(result, "played_records", 0), None, "chunk record")
+        self.path = path
+
+    def __str__(self):
+        s = f"interrupted after playing {self.done:,} chunk records"
+        if self.path:
+            s += (f"; every finished chunk is in {self.path}: run the same command again "
+                  f"to continue")
+        return s
+
+
+class ChunkPlayer:
+    """The chunks of one seeded self-play run (`players`, `seed`, `max_moves`,
+    `chunk_size`) in a results `store` (or None: played every time).  `engine`: the
+    fingerprint written with each record and required of the records read (a str, a
+    callable (reference, rules) -> str, or None: not checked); `play`: False reads
+    only.  `progress(done, total)` follows a chunk being played.  `played` counts the
+    records this player played, `games` the games (under every rule set) and `seconds`
+    the time they took."""
+
+    def __init__(self, store: Store | None, players: Sequence[str], seed: int,
+                 max_moves: int, chunk_size: int, *, threads: int | None = None,
+                 client: Client | None = None,
+                 engine: str | Callable[[Rules, Rules], str] | None = None,
+                 play: bool = True):
+        self.store, self.players, self.seed = store, tuple(players), seed
+        self.max_moves, self.chunk_size = max_moves, chunk_size
+        self.threads, self.client, self.engine, self.play = threads, client, engine, play
+        self.played = 0             # records played
+        self.games = 0              # games played (every rule set's)
+        self.seconds = 0.0          # spent playing them
+
+    def key(self, reference: Rules, rules: Rules, chunk: int) -> ChunkKey:
+        """The results file's key of a record."""
+        return chunk_key(str(reference), rules, self.players, self.seed, self.max_moves,
+                         self.chunk_size, chunk)
+
+    def _engine(self, reference, rules):
+        if self.engine is None or isinstance(self.engine, str):
+            return self.engine
+        return self.engine(reference, rules)
+
+    def records(self, chunk: int, wanted: Iterable[Record],
+                progress: Callable[[int, int], object] | None = None
+                ) -> dict[Record, tuple[Tally, PairTally | None]] | None:
+        """{(reference, rules): (Tally, PairTally or None)} of chunk `chunk`; None when
+        a record is missing and this player does not play."""
+        wanted = list(dict.fromkeys(wanted))
+        have = {}
+        for ref, rules in wanted:
+            got = self._read(ref, rules, chunk)
+            if got is not None:
+                have[(ref, rules)] = got
+        missing = [r for r in wanted if r not in have]
+        if missing and not self.play:
+            return None
+        if missing:
+            have.update(self._play(chunk, missing, progress))
+        return {r: have[r] for r in wanted}
+
+    def _read(self, ref, rules, chunk):
+        if self.store is None:
+            return None
+        key = self.key(ref, rules, chunk)
+        if key not in self.store:
+            return None
+        engine = self._engine(ref, rules) if self.play else None
+        try:
+            return self.store.get(key, engine)
+        except ResultsFileError as e:
+            raise ResultsFileError(f"{e} (an atlas run and a balance run cannot share a "
+                                   f"results file)") from None
+
+    def _play(self, chunk, missing, progress):
+        order = list(dict.fromkeys(r for pair in missing for r in pair))
+        kw = dict(players=self.players, seed=self.seed, threads=self.threads,
+                  swap_seats=False, max_moves=self.max_moves, client=self.client,
+                  start=chunk * self.chunk_size, progress=progress or False)
+        t0 = time.perf_counter()
+        if len(order) == 1:
+            tallies, pairs = [simulate(self.chunk_size, order[0], **kw).tally], {}
+        else:
+            cmp = compare(order, self.chunk_size, **kw)
+            tallies, pairs = [r.tally for r in cmp.results], cmp.pairs
+        self.games += self.chunk_size * len(order)
+        self.seconds += time.perf_counter() - t0
+        out = {}
+        for ref, rules in missing:
+            i, j = order.index(ref), order.index(rules)
+            pair = None if i == j else (pairs[(i, j)] if i < j else pairs[(j, i)].reversed())
+            out[(ref, rules)] = (tallies[j], pair)
+        if self.store is not None:
+            by_engine: dict[str | None, list] = {}
+            for ref, rules in missing:
+                by_engine.setdefault(self._engine(ref, rules), []).append(
+                    (self.key(ref, rules, chunk), *out[(ref, rules)]))
+            for engine, records in by_engine.items():
+                self.store.put(records, engine)
+        self.played += len(missing)
+        return out

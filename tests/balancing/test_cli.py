@@ -1,0 +1,123 @@
+"""`cuttle balance`: --quick end to end, every output, the results file, Ctrl-C in a
+real process, and errors."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from cuttle.cli import main
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# random self-play, two changes of three flags, chunks of 1,000 games
+ARGS = ["balance", "--policy", "random", "-k", "2", "--flags", "deal,joker,four",
+        "--deal", "6,7", "--deal", "6,6", "--chunk-size", "1000", "--screen-games", "4000",
+        "--pairs", "2", "--candidates", "2", "--target", "1.5", "--max-games", "8000",
+        "--confirm-games", "6000", "--no-progress"]
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_quick_end_to_end(capsys, tmp_path):
+    """The issue's --quick (expert self-play, a few flags): every output."""
+    files = {x: str(tmp_path / f"q.{x}") for x in ("json", "csv", "html", "md", "png")}
+    code, out, err = run(capsys, "balance", "--quick", "--no-progress", "--json",
+                         files["json"], "--csv", files["csv"], "--html", files["html"],
+                         "--markdown", files["md"], "--plot", files["png"])
+    assert code == 0, err
+    assert out.startswith("cuttle balance: classic under expert self-play, at most 3 changes")
+    assert "The fairest rule set of each size" in out and "The race" in out
+    d = json.loads(open(files["json"]).read())
+    assert d["base"] == "classic" and d["policy"] == "expert" and d["candidates"]
+    assert d["settings"]["flags"] == ["king_goals", "four", "strict_scuttle", "joker",
+                                      "sudden_death", "deal"]
+    assert open(files["csv"]).readline().startswith("rank,rules,changes,size,status")
+    page = open(files["html"]).read()
+    assert page.startswith("<!DOCTYPE html>") and "Nearest an even game" in page
+    assert "#### The fairest rule set of each size" in open(files["md"]).read()
+    assert os.path.getsize(files["png"]) > 1000
+    assert err.strip() == f"plot saved to {files['png']}"
+
+
+def test_results_file_and_report_only(capsys, tmp_path):
+    results = str(tmp_path / "r.jsonl")
+    code, out, _ = run(capsys, *ARGS, "--results", results)
+    assert code == 0
+    code, again, _ = run(capsys, *ARGS, "--results", results)
+    assert code == 0 and again.splitlines()[3:] == out.splitlines()[3:]   # (time line)
+    code, read, _ = run(capsys, *ARGS, "--results", results, "--report-only")
+    assert code == 0 and read.splitlines()[3:] == out.splitlines()[3:]
+    code, md, _ = run(capsys, *ARGS, "--results", results, "--report-only", "--markdown")
+    assert code == 0 and md.startswith("**cuttle balance:") and "| --- " not in md
+    code, js, _ = run(capsys, *ARGS, "--results", results, "--report-only", "--json")
+    assert code == 0 and json.loads(js)["policy"] == "random"
+
+
+def _start(results):
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    return subprocess.Popen([sys.executable, "-m", "cuttle", *ARGS, "--results",
+                             str(results)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env=env)
+
+
+def test_ctrl_c_stops_and_keeps_the_finished_chunks(capsys, tmp_path):
+    whole = tmp_path / "w.jsonl"
+    code, reference, _ = run(capsys, *ARGS, "--results", str(whole))
+    assert code == 0
+    results = tmp_path / "c.jsonl"
+    p = _start(results)
+    t = time.monotonic()
+    while time.monotonic() - t < 60 and p.poll() is None:
+        if results.exists() and results.read_bytes().count(b"\n") >= 12:
+            break
+        time.sleep(0.005)
+    else:
+        pytest.fail("the run finished before it could be stopped")
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=30)
+    assert p.returncode == 130 and "run the same command again to continue" in err
+    assert "unfinished" in out
+    kept = results.read_bytes().count(b"\n")
+    assert kept >= 12
+    p = _start(results)
+    out, _ = p.communicate(timeout=120)
+    assert p.returncode == 0 and out.splitlines()[3:] == reference.splitlines()[3:]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--policy", "chess"], "unknown policy"),
+    (["--flags", "jokers"], "unknown rule flag 'jokers'"),
+    (["--base", "poker"], "unknown preset"),
+    (["-k", "0"], "at least 1"),
+    (["--deal", "9,9"], "flag 'deal' takes 2 ints from 1 to 8"),
+    (["--moves", "40-20"], "LOW <= HIGH"),
+    (["--moves", "many"], "range of moves"),
+    (["--max-draws", "150"], "between 0 and 100"),
+    (["--target", "0"], "between 0 and 100"),
+    (["--report-only"], "give --results FILE"),
+    (["--report-only", "--results", "missing.jsonl"], "no file"),
+    (["--json", "--csv"], "cannot both write to stdout"),
+    (["--plot", "out.nothing"], "image format"),
+    (["--check", "chess"], "unknown policy"),
+    (["--scheduler", "nowhere"], "scheduler address"),
+])
+def test_errors(capsys, argv, message):
+    code, out, err = run(capsys, "balance", *argv)
+    assert code == 2 and message in err and "Traceback" not in err
+    assert err.startswith("usage: cuttle balance")
+
+
+def test_an_atlas_file_is_not_a_balance_file(capsys, tmp_path):
+    foreign = tmp_path / "notes.txt"
+    foreign.write_text("my notes\n")
+    code, _, err = run(capsys, *ARGS, "--results", str(foreign))
+    assert code == 2 and "not an atlas results file" in err
+    assert foreign.read_text() == "my notes\n"
