@@ -24,8 +24,6 @@ games of each), and a run refuses records another version played.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import time
 from dataclasses import asdict, dataclass, fields, replace
 from typing import TYPE_CHECKING, Any
@@ -39,10 +37,10 @@ from ..simulation.api import MAX_CHUNK, MAX_MAX_MOVES, check_client
 from ..threads import check_threads
 from ..validation import (check_confidence, check_count, check_fraction, check_int,
                           check_output_path)
-from ..variants.chunks import ChunkPlayer, RunInterrupted, first_chunk
+from ..variants.chunks import (FINGERPRINT_GAMES, ChunkPlayer, RunInterrupted, fingerprint,
+                               first_chunk)
 from ..variants.interactions import Interaction, combine, measure
-from ..variants.run import FINGERPRINT_GAMES
-from ..variants.store import Store, tally_to_json
+from ..variants.store import Store
 from .model import allowance, generate, pairs_to_measure
 from .racing import PLAYING, UNFINISHED, Entry, look, simultaneous_level, winners
 from .results import BalanceResult, CandidateResult, Measure, Single
@@ -53,6 +51,8 @@ if TYPE_CHECKING:
     from os import PathLike
 
     from distributed import Client
+
+    from ..simulation import Tally
 
 __all__ = ["BalanceConfig", "BalanceInterrupted", "Budget", "CHEAP", "DEFAULT_SEED", "QUICK",
            "SEARCH", "balance"]
@@ -237,17 +237,15 @@ class _Run:
         self.level = config.confidence
         self.notes: list[str] = [] if store is None else list(store.notes)
         self.unfinished = False
-        self._prints: dict[tuple[str, Rules], str] = {}
+        self._prints: dict[tuple[str, Rules], Tally] = {}
 
     # -- fingerprints --------------------------------------------------------------------
 
     def engine(self, policy: str) -> Callable[[Rules, Rules], str]:
-        """The fingerprint of a record of `policy`'s games: a hash of the first few
-        games of the run under each of its two rule sets."""
+        """The fingerprint of a record of `policy`'s games (`chunks.fingerprint`): the
+        first few games of the run under each of its two rule sets."""
         def of(reference: Rules, rules: Rules) -> str:
-            h = hashlib.sha256(self._print(policy, reference).encode())
-            h.update(self._print(policy, rules).encode())
-            return h.hexdigest()[:16]
+            return fingerprint((self._print(policy, reference), self._print(policy, rules)))
         return of
 
     def _print(self, policy, rules):
@@ -257,7 +255,7 @@ class _Run:
             t = simulate(FINGERPRINT_GAMES[is_search(policy)], rules, (policy, policy),
                          seed=c.seed, threads=c.threads, swap_seats=False,
                          max_moves=c.max_moves, progress=False).tally
-            self._prints[key] = json.dumps(tally_to_json(t), sort_keys=True)
+            self._prints[key] = t
         return self._prints[key]
 
     # -- helpers -------------------------------------------------------------------------

@@ -16,12 +16,15 @@ in one `cuttle.compare` call over the rule sets they involve (the same games: ga
 
 from __future__ import annotations
 
+import hashlib
+import json
 import time
 from typing import TYPE_CHECKING, Any
 
+from .._version import GAME_REVISION
 from ..errors import Interrupted
 from ..simulation import compare, simulate
-from .store import ResultsFileError, chunk_key
+from .store import ResultsFileError, chunk_key, tally_to_json
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Sequence
@@ -34,9 +37,24 @@ if TYPE_CHECKING:
 
     Record = tuple[Rules, Rules]
 
-__all__ = ["ChunkPlayer", "RunInterrupted", "first_chunk"]
+__all__ = ["FINGERPRINT_GAMES", "ChunkPlayer", "RunInterrupted", "fingerprint", "first_chunk"]
 
 STAGE_GAMES = 10 ** 12          # game indices of one stage of a run (see first_chunk)
+
+FINGERPRINT_GAMES = {False: 64, True: 4}        # games per rule set (cheap, search)
+
+
+def fingerprint(tallies: Iterable[Tally]) -> str:
+    """The fingerprint stamped on a record of played games (the atlas's and the balance
+    designer's): a hash of the library's GAME_REVISION and of `tallies`, those of the
+    first FINGERPRINT_GAMES games of the run under the rule sets involved.  It changes
+    with the revision and when the engine or a policy plays those games otherwise, so
+    records of another version are refused, never mixed in (the games are a cheap guard
+    against a revision not raised, not a proof)."""
+    h = hashlib.sha256(f"games revision {GAME_REVISION}\n".encode())
+    for t in tallies:
+        h.update(json.dumps(tally_to_json(t), sort_keys=True).encode())
+    return h.hexdigest()[:16]
 
 
 def first_chunk(stage: int, chunk_size: int) -> int:

@@ -26,12 +26,9 @@ interaction's half-width is at most twice the pairing's target or the cap.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import time
 from typing import TYPE_CHECKING, Any
 
-from .._version import GAME_REVISION
 from ..policies import is_search, policy_code, policy_name
 from ..rules import Rules
 from ..seeding import check_seed
@@ -41,10 +38,10 @@ from ..simulation.api import MAX_CHUNK, MAX_MAX_MOVES, check_client
 from ..threads import check_threads
 from ..validation import (check_confidence, check_count, check_fraction, check_int,
                           check_output_path)
-from .chunks import ChunkPlayer, RunInterrupted
+from .chunks import FINGERPRINT_GAMES, ChunkPlayer, RunInterrupted, fingerprint
 from .interactions import Interaction, clear_changes, measure, pairs_of, score_shift
 from .results import AtlasResult, AtlasRow, GroupResult, first_shift, half_width
-from .store import Store, chunk_key, tally_to_json
+from .store import Store, chunk_key
 from .rulesets import BASES, variants
 
 if TYPE_CHECKING:
@@ -64,7 +61,6 @@ QUICK: dict[str, Any] = {"pairings": ("random", "greedy"), "target": 0.005,
                          "max_games": 200_000, "chunk_size": 10_000}
 INTERACTIONS = 6           # flags whose clearest variants' pairs a group measures (0: none)
 PLAYING, CONVERGED, CAPPED, UNFINISHED = "playing", "converged", "capped", "unfinished"
-FINGERPRINT_GAMES = {False: 64, True: 4}        # games per rule set (cheap, search)
 MAX_GAMES = 10 ** 12                            # a variant's cap
 
 
@@ -281,20 +277,14 @@ class _GroupRun:
                          p.chunk_size, chunk)
 
     def fingerprint(self):
-        """A hash of the library's GAME_REVISION and of the first few games of the
-        seeded run under the base and every variant: it changes with the revision and
-        when the engine or the policy plays those games otherwise, so chunks of another
-        version are never mixed in (the games are a cheap guard against a revision not
-        raised, not a proof)."""
+        """The group's fingerprint (`chunks.fingerprint`): the first few games of the
+        seeded run under the base and every variant."""
         n = FINGERPRINT_GAMES[is_search(self.pairing.policy)]
         rule_sets = [self.base] + [r.variant.rules for r in self.runs]
         cmp = compare(rule_sets, n, self.pairing.players, seed=self.config.seed,
                       threads=self.config.threads, swap_seats=False,
                       max_moves=self.config.max_moves, progress=False)
-        h = hashlib.sha256(f"games revision {GAME_REVISION}\n".encode())
-        for r in cmp.results:
-            h.update(json.dumps(tally_to_json(r.tally), sort_keys=True).encode())
-        return h.hexdigest()[:16]
+        return fingerprint(r.tally for r in cmp.results)
 
     def run(self, store, client, status, play):
         if store is not None and play:

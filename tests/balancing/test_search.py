@@ -10,6 +10,7 @@ import cuttle
 from cuttle import Rules
 from cuttle.balancing import BalanceInterrupted
 from cuttle.variants.store import ResultsFileError
+from cuttle.variants import chunks
 
 # Small budgets: chunks of 1,000 random self-play games.
 SMALL = dict(chunk_size=1000, screen_games=4000, screen_target=0.01, pairs=3,
@@ -107,6 +108,15 @@ def test_records_of_another_engine_are_refused(tmp_path):
         run_to_dict(str(path), progress=False)
     # ... but reading it without playing works.
     assert run_to_dict(str(path), progress=False, play=False).complete
+
+
+def test_records_of_another_revision_of_the_games_are_refused(tmp_path, monkeypatch):
+    # the same games, stamped under another GAME_REVISION (a rule or policy changed)
+    path = str(tmp_path / "r.jsonl")
+    run_to_dict(path, progress=False)
+    monkeypatch.setattr(chunks, "GAME_REVISION", chunks.GAME_REVISION + 1)
+    with pytest.raises(ResultsFileError, match="another version"):
+        run_to_dict(path, progress=False)
 
 
 def test_the_json_schema():

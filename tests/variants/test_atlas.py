@@ -6,7 +6,7 @@ import pytest
 
 import cuttle
 from cuttle.variants import AtlasInterrupted, Pairing, ResultsFileError, atlas
-from cuttle.variants import run as atlas_run
+from cuttle.variants import chunks as atlas_chunks
 from cuttle.render.markdown import table_markdown
 from cuttle.render.tables import ATLAS_COLUMNS, Table, atlas_rows
 from cuttle.variants.store import Store, pair_from_json, pair_to_json, tally_from_json, \
@@ -176,7 +176,7 @@ def test_damaged_and_foreign_files(small, tmp_path, monkeypatch):
     assert same(atlas(results=str(path), play=False, **SMALL), small)
     # the same games under another revision of the library's games
     path.write_text(text)
-    monkeypatch.setattr(atlas_run, "GAME_REVISION", atlas_run.GAME_REVISION + 1)
+    monkeypatch.setattr(atlas_chunks, "GAME_REVISION", atlas_chunks.GAME_REVISION + 1)
     with pytest.raises(ResultsFileError, match="another version"):
         atlas(results=str(path), **SMALL)
     monkeypatch.undo()

@@ -6,12 +6,12 @@ from types import SimpleNamespace
 
 import pytest
 
-from cuttle.variants import run
+from cuttle.variants import chunks, run
 
 
 def fingerprint(monkeypatch, policy, revision):
     monkeypatch.setattr(run, "compare", lambda *a, **k: SimpleNamespace(results=[]))
-    monkeypatch.setattr(run, "GAME_REVISION", revision)
+    monkeypatch.setattr(chunks, "GAME_REVISION", revision)
     config = SimpleNamespace(seed=1, threads=1, max_moves=100)
     pairing = SimpleNamespace(policy=policy, players=(policy, policy))
     return run._GroupRun(config, pairing, "classic").fingerprint()
