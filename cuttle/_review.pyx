@@ -33,7 +33,7 @@ from cuttle._rng cimport rng_seed
 from cuttle._engine cimport gen_moves
 from cuttle._policies cimport play_out
 from cuttle._playout cimport PLAY_NO_MEMORY, GAME_MOVE_CAP
-from cuttle._search cimport Tree, Node, ismcts_visits, tree_clear
+from cuttle._search cimport Tree, Node, ismcts_visits, tree_clear, tree_init, node_init
 from cuttle._core cimport CoreGame
 from cuttle._signals cimport Stop, stop_start, stop_enter, stop_leave, stop_finish
 from cuttle.threads import thread_count
@@ -55,24 +55,22 @@ cdef int forced_value(const State* root, const CRules* r, int policy, int iters,
     cdef Node* nd
     cdef int i, err
     cdef int me = root.to_move
+    tree_init(&t)
     t.nodes = <Node*>malloc((n + 1) * sizeof(Node))     # the search grows it (realloc)
     if t.nodes == NULL:
         return NO_MEMORY
     t.n = t.cap = n + 1
     for i in range(n):
         visits[i] = 0
-    for i in range(n + 1):
+    # The root with every legal move as a child, and one visit on the forced move's
+    # child (taken off again below); none elsewhere.
+    node_init(&t.nodes[0], 0, -1, me ^ 1, 0.0)
+    t.nodes[0].first_child = 1
+    for i in range(1, n + 1):
         nd = &t.nodes[i]
-        nd.move = buf[i - 1] if i else 0
-        nd.parent = -1 if i == 0 else 0
-        nd.first_child = 1 if i == 0 else -1
-        nd.next_sibling = i + 1 if 0 < i < n else -1
-        nd.player = me if i else me ^ 1
-        # One visit on the forced move's child (taken off again below); none elsewhere.
+        node_init(nd, buf[i - 1], 0, me, 1.0 if i == forced + 1 else 0.0)
+        nd.next_sibling = i + 1 if i < n else -1
         nd.visits = 1 if i == forced + 1 else 0
-        nd.avail = 1
-        nd.prior = 1.0 if i == forced + 1 else 0.0
-        nd.reward = 0.0
     err = ismcts_visits(&t, root, r, policy, iters, g, buf, n, visits)
     if err == 0:
         for i in range(n):

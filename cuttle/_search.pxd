@@ -37,6 +37,21 @@ ctypedef struct Tree:
     int rank_cap
     Seen seen                 # the opponent's decisions since (and before) the last search
 
+cdef inline void node_init(Node* nd, uint32_t move, int parent, int player,
+                           float prior) noexcept nogil:
+    # A node with no child, sibling or visit yet (every field set: the one set-up).
+    nd.move = move
+    nd.parent = parent
+    nd.first_child = -1
+    nd.next_sibling = -1
+    nd.player = player
+    nd.visits = 0
+    nd.avail = 1
+    nd.prior = prior
+    nd.reward = 0.0
+    nd.ranked = -1
+    nd.n_ranked = 0
+
 cdef inline void tree_init(Tree* t) noexcept nogil:
     # An empty tree (no memory held), nothing seen.
     t.nodes = NULL

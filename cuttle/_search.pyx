@@ -91,20 +91,6 @@ cdef inline int is_child(const Node* nodes, int node, uint32_t m) noexcept nogil
         child = nodes[child].next_sibling
     return child >= 0
 
-cdef inline void node_init(Node* nd, uint32_t move, int parent, int player,
-                           float prior) noexcept nogil:
-    nd.move = move
-    nd.parent = parent
-    nd.first_child = -1
-    nd.next_sibling = -1
-    nd.player = player
-    nd.visits = 0
-    nd.avail = 1
-    nd.prior = prior
-    nd.reward = 0.0
-    nd.ranked = -1
-    nd.n_ranked = 0
-
 cdef inline float prior_of(double v, double best, double temp) noexcept nogil:
     # A move's value against the best one's, as a logistic in [0, 1] (1 for the best).
     if v >= WIN_VALUE / 2:
