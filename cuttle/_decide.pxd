@@ -2,7 +2,7 @@
 # One decision on one game (decide, for cuttle.policies.Bot) and the search trees a bot
 # keeps between its decisions in a game.
 
-from cuttle._state cimport State
+from cuttle._state cimport State, CRules
 from cuttle._search cimport Tree
 from cuttle._core cimport CoreGame
 
@@ -10,12 +10,13 @@ cdef class SearchTrees:
     cdef Tree* trees                 # one per thread of a root-parallel search
     cdef int count
     cdef State root                  # the position of the last search
+    cdef CRules rules                # and its rules
     cdef Py_ssize_t ply              # its ply in the game's history
     cdef int valid
 
     cdef void clear(self)
     # Advance the trees to game's position, or drop them if it does not follow from
-    # the last search by the game's moves since (MemoryError if the trees cannot be
-    # rebuilt).
+    # the last search by the game's moves since, under the same rules (MemoryError if
+    # the trees cannot be rebuilt).
     cdef int follow(self, CoreGame game) except -1
     cdef void searched(self, CoreGame game)

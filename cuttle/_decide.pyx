@@ -10,6 +10,7 @@ only, never on the scheduling.
 from libc.stdint cimport uint64_t, uint32_t, int32_t
 from cython.parallel cimport prange
 from cpython.mem cimport PyMem_Malloc, PyMem_Free
+from libc.string cimport memcmp, memcpy
 
 from cuttle._state cimport *
 from cuttle._rng cimport rng_seed, derive_seed, STREAM_DECISION
@@ -26,7 +27,8 @@ from cuttle._infer cimport move_likelihood as infer_move_likelihood
 cdef class SearchTrees:
     """The search trees a Bot keeps between its decisions in a game (one per thread):
     reused when the next position follows from the searched one by the moves played
-    since (checked by replaying them), dropped otherwise."""
+    since under the same rules (checked by replaying them, each checked legal first: a
+    Bot shared by several games searched another game last), dropped otherwise."""
 
     def __cinit__(self, int count):
         self.trees = <Tree*>PyMem_Malloc(count * sizeof(Tree))
@@ -51,10 +53,14 @@ cdef class SearchTrees:
         cdef State s = self.root
         cdef Py_ssize_t k
         cdef int i
-        if not self.valid or game.nhist < self.ply or s.to_move != game.st.to_move:
+        if (not self.valid or game.nhist < self.ply or s.to_move != game.st.to_move
+                or memcmp(&self.rules, &game.cr, sizeof(CRules)) != 0):
             self.clear()
             return 0
         for k in range(self.ply, game.nhist):
+            if not is_legal(&s, &game.cr, game.hist_moves[k]):
+                self.clear()
+                return 0
             apply_move(&s, &game.cr, game.hist_moves[k])
         if not states_equal(&s, &game.st):
             self.clear()
@@ -68,8 +74,19 @@ cdef class SearchTrees:
 
     cdef void searched(self, CoreGame game):
         self.root = game.st
+        memcpy(&self.rules, &game.cr, sizeof(CRules))   # (padding too: compared whole)
         self.ply = game.nhist
         self.valid = 1
+
+
+cdef bint is_legal(const State* s, const CRules* r, uint32_t move) noexcept nogil:
+    cdef uint32_t buf[MAX_MOVES]
+    cdef int n = gen_moves(s, r, buf)
+    cdef int i
+    for i in range(n):
+        if buf[i] == move:
+            return True
+    return False
 
 
 def search_trees(int threads):

@@ -145,6 +145,39 @@ def test_a_second_thread_stepping_a_vector_env_is_not_told_of_a_ctrl_c():
         p.stdout + p.stderr
 
 
+def test_a_bot_shared_by_several_games_replays_only_legal_moves():
+    # One bot asked in turn about several games: the moves of one game since the bot
+    # searched another are not moves of that other game's position (applying them
+    # anyway popped an empty Jack stack: found by the sanitizers, under which this suite
+    # runs; in a subprocess, so that their report is read).  Each choice is legal and is
+    # the choice of its twin without trees (a pickled copy: the same seed and count of
+    # decisions).  The games go on by a few random moves each, to reach Jacks, 2s and 9s
+    # at plies apart.
+    p = run_python("""
+        import pickle, random
+        import cuttle
+        from cuttle.policies import Bot
+        shared = Bot("ismcts:2", seed=4)
+        pick = random.Random(4)
+        bad = []
+        for first in range(0, 40, 4):
+            games = [cuttle.Game(seed=s) for s in range(first, first + 4)]
+            while not all(g.is_over for g in games):
+                for g in games:
+                    if g.is_over:
+                        continue
+                    twin = pickle.loads(pickle.dumps(shared))
+                    m = shared.choose(g)
+                    if m not in g.legal_moves or m != twin.choose(g):
+                        bad.append((g.seed, len(g.moves), str(m)))
+                    for _ in range(pick.randint(1, 6)):
+                        if not g.is_over:
+                            g.play(pick.choice(list(g.legal_moves)))
+        print("bad", bad)
+    """)
+    assert (p.returncode, p.stdout) == (0, "bad []\n"), p.stdout + p.stderr
+
+
 def test_two_threads_sharing_a_search_bot_take_turns():
     # One Bot("ismcts") shared by two threads, each choosing on its own game: the
     # decisions are serialised (the trees it keeps between decisions were cleared by

@@ -133,6 +133,17 @@ def test_trees_are_not_reused_across_unrelated_games():
     assert a.choose(g3) == b.choose(g3)
 
 
+def test_trees_are_not_reused_under_other_rules():
+    # The same deal under classic and under a 9 that freezes: the positions are equal,
+    # the rules are not, so a bot that searched the classic game starts afresh.
+    for seed in range(40, 46):
+        a, b = Bot("ismcts:200", seed=3), Bot("ismcts:200", seed=3)
+        a.choose(cuttle.Game(seed=seed))
+        b.choose(cuttle.Game(seed=seed + 100))
+        g = cuttle.Game(seed=seed, rules=cuttle.Rules(nine="freeze"))
+        assert a.choose(g) == b.choose(g), seed
+
+
 @pytest.mark.parametrize("threads", [None, 0, -1, 1.5, True, 1025])
 def test_bad_thread_counts(threads):
     if threads is None:
