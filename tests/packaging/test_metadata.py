@@ -74,7 +74,9 @@ def test_the_readme_set_up_is_two_commands_in_a_virtual_environment():
     install, test = readme_setup()
     assert install.startswith("python3 -m venv .venv && . .venv/bin/activate && ")
     assert 'pip install -e ".[test]"' in install and "cuttle simulate" in install
-    assert test == ". .venv/bin/activate && python -m pytest"
+    # every test file on a worker of its own core, each file's tests in order (the
+    # differential tests' coverage check reads the chunks before it)
+    assert test == ". .venv/bin/activate && python -m pytest -n auto --dist loadfile"
     assert "chromium" in (ROOT / "README.md").read_text(encoding="utf-8").split("```")[0]
 
 

@@ -173,7 +173,13 @@ def test_every_observation_type_has_the_shapes_it_declares(rules):
                 assert default.tensor.tobytes() == state.game.observation_array(p).tobytes()
 
 
-@pytest.mark.parametrize("t", TYPES, ids=str)
+def type_id(t):
+    """A test id naming the observation type (its repr holds an address)."""
+    return (f"{'public' if t.public_info else 'nopublic'}-{t.private_info.name.lower()}"
+            f"{'-recall' if t.perfect_recall else ''}")
+
+
+@pytest.mark.parametrize("t", TYPES, ids=type_id)
 def test_random_sim_test_with_every_observer(t):
     game = load("cuttle.cards;joker:true;four:random", max_moves=120)
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False,

@@ -17,7 +17,6 @@ from web.conftest import WEB_EXTRA
 
 pytest.importorskip("starlette", reason=WEB_EXTRA)
 
-from cuttle.cli import main  # noqa: E402
 from web.conftest import TOKEN, free_port, start_token  # noqa: E402
 
 httpx = pytest.importorskip("httpx2" if importlib.util.find_spec("httpx2") else "httpx")
@@ -86,16 +85,24 @@ def test_serve_elsewhere_warns():
     assert code == 0 and "warning: serving on 127.0.0.2" in err
 
 
-def test_serve_errors(capsys):
-    assert main(["serve", "--port", "70000"]) == 2
-    assert "--port must be from 1 to 65535" in capsys.readouterr().err
-    assert main(["serve", "--max-games", "0"]) == 2
+def serve_once(*args):
+    """`python -m cuttle serve ARGS` that exits at once: (exit status, stderr).  (In a
+    process of its own: uvicorn configures the logging of the process it runs in.)"""
+    p = subprocess.run([sys.executable, "-m", "cuttle", "serve", *args], capture_output=True,
+                       text=True, timeout=60)
+    return p.returncode, p.stderr
+
+
+def test_serve_errors():
+    code, err = serve_once("--port", "70000")
+    assert code == 2 and "--port must be from 1 to 65535" in err
+    assert serve_once("--max-games", "0")[0] == 2
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
         busy.listen()
-        port = busy.getsockname()[1]
-        assert main(["serve", "--port", str(port)]) == 1
-    assert "cannot serve on 127.0.0.1" in capsys.readouterr().err
+        code, err = serve_once("--port", str(busy.getsockname()[1]))
+    assert code == 1 and "cannot serve on 127.0.0.1" in err
+    assert "Traceback" not in err
 
 
 # -- the load test ----------------------------------------------------------------------
