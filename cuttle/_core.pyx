@@ -16,7 +16,7 @@ from cpython.mem cimport PyMem_Realloc, PyMem_Free
 
 from cuttle._state cimport *
 from cuttle._rng cimport rng_seed, derive_seed, deal_stream, STREAM_GAME, STREAM_SAMPLE
-from cuttle._engine cimport (gen_moves, apply_move, deal, score, goal, hand_is_public,
+from cuttle._engine cimport (gen_moves, is_legal, apply_move, deal, score, goal, hand_is_public,
                              update_knowledge, check_win, check_state, states_equal)
 from cuttle._hidden cimport determinize
 from cuttle._playout cimport play_until, SEAT_ELSEWHERE
@@ -85,16 +85,6 @@ cdef inline uint64_t mask_of(cards) except? 0:
     for c in cards:
         m |= bit(card_index(c))
     return m
-
-
-cdef int legal_in(const State* s, const CRules* r, uint32_t code) noexcept nogil:
-    cdef uint32_t buf[MAX_MOVES]
-    cdef int n = gen_moves(s, r, buf)
-    cdef int i
-    for i in range(n):
-        if buf[i] == code:
-            return 1
-    return 0
 
 
 cdef inline int player(p) except -1:
@@ -210,7 +200,7 @@ cdef class CoreGame:
         return [buf[i] for i in range(n)]
 
     def _core_is_legal(self, uint32_t code):
-        return bool(legal_in(&self.st, &self.cr, code))
+        return bool(is_legal(&self.st, &self.cr, code))
 
     def _core_play(self, uint32_t code, Py_ssize_t cap=0):
         """Play a move code; returns False (state untouched) if it is not legal.  With a
@@ -362,7 +352,7 @@ cdef class CoreGame:
             err = check_state(&nxt, &self.cr)
             if err:
                 raise ValueError(f"corrupt pickled game (history {i}): {state_error(err)}")
-            if not legal_in(&nxt, &self.cr, hm[i]):
+            if not is_legal(&nxt, &self.cr, hm[i]):
                 raise ValueError(f"corrupt pickled game: history move {i} is not legal")
             apply_move(&nxt, &self.cr, hm[i])
             if not states_equal(&nxt, &h[i + 1] if i + 1 < n else &cur):

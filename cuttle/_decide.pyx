@@ -14,7 +14,7 @@ from libc.string cimport memcmp, memcpy
 
 from cuttle._state cimport *
 from cuttle._rng cimport rng_seed, derive_seed, STREAM_DECISION
-from cuttle._engine cimport gen_moves, apply_move, states_equal
+from cuttle._engine cimport gen_moves, is_legal, apply_move, states_equal
 from cuttle._policies cimport choose_move
 from cuttle._search cimport (Tree, tree_init, tree_clear, tree_advance, ismcts_visits,
                              most_visited)
@@ -77,16 +77,6 @@ cdef class SearchTrees:
         memcpy(&self.rules, &game.cr, sizeof(CRules))   # (padding too: compared whole)
         self.ply = game.nhist
         self.valid = 1
-
-
-cdef bint is_legal(const State* s, const CRules* r, uint32_t move) noexcept nogil:
-    cdef uint32_t buf[MAX_MOVES]
-    cdef int n = gen_moves(s, r, buf)
-    cdef int i
-    for i in range(n):
-        if buf[i] == move:
-            return True
-    return False
 
 
 def search_trees(int threads):

@@ -16,6 +16,10 @@ from cuttle._state cimport (State, CRules, NCARDS, JOKER, ACES, TWOS, THREES, FO
 # returns how many.
 cdef int gen_moves(const State* s, const CRules* r, uint32_t* out) noexcept nogil
 
+# Whether gen_moves lists move m (1) or not (0): the check before applying an untrusted
+# move.
+cdef int is_legal(const State* s, const CRules* r, uint32_t m) noexcept nogil
+
 # Play a move that gen_moves listed (trusted: callers only pass generated moves).
 cdef void apply_move(State* s, const CRules* r, uint32_t m) noexcept nogil
 

@@ -135,6 +135,16 @@ cdef inline int gen_seven(const State* s, const CRules* r, int p, uint32_t* out)
             n += 1
     return n
 
+cdef int is_legal(const State* s, const CRules* r, uint32_t m) noexcept nogil:
+    cdef uint32_t buf[MAX_MOVES]
+    cdef int n = gen_moves(s, r, buf)
+    cdef int i
+    for i in range(n):
+        if buf[i] == m:
+            return 1
+    return 0
+
+
 cdef int gen_moves(const State* s, const CRules* r, uint32_t* out) noexcept nogil:
     cdef int p = s.to_move
     cdef int ph = s.phase
