@@ -19,10 +19,16 @@ def test_the_distribution_is_pycuttle_and_installs_cuttle():
 
 def test_every_subpackage_is_packaged():
     # setuptools installs only the packages listed: one left out is missing from the
-    # wheel (and `import cuttle` fails there) while every test of the source tree passes
+    # wheel (and `import cuttle` fails there) while every test of the source tree passes;
+    # a folder of data files is listed too (setuptools warns of one left out), with its
+    # files as package data
+    setuptools = pyproject()["tool"]["setuptools"]
     found = {".".join(p.parent.relative_to(ROOT).parts)
              for p in (ROOT / "cuttle").rglob("__init__.py")}
-    assert found == set(pyproject()["tool"]["setuptools"]["packages"])
+    data = {name for name in setuptools["packages"]
+            if not (ROOT.joinpath(*name.split(".")) / "__init__.py").exists()}
+    assert found == set(setuptools["packages"]) - data
+    assert data <= set(setuptools["package-data"]), data
 
 
 def test_the_version_is_written_once():
