@@ -5,7 +5,8 @@ tree (run by .ci/run with that environment's python, in an empty folder):
 
 - the sdist holds everything the build needs (setup.py, pyproject.toml, every .pyx and
   .pxd of the checkout, README, LICENSE, CHANGELOG) and no build outputs;
-- the wheel holds the compiled core, the .pxd contracts and py.typed;
+- the wheel holds the compiled core, the .pxd contracts, py.typed and the browser app's
+  static files;
 - the installed package is the wheel's (site-packages, not the checkout), its metadata
   says pycuttle at the package's version, the compiled core loads from site-packages,
   a game plays, a short simulation runs, and the `cuttle` command works.
@@ -57,6 +58,9 @@ check(not compiled, f"the wheel holds a compiled module for each of the {len(pyx
 pxd = {p for p in sources if p.endswith(".pxd")}
 check(pxd <= files, f"the wheel holds the {len(pxd)} .pxd contracts: missing {pxd - files}")
 check("cuttle/py.typed" in files, "the wheel holds py.typed")
+static = {p for p in tracked if p.startswith("cuttle/web/static/")}
+check(static and static <= files,
+      f"the wheel holds the browser app's {len(static)} files: missing {static - files}")
 
 # -- installed -----------------------------------------------------------------------
 os.chdir(os.environ.get("TMPDIR", "/tmp"))
