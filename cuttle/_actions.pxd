@@ -9,6 +9,8 @@ from libc.stdint cimport uint32_t, int32_t
 from libc.math cimport sqrt
 from cuttle._state cimport *
 
+# The published layout (numbers in the comments are natural indices: 2s from 4, 8s
+# from 28, 9s from 32, 10s from 36, Jacks from 40, Queens from 44; _state.pxd names them).
 cdef enum:
     A_DRAW = 0
     A_PASS = 1
@@ -51,34 +53,34 @@ cdef inline int action_of_move(uint32_t m) noexcept nogil:
     if v <= V_RESOLVE:                         # draw, pass, resolve: no card
         return v if c == NO_CARD and t == NO_CARD else NO_ACTION
     if t == NO_CARD:
-        if v == V_POINTS and c < 40:
+        if v == V_POINTS and c < FIRST_JACK:
             return A_POINTS + c
-        if v == V_ROYAL and 44 <= c < 52:
-            return A_ROYAL + c - 44
-        if v == V_GLASSES and 28 <= c < 32:
-            return A_GLASSES + c - 28
+        if v == V_ROYAL and FIRST_QUEEN <= c < N_NATURAL:
+            return A_ROYAL + c - FIRST_QUEEN
+        if v == V_GLASSES and FIRST_EIGHT <= c < FIRST_NINE:
+            return A_GLASSES + c - FIRST_EIGHT
         if v == V_ONEOFF and c < NCARDS:
             return A_ONEOFF + c
-        if v == V_COUNTER and 4 <= c < 8:
-            return A_COUNTER + c - 4
+        if v == V_COUNTER and FIRST_TWO <= c < FIRST_TWO + 4:
+            return A_COUNTER + c - FIRST_TWO
         if v == V_TAKE and c < NCARDS:
             return A_TAKE + c
         if v == V_DISCARD and c < NCARDS:
             return A_DISCARD + c
-        if v == V_BLOCK and 36 <= c < 40:
-            return A_BLOCK + c - 36
+        if v == V_BLOCK and FIRST_TEN <= c < FIRST_JACK:
+            return A_BLOCK + c - FIRST_TEN
         return NO_ACTION
-    if v == V_SCUTTLE and t < c < 40:
+    if v == V_SCUTTLE and t < c < FIRST_JACK:
         return A_SCUTTLE + c * (c - 1) // 2 + t
-    if v == V_JACK and 40 <= c < 44 and t < 40:
-        return A_JACK + (c - 40) * 40 + t
+    if v == V_JACK and FIRST_JACK <= c < FIRST_QUEEN and t < FIRST_JACK:
+        return A_JACK + (c - FIRST_JACK) * FIRST_JACK + t
     if v == V_ONEOFF:
-        if 4 <= c < 8 and 28 <= t < 52:
-            return A_ONEOFF_TWO + (c - 4) * 24 + t - 28
-        if 28 <= c < 32 and 28 <= t < 32 and t != c:
-            return A_ONEOFF_EIGHT + (c - 28) * 3 + (t - 28) - (t > c)
-        if 32 <= c < 36 and t < 52 and t != c:
-            return A_ONEOFF_NINE + (c - 32) * 51 + t - (t > c)
+        if FIRST_TWO <= c < FIRST_TWO + 4 and FIRST_EIGHT <= t < N_NATURAL:
+            return A_ONEOFF_TWO + (c - FIRST_TWO) * (N_NATURAL - FIRST_EIGHT) + t - FIRST_EIGHT
+        if FIRST_EIGHT <= c < FIRST_NINE and FIRST_EIGHT <= t < FIRST_NINE and t != c:
+            return A_ONEOFF_EIGHT + (c - FIRST_EIGHT) * 3 + (t - FIRST_EIGHT) - (t > c)
+        if FIRST_NINE <= c < FIRST_TEN and t < N_NATURAL and t != c:
+            return A_ONEOFF_NINE + (c - FIRST_NINE) * (N_NATURAL - 1) + t - (t > c)
         return NO_ACTION
     if v == V_DISCARD and c < t < NCARDS:
         return A_DISCARD_TWO + t * (t - 1) // 2 + c
@@ -98,29 +100,30 @@ cdef inline uint32_t move_of_action(int a) noexcept nogil:
         c = tri_root(k)
         return mk(V_SCUTTLE, c, k - c * (c - 1) // 2)
     if a < A_GLASSES:
-        return mk(V_ROYAL, 44 + a - A_ROYAL, NO_CARD)
+        return mk(V_ROYAL, FIRST_QUEEN + a - A_ROYAL, NO_CARD)
     if a < A_JACK:
-        return mk(V_GLASSES, 28 + a - A_GLASSES, NO_CARD)
+        return mk(V_GLASSES, FIRST_EIGHT + a - A_GLASSES, NO_CARD)
     if a < A_ONEOFF:
         k = a - A_JACK
-        return mk(V_JACK, 40 + k // 40, k % 40)
+        return mk(V_JACK, FIRST_JACK + k // FIRST_JACK, k % FIRST_JACK)
     if a < A_ONEOFF_TWO:
         return mk(V_ONEOFF, a - A_ONEOFF, NO_CARD)
     if a < A_ONEOFF_EIGHT:
         k = a - A_ONEOFF_TWO
-        return mk(V_ONEOFF, 4 + k // 24, 28 + k % 24)
+        return mk(V_ONEOFF, FIRST_TWO + k // (N_NATURAL - FIRST_EIGHT),
+                  FIRST_EIGHT + k % (N_NATURAL - FIRST_EIGHT))
     if a < A_ONEOFF_NINE:
         k = a - A_ONEOFF_EIGHT
-        c = 28 + k // 3
-        k = 28 + k % 3                         # the target, skipping the card itself
+        c = FIRST_EIGHT + k // 3
+        k = FIRST_EIGHT + k % 3                         # the target, skipping the card itself
         return mk(V_ONEOFF, c, k + (k >= c))
     if a < A_COUNTER:
         k = a - A_ONEOFF_NINE
-        c = 32 + k // 51
-        k = k % 51
+        c = FIRST_NINE + k // (N_NATURAL - 1)
+        k = k % (N_NATURAL - 1)
         return mk(V_ONEOFF, c, k + (k >= c))
     if a < A_TAKE:
-        return mk(V_COUNTER, 4 + a - A_COUNTER, NO_CARD)
+        return mk(V_COUNTER, FIRST_TWO + a - A_COUNTER, NO_CARD)
     if a < A_DISCARD:
         return mk(V_TAKE, a - A_TAKE, NO_CARD)
     if a < A_DISCARD_TWO:
@@ -129,7 +132,7 @@ cdef inline uint32_t move_of_action(int a) noexcept nogil:
         k = a - A_DISCARD_TWO
         c = tri_root(k)
         return mk(V_DISCARD, k - c * (c - 1) // 2, c)
-    return mk(V_BLOCK, 36 + a - A_BLOCK, NO_CARD)
+    return mk(V_BLOCK, FIRST_TEN + a - A_BLOCK, NO_CARD)
 
 
 # The legal actions of the player to decide, in increasing order, written to `out`

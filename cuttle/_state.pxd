@@ -69,6 +69,16 @@ cdef enum:
     FIRST_JACK = 40      # natural indices 40..43 are the Jacks; point cards are 0..39
     MAX_JACKS = 4
 
+# The first natural index of a rank is 4 * its rank index (the suits follow): the ranks
+# the action codec (cuttle/_actions.pxd) lays out by name.
+cdef enum:
+    FIRST_TWO = 4
+    FIRST_EIGHT = 28
+    FIRST_NINE = 32
+    FIRST_TEN = 36
+    FIRST_QUEEN = 44
+    N_NATURAL = 52       # the 52 natural cards: 0..51, below the joker
+
 # Phases: exactly one player decides in each.  Their names, in this order, are
 # cuttle._core.PHASE_NAMES.
 cdef enum:
