@@ -347,7 +347,8 @@ def check_sample(state, sample, p):
 def test_resampled_states_are_real_states_in_the_same_information_state(seed):
     game = random_game(seed)
     sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
-    with mock.patch.object(cos, "_consistent_deal", wraps=cos._consistent_deal) as deal:
+    home = cos.game        # (patched where resample_from_infostate looks it up)
+    with mock.patch.object(home, "_consistent_deal", wraps=home._consistent_deal) as deal:
         for state in positions(game, seed, count=3):
             for p in (0, 1):
                 for _ in range(2):

@@ -14,9 +14,11 @@ MODULES = sorted(m.name for m in pkgutil.walk_packages(cuttle.__path__, "cuttle.
                  if not m.name.endswith("__main__"))
 PUBLIC_MODULES = [m for m in MODULES if not m.split(".")[-1].startswith("_")]
 # module -> the optional packages it imports
-OPTIONAL = {"cuttle.openspiel": ("pyspiel",), "cuttle.rl.aec": ("gymnasium", "pettingzoo"),
-            "cuttle.rl.gym_env": ("gymnasium",), "cuttle.web": ("starlette",),
-            "cuttle.web.routes": ("starlette",)}
+OPTIONAL = {"cuttle.openspiel": ("pyspiel",), "cuttle.openspiel.game": ("pyspiel",),
+            "cuttle.openspiel.observers": ("pyspiel",),
+            "cuttle.openspiel.players": ("pyspiel",),
+            "cuttle.rl.aec": ("gymnasium", "pettingzoo"), "cuttle.rl.gym_env": ("gymnasium",),
+            "cuttle.web": ("starlette",), "cuttle.web.routes": ("starlette",)}
 
 
 def load(name):

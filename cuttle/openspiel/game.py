@@ -1,75 +1,33 @@
-"""OpenSpiel: `import cuttle.openspiel` registers the game `python_cuttle` with pyspiel.
-
-    import pyspiel, cuttle.openspiel
-    game = pyspiel.load_game("python_cuttle")                 # classic rules
-    game = pyspiel.load_game("python_cuttle(rules=cuttle.cards;four:random,max_moves=500)")
-    game = pyspiel.load_game(cuttle.openspiel.game_string(rules, max_moves=500))
-
-The `rules` parameter takes the rule text of the command line (`str(rules)`,
-"classic: four=random") when it is given in a parameter dict
-(`pyspiel.load_game("python_cuttle", {"rules": "classic: joker=true"})`).  Inside a game
-string, where OpenSpiel reserves "=" and ",", it is a preset followed by `;flag:value`
-changes, with "/" between the five King goals (`classic;king_goals:15/14/10/7/5;joker:true`);
-`game_string` writes that form.
-
-Every random event is an explicit chance node, so a state is a function of its
-history: the deal (one node per card, uniform over the cards not yet dealt: player 0's
-cards, player 1's, as many as the rules' `deal` gives each, five and six by default,
-then the deck from the top) and, under `four=random`, the
-4's discards (one node, uniform over the victim's pairs of cards; its outcome is the
-compact discard action).  Player actions are the compact actions of cuttle.rl
-(docs/rl.md); every one of them is public.
-
-Observers (`make_py_observer`, pyspiel's `make_observation`) honour every
-IIGObservationType (docs/rl.md, "OpenSpiel"): the public view is what both players see
-(assembled from the parts of the core's encodings that are public, plus the hand cards
-whose identity is public), a single player's view adds what only that player knows,
-the all-players view adds both; perfect recall gives a digest of the sequence of those
-views since the deal.  `resample_from_infostate(p)` returns a state with a whole
-history consistent with p's information state (deal resampled, the same actions
-replayed), so every view of it, the other player's included, is a real state's.
-
-OpenSpiel's bots as cuttle players: `state_of(game)` is a state at a Game's position
-(without the history before it: resampling deals anew the cards the player cannot
-place, Game.determinize), and `ISMCTSPlayer(iterations)` is OpenSpiel's generic Python
-ISMCTSBot (random rollouts) as a policy(game, rng) -> Move for cuttle.simulate, Game
-loops and the strength ladder's anchors (benchmarks/bench_strength.py --anchors).
+"""The game python_cuttle: its GameType and parameters (`rules_from_param`,
+`game_string`), `CuttleGame`, `CuttleState` (the deal and a random 4's discards as
+chance nodes, the cuttle.Game they lead to, `resample_from_infostate`) and its
+registration with pyspiel, done when this module is imported.
 """
 
 from __future__ import annotations
 
-import functools
-import hashlib
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import pyspiel
 
-from ._optional import missing
-
-try:
-    import pyspiel
-except ImportError as e:
-    raise missing(e, "cuttle.openspiel") from None
-
-from ._actions import code_of_action
-from ._core import PHASE_NAMES, n_cards
-from .cards import CARDS
-from .errors import IllegalMoveError
-from .game import Game
-from .moves import Move
-from .observation import CARD_SLOTS, PLANES, SCALARS
-from .rules import FLAGS, Rules
-from .rl.spaces import (ACTION_BLOCKS, ACTION_SPACE, DEFAULT_MAX_MOVES, OBSERVATION_SIZE,
-                        legal_actions, move_of)
-from .seeding import derive
-from .validation import check_count
+from .._actions import code_of_action
+from .._core import n_cards
+from ..cards import CARDS
+from ..errors import IllegalMoveError
+from ..game import Game
+from ..observation import CARD_SLOTS
+from ..rules import FLAGS, Rules
+from ..rl.spaces import ACTION_BLOCKS, ACTION_SPACE, DEFAULT_MAX_MOVES, legal_actions, move_of
+from ..validation import check_count
+from .observers import (_INFO_STATE, _PLANE, _PUBLIC_ZONES, CuttleObserver, _chain_key,
+                        _chain_start, _chain_step, _planes, _player)
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-__all__ = ["GAME_TYPE", "CuttleGame", "CuttleObserver", "CuttleState", "ISMCTSPlayer",
-           "game_string", "rules_from_param", "state_of"]
+__all__ = ["GAME_TYPE", "CuttleGame", "CuttleState", "game_string", "rules_from_param"]
 
 SHORT_NAME = "python_cuttle"
 # Chance outcomes of a random 4 are compact discard actions, so they end where the
@@ -158,20 +116,6 @@ class CuttleGame(pyspiel.Game):
 
 # -- the dealt game and what is public about the hands ------------------------------------
 
-_PLANE = {name: i for i, name in enumerate(PLANES)}
-_SCALAR = {name: CARD_SLOTS * len(PLANES) + i for i, name in enumerate(SCALARS)}
-_PHASE0 = CARD_SLOTS * len(PLANES) + len(SCALARS)
-# The planes of the core's encoding that hold public zones (both sides of the table).
-_PUBLIC_ZONES = [_PLANE[n] for n in ("own_points", "opponent_points", "own_permanents",
-                                     "opponent_permanents", "jack_own_side",
-                                     "jack_opponent_side", "scrap", "deck_known",
-                                     "revealed", "stack")]
-
-
-def _planes(obs: np.ndarray) -> np.ndarray:
-    return obs[:CARD_SLOTS * len(PLANES)].reshape(len(PLANES), CARD_SLOTS)
-
-
 class _Table:
     """A dealt game (`game`, under the rules it is played with) and which hand cards
     are publicly known.  Player actions are public, so a card is publicly known to be
@@ -231,209 +175,6 @@ class _Table:
                             (_planes(self.obs(q))[_PLANE["own_hand"]] > 0) & before
                             for q in (0, 1)]
 
-
-# -- views ---------------------------------------------------------------------------------
-
-_NONE, _SINGLE, _ALL = (pyspiel.PrivateInfoType.NONE, pyspiel.PrivateInfoType.SINGLE_PLAYER,
-                        pyspiel.PrivateInfoType.ALL_PLAYERS)
-
-_ROW, _ROWS = (CARD_SLOTS,), (2, CARD_SLOTS)    # a card plane; one per player
-_PUBLIC_PIECES = (("hand_known", _ROWS), ("points", _ROWS), ("jacks", _ROWS),
-                  ("permanents", _ROWS), ("frozen", _ROWS), ("scrap", _ROW),
-                  ("deck_known", _ROW), ("revealed", _ROW), ("stack", _ROW),
-                  ("unknown", _ROW), ("sizes", (4,)), ("scores", (2,)), ("goals", (2,)),
-                  ("turn", (2,)), ("to_move", (2,)), ("phase", (len(PHASE_NAMES),)))
-_INFO_STATE = (True, _SINGLE)           # public + own private, perfect recall
-_PRIVATE_PIECES = (("hand", _ROW), ("opponent_known", _ROW), ("known_by_opponent", _ROW))
-_ALL_PIECES = (("hands", _ROWS), ("private_knowledge", _ROWS))
-
-
-def _pieces(public: bool, private) -> tuple:
-    """The named tensor pieces of an observation type without perfect recall."""
-    if private == _SINGLE:
-        return (("observation", (OBSERVATION_SIZE,)),) if public else _PRIVATE_PIECES
-    return (_PUBLIC_PIECES if public else ()) + (_ALL_PIECES if private == _ALL else ())
-
-
-def _cards(mask) -> list:
-    return [CARDS[c] for c in np.flatnonzero(mask)]
-
-
-def _text(cards) -> str:
-    return " ".join(map(str, cards)) or "-"
-
-
-def _dealt_to(dealt: list[int], player: int, hands: tuple[int, int]) -> list[int]:
-    """The cards dealt to `player`, `hands` being the rules' deal (cards to each)."""
-    start = 0 if player == 0 else hands[0]
-    return dealt[start:start + hands[player]]
-
-
-def _write(kind, state, player: int, d: dict) -> None:
-    """Fill the pieces `d` (zeroed) of view `kind` = (public_info, private_info) of
-    `state` for `player`."""
-    public, private = kind
-    table, dealt, hands = state._table, state._dealt, state._hands
-    if table is None:                      # dealing: only dealt cards and counts
-        if private == _SINGLE and public:
-            d["observation"][_dealt_to(dealt, player, hands)] = 1.0    # the own_hand plane
-        elif private == _SINGLE:
-            d["hand"][_dealt_to(dealt, player, hands)] = 1.0
-        if private == _ALL:
-            for q in (0, 1):
-                d["hands"][q, _dealt_to(dealt, q, hands)] = 1.0
-        if "sizes" in d:                   # the public pieces
-            k = len(dealt)
-            d["sizes"][:3] = (max(k - sum(hands), 0) / 52, min(k, hands[0]) / 52,
-                              min(max(k - hands[0], 0), hands[1]) / 52)
-            d["unknown"][:state._n_cards] = 1.0
-        return
-    if private == _SINGLE and public:
-        d["observation"][:] = table.obs(player)
-        return
-    o = (table.obs(0), table.obs(1))
-    pl = (_planes(o[0]), _planes(o[1]))
-    pub = table.public_hands()
-    own, known = _PLANE["own_hand"], _PLANE["opponent_hand_known"]
-    if private == _SINGLE:
-        opp = 1 - player
-        d["hand"][:] = pl[player][own]
-        d["opponent_known"][:] = (pl[player][known] > 0) & ~pub[opp]
-        d["known_by_opponent"][:] = (pl[opp][known] > 0) & ~pub[player]
-    elif private == _ALL:
-        for q in (0, 1):
-            d["hands"][q] = pl[q][own]
-            d["private_knowledge"][q] = (pl[q][known] > 0) & ~pub[1 - q]
-    if public:
-        p0 = pl[0]
-        d["hand_known"][:] = pub
-        for name, mine, theirs in (("points", "own_points", "opponent_points"),
-                                   ("jacks", "jack_own_side", "jack_opponent_side"),
-                                   ("permanents", "own_permanents", "opponent_permanents")):
-            d[name][0], d[name][1] = p0[_PLANE[mine]], p0[_PLANE[theirs]]
-        for q in (0, 1):
-            d["frozen"][q] = pl[q][_PLANE["own_frozen"]]
-        for name in ("scrap", "deck_known", "revealed", "stack"):
-            d[name][:] = p0[_PLANE[name]]
-        d["unknown"][:state._n_cards] = ~table.public_places()[:state._n_cards]
-        s = {name: o[0][i] for name, i in _SCALAR.items()}
-        d["sizes"][:] = (s["deck_size"], s["own_hand_size"], s["opponent_hand_size"],
-                         s["stack_size"])
-        d["scores"][:] = (s["own_score"], s["opponent_score"])
-        d["goals"][:] = (s["own_goal"], s["opponent_goal"])
-        d["turn"][:] = (s["is_own_turn"], o[1][_SCALAR["is_own_turn"]])
-        d["to_move"][:] = (s["is_own_decision"], o[1][_SCALAR["is_own_decision"]])
-        d["phase"][:] = o[0][_PHASE0:]
-
-
-def _view_text(kind, state, player: int) -> str:
-    """The readable form of view `kind` of `state` for `player` (no perfect recall)."""
-    public, private = kind
-    table, dealt, hands = state._table, state._dealt, state._hands
-    parts = []
-    if table is None:
-        if private == _SINGLE:
-            return f"p{player} hand: {_text(CARDS[c] for c in _dealt_to(dealt, player, hands))}"
-        if public:
-            parts.append(f"public dealing: {len(dealt)} cards dealt")
-        if private == _ALL:
-            parts += [f"p{q} hand: {_text(CARDS[c] for c in _dealt_to(dealt, q, hands))}"
-                      for q in (0, 1)]
-        return " | ".join(parts)
-    g = table.game
-    if private == _SINGLE and public:
-        return _player_text(g, player)
-    pub = table.public_hands()
-    if public:
-        parts.append(_public_text(g, pub))
-    if private == _SINGLE:
-        d = {name: np.zeros(shape, np.float32) for name, shape in _PRIVATE_PIECES}
-        _write((False, private), state, player, d)
-        parts.append(f"p{player} hand: {_text(_cards(d['hand']))} | knows privately: "
-                     f"{_text(_cards(d['opponent_known']))} | opponent knows privately: "
-                     f"{_text(_cards(d['known_by_opponent']))}")
-    elif private == _ALL:
-        d = {name: np.zeros(shape, np.float32) for name, shape in _ALL_PIECES}
-        _write((False, private), state, player, d)
-        parts += [f"p{q} hand: {_text(_cards(d['hands'][q]))} knows privately: "
-                  f"{_text(_cards(d['private_knowledge'][q]))}" for q in (0, 1)]
-    return " | ".join(parts)
-
-
-def _public_text(g: Game, pub) -> str:
-    def points(side):
-        return " ".join(f"{c}[{','.join(map(str, g.jacks(c)))}]" if g.jacks(c) else str(c)
-                        for c in g.points(side)) or "-"
-
-    to_move = "-" if g.to_move is None else g.to_move
-    return (f"public {g.phase} turn={g.turn} to_move={to_move} | hands: "
-            f"{len(g.hand(0))} known {_text(_cards(pub[0]))} vs "
-            f"{len(g.hand(1))} known {_text(_cards(pub[1]))} | points: {points(0)} vs "
-            f"{points(1)} | permanents: {_text(g.permanents(0))} vs {_text(g.permanents(1))} "
-            f"| scrap: {_text(g.scrap)} | deck: {len(g.deck)} known "
-            f"{' '.join(f'{d}:{c}' for d, c in g.observation(0).deck_known) or '-'} | "
-            f"revealed: {_text(g.revealed)} | stack: {_text(g.stack)} | frozen: "
-            f"{_text(g.frozen(0))} vs {_text(g.frozen(1))} | score {g.score(0)}/{g.goal(0)} "
-            f"vs {g.score(1)}/{g.goal(1)}")
-
-
-def _player_text(game: Game, player: int) -> str:
-    o = game.observation(player)
-    opp = 1 - player
-
-    def cards(cs):
-        return " ".join(map(str, cs)) or "-"
-
-    def points(side):
-        return " ".join(f"{c}[{','.join(map(str, js))}]" if js else str(c)
-                        for c, js in o.points[side]) or "-"
-
-    return (f"p{player} {o.phase} turn={o.turn} to_move={o.to_move} | hand: {cards(o.hand)} "
-            f"| opponent hand: {o.opponent_hand_size} known {cards(o.opponent_known)} "
-            f"| points: {points(player)} vs {points(opp)} | permanents: "
-            f"{cards(o.permanents[player])} vs {cards(o.permanents[opp])} | scrap: "
-            f"{cards(o.scrap)} | deck: {o.deck_size} known "
-            f"{' '.join(f'{d}:{c}' for d, c in o.deck_known) or '-'} | revealed: "
-            f"{cards(o.revealed)} | stack: {cards(o.stack)} | frozen: "
-            f"{cards(o.frozen[player])} | score {o.scores[player]}/{o.goals[player]} vs "
-            f"{o.scores[opp]}/{o.goals[opp]}")
-
-
-def _view_bytes(kind, state, player: int) -> bytes:
-    if kind == _INFO_STATE and state._table is not None:     # (the hot case)
-        return state._table.obs(player).tobytes()
-    d = {name: np.zeros(shape, np.float32) for name, shape in _pieces(*kind)}
-    _write(kind, state, player, d)
-    return b"".join(d[name].tobytes() for name, _ in _pieces(*kind))
-
-
-def _digest(*parts) -> bytes:
-    h = hashlib.blake2b(digest_size=16)
-    for part in parts:
-        h.update(part)
-    return h.digest()
-
-
-def _chain_key(kind, player: int) -> tuple:
-    return kind, (player if kind[1] == _SINGLE else -1)
-
-
-def _chain_start(kind, dealt: list[int], player: int, hands: tuple[int, int]) -> bytes:
-    """The perfect-recall digest at the end of the deal: the cards the view saw dealt,
-    in deal order (`hands`: the rules' deal)."""
-    private = kind[1]
-    if private == _SINGLE:
-        return _digest(bytes(_dealt_to(dealt, player, hands)))
-    if private == _ALL:
-        return _digest(bytes(dealt[:sum(hands)]))
-    return _digest(b"")
-
-
-def _chain_step(digest: bytes, kind, state, player: int, action: int) -> bytes:
-    """The perfect-recall digest after one more action: the action (if the view has
-    public information: every action is public) and the view after it."""
-    act = int(action).to_bytes(2, "little") if kind[0] else b""
-    return _digest(digest, act, _view_bytes(kind, state, player))
 
 
 # -- the state -----------------------------------------------------------------------------
@@ -744,152 +485,4 @@ def _index(action) -> int:
         raise ValueError(f"an action is an integer, not {action!r}") from None
 
 
-def _player(player) -> int:
-    if isinstance(player, bool) or player not in (0, 1):
-        raise ValueError(f"player must be 0 or 1, not {player!r}")
-    return int(player)
-
-
-# -- the observer --------------------------------------------------------------------------
-
-class CuttleObserver:
-    """pyspiel's PyObserver for an IIGObservationType (docs/rl.md, "OpenSpiel").
-
-    Without perfect recall `tensor` (float32) and its named pieces `dict` hold the
-    view: the core's encoding for public + single player; the public pieces and/or the
-    private pieces otherwise (none at all for no public and no private information).
-    With perfect recall there is no tensor (`tensor` is None): `string_from` gives a
-    digest of the sequence of views since the deal (the information state for public +
-    single player)."""
-
-    def __init__(self, iig_obs_type: pyspiel.IIGObservationType):
-        self.kind = (bool(iig_obs_type.public_info), iig_obs_type.private_info)
-        if self.kind[1] not in (_NONE, _SINGLE, _ALL):
-            raise ValueError(f"unknown private_info {self.kind[1]!r}")
-        self.perfect_recall = bool(iig_obs_type.perfect_recall)
-        self.dict = {}
-        if self.perfect_recall:
-            self.tensor = None
-            return
-        pieces = _pieces(*self.kind)
-        self.tensor = np.zeros(sum(int(np.prod(shape)) for _, shape in pieces), np.float32)
-        start = 0
-        for name, shape in pieces:
-            size = int(np.prod(shape))
-            self.dict[name] = self.tensor[start:start + size].reshape(shape)
-            start += size
-
-    def set_from(self, state: CuttleState, player: int) -> None:
-        """Fill `tensor` (and so `dict`) with `player`'s view of `state`."""
-        player = _player(player)
-        if self.tensor is None:
-            return
-        self.tensor.fill(0.0)
-        _write(self.kind, state, player, self.dict)
-
-    def string_from(self, state: CuttleState, player: int) -> str:
-        """`player`'s view of `state` as one line (a digest with perfect recall)."""
-        player = _player(player)
-        public, private = self.kind
-        if not public and private == _NONE:
-            return ""
-        if not self.perfect_recall:
-            return _view_text(self.kind, state, player)
-        label = {_NONE: "public", _ALL: "all" if public else "all private",
-                 _SINGLE: f"p{player}" if public else f"p{player} private"}[private]
-        if state._table is None:
-            dealt = state._dealt
-            if private == _SINGLE:
-                cards = _text(CARDS[c] for c in _dealt_to(dealt, player, state._hands))
-            elif private == _ALL:
-                cards = " / ".join(_text(CARDS[c] for c in _dealt_to(dealt, q, state._hands))
-                                   for q in (0, 1))
-            else:
-                cards = f"{len(dealt)} cards"
-            return f"{label} dealt: {cards}"
-        digest = state._chain(self.kind, player).hex()
-        if self.kind == _INFO_STATE:
-            return f"{label} move {state._moves} {digest}"
-        return f"{label} {digest}"
-
 pyspiel.register_game(GAME_TYPE, CuttleGame)
-
-
-# -- OpenSpiel's bots as cuttle players ----------------------------------------------------
-
-class _PositionState(CuttleState):
-    """A CuttleState that starts at a Game's position (state_of): its history holds only
-    the actions since, so resampling deals anew the cards the player cannot place in
-    the position (Game.determinize), as a determinizing search needs."""
-
-    def resample_from_infostate(self, player: int,
-                                probability_sampler: Callable[[], float]) -> CuttleState:
-        player = _player(player)
-        clone = self.clone()
-        seed = derive(int(probability_sampler() * 2 ** 53),
-                      int(probability_sampler() * 2 ** 53))
-        clone._table.game = self._table.game.determinize(player, seed)
-        clone._table._obs = [None, None]
-        return clone
-
-
-@functools.lru_cache(maxsize=16)
-def _loaded(text: str) -> CuttleGame:
-    return pyspiel.load_game(text)
-
-
-def state_of(game: Game, max_moves: int = DEFAULT_MAX_MOVES) -> CuttleState:
-    """A state at `game`'s position (a copy of it, with up to `max_moves` player moves to
-    come), for OpenSpiel's bots to decide from.  Its information states start at this
-    position (each player's view of it); the game's own rules play on (a random 4 draws
-    from the game's stream, not a chance node)."""
-    if not isinstance(game, Game):
-        raise TypeError(f"state_of needs a cuttle.Game, not {type(game).__name__}")
-    if game.is_over:
-        raise ValueError("the game is over: OpenSpiel has no decision to make in it")
-    state = _PositionState(_loaded(game_string(game.rules, max_moves)))
-    state._chance_four, state._play_rules = False, game.rules
-    state._dealt = list(range(state._n_cards))
-    table = state._table = _Table.__new__(_Table)
-    table.game, table._obs, table._public = game.copy(), [None, None], None
-    if game.rules.joker:                  # the hands public now (what preceded is unknown)
-        table._public = [table._whole(q) for q in (0, 1)]
-    for p in (0, 1):
-        state._chains[_chain_key(_INFO_STATE, p)] = _digest(table.obs(p).tobytes())
-    return state
-
-
-class ISMCTSPlayer:
-    """OpenSpiel's generic information-set MCTS (its Python `ISMCTSBot`, random rollouts
-    by `mcts.RandomRolloutEvaluator`) as a cuttle player: ``policy(game, rng) -> Move``.
-
-    Each decision searches a fresh tree of `iterations` simulations from
-    ``state_of(game)`` with the UCT constant `uct_c`; every random choice, its
-    determinizations included, comes from `rng` (a seeded cuttle.simulate run gives each
-    game its own), so a run is reproducible.  A reference opponent written outside this
-    project (about 230 times slower per iteration than the native ``ismcts:N``), for
-    the strength ladder."""
-
-    def __init__(self, iterations: int = 100, uct_c: float = 2.0, rollouts: int = 1):
-        if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
-            raise ValueError(f"iterations must be an int >= 1, not {iterations!r}")
-        if isinstance(rollouts, bool) or not isinstance(rollouts, int) or rollouts < 1:
-            raise ValueError(f"rollouts must be an int >= 1, not {rollouts!r}")
-        self.iterations, self.uct_c, self.rollouts = iterations, float(uct_c), rollouts
-        self.__name__ = f"openspiel-ismcts:{iterations}"
-
-    def __call__(self, game: Game, rng) -> Move:
-        from open_spiel.python.algorithms import ismcts, mcts
-
-        state = state_of(game)
-        rs = np.random.RandomState(rng.getrandbits(32))
-        bot = ismcts.ISMCTSBot(game=state.get_game(), uct_c=self.uct_c,
-                               max_simulations=self.iterations,
-                               evaluator=mcts.RandomRolloutEvaluator(self.rollouts, rs),
-                               random_state=rs)
-        # Its determinizations drawn from rs too (its default sampler is seeded apart).
-        bot.set_resampler(lambda s, player: s.resample_from_infostate(player, rs.uniform))
-        return move_of(bot.step(state))
-
-    def __repr__(self):
-        return f"ISMCTSPlayer({self.iterations})"
