@@ -18,7 +18,7 @@ it, so that a change's tests are found from its path (docs/architecture.md has t
                and every output format)
   report/      report/ and svg.py (HTML pages, SVG tables, headless Chromium)
   layout/      the layout as a map: no import cycle, no long function
-  rl/          rl/ and openspiel.py
+  rl/          rl/ and openspiel/
   cli/         cli/ (the cuttle command)
   validation/  validation.py and the entry points applying its checks alike
   fuzz/        hostile input to every parser and loader (also run under ASan by .ci/asan)
