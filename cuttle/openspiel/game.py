@@ -293,6 +293,13 @@ class CuttleState(pyspiel.State):
                 continue          # an action the player saw is not legal in this deal
             if sample.information_state_string(player) == want:
                 return sample
+        telling = _telling_passes(self, player)
+        if telling:
+            raise RuntimeError(
+                f"resample_from_infostate: no consistent deal in {_RESAMPLE_TRIES} tries: "
+                f"the opponent passed with cards left to draw (action {telling[0]} of the "
+                f"history, under the no-draw hand limit), which tells that their hand held "
+                f"no legal move, and the deal sampler does not model that (docs/rl.md)")
         raise RuntimeError(f"resample_from_infostate: internal error, no consistent deal in "
                            f"{_RESAMPLE_TRIES} tries (history {history})")
 
@@ -328,6 +335,25 @@ class CuttleState(pyspiel.State):
 
 
 _RESAMPLE_TRIES = 200
+_PASS = next(first for name, first, _ in ACTION_BLOCKS if name == "pass")
+
+
+def _telling_passes(state: CuttleState, player: int) -> list[int]:
+    """The places in `state`'s history where `player`'s opponent passed with cards left
+    to draw: only a player left with no legal move may (the no-draw hand limit,
+    rules-decisions 2), so the pass tells `player` that the opponent's hand held no
+    playable card, a constraint `_consistent_deal` does not model: its deals are then
+    checked by replaying them, and may all be refused."""
+    if state._table is None:
+        return []
+    replay, found = _Replay(state), []
+    g = replay._table.game
+    for k, action in enumerate(state.history()[state._n_cards:]):
+        if (not (state._chance_four and g.phase == "four") and g.to_move != player
+                and g.deck and action == _PASS):
+            found.append(state._n_cards + k)
+        replay.play(action)
+    return found
 
 
 def _consistent_deal(state: CuttleState, player: int, rng: np.random.Generator) -> list[int]:
