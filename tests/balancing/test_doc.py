@@ -39,7 +39,7 @@ def search(base):
     """The published search of `base`, read from its results file."""
     return cuttle.balance(base, results=os.path.join(ROOT, "docs", "balance",
                                                       f"{base}.jsonl"),
-                          play=False, progress=False)
+                          check="ismcts:1000", check_games=2000, play=False, progress=False)
 
 
 def reproduced(base, size):
@@ -125,6 +125,12 @@ def test_the_headlines_quote_the_winners():
             score = f"{100 * res.best(size).estimate('first_score').value:.1f}%"
             for head in heads:
                 assert score in head, (base, size, score)
+        # ... and the three-change winner's score under the search bot (the check)
+        check = res.best(3).check
+        assert check is not None and check.n == 2000, base
+        score = f"{100 * check.estimate('first_score').value:.1f}%"
+        for head in heads:
+            assert score in head, (base, "ismcts:1000", score)
 
 
 def refresh():
