@@ -30,10 +30,11 @@ if TYPE_CHECKING:
 __all__ = ["GAME_TYPE", "CuttleGame", "CuttleState", "game_string", "rules_from_param"]
 
 SHORT_NAME = "python_cuttle"
+_BLOCKS = {name: (first, size) for name, first, size in ACTION_BLOCKS}
 # Chance outcomes of a random 4 are compact discard actions, so they end where the
 # discard_two block ends.
-_DISCARD_END = next(first + size for name, first, size in ACTION_BLOCKS
-                    if name == "discard_two")
+_DISCARD_END = sum(_BLOCKS["discard_two"])
+_PASS = _BLOCKS["pass"][0]
 
 GAME_TYPE = pyspiel.GameType(
     short_name=SHORT_NAME,
@@ -335,7 +336,6 @@ class CuttleState(pyspiel.State):
 
 
 _RESAMPLE_TRIES = 200
-_PASS = next(first for name, first, _ in ACTION_BLOCKS if name == "pass")
 
 
 def _telling_passes(state: CuttleState, player: int) -> list[int]:
