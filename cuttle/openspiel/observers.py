@@ -19,7 +19,6 @@ from ..rl.spaces import OBSERVATION_SIZE
 
 if TYPE_CHECKING:
     from ..game import Game
-    from .game import CuttleState
 
 __all__ = ["CuttleObserver"]
 
@@ -278,7 +277,7 @@ class CuttleObserver:
             self.dict[name] = self.tensor[start:start + size].reshape(shape)
             start += size
 
-    def set_from(self, state: CuttleState, player: int) -> None:
+    def set_from(self, state: pyspiel.State, player: int) -> None:
         """Fill `tensor` (and so `dict`) with `player`'s view of `state`."""
         player = _player(player)
         if self.tensor is None:
@@ -286,7 +285,7 @@ class CuttleObserver:
         self.tensor.fill(0.0)
         _write(self.kind, state, player, self.dict)
 
-    def string_from(self, state: CuttleState, player: int) -> str:
+    def string_from(self, state: pyspiel.State, player: int) -> str:
         """`player`'s view of `state` as one line (a digest with perfect recall)."""
         player = _player(player)
         public, private = self.kind
