@@ -59,14 +59,23 @@ def svg_texts(svg):
     return cards + attrs + texts + titles, titles
 
 
-def check(answer, g, me):
-    """`answer` (a JSON dict from the app) shows no card hidden from `me` in `g`."""
+def scrub(text, ids):
+    """`text` without the session's random identifiers (its id and token are URL-safe
+    base64, where a '-9C-' reads as a card name)."""
+    for i in ids:
+        text = text.replace(i, "")
+    return text
+
+
+def check(answer, g, me, ids=()):
+    """`answer` (a JSON dict from the app) shows no card hidden from `me` in `g`
+    (`ids`: the session's identifiers, left out of the scan)."""
     hidden = hidden_cards(g, me)
     d = dict(answer)
     texts, names = [], []
     if "svg" in d:
         texts, names = svg_texts(d.pop("svg"))
-    texts.append(json.dumps(d))
+    texts.append(scrub(json.dumps(d), ids))
     found = leaks(texts, names, hidden)
     assert not found, (g.phase, sorted(found), d.get("history", [])[-3:])
     return hidden
@@ -82,16 +91,18 @@ def test_no_hidden_card_in_any_answer(client):
         bot = "random" if k % 2 else ["greedy", "expert", "ismcts:40"][(k // 2) % 3]
         me = (k // 2) % 2
         p = new_game(client, rules=rules, bot=bot, seat=me, seed=100 + k)
+        ids = (p.gid, p.token)
         game = client.app.state.cuttle.store.get(p.gid).game
         page = client.get(f"/game/{p.gid}").text
         state = json.loads(re.search(r'id="initial-state">(.*?)</script>', page).group(1)
                            .replace("<\\/", "</"))
-        check(state, game, me)
-        rest = re.sub(r'<script type="application/json".*?</script>', "", page, flags=re.S)
+        check(state, game, me, ids)
+        rest = scrub(re.sub(r'<script type="application/json".*?</script>', "", page,
+                            flags=re.S), ids)
         assert not set(CARD.findall(rest)) & hidden_cards(game, me)
         st = p.state()
         while st["status"] == "playing":
-            with_hidden += bool(check(st, game, me))
+            with_hidden += bool(check(st, game, me, ids))
             checked += 1
             if st["bot_to_move"]:
                 r = p.bot()
@@ -102,7 +113,7 @@ def test_no_hidden_card_in_any_answer(client):
                 if roll < 0.03:
                     h = p.post("/hint", {"rollouts": 5})
                     assert h.status_code == 200
-                    check(h.json(), game, me)
+                    check(h.json(), game, me, ids)
                 if roll < 0.06 and st["can_undo"]:
                     r = p.post("/undo")
                 else:
@@ -112,7 +123,7 @@ def test_no_hidden_card_in_any_answer(client):
                     r = p.move(rng.choice(pick)["text"], st["ply"])
             assert r.status_code == 200, r.text
             st = r.json()
-        check(st, game, me)             # the end too (the record then holds every card)
+        check(st, game, me, ids)        # the end too (the record then holds every card)
         client.delete(p.url(), headers=p.h)
     assert phases >= {"main", "counter", "three", "four", "five", "seven", "discard",
                       "block", "ten"}, phases
@@ -135,3 +146,21 @@ def test_the_check_finds_a_leak():
         except AssertionError:
             continue
         raise AssertionError(f"the check missed {bad}")
+
+
+def test_session_ids_that_read_as_cards_are_not_leaks(client, monkeypatch):
+    """The session's id and token are random URL-safe base64: one holding '-9C-' (the
+    suite once drew it) names no card the player is shown, and the scan leaves it out."""
+    import itertools
+    import cuttle.web.sessions as sessions
+    count = itertools.count()
+    names = [f"{c}-{c}" for c in CARDS if c.name != "JK"]
+    monkeypatch.setattr(sessions.secrets, "token_urlsafe",
+                        lambda n: f"x{next(count)}-{'-'.join(names)}-")
+    p = new_game(client, rules="classic", bot="greedy", seat=0, seed=3)
+    game = client.app.state.cuttle.store.get(p.gid).game
+    page = client.get(f"/game/{p.gid}").text
+    assert set(CARD.findall(page)) & hidden_cards(game, 0)      # what the scan would see
+    ids = (p.gid, p.token)
+    assert not set(CARD.findall(scrub(page, ids))) & hidden_cards(game, 0)
+    check(p.state(), game, 0, ids)
