@@ -15,6 +15,7 @@ cdef class SearchTrees:
     cdef int valid
 
     cdef void clear(self)
+    cdef int follows(self, CoreGame game)
     # Advance the trees to game's position, or drop them if it does not follow from
     # the last search by the game's moves since, under the same rules (MemoryError if
     # the trees cannot be rebuilt).

@@ -21,7 +21,8 @@ from cuttle._search cimport (Tree, tree_init, tree_clear, tree_advance, ismcts_v
 from cuttle._core cimport CoreGame
 from cuttle.threads import thread_count
 from cuttle._signals cimport Stop, stop_start, stop_enter, stop_leave, stop_finish
-from cuttle._infer cimport move_likelihood as infer_move_likelihood
+from cuttle._infer cimport (move_likelihood as infer_move_likelihood, Seen, Belief,
+                           seen_follow, belief_build)
 
 
 cdef class SearchTrees:
@@ -49,20 +50,23 @@ cdef class SearchTrees:
             tree_clear(&self.trees[i])
         self.valid = 0
 
-    cdef int follow(self, CoreGame game) except -1:
+    cdef int follows(self, CoreGame game):
+        # 1 if game's position follows from the searched one by the moves played since
+        # (each legal), under the same rules.
         cdef State s = self.root
         cdef Py_ssize_t k
-        cdef int i
         if (not self.valid or game.nhist < self.ply or s.to_move != game.st.to_move
                 or memcmp(&self.rules, &game.cr, sizeof(CRules)) != 0):
-            self.clear()
             return 0
         for k in range(self.ply, game.nhist):
             if not is_legal(&s, &game.cr, game.hist_moves[k]):
-                self.clear()
                 return 0
             apply_move(&s, &game.cr, game.hist_moves[k])
-        if not states_equal(&s, &game.st):
+        return states_equal(&s, &game.st)
+
+    cdef int follow(self, CoreGame game) except -1:
+        cdef int i
+        if not self.follows(game):
             self.clear()
             return 0
         for i in range(self.count):
@@ -178,3 +182,26 @@ def move_likelihood(CoreGame game, uint32_t move):
     with nogil:
         p = infer_move_likelihood(&game.st, &game.cr, move)
     return p
+
+
+def opponent_belief(CoreGame game, SearchTrees trees, uint64_t seed):
+    """The opponent hands an inferring search (`_search_config(0, infer=1)`) would deal
+    from `trees` at `game`'s position, as a list of (hand mask, weight) with weights
+    summing to 1; [] when its deals would be uniform, None when game does not follow
+    from the trees' last search.  For measuring the inference (the trees are not
+    changed; the search itself draws its candidates from its own stream)."""
+    cdef Seen seen
+    cdef Belief b
+    cdef Rng g
+    cdef int i
+    if not trees.follows(game):
+        return None
+    seen = trees.trees[0].seen
+    seen_follow(&seen, &game.cr, &game.hist_moves[trees.ply], <int>(game.nhist - trees.ply))
+    rng_seed(&g, seed, STREAM_DECISION)
+    with nogil:
+        belief_build(&b, &seen, &game.st, &game.cr, &g)
+    if b.n == 0:
+        return []
+    return [(b.hands[i], (b.cum[i] - (b.cum[i - 1] if i > 0 else 0.0)) / b.cum[b.n - 1])
+            for i in range(b.n)]

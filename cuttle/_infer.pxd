@@ -8,17 +8,31 @@ from libc.stdint cimport uint32_t, uint64_t
 from cuttle._state cimport State, CRules, Rng
 
 cdef enum:
-    MAX_SEEN = 4              # the opponent's most recent decisions that are weighed
+    MAX_SEEN = 12             # the opponent's most recent decisions that are weighed
     N_CANDIDATES = 64         # candidate hands weighed per search
+    MAX_EVENTS = 96           # changes of the opponent's hand kept between its decisions
+    EV_LOSS = 0               # a card left its hand for a public place
+    EV_SEEN_GAIN = 1          # a card the searcher sees came into its hand
+    EV_DRAW = 2               # a card the searcher cannot see came into its hand
+
+ctypedef struct HandEvent:
+    # One change of the opponent's hand, as the searcher saw it.
+    int kind                  # EV_*
+    uint64_t card             # EV_LOSS, EV_SEEN_GAIN: the card
+    uint64_t known            # EV_DRAW: the cards the searcher knew in the hand before
 
 ctypedef struct Seen:
     # The position of the searcher's last search, and the opponent's decisions since
-    # (and before, while its hand stayed reconstructible: see seen_follow).
+    # (and before, while its hand stayed reconstructible: see seen_follow), with the
+    # changes of its hand from each decision on.
     State last
     int has_last
     State before[MAX_SEEN]    # the positions the opponent decided in, oldest first
     uint32_t move[MAX_SEEN]   # ... and its moves there
+    int first_event[MAX_SEEN] # ... and the first change of its hand from there on
     int n
+    HandEvent events[MAX_EVENTS]
+    int n_events
 
 ctypedef struct Belief:
     # Candidate hands of the opponent and their cumulative weights (n = 0: none, the
@@ -30,6 +44,7 @@ ctypedef struct Belief:
 cdef inline void seen_reset(Seen* o) noexcept nogil:
     o.has_last = 0
     o.n = 0
+    o.n_events = 0
 
 cdef inline void seen_search(Seen* o, const State* root) noexcept nogil:
     # The searcher searches from root: the moves that follow are replayed from here.

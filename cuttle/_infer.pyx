@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""What the opponent's moves say about its hand (docs/analysis.md, "The search").
+"""What the opponent's moves say about its hand (docs/strength.md, issue 25's section).
 
 A uniform determinization deals the opponent any hand consistent with what the searcher
 saw; but the opponent chose its moves knowing its hand: when it let a one-off resolve it
@@ -11,22 +11,25 @@ play: the expert's values of the legal moves as a softmax (TEMP points per unit 
 logit) mixed with a uniform choice (EPS, for the moves the model does not explain).
 The search then deals the opponent's hand from the weighted candidates.
 
-Never reading a hidden card: a candidate is a determinization of the searcher's view;
-a past decision is re-dealt for each candidate from the searcher's view alone.  The
-opponent's hand then is the candidate's hand now, without the cards it gained since
-(all known to the searcher) and with the cards it lost since (all public: played,
-discarded, scrapped).  A decision is kept only while that holds: once the opponent
-gains a card the searcher cannot see (a draw) or loses one to a hidden place, the
-decisions before are forgotten (which is public: the draw is seen).  The unknown cards
-of the past deck are dealt in card order, since the expert's view of the opponent
-reads the deck only as the set of cards it cannot place.
+Never reading a hidden card: a candidate is a determinization of the searcher's view,
+and each past decision is re-dealt for it from the searcher's view alone.  Walking back
+from now, the opponent's hand at a decision is the candidate's hand without the cards
+it gained since and with the cards it lost since (all public: played, discarded,
+scrapped).  The gains the searcher saw are taken out as they are; each hidden draw takes
+out one of the cards the searcher did not know were there before, drawn uniformly (as a
+uniform deck deals them), so a candidate's weight is one sample of its likelihood over
+the ways its hand could have been drawn (unbiased).  The decisions before are forgotten
+when the opponent's hand loses a card to a hidden place or becomes public (then its
+hand is known and what it did before tells nothing more).  The unknown cards of the
+past deck are dealt in card order, since the expert's view of the opponent reads the
+deck only as the set of cards it cannot place.
 """
 
 from libc.stdint cimport uint32_t, uint64_t, int8_t
 from libc.math cimport exp, log
 
 from cuttle._state cimport *
-from cuttle._rng cimport rng_next, rng_seed, shuffle, STREAM_GAME
+from cuttle._rng cimport rng_next, rng_seed, rng_below, shuffle, STREAM_GAME
 from cuttle._engine cimport gen_moves, apply_move, hand_is_public
 from cuttle._hidden cimport determinize, unknown_cards
 from cuttle._expert cimport expert_values
@@ -40,24 +43,68 @@ cdef extern from *:
     const double EPS "CU_INFER_EPS"       # model: share of a uniform choice
 
 
-cdef inline void forget_oldest(Seen* o) noexcept nogil:
-    cdef int i
+cdef inline void forget_all(Seen* o) noexcept nogil:
+    o.n = 0
+    o.n_events = 0
+
+
+cdef void forget_oldest(Seen* o) noexcept nogil:
+    # Drop the oldest decision and the changes of the hand before the next one.
+    cdef int i, drop = o.first_event[1] if o.n > 1 else o.n_events
     for i in range(1, o.n):
         o.before[i - 1] = o.before[i]
         o.move[i - 1] = o.move[i]
+        o.first_event[i - 1] = o.first_event[i] - drop
+    for i in range(drop, o.n_events):
+        o.events[i - drop] = o.events[i]
+    o.n_events -= drop
     o.n -= 1
+
+
+cdef inline void add_event(Seen* o, int kind, uint64_t card, uint64_t known) noexcept nogil:
+    o.events[o.n_events].kind = kind
+    o.events[o.n_events].card = card
+    o.events[o.n_events].known = known
+    o.n_events += 1
+
+
+cdef void record_changes(Seen* o, uint64_t before, uint64_t known_before, uint64_t after,
+                         uint64_t known_after) noexcept nogil:
+    # The opponent's hand went from `before` to `after` in one move: its losses first,
+    # then its gains (walked back in the other order).  Each is public as a kind and,
+    # for a loss or a gain the searcher sees, as a card.
+    cdef uint64_t lost = before & ~after
+    cdef uint64_t gained = after & ~before
+    cdef uint64_t c
+    while o.n > 0 and o.n_events + popcount(lost) + popcount(gained) > MAX_EVENTS:
+        forget_oldest(o)
+    if o.n == 0:
+        o.n_events = 0
+        return
+    while lost:
+        c = lost & (~lost + 1)
+        add_event(o, EV_LOSS, c, 0)
+        lost &= lost - 1
+    while gained:
+        c = gained & (~gained + 1)
+        if c & known_after:
+            add_event(o, EV_SEEN_GAIN, c, 0)
+        else:
+            add_event(o, EV_DRAW, 0, known_before)
+        gained &= gained - 1
 
 
 cdef void seen_follow(Seen* o, const CRules* r, const uint32_t* moves, int k) noexcept nogil:
     """Replay the k moves since the last search from its position, keeping the
-    opponent's decisions (the MAX_SEEN most recent) and forgetting them all when the
-    opponent's hand gains a card the searcher cannot see or loses one to a hidden
-    place.  Without a last position nothing is kept."""
+    opponent's decisions (the MAX_SEEN most recent) and every change of its hand since
+    the oldest, as the searcher saw it (history_loglik walks them back).  The decisions
+    before are forgotten when the opponent's hand loses a card to a hidden place or is
+    public.  Without a last position nothing is kept."""
     cdef State cur
     cdef int me, opp, i
-    cdef uint64_t hidden, gained, lost
+    cdef uint64_t hidden, before, known_before
     if not o.has_last:
-        o.n = 0
+        forget_all(o)
         return
     cur = o.last
     me = cur.to_move
@@ -70,14 +117,17 @@ cdef void seen_follow(Seen* o, const CRules* r, const uint32_t* moves, int k) no
                 forget_oldest(o)
             o.before[o.n] = cur
             o.move[o.n] = moves[i]
+            o.first_event[o.n] = o.n_events
             o.n += 1
-        gained = cur.hand[opp]
-        lost = cur.hand[opp]
+        before = cur.hand[opp]
+        known_before = cur.known_hand[me] & before
         apply_move(&cur, r, moves[i])
-        gained = cur.hand[opp] & ~gained
-        lost &= ~cur.hand[opp]
-        if (gained & ~cur.known_hand[me]) or (lost & unknown_cards(&cur, r, me, &hidden)):
-            o.n = 0
+        if (before & ~cur.hand[opp] & unknown_cards(&cur, r, me, &hidden)) or \
+                hand_is_public(&cur, r, opp):
+            forget_all(o)
+        else:
+            record_changes(o, before, known_before, cur.hand[opp],
+                           cur.known_hand[me] & cur.hand[opp])
     o.last = cur
 
 
@@ -104,16 +154,12 @@ cdef double move_likelihood(const State* q, const CRules* r, uint32_t move) noex
     return (1.0 - EPS) * exp((values[at] - top) / TEMP) / total + EPS / n
 
 
-cdef double decision_likelihood(const State* past, uint32_t move, const State* root,
-                                const CRules* r, uint64_t hand) noexcept nogil:
-    """The likelihood of the opponent's move in `past` had its hand now been `hand`
-    (a candidate, known cards included): `past` re-dealt from the searcher's view."""
-    cdef int me = root.to_move
-    cdef int opp = me ^ 1
+cdef double decision_likelihood(const State* past, uint32_t move, const CRules* r,
+                                uint64_t then) noexcept nogil:
+    """The likelihood of the opponent's move in `past` had its hand then been `then`:
+    `past` re-dealt from the searcher's view (1: `then` does not fit it, no evidence)."""
+    cdef int opp = past.to_move
     cdef State q = past[0]
-    cdef uint64_t gained = root.hand[opp] & ~past.hand[opp]   # known to the searcher
-    cdef uint64_t lost = past.hand[opp] & ~root.hand[opp]     # public since
-    cdef uint64_t then = (hand & ~gained) | lost
     cdef uint64_t pool = past.hand[opp]
     cdef uint64_t rest
     cdef int i
@@ -130,6 +176,45 @@ cdef double decision_likelihood(const State* past, uint32_t move, const State* r
             rest &= rest - 1
     rng_seed(&q.rng, 0, STREAM_GAME)
     return move_likelihood(&q, r, move)
+
+
+cdef inline uint64_t one_of(uint64_t cards, Rng* g) noexcept nogil:
+    # One of the cards, drawn uniformly (as a bit).
+    cdef int j = <int>rng_below(g, popcount(cards))
+    cdef int i
+    for i in range(j):
+        cards &= cards - 1
+    return cards & (~cards + 1)
+
+
+cdef double history_loglik(const Seen* o, const State* root, const CRules* r,
+                           uint64_t hand, Rng* g) noexcept nogil:
+    """The log-likelihood of the opponent's kept decisions had its hand now been `hand`
+    (a candidate), its hand at each decision walked back from now through the changes
+    the searcher saw: a loss puts the card back, a seen gain takes it out, a hidden
+    draw takes out one of the cards the searcher did not know were there before it,
+    drawn uniformly (one sample of how the hand could have been drawn: the weight's
+    mean over samples is the likelihood).  Stops where a candidate cannot be walked
+    back further."""
+    cdef int j, e = o.n_events - 1
+    cdef uint64_t eligible
+    cdef const HandEvent* ev
+    cdef double total = 0.0
+    for j in range(o.n - 1, -1, -1):
+        while e >= o.first_event[j]:
+            ev = &o.events[e]
+            if ev.kind == EV_LOSS:
+                hand |= ev.card
+            elif ev.kind == EV_SEEN_GAIN:
+                hand &= ~ev.card
+            else:
+                eligible = hand & ~ev.known
+                if eligible == 0:
+                    return total
+                hand &= ~one_of(eligible, g)
+            e -= 1
+        total += log(decision_likelihood(&o.before[j], o.move[j], r, hand))
+    return total
 
 
 cdef void belief_build(Belief* b, const Seen* o, const State* root, const CRules* r,
@@ -151,10 +236,7 @@ cdef void belief_build(Belief* b, const Seen* o, const State* root, const CRules
         s = root[0]
         determinize(&s, r, me, g)
         b.hands[c] = s.hand[opp]
-        logw[c] = 0.0
-        for j in range(o.n):
-            logw[c] += log(decision_likelihood(&o.before[j], o.move[j], root, r,
-                                               s.hand[opp]))
+        logw[c] = history_loglik(o, root, r, s.hand[opp], g)
     lo = hi = logw[0]
     for c in range(1, N_CANDIDATES):
         lo = logw[c] if logw[c] < lo else lo

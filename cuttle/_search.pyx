@@ -37,6 +37,9 @@ ctypedef struct SearchConfig:
     int rank                  # expansions after a node's first take its remembered best
                               # moves (RANKED), 0: every expansion evaluates every move
     int infer                 # deal the opponent's hand by its decisions (_infer), 0: uniform
+    int oracle                # a measurement, never a fair player: deal the opponent its
+                              # true hand (reading hidden cards), which bounds what any
+                              # inference of that hand could be worth (docs/strength.md)
     int expert_plies          # the priors of the nodes this shallow (the root: 0) are the
                               # expert's, deeper ones greedy's look-ahead (cheaper)
 
@@ -52,14 +55,17 @@ SEARCH[0].widen = 0.25
 SEARCH[0].expert_plies = 1000
 SEARCH[0].infer = 0
 SEARCH[0].rank = 0
+SEARCH[0].oracle = 0
 SEARCH[1] = SEARCH[0]
 SEARCH[1].playout = POL_RANDOM
 
 
 def _search_config(int which, playout=None, c=None, bias=None, temp=None, depth=None,
-                   scale=None, widen=None, expert_plies=None, infer=None, rank=None):
+                   scale=None, widen=None, expert_plies=None, infer=None, rank=None,
+                   oracle=None):
     """Read or change a search's settings (0: ismcts, 1: ismcts-random); for tuning.
-    The playouts' policy is a kind that does not search (random, greedy or expert)."""
+    The playouts' policy is a kind that does not search (random, greedy or expert).
+    `oracle` reads the opponent's hand: for measurements only, never a fair player."""
     if which not in (0, 1):
         raise ValueError(f"no search {which!r}: 0 (ismcts) or 1 (ismcts-random)")
     if playout is not None and playout not in (POL_RANDOM, POL_GREEDY, POL_EXPERT):
@@ -67,7 +73,8 @@ def _search_config(int which, playout=None, c=None, bias=None, temp=None, depth=
                          f"greedy ({POL_GREEDY}) or expert ({POL_EXPERT})")
     cdef dict settings = SEARCH[which]        # the struct as a dict
     changes = dict(playout=playout, c=c, bias=bias, temp=temp, depth=depth, scale=scale,
-                   widen=widen, expert_plies=expert_plies, infer=infer, rank=rank)
+                   widen=widen, expert_plies=expert_plies, infer=infer, rank=rank,
+                   oracle=oracle)
     settings.update({k: v for k, v in changes.items() if v is not None})
     SEARCH[which] = settings
     return SEARCH[which]
@@ -226,6 +233,10 @@ cdef int search(Tree* t, const State* root, const CRules* r, int iters,
     belief.n = 0
     if cfg.infer:
         belief_build(&belief, &t.seen, root, r, g)
+    if cfg.oracle:                         # (a measurement: reads the hidden hand)
+        belief.n = 1
+        belief.hands[0] = root.hand[me ^ 1]
+        belief.cum[0] = 1.0
     seen_search(&t.seen, root)
     for it in range(iters):
         if (it & 15) == 0 and poll_interrupt():

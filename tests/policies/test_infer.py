@@ -2,11 +2,13 @@
 search: `_search_config(0, infer=1)`): the model of the opponent's play, and a search
 that weighs its deals by it yet never reads a hidden card and stays reproducible."""
 
+import random
+
 import pytest
 
 import cuttle
 from cuttle import _search
-from cuttle._decide import move_likelihood
+from cuttle._decide import move_likelihood, opponent_belief
 from cuttle.policies import Bot
 
 
@@ -82,3 +84,81 @@ def test_a_game_of_inferring_searches_is_reproducible_whatever_the_threads(infer
             for threads in (1, 2, 1)]
     rates = [(s.win_rate(0).value, s.win_rate(1).value) for s in runs]
     assert rates[0] == rates[1] == rates[2]
+
+
+def test_an_inferring_search_sees_only_the_searchers_view_of_the_history(inferring):
+    # Two games whose whole histories player 0 cannot tell apart (OpenSpiel's resampler
+    # deals the cards it never saw anew and replays every action): an inferring search
+    # that follows either game, decision after decision (its trees and what it saw of
+    # the opponent kept between them), chooses alike.
+    pytest.importorskip("pyspiel")
+    import pyspiel
+    from cuttle.openspiel import game_string
+    game = pyspiel.load_game(game_string("classic"))
+    rng = random.Random(5)
+    differed = 0
+    for trial in range(5):
+        s = game.new_initial_state()
+        while not s.is_terminal() and len(s.history()) < 52 + rng.randint(25, 45):
+            acts = ([a for a, _ in s.chance_outcomes()] if s.is_chance_node()
+                    else s.legal_actions())
+            s.apply_action(rng.choice(acts))
+        if s.is_terminal():
+            continue
+        other = s.resample_from_infostate(0, rng.random)
+        differed += other.history() != s.history()
+        picks = []
+        for history in (s.history(), other.history()):
+            bot, replay, chosen = Bot("ismcts:60", seed=trial), game.new_initial_state(), []
+            for a in history:
+                g = replay.game
+                if g is not None and not replay.is_chance_node() and g.to_move == 0:
+                    chosen.append(str(bot.choose(g)))
+                replay.apply_action(a)
+            picks.append(chosen)
+        assert picks[0] == picks[1]
+    assert differed >= 3                  # the resampled deals did differ
+
+
+def twos_share(hands):
+    """The weight of the hands (mask, weight) that hold a 2."""
+    from cuttle._core import n_cards, rank_and_suit
+    twos = sum(1 << c for c in range(n_cards(False)) if rank_and_suit(c)[0] == 2)
+    return sum(w for mask, w in hands if mask & twos)
+
+
+def test_what_a_non_counter_told_outlives_the_opponents_next_draw(inferring):
+    # Player 0 lets player 1's Ace resolve (it holds no 2), then draws a card player 1
+    # cannot see.  Player 1's next search still deals it a 2 less often than a uniform
+    # deal would: the draw is walked back out of each candidate hand, not a reason to
+    # forget the non-counter.
+    g = cuttle.Game.from_position(hands=(["3H", "3C", "5D", "6D"], ["AS", "4D", "9C"]),
+                                  points=(["TH", "TD"], ["5C"]), to_move=1, seed=3)
+    bot = Bot("ismcts:50", seed=1)
+    bot.choose(g)
+    for move in ("oneoff AS", "resolve", "draw"):
+        g.play(move)
+    assert g.to_move == 1 and len(g.hand(0)) == 5
+    shares = []
+    for seed in range(8):                         # candidates drawn from 8 streams
+        weighted = opponent_belief(g, bot._trees, seed)
+        assert weighted and sum(w for _, w in weighted) == pytest.approx(1.0)
+        uniform = [(mask, 1 / len(weighted)) for mask, _ in weighted]
+        shares.append((twos_share(uniform), twos_share(weighted)))
+    uniform, weighted = (sum(s) / len(shares) for s in zip(*shares))
+    assert uniform > 0.25                         # the candidates do hold 2s
+    assert weighted < 0.6 * uniform
+
+
+def test_the_oracle_measurement_is_off_by_default_and_does_read_the_hidden_hand():
+    # `oracle` (a bound for docs/strength.md, never a fair player) deals the opponent its
+    # true hand; the same check that keeps the fair search blind catches it.
+    assert _search._search_config(0)["oracle"] == 0
+    assert _search._search_config(1)["oracle"] == 0
+    before = _search._search_config(0)
+    _search._search_config(0, oracle=1)
+    try:
+        with pytest.raises(AssertionError):
+            test_an_inferring_search_sees_only_the_searchers_view_of_the_history(None)
+    finally:
+        _search._search_config(0, **before)
