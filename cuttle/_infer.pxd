@@ -10,16 +10,15 @@ from cuttle._state cimport State, CRules, Rng
 cdef enum:
     MAX_SEEN = 12             # the opponent's most recent decisions that are weighed
     N_CANDIDATES = 64         # candidate hands weighed per search
-    MAX_EVENTS = 96           # changes of the opponent's hand kept between its decisions
-    EV_LOSS = 0               # a card left its hand for a public place
-    EV_SEEN_GAIN = 1          # a card the searcher sees came into its hand
-    EV_DRAW = 2               # a card the searcher cannot see came into its hand
+    MAX_CHANGES = 64          # moves that changed the opponent's hand, kept since its
+                              # oldest kept decision
 
-ctypedef struct HandEvent:
-    # One change of the opponent's hand, as the searcher saw it.
-    int kind                  # EV_*
-    uint64_t card             # EV_LOSS, EV_SEEN_GAIN: the card
-    uint64_t known            # EV_DRAW: the cards the searcher knew in the hand before
+ctypedef struct HandChange:
+    # How the opponent's hand changed in one move, as the searcher saw it.
+    uint64_t lost             # the cards it lost to public places
+    uint64_t seen             # the cards it gained that the searcher sees
+    int draws                 # how many cards it gained that the searcher cannot see
+    uint64_t known            # the cards the searcher knew in its hand before the move
 
 ctypedef struct Seen:
     # The position of the searcher's last search, and the opponent's decisions since
@@ -29,10 +28,10 @@ ctypedef struct Seen:
     int has_last
     State before[MAX_SEEN]    # the positions the opponent decided in, oldest first
     uint32_t move[MAX_SEEN]   # ... and its moves there
-    int first_event[MAX_SEEN] # ... and the first change of its hand from there on
+    int first_change[MAX_SEEN]  # ... and the first change of its hand from there on
     int n
-    HandEvent events[MAX_EVENTS]
-    int n_events
+    HandChange changes[MAX_CHANGES]
+    int n_changes
 
 ctypedef struct Belief:
     # Candidate hands of the opponent and their cumulative weights (n = 0: none, the
@@ -44,7 +43,7 @@ ctypedef struct Belief:
 cdef inline void seen_reset(Seen* o) noexcept nogil:
     o.has_last = 0
     o.n = 0
-    o.n_events = 0
+    o.n_changes = 0
 
 cdef inline void seen_search(Seen* o, const State* root) noexcept nogil:
     # The searcher searches from root: the moves that follow are replayed from here.

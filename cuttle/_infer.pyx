@@ -45,53 +45,41 @@ cdef extern from *:
 
 cdef inline void forget_all(Seen* o) noexcept nogil:
     o.n = 0
-    o.n_events = 0
+    o.n_changes = 0
 
 
 cdef void forget_oldest(Seen* o) noexcept nogil:
     # Drop the oldest decision and the changes of the hand before the next one.
-    cdef int i, drop = o.first_event[1] if o.n > 1 else o.n_events
+    cdef int i, drop = o.first_change[1] if o.n > 1 else o.n_changes
     for i in range(1, o.n):
         o.before[i - 1] = o.before[i]
         o.move[i - 1] = o.move[i]
-        o.first_event[i - 1] = o.first_event[i] - drop
-    for i in range(drop, o.n_events):
-        o.events[i - drop] = o.events[i]
-    o.n_events -= drop
+        o.first_change[i - 1] = o.first_change[i] - drop
+    for i in range(drop, o.n_changes):
+        o.changes[i - drop] = o.changes[i]
+    o.n_changes -= drop
     o.n -= 1
 
 
-cdef inline void add_event(Seen* o, int kind, uint64_t card, uint64_t known) noexcept nogil:
-    o.events[o.n_events].kind = kind
-    o.events[o.n_events].card = card
-    o.events[o.n_events].known = known
-    o.n_events += 1
-
-
-cdef void record_changes(Seen* o, uint64_t before, uint64_t known_before, uint64_t after,
-                         uint64_t known_after) noexcept nogil:
-    # The opponent's hand went from `before` to `after` in one move: its losses first,
-    # then its gains (walked back in the other order).  Each is public as a kind and,
-    # for a loss or a gain the searcher sees, as a card.
-    cdef uint64_t lost = before & ~after
+cdef void record_change(Seen* o, uint64_t before, uint64_t known_before, uint64_t after,
+                        uint64_t known_after) noexcept nogil:
+    # The opponent's hand went from `before` to `after` in one move.  What is kept is
+    # public: the cards it lost (to public places), the cards it gained that the
+    # searcher sees, and how many it drew unseen.
     cdef uint64_t gained = after & ~before
-    cdef uint64_t c
-    while o.n > 0 and o.n_events + popcount(lost) + popcount(gained) > MAX_EVENTS:
+    cdef HandChange* ch
+    if (before & ~after) == 0 and gained == 0:
+        return
+    if o.n > 0 and o.n_changes == MAX_CHANGES:
         forget_oldest(o)
     if o.n == 0:
-        o.n_events = 0
-        return
-    while lost:
-        c = lost & (~lost + 1)
-        add_event(o, EV_LOSS, c, 0)
-        lost &= lost - 1
-    while gained:
-        c = gained & (~gained + 1)
-        if c & known_after:
-            add_event(o, EV_SEEN_GAIN, c, 0)
-        else:
-            add_event(o, EV_DRAW, 0, known_before)
-        gained &= gained - 1
+        return                              # (no decision: no change is kept either)
+    ch = &o.changes[o.n_changes]
+    ch.lost = before & ~after
+    ch.seen = gained & known_after
+    ch.draws = popcount(gained & ~known_after)
+    ch.known = known_before
+    o.n_changes += 1
 
 
 cdef void seen_follow(Seen* o, const CRules* r, const uint32_t* moves, int k) noexcept nogil:
@@ -117,7 +105,7 @@ cdef void seen_follow(Seen* o, const CRules* r, const uint32_t* moves, int k) no
                 forget_oldest(o)
             o.before[o.n] = cur
             o.move[o.n] = moves[i]
-            o.first_event[o.n] = o.n_events
+            o.first_change[o.n] = o.n_changes
             o.n += 1
         before = cur.hand[opp]
         known_before = cur.known_hand[me] & before
@@ -126,8 +114,8 @@ cdef void seen_follow(Seen* o, const CRules* r, const uint32_t* moves, int k) no
                 hand_is_public(&cur, r, opp):
             forget_all(o)
         else:
-            record_changes(o, before, known_before, cur.hand[opp],
-                           cur.known_hand[me] & cur.hand[opp])
+            record_change(o, before, known_before, cur.hand[opp],
+                          cur.known_hand[me] & cur.hand[opp])
     o.last = cur
 
 
@@ -184,34 +172,32 @@ cdef inline uint64_t one_of(uint64_t cards, Rng* g) noexcept nogil:
     cdef int i
     for i in range(j):
         cards &= cards - 1
-    return cards & (~cards + 1)
+    return bit(lowest(cards))
 
 
-cdef double history_loglik(const Seen* o, const State* root, const CRules* r,
-                           uint64_t hand, Rng* g) noexcept nogil:
+cdef double history_loglik(const Seen* o, const CRules* r, uint64_t hand,
+                           Rng* g) noexcept nogil:
     """The log-likelihood of the opponent's kept decisions had its hand now been `hand`
     (a candidate), its hand at each decision walked back from now through the changes
-    the searcher saw: a loss puts the card back, a seen gain takes it out, a hidden
-    draw takes out one of the cards the searcher did not know were there before it,
-    drawn uniformly (one sample of how the hand could have been drawn: the weight's
-    mean over samples is the likelihood).  Stops where a candidate cannot be walked
-    back further."""
-    cdef int j, e = o.n_events - 1
+    the searcher saw, each move undone: the cards it saw gained taken out, each unseen
+    draw undone by taking out one of the cards the searcher did not know were there
+    before the move, drawn uniformly (one sample of how the hand could have been drawn:
+    the weight's mean over samples is the likelihood), the cards lost put back.  Stops
+    where a candidate cannot be walked back further."""
+    cdef int j, k, e = o.n_changes - 1
     cdef uint64_t eligible
-    cdef const HandEvent* ev
+    cdef const HandChange* ch
     cdef double total = 0.0
     for j in range(o.n - 1, -1, -1):
-        while e >= o.first_event[j]:
-            ev = &o.events[e]
-            if ev.kind == EV_LOSS:
-                hand |= ev.card
-            elif ev.kind == EV_SEEN_GAIN:
-                hand &= ~ev.card
-            else:
-                eligible = hand & ~ev.known
+        while e >= o.first_change[j]:
+            ch = &o.changes[e]
+            hand &= ~ch.seen
+            for k in range(ch.draws):
+                eligible = hand & ~ch.known
                 if eligible == 0:
                     return total
                 hand &= ~one_of(eligible, g)
+            hand |= ch.lost
             e -= 1
         total += log(decision_likelihood(&o.before[j], o.move[j], r, hand))
     return total
@@ -223,7 +209,7 @@ cdef void belief_build(Belief* b, const Seen* o, const State* root, const CRules
     cdef State s
     cdef int me = root.to_move
     cdef int opp = me ^ 1
-    cdef int c, j
+    cdef int c
     cdef uint64_t hidden
     cdef double lo, hi
     b.n = 0
@@ -236,7 +222,7 @@ cdef void belief_build(Belief* b, const Seen* o, const State* root, const CRules
         s = root[0]
         determinize(&s, r, me, g)
         b.hands[c] = s.hand[opp]
-        logw[c] = history_loglik(o, root, r, s.hand[opp], g)
+        logw[c] = history_loglik(o, r, s.hand[opp], g)
     lo = hi = logw[0]
     for c in range(1, N_CANDIDATES):
         lo = logw[c] if logw[c] < lo else lo
