@@ -25,34 +25,49 @@ def measure(args):
     from cuttle import _search
     from cuttle._decide import opponent_belief
     from cuttle.policies import Bot
-    _search._search_config(0, infer=1)
-    uniform, weighted, ess = [], [], []
-    decisions = 0
-    for i in range(args.games):
-        g = cuttle.Game(args.rules, seed=args.seed + i)
-        me = i % 2                                    # the inferring bot's seat
-        bots = {me: Bot(args.bot, seed=2 * i), 1 - me: Bot(args.bot, seed=2 * i + 1)}
-        while not g.is_over:
-            if g.to_move == me and len(list(g.legal_moves)) > 1:
-                decisions += 1
-                hands = opponent_belief(g, bots[me]._trees, args.seed + i) or []
-                known = {c.index for c in g.observation(me).opponent_known}
-                hidden = sum(1 << c.index for c in g.hand(1 - me) if c.index not in known)
-                if hands and hidden:
-                    share = [bin(mask & hidden).count("1") / bin(hidden).count("1")
-                             for mask, _ in hands]
-                    uniform.append(statistics.fmean(share))
-                    weighted.append(sum(w * s for (_, w), s in zip(hands, share)))
-                    ess.append(1 / sum(w * w for _, w in hands) / len(hands))
-            if g.to_move == me:                       # only the inferring bot's trees
-                move = bots[me].choose(g)             # are read: the other plays
-            else:                                     # uniform
-                _search._search_config(0, infer=0)
-                move = bots[1 - me].choose(g)
-                _search._search_config(0, infer=1)
-            g.play(move)
-    _search._search_config(0, infer=0)
-    return decisions, uniform, weighted, ess
+    # Running sums (count, sum, sum of squares) of each figure: memory stays flat.
+    sums = {k: [0, 0.0, 0.0] for k in ("uniform", "inferred", "gain", "ess")}
+    decisions = played = 0
+
+    def add(key, x):
+        s = sums[key]
+        s[0], s[1], s[2] = s[0] + 1, s[1] + x, s[2] + x * x
+
+    def score(g, me, bot, seed):
+        # The inferring bot's candidate hands against the opponent's true hidden cards.
+        hands = opponent_belief(g, bot._trees, seed) or []
+        known = {c.index for c in g.observation(me).opponent_known}
+        hidden = sum(1 << c.index for c in g.hand(1 - me) if c.index not in known)
+        if hands and hidden:
+            share = [bin(mask & hidden).count("1") / bin(hidden).count("1")
+                     for mask, _ in hands]
+            uniform = statistics.fmean(share)
+            inferred = sum(w * s for (_, w), s in zip(hands, share))
+            add("uniform", uniform)
+            add("inferred", inferred)
+            add("gain", inferred - uniform)
+            add("ess", 1 / sum(w * w for _, w in hands) / len(hands))
+
+    i = 0
+    try:
+        for i in range(args.games):
+            g = cuttle.Game(args.rules, seed=args.seed + i)
+            me = i % 2                                # the inferring bot's seat
+            bots = {me: Bot(args.bot, seed=2 * i), 1 - me: Bot(args.bot, seed=2 * i + 1)}
+            while not g.is_over:
+                # Only the inferring bot searches with the inference on.
+                _search._search_config(0, infer=int(g.to_move == me))
+                if g.to_move == me and len(list(g.legal_moves)) > 1:
+                    decisions += 1
+                    score(g, me, bots[me], args.seed + i)
+                g.play(bots[g.to_move].choose(g))
+            played += 1
+    except KeyboardInterrupt:                         # Ctrl-C: report the games so far
+        print(f"interrupted in game {i + 1}: the figures cover the decisions before",
+              file=sys.stderr)
+    finally:
+        _search._search_config(0, infer=0)
+    return played, decisions, sums
 
 
 def parser():
@@ -67,22 +82,17 @@ def parser():
 
 def main(argv):
     args = parser().parse_args(argv)
-    decisions, uniform, weighted, ess = measure(args)
-    n = len(uniform)
-
-    def mean_ci(xs):
-        m = statistics.fmean(xs)
-        return m, 1.96 * statistics.stdev(xs) / len(xs) ** 0.5
-
-    gain = [w - u for u, w in zip(uniform, weighted)]
-    print(f"{args.games} games, {args.rules}, {args.bot}: {decisions} decisions of the "
+    played, decisions, sums = measure(args)
+    from cuttle.stats import mean_interval_from_moments     # (measure put cuttle on the path)
+    n = sums["uniform"][0]
+    print(f"{played} games, {args.rules}, {args.bot}: {decisions} decisions of the "
           f"inferring bot, {n} with evidence ({n / max(1, decisions):.0%})")
-    for label, xs in (("hidden cards placed, uniform deal", uniform),
-                      ("hidden cards placed, inferred", weighted),
-                      ("gain (paired)", gain)):
-        m, h = mean_ci(xs)
-        print(f"  {label:34s} {m:6.1%} [{m - h:.1%}, {m + h:.1%}]")
-    print(f"  effective candidates (share)       {statistics.fmean(ess):6.1%}")
+    for label, key in (("hidden cards placed, uniform deal", "uniform"),
+                       ("hidden cards placed, inferred", "inferred"),
+                       ("gain (paired)", "gain")):
+        m, low, high = mean_interval_from_moments(*sums[key])
+        print(f"  {label:34s} {m:6.1%} [{low:.1%}, {high:.1%}]")
+    print(f"  effective candidates (share)       {sums['ess'][1] / max(1, n):6.1%}")
 
 
 if __name__ == "__main__":
