@@ -61,3 +61,18 @@ def core():
     """The native core alone, for scenarios that read what only it tracks (observations,
     determinizations)."""
     return Engine("core")
+
+
+# The longest files (a minute or more each, most of it in one test) are collected first,
+# so that `pytest -n auto --dist loadfile` hands them out at the start and the workers
+# finish together instead of one waiting on the last long file.
+LONGEST_FIRST = ("web/test_browser.py", "engine/test_differential_rules.py",
+                 "engine/test_differential.py")
+
+
+def pytest_collection_modifyitems(items):
+    def rank(item):
+        path = item.nodeid.split("::")[0]
+        return next((k for k, f in enumerate(LONGEST_FIRST) if path.endswith(f)),
+                    len(LONGEST_FIRST))
+    items.sort(key=rank)            # (stable: the rest keep their order)

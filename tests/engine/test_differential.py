@@ -1,64 +1,22 @@
 """Differential testing: the native core against the independent pure-Python reference
-engine, move by move, on many random games with random rule combinations.
+engine, move by move, on random games of every named preset, every variant at once,
+games to the empty deck, and perft counts (random rule combinations:
+test_differential_rules.py, a file of its own so that the two run side by side).
 
 At every step both engines must list the same legal moves and show the same state.
-CUTTLE_DIFF_GAMES sets the number of games per test (default below; CI uses it).
 """
 
 import copy
 import json
-import os
 import random
 
 import pytest
 
 import cuttle
 
-from support.helpers import random_rules, reference_from_game, snapshot
+from support.differential import N_GAMES, play_both
+from support.helpers import random_rules, reference_from_game
 from support.perft import PERFT_FILE, build
-
-N_GAMES = int(os.environ.get("CUTTLE_DIFF_GAMES", "4000"))   # (4,000: every decision met)
-
-
-def _compare(g, ref, context):
-    core_moves = sorted(str(m) for m in g.legal_moves)
-    ref_moves = sorted(ref.legal_moves())
-    assert core_moves == ref_moves, f"legal moves differ {context}\n{g}"
-    core_snap, ref_snap = snapshot(g), ref.snapshot()
-    for key in core_snap:
-        assert core_snap[key] == _norm(ref_snap[key]), f"{key} differs {context}\n{g}"
-
-
-def _norm(v):
-    if isinstance(v, tuple):
-        return tuple(_norm(x) for x in v)
-    if isinstance(v, list):
-        return [_norm(x) for x in v]
-    return v
-
-
-def play_both(g, rng, max_moves=600, seen=None):
-    """Play random moves through both engines, comparing after each; `seen` collects the
-    (phase, verb) pairs met, to show what the games covered."""
-    ref = reference_from_game(g)
-    _compare(g, ref, "at the start")
-    while not g.is_over and len(g.moves) < max_moves:
-        move = rng.choice(list(g.legal_moves))
-        if seen is not None:
-            seen.add((g.phase, move.verb))
-        g.play(move)
-        ref.play(str(move))
-        _compare(g, ref, f"after {[str(m) for m in g.moves[-8:]]} (rules {g.rules!r})")
-    return len(g.moves)
-
-
-# Every (phase, verb) pair that the rules allow: the random games must meet them all.
-ALL_DECISIONS = {("main", v) for v in ("draw", "pass", "points", "scuttle", "royal",
-                                       "glasses", "jack", "oneoff")} | {
-    ("counter", "counter"), ("counter", "resolve"), ("three", "take"), ("four", "discard"),
-    ("five", "discard"), ("discard", "discard"), ("block", "block"), ("block", "resolve"),
-    ("ten", "discard"), ("seven", "discard")} | {
-    ("seven", v) for v in ("points", "scuttle", "royal", "glasses", "jack", "oneoff")}
 
 
 @pytest.mark.parametrize("preset", cuttle.Rules.presets)
@@ -66,32 +24,6 @@ def test_presets_agree_with_reference(preset):
     rng = random.Random(f"presets-{preset}")
     for i in range(max(1, N_GAMES // 5)):
         play_both(cuttle.Game(preset, seed=rng.getrandbits(32)), rng)
-
-
-_SEEN = {}            # chunk -> the (phase, verb) pairs its games met
-
-
-@pytest.mark.parametrize("chunk", range(4))
-def test_random_flag_combinations_agree_with_reference(chunk):
-    rng = random.Random(f"flags-{chunk}")
-    seen = set()
-    for i in range(N_GAMES // 4):
-        rules = random_rules(rng, p_change=0.4)
-        if i % 2:
-            rules = rules.replace(king_goals=(40, 35, 30, 25, 20))   # longer games
-        play_both(cuttle.Game(rules, seed=rng.getrandbits(32)), rng, seen=seen)
-    _SEEN[chunk] = seen
-    if N_GAMES >= 8000:          # 2,000 games a chunk meet every decision on their own
-        assert ALL_DECISIONS <= seen, f"never met: {sorted(ALL_DECISIONS - seen)}"
-
-
-def test_the_random_games_met_every_decision():
-    """The four chunks' games together (4,000 by default) met every decision the rules
-    allow (a 7 revealing only cards that cannot be played, the rarest, included)."""
-    if len(_SEEN) < 4 or N_GAMES < 4000:
-        pytest.skip("needs the four chunks above run first, with CUTTLE_DIFF_GAMES >= 4000")
-    seen = set().union(*_SEEN.values())
-    assert ALL_DECISIONS <= seen, f"never met: {sorted(ALL_DECISIONS - seen)}"
 
 
 def test_everything_on_agrees_with_reference():

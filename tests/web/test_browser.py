@@ -75,7 +75,7 @@ def click_at(d, el):
     el.location_once_scrolled_into_view
     point = d.execute_script(VISIBLE_POINT, el)
     assert point, "no visible point on the card"
-    a = ActionBuilder(d)
+    a = ActionBuilder(d, duration=0)      # (the default moves the pointer for 250 ms)
     a.pointer_action.move_to_location(int(point[0]), int(point[1]))
     a.pointer_action.click()
     a.perform()
