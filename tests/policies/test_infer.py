@@ -127,6 +127,21 @@ def twos_share(hands):
     return sum(w for mask, w in hands if mask & twos)
 
 
+def twos_shares(g, bot, always=None):
+    """The share of a uniform deal's and of the inferred deal's weight on hands holding
+    a 2, for the bot's next search in g (means over candidates drawn from 8 streams);
+    every candidate must hold the card `always`, if given."""
+    must = 1 << cuttle.Card(always).index if always else 0
+    shares = []
+    for seed in range(8):
+        weighted = opponent_belief(g, bot._trees, seed)
+        assert weighted and sum(w for _, w in weighted) == pytest.approx(1.0)
+        assert all(mask & must == must for mask, _ in weighted)
+        uniform = [(mask, 1 / len(weighted)) for mask, _ in weighted]
+        shares.append((twos_share(uniform), twos_share(weighted)))
+    return tuple(sum(s) / len(shares) for s in zip(*shares))
+
+
 def test_what_a_non_counter_told_outlives_the_opponents_next_draw(inferring):
     # Player 0 lets player 1's Ace resolve (it holds no 2), then draws a card player 1
     # cannot see.  Player 1's next search still deals it a 2 less often than a uniform
@@ -139,14 +154,30 @@ def test_what_a_non_counter_told_outlives_the_opponents_next_draw(inferring):
     for move in ("oneoff AS", "resolve", "draw"):
         g.play(move)
     assert g.to_move == 1 and len(g.hand(0)) == 5
-    shares = []
-    for seed in range(8):                         # candidates drawn from 8 streams
-        weighted = opponent_belief(g, bot._trees, seed)
-        assert weighted and sum(w for _, w in weighted) == pytest.approx(1.0)
-        uniform = [(mask, 1 / len(weighted)) for mask, _ in weighted]
-        shares.append((twos_share(uniform), twos_share(weighted)))
-    uniform, weighted = (sum(s) / len(shares) for s in zip(*shares))
+    uniform, weighted = twos_shares(g, bot)
     assert uniform > 0.25                         # the candidates do hold 2s
+    assert weighted < 0.6 * uniform
+
+
+def test_a_move_that_brings_a_seen_card_and_an_unseen_draw_is_walked_back_whole(inferring):
+    # Player 0 lets player 1's Ace resolve (it holds no 2).  Later player 1's 7 (top two)
+    # leaves the QD on the deck, seen by both, and player 0's 5 draws it together with a
+    # card player 1 cannot see (the 2D).  Walking that move back must take out the QD as
+    # the card seen and one other card as the unseen draw: were the QD taken as the
+    # draw, the 2D would stay in player 0's past hand, where the non-counter says no 2 was.
+    g = cuttle.Game.from_position(
+        "classic seven=top2", hands=(["3H", "3C", "5D", "6D"], ["AS", "7D", "9C", "4C"]),
+        points=(["TH", "TD"], ["5C"]), deck=["8H", "KS", "QD", "2D"], to_move=1, seed=3)
+    bot = Bot("ismcts:50", seed=1)
+    bot.choose(g)
+    for move in ("oneoff AS", "resolve", "draw", "oneoff 7D", "resolve"):
+        g.play(move)
+    bot.choose(g)
+    for move in ("royal KS", "oneoff 5D", "resolve"):
+        g.play(move)
+    assert g.to_move == 1 and {"QD", "2D"} <= set(map(str, g.hand(0)))
+    uniform, weighted = twos_shares(g, bot, always="QD")     # (seen: in every deal)
+    assert uniform > 0.25
     assert weighted < 0.6 * uniform
 
 
