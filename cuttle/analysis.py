@@ -30,7 +30,9 @@ if TYPE_CHECKING:
 PLAYOUT_POLICIES = PLAIN_POLICIES          # a search in every playout would be far too slow
 
 
-CALL_ROLLOUTS = 1 << 18     # rollouts per native call, over all moves
+CALL_ROLLOUTS = 1 << 18     # rollouts per native call at most, over all moves (memory)
+FIRST_CALL = 1 << 10        # the first call's rollouts; the next take about CALL_SECONDS
+CALL_SECONDS = 0.25         # (Ctrl-C keeps the finished calls: a call is a moment's work)
 
 
 @dataclass(frozen=True)
@@ -124,8 +126,10 @@ def analyse(game: Game, rollouts: int = 10000, policy: str = "random",
     halving: each round gives every surviving move an equal share and drops the worse
     half, so only the final contenders get all `rollouts` (about 2 n / log2 n times
     fewer games for n moves) while the best move is still found.
-    policy: "random", "greedy" or "expert" (both players in the playouts; expert
-    playouts are closer to real play and about ten times slower than greedy ones).
+    policy: a policy that does not search, "random", "greedy", "expert" or
+    "cuttle.cards-ai" (both players in the playouts; expert playouts are closer to real
+    play and about ten times slower than greedy ones; cuttle.cards-ai reads the sample's
+    hidden cards, as a full-information reference, and is slower still).
     """
     if game.is_over:
         raise ValueError("the game is over: there is nothing to analyse")
@@ -143,16 +147,20 @@ def analyse(game: Game, rollouts: int = 10000, policy: str = "random",
     draws = {c: 0 for c in codes}
     me = game.to_move
     start = time.perf_counter()
+    call = [min(FIRST_CALL, CALL_ROLLOUTS)]     # rollouts of the next native call
 
     def run(batch, target):
         # Rollouts lo..target-1 for every move that needs them, the same streams for all
-        # (common random numbers), in calls of bounded size: memory stays flat and
-        # Ctrl-C keeps the finished calls.
+        # (common random numbers), in calls of bounded size and time: memory stays flat
+        # and Ctrl-C keeps the finished calls (results do not depend on the sizes).
         need = [c for c in batch if done[c] < target]
         while need:
             lo = min(done[c] for c in need)
-            hi = min(target, lo + max(1, CALL_ROLLOUTS // len(need)))
+            hi = min(target, lo + max(1, call[0] // len(need)))
+            began = time.perf_counter()
             out = _rollouts(game, need, lo, hi - lo, seed, code, threads)
+            rate = (hi - lo) * len(need) / max(time.perf_counter() - began, 1e-6)
+            call[0] = int(min(CALL_ROLLOUTS, max(FIRST_CALL, rate * CALL_SECONDS)))
             for row, c in zip(out, need):
                 fresh = row[done[c] - lo:]
                 wins[c] += int((fresh == me).sum())

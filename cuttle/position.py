@@ -135,7 +135,8 @@ def layout(rules: Rules | str | None = None, *,
         if i == JOKER and not rules.joker:
             raise ValueError(f"the joker (JK, in the {where}) needs the rule joker=true")
         if i in seen:
-            raise ValueError(f"card {CARDS[i]} is listed twice ({seen[i]} and {where})")
+            places = f"in the {where}" if seen[i] == where else f"{seen[i]} and {where}"
+            raise ValueError(f"card {CARDS[i]} is listed twice ({places})")
         seen[i] = where
         return i
 

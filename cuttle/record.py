@@ -88,6 +88,9 @@ def validate_record(rec: object) -> dict[str, Any]:
     if not is_int(rec.get("version")) or rec["version"] != VERSION:
         raise ValueError(f"unsupported record version {rec.get('version')!r} "
                          f"(this cuttle reads version {VERSION})")
+    missing = [k for k in ("rules", "seed", "moves") if k not in rec]
+    if missing:
+        raise ValueError(f"bad record: no {', '.join(map(repr, missing))}")
     try:
         Rules.from_json(rec.get("rules"))
         check_seed(rec.get("seed"), "'seed'")

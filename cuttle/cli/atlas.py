@@ -171,6 +171,8 @@ def run_atlas(args: argparse.Namespace) -> int:
         pairings, bases, seed=seed, results=args.results, max_moves=args.max_moves,
         confidence=args.confidence, threads=args.threads, client=client,
         progress=args.progress, play=not args.report_only, interactions=args.interactions))
+    if args.report_only and res.n_games == 0:
+        options.warn_nothing_reported("atlas", args.results)
     write_outputs(args, res.markdown(), res.as_dict, res.to_csv)
     if args.plot:
         try:

@@ -8,12 +8,12 @@ import os
 from ..balancing import CHEAP, QUICK, QUICK_FLAGS, SEARCH, balance
 from ..files import write_text
 from ..render.plot import check_plot_path
-from ..report.pages import balance_page, save_page
+from ..report.pages import balance_page
 from ..rules import Rules
 from ..simulation.api import MAX_CHUNK
 from . import options
 from .options import CommandError, UsageError
-from .simulate import run_chunked, save_plot, write_outputs
+from .simulate import run_chunked, save_html, save_plot, write_outputs
 
 __all__ = ["add_command"]
 
@@ -183,12 +183,14 @@ def run_balance(args: argparse.Namespace) -> int:
         results=args.results, max_moves=args.max_moves, confidence=args.confidence,
         threads=args.threads, client=client, progress=args.progress,
         play=not args.report_only, quick=args.quick))
+    if args.report_only and res.n_games == 0:
+        options.warn_nothing_reported("balance", args.results)
     write_outputs(args, res.markdown() if args.markdown == "-" else str(res), res.as_dict,
                   res.to_csv)
     if args.markdown not in (None, "-"):
         _write(args.markdown, res.markdown())
     if args.html:
-        save_page(args.html, balance_page(res))
+        save_html(args, balance_page(res))
     save_plot(args, res)
     return status
 

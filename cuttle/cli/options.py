@@ -22,6 +22,7 @@ from ..seeding import check_seed
 from ..simulation.api import MAX_MAX_MOVES
 from ..simulation.cluster import parse_address
 from ..simulation.names import DEFAULT_MAX_MOVES
+from ..text import printable
 from ..threads import MAX_THREADS
 from ..validation import check_confidence, check_count, check_output_path
 
@@ -155,6 +156,14 @@ def output_files(**paths: str | None) -> None:
         if real in seen:
             raise UsageError(f"{seen[real]} and {option} name the same file {path!r}")
         seen[real] = option
+
+
+def warn_nothing_reported(command: str, results: str) -> None:
+    """--report-only found no games for the options given: each record of a results
+    file is keyed by the options that played it, so other options report nothing."""
+    print(printable(f"cuttle {command}: warning: {results} holds no games played with "
+                    f"these options: give the options of the run that filled it, with "
+                    f"--report-only added"), file=sys.stderr)
 
 
 def scheduler(text: str) -> tuple[str, int | str]:

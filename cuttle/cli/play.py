@@ -25,8 +25,8 @@ from ..seeding import derive
 from ..text import printable
 from . import options
 from .options import CommandError, UsageError
-from .terminal import (card_moves, history_lines, print_moves, read_line, seat_names,
-                       thinking)
+from .terminal import (card_moves, history_lines, not_a_move, print_moves, read_line,
+                       seat_names, thinking)
 
 DEFAULT_HINT_ROLLOUTS = 1000
 
@@ -159,7 +159,8 @@ class PlaySession:
                 try:
                     move = Move.parse(text)
                 except InvalidMoveError as e:
-                    print(f"Not a move or a command: {text!r} ({e}). Type 'help' for help.")
+                    print(f"Not a move or a command: {text!r} ({not_a_move(text, e)}). "
+                          f"Type 'help' for help.")
                     continue
             before = g.ply
             try:
@@ -207,7 +208,13 @@ class PlaySession:
                       f"not {arg!r}")
                 return
             n = int(arg)
-        a = analyse(g, rollouts=n, policy="greedy", seed=derive(g.seed, g.ply, n))
+        try:
+            a = analyse(g, rollouts=n, policy="greedy", seed=derive(g.seed, g.ply, n))
+        except Interrupted as e:            # Ctrl-C stops the hint, not the game
+            a = e.result
+            print(f"(hint stopped: {e})")
+            if a is None or a.total_rollouts == 0:
+                return
         print(a)
         legal = list(g.legal_moves)
         print(f"Hint: {a.best} (move {legal.index(a.best) + 1})")
@@ -314,7 +321,9 @@ def _after_the_game(session: PlaySession, path: str | None) -> bool:
             _review_game(session, path, rest.strip() or "expert")
             continue
         unclear += 1
-        print("Type review, again or quit.")
+        if unclear < MAX_UNCLEAR:
+            print("Type review, again or quit.")
+    print(f"No command in {MAX_UNCLEAR} answers: leaving.")
     return False
 
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..record import final_game, play_recorded, read_record, result_of, start_game
 from ..report import record_page, save_page
+from ..review.engines import DEFAULT_ENGINE
 from ..text import printable
 from . import options
 from .options import CommandError, UsageError
@@ -31,6 +32,12 @@ def run(args: argparse.Namespace) -> int:
     if args.review and not args.html:
         raise UsageError("--review adds the review to the replay page: give --html OUT.html "
                          "(or use 'cuttle review FILE' for the review as text)")
+    given = [o for o in ("engine", "threads", "seed") if getattr(args, o) is not None]
+    if given and not args.review:
+        raise UsageError(f"--{given[0]} sets how the review is made: add --review and "
+                         f"--html OUT.html")
+    if args.engine is None:
+        args.engine = DEFAULT_ENGINE
     if args.html:
         if args.step:
             raise UsageError("--step and --html do not go together")
@@ -114,4 +121,5 @@ def add_command(sub: argparse._SubParsersAction) -> None:
                     help="with --html: review both players' moves and show it on the page "
                          "(an evaluation graph, labels and best moves; see 'cuttle review')")
     add_review_options(pr)
+    pr.set_defaults(engine=None)         # (so that run() can tell it was given)
     pr.set_defaults(func=run)

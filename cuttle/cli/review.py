@@ -17,6 +17,7 @@ from ..files import write_text
 from ..record import read_record
 from ..report import save_page
 from ..review import ENGINE_NAMES, Thresholds, parse_engine, review
+from ..review.engines import DEFAULT_ENGINE
 from ..text import printable
 from . import options
 from .options import CommandError, UsageError
@@ -115,9 +116,9 @@ def _write(path, text, writer):
 
 def add_review_options(p: argparse.ArgumentParser) -> None:
     """The options the review shares with `cuttle replay --review` and `cuttle play`."""
-    p.add_argument("--engine", default="expert", metavar="ENGINE",
-                   help=f"how moves are valued: {', '.join(ENGINE_NAMES)} (default expert; "
-                        f"see docs/review.md)")
+    p.add_argument("--engine", default=DEFAULT_ENGINE, metavar="ENGINE",
+                   help=f"how moves are valued: {', '.join(ENGINE_NAMES)} (default "
+                        f"{DEFAULT_ENGINE}; see docs/review.md)")
     p.add_argument("--threads", type=options.threads, default=None, metavar="T",
                    help="cores to use (default: all)")
     p.add_argument("--seed", type=options.seed, default=None,

@@ -180,12 +180,21 @@ def _interrupted(e):
     return e.result
 
 
+def _marked(as_dict, stop):
+    """as_dict, with the JSON saying how far an interrupted run got (`stop`, the
+    Interrupted), so that a file of a partial run says it is one."""
+    if stop is None:
+        return as_dict
+    return lambda: {**as_dict(), "interrupted": {"done": stop.done, "requested": stop.total,
+                                                 "unit": stop.unit}}
+
+
 def run_simulate(args: argparse.Namespace) -> int:
     """`cuttle simulate`: play the games and write the table and files; exit status."""
     _check_outputs(args)
     rules = options.rules_from_options(args.rules, args.set)
     players = options.players(args.players)
-    status = 0
+    status, stop = 0, None
     with Cluster(args.scheduler) as client:
         try:
             res = simulate(args.n, rules, players, seed=args.seed, threads=args.threads,
@@ -193,13 +202,13 @@ def run_simulate(args: argparse.Namespace) -> int:
                            max_moves=args.max_moves, chunk_size=args.chunk_size,
                            games_csv=args.games_csv, client=client)
         except Interrupted as e:
-            res, status = _interrupted(e), 130
+            res, status, stop = _interrupted(e), 130, e
     if res is not None:
         s = res.summary(args.confidence)
-        write_outputs(args, str(s), s.as_dict, s.to_csv)
+        write_outputs(args, str(s), _marked(s.as_dict, stop), s.to_csv)
         save_plot(args, s)
         if args.html:
-            save_page(args.html, simulation_page(s))
+            save_html(args, simulation_page(s, interrupted=stop))
     return status
 
 
@@ -219,6 +228,15 @@ def run_chunked(args: argparse.Namespace, command: str,
     for note in res.notes:
         print(f"cuttle {command}: note: {printable(note)}", file=sys.stderr)
     return res, status
+
+
+def save_html(args: argparse.Namespace, html: str) -> None:
+    """Write the page to --html FILE and say so on stderr."""
+    try:
+        save_page(args.html, html)
+    except OSError as e:
+        raise CommandError(f"cannot write {args.html!r}: {e.strerror or e}") from None
+    print(printable(f"page saved to {args.html}"), file=sys.stderr)
 
 
 def save_plot(args: argparse.Namespace, result: Any) -> None:
@@ -250,7 +268,7 @@ def run_compare(args: argparse.Namespace) -> int:
     _check_outputs(args)
     players = options.players(args.players)
     rule_sets = _rule_sets(args)
-    status = 0
+    status, stop = 0, None
     with Cluster(args.scheduler) as client:
         try:
             cmp = compare(rule_sets, args.n, players, seed=args.seed, threads=args.threads,
@@ -259,13 +277,13 @@ def run_compare(args: argparse.Namespace) -> int:
                           confidence=args.confidence, games_csv=args.games_csv,
                           client=client)
         except Interrupted as e:
-            cmp, status = _interrupted(e), 130
+            cmp, status, stop = _interrupted(e), 130, e
     if cmp is None:
         return status
-    write_outputs(args, str(cmp), cmp.as_dict, cmp.to_csv)
+    write_outputs(args, str(cmp), _marked(cmp.as_dict, stop), cmp.to_csv)
     save_plot(args, cmp)
     if args.html:
-        save_page(args.html, comparison_page(cmp))
+        save_html(args, comparison_page(cmp, interrupted=stop))
     return status
 
 

@@ -6,7 +6,7 @@ import contextlib
 import sys
 from typing import TYPE_CHECKING
 
-from ..cards import Card
+from ..cards import RANKS, Card
 from ..text import printable
 
 if TYPE_CHECKING:
@@ -82,6 +82,18 @@ def card_moves(text: str, legal: Iterable[Move]) -> list[Move] | None:
     except ValueError:
         return None
     return [m for m in legal if m.card == card]
+
+
+def not_a_move(text: str, error: Exception) -> str:
+    """Why `text` is no move (`error`, Move.parse's): a short word that starts like a
+    card (a rank: 7Z, 10X) is explained as a card, not as an unknown verb."""
+    word = text.strip()
+    if len(word) <= 3 and word[:1].upper() in RANKS + "1":
+        try:
+            Card.parse(word)
+        except ValueError as e:
+            return str(e)
+    return str(error)
 
 
 def print_moves(moves: Iterable[Move], per_line: int = 4) -> None:

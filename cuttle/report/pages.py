@@ -27,6 +27,7 @@ from .charts import interval_chart, share_bar
 
 if TYPE_CHECKING:
     from ..balancing.results import BalanceResult
+    from ..errors import Interrupted
     from ..simulation.compare import ComparisonResult
     from ..simulation.summary import Summary
 
@@ -107,8 +108,14 @@ def summary_charts(s: Summary, width: int = 470) -> list[str]:
     return charts
 
 
-def simulation_page(summary: Summary) -> str:
-    """The report page of a simulation: its table, charts and JSON."""
+def _stopped(interrupted: Interrupted | None) -> str:
+    """The subtitle's mark of an interrupted run (an Interrupted, or None)."""
+    return "" if interrupted is None else f" · {interrupted}: a partial run"
+
+
+def simulation_page(summary: Summary, interrupted: Interrupted | None = None) -> str:
+    """The report page of a simulation: its table, charts and JSON (`interrupted`: the
+    Interrupted of a run stopped by Ctrl-C, said in the subtitle)."""
     s, r = summary, summary.result
     body = ('<div class="columns">'
             + _section("Results", wrap(table_html(summary_table(s)), False))
@@ -119,7 +126,7 @@ def simulation_page(summary: Summary) -> str:
               if s.n_matches is not None else quantity(s.n, "game"))
     return page("cuttle simulation", body,
                 subtitle=f"{played} · {a} against {b} · rules {r.rules.preset} · "
-                         f"seed {r.seed}")
+                         f"seed {r.seed}{_stopped(interrupted)}")
 
 
 def comparison_charts(c: ComparisonResult) -> tuple[str, list[str]]:
@@ -142,9 +149,10 @@ def comparison_charts(c: ComparisonResult) -> tuple[str, list[str]]:
     return diff_chart, charts
 
 
-def comparison_page(comparison: ComparisonResult) -> str:
+def comparison_page(comparison: ComparisonResult,
+                    interrupted: Interrupted | None = None) -> str:
     """The report page of a comparison: the differences to the baseline, its table, a
-    chart per metric, and the JSON."""
+    chart per metric, and the JSON (`interrupted` as for simulation_page)."""
     c = comparison
     diff_chart, charts = comparison_charts(c)
     body = (_section("Differences to the baseline", diff_chart)
@@ -154,7 +162,8 @@ def comparison_page(comparison: ComparisonResult) -> str:
     each = quantity(c.n_games, "match" if c.match else "game")
     return page("cuttle comparison", body,
                 subtitle=f"{len(c)} rule sets · {each} each, the same deals · "
-                         f"A = {c.players[0]}, B = {c.players[1]} · seed {c.seed}")
+                         f"A = {c.players[0]}, B = {c.players[1]} · seed {c.seed}"
+                         f"{_stopped(interrupted)}")
 
 
 def _from_even(e: Estimate) -> Estimate:

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 __all__ = ["ENGINE_NAMES", "Engine", "MoveValues", "Z", "evaluate", "parse_engine"]
 
 ENGINE_NAMES = ("expert", "expert:N", "rollouts:N", "ismcts:N")
+DEFAULT_ENGINE = "expert"     # the engine of a review when none is named
 Z = 2.0                     # standard errors within which two moves count as close
 CALL_PLAYOUTS = 4096        # playouts of one native call (over all its moves) ...
 CALL_ITERATIONS = 1 << 16   # ... or search iterations: a few tenths of a second at most

@@ -15,7 +15,7 @@ from ..record import play_recorded, read_record, start_game, validate_record
 from ..seeding import derive, seed_or_new
 from ..progress import Progress
 from ..threads import check_threads
-from .engines import evaluate, parse_engine
+from .engines import DEFAULT_ENGINE, evaluate, parse_engine
 from .figures import FORCED, Thresholds, move_accuracy
 from .result import Decision, MoveScore, Review
 
@@ -121,7 +121,7 @@ def _judge(game: Game, move: Move, eng: Engine, seed: int, threads: int, th: Thr
 
 
 def review(game_or_record: Game | dict[str, Any] | str | os.PathLike[str],
-           engine: str | Engine = "expert", *, player: int | str | None = None,
+           engine: str | Engine = DEFAULT_ENGINE, *, player: int | str | None = None,
            seed: int | None = None, threads: int | None = None,
            thresholds: Thresholds | dict[str, float] | None = None,
            omniscient: bool = False,

@@ -126,7 +126,8 @@ def _execute(plan, n, chunk_size, progress, games_csv, client, desc, start=0):
             from .cluster import run_on_cluster
             return run_on_cluster(client, plan, n, None if adaptive else limit, progress,
                                   sink, desc, start)
-        return run_local(plan, n, Chunks(limit, adaptive), progress, sink, desc, start)
+        return run_local(plan, n, Chunks(limit, adaptive, first=plan.first_chunk), progress,
+                         sink, desc, start)
     except BaseException:
         if sink is not None:
             sink.close(ok=False)

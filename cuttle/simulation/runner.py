@@ -22,8 +22,10 @@ from .._play import new_rows, play_units
 from ..errors import IllegalMoveError, Interrupted
 from ..files import CsvFile
 from ..game import Game
+from ..policies import is_search
 from ..progress import Progress
 from ..seeding import derive
+from ..threads import thread_count
 from .compare import ComparisonResult
 from .names import FIELDS, MATCH_FORMATS, PLAYER_LABELS, match_slots
 from .results import SimulationResult
@@ -46,6 +48,9 @@ MOVE_CAP = END_NAMES.index("move_cap")
 NATIVE_CHUNK = 1 << 16        # default largest chunk played by one native call (units)
 PYTHON_CHUNK = 64             # ... by Python players (a progress step every few seconds)
 FIRST_CHUNK = 64              # adaptive chunks start here and double while fast
+SEARCH_FIRST_CHUNK = 2        # ... per thread with a searching player, whose games take
+                              # a tenth of a second or more: Ctrl-C keeps the finished
+                              # chunks, so a first chunk of 64 would hold them for seconds
 
 
 def _done(result) -> int:
@@ -96,6 +101,13 @@ class Plan:
         if not self.native:
             return max(1, PYTHON_CHUNK // self.slots)
         return max(1, NATIVE_CHUNK // self.slots)
+
+    @property
+    def first_chunk(self) -> int:
+        """The first adaptive chunk in units: smaller when a player searches."""
+        if any(p.code is not None and is_search(p.name) for p in self.players):
+            return max(1, SEARCH_FIRST_CHUNK * thread_count(self.threads) // self.slots)
+        return FIRST_CHUNK
 
     def result(self, raw: dict[str, Any], start: int, count: int,
                elapsed: float) -> SimulationResult | ComparisonResult:
@@ -215,12 +227,13 @@ def play_python_game(rules: Rules, seed: int, i: int,
 # Whole runs
 
 class Chunks:
-    """Chunk sizes (units): fixed, or adaptive from FIRST_CHUNK, growing `factor`-fold
+    """Chunk sizes (units): fixed, or adaptive from `first`, growing `factor`-fold
     while a chunk takes less than `target` seconds, up to `limit`."""
 
-    def __init__(self, limit: int, adaptive: bool, target: float = 0.2, factor: int = 2):
+    def __init__(self, limit: int, adaptive: bool, target: float = 0.2, factor: int = 2,
+                 first: int = FIRST_CHUNK):
         self.limit = limit
-        self.size = min(limit, FIRST_CHUNK) if adaptive else limit
+        self.size = min(limit, first) if adaptive else limit
         self.adaptive, self.target, self.factor = adaptive, target, factor
 
     def took(self, seconds: float, size: int | None = None) -> None:

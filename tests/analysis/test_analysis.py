@@ -121,3 +121,30 @@ def test_chunked_rollouts_do_not_change_the_analysis(monkeypatch):
     cut = analyse(g, rollouts=300, seed=3, threads=1)
     assert [(str(r.move), r.wins, r.draws) for r in whole.rows] == \
         [(str(r.move), r.wins, r.draws) for r in cut.rows]
+
+
+def test_native_calls_last_a_moment_so_ctrl_c_keeps_nearly_everything(monkeypatch):
+    # The first call plays FIRST_CALL rollouts, the next as many as take CALL_SECONDS
+    # (at most CALL_ROLLOUTS): slow playouts get short calls, and the analysis is the
+    # same whatever the sizes.
+    import cuttle.analysis as analysis_module
+    real, sizes = analysis_module._rollouts, []
+
+    def counted(game, need, lo, count, *rest):
+        sizes.append(len(need) * count)
+        return real(game, need, lo, count, *rest)
+
+    g = cuttle.Game(seed=12)
+    whole = analyse(g, rollouts=3000, seed=3, threads=1)
+    monkeypatch.setattr(analysis_module, "_rollouts", counted)
+    monkeypatch.setattr(analysis_module, "CALL_SECONDS", 1e-9)     # every call "slow"
+    slow = analyse(g, rollouts=3000, seed=3, threads=1)
+    n = len(g.legal_moves)
+    assert len(sizes) > 3 and max(sizes) <= analysis_module.FIRST_CALL
+    assert sum(sizes) == 3000 * n
+    monkeypatch.setattr(analysis_module, "CALL_SECONDS", 1e9)      # every call "fast"
+    sizes.clear()
+    fast = analyse(g, rollouts=3000, seed=3, threads=1)
+    assert sizes[0] <= analysis_module.FIRST_CALL < max(sizes) <= analysis_module.CALL_ROLLOUTS
+    rows = [[(str(r.move), r.wins, r.draws) for r in a.rows] for a in (whole, slow, fast)]
+    assert rows[0] == rows[1] == rows[2]

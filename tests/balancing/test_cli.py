@@ -44,7 +44,8 @@ def test_quick_end_to_end(capsys, tmp_path):
     assert page.startswith("<!DOCTYPE html>") and "Nearest an even game" in page
     assert "#### The fairest rule set of each size" in open(files["md"]).read()
     assert os.path.getsize(files["png"]) > 1000
-    assert err.strip() == f"plot saved to {files['png']}"
+    assert err.strip().splitlines() == [f"page saved to {files['html']}",
+                                        f"plot saved to {files['png']}"]
 
 
 def test_results_file_and_report_only(capsys, tmp_path):
@@ -53,8 +54,10 @@ def test_results_file_and_report_only(capsys, tmp_path):
     assert code == 0
     code, again, _ = run(capsys, *ARGS, "--results", results)
     assert code == 0 and again.splitlines()[3:] == out.splitlines()[3:]   # (time line)
-    code, read, _ = run(capsys, *ARGS, "--results", results, "--report-only")
-    assert code == 0 and read.splitlines()[3:] == out.splitlines()[3:]
+    code, read, err = run(capsys, *ARGS, "--results", results, "--report-only")
+    assert code == 0 and read.splitlines()[3:] == out.splitlines()[3:] and not err
+    code, _, err = run(capsys, *ARGS, "--seed", "9", "--results", results, "--report-only")
+    assert code == 0 and "holds no games played with these options" in err
     code, md, _ = run(capsys, *ARGS, "--results", results, "--report-only", "--markdown")
     assert code == 0 and md.startswith("**cuttle balance:") and "| --- " not in md
     code, js, _ = run(capsys, *ARGS, "--results", results, "--report-only", "--json")

@@ -385,18 +385,31 @@ def _ctrl_c(argv, wait_for=r"[0-9kMG] ?games?/s"):
     return p.returncode, out.decode(), (bytes(seen) + b"".join(err)).decode()
 
 
-def test_ctrl_c_keeps_the_finished_games():
+def test_ctrl_c_keeps_the_finished_games(tmp_path):
+    # (the files written say they hold a partial run)
+    files = [str(tmp_path / f) for f in ("s.json", "s.html", "c.json", "c.html")]
     code, out, err = _ctrl_c(["simulate", "-n", "1e9", "--seed", "1", "--threads", "1",
-                              "--progress", "--chunk-size", "5000"])
+                              "--progress", "--chunk-size", "5000", "--json", files[0],
+                              "--html", files[1]])
     assert code == 130, err
     m = re.search(r"interrupted after ([\d,]+) of 1,000,000,000 games", err)
     assert m and "Traceback" not in err
     n = int(m.group(1).replace(",", ""))
     assert n > 0 and n % 5000 == 0
     assert f"cuttle simulation: {n:,} games, seed 1" in out and "A (random) wins" in out
+    d = json.load(open(files[0]))
+    assert d["interrupted"] == {"done": n, "requested": 10**9, "unit": "game"}
+    assert f"interrupted after {n:,} of 1,000,000,000 games" in open(files[1]).read()
     code, out, err = _ctrl_c(["compare", "classic", "quick", "-n", "1e9", "--seed", "1",
-                              "--threads", "1", "--progress", "--chunk-size", "5000"])
+                              "--threads", "1", "--progress", "--chunk-size", "5000",
+                              "--json", files[2], "--html", files[3]])
     assert code == 130 and "interrupted after" in err and "2 rule sets" in out
+    assert json.load(open(files[2]))["interrupted"]["requested"] == 10**9
+    assert "a partial run" in open(files[3]).read()
+    # a whole run's files have no such mark
+    assert main(["simulate", "-n", "100", "--seed", "1", "--json", files[0],
+                 "--no-progress"]) == 0
+    assert "interrupted" not in json.load(open(files[0]))
 
 
 def test_python_m_cuttle_subprocess():

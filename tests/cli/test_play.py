@@ -44,7 +44,7 @@ def test_play_a_whole_game_and_replay_it(monkeypatch, capsys, tmp_path):
     legal = list(first.legal_moves)
     assert str(legal[0]) == "draw" and len(legal) >= 2
     second = str(legal[1])                         # e.g. 'points 3C'
-    stdin = script("help", "", "foo", "99", "0", "points ZZ", "scuttle 7H 6H", "undo",
+    stdin = script("help", "", "foo", "7Z", "99", "0", "points ZZ", "scuttle 7H 6H", "undo",
                    "2", "undo", "hint 20", "hint x", "moves", "board", "draw", "moves")
     code, out, err = run(monkeypatch, capsys,
                          ["play", "--bot", "random", "--seed", "7", "--record", str(rec_path),
@@ -57,7 +57,8 @@ def test_play_a_whole_game_and_replay_it(monkeypatch, capsys, tmp_path):
     # help, bad input, undo before any move, hint, history
     assert "Commands:" in out and "undo" in out
     assert "Type a move number (1 to" in out
-    assert "Not a move or a command: 'foo'" in out
+    assert "Not a move or a command: 'foo' (unknown move verb 'foo'" in out
+    assert "Not a move or a command: '7Z' (unknown card '7Z'" in out     # (a mistyped card)
     assert "There is no move 99: choose a number from 1 to" in out
     assert "There is no move 0" in out
     assert "unknown card 'ZZ'" in out
@@ -244,6 +245,8 @@ def test_replay_step(monkeypatch, capsys, tmp_path):
     (lambda r: r.update(version=99), "unsupported record version 99"),
     (lambda r: r.update(seed=-1), "'seed' must be an int from 0 to 2**64-1"),
     (lambda r: r.update(seed="x"), "'seed' must be an int from 0 to 2**64-1"),
+    (lambda r: r.pop("seed"), "bad record: no 'seed'"),
+    (lambda r: [r.pop("rules"), r.pop("moves")], "bad record: no 'rules', 'moves'"),
     (lambda r: r.update(moves="draw"), "'moves' must be a list of move texts"),
     (lambda r: r.update(rules={"preset": "chess"}), "unknown preset 'chess'"),
     (lambda r: r.update(rules={"preset": "classic", "changed": {"four": "x"}}), "flag 'four'"),

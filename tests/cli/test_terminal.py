@@ -4,6 +4,7 @@ history through readline), forced moves played at once, no record for an empty g
 import io
 import os
 import sys
+import time
 
 import pytest
 
@@ -111,3 +112,20 @@ def test_no_thinking_note_through_a_pipe(monkeypatch, capsys, tmp_path):
     args = ["play", "--bot", "greedy", "--seed", "1", "--record", str(tmp_path / "r.json")]
     code, out, _ = run(monkeypatch, capsys, args, "draw\nquit\n")
     assert code == 0 and "P1 (greedy) plays: " in out and "is thinking" not in out
+
+
+def test_ctrl_c_during_a_hint_stops_the_hint_not_the_game(tmp_path):
+    child = spawn("--bot", "random", "--seed", "1", "--record", str(tmp_path / "g.json"))
+    child.expect("your move> ")
+    child.send("hint 10000000\r")
+    time.sleep(1.5)                      # (well into the hint's rollouts)
+    child.sendintr()
+    child.expect(r"\(hint stopped: interrupted after [\d,]+ of [\d,]+ rollouts\)")
+    child.expect(r"Hint: ")
+    child.expect("your move> ")          # the game goes on
+    child.send("draw\r")
+    child.expect("You play: draw")
+    child.expect("your move> ")
+    child.send("quit\r")
+    child.expect("Game record saved")
+    child.expect(pexpect.EOF)

@@ -145,6 +145,7 @@ def test_joker_needs_the_joker_rule():
     ("hands: TH[JC] / -", r"field 'hands': 'TH\[JC\]': only point cards carry Jack stacks"),
     ("permanents: 7C / -", r"7C cannot be a permanent"),
     ("hands: 2C / 2C", r"card 2C is listed twice \(hand of player 0 and hand of player 1\)"),
+    ("hands: 2C 2C / 3D", r"card 2C is listed twice \(in the hand of player 0\)"),
     ("points: TH[JC] / -; deck: JC", r"card JC is listed twice"),
     ("scrap: 2C / 3C", r"field 'scrap' is one list for both players"),
     ("to_move: 2", r"field 'to_move' takes 0 or 1, not '2'"),

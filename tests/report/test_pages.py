@@ -201,14 +201,15 @@ def test_cli_replay_html(capsys, tmp_path):
 
 def test_cli_simulate_and_compare_html(capsys, tmp_path):
     out = tmp_path / "sim.html"
-    code, stdout, _ = run(capsys, ["simulate", "-n", "300", "--seed", "1", "--html", out])
-    assert code == 0 and "A (random) wins" in stdout
+    code, stdout, err = run(capsys, ["simulate", "-n", "300", "--seed", "1", "--html", out])
+    assert code == 0 and "A (random) wins" in stdout and f"page saved to {out}" in err
     page = out.read_text()
     s = cuttle.simulate(300, seed=1).summary()
     assert html_rows(table_html(summary_table(s))) == html_rows(page.split("<h2>Charts")[0])
     out = tmp_path / "cmp.html"
-    code, _, _ = run(capsys, ["compare", "classic", "cuttle.cards", "-n", "200", "--seed",
-                              "1", "--html", out, "--json", tmp_path / "c.json"])
+    code, _, err = run(capsys, ["compare", "classic", "cuttle.cards", "-n", "200", "--seed",
+                                "1", "--html", out, "--json", tmp_path / "c.json"])
     assert code == 0 and "cuttle comparison" in out.read_text()
+    assert err.strip() == f"page saved to {out}"
     code, _, err = run(capsys, ["simulate", "-n", "10", "--html", tmp_path])
     assert code == 2 and "is a folder" in err

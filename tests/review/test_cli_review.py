@@ -102,6 +102,10 @@ def test_replay_with_review(monkeypatch, capsys, record, tmp_path):
      "name the same file"),
     (["review", "{tmp}/illegal.json"], 2, "move 2"),
     (["replay", "{rec}", "--review"], 2, "--review adds the review to the replay page"),
+    (["replay", "{rec}", "--engine", "rollouts:100"], 2,
+     "--engine sets how the review is made: add --review"),
+    (["replay", "{rec}", "--seed", "3", "--html", "{tmp}/x.html"], 2,
+     "--seed sets how the review is made"),
     (["review"], 2, "required: RECORD"),
 ])
 def test_review_errors(monkeypatch, capsys, record, tmp_path, argv, code, message):
@@ -169,7 +173,8 @@ def test_play_leaves_at_the_end_of_input_or_after_unclear_answers(monkeypatch, c
     code, out, _ = run(monkeypatch, capsys, argv, "1\n" * k)
     assert code == 0 and out.rstrip().endswith("after the game>")
     code, out, _ = run(monkeypatch, capsys, argv, "1\n" * (k + 10))
-    assert code == 0 and out.count("Type review, again or quit.") == 3
+    assert code == 0 and out.count("Type review, again or quit.") == 2
+    assert out.rstrip().endswith("No command in 3 answers: leaving.")
     assert not (tmp_path / "g.review.json").exists()
     code, out, _ = run(monkeypatch, capsys, argv, "quit\n")      # no game over: no menu
     assert code == 0 and "Game over. Type:" not in out

@@ -260,3 +260,23 @@ def test_python_players_interrupted():
         cuttle.simulate(10, players=(slow_stop, "random"), seed=1, progress=False)
     assert info.value.result is None and info.value.done == 0
     assert "interrupted after 0 of 10 games" in str(info.value)
+
+
+def test_a_search_players_first_chunk_is_small_so_ctrl_c_keeps_its_games():
+    # A game of a search takes a tenth of a second or more: the adaptive chunks start at
+    # 2 games per thread (not 64, the start for the other policies), so an interrupted
+    # run keeps what the first moments played.
+    calls = []
+
+    def stop(done, total):
+        calls.append(done)
+        raise KeyboardInterrupt
+
+    with pytest.raises(Interrupted) as info:
+        cuttle.simulate(1000, players=("ismcts:30", "greedy"), seed=3, threads=1,
+                        progress=stop)
+    assert calls == [2] and info.value.result.n_games == 2
+    calls.clear()
+    with pytest.raises(Interrupted):
+        cuttle.simulate(1000, players=("random", "greedy"), seed=3, threads=1, progress=stop)
+    assert calls == [64]

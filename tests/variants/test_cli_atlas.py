@@ -45,8 +45,12 @@ def test_tables_and_files(capsys, tmp_path, reference):
     # nothing left to play: the same tables at once, also without playing at all
     code, out2, _ = run(capsys, *ARGS, "--results", str(results))
     assert code == 0 and out2 == out
-    code, out3, _ = run(capsys, *ARGS, "--results", str(results), "--report-only")
-    assert code == 0 and out3 == out
+    code, out3, err = run(capsys, *ARGS, "--results", str(results), "--report-only")
+    assert code == 0 and out3 == out and not err
+    # other options find none of the file's games, and say so
+    other = [a if a != "3" else "4" for a in ARGS]                       # (the seed)
+    code, _, err = run(capsys, *other, "--results", str(results), "--report-only")
+    assert code == 0 and "holds no games played with these options" in err
     code, js, _ = run(capsys, *ARGS, "--json")
     assert code == 0 and json.loads(js)["groups"][0]["base"] == "classic"
 
