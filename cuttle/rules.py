@@ -375,7 +375,14 @@ class Rules:
         vals = _split_top(values)
         if not vals:
             raise ValueError(f"{text!r} lists no values")
-        return [self.replace(**{flag.name: flag.parse(v)}) for v in vals]
+        try:
+            return [self.replace(**{flag.name: flag.parse(v)}) for v in vals]
+        except ValueError as e:
+            now = FLAGS[flag.name].format(getattr(self, flag.name))
+            if "(" in values or "," not in now:         # (not an unbracketed tuple)
+                raise
+            raise ValueError(f"{e}; in a list of values a tuple is parenthesised: "
+                             f"{flag.name}=({now}),(...)") from None
 
     def __str__(self):
         changed = self.changed()

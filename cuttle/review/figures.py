@@ -55,7 +55,9 @@ class Thresholds:
                                  f"not {v!r}")
             bounds.append(float(v))
         if bounds != sorted(bounds):
-            raise ValueError(f"thresholds must grow from best to mistake, not {bounds}")
+            given = ", ".join(f"{f.name}={b:g}" for f, b in zip(fields(self), bounds))
+            raise ValueError(f"thresholds must grow from best to mistake, not {given} "
+                             f"(the ones not given are the defaults)")
 
     @classmethod
     def coerce(cls, value: Thresholds | dict[str, float] | None) -> Thresholds:

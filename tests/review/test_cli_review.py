@@ -95,6 +95,9 @@ def test_replay_with_review(monkeypatch, capsys, record, tmp_path):
     (["review", "{rec}", "--player", "2"], 2, "--player: expected 0, 1 or both"),
     (["review", "{rec}", "--thresholds", "good=x"], 2, "--thresholds: expected LABEL=LOSS"),
     (["review", "{rec}", "--thresholds", "best=0.2"], 2, "must grow"),
+    (["review", "{rec}", "--thresholds", "good=0.2,mistake=0.1"], 2,
+     "not best=0.01, good=0.2, inaccuracy=0.1, mistake=0.1 (the ones not given are the "
+     "defaults)"),
     (["review", "{rec}", "--thresholds", "nice=0.2"], 2, "unknown threshold 'nice'"),
     (["review", "{rec}", "--threads", "0"], 2, "must be at least 1"),
     (["review", "{rec}", "--html", "{tmp}/no/r.html"], 2, "no folder"),
