@@ -21,6 +21,7 @@ from ..moves import Move
 from ..policies import POLICY_NAMES, Bot, policy_code
 from ..record import make_record, result_of, write_record
 from ..review import parse_engine, review
+from ..review.engines import DEFAULT_ENGINE
 from ..seeding import derive
 from ..text import printable
 from . import options
@@ -318,7 +319,7 @@ def _after_the_game(session: PlaySession, path: str | None) -> bool:
         if word in ("quit", "q", "exit") and not rest:
             return False
         if word in ("review", "r"):
-            _review_game(session, path, rest.strip() or "expert")
+            _review_game(session, path, rest.strip() or DEFAULT_ENGINE)
             continue
         unclear += 1
         if unclear < MAX_UNCLEAR:
