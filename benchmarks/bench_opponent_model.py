@@ -1,0 +1,111 @@
+"""How well the inference's model of the opponent predicts a search's moves.
+
+    python benchmarks/bench_opponent_model.py                  # 100 games of ismcts:1000
+    python benchmarks/bench_opponent_model.py --games 300 --bot ismcts:300
+
+The inferring search (cuttle/_infer.pyx) weighs the opponent's hidden hands by how
+likely the opponent's moves are under a model: the expert's values of the legal moves as
+a softmax (TEMP points of value per unit of logit) mixed with a uniform choice (EPS).
+Here two copies of `--bot` play each other, and at every decision with a choice the
+model is given the mover's true hand (`cuttle._decide.move_likelihood`, the model at its
+own settings): the mean log-likelihood of the move played (against a uniform pick among
+the legal moves), how often the move played is the model's most likely one, and the
+same log-likelihood for other temperatures and uniform shares (the expert's values are
+recovered from the model's probabilities), to see whether re-tuning the model would
+explain the search's moves better.  Ctrl-C reports the decisions so far.
+"""
+
+import argparse
+import math
+import os
+import sys
+
+TEMPS = (1.0, 2.0, 4.0, 8.0, 16.0)
+EPSS = (0.02, 0.1, 0.3, 0.5)
+MODEL_TEMP, MODEL_EPS = 4.0, 0.1      # the model's own settings (cuttle/_infer.pyx)
+
+
+def measure(args):
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    import random
+    import cuttle
+    from cuttle._decide import move_likelihood
+    from cuttle.policies import Bot
+    # Running sums: (count, sum, sum of squares) of the model's and the uniform pick's
+    # log-likelihoods and of the top-choice hits; the sum for each (temp, eps).
+    sums = {k: [0, 0.0, 0.0] for k in ("model", "uniform", "gain", "top")}
+    grid = {(t, e): 0.0 for t in TEMPS for e in EPSS}
+
+    def add(key, x):
+        s = sums[key]
+        s[0], s[1], s[2] = s[0] + 1, s[1] + x, s[2] + x * x
+
+    rng = random.Random(args.seed)
+    played = 0
+    try:
+        for _ in range(args.games):
+            g = cuttle.Game(args.rules, seed=rng.getrandbits(32))
+            bots = [Bot(args.bot, seed=rng.getrandbits(32)) for _ in range(2)]
+            while not g.is_over:
+                legal = list(g.legal_moves)
+                move = bots[g.to_move].choose(g)
+                if len(legal) > 1:
+                    n = len(legal)
+                    ps = [move_likelihood(g, m.code) for m in legal]
+                    j = legal.index(move)
+                    add("model", math.log(ps[j]))
+                    add("uniform", -math.log(n))
+                    add("gain", math.log(ps[j] * n))
+                    add("top", float(ps[j] >= max(ps) - 1e-12))
+                    # the expert's values up to a constant, from the model's probabilities
+                    values = [MODEL_TEMP * math.log(max((p - MODEL_EPS / n) / (1 - MODEL_EPS),
+                                                        1e-300)) for p in ps]
+                    top = max(values)
+                    for t in TEMPS:
+                        z = [math.exp((v - top) / t) for v in values]
+                        soft = z[j] / sum(z)
+                        for e in EPSS:
+                            grid[t, e] += math.log((1 - e) * soft + e / n)
+                g.play(move)
+            played += 1
+    except KeyboardInterrupt:
+        print(f"interrupted in game {played + 1}: the figures cover the decisions before",
+              file=sys.stderr)
+    return played, sums, grid
+
+
+def parser():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--games", type=int, default=100, help="games (default 100)")
+    ap.add_argument("--rules", default="classic", help="rule preset (default classic)")
+    ap.add_argument("--bot", default="ismcts:1000", help="both bots (default ismcts:1000)")
+    ap.add_argument("--seed", type=int, default=2026, help="seed of the games (default 2026)")
+    return ap
+
+
+def main(argv):
+    args = parser().parse_args(argv)
+    played, sums, grid = measure(args)
+    from cuttle.stats import mean_interval_from_moments     # (measure put cuttle on the path)
+    n = sums["model"][0]
+    if n == 0:
+        print("no decision with a choice was played")
+        return
+    print(f"{played} games, {args.rules}, {args.bot} against itself: {n} decisions with a "
+          f"choice")
+    for label, key, fmt in (("log-likelihood per decision, model", "model", "{:.3f}"),
+                            ("log-likelihood per decision, uniform", "uniform", "{:.3f}"),
+                            ("model over uniform (paired)", "gain", "{:+.3f}"),
+                            ("the move played is the model's top", "top", "{:.1%}")):
+        m, low, high = mean_interval_from_moments(*sums[key])
+        print(f"  {label:38s} {fmt.format(m)} [{fmt.format(low)}, {fmt.format(high)}]")
+    print(f"  log-likelihood per decision by temperature (rows) and uniform share (columns); "
+          f"the model: {MODEL_TEMP:g}, {MODEL_EPS:g}")
+    print("    temp " + "".join(f"{e:>9g}" for e in EPSS))
+    for t in TEMPS:
+        print(f"    {t:>4g} " + "".join(f"{grid[t, e] / n:9.3f}" for e in EPSS))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
