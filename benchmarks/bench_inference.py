@@ -70,12 +70,13 @@ def measure(args):
     return played, decisions, sums
 
 
-def parser():
-    ap = argparse.ArgumentParser(description=__doc__,
+def parser(doc=__doc__, games=40, bot="ismcts:300"):
+    """The options of a self-play measurement (bench_opponent_model.py's too)."""
+    ap = argparse.ArgumentParser(description=doc,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--games", type=int, default=40, help="games (default 40)")
+    ap.add_argument("--games", type=int, default=games, help=f"games (default {games})")
     ap.add_argument("--rules", default="classic", help="rule preset (default classic)")
-    ap.add_argument("--bot", default="ismcts:300", help="both bots (default ismcts:300)")
+    ap.add_argument("--bot", default=bot, help=f"both bots (default {bot})")
     ap.add_argument("--seed", type=int, default=2026, help="seed of the deals (default 2026)")
     return ap
 

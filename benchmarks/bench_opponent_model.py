@@ -15,10 +15,11 @@ recovered from the model's probabilities), to see whether re-tuning the model wo
 explain the search's moves better.  Ctrl-C reports the decisions so far.
 """
 
-import argparse
 import math
 import os
 import sys
+
+import bench_inference          # (its options; the benchmarks folder is on the path)
 
 TEMPS = (1.0, 2.0, 4.0, 8.0, 16.0)
 EPSS = (0.02, 0.1, 0.3, 0.5)
@@ -74,18 +75,8 @@ def measure(args):
     return played, sums, grid
 
 
-def parser():
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--games", type=int, default=100, help="games (default 100)")
-    ap.add_argument("--rules", default="classic", help="rule preset (default classic)")
-    ap.add_argument("--bot", default="ismcts:1000", help="both bots (default ismcts:1000)")
-    ap.add_argument("--seed", type=int, default=2026, help="seed of the games (default 2026)")
-    return ap
-
-
 def main(argv):
-    args = parser().parse_args(argv)
+    args = bench_inference.parser(__doc__, games=100, bot="ismcts:1000").parse_args(argv)
     played, sums, grid = measure(args)
     from cuttle.stats import mean_interval_from_moments     # (measure put cuttle on the path)
     n = sums["model"][0]
