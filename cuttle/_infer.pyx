@@ -70,8 +70,8 @@ cdef void record_change(Seen* o, uint64_t before, uint64_t known_before, uint64_
     cdef HandChange* ch
     if (before & ~after) == 0 and gained == 0:
         return
-    if o.n > 0 and o.n_changes == MAX_CHANGES:
-        forget_oldest(o)
+    while o.n > 0 and o.n_changes == MAX_CHANGES:
+        forget_oldest(o)                    # (the oldest may hold no change: loop)
     if o.n == 0:
         return                              # (no decision: no change is kept either)
     ch = &o.changes[o.n_changes]
