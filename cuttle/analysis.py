@@ -147,20 +147,21 @@ def analyse(game: Game, rollouts: int = 10000, policy: str = "random",
     draws = {c: 0 for c in codes}
     me = game.to_move
     start = time.perf_counter()
-    call = [min(FIRST_CALL, CALL_ROLLOUTS)]     # rollouts of the next native call
+    call = min(FIRST_CALL, CALL_ROLLOUTS)       # rollouts of the next native call
 
     def run(batch, target):
         # Rollouts lo..target-1 for every move that needs them, the same streams for all
         # (common random numbers), in calls of bounded size and time: memory stays flat
         # and Ctrl-C keeps the finished calls (results do not depend on the sizes).
+        nonlocal call
         need = [c for c in batch if done[c] < target]
         while need:
             lo = min(done[c] for c in need)
-            hi = min(target, lo + max(1, call[0] // len(need)))
+            hi = min(target, lo + max(1, call // len(need)))
             began = time.perf_counter()
             out = _rollouts(game, need, lo, hi - lo, seed, code, threads)
             rate = (hi - lo) * len(need) / max(time.perf_counter() - began, 1e-6)
-            call[0] = int(min(CALL_ROLLOUTS, max(FIRST_CALL, rate * CALL_SECONDS)))
+            call = int(min(CALL_ROLLOUTS, max(FIRST_CALL, rate * CALL_SECONDS)))
             for row, c in zip(out, need):
                 fresh = row[done[c] - lo:]
                 wins[c] += int((fresh == me).sum())

@@ -33,7 +33,7 @@ import uuid
 from typing import TYPE_CHECKING
 
 from .._optional import missing
-from .runner import FIRST_CHUNK, Chunks, collect, play_chunk
+from .runner import Chunks, collect, play_chunk
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -74,7 +74,7 @@ def run_on_cluster(client: Client, plan: Plan, n: int, fixed_chunk: int | None,
     distributed = _distributed()
     if fixed_chunk is None:
         limit = max(1, (CLUSTER_CHUNK if plan.native else PYTHON_CLUSTER_CHUNK) // plan.slots)
-        chunks = Chunks(limit, True, target=1.0, factor=4)
+        chunks = Chunks(limit, True, target=1.0, factor=4, first=plan.first_chunk)
     else:
         chunks = Chunks(fixed_chunk, False)
     workers = _worker_threads(client)
@@ -92,7 +92,7 @@ def run_on_cluster(client: Client, plan: Plan, n: int, fixed_chunk: int | None,
             lo = state["next"]
             # Near the end chunks shrink (guided scheduling), so that no worker is left
             # with a long last chunk while the others idle.
-            tail = max(FIRST_CHUNK, -(-(stop - lo) // (2 * workers)))
+            tail = max(plan.first_chunk, -(-(stop - lo) // (2 * workers)))
             count = min(chunks.size, tail, stop - lo)
             fut = client.submit(play_chunk, plan, lo, count, pure=False,
                                 key=f"cuttle-{desc}-{token}-{lo}")
