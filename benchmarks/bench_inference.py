@@ -2,9 +2,10 @@
 
     python benchmarks/bench_inference.py                 # 40 games, classic
     python benchmarks/bench_inference.py --games 200 --rules cuttle.cards
+    python benchmarks/bench_inference.py --games 400 --model 2     # the learned model
 
-An inferring `ismcts` (`_search_config(0, infer=1)`, see cuttle/_infer.pyx) plays a
-uniform one.  Before each of its decisions, the candidate hands its search would deal
+An inferring `ismcts` (`_search_config(0, infer=M)`, M the model of the opponent: 1 the
+expert's, 2 the learned one; see cuttle/_infer.pyx) plays a uniform one.  Before each of its decisions, the candidate hands its search would deal
 the opponent (cuttle._decide.opponent_belief) are compared with the opponent's true
 hand: the share of the opponent's hidden cards (those the searcher does not know) that
 a candidate holds, averaged over the candidates uniformly (what a uniform deal knows)
@@ -35,7 +36,7 @@ def measure(args):
 
     def score(g, me, bot, seed):
         # The inferring bot's candidate hands against the opponent's true hidden cards.
-        hands = opponent_belief(g, bot._trees, seed) or []
+        hands = opponent_belief(g, bot._trees, seed, args.model) or []
         known = {c.index for c in g.observation(me).opponent_known}
         hidden = sum(1 << c.index for c in g.hand(1 - me) if c.index not in known)
         if hands and hidden:
@@ -56,7 +57,7 @@ def measure(args):
             bots = {me: Bot(args.bot, seed=2 * i), 1 - me: Bot(args.bot, seed=2 * i + 1)}
             while not g.is_over:
                 # Only the inferring bot searches with the inference on.
-                _search._search_config(0, infer=int(g.to_move == me))
+                _search._search_config(0, infer=args.model if g.to_move == me else 0)
                 if g.to_move == me and len(list(g.legal_moves)) > 1:
                     decisions += 1
                     score(g, me, bots[me], args.seed + i)
@@ -82,12 +83,15 @@ def parser(doc=__doc__, games=40, bot="ismcts:300"):
 
 
 def main(argv):
-    args = parser().parse_args(argv)
+    ap = parser()
+    ap.add_argument("--model", type=int, choices=(1, 2), default=1,
+                    help="the model of the opponent: 1 the expert's (default), 2 learned")
+    args = ap.parse_args(argv)
     played, decisions, sums = measure(args)
     from cuttle.stats import mean_interval_from_moments     # (measure put cuttle on the path)
     n = sums["uniform"][0]
-    print(f"{played} games, {args.rules}, {args.bot}: {decisions} decisions of the "
-          f"inferring bot, {n} with evidence ({n / max(1, decisions):.0%})")
+    print(f"{played} games, {args.rules}, {args.bot}, model {args.model}: {decisions} "
+          f"decisions of the inferring bot, {n} with evidence ({n / max(1, decisions):.0%})")
     for label, key in (("hidden cards placed, uniform deal", "uniform"),
                        ("hidden cards placed, inferred", "inferred"),
                        ("gain (paired)", "gain")):

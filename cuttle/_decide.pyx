@@ -22,7 +22,9 @@ from cuttle._core cimport CoreGame
 from cuttle.threads import thread_count
 from cuttle._signals cimport Stop, stop_start, stop_enter, stop_leave, stop_finish
 from cuttle._infer cimport (move_likelihood as infer_move_likelihood, Seen, Belief,
-                           seen_follow, belief_build)
+                           seen_follow, belief_build, move_features as infer_move_features,
+                           MODEL_EXPERT, MODEL_LEARNED, N_MODELS, N_FEATURES)
+from cuttle._expert cimport expert_values
 
 
 cdef class SearchTrees:
@@ -173,23 +175,57 @@ def decide(CoreGame game, int policy, uint64_t seed, int threads=1, SearchTrees 
     return m
 
 
-def move_likelihood(CoreGame game, uint32_t move):
-    """The probability that the player to decide in `game` plays `move` under the
-    search's model of an opponent (cuttle._infer: the expert's values as a softmax,
-    mixed with a uniform choice), read from that player's own view; 1.0 when the move
-    is forced.  The search weighs the opponent's hidden hands by it."""
+cdef int check_model(int model) except -1:
+    if model != MODEL_EXPERT and model != MODEL_LEARNED:
+        raise ValueError(f"model {model!r}: {MODEL_EXPERT} (the expert's values as a softmax) "
+                         f"or {MODEL_LEARNED} (the learned conditional logit)")
+    return 0
+
+
+def move_likelihood(CoreGame game, uint32_t move, int model=MODEL_EXPERT):
+    """The probability that the player to decide in `game` plays `move` under a search's
+    model of an opponent (cuttle._infer: 1, the expert's values as a softmax; 2, the
+    learned conditional logit; each mixed with a uniform choice), read from that
+    player's own view; 1.0 when the move is forced.  The search weighs the opponent's
+    hidden hands by it."""
     cdef double p
+    check_model(model)
     with nogil:
-        p = infer_move_likelihood(&game.st, &game.cr, move)
+        p = infer_move_likelihood(&game.st, &game.cr, move, model)
     return p
 
 
-def opponent_belief(CoreGame game, SearchTrees trees, uint64_t seed):
-    """The opponent hands an inferring search (`_search_config(0, infer=1)`) would deal
-    from `trees` at `game`'s position, as a list of (hand mask, weight) with weights
+def move_features(CoreGame game):
+    """The learned model's features of each legal move in `game` for the player to
+    decide, read from that player's own view: a list of (move code, features) in the
+    legal moves' order, each features a tuple named by cuttle._infer.FEATURE_NAMES
+    (benchmarks/fit_opponent_model.py fits the model's weights on them)."""
+    cdef uint32_t buf[MAX_MOVES]
+    cdef double values[MAX_MOVES]
+    cdef double f[N_FEATURES]
+    cdef double top
+    cdef int n, i, j
+    with nogil:
+        n = gen_moves(&game.st, &game.cr, buf)
+        if n > 0:
+            expert_values(&game.st, &game.cr, buf, n, values)
+    if n == 0:
+        return []
+    top = max([values[i] for i in range(n)])
+    out = []
+    for i in range(n):
+        infer_move_features(buf[i], values[i], top, f)
+        out.append((buf[i], tuple([f[j] for j in range(N_FEATURES)])))
+    return out
+
+
+def opponent_belief(CoreGame game, SearchTrees trees, uint64_t seed, int model=MODEL_EXPERT):
+    """The opponent hands an inferring search (`_search_config(0, infer=model)`) would
+    deal from `trees` at `game`'s position, as a list of (hand mask, weight) with weights
     summing to 1; [] when its deals would be uniform, None when game does not follow
     from the trees' last search.  For measuring the inference (the trees are not
     changed; the search itself draws its candidates from its own stream)."""
+    check_model(model)
     cdef Seen seen
     cdef Belief b
     cdef Rng g
@@ -200,7 +236,7 @@ def opponent_belief(CoreGame game, SearchTrees trees, uint64_t seed):
     seen_follow(&seen, &game.cr, &game.hist_moves[trees.ply], <int>(game.nhist - trees.ply))
     rng_seed(&g, seed, STREAM_DECISION)
     with nogil:
-        belief_build(&b, &seen, &game.st, &game.cr, &g)
+        belief_build(&b, &seen, &game.st, &game.cr, model, &g)
     if b.n == 0:
         return []
     return [(b.hands[i], (b.cum[i] - (b.cum[i - 1] if i > 0 else 0.0)) / b.cum[b.n - 1])

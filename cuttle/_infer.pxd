@@ -13,6 +13,14 @@ cdef enum:
     MAX_CHANGES = 64          # moves that changed the opponent's hand, kept since its
                               # oldest kept decision
 
+# The models of the opponent's play (a search's `infer` setting; 0: no inference).
+cdef enum:
+    MODEL_EXPERT = 1          # the expert's values of the legal moves as a softmax
+    MODEL_LEARNED = 2         # a conditional logit over move features (move_features),
+                              # its weights fitted on the search's own games
+    N_MODELS = 3
+    N_FEATURES = 31           # move_features' length: LEARNED_WEIGHTS in _infer.pyx
+
 ctypedef struct HandChange:
     # How the opponent's hand changed in one move, as the searcher saw it.
     uint64_t lost             # the cards it lost to public places
@@ -55,10 +63,14 @@ cdef void seen_follow(Seen* o, const CRules* r, const uint32_t* moves, int k) no
 # Weigh N_CANDIDATES determinizations of the searcher's view of root by the likelihood
 # of the decisions in o (b.n = 0 when nothing was seen or nothing tells them apart).
 cdef void belief_build(Belief* b, const Seen* o, const State* root, const CRules* r,
-                       Rng* g) noexcept nogil
+                       int model, Rng* g) noexcept nogil
 # A determinization of s for p: the opponent's hand drawn from b by weight, the other
 # unknown cards shuffled into the deck's unknown places (uniform when b.n == 0).
 cdef void belief_deal(const Belief* b, State* s, const CRules* r, int p, Rng* g) noexcept nogil
 # The model's probability of `move` for the player to decide in q (for tests: _infer's
 # Python helper); 1 when q has a single legal move.
-cdef double move_likelihood(const State* q, const CRules* r, uint32_t move) noexcept nogil
+cdef double move_likelihood(const State* q, const CRules* r, uint32_t move,
+                            int model) noexcept nogil
+# The learned model's features of one legal move (out: N_FEATURES values), given the
+# expert's value of it and the best value among the legal moves.
+cdef void move_features(uint32_t move, double value, double top, double* out) noexcept nogil

@@ -119,31 +119,155 @@ cdef void seen_follow(Seen* o, const CRules* r, const uint32_t* moves, int k) no
     o.last = cur
 
 
-cdef double move_likelihood(const State* q, const CRules* r, uint32_t move) noexcept nogil:
+# The learned model (MODEL_LEARNED): its features of a move (move_features), in this
+# order, and their weights, fitted on ismcts:1000's games against itself (79,002
+# decisions of 3,000 classic games) by
+#     python benchmarks/fit_opponent_model.py --games 3000 --test-games 1000 --workers 2
+# which prints this tuple and LEARNED_EPS (docs/strength.md: how well it predicts).
+FEATURE_NAMES = (
+    "value", "top", "value log", "near top",
+    "draw", "pass", "resolve", "points", "scuttle", "royal", "glasses", "jack", "oneoff",
+    "counter", "take", "discard", "block",
+    "oneoff A", "oneoff 2", "oneoff 3", "oneoff 4", "oneoff 5", "oneoff 6", "oneoff 7",
+    "oneoff 9+", "royal Q", "royal K",
+    "points rank", "scuttle rank", "scuttle target rank", "discard rank")
+LEARNED_WEIGHTS = (
+    +0.0406,    # value
+    +0.1494,    # top
+    +0.0865,    # value log
+    +0.5276,    # near top
+    +1.6612,    # draw
+    +0.6853,    # pass
+    -0.3184,    # resolve
+    -0.2928,    # points
+    -0.7958,    # scuttle
+    +0.5665,    # royal
+    -1.8016,    # glasses
+    -0.2841,    # jack
+    +0.2614,    # oneoff
+    +0.3184,    # counter
+    -0.0000,    # take
+    +0.0000,    # discard
+    +0.0000,    # block
+    -0.3516,    # oneoff A
+    +0.0515,    # oneoff 2
+    +0.7822,    # oneoff 3
+    +0.9571,    # oneoff 4
+    +1.7391,    # oneoff 5
+    -0.5070,    # oneoff 6
+    -1.0368,    # oneoff 7
+    -1.3731,    # oneoff 9+
+    +0.4676,    # royal Q
+    +0.0989,    # royal K
+    +0.0579,    # points rank
+    -0.8362,    # scuttle rank
+    +1.4788,    # scuttle target rank
+    -0.9515,    # discard rank
+)
+LEARNED_EPS = 0.01            # the learned model's share of a uniform choice
+
+cdef enum:
+    F_VALUE = 0               # the expert's value less the best legal move's, per TEMP
+    F_TOP = 1                 # the expert's best move (1) or not
+    F_VALUE_LOG = 2           # -log(1 + that gap): the gap's scale is wide (a win, a loss)
+    F_NEAR_TOP = 3            # within a point of the best (1) or not
+    F_VERB = 4                # one per verb (N_VERBS)
+    F_ONEOFF = F_VERB + N_VERBS       # one per one-off rank: A 2 3 4 5 6 7, then 9 and up
+    F_QUEEN = F_ONEOFF + 8
+    F_KING = F_QUEEN + 1
+    F_POINTS_RANK = F_KING + 1        # the card's number / 10
+    F_SCUTTLE_RANK = F_POINTS_RANK + 1
+    F_SCUTTLE_TARGET = F_SCUTTLE_RANK + 1
+    F_DISCARD_RANK = F_SCUTTLE_TARGET + 1     # (the mean of a two-card discard's)
+    F_END = F_DISCARD_RANK + 1
+
+assert <int>F_END == <int>N_FEATURES == len(FEATURE_NAMES) == len(LEARNED_WEIGHTS)
+cdef double WEIGHTS[N_FEATURES]
+for _i, _w in enumerate(LEARNED_WEIGHTS):
+    WEIGHTS[_i] = _w
+cdef double WEIGHTS_EPS = LEARNED_EPS
+
+
+cdef inline double number(int card) noexcept nogil:
+    return (rank_of(card) + 1) * 0.1
+
+
+cdef void move_features(uint32_t move, double value, double top, double* f) noexcept nogil:
+    cdef int verb = mv_verb(move), card = mv_card(move), target = mv_target(move)
+    cdef int i, rank
+    for i in range(N_FEATURES):
+        f[i] = 0.0
+    f[F_VALUE] = (value - top) / TEMP
+    f[F_TOP] = 1.0 if value >= top else 0.0
+    f[F_VALUE_LOG] = -log(1.0 + (top - value) / TEMP)
+    f[F_NEAR_TOP] = 1.0 if value >= top - 1.0 else 0.0
+    f[F_VERB + verb] = 1.0
+    if card >= N_NATURAL:
+        return                             # no card, or the joker: the verb says it
+    rank = rank_of(card)
+    if verb == V_ONEOFF:
+        f[F_ONEOFF + (rank if rank < 7 else 7)] = 1.0
+    elif verb == V_ROYAL and rank >= 11:
+        f[F_QUEEN + rank - 11] = 1.0
+    elif verb == V_POINTS:
+        f[F_POINTS_RANK] = number(card)
+    elif verb == V_SCUTTLE:
+        f[F_SCUTTLE_RANK] = number(card)
+        if target < N_NATURAL:
+            f[F_SCUTTLE_TARGET] = number(target)
+    elif verb == V_DISCARD:
+        f[F_DISCARD_RANK] = number(card)
+        if target < N_NATURAL:
+            f[F_DISCARD_RANK] = 0.5 * (number(card) + number(target))
+
+
+cdef double learned_logit(uint32_t move, double value, double top) noexcept nogil:
+    cdef double f[N_FEATURES]
+    cdef double z = 0.0
+    cdef int i
+    move_features(move, value, top, f)
+    for i in range(N_FEATURES):
+        z += WEIGHTS[i] * f[i]
+    return z
+
+
+cdef double move_likelihood(const State* q, const CRules* r, uint32_t move,
+                            int model) noexcept nogil:
     cdef uint32_t buf[MAX_MOVES]
     cdef double values[MAX_MOVES]
     cdef int n = gen_moves(q, r, buf)
     cdef int i, at = -1
-    cdef double top, total = 0.0
+    cdef double top, hi, eps, total = 0.0
     if n <= 1:
         return 1.0
     for i in range(n):
         if buf[i] == move:
             at = i
+    eps = WEIGHTS_EPS if model == MODEL_LEARNED else EPS
     if at < 0:
-        return EPS / n                     # (not legal for this hand: unlikely indeed)
+        return eps / n                     # (not legal for this hand: unlikely indeed)
     expert_values(q, r, buf, n, values)
     top = values[0]
     for i in range(1, n):
         if values[i] > top:
             top = values[i]
+    if model == MODEL_LEARNED:
+        for i in range(n):                 # (the logits replace the values)
+            values[i] = learned_logit(buf[i], values[i], top)
+        hi = values[0]
+        for i in range(1, n):
+            if values[i] > hi:
+                hi = values[i]
+        for i in range(n):
+            total += exp(values[i] - hi)
+        return (1.0 - eps) * exp(values[at] - hi) / total + eps / n
     for i in range(n):
         total += exp((values[i] - top) / TEMP)
-    return (1.0 - EPS) * exp((values[at] - top) / TEMP) / total + EPS / n
+    return (1.0 - eps) * exp((values[at] - top) / TEMP) / total + eps / n
 
 
 cdef double decision_likelihood(const State* past, uint32_t move, const CRules* r,
-                                uint64_t then) noexcept nogil:
+                                uint64_t then, int model) noexcept nogil:
     """The likelihood of the opponent's move in `past` had its hand then been `then`:
     `past` re-dealt from the searcher's view (1: `then` does not fit it, no evidence)."""
     cdef int opp = past.to_move
@@ -163,7 +287,7 @@ cdef double decision_likelihood(const State* past, uint32_t move, const CRules* 
             q.deck[i] = <int8_t>lowest(rest)
             rest &= rest - 1
     rng_seed(&q.rng, 0, STREAM_GAME)
-    return move_likelihood(&q, r, move)
+    return move_likelihood(&q, r, move, model)
 
 
 cdef inline uint64_t one_of(uint64_t cards, Rng* g) noexcept nogil:
@@ -175,7 +299,7 @@ cdef inline uint64_t one_of(uint64_t cards, Rng* g) noexcept nogil:
     return bit(lowest(cards))
 
 
-cdef double history_loglik(const Seen* o, const CRules* r, uint64_t hand,
+cdef double history_loglik(const Seen* o, const CRules* r, uint64_t hand, int model,
                            Rng* g) noexcept nogil:
     """The log-likelihood of the opponent's kept decisions had its hand now been `hand`
     (a candidate), its hand at each decision walked back from now through the changes
@@ -199,12 +323,12 @@ cdef double history_loglik(const Seen* o, const CRules* r, uint64_t hand,
                 hand &= ~one_of(eligible, g)
             hand |= ch.lost
             e -= 1
-        total += log(decision_likelihood(&o.before[j], o.move[j], r, hand))
+        total += log(decision_likelihood(&o.before[j], o.move[j], r, hand, model))
     return total
 
 
 cdef void belief_build(Belief* b, const Seen* o, const State* root, const CRules* r,
-                       Rng* g) noexcept nogil:
+                       int model, Rng* g) noexcept nogil:
     cdef double logw[N_CANDIDATES]
     cdef State s
     cdef int me = root.to_move
@@ -222,7 +346,7 @@ cdef void belief_build(Belief* b, const Seen* o, const State* root, const CRules
         s = root[0]
         determinize(&s, r, me, g)
         b.hands[c] = s.hand[opp]
-        logw[c] = history_loglik(o, r, s.hand[opp], g)
+        logw[c] = history_loglik(o, r, s.hand[opp], model, g)
     lo = hi = logw[0]
     for c in range(1, N_CANDIDATES):
         lo = logw[c] if logw[c] < lo else lo

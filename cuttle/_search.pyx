@@ -19,7 +19,8 @@ from libc.math cimport log, sqrt, exp, INFINITY
 from cuttle._state cimport *
 from cuttle._rng cimport rng_below
 from cuttle._engine cimport gen_moves, apply_move
-from cuttle._infer cimport Belief, belief_build, belief_deal, seen_search, seen_follow
+from cuttle._infer cimport (Belief, belief_build, belief_deal, seen_search, seen_follow,
+                           MODEL_EXPERT, MODEL_LEARNED, N_MODELS)
 from cuttle._signals cimport poll_interrupt
 from cuttle._greedy cimport best_index, greedy_values, WIN_VALUE
 from cuttle._expert cimport expert_values, position_value
@@ -36,7 +37,8 @@ ctypedef struct SearchConfig:
                               # 1 + widen * v ** 0.5 children tried (0: no limit)
     int rank                  # expansions after a node's first take its remembered best
                               # moves (RANKED), 0: every expansion evaluates every move
-    int infer                 # deal the opponent's hand by its decisions (_infer), 0: uniform
+    int infer                 # deal the opponent's hand by its decisions under a model of
+                              # its play (_infer: MODEL_EXPERT, MODEL_LEARNED), 0: uniform
     int oracle                # a measurement, never a fair player: deal the opponent its
                               # true hand (reading hidden cards), which bounds what any
                               # inference of that hand could be worth (docs/strength.md)
@@ -71,6 +73,9 @@ def _search_config(int which, playout=None, c=None, bias=None, temp=None, depth=
     if playout is not None and playout not in (POL_RANDOM, POL_GREEDY, POL_EXPERT):
         raise ValueError(f"playout policy {playout!r}: random ({POL_RANDOM}), "
                          f"greedy ({POL_GREEDY}) or expert ({POL_EXPERT})")
+    if infer is not None and infer not in range(N_MODELS):
+        raise ValueError(f"infer {infer!r}: 0 (uniform deals), {MODEL_EXPERT} (the expert's "
+                         f"model of the opponent) or {MODEL_LEARNED} (the learned model)")
     cdef dict settings = SEARCH[which]        # the struct as a dict
     changes = dict(playout=playout, c=c, bias=bias, temp=temp, depth=depth, scale=scale,
                    widen=widen, expert_plies=expert_plies, infer=infer, rank=rank,
@@ -232,7 +237,7 @@ cdef int search(Tree* t, const State* root, const CRules* r, int iters,
     memset(present, 0, sizeof(present))
     belief.n = 0
     if cfg.infer:
-        belief_build(&belief, &t.seen, root, r, g)
+        belief_build(&belief, &t.seen, root, r, cfg.infer, g)
     if cfg.oracle:                         # (a measurement: reads the hidden hand)
         belief.n = 1
         belief.hands[0] = root.hand[me ^ 1]

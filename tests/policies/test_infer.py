@@ -1,6 +1,7 @@
 """The search's inference of the opponent's hidden hand (cuttle._infer, a setting of the
-search: `_search_config(0, infer=1)`): the model of the opponent's play, and a search
-that weighs its deals by it yet never reads a hidden card and stays reproducible."""
+search: `_search_config(0, infer=1)` with the expert's model of the opponent, `infer=2`
+with the learned one): the models of the opponent's play, and a search that weighs its
+deals by them yet never reads a hidden card and stays reproducible."""
 
 import random
 
@@ -8,16 +9,19 @@ import pytest
 
 import cuttle
 from cuttle import _search
-from cuttle._decide import move_likelihood, opponent_belief
+from cuttle._decide import move_features, move_likelihood, opponent_belief
+from cuttle._infer import FEATURE_NAMES, LEARNED_WEIGHTS
 from cuttle.policies import Bot
 
+MODELS = (1, 2)                       # the expert's model, the learned one
 
-@pytest.fixture
-def inferring():
-    """ismcts with the inference on, for one test."""
+
+@pytest.fixture(params=MODELS, ids=("expert-model", "learned-model"))
+def inferring(request):
+    """ismcts with the inference on, for one test: each model in turn (its number)."""
     before = _search._search_config(0)
-    _search._search_config(0, infer=1)
-    yield
+    _search._search_config(0, infer=request.param)
+    yield request.param
     _search._search_config(0, **before)
 
 
@@ -34,17 +38,66 @@ def code(g, text):
     return next(m for m in g.legal_moves if str(m) == text).code
 
 
-def test_a_non_counter_is_unlikely_with_a_two_in_hand():
+@pytest.mark.parametrize("model", MODELS)
+def test_a_non_counter_is_unlikely_with_a_two_in_hand(model):
     # A hand with a 2 would counter the Ace: letting it resolve is unlikely under the
     # model, so a deal holding a 2 is down-weighted once the opponent resolved.
     g = one_off_to_answer(["2H", "3C"])
     resolve, counter = code(g, "resolve"), code(g, "counter 2H")
-    assert move_likelihood(g, resolve) < 0.15
-    assert move_likelihood(g, counter) > 0.85
-    assert move_likelihood(g, resolve) + move_likelihood(g, counter) == pytest.approx(1.0)
+    assert move_likelihood(g, resolve, model) < 0.25     # (the expert's model: 0.13)
+    assert move_likelihood(g, counter, model) > 0.75
+    assert move_likelihood(g, resolve, model) + move_likelihood(g, counter, model) == \
+        pytest.approx(1.0)
     # Without a 2 the resolve is forced: no evidence either way.
     g = one_off_to_answer(["3H", "3C"])
-    assert move_likelihood(g, code(g, "resolve")) == 1.0
+    assert move_likelihood(g, code(g, "resolve"), model) == 1.0
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_each_model_is_a_distribution_over_the_legal_moves(model):
+    rng = random.Random(7)
+    for seed in range(6):
+        g = cuttle.Game("classic", seed=seed)
+        while not g.is_over:
+            legal = list(g.legal_moves)
+            total = sum(move_likelihood(g, m.code, model) for m in legal)
+            assert total == pytest.approx(1.0 if len(legal) > 1 else len(legal))
+            g.play(rng.choice(legal))
+
+
+def test_the_learned_models_features_describe_each_legal_move():
+    g = cuttle.Game.from_position(hands=(["5H", "QS", "2C", "9D"], ["TC"]),
+                                  points=([], ["8H"]), rest="deck", seed=3)
+    assert len(LEARNED_WEIGHTS) == len(FEATURE_NAMES)
+    by_code = dict(move_features(g))
+    assert [c for c, _ in move_features(g)] == [m.code for m in g.legal_moves]
+    named = {str(m): dict(zip(FEATURE_NAMES, by_code[m.code])) for m in g.legal_moves}
+    assert named["draw"]["draw"] == 1.0 and named["draw"]["points"] == 0.0
+    assert named["oneoff 5H"]["oneoff 5"] == 1.0 and named["oneoff 5H"]["oneoff"] == 1.0
+    assert named["royal QS"]["royal Q"] == 1.0
+    assert named["points 9D"]["points rank"] == pytest.approx(0.9)
+    assert named["scuttle 9D 8H"]["scuttle rank"] == pytest.approx(0.9)
+    assert named["scuttle 9D 8H"]["scuttle target rank"] == pytest.approx(0.8)
+    # The expert's value enters as the gap to the best move: exactly one best, gap 0.
+    values = [f["value"] for f in named.values()]
+    assert max(values) == 0.0 and all(v <= 0.0 for v in values)
+    assert sum(f["top"] for f in named.values()) >= 1
+    assert all(sum(f[v] for v in ("draw", "pass", "resolve", "points", "scuttle", "royal",
+                                  "glasses", "jack", "oneoff", "counter", "take",
+                                  "discard", "block")) == 1.0 for f in named.values())
+
+
+def test_a_model_or_an_infer_setting_out_of_range_is_refused():
+    g = cuttle.Game("classic", seed=1)
+    move = next(iter(g.legal_moves)).code
+    for bad in (0, 3, -1):
+        with pytest.raises(ValueError, match="model"):
+            move_likelihood(g, move, bad)
+    before = _search._search_config(0)
+    for bad in (3, -1):
+        with pytest.raises(ValueError, match="infer"):
+            _search._search_config(0, infer=bad)
+    assert _search._search_config(0) == before
 
 
 def games_alike_but_for_hidden_cards():
@@ -127,14 +180,14 @@ def twos_share(hands):
     return sum(w for mask, w in hands if mask & twos)
 
 
-def twos_shares(g, bot, always=None):
+def twos_shares(g, bot, model, always=None):
     """The share of a uniform deal's and of the inferred deal's weight on hands holding
-    a 2, for the bot's next search in g (means over candidates drawn from 8 streams);
-    every candidate must hold the card `always`, if given."""
+    a 2, for the bot's next search in g under the model (means over candidates drawn
+    from 8 streams); every candidate must hold the card `always`, if given."""
     must = 1 << cuttle.Card(always).index if always else 0
     shares = []
     for seed in range(8):
-        weighted = opponent_belief(g, bot._trees, seed)
+        weighted = opponent_belief(g, bot._trees, seed, model)
         assert weighted and sum(w for _, w in weighted) == pytest.approx(1.0)
         assert all(mask & must == must for mask, _ in weighted)
         uniform = [(mask, 1 / len(weighted)) for mask, _ in weighted]
@@ -154,7 +207,7 @@ def test_what_a_non_counter_told_outlives_the_opponents_next_draw(inferring):
     for move in ("oneoff AS", "resolve", "draw"):
         g.play(move)
     assert g.to_move == 1 and len(g.hand(0)) == 5
-    uniform, weighted = twos_shares(g, bot)
+    uniform, weighted = twos_shares(g, bot, inferring)
     assert uniform > 0.25                         # the candidates do hold 2s
     assert weighted < 0.6 * uniform
 
@@ -176,7 +229,7 @@ def test_a_move_that_brings_a_seen_card_and_an_unseen_draw_is_walked_back_whole(
     for move in ("royal KS", "oneoff 5D", "resolve"):
         g.play(move)
     assert g.to_move == 1 and {"QD", "2D"} <= set(map(str, g.hand(0)))
-    uniform, weighted = twos_shares(g, bot, always="QD")     # (seen: in every deal)
+    uniform, weighted = twos_shares(g, bot, inferring, always="QD")     # (seen: in every deal)
     assert uniform > 0.25
     assert weighted < 0.6 * uniform
 
