@@ -16,7 +16,7 @@ reference for the ladder: it reads both hands and the deck.
 from libc.stdint cimport uint32_t
 
 from cuttle._state cimport (State, CRules, Rng, MAX_MOVES, POL_RANDOM, POL_GREEDY,
-                            POL_ISMCTS, POL_ISMCTS_RANDOM, POL_EXPERT, POL_CARDS_AI, MOVE_NO_MEMORY,
+                            POL_ISMCTS, POL_ISMCTS_RANDOM, POL_ISMCTS_INFER, POL_EXPERT, POL_CARDS_AI, MOVE_NO_MEMORY,
                             is_search)
 from cuttle._state cimport POLICY_SHIFT as C_POLICY_SHIFT
 from cuttle._engine cimport gen_moves, apply_move
@@ -27,7 +27,7 @@ from cuttle._playout cimport (MoveLog, play_until, plain_move, end_by_cap, PLAY_
 # name: (kind code, takes an iteration count)
 POLICIES = {"random": (POL_RANDOM, False), "greedy": (POL_GREEDY, False),
             "ismcts": (POL_ISMCTS, True), "ismcts-random": (POL_ISMCTS_RANDOM, True),
-            "expert": (POL_EXPERT, False),
+            "ismcts-infer": (POL_ISMCTS_INFER, True), "expert": (POL_EXPERT, False),
             "cuttle.cards-ai": (POL_CARDS_AI, False)}   # reads hidden cards: a reference
 POLICY_SHIFT = C_POLICY_SHIFT   # a policy code is kind | iterations << POLICY_SHIFT
 

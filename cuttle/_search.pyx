@@ -46,7 +46,7 @@ ctypedef struct SearchConfig:
                               # expert's, deeper ones greedy's look-ahead (cheaper)
 
 
-cdef SearchConfig SEARCH[2]   # [0]: ismcts, [1]: ismcts-random
+cdef SearchConfig SEARCH[3]   # [0]: ismcts, [1]: ismcts-random, [2]: ismcts-infer
 SEARCH[0].playout = POL_GREEDY
 SEARCH[0].c = 0.3
 SEARCH[0].bias = 2.0
@@ -60,16 +60,27 @@ SEARCH[0].rank = 0
 SEARCH[0].oracle = 0
 SEARCH[1] = SEARCH[0]
 SEARCH[1].playout = POL_RANDOM
+SEARCH[2] = SEARCH[0]
+SEARCH[2].infer = MODEL_LEARNED       # (docs/strength.md, "The learned model of the opponent")
+
+SEARCH_NAMES = ("ismcts", "ismcts-random", "ismcts-infer")   # the policies, by index
+
+
+cdef inline int search_index(int policy) noexcept nogil:
+    cdef int kind = policy & POLICY_KIND_MASK
+    return 0 if kind == POL_ISMCTS else (1 if kind == POL_ISMCTS_RANDOM else 2)
 
 
 def _search_config(int which, playout=None, c=None, bias=None, temp=None, depth=None,
                    scale=None, widen=None, expert_plies=None, infer=None, rank=None,
                    oracle=None):
-    """Read or change a search's settings (0: ismcts, 1: ismcts-random); for tuning.
-    The playouts' policy is a kind that does not search (random, greedy or expert).
-    `oracle` reads the opponent's hand: for measurements only, never a fair player."""
-    if which not in (0, 1):
-        raise ValueError(f"no search {which!r}: 0 (ismcts) or 1 (ismcts-random)")
+    """Read or change a search's settings (0: ismcts, 1: ismcts-random, 2: ismcts-infer);
+    for tuning.  The playouts' policy is a kind that does not search (random, greedy or
+    expert).  `oracle` reads the opponent's hand: for measurements only, never a fair
+    player."""
+    if which not in range(len(SEARCH_NAMES)):
+        raise ValueError(f"no search {which!r}: " + ", ".join(
+            f"{i} ({name})" for i, name in enumerate(SEARCH_NAMES)))
     if playout is not None and playout not in (POL_RANDOM, POL_GREEDY, POL_EXPERT):
         raise ValueError(f"playout policy {playout!r}: random ({POL_RANDOM}), "
                          f"greedy ({POL_GREEDY}) or expert ({POL_EXPERT})")
@@ -382,7 +393,7 @@ cdef int ismcts_visits(Tree* t, const State* root, const CRules* r, int policy, 
                        int32_t* visits) noexcept nogil:
     """Search `iters` iterations into t (kept for reuse) and add each root move's
     visits to visits[] (indexed like root_moves).  Returns 0, or -1 for no memory."""
-    cdef int which = 0 if (policy & POLICY_KIND_MASK) == POL_ISMCTS else 1
+    cdef int which = search_index(policy)
     cdef int i, child
     if iters < 1:
         iters = 1

@@ -132,14 +132,15 @@ cdef enum:
     POL_ISMCTS = 3            # ISMCTS with greedy playouts
     POL_EXPERT = 4            # hand-built evaluation, shallow look-ahead
     POL_CARDS_AI = 5          # cuttle.cards' AI: a FULL-INFORMATION reference (_cardsai)
+    POL_ISMCTS_INFER = 6      # ISMCTS dealing the opponent's hand by its moves (_infer)
     POLICY_SHIFT = 8
     POLICY_KIND_MASK = 255
     MOVE_NO_MEMORY = 1 << 16  # not a move: a search could not allocate its tree
 
 cdef inline int is_search(int policy) noexcept nogil:
     # Whether a policy code is an ISMCTS search (which decides with a tree).
-    return (policy & POLICY_KIND_MASK) == POL_ISMCTS or \
-        (policy & POLICY_KIND_MASK) == POL_ISMCTS_RANDOM
+    cdef int kind = policy & POLICY_KIND_MASK
+    return kind == POL_ISMCTS or kind == POL_ISMCTS_RANDOM or kind == POL_ISMCTS_INFER
 
 # The values of the choice flags, in the order cuttle/rules.py declares them (the
 # differential tests against the reference engine fail if the two orders differ).

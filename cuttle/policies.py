@@ -6,8 +6,11 @@ heuristic: wins at once when it can, weighs points, threats, cards and Queens),
 opponent's best reply, reasoned from the cards the opponent may hold),
 ``"ismcts:N"`` (information-set Monte Carlo tree search, N iterations, moves tried in
 the expert's order, greedy playouts cut short and scored by the expert's evaluation;
-plain ``"ismcts"`` means N = 1000) and ``"ismcts-random:N"`` (the same with random
-playouts).  Every native policy but one sees only what its player may know: ISMCTS
+plain ``"ismcts"`` means N = 1000), ``"ismcts-random:N"`` (the same with random
+playouts) and ``"ismcts-infer:N"`` (the same search dealing the opponent's hidden hand
+by how likely its moves were, under a model of the opponent learned from the search's
+own games, instead of uniformly: stronger at the same CPU time, see docs/strength.md;
+it reads the opponent from the moves a Bot or a simulated game saw).  Every native policy but one sees only what its player may know: ISMCTS
 searches over determinizations of its view, expert reasons over the cards the opponent
 may hold given what its player knows of them, greedy uses the public table, hand sizes
 and its own hand (it does not look at an opponent's hand made public by glasses or open
@@ -81,8 +84,9 @@ def policy_name(name: str) -> str:
 
 
 def is_search(name: str) -> bool:
-    """Whether the policy `name` is a search (ismcts, ismcts-random): it decides with a
-    tree, runs root-parallel trees in a `Bot`, and is far slower than the others.
+    """Whether the policy `name` is a search (ismcts, ismcts-random, ismcts-infer): it
+    decides with a tree, runs root-parallel trees in a `Bot`, and is far slower than
+    the others.
     ValueError for an unknown name."""
     return _parse(name)[0] in _SEARCHES
 

@@ -210,11 +210,12 @@ def test_the_search_settings_refuse_a_searching_playout_and_stay_untouched():
     # greedy 1, expert 4): the tuning hook refuses the others and changes nothing.
     from cuttle import _search
     before = _search._search_config(0)
-    for bad in (2, 3, 5):
+    for bad in (2, 3, 5, 6):
         with pytest.raises(ValueError, match="playout"):
             _search._search_config(0, playout=bad, depth=before["depth"] + 1)
-    with pytest.raises(ValueError, match="no search"):
-        _search._search_config(2)
+    for bad in (3, -1):
+        with pytest.raises(ValueError, match="no search"):
+            _search._search_config(bad)
     assert _search._search_config(0) == before
     assert _search._search_config(0, playout=4)["playout"] == 4
     assert _search._search_config(0, playout=before["playout"]) == before

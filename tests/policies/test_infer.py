@@ -246,3 +246,30 @@ def test_the_oracle_measurement_is_off_by_default_and_does_read_the_hidden_hand(
             test_an_inferring_search_sees_only_the_searchers_view_of_the_history(None)
     finally:
         _search._search_config(0, **before)
+
+
+def test_ismcts_infer_is_ismcts_with_the_learned_model():
+    # The policy `ismcts-infer:N` is the search with `infer=2` (its own settings, so
+    # tuning ismcts leaves it alone): the same games, in a simulation and from a Bot.
+    from cuttle.policies import is_search
+    assert is_search("ismcts-infer:10") and is_search("ISMCTS-infer")
+    assert _search._search_config(2)["infer"] == 2 and _search._search_config(0)["infer"] == 0
+    inferring = cuttle.simulate(8, players=("ismcts-infer:60", "greedy"), seed=5,
+                                progress=False, keep_games=True)
+    before = _search._search_config(0)
+    _search._search_config(0, infer=2)
+    try:
+        plain = cuttle.simulate(8, players=("ismcts:60", "greedy"), seed=5,
+                                progress=False, keep_games=True)
+        g = cuttle.Game("classic", seed=9)
+        for _ in range(6):
+            picks = [str(Bot(name, seed=3).choose(g)) for name in ("ismcts:80",
+                                                                  "ismcts-infer:80")]
+            assert picks[0] == picks[1]
+            g.play(picks[0])
+    finally:
+        _search._search_config(0, **before)
+    uniform = cuttle.simulate(8, players=("ismcts:60", "greedy"), seed=5, progress=False,
+                              keep_games=True)
+    rows = [(list(r.moves), list(r.winner)) for r in (inferring, plain, uniform)]
+    assert rows[0] == rows[1] != rows[2]
