@@ -31,7 +31,8 @@ if TYPE_CHECKING:
 __all__ = ["BOTS", "GameSettings", "MAX_WEB_ITERATIONS", "Session", "SessionStore",
            "WebError", "parse_settings"]
 
-BOTS = ("random", "greedy", "expert", "ismcts")
+BOTS = ("random", "greedy", "expert", "ismcts", "ismcts-infer")
+SEARCH_BOTS = ("ismcts", "ismcts-infer")         # (they take a strength: ismcts-infer:N)
 MAX_WEB_ITERATIONS = 100_000    # ~0.35 s a move; the ladder shows no gain past ~10,000
 MAX_TEXT = 4000                 # rule or position text, characters
 
@@ -90,10 +91,11 @@ def parse_settings(d: Any) -> GameSettings:
         raise WebError(400, f"bot: {e}") from None
     kind, _, param = bot.partition(":")
     if kind not in BOTS:
-        raise WebError(400, f"bot: choose one of random, greedy, expert or ismcts:N, "
+        raise WebError(400, f"bot: choose one of random, greedy, expert, ismcts:N or "
+                            f"ismcts-infer:N, "
                             f"not {bot!r}")
-    if kind == "ismcts" and int(param or 1000) > MAX_WEB_ITERATIONS:
-        raise WebError(400, f"bot: at most ismcts:{MAX_WEB_ITERATIONS} here "
+    if kind in SEARCH_BOTS and int(param or 1000) > MAX_WEB_ITERATIONS:
+        raise WebError(400, f"bot: at most {kind}:{MAX_WEB_ITERATIONS} here "
                             f"(the policy itself takes up to {MAX_ISMCTS_ITERATIONS:,})")
     seat = d.get("seat", 0)
     if isinstance(seat, str) and seat.strip() in ("0", "1"):

@@ -181,7 +181,9 @@ def start_page(start_token: str) -> str:
     <select id="bot" name="bot"><option value="random">random</option>
       <option value="greedy">greedy (one move ahead)</option>
       <option value="expert" selected>expert (weighs your best reply)</option>
-      <option value="ismcts">ismcts (search: choose its strength)</option></select></div>
+      <option value="ismcts">ismcts (search: choose its strength)</option>
+      <option value="ismcts-infer">ismcts-infer (search that reads your moves: choose its
+        strength)</option></select></div>
   <div class="row" id="strength-row"><label for="strength">Search strength</label>
     <input type="range" id="strength" min="0" max="8" step="1" value="4"
       aria-describedby="strength-value">

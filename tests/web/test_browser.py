@@ -203,7 +203,7 @@ def play_game(d, server, rng, keyboard_every=0, draws=0.1, check_every=1):
 @pytest.mark.parametrize("rules,bot,seat,seed", [
     ("classic", "greedy", 0, 1),
     ("cuttle.cards", "expert", 1, 2),
-    ("cuttle.cards joker=true four=random", "ismcts:100", 0, 3),
+    ("cuttle.cards joker=true four=random", "ismcts-infer:100", 0, 3),
     ("classic seven=top2 nine=freeze hand_limit=7 strict_scuttle=true", "random", 1, 4),
 ])
 def test_a_whole_game_by_clicking(browser, server, rules, bot, seat, seed):

@@ -9,7 +9,7 @@
   function iterations() { return STRENGTH[+$('strength').value] || 1000; }
   function botName() {
     const b = $('bot').value;
-    return b === 'ismcts' ? 'ismcts:' + iterations() : b;
+    return b.startsWith('ismcts') ? b + ':' + iterations() : b;   // (the searches)
   }
   function rulesText() {
     const parts = [];
@@ -21,7 +21,7 @@
     return ((free || $('preset').value) + ' ' + parts.join(' ')).trim();
   }
   function showStrength() {
-    $('strength-row').hidden = $('bot').value !== 'ismcts';
+    $('strength-row').hidden = !$('bot').value.startsWith('ismcts');
     $('strength-value').textContent = iterations().toLocaleString('en') + ' iterations';
   }
   let pending = 0;
