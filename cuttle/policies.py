@@ -37,8 +37,9 @@ from .threads import check_threads
 if TYPE_CHECKING:
     from .game import Game
 
-__all__ = ["Bot", "DEFAULT_ISMCTS_ITERATIONS", "MAX_ISMCTS_ITERATIONS", "PLAIN_POLICIES",
-           "POLICY_NAMES", "is_search", "policy_code", "policy_name"]
+__all__ = ["Bot", "DEFAULT_ISMCTS_ITERATIONS", "HISTORY_POLICIES", "MAX_ISMCTS_ITERATIONS",
+           "PLAIN_POLICIES", "POLICY_NAMES", "is_search", "policy_code", "policy_name",
+           "reads_history"]
 
 DEFAULT_ISMCTS_ITERATIONS = 1000
 MAX_ISMCTS_ITERATIONS = 1_000_000
@@ -93,6 +94,16 @@ def is_search(name: str) -> bool:
 
 # The policies that do not search (random, greedy, expert): e.g. analyse's playouts.
 PLAIN_POLICIES = tuple(name for name in POLICIES if name not in _SEARCHES)
+# The searches that read the opponent from the moves they saw played: they need a bot
+# that follows the game (a Bot, a simulated game), not a fresh tree each decision.
+HISTORY_POLICIES = ("ismcts-infer",)
+
+
+def reads_history(name: str) -> bool:
+    """Whether the policy `name` weighs what it saw the opponent do in this game
+    (ismcts-infer): played with a fresh tree at every decision it would see nothing and
+    play as plain ismcts.  ValueError for an unknown name."""
+    return _parse(name)[0] in HISTORY_POLICIES
 
 
 class Bot:

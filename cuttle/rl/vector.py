@@ -24,7 +24,7 @@ import numpy as np
 
 from .._vector import VectorCore
 from ..game import Game
-from ..policies import policy_code
+from ..policies import policy_code, reads_history
 from ..rules import Rules
 from ..seeding import seed_or_new
 from ..threads import check_threads, cores
@@ -92,6 +92,11 @@ class VectorEnv:
         self.rules = Rules.coerce(rules)
         self.opponent = opponent
         code = -1 if opponent is None else policy_code(opponent)
+        if opponent is not None and reads_history(opponent):
+            raise ValueError(f"VectorEnv's opponent searches with a fresh tree at each "
+                             f"decision, so {opponent!r} would see none of the game and "
+                             f"play as plain ismcts: use 'ismcts:N' here, or GymEnv, "
+                             f"whose opponent keeps what it saw")
         self.seat = check_player(seat, "seat", none="alternating")
         self.threads = check_threads(threads) or None
         self._tuner = _ThreadTuner(cores()) if threads is None else None

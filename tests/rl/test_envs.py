@@ -92,7 +92,8 @@ def test_aec_plays_to_a_win():
 # -- Gymnasium ---------------------------------------------------------------------------
 
 @pytest.mark.filterwarnings("ignore::UserWarning")      # no registered spec: no render checks
-@pytest.mark.parametrize("opponent, seat", [("greedy", 0), ("random", 1), ("greedy", None)])
+@pytest.mark.parametrize("opponent, seat", [("greedy", 0), ("random", 1), ("greedy", None),
+                                            ("ismcts-infer:20", 1)])
 def test_gymnasium_check_env(opponent, seat):
     check_env(GymEnv(opponent=opponent, seat=seat, rules="cuttle.cards"))
 

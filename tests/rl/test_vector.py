@@ -190,6 +190,15 @@ def test_the_thread_tuner_uses_the_fastest_size_and_rarely_retries_the_others():
     assert tuner.pick() == 4
 
 
+def test_an_opponent_that_reads_the_games_history_is_refused_with_the_way_out():
+    # The env's opponent searches afresh at each decision: ismcts-infer would see no
+    # history and play as plain ismcts, silently.
+    for name in ("ismcts-infer:50", "ISMCTS-INFER"):
+        with pytest.raises(ValueError, match="ismcts:N.*GymEnv"):
+            VectorEnv(2, opponent=name)
+    assert VectorEnv(2, opponent="ismcts:20").opponent == "ismcts:20"
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs RLIMIT_AS")
 def test_an_opponent_search_out_of_memory_raises_instead_of_playing_on():
     # Address space capped a little above what the process holds: the opponent's tree
