@@ -130,6 +130,7 @@ def main(argv):
     args = parser.parse_args(argv)
     sys.path.insert(0, os.path.join(HERE, ".."))
     from cuttle._infer import FEATURE_NAMES
+    from cuttle.stats import wilson_interval
     train, stopped = collect(args, 0, args.games)
     test = []
     if stopped:                       # Ctrl-C: test on the last quarter of what finished
@@ -161,8 +162,8 @@ def main(argv):
     for label, ll, hits in rows:
         m, lo, hi = interval(ll)
         line = f"    {label:24s} {m:.3f} [{lo:.3f}, {hi:.3f}]"
-        if hits is not None:
-            m, lo, hi = interval(hits)
+        if hits is not None:                  # (a rate: Wilson's interval)
+            m, lo, hi = wilson_interval(int(hits.sum()), len(hits))
             line += f"   {m:.1%} [{lo:.1%}, {hi:.1%}]"
         print(line)
     m, lo, hi = interval(rows[0][1] - rows[1][1])

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from .._optional import install_command
 from ..files import read_text
 from ..game import Game
-from ..policies import POLICY_NAMES, policy_code
+from ..policies import DEFAULT_ISMCTS_ITERATIONS, POLICY_NAMES, policy_code
 from ..position import parse_text
 from ..rules import Rules
 from ..seeding import check_seed
@@ -203,8 +203,13 @@ def players(text: str) -> tuple[str, str]:
     return tuple(names)
 
 
+# What a search's name without ":N" means, for every help text that lists policies.
+SEARCH_ALONE = (" or ".join(f"'{name[:-2]}'" for name in POLICY_NAMES if name.endswith(":N"))
+                + f" alone means N = {DEFAULT_ISMCTS_ITERATIONS}")
+
+
 def player_help(default: str) -> str:
-    return (f"from: {', '.join(POLICY_NAMES)}; 'ismcts' alone means ismcts:1000; "
+    return (f"from: {', '.join(POLICY_NAMES)}; {SEARCH_ALONE}; "
             f"cuttle.cards-ai reads hidden cards (a full-information reference) "
             f"(default {default})")
 

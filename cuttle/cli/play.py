@@ -388,7 +388,7 @@ def add_command(sub: argparse._SubParsersAction) -> None:
                     "Input may come from a pipe. The game record is saved as JSON at the end.")
     pp.add_argument("--bot", default="greedy", metavar="NAME",
                     help=f"the opponent: {', '.join(POLICY_NAMES)} (default greedy; "
-                         f"'ismcts' alone means ismcts:1000; cuttle.cards-ai reads your "
+                         f"{options.SEARCH_ALONE}; cuttle.cards-ai reads your "
                          f"hand and the deck: a full-information reference)")
     pp.add_argument("--bot-threads", type=options.threads, default=None,
                     metavar="N",
