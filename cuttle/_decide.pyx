@@ -23,7 +23,7 @@ from cuttle.threads import thread_count
 from cuttle._signals cimport Stop, stop_start, stop_enter, stop_leave, stop_finish
 from cuttle._infer cimport (move_likelihood as infer_move_likelihood, Seen, Belief,
                            seen_follow, belief_build, move_features as infer_move_features,
-                           MODEL_EXPERT, MODEL_LEARNED, N_MODELS, N_FEATURES)
+                           MODEL_EXPERT, MODEL_LEARNED, N_FEATURES, largest)
 from cuttle._expert cimport expert_values
 
 
@@ -209,9 +209,9 @@ def move_features(CoreGame game):
         n = gen_moves(&game.st, &game.cr, buf)
         if n > 0:
             expert_values(&game.st, &game.cr, buf, n, values)
+            top = largest(values, n)
     if n == 0:
         return []
-    top = max([values[i] for i in range(n)])
     out = []
     for i in range(n):
         infer_move_features(buf[i], values[i], top, f)

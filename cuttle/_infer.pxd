@@ -48,6 +48,15 @@ ctypedef struct Belief:
     double cum[N_CANDIDATES]
     int n
 
+cdef inline double largest(const double* v, int n) noexcept nogil:
+    # The largest of v[0 .. n-1] (n >= 1): the best legal move's value, or logit.
+    cdef double top = v[0]
+    cdef int i
+    for i in range(1, n):
+        if v[i] > top:
+            top = v[i]
+    return top
+
 cdef inline void seen_reset(Seen* o) noexcept nogil:
     o.has_last = 0
     o.n = 0

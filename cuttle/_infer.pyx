@@ -247,17 +247,11 @@ cdef double move_likelihood(const State* q, const CRules* r, uint32_t move,
     if at < 0:
         return eps / n                     # (not legal for this hand: unlikely indeed)
     expert_values(q, r, buf, n, values)
-    top = values[0]
-    for i in range(1, n):
-        if values[i] > top:
-            top = values[i]
+    top = largest(values, n)
     if model == MODEL_LEARNED:
         for i in range(n):                 # (the logits replace the values)
             values[i] = learned_logit(buf[i], values[i], top)
-        hi = values[0]
-        for i in range(1, n):
-            if values[i] > hi:
-                hi = values[i]
+        hi = largest(values, n)
         for i in range(n):
             total += exp(values[i] - hi)
         return (1.0 - eps) * exp(values[at] - hi) / total + eps / n

@@ -10,7 +10,8 @@ plain ``"ismcts"`` means N = 1000), ``"ismcts-random:N"`` (the same with random
 playouts) and ``"ismcts-infer:N"`` (the same search dealing the opponent's hidden hand
 by how likely its moves were, under a model of the opponent learned from the search's
 own games, instead of uniformly: stronger at the same CPU time, see docs/strength.md;
-it reads the opponent from the moves a Bot or a simulated game saw).  Every native policy but one sees only what its player may know: ISMCTS
+it reads the opponent from the moves a Bot or a simulated game saw).  Every native
+policy but one sees only what its player may know: ISMCTS
 searches over determinizations of its view, expert reasons over the cards the opponent
 may hold given what its player knows of them, greedy uses the public table, hand sizes
 and its own hand (it does not look at an opponent's hand made public by glasses or open

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..game import Game
-from ..policies import MAX_ISMCTS_ITERATIONS, policy_code
+from ..policies import MAX_ISMCTS_ITERATIONS, is_search, policy_code
 from ..record import make_record
 from ..rules import Rules
 from ..seeding import check_seed, derive, seed_or_new
@@ -32,7 +32,7 @@ __all__ = ["BOTS", "GameSettings", "MAX_WEB_ITERATIONS", "Session", "SessionStor
            "WebError", "parse_settings"]
 
 BOTS = ("random", "greedy", "expert", "ismcts", "ismcts-infer")
-SEARCH_BOTS = ("ismcts", "ismcts-infer")         # (they take a strength: ismcts-infer:N)
+SEARCH_BOTS = tuple(b for b in BOTS if is_search(b))     # (they take a strength: ismcts:N)
 MAX_WEB_ITERATIONS = 100_000    # ~0.35 s a move; the ladder shows no gain past ~10,000
 MAX_TEXT = 4000                 # rule or position text, characters
 
