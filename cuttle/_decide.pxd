@@ -16,6 +16,9 @@ cdef class SearchTrees:
 
     cdef void clear(self)
     cdef int follows(self, CoreGame game)
+    # Fresh trees: the opponent's decisions since the searcher's first one with a
+    # choice in game's history, read back from it (what a bot that followed saw).
+    cdef void recall(self, CoreGame game)
     # Advance the trees to game's position, or drop them if it does not follow from
     # the last search by the game's moves since, under the same rules (MemoryError if
     # the trees cannot be rebuilt).

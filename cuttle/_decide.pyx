@@ -22,7 +22,7 @@ from cuttle._core cimport CoreGame
 from cuttle.threads import thread_count
 from cuttle._signals cimport Stop, stop_start, stop_enter, stop_leave, stop_finish
 from cuttle._infer cimport (move_likelihood as infer_move_likelihood, Seen, Belief,
-                           seen_follow, belief_build, move_features as infer_move_features,
+                           seen_search, seen_follow, belief_build, move_features as infer_move_features,
                            MODEL_EXPERT, MODEL_LEARNED, N_FEATURES, largest)
 from cuttle._expert cimport expert_values
 
@@ -70,6 +70,7 @@ cdef class SearchTrees:
         cdef int i
         if not self.follows(game):
             self.clear()
+            self.recall(game)
             return 0
         for i in range(self.count):
             if tree_advance(&self.trees[i], &game.cr, &game.hist_moves[self.ply],
@@ -77,6 +78,25 @@ cdef class SearchTrees:
                 self.clear()
                 raise MemoryError("no memory for the search tree")
         return 0
+
+    cdef void recall(self, CoreGame game):
+        # Fresh trees: what the opponent did since the searcher's first decision in the
+        # game's history is read back from it, as a bot that had decided there and
+        # followed the game since would have seen it (a bot joining a game under way
+        # infers from its whole record; one that followed from its first decision sees
+        # nothing before it either way).
+        cdef int me = game.st.to_move
+        cdef uint32_t buf[MAX_MOVES]
+        cdef Py_ssize_t j = 0
+        cdef int i
+        while j < game.nhist and not (game.hist[j].to_move == me and game.hist[j].phase != PH_OVER
+                                      and gen_moves(&game.hist[j], &game.cr, buf) > 1):
+            j += 1
+        if j == game.nhist:
+            return
+        for i in range(self.count):
+            seen_search(&self.trees[i].seen, &game.hist[j])
+            seen_follow(&self.trees[i].seen, &game.cr, &game.hist_moves[j], <int>(game.nhist - j))
 
     cdef void searched(self, CoreGame game):
         self.root = game.st

@@ -116,9 +116,9 @@ class Bot:
     visits; its choices depend on the seed and on the thread count (each tree draws
     from its own stream of the seed), never on the scheduling.  It keeps its trees from
     one decision to the next of a game and reuses the part that the moves played
-    since lead to.  ``ismcts-infer`` also weighs what it saw the opponent do since its
-    first decision in the game: a new bot asked about a game already under way has seen
-    nothing yet, and deals the opponent's hand uniformly (as ``ismcts``) until it has.
+    since lead to.  ``ismcts-infer`` also weighs what the opponent did since the bot's
+    first decision with a choice in the game: a new bot asked about a game already under
+    way reads it back from the game's record, as if it had followed the game.
 
     A bot may be shared by threads: its decisions are taken one at a time (a lock), in
     the order the threads call (its k-th decision is the k-th call to return).  It

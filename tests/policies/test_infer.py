@@ -234,6 +234,50 @@ def test_a_move_that_brings_a_seen_card_and_an_unseen_draw_is_walked_back_whole(
     assert weighted < 0.6 * uniform
 
 
+def test_a_bot_joining_a_game_under_way_reads_what_the_opponent_did_from_the_record(
+        inferring):
+    # The non-counter of the test above, seen by a bot that had not decided before: it
+    # reads the opponent's decisions back from the game's record, and deals exactly as
+    # the bot that followed the game since its first decision.
+    g = cuttle.Game.from_position(hands=(["3H", "3C", "5D", "6D"], ["AS", "4D", "9C"]),
+                                  points=(["TH", "TD"], ["5C"]), to_move=1, seed=3)
+    followed = Bot("ismcts:50", seed=1)
+    followed.choose(g)
+    for move in ("oneoff AS", "resolve", "draw"):
+        g.play(move)
+    joined = Bot("ismcts:50", seed=1)
+    for bot in (followed, joined):
+        bot.choose(g)
+    for seed in range(4):
+        assert opponent_belief(g, joined._trees, seed, inferring) == \
+            opponent_belief(g, followed._trees, seed, inferring)
+    uniform, weighted = twos_shares(g, joined, inferring)
+    assert weighted < 0.6 * uniform
+
+
+def test_a_joining_bot_sees_what_a_following_one_saw_in_whole_games(inferring):
+    # Random games: at each of player 1's later decisions with a choice, a fresh bot's
+    # belief equals that of the bot deciding for player 1 since its first decision.
+    rng = random.Random(11)
+    checked = informed = 0
+    for seed in range(3):
+        g = cuttle.Game("classic", seed=seed)
+        followed = Bot("ismcts:20", seed=seed)
+        while not g.is_over:
+            moves = g.legal_moves
+            if g.to_move == 1 and len(moves) > 1:
+                followed.choose(g)
+                if rng.random() < 0.3:
+                    joined = Bot("ismcts:20", seed=seed)
+                    joined.choose(g)
+                    belief = opponent_belief(g, joined._trees, seed, inferring)
+                    assert belief == opponent_belief(g, followed._trees, seed, inferring)
+                    checked += 1
+                    informed += belief != []
+            g.play(rng.choice(moves))
+    assert checked >= 5 and informed >= 3      # (beliefs that are not uniform among them)
+
+
 def test_the_oracle_measurement_is_off_by_default_and_does_read_the_hidden_hand():
     # `oracle` (a bound for docs/strength.md, never a fair player) deals the opponent its
     # true hand; the same check that keeps the fair search blind catches it.
