@@ -13,9 +13,10 @@ view, is a training example (games 0 .. --games - 1 of the seed) or a test one (
 --test-games after; after Ctrl-C, the last quarter of the games finished).  The weights maximise the training decisions' likelihood (Newton's
 method, a small ridge penalty); eps is chosen on the training decisions from a grid.
 Reported on the test decisions, each with a 95% interval: the log-likelihood per
-decision of the learned model, of the expert's model (infer=1) and of a uniform pick, and
-how often each model's first choice is the move played.  The weights are printed as the
-LEARNED_WEIGHTS and LEARNED_EPS that cuttle/_infer.pyx holds.  Ctrl-C while the games
+decision of the learned model, of the model cuttle holds (LEARNED_WEIGHTS: is a refit,
+e.g. on other rules, worth a new model?), of the expert's model (infer=1) and of a
+uniform pick, and how often each model's first choice is the move played.  The weights
+are printed as the LEARNED_WEIGHTS and LEARNED_EPS that cuttle/_infer.pyx holds.  Ctrl-C while the games
 play fits on the games finished.  The decisions are held in memory for the fit: about
 200 MB per 1,000 games (peak resident size).
 """
@@ -129,7 +130,7 @@ def main(argv):
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args(argv)
     sys.path.insert(0, os.path.join(HERE, ".."))
-    from cuttle._infer import FEATURE_NAMES
+    from cuttle._infer import FEATURE_NAMES, LEARNED_WEIGHTS, LEARNED_EPS
     from cuttle.stats import wilson_interval
     train, stopped = collect(args, 0, args.games)
     test = []
@@ -153,7 +154,10 @@ def main(argv):
     print(f"{args.bot} against itself, {args.rules}: {len(train.sizes)} training decisions "
           f"({n_train} games), {len(test.sizes)} test decisions ({n_test} games)")
     p = test.probabilities(w)
+    held = test.probabilities(np.array(LEARNED_WEIGHTS))
     rows = [("learned model", test.log_likelihood(p, eps), test.top_hits(p)),
+            ("held model (infer=2)", test.log_likelihood(held, LEARNED_EPS),
+             test.top_hits(held)),
             ("expert model (infer=1)", np.log(test.expert[test.played]),
              test.top_hits(test.expert)),
             ("uniform", -np.log(test.sizes), None)]
@@ -166,8 +170,9 @@ def main(argv):
             m, lo, hi = wilson_interval(int(hits.sum()), len(hits))
             line += f"   {m:.1%} [{lo:.1%}, {hi:.1%}]"
         print(line)
-    m, lo, hi = interval(rows[0][1] - rows[1][1])
-    print(f"    learned over expert (paired) {m:+.3f} [{lo:+.3f}, {hi:+.3f}]")
+    for label, other in (("expert", rows[2][1]), ("held model", rows[1][1])):
+        m, lo, hi = interval(rows[0][1] - other)
+        print(f"    learned over {label + ' (paired)':19s} {m:+.3f} [{lo:+.3f}, {hi:+.3f}]")
     print(f"# fitted by: python benchmarks/fit_opponent_model.py {' '.join(argv)}")
     print("LEARNED_WEIGHTS = (")
     for name, x in zip(FEATURE_NAMES, w):

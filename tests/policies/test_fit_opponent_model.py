@@ -76,3 +76,5 @@ def test_a_few_games_fit_and_print_the_weights_cuttle_holds(fitting, capsys):
     names = [line.split("# ")[1] for line in block.splitlines()[1:-1]]
     assert names == list(FEATURE_NAMES)
     assert "learned over expert (paired)" in out
+    assert "learned over held model (paired)" in out
+    assert "held model (infer=2)" in out
