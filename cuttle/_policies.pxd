@@ -6,7 +6,7 @@
 
 from libc.stdint cimport uint32_t
 from cuttle._state cimport State, CRules, Rng
-from cuttle._search cimport Tree
+from cuttle._search cimport Tree, tree_clear
 
 cdef enum:
     MAX_SINCE = 256           # moves between two searches of a seat that reuse follows
@@ -17,6 +17,23 @@ ctypedef struct SearchSeats:
     Tree trees[2]
     uint32_t since[2][MAX_SINCE]
     int nsince[2]             # beyond MAX_SINCE the tree is dropped
+
+cdef inline void remember(SearchSeats* kept, const uint32_t* moves, int n) noexcept nogil:
+    # Add moves played (by anyone, decided anywhere) to each seat's moves since its last
+    # search.
+    cdef int i, p
+    for i in range(n):
+        for p in range(2):
+            if kept.nsince[p] < MAX_SINCE:
+                kept.since[p][kept.nsince[p]] = moves[i]
+            kept.nsince[p] += 1
+
+cdef inline void seats_clear(SearchSeats* kept) noexcept nogil:
+    # A new game: no tree, nothing seen, nothing since (the trees' memory freed).
+    cdef int p
+    for p in range(2):
+        tree_clear(&kept.trees[p])
+        kept.nsince[p] = 0
 
 # The move `policy` picks among the n legal moves in buf (n >= 1), or MOVE_NO_MEMORY
 # (no move code is that large) when a search cannot allocate its tree (a fresh one).

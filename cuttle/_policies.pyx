@@ -16,8 +16,9 @@ reference for the ladder: it reads both hands and the deck.
 from libc.stdint cimport uint32_t
 
 from cuttle._state cimport (State, CRules, Rng, MAX_MOVES, POL_RANDOM, POL_GREEDY,
-                            POL_ISMCTS, POL_ISMCTS_RANDOM, POL_ISMCTS_INFER, POL_EXPERT, POL_CARDS_AI, MOVE_NO_MEMORY,
-                            is_search)
+                            POL_ISMCTS, POL_ISMCTS_RANDOM, POL_ISMCTS_INFER, POL_EXPERT,
+                            POL_CARDS_AI, MOVE_NO_MEMORY, is_search)
+from cuttle._state cimport reads_history as c_reads_history
 from cuttle._state cimport POLICY_SHIFT as C_POLICY_SHIFT
 from cuttle._engine cimport gen_moves, apply_move
 from cuttle._search cimport tree_init, tree_clear, tree_drop, tree_advance, ismcts_move
@@ -32,6 +33,12 @@ POLICIES = {"random": (POL_RANDOM, False), "greedy": (POL_GREEDY, False),
 POLICY_SHIFT = C_POLICY_SHIFT   # a policy code is kind | iterations << POLICY_SHIFT
 
 
+def reads_history(int code):
+    """Whether the policy `code` weighs what it saw its opponent do (_state.pxd's
+    reads_history, for cuttle/policies.py)."""
+    return bool(c_reads_history(code))
+
+
 cdef uint32_t choose_move(State* s, const CRules* r, int policy, Rng* g,
                           uint32_t* buf, int n) noexcept nogil:
     if n == 1:
@@ -39,16 +46,6 @@ cdef uint32_t choose_move(State* s, const CRules* r, int policy, Rng* g,
     if is_search(policy):
         return ismcts_move(s, r, policy, g, buf, n, NULL)
     return plain_move(s, r, policy, g, buf, n)
-
-
-cdef inline void remember(SearchSeats* kept, const uint32_t* moves, int n) noexcept nogil:
-    # Add moves played to each seat's moves since its last search.
-    cdef int i, p
-    for i in range(n):
-        for p in range(2):
-            if kept.nsince[p] < MAX_SINCE:
-                kept.since[p][kept.nsince[p]] = moves[i]
-            kept.nsince[p] += 1
 
 
 cdef inline uint32_t search_move(State* s, const CRules* r, int policy, Rng* g,
@@ -110,8 +107,7 @@ cdef int play_out(State* s, const CRules* r, int pol0, int pol1, Rng* g, int max
             tree_init(&kept.trees[p])
             kept.nsince[p] = 0
         status = play_seats(s, r, seats, g, moves, max_moves, &kept)
-        tree_clear(&kept.trees[0])
-        tree_clear(&kept.trees[1])
+        seats_clear(&kept)
     else:
         status = play_until(s, r, seats, g, moves, max_moves, NULL)
     if status == PLAY_CAP:

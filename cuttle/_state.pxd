@@ -142,6 +142,11 @@ cdef inline int is_search(int policy) noexcept nogil:
     cdef int kind = policy & POLICY_KIND_MASK
     return kind == POL_ISMCTS or kind == POL_ISMCTS_RANDOM or kind == POL_ISMCTS_INFER
 
+cdef inline int reads_history(int policy) noexcept nogil:
+    # Whether a search weighs what it saw its opponent do in the game (_infer): it must
+    # keep its tree between its decisions (and see every move since), or it sees nothing.
+    return (policy & POLICY_KIND_MASK) == POL_ISMCTS_INFER
+
 # The values of the choice flags, in the order cuttle/rules.py declares them (the
 # differential tests against the reference engine fail if the two orders differ).
 cdef enum:

@@ -6,6 +6,7 @@
 cimport cython
 from libc.stdint cimport uint64_t, int64_t, int32_t, int16_t, int8_t, uint8_t
 from cuttle._state cimport State, CRules, Rng
+from cuttle._policies cimport SearchSeats
 
 # Episodes in a row that may end before the agent's first decision (the opponent won
 # at once) before an env gives up: only degenerate goals make that happen every time.
@@ -33,6 +34,8 @@ cdef class VectorCore:
     cdef Py_ssize_t n
     cdef CRules cr
     cdef int opponent        # a policy code, or -1 for self-play
+    cdef SearchSeats* kept   # per env, the opponent's tree kept between its decisions,
+                             # when it reads what it saw (ismcts-infer); else NULL
     cdef int seat            # the agent's seat against an opponent; -1: alternate
     cdef int max_moves
     cdef int failed          # an opponent's search ran out of memory in this call
@@ -44,6 +47,7 @@ cdef class VectorCore:
     cdef int8_t[::1] tm_v
 
     cdef int viewer(self, Env* e) noexcept nogil
+    cdef SearchSeats* kept_of(self, Env* e) noexcept nogil
     cdef int advance(self, Env* e) noexcept nogil
     cdef int start_episode(self, Py_ssize_t i) noexcept nogil
     cdef void publish(self, Py_ssize_t i) noexcept nogil

@@ -24,7 +24,9 @@ from cuttle._state cimport *
 from cuttle._rng cimport (rng_seed, rng_below, derive_seed, deal_stream, policy_stream,
                           STREAM_DECISION)
 from cuttle._engine cimport apply_move, deal
-from cuttle._policies cimport play_seats
+from cuttle._policies cimport play_seats, SearchSeats, remember, seats_clear
+from cuttle._search cimport tree_init
+from cuttle._infer cimport Seen
 from cuttle._playout cimport PLAY_OVER, PLAY_CAP, PLAY_DECIDE, PLAY_NO_MEMORY, SEAT_ELSEWHERE
 from cuttle._actions cimport N_ACTIONS, legal_actions, move_of_action
 from cuttle._observe cimport OBS_SIZE, encode_observation
@@ -36,8 +38,11 @@ cdef class VectorCore:
     """Native state of a VectorEnv; cuttle/rl/vector.py checks arguments and wraps it."""
 
     def __cinit__(self, rules, Py_ssize_t num_envs, int opponent, int seat, int max_moves):
+        cdef Py_ssize_t i
+        cdef int p
         self.envs = NULL
         self.legal = NULL
+        self.kept = NULL
         if num_envs < 1 or seat not in (-1, 0, 1) or max_moves < 1:
             raise ValueError("need num_envs >= 1, a seat of -1, 0 or 1 and max_moves >= 1")
         self.n = num_envs
@@ -50,6 +55,15 @@ cdef class VectorCore:
         if self.envs == NULL or self.legal == NULL:
             raise MemoryError()
         memset(self.envs, 0, num_envs * sizeof(Env))
+        if opponent >= 0 and reads_history(opponent):
+            # (other opponents search afresh each decision, as they always have)
+            self.kept = <SearchSeats*>malloc(num_envs * sizeof(SearchSeats))
+            if self.kept == NULL:
+                raise MemoryError()
+            for i in range(num_envs):
+                for p in range(2):
+                    tree_init(&self.kept[i].trees[p])
+                    self.kept[i].nsince[p] = 0
         self.obs = np.zeros((num_envs, OBS_SIZE), np.float32)
         self.mask = np.zeros((num_envs, N_ACTIONS), np.uint8)
         self.rewards = np.zeros(num_envs, np.float32)
@@ -66,6 +80,11 @@ cdef class VectorCore:
         self.tm_v = self.to_move
 
     def __dealloc__(self):
+        cdef Py_ssize_t i
+        if self.kept != NULL:
+            for i in range(self.n):
+                seats_clear(&self.kept[i])
+            free(self.kept)
         free(self.envs)
         free(self.legal)
 
@@ -74,15 +93,20 @@ cdef class VectorCore:
     cdef int viewer(self, Env* e) noexcept nogil:
         return e.agent if self.opponent >= 0 else e.s.to_move
 
+    cdef SearchSeats* kept_of(self, Env* e) noexcept nogil:
+        return NULL if self.kept == NULL else &self.kept[e - self.envs]
+
     cdef int advance(self, Env* e) noexcept nogil:
         # The play loop up to the agent's next decision: the opponent plays (a search
-        # with a fresh tree each decision) until the agent decides (PLAY_DECIDE), the
-        # game ends (PLAY_OVER) or the episode's cap is hit (PLAY_CAP: truncated); in
-        # self-play both seats are the agent's, so this only says which.
+        # with a fresh tree each decision, or its kept tree when it reads the history)
+        # until the agent decides (PLAY_DECIDE), the game ends (PLAY_OVER) or the
+        # episode's cap is hit (PLAY_CAP: truncated); in self-play both seats are the
+        # agent's, so this only says which.
         cdef int seats[2]
         seats[e.agent] = SEAT_ELSEWHERE
         seats[e.agent ^ 1] = self.opponent if self.opponent >= 0 else SEAT_ELSEWHERE
-        return play_seats(&e.s, &self.cr, seats, &e.pol, &e.moves, self.max_moves, NULL)
+        return play_seats(&e.s, &self.cr, seats, &e.pol, &e.moves, self.max_moves,
+                          self.kept_of(e))
 
     cdef int start_episode(self, Py_ssize_t i) noexcept nogil:
         # Deal the env's next episode and play up to the agent's first decision,
@@ -95,6 +119,8 @@ cdef class VectorCore:
             deal(&e.s, &self.cr)
             rng_seed(&e.pol, e.seed, policy_stream(<uint64_t>e.episode))
             e.moves = 0
+            if self.kept != NULL:
+                seats_clear(self.kept_of(e))
             e.agent = self.seat if self.seat >= 0 else <int32_t>((i + e.episode) & 1)
             status = self.advance(e)
             if status == PLAY_DECIDE or status == PLAY_NO_MEMORY:
@@ -146,6 +172,7 @@ cdef class VectorCore:
         cdef int16_t* acts = self.legal + i * MAX_MOVES
         cdef int actor = self.viewer(e)
         cdef int k, status, legal = 0
+        cdef uint32_t m
         cdef float reward = 0
         cdef uint8_t term = 0, trunc = 0, illegal = 0
         for k in range(e.n_legal):
@@ -157,7 +184,10 @@ cdef class VectorCore:
             term = 1
             reward = -1
         else:
-            apply_move(&e.s, &self.cr, move_of_action(a))
+            m = move_of_action(a)
+            apply_move(&e.s, &self.cr, m)
+            if self.kept != NULL:
+                remember(self.kept_of(e), &m, 1)     # (the opponent sees the agent's move)
             e.moves += 1
             status = self.advance(e)
             if status == PLAY_NO_MEMORY:
@@ -274,6 +304,15 @@ cdef class VectorCore:
         for i in range(self.n):
             v[i] = self.envs[i].skipped
         return out
+
+    def _opponent_seen(self, Py_ssize_t i):
+        """The agent's decisions (move codes, oldest first) that env i's opponent kept
+        at its last search, for its inference; None when it keeps no tree (for tests)."""
+        self.env_index(i)
+        if self.kept == NULL:
+            return None
+        cdef Seen* seen = &self.kept[i].trees[self.envs[i].agent ^ 1].seen
+        return [seen.move[k] for k in range(seen.n)]
 
     def copy_state_to(self, Py_ssize_t i, CoreGame game):
         """Make `game` (with this run's rules) hold env i's position (no history)."""

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 
 from ._decide import decide, search_trees
 from ._policies import POLICIES, POLICY_SHIFT
+from ._policies import reads_history as _code_reads_history
 from .moves import Move
 from .seeding import check_seed, derive, seed_or_new
 from .threads import check_threads
@@ -96,8 +97,10 @@ def is_search(name: str) -> bool:
 # The policies that do not search (random, greedy, expert): e.g. analyse's playouts.
 PLAIN_POLICIES = tuple(name for name in POLICIES if name not in _SEARCHES)
 # The searches that read the opponent from the moves they saw played: they need a bot
-# that follows the game (a Bot, a simulated game), not a fresh tree each decision.
-HISTORY_POLICIES = ("ismcts-infer",)
+# that follows the game (a Bot, a simulated game, VectorEnv's opponent), not a fresh
+# tree each decision (the core's reads_history, in _state.pxd, names them).
+HISTORY_POLICIES = tuple(name for name, (code, _) in POLICIES.items()
+                         if _code_reads_history(code))
 
 
 def reads_history(name: str) -> bool:

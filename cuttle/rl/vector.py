@@ -6,7 +6,8 @@ the observation is that player's view and the reward is from the point of view o
 player who acted (the other player's reward is its negation).  Against a native
 opponent: the agent holds `seat` (0, 1 or None: env i plays seat (i + episode) % 2),
 the opponent's moves are played inside the step, and everything is from the agent's
-point of view.
+point of view.  A searching opponent searches afresh at each decision, except
+`ismcts-infer`, which keeps its tree through the episode and reads the agent's moves.
 
 Episodes restart automatically: a step that ends one (terminated: the game ended or
 the action was illegal, which loses; truncated: the move cap) reports its reward and
@@ -24,7 +25,7 @@ import numpy as np
 
 from .._vector import VectorCore
 from ..game import Game
-from ..policies import policy_code, reads_history
+from ..policies import policy_code
 from ..rules import Rules
 from ..seeding import seed_or_new
 from ..threads import check_threads, cores
@@ -92,11 +93,6 @@ class VectorEnv:
         self.rules = Rules.coerce(rules)
         self.opponent = opponent
         code = -1 if opponent is None else policy_code(opponent)
-        if opponent is not None and reads_history(opponent):
-            raise ValueError(f"VectorEnv's opponent searches with a fresh tree at each "
-                             f"decision, so {opponent!r} would see none of the game and "
-                             f"play as plain ismcts: use 'ismcts:N' here, or GymEnv, "
-                             f"whose opponent keeps what it saw")
         self.seat = check_player(seat, "seat", none="alternating")
         self.threads = check_threads(threads) or None
         self._tuner = _ThreadTuner(cores()) if threads is None else None

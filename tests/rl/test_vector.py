@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import cuttle
+from cuttle import _search
 from cuttle.rl import ACTION_SPACE, VectorEnv, action_mask, move_of
 from cuttle.rl.vector import _ThreadTuner
 from cuttle.seeding import derive
@@ -190,13 +191,46 @@ def test_the_thread_tuner_uses_the_fastest_size_and_rarely_retries_the_others():
     assert tuner.pick() == 4
 
 
-def test_an_opponent_that_reads_the_games_history_is_refused_with_the_way_out():
-    # The env's opponent searches afresh at each decision: ismcts-infer would see no
-    # history and play as plain ismcts, silently.
-    for name in ("ismcts-infer:50", "ISMCTS-INFER"):
-        with pytest.raises(ValueError, match="ismcts:N.*GymEnv"):
-            VectorEnv(2, opponent=name)
-    assert VectorEnv(2, opponent="ismcts:20").opponent == "ismcts:20"
+def agent_moves_and_seen(opponent, steps, threads=1, seed=5):
+    """Play `steps` random steps of 4 envs against `opponent`; per step, the agent's moves
+    this episode in env 0 (codes) and what env 0's opponent kept at its last search."""
+    env = VectorEnv(4, opponent=opponent, threads=threads)
+    env.reset(seed=seed)
+    episode, moves, trace = 0, [], []
+    for _ in range(steps):
+        acts = env.sample_actions()
+        moves.append(move_of(int(acts[0])).code)
+        out = env.step(acts)
+        if env.episodes[0] != episode:
+            episode, moves = env.episodes[0], []
+        trace.append((list(moves), env._core._opponent_seen(0),
+                      [np.asarray(x).tobytes() for x in out]))
+    return trace
+
+
+def test_an_opponent_that_reads_the_history_sees_the_agents_moves():
+    # ismcts-infer keeps its tree through the episode and follows every move, the
+    # agent's included: what it kept at its last search is always a run of the agent's
+    # moves this episode, and often all of them up to its last search.
+    trace = agent_moves_and_seen("ismcts-infer:30", 60)
+    whole = 0
+    for moves, seen, _ in trace:
+        assert any(moves[j:j + len(seen)] == seen for j in range(len(moves) - len(seen) + 1))
+        whole += len(seen) >= 2 and moves[-len(seen):] == seen
+    assert whole >= 10
+    assert agent_moves_and_seen("ismcts:30", 1)[0][1] is None      # (no kept tree)
+
+
+def test_an_opponent_that_reads_the_history_is_reproducible_and_does_read_it():
+    played = [out for *_, out in agent_moves_and_seen("ismcts-infer:30", 40)]
+    assert played == [out for *_, out in agent_moves_and_seen("ismcts-infer:30", 40, 2)]
+    before = _search._search_config(2)
+    try:
+        _search._search_config(2, infer=0)         # the same kept trees, no inference
+        blind = [out for *_, out in agent_moves_and_seen("ismcts-infer:30", 40)]
+    finally:
+        _search._search_config(2, **before)
+    assert blind != played
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs RLIMIT_AS")
