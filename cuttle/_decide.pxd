@@ -2,6 +2,7 @@
 # One decision on one game (decide, for cuttle.policies.Bot) and the search trees a bot
 # keeps between its decisions in a game.
 
+from libc.stdint cimport uint64_t
 from cuttle._state cimport State, CRules
 from cuttle._search cimport Tree
 from cuttle._core cimport CoreGame
@@ -12,6 +13,8 @@ cdef class SearchTrees:
     cdef State root                  # the position of the last search
     cdef CRules rules                # and its rules
     cdef Py_ssize_t ply              # its ply in the game's history
+    cdef State start                 # the game's start
+    cdef uint64_t history            # and its moves up to the search (history_digest)
     cdef int valid
 
     cdef void clear(self)

@@ -13,7 +13,7 @@ from cpython.mem cimport PyMem_Malloc, PyMem_Free
 from libc.string cimport memcmp, memcpy
 
 from cuttle._state cimport *
-from cuttle._rng cimport rng_seed, derive_seed, STREAM_DECISION
+from cuttle._rng cimport rng_seed, derive_seed, splitmix64, STREAM_DECISION
 from cuttle._engine cimport gen_moves, is_legal, apply_move, states_equal
 from cuttle._policies cimport choose_move
 from cuttle._search cimport (Tree, tree_init, tree_clear, tree_advance, ismcts_visits,
@@ -25,6 +25,20 @@ from cuttle._infer cimport (move_likelihood as infer_move_likelihood, Seen, Beli
                            seen_search, seen_follow, belief_build, move_features as infer_move_features,
                            MODEL_EXPERT, MODEL_LEARNED, N_FEATURES, largest)
 from cuttle._expert cimport expert_values
+
+
+cdef inline const State* game_start(CoreGame game):
+    # The position the game started from.
+    return &game.hist[0] if game.nhist > 0 else &game.st
+
+cdef uint64_t history_digest(CoreGame game, Py_ssize_t ply):
+    # The game's first `ply` moves, hashed (splitmix64 steps over the move codes).
+    cdef uint64_t h = <uint64_t>ply
+    cdef Py_ssize_t k
+    for k in range(ply):
+        h ^= game.hist_moves[k]
+        h = splitmix64(&h)
+    return h
 
 
 cdef class SearchTrees:
@@ -54,11 +68,15 @@ cdef class SearchTrees:
 
     cdef int follows(self, CoreGame game):
         # 1 if game's position follows from the searched one by the moves played since
-        # (each legal), under the same rules.
+        # (each legal), under the same rules, and game is the searched game: the same
+        # start and moves up to the search (not another game, or line, that reached the
+        # same position: the trees' record of the opponent's decisions is that game's).
         cdef State s = self.root
         cdef Py_ssize_t k
         if (not self.valid or game.nhist < self.ply or s.to_move != game.st.to_move
-                or memcmp(&self.rules, &game.cr, sizeof(CRules)) != 0):
+                or memcmp(&self.rules, &game.cr, sizeof(CRules)) != 0
+                or history_digest(game, self.ply) != self.history
+                or not states_equal(&self.start, game_start(game))):
             return 0
         for k in range(self.ply, game.nhist):
             if not is_legal(&s, &game.cr, game.hist_moves[k]):
@@ -100,6 +118,8 @@ cdef class SearchTrees:
 
     cdef void searched(self, CoreGame game):
         self.root = game.st
+        self.start = game_start(game)[0]
+        self.history = history_digest(game, game.nhist)
         memcpy(&self.rules, &game.cr, sizeof(CRules))   # (padding too: compared whole)
         self.ply = game.nhist
         self.valid = 1
@@ -186,6 +206,7 @@ def decide(CoreGame game, int policy, uint64_t seed, int threads=1, SearchTrees 
         return m
     if trees is None:
         trees = SearchTrees(threads)
+        trees.recall(game)               # (an inferring search reads the record)
     elif trees.count != threads:
         raise ValueError(f"the trees were made for {trees.count} threads, not {threads}")
     else:

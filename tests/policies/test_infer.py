@@ -278,6 +278,54 @@ def test_a_joining_bot_sees_what_a_following_one_saw_in_whole_games(inferring):
     assert checked >= 5 and informed >= 3      # (beliefs that are not uniform among them)
 
 
+def test_a_bot_shared_by_two_games_that_reach_one_position_reads_each_ones_record(
+        inferring):
+    # Two lines to one position: the bot that last searched game A must not take A's
+    # record of the opponent for game B's (the position alone matches).
+    def start():
+        return cuttle.Game.from_position(hands=(["5H", "6H", "9C", "KD", "3S"],
+                                                ["AS", "4D", "9D"]), to_move=0, seed=4)
+    a, b = start(), start()
+    shared, following = Bot("ismcts:30", seed=1), Bot("ismcts:30", seed=1)
+    for g, bot, first, second in ((a, shared, "5H", "6H"), (b, following, "6H", "5H")):
+        g.play(f"points {first}")
+        bot.choose(g)
+        g.play("draw")
+        g.play(f"points {second}")
+    shared.choose(a)
+    assert a._core_get_state()[0] == b._core_get_state()[0]       # the same position
+    for bot in (following, shared):
+        bot.choose(b)
+    for seed in range(3):
+        assert opponent_belief(b, shared._trees, seed, inferring) == \
+            opponent_belief(b, following._trees, seed, inferring)
+
+
+def test_a_decision_without_kept_trees_reads_the_record_too():
+    # decide() without trees (a native seat in a game played from Python: simulate with
+    # a callable player) builds fresh trees: ismcts-infer still reads what the
+    # opponent did, so it plays otherwise than with the inference switched off.
+    from cuttle._decide import decide
+    from cuttle.policies import policy_code
+    code = policy_code("ismcts-infer:100")
+    rng = random.Random(2)
+    positions = []
+    for seed in range(3):
+        g = cuttle.Game("classic", seed=seed)
+        while not g.is_over:
+            if g.ply > 8 and len(g.legal_moves) > 1 and rng.random() < 0.3:
+                positions.append(g.copy())
+            g.play(rng.choice(g.legal_moves))
+    informed = [decide(g, code, 7) for g in positions]
+    before = _search._search_config(2)
+    try:
+        _search._search_config(2, infer=0)
+        blind = [decide(g, code, 7) for g in positions]
+    finally:
+        _search._search_config(2, **before)
+    assert informed != blind
+
+
 def test_the_oracle_measurement_is_off_by_default_and_does_read_the_hidden_hand():
     # `oracle` (a bound for docs/strength.md, never a fair player) deals the opponent its
     # true hand; the same check that keeps the fair search blind catches it.
