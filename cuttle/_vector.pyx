@@ -305,6 +305,13 @@ cdef class VectorCore:
             v[i] = self.envs[i].skipped
         return out
 
+    def release(self):
+        """Free the opponents' kept trees (VectorEnv.close)."""
+        cdef Py_ssize_t i
+        if self.kept != NULL:
+            for i in range(self.n):
+                seats_clear(&self.kept[i])
+
     def _opponent_seen(self, Py_ssize_t i):
         """The agent's decisions (move codes, oldest first) that env i's opponent kept
         at its last search, for its inference; None when it keeps no tree (for tests)."""

@@ -213,8 +213,11 @@ class VectorEnv:
                         "one (a Game pickles: env.game(i))")
 
     def close(self) -> None:
-        """Nothing to release (the native state goes with the object); for Gym's API."""
-        pass
+        """Free the opponent's kept search trees (an ``ismcts-infer`` opponent's; the
+        rest of the native state goes with the object); the env needs a reset() before
+        its next step."""
+        self._core.release()
+        self._ready = False
 
     def __repr__(self):
         opp = "self-play" if self.opponent is None else f"vs {self.opponent}"

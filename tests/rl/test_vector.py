@@ -233,8 +233,23 @@ def test_an_opponent_that_reads_the_history_is_reproducible_and_does_read_it():
     assert blind != played
 
 
+def test_close_frees_the_kept_trees_and_asks_for_a_reset():
+    env = VectorEnv(2, opponent="ismcts-infer:20", seat=0, threads=1)
+    env.reset(seed=3)
+    for _ in range(6):
+        env.step(env.sample_actions())
+    assert any(env._core._opponent_seen(i) for i in range(2))
+    env.close()
+    assert not any(env._core._opponent_seen(i) for i in range(2))
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(env.sample_actions())
+    env.reset(seed=3)
+    env.step(env.sample_actions())
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs RLIMIT_AS")
-def test_an_opponent_search_out_of_memory_raises_instead_of_playing_on():
+@pytest.mark.parametrize("search", ["ismcts", "ismcts-infer"])    # (fresh trees, kept ones)
+def test_an_opponent_search_out_of_memory_raises_instead_of_playing_on(search):
     # Address space capped a little above what the process holds: the opponent's tree
     # of a million nodes does not fit.  The step says so (it used to apply the failed
     # search's code as a move), the envs then ask for a reset, and every game is a
@@ -242,7 +257,7 @@ def test_an_opponent_search_out_of_memory_raises_instead_of_playing_on():
     p = subprocess.run([sys.executable, "-c", textwrap.dedent("""
         import pickle, resource
         from cuttle.rl import VectorEnv
-        env = VectorEnv(4, opponent="ismcts:1000000", seat=0, threads=1)
+        env = VectorEnv(4, opponent="SEARCH:1000000", seat=0, threads=1)
         env.reset(seed=1)                        # the agent moves first: no search yet
         with open("/proc/self/status") as f:
             vm = next(int(l.split()[1]) for l in f if l.startswith("VmSize")) * 1024
@@ -263,7 +278,7 @@ def test_an_opponent_search_out_of_memory_raises_instead_of_playing_on():
             assert pickle.loads(pickle.dumps(g)) == g and not g.is_over, i
         env.reset(seed=2)
         print("reset:", env.legal_actions(0) != [])
-    """)], capture_output=True, text=True, timeout=120)
+    """).replace("SEARCH", search)], capture_output=True, text=True, timeout=120)
     out = p.stdout.splitlines()
     assert out[0] == "MemoryError: no memory for the opponent's search tree", p.stdout + p.stderr
     assert out[1].startswith("then: call reset() first") and out[2] == "reset: True", p.stdout
