@@ -21,6 +21,7 @@ from .moves import Move
 from .policies import PLAIN_POLICIES, is_search, policy_code
 from .seeding import seed_or_new
 from .threads import check_threads
+from .game import check_game
 from .validation import check_count
 
 if TYPE_CHECKING:
@@ -131,7 +132,7 @@ def analyse(game: Game, rollouts: int = 10000, policy: str = "random",
     play and about ten times slower than greedy ones; cuttle.cards-ai reads the sample's
     hidden cards, as a full-information reference, and is slower still).
     """
-    if game.is_over:
+    if check_game(game).is_over:
         raise ValueError("the game is over: there is nothing to analyse")
     rollouts = check_count(rollouts, "rollouts")
     threads = check_threads(threads)

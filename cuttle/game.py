@@ -28,7 +28,7 @@ from .validation import check_int, check_player, is_int
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 
-__all__ = ["Game", "LegalMoves"]
+__all__ = ["Game", "LegalMoves", "check_game"]
 
 _OVER = PHASE_NAMES.index("over")
 MAX_MOVE_CAP = 2 ** 63 - 1          # (the core's cap is a Py_ssize_t)
@@ -541,3 +541,12 @@ def _check_cap(max_moves):
         max_moves = check_int(max_moves, "max_moves", 1, MAX_MOVE_CAP,
                               "None (no cap) or an int >= 1")
     return max_moves
+
+
+def check_game(value: object, name: str = "game") -> Game:
+    """`value` if it is a Game; ValueError otherwise, saying how to make one (the
+    argument rule of every function that takes a game: cuttle.validation)."""
+    if isinstance(value, Game):
+        return value
+    hint = " (position text: cuttle.Game.from_text(text))" if isinstance(value, str) else ""
+    raise ValueError(f"{name} must be a cuttle.Game, not {type(value).__name__}{hint}")

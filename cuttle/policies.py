@@ -35,6 +35,7 @@ from ._policies import reads_history as _code_reads_history
 from .moves import Move
 from .seeding import check_seed, derive, seed_or_new
 from .threads import check_threads
+from .game import check_game
 
 if TYPE_CHECKING:
     from .game import Game
@@ -141,7 +142,7 @@ class Bot:
 
     def choose(self, game: Game) -> Move:
         """The bot's move for the player to decide in `game` (the game is not changed)."""
-        if game.is_over:
+        if check_game(game).is_over:
             raise ValueError("the game is over: there is no move to choose")
         with self._lock:       # (the trees change under the GIL, are searched without it)
             self._calls += 1

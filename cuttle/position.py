@@ -187,6 +187,9 @@ def _fields(text):
     """[(name, value)] from the text, in order; ValueError for a malformed entry."""
     if not isinstance(text, str):
         raise ValueError(f"a position is text, not {type(text).__name__}")
+    if text.lstrip().startswith("{"):
+        raise ValueError("this is JSON, not position text (a game record is read by "
+                         "`cuttle replay` or `cuttle review`)")
     out = []
     for line in text.splitlines():
         line = line.split("#", 1)[0]

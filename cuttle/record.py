@@ -10,7 +10,8 @@ by `cuttle replay`.
                 "scores": [21, 9], "text": "player 0 wins (goal)"},
      "created": "2024-01-01T12:00:00", "cuttle_version": "0.1.0"}
 
-``result.status`` is ``over``, ``quit``, ``eof`` (the input ended) or ``interrupted``.
+``result.status`` is ``over``, ``quit``, ``eof`` (the input ended), ``interrupted`` or
+``unfinished`` (a record made of a game under way, no reason given).
 A record file is at most `MAX_RECORD_BYTES` (16 MiB, far above the longest game); a
 larger file, or one that is not a regular file (a device, a FIFO), is refused unread.
 """
@@ -23,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from ._version import __version__
 from .files import read_text, write_text
-from .game import Game
+from .game import Game, check_game
 from .rules import Rules
 from .seeding import check_seed
 from .validation import check_player, is_int
@@ -43,7 +44,8 @@ FORMAT = "cuttle-game-record"
 VERSION = 1
 MAX_RECORD_BYTES = 16 << 20
 _UNFINISHED = {"quit": "unfinished: quit", "eof": "unfinished: the input ended",
-               "interrupted": "unfinished: interrupted"}
+               "interrupted": "unfinished: interrupted", "unfinished": "unfinished"}
+STATUSES = ("over", *_UNFINISHED)
 
 
 def result_of(game: Game, status: str = "over") -> dict[str, Any]:
@@ -60,18 +62,55 @@ def result_of(game: Game, status: str = "over") -> dict[str, Any]:
 
 def make_record(game: Game, *, players: Iterable[str], human_seat: int | None = None,
                 bot: Bot | None = None, position: str | None = None,
-                status: str = "over") -> dict[str, Any]:
-    """The record of `game` (every move it played from its start).  `position` is the
-    starting position text when the game did not start from a deal."""
-    return {
+                status: str | None = None) -> dict[str, Any]:
+    """The record of `game` (every move it played from its start), as `read_record`
+    reads it back.  The starting position is the game's own: its text is written when
+    the game did not start from a deal (`position`, if given, must be that start's
+    text).  `status` says why an unfinished game stopped (``quit``, ``eof``,
+    ``interrupted``; default ``unfinished``); a finished game's is ``over``.
+    ValueError, with nothing written, for arguments a record cannot hold."""
+    check_game(game)
+    if status is None:
+        status = "over" if game.is_over else "unfinished"
+    if status not in STATUSES:
+        raise ValueError(f"status {status!r}: one of {', '.join(STATUSES)}")
+    if status == "over" and not game.is_over:
+        raise ValueError("the game is not over: give the status saying why it stopped "
+                         f"({', '.join(_UNFINISHED)})")
+    rec = {
         "format": FORMAT, "version": VERSION, "rules": game.rules.to_json(),
-        "seed": game.seed, "position": position, "players": list(players),
+        "seed": game.seed, "position": _start_text(game, position),
+        "players": list(players) if not isinstance(players, str) else players,
         "human_seat": human_seat,
         "bot": None if bot is None else {"name": bot.name, "seed": bot.seed},
         "moves": [str(m) for m in game.moves], "result": result_of(game, status),
         "created": datetime.datetime.now().isoformat(timespec="seconds"),
         "cuttle_version": __version__,
     }
+    return validate_record(rec)           # (the reader's checks: players, human_seat)
+
+
+def _start_text(game: Game, position: str | None) -> str | None:
+    # The record's `position`: None for a game dealt from its seed, else the text of
+    # the position it started from (checked to give that start back).
+    start = game.copy()
+    while start.moves:
+        start.undo()
+    dealt = Game(game.rules, game.seed)
+    dealt.max_moves = start.max_moves
+    if position is None and start == dealt:
+        return None
+    text = start.position_text() if position is None else position
+    try:
+        same = Game.from_text(text, rules=game.rules, seed=game.seed)
+    except ValueError as e:
+        raise ValueError(f"bad starting position: {e}") from None
+    same.max_moves = start.max_moves
+    if same != start:
+        raise ValueError("the starting position does not give this game's start back"
+                         if position is not None else
+                         "this game's start cannot be written as position text")
+    return text
 
 
 def write_record(record: dict[str, Any], path: str | PathLike[str]) -> None:

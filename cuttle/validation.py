@@ -13,6 +13,8 @@ before any work).  The rules:
 - **fractions and confidence levels**: a real number strictly between 0 and 1, bools
   refused (`check_fraction`); a confidence level must also leave a finite normal
   quantile, so 0.9999999999999999 is refused (`check_confidence`);
+- **games**: a `cuttle.Game` where one is taken (`cuttle.game.check_game`, beside the
+  class: position text or a record is not a game, and the message says how to make one);
 - **output paths**: the file's folder exists and may be written, and the path is not a
   folder (`check_output_path`); a folder of outputs exists or can be made
   (`check_output_folder`).  The files themselves are written by `cuttle.files`.

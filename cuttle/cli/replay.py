@@ -77,8 +77,11 @@ def _check_result(rec, g) -> int:
     if isinstance(res, dict) and res.get("status") == "over":
         if not g.is_over or res.get("winner") != g.winner \
                 or res.get("end_reason") != g.end_reason:
-            print(f"warning: the record says {res.get('text', res)!r}, but the replay "
-                  f"ends {_ends(g)!r}", file=sys.stderr)
+            winner = res.get("winner")
+            said = ("draw" if winner is None else f"player {winner} wins") + \
+                f" ({res.get('end_reason')})"     # (the fields compared, not its text)
+            print(f"warning: the record says {said!r}, but the replay ends {_ends(g)!r}",
+                  file=sys.stderr)
             return 1
     return 0
 

@@ -282,7 +282,8 @@ def test_replay_result_mismatch(monkeypatch, capsys, tmp_path):
     rec["result"] = {"status": "over", "winner": 0, "end_reason": "goal", "text": "made up"}
     path.write_text(json.dumps(rec))
     code, _, err = run(monkeypatch, capsys, ["replay", str(path)])
-    assert code == 1 and "warning: the record says 'made up'" in err
+    assert code == 1 and "warning: the record says 'player 0 wins (goal)'" in err \
+        and "replay ends 'unfinished'" in err
 
 
 # ---------------------------------------------------------------------------------------

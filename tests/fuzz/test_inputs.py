@@ -257,3 +257,59 @@ def test_replay_of_a_float_seat_is_a_clear_error(capsys, tmp_path):
     assert main(["replay", str(path)]) == 2
     err = capsys.readouterr().err
     assert "'human_seat' must be 0" in err and "Traceback" not in err
+
+
+def test_make_record_writes_only_records_that_replay():
+    # A game from a position records that position itself (it used to write none, and
+    # the record could not be replayed); arguments a record cannot hold are refused.
+    from cuttle.policies import Bot
+    from cuttle.record import final_game, make_record
+    g = cuttle.Game.from_position("cuttle.cards", hands=(["2C", "9H"], ["4H", "8D", "QS"]),
+                                  points=(["TC", "AD"], ["7S[JC]"]), permanents=([], ["KD"]),
+                                  deck=["6D", "2S"], rest="deck", seed=1)
+    bot = Bot("expert", seed=1)
+    while not g.is_over:
+        g.play(bot.choose(g))
+    rec = make_record(g, players=["expert", "expert"])
+    assert rec["position"] and final_game(json.loads(json.dumps(rec))) == g
+    assert make_record(cuttle.Game(seed=3), players=["a", "b"])["position"] is None
+    other = cuttle.Game.from_position(hands=(["2C"], ["4H"]), seed=1).position_text()
+    unfinished = cuttle.Game(seed=2)
+    unfinished.play("draw")
+    assert make_record(unfinished, players=["a", "b"])["result"]["status"] == "unfinished"
+    for kwargs, match in ((dict(players=["a"]), "two names"),
+                          (dict(players=["a", "b"], human_seat=5), "human_seat"),
+                          (dict(players=["a", "b"], status="bogus"), "status 'bogus'"),
+                          (dict(players=["a", "b"], status="over"), "not over"),
+                          (dict(players=["a", "b"], position=other), "does not give")):
+        with pytest.raises(ValueError, match=match):
+            make_record(unfinished, **kwargs)
+    with pytest.raises(ValueError, match="must be a cuttle.Game, not str"):
+        make_record("draw", players=["a", "b"])
+
+
+def test_replay_names_the_result_field_that_differs(capsys, tmp_path):
+    from cuttle.policies import Bot
+    g, bot = cuttle.Game(seed=5), Bot("greedy", seed=5)
+    while not g.is_over:
+        g.play(bot.choose(g))
+    assert g.winner is not None
+    rec = cuttle.record.make_record(g, players=["a", "b"])
+    rec["result"]["winner"] = 1 - g.winner
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(rec))
+    assert main(["replay", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert f"player {1 - g.winner} wins" in err and f"player {g.winner} wins" in err
+
+
+def test_what_takes_a_game_says_so_and_how_to_make_one():
+    from cuttle.policies import Bot
+    for call in (lambda x: cuttle.analyse(x, rollouts=10), lambda x: Bot("greedy").choose(x)):
+        with pytest.raises(ValueError, match=r"must be a cuttle.Game, not str \(position "
+                                             r"text: cuttle.Game.from_text"):
+            call("hands: 2C 9H / 4H; rest: deck")
+        with pytest.raises(ValueError, match="must be a cuttle.Game, not int"):
+            call(5)
+    with pytest.raises(ValueError, match="this is JSON, not position text"):
+        cuttle.Game.from_text('{"format": "cuttle-game-record"}')
