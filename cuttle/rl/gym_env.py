@@ -145,7 +145,12 @@ class GymEnv(gymnasium.Env):
             if self._policy is not None:
                 g.play(self._bot.choose(g))
             else:
+                ply = g.ply
                 move = self.opponent(g)
+                if g.ply != ply:
+                    raise ValueError(f"the opponent function changed the game (its ply "
+                                     f"went from {ply} to {g.ply}): it must return its "
+                                     f"move, not play it")
                 if not g.is_legal(move):
                     raise ValueError(f"the opponent chose {move!r}, which is not a legal "
                                      f"move for player {g.to_move}")

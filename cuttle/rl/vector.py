@@ -94,6 +94,9 @@ class VectorEnv:
         self.opponent = opponent
         code = -1 if opponent is None else policy_code(opponent)
         self.seat = check_player(seat, "seat", none="alternating")
+        if self.seat is not None and opponent is None:
+            raise ValueError("seat is the agent's seat against an opponent; in self-play "
+                             "(no opponent) the agent decides for both seats")
         self.threads = check_threads(threads) or None
         self._tuner = _ThreadTuner(cores()) if threads is None else None
         self.max_moves = check_count(max_moves, "max_moves", 2 ** 31 - 1)   # a C int

@@ -147,6 +147,10 @@ def test_gym_callable_opponent_and_seeding():
     for bad in ("pass", "draw draw", 12345):               # not legal for the opponent
         with pytest.raises(ValueError, match="opponent"):
             GymEnv(opponent=lambda g, m=bad: m, seat=1).reset(seed=1)
+    env = GymEnv(opponent=lambda g: g.play("draw"), seat=1)     # plays instead of returning
+    with pytest.raises(ValueError, match="changed the game .* must return its move"):
+        env.reset(seed=1)
+    assert env.game.ply == 1                       # (it stopped at once, not 41 draws on)
     for kw in (dict(opponent="nobody"), dict(seat=2), dict(max_moves=0)):
         with pytest.raises(ValueError):
             GymEnv(**kw)

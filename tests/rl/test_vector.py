@@ -141,7 +141,7 @@ def test_buffers_are_fresh_or_read_only():
 def test_arguments_are_checked():
     for kw in (dict(num_envs=0), dict(num_envs=2, threads=0), dict(num_envs=2, seat=2),
                dict(num_envs=2, opponent="nobody"), dict(num_envs=2, max_moves=0),
-               dict(num_envs=2, max_moves=2**31)):
+               dict(num_envs=2, max_moves=2**31), dict(num_envs=2, seat=1)):
         with pytest.raises(ValueError):
             VectorEnv(**kw)
     with pytest.raises(RuntimeError):
