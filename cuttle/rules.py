@@ -348,11 +348,14 @@ class Rules:
             else:
                 sets[-1] += "," + tok
         rules = cls(preset or "classic")           # a bad preset is reported first
-        return rules.replace(**cls.parse_assignments(list(sets) + list(extra)))
+        flags = cls.parse_assignments(sets)
+        flags.update(cls.parse_assignments(extra))   # (`extra` on top of the text's)
+        return rules.replace(**flags)
 
     @staticmethod
     def parse_assignments(items: str | Iterable[str] | None) -> dict[str, FlagValue]:
-        """{flag: value} from ``FLAG=VALUE`` strings (values as `Flag.parse` reads them)."""
+        """{flag: value} from ``FLAG=VALUE`` strings (values as `Flag.parse` reads them);
+        a flag given twice is refused (which one was meant?)."""
         if isinstance(items, str):
             items = [items]
         flags = {}
@@ -361,6 +364,9 @@ class Rules:
             if not (eq and name.strip()):
                 raise ValueError(f"expected FLAG=VALUE (e.g. four=random), not {item!r}")
             flag = _flag(name)
+            if flag.name in flags:
+                raise ValueError(f"{flag.name} is set twice ({item!r} after "
+                                 f"{flag.name}={flag.format(flags[flag.name])})")
             flags[flag.name] = flag.parse(value)
         return flags
 

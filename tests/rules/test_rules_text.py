@@ -61,6 +61,15 @@ def test_the_issue_examples():
     assert [r.tally for r in cmp.results] == [r.tally for r in ref.results]
 
 
+def test_a_flag_set_twice_is_refused_but_set_may_override_the_text():
+    for text in ("classic: joker=true, joker=false", "four=random four=draw"):
+        with pytest.raises(ValueError, match="set twice"):
+            Rules.parse(text)
+    with pytest.raises(ValueError, match="four is set twice"):
+        Rules.parse("classic", ["four=random", "four=draw"])
+    assert Rules.parse("classic: four=random", ["four=draw"]) == Rules(four="draw")
+
+
 @pytest.mark.parametrize("make", [
     lambda r: cuttle.Game(r, seed=1).rules,
     lambda r: cuttle.Game.from_run(r, seed=1, index=2).rules,
