@@ -114,10 +114,18 @@ class Move:
         if m is None:
             try:
                 verb, card, target = unpack_move(check_int(code, "a move code", 0, 65535))
-                cards = [c for c in (card, target) if c != NO_CARD_INDEX]
-                m = cls(VERBS[verb], *cards)
             except (ValueError, InvalidMoveError) as e:
                 raise InvalidMoveError(f"move code {code!r} is no move: {e}") from None
+            cards = [c for c in (card, target) if c != NO_CARD_INDEX]
+            try:
+                m = cls(VERBS[verb], *cards)
+            except (ValueError, InvalidMoveError):
+                fields = " and ".join(str(Card(c)) if c < len(CARDS) else f"index {c}"
+                                      for c in cards)
+                raise InvalidMoveError(
+                    f"move code {code!r} is no move: it packs {VERBS[verb]!r} with the "
+                    f"card field(s) {fields or 'empty'}, which make no {VERBS[verb]!r} "
+                    f"move (Move(text).code is a move's code)") from None
             if m._code != code:              # e.g. a discard packed in the other order
                 raise InvalidMoveError(f"move code {code!r} is no move: its move "
                                        f"{m._text!r} has code {m._code}")

@@ -164,6 +164,13 @@ def test_moves_are_immutable_values():
     assert cuttle.Move.from_code(m.code) is cuttle.Move.from_code(m.code)
 
 
+def test_a_code_that_packs_no_move_says_what_it_packs():
+    # (code 0 used to read "'draw' takes 0 card(s): draw")
+    with pytest.raises(cuttle.InvalidMoveError, match=r"packs 'draw' with the card "
+                                                      r"field\(s\) AC and AC"):
+        cuttle.Move.from_code(0)
+
+
 # ---------------------------------------------------------------------------------------
 # Endless and oversized inputs (issue 21, item 12): a file the command needs must be a
 # regular file, and what is read is capped, so /dev/zero or a FIFO cannot exhaust memory
