@@ -128,10 +128,19 @@ def main(argv):
     parser = bench_inference.parser(__doc__, games=600, bot="ismcts:1000")
     parser.add_argument("--test-games", type=int, default=200)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--drop", default="",
+                        help="features left out of the fit, comma-separated (e.g. the "
+                             "expert's values: 'value,top,value log,near top'), to "
+                             "measure what they carry")
     args = parser.parse_args(argv)
     sys.path.insert(0, os.path.join(HERE, ".."))
     from cuttle._infer import FEATURE_NAMES, LEARNED_WEIGHTS, LEARNED_EPS
     from cuttle.stats import wilson_interval
+    drop = [name.strip() for name in args.drop.split(",") if name.strip()]
+    unknown = [name for name in drop if name not in FEATURE_NAMES]
+    if unknown:
+        parser.error(f"--drop: no feature {', '.join(map(repr, unknown))}; the features: "
+                     f"{', '.join(FEATURE_NAMES)}")
     train, stopped = collect(args, 0, args.games)
     test = []
     if stopped:                       # Ctrl-C: test on the last quarter of what finished
@@ -150,11 +159,14 @@ def main(argv):
         print("no decisions to fit or to test on")
         return
     train, test = Data(train), Data(test)
+    held = test.probabilities(np.array(LEARNED_WEIGHTS))     # (on every feature)
+    for name in drop:                  # (a feature always 0 gets weight 0: the ridge)
+        train.x[:, FEATURE_NAMES.index(name)] = test.x[:, FEATURE_NAMES.index(name)] = 0.0
     w, eps = fit(train)
     print(f"{args.bot} against itself, {args.rules}: {len(train.sizes)} training decisions "
-          f"({n_train} games), {len(test.sizes)} test decisions ({n_test} games)")
+          f"({n_train} games), {len(test.sizes)} test decisions ({n_test} games)"
+          + (f"; the learned model without {', '.join(drop)}" if drop else ""))
     p = test.probabilities(w)
-    held = test.probabilities(np.array(LEARNED_WEIGHTS))
     rows = [("learned model", test.log_likelihood(p, eps), test.top_hits(p)),
             ("held model (infer=2)", test.log_likelihood(held, LEARNED_EPS),
              test.top_hits(held)),

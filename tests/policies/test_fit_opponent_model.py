@@ -78,3 +78,14 @@ def test_a_few_games_fit_and_print_the_weights_cuttle_holds(fitting, capsys):
     assert "learned over expert (paired)" in out
     assert "learned over held model (paired)" in out
     assert "held model (infer=2)" in out
+
+
+def test_features_can_be_left_out_to_measure_what_they_carry(fitting, capsys):
+    fitting.main(["--games", "2", "--test-games", "1", "--workers", "1",
+                  "--bot", "ismcts:30", "--drop", "value, near top"])
+    out = capsys.readouterr().out
+    assert "the learned model without value, near top" in out
+    assert "    +0.0000,    # value\n" in out and "    +0.0000,    # near top\n" in out
+    with pytest.raises(SystemExit):
+        fitting.main(["--games", "2", "--drop", "valeu"])
+    assert "no feature 'valeu'" in capsys.readouterr().err
