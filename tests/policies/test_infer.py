@@ -195,17 +195,24 @@ def twos_shares(g, bot, model, always=None):
     return tuple(sum(s) / len(shares) for s in zip(*shares))
 
 
+def a_non_counter_then_a_draw(bot):
+    """Player 1's Ace resolves (player 0 holds no 2), and player 0 draws; `bot` decided
+    for player 1 at the start."""
+    g = cuttle.Game.from_position(hands=(["3H", "3C", "5D", "6D"], ["AS", "4D", "9C"]),
+                                  points=(["TH", "TD"], ["5C"]), to_move=1, seed=3)
+    bot.choose(g)
+    for move in ("oneoff AS", "resolve", "draw"):
+        g.play(move)
+    return g
+
+
 def test_what_a_non_counter_told_outlives_the_opponents_next_draw(inferring):
     # Player 0 lets player 1's Ace resolve (it holds no 2), then draws a card player 1
     # cannot see.  Player 1's next search still deals it a 2 less often than a uniform
     # deal would: the draw is walked back out of each candidate hand, not a reason to
     # forget the non-counter.
-    g = cuttle.Game.from_position(hands=(["3H", "3C", "5D", "6D"], ["AS", "4D", "9C"]),
-                                  points=(["TH", "TD"], ["5C"]), to_move=1, seed=3)
     bot = Bot("ismcts:50", seed=1)
-    bot.choose(g)
-    for move in ("oneoff AS", "resolve", "draw"):
-        g.play(move)
+    g = a_non_counter_then_a_draw(bot)
     assert g.to_move == 1 and len(g.hand(0)) == 5
     uniform, weighted = twos_shares(g, bot, inferring)
     assert uniform > 0.25                         # the candidates do hold 2s
@@ -239,12 +246,8 @@ def test_a_bot_joining_a_game_under_way_reads_what_the_opponent_did_from_the_rec
     # The non-counter of the test above, seen by a bot that had not decided before: it
     # reads the opponent's decisions back from the game's record, and deals exactly as
     # the bot that followed the game since its first decision.
-    g = cuttle.Game.from_position(hands=(["3H", "3C", "5D", "6D"], ["AS", "4D", "9C"]),
-                                  points=(["TH", "TD"], ["5C"]), to_move=1, seed=3)
     followed = Bot("ismcts:50", seed=1)
-    followed.choose(g)
-    for move in ("oneoff AS", "resolve", "draw"):
-        g.play(move)
+    g = a_non_counter_then_a_draw(followed)
     joined = Bot("ismcts:50", seed=1)
     for bot in (followed, joined):
         bot.choose(g)
