@@ -10,15 +10,16 @@ the expert's value and top choice, the verb, the one-off or royal played, the ra
 the cards), and the mix with a uniform choice (share eps).  Here two copies of `--bot`
 play each other; every decision with a choice, with the mover's features from its own
 view, is a training example (games 0 .. --games - 1 of the seed) or a test one (the
---test-games after; after Ctrl-C, the last quarter of the games finished).  The weights maximise the training decisions' likelihood (Newton's
-method, a small ridge penalty); eps is chosen on the training decisions from a grid.
+--test-games after; after Ctrl-C, the last quarter of the games finished).  The weights
+maximise the training decisions' likelihood (Newton's method, a small ridge penalty);
+eps is chosen on the training decisions from a grid; --drop leaves features out.
 Reported on the test decisions, each with a 95% interval: the log-likelihood per
 decision of the learned model, of the model cuttle holds (LEARNED_WEIGHTS: is a refit,
 e.g. on other rules, worth a new model?), of the expert's model (infer=1) and of a
 uniform pick, and how often each model's first choice is the move played.  The weights
-are printed as the LEARNED_WEIGHTS and LEARNED_EPS that cuttle/_infer.pyx holds.  Ctrl-C while the games
-play fits on the games finished.  The decisions are held in memory for the fit: about
-200 MB per 1,000 games (peak resident size).
+are printed as the LEARNED_WEIGHTS and LEARNED_EPS that cuttle/_infer.pyx holds.
+Ctrl-C while the games play fits on the games finished.  The decisions are held in
+memory for the fit: about 200 MB per 1,000 games (peak resident size).
 """
 
 import math

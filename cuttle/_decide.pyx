@@ -22,7 +22,8 @@ from cuttle._core cimport CoreGame
 from cuttle.threads import thread_count
 from cuttle._signals cimport Stop, stop_start, stop_enter, stop_leave, stop_finish
 from cuttle._infer cimport (move_likelihood as infer_move_likelihood, Seen, Belief,
-                           seen_search, seen_follow, belief_build, move_features as infer_move_features,
+                           seen_search, seen_follow, belief_build,
+                           move_features as infer_move_features,
                            MODEL_EXPERT, MODEL_LEARNED, N_FEATURES, largest)
 from cuttle._expert cimport expert_values
 
@@ -107,14 +108,16 @@ cdef class SearchTrees:
         cdef uint32_t buf[MAX_MOVES]
         cdef Py_ssize_t j = 0
         cdef int i
-        while j < game.nhist and not (game.hist[j].to_move == me and game.hist[j].phase != PH_OVER
-                                      and gen_moves(&game.hist[j], &game.cr, buf) > 1):
+        while j < game.nhist and not (
+                game.hist[j].to_move == me and game.hist[j].phase != PH_OVER
+                and gen_moves(&game.hist[j], &game.cr, buf) > 1):
             j += 1
         if j == game.nhist:
             return
         for i in range(self.count):
             seen_search(&self.trees[i].seen, &game.hist[j])
-            seen_follow(&self.trees[i].seen, &game.cr, &game.hist_moves[j], <int>(game.nhist - j))
+            seen_follow(&self.trees[i].seen, &game.cr, &game.hist_moves[j],
+                        <int>(game.nhist - j))
 
     cdef void searched(self, CoreGame game):
         self.root = game.st
