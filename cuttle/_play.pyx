@@ -370,6 +370,7 @@ def play_units(rule_sets, Py_ssize_t start, Py_ssize_t count, uint64_t seed, int
     cdef Stop stop
     cdef volatile int no_memory = 0
     cdef Py_ssize_t k, i
+    cdef int grain
     check_units(start, count, len(rule_sets), need, slots)
     run.seed, run.start, run.pol_a, run.pol_b = seed, start, policy_a, policy_b
     run.swap, run.max_moves, run.need, run.slots = swap_seats, max_moves, need, slots
@@ -383,9 +384,12 @@ def play_units(rule_sets, Py_ssize_t start, Py_ssize_t count, uint64_t seed, int
             kept = [new_rows(count, slots, need > 0) for i in range(b.n_rules)]
             for i in range(b.n_rules):
                 set_rows(&b.rows[i], kept[i], need)
+        # Units handed out 64 at a time (cheap games), one at a time when a player
+        # searches: a search chunk holds a few units, which 64 would give to one thread.
+        grain = 1 if (is_search(policy_a) or is_search(policy_b)) else 64
         stop_start(&stop)
         for k in prange(count, nogil=True, num_threads=b.threads, schedule="dynamic",
-                        chunksize=64):
+                        chunksize=grain):
             if not stop_enter(&stop):
                 play_unit_all_rules(&b, &run, k, threadid())
             stop_leave()
