@@ -12,10 +12,17 @@
 # takes the GIL before it ends: at interpreter exit, a daemon thread that asks for the
 # GIL is ended on the spot, which inside an OpenMP region aborts the process.  Batches
 # in several threads never see each other's interrupts.
+#
+# The polling thread may be waiting at the batch's end for the others (a long search
+# game on another core), so while Python's SIGINT handler is its default, a C handler
+# in front of it raises a flag that every thread of a main-thread batch sees at once
+# (Stop.fast); the batch stops, and stop_finish runs Python's handler for its
+# KeyboardInterrupt.  With any other Python handler, only the polling thread looks.
 
 cdef struct Stop:
     volatile int stopped       # a signal handler raised: the batch stops
     int polls                  # the calling thread is Python's main thread
+    int fast                   # ... and every thread sees a Ctrl-C (cu_sigint)
     unsigned long poller       # its pthread id
     double last_poll
     void* exc[3]               # the handler's exception (type, value, traceback), owned

@@ -3,7 +3,9 @@
 
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from cpython.ref cimport PyObject
+from cython.parallel cimport prange
 
+import signal
 import threading
 
 cdef extern from "Python.h":
@@ -19,6 +21,42 @@ cdef extern from *:
     static void* cu_get_batch(void) { return cu_batch; }
     static void cu_set_batch(void* st) { cu_batch = st; }
     static unsigned long cu_self(void) { return (unsigned long)pthread_self(); }
+    /* Ctrl-C seen by every thread at once (docs in _signals.pxd): while Python's
+       SIGINT handler is its default (KeyboardInterrupt), a C handler in front of it
+       raises cu_sigint, then hands the signal on to Python's. */
+    #ifdef _WIN32
+    static volatile int cu_sigint = 0;
+    static int cu_watch_sigint(void) { return 0; }
+    #else
+    #include <signal.h>
+    #include <string.h>
+    static volatile sig_atomic_t cu_sigint = 0;
+    static struct sigaction cu_python_sigint;      /* the handler we hand on to */
+    static void cu_on_sigint(int sig, siginfo_t* info, void* context) {
+        cu_sigint = 1;
+        if (cu_python_sigint.sa_flags & SA_SIGINFO) {
+            if (cu_python_sigint.sa_sigaction)
+                cu_python_sigint.sa_sigaction(sig, info, context);
+        } else if (cu_python_sigint.sa_handler != SIG_DFL
+                   && cu_python_sigint.sa_handler != SIG_IGN) {
+            cu_python_sigint.sa_handler(sig);
+        }
+    }
+    static int cu_watch_sigint(void) {
+        /* 1 when our handler is in front (installed now, or still there); 0 if not. */
+        struct sigaction now, ours;
+        if (sigaction(SIGINT, NULL, &now) != 0)
+            return 0;
+        if ((now.sa_flags & SA_SIGINFO) && now.sa_sigaction == cu_on_sigint)
+            return 1;
+        memset(&ours, 0, sizeof ours);
+        ours.sa_sigaction = cu_on_sigint;
+        ours.sa_flags = SA_SIGINFO | (now.sa_flags & (SA_ONSTACK | SA_RESTART));
+        sigemptyset(&ours.sa_mask);
+        cu_python_sigint = now;
+        return sigaction(SIGINT, &ours, NULL) == 0;
+    }
+    #endif
     static int cu_finalizing(void) {
     #if PY_VERSION_HEX >= 0x030D0000
         return Py_IsFinalizing();
@@ -27,6 +65,8 @@ cdef extern from *:
     #endif
     }
     """
+    volatile int cu_sigint
+    int cu_watch_sigint() noexcept nogil
     void* cu_get_batch() noexcept nogil
     void cu_set_batch(void* st) noexcept nogil
     unsigned long cu_self() noexcept nogil
@@ -43,8 +83,14 @@ cdef inline double _now() noexcept nogil:
 
 
 cdef void stop_start(Stop* st) noexcept:
+    global cu_sigint
     st.stopped = 0
     st.polls = PyThread_get_thread_ident() == _main_ident
+    # Every thread stops at a Ctrl-C (not only the polling one, which may be waiting
+    # for the others) when Python would raise KeyboardInterrupt for it.
+    st.fast = st.polls and signal.getsignal(signal.SIGINT) is signal.default_int_handler \
+        and cu_watch_sigint()
+    cu_sigint = 0
     st.poller = cu_self()
     st.last_poll = 0.0
     st.exc[0] = st.exc[1] = st.exc[2] = NULL
@@ -70,6 +116,9 @@ cdef int poll_interrupt() noexcept nogil:
         return 0
     if st.stopped:
         return 1
+    if st.fast and cu_sigint:           # (Python's handler will raise: see stop_finish)
+        st.stopped = 1
+        return 1
     if not st.polls or cu_self() != st.poller:
         return 0
     now = _now()
@@ -91,8 +140,27 @@ cdef int stop_finish(Stop* st) except -1:
     if not st.stopped:
         return 0
     st.stopped = 0
+    if st.exc[0] == NULL and PyErr_CheckSignals() != 0:
+        return -1                        # (stopped by cu_sigint: Python's handler raised)
     if st.exc[0] == NULL:
         raise KeyboardInterrupt
     PyErr_Restore(<PyObject*>st.exc[0], <PyObject*>st.exc[1], <PyObject*>st.exc[2])
     st.exc[0] = st.exc[1] = st.exc[2] = NULL
     return -1
+
+
+def _stop_reaches_a_waiting_batch(double seconds):
+    """For tests: a batch of two items on two threads, where the calling (polling)
+    thread's item ends at once and the other polls for up to `seconds`; a Ctrl-C in
+    between must stop it (KeyboardInterrupt) without the polling thread's help."""
+    cdef Stop stop
+    cdef int i
+    cdef double start
+    stop_start(&stop)
+    for i in prange(2, nogil=True, num_threads=2, schedule="static", chunksize=1):
+        if not stop_enter(&stop) and i == 1:
+            start = _now()
+            while _now() - start < seconds and not poll_interrupt():
+                pass
+        stop_leave()
+    stop_finish(&stop)

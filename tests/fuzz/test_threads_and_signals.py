@@ -250,3 +250,27 @@ def test_openmp_threads_spin_briefly_unless_the_user_chose(env, spin):
                         "print(os.environ.get('GOMP_SPINCOUNT'))"],
                        capture_output=True, text=True, timeout=60, env={**base, **env})
     assert p.stdout == f"{spin}\n", p.stderr
+
+
+def test_ctrl_c_stops_a_batch_whose_polling_thread_waits_for_the_others():
+    # The main thread's share of a batch is done and it waits for another thread's long
+    # item (a search game on the other core): Ctrl-C must still stop that item at once
+    # (it ran to its end, 2 to 21 s in an audit).  Under a Python handler that does not
+    # raise, the batch is not stopped.
+    p = run_python("""
+        import os, signal, threading, time
+        from cuttle._signals import _stop_reaches_a_waiting_batch as batch
+        threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT)).start()
+        t = time.monotonic()
+        try:
+            batch(60)
+            print("returned")
+        except KeyboardInterrupt:
+            print("interrupted", "soon" if time.monotonic() - t < 20 else "late")
+        signal.signal(signal.SIGINT, lambda sig, frame: print("handled"))
+        threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT)).start()
+        batch(1)
+        print("returned")
+    """)
+    assert p.stdout.splitlines() == ["interrupted soon", "handled", "returned"], \
+        p.stdout + p.stderr
