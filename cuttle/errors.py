@@ -38,6 +38,11 @@ class Interrupted(KeyboardInterrupt):
         # (multiprocessing, dask) whole.
         return (_rebuild, (type(self), self.args, dict(self.__dict__)))
 
+    def as_dict(self) -> dict[str, Any]:
+        """How far the work got, as the JSON of a partial result says it."""
+        return {"done": self.done, "requested": self.total, "unit": self.unit}
+
     def __str__(self):
         of = "" if self.total is None else f" of {self.total:,}"
-        return f"interrupted after {self.done:,}{of} {self.unit}s"
+        plural = "es" if self.unit.endswith("ch") else "s"       # (matches)
+        return f"interrupted after {self.done:,}{of} {self.unit}{plural}"

@@ -27,7 +27,7 @@ def run(args: argparse.Namespace) -> int:
     if game.is_over:
         raise UsageError(f"the position is already over ({result_of(game)['text']}): "
                          f"nothing to analyse")
-    status = 0
+    status, stop = 0, None
     try:
         a = analyse(game, rollouts=args.rollouts, policy=args.policy, threads=args.threads,
                     seed=args.seed, adaptive=args.adaptive)
@@ -35,9 +35,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"cuttle analyse: {e}", file=sys.stderr)
         if not e.done:
             return 130
-        a, status = e.result, 130
+        a, status, stop = e.result, 130, e
     if args.json:
         d = a.as_dict()
+        if stop is not None:         # (a partial analysis says so)
+            d["interrupted"] = stop.as_dict()
         d["position"] = game.position_text()
         d["rules"] = game.rules.to_json()
         d["best"] = str(a.best)

@@ -185,8 +185,7 @@ def _marked(as_dict, stop):
     Interrupted), so that a file of a partial run says it is one."""
     if stop is None:
         return as_dict
-    return lambda: {**as_dict(), "interrupted": {"done": stop.done, "requested": stop.total,
-                                                 "unit": stop.unit}}
+    return lambda: {**as_dict(), "interrupted": stop.as_dict()}
 
 
 def run_simulate(args: argparse.Namespace) -> int:

@@ -424,3 +424,20 @@ def test_python_m_cuttle_subprocess():
     p = subprocess.run([sys.executable, "-m", "cuttle", "simulate", "-n", "0"],
                        capture_output=True, text=True, env=env, timeout=120)
     assert p.returncode == 2 and "Traceback" not in p.stderr
+
+
+def test_an_interrupted_analysis_says_so_in_its_json(monkeypatch, capsys):
+    import cuttle.cli.analyse as cli_analyse
+    real = cuttle.analyse
+
+    def interrupted(game, rollouts, **kw):
+        partial = real(game, rollouts=50, **kw)
+        raise cuttle.Interrupted(partial, partial.total_rollouts, 10**9, "rollout")
+    monkeypatch.setattr(cli_analyse, "analyse", interrupted)
+    assert main(["analyse", "hands: 2C 9H 5S / 4H; rest: deck", "--seed", "1",
+                 "--json"]) == 130
+    out, err = capsys.readouterr()
+    d = json.loads(out)
+    assert d["interrupted"]["requested"] == 10**9 and d["interrupted"]["unit"] == "rollout"
+    assert "interrupted after" in err and "rollouts" in err
+    assert str(cuttle.Interrupted(None, 6, 10, "match")) == "interrupted after 6 of 10 matches"
