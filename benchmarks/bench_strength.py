@@ -92,10 +92,20 @@ def cap(name, games, scale=1, anchor_games=200, budget=SEARCH_BUDGET):
 
 
 def play_pairing(a, b, n, rules, seed, threads):
-    """(wins of a, wins of b, draws, games, seconds) of n games, seats alternating."""
+    """(wins of a, wins of b, draws, games, seconds) of n games, seats alternating.
+    Ctrl-C: cuttle.Interrupted, its `pairing` the same figures of the games finished
+    (None if none were)."""
     t = time.perf_counter()
-    s = cuttle.simulate(n, rules, players=(a, b), seed=seed, threads=threads,
-                        progress=False).summary()
+    try:
+        s = cuttle.simulate(n, rules, players=(a, b), seed=seed, threads=threads,
+                            progress=False).summary()
+    except cuttle.Interrupted as e:
+        e.pairing = tally(e.result.summary(), e.done, t) if e.done else None
+        raise
+    return tally(s, n, t)
+
+
+def tally(s, n, t):
     wa = round(s.win_rate(0).value * n)
     wb = round(s.win_rate(1).value * n)
     return wa, wb, n - wa - wb, n, time.perf_counter() - t
@@ -208,21 +218,38 @@ def main(argv=None):
           f"{os.cpu_count()} cores", flush=True)
     results, seconds = {}, {}
     start = time.perf_counter()
-    for i, a in enumerate(names):
-        for b in names[i + 1:]:
-            scale = 10 if args.quick else 1
-            n = min(cap(a, games, scale, args.anchor_games, args.search_budget),
-                    cap(b, games, scale, args.anchor_games, args.search_budget))
+    stopped = None
+    pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
+    for a, b in pairs:
+        scale = 10 if args.quick else 1
+        n = min(cap(a, games, scale, args.anchor_games, args.search_budget),
+                cap(b, games, scale, args.anchor_games, args.search_budget))
+        try:
             wa, wb, d, n, dt = play_pairing(players[a], players[b], n, rules, args.seed,
                                             args.threads)
-            results[(a, b)] = (wa, wb, d, n)
-            seconds[(a, b)] = dt
-            print(f"{a:>14} vs {b:<14} {n:6,} games: {wa / n:6.1%} - {wb / n:6.1%}, "
-                  f"draws {d / n:5.1%}  ({dt:,.0f} s)", flush=True)
+        except cuttle.Interrupted as e:      # Ctrl-C: the ladder of what finished
+            stopped = e
+            if e.pairing is None:
+                break
+            wa, wb, d, n, dt = e.pairing
+        results[(a, b)] = (wa, wb, d, n)
+        seconds[(a, b)] = dt
+        print(f"{a:>14} vs {b:<14} {n:6,} games: {wa / n:6.1%} - {wb / n:6.1%}, "
+              f"draws {d / n:5.1%}  ({dt:,.0f} s)" + (" (interrupted)" if stopped else ""),
+              flush=True)
+        if stopped:
+            break
+    if stopped:
+        print(f"interrupted: {len(results)} of {len(pairs)} pairings played (the last in "
+              f"part); the ladder below rests on them", file=sys.stderr)
+        if not results:
+            sys.exit(130)
+        names = [x for x in names if any(x in k for k in results)]
     ratings = fit_ratings(names, results)
     boot = bootstrap(names, results, args.bootstrap, np.random.default_rng(args.seed))
     lo, hi = np.percentile(boot, [2.5, 97.5], axis=0)
-    per_move = np.array([time_per_move(x, rules, args.seed) if isinstance(players[x], str)
+    per_move = np.array([float("nan") if stopped else         # (no more play after Ctrl-C)
+                         time_per_move(x, rules, args.seed) if isinstance(players[x], str)
                          else players[x].seconds / max(players[x].calls, 1) for x in names])
     played = {x: sum(v[3] for k, v in results.items() if x in k) for x in names}
     order = np.argsort(-ratings)
@@ -236,21 +263,27 @@ def main(argv=None):
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"rules": args.rules, "seed": args.seed, "policies": names,
+                       "interrupted": stopped is not None,
                        "pairings": [{"a": a, "b": b, "wins_a": v[0], "wins_b": v[1],
                                      "draws": v[2], "games": v[3],
                                      "seconds": seconds[(a, b)]}
                                     for (a, b), v in results.items()],
                        "ratings": {x: {"elo": float(ratings[i]), "low": float(lo[i]),
                                        "high": float(hi[i]),
-                                       "seconds_per_move": float(per_move[i])}
+                                       "seconds_per_move": None if stopped
+                                       else float(per_move[i])}
                                    for i, x in enumerate(names)}}, f, indent=1)
     if args.plot:
         plot(args.plot, [names[i] for i in order], ratings[order], lo[order], hi[order],
              per_move[order], args.rules)
         print(f"plot written to {args.plot}")
+    if stopped:
+        sys.exit(130)
 
 
 def fmt_time(sec):
+    if math.isnan(sec):
+        return "-"
     if sec >= 1e-3:
         return f"{sec * 1e3:.1f} ms"
     return f"{sec * 1e6:.1f} us" if sec >= 1e-6 else f"{sec * 1e9:.0f} ns"
