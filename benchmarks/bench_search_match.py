@@ -183,16 +183,29 @@ def parser():
 
 
 def main(argv):
-    if argv[:1] == ["--serve"]:
-        return serve(argv[1])
-    if argv[:1] == ["--worker"]:
-        return worker(parser().parse_args(argv[2:]), int(argv[1]))
+    try:
+        if argv[:1] == ["--serve"]:
+            return serve(argv[1])
+        if argv[:1] == ["--worker"]:
+            return worker(parser().parse_args(argv[2:]), int(argv[1]))
+    except KeyboardInterrupt:               # (Ctrl-C at a terminal reaches every process)
+        sys.exit(130)
     args = parser().parse_args(argv)
     if not args.report:
         procs = [subprocess.Popen([sys.executable, os.path.abspath(__file__), "--worker",
                                    str(w)] + argv) for w in range(args.workers)]
-        for p in procs:
-            p.wait()
+        try:
+            for p in procs:
+                p.wait()
+        except KeyboardInterrupt:
+            for p in procs:                 # (a Ctrl-C to this process alone leaves the
+                p.terminate()               # workers playing)
+            for p in procs:
+                p.wait()
+            print(f"interrupted: the games finished are in {args.out}, which a rerun "
+                  f"resumes; the report below covers them", file=sys.stderr)
+            report(read(args.out), args)
+            sys.exit(130)
     report(read(args.out), args)
 
 
