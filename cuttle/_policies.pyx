@@ -18,7 +18,6 @@ from libc.stdint cimport uint32_t
 from cuttle._state cimport (State, CRules, Rng, MAX_MOVES, POL_RANDOM, POL_GREEDY,
                             POL_ISMCTS, POL_ISMCTS_RANDOM, POL_ISMCTS_INFER, POL_EXPERT,
                             POL_CARDS_AI, MOVE_NO_MEMORY, is_search)
-from cuttle._state cimport reads_history as c_reads_history
 from cuttle._state cimport POLICY_SHIFT as C_POLICY_SHIFT
 from cuttle._engine cimport gen_moves, apply_move
 from cuttle._search cimport tree_init, tree_clear, tree_drop, tree_advance, ismcts_move
@@ -31,12 +30,6 @@ POLICIES = {"random": (POL_RANDOM, False), "greedy": (POL_GREEDY, False),
             "ismcts-infer": (POL_ISMCTS_INFER, True), "expert": (POL_EXPERT, False),
             "cuttle.cards-ai": (POL_CARDS_AI, False)}   # reads hidden cards: a reference
 POLICY_SHIFT = C_POLICY_SHIFT   # a policy code is kind | iterations << POLICY_SHIFT
-
-
-def reads_history(int code):
-    """Whether the policy `code` weighs what it saw its opponent do (_state.pxd's
-    reads_history, for cuttle/policies.py)."""
-    return bool(c_reads_history(code))
 
 
 cdef uint32_t choose_move(State* s, const CRules* r, int policy, Rng* g,

@@ -27,22 +27,16 @@ ladder, not a fair opponent.
 from __future__ import annotations
 
 import threading
-from typing import TYPE_CHECKING
 
 from ._decide import decide, search_trees
 from ._policies import POLICIES, POLICY_SHIFT
-from ._policies import reads_history as _code_reads_history
+from .game import Game, check_game
 from .moves import Move
 from .seeding import check_seed, derive, seed_or_new
 from .threads import check_threads
-from .game import check_game
 
-if TYPE_CHECKING:
-    from .game import Game
-
-__all__ = ["Bot", "DEFAULT_ISMCTS_ITERATIONS", "HISTORY_POLICIES", "MAX_ISMCTS_ITERATIONS",
-           "PLAIN_POLICIES", "POLICY_NAMES", "is_search", "policy_code", "policy_name",
-           "reads_history"]
+__all__ = ["Bot", "DEFAULT_ISMCTS_ITERATIONS", "MAX_ISMCTS_ITERATIONS", "PLAIN_POLICIES",
+           "POLICY_NAMES", "is_search", "policy_code", "policy_name"]
 
 DEFAULT_ISMCTS_ITERATIONS = 1000
 MAX_ISMCTS_ITERATIONS = 1_000_000
@@ -97,18 +91,6 @@ def is_search(name: str) -> bool:
 
 # The policies that do not search (random, greedy, expert): e.g. analyse's playouts.
 PLAIN_POLICIES = tuple(name for name in POLICIES if name not in _SEARCHES)
-# The searches that read the opponent from the moves they saw played: they need a bot
-# that follows the game (a Bot, a simulated game, VectorEnv's opponent), not a fresh
-# tree each decision (the core's reads_history, in _state.pxd, names them).
-HISTORY_POLICIES = tuple(name for name, (code, _) in POLICIES.items()
-                         if _code_reads_history(code))
-
-
-def reads_history(name: str) -> bool:
-    """Whether the policy `name` weighs what it saw the opponent do in this game
-    (ismcts-infer): played with a fresh tree at every decision it would see nothing and
-    play as plain ismcts.  ValueError for an unknown name."""
-    return _parse(name)[0] in HISTORY_POLICIES
 
 
 class Bot:
