@@ -93,6 +93,18 @@ extensions = [
 ]
 
 
+def c_folder():
+    """Where the generated C goes: one folder per interpreter, Cython, numpy and build
+    mode, so that no build compiles C that Cython wrote for other settings (CI builds the
+    oldest and newest Python side by side in one checkout; a debug build follows a
+    release one)."""
+    import Cython
+    mode = "asan" if SANITIZE else ("debug" if DEBUG else "release")
+    return os.path.join("build", "cython", f"py{sys.version_info[0]}{sys.version_info[1]}-"
+                        f"cython{Cython.__version__}-numpy{numpy.__version__}-{mode}-"
+                        f"{'omp' if omp_compile else 'serial'}")
+
+
 class BuildExt(build_ext):
     """Cythonize when the extensions are built, not whenever setup.py runs: an sdist or
     the package metadata need no C (and the sdist carries the .pyx, never generated C)."""
@@ -100,6 +112,7 @@ class BuildExt(build_ext):
     def finalize_options(self):
         self.distribution.ext_modules = cythonize(
             self.distribution.ext_modules, compiler_directives=directives, nthreads=JOBS,
+            build_dir=c_folder(),
             compile_time_env={"HAVE_OPENMP": bool(omp_compile)})
         super().finalize_options()
 
