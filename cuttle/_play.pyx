@@ -8,7 +8,7 @@ analysis seed for every move (common random numbers).  So every result depends o
 (seed, index), never on the thread count or how a run is cut into calls.
 """
 
-from libc.stdint cimport uint64_t, uint32_t, int8_t, int16_t, int32_t, int64_t
+from libc.stdint cimport uint64_t, uint32_t, uint8_t, int8_t, int16_t, int32_t, int64_t
 from libc.stdlib cimport malloc, calloc, free
 from cython.parallel cimport prange, threadid
 from cpython.mem cimport PyMem_Malloc, PyMem_Free
@@ -350,6 +350,29 @@ cdef dict batch_result(Batch* b, kept, bint tally):
             "pairs": out_pairs, "rows": kept}
 
 
+MAX_SALVAGED_ROWS = 1 << 20   # game rows kept to salvage an interrupted search batch
+
+
+class BatchInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped `play_units`: its first `done` units had finished, and `rows` are
+    their per-game rows (one dict per rule set, in new_rows' layout, cut to those
+    units), from which the caller can still count them.  Raised from the signal
+    handler's KeyboardInterrupt, so that code that knows nothing of it sees Ctrl-C."""
+
+    def __init__(self, done, rows):
+        super().__init__(done, rows)
+        self.done, self.rows = done, rows
+
+    def __str__(self):
+        return f"interrupted after {self.done:,} units of a batch"
+
+
+def cut_rows(rows, Py_ssize_t units, int slots=1):
+    """The first `units` units' part of rows in new_rows' layout."""
+    games = units * max(slots, 1)
+    return {k: v[:units] if k.startswith("m_") else v[:games] for k, v in rows.items()}
+
+
 def play_units(rule_sets, Py_ssize_t start, Py_ssize_t count, uint64_t seed, int policy_a,
                int policy_b, bint swap_seats=True, int threads=0,
                int max_moves=GAME_MOVE_CAP, int need=0, int slots=1, bint keep_rows=False,
@@ -364,13 +387,19 @@ def play_units(rule_sets, Py_ssize_t start, Py_ssize_t count, uint64_t seed, int
     match_games], "pairs": {(i, j): {table, diffs}} for i < j, "rows": None or, with
     keep_rows, one dict of arrays per rule set (new_rows says which)}.
     tally=False skips the tallies ("tallies" is None, "pairs" empty): rows only.
-    MemoryError if a search could not allocate its tree."""
+    MemoryError if a search could not allocate its tree.  Ctrl-C of a batch where a
+    player searches (whose units take seconds) raises BatchInterrupted with the rows of
+    the units finished before the first one that did not (rows are kept for that when
+    they fit in MAX_SALVAGED_ROWS); otherwise the handler's KeyboardInterrupt."""
     cdef Batch b
     cdef Run run
     cdef Stop stop
     cdef volatile int no_memory = 0
-    cdef Py_ssize_t k, i
+    cdef Py_ssize_t k, i, done
     cdef int grain
+    cdef bint search = is_search(policy_a) or is_search(policy_b)
+    cdef uint8_t[::1] finished = None
+    cdef uint8_t* fin = NULL
     check_units(start, count, len(rule_sets), need, slots)
     run.seed, run.start, run.pol_a, run.pol_b = seed, start, policy_a, policy_b
     run.swap, run.max_moves, run.need, run.slots = swap_seats, max_moves, need, slots
@@ -380,23 +409,39 @@ def play_units(rule_sets, Py_ssize_t start, Py_ssize_t count, uint64_t seed, int
     try:
         for i in range(b.n_rules):
             b.rs[i] = rule_sets[i].c_fields()
-        if keep_rows:
+        # A search batch's finished units outlive a Ctrl-C: each is marked when it ends
+        # with the batch not stopped (so no search of it was cut short), and its rows
+        # are kept to count the run of them from the first unit.
+        if search and count * max(slots, 1) * b.n_rules <= MAX_SALVAGED_ROWS:
+            finished = np.zeros(count, np.uint8)
+            fin = &finished[0]
+        if keep_rows or fin != NULL:
             kept = [new_rows(count, slots, need > 0) for i in range(b.n_rules)]
             for i in range(b.n_rules):
                 set_rows(&b.rows[i], kept[i], need)
         # Units handed out 64 at a time (cheap games), one at a time when a player
         # searches: a search chunk holds a few units, which 64 would give to one thread.
-        grain = 1 if (is_search(policy_a) or is_search(policy_b)) else 64
+        grain = 1 if search else 64
         stop_start(&stop)
         for k in prange(count, nogil=True, num_threads=b.threads, schedule="dynamic",
                         chunksize=grain):
             if not stop_enter(&stop):
                 play_unit_all_rules(&b, &run, k, threadid())
+                if fin != NULL and not stop.stopped:
+                    fin[k] = 1
             stop_leave()
-        stop_finish(&stop)
+        try:
+            stop_finish(&stop)
+        except KeyboardInterrupt:
+            if fin == NULL:
+                raise
+            done = 0
+            while done < count and fin[done]:
+                done += 1
+            raise BatchInterrupted(done, [cut_rows(r, done, slots) for r in kept])
         if no_memory:
             raise MemoryError("no memory for a search tree")
-        return batch_result(&b, kept, tally)
+        return batch_result(&b, kept if keep_rows else None, tally)
     finally:
         batch_free(&b)
 

@@ -37,7 +37,9 @@ are played.  ``keep_games=True`` also keeps one row per game (``res.winner``,
 Results of disjoint ranges of one run merge: ``a.merge(b)``, ``a + b``, ``sum([...])``.
 
 **Interruption.**  Ctrl-C stops the run within a second and raises `Interrupted` (a
-`KeyboardInterrupt`) whose ``result`` is the merged result of the chunks that finished.
+`KeyboardInterrupt`) whose ``result`` is the merged result of the chunks that finished
+and, where a chunk's units take long (a searching player, or a Python one), of the
+units of the cut chunk that finished before the first one that did not.
 
 **A cluster.**  ``client=`` a `dask.distributed.Client` plays the chunks on the cluster
 (see `cuttle.simulation.cluster`); the result is identical to a local run's.
@@ -176,7 +178,8 @@ def simulate(n_games: int, rules: Rules | str | None = None,
     (matches) start .. start+n_games-1 of the run instead of the first ones (a later
     part of a longer run; results of disjoint parts merge).
 
-    Ctrl-C raises `Interrupted`, whose ``result`` holds the finished chunks.
+    Ctrl-C raises `Interrupted`, whose ``result`` holds the finished games (see the
+    module's notes).
     """
     n = check_count(n_games, "n_games", MAX_UNITS)
     start = _check_start(start, n)

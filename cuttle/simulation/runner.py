@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._core import END_NAMES
-from .._play import new_rows, play_units
+from .._play import BatchInterrupted, cut_rows, new_rows, play_units
 from ..errors import IllegalMoveError, Interrupted
 from ..files import CsvFile
 from ..game import Game
@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from ..rules import Rules
     from .players import Player
 
-__all__ = ["Chunks", "GamesCsv", "Plan", "collect", "play_chunk",
+__all__ = ["ChunkInterrupted", "Chunks", "GamesCsv", "Plan", "collect", "play_chunk",
            "run_local"]
 
 MOVE_CAP = END_NAMES.index("move_cap")
@@ -57,7 +57,8 @@ def _done(result) -> int:
     """Units (games, or matches) a partial result covers."""
     if result is None:
         return 0
-    return result.n_games if result.match is None else result.n_matches
+    one = getattr(result, "results", (result,))[0]       # (a comparison's: the same units)
+    return one.n_games if one.match is None else one.n_matches
 
 
 class Plan:
@@ -131,51 +132,102 @@ class Plan:
         return ComparisonResult(results, pairs, self.labels, self.confidence)
 
 
+class ChunkInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped a chunk after its first `count` units had finished: `part` is
+    their result (None if none had), which the run keeps."""
+
+    def __init__(self, count: int, part: SimulationResult | ComparisonResult | None):
+        super().__init__(count, part)
+        self.count, self.part = count, part
+
+    def __str__(self):
+        return f"interrupted after {self.count:,} units of a chunk"
+
+
 def play_chunk(plan: Plan, start: int, count: int) -> SimulationResult | ComparisonResult:
     """Play units start .. start+count-1 of `plan`'s run: its result (a SimulationResult,
-    or a ComparisonResult for several rule sets), timed."""
+    or a ComparisonResult for several rule sets), timed.  Ctrl-C raises ChunkInterrupted
+    with the units finished before it, when the chunk could keep them (a searching
+    player's, or Python players')."""
     t = time.perf_counter()
-    if plan.native:
-        raw = play_units(plan.rule_sets, start, count, plan.seed, plan.codes[0],
-                         plan.codes[1], plan.alternate_seats, plan.threads, plan.max_moves,
-                         plan.need, plan.slots, plan.keep_rows)
-    else:
-        raw = tallies_from_rows([python_rows(plan, rules, start, count)
-                                 for rules in plan.rule_sets], plan.need)
-        if not plan.keep_rows:
-            raw["rows"] = None
+    try:
+        if plan.native:
+            raw = play_units(plan.rule_sets, start, count, plan.seed, plan.codes[0],
+                             plan.codes[1], plan.alternate_seats, plan.threads,
+                             plan.max_moves, plan.need, plan.slots, plan.keep_rows)
+        else:
+            raw = tallies_from_rows(_python_rows_all(plan, start, count), plan.need)
+    except BatchInterrupted as e:
+        part = None
+        if e.done:
+            part = plan.result(_raw(plan, tallies_from_rows(e.rows, plan.need)), start,
+                               e.done, time.perf_counter() - t)
+        raise ChunkInterrupted(e.done, part) from None
+    if not plan.native:
+        raw = _raw(plan, raw)
     return plan.result(raw, start, count, time.perf_counter() - t)
+
+
+def _raw(plan: Plan, raw: dict[str, Any]) -> dict[str, Any]:
+    """play_units' output from rows, without them unless the plan keeps rows."""
+    return raw if plan.keep_rows else {**raw, "rows": None}
 
 
 # ---------------------------------------------------------------------------------------
 # Games played in Python (callable players), in the core's rows format.
 
+def _python_rows_all(plan: Plan, start: int, count: int) -> list[dict[str, np.ndarray]]:
+    """python_rows under each rule set in turn; Ctrl-C raises BatchInterrupted with the
+    units every rule set had finished."""
+    out = []
+    for rules in plan.rule_sets:
+        try:
+            out.append(python_rows(plan, rules, start, count))
+        except BatchInterrupted as e:
+            raise BatchInterrupted(e.done, [cut_rows(r, e.done, plan.slots)
+                                            for r in out] + e.rows) from None
+    return out
+
+
 def python_rows(plan: Plan, rules: Rules, start: int, count: int) -> dict[str, np.ndarray]:
     """Rows of units start.. under `rules`, as play_units(keep_rows=True) returns them;
-    a match plays only the games it needs (the others have winner -2)."""
-    slots, need = plan.slots, plan.need
-    rows: dict[str, np.ndarray] = new_rows(count, slots, need > 0)
+    a match plays only the games it needs (the others have winner -2).  Ctrl-C raises
+    BatchInterrupted with the units finished before it."""
+    rows: dict[str, np.ndarray] = new_rows(count, plan.slots, plan.need > 0)
     funcs = [p.python_func() for p in plan.players]
-    if not need:
-        for k in range(count):
-            play_python_game(rules, plan.seed, start + k, funcs, plan.alternate_seats,
-                             plan.max_moves, rows, k)
-        return rows
-    for j in range(count):
-        wins = [0, 0]
-        for s in range(slots):
-            k = j * slots + s
-            play_python_game(rules, plan.seed, (start + j) * slots + s, funcs,
-                             plan.alternate_seats, plan.max_moves, rows, k)
-            rows["m_games"][j] = s + 1
-            w = rows["winner"][k]
-            if w >= 0:
-                wins[w] += 1
-                if wins[w] >= need:
-                    rows["m_winner"][j] = w
-                    break
-        rows["m_first"][j] = rows["first"][j * slots]
-        rows["m_wins"][j] = wins
+    j = 0
+    try:
+        for j in range(count):
+            if plan.need:
+                _play_python_match(plan, rules, start + j, funcs, rows, j)
+            else:
+                play_python_game(rules, plan.seed, start + j, funcs, plan.alternate_seats,
+                                 plan.max_moves, rows, j)
+    except KeyboardInterrupt:
+        raise BatchInterrupted(j, [cut_rows(rows, j, plan.slots)]) from None
+    return rows
+
+
+def _play_python_match(plan: Plan, rules: Rules, unit: int,
+                       funcs: Sequence[Callable[[Game, random.Random], Move | str | int]],
+                       rows: dict[str, np.ndarray], j: int) -> None:
+    """Match `unit` (its games in index order until a player has `need` wins), written
+    to rows' unit `j`."""
+    slots, need = plan.slots, plan.need
+    wins = [0, 0]
+    for s in range(slots):
+        k = j * slots + s
+        play_python_game(rules, plan.seed, unit * slots + s, funcs, plan.alternate_seats,
+                         plan.max_moves, rows, k)
+        rows["m_games"][j] = s + 1
+        w = rows["winner"][k]
+        if w >= 0:
+            wins[w] += 1
+            if wins[w] >= need:
+                rows["m_winner"][j] = w
+                break
+    rows["m_first"][j] = rows["first"][j * slots]
+    rows["m_wins"][j] = wins
     return rows
 
 
@@ -282,12 +334,17 @@ def collect(parts: Iterator[tuple[int, SimulationResult | ComparisonResult]], pl
         for count, part in parts:
             if sink is not None:
                 sink.write(part)
-            if not plan.keep_games:
-                part = part.without_games()
-            merged = part if merged is None else merged.merge(part)
+            merged = _merge(merged, part, plan)
             bar.update(count)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as e:
         _stop(parts, cancel)
+        if isinstance(e, ChunkInterrupted) and e.part is not None:
+            # The units of the interrupted chunk that had finished (the next ones in
+            # index order: chunks run one at a time where they are kept).
+            if sink is not None:
+                sink.write(e.part)
+            merged = _merge(merged, e.part, plan)
+            bar.update(e.count)
         bar.close()
         if sink is not None:
             sink.close(ok=True)     # the rows of the finished chunks: the partial result
@@ -304,6 +361,13 @@ def collect(parts: Iterator[tuple[int, SimulationResult | ComparisonResult]], pl
     if sink is not None:
         sink.close()
     return merged.with_elapsed(time.perf_counter() - t0)
+
+
+def _merge(merged, part, plan):
+    """The run so far with a finished chunk added."""
+    if not plan.keep_games:
+        part = part.without_games()
+    return part if merged is None else merged.merge(part)
 
 
 def _stop(parts, cancel):

@@ -263,6 +263,8 @@ class _Result:
 _ARGS = {"cuttle.errors.Interrupted": (_Result(), 5, 10, "match"),
          "cuttle.variants.run.AtlasInterrupted": (_Result(), "r.jsonl"),
          "cuttle.simulation.results.GamesNotKept": ("per-game rows",),
+         "cuttle._play.BatchInterrupted": (2, []),
+         "cuttle.simulation.runner.ChunkInterrupted": (3, _Result()),
          "cuttle.web.sessions.WebError": (404, "no such game")}
 
 

@@ -274,3 +274,38 @@ def test_ctrl_c_stops_a_batch_whose_polling_thread_waits_for_the_others():
     """)
     assert p.stdout.splitlines() == ["interrupted soon", "handled", "returned"], \
         p.stdout + p.stderr
+
+
+@pytest.mark.parametrize("run", ["simulate", "compare", "matches"])
+def test_ctrl_c_inside_a_search_chunk_keeps_its_finished_games(run):
+    # One fixed chunk of search games, cut by Ctrl-C after a second: the games finished
+    # (or matches) before the first one that was not are kept, and are exactly those
+    # games (a fresh run of that many gives the same statistics).
+    p = run_python(f"""
+        import os, signal, threading
+        import cuttle
+        kind = {run!r}
+        players = ("ismcts:300", "greedy")
+        def play(n, chunk):
+            if kind == "compare":
+                r = cuttle.compare(["classic", "quick"], n, players=players, seed=4,
+                                   threads=2, progress=False, chunk_size=chunk)
+                return r, r.pairs, [x.tally for x in r.results]
+            r = cuttle.simulate(n, players=players, seed=4, threads=2, progress=False,
+                                chunk_size=chunk, match="best_of_3" if kind == "matches" else None)
+            return r, r.tally, r.n_matches if kind == "matches" else None
+        threading.Timer(1.5, os.kill, (os.getpid(), signal.SIGINT)).start()
+        try:
+            play(400, 10_000)
+            print("not interrupted")
+        except cuttle.Interrupted as e:
+            part = e.result
+            assert part is not None and e.done > 0, e
+            n = part.n_matches if kind == "matches" else part.n_games
+            assert n == e.done and 0 < n < 400 and part.ranges == ((0, n),), (n, part.ranges)
+            full = play(n, n)
+            got = (part.pairs, [x.tally for x in part.results]) if kind == "compare" else \\
+                (part.tally, part.n_matches if kind == "matches" else None)
+            print("kept", "equal" if got == full[1:] else f"different {{got}} {{full[1:]}}")
+    """)
+    assert p.stdout.strip() == "kept equal", p.stdout + p.stderr

@@ -262,6 +262,39 @@ def test_python_players_interrupted():
     assert "interrupted after 0 of 10 games" in str(info.value)
 
 
+@pytest.mark.parametrize("match", [None, "best_of_3"])
+def test_python_players_interrupted_inside_a_chunk_keep_the_finished_units(match):
+    # Ctrl-C while the second rule set plays its 7th unit of one chunk of 50 (rule sets
+    # play a chunk in turn): the first 6 units, under both rule sets, are kept, and are
+    # those units exactly.
+    calls = {"n": 0, "stop": None}
+
+    def player(game, rng):
+        calls["n"] += 1
+        if calls["n"] == calls["stop"]:
+            raise KeyboardInterrupt
+        return rand(game, rng)
+
+    def decisions(rules, n):
+        calls["n"] = 0
+        cuttle.simulate(n, rules, players=(player, "random"), seed=2, progress=False,
+                        match=match)
+        return calls["n"]
+
+    calls["stop"] = decisions("classic", 50) + decisions("quick", 6) + 1
+    calls["n"] = 0
+    with pytest.raises(Interrupted) as info:
+        cuttle.compare(["classic", "quick"], 50, players=(player, "random"), seed=2,
+                       progress=False, chunk_size=10_000, match=match)
+    part = info.value.result
+    assert info.value.done == 6 and part.ranges == ((0, 6),)
+    calls["stop"] = None
+    first = cuttle.compare(["classic", "quick"], 6, players=(player, "random"), seed=2,
+                           progress=False, match=match)
+    assert part.pairs == first.pairs
+    assert [r.tally for r in part.results] == [r.tally for r in first.results]
+
+
 def test_a_search_players_first_chunk_is_small_so_ctrl_c_keeps_its_games():
     # A game of a search takes a tenth of a second or more: the adaptive chunks start at
     # 2 games per thread (not 64, the start for the other policies), so an interrupted
