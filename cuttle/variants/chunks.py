@@ -11,7 +11,9 @@ against its base preset is exactly the atlas's record of that variant.
 `ChunkPlayer.records(chunk, wanted)` returns the records of one chunk: those the file
 holds are read (checked against the engine fingerprint when playing), the others played
 in one `cuttle.compare` call over the rule sets they involve (the same games: game
-``chunk * chunk_size + i`` of the seeded run) and appended to the file at once.
+``chunk * chunk_size + i`` of the seeded run) and appended to the file at once.  Ctrl-C
+inside a chunk appends the games it had finished as parts of those records, and the
+next run plays only the rest of the chunk.
 """
 
 from __future__ import annotations
@@ -67,7 +69,8 @@ def first_chunk(stage: int, chunk_size: int) -> int:
 class RunInterrupted(Interrupted):
     """Ctrl-C stopped a run that keeps its chunks in a results file (an atlas, a balance
     search): `result` is the run so far, `done` the chunk records it played, `path` the
-    results file (None without one), which holds every finished chunk."""
+    results file (None without one), which holds every finished chunk and the finished
+    games of the chunk Ctrl-C cut short."""
 
     def __init__(self, result: Any, path: str | None = None):
         # done: the records (chunks of games under one rule set) this run played
@@ -77,7 +80,7 @@ class RunInterrupted(Interrupted):
     def __str__(self):
         s = f"interrupted after playing {self.done:,} chunk records"
         if self.path:
-            s += (f"; every finished chunk is in {self.path}: run the same command again "
+            s += (f"; every finished game is in {self.path}: run the same command again "
                   f"to continue")
         return s
 
@@ -145,29 +148,64 @@ class ChunkPlayer:
                                    f"results file)") from None
 
     def _play(self, chunk, missing, progress):
+        # Records that an earlier Ctrl-C cut short have their first games in the file:
+        # only the rest of the chunk is played, records as far along together.
+        parts = {r: self._read_part(*r, chunk) for r in missing}
+        by_start: dict[int, list[Record]] = {}
+        for r in missing:
+            by_start.setdefault(0 if parts[r] is None else parts[r][0], []).append(r)
+        out = {}
+        for start, group in sorted(by_start.items()):
+            out.update(self._play_from(chunk, start, group, parts, progress))
+        return out
+
+    def _read_part(self, ref, rules, chunk):
+        if self.store is None:
+            return None
+        return self.store.get_part(self.key(ref, rules, chunk), self._engine(ref, rules))
+
+    def _play_from(self, chunk, start, missing, parts, progress):
+        """Play the games start.. of chunk `chunk` for the records `missing` (whose
+        first `start` games are `parts`), write them, and return them whole; Ctrl-C
+        writes the games finished as parts and raises."""
         order = list(dict.fromkeys(r for pair in missing for r in pair))
+        n = self.chunk_size - start
         kw = dict(players=self.players, seed=self.seed, threads=self.threads,
                   swap_seats=False, max_moves=self.max_moves, client=self.client,
-                  start=chunk * self.chunk_size, progress=progress or False)
+                  start=chunk * self.chunk_size + start, progress=progress or False)
         t0 = time.perf_counter()
+        stop = None
+        try:
+            res = simulate(n, order[0], **kw) if len(order) == 1 else compare(order, n, **kw)
+        except Interrupted as e:
+            if e.result is None:
+                raise
+            res, stop, n = e.result, e, e.done
+        finally:
+            self.seconds += time.perf_counter() - t0
+        self.games += n * len(order)
         if len(order) == 1:
-            tallies, pairs = [simulate(self.chunk_size, order[0], **kw).tally], {}
+            tallies, pairs = [res.tally], {}
         else:
-            cmp = compare(order, self.chunk_size, **kw)
-            tallies, pairs = [r.tally for r in cmp.results], cmp.pairs
-        self.games += self.chunk_size * len(order)
-        self.seconds += time.perf_counter() - t0
+            tallies, pairs = [r.tally for r in res.results], res.pairs
         out = {}
         for ref, rules in missing:
             i, j = order.index(ref), order.index(rules)
             pair = None if i == j else (pairs[(i, j)] if i < j else pairs[(j, i)].reversed())
-            out[(ref, rules)] = (tallies[j], pair)
+            tally = tallies[j]
+            if parts[(ref, rules)] is not None:
+                _, before, before_pair = parts[(ref, rules)]
+                tally = before + tally
+                pair = None if pair is None else before_pair + pair
+            out[(ref, rules)] = (tally, pair)
         if self.store is not None:
             by_engine: dict[str | None, list] = {}
             for ref, rules in missing:
                 by_engine.setdefault(self._engine(ref, rules), []).append(
-                    (self.key(ref, rules, chunk), *out[(ref, rules)]))
+                    (self.key(ref, rules, chunk), start + n, *out[(ref, rules)]))
             for engine, records in by_engine.items():
-                self.store.put(records, engine)
+                self.store.put_parts(records, engine)
+        if stop is not None:
+            raise stop
         self.played += len(missing)
         return out

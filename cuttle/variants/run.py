@@ -289,30 +289,33 @@ class _GroupRun:
     def run(self, store, client, status, play):
         if store is not None and play:
             self.engine = self.fingerprint()
-        self.play_variants(store, client, status, play)
-        if self.config.interactions and all(r.status in (CONVERGED, CAPPED)
-                                            for r in self.runs):
-            self.play_interactions(store, client, status, play)
+        p = self.pairing
+        # The base's and the variants' records are keyed by the base preset's name: a
+        # record against Rules(base) is the atlas's (see ChunkPlayer).
+        player = ChunkPlayer(store, p.players, self.config.seed, self.config.max_moves,
+                             p.chunk_size, threads=self.config.threads, client=client,
+                             engine=self.engine, play=play)
+        try:
+            self.play_variants(store, player, status, play)
+            if self.config.interactions and all(r.status in (CONVERGED, CAPPED)
+                                                for r in self.runs):
+                self.play_interactions(player, status)
+        finally:
+            self.played = player.played
 
-    def play_interactions(self, store, client, status, play):
+    def play_interactions(self, player, status):
         """The interactions of the variants with the clearest score shifts."""
         conf = self.config.confidence
         shifts = [(r.variant, score_shift(r.tally, r.pair, conf)) for r in self.runs]
         clear = clear_changes(shifts, self.config.interactions)
         self.interactions = [Interaction(self.base, a, b, ab, conf)
                              for a, b, ab in pairs_of(clear, self.base)]
-        p = self.pairing
-        player = ChunkPlayer(store, p.players, self.config.seed, self.config.max_moves,
-                             p.chunk_size, threads=self.config.threads, client=client,
-                             engine=self.engine, play=play)
-        info = {"players": p.players, "base": self.base.preset}
-        try:
-            measure(self.interactions, player, target=2 * p.target, max_chunks=p.max_chunks,
-                    status=lambda d: status(dict(info, **d), final=bool(d.get("finished"))))
-        finally:
-            self.played += player.played
+        info = {"players": self.pairing.players, "base": self.base.preset}
+        measure(self.interactions, player, target=2 * self.pairing.target,
+                max_chunks=self.pairing.max_chunks,
+                status=lambda d: status(dict(info, **d), final=bool(d.get("finished"))))
 
-    def play_variants(self, store, client, status, play):
+    def play_variants(self, store, player, status, play):
         while True:
             active = [r for r in self.runs if r.status == PLAYING]
             if store is not None and not play:
@@ -326,57 +329,21 @@ class _GroupRun:
                 return
             info = {"players": self.pairing.players, "base": self.base.preset,
                     "chunk": self.chunks, "playing": len(active), "variants": len(self.runs)}
-            got = self.chunk(self.chunks, active, store, client, play, status, info)
+            wanted = [(self.base, self.base)] + [(self.base, r.variant.rules) for r in active]
+            got = player.records(self.chunks, wanted, lambda done, total: status(
+                dict(info, done=done, count=total)))
             if got is None:                  # not playing, and the file lacks the chunk
                 for r in active:
                     r.status = UNFINISHED
                 return
-            base_tally, parts = got
-            self.base_tally = self.base_tally + base_tally
+            self.base_tally = self.base_tally + got[wanted[0]][0]
             self.chunks += 1
-            for r, (tally, pair) in zip(active, parts):
+            for r, w in zip(active, wanted[1:]):
+                tally, pair = got[w]
                 r.add(tally, pair, self.base_tally)
                 r.decide(self.pairing, self.config.confidence)
             status(dict(info, playing=sum(r.status == PLAYING for r in self.runs),
                         finished=True), final=True)
-
-    def chunk(self, c, active, store, client, play, status, info):
-        """(base tally, [(tally, pair)] per active variant) of chunk c, read from the
-        store or played (and stored); None if missing and not playing."""
-        keys = [self.key(self.base, c)] + [self.key(r.variant.rules, c) for r in active]
-        have = {}
-        if store is not None:
-            for k in keys:
-                got = store.get(k, self.engine)
-                if got is not None:
-                    have[k] = got
-        missing = [i for i, k in enumerate(keys) if k not in have]
-        if missing and not play:
-            return None
-        if missing:
-            rule_sets = [self.base] + [active[i - 1].variant.rules for i in missing if i]
-            tallies, pairs = self.play_chunk(rule_sets, c, client, status, info)
-            new = [(keys[0], tallies[0], None)]
-            new += [(keys[i], t, p) for i, t, p in zip([i for i in missing if i],
-                                                         tallies[1:], pairs)]
-            if store is not None:
-                store.put(new, self.engine)
-            self.played += sum(k not in have for k, _, _ in new)
-            for k, t, p in new:
-                have.setdefault(k, (t, p))
-        return have[keys[0]][0], [have[k] for k in keys[1:]]
-
-    def play_chunk(self, rule_sets, c, client, status, info):
-        size = self.pairing.chunk_size
-        kw = dict(players=self.pairing.players, seed=self.config.seed,
-                  threads=self.config.threads, swap_seats=False,
-                  max_moves=self.config.max_moves, client=client, start=c * size,
-                  progress=lambda done, total: status(dict(info, done=done, count=total)))
-        if len(rule_sets) == 1:
-            return [simulate(size, rule_sets[0], **kw).tally], []
-        cmp = compare(rule_sets, size, **kw)
-        return ([r.tally for r in cmp.results],
-                [cmp.pairs[(0, j)] for j in range(1, len(rule_sets))])
 
     def result(self):
         p, conf = self.pairing, self.config.confidence

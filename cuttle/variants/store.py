@@ -19,10 +19,15 @@ played, since their games would differ from the new ones.  The targets, caps and
 level are not part of the key: they only decide which chunks a run needs, so a later
 run with a tighter target reuses every chunk and plays only the missing ones.
 
+A record whose "games" stop short of the chunk's end (``[60000, 60740]``) is a *part*:
+the first games of a chunk that Ctrl-C cut short.  A run continuing the file plays only
+the chunk's other games, and writes the whole record once it has them; of several parts
+of a chunk the longest counts, and a whole record makes them moot.
+
 Lines of other configurations (another seed, other players, ...) are kept and ignored:
 one file may hold several runs.  A file whose first line is not the header is refused
 (it is not ours to append to).  A half-written last line (a run killed while writing)
-is dropped; a damaged line elsewhere, or two different records for the same chunk, make
+is dropped; a damaged line elsewhere, or two different records for the same games, make
 the file refused with the line number.  One run at a time may write a file (a lock).
 
 Every loaded tally is checked for consistency, not only for shape: its end reasons
@@ -259,9 +264,18 @@ def _record_key(rec):
         raise ValueError("bad key fields")
     key = chunk_key(*(rec[k] for k in KEY_FIELDS))
     lo, hi = key[-1] * key[-2], (key[-1] + 1) * key[-2]
-    if rec["games"] != [lo, hi]:
-        raise ValueError(f"games must be [{lo}, {hi}] for chunk {key[-1]}")
+    games = rec["games"]
+    if not (isinstance(games, list) and len(games) == 2 and games[0] == lo and
+            isinstance(games[1], int) and not isinstance(games[1], bool) and
+            lo < games[1] <= hi):
+        raise ValueError(f"games must be [{lo}, {hi}] for chunk {key[-1]} (or [{lo}, n], "
+                         f"n below {hi}, for the first games of a chunk cut short)")
     return key
+
+
+def _games(rec):
+    """How many games a valid record holds."""
+    return rec["games"][1] - rec["games"][0]
 
 
 def _tallies(rec):
@@ -313,6 +327,8 @@ class Store:
         self.write = write
         self.notes: list[str] = []
         self.index: dict[ChunkKey, tuple[int, int]] = {}     # key -> (offset, line number)
+        # A chunk cut short: key -> (offset, line number, games) of its longest part.
+        self.parts: dict[ChunkKey, tuple[int, int, int]] = {}
         self.lines = 0
         if not write and not os.path.exists(self.path):
             raise ResultsFileError(f"no results file {self.path!r}")
@@ -381,7 +397,7 @@ class Store:
                 if lineno == 1 and not HEADER.startswith(raw):
                     _parse(raw.decode("utf-8", "replace"), 1, self.path)   # foreign: refused
                 try:
-                    key, _ = _parse(raw.decode("utf-8"), lineno, self.path)
+                    key, rec = _parse(raw.decode("utf-8"), lineno, self.path)
                 except (ResultsFileError, UnicodeDecodeError):
                     self._drop_tail(offset, lineno)
                     break
@@ -393,10 +409,10 @@ class Store:
                     text = raw.decode("utf-8")
                 except UnicodeDecodeError:
                     text = "\ufffd"
-                key, _ = _parse(text, lineno, self.path)
+                key, rec = _parse(text, lineno, self.path)
             offset += len(raw)
             if key is not None:
-                self._add(key, offset - len(raw), lineno)
+                self._add(key, offset - len(raw), lineno, _games(rec))
                 f.seek(offset)
             self.lines = lineno
         if self.lines == 0 and self.write:
@@ -413,16 +429,25 @@ class Store:
             except OSError as e:
                 raise self._error(e) from None
 
-    def _add(self, key, offset, lineno):
+    def _add(self, key, offset, lineno, games):
+        if games < key[-2]:                 # a part: the longest one counts
+            seen = self.parts.get(key)
+            if seen is not None and seen[2] == games:
+                self._same(seen[0], seen[1], offset, lineno, f" (its first {games:,} games)")
+            if seen is None or seen[2] < games:
+                self.parts[key] = (offset, lineno, games)
+            return
         if key in self.index:
-            first = self._read(self.index[key][0])
-            again = self._read(offset)
-            if first != again:
-                raise ResultsFileError(f"{self.path}: lines {self.index[key][1]} and {lineno} "
-                                       f"hold different results for the same chunk; the file "
-                                       f"is damaged")
+            self._same(*self.index[key], offset, lineno)
             return
         self.index[key] = (offset, lineno)
+
+    def _same(self, offset, lineno, again, again_lineno, which=""):
+        """Two lines for the same games must hold the same results."""
+        if self._read(offset) != self._read(again):
+            raise ResultsFileError(f"{self.path}: lines {lineno} and {again_lineno} hold "
+                                   f"different results for the same chunk{which}; the file "
+                                   f"is damaged")
 
     def _read(self, offset):
         self.f.seek(offset)
@@ -441,7 +466,19 @@ class Store:
         another engine."""
         if key not in self.index:
             return None
-        offset, lineno = self.index[key]
+        return self._record_tallies(key, *self.index[key], engine)
+
+    def get_part(self, key: ChunkKey, engine: str | None = None
+                 ) -> tuple[int, Tally, PairTally | None] | None:
+        """(games, Tally, PairTally or None) of the longest part of chunk `key` the file
+        holds (its first `games` games: a run cut short by Ctrl-C left them), or None
+        (none, or the whole chunk is there); `engine` as for `get`."""
+        if key in self.index or key not in self.parts:
+            return None
+        offset, lineno, games = self.parts[key]
+        return (games, *self._record_tallies(key, offset, lineno, engine))
+
+    def _record_tallies(self, key, offset, lineno, engine):
         rec = self._read(offset)
         if engine is not None and rec.get("engine") != engine:
             raise ResultsFileError(
@@ -460,28 +497,35 @@ class Store:
         """Append records (key, Tally, PairTally or None) as one write, flushed to disk,
         with the `engine` fingerprint that played them; records already in the file are
         skipped."""
+        self.put_parts([(key, key[-2], tally, pair) for key, tally, pair in records], engine)
+
+    def put_parts(self, records: Iterable[tuple[ChunkKey, int, Tally, PairTally | None]],
+                  engine: str | None = None) -> None:
+        """`put` for records (key, games, Tally, PairTally or None) of a chunk's first
+        `games` games (all of them: a whole record); records the file already holds as
+        many games of, or more, are skipped."""
         if not self.write:
             raise ValueError("this results file was opened for reading only")
         out, new = [], []
-        for key, tally, pair in records:
-            if key in self.index:
+        for key, games, tally, pair in records:
+            if key in self.index or games <= self.parts.get(key, (0, 0, 0))[2]:
                 continue
             rec = dict(zip(KEY_FIELDS, (key[0], key[1], list(key[2]), *key[3:])))
-            rec["games"] = [key[-1] * key[-2], (key[-1] + 1) * key[-2]]
+            rec["games"] = [key[-1] * key[-2], key[-1] * key[-2] + games]
             rec["tally"] = tally_to_json(tally)
             rec["pair"] = None if pair is None else pair_to_json(pair)
             if engine is not None:
                 rec["engine"] = engine
             out.append(json.dumps(rec, separators=(",", ":")).encode() + b"\n")
-            new.append(key)
+            new.append((key, games))
         if not out:
             return
         self.f.seek(0, os.SEEK_END)
         offset = self.f.tell()
         self._append(b"".join(out), offset)
-        for key, line in zip(new, out):
+        for (key, games), line in zip(new, out):
             self.lines += 1
-            self.index[key] = (offset, self.lines)
+            self._add(key, offset, self.lines, games)
             offset += len(line)
 
     def close(self) -> None:

@@ -124,6 +124,50 @@ def test_a_run_stopped_and_resumed_is_one_run(small, tmp_path):
     assert "| four=draw | n/a |  | n/a | n/a |" in "\n".join(table_markdown(table))
 
 
+def test_ctrl_c_inside_a_chunk_keeps_its_finished_games(small, tmp_path):
+    # Chunks of 1,000 games played 64 or more at a time: Ctrl-C inside chunk 1 leaves
+    # its finished games in the file as parts, and the next run plays only the rest.
+    path = tmp_path / "atlas.jsonl"
+    seen = []
+
+    def stop_inside_chunk_1(info):
+        seen.append(info)
+        if info.get("chunk") == 1 and info.get("done"):
+            raise KeyboardInterrupt
+
+    with pytest.raises(AtlasInterrupted):
+        atlas(results=str(path), progress=stop_inside_chunk_1, **SMALL)
+    rows = [json.loads(x) for x in path.read_text().splitlines()[1:]]
+    parts = [r for r in rows if r["games"][1] - r["games"][0] < r["chunk_size"]]
+    done = seen[-1]["done"]
+    assert parts and {(r["chunk"], r["games"][1] - r["games"][0]) for r in parts} == {(1, done)}
+    assert len(parts) == 1 + seen[-1]["playing"]        # the base and each variant playing
+    played = []
+    resumed = atlas(results=str(path), progress=played.append, **SMALL)
+    assert same(resumed, small)
+    first = next(i for i in played if i.get("chunk") == 1 and "count" in i)
+    assert first["count"] == 1000 - done                # only the rest of chunk 1
+    # A longer part of a chunk replaces a shorter one; a shorter or equal one is
+    # skipped; the same games with other results are refused.
+    store = Store(str(path), write=False)
+    key = next(k for k in store.index if k[-1] == 1)
+    assert store.get_part(key) is None                  # the whole chunk is there now
+    store.close()
+    text = path.read_text()
+    lines = text.splitlines(keepends=True)
+    part_line = next(x for x in lines[1:] if json.loads(x)["games"][1] % 1000)
+    rec = json.loads(part_line)
+    m = rec["tally"]["moments"]
+    m["score_a"], m["score_b"] = m["score_b"], m["score_a"]
+    path.write_text(text + json.dumps(rec) + "\n")
+    with pytest.raises(ResultsFileError, match="same chunk .its first"):
+        atlas(results=str(path), **SMALL)
+    for games in ([1000, 1000], [999, 1500], [1000, 2001], [1000, "7"]):
+        path.write_text(text + json.dumps({**json.loads(part_line), "games": games}) + "\n")
+        with pytest.raises(ResultsFileError, match="games must be"):
+            atlas(results=str(path), **SMALL)
+
+
 def test_damaged_and_foreign_files(small, tmp_path, monkeypatch):
     path = tmp_path / "a.jsonl"
     atlas(results=str(path), **SMALL)
