@@ -42,6 +42,12 @@ class Interrupted(KeyboardInterrupt):
         """How far the work got, as the JSON of a partial result says it."""
         return {"done": self.done, "requested": self.total, "unit": self.unit}
 
+    def note(self) -> str:
+        """How a file of the partial result says it is one (a page's or a plot's
+        subtitle, the label of a CSV's last row): "interrupted after 1,234 of 10,000
+        games: a partial run" (the description alone, without a subclass's advice)."""
+        return f"{Interrupted.__str__(self)}: a partial run"
+
     def __str__(self):
         of = "" if self.total is None else f" of {self.total:,}"
         plural = "es" if self.unit.endswith("ch") else "s"       # (matches)

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from os import PathLike
     from typing import TextIO
 
+    from ..errors import Interrupted
     from ..rules import Rules
     from ..simulation import PairTally
     from ..variants.interactions import Interaction
@@ -257,14 +258,18 @@ class BalanceResult:
         `cuttle.render.data`)."""
         return render("data", self)
 
-    def to_csv(self, path_or_file: str | PathLike[str] | TextIO) -> None:
-        """One row per candidate and figure."""
-        render("csv", self, path_or_file)
+    def to_csv(self, path_or_file: str | PathLike[str] | TextIO, *,
+               interrupted: Interrupted | None = None) -> None:
+        """One row per candidate and figure (`interrupted`: the Interrupted of a
+        partial run, said in a last row: `cuttle.render.csv`)."""
+        render("csv", self, path_or_file, interrupted=interrupted)
 
-    def plot(self, path: str | PathLike[str]) -> None:
+    def plot(self, path: str | PathLike[str], *,
+             interrupted: Interrupted | None = None) -> None:
         """Save the candidates' first-player scores against their length (a PNG, SVG or
-        PDF, by the name)."""
-        render("plot", self, path)
+        PDF, by the name; `interrupted`: a partial run's Interrupted, said above the
+        title)."""
+        render("plot", self, path, interrupted=interrupted)
 
     def __repr__(self):
         best = self.best()

@@ -167,17 +167,17 @@ def run_atlas(args: argparse.Namespace) -> int:
     pairings = _pairings(args)
     bases = _names(args.bases, "bases")
     seed = 1 if args.seed is None else args.seed
-    res, status = run_chunked(args, "atlas", lambda client: atlas(
+    res, status, stop = run_chunked(args, "atlas", lambda client: atlas(
         pairings, bases, seed=seed, results=args.results, max_moves=args.max_moves,
         confidence=args.confidence, threads=args.threads, client=client,
         progress=args.progress, play=not args.report_only, interactions=args.interactions))
     if args.report_only and res.n_games == 0:
         options.warn_nothing_reported("atlas", args.results)
-    write_outputs(args, res.markdown(), res.as_dict, res.to_csv)
+    write_outputs(args, res.markdown(), res.as_dict, res.to_csv, stop)
     if args.plot:
         try:
             os.makedirs(args.plot, exist_ok=True)
-            paths = res.plot(args.plot)
+            paths = res.plot(args.plot, interrupted=stop)
         except OSError as e:
             raise CommandError(f"cannot write the plots into {args.plot!r}: "
                                f"{e.strerror or e}") from None

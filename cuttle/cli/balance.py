@@ -176,7 +176,7 @@ def run_balance(args: argparse.Namespace) -> int:
     """`cuttle balance`: search, then write the tables and files; exit status."""
     _check_outputs(args)
     base = options.rules_from_options(args.base, [])
-    res, status = run_chunked(args, "balance", lambda client: balance(
+    res, status, stop = run_chunked(args, "balance", lambda client: balance(
         base, args.policy, k=args.k, flags=args.flags, exclude=args.exclude,
         deals=args.deals, max_draws=args.max_draws, moves=args.moves, budget=_budget(args),
         check=args.check, check_games=args.check_games, seed=args.seed,
@@ -186,12 +186,12 @@ def run_balance(args: argparse.Namespace) -> int:
     if args.report_only and res.n_games == 0:
         options.warn_nothing_reported("balance", args.results)
     write_outputs(args, res.markdown() if args.markdown == "-" else str(res), res.as_dict,
-                  res.to_csv)
+                  res.to_csv, stop)
     if args.markdown not in (None, "-"):
         _write(args.markdown, res.markdown())
     if args.html:
         save_html(args, balance_page(res))
-    save_plot(args, res)
+    save_plot(args, res, stop)
     return status
 
 

@@ -24,7 +24,6 @@ from .options import CommandError, UsageError
 
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from typing import TextIO
 
 __all__ = ["Cluster", "add_commands", "run_chunked", "save_plot", "write_outputs"]
 
@@ -130,13 +129,19 @@ def _check_outputs(args):
 
 
 def write_outputs(args: argparse.Namespace, table: str, as_dict: Callable[[], dict[str, Any]],
-                  to_csv: Callable[[TextIO], object]) -> None:
+                  to_csv: Callable[..., object], stop: Interrupted | None = None) -> None:
     """Print the table unless --json/--csv write to stdout; write the files (a file
-    that cannot be written completely is removed)."""
+    that cannot be written completely is removed).  `to_csv(file, interrupted=stop)`
+    writes the CSV; the files of an interrupted run (`stop`, the Interrupted) say how
+    far it got: the JSON's "interrupted" (`Interrupted.as_dict`), the CSV's last row."""
     if "-" not in (args.json, args.csv):
         print(table)
-    for path, write in ((args.json, lambda f: f.write(json.dumps(as_dict(), indent=2) + "\n")),
-                        (args.csv, to_csv)):
+
+    def json_text(f):
+        d = as_dict() if stop is None else {**as_dict(), "interrupted": stop.as_dict()}
+        f.write(json.dumps(d, indent=2) + "\n")
+    for path, write in ((args.json, json_text),
+                        (args.csv, lambda f: to_csv(f, interrupted=stop))):
         if path == "-":
             write(sys.stdout)
         elif path is not None:
@@ -180,14 +185,6 @@ def _interrupted(e):
     return e.result
 
 
-def _marked(as_dict, stop):
-    """as_dict, with the JSON saying how far an interrupted run got (`stop`, the
-    Interrupted), so that a file of a partial run says it is one."""
-    if stop is None:
-        return as_dict
-    return lambda: {**as_dict(), "interrupted": stop.as_dict()}
-
-
 def run_simulate(args: argparse.Namespace) -> int:
     """`cuttle simulate`: play the games and write the table and files; exit status."""
     _check_outputs(args)
@@ -204,29 +201,30 @@ def run_simulate(args: argparse.Namespace) -> int:
             res, status, stop = _interrupted(e), 130, e
     if res is not None:
         s = res.summary(args.confidence)
-        write_outputs(args, str(s), _marked(s.as_dict, stop), s.to_csv)
-        save_plot(args, s)
+        write_outputs(args, str(s), s.as_dict, s.to_csv, stop)
+        save_plot(args, s, stop)
         if args.html:
             save_html(args, simulation_page(s, interrupted=stop))
     return status
 
 
-def run_chunked(args: argparse.Namespace, command: str,
-                run: Callable[[Any], Any]) -> tuple[Any, int]:
-    """(result, exit status) of a run that keeps its chunks in a results file (`cuttle
-    atlas`, `cuttle balance`): `run(client)` on --scheduler's cluster (or None); Ctrl-C
-    gives the finished chunks' result and 130; the result's notes go to stderr."""
-    status = 0
+def run_chunked(args: argparse.Namespace, command: str, run: Callable[[Any], Any]
+                ) -> tuple[Any, int, RunInterrupted | None]:
+    """(result, exit status, the RunInterrupted of a Ctrl-C or None) of a run that keeps
+    its chunks in a results file (`cuttle atlas`, `cuttle balance`): `run(client)` on
+    --scheduler's cluster (or None); Ctrl-C gives the finished chunks' result and 130;
+    the result's notes go to stderr."""
+    status, stop = 0, None
     with Cluster(args.scheduler) as client:
         try:
             res = run(client)
         except RunInterrupted as e:
             print(f"\ncuttle: {printable(e)}; the tables below hold the finished chunks",
                   file=sys.stderr)
-            res, status = e.result, 130
+            res, status, stop = e.result, 130, e
     for note in res.notes:
         print(f"cuttle {command}: note: {printable(note)}", file=sys.stderr)
-    return res, status
+    return res, status, stop
 
 
 def save_html(args: argparse.Namespace, html: str) -> None:
@@ -238,11 +236,12 @@ def save_html(args: argparse.Namespace, html: str) -> None:
     print(printable(f"page saved to {args.html}"), file=sys.stderr)
 
 
-def save_plot(args: argparse.Namespace, result: Any) -> None:
-    """Save `result`'s plot to --plot FILE, if given, and say so on stderr."""
+def save_plot(args: argparse.Namespace, result: Any, stop: Interrupted | None = None) -> None:
+    """Save `result`'s plot to --plot FILE, if given (an interrupted run's, `stop`, says
+    so), and say so on stderr."""
     if args.plot:
         try:
-            result.plot(args.plot)
+            result.plot(args.plot, interrupted=stop)
         except OSError as e:
             raise CommandError(f"cannot write {args.plot!r}: {e.strerror or e}") from None
         print(printable(f"plot saved to {args.plot}"), file=sys.stderr)
@@ -279,8 +278,8 @@ def run_compare(args: argparse.Namespace) -> int:
             cmp, status, stop = _interrupted(e), 130, e
     if cmp is None:
         return status
-    write_outputs(args, str(cmp), _marked(cmp.as_dict, stop), cmp.to_csv)
-    save_plot(args, cmp)
+    write_outputs(args, str(cmp), cmp.as_dict, cmp.to_csv, stop)
+    save_plot(args, cmp, stop)
     if args.html:
         save_html(args, comparison_page(cmp, interrupted=stop))
     return status

@@ -6,10 +6,15 @@ atlas files keep their ``metric`` column with the names of before (``win_A``,
 ``first_mover``, ``moves``, ``first``, ...) for one release, so that a script that
 filters on it keeps working; ``statistic`` is added as their last column.  (Per-game
 rows are `cuttle.simulation.rows`.)
+
+The file of a partial run (``interrupted=``, the `cuttle.Interrupted` of a Ctrl-C) ends
+with one more row, `interrupted_row`: its ``statistic`` is ``interrupted``, so that a
+reader picking figures by name skips it, and the columns stay those of a whole run.
 """
 
 from __future__ import annotations
 
+import itertools
 from typing import TYPE_CHECKING, Any
 
 from ..balancing.results import BalanceResult
@@ -22,15 +27,17 @@ from ..simulation.summary import Summary
 from ..variants.results import AtlasResult
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator
+    from collections.abc import Iterable, Iterator, Sequence
     from os import PathLike
     from typing import TextIO
 
+    from ..errors import Interrupted
     from ..figures import Figure
     from ..stats import Estimate
 
 __all__ = ["ATLAS_COLUMNS", "BALANCE_COLUMNS", "COMPARISON_COLUMNS", "SUMMARY_COLUMNS",
-           "atlas_rows", "balance_rows", "comparison_rows", "figure_rows", "summary_rows"]
+           "atlas_rows", "balance_rows", "comparison_rows", "figure_rows",
+           "interrupted_row", "summary_rows"]
 
 SUMMARY_COLUMNS = ["statistic", "value", "low", "high", "count", "n"]
 COMPARISON_COLUMNS = ["rule_set", "label", "metric", "value", "low", "high", "diff",
@@ -39,6 +46,31 @@ ATLAS_COLUMNS = ["base", "policy", "variant", "rules", "status", "games", "metri
                  "low", "high", "shift", "shift_low", "shift_high", "statistic"]
 BALANCE_COLUMNS = ["rank", "rules", "changes", "size", "status", "winner", "pareto", "stage",
                    "games", "statistic", "value", "low", "high"]
+
+
+# The columns naming a row in words: the comparison's, the atlas's, the balance search's.
+LABEL_COLUMNS = ("label", "variant", "changes")
+
+
+def interrupted_row(columns: Sequence[str], interrupted: Interrupted) -> list[object]:
+    """The last row of a partial run's CSV, in `columns`: ``interrupted`` as its
+    statistic (and metric), the share of the asked-for units that finished as its
+    value, those units as its count and n (a summary's: its rates' columns), and the
+    words of `Interrupted.note` in the label column, where the format has these
+    columns; every other cell empty."""
+    done, total = interrupted.done, interrupted.total
+    cells = {"statistic": "interrupted", "metric": "interrupted",
+             "value": csv_number(done / total) if total else "", "count": done,
+             "n": "" if total is None else total,
+             **dict.fromkeys(LABEL_COLUMNS, interrupted.note())}
+    return [cells.get(c, "") for c in columns]
+
+
+def _write(path_or_file, columns, rows, interrupted):
+    """Write the CSV, with `interrupted_row` last for a partial run."""
+    if interrupted is not None:
+        rows = itertools.chain(rows, [interrupted_row(columns, interrupted)])
+    write_csv(path_or_file, columns, rows)
 
 
 def _numbers(e: Estimate | None) -> list[str]:
@@ -86,21 +118,27 @@ def atlas_rows(result: AtlasResult) -> Iterator[list[object]]:
 
 
 @renders("csv", Summary)
-def summary_csv(s: Summary, path_or_file: str | PathLike[str] | TextIO) -> None:
-    """Write a summary's rows (SUMMARY_COLUMNS)."""
-    write_csv(path_or_file, SUMMARY_COLUMNS, summary_rows(s))
+def summary_csv(s: Summary, path_or_file: str | PathLike[str] | TextIO,
+                *, interrupted: Interrupted | None = None) -> None:
+    """Write a summary's rows (SUMMARY_COLUMNS; `interrupted_row` last for a
+    partial run)."""
+    _write(path_or_file, SUMMARY_COLUMNS, summary_rows(s), interrupted)
 
 
 @renders("csv", ComparisonResult)
-def comparison_csv(c: ComparisonResult, path_or_file: str | PathLike[str] | TextIO) -> None:
-    """Write a comparison's rows (COMPARISON_COLUMNS)."""
-    write_csv(path_or_file, COMPARISON_COLUMNS, comparison_rows(c))
+def comparison_csv(c: ComparisonResult, path_or_file: str | PathLike[str] | TextIO,
+                   *, interrupted: Interrupted | None = None) -> None:
+    """Write a comparison's rows (COMPARISON_COLUMNS; `interrupted_row` last for a
+    partial run)."""
+    _write(path_or_file, COMPARISON_COLUMNS, comparison_rows(c), interrupted)
 
 
 @renders("csv", AtlasResult)
-def atlas_csv(result: AtlasResult, path_or_file: str | PathLike[str] | TextIO) -> None:
-    """Write an atlas's rows (ATLAS_COLUMNS)."""
-    write_csv(path_or_file, ATLAS_COLUMNS, atlas_rows(result))
+def atlas_csv(result: AtlasResult, path_or_file: str | PathLike[str] | TextIO,
+              *, interrupted: Interrupted | None = None) -> None:
+    """Write an atlas's rows (ATLAS_COLUMNS; `interrupted_row` last for a
+    partial run)."""
+    _write(path_or_file, ATLAS_COLUMNS, atlas_rows(result), interrupted)
 
 
 def balance_rows(r: BalanceResult) -> Iterator[list[object]]:
@@ -114,6 +152,8 @@ def balance_rows(r: BalanceResult) -> Iterator[list[object]]:
 
 
 @renders("csv", BalanceResult)
-def balance_csv(r: BalanceResult, path_or_file: str | PathLike[str] | TextIO) -> None:
-    """Write a balance search's rows (BALANCE_COLUMNS)."""
-    write_csv(path_or_file, BALANCE_COLUMNS, balance_rows(r))
+def balance_csv(r: BalanceResult, path_or_file: str | PathLike[str] | TextIO,
+                *, interrupted: Interrupted | None = None) -> None:
+    """Write a balance search's rows (BALANCE_COLUMNS; `interrupted_row` last for a
+    partial run)."""
+    _write(path_or_file, BALANCE_COLUMNS, balance_rows(r), interrupted)

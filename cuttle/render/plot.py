@@ -26,6 +26,8 @@ from ..validation import check_output_folder, check_output_path
 if TYPE_CHECKING:
     from types import ModuleType
 
+    from ..errors import Interrupted
+
 __all__ = ["check_plot_folder", "check_plot_path", "plot_balance", "plot_comparison",
            "plot_formats", "plot_group", "plot_summary", "pyplot"]
 
@@ -71,6 +73,23 @@ def _save(fig, path):
     write_binary_file(path, lambda f: fig.savefig(f, format=ext))
 
 
+NOTE_INCHES = 0.3       # the height of the line that says a figure shows a partial run
+TITLE_INCHES = 0.3      # (a suptitle's line, from its top at 0.98 of the figure)
+
+
+def _partial(fig, interrupted, y=None):
+    """Say on `fig` that it shows a partial run (`interrupted`: its Interrupted, or None;
+    `Interrupted.note`), in a line whose top is at height `y` (a fraction of the
+    figure's; default: under the suptitle); returns the fraction of the height the line
+    takes (0 without it), to be left out of the axes' layout."""
+    if interrupted is None:
+        return 0.0
+    height = fig.get_figheight()
+    fig.text(0.5, 0.98 - TITLE_INCHES / height if y is None else y, interrupted.note(),
+             ha="center", va="top", fontsize="medium", color="#b00000")
+    return NOTE_INCHES / height
+
+
 def _labels(names, width=18):
     return ["\n".join(textwrap.wrap(n, width, break_long_words=False,
                                     break_on_hyphens=False)) or n for n in names]
@@ -94,9 +113,11 @@ def _bars(ax, estimates, labels, colors=None, percent=True):
 
 
 @renders("plot", Summary)
-def plot_summary(s: Summary, path: str | os.PathLike[str], title: str | None = None) -> None:
+def plot_summary(s: Summary, path: str | os.PathLike[str], title: str | None = None, *,
+                 interrupted: Interrupted | None = None) -> None:
     """Save a figure of a `Summary` to `path`: win rates by player and seat with their
-    intervals, and the distribution of game lengths (moves per game)."""
+    intervals, and the distribution of game lengths (moves per game); a partial run's
+    (`interrupted`) says so under the title."""
     plt = pyplot()
     r = s.result
     fig, (ax, hx) = plt.subplots(1, 2, figsize=(12, 4.8),
@@ -138,16 +159,19 @@ def plot_summary(s: Summary, path: str | os.PathLike[str], title: str | None = N
     hx.set_title("game length")
     unit = f"{s.n:,} games" if s.n_matches is None else f"{s.n_matches:,} matches"
     fig.suptitle(title or f"cuttle: {unit}, {r.rules}, seed {r.seed}")
-    fig.tight_layout(rect=(0, 0, 1, 0.95))
+    note = _partial(fig, interrupted)
+    fig.tight_layout(rect=(0, 0, 1, 0.95 - note))
     _save(fig, path)
     plt.close(fig)
 
 
 @renders("plot", ComparisonResult)
 def plot_comparison(c: ComparisonResult, path: str | os.PathLike[str],
-                    title: str | None = None) -> None:
+                    title: str | None = None, *,
+                    interrupted: Interrupted | None = None) -> None:
     """Save a bar chart of a `ComparisonResult` to `path`: rates per rule set with their
-    intervals, and the differences to the baseline; the rule sets name the axis."""
+    intervals, and the differences to the baseline; the rule sets name the axis; a
+    partial run's (`interrupted`) says so under the title."""
     plt = pyplot()
     metrics = ["win_rate_A", "win_rate_B", "draw_rate", "first_mover_win_rate"]
     k = len(c.labels)
@@ -182,11 +206,12 @@ def plot_comparison(c: ComparisonResult, path: str | os.PathLike[str],
             ax.set_ylabel("rate (%)")
             ax.set_title(f"rates, {pct(c.confidence, 0)} Wilson intervals")
     handles, legend = axes[0].get_legend_handles_labels()
+    note = _partial(fig, interrupted)
     fig.legend(handles, legend, loc="upper center", ncol=len(metrics), fontsize="small",
-               bbox_to_anchor=(0.5, 0.93), frameon=False)
+               bbox_to_anchor=(0.5, 0.93 - note), frameon=False)
     fig.suptitle(title or f"cuttle: {c.n_games:,} {c.unit} per rule set, the same deals, "
                           f"A = {c.players[0]}, B = {c.players[1]}")
-    fig.tight_layout(rect=(0, 0, 1, 0.88))
+    fig.tight_layout(rect=(0, 0, 1, 0.88 - note))
     _save(fig, path)
     plt.close(fig)
 
@@ -215,10 +240,12 @@ def _panel(ax, shifts, ys, scale):
 
 
 @renders("plot", GroupResult)
-def plot_group(g: GroupResult, path: str | os.PathLike[str], title: str | None = None) -> None:
+def plot_group(g: GroupResult, path: str | os.PathLike[str], title: str | None = None, *,
+               interrupted: Interrupted | None = None) -> None:
     """Save the forest plot of a `GroupResult` to `path` (format from the extension):
     left, each variant's first-player win-rate shift in percentage points; right, its
-    shift in mean moves per game; both with intervals, variants sorted by the first."""
+    shift in mean moves per game; both with intervals, variants sorted by the first; a
+    partial run's (`interrupted`) says so under the title."""
     plt = pyplot()
     rows = sorted((r for r in g.variants if r.n_games),
                   key=lambda r: (r.shift("first_mover_win_rate").value, r.label))
@@ -242,11 +269,12 @@ def plot_group(g: GroupResult, path: str | os.PathLike[str], title: str | None =
     span = (f"{min(games):,}" if min(games) == max(games)
             else f"{min(games):,} to {max(games):,}") if games else "0"
     fig.suptitle(title or f"{g.title}: each variant against {g.base} on the same games")
+    note = _partial(fig, interrupted)
     fig.text(0.5, 0.005, f"{pct(base.confidence, 0)} intervals (paired); red: up, blue: down, "
                          f"grey: interval holds 0; {span} games per variant, "
                          f"{base.n_games:,} for the base", ha="center", va="bottom",
              fontsize="small", color="0.3")
-    fig.tight_layout(rect=(0, 0.03, 1, 0.97))
+    fig.tight_layout(rect=(0, 0.03, 1, 0.97 - note))
     try:
         _save(fig, path)
     finally:
@@ -258,10 +286,11 @@ SIZE_MARKERS = {1: "o", 2: "s", 3: "^", 4: "D", 5: "v", 6: "P"}
 
 @renders("plot", BalanceResult)
 def plot_balance(r: BalanceResult, path: str | os.PathLike[str],
-                 title: str | None = None) -> None:
+                 title: str | None = None, *, interrupted: Interrupted | None = None) -> None:
     """Save the balance search's picture to `path`: each candidate's first-player score
     (with its interval) against its mean game length, a marker per number of changes,
-    the winners labelled, the Pareto front joined, the base and 50% marked."""
+    the winners labelled, the Pareto front joined, the base and 50% marked; a partial
+    run's (`interrupted`) says so above the title."""
     plt = pyplot()
     fig, ax = plt.subplots(figsize=(9, 5.5))
     ax.axhline(50, color="black", linewidth=0.8)
@@ -303,7 +332,8 @@ def plot_balance(r: BalanceResult, path: str | os.PathLike[str],
     fig.text(0.5, 0.005, f"winners (red): {pct(r.confidence, 0)} intervals on fresh deals; "
                          f"others: their race games; grey: eliminated; dotted: the Pareto "
                          f"front", ha="center", va="bottom", fontsize="small", color="0.3")
-    fig.tight_layout(rect=(0, 0.03, 1, 1))
+    note = _partial(fig, interrupted, 0.99)
+    fig.tight_layout(rect=(0, 0.03, 1, 1 - note))
     try:
         _save(fig, path)
     finally:

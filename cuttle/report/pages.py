@@ -110,7 +110,7 @@ def summary_charts(s: Summary, width: int = 470) -> list[str]:
 
 def _stopped(interrupted: Interrupted | None) -> str:
     """The subtitle's mark of an interrupted run (an Interrupted, or None)."""
-    return "" if interrupted is None else f" · {interrupted}: a partial run"
+    return "" if interrupted is None else f" · {interrupted.note()}"
 
 
 def simulation_page(summary: Summary, interrupted: Interrupted | None = None) -> str:

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from os import PathLike
     from typing import TextIO
 
+    from ..errors import Interrupted
     from ..rules import Rules
     from ..stats import Estimate
     from .results import SimulationResult
@@ -223,13 +224,17 @@ class ComparisonResult:
         """The comparison as JSON-ready data (what `--json` writes)."""
         return render("data", self)
 
-    def to_csv(self, path_or_file: str | PathLike[str] | TextIO) -> None:
+    def to_csv(self, path_or_file: str | PathLike[str] | TextIO, *,
+               interrupted: Interrupted | None = None) -> None:
         """One row per rule set and metric: rule_set, label, metric (the old name, for
         one release), value, low, high, diff, diff_low, diff_high (differences to the
-        baseline, empty for it), statistic (the metric's name)."""
-        render("csv", self, path_or_file)
+        baseline, empty for it), statistic (the metric's name).  `interrupted`: the
+        Interrupted of a partial run, said in a last row (`cuttle.render.csv`)."""
+        render("csv", self, path_or_file, interrupted=interrupted)
 
-    def plot(self, path: str | PathLike[str], title: str | None = None) -> None:
+    def plot(self, path: str | PathLike[str], title: str | None = None, *,
+             interrupted: Interrupted | None = None) -> None:
         """Save a bar chart (win and draw rates per rule set with their intervals, and the
-        differences to the baseline) to `path`.  Needs matplotlib."""
-        render("plot", self, path, title)
+        differences to the baseline) to `path` (`interrupted`: a partial run's
+        Interrupted, said under the title).  Needs matplotlib."""
+        render("plot", self, path, title, interrupted=interrupted)

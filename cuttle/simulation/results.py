@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
     import numpy as np
 
+    from ..errors import Interrupted
     from ..rules import Rules
     from ..stats import Estimate
 
@@ -287,9 +288,9 @@ class SimulationResult:
         return self.summary().as_dict()
 
     def plot(self, path: str | PathLike[str], title: str | None = None,
-             confidence: float = 0.95) -> None:
+             confidence: float = 0.95, *, interrupted: Interrupted | None = None) -> None:
         """Save the summary's figure (see `Summary.plot`) to `path`."""
-        self.summary(confidence).plot(path, title)
+        self.summary(confidence).plot(path, title, interrupted=interrupted)
 
     def to_csv(self, path_or_file: str | PathLike[str] | TextIO) -> None:
         """Write one row per game (needs keep_games=True): game, [match,] winner

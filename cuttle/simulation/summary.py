@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from os import PathLike
     from typing import TextIO
 
+    from ..errors import Interrupted
     from ..stats import Estimate
     from .results import SimulationResult
 
@@ -195,15 +196,19 @@ class Summary:
         """The summary as JSON-ready data (what `--json` writes)."""
         return render("data", self)
 
-    def to_csv(self, path_or_file: str | PathLike[str] | TextIO) -> None:
+    def to_csv(self, path_or_file: str | PathLike[str] | TextIO, *,
+               interrupted: Interrupted | None = None) -> None:
         """The figures of the table as CSV: statistic, value, low, high, count, n (one
-        row per estimate; per-game rows are `SimulationResult.to_csv`)."""
-        render("csv", self, path_or_file)
+        row per estimate; per-game rows are `SimulationResult.to_csv`).  `interrupted`:
+        the Interrupted of a partial run, said in a last row (`cuttle.render.csv`)."""
+        render("csv", self, path_or_file, interrupted=interrupted)
 
-    def plot(self, path: str | PathLike[str], title: str | None = None) -> None:
+    def plot(self, path: str | PathLike[str], title: str | None = None, *,
+             interrupted: Interrupted | None = None) -> None:
         """Save a figure to `path` (the format from its extension): win rates by player
-        and seat with their intervals, and the game-length histogram.  Needs matplotlib."""
-        render("plot", self, path, title)
+        and seat with their intervals, and the game-length histogram (`interrupted`: a
+        partial run's Interrupted, said under the title).  Needs matplotlib."""
+        render("plot", self, path, title, interrupted=interrupted)
 
     def __repr__(self):
         return f"<Summary of {self.result!r}>"

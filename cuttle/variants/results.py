@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from os import PathLike
     from typing import TextIO
 
+    from ..errors import Interrupted
     from ..rules import Rules
     from ..simulation import PairTally, Summary
     from .interactions import Interaction
@@ -185,9 +186,11 @@ class GroupResult:
         return all(r.status != "unfinished" for r in self.variants) and \
             all(x.status != "unfinished" for x in self.interactions)
 
-    def plot(self, path: str | PathLike[str], title: str | None = None) -> None:
-        """Save the group's forest plot (see `cuttle.render.plot`) to `path`."""
-        render("plot", self, path, title)
+    def plot(self, path: str | PathLike[str], title: str | None = None, *,
+             interrupted: Interrupted | None = None) -> None:
+        """Save the group's forest plot (see `cuttle.render.plot`) to `path`
+        (`interrupted`: a partial run's Interrupted, said under the title)."""
+        render("plot", self, path, title, interrupted=interrupted)
 
     def __repr__(self):
         return f"<GroupResult {self.title}: {len(self.variants)} variants>"
@@ -244,20 +247,24 @@ class AtlasResult:
         """The JSON form (see `cuttle.render.data`)."""
         return render("data", self)
 
-    def to_csv(self, path_or_file: str | PathLike[str] | TextIO) -> None:
+    def to_csv(self, path_or_file: str | PathLike[str] | TextIO, *,
+               interrupted: Interrupted | None = None) -> None:
         """One row per group, rule set and metric: base, policy, variant, rules,
         status, games, metric (its old name, for one release), value, low, high, shift,
-        shift_low, shift_high, statistic (the metric's name)."""
-        render("csv", self, path_or_file)
+        shift_low, shift_high, statistic (the metric's name).  `interrupted`: the
+        Interrupted of a partial run, said in a last row (`cuttle.render.csv`)."""
+        render("csv", self, path_or_file, interrupted=interrupted)
 
-    def plot(self, folder: str | PathLike[str]) -> list[str]:
-        """Save one forest plot per group into `folder` (PNG, named BASE-POLICY.png);
-        returns the paths."""
+    def plot(self, folder: str | PathLike[str], *,
+             interrupted: Interrupted | None = None) -> list[str]:
+        """Save one forest plot per group into `folder` (PNG, named BASE-POLICY.png;
+        `interrupted`: a partial run's Interrupted, said under each title); returns the
+        paths."""
         paths = []
         for g in self.groups:
             name = f"{g.base}-{g.policy}".replace(":", "-").replace("/", "-")
             path = os.path.join(os.fspath(folder), name + ".png")
-            g.plot(path)
+            g.plot(path, interrupted=interrupted)
             paths.append(path)
         return paths
 

@@ -390,10 +390,10 @@ def _ctrl_c(argv, wait_for=r"[0-9kMG] ?games?/s"):
 
 def test_ctrl_c_keeps_the_finished_games(tmp_path):
     # (the files written say they hold a partial run)
-    files = [str(tmp_path / f) for f in ("s.json", "s.html", "c.json", "c.html")]
+    files = [str(tmp_path / f) for f in ("s.json", "s.html", "c.json", "c.html", "s.csv")]
     code, out, err = _ctrl_c(["simulate", "-n", "1e9", "--seed", "1", "--threads", "1",
                               "--progress", "--chunk-size", "5000", "--json", files[0],
-                              "--html", files[1]])
+                              "--html", files[1], "--csv", files[4]])
     assert code == 130, err
     m = re.search(r"interrupted after ([\d,]+) of 1,000,000,000 games", err)
     assert m and "Traceback" not in err
@@ -403,6 +403,7 @@ def test_ctrl_c_keeps_the_finished_games(tmp_path):
     d = json.load(open(files[0]))
     assert d["interrupted"] == {"done": n, "requested": 10**9, "unit": "game"}
     assert f"interrupted after {n:,} of 1,000,000,000 games" in open(files[1]).read()
+    assert open(files[4]).read().splitlines()[-1].endswith(f",,,{n},1000000000")
     code, out, err = _ctrl_c(["compare", "classic", "quick", "-n", "1e9", "--seed", "1",
                               "--threads", "1", "--progress", "--chunk-size", "5000",
                               "--json", files[2], "--html", files[3]])
