@@ -13,7 +13,8 @@
 Every command reports a problem the same way (`main`): a bad option or input prints the
 command's usage and one line ``cuttle COMMAND: error: ...`` and exits with status 2; a
 failure to finish (e.g. an unwritable file) prints that line and exits with 1; Ctrl-C
-exits with 130.  Never a traceback.
+exits with 130.  Never a traceback.  Once the play is over (or stopped by Ctrl-C, what
+finished kept), a Ctrl-C waits until every output is written (`cuttle.cli.interrupts`).
 """
 
 from __future__ import annotations

@@ -13,6 +13,7 @@ from ..analysis import PLAYOUT_POLICIES, analyse
 from ..errors import Interrupted
 from ..record import result_of
 from . import options
+from .interrupts import ctrl_c_deferred
 from .options import UsageError
 
 if TYPE_CHECKING:
@@ -36,6 +37,13 @@ def run(args: argparse.Namespace) -> int:
         if not e.done:
             return 130
         a, status, stop = e.result, 130, e
+    with ctrl_c_deferred():          # (a second Ctrl-C: the result still printed whole)
+        _print(args, game, a, stop)
+    return status
+
+
+def _print(args, game, a, stop):
+    """Print the analysis `a` (`stop`: the Interrupted of a partial one, or None)."""
     if args.json:
         d = a.as_dict()
         if stop is not None:         # (a partial analysis says so)
@@ -46,8 +54,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(d, indent=2))
     else:
         print(a)
-        print(f"Best: {a.best}" + (" (so far)" if status else ""))
-    return status
+        print(f"Best: {a.best}" + (" (so far)" if stop is not None else ""))
 
 
 def add_command(sub: argparse._SubParsersAction) -> None:

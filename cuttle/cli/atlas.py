@@ -14,6 +14,7 @@ from ..policies import is_search
 from ..simulation.api import MAX_CHUNK
 from ..text import printable
 from . import options
+from .interrupts import ctrl_c_deferred
 from .options import CommandError, UsageError
 from .simulate import run_chunked, write_outputs
 
@@ -173,13 +174,18 @@ def run_atlas(args: argparse.Namespace) -> int:
         progress=args.progress, play=not args.report_only, interactions=args.interactions))
     if args.report_only and res.n_games == 0:
         options.warn_nothing_reported("atlas", args.results)
-    write_outputs(args, res.markdown(), res.as_dict, res.to_csv, stop)
-    if args.plot:
-        try:
-            os.makedirs(args.plot, exist_ok=True)
-            paths = res.plot(args.plot, interrupted=stop)
-        except OSError as e:
-            raise CommandError(f"cannot write the plots into {args.plot!r}: "
-                               f"{e.strerror or e}") from None
-        print(printable(f"{len(paths)} plots saved in {args.plot}"), file=sys.stderr)
+    with ctrl_c_deferred():             # (a second Ctrl-C: every file still written)
+        write_outputs(args, res.markdown(), res.as_dict, res.to_csv, stop)
+        if args.plot:
+            _save_plots(args, res, stop)
     return status
+
+
+def _save_plots(args, res, stop):
+    try:
+        os.makedirs(args.plot, exist_ok=True)
+        paths = res.plot(args.plot, interrupted=stop)
+    except OSError as e:
+        raise CommandError(f"cannot write the plots into {args.plot!r}: "
+                           f"{e.strerror or e}") from None
+    print(printable(f"{len(paths)} plots saved in {args.plot}"), file=sys.stderr)

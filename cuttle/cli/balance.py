@@ -12,6 +12,7 @@ from ..report.pages import balance_page
 from ..rules import Rules
 from ..simulation.api import MAX_CHUNK
 from . import options
+from .interrupts import ctrl_c_deferred
 from .options import CommandError, UsageError
 from .simulate import run_chunked, save_html, save_plot, write_outputs
 
@@ -185,13 +186,14 @@ def run_balance(args: argparse.Namespace) -> int:
         play=not args.report_only, quick=args.quick))
     if args.report_only and res.n_games == 0:
         options.warn_nothing_reported("balance", args.results)
-    write_outputs(args, res.markdown() if args.markdown == "-" else str(res), res.as_dict,
-                  res.to_csv, stop)
-    if args.markdown not in (None, "-"):
-        _write(args.markdown, res.markdown())
-    if args.html:
-        save_html(args, balance_page(res))
-    save_plot(args, res, stop)
+    with ctrl_c_deferred():             # (a second Ctrl-C: every file still written)
+        write_outputs(args, res.markdown() if args.markdown == "-" else str(res),
+                      res.as_dict, res.to_csv, stop)
+        if args.markdown not in (None, "-"):
+            _write(args.markdown, res.markdown())
+        if args.html:
+            save_html(args, balance_page(res))
+        save_plot(args, res, stop)
     return status
 
 

@@ -25,6 +25,7 @@ from ..review.engines import DEFAULT_ENGINE
 from ..seeding import derive
 from ..text import printable
 from . import options
+from .interrupts import ctrl_c_deferred
 from .options import CommandError, UsageError
 from .terminal import (card_moves, history_lines, not_a_move, print_moves, read_line,
                        seat_names, thinking)
@@ -285,12 +286,14 @@ def _play_and_save(args: argparse.Namespace) -> tuple[str, str | None, PlaySessi
         print("No moves were played: no game record saved.")
         return status, None, session
     path = args.record or _default_record_path()
-    try:
-        write_record(session.record(status), path)
-    except OSError as e:
-        raise CommandError(f"cannot save the game record to {path!r}: "
-                           f"{e.strerror or e}") from None
-    print(printable(f"Game record saved to {path} (replay it with: cuttle replay {path})"))
+    with ctrl_c_deferred():         # (a second Ctrl-C: the record still saved)
+        try:
+            write_record(session.record(status), path)
+        except OSError as e:
+            raise CommandError(f"cannot save the game record to {path!r}: "
+                               f"{e.strerror or e}") from None
+        print(printable(f"Game record saved to {path} (replay it with: cuttle replay "
+                        f"{path})"))
     return status, path, session
 
 
@@ -361,6 +364,12 @@ def _review_game(session: PlaySession, path: str | None, engine: str) -> None:
     except Interrupted as e:
         print(f"review {e}")
         r = e.result
+    with ctrl_c_deferred():         # (a second Ctrl-C: the review still saved)
+        _save_review(r, session, path, engine, seed)
+
+
+def _save_review(r, session, path, engine, seed):
+    """Print the review `r` and save it beside the game record at `path`."""
     print(r)
     saved = []
     for suffix, text in ((".review.json", lambda: json.dumps(r.as_dict(), indent=2) + "\n"),

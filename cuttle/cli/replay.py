@@ -11,6 +11,7 @@ from ..report import record_page, save_page
 from ..review.engines import DEFAULT_ENGINE
 from ..text import printable
 from . import options
+from .interrupts import ctrl_c_deferred
 from .options import CommandError, UsageError
 from .review import add_review_options, run_review
 from .terminal import read_line, seat_names
@@ -98,13 +99,13 @@ def write_page(out: str, rec: dict[str, Any], path: str,
     status = 0
     if review:
         r, status = run_review(rec, review, path)
-        html = r.page()
-    try:
-        save_page(out, html)
-    except OSError as e:
-        raise CommandError(f"cannot write {out!r}: {e.strerror or e}") from None
-    print(printable(f"replay page of {len(rec['moves'])} moves written to {out} "
-                    f"(result: {_ends(end)})" + (" with the review" if review else "")))
+    with ctrl_c_deferred():         # (a second Ctrl-C: the page still written)
+        try:
+            save_page(out, r.page() if review else html)
+        except OSError as e:
+            raise CommandError(f"cannot write {out!r}: {e.strerror or e}") from None
+        print(printable(f"replay page of {len(rec['moves'])} moves written to {out} "
+                        f"(result: {_ends(end)})" + (" with the review" if review else "")))
     return status or _check_result(rec, end)
 
 

@@ -20,6 +20,7 @@ from ..review import ENGINE_NAMES, Thresholds, parse_engine, review
 from ..review.engines import DEFAULT_ENGINE
 from ..text import printable
 from . import options
+from .interrupts import ctrl_c_deferred
 from .options import CommandError, UsageError
 
 if TYPE_CHECKING:
@@ -93,6 +94,13 @@ def run(args: argparse.Namespace) -> int:
                             "--json": None if args.json == "-" else args.json})
     rec = load(args.record)
     r, status = run_review(rec, args, args.record)
+    with ctrl_c_deferred():         # (a second Ctrl-C: every file still written)
+        _outputs(args, r)
+    return status
+
+
+def _outputs(args, r):
+    """Write the review `r` to --json and --html and print it."""
     if args.json:
         text = json.dumps(r.as_dict(), indent=2) + "\n"
         if args.json == "-":
@@ -104,7 +112,6 @@ def run(args: argparse.Namespace) -> int:
     if args.html:
         _write(args.html, r.page(), save_page)
         print(printable(f"review page written to {args.html}"))
-    return status
 
 
 def _write(path, text, writer):

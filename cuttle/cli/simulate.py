@@ -20,6 +20,7 @@ from ..render.plot import check_plot_path
 from ..text import printable
 from ..variants.chunks import RunInterrupted
 from . import options
+from .interrupts import ctrl_c_deferred
 from .options import CommandError, UsageError
 
 if TYPE_CHECKING:
@@ -199,7 +200,9 @@ def run_simulate(args: argparse.Namespace) -> int:
                            games_csv=args.games_csv, client=client)
         except Interrupted as e:
             res, status, stop = _interrupted(e), 130, e
-    if res is not None:
+    if res is None:
+        return status
+    with ctrl_c_deferred():             # (a second Ctrl-C: every file still written)
         s = res.summary(args.confidence)
         write_outputs(args, str(s), s.as_dict, s.to_csv, stop)
         save_plot(args, s, stop)
@@ -278,10 +281,11 @@ def run_compare(args: argparse.Namespace) -> int:
             cmp, status, stop = _interrupted(e), 130, e
     if cmp is None:
         return status
-    write_outputs(args, str(cmp), cmp.as_dict, cmp.to_csv, stop)
-    save_plot(args, cmp, stop)
-    if args.html:
-        save_html(args, comparison_page(cmp, interrupted=stop))
+    with ctrl_c_deferred():
+        write_outputs(args, str(cmp), cmp.as_dict, cmp.to_csv, stop)
+        save_plot(args, cmp, stop)
+        if args.html:
+            save_html(args, comparison_page(cmp, interrupted=stop))
     return status
 
 

@@ -1,23 +1,32 @@
 """Ctrl-C and the files of the command line: every file of a partial run says it is one
 (the JSON, the CSV's last row, the plot's line under its title, the page), in
-`simulate`, `compare`, `atlas` and `balance`.  The runs are interrupted in-process (the
-command's play raises the Interrupted of a run that finished part of its work), so that
-what finished is known exactly; tests/cli/test_cli.py presses Ctrl-C on real processes."""
+`simulate`, `compare`, `atlas` and `balance`; a second Ctrl-C while the files are
+written waits until they all are (`cuttle.cli.interrupts`).  The runs are interrupted
+in-process (the command's play raises the Interrupted of a run that finished part of
+its work), so that what finished is known exactly, and the second Ctrl-C is a real
+SIGINT raised in the middle of the writing; tests/cli/test_cli.py presses Ctrl-C on real
+processes."""
 
 import csv
 import json
+import signal
+import threading
 
 import pytest
 
 import cuttle
+import cuttle.cli.analyse as cli_analyse
 import cuttle.cli.atlas as cli_atlas
 import cuttle.cli.balance as cli_balance
 import cuttle.cli.simulate as cli_simulate
 from cuttle.balancing import balance
 from cuttle.balancing.search import BalanceInterrupted
 from cuttle.cli import main
+from cuttle.cli.interrupts import ctrl_c_deferred
+from cuttle.render import csv as csv_renderer
 from cuttle.render.csv import (ATLAS_COLUMNS, BALANCE_COLUMNS, COMPARISON_COLUMNS,
                                SUMMARY_COLUMNS)
+from cuttle.simulation.compare import ComparisonResult
 from cuttle.variants import Pairing, atlas
 from cuttle.variants.run import AtlasInterrupted
 
@@ -113,13 +122,30 @@ def test_an_interrupted_comparison_says_so_in_its_csv_and_plot(monkeypatch, caps
     assert last["label"] in open(paths["plot"]).read()
 
 
+def small_atlas(interrupt=False):
+    """A small atlas (random self-play on classic, 2 chunks of 1,000 games per
+    variant), or its AtlasInterrupted."""
+    res = atlas([Pairing("random", 0.01, 2000, 1000)], ["classic"], seed=3, interactions=0,
+                progress=False)
+    if interrupt:
+        raise AtlasInterrupted(res, None)
+    return res
+
+
+def small_balance(interrupt=False):
+    """A small balance search (one change of two flags, random self-play), or its
+    BalanceInterrupted."""
+    res = balance("classic", "random", k=1, flags=["four", "joker"], progress=False,
+                  budget=dict(chunk_size=1000, screen_games=2000, race_games=2000,
+                              confirm_games=2000))
+    if interrupt:
+        raise BalanceInterrupted(res, None)
+    return res
+
+
 def test_an_interrupted_atlas_says_so_in_its_files(monkeypatch, capsys, tmp_path,
                                                    plot_texts):
-    def interrupted(*args, **kw):
-        res = atlas([Pairing("random", 0.01, 2000, 1000)], ["classic"], seed=3,
-                    interactions=0, progress=False)
-        raise AtlasInterrupted(res, None)
-    monkeypatch.setattr(cli_atlas, "atlas", interrupted)
+    monkeypatch.setattr(cli_atlas, "atlas", lambda *a, **kw: small_atlas(interrupt=True))
     argv, paths = files(tmp_path, plot="plots")
     code, out, err = run(capsys, "atlas", "--pairings", "random", "--bases", "classic",
                          "--no-progress", *argv)
@@ -139,12 +165,8 @@ def test_an_interrupted_atlas_says_so_in_its_files(monkeypatch, capsys, tmp_path
 
 def test_an_interrupted_balance_search_says_so_in_its_files(monkeypatch, capsys, tmp_path,
                                                             svg_text):
-    def interrupted(*args, **kw):
-        res = balance("classic", "random", k=1, flags=["four", "joker"], progress=False,
-                      budget=dict(chunk_size=1000, screen_games=2000, race_games=2000,
-                                  confirm_games=2000))
-        raise BalanceInterrupted(res, None)
-    monkeypatch.setattr(cli_balance, "balance", interrupted)
+    monkeypatch.setattr(cli_balance, "balance",
+                        lambda *a, **kw: small_balance(interrupt=True))
     argv, paths = files(tmp_path)
     code, out, err = run(capsys, "balance", "--policy", "random", "--no-progress", *argv)
     assert code == 130 and "interrupted after playing" in err
@@ -155,3 +177,125 @@ def test_an_interrupted_balance_search_says_so_in_its_files(monkeypatch, capsys,
     last = dict(zip(BALANCE_COLUMNS, rows[-1]))
     assert last["statistic"] == "interrupted" and last["changes"] == note
     assert note in open(paths["plot"]).read()
+
+
+# -- a second Ctrl-C while the files are written -----------------------------------------
+
+def press_ctrl_c_in(monkeypatch, owner, name):
+    """Make `owner.name` press Ctrl-C (a real SIGINT, handled at once) when called, then
+    do its work."""
+    real = getattr(owner, name)
+
+    def pressed(*args, **kw):
+        signal.raise_signal(signal.SIGINT)
+        return real(*args, **kw)
+    monkeypatch.setattr(owner, name, pressed)
+
+
+@pytest.fixture
+def default_handler():
+    """Python's own SIGINT handler (KeyboardInterrupt), as in the `cuttle` command."""
+    if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        pytest.skip("SIGINT has another handler here")
+
+
+def test_ctrl_c_deferred_holds_ctrl_c_until_the_block_is_done(default_handler):
+    done = []
+    with pytest.raises(KeyboardInterrupt):
+        with ctrl_c_deferred():
+            signal.raise_signal(signal.SIGINT)
+            signal.raise_signal(signal.SIGINT)
+            done.append(1)
+    assert done == [1] and signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    with ctrl_c_deferred():                         # no Ctrl-C: nothing raised
+        pass
+    with pytest.raises(OSError):                    # the block's own error goes on
+        with ctrl_c_deferred():
+            signal.raise_signal(signal.SIGINT)
+            raise OSError("disk full")
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    # a program's own handler is left alone, and so is a thread (which signals skip)
+    seen = []
+    old = signal.signal(signal.SIGINT, lambda signum, frame: seen.append(signum))
+    try:
+        with ctrl_c_deferred():
+            signal.raise_signal(signal.SIGINT)
+        assert seen == [signal.SIGINT]
+    finally:
+        signal.signal(signal.SIGINT, old)
+    errors = []
+
+    def in_a_thread():
+        try:
+            with ctrl_c_deferred():
+                done.append(2)
+        except Exception as e:      # (signal.signal raises ValueError outside the main thread)
+            errors.append(e)
+    t = threading.Thread(target=in_a_thread)
+    t.start()
+    t.join()
+    assert done == [1, 2] and not errors
+
+
+def test_a_second_ctrl_c_still_writes_every_file_of_an_interrupted_simulation(
+        monkeypatch, capsys, tmp_path, default_handler, svg_text):
+    argv, paths = files(tmp_path)
+    html = str(tmp_path / "p.html")
+    interrupted_after(monkeypatch, cli_simulate, "simulate", 300, 10**6)
+    press_ctrl_c_in(monkeypatch, csv_renderer, "summary_rows")     # (the second file)
+    code, out, err = run(capsys, "simulate", "-n", "1e6", "--seed", "1", "--no-progress",
+                         *argv, "--html", html)
+    assert code == 130 and "Traceback" not in err
+    assert err.count("interrupted") == 2 and err.rstrip().endswith("cuttle: interrupted")
+    assert json.load(open(paths["json"]))["interrupted"]["done"] == 300
+    assert csv_rows(paths["csv"])[-1][0] == "interrupted"
+    assert "a partial run" in open(paths["plot"]).read()
+    assert "a partial run" in open(html).read()
+
+
+def test_ctrl_c_while_a_finished_comparison_is_written_still_writes_every_file(
+        monkeypatch, capsys, tmp_path, default_handler):
+    argv, paths = files(tmp_path, plot="p.png")
+    press_ctrl_c_in(monkeypatch, ComparisonResult, "as_dict")      # (the first file)
+    code, out, err = run(capsys, "compare", "classic", "quick", "-n", "100", "--seed", "1",
+                         "--no-progress", *argv)
+    assert code == 130 and err.rstrip().endswith("cuttle: interrupted")
+    assert "2 rule sets" in out and f"plot saved to {paths['plot']}" in err
+    assert "interrupted" not in json.load(open(paths["json"]))     # (the run was whole)
+    assert csv_rows(paths["csv"])[-1][-1] != "interrupted"
+
+
+@pytest.mark.parametrize("command", ["atlas", "balance"])
+def test_a_second_ctrl_c_still_writes_every_file_of_an_interrupted_chunked_run(
+        monkeypatch, capsys, tmp_path, default_handler, command):
+    if command == "atlas":
+        monkeypatch.setattr(cli_atlas, "atlas", lambda *a, **kw: small_atlas(interrupt=True))
+        press_ctrl_c_in(monkeypatch, csv_renderer, "atlas_rows")
+        argv, paths = files(tmp_path, plot="plots")
+    else:
+        monkeypatch.setattr(cli_balance, "balance",
+                            lambda *a, **kw: small_balance(interrupt=True))
+        press_ctrl_c_in(monkeypatch, csv_renderer, "balance_rows")
+        argv, paths = files(tmp_path, plot="p.png")
+    code, out, err = run(capsys, command, "--no-progress", *argv)
+    assert code == 130 and err.rstrip().endswith("cuttle: interrupted")
+    assert "interrupted after playing" in err
+    assert json.load(open(paths["json"]))["interrupted"]["unit"] == "chunk record"
+    assert csv_rows(paths["csv"])[-1][-1 if command == "atlas" else 9] == "interrupted"
+    plot = paths["plot"] + ("/classic-random.png" if command == "atlas" else "")
+    assert open(plot, "rb").read(4) == b"\x89PNG"
+
+
+def test_a_second_ctrl_c_still_prints_an_interrupted_analysis(monkeypatch, capsys,
+                                                              default_handler):
+    real = cuttle.analyse
+
+    def interrupted(game, rollouts, **kw):
+        partial = real(game, rollouts=50, **kw)
+        raise cuttle.Interrupted(partial, partial.total_rollouts, 10**9, "rollout")
+    monkeypatch.setattr(cli_analyse, "analyse", interrupted)
+    press_ctrl_c_in(monkeypatch, cuttle.Analysis, "as_dict")
+    code, out, err = run(capsys, "analyse", "hands: 2C 9H 5S / 4H; rest: deck", "--seed",
+                         "1", "--json")
+    assert code == 130 and err.rstrip().endswith("cuttle: interrupted")
+    assert json.loads(out)["interrupted"]["requested"] == 10**9

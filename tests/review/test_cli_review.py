@@ -5,6 +5,7 @@ Ctrl-C."""
 import io
 import json
 import re
+import signal
 import sys
 
 import pytest
@@ -13,6 +14,7 @@ import cuttle
 from cuttle.cli import main
 from cuttle.policies import Bot
 from cuttle.record import make_record, read_record, write_record
+from cuttle.review import Review
 from cli.test_cli import _ctrl_c
 
 
@@ -85,6 +87,26 @@ def test_replay_with_review(monkeypatch, capsys, record, tmp_path):
     assert 'data-viewer="0"' in html                        # both reviewed: P0's view
     code, out, err = run(monkeypatch, capsys, ["replay", path, "--html", page])
     assert code == 0 and 'data-review' not in page.read_text()
+
+
+def test_ctrl_c_while_the_review_is_written_still_writes_every_file(monkeypatch, capsys,
+                                                                    record, tmp_path):
+    # (a real SIGINT in the middle of the writing, Python's own handler in place)
+    if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        pytest.skip("SIGINT has another handler here")
+    path, g = record
+    real = Review.as_dict
+
+    def pressed(self):
+        signal.raise_signal(signal.SIGINT)
+        return real(self)
+    monkeypatch.setattr(Review, "as_dict", pressed)
+    page, js = tmp_path / "r.html", tmp_path / "r.json"
+    code, out, err = run(monkeypatch, capsys, ["review", path, "--engine", "rollouts:10",
+                                               "--seed", "3", "--html", page, "--json", js])
+    assert code == 130 and err.rstrip().endswith("cuttle: interrupted")
+    assert json.loads(js.read_text())["decisions"] and "Review of" in out
+    assert 'data-review="1"' in page.read_text()
 
 
 @pytest.mark.parametrize("argv, code, message", [
