@@ -14,7 +14,6 @@ from ..policies import is_search
 from ..simulation.api import MAX_CHUNK
 from ..text import printable
 from . import options
-from .interrupts import ctrl_c_deferred
 from .options import CommandError, UsageError
 from .simulate import run_chunked, write_outputs
 
@@ -168,17 +167,18 @@ def run_atlas(args: argparse.Namespace) -> int:
     pairings = _pairings(args)
     bases = _names(args.bases, "bases")
     seed = 1 if args.seed is None else args.seed
-    res, status, stop = run_chunked(args, "atlas", lambda client: atlas(
-        pairings, bases, seed=seed, results=args.results, max_moves=args.max_moves,
-        confidence=args.confidence, threads=args.threads, client=client,
-        progress=args.progress, play=not args.report_only, interactions=args.interactions))
-    if args.report_only and res.n_games == 0:
-        options.warn_nothing_reported("atlas", args.results)
-    with ctrl_c_deferred():             # (a second Ctrl-C: every file still written)
+
+    def write(res, stop):
+        if args.report_only and res.n_games == 0:
+            options.warn_nothing_reported("atlas", args.results)
         write_outputs(args, res.markdown(), res.as_dict, res.to_csv, stop)
         if args.plot:
             _save_plots(args, res, stop)
-    return status
+    return run_chunked(args, "atlas", lambda client: atlas(
+        pairings, bases, seed=seed, results=args.results, max_moves=args.max_moves,
+        confidence=args.confidence, threads=args.threads, client=client,
+        progress=args.progress, play=not args.report_only, interactions=args.interactions),
+        write)
 
 
 def _save_plots(args, res, stop):

@@ -12,7 +12,6 @@ from ..report.pages import balance_page
 from ..rules import Rules
 from ..simulation.api import MAX_CHUNK
 from . import options
-from .interrupts import ctrl_c_deferred
 from .options import CommandError, UsageError
 from .simulate import run_chunked, save_html, save_plot, write_outputs
 
@@ -177,16 +176,10 @@ def run_balance(args: argparse.Namespace) -> int:
     """`cuttle balance`: search, then write the tables and files; exit status."""
     _check_outputs(args)
     base = options.rules_from_options(args.base, [])
-    res, status, stop = run_chunked(args, "balance", lambda client: balance(
-        base, args.policy, k=args.k, flags=args.flags, exclude=args.exclude,
-        deals=args.deals, max_draws=args.max_draws, moves=args.moves, budget=_budget(args),
-        check=args.check, check_games=args.check_games, seed=args.seed,
-        results=args.results, max_moves=args.max_moves, confidence=args.confidence,
-        threads=args.threads, client=client, progress=args.progress,
-        play=not args.report_only, quick=args.quick))
-    if args.report_only and res.n_games == 0:
-        options.warn_nothing_reported("balance", args.results)
-    with ctrl_c_deferred():             # (a second Ctrl-C: every file still written)
+
+    def write(res, stop):
+        if args.report_only and res.n_games == 0:
+            options.warn_nothing_reported("balance", args.results)
         write_outputs(args, res.markdown() if args.markdown == "-" else str(res),
                       res.as_dict, res.to_csv, stop)
         if args.markdown not in (None, "-"):
@@ -194,7 +187,13 @@ def run_balance(args: argparse.Namespace) -> int:
         if args.html:
             save_html(args, balance_page(res))
         save_plot(args, res, stop)
-    return status
+    return run_chunked(args, "balance", lambda client: balance(
+        base, args.policy, k=args.k, flags=args.flags, exclude=args.exclude,
+        deals=args.deals, max_draws=args.max_draws, moves=args.moves, budget=_budget(args),
+        check=args.check, check_games=args.check_games, seed=args.seed,
+        results=args.results, max_moves=args.max_moves, confidence=args.confidence,
+        threads=args.threads, client=client, progress=args.progress,
+        play=not args.report_only, quick=args.quick), write)
 
 
 def _write(path, text):

@@ -178,12 +178,30 @@ class Cluster:
                 cluster.close()
 
 
-def _interrupted(e):
-    """Ctrl-C: say how far the run got; returns its partial result (None if no chunk
-    had finished).  The caller prints it and exits with status 130."""
+def _play_then_write(args, play, write, catch, stopped):
+    """Exit status of `play(client)` on --scheduler's cluster (or None), then of
+    `write(result, stop)`, which writes the outputs (before the cluster closes, which
+    takes about a second).  Ctrl-C during the play (`catch`: an Interrupted) gives what
+    finished (`stop`, the Interrupted, says how far it got; `stopped(stop)` says so on
+    stderr; its result None: nothing to write) and status 130.  From then on, as once
+    the play is over, a Ctrl-C waits until every output is written."""
+    status, stop = 0, None
+    with Cluster(args.scheduler) as client:
+        try:
+            res = play(client)
+        except catch as e:
+            res, status, stop = e.result, 130, e
+        with ctrl_c_deferred():
+            if stop is not None:        # (said once the outputs are sure to be written)
+                stopped(stop)
+            if res is not None:
+                write(res, stop)
+    return status
+
+
+def _stopped(e):
     print(f"\ncuttle: {e}" + ("; the results below are those of the finished games"
                               if e.result is not None else ""), file=sys.stderr)
-    return e.result
 
 
 def run_simulate(args: argparse.Namespace) -> int:
@@ -191,43 +209,36 @@ def run_simulate(args: argparse.Namespace) -> int:
     _check_outputs(args)
     rules = options.rules_from_options(args.rules, args.set)
     players = options.players(args.players)
-    status, stop = 0, None
-    with Cluster(args.scheduler) as client:
-        try:
-            res = simulate(args.n, rules, players, seed=args.seed, threads=args.threads,
-                           swap_seats=args.swap, progress=args.progress, match=args.match,
-                           max_moves=args.max_moves, chunk_size=args.chunk_size,
-                           games_csv=args.games_csv, client=client)
-        except Interrupted as e:
-            res, status, stop = _interrupted(e), 130, e
-    if res is None:
-        return status
-    with ctrl_c_deferred():             # (a second Ctrl-C: every file still written)
+
+    def write(res, stop):
         s = res.summary(args.confidence)
         write_outputs(args, str(s), s.as_dict, s.to_csv, stop)
         save_plot(args, s, stop)
         if args.html:
             save_html(args, simulation_page(s, interrupted=stop))
-    return status
+    return _play_then_write(args, lambda client: simulate(
+        args.n, rules, players, seed=args.seed, threads=args.threads, swap_seats=args.swap,
+        progress=args.progress, match=args.match, max_moves=args.max_moves,
+        chunk_size=args.chunk_size, games_csv=args.games_csv, client=client),
+        write, Interrupted, _stopped)
 
 
-def run_chunked(args: argparse.Namespace, command: str, run: Callable[[Any], Any]
-                ) -> tuple[Any, int, RunInterrupted | None]:
-    """(result, exit status, the RunInterrupted of a Ctrl-C or None) of a run that keeps
-    its chunks in a results file (`cuttle atlas`, `cuttle balance`): `run(client)` on
-    --scheduler's cluster (or None); Ctrl-C gives the finished chunks' result and 130;
-    the result's notes go to stderr."""
-    status, stop = 0, None
-    with Cluster(args.scheduler) as client:
-        try:
-            res = run(client)
-        except RunInterrupted as e:
-            print(f"\ncuttle: {printable(e)}; the tables below hold the finished chunks",
-                  file=sys.stderr)
-            res, status, stop = e.result, 130, e
-    for note in res.notes:
-        print(f"cuttle {command}: note: {printable(note)}", file=sys.stderr)
-    return res, status, stop
+def run_chunked(args: argparse.Namespace, command: str, run: Callable[[Any], Any],
+                write: Callable[[Any, RunInterrupted | None], object]) -> int:
+    """Exit status of a run that keeps its chunks in a results file (`cuttle atlas`,
+    `cuttle balance`): `run(client)` on --scheduler's cluster (or None) gives the
+    result, Ctrl-C the finished chunks' result and 130; the result's notes go to
+    stderr, then `write(result, stop)` writes the outputs (`stop`: the RunInterrupted
+    of a Ctrl-C, or None), a Ctrl-C waiting until they are written."""
+    def stopped(e):
+        print(f"\ncuttle: {printable(e)}; the tables below hold the finished chunks",
+              file=sys.stderr)
+
+    def write_all(res, stop):
+        for note in res.notes:
+            print(f"cuttle {command}: note: {printable(note)}", file=sys.stderr)
+        write(res, stop)
+    return _play_then_write(args, run, write_all, RunInterrupted, stopped)
 
 
 def save_html(args: argparse.Namespace, html: str) -> None:
@@ -269,24 +280,17 @@ def run_compare(args: argparse.Namespace) -> int:
     _check_outputs(args)
     players = options.players(args.players)
     rule_sets = _rule_sets(args)
-    status, stop = 0, None
-    with Cluster(args.scheduler) as client:
-        try:
-            cmp = compare(rule_sets, args.n, players, seed=args.seed, threads=args.threads,
-                          swap_seats=args.swap, progress=args.progress, match=args.match,
-                          max_moves=args.max_moves, chunk_size=args.chunk_size,
-                          confidence=args.confidence, games_csv=args.games_csv,
-                          client=client)
-        except Interrupted as e:
-            cmp, status, stop = _interrupted(e), 130, e
-    if cmp is None:
-        return status
-    with ctrl_c_deferred():
+
+    def write(cmp, stop):
         write_outputs(args, str(cmp), cmp.as_dict, cmp.to_csv, stop)
         save_plot(args, cmp, stop)
         if args.html:
             save_html(args, comparison_page(cmp, interrupted=stop))
-    return status
+    return _play_then_write(args, lambda client: compare(
+        rule_sets, args.n, players, seed=args.seed, threads=args.threads,
+        swap_seats=args.swap, progress=args.progress, match=args.match,
+        max_moves=args.max_moves, chunk_size=args.chunk_size, confidence=args.confidence,
+        games_csv=args.games_csv, client=client), write, Interrupted, _stopped)
 
 
 def run_rules(args: argparse.Namespace) -> int:

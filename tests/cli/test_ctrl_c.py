@@ -299,3 +299,18 @@ def test_a_second_ctrl_c_still_prints_an_interrupted_analysis(monkeypatch, capsy
                          "1", "--json")
     assert code == 130 and err.rstrip().endswith("cuttle: interrupted")
     assert json.loads(out)["interrupted"]["requested"] == 10**9
+
+
+def test_the_files_are_written_before_the_cluster_closes(monkeypatch, capsys, tmp_path,
+                                                         default_handler):
+    # Closing a --scheduler cluster takes about a second: a Ctrl-C then finds the files
+    # written (it ends the closing, status 130).
+    argv, paths = files(tmp_path, plot="p.png")
+    interrupted_after(monkeypatch, cli_simulate, "simulate", 300, 10**6)
+    press_ctrl_c_in(monkeypatch, cli_simulate.Cluster, "__exit__")
+    code, out, err = run(capsys, "simulate", "-n", "1e6", "--seed", "1", "--no-progress",
+                         *argv)
+    assert code == 130 and err.rstrip().endswith("cuttle: interrupted")
+    assert json.load(open(paths["json"]))["interrupted"]["done"] == 300
+    assert csv_rows(paths["csv"])[-1][0] == "interrupted"
+    assert open(paths["plot"], "rb").read(4) == b"\x89PNG"
