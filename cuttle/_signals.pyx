@@ -2,7 +2,7 @@
 """Ctrl-C inside native work, per batch: see _signals.pxd."""
 
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
-from cpython.ref cimport PyObject
+from cpython.ref cimport PyObject, Py_INCREF
 from cython.parallel cimport prange
 
 import signal
@@ -85,15 +85,29 @@ cdef inline double _now() noexcept nogil:
 cdef void stop_start(Stop* st) noexcept:
     global cu_sigint
     st.stopped = 0
+    st.exc[0] = st.exc[1] = st.exc[2] = NULL
     st.polls = PyThread_get_thread_ident() == _main_ident
-    # Every thread stops at a Ctrl-C (not only the polling one, which may be waiting
-    # for the others) when Python would raise KeyboardInterrupt for it.
-    st.fast = st.polls and signal.getsignal(signal.SIGINT) is signal.default_int_handler \
-        and cu_watch_sigint()
+    st.fast = 0
     cu_sigint = 0
+    # Every thread stops at a Ctrl-C (not only the polling one, which may be waiting
+    # for the others) when Python would raise KeyboardInterrupt for it.  Asking Python
+    # may run its pending signal handlers: what one raises stops the batch before it
+    # starts, and stop_finish raises it (it used to be printed and dropped).
+    if st.polls:
+        try:
+            st.fast = signal.getsignal(signal.SIGINT) is signal.default_int_handler \
+                and cu_watch_sigint()
+        except BaseException as e:
+            kind, tb = type(e), e.__traceback__
+            Py_INCREF(kind)
+            Py_INCREF(e)
+            st.exc[0], st.exc[1], st.exc[2] = <void*>kind, <void*>e, NULL
+            if tb is not None:
+                Py_INCREF(tb)
+                st.exc[2] = <void*>tb
+            st.stopped = 1
     st.poller = cu_self()
     st.last_poll = 0.0
-    st.exc[0] = st.exc[1] = st.exc[2] = NULL
     cu_set_batch(st)
 
 

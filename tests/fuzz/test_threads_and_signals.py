@@ -309,3 +309,24 @@ def test_ctrl_c_inside_a_search_chunk_keeps_its_finished_games(run):
             print("kept", "equal" if got == full[1:] else f"different {{got}} {{full[1:]}}")
     """)
     assert p.stdout.strip() == "kept equal", p.stdout + p.stderr
+
+
+def test_a_ctrl_c_as_a_batch_starts_stops_it(monkeypatch):
+    # A batch asks Python which SIGINT handler is in place, which may run a pending
+    # handler: its KeyboardInterrupt must stop the batch (it was printed as "Exception
+    # ignored" and dropped, and the run went on).  Here the question itself raises.
+    import signal
+
+    import cuttle
+    calls = []
+
+    def getsignal(signum):
+        calls.append(signum)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(signal, "getsignal", getsignal)
+    with pytest.raises(cuttle.Interrupted) as info:
+        cuttle.simulate(100_000, players=("random", "random"), seed=1, threads=2,
+                        progress=False, chunk_size=100_000)
+    monkeypatch.undo()
+    assert calls and info.value.result is None
