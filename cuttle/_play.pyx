@@ -412,7 +412,7 @@ def play_units(rule_sets, Py_ssize_t start, Py_ssize_t count, uint64_t seed, int
         # A search batch's finished units outlive a Ctrl-C: each is marked when it ends
         # with the batch not stopped (so no search of it was cut short), and its rows
         # are kept to count the run of them from the first unit.
-        if search and count * max(slots, 1) * b.n_rules <= MAX_SALVAGED_ROWS:
+        if search and 0 < count * max(slots, 1) * b.n_rules <= MAX_SALVAGED_ROWS:
             finished = np.zeros(count, np.uint8)
             fin = &finished[0]
         if keep_rows or fin != NULL:
@@ -433,7 +433,7 @@ def play_units(rule_sets, Py_ssize_t start, Py_ssize_t count, uint64_t seed, int
         try:
             stop_finish(&stop)
         except KeyboardInterrupt:
-            if fin == NULL:
+            if fin == NULL or no_memory:         # (a game without its tree is no game)
                 raise
             done = 0
             while done < count and fin[done]:

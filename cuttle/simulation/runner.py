@@ -156,7 +156,7 @@ def play_chunk(plan: Plan, start: int, count: int) -> SimulationResult | Compari
                              plan.codes[1], plan.alternate_seats, plan.threads,
                              plan.max_moves, plan.need, plan.slots, plan.keep_rows)
         else:
-            raw = tallies_from_rows(_python_rows_all(plan, start, count), plan.need)
+            raw = tallies_from_rows(python_rows(plan, start, count), plan.need)
     except BatchInterrupted as e:
         part = None
         if e.done:
@@ -176,35 +176,24 @@ def _raw(plan: Plan, raw: dict[str, Any]) -> dict[str, Any]:
 # ---------------------------------------------------------------------------------------
 # Games played in Python (callable players), in the core's rows format.
 
-def _python_rows_all(plan: Plan, start: int, count: int) -> list[dict[str, np.ndarray]]:
-    """python_rows under each rule set in turn; Ctrl-C raises BatchInterrupted with the
-    units every rule set had finished."""
-    out = []
-    for rules in plan.rule_sets:
-        try:
-            out.append(python_rows(plan, rules, start, count))
-        except BatchInterrupted as e:
-            raise BatchInterrupted(e.done, [cut_rows(r, e.done, plan.slots)
-                                            for r in out] + e.rows) from None
-    return out
-
-
-def python_rows(plan: Plan, rules: Rules, start: int, count: int) -> dict[str, np.ndarray]:
-    """Rows of units start.. under `rules`, as play_units(keep_rows=True) returns them;
-    a match plays only the games it needs (the others have winner -2).  Ctrl-C raises
-    BatchInterrupted with the units finished before it."""
-    rows: dict[str, np.ndarray] = new_rows(count, plan.slots, plan.need > 0)
+def python_rows(plan: Plan, start: int, count: int) -> list[dict[str, np.ndarray]]:
+    """Rows of units start.. under each of `plan`'s rule sets (the same deals), as
+    play_units(keep_rows=True) returns them; a match plays only the games it needs (the
+    others have winner -2).  A unit is played under every rule set before the next, so
+    Ctrl-C raises BatchInterrupted with the units all of them finished."""
+    rows = [new_rows(count, plan.slots, plan.need > 0) for _ in plan.rule_sets]
     funcs = [p.python_func() for p in plan.players]
     j = 0
     try:
         for j in range(count):
-            if plan.need:
-                _play_python_match(plan, rules, start + j, funcs, rows, j)
-            else:
-                play_python_game(rules, plan.seed, start + j, funcs, plan.alternate_seats,
-                                 plan.max_moves, rows, j)
+            for rules, out in zip(plan.rule_sets, rows):
+                if plan.need:
+                    _play_python_match(plan, rules, start + j, funcs, out, j)
+                else:
+                    play_python_game(rules, plan.seed, start + j, funcs,
+                                     plan.alternate_seats, plan.max_moves, out, j)
     except KeyboardInterrupt:
-        raise BatchInterrupted(j, [cut_rows(rows, j, plan.slots)]) from None
+        raise BatchInterrupted(j, [cut_rows(r, j, plan.slots) for r in rows]) from None
     return rows
 
 
@@ -228,7 +217,6 @@ def _play_python_match(plan: Plan, rules: Rules, unit: int,
                 break
     rows["m_first"][j] = rows["first"][j * slots]
     rows["m_wins"][j] = wins
-    return rows
 
 
 def play_python_game(rules: Rules, seed: int, i: int,

@@ -41,6 +41,7 @@ if TYPE_CHECKING:
 
 __all__ = ["FINGERPRINT_GAMES", "ChunkPlayer", "RunInterrupted", "fingerprint", "first_chunk"]
 
+SHARED = "an atlas run and a balance run cannot share a results file"
 STAGE_GAMES = 10 ** 12          # game indices of one stage of a run (see first_chunk)
 
 FINGERPRINT_GAMES = {False: 64, True: 4}        # games per rule set (cheap, search)
@@ -144,8 +145,7 @@ class ChunkPlayer:
         try:
             return self.store.get(key, engine)
         except ResultsFileError as e:
-            raise ResultsFileError(f"{e} (an atlas run and a balance run cannot share a "
-                                   f"results file)") from None
+            raise ResultsFileError(f"{e} ({SHARED})") from None
 
     def _play(self, chunk, missing, progress):
         # Records that an earlier Ctrl-C cut short have their first games in the file:
@@ -162,7 +162,10 @@ class ChunkPlayer:
     def _read_part(self, ref, rules, chunk):
         if self.store is None:
             return None
-        return self.store.get_part(self.key(ref, rules, chunk), self._engine(ref, rules))
+        try:
+            return self.store.get_part(self.key(ref, rules, chunk), self._engine(ref, rules))
+        except ResultsFileError as e:
+            raise ResultsFileError(f"{e} ({SHARED})") from None
 
     def _play_from(self, chunk, start, missing, parts, progress):
         """Play the games start.. of chunk `chunk` for the records `missing` (whose
@@ -178,7 +181,10 @@ class ChunkPlayer:
         try:
             res = simulate(n, order[0], **kw) if len(order) == 1 else compare(order, n, **kw)
         except Interrupted as e:
-            if e.result is None:
+            # (On a cluster the chunks finish in any order: only the games from the
+            # first on, without a gap, can be a part.)
+            first = e.result if len(order) == 1 or e.result is None else e.result.results[0]
+            if first is None or first.ranges != ((kw["start"], kw["start"] + e.done),):
                 raise
             res, stop, n = e.result, e, e.done
         finally:
@@ -205,7 +211,8 @@ class ChunkPlayer:
                     (self.key(ref, rules, chunk), start + n, *out[(ref, rules)]))
             for engine, records in by_engine.items():
                 self.store.put_parts(records, engine)
+        if start + n == self.chunk_size:
+            self.played += len(missing)
         if stop is not None:
             raise stop
-        self.played += len(missing)
         return out

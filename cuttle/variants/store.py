@@ -265,9 +265,9 @@ def _record_key(rec):
     key = chunk_key(*(rec[k] for k in KEY_FIELDS))
     lo, hi = key[-1] * key[-2], (key[-1] + 1) * key[-2]
     games = rec["games"]
-    if not (isinstance(games, list) and len(games) == 2 and games[0] == lo and
-            isinstance(games[1], int) and not isinstance(games[1], bool) and
-            lo < games[1] <= hi):
+    if not (isinstance(games, list) and len(games) == 2 and
+            all(isinstance(g, int) and not isinstance(g, bool) for g in games) and
+            games[0] == lo and lo < games[1] <= hi):
         raise ValueError(f"games must be [{lo}, {hi}] for chunk {key[-1]} (or [{lo}, n], "
                          f"n below {hi}, for the first games of a chunk cut short)")
     return key
@@ -284,6 +284,8 @@ def _tallies(rec):
     n, cap = rec["games"][1] - rec["games"][0], rec["max_moves"]
     tally = tally_from_json(rec["tally"], n, cap)
     pair = rec.get("pair")
+    if pair is None and rec["base"] != rec["rules"]:
+        raise ValueError("a rule set's record against another holds their pair")
     return tally, None if pair is None else pair_from_json(pair, n, tally, cap)
 
 

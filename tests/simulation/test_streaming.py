@@ -263,10 +263,11 @@ def test_python_players_interrupted():
 
 
 @pytest.mark.parametrize("match", [None, "best_of_3"])
-def test_python_players_interrupted_inside_a_chunk_keep_the_finished_units(match):
-    # Ctrl-C while the second rule set plays its 7th unit of one chunk of 50 (rule sets
-    # play a chunk in turn): the first 6 units, under both rule sets, are kept, and are
-    # those units exactly.
+@pytest.mark.parametrize("cut", ["classic", "quick"])
+def test_python_players_interrupted_inside_a_chunk_keep_the_finished_units(match, cut):
+    # Ctrl-C while the 7th unit of one chunk of 50 plays under the first or the second
+    # rule set (a unit plays under every rule set before the next): the first 6 units,
+    # under both rule sets, are kept, and are those units exactly.
     calls = {"n": 0, "stop": None}
 
     def player(game, rng):
@@ -281,7 +282,9 @@ def test_python_players_interrupted_inside_a_chunk_keep_the_finished_units(match
                         match=match)
         return calls["n"]
 
-    calls["stop"] = decisions("classic", 50) + decisions("quick", 6) + 1
+    six = decisions("classic", 6) + decisions("quick", 6)
+    seventh_classic = decisions("classic", 7) - decisions("classic", 6)
+    calls["stop"] = six + 1 + (seventh_classic if cut == "quick" else 0)
     calls["n"] = 0
     with pytest.raises(Interrupted) as info:
         cuttle.compare(["classic", "quick"], 50, players=(player, "random"), seed=2,

@@ -162,10 +162,38 @@ def test_ctrl_c_inside_a_chunk_keeps_its_finished_games(small, tmp_path):
     path.write_text(text + json.dumps(rec) + "\n")
     with pytest.raises(ResultsFileError, match="same chunk .its first"):
         atlas(results=str(path), **SMALL)
-    for games in ([1000, 1000], [999, 1500], [1000, 2001], [1000, "7"]):
+    for games in ([1000, 1000], [999, 1500], [1000, 2001], [1000, "7"], [1000.0, 1064],
+                  [1000, True]):
         path.write_text(text + json.dumps({**json.loads(part_line), "games": games}) + "\n")
         with pytest.raises(ResultsFileError, match="games must be"):
             atlas(results=str(path), **SMALL)
+    variant_part = next(json.loads(x) for x in lines[1:] if json.loads(x)["games"][1] % 1000
+                        and json.loads(x)["pair"] is not None)
+    path.write_text(text + json.dumps({**variant_part, "pair": None}) + "\n")
+    with pytest.raises(ResultsFileError, match="line .*holds their pair"):
+        atlas(results=str(path), **SMALL)
+
+
+def test_only_the_games_from_a_chunks_start_make_a_part(tmp_path, monkeypatch):
+    # On a cluster a chunk's pieces finish in any order: an interrupted run whose
+    # finished games have a gap (games 0-63 and 128-191) writes no part, since the next
+    # run would play the rest from game 128 and count games 64-127 as played.
+    rules = cuttle.Rules()
+    gap = (cuttle.simulate(64, rules, ("random", "random"), seed=7, swap_seats=False,
+                           progress=False) +
+           cuttle.simulate(64, rules, ("random", "random"), seed=7, swap_seats=False,
+                           progress=False, start=128))
+    assert gap.ranges == ((0, 64), (128, 192))
+
+    def interrupted(*args, **kw):
+        raise cuttle.Interrupted(gap, 128, 1000)
+
+    monkeypatch.setattr(atlas_chunks, "simulate", interrupted)
+    with Store(str(tmp_path / "r.jsonl")) as store:
+        player = atlas_chunks.ChunkPlayer(store, ("random", "random"), 7, 10_000, 1000)
+        with pytest.raises(cuttle.Interrupted):
+            player.records(0, [(rules, rules)])
+        assert not store.parts and not store.index
 
 
 def test_damaged_and_foreign_files(small, tmp_path, monkeypatch):
