@@ -560,8 +560,8 @@ def balance(base: Rules | str | None = "classic", policy: str = "expert", *, k: 
     except KeyboardInterrupt:
         status.close()
         run.stop()
-        raise BalanceInterrupted(run.result(), None if store is None else store.path) \
-            from None
+        raise BalanceInterrupted(run.result(), None if store is None else store.path,
+                                 max(p.cut for p in run.players.values())) from None
     finally:
         status.close()
         if store is not None:

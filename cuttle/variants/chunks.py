@@ -71,15 +71,17 @@ class RunInterrupted(Interrupted):
     """Ctrl-C stopped a run that keeps its chunks in a results file (an atlas, a balance
     search): `result` is the run so far, `done` the chunk records it played, `path` the
     results file (None without one), which holds every finished chunk and the finished
-    games of the chunk Ctrl-C cut short."""
+    games of the chunk Ctrl-C cut short (`cut` of them, written as parts)."""
 
-    def __init__(self, result: Any, path: str | None = None):
+    def __init__(self, result: Any, path: str | None = None, cut: int = 0):
         # done: the records (chunks of games under one rule set) this run played
         super().__init__(result, getattr(result, "played_records", 0), None, "chunk record")
-        self.path = path
+        self.path, self.cut = path, cut
 
     def __str__(self):
         s = f"interrupted after playing {self.done:,} chunk records"
+        if self.cut:
+            s += f" and {self.cut:,} games of the chunk it cut short"
         if self.path:
             s += (f"; every finished game is in {self.path}: run the same command again "
                   f"to continue")
@@ -104,6 +106,7 @@ class ChunkPlayer:
         self.max_moves, self.chunk_size = max_moves, chunk_size
         self.threads, self.client, self.engine, self.play = threads, client, engine, play
         self.played = 0             # records played
+        self.cut = 0                # games of a chunk Ctrl-C cut short, written as parts
         self.games = 0              # games played (every rule set's)
         self.seconds = 0.0          # spent playing them
 
@@ -214,5 +217,6 @@ class ChunkPlayer:
         if start + n == self.chunk_size:
             self.played += len(missing)
         if stop is not None:
+            self.cut = start + n if self.store is not None else 0
             raise stop
         return out

@@ -268,6 +268,7 @@ class _GroupRun:
         self.base_tally = Tally()
         self.chunks = 0
         self.played = 0               # records played (and written) by this run
+        self.cut = 0                  # games of the chunk Ctrl-C cut short (parts)
         self.engine = None            # the fingerprint, when playing into a file
         self.interactions: list[Interaction] = []
 
@@ -301,7 +302,7 @@ class _GroupRun:
                                                 for r in self.runs):
                 self.play_interactions(player, status)
         finally:
-            self.played = player.played
+            self.played, self.cut = player.played, player.cut
 
     def play_interactions(self, player, status):
         """The interactions of the variants with the clearest score shifts."""
@@ -429,7 +430,8 @@ def atlas(pairings: str | Pairing | Iterable[str | Pairing] | None = None,
         return result()
     except KeyboardInterrupt:
         status.close()
-        raise AtlasInterrupted(result(), None if store is None else store.path) from None
+        raise AtlasInterrupted(result(), None if store is None else store.path,
+                               max((g.cut for g in groups), default=0)) from None
     finally:
         status.close()
         if store is not None:

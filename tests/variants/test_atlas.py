@@ -135,11 +135,12 @@ def test_ctrl_c_inside_a_chunk_keeps_its_finished_games(small, tmp_path):
         if info.get("chunk") == 1 and info.get("done"):
             raise KeyboardInterrupt
 
-    with pytest.raises(AtlasInterrupted):
+    with pytest.raises(AtlasInterrupted) as e:
         atlas(results=str(path), progress=stop_inside_chunk_1, **SMALL)
     rows = [json.loads(x) for x in path.read_text().splitlines()[1:]]
     parts = [r for r in rows if r["games"][1] - r["games"][0] < r["chunk_size"]]
     done = seen[-1]["done"]
+    assert e.value.cut == done and f"and {done} games of the chunk it cut short" in str(e.value)
     assert parts and {(r["chunk"], r["games"][1] - r["games"][0]) for r in parts} == {(1, done)}
     assert len(parts) == 1 + seen[-1]["playing"]        # the base and each variant playing
     played = []
