@@ -278,9 +278,10 @@ def test_ctrl_c_stops_a_batch_whose_polling_thread_waits_for_the_others():
 
 @pytest.mark.parametrize("run", ["simulate", "compare", "matches"])
 def test_ctrl_c_inside_a_search_chunk_keeps_its_finished_games(run):
-    # One fixed chunk of search games, cut by Ctrl-C after a second: the games finished
-    # (or matches) before the first one that was not are kept, and are exactly those
-    # games (a fresh run of that many gives the same statistics).
+    # One fixed chunk of search games, cut by Ctrl-C once its first games have had time
+    # to finish (four times what they take here: a sanitizer build under load is many
+    # times slower): the games (or matches) before the first one that was not are kept,
+    # and are exactly those games (a fresh run of that many gives the same statistics).
     p = run_python(f"""
         import os, signal, threading
         import cuttle
@@ -294,7 +295,11 @@ def test_ctrl_c_inside_a_search_chunk_keeps_its_finished_games(run):
             r = cuttle.simulate(n, players=players, seed=4, threads=2, progress=False,
                                 chunk_size=chunk, match="best_of_3" if kind == "matches" else None)
             return r, r.tally, r.n_matches if kind == "matches" else None
-        threading.Timer(1.5, os.kill, (os.getpid(), signal.SIGINT)).start()
+        import time
+        t = time.perf_counter()
+        play(2, 2)                          # (one game on each thread)
+        delay = max(1.0, 4 * (time.perf_counter() - t))
+        threading.Timer(delay, os.kill, (os.getpid(), signal.SIGINT)).start()
         try:
             play(400, 10_000)
             print("not interrupted")
