@@ -138,22 +138,23 @@ class ChunkPlayer:
             have.update(self._play(chunk, missing, progress))
         return {r: have[r] for r in wanted}
 
-    def _read(self, ref, rules, chunk):
+    def _read(self, ref, rules, chunk, part=False):
+        """The file's record of (ref, rules) in chunk `chunk`: (Tally, PairTally or
+        None), or with `part` its longest part (games, Tally, PairTally or None); None
+        if it has none."""
         if self.store is None:
             return None
-        key = self.key(ref, rules, chunk)
-        if key not in self.store:
-            return None
         engine = self._engine(ref, rules) if self.play else None
+        get = self.store.get_part if part else self.store.get
         try:
-            return self.store.get(key, engine)
+            return get(self.key(ref, rules, chunk), engine)
         except ResultsFileError as e:
             raise ResultsFileError(f"{e} ({SHARED})") from None
 
     def _play(self, chunk, missing, progress):
         # Records that an earlier Ctrl-C cut short have their first games in the file:
         # only the rest of the chunk is played, records as far along together.
-        parts = {r: self._read_part(*r, chunk) for r in missing}
+        parts = {r: self._read(*r, chunk, part=True) for r in missing}
         by_start: dict[int, list[Record]] = {}
         for r in missing:
             by_start.setdefault(0 if parts[r] is None else parts[r][0], []).append(r)
@@ -161,14 +162,6 @@ class ChunkPlayer:
         for start, group in sorted(by_start.items()):
             out.update(self._play_from(chunk, start, group, parts, progress))
         return out
-
-    def _read_part(self, ref, rules, chunk):
-        if self.store is None:
-            return None
-        try:
-            return self.store.get_part(self.key(ref, rules, chunk), self._engine(ref, rules))
-        except ResultsFileError as e:
-            raise ResultsFileError(f"{e} ({SHARED})") from None
 
     def _play_from(self, chunk, start, missing, parts, progress):
         """Play the games start.. of chunk `chunk` for the records `missing` (whose
