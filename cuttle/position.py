@@ -150,7 +150,7 @@ def layout(rules: Rules | str | None = None, *,
             i = place(base, f"points of player {p}")
             if CARDS[i].is_joker or CARDS[i].rank > _TEN:
                 raise ValueError(f"{CARDS[i]} cannot be a point card (only A to T)")
-            js = [place(j, f"the Jacks on {CARDS[i]}") for j in jacks]
+            js = [place(j, f"Jacks on {CARDS[i]}") for j in jacks]
             for j in js:
                 if CARDS[j].rank != _JACK:
                     raise ValueError(f"{CARDS[j]} in the stack of {CARDS[i]} is not a Jack")

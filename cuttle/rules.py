@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from .validation import is_int
+from .validation import is_bool, is_int
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
@@ -70,9 +70,9 @@ class Flag:
     def check(self, value: object) -> FlagValue:
         """The normalised value, or ValueError naming the flag and what it takes."""
         if self.kind == "bool":
-            if not isinstance(value, bool):
+            if not is_bool(value):
                 raise ValueError(f"flag {self.name!r} takes True or False, not {value!r}")
-            return value
+            return bool(value)
         if self.kind == "choice":
             if not isinstance(value, str) or value not in self.values:
                 raise ValueError(f"flag {self.name!r} takes one of "
@@ -242,7 +242,7 @@ def _flag(name) -> Flag:
 
 
 def _preset_name(name) -> str:
-    key = name.strip().lower() if isinstance(name, str) else name
+    key = name.strip().lower() if isinstance(name, str) else None
     if key not in PRESETS:
         hint = (" (Rules() takes a preset name and flags as keywords; rule text like "
                 "'classic: four=random' is read by Rules.parse, and every rules= argument "
@@ -294,8 +294,14 @@ class Rules:
         else:
             preset_name = _preset_name(preset)
             base = dict(PRESETS[preset_name][0])
+        given: dict[str, str] = {}          # flag: the name it was given by
         for name, value in flags.items():
-            base[name] = _flag(name).check(value)
+            flag = _flag(name)              # (its spelling may differ: "FOUR", "hand-limit")
+            if flag.name in given:
+                raise ValueError(f"{flag.name} is set twice ({given[flag.name]!r} and "
+                                 f"{name!r})")
+            given[flag.name] = name
+            base[flag.name] = flag.check(value)
         if base["hand_limit"] is None and base["hand_limit_mode"] != "discard":
             raise ValueError("hand_limit_mode='no_draw' needs a hand_limit (an int); "
                              "set hand_limit=N as well")

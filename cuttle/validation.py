@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from os import PathLike
 
 __all__ = ["check_bool", "check_confidence", "check_count", "check_fraction", "check_int",
-           "check_output_folder", "check_output_path", "check_player", "is_int"]
+           "check_output_folder", "check_output_path", "check_player", "is_bool", "is_int"]
 
 
 def is_int(value: object) -> bool:
@@ -79,9 +79,14 @@ def check_count(value: object, name: str, maximum: int | None = None) -> int:
     return check_int(value, name, 1, maximum)
 
 
+def is_bool(value: object) -> bool:
+    """Whether `value` passes the truth-value rule: True or False, numpy bools too."""
+    return isinstance(value, (bool, np.bool_))
+
+
 def check_bool(value: object, name: str) -> bool:
     """`value` if it is True or False (numpy bools too); ValueError otherwise."""
-    if isinstance(value, (bool, np.bool_)):
+    if is_bool(value):
         return bool(value)
     raise ValueError(f"{name} must be True or False, not {value!r}")
 

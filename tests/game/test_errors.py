@@ -3,6 +3,7 @@ positions and bad Rules.  Every refused move must leave the game exactly as it w
 
 Written from ``shared/api.md``, ``shared/rules.md`` and ``docs/rules-decisions.md``.
 """
+import numpy as np
 import pytest
 
 import cuttle
@@ -299,6 +300,42 @@ def test_unknown_flag_names_it():
     with pytest.raises(ValueError) as e:
         cuttle.Rules(bogus_flag=True)
     assert "bogus_flag" in str(e.value)
+
+
+@pytest.mark.parametrize("preset", [["classic"], {}, 5, None, 1.5])
+def test_a_preset_of_another_type_is_a_value_error(preset):
+    with pytest.raises(ValueError, match="unknown preset .*valid presets: classic"):
+        cuttle.Rules(preset)
+
+
+@pytest.mark.parametrize("make", [
+    lambda name, v: cuttle.Rules(**{name: v}),
+    lambda name, v: CLASSIC.replace(**{name: v}),
+    lambda name, v: cuttle.Rules.from_json({"preset": "classic", "changed": {name: v}}),
+])
+@pytest.mark.parametrize("name", ["FOUR", "Four", " four ", "hand-limit", "HAND_LIMIT"])
+def test_a_flag_spelled_otherwise_sets_that_flag(make, name):
+    # Names are read as rule text reads them (case, spaces and dashes aside); the value
+    # lands under the flag's own name, not beside it where nothing reads it.
+    value = "random" if "four" in name.lower() else 7
+    rules = make(name, value)
+    flag = "four" if "four" in name.lower() else "hand_limit"
+    assert getattr(rules, flag) == value
+    assert rules.changed() == {flag: value}
+    assert set(rules.as_dict()) == set(cuttle.Rules.flag_names)
+    assert cuttle.Rules.parse(str(rules)) == rules
+    assert cuttle.Game(rules, seed=1).rules == rules
+
+
+def test_a_flag_given_twice_under_two_spellings_is_refused():
+    with pytest.raises(ValueError, match=r"four is set twice \('four' and 'FOUR'\)"):
+        cuttle.Rules(four="random", **{"FOUR": "draw"})
+
+
+def test_numpy_bools_are_truth_values():
+    rules = cuttle.Rules(joker=np.bool_(True), open_hands=np.False_)
+    assert rules.joker is True and rules.open_hands is False
+    assert rules == cuttle.Rules(joker=True)
 
 
 def test_unknown_flag_in_replace_names_it():
