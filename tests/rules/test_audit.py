@@ -654,3 +654,28 @@ def test_one_queen_each_refuses_a_position_with_two_queens(engine):
     with pytest.raises(ValueError, match="one_queen_each"):
         pos(engine, r, permanents=([], ["QH", "QS"]))
     assert pos(engine, CLASSIC, permanents=([], ["QH", "QS"])).permanents(1) == ["QH", "QS"]
+
+
+# --------------------------------------------------------------------------- open hands and a refilled deck
+
+@pytest.mark.parametrize("rules,moves,refill", [
+    # a cuttle.cards 7 reveals the last two cards and puts back the one it does not play
+    ("cuttle.cards", ["oneoff 7C", "resolve", "points 3S"], "4S"),
+    # a 9 to the deck puts a King on the empty deck
+    ("cuttle.cards-beta", ["oneoff 9C KD", "resolve"], "KD"),
+])
+def test_hands_are_public_only_while_the_deck_is_empty(core, rules, moves, refill):
+    # (decision 23) reveal_on_empty_deck reads "once the deck is empty" as "while".
+    if rules == "cuttle.cards":
+        g = core.pos(rules, hands=(["7C", "AC"], ["KD", "2D"]), deck=["3S", "4S"],
+                     rest="scrap", seed=1)
+    else:
+        g = core.pos(rules, hands=(["9C", "AC"], ["3D", "2D"]), permanents=([], ["KD"]),
+                     rest="scrap", seed=1)
+        assert g.is_public_hand(0) and g.is_public_hand(1)
+    play(g, *moves)
+    assert [str(c) for c in g.deck] == [refill]
+    assert not g.is_public_hand(0) and not g.is_public_hand(1)
+    # what was seen while the hands were public stays known
+    assert strs(g.observation(0).opponent_known) == strs(g.hand(1))
+

@@ -296,6 +296,25 @@ def test_ten_blocks_scuttle_window_opens_without_a_ten(engine):
     assert legal(g) == {"resolve"}
 
 
+def test_a_block_is_no_counter_the_scuttlers_queen_allows_it_and_nothing_answers_it(engine):
+    # (decision 24) A Queen forbids counters, not blocks; after the block the turn ends.
+    g = engine.pos(BLOCK, hands=(["9C", "2C"], ["TS"]), points=([], ["7H"]),
+                   permanents=(["QC"], []), deck=["AS"])
+    g.play("scuttle 9C 7H")
+    assert legal(g) == {"resolve", "block TS"}
+    g.play("block TS")
+    assert g.scrap == srt(["9C", "TS"]) and g.points(1) == ["7H"]
+    assert_main(g, 1)
+
+
+def test_a_scuttler_above_the_hand_limit_discards_after_the_block(engine):
+    g = engine.pos(BLOCK.replace(hand_limit=2), hands=(["9C", "3C", "4C", "5C"], ["TD"]),
+                   points=([], ["8D"]), deck=["AS", "KS"])
+    play(g, "scuttle 9C 8D", "block TD")
+    assert g.phase == "discard" and g.to_move == 0 and g.turn == 0
+    assert legal(g) == {"discard 3C", "discard 4C", "discard 5C"}
+
+
 def test_without_ten_blocks_scuttle_is_immediate(engine):
     g = engine.pos(CLASSIC, hands=(["9C"], ["TS"]), points=([], ["7H"]))
     g.play("scuttle 9C 7H")
