@@ -153,7 +153,8 @@ def _check_outputs(args):
                          "--results FILE")
     if args.report_only and not os.path.isfile(args.results):
         raise UsageError(f"--results: no file {args.results!r} to report on")
-    options.output_files(**{"--json": args.json, "--csv": args.csv,
+    options.output_files(inputs={"--results": args.results} if args.report_only else None,
+                         **{"--json": args.json, "--csv": args.csv,
                             "--results": None if args.report_only else args.results})
     if args.plot:
         try:

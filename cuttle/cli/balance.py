@@ -155,7 +155,8 @@ def _check_outputs(args):
                          "--results FILE")
     if args.report_only and not os.path.isfile(args.results):
         raise UsageError(f"--results: no file {args.results!r} to report on")
-    options.output_files(**{"--json": args.json, "--csv": args.csv,
+    options.output_files(inputs={"--results": args.results} if args.report_only else None,
+                         **{"--json": args.json, "--csv": args.csv,
                             "--markdown": args.markdown, "--html": args.html,
                             "--plot": args.plot,
                             "--results": None if args.report_only else args.results})

@@ -140,10 +140,13 @@ def output_file(text: str) -> str:
     return _checked(check_output_path, text)
 
 
-def output_files(**paths: str | None) -> None:
+def output_files(inputs: dict[str, str | None] | None = None, **paths: str | None) -> None:
     """Check output files before any work (`cuttle.validation.check_output_path`), and
-    that no two options name the same file.  `paths`: option -> path (None: not given;
-    "-": stdout)."""
+    that no two options name the same file, nor a file the command reads (`inputs`:
+    option -> path, e.g. {"RECORD": "game.json"}), which the output would replace.
+    `paths`: option -> path (None: not given; "-": stdout)."""
+    read = {os.path.realpath(path): option for option, path in (inputs or {}).items()
+            if path is not None and path != "-" and os.path.isfile(path)}
     seen: dict[str, str] = {}           # real path -> option
     for option, path in paths.items():
         if path is None or path == "-":
@@ -153,6 +156,9 @@ def output_files(**paths: str | None) -> None:
         except ValueError as e:
             raise UsageError(str(e)) from None
         real = os.path.realpath(path)
+        if real in read:
+            raise UsageError(f"{option} names {path!r}, the file given as {read[real]}: "
+                             f"writing it would replace that input; choose another file")
         if real in seen:
             raise UsageError(f"{seen[real]} and {option} name the same file {path!r}")
         seen[real] = option

@@ -264,6 +264,7 @@ def run(args: argparse.Namespace) -> int:
         policy_code(args.bot)
     except ValueError as e:
         raise UsageError(str(e)) from None
+    options.output_files(inputs={"--position": args.position}, **{"--record": args.record})
     game_args = args
     for k in itertools.count(1):
         status, path, session = _play_and_save(game_args)

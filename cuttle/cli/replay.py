@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 def run(args: argparse.Namespace) -> int:
     """`cuttle replay`: print a record's game move by move (or write its page); exit status."""
     path = args.file
+    options.output_files(inputs={"FILE": path}, **{"--html": args.html})
     try:
         rec = read_record(path)
         g = start_game(rec)

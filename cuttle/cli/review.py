@@ -90,7 +90,7 @@ def run_review(rec: dict[str, Any], args: argparse.Namespace, where: str) -> tup
 
 def run(args: argparse.Namespace) -> int:
     """`cuttle review`: review a record; returns the exit status."""
-    options.output_files(**{"--html": args.html,
+    options.output_files(inputs={"RECORD": args.record}, **{"--html": args.html,
                             "--json": None if args.json == "-" else args.json})
     rec = load(args.record)
     r, status = run_review(rec, args, args.record)
