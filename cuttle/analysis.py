@@ -68,14 +68,19 @@ class MoveStats:
 
 
 class Analysis:
-    """The result of `analyse`: one `MoveStats` per legal move, best first."""
+    """The result of `analyse`: one `MoveStats` per legal move, best first: by score
+    among the moves with the most rollouts (under ``adaptive``, the last round's
+    contenders: a move dropped in an earlier round, on fewer rollouts, ranks below them
+    whatever its noisier score), then the others the same way."""
 
     def __init__(self, game: Game, player: int, rows: list[MoveStats], policy: str,
                  seed: int, elapsed: float, adaptive: bool) -> None:
         self.player = player
-        # Best first; moves without rollouts (an interrupted analysis) last.
-        self.rows = sorted(rows, key=lambda r: (-r.score if r.rollouts else math.inf,
-                                                -r.rollouts, str(r.move)))
+        # Best first; the moves of each round of successive halving are played in
+        # step, so the rollouts say how far a move got (moves without any, from an
+        # interrupted analysis, last).
+        self.rows = sorted(rows, key=lambda r: (-r.rollouts, -r.score if r.rollouts else 0,
+                                                str(r.move)))
         self.policy = policy
         self.seed = seed
         self.elapsed = elapsed
@@ -84,7 +89,8 @@ class Analysis:
 
     @property
     def best(self) -> Move:
-        """The move with the highest score (wins plus half the draws)."""
+        """The move with the highest score (wins plus half the draws) of those with the
+        most rollouts (with ``adaptive``: of the last round's contenders)."""
         return self.rows[0].move
 
     @property
