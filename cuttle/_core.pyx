@@ -19,7 +19,7 @@ from cuttle._rng cimport rng_seed, derive_seed, deal_stream, STREAM_GAME, STREAM
 from cuttle._engine cimport (gen_moves, is_legal, apply_move, deal, score, goal, hand_is_public,
                              update_knowledge, check_win, check_state, states_equal)
 from cuttle._hidden cimport determinize
-from cuttle._playout cimport play_until, SEAT_ELSEWHERE
+from cuttle._playout cimport play_until, end_by_cap, SEAT_ELSEWHERE
 from cuttle._engine import state_error
 
 # Names of the C enums of _state.pxd, in code order.
@@ -214,8 +214,7 @@ cdef class CoreGame:
         self.nhist += 1
         apply_move(&self.st, &self.cr, code)
         if 0 < cap <= self.nhist and self.st.phase != PH_OVER:
-            self.st.phase = PH_OVER
-            self.st.end_reason = END_MOVE_CAP
+            end_by_cap(&self.st)
         return True
 
     def _core_play_until(self, Py_ssize_t cap):

@@ -9,7 +9,7 @@
 # GymEnv.
 
 from libc.stdint cimport uint32_t
-from cuttle._state cimport State, CRules, Rng, PH_OVER, END_MOVE_CAP
+from cuttle._state cimport State, CRules, Rng, PH_MAIN, PH_OVER, END_MOVE_CAP
 
 # play_until's status, and that of the loops built on it (Python: PlayStatus).
 cpdef enum PlayStatus:
@@ -53,6 +53,10 @@ cdef int play_until(State* s, const CRules* r, const int* seats, Rng* g, int* k,
                     MoveLog* log) noexcept nogil
 
 cdef inline void end_by_cap(State* s) noexcept nogil:
-    # A game still running at its move cap ends as a draw.
+    # A game still running at its move cap ends as a draw.  Its last turn is the last one
+    # with a move in it: a turn still in its main phase has none yet (its number was
+    # counted when the turn before it ended).
+    if s.phase == PH_MAIN and s.turn_number > 0:
+        s.turn_number -= 1
     s.phase = PH_OVER
     s.end_reason = END_MOVE_CAP

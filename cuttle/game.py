@@ -143,16 +143,18 @@ class Game(CoreGame):
         self._core_set_rules(rules)
 
     @classmethod
-    def from_run(cls, rules: Rules | str | None = None, *, seed: int, index: int) -> Game:
+    def from_run(cls, rules: Rules | str | None = None, *, seed: int, index: int,
+                 max_moves: int | None = None) -> Game:
         """The deal of game `index` of a seeded simulation run: ``cuttle.simulate(n,
         rules, seed=seed)`` deals its game i exactly so (``Game(seed=s)`` is game 0 of
-        seed s), so any game of a run can be looked at or replayed.
+        seed s), so any game of a run can be looked at or replayed (`max_moves`: the
+        run's cap, as in ``Game``).
 
         >>> Game.from_run(seed=1, index=0) == Game(seed=1)
         True
         """
         g = cls.__new__(cls)
-        g._attach(Rules.coerce(rules), check_seed(seed))
+        g._attach(Rules.coerce(rules), check_seed(seed), max_moves)
         g._core_deal(g.seed, check_seed(index, "index"))
         return g
 

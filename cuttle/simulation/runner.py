@@ -44,7 +44,6 @@ if TYPE_CHECKING:
 __all__ = ["ChunkInterrupted", "Chunks", "GamesCsv", "Plan", "collect", "play_chunk",
            "run_local"]
 
-MOVE_CAP = END_NAMES.index("move_cap")
 NATIVE_CHUNK = 1 << 16        # default largest chunk played by one native call (units)
 PYTHON_CHUNK = 64             # ... by Python players (a progress step every few seconds)
 FIRST_CHUNK = 64              # adaptive chunks start here and double while fast
@@ -225,12 +224,13 @@ def play_python_game(rules: Rules, seed: int, i: int,
                      k: int) -> None:
     """Play game `i` in Python; write its row `k` of `out`.  The core's play loop
     (`Game.next_decision`) stops it as a native game stops: over, or capped at
-    `max_moves` moves (a draw)."""
+    `max_moves` moves (a draw, ended by the core as a native game's cap ends it)."""
     a_seat = 1 if (swap_seats and i & 1) else 0
-    g = Game.from_run(rules, seed=seed, index=i)      # the deal of native game i
+    # the deal of native game i, and its cap
+    g = Game.from_run(rules, seed=seed, index=i, max_moves=max_moves)
     rng = random.Random(derive(seed, 2 * i + 1))
     seat_funcs = (funcs[a_seat], funcs[a_seat ^ 1])
-    while (seat := g.next_decision(max_moves)) is not None:
+    while (seat := g.next_decision()) is not None:
         legal = g.legal_moves
         if len(legal) == 1:
             move = legal[0]
@@ -254,13 +254,9 @@ def play_python_game(rules: Rules, seed: int, i: int,
     out["turns"][k] = g.turn_number              # counts from 1, like the core's rows
     out["scores"][k, 0] = g.score(a_seat)
     out["scores"][k, 1] = g.score(a_seat ^ 1)
-    if not g.is_over:                             # capped
-        out["winner"][k] = -1
-        out["end"][k] = MOVE_CAP
-    else:
-        w = g.winner
-        out["winner"][k] = -1 if w is None else w ^ a_seat
-        out["end"][k] = END_NAMES.index(g.end_reason)
+    w = g.winner
+    out["winner"][k] = -1 if w is None else w ^ a_seat
+    out["end"][k] = END_NAMES.index(g.end_reason)
 
 
 # ---------------------------------------------------------------------------------------

@@ -601,3 +601,29 @@ def test_one_progress_line(capsys, monkeypatch):
     line.show("not shown")
     line.show(lambda: "made only when shown", final=True)
     assert capsys.readouterr().err == "made only when shown\n"
+
+
+@pytest.mark.parametrize("players", [("random", "greedy"), ("random", lambda g: g.legal_moves[0])])
+@pytest.mark.parametrize("cap", [1, 2, 3])
+def test_a_capped_game_counts_the_turns_it_played(players, cap):
+    # A turn with no move yet (the cap fell as it began) is not a turn played: one move
+    # is one turn, two moves are one or two turns, and so on.
+    r = cuttle.simulate(400, players=players, seed=5, max_moves=cap, progress=False,
+                        keep_games=True, threads=1)
+    capped = r.end == END_NAMES.index("move_cap")
+    assert capped.all() or cap > 1
+    assert (r.turns[capped] >= 1).all() and (r.turns[capped] <= r.moves[capped]).all()
+    if cap == 1:
+        assert (r.turns == 1).all()
+
+
+def test_a_game_capped_by_its_max_moves_counts_the_turns_it_played():
+    g = cuttle.Game(seed=1, max_moves=5)
+    for _ in range(5):
+        g.play("draw")
+    assert g.is_over and g.end_reason == "move_cap" and g.turn_number == 5
+    # a cap falling inside a turn (the one-off's counter window): that turn counts
+    g = cuttle.Game(seed=3, max_moves=2)
+    g.play("draw")
+    g.play(next(m for m in g.legal_moves if m.verb == "oneoff"))
+    assert g.is_over and g.turn_number == 2
