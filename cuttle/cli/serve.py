@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 import threading
 import webbrowser
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .._optional import missing
 from . import options
@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
         threading.Timer(1.0, webbrowser.open, (url,)).start()
     config = uvicorn.Config(application, host=host, port=args.port, log_level=args.log_level,
                             access_log=args.log_level == "debug")
-    server = uvicorn.Server(config)
+    server = _server(uvicorn, config, application.state.cuttle)
     try:
         server.run()
     except KeyboardInterrupt:       # uvicorn shuts down cleanly, then passes Ctrl-C on
@@ -65,6 +65,20 @@ def run(args: argparse.Namespace) -> int:
     if not server.started:
         raise CommandError(f"cannot serve on {host}:{args.port} (see the message above)")
     return 0
+
+
+def _server(uvicorn: Any, config: Any, web: Any) -> Any:
+    """uvicorn's server for the app, which aborts the app's work (`web.stop_work`) as
+    soon as it begins to stop."""
+
+    class Server(uvicorn.Server):
+        async def shutdown(self, sockets: Any = None) -> None:
+            # uvicorn waits for the requests in flight before it tells the app to stop;
+            # those waiting for a bot's search or a review would wait for all of it.
+            web.stop_work()
+            await super().shutdown(sockets)
+
+    return Server(config)
 
 
 def add_command(sub: argparse._SubParsersAction) -> None:
