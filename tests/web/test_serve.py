@@ -6,6 +6,7 @@ import asyncio
 import importlib.util
 import os
 import random
+import re
 import signal
 import socket
 import subprocess
@@ -27,14 +28,19 @@ httpx = pytest.importorskip("httpx2" if importlib.util.find_spec("httpx2") else 
 class Serve:
     """`python -m cuttle serve ARGS` in a process of its own, ready when it answers."""
 
-    def __init__(self, *args, host="127.0.0.1"):
-        self.port = free_port()
-        self.url = f"http://{host}:{self.port}"
+    def __init__(self, *args, host="127.0.0.1", port=None):
+        self.port = free_port() if port is None else port
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "cuttle", "serve", "--port", str(self.port), *args],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
             start_new_session=True, preexec_fn=_default_ctrl_c)
+        if self.port == 0:          # any free port: the address printed says which
+            self.said = self.proc.stdout.readline()
+            found = re.search(rf"open http://{re.escape(host)}:(\d+)/ ", self.said)
+            assert found, (self.said, self.proc.poll())
+            self.port = int(found.group(1))
+        self.url = f"http://{host}:{self.port}"
         deadline = time.monotonic() + 30
         while True:
             assert self.proc.poll() is None, self.proc.communicate()
@@ -122,6 +128,15 @@ def test_ctrl_c_aborts_the_work_in_flight():
     assert took < 5, took           # (under a second on a quiet machine)
 
 
+def test_serve_on_any_free_port():
+    s = Serve(port=0)
+    try:
+        assert s.port > 0 and httpx.get(s.url + "/", timeout=5).status_code == 200
+    finally:
+        code, out, err = s.stop()
+    assert code == 0 and "Traceback" not in err
+
+
 def test_serve_elsewhere_warns():
     s = Serve("--host", "127.0.0.2", host="127.0.0.2")
     try:
@@ -142,7 +157,7 @@ def serve_once(*args):
 
 def test_serve_errors():
     code, err = serve_once("--port", "70000")
-    assert code == 2 and "--port must be from 1 to 65535" in err
+    assert code == 2 and "--port must be from 0 (any free port) to 65535" in err
     assert serve_once("--max-games", "0")[0] == 2
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
