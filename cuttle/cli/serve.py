@@ -108,7 +108,8 @@ def add_command(sub: argparse._SubParsersAction) -> None:
     sp.add_argument("--max-games", type=options.at_most(10_000), default=100, metavar="N",
                     help="live games kept at once (default 100)")
     sp.add_argument("--workers", type=options.at_most(256), default=None, metavar="N",
-                    help="threads for the bots' searches and hints (default: the cores)")
+                    help="threads for the bots' searches and hints (default: the cores, at "
+                         "least 2)")
     sp.add_argument("--log-level", default="warning",
                     choices=("critical", "error", "warning", "info", "debug"),
                     help="the server's log level (default warning; debug logs each request)")

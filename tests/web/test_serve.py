@@ -5,6 +5,7 @@ clicks at once)."""
 import asyncio
 import importlib.util
 import os
+import pathlib
 import random
 import re
 import signal
@@ -165,6 +166,19 @@ def test_serve_errors():
         code, err = serve_once("--port", str(busy.getsockname()[1]))
     assert code == 1 and "cannot serve on 127.0.0.1" in err
     assert "Traceback" not in err
+
+
+def test_the_default_workers_are_as_the_help_and_docs_say(monkeypatch, capsys):
+    from cuttle.cli import main
+    assert main(["serve", "--help"]) == 0
+    said = "(default: the cores, at least 2)"
+    assert said in " ".join(capsys.readouterr().out.split())
+    docs = pathlib.Path(__file__).resolve().parents[2] / "docs" / "web.md"
+    assert said in " ".join(docs.read_text(encoding="utf-8").split())
+    import cuttle.web
+    for cores, workers in ((1, 2), (8, 8)):
+        monkeypatch.setattr(os, "cpu_count", lambda: cores)
+        assert cuttle.web.app().state.cuttle.workers == workers
 
 
 # -- the load test ----------------------------------------------------------------------
