@@ -3,6 +3,7 @@
     cuttle serve                      http://127.0.0.1:8000/
     cuttle serve --port 8080 --open   and open it in the browser
     cuttle serve --host 0.0.0.0       reachable from other machines (warned)
+    cuttle serve --port 0             any free port (the address printed says which)
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import sys
 import threading
 import webbrowser
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .._optional import missing
 from . import options
@@ -18,6 +19,7 @@ from .options import CommandError, UsageError
 
 if TYPE_CHECKING:
     import argparse
+    from collections.abc import Callable
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
@@ -35,8 +37,8 @@ def run(args: argparse.Namespace) -> int:
         from ..web import app
     except ImportError as e:
         raise CommandError(str(missing(e, "cuttle serve"))) from None
-    if not 1 <= args.port <= 65535:
-        raise UsageError(f"--port must be from 1 to 65535, not {args.port}")
+    if not 0 <= args.port <= 65535:
+        raise UsageError(f"--port must be from 0 (any free port) to 65535, not {args.port}")
     host = args.host
     exposed = host not in LOOPBACK
     if exposed:
@@ -45,13 +47,16 @@ def run(args: argparse.Namespace) -> int:
               f"127.0.0.1 to keep it to this machine", file=sys.stderr)
     application = app(max_sessions=args.max_games, workers=args.workers,
                       allowed_hosts=None if exposed else LOOPBACK)
-    url = _url(host, args.port)
-    print(f"cuttle serve: open {url} (Ctrl-C stops the server)", flush=True)
-    if args.open:
-        threading.Timer(1.0, webbrowser.open, (url,)).start()
+
+    def listening(port: int) -> None:
+        url = _url(host, port)
+        print(f"cuttle serve: open {url} (Ctrl-C stops the server)", flush=True)
+        if args.open:
+            threading.Thread(target=webbrowser.open, args=(url,)).start()
+
     config = uvicorn.Config(application, host=host, port=args.port, log_level=args.log_level,
                             access_log=args.log_level == "debug")
-    server = uvicorn.Server(config)
+    server = _server(uvicorn, config, application.state.cuttle, listening)
     try:
         server.run()
     except KeyboardInterrupt:       # uvicorn shuts down cleanly, then passes Ctrl-C on
@@ -67,6 +72,26 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _server(uvicorn: Any, config: Any, web: Any,
+            listening: Callable[[int], None]) -> Any:
+    """uvicorn's server for the app, which calls `listening(port)` once it listens and
+    aborts the app's work (`web.stop_work`) as soon as it begins to stop."""
+
+    class Server(uvicorn.Server):
+        async def startup(self, sockets: Any = None) -> None:
+            await super().startup(sockets)
+            if self.started:        # only now is the port known (--port 0 picks one)
+                listening(self.servers[0].sockets[0].getsockname()[1])
+
+        async def shutdown(self, sockets: Any = None) -> None:
+            # uvicorn waits for the requests in flight before it tells the app to stop;
+            # those waiting for a bot's search or a review would wait for all of it.
+            web.stop_work()
+            await super().shutdown(sockets)
+
+    return Server(config)
+
+
 def add_command(sub: argparse._SubParsersAction) -> None:
     """Register `serve` on the sub-parsers."""
     sp = sub.add_parser(
@@ -76,12 +101,15 @@ def add_command(sub: argparse._SubParsersAction) -> None:
                     "--host is given.")
     sp.add_argument("--host", default="127.0.0.1",
                     help="the address to listen on (default 127.0.0.1: this machine only)")
-    sp.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
+    sp.add_argument("--port", type=int, default=8000,
+                    help="the port (default 8000; 0: any free port, the address printed "
+                         "says which)")
     sp.add_argument("--open", action="store_true", help="open the page in the browser")
     sp.add_argument("--max-games", type=options.at_most(10_000), default=100, metavar="N",
                     help="live games kept at once (default 100)")
     sp.add_argument("--workers", type=options.at_most(256), default=None, metavar="N",
-                    help="threads for the bots' searches and hints (default: the cores)")
+                    help="threads for the bots' searches and hints (default: the cores, at "
+                         "least 2)")
     sp.add_argument("--log-level", default="warning",
                     choices=("critical", "error", "warning", "info", "debug"),
                     help="the server's log level (default warning; debug logs each request)")

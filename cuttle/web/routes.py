@@ -127,6 +127,7 @@ class WebState:
         self.store = store
         self.workers = workers or max(2, os.cpu_count() or 2)
         self.start_token = secrets.token_urlsafe(24)
+        self.stopping = False
         self._pool: ThreadPoolExecutor | None = None
 
     @property
@@ -136,12 +137,21 @@ class WebState:
         return self._pool
 
     async def run(self, fn: Callable[..., Any], *args: Any, **kw: Any) -> Any:
-        """fn(*args, **kw) in a worker thread."""
+        """fn(*args, **kw) in a worker thread; WebError 503 once the server is stopping."""
+        if self.stopping:
+            raise WebError(503, "the server is stopping")
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.pool, functools.partial(fn, *args, **kw))
 
-    def shutdown(self) -> None:
+    def stop_work(self) -> None:
+        """The server is stopping: abort every bot decision and review and start no new
+        work.  (`cuttle serve` calls it as soon as the server begins to stop, before the
+        requests in flight, which wait for that work, are waited for.)"""
+        self.stopping = True
         self.store.abort_all()
+
+    def shutdown(self) -> None:
+        self.stop_work()
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None

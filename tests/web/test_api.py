@@ -363,6 +363,15 @@ def test_stop_over_http(server):
         assert p.state()["ply"] == 1 and not p.state()["thinking"]
 
 
+def test_no_new_work_once_the_server_stops(client):
+    # (work asked for between the server's stop and its last answers)
+    p = new_game(client, bot="ismcts:100000", seat=1, seed=2)
+    client.app.state.cuttle.stop_work()
+    r = p.bot()
+    assert r.status_code == 503 and "stopping" in r.json()["error"]
+    assert p.state()["ply"] == 0 and not p.state()["thinking"]
+
+
 def _has(name):
     import importlib.util
     return importlib.util.find_spec(name) is not None

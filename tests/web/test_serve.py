@@ -1,14 +1,18 @@
-"""`cuttle serve` as a person runs it: a real process on loopback, Ctrl-C to stop, its
-warnings and errors; and the load test (many games of random clicks at once)."""
+"""`cuttle serve` as a person runs it: a real process on loopback, Ctrl-C to stop (work
+in flight aborted), its warnings and errors; and the load test (many games of random
+clicks at once)."""
 
 import asyncio
 import importlib.util
 import os
+import pathlib
 import random
+import re
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -17,7 +21,7 @@ from web.conftest import WEB_EXTRA
 
 pytest.importorskip("starlette", reason=WEB_EXTRA)
 
-from web.conftest import TOKEN, free_port, start_token  # noqa: E402
+from web.conftest import TOKEN, free_port, new_game, play_out, start_token  # noqa: E402
 
 httpx = pytest.importorskip("httpx2" if importlib.util.find_spec("httpx2") else "httpx")
 
@@ -25,14 +29,19 @@ httpx = pytest.importorskip("httpx2" if importlib.util.find_spec("httpx2") else 
 class Serve:
     """`python -m cuttle serve ARGS` in a process of its own, ready when it answers."""
 
-    def __init__(self, *args, host="127.0.0.1"):
-        self.port = free_port()
-        self.url = f"http://{host}:{self.port}"
+    def __init__(self, *args, host="127.0.0.1", port=None):
+        self.port = free_port() if port is None else port
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "cuttle", "serve", "--port", str(self.port), *args],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-            start_new_session=True)
+            start_new_session=True, preexec_fn=_default_ctrl_c)
+        if self.port == 0:          # any free port: the address printed says which
+            self.said = self.proc.stdout.readline()
+            found = re.search(rf"open http://{re.escape(host)}:(\d+)/ ", self.said)
+            assert found, (self.said, self.proc.poll())
+            self.port = int(found.group(1))
+        self.url = f"http://{host}:{self.port}"
         deadline = time.monotonic() + 30
         while True:
             assert self.proc.poll() is None, self.proc.communicate()
@@ -61,6 +70,11 @@ class Serve:
         return self.proc.returncode, out, err
 
 
+def _default_ctrl_c():
+    # (a shell's background job starts with Ctrl-C ignored, and so would the server)
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_serve_and_ctrl_c():
     s = Serve()
     try:
@@ -73,6 +87,55 @@ def test_serve_and_ctrl_c():
         code, out, err = s.stop()
     assert code == 0 and f"open http://127.0.0.1:{s.port}/" in out
     assert "Traceback" not in err
+
+
+def in_thread(call):
+    """call() in a thread; returns (thread, the list its result lands in)."""
+    out = []
+    th = threading.Thread(target=lambda: out.append(call()))
+    th.start()
+    return th, out
+
+
+def wait_for(check, what):
+    deadline = time.monotonic() + 60
+    while not check():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.01)
+
+
+def test_ctrl_c_aborts_the_work_in_flight():
+    """Ctrl-C with a review and a bot's search running: both stop at once (the bot's move
+    is not played, the review answers with what it finished) and the server exits."""
+    s = Serve("--workers", "2")
+    with httpx.Client(base_url=s.url, timeout=60) as c:
+        try:
+            done = new_game(c, bot="random", seat=0, seed=11)
+            play_out(done, random.Random(11))
+            reviewing, review = in_thread(lambda: done.get("/review"))
+            wait_for(lambda: (done.state()["review"] or {}).get("done"), "no review")
+            thinker = new_game(c, bot="ismcts:100000", seat=1, seed=2)
+            thinking, bot = in_thread(thinker.bot)
+            wait_for(lambda: thinker.state()["thinking"], "the bot did not think")
+        finally:
+            start = time.monotonic()
+            code, out, err = s.stop()
+            took = time.monotonic() - start
+        reviewing.join(60)
+        thinking.join(60)
+    assert code == 0 and "stopped" in out and "Traceback" not in err, err
+    assert review[0].status_code == 200 and not review[0].json()["complete"]
+    assert bot[0].status_code == 200 and bot[0].json()["ply"] == 0     # not played
+    assert took < 5, took           # (under a second on a quiet machine)
+
+
+def test_serve_on_any_free_port():
+    s = Serve(port=0)
+    try:
+        assert s.port > 0 and httpx.get(s.url + "/", timeout=5).status_code == 200
+    finally:
+        code, out, err = s.stop()
+    assert code == 0 and "Traceback" not in err
 
 
 def test_serve_elsewhere_warns():
@@ -95,7 +158,7 @@ def serve_once(*args):
 
 def test_serve_errors():
     code, err = serve_once("--port", "70000")
-    assert code == 2 and "--port must be from 1 to 65535" in err
+    assert code == 2 and "--port must be from 0 (any free port) to 65535" in err
     assert serve_once("--max-games", "0")[0] == 2
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
@@ -103,6 +166,19 @@ def test_serve_errors():
         code, err = serve_once("--port", str(busy.getsockname()[1]))
     assert code == 1 and "cannot serve on 127.0.0.1" in err
     assert "Traceback" not in err
+
+
+def test_the_default_workers_are_as_the_help_and_docs_say(monkeypatch, capsys):
+    from cuttle.cli import main
+    assert main(["serve", "--help"]) == 0
+    said = "(default: the cores, at least 2)"
+    assert said in " ".join(capsys.readouterr().out.split())
+    docs = pathlib.Path(__file__).resolve().parents[2] / "docs" / "web.md"
+    assert said in " ".join(docs.read_text(encoding="utf-8").split())
+    import cuttle.web
+    for cores, workers in ((1, 2), (8, 8)):
+        monkeypatch.setattr(os, "cpu_count", lambda: cores)
+        assert cuttle.web.app().state.cuttle.workers == workers
 
 
 # -- the load test ----------------------------------------------------------------------
