@@ -292,7 +292,10 @@ def _tallies(rec):
 def _parse(line, lineno, path):
     """(key or None for the header, record) of one line; ResultsFileError if damaged."""
     try:
-        rec = json.loads(line)
+        try:
+            rec = json.loads(line)
+        except RecursionError:      # (a line of 100,000 '[')
+            raise ValueError("the JSON is nested too deeply") from None
         if lineno == 1:
             if not (isinstance(rec, dict) and rec.get("format") == FORMAT):
                 raise ValueError("no header")

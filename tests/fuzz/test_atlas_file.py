@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from cuttle._core import END_NAMES
+from cuttle.cli import main
 from cuttle.simulation.tally import LENGTH_BINS, PairTally, Tally, tallies_from_rows
 from cuttle.variants import Pairing, atlas
 from cuttle.variants.store import (ResultsFileError, Store, pair_from_json, pair_to_json,
@@ -115,6 +116,25 @@ def test_the_untampered_lines_load(lines, tmp_path):
     path = tamper(lines, tmp_path, lambda rec: None)
     with Store(path, write=False) as store:
         assert len(store) == 2
+
+
+def test_a_deeply_nested_line_is_refused_with_its_line(lines, tmp_path, capsys):
+    """A line of 100,000 '[' raised a RecursionError out of the JSON decoder: the
+    atlas and balance printed a traceback."""
+    path = tmp_path / "deep.jsonl"
+    path.write_text(lines[0] + lines[1] + "[" * 100_000 + "\n" + lines[2])
+    for write in (False, True):
+        with pytest.raises(ResultsFileError, match="line 3: not a valid atlas record "
+                                                   r"\(the JSON is nested too deeply\)"):
+            Store(path, write=write).close()
+    for args in (["atlas", "--pairings", "random", "--bases", "classic"], ["balance"]):
+        assert main([*args, "--results", str(path), "--report-only"]) == 2
+        assert "line 3: not a valid atlas record" in capsys.readouterr().err
+    # as a last line without its newline, a line a killed run half wrote: dropped
+    path.write_text(lines[0] + lines[1] + "[" * 100_000)
+    with Store(path) as store:
+        assert len(store) == 1 and "half-written last line (line 3)" in store.notes[0]
+    assert path.read_text() == lines[0] + lines[1]
 
 
 # -- no false alarm: the tally of any games loads ------------------------------------------
