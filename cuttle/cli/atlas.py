@@ -118,7 +118,8 @@ def _per_pairing(values, option, pairings):
 
 
 def _pairings(args):
-    names = _names(args.pairings, "pairings") if args.pairings else \
+    # (not `if args.pairings`: an empty --pairings is refused, not the defaults' hours)
+    names = _names(args.pairings, "pairings") if args.pairings is not None else \
         list(QUICK["pairings"] if args.quick else default_pairings())
     quick = (QUICK["target"] * 100, QUICK["max_games"], QUICK["chunk_size"]) \
         if args.quick else (None, None, None)

@@ -91,6 +91,16 @@ def test_errors(capsys, argv, message):
     assert err.startswith("usage: cuttle atlas")
 
 
+@pytest.mark.parametrize("option", ["--pairings", "--bases"])
+def test_an_empty_list_is_refused(capsys, tmp_path, option):
+    """An empty --pairings meant the default pairings (hours of play without --quick)."""
+    results = tmp_path / "r.jsonl"
+    results.write_text('{"format": "cuttle-atlas", "version": 1}\n')
+    code, _, err = run(capsys, "atlas", option, "", "--results", str(results),
+                       "--report-only")
+    assert code == 2 and f"{option} takes names separated by commas, not ''" in err
+
+
 def test_file_errors(capsys, tmp_path):
     foreign = tmp_path / "notes.txt"
     foreign.write_text("my notes\n")
