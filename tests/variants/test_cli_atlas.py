@@ -37,7 +37,7 @@ def test_tables_and_files(capsys, tmp_path, reference):
                          "--plot", str(tmp_path / "plots"))
     assert code == 0 and out.strip() == reference
     assert "| **classic (base)** |" in out and "| four=draw |" in out
-    assert err.strip() == f"1 plots saved in {tmp_path / 'plots'}"
+    assert err.strip() == f"1 plot saved in {tmp_path / 'plots'}"
     d = json.loads((tmp_path / "a.json").read_text())
     assert d["atlas"]["seed"] == 3 and d["groups"][0]["pairing"]["target"] == 0.0006
     assert (tmp_path / "a.csv").read_text().startswith("base,policy,variant")
