@@ -16,7 +16,7 @@ from .._optional import missing
 from ..balancing.results import BalanceResult
 from ..display import renders
 from ..files import write_binary_file
-from ..formatting import finite, fixed, pct, sign_class
+from ..formatting import finite, fixed, pct, quantity, sign_class
 from ..simulation.compare import ComparisonResult
 from ..simulation.names import PLAYER_LABELS, SEATS
 from ..simulation.summary import Summary
@@ -319,11 +319,12 @@ def plot_balance(r: BalanceResult, path: str | os.PathLike[str],
         ax.plot([c.estimate("mean_moves").value for c in front],
                 [100 * c.estimate("first_score").value for c in front], ":", color="0.4",
                 linewidth=1)
-    for size, marker in SIZE_MARKERS.items():
-        if any(c.size == size for c in r.candidates):
-            ax.plot([], [], marker, color="#1f5f9e",
-                    label=f"{size} change{'s' if size > 1 else ''}")
-    ax.legend(fontsize="small", loc="best")
+    sizes = [size for size in SIZE_MARKERS if any(c.size == size for c in r.candidates)]
+    for size in sizes:
+        ax.plot([], [], SIZE_MARKERS[size], color="#1f5f9e",
+                label=quantity(size, "change"))
+    if sizes:           # (no candidates yet: no legend, nor matplotlib's warning)
+        ax.legend(fontsize="small", loc="best")
     ax.set_xlabel("mean game length (moves)")
     ax.set_ylabel("first player's score (%): wins + half the draws")
     ax.grid(alpha=0.3)
