@@ -16,7 +16,7 @@ from .._optional import missing
 from ..balancing.results import BalanceResult
 from ..display import renders
 from ..files import write_binary_file
-from ..formatting import finite, fixed, pct, quantity, sign_class
+from ..formatting import finite, fixed, level_pct, quantity, sign_class
 from ..simulation.compare import ComparisonResult
 from ..simulation.names import PLAYER_LABELS, SEATS
 from ..simulation.summary import Summary
@@ -139,7 +139,7 @@ def plot_summary(s: Summary, path: str | os.PathLike[str], title: str | None = N
               labels=[f"{lab} = {name}" for lab, name in zip(PLAYER_LABELS, r.players)],
               loc="upper left", fontsize="small")
     ax.set_ylabel("rate (%)")
-    ax.set_title(f"win rates, {pct(s.confidence, 0)} Wilson intervals")
+    ax.set_title(f"win rates, {level_pct(s.confidence)} Wilson intervals")
     h = s.length_histogram("moves")
     if h.sum():
         c = np.cumsum(h) / h.sum()
@@ -199,12 +199,12 @@ def plot_comparison(c: ComparisonResult, path: str | os.PathLike[str],
         if diff:
             ax.axhline(0, color="black", linewidth=0.8)
             ax.set_ylabel(f"difference to {c.labels[0]} (percentage points)")
-            ax.set_title(f"vs the baseline, {pct(c.confidence, 0)} Newcombe paired intervals"
-                         if not c.match else
-                         f"vs the baseline, {pct(c.confidence, 0)} Newcombe intervals")
+            paired = "" if c.match else " paired"
+            ax.set_title(f"vs the baseline, {level_pct(c.confidence)} Newcombe{paired} "
+                         f"intervals")
         else:
             ax.set_ylabel("rate (%)")
-            ax.set_title(f"rates, {pct(c.confidence, 0)} Wilson intervals")
+            ax.set_title(f"rates, {level_pct(c.confidence)} Wilson intervals")
     handles, legend = axes[0].get_legend_handles_labels()
     note = _partial(fig, interrupted)
     fig.legend(handles, legend, loc="upper center", ncol=len(metrics), fontsize="small",
@@ -270,8 +270,8 @@ def plot_group(g: GroupResult, path: str | os.PathLike[str], title: str | None =
             else f"{min(games):,} to {max(games):,}") if games else "0"
     fig.suptitle(title or f"{g.title}: each variant against {g.base} on the same games")
     note = _partial(fig, interrupted)
-    fig.text(0.5, 0.005, f"{pct(base.confidence, 0)} intervals (paired); red: up, blue: down, "
-                         f"grey: interval holds 0; {span} games per variant, "
+    fig.text(0.5, 0.005, f"{level_pct(base.confidence)} intervals (paired); red: up, blue: "
+                         f"down, grey: interval holds 0; {span} games per variant, "
                          f"{base.n_games:,} for the base", ha="center", va="bottom",
              fontsize="small", color="0.3")
     fig.tight_layout(rect=(0, 0.03, 1, 0.97 - note))
@@ -330,7 +330,7 @@ def plot_balance(r: BalanceResult, path: str | os.PathLike[str],
     ax.grid(alpha=0.3)
     ax.set_title(title or f"Fair rule sets for {r.config.base} under {r.config.policy} "
                           f"self-play", fontsize="medium")
-    fig.text(0.5, 0.005, f"winners (red): {pct(r.confidence, 0)} intervals on fresh deals; "
+    fig.text(0.5, 0.005, f"winners (red): {level_pct(r.confidence)} intervals on fresh deals; "
                          f"others: their race games; grey: eliminated; dotted: the Pareto "
                          f"front", ha="center", va="bottom", fontsize="small", color="0.3")
     note = _partial(fig, interrupted, 0.99)
