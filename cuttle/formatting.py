@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import numbers
+from decimal import Decimal
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -24,8 +25,9 @@ if TYPE_CHECKING:
 
     from .stats import Estimate
 
-__all__ = ["FORMATS", "csv_number", "finite", "fixed", "interval", "json_number", "num",
-           "number", "pct", "pp", "quantity", "sign_class", "tick", "value"]
+__all__ = ["FORMATS", "csv_number", "finite", "fixed", "interval", "json_number",
+           "level_pct", "num", "number", "pct", "pp", "quantity", "sign_class", "tick",
+           "value"]
 
 NA = "n/a"
 
@@ -48,6 +50,21 @@ def fixed(x: float | None, digits: int = 2, sign: bool = False) -> str:
 def pct(x: float | None, digits: int = 2) -> str:
     """A fraction as a percentage: ``0.0741`` -> ``7.41%``."""
     return fixed(100 * x, digits) + "%" if finite(x) else NA
+
+
+def level_pct(x: float | None) -> str:
+    """A confidence level as a percentage, with the digits it needs: ``0.95`` -> ``95%``,
+    ``0.975`` -> ``97.5%``, ``0.999`` -> ``99.9%``; a level without a short decimal form
+    (a simultaneous level, 1 - 0.05/540) to 4 decimals (``99.9907%``), or more near 0%
+    and 100% (two significant digits of its distance to the nearer end), so that no level
+    reads as 0% or 100%.  The label of every interval's level."""
+    if not finite(x):
+        return NA
+    exact = Decimal(repr(float(x))).scaleb(2)       # the level's shortest decimal, in %
+    near = 100 * min(x, 1 - x)
+    digits = max(4, 1 - math.floor(math.log10(near))) if near > 0 else 4
+    text = f"{exact:.{min(digits, max(0, -exact.normalize().as_tuple().exponent))}f}"
+    return (text.rstrip("0").rstrip(".") if "." in text else text) + "%"
 
 
 def pp(x: float | None, digits: int = 2, unit: bool = True) -> str:

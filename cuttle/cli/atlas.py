@@ -7,6 +7,7 @@ import os
 import sys
 
 from .._optional import install_command
+from ..formatting import quantity
 from ..variants import BASES, QUICK, Pairing, atlas, default_pairings
 from ..render.plot import check_plot_folder
 from ..variants.run import CHEAP, INTERACTIONS, SEARCH
@@ -118,7 +119,8 @@ def _per_pairing(values, option, pairings):
 
 
 def _pairings(args):
-    names = _names(args.pairings, "pairings") if args.pairings else \
+    # (not `if args.pairings`: an empty --pairings is refused, not the defaults' hours)
+    names = _names(args.pairings, "pairings") if args.pairings is not None else \
         list(QUICK["pairings"] if args.quick else default_pairings())
     quick = (QUICK["target"] * 100, QUICK["max_games"], QUICK["chunk_size"]) \
         if args.quick else (None, None, None)
@@ -189,4 +191,5 @@ def _save_plots(args, res, stop):
     except OSError as e:
         raise CommandError(f"cannot write the plots into {args.plot!r}: "
                            f"{e.strerror or e}") from None
-    print(printable(f"{len(paths)} plots saved in {args.plot}"), file=sys.stderr)
+    print(printable(f"{quantity(len(paths), 'plot')} saved in {args.plot}"),
+          file=sys.stderr)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING, Any
 
+from ..formatting import quantity
 from ..record import final_game, play_recorded, read_record, result_of, start_game
 from ..report import record_page, save_page
 from ..review.engines import DEFAULT_ENGINE
@@ -48,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     names = seat_names(players, rec.get("human_seat"))
     # The names and the path come from outside: escaped (issue 21, item 8).
     print(printable(f"Replaying {path}: P0 {players[0]} against P1 {players[1]}; "
-                    f"rules {g.rules}; seed {g.seed}; {len(rec['moves'])} moves"))
+                    f"rules {g.rules}; seed {g.seed}; {quantity(len(rec['moves']), 'move')}"))
     print(g.render())
     for i, text in enumerate(rec["moves"], 1):
         if args.step:
@@ -105,8 +106,8 @@ def write_page(out: str, rec: dict[str, Any], path: str,
             save_page(out, r.page() if review else html)
         except OSError as e:
             raise CommandError(f"cannot write {out!r}: {e.strerror or e}") from None
-        print(printable(f"replay page of {len(rec['moves'])} moves written to {out} "
-                        f"(result: {_ends(end)})" + (" with the review" if review else "")))
+        print(printable(f"replay page of {quantity(len(rec['moves']), 'move')} written to "
+                        f"{out} (result: {_ends(end)})" + (" with the review" if review else "")))
     return status or _check_result(rec, end)
 
 

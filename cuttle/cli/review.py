@@ -29,17 +29,22 @@ if TYPE_CHECKING:
 
 def thresholds(text: str) -> dict[str, float]:
     """--thresholds: 'good=0.04,mistake=0.2' (losses in expected score, 0 to 1)."""
-    out = {}
+    out: dict[str, float] = {}
     for part in text.split(","):
         name, eq, value = part.partition("=")
+        label = name.strip().lower()
         try:
-            out[name.strip().lower()] = float(value)
+            loss = float(value)
         except ValueError:
             raise argparse.ArgumentTypeError(f"expected LABEL=LOSS pairs such as "
                                              f"'good=0.04,mistake=0.2', not {text!r}") \
                 from None
         if not eq:
             raise argparse.ArgumentTypeError(f"expected LABEL=LOSS pairs, not {text!r}")
+        if label in out:            # (which one was meant? as a rule flag set twice)
+            raise argparse.ArgumentTypeError(f"{label} is set twice ({part.strip()!r} after "
+                                             f"{label}={out[label]:g})")
+        out[label] = loss
     try:
         Thresholds.coerce(out)
     except ValueError as e:

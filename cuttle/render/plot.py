@@ -16,7 +16,7 @@ from .._optional import missing
 from ..balancing.results import BalanceResult
 from ..display import renders
 from ..files import write_binary_file
-from ..formatting import finite, fixed, pct, sign_class
+from ..formatting import finite, fixed, level_pct, quantity, sign_class
 from ..simulation.compare import ComparisonResult
 from ..simulation.names import PLAYER_LABELS, SEATS
 from ..simulation.summary import Summary
@@ -139,7 +139,7 @@ def plot_summary(s: Summary, path: str | os.PathLike[str], title: str | None = N
               labels=[f"{lab} = {name}" for lab, name in zip(PLAYER_LABELS, r.players)],
               loc="upper left", fontsize="small")
     ax.set_ylabel("rate (%)")
-    ax.set_title(f"win rates, {pct(s.confidence, 0)} Wilson intervals")
+    ax.set_title(f"win rates, {level_pct(s.confidence)} Wilson intervals")
     h = s.length_histogram("moves")
     if h.sum():
         c = np.cumsum(h) / h.sum()
@@ -199,12 +199,12 @@ def plot_comparison(c: ComparisonResult, path: str | os.PathLike[str],
         if diff:
             ax.axhline(0, color="black", linewidth=0.8)
             ax.set_ylabel(f"difference to {c.labels[0]} (percentage points)")
-            ax.set_title(f"vs the baseline, {pct(c.confidence, 0)} Newcombe paired intervals"
-                         if not c.match else
-                         f"vs the baseline, {pct(c.confidence, 0)} Newcombe intervals")
+            paired = "" if c.match else " paired"
+            ax.set_title(f"vs the baseline, {level_pct(c.confidence)} Newcombe{paired} "
+                         f"intervals")
         else:
             ax.set_ylabel("rate (%)")
-            ax.set_title(f"rates, {pct(c.confidence, 0)} Wilson intervals")
+            ax.set_title(f"rates, {level_pct(c.confidence)} Wilson intervals")
     handles, legend = axes[0].get_legend_handles_labels()
     note = _partial(fig, interrupted)
     fig.legend(handles, legend, loc="upper center", ncol=len(metrics), fontsize="small",
@@ -270,8 +270,8 @@ def plot_group(g: GroupResult, path: str | os.PathLike[str], title: str | None =
             else f"{min(games):,} to {max(games):,}") if games else "0"
     fig.suptitle(title or f"{g.title}: each variant against {g.base} on the same games")
     note = _partial(fig, interrupted)
-    fig.text(0.5, 0.005, f"{pct(base.confidence, 0)} intervals (paired); red: up, blue: down, "
-                         f"grey: interval holds 0; {span} games per variant, "
+    fig.text(0.5, 0.005, f"{level_pct(base.confidence)} intervals (paired); red: up, blue: "
+                         f"down, grey: interval holds 0; {span} games per variant, "
                          f"{base.n_games:,} for the base", ha="center", va="bottom",
              fontsize="small", color="0.3")
     fig.tight_layout(rect=(0, 0.03, 1, 0.97 - note))
@@ -319,17 +319,18 @@ def plot_balance(r: BalanceResult, path: str | os.PathLike[str],
         ax.plot([c.estimate("mean_moves").value for c in front],
                 [100 * c.estimate("first_score").value for c in front], ":", color="0.4",
                 linewidth=1)
-    for size, marker in SIZE_MARKERS.items():
-        if any(c.size == size for c in r.candidates):
-            ax.plot([], [], marker, color="#1f5f9e",
-                    label=f"{size} change{'s' if size > 1 else ''}")
-    ax.legend(fontsize="small", loc="best")
+    sizes = [size for size in SIZE_MARKERS if any(c.size == size for c in r.candidates)]
+    for size in sizes:
+        ax.plot([], [], SIZE_MARKERS[size], color="#1f5f9e",
+                label=quantity(size, "change"))
+    if sizes:           # (no candidates yet: no legend, nor matplotlib's warning)
+        ax.legend(fontsize="small", loc="best")
     ax.set_xlabel("mean game length (moves)")
     ax.set_ylabel("first player's score (%): wins + half the draws")
     ax.grid(alpha=0.3)
     ax.set_title(title or f"Fair rule sets for {r.config.base} under {r.config.policy} "
                           f"self-play", fontsize="medium")
-    fig.text(0.5, 0.005, f"winners (red): {pct(r.confidence, 0)} intervals on fresh deals; "
+    fig.text(0.5, 0.005, f"winners (red): {level_pct(r.confidence)} intervals on fresh deals; "
                          f"others: their race games; grey: eliminated; dotted: the Pareto "
                          f"front", ha="center", va="bottom", fontsize="small", color="0.3")
     note = _partial(fig, interrupted, 0.99)

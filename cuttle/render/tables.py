@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..figures import (ANALYSIS, DIFFERENCE, END_REASONS, ENDS, GAMES, MATCHES, MEANS, SUMMARY,
                        Figure)
-from ..formatting import (finite, fixed, interval, number, pct, quantity, sign_class,
-                          value)
+from ..formatting import (finite, fixed, interval, level_pct, number, pct, quantity,
+                          sign_class, value)
 from ..rules import FLAG_NAMES
 from ..simulation.names import MATCH_FORMATS
 
@@ -143,7 +143,7 @@ def figures_table(title: list[str], blocks: Iterable[Iterable[Figure]], source: 
                         + _estimate_cells(f, f.estimate(source, confidence)))
     columns = [Column("", "<", fit=True, pad=2), Column("count", ">", 5, fit=True, pad=2),
                Column("estimate", ">", fit=True, pad=2),
-               Column(f"{pct(confidence, 0)} interval", "<", gap="   ")]
+               Column(f"{level_pct(confidence)} interval", "<", gap="   ")]
     return Table(title, columns, rows, list(notes))
 
 
@@ -186,7 +186,7 @@ def comparison_notes(c: ComparisonResult) -> list[str]:
 
 def comparison_table(c: ComparisonResult) -> Table:
     """A comparison: per metric, each rule set's estimate and its difference to [1]."""
-    conf = f"{pct(c.confidence, 0)} interval"
+    conf = f"{level_pct(c.confidence)} interval"
     rows: list = []
     for metric in c.metrics:
         f = SUMMARY[metric]
@@ -255,7 +255,7 @@ def atlas_header(g: GroupResult) -> str:
     return (f"Base {g.base}: {quantity(base.n_games, 'game')}, {len(g.variants)} variants "
             f"({'; '.join(parts)}); {p.policy} plays both seats; seed "
             f"{base.seed}, chunks of {p.chunk_size:,} games, "
-            f"{pct(base.confidence, 0)} intervals.")
+            f"{level_pct(base.confidence)} intervals.")
 
 
 def variant_value(row: AtlasRow, base: AtlasRow, metric: str) -> float:
@@ -326,8 +326,8 @@ def atlas_key(confidence: float) -> str:
     """The note under the atlas's tables."""
     return (f"first wins: the first player's win rate; shift: variant minus base on the "
             f"same games (pp: percentage points; moves: mean moves per game), with its "
-            f"{pct(confidence, 0)} interval (Newcombe paired for rates, paired mean difference "
-            f"for lengths), in bold when the interval excludes 0.  A variant's rates and "
+            f"{level_pct(confidence)} interval (Newcombe paired for rates, paired mean "
+            f"difference for lengths), in bold when the interval excludes 0.  A variant's rates and "
             f"lengths are the base's (all its games) plus the variant's shift; its own "
             f"games' figures are in the JSON and CSV forms.")
 
@@ -378,8 +378,8 @@ def interactions_note(confidence: float) -> str:
     return (f"interactions: the first player's score (wins plus half the draws) under the "
             f"base, each change alone and both together, on the same games; shifts against "
             f"the base in percentage points; the interaction is the pair's shift minus the "
-            f"sum of the two shifts (0: they add up), with its {pct(confidence, 0)} interval "
-            f"(normal, per-game contrasts), in bold when it excludes 0.")
+            f"sum of the two shifts (0: they add up), with its {level_pct(confidence)} "
+            f"interval (normal, per-game contrasts), in bold when it excludes 0.")
 
 
 def interactions_table(title: list[str], interactions: Iterable[Interaction],
@@ -432,7 +432,7 @@ def balance_title(r: BalanceResult) -> list[str]:
 def balance_winners_table(r: BalanceResult) -> Table:
     """The fairest rule set of each size: its confirmed figures (fresh deals, at the
     result's confidence) and, with a check policy, its score under that policy."""
-    conf = pct(r.confidence, 0)
+    conf = level_pct(r.confidence)
     check = r.config.check
     columns = [_col("changes", ">"), _col("rule set", "<"), _col("first score"),
                _col(f"{conf} interval", "<"), _col("first wins"), _col("draws"),
@@ -469,7 +469,7 @@ def _winner_cells(size, label, m, check_m, check):
 def balance_candidates_table(r: BalanceResult) -> Table:
     """Every raced candidate, best first: its prediction, its race figures with the
     race's simultaneous interval, its status."""
-    level = pct(r.candidates[0].race_level, 4) if r.candidates else ""
+    level = level_pct(r.candidates[0].race_level) if r.candidates else ""
     columns = [_col("changes", ">"), _col("rule set", "<"), _col("predicted"),
                _col("race score"), _col(f"{level} interval", "<"), _col("draws"),
                _col("moves"), _col("games"), _col("status", "<")]
@@ -489,7 +489,7 @@ def balance_candidates_table(r: BalanceResult) -> Table:
 def balance_race_note(r: BalanceResult) -> str:
     """How the race was decided."""
     b = r.config.budget
-    level = pct(r.candidates[0].race_level, 4) if r.candidates else "n/a"
+    level = level_pct(r.candidates[0].race_level) if r.candidates else "n/a"
     return (f"race: every candidate on the same fresh deals, chunks of {b.chunk_size:,} "
             f"games; intervals at the simultaneous level {level} (Bonferroni over "
             f"{b.per_size * r.config.k} candidates, {b.chunks(b.race_games)} looks and "
@@ -533,7 +533,7 @@ def balance_pareto_table(r: BalanceResult) -> Table:
 
 def balance_singles_table(r: BalanceResult) -> Table:
     """The single changes screened: each one's shift of the first player's score."""
-    conf = pct(r.confidence, 0)
+    conf = level_pct(r.confidence)
     columns = [_col("change", "<"), _col("shift (pp)"), _col("first score"),
                _col("games"), _col("status", "<")]
     base = r.base.get("screen")

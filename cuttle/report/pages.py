@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from .._version import __version__
 from ..figures import SUMMARY
 from ..files import write_text
-from ..formatting import pct, quantity
+from ..formatting import level_pct, quantity
 from ..render.html import STYLE, table_html, wrap
 from ..render.tables import balance_tables, balance_title, comparison_table, summary_table
 from ..stats import Estimate
@@ -97,7 +97,8 @@ def summary_charts(s: Summary, width: int = 470) -> list[str]:
         figures = [SUMMARY[name] for name in s.figures if SUMMARY[name].chart == key]
         if figures:
             rows = [(f.text(s.result.players), f.estimate(s, s.confidence)) for f in figures]
-            charts.append(interval_chart(title.format(match=match, conf=pct(s.confidence, 0)),
+            conf = level_pct(s.confidence)
+            charts.append(interval_chart(title.format(match=match, conf=conf),
                                          rows, figures[0].format,
                                          zero=figures[0].format == "pp", width=width,
                                          label_width=190))
@@ -141,7 +142,7 @@ def comparison_charts(c: ComparisonResult) -> tuple[str, list[str]]:
             diffs.append((label, None))
             diffs += [(f"[{i + 1}] {lab}", c.difference(metric, i))
                       for i, lab in enumerate(c.labels) if i]
-    conf = pct(c.confidence, 0)
+    conf = level_pct(c.confidence)
     method = "Newcombe paired" if not c.match else "Newcombe"
     diff_chart = interval_chart(f"Differences to [1] {c.labels[0]} in percentage points "
                                 f"({conf} {method} intervals)", diffs, "pp", zero=True,
@@ -175,7 +176,7 @@ def balance_charts(r: BalanceResult) -> list[str]:
     """The charts of a balance search: the winners' confirmed first-player scores (and
     the base's) against 50%, and every raced candidate's race score at the race's
     simultaneous level."""
-    conf = pct(r.confidence, 0)
+    conf = level_pct(r.confidence)
     rows = []
     base = r.base.get("confirm")
     if base is not None and base.n:
@@ -190,7 +191,7 @@ def balance_charts(r: BalanceResult) -> list[str]:
     raced = [(c.label, _from_even(c.race.estimate("first_score", c.race_level)))
              for c in r.candidates if c.race.n]
     if raced:
-        level = pct(r.candidates[0].race_level, 4)
+        level = level_pct(r.candidates[0].race_level)
         charts.append(interval_chart(f"The race: first player's score minus 50% (pp, "
                                      f"simultaneous {level} intervals)", raced, "pp",
                                      zero=True, width=860, label_width=380))

@@ -25,6 +25,7 @@ import json
 from html import escape
 from typing import TYPE_CHECKING, Any
 
+from ..formatting import quantity
 from ..record import play_recorded, result_of, start_game
 from ..svg import table
 from ..validation import check_player
@@ -390,7 +391,7 @@ def record_page(rec: dict[str, Any], viewer: int | None = None) -> str:
     players = rec.get("players", ["player 0", "player 1"])
     start = start_game(rec)
     info = [f"P0 {players[0]} against P1 {players[1]}", f"rules {start.rules}",
-            f"seed {start.seed}", f"{len(rec['moves'])} moves"]
+            f"seed {start.seed}", quantity(len(rec['moves']), "move")]
     res = rec.get("result")
     if isinstance(res, dict) and res.get("text"):
         info.append(str(res["text"]))

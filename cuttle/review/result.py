@@ -7,6 +7,7 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ..formatting import quantity
 from ..record import result_of
 from .figures import ANNOTATIONS, FORCED, PLAYER_FIGURES, figure_rows, player_figures
 
@@ -170,7 +171,8 @@ class Review:
             viewer = self.players[0] if len(self.players) == 1 else 0
         info = [f"P0 {self.names[0]} against P1 {self.names[1]}",
                 f"rules {self.start.rules}", f"seed {self.start.seed}",
-                f"{len(self.moves)} moves", f"review: {self.engine.name}, seed {self.seed}"]
+                quantity(len(self.moves), "move"),
+                f"review: {self.engine.name}, seed {self.seed}"]
         end = self.final()
         if end.is_over:
             info.append(result_of(end)["text"])
@@ -196,7 +198,7 @@ class Review:
         who = {p: f"P{p} {self.names[p]}" for p in (0, 1)}
         out = [f"Review{' of ' + self.source if self.source else ''}: {who[0]} against "
                f"{who[1]}; rules {self.start.rules}; seed {self.start.seed}; "
-               f"{len(self.moves)} moves",
+               f"{quantity(len(self.moves), 'move')}",
                f"Engine {self.engine.name}: {self.engine.description}; seed {self.seed}",
                "Scores: the mover's expected score (win + half a draw) from what they could "
                "know; loss in points of it."]

@@ -34,9 +34,11 @@ Every loaded tally is checked for consistency, not only for shape: its end reaso
 against its winners, its moments against the move cap and its own length histograms
 (each game's moves lie in its histogram bin, so the sums are bounded; the sums of
 squares against the squared sums, by Cauchy-Schwarz), and a variant's paired table and
-differences against its tally; a record that no set of games could have produced is
-refused with its line number.  The file must be a regular file (not a device or a
-FIFO) and a line is at most `MAX_LINE_BYTES` (1 MiB; a record takes a few KiB).
+differences against its tally; its key fields and counts must be values a run can play
+with (a seed below 2**64, games numbered below `MAX_UNITS`); a record that no set of
+games could have produced is refused with its line number.  The file must be a regular
+file (not a device or a FIFO) and a line is at most `MAX_LINE_BYTES` (1 MiB; a record
+takes a few KiB).
 """
 
 from __future__ import annotations
@@ -49,8 +51,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._core import END_NAMES
-from ..simulation.api import MAX_MAX_MOVES
+from ..seeding import check_seed
+from ..simulation.api import MAX_CHUNK, MAX_MAX_MOVES, MAX_UNITS
 from ..simulation.tally import LENGTH_BINS, MOMENTS, PAIRED_METRICS, PairTally, Tally
+from ..validation import check_int, is_int
 
 try:
     import fcntl
@@ -111,9 +115,10 @@ def tally_to_json(t: Tally) -> dict[str, Any]:
 
 def _ints(x, shape, what):
     a = np.array(x, dtype=object)
-    if a.shape != shape or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0
-                                   for v in a.ravel()):
-        raise ValueError(f"{what} must be {shape} counts")
+    # Bounded before the int64 arrays are made, so that neither a count nor a sum of
+    # them overflows: no run plays more than MAX_UNITS games.
+    if a.shape != shape or not all(is_int(v) and 0 <= v <= MAX_UNITS for v in a.ravel()):
+        raise ValueError(f"{what} must be {shape} counts (ints from 0 to {MAX_UNITS:,})")
     return a.astype(np.int64)
 
 
@@ -257,11 +262,14 @@ def _record_key(rec):
     players = rec["players"]
     ok = (isinstance(rec["base"], str) and isinstance(rec["rules"], str) and
           isinstance(players, list) and len(players) == 2 and
-          all(isinstance(p, str) for p in players) and
-          all(isinstance(rec[k], int) and not isinstance(rec[k], bool) and rec[k] >= 0
-              for k in ("seed", "max_moves", "chunk_size", "chunk")))
+          all(isinstance(p, str) for p in players))
     if not ok:
         raise ValueError("bad key fields")
+    # The values a run can play with: its games are numbered below MAX_UNITS.
+    check_seed(rec["seed"])
+    check_int(rec["max_moves"], "max_moves", 1, MAX_MAX_MOVES)
+    size = check_int(rec["chunk_size"], "chunk_size", 1, MAX_CHUNK)
+    check_int(rec["chunk"], "chunk", 0, MAX_UNITS // size - 1)
     key = chunk_key(*(rec[k] for k in KEY_FIELDS))
     lo, hi = key[-1] * key[-2], (key[-1] + 1) * key[-2]
     games = rec["games"]
@@ -292,11 +300,15 @@ def _tallies(rec):
 def _parse(line, lineno, path):
     """(key or None for the header, record) of one line; ResultsFileError if damaged."""
     try:
-        rec = json.loads(line)
+        try:
+            rec = json.loads(line)
+        except RecursionError:      # (a line of 100,000 '[')
+            raise ValueError("the JSON is nested too deeply") from None
         if lineno == 1:
             if not (isinstance(rec, dict) and rec.get("format") == FORMAT):
                 raise ValueError("no header")
-            if rec.get("version") != VERSION:
+            # an int: true and 1.0 equal 1 in Python
+            if not (is_int(rec.get("version")) and rec["version"] == VERSION):
                 raise ResultsFileError(f"{path} is an atlas results file of version "
                                        f"{rec.get('version')!r}; this cuttle reads version "
                                        f"{VERSION}")

@@ -7,6 +7,7 @@ import signal
 import subprocess
 import sys
 import time
+import warnings
 
 import pytest
 
@@ -46,6 +47,20 @@ def test_quick_end_to_end(capsys, tmp_path):
     assert os.path.getsize(files["png"]) > 1000
     assert err.strip().splitlines() == [f"page saved to {files['html']}",
                                         f"plot saved to {files['png']}"]
+
+
+def test_the_plot_of_no_candidates_warns_of_nothing(capsys, tmp_path):
+    """matplotlib warned "No artists with labels found to put in legend" (with a path
+    of its source) for a plot without candidates: an empty file, an early Ctrl-C."""
+    results = tmp_path / "r.jsonl"
+    results.write_text('{"format": "cuttle-atlas", "version": 1}\n')
+    png = tmp_path / "b.png"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        code, _, err = run(capsys, "balance", "--results", str(results), "--report-only",
+                           "--plot", str(png))
+    assert code == 0 and err.strip().splitlines()[-1] == f"plot saved to {png}"
+    assert os.path.getsize(png) > 1000
 
 
 def test_results_file_and_report_only(capsys, tmp_path):

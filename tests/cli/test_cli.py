@@ -212,6 +212,39 @@ def test_confidence_as_a_percent(capsys):
     assert code == 0 and "90% interval" in out
 
 
+@pytest.mark.parametrize("given, label", [("0.999", "99.9%"), ("99.9%", "99.9%"),
+                                          ("0.975", "97.5%"), ("0.9999", "99.99%"),
+                                          ("95%", "95%"), ("1e-9", "0.0000001%")])
+def test_the_interval_label_is_the_level_given(capsys, given, label):
+    """Levels were labelled in whole percents: 0.999 as a "100% interval"."""
+    code, out, _ = run(capsys, "simulate", "-n", "100", "--seed", "1", "--confidence", given)
+    assert code == 0 and f" {label} interval" in out
+
+
+def test_every_output_labels_the_level_given(capsys, tmp_path, monkeypatch):
+    matplotlib = pytest.importorskip("matplotlib")
+    from cuttle.render import plot as plot_renderer
+    drawn = []
+    monkeypatch.setattr(plot_renderer, "_save", lambda fig, path: drawn.append(
+        " ".join(t.get_text() for t in fig.findobj(matplotlib.text.Text))))
+    results = tmp_path / "r.jsonl"
+    results.write_text('{"format": "cuttle-atlas", "version": 1}\n')
+    page = tmp_path / "p.html"
+    for argv in (["simulate", "-n", "100", "--seed", "1", "--html", page, "--plot", "s.png"],
+                 ["compare", "classic", "quick", "-n", "100", "--seed", "1", "--html", page,
+                  "--plot", "c.png"],
+                 ["atlas", "--pairings", "random", "--bases", "classic", "--results",
+                  results, "--report-only", "--plot", tmp_path / "plots"],
+                 ["balance", "--results", results, "--report-only", "--html", page,
+                  "--markdown", "-", "--plot", "b.png"]):
+        page.unlink(missing_ok=True)
+        code, out, _ = run(capsys, *map(str, argv), "--confidence", "0.999")
+        assert code == 0 and "99.9% interval" in out and "100%" not in out, argv[0]
+        assert "99.9% " in drawn.pop() and not drawn
+        if page.exists():
+            assert "99.9% " in page.read_text() and "100% " not in page.read_text()
+
+
 def test_usage_errors_show_the_subcommand_usage(capsys):
     code, out, err = run(capsys, "simulate", "--confidence", "1.5")
     assert code == 2 and err.startswith("usage: cuttle simulate")

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from cuttle._core import END_NAMES
+from cuttle.cli import main
 from cuttle.simulation.tally import LENGTH_BINS, PairTally, Tally, tallies_from_rows
 from cuttle.variants import Pairing, atlas
 from cuttle.variants.store import (ResultsFileError, Store, pair_from_json, pair_to_json,
@@ -88,6 +89,23 @@ TAMPERED = {
     "the first side's wins": (2, _set(["pair", "table", 2], lambda t: [t[0] + 1, t[1],
                                                                        t[2] - 1, t[3]])),
     "diffs against the tally": (2, lambda rec: _diffs_below_zero(rec)),
+    # numbers no run can hold: each used to stop the atlas and balance with an
+    # OverflowError (counts) or to load as a chunk nothing asks for (key fields)
+    "a length count of 2**64": (1, _set(["tally", "lengths", 0, 5], 2**64)),
+    "a count of 2**63": (1, _set(["tally", "counts", 0, 0, 2], 2**63)),
+    "a pair count of 2**63": (2, _set(["pair", "table", 0, 0], 2**63)),
+    "counts summing past 2**63": (1, _set(["tally", "counts", 1, 0], [2**61] * 5)),
+    "a negative count": (1, _set(["tally", "lengths", 1, 3], -1)),
+    "a float count": (1, _set(["tally", "counts", 0, 0, 2], lambda c: float(c))),
+    "a bool count": (2, _set(["pair", "table", 3, 0], lambda c: bool(c))),
+    "a seed of 2**64": (1, _set(["seed"], 2**64)),
+    "a negative seed": (1, _set(["seed"], -1)),
+    "a float seed": (1, _set(["seed"], 5.0)),
+    "a bool chunk": (1, _set(["chunk"], False)),
+    "a move cap past the largest": (1, _set(["max_moves"], 2**31)),
+    "a chunk size past the largest": (1, _set(["chunk_size"], 2**24 + 1)),
+    "a chunk past the last game": (1, lambda rec: rec.update(
+        chunk=10**12, games=[10**15, 10**15 + 1000])),
 }
 
 
@@ -115,6 +133,39 @@ def test_the_untampered_lines_load(lines, tmp_path):
     path = tamper(lines, tmp_path, lambda rec: None)
     with Store(path, write=False) as store:
         assert len(store) == 2
+    # the largest values a run can play with
+    path = tamper(lines, tmp_path, lambda rec: rec.update(
+        seed=2**64 - 1, max_moves=2**31 - 1, chunk=10**12 - 1,
+        games=[10**15 - 1000, 10**15]))
+    with Store(path, write=False) as store:
+        assert len(store) == 2
+
+
+@pytest.mark.parametrize("version", ["true", "1.0"])
+def test_the_header_s_version_is_an_int(lines, tmp_path, version):
+    path = tmp_path / "r.jsonl"
+    path.write_text(lines[0].replace(" 1}", f" {version}}}") + lines[1])
+    with pytest.raises(ResultsFileError, match="this cuttle reads version 1"):
+        Store(path, write=False)
+
+
+def test_a_deeply_nested_line_is_refused_with_its_line(lines, tmp_path, capsys):
+    """A line of 100,000 '[' raised a RecursionError out of the JSON decoder: the
+    atlas and balance printed a traceback."""
+    path = tmp_path / "deep.jsonl"
+    path.write_text(lines[0] + lines[1] + "[" * 100_000 + "\n" + lines[2])
+    for write in (False, True):
+        with pytest.raises(ResultsFileError, match="line 3: not a valid atlas record "
+                                                   r"\(the JSON is nested too deeply\)"):
+            Store(path, write=write).close()
+    for args in (["atlas", "--pairings", "random", "--bases", "classic"], ["balance"]):
+        assert main([*args, "--results", str(path), "--report-only"]) == 2
+        assert "line 3: not a valid atlas record" in capsys.readouterr().err
+    # as a last line without its newline, a line a killed run half wrote: dropped
+    path.write_text(lines[0] + lines[1] + "[" * 100_000)
+    with Store(path) as store:
+        assert len(store) == 1 and "half-written last line (line 3)" in store.notes[0]
+    assert path.read_text() == lines[0] + lines[1]
 
 
 # -- no false alarm: the tally of any games loads ------------------------------------------

@@ -3,8 +3,8 @@ is missing, the same number in every output."""
 
 import math
 
-from cuttle.formatting import (csv_number, fixed, interval, num, pct, pp, quantity,
-                               sign_class, tick, value)
+from cuttle.formatting import (csv_number, fixed, interval, level_pct, num, pct, pp,
+                               quantity, sign_class, tick, value)
 from cuttle.stats import Estimate
 
 
@@ -44,3 +44,18 @@ def test_quantities():
     assert quantity(1, "turn") == "1 turn" and quantity(2, "turn") == "2 turns"
     assert quantity(1, "match") == "1 match" and quantity(20_000, "match") == "20,000 matches"
     assert quantity(0, "game") == "0 games"
+
+
+def test_confidence_levels_show_the_digits_they_need():
+    """Levels were rounded to whole percents: 0.999 read "100%", 0.975 "98%", 1e-9 "0%"."""
+    assert level_pct(0.95) == "95%" and level_pct(0.5) == "50%"
+    assert level_pct(0.975) == level_pct(97.5 / 100) == "97.5%"
+    assert level_pct(0.999) == level_pct(99.9 / 100) == "99.9%"     # (0.9990000000000001)
+    assert level_pct(0.995) == "99.5%" and level_pct(0.9999) == "99.99%"
+    assert level_pct(0.6827) == "68.27%" and level_pct(0.99999999) == "99.999999%"
+    assert level_pct(1e-9) == "0.0000001%"
+    assert level_pct(0.9999999999999997) == "99.99999999999997%"
+    # a simultaneous level (1 - 0.05/540): four decimals, more only near the ends
+    assert level_pct(1 - 0.05 / 540) == "99.9907%" and level_pct(1 / 3) == "33.3333%"
+    assert level_pct(1 - 1e-10 / 3) == "99.9999999967%"
+    assert level_pct(math.nan) == level_pct(None) == "n/a"

@@ -199,6 +199,19 @@ def test_cli_replay_html(capsys, tmp_path):
     assert code == 2 and "move 4" in err and not (tmp_path / "bad.html").exists()
 
 
+def test_a_one_move_record_says_1_move(capsys, tmp_path):
+    g = cuttle.Game(seed=3)
+    g.play(g.legal_moves[0])
+    rec = tmp_path / "one.json"
+    write_record(make_record(g, players=["random", "greedy"]), rec)
+    code, stdout, _ = run(capsys, ["replay", rec])
+    assert code == 0 and "; 1 move\n" in stdout
+    out = tmp_path / "one.html"
+    code, stdout, _ = run(capsys, ["replay", rec, "--html", out])
+    assert code == 0 and "replay page of 1 move written" in stdout
+    assert "1 move" in out.read_text() and "1 moves" not in out.read_text()
+
+
 def test_cli_simulate_and_compare_html(capsys, tmp_path):
     out = tmp_path / "sim.html"
     code, stdout, err = run(capsys, ["simulate", "-n", "300", "--seed", "1", "--html", out])

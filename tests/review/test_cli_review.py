@@ -121,6 +121,8 @@ def test_ctrl_c_while_the_review_is_written_still_writes_every_file(monkeypatch,
      "not best=0.01, good=0.2, inaccuracy=0.1, mistake=0.1 (the ones not given are the "
      "defaults)"),
     (["review", "{rec}", "--thresholds", "nice=0.2"], 2, "unknown threshold 'nice'"),
+    (["review", "{rec}", "--thresholds", "good=0.04,Good=0.05"], 2,
+     "--thresholds: good is set twice ('Good=0.05' after good=0.04)"),
     (["review", "{rec}", "--threads", "0"], 2, "must be at least 1"),
     (["review", "{rec}", "--html", "{tmp}/no/r.html"], 2, "no folder"),
     (["review", "{rec}", "--html", "{tmp}/x.html", "--json", "{tmp}/x.html"], 2,

@@ -37,7 +37,7 @@ def test_tables_and_files(capsys, tmp_path, reference):
                          "--plot", str(tmp_path / "plots"))
     assert code == 0 and out.strip() == reference
     assert "| **classic (base)** |" in out and "| four=draw |" in out
-    assert err.strip() == f"1 plots saved in {tmp_path / 'plots'}"
+    assert err.strip() == f"1 plot saved in {tmp_path / 'plots'}"
     d = json.loads((tmp_path / "a.json").read_text())
     assert d["atlas"]["seed"] == 3 and d["groups"][0]["pairing"]["target"] == 0.0006
     assert (tmp_path / "a.csv").read_text().startswith("base,policy,variant")
@@ -89,6 +89,16 @@ def test_errors(capsys, argv, message):
     code, out, err = run(capsys, "atlas", *argv)
     assert code == 2 and message in err and "Traceback" not in err
     assert err.startswith("usage: cuttle atlas")
+
+
+@pytest.mark.parametrize("option", ["--pairings", "--bases"])
+def test_an_empty_list_is_refused(capsys, tmp_path, option):
+    """An empty --pairings meant the default pairings (hours of play without --quick)."""
+    results = tmp_path / "r.jsonl"
+    results.write_text('{"format": "cuttle-atlas", "version": 1}\n')
+    code, _, err = run(capsys, "atlas", option, "", "--results", str(results),
+                       "--report-only")
+    assert code == 2 and f"{option} takes names separated by commas, not ''" in err
 
 
 def test_file_errors(capsys, tmp_path):
