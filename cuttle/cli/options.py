@@ -29,10 +29,10 @@ from ..validation import check_confidence, check_count, check_output_path
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
-__all__ = ["UsageError", "CommandError", "add_command_parser", "add_rules_options",
-           "add_run_options", "at_most",
-           "confidence", "output_file", "output_files", "players", "points", "positive",
-           "read_position_arg", "rules_from_options", "scheduler", "seed", "threads"]
+__all__ = ["UsageError", "CommandError", "add_command_parser", "add_progress",
+           "add_rules_options", "add_run_options", "at_most", "confidence", "output_file",
+           "output_files", "players", "points", "positive", "read_position_arg",
+           "rules_from_options", "scheduler", "seed", "threads"]
 
 
 # The most position text read from a file or stdin (a position is a few hundred bytes).
@@ -265,15 +265,21 @@ def add_command_parser(sub: argparse._SubParsersAction, name: str, help: str,
                           epilog=epilog, formatter_class=argparse.RawDescriptionHelpFormatter)
 
 
-def add_progress_and_outputs(p: argparse.ArgumentParser, what: str, json_help: str,
-                             csv_help: str) -> None:
-    """--progress/--no-progress (`what` is shown on stderr) and --json/--csv [FILE]
-    (stdout when FILE is left out, instead of the tables)."""
+def add_progress(p: argparse.ArgumentParser, what: str = "progress") -> None:
+    """--progress/--no-progress (`what` is shown on stderr; args.progress: True, False
+    or None, the default: only on a terminal)."""
     g = p.add_mutually_exclusive_group()
     g.add_argument("--progress", dest="progress", action="store_true", default=None,
                    help=f"show {what} on stderr (default: only if it is a terminal)")
     g.add_argument("--no-progress", dest="progress", action="store_false",
                    help=f"never show {what}")
+
+
+def add_progress_and_outputs(p: argparse.ArgumentParser, what: str, json_help: str,
+                             csv_help: str) -> None:
+    """--progress/--no-progress (`what` is shown on stderr) and --json/--csv [FILE]
+    (stdout when FILE is left out, instead of the tables)."""
+    add_progress(p, what)
     p.add_argument("--json", nargs="?", const="-", default=None, metavar="FILE",
                    help=f"write {json_help} as JSON to FILE (default: stdout, instead of the "
                         "tables)")

@@ -35,7 +35,8 @@ def run(args: argparse.Namespace) -> int:
     if args.review and not args.html:
         raise UsageError("--review adds the review to the replay page: give --html OUT.html "
                          "(or use 'cuttle review FILE' for the review as text)")
-    given = [o for o in ("engine", "threads", "seed") if getattr(args, o) is not None]
+    given = [o for o in ("engine", "threads", "seed", "progress")
+             if getattr(args, o) is not None]
     if given and not args.review:
         raise UsageError(f"--{given[0]} sets how the review is made: add --review and "
                          f"--html OUT.html")

@@ -85,7 +85,7 @@ def run_review(rec: dict[str, Any], args: argparse.Namespace, where: str) -> tup
                    omniscient=getattr(args, "omniscient", False),
                    progress=getattr(args, "progress", None))
     except Interrupted as e:
-        print(f"cuttle review: {e}", file=sys.stderr)
+        print(f"cuttle {getattr(args, 'command', None) or 'review'}: {e}", file=sys.stderr)
         return e.result, 130
     except ValueError as e:
         raise UsageError(f"{where}: {e}") from None
@@ -127,7 +127,7 @@ def _write(path, text, writer):
 
 
 def add_review_options(p: argparse.ArgumentParser) -> None:
-    """The options the review shares with `cuttle replay --review` and `cuttle play`."""
+    """The options the review shares with `cuttle replay --review`."""
     p.add_argument("--engine", default=DEFAULT_ENGINE, metavar="ENGINE",
                    help=f"how moves are valued: {', '.join(ENGINE_NAMES)} (default "
                         f"{DEFAULT_ENGINE}; see docs/review.md)")
@@ -136,6 +136,7 @@ def add_review_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=options.seed, default=None,
                    help="seed of the review's samples (default: random; the same seed "
                         "gives the same review)")
+    options.add_progress(p, "the review's progress")
 
 
 def add_command(sub: argparse._SubParsersAction) -> None:
@@ -166,9 +167,4 @@ def add_command(sub: argparse._SubParsersAction) -> None:
     pr.add_argument("--thresholds", type=thresholds, default=None, metavar="LABEL=LOSS,...",
                     help="the largest loss of each label, in expected score (defaults: "
                          "best=0.01,good=0.05,inaccuracy=0.1,mistake=0.15)")
-    g = pr.add_mutually_exclusive_group()
-    g.add_argument("--progress", dest="progress", action="store_true", default=None,
-                   help="show progress on stderr (default: only if it is a terminal)")
-    g.add_argument("--no-progress", dest="progress", action="store_false",
-                   help="never show progress")
     pr.set_defaults(func=run)

@@ -133,6 +133,8 @@ def test_ctrl_c_while_the_review_is_written_still_writes_every_file(monkeypatch,
      "--engine sets how the review is made: add --review"),
     (["replay", "{rec}", "--seed", "3", "--html", "{tmp}/x.html"], 2,
      "--seed sets how the review is made"),
+    (["replay", "{rec}", "--progress", "--html", "{tmp}/x.html"], 2,
+     "--progress sets how the review is made"),
     (["review"], 2, "required: RECORD"),
 ])
 def test_review_errors(monkeypatch, capsys, record, tmp_path, argv, code, message):
@@ -156,6 +158,17 @@ def test_ctrl_c_prints_the_finished_decisions(record):
     assert m and int(m.group(1)) >= 1 and "Traceback" not in err
     assert f"review interrupted: {m.group(1)} of {m.group(2)} decisions reviewed" in out
     assert "accuracy" in out
+
+
+def test_ctrl_c_of_a_replay_page_review_names_the_replay(record, tmp_path):
+    path, _ = record
+    code, out, err = _ctrl_c(["replay", str(path), "--html", str(tmp_path / "r.html"),
+                              "--review", "--engine", "ismcts:5000", "--seed", "1",
+                              "--threads", "1", "--progress"], wait_for=r"\b[1-9]\d*/\d+\b")
+    assert code == 130 and "Traceback" not in err, err
+    assert re.search(r"(^|\r)cuttle replay: interrupted after \d+ of \d+ decisions", err,
+                     re.M), err
+    assert "cuttle review" not in err and (tmp_path / "r.html").exists()
 
 
 # ---------------------------------------------------------------------------------------
