@@ -42,6 +42,13 @@ class Interrupted(KeyboardInterrupt):
         """How far the work got, as the JSON of a partial result says it."""
         return {"done": self.done, "requested": self.total, "unit": self.unit}
 
+    @staticmethod
+    def mark(data: dict[str, Any], interrupted: Interrupted | None) -> dict[str, Any]:
+        """A result's JSON `data`, with "interrupted" (`as_dict`) when `interrupted` (an
+        Interrupted, or None for a whole run) cut it short: the one shape of a partial
+        result's JSON, in files, pages and on stdout."""
+        return data if interrupted is None else {**data, "interrupted": interrupted.as_dict()}
+
     def note(self) -> str:
         """How a file of the partial result says it is one (a page's or a plot's
         subtitle, the label of a CSV's last row): "interrupted after 1,234 of 10,000

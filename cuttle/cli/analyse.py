@@ -45,9 +45,7 @@ def run(args: argparse.Namespace) -> int:
 def _print(args, game, a, stop):
     """Print the analysis `a` (`stop`: the Interrupted of a partial one, or None)."""
     if args.json:
-        d = a.as_dict()
-        if stop is not None:         # (a partial analysis says so)
-            d["interrupted"] = stop.as_dict()
+        d = Interrupted.mark(a.as_dict(), stop)     # (a partial analysis says so)
         d["position"] = game.position_text()
         d["rules"] = game.rules.to_json()
         d["best"] = str(a.best)

@@ -186,7 +186,7 @@ def run_balance(args: argparse.Namespace) -> int:
         if args.markdown not in (None, "-"):
             _write(args.markdown, res.markdown())
         if args.html:
-            save_html(args, balance_page(res))
+            save_html(args, balance_page(res, stop))
         save_plot(args, res, stop)
     return run_chunked(args, "balance", lambda client: balance(
         base, args.policy, k=args.k, flags=args.flags, exclude=args.exclude,

@@ -139,8 +139,7 @@ def write_outputs(args: argparse.Namespace, table: str, as_dict: Callable[[], di
         print(table)
 
     def json_text(f):
-        d = as_dict() if stop is None else {**as_dict(), "interrupted": stop.as_dict()}
-        f.write(json.dumps(d, indent=2) + "\n")
+        f.write(json.dumps(Interrupted.mark(as_dict(), stop), indent=2) + "\n")
     for path, write in ((args.json, json_text),
                         (args.csv, lambda f: to_csv(f, interrupted=stop))):
         if path == "-":

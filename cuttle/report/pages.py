@@ -16,6 +16,7 @@ from html import escape
 from typing import TYPE_CHECKING
 
 from .._version import __version__
+from ..errors import Interrupted
 from ..figures import SUMMARY
 from ..files import write_text
 from ..formatting import level_pct, quantity
@@ -27,7 +28,6 @@ from .charts import interval_chart, share_bar
 
 if TYPE_CHECKING:
     from ..balancing.results import BalanceResult
-    from ..errors import Interrupted
     from ..simulation.compare import ComparisonResult
     from ..simulation.summary import Summary
 
@@ -121,7 +121,7 @@ def simulation_page(summary: Summary, interrupted: Interrupted | None = None) ->
     body = ('<div class="columns">'
             + _section("Results", wrap(table_html(summary_table(s)), False))
             + _section("Charts", "".join(summary_charts(s))) + "</div>"
-            + _section("Data", _json_details(s.as_dict())))
+            + _section("Data", _json_details(Interrupted.mark(s.as_dict(), interrupted))))
     a, b = (f"{lab} ({name})" for lab, name in zip("AB", r.players))
     played = (f"{quantity(s.n_matches, 'match')} ({quantity(s.n, 'game')})"
               if s.n_matches is not None else quantity(s.n, "game"))
@@ -159,7 +159,7 @@ def comparison_page(comparison: ComparisonResult,
     body = (_section("Differences to the baseline", diff_chart)
             + _section("Results", wrap(table_html(comparison_table(c)), False))
             + _section("Each rule set", f'<div class="charts">{"".join(charts)}</div>')
-            + _section("Data", _json_details(c.as_dict())))
+            + _section("Data", _json_details(Interrupted.mark(c.as_dict(), interrupted))))
     each = quantity(c.n_games, "match" if c.match else "game")
     return page("cuttle comparison", body,
                 subtitle=f"{len(c)} rule sets · {each} each, the same deals · "
@@ -198,16 +198,18 @@ def balance_charts(r: BalanceResult) -> list[str]:
     return charts
 
 
-def balance_page(result: BalanceResult) -> str:
-    """The report page of a balance search: its charts, tables and JSON."""
+def balance_page(result: BalanceResult, interrupted: Interrupted | None = None) -> str:
+    """The report page of a balance search: its charts, tables and JSON (`interrupted`
+    as for simulation_page)."""
     r = result
     body = _section("Nearest an even game", "".join(balance_charts(r)))
     for table in balance_tables(r):
         title, *rest = table.title
         table.title = rest
         body += _section(title, wrap(table_html(table), False))
-    body += _section("Data", _json_details(r.as_dict()))
-    return page("cuttle balance", body, subtitle=" · ".join(balance_title(r)))
+    body += _section("Data", _json_details(Interrupted.mark(r.as_dict(), interrupted)))
+    return page("cuttle balance", body,
+                subtitle=" · ".join(balance_title(r)) + _stopped(interrupted))
 
 
 def save_page(path: str | os.PathLike[str], html: str) -> None:

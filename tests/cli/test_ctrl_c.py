@@ -179,6 +179,35 @@ def test_an_interrupted_balance_search_says_so_in_its_files(monkeypatch, capsys,
     assert note in open(paths["plot"]).read()
 
 
+def page_json(path):
+    """The results as JSON that a report page holds."""
+    import html
+    import re
+    text = open(path).read()
+    return json.loads(html.unescape(re.search(r"<pre>(.*?)</pre>", text, re.S).group(1)))
+
+
+@pytest.mark.parametrize("command", ["simulate", "compare", "balance"])
+def test_an_interrupted_runs_page_says_so_in_its_json_too(monkeypatch, capsys, tmp_path,
+                                                          command):
+    out = str(tmp_path / "p.html")
+    if command == "balance":
+        monkeypatch.setattr(cli_balance, "balance",
+                            lambda *a, **kw: small_balance(interrupt=True))
+        argv = ["balance", "--policy", "random"]
+    else:
+        interrupted_after(monkeypatch, cli_simulate, command, 200, 10**6)
+        argv = [command, *(["classic", "quick"] if command == "compare" else []),
+                "-n", "1e6", "--seed", "1"]
+    code, _, err = run(capsys, *argv, "--no-progress", "--html", out)
+    assert code == 130 and "interrupted after" in err
+    mark = page_json(out)["interrupted"]
+    assert mark["done"] >= 0 and mark["unit"] in ("game", "chunk record")
+    note = ("chunk records: a partial run" if command == "balance" else
+            "interrupted after 200 of 1,000,000 games: a partial run")
+    assert note in open(out).read()
+
+
 # -- a second Ctrl-C while the files are written -----------------------------------------
 
 def press_ctrl_c_in(monkeypatch, owner, name):
