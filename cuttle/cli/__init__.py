@@ -13,8 +13,11 @@
 Every command reports a problem the same way (`main`): a bad option or input prints the
 command's usage and one line ``cuttle COMMAND: error: ...`` and exits with status 2; a
 failure to finish (e.g. an unwritable file) prints that line and exits with 1; Ctrl-C
-exits with 130.  Never a traceback.  Once the play is over (or stopped by Ctrl-C, what
-finished kept), a Ctrl-C waits until every output is written (`cuttle.cli.interrupts`).
+exits with 130.  Never a traceback, with one exception: a Ctrl-C in the first half
+second, while Python imports the package (numpy and the core) before any of this code
+runs, ends the process with Python's own KeyboardInterrupt traceback (nothing was done
+yet, so nothing is lost).  Once the play is over (or stopped by Ctrl-C, what finished
+kept), a Ctrl-C waits until every output is written (`cuttle.cli.interrupts`).
 """
 
 from __future__ import annotations

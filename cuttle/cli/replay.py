@@ -7,14 +7,14 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from ..formatting import quantity
-from ..record import final_game, play_recorded, read_record, result_of, start_game
+from ..record import final_game, play_recorded, read_record, start_game
 from ..report import record_page, save_page
 from ..review.engines import DEFAULT_ENGINE
 from ..text import printable
 from . import options
 from .interrupts import ctrl_c_deferred
 from .options import CommandError, UsageError
-from .review import add_review_options, run_review
+from .review import add_review_options, check_result, ends, run_review
 from .terminal import read_line, seat_names
 
 if TYPE_CHECKING:
@@ -67,27 +67,8 @@ def run(args: argparse.Namespace) -> int:
         print(printable(f"Move {i} (turn {turn}), P{p} ({names[p]}): {move}"))
         print(g.render())
     print()
-    print(f"Result: {_ends(g)}")
-    return _check_result(rec, g)
-
-
-def _ends(g):
-    return result_of(g)["text"] if g.is_over else "unfinished"
-
-
-def _check_result(rec, g) -> int:
-    """1 (with a warning) when the record says the game ended otherwise than `g`, else 0."""
-    res = rec.get("result")
-    if isinstance(res, dict) and res.get("status") == "over":
-        if not g.is_over or res.get("winner") != g.winner \
-                or res.get("end_reason") != g.end_reason:
-            winner = res.get("winner")
-            said = ("draw" if winner is None else f"player {winner} wins") + \
-                f" ({res.get('end_reason')})"     # (the fields compared, not its text)
-            print(f"warning: the record says {said!r}, but the replay ends {_ends(g)!r}",
-                  file=sys.stderr)
-            return 1
-    return 0
+    print(f"Result: {ends(g)}")
+    return check_result(rec, g)
 
 
 def write_page(out: str, rec: dict[str, Any], path: str,
@@ -108,8 +89,8 @@ def write_page(out: str, rec: dict[str, Any], path: str,
         except OSError as e:
             raise CommandError(f"cannot write {out!r}: {e.strerror or e}") from None
         print(printable(f"replay page of {quantity(len(rec['moves']), 'move')} written to "
-                        f"{out} (result: {_ends(end)})" + (" with the review" if review else "")))
-    return status or _check_result(rec, end)
+                        f"{out} (result: {ends(end)})" + (" with the review" if review else "")))
+    return status or check_result(rec, end)
 
 
 def add_command(sub: argparse._SubParsersAction) -> None:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import Interrupted
 from ..files import write_text
-from ..record import read_record
+from ..record import final_game, read_record, result_of
 from ..report import save_page
 from ..review import ENGINE_NAMES, Thresholds, parse_engine, review
 from ..review.engines import DEFAULT_ENGINE
@@ -24,6 +24,7 @@ from .interrupts import ctrl_c_deferred
 from .options import CommandError, UsageError
 
 if TYPE_CHECKING:
+    from ..game import Game
     from ..review import Review
 
 
@@ -93,6 +94,26 @@ def run_review(rec: dict[str, Any], args: argparse.Namespace, where: str) -> tup
     return r, 0
 
 
+def ends(g: Game) -> str:
+    """How the replayed game `g` ended, in words ("unfinished" if it did not)."""
+    return result_of(g)["text"] if g.is_over else "unfinished"
+
+
+def check_result(rec: dict[str, Any], g: Game) -> int:
+    """1 (with a warning) when the record says the game ended otherwise than `g`, else 0."""
+    res = rec.get("result")
+    if isinstance(res, dict) and res.get("status") == "over":
+        if not g.is_over or res.get("winner") != g.winner \
+                or res.get("end_reason") != g.end_reason:
+            winner = res.get("winner")
+            said = ("draw" if winner is None else f"player {winner} wins") + \
+                f" ({res.get('end_reason')})"     # (the fields compared, not its text)
+            print(f"warning: the record says {said!r}, but the replay ends {ends(g)!r}",
+                  file=sys.stderr)
+            return 1
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     """`cuttle review`: review a record; returns the exit status."""
     options.output_files(inputs={"RECORD": args.record}, **{"--html": args.html,
@@ -101,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
     r, status = run_review(rec, args, args.record)
     with ctrl_c_deferred():         # (a second Ctrl-C: every file still written)
         _outputs(args, r)
-    return status
+    return status or check_result(rec, final_game(rec))
 
 
 def _outputs(args, r):

@@ -281,9 +281,13 @@ def test_replay_result_mismatch(monkeypatch, capsys, tmp_path):
     path, rec = record(tmp_path, monkeypatch, capsys)
     rec["result"] = {"status": "over", "winner": 0, "end_reason": "goal", "text": "made up"}
     path.write_text(json.dumps(rec))
-    code, _, err = run(monkeypatch, capsys, ["replay", str(path)])
-    assert code == 1 and "warning: the record says 'player 0 wins (goal)'" in err \
-        and "replay ends 'unfinished'" in err
+    for argv in (["replay", str(path)], ["replay", str(path), "--html",
+                                          str(tmp_path / "r.html")],
+                 ["review", str(path), "--engine", "rollouts:5", "--seed", "1"]):
+        code, out, err = run(monkeypatch, capsys, argv)
+        assert code == 1 and "warning: the record says 'player 0 wins (goal)'" in err \
+            and "replay ends 'unfinished'" in err, argv
+    assert "accuracy" in out            # (the review is still printed)
 
 
 # ---------------------------------------------------------------------------------------
