@@ -238,8 +238,8 @@ def write_text(path: str | PathLike[str], text: str) -> None:
 
 
 def read_text(source: str | PathLike[str] | TextIO, limit: int, what: str = "file") -> str:
-    """The text of `source`: a path (a regular file, UTF-8) or an open text stream such
-    as ``sys.stdin``.  ValueError if the path is not a regular file (a device, a FIFO,
+    """The text of `source`: a path (a regular file, UTF-8, with or without a byte-order
+    mark) or an open text stream such as ``sys.stdin``.  ValueError if the path is not a regular file (a device, a FIFO,
     a folder), or if there is more than `limit` bytes (characters, from a stream) or
     the bytes are not UTF-8; OSError if it cannot be read.  `what` names the content
     in the messages ("game record", ...)."""
@@ -250,7 +250,7 @@ def read_text(source: str | PathLike[str] | TextIO, limit: int, what: str = "fil
             raise ValueError(f"the {what} is not text: {e}") from None
         if len(text) > limit:
             raise ValueError(f"the {what} is longer than the limit of {limit:,} characters")
-        return text
+        return text.removeprefix("\ufeff")
     path = os.fspath(source)
     # O_NONBLOCK: opening a FIFO must not wait for a writer before it is refused.
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
@@ -269,7 +269,7 @@ def read_text(source: str | PathLike[str] | TextIO, limit: int, what: str = "fil
     if len(data) > limit:
         raise ValueError(f"{path!r} is larger than the limit of {limit:,} bytes for a {what}")
     try:
-        return data.decode("utf-8")
+        return data.decode("utf-8-sig")     # (a byte-order mark, as some editors save, is no text)
     except UnicodeDecodeError as e:
         raise ValueError(f"{path!r} is not a text file: {e}") from None
 

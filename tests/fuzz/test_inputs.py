@@ -208,6 +208,26 @@ def test_analyse_reads_at_most_a_position_from_stdin(monkeypatch, capsys, tmp_pa
     assert "larger than the limit" in capsys.readouterr().err
 
 
+def test_a_byte_order_mark_is_no_part_of_the_text(monkeypatch, capsys, tmp_path):
+    # Some editors (Notepad) begin a UTF-8 file with one: a position or a record saved so
+    # reads as without it, from a file or from stdin.
+    pos = tmp_path / "pos.txt"
+    pos.write_bytes(b"\xef\xbb\xbfhands: 2C 7H / 4S; points: 9D / TC; to_move: 0\n")
+    assert main(["analyse", str(pos), "--rollouts", "10", "--seed", "1", "--json"]) == 0
+    assert "hands: 2C 7H / 4S" in json.loads(capsys.readouterr().out)["position"]
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(pos.read_bytes()),
+                                                       encoding="utf-8"))
+    assert main(["analyse", "-", "--rollouts", "10", "--seed", "1"]) == 0
+    g = cuttle.Game(seed=3)
+    for _ in range(6):
+        g.play(g.legal_moves[0])
+    rec = tmp_path / "g.json"
+    cuttle.record.write_record(cuttle.record.make_record(g, players=["a", "b"]), rec)
+    rec.write_bytes(b"\xef\xbb\xbf" + rec.read_bytes())
+    assert cuttle.record.read_record(rec)["moves"] == [str(m) for m in g.moves]
+    assert main(["replay", str(rec)]) == 0
+
+
 @pytest.mark.parametrize("special", ["/dev/null", "/dev/zero", "fifo"])
 def test_a_results_file_must_be_regular_and_is_checked_before_playing(
         monkeypatch, capsys, tmp_path, special):
