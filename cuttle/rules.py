@@ -488,7 +488,8 @@ class Rules:
 
     @staticmethod
     def describe() -> str:
-        """Every preset and flag, one line each, with values and sources."""
+        """Every preset and flag, with its values (as rule text writes them) and
+        sources."""
         lines = ["Presets:"]
         for name, (_, text) in PRESETS.items():
             lines.append(f"  {name:18} {text}")
@@ -496,8 +497,9 @@ class Rules:
         lines.append("Flags (classic / cuttle.cards value; source):")
         for f in FLAGS.values():
             lines.append(f"  {f.name:22} {f.text}")
-            lines.append(f"  {'':22}   values: {f.values_text()}; classic {f.classic!r}, "
-                         f"cuttle.cards {f.cuttle_cards!r}; {f.source}")
+            lines.append(f"  {'':22}   values: {f.values_text()}; classic "
+                         f"{f.format(f.classic)}, cuttle.cards {f.format(f.cuttle_cards)}; "
+                         f"{f.source}")
         return "\n".join(lines)
 
 

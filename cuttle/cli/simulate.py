@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from .._optional import install_command
 from ..report import comparison_page, save_page, simulation_page
 from ..files import write_text_file
-from ..rules import Rules
+from ..rules import FLAGS, Rules
 from ..simulation import (DEFAULT_MAX_MOVES, MATCH_FORMATS, MAX_UNITS,
                           Interrupted, compare, simulate)
 from ..simulation.api import MAX_CHUNK, MAX_MAX_MOVES
@@ -302,8 +302,8 @@ def run_rules(args: argparse.Namespace) -> int:
         print(json.dumps(rules.to_json(full=True), indent=2))
         return 0
     changed = rules.changed()
-    print(f"{rules!r}")
+    print(rules)                        # (rule text: what --rules and --set read back)
     for k, v in rules.as_dict().items():
         mark = "  (changed)" if k in changed else ""
-        print(f"  {k:22} {v!r}{mark}")
+        print(f"  {k:22} {FLAGS[k].format(v)}{mark}")
     return 0

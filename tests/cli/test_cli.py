@@ -341,6 +341,16 @@ def test_rules_command(capsys):
     assert code == 0 and out.strip() == cuttle.Rules.describe().strip()
     code, out, _ = run(capsys, "rules", "cuttle.cards", "--set", "hand_limit=7")
     assert code == 0 and "hand_limit" in out and "(changed)" in out
+    # values as rule text writes them: what --rules and --set read back
+    code, out, _ = run(capsys, "rules", "quick", "--set", "joker=true")
+    lines = out.splitlines()
+    assert lines[0] == "quick: joker=true" and cuttle.Rules.parse(lines[0]).joker
+    values = dict(line.split()[:2] for line in lines[1:])
+    assert values["king_goals"] == "15,14,10,7,5" and values["hand_limit"] == "none"
+    assert values["five"] == "draw2" and values["deal"] == "5,6"
+    assert cuttle.Rules.parse("quick " + " ".join(f"{k}={v}" for k, v in values.items())) \
+        == cuttle.Rules("quick", joker=True)
+    assert "'" not in out and "(" not in out.replace("(changed)", "")
     code, out, _ = run(capsys, "rules", "quick", "--json")
     assert json.loads(out)["flags"]["king_goals"] == [15, 14, 10, 7, 5]
 
