@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 
 __all__ = ["ENGINE_NAMES", "Engine", "MoveValues", "Z", "evaluate", "parse_engine"]
 
-ENGINE_NAMES = ("expert", "expert:N", "rollouts:N", "ismcts:N")
+ENGINE_NAMES = ("expert[:N]", "rollouts[:N]", "ismcts[:N]")   # (N left out: its default)
 DEFAULT_ENGINE = "expert"     # the engine of a review when none is named
 Z = 2.0                     # standard errors within which two moves count as close
 CALL_PLAYOUTS = 4096        # playouts of one native call (over all its moves) ...
@@ -75,7 +75,7 @@ class Engine:
 
 
 def _count(text, param, default, limit, spec):
-    if not param:
+    if param is None:
         return default
     p = param.strip().replace("_", "")
     if not (p.isascii() and p.isdigit()) or not 1 <= int(p) <= limit:
@@ -97,14 +97,15 @@ def parse_engine(spec: str | Engine) -> Engine:
         return spec
     if not isinstance(spec, str):
         raise ValueError(f"an engine is a name like 'expert' or 'ismcts:1000', not {spec!r}")
-    kind, _, param = spec.strip().lower().partition(":")
+    kind, colon, param = spec.strip().lower().partition(":")
+    param = param if colon else None        # ("ismcts:" has a count missing: refused)
     expert, rnd = policy_code("expert"), policy_code("random")
     if kind == "expert":
         n = _count(kind, param, 256, MAX_PLAYOUTS, spec)
-        return Engine(f"expert:{n}" if param else "expert", "playouts", expert, n, 8 * n,
+        return Engine(f"expert:{n}" if colon else "expert", "playouts", expert, n, 8 * n,
                       expert, 64, f"expert playouts from the mover's view, {n} to {8 * n} "
                                   f"per move")
-    if kind in ("rollouts", "random"):
+    if kind == "rollouts":
         n = _count("rollouts", param, DEFAULT_ROLLOUTS, MAX_PLAYOUTS, spec)
         return Engine(f"rollouts:{n}", "playouts", rnd, n, 8 * n, rnd, 256,
                       f"random playouts from the mover's view, {n} to {8 * n} per move")

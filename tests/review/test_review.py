@@ -5,6 +5,7 @@ random player, the JSON, Ctrl-C and cancel, seeds and threads.  Small budgets: t
 tests check behaviour, not precision (docs/review.md measures the noise)."""
 
 import json
+import re
 import threading
 
 import pytest
@@ -319,6 +320,19 @@ def test_bad_arguments():
         judge(over, "draw")
     assert parse_engine("ismcts").name == "ismcts:1000"
     assert parse_engine("rollouts").name == "rollouts:1000"
+    assert parse_engine(" Expert ").name == "expert" and parse_engine("expert:9").base == 9
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("ismcts:", "bad count in engine 'ismcts:'"), ("expert:", "bad count"),
+    ("rollouts:0", "bad count"), ("ismcts:1e3", "bad count"),
+    ("random", "unknown engine 'random'; valid: expert[:N], rollouts[:N], ismcts[:N]"),
+    ("greedy", "unknown engine"), (3, "an engine is a name")])
+def test_an_engine_is_one_of_the_names_the_help_lists(spec, message):
+    # Every accepted name is a form the help and the errors list (a colon with no count
+    # is a typo, not the default).
+    with pytest.raises(ValueError, match=re.escape(message)):
+        parse_engine(spec)
 
 
 def test_the_text_review():
