@@ -242,7 +242,8 @@ def read_text(source: str | PathLike[str] | TextIO, limit: int, what: str = "fil
     mark) or an open text stream such as ``sys.stdin``.  ValueError if the path is not a regular file (a device, a FIFO,
     a folder), or if there is more than `limit` bytes (characters, from a stream) or
     the bytes are not UTF-8; OSError if it cannot be read.  `what` names the content
-    in the messages ("game record", ...)."""
+    in the messages ("game record", ...), which do not name the path: the caller puts
+    it first, as for its own errors of the content ("game.json: it is a FIFO, ...")."""
     if not isinstance(source, (str, os.PathLike)):
         try:
             text = source.read(limit + 1)
@@ -263,15 +264,15 @@ def read_text(source: str | PathLike[str] | TextIO, limit: int, what: str = "fil
         os.close(fd)
         kind = ("character device" if stat.S_ISCHR(mode) else "FIFO"
                 if stat.S_ISFIFO(mode) else _kind(mode))
-        raise ValueError(f"{path!r} is a {kind}, not a {what} file")
+        raise ValueError(f"it is a {kind}, not a {what} file")
     with open(fd, "rb") as f:
         data = f.read(limit + 1)
     if len(data) > limit:
-        raise ValueError(f"{path!r} is larger than the limit of {limit:,} bytes for a {what}")
+        raise ValueError(f"it is larger than the limit of {limit:,} bytes for a {what}")
     try:
         return data.decode("utf-8-sig")     # (a byte-order mark, as some editors save, is no text)
     except UnicodeDecodeError as e:
-        raise ValueError(f"{path!r} is not a text file: {e}") from None
+        raise ValueError(f"it is not a text file: {e}") from None
 
 
 class CsvFile:

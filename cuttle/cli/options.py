@@ -324,7 +324,7 @@ def read_position_arg(arg: str) -> str:
             return read_text(sys.stdin if arg == "-" else arg, MAX_POSITION_BYTES,
                              "position text")
         except ValueError as e:
-            raise UsageError(str(e)) from None
+            raise UsageError(f"{'stdin' if arg == '-' else arg}: {e}") from None
         except OSError as e:
             raise UsageError(f"cannot read {arg!r}: {e.strerror or e}") from None
     if ":" not in arg:

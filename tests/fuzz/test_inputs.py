@@ -187,6 +187,7 @@ def test_replay_refuses_devices_fifos_and_huge_files(capsys, tmp_path):
         assert main(["replay", str(path)]) == 2, path
         err = capsys.readouterr().err
         assert message in err and "Traceback" not in err, err
+        assert err.count(str(path)) == 1, err           # (named once, first)
     with pytest.raises(ValueError, match="character device"):
         cuttle.record.read_record("/dev/zero")
 
