@@ -266,12 +266,12 @@ def plot_group(g: GroupResult, path: str | os.PathLike[str], title: str | None =
                    fontsize="medium")
     right.set_title(f"{fixed(moves.value, 1)} moves per game under {g.base}", fontsize="medium")
     games = [r.n_games for r in rows]
-    span = (f"{min(games):,}" if min(games) == max(games)
-            else f"{min(games):,} to {max(games):,}") if games else "0"
+    span = (quantity(min(games), "game") if min(games) == max(games)
+            else f"{min(games):,} to {max(games):,} games") if games else "0 games"
     fig.suptitle(title or f"{g.title}: each variant against {g.base} on the same games")
     note = _partial(fig, interrupted)
     fig.text(0.5, 0.005, f"{level_pct(base.confidence)} intervals (paired); red: up, blue: "
-                         f"down, grey: interval holds 0; {span} games per variant, "
+                         f"down, grey: interval holds 0; {span} per variant, "
                          f"{base.n_games:,} for the base", ha="center", va="bottom",
              fontsize="small", color="0.3")
     fig.tight_layout(rect=(0, 0.03, 1, 0.97 - note))
