@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import os
 from typing import TYPE_CHECKING, Any
 
 from ._version import __version__
@@ -149,15 +150,19 @@ def validate_record(rec: object) -> dict[str, Any]:
 
 
 def read_record(path: str | PathLike[str]) -> dict[str, Any]:
-    """A validated game record from a JSON file (ValueError/OSError otherwise)."""
-    text = read_text(path, MAX_RECORD_BYTES, "game record")
+    """A validated game record from a JSON file; ValueError, its message starting with
+    the path ("game.json: not valid JSON: ..."), or OSError otherwise."""
     try:
-        rec = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise ValueError(f"not valid JSON: {e}") from None
-    except RecursionError:
-        raise ValueError("not a game record: the JSON is nested too deeply") from None
-    return validate_record(rec)
+        text = read_text(path, MAX_RECORD_BYTES, "game record")
+        try:
+            rec = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise ValueError(f"not valid JSON: {e}") from None
+        except RecursionError:
+            raise ValueError("not a game record: the JSON is nested too deeply") from None
+        return validate_record(rec)
+    except ValueError as e:
+        raise ValueError(f"{os.fspath(path)}: {e}") from None
 
 
 def start_game(rec: dict[str, Any]) -> Game:

@@ -7,14 +7,14 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from ..formatting import quantity
-from ..record import final_game, play_recorded, read_record, start_game
+from ..record import final_game, play_recorded, start_game
 from ..report import record_page, save_page
 from ..review.engines import DEFAULT_ENGINE
 from ..text import printable
 from . import options
 from .interrupts import ctrl_c_deferred
 from .options import CommandError, UsageError
-from .review import add_review_options, check_result, ends, run_review
+from .review import add_review_options, check_result, ends, load, run_review
 from .terminal import read_line, seat_names
 
 if TYPE_CHECKING:
@@ -25,11 +25,9 @@ def run(args: argparse.Namespace) -> int:
     """`cuttle replay`: print a record's game move by move (or write its page); exit status."""
     path = args.file
     options.output_files(inputs={"FILE": path}, **{"--html": args.html})
+    rec = load(path)
     try:
-        rec = read_record(path)
         g = start_game(rec)
-    except OSError as e:
-        raise CommandError(f"cannot read {path!r}: {e.strerror or e}") from None
     except ValueError as e:
         raise UsageError(f"{path}: {e}") from None     # (main escapes the message)
     if args.review and not args.html:

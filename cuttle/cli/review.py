@@ -69,8 +69,8 @@ def load(path: str) -> dict[str, Any]:
         return read_record(path)
     except OSError as e:
         raise CommandError(f"cannot read {path!r}: {e.strerror or e}") from None
-    except ValueError as e:
-        raise UsageError(f"{path}: {e}") from None
+    except ValueError as e:                 # (its message names the file first)
+        raise UsageError(str(e)) from None
 
 
 def run_review(rec: dict[str, Any], args: argparse.Namespace, where: str) -> tuple[Review, int]:

@@ -188,8 +188,10 @@ def test_replay_refuses_devices_fifos_and_huge_files(capsys, tmp_path):
         err = capsys.readouterr().err
         assert message in err and "Traceback" not in err, err
         assert err.count(str(path)) == 1, err           # (named once, first)
-    with pytest.raises(ValueError, match="character device"):
+    with pytest.raises(ValueError, match="^/dev/zero: it is a character device"):
         cuttle.record.read_record("/dev/zero")
+    with pytest.raises(ValueError, match=f"^{huge}: it is larger than the limit"):
+        cuttle.review(huge)
 
 
 def test_analyse_reads_at_most_a_position_from_stdin(monkeypatch, capsys, tmp_path):
