@@ -13,7 +13,8 @@ import pytest
 
 import cuttle
 from cuttle.cli import main
-from cuttle.record import final_game as game_from_record, read_record, start_game as start_from_record
+from cuttle.record import final_game as game_from_record, make_record, read_record, write_record
+from cuttle.record import start_game as start_from_record
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -288,6 +289,19 @@ def test_replay_result_mismatch(monkeypatch, capsys, tmp_path):
         assert code == 1 and "warning: the record says 'player 0 wins (goal)'" in err \
             and "replay ends 'unfinished'" in err, argv
     assert "accuracy" in out            # (the review is still printed)
+
+
+def test_a_record_of_a_capped_game_replays_without_a_warning(monkeypatch, capsys, tmp_path):
+    # A record does not keep the cap (no rule): its moves stop where the cap fell.
+    g = cuttle.Game(seed=1, max_moves=5)
+    for _ in range(5):
+        g.play("draw")
+    path = tmp_path / "cap.json"
+    write_record(make_record(g, players=["a", "b"]), path)
+    assert json.loads(path.read_text())["result"]["end_reason"] == "move_cap"
+    for argv in (["replay", str(path)], ["review", str(path), "--engine", "rollouts:5"]):
+        code, out, err = run(monkeypatch, capsys, argv)
+        assert code == 0 and "warning" not in err, (argv, err)
 
 
 # ---------------------------------------------------------------------------------------
