@@ -264,9 +264,9 @@ def run(args: argparse.Namespace) -> int:
         policy_code(args.bot)
     except ValueError as e:
         raise UsageError(str(e)) from None
-    options.output_files(inputs={"--position": args.position}, **{"--record": args.record})
     game_args = args
     for k in itertools.count(1):
+        _check_outputs(game_args)
         status, path, session = _play_and_save(game_args)
         if status != "over" or not _after_the_game(session, path):
             return 130 if status == "interrupted" else 0
@@ -274,6 +274,15 @@ def run(args: argparse.Namespace) -> int:
         game_args = argparse.Namespace(**{**vars(args), "seed": None if args.seed is None
                                           else derive(args.seed, k),
                                           "record": _numbered(args.record, k + 1)})
+
+
+def _check_outputs(args: argparse.Namespace) -> None:
+    """Before a game: its record (and the review saved beside it) may not replace the
+    --position file it starts from (each game of a session has its own record)."""
+    options.output_files(inputs={"--position": args.position},
+                         **{"--record": args.record,
+                            "the review's JSON": _beside(args.record, ".review.json"),
+                            "the review's page": _beside(args.record, ".review.html")})
 
 
 def _play_and_save(args: argparse.Namespace) -> tuple[str, str | None, PlaySession]:

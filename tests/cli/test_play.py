@@ -425,3 +425,16 @@ def test_an_unwritable_record_path_is_refused_before_the_game(monkeypatch, capsy
                          ["play", "--seed", "1", "--record", str(tmp_path / "no" / "g.json")],
                          stdin="1\n")
     assert code == 2 and "no folder" in err and "your move" not in out
+
+
+def test_a_later_game_of_a_session_never_replaces_the_position_file(monkeypatch, capsys,
+                                                                    tmp_path):
+    # The second game's record is p-2.txt: the --position file here.
+    pos = tmp_path / "p-2.txt"
+    pos.write_text("rules: quick; hands: 7H / 4S; points: 9D / TC; to_move: 0\n")
+    before = pos.read_bytes()
+    code, out, err = run(monkeypatch, capsys,
+                         ["play", "--position", str(pos), "--record", str(tmp_path / "p.txt")],
+                         "points 7H\nagain\npoints 7H\nagain\nquit\nquit\n")
+    assert code == 2 and "the file given as --position" in err, err
+    assert pos.read_bytes() == before and (tmp_path / "p.txt").exists()
