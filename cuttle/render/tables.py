@@ -229,8 +229,10 @@ def analysis_table(a: Analysis) -> Table:
         rows.append(cells + [Cell(f"{r.rollouts:,}")])
     title = (f"Player {a.player} to decide ({a.phase}); {a.policy} playouts from the "
              f"player's view, seed {a.seed}")
+    order = ("by the round of successive halving reached (rollouts), then by score"
+             if a.adaptive else "by score")
     note = (f"{quantity(a.total_rollouts, 'rollout')} in {a.elapsed:.2f} s "
-            f"({a.rollouts_per_second:,.0f}/s); moves sorted by score = wins plus half the "
+            f"({a.rollouts_per_second:,.0f}/s); moves sorted {order} = wins plus half the "
             f"draws")
     return Table([title], columns, rows, [note], spaced=False, row_classes={0: "best"})
 

@@ -78,12 +78,14 @@ def test_the_adaptive_best_is_a_contender_of_the_last_round(seed):
     assert a[a.best].rollouts == 64
     finalists = [r for r in a.rows if r.rollouts == 64]
     assert a[a.best].score == max(r.score for r in finalists)
+    assert "moves sorted by the round of successive halving reached" in str(a)
 
 
 def test_analysis_table_and_dict():
     a = analyse(winning_position(), rollouts=50, seed=1)
     text = str(a)
     assert "points 6H" in text and "95% interval" in text and "rollouts" in text
+    assert "moves sorted by score = wins plus half the draws" in text
     d = a.as_dict()
     assert d["moves"][0]["move"] == "points 6H" and d["total_rollouts"] == a.total_rollouts
 
