@@ -36,7 +36,9 @@ def run(args: argparse.Namespace) -> int:
     given = [o for o in ("engine", "threads", "seed", "progress")
              if getattr(args, o) is not None]
     if given and not args.review:
-        raise UsageError(f"--{given[0]} sets how the review is made: add --review and "
+        option = "no-progress" if args.progress is False and given[0] == "progress" \
+            else given[0]
+        raise UsageError(f"--{option} sets how the review is made: add --review and "
                          f"--html OUT.html")
     if args.engine is None:
         args.engine = DEFAULT_ENGINE

@@ -135,6 +135,7 @@ def test_ctrl_c_while_the_review_is_written_still_writes_every_file(monkeypatch,
      "--seed sets how the review is made"),
     (["replay", "{rec}", "--progress", "--html", "{tmp}/x.html"], 2,
      "--progress sets how the review is made"),
+    (["replay", "{rec}", "--no-progress"], 2, "--no-progress sets how the review is made"),
     (["review"], 2, "required: RECORD"),
 ])
 def test_review_errors(monkeypatch, capsys, record, tmp_path, argv, code, message):
