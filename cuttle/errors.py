@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .formatting import quantity
+
 
 def _rebuild(cls: type[BaseException], args: tuple[Any, ...],
              state: dict[str, Any]) -> BaseException:
@@ -56,6 +58,7 @@ class Interrupted(KeyboardInterrupt):
         return f"{Interrupted.__str__(self)}: a partial run"
 
     def __str__(self):
-        of = "" if self.total is None else f" of {self.total:,}"
-        plural = "es" if self.unit.endswith("ch") else "s"       # (matches)
-        return f"interrupted after {self.done:,}{of} {self.unit}{plural}"
+        # "after 1 of 10 games", "after 1 chunk record": the unit agrees with the last count
+        if self.total is None:
+            return f"interrupted after {quantity(self.done, self.unit)}"
+        return f"interrupted after {self.done:,} of {quantity(self.total, self.unit)}"

@@ -157,7 +157,7 @@ def plot_summary(s: Summary, path: str | os.PathLike[str], title: str | None = N
     hx.set_xlabel("moves per game")
     hx.set_ylabel("games (%)")
     hx.set_title("game length")
-    unit = f"{s.n:,} games" if s.n_matches is None else f"{s.n_matches:,} matches"
+    unit = quantity(s.n, "game") if s.n_matches is None else quantity(s.n_matches, "match")
     fig.suptitle(title or f"cuttle: {unit}, {r.rules}, seed {r.seed}")
     note = _partial(fig, interrupted)
     fig.tight_layout(rect=(0, 0, 1, 0.95 - note))

@@ -404,7 +404,7 @@ def game_page(game: Game, names: Sequence[str] | None = None, viewer: int | None
     while start.ply:
         start.undo()
     info = ([f"P0 {names[0]} against P1 {names[1]}"] if names else []) + \
-        [f"rules {game.rules}", f"seed {game.seed}", f"{game.ply} moves"]
+        [f"rules {game.rules}", f"seed {game.seed}", quantity(game.ply, "move")]
     if game.is_over:
         info.append(result_of(game)["text"])
     return replay_page(start, game.moves, names=names, info=info, viewer=viewer)

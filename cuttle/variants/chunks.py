@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._version import GAME_REVISION
 from ..errors import Interrupted
+from ..formatting import quantity
 from ..simulation import compare, simulate
 from .store import ResultsFileError, chunk_key, tally_to_json
 
@@ -79,9 +80,9 @@ class RunInterrupted(Interrupted):
         self.path, self.cut = path, cut
 
     def __str__(self):
-        s = f"interrupted after playing {self.done:,} chunk records"
+        s = f"interrupted after playing {quantity(self.done, 'chunk record')}"
         if self.cut:
-            s += f" and {self.cut:,} games of the chunk it cut short"
+            s += f" and {quantity(self.cut, 'game')} of the chunk it cut short"
         if self.path:
             s += (f"; every finished game is in {self.path}: run the same command again "
                   f"to continue")

@@ -23,6 +23,7 @@ from cuttle.balancing import balance
 from cuttle.balancing.search import BalanceInterrupted
 from cuttle.cli import main
 from cuttle.cli.interrupts import ctrl_c_deferred
+from cuttle.formatting import quantity
 from cuttle.render import csv as csv_renderer
 from cuttle.render.csv import (ATLAS_COLUMNS, BALANCE_COLUMNS, COMPARISON_COLUMNS,
                                SUMMARY_COLUMNS)
@@ -154,7 +155,7 @@ def test_an_interrupted_atlas_says_so_in_its_files(monkeypatch, capsys, tmp_path
     records = d["played_records"]
     assert records > 0
     assert d["interrupted"] == {"done": records, "requested": None, "unit": "chunk record"}
-    note = f"interrupted after {records} chunk records: a partial run"
+    note = f"interrupted after {quantity(records, 'chunk record')}: a partial run"
     rows = csv_rows(paths["csv"])
     assert rows[0] == ATLAS_COLUMNS and all(len(r) == len(rows[0]) for r in rows)
     last = dict(zip(ATLAS_COLUMNS, rows[-1]))
@@ -171,7 +172,7 @@ def test_an_interrupted_balance_search_says_so_in_its_files(monkeypatch, capsys,
     code, out, err = run(capsys, "balance", "--policy", "random", "--no-progress", *argv)
     assert code == 130 and "interrupted after playing" in err
     records = json.load(open(paths["json"]))["interrupted"]["done"]
-    note = f"interrupted after {records} chunk records: a partial run"
+    note = f"interrupted after {quantity(records, 'chunk record')}: a partial run"
     rows = csv_rows(paths["csv"])
     assert rows[0] == BALANCE_COLUMNS and all(len(r) == len(rows[0]) for r in rows)
     last = dict(zip(BALANCE_COLUMNS, rows[-1]))
@@ -203,7 +204,7 @@ def test_an_interrupted_runs_page_says_so_in_its_json_too(monkeypatch, capsys, t
     assert code == 130 and "interrupted after" in err
     mark = page_json(out)["interrupted"]
     assert mark["done"] >= 0 and mark["unit"] in ("game", "chunk record")
-    note = ("chunk records: a partial run" if command == "balance" else
+    note = ("chunk record" if command == "balance" else
             "interrupted after 200 of 1,000,000 games: a partial run")
     assert note in open(out).read()
 
