@@ -291,11 +291,14 @@ def rules_from_options(spec: str | None, sets: Iterable[str] | None,
                        own: Rules | None = None) -> Rules:
     """The rules of a command: `spec` (--rules) replaces `own` (a position's rules),
     and --set changes flags on top of whichever applies."""
+    if spec is not None and not spec.strip():       # (not a silent classic)
+        raise UsageError("empty rules: give a preset (e.g. classic) or rule text "
+                         "(e.g. 'classic: four=random')")
     try:
         if spec is None and own is not None:
             flags = Rules.parse_assignments(sets)
             return own.replace(**flags) if flags else own
-        return Rules.parse(spec or "classic", sets or ())
+        return Rules.parse("classic" if spec is None else spec, sets or ())
     except ValueError as e:
         raise UsageError(str(e)) from None
 

@@ -485,3 +485,13 @@ def test_an_interrupted_analysis_says_so_in_its_json(monkeypatch, capsys):
     assert d["interrupted"]["requested"] == 10**9 and d["interrupted"]["unit"] == "rollout"
     assert "interrupted after" in err and "rollouts" in err
     assert str(cuttle.Interrupted(None, 6, 10, "match")) == "interrupted after 6 of 10 matches"
+
+
+@pytest.mark.parametrize("argv", [["simulate", "-n", "10", "--rules", " "],
+                                  ["compare", "", "classic", "-n", "10"],
+                                  ["balance", "--base", "", "--policy", "random"],
+                                  ["analyse", "hands: 2C / 3D", "--rules", ""],
+                                  ["rules", ""]])
+def test_empty_rules_are_refused_not_read_as_classic(capsys, argv):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and "empty rules: give a preset" in err and out == ""
