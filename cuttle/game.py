@@ -227,9 +227,11 @@ class Game(CoreGame):
 
     def next_decision(self, max_moves: int | None = None) -> int | None:
         """The player who must decide now; None once the game is over or, with
-        `max_moves`, once that many moves are in its history (the game goes on).  The
-        core's play loop (the one simulations run) for a game whose moves are chosen
-        in Python: loop ``while (p := game.next_decision(cap)) is not None``."""
+        `max_moves`, once that many moves are in its history (the game goes on, not
+        ended as a capped draw).  The core's play loop (the one simulations run) for a
+        game whose moves are chosen in Python: loop ``while (p := game.next_decision())
+        is not None`` on a ``Game(..., max_moves=cap)``, which its cap ends as a draw
+        as a simulated game's does."""
         status = self._core_play_until(_check_cap(max_moves) or 0)
         if status == PlayStatus.PLAY_DECIDE:
             return self._core_to_move
