@@ -22,7 +22,7 @@ from .policies import PLAIN_POLICIES, is_search, policy_code
 from .seeding import seed_or_new
 from .threads import check_threads
 from .game import check_game
-from .validation import check_count
+from .validation import check_cancel, check_count
 
 if TYPE_CHECKING:
     from .game import Game
@@ -126,7 +126,7 @@ class Analysis:
 
 def analyse(game: Game, rollouts: int = 10000, policy: str = "random",
             threads: int | None = None, seed: int | None = None,
-            adaptive: bool = False) -> Analysis:
+            adaptive: bool = False, cancel: Any = None) -> Analysis:
     """Evaluate every legal move of the player to decide by determinized playouts.
 
     rollouts: playouts per move.  With ``adaptive=True`` the moves compete by successive
@@ -137,6 +137,9 @@ def analyse(game: Game, rollouts: int = 10000, policy: str = "random",
     "cuttle.cards-ai" (both players in the playouts; expert playouts are closer to real
     play and about ten times slower than greedy ones; cuttle.cards-ai reads the sample's
     hidden cards, as a full-information reference, and is slower still).
+    cancel: a threading.Event (or a callable returning True) checked between native
+    calls (each about a quarter of a second).  Ctrl-C or cancel raise
+    `cuttle.Interrupted` whose `result` is the `Analysis` of the rollouts finished.
     """
     if check_game(game).is_over:
         raise ValueError("the game is over: there is nothing to analyse")
@@ -147,6 +150,7 @@ def analyse(game: Game, rollouts: int = 10000, policy: str = "random",
         raise ValueError(f"analysis playouts use {', '.join(map(repr, PLAYOUT_POLICIES))} "
                          f"(a search bot inside every playout would be far too slow)")
     seed = seed_or_new(seed)
+    stop = check_cancel(cancel)
     moves = list(game.legal_moves)
     codes = [m.code for m in moves]
     done = {c: 0 for c in codes}
@@ -163,6 +167,8 @@ def analyse(game: Game, rollouts: int = 10000, policy: str = "random",
         nonlocal call
         need = [c for c in batch if done[c] < target]
         while need:
+            if stop is not None and stop():
+                raise KeyboardInterrupt     # (kept as Ctrl-C keeps it, below)
             lo = min(done[c] for c in need)
             hi = min(target, lo + max(1, call // len(need)))
             began = time.perf_counter()

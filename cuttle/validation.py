@@ -35,10 +35,12 @@ import numpy as np
 from .files import check_output
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from os import PathLike
 
-__all__ = ["check_bool", "check_confidence", "check_count", "check_fraction", "check_int",
-           "check_output_folder", "check_output_path", "check_player", "is_bool", "is_int"]
+__all__ = ["check_bool", "check_cancel", "check_confidence", "check_count", "check_fraction",
+           "check_int", "check_output_folder", "check_output_path", "check_player", "is_bool",
+           "is_int"]
 
 
 def is_int(value: object) -> bool:
@@ -89,6 +91,19 @@ def check_bool(value: object, name: str) -> bool:
     if is_bool(value):
         return bool(value)
     raise ValueError(f"{name} must be True or False, not {value!r}")
+
+
+def check_cancel(cancel: object) -> Callable[[], bool] | None:
+    """The test of a `cancel` argument of long work (`analyse`, `review`): None (none),
+    an object with ``is_set()`` (a threading.Event) or a callable returning True to
+    stop; ValueError otherwise.  The work checks it between its native calls."""
+    if cancel is None:
+        return None
+    test = getattr(cancel, "is_set", cancel)
+    if not callable(test):
+        raise ValueError(f"cancel must be a threading.Event-like object or a callable, "
+                         f"not {cancel!r}")
+    return test
 
 
 def check_player(value: object, name: str = "player", none: str | None = None) -> int | None:

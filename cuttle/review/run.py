@@ -15,6 +15,7 @@ from ..record import play_recorded, read_record, start_game, validate_record
 from ..seeding import derive, seed_or_new
 from ..progress import Progress
 from ..threads import check_threads
+from ..validation import check_cancel
 from .engines import DEFAULT_ENGINE, evaluate, parse_engine
 from .figures import FORCED, Thresholds, move_accuracy
 from .result import Decision, MoveScore, Review
@@ -53,8 +54,8 @@ def _load(source: Any) -> tuple[Game, list[str], tuple[str, str], str]:
     return start_game(rec), list(rec["moves"]), tuple(players), where
 
 
-# Local argument checks (_players, the names, _stopper; Thresholds and parse_engine check
-# their own): to move to the library's validation module once it exists.
+# Local argument checks (_players, the names; Thresholds and parse_engine check their
+# own; `cancel` is validation.check_cancel's).
 def _players(player: Any) -> tuple[int, ...]:
     if player is None or (isinstance(player, str) and player.strip().lower() == "both"):
         return (0, 1)
@@ -64,14 +65,10 @@ def _players(player: Any) -> tuple[int, ...]:
 
 
 def _stopper(cancel: Any) -> Callable[[], None] | None:
-    """A check that raises _Cancelled once `cancel` (an object with is_set(), e.g. a
-    threading.Event, or a callable returning True to stop) says so."""
-    if cancel is None:
+    """A check that raises _Cancelled once `cancel` (`validation.check_cancel`) says so."""
+    test = check_cancel(cancel)
+    if test is None:
         return None
-    test = getattr(cancel, "is_set", cancel)
-    if not callable(test):
-        raise ValueError(f"cancel must be a threading.Event-like object or a callable, "
-                         f"not {cancel!r}")
 
     def check():
         if test():

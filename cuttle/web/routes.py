@@ -53,6 +53,7 @@ except ImportError as e:
     raise missing(e, "cuttle.web") from None
 
 from ..analysis import PLAYOUT_POLICIES, analyse
+from ..errors import Interrupted
 from ..rules import Rules
 from ..seeding import derive
 from .review import ReviewJob, page_headers, review_view
@@ -144,7 +145,7 @@ class WebState:
         return await loop.run_in_executor(self.pool, functools.partial(fn, *args, **kw))
 
     def stop_work(self) -> None:
-        """The server is stopping: abort every bot decision and review and start no new
+        """The server is stopping: abort every bot decision, review and hint and start no new
         work.  (`cuttle serve` calls it as soon as the server begins to stop, before the
         requests in flight, which wait for that work, are waited for.)"""
         self.stopping = True
@@ -329,10 +330,13 @@ async def hint(request: Request) -> Response:
             raise WebError(409, "a hint is for your own decision")
         game = s.game.copy()
         s.hinting = True
-        try:
-            a = await _web(request).run(analyse, game, rollouts=rollouts, policy=policy,
-                                        threads=1, seed=derive(s.settings.seed, game.ply,
-                                                               rollouts))
+        web = _web(request)
+        try:        # (a stopping server cancels it between its native calls)
+            a = await web.run(analyse, game, rollouts=rollouts, policy=policy, threads=1,
+                              seed=derive(s.settings.seed, game.ply, rollouts),
+                              cancel=lambda: web.stopping)
+        except Interrupted:
+            raise WebError(503, "the server is stopping") from None
         finally:
             s.hinting = False
     return JSONResponse(analysis_view(a, game.ply))

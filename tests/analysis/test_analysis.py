@@ -134,6 +134,35 @@ def test_an_interrupted_analysis_keeps_what_finished(monkeypatch):
         {str(r.move): (r.wins, r.draws) for r in first.rows}
 
 
+@pytest.mark.parametrize("kind", ["event", "callable"])
+def test_a_cancelled_analysis_keeps_what_finished(monkeypatch, kind):
+    # cancel (an Event, or a callable) is checked before each native call, as review's
+    import threading
+    import cuttle.analysis as analysis_module
+    monkeypatch.setattr(analysis_module, "CALL_ROLLOUTS", 64)
+    monkeypatch.setattr(analysis_module, "FIRST_CALL", 64)
+    real, calls, event = analysis_module._rollouts, [], threading.Event()
+
+    def counted(*args):
+        calls.append(args)
+        if len(calls) == 2:
+            event.set()                 # (said during the second call: no third)
+        return real(*args)
+    monkeypatch.setattr(analysis_module, "_rollouts", counted)
+    g = cuttle.Game(seed=11)
+    cancel = event if kind == "event" else event.is_set
+    with pytest.raises(cuttle.Interrupted) as info:
+        analyse(g, rollouts=1000, seed=5, threads=1, cancel=cancel)
+    n = len(g.legal_moves)
+    assert len(calls) == 2 and info.value.done == 2 * n * (64 // n)
+    monkeypatch.setattr(analysis_module, "_rollouts", real)
+    first = analyse(g, rollouts=2 * (64 // n), seed=5, threads=1)
+    assert {str(r.move): r.wins for r in info.value.result.rows} == \
+        {str(r.move): r.wins for r in first.rows}
+    with pytest.raises(ValueError, match="cancel must be a threading.Event"):
+        analyse(g, rollouts=10, cancel="stop")
+
+
 def test_chunked_rollouts_do_not_change_the_analysis(monkeypatch):
     import cuttle.analysis as analysis_module
     g = cuttle.Game(seed=12)

@@ -105,9 +105,10 @@ def wait_for(check, what):
 
 
 def test_ctrl_c_aborts_the_work_in_flight():
-    """Ctrl-C with a review and a bot's search running: both stop at once (the bot's move
-    is not played, the review answers with what it finished) and the server exits."""
-    s = Serve("--workers", "2")
+    """Ctrl-C with a review, a bot's search and a hint running: all stop at once (the
+    bot's move is not played, the review answers with what it finished, the hint with
+    503) and the server exits."""
+    s = Serve("--workers", "3")
     with httpx.Client(base_url=s.url, timeout=60) as c:
         try:
             done = new_game(c, bot="random", seat=0, seed=11)
@@ -117,15 +118,22 @@ def test_ctrl_c_aborts_the_work_in_flight():
             thinker = new_game(c, bot="ismcts:100000", seat=1, seed=2)
             thinking, bot = in_thread(thinker.bot)
             wait_for(lambda: thinker.state()["thinking"], "the bot did not think")
+            # the largest hint with the slowest playouts: seconds of work
+            asker = new_game(c, rules="cuttle.cards", bot="expert", seat=0, seed=9)
+            hinting, hint = in_thread(lambda: asker.post(
+                "/hint", {"rollouts": 5000, "policy": "cuttle.cards-ai"}))
+            time.sleep(0.5)
         finally:
             start = time.monotonic()
             code, out, err = s.stop()
             took = time.monotonic() - start
         reviewing.join(60)
         thinking.join(60)
+        hinting.join(60)
     assert code == 0 and "stopped" in out and "Traceback" not in err, err
     assert review[0].status_code == 200 and not review[0].json()["complete"]
     assert bot[0].status_code == 200 and bot[0].json()["ply"] == 0     # not played
+    assert hint[0].status_code == 503 and "stopping" in hint[0].text
     assert took < 5, took           # (under a second on a quiet machine)
 
 
