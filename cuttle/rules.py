@@ -63,7 +63,7 @@ class Flag:
 
     def values_text(self) -> str:
         """The values the flag takes, as `describe()` lists them."""
-        return {"bool": "bool", "goals": "5 ints", "limit": "None or int 0-53",
+        return {"bool": "true | false", "goals": "5 ints", "limit": "none or int 0-53",
                 "deal": f"2 ints 1-{MAX_DEAL} (first player, second player)"}.get(
             self.kind, " | ".join(self.values))
 
@@ -165,7 +165,7 @@ FLAGS = {f.name: f for f in (
     Flag("king_goals", "goals", (21, 14, 10, 7, 5), (21, 14, 10, 5, 0), "pagat / cuttle.cards",
          "points needed to win with 0, 1, 2, 3, 4 Kings"),
     Flag("hand_limit", "limit", None, 8, "cuttle.cards; 'MTG notes' 7",
-         "maximum hand size (None: no limit)", published=(7,)),
+         "maximum hand size (none: no limit)", published=(7,)),
     Flag("hand_limit_mode", "choice", "discard", "discard", "cuttle.cards / legacy",
          "discard down to the limit at the end of your turn, or: drawing at the limit is "
          "illegal", ("discard", "no_draw")),
@@ -498,8 +498,8 @@ class Rules:
         for f in FLAGS.values():
             lines.append(f"  {f.name:22} {f.text}")
             lines.append(f"  {'':22}   values: {f.values_text()}; classic "
-                         f"{f.format(f.classic)}, cuttle.cards {f.format(f.cuttle_cards)}; "
-                         f"{f.source}")
+                         f"{_text_in_list(f.format(f.classic))}, cuttle.cards "
+                         f"{_text_in_list(f.format(f.cuttle_cards))}; {f.source}")
         return "\n".join(lines)
 
 
