@@ -89,8 +89,9 @@ TAMPERED = {
     "the first side's wins": (2, _set(["pair", "table", 2], lambda t: [t[0] + 1, t[1],
                                                                        t[2] - 1, t[3]])),
     "diffs against the tally": (2, lambda rec: _diffs_below_zero(rec)),
-    # numbers no run can hold: each used to stop the atlas and balance with an
-    # OverflowError (counts) or to load as a chunk nothing asks for (key fields)
+    # numbers no run can hold: the huge counts used to stop the atlas and balance with
+    # an OverflowError, the key fields past their bounds to load as chunks nothing asks
+    # for; the negative, float and bool values were refused already (kept as a fence)
     "a length count of 2**64": (1, _set(["tally", "lengths", 0, 5], 2**64)),
     "a count of 2**63": (1, _set(["tally", "counts", 0, 0, 2], 2**63)),
     "a pair count of 2**63": (2, _set(["pair", "table", 0, 0], 2**63)),
