@@ -239,11 +239,12 @@ def write_text(path: str | PathLike[str], text: str) -> None:
 
 def read_text(source: str | PathLike[str] | TextIO, limit: int, what: str = "file") -> str:
     """The text of `source`: a path (a regular file, UTF-8, with or without a byte-order
-    mark) or an open text stream such as ``sys.stdin``.  ValueError if the path is not a regular file (a device, a FIFO,
-    a folder), or if there is more than `limit` bytes (characters, from a stream) or
-    the bytes are not UTF-8; OSError if it cannot be read.  `what` names the content
-    in the messages ("game record", ...), which do not name the path: the caller puts
-    it first, as for its own errors of the content ("game.json: it is a FIFO, ...")."""
+    mark) or an open text stream such as ``sys.stdin``.  ValueError if the path is not a
+    regular file (a device, a FIFO, a folder), or if there is more than `limit` bytes
+    (characters, from a stream) or the bytes are not UTF-8; OSError if it cannot be read.
+    `what` names the content in the messages ("game record", ...), which do not name
+    the path: the caller puts it first, as for its own errors of the content
+    ("game.json: it is a FIFO, ...")."""
     if not isinstance(source, (str, os.PathLike)):
         try:
             text = source.read(limit + 1)
@@ -270,7 +271,7 @@ def read_text(source: str | PathLike[str] | TextIO, limit: int, what: str = "fil
     if len(data) > limit:
         raise ValueError(f"it is larger than the limit of {limit:,} bytes for a {what}")
     try:
-        return data.decode("utf-8-sig")     # (a byte-order mark, as some editors save, is no text)
+        return data.decode("utf-8-sig")     # (a byte-order mark, as editors save, is no text)
     except UnicodeDecodeError as e:
         raise ValueError(f"it is not a text file: {e}") from None
 

@@ -166,14 +166,21 @@ def read_record(path: str | PathLike[str]) -> dict[str, Any]:
 
 
 def start_game(rec: dict[str, Any]) -> Game:
-    """The starting Game of a validated record."""
+    """The starting Game of a validated record.  A record keeps no move cap (it is no
+    rule); a game its cap ended says so in its result, and the cap fell at its last
+    move, where the replay ends it too."""
     rules = Rules.from_json(rec["rules"])
     if rec.get("position"):
         try:
-            return Game.from_text(rec["position"], rules=rules, seed=rec["seed"])
+            g = Game.from_text(rec["position"], rules=rules, seed=rec["seed"])
         except ValueError as e:
             raise ValueError(f"bad starting position: {e}") from None
-    return Game(rules, rec["seed"])
+    else:
+        g = Game(rules, rec["seed"])
+    res = rec.get("result")
+    if isinstance(res, dict) and res.get("end_reason") == "move_cap" and rec["moves"]:
+        g.max_moves = len(rec["moves"])
+    return g
 
 
 def play_recorded(game: Game, i: int, text: str) -> Move:

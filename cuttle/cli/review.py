@@ -102,9 +102,6 @@ def ends(g: Game) -> str:
 def check_result(rec: dict[str, Any], g: Game) -> int:
     """1 (with a warning) when the record says the game ended otherwise than `g`, else 0."""
     res = rec.get("result")
-    if isinstance(res, dict) and res.get("end_reason") == "move_cap" and not g.is_over \
-            and res.get("winner") is None:
-        return 0            # (a game capped by its max_moves: a replay has no cap)
     if isinstance(res, dict) and res.get("status") == "over":
         if not g.is_over or res.get("winner") != g.winner \
                 or res.get("end_reason") != g.end_reason:

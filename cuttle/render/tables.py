@@ -329,8 +329,8 @@ def atlas_key(confidence: float) -> str:
     return (f"first wins: the first player's win rate; shift: variant minus base on the "
             f"same games (pp: percentage points; moves: mean moves per game), with its "
             f"{level_pct(confidence)} interval (Newcombe paired for rates, paired mean "
-            f"difference for lengths), in bold when the interval excludes 0.  A variant's rates and "
-            f"lengths are the base's (all its games) plus the variant's shift; its own "
+            f"difference for lengths), in bold when the interval excludes 0.  A variant's "
+            f"rates and lengths are the base's (all its games) plus the variant's shift; its own "
             f"games' figures are in the JSON and CSV forms.")
 
 

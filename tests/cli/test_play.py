@@ -302,6 +302,8 @@ def test_a_record_of_a_capped_game_replays_without_a_warning(monkeypatch, capsys
     for argv in (["replay", str(path)], ["review", str(path), "--engine", "rollouts:5"]):
         code, out, err = run(monkeypatch, capsys, argv)
         assert code == 0 and "warning" not in err, (argv, err)
+    assert "Result: draw (move_cap)" in run(monkeypatch, capsys, ["replay", str(path)])[1]
+    assert game_from_record(read_record(path)).end_reason == "move_cap"
 
 
 # ---------------------------------------------------------------------------------------
