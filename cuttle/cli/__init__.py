@@ -13,11 +13,12 @@
 Every command reports a problem the same way (`main`): a bad option or input prints the
 command's usage and one line ``cuttle COMMAND: error: ...`` and exits with status 2; a
 failure to finish (e.g. an unwritable file) prints that line and exits with 1; Ctrl-C
-exits with 130.  Never a traceback, with one exception: a Ctrl-C in the first half
-second, while Python imports the package (numpy and the core) before any of this code
-runs, ends the process with Python's own KeyboardInterrupt traceback (nothing was done
-yet, so nothing is lost).  Once the play is over (or stopped by Ctrl-C, what finished
-kept), a Ctrl-C waits until every output is written (`cuttle.cli.interrupts`).
+exits with 130.  Never a traceback: a Ctrl-C while Python imports the package (numpy and
+the core, the first half second, before any of this code runs) is held by the command's
+entry point until the import is over (`_cuttle_entry`, outside the package); only `python
+-m cuttle`, which imports the package itself, still shows Python's traceback then.  Once
+the play is over (or stopped by Ctrl-C, what finished kept), a Ctrl-C waits until every
+output is written (`cuttle.cli.interrupts`).
 """
 
 from __future__ import annotations

@@ -13,7 +13,8 @@ from cuttle._version import __version__
 def test_the_distribution_is_pycuttle_and_installs_cuttle():
     project = pyproject()["project"]
     assert project["name"] == "pycuttle"
-    assert project["scripts"] == {"cuttle": "cuttle.cli:main"}
+    assert project["scripts"] == {"cuttle": "_cuttle_entry:main"}
+    assert pyproject()["tool"]["setuptools"]["py-modules"] == ["_cuttle_entry"]
     assert "cuttle" in pyproject()["tool"]["setuptools"]["packages"]
 
 
