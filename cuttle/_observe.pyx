@@ -14,7 +14,8 @@ cimport numpy as cnp
 from cuttle._state cimport *
 from cuttle._engine cimport score, goal, hand_is_public
 from cuttle._core cimport CoreGame
-from cuttle.threads import thread_count
+from cuttle.threads import check_threads, thread_count
+from cuttle.validation import check_player as check_player_value, is_int
 
 cnp.import_array()
 
@@ -128,10 +129,13 @@ def observe(CoreGame game, int player, float[::1] out):
     encode_observation(&game.st, &game.cr, player, &out[0])
 
 
-def observe_many(games, players, float[:, ::1] out, int threads=0):
+def observe_many(games, players, float[:, ::1] out, threads=0):
     """Write observation k of `games[k]` for `players[k]` into row k of `out`
-    (float32, (len(games), OBSERVATION_SIZE)), over `threads` cores (0: all)."""
+    (float32, (len(games), OBSERVATION_SIZE)), over `threads` cores (0 or None: all).
+    ValueError, nothing written, for a player that is not 0 or 1 (bools too) or a
+    thread count below 0."""
     cdef Py_ssize_t n = len(games), k
+    cdef int n_threads = 0 if is_int(threads) and threads == 0 else check_threads(threads)
     if len(players) != n or out.shape[0] != n or out.shape[1] != OBS_SIZE:
         raise ValueError(f"need one player per game and an output of shape ({n}, "
                          f"{OBS_SIZE}), got {len(players)} players and "
@@ -147,13 +151,12 @@ def observe_many(games, players, float[:, ::1] out, int threads=0):
             raise MemoryError()
         for k in range(n):
             g = games[k]
-            pl[k] = players[k]
-            check_player(pl[k])
+            pl[k] = check_player_value(players[k], f"players[{k}]")
             st[k] = &g.st
             cr[k] = &g.cr
-        threads = thread_count(threads)
+        n_threads = thread_count(n_threads)
         # The games list keeps every game (and so every State) alive meanwhile.
-        for k in prange(n, nogil=True, num_threads=threads, schedule="static"):
+        for k in prange(n, nogil=True, num_threads=n_threads, schedule="static"):
             encode_observation(st[k], cr[k], pl[k], &out[k, 0])
     finally:
         free(st)

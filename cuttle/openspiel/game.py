@@ -74,11 +74,15 @@ def rules_from_param(text: str) -> Rules:
 def game_string(rules: Rules | str | None = None, max_moves: int = DEFAULT_MAX_MOVES) -> str:
     """The pyspiel.load_game string of python_cuttle under `rules` (a Rules, rule text
     or None)."""
-    rules = Rules.coerce(rules)
     max_moves = check_count(max_moves, "max_moves")
-    param = ";".join([rules.preset] + [f"{k}:{FLAGS[k].format(v).replace(',', '/')}"
-                                       for k, v in rules.changed().items()])
-    return f"{SHORT_NAME}(rules={param},max_moves={max_moves})"
+    return f"{SHORT_NAME}(rules={rules_param(Rules.coerce(rules))},max_moves={max_moves})"
+
+
+def rules_param(rules: Rules) -> str:
+    """The rules parameter of `rules` in the form rules_from_param reads and a game
+    string can hold (none of OpenSpiel's separators: `=`, `,`, parentheses)."""
+    return ";".join([rules.preset] + [f"{k}:{FLAGS[k].format(v).replace(',', '/')}"
+                                      for k, v in rules.changed().items()])
 
 
 class CuttleGame(pyspiel.Game):
@@ -97,6 +101,10 @@ class CuttleGame(pyspiel.Game):
                                 num_players=2, min_utility=-1.0, max_utility=1.0,
                                 utility_sum=0.0,
                                 max_game_length=cards + max_moves * (1 + chance_four))
+        # The parameters as a game string writes them, so that str(game) loads again
+        # (rule text such as "classic: joker=true" would not: `=` and `,` separate
+        # OpenSpiel's parameters), and states serialize and pickle.
+        params.update(rules=rules_param(rules), max_moves=max_moves)
         super().__init__(GAME_TYPE, info, params)
         # (attributes only after pyspiel's __init__, which would drop them)
         self.rules, self.max_moves, self.n_cards = rules, max_moves, cards

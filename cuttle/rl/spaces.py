@@ -66,7 +66,10 @@ def move_of(action: int) -> Move:
 
 
 def check_action(action: object) -> int:
-    """`action` as an int in the compact space, or ValueError."""
+    """`action` as an int in the compact space, or ValueError.  A 0-d integer array is
+    an action too, as Gymnasium's Discrete space counts it (some trainers pass one)."""
+    if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
+        action = action[()]
     return check_int(action, "an action", 0, ACTION_SPACE - 1,
                      f"an int from 0 to {ACTION_SPACE - 1}")
 

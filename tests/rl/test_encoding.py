@@ -80,6 +80,17 @@ def test_batched_encoding_and_output_buffers():
         g.observation_array(2)
     with pytest.raises(ValueError):
         _observe.observe_many(games, players[:-1], out)
+    # bools are not players, nor is a negative count threads (it meant every core);
+    # a refusal writes nothing
+    out[:] = 5.0
+    for bad_players, threads in (([True] + players[1:], 1), (players[:-1] + [2], 1),
+                                 (players, -1), (players, 1.0), (players, True)):
+        with pytest.raises(ValueError, match="players|threads"):
+            _observe.observe_many(games, bad_players, out, threads)
+    assert (out == 5.0).all()
+    for threads in (0, None, np.int64(1)):
+        _observe.observe_many(games, players, out, threads)
+        assert out[0].tobytes() == games[0].observation(players[0]).to_array().tobytes()
 
 
 def test_the_action_space_is_a_bijection_onto_possible_moves():

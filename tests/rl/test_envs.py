@@ -126,9 +126,23 @@ def test_gym_illegal_action_ends_the_episode_as_a_loss():
     assert (reward, term, trunc, info) == (-1.0, True, False, {"illegal_action": True})
     assert env.game.observation(0) == before              # the position is untouched
     env.reset(seed=2)
-    for bad in (-1, ACTION_SPACE, "draw"):
+    for bad in (-1, ACTION_SPACE, "draw", np.array([0]), np.array(0.0), np.array(-1)):
         with pytest.raises(ValueError):
             env.step(bad)
+
+
+@pytest.mark.parametrize("make", ["gym", "aec"])
+def test_a_zero_d_integer_array_is_an_action(make):
+    # Gymnasium's Discrete space contains np.array(k), and some trainers step with one
+    env = GymEnv(opponent="random") if make == "gym" else aec_env()
+    env.reset(seed=2)
+    game = env.game
+    action = legal_actions(game)[0]
+    if make == "gym":
+        assert env.action_space.contains(np.array(action))
+    played = len(game.moves)
+    env.step(np.array(action, dtype=np.uint16))
+    assert game.moves[played] == move_of(action)
 
 
 def test_gym_callable_opponent_and_seeding():

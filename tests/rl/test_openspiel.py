@@ -3,6 +3,8 @@ deal and a random 4's discards, the core's observations, refused actions, serial
 resampling, and OpenSpiel's ISMCTS and evaluate_bots.  Observers of every type and
 resampling in depth: test_openspiel_views.py."""
 
+import pickle
+
 import numpy as np
 import pyspiel
 import pytest
@@ -132,6 +134,18 @@ def test_parameters():
     assert game.rules == rules and game.max_chance_outcomes() == 2848
     assert game.max_game_length() == 53 + 2 * 80
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+    # Rule text in a parameter dict (as docs/rl.md shows) is held as a game string
+    # writes it: its `=` and `,` would otherwise split the game's own string, which
+    # then did not load again, and its states did not serialize or pickle.
+    game = pyspiel.load_game("python_cuttle", {"rules": "classic: joker=true, four=random",
+                                               "max_moves": 80})
+    assert str(game) == "python_cuttle(max_moves=80,rules=classic;four:random;joker:true)"
+    assert pyspiel.load_game(str(game)).rules == game.rules == \
+        cuttle.Rules("classic", joker=True, four="random")
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+    state = game.new_initial_state()
+    state.apply_action(7)
+    assert str(pickle.loads(pickle.dumps(state))) == str(state)
     for bad in ("nonsense", "classic;joker", "classic;joker:maybe"):
         with pytest.raises(Exception, match="rules|joker|preset"):
             pyspiel.load_game("python_cuttle", {"rules": bad})
