@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from ._core import END_NAMES
 from .stats import (Estimate, mean_interval_from_moments, newcombe_interval,
-                    newcombe_paired_interval, wilson_interval)
+                    newcombe_paired_interval, score_shift_interval, wilson_interval)
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
@@ -46,7 +46,8 @@ SCHEMA_VERSION = 2
 # Kinds of figure: how each is estimated, with which interval, in which format.  A
 # SCORE_MEAN is the mean of a per-game score in [0, 1] (a win 1, a draw 1/2), a
 # SCORE_SHIFT the mean of per-game differences of such scores between rule sets played on
-# the same games: both from exact moments, with the normal interval, printed in % and pp.
+# the same games: both from exact moments, with the normal interval (a shift's with a
+# pseudo-difference of +1 and one of -1: stats.score_shift_interval), printed in % and pp.
 RATE, DIFFERENCE, MEAN, SCORE = "rate", "difference", "mean", "score"
 SCORE_MEAN, SCORE_SHIFT = "score mean", "score shift"
 _ESTIMATORS: dict[str, Callable[..., Estimate]] = {
@@ -55,10 +56,11 @@ _ESTIMATORS: dict[str, Callable[..., Estimate]] = {
     MEAN: mean_interval_from_moments,           # data: (n, sum, sum of squares)
     SCORE: lambda total, n, confidence: Estimate(total / n if n else nan, nan, nan),
     SCORE_MEAN: mean_interval_from_moments,     # data: (n, sum, sum of squares)
-    SCORE_SHIFT: mean_interval_from_moments,    # data: (n, sum, sum of squares)
+    SCORE_SHIFT: score_shift_interval,          # data: (n, sum, sum of squares)
 }
 INTERVALS = {RATE: "wilson", DIFFERENCE: "newcombe (paired)", MEAN: "normal", SCORE: None,
-             SCORE_MEAN: "normal", SCORE_SHIFT: "normal (paired differences)"}
+             SCORE_MEAN: "normal",
+             SCORE_SHIFT: "normal (paired differences, pseudo-differences +1 and -1)"}
 _FORMATS = {RATE: "pct", DIFFERENCE: "pp", MEAN: "num", SCORE: "pct", SCORE_MEAN: "pct",
             SCORE_SHIFT: "pp"}
 # The JSON's names for the groups of kinds ("interval_methods").

@@ -31,7 +31,17 @@ normal quantile ``z = Phi^-1(1 - (1 - confidence) / 2)`` (1.959964 for 95 %).
   interval ``mean +- z s / sqrt(n)`` (``s`` the sample standard deviation) from the exact
   sums a tally keeps; of per-game differences, the same gives a paired difference of
   means.  Game lengths are sums over 10^3..10^6 games, where the normal approximation is
-  excellent; a Wilson interval applies only to proportions.
+  good; a Wilson interval applies only to proportions.
+* `score_shift_interval(n, total, total_sq)`: the mean of per-game differences of
+  scores between rule sets played on the same games, with the normal interval of the
+  moments plus one pseudo-difference of +1 and one of -1 (a whole game's score either
+  way), as Agresti and Caffo add pseudo-counts to proportions.  When almost every game
+  is the same under both rule sets the plain interval collapses: 4 games of 10,000 at
+  +1 and none at -1 gave [+0.00001, +0.00079], which excludes 0 although a sign test of
+  4 of 4 gives p = 0.125, and no difference at all gave [0, 0].  With the
+  pseudo-differences they are [-0.00008, +0.00088] and [-0.00028, +0.00028] (Newcombe's
+  paired interval of the same 4 games: [-0.00006, +0.00103]); the interval of a shift
+  that many games carry moves by about 1/n of its width.  The value is the plain mean.
 
 Which figure uses which interval is the catalogue of statistics (`cuttle.figures`).
 """
@@ -46,7 +56,7 @@ from .formatting import json_number
 from .validation import check_confidence
 
 __all__ = ["Estimate", "z_value", "wilson_interval", "newcombe_interval",
-           "newcombe_paired_interval", "mean_interval_from_moments"]
+           "newcombe_paired_interval", "mean_interval_from_moments", "score_shift_interval"]
 
 
 class Estimate(NamedTuple):
@@ -172,3 +182,18 @@ def mean_interval_from_moments(n: int, total: float, total_sq: float,
     var = max(0.0, (total_sq - n * mean * mean) / (n - 1))
     half = z_value(confidence) * sqrt(var / n)
     return Estimate(mean, mean - half, mean + half)
+
+
+
+def score_shift_interval(n: int, total: float, total_sq: float,
+                         confidence: float = 0.95) -> Estimate:
+    """The mean of ``n`` per-game differences of scores (a win 1, a draw 1/2) from their
+    sum and sum of squares, with the normal interval of the moments plus one
+    pseudo-difference of +1 and one of -1 (see the module's docstring: without them the
+    interval collapses when almost every difference is 0); the value is the plain mean.
+    """
+    n = int(n)
+    wide = mean_interval_from_moments(n + 2, total, total_sq + 2.0, confidence)
+    if n <= 1:                            # (no interval from one game, as for any mean)
+        return mean_interval_from_moments(n, total, total_sq, confidence)
+    return Estimate(total / n, wide.low, wide.high)

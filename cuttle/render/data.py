@@ -175,7 +175,8 @@ def atlas_data(result: AtlasResult) -> dict[str, Any]:
                                                 "independent (end reasons)",
                                  "length shifts": "normal, paired differences",
                                  "interactions": "normal, per-game contrasts of the first "
-                                                 "player's score"}}
+                                                 "player's score, with a pseudo-contrast "
+                                                 "of +1 and of -1"}}
 
 
 def measure_data(m: Measure | None, confidence: float) -> dict[str, Any] | None:

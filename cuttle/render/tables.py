@@ -381,7 +381,8 @@ def interactions_note(confidence: float) -> str:
             f"base, each change alone and both together, on the same games; shifts against "
             f"the base in percentage points; the interaction is the pair's shift minus the "
             f"sum of the two shifts (0: they add up), with its {level_pct(confidence)} "
-            f"interval (normal, per-game contrasts), in bold when it excludes 0.")
+            f"interval (normal, per-game contrasts and a pseudo-contrast of +1 and of -1), "
+            f"in bold when it excludes 0.")
 
 
 def interactions_table(title: list[str], interactions: Iterable[Interaction],

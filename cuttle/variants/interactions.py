@@ -32,7 +32,7 @@ from math import isfinite
 from typing import TYPE_CHECKING, Any
 
 from ..figures import INTERACTION, canonical
-from ..stats import Estimate, mean_interval_from_moments
+from ..stats import Estimate, score_shift_interval
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Sequence
@@ -81,9 +81,9 @@ def contrast_moments(tallies: Sequence[Tally], pairs: dict[tuple[int, int], Pair
 
 def score_shift(tally: Tally, pair: PairTally, confidence: float = 0.95) -> Estimate:
     """The first player's score under a rule set minus under its reference, on the same
-    games (`pair`: reference first), with its normal interval."""
-    return mean_interval_from_moments(tally.n_games, *pair.score_moments(reverse=True),
-                                      confidence)
+    games (`pair`: reference first), with its interval (stats.score_shift_interval)."""
+    return score_shift_interval(tally.n_games, *pair.score_moments(reverse=True),
+                                confidence)
 
 
 def combine(a: Variant | Rules, b: Variant | Rules, base: Rules) -> Rules | None:

@@ -67,7 +67,7 @@ def test_generation_accounts_for_every_rule_set(measured):
     base, singles, x = measured
     parts = [s.variant for s in singles]
     space = space_size(parts, BASE, 3)
-    chosen, stats = generate(singles, [x], base, BASE, 3, negligible=0.0025, per_size=2,
+    chosen, stats = generate(singles, [x], base, BASE, 3, negligible=0.003, per_size=2,
                              tau=0.01, tau_moves=2.0, space=space)
     for n, g in stats.items():
         assert g["space"] == space[n] == sum(g[k] for k in ("not_combined", "infeasible",
@@ -75,9 +75,10 @@ def test_generation_accounts_for_every_rule_set(measured):
                                                              "raced")), n
         assert g["raced"] <= 2
     assert len(chosen) == sum(g["raced"] for g in stats.values())
-    # sudden death is measured negligible under expert (a tenth of a point): never combined
+    # sudden death is measured negligible under expert (a tenth of a point: a few of the
+    # 4,000 games changed, its interval is about ±0.14 points): never combined
     sudden = singles[3]
-    assert -0.0025 <= sudden.shift.low <= sudden.shift.high <= 0.0025
+    assert -0.003 <= sudden.shift.low <= sudden.shift.high <= 0.003
     assert not any("sudden_death" in c.changes and c.size > 1 for c, _ in chosen)
     # the raced ones of a size are those predicted nearest 50%
     for n in (1, 2, 3):

@@ -7,7 +7,8 @@ import pytest
 
 import cuttle
 from cuttle.stats import (Estimate, mean_interval_from_moments, newcombe_interval,
-                          newcombe_paired_interval, wilson_interval, z_value)
+                          newcombe_paired_interval, score_shift_interval, wilson_interval,
+                          z_value)
 from support.samples import mean_difference, mean_interval, paired_mean_difference
 
 Z = 1.959963984540054          # Phi^-1(0.975)
@@ -183,3 +184,37 @@ def test_estimate_helpers():
     e = wilson_interval(5, 10)
     assert e.contains(0.5) and e.contains(e.low) and e.contains(e.high)
     assert not e.contains(0.9) and not e.contains(0.1)
+
+
+def test_a_score_shift_interval_does_not_collapse_when_few_games_differ():
+    # 4 of 10,000 games +1, none -1: the plain interval excluded 0 (a sign test of 4 of
+    # 4: p = 0.125); no game differing gave [0, 0]
+    plain = mean_interval_from_moments(10000, 4, 4)
+    assert plain.low > 0
+    e = score_shift_interval(10000, 4, 4)
+    assert e.value == 0.0004 and e.low < 0 < e.high
+    by_hand = mean_interval_from_moments(10002, 4, 6)       # + one +1 and one -1
+    assert (e.low, e.high) == (by_hand.low, by_hand.high)
+    zero = score_shift_interval(10000, 0, 0)
+    assert zero.value == 0 and zero.low == pytest.approx(-Z * math.sqrt(2 / 10001 / 10002))
+    assert zero.high == -zero.low
+    # a shift many games carry: the interval barely moves
+    e, plain = score_shift_interval(10000, 300, 2500), mean_interval_from_moments(10000, 300, 2500)
+    assert e.value == plain.value and e != plain
+    assert abs(e.low - plain.low) + abs(e.high - plain.high) < 1e-3 * (plain.high - plain.low)
+    # one game gives no interval, no game no value, as for any mean
+    assert math.isnan(score_shift_interval(1, 1, 1).low)
+    assert math.isnan(score_shift_interval(0, 0, 0).value)
+
+
+def test_a_score_shift_interval_covers_a_rare_one_sided_shift():
+    # differences +1 with probability 3e-4, else 0, over 10,000 games: the plain
+    # interval covered the true shift in about 80% of the runs, this one about 95%
+    rng = np.random.default_rng(1)
+    k = rng.binomial(10000, 3e-4, size=4000)
+    covered = [(lambda e: e.low <= 3e-4 <= e.high)(score_shift_interval(10000, x, x))
+               for x in k]
+    plain = [(lambda e: e.low <= 3e-4 <= e.high)(mean_interval_from_moments(10000, x, x))
+             for x in k]
+    assert np.mean(covered) > 0.93 and np.mean(plain) < 0.85
+

@@ -9,12 +9,11 @@ import pytest
 
 import cuttle
 from cuttle import Rules
-from cuttle.stats import mean_interval_from_moments
+from cuttle.stats import Estimate, score_shift_interval
 from cuttle.variants.chunks import ChunkPlayer
 from cuttle.variants.interactions import (CONTRASTS, Interaction, clear_changes, combine,
                                           contrast_moments, measure, pairs_of)
 from cuttle.variants.rulesets import Variant
-from cuttle.stats import Estimate
 
 BASE = Rules()
 A = Variant(BASE.replace(joker=True), {"joker": True})
@@ -46,7 +45,7 @@ def test_an_interaction_played_in_chunks_is_the_direct_paired_runs():
     y = np.array([scores(r) for r in cmp.results])
     for name, c in CONTRASTS.items():
         v = np.array(c) @ y
-        direct = mean_interval_from_moments(3000, v.sum(), (v * v).sum())
+        direct = score_shift_interval(3000, v.sum(), (v * v).sum())
         assert x.estimate(name) == pytest.approx(direct), name
     assert x.label == "joker=true + four=draw"
 
