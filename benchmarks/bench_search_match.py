@@ -130,31 +130,42 @@ def read(path):
 
 
 def report(rows, args):
+    """The score over the complete pairs (a game whose pair is unfinished counts nowhere),
+    with its interval from the per-pair variance: none without a variance (one pair, or
+    pairs all scoring the same), and kept within [0, 1] (an Elo bound at 0% or 100% is infinite)."""
     pairs = {}
     for r in rows:
-        pairs.setdefault(r["game"] // 2, []).append(r["score"])
-    full = [sum(v) / 2 for v in pairs.values() if len(v) == 2]
-    n = 2 * len(full)
-    if not full:
+        pairs.setdefault(r["game"] // 2, []).append(r)
+    complete = [v for v in pairs.values() if len(v) == 2]
+    if not complete:
         print("no complete pair yet")
         return
+    games = [r for v in complete for r in v]
+    full = [sum(r["score"] for r in v) / 2 for v in complete]
     mean = sum(full) / len(full)
-    var = sum((x - mean) ** 2 for x in full) / max(1, len(full) - 1)
-    half = 1.96 * math.sqrt(var / len(full))
 
     def elo(p):
-        p = min(max(p, 1e-6), 1 - 1e-6)
-        return 400 * math.log10(p / (1 - p))
+        if p <= 0 or p >= 1:
+            return "-inf" if p <= 0 else "+inf"
+        return f"{400 * math.log10(p / (1 - p)):+.0f}"
 
-    wins = sum(1 for r in rows if r["score"] == 1.0)
-    draws = sum(1 for r in rows if r["score"] == 0.5)
-    cpu = [sum(r["cpu"][k] for r in rows) / max(1, sum(r["dec"][k] for r in rows))
+    wins = sum(1 for r in games if r["score"] == 1.0)
+    draws = sum(1 for r in games if r["score"] == 0.5)
+    cpu = [sum(r["cpu"][k] for r in games) / max(1, sum(r["dec"][k] for r in games))
            for k in (0, 1)]
     print(f"{args.mine} (this checkout) vs {args.theirs} ({args.other}), rules "
-          f"{args.rules}, seed {args.seed}: {n} games in {len(full)} paired deals")
-    print(f"  wins {wins}, draws {draws}, losses {len(rows) - wins - draws}")
-    print(f"  score {mean:.1%} [{mean - half:.1%}, {mean + half:.1%}] (95%, paired)")
-    print(f"  Elo {elo(mean):+.0f} [{elo(mean - half):+.0f}, {elo(mean + half):+.0f}]")
+          f"{args.rules}, seed {args.seed}: {len(games)} games in {len(full)} paired deals")
+    print(f"  wins {wins}, draws {draws}, losses {len(games) - wins - draws}")
+    if len(full) < 2 or len(set(full)) == 1:       # (no variance to read an interval from)
+        why = "one pair" if len(full) < 2 else "pairs that all scored the same"
+        print(f"  score {mean:.1%} (no interval from {why})")
+        print(f"  Elo {elo(mean)}")
+    else:
+        var = sum((x - mean) ** 2 for x in full) / (len(full) - 1)
+        half = 1.96 * math.sqrt(var / len(full))
+        low, high = max(0.0, mean - half), min(1.0, mean + half)
+        print(f"  score {mean:.1%} [{low:.1%}, {high:.1%}] (95%, paired)")
+        print(f"  Elo {elo(mean)} [{elo(low)}, {elo(high)}]")
     print(f"  CPU per decision: mine {cpu[0] * 1e3:.2f} ms, theirs {cpu[1] * 1e3:.2f} ms "
           f"(ratio {cpu[0] / cpu[1]:.2f})")
 

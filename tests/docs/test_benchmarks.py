@@ -44,3 +44,25 @@ def test_help_holds_the_whole_description_and_every_option_says_what_it_does(pat
     assert doc.strip() in run.stdout, "the description is not the whole docstring"
     undescribed = [line for line, described in option_lines(run.stdout) if not described]
     assert not undescribed, f"options without a help text: {undescribed}"
+
+
+def test_a_match_report_reads_complete_pairs_and_claims_no_interval_it_lacks(capsys,
+                                                                            monkeypatch):
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    import bench_search_match as match
+    args = match.parser().parse_args(["--other", "old", "--out", "m.jsonl"])
+
+    def report(scores):
+        match.report([{"game": i, "score": s, "cpu": [1e-3, 2e-3], "dec": [1, 1]}
+                      for i, s in enumerate(scores)], args)
+        return capsys.readouterr().out
+
+    out = report([1.0, 0.0])                      # one pair: no variance
+    assert "score 50.0% (no interval from one pair)" in out and "[" not in out
+    out = report([1.0] * 20)                      # a sweep: no variance either
+    assert "no interval from pairs that all scored the same" in out and "Elo +inf" in out
+    # the interval stays within [0, 1]; the unfinished pair (game 6) counts nowhere
+    out = report([1, 1, 1, 1, 1, 0, 1])
+    assert "6 games in 3 paired deals" in out and "wins 5, draws 0, losses 1" in out
+    assert "score 83.3% [50.7%, 100.0%]" in out and "Elo +280 [+5, +inf]" in out
+    assert "ratio 0.50" in out
