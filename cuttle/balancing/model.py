@@ -19,7 +19,10 @@ their own allowance, in moves).
 * those whose predicted draws or length surely break a constraint are *infeasible*;
 * those whose ``dist_low`` exceeds the smallest ``dist_high`` are *dominated*: under
   the model another rule set of the same size is fairer, so pruning them is safe as long
-  as no interaction left unmeasured exceeds the allowance;
+  as no interaction left unmeasured exceeds the allowance and the screening's intervals
+  hold (each is a 95% interval of its own, not a simultaneous statement: summing the
+  half-widths makes the bounds conservative, but a wrong screening interval can still
+  prune a fair rule set);
 * of the rest, the `per_size` with the smallest predicted distance are raced; the others
   are pruned *by the cap*, which is not safe: the count says how many.
 

@@ -514,9 +514,9 @@ def balance_generation_table(r: BalanceResult) -> Table:
     note = (f"not combined: with a change whose shift is within "
             f"±{fixed(100 * r.config.budget.negligible)} pp (as fair as without it, which "
             f"has fewer changes); dominated: another "
-            f"rule set of the same size is surely fairer under the model (safe unless an "
-            f"unmeasured interaction exceeds the allowance, {fixed(100 * r.allowance)} "
-            f"pp); beyond cap: more than {r.config.budget.per_size} could be fairest, the "
+            f"rule set of the same size is fairer under the model and the screening's "
+            f"intervals (safe unless an unmeasured interaction exceeds the allowance, "
+            f"{fixed(100 * r.allowance)} pp, or a screening interval misses); beyond cap: more than {r.config.budget.per_size} could be fairest, the "
             f"nearest predictions were raced (not safe)")
     return Table(["The search space"], _columns(columns), rows, [note])
 
