@@ -516,8 +516,9 @@ def balance_generation_table(r: BalanceResult) -> Table:
             f"has fewer changes); dominated: another "
             f"rule set of the same size is fairer under the model and the screening's "
             f"intervals (safe unless an unmeasured interaction exceeds the allowance, "
-            f"{fixed(100 * r.allowance)} pp, or a screening interval misses); beyond cap: more than {r.config.budget.per_size} could be fairest, the "
-            f"nearest predictions were raced (not safe)")
+            f"{fixed(100 * r.allowance)} pp, or a screening interval misses); beyond cap: "
+            f"more than {r.config.budget.per_size} could be fairest, the nearest "
+            f"predictions were raced (not safe)")
     return Table(["The search space"], _columns(columns), rows, [note])
 
 

@@ -5,7 +5,9 @@ each gives alone, added?"
 For two changes A and B of a base (each a single-flag variant, or any two rule sets
 changing different flags) the base, A, B and A-with-B (`AB`) are played on the same
 games, and for each game the first player's score y (1 for a win, 1/2 for a draw) under
-each.  Contrasts of the per-game scores are estimated with their normal intervals (the same games for all):
+each.  Contrasts of the per-game scores are estimated with their normal intervals, a
+pseudo-contrast of +1 and one of -1 added (`stats.score_shift_interval`; the same games
+for all):
 
 * the pair's shift, ``y_AB - y_base``;
 * the sum of the two shifts, ``(y_A - y_base) + (y_B - y_base)``;
