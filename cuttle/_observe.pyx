@@ -151,7 +151,10 @@ def observe_many(games, players, float[:, ::1] out, threads=0):
             raise MemoryError()
         for k in range(n):
             g = games[k]
-            pl[k] = check_player_value(players[k], f"players[{k}]")
+            p = players[k]
+            if type(p) is not int or not (p == 0 or p == 1):   # (the common case first)
+                p = check_player_value(p, f"players[{k}]")   # numpy ints, or the error
+            pl[k] = p
             st[k] = &g.st
             cr[k] = &g.cr
         n_threads = thread_count(n_threads)
