@@ -10,8 +10,10 @@ the opponent (cuttle._decide.opponent_belief) are compared with the opponent's t
 hand: the share of the opponent's hidden cards (those the searcher does not know) that
 a candidate holds, averaged over the candidates uniformly (what a uniform deal knows)
 and by the inference's weights.  Also reported: the weights' effective sample size as a
-share of the candidates, and how often the inference had evidence at all.  This script
-reads the hidden cards to score the inference; the search never does.
+share of the candidates, and how often the inference had evidence at all.  The 95%
+intervals take the games as the independent units (cuttle.stats.ClusteredMean): one
+game's decisions are alike.  This script reads the hidden cards to score the inference;
+the search never does.
 """
 
 import argparse
@@ -26,13 +28,20 @@ def measure(args):
     from cuttle import _search
     from cuttle._decide import opponent_belief
     from cuttle.policies import Bot
-    # Running sums (count, sum, sum of squares) of each figure: memory stays flat.
-    sums = {k: [0, 0.0, 0.0] for k in ("uniform", "inferred", "gain", "ess")}
+    from cuttle.stats import ClusteredMean
+    # Each figure's running sums, a game at a time: one game's decisions are alike, so
+    # the intervals take the games, not the decisions, as the independent units.
+    sums = {k: ClusteredMean() for k in ("uniform", "inferred", "gain", "ess")}
+    game = {k: [] for k in sums}                  # this game's values
     decisions = played = 0
 
     def add(key, x):
-        s = sums[key]
-        s[0], s[1], s[2] = s[0] + 1, s[1] + x, s[2] + x * x
+        game[key].append(x)
+
+    def end_game():
+        for key, values in game.items():
+            sums[key].add(values)
+            values.clear()
 
     def score(g, me, bot, seed):
         # The inferring bot's candidate hands against the opponent's true hidden cards.
@@ -63,9 +72,11 @@ def measure(args):
                     score(g, me, bots[me], args.seed + i)
                 g.play(bots[g.to_move].choose(g))
             played += 1
+            end_game()
     except KeyboardInterrupt:                         # Ctrl-C: report the games so far
         print(f"interrupted in game {i + 1}: the figures cover the decisions before",
               file=sys.stderr)
+        end_game()                                    # (the game cut short is a unit too)
     finally:
         _search._search_config(0, infer=0)
     return played, decisions, sums
@@ -88,16 +99,15 @@ def main(argv):
                     help="the model of the opponent: 1 the expert's (default), 2 learned")
     args = ap.parse_args(argv)
     played, decisions, sums = measure(args)
-    from cuttle.stats import mean_interval_from_moments     # (measure put cuttle on the path)
-    n = sums["uniform"][0]
+    n = sums["uniform"].count
     print(f"{played} games, {args.rules}, {args.bot}, model {args.model}: {decisions} "
           f"decisions of the inferring bot, {n} with evidence ({n / max(1, decisions):.0%})")
     for label, key in (("hidden cards placed, uniform deal", "uniform"),
                        ("hidden cards placed, inferred", "inferred"),
                        ("gain (paired)", "gain")):
-        m, low, high = mean_interval_from_moments(*sums[key])
+        m, low, high = sums[key].estimate()
         print(f"  {label:34s} {m:6.1%} [{low:.1%}, {high:.1%}]")
-    print(f"  effective candidates (share)       {sums['ess'][1] / max(1, n):6.1%}")
+    print(f"  effective candidates (share)       {sums['ess'].estimate().value:6.1%}")
 
 
 if __name__ == "__main__":

@@ -12,7 +12,8 @@ own settings): the mean log-likelihood of the move played (against a uniform pic
 the legal moves), how often the move played is the model's most likely one, and the
 same log-likelihood for other temperatures and uniform shares (the expert's values are
 recovered from the model's probabilities), to see whether re-tuning the model would
-explain the search's moves better.  Ctrl-C reports the decisions so far.
+explain the search's moves better.  The 95% intervals take the games as the
+independent units (cuttle.stats.ClusteredMean).  Ctrl-C reports the decisions so far.
 """
 
 import math
@@ -32,14 +33,21 @@ def measure(args):
     import cuttle
     from cuttle._decide import move_likelihood
     from cuttle.policies import Bot
-    # Running sums: (count, sum, sum of squares) of the model's and the uniform pick's
+    from cuttle.stats import ClusteredMean
+    # Running sums, a game at a time (one game's decisions are alike, so the intervals
+    # take the games as the units), of the model's and the uniform pick's
     # log-likelihoods and of the top-choice hits; the sum for each (temp, eps).
-    sums = {k: [0, 0.0, 0.0] for k in ("model", "uniform", "gain", "top")}
+    sums = {k: ClusteredMean() for k in ("model", "uniform", "gain", "top")}
+    game = {k: [] for k in sums}
     grid = {(t, e): 0.0 for t in TEMPS for e in EPSS}
 
     def add(key, x):
-        s = sums[key]
-        s[0], s[1], s[2] = s[0] + 1, s[1] + x, s[2] + x * x
+        game[key].append(x)
+
+    def end_game():
+        for key, values in game.items():
+            sums[key].add(values)
+            values.clear()
 
     rng = random.Random(args.seed)
     played = 0
@@ -69,17 +77,18 @@ def measure(args):
                             grid[t, e] += math.log((1 - e) * soft + e / n)
                 g.play(move)
             played += 1
+            end_game()
     except KeyboardInterrupt:
         print(f"interrupted in game {played + 1}: the figures cover the decisions before",
               file=sys.stderr)
+        end_game()
     return played, sums, grid
 
 
 def main(argv):
     args = bench_inference.parser(__doc__, games=100, bot="ismcts:1000").parse_args(argv)
     played, sums, grid = measure(args)
-    from cuttle.stats import mean_interval_from_moments     # (measure put cuttle on the path)
-    n = sums["model"][0]
+    n = sums["model"].count
     if n == 0:
         print("no decision with a choice was played")
         return
@@ -89,7 +98,7 @@ def main(argv):
                             ("log-likelihood per decision, uniform", "uniform", "{:.3f}"),
                             ("model over uniform (paired)", "gain", "{:+.3f}"),
                             ("the move played is the model's top", "top", "{:.1%}")):
-        m, low, high = mean_interval_from_moments(*sums[key])
+        m, low, high = sums[key].estimate()
         print(f"  {label:38s} {fmt.format(m)} [{fmt.format(low)}, {fmt.format(high)}]")
     print(f"  log-likelihood per decision by temperature (rows) and uniform share (columns); "
           f"the model: {MODEL_TEMP:g}, {MODEL_EPS:g}")

@@ -13,7 +13,9 @@ view, is a training example (games 0 .. --games - 1 of the seed) or a test one (
 --test-games after; after Ctrl-C, the last quarter of the games finished).  The weights
 maximise the training decisions' likelihood (Newton's method, a small ridge penalty);
 eps is chosen on the training decisions from a grid; --drop leaves features out.
-Reported on the test decisions, each with a 95% interval: the log-likelihood per
+Reported on the test decisions, each with a 95% interval that takes the games as the
+independent units (cuttle.stats.ClusteredMean: one game's decisions are alike): the
+log-likelihood per
 decision of the learned model, of the model cuttle holds (LEARNED_WEIGHTS: is a refit,
 e.g. on other rules, worth a new model?), of the expert's model (infer=1) and of a
 uniform pick, and how often each model's first choice is the move played.  The weights
@@ -22,7 +24,6 @@ Ctrl-C while the games play fits on the games finished.  The decisions are held 
 memory for the fit: about 200 MB per 1,000 games (peak resident size).
 """
 
-import math
 import multiprocessing
 import os
 import sys
@@ -119,10 +120,15 @@ def fit(data, iterations=50):
     return w, eps
 
 
-def interval(values):
-    m = float(np.mean(values))
-    half = 1.96 * float(np.std(values, ddof=1)) / math.sqrt(len(values))
-    return m, m - half, m + half
+def interval(values, per_game):
+    """The mean of per-decision values and its 95% interval, with the games (per_game[i]
+    decisions each, in order) as the independent units: one game's decisions are alike."""
+    from cuttle.stats import ClusteredMean
+    acc = ClusteredMean()
+    starts = np.concatenate([[0], np.cumsum(per_game)[:-1]]).astype(np.intp)
+    for total, count in zip(np.add.reduceat(values, starts), per_game):
+        acc.add_group(float(total), int(count))
+    return acc.estimate()
 
 
 def main(argv):
@@ -136,7 +142,6 @@ def main(argv):
     args = parser.parse_args(argv)
     sys.path.insert(0, os.path.join(HERE, ".."))
     from cuttle._infer import FEATURE_NAMES, LEARNED_WEIGHTS, LEARNED_EPS
-    from cuttle.stats import wilson_interval
     drop = [name.strip() for name in args.drop.split(",") if name.strip()]
     unknown = [name for name in drop if name not in FEATURE_NAMES]
     if unknown:
@@ -154,6 +159,7 @@ def main(argv):
         if stopped:
             print(f"interrupted: {len(test)} test games finished", file=sys.stderr)
     n_train, n_test = len(train), len(test)
+    per_game = np.array([len(game) for game in test if game])   # (the intervals' units)
     train = [d for game in train for d in game]
     test = [d for game in test for d in game]
     if not train or not test:
@@ -177,14 +183,14 @@ def main(argv):
     print("  test decisions: log-likelihood per decision, and the model's first choice = "
           "the move played")
     for label, ll, hits in rows:
-        m, lo, hi = interval(ll)
+        m, lo, hi = interval(ll, per_game)
         line = f"    {label:24s} {m:.3f} [{lo:.3f}, {hi:.3f}]"
-        if hits is not None:                  # (a rate: Wilson's interval)
-            m, lo, hi = wilson_interval(int(hits.sum()), len(hits))
+        if hits is not None:
+            m, lo, hi = interval(hits, per_game)
             line += f"   {m:.1%} [{lo:.1%}, {hi:.1%}]"
         print(line)
     for label, other in (("expert", rows[2][1]), ("held model", rows[1][1])):
-        m, lo, hi = interval(rows[0][1] - other)
+        m, lo, hi = interval(rows[0][1] - other, per_game)
         print(f"    learned over {label + ' (paired)':19s} {m:+.3f} [{lo:+.3f}, {hi:+.3f}]")
     print(f"# fitted by: python benchmarks/fit_opponent_model.py {' '.join(argv)}")
     print("LEARNED_WEIGHTS = (")

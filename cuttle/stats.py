@@ -43,6 +43,16 @@ normal quantile ``z = Phi^-1(1 - (1 - confidence) / 2)`` (1.959964 for 95 %).
   paired interval of the same 4 games: [-0.00006, +0.00103]); the interval of a shift
   that many games carry barely moves (by under a thousandth of its width at 10,000
   games).  The value is the plain mean.
+* `ClusteredMean`: the mean of values that come in independent groups whose members
+  may be correlated (the decisions of one game), ``sum / count`` over every value, with
+  the normal interval of that ratio whose variance is taken between the groups:
+  ``G / (G - 1) * sum_g (y_g - m n_g)^2 / N^2`` for G groups of n_g values summing to
+  y_g, N values in all (the linearised variance of a ratio estimator from a cluster
+  sample, Cochran, "Sampling Techniques", 3rd ed., 1977, section 6.5; the CR1
+  cluster-robust standard error of a mean).  Treating a game's decisions as
+  independent makes the interval too narrow when they are alike; with one value per
+  group it is `mean_interval_from_moments`'s interval.  It keeps five running sums, so
+  memory stays flat however many groups are added.
 
 Which figure uses which interval is the catalogue of statistics (`cuttle.figures`).
 """
@@ -51,13 +61,14 @@ from __future__ import annotations
 
 from math import nan, sqrt
 from statistics import NormalDist
-from typing import NamedTuple
+from typing import Iterable, NamedTuple
 
 from .formatting import json_number
 from .validation import check_confidence
 
 __all__ = ["Estimate", "z_value", "wilson_interval", "newcombe_interval",
-           "newcombe_paired_interval", "mean_interval_from_moments", "score_shift_interval"]
+           "newcombe_paired_interval", "mean_interval_from_moments", "score_shift_interval",
+           "ClusteredMean"]
 
 
 class Estimate(NamedTuple):
@@ -197,3 +208,62 @@ def score_shift_interval(n: int, total: float, total_sq: float,
         return mean_interval_from_moments(n, total, total_sq, confidence)
     wide = mean_interval_from_moments(n + 2, total, total_sq + 2.0, confidence)
     return Estimate(total / n, wide.low, wide.high)
+
+
+class ClusteredMean:
+    """A running mean of values added a group at a time (groups independent, values
+    within a group possibly correlated), with the cluster-robust normal interval of the
+    module's docstring::
+
+        acc = ClusteredMean()
+        for game in games:
+            acc.add(values_of(game))          # or acc.add_group(sum, count)
+        value, low, high = acc.estimate()
+    """
+
+    __slots__ = ("groups", "count", "total", "group_sq", "group_cross", "count_sq")
+
+    def __init__(self) -> None:
+        self.groups = 0           # G
+        self.count = 0            # N = sum n_g
+        self.total = 0.0          # sum y_g
+        self.group_sq = 0.0       # sum y_g^2
+        self.group_cross = 0.0    # sum y_g n_g
+        self.count_sq = 0         # sum n_g^2
+
+    def add_group(self, total: float, count: int) -> None:
+        """One group of `count` values summing to `total` (a group of none is skipped:
+        it tells nothing about the mean or its spread)."""
+        count = _count(count, "count")
+        total = float(total)
+        if total != total or total in (float("inf"), float("-inf")):
+            raise ValueError(f"total must be a finite number, not {total!r}")
+        if count == 0:
+            if total != 0.0:
+                raise ValueError(f"a group of no values sums to 0, not {total!r}")
+            return
+        self.groups += 1
+        self.count += count
+        self.total += total
+        self.group_sq += total * total
+        self.group_cross += total * count
+        self.count_sq += count * count
+
+    def add(self, values: Iterable[float]) -> None:
+        """One group: the values of one independent unit (e.g. one game's decisions)."""
+        values = [float(x) for x in values]
+        self.add_group(sum(values), len(values))
+
+    def estimate(self, confidence: float = 0.95) -> Estimate:
+        """The mean of every value added, and its interval (nan before two groups)."""
+        z = z_value(confidence)
+        if self.count == 0:
+            return Estimate(nan, nan, nan)
+        mean = self.total / self.count
+        if self.groups < 2:
+            return Estimate(mean, nan, nan)
+        spread = max(0.0, self.group_sq - 2.0 * mean * self.group_cross
+                     + mean * mean * self.count_sq)
+        var = self.groups / (self.groups - 1) * spread / (self.count * self.count)
+        half = z * sqrt(var)
+        return Estimate(mean, mean - half, mean + half)

@@ -89,3 +89,17 @@ def test_features_can_be_left_out_to_measure_what_they_carry(fitting, capsys):
     with pytest.raises(SystemExit):
         fitting.main(["--games", "2", "--drop", "valeu"])
     assert "no feature 'valeu'" in capsys.readouterr().err
+
+
+def test_the_test_figures_take_the_games_as_units(fitting):
+    # two games' decisions, alike within each game: the interval is the games' spread
+    # (ClusteredMean over the games), not the 6 decisions' as if they were independent
+    from cuttle.stats import ClusteredMean, mean_interval_from_moments
+    values = np.array([1.0, 1.0, 1.0, 3.0, 3.0, 3.0])
+    e = fitting.interval(values, np.array([3, 3]))
+    acc = ClusteredMean()
+    acc.add([1.0, 1.0, 1.0])
+    acc.add([3.0, 3.0, 3.0])
+    assert tuple(e) == pytest.approx(tuple(acc.estimate()))
+    flat = mean_interval_from_moments(6, values.sum(), (values * values).sum())
+    assert e.value == 2.0 and e.high - e.low > 2 * (flat.high - flat.low)
