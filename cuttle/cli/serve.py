@@ -29,6 +29,17 @@ def _url(host: str, port: int) -> str:
     return f"http://[{shown}]:{port}/" if ":" in shown else f"http://{shown}:{port}/"
 
 
+def _urls(host: str, addresses: list[tuple[str, int]]) -> list[str]:
+    """The addresses to open, from the (address, port) of every socket listening: the
+    host with its port, or, when a name bound to several addresses took a different
+    free port on each (--port 0 on e.g. localhost: 127.0.0.1 and ::1), each address
+    with its own port (the name alone could reach the wrong one)."""
+    ports = list(dict.fromkeys(port for _, port in addresses))
+    if len(ports) == 1:
+        return [_url(host, ports[0])]
+    return list(dict.fromkeys(_url(address, port) for address, port in addresses))
+
+
 def run(args: argparse.Namespace) -> int:
     """`cuttle serve`: run the web app until Ctrl-C; returns the exit status."""
     try:
@@ -48,11 +59,12 @@ def run(args: argparse.Namespace) -> int:
     application = app(max_sessions=args.max_games, workers=args.workers,
                       allowed_hosts=None if exposed else LOOPBACK)
 
-    def listening(port: int) -> None:
-        url = _url(host, port)
-        print(f"cuttle serve: open {url} (Ctrl-C stops the server)", flush=True)
+    def listening(addresses: list[tuple[str, int]]) -> None:
+        urls = _urls(host, addresses)
+        print(f"cuttle serve: open {' or '.join(urls)} (Ctrl-C stops the server)",
+              flush=True)
         if args.open:
-            threading.Thread(target=webbrowser.open, args=(url,)).start()
+            threading.Thread(target=webbrowser.open, args=(urls[0],)).start()
 
     config = uvicorn.Config(application, host=host, port=args.port, log_level=args.log_level,
                             access_log=args.log_level == "debug")
@@ -73,15 +85,17 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _server(uvicorn: Any, config: Any, web: Any,
-            listening: Callable[[int], None]) -> Any:
-    """uvicorn's server for the app, which calls `listening(port)` once it listens and
-    aborts the app's work (`web.stop_work`) as soon as it begins to stop."""
+            listening: Callable[[list[tuple[str, int]]], None]) -> Any:
+    """uvicorn's server for the app, which calls `listening` with the (address, port)
+    of each socket once it listens, and aborts the app's work (`web.stop_work`) as soon
+    as it begins to stop."""
 
     class Server(uvicorn.Server):
         async def startup(self, sockets: Any = None) -> None:
             await super().startup(sockets)
             if self.started:        # only now is the port known (--port 0 picks one)
-                listening(self.servers[0].sockets[0].getsockname()[1])
+                listening([sock.getsockname()[:2] for server in self.servers
+                           for sock in server.sockets])
 
         async def shutdown(self, sockets: Any = None) -> None:
             # uvicorn waits for the requests in flight before it tells the app to stop;

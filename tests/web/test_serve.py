@@ -290,3 +290,52 @@ def test_load_on_loopback():
     assert stats.games >= 1 and stats.requests >= 5 * players   # (a busy machine is slow)
     assert peak - first < 40, samples            # flat: no growth with games played
     assert code == 0 and "Traceback" not in err, err[-2000:]
+
+
+def test_a_name_with_two_addresses_prints_each_port():
+    # --port 0 on a name bound to two addresses (localhost: 127.0.0.1 and ::1) gives
+    # each address its own free port; the message must name both, not the first alone.
+    # Two loopback sockets on different ports stand for it, served by the command's own
+    # server class, in this process.
+    import uvicorn
+
+    from cuttle.cli.serve import _server, _urls
+
+    async def app(scope, receive, send):          # (a bare ASGI app: no lifespan)
+        if scope["type"] == "lifespan":
+            while (await receive())["type"] != "lifespan.shutdown":
+                pass
+
+    class Work:
+        def stop_work(self):
+            pass
+
+    heard = []
+    socks = []
+    for address in ("127.0.0.1", "127.0.0.2"):
+        sock = socket.socket()
+        sock.bind((address, 0))
+        socks.append(sock)
+    names = [sock.getsockname()[:2] for sock in socks]
+    config = uvicorn.Config(app, log_level="error", lifespan="off")
+    server = _server(uvicorn, config, Work(), heard.append)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": socks})
+    thread.start()
+    try:
+        deadline = time.monotonic() + 30
+        while not heard and time.monotonic() < deadline:
+            time.sleep(0.05)
+    finally:
+        server.should_exit = True
+        thread.join(30)
+        for sock in socks:
+            sock.close()
+    assert len(heard) == 1 and sorted(heard[0]) == sorted(names)
+    (a, pa), (b, pb) = heard[0]
+    assert _urls("localhost", heard[0]) == [f"http://{a}:{pa}/", f"http://{b}:{pb}/"]
+    # one port for all: the name as given; IPv6 in brackets; the wildcard as loopback
+    assert _urls("localhost", [("127.0.0.1", 8000), ("::1", 8000)]) == \
+        ["http://localhost:8000/"]
+    assert _urls("localhost", [("127.0.0.1", 40001), ("::1", 40002)]) == \
+        ["http://127.0.0.1:40001/", "http://[::1]:40002/"]
+    assert _urls("0.0.0.0", [("0.0.0.0", 8000)]) == ["http://127.0.0.1:8000/"]
