@@ -40,7 +40,11 @@ cdef class VectorCore:
     cdef int max_moves
     cdef int failed          # an opponent's search ran out of memory in this call
     cdef readonly object obs, mask, rewards, terminated, truncated, to_move, illegal
-    cdef float[:, ::1] obs_v
+    # The last observation of each env's last ended episode (and whose view it is),
+    # written when a step ends it: a truncated episode's value can be bootstrapped.
+    cdef readonly object final_obs, final_to_move
+    cdef float[:, ::1] obs_v, fobs_v
+    cdef int8_t[::1] ftm_v
     cdef uint8_t[:, ::1] mask_v
     cdef float[::1] rew_v
     cdef uint8_t[::1] term_v, trunc_v, ill_v

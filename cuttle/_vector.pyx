@@ -10,7 +10,8 @@ in parallel (prange); nothing depends on the thread count.
 
 Actions are compact actions (_actions.pxd).  An illegal action ends the episode as a
 loss for the player who chose it.  Episodes restart automatically: a step that ends
-one reports its reward and flags, and returns the first observation of the next.
+one reports its reward and flags, and returns the first observation of the next; the
+ended episode's last observation is kept in final_obs (for bootstrapping a truncation).
 """
 
 from libc.stdint cimport uint64_t, uint32_t, int64_t, int32_t, int16_t, int8_t, uint8_t
@@ -71,7 +72,11 @@ cdef class VectorCore:
         self.truncated = np.zeros(num_envs, np.uint8)
         self.illegal = np.zeros(num_envs, np.uint8)
         self.to_move = np.zeros(num_envs, np.int8)
+        self.final_obs = np.zeros((num_envs, OBS_SIZE), np.float32)
+        self.final_to_move = np.full(num_envs, -1, np.int8)
         self.obs_v = self.obs
+        self.fobs_v = self.final_obs
+        self.ftm_v = self.final_to_move
         self.mask_v = self.mask
         self.rew_v = self.rewards
         self.term_v = self.terminated
@@ -158,6 +163,7 @@ cdef class VectorCore:
         e.episode = 0
         e.skipped = 0
         e.stuck = 0
+        self.ftm_v[i] = -1                   # (no episode has ended yet)
         if self.start_episode(i) == PLAY_NO_MEMORY:
             self.failed = 1
             return
@@ -171,7 +177,7 @@ cdef class VectorCore:
         cdef Env* e = &self.envs[i]
         cdef int16_t* acts = self.legal + i * MAX_MOVES
         cdef int actor = self.viewer(e)
-        cdef int k, status, legal = 0
+        cdef int k, status, view, legal = 0
         cdef uint32_t m
         cdef float reward = 0
         cdef uint8_t term = 0, trunc = 0, illegal = 0
@@ -199,6 +205,12 @@ cdef class VectorCore:
             elif status == PLAY_CAP:
                 trunc = 1
         if term or trunc:
+            # The position the episode stopped in, from the agent's view, or in
+            # self-play the actor's when it ended (whose reward is reported) and the
+            # player's to decide when it was truncated (as a next observation).
+            view = actor if term else self.viewer(e)
+            encode_observation(&e.s, &self.cr, view, &self.fobs_v[i, 0])
+            self.ftm_v[i] = <int8_t>view
             e.episode += 1
             if self.start_episode(i) == PLAY_NO_MEMORY:
                 self.failed = 1

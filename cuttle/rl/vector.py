@@ -11,7 +11,8 @@ point of view.  A searching opponent searches afresh at each decision, except
 
 Episodes restart automatically: a step that ends one (terminated: the game ended or
 the action was illegal, which loses; truncated: the move cap) reports its reward and
-flags, and returns the first observation and mask of the next episode.  Streams: env i
+flags, and returns the first observation and mask of the next episode (the ended one's
+last observation is `final_observations`, to bootstrap a truncation).  Streams: env i
 of a run seeded s deals its episode k as `Game.from_run(rules, seed=derive(s, 2 * i),
 index=k)` does; results never depend on the thread count.  docs/rl.md has the details.
 """
@@ -164,6 +165,24 @@ class VectorEnv:
         out = np.empty(self.num_envs, np.int64)
         self._core.sample_actions(out)
         return out
+
+    @property
+    def final_observations(self) -> np.ndarray:
+        """(num_envs, OBSERVATION_SIZE) float32: each env's last observation of the
+        episode that ended last, written by the step that ended it (the row of an env
+        whose last step ended nothing holds an older episode's).  A step returns the next
+        episode's first observation, so a truncated episode's value (the move cap) can
+        be bootstrapped only from this.  The view is `final_to_move`'s."""
+        return self._out(self._core.final_obs)
+
+    @property
+    def final_to_move(self) -> np.ndarray:
+        """(num_envs,) int8: whose view each row of `final_observations` is: the agent's
+        against an opponent; in self-play, the actor's if the episode was terminated
+        (the seat whose reward the step reported), and if it was truncated the player to
+        decide there (as a step's `to_move` would have said); -1 before an env's first
+        episode has ended."""
+        return self._out(self._core.final_to_move)
 
     # -- inspection ----------------------------------------------------------------------
 

@@ -108,6 +108,56 @@ def test_truncation_at_the_move_cap():
     assert (env.episodes == 2).all()
 
 
+@pytest.mark.parametrize("opponent", [None, "greedy"])
+def test_an_ended_episodes_last_observation_is_kept(opponent):
+    # truncated (the move cap), ended, or lost by an illegal action: the step returns
+    # the next episode's first observation, and final_observations the position the
+    # episode stopped in, from the view final_to_move says (the agent's against an
+    # opponent); the rows of envs that ended nothing keep what they held
+    env = VectorEnv(8, max_moves=25, threads=1, opponent=opponent)
+    env.reset(seed=3)
+    assert (env.final_to_move == -1).all()
+    seen = {"trunc": 0, "term": 0, "illegal": 0, "by agent": 0}
+    for k in range(150):
+        games = [env.game(i) for i in range(env.num_envs)]
+        actions = env.sample_actions()
+        if k == 4:
+            actions[2] = int(np.flatnonzero(~env.action_masks()[2])[0])
+        kept = env.final_observations
+        obs, rew, term, trunc, to_move = env.step(actions)
+        final, whose = env.final_observations, env.final_to_move
+        for i in range(env.num_envs):
+            if not (term[i] or trunc[i]):
+                assert final[i].tobytes() == kept[i].tobytes()
+                continue
+            actor = games[i].to_move
+            if env.illegal[i]:
+                seen["illegal"] += 1
+                stopped = games[i]                       # (left as it was)
+            elif opponent is None:
+                stopped = games[i]
+                stopped.play(move_of(actions[i]))
+            else:                                        # (the opponent moved after)
+                stopped = None
+            if stopped is not None:
+                # self-play: the actor's view if it ended, the decider's if truncated
+                p = actor if opponent is not None or term[i] else stopped.to_move
+                assert whose[i] == p
+                assert final[i].tobytes() == stopped.observation(p).to_array().tobytes()
+            else:
+                assert whose[i] == games[i].to_move          # the agent's view
+                after = games[i]
+                after.play(move_of(actions[i]))
+                if after.is_over:                            # (the agent's move ended it)
+                    seen["by agent"] += 1
+                    assert final[i].tobytes() == \
+                        after.observation(int(whose[i])).to_array().tobytes()
+            assert final[i].tobytes() != obs[i].tobytes()
+            seen["trunc" if trunc[i] else "term"] += 1
+    assert seen["trunc"] > 20 and seen["term"] > 10 and seen["illegal"] == 1
+    assert opponent is None or seen["by agent"] > 5
+
+
 def test_an_illegal_action_loses_and_bad_input_changes_nothing():
     env = VectorEnv(3, threads=1)
     env.reset(seed=5)
