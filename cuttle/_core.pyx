@@ -69,6 +69,31 @@ def rank_and_suit(int index):
     return rank_of(index) + 1, suit_of(index)
 
 
+def _state_layout():
+    """{field: (byte offset, struct format)} of the State a pickle carries, for tests
+    that tamper with one field (the offsets are the compiler's)."""
+    cdef State st
+    cdef char* base = <char*>&st
+    return {
+        "hand": (<char*>&st.hand[0] - base, "<Q"),
+        "jack_stacks": (<char*>&st.jack_stacks[0] - base, "<H"),
+        "stack": (<char*>&st.stack[0] - base, "<b"),
+        "stack_len": (<char*>&st.stack_len - base, "<i"),
+        "phase": (<char*>&st.phase - base, "<i"),
+        "turn": (<char*>&st.turn - base, "<i"),
+        "to_move": (<char*>&st.to_move - base, "<i"),
+        "turn_number": (<char*>&st.turn_number - base, "<i"),
+        "passes": (<char*>&st.passes - base, "<i"),
+        "winner": (<char*>&st.winner - base, "<i"),
+        "end_reason": (<char*>&st.end_reason - base, "<i"),
+        "last_turn": (<char*>&st.last_turn - base, "<i"),
+        "target": (<char*>&st.target - base, "<i"),
+        "actor": (<char*>&st.actor - base, "<i"),
+        "frozen": (<char*>&st.frozen[0] - base, "<Q"),
+        "known_hand": (<char*>&st.known_hand[0] - base, "<Q"),
+    }
+
+
 def derive(seed, stream):
     """A 64-bit seed for stream `stream` of `seed` (see cuttle/seeding.py)."""
     return derive_seed(<uint64_t>seed, <uint64_t>stream)

@@ -44,6 +44,9 @@ cpdef enum StateError:
     PHASE_MISMATCH = 9        # the phase does not match the stack, reveal or decider
     TARGET_NOT_ON_TABLE = 10  # an announced card's target is not on the table
     BAD_ENDING = 11           # the end of the game is inconsistent
+    RULES_MISMATCH = 12       # a phase, card on the stack, freeze or countdown these
+                              # rules (or that phase) cannot have
+    NO_LEGAL_MOVE = 13        # a game not over whose player to decide has no move
 
 cdef int check_state(const State* s, const CRules* r) noexcept nogil
 

@@ -617,6 +617,9 @@ STATE_ERRORS = {
                       "decide",
     "TARGET_NOT_ON_TABLE": "an announced card's target is not on the table",
     "BAD_ENDING": "the end of the game is inconsistent",
+    "RULES_MISMATCH": "a phase, a card on the stack, a freeze or a countdown that these "
+                      "rules or this phase cannot have",
+    "NO_LEGAL_MOVE": "the game is not over but the player to decide has no legal move",
 }
 
 
@@ -625,6 +628,11 @@ def state_error(int code):
     return STATE_ERRORS[StateError(code).name]
 
 
+cdef enum:
+    # Far above any game's turns (a game of the largest move cap has fewer), and far
+    # enough below 2**31 that counting on never overflows.
+    MAX_TURN_NUMBER = 1 << 30
+
 cdef inline int check_fields(const State* s, int ncards) noexcept nogil:
     # Ranges of the scalar fields.
     if not (0 <= s.deck_len <= ncards and 0 <= s.stack_len <= MAX_STACK
@@ -632,7 +640,8 @@ cdef inline int check_fields(const State* s, int ncards) noexcept nogil:
         return BAD_LENGTH
     if not (0 <= s.phase < N_PHASES and 0 <= s.turn <= 1 and 0 <= s.to_move <= 1
             and -1 <= s.winner <= 1 and END_NONE <= s.end_reason <= END_MOVE_CAP
-            and s.turn_number >= 0 and 0 <= s.passes <= 3 and s.last_turn >= -1
+            and 0 <= s.turn_number <= MAX_TURN_NUMBER and 0 <= s.passes <= 3
+            and -1 <= s.last_turn <= MAX_TURN_NUMBER + 2
             and 0 <= s.actor <= 1 and (-1 <= s.target < ncards or s.target == NO_CARD)):
         return BAD_FIELD
     return STATE_OK
@@ -667,8 +676,9 @@ cdef inline int check_jacks(const State* s, uint64_t* seen) noexcept nogil:
     for c in range(FIRST_JACK):
         n = jcount(s, c)
         if (n != 0) != ((s.stacked & bit(c)) != 0) or n > MAX_JACKS \
-                or (n == 0 and s.jack_stacks[c] != 0):
-            return BAD_JACK_STACK
+                or (s.jack_stacks[c] >> (3 + 2 * n)) != 0:
+            return BAD_JACK_STACK          # (a slot above the top must be clear: a
+                                           # Jack pushed there is OR-ed into it)
         for i in range(n):
             if jacks & bit(jack_at(s, c, i)):
                 return CARD_TWICE
@@ -742,7 +752,78 @@ cdef inline int check_phase(const State* s, const CRules* r) noexcept nogil:
             return PHASE_MISMATCH
     return STATE_OK
 
+cdef inline int is_oneoff_card(int c, const CRules* r) noexcept nogil:
+    # Whether card c can be announced as a one-off under these rules (at some time).
+    cdef int rk = rank_of(c)
+    if c == JOKER:
+        return 1                           # (only in the deck with the joker flag)
+    if rk == 7:
+        return r.eight_breaks_glasses
+    if rk == 9:
+        return r.ten_discards
+    return rk <= 8 and rk != 7
+
+cdef inline int check_rules_fit(const State* s, const CRules* r) noexcept nogil:
+    # What the rules and the phase imply: the card each pending choice belongs to, who
+    # makes the choice, and the rules that have such a phase, freeze or countdown.
+    cdef int ph = s.phase
+    cdef int rk = rank_of(s.stack[0]) if s.stack_len > 0 else -1
+    cdef int p
+    if not r.sudden_death and s.last_turn != -1:
+        return RULES_MISMATCH
+    if r.nine != NINE_FREEZE:
+        for p in range(2):
+            if s.frozen[p] or s.frozen_next[p]:
+                return RULES_MISMATCH
+    if ph == PH_OVER:
+        return STATE_OK
+    if s.passes >= 3:                      # (the third pass in a row ends the game)
+        return RULES_MISMATCH
+    if ph == PH_DISCARD:
+        if r.hand_limit < 0 or r.hand_limit_mode == LIMIT_NO_DRAW \
+                or popcount(s.hand[s.turn]) <= r.hand_limit:
+            return RULES_MISMATCH
+        return STATE_OK
+    if ph == PH_MAIN:
+        return STATE_OK
+    if s.actor != s.turn:                  # a one-off or a scuttle of the turn's player
+        return RULES_MISMATCH
+    if ph == PH_COUNTER:
+        return STATE_OK if is_oneoff_card(s.stack[0], r) else RULES_MISMATCH
+    if ph == PH_BLOCK:
+        return STATE_OK if (r.ten_blocks_scuttle and s.stack[0] < FIRST_JACK
+                            and s.to_move == s.actor ^ 1) else RULES_MISMATCH
+    if ph == PH_THREE:
+        return STATE_OK if rk == 2 and s.to_move == s.actor else RULES_MISMATCH
+    if ph == PH_FOUR:
+        return STATE_OK if (rk == 3 and r.four == FOUR_CHOICE
+                            and s.to_move == s.actor ^ 1) else RULES_MISMATCH
+    if ph == PH_FIVE:
+        return STATE_OK if (rk == 4 and r.five == FIVE_DISCARD1_DRAW3
+                            and s.to_move == s.actor) else RULES_MISMATCH
+    if ph == PH_SEVEN:
+        return STATE_OK if rk == 6 else RULES_MISMATCH
+    if ph == PH_TEN:
+        return STATE_OK if (rk == 9 and r.ten_discards
+                            and s.to_move == s.actor ^ 1) else RULES_MISMATCH
+    return STATE_OK
+
+cdef inline int check_ending(const State* s, const CRules* r) noexcept nogil:
+    # A game over says how, consistently; one not over has not been won already.
+    if (s.phase == PH_OVER) != (s.end_reason != END_NONE) \
+            or (s.winner >= 0) != (s.end_reason == END_GOAL):
+        return BAD_ENDING
+    if s.end_reason == END_GOAL and score(s, s.winner) < goal(s, r, s.winner):
+        return BAD_ENDING
+    if (s.end_reason == END_SUDDEN_DEATH and not r.sudden_death) \
+            or (s.end_reason == END_PASSES and s.passes != 3):
+        return BAD_ENDING
+    if s.phase != PH_OVER and (score(s, 0) >= goal(s, r, 0) or score(s, 1) >= goal(s, r, 1)):
+        return BAD_ENDING                  # (check_win ends the game after every move)
+    return STATE_OK
+
 cdef int check_state(const State* s, const CRules* r) noexcept nogil:
+    cdef uint32_t buf[MAX_MOVES]
     cdef int ncards = deck_size(r.joker)
     cdef int err = check_fields(s, ncards)
     if err == STATE_OK:
@@ -751,12 +832,12 @@ cdef int check_state(const State* s, const CRules* r) noexcept nogil:
         err = check_knowledge(s)
     if err == STATE_OK:
         err = check_phase(s, r)
-    if err == STATE_OK and ((s.phase == PH_OVER) != (s.end_reason != END_NONE)
-                            or (s.winner >= 0 and s.end_reason != END_GOAL)):
-        err = BAD_ENDING
-    if err == STATE_OK and s.phase != PH_OVER and (score(s, 0) >= goal(s, r, 0)
-                                                   or score(s, 1) >= goal(s, r, 1)):
-        err = BAD_ENDING                   # (check_win ends the game after every move)
+    if err == STATE_OK:
+        err = check_rules_fit(s, r)
+    if err == STATE_OK:
+        err = check_ending(s, r)
+    if err == STATE_OK and s.phase != PH_OVER and gen_moves(s, r, buf) == 0:
+        err = NO_LEGAL_MOVE                # (every phase has a move when it is sound)
     return err
 
 

@@ -50,6 +50,7 @@ def exercise(g, rng):
         if g.is_over:
             break
         g.play(rng.choice(list(g.legal_moves)))
+        pickle.loads(pickle.dumps(g))    # a sound game plays on into sound positions only
 
 
 def test_every_reachable_state_round_trips():
@@ -289,3 +290,109 @@ def test_the_exceptions_found_include_the_public_ones():
 
 def test_interrupted_without_a_total_has_a_message():
     assert str(cuttle.Interrupted(None, 3, None, "rollout")) == "interrupted after 3 rollouts"
+
+
+# -- states each field of which is in range, but that no game can reach ----------------
+
+def tampered(g, **fields):
+    """g's pickle with State fields set ({name: value}, or {name: (index, value)} for
+    an array's element), loaded the way pickle.loads loads it."""
+    from cuttle._core import _state_layout
+    layout = _state_layout()
+    fn, args = parts(g)
+    b = bytearray(args[STATE][0])
+    for name, value in fields.items():
+        at, fmt = layout[name]
+        i, v = value if isinstance(value, tuple) else (0, value)
+        struct.pack_into(fmt, b, at + i * struct.calcsize(fmt), v)
+    return load(fn, args, st=bytes(b))
+
+
+def field(g, name, i=0):
+    from cuttle._core import _state_layout
+    at, fmt = _state_layout()[name]
+    return struct.unpack_from(fmt, parts(g)[1][STATE][0], at + i * struct.calcsize(fmt))[0]
+
+
+def pending(hands, card, phase, actor, to_move, rules="classic", target=None):
+    """A position whose `card` (taken from the actor's hand) is on the stack in
+    `phase`; `target`: a glasses-8 of the other player's, the one-off's target."""
+    from cuttle._core import PHASE_NAMES
+    glasses = ([], [target]) if actor == 0 else ([target], [])
+    g = cuttle.Game.from_position(rules, hands=hands, seed=3,
+                                  permanents=glasses if target else ([], []))
+    c = cuttle.Card(card).index
+    return g, dict(hand=(actor, field(g, "hand", actor) & ~(1 << c)),
+                   known_hand=(1 - actor, field(g, "known_hand", 1 - actor) & ~(1 << c)),
+                   phase=PHASE_NAMES.index(phase), stack_len=1, stack=c, actor=actor,
+                   to_move=to_move, target=cuttle.Card(target).index if target else -1)
+
+
+def test_garbage_above_a_jack_stack_is_refused():
+    # (it was OR-ed into the next Jack pushed: JD vanished and JS was in two places)
+    g = cuttle.Game.from_position(hands=(["5C"], ["JD", "4H"]), points=(["TH[JC]"], []),
+                                  deck=["JS"], to_move=1, seed=3)
+    th = cuttle.Card("TH").index
+    with pytest.raises(ValueError, match="Jack stack is malformed"):
+        tampered(g, jack_stacks=(th, field(g, "jack_stacks", th) | 3 << 5))
+
+
+@pytest.mark.parametrize("hands, card, phase, actor, to_move, rules", [
+    ((["KC", "5H"], ["4D"]), "KC", "counter", 0, 1, "classic"),     # a King: no one-off
+    ((["8C", "5H"], ["4D"]), "8C", "counter", 0, 1, "glasses"),     # 8s break no glasses
+    ((["TC", "5H"], ["4D"]), "TC", "counter", 0, 1, "classic"),     # 10s discard nothing
+    ((["5H"], ["4C", "4D"]), "4C", "counter", 1, 0, "classic"),     # not the turn's player
+    ((["4C", "5H"], ["4D", "9S"]), "4C", "four", 0, 0, "classic"),  # the caster discards
+    ((["4C", "5H"], ["4D", "9S"]), "4C", "four", 0, 1,
+     "classic: four=random"),                                       # a random 4 asks nobody
+    ((["5C", "5H"], ["4D"]), "5C", "three", 0, 0, "classic"),      # a 5 in the 3's phase
+    ((["5C", "5H"], ["4D"]), "5C", "five", 0, 0, "classic"),       # the 5 draws two
+    ((["TC", "5H"], ["4D"]), "TC", "ten", 0, 1, "classic"),        # no 10 one-offs
+])
+def test_a_pending_choice_the_rules_cannot_have_is_refused(hands, card, phase, actor,
+                                                          to_move, rules):
+    target = "8D" if rules == "glasses" else None
+    g, fields = pending(hands, card, phase, actor, to_move,
+                        "classic" if target else rules, target)
+    with pytest.raises(ValueError, match="corrupt pickled game: a phase, a card on the "
+                                         "stack|corrupt pickled game: the phase"):
+        tampered(g, **fields)
+
+
+def test_the_same_choices_load_where_the_rules_have_them():
+    # (the refusals above are about the rules, not about tampering as such)
+    g, fields = pending((["4C", "5H"], ["4D", "9S"]), "4C", "four", 0, 1)
+    back = tampered(g, **fields)
+    assert back.phase == "four" and back.to_move == 1 and back.legal_moves
+    g, fields = pending((["TC", "5H"], ["4D"]), "TC", "counter", 0, 1,
+                        "classic: ten_discards=true")
+    assert tampered(g, **fields).phase == "counter"
+    g, fields = pending((["8C", "5H"], ["4D"]), "8C", "counter", 0, 1,
+                        "classic: eight_breaks_glasses=true", target="8D")
+    assert tampered(g, **fields).phase == "counter"
+
+
+def test_a_pending_choice_with_nothing_to_choose_is_refused():
+    # a 3 with an empty scrap: no legal move in a game not over (bots then failed)
+    g, fields = pending((["3C", "5H"], ["4D"]), "3C", "three", 0, 0)
+    with pytest.raises(ValueError, match="no legal move"):
+        tampered(g, **fields)
+
+
+@pytest.mark.parametrize("fields, rules", [
+    (dict(last_turn=0), "classic"),                          # no sudden death here
+    (dict(frozen=(0, 0)), "classic"),                        # filled in below
+    (dict(passes=3), "classic"),                             # the third pass ends it
+    (dict(turn_number=2**31 - 1), "classic"),                # would overflow
+    (dict(phase=9, end_reason=1, winner=1), "classic"),      # a win with no points
+    (dict(phase=9, end_reason=1, winner=-1), "classic"),     # a "goal" without a winner
+    (dict(phase=9, end_reason=3, winner=-1), "classic"),     # sudden death, not a rule
+    (dict(phase=9, end_reason=2, winner=-1), "classic"),     # passes, without three
+    (dict(phase=6), "classic"),                              # no hand limit
+])
+def test_fields_the_rules_or_the_game_contradict_are_refused(fields, rules):
+    g = cuttle.Game(rules, seed=1)
+    if "frozen" in fields:
+        fields = dict(frozen=(0, field(g, "hand", 0) & -field(g, "hand", 0)))
+    with pytest.raises(ValueError, match="corrupt pickled game"):
+        tampered(g, **fields)
