@@ -18,7 +18,7 @@ the core, the first half second, before any of this code runs) is held by the co
 entry point until the import is over (`_cuttle_entry`, outside the package); only `python
 -m cuttle`, which imports the package itself, still shows Python's traceback then.  Once
 the play is over (or stopped by Ctrl-C, what finished kept), a Ctrl-C waits until every
-output is written (`cuttle.cli.interrupts`).
+output is written (`cuttle.interrupts`).
 """
 
 from __future__ import annotations

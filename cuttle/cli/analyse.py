@@ -13,7 +13,7 @@ from ..analysis import PLAYOUT_POLICIES, analyse
 from ..errors import Interrupted
 from ..record import result_of
 from . import options
-from .interrupts import ctrl_c_deferred
+from ..interrupts import ctrl_c_deferred
 from .options import UsageError
 
 if TYPE_CHECKING:

@@ -25,7 +25,7 @@ from ..review.engines import DEFAULT_ENGINE
 from ..seeding import derive
 from ..text import printable
 from . import options
-from .interrupts import ctrl_c_deferred
+from ..interrupts import ctrl_c_deferred
 from .options import CommandError, UsageError
 from .terminal import (card_moves, history_lines, not_a_move, print_moves, read_line,
                        seat_names, thinking)

@@ -12,7 +12,7 @@ from ..report import record_page, save_page
 from ..review.engines import DEFAULT_ENGINE
 from ..text import printable
 from . import options
-from .interrupts import ctrl_c_deferred
+from ..interrupts import ctrl_c_deferred
 from .options import CommandError, UsageError
 from .review import add_review_options, check_result, ends, load, run_review
 from .terminal import read_line, seat_names

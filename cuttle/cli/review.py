@@ -20,7 +20,7 @@ from ..review import ENGINE_NAMES, Thresholds, parse_engine, review
 from ..review.engines import DEFAULT_ENGINE
 from ..text import printable
 from . import options
-from .interrupts import ctrl_c_deferred
+from ..interrupts import ctrl_c_deferred
 from .options import CommandError, UsageError
 
 if TYPE_CHECKING:

@@ -20,7 +20,7 @@ from ..render.plot import check_plot_path
 from ..text import printable
 from ..variants.chunks import RunInterrupted
 from . import options
-from .interrupts import ctrl_c_deferred
+from ..interrupts import ctrl_c_deferred
 from .options import CommandError, UsageError
 
 if TYPE_CHECKING:

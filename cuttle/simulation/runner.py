@@ -22,6 +22,7 @@ from .._play import BatchInterrupted, cut_rows, new_rows, play_units
 from ..errors import IllegalMoveError, Interrupted
 from ..files import CsvFile
 from ..game import Game
+from ..interrupts import ctrl_c_deferred
 from ..policies import is_search
 from ..progress import Progress
 from ..seeding import derive
@@ -316,18 +317,20 @@ def collect(parts: Iterator[tuple[int, SimulationResult | ComparisonResult]], pl
     bar = Progress(total, progress, desc, plan.unit)
     try:
         for count, part in parts:
-            if sink is not None:
-                sink.write(part)
-            merged = _merge(merged, part, plan)
+            with ctrl_c_deferred():     # a chunk's rows and its counts: both or neither
+                if sink is not None:
+                    sink.write(part)
+                merged = _merge(merged, part, plan)
             bar.update(count)
     except KeyboardInterrupt as e:
         _stop(parts, cancel)
         if isinstance(e, ChunkInterrupted) and e.part is not None:
             # The units of the interrupted chunk that had finished (the next ones in
             # index order: chunks run one at a time where they are kept).
-            if sink is not None:
-                sink.write(e.part)
-            merged = _merge(merged, e.part, plan)
+            with ctrl_c_deferred():
+                if sink is not None:
+                    sink.write(e.part)
+                merged = _merge(merged, e.part, plan)
             bar.update(e.count)
         bar.close()
         if sink is not None:

@@ -1,7 +1,7 @@
 """Ctrl-C and the files of the command line: every file of a partial run says it is one
 (the JSON, the CSV's last row, the plot's line under its title, the page), in
 `simulate`, `compare`, `atlas` and `balance`; a second Ctrl-C while the files are
-written waits until they all are (`cuttle.cli.interrupts`).  The runs are interrupted
+written waits until they all are (`cuttle.interrupts`).  The runs are interrupted
 in-process (the command's play raises the Interrupted of a run that finished part of
 its work), so that what finished is known exactly, and the second Ctrl-C is a real
 SIGINT raised in the middle of the writing; tests/cli/test_cli.py presses Ctrl-C on real
@@ -22,8 +22,8 @@ import cuttle.cli.simulate as cli_simulate
 from cuttle.balancing import balance
 from cuttle.balancing.search import BalanceInterrupted
 from cuttle.cli import main
-from cuttle.cli.interrupts import ctrl_c_deferred
 from cuttle.formatting import quantity
+from cuttle.interrupts import ctrl_c_deferred
 from cuttle.render import csv as csv_renderer
 from cuttle.render.csv import (ATLAS_COLUMNS, BALANCE_COLUMNS, COMPARISON_COLUMNS,
                                SUMMARY_COLUMNS)

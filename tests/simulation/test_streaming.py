@@ -216,6 +216,35 @@ def test_games_csv_streams_the_rows(tmp_path):
     assert lines[0].startswith("game,match,winner") and len(lines) > 20
 
 
+def test_ctrl_c_while_a_chunks_rows_are_written_keeps_file_and_counts_alike(tmp_path,
+                                                                          monkeypatch):
+    # A real SIGINT in the middle of a compare chunk's rows, after the first rule set's
+    # (the 5th batch of rows: chunk 3, rule set 1): the file used to keep those rows,
+    # and the result did not count the chunk.
+    import os
+    import signal
+
+    from cuttle.files import CsvFile
+
+    rows = CsvFile.rows
+    calls = []
+
+    def rows_then_ctrl_c(self, batch):
+        rows(self, batch)
+        calls.append(1)
+        if len(calls) == 5:
+            os.kill(os.getpid(), signal.SIGINT)     # pressed while the rows go out
+
+    monkeypatch.setattr(CsvFile, "rows", rows_then_ctrl_c)
+    path = tmp_path / "g.csv"
+    with pytest.raises(Interrupted) as info:
+        cuttle.compare(["classic", "quick"], 10**6, seed=3, progress=False, chunk_size=100,
+                       threads=1, games_csv=str(path))
+    counted = info.value.result.n_games
+    sets = [line.split(",")[0] for line in path.read_text().splitlines()[1:]]
+    assert counted == 300 and sets.count("1") == sets.count("2") == counted
+
+
 def test_a_billion_games_reserve_nothing_up_front():
     def stop(done, total):
         raise KeyboardInterrupt

@@ -1,11 +1,12 @@
-"""Ctrl-C while a command writes its outputs: it waits until they are written.
+"""Ctrl-C held while something that must be whole is written.
 
-A command's play stops at Ctrl-C and keeps what it finished (`cuttle.Interrupted`);
-then the outputs are written, which takes well under a second.  A second Ctrl-C in that
-moment (pressed again because the first seemed slow) would stop the writing and skip
-the files still to write, losing the finished part after all; so every command writes
-its outputs inside `ctrl_c_deferred()`, which holds such a Ctrl-C until they are
-written.
+A run stops at Ctrl-C and keeps what it finished (`cuttle.Interrupted`).  Two moments
+must not be cut in half: a finished chunk's per-game rows going to a games CSV together
+with its counts going into the result (cuttle.simulation.runner.collect: a Ctrl-C
+between them left rows in the file that the result did not count), and a command's
+outputs being written after the run (a second Ctrl-C, pressed because the first seemed
+slow, would skip the files still to write).  Both happen inside `ctrl_c_deferred()`,
+which holds such a Ctrl-C until the block is done; either takes well under a second.
 """
 
 from __future__ import annotations
@@ -24,8 +25,8 @@ __all__ = ["ctrl_c_deferred"]
 @contextlib.contextmanager
 def ctrl_c_deferred() -> Iterator[None]:
     """A block that Ctrl-C does not interrupt: a Ctrl-C pressed inside it raises its
-    KeyboardInterrupt once the block is done (`cuttle.cli.main` then exits with status
-    130); an exception of the block goes on as it is.  Only in the main thread while
+    KeyboardInterrupt once the block is done (a command then exits with status 130);
+    an exception of the block goes on as it is.  Only in the main thread while
     Python's SIGINT handler is its default (a program that set its own keeps it), so
     this is a plain block elsewhere."""
     pressed = []
