@@ -68,7 +68,9 @@ class Engine:
 
     def call_size(self) -> int:
         """Samples (over all moves) of one native call, small enough that a cancel is
-        seen within a few tenths of a second (Ctrl-C stops the call itself)."""
+        seen within a few tenths of a second (Ctrl-C stops the call itself); a call
+        holds at least two searches, so above 32,768 iterations it takes about the time
+        of two searches (a second per 200,000 iterations or so on one thread)."""
         if self.kind == "search":
             return max(2, CALL_ITERATIONS // (self.code >> POLICY_SHIFT))
         return CALL_PLAYOUTS
@@ -179,7 +181,10 @@ def evaluate(game: Game, played: int, engine: Engine, seed: int, threads: int,
                 return
             lo = int(min(mv.n[i] for i in need))
             group = [i for i in need if mv.n[i] == lo]
-            count = min(target - lo, max(1, step // len(group)))
+            per = step // len(group)
+            if per == 0:                   # more moves than a call's samples (a large
+                group, per = group[:step], 1   # search): some of them per call
+            count = min(target - lo, per)
             if check is not None:
                 check()
             batch = [codes[i] for i in group]

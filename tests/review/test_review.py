@@ -234,6 +234,26 @@ def test_a_seed_gives_the_same_review_whatever_the_threads():
     assert s.as_dict()["decisions"] == t.as_dict()["decisions"]
 
 
+def test_a_large_search_splits_its_moves_over_calls_with_the_same_review(monkeypatch):
+    # One call held a search for every move still refined, however large the search
+    # (ismcts:300000: 44 s before a cancel was seen); now a call holds at most
+    # call_size() searches, and the samples, drawn per (sample, move), are the same.
+    from cuttle.review import engines
+    g = bot_game(("greedy", "expert"), 8, plies=10)
+    whole = review(g, "ismcts:40", seed=5, threads=1)
+    real, sizes = engines._forced_searches, []
+
+    def counted(game, batch, lo, count, *rest):
+        sizes.append(len(batch) * count)
+        return real(game, batch, lo, count, *rest)
+
+    monkeypatch.setattr(engines, "_forced_searches", counted)
+    monkeypatch.setattr(engines, "CALL_ITERATIONS", 40)     # 2 searches a call
+    split = review(g, "ismcts:40", seed=5, threads=1)
+    assert max(sizes) == 2 and len(sizes) > len(g.moves)
+    assert split.as_dict()["decisions"] == whole.as_dict()["decisions"]
+
+
 def test_the_budget_adapts():
     """Every move gets the base; only the close contenders and the move played get
     more, never beyond the cap."""
