@@ -509,4 +509,9 @@ def _text_in_list(value_text):
 
 
 def _rebuild(preset, changed):
+    """Rules from a pickle (`Rules.__reduce__`): ValueError for a `changed` that is not
+    a dict of flag names (Rules(**changed) would raise TypeError)."""
+    if not (isinstance(changed, dict) and all(isinstance(k, str) for k in changed)):
+        raise ValueError(f"corrupt pickled rules: the changed flags must be a dict of "
+                         f"flag names to values, not {changed!r}")
     return Rules(preset, **changed)
