@@ -361,11 +361,22 @@ class Rules:
     @staticmethod
     def parse_assignments(items: str | Iterable[str] | None) -> dict[str, FlagValue]:
         """{flag: value} from ``FLAG=VALUE`` strings (values as `Flag.parse` reads them);
-        a flag given twice is refused (which one was meant?)."""
+        a flag given twice is refused (which one was meant?); ValueError for anything
+        else."""
         if isinstance(items, str):
             items = [items]
+        elif items is None:
+            items = ()
+        # (bytes iterate as ints, and a number not at all: refused here, not as TypeError)
+        try:
+            if isinstance(items, (bytes, bytearray)):
+                raise TypeError
+            items = iter(items)
+        except TypeError:
+            raise ValueError(f"flag changes must be FLAG=VALUE text or a list of such "
+                             f"strings, not {items!r}") from None
         flags = {}
-        for item in items or ():
+        for item in items:
             name, eq, value = item.partition("=") if isinstance(item, str) else ("", "", "")
             if not (eq and name.strip()):
                 raise ValueError(f"expected FLAG=VALUE (e.g. four=random), not {item!r}")
