@@ -527,8 +527,16 @@ class Game(CoreGame):
 
 def _unpickle(cls, rules, seed, state, max_moves=None):
     """A pickled Game, validated whole: ValueError for one that contradicts itself."""
+    # pickle.loads calls this with whatever a pickle holds: anything but what
+    # __reduce__ writes is refused here, before the native code sees it
+    if not (isinstance(cls, type) and issubclass(cls, Game)):
+        raise ValueError(f"corrupt pickled game: its class is {cls!r}, not a cuttle.Game")
     if not isinstance(rules, Rules):
         raise ValueError(f"corrupt pickled game: its rules are {rules!r}")
+    if not (isinstance(state, tuple) and len(state) == 3
+            and all(isinstance(b, bytes) for b in state)):
+        raise ValueError(f"corrupt pickled game: its state must be a tuple of 3 bytes "
+                         f"(state, history, moves), not {_describe_state(state)}")
     g = cls.__new__(cls)
     g._attach(rules, check_seed(seed, "a pickled game's seed"), max_moves)
     g._core_set_state(*state)
@@ -537,6 +545,14 @@ def _unpickle(cls, rules, seed, state, max_moves=None):
         raise ValueError(f"corrupt pickled game: {g.ply} moves played, yet its move cap "
                          f"is {cap} and it is {'over' if g.is_over else 'not over'}")
     return g
+
+
+def _describe_state(state):
+    # (the type of each item, not the bytes: a state is long and means nothing printed)
+    if isinstance(state, (tuple, list)):
+        return f"a {type(state).__name__} of {', '.join(type(b).__name__ for b in state)}" \
+            if state else f"an empty {type(state).__name__}"
+    return "None" if state is None else type(state).__name__
 
 
 def _check_cap(max_moves):

@@ -70,7 +70,8 @@ class Move:
                 raise InvalidMoveError("empty move text")
         # (ASCII only: the Kelvin sign 'K' lowers to 'k')
         verb = verb.lower() if isinstance(verb, str) and verb.isascii() else verb
-        if verb not in _VERB_ID:
+        # (a verb that is not text may be unhashable: Move(["7H"], "8H"))
+        if not isinstance(verb, str) or verb not in _VERB_ID:
             raise InvalidMoveError(f"unknown move verb {verb!r}; verbs: {', '.join(VERBS)}")
         lo, hi = _ARITY[verb]
         if not lo <= len(cards) <= hi:

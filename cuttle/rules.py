@@ -361,11 +361,22 @@ class Rules:
     @staticmethod
     def parse_assignments(items: str | Iterable[str] | None) -> dict[str, FlagValue]:
         """{flag: value} from ``FLAG=VALUE`` strings (values as `Flag.parse` reads them);
-        a flag given twice is refused (which one was meant?)."""
+        a flag given twice is refused (which one was meant?); ValueError for anything
+        else."""
         if isinstance(items, str):
             items = [items]
+        elif items is None:
+            items = ()
+        # (bytes iterate as ints, and a number not at all: refused here, not as TypeError)
+        try:
+            if isinstance(items, (bytes, bytearray)):
+                raise TypeError
+            items = iter(items)
+        except TypeError:
+            raise ValueError(f"flag changes must be FLAG=VALUE text or a list of such "
+                             f"strings, not {items!r}") from None
         flags = {}
-        for item in items or ():
+        for item in items:
             name, eq, value = item.partition("=") if isinstance(item, str) else ("", "", "")
             if not (eq and name.strip()):
                 raise ValueError(f"expected FLAG=VALUE (e.g. four=random), not {item!r}")
@@ -509,4 +520,9 @@ def _text_in_list(value_text):
 
 
 def _rebuild(preset, changed):
+    """Rules from a pickle (`Rules.__reduce__`): ValueError for a `changed` that is not
+    a dict of flag names (Rules(**changed) would raise TypeError)."""
+    if not (isinstance(changed, dict) and all(isinstance(k, str) for k in changed)):
+        raise ValueError(f"corrupt pickled rules: the changed flags must be a dict of "
+                         f"flag names to values, not {changed!r}")
     return Rules(preset, **changed)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._review import hindsight as _hindsight
 from ..errors import IllegalMoveError, Interrupted
-from ..game import Game
+from ..game import Game, check_game
 from ..moves import Move
 from ..record import play_recorded, read_record, start_game, validate_record
 from ..seeding import derive, seed_or_new
@@ -85,6 +85,8 @@ def judge(game: Game, played: Move | str | int, engine: str | Engine = "expert",
     of what they may know) by `engine` (as in `review`).  The same seed gives the same
     figures for every game the decider cannot tell apart from this one.  Ctrl-C or
     `cancel` raise `cuttle.Interrupted` (with no result)."""
+    # (a record or a file is no decision: review() reads those)
+    check_game(game)
     if game.is_over:
         raise ValueError("the game is over: there is no decision to judge")
     legal = list(game.legal_moves)

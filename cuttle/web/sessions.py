@@ -21,6 +21,7 @@ from ..policies import MAX_ISMCTS_ITERATIONS, is_search, policy_code
 from ..record import make_record
 from ..rules import Rules
 from ..seeding import check_seed, derive, seed_or_new
+from ..validation import check_player
 from .thinking import Control, Thinker
 
 if TYPE_CHECKING:
@@ -100,8 +101,12 @@ def parse_settings(d: Any) -> GameSettings:
     seat = d.get("seat", 0)
     if isinstance(seat, str) and seat.strip() in ("0", "1"):
         seat = int(seat)
-    if seat not in (0, 1) or isinstance(seat, bool):
-        raise WebError(400, f"seat must be 0 or 1, not {seat!r}")
+    try:
+        # the integer rule: 1.0 and True compare equal to 1 but are no seat (later
+        # code indexes with it)
+        seat = check_player(seat, "seat")
+    except ValueError as e:
+        raise WebError(400, str(e)) from None
     seed = d.get("seed")
     if isinstance(seed, str):
         seed = seed.strip() or None

@@ -211,6 +211,42 @@ def test_a_pickled_games_rules_are_rules(rules):
         fn(*args)
 
 
+@pytest.mark.parametrize("state", [
+    lambda st: tuple(bytearray(b) for b in st), lambda st: st[:2], lambda st: st + (b"",),
+    lambda st: None, lambda st: 5, lambda st: (1, 2, 3), lambda st: list(st)])
+def test_a_pickled_games_state_is_a_tuple_of_three_bytes(state):
+    # (they raised TypeError from the native code)
+    fn, args = parts(cuttle.Game(seed=1))
+    args[STATE] = state(args[STATE])
+    with pytest.raises(ValueError, match="corrupt pickled game: its state must be a tuple"):
+        fn(*args)
+
+
+@pytest.mark.parametrize("cls", [int, object, cuttle.Rules, None, "Game"])
+def test_a_pickled_games_class_is_a_game(cls):
+    # (AttributeError: _attach)
+    fn, args = parts(cuttle.Game(seed=1))
+    args[0] = cls
+    with pytest.raises(ValueError, match="corrupt pickled game: its class is"):
+        fn(*args)
+
+
+def test_a_pickled_game_of_a_subclass_loads_as_it():
+    class Mine(cuttle.Game):
+        pass
+    fn, args = parts(cuttle.Game(seed=1))
+    args[0] = Mine
+    assert type(fn(*args)) is Mine
+
+
+@pytest.mark.parametrize("changed", [[("four", "random")], {1: 2}, None, "four=random"])
+def test_pickled_rules_changes_are_a_dict_of_flag_names(changed):
+    fn, args = cuttle.Rules("classic", four="random").__reduce__()
+    assert fn(*args) == cuttle.Rules("classic", four="random")
+    with pytest.raises(ValueError, match="corrupt pickled rules: the changed flags must"):
+        fn(args[0], changed)
+
+
 @pytest.mark.parametrize("name, threads", [("greedy", None), ("ismcts", None),
                                            ("ismcts:40", 2)])
 def test_bots_pickle_as_their_arguments_and_decision_count(name, threads):

@@ -164,6 +164,10 @@ def test_move_text_constructor_matches_the_parts_constructor():
         Move("points 7H 8H")
     with pytest.raises(cuttle.InvalidMoveError, match="text like 'points 7H'"):
         Move(7)
+    # a verb that is not text, even an unhashable one (was TypeError)
+    for verb in (["7H"], {}, None, 5):
+        with pytest.raises(cuttle.InvalidMoveError, match="unknown move verb"):
+            Move(verb, "8H")
     # only ASCII verbs: the Kelvin sign lowers to 'k'
     with pytest.raises(cuttle.InvalidMoveError, match="unknown move verb"):
         Move("ta\u212ae 3C")

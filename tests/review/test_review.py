@@ -338,6 +338,9 @@ def test_bad_arguments():
     over = cuttle.Game.from_position(points=(["TH", "9H", "2H"], []), rest="deck", seed=1)
     with pytest.raises(ValueError, match="over"):
         judge(over, "draw")
+    for bad in ("g5.json", None, {}):       # (AttributeError: no is_over)
+        with pytest.raises(ValueError, match="game must be a cuttle.Game"):
+            judge(bad, "draw")
     assert parse_engine("ismcts").name == "ismcts:1000"
     assert parse_engine("rollouts").name == "rollouts:1000"
     assert parse_engine(" Expert ").name == "expert" and parse_engine("expert:9").base == 9

@@ -70,6 +70,21 @@ def test_a_flag_set_twice_is_refused_but_set_may_override_the_text():
     assert Rules.parse("classic: four=random", ["four=draw"]) == Rules(four="draw")
 
 
+@pytest.mark.parametrize("call", [lambda: Rules.parse("classic", 5),
+                                  lambda: Rules.parse_assignments(5),
+                                  lambda: Rules.parse_assignments(b"four=random")])
+def test_flag_changes_that_are_not_text_or_a_list_are_refused(call):
+    # (were TypeError: 'int' object is not iterable)
+    with pytest.raises(ValueError, match="flag changes must be FLAG=VALUE text or a list"):
+        call()
+
+
+def test_flag_changes_take_text_a_list_or_none():
+    assert Rules.parse_assignments("four=random") == {"four": "random"} == \
+        Rules.parse_assignments(iter(["four=random"]))
+    assert Rules.parse_assignments(None) == {} and Rules.parse("classic", None) == Rules()
+
+
 @pytest.mark.parametrize("make", [
     lambda r: cuttle.Game(r, seed=1).rules,
     lambda r: cuttle.Game.from_run(r, seed=1, index=2).rules,
