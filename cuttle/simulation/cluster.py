@@ -30,7 +30,7 @@ import threading
 import time
 import urllib.parse
 import uuid
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .._optional import missing
 from .runner import Chunks, collect, play_chunk
@@ -132,7 +132,10 @@ def start_local_cluster(n_workers: int) -> Client:
     A Ctrl-C during the start-up (a few seconds) is held until the workers are up, then
     they are stopped and KeyboardInterrupt is raised: cancelling dask half-way leaves
     half-started workers that print tracebacks (dask's assertion at exit, a worker
-    process that lost its parent).  A second Ctrl-C stops at once."""
+    process that lost its parent).  The worker processes ignore Ctrl-C (`dask_setup`),
+    which a terminal sends to the whole process group: the client stops them, quietly,
+    where each used to print its KeyboardInterrupt; and they log errors only, not the
+    warnings of the tasks a Ctrl-C cancels."""
     distributed = _distributed()
     from distributed.deploy.spec import SpecCluster
     before = set(SpecCluster._instances)
@@ -149,7 +152,9 @@ def start_local_cluster(n_workers: int) -> Client:
     old = signal.signal(signal.SIGINT, hold) if main else None
     try:
         cluster = distributed.LocalCluster(n_workers=n_workers, threads_per_worker=1,
-                                           processes=True, dashboard_address=":0")
+                                           processes=True, dashboard_address=":0",
+                                           silence_logs=logging.ERROR,
+                                           preload=[__name__])     # (dask_setup below)
         client = distributed.Client(cluster)
     except BaseException as e:
         if isinstance(e, KeyboardInterrupt):        # the second Ctrl-C
@@ -165,6 +170,14 @@ def start_local_cluster(n_workers: int) -> Client:
         cluster.close()
         raise KeyboardInterrupt
     return client
+
+
+def dask_setup(worker: Any) -> None:
+    """Run in each worker process of `start_local_cluster` as it starts (a dask
+    preload): ignore Ctrl-C, which the terminal sends to the whole process group; the
+    client that started the workers stops them."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _abandon(clusters):

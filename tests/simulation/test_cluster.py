@@ -303,3 +303,31 @@ def test_ctrl_c_while_the_local_cluster_starts_is_quiet():
     for sign in ("AssertionError", "Status.init", "KeyboardInterrupt", "EOFError", "SemLock",
                  "NameError", "Nanny failed"):
         assert sign not in p.stderr, p.stderr
+
+
+def test_ctrl_c_during_a_cluster_run_is_quiet():
+    """Ctrl-C to the whole process group (as a terminal sends it) once the first chunk
+    of a run is in: the worker processes each printed their KeyboardInterrupt, and dask
+    logged the tasks it cancelled (about 70 lines).  The workers now ignore it (the
+    client stops them) and log errors only: the one line of an interrupted run."""
+    import subprocess
+    import sys
+    script = (
+        "import os, signal, sys\n"
+        "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
+        "import cuttle.simulation.runner as runner\n"
+        "merge, sent = runner._merge, []\n"
+        "def interrupted(merged, part, plan):\n"
+        "    if not sent:\n"
+        "        sent.append(os.killpg(os.getpgid(0), signal.SIGINT))\n"
+        "    return merge(merged, part, plan)\n"
+        "runner._merge = interrupted\n"
+        "from cuttle.cli import main\n"
+        "sys.exit(main(['simulate', '-n', '100000000', '--no-progress', '--scheduler',"
+        " 'local:2']))\n")
+    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    p = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                       env=env, timeout=300, start_new_session=True)
+    assert p.returncode == 130, p.stderr
+    lines = [line for line in p.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("cuttle: interrupted after"), p.stderr
