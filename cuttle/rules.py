@@ -253,19 +253,25 @@ def _preset_name(name) -> str:
 
 
 def _split_top(text):
-    """Split at whitespace and at commas outside parentheses or brackets."""
+    """Split at whitespace and at commas outside parentheses or brackets; ValueError
+    for brackets that do not pair up (a tuple cut short would read as something else)."""
     out, cur, depth = [], [], 0
     for ch in text:
         if ch in "([":
             depth += 1
         elif ch in ")]":
             depth -= 1
+            if depth < 0:
+                raise ValueError(f"unbalanced brackets in {text.strip()!r}: a ')' "
+                                 f"closes nothing")
         if depth <= 0 and (ch.isspace() or ch == ","):
             if cur:
                 out.append("".join(cur))
                 cur = []
         else:
             cur.append(ch)
+    if depth:
+        raise ValueError(f"unbalanced brackets in {text.strip()!r}: a '(' is never closed")
     if cur:
         out.append("".join(cur))
     return out

@@ -79,6 +79,17 @@ def test_flag_changes_that_are_not_text_or_a_list_are_refused(call):
         call()
 
 
+@pytest.mark.parametrize("text", ["classic: king_goals=(21,14,10,7,5",
+                                  "classic: king_goals=21,14,10,7,5)",
+                                  "classic: deal=[5,6"])
+def test_brackets_that_do_not_pair_up_are_refused(text):
+    # (a tuple cut short read as the default: "classic")
+    with pytest.raises(ValueError, match="unbalanced brackets"):
+        Rules.parse(text)
+    with pytest.raises(ValueError, match="unbalanced brackets"):
+        Rules().variants("king_goals=(21,14,10,7,5),(15,14,10,7,5")
+
+
 def test_flag_changes_take_text_a_list_or_none():
     assert Rules.parse_assignments("four=random") == {"four": "random"} == \
         Rules.parse_assignments(iter(["four=random"]))
