@@ -274,29 +274,47 @@ def test_addresses_that_parse():
     assert parse_address(" tcp://[::1]:9000 ") == ("::1", 9000)
 
 
+def ctrl_c_run(owner, name, argv):
+    """`cuttle ARGV` in a session of its own, whose `name` of `owner` (a module, or a
+    module's class: "module:Class") presses Ctrl-C on the whole process group (as a
+    terminal sends it) the first time it is called, so that it lands there every time;
+    the finished process."""
+    import subprocess
+    import sys
+    script = (
+        "import asyncio, importlib, os, signal, sys\n"
+        "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
+        f"module, _, cls = {owner!r}.partition(':')\n"
+        "owner = importlib.import_module(module)\n"
+        "owner = getattr(owner, cls) if cls else owner\n"
+        f"real, sent = getattr(owner, {name!r}), []\n"
+        "def press():\n"
+        "    if not sent:\n"
+        "        sent.append(os.killpg(os.getpgid(0), signal.SIGINT))\n"
+        "if asyncio.iscoroutinefunction(real):\n"
+        "    async def hooked(*a, **k):\n"
+        "        press()\n"
+        "        return await real(*a, **k)\n"
+        "else:\n"
+        "    def hooked(*a, **k):\n"
+        "        press()\n"
+        "        return real(*a, **k)\n"
+        f"setattr(owner, {name!r}, hooked)\n"
+        "from cuttle.cli import main\n"
+        f"sys.exit(main({list(argv)!r}))\n")
+    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          env=env, timeout=300, start_new_session=True)
+
+
 def test_ctrl_c_while_the_local_cluster_starts_is_quiet():
     """Ctrl-C (to the whole process group, as a terminal sends it) as the first worker
     starts, sent by a hook in the worker's start-up so that it lands there every time:
     it used to print dask's AssertionError traceback at exit, and cancelling the
     start-up half-way left worker processes that died with tracebacks (EOFError,
     SemLock).  The start-up now finishes, then the cluster is closed as after a run."""
-    import subprocess
-    import sys
-    script = (
-        "import os, signal, sys\n"
-        "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
-        "import distributed.nanny as nanny\n"
-        "start, sent = nanny.Nanny.start_unsafe, []\n"
-        "async def interrupted(self):\n"
-        "    if not sent:\n"
-        "        sent.append(os.killpg(os.getpgid(0), signal.SIGINT))\n"
-        "    return await start(self)\n"
-        "nanny.Nanny.start_unsafe = interrupted\n"
-        "from cuttle.cli import main\n"
-        "sys.exit(main(['simulate', '-n', '100', '--no-progress', '--scheduler', 'local:2']))\n")
-    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    p = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                       env=env, timeout=300, start_new_session=True)
+    p = ctrl_c_run("distributed.nanny:Nanny", "start_unsafe",
+                   ["simulate", "-n", "100", "--no-progress", "--scheduler", "local:2"])
     assert p.returncode == 130 and p.stderr.strip().endswith("cuttle: interrupted"), p.stderr
     # (dask's own close, the same as after any run, may rarely log a worker's heartbeat
     # racing the scheduler's shutdown: not looked for here)
@@ -310,24 +328,8 @@ def test_ctrl_c_during_a_cluster_run_is_quiet():
     of a run is in: the worker processes each printed their KeyboardInterrupt, and dask
     logged the tasks it cancelled (about 70 lines).  The workers now ignore it (the
     client stops them) and log errors only: the one line of an interrupted run."""
-    import subprocess
-    import sys
-    script = (
-        "import os, signal, sys\n"
-        "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
-        "import cuttle.simulation.runner as runner\n"
-        "merge, sent = runner._merge, []\n"
-        "def interrupted(merged, part, plan):\n"
-        "    if not sent:\n"
-        "        sent.append(os.killpg(os.getpgid(0), signal.SIGINT))\n"
-        "    return merge(merged, part, plan)\n"
-        "runner._merge = interrupted\n"
-        "from cuttle.cli import main\n"
-        "sys.exit(main(['simulate', '-n', '100000000', '--no-progress', '--scheduler',"
-        " 'local:2']))\n")
-    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    p = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                       env=env, timeout=300, start_new_session=True)
+    p = ctrl_c_run("cuttle.simulation.runner", "_merge",
+                   ["simulate", "-n", "100000000", "--no-progress", "--scheduler", "local:2"])
     assert p.returncode == 130, p.stderr
     lines = [line for line in p.stderr.splitlines() if line.strip()]
     assert len(lines) == 1 and lines[0].startswith("cuttle: interrupted after"), p.stderr
