@@ -161,6 +161,7 @@ def test_constraints_remove_what_breaks_them():
     (dict(k=0), "k must be at least 1"),
     (dict(flags="jokers"), "unknown rule flag 'jokers'"),
     (dict(max_draws=2), "max_draws must be a number between 0 and 1"),
+    (dict(max_draws=-0.01), "max_draws must be a number between 0 and 1 \\(0 included"),
     (dict(moves=(40, 20)), "moves must be \\(low, high\\)"),
     (dict(budget={"chunk": 5}), "unknown budget settings chunk"),
     (dict(budget={"per_size": 0}), "per_size must be at least 1"),
