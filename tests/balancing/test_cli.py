@@ -139,6 +139,10 @@ def test_no_draws_at_all_is_a_constraint(capsys):
     code, out, err = run(capsys, *ARGS, "--max-draws", "0", "--json")
     assert code == 0, err
     assert json.loads(out)["settings"]["max_draws"] == 0
+    # random self-play draws: what was raced broke it, and the report says so
+    code, out, err = run(capsys, *ARGS, "--max-draws", "0")
+    assert code == 0 and ("no rule set with changes meets the constraints (draws at most "
+                          "0.00%): every raced candidate broke them") in out
 
 
 def test_an_atlas_file_is_not_a_balance_file(capsys, tmp_path):
