@@ -135,7 +135,7 @@ def analyse(game: Game, rollouts: int = 10000, policy: str = "random",
     fewer games for n moves) while the best move is still found.
     policy: a policy that does not search, "random", "greedy", "expert" or
     "cuttle.cards-ai" (both players in the playouts; expert playouts are closer to real
-    play and about ten times slower than greedy ones; cuttle.cards-ai reads the sample's
+    play and about eight times slower than greedy ones; cuttle.cards-ai reads the sample's
     hidden cards, as a full-information reference, and is slower still).
     cancel: a threading.Event (or a callable returning True) checked between native
     calls (each about a quarter of a second).  Ctrl-C or cancel raise
@@ -187,22 +187,44 @@ def analyse(game: Game, rollouts: int = 10000, policy: str = "random",
         return Analysis(game, me, rows, policy, seed, time.perf_counter() - start,
                         bool(adaptive))
 
+    plan = _rounds(len(codes), rollouts, bool(adaptive))
     try:
-        if adaptive and len(codes) > 2:
-            rounds = math.ceil(math.log2(len(codes)))
-            alive = list(codes)
-            for k in range(1, rounds + 1):
-                run(alive, max(1, rollouts * k // rounds))
-                if k < rounds:
-                    alive.sort(key=lambda c: -(wins[c] + 0.5 * draws[c]) / done[c])
-                    alive = alive[:max(1, math.ceil(len(alive) / 2))]
-        else:
-            run(codes, rollouts)
+        alive = list(codes)
+        for k, (keep, target) in enumerate(plan):
+            if k:       # successive halving: the better moves go on
+                alive.sort(key=lambda c: -(wins[c] + 0.5 * draws[c]) / done[c])
+                alive = alive[:keep]
+            run(alive, target)
     except KeyboardInterrupt:
         partial = result()
-        raise Interrupted(partial, partial.total_rollouts, rollouts * len(codes),
+        # (not rollouts x moves: under adaptive the dropped moves stop early)
+        raise Interrupted(partial, partial.total_rollouts, _planned_rollouts(plan),
                           "rollout") from None
 
     return result()
 
 analyze = analyse
+
+
+def _rounds(n_moves: int, rollouts: int, adaptive: bool) -> list[tuple[int, int]]:
+    """The rounds of an analysis of `n_moves` moves: (moves playing, the rollouts each
+    has after the round).  One round of every move; with `adaptive` (and more than two
+    moves), ceil(log2 n) rounds of successive halving, each keeping the better half."""
+    if not adaptive or n_moves <= 2:
+        return [(n_moves, rollouts)]
+    rounds = math.ceil(math.log2(n_moves))
+    plan, alive = [], n_moves
+    for k in range(1, rounds + 1):
+        plan.append((alive, max(1, rollouts * k // rounds)))
+        alive = max(1, math.ceil(alive / 2))
+    return plan
+
+
+def _planned_rollouts(plan: list[tuple[int, int]]) -> int:
+    """The rollouts of an uninterrupted analysis of `plan` (`_rounds`): each round tops
+    its moves up to its target."""
+    total, before = 0, 0
+    for keep, target in plan:
+        total += keep * (target - before)
+        before = target
+    return total

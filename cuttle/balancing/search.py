@@ -475,7 +475,12 @@ def _budget(policy, budget, quick):
 
 def _constraints(max_draws, moves):
     if max_draws is not None:
-        max_draws = check_fraction(max_draws, "max_draws", " (0.02 = 2% of the games)")
+        # 0 is a constraint too: no draws (a rule set known to draw at all is out)
+        if not (isinstance(max_draws, (int, float)) and not isinstance(max_draws, bool)
+                and 0 <= max_draws < 1):
+            raise ValueError(f"max_draws must be a number between 0 and 1 (0 included: no "
+                             f"draws; 0.02 = 2% of the games), not {max_draws!r}")
+        max_draws = float(max_draws)
     if moves is not None:
         ok = (isinstance(moves, (tuple, list)) and len(moves) == 2 and
               all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in moves)
@@ -530,7 +535,7 @@ def balance(base: Rules | str | None = "classic", policy: str = "expert", *, k: 
     many changed flags (default 3).  flags / exclude: the flags the search may change
     (names, a list or comma-separated; default every flag of `cuttle.rules.FLAGS`);
     deals: the deals tried (pairs (first, second); default the `deal` flag's own).
-    max_draws: a largest draw rate (a fraction); moves: (low, high), the range of the
+    max_draws: a largest draw rate (a fraction; 0: no draws); moves: (low, high), the range of the
     mean game length in moves.  budget: a `Budget` or a dict of some of its settings
     (defaults: `CHEAP`, `SEARCH` for a search policy, `QUICK` with quick=True, which
     also limits the flags to `QUICK_FLAGS` unless `flags` is given).  check: a policy

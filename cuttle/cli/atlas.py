@@ -79,8 +79,9 @@ def add_command(sub: argparse._SubParsersAction) -> None:
                         f"for a search; repeatable: POLICY=N)")
     p.add_argument("--chunk-size", action="append", default=[], metavar="[POLICY=]N",
                    type=_setting("chunk-size", options.at_most(MAX_CHUNK)),
-                   help=f"games per chunk, the unit of stopping and of the results file "
-                        f"(default {CHEAP[2]:,}, {SEARCH[2]:,} for a search)")
+                   help=f"games per chunk, the unit of stopping and of the results file; "
+                        f"at most the cap (default {CHEAP[2]:,}, {SEARCH[2]:,} for a "
+                        f"search, or the cap if smaller)")
     p.add_argument("--quick", action="store_true",
                    help=f"a small atlas in under a minute: "
                         f"{','.join(QUICK['pairings'])}, target "
@@ -139,11 +140,16 @@ def _pairings(args):
             if v is None and not search:
                 v = q
             vals.append(v)
+        if settings[2].get(name, settings[2].get(None)) is None and vals[2] is not None \
+                and vals[1] is not None:
+            vals[2] = min(vals[2], vals[1])       # --quick's chunk, within a smaller cap
         target = None if vals[0] is None else vals[0] / 100
         try:
             out.append(Pairing(name, target, vals[1], vals[2]))
         except ValueError as e:
-            raise UsageError(f"--pairings: {e}") from None
+            # (the name is known: the error is its chunk against its cap)
+            raise UsageError(str(e).replace("chunk_size", "--chunk-size")
+                             .replace("max_games", "--max-games")) from None
     return out
 
 

@@ -31,6 +31,11 @@ def _points(text):
     return options.points(text) / 100
 
 
+def _draws(text):
+    """A draw rate in percent, 0 <= x < 100 (0: no draws), as a fraction."""
+    return options.points(text, zero=True) / 100
+
+
 def _moves(text):
     """A range of mean lengths in moves: LOW-HIGH (or LOW,HIGH)."""
     parts = str(text).replace(",", "-").split("-")
@@ -117,8 +122,8 @@ def add_command(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--deal", action="append", type=_deal, default=None, metavar="A,B",
                    dest="deals", help="a deal to try (repeatable; default: the deal "
                                       "flag's own values)")
-    p.add_argument("--max-draws", type=_points, default=None, metavar="PCT",
-                   help="only rule sets drawing at most PCT%% of the games")
+    p.add_argument("--max-draws", type=_draws, default=None, metavar="PCT",
+                   help="only rule sets drawing at most PCT%% of the games (0: none)")
     p.add_argument("--moves", type=_moves, default=None, metavar="LOW-HIGH",
                    help="only rule sets whose mean game length is LOW to HIGH moves")
     p.add_argument("--check", default=None, metavar="POLICY",

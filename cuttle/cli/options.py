@@ -102,15 +102,18 @@ def seed(text: str) -> int:
     return _checked(check_seed, value)
 
 
-def points(text: str) -> float:
+def points(text: str, zero: bool = False) -> float:
     """Percentage points, 0 < x < 100 (``0.25``, ``0.25pp``, ``0.25%``): the number of
-    points."""
+    points; `zero`: 0 is taken too."""
     try:
         v = float(str(text).strip().rstrip("%").removesuffix("pp"))
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected percentage points like 0.25, not "
                                          f"{text!r}") from None
-    if not 0 < v < 100:
+    if zero and not 0 <= v < 100:
+        raise argparse.ArgumentTypeError(f"must be between 0 and 100 percentage points (0 "
+                                         f"included), not {text!r}")
+    if not zero and not 0 < v < 100:
         raise argparse.ArgumentTypeError(f"must be between 0 and 100 percentage points, "
                                          f"not {text!r}")
     return v

@@ -94,12 +94,13 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                     help="rule sets as PRESET or PRESET:FLAG=VALUE,FLAG=VALUE (the first is "
                          "the baseline)")
     pc.add_argument("--rules", default=None, metavar="PRESET",
-                    help="base preset for --vary (default classic)")
+                    help="base preset for --vary (default classic; only with --vary)")
     pc.add_argument("--set", action="append", default=[], metavar="FLAG=VALUE",
                     help="change a rule flag in every rule set (repeatable)")
-    pc.add_argument("--vary", metavar="FLAG=V1,V2,...",
-                    help="one rule set per value of FLAG (on top of --rules and --set); "
-                         "parenthesise tuples: king_goals=(21,14,10,7,5),(15,14,10,7,5)")
+    pc.add_argument("--vary", action="append", default=[], metavar="FLAG=V1,V2,...",
+                    help="one rule set per value of FLAG (on top of --rules and --set; one "
+                         "flag); parenthesise tuples: "
+                         "king_goals=(21,14,10,7,5),(15,14,10,7,5)")
     _add_common(pc, "the rates of each rule set and their differences to the first, "
                     "with intervals")
     pc.set_defaults(func=run_compare)
@@ -261,11 +262,21 @@ def save_plot(args: argparse.Namespace, result: Any, stop: Interrupted | None = 
 
 
 def _rule_sets(args):
+    # (appended, not stored: a second --vary silently replaced the first)
+    if len(args.vary) > 1:
+        raise UsageError(f"--vary is given twice ({args.vary[1]!r} after {args.vary[0]!r}); "
+                         f"it varies one flag: give the other rule sets as arguments "
+                         f"(e.g. classic:joker=true) or fix a flag with --set")
+    if args.rules is not None and not args.vary:
+        # (--rules is --vary's base: the rule sets given as arguments ignored it)
+        raise UsageError("--rules is the base preset of --vary and has no effect without "
+                         "it: give each rule set as an argument (e.g. cuttle.cards "
+                         "cuttle.cards:four=random)")
     rule_sets = [options.rules_from_options(spec, args.set) for spec in args.specs]
     if args.vary:
         base = options.rules_from_options(args.rules, args.set)
         try:
-            rule_sets += base.variants(args.vary)
+            rule_sets += base.variants(args.vary[0])
         except ValueError as e:
             raise UsageError(f"--vary: {e}") from None
     if len(rule_sets) < 2:

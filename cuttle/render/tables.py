@@ -429,7 +429,14 @@ def balance_title(r: BalanceResult) -> list[str]:
                  f"{r.elapsed:,.0f} s")
     if not r.complete:
         done += " (unfinished: run the same command again to continue)"
-    return lines + [done]
+    lines.append(done)
+    # (else the tables were empty and said nothing of why)
+    if limits and not r.winners and r.complete:
+        why = ("every raced candidate broke them" if r.candidates else
+               "the model predicted none to meet them, so none was raced")
+        lines.append(f"no rule set with changes meets the constraints "
+                     f"({'; '.join(limits)}): {why}")
+    return lines
 
 
 def balance_winners_table(r: BalanceResult) -> Table:
@@ -492,7 +499,11 @@ def balance_candidates_table(r: BalanceResult) -> Table:
 def balance_race_note(r: BalanceResult) -> str:
     """How the race was decided."""
     b = r.config.budget
-    level = level_pct(r.candidates[0].race_level) if r.candidates else "n/a"
+    if not r.candidates:
+        # (no level to state: the Bonferroni count was of candidates never raced)
+        return ("race: no candidate was raced (the search space below says what became "
+                "of the rule sets)")
+    level = level_pct(r.candidates[0].race_level)
     return (f"race: every candidate on the same fresh deals, chunks of {b.chunk_size:,} "
             f"games; intervals at the simultaneous level {level} (Bonferroni over "
             f"{b.per_size * r.config.k} candidates, {b.chunks(b.race_games)} looks and "

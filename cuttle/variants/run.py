@@ -70,7 +70,8 @@ class Pairing:
     and the draws are each paired between rule sets); each variant plays until the
     half-width of its first-player win-rate shift is at most `target` (a fraction:
     0.0025 = 0.25 percentage points) or it has played `max_games` (rounded up to whole
-    chunks of `chunk_size` games)."""
+    chunks of `chunk_size` games).  A `chunk_size` larger than `max_games` is refused;
+    left out, it is the default chunk or `max_games`, whichever is smaller."""
 
     __slots__ = ("policy", "target", "max_games", "chunk_size")
 
@@ -84,10 +85,16 @@ class Pairing:
         d_target, d_cap, d_chunk = SEARCH if is_search(self.policy) else CHEAP
         self.target = check_fraction(d_target if target is None else target, "target",
                                      " (0.0025 = 0.25 percentage points)")
-        self.chunk_size = check_count(d_chunk if chunk_size is None else chunk_size,
-                                      "chunk_size", MAX_CHUNK)
         self.max_games = check_count(d_cap if max_games is None else max_games, "max_games",
                                      MAX_GAMES)
+        self.chunk_size = check_count(min(d_chunk, self.max_games) if chunk_size is None
+                                      else chunk_size, "chunk_size", MAX_CHUNK)
+        # Games are played in whole chunks: a larger chunk would play past the cap
+        # (--max-games 1000 --chunk-size 5000 played 5,000 games "at the cap of 1,000").
+        if self.chunk_size > self.max_games:
+            raise ValueError(f"chunk_size {self.chunk_size:,} is larger than max_games "
+                             f"{self.max_games:,} for {self.policy} (the games are played "
+                             f"in whole chunks); give a chunk size of at most the cap")
 
     @property
     def players(self) -> tuple[str, str]:
@@ -382,9 +389,10 @@ def atlas(pairings: str | Pairing | Iterable[str | Pairing] | None = None,
     first-player win-rate shift is known to within `target` (a half-width, as a
     fraction: 0.0025 = 0.25 percentage points; default 0.0025, and 0.015 for a search
     like ismcts:N) or it reaches `max_games` games (default 1,000,000; 20,000 for a
-    search).  `target`, `max_games` and `chunk_size` (games per chunk; default 20,000;
-    200 for a search) take one value for all pairings or a {policy: value} dict; a
-    pairing may also be given as a `Pairing`, which carries its own settings.
+    search).  `target`, `max_games` and `chunk_size` (games per chunk, at most
+    `max_games`; default 20,000, 200 for a search, or `max_games` if smaller) take one
+    value for all pairings or a {policy: value} dict; a pairing may also be given as a
+    `Pairing`, which carries its own settings.
 
     results: a path: every finished chunk is appended to this JSON-lines file (see
     `cuttle.variants.store`), and the chunks it already holds are not played again, so
@@ -403,7 +411,10 @@ def atlas(pairings: str | Pairing | Iterable[str | Pairing] | None = None,
         pairings = QUICK["pairings"] if pairings is None else pairings
         target = QUICK["target"] if target is None else target
         max_games = QUICK["max_games"] if max_games is None else max_games
-        chunk_size = QUICK["chunk_size"] if chunk_size is None else chunk_size
+        if chunk_size is None:
+            # (a smaller cap than the quick chunk's takes chunks of the cap)
+            chunk_size = QUICK["chunk_size"] if not isinstance(max_games, int) else \
+                min(QUICK["chunk_size"], max_games)
     config = _config(pairings, bases, seed, target, max_games, chunk_size, max_moves,
                      confidence, threads)
     config.interactions = check_int(interactions, "interactions", 0, 20)

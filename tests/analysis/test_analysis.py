@@ -134,6 +134,30 @@ def test_an_interrupted_analysis_keeps_what_finished(monkeypatch):
         {str(r.move): (r.wins, r.draws) for r in first.rows}
 
 
+def test_an_interrupted_adaptive_analysis_says_what_a_whole_run_plays(monkeypatch):
+    """It said "of rollouts x moves", which only the final contenders reach."""
+    import cuttle.analysis as analysis_module
+    real, calls = analysis_module._rollouts, []
+
+    def flaky(*args):
+        calls.append(args)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(*args)
+
+    monkeypatch.setattr(analysis_module, "CALL_ROLLOUTS", 64)
+    monkeypatch.setattr(analysis_module, "_rollouts", flaky)
+    g = cuttle.Game(seed=11)
+    n = len(g.legal_moves)
+    assert n > 2
+    with pytest.raises(cuttle.Interrupted) as info:
+        analyse(g, rollouts=1000, seed=5, threads=1, adaptive=True)
+    monkeypatch.setattr(analysis_module, "_rollouts", real)
+    whole = analyse(g, rollouts=1000, seed=5, threads=1, adaptive=True)
+    assert info.value.total == whole.total_rollouts < 1000 * n
+    assert f"of {whole.total_rollouts:,} rollouts" in str(info.value)
+
+
 @pytest.mark.parametrize("kind", ["event", "callable"])
 def test_a_cancelled_analysis_keeps_what_finished(monkeypatch, kind):
     # cancel (an Event, or a callable) is checked before each native call, as review's

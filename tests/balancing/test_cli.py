@@ -119,6 +119,7 @@ def test_ctrl_c_stops_and_keeps_the_finished_chunks(capsys, tmp_path):
     (["--moves", "40-20"], "LOW <= HIGH"),
     (["--moves", "many"], "range of moves"),
     (["--max-draws", "150"], "between 0 and 100"),
+    (["--max-draws", "-1"], "between 0 and 100 percentage points (0 included)"),
     (["--target", "0"], "between 0 and 100"),
     (["--report-only"], "give --results FILE"),
     (["--report-only", "--results", "missing.jsonl"], "no file"),
@@ -131,6 +132,17 @@ def test_errors(capsys, argv, message):
     code, out, err = run(capsys, "balance", *argv)
     assert code == 2 and message in err and "Traceback" not in err
     assert err.startswith("usage: cuttle balance")
+
+
+def test_no_draws_at_all_is_a_constraint(capsys):
+    """--max-draws 0 was refused as not "between 0 and 100"."""
+    code, out, err = run(capsys, *ARGS, "--max-draws", "0", "--json")
+    assert code == 0, err
+    assert json.loads(out)["settings"]["max_draws"] == 0
+    # random self-play draws: what was raced broke it, and the report says so
+    code, out, err = run(capsys, *ARGS, "--max-draws", "0")
+    assert code == 0 and ("no rule set with changes meets the constraints (draws at most "
+                          "0.00%): every raced candidate broke them") in out
 
 
 def test_an_atlas_file_is_not_a_balance_file(capsys, tmp_path):

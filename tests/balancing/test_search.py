@@ -157,10 +157,23 @@ def test_constraints_remove_what_breaks_them():
     assert all(c.estimate("mean_moves").value > 30 for c in res.winners.values())
 
 
+def test_constraints_no_rule_set_meets_are_said():
+    """The report's tables were empty, without a word of why, and the race's note gave
+    a Bonferroni level over candidates that never raced."""
+    res = cuttle.balance("classic", "random", k=1, flags=["deal"], deals=[(6, 6)],
+                         moves=(500, 600), budget=SMALL, progress=False)
+    assert not res.candidates and not res.winners
+    for text in (str(res), res.markdown()):
+        assert ("no rule set with changes meets the constraints (mean length 500.0 to "
+                "600.0 moves): the model predicted none to meet them") in text
+        assert "Bonferroni" not in text and "race: no candidate was raced" in text
+
+
 @pytest.mark.parametrize("kw,message", [
     (dict(k=0), "k must be at least 1"),
     (dict(flags="jokers"), "unknown rule flag 'jokers'"),
     (dict(max_draws=2), "max_draws must be a number between 0 and 1"),
+    (dict(max_draws=-0.01), "max_draws must be a number between 0 and 1 \\(0 included"),
     (dict(moves=(40, 20)), "moves must be \\(low, high\\)"),
     (dict(budget={"chunk": 5}), "unknown budget settings chunk"),
     (dict(budget={"per_size": 0}), "per_size must be at least 1"),

@@ -178,6 +178,11 @@ def test_progress_flag(capsys):
     (["compare", "--vary", "king_goals=21,14,10,7,5"],
      "in a list of values a tuple is parenthesised: king_goals=(21,14,10,7,5),(...)"),
     (["compare", "--vary", "four=random,chess"], "flag 'four' takes one of"),
+    # the last --vary was kept, and --rules ignored, without a word
+    (["compare", "--vary", "four=choice,random", "--vary", "joker=true,false", "-n", "100"],
+     "--vary is given twice ('joker=true,false' after 'four=choice,random')"),
+    (["compare", "classic", "quick", "--rules", "cuttle.cards", "-n", "100"],
+     "--rules is the base preset of --vary and has no effect without it"),
     (["rules", "nope"], "unknown preset"),
     (["frobnicate"], "invalid choice"),
     ([], "COMMAND"),

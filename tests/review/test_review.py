@@ -5,6 +5,7 @@ random player, the JSON, Ctrl-C and cancel, seeds and threads.  Small budgets: t
 tests check behaviour, not precision (docs/review.md measures the noise)."""
 
 import json
+import os
 import re
 import threading
 
@@ -356,6 +357,17 @@ def test_an_engine_is_one_of_the_names_the_help_lists(spec, message):
     # is a typo, not the default).
     with pytest.raises(ValueError, match=re.escape(message)):
         parse_engine(spec)
+
+
+def test_the_docs_say_how_many_playouts_the_hindsight_line_takes():
+    """docs/review.md said 64 for every engine; rollouts:N plays 256 random playouts."""
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__)))), "docs", "review.md")
+    text = " ".join(open(path, encoding="utf-8").read().split())
+    expert, rollouts, search = (parse_engine(e) for e in ("expert", "rollouts", "ismcts"))
+    assert expert.hindsight_samples == search.hindsight_samples
+    assert (f"by the expert policy in {expert.hindsight_samples} playouts (for "
+            f"`rollouts:N`, {rollouts.hindsight_samples} random playouts)") in text
 
 
 def test_the_text_review():

@@ -341,4 +341,10 @@ def test_bad_arguments(tmp_path):
     assert not (tmp_path / "none.jsonl").exists()
     p = Pairing("ismcts:50")
     assert (p.target, p.max_games, p.chunk_size) == (0.015, 20_000, 200)
+    # games are played in whole chunks: a chunk larger than the cap would pass it
+    with pytest.raises(ValueError, match="chunk_size 5,000 is larger than max_games 1,000"):
+        Pairing("greedy", max_games=1000, chunk_size=5000)
+    with pytest.raises(ValueError, match="chunk_size 300,000 is larger than max_games"):
+        atlas(quick=True, chunk_size=300_000)
+    assert Pairing("greedy", max_games=1000).chunk_size == 1000
     assert Pairing("greedy").target == 0.0025

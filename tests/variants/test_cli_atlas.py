@@ -63,6 +63,13 @@ def test_quick(capsys):
     assert out.count("\n### ") + out.startswith("### ") == 2     # classic and cuttle.cards
 
 
+def test_a_cap_below_the_quick_chunk_takes_chunks_of_the_cap(capsys):
+    code, out, _ = run(capsys, "atlas", "--quick", "--pairings", "random", "--bases",
+                       "classic", "--max-games", "1000", "--interactions", "0", "--json")
+    assert code == 0
+    assert json.loads(out)["groups"][0]["pairing"]["chunk_size"] == 1000
+
+
 def test_settings_per_pairing(capsys):
     code, out, _ = run(capsys, "atlas", "--pairings", "random,greedy", "--bases", "classic",
                        "--target", "2", "--target", "greedy=3", "--max-games", "2000",
@@ -80,6 +87,11 @@ def test_settings_per_pairing(capsys):
     (["--target", "abc"], "percentage points"),
     (["--target", "greedy=1", "--pairings", "random"], "not one of the pairings"),
     (["--max-games", "0"], "at least 1"),
+    # whole chunks: 5,000 games were played "at the cap of 1,000"
+    (["--max-games", "1000", "--chunk-size", "5000"],
+     "--chunk-size 5,000 is larger than --max-games 1,000 for"),
+    (["--quick", "--chunk-size", "300000"],
+     "--chunk-size 300,000 is larger than --max-games 200,000 for random"),
     (["--report-only"], "give --results FILE"),
     (["--report-only", "--results", "missing.jsonl"], "no file"),
     (["--json", "--csv"], "cannot both write to stdout"),
