@@ -7,6 +7,7 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ..errors import Interrupted
 from ..formatting import quantity
 from ..record import result_of
 from .figures import ANNOTATIONS, FORCED, PLAYER_FIGURES, figure_rows, player_figures
@@ -145,8 +146,14 @@ class Review:
         return g
 
     def as_dict(self) -> dict[str, Any]:
-        """The review as JSON-ready data (what `cuttle review --json` prints)."""
+        """The review as JSON-ready data (what `cuttle review --json` prints); a review
+        cut short also carries "interrupted", as every partial result's JSON does."""
         end = self.final()
+        cut = None if self.complete else Interrupted(None, len(self.decisions), self.total,
+                                                     "decision")
+        return Interrupted.mark(self._data(end), cut)
+
+    def _data(self, end: Game) -> dict[str, Any]:
         return {"format": FORMAT, "version": 1, "engine": self.engine.name,
                 "method": self.engine.description, "seed": self.seed,
                 "rules": self.start.rules.to_json(), "game_seed": self.start.seed,

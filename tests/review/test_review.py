@@ -291,6 +291,10 @@ def test_ctrl_c_keeps_the_finished_decisions(monkeypatch):
     assert [x.as_dict() for x in part.decisions] == \
         [x.as_dict() for x in whole.decisions[:len(part.decisions)]]
     assert "interrupted" in str(part) and part.as_dict()["complete"] is False
+    # the one shape of a partial result's JSON, as simulate's, the atlas's, balance's
+    assert part.as_dict()["interrupted"] == {"done": len(part.decisions),
+                                             "requested": g.ply, "unit": "decision"}
+    assert "interrupted" not in whole.as_dict()
 
 
 def test_cancel_from_another_thread_and_progress():
