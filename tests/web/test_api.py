@@ -236,6 +236,7 @@ def test_hint_is_the_analysis_from_the_persons_view(client):
     r = p.post("/hint", {"rollouts": 200, "policy": "greedy"})
     assert r.status_code == 200
     h = r.json()
+    assert "seed" not in h          # derived from the game's: it would give the deal away
     g = store(client).get(p.gid).game
     want = analyse(g, rollouts=200, policy="greedy", threads=1, seed=derive(9, 0, 200))
     assert h["best"] == str(want.best) and h["text"].splitlines()[1:-1] == \

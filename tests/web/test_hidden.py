@@ -67,10 +67,24 @@ def scrub(text, ids):
     return text
 
 
+def keys(data):
+    """Every key of the dicts nested in `data` (JSON)."""
+    if isinstance(data, dict):
+        for k, v in data.items():
+            yield k
+            yield from keys(v)
+    elif isinstance(data, list):
+        for v in data:
+            yield from keys(v)
+
+
 def check(answer, g, me, ids=()):
     """`answer` (a JSON dict from the app) shows no card hidden from `me` in `g`
-    (`ids`: the session's identifiers, left out of the scan)."""
+    (`ids`: the session's identifiers, left out of the scan), and, while the game is
+    on, no seed: any seed derived from the game's gives the game's back, and so the deal."""
     hidden = hidden_cards(g, me)
+    if not g.is_over:
+        assert "seed" not in set(keys(answer)), sorted(set(keys(answer)))
     d = dict(answer)
     texts, names = [], []
     if "svg" in d:
