@@ -7,6 +7,10 @@ between them left rows in the file that the result did not count), and a command
 outputs being written after the run (a second Ctrl-C, pressed because the first seemed
 slow, would skip the files still to write).  Both happen inside `ctrl_c_deferred()`,
 which holds such a Ctrl-C until the block is done; either takes well under a second.
+
+A `kill` (SIGTERM, what job schedulers and `timeout` send) would end the process at once,
+leaving a half-written output's hidden temporary file behind and the finished work
+unwritten: a command takes it as a Ctrl-C instead (`sigterm_as_ctrl_c`).
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-__all__ = ["ctrl_c_deferred"]
+__all__ = ["ctrl_c_deferred", "sigterm_as_ctrl_c"]
 
 
 @contextlib.contextmanager
@@ -41,3 +45,38 @@ def ctrl_c_deferred() -> Iterator[None]:
             signal.signal(signal.SIGINT, old)
     if pressed:
         raise KeyboardInterrupt
+
+
+class Terminated:
+    """Whether a SIGTERM stopped the block of `sigterm_as_ctrl_c` (a command then exits
+    with 143, 128 + SIGTERM, rather than Ctrl-C's 130)."""
+
+    def __init__(self) -> None:
+        self.seen = False
+
+    def __bool__(self) -> bool:
+        return self.seen
+
+
+@contextlib.contextmanager
+def sigterm_as_ctrl_c() -> Iterator[Terminated]:
+    """A block in which SIGTERM acts as Ctrl-C: the run stops within a second, keeps what
+    it finished and writes its outputs (the handler raises SIGINT, so native work stops
+    by the very path Ctrl-C takes).  Only in the main thread while Python's SIGINT
+    handler is its default: where SIGINT is ignored or handled otherwise, a SIGTERM
+    turned into it might be lost, so SIGTERM keeps its own handler there."""
+    flag = Terminated()
+    old = None
+
+    def on_sigterm(signum, frame):
+        flag.seen = True
+        signal.raise_signal(signal.SIGINT)
+
+    if threading.current_thread() is threading.main_thread() and \
+            signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        old = signal.signal(signal.SIGTERM, on_sigterm)
+    try:
+        yield flag
+    finally:
+        if old is not None:
+            signal.signal(signal.SIGTERM, old)

@@ -13,7 +13,8 @@
 Every command reports a problem the same way (`main`): a bad option or input prints the
 command's usage and one line ``cuttle COMMAND: error: ...`` and exits with status 2; a
 failure to finish (e.g. an unwritable file) prints that line and exits with 1; Ctrl-C
-exits with 130.  Never a traceback: a Ctrl-C while Python imports the package (numpy and
+exits with 130, and a SIGTERM (a `kill`) stops it the same way, what finished kept and
+written, with status 143.  Never a traceback: a Ctrl-C while Python imports the package (numpy and
 the core, the first half second, before any of this code runs) is held by the command's
 entry point until the import is over (`_cuttle_entry`, outside the package); only `python
 -m cuttle`, which imports the package itself, still shows Python's traceback then.  Once
@@ -29,6 +30,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from .._version import __version__
+from ..interrupts import sigterm_as_ctrl_c
 from ..text import printable
 from . import analyse, atlas, balance, play, replay, review, serve, simulate
 from .options import CommandError, UsageError
@@ -92,6 +94,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return 2
     sub = _commands(parser)[args.command]
+    with sigterm_as_ctrl_c() as terminated:
+        status = _run(args, sub)
+    if status in (130, _STOPPED):
+        # (a command that kept a partial result has said how far it got)
+        word = "terminated" if terminated else "interrupted"
+        if status == _STOPPED or terminated:
+            print(f"\n{PROG}: {word}" if status == _STOPPED else f"{PROG}: {word}",
+                  file=sys.stderr)
+        return 143 if terminated else 130       # 143: 128 + SIGTERM, as a killed process
+    return status
+
+
+_STOPPED = -130     # `_run`: Ctrl-C (or SIGTERM) stopped the command with nothing to say
+
+
+def _run(args: argparse.Namespace, sub: argparse.ArgumentParser) -> int:
+    """The command's own work, each failure reported as `main` says."""
     try:
         return args.func(args)
     except (UsageError, ValueError) as e:   # ValueError: an argument the library refused
@@ -99,8 +118,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{sub.prog}: error: {printable(e)}", file=sys.stderr)   # may quote input
         return 2
     except KeyboardInterrupt:
-        print(f"\n{PROG}: interrupted", file=sys.stderr)
-        return 130
+        return _STOPPED
     except BrokenPipeError:
         # The reader went away (e.g. `| head`): stop quietly.
         try:

@@ -407,10 +407,10 @@ def test_value_parsing():
         cuttle.Rules("cuttle.cards", hand_limit=7, four="draw")
 
 
-def _ctrl_c(argv, wait_for=r"[0-9kMG] ?games?/s"):
-    """Run `python -m cuttle argv`, press Ctrl-C once the progress bar matches `wait_for`
-    (a rate: some games are done, with tqdm's bar or the plain one); (status, stdout,
-    stderr)."""
+def _ctrl_c(argv, wait_for=r"[0-9kMG] ?games?/s", sig=signal.SIGINT):
+    """Run `python -m cuttle argv`, press Ctrl-C (or send `sig`) once the progress bar
+    matches `wait_for` (a rate: some games are done, with tqdm's bar or the plain one);
+    (status, stdout, stderr)."""
     env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
     p = subprocess.Popen([sys.executable, "-m", "cuttle", *argv], stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, env=env)
@@ -428,7 +428,7 @@ def _ctrl_c(argv, wait_for=r"[0-9kMG] ?games?/s"):
     waiter = threading.Thread(target=read_until, daemon=True)
     waiter.start()
     waiter.join(60)
-    p.send_signal(signal.SIGINT)
+    p.send_signal(sig)
     reader.start()
     out = p.stdout.read()
     p.wait(30)
@@ -462,6 +462,36 @@ def test_ctrl_c_keeps_the_finished_games(tmp_path):
     assert main(["simulate", "-n", "100", "--seed", "1", "--json", files[0],
                  "--no-progress"]) == 0
     assert "interrupted" not in json.load(open(files[0]))
+
+
+def test_sigterm_stops_a_run_as_ctrl_c_does(tmp_path):
+    """A `kill` keeps the finished games and writes every output, rather than leaving a
+    hidden half-written file beside the games CSV; status 143 (128 + SIGTERM)."""
+    rows, out_json = tmp_path / "g.csv", tmp_path / "s.json"
+    code, out, err = _ctrl_c(["simulate", "-n", "1e9", "--seed", "1", "--threads", "1",
+                              "--progress", "--chunk-size", "5000", "--games-csv",
+                              str(rows), "--json", str(out_json)], sig=signal.SIGTERM)
+    assert code == 143 and "terminated" in err and "Traceback" not in err, err
+    n = int(re.search(r"interrupted after ([\d,]+) of", err).group(1).replace(",", ""))
+    assert n > 0 and json.load(open(out_json))["interrupted"]["done"] == n
+    assert len(rows.read_text().splitlines()) == n + 1          # the header, a row a game
+    assert sorted(os.listdir(tmp_path)) == ["g.csv", "s.json"]  # no temporary file left
+
+
+def test_sigterm_keeps_its_default_where_ctrl_c_is_not_python_s():
+    from cuttle.interrupts import sigterm_as_ctrl_c
+    if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        pytest.skip("SIGINT has another handler here")
+    before = signal.getsignal(signal.SIGTERM)
+    with sigterm_as_ctrl_c() as terminated:
+        assert signal.getsignal(signal.SIGTERM) is not before
+    assert signal.getsignal(signal.SIGTERM) is before and not terminated
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        with sigterm_as_ctrl_c():       # SIGINT ignored: a SIGTERM must still end us
+            assert signal.getsignal(signal.SIGTERM) is before
+    finally:
+        signal.signal(signal.SIGINT, old)
 
 
 def test_python_m_cuttle_subprocess():
