@@ -243,7 +243,9 @@ def test_hint_is_the_analysis_from_the_persons_view(client):
         str(want).splitlines()[1:-1]
     assert sorted(m["move"] for m in h["moves"]) == sorted(str(m) for m in g.legal_moves)
     for body, words in [({"rollouts": 0}, "rollouts"), ({"rollouts": 10 ** 6}, "rollouts"),
-                        ({"policy": "ismcts:10"}, "policy"), ({"rollouts": "9"}, "whole")]:
+                        ({"policy": "ismcts:10"}, "policy"), ({"rollouts": "9"}, "whole"),
+                        # analyse takes it, but it is slow (seconds, the game's lock held)
+                        ({"policy": "cuttle.cards-ai"}, "random, greedy, expert")]:
         r = p.post("/hint", body)
         assert r.status_code == 400 and words in r.json()["error"]
     p.move("draw")
