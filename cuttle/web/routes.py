@@ -57,7 +57,8 @@ from ..errors import Interrupted
 from ..rules import Rules
 from ..seeding import derive
 from .review import ReviewJob, page_headers, review_view
-from .sessions import MAX_TEXT, Session, SessionStore, WebError, parse_settings
+from .sessions import (MAX_TEXT, Session, SessionStore, WebError, check_fields,
+                       parse_settings)
 from .thinking import Control
 from .views import analysis_view, game_page, rules_view, start_page, state_view
 
@@ -191,9 +192,8 @@ async def read_json(request: Request, empty_ok: bool = True) -> Any:
         raise WebError(400, f"the body is not valid JSON: {e}") from None
 
 
-def _field(data: Any, key: str, kind: type, default: Any = None) -> Any:
-    if not isinstance(data, dict):
-        raise WebError(400, "expected a JSON object")
+def _field(data: dict, key: str, kind: type, default: Any = None) -> Any:
+    """Field `key` of a body `check_fields` passed: `default` when absent or null."""
     v = data.get(key, default)
     if v is None:
         return default
@@ -256,7 +256,7 @@ async def get_state(request: Request) -> Response:
 
 async def play_move(request: Request) -> Response:
     s = _session(request)
-    data = await read_json(request, empty_ok=False)
+    data = check_fields(await read_json(request, empty_ok=False), ("move", "ply"))
     text = _field(data, "move", str)
     if text is None:
         raise WebError(400, "expected {\"move\": \"MOVE\"}, e.g. {\"move\": \"draw\"}")
@@ -272,7 +272,7 @@ async def play_move(request: Request) -> Response:
 
 async def bot_move(request: Request) -> Response:
     s = _session(request)
-    ply = _field(await read_json(request), "ply", int)
+    ply = _field(check_fields(await read_json(request), ("ply",)), "ply", int)
     web = _web(request)
     if s.control is not None:               # already thinking: answer when it is done
         async with s.lock:
@@ -320,7 +320,7 @@ async def undo(request: Request) -> Response:
 
 async def hint(request: Request) -> Response:
     s = _session(request)
-    data = await read_json(request)
+    data = check_fields(await read_json(request), ("rollouts", "policy"))
     rollouts = _field(data, "rollouts", int, DEFAULT_HINT_ROLLOUTS)
     if not 1 <= rollouts <= MAX_HINT_ROLLOUTS:
         raise WebError(400, f"rollouts must be from 1 to {MAX_HINT_ROLLOUTS:,}")

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from .review import ReviewJob
 
 __all__ = ["BOTS", "GameSettings", "MAX_WEB_ITERATIONS", "Session", "SessionStore",
-           "WebError", "parse_settings"]
+           "WebError", "check_fields", "parse_settings"]
 
 BOTS = ("random", "greedy", "expert", "ismcts", "ismcts-infer")
 SEARCH_BOTS = tuple(b for b in BOTS if is_search(b))     # (they take a strength: ismcts:N)
@@ -62,6 +62,22 @@ class GameSettings:
     position: str | None = None
 
 
+SETTINGS_FIELDS = ("rules", "bot", "seat", "seed", "position")
+
+
+def check_fields(d: Any, fields: tuple[str, ...]) -> dict:
+    """`d`, a request's JSON body, if it is an object of no other fields than `fields`;
+    WebError (400) naming the unknown ones (every body the server reads is checked
+    so: a misspelt field is refused, not dropped)."""
+    if not isinstance(d, dict):
+        raise WebError(400, f"expected a JSON object (fields: {', '.join(fields)})")
+    unknown = sorted(set(d) - set(fields))
+    if unknown:
+        raise WebError(400, f"unknown field(s): {', '.join(map(repr, unknown))} (this "
+                            f"request takes {', '.join(fields)})")
+    return d
+
+
 def _text(d: dict, key: str, default: str = "") -> str:
     v = d.get(key, default)
     if v is None:
@@ -76,11 +92,7 @@ def _text(d: dict, key: str, default: str = "") -> str:
 def parse_settings(d: Any) -> GameSettings:
     """The settings of a new game from the start page's JSON; WebError (400) saying
     what is wrong."""
-    if not isinstance(d, dict):
-        raise WebError(400, "expected a JSON object with rules, bot, seat and seed")
-    unknown = set(d) - {"rules", "bot", "seat", "seed", "position"}
-    if unknown:
-        raise WebError(400, f"unknown field(s): {', '.join(sorted(map(str, unknown)))}")
+    d = check_fields(d, SETTINGS_FIELDS)
     try:
         rules = Rules.parse(_text(d, "rules") or "classic")
     except ValueError as e:

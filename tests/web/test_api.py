@@ -212,6 +212,32 @@ def test_moves_are_checked_by_the_engine(client):
     assert r.status_code == 200 and r.json()["last"]["player"] == 1
 
 
+def test_unknown_fields_are_refused(client):
+    """A misspelt field is refused, named, not dropped (a "plys" would play without the
+    stale-move check), as the new game's are."""
+    p = new_game(client, rules="classic", bot="random", seat=0, seed=1)
+    before = p.state()
+    for path, body, name in [("/move", {"move": "draw", "plys": 3}, "'plys'"),
+                             ("/hint", {"rollout": 10}, "'rollout'"),
+                             ("/hint", {"rollouts": 10, "policy": "greedy", "seed": 1},
+                              "'seed'"),
+                             ("/bot", {"ply": 0, "wait": True}, "'wait'")]:
+        r = p.post(path, body)
+        assert r.status_code == 400, (path, r.text)
+        err = r.json()["error"]
+        assert "unknown field" in err and name in err, err
+    assert p.state() == before
+    for path, body, name in [("/move", [], "move, ply"), ("/hint", 5, "rollouts, policy"),
+                             ("/bot", "x", "ply")]:
+        r = p.post(path, body)
+        assert r.status_code == 400 and "JSON object" in r.json()["error"], r.text
+        assert name in r.json()["error"]
+    tok = {TOKEN: start_token(client.get("/").text)}
+    r = client.post("/api/games", headers=tok, json={"seat": 1, "sead": 4})
+    assert r.status_code == 400 and "'sead'" in r.json()["error"]
+    assert "rules, bot, seat, seed, position" in r.json()["error"]
+
+
 def test_undo(client):
     p = new_game(client, rules="classic", bot="greedy", seat=0, seed=2)
     r = p.post("/undo")
