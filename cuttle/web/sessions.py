@@ -91,13 +91,14 @@ def _text(d: dict, key: str, default: str = "") -> str:
 
 def parse_settings(d: Any) -> GameSettings:
     """The settings of a new game from the start page's JSON; WebError (400) saying
-    what is wrong."""
+    what is wrong.  A field left out, null or (a text) empty takes its default: classic,
+    greedy, seat 0, a new seed, no position."""
     d = check_fields(d, SETTINGS_FIELDS)
     try:
         rules = Rules.parse(_text(d, "rules") or "classic")
     except ValueError as e:
         raise WebError(400, f"rules: {e}") from None
-    bot = _text(d, "bot", "greedy").lower()
+    bot = (_text(d, "bot") or "greedy").lower()
     try:
         policy_code(bot)
     except ValueError as e:
@@ -110,7 +111,9 @@ def parse_settings(d: Any) -> GameSettings:
     if kind in SEARCH_BOTS and int(param or 1000) > MAX_WEB_ITERATIONS:
         raise WebError(400, f"bot: at most {kind}:{MAX_WEB_ITERATIONS} here "
                             f"(the policy itself takes up to {MAX_ISMCTS_ITERATIONS:,})")
-    seat = d.get("seat", 0)
+    seat = d.get("seat")
+    if seat is None:            # left out or null: the default, as for every field
+        seat = 0
     if isinstance(seat, str) and seat.strip() in ("0", "1"):
         seat = int(seat)
     try:

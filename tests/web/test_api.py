@@ -149,6 +149,8 @@ def test_new_game_needs_the_start_token_and_json(client):
                     content=b"[" * 5000 + b"]" * 5000)
     assert r.status_code == 400
     assert client.post("/api/games", headers=tok, json={}).status_code == 201
+    nulls = dict.fromkeys(["rules", "bot", "seat", "seed", "position"])   # the defaults
+    assert client.post("/api/games", headers=tok, json=nulls).status_code == 201
 
 
 def test_a_position_game(client):
@@ -415,5 +417,11 @@ def test_settings_parse():
     assert (s.rules, s.bot, s.seat, s.seed) == (cuttle.Rules("quick"), "ismcts:50", 1, 42)
     s = parse_settings({})
     assert s.rules == cuttle.Rules() and s.bot == "greedy" and 0 <= s.seed < 2 ** 64
+    # null is the default, for every field (the start page sends "seed": null)
+    n = parse_settings(dict.fromkeys(["rules", "bot", "seat", "seed", "position"]))
+    assert (n.rules, n.bot, n.seat, n.position) == (cuttle.Rules(), "greedy", 0, None)
+    for key in ("rules", "bot", "seed", "position"):          # so is empty text
+        e = parse_settings({key: " ", "seed": 5} if key != "seed" else {key: ""})
+        assert (e.rules, e.bot, e.seat, e.position) == (cuttle.Rules(), "greedy", 0, None)
     assert isinstance(SessionStore().max_sessions, int)
     json.dumps(s.rules.to_json())
