@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..game import Game
 from ..policies import MAX_ISMCTS_ITERATIONS, is_search, policy_code
+from ..position import _fields as position_fields
+from ..position import parse_text
 from ..record import make_record
 from ..rules import Rules
 from ..seeding import check_seed, derive, seed_or_new
@@ -95,7 +97,7 @@ def parse_settings(d: Any) -> GameSettings:
     greedy, seat 0, a new seed, no position."""
     d = check_fields(d, SETTINGS_FIELDS)
     try:
-        rules = Rules.parse(_text(d, "rules") or "classic")
+        rules = Rules.parse(text) if (text := _text(d, "rules")) else None
     except ValueError as e:
         raise WebError(400, f"rules: {e}") from None
     bot = (_text(d, "bot") or "greedy").lower()
@@ -131,11 +133,39 @@ def parse_settings(d: Any) -> GameSettings:
                                     f"not {seed!r}")
             seed = int(seed)
     try:
-        seed = seed_or_new(None if seed is None else check_seed(seed))
+        seed = None if seed is None else check_seed(seed)
     except ValueError as e:
         raise WebError(400, f"seed: {e}") from None
     position = _text(d, "position") or None
-    return GameSettings(rules, bot, seat, seed, position)
+    if position is not None:
+        rules, seed = _position_settings(position, rules, seed)
+    return GameSettings(Rules() if rules is None else rules, bot, seat, seed_or_new(seed),
+                        position)
+
+
+def _position_settings(position: str, rules: Rules | None,
+                       seed: int | None) -> tuple[Rules | None, int | None]:
+    """The rules and seed of a game from `position`, given the request's (None: not
+    given): the position's own ``rules:`` and ``seed:`` fields where the request has
+    none; WebError (400) when the two disagree (neither is dropped silently)."""
+    try:
+        kw = parse_text(position)
+        own = {key for key, _ in position_fields(position)}
+    except ValueError as e:
+        raise WebError(400, f"position: {e}") from None
+    if "rules" in own:
+        if rules is not None and rules != kw["rules"]:
+            raise WebError(400, f"position: its rules ({kw['rules']}) are not the rules "
+                                f"chosen ({rules}): choose its rules, or take the rules "
+                                f"field out of the position")
+        rules = kw["rules"]
+    if kw["seed"] is not None:
+        if seed is not None and seed != kw["seed"]:
+            raise WebError(400, f"position: its seed ({kw['seed']}) is not the seed "
+                                f"given ({seed}): leave the seed empty, or take the seed "
+                                f"field out of the position")
+        seed = kw["seed"]
+    return rules, seed
 
 
 def bot_seed(s: GameSettings) -> int:
@@ -145,7 +175,7 @@ def bot_seed(s: GameSettings) -> int:
 
 def new_game(s: GameSettings) -> Game:
     """The starting Game of the settings (a deal, or the position with the settings'
-    rules and seed)."""
+    rules and seed, which `parse_settings` reconciled with the position's own)."""
     if s.position is None:
         return Game(s.rules, s.seed)
     try:

@@ -166,6 +166,31 @@ def test_a_position_game(client):
     assert final_game(rec) == store(client).get(p.gid).game
 
 
+def test_a_positions_own_rules_and_seed(client):
+    """A position's rules: and seed: fields are the game's unless the request gives
+    others, which is refused (neither is dropped silently)."""
+    text = "hands: 2C 9H 7D 4S / 4H 8D QS JC 6C 3C; points: TC AD / 7S; permanents: - / KD"
+    tok = {TOKEN: start_token(client.get("/").text)}
+    for body, words in [
+            ({"rules": "classic", "position": "rules: quick; " + text},
+             "its rules (quick) are not the rules chosen (classic)"),
+            ({"rules": "classic four=random", "position": "rules: classic; " + text},
+             "its rules (classic)"),
+            ({"seed": 6, "position": "seed: 5; " + text}, "its seed (5) is not the seed given (6)"),
+            ({"seed": "6", "position": "seed: 5; " + text}, "its seed (5)")]:
+        r = client.post("/api/games", headers=tok, json=body)
+        assert r.status_code == 400 and words in r.json()["error"], r.text
+    assert len(store(client)) == 0
+    p = new_game(client, position="rules: quick; seed: 5; " + text)        # its own
+    sess = store(client).get(p.gid)
+    assert p.state()["rules"] == "quick" and sess.settings.seed == 5
+    assert sess.game == cuttle.Game.from_text("rules: quick; seed: 5; " + text)
+    q = new_game(client, rules="quick", seed=5, position="rules: quick; seed: 5; " + text)
+    assert store(client).get(q.gid).game == sess.game                      # agreeing
+    r = new_game(client, rules="open", seed=5, position=text)              # the request's
+    assert store(client).get(r.gid).game == cuttle.Game.from_text(text, "open", 5)
+
+
 def test_game_routes_need_the_token(client):
     p = new_game(client, seed=1)
     for method, path in [("get", ""), ("post", "/move"), ("post", "/bot"), ("post", "/stop"),
