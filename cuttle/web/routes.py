@@ -444,16 +444,20 @@ async def server_error(request: Request, exc: Exception) -> Response:
 
 def app(*, max_sessions: int = 100, idle_seconds: float = 3600.0,
         finished_seconds: float = 600.0, workers: int | None = None,
-        allowed_hosts: tuple[str, ...] | None = LOOPBACK_HOSTS) -> Any:
+        allowed_hosts: tuple[str, ...] | None = LOOPBACK_HOSTS,
+        max_finished: int | None = None) -> Any:
     """The web app (an ASGI app, Starlette) that `cuttle serve` runs.
 
-    max_sessions: live games kept at once (a new game past it gets 503);
+    max_sessions: games in progress at once (a new game past it gets 503; a finished
+    game does not count); max_finished: finished games kept besides, for their record
+    and review (default: max_sessions; past it the least recently seen is forgotten);
     idle_seconds / finished_seconds: a game (a finished one) untouched that long is
     forgotten; workers: threads for the bots' searches and hints (default: the cores,
     at least 2); allowed_hosts: the Host names the server answers to (None: any; the
     default: loopback names only, against DNS rebinding).
     """
-    web = WebState(SessionStore(max_sessions, idle_seconds, finished_seconds), workers)
+    web = WebState(SessionStore(max_sessions, idle_seconds, finished_seconds,
+                                max_finished), workers)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app):

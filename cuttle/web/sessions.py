@@ -3,8 +3,9 @@
 A session owns its `Game`, the bot (`Thinker`), who played each move, and the person's
 decisions (for undo).  Every change happens on the event loop; the bot's search and
 the hint run in worker threads on copies of the game, so a worker never reads a game
-that is changing.  The store caps the number of live games and forgets idle ones;
-a finished game drops its bot (and its search trees) at once.
+that is changing.  The store caps the number of games in progress (and, apart, of
+finished ones) and forgets idle ones; a finished game drops its bot (and its search
+trees) at once.
 """
 
 from __future__ import annotations
@@ -320,12 +321,16 @@ class Session:
 
 
 class SessionStore:
-    """The live web games: at most `max_sessions`; a game idle for `idle_seconds`
-    (a finished one: `finished_seconds`) is forgotten."""
+    """The web games: at most `max_sessions` in progress (a new one past it is refused);
+    a finished game (over or resigned) no longer counts among those, but stays (its
+    state, record and review) until it expires, at most `max_finished` of them (the
+    least recently seen forgotten first past that).  A game idle for `idle_seconds` (a
+    finished one: `finished_seconds`) is forgotten."""
 
     def __init__(self, max_sessions: int = 100, idle_seconds: float = 3600.0,
-                 finished_seconds: float = 600.0) -> None:
+                 finished_seconds: float = 600.0, max_finished: int | None = None) -> None:
         self.max_sessions = max_sessions
+        self.max_finished = max_sessions if max_finished is None else max_finished
         self.idle_seconds = idle_seconds
         self.finished_seconds = finished_seconds
         self._sessions: dict[str, Session] = {}
@@ -333,12 +338,20 @@ class SessionStore:
     def __len__(self) -> int:
         return len(self._sessions)
 
+    @property
+    def playing(self) -> int:
+        """The number of games in progress (not finished), the ones the cap counts."""
+        return sum(not s.finished for s in self._sessions.values())
+
     def create(self, settings: GameSettings) -> Session:
-        """A new game of `settings`; WebError 503 when the store is full."""
+        """A new game of `settings`; WebError 503 when `max_sessions` games are in
+        progress."""
         self.expire()
-        if len(self._sessions) >= self.max_sessions:
-            raise WebError(503, f"{self.max_sessions} games are in progress, the most this "
-                                f"server keeps: finish or close one, or try again later")
+        if self.playing >= self.max_sessions:
+            n = self.max_sessions
+            raise WebError(503, f"{n} {'game is' if n == 1 else 'games are'} in progress, "
+                                f"the most this server keeps: finish or close one, or try "
+                                f"again later")
         game = new_game(settings)
         position = game.position_text(rules=False) if settings.position else None
         sid = secrets.token_urlsafe(12)
@@ -363,11 +376,17 @@ class SessionStore:
             s.stop_work()
 
     def expire(self, now: float | None = None) -> int:
-        """Forget idle games (aborting their bot's work and reviews); returns how many."""
+        """Forget idle games and the finished ones past `max_finished`, least recently
+        seen first (aborting their bot's work and reviews); returns how many.  (Run
+        before each new game and every minute: the games kept never number more than
+        `max_sessions` + `max_finished`.)"""
         now = time.monotonic() if now is None else now
         old = [sid for sid, s in self._sessions.items()
                if now - s.last_seen > (self.finished_seconds if s.finished
                                        else self.idle_seconds)]
+        finished = sorted((s for s in self._sessions.values()
+                           if s.finished and s.id not in old), key=lambda s: s.last_seen)
+        old += [s.id for s in finished[:max(0, len(finished) - self.max_finished)]]
         for sid in old:
             self.close(sid)
         return len(old)

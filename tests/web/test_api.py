@@ -19,7 +19,8 @@ from cuttle.record import final_game, validate_record  # noqa: E402
 from cuttle.seeding import derive  # noqa: E402
 from cuttle.web.sessions import SessionStore, parse_settings  # noqa: E402
 from cuttle.web.thinking import Control, Thinker, slices_of  # noqa: E402
-from web.conftest import BASE, TOKEN, new_game, play_out, start_token  # noqa: E402
+from web.conftest import (BASE, TOKEN, Player, game_token, new_game, play_out,  # noqa: E402
+                          start_token)
 
 
 def store(client):
@@ -328,6 +329,36 @@ def test_the_cap_on_live_games():
         assert r.status_code == 503 and "2 games are in progress" in r.json()["error"]
         c.delete(a.url(), headers=a.h)
         assert c.post("/api/games", json={}, headers=tok).status_code == 201
+    with TestClient(cuttle.web.app(max_sessions=1), base_url=BASE) as c:
+        new_game(c, seed=1)
+        r = c.post("/api/games", json={}, headers={TOKEN: start_token(c.get("/").text)})
+        assert r.status_code == 503 and "1 game is in progress," in r.json()["error"]
+
+
+def test_a_finished_game_frees_its_place():
+    """A finished game no longer counts among the games in progress, yet stays
+    readable (state, record) until it expires; the finished ones are capped apart,
+    the least recently seen forgotten first."""
+    from starlette.testclient import TestClient
+    with TestClient(cuttle.web.app(max_sessions=2), base_url=BASE) as c:
+        st = store(c)
+        a, b = new_game(c, seed=1), new_game(c, seed=2)
+        tok = {TOKEN: start_token(c.get("/").text)}
+        assert c.post("/api/games", json={}, headers=tok).status_code == 503
+        assert a.post("/resign").status_code == 200
+        r = c.post("/api/games", json={"seed": 3}, headers=tok)       # a's place
+        assert r.status_code == 201, r.text
+        assert st.playing == 2 and st.max_finished == 2
+        assert a.state()["status"] == "resigned" and a.get("/record").status_code == 200
+        cc = Player(c, r.json()["id"], game_token(c.get(r.json()["url"]).text))
+        assert b.post("/resign").status_code == 200 and cc.post("/resign").status_code == 200
+        assert a.get().status_code == 200               # a seen last: b is the oldest
+        assert len(st) == 3 and st.playing == 0
+        new_game(c, seed=4)                             # 3 finished > 2: b forgotten
+        assert b.get().status_code == 404
+        assert a.get().status_code == cc.get().status_code == 200
+        assert len(st) == 3 and st.playing == 1
+        assert st.expire(time.monotonic() + 601) == 2 and len(st) == 1   # ten minutes
 
 
 def test_hosts_other_than_loopback_are_refused():
