@@ -120,7 +120,8 @@ def add_command(sub: argparse._SubParsersAction) -> None:
                          "says which)")
     sp.add_argument("--open", action="store_true", help="open the page in the browser")
     sp.add_argument("--max-games", type=options.at_most(10_000), default=100, metavar="N",
-                    help="live games kept at once (default 100)")
+                    help="games in progress at once (default 100); as many finished "
+                         "games are kept besides, for their record and review")
     sp.add_argument("--workers", type=options.at_most(256), default=None, metavar="N",
                     help="threads for the bots' searches and hints (default: the cores, at "
                          "least 2)")

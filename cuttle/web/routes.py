@@ -52,12 +52,13 @@ try:
 except ImportError as e:
     raise missing(e, "cuttle.web") from None
 
-from ..analysis import PLAYOUT_POLICIES, analyse
+from ..analysis import analyse
 from ..errors import Interrupted
 from ..rules import Rules
 from ..seeding import derive
 from .review import ReviewJob, page_headers, review_view
-from .sessions import MAX_TEXT, Session, SessionStore, WebError, parse_settings
+from .sessions import (MAX_TEXT, Session, SessionStore, WebError, check_fields,
+                       parse_settings)
 from .thinking import Control
 from .views import analysis_view, game_page, rules_view, start_page, state_view
 
@@ -70,6 +71,10 @@ LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 MAX_BODY = 16 * 1024
 MAX_HINT_ROLLOUTS = 5000
 DEFAULT_HINT_ROLLOUTS = 1000
+# The hint's playouts, as docs/web.md lists them.  analyse also takes cuttle.cards-ai,
+# some 35 times slower than greedy: seconds a hint at 5,000 playouts a move, the game's
+# lock held all along.
+HINT_POLICIES = ("random", "greedy", "expert")
 EXPIRE_EVERY = 60.0             # seconds between sweeps of idle games
 SECURITY_HEADERS = [
     (b"content-security-policy",
@@ -187,9 +192,8 @@ async def read_json(request: Request, empty_ok: bool = True) -> Any:
         raise WebError(400, f"the body is not valid JSON: {e}") from None
 
 
-def _field(data: Any, key: str, kind: type, default: Any = None) -> Any:
-    if not isinstance(data, dict):
-        raise WebError(400, "expected a JSON object")
+def _field(data: dict, key: str, kind: type, default: Any = None) -> Any:
+    """Field `key` of a body `check_fields` passed: `default` when absent or null."""
     v = data.get(key, default)
     if v is None:
         return default
@@ -252,7 +256,7 @@ async def get_state(request: Request) -> Response:
 
 async def play_move(request: Request) -> Response:
     s = _session(request)
-    data = await read_json(request, empty_ok=False)
+    data = check_fields(await read_json(request, empty_ok=False), ("move", "ply"))
     text = _field(data, "move", str)
     if text is None:
         raise WebError(400, "expected {\"move\": \"MOVE\"}, e.g. {\"move\": \"draw\"}")
@@ -268,7 +272,7 @@ async def play_move(request: Request) -> Response:
 
 async def bot_move(request: Request) -> Response:
     s = _session(request)
-    ply = _field(await read_json(request), "ply", int)
+    ply = _field(check_fields(await read_json(request), ("ply",)), "ply", int)
     web = _web(request)
     if s.control is not None:               # already thinking: answer when it is done
         async with s.lock:
@@ -316,13 +320,14 @@ async def undo(request: Request) -> Response:
 
 async def hint(request: Request) -> Response:
     s = _session(request)
-    data = await read_json(request)
+    data = check_fields(await read_json(request), ("rollouts", "policy"))
     rollouts = _field(data, "rollouts", int, DEFAULT_HINT_ROLLOUTS)
     if not 1 <= rollouts <= MAX_HINT_ROLLOUTS:
         raise WebError(400, f"rollouts must be from 1 to {MAX_HINT_ROLLOUTS:,}")
     policy = _field(data, "policy", str, "greedy").strip().lower()
-    if policy not in PLAYOUT_POLICIES:
-        raise WebError(400, f"policy must be one of {', '.join(PLAYOUT_POLICIES)}")
+    if policy not in HINT_POLICIES:
+        raise WebError(400, f"policy must be one of {', '.join(HINT_POLICIES)}, "
+                            f"not {policy!r}")
     if s.hinting:
         raise WebError(409, "a hint is already being worked out")
     async with s.lock:
@@ -439,16 +444,20 @@ async def server_error(request: Request, exc: Exception) -> Response:
 
 def app(*, max_sessions: int = 100, idle_seconds: float = 3600.0,
         finished_seconds: float = 600.0, workers: int | None = None,
-        allowed_hosts: tuple[str, ...] | None = LOOPBACK_HOSTS) -> Any:
+        allowed_hosts: tuple[str, ...] | None = LOOPBACK_HOSTS,
+        max_finished: int | None = None) -> Any:
     """The web app (an ASGI app, Starlette) that `cuttle serve` runs.
 
-    max_sessions: live games kept at once (a new game past it gets 503);
+    max_sessions: games in progress at once (a new game past it gets 503; a finished
+    game does not count); max_finished: finished games kept besides, for their record
+    and review (default: max_sessions; past it the least recently seen is forgotten);
     idle_seconds / finished_seconds: a game (a finished one) untouched that long is
     forgotten; workers: threads for the bots' searches and hints (default: the cores,
     at least 2); allowed_hosts: the Host names the server answers to (None: any; the
     default: loopback names only, against DNS rebinding).
     """
-    web = WebState(SessionStore(max_sessions, idle_seconds, finished_seconds), workers)
+    web = WebState(SessionStore(max_sessions, idle_seconds, finished_seconds,
+                                max_finished), workers)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app):

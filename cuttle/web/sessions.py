@@ -3,8 +3,9 @@
 A session owns its `Game`, the bot (`Thinker`), who played each move, and the person's
 decisions (for undo).  Every change happens on the event loop; the bot's search and
 the hint run in worker threads on copies of the game, so a worker never reads a game
-that is changing.  The store caps the number of live games and forgets idle ones;
-a finished game drops its bot (and its search trees) at once.
+that is changing.  The store caps the number of games in progress (and, apart, of
+finished ones) and forgets idle ones; a finished game drops its bot (and its search
+trees) at once.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..game import Game
 from ..policies import MAX_ISMCTS_ITERATIONS, is_search, policy_code
+from ..position import _fields as position_fields
+from ..position import parse_text
 from ..record import make_record
 from ..rules import Rules
 from ..seeding import check_seed, derive, seed_or_new
@@ -30,7 +33,7 @@ if TYPE_CHECKING:
     from .review import ReviewJob
 
 __all__ = ["BOTS", "GameSettings", "MAX_WEB_ITERATIONS", "Session", "SessionStore",
-           "WebError", "parse_settings"]
+           "WebError", "check_fields", "parse_settings"]
 
 BOTS = ("random", "greedy", "expert", "ismcts", "ismcts-infer")
 SEARCH_BOTS = tuple(b for b in BOTS if is_search(b))     # (they take a strength: ismcts:N)
@@ -62,6 +65,22 @@ class GameSettings:
     position: str | None = None
 
 
+SETTINGS_FIELDS = ("rules", "bot", "seat", "seed", "position")
+
+
+def check_fields(d: Any, fields: tuple[str, ...]) -> dict:
+    """`d`, a request's JSON body, if it is an object of no other fields than `fields`;
+    WebError (400) naming the unknown ones (every body the server reads is checked
+    so: a misspelt field is refused, not dropped)."""
+    if not isinstance(d, dict):
+        raise WebError(400, f"expected a JSON object (fields: {', '.join(fields)})")
+    unknown = sorted(set(d) - set(fields))
+    if unknown:
+        raise WebError(400, f"unknown field(s): {', '.join(map(repr, unknown))} (this "
+                            f"request takes {', '.join(fields)})")
+    return d
+
+
 def _text(d: dict, key: str, default: str = "") -> str:
     v = d.get(key, default)
     if v is None:
@@ -75,17 +94,14 @@ def _text(d: dict, key: str, default: str = "") -> str:
 
 def parse_settings(d: Any) -> GameSettings:
     """The settings of a new game from the start page's JSON; WebError (400) saying
-    what is wrong."""
-    if not isinstance(d, dict):
-        raise WebError(400, "expected a JSON object with rules, bot, seat and seed")
-    unknown = set(d) - {"rules", "bot", "seat", "seed", "position"}
-    if unknown:
-        raise WebError(400, f"unknown field(s): {', '.join(sorted(map(str, unknown)))}")
+    what is wrong.  A field left out, null or (a text) empty takes its default: classic,
+    greedy, seat 0, a new seed, no position."""
+    d = check_fields(d, SETTINGS_FIELDS)
     try:
-        rules = Rules.parse(_text(d, "rules") or "classic")
+        rules = Rules.parse(text) if (text := _text(d, "rules")) else None
     except ValueError as e:
         raise WebError(400, f"rules: {e}") from None
-    bot = _text(d, "bot", "greedy").lower()
+    bot = (_text(d, "bot") or "greedy").lower()
     try:
         policy_code(bot)
     except ValueError as e:
@@ -98,7 +114,9 @@ def parse_settings(d: Any) -> GameSettings:
     if kind in SEARCH_BOTS and int(param or 1000) > MAX_WEB_ITERATIONS:
         raise WebError(400, f"bot: at most {kind}:{MAX_WEB_ITERATIONS} here "
                             f"(the policy itself takes up to {MAX_ISMCTS_ITERATIONS:,})")
-    seat = d.get("seat", 0)
+    seat = d.get("seat")
+    if seat is None:            # left out or null: the default, as for every field
+        seat = 0
     if isinstance(seat, str) and seat.strip() in ("0", "1"):
         seat = int(seat)
     try:
@@ -116,11 +134,39 @@ def parse_settings(d: Any) -> GameSettings:
                                     f"not {seed!r}")
             seed = int(seed)
     try:
-        seed = seed_or_new(None if seed is None else check_seed(seed))
+        seed = None if seed is None else check_seed(seed)
     except ValueError as e:
         raise WebError(400, f"seed: {e}") from None
     position = _text(d, "position") or None
-    return GameSettings(rules, bot, seat, seed, position)
+    if position is not None:
+        rules, seed = _position_settings(position, rules, seed)
+    return GameSettings(Rules() if rules is None else rules, bot, seat, seed_or_new(seed),
+                        position)
+
+
+def _position_settings(position: str, rules: Rules | None,
+                       seed: int | None) -> tuple[Rules | None, int | None]:
+    """The rules and seed of a game from `position`, given the request's (None: not
+    given): the position's own ``rules:`` and ``seed:`` fields where the request has
+    none; WebError (400) when the two disagree (neither is dropped silently)."""
+    try:
+        kw = parse_text(position)
+        own = {key for key, _ in position_fields(position)}
+    except ValueError as e:
+        raise WebError(400, f"position: {e}") from None
+    if "rules" in own:
+        if rules is not None and rules != kw["rules"]:
+            raise WebError(400, f"position: its rules ({kw['rules']}) are not the rules "
+                                f"chosen ({rules}): choose its rules, or take the rules "
+                                f"field out of the position")
+        rules = kw["rules"]
+    if kw["seed"] is not None:
+        if seed is not None and seed != kw["seed"]:
+            raise WebError(400, f"position: its seed ({kw['seed']}) is not the seed "
+                                f"given ({seed}): leave the seed empty, or take the seed "
+                                f"field out of the position")
+        seed = kw["seed"]
+    return rules, seed
 
 
 def bot_seed(s: GameSettings) -> int:
@@ -130,7 +176,7 @@ def bot_seed(s: GameSettings) -> int:
 
 def new_game(s: GameSettings) -> Game:
     """The starting Game of the settings (a deal, or the position with the settings'
-    rules and seed)."""
+    rules and seed, which `parse_settings` reconciled with the position's own)."""
     if s.position is None:
         return Game(s.rules, s.seed)
     try:
@@ -275,12 +321,16 @@ class Session:
 
 
 class SessionStore:
-    """The live web games: at most `max_sessions`; a game idle for `idle_seconds`
-    (a finished one: `finished_seconds`) is forgotten."""
+    """The web games: at most `max_sessions` in progress (a new one past it is refused);
+    a finished game (over or resigned) no longer counts among those, but stays (its
+    state, record and review) until it expires, at most `max_finished` of them (the
+    least recently seen forgotten first past that).  A game idle for `idle_seconds` (a
+    finished one: `finished_seconds`) is forgotten."""
 
     def __init__(self, max_sessions: int = 100, idle_seconds: float = 3600.0,
-                 finished_seconds: float = 600.0) -> None:
+                 finished_seconds: float = 600.0, max_finished: int | None = None) -> None:
         self.max_sessions = max_sessions
+        self.max_finished = max_sessions if max_finished is None else max_finished
         self.idle_seconds = idle_seconds
         self.finished_seconds = finished_seconds
         self._sessions: dict[str, Session] = {}
@@ -288,12 +338,20 @@ class SessionStore:
     def __len__(self) -> int:
         return len(self._sessions)
 
+    @property
+    def playing(self) -> int:
+        """The number of games in progress (not finished), the ones the cap counts."""
+        return sum(not s.finished for s in self._sessions.values())
+
     def create(self, settings: GameSettings) -> Session:
-        """A new game of `settings`; WebError 503 when the store is full."""
+        """A new game of `settings`; WebError 503 when `max_sessions` games are in
+        progress."""
         self.expire()
-        if len(self._sessions) >= self.max_sessions:
-            raise WebError(503, f"{self.max_sessions} games are in progress, the most this "
-                                f"server keeps: finish or close one, or try again later")
+        if self.playing >= self.max_sessions:
+            n = self.max_sessions
+            raise WebError(503, f"{n} {'game is' if n == 1 else 'games are'} in progress, "
+                                f"the most this server keeps: finish or close one, or try "
+                                f"again later")
         game = new_game(settings)
         position = game.position_text(rules=False) if settings.position else None
         sid = secrets.token_urlsafe(12)
@@ -318,11 +376,17 @@ class SessionStore:
             s.stop_work()
 
     def expire(self, now: float | None = None) -> int:
-        """Forget idle games (aborting their bot's work and reviews); returns how many."""
+        """Forget idle games and the finished ones past `max_finished`, least recently
+        seen first (aborting their bot's work and reviews); returns how many.  (Run
+        before each new game and every minute: the games kept never number more than
+        `max_sessions` + `max_finished`.)"""
         now = time.monotonic() if now is None else now
         old = [sid for sid, s in self._sessions.items()
                if now - s.last_seen > (self.finished_seconds if s.finished
                                        else self.idle_seconds)]
+        finished = sorted((s for s in self._sessions.values()
+                           if s.finished and s.id not in old), key=lambda s: s.last_seen)
+        old += [s.id for s in finished[:max(0, len(finished) - self.max_finished)]]
         for sid in old:
             self.close(sid)
         return len(old)

@@ -19,7 +19,8 @@ from cuttle.record import final_game, validate_record  # noqa: E402
 from cuttle.seeding import derive  # noqa: E402
 from cuttle.web.sessions import SessionStore, parse_settings  # noqa: E402
 from cuttle.web.thinking import Control, Thinker, slices_of  # noqa: E402
-from web.conftest import BASE, TOKEN, new_game, play_out, start_token  # noqa: E402
+from web.conftest import (BASE, TOKEN, Player, game_token, new_game, play_out,  # noqa: E402
+                          start_token)
 
 
 def store(client):
@@ -149,6 +150,8 @@ def test_new_game_needs_the_start_token_and_json(client):
                     content=b"[" * 5000 + b"]" * 5000)
     assert r.status_code == 400
     assert client.post("/api/games", headers=tok, json={}).status_code == 201
+    nulls = dict.fromkeys(["rules", "bot", "seat", "seed", "position"])   # the defaults
+    assert client.post("/api/games", headers=tok, json=nulls).status_code == 201
 
 
 def test_a_position_game(client):
@@ -162,6 +165,31 @@ def test_a_position_game(client):
     rec = p.get("/record").json()
     assert rec["position"] and rec["result"]["status"] == "quit"
     assert final_game(rec) == store(client).get(p.gid).game
+
+
+def test_a_positions_own_rules_and_seed(client):
+    """A position's rules: and seed: fields are the game's unless the request gives
+    others, which is refused (neither is dropped silently)."""
+    text = "hands: 2C 9H 7D 4S / 4H 8D QS JC 6C 3C; points: TC AD / 7S; permanents: - / KD"
+    tok = {TOKEN: start_token(client.get("/").text)}
+    for body, words in [
+            ({"rules": "classic", "position": "rules: quick; " + text},
+             "its rules (quick) are not the rules chosen (classic)"),
+            ({"rules": "classic four=random", "position": "rules: classic; " + text},
+             "its rules (classic)"),
+            ({"seed": 6, "position": "seed: 5; " + text}, "its seed (5) is not the seed given (6)"),
+            ({"seed": "6", "position": "seed: 5; " + text}, "its seed (5)")]:
+        r = client.post("/api/games", headers=tok, json=body)
+        assert r.status_code == 400 and words in r.json()["error"], r.text
+    assert len(store(client)) == 0
+    p = new_game(client, position="rules: quick; seed: 5; " + text)        # its own
+    sess = store(client).get(p.gid)
+    assert p.state()["rules"] == "quick" and sess.settings.seed == 5
+    assert sess.game == cuttle.Game.from_text("rules: quick; seed: 5; " + text)
+    q = new_game(client, rules="quick", seed=5, position="rules: quick; seed: 5; " + text)
+    assert store(client).get(q.gid).game == sess.game                      # agreeing
+    r = new_game(client, rules="open", seed=5, position=text)              # the request's
+    assert store(client).get(r.gid).game == cuttle.Game.from_text(text, "open", 5)
 
 
 def test_game_routes_need_the_token(client):
@@ -212,6 +240,32 @@ def test_moves_are_checked_by_the_engine(client):
     assert r.status_code == 200 and r.json()["last"]["player"] == 1
 
 
+def test_unknown_fields_are_refused(client):
+    """A misspelt field is refused, named, not dropped (a "plys" would play without the
+    stale-move check), as the new game's are."""
+    p = new_game(client, rules="classic", bot="random", seat=0, seed=1)
+    before = p.state()
+    for path, body, name in [("/move", {"move": "draw", "plys": 3}, "'plys'"),
+                             ("/hint", {"rollout": 10}, "'rollout'"),
+                             ("/hint", {"rollouts": 10, "policy": "greedy", "seed": 1},
+                              "'seed'"),
+                             ("/bot", {"ply": 0, "wait": True}, "'wait'")]:
+        r = p.post(path, body)
+        assert r.status_code == 400, (path, r.text)
+        err = r.json()["error"]
+        assert "unknown field" in err and name in err, err
+    assert p.state() == before
+    for path, body, name in [("/move", [], "move, ply"), ("/hint", 5, "rollouts, policy"),
+                             ("/bot", "x", "ply")]:
+        r = p.post(path, body)
+        assert r.status_code == 400 and "JSON object" in r.json()["error"], r.text
+        assert name in r.json()["error"]
+    tok = {TOKEN: start_token(client.get("/").text)}
+    r = client.post("/api/games", headers=tok, json={"seat": 1, "sead": 4})
+    assert r.status_code == 400 and "'sead'" in r.json()["error"]
+    assert "rules, bot, seat, seed, position" in r.json()["error"]
+
+
 def test_undo(client):
     p = new_game(client, rules="classic", bot="greedy", seat=0, seed=2)
     r = p.post("/undo")
@@ -243,7 +297,9 @@ def test_hint_is_the_analysis_from_the_persons_view(client):
         str(want).splitlines()[1:-1]
     assert sorted(m["move"] for m in h["moves"]) == sorted(str(m) for m in g.legal_moves)
     for body, words in [({"rollouts": 0}, "rollouts"), ({"rollouts": 10 ** 6}, "rollouts"),
-                        ({"policy": "ismcts:10"}, "policy"), ({"rollouts": "9"}, "whole")]:
+                        ({"policy": "ismcts:10"}, "policy"), ({"rollouts": "9"}, "whole"),
+                        # analyse takes it, but it is slow (seconds, the game's lock held)
+                        ({"policy": "cuttle.cards-ai"}, "random, greedy, expert")]:
         r = p.post("/hint", body)
         assert r.status_code == 400 and words in r.json()["error"]
     p.move("draw")
@@ -273,6 +329,36 @@ def test_the_cap_on_live_games():
         assert r.status_code == 503 and "2 games are in progress" in r.json()["error"]
         c.delete(a.url(), headers=a.h)
         assert c.post("/api/games", json={}, headers=tok).status_code == 201
+    with TestClient(cuttle.web.app(max_sessions=1), base_url=BASE) as c:
+        new_game(c, seed=1)
+        r = c.post("/api/games", json={}, headers={TOKEN: start_token(c.get("/").text)})
+        assert r.status_code == 503 and "1 game is in progress," in r.json()["error"]
+
+
+def test_a_finished_game_frees_its_place():
+    """A finished game no longer counts among the games in progress, yet stays
+    readable (state, record) until it expires; the finished ones are capped apart,
+    the least recently seen forgotten first."""
+    from starlette.testclient import TestClient
+    with TestClient(cuttle.web.app(max_sessions=2), base_url=BASE) as c:
+        st = store(c)
+        a, b = new_game(c, seed=1), new_game(c, seed=2)
+        tok = {TOKEN: start_token(c.get("/").text)}
+        assert c.post("/api/games", json={}, headers=tok).status_code == 503
+        assert a.post("/resign").status_code == 200
+        r = c.post("/api/games", json={"seed": 3}, headers=tok)       # a's place
+        assert r.status_code == 201, r.text
+        assert st.playing == 2 and st.max_finished == 2
+        assert a.state()["status"] == "resigned" and a.get("/record").status_code == 200
+        cc = Player(c, r.json()["id"], game_token(c.get(r.json()["url"]).text))
+        assert b.post("/resign").status_code == 200 and cc.post("/resign").status_code == 200
+        assert a.get().status_code == 200               # a seen last: b is the oldest
+        assert len(st) == 3 and st.playing == 0
+        new_game(c, seed=4)                             # 3 finished > 2: b forgotten
+        assert b.get().status_code == 404
+        assert a.get().status_code == cc.get().status_code == 200
+        assert len(st) == 3 and st.playing == 1
+        assert st.expire(time.monotonic() + 601) == 2 and len(st) == 1   # ten minutes
 
 
 def test_hosts_other_than_loopback_are_refused():
@@ -387,5 +473,11 @@ def test_settings_parse():
     assert (s.rules, s.bot, s.seat, s.seed) == (cuttle.Rules("quick"), "ismcts:50", 1, 42)
     s = parse_settings({})
     assert s.rules == cuttle.Rules() and s.bot == "greedy" and 0 <= s.seed < 2 ** 64
+    # null is the default, for every field (the start page sends "seed": null)
+    n = parse_settings(dict.fromkeys(["rules", "bot", "seat", "seed", "position"]))
+    assert (n.rules, n.bot, n.seat, n.position) == (cuttle.Rules(), "greedy", 0, None)
+    for key in ("rules", "bot", "seed", "position"):          # so is empty text
+        e = parse_settings({key: " ", "seed": 5} if key != "seed" else {key: ""})
+        assert (e.rules, e.bot, e.seat, e.position) == (cuttle.Rules(), "greedy", 0, None)
     assert isinstance(SessionStore().max_sessions, int)
     json.dumps(s.rules.to_json())
