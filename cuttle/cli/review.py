@@ -137,7 +137,9 @@ def _outputs(args, r):
         print(printable(r, newlines=True))      # (the players' names come from the record)
     if args.html:
         _write(args.html, r.page(), save_page)
-        print(printable(f"review page written to {args.html}"))
+        # (stdout carries the JSON alone when --json writes there)
+        print(printable(f"review page written to {args.html}"),
+              file=sys.stderr if args.json == "-" else sys.stdout)
 
 
 def _write(path, text, writer):

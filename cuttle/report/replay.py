@@ -193,12 +193,24 @@ def _review_badge(d: dict) -> str:
         tip = "forced: the only legal move"
     else:
         tip = (f"{label}: expected score {d['played_score']:.1%}, best "
-               f"{d['best']} {d['best_score']:.1%}, loss {100 * d['loss']:.1f} points")
+               f"{d['best']} {d['best_score']:.1%}, loss {100 * d['loss']:.1f} points"
+               + _unsettled(d))
     out = f' <span class="rv rv-{escape(label)}" title="{escape(tip)}">{escape(text)}</span>'
     if label not in ("best", "forced") and d.get("best"):
         out += (f'<span class="alt">best: {escape(d["best"])} '
                 f'({d["best_score"]:.0%} against {d["played_score"]:.0%})</span>')
+    if label != "forced" and _unsettled(d):
+        out += f'<span class="alt unsettled">{escape(_unsettled(d).strip(" ()"))}</span>'
     return out
+
+
+def _unsettled(d: dict) -> str:
+    """" (not settled: 13.1 to 18.1)" when the bounds of a judged move's loss span a
+    label's bound, else ""."""
+    if d.get("settled", True) or d.get("loss_low") is None:
+        return ""
+    return (f" (not settled: {100 * d['loss_low']:.1f} to {100 * d['loss_high']:.1f} "
+            f"points)")
 
 
 def review_parts(review: dict, last: int,
@@ -270,7 +282,8 @@ def _review_graph(review: dict, last: int) -> str:
         r = 5 if d["label"] in ("mistake", "blunder") else 3.5
         tip = (f'{d["ply"] + 1}. P{d["player"]} {d["played"]} {d.get("annotation", "")} '
                f'{d["label"]}: {d["played_score"]:.0%}'
-               + ("" if d["label"] == "best" else f' (best {d["best"]} {d["best_score"]:.0%})'))
+               + ("" if d["label"] == "best" else f' (best {d["best"]} {d["best_score"]:.0%})')
+               + _unsettled(d))
         o.append(f'<circle class="pt {d["label"]}" data-step="{d["ply"] + 1}" '
                  f'data-ply="{d["ply"]}" cx="{x:.1f}" cy="{y:.1f}" r="{r}" '
                  f'fill="{LABEL_COLOURS[d["label"]]}"><title>{escape(tip)}</title></circle>')

@@ -156,6 +156,23 @@ class MoveValues:
         d = self.samples(i)[:m].astype(np.float64) - self.samples(j)[:m]
         return float(d.mean()), (float(d.std(ddof=1)) / math.sqrt(m) if m > 1 else math.inf)
 
+    def loss_bounds(self, played: int, best: int) -> tuple[float, float]:
+        """(low, high): the bounds of the loss of move `played` (`best`: the move with the
+        highest mean), `Z` standard errors of the paired differences (on the two moves'
+        common samples) either side of it, clipped to [0, 1].  For a move that is not the best: the
+        difference to the best move.  For the best move itself (a loss of 0): from 0 up
+        to the most that any other move may be worth more."""
+        if played != best:
+            _, se = self.paired(best, played)
+            d = self.mean(best) - self.mean(played)
+            return max(0.0, min(1.0, d - Z * se)), max(0.0, min(1.0, d + Z * se))
+        high = 0.0
+        for j in range(len(self.codes)):
+            if j != played:
+                d, se = self.paired(j, played)
+                high = max(high, min(1.0, d + Z * se))
+        return 0.0, high
+
     def best(self, prefer: int) -> int:
         """The move with the highest mean (ties: `prefer`, then the first)."""
         means = [self.mean(i) for i in range(len(self.codes))]

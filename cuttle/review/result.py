@@ -45,8 +45,12 @@ class Decision:
     decided (`player`) in which `turn` and `phase`, the move `played` among `legal`
     legal moves, and its `label`.  A judged decision (more than one legal move) also
     has the `best` move, the mover's expected scores of both (`played_score`,
-    `best_score`), the `loss` between them, the move's `accuracy` (percent) and every
-    move's value (`candidates`, best first); a forced one has None there."""
+    `best_score`), the `loss` between them, the move's `accuracy` (percent), every
+    move's value (`candidates`, best first), the bounds of the loss (`loss_low`,
+    `loss_high`: two standard errors of the paired samples either side; for the best
+    move, 0 up to the most another move may be worth more) and whether the label holds
+    over them (`settled`: False when they straddle a label's bound, as at the budget's
+    cap they may); a forced one has None there."""
 
     ply: int
     player: int
@@ -61,6 +65,9 @@ class Decision:
     loss: float | None = None
     accuracy: float | None = None
     candidates: tuple[MoveScore, ...] = ()
+    loss_low: float | None = None
+    loss_high: float | None = None
+    settled: bool | None = None
 
     @property
     def judged(self) -> bool:
@@ -83,6 +90,8 @@ class Decision:
                 "phase": self.phase, "played": str(self.played),
                 "best": None if self.best is None else str(self.best),
                 "label": self.label, "annotation": self.annotation, "loss": self.loss,
+                "loss_low": self.loss_low, "loss_high": self.loss_high,
+                "settled": self.settled,
                 "played_score": self.played_score, "best_score": self.best_score,
                 "accuracy": self.accuracy, "legal_moves": self.legal,
                 "samples": self.samples,
@@ -236,12 +245,19 @@ class Review:
                 best = "" if d.label == "best" else f"best {str(d.best):<{bw}} {d.best_score:6.1%}"
                 line += (f"{d.played_score:6.1%}  {best:<{bw + 13}}  "
                          f"{100 * d.loss:5.1f}  {d.label}")
+                if not d.settled:
+                    line += (f" (not settled: {100 * d.loss_low:.1f} to "
+                             f"{100 * d.loss_high:.1f})")
             if self.omniscient is not None and self.omniscient[i + 1] is not None:
                 line += f"  [hindsight P0 {self.omniscient[i + 1]:.0%}]"
             out.append(line.rstrip())
             g.play(m)
         if g.is_over:
             out.append(f"Result: {result_of(g)['text']}")
+        if any(d.judged and not d.settled for d in self.decisions):
+            out.append("not settled: the loss's bounds (two standard errors of the paired "
+                       "samples either side) span a label's bound even at the budget's cap: "
+                       "the move may belong to the label next to it")
         if not self.complete:
             out.append(f"(review interrupted: {len(self.decisions)} of {self.total} "
                        f"decisions reviewed)")

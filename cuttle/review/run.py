@@ -115,8 +115,10 @@ def _judge(game: Game, move: Move, eng: Engine, seed: int, threads: int, th: Thr
     scores = [MoveScore(m, mv.mean(k), mv.n[k]) for k, m in enumerate(legal)]
     cands = tuple(sorted(scores, key=lambda s: (-s.score, -s.samples, legal.index(s.move))))
     loss = 0.0 if b == i else max(0.0, scores[b].score - scores[i].score)
+    low, high = mv.loss_bounds(i, b)
     return Decision(ply, p, turn, phase, move, len(legal), th.label(loss), legal[b],
-                    scores[i].score, scores[b].score, loss, move_accuracy(loss), cands)
+                    scores[i].score, scores[b].score, loss, move_accuracy(loss), cands,
+                    low, high, th.label(low) == th.label(high))
 
 
 def review(game_or_record: Game | dict[str, Any] | str | os.PathLike[str],

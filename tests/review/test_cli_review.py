@@ -75,6 +75,18 @@ def test_review_json_html_and_one_player(monkeypatch, capsys, record, tmp_path):
     assert "hindsight" in html
 
 
+def test_review_json_on_stdout_with_a_page_is_json_alone(monkeypatch, capsys, record,
+                                                        tmp_path):
+    # "review page written to ..." followed the JSON on stdout, which no longer parsed
+    path, g = record
+    page = tmp_path / "r.html"
+    code, out, err = run(monkeypatch, capsys, ["review", path, "--engine", "rollouts:10",
+                                               "--seed", "3", "--json", "--html", page])
+    assert code == 0
+    assert json.loads(out)["moves"] == [str(m) for m in g.moves]
+    assert f"review page written to {page}" in err and 'data-review="1"' in page.read_text()
+
+
 def test_replay_with_review(monkeypatch, capsys, record, tmp_path):
     path, g = record
     page = tmp_path / "replay.html"

@@ -61,8 +61,11 @@ def test_the_review_page(browser, tmp_path):
         item = items[str(x.ply + 1)]
         assert item["label"] == f"rv rv-{x.label}"
         assert item["badge"] == (x.annotation or x.label)
-        if x.label in ("best", "forced"):
+        if x.label == "forced" or (x.label == "best" and x.settled):
             assert item["alt"] == ""
+        elif x.label == "best":           # (a label the bounds of its loss do not settle)
+            assert item["alt"] == (f"not settled: {100 * x.loss_low:.1f} to "
+                                   f"{100 * x.loss_high:.1f} points")
         else:
             assert item["alt"].startswith(f"best: {x.best} ")
     # The graph: one point per judged move; a click shows that move, in the view chosen.

@@ -67,6 +67,39 @@ def test_the_only_move_that_avoids_an_immediate_loss(engine):
     assert str(r.decisions[0].best) == "scuttle TS TC"
 
 
+def test_a_label_says_whether_the_bounds_of_its_loss_settle_it():
+    """Each judged move carries the bounds of its loss (two standard errors of the
+    paired samples either side) and whether its label holds over them: a label whose
+    bounds span a threshold even at the budget's cap says so in the text, the JSON and
+    the page (P0's "blunder" of docs/review.md's example was 15.6 points, 13.1 to 18.1:
+    a mistake as much as a blunder, with nothing saying so)."""
+    g = cuttle.Game.from_position(**WIN)
+    miss = judge(g, "draw", "expert:16", seed=1)
+    assert miss.label == "blunder" and miss.settled
+    assert 0.15 < miss.loss_low <= miss.loss <= miss.loss_high <= 1
+    won = judge(g, "points TH", "expert:16", seed=1)
+    assert won.settled and won.loss_low == won.loss_high == 0
+    r = review(bot_game(("greedy", "random"), 4), "rollouts:20", seed=3, threads=1)
+    th, text, page = Thresholds(), str(r), r.page()
+    unsettled = 0
+    for d, x in zip(r.decisions, r.as_dict()["decisions"]):
+        assert (x["loss_low"], x["loss_high"], x["settled"]) == \
+            (d.loss_low, d.loss_high, d.settled)
+        if not d.judged:
+            assert d.loss_low is d.loss_high is d.settled is None
+            continue
+        assert 0 <= d.loss_low <= d.loss <= d.loss_high <= 1
+        assert d.settled == (th.label(d.loss_low) == th.label(d.loss_high))
+        line = next(t for t in text.splitlines() if t.startswith(f"{d.ply + 1:>5}. "))
+        bounds = f"not settled: {100 * d.loss_low:.1f} to {100 * d.loss_high:.1f}"
+        assert (bounds in line) == (not d.settled)
+        if not d.settled:
+            unsettled += 1
+            assert bounds + " points" in page
+    assert unsettled >= 3, "20 playouts a move should leave some labels unsettled"
+    assert "span a label's bound" in text
+
+
 def same_figures(a, b):
     da, db = a.as_dict(), b.as_dict()
     da.pop("ply"), db.pop("ply")
