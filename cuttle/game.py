@@ -275,8 +275,15 @@ class Game(CoreGame):
         return self.copy()
 
     def __reduce__(self):
-        return (_unpickle, (type(self), self._rules, self.seed, self._core_get_state(),
-                            self.max_moves))
+        args = (type(self), self._rules, self.seed, self._core_get_state(), self.max_moves)
+        if self.is_over and self.end_reason == "move_cap":
+            # The core checks a pickled history by replaying it, and its moves know no
+            # cap: a game its cap ended is pickled as it was before its last move, which
+            # _unpickle plays again under the cap.
+            before = self.copy()
+            last = before._core_undo()
+            args = args[:3] + (before._core_get_state(), self.max_moves, last)
+        return (_unpickle, args)
 
     def __eq__(self, other):
         """Games are equal when their rules, move cap, position, random stream and whole
@@ -525,8 +532,10 @@ class Game(CoreGame):
                 f"  permanents: {' '.join(self.permanents(p)) or '-'}\n      hand: {hand}")
 
 
-def _unpickle(cls, rules, seed, state, max_moves=None):
-    """A pickled Game, validated whole: ValueError for one that contradicts itself."""
+def _unpickle(cls, rules, seed, state, max_moves=None, last=None):
+    """A pickled Game, validated whole: ValueError for one that contradicts itself.
+    `last`: the code of the move its move cap ended the game on, played again here
+    (`state` is then the game before it)."""
     # pickle.loads calls this with whatever a pickle holds: anything but what
     # __reduce__ writes is refused here, before the native code sees it
     if not (isinstance(cls, type) and issubclass(cls, Game)):
@@ -541,6 +550,12 @@ def _unpickle(cls, rules, seed, state, max_moves=None):
     g._attach(rules, check_seed(seed, "a pickled game's seed"), max_moves)
     g._core_set_state(*state)
     cap = g.max_moves
+    if last is not None:
+        if not (cap is not None and is_int(last) and 0 <= last <= 65535
+                and g.ply + 1 == cap and not g.is_over and g._core_play(int(last), cap)
+                and g.end_reason == "move_cap"):
+            raise ValueError(f"corrupt pickled game: its last move {last!r} is not one "
+                             f"that its move cap ({cap}) ended it on")
     if cap is not None and (g.ply > cap or (g.ply == cap and not g.is_over)):
         raise ValueError(f"corrupt pickled game: {g.ply} moves played, yet its move cap "
                          f"is {cap} and it is {'over' if g.is_over else 'not over'}")

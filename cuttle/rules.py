@@ -437,6 +437,9 @@ class Rules:
     def __setattr__(self, name, value):
         raise AttributeError("Rules is frozen; use rules.replace(**flags)")
 
+    def __delattr__(self, name):
+        raise AttributeError("Rules is frozen; use rules.replace(**flags)")
+
     @property
     def preset(self) -> str:
         """The preset the flags were changed from."""

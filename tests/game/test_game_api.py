@@ -40,6 +40,48 @@ def test_a_move_cap_ends_a_game_as_a_draw():
         cuttle.Game(seed=1, max_moves=0)
 
 
+def test_a_game_ended_by_its_move_cap_pickles_and_copies():
+    for rules, seed, cap in (("classic", 5, 7), ("cuttle.cards: four=random", 6, 25)):
+        g = cuttle.Game(rules, seed=seed, max_moves=cap)
+        while not g.is_over:
+            g.play(g.legal_moves[-1])
+        assert g.end_reason == "move_cap" and g.ply == cap
+        for h in (pickle.loads(pickle.dumps(g)), copy.deepcopy(g), g.copy()):
+            assert h == g and h.is_over and h.end_reason == "move_cap" and h.winner is None
+            assert h.max_moves == cap and h.moves == g.moves and not h.legal_moves
+            assert h.undo() == g.moves[-1] and not h.is_over    # the same history below
+            assert h.play(g.moves[-1]) == g.moves[-1] and h == g
+
+
+def test_a_pickled_capped_game_with_a_bad_last_move_is_refused():
+    g = cuttle.Game(seed=5, max_moves=7)
+    while not g.is_over:
+        g.play(g.legal_moves[0])
+    fn, args = g.__reduce__()
+    assert fn(*args) == g
+    before = g.copy()
+    before.undo()
+    illegal = next(c for c in range(65536)
+                   if _is_code(c) and not before.is_legal(c))
+    for last in (illegal, -1, 2**70, "draw", True):
+        with pytest.raises(ValueError, match="corrupt pickled game"):
+            fn(*args[:5], last)
+    # a last move that does not reach the cap: the game it leaves was not ended by it
+    early = cuttle.Game(seed=5, max_moves=7)
+    early.play(early.legal_moves[0])
+    fn, args = early.__reduce__()
+    with pytest.raises(ValueError, match="corrupt pickled game"):
+        fn(*args, early.legal_moves[0].code)
+
+
+def _is_code(c):
+    try:
+        cuttle.Move.from_code(c)
+    except ValueError:
+        return False
+    return True
+
+
 def test_next_decision_is_the_play_loop_of_a_game_played_from_python():
     g = cuttle.Game(seed=5)
     seen = []

@@ -32,6 +32,16 @@ def test_rules_are_hashable_and_replace_returns_changed_copy():
     assert r2 == cuttle.Rules(joker=True)
 
 
+def test_rules_are_frozen_against_deleting_too():
+    rules = cuttle.Rules("cuttle.cards", hand_limit=7)
+    key = hash(rules)
+    for name in ("four", "hand_limit", "_preset", "_flags", "preset"):
+        with pytest.raises(AttributeError, match="frozen"):
+            delattr(rules, name)
+    assert rules == cuttle.Rules("cuttle.cards", hand_limit=7) and hash(rules) == key
+    assert repr(rules) == "Rules('cuttle.cards', hand_limit=7)" and rules.four == "choice"
+
+
 @pytest.mark.parametrize("flag,classic,cc", [
     ("king_goals", (21, 14, 10, 7, 5), (21, 14, 10, 5, 0)),
     ("hand_limit", None, 8),
