@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 
 __all__ = ["CAPPED", "CONVERGED", "ELIMINATED", "INFEASIBLE", "PLAYING", "STOPPED",
            "UNFINISHED", "WON", "Entry", "distance", "look", "simultaneous_level",
-           "winners"]
+           "verdict", "winners"]
 
 PLAYING, CONVERGED, CAPPED, WON = "playing", "converged", "capped", "won"
 ELIMINATED, INFEASIBLE, UNFINISHED = "eliminated", "infeasible", "unfinished"
@@ -96,6 +96,28 @@ def _surely_feasible(m: Measure, level: float, max_draws: float | None,
         if not moves[0] <= e.low <= e.high <= moves[1]:
             return False
     return True
+
+
+def verdict(m: Measure, level: float | None, max_draws: float | None,
+            moves: tuple[float, float] | None) -> dict[str, str]:
+    """What `m`'s games say of each constraint, at `level` (None: the measure's own
+    confidence): {"draws" / "length": "met" (the interval lies within it), "broken" (it
+    lies outside) or "undecided" (it straddles a limit)}, for the constraints given.  A
+    draw rate of at most 0 is met by games without a draw (no interval can show a rate
+    of exactly 0)."""
+    out = {}
+    if not m.n:
+        return out
+    if max_draws is not None:
+        e = m.estimate("draw_rate", level)
+        out["draws"] = ("broken" if e.low > max_draws else
+                        "met" if e.high <= max_draws or (max_draws == 0 and not m.draws)
+                        else "undecided")
+    if moves is not None:
+        e = m.estimate("mean_moves", level)
+        out["length"] = ("broken" if e.high < moves[0] or e.low > moves[1] else
+                         "met" if moves[0] <= e.low <= e.high <= moves[1] else "undecided")
+    return out
 
 
 def look(entries: Sequence[Entry], *, level: float, target: float, max_chunks: int,

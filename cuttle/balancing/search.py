@@ -12,7 +12,9 @@
    simultaneous intervals, losers dropped at each look.
 5. **Confirm**: the winner of each size (nearest 50%) on fresh games again (stage 2)
    until its 95% interval is narrow enough (`confirm_target`): its published figures,
-   free of the race's selection.
+   free of the race's selection.  A winner whose confirmation's 95% interval of draws
+   or length lies outside a constraint is no winner: the next standing candidate of its
+   size is confirmed in its place.
 6. **Check** (optional): the winners and the base under another policy (`check`,
    typically the strongest search bot), on stage 3's games.
 
@@ -42,7 +44,8 @@ from ..variants.chunks import (FINGERPRINT_GAMES, ChunkPlayer, RunInterrupted, f
 from ..variants.interactions import Interaction, combine, measure
 from ..variants.store import Store
 from .model import allowance, generate, pairs_to_measure
-from .racing import PLAYING, UNFINISHED, Entry, look, simultaneous_level, winners
+from .racing import (OUT, PLAYING, UNFINISHED, Entry, look, simultaneous_level, verdict,
+                     winners)
 from .results import BalanceResult, CandidateResult, Measure, Single
 from .space import flag_names, single_changes, space_size
 
@@ -228,6 +231,7 @@ class _Run:
                 min(size, config.check_games), threads=config.threads, client=client,
                 play=play, engine=self.engine(config.check) if check else None)
         self.base: dict[str, Measure] = {}
+        self._base_chunks: dict[str, int] = {}      # chunks of the base in a replay stage
         self.singles: list[Single] = []
         self.interactions: list[Interaction] = []
         self.generation: dict[int, dict[str, int]] = {}
@@ -399,9 +403,29 @@ class _Run:
         return [r for r in self.results if r.winner]
 
     def confirm(self) -> None:
-        b = self.config.budget
-        self._replay("confirm", self.config.policy, "confirm", b.chunks(b.confirm_games),
-                     lambda m: _half(m.estimate("first_score")) <= b.confirm_target)
+        """Confirm the winners; a winner whose confirmation's interval lies outside a
+        constraint is no winner: the next standing candidate of its size nearest 50%
+        (by its race figures) is confirmed in its place, until one is not outside or
+        none is left."""
+        c, b = self.config, self.config.budget
+        todo = self._winners()
+        while todo:
+            self._replay("confirm", c.policy, "confirm", b.chunks(b.confirm_games),
+                         lambda m: _half(m.estimate("first_score")) <= b.confirm_target,
+                         todo=todo)
+            if self.unfinished:
+                return
+            todo = []
+            for r in self._winners():
+                if "broken" not in verdict(r.confirm, None, c.max_draws, c.moves).values():
+                    continue
+                r.winner = False
+                rest = [x for x in self.results if x.size == r.size and x.confirm is None
+                        and x.status not in OUT and x.race.n]
+                if rest:
+                    nxt = min(rest, key=lambda x: (x.race.distance, x.label))
+                    nxt.winner = True
+                    todo.append(nxt)
 
     def check(self) -> None:
         c = self.config
@@ -410,15 +434,18 @@ class _Run:
             self._replay("check", c.check, "check", -(-c.check_games // size),
                          lambda m: False, f"check under {c.check}")
 
-    def _replay(self, stage, policy, attr, cap, done, label=None):
-        """Play the winners again with the base on `stage`'s games, chunk by chunk, into
-        each winner's measure `attr` (and the base's), each until `done(measure)` or
-        `cap` chunks."""
+    def _replay(self, stage, policy, attr, cap, done, label=None, todo=None):
+        """Play the winners (or `todo`) again with the base on `stage`'s games, chunk by
+        chunk, into each one's measure `attr` (and the base's: each chunk once, however
+        many calls play it), each until `done(measure)` or `cap` chunks."""
         c = self.config
-        todo = self._winners()
+        todo = self._winners() if todo is None else todo
         if not todo:
             return
-        base = self.base[stage] = Measure(confidence=c.confidence)
+        if stage not in self.base:
+            self.base[stage] = Measure(confidence=c.confidence)
+            self._base_chunks[stage] = 0
+        base = self.base[stage]
         for r in todo:
             setattr(r, attr, Measure(confidence=c.confidence))
         chunk, total = 0, len(todo)
@@ -428,7 +455,9 @@ class _Run:
                                 [(c.base, c.base)] + [(c.base, r.rules) for r in todo], info)
             if got is None:
                 return
-            base.add(got[(c.base, c.base)][0])
+            if chunk >= self._base_chunks[stage]:
+                base.add(got[(c.base, c.base)][0])
+                self._base_chunks[stage] = chunk + 1
             for r in todo:
                 getattr(r, attr).add(*got[(c.base, r.rules)])
             chunk += 1

@@ -157,6 +157,65 @@ def test_constraints_remove_what_breaks_them():
     assert all(c.estimate("mean_moves").value > 30 for c in res.winners.values())
 
 
+EXPERT = dict(chunk_size=1000, screen_games=2000, screen_target=0.01, pairs=1,
+              interaction_games=2000, interaction_target=0.02, per_size=3,
+              race_games=2000, race_target=0.015, confirm_games=8000,
+              confirm_target=0.001)
+
+
+def expert_search(**kw):
+    return cuttle.balance("classic", "expert", k=1, flags="king_goals,joker,four,deal",
+                          deals=[(6, 7), (4, 5)], budget=EXPERT, progress=False, **kw)
+
+
+def test_a_winner_whose_confirmation_breaks_a_constraint_is_replaced():
+    """The winner was the race's leader whatever its confirmation said: quick's goal
+    won with games of 17.9 moves [17.6, 18.3] under --moves 18.3-60 (its race interval,
+    1,000 games, had straddled 18.3)."""
+    res = expert_search(moves=(18.3, 60))
+    goal = next(c for c in res.candidates if "king_goals" in c.candidate.changes
+                and c.candidate.changes["king_goals"][0] == 15)
+    assert goal.confirm.n and goal.confirm.estimate("mean_moves").high < 18.3
+    assert not goal.winner and goal.constraints == "broken: length" and not goal.pareto
+    winner = res.best(1)
+    assert winner.label == "four=draw" and winner.stage == "confirmed"
+    assert winner.constraints == "met" and winner.estimate("mean_moves").low >= 18.3
+    assert res.base["confirm"].n == max(c.confirm.n for c in res.candidates if c.confirm)
+    assert all(not c.constraints.startswith("broken") for c in res.pareto)
+    text = str(res)
+    assert "constraints broken: length (in its confirmation)" in text
+    assert "a winner whose confirmation lies outside one is no winner" in text
+    assert res.as_dict()["candidates"][0]["constraints"] == "met"
+
+
+def test_a_winner_that_drew_is_none_under_no_draws():
+    """--max-draws 0: quick's goal drew no race game and won; its confirmation drew one
+    game of 8,000, and it was still shown as the winner and on the Pareto front."""
+    res = cuttle.balance("classic", "expert", k=1, flags="king_goals", max_draws=0,
+                         budget=EXPERT, progress=False)
+    (goal,) = res.candidates
+    assert goal.race.draws == 0 and goal.confirm.draws > 0
+    assert res.best(1) is None and not res.winners and not res.pareto
+    assert goal.constraints == "broken: draws"
+    assert "every raced candidate broke them (in the race or in its confirmation)" in \
+        str(res)
+
+
+def test_undecided_constraints_are_marked_on_the_winners_and_the_pareto_front():
+    """Under --moves 18.2-60 quick's goal's confirmation, 17.9 moves [17.6, 18.3],
+    straddles the limit: it wins, marked undecided in the winners' and the Pareto
+    tables (the Pareto rows were unmarked)."""
+    res = expert_search(moves=(18.2, 60))
+    winner = res.best(1)
+    assert winner.candidate.changes["king_goals"][0] == 15
+    assert winner.constraints == "undecided: length" and winner.pareto
+    md = res.markdown()
+    pareto = md.split("#### The Pareto front")[1].split("####")[0]
+    assert "| constraints |" in pareto and "| confirmed | undecided: length |" in pareto
+    winners = md.split("#### The fairest")[1].split("####")[0]
+    assert "| undecided: length |" in winners
+
+
 def test_constraints_no_rule_set_meets_are_said():
     """The report's tables were empty, without a word of why, and the race's note gave
     a Bonferroni level over candidates that never raced."""
