@@ -30,6 +30,7 @@ import time
 from dataclasses import asdict, dataclass, fields, replace
 from typing import TYPE_CHECKING, Any
 
+from ..formatting import quantity
 from ..policies import is_search, policy_name
 from ..progress import Line, clock, show_by_default
 from ..rules import Rules
@@ -95,8 +96,19 @@ class Budget:
     allowance: float = 0.01
     moves_allowance: float = 2.0
 
-    def checked(self) -> Budget:
-        """The same budget, every field checked (ValueError naming the bad one)."""
+    def checked(self, name: Callable[[str], str] = str, defaults: Iterable[str] = ()
+                ) -> Budget:
+        """The same budget, every field checked (ValueError naming the bad one, as
+        `name(field)` gives it, "(the default)" after the fields of `defaults`): each
+        cap in games (`screen_games`, `interaction_games`, `race_games`,
+        `confirm_games`) a whole number of chunks, since the search plays whole chunks
+        (a cap of 1 game with chunks of 2,000 played 2,000)."""
+        defaults = set(defaults)
+
+        def said(f, inside=False):
+            if f not in defaults:
+                return name(f)
+            return name(f) + (", the default" if inside else " (the default)")
         for f in fields(self):
             v = getattr(self, f.name)
             if f.name.endswith(("target", "allowance", "negligible")) and \
@@ -112,12 +124,24 @@ class Budget:
                 check_int(v, f.name, 1, 64)
             else:
                 check_count(v, f.name, 10 ** 12)
+        size = self.chunk_size
+        for cap in GAME_CAPS:
+            v = getattr(self, cap)
+            if v % size:
+                low, high = v - v % size, v - v % size + size
+                nearest = f"{low:,} or {high:,}" if low else f"{high:,}"
+                raise ValueError(
+                    f"{said(cap)} is {quantity(v, 'game')}, not a whole number of chunks of "
+                    f"{size:,} ({said('chunk_size', True)}): the search plays whole chunks, so it "
+                    f"would play {high:,}; give {nearest}, or a chunk size that divides it")
         return self
 
     def chunks(self, games: int) -> int:
         """`games` in whole chunks (at least one)."""
         return max(1, -(-games // self.chunk_size))
 
+
+GAME_CAPS = ("screen_games", "interaction_games", "race_games", "confirm_games")
 
 # Cheap policies (random, greedy, expert) and searches; --quick: under a minute.
 CHEAP = Budget(chunk_size=10_000, screen_target=0.005, screen_games=100_000,
@@ -132,7 +156,9 @@ QUICK = Budget(chunk_size=2_000, screen_target=0.015, screen_games=4_000, neglig
                pairs=3, interaction_target=0.03, interaction_games=4_000, per_size=2,
                race_target=0.03, race_games=6_000, confirm_target=0.015, confirm_games=6_000)
 QUICK_FLAGS = ("king_goals", "four", "strict_scuttle", "joker", "sudden_death", "deal")
-CHECK_CHUNK = {False: 10_000, True: 100}        # chunk size of the check, by search
+# The chunk size of the check, by search: fixed, so that a run with more check games
+# reads the chunks of one with fewer; the check's games are a whole number of chunks.
+CHECK_CHUNK = {False: 1_000, True: 100}
 
 
 class BalanceConfig:
@@ -228,7 +254,7 @@ class _Run:
             size = CHECK_CHUNK[is_search(config.check)]
             self.players[config.check] = ChunkPlayer(
                 store, (config.check,) * 2, config.seed, config.max_moves,
-                min(size, config.check_games), threads=config.threads, client=client,
+                size, threads=config.threads, client=client,
                 play=play, engine=self.engine(config.check) if check else None)
         self.base: dict[str, Measure] = {}
         self._base_chunks: dict[str, int] = {}      # chunks of the base in a replay stage
@@ -487,19 +513,42 @@ def _half(e):
     return w if w == w else float("inf")
 
 
-def _budget(policy, budget, quick):
+def resolve_budget(policy: str, budget: Budget | dict[str, Any] | None, quick: bool,
+                   name: Callable[[str], str] = str) -> Budget:
+    """The budget a search of `policy` plays (`balance`'s `budget` and `quick`), checked
+    (`Budget.checked`, naming a field as `name(field)` gives it; the defaults `name`
+    as well, " (the default)" added)."""
     default = QUICK if quick else (SEARCH if is_search(policy) else CHEAP)
-    if budget is None:
-        return default
+    given: set[str] = set()
     if isinstance(budget, Budget):
-        return budget.checked()
-    if isinstance(budget, dict):
+        out, given = budget, {f.name for f in fields(Budget)}
+    elif isinstance(budget, dict):
         unknown = set(budget) - {f.name for f in fields(Budget)}
         if unknown:
             raise ValueError(f"unknown budget settings {', '.join(sorted(unknown))}; valid: "
                              f"{', '.join(f.name for f in fields(Budget))}")
-        return replace(default, **budget).checked()
-    raise ValueError(f"budget must be a Budget or a dict of its settings, not {budget!r}")
+        out, given = replace(default, **budget), set(budget)
+    elif budget is None:
+        out = default
+    else:
+        raise ValueError(f"budget must be a Budget or a dict of its settings, not {budget!r}")
+    return out.checked(name, {f.name for f in fields(Budget)} - given)
+
+
+def check_check_games(check: str | None, check_games: object,
+                      name: str = "check_games") -> int:
+    """`check_games`, checked (ValueError naming it `name`): a count, and with a check
+    policy a whole number of the check's chunks (`CHECK_CHUNK`)."""
+    check_games = check_count(check_games, name, 10 ** 9)
+    if check is not None:
+        size = CHECK_CHUNK[is_search(check)]
+        if check_games % size:
+            raise ValueError(
+                f"{name} must be a whole number of the check's chunks of {size:,} games "
+                f"({CHECK_CHUNK[True]:,} for a search policy, {CHECK_CHUNK[False]:,} for "
+                f"another; fixed, so that a run with more check games reads these), not "
+                f"{check_games:,}")
+    return check_games
 
 
 def _constraints(max_draws, moves):
@@ -537,10 +586,10 @@ def _config(base, policy, k, flags, exclude, deals, max_draws, moves, budget, ch
                          "not None")
     if check is not None:
         check = policy_name(check)
-        check_games = check_count(check_games, "check_games", 10 ** 9)
+    check_games = check_check_games(check, check_games)
     check_threads(threads)
     return BalanceConfig(base, policy, k, names, deals, max_draws, moves,
-                         _budget(policy, budget, quick), check, check_games,
+                         resolve_budget(policy, budget, quick), check, check_games,
                          check_seed(seed), check_count(max_moves, "max_moves", MAX_MAX_MOVES),
                          check_confidence(confidence), threads)
 

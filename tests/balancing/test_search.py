@@ -239,7 +239,30 @@ def test_constraints_no_rule_set_meets_are_said():
     (dict(seed=None), "fixed seed"),
     (dict(check="chess"), "chess"),
     (dict(play=False), "play=False reports what a results file holds"),
+    # the search plays whole chunks: a cap that is not one was exceeded
+    (dict(quick=True, budget={"chunk_size": 7000}), "screen_games \\(the default\\) is "
+     "4,000 games, not a whole number of chunks of 7,000 \\(chunk_size\\)"),
+    (dict(quick=True, budget={"confirm_games": 1}), "confirm_games is 1 game, not a whole "
+     "number of chunks of 2,000 \\(chunk_size, the default\\).*would play 2,000"),
+    (dict(check="random", check_games=1500), "check_games must be a whole number of the "
+     "check's chunks of 1,000 games"),
+    (dict(check="ismcts:10", check_games=50), "check's chunks of 100 games"),
 ])
 def test_bad_arguments(kw, message):
     with pytest.raises(ValueError, match=message):
         cuttle.balance("classic", "random", progress=False, **kw)
+
+
+def test_the_check_plays_its_games_exactly_and_more_of_them_reads_the_first(tmp_path):
+    """--check-games 15000 played 20,000 games (chunks of 10,000); and the check's chunk
+    was its number of games below 10,000, so a run with more check games played them all
+    again."""
+    path = str(tmp_path / "r.jsonl")
+    kw = dict(k=1, flags="deal", deals=[(6, 6), (4, 6)], budget=SMALL, results=path,
+              check="random", progress=False)
+    first = cuttle.balance("classic", "random", check_games=2000, **kw)
+    assert first.base["check"].n == 2000 and first.best(1).check.n == 2000
+    more = cuttle.balance("classic", "random", check_games=15000, **kw)
+    assert more.base["check"].n == 15000 and more.best(1).check.n == 15000
+    # only the check's 13 new chunks, of the base and the winner, were played
+    assert more.played_records == 2 * 13
