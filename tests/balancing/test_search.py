@@ -266,3 +266,42 @@ def test_the_check_plays_its_games_exactly_and_more_of_them_reads_the_first(tmp_
     assert more.base["check"].n == 15000 and more.best(1).check.n == 15000
     # only the check's 13 new chunks, of the base and the winner, were played
     assert more.played_records == 2 * 13
+
+
+def swap_wins(rec):
+    """A record with the first player's and the second's wins exchanged, consistently
+    within it (its tally, and its pair's tables: the first player always moves first,
+    so his wins are the first mover's)."""
+    c = rec["tally"]["counts"]
+    c[1], c[2] = c[2], c[1]
+    if rec["pair"] is not None:
+        t = rec["pair"]["table"]
+        t[0], t[1] = t[1], t[0]
+        t[3] = list(t[0])
+    return rec
+
+
+@pytest.mark.parametrize("which", ["base", "variant"])
+def test_records_that_disagree_with_each_other_are_refused(tmp_path, which):
+    """A file whose wins were swapped in one record (consistently within it) was read:
+    the search reported the swapped figures.  The same games under the same rule set in
+    another record (the base's own record, the pair's side of the base in a variant's)
+    give it away."""
+    path = tmp_path / "r.jsonl"
+    run_to_dict(str(path), progress=False)
+    original = path.read_text()
+    lines = original.splitlines()
+    recs = [json.loads(x) for x in lines[1:]]
+    i = next(i for i, r in enumerate(recs) if (r["rules"] == r["base"]) == (which == "base")
+             and r["chunk"] == 0)
+    lines[i + 1] = json.dumps(swap_wins(recs[i]))
+    path.write_text("\n".join(lines) + "\n")
+    from cuttle.variants.store import Store
+    with pytest.raises(ResultsFileError, match=rf"{path}, lines \d+ and \d+: their "
+                       r"(tallies|wins, draws or lengths) of the same games \(rule set "):
+        Store(str(path), write=False)
+    with pytest.raises(ResultsFileError, match="disagree"):
+        run_to_dict(str(path), progress=False, play=False)
+    path.write_text(original)                   # (the untouched file loads)
+    assert run_to_dict(str(path), progress=False, play=False).complete
+
