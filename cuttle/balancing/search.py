@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 from ..formatting import quantity
 from ..policies import is_search, policy_name
 from ..progress import Line, clock, show_by_default
-from ..rules import Rules
+from ..rules import FLAGS, Rules
 from ..seeding import check_seed
 from ..simulation import DEFAULT_MAX_MOVES, simulate
 from ..simulation.api import MAX_CHUNK, MAX_MAX_MOVES, check_client
@@ -570,6 +570,43 @@ def _constraints(max_draws, moves):
     return max_draws, moves
 
 
+def _deals(deals, base, names):
+    """The deals to try, each checked as the deal flag checks a value; ValueError if
+    one is the base's own deal (no change: `--flags deal --deal 5,6` searched nothing),
+    if there are none, or if the search does not change the deal flag."""
+    if isinstance(deals, (str, bytes, dict)) or not hasattr(deals, "__iter__"):
+        raise ValueError(f"deals must be a list of deals (first, second), not {deals!r}")
+    flag = FLAGS["deal"]
+    out = [flag.check(d) for d in deals]
+    for d in out:
+        if d == base.deal:
+            raise ValueError(f"deals: {d[0]},{d[1]} is the base's own deal ({base} deals "
+                             f"{d[0]} cards to the first player and {d[1]} to the "
+                             f"second), not a change")
+    if not out:
+        raise ValueError("deals is empty: give at least one deal, or None for the deal "
+                         "flag's own values")
+    if "deal" not in names:
+        raise ValueError("deals are given, but the search does not change the deal flag "
+                         "(flags and exclude leave it out): add deal to the flags, or give "
+                         "no deals")
+    return out
+
+
+def _flag(value, name):
+    """A bool setting, checked (True and False only: "yes" was taken as True)."""
+    if not isinstance(value, bool):
+        raise ValueError(f"{name} must be True or False, not {value!r}")
+    return value
+
+
+def _progress(progress):
+    if not (progress is None or isinstance(progress, bool) or callable(progress)):
+        raise ValueError(f"progress must be None (on a terminal), True, False or a callable "
+                         f"given each step, not {progress!r}")
+    return progress
+
+
 def _config(base, policy, k, flags, exclude, deals, max_draws, moves, budget, check,
             check_games, seed, max_moves, confidence, threads, quick):
     base = Rules.coerce(base)
@@ -579,7 +616,7 @@ def _config(base, policy, k, flags, exclude, deals, max_draws, moves, budget, ch
         flags = QUICK_FLAGS
     names = flag_names(flags, exclude)
     if deals is not None:
-        deals = [tuple(d) for d in deals]
+        deals = _deals(deals, base, names)
     max_draws, moves = _constraints(max_draws, moves)
     if seed is None:
         raise ValueError("the search needs a fixed seed (its chunks are keyed by it), "
@@ -627,6 +664,10 @@ def balance(base: Rules | str | None = "classic", policy: str = "expert", *, k: 
 
     The method and why its intervals hold: docs/balance.md and `cuttle.balancing`.
     """
+    # (every argument is checked before anything is played or any file is opened)
+    _flag(quick, "quick")
+    _flag(play, "play")
+    _progress(progress)
     config = _config(base, policy, k, flags, exclude, deals, max_draws, moves, budget,
                      check, check_games, seed, max_moves, confidence, threads, quick)
     if not play and results is None:

@@ -305,3 +305,24 @@ def test_records_that_disagree_with_each_other_are_refused(tmp_path, which):
     path.write_text(original)                   # (the untouched file loads)
     assert run_to_dict(str(path), progress=False, play=False).complete
 
+
+@pytest.mark.parametrize("kw,message", [
+    # deals were checked only when the deal flag was searched; the base's own deal was
+    # dropped, leaving an empty search
+    (dict(flags="joker", deals=[(9, 9)]), "flag 'deal' takes 2 ints from 1 to 8"),
+    (dict(flags="joker", deals=[(6, 6)]), "deals are given, but the search does not "
+                                          "change the deal flag"),
+    (dict(flags="deal", deals=[(5, 6)]), "deals: 5,6 is the base's own deal \\(classic "
+                                         "deals 5 cards to the first player"),
+    (dict(flags="deal", deals=[]), "deals is empty"),
+    (dict(flags="deal", deals=5), "deals must be a list of deals"),
+    (dict(flags="joker", progress="yes"), "progress must be None"),
+    (dict(flags="joker", play="no"), "play must be True or False, not 'no'"),
+    (dict(flags="joker", quick=1), "quick must be True or False"),
+])
+def test_arguments_are_checked_before_anything_is_played(tmp_path, kw, message):
+    path = tmp_path / "r.jsonl"
+    kw = dict(dict(k=1, budget=SMALL, results=str(path)), **kw)
+    with pytest.raises(ValueError, match=message):
+        cuttle.balance("classic", "random", **kw)
+    assert not path.exists()                    # nothing played, no file made
