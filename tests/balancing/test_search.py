@@ -326,3 +326,28 @@ def test_arguments_are_checked_before_anything_is_played(tmp_path, kw, message):
     with pytest.raises(ValueError, match=message):
         cuttle.balance("classic", "random", **kw)
     assert not path.exists()                    # nothing played, no file made
+
+
+def test_an_unfinished_search_labels_its_leaders_provisional(tmp_path):
+    """Stopped in the race, the report called the race's leaders "winner" and their race
+    figures games "on fresh deals, after the race chose the winners"."""
+    def stop(info):
+        if info.get("stage") == "race" and info["chunk"] >= 1 and \
+                info.get("done") is not None:
+            raise KeyboardInterrupt
+    with pytest.raises(BalanceInterrupted) as ex:
+        run_to_dict(str(tmp_path / "r.jsonl"), progress=stop)
+    part = ex.value.result
+    assert part.winners and all(w.stage == "raced" for w in part.winners.values())
+    for text in (str(part), part.markdown()):
+        assert "The fairest rule set of each size (provisional: the search is unfinished)" \
+            in text
+        assert "the race's leaders so far, not its winners" in text
+        assert "leader (provisional)" in text and ", winner" not in text
+        assert "after the race chose the winners" not in text
+    whole = run_to_dict(str(tmp_path / "r.jsonl"), progress=False)
+    text = whole.markdown()
+    assert "provisional" not in text and ", winner" in text
+    # the Pareto front says which stage each row's figures come from
+    assert "a winner's confirmation games on fresh deals, the others' race games" in text
+    assert "Pareto: on the front by its reported figures" in text
