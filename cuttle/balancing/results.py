@@ -229,7 +229,8 @@ class BalanceResult:
     holds, how many were pruned and why, how many raced), the raced `candidates` (best
     first: nearest 50% by their own figures), the `winners` ({size: CandidateResult};
     never one whose figures break a constraint: each candidate's `constraints` says what
-    its figures say of them), the `pareto` front (without what broke a constraint), `allowance` (the model's allowance per unmeasured pair),
+    its figures say of them), the `pareto` front (without what broke a constraint),
+    `allowance` (the model's allowance per unmeasured pair),
     `played_records`, `elapsed` seconds, `notes`.  `str()` is the text report,
     `markdown()` the tables for docs, `as_dict()` the JSON form, `to_csv()`, `plot()`."""
 

@@ -41,9 +41,9 @@ against each other: the games of one chunk under one rule set are the same games
 whichever record holds them, so every whole record of that rule set and chunk (its own
 tally, or the reference's side of another's pair: the wins of each player, the draws,
 the first mover's wins and the total length) must agree; a file whose records disagree
-(counts edited or swapped in one of them) is refused with both line numbers.  The file must be a regular
-file (not a device or a FIFO) and a line is at most `MAX_LINE_BYTES` (1 MiB; a record
-takes a few KiB).
+(counts edited or swapped in one of them) is refused with both line numbers.  The file
+must be a regular file (not a device or a FIFO) and a line is at most `MAX_LINE_BYTES`
+(1 MiB; a record takes a few KiB).
 """
 
 from __future__ import annotations
