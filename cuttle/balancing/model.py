@@ -17,14 +17,21 @@ their own allowance, in moves).
 ``[dist_low, dist_high]`` under the model.  Of the rule sets of one size:
 
 * those whose predicted draws or length surely break a constraint are *infeasible*;
-* those whose ``dist_low`` exceeds the smallest ``dist_high`` are *dominated*: under
-  the model another rule set of the same size is fairer, so pruning them is safe as long
+  those whose predicted intervals lie within the constraints are *surely feasible*
+  (without constraints, every rule set is);
+* those whose ``dist_low`` exceeds the smallest ``dist_high`` of the surely feasible
+  ones are *dominated*: under the model another rule set of the same size is fairer and
+  meets the constraints (one that only might meet them dominates nothing: if it broke
+  them, what it pruned could be the fairest left), so pruning them is safe as long
   as no interaction left unmeasured exceeds the allowance and the screening's intervals
   hold (each is a 95% interval of its own, not a simultaneous statement: summing the
   half-widths makes the bounds conservative, but a wrong screening interval can still
   prune a fair rule set);
-* of the rest, the `per_size` with the smallest predicted distance are raced; the others
-  are pruned *by the cap*, which is not safe: the count says how many.
+* of the rest, the `per_size` with the smallest predicted distance are raced (when none
+  of them is surely feasible and another is, the last place goes to the nearest surely
+  feasible one, so that a size whose raced candidates all break the constraints still
+  races one that meets them); the others are pruned *by the cap*, which is not safe: the
+  count says how many.
 
 Changes whose shift is negligible (its interval lies within ``±negligible``, a quarter
 of a point by default) are not combined: under the model a rule set with such a change
@@ -141,9 +148,17 @@ def predict(candidate: Candidate, singles: dict[Rules, Single],
 
 
 def _feasible(p: Prediction, max_draws, moves) -> bool:
+    """Whether `p` might meet the constraints (not surely breaking them)."""
     if max_draws is not None and p.draws.low > max_draws:
         return False
     return moves is None or not (p.moves.high < moves[0] or p.moves.low > moves[1])
+
+
+def _surely_feasible(p: Prediction, max_draws, moves) -> bool:
+    """Whether `p` meets the constraints on its whole predicted intervals."""
+    if max_draws is not None and not p.draws.high <= max_draws:
+        return False
+    return moves is None or moves[0] <= p.moves.low <= p.moves.high <= moves[1]
 
 
 def generate(singles: Sequence[Single], interactions: Sequence[Interaction], base: Measure,
@@ -176,11 +191,19 @@ def generate(singles: Sequence[Single], interactions: Sequence[Interaction], bas
         if not feasible:
             continue
         bounds = [distance(p.score) for _, p in feasible]
-        best_high = min(high for _, high in bounds)
+        sure = [_surely_feasible(p, max_draws, moves) for _, p in feasible]
+        best_high = min([high for (_, high), s in zip(bounds, sure) if s],
+                        default=float("inf"))
         open_ = [(c, p) for (c, p), (low, _) in zip(feasible, bounds) if low <= best_high]
         stats[n]["dominated"] = len(feasible) - len(open_)
         open_.sort(key=lambda cp: (abs(cp[1].score.value - 0.5), cp[0].label))
-        chosen += open_[:per_size]
+        raced = open_[:per_size]
+        if not any(_surely_feasible(p, max_draws, moves) for _, p in raced):
+            safe = [cp for cp in open_[per_size:]
+                    if _surely_feasible(cp[1], max_draws, moves)]
+            if safe:
+                raced[-1] = safe[0]
+        chosen += raced
         stats[n]["beyond_cap"] = max(0, len(open_) - per_size)
         stats[n]["raced"] = min(len(open_), per_size)
     return chosen, stats

@@ -11,9 +11,12 @@ holds at once.  On that event no decision below is wrong:
   outside the range, is *infeasible*;
 * the distance of a candidate's first-player score from 50% lies in
   ``[dist_low, dist_high]`` (0 when the interval holds 50%); a candidate whose
-  ``dist_low`` exceeds the smallest ``dist_high`` among the feasible candidates of its
-  size is *eliminated*: another candidate of its size is surely fairer, so the fairest
-  is never eliminated;
+  ``dist_low`` exceeds the smallest ``dist_high`` among the *surely feasible* candidates
+  of its size (their intervals of draws and length lie within the constraints; without
+  constraints, every candidate) is *eliminated*: another candidate of its size is
+  surely fairer and meets the constraints, so the fairest feasible one is never
+  eliminated (one that only might meet them eliminates nothing: it may yet turn out
+  infeasible);
 * a candidate stops playing once its score interval's half-width is at most the
   target (*converged*), when it is the last of its size still standing (*won*), or at
   its cap (*capped*).
@@ -35,7 +38,7 @@ if TYPE_CHECKING:
 
 __all__ = ["CAPPED", "CONVERGED", "ELIMINATED", "INFEASIBLE", "PLAYING", "STOPPED",
            "UNFINISHED", "WON", "Entry", "distance", "look", "simultaneous_level",
-           "winners"]
+           "verdict", "winners"]
 
 PLAYING, CONVERGED, CAPPED, WON = "playing", "converged", "capped", "won"
 ELIMINATED, INFEASIBLE, UNFINISHED = "eliminated", "infeasible", "unfinished"
@@ -84,6 +87,39 @@ def _infeasible(m: Measure, level: float, max_draws: float | None,
     return False
 
 
+def _surely_feasible(m: Measure, level: float, max_draws: float | None,
+                     moves: tuple[float, float] | None) -> bool:
+    if max_draws is not None and not m.estimate("draw_rate", level).high <= max_draws:
+        return False
+    if moves is not None:
+        e = m.estimate("mean_moves", level)
+        if not moves[0] <= e.low <= e.high <= moves[1]:
+            return False
+    return True
+
+
+def verdict(m: Measure, level: float | None, max_draws: float | None,
+            moves: tuple[float, float] | None) -> dict[str, str]:
+    """What `m`'s games say of each constraint, at `level` (None: the measure's own
+    confidence): {"draws" / "length": "met" (the interval lies within it), "broken" (it
+    lies outside) or "undecided" (it straddles a limit)}, for the constraints given.  A
+    draw rate of at most 0 is met by games without a draw (no interval can show a rate
+    of exactly 0)."""
+    out = {}
+    if not m.n:
+        return out
+    if max_draws is not None:
+        e = m.estimate("draw_rate", level)
+        out["draws"] = ("broken" if e.low > max_draws else
+                        "met" if e.high <= max_draws or (max_draws == 0 and not m.draws)
+                        else "undecided")
+    if moves is not None:
+        e = m.estimate("mean_moves", level)
+        out["length"] = ("broken" if e.high < moves[0] or e.low > moves[1] else
+                         "met" if moves[0] <= e.low <= e.high <= moves[1] else "undecided")
+    return out
+
+
 def look(entries: Sequence[Entry], *, level: float, target: float, max_chunks: int,
          max_draws: float | None = None,
          moves: tuple[float, float] | None = None) -> None:
@@ -98,7 +134,9 @@ def look(entries: Sequence[Entry], *, level: float, target: float, max_chunks: i
     bounds = {id(e): distance(e.measure.estimate("first_score", level)) for e in standing}
     for size in {e.size for e in standing}:
         group = [e for e in standing if e.size == size]
-        best_high = min(bounds[id(e)][1] for e in group)
+        best_high = min([bounds[id(e)][1] for e in group
+                         if _surely_feasible(e.measure, level, max_draws, moves)],
+                        default=float("inf"))
         for e in group:
             if bounds[id(e)][0] > best_high:
                 e.status = ELIMINATED

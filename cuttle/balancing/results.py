@@ -20,6 +20,7 @@ from ..display import render
 from ..figures import BALANCE, canonical
 from ..simulation import Tally
 from ..stats import Estimate
+from .racing import verdict
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -128,7 +129,9 @@ class CandidateResult:
     of the race's intervals; a winner of its size also has `confirm` (games on fresh
     deals) and, with a check policy, `check` (games under that policy).  Its figures
     (`estimate`) are those of its confirmation games when it has them, else of its race
-    games."""
+    games; `constraints` is what those figures say of the search's constraints
+    (`constraints_of`: None without constraints, else "met", "undecided: ..." or
+    "broken: ...")."""
 
     def __init__(self, candidate: Candidate, prediction: Estimate | None, race: Measure,
                  status: str, race_level: float):
@@ -138,6 +141,7 @@ class CandidateResult:
         self.check: Measure | None = None
         self.winner = False
         self.pareto = False
+        self.constraints: str | None = None
 
     @property
     def rules(self) -> Rules:
@@ -173,14 +177,38 @@ class CandidateResult:
         """|first score - 1/2| of `measure`."""
         return self.measure.distance
 
+    @property
+    def level(self) -> float | None:
+        """The level of its figures' intervals: the race's simultaneous level for race
+        figures, None (the result's confidence) for its confirmation's."""
+        return self.race_level if self.stage == "raced" else None
+
+    def constraints_of(self, max_draws: float | None,
+                       moves: tuple[float, float] | None) -> str | None:
+        """What its figures (`measure`, at `level`) say of the constraints: None without
+        any, "broken: draws" when an interval lies outside one, "undecided: length" when
+        one straddles a limit, else "met" (`cuttle.balancing.racing.verdict`)."""
+        if max_draws is None and moves is None:
+            return None
+        v = verdict(self.measure, self.level, max_draws, moves)
+        for word in ("broken", "undecided"):
+            names = [k for k, x in v.items() if x == word]
+            if names:
+                return f"{word}: {', '.join(names)}"
+        return "met" if v else "undecided: no games"
+
     def __repr__(self):
         return f"<CandidateResult {self.label}: {self.status}, {self.measure.n:,} games>"
 
 
 def pareto_front(candidates: Iterable[CandidateResult]) -> list[CandidateResult]:
     """The candidates no other beats on all of: distance of the first score from 50%,
-    number of changes, mean length (shorter is better), by their point estimates."""
-    pool = [c for c in candidates if c.measure.n]
+    number of changes, mean length (shorter is better), by their point estimates (their
+    reported figures: a winner's confirmation, the others' race); a candidate that broke
+    the constraints (infeasible in the race, or its figures' interval outside one) is not
+    on it."""
+    pool = [c for c in candidates if c.measure.n and c.status != "infeasible" and
+            not (c.constraints or "").startswith("broken")]
 
     def key(c):
         return (c.distance, c.size, c.estimate("mean_moves").value)
@@ -199,8 +227,10 @@ class BalanceResult:
     the base's games in each stage (`base`: {stage: Measure}), the `singles` screened,
     the `interactions` measured, `generation` (by size: how many rule sets the space
     holds, how many were pruned and why, how many raced), the raced `candidates` (best
-    first: nearest 50% by their own figures), the `winners` ({size: CandidateResult}),
-    the `pareto` front, `allowance` (the model's allowance per unmeasured pair),
+    first: nearest 50% by their own figures), the `winners` ({size: CandidateResult};
+    never one whose figures break a constraint: each candidate's `constraints` says what
+    its figures say of them), the `pareto` front (without what broke a constraint),
+    `allowance` (the model's allowance per unmeasured pair),
     `played_records`, `elapsed` seconds, `notes`.  `str()` is the text report,
     `markdown()` the tables for docs, `as_dict()` the JSON form, `to_csv()`, `plot()`."""
 
@@ -212,9 +242,14 @@ class BalanceResult:
         self.config, self.base = config, base
         self.singles, self.interactions = list(singles), list(interactions)
         self.generation, self.allowance = generation, allowance
+        for c in candidates:
+            c.constraints = c.constraints_of(config.max_draws, config.moves)
         self.candidates = sorted(candidates, key=lambda c: (
             c.status in ("eliminated", "infeasible"), not c.winner, _sort_distance(c)))
-        self.winners = {c.size: c for c in self.candidates if c.winner}
+        # (a winner whose figures break a constraint is none: the search replaces it; a
+        # partial run's leader may still break one)
+        self.winners = {c.size: c for c in self.candidates
+                        if c.winner and not (c.constraints or "").startswith("broken")}
         self.pareto = pareto_front(self.candidates)
         for c in self.pareto:
             c.pareto = True

@@ -12,7 +12,9 @@
    simultaneous intervals, losers dropped at each look.
 5. **Confirm**: the winner of each size (nearest 50%) on fresh games again (stage 2)
    until its 95% interval is narrow enough (`confirm_target`): its published figures,
-   free of the race's selection.
+   free of the race's selection.  A winner whose confirmation's 95% interval of draws
+   or length lies outside a constraint is no winner: the next standing candidate of its
+   size is confirmed in its place.
 6. **Check** (optional): the winners and the base under another policy (`check`,
    typically the strongest search bot), on stage 3's games.
 
@@ -28,9 +30,10 @@ import time
 from dataclasses import asdict, dataclass, fields, replace
 from typing import TYPE_CHECKING, Any
 
+from ..formatting import quantity
 from ..policies import is_search, policy_name
 from ..progress import Line, clock, show_by_default
-from ..rules import Rules
+from ..rules import FLAGS, Rules
 from ..seeding import check_seed
 from ..simulation import DEFAULT_MAX_MOVES, simulate
 from ..simulation.api import MAX_CHUNK, MAX_MAX_MOVES, check_client
@@ -42,7 +45,8 @@ from ..variants.chunks import (FINGERPRINT_GAMES, ChunkPlayer, RunInterrupted, f
 from ..variants.interactions import Interaction, combine, measure
 from ..variants.store import Store
 from .model import allowance, generate, pairs_to_measure
-from .racing import PLAYING, UNFINISHED, Entry, look, simultaneous_level, winners
+from .racing import (OUT, PLAYING, UNFINISHED, Entry, look, simultaneous_level, verdict,
+                     winners)
 from .results import BalanceResult, CandidateResult, Measure, Single
 from .space import flag_names, single_changes, space_size
 
@@ -92,8 +96,19 @@ class Budget:
     allowance: float = 0.01
     moves_allowance: float = 2.0
 
-    def checked(self) -> Budget:
-        """The same budget, every field checked (ValueError naming the bad one)."""
+    def checked(self, name: Callable[[str], str] = str, defaults: Iterable[str] = ()
+                ) -> Budget:
+        """The same budget, every field checked (ValueError naming the bad one, as
+        `name(field)` gives it, "(the default)" after the fields of `defaults`): each
+        cap in games (`screen_games`, `interaction_games`, `race_games`,
+        `confirm_games`) a whole number of chunks, since the search plays whole chunks
+        (a cap of 1 game with chunks of 2,000 played 2,000)."""
+        defaults = set(defaults)
+
+        def said(f, inside=False):
+            if f not in defaults:
+                return name(f)
+            return name(f) + (", the default" if inside else " (the default)")
         for f in fields(self):
             v = getattr(self, f.name)
             if f.name.endswith(("target", "allowance", "negligible")) and \
@@ -109,12 +124,24 @@ class Budget:
                 check_int(v, f.name, 1, 64)
             else:
                 check_count(v, f.name, 10 ** 12)
+        size = self.chunk_size
+        for cap in GAME_CAPS:
+            v = getattr(self, cap)
+            if v % size:
+                low, high = v - v % size, v - v % size + size
+                nearest = f"{low:,} or {high:,}" if low else f"{high:,}"
+                raise ValueError(
+                    f"{said(cap)} is {quantity(v, 'game')}, not a whole number of chunks of "
+                    f"{size:,} ({said('chunk_size', True)}): the search plays whole chunks, so it "
+                    f"would play {high:,}; give {nearest}, or a chunk size that divides it")
         return self
 
     def chunks(self, games: int) -> int:
         """`games` in whole chunks (at least one)."""
         return max(1, -(-games // self.chunk_size))
 
+
+GAME_CAPS = ("screen_games", "interaction_games", "race_games", "confirm_games")
 
 # Cheap policies (random, greedy, expert) and searches; --quick: under a minute.
 CHEAP = Budget(chunk_size=10_000, screen_target=0.005, screen_games=100_000,
@@ -129,7 +156,9 @@ QUICK = Budget(chunk_size=2_000, screen_target=0.015, screen_games=4_000, neglig
                pairs=3, interaction_target=0.03, interaction_games=4_000, per_size=2,
                race_target=0.03, race_games=6_000, confirm_target=0.015, confirm_games=6_000)
 QUICK_FLAGS = ("king_goals", "four", "strict_scuttle", "joker", "sudden_death", "deal")
-CHECK_CHUNK = {False: 10_000, True: 100}        # chunk size of the check, by search
+# The chunk size of the check, by search: fixed, so that a run with more check games
+# reads the chunks of one with fewer; the check's games are a whole number of chunks.
+CHECK_CHUNK = {False: 1_000, True: 100}
 
 
 class BalanceConfig:
@@ -225,9 +254,10 @@ class _Run:
             size = CHECK_CHUNK[is_search(config.check)]
             self.players[config.check] = ChunkPlayer(
                 store, (config.check,) * 2, config.seed, config.max_moves,
-                min(size, config.check_games), threads=config.threads, client=client,
+                size, threads=config.threads, client=client,
                 play=play, engine=self.engine(config.check) if check else None)
         self.base: dict[str, Measure] = {}
+        self._base_chunks: dict[str, int] = {}      # chunks of the base in a replay stage
         self.singles: list[Single] = []
         self.interactions: list[Interaction] = []
         self.generation: dict[int, dict[str, int]] = {}
@@ -399,9 +429,29 @@ class _Run:
         return [r for r in self.results if r.winner]
 
     def confirm(self) -> None:
-        b = self.config.budget
-        self._replay("confirm", self.config.policy, "confirm", b.chunks(b.confirm_games),
-                     lambda m: _half(m.estimate("first_score")) <= b.confirm_target)
+        """Confirm the winners; a winner whose confirmation's interval lies outside a
+        constraint is no winner: the next standing candidate of its size nearest 50%
+        (by its race figures) is confirmed in its place, until one is not outside or
+        none is left."""
+        c, b = self.config, self.config.budget
+        todo = self._winners()
+        while todo:
+            self._replay("confirm", c.policy, "confirm", b.chunks(b.confirm_games),
+                         lambda m: _half(m.estimate("first_score")) <= b.confirm_target,
+                         todo=todo)
+            if self.unfinished:
+                return
+            todo = []
+            for r in self._winners():
+                if "broken" not in verdict(r.confirm, None, c.max_draws, c.moves).values():
+                    continue
+                r.winner = False
+                rest = [x for x in self.results if x.size == r.size and x.confirm is None
+                        and x.status not in OUT and x.race.n]
+                if rest:
+                    nxt = min(rest, key=lambda x: (x.race.distance, x.label))
+                    nxt.winner = True
+                    todo.append(nxt)
 
     def check(self) -> None:
         c = self.config
@@ -410,15 +460,18 @@ class _Run:
             self._replay("check", c.check, "check", -(-c.check_games // size),
                          lambda m: False, f"check under {c.check}")
 
-    def _replay(self, stage, policy, attr, cap, done, label=None):
-        """Play the winners again with the base on `stage`'s games, chunk by chunk, into
-        each winner's measure `attr` (and the base's), each until `done(measure)` or
-        `cap` chunks."""
+    def _replay(self, stage, policy, attr, cap, done, label=None, todo=None):
+        """Play the winners (or `todo`) again with the base on `stage`'s games, chunk by
+        chunk, into each one's measure `attr` (and the base's: each chunk once, however
+        many calls play it), each until `done(measure)` or `cap` chunks."""
         c = self.config
-        todo = self._winners()
+        todo = self._winners() if todo is None else todo
         if not todo:
             return
-        base = self.base[stage] = Measure(confidence=c.confidence)
+        if stage not in self.base:
+            self.base[stage] = Measure(confidence=c.confidence)
+            self._base_chunks[stage] = 0
+        base = self.base[stage]
         for r in todo:
             setattr(r, attr, Measure(confidence=c.confidence))
         chunk, total = 0, len(todo)
@@ -428,7 +481,9 @@ class _Run:
                                 [(c.base, c.base)] + [(c.base, r.rules) for r in todo], info)
             if got is None:
                 return
-            base.add(got[(c.base, c.base)][0])
+            if chunk >= self._base_chunks[stage]:
+                base.add(got[(c.base, c.base)][0])
+                self._base_chunks[stage] = chunk + 1
             for r in todo:
                 getattr(r, attr).add(*got[(c.base, r.rules)])
             chunk += 1
@@ -458,19 +513,42 @@ def _half(e):
     return w if w == w else float("inf")
 
 
-def _budget(policy, budget, quick):
+def resolve_budget(policy: str, budget: Budget | dict[str, Any] | None, quick: bool,
+                   name: Callable[[str], str] = str) -> Budget:
+    """The budget a search of `policy` plays (`balance`'s `budget` and `quick`), checked
+    (`Budget.checked`, naming a field as `name(field)` gives it; the defaults `name`
+    as well, " (the default)" added)."""
     default = QUICK if quick else (SEARCH if is_search(policy) else CHEAP)
-    if budget is None:
-        return default
+    given: set[str] = set()
     if isinstance(budget, Budget):
-        return budget.checked()
-    if isinstance(budget, dict):
+        out, given = budget, {f.name for f in fields(Budget)}
+    elif isinstance(budget, dict):
         unknown = set(budget) - {f.name for f in fields(Budget)}
         if unknown:
             raise ValueError(f"unknown budget settings {', '.join(sorted(unknown))}; valid: "
                              f"{', '.join(f.name for f in fields(Budget))}")
-        return replace(default, **budget).checked()
-    raise ValueError(f"budget must be a Budget or a dict of its settings, not {budget!r}")
+        out, given = replace(default, **budget), set(budget)
+    elif budget is None:
+        out = default
+    else:
+        raise ValueError(f"budget must be a Budget or a dict of its settings, not {budget!r}")
+    return out.checked(name, {f.name for f in fields(Budget)} - given)
+
+
+def check_check_games(check: str | None, check_games: object,
+                      name: str = "check_games") -> int:
+    """`check_games`, checked (ValueError naming it `name`): a count, and with a check
+    policy a whole number of the check's chunks (`CHECK_CHUNK`)."""
+    check_games = check_count(check_games, name, 10 ** 9)
+    if check is not None:
+        size = CHECK_CHUNK[is_search(check)]
+        if check_games % size:
+            raise ValueError(
+                f"{name} must be a whole number of the check's chunks of {size:,} games "
+                f"({CHECK_CHUNK[True]:,} for a search policy, {CHECK_CHUNK[False]:,} for "
+                f"another; fixed, so that a run with more check games reads these), not "
+                f"{check_games:,}")
+    return check_games
 
 
 def _constraints(max_draws, moves):
@@ -492,6 +570,43 @@ def _constraints(max_draws, moves):
     return max_draws, moves
 
 
+def _deals(deals, base, names):
+    """The deals to try, each checked as the deal flag checks a value; ValueError if
+    one is the base's own deal (no change: `--flags deal --deal 5,6` searched nothing),
+    if there are none, or if the search does not change the deal flag."""
+    if isinstance(deals, (str, bytes, dict)) or not hasattr(deals, "__iter__"):
+        raise ValueError(f"deals must be a list of deals (first, second), not {deals!r}")
+    flag = FLAGS["deal"]
+    out = [flag.check(d) for d in deals]
+    for d in out:
+        if d == base.deal:
+            raise ValueError(f"deals: {d[0]},{d[1]} is the base's own deal ({base} deals "
+                             f"{d[0]} cards to the first player and {d[1]} to the "
+                             f"second), not a change")
+    if not out:
+        raise ValueError("deals is empty: give at least one deal, or None for the deal "
+                         "flag's own values")
+    if "deal" not in names:
+        raise ValueError("deals are given, but the search does not change the deal flag "
+                         "(flags and exclude leave it out): add deal to the flags, or give "
+                         "no deals")
+    return out
+
+
+def _flag(value, name):
+    """A bool setting, checked (True and False only: "yes" was taken as True)."""
+    if not isinstance(value, bool):
+        raise ValueError(f"{name} must be True or False, not {value!r}")
+    return value
+
+
+def _progress(progress):
+    if not (progress is None or isinstance(progress, bool) or callable(progress)):
+        raise ValueError(f"progress must be None (on a terminal), True, False or a callable "
+                         f"given each step, not {progress!r}")
+    return progress
+
+
 def _config(base, policy, k, flags, exclude, deals, max_draws, moves, budget, check,
             check_games, seed, max_moves, confidence, threads, quick):
     base = Rules.coerce(base)
@@ -501,17 +616,17 @@ def _config(base, policy, k, flags, exclude, deals, max_draws, moves, budget, ch
         flags = QUICK_FLAGS
     names = flag_names(flags, exclude)
     if deals is not None:
-        deals = [tuple(d) for d in deals]
+        deals = _deals(deals, base, names)
     max_draws, moves = _constraints(max_draws, moves)
     if seed is None:
         raise ValueError("the search needs a fixed seed (its chunks are keyed by it), "
                          "not None")
     if check is not None:
         check = policy_name(check)
-        check_games = check_count(check_games, "check_games", 10 ** 9)
+    check_games = check_check_games(check, check_games)
     check_threads(threads)
     return BalanceConfig(base, policy, k, names, deals, max_draws, moves,
-                         _budget(policy, budget, quick), check, check_games,
+                         resolve_budget(policy, budget, quick), check, check_games,
                          check_seed(seed), check_count(max_moves, "max_moves", MAX_MAX_MOVES),
                          check_confidence(confidence), threads)
 
@@ -549,6 +664,10 @@ def balance(base: Rules | str | None = "classic", policy: str = "expert", *, k: 
 
     The method and why its intervals hold: docs/balance.md and `cuttle.balancing`.
     """
+    # (every argument is checked before anything is played or any file is opened)
+    _flag(quick, "quick")
+    _flag(play, "play")
+    _progress(progress)
     config = _config(base, policy, k, flags, exclude, deals, max_draws, moves, budget,
                      check, check_games, seed, max_moves, confidence, threads, quick)
     if not play and results is None:

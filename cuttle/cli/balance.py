@@ -6,6 +6,8 @@ import argparse
 import os
 
 from ..balancing import CHEAP, QUICK, QUICK_FLAGS, SEARCH, balance
+from ..balancing.search import check_check_games, resolve_budget
+from ..policies import policy_name
 from ..files import write_text
 from ..render.plot import check_plot_path
 from ..report.pages import balance_page
@@ -130,7 +132,9 @@ def add_command(sub: argparse._SubParsersAction) -> None:
                    help="play the winners and the base again under POLICY (e.g. "
                         "ismcts:1000, the strongest search bot)")
     p.add_argument("--check-games", type=options.at_most(10 ** 9), default=2000,
-                   metavar="N", help="games per rule set under --check (default 2000)")
+                   metavar="N", help="games per rule set under --check, a whole number of its "
+                                   "chunks: 100 for a search policy, 1,000 for another "
+                                   "(default 2000)")
     p.add_argument("--quick", action="store_true",
                    help=f"a small search in under a minute: the flags "
                         f"{', '.join(QUICK_FLAGS)} unless --flags, chunks of "
@@ -178,10 +182,20 @@ def _budget(args):
     return given or None
 
 
+def _option(field):
+    """How the command names a Budget field in its errors."""
+    option = {f: o for o, f, *_ in BUDGET}.get(field)
+    return option or f"{field} (the interactions' cap, no option of its own)"
+
+
 def run_balance(args: argparse.Namespace) -> int:
     """`cuttle balance`: search, then write the tables and files; exit status."""
     _check_outputs(args)
     base = options.rules_from_options(args.base, [])
+    # (the library checks the budget too, naming the fields; here, the options)
+    resolve_budget(policy_name(args.policy), _budget(args), args.quick, _option)
+    check_check_games(None if args.check is None else policy_name(args.check),
+                      args.check_games, "--check-games")
 
     def write(res, stop):
         if args.report_only and res.n_games == 0:

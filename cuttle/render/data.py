@@ -197,7 +197,7 @@ def candidate_data(c: CandidateResult, base: Rules, confidence: float) -> dict[s
     figures_into(d, BALANCE.values(), c.measure, confidence)
     d["games"] = c.measure.n
     d.update({"size": c.size, "stage": c.stage, "status": c.status, "winner": c.winner,
-              "pareto": c.pareto,
+              "pareto": c.pareto, "constraints": c.constraints,
               "predicted": None if c.prediction is None else c.prediction.as_dict(),
               "race": dict(measure_data(c.race, c.race_level) or {"games": 0},
                            confidence=c.race_level),

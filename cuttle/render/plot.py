@@ -330,9 +330,13 @@ def plot_balance(r: BalanceResult, path: str | os.PathLike[str],
     ax.grid(alpha=0.3)
     ax.set_title(title or f"Fair rule sets for {r.config.base} under {r.config.policy} "
                           f"self-play", fontsize="medium")
-    fig.text(0.5, 0.005, f"winners (red): {level_pct(r.confidence)} intervals on fresh deals; "
-                         f"others: their race games; grey: eliminated; dotted: the Pareto "
-                         f"front", ha="center", va="bottom", fontsize="small", color="0.3")
+    lead = (f"winners (red): {level_pct(r.confidence)} intervals on fresh deals"
+            if r.complete else
+            f"provisional leaders (red; unfinished): {level_pct(r.confidence)} intervals of "
+            f"their games so far")
+    fig.text(0.5, 0.005, f"{lead}; others: their race games; grey: eliminated; dotted: the "
+                         f"Pareto front", ha="center", va="bottom", fontsize="small",
+             color="0.3")
     note = _partial(fig, interrupted, 0.99)
     fig.tight_layout(rect=(0, 0.03, 1, 1 - note))
     try:

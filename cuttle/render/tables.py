@@ -432,7 +432,8 @@ def balance_title(r: BalanceResult) -> list[str]:
     lines.append(done)
     # (else the tables were empty and said nothing of why)
     if limits and not r.winners and r.complete:
-        why = ("every raced candidate broke them" if r.candidates else
+        why = ("every raced candidate broke them (in the race or in its confirmation)"
+               if r.candidates else
                "the model predicted none to meet them, so none was raced")
         lines.append(f"no rule set with changes meets the constraints "
                      f"({'; '.join(limits)}): {why}")
@@ -450,17 +451,57 @@ def balance_winners_table(r: BalanceResult) -> Table:
     if check:
         columns += [_col(f"first score, {check}"), _col(f"{conf} interval", "<"),
                     _col("games")]
+    limits = _limits(r)
+    provisional = not r.complete
+    if limits:
+        columns.append(_col("constraints", "<"))
+    if provisional:
+        columns.append(_col("from", "<"))
     rows = []
     base = r.base.get("confirm") or r.base.get("race") or r.base.get("screen")
     if base is not None and base.n:
-        rows.append(_winner_cells(0, "(base)", base, r.base.get("check"), check))
+        stage = next(s for s in ("confirm", "race", "screen") if r.base.get(s) is base)
+        rows.append(_winner_cells(0, "(base)", base, r.base.get("check"), check) +
+                    ([Cell("")] if limits else []) +
+                    ([Cell(_BASE_STAGES[stage])] if provisional else []))
     for size in sorted(r.winners):
         w = r.winners[size]
-        rows.append(_winner_cells(size, w.label, w.measure, w.check, check))
-    return Table(["The fairest rule set of each size"], _columns(columns), rows,
-                 [f"first score: the first player's wins plus half the draws; {conf} "
-                  f"normal intervals (rates: Wilson) from games on fresh deals, after the "
-                  f"race chose the winners"], row_classes={0: "best"} if rows else {})
+        rows.append(_winner_cells(size, w.label, w.measure, w.check, check) +
+                    ([Cell(w.constraints or "")] if limits else []) +
+                    ([Cell(w.stage)] if provisional else []))
+    if provisional:
+        notes = [f"provisional: the search is unfinished, so these are the race's leaders "
+                 f"so far, not its winners; first score: the first player's wins plus "
+                 f"half the draws; {conf} normal intervals (rates: Wilson) from the games "
+                 f"played so far of the stage in \"from\" (confirmed: the confirmation's "
+                 f"fresh deals; raced: the race's games, which chose them, so their "
+                 f"estimates lean towards 50%)"]
+    else:
+        notes = [f"first score: the first player's wins plus half the draws; {conf} "
+                 f"normal intervals (rates: Wilson) from games on fresh deals, after the "
+                 f"race chose the winners"]
+    if limits:
+        notes.append(_CONSTRAINTS_NOTE)
+    title = "The fairest rule set of each size"
+    if provisional:
+        title += " (provisional: the search is unfinished)"
+    return Table([title], _columns(columns), rows, notes,
+                 row_classes={0: "best"} if rows else {})
+
+
+_BASE_STAGES = {"confirm": "confirmed", "race": "raced", "screen": "screened"}
+
+
+_CONSTRAINTS_NOTE = (
+    "constraints: what the figures' intervals say (a winner's confirmation at 95%, "
+    "another candidate's race at its simultaneous level): met, the interval lies within "
+    "the constraint (draws at most 0%: no draw at all); undecided, it straddles a limit; "
+    "a winner whose confirmation lies outside one is no winner (the next of its size "
+    "was confirmed instead), and what lies outside one is not on the Pareto front")
+
+
+def _limits(r):
+    return r.config.max_draws is not None or r.config.moves is not None
 
 
 def _winner_cells(size, label, m, check_m, check):
@@ -487,7 +528,11 @@ def balance_candidates_table(r: BalanceResult) -> Table:
     for c in r.candidates:
         m = c.race
         score = m.estimate("first_score", c.race_level)
-        status = c.status + (", winner" if c.winner else "") + (", Pareto" if c.pareto else "")
+        lead = ", leader (provisional)" if not r.complete else ", winner"
+        status = c.status + (lead if c.winner else "") + (", Pareto" if c.pareto else "")
+        if c.constraints not in (None, "met"):
+            where = "its confirmation" if c.stage == "confirmed" else "the race"
+            status += f", constraints {c.constraints} (in {where})"
         rows.append([Cell(str(c.size)), Cell(c.label),
                      Cell("" if c.prediction is None else pct(c.prediction.value)),
                      *_score_cells(score), Cell(pct(m.estimate("draw_rate").value)),
@@ -510,7 +555,8 @@ def balance_race_note(r: BalanceResult) -> str:
             f"{r.config.statistics} statistic(s)); a candidate is eliminated once another "
             f"of its size is surely nearer 50%; it stops once its interval is "
             f"±{fixed(100 * b.race_target)} pp or at {b.race_games:,} games; predicted: "
-            f"the model's first score (additive, with measured interactions)")
+            f"the model's first score (additive, with measured interactions); Pareto: on "
+            f"the front by its reported figures (a winner's confirmation, else these)")
 
 
 def balance_generation_table(r: BalanceResult) -> Table:
@@ -536,14 +582,23 @@ def balance_generation_table(r: BalanceResult) -> Table:
 def balance_pareto_table(r: BalanceResult) -> Table:
     """The Pareto front: no other candidate is nearer 50% with as few changes and games
     as short."""
+    limits = _limits(r)
     columns = [_col("changes", ">"), _col("rule set", "<"), _col("first score"),
                _col("moves"), _col("from", "<")]
+    if limits:
+        columns.append(_col("constraints", "<"))
     rows = [[Cell(str(c.size)), Cell(c.label), Cell(pct(c.estimate("first_score").value)),
-             Cell(fixed(c.estimate("mean_moves").value, 1)), Cell(c.stage)]
+             Cell(fixed(c.estimate("mean_moves").value, 1)), Cell(c.stage)] +
+            ([Cell(c.constraints or "")] if limits else [])
             for c in r.pareto]
+    note = ("no candidate is nearer 50% with no more changes and games no longer "
+            "(point estimates of each one's reported figures, from the stage in \"from\": "
+            "a winner's confirmation games on fresh deals, the others' race games)")
+    if limits:
+        note += ("; none that broke a constraint; constraints: as in the first table "
+                 "(undecided: its interval straddles a limit)")
     return Table(["The Pareto front: fairness, changes, length"], _columns(columns), rows,
-                 ["no candidate is nearer 50% with no more changes and games no longer "
-                  "(point estimates)"])
+                 [note])
 
 
 def balance_singles_table(r: BalanceResult) -> Table:

@@ -185,8 +185,11 @@ def balance_charts(r: BalanceResult) -> list[str]:
              for size, w in sorted(r.winners.items())]
     charts = []
     if rows:
-        charts.append(interval_chart(f"The fairest rule sets: first player's score minus 50% "
-                                     f"(pp, {conf} intervals, fresh deals)", rows, "pp",
+        what = ("The fairest rule sets" if r.complete else
+                "The provisional leaders (the search is unfinished)")
+        where = "fresh deals" if r.complete else "their games so far"
+        charts.append(interval_chart(f"{what}: first player's score minus 50% "
+                                     f"(pp, {conf} intervals, {where})", rows, "pp",
                                      zero=True, width=860, label_width=380))
     raced = [(c.label, _from_even(c.race.estimate("first_score", c.race_level)))
              for c in r.candidates if c.race.n]

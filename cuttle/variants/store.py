@@ -36,9 +36,14 @@ against its winners, its moments against the move cap and its own length histogr
 squares against the squared sums, by Cauchy-Schwarz), and a variant's paired table and
 differences against its tally; its key fields and counts must be values a run can play
 with (a seed below 2**64, games numbered below `MAX_UNITS`); a record that no set of
-games could have produced is refused with its line number.  The file must be a regular
-file (not a device or a FIFO) and a line is at most `MAX_LINE_BYTES` (1 MiB; a record
-takes a few KiB).
+games could have produced is refused with its line number.  Records are also checked
+against each other: the games of one chunk under one rule set are the same games
+whichever record holds them, so every whole record of that rule set and chunk (its own
+tally, or the reference's side of another's pair: the wins of each player, the draws,
+the first mover's wins and the total length) must agree; a file whose records disagree
+(counts edited or swapped in one of them) is refused with both line numbers.  The file
+must be a regular file (not a device or a FIFO) and a line is at most `MAX_LINE_BYTES`
+(1 MiB; a record takes a few KiB).
 """
 
 from __future__ import annotations
@@ -298,7 +303,8 @@ def _tallies(rec):
 
 
 def _parse(line, lineno, path):
-    """(key or None for the header, record) of one line; ResultsFileError if damaged."""
+    """(key or None for the header, record, its (Tally, PairTally or None) or None for
+    the header) of one line; ResultsFileError if damaged."""
     try:
         try:
             rec = json.loads(line)
@@ -312,10 +318,9 @@ def _parse(line, lineno, path):
                 raise ResultsFileError(f"{path} is an atlas results file of version "
                                        f"{rec.get('version')!r}; this cuttle reads version "
                                        f"{VERSION}")
-            return None, rec
+            return None, rec, None
         key = _record_key(rec)
-        _tallies(rec)
-        return key, rec
+        return key, rec, _tallies(rec)
     except ResultsFileError:
         raise
     except (ValueError, TypeError, KeyError) as e:
@@ -344,6 +349,11 @@ class Store:
         # A chunk cut short: key -> (offset, line number, games) of its longest part.
         self.parts: dict[ChunkKey, tuple[int, int, int]] = {}
         self.lines = 0
+        # What the whole records say of each rule set's games in each chunk, for the
+        # checks between records (`_agree`): (players, seed, max_moves, chunk_size, chunk,
+        # rules text) -> (summary, line number, whose); its own tally's form -> line.
+        self._sides: dict[tuple, tuple[tuple, int, str]] = {}
+        self._owns: dict[tuple, tuple[str, int]] = {}
         if not write and not os.path.exists(self.path):
             raise ResultsFileError(f"no results file {self.path!r}")
         # O_NONBLOCK: a FIFO must not block the open before it is refused.
@@ -411,7 +421,7 @@ class Store:
                 if lineno == 1 and not HEADER.startswith(raw):
                     _parse(raw.decode("utf-8", "replace"), 1, self.path)   # foreign: refused
                 try:
-                    key, rec = _parse(raw.decode("utf-8"), lineno, self.path)
+                    key, rec, tallies = _parse(raw.decode("utf-8"), lineno, self.path)
                 except (ResultsFileError, UnicodeDecodeError):
                     self._drop_tail(offset, lineno)
                     break
@@ -423,15 +433,52 @@ class Store:
                     text = raw.decode("utf-8")
                 except UnicodeDecodeError:
                     text = "\ufffd"
-                key, rec = _parse(text, lineno, self.path)
+                key, rec, tallies = _parse(text, lineno, self.path)
             offset += len(raw)
             if key is not None:
                 self._add(key, offset - len(raw), lineno, _games(rec))
+                if _games(rec) == key[-2]:
+                    self._agree(key, *tallies, lineno)
                 f.seek(offset)
             self.lines = lineno
         if self.lines == 0 and self.write:
             self._append(HEADER, 0)
             self.lines = 1
+
+    def _agree(self, key, tally, pair, lineno):
+        """A whole record's games against those of the other records of the same
+        chunk: its rule set's own tally (whole) and, with a pair, the reference's side
+        (module docstring); ResultsFileError naming both lines if they disagree."""
+        group = key[2:]
+        own = json.dumps(tally_to_json(tally), sort_keys=True)
+        seen = self._owns.setdefault(group + (key[1],), (own, lineno))
+        if seen[0] != own:
+            self._disagree(key[1], key[-1], seen[1], lineno, "tallies")
+        c = tally.counts
+        self._side(group, key[1], lineno, (
+            int(c[1].sum()), int(c[2].sum()), int(c[0].sum()),
+            int(c[1, 0].sum() + c[2, 1].sum()), tally.moments["moves"][0],
+            tally.moments["turns"][0]), "tally")
+        if pair is not None:
+            t = pair.table
+            first = t[:_GAME_ROWS, 3] + t[:_GAME_ROWS, 2]
+            self._side(group, key[0], lineno, (
+                *(int(x) for x in first),
+                pair.diffs[0][0] + tally.moments["moves"][0],
+                pair.diffs[1][0] + tally.moments["turns"][0]), "pair")
+
+    def _side(self, group, rules, lineno, summary, whose):
+        seen = self._sides.setdefault(group + (rules,), (summary, lineno, whose))
+        if seen[0] != summary:
+            what = "tallies" if whose == seen[2] == "tally" else "wins, draws or lengths"
+            self._disagree(rules, group[-1], seen[1], lineno, what)
+
+    def _disagree(self, rules, chunk, lineno, again, what):
+        raise ResultsFileError(
+            f"{self.path}, lines {lineno} and {again}: their {what} of the same games "
+            f"(rule set {rules!r}, chunk {chunk}) disagree, as no run could have written "
+            f"them (a count edited or swapped); the file is damaged: delete the wrong line "
+            f"(its chunk will be played again) or use another file")
 
     def _drop_tail(self, offset, lineno):
         self.notes.append(f"{self.path}: dropped a half-written last line (line {lineno}); "

@@ -127,6 +127,14 @@ def test_ctrl_c_stops_and_keeps_the_finished_chunks(capsys, tmp_path):
     (["--plot", "out.nothing"], "image format"),
     (["--check", "chess"], "unknown policy"),
     (["--scheduler", "nowhere"], "scheduler address"),
+    (["--flags", "deal", "--deal", "5,6"], "5,6 is the base's own deal"),
+    (["--flags", "joker", "--deal", "6,6"], "the search does not change the deal flag"),
+    (["--quick", "--confirm-games", "1"], "--confirm-games is 1 game, not a whole number of "
+                                         "chunks of 2,000 (--chunk-size, the default)"),
+    (["--quick", "--chunk-size", "7000"], "--screen-games (the default) is 4,000 games"),
+    (["--check", "random", "--check-games", "15500"], "--check-games must be a whole "
+                                                      "number of the check's chunks of "
+                                                      "1,000 games"),
 ])
 def test_errors(capsys, argv, message):
     code, out, err = run(capsys, "balance", *argv)

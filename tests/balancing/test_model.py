@@ -5,6 +5,7 @@ import pytest
 
 import cuttle
 from cuttle import Rules
+from cuttle.balancing import model
 from cuttle.balancing.model import generate, pairs_to_measure, predict
 from cuttle.balancing.results import Measure, Single
 from cuttle.balancing.space import Candidate, combinations_of, space_size
@@ -89,6 +90,35 @@ def test_generation_accounts_for_every_rule_set(measured):
                        tau_moves=2.0, moves=(500, 600), space=space_size(parts, BASE, 2))
     assert all(g["raced"] == 0 for g in none.values())
     assert none[1]["infeasible"] == 4
+
+
+def test_only_what_surely_meets_the_constraints_dominates(measured, monkeypatch):
+    """Under --moves a rule set whose predicted length only might meet the range
+    dominated the others of its size; when the race found it too short, the size was
+    left with nothing (best(n) None)."""
+    base, singles, x = measured
+    joker, draw, strict, sudden = (s.variant.rules for s in singles)
+    est = cuttle.stats.Estimate
+    predicted = {joker: (0.50, 30, 20),         # fairest; length 10 to 50: maybe
+                 draw: (0.46, 30, 1),           # surely 29 to 31 moves
+                 strict: (0.40, 30, 1), sudden: (0.41, 30, 1)}
+
+    def fake(c, *args):
+        score, moves, half = predicted[c.rules]
+        return model.Prediction(est(score, score - 0.005, score + 0.005), est(0, 0, 0),
+                                est(moves, moves - half, moves + half))
+    monkeypatch.setattr(model, "predict", fake)
+    kw = dict(negligible=-1.0, tau=0.01, tau_moves=2.0, moves=(25, 40))
+    chosen, stats = generate(singles, [], base, BASE, 1, per_size=2, **kw)
+    assert [c.rules for c, _ in chosen] == [joker, draw]
+    assert stats[1]["dominated"] == 2            # by draw, which surely meets the range
+    # one place: it goes to the nearest that surely meets the constraints
+    chosen, stats = generate(singles, [], base, BASE, 1, per_size=1, **kw)
+    assert [c.rules for c, _ in chosen] == [draw] and stats[1]["beyond_cap"] == 1
+    # without constraints the fairest dominates as before
+    chosen, stats = generate(singles, [], base, BASE, 1, per_size=2,
+                             **dict(kw, moves=None))
+    assert [c.rules for c, _ in chosen] == [joker] and stats[1]["dominated"] == 3
 
 
 def test_the_pairs_to_measure_come_from_the_best_candidates(measured):

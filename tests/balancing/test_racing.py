@@ -68,6 +68,35 @@ def test_a_look_stops_candidates_at_the_target_the_cap_and_the_constraints():
                                                         INFEASIBLE)
 
 
+def spread(first, second, short, long):
+    """An entry of size 1 whose games (no draws) last `short` or `long` moves, half
+    each: its mean length is known only within an interval."""
+    e = entry(None, 1, first, second)
+    t = e.measure.tally
+    n = t.n_games
+    t.lengths[0, :] = 0
+    t.lengths[0, short], t.lengths[0, long] = n - n // 2, n // 2
+    s = (n - n // 2) * short + n // 2 * long
+    t.moments["moves"] = (s, (n - n // 2) * short ** 2 + n // 2 * long ** 2)
+    return e
+
+
+def test_only_a_surely_feasible_candidate_eliminates_others():
+    """A candidate whose length only might meet the constraint eliminated the others of
+    its size; when it later broke the constraint, its size had no candidate left."""
+    maybe = spread(5000, 5000, 10, 50)        # 50%, its mean length 30 +- 0.5 moves
+    sure = spread(4600, 5400, 30, 32)         # 46% (surely less fair), 31 +- 0.03 moves
+    look([maybe, sure], level=0.99, target=0.001, max_chunks=10, moves=(30.2, 60))
+    assert maybe.status == sure.status == PLAYING
+    # the fairest surely feasible one eliminates what is surely less fair
+    far = spread(3000, 7000, 30, 32)          # 30%
+    look([maybe, sure, far], level=0.99, target=0.001, max_chunks=10, moves=(30.2, 60))
+    assert far.status == ELIMINATED and sure.status == PLAYING
+    # without constraints every candidate is feasible: the fairest eliminates
+    look([maybe, sure], level=0.99, target=0.001, max_chunks=10)
+    assert sure.status == ELIMINATED
+
+
 def run_race(truth, level, rng, chunk=400, looks=12):
     """A race of candidates of one size whose first-player scores are `truth` (no
     draws); True if the fairest was eliminated or an interval missed its truth at a

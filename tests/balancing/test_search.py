@@ -157,6 +157,65 @@ def test_constraints_remove_what_breaks_them():
     assert all(c.estimate("mean_moves").value > 30 for c in res.winners.values())
 
 
+EXPERT = dict(chunk_size=1000, screen_games=2000, screen_target=0.01, pairs=1,
+              interaction_games=2000, interaction_target=0.02, per_size=3,
+              race_games=2000, race_target=0.015, confirm_games=8000,
+              confirm_target=0.001)
+
+
+def expert_search(**kw):
+    return cuttle.balance("classic", "expert", k=1, flags="king_goals,joker,four,deal",
+                          deals=[(6, 7), (4, 5)], budget=EXPERT, progress=False, **kw)
+
+
+def test_a_winner_whose_confirmation_breaks_a_constraint_is_replaced():
+    """The winner was the race's leader whatever its confirmation said: quick's goal
+    won with games of 17.9 moves [17.6, 18.3] under --moves 18.3-60 (its race interval,
+    1,000 games, had straddled 18.3)."""
+    res = expert_search(moves=(18.3, 60))
+    goal = next(c for c in res.candidates if "king_goals" in c.candidate.changes
+                and c.candidate.changes["king_goals"][0] == 15)
+    assert goal.confirm.n and goal.confirm.estimate("mean_moves").high < 18.3
+    assert not goal.winner and goal.constraints == "broken: length" and not goal.pareto
+    winner = res.best(1)
+    assert winner.label == "four=draw" and winner.stage == "confirmed"
+    assert winner.constraints == "met" and winner.estimate("mean_moves").low >= 18.3
+    assert res.base["confirm"].n == max(c.confirm.n for c in res.candidates if c.confirm)
+    assert all(not c.constraints.startswith("broken") for c in res.pareto)
+    text = str(res)
+    assert "constraints broken: length (in its confirmation)" in text
+    assert "a winner whose confirmation lies outside one is no winner" in text
+    assert res.as_dict()["candidates"][0]["constraints"] == "met"
+
+
+def test_a_winner_that_drew_is_none_under_no_draws():
+    """--max-draws 0: quick's goal drew no race game and won; its confirmation drew one
+    game of 8,000, and it was still shown as the winner and on the Pareto front."""
+    res = cuttle.balance("classic", "expert", k=1, flags="king_goals", max_draws=0,
+                         budget=EXPERT, progress=False)
+    (goal,) = res.candidates
+    assert goal.race.draws == 0 and goal.confirm.draws > 0
+    assert res.best(1) is None and not res.winners and not res.pareto
+    assert goal.constraints == "broken: draws"
+    assert "every raced candidate broke them (in the race or in its confirmation)" in \
+        str(res)
+
+
+def test_undecided_constraints_are_marked_on_the_winners_and_the_pareto_front():
+    """Under --moves 18.2-60 quick's goal's confirmation, 17.9 moves [17.6, 18.3],
+    straddles the limit: it wins, marked undecided in the winners' and the Pareto
+    tables (the Pareto rows were unmarked)."""
+    res = expert_search(moves=(18.2, 60))
+    winner = res.best(1)
+    assert winner.candidate.changes["king_goals"][0] == 15
+    assert winner.constraints == "undecided: length" and winner.pareto
+    md = res.markdown()
+    pareto = md.split("#### The Pareto front")[1].split("####")[0]
+    assert "| constraints |" in pareto and "| confirmed | undecided: length |" in pareto
+    winners = md.split("#### The fairest")[1].split("####")[0]
+    assert "| undecided: length |" in winners
+
+
 def test_constraints_no_rule_set_meets_are_said():
     """The report's tables were empty, without a word of why, and the race's note gave
     a Bonferroni level over candidates that never raced."""
@@ -180,7 +239,115 @@ def test_constraints_no_rule_set_meets_are_said():
     (dict(seed=None), "fixed seed"),
     (dict(check="chess"), "chess"),
     (dict(play=False), "play=False reports what a results file holds"),
+    # the search plays whole chunks: a cap that is not one was exceeded
+    (dict(quick=True, budget={"chunk_size": 7000}), "screen_games \\(the default\\) is "
+     "4,000 games, not a whole number of chunks of 7,000 \\(chunk_size\\)"),
+    (dict(quick=True, budget={"confirm_games": 1}), "confirm_games is 1 game, not a whole "
+     "number of chunks of 2,000 \\(chunk_size, the default\\).*would play 2,000"),
+    (dict(check="random", check_games=1500), "check_games must be a whole number of the "
+     "check's chunks of 1,000 games"),
+    (dict(check="ismcts:10", check_games=50), "check's chunks of 100 games"),
 ])
 def test_bad_arguments(kw, message):
     with pytest.raises(ValueError, match=message):
         cuttle.balance("classic", "random", progress=False, **kw)
+
+
+def test_the_check_plays_its_games_exactly_and_more_of_them_reads_the_first(tmp_path):
+    """--check-games 15000 played 20,000 games (chunks of 10,000); and the check's chunk
+    was its number of games below 10,000, so a run with more check games played them all
+    again."""
+    path = str(tmp_path / "r.jsonl")
+    kw = dict(k=1, flags="deal", deals=[(6, 6), (4, 6)], budget=SMALL, results=path,
+              check="random", progress=False)
+    first = cuttle.balance("classic", "random", check_games=2000, **kw)
+    assert first.base["check"].n == 2000 and first.best(1).check.n == 2000
+    more = cuttle.balance("classic", "random", check_games=15000, **kw)
+    assert more.base["check"].n == 15000 and more.best(1).check.n == 15000
+    # only the check's 13 new chunks, of the base and the winner, were played
+    assert more.played_records == 2 * 13
+
+
+def swap_wins(rec):
+    """A record with the first player's and the second's wins exchanged, consistently
+    within it (its tally, and its pair's tables: the first player always moves first,
+    so his wins are the first mover's)."""
+    c = rec["tally"]["counts"]
+    c[1], c[2] = c[2], c[1]
+    if rec["pair"] is not None:
+        t = rec["pair"]["table"]
+        t[0], t[1] = t[1], t[0]
+        t[3] = list(t[0])
+    return rec
+
+
+@pytest.mark.parametrize("which", ["base", "variant"])
+def test_records_that_disagree_with_each_other_are_refused(tmp_path, which):
+    """A file whose wins were swapped in one record (consistently within it) was read:
+    the search reported the swapped figures.  The same games under the same rule set in
+    another record (the base's own record, the pair's side of the base in a variant's)
+    give it away."""
+    path = tmp_path / "r.jsonl"
+    run_to_dict(str(path), progress=False)
+    original = path.read_text()
+    lines = original.splitlines()
+    recs = [json.loads(x) for x in lines[1:]]
+    i = next(i for i, r in enumerate(recs) if (r["rules"] == r["base"]) == (which == "base")
+             and r["chunk"] == 0)
+    lines[i + 1] = json.dumps(swap_wins(recs[i]))
+    path.write_text("\n".join(lines) + "\n")
+    from cuttle.variants.store import Store
+    with pytest.raises(ResultsFileError, match=rf"{path}, lines \d+ and \d+: their "
+                       r"(tallies|wins, draws or lengths) of the same games \(rule set "):
+        Store(str(path), write=False)
+    with pytest.raises(ResultsFileError, match="disagree"):
+        run_to_dict(str(path), progress=False, play=False)
+    path.write_text(original)                   # (the untouched file loads)
+    assert run_to_dict(str(path), progress=False, play=False).complete
+
+
+@pytest.mark.parametrize("kw,message", [
+    # deals were checked only when the deal flag was searched; the base's own deal was
+    # dropped, leaving an empty search
+    (dict(flags="joker", deals=[(9, 9)]), "flag 'deal' takes 2 ints from 1 to 8"),
+    (dict(flags="joker", deals=[(6, 6)]), "deals are given, but the search does not "
+                                          "change the deal flag"),
+    (dict(flags="deal", deals=[(5, 6)]), "deals: 5,6 is the base's own deal \\(classic "
+                                         "deals 5 cards to the first player"),
+    (dict(flags="deal", deals=[]), "deals is empty"),
+    (dict(flags="deal", deals=5), "deals must be a list of deals"),
+    (dict(flags="joker", progress="yes"), "progress must be None"),
+    (dict(flags="joker", play="no"), "play must be True or False, not 'no'"),
+    (dict(flags="joker", quick=1), "quick must be True or False"),
+])
+def test_arguments_are_checked_before_anything_is_played(tmp_path, kw, message):
+    path = tmp_path / "r.jsonl"
+    kw = dict(dict(k=1, budget=SMALL, results=str(path)), **kw)
+    with pytest.raises(ValueError, match=message):
+        cuttle.balance("classic", "random", **kw)
+    assert not path.exists()                    # nothing played, no file made
+
+
+def test_an_unfinished_search_labels_its_leaders_provisional(tmp_path):
+    """Stopped in the race, the report called the race's leaders "winner" and their race
+    figures games "on fresh deals, after the race chose the winners"."""
+    def stop(info):
+        if info.get("stage") == "race" and info["chunk"] >= 1 and \
+                info.get("done") is not None:
+            raise KeyboardInterrupt
+    with pytest.raises(BalanceInterrupted) as ex:
+        run_to_dict(str(tmp_path / "r.jsonl"), progress=stop)
+    part = ex.value.result
+    assert part.winners and all(w.stage == "raced" for w in part.winners.values())
+    for text in (str(part), part.markdown()):
+        assert "The fairest rule set of each size (provisional: the search is unfinished)" \
+            in text
+        assert "the race's leaders so far, not its winners" in text
+        assert "leader (provisional)" in text and ", winner" not in text
+        assert "after the race chose the winners" not in text
+    whole = run_to_dict(str(tmp_path / "r.jsonl"), progress=False)
+    text = whole.markdown()
+    assert "provisional" not in text and ", winner" in text
+    # the Pareto front says which stage each row's figures come from
+    assert "a winner's confirmation games on fresh deals, the others' race games" in text
+    assert "Pareto: on the front by its reported figures" in text
