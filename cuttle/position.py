@@ -52,7 +52,7 @@ if TYPE_CHECKING:
 
     from .game import Game
 
-__all__ = ["FIELDS", "Layout", "layout", "parse_text", "write_text"]
+__all__ = ["FIELDS", "Layout", "layout", "parse_text", "reconcile", "write_text"]
 
 FIELDS = ("rules", "hands", "points", "permanents", "scrap", "deck", "to_move", "rest",
           "seed")
@@ -261,6 +261,28 @@ def _player_pair(text, field):
         raise ValueError(f"field {field!r} lists both players' cards separated by one '/' "
                          f"(player 0's / player 1's; '-' for none), not {text!r}")
     return tuple(_cards(p, field, stacks=(field == "points")) for p in parts)
+
+
+def reconcile(text: str, rules: Rules | None, seed: int | None
+              ) -> tuple[Rules | None, int | None]:
+    """The rules and seed of a game from position `text` given others' (None: not
+    given): the text's own ``rules:`` and ``seed:`` fields where the others are None;
+    ValueError when the two disagree, so that neither is dropped silently (a game
+    record's rules against its position's, the browser's choice against a pasted
+    position's).  ValueError for malformed text too."""
+    kw = parse_text(text)
+    if any(key == "rules" for key, _ in _fields(text)):
+        if rules is not None and rules != kw["rules"]:
+            raise ValueError(f"its rules ({kw['rules']}) are not the rules chosen "
+                             f"({rules}): choose its rules, or take the rules field out "
+                             f"of the position")
+        rules = kw["rules"]
+    if kw["seed"] is not None:
+        if seed is not None and seed != kw["seed"]:
+            raise ValueError(f"its seed ({kw['seed']}) is not the seed given ({seed}): "
+                             f"give no seed, or take the seed field out of the position")
+        seed = kw["seed"]
+    return rules, seed
 
 
 def parse_text(text: str) -> dict[str, Any]:

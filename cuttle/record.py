@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from ._version import __version__
 from .files import read_text, write_text
 from .game import Game, check_game
+from .position import reconcile
 from .rules import Rules
 from .seeding import check_seed
 from .validation import check_player, is_int
@@ -171,7 +172,8 @@ def start_game(rec: dict[str, Any]) -> Game:
     move, where the replay ends it too."""
     rules = Rules.from_json(rec["rules"])
     if rec.get("position"):
-        try:
+        try:       # (a position's own rules or seed must be the record's)
+            reconcile(rec["position"], rules, rec["seed"])
             g = Game.from_text(rec["position"], rules=rules, seed=rec["seed"])
         except ValueError as e:
             raise ValueError(f"bad starting position: {e}") from None

@@ -19,8 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..game import Game
 from ..policies import MAX_ISMCTS_ITERATIONS, is_search, policy_code
-from ..position import _fields as position_fields
-from ..position import parse_text
+from ..position import reconcile
 from ..record import make_record
 from ..rules import Rules
 from ..seeding import check_seed, derive, seed_or_new
@@ -147,26 +146,12 @@ def parse_settings(d: Any) -> GameSettings:
 def _position_settings(position: str, rules: Rules | None,
                        seed: int | None) -> tuple[Rules | None, int | None]:
     """The rules and seed of a game from `position`, given the request's (None: not
-    given): the position's own ``rules:`` and ``seed:`` fields where the request has
-    none; WebError (400) when the two disagree (neither is dropped silently)."""
+    given), as `cuttle.position.reconcile` settles them; WebError (400) when the two
+    disagree."""
     try:
-        kw = parse_text(position)
-        own = {key for key, _ in position_fields(position)}
+        return reconcile(position, rules, seed)
     except ValueError as e:
         raise WebError(400, f"position: {e}") from None
-    if "rules" in own:
-        if rules is not None and rules != kw["rules"]:
-            raise WebError(400, f"position: its rules ({kw['rules']}) are not the rules "
-                                f"chosen ({rules}): choose its rules, or take the rules "
-                                f"field out of the position")
-        rules = kw["rules"]
-    if kw["seed"] is not None:
-        if seed is not None and seed != kw["seed"]:
-            raise WebError(400, f"position: its seed ({kw['seed']}) is not the seed "
-                                f"given ({seed}): leave the seed empty, or take the seed "
-                                f"field out of the position")
-        seed = kw["seed"]
-    return rules, seed
 
 
 def bot_seed(s: GameSettings) -> int:

@@ -254,6 +254,11 @@ def test_replay_step(monkeypatch, capsys, tmp_path):
     (lambda r: r.update(rules=None), "rules must be an object"),
     (lambda r: r.update(players=["a"]), "'players' must be a list of two names"),
     (lambda r: r.update(position="hands: ZZ /"), "bad starting position: field 'hands'"),
+    # a position's own rules or seed that the record's contradict: neither is dropped
+    (lambda r: r.update(position="rules: cuttle.cards; hands: 2C / 3D"),
+     "bad starting position: its rules (cuttle.cards) are not the rules chosen (classic)"),
+    (lambda r: r.update(position=f"seed: {r['seed'] ^ 1}; hands: 2C / 3D"),
+     "bad starting position: its seed"),
     (lambda r: r["moves"].append("points KS"), "cannot be played: illegal move 'points KS'"),
     (lambda r: r["moves"].insert(1, "jump"), "move 2 ('jump') cannot be played"),
 ])
