@@ -10,8 +10,9 @@ by `cuttle replay`.
                 "scores": [21, 9], "text": "player 0 wins (goal)"},
      "created": "2024-01-01T12:00:00", "cuttle_version": "0.1.0"}
 
-``result.status`` is ``over``, ``quit``, ``eof`` (the input ended), ``interrupted`` or
-``unfinished`` (a record made of a game under way, no reason given).
+``result.status`` is ``over``, ``quit``, ``resigned`` (the browser's resign), ``eof``
+(the input ended), ``interrupted`` or ``unfinished`` (a record made of a game under way,
+no reason given).
 A record file is at most `MAX_RECORD_BYTES` (16 MiB, far above the longest game); a
 larger file, or one that is not a regular file (a device, a FIFO), is refused unread.
 """
@@ -45,7 +46,8 @@ __all__ = ["FORMAT", "MAX_RECORD_BYTES", "VERSION", "final_game", "make_record",
 FORMAT = "cuttle-game-record"
 VERSION = 1
 MAX_RECORD_BYTES = 16 << 20
-_UNFINISHED = {"quit": "unfinished: quit", "eof": "unfinished: the input ended",
+_UNFINISHED = {"quit": "unfinished: quit", "resigned": "unfinished: resigned",
+               "eof": "unfinished: the input ended",
                "interrupted": "unfinished: interrupted", "unfinished": "unfinished"}
 STATUSES = ("over", *_UNFINISHED)
 

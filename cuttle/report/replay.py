@@ -363,8 +363,10 @@ def replay_page(start: Game, moves: Iterable[Move | str], *,
                      f'<span class="p{p}">P{p}</span> {escape(str(move))}'
                      + (_review_badge(reviewed[i - 1]) if i - 1 in reviewed else "") + '</li>')
         add_step()
-    if g.is_over:
-        items.append(f'<li class="turn">{escape(result_of(g)["text"])}</li>')
+    end = review.get("result") if review is not None else None
+    if g.is_over or isinstance(end, dict):      # (a review knows why an unfinished game stopped)
+        text = result_of(g)["text"] if g.is_over else str(end.get("text", ""))
+        items.append(f'<li class="turn">{escape(text)}</li>')
     packed = base64.b64encode(gzip.compress(json.dumps(pictures).encode(), 9, mtime=0))
     vname = "all" if viewer is None else str(viewer)
     seat = [f"player {p}" + (f" ({names[p]})" if names else "") for p in (0, 1)]

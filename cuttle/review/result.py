@@ -110,7 +110,7 @@ class Review:
                  thresholds: Thresholds, decisions: Sequence[Decision],
                  omniscient: Sequence[float | None] | None, total: int,
                  seconds: float, cpu_seconds: float, complete: bool,
-                 source: str = "") -> None:
+                 source: str = "", stopped: str | None = None) -> None:
         self.start = start
         self.moves = list(moves)
         self.names = tuple(names)
@@ -125,6 +125,7 @@ class Review:
         self.cpu_seconds = cpu_seconds
         self.complete = complete
         self.source = source
+        self.stopped = stopped      # why the record says an unfinished game stopped
 
     def summary(self, player: int) -> dict[str, Any]:
         """`player`'s figures (`figures.PLAYER_FIGURES`: judged and forced moves, average
@@ -154,6 +155,13 @@ class Review:
             g.play(m)
         return g
 
+    def _result(self, end: Game) -> dict[str, Any] | None:
+        """The record's result of the game's end: None for an unfinished game whose
+        stop no record told (a Game's)."""
+        if end.is_over or self.stopped is not None:
+            return result_of(end, "over" if end.is_over else self.stopped)
+        return None
+
     def as_dict(self) -> dict[str, Any]:
         """The review as JSON-ready data (what `cuttle review --json` prints); a review
         cut short also carries "interrupted", as every partial result's JSON does."""
@@ -167,7 +175,7 @@ class Review:
                 "method": self.engine.description, "seed": self.seed,
                 "rules": self.start.rules.to_json(), "game_seed": self.start.seed,
                 "names": list(self.names), "moves": [str(m) for m in self.moves],
-                "result": result_of(end) if end.is_over else None,
+                "result": self._result(end),
                 "reviewed_players": list(self.players),
                 "thresholds": self.thresholds.as_dict(),
                 "complete": self.complete, "reviewed": len(self.decisions),
@@ -252,8 +260,9 @@ class Review:
                 line += f"  [hindsight P0 {self.omniscient[i + 1]:.0%}]"
             out.append(line.rstrip())
             g.play(m)
-        if g.is_over:
-            out.append(f"Result: {result_of(g)['text']}")
+        res = self._result(g)
+        if res is not None:
+            out.append(f"Result: {res['text']}")
         if any(d.judged and not d.settled for d in self.decisions):
             out.append("not settled: the loss's bounds (two standard errors of the paired "
                        "samples either side) span a label's bound even at the budget's cap: "

@@ -11,7 +11,7 @@ from .._review import hindsight as _hindsight
 from ..errors import IllegalMoveError, Interrupted
 from ..game import Game, check_game
 from ..moves import Move
-from ..record import play_recorded, read_record, start_game, validate_record
+from ..record import STATUSES, play_recorded, read_record, start_game, validate_record
 from ..seeding import derive, seed_or_new
 from ..progress import Progress
 from ..threads import check_threads
@@ -35,14 +35,15 @@ class _Cancelled(Exception):
     """The caller's cancel said stop."""
 
 
-def _load(source: Any) -> tuple[Game, list[str], tuple[str, str], str]:
-    """(start, move texts, player names, description) of a Game, a record (dict) or a
-    record file."""
+def _load(source: Any) -> tuple[Game, list[str], tuple[str, str], str, str | None]:
+    """(start, move texts, player names, description, status) of a Game, a record
+    (dict) or a record file; status: why the record says an unfinished game stopped
+    (None for a Game or a record without a result)."""
     if isinstance(source, Game):
         start = source.copy()
         while start.ply:
             start.undo()
-        return start, [str(m) for m in source.moves], ("player 0", "player 1"), ""
+        return start, [str(m) for m in source.moves], ("player 0", "player 1"), "", None
     if isinstance(source, dict):
         rec, where = validate_record(source), ""
     elif isinstance(source, (str, os.PathLike)):
@@ -51,7 +52,10 @@ def _load(source: Any) -> tuple[Game, list[str], tuple[str, str], str]:
         raise ValueError(f"review takes a Game, a game record (dict) or a record file, "
                          f"not {type(source).__name__}")
     players = rec.get("players", ["player 0", "player 1"])
-    return start_game(rec), list(rec["moves"]), tuple(players), where
+    res = rec.get("result")
+    status = res.get("status") if isinstance(res, dict) else None
+    return start_game(rec), list(rec["moves"]), tuple(players), where, \
+        status if status in STATUSES and status != "over" else None
 
 
 # Local argument checks (_players, the names; Thresholds and parse_engine check their
@@ -148,7 +152,7 @@ def review(game_or_record: Game | dict[str, Any] | str | os.PathLike[str],
 
     The same seed gives the same review, whatever the thread count.
     """
-    start, texts, own_names, where = _load(game_or_record)
+    start, texts, own_names, where, stopped = _load(game_or_record)
     if names is None:
         names = own_names
     elif isinstance(names, str) or len(names) != 2 or \
@@ -178,7 +182,7 @@ def review(game_or_record: Game | dict[str, Any] | str | os.PathLike[str],
                       seed=seed, thresholds=th, decisions=decisions, omniscient=omni,
                       total=total, seconds=time.perf_counter() - t0,
                       cpu_seconds=time.process_time() - c0, complete=complete,
-                      source=where)
+                      source=where, stopped=stopped)
 
     g = start.copy()
     try:

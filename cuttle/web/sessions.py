@@ -294,13 +294,19 @@ class Session:
 
     # -- the record ------------------------------------------------------------------
 
+    def stop_status(self) -> str:
+        """The record's status of the game now: over, resigned, or quit (closed)."""
+        if self.game.is_over:
+            return "over"
+        return "resigned" if self.status == "resigned" else "quit"
+
     def record(self) -> dict[str, Any]:
         """The game record (`cuttle.record`), read by `cuttle replay`."""
         players = ["human", "human"]
         players[1 - self.human] = self.bot_name
         rec = make_record(self.game, players=players, human_seat=self.human,
                           position=self.position,
-                          status="over" if self.game.is_over else "quit")
+                          status=self.stop_status())
         rec["bot"] = {"name": self.bot_name, "seed": bot_seed(self.settings)}
         return rec
 

@@ -70,7 +70,7 @@ def result_view(session: Session) -> dict[str, Any] | None:
         outcome, text = "won", f"you win ({g.end_reason})"
     else:
         outcome, text = "lost", f"{session.bot_name} wins ({g.end_reason})"
-    res = result_of(g, "over" if g.is_over else "quit")
+    res = result_of(g, session.stop_status())
     return {"outcome": outcome, "text": text, "winner": g.winner,
             "end_reason": g.end_reason, "turns": res["turns"], "scores": res["scores"],
             "seed": session.settings.seed}

@@ -426,3 +426,18 @@ def test_a_one_move_game_is_1_move():
     r = review(g, "rollouts:20", seed=2, threads=1)
     assert str(r).splitlines()[0].endswith("; 1 move")
     assert "1 move" in r.page() and "1 moves" not in r.page()
+
+
+def test_a_resigned_game_says_so_in_its_review():
+    """A record of a game stopped before its end (a resignation in the browser) says
+    why in the review's text, JSON and page; a Game's unfinished review says nothing."""
+    g = cuttle.Game(seed=3)
+    for _ in range(6):
+        g.play(g.legal_moves[0])
+    rec = make_record(g, players=["human", "greedy"], human_seat=0, status="resigned")
+    r = cuttle.review(rec, "rollouts:5", seed=1)
+    assert "Result: unfinished: resigned" in str(r).splitlines()
+    assert r.as_dict()["result"]["status"] == "resigned"
+    assert "unfinished: resigned" in r.page()
+    plain = cuttle.review(g, "rollouts:5", seed=1)
+    assert plain.as_dict()["result"] is None and "Result:" not in str(plain)

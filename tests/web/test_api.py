@@ -163,7 +163,7 @@ def test_a_position_game(client):
     assert {"text": "scuttle 9H 7S", "verb": "scuttle", "cards": ["9H", "7S"]} in st["legal"]
     assert p.post("/resign").status_code == 200
     rec = p.get("/record").json()
-    assert rec["position"] and rec["result"]["status"] == "quit"
+    assert rec["position"] and rec["result"]["status"] == "resigned"
     assert final_game(rec) == store(client).get(p.gid).game
 
 

@@ -285,7 +285,7 @@ def test_the_controls(browser, server, tmp_path):
     path = next(tmp_path.glob("cuttle-game-*.json"))
     rec = read_record(path)
     assert final_game(rec) == server_game(server, st)
-    assert rec["result"]["status"] == "quit" and rec["bot"]["name"] == "ismcts:100000"
+    assert rec["result"]["status"] == "resigned" and rec["bot"]["name"] == "ismcts:100000"
     assert main(["replay", str(path)]) == 0
     assert json.loads(path.read_text())["human_seat"] == 1
 
