@@ -279,10 +279,25 @@ def _rule_sets(args):
             rule_sets += base.variants(args.vary[0])
         except ValueError as e:
             raise UsageError(f"--vary: {e}") from None
+        _vary_sets_no_fixed_flag(args, base)
     if len(rule_sets) < 2:
         raise UsageError("compare needs at least two rule sets: give them as arguments "
                          "(e.g. classic classic:four=random) or with --vary FLAG=V1,V2")
     return rule_sets
+
+
+def _vary_sets_no_fixed_flag(args, base):
+    # The varied flag replaced the value --set or --rules gave it, without a word: a
+    # value that no rule set plays.
+    name = args.vary[0].partition("=")[0].strip().lower().replace("-", "_")
+    fixed = [f"--set {item}" for item in args.set
+             if item.partition("=")[0].strip().lower().replace("-", "_") == name]
+    if not fixed and args.rules is not None and name in Rules.parse(args.rules).changed():
+        fixed = [f"--rules {args.rules}"]
+    if fixed:
+        raise UsageError(f"--vary {args.vary[0]} and {fixed[0]} both set {name}: --vary "
+                         f"gives each rule set its value, so the other is never played; "
+                         f"drop one, or list the rule sets as arguments")
 
 
 def run_compare(args: argparse.Namespace) -> int:

@@ -183,6 +183,11 @@ def test_progress_flag(capsys):
      "--vary is given twice ('joker=true,false' after 'four=choice,random')"),
     (["compare", "classic", "quick", "--rules", "cuttle.cards", "-n", "100"],
      "--rules is the base preset of --vary and has no effect without it"),
+    # --vary replaced the value --set or --rules fixed, which no rule set then played
+    (["compare", "--set", "four=random", "--vary", "four=choice,draw", "-n", "100"],
+     "--vary four=choice,draw and --set four=random both set four"),
+    (["compare", "--rules", "classic:four=random", "--vary", "four=choice,draw", "-n", "100"],
+     "--vary four=choice,draw and --rules classic:four=random both set four"),
     (["rules", "nope"], "unknown preset"),
     (["frobnicate"], "invalid choice"),
     ([], "COMMAND"),
