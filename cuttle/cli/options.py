@@ -71,6 +71,9 @@ def positive(text: str, limit: int | None = None) -> int:
             raise argparse.ArgumentTypeError(f"expected a positive whole number, not {text!r}") \
                 from None
         v = int(f)
+        if limit is not None and v > limit:     # (as written: int(1e99) has 100 digits)
+            raise argparse.ArgumentTypeError(f"the count must be at most {limit:,}, not "
+                                             f"{text!r}")
     return _checked(check_count, v, "the count", limit)
 
 

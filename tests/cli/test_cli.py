@@ -163,6 +163,9 @@ def test_progress_flag(capsys):
     (["simulate", "--threads", "3000000000"], "at most 1,024"),
     (["simulate", "-n", "9" * 40], "at most 1,000,000,000,000,000"),
     (["simulate", "-n", "1e400"], "positive whole number"),
+    # (it printed int(1e99), a hundred digits)
+    (["simulate", "-n", "1e99"], "the count must be at most 1,000,000,000,000,000, not '1e99'"),
+    (["atlas", "--max-games", "2.5e12"], "at most 1,000,000,000,000, not '2.5e12'"),
     (["simulate", "--max-moves", "3000000000"], "at most 2,147,483,647"),
     (["compare", "classic", "quick", "--threads", "99999"], "at most 1,024"),
     (["atlas", "--threads", "1025"], "at most 1,024"),
