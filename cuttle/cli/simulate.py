@@ -82,14 +82,14 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                     "game-length histogram")
     ps.set_defaults(func=run_simulate)
 
-    pc = sub.add_parser(
-        "compare", help="play the same deals under several rule sets and compare them",
-        description="Play the same deals (same seed and game indices) under each rule set "
-                    "and report each rule set's rates and its differences to the first one, "
-                    "with paired confidence intervals.",
-        epilog="examples: cuttle compare classic classic:four=random cuttle.cards -n 100000\n"
-               "          cuttle compare --vary four=choice,random,draw -n 100000 --plot four.png",
-        formatter_class=argparse.RawDescriptionHelpFormatter)
+    pc = options.add_command_parser(
+        sub, "compare", "play the same deals under several rule sets and compare them",
+        "Play the same deals (same seed and game indices) under each rule set and report "
+        "each rule set's rates and its differences to the first one, with paired confidence "
+        "intervals (with --match, independent ones for the games, which differ between "
+        "rule sets; paired ones for the matches).",
+        "examples: cuttle compare classic classic:four=random cuttle.cards -n 100000\n"
+        "          cuttle compare --vary four=choice,random,draw -n 100000 --plot four.png")
     pc.add_argument("specs", nargs="*", metavar="RULES",
                     help="rule sets as PRESET or PRESET:FLAG=VALUE,FLAG=VALUE (the first is "
                          "the baseline)")

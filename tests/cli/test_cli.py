@@ -375,6 +375,16 @@ def test_help_and_version(capsys):
     assert code == 0 and "--players" in out and "--set" in out
 
 
+@pytest.mark.parametrize("command", ["simulate", "compare", "rules", "atlas", "play",
+                                     "replay", "analyse", "review", "balance", "serve"])
+def test_help_is_wrapped(capsys, monkeypatch, command):
+    # compare's description was one line of 173 characters
+    monkeypatch.setenv("COLUMNS", "100")
+    code, out, _ = run(capsys, command, "--help")
+    assert code == 0
+    assert max(len(line) for line in out.splitlines()) <= 100, out
+
+
 def test_compare(capsys, tmp_path):
     code, out, _ = run(capsys, "compare", "classic", "classic:four=random",
                        "classic:king_goals=(15,14,10,7,5),joker=true", "-n", "1000",
