@@ -167,7 +167,9 @@ def _check_outputs(args):
     options.output_files(inputs={"--results": args.results} if args.report_only else None,
                          **{"--json": args.json, "--csv": args.csv,
                             "--results": None if args.report_only else args.results})
-    if args.plot:
+    if args.plot is not None:       # (an empty --plot was no plot, after the whole run)
+        if not args.plot.strip():
+            raise UsageError(f"--plot expects a folder name, not {args.plot!r}")
         try:
             check_plot_folder(args.plot)
         except (ImportError, ValueError) as e:

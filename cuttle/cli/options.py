@@ -143,6 +143,8 @@ def confidence(text: str) -> float:
 def output_file(text: str) -> str:
     """An output file's path, refused at once (not after a long run) when it cannot be
     written (`cuttle.validation.check_output_path`)."""
+    if not str(text).strip():       # (not "the path must be the path of a file (a str ...")
+        raise argparse.ArgumentTypeError(f"expected a file name, not {text!r}")
     return _checked(check_output_path, text)
 
 
@@ -157,6 +159,8 @@ def output_files(inputs: dict[str, str | None] | None = None, **paths: str | Non
     for option, path in paths.items():
         if path is None or path == "-":
             continue
+        if not path.strip():
+            raise UsageError(f"{option} expects a file name, not {path!r}")
         try:
             check_output_path(path, option)
         except ValueError as e:

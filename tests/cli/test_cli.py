@@ -191,6 +191,11 @@ def test_progress_flag(capsys):
      "--vary four=choice,draw and --set four=random both set four"),
     (["compare", "--rules", "classic:four=random", "--vary", "four=choice,draw", "-n", "100"],
      "--vary four=choice,draw and --rules classic:four=random both set four"),
+    # (they said "must be the path of a file (a str or os.PathLike)")
+    (["simulate", "--json", ""], "--json expects a file name, not ''"),
+    (["compare", "classic", "quick", "--games-csv", " "], "--games-csv expects a file name"),
+    (["simulate", "--html", ""], "argument --html: expected a file name, not ''"),
+    (["atlas", "--csv", ""], "--csv expects a file name, not ''"),
     (["rules", "nope"], "unknown preset"),
     (["frobnicate"], "invalid choice"),
     ([], "COMMAND"),

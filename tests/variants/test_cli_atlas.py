@@ -95,6 +95,9 @@ def test_settings_per_pairing(capsys):
     (["--report-only"], "give --results FILE"),
     (["--report-only", "--results", "missing.jsonl"], "no file"),
     (["--json", "--csv"], "cannot both write to stdout"),
+    # an empty --plot was taken for no --plot: the whole default atlas, without plots
+    (["--plot", "", "--pairings", "random", "--bases", "classic", "--max-games", "500"],
+     "--plot expects a folder name, not ''"),
     (["--scheduler", "nowhere"], "scheduler address"),
     # the last of two values was kept without a word
     (["--target", "1", "--target", "2"], "--target (every pairing) is given twice"),
