@@ -179,6 +179,20 @@ class OutputFile:
         self.close(kind is None)
 
 
+def not_a_folder(path: str) -> str | None:
+    """The first of `path`'s folders (outermost first) that exists but is not a
+    folder, or None."""
+    folder = os.path.dirname(os.path.abspath(path))
+    parts = []
+    while folder and folder != os.path.dirname(folder):
+        parts.append(folder)
+        folder = os.path.dirname(folder)
+    for folder in reversed(parts):
+        if not os.path.isdir(folder):
+            return folder if os.path.exists(folder) else None
+    return None
+
+
 def check_output(path: str | PathLike[str]) -> None:
     """Refuse at once, with a ValueError saying why, a path the writers here could
     not write: a folder, a missing or read-only folder, a read-only file, or a kind of
@@ -188,7 +202,13 @@ def check_output(path: str | PathLike[str]) -> None:
         target = _resolve(path)
     except OSError as e:
         raise ValueError(f"cannot write {path!r}: {e.strerror}") from None
-    st = None if target is None else _stat(target)
+    try:
+        st = None if target is None else _stat(target)
+    except NotADirectoryError:          # a file where a folder of the path should be
+        raise ValueError(f"cannot write {path!r}: {not_a_folder(target)!r} is a file, "
+                         f"not a folder") from None
+    except OSError as e:
+        raise ValueError(f"cannot write {path!r}: {e.strerror}") from None
     if target is None or (st is not None and (stat.S_ISCHR(st.st_mode)
                                               or stat.S_ISFIFO(st.st_mode))):
         if not os.access(path, os.W_OK):

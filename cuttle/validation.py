@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .files import check_output
+from .files import check_output, not_a_folder
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -164,6 +164,10 @@ def check_output_folder(folder: str | PathLike[str], name: str | None = None) ->
             raise ValueError(f"{at}cannot write into {folder!r}: permission denied")
         return folder
     parent = os.path.dirname(os.path.abspath(folder))
+    blocked = not_a_folder(folder)
+    if blocked is not None:
+        raise ValueError(f"{at}cannot make the folder {folder!r}: {blocked!r} is a file, "
+                         f"not a folder")
     if not os.path.isdir(parent):
         raise ValueError(f"{at}cannot make the folder {folder!r}: no folder {parent!r}")
     if not os.access(parent, os.W_OK):

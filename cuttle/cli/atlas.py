@@ -115,6 +115,9 @@ def _per_pairing(values, option, pairings):
         if name is not None and name not in pairings:
             raise UsageError(f"{option} {name}=...: {name!r} is not one of the pairings "
                              f"({', '.join(pairings)})")
+        if name in out:         # (the last one was kept without a word)
+            which = f"{option} {name}=..." if name is not None else f"{option} (every pairing)"
+            raise UsageError(f"{which} is given twice; give one value each")
         out[name] = value
     return out
 
@@ -164,11 +167,20 @@ def _check_outputs(args):
     options.output_files(inputs={"--results": args.results} if args.report_only else None,
                          **{"--json": args.json, "--csv": args.csv,
                             "--results": None if args.report_only else args.results})
-    if args.plot:
+    if args.plot is not None:       # (an empty --plot was no plot, after the whole run)
+        if not args.plot.strip():
+            raise UsageError(f"--plot expects a folder name, not {args.plot!r}")
         try:
             check_plot_folder(args.plot)
         except (ImportError, ValueError) as e:
             raise UsageError(f"--plot: {e}") from None
+        # (the file made first took the folder's name: the plots failed after the run)
+        for option, path in (("--json", args.json), ("--csv", args.csv),
+                             ("--results", args.results)):
+            if path not in (None, "-") and \
+                    os.path.realpath(path) == os.path.realpath(args.plot):
+                raise UsageError(f"--plot and {option} name the same path {args.plot!r} "
+                                 f"(--plot names a folder of plots)")
 
 
 def run_atlas(args: argparse.Namespace) -> int:

@@ -71,6 +71,9 @@ def positive(text: str, limit: int | None = None) -> int:
             raise argparse.ArgumentTypeError(f"expected a positive whole number, not {text!r}") \
                 from None
         v = int(f)
+        if limit is not None and v > limit:     # (as written: int(1e99) has 100 digits)
+            raise argparse.ArgumentTypeError(f"the count must be at most {limit:,}, not "
+                                             f"{text!r}")
     return _checked(check_count, v, "the count", limit)
 
 
@@ -140,6 +143,8 @@ def confidence(text: str) -> float:
 def output_file(text: str) -> str:
     """An output file's path, refused at once (not after a long run) when it cannot be
     written (`cuttle.validation.check_output_path`)."""
+    if not str(text).strip():       # (not "the path must be the path of a file (a str ...")
+        raise argparse.ArgumentTypeError(f"expected a file name, not {text!r}")
     return _checked(check_output_path, text)
 
 
@@ -154,6 +159,8 @@ def output_files(inputs: dict[str, str | None] | None = None, **paths: str | Non
     for option, path in paths.items():
         if path is None or path == "-":
             continue
+        if not path.strip():
+            raise UsageError(f"{option} expects a file name, not {path!r}")
         try:
             check_output_path(path, option)
         except ValueError as e:

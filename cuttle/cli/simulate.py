@@ -82,14 +82,14 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                     "game-length histogram")
     ps.set_defaults(func=run_simulate)
 
-    pc = sub.add_parser(
-        "compare", help="play the same deals under several rule sets and compare them",
-        description="Play the same deals (same seed and game indices) under each rule set "
-                    "and report each rule set's rates and its differences to the first one, "
-                    "with paired confidence intervals.",
-        epilog="examples: cuttle compare classic classic:four=random cuttle.cards -n 100000\n"
-               "          cuttle compare --vary four=choice,random,draw -n 100000 --plot four.png",
-        formatter_class=argparse.RawDescriptionHelpFormatter)
+    pc = options.add_command_parser(
+        sub, "compare", "play the same deals under several rule sets and compare them",
+        "Play the same deals (same seed and game indices) under each rule set and report "
+        "each rule set's rates and its differences to the first one, with paired confidence "
+        "intervals (with --match, independent ones for the games, which differ between "
+        "rule sets; paired ones for the matches).",
+        "examples: cuttle compare classic classic:four=random cuttle.cards -n 100000\n"
+        "          cuttle compare --vary four=choice,random,draw -n 100000 --plot four.png")
     pc.add_argument("specs", nargs="*", metavar="RULES",
                     help="rule sets as PRESET or PRESET:FLAG=VALUE,FLAG=VALUE (the first is "
                          "the baseline)")
@@ -279,10 +279,25 @@ def _rule_sets(args):
             rule_sets += base.variants(args.vary[0])
         except ValueError as e:
             raise UsageError(f"--vary: {e}") from None
+        _vary_sets_no_fixed_flag(args, base)
     if len(rule_sets) < 2:
         raise UsageError("compare needs at least two rule sets: give them as arguments "
                          "(e.g. classic classic:four=random) or with --vary FLAG=V1,V2")
     return rule_sets
+
+
+def _vary_sets_no_fixed_flag(args, base):
+    # The varied flag replaced the value --set or --rules gave it, without a word: a
+    # value that no rule set plays.
+    name = args.vary[0].partition("=")[0].strip().lower().replace("-", "_")
+    fixed = [f"--set {item}" for item in args.set
+             if item.partition("=")[0].strip().lower().replace("-", "_") == name]
+    if not fixed and args.rules is not None and name in Rules.parse(args.rules).changed():
+        fixed = [f"--rules {args.rules}"]
+    if fixed:
+        raise UsageError(f"--vary {args.vary[0]} and {fixed[0]} both set {name}: --vary "
+                         f"gives each rule set its value, so the other is never played; "
+                         f"drop one, or list the rule sets as arguments")
 
 
 def run_compare(args: argparse.Namespace) -> int:

@@ -90,6 +90,19 @@ def summary_data(s: Summary) -> dict[str, Any]:
     return d
 
 
+def _comparison_methods(c: ComparisonResult) -> dict[str, str]:
+    """The intervals of a comparison's figures and differences (`ComparisonResult.difference`):
+    paired on the same deals, except the games of match runs, which differ."""
+    if c.match is None:
+        return {"rates": "wilson", "means": "normal",
+                "rate differences": "newcombe (paired)",
+                "mean differences": "normal, paired differences"}
+    return {"rates": "wilson", "means": "normal",
+            "match rate differences": "newcombe (paired)",
+            "rate differences": "newcombe (independent)",
+            "mean differences": "normal, independent samples"}
+
+
 @renders("data", ComparisonResult)
 def comparison_data(c: ComparisonResult) -> dict[str, Any]:
     """A comparison as JSON-ready data: each rule set's summary and its differences to
@@ -102,6 +115,7 @@ def comparison_data(c: ComparisonResult) -> dict[str, Any]:
         "match": c.match,
         "players": dict(zip(PLAYER_LABELS, c.players)),
         "confidence": c.confidence,
+        "interval_methods": _comparison_methods(c),
         "baseline": c.labels[0],
         "rule_sets": [
             {"label": lab, **r.rules.to_json(),

@@ -163,6 +163,9 @@ def test_progress_flag(capsys):
     (["simulate", "--threads", "3000000000"], "at most 1,024"),
     (["simulate", "-n", "9" * 40], "at most 1,000,000,000,000,000"),
     (["simulate", "-n", "1e400"], "positive whole number"),
+    # (it printed int(1e99), a hundred digits)
+    (["simulate", "-n", "1e99"], "the count must be at most 1,000,000,000,000,000, not '1e99'"),
+    (["atlas", "--max-games", "2.5e12"], "at most 1,000,000,000,000, not '2.5e12'"),
     (["simulate", "--max-moves", "3000000000"], "at most 2,147,483,647"),
     (["compare", "classic", "quick", "--threads", "99999"], "at most 1,024"),
     (["atlas", "--threads", "1025"], "at most 1,024"),
@@ -183,6 +186,16 @@ def test_progress_flag(capsys):
      "--vary is given twice ('joker=true,false' after 'four=choice,random')"),
     (["compare", "classic", "quick", "--rules", "cuttle.cards", "-n", "100"],
      "--rules is the base preset of --vary and has no effect without it"),
+    # --vary replaced the value --set or --rules fixed, which no rule set then played
+    (["compare", "--set", "four=random", "--vary", "four=choice,draw", "-n", "100"],
+     "--vary four=choice,draw and --set four=random both set four"),
+    (["compare", "--rules", "classic:four=random", "--vary", "four=choice,draw", "-n", "100"],
+     "--vary four=choice,draw and --rules classic:four=random both set four"),
+    # (they said "must be the path of a file (a str or os.PathLike)")
+    (["simulate", "--json", ""], "--json expects a file name, not ''"),
+    (["compare", "classic", "quick", "--games-csv", " "], "--games-csv expects a file name"),
+    (["simulate", "--html", ""], "argument --html: expected a file name, not ''"),
+    (["atlas", "--csv", ""], "--csv expects a file name, not ''"),
     (["rules", "nope"], "unknown preset"),
     (["frobnicate"], "invalid choice"),
     ([], "COMMAND"),
@@ -365,6 +378,16 @@ def test_help_and_version(capsys):
     assert code == 0 and cuttle.__version__ in out
     code, out, _ = run(capsys, "simulate", "--help")
     assert code == 0 and "--players" in out and "--set" in out
+
+
+@pytest.mark.parametrize("command", ["simulate", "compare", "rules", "atlas", "play",
+                                     "replay", "analyse", "review", "balance", "serve"])
+def test_help_is_wrapped(capsys, monkeypatch, command):
+    # compare's description was one line of 173 characters
+    monkeypatch.setenv("COLUMNS", "100")
+    code, out, _ = run(capsys, command, "--help")
+    assert code == 0
+    assert max(len(line) for line in out.splitlines()) <= 100, out
 
 
 def test_compare(capsys, tmp_path):

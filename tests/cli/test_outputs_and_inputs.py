@@ -37,3 +37,24 @@ def test_a_results_file_being_filled_is_an_output_too(capsys, tmp_path):
                          "--json", str(f))
     assert code == 2 and "--json and --results name the same file" in err
     assert not f.exists()
+
+
+@pytest.mark.parametrize("argv", [
+    ["simulate", "-n", "10", "--json", "{f}/out.json"],
+    ["simulate", "-n", "10", "--html", "{f}/out.html"],
+    ["simulate", "-n", "10", "--games-csv", "{f}/games.csv"],
+    ["compare", "classic", "quick", "-n", "10", "--csv", "{f}/out.csv"],
+    ["compare", "classic", "quick", "-n", "10", "--html", "{f}/out.html"],
+    ["atlas", "--pairings", "random", "--results", "{f}/r.jsonl"],
+    ["atlas", "--pairings", "random", "--json", "{f}/a.json"],
+])
+def test_an_output_path_through_a_file_is_a_usage_error(capsys, tmp_path, argv):
+    # A file where the output's folder should be: exit status 2 with one line naming
+    # it, before any game (it was an OSError after the run, or a traceback for --html).
+    f = tmp_path / "f"
+    f.write_text("x")
+    code, out, err = run(capsys, argv[0],
+                         *[a.format(f=f) for a in argv[1:]], "--threads", "1")
+    assert code == 2 and "Traceback" not in err, err
+    assert f"'{f}' is a file, not a folder" in err.strip().splitlines()[-1], err
+    assert out == "" and [p.name for p in tmp_path.iterdir()] == ["f"]

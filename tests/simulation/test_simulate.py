@@ -15,6 +15,7 @@ from cuttle.errors import IllegalMoveError
 from cuttle.simulation import (MATCH_FORMATS, SimulationResult, Summary, native_policy_code,
                                player_names)
 from cuttle.stats import newcombe_interval, newcombe_paired_interval, wilson_interval
+from cuttle.figures import SUMMARY, independent_difference
 from support.samples import mean_difference, paired_mean_difference
 
 FIELDS = ("winner", "first", "moves", "turns", "scores", "end")
@@ -449,6 +450,9 @@ def test_compare_outputs(comparison, tmp_path):
     assert d["rule_sets"][1]["changed"] == {"four": "draw"}
     assert d["schema_version"] == 2
     assert set(d["rule_sets"][1]["difference_vs_baseline"]) == set(c.metrics)
+    # the intervals of the differences are named, as the text's note names them
+    assert d["interval_methods"]["rate differences"] == "newcombe (paired)"
+    assert d["interval_methods"]["mean differences"] == "normal, paired differences"
     buf = io.StringIO()
     c.to_csv(buf)
     rows = buf.getvalue().splitlines()
@@ -627,3 +631,17 @@ def test_a_game_capped_by_its_max_moves_counts_the_turns_it_played():
     g.play("draw")
     g.play(next(m for m in g.legal_moves if m.verb == "oneoff"))
     assert g.is_over and g.turn_number == 2
+
+
+def test_a_match_comparison_names_its_independent_game_intervals():
+    # With matches the games played differ between rule sets: the game-level
+    # differences use independent intervals, which the JSON said nowhere.
+    c = cuttle.compare(["classic", "quick"], 30, ("random", "greedy"), seed=3,
+                       match="best_of_3", progress=False)
+    methods = json.loads(json.dumps(c.as_dict()))["interval_methods"]
+    assert methods["match rate differences"] == "newcombe (paired)"
+    assert methods["rate differences"] == "newcombe (independent)"
+    assert methods["mean differences"] == "normal, independent samples"
+    f = SUMMARY["win_rate_A"]
+    assert c.difference("win_rate_A", 1) == independent_difference(
+        f, c[1].summary(), c[0].summary())

@@ -151,6 +151,21 @@ def test_output_folders(tmp_path):
         check_output_folder(tmp_path / "a" / "b")
 
 
+def test_an_output_path_through_a_file_is_refused_as_a_value_error(tmp_path):
+    # A file where a folder of the path should be: refused up front as a bad path
+    # (ValueError, naming the file), not an OSError once the work is done.
+    (tmp_path / "f").write_text("x")
+    for path in (tmp_path / "f" / "a.json", tmp_path / "f" / "sub" / "a.json"):
+        with pytest.raises(ValueError, match=r"^--json: cannot write '.*': '.*f' is a file, "
+                                             r"not a folder$"):
+            check_output_path(path, "--json")
+    for folder in (tmp_path / "f" / "plots", tmp_path / "f" / "a" / "plots"):
+        with pytest.raises(ValueError, match=r"^--plot: cannot make the folder '.*': '.*f' is "
+                                             r"a file, not a folder$"):
+            check_output_folder(folder, "--plot")
+    assert sorted(os.listdir(tmp_path)) == ["f"]
+
+
 @pytest.mark.skipif(os.geteuid() == 0, reason="root may write anywhere")
 def test_unwritable_output_paths(tmp_path):
     ro = tmp_path / "ro"

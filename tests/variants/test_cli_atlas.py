@@ -95,7 +95,14 @@ def test_settings_per_pairing(capsys):
     (["--report-only"], "give --results FILE"),
     (["--report-only", "--results", "missing.jsonl"], "no file"),
     (["--json", "--csv"], "cannot both write to stdout"),
+    # an empty --plot was taken for no --plot: the whole default atlas, without plots
+    (["--plot", "", "--pairings", "random", "--bases", "classic", "--max-games", "500"],
+     "--plot expects a folder name, not ''"),
     (["--scheduler", "nowhere"], "scheduler address"),
+    # the last of two values was kept without a word
+    (["--target", "1", "--target", "2"], "--target (every pairing) is given twice"),
+    (["--pairings", "random", "--max-games", "random=10", "--max-games", "random=20"],
+     "--max-games random=... is given twice"),
 ])
 def test_errors(capsys, argv, message):
     code, out, err = run(capsys, "atlas", *argv)
@@ -124,6 +131,16 @@ def test_file_errors(capsys, tmp_path):
     assert code == 2 and "--plot" in err and "is a file" in err
     code, _, err = run(capsys, *ARGS, "--results", str(tmp_path), "--no-progress")
     assert code == 2 and "folder" in err
+
+
+@pytest.mark.parametrize("option", ["--json", "--csv", "--results"])
+def test_the_plot_folder_and_an_output_file_cannot_share_a_name(capsys, tmp_path, option):
+    # The file was written under the name, then the plots failed: status 1 after the run.
+    path = str(tmp_path / "out")
+    code, out, err = run(capsys, *ARGS, "--plot", path, option, path)
+    assert code == 2 and "Traceback" not in err
+    assert f"--plot and {option} name the same path" in err.strip().splitlines()[-1]
+    assert out == "" and os.listdir(tmp_path) == []
 
 
 def _start(results, *extra):
