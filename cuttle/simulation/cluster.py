@@ -60,6 +60,27 @@ def _distributed():
     return distributed
 
 
+class _CancelledRuns(logging.Filter):
+    """Drops what an in-process scheduler (a local cluster's) logs about a task that a
+    stopped run cancelled: a result being gathered as the task was cancelled makes it
+    log "Couldn't gather keys ... forgotten" at ERROR, after the run's own one line.
+    The keys of a run carry its token; the tokens of stopped runs are kept (a few bytes
+    per Ctrl-C)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tokens: set[str] = set()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not self.tokens:
+            return True
+        text = record.getMessage()
+        return not any(t in text for t in self.tokens)
+
+
+_CANCELLED = _CancelledRuns()
+
+
 def _worker_threads(client) -> int:
     workers = client.scheduler_info().get("workers", {})
     return max(1, sum(w.get("nthreads", 1) for w in workers.values()))
@@ -116,6 +137,10 @@ def run_on_cluster(client: Client, plan: Plan, n: int, fixed_chunk: int | None,
             fill()
 
     def cancel():
+        log = logging.getLogger("distributed.scheduler")
+        if _CANCELLED not in log.filters:
+            log.addFilter(_CANCELLED)
+        _CANCELLED.tokens.add(token)
         if pending:
             client.cancel(list(pending))
         pending.clear()
