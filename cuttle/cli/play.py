@@ -78,7 +78,7 @@ class PlaySession:
         status ('over', 'quit', 'eof', 'interrupted')."""
         g = self.game
         seed = (f"seed {g.seed}" if self.seed_known else
-                "a random seed (shown when the game ends: it would give the deal away)")
+                "a random seed (shown at the end: it deals every card)")
         print(f"Cuttle: you are player {self.human} against {self.bot.name} "
               f"(player {1 - self.human}); rules {g.rules}; {seed}.")
         print("Type a move's number or the move itself; 'help' lists the commands.")

@@ -176,7 +176,7 @@ def test_a_seed_chosen_at_random_is_shown_only_when_the_game_ends(monkeypatch, c
     assert "Hint: " in during and during.count("greedy playouts from the player's view") == 2
     secrets = {seed, derive(seed, 0, 3), derive(seed, 0, 2)}
     assert not {int(n) for n in re.findall(r"\d{6,}", during)} & secrets
-    assert not re.search(r"seed \d", during) and "a random seed (shown when" in during
+    assert not re.search(r"seed \d", during) and "a random seed (shown at the end" in during
     assert f"seed {seed}" in after and f"--seed {seed}" in after
     # --seed (or a position's own seed) is the player's: shown at the start
     code, out, _ = run(monkeypatch, capsys, ["play", "--seed", "7", "--record",
