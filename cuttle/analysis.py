@@ -8,6 +8,7 @@ moves are compared on the same samples and results do not depend on the thread c
 
 from __future__ import annotations
 
+import copy
 import math
 import time
 from dataclasses import dataclass
@@ -102,6 +103,14 @@ class Analysis:
     def rollouts_per_second(self) -> float:
         """Playouts per second of wall time."""
         return self.total_rollouts / self.elapsed if self.elapsed > 0 else math.inf
+
+    def without_seed(self) -> Analysis:
+        """A copy that shows no seed (``seed`` None): a hint's seed is derived from its
+        game's, and the derivation can be inverted, so it would give away the deal (and
+        every hidden card) as the game's own seed would."""
+        a = copy.copy(self)
+        a.seed = None
+        return a
 
     def __getitem__(self, move) -> MoveStats:
         move = Move.parse(move)

@@ -505,7 +505,7 @@ class Game(CoreGame):
                          f"player {self.to_move} to decide ({self.phase})")
         for p in ((0, 1) if viewer == 1 else (1, 0)):
             lines.append(self._render_side(p, viewer))
-        deck = f"deck {len(self._core_deck())} cards"
+        deck = f"deck {quantity(len(self._core_deck()), 'card')}"
         if self.revealed:
             deck += f"  revealed by the 7: {' '.join(self.revealed)}"
         lines.append(f"  {deck}   scrap ({len(self._core_scrap())}): {' '.join(self.scrap) or '-'}")
@@ -520,7 +520,7 @@ class Game(CoreGame):
             pts.append(f"{c}[{','.join(js)}]" if js else str(c))
         public = self.is_public_hand(p)
         if viewer is not None and viewer != p and not public:
-            hand = f"{len(self._core_hand(p))} cards (hidden)"
+            hand = f"{quantity(len(self._core_hand(p)), 'card')} (hidden)"
         else:
             hand = " ".join(self.hand(p)) or "-"
             if public and not self.is_over:

@@ -19,6 +19,7 @@ from ..files import write_text
 from ..game import Game
 from ..moves import Move
 from ..policies import POLICY_NAMES, Bot, policy_code
+from ..position import parse_text
 from ..record import make_record, result_of, write_record
 from ..review import parse_engine, review
 from ..review.engines import DEFAULT_ENGINE
@@ -53,8 +54,12 @@ class PlaySession:
     """A terminal game of a human against a bot (see `run`)."""
 
     def __init__(self, game: Game, bot: Bot, human: int, position: str | None = None,
-                 hint_rollouts: int = DEFAULT_HINT_ROLLOUTS, auto: bool = True) -> None:
+                 hint_rollouts: int = DEFAULT_HINT_ROLLOUTS, auto: bool = True,
+                 seed_known: bool = True) -> None:
         self.game = game
+        # The seed deals every card: one the player did not give is shown only when
+        # the game ends (so is no seed derived from it, such as a hint's).
+        self.seed_known = seed_known
         self.auto = auto                      # play forced moves (a lone legal move) at once
         self.start = game.copy()
         self.bot = bot
@@ -72,8 +77,10 @@ class PlaySession:
         """Play until the game is over, the human quits or the input ends; returns the
         status ('over', 'quit', 'eof', 'interrupted')."""
         g = self.game
+        seed = (f"seed {g.seed}" if self.seed_known else
+                "a random seed (shown at the end: it deals every card)")
         print(f"Cuttle: you are player {self.human} against {self.bot.name} "
-              f"(player {1 - self.human}); rules {g.rules}; seed {g.seed}.")
+              f"(player {1 - self.human}); rules {g.rules}; {seed}.")
         print("Type a move's number or the move itself; 'help' lists the commands.")
         try:
             while not g.is_over:
@@ -217,7 +224,7 @@ class PlaySession:
             print(f"(hint stopped: {e})")
             if a is None or a.total_rollouts == 0:
                 return
-        print(a)
+        print(a.without_seed())         # (derived from the game's seed: it is secret)
         legal = list(g.legal_moves)
         print(f"Hint: {a.best} (move {legal.index(a.best) + 1})")
 
@@ -246,16 +253,20 @@ def _default_record_path():
 
 
 def _start(args):
-    """The starting Game and its position text (None for a fresh deal)."""
+    """The starting Game, its position text (None for a fresh deal) and whether the
+    player knows its seed (gave it with --seed or in the position)."""
     if args.position is None:
-        return Game(options.rules_from_options(args.rules, args.set), args.seed), None
+        game = Game(options.rules_from_options(args.rules, args.set), args.seed)
+        return game, None, args.seed is not None
     if args.position == "-":
         raise UsageError("--position - cannot read standard input, which holds your "
                          "moves; give the text or a file")
     game = options.position_game(args)
     if game.is_over:
         raise UsageError("the position is already over: " + result_of(game)["text"])
-    return game, game.position_text(rules=False)
+    known = args.seed is not None or \
+        parse_text(options.read_position_arg(args.position))["seed"] is not None
+    return game, game.position_text(rules=False), known
 
 
 def run(args: argparse.Namespace) -> int:
@@ -287,11 +298,13 @@ def _check_outputs(args: argparse.Namespace) -> None:
 
 def _play_and_save(args: argparse.Namespace) -> tuple[str, str | None, PlaySession]:
     """Play one game and save its record: (status, the record's path or None, session)."""
-    game, start_text = _start(args)
+    game, start_text, seed_known = _start(args)
     bot = Bot(args.bot, seed=game.seed, threads=args.bot_threads or os.cpu_count() or 1)
     session = PlaySession(game, bot, args.seat, start_text, args.hint_rollouts,
-                          auto=args.auto)
+                          auto=args.auto, seed_known=seed_known)
     status = session.run()
+    if not seed_known:
+        print(f"The game's seed was {game.seed} (--seed {game.seed} deals it again).")
     if not game.ply and not args.record:
         print("No moves were played: no game record saved.")
         return status, None, session
@@ -415,7 +428,8 @@ def add_command(sub: argparse._SubParsersAction) -> None:
                          "seeded ismcts bot's choices depend on this number)")
     options.add_rules_options(pp, position_note=True)
     pp.add_argument("--seed", type=options.seed, default=None,
-                    help="seed of the deal and the bot (default: random)")
+                    help="seed of the deal and the bot (default: random, shown when the "
+                         "game ends: it gives away every card)")
     pp.add_argument("--seat", type=int, choices=(0, 1), default=0,
                     help="your seat: 0 moves first in a new deal (default 0)")
     # (checked now rather than after the game, when the record would be lost)

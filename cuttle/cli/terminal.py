@@ -76,12 +76,13 @@ def thinking(who: str) -> Iterator[None]:
 
 def card_moves(text: str, legal: Iterable[Move]) -> list[Move] | None:
     """The legal moves that play the card `text` names (e.g. '7H' -> points 7H and
-    oneoff 7H), or None if `text` is not a card."""
+    oneoff 7H; a 4's victim's 'discard 3C 7H' and 'discard 7H 9D', which discard it with
+    another card), or None if `text` is not a card."""
     try:
         card = Card.parse(text)
     except ValueError:
         return None
-    return [m for m in legal if m.card == card]
+    return [m for m in legal if m.card == card or (m.verb == "discard" and card in m.cards)]
 
 
 def not_a_move(text: str, error: Exception) -> str:

@@ -228,7 +228,7 @@ def analysis_table(a: Analysis) -> Table:
                 cells.append(Cell(f"{lo:>6} - {hi:<6}", "iv"))
         rows.append(cells + [Cell(f"{r.rollouts:,}")])
     title = (f"Player {a.player} to decide ({a.phase}); {a.policy} playouts from the "
-             f"player's view, seed {a.seed}")
+             f"player's view" + ("" if a.seed is None else f", seed {a.seed}"))
     order = ("by the round of successive halving reached (rollouts), then by score"
              if a.adaptive else "by score")
     note = (f"{quantity(a.total_rollouts, 'rollout')} in {a.elapsed:.2f} s "

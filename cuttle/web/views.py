@@ -119,7 +119,7 @@ def analysis_view(a: Analysis, game_ply: int) -> dict[str, Any]:
     would give away the deal (and every hidden card) as the game's own seed would."""
     d = a.as_dict()
     del d["seed"]
-    d.update(ply=game_ply, best=str(a.best), text=str(a))
+    d.update(ply=game_ply, best=str(a.best), text=str(a.without_seed()))
     return d
 
 

@@ -15,6 +15,7 @@ import cuttle
 from cuttle.cli import main
 from cuttle.record import final_game as game_from_record, make_record, read_record, write_record
 from cuttle.record import start_game as start_from_record
+from cuttle.seeding import derive
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -158,6 +159,38 @@ def test_play_from_a_position_quit_and_default_record(monkeypatch, capsys, tmp_p
     assert start.position_text(rules=False) == rec["position"]
     g = game_from_record(rec)
     assert "8C" in g.hand(0) and len(g.deck) == 42 and not g.is_over
+
+
+def test_a_seed_chosen_at_random_is_shown_only_when_the_game_ends(monkeypatch, capsys,
+                                                                 tmp_path):
+    # The seed deals every card, so shown during the game it would give away the bot's
+    # hand and the deck order; so would a hint's seed, which is derived from it (the
+    # derivation can be inverted).  A seed the player gave is no secret to them.
+    rec_path = tmp_path / "g.json"
+    code, out, err = run(monkeypatch, capsys, ["play", "--bot", "greedy", "--record",
+                                               str(rec_path), "--hint-rollouts", "3"],
+                         "hint\nhint 2\nquit\n")
+    assert code == 0, err
+    seed = read_record(rec_path)["seed"]
+    during, after = out.split("your move> quit")
+    assert "Hint: " in during and during.count("greedy playouts from the player's view") == 2
+    secrets = {seed, derive(seed, 0, 3), derive(seed, 0, 2)}
+    assert not {int(n) for n in re.findall(r"\d{6,}", during)} & secrets
+    assert not re.search(r"seed \d", during) and "a random seed (shown at the end" in during
+    assert f"seed {seed}" in after and f"--seed {seed}" in after
+    # --seed (or a position's own seed) is the player's: shown at the start
+    code, out, _ = run(monkeypatch, capsys, ["play", "--seed", "7", "--record",
+                                             str(tmp_path / "h.json")], "quit\n")
+    assert code == 0 and "rules classic; seed 7." in out.splitlines()[0]
+    pos = "hands: 2C 9H / 4H 8D; seed: 11"
+    code, out, _ = run(monkeypatch, capsys, ["play", "--position", pos, "--record",
+                                             str(tmp_path / "i.json")], "quit\n")
+    assert code == 0 and "rules classic; seed 11." in out.splitlines()[0]
+    code, out, _ = run(monkeypatch, capsys, ["play", "--position", "hands: 2C 9H / 4H 8D",
+                                             "--record", str(tmp_path / "j.json")], "quit\n")
+    seed = read_record(tmp_path / "j.json")["seed"]
+    first, rest = out.split("your move> quit")
+    assert str(seed) not in first and f"seed {seed}" in rest
 
 
 def test_play_position_from_a_file(monkeypatch, capsys, tmp_path):

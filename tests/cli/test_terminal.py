@@ -10,6 +10,7 @@ import pytest
 
 import cuttle
 from cuttle.cli import main
+from cuttle.record import read_record
 
 pexpect = pytest.importorskip("pexpect")
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -94,6 +95,30 @@ def test_a_bare_card_offers_its_moves_or_plays_its_only_one(monkeypatch, capsys,
     assert "You play: royal QC" in out
     game = cuttle.Game(seed=1)
     assert [str(m) for m in game.legal_moves][5:7] == ["points 7H", "oneoff 7H"]
+
+
+# Player 1 (the random bot, seeded so that it plays its 4) makes player 0, who holds no 2,
+# discard two of 3C 7D 9H in one move: discard 3C 7D, discard 3C 9H or discard 7D 9H.
+FOUR = "hands: 3C 7D 9H / 4H; points: - / TC; deck: -; to_move: 1; rest: scrap"
+
+
+def test_a_bare_card_offers_every_discard_pair_it_is_in(monkeypatch, capsys, tmp_path):
+    # A 4's victim discards two cards in one move: a card alone stands for every pair
+    # it belongs to, as the second card of the pair too; it is never played at once
+    # while another pair holds it.
+    args = ["play", "--bot", "random", "--seed", "1", "--position", FOUR,
+            "--record", str(tmp_path / "r.json")]
+    code, out, _ = run(monkeypatch, capsys, args, "9h\n7D\nquit\n")
+    assert code == 0 and "P1 (random) plays: oneoff 4H" in out
+    assert "has no legal move" not in out
+    assert out.count("You play") == 1 and "You play: resolve (the only legal move)" in out
+    offer = out[out.index("9H can be played as:"):].splitlines()[:4]
+    assert offer == ["9H can be played as:", "    2. discard 3C 9H", "    3. discard 7D 9H",
+                     "Type the move or its number."]
+    offer = out[out.index("7D can be played as:"):].splitlines()[:4]
+    assert offer == ["7D can be played as:", "    1. discard 3C 7D", "    3. discard 7D 9H",
+                     "Type the move or its number."]
+    assert read_record(tmp_path / "r.json")["moves"] == ["oneoff 4H", "resolve"]
 
 
 def test_a_thinking_bot_is_shown_in_a_terminal_and_erased(tmp_path):

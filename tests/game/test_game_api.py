@@ -132,6 +132,16 @@ def test_one_vocabulary_for_turns_plies_and_draws():
     assert r.turns[0] == d.turn_number
 
 
+def test_render_counts_one_card_in_the_singular():
+    g = cuttle.Game.from_position("classic", hands=(["2C", "9H"], ["4H"]), deck=["6D"],
+                                  rest="scrap", seed=1)
+    text = g.render(viewer=0)
+    assert "hand: 1 card (hidden)" in text and "deck 1 card   scrap" in text
+    g = cuttle.Game.from_position("classic", hands=(["2C"], ["4H", "8D"]), deck=[],
+                                  rest="scrap", seed=1)
+    assert "hand: 2 cards (hidden)" in g.render(viewer=0) and "deck 0 cards" in g.render()
+
+
 def test_render_puts_the_viewer_at_the_bottom():
     g = cuttle.Game(seed=1)
     for viewer, bottom in ((None, "P0"), (0, "P0"), (1, "P1")):

@@ -295,6 +295,10 @@ def test_hint_is_the_analysis_from_the_persons_view(client):
     want = analyse(g, rollouts=200, policy="greedy", threads=1, seed=derive(9, 0, 200))
     assert h["best"] == str(want.best) and h["text"].splitlines()[1:-1] == \
         str(want).splitlines()[1:-1]
+    # ... nor in its text, whose title names the playouts but not the seed
+    assert str(want.seed) not in h["text"] and "seed" not in h["text"]
+    assert h["text"].splitlines()[0] == ("Player 0 to decide (main); greedy playouts from "
+                                         "the player's view")
     assert sorted(m["move"] for m in h["moves"]) == sorted(str(m) for m in g.legal_moves)
     for body, words in [({"rollouts": 0}, "rollouts"), ({"rollouts": 10 ** 6}, "rollouts"),
                         ({"policy": "ismcts:10"}, "policy"), ({"rollouts": "9"}, "whole"),
