@@ -85,6 +85,7 @@ def check(answer, g, me, ids=()):
     hidden = hidden_cards(g, me)
     if not g.is_over:
         assert "seed" not in set(keys(answer)), sorted(set(keys(answer)))
+        assert "seed" not in json.dumps(answer).lower()     # (nor a text naming one)
     d = dict(answer)
     texts, names = [], []
     if "svg" in d:
