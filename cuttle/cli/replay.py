@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
         print(printable(f"Move {i} (turn {turn}), P{p} ({names[p]}): {move}"))
         print(g.render())
     print()
-    print(f"Result: {ends(g)}")
+    print(f"Result: {ends(g, rec)}")
     return check_result(rec, g)
 
 
@@ -89,7 +89,7 @@ def write_page(out: str, rec: dict[str, Any], path: str,
         except OSError as e:
             raise CommandError(f"cannot write {out!r}: {e.strerror or e}") from None
         print(printable(f"replay page of {quantity(len(rec['moves']), 'move')} written to "
-                        f"{out} (result: {ends(end)})" + (" with the review" if review else "")))
+                        f"{out} (result: {ends(end, rec)})" + (" with the review" if review else "")))
     return status or check_result(rec, end)
 
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import Interrupted
 from ..files import write_text
-from ..record import final_game, read_record, result_of
+from ..record import STATUSES, final_game, read_record, result_of
 from ..report import save_page
 from ..review import ENGINE_NAMES, Thresholds, parse_engine, review
 from ..review.engines import DEFAULT_ENGINE
@@ -94,9 +94,15 @@ def run_review(rec: dict[str, Any], args: argparse.Namespace, where: str) -> tup
     return r, 0
 
 
-def ends(g: Game) -> str:
-    """How the replayed game `g` ended, in words ("unfinished" if it did not)."""
-    return result_of(g)["text"] if g.is_over else "unfinished"
+def ends(g: Game, rec: dict[str, Any] | None = None) -> str:
+    """How the replayed game `g` ended, in words: for an unfinished game, why the record
+    `rec` says it stopped ("unfinished: resigned"), or "unfinished"."""
+    if g.is_over:
+        return result_of(g)["text"]
+    res = rec.get("result") if rec is not None else None
+    status = res.get("status") if isinstance(res, dict) else None
+    return result_of(g, status)["text"] if status in STATUSES and status != "over" \
+        else "unfinished"
 
 
 def check_result(rec: dict[str, Any], g: Game) -> int:

@@ -133,7 +133,10 @@ def test_play_seat_1_with_rules_and_eof(monkeypatch, capsys, tmp_path):
                                                      king_goals=(25, 14, 10, 5, 0))
     assert [str(m) for m in g.moves] == rec["moves"] and len(rec["moves"]) >= 3
     code, rout, _ = run(monkeypatch, capsys, ["replay", str(rec_path)])
-    assert code == 0 and "Result: unfinished" in rout
+    assert code == 0 and "Result: unfinished: the input ended" in rout    # (the record's why)
+    rout = run(monkeypatch, capsys, ["replay", str(rec_path), "--html",
+                                     str(tmp_path / "r.html")])[1]
+    assert "(result: unfinished: the input ended)" in rout
 
 
 def test_play_from_a_position_quit_and_default_record(monkeypatch, capsys, tmp_path):
