@@ -215,7 +215,8 @@ def main(argv=None):
     rules = cuttle.Rules(args.rules)
     games = max(20, args.games // 10) if args.quick else args.games
     print(f"cuttle {cuttle.__version__}; rules {args.rules}; seed {args.seed}; "
-          f"{os.cpu_count()} cores", flush=True)
+          f"{os.cpu_count()} cores"
+          + ("" if args.threads is None else f", {args.threads} threads"), flush=True)
     results, seconds = {}, {}
     start = time.perf_counter()
     stopped = None
