@@ -96,7 +96,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     pc.add_argument("--rules", default=None, metavar="PRESET",
                     help="base preset for --vary (default classic; only with --vary)")
     pc.add_argument("--set", action="append", default=[], metavar="FLAG=VALUE",
-                    help="change a rule flag in every rule set (repeatable)")
+                    help="change a rule flag in every rule set (repeatable; a rule set "
+                         "given as an argument may not set it to another value)")
     pc.add_argument("--vary", action="append", default=[], metavar="FLAG=V1,V2,...",
                     help="one rule set per value of FLAG (on top of --rules and --set; one "
                          "flag); parenthesise tuples: "
@@ -272,6 +273,7 @@ def _rule_sets(args):
         raise UsageError("--rules is the base preset of --vary and has no effect without "
                          "it: give each rule set as an argument (e.g. cuttle.cards "
                          "cuttle.cards:four=random)")
+    _set_agrees_with_specs(args)
     rule_sets = [options.rules_from_options(spec, args.set) for spec in args.specs]
     if args.vary:
         base = options.rules_from_options(args.rules, args.set)
@@ -284,6 +286,26 @@ def _rule_sets(args):
         raise UsageError("compare needs at least two rule sets: give them as arguments "
                          "(e.g. classic classic:four=random) or with --vary FLAG=V1,V2")
     return rule_sets
+
+
+def _set_agrees_with_specs(args):
+    # --set changes a flag in every rule set; one that a rule set given as an argument
+    # sets otherwise would replace that value, without a word, so that no rule set plays
+    # it (the labels would show it, the result would not).
+    try:
+        fixed = Rules.parse_assignments(args.set)
+        for spec in args.specs:
+            own = Rules.parse(spec).changed() if spec.strip() else {}
+            for name, value in fixed.items():
+                if name in own and own[name] != value:
+                    item = next((i for i in args.set if i.partition("=")[0].strip()
+                                 .lower().replace("-", "_") == name), name)
+                    raise UsageError(f"--set {item} and the rule set {spec!r} both set "
+                                     f"{name}: --set would replace its value in every "
+                                     f"rule set; drop one, or give each rule set its own "
+                                     f"value as an argument")
+    except ValueError:
+        return              # (a malformed flag or rule set: reported where it is read)
 
 
 def _vary_sets_no_fixed_flag(args, base):

@@ -191,6 +191,9 @@ def test_progress_flag(capsys):
      "--vary four=choice,draw and --set four=random both set four"),
     (["compare", "--rules", "classic:four=random", "--vary", "four=choice,draw", "-n", "100"],
      "--vary four=choice,draw and --rules classic:four=random both set four"),
+    # --set replaced a rule set's own value of the flag, which no rule set then played
+    (["compare", "--set", "four=random", "classic:four=draw", "quick", "-n", "100"],
+     "--set four=random and the rule set 'classic:four=draw' both set four"),
     # (they said "must be the path of a file (a str or os.PathLike)")
     (["simulate", "--json", ""], "--json expects a file name, not ''"),
     (["compare", "classic", "quick", "--games-csv", " "], "--games-csv expects a file name"),
