@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from ..figures import SUMMARY, paired_difference
 from ..stats import Estimate
-from .racing import distance
+from .racing import distance, judge
 from .space import Candidate, combinations_of
 
 if TYPE_CHECKING:
@@ -148,17 +148,13 @@ def predict(candidate: Candidate, singles: dict[Rules, Single],
 
 
 def _feasible(p: Prediction, max_draws, moves) -> bool:
-    """Whether `p` might meet the constraints (not surely breaking them)."""
-    if max_draws is not None and p.draws.low > max_draws:
-        return False
-    return moves is None or not (p.moves.high < moves[0] or p.moves.low > moves[1])
+    """Whether `p` might meet the constraints (its intervals break none)."""
+    return "broken" not in judge(p.draws, p.moves, max_draws, moves).values()
 
 
 def _surely_feasible(p: Prediction, max_draws, moves) -> bool:
     """Whether `p` meets the constraints on its whole predicted intervals."""
-    if max_draws is not None and not p.draws.high <= max_draws:
-        return False
-    return moves is None or moves[0] <= p.moves.low <= p.moves.high <= moves[1]
+    return all(v == "met" for v in judge(p.draws, p.moves, max_draws, moves).values())
 
 
 def generate(singles: Sequence[Single], interactions: Sequence[Interaction], base: Measure,

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 
 __all__ = ["CAPPED", "CONVERGED", "ELIMINATED", "INFEASIBLE", "PLAYING", "STOPPED",
            "UNFINISHED", "WON", "Entry", "distance", "look", "simultaneous_level",
-           "verdict", "winners"]
+           "judge", "verdict", "winners"]
 
 PLAYING, CONVERGED, CAPPED, WON = "playing", "converged", "capped", "won"
 ELIMINATED, INFEASIBLE, UNFINISHED = "eliminated", "infeasible", "unfinished"
@@ -76,48 +76,39 @@ class Entry:
         return f"<Entry {self.key}: size {self.size}, {self.measure.n:,} games, {self.status}>"
 
 
-def _infeasible(m: Measure, level: float, max_draws: float | None,
-                moves: tuple[float, float] | None) -> bool:
-    if max_draws is not None and m.estimate("draw_rate", level).low > max_draws:
-        return True
+def judge(draws: Estimate, length: Estimate, max_draws: float | None,
+          moves: tuple[float, float] | None, drew: bool = True) -> dict[str, str]:
+    """What intervals of the draw rate and of the mean length say of each constraint
+    given: {"draws" / "length": "met" (the interval lies within it), "broken" (it lies
+    outside) or "undecided" (it straddles a limit)}.  ``drew=False`` (the games drew
+    none) meets a draw limit of 0, which no interval can show.  The one reading of the
+    constraints: the race's and the model's (`model.generate`) and the report's."""
+    out = {}
+    if max_draws is not None:
+        out["draws"] = ("broken" if draws.low > max_draws else
+                        "met" if draws.high <= max_draws or (max_draws == 0 and not drew)
+                        else "undecided")
     if moves is not None:
-        e = m.estimate("mean_moves", level)
-        if e.high < moves[0] or e.low > moves[1]:
-            return True
-    return False
+        out["length"] = ("broken" if length.high < moves[0] or length.low > moves[1] else
+                         "met" if moves[0] <= length.low <= length.high <= moves[1]
+                         else "undecided")
+    return out
 
 
-def _surely_feasible(m: Measure, level: float, max_draws: float | None,
-                     moves: tuple[float, float] | None) -> bool:
-    if max_draws is not None and not m.estimate("draw_rate", level).high <= max_draws:
-        return False
-    if moves is not None:
-        e = m.estimate("mean_moves", level)
-        if not moves[0] <= e.low <= e.high <= moves[1]:
-            return False
-    return True
+def _judged(m: Measure, level: float | None, max_draws: float | None,
+            moves: tuple[float, float] | None, drew: bool = True) -> dict[str, str]:
+    if max_draws is None and moves is None:
+        return {}
+    return judge(m.estimate("draw_rate", level), m.estimate("mean_moves", level),
+                 max_draws, moves, drew)
 
 
 def verdict(m: Measure, level: float | None, max_draws: float | None,
             moves: tuple[float, float] | None) -> dict[str, str]:
-    """What `m`'s games say of each constraint, at `level` (None: the measure's own
-    confidence): {"draws" / "length": "met" (the interval lies within it), "broken" (it
-    lies outside) or "undecided" (it straddles a limit)}, for the constraints given.  A
-    draw rate of at most 0 is met by games without a draw (no interval can show a rate
-    of exactly 0)."""
-    out = {}
-    if not m.n:
-        return out
-    if max_draws is not None:
-        e = m.estimate("draw_rate", level)
-        out["draws"] = ("broken" if e.low > max_draws else
-                        "met" if e.high <= max_draws or (max_draws == 0 and not m.draws)
-                        else "undecided")
-    if moves is not None:
-        e = m.estimate("mean_moves", level)
-        out["length"] = ("broken" if e.high < moves[0] or e.low > moves[1] else
-                         "met" if moves[0] <= e.low <= e.high <= moves[1] else "undecided")
-    return out
+    """What `m`'s games say of each constraint (`judge`), at `level` (None: the
+    measure's own confidence); a draw limit of 0 is met by games without a draw.
+    Nothing without games."""
+    return _judged(m, level, max_draws, moves, drew=bool(m.draws)) if m.n else {}
 
 
 def look(entries: Sequence[Entry], *, level: float, target: float, max_chunks: int,
@@ -128,14 +119,15 @@ def look(entries: Sequence[Entry], *, level: float, target: float, max_chunks: i
     which a candidate stops; `max_chunks`: its cap."""
     standing = [e for e in entries if e.status not in OUT and e.measure.n]
     for e in standing:
-        if _infeasible(e.measure, level, max_draws, moves):
+        if "broken" in _judged(e.measure, level, max_draws, moves).values():
             e.status = INFEASIBLE
     standing = [e for e in standing if e.status != INFEASIBLE]
     bounds = {id(e): distance(e.measure.estimate("first_score", level)) for e in standing}
     for size in {e.size for e in standing}:
         group = [e for e in standing if e.size == size]
         best_high = min([bounds[id(e)][1] for e in group
-                         if _surely_feasible(e.measure, level, max_draws, moves)],
+                         if all(v == "met" for v in
+                                _judged(e.measure, level, max_draws, moves).values())],
                         default=float("inf"))
         for e in group:
             if bounds[id(e)][0] > best_high:
