@@ -89,7 +89,8 @@ def write_page(out: str, rec: dict[str, Any], path: str,
         except OSError as e:
             raise CommandError(f"cannot write {out!r}: {e.strerror or e}") from None
         print(printable(f"replay page of {quantity(len(rec['moves']), 'move')} written to "
-                        f"{out} (result: {ends(end, rec)})" + (" with the review" if review else "")))
+                        f"{out} (result: {ends(end, rec)})"
+                        + (" with the review" if review else "")))
     return status or check_result(rec, end)
 
 

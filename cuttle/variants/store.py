@@ -48,6 +48,7 @@ must be a regular file (not a device or a FIFO) and a line is at most `MAX_LINE_
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import stat
@@ -351,7 +352,7 @@ class Store:
         self.lines = 0
         # What the whole records say of each rule set's games in each chunk, for the
         # checks between records (`_agree`): (players, seed, max_moves, chunk_size, chunk,
-        # rules text) -> (summary, line number, whose); its own tally's form -> line.
+        # rules text) -> (summary, line number, whose); its own tally's digest -> line.
         self._sides: dict[tuple, tuple[tuple, int, str]] = {}
         self._owns: dict[tuple, tuple[str, int]] = {}
         if not write and not os.path.exists(self.path):
@@ -450,7 +451,8 @@ class Store:
         chunk: its rule set's own tally (whole) and, with a pair, the reference's side
         (module docstring); ResultsFileError naming both lines if they disagree."""
         group = key[2:]
-        own = json.dumps(tally_to_json(tally), sort_keys=True)
+        # (a digest, not the text: what is held grows by 20 bytes a record)
+        own = hashlib.sha1(json.dumps(tally_to_json(tally), sort_keys=True).encode()).digest()
         seen = self._owns.setdefault(group + (key[1],), (own, lineno))
         if seen[0] != own:
             self._disagree(key[1], key[-1], seen[1], lineno, "tallies")
