@@ -40,7 +40,8 @@ if TYPE_CHECKING:
     from .policies import Bot
 
 __all__ = ["FORMAT", "MAX_RECORD_BYTES", "VERSION", "final_game", "make_record",
-           "play_recorded", "read_record", "result_of", "start_game", "validate_record",
+           "play_recorded", "read_record", "result_of", "start_game", "stopped",
+           "validate_record",
            "write_record"]
 
 FORMAT = "cuttle-game-record"
@@ -50,6 +51,14 @@ _UNFINISHED = {"quit": "unfinished: quit", "resigned": "unfinished: resigned",
                "eof": "unfinished: the input ended",
                "interrupted": "unfinished: interrupted", "unfinished": "unfinished"}
 STATUSES = ("over", *_UNFINISHED)
+
+
+def stopped(rec: dict[str, Any]) -> str | None:
+    """Why a validated record says its unfinished game stopped (its result's status:
+    quit, resigned, ...), or None (a finished game, or no result)."""
+    res = rec.get("result")
+    status = res.get("status") if isinstance(res, dict) else None
+    return status if status in _UNFINISHED else None
 
 
 def result_of(game: Game, status: str = "over") -> dict[str, Any]:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import Interrupted
 from ..files import write_text
-from ..record import STATUSES, final_game, read_record, result_of
+from ..record import final_game, read_record, result_of, stopped
 from ..report import save_page
 from ..review import ENGINE_NAMES, Thresholds, parse_engine, review
 from ..review.engines import DEFAULT_ENGINE
@@ -97,12 +97,8 @@ def run_review(rec: dict[str, Any], args: argparse.Namespace, where: str) -> tup
 def ends(g: Game, rec: dict[str, Any] | None = None) -> str:
     """How the replayed game `g` ended, in words: for an unfinished game, why the record
     `rec` says it stopped ("unfinished: resigned"), or "unfinished"."""
-    if g.is_over:
-        return result_of(g)["text"]
-    res = rec.get("result") if rec is not None else None
-    status = res.get("status") if isinstance(res, dict) else None
-    return result_of(g, status)["text"] if status in STATUSES and status != "over" \
-        else "unfinished"
+    why = None if rec is None else stopped(rec)
+    return result_of(g, "over" if g.is_over else why or "unfinished")["text"]
 
 
 def check_result(rec: dict[str, Any], g: Game) -> int:

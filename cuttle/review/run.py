@@ -11,7 +11,7 @@ from .._review import hindsight as _hindsight
 from ..errors import IllegalMoveError, Interrupted
 from ..game import Game, check_game
 from ..moves import Move
-from ..record import STATUSES, play_recorded, read_record, start_game, validate_record
+from ..record import play_recorded, read_record, start_game, stopped, validate_record
 from ..seeding import derive, seed_or_new
 from ..progress import Progress
 from ..threads import check_threads
@@ -52,10 +52,7 @@ def _load(source: Any) -> tuple[Game, list[str], tuple[str, str], str, str | Non
         raise ValueError(f"review takes a Game, a game record (dict) or a record file, "
                          f"not {type(source).__name__}")
     players = rec.get("players", ["player 0", "player 1"])
-    res = rec.get("result")
-    status = res.get("status") if isinstance(res, dict) else None
-    return start_game(rec), list(rec["moves"]), tuple(players), where, \
-        status if status in STATUSES and status != "over" else None
+    return start_game(rec), list(rec["moves"]), tuple(players), where, stopped(rec)
 
 
 # Local argument checks (_players, the names; Thresholds and parse_engine check their
@@ -152,7 +149,7 @@ def review(game_or_record: Game | dict[str, Any] | str | os.PathLike[str],
 
     The same seed gives the same review, whatever the thread count.
     """
-    start, texts, own_names, where, stopped = _load(game_or_record)
+    start, texts, own_names, where, why = _load(game_or_record)
     if names is None:
         names = own_names
     elif isinstance(names, str) or len(names) != 2 or \
@@ -182,7 +179,7 @@ def review(game_or_record: Game | dict[str, Any] | str | os.PathLike[str],
                       seed=seed, thresholds=th, decisions=decisions, omniscient=omni,
                       total=total, seconds=time.perf_counter() - t0,
                       cpu_seconds=time.process_time() - c0, complete=complete,
-                      source=where, stopped=stopped)
+                      source=where, stopped=why)
 
     g = start.copy()
     try:

@@ -114,12 +114,12 @@ def review_state(session: Session) -> dict[str, Any] | None:
 
 
 def analysis_view(a: Analysis, game_ply: int) -> dict[str, Any]:
-    """A hint: the analysis as `cuttle analyse` prints it, and as data, without its seed:
-    a hint's seed is derived from the game's, and the derivation can be inverted, so it
-    would give away the deal (and every hidden card) as the game's own seed would."""
-    d = a.as_dict()
-    del d["seed"]
-    d.update(ply=game_ply, best=str(a.best), text=str(a.without_seed()))
+    """A hint: the analysis as `cuttle analyse` prints it, and as data, without its seed
+    (`Analysis.without_seed`: it would give away the deal)."""
+    bare = a.without_seed()
+    d = bare.as_dict()
+    del d["seed"]                       # (None there: no key at all)
+    d.update(ply=game_ply, best=str(a.best), text=str(bare))
     return d
 
 
