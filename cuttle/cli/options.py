@@ -313,12 +313,14 @@ def rules_from_options(spec: str | None, sets: Iterable[str] | None,
         raise UsageError(str(e)) from None
 
 
-def position_game(args: argparse.Namespace, to_move: int | None = None) -> Game:
+def position_game(args: argparse.Namespace, to_move: int | None = None,
+                  kw: dict | None = None) -> Game:
     """The Game of a command's position argument (text, a file, or '-' for stdin) with
-    --rules/--set (on top of the position's own rules) and --seed applied."""
-    text = read_position_arg(args.position)
+    --rules/--set (on top of the position's own rules) and --seed applied (`kw`: the
+    text already read by `parse_text`)."""
+    text = read_position_arg(args.position) if kw is None else None
     try:
-        kw = parse_text(text)
+        kw = dict(parse_text(text) if kw is None else kw)
         kw["rules"] = rules_from_options(args.rules, args.set, kw["rules"])
         if args.seed is not None:
             kw["seed"] = args.seed

@@ -261,12 +261,15 @@ def _start(args):
     if args.position == "-":
         raise UsageError("--position - cannot read standard input, which holds your "
                          "moves; give the text or a file")
-    game = options.position_game(args)
+    try:
+        kw = parse_text(options.read_position_arg(args.position))
+    except ValueError as e:
+        raise UsageError(f"invalid position: {e}") from None
+    game = options.position_game(args, kw=kw)
     if game.is_over:
         raise UsageError("the position is already over: " + result_of(game)["text"])
-    known = args.seed is not None or \
-        parse_text(options.read_position_arg(args.position))["seed"] is not None
-    return game, game.position_text(rules=False), known
+    return game, game.position_text(rules=False), \
+        args.seed is not None or kw["seed"] is not None
 
 
 def run(args: argparse.Namespace) -> int:

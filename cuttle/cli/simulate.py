@@ -288,32 +288,37 @@ def _rule_sets(args):
     return rule_sets
 
 
+def _flag_named(item: str) -> str:
+    """The flag an option's FLAG=VALUE names (the spelling `Rules` reads)."""
+    return item.partition("=")[0].strip().lower().replace("-", "_")
+
+
 def _set_agrees_with_specs(args):
     # --set changes a flag in every rule set; one that a rule set given as an argument
     # sets otherwise would replace that value, without a word, so that no rule set plays
     # it (the labels would show it, the result would not).
-    try:
-        fixed = Rules.parse_assignments(args.set)
+    for item in args.set:
+        try:
+            value = Rules.parse_assignments([item])[_flag_named(item)]
+        except (ValueError, KeyError):
+            continue            # (a malformed flag: reported where it is read)
         for spec in args.specs:
-            own = Rules.parse(spec).changed() if spec.strip() else {}
-            for name, value in fixed.items():
-                if name in own and own[name] != value:
-                    item = next((i for i in args.set if i.partition("=")[0].strip()
-                                 .lower().replace("-", "_") == name), name)
-                    raise UsageError(f"--set {item} and the rule set {spec!r} both set "
-                                     f"{name}: --set would replace its value in every "
-                                     f"rule set; drop one, or give each rule set its own "
-                                     f"value as an argument")
-    except ValueError:
-        return              # (a malformed flag or rule set: reported where it is read)
+            try:
+                own = Rules.parse(spec).changed()
+            except ValueError:
+                continue        # (likewise)
+            if own.get(_flag_named(item), value) != value:
+                raise UsageError(f"--set {item} and the rule set {spec!r} both set "
+                                 f"{_flag_named(item)}: --set would replace its value in "
+                                 f"every rule set; drop one, or give each rule set its own "
+                                 f"value as an argument")
 
 
 def _vary_sets_no_fixed_flag(args, base):
     # The varied flag replaced the value --set or --rules gave it, without a word: a
     # value that no rule set plays.
-    name = args.vary[0].partition("=")[0].strip().lower().replace("-", "_")
-    fixed = [f"--set {item}" for item in args.set
-             if item.partition("=")[0].strip().lower().replace("-", "_") == name]
+    name = _flag_named(args.vary[0])
+    fixed = [f"--set {item}" for item in args.set if _flag_named(item) == name]
     if not fixed and args.rules is not None and name in Rules.parse(args.rules).changed():
         fixed = [f"--rules {args.rules}"]
     if fixed:
