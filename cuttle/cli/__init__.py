@@ -96,13 +96,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     sub = _commands(parser)[args.command]
     with sigterm_as_ctrl_c() as terminated:
         status = _run(args, sub)
+    if status == _STOPPED:          # stopped, and nothing said of it yet
+        print(f"\n{PROG}: {'terminated' if terminated else 'interrupted'}", file=sys.stderr)
+    elif status == 130 and terminated:      # (the command said how far it got)
+        print(f"{PROG}: terminated", file=sys.stderr)
     if status in (130, _STOPPED):
-        # (a command that kept a partial result has said how far it got)
-        word = "terminated" if terminated else "interrupted"
-        if status == _STOPPED or terminated:
-            print(f"\n{PROG}: {word}" if status == _STOPPED else f"{PROG}: {word}",
-                  file=sys.stderr)
-        return 143 if terminated else 130       # 143: 128 + SIGTERM, as a killed process
+        return 143 if terminated else 130   # 143: 128 + SIGTERM, as a killed process
     return status
 
 
