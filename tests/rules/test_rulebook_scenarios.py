@@ -750,7 +750,7 @@ def test_sudden_death():
     assert g.is_over and g.winner is None and g.end_reason == "sudden_death"
 
 
-# ---------------------------------------------------------------- from probe2.py
+# ---------------------------------------------------------------- edge cases: §4b timing, 7s, 9s, freezes, hand limits
 
 def test_glasses_observation():
     g = pos(hands=(["8S", "AC"], ["AH", "KD"]), deck=["5C"])
@@ -1050,7 +1050,7 @@ def test_points_card_count_invariant():
     assert S(g.revealed) == {"AH", "KD"}
 
 
-# ---------------------------------------------------------------- from probe3.py
+# ---------------------------------------------------------------- more edge cases: stacks, Queens, sudden death, strict one-offs
 
 def test_deep_stack_two_on_top_jack():
     g = pos(hands=(["2C"], []), points=([], ["5C[JH,JD,JS]"]), deck=["5H"])
@@ -1162,7 +1162,7 @@ def test_cc_five_revealed_by_seven_last_card_draws_nothing():
     assert g.turn == 1 and g.deck == []
 
 
-# ---------------------------------------------------------------- from probe4.py
+# ---------------------------------------------------------------- §6 what each player sees (observations)
 
 def test_obs_three_pick_known():
     g = pos(hands=(["3C"], ["AH"]), scrap=["KH"], deck=["5H"])
@@ -1199,7 +1199,7 @@ def test_obs_four_discards_public():
     assert {"AH", "KH"} <= S(g.observation(0).scrap)
 
 
-# ---------------------------------------------------------------- from probe5.py
+# ---------------------------------------------------------------- windows, turns, positions, and the rest
 
 def test_block_window_always_opens():
     r = cuttle.Rules(ten_blocks_scuttle=True)
