@@ -17,16 +17,17 @@ so that the function keeps the short name).
 
 Modules, one per concern: `space` (the changes and their combinations), `model`
 (predicting combinations from single changes and measured interactions; pruning),
-`racing` (the race: simultaneous intervals, elimination), `search` (`balance()`, stage
-by stage through the results file), `results` (`BalanceResult` and its parts).  The
+`racing` (the race: simultaneous intervals, elimination), `config` (the budget, the
+settings and the checks of `balance()`'s arguments), `search` (`balance()`, stage by
+stage through the results file), `results` (`BalanceResult` and its parts).  The
 interactions of two changes are `cuttle.variants.interactions` (the atlas measures
 them too); the figures are described in `cuttle.figures.BALANCE` and rendered by
 `cuttle.render`.  docs/balance.md is the method and a real run.
 """
 
 from .results import BalanceResult, CandidateResult, Measure, Single
-from .search import (CHEAP, DEFAULT_SEED, QUICK, QUICK_FLAGS, SEARCH, BalanceConfig,
-                     BalanceInterrupted, Budget, balance)
+from .config import CHEAP, DEFAULT_SEED, QUICK, QUICK_FLAGS, SEARCH, BalanceConfig, Budget
+from .search import BalanceInterrupted, balance
 from .space import Candidate
 
 __all__ = ["BalanceConfig", "BalanceInterrupted", "BalanceResult", "Budget", "CHEAP",

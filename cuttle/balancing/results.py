@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from ..simulation import PairTally
     from ..variants.interactions import Interaction
     from ..variants.rulesets import Variant
-    from .search import BalanceConfig
+    from .config import BalanceConfig
     from .space import Candidate
 
 __all__ = ["BalanceResult", "CandidateResult", "Measure", "Single"]

@@ -6,7 +6,7 @@ import argparse
 import os
 
 from ..balancing import CHEAP, QUICK, QUICK_FLAGS, SEARCH, balance
-from ..balancing.search import check_check_games, resolve_budget
+from ..balancing.config import check_check_games, resolve_budget
 from ..policies import policy_name
 from ..files import write_text
 from ..render.plot import check_plot_path
