@@ -17,7 +17,8 @@ so that the function keeps the short name).
 
 Modules, one per concern: `space` (the changes and their combinations), `model`
 (predicting combinations from single changes and measured interactions; pruning),
-`racing` (the race: simultaneous intervals, elimination), `config` (the budget, the
+`racing` (the race: simultaneous intervals, elimination), `constraints` (the limits on
+draws and length: checked, and read from intervals), `config` (the budget, the
 settings and the checks of `balance()`'s arguments), `search` (`balance()`, stage by
 stage through the results file), `results` (`BalanceResult` and its parts).  The
 interactions of two changes are `cuttle.variants.interactions` (the atlas measures

@@ -16,6 +16,7 @@ from ..seeding import check_seed
 from ..simulation.api import MAX_CHUNK, MAX_MAX_MOVES
 from ..threads import check_threads
 from ..validation import check_confidence, check_count, check_fraction, check_int
+from .constraints import check_constraints
 from .space import flag_names
 
 if TYPE_CHECKING:
@@ -197,25 +198,6 @@ def check_check_games(check: str | None, check_games: object,
     return check_games
 
 
-def _constraints(max_draws, moves):
-    if max_draws is not None:
-        # 0 is a constraint too: no draws (a rule set known to draw at all is out)
-        if not (isinstance(max_draws, (int, float)) and not isinstance(max_draws, bool)
-                and 0 <= max_draws < 1):
-            raise ValueError(f"max_draws must be a number between 0 and 1 (0 included: no "
-                             f"draws; 0.02 = 2% of the games), not {max_draws!r}")
-        max_draws = float(max_draws)
-    if moves is not None:
-        ok = (isinstance(moves, (tuple, list)) and len(moves) == 2 and
-              all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in moves)
-              and 0 <= moves[0] <= moves[1])
-        if not ok:
-            raise ValueError(f"moves must be (low, high) with 0 <= low <= high, the range "
-                             f"of the mean length in moves, not {moves!r}")
-        moves = (float(moves[0]), float(moves[1]))
-    return max_draws, moves
-
-
 def _deals(deals, base, names):
     """The deals to try, each checked as the deal flag checks a value; ValueError if
     one is the base's own deal (no change: `--flags deal --deal 5,6` searched nothing),
@@ -270,7 +252,7 @@ def make_config(base: Rules | str | None, policy: str, k: int,
     names = flag_names(flags, exclude)
     if deals is not None:
         deals = _deals(deals, base, names)
-    max_draws, moves = _constraints(max_draws, moves)
+    max_draws, moves = check_constraints(max_draws, moves)
     if seed is None:
         raise ValueError("the search needs a fixed seed (its chunks are keyed by it), "
                          "not None")

@@ -47,7 +47,8 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from ..figures import SUMMARY, paired_difference
 from ..stats import Estimate
-from .racing import distance, judge
+from .constraints import judge
+from .racing import distance
 from .space import Candidate, combinations_of
 
 if TYPE_CHECKING:

@@ -29,6 +29,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..validation import check_confidence
+from .constraints import measured
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -38,7 +39,7 @@ if TYPE_CHECKING:
 
 __all__ = ["CAPPED", "CONVERGED", "ELIMINATED", "INFEASIBLE", "PLAYING", "STOPPED",
            "UNFINISHED", "WON", "Entry", "distance", "look", "simultaneous_level",
-           "judge", "verdict", "winners"]
+           "winners"]
 
 PLAYING, CONVERGED, CAPPED, WON = "playing", "converged", "capped", "won"
 ELIMINATED, INFEASIBLE, UNFINISHED = "eliminated", "infeasible", "unfinished"
@@ -76,41 +77,6 @@ class Entry:
         return f"<Entry {self.key}: size {self.size}, {self.measure.n:,} games, {self.status}>"
 
 
-def judge(draws: Estimate, length: Estimate, max_draws: float | None,
-          moves: tuple[float, float] | None, drew: bool = True) -> dict[str, str]:
-    """What intervals of the draw rate and of the mean length say of each constraint
-    given: {"draws" / "length": "met" (the interval lies within it), "broken" (it lies
-    outside) or "undecided" (it straddles a limit)}.  ``drew=False`` (the games drew
-    none) meets a draw limit of 0, which no interval can show.  The one reading of the
-    constraints: the race's and the model's (`model.generate`) and the report's."""
-    out = {}
-    if max_draws is not None:
-        out["draws"] = ("broken" if draws.low > max_draws else
-                        "met" if draws.high <= max_draws or (max_draws == 0 and not drew)
-                        else "undecided")
-    if moves is not None:
-        out["length"] = ("broken" if length.high < moves[0] or length.low > moves[1] else
-                         "met" if moves[0] <= length.low <= length.high <= moves[1]
-                         else "undecided")
-    return out
-
-
-def _judged(m: Measure, level: float | None, max_draws: float | None,
-            moves: tuple[float, float] | None, drew: bool = True) -> dict[str, str]:
-    if max_draws is None and moves is None:
-        return {}
-    return judge(m.estimate("draw_rate", level), m.estimate("mean_moves", level),
-                 max_draws, moves, drew)
-
-
-def verdict(m: Measure, level: float | None, max_draws: float | None,
-            moves: tuple[float, float] | None) -> dict[str, str]:
-    """What `m`'s games say of each constraint (`judge`), at `level` (None: the
-    measure's own confidence); a draw limit of 0 is met by games without a draw.
-    Nothing without games."""
-    return _judged(m, level, max_draws, moves, drew=bool(m.draws)) if m.n else {}
-
-
 def look(entries: Sequence[Entry], *, level: float, target: float, max_chunks: int,
          max_draws: float | None = None,
          moves: tuple[float, float] | None = None) -> None:
@@ -119,7 +85,7 @@ def look(entries: Sequence[Entry], *, level: float, target: float, max_chunks: i
     which a candidate stops; `max_chunks`: its cap."""
     standing = [e for e in entries if e.status not in OUT and e.measure.n]
     for e in standing:
-        if "broken" in _judged(e.measure, level, max_draws, moves).values():
+        if "broken" in measured(e.measure, level, max_draws, moves).values():
             e.status = INFEASIBLE
     standing = [e for e in standing if e.status != INFEASIBLE]
     bounds = {id(e): distance(e.measure.estimate("first_score", level)) for e in standing}
@@ -127,7 +93,7 @@ def look(entries: Sequence[Entry], *, level: float, target: float, max_chunks: i
         group = [e for e in standing if e.size == size]
         best_high = min([bounds[id(e)][1] for e in group
                          if all(v == "met" for v in
-                                _judged(e.measure, level, max_draws, moves).values())],
+                                measured(e.measure, level, max_draws, moves).values())],
                         default=float("inf"))
         for e in group:
             if bounds[id(e)][0] > best_high:

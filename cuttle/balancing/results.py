@@ -20,7 +20,7 @@ from ..display import render
 from ..figures import BALANCE, canonical
 from ..simulation import Tally
 from ..stats import Estimate
-from .racing import verdict
+from .constraints import verdict
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -187,7 +187,7 @@ class CandidateResult:
                        moves: tuple[float, float] | None) -> str | None:
         """What its figures (`measure`, at `level`) say of the constraints: None without
         any, "broken: draws" when an interval lies outside one, "undecided: length" when
-        one straddles a limit, else "met" (`cuttle.balancing.racing.verdict`)."""
+        one straddles a limit, else "met" (`cuttle.balancing.constraints.verdict`)."""
         if max_draws is None and moves is None:
             return None
         v = verdict(self.measure, self.level, max_draws, moves)

@@ -42,8 +42,8 @@ from ..variants.store import Store
 from .config import (CHECK_CHUNK, DEFAULT_SEED, BalanceConfig, Budget, check_flag,
                      check_progress, make_config)
 from .model import allowance, generate, pairs_to_measure
-from .racing import (OUT, PLAYING, UNFINISHED, Entry, look, simultaneous_level, verdict,
-                     winners)
+from .constraints import verdict
+from .racing import OUT, PLAYING, UNFINISHED, Entry, look, simultaneous_level, winners
 from .results import BalanceResult, CandidateResult, Measure, Single
 from .space import single_changes, space_size
 

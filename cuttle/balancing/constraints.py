@@ -1,0 +1,73 @@
+"""The designer's constraints, a largest draw rate and a range of mean lengths (moves):
+their one check (`check_constraints`) and their one reading from intervals (`judge`;
+`verdict` of a measure's games), which the model's pruning, the race's eliminations,
+the confirmation and the report all use.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..stats import Estimate
+    from .results import Measure
+
+__all__ = ["check_constraints", "judge", "measured", "verdict"]
+
+
+def check_constraints(max_draws: object, moves: object
+                      ) -> tuple[float | None, tuple[float, float] | None]:
+    """`balance()`'s `max_draws` and `moves`, checked (ValueError saying what they
+    take) and as floats."""
+    if max_draws is not None:
+        # 0 is a constraint too: no draws (a rule set known to draw at all is out)
+        if not (isinstance(max_draws, (int, float)) and not isinstance(max_draws, bool)
+                and 0 <= max_draws < 1):
+            raise ValueError(f"max_draws must be a number between 0 and 1 (0 included: no "
+                             f"draws; 0.02 = 2% of the games), not {max_draws!r}")
+        max_draws = float(max_draws)
+    if moves is not None:
+        ok = (isinstance(moves, (tuple, list)) and len(moves) == 2 and
+              all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in moves)
+              and 0 <= moves[0] <= moves[1])
+        if not ok:
+            raise ValueError(f"moves must be (low, high) with 0 <= low <= high, the range "
+                             f"of the mean length in moves, not {moves!r}")
+        moves = (float(moves[0]), float(moves[1]))
+    return max_draws, moves
+
+
+def judge(draws: Estimate, length: Estimate, max_draws: float | None,
+          moves: tuple[float, float] | None, drew: bool = True) -> dict[str, str]:
+    """What intervals of the draw rate and of the mean length say of each constraint
+    given: {"draws" / "length": "met" (the interval lies within it), "broken" (it lies
+    outside) or "undecided" (it straddles a limit)}.  ``drew=False`` (the games drew
+    none) meets a draw limit of 0, which no interval can show.  The one reading of the
+    constraints: the race's and the model's (`model.generate`) and the report's."""
+    out = {}
+    if max_draws is not None:
+        out["draws"] = ("broken" if draws.low > max_draws else
+                        "met" if draws.high <= max_draws or (max_draws == 0 and not drew)
+                        else "undecided")
+    if moves is not None:
+        out["length"] = ("broken" if length.high < moves[0] or length.low > moves[1] else
+                         "met" if moves[0] <= length.low <= length.high <= moves[1]
+                         else "undecided")
+    return out
+
+
+def measured(m: Measure, level: float | None, max_draws: float | None,
+             moves: tuple[float, float] | None, drew: bool = True) -> dict[str, str]:
+    """`judge` of `m`'s intervals at `level` (None: its own confidence)."""
+    if max_draws is None and moves is None:
+        return {}
+    return judge(m.estimate("draw_rate", level), m.estimate("mean_moves", level),
+                 max_draws, moves, drew)
+
+
+def verdict(m: Measure, level: float | None, max_draws: float | None,
+            moves: tuple[float, float] | None) -> dict[str, str]:
+    """What `m`'s games say of each constraint (`judge`), at `level` (None: the
+    measure's own confidence); a draw limit of 0 is met by games without a draw.
+    Nothing without games."""
+    return measured(m, level, max_draws, moves, drew=bool(m.draws)) if m.n else {}
