@@ -523,6 +523,23 @@ class Rules:
         return "\n".join(lines)
 
 
+    @staticmethod
+    def catalogue() -> dict[str, Any]:
+        """`describe()` as JSON: every preset (its description and every flag's value)
+        and every flag (kind, description, values as text, both presets' values,
+        source)."""
+        return {
+            "presets": {name: {"description": text,
+                               "flags": Rules(name).to_json(full=True)["flags"]}
+                        for name, (_, text) in PRESETS.items()},
+            "flags": {f.name: {"kind": f.kind, "description": f.text,
+                               "values": f.values_text(), "source": f.source,
+                               "classic": f.to_json(f.classic),
+                               "cuttle.cards": f.to_json(f.cuttle_cards)}
+                      for f in FLAGS.values()},
+        }
+
+
 def _text_in_list(value_text):
     # Inside a comma-separated list a tuple value is parenthesised.
     return f"({value_text})" if "," in value_text else value_text

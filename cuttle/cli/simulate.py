@@ -107,8 +107,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     pc.set_defaults(func=run_compare)
 
     pr = sub.add_parser("rules", help="list the rule presets and flags",
-                        description="Without arguments, list every preset and flag. With a "
-                                    "preset (and --set), print that rule set's flag values.")
+                        description="Without a preset or --set, list every preset and flag "
+                                    "(--json: the same as JSON). With a preset (and --set), "
+                                    "print that rule set's flag values.")
     pr.add_argument("preset", nargs="?", metavar="PRESET",
                     help="show this preset's flags (PRESET:FLAG=VALUE,... also works)")
     pr.add_argument("--set", action="append", default=[], metavar="FLAG=VALUE",
@@ -347,8 +348,9 @@ def run_compare(args: argparse.Namespace) -> int:
 
 def run_rules(args: argparse.Namespace) -> int:
     """`cuttle rules`: list the presets and flags, or one rule set's values."""
-    if args.preset is None and not args.set and not args.json:
-        print(Rules.describe())
+    if args.preset is None and not args.set:
+        # the catalogue: every preset and flag (as text, or the same as JSON)
+        print(json.dumps(Rules.catalogue(), indent=2) if args.json else Rules.describe())
         return 0
     rules = options.rules_from_options(args.preset, args.set)
     if args.json:

@@ -376,6 +376,25 @@ def test_rules_command(capsys):
     assert json.loads(out)["flags"]["king_goals"] == [15, 14, 10, 7, 5]
 
 
+def test_rules_json_without_a_preset_is_the_catalogue(capsys):
+    # it printed classic's flags, where the text lists every preset and flag
+    code, out, _ = run(capsys, "rules", "--json")
+    cat = json.loads(out)
+    assert code == 0 and cat == cuttle.Rules.catalogue()
+    assert list(cat["presets"]) == ["classic", "cuttle.cards", "cuttle.cards-beta",
+                                    "quick", "open"]
+    for name, preset in cat["presets"].items():      # each preset's values read back
+        assert cuttle.Rules.from_json({"preset": "classic", "changed": preset["flags"]}) \
+            == cuttle.Rules(name)
+    assert set(cat["flags"]) == set(cuttle.Rules().as_dict())
+    assert cat["flags"]["nine"]["values"] == "return | freeze | topdeck"
+    assert cat["flags"]["king_goals"]["cuttle.cards"] == [21, 14, 10, 5, 0]
+    assert cat["presets"]["open"]["flags"]["open_hands"] is True
+    # with --set it is one rule set's values, as before
+    code, out, _ = run(capsys, "rules", "--set", "seven=top2", "--json")
+    assert json.loads(out)["changed"] == {"seven": "top2"}
+
+
 def test_help_and_version(capsys):
     code, out, _ = run(capsys, "--version")
     assert code == 0 and cuttle.__version__ in out
