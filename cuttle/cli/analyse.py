@@ -168,7 +168,7 @@ def add_command(sub: argparse._SubParsersAction) -> None:
     """Register `analyse` (and its alias `analyze`) on the sub-parsers."""
     pa = sub.add_parser(
         "analyse", aliases=["analyze"],
-        help="rank the legal moves of a position, or of a recorded game's move, by playouts",
+        help="rank the legal moves of a position (or of a saved game's move) by playouts",
         description="Score every legal move of the player to decide by playouts from "
                     "that player's view, with 95% intervals. The position is position "
                     "text (see cuttle.position), a file holding it, or '-' for stdin; or, "

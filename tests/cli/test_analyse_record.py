@@ -4,6 +4,9 @@ move played shown against the best, and every bad input refused before any playo
 
 import io
 import json
+import pathlib
+import re
+import shlex
 import sys
 
 import pytest
@@ -231,3 +234,16 @@ def test_the_records_names_and_path_are_printed_escaped(monkeypatch, capsys, tmp
     out = analyse_cli(monkeypatch, capsys, path, 1)
     assert not any(c in out for c in "\x1b\x07\x9b")
     assert out.startswith("Move 1 of ") and "g\\x1b[2J.json" in out
+
+
+def test_the_example_of_docs_review_md_prints_what_it_shows(monkeypatch, capsys):
+    root = pathlib.Path(__file__).resolve().parents[2]
+    text = (root / "docs" / "review.md").read_text(encoding="utf-8")
+    command, shown = re.search(r"```\n(cuttle analyse --record .*?)\n```\n\n```\n(.*?)```",
+                               text, flags=re.S).groups()
+    monkeypatch.chdir(root)
+    code, out, err = run(monkeypatch, capsys, shlex.split(command)[1:])
+    assert code == 0, err
+    timing = re.compile(r"in [\d.]+ s \([\d,]+/s\)")
+    assert [timing.sub("(TIME)", x) for x in out.splitlines()] == \
+        [timing.sub("(TIME)", x) for x in shown.splitlines()]
