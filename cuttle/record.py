@@ -1,5 +1,5 @@
 """Game records: a finished or unfinished game as JSON, written by `cuttle play` and read
-by `cuttle replay`.
+by `cuttle replay`, `cuttle review` and `cuttle analyse --record`.
 
     {"format": "cuttle-game-record", "version": 1,
      "rules": {"preset": "classic", "changed": {"four": "random"}},
@@ -39,10 +39,9 @@ if TYPE_CHECKING:
     from .moves import Move
     from .policies import Bot
 
-__all__ = ["FORMAT", "MAX_RECORD_BYTES", "VERSION", "final_game", "make_record",
-           "play_recorded", "read_record", "result_of", "start_game", "stopped",
-           "validate_record",
-           "write_record"]
+__all__ = ["FORMAT", "MAX_RECORD_BYTES", "VERSION", "final_game", "game_before",
+           "make_record", "play_recorded", "read_record", "result_of", "start_game",
+           "stopped", "validate_record", "write_record"]
 
 FORMAT = "cuttle-game-record"
 VERSION = 1
@@ -207,7 +206,29 @@ def play_recorded(game: Game, i: int, text: str) -> Move:
 
 def final_game(rec: dict[str, Any]) -> Game:
     """The Game at the end of a record (every move replayed)."""
+    return _replayed(rec, len(rec["moves"]))
+
+
+def game_before(rec: dict[str, Any], move: int) -> Game:
+    """The Game of a validated record just before its move `move` is played: the
+    position its mover decided in, the moves before it replayed.  Moves are numbered
+    from 1 over the whole record, both players and every window (a counter, a
+    discard) alike, as `cuttle replay` and the review number them: move 1 is played
+    from the start, and the move played at `move` is ``rec["moves"][move - 1]`` (not
+    played here: `play_recorded` plays it and checks it).  ValueError, saying the
+    record's range, for a number outside 1 to the record's move count, and naming the
+    move for one before it that cannot be played."""
+    n = len(rec["moves"])
+    if not n:
+        raise ValueError("the record has no moves")
+    if not is_int(move) or not 1 <= move <= n:
+        raise ValueError(f"there is no move {move!r}: the record's moves are 1 to {n}")
+    return _replayed(rec, move - 1)
+
+
+def _replayed(rec: dict[str, Any], count: int) -> Game:
+    """The Game of a record after its first `count` moves, each checked."""
     g = start_game(rec)
-    for i, m in enumerate(rec["moves"], 1):
+    for i, m in enumerate(rec["moves"][:count], 1):
         play_recorded(g, i, m)
     return g

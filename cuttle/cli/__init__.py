@@ -7,6 +7,7 @@
     cuttle play --bot ismcts:1000        cuttle replay game.json --step
     cuttle review game.json --player 0 --html review.html
     cuttle analyse "hands: 2C 3D 7H / 2H 4S; points: TH / 9D" --rollouts 2000
+    cuttle analyse --record game.json --move 25   (move 25 of a saved game, closer)
     cuttle atlas --quick                 (every house rule against its base preset)
     cuttle balance --quick               (rule sets that make the game fair)
 

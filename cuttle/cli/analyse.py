@@ -1,30 +1,67 @@
-"""`cuttle analyse POSITION`: rank the decider's moves by playouts.
+"""`cuttle analyse POSITION`: rank the decider's moves by playouts; `cuttle analyse --record
+FILE --move K`: the same at move K of a game record, with the move played there.
 
     cuttle analyse "hands: 2C 3D 7H / 2H 4S; points: TH / 9D; to_move: 0" --rollouts 2000
+    cuttle analyse --record game.json --move 25 --seed 1
+
+With `--record`, the position is the one move K was decided in
+(`cuttle.record.game_before`): the record's moves are numbered from 1, both players and
+every window (a counter, a discard) alike, as `cuttle review` and `cuttle replay` print
+them, so a number is copied from the review.  The player to decide is the one who played
+move K, and the analysis is `cuttle.analyse` of that position: its playouts deal the
+cards that player could not see at random from their view (as the review's do), never
+reading the opponent's hidden cards or the deck order, so two records the mover could
+not tell apart at move K get the same analysis for the same seed.  The text shows the
+table as the mover saw it, the analysis, and the move played (``Played:``, its rank and
+score against the best's); the JSON adds ``record``, ``move``, ``turn`` and ``played``.
+The record's own rules apply (``--rules`` or ``--set`` that would change them are
+refused) and ``--seed`` seeds the playouts only.  A forced move (a lone legal move,
+which the review lists as forced) has nothing to compare: it is refused, as are a move
+outside 1 to N (N: the record's moves), ``--move`` without ``--record``, a POSITION with
+``--record`` and a ``--player`` who does not decide at move K, all before any playout.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..analysis import PLAYOUT_POLICIES, analyse
 from ..errors import Interrupted
-from ..record import result_of
+from ..formatting import pct, quantity
+from ..record import game_before, play_recorded, result_of
+from ..text import printable
 from . import options
 from ..interrupts import ctrl_c_deferred
 from .options import UsageError
+from .review import load
 
 if TYPE_CHECKING:
-    import argparse
+    from ..analysis import Analysis
+    from ..game import Game
+    from ..moves import Move
 
 DEFAULT_ROLLOUTS = 10000
 
 
+class Recorded(NamedTuple):
+    """Move `number` of the record at `path`: the `game` it was decided in, the move
+    `played` there and the record's `players` (their names)."""
+
+    path: str
+    number: int
+    game: Game
+    played: Move
+    players: list[str]
+
+
 def run(args: argparse.Namespace) -> int:
-    """`cuttle analyse`: rank the legal moves of a position; returns the exit status."""
-    game = options.position_game(args, to_move=args.player)
+    """`cuttle analyse`: rank the legal moves of a position (or of a record's move K);
+    returns the exit status."""
+    at = recorded(args)
+    game = options.position_game(args, to_move=args.player) if at is None else at.game
     if game.is_over:
         raise UsageError(f"the position is already over ({result_of(game)['text']}): "
                          f"nothing to analyse")
@@ -38,36 +75,118 @@ def run(args: argparse.Namespace) -> int:
             return 130
         a, status, stop = e.result, 130, e
     with ctrl_c_deferred():          # (a second Ctrl-C: the result still printed whole)
-        _print(args, game, a, stop)
+        _print(args, game, a, stop, at)
     return status
 
 
-def _print(args, game, a, stop):
-    """Print the analysis `a` (`stop`: the Interrupted of a partial one, or None)."""
+def recorded(args: argparse.Namespace) -> Recorded | None:
+    """--record FILE --move K: the record's move K, checked (its number, its rules
+    against --rules and --set, --player, a decision to make), or None without
+    --record; UsageError before any work otherwise."""
+    if args.record is None:
+        if args.move is not None:
+            raise UsageError("--move K names a move of a game record: give --record FILE")
+        if args.position is None:
+            raise UsageError("give a POSITION (text, a file, or - for stdin), or --record "
+                             "FILE --move K")
+        return None
+    rec = load(args.record)         # (the review's reading and its errors)
+    n = len(rec["moves"])
+    if args.move is None:
+        raise UsageError(f"--record needs --move K, the move to analyse, numbered as "
+                         f"'cuttle review' prints them: {args.record} has "
+                         f"{quantity(n, 'move')}" + (f" (1 to {n})" if n else ""))
+    try:
+        game = game_before(rec, args.move)
+        played = play_recorded(game.copy(), args.move, rec["moves"][args.move - 1])
+    except ValueError as e:
+        raise UsageError(f"{args.record}: {e}") from None
+    options.check_own_rules(args.rules, args.set, game.rules, "the record")
+    p, k = game.to_move, args.move
+    if args.player is not None and args.player != p:
+        raise UsageError(f"player {p} decides at move {k} of {args.record}, not player "
+                         f"{args.player}: leave out --player")
+    if len(game.legal_moves) == 1:
+        raise UsageError(f"move {k} of {args.record} is forced: {str(played)!r} was player "
+                         f"{p}'s only legal move, there is nothing to compare (the review "
+                         f"lists it as forced)")
+    return Recorded(args.record, k, game, played, rec.get("players", ["player 0",
+                                                                       "player 1"]))
+
+
+def _print(args, game, a, stop, at):
+    """Print the analysis `a` (`stop`: the Interrupted of a partial one, or None; `at`:
+    the record's move, or None)."""
+    so_far = "" if stop is None else " (so far)"
     if args.json:
         d = Interrupted.mark(a.as_dict(), stop)     # (a partial analysis says so)
-        d["position"] = game.position_text()
+        if at is None:
+            d["position"] = game.position_text()
+        else:       # (no position: it would show the cards its mover could not see)
+            d.update(record=at.path, move=at.number, turn=game.turn_number,
+                     played=str(at.played))
         d["rules"] = game.rules.to_json()
         d["best"] = str(a.best)
         print(json.dumps(d, indent=2))
-    else:
-        print(a)
-        print(f"Best: {a.best}" + (" (so far)" if stop is not None else ""))
+        return
+    if at is not None:
+        p, (n0, n1) = game.to_move, at.players
+        print(printable(f"Move {at.number} of {at.path} (P0 {n0} against P1 {n1}): the "
+                        f"table as P{p} saw it"))
+        print(game.render(viewer=p))
+        print()
+    print(a)
+    print(f"Best: {a.best}{so_far}")
+    if at is not None:
+        print(f"Played: {played_text(a, at.played)}{so_far}")
+
+
+def played_text(a: Analysis, played: Move) -> str:
+    """The move played, its rank in the analysis `a` and its score against the best's:
+    'draw, ranked 3 of 3 (score 27.8% against 43.4%)'."""
+    rank = next(i for i, r in enumerate(a.rows) if r.move == played)
+    row = a.rows[rank]
+    if not row.rollouts:
+        return f"{played}, not played out yet"
+    if rank == 0:
+        return f"{played}, the best move (score {pct(row.score, 1)})"
+    return (f"{played}, ranked {rank + 1} of {len(a.rows)} (score {pct(row.score, 1)} "
+            f"against {pct(a.rows[0].score, 1)})")
+
+
+def move_number(text: str) -> int:
+    """--move: a move number, 1 for the record's first (its range is checked against
+    the record)."""
+    t = text.strip()
+    if not (t.isascii() and t.lstrip("-").isdigit()):
+        raise argparse.ArgumentTypeError(f"expected a move number as 'cuttle review' "
+                                         f"prints them (1 for the first), not {text!r}")
+    return int(t)
 
 
 def add_command(sub: argparse._SubParsersAction) -> None:
     """Register `analyse` (and its alias `analyze`) on the sub-parsers."""
     pa = sub.add_parser(
         "analyse", aliases=["analyze"],
-        help="rank the legal moves of a position by playouts",
+        help="rank the legal moves of a position (or of a saved game's move) by playouts",
         description="Score every legal move of the player to decide by playouts from "
                     "that player's view, with 95% intervals. The position is position "
-                    "text (see cuttle.position), a file holding it, or '-' for stdin.",
-        epilog="example: cuttle analyse \"hands: 2C 7H / 4S 5D; points: 9D / TC; "
-               "to_move: 0\" --rollouts 2000")
-    pa.add_argument("position", metavar="POSITION",
-                    help="position text, a file holding it, or - to read stdin")
-    options.add_rules_options(pa, position_note=True)
+                    "text (see cuttle.position), a file holding it, or '-' for stdin; or, "
+                    "with --record FILE --move K, the position before move K of a game "
+                    "record (numbered as 'cuttle review' and 'cuttle replay' print them), "
+                    "for the player who played it, never reading the cards that player "
+                    "could not see; the move played is shown against the best.",
+        epilog="examples: cuttle analyse \"hands: 2C 7H / 4S 5D; points: 9D / TC; "
+               "to_move: 0\" --rollouts 2000, or cuttle analyse --record game.json --move 25")
+    where = pa.add_mutually_exclusive_group()
+    where.add_argument("position", metavar="POSITION", nargs="?", default=None,
+                       help="position text, a file holding it, or - to read stdin")
+    where.add_argument("--record", metavar="FILE", default=None,
+                       help="a game record (saved by 'cuttle play'): analyse its move K")
+    pa.add_argument("--move", type=move_number, default=None, metavar="K",
+                    help="with --record: the move to analyse, numbered as 'cuttle review' "
+                         "prints them (1 is the first move)")
+    options.add_rules_options(pa, position_note=True, record_note=True)
     pa.add_argument("--rollouts", type=options.positive, default=DEFAULT_ROLLOUTS,
                     metavar="N", help=f"playouts per move (default {DEFAULT_ROLLOUTS})")
     pa.add_argument("--policy", choices=PLAYOUT_POLICIES, default="random",
@@ -77,8 +196,10 @@ def add_command(sub: argparse._SubParsersAction) -> None:
     pa.add_argument("--threads", type=options.threads, default=None, metavar="T",
                     help="cores to use (default: all)")
     pa.add_argument("--seed", type=options.seed, default=None,
-                    help="seed of the playouts and of the unlisted cards' shuffle")
+                    help="seed of the playouts (and of a position's unlisted cards' "
+                         "shuffle; a record keeps its deal)")
     pa.add_argument("--json", action="store_true", help="print the result as JSON")
     pa.add_argument("--player", type=int, choices=(0, 1), default=None,
-                    help="the player to decide (default: the position's to_move)")
+                    help="the player to decide (default: the position's to_move; with "
+                         "--record, the one who played move K)")
     pa.set_defaults(func=run)

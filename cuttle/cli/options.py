@@ -30,7 +30,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
 __all__ = ["UsageError", "CommandError", "add_command_parser", "add_progress",
-           "add_rules_options", "add_run_options", "at_most", "confidence", "output_file",
+           "add_rules_options", "add_run_options", "at_most", "check_own_rules",
+           "confidence", "output_file",
            "output_files", "players", "points", "positive", "read_position_arg",
            "rules_from_options", "scheduler", "seed", "threads"]
 
@@ -230,10 +231,14 @@ def player_help(default: str) -> str:
             f"(default {default})")
 
 
-def add_rules_options(p: argparse.ArgumentParser, position_note: bool = False) -> None:
-    """Add --rules and --set to a command's parser."""
-    extra = " (default: the position's own rules, else classic)" if position_note \
-        else " (default classic)"
+def add_rules_options(p: argparse.ArgumentParser, position_note: bool = False,
+                      record_note: bool = False) -> None:
+    """Add --rules and --set to a command's parser (`position_note`: they go on top of
+    a position's own rules; `record_note`: a --record's rules are its own)."""
+    extra = " (default: the position's own rules, else classic" if position_note \
+        else " (default classic"
+    extra += "; with --record, the record's, which they may not contradict)" \
+        if record_note else ")"
     p.add_argument("--rules", default=None, metavar="PRESET",
                    help=f"rule preset: {', '.join(Rules.presets)}{extra}; "
                         f"PRESET:FLAG=VALUE,... (the text Python's rules= arguments take "
@@ -311,6 +316,20 @@ def rules_from_options(spec: str | None, sets: Iterable[str] | None,
         return Rules.parse("classic" if spec is None else spec, sets or ())
     except ValueError as e:
         raise UsageError(str(e)) from None
+
+
+def check_own_rules(spec: str | None, sets: Iterable[str] | None, own: Rules,
+                    what: str) -> None:
+    """--rules (`spec`) and --set against the rules that `what` ("the record") carries:
+    UsageError when they would change them (neither is dropped silently, as
+    `cuttle.position.reconcile` refuses a position's rules that contradict a record's);
+    rules that come to the same are taken."""
+    if spec is None and not sets:
+        return
+    chosen = rules_from_options(spec, sets, own)
+    if chosen != own:
+        raise UsageError(f"{what} carries its own rules ({own}), not the rules chosen "
+                         f"({chosen}): leave out --rules and --set, or choose its rules")
 
 
 def position_game(args: argparse.Namespace, to_move: int | None = None,
