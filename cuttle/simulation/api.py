@@ -207,7 +207,8 @@ def compare(rule_sets: Iterable[Rules | str | None], n_games: int,
     and the pairs are tallied in the core, so no per-game rows are needed.  Rule sets
     are `Rules`, rule text (e.g. "classic: joker=true") or None; the first is the
     baseline.  Other arguments as
-    for `simulate` (games_csv rows carry a rule_set column, 1 for the baseline);
+    for `simulate` (games_csv rows carry a rule_set column, 1 for the baseline, and
+    come by game index, each game's rule sets in turn, whatever the chunks);
     `seed=None` picks one seed for all; `start` as for `simulate` (the same games
     under every rule set).
     """

@@ -11,6 +11,8 @@ raise `Interrupted` carrying the merged result of the finished chunks.
 
 from __future__ import annotations
 
+import heapq
+import itertools
 import random
 import time
 from typing import TYPE_CHECKING, Any
@@ -292,17 +294,29 @@ class GamesCsv:
                             game_columns(plan.match is not None))
 
     def write(self, part: SimulationResult | ComparisonResult) -> None:
-        """Append a finished chunk's rows."""
+        """Append a finished chunk's rows: by game index, and for a comparison each
+        game's rule sets in turn, so that the file is the same whatever the chunks."""
         results = part.results if self.compare else [part]
-        for i, r in enumerate(results):
-            rows = game_rows({k: getattr(r, k) for k in FIELDS}, r.game_index, self.slots)
-            if self.compare:
-                rows = ((i + 1, *row) for row in rows)
-            self.file.rows(rows)
+        each = [game_rows({k: getattr(r, k) for k in FIELDS}, r.game_index, self.slots)
+                for r in results]
+        if not self.compare:
+            self.file.rows(each[0])
+            return
+        numbered = [_numbered(i + 1, rows) for i, rows in enumerate(each)]
+        if self.slots is None:      # every rule set plays the same games: interleave
+            self.file.rows(itertools.chain.from_iterable(zip(*numbered)))
+        else:                       # a match's games differ between rule sets
+            self.file.rows(heapq.merge(*numbered, key=lambda row: row[1]))  # (stable)
 
     def close(self, ok: bool = True) -> None:
         """Close the file; without `ok` the half-written file is removed."""
         self.file.close(ok)
+
+
+def _numbered(rule_set: int, rows: Iterator[tuple[Any, ...]]) -> Iterator[tuple[Any, ...]]:
+    """Rows with their rule set's number in front."""
+    for row in rows:
+        yield (rule_set, *row)
 
 
 def collect(parts: Iterator[tuple[int, SimulationResult | ComparisonResult]], plan: Plan,

@@ -82,9 +82,9 @@ def test_compare_games_csv(capsys, tmp_path):
     rows = g.read_text().splitlines()
     assert rows[0] == "rule_set,game,winner,first,moves,turns,score_a,score_b,end"
     assert len(rows) == 61
-    # chunk by chunk, each rule set's rows of the chunk in game order
-    assert [r.split(",")[:2] for r in rows[1:9]] == \
-        [["1", str(i)] for i in range(7)] + [["2", "0"]]
+    # by game, each game's rule sets in turn (not chunk by chunk, rule set by rule set)
+    assert [r.split(",")[:2] for r in rows[1:]] == \
+        [[str(k), str(i)] for i in range(30) for k in (1, 2)]
 
 
 def test_output_files_that_cannot_be_written(capsys, tmp_path, monkeypatch):

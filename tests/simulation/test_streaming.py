@@ -210,6 +210,23 @@ def test_games_csv_streams_the_rows(tmp_path):
     buf = io.StringIO()
     kept.to_csv(buf)
     assert path.read_text() == buf.getvalue()
+    # a comparison's file: each game's rule sets in turn, the same whatever the chunks
+    # and threads (the rows came chunk by chunk, rule set by rule set)
+    texts = set()
+    for chunk_size, threads, match in [(None, None, None), (1, 1, None), (7, 2, None),
+                                       (13, 1, None), (None, None, "best_of_3"),
+                                       (2, 1, "best_of_3"), (5, 2, "best_of_3")]:
+        c = tmp_path / f"c{chunk_size}{threads}{match}.csv"
+        cuttle.compare(["classic", "quick", cuttle.Rules(four="random")], 40, seed=9,
+                       progress=False, chunk_size=chunk_size, threads=threads,
+                       match=match, games_csv=str(c))
+        texts.add((match, c.read_text()))
+    assert len(texts) == 2
+    for match, text in texts:
+        lines = text.splitlines()
+        keys = [(int(line.split(",")[1]), int(line.split(",")[0])) for line in lines[1:]]
+        assert keys == sorted(keys) and len(set(keys)) == len(keys)
+        assert {k[1] for k in keys} == {1, 2, 3}
     m = tmp_path / "m.csv"
     cuttle.simulate(20, seed=9, progress=False, match="best_of_3", games_csv=str(m))
     lines = m.read_text().splitlines()
@@ -218,9 +235,9 @@ def test_games_csv_streams_the_rows(tmp_path):
 
 def test_ctrl_c_while_a_chunks_rows_are_written_keeps_file_and_counts_alike(tmp_path,
                                                                           monkeypatch):
-    # A real SIGINT in the middle of a compare chunk's rows, after the first rule set's
-    # (the 5th batch of rows: chunk 3, rule set 1): the file used to keep those rows,
-    # and the result did not count the chunk.
+    # A real SIGINT in the middle of a compare chunk's rows, after half of them (chunk
+    # 3's 100th row of 200): the file used to keep those rows, and the result did not
+    # count the chunk.
     import os
     import signal
 
@@ -230,10 +247,14 @@ def test_ctrl_c_while_a_chunks_rows_are_written_keeps_file_and_counts_alike(tmp_
     calls = []
 
     def rows_then_ctrl_c(self, batch):
-        rows(self, batch)
         calls.append(1)
-        if len(calls) == 5:
-            os.kill(os.getpid(), signal.SIGINT)     # pressed while the rows go out
+
+        def pressed_midway():
+            for k, row in enumerate(batch):
+                if len(calls) == 3 and k == 100:
+                    os.kill(os.getpid(), signal.SIGINT)     # while the rows go out
+                yield row
+        rows(self, pressed_midway())
 
     monkeypatch.setattr(CsvFile, "rows", rows_then_ctrl_c)
     path = tmp_path / "g.csv"
