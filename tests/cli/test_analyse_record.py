@@ -2,41 +2,29 @@
 analysed from its mover's view (never the opponent's hidden cards or the deck order), the
 move played shown against the best, and every bad input refused before any playout."""
 
-import io
 import json
 import pathlib
 import re
 import shlex
-import sys
 
 import pytest
 
 import cuttle
 import cuttle.cli.analyse as cli_analyse
-from cuttle.cli import main
-from cuttle.policies import Bot
 from cuttle.record import game_before, make_record, read_record, write_record
+from support.helpers import recorded_bot_game, run_cli
 
 SEED = 5
 
 
-def run(monkeypatch, capsys, argv, stdin=""):
-    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
+run = run_cli
 
 
 @pytest.fixture(scope="module")
 def record(tmp_path_factory):
     """A finished game between two bots (19 moves: move 3 is a forced 'resolve', move 4
     a discard of a 4 by P0, move 13 P0's pick of a 3) and its record file."""
-    g = cuttle.Game(seed=3)
-    bots = (Bot("expert", 1), Bot("random", 2))
-    while not g.is_over:
-        g.play(bots[g.to_move].choose(g))
-    path = tmp_path_factory.mktemp("rec") / "game.json"
-    write_record(make_record(g, players=["ann", "bob"]), path)
+    path, _ = recorded_bot_game(tmp_path_factory.mktemp("rec"), 3)
     return path, read_record(path)
 
 

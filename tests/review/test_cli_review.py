@@ -2,38 +2,25 @@
 (review, play again, quit), in-process with a scripted stdin and once through a real
 Ctrl-C."""
 
-import io
 import json
 import re
 import signal
-import sys
 
 import pytest
 
 import cuttle
-from cuttle.cli import main
-from cuttle.policies import Bot
 from cuttle.record import make_record, read_record, write_record
 from cuttle.review import Review
 from cli.test_cli import _ctrl_c
+from support.helpers import recorded_bot_game, run_cli
 
 
-def run(monkeypatch, capsys, argv, stdin=""):
-    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
+run = run_cli
 
 
 @pytest.fixture(scope="module")
 def record(tmp_path_factory):
-    g = cuttle.Game(seed=14)
-    bots = (Bot("expert", 1), Bot("random", 2))
-    while not g.is_over:
-        g.play(bots[g.to_move].choose(g))
-    path = tmp_path_factory.mktemp("rec") / "game.json"
-    write_record(make_record(g, players=["ann", "bob"]), path)
-    return path, g
+    return recorded_bot_game(tmp_path_factory.mktemp("rec"), 14)
 
 
 def test_review_prints_the_annotated_moves_and_the_figures(monkeypatch, capsys, record):

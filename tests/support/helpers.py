@@ -1,6 +1,9 @@
-"""Shared test helpers: snapshots of a game's public views, random rule sets."""
+"""Shared test helpers: snapshots of a game's public views, random rule sets, the
+command line run in-process."""
 
+import io
 import random
+import sys
 
 import cuttle
 from cuttle.rules import FLAG_NAMES
@@ -93,3 +96,26 @@ def reference_from_game(g):
     return ReferenceGame(dict(g.rules.flags), hands=s["hands"], points=s["points"],
                          permanents=s["permanents"], scrap=s["scrap"], deck=s["deck"],
                          turn=g.turn, rng_state=g._core_rng_state())
+
+
+def run_cli(monkeypatch, capsys, argv, stdin=""):
+    """`cuttle ARGV` in this process with `stdin` as its input: (status, stdout, stderr)."""
+    from cuttle.cli import main
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def recorded_bot_game(directory, seed):
+    """A finished game of expert (P0, "ann") against random (P1, "bob") from deal `seed`,
+    saved as a game record in `directory`: (the record's path, the Game)."""
+    from cuttle.policies import Bot
+    from cuttle.record import make_record, write_record
+    g = cuttle.Game(seed=seed)
+    bots = (Bot("expert", 1), Bot("random", 2))
+    while not g.is_over:
+        g.play(bots[g.to_move].choose(g))
+    path = directory / "game.json"
+    write_record(make_record(g, players=["ann", "bob"]), path)
+    return path, g
