@@ -286,6 +286,68 @@ def test_state_of_a_game_mid_play():
         cuttle.openspiel.state_of(state)
 
 
+
+def test_copies_of_a_state_of_a_game_resample_from_the_position():
+    """A clone, a child or a deserialized copy of `state_of(game)` is built by OpenSpiel
+    as `game.new_initial_state()` with the Python attributes copied over: it used to
+    lose the position's resampling (its history holds no deal) and raise 'inconsistent
+    constraints'."""
+    g = cuttle.Game("classic", seed=3)
+    for _ in range(4):
+        g.play(g.legal_moves[0])
+    state = cuttle.openspiel.state_of(g)
+    game = state.get_game()
+    child = state.child(state.legal_actions()[0])
+    sampler = np.random.default_rng(1).random
+    copies = [state.clone(), state,
+              pyspiel.deserialize_game_and_state(
+                  pyspiel.serialize_game_and_state(game, state))[1],
+              pickle.loads(pickle.dumps(state)), child, child.clone()]
+    for copy in copies:
+        p = copy.current_player()
+        hands = set()
+        for _ in range(8):
+            sample = copy.resample_from_infostate(p, sampler)
+            assert sample.information_state_string(p) == copy.information_state_string(p)
+            assert sample.legal_actions() == copy.legal_actions()
+            assert sample.game.hand(p) == copy.game.hand(p)
+            hands.add(tuple(sample.game.hand(1 - p)))
+            again = sample.resample_from_infostate(p, sampler)     # a sample's too
+            assert again.information_state_string(p) == copy.information_state_string(p)
+        assert len(hands) > 1
+
+
+
+def test_perfect_recall_views_of_a_state_of_a_game_start_at_its_position():
+    """They were digests of a deal of cards 0, 1, 2, ... (the same for every position);
+    the information state alone started at the position."""
+    P = pyspiel.PrivateInfoType
+    kinds = [pyspiel.IIGObservationType(public_info=pub, perfect_recall=True,
+                                        private_info=priv)
+             for pub in (True, False) for priv in (P.NONE, P.SINGLE_PLAYER, P.ALL_PLAYERS)
+             if pub or priv != P.NONE]
+    games = [cuttle.Game("classic: joker=true", seed=s) for s in (3, 4)]
+    for g, n in zip(games, (4, 6)):                   # decks of 37 and 35 cards
+        for _ in range(n):
+            g.play("draw")
+    states = [cuttle.openspiel.state_of(g) for g in games]
+    observers = [make_observation(states[0].get_game(), t) for t in kinds]
+    for obs in observers:
+        assert obs.string_from(states[0], 0) != obs.string_from(states[1], 0)
+    # A digest kept up to date action by action is the one a fresh copy replays.
+    state = states[0]
+    early = [obs.string_from(state, p) for obs in observers for p in (0, 1)]
+    rng = np.random.default_rng(2)
+    fresh = cuttle.openspiel.state_of(games[0])
+    for _ in range(6):
+        a = int(rng.choice(state.legal_actions()))
+        state.apply_action(a)
+        fresh.apply_action(a)
+    later = [obs.string_from(state, p) for obs in observers for p in (0, 1)]
+    assert later == [obs.string_from(fresh, p) for obs in observers for p in (0, 1)]
+    assert later != early
+
+
 def test_ismcts_player_plays_legal_reproducible_moves():
     import random
     player = cuttle.openspiel.ISMCTSPlayer(20)
