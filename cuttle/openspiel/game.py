@@ -423,9 +423,13 @@ def _consistent_deal(state: CuttleState, player: int, rng: np.random.Generator) 
     dealt, hands = state._dealt, state._hands
     new = list(dealt)
     if state._table is None:               # dealing: no action yet
+        # The places dealt so far outside the player's hand hold any of the cards the
+        # player was not dealt, dealt or not yet.
         start = 0 if player == 0 else hands[0]
         others = [i for i in range(len(dealt)) if not start <= i < start + hands[player]]
-        for i, c in zip(others, rng.permutation([dealt[i] for i in others])):
+        own = {dealt[i] for i in range(len(dealt)) if i not in others}
+        pool = [c for c in range(state._n_cards) if c not in own]
+        for i, c in zip(others, rng.permutation(pool)):
             new[i] = int(c)
         return new
     key = (player, len(state.history()))
