@@ -6,7 +6,7 @@ import random
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test, render_test, seed_test
 
 import cuttle
 from cuttle.rl import ACTION_SPACE, GymEnv, action_mask, aec_env, legal_actions, move_of
@@ -21,6 +21,11 @@ RULES = ["classic", "cuttle.cards", cuttle.Rules("quick", joker=True, nine="free
 def test_pettingzoo_api_and_seed_tests(rules):
     api_test(aec_env(rules=rules), num_cycles=300)
     seed_test(lambda: aec_env(rules=rules), num_cycles=300)
+
+
+def test_pettingzoo_render_test(capsys):
+    render_test(lambda render_mode=None: aec_env(render_mode=render_mode))
+    assert "hand" in capsys.readouterr().out               # 'human' prints the table
 
 
 def test_aec_agent_selection_follows_the_decider_and_observations_are_exact():
