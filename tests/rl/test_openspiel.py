@@ -4,6 +4,7 @@ resampling, and OpenSpiel's ISMCTS and evaluate_bots.  Observers of every type a
 resampling in depth: test_openspiel_views.py."""
 
 import pickle
+import random
 
 import numpy as np
 import pyspiel
@@ -14,7 +15,9 @@ from open_spiel.python.observation import make_observation
 
 import cuttle
 import cuttle.openspiel  # noqa: F401  (registers python_cuttle)
-from cuttle.rl import ACTION_SPACE, action_mask, action_of, move_of
+from cuttle.rl import ACTION_SPACE, action_mask, action_of, legal_actions, move_of
+
+from support.helpers import random_rules
 
 
 @pytest.mark.parametrize("name", ["python_cuttle",
@@ -54,6 +57,45 @@ def test_the_deal_is_chance_and_observations_come_from_the_core():
     # A serialized game replays to the same position.
     again = game.deserialize_state(state.serialize())
     assert again.game.observation(0) == g.observation(0) and again.returns() == state.returns()
+
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_game_agrees_with_a_game_the_engine_dealt(seed):
+    """Dealt as `cuttle.Game(rules, seed)` deals (its hands, then its deck from the top)
+    and played move for move, python_cuttle observes, offers and ends exactly as the
+    engine's own game does; a random 4's discards are the chance outcome that discards
+    what the engine's random stream discarded."""
+    rng = random.Random(seed)
+    rules = random_rules(rng)
+    if seed % 4 == 0:
+        rules = rules.replace(four="random")
+    g = cuttle.Game(rules, seed=seed)
+    state = pyspiel.load_game(cuttle.openspiel.game_string(rules, 300)).new_initial_state()
+    for c in g.hand(0) + g.hand(1) + g.deck:
+        state.apply_action(c.index)
+    while not g.is_over and not state.is_terminal():
+        assert state.current_player() == g.to_move
+        for q in (0, 1):
+            assert np.array_equal(np.asarray(state.observation_tensor(q), np.float32),
+                                  g.observation_array(q))
+        assert state.legal_actions() == legal_actions(g)
+        action = rng.choice(legal_actions(g))
+        g.play(move_of(action))
+        state.apply_action(action)
+        if state.is_chance_node():                        # a random 4's discards
+            fits = []
+            for outcome, _ in state.chance_outcomes():
+                child = state.child(outcome)
+                if all(sorted(child.game.hand(q)) == sorted(g.hand(q)) for q in (0, 1)):
+                    fits.append(outcome)
+            assert len(fits) == 1
+            state.apply_action(fits[0])
+    assert g.is_over == state.is_terminal() or g.ply >= 300
+    if g.is_over:
+        winner = g.winner
+        assert state.returns() == ([0.0, 0.0] if winner is None else
+                                   [1.0, -1.0] if winner == 0 else [-1.0, 1.0])
 
 
 @pytest.mark.parametrize("hands", [(6, 6), (8, 1), (1, 8)])
