@@ -75,8 +75,15 @@ def rules_from_param(text: str) -> Rules:
 def game_string(rules: Rules | str | None = None, max_moves: int = DEFAULT_MAX_MOVES) -> str:
     """The pyspiel.load_game string of python_cuttle under `rules` (a Rules, rule text
     or None)."""
-    max_moves = check_count(max_moves, "max_moves")
-    return f"{SHORT_NAME}(rules={rules_param(Rules.coerce(rules))},max_moves={max_moves})"
+    rules = Rules.coerce(rules)
+    max_moves = check_count(max_moves, "max_moves", _most_moves(rules))
+    return f"{SHORT_NAME}(rules={rules_param(rules)},max_moves={max_moves})"
+
+
+def _most_moves(rules: Rules) -> int:
+    """The largest move cap whose game length (the deal, the moves and, under a random
+    4, a chance node per move) fits OpenSpiel's C int."""
+    return (2 ** 31 - 1 - n_cards(rules.joker)) // (1 + (rules.four == "random"))
 
 
 def rules_param(rules: Rules) -> str:
@@ -93,7 +100,8 @@ class CuttleGame(pyspiel.Game):
     def __init__(self, params: Mapping[str, Any] | None = None):
         params = dict(params or {})
         rules = rules_from_param(params.get("rules", "classic"))
-        max_moves = check_count(params.get("max_moves", DEFAULT_MAX_MOVES), "max_moves")
+        max_moves = check_count(params.get("max_moves", DEFAULT_MAX_MOVES), "max_moves",
+                                _most_moves(rules))
         cards = n_cards(rules.joker)
         chance_four = rules.four == "random"
         # A random 4's discard is a chance node after the 4 (at most one per player move).
@@ -112,6 +120,14 @@ class CuttleGame(pyspiel.Game):
 
     def new_initial_state(self) -> CuttleState:
         return CuttleState(self)
+
+    # A game whose __init__ refused its parameters has no C++ side: pyspiel's own repr
+    # of it reads uninitialized memory (a crash when a traceback shows its locals).
+    def __repr__(self):
+        return super().__repr__() if "rules" in self.__dict__ else "<CuttleGame: not made>"
+
+    def __str__(self):
+        return super().__str__() if "rules" in self.__dict__ else "<CuttleGame: not made>"
 
     def make_py_observer(self, iig_obs_type: pyspiel.IIGObservationType | None = None,
                          params: Mapping[str, Any] | None = None) -> CuttleObserver:

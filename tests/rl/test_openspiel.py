@@ -5,6 +5,7 @@ resampling in depth: test_openspiel_views.py."""
 
 import pickle
 import random
+import traceback
 
 import numpy as np
 import pyspiel
@@ -191,6 +192,24 @@ def test_parameters():
     for bad in ("nonsense", "classic;joker", "classic;joker:maybe"):
         with pytest.raises(Exception, match="rules|joker|preset"):
             pyspiel.load_game("python_cuttle", {"rules": bad})
+    # A cap whose game length (deal + moves, + a random 4's chance nodes) does not fit
+    # OpenSpiel's C int was refused by pybind11's "incompatible constructor arguments".
+    for rules, most in (("classic", 2**31 - 1 - 52), ("classic;four:random", (2**31 - 53) // 2),
+                        ("classic;joker:true", 2**31 - 1 - 53)):
+        game = pyspiel.load_game("python_cuttle", {"rules": rules, "max_moves": most})
+        assert game.max_game_length() <= 2**31 - 1
+        with pytest.raises(ValueError, match=f"max_moves must be at most {most:,}"):
+            pyspiel.load_game("python_cuttle", {"rules": rules, "max_moves": most + 1})
+    with pytest.raises(ValueError, match="max_moves must be at most"):
+        cuttle.openspiel.game_string("classic", 2**31)
+    # The traceback of a refused game holds the game its __init__ left unmade; showing
+    # its locals (pytest, IPython's verbose mode, a debugger) read uninitialized memory.
+    with pytest.raises(ValueError) as refused:
+        pyspiel.load_game("python_cuttle", {"rules": "classic;joker:maybe"})
+    shown = [repr(v) for frame, _ in traceback.walk_tb(refused.value.__traceback__)
+             for v in list(frame.f_locals.values())
+             if isinstance(v, cuttle.openspiel.CuttleGame)]
+    assert "<CuttleGame: not made>" in shown
 
 
 def snapshot(state):
