@@ -164,6 +164,25 @@ def test_ismcts_and_evaluate_bots_run():
         assert sorted(returns) in ([-1.0, 1.0], [0.0, 0.0])
 
 
+
+def test_monte_carlo_cfr_runs():
+    """The CFR-style tools that sample the tree run on the game (full-tree CFR cannot
+    enumerate a shuffled deck, whatever the rules)."""
+    from open_spiel.python.algorithms import external_sampling_mccfr, outcome_sampling_mccfr
+    game = pyspiel.load_game("python_cuttle(rules=quick,max_moves=40)")
+    solver = outcome_sampling_mccfr.OutcomeSamplingSolver(game)
+    for _ in range(10):
+        solver.iteration()
+    assert len(solver._infostates) > 10
+    policy = solver.average_policy()
+    state = deal(1, str(game))[1]
+    probs = policy.action_probabilities(state)
+    assert set(probs) == set(state.legal_actions()) and np.isclose(sum(probs.values()), 1)
+    short = pyspiel.load_game("python_cuttle(rules=quick,max_moves=4)")
+    external_sampling_mccfr.ExternalSamplingSolver(short).iteration()
+    pyspiel.OutcomeSamplingMCCFRSolver(game).run_iteration()        # the C++ one too
+
+
 def test_parameters():
     game = pyspiel.load_game("python_cuttle(rules=cuttle.cards,max_moves=500)")
     assert game.rules == cuttle.Rules("cuttle.cards") and game.max_game_length() == 552
