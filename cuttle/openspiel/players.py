@@ -6,6 +6,7 @@ policy(game, rng) -> Move (the strength ladder's anchor).
 from __future__ import annotations
 
 import functools
+
 import numpy as np
 import pyspiel
 
@@ -13,7 +14,7 @@ from ..game import Game
 from ..moves import Move
 from ..rl.spaces import DEFAULT_MAX_MOVES, move_of
 from .game import CuttleGame, CuttleState, _Origin, _Table, game_string
-from .observers import _INFO_STATE, _chain_key, _digest, _player
+from .observers import _INFO_STATE, _chain_key, _digest
 
 __all__ = ["ISMCTSPlayer", "state_of"]
 
