@@ -20,9 +20,10 @@ from ..game import Game
 from ..observation import CARD_SLOTS
 from ..rules import FLAGS, Rules
 from ..rl.spaces import ACTION_BLOCKS, ACTION_SPACE, DEFAULT_MAX_MOVES, legal_actions, move_of
+from ..seeding import derive
 from ..validation import check_count
 from .observers import (_INFO_STATE, _PLANE, _PUBLIC_ZONES, CuttleObserver, _chain_key,
-                        _chain_start, _chain_step, _planes, _player)
+                        _chain_start, _chain_step, _digest, _planes, _player, _view_bytes)
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -74,8 +75,15 @@ def rules_from_param(text: str) -> Rules:
 def game_string(rules: Rules | str | None = None, max_moves: int = DEFAULT_MAX_MOVES) -> str:
     """The pyspiel.load_game string of python_cuttle under `rules` (a Rules, rule text
     or None)."""
-    max_moves = check_count(max_moves, "max_moves")
-    return f"{SHORT_NAME}(rules={rules_param(Rules.coerce(rules))},max_moves={max_moves})"
+    rules = Rules.coerce(rules)
+    max_moves = check_count(max_moves, "max_moves", _most_moves(rules))
+    return f"{SHORT_NAME}(rules={rules_param(rules)},max_moves={max_moves})"
+
+
+def _most_moves(rules: Rules) -> int:
+    """The largest move cap whose game length (the deal, the moves and, under a random
+    4, a chance node per move) fits OpenSpiel's C int."""
+    return (2 ** 31 - 1 - n_cards(rules.joker)) // (1 + (rules.four == "random"))
 
 
 def rules_param(rules: Rules) -> str:
@@ -92,7 +100,8 @@ class CuttleGame(pyspiel.Game):
     def __init__(self, params: Mapping[str, Any] | None = None):
         params = dict(params or {})
         rules = rules_from_param(params.get("rules", "classic"))
-        max_moves = check_count(params.get("max_moves", DEFAULT_MAX_MOVES), "max_moves")
+        max_moves = check_count(params.get("max_moves", DEFAULT_MAX_MOVES), "max_moves",
+                                _most_moves(rules))
         cards = n_cards(rules.joker)
         chance_four = rules.four == "random"
         # A random 4's discard is a chance node after the 4 (at most one per player move).
@@ -111,6 +120,14 @@ class CuttleGame(pyspiel.Game):
 
     def new_initial_state(self) -> CuttleState:
         return CuttleState(self)
+
+    # A game whose __init__ refused its parameters has no C++ side: pyspiel's own repr
+    # of it reads uninitialized memory (a crash when a traceback shows its locals).
+    def __repr__(self):
+        return super().__repr__() if "rules" in self.__dict__ else "<CuttleGame: not made>"
+
+    def __str__(self):
+        return super().__str__() if "rules" in self.__dict__ else "<CuttleGame: not made>"
 
     def make_py_observer(self, iig_obs_type: pyspiel.IIGObservationType | None = None,
                          params: Mapping[str, Any] | None = None) -> CuttleObserver:
@@ -146,6 +163,16 @@ class _Table:
         self._public = None
         if rules.joker:
             self._public = [self._whole(q) for q in (0, 1)]
+
+    @classmethod
+    def at(cls, game: Game) -> _Table:
+        """A table at a Game's position (a copy of it), for `state_of`: what preceded
+        the position is unknown, so the hands are public as far as they are now."""
+        table = cls.__new__(cls)
+        table.game, table._obs, table._public = game.copy(), [None, None], None
+        if game.rules.joker:
+            table._public = [table._whole(q) for q in (0, 1)]
+        return table
 
     def obs(self, p: int) -> np.ndarray:
         """The core's encoding of p's view (cached until the next action; read-only)."""
@@ -209,6 +236,8 @@ class CuttleState(pyspiel.State):
         # the information states always, other kinds once asked for.
         self._chains: dict[tuple, bytes] = {}
         self._constraints = None           # resampling's: ((player, history length), ...)
+        # state_of: the position the history starts at (no deal; see _Origin).
+        self._origin: _Origin | None = None
 
     @property
     def game(self) -> Game | None:
@@ -287,6 +316,8 @@ class CuttleState(pyspiel.State):
         and the same actions are replayed, so its history, views and information states
         (both players') are those of a real state (see docs/rl.md)."""
         player = _player(player)
+        if self._origin is not None:
+            return self._resample_position(player, probability_sampler)
         rng = np.random.default_rng([int(probability_sampler() * 2 ** 53)
                                      for _ in range(2)])
         history = self.history()
@@ -312,6 +343,17 @@ class CuttleState(pyspiel.State):
         raise RuntimeError(f"resample_from_infostate: internal error, no consistent deal in "
                            f"{_RESAMPLE_TRIES} tries (history {history})")
 
+    def _resample_position(self, player: int, probability_sampler) -> CuttleState:
+        """resample_from_infostate for a state of `state_of`: its history holds no deal,
+        so the sample deals anew the cards the player cannot place in the position now
+        (Game.determinize)."""
+        clone = self.clone()
+        seed = derive(int(probability_sampler() * 2 ** 53),
+                      int(probability_sampler() * 2 ** 53))
+        clone._table.game = self._table.game.determinize(player, seed)
+        clone._table._obs = [None, None]
+        return clone
+
     def __str__(self):
         if self._table is None:
             return f"dealing: {' '.join(str(CARDS[c]) for c in self._dealt)}"
@@ -334,13 +376,39 @@ class CuttleState(pyspiel.State):
         history the first time it is asked for, then kept up to date)."""
         key = _chain_key(kind, player)
         if key not in self._chains:
-            replay = _Replay(self)
-            digest = _chain_start(kind, self._dealt, player, self._hands)
-            for action in self.history()[self._n_cards:]:
+            if self._origin is None:
+                replay = _Replay(self)
+                digest = _chain_start(kind, self._dealt, player, self._hands)
+                actions = self.history()[self._n_cards:]
+            else:                          # state_of: views since the position
+                replay = _Replay(self, _Table.at(self._origin.game))
+                digest = _digest(_view_bytes(kind, replay, player))
+                actions = self.history()
+            for action in actions:
                 replay.play(action)
                 digest = _chain_step(digest, kind, replay, player, action)
             self._chains[key] = digest
         return self._chains[key]
+
+
+class _Origin:
+    """The position a `state_of` state starts at, never changed (used through copies),
+    so it is shared by the state's clones rather than copied: OpenSpiel clones a
+    Python state by deep-copying its attributes onto `game.new_initial_state()`."""
+
+    __slots__ = ("game",)
+
+    def __init__(self, game: Game):
+        self.game = game.copy()
+
+    def __deepcopy__(self, memo):
+        return self
+
+    def __getstate__(self):
+        return self.game
+
+    def __setstate__(self, game):
+        self.game = game
 
 
 _RESAMPLE_TRIES = 200
@@ -371,9 +439,13 @@ def _consistent_deal(state: CuttleState, player: int, rng: np.random.Generator) 
     dealt, hands = state._dealt, state._hands
     new = list(dealt)
     if state._table is None:               # dealing: no action yet
+        # The places dealt so far outside the player's hand hold any of the cards the
+        # player was not dealt, dealt or not yet.
         start = 0 if player == 0 else hands[0]
         others = [i for i in range(len(dealt)) if not start <= i < start + hands[player]]
-        for i, c in zip(others, rng.permutation([dealt[i] for i in others])):
+        own = {dealt[i] for i in range(len(dealt)) if i not in others}
+        pool = [c for c in range(state._n_cards) if c not in own]
+        for i, c in zip(others, rng.permutation(pool)):
             new[i] = int(c)
         return new
     key = (player, len(state.history()))
@@ -500,9 +572,9 @@ class _Replay:
     """The deal of a state replayed into a fresh _Table, action by action (what the
     view functions read: `_table`, `_dealt`, `_n_cards`, `_hands`)."""
 
-    def __init__(self, state: CuttleState):
+    def __init__(self, state: CuttleState, table: _Table | None = None):
         self._dealt, self._n_cards, self._hands = state._dealt, state._n_cards, state._hands
-        self._table = _Table(state._play_rules, state._dealt)
+        self._table = table or _Table(state._play_rules, state._dealt)
 
     def play(self, action: int) -> None:
         self._table.play(action)

@@ -6,7 +6,6 @@ policy(game, rng) -> Move (the strength ladder's anchor).
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING
 
 import numpy as np
 import pyspiel
@@ -14,30 +13,10 @@ import pyspiel
 from ..game import Game
 from ..moves import Move
 from ..rl.spaces import DEFAULT_MAX_MOVES, move_of
-from ..seeding import derive
-from .game import CuttleGame, CuttleState, _Table, game_string
-from .observers import _INFO_STATE, _chain_key, _digest, _player
-
-if TYPE_CHECKING:
-    from collections.abc import Callable
+from .game import CuttleGame, CuttleState, _Origin, _Table, game_string
+from .observers import _INFO_STATE, _chain_key, _digest
 
 __all__ = ["ISMCTSPlayer", "state_of"]
-
-
-class _PositionState(CuttleState):
-    """A CuttleState that starts at a Game's position (state_of): its history holds only
-    the actions since, so resampling deals anew the cards the player cannot place in
-    the position (Game.determinize), as a determinizing search needs."""
-
-    def resample_from_infostate(self, player: int,
-                                probability_sampler: Callable[[], float]) -> CuttleState:
-        player = _player(player)
-        clone = self.clone()
-        seed = derive(int(probability_sampler() * 2 ** 53),
-                      int(probability_sampler() * 2 ** 53))
-        clone._table.game = self._table.game.determinize(player, seed)
-        clone._table._obs = [None, None]
-        return clone
 
 
 @functools.lru_cache(maxsize=16)
@@ -47,20 +26,21 @@ def _loaded(text: str) -> CuttleGame:
 
 def state_of(game: Game, max_moves: int = DEFAULT_MAX_MOVES) -> CuttleState:
     """A state at `game`'s position (a copy of it, with up to `max_moves` player moves to
-    come), for OpenSpiel's bots to decide from.  Its information states start at this
-    position (each player's view of it); the game's own rules play on (a random 4 draws
-    from the game's stream, not a chance node)."""
+    come), for OpenSpiel's bots to decide from.  Its history holds the actions since the
+    position, and its perfect-recall views (information states included) start there,
+    with each player's view of it; the game's own rules play on (a random 4 draws from
+    the game's stream, not a chance node).  `resample_from_infostate` deals anew the
+    cards the player cannot place in the position reached (Game.determinize), in the
+    state, its clones, children and deserialized copies alike."""
     if not isinstance(game, Game):
         raise TypeError(f"state_of needs a cuttle.Game, not {type(game).__name__}")
     if game.is_over:
         raise ValueError("the game is over: OpenSpiel has no decision to make in it")
-    state = _PositionState(_loaded(game_string(game.rules, max_moves)))
+    state = _loaded(game_string(game.rules, max_moves)).new_initial_state()
     state._chance_four, state._play_rules = False, game.rules
     state._dealt = list(range(state._n_cards))
-    table = state._table = _Table.__new__(_Table)
-    table.game, table._obs, table._public = game.copy(), [None, None], None
-    if game.rules.joker:                  # the hands public now (what preceded is unknown)
-        table._public = [table._whole(q) for q in (0, 1)]
+    state._origin = _Origin(game)     # (its clones resample from the position too)
+    table = state._table = _Table.at(game)
     for p in (0, 1):
         state._chains[_chain_key(_INFO_STATE, p)] = _digest(table.obs(p).tobytes())
     return state

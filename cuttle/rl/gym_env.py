@@ -80,6 +80,10 @@ class GymEnv(gymnasium.Env):
     def reset(self, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
         super().reset(seed=None if seed is None else check_seed(seed))
+        # Over until the opponent has moved: if it raises (a callable's bug, Ctrl-C in a
+        # search), the game is left with the opponent to decide, and a step would play
+        # its move (and action_masks() show its legal actions).
+        self._done = True
         skipped = 0
         while True:
             episode_seed = int(self.np_random.integers(0, SEED_LIMIT, dtype=np.uint64))
@@ -103,10 +107,12 @@ class GymEnv(gymnasium.Env):
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         if self.game is None or self._done:
-            raise RuntimeError("the episode is over (or never started): call reset()")
+            raise RuntimeError("the episode is over (or never started, or the opponent "
+                               "raised while moving): call reset()")
         action = check_action(action)
         info = {}
         reward, terminated, truncated = 0.0, False, False
+        self._done = True                    # until the opponent has moved (see reset)
         if action in legal_actions(self.game):
             self.game.play(code_of_action(action))
             self._advance()

@@ -109,6 +109,7 @@ class VectorEnv:
                                 -1 if self.seat is None else self.seat,
                                 self.max_moves)
         self._ready = False
+        self._dealt = False                  # a reset has dealt the envs once
 
     # -- the batch -----------------------------------------------------------------------
 
@@ -118,6 +119,7 @@ class VectorEnv:
         self.seed = seed_or_new(seed)
         self._ready = False
         self._run(self._core.reset, self.seed, tune=False)
+        self._dealt = True
         self._check_stuck()
         self._ready = True
         return self._out(self._core.obs), self._out(self._core.to_move)
@@ -162,6 +164,7 @@ class VectorEnv:
 
     def sample_actions(self) -> np.ndarray:
         """A uniformly random legal action per env (int64), from each env's own stream."""
+        self._need_deal("sample_actions()")
         out = np.empty(self.num_envs, np.int64)
         self._core.sample_actions(out)
         return out
@@ -213,7 +216,13 @@ class VectorEnv:
         return g
 
     def _index(self, i):
-        return check_int(i, "env index", 0, self.num_envs - 1)
+        i = check_int(i, "env index", 0, self.num_envs - 1)
+        self._need_deal(f"inspecting env {i}")
+        return i
+
+    def _need_deal(self, what):
+        if not self._dealt:
+            raise RuntimeError(f"call reset() before {what}: no env has been dealt yet")
 
     def _out(self, a):
         if self.copy:

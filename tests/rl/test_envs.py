@@ -6,7 +6,7 @@ import random
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test, render_test, seed_test
 
 import cuttle
 from cuttle.rl import ACTION_SPACE, GymEnv, action_mask, aec_env, legal_actions, move_of
@@ -21,6 +21,11 @@ RULES = ["classic", "cuttle.cards", cuttle.Rules("quick", joker=True, nine="free
 def test_pettingzoo_api_and_seed_tests(rules):
     api_test(aec_env(rules=rules), num_cycles=300)
     seed_test(lambda: aec_env(rules=rules), num_cycles=300)
+
+
+def test_pettingzoo_render_test(capsys):
+    render_test(lambda render_mode=None: aec_env(render_mode=render_mode))
+    assert "hand" in capsys.readouterr().out               # 'human' prints the table
 
 
 def test_aec_agent_selection_follows_the_decider_and_observations_are_exact():
@@ -224,3 +229,40 @@ def test_a_cap_before_the_agents_first_move_is_named(make):
         cuttle.rl.VectorEnv(2, rules=rules, opponent="greedy", seat=1)
     with pytest.raises(RuntimeError, match="won at once under these rules"):
         env.reset(seed=1)
+
+
+
+class Crash(Exception):
+    pass
+
+
+@pytest.mark.parametrize("when", ["reset", "step"])
+def test_an_opponent_that_fails_ends_the_episode(when):
+    """An opponent that raises while it moves (a callable's bug, Ctrl-C in a search)
+    used to leave the episode running with the opponent to decide: the agent's next
+    step played the opponent's move, and action_masks() showed the opponent's legal
+    actions (its hand)."""
+    armed = []
+
+    def flaky(game):
+        if armed:
+            raise Crash
+        return game.legal_moves[0]
+
+    env = GymEnv(opponent=flaky, seat=1)
+    env.reset(seed=1)                                   # an episode under way
+    env.step(legal_actions(env.game)[0])
+    armed.append(True)
+    with pytest.raises(Crash):
+        if when == "reset":
+            env.reset(seed=2)
+        else:
+            for _ in range(100):
+                env.step(legal_actions(env.game)[0])
+    assert env.game.to_move != env.seat                 # the opponent was to decide
+    assert not env.action_masks().any()                 # nothing is the agent's
+    with pytest.raises(RuntimeError, match="call reset"):
+        env.step(0)
+    armed.clear()
+    env.reset(seed=2)                                   # a reset starts afresh
+    assert env.action_masks().any() and env.game.to_move == env.seat

@@ -4,6 +4,8 @@ resampling, and OpenSpiel's ISMCTS and evaluate_bots.  Observers of every type a
 resampling in depth: test_openspiel_views.py."""
 
 import pickle
+import random
+import traceback
 
 import numpy as np
 import pyspiel
@@ -14,7 +16,9 @@ from open_spiel.python.observation import make_observation
 
 import cuttle
 import cuttle.openspiel  # noqa: F401  (registers python_cuttle)
-from cuttle.rl import ACTION_SPACE, action_mask, action_of, move_of
+from cuttle.rl import ACTION_SPACE, action_mask, action_of, legal_actions, move_of
+
+from support.helpers import random_rules
 
 
 @pytest.mark.parametrize("name", ["python_cuttle",
@@ -54,6 +58,45 @@ def test_the_deal_is_chance_and_observations_come_from_the_core():
     # A serialized game replays to the same position.
     again = game.deserialize_state(state.serialize())
     assert again.game.observation(0) == g.observation(0) and again.returns() == state.returns()
+
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_game_agrees_with_a_game_the_engine_dealt(seed):
+    """Dealt as `cuttle.Game(rules, seed)` deals (its hands, then its deck from the top)
+    and played move for move, python_cuttle observes, offers and ends exactly as the
+    engine's own game does; a random 4's discards are the chance outcome that discards
+    what the engine's random stream discarded."""
+    rng = random.Random(seed)
+    rules = random_rules(rng)
+    if seed % 4 == 0:
+        rules = rules.replace(four="random")
+    g = cuttle.Game(rules, seed=seed)
+    state = pyspiel.load_game(cuttle.openspiel.game_string(rules, 300)).new_initial_state()
+    for c in g.hand(0) + g.hand(1) + g.deck:
+        state.apply_action(c.index)
+    while not g.is_over and not state.is_terminal():
+        assert state.current_player() == g.to_move
+        for q in (0, 1):
+            assert np.array_equal(np.asarray(state.observation_tensor(q), np.float32),
+                                  g.observation_array(q))
+        assert state.legal_actions() == legal_actions(g)
+        action = rng.choice(legal_actions(g))
+        g.play(move_of(action))
+        state.apply_action(action)
+        if state.is_chance_node():                        # a random 4's discards
+            fits = []
+            for outcome, _ in state.chance_outcomes():
+                child = state.child(outcome)
+                if all(sorted(child.game.hand(q)) == sorted(g.hand(q)) for q in (0, 1)):
+                    fits.append(outcome)
+            assert len(fits) == 1
+            state.apply_action(fits[0])
+    assert g.is_over == state.is_terminal() or g.ply >= 300
+    if g.is_over:
+        winner = g.winner
+        assert state.returns() == ([0.0, 0.0] if winner is None else
+                                   [1.0, -1.0] if winner == 0 else [-1.0, 1.0])
 
 
 @pytest.mark.parametrize("hands", [(6, 6), (8, 1), (1, 8)])
@@ -121,6 +164,25 @@ def test_ismcts_and_evaluate_bots_run():
         assert sorted(returns) in ([-1.0, 1.0], [0.0, 0.0])
 
 
+
+def test_monte_carlo_cfr_runs():
+    """The CFR-style tools that sample the tree run on the game (full-tree CFR cannot
+    enumerate a shuffled deck, whatever the rules)."""
+    from open_spiel.python.algorithms import external_sampling_mccfr, outcome_sampling_mccfr
+    game = pyspiel.load_game("python_cuttle(rules=quick,max_moves=40)")
+    solver = outcome_sampling_mccfr.OutcomeSamplingSolver(game)
+    for _ in range(10):
+        solver.iteration()
+    assert len(solver._infostates) > 10
+    policy = solver.average_policy()
+    state = deal(1, str(game))[1]
+    probs = policy.action_probabilities(state)
+    assert set(probs) == set(state.legal_actions()) and np.isclose(sum(probs.values()), 1)
+    short = pyspiel.load_game("python_cuttle(rules=quick,max_moves=4)")
+    external_sampling_mccfr.ExternalSamplingSolver(short).iteration()
+    pyspiel.OutcomeSamplingMCCFRSolver(game).run_iteration()        # the C++ one too
+
+
 def test_parameters():
     game = pyspiel.load_game("python_cuttle(rules=cuttle.cards,max_moves=500)")
     assert game.rules == cuttle.Rules("cuttle.cards") and game.max_game_length() == 552
@@ -149,6 +211,24 @@ def test_parameters():
     for bad in ("nonsense", "classic;joker", "classic;joker:maybe"):
         with pytest.raises(Exception, match="rules|joker|preset"):
             pyspiel.load_game("python_cuttle", {"rules": bad})
+    # A cap whose game length (deal + moves, + a random 4's chance nodes) does not fit
+    # OpenSpiel's C int was refused by pybind11's "incompatible constructor arguments".
+    for rules, most in (("classic", 2**31 - 1 - 52), ("classic;four:random", (2**31 - 53) // 2),
+                        ("classic;joker:true", 2**31 - 1 - 53)):
+        game = pyspiel.load_game("python_cuttle", {"rules": rules, "max_moves": most})
+        assert game.max_game_length() <= 2**31 - 1
+        with pytest.raises(ValueError, match=f"max_moves must be at most {most:,}"):
+            pyspiel.load_game("python_cuttle", {"rules": rules, "max_moves": most + 1})
+    with pytest.raises(ValueError, match="max_moves must be at most"):
+        cuttle.openspiel.game_string("classic", 2**31)
+    # The traceback of a refused game holds the game its __init__ left unmade; showing
+    # its locals (pytest, IPython's verbose mode, a debugger) read uninitialized memory.
+    with pytest.raises(ValueError) as refused:
+        pyspiel.load_game("python_cuttle", {"rules": "classic;joker:maybe"})
+    shown = [repr(v) for frame, _ in traceback.walk_tb(refused.value.__traceback__)
+             for v in list(frame.f_locals.values())
+             if isinstance(v, cuttle.openspiel.CuttleGame)]
+    assert "<CuttleGame: not made>" in shown
 
 
 def snapshot(state):
@@ -284,6 +364,68 @@ def test_state_of_a_game_mid_play():
     assert sample.information_state_string() == state.information_state_string()
     with pytest.raises(TypeError, match="cuttle.Game"):
         cuttle.openspiel.state_of(state)
+
+
+
+def test_copies_of_a_state_of_a_game_resample_from_the_position():
+    """A clone, a child or a deserialized copy of `state_of(game)` is built by OpenSpiel
+    as `game.new_initial_state()` with the Python attributes copied over: it used to
+    lose the position's resampling (its history holds no deal) and raise 'inconsistent
+    constraints'."""
+    g = cuttle.Game("classic", seed=3)
+    for _ in range(4):
+        g.play(g.legal_moves[0])
+    state = cuttle.openspiel.state_of(g)
+    game = state.get_game()
+    child = state.child(state.legal_actions()[0])
+    sampler = np.random.default_rng(1).random
+    copies = [state.clone(), state,
+              pyspiel.deserialize_game_and_state(
+                  pyspiel.serialize_game_and_state(game, state))[1],
+              pickle.loads(pickle.dumps(state)), child, child.clone()]
+    for copy in copies:
+        p = copy.current_player()
+        hands = set()
+        for _ in range(8):
+            sample = copy.resample_from_infostate(p, sampler)
+            assert sample.information_state_string(p) == copy.information_state_string(p)
+            assert sample.legal_actions() == copy.legal_actions()
+            assert sample.game.hand(p) == copy.game.hand(p)
+            hands.add(tuple(sample.game.hand(1 - p)))
+            again = sample.resample_from_infostate(p, sampler)     # a sample's too
+            assert again.information_state_string(p) == copy.information_state_string(p)
+        assert len(hands) > 1
+
+
+
+def test_perfect_recall_views_of_a_state_of_a_game_start_at_its_position():
+    """They were digests of a deal of cards 0, 1, 2, ... (the same for every position);
+    the information state alone started at the position."""
+    P = pyspiel.PrivateInfoType
+    kinds = [pyspiel.IIGObservationType(public_info=pub, perfect_recall=True,
+                                        private_info=priv)
+             for pub in (True, False) for priv in (P.NONE, P.SINGLE_PLAYER, P.ALL_PLAYERS)
+             if pub or priv != P.NONE]
+    games = [cuttle.Game("classic: joker=true", seed=s) for s in (3, 4)]
+    for g, n in zip(games, (4, 6)):                   # decks of 37 and 35 cards
+        for _ in range(n):
+            g.play("draw")
+    states = [cuttle.openspiel.state_of(g) for g in games]
+    observers = [make_observation(states[0].get_game(), t) for t in kinds]
+    for obs in observers:
+        assert obs.string_from(states[0], 0) != obs.string_from(states[1], 0)
+    # A digest kept up to date action by action is the one a fresh copy replays.
+    state = states[0]
+    early = [obs.string_from(state, p) for obs in observers for p in (0, 1)]
+    rng = np.random.default_rng(2)
+    fresh = cuttle.openspiel.state_of(games[0])
+    for _ in range(6):
+        a = int(rng.choice(state.legal_actions()))
+        state.apply_action(a)
+        fresh.apply_action(a)
+    later = [obs.string_from(state, p) for obs in observers for p in (0, 1)]
+    assert later == [obs.string_from(fresh, p) for obs in observers for p in (0, 1)]
+    assert later != early
 
 
 def test_ismcts_player_plays_legal_reproducible_moves():

@@ -328,7 +328,10 @@ def check_sample(state, sample, p):
     n = state.get_game().n_cards
     assert sample.history()[n:] == state.history()[n:]
     dealt = sample.history()[:n]
-    assert sorted(dealt) == sorted(state.history()[:n])
+    if len(state.history()) >= n:
+        assert sorted(dealt) == sorted(state.history()[:n])
+    else:           # mid-deal: the unseen places hold any cards the player was not dealt
+        assert len(set(dealt)) == len(dealt) == len(state.history())
     a, b = state.get_game().rules.deal
     own = slice(0, a) if p == 0 else slice(a, a + b)
     assert dealt[own] == state.history()[own]
@@ -400,6 +403,35 @@ def test_resampling_is_uniform_over_the_unseen_cards():
     assert counts[:5].sum() == 0
     for c in range(5, 52):                    # each unseen card: 6 places of 47
         assert binomial_ok(counts[c], n, 6 / 47), (CARDS[c], counts[c])
+
+
+
+@pytest.mark.parametrize("player", [0, 1])
+def test_resampling_during_the_deal_is_uniform_over_the_unseen_cards(player):
+    """Mid-deal, the cards dealt so far that `player` has not seen may be any of those it
+    does not hold; samples used to keep them (permuted among their places), telling the
+    player which cards the other hand was dealt."""
+    game = load("classic")
+    state = game.new_initial_state()
+    for c in (0, 1, 2, 3, 4, 10, 11, 12):      # player 0's five; three of player 1's six
+        state.apply_action(c)
+    own, unseen = ((0, 5), (5, 8)) if player == 0 else ((5, 8), (0, 5))
+    held = set(state.history()[slice(*own)])
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    n, counts = 940, np.zeros(52)
+    for _ in range(n):
+        sample = state.resample_from_infostate(player, sampler)
+        assert sample.information_state_string(player) == \
+            state.information_state_string(player)
+        assert sample.history()[slice(*own)] == state.history()[slice(*own)]
+        for c in sample.history()[slice(*unseen)]:
+            counts[c] += 1
+    places, pool = unseen[1] - unseen[0], 52 - len(held)
+    for c in range(52):
+        if c in held:
+            assert counts[c] == 0
+        else:                                 # each unseen card: `places` of `pool`
+            assert binomial_ok(counts[c], n, places / pool), (CARDS[c], counts[c])
 
 
 def test_resampling_does_not_keep_when_the_opponent_got_a_card():

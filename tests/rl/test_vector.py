@@ -198,6 +198,12 @@ def test_arguments_are_checked():
         VectorEnv(2).step([0, 0])                  # no reset yet
     with pytest.raises(ValueError):
         VectorEnv(2).game(2)
+    # Before the first reset there is no game to look at (game(i) was an empty table,
+    # legal_actions(i) [] and sample_actions() -1s).
+    for call in (lambda e: e.game(0), lambda e: e.legal_actions(1),
+                 lambda e: e.sample_actions()):
+        with pytest.raises(RuntimeError, match=r"call reset\(\) before"):
+            call(VectorEnv(2))
 
 
 def test_degenerate_goals_are_reported_not_looped_on():
