@@ -121,12 +121,27 @@ def observation(CoreGame game, int player):
     return out
 
 
-def observe(CoreGame game, int player, float[::1] out):
-    """Write `player`'s observation of `game` into `out` (float32, OBSERVATION_SIZE)."""
+def observe(CoreGame game, int player, object out):
+    """Write `player`'s observation of `game` into `out`, a writable C-contiguous
+    float32 array of shape (OBSERVATION_SIZE,), and return it; ValueError, nothing
+    written, for any other `out`.  (Checked on the array's header: acquiring a typed
+    memoryview cost more than a new array.)"""
     check_player(player)
-    if out.shape[0] != OBS_SIZE:
-        raise ValueError(f"an observation needs {OBS_SIZE} floats, not {out.shape[0]}")
-    encode_observation(&game.st, &game.cr, player, &out[0])
+    cdef cnp.ndarray a
+    if not isinstance(out, cnp.ndarray):
+        raise ValueError(_OUT_NEEDED)
+    a = <cnp.ndarray>out
+    if cnp.PyArray_TYPE(a) != cnp.NPY_FLOAT32 or cnp.PyArray_NDIM(a) != 1 or \
+            cnp.PyArray_DIM(a, 0) != OBS_SIZE or not cnp.PyArray_IS_C_CONTIGUOUS(a) or \
+            not cnp.PyArray_ISWRITEABLE(a) or not cnp.PyArray_ISALIGNED(a) or \
+            not cnp.PyArray_ISNOTSWAPPED(a):
+        raise ValueError(_OUT_NEEDED)
+    encode_observation(&game.st, &game.cr, player, <float*>cnp.PyArray_DATA(a))
+    return out
+
+
+_OUT_NEEDED = (f"out must be a writable contiguous float32 array of shape "
+               f"({OBS_SIZE},)")
 
 
 def observe_many(games, players, float[:, ::1] out, threads=0):

@@ -19,7 +19,7 @@ from .display import render
 from .errors import IllegalMoveError, InvalidMoveError
 from .formatting import quantity
 from .moves import Move
-from .observation import OBSERVATION_SIZE, Observation
+from .observation import Observation
 from .position import layout, parse_text, write_text
 from .rules import Rules
 from .seeding import check_seed, seed_or_new
@@ -353,13 +353,7 @@ class Game(CoreGame):
         p = check_player(player)
         if out is None:
             return _observation(self, p)
-        if not (isinstance(out, np.ndarray) and out.dtype == np.float32
-                and out.shape == (OBSERVATION_SIZE,) and out.flags.c_contiguous
-                and out.flags.writeable):
-            raise ValueError(f"out must be a writable contiguous float32 array of shape "
-                             f"({OBSERVATION_SIZE},)")
-        observe(self, p, out)
-        return out
+        return observe(self, p, out)        # (out checked there, natively)
 
     def determinize(self, player: int, seed: int | None = None) -> Game:
         """A full game consistent with `player`'s observation: everything the player

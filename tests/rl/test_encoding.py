@@ -72,10 +72,18 @@ def test_batched_encoding_and_output_buffers():
     buf = np.full(OBSERVATION_SIZE, 3.0, np.float32)
     assert g.observation_array(1, out=buf) is buf
     assert buf.tobytes() == g.observation(1).to_array().tobytes()
+    read_only = np.zeros(OBSERVATION_SIZE, np.float32)
+    read_only.flags.writeable = False
     for bad in (np.zeros(OBSERVATION_SIZE, np.float64), np.zeros(10, np.float32),
-                np.zeros((2, OBSERVATION_SIZE), np.float32)[:, 0], [0.0] * OBSERVATION_SIZE):
-        with pytest.raises(ValueError):
+                np.zeros((2, OBSERVATION_SIZE), np.float32)[:, 0], [0.0] * OBSERVATION_SIZE,
+                np.zeros((1, OBSERVATION_SIZE), np.float32), read_only,
+                np.zeros(OBSERVATION_SIZE, ">f4" if np.little_endian else "<f4"),
+                np.zeros(2 * OBSERVATION_SIZE, np.float32)[::2], "not an array"):
+        before = bad.copy() if isinstance(bad, np.ndarray) else None
+        with pytest.raises(ValueError, match="writable contiguous float32"):
             g.observation_array(0, out=bad)
+        if before is not None:                      # nothing written
+            assert np.array_equal(bad, before)
     with pytest.raises(ValueError):
         g.observation_array(2)
     with pytest.raises(ValueError):
