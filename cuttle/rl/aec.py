@@ -51,7 +51,7 @@ def aec_env(rules: Rules | str | None = None, max_moves: int = DEFAULT_MAX_MOVES
 
 class CuttleAECEnv(AECEnv):
     metadata: dict[str, Any] = {"name": "cuttle_v0", "render_modes": ["human", "ansi"],
-                                "is_parallelizable": False}
+                                "is_parallelizable": False, "render_fps": 1}
 
     def __init__(self, rules: Rules | str | None = None, max_moves: int = DEFAULT_MAX_MOVES,
                  render_mode: str | None = None):

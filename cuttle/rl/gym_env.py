@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 
     from ..moves import Move
 
-__all__ = ["GymEnv", "MAX_SKIPS"]
+__all__ = ["ENV_ID", "GymEnv", "MAX_SKIPS"]
 
 
 class GymEnv(gymnasium.Env):
@@ -48,7 +48,7 @@ class GymEnv(gymnasium.Env):
     it).  `rules`: a Rules, rule text such as "classic: joker=true", or None (classic).
     `seat`: 0 (the agent moves first), 1, or None (a random seat each episode)."""
 
-    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"]}
+    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "render_fps": 1}
 
     def __init__(self, opponent: str | Callable[[Game], Move | str | int] = "greedy",
                  rules: Rules | str | None = None, seat: int | None = 0,
@@ -173,3 +173,10 @@ class GymEnv(gymnasium.Env):
             return text
         print(text)
         return None
+
+
+# gymnasium.make(ENV_ID, opponent=..., ...) once this module is imported, or in one go
+# gymnasium.make("cuttle.rl.gym_env:cuttle/Cuttle-v0") (gymnasium imports the module).
+ENV_ID = "cuttle/Cuttle-v0"
+if ENV_ID not in gymnasium.registry:
+    gymnasium.register(id=ENV_ID, entry_point=f"{__name__}:GymEnv")

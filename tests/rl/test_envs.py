@@ -3,6 +3,7 @@ suites, observe exactly Game.observation(p).to_array(), and lose on illegal acti
 
 import random
 
+import gymnasium
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
@@ -10,6 +11,7 @@ from pettingzoo.test import api_test, render_test, seed_test
 
 import cuttle
 from cuttle.rl import ACTION_SPACE, GymEnv, action_mask, aec_env, legal_actions, move_of
+from cuttle.rl.gym_env import ENV_ID
 
 RULES = ["classic", "cuttle.cards", cuttle.Rules("quick", joker=True, nine="freeze")]
 
@@ -96,11 +98,17 @@ def test_aec_plays_to_a_win():
 
 # -- Gymnasium ---------------------------------------------------------------------------
 
-@pytest.mark.filterwarnings("ignore::UserWarning")      # no registered spec: no render checks
+@pytest.mark.filterwarnings("error")      # every warning of the checker fails the test
 @pytest.mark.parametrize("opponent, seat", [("greedy", 0), ("random", 1), ("greedy", None),
                                             ("ismcts-infer:20", 1)])
 def test_gymnasium_check_env(opponent, seat):
-    check_env(GymEnv(opponent=opponent, seat=seat, rules="cuttle.cards"))
+    # made by its registered id (a spec: the checker tries every render mode too), in
+    # one go: gymnasium imports the module that registers it
+    env = gymnasium.make("cuttle.rl.gym_env:cuttle/Cuttle-v0", opponent=opponent, seat=seat,
+                         rules="cuttle.cards")
+    assert env.spec.id == ENV_ID and env.unwrapped.rules == cuttle.Rules("cuttle.cards")
+    check_env(env.unwrapped)
+    assert gymnasium.make(ENV_ID, opponent="random").unwrapped.opponent == "random"
 
 
 def test_gym_episode_against_a_policy():
