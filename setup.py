@@ -6,8 +6,10 @@ wraparound checks on and no optimisation, for chasing memory bugs."""
 import os
 import platform
 import shutil
+import shlex
 import subprocess
 import sys
+import sysconfig
 import tempfile
 
 import numpy
@@ -21,41 +23,59 @@ SANITIZERS = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer",
               "-fno-sanitize-recover=undefined"]
 
 
+def compiler():
+    """The C compiler the build runs, as setuptools runs it: $CC, else the one Python was
+    built with, split into words (CC="ccache gcc", "gcc -pthread")."""
+    return shlex.split(os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc")
+
+
+def compiles(flags, source="int main(void){return 0;}\n"):
+    """Whether the compiler builds and links `source` with `flags`.  Each optional flag
+    is tried first: one the compiler rejects would fail the build of every module."""
+    tmp = tempfile.mkdtemp()
+    try:
+        src = os.path.join(tmp, "t.c")
+        with open(src, "w") as f:
+            f.write(source)
+        return subprocess.call([*compiler(), *flags, src, "-o", os.path.join(tmp, "t")],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) == 0
+    except OSError:
+        return False
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def openmp_flags():
     """Return (compile, link) flags for OpenMP, or ([], []) if the compiler lacks it."""
     if os.environ.get("CUTTLE_NO_OPENMP"):
         return [], []
     if sys.platform == "win32":
         return ["/openmp"], []
-    cc = os.environ.get("CC", "cc")
     flag = "-fopenmp"
-    tmp = tempfile.mkdtemp()
-    try:
-        src = os.path.join(tmp, "t.c")
-        with open(src, "w") as f:
-            f.write("#include <omp.h>\nint main(void){return omp_get_max_threads() < 1;}\n")
-        ok = subprocess.call([cc, flag, src, "-o", os.path.join(tmp, "t")],
-                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) == 0
-    except OSError:
-        ok = False
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    if not ok:
-        print("cuttle: OpenMP not available, building the serial core", file=sys.stderr)
+    if not compiles([flag], "#include <omp.h>\n"
+                            "int main(void){return omp_get_max_threads() < 1;}\n"):
+        print(f"cuttle: OpenMP not available with {' '.join(compiler())}, building the "
+              "serial core", file=sys.stderr)
         return [], []
     return [flag], [flag]
 
 
 def cpu_flags():
-    """-mpopcnt on x86-64 machines that have the instruction: the core counts bits on
-    every move, and without it gcc calls a slow library routine."""
+    """-mpopcnt on x86-64 machines that have the instruction (and a compiler that takes
+    the flag): the core counts bits on every move, and without it gcc calls a slow
+    library routine."""
     if sys.platform == "win32" or platform.machine().lower() not in ("x86_64", "amd64"):
         return []
     try:
         with open("/proc/cpuinfo") as f:
-            return ["-mpopcnt"] if " popcnt" in f.read() else []
+            if " popcnt" not in f.read():
+                return []
     except OSError:
         return []
+    if not compiles(["-mpopcnt"]):
+        print("cuttle: the compiler rejects -mpopcnt, building without it", file=sys.stderr)
+        return []
+    return ["-mpopcnt"]
 
 
 omp_compile, omp_link = openmp_flags()

@@ -1,0 +1,60 @@
+"""setup.py's compiler flags: each optional flag (OpenMP's -fopenmp, -mpopcnt) is tried
+with the compiler the build will run, and left out when that compiler rejects it, so the
+build falls back (a serial core, a slower bit count) instead of failing on every module.
+setup.py is run here with setuptools' setup() stubbed out: it only picks its flags."""
+
+import runpy
+import shutil
+import subprocess
+
+import pytest
+from support.packaging import ROOT
+
+pytest.importorskip("Cython")
+GCC = shutil.which("gcc")
+needs_gcc = pytest.mark.skipif(GCC is None, reason="needs gcc on PATH")
+
+
+def build_flags(monkeypatch, cc):
+    """(compile args, link args) that setup.py chooses with CC=cc."""
+    import setuptools
+    monkeypatch.setattr(setuptools, "setup", lambda **kwargs: None)
+    monkeypatch.setenv("CC", cc)
+    for name in ("CUTTLE_NO_OPENMP", "CUTTLE_DEBUG"):
+        monkeypatch.delenv(name, raising=False)
+    found = runpy.run_path(str(ROOT / "setup.py"), run_name="setup_flags")
+    return found["compile_args"], found["link_args"]
+
+
+def strict_compiler(tmp_path, rejects):
+    """A C compiler (gcc underneath) that rejects the flags `rejects`, as a compiler
+    without OpenMP or for another architecture does."""
+    path = tmp_path / "strict-cc"
+    cases = "|".join(rejects)
+    path.write_text("#!/bin/sh\n"
+                    f'for a in "$@"; do case "$a" in {cases}) echo "strict-cc: error: '
+                    f"unrecognized command-line option '$a'\" >&2; exit 1;; esac; done\n"
+                    f'exec {GCC} "$@"\n')
+    path.chmod(0o755)
+    return str(path)
+
+
+@needs_gcc
+def test_a_compiler_command_of_several_words_keeps_openmp(monkeypatch):
+    # setuptools runs CC="ccache gcc" or CC="gcc -pthread" as words; the OpenMP check
+    # ran the whole string as one program's name, failed, and built a serial core
+    compile_args, link_args = build_flags(monkeypatch, GCC)
+    if "-fopenmp" not in compile_args:
+        pytest.skip("gcc here has no OpenMP")
+    compile_args, link_args = build_flags(monkeypatch, f"{GCC} -pthread")
+    assert "-fopenmp" in compile_args and "-fopenmp" in link_args
+
+
+@needs_gcc
+def test_a_flag_the_compiler_rejects_is_left_out(monkeypatch, tmp_path, capfd):
+    cc = strict_compiler(tmp_path, ["-mpopcnt", "-fopenmp"])
+    compile_args, link_args = build_flags(monkeypatch, cc)
+    assert "-mpopcnt" not in compile_args
+    assert "-fopenmp" not in compile_args + link_args
+    assert "serial" in capfd.readouterr().err
+
