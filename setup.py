@@ -78,8 +78,23 @@ def cpu_flags():
     return ["-mpopcnt"]
 
 
+def path_flags():
+    """The folder the build runs in (a temporary one under pip and `python -m build`)
+    written as "." in the modules' debug information (Python's CFLAGS have -g), so that
+    two builds of one sdist give the same files.  (Not in debug builds, whose absolute
+    paths let a debugger find the sources.)"""
+    if sys.platform == "win32":
+        return []
+    for option in ("-ffile-prefix-map", "-fdebug-prefix-map"):   # (gcc 8, clang 10; older)
+        flag = f"{option}={os.getcwd()}=."
+        if compiles([flag]):
+            return [flag]
+    return []
+
+
 omp_compile, omp_link = openmp_flags()
-compile_args = (["-O1" if SANITIZE else "-O0", "-g"] if DEBUG else ["-O3"]) + omp_compile + cpu_flags()
+compile_args = ((["-O1" if SANITIZE else "-O0", "-g"] if DEBUG else ["-O3"]) + omp_compile
+                + cpu_flags() + ([] if DEBUG else path_flags()))
 link_args = omp_link + (SANITIZERS if SANITIZE else [])
 if SANITIZE:
     compile_args += SANITIZERS

@@ -58,3 +58,20 @@ def test_a_flag_the_compiler_rejects_is_left_out(monkeypatch, tmp_path, capfd):
     assert "-fopenmp" not in compile_args + link_args
     assert "serial" in capfd.readouterr().err
 
+
+@needs_gcc
+def test_the_build_folder_leaves_no_trace_in_the_compiled_code(monkeypatch, tmp_path):
+    # the wheel's modules carry debug information (Python's CFLAGS have -g), which named
+    # the folder the build ran in: a temporary one, so that two builds of one sdist gave
+    # different modules.  The same C compiled in two folders must give the same object.
+    source = "static int twice(int x) { return 2 * x; }\nint f(int x) { return twice(x); }\n"
+    objects = []
+    for name in ("a", "b"):
+        folder = tmp_path / name / "pycuttle-0.1.0"
+        folder.mkdir(parents=True)
+        (folder / "m.c").write_text(source)
+        monkeypatch.chdir(folder)
+        compile_args, _ = build_flags(monkeypatch, GCC)
+        subprocess.run([GCC, "-g", *compile_args, "-c", "m.c", "-o", "m.o"], check=True)
+        objects.append((folder / "m.o").read_bytes())
+    assert objects[0] == objects[1]
