@@ -1,8 +1,9 @@
 """Build the native core.  `pip install .` compiles the native modules (NATIVE_MODULES
 below; docs/architecture.md says what each owns) with OpenMP when the compiler supports
-it (a serial build otherwise).  CUTTLE_DEBUG=asan builds with AddressSanitizer and
-UndefinedBehaviorSanitizer as well (run it with .ci/asan).  CUTTLE_DEBUG=1 builds with bounds and
-wraparound checks on and no optimisation, for chasing memory bugs."""
+it (a serial build otherwise; CUTTLE_NO_OPENMP=1 asks for one).  CUTTLE_DEBUG=asan builds
+with AddressSanitizer and UndefinedBehaviorSanitizer as well (run it with .ci/asan).
+CUTTLE_DEBUG=1 builds with bounds and wraparound checks on and no optimisation, for
+chasing memory bugs.  CUTTLE_NO_POPCNT=1: see cpu_flags."""
 import os
 import platform
 import shutil
@@ -63,8 +64,10 @@ def openmp_flags():
 def cpu_flags():
     """-mpopcnt on x86-64 machines that have the instruction (and a compiler that takes
     the flag): the core counts bits on every move, and without it gcc calls a slow
-    library routine."""
-    if sys.platform == "win32" or platform.machine().lower() not in ("x86_64", "amd64"):
+    library routine.  The build machine's processor decides, and the flag comes after
+    $CFLAGS: CUTTLE_NO_POPCNT=1 leaves it out of a binary built for other machines."""
+    if os.environ.get("CUTTLE_NO_POPCNT") or sys.platform == "win32" \
+            or platform.machine().lower() not in ("x86_64", "amd64"):
         return []
     try:
         with open("/proc/cpuinfo") as f:

@@ -15,13 +15,15 @@ GCC = shutil.which("gcc")
 needs_gcc = pytest.mark.skipif(GCC is None, reason="needs gcc on PATH")
 
 
-def build_flags(monkeypatch, cc):
-    """(compile args, link args) that setup.py chooses with CC=cc."""
+def build_flags(monkeypatch, cc, **env):
+    """(compile args, link args) that setup.py chooses with CC=cc (and `env`)."""
     import setuptools
     monkeypatch.setattr(setuptools, "setup", lambda **kwargs: None)
     monkeypatch.setenv("CC", cc)
-    for name in ("CUTTLE_NO_OPENMP", "CUTTLE_DEBUG"):
+    for name in ("CUTTLE_NO_OPENMP", "CUTTLE_NO_POPCNT", "CUTTLE_DEBUG"):
         monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
     found = runpy.run_path(str(ROOT / "setup.py"), run_name="setup_flags")
     return found["compile_args"], found["link_args"]
 
@@ -75,3 +77,14 @@ def test_the_build_folder_leaves_no_trace_in_the_compiled_code(monkeypatch, tmp_
         subprocess.run([GCC, "-g", *compile_args, "-c", "m.c", "-o", "m.o"], check=True)
         objects.append((folder / "m.o").read_bytes())
     assert objects[0] == objects[1]
+
+
+@needs_gcc
+def test_a_packager_can_leave_out_the_build_machines_instructions(monkeypatch):
+    # -mpopcnt is chosen by the build machine's processor, and comes after $CFLAGS (so
+    # CFLAGS=-mno-popcnt cannot undo it): a binary built for other machines needs a way
+    # to leave it out, as a serial core has CUTTLE_NO_OPENMP
+    compile_args, link_args = build_flags(monkeypatch, GCC, CUTTLE_NO_POPCNT="1")
+    assert not any("popcnt" in flag for flag in compile_args + link_args)
+    compile_args, link_args = build_flags(monkeypatch, GCC, CUTTLE_NO_OPENMP="1")
+    assert "-fopenmp" not in compile_args + link_args
