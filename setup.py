@@ -82,16 +82,18 @@ def cpu_flags():
 
 
 def path_flags():
-    """The folder the build runs in (a temporary one under pip and `python -m build`)
-    written as "." in the modules' debug information (Python's CFLAGS have -g), so that
-    two builds of one sdist give the same files.  (Not in debug builds, whose absolute
-    paths let a debugger find the sources.)"""
+    """The folders a build runs in and finds numpy's headers in (under pip and `python -m
+    build`, both temporary) written as "." and "site-packages" in the modules' debug
+    information (Python's CFLAGS have -g), so that two builds of one sdist give the same
+    files.  (Not in debug builds, whose absolute paths let a debugger find the sources.)"""
     if sys.platform == "win32":
         return []
+    numpy_site = os.path.dirname(os.path.dirname(numpy.__file__))
     for option in ("-ffile-prefix-map", "-fdebug-prefix-map"):   # (gcc 8, clang 10; older)
-        flag = f"{option}={os.getcwd()}=."
-        if compiles([flag]):
-            return [flag]
+        # (the last that matches a path applies: numpy may be installed in the folder)
+        flags = [f"{option}={os.getcwd()}=.", f"{option}={numpy_site}=site-packages"]
+        if compiles(flags):
+            return flags
     return []
 
 

@@ -3,9 +3,11 @@ with the compiler the build will run, and left out when that compiler rejects it
 build falls back (a serial core, a slower bit count) instead of failing on every module.
 setup.py is run here with setuptools' setup() stubbed out: it only picks its flags."""
 
+import os
 import runpy
 import shutil
 import subprocess
+import sysconfig
 
 import pytest
 from support.packaging import ROOT
@@ -62,11 +64,18 @@ def test_a_flag_the_compiler_rejects_is_left_out(monkeypatch, tmp_path, capfd):
 
 
 @needs_gcc
-def test_the_build_folder_leaves_no_trace_in_the_compiled_code(monkeypatch, tmp_path):
+def test_the_build_folders_leave_no_trace_in_the_compiled_code(monkeypatch, tmp_path):
     # the wheel's modules carry debug information (Python's CFLAGS have -g), which named
-    # the folder the build ran in: a temporary one, so that two builds of one sdist gave
-    # different modules.  The same C compiled in two folders must give the same object.
-    source = "static int twice(int x) { return 2 * x; }\nint f(int x) { return twice(x); }\n"
+    # the folder the build ran in and the one numpy's headers were in (under pip and
+    # `python -m build`, both temporary), so that two builds of one sdist gave different
+    # modules.  The same C compiled in two folders must give the same object, naming
+    # neither folder.
+    import numpy
+    numpy_site = os.path.dirname(os.path.dirname(numpy.__file__))
+    source = ("#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION\n"
+              "#include <Python.h>\n#include <numpy/arrayobject.h>\n"
+              "int ndim(PyArrayObject *a) { return PyArray_NDIM(a); }\n")
+    includes = ["-I", sysconfig.get_paths()["include"], "-I", numpy.get_include()]
     objects = []
     for name in ("a", "b"):
         folder = tmp_path / name / "pycuttle-0.1.0"
@@ -74,8 +83,11 @@ def test_the_build_folder_leaves_no_trace_in_the_compiled_code(monkeypatch, tmp_
         (folder / "m.c").write_text(source)
         monkeypatch.chdir(folder)
         compile_args, _ = build_flags(monkeypatch, GCC)
-        subprocess.run([GCC, "-g", *compile_args, "-c", "m.c", "-o", "m.o"], check=True)
+        subprocess.run([GCC, "-g", *includes, *compile_args, "-c", "m.c", "-o", "m.o"],
+                       check=True)
         objects.append((folder / "m.o").read_bytes())
+        assert str(folder).encode() not in objects[-1]
+        assert numpy_site.encode() not in objects[-1]
     assert objects[0] == objects[1]
 
 
