@@ -31,6 +31,7 @@ it, so that a change's tests are found from its path (docs/architecture.md has t
                (support/reference.py, the independent pure-Python oracle)
 """
 
+import importlib.machinery
 import os
 import signal
 import sys
@@ -46,7 +47,24 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
-from support.scenario import Engine  # noqa: E402
+# The tests run against the build in this folder: many start `python -m cuttle` or a
+# benchmark here, which import this folder's cuttle, not an installed one.  An unpacked
+# sdist (or a checkout) that was not built in place has no compiled core, and those tests
+# would fail one by one with an ImportError.
+_HERE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "cuttle")
+_BUILT = any(os.path.exists(os.path.join(_HERE, "_core" + suffix))
+             for suffix in importlib.machinery.EXTENSION_SUFFIXES)
+
+
+def pytest_configure(config):
+    if not _BUILT:
+        raise pytest.UsageError(f"{_HERE} has no compiled core: the tests run against a "
+                                "build in this folder; build it first with: "
+                                "pip install -e \".[test]\"")
+
+
+if _BUILT:
+    from support.scenario import Engine  # noqa: E402
 
 
 @pytest.fixture(params=["core", "reference"])
