@@ -29,6 +29,7 @@ def run(capsys, *argv):
 
 def test_quick_end_to_end(capsys, tmp_path):
     """The issue's --quick (expert self-play, a few flags): every output."""
+    pytest.importorskip("matplotlib")
     files = {x: str(tmp_path / f"q.{x}") for x in ("json", "csv", "html", "md", "png")}
     code, out, err = run(capsys, "balance", "--quick", "--no-progress", "--json",
                          files["json"], "--csv", files["csv"], "--html", files["html"],
@@ -52,6 +53,7 @@ def test_quick_end_to_end(capsys, tmp_path):
 def test_the_plot_of_no_candidates_warns_of_nothing(capsys, tmp_path):
     """matplotlib warned "No artists with labels found to put in legend" (with a path
     of its source) for a plot without candidates: an empty file, an early Ctrl-C."""
+    pytest.importorskip("matplotlib")
     results = tmp_path / "r.jsonl"
     results.write_text('{"format": "cuttle-atlas", "version": 1}\n')
     png = tmp_path / "b.png"
@@ -137,6 +139,8 @@ def test_ctrl_c_stops_and_keeps_the_finished_chunks(capsys, tmp_path):
                                                       "1,000 games"),
 ])
 def test_errors(capsys, argv, message):
+    if "--plot" in argv:
+        pytest.importorskip("matplotlib")
     code, out, err = run(capsys, "balance", *argv)
     assert code == 2 and message in err and "Traceback" not in err
     assert err.startswith("usage: cuttle balance")

@@ -285,6 +285,7 @@ def test_a_second_ctrl_c_still_writes_every_file_of_an_interrupted_simulation(
 
 def test_ctrl_c_while_a_finished_comparison_is_written_still_writes_every_file(
         monkeypatch, capsys, tmp_path, default_handler):
+    pytest.importorskip("matplotlib")
     argv, paths = files(tmp_path, plot="p.png")
     press_ctrl_c_in(monkeypatch, ComparisonResult, "as_dict")      # (the first file)
     code, out, err = run(capsys, "compare", "classic", "quick", "-n", "100", "--seed", "1",
@@ -298,6 +299,7 @@ def test_ctrl_c_while_a_finished_comparison_is_written_still_writes_every_file(
 @pytest.mark.parametrize("command", ["atlas", "balance"])
 def test_a_second_ctrl_c_still_writes_every_file_of_an_interrupted_chunked_run(
         monkeypatch, capsys, tmp_path, default_handler, command):
+    pytest.importorskip("matplotlib")
     if command == "atlas":
         monkeypatch.setattr(cli_atlas, "atlas", lambda *a, **kw: small_atlas(interrupt=True))
         press_ctrl_c_in(monkeypatch, csv_renderer, "atlas_rows")
@@ -335,6 +337,7 @@ def test_the_files_are_written_before_the_cluster_closes(monkeypatch, capsys, tm
                                                          default_handler):
     # Closing a --scheduler cluster takes about a second: a Ctrl-C then finds the files
     # written (it ends the closing, status 130).
+    pytest.importorskip("matplotlib")
     argv, paths = files(tmp_path, plot="p.png")
     interrupted_after(monkeypatch, cli_simulate, "simulate", 300, 10**6)
     press_ctrl_c_in(monkeypatch, cli_simulate.Cluster, "__exit__")

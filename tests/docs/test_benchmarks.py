@@ -39,6 +39,8 @@ def test_every_benchmark_is_on_the_map():
 def test_help_holds_the_whole_description_and_every_option_says_what_it_does(path):
     run = subprocess.run([sys.executable, str(path), "--help"], capture_output=True,
                          text=True, cwd=ROOT)
+    if run.returncode and "pip install \"pycuttle[" in run.stderr:
+        pytest.skip(run.stderr.strip().splitlines()[-1])   # (one needs an extra: bench_rl)
     assert run.returncode == 0, run.stderr
     doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")))
     assert doc.strip() in run.stdout, "the description is not the whole docstring"

@@ -3,15 +3,19 @@ suites, observe exactly Game.observation(p).to_array(), and lose on illegal acti
 
 import random
 
-import gymnasium
 import numpy as np
 import pytest
-from gymnasium.utils.env_checker import check_env
-from pettingzoo.test import api_test, render_test, seed_test
 
-import cuttle
-from cuttle.rl import ACTION_SPACE, GymEnv, action_mask, aec_env, legal_actions, move_of
-from cuttle.rl.gym_env import ENV_ID
+gymnasium = pytest.importorskip("gymnasium", reason="the rl extra is not installed (pip install -e '.[rl]')")
+pytest.importorskip("pettingzoo", reason="the rl extra is not installed (pip install -e '.[rl]')")
+
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
+
+import cuttle  # noqa: E402
+from cuttle.rl import (ACTION_SPACE, GymEnv, action_mask, aec_env,  # noqa: E402
+                       legal_actions, move_of)
+from cuttle.rl.gym_env import ENV_ID  # noqa: E402
 
 RULES = ["classic", "cuttle.cards", cuttle.Rules("quick", joker=True, nine="freeze")]
 

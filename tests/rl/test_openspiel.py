@@ -8,17 +8,21 @@ import random
 import traceback
 
 import numpy as np
-import pyspiel
 import pytest
-from open_spiel.python.algorithms import evaluate_bots, ismcts, mcts
-from open_spiel.python.bots import uniform_random
-from open_spiel.python.observation import make_observation
 
-import cuttle
-import cuttle.openspiel  # noqa: F401  (registers python_cuttle)
-from cuttle.rl import ACTION_SPACE, action_mask, action_of, legal_actions, move_of
+pyspiel = pytest.importorskip(
+    "pyspiel", reason="the openspiel extra is not installed (pip install -e '.[openspiel]')")
 
-from support.helpers import random_rules
+from open_spiel.python.algorithms import evaluate_bots, ismcts, mcts  # noqa: E402
+from open_spiel.python.bots import uniform_random  # noqa: E402
+from open_spiel.python.observation import make_observation  # noqa: E402
+
+import cuttle  # noqa: E402
+import cuttle.openspiel  # noqa: E402,F401  (registers python_cuttle)
+from cuttle.rl import (ACTION_SPACE, action_mask, action_of,  # noqa: E402
+                       legal_actions, move_of)
+
+from support.helpers import random_rules  # noqa: E402
 
 
 @pytest.mark.parametrize("name", ["python_cuttle",

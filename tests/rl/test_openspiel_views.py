@@ -10,18 +10,21 @@ import random
 from unittest import mock
 
 import numpy as np
-import pyspiel
 import pytest
-from hypothesis import HealthCheck, example, given, settings, strategies as st
-from open_spiel.python.observation import make_observation
 
-import cuttle
-import cuttle.openspiel as cos
-from cuttle.cards import CARDS
-from cuttle.observation import PLANES
-from cuttle.rl.spaces import action_of, move_of
+pyspiel = pytest.importorskip(
+    "pyspiel", reason="the openspiel extra is not installed (pip install -e '.[openspiel]')")
 
-from support.helpers import random_rules
+from hypothesis import HealthCheck, example, given, settings, strategies as st  # noqa: E402
+from open_spiel.python.observation import make_observation  # noqa: E402
+
+import cuttle  # noqa: E402
+import cuttle.openspiel as cos  # noqa: E402
+from cuttle.cards import CARDS  # noqa: E402
+from cuttle.observation import PLANES  # noqa: E402
+from cuttle.rl.spaces import action_of, move_of  # noqa: E402
+
+from support.helpers import random_rules  # noqa: E402
 
 SETTINGS = settings(max_examples=20, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])

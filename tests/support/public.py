@@ -3,15 +3,27 @@ public names each one defines."""
 
 import importlib
 import inspect
+import os
 import pkgutil
 
 import pytest
 
 import cuttle
 
+
+
+def _modules(path, prefix):
+    """The modules under `path`, found without importing them (walk_packages imports
+    each package, and skips those of an optional package that is not installed)."""
+    for m in pkgutil.iter_modules(path, prefix):
+        yield m.name
+        if m.ispkg:
+            yield from _modules([os.path.join(path[0], m.name.rsplit(".", 1)[-1])],
+                                m.name + ".")
+
+
 # Every module but __main__; the native ones (_core, _engine, ...) have underscore names.
-MODULES = sorted(m.name for m in pkgutil.walk_packages(cuttle.__path__, "cuttle.")
-                 if not m.name.endswith("__main__"))
+MODULES = sorted(m for m in _modules(cuttle.__path__, "cuttle.") if not m.endswith("__main__"))
 PUBLIC_MODULES = [m for m in MODULES if not m.split(".")[-1].startswith("_")]
 # module -> the optional packages it imports
 OPTIONAL = {"cuttle.openspiel": ("pyspiel",), "cuttle.openspiel.game": ("pyspiel",),
@@ -19,6 +31,7 @@ OPTIONAL = {"cuttle.openspiel": ("pyspiel",), "cuttle.openspiel.game": ("pyspiel
             "cuttle.openspiel.players": ("pyspiel",),
             "cuttle.rl.aec": ("gymnasium", "pettingzoo"), "cuttle.rl.gym_env": ("gymnasium",),
             "cuttle.web": ("starlette",), "cuttle.web.routes": ("starlette",)}
+OPTIONAL_PACKAGES = {p for packages in OPTIONAL.values() for p in packages}
 
 
 def load(name):
@@ -26,7 +39,12 @@ def load(name):
     package it needs."""
     for needs in OPTIONAL.get(name, ()):
         pytest.importorskip(needs, reason=f"{name} needs {needs}, which is not installed")
-    return importlib.import_module(name)
+    try:
+        return importlib.import_module(name)
+    except ImportError as e:           # (a module of a package that needs one: cuttle.web)
+        if e.name in OPTIONAL_PACKAGES:
+            pytest.skip(f"{name} needs {e.name}, which is not installed")
+        raise
 
 
 def public_members(module):
@@ -38,7 +56,12 @@ def public_members(module):
         names = [n for n, v in vars(module).items() if not n.startswith("_")
                  and getattr(v, "__module__", None) == module.__name__]
     for n in names:
-        obj = getattr(module, n)
+        try:
+            obj = getattr(module, n)
+        except ImportError as e:       # (loaded on first use from a module that needs an
+            if e.name in OPTIONAL_PACKAGES:     # optional package: documented there)
+                continue
+            raise
         if getattr(obj, "__module__", module.__name__) != module.__name__:
             continue                         # documented where it is defined
         if inspect.isclass(obj) or inspect.isfunction(obj) or inspect.isbuiltin(obj):

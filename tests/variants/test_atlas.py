@@ -306,6 +306,7 @@ def test_outputs(small, tmp_path):
     assert lines[1].split(",")[6] == "first" and lines[1].endswith(",first_mover_win_rate")
     assert len(lines) == 1 + len(g.rows) * 9 + len(g.interactions) * 5
     assert lines[-1].endswith(",interaction") and "+" in lines[-1]
+    pytest.importorskip("matplotlib")
     paths = small.plot(str(tmp_path))
     assert [p.rsplit("/", 1)[-1] for p in paths] == ["classic-random.png"]
     assert (tmp_path / "classic-random.png").stat().st_size > 10_000

@@ -31,6 +31,7 @@ def reference():
 
 
 def test_tables_and_files(capsys, tmp_path, reference):
+    pytest.importorskip("matplotlib")
     results = tmp_path / "r.jsonl"
     code, out, err = run(capsys, *ARGS, "--results", str(results), "--json",
                          str(tmp_path / "a.json"), "--csv", str(tmp_path / "a.csv"),
@@ -127,6 +128,7 @@ def test_file_errors(capsys, tmp_path):
     assert code == 2 and "not an atlas results file" in err
     assert foreign.read_text() == "my notes\n"
     (tmp_path / "f").write_text("")
+    pytest.importorskip("matplotlib")
     code, _, err = run(capsys, *ARGS, "--plot", str(tmp_path / "f"))
     assert code == 2 and "--plot" in err and "is a file" in err
     code, _, err = run(capsys, *ARGS, "--results", str(tmp_path), "--no-progress")
@@ -136,6 +138,7 @@ def test_file_errors(capsys, tmp_path):
 @pytest.mark.parametrize("option", ["--json", "--csv", "--results"])
 def test_the_plot_folder_and_an_output_file_cannot_share_a_name(capsys, tmp_path, option):
     # The file was written under the name, then the plots failed: status 1 after the run.
+    pytest.importorskip("matplotlib")
     path = str(tmp_path / "out")
     code, out, err = run(capsys, *ARGS, "--plot", path, option, path)
     assert code == 2 and "Traceback" not in err
