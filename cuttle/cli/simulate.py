@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -15,7 +16,7 @@ from ..rules import FLAGS, Rules
 from ..simulation import (DEFAULT_MAX_MOVES, MATCH_FORMATS, MAX_UNITS,
                           Interrupted, compare, simulate)
 from ..simulation.api import MAX_CHUNK, MAX_MAX_MOVES
-from ..simulation.cluster import connect, start_local_cluster
+from ..simulation.cluster import ClusterError, connect, start_local_cluster
 from ..render.plot import check_plot_path
 from ..text import printable
 from ..variants.chunks import RunInterrupted
@@ -154,11 +155,22 @@ def write_outputs(args: argparse.Namespace, table: str, as_dict: Callable[[], di
                 raise CommandError(f"cannot write {path!r}: {e.strerror or e}") from None
 
 
+# The loggers of a dask client that log in this process (dask gives the first three a
+# handler on stderr; asyncio logs through the root logger).
+DASK_CLIENT_LOGGERS = ("distributed", "distributed.client", "tornado.application", "asyncio")
+
+
 class Cluster:
-    """The dask client of --scheduler (None without it), closed on exit."""
+    """The dask client of --scheduler (None without it), closed on exit.
+
+    With a remote scheduler, dask's client-side logs show only critical records until
+    the client is closed: when the scheduler goes away they are tracebacks (the lost
+    connection, each gather it broke, each reconnection tried), dozens of lines around
+    the command's own one line (`ClusterError`), which says what failed."""
 
     def __init__(self, spec: tuple[str, int | str] | None):
         self.spec, self.client = spec, None
+        self.levels: dict[str, int] = {}
 
     def __enter__(self):
         if self.spec is None:
@@ -170,14 +182,23 @@ class Cluster:
             raise UsageError(f"--scheduler: {e}") from None
         except (OSError, TimeoutError) as e:      # (the message names the address)
             raise CommandError(f"--scheduler: {e}") from None
+        if kind != "local":
+            for name in DASK_CLIENT_LOGGERS:
+                log = logging.getLogger(name)
+                self.levels[name] = log.level
+                log.setLevel(logging.CRITICAL)
         return self.client
 
     def __exit__(self, *exc):
         if self.client is not None:
             cluster = self.client.cluster if self.spec[0] == "local" else None
-            self.client.close()
-            if cluster is not None:
-                cluster.close()
+            try:
+                self.client.close()
+                if cluster is not None:
+                    cluster.close()
+            finally:
+                for name, level in self.levels.items():
+                    logging.getLogger(name).setLevel(level)
 
 
 def _play_then_write(args, play, write, catch, stopped):
@@ -193,6 +214,8 @@ def _play_then_write(args, play, write, catch, stopped):
             res = play(client)
         except catch as e:
             res, status, stop = e.result, 130, e
+        except ClusterError as e:           # (the cluster failed, not the command)
+            raise CommandError(str(e)) from None
         with ctrl_c_deferred():
             if stop is not None:        # (said once the outputs are sure to be written)
                 stopped(stop)

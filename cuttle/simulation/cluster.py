@@ -8,7 +8,9 @@ lost mid-run loses only its tasks, which the scheduler runs again elsewhere; the
 does not change.  Chunks start small and grow (x4) while a task takes under a second,
 up to about a million native games (fewer for slow players, since growth stops once a
 chunk takes a second), and shrink again near the end.  Ctrl-C cancels the tasks in
-flight and raises `Interrupted` with the finished chunks.  With a games CSV the rows
+flight and raises `Interrupted` with the finished chunks; a failure of the cluster
+itself (the scheduler lost, the run's tasks cancelled by a restart, workers dying on
+a chunk again and again) raises `ClusterError`.  With a games CSV the rows
 are written in game-index order (later chunks wait in memory for earlier ones; the
 window bounds how many).
 
@@ -44,12 +46,19 @@ if TYPE_CHECKING:
     from .results import SimulationResult
     from .runner import GamesCsv, Plan
 
-__all__ = ["CLUSTER_CHUNK", "DEFAULT_PORT", "connect", "parse_address", "run_on_cluster",
-           "start_local_cluster"]
+__all__ = ["CLUSTER_CHUNK", "ClusterError", "DEFAULT_PORT", "connect", "parse_address",
+           "run_on_cluster", "start_local_cluster"]
 
 CLUSTER_CHUNK = 1 << 20       # largest native chunk on a cluster (units)
 PYTHON_CLUSTER_CHUNK = 256
 DEFAULT_PORT = 8786           # dask's scheduler port
+
+
+class ClusterError(RuntimeError):
+    """The dask cluster failed a run, not its games: the connection to the scheduler
+    was lost, the cluster cancelled the run's tasks (a restart, another client), or
+    workers kept dying on a chunk.  The run stops as at any error: what it played is
+    not kept, and a games CSV is removed."""
 
 
 def _distributed():
@@ -123,7 +132,7 @@ def run_on_cluster(client: Client, plan: Plan, n: int, fixed_chunk: int | None,
 
     def parts():
         fill()
-        for fut, result in done:
+        for fut, result in _finished(done, distributed, client):
             lo, count = pending.pop(fut)
             chunks.took(result.elapsed, count)
             if sink is None:
@@ -148,6 +157,30 @@ def run_on_cluster(client: Client, plan: Plan, n: int, fixed_chunk: int | None,
         done.clear()
 
     return collect(parts(), plan, n, progress, sink, desc, cancel)
+
+
+def _finished(done, distributed, client):
+    """(future, result) of each task as `done` (dask's as_completed) hands it over;
+    ClusterError for a task whose result will never come.  (as_completed hands a
+    cancelled future over with its CancelledError in place of the result, and raises
+    a task's own exception, KilledWorker included: the cluster's, not the games'.)"""
+    it = iter(done)
+    while True:
+        try:
+            fut, result = next(it)
+        except StopIteration:
+            return
+        except distributed.KilledWorker as e:
+            raise ClusterError(f"the dask workers kept dying on the run: {e}") from None
+        if fut.status == "cancelled" or isinstance(result, BaseException):
+            reason = getattr(result, "reason", None)
+            if reason == "scheduler-connection-lost":
+                address = getattr(client.scheduler, "address", None) or "?"
+                raise ClusterError(f"lost the connection to the dask scheduler at "
+                                   f"{address} during the run") from None
+            raise ClusterError(f"the dask cluster cancelled the run's task {fut.key} "
+                               f"({reason or 'no reason given'})") from None
+        yield fut, result
 
 
 def start_local_cluster(n_workers: int) -> Client:

@@ -146,6 +146,18 @@ def test_ctrl_c_cancels_the_futures(client):
     assert client.run_on_scheduler(_our_tasks) == []
 
 
+def test_workers_dying_on_a_chunk_again_and_again_is_a_clear_error(client):
+    """A chunk that kills every worker that plays it: dask gives up after a few
+    (KilledWorker), and the run says the cluster failed."""
+    from cuttle.simulation.cluster import ClusterError
+
+    def fatal(game):
+        os.kill(os.getpid(), signal.SIGKILL)
+    with pytest.raises(ClusterError, match="workers kept dying on the run"):
+        cuttle.simulate(2, players=(fatal, "random"), seed=1, progress=False, client=client)
+    client.wait_for_workers(2, timeout=120)
+
+
 def test_a_lost_worker_changes_nothing(client):
     """Runs last: kills a worker process mid-run (its nanny starts a new one)."""
     local = cuttle.simulate(200_000, players="greedy", seed=9, progress=False)
@@ -163,6 +175,28 @@ def test_a_lost_worker_changes_nothing(client):
     assert same(local, remote)
     client.wait_for_workers(2, timeout=60)
     assert pids[0] not in client.run(os.getpid).values()
+
+
+def test_a_task_the_cluster_cancels_is_a_clear_error(client, tmp_path):
+    """The run's tasks cancelled under it (as a lost scheduler or a restarted cluster
+    cancels them; here through the same client): as_completed hands a cancelled future
+    over with its CancelledError as the "result", which the run took for a chunk's
+    (AttributeError: 'FutureCancelledError' object has no attribute 'elapsed')."""
+    from cuttle.simulation.cluster import ClusterError
+
+    def cancel_all(done, total):
+        if done:
+            keys = client.run_on_scheduler(_our_tasks)
+            client.cancel([distributed.Future(k, client) for k in keys])
+    path = tmp_path / "games.csv"
+    with pytest.raises(ClusterError, match="cancelled the run's task cuttle-simulate-"):
+        cuttle.simulate(2_000_000, players="greedy", seed=8, progress=cancel_all,
+                        client=client, chunk_size=20_000, games_csv=str(path))
+    assert os.listdir(tmp_path) == []           # no half-written file
+    deadline = time.monotonic() + 10
+    while client.run_on_scheduler(_our_tasks) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert client.run_on_scheduler(_our_tasks) == []
 
 
 # -- hostile and unreachable schedulers (issue 21, item 10) --------------------------------
@@ -275,11 +309,14 @@ def test_addresses_that_parse():
     assert parse_address(" tcp://[::1]:9000 ") == ("::1", 9000)
 
 
-def ctrl_c_run(owner, name, argv):
+CTRL_C = "os.killpg(os.getpgid(0), signal.SIGINT)"
+
+
+def ctrl_c_run(owner, name, argv, action=CTRL_C):
     """`cuttle ARGV` in a session of its own, whose `name` of `owner` (a module, or a
     module's class: "module:Class") presses Ctrl-C on the whole process group (as a
-    terminal sends it) the first time it is called, so that it lands there every time;
-    the finished process."""
+    terminal sends it; or runs the code `action`) the first time it is called, so that
+    it lands there every time; the finished process."""
     import subprocess
     import sys
     script = (
@@ -291,7 +328,7 @@ def ctrl_c_run(owner, name, argv):
         f"real, sent = getattr(owner, {name!r}), []\n"
         "def press():\n"
         "    if not sent:\n"
-        "        sent.append(os.killpg(os.getpgid(0), signal.SIGINT))\n"
+        f"        sent.append({action})\n"
         "if asyncio.iscoroutinefunction(real):\n"
         "    async def hooked(*a, **k):\n"
         "        press()\n"
@@ -353,3 +390,47 @@ def test_the_scheduler_log_of_a_cancelled_run_is_dropped_and_no_other():
     assert f.filter(record("Couldn't gather keys: {'cuttle-simulate-aaaaaaaaaaaa-0': "
                            "'forgotten'}"))     # another run's
     assert f.filter(record("Worker tcp://127.0.0.1:1 failed"))
+
+
+@pytest.fixture
+def own_scheduler(tmp_path):
+    """A dask scheduler and one worker, each a process of its own (the scheduler is
+    killed by the test): (its address, its pid)."""
+    import json
+    import subprocess
+    import sys
+    file = tmp_path / "scheduler.json"
+    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    quiet = dict(stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    procs = [subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler",
+                               "--host", "127.0.0.1", "--port", "0", "--dashboard-address",
+                               ":0", "--scheduler-file", str(file)], **quiet)]
+    try:
+        deadline = time.monotonic() + 120
+        while not file.exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        address = json.loads(file.read_text())["address"]
+        procs.append(subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker",
+                                       address, "--nthreads", "1", "--no-nanny",
+                                       "--dashboard-address", ":0"], **quiet))
+        with distributed.Client(address, timeout=60) as c:
+            c.wait_for_workers(1, timeout=120)
+        yield address, procs[0].pid
+    finally:
+        for p in procs:
+            p.kill()
+            p.wait()
+
+
+def test_a_scheduler_lost_mid_run_is_one_line_of_the_command(own_scheduler):
+    """The scheduler killed once the first chunk is in: the run stopped with an
+    AttributeError's traceback (the cancelled futures taken for results)."""
+    address, pid = own_scheduler
+    p = ctrl_c_run("cuttle.simulation.runner", "_merge",
+                   ["simulate", "-n", "100000000", "--no-progress", "--scheduler", address],
+                   action=f"os.kill({pid}, signal.SIGKILL)")
+    assert p.returncode == 1, p.stderr
+    assert "Traceback" not in p.stderr, p.stderr
+    lines = [line for line in p.stderr.splitlines() if line.strip()]
+    assert lines == [f"cuttle simulate: error: lost the connection to the dask scheduler at "
+                     f"{address} during the run"], p.stderr
