@@ -283,7 +283,7 @@ def connect(address: str, timeout: float = 10.0) -> Client:
     """A Client of the scheduler at `address` (``tcp://HOST:PORT``, see
     `parse_address`: ValueError if it is malformed).  OSError (ConnectionRefusedError
     at once, TimeoutError after `timeout` seconds) naming the address if the scheduler
-    cannot be reached or does not answer."""
+    cannot be reached, does not answer, or answers as no dask scheduler does."""
     host, port = parse_address(address)
     distributed = _distributed()        # without dask, say which extra before connecting
     deadline = time.monotonic() + timeout
@@ -303,10 +303,16 @@ def connect(address: str, timeout: float = 10.0) -> Client:
     try:
         return _bounded_client(distributed)(where, timeout=f"{left}s")
     except (OSError, TimeoutError) as e:
-        if not isinstance(e, TimeoutError) and "Timed out" not in str(e):
-            raise
-        raise TimeoutError(f"the dask scheduler at {address} did not answer within "
-                           f"{timeout:g} s (is it a dask scheduler?)") from None
+        if isinstance(e, TimeoutError) or "Timed out" in str(e):
+            raise TimeoutError(f"the dask scheduler at {address} did not answer within "
+                               f"{timeout:g} s (is it a dask scheduler?)") from None
+        # (dask's own text names the connection's local port, not the address)
+        raise OSError(f"the server at {address} closed the connection without answering "
+                      f"as a dask scheduler (is it one?)") from None
+    except Exception as e:      # noqa: BLE001 (dask read an answer that made no sense)
+        # e.g. a web server's "HTTP/1.0 ..." read as frame lengths: a MemoryError
+        raise OSError(f"the server at {address} is not a dask scheduler: dask could not "
+                      f"read its answer ({type(e).__name__})") from None
 
 
 def _bounded_client(distributed):
@@ -318,5 +324,14 @@ def _bounded_client(distributed):
             # (sync() takes callback_timeout: it waits that long, then cancels the
             # start-up and raises TimeoutError)
             kwargs.setdefault("callback_timeout", kwargs.get("timeout"))
-            return super().start(**kwargs)
+            try:
+                return super().start(**kwargs)
+            except BaseException:
+                # Closed here, not left to the garbage collector: its __del__ closes
+                # it wherever a collection runs, such as the first moments of the
+                # next client's event-loop thread, whose start holds the lock that
+                # closing needs (the next client waited 10 s, then failed).
+                with contextlib.suppress(Exception):
+                    self.close()
+                raise
     return BoundedClient

@@ -267,6 +267,62 @@ def test_the_command_line_gives_up_on_a_silent_scheduler(silent_listener, capsys
     assert error is None and codes == [1] and "did not answer within 10 s" in err, err
 
 
+@pytest.fixture(params=["closes", "stays", "mute"])
+def http_listener(request):
+    """tcp://127.0.0.1:PORT of a server that answers every connection at once with an
+    HTTP response (a web server, a proxy), then closes it or keeps it open; or ("mute")
+    closes it at once without a word."""
+    import socket
+    import threading
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    s.listen(8)
+    held, stop = [], threading.Event()
+
+    def serve():
+        s.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                c = s.accept()[0]
+            except OSError:
+                continue
+            if request.param != "mute":
+                c.sendall(b"HTTP/1.0 426 Upgrade Required\r\nconnection: close\r\n"
+                          b"content-length: 0\r\n\r\n")
+            if request.param != "stays":
+                c.close()
+            else:
+                held.append(c)
+    t = threading.Thread(target=serve, daemon=True)
+    t.start()
+    yield f"tcp://127.0.0.1:{s.getsockname()[1]}", request.param
+    stop.set()
+    t.join(5)
+    for c in held:
+        c.close()
+    s.close()
+
+
+def test_a_server_that_is_not_a_dask_scheduler_is_named(http_listener, capsys):
+    """Its answer, read as dask's frame lengths, made dask allocate exabytes: a
+    MemoryError's traceback; a server that closed the connection at once was named
+    by dask's text of the connection, with its local port, not by the address."""
+    from cuttle.cli import main
+    from cuttle.simulation.cluster import connect
+    address, kind = http_listener
+    said = (f"the server at {address} closed the connection without answering"
+            if kind == "mute" else f"the server at {address} is not a dask scheduler")
+    error, _ = _in_thread(lambda: connect(address, timeout=10))
+    assert isinstance(error, OSError) and not isinstance(error, MemoryError), repr(error)
+    assert said in str(error)
+    codes = []
+    error, _ = _in_thread(lambda: codes.append(main(["simulate", "-n", "10", "--scheduler",
+                                                     address])))
+    err = capsys.readouterr().err
+    assert error is None and codes == [1] and "Traceback" not in err, err
+    assert f"--scheduler: {said}" in err, err
+
+
 def _free_port():
     import socket
     with socket.socket() as s:
