@@ -14,6 +14,14 @@ a chunk again and again) raises `ClusterError`.  With a games CSV the rows
 are written in game-index order (later chunks wait in memory for earlier ones; the
 window bounds how many).
 
+Before its first task, a run checks the cluster once per client and machine
+(`check_cluster`): the scheduler must load cuttle (it unpickles the tasks), and each
+worker must run this very `build` (version, games revision, a digest of the engine's
+games), and every task checks its worker again (`play_checked`: workers may join
+later).  Without the check a worker lacking cuttle was closed by dask on its first
+task, then the next, and the run waited for workers for ever; one of another build
+played other games, merged in without a word.
+
 dask is imported only here, only when a client is given: ``pip install "pycuttle[dask]"``.
 
 `connect` (the command line's ``--scheduler tcp://HOST:PORT``) checks the address at once
@@ -25,6 +33,9 @@ forever).  Ctrl-C while `start_local_cluster` starts its workers stops them quie
 from __future__ import annotations
 
 import contextlib
+import functools
+import hashlib
+import json
 import logging
 import signal
 import socket
@@ -32,26 +43,31 @@ import threading
 import time
 import urllib.parse
 import uuid
+import weakref
 from typing import TYPE_CHECKING, Any
 
 from .._optional import missing
-from .runner import Chunks, collect, play_chunk
+from .names import DEFAULT_MAX_MOVES
+from .players import resolve_players
+from .runner import Chunks, Plan, collect, play_chunk
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterable
 
     from distributed import Client, Future
 
     from .compare import ComparisonResult
     from .results import SimulationResult
-    from .runner import GamesCsv, Plan
+    from .runner import GamesCsv
 
-__all__ = ["CLUSTER_CHUNK", "ClusterError", "DEFAULT_PORT", "connect", "parse_address",
-           "run_on_cluster", "start_local_cluster"]
+__all__ = ["CLUSTER_CHUNK", "ClusterError", "DEFAULT_PORT", "build", "check_cluster",
+           "connect", "parse_address", "play_checked", "run_on_cluster",
+           "start_local_cluster"]
 
 CLUSTER_CHUNK = 1 << 20       # largest native chunk on a cluster (units)
 PYTHON_CLUSTER_CHUNK = 256
 DEFAULT_PORT = 8786           # dask's scheduler port
+BUILD_GAMES = 32              # games of `build`'s digest of the engine
 
 
 class ClusterError(RuntimeError):
@@ -90,9 +106,90 @@ class _CancelledRuns(logging.Filter):
 _CANCELLED = _CancelledRuns()
 
 
-def _worker_threads(client) -> int:
-    workers = client.scheduler_info().get("workers", {})
-    return max(1, sum(w.get("nthreads", 1) for w in workers.values()))
+@functools.cache
+def build() -> tuple[str, int, str]:
+    """This process's cuttle, as the cluster checks it: (version, games revision, a
+    digest of the engine: the tally of the first BUILD_GAMES games of random against
+    greedy under classic rules).  A worker of another build would play other games
+    (the digest is a cheap guard against a build that plays otherwise under the same
+    version and revision, not a proof)."""
+    from .._version import GAME_REVISION, __version__
+    from ..rules import Rules
+    plan = Plan([Rules()], resolve_players(("random", "greedy")), 0, True,
+                DEFAULT_MAX_MOVES, None, 1, False)
+    state = [x.tolist() if hasattr(x, "tolist") else x
+             for x in play_chunk(plan, 0, BUILD_GAMES).tally.__getstate__()]
+    digest = hashlib.sha256(json.dumps(state, sort_keys=True).encode()).hexdigest()[:16]
+    return __version__, GAME_REVISION, digest
+
+
+def _described(b) -> str:
+    return f"version {b[0]}, games revision {b[1]}, engine {b[2]}"
+
+
+def _another_build(worker: str, theirs, ours) -> ClusterError:
+    return ClusterError(f"the dask worker {worker} runs another cuttle ({_described(theirs)} "
+                        f"there; {_described(ours)} here): install the same pycuttle on every "
+                        f"machine of the cluster, so that no game depends on the machine")
+
+
+def play_checked(expected: tuple[str, int, str], plan: Plan, start: int,
+                 count: int) -> SimulationResult | ComparisonResult:
+    """`play_chunk` on a worker, which must run the client's build `expected`
+    (ClusterError if it does not): a cluster task."""
+    here = build()
+    if tuple(here) != tuple(expected):
+        from distributed import get_worker
+        try:
+            where = get_worker().address
+        except ValueError:          # (called outside a worker)
+            where = "(none)"
+        raise _another_build(where, here, expected)
+    return play_chunk(plan, start, count)
+
+
+def _said(e: BaseException) -> str:
+    # (dask hands a worker's failure to unpickle over as Exception("ModuleNotFoundError(...)"))
+    return str(e) if type(e) is Exception else f"{type(e).__name__}: {e}"
+
+
+def _version() -> str:
+    from .._version import __version__
+    return __version__
+
+
+# The scheduler and workers (addresses) of each client found to run this build.
+_CHECKED: weakref.WeakKeyDictionary[Any, set[str]] = weakref.WeakKeyDictionary()
+
+
+def check_cluster(client: Client, workers: Iterable[str]) -> None:
+    """ClusterError unless `client`'s scheduler can load cuttle (it unpickles the
+    tasks) and each of `workers` (addresses) runs this very `build`; each is asked once
+    per client.  A worker without cuttle would be closed by dask on its first task
+    (which it cannot unpickle), then the next, and the run would wait for workers for
+    ever; one of another build would play other games."""
+    seen = _CHECKED.setdefault(client, set())
+    if "scheduler" not in seen:
+        try:
+            client.run_on_scheduler(_version)
+        except Exception as e:      # noqa: BLE001 (said, whatever it is)
+            raise ClusterError(f"the dask scheduler at {client.scheduler.address} cannot "
+                               f"load cuttle ({_said(e)}); install pycuttle "
+                               f"on every machine of the cluster") from None
+        seen.add("scheduler")
+    ours = build()
+    for worker in workers:
+        if worker in seen:
+            continue
+        try:
+            theirs = client.run(build, workers=[worker])[worker]
+        except Exception as e:      # noqa: BLE001
+            raise ClusterError(f"the dask worker {worker} cannot load cuttle "
+                               f"({_said(e)}); install pycuttle {ours[0]} on "
+                               f"every machine of the cluster") from None
+        if tuple(theirs) != ours:
+            raise _another_build(worker, theirs, ours)
+        seen.add(worker)
 
 
 def run_on_cluster(client: Client, plan: Plan, n: int, fixed_chunk: int | None,
@@ -107,8 +204,11 @@ def run_on_cluster(client: Client, plan: Plan, n: int, fixed_chunk: int | None,
         chunks = Chunks(limit, True, target=1.0, factor=4, first=plan.first_chunk)
     else:
         chunks = Chunks(fixed_chunk, False)
-    workers = _worker_threads(client)
+    infos = client.scheduler_info().get("workers", {})
+    check_cluster(client, infos)
+    workers = max(1, sum(w.get("nthreads", 1) for w in infos.values()))
     window = 2 * workers + 2
+    expected = build()
     token = uuid.uuid4().hex[:12]
     pending: dict[Future, tuple[int, int]] = {}       # future -> (start, count)
     # start -> (count, result), waiting for the CSV order
@@ -124,7 +224,7 @@ def run_on_cluster(client: Client, plan: Plan, n: int, fixed_chunk: int | None,
             # with a long last chunk while the others idle.
             tail = max(plan.first_chunk, -(-(stop - lo) // (2 * workers)))
             count = min(chunks.size, tail, stop - lo)
-            fut = client.submit(play_chunk, plan, lo, count, pure=False,
+            fut = client.submit(play_checked, expected, plan, lo, count, pure=False,
                                 key=f"cuttle-{desc}-{token}-{lo}")
             pending[fut] = (lo, count)
             done.add(fut)

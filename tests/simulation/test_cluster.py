@@ -146,6 +146,62 @@ def test_ctrl_c_cancels_the_futures(client):
     assert client.run_on_scheduler(_our_tasks) == []
 
 
+# A worker without cuttle: the modules it holds are dropped and importing them fails.
+NO_CUTTLE = """
+import sys
+class NoCuttle:
+    def find_spec(self, name, path=None, target=None):
+        if name == "cuttle" or name.startswith("cuttle."):
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+for name in [m for m in sys.modules if m == "cuttle" or m.startswith("cuttle.")]:
+    del sys.modules[name]
+sys.meta_path.insert(0, NoCuttle())
+"""
+
+
+@pytest.fixture
+def own_cluster():
+    """A client of a LocalCluster of one worker process, for a test to break."""
+    cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                                       dashboard_address=":0")
+    c = distributed.Client(cluster)
+    yield c
+    c.close()
+    cluster.close()
+
+
+def test_a_worker_without_cuttle_is_named_before_any_chunk(own_cluster, tmp_path):
+    """Its first task could not be unpickled, which closed the worker: the next one
+    did the same, and once none was left the run waited for workers for ever."""
+    from cuttle.simulation.cluster import ClusterError
+    own_cluster.run(exec, NO_CUTTLE)
+    (address,) = own_cluster.scheduler_info()["workers"]
+    path = tmp_path / "games.csv"
+    error, _ = _in_thread(lambda: cuttle.simulate(1000, progress=False, client=own_cluster,
+                                                  games_csv=str(path)), wait=120)
+    assert isinstance(error, ClusterError), repr(error)
+    assert f"the dask worker {address} cannot load cuttle (ModuleNotFoundError" in str(error)
+    assert os.listdir(tmp_path) == []
+    assert list(own_cluster.scheduler_info()["workers"]) == [address]     # still there
+
+
+def test_a_worker_of_another_cuttle_build_is_refused(own_cluster):
+    """A worker whose cuttle plays other games (another version, revision or build):
+    its chunks were merged in without a word, and the result was not the run's."""
+    from cuttle.simulation.cluster import ClusterError, build, play_checked
+    local = cuttle.simulate(3000, seed=2, progress=False)
+    assert same(local, cuttle.simulate(3000, seed=2, progress=False, client=own_cluster))
+    own_cluster.run(exec, "import cuttle._version as v; v.GAME_REVISION += 1\n"
+                          "from cuttle.simulation.cluster import build; build.cache_clear()")
+    with pytest.raises(ClusterError, match="runs another cuttle"):
+        # (its worker was checked by the run before: each task checks again)
+        cuttle.simulate(3000, seed=2, progress=False, client=own_cluster)
+    plan = Plan([cuttle.Rules()], resolve_players("greedy"), 8, True, 10000, None, 0, False)
+    client_build = (build()[0], build()[1], "0" * 16)
+    with pytest.raises(ClusterError, match="engine 0000000000000000 here"):
+        play_checked(client_build, plan, 0, 10)
+
+
 def test_workers_dying_on_a_chunk_again_and_again_is_a_clear_error(client):
     """A chunk that kills every worker that plays it: dask gives up after a few
     (KilledWorker), and the run says the cluster failed."""
