@@ -16,7 +16,8 @@ from ..rules import FLAGS, Rules
 from ..simulation import (DEFAULT_MAX_MOVES, MATCH_FORMATS, MAX_UNITS,
                           Interrupted, compare, simulate)
 from ..simulation.api import MAX_CHUNK, MAX_MAX_MOVES
-from ..simulation.cluster import ClusterError, connect, start_local_cluster
+from ..simulation.cluster import (ClusterError, close_local_cluster, connect,
+                                  start_local_cluster)
 from ..render.plot import check_plot_path
 from ..text import printable
 from ..variants.chunks import RunInterrupted
@@ -191,11 +192,11 @@ class Cluster:
 
     def __exit__(self, *exc):
         if self.client is not None:
-            cluster = self.client.cluster if self.spec[0] == "local" else None
             try:
-                self.client.close()
-                if cluster is not None:
-                    cluster.close()
+                if self.spec[0] == "local":
+                    close_local_cluster(self.client)
+                else:
+                    self.client.close()
             finally:
                 for name, level in self.levels.items():
                     logging.getLogger(name).setLevel(level)

@@ -37,6 +37,7 @@ import functools
 import hashlib
 import json
 import logging
+import os
 import signal
 import socket
 import threading
@@ -61,8 +62,8 @@ if TYPE_CHECKING:
     from .runner import GamesCsv
 
 __all__ = ["CLUSTER_CHUNK", "ClusterError", "DEFAULT_PORT", "build", "check_cluster",
-           "connect", "parse_address", "play_checked", "run_on_cluster",
-           "start_local_cluster"]
+           "close_local_cluster", "connect", "parse_address", "play_checked",
+           "run_on_cluster", "start_local_cluster"]
 
 CLUSTER_CHUNK = 1 << 20       # largest native chunk on a cluster (units)
 PYTHON_CLUSTER_CHUNK = 256
@@ -285,7 +286,7 @@ def _finished(done, distributed, client):
 
 def start_local_cluster(n_workers: int) -> Client:
     """A Client of a new LocalCluster of `n_workers` single-threaded worker processes
-    (close it with ``client.close(); client.cluster.close()``).
+    (close it with `close_local_cluster`).
 
     A Ctrl-C during the start-up (a few seconds) is held until the workers are up, then
     they are stopped and KeyboardInterrupt is raised: cancelling dask half-way leaves
@@ -324,10 +325,41 @@ def start_local_cluster(n_workers: int) -> Client:
         if main:
             signal.signal(signal.SIGINT, old)
     if pressed:
-        client.close()
-        cluster.close()
+        close_local_cluster(client)
         raise KeyboardInterrupt
     return client
+
+
+def close_local_cluster(client: Client) -> None:
+    """Close a client of `start_local_cluster` and its cluster.  The close waits for
+    the workers to finish the chunks they play (dask lets a cancelled task run to its
+    end: up to a few seconds after an interrupted run).  A Ctrl-C meanwhile ends the
+    worker processes at once and takes the cluster off dask's list of clusters to close
+    at exit (which waited 10 s for the interrupted close), then raises
+    KeyboardInterrupt."""
+    cluster = client.cluster
+    try:
+        client.close()
+        cluster.close()
+    except KeyboardInterrupt:
+        _end_workers(cluster)
+        raise
+
+
+def _end_workers(cluster) -> None:
+    """Kill the worker processes of a local cluster whose close was cut short, quietly
+    (its nannies log their workers' deaths), and take it off dask's list of clusters to
+    close at exit."""
+    from distributed.deploy.spec import SpecCluster
+    for name in ("distributed", "asyncio", "tornado"):
+        logging.getLogger(name).setLevel(logging.CRITICAL + 1)
+    for nanny in list(getattr(cluster, "workers", {}).values()):
+        # (Nanny.process: its WorkerProcess, whose .process is the process)
+        pid = getattr(getattr(getattr(nanny, "process", None), "process", None), "pid", None)
+        if pid:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+    SpecCluster._instances.discard(cluster)
 
 
 def dask_setup(worker: Any) -> None:

@@ -424,11 +424,12 @@ def test_addresses_that_parse():
 CTRL_C = "os.killpg(os.getpgid(0), signal.SIGINT)"
 
 
-def ctrl_c_run(owner, name, argv, action=CTRL_C):
+def ctrl_c_run(owner, name, argv, action=CTRL_C, after=""):
     """`cuttle ARGV` in a session of its own, whose `name` of `owner` (a module, or a
     module's class: "module:Class") presses Ctrl-C on the whole process group (as a
     terminal sends it; or runs the code `action`) the first time it is called, so that
-    it lands there every time; the finished process."""
+    it lands there every time; `after`: code run once the command returns; the finished
+    process."""
     import subprocess
     import sys
     script = (
@@ -451,7 +452,9 @@ def ctrl_c_run(owner, name, argv, action=CTRL_C):
         "        return real(*a, **k)\n"
         f"setattr(owner, {name!r}, hooked)\n"
         "from cuttle.cli import main\n"
-        f"sys.exit(main({list(argv)!r}))\n")
+        f"code = main({list(argv)!r})\n"
+        f"{after}\n"
+        "sys.exit(code)\n")
     env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
     return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                           env=env, timeout=300, start_new_session=True)
@@ -483,6 +486,21 @@ def test_ctrl_c_during_a_cluster_run_is_quiet():
     assert p.returncode == 130, p.stderr
     lines = [line for line in p.stderr.splitlines() if line.strip()]
     assert len(lines) == 1 and lines[0].startswith("cuttle: interrupted after"), p.stderr
+
+
+def test_ctrl_c_while_the_local_cluster_closes_ends_its_workers():
+    """Ctrl-C as the local cluster closes (which waits for its workers to finish the
+    chunks they play: seconds after an interrupted run): the close stopped half-way,
+    and dask's exit hook waited 10 s for it to finish.  The workers are ended at once,
+    and no cluster is left for the exit hook."""
+    p = ctrl_c_run("distributed.deploy.spec:SpecCluster", "_close",
+                   ["simulate", "-n", "1000", "--no-progress", "--scheduler", "local:2"],
+                   after="from distributed.deploy.spec import SpecCluster\n"
+                         "print('left:', [str(c.status) for c in SpecCluster._instances "
+                         "if str(c.status) != 'Status.closed'], file=sys.stderr)")
+    assert p.returncode == 130, p.stderr
+    lines = [line for line in p.stderr.splitlines() if line.strip()]
+    assert lines == ["cuttle: interrupted", "left: []"], p.stderr
 
 
 def test_the_scheduler_log_of_a_cancelled_run_is_dropped_and_no_other():
