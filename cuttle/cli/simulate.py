@@ -202,15 +202,16 @@ class Cluster:
                     logging.getLogger(name).setLevel(level)
 
 
-def _play_then_write(args, play, write, catch, stopped):
-    """Exit status of `play(client)` on --scheduler's cluster (or None), then of
+def _play_then_write(args, play, write, catch, stopped, scheduler=True):
+    """Exit status of `play(client)` on --scheduler's cluster (or None; without
+    `scheduler`, always None: the play plays nothing), then of
     `write(result, stop)`, which writes the outputs (before the cluster closes, which
     takes about a second).  Ctrl-C during the play (`catch`: an Interrupted) gives what
     finished (`stop`, the Interrupted, says how far it got; `stopped(stop)` says so on
     stderr; its result None: nothing to write) and status 130.  From then on, as once
     the play is over, a Ctrl-C waits until every output is written."""
     status, stop = 0, None
-    with Cluster(args.scheduler) as client:
+    with Cluster(args.scheduler if scheduler else None) as client:
         try:
             res = play(client)
         except catch as e:
@@ -255,7 +256,8 @@ def run_chunked(args: argparse.Namespace, command: str, run: Callable[[Any], Any
     `cuttle balance`): `run(client)` on --scheduler's cluster (or None) gives the
     result, Ctrl-C the finished chunks' result and 130; the result's notes go to
     stderr, then `write(result, stop)` writes the outputs (`stop`: the RunInterrupted
-    of a Ctrl-C, or None), a Ctrl-C waiting until they are written."""
+    of a Ctrl-C, or None), a Ctrl-C waiting until they are written.  With
+    --report-only, which plays nothing, no cluster is started or reached."""
     def stopped(e):
         print(f"\ncuttle: {printable(e)}; the tables below hold the finished chunks",
               file=sys.stderr)
@@ -264,7 +266,8 @@ def run_chunked(args: argparse.Namespace, command: str, run: Callable[[Any], Any
         for note in res.notes:
             print(f"cuttle {command}: note: {printable(note)}", file=sys.stderr)
         write(res, stop)
-    return _play_then_write(args, run, write_all, RunInterrupted, stopped)
+    return _play_then_write(args, run, write_all, RunInterrupted, stopped,
+                            scheduler=not args.report_only)
 
 
 def save_html(args: argparse.Namespace, html: str) -> None:
