@@ -8,7 +8,10 @@ lost mid-run loses only its tasks, which the scheduler runs again elsewhere; the
 does not change.  Chunks start small and grow (x4) while a task takes under a second,
 up to about a million native games (fewer for slow players, since growth stops once a
 chunk takes a second), and shrink again near the end.  Ctrl-C cancels the tasks in
-flight and raises `Interrupted` with the finished chunks; a failure of the cluster
+flight and raises `Interrupted` with the finished chunks; a task plays its chunk in
+pieces of a fraction of a second and stops between two once cancelled (dask lets a
+running task run to its end), so that no worker goes on playing for a run that
+stopped.  A failure of the cluster
 itself (the scheduler lost, the run's tasks cancelled by a restart, workers dying on
 a chunk again and again) raises `ClusterError`.  With a games CSV the rows
 are written in game-index order (later chunks wait in memory for earlier ones; the
@@ -61,14 +64,15 @@ if TYPE_CHECKING:
     from .results import SimulationResult
     from .runner import GamesCsv
 
-__all__ = ["CLUSTER_CHUNK", "ClusterError", "DEFAULT_PORT", "build", "check_cluster",
-           "close_local_cluster", "connect", "parse_address", "play_checked",
-           "run_on_cluster", "start_local_cluster"]
+__all__ = ["CLUSTER_CHUNK", "ChunkCancelled", "ClusterError", "DEFAULT_PORT", "build",
+           "check_cluster", "close_local_cluster", "connect", "parse_address",
+           "play_checked", "play_pieces", "run_on_cluster", "start_local_cluster"]
 
 CLUSTER_CHUNK = 1 << 20       # largest native chunk on a cluster (units)
 PYTHON_CLUSTER_CHUNK = 256
 DEFAULT_PORT = 8786           # dask's scheduler port
 BUILD_GAMES = 32              # games of `build`'s digest of the engine
+PIECE_SECONDS = 0.05          # a chunk's pieces grow while quicker (so: < 0.2 s each)
 
 
 class ClusterError(RuntimeError):
@@ -134,19 +138,57 @@ def _another_build(worker: str, theirs, ours) -> ClusterError:
                         f"machine of the cluster, so that no game depends on the machine")
 
 
+class ChunkCancelled(Exception):
+    """A chunk's task was cancelled while it played (`play_pieces`): nobody waits for
+    its result any more."""
+
+
 def play_checked(expected: tuple[str, int, str], plan: Plan, start: int,
                  count: int) -> SimulationResult | ComparisonResult:
-    """`play_chunk` on a worker, which must run the client's build `expected`
-    (ClusterError if it does not): a cluster task."""
+    """A cluster task: units start..start+count-1 of `plan` on a worker, which must
+    run the client's build `expected` (ClusterError if it does not), played in pieces
+    that stop once the task is cancelled (`play_pieces`)."""
+    from distributed import get_worker
+    try:
+        worker = get_worker()
+    except ValueError:              # (called outside a worker)
+        worker = None
     here = build()
     if tuple(here) != tuple(expected):
-        from distributed import get_worker
-        try:
-            where = get_worker().address
-        except ValueError:          # (called outside a worker)
-            where = "(none)"
-        raise _another_build(where, here, expected)
-    return play_chunk(plan, start, count)
+        raise _another_build("(none)" if worker is None else worker.address, here, expected)
+    if worker is None:
+        return play_chunk(plan, start, count)
+    key = worker.get_current_task()
+
+    def cancelled() -> bool:
+        task = worker.state.tasks.get(key)
+        return task is None or task.state == "cancelled"
+    return play_pieces(plan, start, count, cancelled)
+
+
+def play_pieces(plan: Plan, start: int, count: int, cancelled: Callable[[], bool],
+                first: int | None = None) -> SimulationResult | ComparisonResult:
+    """`play_chunk(plan, start, count)`, played in pieces (from `first` units, or the
+    plan's first chunk, growing x4 while a piece takes under PIECE_SECONDS) and merged:
+    the same result, exactly.  Between two pieces, ChunkCancelled if `cancelled()`.
+    (dask lets a running task whose future was cancelled run to its end: a whole chunk
+    went on playing for seconds after Ctrl-C, minutes with a large chunk_size.)"""
+    t0 = time.perf_counter()
+    pieces = Chunks(count, True, target=PIECE_SECONDS, factor=4,
+                    first=plan.first_chunk if first is None else first)
+    parts = []
+    lo, stop = start, start + count
+    while lo < stop:
+        if parts and cancelled():
+            raise ChunkCancelled(f"units {start}..{stop - 1}: cancelled after {lo - start}")
+        n = min(pieces.size, stop - lo)
+        parts.append(play_chunk(plan, lo, n))
+        pieces.took(parts[-1].elapsed, n)
+        lo += n
+    while len(parts) > 1:           # (pairwise: merging rows copies them)
+        parts = [parts[i].merge(parts[i + 1]) if i + 1 < len(parts) else parts[i]
+                 for i in range(0, len(parts), 2)]
+    return parts[0].with_elapsed(time.perf_counter() - t0)
 
 
 def _said(e: BaseException) -> str:

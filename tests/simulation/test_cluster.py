@@ -214,6 +214,47 @@ def test_workers_dying_on_a_chunk_again_and_again_is_a_clear_error(client):
     client.wait_for_workers(2, timeout=120)
 
 
+def _executing(dask_worker=None):
+    return dask_worker.state.executing_count
+
+
+def test_a_cancelled_chunk_stops_on_its_worker(client):
+    """dask lets a running task whose future was cancelled (Ctrl-C, an error) run to
+    its end: a chunk went on playing for seconds after the run stopped (minutes with a
+    large chunk_size), keeping the worker from the next run and a local cluster from
+    closing.  A chunk plays in pieces and stops between two once it is cancelled."""
+    from cuttle.simulation.cluster import build, play_checked
+    plan = Plan([cuttle.Rules()], resolve_players("ismcts:50,greedy"), 8, True, 10000, None,
+                1, False)
+    fut = client.submit(play_checked, build(), plan, 0, 10 ** 6, pure=False)  # (days)
+    deadline = time.monotonic() + 60
+    while not any(client.run(_executing).values()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert any(client.run(_executing).values())
+    client.cancel([fut])
+    del fut
+    deadline = time.monotonic() + 60
+    while any(client.run(_executing).values()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(client.run(_executing).values())
+
+
+def test_a_chunk_in_pieces_is_the_chunk():
+    """The pieces of a chunk merge into the chunk's very result (rows included), and
+    a cancelled chunk stops between two pieces."""
+    from cuttle.simulation.cluster import ChunkCancelled, play_pieces
+    rule_sets = [cuttle.Rules(), cuttle.Rules.coerce("quick")]
+    plan = Plan(rule_sets, resolve_players("greedy,random"), 8, True, 10000, "best_of_3",
+                1, True, labels=["a", "b"])
+    whole = play_chunk(plan, 100, 700)
+    looks = []
+    pieces = play_pieces(plan, 100, 700, lambda: looks.append(1) and False, first=5)
+    assert len(looks) > 2 and pieces.pairs == whole.pairs
+    assert all(same(a, b) for a, b in zip(whole.results, pieces.results))
+    with pytest.raises(ChunkCancelled):
+        play_pieces(plan, 100, 700, lambda: True, first=5)
+
+
 def test_a_lost_worker_changes_nothing(client):
     """Runs last: kills a worker process mid-run (its nanny starts a new one)."""
     local = cuttle.simulate(200_000, players="greedy", seed=9, progress=False)
