@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -15,7 +16,8 @@ from ..rules import FLAGS, Rules
 from ..simulation import (DEFAULT_MAX_MOVES, MATCH_FORMATS, MAX_UNITS,
                           Interrupted, compare, simulate)
 from ..simulation.api import MAX_CHUNK, MAX_MAX_MOVES
-from ..simulation.cluster import connect, start_local_cluster
+from ..simulation.cluster import (ClusterError, close_local_cluster, connect,
+                                  start_local_cluster)
 from ..render.plot import check_plot_path
 from ..text import printable
 from ..variants.chunks import RunInterrupted
@@ -154,11 +156,22 @@ def write_outputs(args: argparse.Namespace, table: str, as_dict: Callable[[], di
                 raise CommandError(f"cannot write {path!r}: {e.strerror or e}") from None
 
 
+# The loggers of a dask client that log in this process (dask gives the first three a
+# handler on stderr; asyncio logs through the root logger).
+DASK_CLIENT_LOGGERS = ("distributed", "distributed.client", "tornado.application", "asyncio")
+
+
 class Cluster:
-    """The dask client of --scheduler (None without it), closed on exit."""
+    """The dask client of --scheduler (None without it), closed on exit.
+
+    With a remote scheduler, dask's client-side logs show only critical records until
+    the client is closed: when the scheduler goes away they are tracebacks (the lost
+    connection, each gather it broke, each reconnection tried), dozens of lines around
+    the command's own one line (`ClusterError`), which says what failed."""
 
     def __init__(self, spec: tuple[str, int | str] | None):
         self.spec, self.client = spec, None
+        self.levels: dict[str, int] = {}
 
     def __enter__(self):
         if self.spec is None:
@@ -170,29 +183,41 @@ class Cluster:
             raise UsageError(f"--scheduler: {e}") from None
         except (OSError, TimeoutError) as e:      # (the message names the address)
             raise CommandError(f"--scheduler: {e}") from None
+        if kind != "local":
+            for name in DASK_CLIENT_LOGGERS:
+                log = logging.getLogger(name)
+                self.levels[name] = log.level
+                log.setLevel(logging.CRITICAL)
         return self.client
 
     def __exit__(self, *exc):
         if self.client is not None:
-            cluster = self.client.cluster if self.spec[0] == "local" else None
-            self.client.close()
-            if cluster is not None:
-                cluster.close()
+            try:
+                if self.spec[0] == "local":
+                    close_local_cluster(self.client)
+                else:
+                    self.client.close()
+            finally:
+                for name, level in self.levels.items():
+                    logging.getLogger(name).setLevel(level)
 
 
-def _play_then_write(args, play, write, catch, stopped):
-    """Exit status of `play(client)` on --scheduler's cluster (or None), then of
+def _play_then_write(args, play, write, catch, stopped, scheduler=True):
+    """Exit status of `play(client)` on --scheduler's cluster (or None; without
+    `scheduler`, always None: the play plays nothing), then of
     `write(result, stop)`, which writes the outputs (before the cluster closes, which
     takes about a second).  Ctrl-C during the play (`catch`: an Interrupted) gives what
     finished (`stop`, the Interrupted, says how far it got; `stopped(stop)` says so on
     stderr; its result None: nothing to write) and status 130.  From then on, as once
     the play is over, a Ctrl-C waits until every output is written."""
     status, stop = 0, None
-    with Cluster(args.scheduler) as client:
+    with Cluster(args.scheduler if scheduler else None) as client:
         try:
             res = play(client)
         except catch as e:
             res, status, stop = e.result, 130, e
+        except ClusterError as e:           # (the cluster failed, not the command)
+            raise CommandError(str(e)) from None
         with ctrl_c_deferred():
             if stop is not None:        # (said once the outputs are sure to be written)
                 stopped(stop)
@@ -231,7 +256,8 @@ def run_chunked(args: argparse.Namespace, command: str, run: Callable[[Any], Any
     `cuttle balance`): `run(client)` on --scheduler's cluster (or None) gives the
     result, Ctrl-C the finished chunks' result and 130; the result's notes go to
     stderr, then `write(result, stop)` writes the outputs (`stop`: the RunInterrupted
-    of a Ctrl-C, or None), a Ctrl-C waiting until they are written."""
+    of a Ctrl-C, or None), a Ctrl-C waiting until they are written.  With
+    --report-only, which plays nothing, no cluster is started or reached."""
     def stopped(e):
         print(f"\ncuttle: {printable(e)}; the tables below hold the finished chunks",
               file=sys.stderr)
@@ -240,7 +266,8 @@ def run_chunked(args: argparse.Namespace, command: str, run: Callable[[Any], Any
         for note in res.notes:
             print(f"cuttle {command}: note: {printable(note)}", file=sys.stderr)
         write(res, stop)
-    return _play_then_write(args, run, write_all, RunInterrupted, stopped)
+    return _play_then_write(args, run, write_all, RunInterrupted, stopped,
+                            scheduler=not args.report_only)
 
 
 def save_html(args: argparse.Namespace, html: str) -> None:

@@ -8,9 +8,22 @@ lost mid-run loses only its tasks, which the scheduler runs again elsewhere; the
 does not change.  Chunks start small and grow (x4) while a task takes under a second,
 up to about a million native games (fewer for slow players, since growth stops once a
 chunk takes a second), and shrink again near the end.  Ctrl-C cancels the tasks in
-flight and raises `Interrupted` with the finished chunks.  With a games CSV the rows
+flight and raises `Interrupted` with the finished chunks; a task plays its chunk in
+pieces of a fraction of a second and stops between two once cancelled (dask lets a
+running task run to its end), so that no worker goes on playing for a run that
+stopped.  A failure of the cluster
+itself (the scheduler lost, the run's tasks cancelled by a restart, workers dying on
+a chunk again and again) raises `ClusterError`.  With a games CSV the rows
 are written in game-index order (later chunks wait in memory for earlier ones; the
 window bounds how many).
+
+Before its first task, a run checks the cluster once per client and machine
+(`check_cluster`): the scheduler must load cuttle (it unpickles the tasks), and each
+worker must run this very `build` (version, games revision, a digest of the engine's
+games), and every task checks its worker again (`play_checked`: workers may join
+later).  Without the check a worker lacking cuttle was closed by dask on its first
+task, then the next, and the run waited for workers for ever; one of another build
+played other games, merged in without a word.
 
 dask is imported only here, only when a client is given: ``pip install "pycuttle[dask]"``.
 
@@ -23,33 +36,50 @@ forever).  Ctrl-C while `start_local_cluster` starts its workers stops them quie
 from __future__ import annotations
 
 import contextlib
+import functools
+import hashlib
+import json
 import logging
+import os
 import signal
 import socket
 import threading
 import time
 import urllib.parse
 import uuid
+import weakref
 from typing import TYPE_CHECKING, Any
 
 from .._optional import missing
-from .runner import Chunks, collect, play_chunk
+from .names import DEFAULT_MAX_MOVES
+from .players import resolve_players
+from .runner import Chunks, Plan, collect, play_chunk
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterable
 
     from distributed import Client, Future
 
     from .compare import ComparisonResult
     from .results import SimulationResult
-    from .runner import GamesCsv, Plan
+    from .runner import GamesCsv
 
-__all__ = ["CLUSTER_CHUNK", "DEFAULT_PORT", "connect", "parse_address", "run_on_cluster",
-           "start_local_cluster"]
+__all__ = ["CLUSTER_CHUNK", "ChunkCancelled", "ClusterError", "DEFAULT_PORT", "build",
+           "check_cluster", "close_local_cluster", "connect", "parse_address",
+           "play_checked", "play_pieces", "run_on_cluster", "start_local_cluster"]
 
 CLUSTER_CHUNK = 1 << 20       # largest native chunk on a cluster (units)
 PYTHON_CLUSTER_CHUNK = 256
 DEFAULT_PORT = 8786           # dask's scheduler port
+BUILD_GAMES = 32              # games of `build`'s digest of the engine
+PIECE_SECONDS = 0.05          # a chunk's pieces grow while quicker (so: < 0.2 s each)
+
+
+class ClusterError(RuntimeError):
+    """The dask cluster failed a run, not its games: the connection to the scheduler
+    was lost, the cluster cancelled the run's tasks (a restart, another client), or
+    workers kept dying on a chunk.  The run stops as at any error: what it played is
+    not kept, and a games CSV is removed."""
 
 
 def _distributed():
@@ -81,9 +111,128 @@ class _CancelledRuns(logging.Filter):
 _CANCELLED = _CancelledRuns()
 
 
-def _worker_threads(client) -> int:
-    workers = client.scheduler_info().get("workers", {})
-    return max(1, sum(w.get("nthreads", 1) for w in workers.values()))
+@functools.cache
+def build() -> tuple[str, int, str]:
+    """This process's cuttle, as the cluster checks it: (version, games revision, a
+    digest of the engine: the tally of the first BUILD_GAMES games of random against
+    greedy under classic rules).  A worker of another build would play other games
+    (the digest is a cheap guard against a build that plays otherwise under the same
+    version and revision, not a proof)."""
+    from .._version import GAME_REVISION, __version__
+    from ..rules import Rules
+    plan = Plan([Rules()], resolve_players(("random", "greedy")), 0, True,
+                DEFAULT_MAX_MOVES, None, 1, False)
+    state = [x.tolist() if hasattr(x, "tolist") else x
+             for x in play_chunk(plan, 0, BUILD_GAMES).tally.__getstate__()]
+    digest = hashlib.sha256(json.dumps(state, sort_keys=True).encode()).hexdigest()[:16]
+    return __version__, GAME_REVISION, digest
+
+
+def _described(b) -> str:
+    return f"version {b[0]}, games revision {b[1]}, engine {b[2]}"
+
+
+def _another_build(worker: str, theirs, ours) -> ClusterError:
+    return ClusterError(f"the dask worker {worker} runs another cuttle ({_described(theirs)} "
+                        f"there; {_described(ours)} here): install the same pycuttle on every "
+                        f"machine of the cluster, so that no game depends on the machine")
+
+
+class ChunkCancelled(Exception):
+    """A chunk's task was cancelled while it played (`play_pieces`): nobody waits for
+    its result any more."""
+
+
+def play_checked(expected: tuple[str, int, str], plan: Plan, start: int,
+                 count: int) -> SimulationResult | ComparisonResult:
+    """A cluster task: units start..start+count-1 of `plan` on a worker, which must
+    run the client's build `expected` (ClusterError if it does not), played in pieces
+    that stop once the task is cancelled (`play_pieces`)."""
+    from distributed import get_worker
+    try:
+        worker = get_worker()
+    except ValueError:              # (called outside a worker)
+        worker = None
+    here = build()
+    if tuple(here) != tuple(expected):
+        raise _another_build("(none)" if worker is None else worker.address, here, expected)
+    if worker is None:
+        return play_chunk(plan, start, count)
+    key = worker.get_current_task()
+
+    def cancelled() -> bool:
+        task = worker.state.tasks.get(key)
+        return task is None or task.state == "cancelled"
+    return play_pieces(plan, start, count, cancelled)
+
+
+def play_pieces(plan: Plan, start: int, count: int, cancelled: Callable[[], bool],
+                first: int | None = None) -> SimulationResult | ComparisonResult:
+    """`play_chunk(plan, start, count)`, played in pieces (from `first` units, or the
+    plan's first chunk, growing x4 while a piece takes under PIECE_SECONDS) and merged:
+    the same result, exactly.  Between two pieces, ChunkCancelled if `cancelled()`.
+    (dask lets a running task whose future was cancelled run to its end: a whole chunk
+    went on playing for seconds after Ctrl-C, minutes with a large chunk_size.)"""
+    t0 = time.perf_counter()
+    pieces = Chunks(count, True, target=PIECE_SECONDS, factor=4,
+                    first=plan.first_chunk if first is None else first)
+    parts = []
+    lo, stop = start, start + count
+    while lo < stop:
+        if parts and cancelled():
+            raise ChunkCancelled(f"units {start}..{stop - 1}: cancelled after {lo - start}")
+        n = min(pieces.size, stop - lo)
+        parts.append(play_chunk(plan, lo, n))
+        pieces.took(parts[-1].elapsed, n)
+        lo += n
+    while len(parts) > 1:           # (pairwise: merging rows copies them)
+        parts = [parts[i].merge(parts[i + 1]) if i + 1 < len(parts) else parts[i]
+                 for i in range(0, len(parts), 2)]
+    return parts[0].with_elapsed(time.perf_counter() - t0)
+
+
+def _said(e: BaseException) -> str:
+    # (dask hands a worker's failure to unpickle over as Exception("ModuleNotFoundError(...)"))
+    return str(e) if type(e) is Exception else f"{type(e).__name__}: {e}"
+
+
+def _version() -> str:
+    from .._version import __version__
+    return __version__
+
+
+# The scheduler and workers (addresses) of each client found to run this build.
+_CHECKED: weakref.WeakKeyDictionary[Any, set[str]] = weakref.WeakKeyDictionary()
+
+
+def check_cluster(client: Client, workers: Iterable[str]) -> None:
+    """ClusterError unless `client`'s scheduler can load cuttle (it unpickles the
+    tasks) and each of `workers` (addresses) runs this very `build`; each is asked once
+    per client.  A worker without cuttle would be closed by dask on its first task
+    (which it cannot unpickle), then the next, and the run would wait for workers for
+    ever; one of another build would play other games."""
+    seen = _CHECKED.setdefault(client, set())
+    if "scheduler" not in seen:
+        try:
+            client.run_on_scheduler(_version)
+        except Exception as e:      # noqa: BLE001 (said, whatever it is)
+            raise ClusterError(f"the dask scheduler at {client.scheduler.address} cannot "
+                               f"load cuttle ({_said(e)}); install pycuttle "
+                               f"on every machine of the cluster") from None
+        seen.add("scheduler")
+    ours = build()
+    for worker in workers:
+        if worker in seen:
+            continue
+        try:
+            theirs = client.run(build, workers=[worker])[worker]
+        except Exception as e:      # noqa: BLE001
+            raise ClusterError(f"the dask worker {worker} cannot load cuttle "
+                               f"({_said(e)}); install pycuttle {ours[0]} on "
+                               f"every machine of the cluster") from None
+        if tuple(theirs) != ours:
+            raise _another_build(worker, theirs, ours)
+        seen.add(worker)
 
 
 def run_on_cluster(client: Client, plan: Plan, n: int, fixed_chunk: int | None,
@@ -98,8 +247,11 @@ def run_on_cluster(client: Client, plan: Plan, n: int, fixed_chunk: int | None,
         chunks = Chunks(limit, True, target=1.0, factor=4, first=plan.first_chunk)
     else:
         chunks = Chunks(fixed_chunk, False)
-    workers = _worker_threads(client)
+    infos = client.scheduler_info().get("workers", {})
+    check_cluster(client, infos)
+    workers = max(1, sum(w.get("nthreads", 1) for w in infos.values()))
     window = 2 * workers + 2
+    expected = build()
     token = uuid.uuid4().hex[:12]
     pending: dict[Future, tuple[int, int]] = {}       # future -> (start, count)
     # start -> (count, result), waiting for the CSV order
@@ -115,7 +267,7 @@ def run_on_cluster(client: Client, plan: Plan, n: int, fixed_chunk: int | None,
             # with a long last chunk while the others idle.
             tail = max(plan.first_chunk, -(-(stop - lo) // (2 * workers)))
             count = min(chunks.size, tail, stop - lo)
-            fut = client.submit(play_chunk, plan, lo, count, pure=False,
+            fut = client.submit(play_checked, expected, plan, lo, count, pure=False,
                                 key=f"cuttle-{desc}-{token}-{lo}")
             pending[fut] = (lo, count)
             done.add(fut)
@@ -123,7 +275,7 @@ def run_on_cluster(client: Client, plan: Plan, n: int, fixed_chunk: int | None,
 
     def parts():
         fill()
-        for fut, result in done:
+        for fut, result in _finished(done, distributed, client):
             lo, count = pending.pop(fut)
             chunks.took(result.elapsed, count)
             if sink is None:
@@ -150,9 +302,33 @@ def run_on_cluster(client: Client, plan: Plan, n: int, fixed_chunk: int | None,
     return collect(parts(), plan, n, progress, sink, desc, cancel)
 
 
+def _finished(done, distributed, client):
+    """(future, result) of each task as `done` (dask's as_completed) hands it over;
+    ClusterError for a task whose result will never come.  (as_completed hands a
+    cancelled future over with its CancelledError in place of the result, and raises
+    a task's own exception, KilledWorker included: the cluster's, not the games'.)"""
+    it = iter(done)
+    while True:
+        try:
+            fut, result = next(it)
+        except StopIteration:
+            return
+        except distributed.KilledWorker as e:
+            raise ClusterError(f"the dask workers kept dying on the run: {e}") from None
+        if fut.status == "cancelled" or isinstance(result, BaseException):
+            reason = getattr(result, "reason", None)
+            if reason == "scheduler-connection-lost":
+                address = getattr(client.scheduler, "address", None) or "?"
+                raise ClusterError(f"lost the connection to the dask scheduler at "
+                                   f"{address} during the run") from None
+            raise ClusterError(f"the dask cluster cancelled the run's task {fut.key} "
+                               f"({reason or 'no reason given'})") from None
+        yield fut, result
+
+
 def start_local_cluster(n_workers: int) -> Client:
     """A Client of a new LocalCluster of `n_workers` single-threaded worker processes
-    (close it with ``client.close(); client.cluster.close()``).
+    (close it with `close_local_cluster`).
 
     A Ctrl-C during the start-up (a few seconds) is held until the workers are up, then
     they are stopped and KeyboardInterrupt is raised: cancelling dask half-way leaves
@@ -191,10 +367,41 @@ def start_local_cluster(n_workers: int) -> Client:
         if main:
             signal.signal(signal.SIGINT, old)
     if pressed:
-        client.close()
-        cluster.close()
+        close_local_cluster(client)
         raise KeyboardInterrupt
     return client
+
+
+def close_local_cluster(client: Client) -> None:
+    """Close a client of `start_local_cluster` and its cluster.  The close waits for
+    the workers to finish the chunks they play (dask lets a cancelled task run to its
+    end: up to a few seconds after an interrupted run).  A Ctrl-C meanwhile ends the
+    worker processes at once and takes the cluster off dask's list of clusters to close
+    at exit (which waited 10 s for the interrupted close), then raises
+    KeyboardInterrupt."""
+    cluster = client.cluster
+    try:
+        client.close()
+        cluster.close()
+    except KeyboardInterrupt:
+        _end_workers(cluster)
+        raise
+
+
+def _end_workers(cluster) -> None:
+    """Kill the worker processes of a local cluster whose close was cut short, quietly
+    (its nannies log their workers' deaths), and take it off dask's list of clusters to
+    close at exit."""
+    from distributed.deploy.spec import SpecCluster
+    for name in ("distributed", "asyncio", "tornado"):
+        logging.getLogger(name).setLevel(logging.CRITICAL + 1)
+    for nanny in list(getattr(cluster, "workers", {}).values()):
+        # (Nanny.process: its WorkerProcess, whose .process is the process)
+        pid = getattr(getattr(getattr(nanny, "process", None), "process", None), "pid", None)
+        if pid:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+    SpecCluster._instances.discard(cluster)
 
 
 def dask_setup(worker: Any) -> None:
@@ -250,7 +457,7 @@ def connect(address: str, timeout: float = 10.0) -> Client:
     """A Client of the scheduler at `address` (``tcp://HOST:PORT``, see
     `parse_address`: ValueError if it is malformed).  OSError (ConnectionRefusedError
     at once, TimeoutError after `timeout` seconds) naming the address if the scheduler
-    cannot be reached or does not answer."""
+    cannot be reached, does not answer, or answers as no dask scheduler does."""
     host, port = parse_address(address)
     distributed = _distributed()        # without dask, say which extra before connecting
     deadline = time.monotonic() + timeout
@@ -270,10 +477,16 @@ def connect(address: str, timeout: float = 10.0) -> Client:
     try:
         return _bounded_client(distributed)(where, timeout=f"{left}s")
     except (OSError, TimeoutError) as e:
-        if not isinstance(e, TimeoutError) and "Timed out" not in str(e):
-            raise
-        raise TimeoutError(f"the dask scheduler at {address} did not answer within "
-                           f"{timeout:g} s (is it a dask scheduler?)") from None
+        if isinstance(e, TimeoutError) or "Timed out" in str(e):
+            raise TimeoutError(f"the dask scheduler at {address} did not answer within "
+                               f"{timeout:g} s (is it a dask scheduler?)") from None
+        # (dask's own text names the connection's local port, not the address)
+        raise OSError(f"the server at {address} closed the connection without answering "
+                      f"as a dask scheduler (is it one?)") from None
+    except Exception as e:      # noqa: BLE001 (dask read an answer that made no sense)
+        # e.g. a web server's "HTTP/1.0 ..." read as frame lengths: a MemoryError
+        raise OSError(f"the server at {address} is not a dask scheduler: dask could not "
+                      f"read its answer ({type(e).__name__})") from None
 
 
 def _bounded_client(distributed):
@@ -285,5 +498,14 @@ def _bounded_client(distributed):
             # (sync() takes callback_timeout: it waits that long, then cancels the
             # start-up and raises TimeoutError)
             kwargs.setdefault("callback_timeout", kwargs.get("timeout"))
-            return super().start(**kwargs)
+            try:
+                return super().start(**kwargs)
+            except BaseException:
+                # Closed here, not left to the garbage collector: its __del__ closes
+                # it wherever a collection runs, such as the first moments of the
+                # next client's event-loop thread, whose start holds the lock that
+                # closing needs (the next client waited 10 s, then failed).
+                with contextlib.suppress(Exception):
+                    self.close()
+                raise
     return BoundedClient

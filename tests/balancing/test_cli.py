@@ -73,6 +73,10 @@ def test_results_file_and_report_only(capsys, tmp_path):
     assert code == 0 and again.splitlines()[3:] == out.splitlines()[3:]   # (time line)
     code, read, err = run(capsys, *ARGS, "--results", results, "--report-only")
     assert code == 0 and read.splitlines()[3:] == out.splitlines()[3:] and not err
+    # (which plays nothing, so no cluster is started or reached: it failed on this one)
+    code, read, err = run(capsys, *ARGS, "--results", results, "--report-only",
+                          "--scheduler", "tcp://127.0.0.1:1")
+    assert code == 0 and read.splitlines()[3:] == out.splitlines()[3:] and not err
     code, _, err = run(capsys, *ARGS, "--seed", "9", "--results", results, "--report-only")
     assert code == 0 and "holds no games played with these options" in err
     code, md, _ = run(capsys, *ARGS, "--results", results, "--report-only", "--markdown")

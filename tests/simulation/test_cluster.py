@@ -146,6 +146,115 @@ def test_ctrl_c_cancels_the_futures(client):
     assert client.run_on_scheduler(_our_tasks) == []
 
 
+# A worker without cuttle: the modules it holds are dropped and importing them fails.
+NO_CUTTLE = """
+import sys
+class NoCuttle:
+    def find_spec(self, name, path=None, target=None):
+        if name == "cuttle" or name.startswith("cuttle."):
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+for name in [m for m in sys.modules if m == "cuttle" or m.startswith("cuttle.")]:
+    del sys.modules[name]
+sys.meta_path.insert(0, NoCuttle())
+"""
+
+
+@pytest.fixture
+def own_cluster():
+    """A client of a LocalCluster of one worker process, for a test to break."""
+    cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                                       dashboard_address=":0")
+    c = distributed.Client(cluster)
+    yield c
+    c.close()
+    cluster.close()
+
+
+def test_a_worker_without_cuttle_is_named_before_any_chunk(own_cluster, tmp_path):
+    """Its first task could not be unpickled, which closed the worker: the next one
+    did the same, and once none was left the run waited for workers for ever."""
+    from cuttle.simulation.cluster import ClusterError
+    own_cluster.run(exec, NO_CUTTLE)
+    (address,) = own_cluster.scheduler_info()["workers"]
+    path = tmp_path / "games.csv"
+    error, _ = _in_thread(lambda: cuttle.simulate(1000, progress=False, client=own_cluster,
+                                                  games_csv=str(path)), wait=120)
+    assert isinstance(error, ClusterError), repr(error)
+    assert f"the dask worker {address} cannot load cuttle (ModuleNotFoundError" in str(error)
+    assert os.listdir(tmp_path) == []
+    assert list(own_cluster.scheduler_info()["workers"]) == [address]     # still there
+
+
+def test_a_worker_of_another_cuttle_build_is_refused(own_cluster):
+    """A worker whose cuttle plays other games (another version, revision or build):
+    its chunks were merged in without a word, and the result was not the run's."""
+    from cuttle.simulation.cluster import ClusterError, build, play_checked
+    local = cuttle.simulate(3000, seed=2, progress=False)
+    assert same(local, cuttle.simulate(3000, seed=2, progress=False, client=own_cluster))
+    own_cluster.run(exec, "import cuttle._version as v; v.GAME_REVISION += 1\n"
+                          "from cuttle.simulation.cluster import build; build.cache_clear()")
+    with pytest.raises(ClusterError, match="runs another cuttle"):
+        # (its worker was checked by the run before: each task checks again)
+        cuttle.simulate(3000, seed=2, progress=False, client=own_cluster)
+    plan = Plan([cuttle.Rules()], resolve_players("greedy"), 8, True, 10000, None, 0, False)
+    client_build = (build()[0], build()[1], "0" * 16)
+    with pytest.raises(ClusterError, match="engine 0000000000000000 here"):
+        play_checked(client_build, plan, 0, 10)
+
+
+def test_workers_dying_on_a_chunk_again_and_again_is_a_clear_error(client):
+    """A chunk that kills every worker that plays it: dask gives up after a few
+    (KilledWorker), and the run says the cluster failed."""
+    from cuttle.simulation.cluster import ClusterError
+
+    def fatal(game):
+        os.kill(os.getpid(), signal.SIGKILL)
+    with pytest.raises(ClusterError, match="workers kept dying on the run"):
+        cuttle.simulate(2, players=(fatal, "random"), seed=1, progress=False, client=client)
+    client.wait_for_workers(2, timeout=120)
+
+
+def _executing(dask_worker=None):
+    return dask_worker.state.executing_count
+
+
+def test_a_cancelled_chunk_stops_on_its_worker(client):
+    """dask lets a running task whose future was cancelled (Ctrl-C, an error) run to
+    its end: a chunk went on playing for seconds after the run stopped (minutes with a
+    large chunk_size), keeping the worker from the next run and a local cluster from
+    closing.  A chunk plays in pieces and stops between two once it is cancelled."""
+    from cuttle.simulation.cluster import build, play_checked
+    plan = Plan([cuttle.Rules()], resolve_players("ismcts:50,greedy"), 8, True, 10000, None,
+                1, False)
+    fut = client.submit(play_checked, build(), plan, 0, 10 ** 6, pure=False)  # (days)
+    deadline = time.monotonic() + 60
+    while not any(client.run(_executing).values()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert any(client.run(_executing).values())
+    client.cancel([fut])
+    del fut
+    deadline = time.monotonic() + 60
+    while any(client.run(_executing).values()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(client.run(_executing).values())
+
+
+def test_a_chunk_in_pieces_is_the_chunk():
+    """The pieces of a chunk merge into the chunk's very result (rows included), and
+    a cancelled chunk stops between two pieces."""
+    from cuttle.simulation.cluster import ChunkCancelled, play_pieces
+    rule_sets = [cuttle.Rules(), cuttle.Rules.coerce("quick")]
+    plan = Plan(rule_sets, resolve_players("greedy,random"), 8, True, 10000, "best_of_3",
+                1, True, labels=["a", "b"])
+    whole = play_chunk(plan, 100, 700)
+    looks = []
+    pieces = play_pieces(plan, 100, 700, lambda: looks.append(1) and False, first=5)
+    assert len(looks) > 2 and pieces.pairs == whole.pairs
+    assert all(same(a, b) for a, b in zip(whole.results, pieces.results))
+    with pytest.raises(ChunkCancelled):
+        play_pieces(plan, 100, 700, lambda: True, first=5)
+
+
 def test_a_lost_worker_changes_nothing(client):
     """Runs last: kills a worker process mid-run (its nanny starts a new one)."""
     local = cuttle.simulate(200_000, players="greedy", seed=9, progress=False)
@@ -163,6 +272,28 @@ def test_a_lost_worker_changes_nothing(client):
     assert same(local, remote)
     client.wait_for_workers(2, timeout=60)
     assert pids[0] not in client.run(os.getpid).values()
+
+
+def test_a_task_the_cluster_cancels_is_a_clear_error(client, tmp_path):
+    """The run's tasks cancelled under it (as a lost scheduler or a restarted cluster
+    cancels them; here through the same client): as_completed hands a cancelled future
+    over with its CancelledError as the "result", which the run took for a chunk's
+    (AttributeError: 'FutureCancelledError' object has no attribute 'elapsed')."""
+    from cuttle.simulation.cluster import ClusterError
+
+    def cancel_all(done, total):
+        if done:
+            keys = client.run_on_scheduler(_our_tasks)
+            client.cancel([distributed.Future(k, client) for k in keys])
+    path = tmp_path / "games.csv"
+    with pytest.raises(ClusterError, match="cancelled the run's task cuttle-simulate-"):
+        cuttle.simulate(2_000_000, players="greedy", seed=8, progress=cancel_all,
+                        client=client, chunk_size=20_000, games_csv=str(path))
+    assert os.listdir(tmp_path) == []           # no half-written file
+    deadline = time.monotonic() + 10
+    while client.run_on_scheduler(_our_tasks) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert client.run_on_scheduler(_our_tasks) == []
 
 
 # -- hostile and unreachable schedulers (issue 21, item 10) --------------------------------
@@ -233,6 +364,62 @@ def test_the_command_line_gives_up_on_a_silent_scheduler(silent_listener, capsys
     assert error is None and codes == [1] and "did not answer within 10 s" in err, err
 
 
+@pytest.fixture(params=["closes", "stays", "mute"])
+def http_listener(request):
+    """tcp://127.0.0.1:PORT of a server that answers every connection at once with an
+    HTTP response (a web server, a proxy), then closes it or keeps it open; or ("mute")
+    closes it at once without a word."""
+    import socket
+    import threading
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    s.listen(8)
+    held, stop = [], threading.Event()
+
+    def serve():
+        s.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                c = s.accept()[0]
+            except OSError:
+                continue
+            if request.param != "mute":
+                c.sendall(b"HTTP/1.0 426 Upgrade Required\r\nconnection: close\r\n"
+                          b"content-length: 0\r\n\r\n")
+            if request.param != "stays":
+                c.close()
+            else:
+                held.append(c)
+    t = threading.Thread(target=serve, daemon=True)
+    t.start()
+    yield f"tcp://127.0.0.1:{s.getsockname()[1]}", request.param
+    stop.set()
+    t.join(5)
+    for c in held:
+        c.close()
+    s.close()
+
+
+def test_a_server_that_is_not_a_dask_scheduler_is_named(http_listener, capsys):
+    """Its answer, read as dask's frame lengths, made dask allocate exabytes: a
+    MemoryError's traceback; a server that closed the connection at once was named
+    by dask's text of the connection, with its local port, not by the address."""
+    from cuttle.cli import main
+    from cuttle.simulation.cluster import connect
+    address, kind = http_listener
+    said = (f"the server at {address} closed the connection without answering"
+            if kind == "mute" else f"the server at {address} is not a dask scheduler")
+    error, _ = _in_thread(lambda: connect(address, timeout=10))
+    assert isinstance(error, OSError) and not isinstance(error, MemoryError), repr(error)
+    assert said in str(error)
+    codes = []
+    error, _ = _in_thread(lambda: codes.append(main(["simulate", "-n", "10", "--scheduler",
+                                                     address])))
+    err = capsys.readouterr().err
+    assert error is None and codes == [1] and "Traceback" not in err, err
+    assert f"--scheduler: {said}" in err, err
+
+
 def _free_port():
     import socket
     with socket.socket() as s:
@@ -275,11 +462,15 @@ def test_addresses_that_parse():
     assert parse_address(" tcp://[::1]:9000 ") == ("::1", 9000)
 
 
-def ctrl_c_run(owner, name, argv):
+CTRL_C = "os.killpg(os.getpgid(0), signal.SIGINT)"
+
+
+def ctrl_c_run(owner, name, argv, action=CTRL_C, after=""):
     """`cuttle ARGV` in a session of its own, whose `name` of `owner` (a module, or a
     module's class: "module:Class") presses Ctrl-C on the whole process group (as a
-    terminal sends it) the first time it is called, so that it lands there every time;
-    the finished process."""
+    terminal sends it; or runs the code `action`) the first time it is called, so that
+    it lands there every time; `after`: code run once the command returns; the finished
+    process."""
     import subprocess
     import sys
     script = (
@@ -291,7 +482,7 @@ def ctrl_c_run(owner, name, argv):
         f"real, sent = getattr(owner, {name!r}), []\n"
         "def press():\n"
         "    if not sent:\n"
-        "        sent.append(os.killpg(os.getpgid(0), signal.SIGINT))\n"
+        f"        sent.append({action})\n"
         "if asyncio.iscoroutinefunction(real):\n"
         "    async def hooked(*a, **k):\n"
         "        press()\n"
@@ -302,7 +493,9 @@ def ctrl_c_run(owner, name, argv):
         "        return real(*a, **k)\n"
         f"setattr(owner, {name!r}, hooked)\n"
         "from cuttle.cli import main\n"
-        f"sys.exit(main({list(argv)!r}))\n")
+        f"code = main({list(argv)!r})\n"
+        f"{after}\n"
+        "sys.exit(code)\n")
     env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
     return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                           env=env, timeout=300, start_new_session=True)
@@ -336,6 +529,21 @@ def test_ctrl_c_during_a_cluster_run_is_quiet():
     assert len(lines) == 1 and lines[0].startswith("cuttle: interrupted after"), p.stderr
 
 
+def test_ctrl_c_while_the_local_cluster_closes_ends_its_workers():
+    """Ctrl-C as the local cluster closes (which waits for its workers to finish the
+    chunks they play: seconds after an interrupted run): the close stopped half-way,
+    and dask's exit hook waited 10 s for it to finish.  The workers are ended at once,
+    and no cluster is left for the exit hook."""
+    p = ctrl_c_run("distributed.deploy.spec:SpecCluster", "_close",
+                   ["simulate", "-n", "1000", "--no-progress", "--scheduler", "local:2"],
+                   after="from distributed.deploy.spec import SpecCluster\n"
+                         "print('left:', [str(c.status) for c in SpecCluster._instances "
+                         "if str(c.status) != 'Status.closed'], file=sys.stderr)")
+    assert p.returncode == 130, p.stderr
+    lines = [line for line in p.stderr.splitlines() if line.strip()]
+    assert lines == ["cuttle: interrupted", "left: []"], p.stderr
+
+
 def test_the_scheduler_log_of_a_cancelled_run_is_dropped_and_no_other():
     """A stopped run's cancelled task being gathered makes an in-process scheduler log
     "Couldn't gather keys ... forgotten" (rarely: a race; seen once in CI after the
@@ -353,3 +561,47 @@ def test_the_scheduler_log_of_a_cancelled_run_is_dropped_and_no_other():
     assert f.filter(record("Couldn't gather keys: {'cuttle-simulate-aaaaaaaaaaaa-0': "
                            "'forgotten'}"))     # another run's
     assert f.filter(record("Worker tcp://127.0.0.1:1 failed"))
+
+
+@pytest.fixture
+def own_scheduler(tmp_path):
+    """A dask scheduler and one worker, each a process of its own (the scheduler is
+    killed by the test): (its address, its pid)."""
+    import json
+    import subprocess
+    import sys
+    file = tmp_path / "scheduler.json"
+    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    quiet = dict(stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    procs = [subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler",
+                               "--host", "127.0.0.1", "--port", "0", "--dashboard-address",
+                               ":0", "--scheduler-file", str(file)], **quiet)]
+    try:
+        deadline = time.monotonic() + 120
+        while not file.exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        address = json.loads(file.read_text())["address"]
+        procs.append(subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker",
+                                       address, "--nthreads", "1", "--no-nanny",
+                                       "--dashboard-address", ":0"], **quiet))
+        with distributed.Client(address, timeout=60) as c:
+            c.wait_for_workers(1, timeout=120)
+        yield address, procs[0].pid
+    finally:
+        for p in procs:
+            p.kill()
+            p.wait()
+
+
+def test_a_scheduler_lost_mid_run_is_one_line_of_the_command(own_scheduler):
+    """The scheduler killed once the first chunk is in: the run stopped with an
+    AttributeError's traceback (the cancelled futures taken for results)."""
+    address, pid = own_scheduler
+    p = ctrl_c_run("cuttle.simulation.runner", "_merge",
+                   ["simulate", "-n", "100000000", "--no-progress", "--scheduler", address],
+                   action=f"os.kill({pid}, signal.SIGKILL)")
+    assert p.returncode == 1, p.stderr
+    assert "Traceback" not in p.stderr, p.stderr
+    lines = [line for line in p.stderr.splitlines() if line.strip()]
+    assert lines == [f"cuttle simulate: error: lost the connection to the dask scheduler at "
+                     f"{address} during the run"], p.stderr

@@ -48,6 +48,10 @@ def test_tables_and_files(capsys, tmp_path, reference):
     assert code == 0 and out2 == out
     code, out3, err = run(capsys, *ARGS, "--results", str(results), "--report-only")
     assert code == 0 and out3 == out and not err
+    # (which plays nothing, so no cluster is started or reached: it failed on this one)
+    code, out3, err = run(capsys, *ARGS, "--results", str(results), "--report-only",
+                          "--scheduler", "tcp://127.0.0.1:1")
+    assert code == 0 and out3 == out and not err
     # other options find none of the file's games, and say so
     other = [a if a != "3" else "4" for a in ARGS]                       # (the seed)
     code, _, err = run(capsys, *other, "--results", str(results), "--report-only")
