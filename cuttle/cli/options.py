@@ -266,7 +266,7 @@ def add_run_options(p: argparse.ArgumentParser, what: str,
     p.add_argument("--confidence", type=confidence, default=0.95, metavar="C",
                    help="confidence level of the intervals: 0.95 or 95%% (default 0.95)")
     p.add_argument("--threads", type=threads, default=None, metavar="T",
-                   help="cores to use (default: all)")
+                   help="cores to use (default: all; with --scheduler: per chunk, default 1)")
     p.add_argument("--scheduler", type=scheduler, default=None, metavar="ADDRESS",
                    help="play the chunks on a dask cluster: tcp://HOST:8786, or local:N "
                         f"(needs: {install_command('dask')})")

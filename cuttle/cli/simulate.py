@@ -41,7 +41,7 @@ def _add_common(p, plot_help):
     p.add_argument("--seed", type=options.seed, default=None,
                    help="seed of the run (default: a random seed, printed with the results)")
     p.add_argument("--threads", type=options.threads, default=None, metavar="T",
-                   help="cores to use (default: all)")
+                   help="cores to use (default: all; with --scheduler: per chunk, default 1)")
     p.add_argument("--no-swap", dest="swap", action="store_false",
                    help="player A always moves first (default: A moves first in "
                         "even-numbered games, B in odd-numbered ones)")

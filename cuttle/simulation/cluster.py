@@ -212,27 +212,54 @@ def check_cluster(client: Client, workers: Iterable[str]) -> None:
     (which it cannot unpickle), then the next, and the run would wait for workers for
     ever; one of another build would play other games."""
     seen = _CHECKED.setdefault(client, set())
+    ours = build()
     if "scheduler" not in seen:
         try:
             client.run_on_scheduler(_version)
         except Exception as e:      # noqa: BLE001 (said, whatever it is)
-            raise ClusterError(f"the dask scheduler at {client.scheduler.address} cannot "
-                               f"load cuttle ({_said(e)}); install pycuttle "
-                               f"on every machine of the cluster") from None
+            raise (_unchecked(f"the dask scheduler at {client.scheduler.address}", e, ours)
+                   or ClusterError(f"the dask scheduler at {client.scheduler.address} did "
+                                   f"not answer ({_said(e)})")) from None
         seen.add("scheduler")
-    ours = build()
     for worker in workers:
         if worker in seen:
             continue
         try:
             theirs = client.run(build, workers=[worker])[worker]
         except Exception as e:      # noqa: BLE001
-            raise ClusterError(f"the dask worker {worker} cannot load cuttle "
-                               f"({_said(e)}); install pycuttle {ours[0]} on "
-                               f"every machine of the cluster") from None
+            error = _unchecked(f"the dask worker {worker}", e, ours)
+            if error is None:
+                continue            # (gone, say: its tasks check it, if it comes back)
+            raise error from None
         if tuple(theirs) != ours:
             raise _another_build(worker, theirs, ours)
         seen.add(worker)
+
+
+def _unchecked(who: str, e: Exception, ours) -> ClusterError | None:
+    """The error of a check of `who` that failed with `e` when its cuttle could not be
+    loaded (dask hands a failure to unpickle a function of cuttle's over as an
+    ImportError or AttributeError, or as an Exception whose text names one); None when
+    the check did not get through (`who` went away, say)."""
+    text = str(e) if type(e) is Exception else ""
+    if isinstance(e, (ImportError, AttributeError)) or \
+            text.startswith(("ModuleNotFoundError", "ImportError", "AttributeError")):
+        return ClusterError(f"{who} cannot load cuttle ({_said(e)}); install pycuttle "
+                            f"{ours[0]} on every machine of the cluster")
+    return None
+
+
+def _connected(client: Client) -> None:
+    """ClusterError unless `client` is connected to its scheduler (a closed client
+    failed with "IOLoop is closed", one whose scheduler had gone waited for dask's
+    reconnection, 30 s)."""
+    status = getattr(client, "status", "running")
+    if status in ("closing", "closed"):
+        raise ClusterError("the dask client is closed")
+    if status != "running":
+        address = getattr(client.scheduler, "address", None) or "?"
+        raise ClusterError(f"the dask client is not connected to its scheduler at "
+                           f"{address} ({status})")
 
 
 def run_on_cluster(client: Client, plan: Plan, n: int, fixed_chunk: int | None,
@@ -247,6 +274,7 @@ def run_on_cluster(client: Client, plan: Plan, n: int, fixed_chunk: int | None,
         chunks = Chunks(limit, True, target=1.0, factor=4, first=plan.first_chunk)
     else:
         chunks = Chunks(fixed_chunk, False)
+    _connected(client)
     infos = client.scheduler_info().get("workers", {})
     check_cluster(client, infos)
     workers = max(1, sum(w.get("nthreads", 1) for w in infos.values()))

@@ -404,6 +404,15 @@ def test_help_and_version(capsys):
     assert code == 0 and "--players" in out and "--set" in out
 
 
+@pytest.mark.parametrize("command", ["simulate", "compare", "atlas", "balance"])
+def test_the_threads_on_a_cluster_are_said(capsys, monkeypatch, command):
+    """--threads said "default: all", which --scheduler makes 1 per chunk."""
+    monkeypatch.setenv("COLUMNS", "200")
+    code, out, _ = run(capsys, command, "--help")
+    line = next(line for line in out.splitlines() if line.strip().startswith("--threads T"))
+    assert code == 0 and "with --scheduler: per chunk, default 1" in line, line
+
+
 @pytest.mark.parametrize("command", ["simulate", "compare", "rules", "atlas", "play",
                                      "replay", "analyse", "review", "balance", "serve"])
 def test_help_is_wrapped(capsys, monkeypatch, command):

@@ -605,3 +605,28 @@ def test_a_scheduler_lost_mid_run_is_one_line_of_the_command(own_scheduler):
     lines = [line for line in p.stderr.splitlines() if line.strip()]
     assert lines == [f"cuttle simulate: error: lost the connection to the dask scheduler at "
                      f"{address} during the run"], p.stderr
+
+
+def test_a_client_without_a_scheduler_is_said_at_once(own_scheduler, client):
+    """A closed client failed with "RuntimeError: IOLoop is closed"; one whose
+    scheduler had gone waited for dask's reconnection (30 s), then said that the
+    scheduler could not load cuttle."""
+    from cuttle.simulation.cluster import ClusterError
+    closed = distributed.Client(client.scheduler.address)
+    closed.close()
+    with pytest.raises(ClusterError, match="the dask client is closed"):
+        cuttle.simulate(100, progress=False, client=closed)
+    address, pid = own_scheduler
+    lost = distributed.Client(address)
+    try:
+        os.kill(pid, signal.SIGKILL)
+        deadline = time.monotonic() + 60
+        while lost.status == "running" and time.monotonic() < deadline:
+            time.sleep(0.05)
+        error, _ = _in_thread(lambda: cuttle.simulate(100, progress=False, client=lost),
+                              wait=120)
+        assert isinstance(error, ClusterError), repr(error)
+        assert str(error).startswith(f"the dask client is not connected to its scheduler "
+                                     f"at {address}"), error
+    finally:
+        lost.close()
