@@ -19,14 +19,19 @@ distributed = pytest.importorskip("distributed")
 FIELDS = ("winner", "first", "moves", "turns", "scores", "end", "game_index")
 
 
-@pytest.fixture(scope="module")
-def client():
-    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                       dashboard_address=":0")
+def local_client(n_workers):
+    """A client of a LocalCluster of `n_workers` worker processes, closed after."""
+    cluster = distributed.LocalCluster(n_workers=n_workers, threads_per_worker=1,
+                                       processes=True, dashboard_address=":0")
     c = distributed.Client(cluster)
     yield c
     c.close()
     cluster.close()
+
+
+@pytest.fixture(scope="module")
+def client():
+    yield from local_client(2)
 
 
 def same(a, b):
@@ -162,12 +167,7 @@ sys.meta_path.insert(0, NoCuttle())
 @pytest.fixture
 def own_cluster():
     """A client of a LocalCluster of one worker process, for a test to break."""
-    cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
-                                       dashboard_address=":0")
-    c = distributed.Client(cluster)
-    yield c
-    c.close()
-    cluster.close()
+    yield from local_client(1)
 
 
 def test_a_worker_without_cuttle_is_named_before_any_chunk(own_cluster, tmp_path):
