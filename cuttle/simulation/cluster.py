@@ -11,11 +11,11 @@ chunk takes a second), and shrink again near the end.  Ctrl-C cancels the tasks 
 flight and raises `Interrupted` with the finished chunks; a task plays its chunk in
 pieces of a fraction of a second and stops between two once cancelled (dask lets a
 running task run to its end), so that no worker goes on playing for a run that
-stopped.  A failure of the cluster
-itself (the scheduler lost, the run's tasks cancelled by a restart, workers dying on
-a chunk again and again) raises `ClusterError`.  With a games CSV the rows
-are written in game-index order (later chunks wait in memory for earlier ones; the
-window bounds how many).
+stopped.  A failure of the cluster itself (the scheduler lost, the run's tasks
+cancelled by a restart, workers dying on a chunk again and again) raises
+`ClusterError`.  With a games CSV (or within `in_index_order`) the chunks are merged in
+game-index order (later chunks wait in memory for earlier ones; the window bounds how
+many).
 
 Before its first task, a run checks the cluster once per client and machine
 (`check_cluster`): the scheduler must load cuttle (it unpickles the tasks), and each
@@ -425,11 +425,10 @@ def start_local_cluster(n_workers: int) -> Client:
 
 
 def close_local_cluster(client: Client) -> None:
-    """Close a client of `start_local_cluster` and its cluster.  The close waits for
-    the workers to finish the chunks they play (dask lets a cancelled task run to its
-    end: up to a few seconds after an interrupted run).  A Ctrl-C meanwhile ends the
-    worker processes at once and takes the cluster off dask's list of clusters to close
-    at exit (which waited 10 s for the interrupted close), then raises
+    """Close a client of `start_local_cluster` and its cluster (half a second; dask
+    waits for each worker to finish what it plays).  A Ctrl-C meanwhile ends the worker
+    processes at once and takes the cluster off dask's list of clusters to close at
+    exit (which waited 10 s for the interrupted close), then raises
     KeyboardInterrupt."""
     cluster = client.cluster
     try:
