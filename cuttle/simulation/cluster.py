@@ -11,11 +11,11 @@ chunk takes a second), and shrink again near the end.  Ctrl-C cancels the tasks 
 flight and raises `Interrupted` with the finished chunks; a task plays its chunk in
 pieces of a fraction of a second and stops between two once cancelled (dask lets a
 running task run to its end), so that no worker goes on playing for a run that
-stopped.  A failure of the cluster
-itself (the scheduler lost, the run's tasks cancelled by a restart, workers dying on
-a chunk again and again) raises `ClusterError`.  With a games CSV the rows
-are written in game-index order (later chunks wait in memory for earlier ones; the
-window bounds how many).
+stopped.  A failure of the cluster itself (the scheduler lost, the run's tasks
+cancelled by a restart, workers dying on a chunk again and again) raises
+`ClusterError`.  With a games CSV (or within `in_index_order`) the chunks are merged in
+game-index order (later chunks wait in memory for earlier ones; the window bounds how
+many).
 
 Before its first task, a run checks the cluster once per client and machine
 (`check_cluster`): the scheduler must load cuttle (it unpickles the tasks), and each
@@ -36,6 +36,7 @@ forever).  Ctrl-C while `start_local_cluster` starts its workers stops them quie
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import functools
 import hashlib
 import json
@@ -56,7 +57,7 @@ from .players import resolve_players
 from .runner import Chunks, Plan, collect, play_chunk
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable
+    from collections.abc import Callable, Iterable, Iterator
 
     from distributed import Client, Future
 
@@ -65,8 +66,9 @@ if TYPE_CHECKING:
     from .runner import GamesCsv
 
 __all__ = ["CLUSTER_CHUNK", "ChunkCancelled", "ClusterError", "DEFAULT_PORT", "build",
-           "check_cluster", "close_local_cluster", "connect", "parse_address",
-           "play_checked", "play_pieces", "run_on_cluster", "start_local_cluster"]
+           "check_cluster", "close_local_cluster", "connect", "in_index_order",
+           "parse_address", "play_checked", "play_pieces", "run_on_cluster",
+           "start_local_cluster"]
 
 CLUSTER_CHUNK = 1 << 20       # largest native chunk on a cluster (units)
 PYTHON_CLUSTER_CHUNK = 256
@@ -262,12 +264,32 @@ def _connected(client: Client) -> None:
                            f"{address} ({status})")
 
 
+_IN_ORDER: contextvars.ContextVar[bool] = contextvars.ContextVar("cuttle_in_order",
+                                                                 default=False)
+
+
+@contextlib.contextmanager
+def in_index_order() -> Iterator[None]:
+    """Within the block, a run on a cluster merges its chunks in index order (a chunk
+    that finished early waits for the ones before it, as the rows of a games CSV do),
+    so that the result of a run Ctrl-C stopped is its first units without a gap: what
+    a results file needs to keep the finished games of the chunk it cut short
+    (`cuttle.variants.chunks`).  Out of order, the stopped run keeps every finished
+    chunk, gaps and all."""
+    token = _IN_ORDER.set(True)
+    try:
+        yield
+    finally:
+        _IN_ORDER.reset(token)
+
+
 def run_on_cluster(client: Client, plan: Plan, n: int, fixed_chunk: int | None,
                    progress: bool | Callable[[int, int], object] | None,
                    sink: GamesCsv | None, desc: str,
                    start: int = 0) -> SimulationResult | ComparisonResult:
     """Play units start..start+n-1 of `plan` on `client`'s cluster; fixed_chunk: units
-    per task, or None for adaptive chunks."""
+    per task, or None for adaptive chunks.  The chunks are merged as they finish, or in
+    index order with a games CSV (`sink`) or within `in_index_order`."""
     distributed = _distributed()
     if fixed_chunk is None:
         limit = max(1, (CLUSTER_CHUNK if plan.native else PYTHON_CLUSTER_CHUNK) // plan.slots)
@@ -282,7 +304,7 @@ def run_on_cluster(client: Client, plan: Plan, n: int, fixed_chunk: int | None,
     expected = build()
     token = uuid.uuid4().hex[:12]
     pending: dict[Future, tuple[int, int]] = {}       # future -> (start, count)
-    # start -> (count, result), waiting for the CSV order
+    # start -> (count, result), waiting for their turn (index order)
     buffered: dict[int, tuple[int, SimulationResult | ComparisonResult]] = {}
     done = distributed.as_completed(with_results=True)
     stop = start + n
@@ -301,12 +323,14 @@ def run_on_cluster(client: Client, plan: Plan, n: int, fixed_chunk: int | None,
             done.add(fut)
             state["next"] = lo + count
 
+    ordered = sink is not None or _IN_ORDER.get()
+
     def parts():
         fill()
         for fut, result in _finished(done, distributed, client):
             lo, count = pending.pop(fut)
             chunks.took(result.elapsed, count)
-            if sink is None:
+            if not ordered:
                 yield count, result
             else:
                 buffered[lo] = (count, result)
@@ -401,11 +425,10 @@ def start_local_cluster(n_workers: int) -> Client:
 
 
 def close_local_cluster(client: Client) -> None:
-    """Close a client of `start_local_cluster` and its cluster.  The close waits for
-    the workers to finish the chunks they play (dask lets a cancelled task run to its
-    end: up to a few seconds after an interrupted run).  A Ctrl-C meanwhile ends the
-    worker processes at once and takes the cluster off dask's list of clusters to close
-    at exit (which waited 10 s for the interrupted close), then raises
+    """Close a client of `start_local_cluster` and its cluster (half a second; dask
+    waits for each worker to finish what it plays).  A Ctrl-C meanwhile ends the worker
+    processes at once and takes the cluster off dask's list of clusters to close at
+    exit (which waited 10 s for the interrupted close), then raises
     KeyboardInterrupt."""
     cluster = client.cluster
     try:

@@ -27,6 +27,7 @@ from .._version import GAME_REVISION
 from ..errors import Interrupted
 from ..formatting import quantity
 from ..simulation import compare, simulate
+from ..simulation.cluster import in_index_order
 from .store import ResultsFileError, chunk_key, tally_to_json
 
 if TYPE_CHECKING:
@@ -176,10 +177,12 @@ class ChunkPlayer:
         t0 = time.perf_counter()
         stop = None
         try:
-            res = simulate(n, order[0], **kw) if len(order) == 1 else compare(order, n, **kw)
+            with in_index_order():      # (on a cluster: Ctrl-C leaves no gap)
+                res = simulate(n, order[0], **kw) if len(order) == 1 else \
+                    compare(order, n, **kw)
         except Interrupted as e:
-            # (On a cluster the chunks finish in any order: only the games from the
-            # first on, without a gap, can be a part.)
+            # (Only the games from the first on, without a gap, can be a part; a run on
+            # a cluster merges its chunks in index order to leave none.)
             first = e.result if len(order) == 1 or e.result is None else e.result.results[0]
             if first is None or first.ranges != ((kw["start"], kw["start"] + e.done),):
                 raise

@@ -255,6 +255,29 @@ def test_a_chunk_in_pieces_is_the_chunk():
         play_pieces(plan, 100, 700, lambda: True, first=5)
 
 
+def test_in_index_order_an_interrupted_run_leaves_no_gap(client):
+    """A results file continues a chunk from its first games without a gap
+    (`cuttle.variants.chunks`): on a cluster, chunks finished out of order left the
+    finished games of the chunk Ctrl-C cut short unwritten.  In index order, the
+    result of a stopped run is the first games.  Here game 0 is slow, so that later
+    chunks finish first."""
+    from cuttle.simulation.cluster import in_index_order
+    first = cuttle.Game.from_run(cuttle.Rules(), seed=12, index=0).position_text()
+
+    def slow_first(game, rng):
+        if game.ply == 0 and game.position_text() == first:
+            time.sleep(2)
+        moves = game.legal_moves
+        return moves[rng.randrange(len(moves))]
+
+    def stop(done, total):
+        raise KeyboardInterrupt
+    with in_index_order(), pytest.raises(Interrupted) as info:
+        cuttle.simulate(10_000, players=(slow_first, "random"), seed=12, progress=stop,
+                        client=client, chunk_size=50)
+    assert info.value.result.ranges == ((0, 50),)
+
+
 def test_a_lost_worker_changes_nothing(client):
     """Runs last: kills a worker process mid-run (its nanny starts a new one)."""
     local = cuttle.simulate(200_000, players="greedy", seed=9, progress=False)
