@@ -1,8 +1,8 @@
 """The dask.distributed backend on a real LocalCluster of two worker processes (one
 cluster for the whole module: starting one takes seconds)."""
 
-import logging
 import gc
+import logging
 import os
 import signal
 import time
