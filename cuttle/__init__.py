@@ -5,7 +5,7 @@ from ._version import __version__
 from .analysis import Analysis, analyse, analyze
 from .balancing import balance
 from .cards import CARDS, Card
-from .errors import IllegalMoveError, Interrupted, InvalidMoveError
+from .errors import ClusterError, IllegalMoveError, Interrupted, InvalidMoveError
 from .game import Game, LegalMoves
 from .moves import Move
 from .observation import Observation
@@ -18,7 +18,8 @@ from .variants import atlas
 from . import render  # noqa: F401  (registers the renderers of every result: cuttle.display)
 
 
-__all__ = ["Analysis", "Bot", "Card", "CARDS", "Game", "IllegalMoveError", "InvalidMoveError",
-           "Interrupted", "LegalMoves", "Move", "Observation", "Review", "Rules", "__version__",
+__all__ = ["Analysis", "Bot", "Card", "CARDS", "ClusterError", "Game", "IllegalMoveError",
+           "InvalidMoveError", "Interrupted", "LegalMoves", "Move", "Observation", "Review",
+           "Rules", "__version__",
            "analyse", "analyze", "atlas", "balance", "review",
            "compare", "simulate", "wilson_interval"]

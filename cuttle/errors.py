@@ -1,4 +1,5 @@
-"""Exceptions of the public API (all are ValueErrors, as python-chess does it)."""
+"""Exceptions of the public API: a bad move is a ValueError (as python-chess does it),
+Ctrl-C's partial result an `Interrupted`, a failed dask cluster a `ClusterError`."""
 
 from __future__ import annotations
 
@@ -62,3 +63,23 @@ class Interrupted(KeyboardInterrupt):
         if self.total is None:
             return f"interrupted after {quantity(self.done, self.unit)}"
         return f"interrupted after {self.done:,} of {quantity(self.total, self.unit)}"
+
+
+class ClusterError(RuntimeError):
+    """The dask cluster failed a run, not its games: the connection to the scheduler
+    was lost, the cluster cancelled the run's tasks (a restart, another client), workers
+    kept dying on a chunk, or a worker cannot run this build.  As at Ctrl-C, what had
+    finished is kept: `result` is the merged result of the finished chunks (None if
+    none had finished), `done` and `total` count the finished and asked-for units
+    (`unit`), and a games CSV keeps those chunks' rows.  (Class attributes: an error
+    raised on a worker crosses to the client pickled with its message only.)"""
+
+    result: Any = None
+    done: int = 0
+    total: int | None = None
+    unit: str = "game"
+
+    def partial(self) -> Interrupted:
+        """The finished part as an `Interrupted`, the one shape a partial result's
+        outputs (JSON, pages, plots, CSV labels) know."""
+        return Interrupted(self.result, self.done, self.total, self.unit)

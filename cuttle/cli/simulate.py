@@ -12,12 +12,13 @@ from typing import TYPE_CHECKING, Any
 from .._optional import install_command
 from ..report import comparison_page, save_page, simulation_page
 from ..files import write_text_file
+from ..formatting import quantity
 from ..rules import FLAGS, Rules
 from ..simulation import (DEFAULT_MAX_MOVES, MATCH_FORMATS, MAX_UNITS,
                           Interrupted, compare, simulate)
 from ..simulation.api import MAX_CHUNK, MAX_MAX_MOVES
-from ..simulation.cluster import (ClusterError, close_local_cluster, connect,
-                                  start_local_cluster)
+from ..errors import ClusterError
+from ..simulation.cluster import close_local_cluster, connect, start_local_cluster
 from ..render.plot import check_plot_path
 from ..text import printable
 from ..variants.chunks import RunInterrupted
@@ -210,16 +211,26 @@ def _play_then_write(args, play, write, catch, stopped, scheduler=True):
     finished (`stop`, the Interrupted, says how far it got; `stopped(stop)` says so on
     stderr; its result None: nothing to write) and status 130.  From then on, as once
     the play is over, a Ctrl-C waits until every output is written."""
-    status, stop = 0, None
+    status, stop, failed = 0, None, None
     with Cluster(args.scheduler if scheduler else None) as client:
         try:
             res = play(client)
         except catch as e:
             res, status, stop = e.result, 130, e
         except ClusterError as e:           # (the cluster failed, not the command)
-            raise CommandError(str(e)) from None
+            if catch is not Interrupted and getattr(args, "results", None):
+                raise CommandError(f"{e}; the finished games are kept in "
+                                   f"{args.results}: the same command goes on from "
+                                   f"them") from None
+            if e.result is None or catch is not Interrupted:
+                raise CommandError(str(e)) from None
+            res, status, stop, failed = e.result, 1, e.partial(), e
         with ctrl_c_deferred():
-            if stop is not None:        # (said once the outputs are sure to be written)
+            if failed is not None:
+                print(f"\ncuttle: {printable(str(failed))}; the results below are those "
+                      f"of the finished {quantity(failed.done, failed.unit)} of "
+                      f"{failed.total:,}", file=sys.stderr)
+            elif stop is not None:      # (said once the outputs are sure to be written)
                 stopped(stop)
             if res is not None:
                 write(res, stop)

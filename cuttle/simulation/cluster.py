@@ -12,8 +12,9 @@ flight and raises `Interrupted` with the finished chunks; a task plays its chunk
 pieces of a fraction of a second and stops between two once cancelled (dask lets a
 running task run to its end), so that no worker goes on playing for a run that
 stopped.  A failure of the cluster itself (the scheduler lost, the run's tasks
-cancelled by a restart, workers dying on a chunk again and again) raises
-`ClusterError`.  With a games CSV (or within `in_index_order`) the chunks are merged in
+cancelled by a restart, workers dying on a chunk again and again, a scheduler that has
+had no worker for `NO_WORKERS_WAIT` seconds) raises `ClusterError`, which carries the
+finished chunks as Ctrl-C's `Interrupted` does.  With a games CSV (or within `in_index_order`) the chunks are merged in
 game-index order (later chunks wait in memory for earlier ones; the window bounds how
 many).
 
@@ -52,6 +53,7 @@ import weakref
 from typing import TYPE_CHECKING, Any
 
 from .._optional import missing
+from ..errors import ClusterError
 from .names import DEFAULT_MAX_MOVES
 from .players import resolve_players
 from .runner import Chunks, Plan, collect, play_chunk
@@ -73,15 +75,9 @@ __all__ = ["CLUSTER_CHUNK", "ChunkCancelled", "ClusterError", "DEFAULT_PORT", "b
 CLUSTER_CHUNK = 1 << 20       # largest native chunk on a cluster (units)
 PYTHON_CLUSTER_CHUNK = 256
 DEFAULT_PORT = 8786           # dask's scheduler port
+NO_WORKERS_WAIT = 30.0        # seconds a run waits for a scheduler with no worker to get one
 BUILD_GAMES = 32              # games of `build`'s digest of the engine
 PIECE_SECONDS = 0.05          # a chunk's pieces grow while quicker (so: < 0.2 s each)
-
-
-class ClusterError(RuntimeError):
-    """The dask cluster failed a run, not its games: the connection to the scheduler
-    was lost, the cluster cancelled the run's tasks (a restart, another client), or
-    workers kept dying on a chunk.  The run stops as at any error: what it played is
-    not kept, and a games CSV is removed."""
 
 
 def _distributed():
@@ -297,7 +293,7 @@ def run_on_cluster(client: Client, plan: Plan, n: int, fixed_chunk: int | None,
     else:
         chunks = Chunks(fixed_chunk, False)
     _connected(client)
-    infos = client.scheduler_info().get("workers", {})
+    infos = _workers(client, NO_WORKERS_WAIT)
     check_cluster(client, infos)
     workers = max(1, sum(w.get("nthreads", 1) for w in infos.values()))
     window = 2 * workers + 2
@@ -352,6 +348,23 @@ def run_on_cluster(client: Client, plan: Plan, n: int, fixed_chunk: int | None,
         done.clear()
 
     return collect(parts(), plan, n, progress, sink, desc, cancel)
+
+
+def _workers(client: Client, wait: float) -> dict[str, Any]:
+    """The workers of `client`'s scheduler (address -> info).  One with none yet is
+    given `wait` seconds for a worker to join, then ClusterError: its tasks would wait
+    for ever (dask's way), with nothing said."""
+    deadline = time.monotonic() + wait
+    while True:
+        infos = client.scheduler_info().get("workers", {})
+        if infos:
+            return infos
+        if time.monotonic() >= deadline:
+            address = getattr(client.scheduler, "address", None) or "?"
+            raise ClusterError(f"the dask scheduler at {address} has no workers (waited "
+                               f"{wait:g} s for one): start some with `dask worker "
+                               f"{address}`")
+        time.sleep(0.2)
 
 
 def _finished(done, distributed, client):

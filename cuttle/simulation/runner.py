@@ -21,7 +21,7 @@ import numpy as np
 
 from .._core import END_NAMES
 from .._play import BatchInterrupted, cut_rows, new_rows, play_units
-from ..errors import IllegalMoveError, Interrupted
+from ..errors import ClusterError, IllegalMoveError, Interrupted
 from ..files import CsvFile
 from ..game import Game
 from ..interrupts import ctrl_c_deferred
@@ -325,7 +325,8 @@ def collect(parts: Iterator[tuple[int, SimulationResult | ComparisonResult]], pl
             cancel: Callable[[], object] | None = None) -> SimulationResult | ComparisonResult:
     """Merge the results `parts` yields ((count, result) pairs, in any order unless a
     CSV sink needs game-index order) into one result; on Ctrl-C call cancel() and raise
-    Interrupted with the merged result of the finished chunks."""
+    Interrupted with the merged result of the finished chunks, and a ClusterError
+    likewise carries them (the cluster failed, not the games)."""
     t0 = time.perf_counter()
     merged = None
     bar = Progress(total, progress, desc, plan.unit)
@@ -346,12 +347,13 @@ def collect(parts: Iterator[tuple[int, SimulationResult | ComparisonResult]], pl
                     sink.write(e.part)
                 merged = _merge(merged, e.part, plan)
             bar.update(e.count)
-        bar.close()
-        if sink is not None:
-            sink.close(ok=True)     # the rows of the finished chunks: the partial result
-        if merged is not None:
-            merged = merged.with_elapsed(time.perf_counter() - t0)
+        merged = _kept(merged, bar, sink, t0, True)
         raise Interrupted(merged, _done(merged), total, plan.unit) from None
+    except ClusterError as e:       # (the cluster failed, not the games: kept likewise)
+        _stop(parts, cancel)
+        e.result = _kept(merged, bar, sink, t0, merged is not None)
+        e.done, e.total, e.unit = _done(e.result), total, plan.unit
+        raise
     except BaseException:
         _stop(parts, cancel)
         bar.close()
@@ -362,6 +364,15 @@ def collect(parts: Iterator[tuple[int, SimulationResult | ComparisonResult]], pl
     if sink is not None:
         sink.close()
     return merged.with_elapsed(time.perf_counter() - t0)
+
+
+def _kept(merged, bar, sink, t0, keep_file):
+    """The result of a run stopped half-way (`merged`: its finished chunks, or None),
+    with the rows of those chunks kept in the games CSV (unless not `keep_file`)."""
+    bar.close()
+    if sink is not None:
+        sink.close(ok=keep_file)
+    return None if merged is None else merged.with_elapsed(time.perf_counter() - t0)
 
 
 def _merge(merged, part, plan):

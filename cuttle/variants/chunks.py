@@ -24,7 +24,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from .._version import GAME_REVISION
-from ..errors import Interrupted
+from ..errors import ClusterError, Interrupted
 from ..formatting import quantity
 from ..simulation import compare, simulate
 from ..simulation.cluster import in_index_order
@@ -180,7 +180,8 @@ class ChunkPlayer:
             with in_index_order():      # (on a cluster: Ctrl-C leaves no gap)
                 res = simulate(n, order[0], **kw) if len(order) == 1 else \
                     compare(order, n, **kw)
-        except Interrupted as e:
+        except (Interrupted, ClusterError) as e:
+            # Ctrl-C, or a failed cluster: the finished games are kept all the same.
             # (Only the games from the first on, without a gap, can be a part; a run on
             # a cluster merges its chunks in index order to leave none.)
             first = e.result if len(order) == 1 or e.result is None else e.result.results[0]

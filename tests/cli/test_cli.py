@@ -14,6 +14,7 @@ import cuttle
 from cuttle.cli import main
 from cuttle.rules import FLAGS
 from cuttle.render import csv as csv_renderer
+from support.helpers import run_cli
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -586,3 +587,29 @@ def test_an_interrupted_analysis_says_so_in_its_json(monkeypatch, capsys):
 def test_empty_rules_are_refused_not_read_as_classic(capsys, argv):
     code, out, err = run(capsys, *argv)
     assert code == 2 and "empty rules: give a preset" in err and out == ""
+
+
+def test_a_cluster_failing_mid_run_keeps_the_finished_games(monkeypatch, capsys, tmp_path):
+    """A run whose cluster failed (ClusterError) after some chunks had finished: the
+    command said so in one line and wrote nothing, although the error carries those
+    chunks.  Its outputs now hold them, marked partial as after Ctrl-C, with status 1."""
+    from cuttle.cli import simulate as command
+
+    def failing(n, rules, players, **kw):
+        e = cuttle.ClusterError("lost the connection to the dask scheduler at "
+                                "tcp://10.0.0.9:8786 during the run")
+        e.result = cuttle.simulate(300, rules, players, seed=kw["seed"], progress=False)
+        e.done, e.total = 300, n
+        raise e
+    monkeypatch.setattr(command, "simulate", failing)
+    path = tmp_path / "r.json"
+    code, out, err = run_cli(monkeypatch, capsys, ["simulate", "-n", "1000", "--seed", "3",
+                                                   "--json", path])
+    assert code == 1
+    assert err.strip() == ("cuttle: lost the connection to the dask scheduler at "
+                           "tcp://10.0.0.9:8786 during the run; the results below are "
+                           "those of the finished 300 games of 1,000")
+    data = json.loads(path.read_text())
+    assert data["interrupted"] == {"done": 300, "requested": 1000, "unit": "game"}
+    assert data["n_games"] == 300 and data["seed"] == 3
+    assert out.startswith("cuttle simulation: 300 games, seed 3")

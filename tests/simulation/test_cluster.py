@@ -313,10 +313,20 @@ def test_a_task_the_cluster_cancels_is_a_clear_error(client, tmp_path):
             keys = client.run_on_scheduler(_our_tasks)
             client.cancel([distributed.Future(k, client) for k in keys])
     path = tmp_path / "games.csv"
-    with pytest.raises(ClusterError, match="cancelled the run's task cuttle-simulate-"):
+    with pytest.raises(ClusterError, match="cancelled the run's task cuttle-simulate-") as e:
         cuttle.simulate(2_000_000, players="greedy", seed=8, progress=cancel_all,
                         client=client, chunk_size=20_000, games_csv=str(path))
-    assert os.listdir(tmp_path) == []           # no half-written file
+    # What finished is kept, as at Ctrl-C: the result of the run's first games (the CSV
+    # merges chunks in index order), and their rows in the CSV.
+    error = e.value
+    assert 20_000 <= error.done < 2_000_000 and error.done % 20_000 == 0
+    assert error.total == 2_000_000 and error.unit == "game"
+    assert same(error.result, cuttle.simulate(error.done, players="greedy", seed=8,
+                                              progress=False))
+    with open(path) as f:
+        assert sum(1 for _ in f) == 1 + error.done
+    assert error.partial().note() == \
+        f"interrupted after {error.done:,} of 2,000,000 games: a partial run"
     # (the test's own Future handles hold the keys until collected; a loaded machine
     # took more than 10 s once, in a fresh clone's full run)
     deadline = time.monotonic() + 60
@@ -667,3 +677,20 @@ def test_a_client_without_a_scheduler_is_said_at_once(own_scheduler, client):
                                      f"at {address}"), error
     finally:
         lost.close()
+
+
+def test_a_scheduler_without_workers_is_a_clear_error(monkeypatch, tmp_path):
+    """A scheduler with no worker: the run's tasks waited for one for ever, with
+    nothing said.  It is given NO_WORKERS_WAIT seconds for one to join."""
+    from cuttle.simulation import cluster
+    monkeypatch.setattr(cluster, "NO_WORKERS_WAIT", 1.0)
+    with distributed.LocalCluster(n_workers=0, processes=True, dashboard_address=":0") \
+            as empty, distributed.Client(empty) as c:
+        t0 = time.monotonic()
+        with pytest.raises(cuttle.ClusterError, match=r"has no workers \(waited 1 s for "
+                                                      r"one\): start some with `dask worker "
+                                                      r"tcp://"):
+            cuttle.simulate(1000, progress=False, client=c,
+                            games_csv=str(tmp_path / "games.csv"))
+        assert time.monotonic() - t0 < 30
+        assert os.listdir(tmp_path) == []       # nothing finished: no file

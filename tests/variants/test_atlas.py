@@ -197,6 +197,30 @@ def test_only_the_games_from_a_chunks_start_make_a_part(tmp_path, monkeypatch):
         assert not store.parts and not store.index
 
 
+def test_a_failed_cluster_keeps_the_finished_games_of_a_chunk(tmp_path, monkeypatch):
+    # A ClusterError carries the finished games (the first of the chunk, the cluster
+    # merging in index order): they are written as a part, as at Ctrl-C, and the
+    # error goes on.  They were lost.
+    rules = cuttle.Rules()
+    first = cuttle.simulate(192, rules, ("random", "random"), seed=7, swap_seats=False,
+                            progress=False)
+
+    def failed(*args, **kw):
+        e = cuttle.ClusterError("the dask workers kept dying on the run")
+        e.result, e.done, e.total = first, 192, 1000
+        raise e
+
+    monkeypatch.setattr(atlas_chunks, "simulate", failed)
+    with Store(str(tmp_path / "r.jsonl")) as store:
+        player = atlas_chunks.ChunkPlayer(store, ("random", "random"), 7, 10_000, 1000)
+        with pytest.raises(cuttle.ClusterError, match="kept dying"):
+            player.records(0, [(rules, rules)])
+        assert player.cut == 192 and not store.index
+        (key,) = store.parts
+        games, tally, pair = store.get_part(key)
+    assert games == 192 and tally == first.tally and pair is None
+
+
 def test_damaged_and_foreign_files(small, tmp_path, monkeypatch):
     path = tmp_path / "a.jsonl"
     atlas(results=str(path), **SMALL)
