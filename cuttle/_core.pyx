@@ -22,6 +22,27 @@ from cuttle._hidden cimport determinize
 from cuttle._playout cimport play_until, end_by_cap, SEAT_ELSEWHERE
 from cuttle._engine import state_error
 
+cdef extern from *:
+    """
+    #ifdef _OPENMP
+    #define CUTTLE_BUILT_OPENMP 1
+    #else
+    #define CUTTLE_BUILT_OPENMP 0
+    #endif
+    #ifdef __POPCNT__
+    #define CUTTLE_BUILT_POPCNT 1
+    #else
+    #define CUTTLE_BUILT_POPCNT 0
+    #endif
+    """
+    const int CUTTLE_BUILT_OPENMP
+    const int CUTTLE_BUILT_POPCNT
+
+# How the core was compiled (setup.py picks the flags the compiler takes; `cuttle
+# --version` says them): without OpenMP native work runs on one core whatever `threads`
+# asks (the results are the same), without popcnt bit counts take a slower path.
+BUILD = {"openmp": bool(CUTTLE_BUILT_OPENMP), "popcnt": bool(CUTTLE_BUILT_POPCNT)}
+
 # Names of the C enums of _state.pxd, in code order.
 PHASE_NAMES = ("main", "counter", "three", "four", "five", "seven", "discard", "block",
                "ten", "over")

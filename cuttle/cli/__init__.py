@@ -44,12 +44,21 @@ __all__ = ["PROG", "build_parser", "main"]
 PROG = "cuttle"
 
 
+def version_text() -> str:
+    """`cuttle --version`: the version, and how the native core was built (a core built
+    without OpenMP plays on one core whatever --threads asks)."""
+    from .._core import BUILD
+    cores = "OpenMP" if BUILD["openmp"] else "no OpenMP: one core only"
+    popcnt = ", popcnt" if BUILD["popcnt"] else ""
+    return f"{PROG} {__version__} (native core: {cores}{popcnt})"
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the `cuttle` command, every sub-command registered."""
     parser = argparse.ArgumentParser(
         prog=PROG, description="Simulate the card game Cuttle under any rule set.",
         epilog="Run 'cuttle COMMAND --help' for a command's options.")
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("--version", action="version", version=version_text())
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     simulate.add_commands(sub)
     play.add_command(sub)

@@ -100,3 +100,18 @@ def test_a_packager_can_leave_out_the_build_machines_instructions(monkeypatch):
     assert not any("popcnt" in flag for flag in compile_args + link_args)
     compile_args, link_args = build_flags(monkeypatch, GCC, CUTTLE_NO_OPENMP="1")
     assert "-fopenmp" not in compile_args + link_args
+
+
+@needs_gcc
+def test_the_core_says_how_it_was_built(monkeypatch):
+    # `cuttle --version` reports it: a core that lost OpenMP (a flag check gone wrong,
+    # as with CC="ccache gcc" once) ran every `threads` on one core without a word.
+    # (Built here by this setup.py with the default compiler and no CUTTLE_NO_* set.)
+    from cuttle._core import BUILD
+    from cuttle.cli import version_text
+    compile_args, _ = build_flags(monkeypatch, sysconfig.get_config_var("CC") or GCC)
+    assert BUILD == {"openmp": "-fopenmp" in compile_args,
+                     "popcnt": "-mpopcnt" in compile_args}
+    text = version_text()
+    assert ("(native core: OpenMP" in text) == BUILD["openmp"]
+    assert ("popcnt)" in text) == BUILD["popcnt"]
