@@ -92,6 +92,21 @@ EXPERT_WEIGHTS = {"prog": 1.0, "win": 473.328, "king": -0.124, "queen": 0.917,
     "opp_hand": 1.674, "crowd": 0.108,
     "hand": (0.506, 3.082, 1.982, 2.221, 2.415, 4.438, 0.829, 2.227, 2.12, 1.407,
              5.829, 0.23, 1.118, 5.441)}
+# The search's leaf value fitted to predict who wins (not the default, which keeps the
+# expert's weights at scale 30): the log-loss of position_value against the results of
+# 2,250 games of ismcts:1000 self-play, 0.592 against 0.835 on 750 held-out games.  For
+# experiments: _set_leaf_weights(LEAF_WEIGHTS) and _search_config(0, scale=LEAF_SCALE,
+# depth=2) (benchmarks/fit_leaf_value.py; "seven" and the joker are not fitted).
+#   python benchmarks/leaf_data.py --bot ismcts:1000 --games 3000 --seed 555 --out leaf.npz
+#   python benchmarks/fit_leaf_value.py leaf.npz --budget 480 --out fit.json
+LEAF_WEIGHTS = {"prog": 1.0, "win": 42.5545, "king": 2.87366, "queen": 6.55919,
+    "glasses": 2.76591, "avg": 5.15996, "mywin": 0.473998, "mywin_p": 6.23537,
+    "nine": -1.2245, "countered": 0.500611, "seven": 0.082, "threat": 1.56866,
+    "opp_hand": 0.793638, "crowd": 1.96347, "tempo": 3.54531,
+    "hand": (4.69213, 7.7065, 0.941644, 3.18053, 3.18053, 5.17781, 3.704, 3.48404,
+             4.21578, 5.52825, 6.46029, 1.98156, 3.63219, 5.441)}
+LEAF_SCALE = 8.35963
+
 _WEIGHT_INDEX = {"prog": EW_PROG, "win": EW_WIN, "king": EW_KING, "queen": EW_QUEEN,
                  "glasses": EW_GLASSES, "avg": EW_AVG, "mywin": EW_MYWIN,
                  "mywin_p": EW_MYWIN_P, "nine": EW_NINE, "countered": EW_COUNTERED,
