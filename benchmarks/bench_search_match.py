@@ -110,10 +110,11 @@ def worker(args, w):
     import cuttle
     from cuttle.policies import Bot
     from cuttle._search import _search_config
-    from cuttle._expert import _set_leaf_weights
+    from cuttle import _expert
     config = json.loads(args.mine_config)
     if "leaf" in config:                # the weights of the search's leaf value
-        _set_leaf_weights(config.pop("leaf"))
+        leaf = config.pop("leaf")
+        _expert._set_leaf_weights(_expert.LEAF_WEIGHTS if leaf == "fitted" else leaf)
     _search_config(0, **config)
     other = Other(args.other_python, args.other)
     done = set(r["game"] for r in read(args.out))
@@ -193,7 +194,8 @@ def parser():
     ap.add_argument("--mine-config", default="{}",
                     help="settings of this checkout's search (JSON, for _search_config; "
                          "the key \"leaf\": the weights of its leaf value, for "
-                         "cuttle._expert._set_leaf_weights)")
+                         "cuttle._expert._set_leaf_weights, \"fitted\" for its "
+                         "LEAF_WEIGHTS)")
     ap.add_argument("--out", required=True, help="results, one JSON line a game")
     ap.add_argument("--report", action="store_true", help="only summarise --out")
     return ap

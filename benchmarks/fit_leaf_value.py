@@ -9,13 +9,17 @@ view of the player not deciding, as a logistic of v / scale.  Its weights are th
 expert's, tuned for choosing moves one ply deep, not for predicting games.  Here the
 weights of the leaf value (cuttle._expert._set_leaf_weights; the expert's own stay) and
 its scale are fitted to the outcomes of recorded games: each position's value for
-player 0 against the game's result for player 0 (a draw 1/2), by the log-loss, with a
+player 0 against the game's result for player 0 (a draw 1/2), by the log-loss (or --loss
+brier: the Brier score), with a
 pattern search (each weight in turn moved up and down by its step; a step grows after a
 gain and shrinks after none).  The first --test-share of the games (by index) is held
 out.  Reported on both parts: the log-loss and the Brier score per position of the
 expert's weights at the search's scale (30), of the expert's weights with only the
 scale and a tempo term fitted, and of the fitted weights, each with a 95% interval that
 takes the games as the units (cuttle.stats.ClusteredMean), and the paired differences.
+--playout K first plays K moves of greedy for both players from each position (as
+the search plays K moves before it scores a leaf; a game that ends scores its result),
+so that the weights are fitted to the positions the search scores at that depth.
 --out writes the fitted weights and scale as a `--mine-config` for
 benchmarks/bench_search_match.py (`{"scale": ..., "leaf": {...}}`).
 """
@@ -54,6 +58,22 @@ def from_vector(x, base):
     w["hand"] = tuple(float(v) for v in x[len(FITTED):len(FITTED) + HAND_FITTED]) + \
         tuple(base["hand"][HAND_FITTED:])
     return w, float(np.exp(x[-1]))
+
+
+def played_on(states, rules, k, seed):
+    """Each state after k moves of greedy for both players (or the end of its game)."""
+    from cuttle.policies import Bot
+    bot = Bot("greedy", seed=seed)
+    g = cuttle.Game(rules, seed=0)
+    out = np.empty_like(states)
+    for i, row in enumerate(states):
+        g._core_set_state(row.tobytes(), b"", b"")
+        for _ in range(k):
+            if g.is_over:
+                break
+            g.play(bot.choose(g))
+        out[i] = np.frombuffer(g._core_state_bytes(), dtype=np.uint8)
+    return out
 
 
 def names():
@@ -118,6 +138,11 @@ def main(argv):
                     help="training positions the search evaluates (all are reported)")
     ap.add_argument("--budget", type=float, default=600, help="seconds of fitting")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--playout", type=int, default=0,
+                    help="greedy moves played from each position before it is scored")
+    ap.add_argument("--loss", choices=("log", "brier"), default="log",
+                    help="what the fit minimises (brier: bounded, for --playout, where a "
+                         "playout's end can contradict the game's)")
     ap.add_argument("--out")
     args = ap.parse_args(argv)
     states, game, result, rules = [], [], [], None
@@ -134,6 +159,8 @@ def main(argv):
         print(f"{path}: {n} games of {d['bot']}, {len(d['game'])} positions; games "
               f"{k}.. held out")
     states = np.concatenate(states)
+    if args.playout > 0:
+        states = played_on(states, rules, args.playout, args.seed)
     game = np.concatenate(game)
     result = np.concatenate(result)
     # the last test share of each file's games is held out
@@ -154,10 +181,11 @@ def main(argv):
 
     base = _expert._expert_weights()
     x0 = to_vector(base, 30.0)
+    which = 0 if args.loss == "log" else 1
 
     def loss(x, data=fit_set):
         w, scale = from_vector(x, base)
-        return float(data.losses(data.p(g, w, scale))[0].mean())
+        return float(data.losses(data.p(g, w, scale))[which].mean())
 
     log = lambda s: print(s, file=sys.stderr, flush=True)  # noqa: E731
     steps = np.maximum(np.abs(x0) * 0.2, 0.2)
