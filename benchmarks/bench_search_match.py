@@ -110,7 +110,12 @@ def worker(args, w):
     import cuttle
     from cuttle.policies import Bot
     from cuttle._search import _search_config
-    _search_config(0, **json.loads(args.mine_config))
+    from cuttle import _expert
+    config = json.loads(args.mine_config)
+    if "leaf" in config:                # the weights of the search's leaf value
+        leaf = config.pop("leaf")
+        _expert._set_leaf_weights(_expert.LEAF_WEIGHTS if leaf == "fitted" else leaf)
+    _search_config(0, **config)
     other = Other(args.other_python, args.other)
     done = set(r["game"] for r in read(args.out))
     with open(args.out, "a") as f:
@@ -187,7 +192,10 @@ def parser():
     ap.add_argument("--workers", type=int, default=2,
                     help="pairs of processes playing at once (default 2)")
     ap.add_argument("--mine-config", default="{}",
-                    help="settings of this checkout's search (JSON, for _search_config)")
+                    help="settings of this checkout's search (JSON, for _search_config; "
+                         "the key \"leaf\": the weights of its leaf value, for "
+                         "cuttle._expert._set_leaf_weights, \"fitted\" for its "
+                         "LEAF_WEIGHTS)")
     ap.add_argument("--out", required=True, help="results, one JSON line a game")
     ap.add_argument("--report", action="store_true", help="only summarise --out")
     return ap

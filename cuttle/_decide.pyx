@@ -14,18 +14,19 @@ from libc.string cimport memcmp, memcpy
 
 from cuttle._state cimport *
 from cuttle._rng cimport rng_seed, derive_seed, splitmix64, STREAM_DECISION
-from cuttle._engine cimport gen_moves, is_legal, apply_move, states_equal
+from cuttle._engine cimport gen_moves, is_legal, apply_move, states_equal, check_state
 from cuttle._policies cimport choose_move
 from cuttle._search cimport (Tree, tree_init, tree_clear, tree_advance, ismcts_visits,
                              most_visited)
 from cuttle._core cimport CoreGame
 from cuttle.threads import thread_count
+import numpy as np
 from cuttle._signals cimport Stop, stop_start, stop_enter, stop_leave, stop_finish
 from cuttle._infer cimport (move_likelihood as infer_move_likelihood, Seen, Belief,
                            seen_search, seen_follow, belief_build,
                            move_features as infer_move_features,
                            MODEL_EXPERT, MODEL_LEARNED, N_FEATURES, largest)
-from cuttle._expert cimport expert_values
+from cuttle._expert cimport expert_values, position_value
 
 
 cdef inline const State* game_start(CoreGame game):
@@ -260,6 +261,31 @@ def move_features(CoreGame game):
     for i in range(n):
         infer_move_features(buf[i], values[i], top, f)
         out.append((buf[i], tuple([f[j] for j in range(N_FEATURES)])))
+    return out
+
+
+def leaf_values(CoreGame game, const unsigned char[:, ::1] states, double scale=30.0):
+    """position_value of each state (rows of State bytes, as `_core_state_bytes` gives
+    them, under `game`'s rules): player 0's chances by the evaluation under the search's
+    leaf weights (cuttle._expert._set_leaf_weights), scale points per logit, as the
+    search scores the end of a playout.  For fitting those weights
+    (benchmarks/fit_leaf_value.py).  ValueError if a row is not a sound state."""
+    cdef Py_ssize_t n = states.shape[0], i, bad = -1
+    cdef State st
+    if n and states.shape[1] != sizeof(State):
+        raise ValueError(f"rows of {sizeof(State)} bytes (a State), not {states.shape[1]}")
+    out = np.empty(n, dtype=np.float64)
+    cdef double[::1] o = out
+    with nogil:
+        for i in range(n):
+            memcpy(&st, &states[i, 0], sizeof(State))
+            if check_state(&st, &game.cr):
+                bad = i
+                break
+            o[i] = 1.0 - st.winner if st.phase == PH_OVER and st.winner >= 0 else \
+                (0.5 if st.phase == PH_OVER else position_value(&st, &game.cr, scale))
+    if bad >= 0:
+        raise ValueError(f"row {bad} is not a sound state")
     return out
 
 

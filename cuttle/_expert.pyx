@@ -48,7 +48,7 @@ cdef inline void copy_state(State* dst, const State* src) noexcept nogil:
     cu_copy(dst, src, sizeof(State))
 
 cdef enum:
-    N_WEIGHTS = 32            # the evaluation's weights: EW[...] (see EXPERT_WEIGHTS)
+    N_WEIGHTS = 32            # the evaluation's weights: EvalWeights.w (EXPERT_WEIGHTS)
     EW_PROG = 0               # a point of progress, on a 21-point scale
     EW_WIN = 1                # the opponent holding a card that wins at once
     EW_KING = 2               # a King beyond the points it saves
@@ -63,9 +63,24 @@ cdef enum:
     EW_THREAT = 11            # weight of the opponent's expected best reply
     EW_OPP_HAND = 12          # weight of the opponent's hand relative to the player's
     EW_CROWD = 13             # each card in a hand beyond six (hoarding)
+    EW_TEMPO = 14             # position_value only: added for the player not deciding
     EW_HAND = 16              # EW_HAND + rank: a card of that rank in hand (13: joker)
 
-cdef double EW[N_WEIGHTS]
+ctypedef struct EvalWeights:
+    # The evaluation's weights (w[EW_...]) and the tables built from them (own_tables).
+    double w[N_WEIGHTS]
+    # own_best[n][held]: the best gain of playing a point card of a rank in the 10-bit
+    # mask `held` for points when n more points are needed (n = 10: ten or more), as
+    # own_hand_best values it (a table, not a loop whose exit the processor cannot
+    # predict).
+    double own_best[11][1024]
+    # hand_v[j][b]: the summed hand weights of the cards in byte b of a card mask's byte j.
+    double hand_v[8][256]
+
+# Two sets: the expert's (its moves, and the search's priors) and the search's leaf
+# value (position_value), which may be fitted on its own (_set_leaf_weights).
+cdef EvalWeights EXPERT_EW
+cdef EvalWeights LEAF_EW
 
 # Tuned by self-play against greedy and random under both presets (SPSA), then by a
 # hill-climb for cheaper self-play games at the same strength (at least 97.5% against
@@ -77,49 +92,59 @@ EXPERT_WEIGHTS = {"prog": 1.0, "win": 473.328, "king": -0.124, "queen": 0.917,
     "opp_hand": 1.674, "crowd": 0.108,
     "hand": (0.506, 3.082, 1.982, 2.221, 2.415, 4.438, 0.829, 2.227, 2.12, 1.407,
              5.829, 0.23, 1.118, 5.441)}
+# The search's leaf value fitted to predict who wins (not the default, which keeps the
+# expert's weights at scale 30): the log-loss of position_value against the results of
+# 2,250 games of ismcts:1000 self-play, 0.592 against 0.835 on 750 held-out games.  For
+# experiments: _set_leaf_weights(LEAF_WEIGHTS) and _search_config(0, scale=LEAF_SCALE,
+# depth=2) (benchmarks/fit_leaf_value.py; "seven" and the joker are not fitted).
+#   python benchmarks/leaf_data.py --bot ismcts:1000 --games 3000 --seed 555 --out leaf.npz
+#   python benchmarks/fit_leaf_value.py leaf.npz --budget 480 --out fit.json
+LEAF_WEIGHTS = {"prog": 1.0, "win": 42.5545, "king": 2.87366, "queen": 6.55919,
+    "glasses": 2.76591, "avg": 5.15996, "mywin": 0.473998, "mywin_p": 6.23537,
+    "nine": -1.2245, "countered": 0.500611, "seven": 0.082, "threat": 1.56866,
+    "opp_hand": 0.793638, "crowd": 1.96347, "tempo": 3.54531,
+    "hand": (4.69213, 7.7065, 0.941644, 3.18053, 3.18053, 5.17781, 3.704, 3.48404,
+             4.21578, 5.52825, 6.46029, 1.98156, 3.63219, 5.441)}
+LEAF_SCALE = 8.35963
+
 _WEIGHT_INDEX = {"prog": EW_PROG, "win": EW_WIN, "king": EW_KING, "queen": EW_QUEEN,
                  "glasses": EW_GLASSES, "avg": EW_AVG, "mywin": EW_MYWIN,
                  "mywin_p": EW_MYWIN_P, "nine": EW_NINE, "countered": EW_COUNTERED,
                  "seven": EW_SEVEN, "threat": EW_THREAT, "opp_hand": EW_OPP_HAND,
-                 "crowd": EW_CROWD}
+                 "crowd": EW_CROWD, "tempo": EW_TEMPO}
 
 
-# The gain of playing a point card of rank rk for points when n more points are needed
-# (n = 10: ten or more), as own_hand_best values it, and OWN_BEST[n][held]: the best
-# of them over the ranks in a 10-bit mask `held` (a table, not a loop whose exit the
-# processor cannot predict).
-cdef double OWN_G[11][10]
-cdef double OWN_BEST[11][1024]
-# HAND_V[j][b]: the summed hand weights of the cards in byte b of a card mask's byte j.
-cdef double HAND_V[8][256]
 cdef uint64_t RANK_BITS = 0x1111111111     # bit 4 * rk: rank rk (point cards)
 
-cdef void own_tables() noexcept:
+cdef void own_tables(EvalWeights* ew) noexcept:
     cdef int n, rk, v, held, j, b, c
     cdef double g
+    cdef double own_g[10]
+    cdef double* w = ew.w
     for n in range(1, 11):
         for rk in range(10):
             v = rk + 1
-            OWN_G[n][rk] = EW[EW_PROG] * (v if v < n else n) - EW[EW_HAND + rk]
+            own_g[rk] = w[EW_PROG] * (v if v < n else n) - w[EW_HAND + rk]
         for held in range(1024):
             g = -1e300
             for rk in range(10):
-                if held & (1 << rk) and OWN_G[n][rk] > g:
-                    g = OWN_G[n][rk]
-            OWN_BEST[n][held] = g
+                if held & (1 << rk) and own_g[rk] > g:
+                    g = own_g[rk]
+            ew.own_best[n][held] = g
     for j in range(8):
         for b in range(256):
             g = 0.0
             for c in range(8 * j, 8 * j + 8):
                 if b & (1 << (c - 8 * j)) and c < NCARDS:
-                    g += EW[EW_HAND + rank_of(c)]
-            HAND_V[j][b] = g
+                    g += w[EW_HAND + rank_of(c)]
+            ew.hand_v[j][b] = g
 
-cdef inline double hand_value(uint64_t m) noexcept nogil:
+cdef inline double hand_value(const EvalWeights* ew, uint64_t m) noexcept nogil:
     # The summed hand weights of the cards in m: eight lookups, no branch.
-    return (HAND_V[0][m & 255] + HAND_V[1][(m >> 8) & 255] + HAND_V[2][(m >> 16) & 255] +
-            HAND_V[3][(m >> 24) & 255] + HAND_V[4][(m >> 32) & 255] +
-            HAND_V[5][(m >> 40) & 255] + HAND_V[6][(m >> 48) & 255] + HAND_V[7][m >> 56])
+    return (ew.hand_v[0][m & 255] + ew.hand_v[1][(m >> 8) & 255] +
+            ew.hand_v[2][(m >> 16) & 255] + ew.hand_v[3][(m >> 24) & 255] +
+            ew.hand_v[4][(m >> 32) & 255] + ew.hand_v[5][(m >> 40) & 255] +
+            ew.hand_v[6][(m >> 48) & 255] + ew.hand_v[7][m >> 56])
 
 cdef inline int ranks_held(uint64_t m) noexcept nogil:
     # The point ranks with a card in m, as a 10-bit mask (bit rk: rank rk).
@@ -130,18 +155,53 @@ cdef inline int ranks_held(uint64_t m) noexcept nogil:
     return <int>((m | (m >> 24)) & 0x3FF)
 
 
-def _set_expert_weights(weights):
-    """Set the evaluation's weights (a dict like EXPERT_WEIGHTS); for tuning only."""
+cdef set_weights(EvalWeights* ew, weights):
     for k, v in weights.items():
         if k == "hand":
+            if len(v) != 14:
+                raise ValueError(f"hand: 14 weights (Ace .. King, joker), not {len(v)}")
             for i, x in enumerate(v):
-                EW[EW_HAND + i] = x
+                ew.w[EW_HAND + i] = x
         else:
-            EW[_WEIGHT_INDEX[k]] = v
-    own_tables()
+            ew.w[_WEIGHT_INDEX[k]] = v
+    own_tables(ew)
+
+cdef dict get_weights(const EvalWeights* ew):
+    out = {k: ew.w[i] for k, i in _WEIGHT_INDEX.items()}
+    out["hand"] = tuple(ew.w[EW_HAND + i] for i in range(14))
+    return out
+
+
+def _set_expert_weights(weights):
+    """Set the expert's evaluation weights (a dict like EXPERT_WEIGHTS, keys left out
+    unchanged); for tuning only.  The search's leaf value has its own
+    (_set_leaf_weights)."""
+    set_weights(&EXPERT_EW, weights)
+
+
+def _set_leaf_weights(weights=None):
+    """Set the weights of the search's leaf value (position_value), like
+    _set_expert_weights; None: a copy of the expert's (the default).  For experiments:
+    they are process-wide, like the search's settings."""
+    global LEAF_EW
+    if weights is None:
+        LEAF_EW = EXPERT_EW
+    else:
+        set_weights(&LEAF_EW, weights)
+
+
+def _expert_weights():
+    """The expert's evaluation weights, as a dict like EXPERT_WEIGHTS."""
+    return get_weights(&EXPERT_EW)
+
+
+def _leaf_weights():
+    """The weights of the search's leaf value, as a dict like EXPERT_WEIGHTS."""
+    return get_weights(&LEAF_EW)
 
 
 _set_expert_weights(EXPERT_WEIGHTS)
+_set_leaf_weights(None)
 
 ctypedef struct Replies:
     # Kinds of move open to a player: their gain and the chance that they can play one.
@@ -176,6 +236,7 @@ cdef enum:
 
 ctypedef struct ExpertCtx:
     int me
+    const EvalWeights* ew     # the weights: &EXPERT_EW, or &LEAF_EW for position_value
     ReplyMemo memo[MEMO_SLOTS]  # the opponent's best replies in positions seen before
     uint64_t pool             # the cards whose place `me` cannot know (root view)
     int npool
@@ -306,33 +367,33 @@ cdef double expert_eval(const State* s, const CRules* r, ExpertCtx* cx) noexcept
         f.sc[c] = score(s, c)
         f.g[c] = goal(s, r, c)
         f.here[c] = progress(f.sc[c], f.g[c])
-    v = EW[EW_PROG] * (f.here[me] - f.here[opp])
-    v += EW[EW_KING] * (popcount(s.permanents[me] & KINGS) - popcount(s.permanents[opp] & KINGS))
-    v += EW[EW_QUEEN] * (popcount(s.permanents[me] & QUEENS) - popcount(s.permanents[opp] & QUEENS))
-    v += EW[EW_GLASSES] * (popcount(s.permanents[me] & EIGHTS) -
+    v = cx.ew.w[EW_PROG] * (f.here[me] - f.here[opp])
+    v += cx.ew.w[EW_KING] * (popcount(s.permanents[me] & KINGS) - popcount(s.permanents[opp] & KINGS))
+    v += cx.ew.w[EW_QUEEN] * (popcount(s.permanents[me] & QUEENS) - popcount(s.permanents[opp] & QUEENS))
+    v += cx.ew.w[EW_GLASSES] * (popcount(s.permanents[me] & EIGHTS) -
                            popcount(s.permanents[opp] & EIGHTS))
     # Hands: known cards by rank, unseen ones at the average.
     mine = s.hand[me] & ~cx.pool
-    v += hand_value(mine)
-    v += EW[EW_AVG] * popcount(s.hand[me] & cx.pool)
+    v += hand_value(cx.ew, mine)
+    v += cx.ew.w[EW_AVG] * popcount(s.hand[me] & cx.pool)
     # A pool card is unknown even when the look-ahead has revealed it (glasses): it
     # stands for any unseen card, not for itself.
     known = s.hand[opp] & s.known_hand[me] & ~cx.pool
     u = popcount(s.hand[opp]) - popcount(known)
-    d = EW[EW_AVG] * u + hand_value(known)
-    v -= EW[EW_OPP_HAND] * d
+    d = cx.ew.w[EW_AVG] * u + hand_value(cx.ew, known)
+    v -= cx.ew.w[EW_OPP_HAND] * d
     c = popcount(s.hand[me]) - 6
     if c > 0:
-        v -= EW[EW_CROWD] * c
+        v -= cx.ew.w[EW_CROWD] * c
     c = popcount(s.hand[opp]) - 6
     if c > 0:
-        v += EW[EW_CROWD] * c
+        v += cx.ew.w[EW_CROWD] * c
     if s.to_move != opp or s.phase != PH_MAIN:
         return v
     e = opp_best_gain(s, r, cx, &f, known & ~s.frozen[opp], u, &p_win)
-    v -= p_win * EW[EW_WIN] + (1.0 - p_win) * EW[EW_THREAT] * e
+    v -= p_win * cx.ew.w[EW_WIN] + (1.0 - p_win) * cx.ew.w[EW_THREAT] * e
     e = best_gain(s, r, cx, &f, me, mine & ~s.frozen[me] & ~s.frozen_next[me], 0, &p_win)
-    v += p_win * EW[EW_MYWIN_P] + (1.0 - p_win) * EW[EW_MYWIN] * e
+    v += p_win * cx.ew.w[EW_MYWIN_P] + (1.0 - p_win) * cx.ew.w[EW_MYWIN] * e
     return v
 
 cdef inline void add_reply(int exact, Replies* rp, double g, double p) noexcept nogil:
@@ -373,45 +434,46 @@ cdef inline void hand_replies(int exact, const State* s, const CRules* r, Expert
     cdef double p
     cdef int sc_w = f.sc[who]
     cdef int g_w = f.g[who]
-    cdef double point_weight = EW[EW_PROG]
+    cdef double point_weight = cx.ew.w[EW_PROG]
     cdef double here_w = f.here[who]
     for rk in range(9, -1, -1):
         p = chance(exact, rp, cx, known, u, <uint64_t>0xF << (4 * rk))
         if p > 0.0:
             add_reply(exact, rp, point_weight * (progress(sc_w + rk + 1, g_w) - here_w) -
-                      EW[EW_HAND + rk], p)
+                      cx.ew.w[EW_HAND + rk], p)
     k = popcount(s.permanents[who] & KINGS)
     if k < 4:
         p = chance(exact, rp, cx, known, u, KINGS)
         if p > 0.0:
-            add_reply(exact, rp, EW[EW_KING] +
+            add_reply(exact, rp, cx.ew.w[EW_KING] +
                       point_weight * (progress(sc_w, r.king_goals[k + 1]) - here_w) -
-                      EW[EW_HAND + 12], p)
+                      cx.ew.w[EW_HAND + 12], p)
     p = chance(exact, rp, cx, known, u, QUEENS)
     if p > 0.0:
-        add_reply(exact, rp, EW[EW_QUEEN] - EW[EW_HAND + 11], p)
+        add_reply(exact, rp, cx.ew.w[EW_QUEEN] - cx.ew.w[EW_HAND + 11], p)
     p = chance(exact, rp, cx, known, u, EIGHTS)
     if p > 0.0:
-        add_reply(exact, rp, EW[EW_GLASSES] - EW[EW_HAND + 7], p)
+        add_reply(exact, rp, cx.ew.w[EW_GLASSES] - cx.ew.w[EW_HAND + 7], p)
     p = chance(exact, rp, cx, known, u, FOURS)
     if p > 0.0:
-        add_reply(exact, rp, uncountered * (2 * EW[EW_AVG] - EW[EW_HAND + 3]), p)
+        add_reply(exact, rp, uncountered * (2 * cx.ew.w[EW_AVG] - cx.ew.w[EW_HAND + 3]), p)
     if s.deck_len > 0:
         p = chance(exact, rp, cx, known, u, FIVES)
         if p > 0.0:
-            add_reply(exact, rp, uncountered * (2 * EW[EW_AVG] - EW[EW_HAND + 4]), p)
+            add_reply(exact, rp, uncountered * (2 * cx.ew.w[EW_AVG] - cx.ew.w[EW_HAND + 4]), p)
 
-cdef inline void own_hand_best(const State* s, const CRules* r, const Frame* f, int who,
+cdef inline void own_hand_best(const State* s, const CRules* r, const ExpertCtx* cx,
+                               const Frame* f, int who,
                         uint64_t known, double uncountered, Replies* rp) noexcept nogil:
     """hand_replies for a hand known card by card (exact): the best gain only."""
     cdef int c, k
     cdef double g
-    cdef double point_weight = EW[EW_PROG]
+    cdef double point_weight = cx.ew.w[EW_PROG]
     cdef int need = f.g[who] - f.sc[who]
     cdef uint64_t m = known & POINT_CARDS
     if need >= 1:
         if m:
-            g = OWN_BEST[need if need < 10 else 10][ranks_held(m)]
+            g = cx.ew.own_best[need if need < 10 else 10][ranks_held(m)]
             if g > rp.best:
                 rp.best = g
     else:
@@ -419,31 +481,31 @@ cdef inline void own_hand_best(const State* s, const CRules* r, const Frame* f, 
             c = lowest(m)
             m &= m - 1
             g = point_weight * (card_value(c) if card_value(c) < need else need) - \
-                EW[EW_HAND + rank_of(c)]
+                cx.ew.w[EW_HAND + rank_of(c)]
             if g > rp.best:
                 rp.best = g
     if known & (KINGS | QUEENS | EIGHTS | FOURS | FIVES):
         k = popcount(s.permanents[who] & KINGS)
         if (known & KINGS) and k < 4:
-            g = EW[EW_KING] + \
+            g = cx.ew.w[EW_KING] + \
                 point_weight * (progress(f.sc[who], r.king_goals[k + 1]) - f.here[who]) - \
-                EW[EW_HAND + 12]
+                cx.ew.w[EW_HAND + 12]
             if g > rp.best:
                 rp.best = g
         if known & QUEENS:
-            g = EW[EW_QUEEN] - EW[EW_HAND + 11]
+            g = cx.ew.w[EW_QUEEN] - cx.ew.w[EW_HAND + 11]
             if g > rp.best:
                 rp.best = g
         if known & EIGHTS:
-            g = EW[EW_GLASSES] - EW[EW_HAND + 7]
+            g = cx.ew.w[EW_GLASSES] - cx.ew.w[EW_HAND + 7]
             if g > rp.best:
                 rp.best = g
         if known & FOURS:
-            g = uncountered * (2 * EW[EW_AVG] - EW[EW_HAND + 3])
+            g = uncountered * (2 * cx.ew.w[EW_AVG] - cx.ew.w[EW_HAND + 3])
             if g > rp.best:
                 rp.best = g
         if (known & FIVES) and s.deck_len > 0:
-            g = uncountered * (2 * EW[EW_AVG] - EW[EW_HAND + 4])
+            g = uncountered * (2 * cx.ew.w[EW_AVG] - cx.ew.w[EW_HAND + 4])
             if g > rp.best:
                 rp.best = g
 
@@ -458,7 +520,7 @@ cdef inline void table_replies(int exact, const State* s, const CRules* r, Exper
     cdef int sc_o = f.sc[other]
     cdef int g_w = f.g[who]
     cdef int g_o = f.g[other]
-    cdef double point_weight = EW[EW_PROG]
+    cdef double point_weight = cx.ew.w[EW_PROG]
     cdef double here_w = f.here[who]
     cdef double here_o = f.here[other]
     cdef double d, p
@@ -468,7 +530,7 @@ cdef inline void table_replies(int exact, const State* s, const CRules* r, Exper
         p = chance(exact, rp, cx, known, u, ABOVE[1 if r.strict_scuttle else 0][c])
         if p > 0.0:
             add_reply(exact, rp, point_weight * (here_o - progress(sc_o - card_value(c), g_o)) -
-                      EW[EW_AVG], p)
+                      cx.ew.w[EW_AVG], p)
     m = targetable(s, r, other, who, s.points[other])
     if m:
         k = card_value(highest(m))
@@ -476,39 +538,39 @@ cdef inline void table_replies(int exact, const State* s, const CRules* r, Exper
         if p > 0.0:
             add_reply(exact, rp, point_weight * (here_o - progress(sc_o - k, g_o) +
                                                  progress(sc_w + k, g_w) - here_w) -
-                      EW[EW_HAND + 10], p)
+                      cx.ew.w[EW_HAND + 10], p)
     if s.points[other]:
         p = chance(exact, rp, cx, known, u, ACES)
         if p > 0.0:
             add_reply(exact, rp, uncountered * (point_weight * (here_o - progress(0, g_o) -
                                                                  here_w + progress(0, g_w)) -
-                                                EW[EW_HAND + 0]), p)
+                                                cx.ew.w[EW_HAND + 0]), p)
     m = targetable(s, r, other, who, s.permanents[other])
     if m:
         if m & KINGS:
             i = popcount(s.permanents[other] & KINGS)
-            d = EW[EW_KING] + \
+            d = cx.ew.w[EW_KING] + \
                 point_weight * (here_o - progress(sc_o, r.king_goals[i - 1 if i <= 4 else 3]))
         elif m & QUEENS:
-            d = EW[EW_QUEEN]
+            d = cx.ew.w[EW_QUEEN]
         else:
-            d = EW[EW_GLASSES]
+            d = cx.ew.w[EW_GLASSES]
         p = chance(exact, rp, cx, known, u, TWOS)
         if p > 0.0:
-            add_reply(exact, rp, uncountered * (d - EW[EW_HAND + 1]), p)
+            add_reply(exact, rp, uncountered * (d - cx.ew.w[EW_HAND + 1]), p)
         p = chance(exact, rp, cx, known, u, NINES)
         if p > 0.0:
-            add_reply(exact, rp, uncountered * (EW[EW_NINE] * d - EW[EW_HAND + 8]), p)
+            add_reply(exact, rp, uncountered * (cx.ew.w[EW_NINE] * d - cx.ew.w[EW_HAND + 8]), p)
     if s.permanents[other]:
-        d = EW[EW_KING] * (popcount(s.permanents[other] & KINGS) -
+        d = cx.ew.w[EW_KING] * (popcount(s.permanents[other] & KINGS) -
                            popcount(s.permanents[who] & KINGS)) + \
-            EW[EW_QUEEN] * (popcount(s.permanents[other] & QUEENS) -
+            cx.ew.w[EW_QUEEN] * (popcount(s.permanents[other] & QUEENS) -
                             popcount(s.permanents[who] & QUEENS)) + \
-            EW[EW_GLASSES] * (popcount(s.permanents[other] & EIGHTS) -
+            cx.ew.w[EW_GLASSES] * (popcount(s.permanents[other] & EIGHTS) -
                               popcount(s.permanents[who] & EIGHTS))
         p = chance(exact, rp, cx, known, u, SIXES)
         if p > 0.0:
-            add_reply(exact, rp, uncountered * (d - EW[EW_HAND + 5]), p)
+            add_reply(exact, rp, uncountered * (d - cx.ew.w[EW_HAND + 5]), p)
 
 cdef inline double uncountered_share(const State* s, ExpertCtx* cx, int who) noexcept nogil:
     # The share of a one-off's gain expected to survive a counter (the other player
@@ -519,9 +581,9 @@ cdef inline double uncountered_share(const State* s, ExpertCtx* cx, int who) noe
         return 1.0
     if who == cx.me:
         known = s.hand[other] & s.known_hand[who] & ~cx.pool
-        return 1.0 - (1.0 - EW[EW_COUNTERED]) * p_holds(
+        return 1.0 - (1.0 - cx.ew.w[EW_COUNTERED]) * p_holds(
             cx, known, popcount(s.hand[other]) - popcount(known), TWOS)
-    return EW[EW_COUNTERED] if (s.hand[other] & TWOS & ~cx.pool) else 1.0
+    return cx.ew.w[EW_COUNTERED] if (s.hand[other] & TWOS & ~cx.pool) else 1.0
 
 cdef inline Replies* opp_hand_replies(const State* s, const CRules* r, ExpertCtx* cx,
                                       const Frame* f, int who, uint64_t known, int u,
@@ -594,11 +656,11 @@ cdef double best_gain(const State* s, const CRules* r, ExpertCtx* cx, const Fram
     p_win_out[0] = p_win
     if p_win >= 1.0:
         return 0.0
-    floor = EW[EW_AVG] if s.deck_len > 0 else 0.0      # drawing a card
+    floor = cx.ew.w[EW_AVG] if s.deck_len > 0 else 0.0      # drawing a card
     dyn.n = 0
     dyn.best = floor
     if who == cx.me:                    # exact: the player knows their cards
-        own_hand_best(s, r, f, who, known, uncountered, &dyn)
+        own_hand_best(s, r, cx, f, who, known, uncountered, &dyn)
         table_replies(1, s, r, cx, f, who, known, 0, uncountered, &dyn)
         return dyn.best
     st = opp_hand_replies(s, r, cx, f, who, known, u, uncountered, floor)
@@ -734,7 +796,7 @@ cdef double ex_value(State* s, const CRules* r, ExpertCtx* cx, int depth) noexce
         if s.phase == PH_SEVEN:
             # The revealed cards are unseen cards of the canonical view: value the 7
             # as a card to come rather than by their faces.
-            return expert_eval(s, r, cx) + EW[EW_SEVEN]
+            return expert_eval(s, r, cx) + cx.ew.w[EW_SEVEN]
         if depth <= 0:
             return expert_eval(s, r, cx)
         # The player's own follow-up choice (a 3's pick, a 5's discard, a counter war,
@@ -763,6 +825,7 @@ cdef void expert_values(const State* s, const CRules* r, const uint32_t* buf, in
     cdef State child
     cdef int i
     cx.me = s.to_move
+    cx.ew = &EXPERT_EW
     canonical_view(&view, r, cx.me, &cx)
     for i in range(n):
         copy_state(&child, &view)
@@ -778,13 +841,16 @@ cdef uint32_t expert_move(State* s, const CRules* r, Rng* g, uint32_t* buf, int 
 
 
 cdef double position_value(const State* s, const CRules* r, double scale) noexcept nogil:
-    """Player 0's chances in s by the expert's evaluation, in [0, 1]: from the view of
-    the player not deciding now (so that, in the main phase, the evaluation weighs the
-    decider's best reply)."""
+    """Player 0's chances in s by the evaluation under the leaf weights (LEAF_EW), in
+    [0, 1]: from the view of the player not deciding now (so that, in the main phase,
+    the evaluation weighs the decider's best reply)."""
     cdef ExpertCtx cx
     cdef State view = s[0]
     cdef double v
     cx.me = s.to_move ^ 1
+    cx.ew = &LEAF_EW
     canonical_view(&view, r, cx.me, &cx)
     v = expert_eval(&view, r, &cx)
+    if view.phase != PH_OVER:
+        v += LEAF_EW.w[EW_TEMPO]
     return 1.0 / (1.0 + exp((v if cx.me == 1 else -v) / scale))

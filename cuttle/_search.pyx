@@ -31,7 +31,8 @@ ctypedef struct SearchConfig:
     double c                  # UCB exploration
     double bias               # weight of the prior (progressive bias)
     double temp               # points of evaluation per unit of the prior's logit
-    int depth                 # playouts stop after this many moves (0: at the end)
+    int depth                 # playouts stop after this many moves (0: at the end;
+                              # negative: no playout, the new node itself is scored)
     double scale              # ... and are scored by the evaluation: points per logit
     double widen              # progressive widening: a node visited v times has at most
                               # 1 + widen * v ** 0.5 children tried (0: no limit)
@@ -200,9 +201,12 @@ cdef int expand(Tree* t, int node, int ply, const State* s, const CRules* r,
 cdef inline void playout(State* s, const CRules* r, int policy, Rng* g,
                          int depth) noexcept nogil:
     # Play on with `policy` (one that does not search) for both players: `depth` moves,
-    # or (depth 0) to the end, capped as cuttle._policies.play_out caps a game.
+    # or (depth 0) to the end, capped as cuttle._policies.play_out caps a game; none
+    # when depth < 0.
     cdef int seats[2]
     cdef int k = 0
+    if depth < 0:
+        return
     seats[0] = seats[1] = policy
     if play_until(s, r, seats, g, &k, depth if depth > 0 else GAME_MOVE_CAP,
                   NULL) == PLAY_CAP and depth <= 0:

@@ -250,3 +250,34 @@ def test_the_cheap_search_settings_play_legal_reproducible_games():
                 g.play(bots[g.to_move].choose(g))
     finally:
         _search._search_config(0, **before)
+
+
+def test_the_leaf_weights_change_the_leaf_value_only():
+    # The search's leaf value has weights of its own (a copy of the expert's unless
+    # set): changing them changes position_value, never the expert's choices.
+    import numpy as np
+    from cuttle import _expert
+    from cuttle._decide import leaf_values
+    games = positions(21, 40)
+    expert = _expert._expert_weights()
+    assert _expert._leaf_weights() == dict(expert, tempo=0.0) == expert
+    choices = [Bot("expert", seed=3).choose(g).code for g in games]
+    g0 = cuttle.Game(seed=0)
+    rows = [np.frombuffer(g._core_state_bytes(), dtype=np.uint8) for g in games
+            if g.rules == g0.rules]
+    states = np.ascontiguousarray(np.stack(rows))
+    before = leaf_values(g0, states)
+    assert ((0.0 < before) & (before < 1.0)).all()
+    try:
+        _expert._set_leaf_weights({"prog": 2.0, "tempo": 1.5,
+                                   "hand": tuple(x + 1.0 for x in expert["hand"])})
+        changed = leaf_values(g0, states)
+        assert not np.array_equal(before, changed)
+        assert _expert._expert_weights() == expert
+        assert [Bot("expert", seed=3).choose(g).code for g in games] == choices
+    finally:
+        _expert._set_leaf_weights(None)
+    assert _expert._leaf_weights() == expert
+    assert np.array_equal(leaf_values(g0, states), before)
+    with pytest.raises(ValueError):
+        leaf_values(g0, np.zeros((2, 7), dtype=np.uint8))
