@@ -112,9 +112,10 @@ def worker(args, w):
     from cuttle._search import _search_config
     from cuttle import _expert
     config = json.loads(args.mine_config)
-    if "leaf" in config:                # the weights of the search's leaf value
-        leaf = config.pop("leaf")
-        _expert._set_leaf_weights(_expert.LEAF_WEIGHTS if leaf == "fitted" else leaf)
+    if isinstance(config.get("leaf"), dict):    # the weights of the search's leaf value
+        _expert._set_leaf_weights(config.pop("leaf"))
+    elif config.get("leaf") == "fitted":        # (the fitted set, ismcts-infer's)
+        config["leaf"] = _expert.LEAF_SETS.index("fitted")
     _search_config(0, **config)
     other = Other(args.other_python, args.other)
     done = set(r["game"] for r in read(args.out))
@@ -193,9 +194,8 @@ def parser():
                     help="pairs of processes playing at once (default 2)")
     ap.add_argument("--mine-config", default="{}",
                     help="settings of this checkout's search (JSON, for _search_config; "
-                         "the key \"leaf\": the weights of its leaf value, for "
-                         "cuttle._expert._set_leaf_weights, \"fitted\" for its "
-                         "LEAF_WEIGHTS)")
+                         "the key \"leaf\": \"fitted\" for the fitted leaf value, "
+                         "or weights for cuttle._expert._set_leaf_weights)")
     ap.add_argument("--out", required=True, help="results, one JSON line a game")
     ap.add_argument("--report", action="store_true", help="only summarise --out")
     return ap

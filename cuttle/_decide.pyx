@@ -26,7 +26,7 @@ from cuttle._infer cimport (move_likelihood as infer_move_likelihood, Seen, Beli
                            seen_search, seen_follow, belief_build,
                            move_features as infer_move_features,
                            MODEL_EXPERT, MODEL_LEARNED, N_FEATURES, largest)
-from cuttle._expert cimport expert_values, position_value
+from cuttle._expert cimport expert_values, position_value, LEAF_EXPERT, N_LEAVES
 
 
 cdef inline const State* game_start(CoreGame game):
@@ -264,14 +264,17 @@ def move_features(CoreGame game):
     return out
 
 
-def leaf_values(CoreGame game, const unsigned char[:, ::1] states, double scale=30.0):
+def leaf_values(CoreGame game, const unsigned char[:, ::1] states, double scale=30.0,
+                int leaf=LEAF_EXPERT):
     """position_value of each state (rows of State bytes, as `_core_state_bytes` gives
     them, under `game`'s rules): player 0's chances by the evaluation under the search's
-    leaf weights (cuttle._expert._set_leaf_weights), scale points per logit, as the
+    leaf weights `leaf` (cuttle._expert._set_leaf_weights), scale points per logit, as the
     search scores the end of a playout.  For fitting those weights
     (benchmarks/fit_leaf_value.py).  ValueError if a row is not a sound state."""
     cdef Py_ssize_t n = states.shape[0], i, bad = -1
     cdef State st
+    if not 0 <= leaf < N_LEAVES:
+        raise ValueError(f"no leaf value {leaf!r}")
     if n and states.shape[1] != sizeof(State):
         raise ValueError(f"rows of {sizeof(State)} bytes (a State), not {states.shape[1]}")
     out = np.empty(n, dtype=np.float64)
@@ -283,7 +286,7 @@ def leaf_values(CoreGame game, const unsigned char[:, ::1] states, double scale=
                 bad = i
                 break
             o[i] = 1.0 - st.winner if st.phase == PH_OVER and st.winner >= 0 else \
-                (0.5 if st.phase == PH_OVER else position_value(&st, &game.cr, scale))
+                (0.5 if st.phase == PH_OVER else position_value(&st, &game.cr, scale, leaf))
     if bad >= 0:
         raise ValueError(f"row {bad} is not a sound state")
     return out

@@ -11,4 +11,12 @@ cdef uint32_t expert_move(State* s, const CRules* r, Rng* g, uint32_t* buf, int 
 cdef void expert_values(const State* s, const CRules* r, const uint32_t* buf, int n,
                         double* out) noexcept nogil
 # Player 0's chances in s by the expert's evaluation, in [0, 1] (v / scale a logit).
-cdef double position_value(const State* s, const CRules* r, double scale) noexcept nogil
+# The weights of the search's leaf value (SearchConfig.leaf): a copy of the expert's, or
+# the set fitted to predict who wins (_expert.pyx, LEAF_WEIGHTS).
+cdef enum:
+    LEAF_EXPERT = 0
+    LEAF_FITTED = 1
+    N_LEAVES = 2
+
+cdef double position_value(const State* s, const CRules* r, double scale,
+                           int leaf) noexcept nogil

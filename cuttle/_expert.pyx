@@ -77,10 +77,12 @@ ctypedef struct EvalWeights:
     # hand_v[j][b]: the summed hand weights of the cards in byte b of a card mask's byte j.
     double hand_v[8][256]
 
-# Two sets: the expert's (its moves, and the search's priors) and the search's leaf
-# value (position_value), which may be fitted on its own (_set_leaf_weights).
+# The expert's set (its moves, and the search's priors), and the sets of the search's
+# leaf value (position_value), one per kind (_expert.pxd: LEAF_EXPERT, a copy of the
+# expert's; LEAF_FITTED, LEAF_WEIGHTS below), each settable for experiments
+# (_set_leaf_weights).
 cdef EvalWeights EXPERT_EW
-cdef EvalWeights LEAF_EW
+cdef EvalWeights LEAF_EW[N_LEAVES]
 
 # Tuned by self-play against greedy and random under both presets (SPSA), then by a
 # hill-climb for cheaper self-play games at the same strength (at least 97.5% against
@@ -92,11 +94,11 @@ EXPERT_WEIGHTS = {"prog": 1.0, "win": 473.328, "king": -0.124, "queen": 0.917,
     "opp_hand": 1.674, "crowd": 0.108,
     "hand": (0.506, 3.082, 1.982, 2.221, 2.415, 4.438, 0.829, 2.227, 2.12, 1.407,
              5.829, 0.23, 1.118, 5.441)}
-# The search's leaf value fitted to predict who wins (not the default, which keeps the
-# expert's weights at scale 30): the log-loss of position_value against the results of
-# 2,250 games of ismcts:1000 self-play, 0.592 against 0.835 on 750 held-out games.  For
-# experiments: _set_leaf_weights(LEAF_WEIGHTS) and _search_config(0, scale=LEAF_SCALE,
-# depth=2) (benchmarks/fit_leaf_value.py; "seven" and the joker are not fitted).
+# The search's leaf value fitted to predict who wins (LEAF_FITTED: ismcts-infer's, with
+# playouts of 2 moves; ismcts keeps the expert's weights at scale 30): the log-loss of
+# position_value against the results of 2,250 games of ismcts:1000 self-play, 0.592
+# against 0.835 on 750 held-out games (benchmarks/fit_leaf_value.py; "seven" and the
+# joker are not fitted; docs/strength.md, "A leaf value fitted to who wins").
 #   python benchmarks/leaf_data.py --bot ismcts:1000 --games 3000 --seed 555 --out leaf.npz
 #   python benchmarks/fit_leaf_value.py leaf.npz --budget 480 --out fit.json
 LEAF_WEIGHTS = {"prog": 1.0, "win": 42.5545, "king": 2.87366, "queen": 6.55919,
@@ -106,6 +108,8 @@ LEAF_WEIGHTS = {"prog": 1.0, "win": 42.5545, "king": 2.87366, "queen": 6.55919,
     "hand": (4.69213, 7.7065, 0.941644, 3.18053, 3.18053, 5.17781, 3.704, 3.48404,
              4.21578, 5.52825, 6.46029, 1.98156, 3.63219, 5.441)}
 LEAF_SCALE = 8.35963
+LEAF_SETS = ("expert", "fitted")     # the leaf values by index (LEAF_EXPERT, LEAF_FITTED)
+assert LEAF_SETS.index("fitted") == LEAF_FITTED and len(LEAF_SETS) == N_LEAVES
 
 _WEIGHT_INDEX = {"prog": EW_PROG, "win": EW_WIN, "king": EW_KING, "queen": EW_QUEEN,
                  "glasses": EW_GLASSES, "avg": EW_AVG, "mywin": EW_MYWIN,
@@ -179,15 +183,20 @@ def _set_expert_weights(weights):
     set_weights(&EXPERT_EW, weights)
 
 
-def _set_leaf_weights(weights=None):
-    """Set the weights of the search's leaf value (position_value), like
-    _set_expert_weights; None: a copy of the expert's (the default).  For experiments:
+def _set_leaf_weights(weights=None, int which=LEAF_EXPERT):
+    """Set the weights of the search's leaf value `which` (LEAF_EXPERT: the one of
+    ismcts and ismcts-random, LEAF_FITTED: ismcts-infer's), like _set_expert_weights;
+    None: its default (a copy of the expert's, or LEAF_WEIGHTS).  For experiments:
     they are process-wide, like the search's settings."""
-    global LEAF_EW
+    if which not in (LEAF_EXPERT, LEAF_FITTED):
+        raise ValueError(f"no leaf value {which!r}: {LEAF_EXPERT} (the expert's weights) "
+                         f"or {LEAF_FITTED} (fitted)")
     if weights is None:
-        LEAF_EW = EXPERT_EW
+        LEAF_EW[which] = EXPERT_EW
+        if which == LEAF_FITTED:
+            set_weights(&LEAF_EW[which], LEAF_WEIGHTS)
     else:
-        set_weights(&LEAF_EW, weights)
+        set_weights(&LEAF_EW[which], weights)
 
 
 def _expert_weights():
@@ -195,13 +204,16 @@ def _expert_weights():
     return get_weights(&EXPERT_EW)
 
 
-def _leaf_weights():
-    """The weights of the search's leaf value, as a dict like EXPERT_WEIGHTS."""
-    return get_weights(&LEAF_EW)
+def _leaf_weights(int which=LEAF_EXPERT):
+    """The weights of the search's leaf value `which`, as a dict like EXPERT_WEIGHTS."""
+    if which not in (LEAF_EXPERT, LEAF_FITTED):
+        raise ValueError(f"no leaf value {which!r}")
+    return get_weights(&LEAF_EW[which])
 
 
 _set_expert_weights(EXPERT_WEIGHTS)
-_set_leaf_weights(None)
+_set_leaf_weights(None, LEAF_EXPERT)
+_set_leaf_weights(None, LEAF_FITTED)
 
 ctypedef struct Replies:
     # Kinds of move open to a player: their gain and the chance that they can play one.
@@ -236,7 +248,7 @@ cdef enum:
 
 ctypedef struct ExpertCtx:
     int me
-    const EvalWeights* ew     # the weights: &EXPERT_EW, or &LEAF_EW for position_value
+    const EvalWeights* ew     # the weights: &EXPERT_EW, or one of LEAF_EW for position_value
     ReplyMemo memo[MEMO_SLOTS]  # the opponent's best replies in positions seen before
     uint64_t pool             # the cards whose place `me` cannot know (root view)
     int npool
@@ -840,17 +852,18 @@ cdef uint32_t expert_move(State* s, const CRules* r, Rng* g, uint32_t* buf, int 
     return buf[i if i >= 0 else 0]
 
 
-cdef double position_value(const State* s, const CRules* r, double scale) noexcept nogil:
-    """Player 0's chances in s by the evaluation under the leaf weights (LEAF_EW), in
+cdef double position_value(const State* s, const CRules* r, double scale,
+                           int leaf) noexcept nogil:
+    """Player 0's chances in s by the evaluation under the leaf weights LEAF_EW[leaf], in
     [0, 1]: from the view of the player not deciding now (so that, in the main phase,
     the evaluation weighs the decider's best reply)."""
     cdef ExpertCtx cx
     cdef State view = s[0]
     cdef double v
     cx.me = s.to_move ^ 1
-    cx.ew = &LEAF_EW
+    cx.ew = &LEAF_EW[leaf]
     canonical_view(&view, r, cx.me, &cx)
     v = expert_eval(&view, r, &cx)
     if view.phase != PH_OVER:
-        v += LEAF_EW.w[EW_TEMPO]
+        v += cx.ew.w[EW_TEMPO]
     return 1.0 / (1.0 + exp((v if cx.me == 1 else -v) / scale))

@@ -23,7 +23,8 @@ from cuttle._infer cimport (Belief, belief_build, belief_deal, seen_search, seen
                            MODEL_EXPERT, MODEL_LEARNED, N_MODELS)
 from cuttle._signals cimport poll_interrupt
 from cuttle._greedy cimport best_index, greedy_values, WIN_VALUE
-from cuttle._expert cimport expert_values, position_value
+from cuttle._expert cimport expert_values, position_value, LEAF_EXPERT, LEAF_FITTED
+from cuttle._expert import LEAF_SCALE
 from cuttle._playout cimport play_until, end_by_cap, PLAY_CAP, GAME_MOVE_CAP
 
 ctypedef struct SearchConfig:
@@ -34,6 +35,8 @@ ctypedef struct SearchConfig:
     int depth                 # playouts stop after this many moves (0: at the end;
                               # negative: no playout, the new node itself is scored)
     double scale              # ... and are scored by the evaluation: points per logit
+    int leaf                  # ... under these weights: LEAF_EXPERT (the expert's) or
+                              # LEAF_FITTED (fitted to predict who wins, _expert.pyx)
     double widen              # progressive widening: a node visited v times has at most
                               # 1 + widen * v ** 0.5 children tried (0: no limit)
     int rank                  # expansions after a node's first take its remembered best
@@ -54,6 +57,7 @@ SEARCH[0].bias = 2.0
 SEARCH[0].temp = 4.0
 SEARCH[0].depth = 6
 SEARCH[0].scale = 30.0
+SEARCH[0].leaf = LEAF_EXPERT
 SEARCH[0].widen = 0.25
 SEARCH[0].expert_plies = 1000
 SEARCH[0].infer = 0
@@ -63,6 +67,9 @@ SEARCH[1] = SEARCH[0]
 SEARCH[1].playout = POL_RANDOM
 SEARCH[2] = SEARCH[0]
 SEARCH[2].infer = MODEL_LEARNED       # (docs/strength.md, "The learned model of the opponent")
+SEARCH[2].leaf = LEAF_FITTED          # (docs/strength.md, "A leaf value fitted to who wins"):
+SEARCH[2].scale = LEAF_SCALE          # its scale, and short playouts
+SEARCH[2].depth = 2
 
 SEARCH_NAMES = ("ismcts", "ismcts-random", "ismcts-infer")   # the policies, by index
 
@@ -74,7 +81,7 @@ cdef inline int search_index(int policy) noexcept nogil:
 
 def _search_config(int which, playout=None, c=None, bias=None, temp=None, depth=None,
                    scale=None, widen=None, expert_plies=None, infer=None, rank=None,
-                   oracle=None):
+                   oracle=None, leaf=None):
     """Read or change a search's settings (0: ismcts, 1: ismcts-random, 2: ismcts-infer);
     for tuning.  The playouts' policy is a kind that does not search (random, greedy or
     expert).  `oracle` reads the opponent's hand: for measurements only, never a fair
@@ -85,13 +92,16 @@ def _search_config(int which, playout=None, c=None, bias=None, temp=None, depth=
     if playout is not None and playout not in (POL_RANDOM, POL_GREEDY, POL_EXPERT):
         raise ValueError(f"playout policy {playout!r}: random ({POL_RANDOM}), "
                          f"greedy ({POL_GREEDY}) or expert ({POL_EXPERT})")
+    if leaf is not None and leaf not in (LEAF_EXPERT, LEAF_FITTED):
+        raise ValueError(f"leaf {leaf!r}: {LEAF_EXPERT} (the expert's weights) or "
+                         f"{LEAF_FITTED} (fitted to who wins)")
     if infer is not None and infer not in range(N_MODELS):
         raise ValueError(f"infer {infer!r}: 0 (uniform deals), {MODEL_EXPERT} (the expert's "
                          f"model of the opponent) or {MODEL_LEARNED} (the learned model)")
     cdef dict settings = SEARCH[which]        # the struct as a dict
     changes = dict(playout=playout, c=c, bias=bias, temp=temp, depth=depth, scale=scale,
                    widen=widen, expert_plies=expert_plies, infer=infer, rank=rank,
-                   oracle=oracle)
+                   oracle=oracle, leaf=leaf)
     settings.update({k: v for k, v in changes.items() if v is not None})
     SEARCH[which] = settings
     return SEARCH[which]
@@ -295,7 +305,7 @@ cdef int search(Tree* t, const State* root, const CRules* r, int iters,
         if s.phase == PH_OVER:
             res = 0.5 if s.winner < 0 else (1.0 if s.winner == 0 else 0.0)
         else:
-            res = position_value(&s, r, cfg.scale)
+            res = position_value(&s, r, cfg.scale, cfg.leaf)
         while node >= 0:
             nodes[node].visits += 1
             if node > 0:

@@ -256,7 +256,7 @@ def test_the_leaf_weights_change_the_leaf_value_only():
     # The search's leaf value has weights of its own (a copy of the expert's unless
     # set): changing them changes position_value, never the expert's choices.
     import numpy as np
-    from cuttle import _expert
+    from cuttle import _expert, _search
     from cuttle._decide import leaf_values
     games = positions(21, 40)
     expert = _expert._expert_weights()
@@ -281,3 +281,20 @@ def test_the_leaf_weights_change_the_leaf_value_only():
     assert np.array_equal(leaf_values(g0, states), before)
     with pytest.raises(ValueError):
         leaf_values(g0, np.zeros((2, 7), dtype=np.uint8))
+    # The fitted set (ismcts-infer's) is another leaf value, set apart.
+    fitted = leaf_values(g0, states, _expert.LEAF_SCALE, leaf=1)
+    assert not np.array_equal(fitted, before) and ((0.0 < fitted) & (fitted < 1.0)).all()
+    _expert._set_leaf_weights({"prog": 2.0}, 1)
+    try:
+        assert _expert._leaf_weights() == expert
+        assert np.array_equal(leaf_values(g0, states), before)
+    finally:
+        _expert._set_leaf_weights(None, 1)
+    assert np.array_equal(leaf_values(g0, states, _expert.LEAF_SCALE, leaf=1), fitted)
+    for bad in (2, -1):
+        with pytest.raises(ValueError, match="no leaf value"):
+            _expert._set_leaf_weights(None, bad)
+        with pytest.raises(ValueError, match="no leaf value"):
+            leaf_values(g0, states, leaf=bad)
+        with pytest.raises(ValueError, match="leaf"):
+            _search._search_config(2, leaf=bad)
