@@ -218,13 +218,16 @@ def _play_then_write(args, play, write, catch, stopped, scheduler=True):
         except catch as e:
             res, status, stop = e.result, 130, e
         except ClusterError as e:           # (the cluster failed, not the command)
-            if catch is not Interrupted and getattr(args, "results", None):
+            if catch is Interrupted and e.result is not None:
+                # simulate, compare: the outputs of the finished games, marked partial
+                res, status, stop, failed = e.result, 1, e.partial(), e
+            elif getattr(args, "results", None):
+                # atlas, balance: their results file holds the finished games
                 raise CommandError(f"{e}; the finished games are kept in "
                                    f"{args.results}: the same command goes on from "
                                    f"them") from None
-            if e.result is None or catch is not Interrupted:
+            else:
                 raise CommandError(str(e)) from None
-            res, status, stop, failed = e.result, 1, e.partial(), e
         with ctrl_c_deferred():
             if failed is not None:
                 print(f"\ncuttle: {printable(str(failed))}; the results below are those "
