@@ -109,14 +109,16 @@ def worker(args, w):
     sys.path.insert(0, os.path.join(HERE, ".."))
     import cuttle
     from cuttle.policies import Bot
-    from cuttle._search import _search_config
+    from cuttle._search import _search_config, SEARCH_NAMES
     from cuttle import _expert
     config = json.loads(args.mine_config)
-    if isinstance(config.get("leaf"), dict):    # the weights of the search's leaf value
-        _expert._set_leaf_weights(config.pop("leaf"))
+    if isinstance(config.get("leaf"), dict):    # weights of the search's leaf value, in
+        _expert._set_leaf_weights(config["leaf"])  # the slot of the expert's copy
+        config["leaf"] = _expert.LEAF_SETS.index("expert")
     elif config.get("leaf") == "fitted":        # (the fitted set, ismcts-infer's)
         config["leaf"] = _expert.LEAF_SETS.index("fitted")
-    _search_config(0, **config)
+    kind = args.mine.split(":")[0]              # the settings of the search that plays
+    _search_config(SEARCH_NAMES.index(kind) if kind in SEARCH_NAMES else 0, **config)
     other = Other(args.other_python, args.other)
     done = set(r["game"] for r in read(args.out))
     with open(args.out, "a") as f:
@@ -193,7 +195,7 @@ def parser():
     ap.add_argument("--workers", type=int, default=2,
                     help="pairs of processes playing at once (default 2)")
     ap.add_argument("--mine-config", default="{}",
-                    help="settings of this checkout's search (JSON, for _search_config; "
+                    help="settings of the search --mine names (JSON, for _search_config; "
                          "the key \"leaf\": \"fitted\" for the fitted leaf value, "
                          "or weights for cuttle._expert._set_leaf_weights)")
     ap.add_argument("--out", required=True, help="results, one JSON line a game")
