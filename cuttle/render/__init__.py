@@ -1,7 +1,8 @@
 """Renderers: every result in every output format, one module per format.
 
 * `tables`: what each table shows (rows, titles, notes), read from the catalogue of
-  statistics (`cuttle.figures`), in no format yet;
+  statistics (`cuttle.figures`), in no format yet; `balance_tables`: the balance
+  designer's, of the same pieces;
 * `text`: text tables (``str()``); `markdown`: markdown tables (the atlas);
   `html`: HTML tables (``_repr_html_``, and the tables of the report pages);
 * `data`: the JSON forms (``as_dict()``); `csv`: the CSV forms (``to_csv``);
@@ -30,6 +31,7 @@ its forms from the generic pieces::
 """
 
 from .. import svg
-from . import csv, data, html, markdown, plot, tables, text
+from . import balance_tables, csv, data, html, markdown, plot, tables, text
 
-__all__ = ["csv", "data", "html", "markdown", "plot", "svg", "tables", "text"]
+__all__ = ["balance_tables", "csv", "data", "html", "markdown", "plot", "svg", "tables",
+           "text"]

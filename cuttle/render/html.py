@@ -15,8 +15,9 @@ from ..simulation.compare import ComparisonResult
 from ..simulation.results import SimulationResult
 from ..simulation.summary import Summary
 from ..variants.results import AtlasResult
-from .tables import (analysis_table, atlas_key, atlas_tables, balance_tables, balance_title,
-                     comparison_table, group_interactions_table, summary_table)
+from .balance_tables import balance_tables, balance_title
+from .tables import (analysis_table, atlas_key, atlas_tables, comparison_table,
+                     group_interactions_table, summary_table)
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence

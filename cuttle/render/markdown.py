@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 from ..balancing.results import BalanceResult
 from ..display import renders
 from ..variants.results import AtlasResult
-from .tables import (atlas_key, atlas_tables, balance_tables, balance_title,
-                     group_interactions_table, interactions_note)
+from .balance_tables import balance_tables, balance_title
+from .tables import atlas_key, atlas_tables, group_interactions_table, interactions_note
 
 if TYPE_CHECKING:
     from .tables import Table

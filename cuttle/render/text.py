@@ -10,7 +10,8 @@ from ..balancing.results import BalanceResult
 from ..display import renders
 from ..simulation.compare import ComparisonResult
 from ..simulation.summary import Summary
-from .tables import analysis_table, balance_tables, balance_title, comparison_table, summary_table
+from .balance_tables import balance_tables, balance_title
+from .tables import analysis_table, comparison_table, summary_table
 
 if TYPE_CHECKING:
     from .tables import Cell, Table

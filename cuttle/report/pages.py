@@ -20,8 +20,9 @@ from ..errors import Interrupted
 from ..figures import SUMMARY
 from ..files import write_text
 from ..formatting import level_pct, quantity
+from ..render.balance_tables import balance_tables, balance_title
 from ..render.html import STYLE, table_html, wrap
-from ..render.tables import balance_tables, balance_title, comparison_table, summary_table
+from ..render.tables import comparison_table, summary_table
 from ..stats import Estimate
 from ..simulation.names import MATCH_FORMATS
 from .charts import interval_chart, share_bar
