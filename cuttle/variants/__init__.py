@@ -14,9 +14,9 @@ the win, draw and end rates and of the game length, with paired intervals.
 `cuttle.atlas` is `cuttle.variants.atlas`.
 
 Modules: `rulesets` (the variants, from FLAGS), `run` (chunks, sequential stopping,
-resuming), `store` (the JSON-lines results file), `results` (`AtlasResult`).  Its
-figures are described in `cuttle.figures` and rendered (markdown, JSON, CSV, HTML,
-forest plots) by `cuttle.render`.
+resuming), `store` (the JSON-lines results file), `records` (its records and their
+checks), `results` (`AtlasResult`).  Its figures are described in `cuttle.figures` and
+rendered (markdown, JSON, CSV, HTML, forest plots) by `cuttle.render`.
 """
 
 from .results import AtlasResult, AtlasRow, GroupResult

@@ -28,7 +28,8 @@ from ..errors import ClusterError, Interrupted
 from ..formatting import quantity
 from ..simulation import compare, simulate
 from ..simulation.cluster import in_index_order
-from .store import ResultsFileError, chunk_key, tally_to_json
+from .records import chunk_key, tally_to_json
+from .store import ResultsFileError
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Sequence
@@ -37,7 +38,8 @@ if TYPE_CHECKING:
 
     from ..rules import Rules
     from ..simulation import PairTally, Tally
-    from .store import ChunkKey, Store
+    from .records import ChunkKey
+    from .store import Store
 
     Record = tuple[Rules, Rules]
 

@@ -40,8 +40,9 @@ from ..validation import (check_confidence, check_count, check_fraction, check_i
                           check_output_path)
 from .chunks import FINGERPRINT_GAMES, ChunkPlayer, RunInterrupted, fingerprint
 from .interactions import Interaction, clear_changes, measure, pairs_of, score_shift
+from .records import chunk_key
 from .results import AtlasResult, AtlasRow, GroupResult, first_shift, half_width
-from .store import Store, chunk_key
+from .store import Store
 from .rulesets import BASES, variants
 
 if TYPE_CHECKING:

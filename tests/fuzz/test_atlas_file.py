@@ -15,8 +15,8 @@ from cuttle._core import END_NAMES
 from cuttle.cli import main
 from cuttle.simulation.tally import LENGTH_BINS, PairTally, Tally, tallies_from_rows
 from cuttle.variants import Pairing, atlas
-from cuttle.variants.store import (ResultsFileError, Store, pair_from_json, pair_to_json,
-                                   tally_from_json, tally_to_json)
+from cuttle.variants.records import pair_from_json, pair_to_json, tally_from_json, tally_to_json
+from cuttle.variants.store import ResultsFileError, Store
 
 
 @pytest.fixture(scope="module")

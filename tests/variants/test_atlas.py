@@ -9,8 +9,9 @@ from cuttle.variants import AtlasInterrupted, Pairing, ResultsFileError, atlas
 from cuttle.variants import chunks as atlas_chunks
 from cuttle.render.markdown import table_markdown
 from cuttle.render.tables import ATLAS_COLUMNS, Table, atlas_rows
-from cuttle.variants.store import Store, pair_from_json, pair_to_json, tally_from_json, \
+from cuttle.variants.records import pair_from_json, pair_to_json, tally_from_json, \
     tally_to_json
+from cuttle.variants.store import Store
 from cuttle.simulation import PairTally
 
 # A small atlas: random self-play on classic, chunks of 1,000 games.
