@@ -3,7 +3,6 @@ by move, in the terminal or as a self-contained replay page (with a game review)
 
 from __future__ import annotations
 
-import sys
 from typing import TYPE_CHECKING, Any
 
 from ..formatting import quantity

@@ -67,12 +67,6 @@ def check_plot_path(path: str | os.PathLike[str]) -> str:
     return path
 
 
-def _save(fig, path):
-    """Save `fig` whole or not at all (cuttle.files), in the format of its extension."""
-    ext = os.path.splitext(os.fspath(path))[1].lower().lstrip(".")
-    write_binary_file(path, lambda f: fig.savefig(f, format=ext))
-
-
 NOTE_INCHES = 0.3       # the height of the line that says a figure shows a partial run
 TITLE_INCHES = 0.3      # (a suptitle's line, from its top at 0.98 of the figure)
 

@@ -33,7 +33,7 @@ from ..policies import is_search, policy_code, policy_name
 from ..rules import Rules
 from ..seeding import check_seed
 from ..progress import Line, show_by_default
-from ..simulation import DEFAULT_MAX_MOVES, Tally, compare, simulate
+from ..simulation import DEFAULT_MAX_MOVES, Tally, compare
 from ..simulation.api import MAX_CHUNK, MAX_MAX_MOVES, check_client
 from ..threads import check_threads
 from ..validation import (check_confidence, check_count, check_fraction, check_int,
