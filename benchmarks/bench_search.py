@@ -51,6 +51,18 @@ def positions(cuttle, Bot, k, seed):
     return out
 
 
+def iterations_run(decide, pos, code):
+    """The mean iterations a search ran on the positions (it may stop before its N once
+    its choice is settled), from the same searches as the timed ones; None for a build
+    that cannot say."""
+    try:
+        from cuttle._decide import search_visits
+    except ImportError:
+        return None
+    return statistics.mean(sum(v for _, v in search_visits(g, code, 1000 + i))
+                           for i, g in enumerate(pos))
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -92,6 +104,10 @@ def main(argv=None):
             cpu.append(time.process_time() - c)
         per = statistics.median(cpu) / len(pos) / reps
         unit = "iterations" if ":" in name else "decisions"
+        ran = iterations_run(decide, pos, code) if ":" in name else None
+        if ran is not None and ran < iters:  # a search that stops once it is settled
+            iters = ran
+            unit = "iterations (run)"
         line = f"{name:>20}: {iters / per:>12,.0f} {unit}/s of CPU ({per * 1e6:,.1f} us/decision)"
         if args.threads > 1:
             line += f"; wall {iters * len(pos) * reps / statistics.median(wall):,.0f}/s " \

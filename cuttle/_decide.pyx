@@ -220,6 +220,38 @@ def decide(CoreGame game, int policy, uint64_t seed, int threads=1, SearchTrees 
     return m
 
 
+def search_visits(CoreGame game, int policy, uint64_t seed):
+    """The root visits of one search by `policy` (a search) in `game`, as decide(game,
+    policy, seed) with a fresh tree and one thread runs it: a list of (move code,
+    visits) in the order of the legal moves.  Their sum is the iterations the search
+    ran (fewer than its N when it stopped once its choice was settled)."""
+    cdef uint32_t buf[MAX_MOVES]
+    cdef int32_t visits[MAX_MOVES]
+    cdef Rng g
+    cdef Stop stop
+    cdef int i, err
+    cdef int n = gen_moves(&game.st, &game.cr, buf)
+    if not is_search(policy):
+        raise ValueError(f"policy {policy!r} is not a search")
+    if n == 0:
+        return []
+    cdef SearchTrees trees = SearchTrees(1)
+    trees.recall(game)                   # (an inferring search reads the record)
+    for i in range(n):
+        visits[i] = 0
+    rng_seed(&g, seed, STREAM_DECISION)
+    stop_start(&stop)
+    with nogil:
+        stop_enter(&stop)
+        err = ismcts_visits(&trees.trees[0], &game.st, &game.cr, policy,
+                            policy >> POLICY_SHIFT, &g, buf, n, visits)
+        stop_leave()
+    stop_finish(&stop)
+    if err < 0:
+        raise MemoryError("no memory for the search tree")
+    return [(buf[i], visits[i]) for i in range(n)]
+
+
 cdef int check_model(int model) except -1:
     if model != MODEL_EXPERT and model != MODEL_LEARNED:
         raise ValueError(f"model {model!r}: {MODEL_EXPERT} (the expert's values as a softmax) "

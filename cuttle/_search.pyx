@@ -46,6 +46,9 @@ ctypedef struct SearchConfig:
     int oracle                # a measurement, never a fair player: deal the opponent its
                               # true hand (reading hidden cards), which bounds what any
                               # inference of that hand could be worth (docs/strength.md)
+    double settle             # stop once the most visited root move leads the next by
+                              # more than this share of the iterations left (1: it could
+                              # no longer be overtaken; 0: every iteration is run)
     int expert_plies          # the priors of the nodes this shallow (the root: 0) are the
                               # expert's, deeper ones greedy's look-ahead (cheaper)
 
@@ -63,6 +66,7 @@ SEARCH[0].expert_plies = 1000
 SEARCH[0].infer = 0
 SEARCH[0].rank = 0
 SEARCH[0].oracle = 0
+SEARCH[0].settle = 0.0
 SEARCH[1] = SEARCH[0]
 SEARCH[1].playout = POL_RANDOM
 SEARCH[2] = SEARCH[0]
@@ -70,6 +74,7 @@ SEARCH[2].infer = MODEL_LEARNED       # (docs/strength.md, "The learned model of
 SEARCH[2].leaf = LEAF_FITTED          # (docs/strength.md, "A leaf value fitted to who wins"):
 SEARCH[2].scale = LEAF_SCALE          # its scale, and short playouts
 SEARCH[2].depth = 2
+SEARCH[2].settle = 0.5                # (docs/strength.md, "A search that stops when settled")
 
 SEARCH_NAMES = ("ismcts", "ismcts-random", "ismcts-infer")   # the policies, by index
 
@@ -81,7 +86,7 @@ cdef inline int search_index(int policy) noexcept nogil:
 
 def _search_config(int which, playout=None, c=None, bias=None, temp=None, depth=None,
                    scale=None, widen=None, expert_plies=None, infer=None, rank=None,
-                   oracle=None, leaf=None):
+                   oracle=None, leaf=None, settle=None):
     """Read or change a search's settings (0: ismcts, 1: ismcts-random, 2: ismcts-infer);
     for tuning.  The playouts' policy is a kind that does not search (random, greedy or
     expert).  `oracle` reads the opponent's hand: for measurements only, never a fair
@@ -98,10 +103,12 @@ def _search_config(int which, playout=None, c=None, bias=None, temp=None, depth=
     if infer is not None and infer not in range(N_MODELS):
         raise ValueError(f"infer {infer!r}: 0 (uniform deals), {MODEL_EXPERT} (the expert's "
                          f"model of the opponent) or {MODEL_LEARNED} (the learned model)")
+    if settle is not None and not settle >= 0.0:
+        raise ValueError(f"settle {settle!r}: a share of the iterations left, 0 or more")
     cdef dict settings = SEARCH[which]        # the struct as a dict
     changes = dict(playout=playout, c=c, bias=bias, temp=temp, depth=depth, scale=scale,
                    widen=widen, expert_plies=expert_plies, infer=infer, rank=rank,
-                   oracle=oracle, leaf=leaf)
+                   oracle=oracle, leaf=leaf, settle=settle)
     settings.update({k: v for k, v in changes.items() if v is not None})
     SEARCH[which] = settings
     return SEARCH[which]
@@ -239,11 +246,28 @@ cdef int select(const Node* nodes, int node, const uint64_t* present,
         child = nodes[child].next_sibling
     return best_child
 
+cdef inline int settled(const Node* nodes, double margin) noexcept nogil:
+    # Whether the root's most visited child leads the next by more than margin visits
+    # (a root move not yet tried has none).
+    cdef int top = 0, second = 0, v
+    cdef int child = nodes[0].first_child
+    while child >= 0:
+        v = nodes[child].visits
+        if v > top:
+            second = top
+            top = v
+        elif v > second:
+            second = v
+        child = nodes[child].next_sibling
+    return top - second > margin
+
+
 cdef int search(Tree* t, const State* root, const CRules* r, int iters,
                 const SearchConfig* cfg, Rng* g) noexcept nogil:
     """Run `iters` iterations from `root` (the decider's position) into tree t, whose
     root is that position (empty, or reused from an earlier search).  Returns 0, or
-    -1 when the nodes cannot be allocated (t is then empty).  Stops early on Ctrl-C."""
+    -1 when the nodes cannot be allocated (t is then empty).  Stops early on Ctrl-C,
+    and when the choice is settled (cfg.settle)."""
     cdef uint32_t buf[MAX_MOVES]
     cdef uint64_t present[MOVE_WORDS]
     cdef Belief belief
@@ -269,8 +293,11 @@ cdef int search(Tree* t, const State* root, const CRules* r, int iters,
         belief.cum[0] = 1.0
     seen_search(&t.seen, root)
     for it in range(iters):
-        if (it & 15) == 0 and poll_interrupt():
-            break                          # Ctrl-C: answer with the best move so far
+        if (it & 15) == 0:
+            if poll_interrupt():
+                break                      # Ctrl-C: answer with the best move so far
+            if cfg.settle > 0.0 and settled(nodes, cfg.settle * (iters - it)):
+                break                      # the choice will not change (or hardly)
         s = root[0]
         belief_deal(&belief, &s, r, me, g)
         node = ply = 0
