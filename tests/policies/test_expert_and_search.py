@@ -298,3 +298,59 @@ def test_the_leaf_weights_change_the_leaf_value_only():
             leaf_values(g0, states, leaf=bad)
         with pytest.raises(ValueError, match="leaf"):
             _search._search_config(2, leaf=bad)
+
+
+def test_a_search_that_stops_when_settled_chooses_as_the_full_search():
+    # settle=1 stops a search once its most visited root move leads the next by more
+    # than the iterations left: no other move can then catch it, and the iterations
+    # before are the same, so the choice is the full search's, in fewer iterations.
+    from cuttle import _search
+    from cuttle._decide import search_visits
+    from cuttle.policies import policy_code
+    code = policy_code("ismcts:400")
+    before = _search._search_config(0)
+    try:
+        full = [search_visits(g, code, 7) for g in positions(41, 30)]
+        _search._search_config(0, settle=1.0)
+        settled = [search_visits(g, code, 7) for g in positions(41, 30)]
+    finally:
+        _search._search_config(0, **before)
+    assert all(sum(v for _, v in row) == 400 for row in full)
+    for a, b in zip(full, settled):
+        assert [m for m, _ in a] == [m for m, _ in b]
+        assert max(a, key=lambda mv: mv[1])[0] == max(b, key=lambda mv: mv[1])[0]
+        ran = sum(v for _, v in b)
+        assert ran <= 400 and (ran == 400 or ran % 16 == 0)   # (checked every 16)
+    assert sum(sum(v for _, v in row) for row in settled) < 0.9 * 400 * len(settled)
+
+
+def test_ismcts_infer_settles_at_half_the_iterations_left():
+    # Its margin (0.5) may change a close choice, so it is not ismcts's (0: every
+    # iteration runs, the published games stay as they were); a bad margin is refused
+    # and changes nothing.
+    from cuttle import _search
+    from cuttle._decide import search_visits
+    from cuttle.policies import policy_code
+    assert _search._search_config(2)["settle"] == 0.5
+    assert _search._search_config(0)["settle"] == _search._search_config(1)["settle"] == 0
+    before = _search._search_config(2)
+    for bad in (-0.5, float("nan")):
+        with pytest.raises(ValueError, match="settle"):
+            _search._search_config(2, settle=bad, depth=5)
+    assert _search._search_config(2) == before
+    g = positions(43, 1)[0]
+    ran = [sum(v for _, v in search_visits(g, policy_code(name), 3))
+           for name in ("ismcts:2000", "ismcts-infer:2000")]
+    assert ran[0] == 2000 and ran[1] <= 2000
+
+
+def test_search_visits_is_one_search_of_decide():
+    from cuttle._decide import decide, search_visits
+    from cuttle.policies import policy_code
+    for name in ("ismcts:200", "ismcts-infer:200", "ismcts-random:200"):
+        for i, g in enumerate(positions(47, 6)):
+            visits = search_visits(g, policy_code(name), i)
+            assert [m for m, _ in visits] == [m.code for m in g.legal_moves]
+            assert max(visits, key=lambda mv: mv[1])[0] == decide(g, policy_code(name), i)
+    with pytest.raises(ValueError, match="not a search"):
+        search_visits(positions(47, 1)[0], policy_code("expert"), 1)
