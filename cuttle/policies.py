@@ -9,8 +9,9 @@ the expert's order, greedy playouts cut short and scored by the expert's evaluat
 plain ``"ismcts"`` means N = 1000), ``"ismcts-random:N"`` (the same with random
 playouts) and ``"ismcts-infer:N"`` (the same search dealing the opponent's hidden hand
 by how likely its moves were, under a model of the opponent learned from the search's
-own games, instead of uniformly: stronger at the same CPU time, see docs/strength.md;
-it reads the opponent from the moves a Bot or a simulated game saw).  Every native
+own games, instead of uniformly, and stopping before its N iterations once its choice is
+settled: stronger at the same CPU time, see docs/strength.md; it reads the opponent
+from the moves a Bot or a simulated game saw).  Every native
 policy but one sees only what its player may know: ISMCTS
 searches over determinizations of its view, expert reasons over the cards the opponent
 may hold given what its player knows of them, greedy uses the public table, hand sizes
