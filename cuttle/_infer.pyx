@@ -27,6 +27,8 @@ deck only as the set of cards it cannot place.
 
 from libc.stdint cimport uint32_t, uint64_t, int8_t
 from libc.math cimport exp, log
+from libc.string cimport memset
+from cpython.mem cimport PyMem_Malloc, PyMem_Free
 
 from cuttle._state cimport *
 from cuttle._rng cimport rng_next, rng_seed, rng_below, shuffle, STREAM_GAME
@@ -82,6 +84,44 @@ cdef void record_change(Seen* o, uint64_t before, uint64_t known_before, uint64_
     o.n_changes += 1
 
 
+cdef void keep_decision(Seen* o, const State* at, uint32_t move) noexcept nogil:
+    # The opponent decided `move` in `at`: kept as the newest (the oldest forgotten when
+    # MAX_SEEN are kept).
+    if o.n == MAX_SEEN:
+        forget_oldest(o)
+    o.before[o.n] = at[0]
+    o.move[o.n] = move
+    o.first_change[o.n] = o.n_changes
+    o.n += 1
+
+
+def _kept(events):
+    """For tests of the bookkeeping: from no history, each event in turn, an opponent
+    decision (None) or a change of its hand with k hidden draws (k >= 0: it drew k cards
+    unseen and lost one to a public place); what is kept: (decisions, [the first kept
+    change of each], [the hidden draws of each kept change])."""
+    cdef Seen* o = <Seen*>PyMem_Malloc(sizeof(Seen))
+    cdef State blank
+    cdef int k
+    if o == NULL:
+        raise MemoryError()
+    try:
+        memset(&blank, 0, sizeof(State))
+        seen_reset(o)
+        for e in events:
+            if e is None:
+                keep_decision(o, &blank, 0)
+            else:
+                k = e
+                if not 0 <= k < 63:
+                    raise ValueError(f"a change draws 0 to 62 cards, not {e!r}")
+                record_change(o, <uint64_t>1 << 63, 0, ((<uint64_t>1) << k) - 1, 0)
+        return (o.n, [o.first_change[k] for k in range(o.n)],
+                [o.changes[k].draws for k in range(o.n_changes)])
+    finally:
+        PyMem_Free(o)
+
+
 cdef void seen_follow(Seen* o, const CRules* r, const uint32_t* moves, int k) noexcept nogil:
     """Replay the k moves since the last search from its position, keeping the
     opponent's decisions (the MAX_SEEN most recent) and every change of its hand since
@@ -101,12 +141,7 @@ cdef void seen_follow(Seen* o, const CRules* r, const uint32_t* moves, int k) no
         if cur.phase == PH_OVER:
             break
         if cur.to_move == opp:
-            if o.n == MAX_SEEN:
-                forget_oldest(o)
-            o.before[o.n] = cur
-            o.move[o.n] = moves[i]
-            o.first_change[o.n] = o.n_changes
-            o.n += 1
+            keep_decision(o, &cur, moves[i])
         before = cur.hand[opp]
         known_before = cur.known_hand[me] & before
         apply_move(&cur, r, moves[i])

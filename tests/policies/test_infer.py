@@ -376,3 +376,26 @@ def test_ismcts_infer_is_ismcts_with_the_learned_model_and_the_fitted_leaf():
                               keep_games=True)
     rows = [(list(r.moves), list(r.winner)) for r in (inferring, plain, uniform)]
     assert rows[0] == rows[1] != rows[2]
+
+
+def test_the_kept_history_forgets_its_oldest_decisions_when_the_changes_overflow():
+    # The opponent's kept decisions (at most MAX_SEEN) and every change of its hand
+    # since the oldest (at most MAX_CHANGES = 64): a change that would overflow drops
+    # the oldest decisions with their changes, and one that finds no decision left is
+    # not kept (nothing would weigh it).  No real game makes 64 changes in 12 of the
+    # opponent's decisions, so the hook plays the events directly.
+    from cuttle._infer import _kept
+    assert _kept([None, 1, 2, None, 3]) == (2, [0, 2], [1, 2, 3])
+    n, first, draws = _kept([None] + [0] * 30 + [None] + [1] * 30 + [None] + [2] * 10)
+    assert (n, first, draws) == (2, [0, 30], [1] * 30 + [2] * 10)
+    full = _kept([None] + [1] * 64)
+    assert full == (1, [0], [1] * 64)                      # exactly full: all kept
+    assert _kept([None] + [1] * 64 + [2]) == (0, [], [])   # one more: the decision goes
+    # An oldest decision with no change of its own is dropped too (the loop goes on).
+    assert _kept([None, None] + [1] * 64 + [2]) == (0, [], [])
+    assert _kept([None, 3, None] + [1] * 63 + [2]) == (1, [0], [1] * 63 + [2])
+    assert _kept([None] * 13) == (12, [0] * 12, [])
+    assert _kept([4]) == (0, [], [])                        # no decision: nothing kept
+    for bad in (-1, 63, "x"):
+        with pytest.raises((ValueError, TypeError)):
+            _kept([None, bad])
