@@ -10,7 +10,9 @@ which holds such a Ctrl-C until the block is done; either takes well under a sec
 
 A `kill` (SIGTERM, what job schedulers and `timeout` send) would end the process at once,
 leaving a half-written output's hidden temporary file behind and the finished work
-unwritten: a command takes it as a Ctrl-C instead (`sigterm_as_ctrl_c`).
+unwritten: a command takes it as a Ctrl-C instead (`sigterm_as_ctrl_c`), also where
+SIGINT is ignored, as in a job a script starts in the background (`cmd &`: a shell
+without job control ignores SIGINT for it, so that the terminal's Ctrl-C leaves it be).
 """
 
 from __future__ import annotations
@@ -25,6 +27,10 @@ if TYPE_CHECKING:
 
 __all__ = ["ctrl_c_deferred", "sigterm_as_ctrl_c"]
 
+# The signals held by the open blocks of ctrl_c_deferred (main thread, innermost last),
+# for a SIGTERM that stands for Ctrl-C where SIGINT is ignored.
+_held: list[list[int]] = []
+
 
 @contextlib.contextmanager
 def ctrl_c_deferred() -> Iterator[None]:
@@ -33,14 +39,18 @@ def ctrl_c_deferred() -> Iterator[None]:
     an exception of the block goes on as it is.  Only in the main thread while
     Python's SIGINT handler is its default (a program that set its own keeps it), so
     this is a plain block elsewhere."""
-    pressed = []
+    pressed: list[int] = []
     old = None
-    if threading.current_thread() is threading.main_thread() and \
-            signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+    main = threading.current_thread() is threading.main_thread()
+    if main and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
         old = signal.signal(signal.SIGINT, lambda signum, frame: pressed.append(signum))
+    if main:
+        _held.append(pressed)
     try:
         yield
     finally:
+        if main:
+            _held.pop()                      # (this block's: they nest)
         if old is not None:
             signal.signal(signal.SIGINT, old)
     if pressed:
@@ -61,10 +71,13 @@ class Terminated:
 @contextlib.contextmanager
 def sigterm_as_ctrl_c() -> Iterator[Terminated]:
     """A block in which SIGTERM acts as Ctrl-C: the run stops within a second, keeps what
-    it finished and writes its outputs (the handler raises SIGINT, so native work stops
-    by the very path Ctrl-C takes).  Only in the main thread while Python's SIGINT
-    handler is its default: where SIGINT is ignored or handled otherwise, a SIGTERM
-    turned into it might be lost, so SIGTERM keeps its own handler there."""
+    it finished and writes its outputs.  In the main thread only.  While Python's
+    SIGINT handler is its default, the handler raises SIGINT, so native work stops by
+    the very path Ctrl-C takes.  Where SIGINT is ignored (a background job of a
+    script), it stays ignored and the first SIGTERM raises KeyboardInterrupt itself
+    (held, like Ctrl-C, while an output is written; later ones are ignored, since the
+    outputs are being written).  Where a program handles SIGINT its own way, SIGTERM
+    keeps its own handler."""
     flag = Terminated()
     old = None
 
@@ -72,9 +85,20 @@ def sigterm_as_ctrl_c() -> Iterator[Terminated]:
         flag.seen = True
         signal.raise_signal(signal.SIGINT)
 
-    if threading.current_thread() is threading.main_thread() and \
-            signal.getsignal(signal.SIGINT) is signal.default_int_handler:
-        old = signal.signal(signal.SIGTERM, on_sigterm)
+    def on_sigterm_alone(signum, frame):
+        if flag.seen:
+            return
+        flag.seen = True
+        if _held:
+            _held[-1].append(signum)
+            return
+        raise KeyboardInterrupt
+
+    if threading.current_thread() is threading.main_thread():
+        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            old = signal.signal(signal.SIGTERM, on_sigterm)
+        elif signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+            old = signal.signal(signal.SIGTERM, on_sigterm_alone)
     try:
         yield flag
     finally:

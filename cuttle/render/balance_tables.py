@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from ..formatting import fixed, interval, level_pct, pct, quantity
 from ..rules import FLAG_NAMES
-from .tables import Cell, Table, _col, _columns, _shift, interactions_table
+from .tables import IN_BOLD, Cell, Table, _col, _columns, _shift, interactions_table
 
 if TYPE_CHECKING:
     from ..balancing.results import BalanceResult
@@ -234,7 +234,7 @@ def balance_singles_table(r: BalanceResult) -> Table:
                      Cell(f"{s.measure.n:,}"), Cell(s.status)])
     return Table(["Single changes (screening)"], _columns(columns), rows,
                  [f"shift: the first player's score minus the base's on the same games, "
-                  f"{conf} interval (paired), in bold when it excludes 0"],
+                  f"{conf} interval (paired), {IN_BOLD} when it excludes 0"],
                  row_classes={0: "best"} if rows else {})
 
 

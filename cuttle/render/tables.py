@@ -88,6 +88,11 @@ def _count(f: Figure, source) -> str:
 
 # -- a simulation's summary --------------------------------------------------------------
 
+# How a note names the mark of a clear shift (a cell of class pos/neg): the markdown and
+# HTML forms set its value in bold; plain text, which has no bold, puts TEXT_MARK after it.
+IN_BOLD = "in bold"
+TEXT_MARK = "*"
+
 METHODS_NOTE = ("rates: Wilson intervals; advantage: first minus second mover, Newcombe "
                 "paired interval; means: normal intervals")
 
@@ -324,7 +329,7 @@ def atlas_key(confidence: float) -> str:
     return (f"first wins: the first player's win rate; shift: variant minus base on the "
             f"same games (pp: percentage points; moves: mean moves per game), with its "
             f"{level_pct(confidence)} interval (Newcombe paired for rates, paired mean "
-            f"difference for lengths), in bold when the interval excludes 0.  A variant's "
+            f"difference for lengths), {IN_BOLD} when the interval excludes 0.  A variant's "
             f"rates and lengths are the base's (all its games) plus the variant's shift; its own "
             f"games' figures are in the JSON and CSV forms.")
 
@@ -377,7 +382,7 @@ def interactions_note(confidence: float) -> str:
             f"the base in percentage points; the interaction is the pair's shift minus the "
             f"sum of the two shifts (0: they add up), with its {level_pct(confidence)} "
             f"interval (normal, per-game contrasts and a pseudo-contrast of +1 and of -1), "
-            f"in bold when it excludes 0.")
+            f"{IN_BOLD} when it excludes 0.")
 
 
 def interactions_table(title: list[str], interactions: Iterable[Interaction],

@@ -11,7 +11,7 @@ from ..display import renders
 from ..simulation.compare import ComparisonResult
 from ..simulation.summary import Summary
 from .balance_tables import balance_tables, balance_title
-from .tables import analysis_table, comparison_table, summary_table
+from .tables import IN_BOLD, TEXT_MARK, analysis_table, comparison_table, summary_table
 
 if TYPE_CHECKING:
     from .tables import Cell, Table
@@ -19,18 +19,22 @@ if TYPE_CHECKING:
 __all__ = ["table_text"]
 
 
-def _cell_text(cell: Cell) -> str:
+def _cell_text(cell: Cell, marked: bool) -> str:
+    if marked and cell.cls in ("pos", "neg"):    # a clear shift: its value marked
+        value, space, rest = cell.text.partition(" ")
+        return f"{value}{TEXT_MARK}{space}{rest}"
     return "  " + cell.text if cell.cls == "sub" else cell.text
 
 
 def table_text(table: Table) -> str:
     """A table as text: the title, the header and rows in columns, the notes."""
     body = [r for r in table.rows if isinstance(r, list)]
+    marked = any(IN_BOLD in note for note in table.notes)   # (a note says what bold means)
     widths = []
     for i, col in enumerate(table.columns):
         width = col.width
         if col.fit:
-            width = max([width] + [len(_cell_text(r[i])) for r in body]) + col.pad
+            width = max([width] + [len(_cell_text(r[i], marked)) for r in body]) + col.pad
         widths.append(width)
 
     def line(texts):
@@ -46,8 +50,9 @@ def table_text(table: Table) -> str:
         elif isinstance(r, str):
             lines.append(r)
         else:
-            lines.append(line(_cell_text(c) for c in r))
-    lines += ([""] if table.spaced else []) + list(table.notes)
+            lines.append(line(_cell_text(c, marked) for c in r))
+    lines += ([""] if table.spaced else []) + [
+        note.replace(IN_BOLD, f"marked {TEXT_MARK}") for note in table.notes]
     return "\n".join(lines)
 
 

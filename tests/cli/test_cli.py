@@ -464,13 +464,15 @@ def test_value_parsing():
         cuttle.Rules("cuttle.cards", hand_limit=7, four="draw")
 
 
-def _ctrl_c(argv, wait_for=r"[0-9kMG] ?games?/s", sig=signal.SIGINT):
+def _ctrl_c(argv, wait_for=r"[0-9kMG] ?games?/s", sig=signal.SIGINT, sigint_ignored=False):
     """Run `python -m cuttle argv`, press Ctrl-C (or send `sig`) once the progress bar
     matches `wait_for` (a rate: some games are done, with tqdm's bar or the plain one);
-    (status, stdout, stderr)."""
+    (status, stdout, stderr).  `sigint_ignored`: started with SIGINT ignored, as a
+    script's background job is."""
     env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    ignore = (lambda: signal.signal(signal.SIGINT, signal.SIG_IGN)) if sigint_ignored else None
     p = subprocess.Popen([sys.executable, "-m", "cuttle", *argv], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, env=env)
+                         stderr=subprocess.PIPE, env=env, preexec_fn=ignore)
     err = []
     reader = threading.Thread(target=lambda: err.append(p.stderr.read()), daemon=True)
     seen = bytearray()
@@ -521,13 +523,16 @@ def test_ctrl_c_keeps_the_finished_games(tmp_path):
     assert "interrupted" not in json.load(open(files[0]))
 
 
-def test_sigterm_stops_a_run_as_ctrl_c_does(tmp_path):
+@pytest.mark.parametrize("sigint_ignored", [False, True])
+def test_sigterm_stops_a_run_as_ctrl_c_does(tmp_path, sigint_ignored):
     """A `kill` keeps the finished games and writes every output, rather than leaving a
-    hidden half-written file beside the games CSV; status 143 (128 + SIGTERM)."""
+    hidden half-written file beside the games CSV; status 143 (128 + SIGTERM).  Also in
+    a script's background job (`cmd &`), which starts with SIGINT ignored."""
     rows, out_json = tmp_path / "g.csv", tmp_path / "s.json"
     code, out, err = _ctrl_c(["simulate", "-n", "1e9", "--seed", "1", "--threads", "1",
                               "--progress", "--chunk-size", "5000", "--games-csv",
-                              str(rows), "--json", str(out_json)], sig=signal.SIGTERM)
+                              str(rows), "--json", str(out_json)], sig=signal.SIGTERM,
+                             sigint_ignored=sigint_ignored)
     assert code == 143 and "terminated" in err and "Traceback" not in err, err
     n = int(re.search(r"interrupted after ([\d,]+) of", err).group(1).replace(",", ""))
     assert n > 0 and json.load(open(out_json))["interrupted"]["done"] == n
@@ -543,10 +548,36 @@ def test_sigterm_keeps_its_default_where_ctrl_c_is_not_python_s():
     with sigterm_as_ctrl_c() as terminated:
         assert signal.getsignal(signal.SIGTERM) is not before
     assert signal.getsignal(signal.SIGTERM) is before and not terminated
+    old = signal.signal(signal.SIGINT, lambda signum, frame: None)
+    try:
+        with sigterm_as_ctrl_c():       # a program's own SIGINT: SIGTERM keeps its own
+            assert signal.getsignal(signal.SIGTERM) is before
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        with sigterm_as_ctrl_c():       # SIGINT ignored (a background job): SIGTERM stops
+            assert signal.getsignal(signal.SIGTERM) is not before
+        assert signal.getsignal(signal.SIGTERM) is before
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
+def test_where_sigint_is_ignored_one_sigterm_stops_and_is_held_while_writing():
+    # The first SIGTERM raises KeyboardInterrupt (or, inside ctrl_c_deferred, when the
+    # block ends); later ones are ignored, so the outputs are written whole.
+    from cuttle.interrupts import ctrl_c_deferred, sigterm_as_ctrl_c
     old = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
-        with sigterm_as_ctrl_c():       # SIGINT ignored: a SIGTERM must still end us
-            assert signal.getsignal(signal.SIGTERM) is before
+        with pytest.raises(KeyboardInterrupt):
+            with sigterm_as_ctrl_c() as terminated:
+                with ctrl_c_deferred():
+                    signal.raise_signal(signal.SIGTERM)
+                    written = True            # not cut short
+        assert terminated and written
+        with sigterm_as_ctrl_c() as terminated:
+            with pytest.raises(KeyboardInterrupt):
+                signal.raise_signal(signal.SIGTERM)
+            with ctrl_c_deferred():
+                signal.raise_signal(signal.SIGTERM)   # a second one: ignored
+        assert terminated
     finally:
         signal.signal(signal.SIGINT, old)
 

@@ -59,3 +59,22 @@ def test_confidence_levels_show_the_digits_they_need():
     assert level_pct(1 - 0.05 / 540) == "99.9907%" and level_pct(1 / 3) == "33.3333%"
     assert level_pct(1 - 1e-10 / 3) == "99.9999999967%"
     assert level_pct(math.nan) == level_pct(None) == "n/a"
+
+
+def test_plain_text_marks_the_clear_shifts_a_note_says_are_in_bold():
+    # Markdown and HTML set a clear shift's value (a cell of class pos/neg) in bold;
+    # text has no bold, so where a note promises bold it marks the value with a star and
+    # the note says so.  A table whose notes promise nothing is left as it was.
+    from cuttle.render.tables import IN_BOLD, Cell, Column, Table, interactions_note
+    from cuttle.render.text import table_text
+    rows = [[Cell("four=draw"), Cell("+2.55 [+0.97, +4.13]", "pos")],
+            [Cell("joker=true"), Cell("-0.40 [-1.10, +0.30]")],
+            [Cell("deal=4,6"), Cell("-15.09 [-16.92, -13.24]", "neg")]]
+    cols = [Column("variant", "<", fit=True, pad=2), Column("shift", fit=True)]
+    text = table_text(Table(["t"], cols, rows, [f"shift, {IN_BOLD} when it excludes 0"]))
+    assert "+2.55* [+0.97, +4.13]" in text and "-15.09* [-16.92, -13.24]" in text
+    assert "-0.40 [-1.10, +0.30]" in text and "-0.40*" not in text
+    assert "marked * when it excludes 0" in text and IN_BOLD not in text
+    assert IN_BOLD in interactions_note(0.95)          # (the notes say it in one way)
+    plain = table_text(Table(["t"], cols, rows, ["shift"]))
+    assert "*" not in plain and "+2.55 [+0.97, +4.13]" in plain
