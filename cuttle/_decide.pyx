@@ -26,7 +26,8 @@ from cuttle._infer cimport (move_likelihood as infer_move_likelihood, Seen, Beli
                            seen_search, seen_follow, belief_build,
                            move_features as infer_move_features,
                            MODEL_EXPERT, MODEL_LEARNED, N_FEATURES, largest)
-from cuttle._expert cimport expert_values, position_value, LEAF_EXPERT, N_LEAVES
+from cuttle._expert cimport expert_values, position_value, LEAF_EXPERT
+from cuttle._expert import check_leaf
 
 
 cdef inline const State* game_start(CoreGame game):
@@ -305,8 +306,7 @@ def leaf_values(CoreGame game, const unsigned char[:, ::1] states, double scale=
     (benchmarks/fit_leaf_value.py).  ValueError if a row is not a sound state."""
     cdef Py_ssize_t n = states.shape[0], i, bad = -1
     cdef State st
-    if not 0 <= leaf < N_LEAVES:
-        raise ValueError(f"no leaf value {leaf!r}")
+    check_leaf(leaf)
     if n and states.shape[1] != sizeof(State):
         raise ValueError(f"rows of {sizeof(State)} bytes (a State), not {states.shape[1]}")
     out = np.empty(n, dtype=np.float64)

@@ -183,14 +183,20 @@ def _set_expert_weights(weights):
     set_weights(&EXPERT_EW, weights)
 
 
+def check_leaf(which):
+    """`which` if it names a leaf value (an index of LEAF_SETS), else ValueError."""
+    if isinstance(which, bool) or which not in range(N_LEAVES):
+        raise ValueError(f"no leaf value {which!r}: " + ", ".join(
+            f"{i} ({name})" for i, name in enumerate(LEAF_SETS)))
+    return which
+
+
 def _set_leaf_weights(weights=None, int which=LEAF_EXPERT):
     """Set the weights of the search's leaf value `which` (LEAF_EXPERT: the one of
     ismcts and ismcts-random, LEAF_FITTED: ismcts-infer's), like _set_expert_weights;
     None: its default (a copy of the expert's, or LEAF_WEIGHTS).  For experiments:
     they are process-wide, like the search's settings."""
-    if which not in (LEAF_EXPERT, LEAF_FITTED):
-        raise ValueError(f"no leaf value {which!r}: {LEAF_EXPERT} (the expert's weights) "
-                         f"or {LEAF_FITTED} (fitted)")
+    check_leaf(which)
     if weights is None:
         LEAF_EW[which] = EXPERT_EW
         if which == LEAF_FITTED:
@@ -206,9 +212,7 @@ def _expert_weights():
 
 def _leaf_weights(int which=LEAF_EXPERT):
     """The weights of the search's leaf value `which`, as a dict like EXPERT_WEIGHTS."""
-    if which not in (LEAF_EXPERT, LEAF_FITTED):
-        raise ValueError(f"no leaf value {which!r}")
-    return get_weights(&LEAF_EW[which])
+    return get_weights(&LEAF_EW[check_leaf(which)])
 
 
 _set_expert_weights(EXPERT_WEIGHTS)

@@ -24,7 +24,7 @@ from cuttle._infer cimport (Belief, belief_build, belief_deal, seen_search, seen
 from cuttle._signals cimport poll_interrupt
 from cuttle._greedy cimport best_index, greedy_values, WIN_VALUE
 from cuttle._expert cimport expert_values, position_value, LEAF_EXPERT, LEAF_FITTED
-from cuttle._expert import LEAF_SCALE
+from cuttle._expert import LEAF_SCALE, check_leaf
 from cuttle._playout cimport play_until, end_by_cap, PLAY_CAP, GAME_MOVE_CAP
 
 ctypedef struct SearchConfig:
@@ -97,9 +97,8 @@ def _search_config(int which, playout=None, c=None, bias=None, temp=None, depth=
     if playout is not None and playout not in (POL_RANDOM, POL_GREEDY, POL_EXPERT):
         raise ValueError(f"playout policy {playout!r}: random ({POL_RANDOM}), "
                          f"greedy ({POL_GREEDY}) or expert ({POL_EXPERT})")
-    if leaf is not None and leaf not in (LEAF_EXPERT, LEAF_FITTED):
-        raise ValueError(f"leaf {leaf!r}: {LEAF_EXPERT} (the expert's weights) or "
-                         f"{LEAF_FITTED} (fitted to who wins)")
+    if leaf is not None:
+        check_leaf(leaf)
     if infer is not None and infer not in range(N_MODELS):
         raise ValueError(f"infer {infer!r}: 0 (uniform deals), {MODEL_EXPERT} (the expert's "
                          f"model of the opponent) or {MODEL_LEARNED} (the learned model)")
