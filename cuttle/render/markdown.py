@@ -9,7 +9,7 @@ from ..balancing.results import BalanceResult
 from ..display import renders
 from ..variants.results import AtlasResult
 from .balance_tables import balance_tables, balance_title
-from .tables import atlas_key, atlas_tables, group_interactions_table, interactions_note
+from .tables import CLEAR, atlas_key, atlas_tables, group_interactions_table, interactions_note
 
 if TYPE_CHECKING:
     from .tables import Table
@@ -26,7 +26,7 @@ def table_markdown(table: Table) -> list[str]:
         texts = []
         for c in cells:
             text = c.text
-            if c.cls in ("pos", "neg"):
+            if c.cls in CLEAR:
                 value, _, rest = text.partition(" ")
                 text = f"**{value}** {rest}"
             texts.append(text)

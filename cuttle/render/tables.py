@@ -47,6 +47,13 @@ class Cell(NamedTuple):
     wide: str | None = None
 
 
+# A clear shift (its interval excludes 0) is a cell of a class in CLEAR (formatting's
+# sign_class), and how a note names its mark: the markdown and HTML forms set its value
+# in bold; plain text, which has no bold, puts TEXT_MARK after it.
+CLEAR = ("pos", "neg")
+IN_BOLD = "in bold"
+TEXT_MARK = "*"
+
 @dataclass(frozen=True)
 class Column:
     """A column: its header and alignment ("<" or ">"); in text, `width` is its
@@ -87,11 +94,6 @@ def _count(f: Figure, source) -> str:
 
 
 # -- a simulation's summary --------------------------------------------------------------
-
-# How a note names the mark of a clear shift (a cell of class pos/neg): the markdown and
-# HTML forms set its value in bold; plain text, which has no bold, puts TEXT_MARK after it.
-IN_BOLD = "in bold"
-TEXT_MARK = "*"
 
 METHODS_NOTE = ("rates: Wilson intervals; advantage: first minus second mover, Newcombe "
                 "paired interval; means: normal intervals")

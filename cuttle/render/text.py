@@ -11,7 +11,7 @@ from ..display import renders
 from ..simulation.compare import ComparisonResult
 from ..simulation.summary import Summary
 from .balance_tables import balance_tables, balance_title
-from .tables import IN_BOLD, TEXT_MARK, analysis_table, comparison_table, summary_table
+from .tables import CLEAR, IN_BOLD, TEXT_MARK, analysis_table, comparison_table, summary_table
 
 if TYPE_CHECKING:
     from .tables import Cell, Table
@@ -20,7 +20,7 @@ __all__ = ["table_text"]
 
 
 def _cell_text(cell: Cell, marked: bool) -> str:
-    if marked and cell.cls in ("pos", "neg"):    # a clear shift: its value marked
+    if marked and cell.cls in CLEAR:             # a clear shift: its value marked
         value, space, rest = cell.text.partition(" ")
         return f"{value}{TEXT_MARK}{space}{rest}"
     return "  " + cell.text if cell.cls == "sub" else cell.text
