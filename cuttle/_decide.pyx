@@ -23,7 +23,7 @@ from cuttle.threads import thread_count
 import numpy as np
 from cuttle._signals cimport Stop, stop_start, stop_enter, stop_leave, stop_finish
 from cuttle._infer cimport (move_likelihood as infer_move_likelihood, Seen, Belief,
-                           seen_search, seen_follow, belief_build,
+                           seen_follow, seen_recall, belief_build, belief_weights,
                            move_features as infer_move_features,
                            MODEL_EXPERT, MODEL_LEARNED, N_FEATURES, largest)
 from cuttle._expert cimport expert_values, position_value, LEAF_EXPERT
@@ -103,23 +103,11 @@ cdef class SearchTrees:
     cdef void recall(self, CoreGame game):
         # Fresh trees: what the opponent did since the searcher's first decision in the
         # game's history is read back from it, as a bot that had decided there and
-        # followed the game since would have seen it (a bot joining a game under way
-        # infers from its whole record; one that followed from its first decision sees
-        # nothing before it either way).
-        cdef int me = game.st.to_move
-        cdef uint32_t buf[MAX_MOVES]
-        cdef Py_ssize_t j = 0
+        # followed the game since would have seen it (_infer.seen_recall).
         cdef int i
-        while j < game.nhist and not (
-                game.hist[j].to_move == me and game.hist[j].phase != PH_OVER
-                and gen_moves(&game.hist[j], &game.cr, buf) > 1):
-            j += 1
-        if j == game.nhist:
-            return
         for i in range(self.count):
-            seen_search(&self.trees[i].seen, &game.hist[j])
-            seen_follow(&self.trees[i].seen, &game.cr, &game.hist_moves[j],
-                        <int>(game.nhist - j))
+            seen_recall(&self.trees[i].seen, game.hist, game.hist_moves, game.nhist,
+                        &game.cr, game.st.to_move)
 
     cdef void searched(self, CoreGame game):
         self.root = game.st
@@ -334,7 +322,6 @@ def opponent_belief(CoreGame game, SearchTrees trees, uint64_t seed, int model=M
     cdef Seen seen
     cdef Belief b
     cdef Rng g
-    cdef int i
     if not trees.follows(game):
         return None
     seen = trees.trees[0].seen
@@ -342,7 +329,4 @@ def opponent_belief(CoreGame game, SearchTrees trees, uint64_t seed, int model=M
     rng_seed(&g, seed, STREAM_DECISION)
     with nogil:
         belief_build(&b, &seen, &game.st, &game.cr, model, &g)
-    if b.n == 0:
-        return []
-    return [(b.hands[i], (b.cum[i] - (b.cum[i - 1] if i > 0 else 0.0)) / b.cum[b.n - 1])
-            for i in range(b.n)]
+    return belief_weights(&b)

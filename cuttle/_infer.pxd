@@ -69,10 +69,18 @@ cdef inline void seen_search(Seen* o, const State* root) noexcept nogil:
 
 # Replay the k moves played since the last search, keeping the opponent's decisions.
 cdef void seen_follow(Seen* o, const CRules* r, const uint32_t* moves, int k) noexcept nogil
+# What a searcher deciding for `me` after a game's n moves (hist[i]: the position before
+# moves[i]) kept of them: reset, then from its first decision with a choice there,
+# seen_search and seen_follow to the end (nothing when it had none).
+cdef void seen_recall(Seen* o, const State* hist, const uint32_t* moves, Py_ssize_t n,
+                      const CRules* r, int me) noexcept nogil
 # Weigh N_CANDIDATES determinizations of the searcher's view of root by the likelihood
 # of the decisions in o (b.n = 0 when nothing was seen or nothing tells them apart).
 cdef void belief_build(Belief* b, const Seen* o, const State* root, const CRules* r,
                        int model, Rng* g) noexcept nogil
+# Its candidate hands and their weights (summing to 1) as a list of (hand mask, weight);
+# [] when the deals are uniform (for measurements and tests).
+cdef list belief_weights(const Belief* b)
 # A determinization of s for p: the opponent's hand drawn from b by weight, the other
 # unknown cards shuffled into the deck's unknown places (uniform when b.n == 0).
 cdef void belief_deal(const Belief* b, State* s, const CRules* r, int p, Rng* g) noexcept nogil

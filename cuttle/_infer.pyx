@@ -154,6 +154,26 @@ cdef void seen_follow(Seen* o, const CRules* r, const uint32_t* moves, int k) no
     o.last = cur
 
 
+cdef void seen_recall(Seen* o, const State* hist, const uint32_t* moves, Py_ssize_t n,
+                      const CRules* r, int me) noexcept nogil:
+    """What a searcher deciding for `me` now had kept of the game's n moves, had it
+    searched at each of its decisions with a choice since the first (seen_search there,
+    seen_follow since: following the moves in one stretch or between its searches keeps
+    the same, each search's position being the one the moves led to).  A searcher that
+    joins a game under way reads it so from its record; one that followed from its first
+    decision saw nothing before it either way."""
+    cdef uint32_t buf[MAX_MOVES]
+    cdef Py_ssize_t j = 0
+    seen_reset(o)
+    while j < n and not (hist[j].to_move == me and hist[j].phase != PH_OVER
+                         and gen_moves(&hist[j], r, buf) > 1):
+        j += 1
+    if j == n:
+        return
+    seen_search(o, &hist[j])
+    seen_follow(o, r, &moves[j], <int>(n - j))
+
+
 # The learned model (MODEL_LEARNED): its features of a move (move_features), in this
 # order, and their weights, fitted on ismcts:1000's games against itself (79,002
 # decisions of 3,000 classic games) by
@@ -385,6 +405,13 @@ cdef void belief_build(Belief* b, const Seen* o, const State* root, const CRules
     for c in range(N_CANDIDATES):
         b.cum[c] = exp(logw[c] - hi) + (b.cum[c - 1] if c > 0 else 0.0)
     b.n = N_CANDIDATES
+
+
+cdef list belief_weights(const Belief* b):
+    if b.n == 0:
+        return []
+    return [(b.hands[i], (b.cum[i] - (b.cum[i - 1] if i > 0 else 0.0)) / b.cum[b.n - 1])
+            for i in range(b.n)]
 
 
 cdef inline int pick(const Belief* b, Rng* g) noexcept nogil:

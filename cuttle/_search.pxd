@@ -76,6 +76,11 @@ cdef int tree_advance(Tree* t, const CRules* r, const uint32_t* moves, int k) no
 cdef int ismcts_visits(Tree* t, const State* root, const CRules* r, int policy, int iters,
                        Rng* g, const uint32_t* root_moves, int n_root,
                        int32_t* visits) noexcept nogil
+# ismcts_visits running all of its iterations: no stop once the root's choice is settled
+# (SearchConfig.settle), which a root forced to one move would always be (_review).
+cdef int ismcts_visits_full(Tree* t, const State* root, const CRules* r, int policy,
+                            int iters, Rng* g, const uint32_t* root_moves, int n_root,
+                            int32_t* visits) noexcept nogil
 cdef uint32_t most_visited(const uint32_t* root_moves, int n_root,
                            const int32_t* visits) noexcept nogil
 # The most visited root move of a search of `policy`'s iteration count (into t if not

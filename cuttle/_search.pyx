@@ -428,16 +428,16 @@ cdef int tree_advance(Tree* t, const CRules* r, const uint32_t* moves, int k) no
     t.n = size
     return 0
 
-cdef int ismcts_visits(Tree* t, const State* root, const CRules* r, int policy, int iters,
-                       Rng* g, const uint32_t* root_moves, int n_root,
-                       int32_t* visits) noexcept nogil:
-    """Search `iters` iterations into t (kept for reuse) and add each root move's
-    visits to visits[] (indexed like root_moves).  Returns 0, or -1 for no memory."""
-    cdef int which = search_index(policy)
+cdef int root_visits(Tree* t, const State* root, const CRules* r, const SearchConfig* cfg,
+                     int iters, Rng* g, const uint32_t* root_moves, int n_root,
+                     int32_t* visits) noexcept nogil:
+    """Search `iters` iterations under cfg into t (kept for reuse) and add each root
+    move's visits to visits[] (indexed like root_moves).  Returns 0, or -1 for no
+    memory."""
     cdef int i, child
     if iters < 1:
         iters = 1
-    if search(t, root, r, iters, &SEARCH[which], g) < 0:
+    if search(t, root, r, iters, cfg, g) < 0:
         return -1
     child = t.nodes[0].first_child
     while child >= 0:
@@ -446,6 +446,19 @@ cdef int ismcts_visits(Tree* t, const State* root, const CRules* r, int policy, 
                 visits[i] += t.nodes[child].visits
         child = t.nodes[child].next_sibling
     return 0
+
+cdef int ismcts_visits(Tree* t, const State* root, const CRules* r, int policy, int iters,
+                       Rng* g, const uint32_t* root_moves, int n_root,
+                       int32_t* visits) noexcept nogil:
+    return root_visits(t, root, r, &SEARCH[search_index(policy)], iters, g, root_moves,
+                       n_root, visits)
+
+cdef int ismcts_visits_full(Tree* t, const State* root, const CRules* r, int policy,
+                            int iters, Rng* g, const uint32_t* root_moves, int n_root,
+                            int32_t* visits) noexcept nogil:
+    cdef SearchConfig cfg = SEARCH[search_index(policy)]
+    cfg.settle = 0.0
+    return root_visits(t, root, r, &cfg, iters, g, root_moves, n_root, visits)
 
 cdef uint32_t most_visited(const uint32_t* root_moves, int n_root,
                            const int32_t* visits) noexcept nogil:
