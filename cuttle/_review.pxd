@@ -5,17 +5,19 @@
 
 from libc.stdint cimport uint32_t, int8_t
 from cuttle._state cimport State, CRules, Rng
+from cuttle._infer cimport Seen
 
-# One search of `iters` iterations from `root` forced to buf[forced]: 0 and the
+# One search of `iters` iterations (all of them) from `root` forced to buf[forced],
+# an inferring one weighing its deals by `seen` (NULL: nothing seen): 0 and the
 # decider's mean result in value[0], or -1 (no memory) / -2 (the root left the move).
 cdef int forced_value(const State* root, const CRules* r, int policy, int iters,
-                      const uint32_t* buf, int n, int forced, Rng* g,
+                      const uint32_t* buf, int n, int forced, const Seen* seen, Rng* g,
                       double* value) noexcept nogil
 
 # forced_value drawing from stream `stream` of `seed`.
 cdef int forced_one(const State* root, const CRules* r, int policy, int iters,
-                    const uint32_t* buf, int n, int forced, unsigned long long seed,
-                    Py_ssize_t stream, double* value) noexcept nogil
+                    const uint32_t* buf, int n, int forced, const Seen* seen,
+                    unsigned long long seed, Py_ssize_t stream, double* value) noexcept nogil
 
 # The winner of a playout of the true position by `policy` (-1 draw; -2: no memory).
 cdef int8_t hindsight_one(const State* root, const CRules* r, int policy,

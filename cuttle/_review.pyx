@@ -10,30 +10,40 @@
   every iteration through it.  The move's value is the mean result of those
   iterations for the decider.  The visits are checked after each search: if the search
   ever stopped honouring a forced root, the call raises instead of returning wrong
-  values.
+  values.  Every iteration is run: the stop of a search whose choice is settled
+  (ismcts-infer's) would cut a forced root short, its one move leading from the start.
+  An inferring search (ismcts-infer) weighs its deals by the opponent's decisions in
+  the game's record, as a bot in the decider's seat would have kept them
+  (_infer.seen_recall: only what the decider saw).
 * `hindsight`: playouts of the true position (the real hands and deck order, every
   card as it lies), for the review's hindsight line.
 
 Search r of every move draws from stream r of the seed and playout k from stream k, so
 results depend only on (seed, index), never on the thread count.
 
-What this module uses of the core: _search.pxd (Tree, Node, ismcts_visits,
-tree_clear), _engine.gen_moves, _policies.play_out, _rng.rng_seed, _core.CoreGame's st
-and cr, and _signals.
+What this module uses of the core: _search.pxd (Tree, Node, ismcts_visits_full,
+tree_clear), _infer.pxd (Seen, seen_recall; belief_build for forced_belief),
+_engine.gen_moves, _policies.play_out, _rng.rng_seed, _core.CoreGame's st, cr and
+history, and _signals.
 """
 
 from libc.stdint cimport uint32_t, int32_t, int8_t
 from libc.stdlib cimport malloc
+from cpython.mem cimport PyMem_Malloc, PyMem_Free
 from cython.parallel cimport prange
 
 import numpy as np
 
-from cuttle._state cimport State, CRules, Rng, MAX_MOVES, POLICY_SHIFT, is_search
-from cuttle._rng cimport rng_seed
+from cuttle._state cimport (State, CRules, Rng, MAX_MOVES, POLICY_SHIFT, is_search,
+                            reads_history)
+from cuttle._rng cimport rng_seed, STREAM_DECISION
 from cuttle._engine cimport gen_moves
 from cuttle._policies cimport play_out
 from cuttle._playout cimport PLAY_NO_MEMORY, GAME_MOVE_CAP
-from cuttle._search cimport Tree, Node, ismcts_visits, tree_clear, tree_init, node_init
+from cuttle._search cimport (Tree, Node, ismcts_visits_full, tree_clear, tree_init,
+                             node_init)
+from cuttle._infer cimport (Seen, Belief, seen_recall, belief_build, belief_weights,
+                            MODEL_EXPERT, MODEL_LEARNED)
 from cuttle._core cimport CoreGame
 from cuttle._signals cimport Stop, stop_start, stop_enter, stop_leave, stop_finish
 from cuttle.threads import thread_count
@@ -46,16 +56,20 @@ cdef enum:
 
 
 cdef int forced_value(const State* root, const CRules* r, int policy, int iters,
-                      const uint32_t* buf, int n, int forced, Rng* g,
+                      const uint32_t* buf, int n, int forced, const Seen* seen, Rng* g,
                       double* value) noexcept nogil:
     """One search of `iters` iterations from `root` whose root may only play
-    buf[forced]; its mean result for the decider goes to value[0]."""
+    buf[forced], every iteration run (a forced root is settled from the start); its
+    mean result for the decider goes to value[0].  An inferring search weighs its deals
+    by `seen` (NULL: nothing seen)."""
     cdef Tree t
     cdef int32_t visits[MAX_MOVES]
     cdef Node* nd
     cdef int i, err
     cdef int me = root.to_move
     tree_init(&t)
+    if seen != NULL:
+        t.seen = seen[0]
     t.nodes = <Node*>malloc((n + 1) * sizeof(Node))     # the search grows it (realloc)
     if t.nodes == NULL:
         return NO_MEMORY
@@ -71,7 +85,7 @@ cdef int forced_value(const State* root, const CRules* r, int policy, int iters,
         node_init(nd, buf[i - 1], 0, me, 1.0 if i == forced + 1 else 0.0)
         nd.next_sibling = i + 1 if i < n else -1
         nd.visits = 1 if i == forced + 1 else 0
-    err = ismcts_visits(&t, root, r, policy, iters, g, buf, n, visits)
+    err = ismcts_visits_full(&t, root, r, policy, iters, g, buf, n, visits)
     if err == 0:
         for i in range(n):
             if i != forced and visits[i] != 0:
@@ -86,11 +100,23 @@ cdef int forced_value(const State* root, const CRules* r, int policy, int iters,
 
 
 cdef int forced_one(const State* root, const CRules* r, int policy, int iters,
-                    const uint32_t* buf, int n, int forced, unsigned long long seed,
-                    Py_ssize_t stream, double* value) noexcept nogil:
+                    const uint32_t* buf, int n, int forced, const Seen* seen,
+                    unsigned long long seed, Py_ssize_t stream, double* value) noexcept nogil:
     cdef Rng g
     rng_seed(&g, seed, <unsigned long long>stream)
-    return forced_value(root, r, policy, iters, buf, n, forced, &g, value)
+    return forced_value(root, r, policy, iters, buf, n, forced, seen, &g, value)
+
+
+cdef Seen* mover_seen(CoreGame game) except? NULL:
+    # What the decider, had it searched at each of its decisions with a choice in the
+    # game's record (a bot in its seat), kept of the opponent's decisions: a new Seen
+    # (PyMem_Free it).
+    cdef Seen* o = <Seen*>PyMem_Malloc(sizeof(Seen))
+    if o == NULL:
+        raise MemoryError()
+    with nogil:
+        seen_recall(o, game.hist, game.hist_moves, game.nhist, &game.cr, game.st.to_move)
+    return o
 
 
 cdef int8_t hindsight_one(const State* root, const CRules* r, int policy,
@@ -109,9 +135,11 @@ def forced_searches(CoreGame game, codes, Py_ssize_t first, Py_ssize_t count,
     """Searches first..first+count-1 of each move in `codes` (legal moves of `game`),
     each with `policy`'s iteration count (an ismcts code) and its root forced to the
     move: a float64 array (len(codes), count) of the decider's mean results.  Search r
-    of every move draws from stream r of `seed`.  ValueError for a code that is not a
-    legal move; MemoryError if a tree cannot be allocated; RuntimeError if the search
-    did not keep to the forced move."""
+    of every move draws from stream r of `seed`.  An inferring policy (ismcts-infer)
+    reads the opponent's decisions from the game's record (the moves since the
+    decider's first decision with a choice), as the decider saw them.  ValueError for
+    a code that is not a legal move; MemoryError if a tree cannot be allocated;
+    RuntimeError if the search did not keep to the forced move."""
     cdef uint32_t buf[MAX_MOVES]
     cdef int n = gen_moves(&game.st, &game.cr, buf)
     cdef Py_ssize_t nm = len(codes), total, j
@@ -134,22 +162,49 @@ def forced_searches(CoreGame game, codes, Py_ssize_t first, Py_ssize_t count,
     cdef CRules r = game.cr
     cdef int iters = max(1, policy >> POLICY_SHIFT)
     cdef Stop stop
+    cdef Seen* seen = mover_seen(game) if reads_history(policy) else NULL
     threads = thread_count(threads)
     total = nm * count
-    stop_start(&stop)
-    for j in prange(total, nogil=True, num_threads=threads, schedule="dynamic", chunksize=1):
-        if not stop_enter(&stop):
-            ev[j // count, j % count] = forced_one(&root, &r, policy, iters, buf, n,
-                                                   fv[j // count], seed, first + j % count,
-                                                   &ov[j // count, j % count])
-        stop_leave()
-    stop_finish(&stop)
+    try:
+        stop_start(&stop)
+        for j in prange(total, nogil=True, num_threads=threads, schedule="dynamic",
+                        chunksize=1):
+            if not stop_enter(&stop):
+                ev[j // count, j % count] = forced_one(&root, &r, policy, iters, buf, n,
+                                                       fv[j // count], seen, seed,
+                                                       first + j % count,
+                                                       &ov[j // count, j % count])
+            stop_leave()
+        stop_finish(&stop)
+    finally:
+        PyMem_Free(seen)
     if (errs == NO_MEMORY).any():
         raise MemoryError("no memory for a search tree")
     if (errs == NOT_FORCED).any():
         raise RuntimeError("the search did not keep to the forced root move: "
                            "cuttle._search's selection rules changed")
     return out
+
+
+def forced_belief(CoreGame game, unsigned long long seed, int model=MODEL_LEARNED):
+    """The opponent hands an inferring search of forced_searches would deal from at
+    `game`'s position under `model` (ismcts-infer's: the learned one), what it saw read
+    from the game's record as forced_searches reads it, its candidates drawn from
+    stream STREAM_DECISION of `seed` (as _decide.opponent_belief draws a bot's, so that
+    the two compare): a list of (hand mask, weight), [] when its deals would be
+    uniform.  For tests."""
+    if model != MODEL_EXPERT and model != MODEL_LEARNED:
+        raise ValueError(f"model {model!r}: {MODEL_EXPERT} or {MODEL_LEARNED}")
+    cdef Seen* seen = mover_seen(game)
+    cdef Belief b
+    cdef Rng g
+    rng_seed(&g, seed, STREAM_DECISION)
+    try:
+        with nogil:
+            belief_build(&b, seen, &game.st, &game.cr, model, &g)
+    finally:
+        PyMem_Free(seen)
+    return belief_weights(&b)
 
 
 def hindsight(CoreGame game, Py_ssize_t first, Py_ssize_t count, unsigned long long seed,

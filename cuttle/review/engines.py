@@ -4,7 +4,10 @@ own view, with a budget that adapts to how close the moves are.
 * ``expert`` (``expert:N``): playouts by the expert policy for both players;
 * ``rollouts:N``: random playouts;
 * ``ismcts:N``: searches of N iterations, each with its root forced to the move
-  (`cuttle._review.forced_searches`).
+  (`cuttle._review.forced_searches`);
+* ``ismcts-infer:N``: the same searches with ismcts-infer's settings, its deals of the
+  opponent's hand weighed by the opponent's decisions in the game so far, as a bot in
+  the mover's seat would have seen them (nothing the mover did not see).
 
 A *sample* of a move is one playout (its result for the mover: 1, 1/2 or 0) or one
 forced search (its mean result for the mover).  Sample k of every move of a decision
@@ -36,13 +39,20 @@ if TYPE_CHECKING:
 
 __all__ = ["ENGINE_NAMES", "Engine", "MoveValues", "Z", "evaluate", "parse_engine"]
 
-ENGINE_NAMES = ("expert[:N]", "rollouts[:N]", "ismcts[:N]")   # (N left out: its default)
+ENGINE_NAMES = ("expert[:N]", "rollouts[:N]", "ismcts[:N]",
+                "ismcts-infer[:N]")         # (N left out: its default)
 DEFAULT_ENGINE = "expert"     # the engine of a review when none is named
 Z = 2.0                     # standard errors within which two moves count as close
 CALL_PLAYOUTS = 4096        # playouts of one native call (over all its moves) ...
 CALL_ITERATIONS = 1 << 16   # ... or search iterations: a few tenths of a second at most
 DEFAULT_ROLLOUTS = 1000
 MAX_PLAYOUTS = 1 << 16      # the largest base of a playout engine (its cap is 8 times it)
+# The search engines (the policy of the same name, forced): what their text adds, and
+# their set-up in iterations' worth (ismcts-infer weighs 64 candidate hands by up to 12
+# decisions of the opponent before it searches: up to 2.5 ms measured, 800 iterations).
+SEARCHES = {"ismcts": ("", 0),
+            "ismcts-infer": (", the opponent's hand weighed by its moves before the decision",
+                             1000)}
 
 
 @dataclass(frozen=True)
@@ -50,7 +60,9 @@ class Engine:
     """How a review values moves: `kind` "playouts" (policy `code` for both players
     from each determinization) or "search" (forced searches of policy `code`); each
     move gets `base` samples, at most `cap`; the hindsight line plays
-    `hindsight_samples` playouts of policy `hindsight_code` from the true position."""
+    `hindsight_samples` playouts of policy `hindsight_code` from the true position.
+    `setup`: what a search spends before its iterations, in iterations (ismcts-infer
+    weighs its candidate hands of the opponent), for the size of a native call."""
 
     name: str
     kind: str
@@ -60,6 +72,7 @@ class Engine:
     hindsight_code: int
     hindsight_samples: int
     description: str
+    setup: int = 0
 
     @property
     def unit(self) -> str:
@@ -72,7 +85,7 @@ class Engine:
         holds at least two searches, so above 32,768 iterations it takes about the time
         of two searches (a second per 200,000 iterations or so on one thread)."""
         if self.kind == "search":
-            return max(2, CALL_ITERATIONS // (self.code >> POLICY_SHIFT))
+            return max(2, CALL_ITERATIONS // ((self.code >> POLICY_SHIFT) + self.setup))
         return CALL_PLAYOUTS
 
 
@@ -88,9 +101,10 @@ def _count(text, param, default, limit, spec):
 
 def parse_engine(spec: str | Engine) -> Engine:
     """An Engine from its name: ``expert`` (or ``expert:N``, N playouts per move in the
-    first round, default 256), ``rollouts:N`` (random playouts, default 1000) or
-    ``ismcts:N`` (forced searches of N iterations, default 1000); ValueError naming
-    the valid ones otherwise.
+    first round, default 256), ``rollouts:N`` (random playouts, default 1000),
+    ``ismcts:N`` (forced searches of N iterations, default 1000) or ``ismcts-infer:N``
+    (the same with the inferring search, which reads the opponent's decisions from the
+    game's moves before the decision); ValueError naming the valid ones otherwise.
 
     >>> parse_engine("ismcts:500").name, parse_engine("expert").base
     ('ismcts:500', 256)
@@ -111,11 +125,12 @@ def parse_engine(spec: str | Engine) -> Engine:
         n = _count("rollouts", param, DEFAULT_ROLLOUTS, MAX_PLAYOUTS, spec)
         return Engine(f"rollouts:{n}", "playouts", rnd, n, 8 * n, rnd, 256,
                       f"random playouts from the mover's view, {n} to {8 * n} per move")
-    if kind == "ismcts":
+    if kind in SEARCHES:
         n = _count(kind, param, DEFAULT_ISMCTS_ITERATIONS, MAX_ISMCTS_ITERATIONS, spec)
-        return Engine(f"ismcts:{n}", "search", policy_code(f"ismcts:{n}"), 2, 16, expert,
+        adds, setup = SEARCHES[kind]
+        return Engine(f"{kind}:{n}", "search", policy_code(f"{kind}:{n}"), 2, 16, expert,
                       64, f"ISMCTS searches of {n:,} iterations from the mover's view with "
-                          f"the move forced at the root, 2 to 16 per move")
+                          f"the move forced at the root{adds}, 2 to 16 per move", setup)
     raise ValueError(f"unknown engine {spec!r}; valid: {', '.join(ENGINE_NAMES)}")
 
 

@@ -135,8 +135,10 @@ def review(game_or_record: Game | dict[str, Any] | str | os.PathLike[str],
 
     game_or_record: a `Game` (reviewed from its first move), a game record (dict) or
     the path of a record file (what ``cuttle play --record`` and the replay write).
-    engine: "expert" (expert playouts), "rollouts:N" (random playouts) or "ismcts:N"
-    (searches with the move forced at the root); see docs/review.md.
+    engine: "expert" (expert playouts), "rollouts:N" (random playouts), "ismcts:N"
+    (searches with the move forced at the root) or "ismcts-infer:N" (the same with the
+    search that weighs the opponent's hand by its decisions in the game before, as the
+    mover saw them); see docs/review.md.
     thresholds: a `Thresholds` or a dict of some of its bounds.
     omniscient: also value every position with every card known (hindsight).
     progress: True/False/None (a bar on stderr; None: if it is a terminal) or a

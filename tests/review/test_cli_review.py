@@ -62,6 +62,22 @@ def test_review_json_html_and_one_player(monkeypatch, capsys, record, tmp_path):
     assert "hindsight" in html
 
 
+def test_review_with_the_inferring_engine(monkeypatch, capsys, record, tmp_path):
+    path, g = record
+    page = tmp_path / "r.html"
+    code, out, err = run(monkeypatch, capsys, ["review", path, "--engine", "ismcts-infer:20",
+                                               "--seed", "3", "--player", "0", "--json",
+                                               "--html", page])
+    assert code == 0, err
+    d = json.loads(out)
+    assert d["engine"] == "ismcts-infer:20" and "opponent's hand weighed" in d["method"]
+    assert d["decisions"] == cuttle.review(path, "ismcts-infer:20", player=0,
+                                           seed=3).as_dict()["decisions"]
+    assert "Review by ismcts-infer:20" in page.read_text()
+    code, out, err = run(monkeypatch, capsys, ["review", "--help"])
+    assert code == 0 and "ismcts-infer[:N]" in out
+
+
 def test_review_json_on_stdout_with_a_page_is_json_alone(monkeypatch, capsys, record,
                                                         tmp_path):
     # "review page written to ..." followed the JSON on stdout, which no longer parsed
@@ -113,6 +129,10 @@ def test_ctrl_c_while_the_review_is_written_still_writes_every_file(monkeypatch,
     (["review", "{tmp}/bad.json"], 2, "not a cuttle game record"),
     (["review", "{rec}", "--engine", "alphazero"], 2, "unknown engine 'alphazero'"),
     (["review", "{rec}", "--engine", "ismcts:0"], 2, "bad count in engine"),
+    (["review", "{rec}", "--engine", "ismcts-infer:x"], 2,
+     "bad count in engine 'ismcts-infer:x': use e.g. 'ismcts-infer:1000'"),
+    (["replay", "{rec}", "--review", "--engine", "ismcts-infer:0", "--html", "{tmp}/x.html"],
+     2, "bad count in engine 'ismcts-infer:0'"),
     (["review", "{rec}", "--player", "2"], 2, "--player: expected 0, 1 or both"),
     (["review", "{rec}", "--thresholds", "good=x"], 2, "--thresholds: expected LABEL=LOSS"),
     (["review", "{rec}", "--thresholds", "best=0.2"], 2, "must grow"),
@@ -148,10 +168,11 @@ def test_review_errors(monkeypatch, capsys, record, tmp_path, argv, code, messag
     assert got == code and message in err and "Traceback" not in err, err
 
 
-def test_ctrl_c_prints_the_finished_decisions(record):
+@pytest.mark.parametrize("engine", ["ismcts:5000", "ismcts-infer:5000"])
+def test_ctrl_c_prints_the_finished_decisions(record, engine):
     path, _ = record
     # Ctrl-C once the progress bar shows a finished decision (k/N with k >= 1).
-    code, out, err = _ctrl_c(["review", str(path), "--engine", "ismcts:5000", "--seed", "1",
+    code, out, err = _ctrl_c(["review", str(path), "--engine", engine, "--seed", "1",
                               "--threads", "1", "--progress"], wait_for=r"\b[1-9]\d*/\d+\b")
     assert code == 130, err
     m = re.search(r"interrupted after (\d+) of (\d+) decisions", err)

@@ -6,6 +6,7 @@ tests check behaviour, not precision (docs/review.md measures the noise)."""
 
 import json
 import os
+import random
 import re
 import threading
 
@@ -27,6 +28,7 @@ WIN = dict(hands=(["TH", "2C", "3D"], ["4S", "5S", "6S", "7C", "8D", "9C"]),
 SAVE = dict(hands=(["TS", "3H", "5D"], ["4S", "6S"]),
             points=(["5H", "4C"], ["TC", "9D", "AD"]), rest="deck", seed=5)
 ENGINES = ("expert:16", "ismcts:100")
+INFER = "ismcts-infer:100"      # (reads the game's history: its own tests below too)
 
 
 def bot_game(names, seed, plies=None):
@@ -38,7 +40,7 @@ def bot_game(names, seed, plies=None):
     return g
 
 
-@pytest.mark.parametrize("engine", ENGINES + ("rollouts:100",))
+@pytest.mark.parametrize("engine", ENGINES + ("rollouts:100", INFER))
 def test_a_win_on_the_spot_is_best_and_missing_it_a_blunder(engine):
     g = cuttle.Game.from_position(**WIN)
     won = judge(g, "points TH", engine, seed=1)
@@ -50,7 +52,7 @@ def test_a_win_on_the_spot_is_best_and_missing_it_a_blunder(engine):
         assert d.label == "blunder" and d.annotation == "??" and d.loss > 0.5
 
 
-@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("engine", ENGINES + (INFER,))
 def test_the_only_move_that_avoids_an_immediate_loss(engine):
     g = cuttle.Game.from_position("open", **SAVE)
     saved = judge(g, "scuttle TS TC", engine, seed=2)
@@ -111,7 +113,9 @@ def test_figures_never_depend_on_cards_the_mover_cannot_see(engine):
     """At every decision of a game, the review of the move played is the same in
     every game the mover cannot tell apart (the opponent's hidden cards and the deck
     order swapped for others consistent with the mover's view, the random stream
-    reseeded), for the same seed."""
+    reseeded), for the same seed.  (The samples have no past: a mover would tell them
+    from the game, which an engine reading the history sees; the next test swaps the
+    hidden cards in the whole game.)"""
     g = bot_game(("expert", "greedy"), 21)
     h = g.copy()
     while h.ply:
@@ -130,6 +134,71 @@ def test_figures_never_depend_on_cards_the_mover_cannot_see(engine):
             checked += 1
         h.play(move)
     assert checked >= 4
+
+
+def deal_of(g):
+    """`Game.from_position`'s arguments for the deal of g (a game at its start)."""
+    return dict(hands=tuple([str(c) for c in g.hand(p)] for p in (0, 1)),
+                deck=[str(c) for c in g.deck], to_move=g.to_move, seed=g.seed)
+
+
+def played(deal, moves):
+    """The game of `deal` (deal_of's arguments) after `moves`."""
+    g = cuttle.Game.from_position(**deal)
+    for m in moves:
+        g.play(m)
+    return g
+
+
+def redealt(deal, moves, seed):
+    """The deal with the cards that the player to move after `moves` cannot place then
+    shuffled among their places in the opponent's hand and the deck: the same moves
+    are legal, and that player saw the same at every one of them (checked)."""
+    g = played(deal, moves)
+    me = g.to_move
+    hidden = {str(c) for c in g.observation(me).unknown_cards}
+    cards = deal["hands"][1 - me] + deal["deck"]
+    at = [i for i, c in enumerate(cards) if c in hidden]
+    swapped = [cards[i] for i in at]
+    random.Random(seed).shuffle(swapped)
+    for i, c in zip(at, swapped):
+        cards[i] = c
+    n = len(deal["hands"][1 - me])
+    other = dict(deal, deck=cards[n:])
+    other["hands"] = tuple(cards[:n] if p != me else deal["hands"][p] for p in (0, 1))
+    a, b = played(deal, []), played(other, [])
+    for m in moves:
+        assert a.observation(me) == b.observation(me)
+        a.play(m)
+        b.play(m)
+    assert a.observation(me) == b.observation(me)
+    return b
+
+
+@pytest.mark.parametrize("engine", ENGINES + ("rollouts:64", INFER))
+def test_figures_never_depend_on_cards_the_mover_never_saw_in_the_whole_game(engine):
+    """At decisions of a game, the review of the move played is the same when the
+    cards that its mover never saw up to there are dealt otherwise from the start, the
+    same moves played: for every engine, the one that reads the opponent's decisions
+    from the game's history included (that history is then the same as the mover saw
+    it, its hidden cards not)."""
+    deal = deal_of(cuttle.Game(seed=21))
+    g = played(deal, [])
+    bots = (Bot("expert", 21), Bot("greedy", 22))
+    while not g.is_over:
+        g.play(bots[g.to_move].choose(g))
+    checked = differed = 0
+    for i, move in enumerate(g.moves):
+        a = played(deal, g.moves[:i])
+        if len(a.legal_moves) == 1 or i % 3:
+            continue
+        b = redealt(deal, g.moves[:i], seed=i)
+        opp = 1 - a.to_move
+        differed += (a.hand(opp), a.deck) != (b.hand(opp), b.deck)
+        assert same_figures(judge(a, move, engine, seed=100 + i, threads=2),
+                            judge(b, move, engine, seed=100 + i, threads=1))
+        checked += 1
+    assert checked >= 5 and differed >= checked - 1
 
 
 def test_swapped_hidden_cards_in_a_record_change_nothing():
