@@ -327,7 +327,8 @@ def _play_and_save(args: argparse.Namespace) -> tuple[str, str | None, PlaySessi
 
 AFTER_GAME = """Game over. Type:
   review [ENGINE]  review your moves (labels, best moves, accuracy; ENGINE: expert,
-                   rollouts:N or ismcts:N, default expert), saved beside the record
+                   rollouts:N, ismcts:N or ismcts-infer:N, default expert), saved
+                   beside the record
   again            play another game (a new deal)
   quit             leave"""
 MAX_UNCLEAR = 3             # answers that are no command before the program leaves
