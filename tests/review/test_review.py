@@ -152,8 +152,9 @@ def played(deal, moves):
 
 def redealt(deal, moves, seed):
     """The deal with the cards that the player to move after `moves` cannot place then
-    shuffled among their places in the opponent's hand and the deck: the same moves
-    are legal, and that player saw the same at every one of them (checked)."""
+    shuffled among their places in the opponent's hand and the deck (deal_of's
+    arguments): the same moves are legal, and that player saw the same at every one of
+    them (checked)."""
     g = played(deal, moves)
     me = g.to_move
     hidden = {str(c) for c in g.observation(me).unknown_cards}
@@ -172,7 +173,17 @@ def redealt(deal, moves, seed):
         a.play(m)
         b.play(m)
     assert a.observation(me) == b.observation(me)
-    return b
+    return other
+
+
+def expert_against_greedy():
+    """(deal, game): a game of expert against greedy from deal_of's deal."""
+    deal = deal_of(cuttle.Game(seed=21))
+    g = played(deal, [])
+    bots = (Bot("expert", 21), Bot("greedy", 22))
+    while not g.is_over:
+        g.play(bots[g.to_move].choose(g))
+    return deal, g
 
 
 @pytest.mark.parametrize("engine", ENGINES + ("rollouts:64", INFER))
@@ -182,23 +193,38 @@ def test_figures_never_depend_on_cards_the_mover_never_saw_in_the_whole_game(eng
     same moves played: for every engine, the one that reads the opponent's decisions
     from the game's history included (that history is then the same as the mover saw
     it, its hidden cards not)."""
-    deal = deal_of(cuttle.Game(seed=21))
-    g = played(deal, [])
-    bots = (Bot("expert", 21), Bot("greedy", 22))
-    while not g.is_over:
-        g.play(bots[g.to_move].choose(g))
+    deal, g = expert_against_greedy()
     checked = differed = 0
     for i, move in enumerate(g.moves):
         a = played(deal, g.moves[:i])
         if len(a.legal_moves) == 1 or i % 3:
             continue
-        b = redealt(deal, g.moves[:i], seed=i)
+        b = played(redealt(deal, g.moves[:i], seed=i), g.moves[:i])
         opp = 1 - a.to_move
         differed += (a.hand(opp), a.deck) != (b.hand(opp), b.deck)
         assert same_figures(judge(a, move, engine, seed=100 + i, threads=2),
                             judge(b, move, engine, seed=100 + i, threads=1))
         checked += 1
     assert checked >= 5 and differed >= checked - 1
+
+
+def test_records_whose_deals_differ_in_cards_a_player_never_saw_review_it_alike():
+    """Two records of the same moves whose deals differ in the cards that one player
+    had not seen by a late decision: each of that player's decisions up to there gets
+    the same review by the engine that reads the opponent's past decisions from the
+    record, which it does there (its deals are weighed)."""
+    from cuttle._review import forced_belief
+    deal, g = expert_against_greedy()
+    last = max(i for i in range(1, 20) if forced_belief(played(deal, g.moves[:i]), 1))
+    me = played(deal, g.moves[:last]).to_move
+    other = redealt(deal, g.moves[:last], seed=3)
+    assert (other["hands"][1 - me], other["deck"]) != (deal["hands"][1 - me], deal["deck"])
+    reviews = [review(make_record(played(d, g.moves[:last + 1]), players=["a", "b"],
+                                  status="quit"), INFER, player=me, seed=4, threads=1)
+               for d in (deal, other)]
+    assert [x.ply for x in reviews[0].decisions][-1] == last
+    assert sum(x.judged for x in reviews[0].decisions) >= 3
+    assert reviews[0].as_dict()["decisions"] == reviews[1].as_dict()["decisions"]
 
 
 def test_swapped_hidden_cards_in_a_record_change_nothing():
