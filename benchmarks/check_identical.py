@@ -7,7 +7,7 @@ result: run it on two checkouts and compare the output (same hashes = same games
 
 Each section prints one line, `name sha256`; `diff` the outputs of two checkouts.  The
 sections: every policy pairing (random, greedy, expert, self-play and mixed: 20,000
-games; ismcts:50 and ismcts-random:50: a few hundred) under classic, cuttle.cards and
+games; ismcts:50, ismcts-random:50 and ismcts-infer:50: a few hundred) under classic, cuttle.cards and
 variant-heavy rule sets (per-game rows: winner, seat, moves, turns, scores, end
 reason), matches, callable (Python) players, compare's paired tallies, VectorEnv and
 GymEnv trajectories (native and search opponents, self-play, truncation), `analyse`,
@@ -52,7 +52,7 @@ RULE_SETS = {
 FAST = ["random", "greedy", "expert"]
 PAIRINGS = [(a, b) for i, a in enumerate(FAST) for b in FAST[i:]]
 SEARCH_PAIRINGS = [("ismcts:50", "random"), ("greedy", "ismcts-random:50"),
-                   ("ismcts:50", "expert")]
+                   ("ismcts:50", "expert"), ("ismcts-infer:50", "ismcts:50")]
 
 
 def digest(*parts):
@@ -213,7 +213,8 @@ def analyses():
 
 def bots(games):
     for name, threads in (("random", 1), ("greedy", 1), ("expert", 1), ("ismcts:60", 1),
-                          ("ismcts:60", 2), ("ismcts-random:40", 1), ("ismcts:61", 3)):
+                          ("ismcts:60", 2), ("ismcts-random:40", 1), ("ismcts:61", 3),
+                          ("ismcts-infer:60", 1), ("ismcts-infer:60", 2)):
         h = hashlib.sha256()
         for rname in ("classic", "cards", "open_freeze"):
             for i in range(games):
