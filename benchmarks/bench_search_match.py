@@ -110,13 +110,13 @@ def worker(args, w):
     import cuttle
     from cuttle.policies import Bot
     from cuttle._search import _search_config, SEARCH_NAMES
-    from cuttle import _expert
+    from cuttle import _weights
     config = json.loads(args.mine_config)
     if isinstance(config.get("leaf"), dict):    # weights of the search's leaf value, in
-        _expert._set_leaf_weights(config["leaf"])  # the slot of the expert's copy
-        config["leaf"] = _expert.LEAF_SETS.index("expert")
+        _weights._set_leaf_weights(config["leaf"])  # the slot of the expert's copy
+        config["leaf"] = _weights.LEAF_SETS.index("expert")
     elif config.get("leaf") == "fitted":        # (the fitted set, ismcts-infer's)
-        config["leaf"] = _expert.LEAF_SETS.index("fitted")
+        config["leaf"] = _weights.LEAF_SETS.index("fitted")
     kind = args.mine.split(":")[0]              # the settings of the search that plays
     _search_config(SEARCH_NAMES.index(kind) if kind in SEARCH_NAMES else 0, **config)
     other = Other(args.other_python, args.other)
@@ -197,7 +197,7 @@ def parser():
     ap.add_argument("--mine-config", default="{}",
                     help="settings of the search --mine names (JSON, for _search_config; "
                          "the key \"leaf\": \"fitted\" for the fitted leaf value, "
-                         "or weights for cuttle._expert._set_leaf_weights)")
+                         "or weights for cuttle._weights._set_leaf_weights)")
     ap.add_argument("--out", required=True, help="results, one JSON line a game")
     ap.add_argument("--report", action="store_true", help="only summarise --out")
     return ap

@@ -7,7 +7,7 @@ The search (`ismcts:N`, cuttle/_search.pyx) scores the end of each short playout
 position_value (cuttle/_expert.pyx): the expert's evaluation of the position from the
 view of the player not deciding, as a logistic of v / scale.  Its weights are the
 expert's, tuned for choosing moves one ply deep, not for predicting games.  Here the
-weights of the leaf value (cuttle._expert._set_leaf_weights; the expert's own stay) and
+weights of the leaf value (cuttle._weights._set_leaf_weights; the expert's own stay) and
 its scale are fitted to the outcomes of recorded games: each position's value for
 player 0 against the game's result for player 0 (a draw 1/2), by the log-loss (or --loss
 brier: the Brier score), with a
@@ -36,7 +36,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 
 import cuttle  # noqa: E402
-from cuttle import _expert  # noqa: E402
+from cuttle import _weights  # noqa: E402
 from cuttle._decide import leaf_values  # noqa: E402
 from cuttle.stats import ClusteredMean  # noqa: E402
 
@@ -90,7 +90,7 @@ class Data:
         self.counts = np.diff(np.r_[self.starts, len(game)])
 
     def p(self, g, w, scale):
-        _expert._set_leaf_weights(w)
+        _weights._set_leaf_weights(w)
         return np.clip(leaf_values(g, self.states, scale), 1e-6, 1 - 1e-6)
 
     def losses(self, p):
@@ -179,7 +179,7 @@ def main(argv):
                               replace=False))
     fit_set = Data(train.states[pick], train.game[pick], result)
 
-    base = _expert._expert_weights()
+    base = _weights._expert_weights()
     x0 = to_vector(base, 30.0)
     which = 0 if args.loss == "log" else 1
 
@@ -226,7 +226,7 @@ def main(argv):
         else:
             print(f"    {name:12s} {a:9.3f} -> {b:9.3f}")
     print(f"# fitted by: python benchmarks/fit_leaf_value.py {' '.join(argv)}")
-    _expert._set_leaf_weights(None)
+    _weights._set_leaf_weights(None)
     if args.out:
         out = {}
         for label, x in zip(("scale_tempo", "fitted"), (x1, x2)):

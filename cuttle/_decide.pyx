@@ -26,8 +26,9 @@ from cuttle._infer cimport (move_likelihood as infer_move_likelihood, Seen, Beli
                            seen_follow, seen_recall, belief_build, belief_weights,
                            move_features as infer_move_features,
                            MODEL_EXPERT, MODEL_LEARNED, N_FEATURES, largest)
-from cuttle._expert cimport expert_values, position_value, LEAF_EXPERT
-from cuttle._expert import check_leaf
+from cuttle._expert cimport expert_values, position_value
+from cuttle._weights cimport LEAF_EXPERT
+from cuttle._weights import check_leaf
 
 
 cdef inline const State* game_start(CoreGame game):
@@ -289,7 +290,7 @@ def leaf_values(CoreGame game, const unsigned char[:, ::1] states, double scale=
                 int leaf=LEAF_EXPERT):
     """position_value of each state (rows of State bytes, as `_core_state_bytes` gives
     them, under `game`'s rules): player 0's chances by the evaluation under the search's
-    leaf weights `leaf` (cuttle._expert._set_leaf_weights), scale points per logit, as the
+    leaf weights `leaf` (cuttle._weights._set_leaf_weights), scale points per logit, as the
     search scores the end of a playout.  For fitting those weights
     (benchmarks/fit_leaf_value.py).  ValueError if a row is not a sound state."""
     cdef Py_ssize_t n = states.shape[0], i, bad = -1

@@ -10,13 +10,7 @@ cdef uint32_t expert_move(State* s, const CRules* r, Rng* g, uint32_t* buf, int 
 # The expert's value of each of the n moves in buf for the player to decide, into out.
 cdef void expert_values(const State* s, const CRules* r, const uint32_t* buf, int n,
                         double* out) noexcept nogil
-# Player 0's chances in s by the expert's evaluation, in [0, 1] (v / scale a logit).
-# The weights of the search's leaf value (SearchConfig.leaf): a copy of the expert's, or
-# the set fitted to predict who wins (_expert.pyx, LEAF_WEIGHTS).
-cdef enum:
-    LEAF_EXPERT = 0
-    LEAF_FITTED = 1
-    N_LEAVES = 2
-
+# Player 0's chances in s by the evaluation under the weights of leaf value `leaf`
+# (_weights.pxd: LEAF_EXPERT, LEAF_FITTED), in [0, 1] (v / scale a logit).
 cdef double position_value(const State* s, const CRules* r, double scale,
                            int leaf) noexcept nogil

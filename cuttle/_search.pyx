@@ -23,8 +23,9 @@ from cuttle._infer cimport (Belief, belief_build, belief_deal, seen_search, seen
                            MODEL_EXPERT, MODEL_LEARNED, N_MODELS)
 from cuttle._signals cimport poll_interrupt
 from cuttle._greedy cimport best_index, greedy_values, WIN_VALUE
-from cuttle._expert cimport expert_values, position_value, LEAF_EXPERT, LEAF_FITTED
-from cuttle._expert import LEAF_SCALE, check_leaf
+from cuttle._expert cimport expert_values, position_value
+from cuttle._weights cimport LEAF_EXPERT, LEAF_FITTED
+from cuttle._weights import LEAF_SCALE, check_leaf
 from cuttle._playout cimport play_until, end_by_cap, PLAY_CAP, GAME_MOVE_CAP
 
 ctypedef struct SearchConfig:

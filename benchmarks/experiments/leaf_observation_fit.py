@@ -22,7 +22,7 @@ import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 
 import cuttle  # noqa: E402
-from cuttle import _expert  # noqa: E402
+from cuttle import _weights  # noqa: E402
 from cuttle._decide import leaf_values  # noqa: E402
 from cuttle.stats import ClusteredMean  # noqa: E402
 
@@ -45,8 +45,8 @@ def main(argv=None):
     d = np.load(args.data)
     states, game, result = d["states"], d["game"], d["result"]
     g = cuttle.Game(str(d["rules"]), seed=0)
-    p0 = np.clip(leaf_values(g, np.ascontiguousarray(states), _expert.LEAF_SCALE,
-                             _expert.LEAF_SETS.index("fitted")), 1e-6, 1 - 1e-6)
+    p0 = np.clip(leaf_values(g, np.ascontiguousarray(states), _weights.LEAF_SCALE,
+                             _weights.LEAF_SETS.index("fitted")), 1e-6, 1 - 1e-6)
     n_obs = len(g.observation_array(0))
     X = np.zeros((len(states), n_obs + 2))
     y = np.zeros(len(states))

@@ -256,11 +256,11 @@ def test_the_leaf_weights_change_the_leaf_value_only():
     # The search's leaf value has weights of its own (a copy of the expert's unless
     # set): changing them changes position_value, never the expert's choices.
     import numpy as np
-    from cuttle import _expert, _search
+    from cuttle import _search, _weights
     from cuttle._decide import leaf_values
     games = positions(21, 40)
-    expert = _expert._expert_weights()
-    assert _expert._leaf_weights() == dict(expert, tempo=0.0) == expert
+    expert = _weights._expert_weights()
+    assert _weights._leaf_weights() == dict(expert, tempo=0.0) == expert
     choices = [Bot("expert", seed=3).choose(g).code for g in games]
     g0 = cuttle.Game(seed=0)
     rows = [np.frombuffer(g._core_state_bytes(), dtype=np.uint8) for g in games
@@ -269,37 +269,37 @@ def test_the_leaf_weights_change_the_leaf_value_only():
     before = leaf_values(g0, states)
     assert ((0.0 < before) & (before < 1.0)).all()
     try:
-        _expert._set_leaf_weights({"prog": 2.0, "tempo": 1.5,
+        _weights._set_leaf_weights({"prog": 2.0, "tempo": 1.5,
                                    "hand": tuple(x + 1.0 for x in expert["hand"])})
         changed = leaf_values(g0, states)
         assert not np.array_equal(before, changed)
-        assert _expert._expert_weights() == expert
+        assert _weights._expert_weights() == expert
         assert [Bot("expert", seed=3).choose(g).code for g in games] == choices
     finally:
-        _expert._set_leaf_weights(None)
-    assert _expert._leaf_weights() == expert
+        _weights._set_leaf_weights(None)
+    assert _weights._leaf_weights() == expert
     assert np.array_equal(leaf_values(g0, states), before)
     with pytest.raises(ValueError):
         leaf_values(g0, np.zeros((2, 7), dtype=np.uint8))
     # The fitted set (ismcts-infer's) is another leaf value, set apart.
-    fitted = leaf_values(g0, states, _expert.LEAF_SCALE, leaf=1)
+    fitted = leaf_values(g0, states, _weights.LEAF_SCALE, leaf=1)
     assert not np.array_equal(fitted, before) and ((0.0 < fitted) & (fitted < 1.0)).all()
-    _expert._set_leaf_weights({"prog": 2.0}, 1)
+    _weights._set_leaf_weights({"prog": 2.0}, 1)
     try:
-        assert _expert._leaf_weights() == expert
+        assert _weights._leaf_weights() == expert
         assert np.array_equal(leaf_values(g0, states), before)
     finally:
-        _expert._set_leaf_weights(None, 1)
-    assert np.array_equal(leaf_values(g0, states, _expert.LEAF_SCALE, leaf=1), fitted)
+        _weights._set_leaf_weights(None, 1)
+    assert np.array_equal(leaf_values(g0, states, _weights.LEAF_SCALE, leaf=1), fitted)
     for bad in (2, -1):
         with pytest.raises(ValueError, match="no leaf value"):
-            _expert._set_leaf_weights(None, bad)
+            _weights._set_leaf_weights(None, bad)
         with pytest.raises(ValueError, match="no leaf value"):
             leaf_values(g0, states, leaf=bad)
         with pytest.raises(ValueError, match="no leaf value"):
             _search._search_config(2, leaf=bad)
         with pytest.raises(ValueError, match="no leaf value"):
-            _expert._leaf_weights(bad)
+            _weights._leaf_weights(bad)
 
 
 def test_a_search_that_stops_when_settled_chooses_as_the_full_search():
