@@ -1,11 +1,12 @@
 """What one player may know (docs/rules.md §6), and a fixed-size numpy encoding of it.
 
 Public: every point card, permanent and Jack stack, the scrap, the deck size, both hand
-sizes, the stack and a 7's revealed cards.  Private: the opponent's hand, except the
-cards the player knows are there (a 3's pick, a 9's return, a swapped hand, a drawn card
-whose place on the deck was public, everything while it is public through glasses, open
-hands or cuttle.cards' empty deck), and the deck order, except cards whose place is public
-(a 9 put on top, a 7's unchosen card).
+sizes, the stack, a 7's revealed cards and both players' frozen cards (a 9's return:
+unplayable this turn, or in the player's next one).  Private: the opponent's hand,
+except the cards the player knows are there (a 3's pick, a 9's return, a swapped hand, a
+drawn card whose place on the deck was public, everything while it is public through
+glasses, open hands or cuttle.cards' empty deck), and the deck order, except cards whose
+place is public (a 9 put on top, a 7's unchosen card).
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ class Observation:
     revealed: tuple[Card, ...]
     stack: tuple[Card, ...]
     frozen: tuple               # per player: cards that cannot be played this turn
+    frozen_next: tuple          # per player: cards that cannot be played in its next turn
     scores: tuple[int, int]
     goals: tuple[int, int]
     winner: int | None

@@ -74,6 +74,26 @@ def test_a_card_put_on_the_deck_is_known_and_followed_into_the_hand():
     assert g.observation(0).opponent_known == ("KD",) and g.observation(0).deck_known == ()
 
 
+def test_both_players_freezes_are_public_this_turn_and_next():
+    def deal():
+        return pos(cuttle.Rules(nine="freeze"), hands=(["9C", "AH"], ["TH"]),
+                   permanents=(["KS"], ["KD"]), deck=["5C", "6C", "7C"])
+
+    def frozen(g):
+        return {(o.frozen, o.frozen_next) for o in (g.observation(0), g.observation(1))}
+
+    g = deal()
+    g.play("oneoff 9C KD"), g.play("resolve")      # P1's King: frozen in P1's turn, now
+    assert g.turn == 1 and frozen(g) == {(((), ("KD",)), ((), ()))}
+    g = deal()
+    g.play("oneoff 9C KS"), g.play("resolve")      # P0's own King: in P0's next turn
+    assert g.turn == 1 and frozen(g) == {(((), ()), (("KS",), ()))}
+    g.play("draw")
+    assert g.turn == 0 and frozen(g) == {((("KS",), ()), ((), ()))}
+    g.play("draw")
+    assert frozen(g) == {(((), ()), ((), ()))}
+
+
 def test_joker_swap_makes_both_hands_known():
     g = pos(cuttle.Rules(joker=True), hands=(["JK", "AS", "2C"], ["3D"]), deck=["5C"])
     g.play("oneoff JK"), g.play("resolve")
