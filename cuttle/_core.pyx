@@ -17,7 +17,8 @@ from cpython.mem cimport PyMem_Realloc, PyMem_Free
 from cuttle._state cimport *
 from cuttle._rng cimport rng_seed, derive_seed, deal_stream, STREAM_GAME, STREAM_SAMPLE
 from cuttle._engine cimport (gen_moves, is_legal, apply_move, deal, score, goal, hand_is_public,
-                             update_knowledge, check_win, check_state, states_equal)
+                             update_knowledge, check_win, check_state, states_equal,
+                             frozen_now, frozen_next_turn)
 from cuttle._hidden cimport determinize
 from cuttle._playout cimport play_until, end_by_cap, SEAT_ELSEWHERE
 from cuttle._engine import state_error
@@ -307,13 +308,8 @@ cdef class CoreGame:
     def _core_hand(self, p): return cards_of(self.st.hand[player(p)])
     def _core_points(self, p): return cards_of(self.st.points[player(p)])
     def _core_permanents(self, p): return cards_of(self.st.permanents[player(p)])
-    def _core_frozen(self, p):
-        p = player(p)
-        # Frozen cards bind only during their receiver's turn; in between they are not
-        # "unplayable now" (and the receiver has no decision before that turn anyway).
-        if self.st.turn != p or self.st.phase == PH_OVER:
-            return []
-        return cards_of(self.st.frozen[p] & self.st.hand[p])
+    def _core_frozen(self, p): return cards_of(frozen_now(&self.st, player(p)))
+    def _core_frozen_next(self, p): return cards_of(frozen_next_turn(&self.st, player(p)))
     def _core_scrap(self): return cards_of(self.st.scrap)
     def _core_deck(self):
         return [self.st.deck[self.st.deck_len - 1 - i] for i in range(self.st.deck_len)]

@@ -186,6 +186,26 @@ cdef inline int hand_is_public(const State* s, const CRules* r, int p) noexcept 
     return r.open_hands or (r.reveal_on_empty_deck and s.deck_len == 0) or \
         (s.permanents[p ^ 1] & EIGHTS) != 0
 
+# What both players know of p's frozen cards (a 9's return is public): Game.frozen and
+# the observation encoding read these two, so the rule is written once.
+cdef inline uint64_t frozen_now(const State* s, int p) noexcept nogil:
+    # The cards p may not play now.  A freeze binds only during its owner's turn; in
+    # between the cards are not "unplayable now" (their owner has no decision before
+    # that turn anyway).
+    if s.turn != p or s.phase == PH_OVER:
+        return 0
+    return s.frozen[p] & s.hand[p]
+
+cdef inline uint64_t frozen_next_turn(const State* s, int p) noexcept nogil:
+    # The cards p may not play in its next turn.  During p's turn: frozen_next (its own
+    # 9 returned them).  Outside it: frozen (the opponent's 9 returned them, binding
+    # from p's next turn) and frozen_next (joining frozen when the opponent's turn ends).
+    if s.phase == PH_OVER:
+        return 0
+    if s.turn == p:
+        return s.frozen_next[p] & s.hand[p]
+    return (s.frozen[p] | s.frozen_next[p]) & s.hand[p]
+
 cdef inline void update_knowledge(State* s, const CRules* r) noexcept nogil:
     # known_hand[p]: the cards p knows to be in the opponent's hand (perfect recall).
     cdef int p

@@ -2,7 +2,9 @@
 # The observation encoding in the core: one player's view of a State as the fixed-size
 # float32 vector that cuttle.observation.Observation.to_array() specifies (its readable
 # twin; tests keep the two equal).  Layout: 14 planes of NCARDS (53) cards (OBS_PLANES),
-# then 10 scalars, then the phase one-hot.
+# then 10 scalars, then the phase one-hot, then 4 more planes (OBS_LATE_PLANES, after the
+# phase so that the first 762 entries kept their meaning when they came).  OBS_SIZE is
+# the one definition of the size (cuttle.observation.OBSERVATION_SIZE reads it).
 
 from cuttle._state cimport State, CRules, NCARDS
 
@@ -10,7 +12,9 @@ cdef enum:
     OBS_PLANES = 14
     OBS_SCALARS = NCARDS * OBS_PLANES
     OBS_PHASE = OBS_SCALARS + 10
-    OBS_SIZE = OBS_PHASE + 10          # N_PHASES; == observation.OBSERVATION_SIZE (762)
+    OBS_LATE = OBS_PHASE + 10           # + N_PHASES
+    OBS_LATE_PLANES = 4
+    OBS_SIZE = OBS_LATE + NCARDS * OBS_LATE_PLANES
 
 # Write player p's observation of s to out[0 .. OBS_SIZE).
 cdef void encode_observation(const State* s, const CRules* r, int p,

@@ -12,7 +12,7 @@ import numpy as np
 cimport numpy as cnp
 
 from cuttle._state cimport *
-from cuttle._engine cimport score, goal, hand_is_public
+from cuttle._engine cimport score, goal, hand_is_public, frozen_now, frozen_next_turn
 from cuttle._core cimport CoreGame
 from cuttle.threads import check_threads, thread_count
 from cuttle.validation import check_player as check_player_value, is_int
@@ -21,7 +21,7 @@ cnp.import_array()
 
 OBSERVATION_SIZE = OBS_SIZE
 
-# Plane order (the names are cuttle.observation.PLANES).
+# Plane order (the names are cuttle.observation.PLANES, then LATE_PLANES).
 cdef enum:
     PL_OWN_HAND = 0
     PL_OPP_KNOWN = 1
@@ -37,6 +37,17 @@ cdef enum:
     PL_STACK = 11
     PL_OWN_FROZEN = 12
     PL_UNKNOWN = 13
+    PL_OPP_FROZEN = 14               # the late planes, after the phase
+    PL_OWN_FROZEN_NEXT = 15
+    PL_OPP_FROZEN_NEXT = 16
+    PL_DECK_DEPTH = 17
+
+
+cdef inline float* plane(float* out, int k) noexcept nogil:
+    # Where plane k starts: the first OBS_PLANES open the vector, the rest follow the phase.
+    if k < OBS_PLANES:
+        return out + NCARDS * k
+    return out + OBS_LATE + NCARDS * (k - OBS_PLANES)
 
 
 cdef inline void mark(float* plane, uint64_t m) noexcept nogil:
@@ -61,37 +72,41 @@ cdef void encode_observation(const State* s, const CRules* r, int me,
                              float* out) noexcept nogil:
     cdef int opp = me ^ 1
     cdef int i
-    cdef uint64_t known, deck_known = 0, revealed = 0, stack = 0, frozen = 0, seen, every
+    cdef uint64_t known, deck_known = 0, revealed = 0, stack = 0, seen, every
+    cdef float* depth = plane(out, PL_DECK_DEPTH)
     memset(out, 0, OBS_SIZE * sizeof(float))
     # What `me` knows of the opponent's hand (all of it while it is public).
     known = s.hand[opp] if hand_is_public(s, r, opp) else (s.known_hand[me] & s.hand[opp])
     for i in range(s.deck_len):
         if s.known_deck & bit(s.deck[i]):
             deck_known |= bit(s.deck[i])
+            # (depth from the top + 1) / 52, in double and rounded once, as numpy does
+            depth[s.deck[i]] = <float>((s.deck_len - i) / 52.0)
     for i in range(s.n_revealed):
         revealed |= bit(s.revealed[i])
     for i in range(s.stack_len):
         stack |= bit(s.stack[i])
-    # Frozen cards bind only during their owner's turn (as Game.frozen reports them).
-    if s.turn == me and s.phase != PH_OVER:
-        frozen = s.frozen[me] & s.hand[me]
-    mark(out + NCARDS * PL_OWN_HAND, s.hand[me])
-    mark(out + NCARDS * PL_OPP_KNOWN, known)
-    mark(out + NCARDS * PL_OWN_POINTS, s.points[me])
-    mark(out + NCARDS * PL_OPP_POINTS, s.points[opp])
-    mark(out + NCARDS * PL_OWN_PERM, s.permanents[me])
-    mark(out + NCARDS * PL_OPP_PERM, s.permanents[opp])
-    mark(out + NCARDS * PL_JACK_OWN, jacks_on(s, s.points[me]))
-    mark(out + NCARDS * PL_JACK_OPP, jacks_on(s, s.points[opp]))
-    mark(out + NCARDS * PL_SCRAP, s.scrap)
-    mark(out + NCARDS * PL_DECK_KNOWN, deck_known)
-    mark(out + NCARDS * PL_REVEALED, revealed)
-    mark(out + NCARDS * PL_STACK, stack)
-    mark(out + NCARDS * PL_OWN_FROZEN, frozen)
+    mark(plane(out, PL_OWN_HAND), s.hand[me])
+    mark(plane(out, PL_OPP_KNOWN), known)
+    mark(plane(out, PL_OWN_POINTS), s.points[me])
+    mark(plane(out, PL_OPP_POINTS), s.points[opp])
+    mark(plane(out, PL_OWN_PERM), s.permanents[me])
+    mark(plane(out, PL_OPP_PERM), s.permanents[opp])
+    mark(plane(out, PL_JACK_OWN), jacks_on(s, s.points[me]))
+    mark(plane(out, PL_JACK_OPP), jacks_on(s, s.points[opp]))
+    mark(plane(out, PL_SCRAP), s.scrap)
+    mark(plane(out, PL_DECK_KNOWN), deck_known)
+    mark(plane(out, PL_REVEALED), revealed)
+    mark(plane(out, PL_STACK), stack)
+    # Freezes are public (a 9's return): both sides', now and in their next turn.
+    mark(plane(out, PL_OWN_FROZEN), frozen_now(s, me))
+    mark(plane(out, PL_OPP_FROZEN), frozen_now(s, opp))
+    mark(plane(out, PL_OWN_FROZEN_NEXT), frozen_next_turn(s, me))
+    mark(plane(out, PL_OPP_FROZEN_NEXT), frozen_next_turn(s, opp))
     seen = s.hand[me] | known | s.points[0] | s.points[1] | s.permanents[0] | s.permanents[1] | \
         jacks_on(s, s.points[0] | s.points[1]) | s.scrap | deck_known | revealed | stack
     every = bit(deck_size(r.joker)) - 1
-    mark(out + NCARDS * PL_UNKNOWN, every & ~seen)
+    mark(plane(out, PL_UNKNOWN), every & ~seen)
     # Scalars: computed in double and rounded once to float, as numpy does.
     out[OBS_SCALARS + 0] = <float>(s.deck_len / 52.0)
     out[OBS_SCALARS + 1] = <float>(popcount(s.hand[me]) / 52.0)

@@ -343,6 +343,8 @@ class Game(CoreGame):
             deck_known=tuple((d, CARDS[c]) for d, c in self._core_known_deck()),
             revealed=tuple(self.revealed), stack=tuple(self.stack),
             frozen=tuple(tuple(self.frozen(s)) for s in (0, 1)),
+            frozen_next=tuple(tuple(CARDS[i] for i in self._core_frozen_next(s))
+                              for s in (0, 1)),
             scores=(self.score(0), self.score(1)), goals=(self.goal(0), self.goal(1)),
             winner=self.winner, is_over=self.is_over, n_cards=n_cards(self._rules.joker))
 

@@ -1,11 +1,12 @@
 """What one player may know (docs/rules.md §6), and a fixed-size numpy encoding of it.
 
 Public: every point card, permanent and Jack stack, the scrap, the deck size, both hand
-sizes, the stack and a 7's revealed cards.  Private: the opponent's hand, except the
-cards the player knows are there (a 3's pick, a 9's return, a swapped hand, a drawn card
-whose place on the deck was public, everything while it is public through glasses, open
-hands or cuttle.cards' empty deck), and the deck order, except cards whose place is public
-(a 9 put on top, a 7's unchosen card).
+sizes, the stack, a 7's revealed cards and both players' frozen cards (a 9's return:
+unplayable this turn, or in the player's next one).  Private: the opponent's hand,
+except the cards the player knows are there (a 3's pick, a 9's return, a swapped hand, a
+drawn card whose place on the deck was public, everything while it is public through
+glasses, open hands or cuttle.cards' empty deck), and the deck order, except cards whose
+place is public (a 9 put on top, a 7's unchosen card).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._core import PHASE_NAMES, n_cards
+from ._observe import OBSERVATION_SIZE
 from .cards import CARDS, Card
 
 # A plane has a slot per card of the largest deck (the joker's too, 0 without it).
@@ -26,7 +28,24 @@ PLANES = ("own_hand", "opponent_hand_known", "own_points", "opponent_points",
 SCALARS = ("deck_size", "own_hand_size", "opponent_hand_size", "own_score",
            "opponent_score", "own_goal", "opponent_goal", "stack_size", "is_own_turn",
            "is_own_decision")
-OBSERVATION_SIZE = CARD_SLOTS * len(PLANES) + len(SCALARS) + len(PHASE_NAMES)
+# More planes, after the phase: added later, and there so that the entries before them
+# kept their meaning (a trained input layer widened with zero weights computes as before).
+LATE_PLANES = ("opponent_frozen", "own_frozen_next", "opponent_frozen_next", "deck_depth")
+# Where each block starts; OBSERVATION_SIZE is the core's (cuttle/_observe.pxd), and a
+# test checks that the blocks fill it.
+SCALARS_AT = CARD_SLOTS * len(PLANES)
+PHASE_AT = SCALARS_AT + len(SCALARS)
+LATE_PLANES_AT = PHASE_AT + len(PHASE_NAMES)
+_PLANE_AT = {**{name: CARD_SLOTS * i for i, name in enumerate(PLANES)},
+             **{name: LATE_PLANES_AT + CARD_SLOTS * i for i, name in enumerate(LATE_PLANES)}}
+
+
+def plane(array: np.ndarray, name: str) -> np.ndarray:
+    """The CARD_SLOTS entries of plane `name` (of PLANES or LATE_PLANES) in an encoding
+    (a view); ValueError for another name."""
+    if name not in _PLANE_AT:
+        raise ValueError(f"no plane {name!r}; the planes are {', '.join(_PLANE_AT)}")
+    return array[..., _PLANE_AT[name]:_PLANE_AT[name] + CARD_SLOTS]
 
 
 @dataclass(frozen=True)
@@ -50,6 +69,7 @@ class Observation:
     revealed: tuple[Card, ...]
     stack: tuple[Card, ...]
     frozen: tuple               # per player: cards that cannot be played this turn
+    frozen_next: tuple          # per player: cards that cannot be played in its next turn
     scores: tuple[int, int]
     goals: tuple[int, int]
     winner: int | None
@@ -71,13 +91,15 @@ class Observation:
     def to_array(self) -> np.ndarray:
         """The fixed-size float32 encoding (length OBSERVATION_SIZE): the PLANES, 53 cards
         each, by natural index, then the SCALARS (sizes / 52, scores and goals / 21),
-        then the phase one-hot in PHASE_NAMES order."""
+        then the phase one-hot in PHASE_NAMES order, then the LATE_PLANES.  A plane
+        holds 1 for its cards, except deck_depth: (depth from the top + 1) / 52 for
+        each deck card whose place is public."""
         me, opp = self.player, 1 - self.player
-        planes = np.zeros((len(PLANES), CARD_SLOTS), np.float32)
+        planes = {name: np.zeros(CARD_SLOTS, np.float32) for name in PLANES + LATE_PLANES}
 
-        def mark(plane, cards):
+        def mark(name, cards):
             for c in cards:
-                planes[PLANES.index(plane), c.index] = 1.0
+                planes[name][c.index] = 1.0
 
         mark("own_hand", self.hand)
         mark("opponent_hand_known", self.opponent_known)
@@ -89,9 +111,14 @@ class Observation:
             mark(perm, self.permanents[side])
         mark("scrap", self.scrap)
         mark("deck_known", [c for _, c in self.deck_known])
+        for depth, c in self.deck_known:
+            planes["deck_depth"][c.index] = (depth + 1) / 52
         mark("revealed", self.revealed)
         mark("stack", self.stack)
         mark("own_frozen", self.frozen[me])
+        mark("opponent_frozen", self.frozen[opp])
+        mark("own_frozen_next", self.frozen_next[me])
+        mark("opponent_frozen_next", self.frozen_next[opp])
         mark("unknown", self.unknown_cards)
         scalars = np.array([
             self.deck_size / 52, len(self.hand) / 52, self.opponent_hand_size / 52,
@@ -100,5 +127,5 @@ class Observation:
             float(self.to_move == me)], np.float32)
         phase = np.zeros(len(PHASE_NAMES), np.float32)
         phase[PHASE_NAMES.index(self.phase)] = 1.0
-        return np.concatenate([planes.ravel(), scalars, phase])
-
+        return np.concatenate([*(planes[n] for n in PLANES), scalars, phase,
+                               *(planes[n] for n in LATE_PLANES)])

@@ -6,10 +6,11 @@
 Each position of the data is seen as the search's leaf value sees it, from the view of
 the player not deciding.  A logistic regression (L2 penalty on the observation's
 weights, scipy's L-BFGS) on that player's observation vector (`Game.observation_array`,
-762 floats) and the logit of the fitted leaf value (ismcts-infer's, LEAF_FITTED) predicts
-that player's result (a draw 1/2).  The first 75% of the games (by index) train, the
-rest test.  If the observation held much that the leaf value misses, the test log-loss
-would fall well below the leaf value's own; docs/strength.md reports that it does not.
+OBSERVATION_SIZE floats; 762 when docs/strength.md's figures were made) and the logit
+of the fitted leaf value (ismcts-infer's, LEAF_FITTED) predicts that player's result (a
+draw 1/2).  The first 75% of the games (by index) train, the rest test.  If the
+observation held much that the leaf value misses, the test log-loss would fall well
+below the leaf value's own; docs/strength.md reports that it does not.
 Needs scipy (not a dependency of cuttle).
 """
 

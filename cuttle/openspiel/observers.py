@@ -14,7 +14,8 @@ import pyspiel
 
 from .._core import PHASE_NAMES
 from ..cards import CARDS
-from ..observation import CARD_SLOTS, PLANES, SCALARS
+from ..observation import (CARD_SLOTS, LATE_PLANES_AT, PHASE_AT, PLANES, SCALARS, SCALARS_AT,
+                           plane)
 from ..rl.spaces import OBSERVATION_SIZE
 
 if TYPE_CHECKING:
@@ -24,9 +25,9 @@ __all__ = ["CuttleObserver"]
 
 # -- the core's encoding --------------------------------------------------------------------
 
+# _PLANE and _planes: the planes before the phase (observation.plane reads the others).
 _PLANE = {name: i for i, name in enumerate(PLANES)}
-_SCALAR = {name: CARD_SLOTS * len(PLANES) + i for i, name in enumerate(SCALARS)}
-_PHASE0 = CARD_SLOTS * len(PLANES) + len(SCALARS)
+_SCALAR = {name: SCALARS_AT + i for i, name in enumerate(SCALARS)}
 # The planes of the core's encoding that hold public zones (both sides of the table).
 _PUBLIC_ZONES = [_PLANE[n] for n in ("own_points", "opponent_points", "own_permanents",
                                      "opponent_permanents", "jack_own_side",
@@ -35,7 +36,7 @@ _PUBLIC_ZONES = [_PLANE[n] for n in ("own_points", "opponent_points", "own_perma
 
 
 def _planes(obs: np.ndarray) -> np.ndarray:
-    return obs[:CARD_SLOTS * len(PLANES)].reshape(len(PLANES), CARD_SLOTS)
+    return obs[:SCALARS_AT].reshape(len(PLANES), CARD_SLOTS)
 
 
 # -- views ---------------------------------------------------------------------------------
@@ -45,8 +46,9 @@ _NONE, _SINGLE, _ALL = (pyspiel.PrivateInfoType.NONE, pyspiel.PrivateInfoType.SI
 
 _ROW, _ROWS = (CARD_SLOTS,), (2, CARD_SLOTS)    # a card plane; one per player
 _PUBLIC_PIECES = (("hand_known", _ROWS), ("points", _ROWS), ("jacks", _ROWS),
-                  ("permanents", _ROWS), ("frozen", _ROWS), ("scrap", _ROW),
-                  ("deck_known", _ROW), ("revealed", _ROW), ("stack", _ROW),
+                  ("permanents", _ROWS), ("frozen", _ROWS), ("frozen_next", _ROWS),
+                  ("scrap", _ROW), ("deck_known", _ROW), ("deck_depth", _ROW),
+                  ("revealed", _ROW), ("stack", _ROW),
                   ("unknown", _ROW), ("sizes", (4,)), ("scores", (2,)), ("goals", (2,)),
                   ("turn", (2,)), ("to_move", (2,)), ("phase", (len(PHASE_NAMES),)))
 _INFO_STATE = (True, _SINGLE)           # public + own private, perfect recall
@@ -119,8 +121,10 @@ def _write(kind, state, player: int, d: dict) -> None:
             d[name][0], d[name][1] = p0[_PLANE[mine]], p0[_PLANE[theirs]]
         for q in (0, 1):
             d["frozen"][q] = pl[q][_PLANE["own_frozen"]]
+            d["frozen_next"][q] = plane(o[q], "own_frozen_next")
         for name in ("scrap", "deck_known", "revealed", "stack"):
             d[name][:] = p0[_PLANE[name]]
+        d["deck_depth"][:] = plane(o[0], "deck_depth")
         d["unknown"][:state._n_cards] = ~table.public_places()[:state._n_cards]
         s = {name: o[0][i] for name, i in _SCALAR.items()}
         d["sizes"][:] = (s["deck_size"], s["own_hand_size"], s["opponent_hand_size"],
@@ -129,7 +133,7 @@ def _write(kind, state, player: int, d: dict) -> None:
         d["goals"][:] = (s["own_goal"], s["opponent_goal"])
         d["turn"][:] = (s["is_own_turn"], o[1][_SCALAR["is_own_turn"]])
         d["to_move"][:] = (s["is_own_decision"], o[1][_SCALAR["is_own_decision"]])
-        d["phase"][:] = o[0][_PHASE0:]
+        d["phase"][:] = o[0][PHASE_AT:LATE_PLANES_AT]
 
 
 def _view_text(kind, state, player: int) -> str:
@@ -172,15 +176,17 @@ def _public_text(g: Game, pub) -> str:
                         for c in g.points(side)) or "-"
 
     to_move = "-" if g.to_move is None else g.to_move
+    o = g.observation(0)            # (its public parts)
     return (f"public {g.phase} turn={g.turn} to_move={to_move} | hands: "
             f"{len(g.hand(0))} known {_text(_cards(pub[0]))} vs "
             f"{len(g.hand(1))} known {_text(_cards(pub[1]))} | points: {points(0)} vs "
             f"{points(1)} | permanents: {_text(g.permanents(0))} vs {_text(g.permanents(1))} "
             f"| scrap: {_text(g.scrap)} | deck: {len(g.deck)} known "
-            f"{' '.join(f'{d}:{c}' for d, c in g.observation(0).deck_known) or '-'} | "
+            f"{' '.join(f'{d}:{c}' for d, c in o.deck_known) or '-'} | "
             f"revealed: {_text(g.revealed)} | stack: {_text(g.stack)} | frozen: "
-            f"{_text(g.frozen(0))} vs {_text(g.frozen(1))} | score {g.score(0)}/{g.goal(0)} "
-            f"vs {g.score(1)}/{g.goal(1)}")
+            f"{_text(o.frozen[0])} vs {_text(o.frozen[1])}, next turn "
+            f"{_text(o.frozen_next[0])} vs {_text(o.frozen_next[1])} | score "
+            f"{g.score(0)}/{g.goal(0)} vs {g.score(1)}/{g.goal(1)}")
 
 
 def _player_text(game: Game, player: int) -> str:
@@ -201,8 +207,9 @@ def _player_text(game: Game, player: int) -> str:
             f"{cards(o.scrap)} | deck: {o.deck_size} known "
             f"{' '.join(f'{d}:{c}' for d, c in o.deck_known) or '-'} | revealed: "
             f"{cards(o.revealed)} | stack: {cards(o.stack)} | frozen: "
-            f"{cards(o.frozen[player])} | score {o.scores[player]}/{o.goals[player]} vs "
-            f"{o.scores[opp]}/{o.goals[opp]}")
+            f"{cards(o.frozen[player])} vs {cards(o.frozen[opp])}, next turn "
+            f"{cards(o.frozen_next[player])} vs {cards(o.frozen_next[opp])} | score "
+            f"{o.scores[player]}/{o.goals[player]} vs {o.scores[opp]}/{o.goals[opp]}")
 
 
 def _view_bytes(kind, state, player: int) -> bytes:

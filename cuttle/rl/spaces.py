@@ -14,7 +14,7 @@ import numpy as np
 from .._actions import (ACTION_BLOCKS, ACTION_SPACE, action_of_code, code_of_action,
                         game_action_mask, game_legal_actions)
 from ..moves import Move
-from ..observation import CARD_SLOTS, OBSERVATION_SIZE, PLANES, SCALARS
+from ..observation import OBSERVATION_SIZE, SCALARS, SCALARS_AT
 from ..rules import MAX_GOAL
 from ..validation import check_int, is_int
 
@@ -43,9 +43,8 @@ def _observation_high() -> np.ndarray:
                    "opponent_goal": MAX_GOAL / 21, "stack_size": 1.0, "is_own_turn": 1.0,
                    "is_own_decision": 1.0}
     high = np.ones(OBSERVATION_SIZE, np.float32)
-    base = CARD_SLOTS * len(PLANES)
     for k, name in enumerate(SCALARS):
-        high[base + k] = scalar_high[name]     # 220: every point card's value together
+        high[SCALARS_AT + k] = scalar_high[name]    # 220: every point card's value together
     return high
 
 

@@ -6,9 +6,10 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import cuttle
-from cuttle.observation import OBSERVATION_SIZE, PLANES
+from cuttle.cards import CARDS
+from cuttle.observation import LATE_PLANES, OBSERVATION_SIZE, PLANES, plane
 
-from support.helpers import random_game, zones
+from support.helpers import placing_moves, placing_rules, random_game, walk, zones
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 games = st.builds(lambda seed: random_game(random.Random(seed)), st.integers(0, 2**32 - 1))
@@ -74,6 +75,26 @@ def test_a_card_put_on_the_deck_is_known_and_followed_into_the_hand():
     assert g.observation(0).opponent_known == ("KD",) and g.observation(0).deck_known == ()
 
 
+def test_both_players_freezes_are_public_this_turn_and_next():
+    def deal():
+        return pos(cuttle.Rules(nine="freeze"), hands=(["9C", "AH"], ["TH"]),
+                   permanents=(["KS"], ["KD"]), deck=["5C", "6C", "7C"])
+
+    def frozen(g):
+        return {(o.frozen, o.frozen_next) for o in (g.observation(0), g.observation(1))}
+
+    g = deal()
+    g.play("oneoff 9C KD"), g.play("resolve")      # P1's King: frozen in P1's turn, now
+    assert g.turn == 1 and frozen(g) == {(((), ("KD",)), ((), ()))}
+    g = deal()
+    g.play("oneoff 9C KS"), g.play("resolve")      # P0's own King: in P0's next turn
+    assert g.turn == 1 and frozen(g) == {(((), ()), (("KS",), ()))}
+    g.play("draw")
+    assert g.turn == 0 and frozen(g) == {((("KS",), ()), ((), ()))}
+    g.play("draw")
+    assert frozen(g) == {(((), ()), ((), ()))}
+
+
 def test_joker_swap_makes_both_hands_known():
     g = pos(cuttle.Rules(joker=True), hands=(["JK", "AS", "2C"], ["3D"]), deck=["5C"])
     g.play("oneoff JK"), g.play("resolve")
@@ -92,6 +113,71 @@ def test_encoding_has_a_fixed_size_and_marks_each_card_once():
         assert (place[:, :52].sum(axis=0) == 1).all()   # every card in exactly one place
 
 
+def marked(g, p, names=LATE_PLANES + ("own_frozen", "deck_known")):
+    """The cards each plane of p's encoding marks, with their values (the native
+    encoding, checked against to_array())."""
+    a = g.observation_array(p)
+    assert a.tobytes() == g.observation(p).to_array().tobytes()
+    return {name: {str(CARDS[i]): float(v) for i, v in enumerate(plane(a, name)) if v}
+            for name in names}
+
+
+def test_the_encoding_holds_the_depth_of_known_deck_cards():
+    g = pos(cuttle.Rules(nine="topdeck"), hands=(["9C", "AH"], ["9D", "TH"]),
+            permanents=(["QS"], ["KD"]), deck=["5C", "6C"])
+    g.play("oneoff 9C KD"), g.play("resolve")      # KD on top
+    g.play("oneoff 9D QS"), g.play("resolve")      # QS on top of it
+    assert g.observation(0).deck_known == ((0, "QS"), (1, "KD"))
+    for p in (0, 1):                               # (depth + 1) / 52, for both players
+        m = marked(g, p)
+        assert m["deck_depth"] == {"QS": np.float32(1 / 52), "KD": np.float32(2 / 52)}
+        assert m["deck_known"] == {"QS": 1.0, "KD": 1.0}
+    g.play("draw")                                 # P0 draws QS: KD moves up
+    assert marked(g, 1)["deck_depth"] == {"KD": np.float32(1 / 52)}
+    assert marked(g, 0)["deck_depth"] == {"KD": np.float32(1 / 52)}
+
+
+def test_the_encoding_holds_both_players_freezes_this_turn_and_next():
+    def frozen(g):
+        return [{name: set(cards) for name, cards in marked(g, p).items()
+                 if "frozen" in name and cards} for p in (0, 1)]
+
+    def deal():
+        return pos(cuttle.Rules(nine="freeze"), hands=(["9C", "AH"], ["TH"]),
+                   permanents=(["KS"], ["KD"]), deck=["5C", "6C", "7C"])
+
+    g = deal()                  # P0's 9 returns P1's King: frozen in P1's turn, now
+    g.play("oneoff 9C KD"), g.play("resolve")
+    assert g.turn == 1 and frozen(g) == [{"opponent_frozen": {"KD"}}, {"own_frozen": {"KD"}}]
+    g.play("draw")
+    assert frozen(g) == [{}, {}]
+    g = deal()                  # P0's 9 returns its own King: frozen in P0's next turn
+    g.play("oneoff 9C KS"), g.play("resolve")
+    assert g.turn == 1 and frozen(g) == [{"own_frozen_next": {"KS"}},
+                                         {"opponent_frozen_next": {"KS"}}]
+    g.play("draw")
+    assert g.turn == 0 and frozen(g) == [{"own_frozen": {"KS"}}, {"opponent_frozen": {"KS"}}]
+    g.play("draw")
+    assert frozen(g) == [{}, {}]
+
+
+def test_the_encoding_does_not_change_with_the_cards_the_player_cannot_see():
+    # A determinization deals again exactly the cards the player cannot see: the whole
+    # array stays, freezes and deck depths included (positions where 9s and 7s are
+    # played often, so that those are set).
+    seen = set()
+    for seed in range(24):
+        rules = placing_rules(seed, ("freeze", "topdeck")[seed % 2])
+        for i, g in enumerate(walk(rules, seed, placing_moves)):
+            for p in (0, 1):
+                a = g.observation_array(p)
+                seen.update(name for name in LATE_PLANES if plane(a, name).any())
+                for s in range(2):
+                    d = g.determinize(p, seed=seed * 1000 + i * 2 + s)
+                    assert d.observation_array(p).tobytes() == a.tobytes(), (rules, g.moves)
+    assert seen == set(LATE_PLANES)
+
+
 def test_legal_move_mask_matches_legal_moves():
     g = random_game(random.Random(5), max_moves=20)
     mask = g.legal_move_mask()
@@ -104,6 +190,7 @@ def test_legal_move_mask_matches_legal_moves():
 def test_a_determinization_keeps_the_players_observation(g, seed, p):
     d = g.determinize(p, seed=seed)
     assert d.observation(p) == g.observation(p)
+    assert d.observation_array(p).tobytes() == g.observation_array(p).tobytes()
     assert sorted(c.index for c, _ in zones(d)) == sorted(c.index for c, _ in zones(g))
     if g.to_move == p:
         assert {str(m) for m in d.legal_moves} == {str(m) for m in g.legal_moves}

@@ -2,6 +2,7 @@
 the compact action space is a bijection onto the moves some position makes legal."""
 
 import random
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -10,33 +11,32 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 import cuttle
 from cuttle import _actions, _observe
 from cuttle.moves import Move
-from cuttle.observation import OBSERVATION_SIZE
+from cuttle.observation import (CARD_SLOTS, LATE_PLANES, LATE_PLANES_AT, OBSERVATION_SIZE,
+                                PHASE_AT, PLANES, SCALARS, SCALARS_AT, plane)
 from cuttle.rl.spaces import (ACTION_BLOCKS, ACTION_SPACE, OBSERVATION_HIGH, action_mask,
                               action_of, legal_actions, move_of)
 
-from support.helpers import random_rules
+from support.helpers import placing_moves, placing_rules, random_rules, walk
 
 SETTINGS = settings(max_examples=120, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
 
 
-def walk(rules, seed):
-    """Every position of a game played with random legal moves."""
-    rng = random.Random(seed)
-    g = cuttle.Game(rules, seed=seed)
-    yield g
-    while not g.is_over and g.ply < 400:
-        g.play(rng.choice(list(g.legal_moves)))
-        yield g
-
-
 def check_position(g):
+    arrays = []
     for p in (0, 1):
         slow = g.observation(p).to_array()
         fast = g.observation_array(p)
         assert fast.dtype == np.float32 and fast.shape == (OBSERVATION_SIZE,)
         assert fast.tobytes() == slow.tobytes(), (g.rules, g.moves)
         assert (fast >= 0).all() and (fast <= OBSERVATION_HIGH).all()
+        arrays.append(fast)
+    # What is public reads the same from both seats.
+    for mine, theirs in (("own_frozen", "opponent_frozen"),
+                         ("own_frozen_next", "opponent_frozen_next")):
+        for p in (0, 1):
+            assert (plane(arrays[p], mine) == plane(arrays[1 - p], theirs)).all()
+    assert (plane(arrays[0], "deck_depth") == plane(arrays[1], "deck_depth")).all()
     acts = legal_actions(g)
     assert acts == sorted(action_of(m) for m in g.legal_moves)
     assert [move_of(a) for a in acts] == sorted(g.legal_moves, key=action_of)
@@ -51,6 +51,40 @@ def test_native_encoding_equals_to_array_under_random_rules(rules_seed, seed):
     rules = random_rules(random.Random(rules_seed), p_change=0.4)
     for g in walk(rules, seed):
         check_position(g)
+
+
+@SETTINGS
+@given(st.integers(0, 2**32 - 1), st.integers(0, 2**32 - 1),
+       st.sampled_from(["freeze", "topdeck"]))
+def test_native_encoding_equals_to_array_where_cards_are_frozen_or_placed(rules_seed, seed,
+                                                                          nine):
+    # 7s and own-side 9s played often: known deck cards, freezes into the next turn.
+    for g in walk(placing_rules(rules_seed, nine), seed, placing_moves):
+        check_position(g)
+
+
+def test_the_random_positions_mark_every_late_plane():
+    # The equality tests see the late planes set, not only zeros.
+    hits = Counter()
+    for seed in range(60):
+        for g in walk(placing_rules(seed, ("freeze", "topdeck")[seed % 2]), seed, placing_moves):
+            for p in (0, 1):
+                a = g.observation_array(p)
+                hits.update(name for name in LATE_PLANES if plane(a, name).any())
+    assert all(hits[name] >= 10 for name in LATE_PLANES), hits
+
+
+def test_the_layout_fills_the_cores_size():
+    assert SCALARS_AT == CARD_SLOTS * len(PLANES) == 742
+    assert PHASE_AT == SCALARS_AT + len(SCALARS) and LATE_PLANES_AT == 762
+    assert OBSERVATION_SIZE == _observe.OBSERVATION_SIZE == \
+        LATE_PLANES_AT + CARD_SLOTS * len(LATE_PLANES) == 974
+    a = np.arange(OBSERVATION_SIZE)
+    assert (plane(a, "own_hand") == np.arange(53)).all()
+    assert (plane(a, "deck_depth") == np.arange(921, 974)).all()
+    assert plane(np.zeros((3, OBSERVATION_SIZE)), "opponent_frozen").shape == (3, 53)
+    with pytest.raises(ValueError, match="no plane 'frozen'"):
+        plane(a, "frozen")
 
 
 @pytest.mark.parametrize("preset", cuttle.Rules.presets)

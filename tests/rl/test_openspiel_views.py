@@ -243,6 +243,7 @@ def test_views_hold_what_their_viewers_know(seed):
             assert cards_of(pub["points"][side]) == set(g.points(side))
             assert cards_of(pub["permanents"][side]) == set(g.permanents(side))
             assert cards_of(pub["frozen"][side]) == set(g.frozen(side))
+            assert cards_of(pub["frozen_next"][side]) == set(g.observation(0).frozen_next[side])
             assert cards_of(every.dict["hands"][side]) == set(g.hand(side))
             single.set_from(state, side)
             mine = single.dict
@@ -256,10 +257,37 @@ def test_views_hold_what_their_viewers_know(seed):
         assert cards_of(pub["scrap"]) == set(g.scrap) and cards_of(pub["stack"]) == set(g.stack)
         assert cards_of(pub["revealed"]) == set(g.revealed)
         assert cards_of(pub["deck_known"]) == {c for _, c in g.observation(0).deck_known}
+        depth = np.zeros(53, np.float32)
+        for d, c in g.observation(0).deck_known:
+            depth[c.index] = (d + 1) / 52
+        assert np.array_equal(pub["deck_depth"], depth)
         hidden = set(g.deck) - cards_of(pub["deck_known"])
         hidden |= {c for s in (0, 1) for c in g.hand(s)} - cards_of(pub["hand_known"].any(0))
         assert cards_of(pub["unknown"]) == hidden
         assert public.string_from(state, 0).startswith(f"public {g.phase} ")
+
+
+def test_freezes_into_the_next_turn_are_public():
+    game = load("classic;nine:freeze")
+    state = game.new_initial_state()
+    hands = (["9H", "KS", "AC", "AD", "AH"], ["5C", "5D", "6C", "6D", "7C", "8C"])
+    dealt = [CARDS.index(c) for c in hands[0] + hands[1]]
+    for c in dealt + [c for c in range(52) if c not in dealt]:
+        state.apply_action(c)
+    # Player 0's 9 returns its own King: frozen from its next turn on.
+    for move in ("royal KS", "draw", "oneoff 9H KS", "resolve"):
+        state.apply_action(action_of(move))
+    public = make_observation(game, PUBLIC[0])
+    public.set_from(state, 1)
+    assert [cards_of(row) for row in public.dict["frozen_next"]] == [{"KS"}, set()]
+    assert not public.dict["frozen"].any()
+    assert "frozen: - vs -, next turn KS vs - |" in public.string_from(state, 1)
+    assert "frozen: - vs -, next turn - vs KS |" in state.observation_string(1)
+    state.apply_action(action_of("draw"))
+    public.set_from(state, 1)
+    assert [cards_of(row) for row in public.dict["frozen"]] == [{"KS"}, set()]
+    assert not public.dict["frozen_next"].any()
+    assert "frozen: - vs KS, next turn - vs - |" in state.observation_string(1)
 
 
 def test_the_jokers_swap_is_public_but_the_hands_it_swaps_are_not():

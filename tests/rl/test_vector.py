@@ -13,7 +13,7 @@ import pytest
 
 import cuttle
 from cuttle import _search
-from cuttle.rl import ACTION_SPACE, VectorEnv, action_mask, move_of
+from cuttle.rl import ACTION_SPACE, OBSERVATION_SIZE, VectorEnv, action_mask, move_of
 from cuttle.rl.vector import _ThreadTuner
 from cuttle.seeding import derive
 
@@ -57,7 +57,7 @@ def test_self_play_follows_the_games_and_resets_automatically():
     seed_i = [derive(4, 2 * i) for i in range(16)]
     for i in range(16):         # episode 0 of env i is game 0 of its seed's run
         assert env.game(i).hand(0) == cuttle.Game.from_run(seed=seed_i[i], index=0).hand(0)
-    assert (to_move == 0).all() and obs.shape == (16, 762)
+    assert (to_move == 0).all() and obs.shape == (16, OBSERVATION_SIZE)
     replay = [cuttle.Game.from_run(seed=s, index=0) for s in seed_i]
     ended = 0
     for _ in range(300):

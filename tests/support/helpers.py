@@ -76,6 +76,41 @@ def random_rules(rng: random.Random, p_change=0.3) -> cuttle.Rules:
     return rules.replace(**flags)
 
 
+def walk(rules, seed, favour=None):
+    """Every position of a game played with random legal moves (up to 400); with
+    `favour(game, move)`, half the time one of the favoured moves when there is one."""
+    rng = random.Random(seed)
+    g = cuttle.Game(rules, seed=seed)
+    yield g
+    while not g.is_over and g.ply < 400:
+        moves = list(g.legal_moves)
+        liked = [m for m in moves if favour(g, m)] if favour else []
+        g.play(rng.choice(liked if liked and rng.random() < 0.5 else moves))
+        yield g
+
+
+def placing_moves(g, m) -> bool:
+    """The moves that make a card's place or freeze public beyond the usual (for `walk`):
+    a 7 (its unchosen card stays on the deck, placed), a 9 on the mover's own side (its
+    card frozen into the next turn, or put on the deck), and letting a one-off resolve."""
+    if m.verb == "resolve":
+        return True
+    if m.verb != "oneoff" or m.cards[0].rank not in (7, 9):
+        return False
+    if m.cards[0].rank == 7 or len(m.cards) < 2:
+        return True
+    me, target = g.to_move, m.cards[1]
+    return target in g.points(me) or target in g.permanents(me) or \
+        any(target in g.jacks(c) for c in g.points(me))
+
+
+def placing_rules(seed, nine) -> cuttle.Rules:
+    """Random rules (`random_rules` of `seed`) where a 9 may target its own side and
+    `nine` is "freeze" or "topdeck" (for `walk` with `placing_moves`)."""
+    return random_rules(random.Random(seed), p_change=0.4).replace(
+        nine=nine, targets_own_side=True)
+
+
 def random_game(rng: random.Random, max_moves=None, rules=None) -> cuttle.Game:
     """A game from a random deal advanced by random legal moves."""
     g = cuttle.Game(rules or random_rules(rng), seed=rng.getrandbits(32))
