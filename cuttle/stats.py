@@ -26,23 +26,31 @@ normal quantile ``z = Phi^-1(1 - (1 - confidence) / 2)`` (1.959964 for 95 %).
   ``A = both, B = only1, C = only2, D = neither``, with ``A D - B C`` shrunk towards 0
   by ``N / 2`` when positive (Newcombe's correction: 0 if ``0 <= AD-BC <= N/2``) and
   ``phi = 0`` when a margin is empty.  Positively correlated outcomes (common random
-  numbers) give a narrower interval than treating the samples as independent.
+  numbers) give a narrower interval than treating the samples as independent.  It
+  does not collapse when no unit changed (``only1 = only2 = 0``): of 10,000 games, none
+  changed, it is +-1.96/n with half of them won and up to about +-4.3/n for a rate
+  near 0 or 1, the size of the rule of three's bound on the share that changed.
 * `mean_interval_from_moments(n, total, total_sq)`: a mean with the large-sample normal
   interval ``mean +- z s / sqrt(n)`` (``s`` the sample standard deviation) from the exact
   sums a tally keeps; of per-game differences, the same gives a paired difference of
   means.  Game lengths are sums over 10^3..10^6 games, where the normal approximation is
   good; a Wilson interval applies only to proportions.
-* `score_shift_interval(n, total, total_sq)`: the mean of per-game differences of
-  scores between rule sets played on the same games, with the normal interval of the
-  moments plus one pseudo-difference of +1 and one of -1 (a whole game's score either
-  way), as Agresti and Caffo add pseudo-counts to proportions.  When almost every game
-  is the same under both rule sets the plain interval collapses: 4 games of 10,000 at
-  +1 and none at -1 gave [+0.00001, +0.00079], which excludes 0 although a sign test of
-  4 of 4 gives p = 0.125, and no difference at all gave [0, 0].  With the
-  pseudo-differences they are [-0.00008, +0.00088] and [-0.00028, +0.00028] (Newcombe's
-  paired interval of the same 4 games: [-0.00006, +0.00103]); the interval of a shift
-  that many games carry barely moves (by under a thousandth of its width at 10,000
-  games).  The value is the plain mean.
+* `paired_shift_interval(n, total, total_sq, step)`: the mean of per-game differences
+  between rule sets played on the same games, with the normal interval of the moments
+  plus one pseudo-difference of ``+step`` and one of ``-step`` (one game more, changed
+  either way), as Agresti and Caffo add pseudo-counts to proportions.  When almost
+  every game is the same under both rule sets the plain interval collapses: of scores,
+  4 games of 10,000 at +1 and none at -1 gave [+0.00001, +0.00079], which excludes 0
+  although a sign test of 4 of 4 gives p = 0.125, and no difference at all gave
+  [0, 0].  With the pseudo-differences at +-1 they are [-0.00008, +0.00088] and
+  [-0.00028, +0.00028] (Newcombe's paired interval of the same 4 games: [-0.00006,
+  +0.00103]); the interval of a shift that many games carry barely moves (by under a
+  thousandth of its width at 10,000 games).  With no difference at all the interval is
+  ``+-z step sqrt(2 / ((n+1)(n+2)))``, about ``+-2.8 step / n``: the rule of three's
+  bound on the share of the games that changed (at most about 3/n at 95% when none of
+  n did) times a change of `step`.  `score_shift_interval` is its step of 1 (a whole
+  game's score, the largest change); a length's step is the spread of a changed game's
+  length (`cuttle.figures.length_step`).  The value is the plain mean.
 * `ClusteredMean`: the mean of values that come in independent groups whose members
   may be correlated (the decisions of one game), ``sum / count`` over every value, with
   the normal interval of that ratio whose variance is taken between the groups:
@@ -67,8 +75,8 @@ from .formatting import json_number
 from .validation import check_confidence
 
 __all__ = ["Estimate", "z_value", "wilson_interval", "newcombe_interval",
-           "newcombe_paired_interval", "mean_interval_from_moments", "score_shift_interval",
-           "ClusteredMean"]
+           "newcombe_paired_interval", "mean_interval_from_moments", "paired_shift_interval",
+           "score_shift_interval", "ClusteredMean"]
 
 
 class Estimate(NamedTuple):
@@ -196,18 +204,30 @@ def mean_interval_from_moments(n: int, total: float, total_sq: float,
     return Estimate(mean, mean - half, mean + half)
 
 
-def score_shift_interval(n: int, total: float, total_sq: float,
-                         confidence: float = 0.95) -> Estimate:
-    """The mean of ``n`` per-game differences of scores (a win 1, a draw 1/2) from their
-    sum and sum of squares, with the normal interval of the moments plus one
-    pseudo-difference of +1 and one of -1 (see the module's docstring: without them the
-    interval collapses when almost every difference is 0); the value is the plain mean.
-    """
+def paired_shift_interval(n: int, total: float, total_sq: float, step: float,
+                          confidence: float = 0.95) -> Estimate:
+    """The mean of ``n`` paired differences (one per game) from their sum and sum of
+    squares, with the normal interval of the moments plus one pseudo-difference of
+    ``+step`` and one of ``-step`` (a game changed by `step` either way; see the module's
+    docstring: without them the interval collapses when almost every difference is 0);
+    the value is the plain mean.  ValueError for a `step` that is not a positive
+    finite number."""
+    step = float(step)
+    if not 0.0 < step < float("inf"):
+        raise ValueError(f"step must be a positive finite number, not {step!r}")
     n = int(n)
     if n <= 1:                            # (no interval from one game, as for any mean)
         return mean_interval_from_moments(n, total, total_sq, confidence)
-    wide = mean_interval_from_moments(n + 2, total, total_sq + 2.0, confidence)
+    wide = mean_interval_from_moments(n + 2, total, total_sq + 2.0 * step * step, confidence)
     return Estimate(total / n, wide.low, wide.high)
+
+
+def score_shift_interval(n: int, total: float, total_sq: float,
+                         confidence: float = 0.95) -> Estimate:
+    """The mean of ``n`` per-game differences of scores (a win 1, a draw 1/2) from their
+    sum and sum of squares: `paired_shift_interval` with a step of 1, a whole game's
+    score."""
+    return paired_shift_interval(n, total, total_sq, 1.0, confidence)
 
 
 class ClusteredMean:

@@ -96,7 +96,8 @@ def _comparison_methods(c: ComparisonResult) -> dict[str, str]:
     if c.match is None:
         return {"rates": "wilson", "means": "normal",
                 "rate differences": "newcombe (paired)",
-                "mean differences": "normal, paired differences"}
+                "mean differences": "normal, paired differences, a pseudo-difference "
+                                    "of +-s (s: the spread of two games' lengths)"}
     return {"rates": "wilson", "means": "normal",
             "match rate differences": "newcombe (paired)",
             "rate differences": "newcombe (independent)",
@@ -187,7 +188,9 @@ def atlas_data(result: AtlasResult) -> dict[str, Any]:
                                  "rate shifts": "newcombe paired (first_mover_win_rate, "
                                                 "second_mover_win_rate, draw_rate); newcombe "
                                                 "independent (end reasons)",
-                                 "length shifts": "normal, paired differences",
+                                 "length shifts": "normal, paired differences, a "
+                                                  "pseudo-difference of +-s (s: the spread "
+                                                  "of two games' lengths)",
                                  "interactions": "normal, per-game contrasts of the first "
                                                  "player's score, with a pseudo-contrast "
                                                  "of +1 and of -1"}}

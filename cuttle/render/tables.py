@@ -183,7 +183,9 @@ def comparison_notes(c: ComparisonResult) -> list[str]:
                 "Newcombe's independent interval for games (the games played differ); "
                 "means: normal intervals; pp = percentage points"]
     return ["rates: Wilson intervals; differences: Newcombe's paired interval "
-            "(same deals), means: normal intervals; pp = percentage points"]
+            "(same deals), means: normal intervals; pp = percentage points",
+            "differences of means: normal, of the per-deal differences with a pseudo-deal "
+            "either way"]
 
 
 def comparison_table(c: ComparisonResult) -> Table:
@@ -331,7 +333,8 @@ def atlas_key(confidence: float) -> str:
     return (f"first wins: the first player's win rate; shift: variant minus base on the "
             f"same games (pp: percentage points; moves: mean moves per game), with its "
             f"{level_pct(confidence)} interval (Newcombe paired for rates, paired mean "
-            f"difference for lengths), {IN_BOLD} when the interval excludes 0.  A variant's "
+            f"difference for lengths, with a pseudo-game either way), {IN_BOLD} when the "
+            f"interval excludes 0.  A variant's "
             f"rates and lengths are the base's (all its games) plus the variant's shift; its own "
             f"games' figures are in the JSON and CSV forms.")
 

@@ -52,8 +52,10 @@ class ComparisonResult:
     summaries (`cuttle.figures`) by the same names.  Rate differences use Newcombe's
     interval for paired proportions (the same game index under both rule sets is one
     pair; with matches, the same match index), mean differences the normal interval of
-    the per-game differences.  With matches the games played differ between rule sets,
-    so game-level differences use the independent-samples intervals.
+    the per-game differences with a pseudo-difference either way (`figures.length_step`:
+    so that a shift no game carries is not [0, 0]).  With matches the games played
+    differ between rule sets, so game-level differences use the independent-samples
+    intervals.
 
     The pairs are tallied while playing (`pairs[(i, j)]`, a `PairTally` for i < j: the
     2x2 tables and the sums of per-game differences), so no per-game rows are needed.
@@ -151,7 +153,8 @@ class ComparisonResult:
             return independent_difference(f, self._summary(i), self._summary(baseline),
                                           self.confidence)
         pair, reverse = self._pair(i, baseline)
-        return paired_difference(f, pair, reverse, self.results[i].n_games, self.confidence)
+        return paired_difference(f, pair, reverse, self.results[i].n_games, self.confidence,
+                                 tallies=(self.results[i].tally, self.results[baseline].tally))
 
     def differences(self, i: int, baseline: int = 0) -> dict[str, Estimate]:
         """Every metric's difference of rule set i to the baseline, with its interval."""

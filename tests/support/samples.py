@@ -31,6 +31,17 @@ def paired_mean_difference(x1, x2, confidence=0.95):
     return mean_interval(a - b, confidence)
 
 
+def paired_length_shift(x1, x2, confidence=0.95):
+    """``mean(x1 - x2)`` over paired games' lengths with the interval of the per-game
+    differences and two pseudo-differences, +s and -s, ``s = sqrt(var(x1) + var(x2))``
+    (at least 1); the value is the plain mean (`cuttle.figures.paired_difference`)."""
+    a = np.asarray(x1, dtype=np.float64).ravel()
+    b = np.asarray(x2, dtype=np.float64).ravel()
+    step = max(1.0, sqrt(float(a.var(ddof=1)) + float(b.var(ddof=1))))
+    wide = mean_interval(np.concatenate([a - b, [step, -step]]), confidence)
+    return Estimate(float((a - b).mean()), wide.low, wide.high)
+
+
 def mean_difference(x1, x2, confidence=0.95):
     """``mean(x1) - mean(x2)`` for independent samples, the normal (Welch) interval
     ``d +- z sqrt(s1^2/n1 + s2^2/n2)``."""
