@@ -28,9 +28,9 @@ from math import nan, sqrt
 from typing import TYPE_CHECKING, Any
 
 from ._core import END_NAMES
-from .stats import (Estimate, mean_interval_from_moments, newcombe_interval,
-                    newcombe_paired_interval, paired_shift_interval, score_shift_interval,
-                    wilson_interval)
+from .stats import (Estimate, clustered_difference_interval, mean_interval_from_moments,
+                    newcombe_interval, newcombe_paired_interval, paired_shift_interval,
+                    score_shift_interval, wilson_interval)
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
@@ -40,8 +40,8 @@ if TYPE_CHECKING:
 __all__ = ["ALIASES", "ANALYSIS", "ATLAS", "BALANCE", "COMPARED", "DIFFERENCE", "END_REASONS",
            "FORMER_NAMES", "Figure", "INTERACTION", "MATCH_COMPARED", "MEAN", "RATE",
            "SCHEMA_VERSION", "SCORE", "SCORE_MEAN", "SCORE_SHIFT", "SUMMARY", "AliasedDict",
-           "canonical", "independent_difference", "length_step", "no_difference",
-           "paired_difference"]
+           "canonical", "independent_difference", "length_step", "match_difference",
+           "no_difference", "paired_difference"]
 
 SCHEMA_VERSION = 2
 
@@ -350,6 +350,18 @@ def paired_difference(f: Figure, pair: PairTally, reverse: bool, n: int,
         total, sq = pair.diff_moments(f.pair, reverse)
         return paired_shift_interval(n, total, sq, length_step(f.pair, tallies), confidence)
     return newcombe_paired_interval(*pair.cells(row or f.pair, reverse), confidence)
+
+
+def match_difference(f: Figure, pair: PairTally, reverse: bool,
+                     tallies: tuple[Tally, Tally], confidence: float = 0.95) -> Estimate:
+    """A game figure of a match run, rule set i minus rule set j (reverse: the pair is
+    stored as (j, i)), with the match as the unit: match k is played on the same deals
+    under both rule sets, so its games are paired with each other as a group, whatever
+    their number under each (`stats.clustered_difference_interval`, its pseudo-games
+    changed by 1 for a rate, by `length_step` of `tallies` for a length)."""
+    step = length_step(f.pair, tallies) if f.kind == MEAN else 1.0
+    return clustered_difference_interval(pair.match_paired(f.pair, reverse), step,
+                                         confidence)
 
 
 def independent_difference(f: Figure, s1: Any, s0: Any, confidence: float = 0.95) -> Estimate:

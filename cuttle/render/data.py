@@ -92,7 +92,7 @@ def summary_data(s: Summary) -> dict[str, Any]:
 
 def _comparison_methods(c: ComparisonResult) -> dict[str, str]:
     """The intervals of a comparison's figures and differences (`ComparisonResult.difference`):
-    paired on the same deals, except the games of match runs, which differ."""
+    paired on the same deals; the games of match runs, which differ, by match."""
     if c.match is None:
         return {"rates": "wilson", "means": "normal",
                 "rate differences": "newcombe (paired)",
@@ -100,8 +100,10 @@ def _comparison_methods(c: ComparisonResult) -> dict[str, str]:
                                     "of +-s (s: the spread of two games' lengths)"}
     return {"rates": "wilson", "means": "normal",
             "match rate differences": "newcombe (paired)",
-            "rate differences": "newcombe (independent)",
-            "mean differences": "normal, independent samples"}
+            "rate differences": "normal, paired by match (the match as the unit), a "
+                                "pseudo-game of +-1",
+            "mean differences": "normal, paired by match (the match as the unit), a "
+                                "pseudo-game of +-s (s: the spread of two games' lengths)"}
 
 
 @renders("data", ComparisonResult)

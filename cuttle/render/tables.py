@@ -33,8 +33,8 @@ if TYPE_CHECKING:
 
 __all__ = ["ATLAS_COLUMNS", "Cell", "Column", "INTERACTION_COLUMNS", "METHODS_NOTE", "Table",
            "analysis_table", "atlas_header", "atlas_key", "atlas_rows", "atlas_tables",
-           "comparison_notes", "comparison_table", "comparison_title", "figures_table",
-           "group_interactions_table", "interaction_rows", "interactions_note",
+           "comparison_notes", "comparison_table", "comparison_title", "difference_method",
+           "figures_table", "group_interactions_table", "interaction_rows", "interactions_note",
            "interactions_table", "seating", "summary_sections", "summary_table",
            "summary_title", "variant_value"]
 
@@ -180,12 +180,19 @@ def comparison_notes(c: ComparisonResult) -> list[str]:
     if c.match:
         return ["rates: Wilson intervals; differences: Newcombe's paired interval for "
                 "matches (same deals),",
-                "Newcombe's independent interval for games (the games played differ); "
-                "means: normal intervals; pp = percentage points"]
+                "for games normal with the match as the unit (a match's games against "
+                "its games on the same deals, a pseudo-game either way); means: normal "
+                "intervals; pp = percentage points"]
     return ["rates: Wilson intervals; differences: Newcombe's paired interval "
             "(same deals), means: normal intervals; pp = percentage points",
             "differences of means: normal, of the per-deal differences with a pseudo-deal "
             "either way"]
+
+
+def difference_method(c: ComparisonResult) -> str:
+    """The intervals of a comparison's differences of rates, in a chart's title."""
+    return "paired by match (Newcombe for matches, normal for games)" if c.match else \
+        "Newcombe paired"
 
 
 def comparison_table(c: ComparisonResult) -> Table:
