@@ -280,11 +280,11 @@ def clustered_difference_interval(sums: PairedSums, step: float,
     s = sums
     if s.n1 <= 0 or s.n2 <= 0:
         return Estimate(nan, nan, nan)
+    d = s.y1 / s.n1 - s.y2 / s.n2       # (as the two means' values are computed)
     # Exact rationals: the expansions below cancel nearly to 0 when the two rule sets'
     # games agree, where floats would leave their rounding as the spread.
     s = PairedSums(*(Fraction(x) for x in s))
     r1, r2 = s.y1 / s.n1, s.y2 / s.n2
-    d = float(r1 - r2)
     g = int(s.groups)
     if g < 2:
         return Estimate(d, nan, nan)
