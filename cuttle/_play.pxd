@@ -15,6 +15,14 @@ cdef enum:
     LENGTH_BINS = 512          # histogram bins of moves and turns; the last one is ">="
     N_MOMENTS = 4              # moves, turns, score A, score B
     N_PAIRED = 7               # win_A, win_B, draw, first_mover, match_win_A/_B, match_draw
+    # A match run's game figures, paired by match (tally.MATCH_PAIRED, in this order):
+    # A's wins, B's wins, draws, the first mover's wins, moves, turns.  Per figure, over
+    # the matches, with y a match's sum of the figure over its games and n its games
+    # (i, j: the two rule sets): y_i, y_j, y_i^2, y_i n_i, y_j^2, y_j n_j, y_i y_j,
+    # y_i n_j, n_i y_j; and matches, n_i, n_j, n_i^2, n_j^2, n_i n_j.
+    N_MATCH_FIGURES = 6
+    N_MATCH_SUMS = 9
+    N_MATCH_UNITS = 6
     MAX_TALLY_BYTES = 1 << 28  # all threads' accumulators of one call
 
 ctypedef struct Wide:              # an unsigned 128-bit sum of squares, lo + hi * 2**64
@@ -34,6 +42,10 @@ ctypedef struct PairTally:         # rule sets i < j on the same units
     int64_t diff_sums[2]           # moves, turns: sum of (x_i - x_j)
     Wide diff_squares[2]
 
+ctypedef struct MatchPair:         # rule sets i < j on the same matches (match runs only)
+    Wide sums[N_MATCH_FIGURES][N_MATCH_SUMS]
+    Wide units[N_MATCH_UNITS]
+
 ctypedef struct GameOut:
     int moves
     int32_t turns
@@ -45,6 +57,8 @@ ctypedef struct GameOut:
 ctypedef struct UnitOut:           # one unit under one rule set, for the pair tallies
     GameOut game                   # the game (single games only)
     int8_t match_winner
+    int64_t match_games            # a match: its games played, and their sums of the
+    int64_t match_sums[N_MATCH_FIGURES]    # game figures (MatchPair's order)
 
 ctypedef struct Rows:              # optional per-game rows (NULL: not kept), new_rows'
     int8_t* winner
@@ -72,7 +86,11 @@ ctypedef struct Batch:             # a call's rule sets and every thread's accum
     CRules* rs
     Tally* tallies                 # thread q, rule set i: tallies[q * tstride + i]
     PairTally* pairs
+    MatchPair* match_pairs         # match runs only (else NULL), as `pairs`
     UnitOut* scratch
     Rows* rows                     # per rule set
     Py_ssize_t n_rules, n_pairs, tstride, pstride, sstride
     int threads
+
+# w += a * b, exactly (128 bits); exported for the tests.
+cdef void add_product(Wide* w, uint64_t a, uint64_t b) noexcept nogil

@@ -50,6 +50,16 @@ cdef inline void merge_wide(Wide* w, const Wide* v) noexcept nogil:
     w.hi += v.hi
 
 
+cdef void add_product(Wide* w, uint64_t a, uint64_t b) noexcept nogil:
+    # By 32-bit halves: a match's sum of moves may pass 2**32, its square 2**64.
+    cdef uint64_t low = (<uint64_t>1 << 32) - 1
+    cdef uint64_t a0 = a & low, a1 = a >> 32, b0 = b & low, b1 = b >> 32
+    cdef uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0
+    cdef uint64_t mid = (p00 >> 32) + (p01 & low) + (p10 & low)
+    add_wide(w, (mid << 32) | (p00 & low))
+    w.hi += a1 * b1 + (p01 >> 32) + (p10 >> 32) + (mid >> 32)
+
+
 cdef inline void add_moment(Tally* t, int k, int64_t x) noexcept nogil:
     t.sums[k] += x
     add_wide(&t.squares[k], <uint64_t>(x * x))
@@ -88,7 +98,43 @@ cdef inline void pair_rate(PairTally* p, int metric, int xi, int xj) noexcept no
     p.table[metric][xi * 2 + xj] += 1
 
 
-cdef void tally_pair(PairTally* p, const UnitOut* a, const UnitOut* b,
+cdef inline void add_match_game(UnitOut* out, const GameOut* o) noexcept nogil:
+    # A game of a match into its sums (MatchPair's figures: A's wins, B's wins, draws,
+    # the first mover's wins, moves, turns).
+    out.match_games += 1
+    out.match_sums[0] += o.winner == 0
+    out.match_sums[1] += o.winner == 1
+    out.match_sums[2] += o.winner < 0
+    out.match_sums[3] += o.winner >= 0 and o.winner == o.first
+    out.match_sums[4] += o.moves
+    out.match_sums[5] += o.turns
+
+
+cdef void tally_match_pair(MatchPair* m, const UnitOut* a, const UnitOut* b) noexcept nogil:
+    # The sums over matches that a game figure's interval with the match as the unit
+    # needs (_play.pxd says their order).
+    cdef int k
+    cdef uint64_t ni = <uint64_t>a.match_games, nj = <uint64_t>b.match_games, yi, yj
+    for k in range(N_MATCH_FIGURES):
+        yi, yj = <uint64_t>a.match_sums[k], <uint64_t>b.match_sums[k]
+        add_wide(&m.sums[k][0], yi)
+        add_wide(&m.sums[k][1], yj)
+        add_product(&m.sums[k][2], yi, yi)
+        add_product(&m.sums[k][3], yi, ni)
+        add_product(&m.sums[k][4], yj, yj)
+        add_product(&m.sums[k][5], yj, nj)
+        add_product(&m.sums[k][6], yi, yj)
+        add_product(&m.sums[k][7], yi, nj)
+        add_product(&m.sums[k][8], ni, yj)
+    add_wide(&m.units[0], 1)
+    add_wide(&m.units[1], ni)
+    add_wide(&m.units[2], nj)
+    add_product(&m.units[3], ni, ni)
+    add_product(&m.units[4], nj, nj)
+    add_product(&m.units[5], ni, nj)
+
+
+cdef void tally_pair(PairTally* p, MatchPair* m, const UnitOut* a, const UnitOut* b,
                      int matches) noexcept nogil:
     cdef int64_t d
     cdef int k
@@ -96,6 +142,7 @@ cdef void tally_pair(PairTally* p, const UnitOut* a, const UnitOut* b,
         for k in range(3):      # match_win_A, match_win_B, match_draw
             pair_rate(p, 4 + k, a.match_winner == (k if k < 2 else -1),
                       b.match_winner == (k if k < 2 else -1))
+        tally_match_pair(m, a, b)
         return
     pair_rate(p, 0, a.game.winner == 0, b.game.winner == 0)
     pair_rate(p, 1, a.game.winner == 1, b.game.winner == 1)
@@ -140,8 +187,12 @@ cdef void play_unit(const CRules* r, const Run* run, uint64_t u, Tally* t, UnitO
     # A match plays its games in index order until a player has `need` wins.
     wins[0] = 0
     wins[1] = 0
+    out.match_games = 0
+    for s in range(N_MATCH_FIGURES):
+        out.match_sums[s] = 0
     for s in range(slots):
         play_game(r, run, u * slots + s, &o)
+        add_match_game(out, &o)
         if t != NULL:
             tally_game(t, &o)
         if rows.winner != NULL:
@@ -196,6 +247,15 @@ cdef void merge_pair(PairTally* a, const PairTally* b) noexcept nogil:
         merge_wide(&a.diff_squares[i], &b.diff_squares[i])
 
 
+cdef void merge_match_pair(MatchPair* a, const MatchPair* b) noexcept nogil:
+    cdef int i, j
+    for i in range(N_MATCH_FIGURES):
+        for j in range(N_MATCH_SUMS):
+            merge_wide(&a.sums[i][j], &b.sums[i][j])
+    for i in range(N_MATCH_UNITS):
+        merge_wide(&a.units[i], &b.units[i])
+
+
 cdef object wide_int(Wide w):
     return (<object>w.hi << 64) | <object>w.lo
 
@@ -221,14 +281,20 @@ cdef dict tally_dict(const Tally* t):
             "match_counts": match_counts, "match_games": (t.match_games[0], t.match_games[1])}
 
 
-cdef dict pair_dict(const PairTally* p):
+cdef dict pair_dict(const PairTally* p, const MatchPair* m):
+    # (m: NULL for single games)
     table = np.empty((N_PAIRED, 4), np.int64)
     cdef int i, j
     for i in range(N_PAIRED):
         for j in range(4):
             table[i, j] = p.table[i][j]
-    return {"table": table,
-            "diffs": [(p.diff_sums[i], wide_int(p.diff_squares[i])) for i in range(2)]}
+    d = {"table": table,
+         "diffs": [(p.diff_sums[i], wide_int(p.diff_squares[i])) for i in range(2)]}
+    if m != NULL:
+        d["match_sums"] = [[wide_int(m.sums[i][j]) for j in range(N_MATCH_SUMS)]
+                           for i in range(N_MATCH_FIGURES)]
+        d["match_units"] = [wide_int(m.units[i]) for i in range(N_MATCH_UNITS)]
+    return d
 
 
 def new_rows(Py_ssize_t units, int slots=1, bint matches=False):
@@ -283,7 +349,8 @@ cdef int check_units(Py_ssize_t start, Py_ssize_t count, Py_ssize_t n_rules, int
     return 0
 
 
-cdef int batch_alloc(Batch* b, Py_ssize_t n_rules, int threads, Py_ssize_t count) except -1:
+cdef int batch_alloc(Batch* b, Py_ssize_t n_rules, int threads, Py_ssize_t count,
+                     bint matches) except -1:
     # Each thread has its own accumulators: no more threads than units, nor than fit in
     # MAX_TALLY_BYTES (many rule sets on many threads).  Each thread's blocks are
     # followed by spare entries (at least a cache line), so that no two threads ever
@@ -291,16 +358,20 @@ cdef int batch_alloc(Batch* b, Py_ssize_t n_rules, int threads, Py_ssize_t count
     cdef size_t per_thread
     b.n_rules = n_rules
     b.n_pairs = n_rules * (n_rules - 1) // 2
-    per_thread = n_rules * (sizeof(Tally) + sizeof(UnitOut)) + b.n_pairs * sizeof(PairTally)
+    per_thread = n_rules * (sizeof(Tally) + sizeof(UnitOut)) + b.n_pairs * (
+        sizeof(PairTally) + (sizeof(MatchPair) if matches else 0))
     b.threads = <int>min(thread_count(threads), max(count, 1),
                          max(1, MAX_TALLY_BYTES // per_thread))
     b.tstride, b.pstride, b.sstride = n_rules + 1, b.n_pairs + 1, n_rules + 4
     b.rs = <CRules*>malloc(n_rules * sizeof(CRules))
     b.tallies = <Tally*>calloc(b.threads * b.tstride, sizeof(Tally))
     b.pairs = <PairTally*>calloc(b.threads * b.pstride, sizeof(PairTally))
+    b.match_pairs = <MatchPair*>calloc(b.threads * b.pstride, sizeof(MatchPair)) \
+        if matches else NULL
     b.scratch = <UnitOut*>calloc(b.threads * b.sstride, sizeof(UnitOut))
     b.rows = <Rows*>calloc(n_rules, sizeof(Rows))
     if b.rs == NULL or b.tallies == NULL or b.pairs == NULL or b.scratch == NULL \
+            or (matches and b.match_pairs == NULL) \
             or b.rows == NULL:
         batch_free(b)
         raise MemoryError("cannot allocate the tallies of a batch")
@@ -311,9 +382,11 @@ cdef void batch_free(Batch* b) noexcept:
     free(b.rs)
     free(b.tallies)
     free(b.pairs)
+    free(b.match_pairs)
     free(b.scratch)
     free(b.rows)
     b.rs, b.tallies, b.pairs, b.scratch, b.rows = NULL, NULL, NULL, NULL, NULL
+    b.match_pairs = NULL
 
 
 cdef void play_unit_all_rules(const Batch* b, const Run* run, Py_ssize_t k,
@@ -327,7 +400,9 @@ cdef void play_unit_all_rules(const Batch* b, const Run* run, Py_ssize_t k,
                   &scratch[i], &b.rows[i], k)
     for i in range(b.n_rules if run.tally else 0):
         for j in range(i + 1, b.n_rules):
-            tally_pair(&b.pairs[tid * b.pstride + p], &scratch[i], &scratch[j], run.need > 0)
+            tally_pair(&b.pairs[tid * b.pstride + p],
+                       &b.match_pairs[tid * b.pstride + p] if run.need > 0 else NULL,
+                       &scratch[i], &scratch[j], run.need > 0)
             p += 1
 
 
@@ -340,11 +415,14 @@ cdef dict batch_result(Batch* b, kept, bint tally):
             merge_tally(&b.tallies[i], &b.tallies[q * b.tstride + i])
         for p in range(b.n_pairs):
             merge_pair(&b.pairs[p], &b.pairs[q * b.pstride + p])
+            if b.match_pairs != NULL:
+                merge_match_pair(&b.match_pairs[p], &b.match_pairs[q * b.pstride + p])
     out_pairs = {}
     p = 0
     for i in range(b.n_rules if tally else 0):
         for j in range(i + 1, b.n_rules):
-            out_pairs[(i, j)] = pair_dict(&b.pairs[p])
+            out_pairs[(i, j)] = pair_dict(&b.pairs[p], &b.match_pairs[p]
+                                          if b.match_pairs != NULL else NULL)
             p += 1
     return {"tallies": [tally_dict(&b.tallies[i]) for i in range(b.n_rules)] if tally else None,
             "pairs": out_pairs, "rows": kept}
@@ -404,7 +482,7 @@ def play_units(rule_sets, Py_ssize_t start, Py_ssize_t count, uint64_t seed, int
     run.seed, run.start, run.pol_a, run.pol_b = seed, start, policy_a, policy_b
     run.swap, run.max_moves, run.need, run.slots = swap_seats, max_moves, need, slots
     run.tally, run.no_memory = tally, &no_memory
-    batch_alloc(&b, len(rule_sets), threads, count)
+    batch_alloc(&b, len(rule_sets), threads, count, need > 0)
     kept = None
     try:
         for i in range(b.n_rules):

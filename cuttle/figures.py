@@ -28,18 +28,20 @@ from math import nan, sqrt
 from typing import TYPE_CHECKING, Any
 
 from ._core import END_NAMES
-from .stats import (Estimate, mean_interval_from_moments, newcombe_interval,
-                    newcombe_paired_interval, score_shift_interval, wilson_interval)
+from .stats import (Estimate, clustered_difference_interval, mean_interval_from_moments,
+                    newcombe_interval, newcombe_paired_interval, paired_shift_interval,
+                    score_shift_interval, wilson_interval)
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
-    from .simulation.tally import PairTally
+    from .simulation.tally import PairTally, Tally
 
 __all__ = ["ALIASES", "ANALYSIS", "ATLAS", "BALANCE", "COMPARED", "DIFFERENCE", "END_REASONS",
            "FORMER_NAMES", "Figure", "INTERACTION", "MATCH_COMPARED", "MEAN", "RATE",
            "SCHEMA_VERSION", "SCORE", "SCORE_MEAN", "SCORE_SHIFT", "SUMMARY", "AliasedDict",
-           "canonical", "independent_difference", "no_difference", "paired_difference"]
+           "canonical", "independent_difference", "length_step", "match_difference",
+           "no_difference", "paired_difference"]
 
 SCHEMA_VERSION = 2
 
@@ -317,15 +319,49 @@ class AliasedDict(dict):
 
 # -- differences between rule sets played on the same deals (compare, the atlas) ----------
 
+def length_step(variable: str, tallies: Iterable[Tally]) -> float:
+    """The pseudo-difference of a length's paired shift (`stats.paired_shift_interval`):
+    how much a game that changed changes, taken as the spread of the difference of two
+    games' lengths, ``sqrt(s_i^2 + s_j^2)`` from each rule set's own games (`variable`:
+    "moves" or "turns"); at least 1, a length's smallest change.  A game that plays
+    otherwise under the variant is as two games from the move where they part."""
+    var = 0.0
+    for t in tallies:
+        n = t.n_games
+        total, sq = t.moments[variable]
+        if n > 1:
+            var += max(0, n * sq - total * total) / (n * (n - 1))     # exact ints, then /
+    return max(1.0, sqrt(var))
+
+
 def paired_difference(f: Figure, pair: PairTally, reverse: bool, n: int,
-                      confidence: float = 0.95, row: str | None = None) -> Estimate:
+                      confidence: float = 0.95, row: str | None = None,
+                      tallies: tuple[Tally, Tally] | None = None) -> Estimate:
     """Rule set i minus rule set j from their PairTally (reverse: the pair is stored as
     (j, i)): Newcombe's paired interval for a rate (`row`: the tally's row, by default
-    `f.pair`), the normal interval of the per-game differences for a mean (n games)."""
+    `f.pair`); for a mean (n games), the normal interval of the per-game differences
+    with a pseudo-difference of +-`length_step` of `tallies`, the two rule sets' own
+    games, which a mean needs (ValueError without them): without it the interval of a
+    shift that no game carries is [0, 0]."""
     if f.kind == MEAN:
+        if tallies is None:
+            raise ValueError(f"the paired difference of {f.name} needs both rule sets' "
+                             f"tallies (the spread of their lengths)")
         total, sq = pair.diff_moments(f.pair, reverse)
-        return mean_interval_from_moments(n, total, sq, confidence)
+        return paired_shift_interval(n, total, sq, length_step(f.pair, tallies), confidence)
     return newcombe_paired_interval(*pair.cells(row or f.pair, reverse), confidence)
+
+
+def match_difference(f: Figure, pair: PairTally, reverse: bool,
+                     tallies: tuple[Tally, Tally], confidence: float = 0.95) -> Estimate:
+    """A game figure of a match run, rule set i minus rule set j (reverse: the pair is
+    stored as (j, i)), with the match as the unit: match k is played on the same deals
+    under both rule sets, so its games are paired with each other as a group, whatever
+    their number under each (`stats.clustered_difference_interval`, its pseudo-games
+    changed by 1 for a rate, by `length_step` of `tallies` for a length)."""
+    step = length_step(f.pair, tallies) if f.kind == MEAN else 1.0
+    return clustered_difference_interval(pair.match_paired(f.pair, reverse), step,
+                                         confidence)
 
 
 def independent_difference(f: Figure, s1: Any, s0: Any, confidence: float = 0.95) -> Estimate:

@@ -26,23 +26,31 @@ normal quantile ``z = Phi^-1(1 - (1 - confidence) / 2)`` (1.959964 for 95 %).
   ``A = both, B = only1, C = only2, D = neither``, with ``A D - B C`` shrunk towards 0
   by ``N / 2`` when positive (Newcombe's correction: 0 if ``0 <= AD-BC <= N/2``) and
   ``phi = 0`` when a margin is empty.  Positively correlated outcomes (common random
-  numbers) give a narrower interval than treating the samples as independent.
+  numbers) give a narrower interval than treating the samples as independent.  It
+  does not collapse when no unit changed (``only1 = only2 = 0``): of 10,000 games, none
+  changed, it is +-1.96/n with half of them won and up to about +-4.3/n for a rate
+  near 0 or 1, the size of the rule of three's bound on the share that changed.
 * `mean_interval_from_moments(n, total, total_sq)`: a mean with the large-sample normal
   interval ``mean +- z s / sqrt(n)`` (``s`` the sample standard deviation) from the exact
   sums a tally keeps; of per-game differences, the same gives a paired difference of
   means.  Game lengths are sums over 10^3..10^6 games, where the normal approximation is
   good; a Wilson interval applies only to proportions.
-* `score_shift_interval(n, total, total_sq)`: the mean of per-game differences of
-  scores between rule sets played on the same games, with the normal interval of the
-  moments plus one pseudo-difference of +1 and one of -1 (a whole game's score either
-  way), as Agresti and Caffo add pseudo-counts to proportions.  When almost every game
-  is the same under both rule sets the plain interval collapses: 4 games of 10,000 at
-  +1 and none at -1 gave [+0.00001, +0.00079], which excludes 0 although a sign test of
-  4 of 4 gives p = 0.125, and no difference at all gave [0, 0].  With the
-  pseudo-differences they are [-0.00008, +0.00088] and [-0.00028, +0.00028] (Newcombe's
-  paired interval of the same 4 games: [-0.00006, +0.00103]); the interval of a shift
-  that many games carry barely moves (by under a thousandth of its width at 10,000
-  games).  The value is the plain mean.
+* `paired_shift_interval(n, total, total_sq, step)`: the mean of per-game differences
+  between rule sets played on the same games, with the normal interval of the moments
+  plus one pseudo-difference of ``+step`` and one of ``-step`` (one game more, changed
+  either way), as Agresti and Caffo add pseudo-counts to proportions.  When almost
+  every game is the same under both rule sets the plain interval collapses: of scores,
+  4 games of 10,000 at +1 and none at -1 gave [+0.00001, +0.00079], which excludes 0
+  although a sign test of 4 of 4 gives p = 0.125, and no difference at all gave
+  [0, 0].  With the pseudo-differences at +-1 they are [-0.00008, +0.00088] and
+  [-0.00028, +0.00028] (Newcombe's paired interval of the same 4 games: [-0.00006,
+  +0.00103]); the interval of a shift that many games carry barely moves (by under a
+  thousandth of its width at 10,000 games).  With no difference at all the interval is
+  ``+-z step sqrt(2 / ((n+1)(n+2)))``, about ``+-2.8 step / n``: the rule of three's
+  bound on the share of the games that changed (at most about 3/n at 95% when none of
+  n did) times a change of `step`.  `score_shift_interval` is its step of 1 (a whole
+  game's score, the largest change); a length's step is the spread of a changed game's
+  length (`cuttle.figures.length_step`).  The value is the plain mean.
 * `ClusteredMean`: the mean of values that come in independent groups whose members
   may be correlated (the decisions of one game), ``sum / count`` over every value, with
   the normal interval of that ratio whose variance is taken between the groups:
@@ -53,12 +61,24 @@ normal quantile ``z = Phi^-1(1 - (1 - confidence) / 2)`` (1.959964 for 95 %).
   independent makes the interval too narrow when they are alike; with one value per
   group it is `mean_interval_from_moments`'s interval.  It keeps five running sums, so
   memory stays flat however many groups are added.
+* `clustered_difference_interval(sums, step)`: the difference ``R1 - R2`` of two such
+  means measured on the same groups (a match run's games under two rule sets: the
+  groups are the matches, each played on the same deals under both, with as many games
+  as each needed), ``R = sum y / sum n``, with the same linearised variance taken
+  between the groups of the per-group contrast ``u_g = (y1_g - R1 n1_g) / N1 - (y2_g -
+  R2 n2_g) / N2``, so that the correlation of the two rule sets' games on the same deals
+  counts: ``(G+2)/(G+1) * (sum_g u_g^2 + 2 (step / N)^2)``, ``N = (N1 + N2) / 2``,
+  where, as in `paired_shift_interval`, two pseudo-groups at ``+-step / N`` (one value
+  more, moved by `step` either way) keep the interval from collapsing when no group
+  differs; with one value per group it is that function's interval to within a factor
+  ``1 + O(1/G)``.  The sums are `PairedSums`, exact, as the core tallies them.
 
 Which figure uses which interval is the catalogue of statistics (`cuttle.figures`).
 """
 
 from __future__ import annotations
 
+from fractions import Fraction
 from math import nan, sqrt
 from statistics import NormalDist
 from typing import Iterable, NamedTuple
@@ -67,8 +87,9 @@ from .formatting import json_number
 from .validation import check_confidence
 
 __all__ = ["Estimate", "z_value", "wilson_interval", "newcombe_interval",
-           "newcombe_paired_interval", "mean_interval_from_moments", "score_shift_interval",
-           "ClusteredMean"]
+           "newcombe_paired_interval", "mean_interval_from_moments", "paired_shift_interval",
+           "score_shift_interval", "ClusteredMean", "PairedSums",
+           "clustered_difference_interval"]
 
 
 class Estimate(NamedTuple):
@@ -196,18 +217,84 @@ def mean_interval_from_moments(n: int, total: float, total_sq: float,
     return Estimate(mean, mean - half, mean + half)
 
 
-def score_shift_interval(n: int, total: float, total_sq: float,
-                         confidence: float = 0.95) -> Estimate:
-    """The mean of ``n`` per-game differences of scores (a win 1, a draw 1/2) from their
-    sum and sum of squares, with the normal interval of the moments plus one
-    pseudo-difference of +1 and one of -1 (see the module's docstring: without them the
-    interval collapses when almost every difference is 0); the value is the plain mean.
-    """
+def paired_shift_interval(n: int, total: float, total_sq: float, step: float,
+                          confidence: float = 0.95) -> Estimate:
+    """The mean of ``n`` paired differences (one per game) from their sum and sum of
+    squares, with the normal interval of the moments plus one pseudo-difference of
+    ``+step`` and one of ``-step`` (a game changed by `step` either way; see the module's
+    docstring: without them the interval collapses when almost every difference is 0);
+    the value is the plain mean.  ValueError for a `step` that is not a positive
+    finite number."""
+    step = float(step)
+    if not 0.0 < step < float("inf"):
+        raise ValueError(f"step must be a positive finite number, not {step!r}")
     n = int(n)
     if n <= 1:                            # (no interval from one game, as for any mean)
         return mean_interval_from_moments(n, total, total_sq, confidence)
-    wide = mean_interval_from_moments(n + 2, total, total_sq + 2.0, confidence)
+    wide = mean_interval_from_moments(n + 2, total, total_sq + 2.0 * step * step, confidence)
     return Estimate(total / n, wide.low, wide.high)
+
+
+def score_shift_interval(n: int, total: float, total_sq: float,
+                         confidence: float = 0.95) -> Estimate:
+    """The mean of ``n`` per-game differences of scores (a win 1, a draw 1/2) from their
+    sum and sum of squares: `paired_shift_interval` with a step of 1, a whole game's
+    score."""
+    return paired_shift_interval(n, total, total_sq, 1.0, confidence)
+
+
+class PairedSums(NamedTuple):
+    """The sums over G groups of two grouped means on the same groups (1 and 2): of the
+    values ``y1``, ``y2`` and the counts ``n1``, ``n2`` per group, and of their products
+    per group (``y1y1`` is ``sum_g y1_g^2``, ``y1n2`` is ``sum_g y1_g n2_g``, ...)."""
+
+    groups: int
+    y1: float
+    n1: int
+    y2: float
+    n2: int
+    y1y1: float
+    y1n1: float
+    n1n1: int
+    y2y2: float
+    y2n2: float
+    n2n2: int
+    y1y2: float
+    y1n2: float
+    n1y2: float
+    n1n2: int
+
+
+def clustered_difference_interval(sums: PairedSums, step: float,
+                                  confidence: float = 0.95) -> Estimate:
+    """``y1 / n1 - y2 / n2`` of two grouped means on the same groups, with the normal
+    interval of the module's docstring: the variance between the groups of their
+    contrasts, with a pseudo-group at ``+step / N`` and one at ``-step / N`` (`step`: how
+    much one value may change, 1 for a rate; ``N``: the mean of n1 and n2).  No value
+    on either side: all nan; fewer than two groups: no interval.  ValueError for a
+    `step` that is not a positive finite number."""
+    step = float(step)
+    if not 0.0 < step < float("inf"):
+        raise ValueError(f"step must be a positive finite number, not {step!r}")
+    z = z_value(confidence)
+    s = sums
+    if s.n1 <= 0 or s.n2 <= 0:
+        return Estimate(nan, nan, nan)
+    d = s.y1 / s.n1 - s.y2 / s.n2       # (as the two means' values are computed)
+    # Exact rationals: the expansions below cancel nearly to 0 when the two rule sets'
+    # games agree, where floats would leave their rounding as the spread.
+    s = PairedSums(*(Fraction(x) for x in s))
+    r1, r2 = s.y1 / s.n1, s.y2 / s.n2
+    g = int(s.groups)
+    if g < 2:
+        return Estimate(d, nan, nan)
+    e11 = s.y1y1 - 2 * r1 * s.y1n1 + r1 * r1 * s.n1n1      # sum (y1 - r1 n1)^2
+    e22 = s.y2y2 - 2 * r2 * s.y2n2 + r2 * r2 * s.n2n2
+    e12 = s.y1y2 - r2 * s.y1n2 - r1 * s.n1y2 + r1 * r2 * s.n1n2
+    spread = max(0.0, float(e11 / s.n1 ** 2 + e22 / s.n2 ** 2 - 2 * e12 / (s.n1 * s.n2)))
+    var = (g + 2) / (g + 1) * (spread + 2.0 * (2.0 * step / float(s.n1 + s.n2)) ** 2)
+    half = z * sqrt(var)
+    return Estimate(d, d - half, d + half)
 
 
 class ClusteredMean:

@@ -89,11 +89,13 @@ def allowance(interactions: Sequence[Interaction], floor: float) -> float:
     return max([floor] + [s for s in sizes if isfinite(s)])
 
 
-def _shift(m: Measure, metric: str) -> Estimate:
-    """A single's paired shift against the base (score, draw rate or mean moves)."""
+def _shift(m: Measure, metric: str, base: Measure) -> Estimate:
+    """A single's paired shift against the base (score, draw rate or mean moves; `base`:
+    the base's screening games, whose spread of lengths a length's interval reads)."""
     if metric == "first_score":
         return m.estimate("first_score_shift")
-    return paired_difference(SUMMARY[metric], m.pair, True, m.n, m.confidence)
+    return paired_difference(SUMMARY[metric], m.pair, True, m.n, m.confidence,
+                             tallies=(m.tally, base.tally))
 
 
 def _pair_shifts(x: Interaction) -> tuple[Estimate, Estimate, Estimate]:
@@ -102,7 +104,8 @@ def _pair_shifts(x: Interaction) -> tuple[Estimate, Estimate, Estimate]:
     pair = x.pairs[(0, 3)]
     return (x.estimate("pair_shift"),
             paired_difference(SUMMARY["draw_rate"], pair, True, ab.n_games, x.confidence),
-            paired_difference(SUMMARY["mean_moves"], pair, True, ab.n_games, x.confidence))
+            paired_difference(SUMMARY["mean_moves"], pair, True, ab.n_games, x.confidence,
+                              tallies=(ab, x.tallies[0])))
 
 
 def predict(candidate: Candidate, singles: dict[Rules, Single],
@@ -127,7 +130,7 @@ def predict(candidate: Candidate, singles: dict[Rules, Single],
     halves = [_half(b) for b in bases]
     for s in parts:
         for i, name in enumerate(metrics):
-            e = _shift(s.measure, name)
+            e = _shift(s.measure, name, base)
             values[i] += e.value
             halves[i] += _half(e)
     unmeasured = 0

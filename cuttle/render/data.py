@@ -92,15 +92,18 @@ def summary_data(s: Summary) -> dict[str, Any]:
 
 def _comparison_methods(c: ComparisonResult) -> dict[str, str]:
     """The intervals of a comparison's figures and differences (`ComparisonResult.difference`):
-    paired on the same deals, except the games of match runs, which differ."""
+    paired on the same deals; the games of match runs, which differ, by match."""
     if c.match is None:
         return {"rates": "wilson", "means": "normal",
                 "rate differences": "newcombe (paired)",
-                "mean differences": "normal, paired differences"}
+                "mean differences": "normal, paired differences, a pseudo-difference "
+                                    "of +-s (s: the spread of two games' lengths)"}
     return {"rates": "wilson", "means": "normal",
             "match rate differences": "newcombe (paired)",
-            "rate differences": "newcombe (independent)",
-            "mean differences": "normal, independent samples"}
+            "rate differences": "normal, paired by match (the match as the unit), a "
+                                "pseudo-game of +-1",
+            "mean differences": "normal, paired by match (the match as the unit), a "
+                                "pseudo-game of +-s (s: the spread of two games' lengths)"}
 
 
 @renders("data", ComparisonResult)
@@ -187,7 +190,9 @@ def atlas_data(result: AtlasResult) -> dict[str, Any]:
                                  "rate shifts": "newcombe paired (first_mover_win_rate, "
                                                 "second_mover_win_rate, draw_rate); newcombe "
                                                 "independent (end reasons)",
-                                 "length shifts": "normal, paired differences",
+                                 "length shifts": "normal, paired differences, a "
+                                                  "pseudo-difference of +-s (s: the spread "
+                                                  "of two games' lengths)",
                                  "interactions": "normal, per-game contrasts of the first "
                                                  "player's score, with a pseudo-contrast "
                                                  "of +1 and of -1"}}

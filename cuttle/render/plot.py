@@ -22,6 +22,7 @@ from ..simulation.names import PLAYER_LABELS, SEATS
 from ..simulation.summary import Summary
 from ..variants.results import GroupResult
 from ..validation import check_output_folder, check_output_path
+from .tables import difference_method
 
 if TYPE_CHECKING:
     from types import ModuleType
@@ -193,9 +194,8 @@ def plot_comparison(c: ComparisonResult, path: str | os.PathLike[str],
         if diff:
             ax.axhline(0, color="black", linewidth=0.8)
             ax.set_ylabel(f"difference to {c.labels[0]} (percentage points)")
-            paired = "" if c.match else " paired"
-            ax.set_title(f"vs the baseline, {level_pct(c.confidence)} Newcombe{paired} "
-                         f"intervals")
+            ax.set_title(f"vs the baseline, {level_pct(c.confidence)} "
+                         f"{difference_method(c)} intervals")
         else:
             ax.set_ylabel("rate (%)")
             ax.set_title(f"rates, {level_pct(c.confidence)} Wilson intervals")

@@ -33,8 +33,8 @@ if TYPE_CHECKING:
 
 __all__ = ["ATLAS_COLUMNS", "Cell", "Column", "INTERACTION_COLUMNS", "METHODS_NOTE", "Table",
            "analysis_table", "atlas_header", "atlas_key", "atlas_rows", "atlas_tables",
-           "comparison_notes", "comparison_table", "comparison_title", "figures_table",
-           "group_interactions_table", "interaction_rows", "interactions_note",
+           "comparison_notes", "comparison_table", "comparison_title", "difference_method",
+           "figures_table", "group_interactions_table", "interaction_rows", "interactions_note",
            "interactions_table", "seating", "summary_sections", "summary_table",
            "summary_title", "variant_value"]
 
@@ -180,10 +180,19 @@ def comparison_notes(c: ComparisonResult) -> list[str]:
     if c.match:
         return ["rates: Wilson intervals; differences: Newcombe's paired interval for "
                 "matches (same deals),",
-                "Newcombe's independent interval for games (the games played differ); "
-                "means: normal intervals; pp = percentage points"]
+                "for games normal with the match as the unit (a match's games against "
+                "its games on the same deals, a pseudo-game either way); means: normal "
+                "intervals; pp = percentage points"]
     return ["rates: Wilson intervals; differences: Newcombe's paired interval "
-            "(same deals), means: normal intervals; pp = percentage points"]
+            "(same deals), means: normal intervals; pp = percentage points",
+            "differences of means: normal, of the per-deal differences with a pseudo-deal "
+            "either way"]
+
+
+def difference_method(c: ComparisonResult) -> str:
+    """The intervals of a comparison's differences of rates, in a chart's title."""
+    return "paired by match (Newcombe for matches, normal for games)" if c.match else \
+        "Newcombe paired"
 
 
 def comparison_table(c: ComparisonResult) -> Table:
@@ -331,7 +340,8 @@ def atlas_key(confidence: float) -> str:
     return (f"first wins: the first player's win rate; shift: variant minus base on the "
             f"same games (pp: percentage points; moves: mean moves per game), with its "
             f"{level_pct(confidence)} interval (Newcombe paired for rates, paired mean "
-            f"difference for lengths), {IN_BOLD} when the interval excludes 0.  A variant's "
+            f"difference for lengths, with a pseudo-game either way), {IN_BOLD} when the "
+            f"interval excludes 0.  A variant's "
             f"rates and lengths are the base's (all its games) plus the variant's shift; its own "
             f"games' figures are in the JSON and CSV forms.")
 

@@ -22,7 +22,7 @@ from ..files import write_text
 from ..formatting import level_pct, quantity
 from ..render.balance_tables import balance_tables, balance_title
 from ..render.html import STYLE, table_html, wrap
-from ..render.tables import comparison_table, summary_table
+from ..render.tables import comparison_table, difference_method, summary_table
 from ..stats import Estimate
 from ..simulation.names import MATCH_FORMATS
 from .charts import interval_chart, share_bar
@@ -144,10 +144,9 @@ def comparison_charts(c: ComparisonResult) -> tuple[str, list[str]]:
             diffs += [(f"[{i + 1}] {lab}", c.difference(metric, i))
                       for i, lab in enumerate(c.labels) if i]
     conf = level_pct(c.confidence)
-    method = "Newcombe paired" if not c.match else "Newcombe"
     diff_chart = interval_chart(f"Differences to [1] {c.labels[0]} in percentage points "
-                                f"({conf} {method} intervals)", diffs, "pp", zero=True,
-                                width=860, label_width=330) if diffs else ""
+                                f"({conf} {difference_method(c)} intervals)", diffs, "pp",
+                                zero=True, width=860, label_width=330) if diffs else ""
     return diff_chart, charts
 
 

@@ -4,9 +4,10 @@
 player(s) from the mover's own view (determinizations of what they could know, never
 the opponent's hidden cards or the deck order): the move played and the best move, the
 loss between them, and a label (best, good, inaccuracy, mistake, blunder); forced moves
-are listed, not judged.  Per player: the average loss, counts per label and an accuracy
-figure.  `Review.page()` is the replay page with the review (an evaluation graph under
-the table), `str(review)` the annotated move list.  docs/review.md has the method.
+are listed, not judged.  Per player: the average loss, counts per label (and of the
+labels not settled: their loss's bounds span a threshold) and an accuracy figure.
+`Review.page()` is the replay page with the review (an evaluation graph under the
+table), `str(review)` the annotated move list.  docs/review.md has the method.
 
 * `engines`: how a decision's moves are valued (expert or random playouts, forced
   searches) and the adaptive budget;

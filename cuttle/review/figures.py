@@ -134,6 +134,10 @@ PLAYER_FIGURES: tuple[Figure, ...] = (
            _maybe(lambda v: f"{v:.1f}%")),
     *(Figure(name, name, lambda ds, name=name: sum(d.label == name for d in ds),
              "{:,}".format) for name in LABELS),
+    # of the counts above, the labels whose loss's bounds span a threshold (each such
+    # move's line says so; the counts alone would present them as sure)
+    Figure("not_settled", "labels not settled",
+           lambda ds: sum(not d.settled for d in _judged(ds)), "{:,}".format),
 )
 
 

@@ -129,7 +129,8 @@ class Review:
 
     def summary(self, player: int) -> dict[str, Any]:
         """`player`'s figures (`figures.PLAYER_FIGURES`: judged and forced moves, average
-        loss, accuracy, counts per label) by key, with "player" and "name"."""
+        loss, accuracy, counts per label, the labels not settled) by key, with "player"
+        and "name"."""
         ds = [d for d in self.decisions if d.player == player]
         return {"player": player, "name": self.names[player], **player_figures(ds)}
 

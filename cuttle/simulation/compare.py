@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..display import render
 from ..figures import (COMPARED, FORMER_NAMES, MATCH_COMPARED, SUMMARY, canonical,
-                       independent_difference, no_difference, paired_difference)
+                       independent_difference, match_difference, no_difference,
+                       paired_difference)
 from ..validation import check_confidence, check_int
 
 if TYPE_CHECKING:
@@ -52,11 +53,18 @@ class ComparisonResult:
     summaries (`cuttle.figures`) by the same names.  Rate differences use Newcombe's
     interval for paired proportions (the same game index under both rule sets is one
     pair; with matches, the same match index), mean differences the normal interval of
-    the per-game differences.  With matches the games played differ between rule sets,
-    so game-level differences use the independent-samples intervals.
+    the per-game differences with a pseudo-difference either way (`figures.length_step`:
+    so that a shift no game carries is not [0, 0]).  With matches the games played
+    differ between rule sets (a match plays as many as it needs), but match k is played
+    on the same deals under each, so game-level differences take the match as the unit
+    (`figures.match_difference`): the normal interval of a difference of ratios whose
+    variance is taken between the matches, which counts the correlation of the games of
+    the same deals (a comparison pickled before the core tallied these sums falls back
+    to the independent-samples intervals, which ignore it).
 
     The pairs are tallied while playing (`pairs[(i, j)]`, a `PairTally` for i < j: the
-    2x2 tables and the sums of per-game differences), so no per-game rows are needed.
+    2x2 tables, the sums of per-game differences, a match run's sums over matches), so
+    no per-game rows are needed.
     Comparisons of disjoint ranges of the same run merge like results do.
     """
 
@@ -146,12 +154,16 @@ class ComparisonResult:
         i, baseline = self._index(i), self._index(baseline)
         if i == baseline:           # a rule set against itself: every pair agrees
             return no_difference(f, self._summary(i), self.confidence)
-        if self.match is not None and f.name not in MATCH_COMPARED:
-            # match runs: the games played differ between rule sets
-            return independent_difference(f, self._summary(i), self._summary(baseline),
-                                          self.confidence)
         pair, reverse = self._pair(i, baseline)
-        return paired_difference(f, pair, reverse, self.results[i].n_games, self.confidence)
+        tallies = (self.results[i].tally, self.results[baseline].tally)
+        if self.match is not None and f.name not in MATCH_COMPARED:
+            # match runs: the games played differ between rule sets, the matches pair up
+            if pair.match_sums is None:     # (pickled before the core tallied them)
+                return independent_difference(f, self._summary(i), self._summary(baseline),
+                                              self.confidence)
+            return match_difference(f, pair, reverse, tallies, self.confidence)
+        return paired_difference(f, pair, reverse, self.results[i].n_games, self.confidence,
+                                 tallies=tallies)
 
     def differences(self, i: int, baseline: int = 0) -> dict[str, Estimate]:
         """Every metric's difference of rule set i to the baseline, with its interval."""

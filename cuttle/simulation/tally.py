@@ -12,11 +12,12 @@ import numpy as np
 
 from .._core import END_NAMES
 from ..figures import canonical
+from ..stats import PairedSums
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
-__all__ = ["LENGTH_BINS", "MOMENTS", "PAIRED_METRICS", "PairTally", "Tally",
+__all__ = ["LENGTH_BINS", "MATCH_PAIRED", "MOMENTS", "PAIRED_METRICS", "PairTally", "Tally",
            "tallies_from_rows"]
 
 NEND = len(END_NAMES)
@@ -26,6 +27,13 @@ MOMENTS = ("moves", "turns", "score_a", "score_b")
 # names in the catalogue of statistics (cuttle.figures).
 PAIRED_METRICS = ("win_rate_A", "win_rate_B", "draw_rate", "first_mover_win_rate",
                   "match_win_rate_A", "match_win_rate_B", "match_draw_rate")
+# A match run's game figures that compare pairs by match (the core's MatchPair, in this
+# order; by the figures' `pair`): per figure the sums over matches of y_i, y_j, y_i^2,
+# y_i n_i, y_j^2, y_j n_j, y_i y_j, y_i n_j, n_i y_j (y: a match's sum of the figure over
+# its games, n: its games), and MATCH_UNITS.
+MATCH_PAIRED = ("win_rate_A", "win_rate_B", "draw_rate", "first_mover_win_rate", "moves",
+                "turns")
+MATCH_UNITS = ("matches", "n_i", "n_j", "n_i^2", "n_j^2", "n_i n_j")
 
 
 def _add_pairs(a, b):
@@ -114,35 +122,57 @@ class PairTally:
     """Two rule sets i < j played on the same units: for each rate of PAIRED_METRICS a
     2x2 table `table[m, x_i * 2 + x_j]` (so [3] = both, [2] = only i, [1] = only j,
     [0] = neither), and for moves and turns `diffs[k] = (sum, sum of squares)` of the
-    per-game differences x_i - x_j (single games only)."""
+    per-game differences x_i - x_j (single games only).  A match run's pair also has
+    `match_sums` (per figure of MATCH_PAIRED, its nine sums over the matches) and
+    `match_units` (MATCH_UNITS), from which its game figures' differences take the
+    match as the unit (`match_paired(figure)`); None for single games, and for a pair
+    pickled before they were tallied."""
 
-    __slots__ = ("table", "diffs")
+    __slots__ = ("table", "diffs", "match_sums", "match_units")
 
     def __init__(self, table: np.ndarray | None = None,
-                 diffs: tuple[tuple[int, int], tuple[int, int]] | None = None):
+                 diffs: tuple[tuple[int, int], tuple[int, int]] | None = None,
+                 match_sums: tuple[tuple[int, ...], ...] | None = None,
+                 match_units: tuple[int, ...] | None = None):
         self.table = np.zeros((len(PAIRED_METRICS), 4), np.int64) if table is None else table
         self.diffs = ((0, 0), (0, 0)) if diffs is None else diffs
+        if (match_sums is None) != (match_units is None):
+            raise ValueError("a pair's match sums and match units come together")
+        self.match_sums = None if match_sums is None else \
+            tuple(tuple(int(x) for x in row) for row in match_sums)
+        self.match_units = None if match_units is None else tuple(int(x) for x in match_units)
 
     @classmethod
     def from_core(cls, d: Mapping[str, Any]) -> PairTally:
         """A PairTally from the core's dict of counts and moments."""
-        return cls(d["table"], tuple((int(s), int(q)) for s, q in d["diffs"]))
+        return cls(d["table"], tuple((int(s), int(q)) for s, q in d["diffs"]),
+                   d.get("match_sums"), d.get("match_units"))
 
     def __getstate__(self):
-        return (self.table, self.diffs)
+        return (self.table, self.diffs, self.match_sums, self.match_units)
 
     def __setstate__(self, state):
-        self.table, self.diffs = state
+        if len(state) == 2:             # pickled before the match sums were tallied
+            state = (*state, None, None)
+        self.table, self.diffs, self.match_sums, self.match_units = state
 
     def __add__(self, other):
         if not isinstance(other, PairTally):
             return NotImplemented
-        return PairTally(self.table + other.table, _add_pairs(self.diffs, other.diffs))
+        sums = units = None
+        if self.match_sums is not None and other.match_sums is not None:
+            sums = tuple(tuple(a + b for a, b in zip(r, q))
+                         for r, q in zip(self.match_sums, other.match_sums))
+            units = tuple(a + b for a, b in zip(self.match_units, other.match_units))
+        return PairTally(self.table + other.table, _add_pairs(self.diffs, other.diffs),
+                         sums, units)
 
     def __eq__(self, other):
         if not isinstance(other, PairTally):
             return NotImplemented
-        return np.array_equal(self.table, other.table) and self.diffs == other.diffs
+        return (np.array_equal(self.table, other.table) and self.diffs == other.diffs
+                and self.match_sums == other.match_sums
+                and self.match_units == other.match_units)
 
     __hash__ = None
 
@@ -160,8 +190,27 @@ class PairTally:
 
     def reversed(self) -> PairTally:
         """The same pair seen as (j, i)."""
+        sums = units = None
+        if self.match_sums is not None:
+            sums = tuple(tuple(r[k] for k in (1, 0, 4, 5, 2, 3, 6, 8, 7))
+                         for r in self.match_sums)
+            units = tuple(self.match_units[k] for k in (0, 2, 1, 4, 3, 5))
         return PairTally(self.table[:, [0, 2, 1, 3]].copy(),
-                         tuple((-s, q) for s, q in self.diffs))
+                         tuple((-s, q) for s, q in self.diffs), sums, units)
+
+    def match_paired(self, figure: str, reverse: bool = False) -> PairedSums:
+        """A match run's sums over the matches of `figure` (a name of MATCH_PAIRED) under
+        rule sets i (1) and j (2), reverse: j and i; ValueError for a pair without them
+        (single games)."""
+        if self.match_sums is None:
+            raise ValueError("this pair has no match sums (single games, or pickled "
+                             "before they were tallied)")
+        p = self.reversed() if reverse else self
+        y1, y2, y1y1, y1n1, y2y2, y2n2, y1y2, y1n2, n1y2 = \
+            p.match_sums[MATCH_PAIRED.index(figure)]
+        g, n1, n2, n1n1, n2n2, n1n2 = p.match_units
+        return PairedSums(g, y1, n1, y2, n2, y1y1, y1n1, n1n1, y2y2, y2n2, n2n2, y1y2, y1n2,
+                          n1y2, n1n2)
 
     def score_moments(self, reverse: bool = False) -> tuple[float, float]:
         """(sum, sum of squares) of the per-game differences of player A's score (1 for a
@@ -218,6 +267,33 @@ def _indicators(rows, need):
     return {0: w == 0, 1: w == 1, 2: w < 0, 3: (w >= 0) & (w == f)}
 
 
+def _match_figures(rows):
+    """(games played, [each MATCH_PAIRED figure's sum over them]) per match, as Python
+    ints (their products may pass 64 bits)."""
+    units = len(rows["m_winner"])
+    shape = (units, len(rows["winner"]) // max(units, 1))      # (no unit: no game)
+    played = (rows["winner"] >= -1).reshape(shape)
+    w, f = rows["winner"].reshape(shape), rows["first"].reshape(shape)
+    per_game = (w == 0, w == 1, w == -1, (w >= 0) & (w == f), rows["moves"].reshape(shape),
+                rows["turns"].reshape(shape))
+    sums = [[int(x) for x in np.where(played, v, 0).astype(np.int64).sum(axis=1)]
+            for v in per_game]
+    return [int(x) for x in played.sum(axis=1)], sums
+
+
+def _match_pair(a, b):
+    """The core's MatchPair sums of two rule sets' rows of the same matches."""
+    na, ya = _match_figures(a)
+    nb, yb = _match_figures(b)
+
+    def dot(x, y):
+        return sum(p * q for p, q in zip(x, y))
+    sums = [[sum(yi), sum(yj), dot(yi, yi), dot(yi, na), dot(yj, yj), dot(yj, nb),
+             dot(yi, yj), dot(yi, nb), dot(na, yj)] for yi, yj in zip(ya, yb)]
+    units = [len(na), sum(na), sum(nb), dot(na, na), dot(nb, nb), dot(na, nb)]
+    return sums, units
+
+
 def _pair_dict(a, b, need):
     table = np.zeros((len(PAIRED_METRICS), 4), np.int64)
     xb = _indicators(b, need)
@@ -225,8 +301,10 @@ def _pair_dict(a, b, need):
         table[m] = np.bincount(xa.astype(np.intp) * 2 + xb[m], minlength=4)
     diffs = [(0, 0), (0, 0)]
     if not need:
-        diffs = [_moments(a[k].astype(np.int64) - b[k]) for k in ("moves", "turns")]
-    return {"table": table, "diffs": diffs}
+        return {"table": table,
+                "diffs": [_moments(a[k].astype(np.int64) - b[k]) for k in ("moves", "turns")]}
+    sums, units = _match_pair(a, b)
+    return {"table": table, "diffs": diffs, "match_sums": sums, "match_units": units}
 
 
 def tallies_from_rows(rows_list: Sequence[Mapping[str, np.ndarray]],

@@ -5,7 +5,8 @@ Shifts (variant minus base) and their intervals: the first- and second-player wi
 rates and the draw rate by Newcombe's interval for paired proportions (the core tallies
 the 2x2 tables of the same games under both rule sets; the pairing's policy moves first
 in every game, so player A's wins are the first player's and B's the second's); the
-mean lengths in moves and turns by the normal interval of the per-game differences;
+mean lengths in moves and turns by the normal interval of the per-game differences
+with a pseudo-difference either way (`cuttle.figures.paired_difference`);
 how games end (goal, passes, sudden death, move cap) by Newcombe's interval for
 independent proportions against the base's games of the same chunks (the core does not
 pair end reasons, so these intervals are a little wide, never too narrow).
@@ -112,7 +113,7 @@ class AtlasRow:
             return _NOTHING
         if f.pair is not None or f.name in _PAIRED_AS:
             return paired_difference(f, self.pair, True, self.n_games, self.confidence,
-                                     _PAIRED_AS.get(f.name))
+                                     _PAIRED_AS.get(f.name), (self.tally, self.base_tally))
         return independent_difference(f, self.summary(), self._base_summary(),
                                       self.confidence)
 

@@ -135,7 +135,7 @@ def test_no_negative_zero_on_the_pages():
                        confidence=0.9)
     assert -0.005 < c.difference("mean_moves", 1).value < 0
     zero = re.compile(r"-0\.0+(?![0-9])")
-    assert "+0.00   [-0.01, +0.00]" in str(c)
+    assert "+0.00   [-0.05, +0.04]" in str(c)
     for text in (str(c), c._repr_html_(), report.comparison_page(c)):
         assert not zero.search(text)
 

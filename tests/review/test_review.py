@@ -100,6 +100,16 @@ def test_a_label_says_whether_the_bounds_of_its_loss_settle_it():
             assert bounds + " points" in page
     assert unsettled >= 3, "20 playouts a move should leave some labels unsettled"
     assert "span a label's bound" in text
+    # each player's figures count them, in the text, the JSON and the page's table
+    # (the counts per label alone presented every label as sure)
+    players = r.as_dict()["players"]
+    for p in players:
+        mine = [d for d in r.decisions if d.player == p["player"] and d.judged]
+        assert p["not_settled"] == sum(not d.settled for d in mine)
+    assert sum(p["not_settled"] for p in players) == unsettled
+    row = next(t for t in text.splitlines() if t.startswith("labels not settled"))
+    assert row.split()[3:] == [str(p["not_settled"]) for p in players]
+    assert ">labels not settled<" in page
 
 
 def same_figures(a, b):

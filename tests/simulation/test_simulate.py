@@ -4,6 +4,7 @@ import csv
 import io
 import json
 import math
+import pickle
 import sys
 
 import numpy as np
@@ -16,7 +17,7 @@ from cuttle.simulation import (MATCH_FORMATS, SimulationResult, Summary, native_
                                player_names)
 from cuttle.stats import newcombe_interval, newcombe_paired_interval, wilson_interval
 from cuttle.figures import SUMMARY, independent_difference
-from support.samples import mean_difference, paired_mean_difference
+from support.samples import match_paired_difference, paired_length_shift
 
 FIELDS = ("winner", "first", "moves", "turns", "scores", "end")
 
@@ -413,10 +414,12 @@ def test_compare_uses_common_random_numbers(comparison):
     base = cuttle.simulate(2000, players=("random", "greedy"), seed=8, progress=False,
                            keep_games=True)
     assert same_games(c[0], base) and same_games(c[2], base)
-    # the same rules on the same deals: no difference at all
+    # the same rules on the same deals: no difference at all, and yet an interval of
+    # some width (2,000 games do not make a shift certain: it was [0, 0] for lengths)
     for metric in c.metrics:
         d = c.difference(metric, 2)
-        assert d.value == 0 and d.low <= 0 <= d.high
+        assert d.value == 0 and d.low < 0 < d.high
+        assert d.high - d.low < (0.01 if SUMMARY[metric].kind == "rate" else 0.2)
     # a real difference: four=draw changes the games
     assert not np.array_equal(c[1].moves, c[0].moves)
 
@@ -431,7 +434,7 @@ def test_compare_difference_by_hand(comparison):
     assert c.estimate("win_rate_A", 1) == wilson_interval(int(x1.sum()), 2000)
     d = c.difference("mean_moves", 1)
     assert d.value == pytest.approx(c[1].moves.mean() - c[0].moves.mean())
-    p = paired_mean_difference(c[1].moves, c[0].moves)                 # per-deal differences
+    p = paired_length_shift(c[1].moves, c[0].moves)                    # per-deal differences
     assert d == pytest.approx(p, rel=1e-12)
     assert c.difference("win_rate_A", 0, baseline=1).value == pytest.approx(-expected.value)
     with pytest.raises(ValueError, match="unknown metric"):
@@ -452,7 +455,8 @@ def test_compare_outputs(comparison, tmp_path):
     assert set(d["rule_sets"][1]["difference_vs_baseline"]) == set(c.metrics)
     # the intervals of the differences are named, as the text's note names them
     assert d["interval_methods"]["rate differences"] == "newcombe (paired)"
-    assert d["interval_methods"]["mean differences"] == "normal, paired differences"
+    assert d["interval_methods"]["mean differences"].startswith(
+        "normal, paired differences, a pseudo-difference")
     buf = io.StringIO()
     c.to_csv(buf)
     rows = buf.getvalue().splitlines()
@@ -520,13 +524,23 @@ def test_compare_matches():
     only1, only0 = int(x1.sum()) - both, int(x0.sum()) - both
     assert c.difference("match_win_rate_A", 1) == \
         newcombe_paired_interval(both, only1, only0, 200 - both - only1 - only0)
-    # ... but the games played differ, so game-level differences are independent
+    # ... the games played differ, but match k is played on the same deals under both,
+    # so game-level differences take the match as the unit (they treated the games as
+    # independent samples)
     assert c[0].n_games != c[1].n_games
+    slots = MATCH_FORMATS["first_to_3"].slots
+    m1, m0 = c[1].game_index // slots, c[0].game_index // slots
     g1, g0 = c[1].winner == 0, c[0].winner == 0
-    assert c.difference("win_rate_A", 1) == newcombe_interval(int(g1.sum()), len(g1),
+    assert c.difference("win_rate_A", 1) == pytest.approx(
+        match_paired_difference(g1, m1, g0, m0, 200, 1), rel=1e-9)
+    assert c.difference("win_rate_A", 1) != newcombe_interval(int(g1.sum()), len(g1),
                                                               int(g0.sum()), len(g0))
+    step = math.sqrt(c[1].moves.var(ddof=1) + c[0].moves.var(ddof=1))
     assert c.difference("mean_moves", 1) == pytest.approx(
-        mean_difference(c[1].moves, c[0].moves), rel=1e-12)
+        match_paired_difference(c[1].moves, m1, c[0].moves, m0, 200, step), rel=1e-9)
+    first = [r.winner == r.first for r in (c[1], c[0])]
+    assert c.difference("first_mover_win_rate", 0, baseline=1) == pytest.approx(
+        match_paired_difference(first[1], m0, first[0], m1, 200, 1), rel=1e-9)
 
 
 def test_compare_errors():
@@ -633,15 +647,43 @@ def test_a_game_capped_by_its_max_moves_counts_the_turns_it_played():
     assert g.is_over and g.turn_number == 2
 
 
-def test_a_match_comparison_names_its_independent_game_intervals():
-    # With matches the games played differ between rule sets: the game-level
-    # differences use independent intervals, which the JSON said nowhere.
+def test_a_match_comparison_names_its_game_intervals():
+    # With matches the games played differ between rule sets; their differences take
+    # the match as the unit, and the JSON says so
     c = cuttle.compare(["classic", "quick"], 30, ("random", "greedy"), seed=3,
                        match="best_of_3", progress=False)
     methods = json.loads(json.dumps(c.as_dict()))["interval_methods"]
     assert methods["match rate differences"] == "newcombe (paired)"
-    assert methods["rate differences"] == "newcombe (independent)"
-    assert methods["mean differences"] == "normal, independent samples"
-    f = SUMMARY["win_rate_A"]
-    assert c.difference("win_rate_A", 1) == independent_difference(
-        f, c[1].summary(), c[0].summary())
+    assert methods["rate differences"].startswith("normal, paired by match")
+    assert methods["mean differences"].startswith("normal, paired by match")
+    assert "the match as the unit" in str(c)
+
+
+def test_a_match_comparison_pairs_the_games_of_the_same_deals():
+    # The same rules twice: every match plays the same games, and the game-level
+    # differences are 0 with a narrow interval (the independent-samples interval was
+    # as wide as two unrelated runs'), yet not [0, 0]
+    c = cuttle.compare(["classic", "classic", "quick"], 400, ("random", "greedy"), seed=5,
+                       match="best_of_3", progress=False)
+    for metric in ("win_rate_A", "draw_rate", "first_mover_win_rate", "mean_moves"):
+        f = SUMMARY[metric]
+        d = c.difference(metric, 1)
+        apart = independent_difference(f, c[1].summary(), c[0].summary())
+        assert d.value == 0 and d.low < 0 < d.high
+        # (draws are rare: both widths are then about the rule of three's)
+        assert d.high - d.low < (0.8 if metric == "draw_rate" else 0.3) * \
+            (apart.high - apart.low), metric
+    # a comparison pickled before the match sums were tallied reads as it did
+    old = pickle.loads(pickle.dumps(c))
+    for pair in old.pairs.values():
+        pair.__setstate__(pair.__getstate__()[:2])
+    assert old.difference("win_rate_A", 2) == independent_difference(
+        SUMMARY["win_rate_A"], c[2].summary(), c[0].summary())
+    assert c.difference("win_rate_A", 2) != old.difference("win_rate_A", 2)
+    # merged halves pair up as the whole run
+    halves = cuttle.compare(["classic", "classic", "quick"], 200, ("random", "greedy"),
+                            seed=5, match="best_of_3", progress=False) + \
+        cuttle.compare(["classic", "classic", "quick"], 200, ("random", "greedy"), seed=5,
+                       match="best_of_3", progress=False, start=200)
+    assert halves.difference("mean_moves", 2) == pytest.approx(c.difference("mean_moves", 2))
+    assert halves.difference("draw_rate", 0, 2) == pytest.approx(c.difference("draw_rate", 0, 2))

@@ -59,13 +59,39 @@ def test_core_tallies_equal_tallies_of_the_rows(need, slots):
         assert Tally.from_core(a, need > 0) == Tally.from_core(b, need > 0)
     assert set(raw["pairs"]) == {(0, 1), (0, 2), (1, 2)}
     for k in raw["pairs"]:
-        assert PairTally.from_core(raw["pairs"][k]) == PairTally.from_core(ref["pairs"][k])
+        pair = PairTally.from_core(raw["pairs"][k])
+        assert pair == PairTally.from_core(ref["pairs"][k])
+        # a match run's pairs also hold their sums over matches (the games they played)
+        assert (pair.match_sums is None) == (need == 0)
+        if need:
+            assert pair.match_units[0] == 1500
+            assert pair.match_units[1:3] == tuple(raw["tallies"][i]["counts"].sum()
+                                                  for i in k)
     # the tallies do not depend on the thread count or on the rows being kept
     one = play_units(rule_sets, 3, 1500, 3, policy_code("random"), policy_code("greedy"),
                      True, 1, 10000, need, slots, False)
     assert one["rows"] is None
     assert [Tally.from_core(t, need > 0) for t in one["tallies"]] == \
         [Tally.from_core(t, need > 0) for t in raw["tallies"]]
+    assert {k: PairTally.from_core(p) for k, p in one["pairs"].items()} == \
+        {k: PairTally.from_core(p) for k, p in raw["pairs"].items()}
+
+
+def test_the_match_sums_multiply_past_64_bits():
+    # a match's sum of moves may pass 2**32 (max_moves up to 2**31 - 1, 127 games), and
+    # the square of it 2**64: the core's products are 128 bits wide
+    import ctypes
+    from cuttle import _play
+    from support.native import c_function
+    wide = ctypes.c_uint64 * 2                              # lo, hi
+    add = c_function(_play, "add_product", None, ctypes.c_void_p, ctypes.c_uint64,
+                     ctypes.c_uint64)
+    w, total = wide(0, 0), 0
+    for a, b in [(2 ** 38 - 1, 2 ** 38 - 3), (2 ** 64 - 1, 2 ** 64 - 1), (0, 5), (7, 9),
+                 (2 ** 32, 2 ** 32), (123456789012, 98765432109)]:
+        add(ctypes.addressof(w), a, b)
+        total += a * b
+        assert w[0] + (w[1] << 64) == total % 2 ** 128
 
 
 def test_statistics_only_by_default():
