@@ -71,8 +71,8 @@ cdef inline uint64_t jacks_on(const State* s, uint64_t points) noexcept nogil:
 cdef void encode_observation(const State* s, const CRules* r, int me,
                              float* out) noexcept nogil:
     cdef int opp = me ^ 1
-    cdef int i
-    cdef uint64_t known, deck_known = 0, revealed = 0, stack = 0, seen, every
+    cdef int i, c, j
+    cdef uint64_t known, deck_known = 0, revealed = 0, stack = 0, seen, every, m
     cdef float* depth = plane(out, PL_DECK_DEPTH)
     memset(out, 0, OBS_SIZE * sizeof(float))
     # What `me` knows of the opponent's hand (all of it while it is public).
@@ -107,6 +107,17 @@ cdef void encode_observation(const State* s, const CRules* r, int me,
         jacks_on(s, s.points[0] | s.points[1]) | s.scrap | deck_known | revealed | stack
     every = bit(deck_size(r.joker)) - 1
     mark(plane(out, PL_UNKNOWN), every & ~seen)
+    # Where each Jack lies (every stack is public): the point card under it, one-hot, and
+    # its height in that stack, 1 (the bottom) to 4, / 4; what a 9 or 2 on a top Jack
+    # acts on, and whose a point card is, follow from the stack, not only from its Jacks.
+    m = s.stacked & (s.points[0] | s.points[1])
+    while m:
+        c = lowest(m)
+        m &= m - 1
+        for i in range(jcount(s, c)):
+            j = jack_at(s, c, i) - FIRST_JACK
+            out[OBS_JACK_ON + FIRST_JACK * j + c] = 1.0
+            out[OBS_JACK_HEIGHT + j] = <float>((i + 1) / <double>MAX_JACKS)
     # Scalars: computed in double and rounded once to float, as numpy does.
     out[OBS_SCALARS + 0] = <float>(s.deck_len / 52.0)
     out[OBS_SCALARS + 1] = <float>(popcount(s.hand[me]) / 52.0)

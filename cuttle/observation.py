@@ -31,11 +31,18 @@ SCALARS = ("deck_size", "own_hand_size", "opponent_hand_size", "own_score",
 # More planes, after the phase: added later, and there so that the entries before them
 # kept their meaning (a trained input layer widened with zero weights computes as before).
 LATE_PLANES = ("opponent_frozen", "own_frozen_next", "opponent_frozen_next", "deck_depth")
+# Then where each of the JACKS lies (the planes say only on whose side): a one-hot over
+# the POINT_SLOTS point cards (Aces to 10s, by natural index) per Jack, then each Jack's
+# height in its stack (read them with `jack_places`).
+JACKS = tuple(c for c in CARDS if c.rank == 11)     # by suit: JC, JD, JH, JS
+POINT_SLOTS = JACKS[0].index                        # the point cards come first
 # Where each block starts; OBSERVATION_SIZE is the core's (cuttle/_observe.pxd), and a
 # test checks that the blocks fill it.
 SCALARS_AT = CARD_SLOTS * len(PLANES)
 PHASE_AT = SCALARS_AT + len(SCALARS)
 LATE_PLANES_AT = PHASE_AT + len(PHASE_NAMES)
+JACK_ON_AT = LATE_PLANES_AT + CARD_SLOTS * len(LATE_PLANES)
+JACK_HEIGHT_AT = JACK_ON_AT + len(JACKS) * POINT_SLOTS
 _PLANE_AT = {**{name: CARD_SLOTS * i for i, name in enumerate(PLANES)},
              **{name: LATE_PLANES_AT + CARD_SLOTS * i for i, name in enumerate(LATE_PLANES)}}
 
@@ -46,6 +53,15 @@ def plane(array: np.ndarray, name: str) -> np.ndarray:
     if name not in _PLANE_AT:
         raise ValueError(f"no plane {name!r}; the planes are {', '.join(_PLANE_AT)}")
     return array[..., _PLANE_AT[name]:_PLANE_AT[name] + CARD_SLOTS]
+
+
+def jack_places(array: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Where each of the JACKS lies in an encoding (views): `on`, shape (..., 4,
+    POINT_SLOTS), 1 at the point card a Jack lies on, and `height`, shape (..., 4), its
+    height in that stack (1 the bottom, to 4) / 4; zeros for a Jack not on the table."""
+    on = array[..., JACK_ON_AT:JACK_HEIGHT_AT]
+    return (on.reshape(on.shape[:-1] + (len(JACKS), POINT_SLOTS)),
+            array[..., JACK_HEIGHT_AT:JACK_HEIGHT_AT + len(JACKS)])
 
 
 @dataclass(frozen=True)
@@ -91,11 +107,14 @@ class Observation:
     def to_array(self) -> np.ndarray:
         """The fixed-size float32 encoding (length OBSERVATION_SIZE): the PLANES, 53 cards
         each, by natural index, then the SCALARS (sizes / 52, scores and goals / 21),
-        then the phase one-hot in PHASE_NAMES order, then the LATE_PLANES.  A plane
-        holds 1 for its cards, except deck_depth: (depth from the top + 1) / 52 for
-        each deck card whose place is public."""
+        then the phase one-hot in PHASE_NAMES order, then the LATE_PLANES, then where
+        each Jack lies (`jack_places`).  A plane holds 1 for its cards, except
+        deck_depth: (depth from the top + 1) / 52 for each deck card whose place is
+        public."""
         me, opp = self.player, 1 - self.player
         planes = {name: np.zeros(CARD_SLOTS, np.float32) for name in PLANES + LATE_PLANES}
+        jack_on = np.zeros((len(JACKS), POINT_SLOTS), np.float32)
+        jack_height = np.zeros(len(JACKS), np.float32)
 
         def mark(name, cards):
             for c in cards:
@@ -109,6 +128,10 @@ class Observation:
             mark(pts, [c for c, _ in self.points[side]])
             mark(jk, [j for _, js in self.points[side] for j in js])
             mark(perm, self.permanents[side])
+            for c, js in self.points[side]:
+                for height, j in enumerate(js, 1):      # bottom first
+                    jack_on[JACKS.index(j), c.index] = 1.0
+                    jack_height[JACKS.index(j)] = height / len(JACKS)
         mark("scrap", self.scrap)
         mark("deck_known", [c for _, c in self.deck_known])
         for depth, c in self.deck_known:
@@ -128,4 +151,5 @@ class Observation:
         phase = np.zeros(len(PHASE_NAMES), np.float32)
         phase[PHASE_NAMES.index(self.phase)] = 1.0
         return np.concatenate([*(planes[n] for n in PLANES), scalars, phase,
-                               *(planes[n] for n in LATE_PLANES)])
+                               *(planes[n] for n in LATE_PLANES), jack_on.ravel(),
+                               jack_height])

@@ -14,8 +14,8 @@ import pyspiel
 
 from .._core import PHASE_NAMES
 from ..cards import CARDS
-from ..observation import (CARD_SLOTS, LATE_PLANES_AT, PHASE_AT, PLANES, SCALARS, SCALARS_AT,
-                           plane)
+from ..observation import (CARD_SLOTS, JACKS, LATE_PLANES_AT, PHASE_AT, PLANES, POINT_SLOTS,
+                           SCALARS, SCALARS_AT, jack_places, plane)
 from ..rl.spaces import OBSERVATION_SIZE
 
 if TYPE_CHECKING:
@@ -46,6 +46,7 @@ _NONE, _SINGLE, _ALL = (pyspiel.PrivateInfoType.NONE, pyspiel.PrivateInfoType.SI
 
 _ROW, _ROWS = (CARD_SLOTS,), (2, CARD_SLOTS)    # a card plane; one per player
 _PUBLIC_PIECES = (("hand_known", _ROWS), ("points", _ROWS), ("jacks", _ROWS),
+                  ("jack_on", (len(JACKS), POINT_SLOTS)), ("jack_height", (len(JACKS),)),
                   ("permanents", _ROWS), ("frozen", _ROWS), ("frozen_next", _ROWS),
                   ("scrap", _ROW), ("deck_known", _ROW), ("deck_depth", _ROW),
                   ("revealed", _ROW), ("stack", _ROW),
@@ -125,6 +126,7 @@ def _write(kind, state, player: int, d: dict) -> None:
         for name in ("scrap", "deck_known", "revealed", "stack"):
             d[name][:] = p0[_PLANE[name]]
         d["deck_depth"][:] = plane(o[0], "deck_depth")
+        d["jack_on"][:], d["jack_height"][:] = jack_places(o[0])
         d["unknown"][:state._n_cards] = ~table.public_places()[:state._n_cards]
         s = {name: o[0][i] for name, i in _SCALAR.items()}
         d["sizes"][:] = (s["deck_size"], s["own_hand_size"], s["opponent_hand_size"],

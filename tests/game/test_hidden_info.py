@@ -7,7 +7,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 import cuttle
 from cuttle.cards import CARDS
-from cuttle.observation import LATE_PLANES, OBSERVATION_SIZE, PLANES, plane
+from cuttle.observation import (JACK_HEIGHT_AT, JACK_ON_AT, JACKS, LATE_PLANES,
+                                OBSERVATION_SIZE, PLANES, jack_places, plane)
 
 from support.helpers import placing_moves, placing_rules, random_game, walk, zones
 
@@ -163,8 +164,8 @@ def test_the_encoding_holds_both_players_freezes_this_turn_and_next():
 
 def test_the_encoding_does_not_change_with_the_cards_the_player_cannot_see():
     # A determinization deals again exactly the cards the player cannot see: the whole
-    # array stays, freezes and deck depths included (positions where 9s and 7s are
-    # played often, so that those are set).
+    # array stays, freezes, deck depths and Jack places included (positions where 9s,
+    # 7s and Jacks are played often, so that those are set).
     seen = set()
     for seed in range(24):
         rules = placing_rules(seed, ("freeze", "topdeck")[seed % 2])
@@ -172,10 +173,65 @@ def test_the_encoding_does_not_change_with_the_cards_the_player_cannot_see():
             for p in (0, 1):
                 a = g.observation_array(p)
                 seen.update(name for name in LATE_PLANES if plane(a, name).any())
+                seen.update(["stacked Jacks"] if (jack_places(a)[1] > 0.25).any() else [])
                 for s in range(2):
                     d = g.determinize(p, seed=seed * 1000 + i * 2 + s)
                     assert d.observation_array(p).tobytes() == a.tobytes(), (rules, g.moves)
-    assert seen == set(LATE_PLANES)
+    assert seen == set(LATE_PLANES) | {"stacked Jacks"}
+
+
+def jacks(g, p):
+    """{Jack: (point card, height)} of the Jacks on the table in p's encoding (the
+    native encoding, checked against to_array())."""
+    a = g.observation_array(p)
+    assert a.tobytes() == g.observation(p).to_array().tobytes()
+    on, height = jack_places(a)
+    assert set(on.sum(axis=1)) <= {0, 1} and ((on.sum(axis=1) == 1) == (height > 0)).all()
+    return {str(j): (str(CARDS[on[k].argmax()]), float(height[k]))
+            for k, j in enumerate(JACKS) if height[k]}
+
+
+def test_the_encoding_says_which_jack_lies_on_which_card():
+    a = pos(hands=(["AH"], ["AD"]), points=(["5H[JC]", "7D[JS]"], []))
+    b = pos(hands=(["AH"], ["AD"]), points=(["5H[JS]", "7D[JC]"], []))
+    for p in (0, 1):
+        assert a.observation(p) != b.observation(p)
+        assert jacks(a, p) == {"JC": ("5H", 0.25), "JS": ("7D", 0.25)}
+        assert jacks(b, p) == {"JS": ("5H", 0.25), "JC": ("7D", 0.25)}
+        x, y = a.observation_array(p), b.observation_array(p)
+        assert x[:JACK_ON_AT].tobytes() == y[:JACK_ON_AT].tobytes()  # the planes: alike
+        assert x[JACK_ON_AT + 0 * 40 + CARDS.index("5H")] == 1       # JC on 5H (index 18)
+        assert x[JACK_ON_AT + 3 * 40 + CARDS.index("7D")] == 1       # JS on 7D (index 25)
+        assert list(x[JACK_HEIGHT_AT:]) == [0.25, 0, 0, 0.25]
+        assert y[JACK_ON_AT + 0 * 40 + CARDS.index("7D")] == 1
+        assert y[JACK_ON_AT + 3 * 40 + CARDS.index("5H")] == 1
+        assert x.tobytes() != y.tobytes()
+
+
+def test_the_encoding_follows_jacks_onto_stacks_and_off_them_by_nines_and_twos():
+    g = pos(hands=(["9C", "2C"], ["JS", "JC", "AD"]), points=(["8H[JD,JH]", "5H"], ["7D"]),
+            deck=["AC", "3C", "4C"])
+
+    def check(expected, p0_points):
+        assert g.points(0) == p0_points                  # control follows the stacks
+        for p in (0, 1):
+            assert jacks(g, p) == expected
+            assert set(CARDS[i] for i in np.flatnonzero(
+                plane(g.observation_array(p), "own_points" if p == 0 else "opponent_points")
+            )) == set(p0_points)
+
+    check({"JD": ("8H", 0.25), "JH": ("8H", 0.5)}, ["5H", "8H"])
+    g.play("oneoff 9C JH"), g.play("resolve")           # the top Jack back to a hand
+    check({"JD": ("8H", 0.25)}, ["5H"])
+    g.play("jack JS 5H")
+    check({"JD": ("8H", 0.25), "JS": ("5H", 0.25)}, [])
+    g.play("jack JH 8H")                                 # on the stack again
+    check({"JD": ("8H", 0.25), "JH": ("8H", 0.5), "JS": ("5H", 0.25)}, ["8H"])
+    g.play("jack JC 8H")
+    check({"JD": ("8H", 0.25), "JH": ("8H", 0.5), "JC": ("8H", 0.75),
+           "JS": ("5H", 0.25)}, [])
+    g.play("oneoff 2C JC"), g.play("resolve")           # the top Jack to the scrap
+    check({"JD": ("8H", 0.25), "JH": ("8H", 0.5), "JS": ("5H", 0.25)}, ["8H"])
 
 
 def test_legal_move_mask_matches_legal_moves():

@@ -11,12 +11,13 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 import cuttle
 from cuttle import _actions, _observe
 from cuttle.moves import Move
-from cuttle.observation import (CARD_SLOTS, LATE_PLANES, LATE_PLANES_AT, OBSERVATION_SIZE,
-                                PHASE_AT, PLANES, SCALARS, SCALARS_AT, plane)
+from cuttle.observation import (CARD_SLOTS, JACK_HEIGHT_AT, JACK_ON_AT, JACKS, LATE_PLANES,
+                                LATE_PLANES_AT, OBSERVATION_SIZE, PHASE_AT, PLANES, SCALARS,
+                                SCALARS_AT, jack_places, plane)
 from cuttle.rl.spaces import (ACTION_BLOCKS, ACTION_SPACE, OBSERVATION_HIGH, action_mask,
                               action_of, legal_actions, move_of)
 
-from support.helpers import placing_moves, placing_rules, random_rules, walk
+from support.helpers import jack_places_of, placing_moves, placing_rules, random_rules, walk
 
 SETTINGS = settings(max_examples=120, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
@@ -37,6 +38,11 @@ def check_position(g):
         for p in (0, 1):
             assert (plane(arrays[p], mine) == plane(arrays[1 - p], theirs)).all()
     assert (plane(arrays[0], "deck_depth") == plane(arrays[1], "deck_depth")).all()
+    # Each Jack on the table: on its point card, at its height in that stack (the game's
+    # own account of the stacks); the same from both seats.
+    on, height = jack_places_of(g)
+    for a in arrays:
+        assert (jack_places(a)[0] == on).all() and (jack_places(a)[1] == height).all()
     acts = legal_actions(g)
     assert acts == sorted(action_of(m) for m in g.legal_moves)
     assert [move_of(a) for a in acts] == sorted(g.legal_moves, key=action_of)
@@ -58,31 +64,60 @@ def test_native_encoding_equals_to_array_under_random_rules(rules_seed, seed):
        st.sampled_from(["freeze", "topdeck"]))
 def test_native_encoding_equals_to_array_where_cards_are_frozen_or_placed(rules_seed, seed,
                                                                           nine):
-    # 7s and own-side 9s played often: known deck cards, freezes into the next turn.
+    # 7s, own-side 9s, Jacks and 2s and 9s on Jacks played often: known deck cards,
+    # freezes into the next turn, Jack stacks built and taken apart.
     for g in walk(placing_rules(rules_seed, nine), seed, placing_moves):
         check_position(g)
 
 
-def test_the_random_positions_mark_every_late_plane():
-    # The equality tests see the late planes set, not only zeros.
+def jacks_placed(g):
+    """{Jack: (point card, height)} of the Jacks on the table, from the encoding."""
+    on, height = jack_places(g.observation_array(0))
+    return {j: (int(on[k].argmax()), float(height[k])) for k, j in enumerate(JACKS)
+            if height[k]}
+
+
+def test_the_random_positions_mark_every_late_plane_and_move_jacks():
+    # The equality tests see the late planes set, not only zeros, and Jacks in every
+    # situation: several on the table, stacked on one card, taken off by a 9 or a 2
+    # (from a stack that keeps a Jack, too).
     hits = Counter()
-    for seed in range(60):
+    for seed in range(100):
+        before = {}
         for g in walk(placing_rules(seed, ("freeze", "topdeck")[seed % 2]), seed, placing_moves):
             for p in (0, 1):
                 a = g.observation_array(p)
                 hits.update(name for name in LATE_PLANES if plane(a, name).any())
-    assert all(hits[name] >= 10 for name in LATE_PLANES), hits
+            placed = jacks_placed(g)
+            hits["several Jacks"] += len(placed) >= 2
+            hits["stacked"] += any(h > 0.25 for _, h in placed.values())
+            oneoff = next((m for m in reversed(g.moves) if m.verb == "oneoff"), None)
+            if g.moves and g.moves[-1].verb == "resolve" and len(oneoff.cards) == 2 and \
+                    oneoff.cards[1] in before and oneoff.cards[1] not in placed:
+                hits[f"Jack taken off by a {oneoff.cards[0].rank}"] += 1
+                card = before[oneoff.cards[1]][0]
+                hits["Jack taken off a stack"] += any(c == card for c, _ in placed.values())
+            before = placed
+    wanted = list(LATE_PLANES) + ["several Jacks", "stacked", "Jack taken off by a 2",
+                                  "Jack taken off by a 9", "Jack taken off a stack"]
+    assert all(hits[name] >= 5 for name in wanted), hits
 
 
 def test_the_layout_fills_the_cores_size():
     assert SCALARS_AT == CARD_SLOTS * len(PLANES) == 742
     assert PHASE_AT == SCALARS_AT + len(SCALARS) and LATE_PLANES_AT == 762
-    assert OBSERVATION_SIZE == _observe.OBSERVATION_SIZE == \
-        LATE_PLANES_AT + CARD_SLOTS * len(LATE_PLANES) == 974
+    assert JACK_ON_AT == LATE_PLANES_AT + CARD_SLOTS * len(LATE_PLANES) == 974
+    assert JACK_HEIGHT_AT == JACK_ON_AT + 4 * 40 and JACKS == ("JC", "JD", "JH", "JS")
+    assert OBSERVATION_SIZE == _observe.OBSERVATION_SIZE == JACK_HEIGHT_AT + 4 == 1138
     a = np.arange(OBSERVATION_SIZE)
     assert (plane(a, "own_hand") == np.arange(53)).all()
     assert (plane(a, "deck_depth") == np.arange(921, 974)).all()
     assert plane(np.zeros((3, OBSERVATION_SIZE)), "opponent_frozen").shape == (3, 53)
+    on, height = jack_places(a)
+    assert on.shape == (4, 40) and (on[1] == np.arange(1014, 1054)).all()
+    assert (height == np.arange(1134, 1138)).all()
+    on, height = jack_places(np.zeros((3, OBSERVATION_SIZE)))
+    assert on.shape == (3, 4, 40) and height.shape == (3, 4)
     with pytest.raises(ValueError, match="no plane 'frozen'"):
         plane(a, "frozen")
 

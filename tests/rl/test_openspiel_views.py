@@ -24,7 +24,7 @@ from cuttle.cards import CARDS  # noqa: E402
 from cuttle.observation import PLANES  # noqa: E402
 from cuttle.rl.spaces import action_of, move_of  # noqa: E402
 
-from support.helpers import random_rules  # noqa: E402
+from support.helpers import jack_places_of, random_rules  # noqa: E402
 
 SETTINGS = settings(max_examples=20, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
@@ -261,6 +261,8 @@ def test_views_hold_what_their_viewers_know(seed):
         for d, c in g.observation(0).deck_known:
             depth[c.index] = (d + 1) / 52
         assert np.array_equal(pub["deck_depth"], depth)
+        on, height = jack_places_of(g)
+        assert np.array_equal(pub["jack_on"], on) and np.array_equal(pub["jack_height"], height)
         hidden = set(g.deck) - cards_of(pub["deck_known"])
         hidden |= {c for s in (0, 1) for c in g.hand(s)} - cards_of(pub["hand_known"].any(0))
         assert cards_of(pub["unknown"]) == hidden
@@ -288,6 +290,30 @@ def test_freezes_into_the_next_turn_are_public():
     assert [cards_of(row) for row in public.dict["frozen"]] == [{"KS"}, set()]
     assert not public.dict["frozen_next"].any()
     assert "frozen: - vs KS, next turn - vs - |" in state.observation_string(1)
+
+
+def test_the_public_view_says_which_jack_lies_on_which_card():
+    game = load("classic")
+    public = make_observation(game, PUBLIC[0])
+
+    def view(first, second):        # player 0's Jacks on player 1's 5H and 7D
+        state = game.new_initial_state()
+        hands = (["JC", "JS", "AC", "AD", "AH"], ["5H", "7D", "6C", "6D", "8C", "8D"])
+        dealt = [CARDS.index(c) for c in hands[0] + hands[1]]
+        for c in dealt + [c for c in range(52) if c not in dealt]:
+            state.apply_action(c)
+        for move in ("draw", "points 5H", f"jack {first} 5H", "points 7D",
+                     f"jack {second} 7D"):
+            state.apply_action(action_of(move))
+        public.set_from(state, 0)
+        return {name: public.dict[name].copy() for name in public.dict}
+
+    a, b = view("JC", "JS"), view("JS", "JC")
+    assert all(np.array_equal(a[name], b[name]) for name in a if not name.startswith("jack_"))
+    assert cards_of(a["jacks"][0]) == {"JC", "JS"} and cards_of(a["points"][0]) == {"5H", "7D"}
+    assert [cards_of(row) for row in a["jack_on"]] == [{"5H"}, set(), set(), {"7D"}]
+    assert [cards_of(row) for row in b["jack_on"]] == [{"7D"}, set(), set(), {"5H"}]
+    assert list(a["jack_height"]) == list(b["jack_height"]) == [0.25, 0, 0, 0.25]
 
 
 def test_the_jokers_swap_is_public_but_the_hands_it_swaps_are_not():

@@ -5,6 +5,8 @@ import io
 import random
 import sys
 
+import numpy as np
+
 import cuttle
 from cuttle.rules import FLAG_NAMES
 
@@ -92,16 +94,33 @@ def walk(rules, seed, favour=None):
 def placing_moves(g, m) -> bool:
     """The moves that make a card's place or freeze public beyond the usual (for `walk`):
     a 7 (its unchosen card stays on the deck, placed), a 9 on the mover's own side (its
-    card frozen into the next turn, or put on the deck), and letting a one-off resolve."""
-    if m.verb == "resolve":
+    card frozen into the next turn, or put on the deck), a Jack (stacks of several, on
+    several cards) and a 2 or 9 on a Jack (taking it off its stack), and letting a
+    one-off resolve."""
+    if m.verb in ("resolve", "jack"):
         return True
-    if m.verb != "oneoff" or m.cards[0].rank not in (7, 9):
+    if m.verb != "oneoff" or m.cards[0].rank not in (2, 7, 9):
         return False
-    if m.cards[0].rank == 7 or len(m.cards) < 2:
+    if m.cards[0].rank == 7:
         return True
+    if len(m.cards) < 2:
+        return m.cards[0].rank == 9
     me, target = g.to_move, m.cards[1]
-    return target in g.points(me) or target in g.permanents(me) or \
-        any(target in g.jacks(c) for c in g.points(me))
+    if target.rank == 11:
+        return True
+    return m.cards[0].rank == 9 and (target in g.points(me) or target in g.permanents(me))
+
+
+def jack_places_of(g):
+    """Where each Jack lies by the game's own account of the stacks, as the encoding
+    holds it (`cuttle.observation.jack_places`): (on (4, 40), height (4,))."""
+    from cuttle.observation import JACKS, POINT_SLOTS
+    on, height = np.zeros((len(JACKS), POINT_SLOTS), np.float32), np.zeros(4, np.float32)
+    for side in (0, 1):
+        for c in g.points(side):
+            for h, j in enumerate(g.jacks(c), 1):       # bottom first
+                on[JACKS.index(j), c.index], height[JACKS.index(j)] = 1.0, h / 4
+    return on, height
 
 
 def placing_rules(seed, nine) -> cuttle.Rules:

@@ -167,6 +167,21 @@ def test_a_position_game(client):
     assert final_game(rec) == store(client).get(p.gid).game
 
 
+def test_the_state_holds_both_sides_freezes_this_turn_and_next(client):
+    text = "hands: 9H 4S 7D / 4H 8D 6C 3C; permanents: KC / KD; deck: 6D 5S 5C; rest: scrap"
+    p = new_game(client, rules="classic nine=freeze", bot="greedy", seat=0, seed=3,
+                 position=text)
+    assert p.move("oneoff 9H KC", 0).status_code == 200     # the person's own King back
+    st = p.bot(1).json()                                    # the bot lets it resolve
+    assert st["observation"]["turn"] == 1 and st["bot_to_move"]
+    o = st["observation"]
+    assert o["frozen"] == [[], []] and o["frozen_next"] == [["KC"], []]
+    st = p.bot(st["ply"]).json()                            # the bot's turn
+    o = st["observation"]
+    assert st["your_decision"] and o["frozen"] == [["KC"], []] and o["frozen_next"] == [[], []]
+    assert 'class="card hand0 frozen" data-card="KC"' in st["svg"]
+
+
 def test_a_positions_own_rules_and_seed(client):
     """A position's rules: and seed: fields are the game's unless the request gives
     others, which is refused (neither is dropped silently)."""
