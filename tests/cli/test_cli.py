@@ -158,7 +158,8 @@ def test_progress_flag(capsys):
     (["atlas", "--confidence", "0.9999999999999999"], "too close to 1"),
     (["compare", "classic", "quick", "--confidence", "99.99999999999999%"], "too close to 1"),
     (["simulate", "--seed", "0x"], "whole number from 0 to 2**64-1"),
-    (["simulate", "--seed", str(2 ** 64)], "seed must be an int from 0 to 2**64-1"),
+    (["simulate", "--seed", str(2 ** 64)],
+     f"--seed: expected a whole number from 0 to 2**64-1, not '{2 ** 64}'"),
     (["replay", "r.json", "--html", os.sep], "is a folder"),
     (["simulate", "--html", os.path.join(os.sep, "no", "such", "p.html")], "no folder"),
     (["simulate", "--threads", "3000000000"], "at most 1,024"),
@@ -209,6 +210,37 @@ def test_errors_exit_2_without_traceback(capsys, argv, message):
     assert code == 2
     assert message in err
     assert "Traceback" not in err and "Traceback" not in out
+
+
+@pytest.mark.parametrize("argv, once, says", [
+    # (each used to say a thing twice: "player 'ismcts:0': bad iteration count in
+    # 'ismcts:0'", "--seed: seed must be", "--confidence: confidence must be")
+    (["simulate", "--players", "ismcts:0,expert"], ["'ismcts:0'"],
+     "--players: bad iteration count in 'ismcts:0': use e.g. 'ismcts:1000'"),
+    (["compare", "classic", "quick", "--players", "greedy:3"], ["'greedy:3'"],
+     "--players: policy 'greedy' takes no parameter"),
+    (["simulate", "--players", "random,smart"], ["'smart'"], "--players: unknown policy"),
+    # (these named no option: which of --policy and --check was it?)
+    (["play", "--bot", "ismcts:0"], ["'ismcts:0'"], "--bot: bad iteration count"),
+    (["balance", "--policy", "smart"], ["'smart'"], "--policy: unknown policy 'smart'"),
+    (["balance", "--check", "ismcts:0"], ["'ismcts:0'"], "--check: bad iteration count"),
+    (["atlas", "--pairings", "random,ismcts:0"], ["'ismcts:0'"], "--pairings: bad iteration"),
+    (["simulate", "--seed", "-1"], ["'-1'", "seed"], "--seed: expected a whole number from 0"),
+    (["simulate", "--seed", str(2 ** 64)], [str(2 ** 64), "seed"], "--seed: expected"),
+    (["simulate", "--confidence", "0"], ["'0'", "confidence"],
+     "between 0 and 1 (exclusive) like 0.95, or a percent like 95%, not '0'"),
+    # (the level as it was written, not as the fraction 1.0)
+    (["simulate", "--confidence", "100%"], ["100%", "confidence"], "95%, not '100%'"),
+    (["simulate", "--confidence", "0.9999999999999999"], ["0.9999999999999999", "confidence"],
+     "too close to 1"),
+    (["simulate", "--confidence", "95"], ["confidence"], "for 95 percent write 95%"),
+])
+def test_an_error_says_each_thing_once(capsys, argv, once, says):
+    code, out, err = run(capsys, *argv)
+    line = err.strip().splitlines()[-1]
+    assert code == 2 and says in line, err
+    for thing in once:
+        assert line.count(thing) == 1, (thing, line)
 
 
 @pytest.mark.parametrize("text, value", [("007", 7), ("0", 0), ("1_000", 1000),
