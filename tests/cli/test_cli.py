@@ -7,6 +7,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 
 import pytest
 
@@ -570,6 +571,57 @@ def test_sigterm_stops_a_run_as_ctrl_c_does(tmp_path, sigint_ignored):
     assert n > 0 and json.load(open(out_json))["interrupted"]["done"] == n
     assert len(rows.read_text().splitlines()) == n + 1          # the header, a row a game
     assert sorted(os.listdir(tmp_path)) == ["g.csv", "s.json"]  # no temporary file left
+
+
+def _main_thread(pid):
+    """(state, CPU ticks) of process `pid`'s main thread: 'S' while it sleeps, as it
+    does at the end of a parallel loop waiting for the other threads' items."""
+    with open(f"/proc/{pid}/task/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return fields[0], int(fields[11]) + int(fields[12])
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("sigint_ignored", [True, False])
+def test_sigterm_stops_the_other_threads_long_items(tmp_path, sigint_ignored):
+    """A run whose polling thread, the main one, waits for another thread's long search
+    game: a SIGTERM was seen by that thread alone, so the run stopped only when the
+    other game ended (12 s later here, minutes with a bigger search), and that chunk's
+    games were lost.  Now every thread stops at the signal, as at Ctrl-C, and the
+    finished games are kept; also in a script's background job (SIGINT ignored).  Seed
+    34's game 0 (9 moves) ends long before game 1 (104): the main thread, which takes
+    the first game of a chunk, then sleeps."""
+    rows, out_json = tmp_path / "g.csv", tmp_path / "s.json"
+    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    p = subprocess.Popen([sys.executable, "-m", "cuttle", "simulate", "-n", "1e9", "--seed",
+                          "34", "--no-swap", "--players", "ismcts:20000", "--threads", "2",
+                          "--chunk-size", "2", "--no-progress", "--games-csv", str(rows),
+                          "--json", str(out_json)],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+                         preexec_fn=(lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+                         if sigint_ignored else None)
+    try:
+        asleep, (_, ticks) = 0, _main_thread(p.pid)
+        deadline = time.monotonic() + 240
+        while asleep < 5:                   # half a second asleep, using no CPU
+            assert time.monotonic() < deadline, "the main thread never waited"
+            time.sleep(0.1)
+            state, now = _main_thread(p.pid)
+            asleep = asleep + 1 if state == "S" and now - ticks <= 1 else 0
+            ticks = now
+        start = time.monotonic()
+        p.send_signal(signal.SIGTERM)
+        out, err = p.communicate(timeout=300)
+        took = time.monotonic() - start
+    finally:
+        p.kill()
+    err = err.decode()
+    assert p.returncode == 143 and "terminated" in err and "Traceback" not in err, err
+    assert took < 2, (took, err)
+    n = int(re.search(r"interrupted after ([\d,]+) of", err).group(1).replace(",", ""))
+    assert n >= 1 and json.load(open(out_json))["interrupted"]["done"] == n
+    assert len(rows.read_text().splitlines()) == n + 1          # the header, a row a game
+    assert sorted(os.listdir(tmp_path)) == ["g.csv", "s.json"]
 
 
 def test_sigterm_keeps_its_default_where_ctrl_c_is_not_python_s():
