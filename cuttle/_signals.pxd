@@ -17,12 +17,17 @@
 # game on another core), so while Python's SIGINT handler is its default, a C handler
 # in front of it raises a flag that every thread of a main-thread batch sees at once
 # (Stop.fast); the batch stops, and stop_finish runs Python's handler for its
-# KeyboardInterrupt.  With any other Python handler, only the polling thread looks.
+# KeyboardInterrupt.  SIGTERM takes the same path while its Python handler stands for
+# Ctrl-C: a handler with a `stops_native_work()` attribute that answers True when the
+# batch starts (cuttle.interrupts.sigterm_as_ctrl_c's, which raises KeyboardInterrupt
+# for it, also where SIGINT is ignored).  With any other Python handler, only the
+# polling thread looks.
 
 cdef struct Stop:
     volatile int stopped       # a signal handler raised: the batch stops
     int polls                  # the calling thread is Python's main thread
-    int fast                   # ... and every thread sees a Ctrl-C (cu_sigint)
+    int fast                   # ... and every thread sees a Ctrl-C (bit 1: SIGINT's
+                               # flag, cu_signalled[0]; bit 2: SIGTERM's, [1])
     unsigned long poller       # its pthread id
     double last_poll
     void* exc[3]               # the handler's exception (type, value, traceback), owned

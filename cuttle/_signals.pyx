@@ -22,39 +22,43 @@ cdef extern from *:
     static void cu_set_batch(void* st) { cu_batch = st; }
     static unsigned long cu_self(void) { return (unsigned long)pthread_self(); }
     /* Ctrl-C seen by every thread at once (docs in _signals.pxd): while Python's
-       SIGINT handler is its default (KeyboardInterrupt), a C handler in front of it
-       raises cu_sigint, then hands the signal on to Python's. */
+       handler of SIGINT (or of SIGTERM) would raise KeyboardInterrupt for it, a C
+       handler in front of it raises cu_signalled[slot], then hands the signal on to
+       Python's.  Slot 0 is SIGINT, 1 SIGTERM. */
     #ifdef _WIN32
-    static volatile int cu_sigint = 0;
-    static int cu_watch_sigint(void) { return 0; }
+    static volatile int cu_signalled[2] = {0, 0};
+    static int cu_watch(int slot) { return 0; }
     #else
     #include <signal.h>
     #include <string.h>
-    static volatile sig_atomic_t cu_sigint = 0;
-    static struct sigaction cu_python_sigint;      /* the handler we hand on to */
-    static void cu_on_sigint(int sig, siginfo_t* info, void* context) {
-        cu_sigint = 1;
-        if (cu_python_sigint.sa_flags & SA_SIGINFO) {
-            if (cu_python_sigint.sa_sigaction)
-                cu_python_sigint.sa_sigaction(sig, info, context);
-        } else if (cu_python_sigint.sa_handler != SIG_DFL
-                   && cu_python_sigint.sa_handler != SIG_IGN) {
-            cu_python_sigint.sa_handler(sig);
+    static volatile sig_atomic_t cu_signalled[2] = {0, 0};
+    static struct sigaction cu_python[2];           /* the handlers we hand on to */
+    static int cu_signum(int slot) { return slot ? SIGTERM : SIGINT; }
+    static void cu_on_signal(int sig, siginfo_t* info, void* context) {
+        int slot = sig == SIGTERM;
+        cu_signalled[slot] = 1;
+        if (cu_python[slot].sa_flags & SA_SIGINFO) {
+            if (cu_python[slot].sa_sigaction)
+                cu_python[slot].sa_sigaction(sig, info, context);
+        } else if (cu_python[slot].sa_handler != SIG_DFL
+                   && cu_python[slot].sa_handler != SIG_IGN) {
+            cu_python[slot].sa_handler(sig);
         }
     }
-    static int cu_watch_sigint(void) {
+    static int cu_watch(int slot) {
         /* 1 when our handler is in front (installed now, or still there); 0 if not. */
         struct sigaction now, ours;
-        if (sigaction(SIGINT, NULL, &now) != 0)
+        int sig = cu_signum(slot);
+        if (sigaction(sig, NULL, &now) != 0)
             return 0;
-        if ((now.sa_flags & SA_SIGINFO) && now.sa_sigaction == cu_on_sigint)
+        if ((now.sa_flags & SA_SIGINFO) && now.sa_sigaction == cu_on_signal)
             return 1;
         memset(&ours, 0, sizeof ours);
-        ours.sa_sigaction = cu_on_sigint;
+        ours.sa_sigaction = cu_on_signal;
         ours.sa_flags = SA_SIGINFO | (now.sa_flags & (SA_ONSTACK | SA_RESTART));
         sigemptyset(&ours.sa_mask);
-        cu_python_sigint = now;
-        return sigaction(SIGINT, &ours, NULL) == 0;
+        cu_python[slot] = now;
+        return sigaction(sig, &ours, NULL) == 0;
     }
     #endif
     static int cu_finalizing(void) {
@@ -65,8 +69,8 @@ cdef extern from *:
     #endif
     }
     """
-    volatile int cu_sigint
-    int cu_watch_sigint() noexcept nogil
+    volatile int cu_signalled[2]
+    int cu_watch(int slot) noexcept nogil
     void* cu_get_batch() noexcept nogil
     void cu_set_batch(void* st) noexcept nogil
     unsigned long cu_self() noexcept nogil
@@ -83,20 +87,25 @@ cdef inline double _now() noexcept nogil:
 
 
 cdef void stop_start(Stop* st) noexcept:
-    global cu_sigint
     st.stopped = 0
     st.exc[0] = st.exc[1] = st.exc[2] = NULL
     st.polls = PyThread_get_thread_ident() == _main_ident
     st.fast = 0
-    cu_sigint = 0
+    cu_signalled[0] = cu_signalled[1] = 0
     # Every thread stops at a Ctrl-C (not only the polling one, which may be waiting
-    # for the others) when Python would raise KeyboardInterrupt for it.  Asking Python
-    # may run its pending signal handlers: what one raises stops the batch before it
-    # starts, and stop_finish raises it (it used to be printed and dropped).
+    # for the others) when Python would raise KeyboardInterrupt for it, and at a SIGTERM
+    # whose handler stands for Ctrl-C now (cuttle.interrupts.sigterm_as_ctrl_c's: see
+    # _signals.pxd).  Asking Python may run its pending signal handlers: what one
+    # raises stops the batch before it starts, and stop_finish raises it (it used to be
+    # printed and dropped).
     if st.polls:
         try:
-            st.fast = signal.getsignal(signal.SIGINT) is signal.default_int_handler \
-                and cu_watch_sigint()
+            if signal.getsignal(signal.SIGINT) is signal.default_int_handler \
+                    and cu_watch(0):
+                st.fast |= 1
+            term = getattr(signal.getsignal(signal.SIGTERM), "stops_native_work", None)
+            if term is not None and term() and cu_watch(1):
+                st.fast |= 2
         except BaseException as e:
             kind, tb = type(e), e.__traceback__
             Py_INCREF(kind)
@@ -130,8 +139,8 @@ cdef int poll_interrupt() noexcept nogil:
         return 0
     if st.stopped:
         return 1
-    if st.fast and cu_sigint:           # (Python's handler will raise: see stop_finish)
-        st.stopped = 1
+    if (st.fast & 1 and cu_signalled[0]) or (st.fast & 2 and cu_signalled[1]):
+        st.stopped = 1                  # (Python's handler will raise: see stop_finish)
         return 1
     if not st.polls or cu_self() != st.poller:
         return 0
@@ -155,7 +164,7 @@ cdef int stop_finish(Stop* st) except -1:
         return 0
     st.stopped = 0
     if st.exc[0] == NULL and PyErr_CheckSignals() != 0:
-        return -1                        # (stopped by cu_sigint: Python's handler raised)
+        return -1                   # (stopped by cu_signalled: Python's handler raised)
     if st.exc[0] == NULL:
         raise KeyboardInterrupt
     PyErr_Restore(<PyObject*>st.exc[0], <PyObject*>st.exc[1], <PyObject*>st.exc[2])

@@ -487,8 +487,10 @@ class Game(CoreGame):
 
     def render(self, viewer: int | None = None) -> str:
         """The table as a person would lay it out, `viewer`'s side at the bottom.
-        A viewer (0/1) sees the opponent's hand only while it is public; None shows
-        every card (a hand the opponent can see is marked public)."""
+        A viewer (0/1) sees the opponent's hand only while it is public, and else the
+        cards of it that the viewer knows (`observation(viewer).opponent_known`, e.g. a
+        card a 9 sent back: "5 cards (hidden), known: QS"); None shows every card (a
+        hand the opponent can see is marked public)."""
         if viewer is not None:
             viewer = check_player(viewer)
         lines = []
@@ -517,6 +519,9 @@ class Game(CoreGame):
         public = self.is_public_hand(p)
         if viewer is not None and viewer != p and not public:
             hand = f"{quantity(len(self._core_hand(p)), 'card')} (hidden)"
+            known = self._core_known_hand(viewer)
+            if known:
+                hand += f", known: {' '.join(CARDS[i] for i in known)}"
         else:
             hand = " ".join(self.hand(p)) or "-"
             if public and not self.is_over:

@@ -76,8 +76,10 @@ def sigterm_as_ctrl_c() -> Iterator[Terminated]:
     the very path Ctrl-C takes.  Where SIGINT is ignored (a background job of a
     script), it stays ignored and the first SIGTERM raises KeyboardInterrupt itself
     (held, like Ctrl-C, while an output is written; later ones are ignored, since the
-    outputs are being written).  Where a program handles SIGINT its own way, SIGTERM
-    keeps its own handler."""
+    outputs are being written).  Either way every thread of native work sees the
+    SIGTERM at once, as it sees Ctrl-C (`stops_native_work`, read by
+    cuttle._signals).  Where a program handles SIGINT its own way, SIGTERM keeps its
+    own handler."""
     flag = Terminated()
     old = None
 
@@ -93,6 +95,15 @@ def sigterm_as_ctrl_c() -> Iterator[Terminated]:
             _held[-1].append(signum)
             return
         raise KeyboardInterrupt
+
+    # Python runs a handler in the main thread only, which in native work is seen by
+    # the batch's polling thread alone: while it waits for the other threads' long
+    # items, a SIGTERM would wait with it.  A batch asks whether the handler raises
+    # KeyboardInterrupt now; if so, every thread of it stops at the signal itself, as
+    # at Ctrl-C (cuttle._signals).
+    on_sigterm.stops_native_work = \
+        lambda: signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    on_sigterm_alone.stops_native_work = lambda: not (flag.seen or _held)
 
     if threading.current_thread() is threading.main_thread():
         if signal.getsignal(signal.SIGINT) is signal.default_int_handler:

@@ -25,6 +25,7 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from ._version import __version__
+from .errors import InvalidMoveError
 from .files import read_text, write_text
 from .game import Game, check_game
 from .position import reconcile
@@ -200,8 +201,10 @@ def play_recorded(game: Game, i: int, text: str) -> Move:
     be played."""
     try:
         return game.play(text)
-    except ValueError as e:                 # IllegalMoveError included
+    except InvalidMoveError as e:           # (names the part that does not parse)
         raise ValueError(f"move {i} ({text!r}) cannot be played: {e}") from None
+    except ValueError as e:                 # (IllegalMoveError: names the move)
+        raise ValueError(f"move {i}: {e}") from None
 
 
 def final_game(rec: dict[str, Any]) -> Game:

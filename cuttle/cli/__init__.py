@@ -12,7 +12,9 @@
     cuttle balance --quick               (rule sets that make the game fair)
 
 Every command reports a problem the same way (`main`): a bad option or input prints the
-command's usage and one line ``cuttle COMMAND: error: ...`` and exits with status 2; a
+command's usage and one line ``cuttle COMMAND: error: ...`` and exits with status 2 (the
+line names the option or the file, the value as it was given and what would be taken,
+each once: ``--players: bad iteration count in 'ismcts:0': use e.g. 'ismcts:1000'``); a
 failure to finish (e.g. an unwritable file) prints that line and exits with 1; Ctrl-C
 exits with 130, and a SIGTERM (a `kill`) stops it the same way, what finished kept and
 written, with status 143.  Never a traceback: a Ctrl-C while Python imports the package (numpy and

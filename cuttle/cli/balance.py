@@ -193,6 +193,9 @@ def run_balance(args: argparse.Namespace) -> int:
     _check_outputs(args)
     base = options.rules_from_options(args.base, [])
     # (the library checks the budget too, naming the fields; here, the options)
+    options.policy(args.policy, "--policy")
+    if args.check is not None:
+        options.policy(args.check, "--check")
     resolve_budget(policy_name(args.policy), _budget(args), args.quick, _option)
     check_check_games(None if args.check is None else policy_name(args.check),
                       args.check_games, "--check-games")

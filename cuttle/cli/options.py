@@ -2,7 +2,10 @@
 positions and output files.  Each parser reads the option's text and checks the value
 with the library's own check (`cuttle.validation`, `cuttle.seeding`, `Rules`,
 `cuttle.policies`), whose ValueError becomes an `argparse.ArgumentTypeError` or a
-`UsageError` naming what was expected, before any work."""
+`UsageError` naming what was expected, before any work.  The library's message names
+the value already: the option goes before it (`policy`), never the value a second time;
+where its words would repeat the option's name or show the value otherwise than as
+written (a seed, a confidence level), the option says it in its own words."""
 
 from __future__ import annotations
 
@@ -31,8 +34,8 @@ if TYPE_CHECKING:
 
 __all__ = ["UsageError", "CommandError", "add_command_parser", "add_progress",
            "add_rules_options", "add_run_options", "at_most", "check_own_rules",
-           "confidence", "output_file",
-           "output_files", "players", "points", "positive", "read_position_arg",
+           "confidence", "invalid_position", "output_file",
+           "output_files", "players", "points", "policy", "positive", "read_position_arg",
            "rules_from_options", "scheduler", "seed", "threads"]
 
 
@@ -100,10 +103,10 @@ def seed(text: str) -> int:
         if not t.isascii():
             raise ValueError
         value = int(t, base)
-    except ValueError:
+        return check_seed(value)
+    except ValueError:      # (check_seed's own words would name the seed a second time)
         raise argparse.ArgumentTypeError(f"expected a whole number from 0 to 2**64-1, "
                                          f"not {text!r}") from None
-    return _checked(check_seed, value)
 
 
 def points(text: str, zero: bool = False) -> float:
@@ -136,9 +139,20 @@ def confidence(text: str) -> float:
     if percent:
         v /= 100.0
     elif 1 < v < 100:
-        raise argparse.ArgumentTypeError(f"the confidence must be between 0 and 1 (e.g. "
-                                         f"0.95) or a percent: for {v:g} percent write {v:g}%")
-    return _checked(check_confidence, v)
+        raise argparse.ArgumentTypeError(f"expected a level between 0 and 1 (e.g. 0.95) or "
+                                         f"a percent: for {v:g} percent write {v:g}%")
+    try:
+        return check_confidence(v)
+    except ValueError:
+        # (check_confidence's words name the confidence again and show the level as a
+        # fraction, not as it was written)
+        if 0 < v < 1:                       # refused for being too close to 1
+            raise argparse.ArgumentTypeError(
+                f"expected a level between 0 and 1 (exclusive), not {text!r}, which is "
+                f"too close to 1 for a finite interval") from None
+        raise argparse.ArgumentTypeError(
+            f"expected a level between 0 and 1 (exclusive) like 0.95, or a percent like "
+            f"95%, not {text!r}") from None
 
 
 def output_file(text: str) -> str:
@@ -213,11 +227,18 @@ def players(text: str) -> tuple[str, str]:
         raise UsageError(f"--players takes one or two player names separated by a comma "
                          f"(e.g. random,greedy), not {text!r}")
     for name in names:
-        try:
-            policy_code(name)
-        except ValueError as e:
-            raise UsageError(f"player {name!r}: {e}") from None
+        policy(name, "--players")
     return tuple(names)
+
+
+def policy(name: str, option: str) -> str:
+    """`name` if it is a policy name (`cuttle.policies`); else a UsageError naming the
+    option, before the policy's own message, which names the value and the fix."""
+    try:
+        policy_code(name)
+    except ValueError as e:
+        raise UsageError(f"{option}: {e}") from None
+    return name
 
 
 # What a search's name without ":N" means, for every help text that lists policies.
@@ -347,18 +368,34 @@ def position_game(args: argparse.Namespace, to_move: int | None = None,
             kw["to_move"] = to_move
         return Game.from_position(**kw)
     except ValueError as e:
-        raise UsageError(f"invalid position: {e}") from None
+        raise invalid_position(args.position, e) from None
+
+
+def invalid_position(arg: str, e: ValueError) -> UsageError:
+    """The error of a position argument whose text is wrong: it names the file (or
+    stdin) the text came from; text given as the argument is quoted by `e` if needed."""
+    where = _position_source(arg)
+    return UsageError(f"{where + ': ' if where else ''}invalid position: {e}")
+
+
+def _position_source(arg: str) -> str | None:
+    """Where a position argument's text is read from: 'stdin', the file, or None (the
+    argument is the text)."""
+    if arg == "-":
+        return "stdin"
+    return arg if os.path.isfile(arg) else None
 
 
 def read_position_arg(arg: str) -> str:
     """Position text from '-' (stdin), a file, or the argument itself; at most
     MAX_POSITION_BYTES from a file or stdin (an endless input is refused, not read)."""
-    if arg == "-" or os.path.isfile(arg):
+    where = _position_source(arg)
+    if where is not None:
         try:
             return read_text(sys.stdin if arg == "-" else arg, MAX_POSITION_BYTES,
                              "position text")
         except ValueError as e:
-            raise UsageError(f"{'stdin' if arg == '-' else arg}: {e}") from None
+            raise UsageError(f"{where}: {e}") from None
         except OSError as e:
             raise UsageError(f"cannot read {arg!r}: {e.strerror or e}") from None
     if ":" not in arg:

@@ -18,7 +18,7 @@ from ..errors import IllegalMoveError, Interrupted, InvalidMoveError
 from ..files import write_text
 from ..game import Game
 from ..moves import Move
-from ..policies import POLICY_NAMES, Bot, policy_code
+from ..policies import POLICY_NAMES, Bot
 from ..position import parse_text
 from ..record import make_record, result_of, write_record
 from ..review import parse_engine, review
@@ -264,7 +264,7 @@ def _start(args):
     try:
         kw = parse_text(options.read_position_arg(args.position))
     except ValueError as e:
-        raise UsageError(f"invalid position: {e}") from None
+        raise options.invalid_position(args.position, e) from None
     game = options.position_game(args, kw=kw)
     if game.is_over:
         raise UsageError("the position is already over: " + result_of(game)["text"])
@@ -274,10 +274,7 @@ def _start(args):
 
 def run(args: argparse.Namespace) -> int:
     """`cuttle play`: a terminal game against a bot; returns the exit status."""
-    try:
-        policy_code(args.bot)
-    except ValueError as e:
-        raise UsageError(str(e)) from None
+    options.policy(args.bot, "--bot")
     game_args = args
     for k in itertools.count(1):
         _check_outputs(game_args)

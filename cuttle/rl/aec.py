@@ -12,6 +12,12 @@ that chose it (info `illegal_action`); anything outside the space raises ValueEr
 
 Seeding: `reset(seed=s)` deals `Game(seed=s)`, and the following unseeded resets deal
 games 1, 2, ... of the same seeded run (`Game.from_run(rules, seed=s, index=k)`).
+
+Rendering shows a hidden-information game as a seat sees it (`Game.render(viewer)`, as
+`cuttle play` shows the table), so that a person watching is not shown the hand the
+player to act cannot see: `render_view="agent_selection"` (the default) is the view of
+the agent to act, `"player_0"` or `"player_1"` one agent's view throughout (a person
+playing that seat), `"all"` every card.
 """
 
 from __future__ import annotations
@@ -40,13 +46,18 @@ from .spaces import (ACTION_SPACE, DEFAULT_MAX_MOVES, OBSERVATION_HIGH, OBSERVAT
 __all__ = ["CuttleAECEnv", "aec_env"]
 
 AGENTS = ("player_0", "player_1")
+# Whose view `render` shows: the agent to act's, one agent's throughout, or every card.
+RENDER_VIEWS = ("agent_selection", *AGENTS, "all")
 
 
 def aec_env(rules: Rules | str | None = None, max_moves: int = DEFAULT_MAX_MOVES,
-            render_mode: str | None = None) -> CuttleAECEnv:
+            render_mode: str | None = None,
+            render_view: str = "agent_selection") -> CuttleAECEnv:
     """A PettingZoo AEC environment of Cuttle under `rules` (a Rules, rule text such as
-    "classic: joker=true", or None for classic)."""
-    return CuttleAECEnv(rules=rules, max_moves=max_moves, render_mode=render_mode)
+    "classic: joker=true", or None for classic); `render_view` says whose view `render`
+    shows (see the module's docstring)."""
+    return CuttleAECEnv(rules=rules, max_moves=max_moves, render_mode=render_mode,
+                        render_view=render_view)
 
 
 class CuttleAECEnv(AECEnv):
@@ -54,10 +65,14 @@ class CuttleAECEnv(AECEnv):
                                 "is_parallelizable": False, "render_fps": 1}
 
     def __init__(self, rules: Rules | str | None = None, max_moves: int = DEFAULT_MAX_MOVES,
-                 render_mode: str | None = None):
+                 render_mode: str | None = None, render_view: str = "agent_selection"):
         super().__init__()
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}")
+        if not (isinstance(render_view, str) and render_view in RENDER_VIEWS):
+            raise ValueError(f"render_view must be one of "
+                             f"{', '.join(map(repr, RENDER_VIEWS))}, not {render_view!r}")
+        self.render_view = render_view
         self.max_moves = check_count(max_moves, "max_moves")
         self.rules = Rules.coerce(rules)
         self.render_mode = render_mode
@@ -168,11 +183,19 @@ class CuttleAECEnv(AECEnv):
             gymnasium.logger.warn("render() without a render_mode: pass render_mode='human' "
                                   "or 'ansi' to aec_env")
             return None
-        text = "(no game: call reset)" if self.game is None else self.game.render()
+        text = "(no game: call reset)" if self.game is None else self._table()
         if self.render_mode == "ansi":
             return text
         print(text)
         return None
+
+    def _table(self) -> str:
+        """The table in `render_view`'s view, under a line saying whose it is."""
+        if self.render_view == "all":
+            return "every card:\n" + self.game.render()
+        agent = self.agent_selection if self.render_view == "agent_selection" \
+            else self.render_view
+        return f"{agent}'s view:\n" + self.game.render(viewer=AGENTS.index(agent))
 
     def close(self) -> None:
         pass

@@ -34,7 +34,8 @@ def native_policy_code(name: str) -> int:
     try:
         return policy_code(name)
     except ValueError as e:
-        raise ValueError(f"player {name!r}: {e}{_CALLABLE_HINT}") from None
+        # (the policy's message names the value: said once)
+        raise ValueError(f"{e}{_CALLABLE_HINT}") from None
 
 
 class Player:

@@ -134,8 +134,8 @@ def parse_settings(d: Any) -> GameSettings:
             seed = int(seed)
     try:
         seed = None if seed is None else check_seed(seed)
-    except ValueError as e:
-        raise WebError(400, f"seed: {e}") from None
+    except ValueError as e:                 # (its message names the seed)
+        raise WebError(400, str(e)) from None
     position = _text(d, "position") or None
     if position is not None:
         rules, seed = _position_settings(position, rules, seed)

@@ -7,6 +7,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 
 import pytest
 
@@ -158,7 +159,8 @@ def test_progress_flag(capsys):
     (["atlas", "--confidence", "0.9999999999999999"], "too close to 1"),
     (["compare", "classic", "quick", "--confidence", "99.99999999999999%"], "too close to 1"),
     (["simulate", "--seed", "0x"], "whole number from 0 to 2**64-1"),
-    (["simulate", "--seed", str(2 ** 64)], "seed must be an int from 0 to 2**64-1"),
+    (["simulate", "--seed", str(2 ** 64)],
+     f"--seed: expected a whole number from 0 to 2**64-1, not '{2 ** 64}'"),
     (["replay", "r.json", "--html", os.sep], "is a folder"),
     (["simulate", "--html", os.path.join(os.sep, "no", "such", "p.html")], "no folder"),
     (["simulate", "--threads", "3000000000"], "at most 1,024"),
@@ -209,6 +211,37 @@ def test_errors_exit_2_without_traceback(capsys, argv, message):
     assert code == 2
     assert message in err
     assert "Traceback" not in err and "Traceback" not in out
+
+
+@pytest.mark.parametrize("argv, once, says", [
+    # (each used to say a thing twice: "player 'ismcts:0': bad iteration count in
+    # 'ismcts:0'", "--seed: seed must be", "--confidence: confidence must be")
+    (["simulate", "--players", "ismcts:0,expert"], ["'ismcts:0'"],
+     "--players: bad iteration count in 'ismcts:0': use e.g. 'ismcts:1000'"),
+    (["compare", "classic", "quick", "--players", "greedy:3"], ["'greedy:3'"],
+     "--players: policy 'greedy' takes no parameter"),
+    (["simulate", "--players", "random,smart"], ["'smart'"], "--players: unknown policy"),
+    # (these named no option: which of --policy and --check was it?)
+    (["play", "--bot", "ismcts:0"], ["'ismcts:0'"], "--bot: bad iteration count"),
+    (["balance", "--policy", "smart"], ["'smart'"], "--policy: unknown policy 'smart'"),
+    (["balance", "--check", "ismcts:0"], ["'ismcts:0'"], "--check: bad iteration count"),
+    (["atlas", "--pairings", "random,ismcts:0"], ["'ismcts:0'"], "--pairings: bad iteration"),
+    (["simulate", "--seed", "-1"], ["'-1'", "seed"], "--seed: expected a whole number from 0"),
+    (["simulate", "--seed", str(2 ** 64)], [str(2 ** 64), "seed"], "--seed: expected"),
+    (["simulate", "--confidence", "0"], ["'0'", "confidence"],
+     "between 0 and 1 (exclusive) like 0.95, or a percent like 95%, not '0'"),
+    # (the level as it was written, not as the fraction 1.0)
+    (["simulate", "--confidence", "100%"], ["100%", "confidence"], "95%, not '100%'"),
+    (["simulate", "--confidence", "0.9999999999999999"], ["0.9999999999999999", "confidence"],
+     "too close to 1"),
+    (["simulate", "--confidence", "95"], ["confidence"], "for 95 percent write 95%"),
+])
+def test_an_error_says_each_thing_once(capsys, argv, once, says):
+    code, out, err = run(capsys, *argv)
+    line = err.strip().splitlines()[-1]
+    assert code == 2 and says in line, err
+    for thing in once:
+        assert line.count(thing) == 1, (thing, line)
 
 
 @pytest.mark.parametrize("text, value", [("007", 7), ("0", 0), ("1_000", 1000),
@@ -538,6 +571,57 @@ def test_sigterm_stops_a_run_as_ctrl_c_does(tmp_path, sigint_ignored):
     assert n > 0 and json.load(open(out_json))["interrupted"]["done"] == n
     assert len(rows.read_text().splitlines()) == n + 1          # the header, a row a game
     assert sorted(os.listdir(tmp_path)) == ["g.csv", "s.json"]  # no temporary file left
+
+
+def _main_thread(pid):
+    """(state, CPU ticks) of process `pid`'s main thread: 'S' while it sleeps, as it
+    does at the end of a parallel loop waiting for the other threads' items."""
+    with open(f"/proc/{pid}/task/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return fields[0], int(fields[11]) + int(fields[12])
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("sigint_ignored", [True, False])
+def test_sigterm_stops_the_other_threads_long_items(tmp_path, sigint_ignored):
+    """A run whose polling thread, the main one, waits for another thread's long search
+    game: a SIGTERM was seen by that thread alone, so the run stopped only when the
+    other game ended (12 s later here, minutes with a bigger search), and that chunk's
+    games were lost.  Now every thread stops at the signal, as at Ctrl-C, and the
+    finished games are kept; also in a script's background job (SIGINT ignored).  Seed
+    34's game 0 (9 moves) ends long before game 1 (104): the main thread, which takes
+    the first game of a chunk, then sleeps."""
+    rows, out_json = tmp_path / "g.csv", tmp_path / "s.json"
+    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    p = subprocess.Popen([sys.executable, "-m", "cuttle", "simulate", "-n", "1e9", "--seed",
+                          "34", "--no-swap", "--players", "ismcts:20000", "--threads", "2",
+                          "--chunk-size", "2", "--no-progress", "--games-csv", str(rows),
+                          "--json", str(out_json)],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+                         preexec_fn=(lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+                         if sigint_ignored else None)
+    try:
+        asleep, (_, ticks) = 0, _main_thread(p.pid)
+        deadline = time.monotonic() + 240
+        while asleep < 5:                   # half a second asleep, using no CPU
+            assert time.monotonic() < deadline, "the main thread never waited"
+            time.sleep(0.1)
+            state, now = _main_thread(p.pid)
+            asleep = asleep + 1 if state == "S" and now - ticks <= 1 else 0
+            ticks = now
+        start = time.monotonic()
+        p.send_signal(signal.SIGTERM)
+        out, err = p.communicate(timeout=300)
+        took = time.monotonic() - start
+    finally:
+        p.kill()
+    err = err.decode()
+    assert p.returncode == 143 and "terminated" in err and "Traceback" not in err, err
+    assert took < 2, (took, err)
+    n = int(re.search(r"interrupted after ([\d,]+) of", err).group(1).replace(",", ""))
+    assert n >= 1 and json.load(open(out_json))["interrupted"]["done"] == n
+    assert len(rows.read_text().splitlines()) == n + 1          # the header, a row a game
+    assert sorted(os.listdir(tmp_path)) == ["g.csv", "s.json"]
 
 
 def test_sigterm_keeps_its_default_where_ctrl_c_is_not_python_s():

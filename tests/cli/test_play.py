@@ -295,7 +295,9 @@ def test_replay_step(monkeypatch, capsys, tmp_path):
      "bad starting position: its rules (cuttle.cards) are not the rules chosen (classic)"),
     (lambda r: r.update(position=f"seed: {r['seed'] ^ 1}; hands: 2C / 3D"),
      "bad starting position: its seed"),
-    (lambda r: r["moves"].append("points KS"), "cannot be played: illegal move 'points KS'"),
+    # (the move is named once: "move 12 ('points KS') cannot be played: illegal move
+    # 'points KS'" named it twice)
+    (lambda r: r["moves"].append("points KS"), ": illegal move 'points KS': "),
     (lambda r: r["moves"].insert(1, "jump"), "move 2 ('jump') cannot be played"),
 ])
 def test_replay_bad_records(monkeypatch, capsys, tmp_path, change, message):
@@ -305,6 +307,7 @@ def test_replay_bad_records(monkeypatch, capsys, tmp_path, change, message):
     code, _, err = run(monkeypatch, capsys, ["replay", str(path)])
     assert code == 2 and "cuttle replay: error: " in err
     assert message in err and "Traceback" not in err
+    assert err.count("points KS") <= 1, err
 
 
 def test_replay_unreadable_files(monkeypatch, capsys, tmp_path):
@@ -415,6 +418,24 @@ def test_analyse_errors(monkeypatch, capsys, argv, message):
     assert code == 2 and out == ""
     assert "cuttle analyse: error: " in err and message in err
     assert "Traceback" not in err
+
+
+def test_a_bad_position_file_is_named(monkeypatch, capsys, tmp_path):
+    """Position text read from a file (or stdin) that is wrong: the error says which
+    file; it said only "invalid position: ..."."""
+    f = tmp_path / "pos.txt"
+    f.write_text("hands: 2C / 2C\n")
+    for argv in (["analyse", str(f)], ["play", "--position", str(f)]):
+        code, out, err = run(monkeypatch, capsys, argv)
+        assert code == 2 and f"error: {f}: invalid position: card 2C is listed twice" in err
+    code, out, err = run(monkeypatch, capsys, ["analyse", "-"], stdin="hands: 2C / 2C")
+    assert code == 2 and "error: stdin: invalid position: card 2C is listed twice" in err
+    f.write_text("not a position")
+    code, out, err = run(monkeypatch, capsys, ["analyse", str(f)])
+    assert code == 2 and f"error: {f}: invalid position: expected 'field: value'" in err
+    # text given as the argument is no file: said as before
+    code, out, err = run(monkeypatch, capsys, ["analyse", "hands: 2C / 2C"])
+    assert code == 2 and "error: invalid position: card 2C is listed twice" in err
 
 
 def test_analyse_argparse_errors(monkeypatch, capsys):

@@ -276,6 +276,48 @@ def test_ctrl_c_stops_a_batch_whose_polling_thread_waits_for_the_others():
         p.stdout + p.stderr
 
 
+@pytest.mark.parametrize("sigint", ["default", "ignored"])
+def test_a_sigterm_standing_for_ctrl_c_stops_a_batch_whose_polling_thread_waits(sigint):
+    # As Ctrl-C above, a command's SIGTERM (cuttle.interrupts.sigterm_as_ctrl_c), also
+    # where SIGINT is ignored (a script's background job), whose handler Python runs in
+    # the main thread only: the batch went on to the other thread's item's end.  Not
+    # while the SIGTERM is held (an output being written), nor once one was taken where
+    # SIGINT is ignored (later ones are).
+    p = run_python(f"""
+        import os, signal, threading, time
+        from cuttle._signals import _stop_reaches_a_waiting_batch as batch
+        from cuttle.interrupts import ctrl_c_deferred, sigterm_as_ctrl_c
+        if {sigint!r} == "ignored":
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+        def term(after):
+            threading.Timer(after, os.kill, (os.getpid(), signal.SIGTERM)).start()
+        with sigterm_as_ctrl_c() as terminated:
+            term(0.3)
+            t = time.monotonic()
+            try:
+                batch(60)
+                print("returned")
+            except KeyboardInterrupt:
+                print("interrupted", "soon" if time.monotonic() - t < 20 else "late")
+            if {sigint!r} == "ignored":
+                term(0.3)
+                batch(1)                        # a second SIGTERM: ignored
+                print("returned")
+        print("terminated" if terminated else "not terminated")
+        with sigterm_as_ctrl_c():
+            try:
+                with ctrl_c_deferred():
+                    term(0.3)
+                    batch(1)                    # held: the batch is not stopped
+                    print("returned")
+            except KeyboardInterrupt:
+                print("interrupted after the block")
+    """)
+    second = ["returned"] if sigint == "ignored" else []
+    assert p.stdout.splitlines() == ["interrupted soon", *second, "terminated", "returned",
+                                     "interrupted after the block"], p.stdout + p.stderr
+
+
 @pytest.mark.parametrize("run", ["simulate", "compare", "matches"])
 def test_ctrl_c_inside_a_search_chunk_keeps_its_finished_games(run):
     # One fixed chunk of search games, cut by Ctrl-C once its first games have had time

@@ -142,6 +142,20 @@ def test_render_counts_one_card_in_the_singular():
     assert "hand: 2 cards (hidden)" in g.render(viewer=0) and "deck 0 cards" in g.render()
 
 
+def test_render_shows_the_hidden_cards_a_viewer_knows():
+    """A card a 9 sent back to its owner's hand is known to the other player: the
+    viewer's table says so (it said only "3 cards (hidden)"), and no other card."""
+    g = cuttle.Game.from_position("classic", hands=(["9C", "2D", "3D"], ["4H", "5S"]),
+                                  points=(["TC"], ["7S"]), permanents=([], ["QS"]), seed=1)
+    g.play("oneoff 9C QS"), g.play("resolve")
+    assert g.observation(0).opponent_known == ("QS",)
+    assert "hand: 3 cards (hidden), known: QS\n" in g.render(viewer=0)
+    assert "hand: 2 cards (hidden)\n" in g.render(viewer=1)      # P0's: nothing known
+    assert "4H" not in g.render(viewer=0) and "4H 5S QS" in g.render()
+    g.play("points 4H"), g.play("draw")
+    assert "hand: 2 cards (hidden), known: QS\n" in g.render(viewer=0)
+
+
 def test_render_puts_the_viewer_at_the_bottom():
     g = cuttle.Game(seed=1)
     for viewer, bottom in ((None, "P0"), (0, "P0"), (1, "P1")):

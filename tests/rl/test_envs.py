@@ -34,6 +34,64 @@ def test_pettingzoo_render_test(capsys):
     assert "hand" in capsys.readouterr().out               # 'human' prints the table
 
 
+def test_pettingzoo_render_test_in_every_view(capsys):
+    for view in ("player_1", "all"):
+        render_test(lambda render_mode=None: aec_env(render_mode=render_mode,
+                                                     render_view=view))
+    assert "hand" in capsys.readouterr().out
+
+
+def hand_line(text, p):
+    """The hand line of player p's side in a rendered table."""
+    lines = text.splitlines()
+    side = next(i for i, line in enumerate(lines) if line.startswith(f"  P{p} score"))
+    return lines[side + 1]
+
+
+def test_aec_render_shows_the_agent_to_act_what_it_may_see():
+    """The table showed every card, the hand hidden from the agent to act included (a
+    person watching a seat saw the other's hand)."""
+    env = aec_env(render_mode="ansi")
+    env.reset(seed=1)
+    rng = random.Random(2)
+    seen = set()
+    for _ in range(12):
+        g, agent = env.game, env.agent_selection
+        p = int(agent[-1])
+        text = env.render()
+        assert text.startswith(f"{agent}'s view:\n") and text.endswith(g.render(viewer=p))
+        assert " ".join(g.hand(p)) in hand_line(text, p)
+        hidden = hand_line(text, 1 - p)
+        assert "(hidden)" in hidden and not set(g.hand(1 - p)) & set(hidden.split())
+        seen.add(p)
+        env.step(rng.choice(legal_actions(g)))
+    assert seen == {0, 1}                                   # the view follows the agent
+    # one seat's view throughout, or every card when asked for
+    for view, viewer in (("player_1", 1), ("all", None)):
+        env = aec_env(render_mode="ansi", render_view=view)
+        env.reset(seed=1)
+        assert env.agent_selection == "player_0"
+        assert env.render().endswith(env.game.render(viewer=viewer))
+    assert all(c in env.render() for p in (0, 1) for c in env.game.hand(p))
+    for bad in ("player_2", None, 0, "ALL"):
+        with pytest.raises(ValueError, match="render_view must be one of 'agent_selection'"):
+            aec_env(render_view=bad)
+
+
+def test_aec_render_shows_the_opponents_cards_the_agent_knows():
+    """A card a 9 sent back to the opponent's hand is known: shown, the rest hidden."""
+    env = aec_env(render_mode="ansi")
+    env.reset(seed=1)
+    env.game = cuttle.Game.from_position(
+        "classic", hands=(["9C", "2D", "3D"], ["4H", "5S"]), points=(["TC"], ["7S"]),
+        permanents=([], ["QS"]), seed=1)
+    for move in ("oneoff 9C QS", "resolve"):
+        env.game.play(move)
+    env.game.play("draw")                                   # player 1's turn
+    env.agent_selection = "player_0"
+    assert hand_line(env.render(), 1).endswith("hand: 4 cards (hidden), known: QS")
+
+
 def test_aec_agent_selection_follows_the_decider_and_observations_are_exact():
     env = aec_env(rules="cuttle.cards")
     rng = random.Random(1)

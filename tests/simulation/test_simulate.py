@@ -107,6 +107,13 @@ def test_player_lookup():
     assert native_policy_code("greedy") == native_policy_code(" Greedy ")
     with pytest.raises(ValueError, match="unknown policy .smart.; valid: random, greedy, ismcts"):
         native_policy_code("smart")
+    # the name said once ("player 'ismcts:0': bad iteration count in 'ismcts:0'" twice)
+    for bad, says in (("ismcts:0", "bad iteration count in 'ismcts:0': use e.g."),
+                      ("smart", "unknown policy 'smart'; valid")):
+        with pytest.raises(ValueError) as e:
+            cuttle.simulate(10, players=(bad, "expert"), progress=False)
+        assert says in str(e.value) and str(e.value).count(bad) == 1, e.value
+        assert "a callable policy(game) -> move" in str(e.value)
 
 
 @pytest.mark.parametrize("kwargs, message", [
