@@ -14,17 +14,9 @@ from cuttle._review import forced_belief, forced_searches
 from cuttle.policies import Bot, policy_code
 from cuttle.review import judge, parse_engine, review
 from cuttle.review import engines
+from support.helpers import bot_game
 
 INFER = "ismcts-infer:60"
-
-
-def bot_game(names, seed, plies=None):
-    """A game between two bots (its first `plies` moves only, when given)."""
-    g = cuttle.Game(seed=seed)
-    bots = (Bot(names[0], seed), Bot(names[1], seed + 1))
-    while not g.is_over and (plies is None or g.ply < plies):
-        g.play(bots[g.to_move].choose(g))
-    return g
 
 
 def replayed(g, ply):

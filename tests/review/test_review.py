@@ -17,6 +17,7 @@ from cuttle.policies import Bot
 from cuttle.record import make_record, write_record
 from cuttle.review import (LABELS, PLAYER_FIGURES, Thresholds, judge, move_accuracy,
                            parse_engine, review)
+from support.helpers import bot_game
 
 # P0 to move: `points TH` reaches 24 of 21 and wins at once; P1, at 18 with six cards,
 # wins on its next turn if P0 does not.
@@ -29,15 +30,6 @@ SAVE = dict(hands=(["TS", "3H", "5D"], ["4S", "6S"]),
             points=(["5H", "4C"], ["TC", "9D", "AD"]), rest="deck", seed=5)
 ENGINES = ("expert:16", "ismcts:100")
 INFER = "ismcts-infer:100"      # (reads the game's history: its own tests below too)
-
-
-def bot_game(names, seed, plies=None):
-    """A game between two bots (its first `plies` moves only, when given)."""
-    g = cuttle.Game(seed=seed)
-    bots = (Bot(names[0], seed), Bot(names[1], seed + 1))
-    while not g.is_over and (plies is None or g.ply < plies):
-        g.play(bots[g.to_move].choose(g))
-    return g
 
 
 @pytest.mark.parametrize("engine", ENGINES + ("rollouts:100", INFER))

@@ -269,13 +269,20 @@ def test_views_hold_what_their_viewers_know(seed):
         assert public.string_from(state, 0).startswith(f"public {g.phase} ")
 
 
+def dealt_state(game, hands):
+    """A state of `game` whose chance nodes deal `hands` (player 0's cards, then player
+    1's, as text), then every other card of the deck in card order."""
+    state = game.new_initial_state()
+    deck = [c for c, _ in state.chance_outcomes()]
+    dealt = [CARDS.index(c) for c in hands[0] + hands[1]]
+    for c in dealt + [c for c in deck if c not in dealt]:
+        state.apply_action(c)
+    return state
+
+
 def test_freezes_into_the_next_turn_are_public():
     game = load("classic;nine:freeze")
-    state = game.new_initial_state()
-    hands = (["9H", "KS", "AC", "AD", "AH"], ["5C", "5D", "6C", "6D", "7C", "8C"])
-    dealt = [CARDS.index(c) for c in hands[0] + hands[1]]
-    for c in dealt + [c for c in range(52) if c not in dealt]:
-        state.apply_action(c)
+    state = dealt_state(game, (["9H", "KS", "AC", "AD", "AH"], ["5C", "5D", "6C", "6D", "7C", "8C"]))
     # Player 0's 9 returns its own King: frozen from its next turn on.
     for move in ("royal KS", "draw", "oneoff 9H KS", "resolve"):
         state.apply_action(action_of(move))
@@ -297,11 +304,7 @@ def test_the_public_view_says_which_jack_lies_on_which_card():
     public = make_observation(game, PUBLIC[0])
 
     def view(first, second):        # player 0's Jacks on player 1's 5H and 7D
-        state = game.new_initial_state()
-        hands = (["JC", "JS", "AC", "AD", "AH"], ["5H", "7D", "6C", "6D", "8C", "8D"])
-        dealt = [CARDS.index(c) for c in hands[0] + hands[1]]
-        for c in dealt + [c for c in range(52) if c not in dealt]:
-            state.apply_action(c)
+        state = dealt_state(game, (["JC", "JS", "AC", "AD", "AH"], ["5H", "7D", "6C", "6D", "8C", "8D"]))
         for move in ("draw", "points 5H", f"jack {first} 5H", "points 7D",
                      f"jack {second} 7D"):
             state.apply_action(action_of(move))
@@ -318,11 +321,7 @@ def test_the_public_view_says_which_jack_lies_on_which_card():
 
 def test_the_jokers_swap_is_public_but_the_hands_it_swaps_are_not():
     game = load("classic;joker:true")
-    state = game.new_initial_state()
-    hands = (["JK", "KS", "AC", "AD", "AH"], ["9H", "5C", "5D", "6C", "6D", "7C"])
-    dealt = [CARDS.index(c) for c in hands[0] + hands[1]]
-    for c in dealt + [c for c in range(53) if c not in dealt]:
-        state.apply_action(c)
+    state = dealt_state(game, (["JK", "KS", "AC", "AD", "AH"], ["9H", "5C", "5D", "6C", "6D", "7C"]))
     # The King goes back to player 0's hand in public, then the joker swaps the hands.
     for move in ("royal KS", "oneoff 9H KS", "resolve", "oneoff JK", "resolve"):
         state.apply_action(action_of(move))

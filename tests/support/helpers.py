@@ -173,3 +173,14 @@ def recorded_bot_game(directory, seed):
     path = directory / "game.json"
     write_record(make_record(g, players=["ann", "bob"]), path)
     return path, g
+
+
+def bot_game(names, seed, plies=None):
+    """A game between two bots named `names` seeded `seed` and `seed + 1` from deal
+    `seed` (its first `plies` moves only, when given)."""
+    from cuttle.policies import Bot
+    g = cuttle.Game(seed=seed)
+    bots = (Bot(names[0], seed), Bot(names[1], seed + 1))
+    while not g.is_over and (plies is None or g.ply < plies):
+        g.play(bots[g.to_move].choose(g))
+    return g
