@@ -49,16 +49,29 @@ _PLANE_AT = {**{name: CARD_SLOTS * i for i, name in enumerate(PLANES)},
 
 def plane(array: np.ndarray, name: str) -> np.ndarray:
     """The CARD_SLOTS entries of plane `name` (of PLANES or LATE_PLANES) in an encoding
-    (a view); ValueError for another name."""
+    (a view); ValueError for another name, or an array whose last axis is not
+    OBSERVATION_SIZE long."""
     if name not in _PLANE_AT:
         raise ValueError(f"no plane {name!r}; the planes are {', '.join(_PLANE_AT)}")
+    _check_encoding(array)
     return array[..., _PLANE_AT[name]:_PLANE_AT[name] + CARD_SLOTS]
+
+
+def _check_encoding(array) -> None:
+    # An array of another length (an older encoding's 762, OpenSpiel's public view)
+    # would be sliced at the wrong places without a word.
+    shape = np.shape(array)
+    if not shape or shape[-1] != OBSERVATION_SIZE:
+        raise ValueError(f"an encoding's last axis holds OBSERVATION_SIZE = "
+                         f"{OBSERVATION_SIZE} values, not an array of shape {shape}")
 
 
 def jack_places(array: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Where each of the JACKS lies in an encoding (views): `on`, shape (..., 4,
     POINT_SLOTS), 1 at the point card a Jack lies on, and `height`, shape (..., 4), its
-    height in that stack (1 the bottom, to 4) / 4; zeros for a Jack not on the table."""
+    height in that stack (1 the bottom, to 4) / 4; zeros for a Jack not on the table.
+    ValueError for an array whose last axis is not OBSERVATION_SIZE long."""
+    _check_encoding(array)
     on = array[..., JACK_ON_AT:JACK_HEIGHT_AT]
     return (on.reshape(on.shape[:-1] + (len(JACKS), POINT_SLOTS)),
             array[..., JACK_HEIGHT_AT:JACK_HEIGHT_AT + len(JACKS)])

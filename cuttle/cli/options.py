@@ -234,6 +234,8 @@ def players(text: str) -> tuple[str, str]:
 def policy(name: str, option: str) -> str:
     """`name` if it is a policy name (`cuttle.policies`); else a UsageError naming the
     option, before the policy's own message, which names the value and the fix."""
+    if "," in name:                     # (not a bad count: a second name where one goes)
+        raise UsageError(f"{option} takes one policy name, not {name!r}")
     try:
         policy_code(name)
     except ValueError as e:

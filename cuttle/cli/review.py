@@ -87,6 +87,7 @@ def run_review(rec: dict[str, Any], args: argparse.Namespace, where: str) -> tup
                    progress=getattr(args, "progress", None))
     except Interrupted as e:
         print(f"cuttle {getattr(args, 'command', None) or 'review'}: {e}", file=sys.stderr)
+        e.result.source = where           # (its header names the record, as a whole one's)
         return e.result, 130
     except ValueError as e:
         raise UsageError(f"{where}: {e}") from None

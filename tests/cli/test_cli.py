@@ -226,6 +226,11 @@ def test_errors_exit_2_without_traceback(capsys, argv, message):
     (["balance", "--policy", "smart"], ["'smart'"], "--policy: unknown policy 'smart'"),
     (["balance", "--check", "ismcts:0"], ["'ismcts:0'"], "--check: bad iteration count"),
     (["atlas", "--pairings", "random,ismcts:0"], ["'ismcts:0'"], "--pairings: bad iteration"),
+    # (a comma where one name goes read as a bad count of 'ismcts:5,expert')
+    (["play", "--bot", "ismcts:5,expert"], ["'ismcts:5,expert'"],
+     "--bot takes one policy name, not 'ismcts:5,expert'"),
+    (["balance", "--policy", "expert,greedy"], ["'expert,greedy'"],
+     "--policy takes one policy name"),
     (["simulate", "--seed", "-1"], ["'-1'", "seed"], "--seed: expected a whole number from 0"),
     (["simulate", "--seed", str(2 ** 64)], [str(2 ** 64), "seed"], "--seed: expected"),
     (["simulate", "--confidence", "0"], ["'0'", "confidence"],

@@ -179,6 +179,7 @@ def test_ctrl_c_prints_the_finished_decisions(record, engine):
     assert m and int(m.group(1)) >= 1 and "Traceback" not in err
     assert f"review interrupted: {m.group(1)} of {m.group(2)} decisions reviewed" in out
     assert "accuracy" in out
+    assert f"Review of {path}:" in out           # (as a whole review's header says)
 
 
 def test_ctrl_c_of_a_replay_page_review_names_the_replay(record, tmp_path):

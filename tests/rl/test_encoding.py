@@ -120,6 +120,12 @@ def test_the_layout_fills_the_cores_size():
     assert on.shape == (3, 4, 40) and height.shape == (3, 4)
     with pytest.raises(ValueError, match="no plane 'frozen'"):
         plane(a, "frozen")
+    # Another length (the old 762, OpenSpiel's public view) is refused, not sliced.
+    for bad in (np.zeros(762), np.zeros((2, OBSERVATION_SIZE + 2)), np.float32(0.0)):
+        with pytest.raises(ValueError, match="OBSERVATION_SIZE = 1138"):
+            plane(bad, "deck_depth")
+        with pytest.raises(ValueError, match="OBSERVATION_SIZE = 1138"):
+            jack_places(bad)
 
 
 @pytest.mark.parametrize("preset", cuttle.Rules.presets)
