@@ -86,7 +86,9 @@ class Decision:
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready: every figure of the decision."""
-        return {"ply": self.ply, "player": self.player, "turn": self.turn,
+        # ("move" numbers it from 1, as the text, `replay` and `analyse --move` do.)
+        return {"ply": self.ply, "move": self.ply + 1, "player": self.player,
+                "turn": self.turn,
                 "phase": self.phase, "played": str(self.played),
                 "best": None if self.best is None else str(self.best),
                 "label": self.label, "annotation": self.annotation, "loss": self.loss,

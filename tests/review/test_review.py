@@ -106,7 +106,8 @@ def test_a_label_says_whether_the_bounds_of_its_loss_settle_it():
 
 def same_figures(a, b):
     da, db = a.as_dict(), b.as_dict()
-    da.pop("ply"), db.pop("ply")
+    for d in (da, db):
+        d.pop("ply"), d.pop("move")
     return da == db
 
 
@@ -297,11 +298,14 @@ def test_the_json_schema():
     g = bot_game(("expert", "greedy"), 7)
     r = review(g, "rollouts:30", seed=9, omniscient=True)
     d = json.loads(json.dumps(r.as_dict()))
+    text = str(r)
     assert d["format"] == "cuttle-review" and d["engine"] == "rollouts:30" and d["seed"] == 9
     assert d["complete"] and d["reviewed"] == d["total"] == g.ply == len(d["decisions"])
     assert d["moves"] == [str(m) for m in g.moves]
     for i, x in enumerate(d["decisions"]):
         assert x["ply"] == i and x["player"] in (0, 1) and x["played"] == str(g.moves[i])
+        assert x["move"] == i + 1                   # as the text numbers the move:
+        assert re.search(rf"^ +{i + 1}\. P{x['player']} ", text, re.M)
         assert x["label"] in LABELS + ("forced",)
         if x["label"] == "forced":
             assert x["best"] is None and x["loss"] is None and x["legal_moves"] == 1
