@@ -542,3 +542,18 @@ def test_a_resigned_game_says_so_in_its_review():
     assert "unfinished: resigned" in r.page()
     plain = cuttle.review(g, "rollouts:5", seed=1)
     assert plain.as_dict()["result"] is None and "Result:" not in str(plain)
+
+
+def test_a_printed_loss_carries_its_label():
+    from cuttle.review.figures import loss_points
+    t = Thresholds()
+    # 5.047 points is an inaccuracy: "5.0" would read as a good move's loss.
+    assert loss_points(0.05047) == "5.05" and t.label(0.05047) == "inaccuracy"
+    assert loss_points(0.05) == "5.0" and loss_points(0.0723) == "7.2"
+    assert loss_points(0.0999, {"inaccuracy": 0.0999}) == "9.99"    # not "10.0" (a mistake)
+    # Every judged line of a real review: the number shown has the label shown.
+    r = review(bot_game(("greedy", "greedy"), 3), "rollouts:40", seed=2)
+    lines = re.findall(r"(\d+\.\d+)  (best|good|inaccuracy|mistake|blunder)\b", str(r))
+    assert len(lines) >= 5 and len({label for _, label in lines}) >= 3
+    for shown, label in lines:
+        assert t.label(float(shown) / 100) == label, (shown, label)
