@@ -18,7 +18,7 @@ from cuttle._state cimport *
 from cuttle._rng cimport rng_seed, derive_seed, deal_stream, STREAM_GAME, STREAM_SAMPLE
 from cuttle._engine cimport (gen_moves, is_legal, apply_move, deal, score, goal, hand_is_public,
                              update_knowledge, check_win, check_state, states_equal,
-                             frozen_now, frozen_next_turn)
+                             frozen_now, frozen_next_turn, pending_target)
 from cuttle._hidden cimport determinize
 from cuttle._playout cimport play_until, end_by_cap, SEAT_ELSEWHERE
 from cuttle._engine import state_error
@@ -339,6 +339,11 @@ cdef class CoreGame:
     def _core_turn_number(self): return self.st.turn_number
     @property
     def _core_ply(self): return self.nhist
+    @property
+    def _core_target(self):
+        """The card the move waiting on the stack targets (None: none)."""
+        cdef int c = pending_target(&self.st)
+        return None if c < 0 else c
 
     def _core_known_hand(self, p):
         """Cards p knows are in the opponent's hand (public ones included)."""

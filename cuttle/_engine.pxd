@@ -8,8 +8,8 @@
 from libc.stdint cimport uint64_t, uint32_t
 from cuttle._state cimport (State, CRules, NCARDS, JOKER, ACES, TWOS, THREES, FOURS, FIVES,
                             SIXES, SEVENS, EIGHTS, NINES, TENS, JACKS, QUEENS, KINGS,
-                            PH_OVER, PH_SEVEN, END_GOAL, LIMIT_NO_DRAW, FOUR_DRAW, SEVEN_TOP2,
-                            VALUE_BIT0, VALUE_BIT1, VALUE_BIT2, VALUE_BIT3,
+                            PH_OVER, PH_SEVEN, PH_COUNTER, PH_BLOCK, END_GOAL, LIMIT_NO_DRAW,
+                            FOUR_DRAW, SEVEN_TOP2, VALUE_BIT0, VALUE_BIT1, VALUE_BIT2, VALUE_BIT3,
                             bit, rank_of, popcount, lowest, top_jacks)
 
 # All legal moves of the player to decide, written to `out` (room for MAX_MOVES);
@@ -205,6 +205,16 @@ cdef inline uint64_t frozen_next_turn(const State* s, int p) noexcept nogil:
     if s.turn == p:
         return s.frozen_next[p] & s.hand[p]
     return (s.frozen[p] | s.frozen_next[p]) & s.hand[p]
+
+cdef inline int pending_target(const State* s) noexcept nogil:
+    # The card the move waiting on the stack targets, public: an announced one-off's
+    # (a 2, a 9, a glasses-breaking 8) while its counters are played, a scuttle's while
+    # its victim may block it with a 10; -1 otherwise (no such move, or one without a
+    # target).  Observation.target and the observation encoding read it.  (The other
+    # phases' stacks hold untargeted one-offs: the targeted ones resolve at once.)
+    if (s.phase == PH_COUNTER or s.phase == PH_BLOCK) and 0 <= s.target < NCARDS:
+        return s.target
+    return -1
 
 cdef inline void update_knowledge(State* s, const CRules* r) noexcept nogil:
     # known_hand[p]: the cards p knows to be in the opponent's hand (perfect recall).

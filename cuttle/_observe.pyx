@@ -12,7 +12,8 @@ import numpy as np
 cimport numpy as cnp
 
 from cuttle._state cimport *
-from cuttle._engine cimport score, goal, hand_is_public, frozen_now, frozen_next_turn
+from cuttle._engine cimport (score, goal, hand_is_public, frozen_now, frozen_next_turn,
+                            pending_target)
 from cuttle._core cimport CoreGame
 from cuttle.threads import check_threads, thread_count
 from cuttle.validation import check_player as check_player_value, is_int
@@ -118,6 +119,10 @@ cdef void encode_observation(const State* s, const CRules* r, int me,
             j = jack_at(s, c, i) - FIRST_JACK
             out[OBS_JACK_ON + FIRST_JACK * j + c] = 1.0
             out[OBS_JACK_HEIGHT + j] = <float>((i + 1) / <double>MAX_JACKS)
+    # What the move waiting on the stack targets (public: the responder's question).
+    c = pending_target(s)
+    if c >= 0:
+        out[OBS_TARGET + c] = 1.0
     # Scalars: computed in double and rounded once to float, as numpy does.
     out[OBS_SCALARS + 0] = <float>(s.deck_len / 52.0)
     out[OBS_SCALARS + 1] = <float>(popcount(s.hand[me]) / 52.0)

@@ -331,6 +331,7 @@ class Game(CoreGame):
         ``.to_array()`` is its fixed-size encoding for learning code."""
         p = check_player(player)
         opp = 1 - p
+        target = self._core_target
         return Observation(
             player=p, phase=self.phase, turn=self.turn, to_move=self.to_move,
             hand=tuple(self.hand(p)), opponent_hand_size=len(self._core_hand(opp)),
@@ -342,6 +343,7 @@ class Game(CoreGame):
             scrap=tuple(self.scrap), deck_size=len(self._core_deck()),
             deck_known=tuple((d, CARDS[c]) for d, c in self._core_known_deck()),
             revealed=tuple(self.revealed), stack=tuple(self.stack),
+            target=None if target is None else CARDS[target],
             frozen=tuple(tuple(self.frozen(s)) for s in (0, 1)),
             frozen_next=tuple(tuple(self._frozen_next(s)) for s in (0, 1)),
             scores=(self.score(0), self.score(1)), goals=(self.goal(0), self.goal(1)),

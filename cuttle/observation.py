@@ -1,12 +1,13 @@
 """What one player may know (docs/rules.md §6), and a fixed-size numpy encoding of it.
 
 Public: every point card, permanent and Jack stack, the scrap, the deck size, both hand
-sizes, the stack, a 7's revealed cards and both players' frozen cards (a 9's return:
-unplayable this turn, or in the player's next one).  Private: the opponent's hand,
-except the cards the player knows are there (a 3's pick, a 9's return, a swapped hand, a
-drawn card whose place on the deck was public, everything while it is public through
-glasses, open hands or cuttle.cards' empty deck), and the deck order, except cards whose
-place is public (a 9 put on top, a 7's unchosen card).
+sizes, the stack and what its waiting move targets, a 7's revealed cards and both
+players' frozen cards (a 9's return: unplayable this turn, or in the player's next
+one).  Private: the opponent's hand, except the cards the player knows are there (a 3's
+pick, a 9's return, a swapped hand, a drawn card whose place on the deck was public,
+everything while it is public through glasses, open hands or cuttle.cards' empty deck),
+and the deck order, except cards whose place is public (a 9 put on top, a 7's unchosen
+card).
 """
 
 from __future__ import annotations
@@ -33,7 +34,8 @@ SCALARS = ("deck_size", "own_hand_size", "opponent_hand_size", "own_score",
 LATE_PLANES = ("opponent_frozen", "own_frozen_next", "opponent_frozen_next", "deck_depth")
 # Then where each of the JACKS lies (the planes say only on whose side): a one-hot over
 # the POINT_SLOTS point cards (Aces to 10s, by natural index) per Jack, then each Jack's
-# height in its stack (read them with `jack_places`).
+# height in its stack (read them with `jack_places`).  Last, the plane "target": the
+# card the move waiting on the stack targets (`Observation.target`).
 JACKS = tuple(c for c in CARDS if c.rank == 11)     # by suit: JC, JD, JH, JS
 POINT_SLOTS = JACKS[0].index                        # the point cards come first
 # Where each block starts; OBSERVATION_SIZE is the core's (cuttle/_observe.pxd), and a
@@ -43,14 +45,16 @@ PHASE_AT = SCALARS_AT + len(SCALARS)
 LATE_PLANES_AT = PHASE_AT + len(PHASE_NAMES)
 JACK_ON_AT = LATE_PLANES_AT + CARD_SLOTS * len(LATE_PLANES)
 JACK_HEIGHT_AT = JACK_ON_AT + len(JACKS) * POINT_SLOTS
+TARGET_AT = JACK_HEIGHT_AT + len(JACKS)
 _PLANE_AT = {**{name: CARD_SLOTS * i for i, name in enumerate(PLANES)},
-             **{name: LATE_PLANES_AT + CARD_SLOTS * i for i, name in enumerate(LATE_PLANES)}}
+             **{name: LATE_PLANES_AT + CARD_SLOTS * i for i, name in enumerate(LATE_PLANES)},
+             "target": TARGET_AT}
 
 
 def plane(array: np.ndarray, name: str) -> np.ndarray:
-    """The CARD_SLOTS entries of plane `name` (of PLANES or LATE_PLANES) in an encoding
-    (a view); ValueError for another name, or an array whose last axis is not
-    OBSERVATION_SIZE long."""
+    """The CARD_SLOTS entries of plane `name` (of PLANES, LATE_PLANES, or "target") in
+    an encoding (a view); ValueError for another name, or an array whose last axis is
+    not OBSERVATION_SIZE long."""
     if name not in _PLANE_AT:
         raise ValueError(f"no plane {name!r}; the planes are {', '.join(_PLANE_AT)}")
     _check_encoding(array)
@@ -58,8 +62,8 @@ def plane(array: np.ndarray, name: str) -> np.ndarray:
 
 
 def _check_encoding(array) -> None:
-    # An array of another length (an older encoding's 762, OpenSpiel's public view)
-    # would be sliced at the wrong places without a word.
+    # An array of another length (an older encoding's 762 or 1,138, OpenSpiel's public
+    # view) would be sliced at the wrong places without a word.
     shape = np.shape(array)
     if not shape or shape[-1] != OBSERVATION_SIZE:
         raise ValueError(f"an encoding's last axis holds OBSERVATION_SIZE = "
@@ -97,6 +101,10 @@ class Observation:
     deck_known: tuple[tuple[int, Card], ...]    # (depth from the top, card), place public
     revealed: tuple[Card, ...]
     stack: tuple[Card, ...]
+    # The card the move waiting on the stack targets: an announced one-off's (a 2, a 9,
+    # a glasses-breaking 8) until its counters end, a scuttle's while its victim may
+    # block it with a 10 (ten_blocks_scuttle); None otherwise.
+    target: Card | None
     frozen: tuple               # per player: cards that cannot be played this turn
     frozen_next: tuple          # per player: cards that cannot be played in its next turn
     scores: tuple[int, int]
@@ -121,11 +129,11 @@ class Observation:
         """The fixed-size float32 encoding (length OBSERVATION_SIZE): the PLANES, 53 cards
         each, by natural index, then the SCALARS (sizes / 52, scores and goals / 21),
         then the phase one-hot in PHASE_NAMES order, then the LATE_PLANES, then where
-        each Jack lies (`jack_places`).  A plane holds 1 for its cards, except
-        deck_depth: (depth from the top + 1) / 52 for each deck card whose place is
-        public."""
+        each Jack lies (`jack_places`), then the plane "target" (`target`, if any).  A
+        plane holds 1 for its cards, except deck_depth: (depth from the top + 1) / 52
+        for each deck card whose place is public."""
         me, opp = self.player, 1 - self.player
-        planes = {name: np.zeros(CARD_SLOTS, np.float32) for name in PLANES + LATE_PLANES}
+        planes = {name: np.zeros(CARD_SLOTS, np.float32) for name in _PLANE_AT}
         jack_on = np.zeros((len(JACKS), POINT_SLOTS), np.float32)
         jack_height = np.zeros(len(JACKS), np.float32)
 
@@ -151,6 +159,7 @@ class Observation:
             planes["deck_depth"][c.index] = (depth + 1) / 52
         mark("revealed", self.revealed)
         mark("stack", self.stack)
+        mark("target", [] if self.target is None else [self.target])
         mark("own_frozen", self.frozen[me])
         mark("opponent_frozen", self.frozen[opp])
         mark("own_frozen_next", self.frozen_next[me])
@@ -165,4 +174,4 @@ class Observation:
         phase[PHASE_NAMES.index(self.phase)] = 1.0
         return np.concatenate([*(planes[n] for n in PLANES), scalars, phase,
                                *(planes[n] for n in LATE_PLANES), jack_on.ravel(),
-                               jack_height])
+                               jack_height, planes["target"]])

@@ -49,7 +49,7 @@ _PUBLIC_PIECES = (("hand_known", _ROWS), ("points", _ROWS), ("jacks", _ROWS),
                   ("jack_on", (len(JACKS), POINT_SLOTS)), ("jack_height", (len(JACKS),)),
                   ("permanents", _ROWS), ("frozen", _ROWS), ("frozen_next", _ROWS),
                   ("scrap", _ROW), ("deck_known", _ROW), ("deck_depth", _ROW),
-                  ("revealed", _ROW), ("stack", _ROW),
+                  ("revealed", _ROW), ("stack", _ROW), ("target", _ROW),
                   ("unknown", _ROW), ("sizes", (4,)), ("scores", (2,)), ("goals", (2,)),
                   ("turn", (2,)), ("to_move", (2,)), ("phase", (len(PHASE_NAMES),)))
 _INFO_STATE = (True, _SINGLE)           # public + own private, perfect recall
@@ -126,6 +126,7 @@ def _write(kind, state, player: int, d: dict) -> None:
         for name in ("scrap", "deck_known", "revealed", "stack"):
             d[name][:] = p0[_PLANE[name]]
         d["deck_depth"][:] = plane(o[0], "deck_depth")
+        d["target"][:] = plane(o[0], "target")
         d["jack_on"][:], d["jack_height"][:] = jack_places(o[0])
         d["unknown"][:state._n_cards] = ~table.public_places()[:state._n_cards]
         s = {name: o[0][i] for name, i in _SCALAR.items()}
@@ -185,7 +186,8 @@ def _public_text(g: Game, pub) -> str:
             f"{points(1)} | permanents: {_text(g.permanents(0))} vs {_text(g.permanents(1))} "
             f"| scrap: {_text(g.scrap)} | deck: {len(g.deck)} known "
             f"{' '.join(f'{d}:{c}' for d, c in o.deck_known) or '-'} | "
-            f"revealed: {_text(g.revealed)} | stack: {_text(g.stack)} | frozen: "
+            f"revealed: {_text(g.revealed)} | stack: {_text(g.stack)} | target: "
+            f"{o.target or '-'} | frozen: "
             f"{_text(o.frozen[0])} vs {_text(o.frozen[1])}, next turn "
             f"{_text(o.frozen_next[0])} vs {_text(o.frozen_next[1])} | score "
             f"{g.score(0)}/{g.goal(0)} vs {g.score(1)}/{g.goal(1)}")
@@ -208,7 +210,8 @@ def _player_text(game: Game, player: int) -> str:
             f"{cards(o.permanents[player])} vs {cards(o.permanents[opp])} | scrap: "
             f"{cards(o.scrap)} | deck: {o.deck_size} known "
             f"{' '.join(f'{d}:{c}' for d, c in o.deck_known) or '-'} | revealed: "
-            f"{cards(o.revealed)} | stack: {cards(o.stack)} | frozen: "
+            f"{cards(o.revealed)} | stack: {cards(o.stack)} | target: {o.target or '-'} "
+            f"| frozen: "
             f"{cards(o.frozen[player])} vs {cards(o.frozen[opp])}, next turn "
             f"{cards(o.frozen_next[player])} vs {cards(o.frozen_next[opp])} | score "
             f"{o.scores[player]}/{o.goals[player]} vs {o.scores[opp]}/{o.goals[opp]}")

@@ -47,6 +47,7 @@ def observation_view(o: Observation) -> dict[str, Any]:
         "permanents": [cards(side) for side in o.permanents], "scrap": cards(o.scrap),
         "deck_size": o.deck_size, "deck_known": [[d, str(c)] for d, c in o.deck_known],
         "revealed": cards(o.revealed), "stack": cards(o.stack),
+        "target": None if o.target is None else str(o.target),
         "frozen": [cards(side) for side in o.frozen],
         "frozen_next": [cards(side) for side in o.frozen_next], "scores": list(o.scores),
         "goals": list(o.goals), "winner": o.winner, "is_over": o.is_over,

@@ -10,7 +10,8 @@ from cuttle.cards import CARDS
 from cuttle.observation import (JACK_HEIGHT_AT, JACK_ON_AT, JACKS, LATE_PLANES,
                                 OBSERVATION_SIZE, PLANES, jack_places, plane)
 
-from support.helpers import placing_moves, placing_rules, random_game, walk, zones
+from support.helpers import (placing_moves, placing_rules, random_game, targeting_moves,
+                             targeting_rules, walk, zones)
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 games = st.builds(lambda seed: random_game(random.Random(seed)), st.integers(0, 2**32 - 1))
@@ -164,20 +165,77 @@ def test_the_encoding_holds_both_players_freezes_this_turn_and_next():
 
 def test_the_encoding_does_not_change_with_the_cards_the_player_cannot_see():
     # A determinization deals again exactly the cards the player cannot see: the whole
-    # array stays, freezes, deck depths and Jack places included (positions where 9s,
-    # 7s and Jacks are played often, so that those are set).
+    # array stays, freezes, deck depths, Jack places and targets included (positions
+    # where 9s, 7s, Jacks and targeted moves are played often, so that those are set).
     seen = set()
-    for seed in range(24):
-        rules = placing_rules(seed, ("freeze", "topdeck")[seed % 2])
-        for i, g in enumerate(walk(rules, seed, placing_moves)):
+    walks = [(placing_rules(seed, ("freeze", "topdeck")[seed % 2]), seed, placing_moves)
+             for seed in range(24)]
+    walks += [(targeting_rules(seed), seed, targeting_moves) for seed in range(8)]
+    for rules, seed, favour in walks:
+        for i, g in enumerate(walk(rules, seed, favour)):
             for p in (0, 1):
                 a = g.observation_array(p)
                 seen.update(name for name in LATE_PLANES if plane(a, name).any())
                 seen.update(["stacked Jacks"] if (jack_places(a)[1] > 0.25).any() else [])
+                seen.update(["target"] if plane(a, "target").any() else [])
                 for s in range(2):
                     d = g.determinize(p, seed=seed * 1000 + i * 2 + s)
                     assert d.observation_array(p).tobytes() == a.tobytes(), (rules, g.moves)
-    assert seen == set(LATE_PLANES) | {"stacked Jacks"}
+    assert seen == set(LATE_PLANES) | {"stacked Jacks", "target"}
+
+
+def targets(g):
+    """The card each player's encoding marks in its target plane (a set, for each seat),
+    checked against Observation.target."""
+    out = []
+    for p in (0, 1):
+        cards = set(marked(g, p, ("target",))["target"])
+        o = g.observation(p)
+        assert cards == (set() if o.target is None else {str(o.target)})
+        out.append(cards)
+    return out
+
+
+def test_the_encoding_marks_the_king_a_two_targets_until_the_chain_ends():
+    def deal():
+        return pos(hands=(["2H", "9C"], ["2D", "TH"]), permanents=(["KC"], ["KS", "KD"]),
+                   deck=["5C", "6C"])
+
+    g = deal()
+    assert targets(g) == [set(), set()]
+    g.play("oneoff 2H KS")          # the responder (and the announcer) see that King
+    assert g.to_move == 1 and targets(g) == [{"KS"}, {"KS"}]
+    assert marked(g, 1, ("target",)) == {"target": {"KS": 1.0}}
+    g.play("counter 2D")            # the chain goes on: the same target
+    assert targets(g) == [{"KS"}, {"KS"}]
+    g.play("resolve")               # countered: it fizzles, the King stays
+    assert g.permanents(1) == ["KD", "KS"] and targets(g) == [set(), set()]
+    g = deal()
+    g.play("oneoff 2H KS"), g.play("resolve")      # it resolves: the King is scrapped
+    assert "KS" in g.scrap and targets(g) == [set(), set()]
+
+
+def test_the_encoding_marks_the_targets_of_nines_eights_and_blockable_scuttles():
+    g = pos(cuttle.Rules(eight_breaks_glasses=True, ten_blocks_scuttle=True),
+            hands=(["9C", "8S", "TC", "5D"], ["TH", "AD"]), points=(["7C"], ["6H", "4H[JD]"]),
+            permanents=([], ["8D"]), deck=["5C", "6C", "7H", "7S"])
+    g.play("oneoff 9C JD")          # a 9 on a Jack
+    assert targets(g) == [{"JD"}, {"JD"}]
+    g.play("resolve")
+    assert targets(g) == [set(), set()]
+    g.play("points AD")
+    g.play("oneoff 8S 8D")          # an 8 on the glasses
+    assert targets(g) == [{"8D"}, {"8D"}]
+    g.play("resolve")
+    assert "8D" in g.scrap and targets(g) == [set(), set()]
+    g.play("draw")
+    g.play("scuttle TC 6H")         # a scuttle its victim may block with a 10
+    assert g.phase == "block" and targets(g) == [{"6H"}, {"6H"}]
+    g.play("block TH")
+    assert "6H" in g.points(1) and targets(g) == [set(), set()]
+    g.play("draw")
+    g.play("oneoff 5D")             # a one-off without a target marks nothing
+    assert g.phase == "counter" and targets(g) == [set(), set()]
 
 
 def jacks(g, p):
@@ -202,7 +260,7 @@ def test_the_encoding_says_which_jack_lies_on_which_card():
         assert x[:JACK_ON_AT].tobytes() == y[:JACK_ON_AT].tobytes()  # the planes: alike
         assert x[JACK_ON_AT + 0 * 40 + CARDS.index("5H")] == 1       # JC on 5H (index 18)
         assert x[JACK_ON_AT + 3 * 40 + CARDS.index("7D")] == 1       # JS on 7D (index 25)
-        assert list(x[JACK_HEIGHT_AT:]) == [0.25, 0, 0, 0.25]
+        assert list(x[JACK_HEIGHT_AT:JACK_HEIGHT_AT + 4]) == [0.25, 0, 0, 0.25]
         assert y[JACK_ON_AT + 0 * 40 + CARDS.index("7D")] == 1
         assert y[JACK_ON_AT + 3 * 40 + CARDS.index("5H")] == 1
         assert x.tobytes() != y.tobytes()

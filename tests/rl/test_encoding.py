@@ -13,11 +13,12 @@ from cuttle import _actions, _observe
 from cuttle.moves import Move
 from cuttle.observation import (CARD_SLOTS, JACK_HEIGHT_AT, JACK_ON_AT, JACKS, LATE_PLANES,
                                 LATE_PLANES_AT, OBSERVATION_SIZE, PHASE_AT, PLANES, SCALARS,
-                                SCALARS_AT, jack_places, plane)
+                                SCALARS_AT, TARGET_AT, jack_places, plane)
 from cuttle.rl.spaces import (ACTION_BLOCKS, ACTION_SPACE, OBSERVATION_HIGH, action_mask,
                               action_of, legal_actions, move_of)
 
-from support.helpers import jack_places_of, placing_moves, placing_rules, random_rules, walk
+from support.helpers import (jack_places_of, pending_target_of, placing_moves, placing_rules,
+                             random_rules, targeting_moves, targeting_rules, walk)
 
 SETTINGS = settings(max_examples=120, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
@@ -43,6 +44,12 @@ def check_position(g):
     on, height = jack_places_of(g)
     for a in arrays:
         assert (jack_places(a)[0] == on).all() and (jack_places(a)[1] == height).all()
+    # The card the move waiting on the stack targets (the moves' own account), marked
+    # alone; the same from both seats.
+    target = pending_target_of(g)
+    for p, a in enumerate(arrays):
+        assert g.observation(p).target == target
+        assert set(np.flatnonzero(plane(a, "target"))) == ({target.index} if target else set())
     acts = legal_actions(g)
     assert acts == sorted(action_of(m) for m in g.legal_moves)
     assert [move_of(a) for a in acts] == sorted(g.legal_moves, key=action_of)
@@ -68,6 +75,47 @@ def test_native_encoding_equals_to_array_where_cards_are_frozen_or_placed(rules_
     # freezes into the next turn, Jack stacks built and taken apart.
     for g in walk(placing_rules(rules_seed, nine), seed, placing_moves):
         check_position(g)
+
+
+@SETTINGS
+@given(st.integers(0, 2**32 - 1), st.integers(0, 2**32 - 1))
+def test_native_encoding_equals_to_array_where_moves_on_the_stack_target_cards(rules_seed,
+                                                                               seed):
+    # Targeted one-offs, scuttles a 10 may block and glasses an 8 may break played often.
+    for g in walk(targeting_rules(rules_seed), seed, targeting_moves):
+        check_position(g)
+
+
+@pytest.mark.parametrize("preset", cuttle.Rules.presets)
+def test_native_encoding_equals_to_array_where_one_offs_target_cards_in_every_preset(preset):
+    for seed in range(6):
+        for g in walk(preset, seed, targeting_moves):
+            check_position(g)
+
+
+def test_the_random_positions_mark_every_kind_of_target():
+    # The equality tests see the target plane set by every targeted move that waits on
+    # the stack, under the presets and the variants.
+    hits = Counter()
+    walks = [(preset, seed) for preset in ("classic", "cuttle.cards") for seed in range(30)]
+    walks += [(targeting_rules(seed), seed) for seed in range(150)]
+    for rules, seed in walks:
+        for g in walk(rules, seed, targeting_moves):
+            target = pending_target_of(g)
+            if target is None:
+                continue
+            a = g.observation_array(g.to_move)
+            assert np.flatnonzero(plane(a, "target")).tolist() == [target.index]
+            card = g.stack[0]
+            where = ("a Jack" if target.rank == 11 else "a permanent"
+                     if any(target in g.permanents(s) for s in (0, 1)) else "a point card")
+            kind = "scuttle" if g.phase == "block" else f"{card.rank}"
+            hits[f"{kind} on {where}"] += 1
+            hits[f"{kind} under {'a preset' if isinstance(rules, str) else 'variants'}"] += 1
+    wanted = ["2 on a permanent", "2 on a Jack", "9 on a permanent", "9 on a Jack",
+              "9 on a point card", "8 on a permanent", "scuttle on a point card",
+              "2 under a preset", "9 under a preset", "2 under variants", "9 under variants"]
+    assert all(hits[name] >= 5 for name in wanted), hits
 
 
 def jacks_placed(g):
@@ -108,7 +156,8 @@ def test_the_layout_fills_the_cores_size():
     assert PHASE_AT == SCALARS_AT + len(SCALARS) and LATE_PLANES_AT == 762
     assert JACK_ON_AT == LATE_PLANES_AT + CARD_SLOTS * len(LATE_PLANES) == 974
     assert JACK_HEIGHT_AT == JACK_ON_AT + 4 * 40 and JACKS == ("JC", "JD", "JH", "JS")
-    assert OBSERVATION_SIZE == _observe.OBSERVATION_SIZE == JACK_HEIGHT_AT + 4 == 1138
+    assert TARGET_AT == JACK_HEIGHT_AT + 4 == 1138
+    assert OBSERVATION_SIZE == _observe.OBSERVATION_SIZE == TARGET_AT + CARD_SLOTS == 1191
     a = np.arange(OBSERVATION_SIZE)
     assert (plane(a, "own_hand") == np.arange(53)).all()
     assert (plane(a, "deck_depth") == np.arange(921, 974)).all()
@@ -116,15 +165,18 @@ def test_the_layout_fills_the_cores_size():
     on, height = jack_places(a)
     assert on.shape == (4, 40) and (on[1] == np.arange(1014, 1054)).all()
     assert (height == np.arange(1134, 1138)).all()
+    assert (plane(a, "target") == np.arange(1138, 1191)).all()
     on, height = jack_places(np.zeros((3, OBSERVATION_SIZE)))
     assert on.shape == (3, 4, 40) and height.shape == (3, 4)
     with pytest.raises(ValueError, match="no plane 'frozen'"):
         plane(a, "frozen")
-    # Another length (the old 762, OpenSpiel's public view) is refused, not sliced.
-    for bad in (np.zeros(762), np.zeros((2, OBSERVATION_SIZE + 2)), np.float32(0.0)):
-        with pytest.raises(ValueError, match="OBSERVATION_SIZE = 1138"):
+    # Another length (the old 762 or 1,138, OpenSpiel's public view) is refused, not
+    # sliced.
+    for bad in (np.zeros(762), np.zeros(1138), np.zeros((2, OBSERVATION_SIZE + 2)),
+                np.float32(0.0)):
+        with pytest.raises(ValueError, match="OBSERVATION_SIZE = 1191"):
             plane(bad, "deck_depth")
-        with pytest.raises(ValueError, match="OBSERVATION_SIZE = 1138"):
+        with pytest.raises(ValueError, match="OBSERVATION_SIZE = 1191"):
             jack_places(bad)
 
 

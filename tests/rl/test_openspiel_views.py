@@ -24,7 +24,7 @@ from cuttle.cards import CARDS  # noqa: E402
 from cuttle.observation import PLANES  # noqa: E402
 from cuttle.rl.spaces import action_of, move_of  # noqa: E402
 
-from support.helpers import jack_places_of, random_rules  # noqa: E402
+from support.helpers import jack_places_of, pending_target_of, random_rules  # noqa: E402
 
 SETTINGS = settings(max_examples=20, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
@@ -263,6 +263,7 @@ def test_views_hold_what_their_viewers_know(seed):
         assert np.array_equal(pub["deck_depth"], depth)
         on, height = jack_places_of(g)
         assert np.array_equal(pub["jack_on"], on) and np.array_equal(pub["jack_height"], height)
+        assert cards_of(pub["target"]) == {pending_target_of(g)} - {None}
         hidden = set(g.deck) - cards_of(pub["deck_known"])
         hidden |= {c for s in (0, 1) for c in g.hand(s)} - cards_of(pub["hand_known"].any(0))
         assert cards_of(pub["unknown"]) == hidden
@@ -317,6 +318,23 @@ def test_the_public_view_says_which_jack_lies_on_which_card():
     assert [cards_of(row) for row in a["jack_on"]] == [{"5H"}, set(), set(), {"7D"}]
     assert [cards_of(row) for row in b["jack_on"]] == [{"7D"}, set(), set(), {"5H"}]
     assert list(a["jack_height"]) == list(b["jack_height"]) == [0.25, 0, 0, 0.25]
+
+
+def test_the_public_view_says_what_the_announced_one_off_targets():
+    game = load("classic")
+    state = dealt_state(game, (["KS", "AC", "AD", "AH", "5S"], ["2H", "5C", "5D", "6C", "6D", "7C"]))
+    public = make_observation(game, PUBLIC[0])
+    state.apply_action(action_of("royal KS"))
+    state.apply_action(action_of("oneoff 2H KS"))       # player 1's 2 on player 0's King
+    for p in (0, 1):
+        public.set_from(state, p)
+        assert cards_of(public.dict["target"]) == {"KS"}
+        assert cards_of(public.dict["stack"]) == {"2H"}
+        assert "stack: 2H | target: KS |" in public.string_from(state, p)
+        assert "stack: 2H | target: KS |" in state.observation_string(p)
+    state.apply_action(action_of("resolve"))
+    public.set_from(state, 0)
+    assert not public.dict["target"].any() and "target: - |" in public.string_from(state, 0)
 
 
 def test_the_jokers_swap_is_public_but_the_hands_it_swaps_are_not():

@@ -111,6 +111,33 @@ def placing_moves(g, m) -> bool:
     return m.cards[0].rank == 9 and (target in g.points(me) or target in g.permanents(me))
 
 
+def targeting_moves(g, m) -> bool:
+    """The moves that put a targeted move on the stack, or give one something to target
+    (for `walk`): a one-off with a target (a 2 on a permanent or a Jack, a 9, an 8 on
+    glasses), a scuttle (blockable under ten_blocks_scuttle), a King, Queen, glasses-8
+    or Jack."""
+    if m.verb == "oneoff":
+        return len(m.cards) == 2
+    return m.verb in ("scuttle", "royal", "glasses", "jack")
+
+
+def targeting_rules(seed) -> cuttle.Rules:
+    """Random rules (`random_rules` of `seed`) where an 8 one-off breaks glasses and a
+    10 blocks a scuttle (for `walk` with `targeting_moves`)."""
+    return random_rules(random.Random(seed), p_change=0.4).replace(
+        eight_breaks_glasses=True, ten_blocks_scuttle=True)
+
+
+def pending_target_of(g):
+    """The card the move waiting on the stack targets, read from the moves played (the
+    encoding's `target` plane): the announced one-off's target while its counters are
+    played, the scuttle's while its victim may block it; None otherwise."""
+    if g.phase not in ("counter", "block"):
+        return None
+    move = next(m for m in reversed(g.moves) if m.verb in ("oneoff", "scuttle"))
+    return move.cards[1] if len(move.cards) == 2 else None
+
+
 def jack_places_of(g):
     """Where each Jack lies by the game's own account of the stacks, as the encoding
     holds it (`cuttle.observation.jack_places`): (on (4, 40), height (4,))."""

@@ -184,6 +184,19 @@ def test_the_state_holds_both_sides_freezes_this_turn_and_next(client):
     assert 'class="card hand0 frozen" data-card="KC"' in st["svg"]
 
 
+def test_the_state_says_what_the_announced_one_off_targets(client):
+    text = "hands: 2H 4S 7D / 4H 8D 6C 3C; permanents: KC / KS KD; deck: 6D 5S 5C; rest: scrap"
+    p = new_game(client, rules="classic", bot="greedy", seat=0, seed=3, position=text)
+    assert p.state()["observation"]["target"] is None
+    r = p.move("oneoff 2H KS", 0)                  # the bot now answers it
+    assert r.status_code == 200
+    st = p.state()
+    assert st["phase"] == "counter" and st["bot_to_move"]
+    assert st["observation"]["stack"] == ["2H"] and st["observation"]["target"] == "KS"
+    st = p.bot(st["ply"]).json()                   # the bot lets it resolve: no target
+    assert st["observation"]["target"] is None
+
+
 def test_a_positions_own_rules_and_seed(client):
     """A position's rules: and seed: fields are the game's unless the request gives
     others, which is refused (neither is dropped silently)."""
