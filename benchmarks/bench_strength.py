@@ -5,6 +5,8 @@
     python benchmarks/bench_strength.py --policies random,greedy,expert --games 2000
     python benchmarks/bench_strength.py --quick                  # a few minutes
     python benchmarks/bench_strength.py --anchors --rules cuttle.cards   # + reference players
+    python benchmarks/bench_strength.py --reuse ladder.json --replay ismcts-infer:1000 ...
+                                          # a policy changed: play only its pairings again
 
 Every pairing plays the same deals (the same seed, so game i of every pairing is dealt
 alike) with the seats alternating.  The search bots are slow, so a pairing plays
@@ -27,6 +29,11 @@ reference (it reads both hands and the deck order), not a fair player.
 simulations per decision (cuttle.openspiel.ISMCTSPlayer; needs the `openspiel` extra);
 it plays --anchor-games games per pairing (it is slow: about a second per decision), and
 its time per move is the CPU time of its own decisions in those games.
+
+--reuse FILE takes the pairings of an earlier run's --json as they are, where that run
+had the same rules, seed and game counts and neither policy is named in --replay (a
+policy whose play changed since); every other pairing is played.  The ladder is then
+refitted over them all, and the times per move measured again.
 
 Uses only the public API (cuttle.simulate(...).summary(), cuttle.openspiel).
 """
@@ -205,6 +212,12 @@ def main(argv=None):
                          f"{SEARCH_BUDGET:,})")
     ap.add_argument("--plot", metavar="FILE", help="draw the ladder (needs matplotlib: pip install \"pycuttle[plot]\")")
     ap.add_argument("--json", metavar="FILE", help="write every figure as JSON")
+    ap.add_argument("--reuse", metavar="FILE",
+                    help="take the pairings of this earlier --json run (same rules, seed "
+                         "and game counts) instead of playing them again")
+    ap.add_argument("--replay", default="", metavar="POLICIES",
+                    help="with --reuse: the policies (comma-separated) whose pairings are "
+                         "played again (their play changed)")
     args = ap.parse_args(argv)
     names = [x.strip().lower() for x in args.policies.split(",") if x.strip()]
     if args.anchors:
@@ -214,6 +227,12 @@ def main(argv=None):
         ap.error(f"the ladder needs {ANCHOR!r} (the anchor) among --policies")
     rules = cuttle.Rules(args.rules)
     games = max(20, args.games // 10) if args.quick else args.games
+    replay = {x.strip().lower() for x in args.replay.split(",") if x.strip()}
+    if replay and not args.reuse:
+        ap.error("--replay needs --reuse (the run whose other pairings are kept)")
+    if replay - set(names):
+        ap.error(f"--replay names policies not in the ladder: {', '.join(sorted(replay - set(names)))}")
+    reused = load_reused(args.reuse, args.rules, args.seed, ap) if args.reuse else {}
     print(f"cuttle {cuttle.__version__}; rules {args.rules}; seed {args.seed}; "
           f"{os.cpu_count()} cores"
           + ("" if args.threads is None else f", {args.threads} threads"), flush=True)
@@ -225,6 +244,14 @@ def main(argv=None):
         scale = 10 if args.quick else 1
         n = min(cap(a, games, scale, args.anchor_games, args.search_budget),
                 cap(b, games, scale, args.anchor_games, args.search_budget))
+        old = reused.get((a, b))
+        if old is not None and old["games"] == n and not {a, b} & replay:
+            results[(a, b)] = tuple(old[k] for k in ("wins_a", "wins_b", "draws", "games"))
+            seconds[(a, b)] = old["seconds"]
+            print(f"{a:>14} vs {b:<14} {n:6,} games: {old['wins_a'] / n:6.1%} - "
+                  f"{old['wins_b'] / n:6.1%}, draws {old['draws'] / n:5.1%}  (reused)",
+                  flush=True)
+            continue
         try:
             wa, wb, d, n, dt = play_pairing(players[a], players[b], n, rules, args.seed,
                                             args.threads)
@@ -280,6 +307,27 @@ def main(argv=None):
         print(f"plot written to {args.plot}")
     if stopped:
         sys.exit(130)
+
+
+def load_reused(path, rules, seed, ap):
+    """The pairings of an earlier --json run, by (a, b); refused unless that run had
+    these rules and seed and was not interrupted."""
+    try:
+        with open(path) as f:
+            old = json.load(f)
+        pairings = {(p["a"], p["b"]): p for p in old["pairings"]}
+        for p in pairings.values():
+            if not all(isinstance(p[k], int) and p[k] >= 0
+                       for k in ("wins_a", "wins_b", "draws", "games")) or \
+                    p["wins_a"] + p["wins_b"] + p["draws"] != p["games"]:
+                raise ValueError(f"pairing {p['a']} vs {p['b']}: counts that do not add up")
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        ap.error(f"--reuse {path}: not a ladder's --json ({e})")
+    if (old.get("rules"), old.get("seed"), old.get("interrupted")) != (rules, seed, False):
+        ap.error(f"--reuse {path}: played with rules {old.get('rules')!r}, seed "
+                 f"{old.get('seed')!r}" + (", interrupted" if old.get("interrupted") else "")
+                 + f"; this run has rules {rules!r}, seed {seed}")
+    return pairings
 
 
 def fmt_time(sec):

@@ -33,8 +33,11 @@ cdef double evaluate(const State* s, const CRules* r, int me) noexcept nogil:
 
 cdef double greedy_value(State* s, const CRules* r, int me, int depth) noexcept nogil:
     """Value of `s` for `me` after settling the decisions that follow one move: the
-    opponent is assumed to let one-offs and scuttles resolve, and the follow-up choices
-    (a 3's pick, a 4's discards, a 7's card, ...) are searched one level deep."""
+    opponent is assumed to let one-offs and scuttles resolve, and `me`'s own follow-up
+    choices (a 3's pick, a 5's discard, ...) are searched one level deep.  A choice left
+    to the opponent ends the look-ahead: a 4 under four="choice" is valued before the
+    victim discards, as a card spent for nothing, so greedy never plays one (nor a 10
+    under ten_discards); docs/analysis.md says so."""
     cdef uint32_t buf[MAX_MOVES]
     cdef State child
     cdef int n, i

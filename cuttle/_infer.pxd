@@ -91,3 +91,6 @@ cdef double move_likelihood(const State* q, const CRules* r, uint32_t move,
 # The learned model's features of one legal move (out: N_FEATURES values), given the
 # expert's value of it and the best value among the legal moves.
 cdef void move_features(uint32_t move, double value, double top, double* out) noexcept nogil
+# The learned model's logit of a move (its features under LEARNED_WEIGHTS), from the
+# expert's value of it and of the best legal move: the search's prior (cfg.prior).
+cdef double learned_logit(uint32_t move, double value, double top) noexcept nogil

@@ -4,7 +4,9 @@ iteration samples a determinization of the decider's view, walks the tree with U
 restricted to the moves available in that sample (availability counts), expands one
 node, plays the game out and backs the result up for each node's mover.  Moves are
 expanded best-first by the expert's evaluation (from the mover's view in the sample),
-whose value also biases the choice while a node has few visits (progressive bias).
+whose value also biases the choice while a node has few visits (progressive bias);
+`ismcts-infer` orders and biases them instead by the learned model of a strong search's
+play (_infer), which reads the expert's values and the kind of each move.
 
 The playouts are played by a policy that does not search (random, greedy or expert), in
 the play loop of cuttle._playout, so this module needs only that, not the dispatcher
@@ -20,7 +22,7 @@ from cuttle._state cimport *
 from cuttle._rng cimport rng_below
 from cuttle._engine cimport gen_moves, apply_move
 from cuttle._infer cimport (Belief, belief_build, belief_deal, seen_search, seen_follow,
-                           MODEL_EXPERT, MODEL_LEARNED, N_MODELS)
+                           MODEL_EXPERT, MODEL_LEARNED, N_MODELS, learned_logit)
 from cuttle._signals cimport poll_interrupt
 from cuttle._greedy cimport best_index, greedy_values, WIN_VALUE
 from cuttle._expert cimport expert_values, position_value
@@ -50,6 +52,10 @@ ctypedef struct SearchConfig:
     double settle             # stop once the most visited root move leads the next by
                               # more than this share of the iterations left (1: it could
                               # no longer be overtaken; 0: every iteration is run)
+    double prior              # 0: a move's prior is a logistic of its expert value's gap
+                              # to the best (temp); > 0: the learned model of play's
+                              # probability of it (_infer's MODEL_LEARNED, which predicts a
+                              # strong search's moves) over its favourite's, to this power
     int expert_plies          # the priors of the nodes this shallow (the root: 0) are the
                               # expert's, deeper ones greedy's look-ahead (cheaper)
 
@@ -68,6 +74,7 @@ SEARCH[0].infer = 0
 SEARCH[0].rank = 0
 SEARCH[0].oracle = 0
 SEARCH[0].settle = 0.0
+SEARCH[0].prior = 0.0
 SEARCH[1] = SEARCH[0]
 SEARCH[1].playout = POL_RANDOM
 SEARCH[2] = SEARCH[0]
@@ -76,6 +83,7 @@ SEARCH[2].leaf = LEAF_FITTED          # (docs/strength.md, "A leaf value fitted 
 SEARCH[2].scale = LEAF_SCALE          # its scale, and short playouts
 SEARCH[2].depth = 2
 SEARCH[2].settle = 0.5                # (docs/strength.md, "A search that stops when settled")
+SEARCH[2].prior = 2.0                 # (docs/strength.md, "A prior learned from the search's moves")
 
 SEARCH_NAMES = ("ismcts", "ismcts-random", "ismcts-infer")   # the policies, by index
 
@@ -87,7 +95,7 @@ cdef inline int search_index(int policy) noexcept nogil:
 
 def _search_config(int which, playout=None, c=None, bias=None, temp=None, depth=None,
                    scale=None, widen=None, expert_plies=None, infer=None, rank=None,
-                   oracle=None, leaf=None, settle=None):
+                   oracle=None, leaf=None, settle=None, prior=None):
     """Read or change a search's settings (0: ismcts, 1: ismcts-random, 2: ismcts-infer);
     for tuning.  The playouts' policy is a kind that does not search (random, greedy or
     expert).  `oracle` reads the opponent's hand: for measurements only, never a fair
@@ -103,12 +111,15 @@ def _search_config(int which, playout=None, c=None, bias=None, temp=None, depth=
     if infer is not None and infer not in range(N_MODELS):
         raise ValueError(f"infer {infer!r}: 0 (uniform deals), {MODEL_EXPERT} (the expert's "
                          f"model of the opponent) or {MODEL_LEARNED} (the learned model)")
+    if prior is not None and not prior >= 0.0:
+        raise ValueError(f"prior {prior!r}: 0 (the expert's values) or the power of the "
+                         f"learned model's probabilities, more than 0")
     if settle is not None and not settle >= 0.0:
         raise ValueError(f"settle {settle!r}: a share of the iterations left, 0 or more")
     cdef dict settings = SEARCH[which]        # the struct as a dict
     changes = dict(playout=playout, c=c, bias=bias, temp=temp, depth=depth, scale=scale,
                    widen=widen, expert_plies=expert_plies, infer=infer, rank=rank,
-                   oracle=oracle, leaf=leaf, settle=settle)
+                   oracle=oracle, leaf=leaf, settle=settle, prior=prior)
     settings.update({k: v for k, v in changes.items() if v is not None})
     SEARCH[which] = settings
     return SEARCH[which]
@@ -132,16 +143,20 @@ cdef inline int is_child(const Node* nodes, int node, uint32_t m) noexcept nogil
         child = nodes[child].next_sibling
     return child >= 0
 
-cdef inline float prior_of(double v, double best, double temp) noexcept nogil:
-    # A move's value against the best one's, as a logistic in [0, 1] (1 for the best).
+cdef inline float prior_of(const SearchConfig* cfg, double v, double best) noexcept nogil:
+    # A move's prior in [0, 1] (1 for the best) from its score v against the best's:
+    # learned logits (cfg.prior > 0, see move_scores) or the expert's values, whose
+    # gap becomes a logistic.
+    if cfg.prior > 0.0:
+        return <float>exp(cfg.prior * (v - best))
     if v >= WIN_VALUE / 2:
         return 1.0
     if v <= -WIN_VALUE / 2:
         return 0.0
-    return <float>(2.0 / (1.0 + exp((best - v) / temp)))
+    return <float>(2.0 / (1.0 + exp((best - v) / cfg.temp)))
 
 cdef void remember_ranks(Tree* t, int node, const uint32_t* buf, double* values, int n,
-                         double top, double temp) noexcept nogil:
+                         double top, const SearchConfig* cfg) noexcept nogil:
     # Keep the RANKED best moves of a node's first expansion (values is consumed), so
     # that its later expansions need not evaluate every move again.
     cdef Ranked* out = &t.ranks[t.n_ranks]
@@ -154,7 +169,7 @@ cdef void remember_ranks(Tree* t, int node, const uint32_t* buf, double* values,
         if best < 0:
             break
         out[j].move = buf[best]
-        out[j].prior = prior_of(values[best], top, temp)
+        out[j].prior = prior_of(cfg, values[best], top)
         values[best] = -INFINITY
     t.nodes[node].ranked = t.n_ranks
     t.nodes[node].n_ranked = j
@@ -164,14 +179,15 @@ cdef int expand(Tree* t, int node, int ply, const State* s, const CRules* r,
                 const SearchConfig* cfg, const uint32_t* buf, int n, const uint64_t* present,
                 Rng* g) noexcept nogil:
     """Add to `node` the untried move (of the n legal in s, marked in `present`) that
-    the expert likes best (any untried move without priors); returns the new node.
+    the expert (or the learned model, cfg.prior) likes best (any untried move without
+    priors); returns the new node.
     The first expansion of a node evaluates every move and remembers the best RANKED;
     later ones take the best of those that is untried and legal in this sample, and
     evaluate again only when none is."""
     cdef double values[MAX_MOVES]
     cdef Node* nodes = t.nodes
     cdef int i, child, pick = -1, k = 0
-    cdef double top = -1e300
+    cdef double top = -1e300, zmax
     cdef float prior = 1.0
     cdef uint32_t move = 0
     cdef const Ranked* ranked
@@ -193,6 +209,13 @@ cdef int expand(Tree* t, int node, int ply, const State* s, const CRules* r,
             for i in range(n):
                 if values[i] > top:
                     top = values[i]
+            if cfg.prior > 0.0:             # the learned model's logits instead
+                zmax = -1e300
+                for i in range(n):
+                    values[i] = learned_logit(buf[i], values[i], top)
+                    if values[i] > zmax:
+                        zmax = values[i]
+                top = zmax
         for i in range(n):
             child = is_child(nodes, node, buf[i])
             if not child and cfg.bias <= 0.0:
@@ -203,10 +226,10 @@ cdef int expand(Tree* t, int node, int ply, const State* s, const CRules* r,
                 values[i] = -INFINITY       # tried already: never the pick
         if cfg.bias > 0.0:
             pick = best_index(values, n, g, -1e300)
-            prior = prior_of(values[pick], top, cfg.temp)
+            prior = prior_of(cfg, values[pick], top)
             if cfg.rank and nodes[node].ranked < 0 and t.n_ranks + RANKED <= t.rank_cap:
                 values[pick] = -INFINITY    # (a child from now on)
-                remember_ranks(t, node, buf, values, n, top, cfg.temp)
+                remember_ranks(t, node, buf, values, n, top, cfg)
         move = buf[pick]
     child = t.n
     node_init(&nodes[child], move, node, s.to_move, prior)

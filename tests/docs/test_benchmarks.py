@@ -68,3 +68,35 @@ def test_a_match_report_reads_complete_pairs_and_claims_no_interval_it_lacks(cap
     assert "6 games in 3 paired deals" in out and "wins 5, draws 0, losses 1" in out
     assert "score 83.3% [50.7%, 100.0%]" in out and "Elo +280 [+5, +inf]" in out
     assert "ratio 0.50" in out
+
+
+def test_a_ladder_reuses_the_pairings_of_an_earlier_run_but_those_it_must_replay(tmp_path):
+    # --reuse takes an earlier run's pairings as they are (same rules, seed and game
+    # counts), --replay plays a changed policy's again; another seed is refused.
+    script = str(ROOT / "benchmarks" / "bench_strength.py")
+
+    def ladder(*args):
+        return subprocess.run([sys.executable, script, "--games", "40", "--bootstrap", "20",
+                               *args], capture_output=True, text=True, cwd=tmp_path)
+    first = ladder("--policies", "random,greedy,expert", "--json", "a.json")
+    assert first.returncode == 0, first.stderr
+    import json
+    old = {(p["a"], p["b"]): p for p in json.loads((tmp_path / "a.json").read_text())["pairings"]}
+    # Fake a different result for one pairing: a reused pairing must carry it over.
+    data = json.loads((tmp_path / "a.json").read_text())
+    for p in data["pairings"]:
+        if (p["a"], p["b"]) == ("random", "greedy"):
+            p["wins_a"], p["wins_b"], p["draws"] = 7, 33, 0
+    (tmp_path / "a.json").write_text(json.dumps(data))
+    second = ladder("--policies", "random,greedy,expert", "--reuse", "a.json",
+                    "--replay", "expert", "--json", "b.json")
+    assert second.returncode == 0, second.stderr
+    new = {(p["a"], p["b"]): p for p in json.loads((tmp_path / "b.json").read_text())["pairings"]}
+    assert (new[("random", "greedy")]["wins_a"], new[("random", "greedy")]["wins_b"]) == (7, 33)
+    assert "(reused)" in second.stdout.splitlines()[1]
+    for pair in (("random", "expert"), ("greedy", "expert")):      # played again: as before
+        assert new[pair]["wins_a"] == old[pair]["wins_a"] and "(reused)" not in second.stdout \
+            .split(f"{pair[0]:>14} vs {pair[1]}")[1].splitlines()[0]
+    bad = ladder("--policies", "random,greedy", "--reuse", "a.json", "--seed", "3")
+    assert bad.returncode == 2 and "seed" in bad.stderr
+    assert ladder("--policies", "random,greedy", "--replay", "greedy").returncode == 2

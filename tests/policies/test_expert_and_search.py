@@ -357,3 +357,42 @@ def test_search_visits_is_one_search_of_decide():
             assert max(visits, key=lambda mv: mv[1])[0] == decide(g, policy_code(name), i)
     with pytest.raises(ValueError, match="not a search"):
         search_visits(positions(47, 1)[0], policy_code("expert"), 1)
+
+
+def test_the_learned_prior_expands_the_learned_models_favourite_first():
+    # prior > 0 orders a node's expansions by the learned model of a strong search's
+    # play (ismcts-infer's default) instead of the expert's values: a one-iteration
+    # search visits exactly the move that model likes best, and with prior 0 the
+    # expert's best.
+    from cuttle import _search
+    from cuttle._decide import move_features, search_visits
+    from cuttle._infer import LEARNED_WEIGHTS
+    from cuttle.policies import policy_code
+    code = policy_code("ismcts:1")
+    assert _search._search_config(2)["prior"] == 2.0 and _search._search_config(0)["prior"] == 0
+    before = _search._search_config(0)
+    checked = differ = 0
+    try:
+        for g in positions(43, 40):
+            feats = move_features(g)
+            if len(feats) < 2:
+                continue
+            logits = sorted(((sum(w * x for w, x in zip(LEARNED_WEIGHTS, f)), m)
+                             for m, f in feats), reverse=True)
+            expert = sorted(((f[1], m) for m, f in feats), reverse=True)  # (feature "top")
+            if logits[0][0] - logits[1][0] < 1e-6 or expert[1][0] == 1.0:
+                continue                          # a tie: the search draws among them
+            _search._search_config(0, prior=2.0)
+            learned = [m for m, v in search_visits(g, code, 5) if v]
+            _search._search_config(0, prior=0.0)
+            plain = [m for m, v in search_visits(g, code, 5) if v]
+            assert learned == [logits[0][1]]
+            assert plain == [expert[0][1]]
+            checked += 1
+            differ += learned != plain
+    finally:
+        _search._search_config(0, **before)
+    assert checked >= 25 and differ >= 3, (checked, differ)
+    with pytest.raises(ValueError, match="prior"):
+        _search._search_config(2, prior=-1.0)
+    assert _search._search_config(0) == before

@@ -346,21 +346,23 @@ def test_the_oracle_measurement_is_off_by_default_and_does_read_the_hidden_hand(
 def test_ismcts_infer_is_ismcts_with_the_learned_model_and_the_fitted_leaf():
     # The policy `ismcts-infer:N` is the search with `infer=2` and the fitted leaf value
     # (playouts of 2 moves scored by LEAF_FITTED at its scale; its own settings, so
-    # tuning ismcts leaves it alone), stopping once its choice is settled: the same
-    # games, in a simulation and from a Bot.
+    # tuning ismcts leaves it alone), stopping once its choice is settled, its priors
+    # the learned model's (prior=2): the same games, in a simulation and from a Bot.
     from cuttle import _weights
     from cuttle.policies import is_search
     assert is_search("ismcts-infer:10") and is_search("ISMCTS-infer")
     infer, plain_config = _search._search_config(2), _search._search_config(0)
-    assert (infer["infer"], infer["leaf"], infer["depth"], infer["scale"], infer["settle"]) == \
-        (2, _weights.LEAF_SETS.index("fitted"), 2, _weights.LEAF_SCALE, 0.5)
+    assert (infer["infer"], infer["leaf"], infer["depth"], infer["scale"], infer["settle"],
+            infer["prior"]) == (2, _weights.LEAF_SETS.index("fitted"), 2, _weights.LEAF_SCALE,
+                                0.5, 2.0)
     assert (plain_config["infer"], plain_config["leaf"], plain_config["depth"],
-            plain_config["settle"]) == (0, 0, 6, 0.0)
+            plain_config["settle"], plain_config["prior"]) == (0, 0, 6, 0.0, 0.0)
     assert _weights._leaf_weights(1) == dict(_weights._expert_weights(), **_weights.LEAF_WEIGHTS)
     inferring = cuttle.simulate(8, players=("ismcts-infer:60", "greedy"), seed=5,
                                 progress=False, keep_games=True)
     before = _search._search_config(0)
-    _search._search_config(0, infer=2, leaf=1, depth=2, scale=_weights.LEAF_SCALE, settle=0.5)
+    _search._search_config(0, infer=2, leaf=1, depth=2, scale=_weights.LEAF_SCALE, settle=0.5,
+                           prior=2.0)
     try:
         plain = cuttle.simulate(8, players=("ismcts:60", "greedy"), seed=5,
                                 progress=False, keep_games=True)
