@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..formatting import quantity
-from ..record import final_game, play_recorded, start_game
+from ..record import final_game, play_recorded, seed_words, start_game
 from ..report import record_page, save_page
 from ..review.engines import DEFAULT_ENGINE
 from ..text import printable
@@ -49,7 +49,8 @@ def run(args: argparse.Namespace) -> int:
     names = seat_names(players, rec.get("human_seat"))
     # The names and the path come from outside: escaped (issue 21, item 8).
     print(printable(f"Replaying {path}: P0 {players[0]} against P1 {players[1]}; "
-                    f"rules {g.rules}; seed {g.seed}; {quantity(len(rec['moves']), 'move')}"))
+                    f"rules {g.rules}; {seed_words(rec['seed'], rec.get('deal', 0))}; "
+                    f"{quantity(len(rec['moves']), 'move')}"))
     print(g.render())
     for i, text in enumerate(rec["moves"], 1):
         if args.step:
