@@ -100,7 +100,8 @@ def add_command(sub: argparse._SubParsersAction) -> None:
         "replay", help="replay a saved game record move by move",
         description="Rebuild a game from its record and print every move with the table "
                     "after it, all cards shown.")
-    pr.add_argument("file", metavar="FILE", help="a game record saved by 'cuttle play'")
+    pr.add_argument("file", metavar="FILE", help="a game record saved by 'cuttle play' (or "
+                                                 "'cuttle simulate --record-game')")
     pr.add_argument("--step", action="store_true",
                     help="wait for Enter before each move (end of input stops)")
     pr.add_argument("--html", type=options.output_file, metavar="OUT.html",
