@@ -20,14 +20,14 @@ from decimal import Decimal
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterable, Mapping
     from typing import TypeGuard
 
     from .stats import Estimate
 
 __all__ = ["FORMATS", "csv_number", "finite", "fixed", "interval", "json_number",
-           "level_pct", "num", "number", "pct", "pp", "quantity", "sign_class", "tick",
-           "value"]
+           "level_pct", "loss_points", "num", "number", "pct", "pp", "quantity", "sign_class",
+           "tick", "value"]
 
 NA = "n/a"
 
@@ -77,6 +77,30 @@ def pp(x: float | None, digits: int = 2, unit: bool = True) -> str:
 def num(x: float | None, digits: int = 2, sign: bool = False) -> str:
     """A plain number (a mean): ``38.81``, or ``+0.25`` with `sign`."""
     return fixed(x, digits, sign)
+
+
+def loss_points(loss: float | None, bounds: Mapping[str, float] | Iterable[float]) -> str:
+    """A review's loss (expected score, 0 to 1) in points as the review prints it, in its
+    text and on its page: one decimal, or as many more (up to four) as it takes for the
+    number shown to lie on the same side of each of the labels' `bounds` (their inclusive
+    upper bounds, e.g. `cuttle.review.Thresholds().as_dict()` or a review JSON's
+    "thresholds") as the loss, so that it carries the loss's label: 5.047 points with an
+    inaccuracy from 5 up would read 5.0, a good move's loss beside "inaccuracy": it
+    reads 5.05.
+
+    >>> bounds = {"best": 0.01, "good": 0.05, "inaccuracy": 0.10, "mistake": 0.15}
+    >>> loss_points(0.07, bounds), loss_points(0.05047, bounds), loss_points(0.05, bounds)
+    ('7.0', '5.05', '5.0')
+    """
+    if not finite(loss):
+        return NA
+    limits = [float(b) for b in (bounds.values() if hasattr(bounds, "values") else bounds)]
+    for digits in range(1, 5):
+        text = f"{100 * loss:.{digits}f}"
+        shown = float(text) / 100
+        if all((shown <= b) == (loss <= b) for b in limits):
+            break
+    return text
 
 
 # The formats of the catalogue (`Figure.format`), each as (value, interval) printers of

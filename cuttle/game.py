@@ -343,8 +343,7 @@ class Game(CoreGame):
             deck_known=tuple((d, CARDS[c]) for d, c in self._core_known_deck()),
             revealed=tuple(self.revealed), stack=tuple(self.stack),
             frozen=tuple(tuple(self.frozen(s)) for s in (0, 1)),
-            frozen_next=tuple(tuple(CARDS[i] for i in self._core_frozen_next(s))
-                              for s in (0, 1)),
+            frozen_next=tuple(tuple(self._frozen_next(s)) for s in (0, 1)),
             scores=(self.score(0), self.score(1)), goals=(self.goal(0), self.goal(1)),
             winner=self.winner, is_over=self.is_over, n_cards=n_cards(self._rules.joker))
 
@@ -434,6 +433,10 @@ class Game(CoreGame):
         under `nine="freeze"` (a frozen 2 may still counter)."""
         return [CARDS[i] for i in self._core_frozen(check_player(player))]
 
+    def _frozen_next(self, p):
+        """The cards `p` may not play in its next turn (`Observation.frozen_next`)."""
+        return [CARDS[i] for i in self._core_frozen_next(p)]
+
     def jacks(self, card: str | int) -> list[Card]:
         """The Jacks on a point card (a Card or its text), bottom to top."""
         return [CARDS[i] for i in self._core_jacks(parse_index(card))]
@@ -490,7 +493,10 @@ class Game(CoreGame):
         A viewer (0/1) sees the opponent's hand only while it is public, and else the
         cards of it that the viewer knows (`observation(viewer).opponent_known`, e.g. a
         card a 9 sent back: "5 cards (hidden), known: QS"); None shows every card (a
-        hand the opponent can see is marked public)."""
+        hand the opponent can see is marked public).  Each hand, hidden or not, ends
+        with its frozen cards, which both players know (`nine="freeze"`): "frozen: QS"
+        in the turn they may not be played (`frozen`), "frozen next turn: QS" before it
+        (`observation(p).frozen_next`)."""
         if viewer is not None:
             viewer = check_player(viewer)
         lines = []
@@ -526,9 +532,11 @@ class Game(CoreGame):
             hand = " ".join(self.hand(p)) or "-"
             if public and not self.is_over:
                 hand += " (public)"
-            frozen = self.frozen(p)
+        # A freeze is public (a 9's return): marked on a hidden hand as on a shown one.
+        for mark, frozen in (("frozen", self.frozen(p)),
+                             ("frozen next turn", self._frozen_next(p))):
             if frozen:
-                hand += f" frozen: {' '.join(frozen)}"
+                hand += f" {mark}: {' '.join(frozen)}"
         return (f"  P{p} score {self.score(p)}/{self.goal(p)}  points: {' '.join(pts) or '-'}"
                 f"  permanents: {' '.join(self.permanents(p)) or '-'}\n      hand: {hand}")
 

@@ -25,7 +25,7 @@ import json
 from html import escape
 from typing import TYPE_CHECKING, Any
 
-from ..formatting import quantity
+from ..formatting import loss_points, quantity
 from ..record import play_recorded, result_of, seed_words, start_game
 from ..svg import table
 from ..validation import check_player
@@ -185,15 +185,18 @@ LABEL_COLOURS = {"best": "#2e7d32", "good": "#7cb342", "inaccuracy": "#e0a800",
                  "mistake": "#ef6c00", "blunder": "#c62828"}
 
 
-def _review_badge(d: dict) -> str:
-    """A reviewed move's label in the move list, and the best move when it differs."""
+def _review_badge(d: dict, bounds: dict[str, float]) -> str:
+    """A reviewed move's label in the move list, and the best move when it differs;
+    `bounds`: the review's thresholds, which the loss's digits are printed to (as the
+    text prints them)."""
     label = d["label"]
     text = d.get("annotation") or label
     if label == "forced":
         tip = "forced: the only legal move"
     else:
         tip = (f"{label}: expected score {d['played_score']:.1%}, best "
-               f"{d['best']} {d['best_score']:.1%}, loss {100 * d['loss']:.1f} points"
+               f"{d['best']} {d['best_score']:.1%}, "
+               f"loss {loss_points(d['loss'], bounds)} points"
                + _unsettled(d))
     out = f' <span class="rv rv-{escape(label)}" title="{escape(tip)}">{escape(text)}</span>'
     if label not in ("best", "forced") and d.get("best"):
@@ -351,6 +354,7 @@ def replay_page(start: Game, moves: Iterable[Move | str], *,
 
     add_step()
     reviewed = {d["ply"]: d for d in review["decisions"]} if review else {}
+    bounds = (review or {}).get("thresholds") or {}
     items = ['<li data-step="0"><span class="n"></span>start of the game</li>']
     turn = None
     for i, text in enumerate(moves, 1):
@@ -359,9 +363,9 @@ def replay_page(start: Game, moves: Iterable[Move | str], *,
         if t != turn:
             turn = t
             items.append(f'<li class="turn">turn {t}</li>')
+        badge = _review_badge(reviewed[i - 1], bounds) if i - 1 in reviewed else ""
         items.append(f'<li data-step="{i}"><span class="n">{i}.</span>'
-                     f'<span class="p{p}">P{p}</span> {escape(str(move))}'
-                     + (_review_badge(reviewed[i - 1]) if i - 1 in reviewed else "") + '</li>')
+                     f'<span class="p{p}">P{p}</span> {escape(str(move))}{badge}</li>')
         add_step()
     end = review.get("result") if review is not None else None
     if g.is_over or isinstance(end, dict):      # (a review knows why an unfinished game stopped)

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from .result import Decision
 
 __all__ = ["ANNOTATIONS", "FORCED", "LABELS", "PLAYER_FIGURES", "Figure", "Thresholds",
-           "figure_rows", "loss_points", "move_accuracy", "player_figures"]
+           "figure_rows", "move_accuracy", "player_figures"]
 
 LABELS = ("best", "good", "inaccuracy", "mistake", "blunder")   # from the smallest loss up
 FORCED = "forced"                   # a lone legal move: listed, not judged
@@ -86,23 +86,6 @@ class Thresholds:
     def as_dict(self) -> dict[str, float]:
         """The thresholds by label."""
         return asdict(self)
-
-
-def loss_points(loss: float, thresholds: Thresholds | dict[str, float] | None = None) -> str:
-    """A loss in points of expected score as the review prints it: one decimal, or as
-    many more (up to four) as it takes for the number shown to carry the loss's label
-    under `thresholds` (5.047 points would read 5.0, a good move's loss, beside its
-    label "inaccuracy": it reads 5.05).
-
-    >>> loss_points(0.07), loss_points(0.05047), loss_points(0.05)
-    ('7.0', '5.05', '5.0')
-    """
-    t = Thresholds.coerce(thresholds)
-    for digits in range(1, 5):
-        text = f"{100 * loss:.{digits}f}"
-        if t.label(float(text) / 100) == t.label(loss):
-            break
-    return text
 
 
 def move_accuracy(loss: float) -> float:

@@ -8,10 +8,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..errors import Interrupted
-from ..formatting import quantity
+from ..formatting import loss_points, quantity
 from ..record import result_of, seed_words
-from .figures import (ANNOTATIONS, FORCED, PLAYER_FIGURES, figure_rows, loss_points,
-                      player_figures)
+from .figures import ANNOTATIONS, FORCED, PLAYER_FIGURES, figure_rows, player_figures
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -259,7 +258,7 @@ class Review:
             else:
                 best = "" if d.label == "best" else f"best {str(d.best):<{bw}} {d.best_score:6.1%}"
                 line += (f"{d.played_score:6.1%}  {best:<{bw + 13}}  "
-                         f"{loss_points(d.loss, self.thresholds):>5}  {d.label}")
+                         f"{loss_points(d.loss, self.thresholds.as_dict()):>5}  {d.label}")
                 if not d.settled:
                     line += (f" (not settled: {100 * d.loss_low:.1f} to "
                              f"{100 * d.loss_high:.1f})")

@@ -40,12 +40,11 @@ from ..game import Game
 from ..rules import Rules
 from ..seeding import check_seed, seed_or_new
 from ..validation import check_count
-from .spaces import (ACTION_SPACE, DEFAULT_MAX_MOVES, OBSERVATION_HIGH, OBSERVATION_SIZE,
-                     action_mask, check_action, legal_actions)
+from .spaces import (ACTION_SPACE, AGENTS, DEFAULT_MAX_MOVES, OBSERVATION_HIGH,
+                     OBSERVATION_SIZE, action_mask, check_action, legal_actions, seat_view)
 
 __all__ = ["CuttleAECEnv", "aec_env"]
 
-AGENTS = ("player_0", "player_1")
 # Whose view `render` shows: the agent to act's, one agent's throughout, or every card.
 RENDER_VIEWS = ("agent_selection", *AGENTS, "all")
 
@@ -192,10 +191,10 @@ class CuttleAECEnv(AECEnv):
     def _table(self) -> str:
         """The table in `render_view`'s view, under a line saying whose it is."""
         if self.render_view == "all":
-            return "every card:\n" + self.game.render()
+            return seat_view(self.game, None)
         agent = self.agent_selection if self.render_view == "agent_selection" \
             else self.render_view
-        return f"{agent}'s view:\n" + self.game.render(viewer=AGENTS.index(agent))
+        return seat_view(self.game, AGENTS.index(agent))
 
     def close(self) -> None:
         pass

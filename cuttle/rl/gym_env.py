@@ -8,6 +8,9 @@ sb3-contrib's MaskablePPO reads.  The opponent's moves are played inside `reset`
 An action of the space that is not legal now (check_env samples actions without the
 mask) ends the episode as a loss: reward -1, terminated, info `illegal_action`; the
 position is left as it was.  Anything outside the space raises ValueError.
+
+`render()` shows the table as the agent's seat sees it, under a line naming the seat
+("player_1's view:"), as the PettingZoo env's does.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from ..rules import Rules
 from ..seeding import SEED_LIMIT, check_seed, derive
 from ..validation import check_count, check_player
 from .spaces import (ACTION_SPACE, DEFAULT_MAX_MOVES, OBSERVATION_HIGH, OBSERVATION_SIZE,
-                     action_mask, check_action, legal_actions, why_no_decision)
+                     action_mask, check_action, legal_actions, seat_view, why_no_decision)
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -168,7 +171,7 @@ class GymEnv(gymnasium.Env):
                                   "or 'ansi' to GymEnv")
             return None
         text = "(no game: call reset)" if self.game is None else \
-            self.game.render(viewer=self.seat)
+            seat_view(self.game, self.seat)
         if self.render_mode == "ansi":
             return text
         print(text)

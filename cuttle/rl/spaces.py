@@ -1,5 +1,7 @@
 """The spaces of the learning environments (docs/rl.md): observations, compact actions
-and their masks, shared by the PettingZoo, Gymnasium, OpenSpiel and vector envs.
+and their masks, shared by the PettingZoo, Gymnasium, OpenSpiel and vector envs; and
+what the PettingZoo and Gymnasium envs share besides: the agents' names (`AGENTS`) and
+the table a seat sees under a line naming it (`seat_view`, what their `render` shows).
 
 The compact codec lives in the core (cuttle/_actions.pxd); this module only exposes it
 for Moves and games.
@@ -23,9 +25,12 @@ if TYPE_CHECKING:
 
     from ..game import Game
 
-__all__ = ["ACTION_BLOCKS", "ACTION_SPACE", "DEFAULT_MAX_MOVES", "OBSERVATION_HIGH",
-           "OBSERVATION_SIZE", "action_mask", "action_of", "check_action", "legal_actions",
-           "move_of", "why_no_decision"]
+__all__ = ["ACTION_BLOCKS", "ACTION_SPACE", "AGENTS", "DEFAULT_MAX_MOVES",
+           "OBSERVATION_HIGH", "OBSERVATION_SIZE", "action_mask", "action_of", "check_action",
+           "legal_actions", "move_of", "seat_view", "why_no_decision"]
+
+# The seats by the names of PettingZoo's agents: player_0 moves first.
+AGENTS = ("player_0", "player_1")
 
 # The move cap of a learning episode (both players' moves): VectorEnv, GymEnv and the
 # PettingZoo env truncate an episode there (OpenSpiel ends it as a draw).  Lower than
@@ -95,3 +100,12 @@ def why_no_decision(game: Game, max_moves: int) -> str:
         return "the opponent, moving first, won at once under these rules"
     return (f"the move cap (max_moves={max_moves}) ended the game before the agent's "
             f"first move; raise max_moves")
+
+
+def seat_view(game: Game, seat: int | None) -> str:
+    """The table as `seat` sees it (`Game.render(viewer=seat)`) under a line naming the
+    seat ("player_0's view:"), or every card (None: "every card:"): what the
+    environments' `render` shows, so that a person watching knows whose view it is."""
+    if seat is None:
+        return "every card:\n" + game.render()
+    return f"{AGENTS[seat]}'s view:\n" + game.render(viewer=seat)

@@ -156,6 +156,33 @@ def test_render_shows_the_hidden_cards_a_viewer_knows():
     assert "hand: 2 cards (hidden), known: QS\n" in g.render(viewer=0)
 
 
+def test_render_marks_the_frozen_cards_of_either_player():
+    """A freeze is public (nine="freeze"): the render marked the frozen cards of a hand it
+    shows, but not the same card among the known ones of a hidden hand, nor a card
+    frozen for its holder's next turn (`Observation.frozen_next`)."""
+    # cuttle.cards: P0's 9 returns P1's Queen, frozen in P1's turn, which starts at once.
+    g = cuttle.Game.from_position("cuttle.cards", hands=(["9C", "2D", "3D"], ["4H", "5S"]),
+                                  points=(["TC"], ["7S"]), permanents=([], ["QS"]), seed=1)
+    g.play("oneoff 9C QS"), g.play("resolve")
+    assert g.turn == 1 and g.observation(0).frozen == ((), ("QS",))
+    assert "hand: 3 cards (hidden), known: QS frozen: QS\n" in g.render(viewer=0)
+    for viewer in (1, None):
+        assert "hand: 4H 5S QS frozen: QS\n" in g.render(viewer)
+    g.play("points 4H")                         # P1's turn ends, and the freeze with it
+    assert not any("frozen" in g.render(v) for v in (0, 1, None))
+    # nine="freeze" on classic: P0's 9 returns its own King, frozen in P0's next turn.
+    g = cuttle.Game.from_position(cuttle.Rules(nine="freeze"), hands=(["9C", "2D"], ["4H"]),
+                                  permanents=(["KS"], ["KD"]), seed=1)
+    g.play("oneoff 9C KS"), g.play("resolve")
+    assert g.turn == 1 and g.observation(1).frozen_next == (("KS",), ())
+    assert "hand: 2 cards (hidden), known: KS frozen next turn: KS\n" in g.render(viewer=1)
+    for viewer in (0, None):
+        assert "hand: 2D KS frozen next turn: KS\n" in g.render(viewer)
+    g.play("draw")                              # P0's turn: frozen now
+    assert "hand: 2 cards (hidden), known: KS frozen: KS\n" in g.render(viewer=1)
+    assert "hand: 2D KS frozen: KS\n" in g.render(viewer=0)
+
+
 def test_render_puts_the_viewer_at_the_bottom():
     g = cuttle.Game(seed=1)
     for viewer, bottom in ((None, "P0"), (0, "P0"), (1, "P1")):

@@ -4,6 +4,7 @@ spot, the only move that avoids an immediate loss), the hidden-information guara
 random player, the JSON, Ctrl-C and cancel, seeds and threads.  Small budgets: these
 tests check behaviour, not precision (docs/review.md measures the noise)."""
 
+import dataclasses
 import json
 import os
 import random
@@ -545,15 +546,35 @@ def test_a_resigned_game_says_so_in_its_review():
 
 
 def test_a_printed_loss_carries_its_label():
-    from cuttle.review.figures import loss_points
+    from cuttle.formatting import loss_points
     t = Thresholds()
+    bounds = t.as_dict()
     # 5.047 points is an inaccuracy: "5.0" would read as a good move's loss.
-    assert loss_points(0.05047) == "5.05" and t.label(0.05047) == "inaccuracy"
-    assert loss_points(0.05) == "5.0" and loss_points(0.0723) == "7.2"
-    assert loss_points(0.0999, {"inaccuracy": 0.0999}) == "9.99"    # not "10.0" (a mistake)
+    assert loss_points(0.05047, bounds) == "5.05" and t.label(0.05047) == "inaccuracy"
+    assert loss_points(0.05, bounds) == "5.0" and loss_points(0.0723, bounds) == "7.2"
+    moved = Thresholds.coerce({"inaccuracy": 0.0999}).as_dict()
+    assert loss_points(0.0999, moved) == "9.99"     # not "10.0" (a mistake)
+    assert loss_points(0.05047, list(bounds.values())) == "5.05"    # bare bounds too
+    assert loss_points(0.05047, {}) == "5.0" and loss_points(None, bounds) == "n/a"
     # Every judged line of a real review: the number shown has the label shown.
     r = review(bot_game(("greedy", "greedy"), 3), "rollouts:40", seed=2)
     lines = re.findall(r"(\d+\.\d+)  (best|good|inaccuracy|mistake|blunder)\b", str(r))
     assert len(lines) >= 5 and len({label for _, label in lines}) >= 3
     for shown, label in lines:
         assert t.label(float(shown) / 100) == label, (shown, label)
+
+
+def test_the_page_prints_a_loss_as_the_text_does():
+    """The page's tooltip printed a loss with one decimal where the text prints the
+    digits its label needs: a 5.047-point inaccuracy read "loss 5.0 points" there."""
+    r = review(bot_game(("greedy", "greedy"), 3), "rollouts:40", seed=2)
+    tips = re.findall(r'title="[a-z]+: expected score [^"]*, loss ([0-9.]+) points', r.page())
+    shown = re.findall(r"(\d+\.\d+)  (?:best|good|inaccuracy|mistake|blunder)\b", str(r))
+    assert len(tips) >= 5 and tips == shown
+    i, d = next((i, d) for i, d in enumerate(r.decisions)
+                if d.label in ("good", "inaccuracy", "mistake") and d.played_score < 0.9)
+    r.decisions[i] = dataclasses.replace(d, label="inaccuracy", loss=0.05047,
+                                         best_score=d.played_score + 0.05047)
+    assert "5.05  inaccuracy" in str(r)
+    assert "inaccuracy: expected score" in r.page() and "loss 5.05 points" in r.page()
+    assert "loss 5.0 points" not in r.page()

@@ -252,6 +252,27 @@ def test_gym_render_modes():
     assert move_of(0).verb == "draw"
 
 
+def test_gym_render_says_whose_view_it_shows(capsys):
+    """The table came without a word of whose it was (the PettingZoo env's says): the
+    agent's seat, as that env names it."""
+    for seat in (0, 1, None):
+        env = GymEnv(opponent="random", seat=seat, render_mode="ansi")
+        env.reset(seed=3)
+        rng = random.Random(4)
+        for _ in range(5):
+            g, p = env.game, env.seat
+            text = env.render()
+            assert text == f"player_{p}'s view:\n" + g.render(viewer=p)
+            hidden = hand_line(text, 1 - p)
+            assert "(hidden)" in hidden and not set(g.hand(1 - p)) & set(hidden.split())
+            if env.step(rng.choice(legal_actions(g)))[2]:
+                break
+    assert GymEnv(render_mode="ansi").render() == "(no game: call reset)"
+    env = GymEnv(opponent="random", seat=1, render_mode="human")
+    env.reset(seed=3)
+    assert capsys.readouterr().out == "player_1's view:\n" + env.game.render(viewer=1) + "\n"
+
+
 # -- misuse (issue 21): clear errors, or PettingZoo's documented behaviour ---------------
 
 def test_aec_before_reset_and_unknown_agents_are_clear_errors():
