@@ -1,6 +1,7 @@
 # cython: language_level=3
 """Native batches: whole games of a seeded run and rollout analyses, spread over all
-cores (OpenMP prange).  (One decision for one game is `_decide`.)
+cores (OpenMP prange); and one game of a run with its moves (`play_logged`, the record
+of a simulated game).  (One decision for one game is `_decide`.)
 
 Game i of a seeded run is dealt from stream deal_stream(i) of the seed and its players
 draw from policy_stream(i) (_rng.pxd); rollout k of an analysis uses stream k of the
@@ -21,10 +22,16 @@ from cuttle._rng cimport (rng_seed, derive_seed, deal_stream, policy_stream,
 from cuttle._engine cimport gen_moves, apply_move, deal, score
 from cuttle._hidden cimport determinize
 from cuttle._policies cimport play_out
-from cuttle._playout cimport PLAY_NO_MEMORY, GAME_MOVE_CAP
+from cuttle._playout cimport MoveLog, PLAY_NO_MEMORY, GAME_MOVE_CAP
 from cuttle._core cimport CoreGame
 from cuttle._signals cimport Stop, stop_start, stop_enter, stop_leave, stop_finish
 from cuttle.threads import thread_count
+
+
+# The game indices of a run: below 2**62 (so that every stream 2i, 2i + 1 of a game is
+# its own, whatever a match's slots).
+cdef uint64_t INDEX_LIMIT = (<uint64_t>1) << 62
+GAME_INDEX_LIMIT = INDEX_LIMIT
 
 
 # ---------------------------------------------------------------------------------------
@@ -65,8 +72,9 @@ cdef inline void add_moment(Tally* t, int k, int64_t x) noexcept nogil:
     add_wide(&t.squares[k], <uint64_t>(x * x))
 
 
-cdef inline void play_game(const CRules* r, const Run* run, uint64_t i,
-                           GameOut* out) noexcept nogil:
+cdef inline void play_game(const CRules* r, const Run* run, uint64_t i, GameOut* out,
+                           MoveLog* record) noexcept nogil:
+    # Game i of the run; `record` (NULL in batches) receives its moves (play_logged).
     cdef State s
     cdef Rng g
     cdef int a_seat = 1 if (run.swap and (i & 1)) else 0  # player A's seat (0 moves first)
@@ -74,8 +82,9 @@ cdef inline void play_game(const CRules* r, const Run* run, uint64_t i,
     deal(&s, r)
     rng_seed(&g, run.seed, policy_stream(i))
     if play_out(&s, r, run.pol_b if a_seat else run.pol_a, run.pol_a if a_seat else run.pol_b,
-                &g, run.max_moves, &out.moves) == PLAY_NO_MEMORY:
-        run.no_memory[0] = 1             # a search could not allocate its tree
+                &g, run.max_moves, &out.moves, record) == PLAY_NO_MEMORY:
+        run.no_memory[0] = 1             # a search could not allocate its tree (or the
+                                         # record its moves)
     out.winner = -1 if s.winner < 0 else (s.winner ^ a_seat)
     out.first = a_seat
     out.turns = s.turn_number + 1
@@ -178,7 +187,7 @@ cdef void play_unit(const CRules* r, const Run* run, uint64_t u, Tally* t, UnitO
     cdef int slots = run.slots
     cdef int8_t mw = -1
     if need == 0:
-        play_game(r, run, u, &out.game)
+        play_game(r, run, u, &out.game, NULL)
         if t != NULL:
             tally_game(t, &out.game)
         if rows.winner != NULL:
@@ -191,7 +200,7 @@ cdef void play_unit(const CRules* r, const Run* run, uint64_t u, Tally* t, UnitO
     for s in range(N_MATCH_FIGURES):
         out.match_sums[s] = 0
     for s in range(slots):
-        play_game(r, run, u * slots + s, &o)
+        play_game(r, run, u * slots + s, &o, NULL)
         add_match_game(out, &o)
         if t != NULL:
             tally_game(t, &o)
@@ -344,7 +353,7 @@ cdef int check_units(Py_ssize_t start, Py_ssize_t count, Py_ssize_t n_rules, int
         raise ValueError(f"1 to {MAX_RULE_SETS} rule sets, not {n_rules}")
     if need < 0 or slots < 1 or (need == 0 and slots != 1) or (need and slots > 127):
         raise ValueError("bad match format")
-    if <uint64_t>(start + count) * <uint64_t>slots > (<uint64_t>1 << 62):
+    if <uint64_t>(start + count) * <uint64_t>slots > INDEX_LIMIT:
         raise ValueError("game indices must stay below 2**62")
     return 0
 
@@ -535,6 +544,51 @@ def play_batch(rules, Py_ssize_t start, Py_ssize_t count, uint64_t seed, int pol
                       max_moves, keep_rows=True, tally=False)["rows"][0]
 
 
+def play_logged(rules, uint64_t seed, uint64_t index, int policy_a, int policy_b,
+                bint swap_seats=True, int max_moves=GAME_MOVE_CAP):
+    """Game `index` of a seeded run of single games, played exactly as play_units plays
+    it (play_game: the same deal, streams and calls; a searching seat keeps its tree)
+    with every move logged, on this thread without the GIL: (row, codes), the row a
+    dict of the game's fields as play_batch gives them (winner: 0 = A, 1 = B, -1 = draw;
+    first; moves; turns; scores (A, B); end) and codes a uint32 array of its move codes
+    in order.  Ctrl-C stops a long game (a searching player's) with KeyboardInterrupt;
+    MemoryError if a search could not allocate its tree."""
+    cdef Run run
+    cdef GameOut out
+    cdef MoveLog record
+    cdef Stop stop
+    cdef CRules r = rules.c_fields()
+    cdef volatile int no_memory = 0
+    cdef Py_ssize_t j
+    cdef uint32_t[::1] cv
+    if index >= INDEX_LIMIT:
+        raise ValueError(f"game indices must stay below 2**62, not {index}")
+    if policy_a < 0 or policy_b < 0 or max_moves < 1:
+        raise ValueError("bad policy code or move cap")
+    run.seed, run.start, run.pol_a, run.pol_b = seed, index, policy_a, policy_b
+    run.swap, run.max_moves, run.need, run.slots = swap_seats, max_moves, 0, 1
+    run.tally, run.no_memory = 0, &no_memory
+    record.moves, record.n, record.room = NULL, 0, 0
+    try:
+        stop_start(&stop)
+        with nogil:
+            if not stop_enter(&stop):
+                play_game(&r, &run, index, &out, &record)
+            stop_leave()
+        stop_finish(&stop)
+        if no_memory:
+            raise MemoryError("no memory for a search tree or the game's moves")
+        codes = np.empty(record.n, np.uint32)
+        cv = codes
+        for j in range(record.n):
+            cv[j] = record.moves[j]
+        row = {"winner": out.winner, "first": out.first, "moves": out.moves,
+               "turns": out.turns, "scores": (out.score[0], out.score[1]), "end": out.end}
+        return row, codes
+    finally:
+        free(record.moves)
+
+
 # ---------------------------------------------------------------------------------------
 # Rollout analysis: every legal move of the decider, evaluated by playouts from
 # determinizations of the decider's view.  Rollout k of every move uses the same
@@ -550,7 +604,7 @@ cdef void analyse_one(const State* root, const CRules* r, uint32_t move, int pol
     rng_seed(&g, seed, <uint64_t>k)
     determinize(&s, r, root.to_move, &g)
     apply_move(&s, r, move)
-    if play_out(&s, r, policy, policy, &g, GAME_MOVE_CAP, &moves) == PLAY_NO_MEMORY:
+    if play_out(&s, r, policy, policy, &g, GAME_MOVE_CAP, &moves, NULL) == PLAY_NO_MEMORY:
         no_memory[0] = 1                 # (a searching playout policy)
     out[0] = <int8_t>s.winner
 

@@ -34,7 +34,8 @@ cpdef enum:
 
 ctypedef struct MoveLog:
     # The moves play_until applies, for a caller that follows them (a search reusing its
-    # tree): moves[0 .. n), room for `room`.
+    # tree): moves[0 .. n), room for `room`.  (_policies.play_out's record of a whole
+    # game is one too, its buffer malloc'ed and grown there.)
     uint32_t* moves
     int n
     int room

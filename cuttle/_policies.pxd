@@ -7,6 +7,7 @@
 from libc.stdint cimport uint32_t
 from cuttle._state cimport State, CRules, Rng
 from cuttle._search cimport Tree, tree_clear
+from cuttle._playout cimport MoveLog
 
 cdef enum:
     MAX_SINCE = 256           # moves between two searches of a seat that reuse follows
@@ -43,12 +44,16 @@ cdef uint32_t choose_move(State* s, const CRules* r, int policy, Rng* g,
 # _playout.play_until for any policies: a seat that searches decides here too (with its
 # tree kept in `kept`, or a fresh tree each decision when kept is NULL).  Returns
 # PLAY_OVER, PLAY_CAP, PLAY_DECIDE (a SEAT_ELSEWHERE seat must move) or PLAY_NO_MEMORY.
+# `record` (NULL: none) receives every move played, in order (see play_out).
 cdef int play_seats(State* s, const CRules* r, const int* seats, Rng* g, int* k, int cap,
-                    SearchSeats* kept) noexcept nogil
+                    SearchSeats* kept, MoveLog* record) noexcept nogil
 
 # Play to the end, seat 0 by pol0 and seat 1 by pol1 (a searching seat keeps its tree
 # between its decisions); a game still running after max_moves moves ends as a draw
 # (END_MOVE_CAP).  The moves made go to moves[0]; returns PLAY_OVER, or PLAY_NO_MEMORY
-# when a search ran out of memory (the game is then left unfinished).
+# when a search ran out of memory (the game is then left unfinished).  With a `record`
+# (NULL in every batch: it costs nothing then), every move is appended to it, its
+# buffer malloc'ed by the caller and grown with realloc (PLAY_NO_MEMORY if that
+# fails); the same moves, drawn from the same streams, as without it.
 cdef int play_out(State* s, const CRules* r, int pol0, int pol1, Rng* g, int max_moves,
-                  int* moves) noexcept nogil
+                  int* moves, MoveLog* record) noexcept nogil

@@ -14,6 +14,7 @@ reference for the ladder: it reads both hands and the deck.
 """
 
 from libc.stdint cimport uint32_t
+from libc.stdlib cimport realloc
 
 from cuttle._state cimport (State, CRules, Rng, MAX_MOVES, POL_RANDOM, POL_GREEDY,
                             POL_ISMCTS, POL_ISMCTS_RANDOM, POL_ISMCTS_INFER, POL_EXPERT,
@@ -53,8 +54,27 @@ cdef inline uint32_t search_move(State* s, const CRules* r, int policy, Rng* g,
     return ismcts_move(s, r, policy, g, buf, n, &kept.trees[p])
 
 
+cdef int record_moves(MoveLog* record, const uint32_t* moves, int n) noexcept nogil:
+    # Append n moves to a caller's record, doubling its buffer when full; -1: no memory.
+    cdef uint32_t* grown
+    cdef int room, i
+    if record.n + n > record.room:
+        room = 64 if record.room < 32 else (
+            2 * record.room if record.room < (1 << 29) else 0x7fffffff)
+        if room < record.n + n:
+            room = record.n + n
+        grown = <uint32_t*>realloc(record.moves, room * sizeof(uint32_t))
+        if grown == NULL:
+            return -1
+        record.moves, record.room = grown, room
+    for i in range(n):
+        record.moves[record.n + i] = moves[i]
+    record.n += n
+    return 0
+
+
 cdef int play_seats(State* s, const CRules* r, const int* seats, Rng* g, int* k, int cap,
-                    SearchSeats* kept) noexcept nogil:
+                    SearchSeats* kept, MoveLog* record) noexcept nogil:
     cdef uint32_t buf[MAX_MOVES]
     cdef uint32_t logged[MAX_SINCE]
     cdef MoveLog log
@@ -64,9 +84,12 @@ cdef int play_seats(State* s, const CRules* r, const int* seats, Rng* g, int* k,
     log.room = MAX_SINCE
     while True:
         log.n = 0
-        status = play_until(s, r, seats, g, k, cap, &log if kept != NULL else NULL)
+        status = play_until(s, r, seats, g, k, cap,
+                            &log if (kept != NULL or record != NULL) else NULL)
         if kept != NULL:
             remember(kept, logged, log.n)
+        if record != NULL and record_moves(record, logged, log.n) < 0:
+            return PLAY_NO_MEMORY
         if status == PLAY_LOG_FULL:
             continue
         if status != PLAY_DECIDE or seats[s.to_move] < 0:
@@ -84,11 +107,13 @@ cdef int play_seats(State* s, const CRules* r, const int* seats, Rng* g, int* k,
         apply_move(s, r, m)
         if kept != NULL:
             remember(kept, &m, 1)
+        if record != NULL and record_moves(record, &m, 1) < 0:
+            return PLAY_NO_MEMORY
         k[0] += 1
 
 
 cdef int play_out(State* s, const CRules* r, int pol0, int pol1, Rng* g, int max_moves,
-                  int* moves) noexcept nogil:
+                  int* moves, MoveLog* record) noexcept nogil:
     cdef int seats[2]
     cdef SearchSeats kept
     cdef int status, p
@@ -99,8 +124,10 @@ cdef int play_out(State* s, const CRules* r, int pol0, int pol1, Rng* g, int max
         for p in range(2):
             tree_init(&kept.trees[p])
             kept.nsince[p] = 0
-        status = play_seats(s, r, seats, g, moves, max_moves, &kept)
+        status = play_seats(s, r, seats, g, moves, max_moves, &kept, record)
         seats_clear(&kept)
+    elif record != NULL:            # (play_seats' loop, for its log; no seat searches)
+        status = play_seats(s, r, seats, g, moves, max_moves, NULL, record)
     else:
         status = play_until(s, r, seats, g, moves, max_moves, NULL)
     if status == PLAY_CAP:

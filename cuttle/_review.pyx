@@ -125,7 +125,7 @@ cdef int8_t hindsight_one(const State* root, const CRules* r, int policy,
     cdef Rng g
     cdef int moves
     rng_seed(&g, seed, <unsigned long long>stream)
-    if play_out(&s, r, policy, policy, &g, GAME_MOVE_CAP, &moves) == PLAY_NO_MEMORY:
+    if play_out(&s, r, policy, policy, &g, GAME_MOVE_CAP, &moves, NULL) == PLAY_NO_MEMORY:
         return NO_WINNER
     return <int8_t>s.winner
 

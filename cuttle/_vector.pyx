@@ -111,7 +111,7 @@ cdef class VectorCore:
         seats[e.agent] = SEAT_ELSEWHERE
         seats[e.agent ^ 1] = self.opponent if self.opponent >= 0 else SEAT_ELSEWHERE
         return play_seats(&e.s, &self.cr, seats, &e.pol, &e.moves, self.max_moves,
-                          self.kept_of(e))
+                          self.kept_of(e), NULL)
 
     cdef int start_episode(self, Py_ssize_t i) noexcept nogil:
         # Deal the env's next episode and play up to the agent's first decision,

@@ -1,5 +1,7 @@
-"""Game records: a finished or unfinished game as JSON, written by `cuttle play` and read
-by `cuttle replay`, `cuttle review` and `cuttle analyse --record`.
+"""Game records: a finished or unfinished game as JSON, written by `cuttle play` (and, for
+a game of a seeded simulation run, by `cuttle simulate --record-game` and
+`cuttle.simulation.game_record`) and read by `cuttle replay`, `cuttle review` and
+`cuttle analyse --record`.
 
     {"format": "cuttle-game-record", "version": 1,
      "rules": {"preset": "classic", "changed": {"four": "random"}},
@@ -9,6 +11,16 @@ by `cuttle replay`, `cuttle review` and `cuttle analyse --record`.
      "result": {"status": "over", "winner": 0, "end_reason": "goal", "turns": 12,
                 "scores": [21, 9], "text": "player 0 wins (goal)"},
      "created": "2024-01-01T12:00:00", "cuttle_version": "0.1.0"}
+
+A game dealt as game K of a seeded run (`Game.from_run`: its random effects, e.g. a
+random 4's discards, go on drawing from that deal's stream, so no position text can
+stand for it) names its deal: ``"deal": K`` beside ``"seed"``, in a record of version 2
+(a reader of version 1 would ignore the field and deal game 0 of the seed).  A record
+without a deal, or with deal 0 (``Game(rules, seed)``), is written as version 1, as
+before; a reader takes both versions.  A record of a game between two bots (a simulated
+game) has ``"human_seat": null``, ``"bot": null`` (``bot`` is the one bot a person
+played and its seed) and ``"simulation": {"players": [A, B], "swap_seats": true,
+"max_moves": 10000}``: the run it is a game of (``players`` holds the names by seat).
 
 ``result.status`` is ``over``, ``quit``, ``resigned`` (the browser's resign), ``eof``
 (the input ended), ``interrupted`` or ``unfinished`` (a record made of a game under way,
@@ -24,6 +36,7 @@ import json
 import os
 from typing import TYPE_CHECKING, Any
 
+from ._play import GAME_INDEX_LIMIT
 from ._version import __version__
 from .errors import InvalidMoveError
 from .files import read_text, write_text
@@ -31,7 +44,7 @@ from .game import Game, check_game
 from .position import reconcile
 from .rules import Rules
 from .seeding import check_seed
-from .validation import check_player, is_int
+from .validation import check_int, check_player, is_int
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -40,12 +53,12 @@ if TYPE_CHECKING:
     from .moves import Move
     from .policies import Bot
 
-__all__ = ["FORMAT", "MAX_RECORD_BYTES", "VERSION", "final_game", "game_before",
-           "make_record", "play_recorded", "read_record", "result_of", "start_game",
-           "stopped", "validate_record", "write_record"]
+__all__ = ["FORMAT", "MAX_RECORD_BYTES", "VERSION", "check_deal", "final_game",
+           "game_before", "make_record", "play_recorded", "read_record", "result_of",
+           "seed_words", "start_game", "stopped", "validate_record", "write_record"]
 
 FORMAT = "cuttle-game-record"
-VERSION = 1
+VERSION = 2                   # the newest version read and written (1: no deal index)
 MAX_RECORD_BYTES = 16 << 20
 _UNFINISHED = {"quit": "unfinished: quit", "resigned": "unfinished: resigned",
                "eof": "unfinished: the input ended",
@@ -75,14 +88,19 @@ def result_of(game: Game, status: str = "over") -> dict[str, Any]:
 
 def make_record(game: Game, *, players: Iterable[str], human_seat: int | None = None,
                 bot: Bot | None = None, position: str | None = None,
-                status: str | None = None) -> dict[str, Any]:
+                status: str | None = None, deal: int = 0) -> dict[str, Any]:
     """The record of `game` (every move it played from its start), as `read_record`
     reads it back.  The starting position is the game's own: its text is written when
     the game did not start from a deal (`position`, if given, must be that start's
-    text).  `status` says why an unfinished game stopped (``quit``, ``eof``,
-    ``interrupted``; default ``unfinished``); a finished game's is ``over``.
-    ValueError, with nothing written, for arguments a record cannot hold."""
+    text).  `deal`: the game is game `deal` of its seed's run (``Game.from_run(rules,
+    seed=game.seed, index=deal)``; a record of version 2); it must be that deal.
+    `status` says why an unfinished game stopped (``quit``, ``eof``, ``interrupted``;
+    default ``unfinished``); a finished game's is ``over``.  ValueError, with nothing
+    written, for arguments a record cannot hold."""
     check_game(game)
+    deal = check_deal(deal, "deal")
+    if deal and position is not None:
+        raise ValueError("a record starts from a deal or from a position, not both")
     if status is None:
         status = "over" if game.is_over else "unfinished"
     if status not in STATUSES:
@@ -91,8 +109,9 @@ def make_record(game: Game, *, players: Iterable[str], human_seat: int | None = 
         raise ValueError("the game is not over: give the status saying why it stopped "
                          f"({', '.join(_UNFINISHED)})")
     rec = {
-        "format": FORMAT, "version": VERSION, "rules": game.rules.to_json(),
-        "seed": game.seed, "position": _start_text(game, position),
+        "format": FORMAT, "version": 2 if deal else 1, "rules": game.rules.to_json(),
+        "seed": game.seed, **({"deal": deal} if deal else {}),
+        "position": _start_text(game, position, deal),
         "players": list(players) if not isinstance(players, str) else players,
         "human_seat": human_seat,
         "bot": None if bot is None else {"name": bot.name, "seed": bot.seed},
@@ -103,16 +122,17 @@ def make_record(game: Game, *, players: Iterable[str], human_seat: int | None = 
     return validate_record(rec)           # (the reader's checks: players, human_seat)
 
 
-def _start_text(game: Game, position: str | None) -> str | None:
-    # The record's `position`: None for a game dealt from its seed, else the text of
-    # the position it started from (checked to give that start back).
+def _start_text(game: Game, position: str | None, deal: int) -> str | None:
+    # The record's `position`: None for a game dealt from its seed (as its deal `deal`),
+    # else the text of the position it started from (checked to give that start back).
     start = game.copy()
     while start.moves:
         start.undo()
-    dealt = Game(game.rules, game.seed)
-    dealt.max_moves = start.max_moves
+    dealt = Game.from_run(game.rules, seed=game.seed, index=deal, max_moves=start.max_moves)
     if position is None and start == dealt:
         return None
+    if deal:
+        raise ValueError(f"the game does not start from deal {deal} of seed {game.seed}")
     text = start.position_text() if position is None else position
     try:
         same = Game.from_text(text, rules=game.rules, seed=game.seed)
@@ -122,7 +142,8 @@ def _start_text(game: Game, position: str | None) -> str | None:
     if same != start:
         raise ValueError("the starting position does not give this game's start back"
                          if position is not None else
-                         "this game's start cannot be written as position text")
+                         "this game's start cannot be written as position text (a game "
+                         "dealt by Game.from_run(..., index=K) is recorded with deal=K)")
     return text
 
 
@@ -131,15 +152,21 @@ def write_record(record: dict[str, Any], path: str | PathLike[str]) -> None:
     write_text(path, json.dumps(record, indent=2) + "\n")
 
 
+def check_deal(deal: object, name: str = "'deal'") -> int:
+    """A deal index of a seed's run (game `deal` of it, as simulate deals it): an int
+    from 0 to 2**62-1, the game indices a run has; ValueError otherwise."""
+    return check_int(deal, name, 0, GAME_INDEX_LIMIT - 1, "an int from 0 to 2**62-1")
+
+
 def validate_record(rec: object) -> dict[str, Any]:
     """Check a game record's shape (not yet its moves); ValueError saying what is wrong."""
     if not isinstance(rec, dict):
         raise ValueError("a game record is a JSON object")
     if rec.get("format") != FORMAT:
         raise ValueError(f"not a cuttle game record ('format' should be {FORMAT!r})")
-    if not is_int(rec.get("version")) or rec["version"] != VERSION:
+    if not is_int(rec.get("version")) or not 1 <= rec["version"] <= VERSION:
         raise ValueError(f"unsupported record version {rec.get('version')!r} "
-                         f"(this cuttle reads version {VERSION})")
+                         f"(this cuttle reads versions 1 to {VERSION})")
     missing = [k for k in ("rules", "seed", "moves") if k not in rec]
     if missing:
         raise ValueError(f"bad record: no {', '.join(map(repr, missing))}")
@@ -150,6 +177,7 @@ def validate_record(rec: object) -> dict[str, Any]:
         raise ValueError(f"bad record: {e}") from None
     if rec.get("position") is not None and not isinstance(rec["position"], str):
         raise ValueError("'position' must be position text or null")
+    _check_deal_field(rec)
     moves = rec.get("moves")
     if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
         raise ValueError("'moves' must be a list of move texts")
@@ -159,6 +187,20 @@ def validate_record(rec: object) -> dict[str, Any]:
         raise ValueError("'players' must be a list of two names")
     check_player(rec.get("human_seat"), "'human_seat'", none="null: no human")
     return rec
+
+
+def _check_deal_field(rec: dict[str, Any]) -> None:
+    # A deal other than 0 needs version 2 (a reader of version 1 would deal game 0),
+    # and a position has no deal (its random effects draw from the seed's game 0).
+    deal = rec.get("deal", 0)
+    if "deal" in rec:
+        check_deal(deal)
+    if deal and rec["version"] < 2:
+        raise ValueError(f"'deal' {deal} needs a record of version 2, not version "
+                         f"{rec['version']} (whose readers deal game 0 of the seed)")
+    if deal and rec.get("position") is not None:
+        raise ValueError("a record starts from a deal or from a position, not both: "
+                         "'deal' and 'position' are both given")
 
 
 def read_record(path: str | PathLike[str]) -> dict[str, Any]:
@@ -177,6 +219,12 @@ def read_record(path: str | PathLike[str]) -> dict[str, Any]:
         raise ValueError(f"{os.fspath(path)}: {e}") from None
 
 
+def seed_words(seed: int, deal: int = 0) -> str:
+    """How a game was dealt, for headers: "seed 7", or "seed 7, game 1234" for deal
+    1234 of the seed's run (a record's ``seed`` and ``deal``)."""
+    return f"seed {seed}" + (f", game {deal}" if deal else "")
+
+
 def start_game(rec: dict[str, Any]) -> Game:
     """The starting Game of a validated record.  A record keeps no move cap (it is no
     rule); a game its cap ended says so in its result, and the cap fell at its last
@@ -189,7 +237,7 @@ def start_game(rec: dict[str, Any]) -> Game:
         except ValueError as e:
             raise ValueError(f"bad starting position: {e}") from None
     else:
-        g = Game(rules, rec["seed"])
+        g = Game.from_run(rules, seed=rec["seed"], index=rec.get("deal", 0))
     res = rec.get("result")
     if isinstance(res, dict) and res.get("end_reason") == "move_cap" and rec["moves"]:
         g.max_moves = len(rec["moves"])

@@ -2,6 +2,8 @@
 
     cuttle simulate -n 1000000 --rules classic --set four=random \\
                     --players random,greedy --threads 2 --seed 1
+    cuttle simulate --players ismcts:1000,expert --seed 7 --record-game 1234
+                                   (game 1234 of the run of these options, as a game record)
     cuttle compare classic classic:four=random cuttle.cards -n 100000 --plot cmp.png
     cuttle rules
     cuttle play --bot ismcts:1000        cuttle replay game.json --step

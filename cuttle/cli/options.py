@@ -22,19 +22,19 @@ from ..policies import DEFAULT_ISMCTS_ITERATIONS, POLICY_NAMES, policy_code
 from ..position import parse_text
 from ..rules import Rules
 from ..seeding import check_seed
-from ..simulation.api import MAX_MAX_MOVES
+from ..simulation.api import MAX_MAX_MOVES, MAX_UNITS
 from ..simulation.cluster import parse_address
 from ..simulation.names import DEFAULT_MAX_MOVES
 from ..text import printable
 from ..threads import MAX_THREADS
-from ..validation import check_confidence, check_count, check_output_path
+from ..validation import check_confidence, check_count, check_int, check_output_path
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
 __all__ = ["UsageError", "CommandError", "add_command_parser", "add_progress",
            "add_rules_options", "add_run_options", "at_most", "check_own_rules",
-           "confidence", "invalid_position", "output_file",
+           "confidence", "game_index", "invalid_position", "output_file",
            "output_files", "players", "points", "policy", "positive", "read_position_arg",
            "rules_from_options", "scheduler", "seed", "threads"]
 
@@ -107,6 +107,17 @@ def seed(text: str) -> int:
     except ValueError:      # (check_seed's own words would name the seed a second time)
         raise argparse.ArgumentTypeError(f"expected a whole number from 0 to 2**64-1, "
                                          f"not {text!r}") from None
+
+
+def game_index(text: str) -> int:
+    """A game's index in a run (a --games-csv row's `game`): a whole number from 0 to
+    the last index a run has (`cuttle.simulation.MAX_UNITS` - 1), underscores and
+    commas allowed."""
+    t = str(text).strip().replace("_", "").replace(",", "")
+    if not (t.isascii() and t.isdigit()):
+        raise argparse.ArgumentTypeError(f"expected a game index (a whole number from 0), "
+                                         f"not {text!r}")
+    return _checked(check_int, int(t), "the game index", 0, MAX_UNITS - 1)
 
 
 def points(text: str, zero: bool = False) -> float:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..formatting import quantity
-from ..record import final_game, play_recorded, start_game
+from ..record import final_game, play_recorded, seed_words, start_game
 from ..report import record_page, save_page
 from ..review.engines import DEFAULT_ENGINE
 from ..text import printable
@@ -49,7 +49,8 @@ def run(args: argparse.Namespace) -> int:
     names = seat_names(players, rec.get("human_seat"))
     # The names and the path come from outside: escaped (issue 21, item 8).
     print(printable(f"Replaying {path}: P0 {players[0]} against P1 {players[1]}; "
-                    f"rules {g.rules}; seed {g.seed}; {quantity(len(rec['moves']), 'move')}"))
+                    f"rules {g.rules}; {seed_words(rec['seed'], rec.get('deal', 0))}; "
+                    f"{quantity(len(rec['moves']), 'move')}"))
     print(g.render())
     for i, text in enumerate(rec["moves"], 1):
         if args.step:
@@ -99,7 +100,8 @@ def add_command(sub: argparse._SubParsersAction) -> None:
         "replay", help="replay a saved game record move by move",
         description="Rebuild a game from its record and print every move with the table "
                     "after it, all cards shown.")
-    pr.add_argument("file", metavar="FILE", help="a game record saved by 'cuttle play'")
+    pr.add_argument("file", metavar="FILE", help="a game record saved by 'cuttle play' (or "
+                                                 "'cuttle simulate --record-game')")
     pr.add_argument("--step", action="store_true",
                     help="wait for Enter before each move (end of input stops)")
     pr.add_argument("--html", type=options.output_file, metavar="OUT.html",

@@ -177,7 +177,8 @@ def add_command(sub: argparse._SubParsersAction) -> None:
                     "figures (average loss, labels, accuracy).",
         epilog="example: cuttle review game.json --player 0 --html review.html")
     pr.add_argument("record", metavar="RECORD",
-                    help="a game record (saved by 'cuttle play', or any cuttle game record)")
+                    help="a game record (saved by 'cuttle play' or 'cuttle simulate "
+                         "--record-game', or any cuttle game record)")
     add_review_options(pr)
     pr.add_argument("--player", type=player, default=None, metavar="0|1|both",
                     help="whose moves to review (default both)")

@@ -17,6 +17,9 @@ from ..rules import FLAGS, Rules
 from ..simulation import (DEFAULT_MAX_MOVES, MATCH_FORMATS, MAX_UNITS,
                           Interrupted, compare, simulate)
 from ..simulation.api import MAX_CHUNK, MAX_MAX_MOVES
+from ..simulation.names import seat_of_a
+from ..simulation.recorded import game_record
+from ..record import write_record
 from ..errors import ClusterError
 from ..simulation.cluster import close_local_cluster, connect, start_local_cluster
 from ..render.plot import check_plot_path
@@ -32,10 +35,13 @@ if TYPE_CHECKING:
 __all__ = ["Cluster", "add_commands", "run_chunked", "save_plot", "write_outputs"]
 
 
-def _add_common(p, plot_help):
-    p.add_argument("-n", "--games", dest="n", type=options.at_most(MAX_UNITS), default=10000,
-                   metavar="N",
-                   help="number of games (of matches with --match) to play (default 10000)")
+DEFAULT_GAMES = 10000        # -n's default (None: not given, which --record-game needs)
+
+
+def _add_common(p, plot_help, record=False):
+    p.add_argument("-n", "--games", dest="n", type=options.at_most(MAX_UNITS), default=None,
+                   metavar="N", help=f"number of games (of matches with --match) to play "
+                                     f"(default {DEFAULT_GAMES})")
     p.add_argument("--players", default="random,greedy", metavar="A,B",
                    help="the two players (one name: both players), "
                         + options.player_help("random,greedy"))
@@ -65,6 +71,16 @@ def _add_common(p, plot_help):
     p.add_argument("--games-csv", metavar="FILE", default=None,
                    help="stream one CSV row per game to FILE as the games finish (never "
                         "held in memory)")
+    if record:
+        p.add_argument("--record-game", type=options.game_index, default=None, metavar="K",
+                       help="instead of playing the run, play only its game K (a "
+                            "--games-csv row's 'game') exactly as the run plays it and save "
+                            "its game record, the file that 'cuttle replay FILE' and "
+                            "'cuttle review FILE' read; give the run's --seed, --players, "
+                            "rules, --no-swap and --max-moves (-n, if given, must hold K)")
+        p.add_argument("--record", type=options.output_file, default=None, metavar="FILE",
+                       help="where --record-game saves the record (default "
+                            "cuttle-seedS-gameK.json)")
     p.add_argument("--plot", metavar="FILE.png", default=None,
                    help="save a figure (format from the extension: png, pdf, svg, ...; needs "
                         f"matplotlib: {install_command('plot')}): " + plot_help)
@@ -74,15 +90,21 @@ def _add_common(p, plot_help):
 
 def add_commands(sub: argparse._SubParsersAction) -> None:
     """Register `simulate`, `compare` and `rules` on the sub-parsers."""
-    ps = sub.add_parser(
-        "simulate", help="play many games and print win rates with confidence intervals",
-        description="Play many games between two players and print win and draw rates, the "
-                    "first-player advantage and game lengths, with confidence intervals.",
-        epilog="example: cuttle simulate -n 1000000 --rules classic --set four=random "
-               "--players random,greedy --threads 2 --seed 1")
+    ps = options.add_command_parser(
+        sub, "simulate", "play many games and print win rates with confidence intervals",
+        "Play many games between two players and print win and draw rates, the "
+        "first-player advantage and game lengths, with confidence intervals; or, with "
+        "--record-game, save one game of such a run as a game record.",
+        "examples: cuttle simulate -n 1000000 --rules classic --set four=random \\\n"
+        "              --players random,greedy --threads 2 --seed 1\n"
+        "          cuttle simulate -n 100000 --players ismcts:1000,expert --seed 7 "
+        "--games-csv games.csv\n"
+        "          cuttle simulate --players ismcts:1000,expert --seed 7 \\\n"
+        "              --record-game 1234 --record game1234.json   # one game of that run\n"
+        "          cuttle review game1234.json                     # its moves, valued")
     options.add_rules_options(ps)
     _add_common(ps, "win rates by player and seat with their intervals, and the "
-                    "game-length histogram")
+                    "game-length histogram", record=True)
     ps.set_defaults(func=run_simulate)
 
     pc = options.add_command_parser(
@@ -246,7 +268,12 @@ def _stopped(e):
 
 
 def run_simulate(args: argparse.Namespace) -> int:
-    """`cuttle simulate`: play the games and write the table and files; exit status."""
+    """`cuttle simulate`: play the games and write the table and files (or, with
+    --record-game, save one game's record); exit status."""
+    if args.record_game is not None:
+        return record_game(args)
+    if args.record is not None:
+        raise UsageError("--record saves the game of --record-game K: give it too")
     _check_outputs(args)
     rules = options.rules_from_options(args.rules, args.set)
     players = options.players(args.players)
@@ -258,10 +285,68 @@ def run_simulate(args: argparse.Namespace) -> int:
         if args.html:
             save_html(args, simulation_page(s, interrupted=stop))
     return _play_then_write(args, lambda client: simulate(
-        args.n, rules, players, seed=args.seed, threads=args.threads, swap_seats=args.swap,
-        progress=args.progress, match=args.match, max_moves=args.max_moves,
-        chunk_size=args.chunk_size, games_csv=args.games_csv, client=client),
+        _games(args), rules, players, seed=args.seed, threads=args.threads,
+        swap_seats=args.swap, progress=args.progress, match=args.match,
+        max_moves=args.max_moves, chunk_size=args.chunk_size, games_csv=args.games_csv,
+        client=client),
         write, Interrupted, _stopped)
+
+
+def _games(args: argparse.Namespace) -> int:
+    """-n, or its default."""
+    return DEFAULT_GAMES if args.n is None else args.n
+
+
+# Options that mean nothing for one recorded game: nothing is tallied or reported.
+_NOT_WITH_RECORD = {"match": "--match", "scheduler": "--scheduler", "json": "--json",
+                    "csv": "--csv", "games_csv": "--games-csv", "plot": "--plot",
+                    "html": "--html", "chunk_size": "--chunk-size"}
+
+
+def record_game(args: argparse.Namespace) -> int:
+    """`cuttle simulate --record-game K`: game K of the run, saved as a game record
+    (`cuttle.simulation.game_record`); exit status."""
+    k = args.record_game
+    given = [o for attr, o in _NOT_WITH_RECORD.items() if getattr(args, attr) is not None]
+    if given:
+        raise UsageError(f"--record-game K plays one game of the run and saves its record: "
+                         f"{given[0]} does not go with it (run the games without "
+                         f"--record-game for {given[0]})")
+    if args.seed is None:
+        raise UsageError("--record-game K needs the run's --seed (a run with a random "
+                         "seed prints it)")
+    if args.n is not None and k >= args.n:
+        raise UsageError(f"--record-game {k:,}: a run of -n {args.n:,} games has games 0 "
+                         f"to {args.n - 1:,}")
+    path = args.record or f"cuttle-seed{args.seed}-game{k}.json"
+    options.output_files(**{"--record": path})
+    rules = options.rules_from_options(args.rules, args.set)
+    players = options.players(args.players)
+    rec = game_record(players, rules, seed=args.seed, index=k, swap_seats=args.swap,
+                      max_moves=args.max_moves)
+    with ctrl_c_deferred():
+        try:
+            write_record(rec, path)
+        except OSError as e:
+            raise CommandError(f"cannot write {path!r}: {e.strerror or e}") from None
+    print(printable(f"game {k} of seed {args.seed}: "
+                    f"{_row_text(rec, seat_of_a(k, args.swap))}"))
+    print(printable(f"record saved to {path}: see 'cuttle replay {path}' and "
+                    f"'cuttle review {path}'"))
+    return 0
+
+
+def _row_text(rec: dict[str, Any], a_seat: int) -> str:
+    """A record's game as its --games-csv row says it (winner, first, moves, turns,
+    scores and end, by player A and B; A sat in seat `a_seat`)."""
+    a, b = rec["simulation"]["players"]
+    res = rec["result"]
+    label = {a_seat: "A", a_seat ^ 1: "B"}
+    winner = "draw" if res["winner"] is None else label[res["winner"]]
+    scores = res["scores"]
+    return (f"winner {winner}, first {label[0]}, {len(rec['moves'])} moves, "
+            f"{res['turns']} turns, score A {scores[a_seat]}, B {scores[a_seat ^ 1]}, "
+            f"end {res['end_reason']} (A = {a} in seat {a_seat}, B = {b})")
 
 
 def run_chunked(args: argparse.Namespace, command: str, run: Callable[[Any], Any],
@@ -381,7 +466,7 @@ def run_compare(args: argparse.Namespace) -> int:
         if args.html:
             save_html(args, comparison_page(cmp, interrupted=stop))
     return _play_then_write(args, lambda client: compare(
-        rule_sets, args.n, players, seed=args.seed, threads=args.threads,
+        rule_sets, _games(args), players, seed=args.seed, threads=args.threads,
         swap_seats=args.swap, progress=args.progress, match=args.match,
         max_moves=args.max_moves, chunk_size=args.chunk_size, confidence=args.confidence,
         games_csv=args.games_csv, client=client), write, Interrupted, _stopped)

@@ -26,7 +26,7 @@ from html import escape
 from typing import TYPE_CHECKING, Any
 
 from ..formatting import loss_points, quantity
-from ..record import play_recorded, result_of, start_game
+from ..record import play_recorded, result_of, seed_words, start_game
 from ..svg import table
 from ..validation import check_player
 from .pages import page
@@ -410,7 +410,8 @@ def record_page(rec: dict[str, Any], viewer: int | None = None) -> str:
     players = rec.get("players", ["player 0", "player 1"])
     start = start_game(rec)
     info = [f"P0 {players[0]} against P1 {players[1]}", f"rules {start.rules}",
-            f"seed {start.seed}", quantity(len(rec['moves']), "move")]
+            seed_words(rec["seed"], rec.get("deal", 0)),
+            quantity(len(rec['moves']), "move")]
     res = rec.get("result")
     if isinstance(res, dict) and res.get("text"):
         info.append(str(res["text"]))

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import Interrupted
 from ..formatting import loss_points, quantity
-from ..record import result_of
+from ..record import result_of, seed_words
 from .figures import ANNOTATIONS, FORCED, PLAYER_FIGURES, figure_rows, player_figures
 
 if TYPE_CHECKING:
@@ -112,8 +112,9 @@ class Review:
                  thresholds: Thresholds, decisions: Sequence[Decision],
                  omniscient: Sequence[float | None] | None, total: int,
                  seconds: float, cpu_seconds: float, complete: bool,
-                 source: str = "", stopped: str | None = None) -> None:
+                 source: str = "", stopped: str | None = None, deal: int = 0) -> None:
         self.start = start
+        self.deal = deal              # a record's deal index (game `deal` of the seed)
         self.moves = list(moves)
         self.names = tuple(names)
         self.players = tuple(players)
@@ -177,6 +178,7 @@ class Review:
         return {"format": FORMAT, "version": 1, "engine": self.engine.name,
                 "method": self.engine.description, "seed": self.seed,
                 "rules": self.start.rules.to_json(), "game_seed": self.start.seed,
+                "game_deal": self.deal,
                 "names": list(self.names), "moves": [str(m) for m in self.moves],
                 "result": self._result(end),
                 "reviewed_players": list(self.players),
@@ -197,7 +199,7 @@ class Review:
         if viewer == "default":
             viewer = self.players[0] if len(self.players) == 1 else 0
         info = [f"P0 {self.names[0]} against P1 {self.names[1]}",
-                f"rules {self.start.rules}", f"seed {self.start.seed}",
+                f"rules {self.start.rules}", seed_words(self.start.seed, self.deal),
                 quantity(len(self.moves), "move"),
                 f"review: {self.engine.name}, seed {self.seed}"]
         end = self.final()
@@ -223,8 +225,9 @@ class Review:
     def lines(self) -> list[str]:
         """The text review: the annotated move list, then the per-player figures."""
         who = {p: f"P{p} {self.names[p]}" for p in (0, 1)}
+        dealt = seed_words(self.start.seed, self.deal)
         out = [f"Review{' of ' + self.source if self.source else ''}: {who[0]} against "
-               f"{who[1]}; rules {self.start.rules}; seed {self.start.seed}; "
+               f"{who[1]}; rules {self.start.rules}; {dealt}; "
                f"{quantity(len(self.moves), 'move')}",
                f"Engine {self.engine.name}: {self.engine.description}; seed {self.seed}",
                "Scores: the mover's expected score (win + half a draw) from what they could "

@@ -7,15 +7,17 @@ native policy codes or Python callables), `runner` (playing ranges of unit indic
 seeded run, chunking, merging, interruption), `cluster` (the same on a dask.distributed
 cluster), `tally` (exact sufficient statistics), `rows` (per-game rows and their CSV),
 `results` (`SimulationResult`), `summary` (`Summary`), `compare` (`ComparisonResult`),
-`names` (shared names: match formats, player labels, seats, per-game fields).  Their
-figures are described in `cuttle.figures` and rendered (text, JSON, CSV, HTML, plots)
-by `cuttle.render`.
+`names` (shared names: match formats, player labels, seats, per-game fields),
+`recorded` (`game_record`: one game of a seeded run as a game record, for `cuttle
+replay` and `cuttle review`).  Their figures are described in `cuttle.figures` and
+rendered (text, JSON, CSV, HTML, plots) by `cuttle.render`.
 """
 
 from .api import MAX_THREADS, MAX_UNITS, compare, simulate
 from .compare import ComparisonResult
 from .names import DEFAULT_MAX_MOVES, MATCH_FORMATS
 from .players import native_policy_code, player_names
+from .recorded import game_record
 from .results import GamesNotKept, MatchResults, SimulationResult
 from ..errors import Interrupted
 from .summary import Summary
@@ -23,5 +25,5 @@ from .tally import PairTally, Tally
 
 __all__ = ["ComparisonResult", "DEFAULT_MAX_MOVES", "GamesNotKept", "Interrupted",
            "MATCH_FORMATS", "MAX_THREADS", "MAX_UNITS", "MatchResults", "PairTally",
-           "SimulationResult", "Summary", "Tally", "compare", "native_policy_code",
-           "player_names", "simulate"]
+           "SimulationResult", "Summary", "Tally", "compare", "game_record",
+           "native_policy_code", "player_names", "simulate"]

@@ -30,7 +30,7 @@ from ..progress import Progress
 from ..seeding import derive
 from ..threads import thread_count
 from .compare import ComparisonResult
-from .names import FIELDS, MATCH_FORMATS, PLAYER_LABELS, match_slots
+from .names import FIELDS, MATCH_FORMATS, PLAYER_LABELS, match_slots, seat_of_a
 from .results import SimulationResult
 from .rows import GameRows, game_columns, game_rows
 from .tally import PairTally, Tally, tallies_from_rows
@@ -228,7 +228,7 @@ def play_python_game(rules: Rules, seed: int, i: int,
     """Play game `i` in Python; write its row `k` of `out`.  The core's play loop
     (`Game.next_decision`) stops it as a native game stops: over, or capped at
     `max_moves` moves (a draw, ended by the core as a native game's cap ends it)."""
-    a_seat = 1 if (swap_seats and i & 1) else 0
+    a_seat = seat_of_a(i, swap_seats)
     # the deal of native game i, and its cap
     g = Game.from_run(rules, seed=seed, index=i, max_moves=max_moves)
     rng = random.Random(derive(seed, 2 * i + 1))

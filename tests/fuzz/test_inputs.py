@@ -80,8 +80,9 @@ def test_moves_are_read_or_refused(text):
 
 def record_strategy():
     base = {"format": "cuttle-game-record", "version": 1,
-            "rules": {"preset": "classic", "changed": {}}, "seed": 5, "position": None,
-            "players": ["human", "greedy"], "human_seat": 0, "moves": ["draw"]}
+            "rules": {"preset": "classic", "changed": {}}, "seed": 5, "deal": 0,
+            "position": None, "players": ["human", "greedy"], "human_seat": 0,
+            "moves": ["draw"]}
     values = st.recursive(st.none() | st.booleans() | st.integers(-2, 2**65) | st.text(max_size=8),
                           lambda kids: st.lists(kids, max_size=3)
                           | st.dictionaries(st.text(max_size=5), kids, max_size=3), max_leaves=6)

@@ -1,11 +1,14 @@
 """cuttle.record's positions of a record: `game_before` (the Game its move k is decided
-in, numbered as `cuttle replay` and the review number moves) and `final_game`."""
+in, numbered as `cuttle replay` and the review number moves) and `final_game`; a
+record's deal index (game K of a seed's run, version 2)."""
+
+import json
 
 import pytest
 
 import cuttle
 from cuttle.policies import Bot
-from cuttle.record import final_game, game_before, make_record
+from cuttle.record import final_game, game_before, make_record, read_record, validate_record
 
 
 @pytest.fixture(scope="module")
@@ -70,3 +73,83 @@ def test_a_record_without_moves_and_a_bad_earlier_move():
     assert game_before(rec, 2).ply == 1          # (move 2 itself is not played)
     with pytest.raises(ValueError, match=r"move 2 \('jump'\) cannot be played"):
         game_before(rec, 3)
+
+
+# -- the deal index (version 2) -----------------------------------------------------------
+
+def bot_game(start):
+    g = start.copy()
+    bots = (Bot("expert", 1), Bot("random", 2))
+    while not g.is_over:
+        g.play(bots[g.to_move].choose(g))
+    return g
+
+
+def test_a_record_of_deal_k_is_version_2_and_replays_from_that_deal():
+    start = cuttle.Game.from_run("classic: four=random", seed=9, index=1234)
+    g = bot_game(start)
+    rec = make_record(g, players=["a", "b"], deal=1234)
+    assert (rec["version"], rec["deal"], rec["seed"], rec["position"]) == (2, 1234, 9, None)
+    assert game_before(rec, 1) == start and final_game(rec) == g
+    assert validate_record(json.loads(json.dumps(rec))) == rec
+
+
+def test_a_record_of_deal_0_is_written_as_before():
+    g = bot_game(cuttle.Game(seed=9))
+    for rec in (make_record(g, players=["a", "b"]), make_record(g, players=["a", "b"], deal=0)):
+        assert rec["version"] == 1 and "deal" not in rec and final_game(rec) == g
+
+
+def test_make_record_refuses_a_deal_the_game_did_not_start_from():
+    g = bot_game(cuttle.Game.from_run(seed=9, index=5))
+    with pytest.raises(ValueError, match="does not start from deal 6 of seed 9"):
+        make_record(g, players=["a", "b"], deal=6)
+    with pytest.raises(ValueError, match="cannot be written as position text"):
+        make_record(g, players=["a", "b"])             # (deal 0: neither deal nor text)
+    for deal in (-1, 1.0, True, 2 ** 62, "5"):
+        with pytest.raises(ValueError, match="deal must be an int from 0 to 2\\*\\*62-1"):
+            make_record(g, players=["a", "b"], deal=deal)
+
+
+@pytest.fixture(scope="module")
+def deal_record():
+    return make_record(bot_game(cuttle.Game.from_run(seed=9, index=7)), players=["a", "b"],
+                       deal=7)
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"deal": -1}, "'deal' must be an int from 0 to 2\\*\\*62-1, not -1"),
+    ({"deal": 2 ** 62}, "'deal' must be an int from 0 to 2\\*\\*62-1"),
+    ({"deal": 7.0}, "'deal' must be an int"),
+    ({"deal": True}, "'deal' must be an int"),
+    ({"deal": "7"}, "'deal' must be an int"),
+    ({"deal": None}, "'deal' must be an int"),
+    ({"version": 1}, "'deal' 7 needs a record of version 2, not version 1"),
+    ({"version": 3}, "unsupported record version 3 \\(this cuttle reads versions 1 to 2\\)"),
+    ({"version": 2.0}, "unsupported record version 2.0"),
+    ({"position": "hands: 2C / 3D"}, "a record starts from a deal or from a position"),
+])
+def test_a_bad_deal_is_refused_with_a_clear_error(deal_record, change, message):
+    with pytest.raises(ValueError, match=message):
+        validate_record({**deal_record, **change})
+
+
+def test_the_deal_decides_the_game(deal_record):
+    """A record read as another deal (or as game 0, as a reader of version 1 would)
+    does not replay: the deal index is the record's."""
+    for deal in (0, 8):
+        with pytest.raises(ValueError, match="cannot be played|illegal move"):
+            final_game({**deal_record, "deal": deal})
+
+
+def test_a_version_1_record_still_reads(tmp_path):
+    g = bot_game(cuttle.Game(seed=3))
+    rec = {"format": "cuttle-game-record", "version": 1,
+           "rules": {"preset": "classic", "changed": {}}, "seed": 3, "position": None,
+           "players": ["human", "greedy"], "human_seat": 0,
+           "bot": {"name": "greedy", "seed": 3}, "moves": [str(m) for m in g.moves]}
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(rec))
+    assert final_game(read_record(path)) == g
+    assert final_game({**rec, "deal": 0}) == g          # (deal 0 is game 0 in version 1)
+    assert final_game({**rec, "version": 2}) == g       # (a version 2 without a deal)

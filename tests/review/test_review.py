@@ -18,6 +18,7 @@ from cuttle.policies import Bot
 from cuttle.record import make_record, write_record
 from cuttle.review import (LABELS, PLAYER_FIGURES, Thresholds, judge, move_accuracy,
                            parse_engine, review)
+from cuttle.simulation import game_record
 from support.helpers import bot_game
 
 # P0 to move: `points TH` reaches 24 of 21 and wins at once; P1, at 18 with six cards,
@@ -334,8 +335,9 @@ def test_the_json_schema():
     "classic seven=top2 nine=freeze hand_limit=7 strict_scuttle=true",
     "cuttle.cards ten_blocks_scuttle=true ten_discards=true hand_limit=5"])
 def test_every_record_the_library_writes(tmp_path, rules):
-    """A record of each rule set, through its file, unfinished (status quit) and from a
-    position: every move reviewed in order, each judged move's best among its moves."""
+    """A record of each rule set, through its file, unfinished (status quit), from a
+    position and of a simulated game (its deal's, capped): every move reviewed in order,
+    each judged move's best among its moves."""
     g = cuttle.Game(rules, seed=12)
     bots = (Bot("random", 1), Bot("random", 2))
     while g.ply < 12 or g.phase != "main":
@@ -346,7 +348,8 @@ def test_every_record_the_library_writes(tmp_path, rules):
         g.play(bots[g.to_move].choose(g))
         h.play(g.moves[-1])
     for rec in (make_record(g, players=["x", "y"], status="over" if g.is_over else "quit"),
-                make_record(h, players=["x", "y"], status="quit", position=pos)):
+                make_record(h, players=["x", "y"], status="quit", position=pos),
+                game_record(("random", "expert"), rules, seed=12, index=5, max_moves=30)):
         path = tmp_path / "game.json"
         write_record(rec, path)
         r = review(str(path), "expert:16", seed=3, threads=1)

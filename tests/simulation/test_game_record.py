@@ -1,0 +1,176 @@
+"""`cuttle.simulation.game_record`: game K of a seeded run as a game record, whose moves
+replay to exactly the game the run tallied (its per-game row), whatever the threads and
+for every kind of player; and `_play.play_logged`, the core's game with its moves."""
+
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import cuttle
+from cuttle._core import END_NAMES
+from cuttle._play import play_batch, play_logged
+from cuttle.policies import policy_code
+from cuttle.record import final_game, read_record, validate_record, write_record
+from cuttle.simulation import game_record
+
+# players, rules, seed, the game indices recorded (odd and even: both seatings)
+CASES = [
+    (("random", "greedy"), "classic", 7, [0, 1, 2, 13, 38]),
+    (("expert", "greedy"), "cuttle.cards", 11, [0, 3, 6, 17]),
+    (("greedy", "cuttle.cards-ai"), "classic: four=random", 3, [1, 2, 9, 24]),
+    (("expert", "random"), "cuttle.cards: four=random", 5, [0, 5, 12, 31]),
+    (("ismcts:50", "expert"), "classic", 2, [0, 3, 4]),
+    (("cuttle.cards-ai", "ismcts:50"), "cuttle.cards: four=random", 9, [1, 2]),
+]
+
+
+def outcome(game):
+    """A finished game as the record replays it: by seat."""
+    return (game.winner, game.ply, game.turn_number, game.end_reason,
+            (game.score(0), game.score(1)))
+
+
+def tallied(res, i):
+    """Game i's per-game row of a run kept with keep_games, turned to seats."""
+    a = int(res.first[i])                      # player A's seat (0 moves first)
+    w = int(res.winner[i])
+    scores = [int(s) for s in res.scores[i]]   # A, B
+    return (None if w < 0 else w ^ a, int(res.moves[i]), int(res.turns[i]),
+            END_NAMES[res.end[i]], (scores[a], scores[a ^ 1]))
+
+
+@pytest.mark.parametrize("swap", [True, False])
+@pytest.mark.parametrize("players, rules, seed, indices", CASES)
+def test_the_record_replays_to_the_game_the_run_tallied(players, rules, seed, indices, swap):
+    runs = [cuttle.simulate(max(indices) + 1, rules, players, seed=seed, threads=threads,
+                            swap_seats=swap, keep_games=True, progress=False)
+            for threads in (1, 2)]
+    for i in indices:
+        rec = game_record(players, rules, seed=seed, index=i, swap_seats=swap)
+        game = final_game(rec)
+        for res in runs:
+            assert outcome(game) == tallied(res, i), (players, rules, i, swap)
+        a = int(runs[0].first[i])
+        assert rec["players"] == [players[0], players[1]][::-1 if a else 1]
+        assert rec["simulation"] == {"players": list(players), "swap_seats": swap,
+                                     "max_moves": cuttle.simulation.DEFAULT_MAX_MOVES}
+        assert rec["human_seat"] is None and rec["bot"] is None
+        assert (rec["version"], rec.get("deal")) == ((2, i) if i else (1, None))
+        assert rec["result"]["status"] == "over"
+
+
+def cards(game):
+    """Where every card is, and the result."""
+    return ([game.hand(p) for p in (0, 1)], [game.points(p) for p in (0, 1)], game.scrap,
+            game.deck, outcome(game))
+
+
+def test_a_random_four_draws_from_the_deal_s_stream():
+    """Under four=random the victim's discards come from the game's own stream, which
+    the deal index sets: the records replay such 4s as the run did, where the same
+    start as position text (its stream that of game 0 of the seed) discards other
+    cards, and the record read without its deal deals game 0."""
+    other = 0
+    for i in range(1, 30):
+        rec = game_record(("expert", "random"), "classic: four=random", seed=5, index=i)
+        end = final_game(rec)
+        if not any(m.startswith("oneoff 4") for m in rec["moves"]):
+            continue
+        start = cuttle.Game.from_run("classic: four=random", seed=5, index=i)
+        g = cuttle.Game.from_text(start.position_text(), seed=5)
+        try:
+            for m in rec["moves"]:
+                g.play(m)
+            other += cards(g) != cards(end)
+        except ValueError:                      # (a move no longer legal)
+            other += 1
+        wrong = dict(rec, version=1)
+        del wrong["deal"]
+        with pytest.raises(ValueError):
+            final_game(wrong)
+    assert other >= 3
+
+
+def test_play_logged_is_the_batch_s_game():
+    """The core's logged game is play_units' game (its row), and its moves are the
+    record's."""
+    rules = cuttle.Rules.parse("cuttle.cards: four=random")
+    a, b = policy_code("expert"), policy_code("ismcts:40")
+    rows = play_batch(rules, 0, 6, 4, a, b, True, 2)
+    for i in range(6):
+        row, codes = play_logged(rules, 4, i, a, b)
+        assert row == {"winner": rows["winner"][i], "first": rows["first"][i],
+                       "moves": rows["moves"][i], "turns": rows["turns"][i],
+                       "scores": tuple(rows["scores"][i]), "end": rows["end"][i]}
+        assert codes.dtype == np.uint32 and len(codes) == row["moves"]
+        rec = game_record(("expert", "ismcts:40"), rules, seed=4, index=i)
+        assert [str(cuttle.Move.from_code(int(c))) for c in codes] == rec["moves"]
+
+
+def test_a_game_its_cap_ended():
+    res = cuttle.simulate(8, "classic", ("random", "random"), seed=1, max_moves=25,
+                          keep_games=True, progress=False)
+    ends = [END_NAMES[e] for e in res.end]
+    assert "move_cap" in ends
+    for i in range(8):
+        rec = game_record("random", seed=1, index=i, max_moves=25)
+        assert outcome(final_game(rec)) == tallied(res, i)
+        assert rec["result"]["end_reason"] == ends[i]
+        assert rec["simulation"]["max_moves"] == 25
+
+
+def test_the_record_round_trips_through_a_file(tmp_path):
+    rec = game_record(("ismcts:30", "greedy"), "cuttle.cards", seed=12, index=3)
+    write_record(rec, tmp_path / "g.json")
+    back = read_record(tmp_path / "g.json")
+    assert back == rec and validate_record(back) is back
+    assert outcome(final_game(back)) == outcome(final_game(rec))
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"players": "random,chess"}, "chess"),
+    ({"players": ("random", lambda g: g.legal_moves[0])}, "needs native players"),
+    ({"players": ("random", "greedy", "expert")}, "players must be a pair"),
+    ({"index": -1}, "index must be an int from 0 to 2\\*\\*62-1, not -1"),
+    ({"index": 2 ** 62}, "index must be an int from 0 to 2\\*\\*62-1"),
+    ({"index": 1.0}, "index must be an int"),
+    ({"index": True}, "index must be an int"),
+    ({"index": "3"}, "index must be an int"),
+    ({"seed": None}, "seed must be an int from 0 to 2\\*\\*64-1, not None"),
+    ({"seed": "7"}, "seed must be an int"),
+    ({"seed": -1}, "seed must be an int"),
+    ({"seed": 2.0}, "seed must be an int"),
+    ({"swap_seats": 1}, "swap_seats must be True or False"),
+    ({"max_moves": 0}, "max_moves must be"),
+    ({"max_moves": 2 ** 31}, "max_moves must be"),
+    ({"rules": "classic: four=often"}, "four"),
+])
+def test_bad_arguments_are_refused(kwargs, message):
+    args = {"players": ("random", "greedy"), "rules": None, "seed": 7, "index": 3, **kwargs}
+    players = args.pop("players")
+    rules = args.pop("rules")
+    with pytest.raises(ValueError, match=message):
+        game_record(players, rules, **args)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="signals")
+def test_ctrl_c_stops_a_long_search_game():
+    """A game of two deep searches (minutes) stops soon after Ctrl-C, with
+    KeyboardInterrupt and no record."""
+    code = textwrap.dedent("""
+        import os, signal, threading, time
+        from cuttle.simulation import game_record
+        threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT)).start()
+        t = time.monotonic()
+        try:
+            game_record("ismcts:20000", seed=1, index=0)
+            print("returned")
+        except KeyboardInterrupt:
+            print("interrupted", "soon" if time.monotonic() - t < 15 else "late")
+    """)
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       timeout=300)
+    assert p.stdout.split() == ["interrupted", "soon"], p.stdout + p.stderr
