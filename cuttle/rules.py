@@ -18,6 +18,7 @@ every ``rules`` argument of the library take it, through `Rules.coerce`)::
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
@@ -114,7 +115,7 @@ class Flag:
                 return False
             raise ValueError(f"flag {self.name!r} takes true or false, not {text!r}")
         if self.kind in ("goals", "deal"):
-            parts = [p for p in t.strip("()[] ").replace(" ", ",").split(",") if p]
+            parts = [p for p in re.split(r"[\s,]", t.strip("()[] ")) if p]  # (a tab too)
             if not all(_ascii_digits(p) for p in parts):
                 what, example = (("5", "21,14,10,7,5") if self.kind == "goals" else
                                   ("2", "6,6"))
@@ -252,9 +253,16 @@ def _preset_name(name) -> str:
     return key
 
 
+# Whitespace around '=' (``joker = true``) binds the flag to its value: no separator
+# (unless the next change follows: ``joker= four=draw`` is joker without a value).
+_AROUND_EQUALS = re.compile(r"\s*=(?:(?!\s*[\w.-]+\s*=)\s*)?")
+
+
 def _split_top(text):
-    """Split at whitespace and at commas outside parentheses or brackets; ValueError
-    for brackets that do not pair up (a tuple cut short would read as something else)."""
+    """Split at whitespace and at commas outside parentheses or brackets, but not at
+    whitespace around '=' (``joker = true`` is one change); ValueError for brackets that
+    do not pair up (a tuple cut short would read as something else)."""
+    text = _AROUND_EQUALS.sub("=", text)
     out, cur, depth = [], [], 0
     for ch in text:
         if ch in "([":
@@ -340,9 +348,10 @@ class Rules:
     @classmethod
     def parse(cls, text: str, extra: Iterable[str] = ()) -> Rules:
         """Rules from text: a preset (default classic) and ``FLAG=VALUE`` changes,
-        separated by spaces or commas, the preset optionally followed by ``:``
-        (``classic``, ``cuttle.cards four=random``, ``classic:four=random,hand_limit=7``,
-        ``king_goals=15,14,10,7,5``); `extra` holds more ``FLAG=VALUE`` strings applied
+        separated by spaces or commas, the preset optionally followed by ``:``, spaces
+        around ``=`` allowed (``classic``, ``cuttle.cards four=random``,
+        ``classic:four=random,hand_limit=7``, ``classic: joker = true``,
+        ``king_goals=15,14,10,7,5``, ``king_goals=(15, 14, 10, 7, 5)``); `extra` holds more ``FLAG=VALUE`` strings applied
         on top (command-line ``--set``).  ValueError naming the bad preset, flag or value."""
         if not isinstance(text, str):
             raise ValueError(f"rules text must be a string, not {text!r}")
