@@ -90,8 +90,9 @@ def add_command(sub: argparse._SubParsersAction) -> None:
                         f"still apply)")
     p.add_argument("--interactions", type=_count_to(20), default=INTERACTIONS, metavar="N",
                    help=f"measure the interactions of the clearest variants of N flags (one "
-                        f"each) in pairs, once a group's variants are done (default "
-                        f"{INTERACTIONS}; 0: none)")
+                        f"each; a variant changing two flags counts as two) in pairs, "
+                        f"once a group's variants are done (default {INTERACTIONS}; 0: "
+                        f"none)")
     options.add_run_options(p, "an interrupted atlas")
     options.add_progress_and_outputs(p, "progress", "the atlas",
                                      "one CSV row per rule set and metric")
