@@ -41,6 +41,7 @@ _FALSE = {"false", "no", "off", "0"}
 _NONE = {"none", "null", "-", ""}
 MAX_GOAL = 1000            # far above any sensible goal; keeps scores small ints
 MAX_DEAL = 8               # cards dealt to one player: both hands and a deck always fit
+MAX_LIMIT = 53             # the largest hand limit: every card, joker included
 
 
 @dataclass(frozen=True)
@@ -64,7 +65,7 @@ class Flag:
 
     def values_text(self) -> str:
         """The values the flag takes, as `describe()` lists them."""
-        return {"bool": "true | false", "goals": "5 ints", "limit": "none or int 0-53",
+        return {"bool": "true | false", "goals": "5 ints", "limit": f"none or int 0-{MAX_LIMIT}",
                 "deal": f"2 ints 1-{MAX_DEAL} (first player, second player)"}.get(
             self.kind, " | ".join(self.values))
 
@@ -98,9 +99,9 @@ class Flag:
             return tuple(int(h) for h in hands)
         if value is None:                                   # "limit"
             return None
-        if not is_int(value) or not 0 <= value <= 53:
-            raise ValueError(f"flag {self.name!r} takes None or an int from 0 to 53, "
-                             f"not {value!r}")
+        if not is_int(value) or not 0 <= value <= MAX_LIMIT:
+            raise ValueError(f"flag {self.name!r} takes None or an int from 0 to "
+                             f"{MAX_LIMIT}, not {value!r}")
         return int(value)
 
     def parse(self, text: str) -> FlagValue:
@@ -125,9 +126,10 @@ class Flag:
         if self.kind == "limit":
             if low in _NONE:
                 return None
-            if not _ascii_digits(t):
-                raise ValueError(f"flag {self.name!r} takes none or a whole number, not {text!r}")
-            return self.check(int(t))
+            if _ascii_digits(t) and 0 <= int(t) <= MAX_LIMIT:
+                return int(t)
+            # (as `cuttle rules` lists its values: in text, None is spelled none)
+            raise ValueError(f"flag {self.name!r} takes {self.values_text()}, not {text!r}")
         return self.check(low)
 
     def format(self, value: FlagValue) -> str:

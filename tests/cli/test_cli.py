@@ -140,6 +140,11 @@ def test_progress_flag(capsys):
     (["simulate", "--set", "four=sometimes"], "flag 'four' takes one of 'choice', 'random'"),
     (["simulate", "--set", "joker=maybe"], "flag 'joker' takes true or false"),
     (["simulate", "--set", "hand_limit=many"], "hand_limit"),
+    # (as `cuttle rules` spells its values: it said "takes None", which the text reads
+    # as none)
+    (["simulate", "--set", "hand_limit=99"],
+     "flag 'hand_limit' takes none or int 0-53, not '99'"),
+    (["simulate", "--rules", "cuttle.cards: hand_limit=54"], "takes none or int 0-53"),
     (["simulate", "--set", "king_goals=1,2"], "king_goals"),
     (["simulate", "--set", "four"], "FLAG=VALUE"),
     (["simulate", "--players", "random,smart"], "unknown policy 'smart'; valid: random, greedy"),

@@ -93,6 +93,18 @@ def test_a_missing_value_or_flag_is_still_named(text, message):
         Rules.parse(text)
 
 
+@pytest.mark.parametrize("value", ["99", "54", "-1", "lots", "7.5"])
+def test_a_bad_hand_limit_in_text_names_the_values_as_text_spells_them(value):
+    # (it said "takes None", the Python spelling, where the text takes none)
+    values = FLAGS["hand_limit"].values_text()              # as `cuttle rules` lists them
+    assert values == "none or int 0-53"
+    with pytest.raises(ValueError, match=re.escape(f"flag 'hand_limit' takes {values}, not "
+                                                   f"{value!r}")):
+        Rules.parse(f"classic: hand_limit={value}")
+    with pytest.raises(ValueError, match=re.escape("takes None or an int from 0 to 53")):
+        Rules(hand_limit=int(value) if value.lstrip("-").isdigit() else value)
+
+
 def test_the_issue_examples():
     assert cuttle.Game("classic:joker=true").rules == Rules(joker=True)
     assert len(cuttle.Game("classic:joker=true", seed=1).deck) == 53 - 11
