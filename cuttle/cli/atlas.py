@@ -160,11 +160,7 @@ def _pairings(args):
 def _check_outputs(args):
     if args.json == "-" and args.csv == "-":
         raise UsageError("--json and --csv cannot both write to stdout; give one a FILE")
-    if args.report_only and args.results is None:
-        raise UsageError("--report-only reads the tables from a results file: give "
-                         "--results FILE")
-    if args.report_only and not os.path.isfile(args.results):
-        raise UsageError(f"--results: no file {args.results!r} to report on")
+    options.check_report_only(args)
     options.output_files(inputs={"--results": args.results} if args.report_only else None,
                          **{"--json": args.json, "--csv": args.csv,
                             "--results": None if args.report_only else args.results})

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 
 from ..balancing import CHEAP, QUICK, QUICK_FLAGS, SEARCH, balance
 from ..balancing.config import check_check_games, resolve_budget
@@ -159,11 +158,7 @@ def _check_outputs(args):
     if len(stdout) > 1:
         raise UsageError(f"--{stdout[0]} and --{stdout[1]} cannot both write to stdout; give "
                          f"one a FILE")
-    if args.report_only and args.results is None:
-        raise UsageError("--report-only reads the tables from a results file: give "
-                         "--results FILE")
-    if args.report_only and not os.path.isfile(args.results):
-        raise UsageError(f"--results: no file {args.results!r} to report on")
+    options.check_report_only(args)
     options.output_files(inputs={"--results": args.results} if args.report_only else None,
                          **{"--json": args.json, "--csv": args.csv,
                             "--markdown": args.markdown, "--html": args.html,

@@ -33,7 +33,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
 __all__ = ["UsageError", "CommandError", "add_command_parser", "add_progress",
-           "add_rules_options", "add_run_options", "at_most", "check_own_rules",
+           "add_rules_options", "add_run_options", "at_most", "cannot_read",
+           "check_own_rules", "check_report_only",
            "confidence", "invalid_position", "output_file",
            "output_files", "players", "points", "policy", "positive", "read_position_arg",
            "rules_from_options", "scheduler", "seed", "threads"]
@@ -187,6 +188,30 @@ def output_files(inputs: dict[str, str | None] | None = None, **paths: str | Non
         if real in seen:
             raise UsageError(f"{seen[real]} and {option} name the same file {path!r}")
         seen[real] = option
+
+
+def cannot_read(path: str, e: OSError) -> UsageError:
+    """The error of an input file (a record, a position, a results file to report on)
+    that is missing or cannot be read: a usage error (exit status 2), as any other bad
+    input, which every command reading a file reports alike."""
+    return UsageError(f"cannot read {path!r}: {e.strerror or e}")
+
+
+def check_report_only(args: argparse.Namespace) -> None:
+    """--report-only reads the tables from --results FILE (atlas, balance): a usage
+    error, before any work, without one or when it cannot be read."""
+    if not args.report_only:
+        return
+    if args.results is None:
+        raise UsageError("--report-only reads the tables from a results file: give "
+                         "--results FILE")
+    if not os.path.isfile(args.results):
+        raise UsageError(f"--results: no file {args.results!r} to report on")
+    try:
+        with open(args.results, "rb"):
+            pass
+    except OSError as e:
+        raise cannot_read(args.results, e) from None
 
 
 def warn_nothing_reported(command: str, results: str) -> None:
@@ -399,7 +424,7 @@ def read_position_arg(arg: str) -> str:
         except ValueError as e:
             raise UsageError(f"{where}: {e}") from None
         except OSError as e:
-            raise UsageError(f"cannot read {arg!r}: {e.strerror or e}") from None
+            raise cannot_read(arg, e) from None
     if ":" not in arg:
         raise UsageError(f"{arg!r} is neither a file nor position text "
                          f"(e.g. 'hands: 2C 3D / 4H; points: TH / -; to_move: 0')")
