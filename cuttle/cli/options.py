@@ -214,12 +214,18 @@ def check_report_only(args: argparse.Namespace) -> None:
         raise cannot_read(args.results, e) from None
 
 
+def nothing_of_these_options(results: str, option: str) -> str:
+    """A results file holds no games of the options given (a run of them reads or reports
+    nothing): each record is keyed by the options that played it, so the options of the
+    run that filled it are needed, with `option` added."""
+    return (f"{results} holds no games played with these options: give the options of "
+            f"the run that filled it, with {option} added")
+
+
 def warn_nothing_reported(command: str, results: str) -> None:
-    """--report-only found no games for the options given: each record of a results
-    file is keyed by the options that played it, so other options report nothing."""
-    print(printable(f"cuttle {command}: warning: {results} holds no games played with "
-                    f"these options: give the options of the run that filled it, with "
-                    f"--report-only added"), file=sys.stderr)
+    """--report-only found no games for the options given."""
+    print(printable(f"cuttle {command}: warning: "
+                    f"{nothing_of_these_options(results, '--report-only')}"), file=sys.stderr)
 
 
 def scheduler(text: str) -> tuple[str, int | str]:
