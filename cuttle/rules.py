@@ -18,6 +18,7 @@ every ``rules`` argument of the library take it, through `Rules.coerce`)::
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
@@ -40,6 +41,7 @@ _FALSE = {"false", "no", "off", "0"}
 _NONE = {"none", "null", "-", ""}
 MAX_GOAL = 1000            # far above any sensible goal; keeps scores small ints
 MAX_DEAL = 8               # cards dealt to one player: both hands and a deck always fit
+MAX_LIMIT = 53             # the largest hand limit: every card, joker included
 
 
 @dataclass(frozen=True)
@@ -63,7 +65,7 @@ class Flag:
 
     def values_text(self) -> str:
         """The values the flag takes, as `describe()` lists them."""
-        return {"bool": "true | false", "goals": "5 ints", "limit": "none or int 0-53",
+        return {"bool": "true | false", "goals": "5 ints", "limit": f"none or int 0-{MAX_LIMIT}",
                 "deal": f"2 ints 1-{MAX_DEAL} (first player, second player)"}.get(
             self.kind, " | ".join(self.values))
 
@@ -97,9 +99,9 @@ class Flag:
             return tuple(int(h) for h in hands)
         if value is None:                                   # "limit"
             return None
-        if not is_int(value) or not 0 <= value <= 53:
-            raise ValueError(f"flag {self.name!r} takes None or an int from 0 to 53, "
-                             f"not {value!r}")
+        if not is_int(value) or not 0 <= value <= MAX_LIMIT:
+            raise ValueError(f"flag {self.name!r} takes None or an int from 0 to "
+                             f"{MAX_LIMIT}, not {value!r}")
         return int(value)
 
     def parse(self, text: str) -> FlagValue:
@@ -114,7 +116,7 @@ class Flag:
                 return False
             raise ValueError(f"flag {self.name!r} takes true or false, not {text!r}")
         if self.kind in ("goals", "deal"):
-            parts = [p for p in t.strip("()[] ").replace(" ", ",").split(",") if p]
+            parts = [p for p in re.split(r"[\s,]", t.strip("()[] ")) if p]  # (a tab too)
             if not all(_ascii_digits(p) for p in parts):
                 what, example = (("5", "21,14,10,7,5") if self.kind == "goals" else
                                   ("2", "6,6"))
@@ -124,9 +126,10 @@ class Flag:
         if self.kind == "limit":
             if low in _NONE:
                 return None
-            if not _ascii_digits(t):
-                raise ValueError(f"flag {self.name!r} takes none or a whole number, not {text!r}")
-            return self.check(int(t))
+            if _ascii_digits(t) and 0 <= int(t) <= MAX_LIMIT:
+                return int(t)
+            # (as `cuttle rules` lists its values: in text, None is spelled none)
+            raise ValueError(f"flag {self.name!r} takes {self.values_text()}, not {text!r}")
         return self.check(low)
 
     def format(self, value: FlagValue) -> str:
@@ -252,9 +255,16 @@ def _preset_name(name) -> str:
     return key
 
 
+# Whitespace around '=' (``joker = true``) binds the flag to its value: no separator
+# (unless the next change follows: ``joker= four=draw`` is joker without a value).
+_AROUND_EQUALS = re.compile(r"\s*=(?:(?!\s*[\w.-]+\s*=)\s*)?")
+
+
 def _split_top(text):
-    """Split at whitespace and at commas outside parentheses or brackets; ValueError
-    for brackets that do not pair up (a tuple cut short would read as something else)."""
+    """Split at whitespace and at commas outside parentheses or brackets, but not at
+    whitespace around '=' (``joker = true`` is one change); ValueError for brackets that
+    do not pair up (a tuple cut short would read as something else)."""
+    text = _AROUND_EQUALS.sub("=", text)
     out, cur, depth = [], [], 0
     for ch in text:
         if ch in "([":
@@ -340,9 +350,10 @@ class Rules:
     @classmethod
     def parse(cls, text: str, extra: Iterable[str] = ()) -> Rules:
         """Rules from text: a preset (default classic) and ``FLAG=VALUE`` changes,
-        separated by spaces or commas, the preset optionally followed by ``:``
-        (``classic``, ``cuttle.cards four=random``, ``classic:four=random,hand_limit=7``,
-        ``king_goals=15,14,10,7,5``); `extra` holds more ``FLAG=VALUE`` strings applied
+        separated by spaces or commas, the preset optionally followed by ``:``, spaces
+        around ``=`` allowed (``classic``, ``cuttle.cards four=random``,
+        ``classic:four=random,hand_limit=7``, ``classic: joker = true``,
+        ``king_goals=15,14,10,7,5``, ``king_goals=(15, 14, 10, 7, 5)``); `extra` holds more ``FLAG=VALUE`` strings applied
         on top (command-line ``--set``).  ValueError naming the bad preset, flag or value."""
         if not isinstance(text, str):
             raise ValueError(f"rules text must be a string, not {text!r}")

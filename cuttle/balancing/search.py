@@ -55,7 +55,7 @@ if TYPE_CHECKING:
 
     from ..simulation import Tally
 
-__all__ = ["BalanceInterrupted", "balance"]
+__all__ = ["BalanceInterrupted", "balance", "searches_in"]
 
 STAGES = {"screen": 0, "race": 1, "confirm": 2, "check": 3}
 
@@ -370,6 +370,17 @@ class _Run:
                              self.generation, self.results, self.tau,
                              played_records=played, elapsed=time.perf_counter() - self.t0,
                              notes=self.notes, complete=not self.unfinished)
+
+
+def searches_in(results: str | PathLike[str]) -> list[tuple[str, str, int]]:
+    """The runs a results file holds whole chunks of: (base, policy, seed) of each,
+    read from its base's own games in the first stage (a record of the base alone, which
+    a balance search's screening and an atlas's groups play), in the file's order; []
+    for a file without a record."""
+    with Store(results, write=False) as store:
+        return list(dict.fromkeys((k[0], k[2][0], k[3]) for k in store.index
+                                  if k[0] == k[1] and
+                                  k[-1] < first_chunk(STAGES["race"], k[-2])))
 
 
 def _half(e):

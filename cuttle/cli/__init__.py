@@ -13,12 +13,13 @@
     cuttle atlas --quick                 (every house rule against its base preset)
     cuttle balance --quick               (rule sets that make the game fair)
 
-Every command reports a problem the same way (`main`): a bad option or input prints the
-command's usage and one line ``cuttle COMMAND: error: ...`` and exits with status 2 (the
-line names the option or the file, the value as it was given and what would be taken,
-each once: ``--players: bad iteration count in 'ismcts:0': use e.g. 'ismcts:1000'``); a
-failure to finish (e.g. an unwritable file) prints that line and exits with 1; Ctrl-C
-exits with 130, and a SIGTERM (a `kill`) stops it the same way, what finished kept and
+Every command reports a problem the same way (`main`): a bad option or input (an input
+file missing or unreadable too: `options.cannot_read`) prints the command's usage and
+one line ``cuttle COMMAND: error: ...`` and exits with status 2 (the line names the
+option or the file, the value as it was given and what would be taken, each once:
+``--players: bad iteration count in 'ismcts:0': use e.g. 'ismcts:1000'``); a failure
+to finish (e.g. an unwritable file) prints that line and exits with 1; Ctrl-C exits
+with 130, and a SIGTERM (a `kill`) stops it the same way, what finished kept and
 written, with status 143.  Never a traceback: a Ctrl-C while Python imports the package (numpy and
 the core, the first half second, before any of this code runs) is held by the command's
 entry point until the import is over (`_cuttle_entry`, outside the package); only `python

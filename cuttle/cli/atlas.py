@@ -90,8 +90,9 @@ def add_command(sub: argparse._SubParsersAction) -> None:
                         f"still apply)")
     p.add_argument("--interactions", type=_count_to(20), default=INTERACTIONS, metavar="N",
                    help=f"measure the interactions of the clearest variants of N flags (one "
-                        f"each) in pairs, once a group's variants are done (default "
-                        f"{INTERACTIONS}; 0: none)")
+                        f"each; a variant changing two flags counts as two) in pairs, "
+                        f"once a group's variants are done (default {INTERACTIONS}; 0: "
+                        f"none)")
     options.add_run_options(p, "an interrupted atlas")
     options.add_progress_and_outputs(p, "progress", "the atlas",
                                      "one CSV row per rule set and metric")
@@ -159,11 +160,7 @@ def _pairings(args):
 def _check_outputs(args):
     if args.json == "-" and args.csv == "-":
         raise UsageError("--json and --csv cannot both write to stdout; give one a FILE")
-    if args.report_only and args.results is None:
-        raise UsageError("--report-only reads the tables from a results file: give "
-                         "--results FILE")
-    if args.report_only and not os.path.isfile(args.results):
-        raise UsageError(f"--results: no file {args.results!r} to report on")
+    options.check_report_only(args)
     options.output_files(inputs={"--results": args.results} if args.report_only else None,
                          **{"--json": args.json, "--csv": args.csv,
                             "--results": None if args.report_only else args.results})

@@ -7,6 +7,7 @@ import os
 
 from ..balancing import CHEAP, QUICK, QUICK_FLAGS, SEARCH, balance
 from ..balancing.config import check_check_games, resolve_budget
+from ..balancing.search import searches_in
 from ..policies import policy_name
 from ..files import write_text
 from ..render.plot import check_plot_path
@@ -23,9 +24,11 @@ EPILOG = """examples:
   cuttle balance --quick                        a small search in under a minute
   cuttle balance --base cuttle.cards -k 2 --exclude open_hands --max-draws 2 \\
                  --results balance.jsonl --html balance.html
-  cuttle balance --results balance.jsonl --check ismcts:1000 --check-games 2000
-  (run the same command again to continue an interrupted search; add --report-only to
-  print the tables from the results file without playing)"""
+  cuttle balance --base cuttle.cards -k 2 --exclude open_hands --max-draws 2 \\
+                 --results balance.jsonl --check ismcts:1000 --check-games 2000
+  (run the same command again to continue an interrupted search; the search's options
+  with --check added play its winners again under the search bot, the search read back
+  from the file; add --report-only to print the tables from the file without playing)"""
 
 
 def _points(text):
@@ -159,11 +162,7 @@ def _check_outputs(args):
     if len(stdout) > 1:
         raise UsageError(f"--{stdout[0]} and --{stdout[1]} cannot both write to stdout; give "
                          f"one a FILE")
-    if args.report_only and args.results is None:
-        raise UsageError("--report-only reads the tables from a results file: give "
-                         "--results FILE")
-    if args.report_only and not os.path.isfile(args.results):
-        raise UsageError(f"--results: no file {args.results!r} to report on")
+    options.check_report_only(args)
     options.output_files(inputs={"--results": args.results} if args.report_only else None,
                          **{"--json": args.json, "--csv": args.csv,
                             "--markdown": args.markdown, "--html": args.html,
@@ -200,6 +199,17 @@ def run_balance(args: argparse.Namespace) -> int:
     check_check_games(None if args.check is None else policy_name(args.check),
                       args.check_games, "--check-games")
 
+    def search(client, play=not args.report_only, progress=args.progress):
+        return balance(
+            base, args.policy, k=args.k, flags=args.flags, exclude=args.exclude,
+            deals=args.deals, max_draws=args.max_draws, moves=args.moves,
+            budget=_budget(args), check=args.check, check_games=args.check_games,
+            seed=args.seed, results=args.results, max_moves=args.max_moves,
+            confidence=args.confidence, threads=args.threads, client=client,
+            progress=progress, play=play, quick=args.quick)
+    if args.check is not None and not args.report_only:
+        _check_the_search_in_the_file(args, lambda: search(None, False, False))
+
     def write(res, stop):
         if args.report_only and res.n_games == 0:
             options.warn_nothing_reported("balance", args.results)
@@ -210,13 +220,25 @@ def run_balance(args: argparse.Namespace) -> int:
         if args.html:
             save_html(args, balance_page(res, stop))
         save_plot(args, res, stop)
-    return run_chunked(args, "balance", lambda client: balance(
-        base, args.policy, k=args.k, flags=args.flags, exclude=args.exclude,
-        deals=args.deals, max_draws=args.max_draws, moves=args.moves, budget=_budget(args),
-        check=args.check, check_games=args.check_games, seed=args.seed,
-        results=args.results, max_moves=args.max_moves, confidence=args.confidence,
-        threads=args.threads, client=client, progress=args.progress,
-        play=not args.report_only, quick=args.quick), write)
+    return run_chunked(args, "balance", search, write)
+
+
+def _check_the_search_in_the_file(args, read):
+    """--check plays the winners of the search these options make, read back from the
+    results file (a new file: searched first).  A file holding games, but none of these
+    options' (what --report-only warns of: `read()`, reading only, finds no games),
+    holds another search: refused, where it would start this one anew beside it."""
+    if args.results is None or not os.path.isfile(args.results):
+        return
+    held = searches_in(args.results)
+    if not held or read().n_games:
+        return
+    runs = "; ".join(f"{base} under {policy} self-play, seed {seed}"
+                     for base, policy, seed in held)
+    raise UsageError(f"--check: {options.nothing_of_these_options(args.results, '--check')} "
+                     f"(it holds games of {runs}); these options would start another "
+                     f"search beside them and check that one's winners: for a new "
+                     f"search, give a new --results file")
 
 
 def _write(path, text):

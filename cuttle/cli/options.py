@@ -33,8 +33,9 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
 __all__ = ["UsageError", "CommandError", "add_command_parser", "add_progress",
-           "add_rules_options", "add_run_options", "at_most", "check_own_rules",
-           "confidence", "game_index", "invalid_position", "output_file",
+           "add_rules_options", "add_run_options", "at_most", "cannot_read",
+           "check_own_rules", "check_report_only", "confidence", "game_index",
+           "invalid_position", "output_file",
            "output_files", "players", "points", "policy", "positive", "read_position_arg",
            "rules_from_options", "scheduler", "seed", "threads"]
 
@@ -200,12 +201,42 @@ def output_files(inputs: dict[str, str | None] | None = None, **paths: str | Non
         seen[real] = option
 
 
+def cannot_read(path: str, e: OSError) -> UsageError:
+    """The error of an input file (a record, a position, a results file to report on)
+    that is missing or cannot be read: a usage error (exit status 2), as any other bad
+    input, which every command reading a file reports alike."""
+    return UsageError(f"cannot read {path!r}: {e.strerror or e}")
+
+
+def check_report_only(args: argparse.Namespace) -> None:
+    """--report-only reads the tables from --results FILE (atlas, balance): a usage
+    error, before any work, without one or when it cannot be read."""
+    if not args.report_only:
+        return
+    if args.results is None:
+        raise UsageError("--report-only reads the tables from a results file: give "
+                         "--results FILE")
+    if not os.path.isfile(args.results):
+        raise UsageError(f"--results: no file {args.results!r} to report on")
+    try:
+        with open(args.results, "rb"):
+            pass
+    except OSError as e:
+        raise cannot_read(args.results, e) from None
+
+
+def nothing_of_these_options(results: str, option: str) -> str:
+    """A results file holds no games of the options given (a run of them reads or reports
+    nothing): each record is keyed by the options that played it, so the options of the
+    run that filled it are needed, with `option` added."""
+    return (f"{results} holds no games played with these options: give the options of "
+            f"the run that filled it, with {option} added")
+
+
 def warn_nothing_reported(command: str, results: str) -> None:
-    """--report-only found no games for the options given: each record of a results
-    file is keyed by the options that played it, so other options report nothing."""
-    print(printable(f"cuttle {command}: warning: {results} holds no games played with "
-                    f"these options: give the options of the run that filled it, with "
-                    f"--report-only added"), file=sys.stderr)
+    """--report-only found no games for the options given."""
+    print(printable(f"cuttle {command}: warning: "
+                    f"{nothing_of_these_options(results, '--report-only')}"), file=sys.stderr)
 
 
 def scheduler(text: str) -> tuple[str, int | str]:
@@ -410,7 +441,7 @@ def read_position_arg(arg: str) -> str:
         except ValueError as e:
             raise UsageError(f"{where}: {e}") from None
         except OSError as e:
-            raise UsageError(f"cannot read {arg!r}: {e.strerror or e}") from None
+            raise cannot_read(arg, e) from None
     if ":" not in arg:
         raise UsageError(f"{arg!r} is neither a file nor position text "
                          f"(e.g. 'hands: 2C 3D / 4H; points: TH / -; to_move: 0')")

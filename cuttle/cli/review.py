@@ -64,11 +64,11 @@ def player(text: str) -> int | None:
 
 
 def load(path: str) -> dict[str, Any]:
-    """The record at `path`: UsageError if it is not one, CommandError if unreadable."""
+    """The record at `path`: UsageError if it is not one or cannot be read."""
     try:
         return read_record(path)
     except OSError as e:
-        raise CommandError(f"cannot read {path!r}: {e.strerror or e}") from None
+        raise options.cannot_read(path, e) from None
     except ValueError as e:                 # (its message names the file first)
         raise UsageError(str(e)) from None
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..figures import (ANALYSIS, DIFFERENCE, END_REASONS, ENDS, GAMES, MATCHES, MEANS, SUMMARY,
                        Figure)
-from ..formatting import (finite, fixed, interval, level_pct, number, pct, quantity,
+from ..formatting import (finite, fixed, interval, level_pct, pct, quantity,
                           sign_class, value)
 from ..simulation.names import MATCH_FORMATS
 
@@ -226,7 +226,7 @@ def analysis_table(a: Analysis) -> Table:
     for f in ANALYSIS.values():
         columns.append(Column(f.label, ">", max(6, len(f.label)), gap="  "))
         if f.interval and not f.brief:
-            columns.append(Column("95% interval", ">", 15, gap="  "))
+            columns.append(Column("95% interval", "<", 14, fit=True, gap="  "))
     columns.append(Column("rollouts", ">", 9, gap="  "))
     rows = []
     for r in a.rows:
@@ -235,8 +235,7 @@ def analysis_table(a: Analysis) -> Table:
             e = f.estimate(r)
             cells.append(Cell(value(e, f.format, 1)))
             if f.interval and not f.brief:
-                lo, hi = (number(x, f.format, 1) for x in (e.low, e.high))
-                cells.append(Cell(f"{lo:>6} - {hi:<6}", "iv"))
+                cells.append(Cell(interval(e, f.format, 1), "iv"))   # [a, b], as everywhere
         rows.append(cells + [Cell(f"{r.rollouts:,}")])
     title = (f"Player {a.player} to decide ({a.phase}); {a.policy} playouts from the "
              f"player's view" + ("" if a.seed is None else f", seed {a.seed}"))

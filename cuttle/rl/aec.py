@@ -1,14 +1,5 @@
-"""A PettingZoo AEC environment: two agents, `player_0` (moves first) and `player_1`.
-
-`agent_selection` is always the player who decides now, which is not strict
-alternation: a one-off gives the opponent a counter decision, a 3, a 5 or a 7 gives
-the same player a follow-up choice, a 4 makes the opponent discard.  Each agent
-observes a dict: `observation` (the float32 encoding of its view,
-`Game.observation_array`) and `action_mask` (int8 over the compact actions, all zero
-when it is not that agent's decision).  Rewards are +1 / -1 for the winner / loser when
-the game ends and 0 otherwise (a draw gives 0 to both); the move cap truncates.  An
-action inside the space that is not legal now ends the game as a loss for the agent
-that chose it (info `illegal_action`); anything outside the space raises ValueError.
+"""A PettingZoo AEC environment: two agents, `player_0` (moves first) and `player_1`
+(`CuttleAECEnv`'s docstring says how they play, observe and are rewarded).
 
 Seeding: `reset(seed=s)` deals `Game(seed=s)`, and the following unseeded resets deal
 games 1, 2, ... of the same seeded run (`Game.from_run(rules, seed=s, index=k)`).
@@ -60,6 +51,28 @@ def aec_env(rules: Rules | str | None = None, max_moves: int = DEFAULT_MAX_MOVES
 
 
 class CuttleAECEnv(AECEnv):
+    """Cuttle for two agents, `player_0` (moves first) and `player_1`, under `rules` (a
+    Rules, rule text such as "classic: joker=true", or None for classic); `aec_env`
+    makes one.
+
+    `agent_selection` is always the player who decides now, which is not strict
+    alternation: a one-off gives the opponent a counter decision, a 3, a 5 or a 7 gives
+    the same player a follow-up choice, a 4 makes the opponent discard.  Each agent
+    observes a dict: `observation` (the float32 encoding of its view,
+    `Game.observation_array`) and `action_mask` (int8 over the compact actions, all
+    zero when it is not that agent's decision).  Rewards are +1 / -1 for the winner /
+    loser when the game ends and 0 otherwise (a draw gives 0 to both); `max_moves`
+    moves of both players truncate.
+
+    An action inside the space that is not legal now ends the game as a loss for the
+    agent that chose it: reward -1 to it and +1 to the other, every agent terminated,
+    info `illegal_action` for it, the position left as it was.  Anything outside the
+    space raises ValueError.
+
+    `render_mode`: None, "human" (printed after each step) or "ansi" (`render()`
+    returns it); `render_view`: whose view `render` shows (the module's docstring says
+    how, and how `reset(seed=...)` deals)."""
+
     metadata: dict[str, Any] = {"name": "cuttle_v0", "render_modes": ["human", "ansi"],
                                 "is_parallelizable": False, "render_fps": 1}
 

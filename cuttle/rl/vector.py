@@ -110,6 +110,7 @@ class VectorEnv:
                                 self.max_moves)
         self._ready = False
         self._dealt = False                  # a reset has dealt the envs once
+        self._closed = False                 # closed, and not reset since
 
     # -- the batch -----------------------------------------------------------------------
 
@@ -120,6 +121,7 @@ class VectorEnv:
         self._ready = False
         self._run(self._core.reset, self.seed, tune=False)
         self._dealt = True
+        self._closed = False
         self._check_stuck()
         self._ready = True
         return self._out(self._core.obs), self._out(self._core.to_move)
@@ -129,6 +131,9 @@ class VectorEnv:
         """One action per env; returns (observations, rewards, terminated, truncated,
         to_move): float32 (num_envs, OBSERVATION_SIZE), float32, bool, bool and int8
         (num_envs,).  ValueError (nothing stepped) for actions outside the space."""
+        if self._closed:
+            raise RuntimeError("the env is closed: reset() starts it again, with a new "
+                               "episode in every env")
         if not self._ready:
             raise RuntimeError("call reset() first (a step interrupted by Ctrl-C leaves "
                                "the envs half-stepped, so they need a reset too)")
@@ -245,10 +250,11 @@ class VectorEnv:
 
     def close(self) -> None:
         """Free the opponent's kept search trees (an ``ismcts-infer`` opponent's; the
-        rest of the native state goes with the object); the env needs a reset() before
-        its next step."""
+        rest of the native state goes with the object); a step then says the env is
+        closed, and reset() starts it again (a new episode in every env)."""
         self._core.release()
         self._ready = False
+        self._closed = True
 
     def __repr__(self):
         opp = "self-play" if self.opponent is None else f"vs {self.opponent}"

@@ -401,9 +401,11 @@ def atlas(pairings: str | Pairing | Iterable[str | Pairing] | None = None,
     result as one uninterrupted run.  play=False plays nothing: the atlas of what the
     file holds (variants it lacks chunks for are "unfinished").  quick=True: a small
     atlas in under a minute (random and greedy, 0.5 points, small caps), unless
-    those options are given.  interactions: how many variants of each group, those with
-    the clearest shifts of the first player's score, have their pairs measured once the
-    group's variants are done (`cuttle.variants.interactions`; 0: none).  client: a
+    those options are given.  interactions: how many flags of each group have their
+    variant with the clearest shift of the first player's score (an interval excluding
+    0) in the pairs measured once the group's variants are done; a variant changing two
+    flags (hand_limit_mode with its hand_limit) counts for both, so there may be fewer
+    variants (`cuttle.variants.interactions`; 0: none).  client: a
     dask.distributed Client to play the chunks on.
     threads, max_moves, seed, confidence as for `cuttle.simulate`.  Ctrl-C raises
     `AtlasInterrupted` (a `cuttle.Interrupted`) with the atlas so far.

@@ -4,6 +4,7 @@ import pytest
 
 import cuttle
 from cuttle.analysis import analyse
+from cuttle.formatting import interval
 from cuttle.policies import Bot
 
 
@@ -86,6 +87,10 @@ def test_analysis_table_and_dict():
     text = str(a)
     assert "points 6H" in text and "95% interval" in text and "rollouts" in text
     assert "moves sorted by score = wins plus half the draws" in text
+    # Each interval reads [low, high], as every other table prints one (it read "a - b").
+    for r, line in zip(a.rows, text.splitlines()[2:]):
+        shown = interval(r.win_rate, "pct", 1)
+        assert shown.startswith("[") and f"  {shown}  " in line and " - " not in line
     d = a.as_dict()
     assert d["moves"][0]["move"] == "points 6H" and d["total_rollouts"] == a.total_rollouts
 

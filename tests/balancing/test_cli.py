@@ -85,6 +85,49 @@ def test_results_file_and_report_only(capsys, tmp_path):
     assert code == 0 and json.loads(js)["policy"] == "random"
 
 
+CHECK = ["--check", "greedy", "--check-games", "1000"]
+
+
+def test_check_plays_the_winners_of_the_search_the_file_holds(capsys, tmp_path):
+    """The documented use: a search, then its options with --check added, which reads
+    the search back and plays only the check; on a new file (or one an interrupted run
+    left without a record) --check searches first."""
+    results = tmp_path / "r.jsonl"
+    code, out, _ = run(capsys, *ARGS, "--results", str(results))
+    assert code == 0
+    lines = results.read_text().count("\n")
+    code, checked, err = run(capsys, *ARGS, *CHECK, "--results", str(results))
+    assert code == 0 and "first score, greedy" in checked, err
+    new = results.read_text().splitlines()[lines:]
+    assert new and all('"players":["greedy","greedy"]' in line for line in new)
+    fresh = tmp_path / "fresh.jsonl"
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text('{"format": "cuttle-atlas", "version": 1}\n')
+    for path in (fresh, empty):
+        code, again, err = run(capsys, *ARGS, *CHECK, "--results", str(path))
+        assert code == 0 and again.splitlines()[3:] == checked.splitlines()[3:], err
+
+
+def test_check_refuses_a_file_of_another_search(capsys, tmp_path):
+    """docs/balance.md's check (`--results balance.jsonl --check ismcts:1000`, without
+    the search's options) started a new search, classic with every flag, beside the one
+    in the file, without a word: it is refused, saying what the file holds."""
+    results = tmp_path / "r.jsonl"
+    code, _, _ = run(capsys, *ARGS, "--results", str(results))
+    assert code == 0
+    before = results.read_bytes()
+    # (another policy, another seed: small searches, so the old code soon ended)
+    greedy = [("greedy" if a == "random" else a) for a in ARGS]
+    for other in (greedy, [*ARGS, "--seed", "9"]):
+        code, out, err = run(capsys, *other, *CHECK, "--results", str(results))
+        assert code == 2 and out == "" and err.startswith("usage: cuttle balance")
+        assert (f"--check: {results} holds no games played with these options: give the "
+                f"options of the run that filled it, with --check added (it holds games of "
+                f"classic under random self-play, seed 1)") in err
+        assert "for a new search, give a new --results file" in err
+    assert results.read_bytes() == before            # nothing played, nothing written
+
+
 def _start(results):
     env = dict(os.environ, PYTHONPATH=ROOT)
     return subprocess.Popen([sys.executable, "-m", "cuttle", *ARGS, "--results",

@@ -196,7 +196,7 @@ def _bad_records(tmp_path, rec):
                                                        "moves"),
     (["--record", "{dir}/empty.json"], 2, "empty.json has 0 moves"),
     (["--record", "{dir}/notjson.json", "--move", 1], 2, "notjson.json: not valid JSON"),
-    (["--record", "{dir}/missing.json", "--move", 1], 1, "cannot read"),
+    (["--record", "{dir}/missing.json", "--move", 1], 2, "cannot read"),
 ])
 def test_bad_inputs_are_refused_before_any_playout(monkeypatch, capsys, record, tmp_path,
                                                    argv, status, message):

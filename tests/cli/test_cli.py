@@ -130,6 +130,49 @@ def test_progress_flag(capsys):
     assert code == 0 and err == ""
 
 
+# Every command that reads a file given to it: (argv with {f} for the file, usage).
+INPUT_FILES = [(["review", "{f}"], "cuttle review [-h]"),
+               (["replay", "{f}"], "cuttle replay [-h]"),
+               (["analyse", "--record", "{f}", "--move", "1"], "cuttle analyse [-h]"),
+               (["analyse", "{f}"], "cuttle analyse [-h]"),
+               (["play", "--position", "{f}"], "cuttle play [-h]"),
+               (["atlas", "--report-only", "--results", "{f}"], "cuttle atlas [-h]"),
+               (["balance", "--report-only", "--results", "{f}"], "cuttle balance [-h]")]
+
+
+@pytest.mark.parametrize("argv, usage", INPUT_FILES)
+@pytest.mark.parametrize("name", ["missing.json", os.path.join("afile", "x.json")])
+def test_an_input_file_that_cannot_be_read_is_a_usage_error(capsys, tmp_path, argv, usage,
+                                                            name):
+    # (a missing record exited with status 1 and no usage line, where every other bad
+    # input is a usage error, status 2; a path through a file: "Not a directory")
+    (tmp_path / "afile").write_text("")
+    path = str(tmp_path / name)
+    code, out, err = run(capsys, *(a.format(f=path) for a in argv))
+    assert code == 2 and out == "" and err.startswith(f"usage: {usage}"), err
+    assert repr(path) in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("argv, usage", INPUT_FILES)
+def test_an_input_file_without_permission_is_a_usage_error(monkeypatch, capsys, tmp_path,
+                                                          argv, usage):
+    from cuttle.cli import options
+    path = tmp_path / "locked.json"
+    path.write_text('{"format": "cuttle-atlas", "version": 1}\n')
+
+    def locked(opener):             # (a file chmod 000 to a user, which root could read)
+        def open_(p, *args, **kw):
+            if os.fspath(p) == str(path):
+                raise PermissionError(13, "Permission denied", os.fspath(p))
+            return opener(p, *args, **kw)
+        return open_
+    monkeypatch.setattr(os, "open", locked(os.open))                # (files.read_text)
+    monkeypatch.setattr(options, "open", locked(open), raising=False)
+    code, out, err = run(capsys, *(a.format(f=path) for a in argv))
+    assert code == 2 and err.startswith(f"usage: {usage}"), err
+    assert f"cannot read {str(path)!r}: Permission denied" in err
+
+
 @pytest.mark.parametrize("argv, message", [
     (["simulate", "-n", "0"], "at least 1"),
     (["simulate", "-n", "-5"], "at least 1"),
@@ -140,6 +183,11 @@ def test_progress_flag(capsys):
     (["simulate", "--set", "four=sometimes"], "flag 'four' takes one of 'choice', 'random'"),
     (["simulate", "--set", "joker=maybe"], "flag 'joker' takes true or false"),
     (["simulate", "--set", "hand_limit=many"], "hand_limit"),
+    # (as `cuttle rules` spells its values: it said "takes None", which the text reads
+    # as none)
+    (["simulate", "--set", "hand_limit=99"],
+     "flag 'hand_limit' takes none or int 0-53, not '99'"),
+    (["simulate", "--rules", "cuttle.cards: hand_limit=54"], "takes none or int 0-53"),
     (["simulate", "--set", "king_goals=1,2"], "king_goals"),
     (["simulate", "--set", "four"], "FLAG=VALUE"),
     (["simulate", "--players", "random,smart"], "unknown policy 'smart'; valid: random, greedy"),

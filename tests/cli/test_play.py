@@ -312,7 +312,7 @@ def test_replay_bad_records(monkeypatch, capsys, tmp_path, change, message):
 
 def test_replay_unreadable_files(monkeypatch, capsys, tmp_path):
     code, _, err = run(monkeypatch, capsys, ["replay", str(tmp_path / "missing.json")])
-    assert code == 1 and "cannot read" in err
+    assert code == 2 and "cannot read" in err
     bad = tmp_path / "bad.json"
     bad.write_text("{not json")
     code, _, err = run(monkeypatch, capsys, ["replay", str(bad)])

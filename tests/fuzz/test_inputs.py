@@ -51,8 +51,10 @@ def test_cards_are_read_or_refused(text):
 @given(st.lists(st.sampled_from(["classic", "cuttle.cards", "quick", "CLASSIC", "four=random",
                                  "four=x", "king_goals=15,14,10,7,5", "king_goals=(0,0,0,0,0)",
                                  "hand_limit=none", "hand_limit=²", "joker=yes", ":", ",",
-                                 "nine=freeze", "bogus=1", "=", "hand_limit_mode=no_draw"]),
-                max_size=5).map(" ".join))
+                                 "nine=freeze", "bogus=1", "=", "hand_limit_mode=no_draw",
+                                 "joker", "true", "four", "king_goals", "(15, 14, 10, 7, 5)",
+                                 "[6,", "6]", "= ", " =", "hand_limit", "none", "8"]),
+                max_size=6).map(" ".join))
 def test_rules_text_is_read_or_refused(text):
     try:
         rules = cuttle.Rules.parse(text)

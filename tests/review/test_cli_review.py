@@ -125,7 +125,7 @@ def test_ctrl_c_while_the_review_is_written_still_writes_every_file(monkeypatch,
 
 
 @pytest.mark.parametrize("argv, code, message", [
-    (["review", "{tmp}/none.json"], 1, "cannot read"),
+    (["review", "{tmp}/none.json"], 2, "cannot read"),
     (["review", "{tmp}/bad.json"], 2, "not a cuttle game record"),
     (["review", "{rec}", "--engine", "alphazero"], 2, "unknown engine 'alphazero'"),
     (["review", "{rec}", "--engine", "ismcts:0"], 2, "bad count in engine"),

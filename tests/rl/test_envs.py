@@ -122,14 +122,29 @@ def test_aec_agent_selection_follows_the_decider_and_observations_are_exact():
     assert final.is_over
 
 
+def test_aec_help_describes_the_env():
+    # (the class had no docstring: help() showed PettingZoo's generic AECEnv text)
+    import pydoc
+    from pettingzoo import AECEnv
+    from cuttle.rl.aec import CuttleAECEnv
+    assert CuttleAECEnv.__doc__ and CuttleAECEnv.__doc__ != AECEnv.__doc__
+    text = pydoc.render_doc(aec_env(), renderer=pydoc.plaintext).replace("|", " ")
+    text = " ".join(text.split())
+    assert "player_0 (moves first) and player_1" in text.replace("`", "")
+    assert "not legal now ends the game as a loss for the agent that chose it" in text
+
+
 def test_aec_rewards_illegal_actions_and_truncation():
     env = aec_env()
     env.reset(seed=3)
     mask = env.observe("player_0")["action_mask"]
+    before = env.game.position_text()
     env.step(int(np.flatnonzero(mask == 0)[0]))           # illegal: player_0 loses
     assert env.terminations == {"player_0": True, "player_1": True}
-    assert env._cumulative_rewards == {"player_0": -1, "player_1": 1}
+    assert env.truncations == {"player_0": False, "player_1": False}
+    assert env.rewards == env._cumulative_rewards == {"player_0": -1, "player_1": 1}
     assert env.infos["player_0"] == {"illegal_action": True}
+    assert env.game.position_text() == before             # (as its docstring says)
     env.reset(seed=3)
     for bad in (-1, ACTION_SPACE, 1.5, None):
         with pytest.raises(ValueError):

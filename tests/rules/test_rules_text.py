@@ -3,6 +3,7 @@ line takes and prints (`str(rules)`, `Rules.parse`), through one reader, `Rules.
 with the same clear errors."""
 
 import json
+import re
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -46,6 +47,62 @@ def test_the_printed_text_reads_back_everywhere(rules):
     assert Rules.coerce(text.replace(": ", ":").replace(", ", ",")) == rules
     assert Rules.from_json(text) == rules == Rules.from_json(rules.to_json())
     assert cuttle.Game(text, seed=3) == cuttle.Game(rules, seed=3)
+
+
+SPACES = st.sampled_from(["", " ", "  ", "\t"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(rules_values(), st.data())
+def test_spaces_around_the_separators_are_read_as_written(rules, data):
+    # Spaces around '=' read as a space between two changes: 'joker = true' was "not
+    # 'joker'", 'joker= true' "not ',true'" (a comma never typed).
+    def spaced(sep):
+        return lambda m: data.draw(SPACES) + sep + data.draw(SPACES)
+    text = re.sub(r"\s*=\s*", spaced("="), str(rules))
+    text = re.sub(r"\s*:\s*", spaced(":"), text)
+    text = re.sub(r"\s*,\s*", spaced(","), text)
+    if "=" in text and not data.draw(st.booleans()):    # (tuples unbracketed too)
+        text = text.replace("(", "").replace(")", "")
+    assert Rules.parse(text) == rules, text
+
+
+@pytest.mark.parametrize("text, rules", [
+    ("classic: joker = true", Rules(joker=True)),
+    ("classic: joker= true", Rules(joker=True)),
+    ("classic: joker =true, four = draw", Rules(joker=True, four="draw")),
+    ("joker = true four = draw", Rules(joker=True, four="draw")),
+    ("quick : king_goals = 15, 14, 10, 7, 5 , joker = true",
+     Rules("quick", king_goals=(15, 14, 10, 7, 5), joker=True)),
+    ("classic: king_goals = ( 21, 14, 10, 5, 0 ), deal = [6, 6]",
+     Rules(king_goals=(21, 14, 10, 5, 0), deal=(6, 6))),
+    ("cuttle.cards hand_limit = none", Rules("cuttle.cards", hand_limit=None)),
+])
+def test_spaces_around_an_equals_sign(text, rules):
+    assert Rules.parse(text) == rules
+    assert Rules.parse(str(Rules.parse(text))) == rules
+
+
+@pytest.mark.parametrize("text, message", [
+    ("classic: joker= four=draw", "flag 'joker' takes true or false, not ''"),
+    ("classic: joker = , four=draw", "flag 'joker' takes true or false, not ''"),
+    ("classic: = true", "expected FLAG=VALUE (e.g. four=random), not '=true'"),
+])
+def test_a_missing_value_or_flag_is_still_named(text, message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        Rules.parse(text)
+
+
+@pytest.mark.parametrize("value", ["99", "54", "-1", "lots", "7.5"])
+def test_a_bad_hand_limit_in_text_names_the_values_as_text_spells_them(value):
+    # (it said "takes None", the Python spelling, where the text takes none)
+    values = FLAGS["hand_limit"].values_text()              # as `cuttle rules` lists them
+    assert values == "none or int 0-53"
+    with pytest.raises(ValueError, match=re.escape(f"flag 'hand_limit' takes {values}, not "
+                                                   f"{value!r}")):
+        Rules.parse(f"classic: hand_limit={value}")
+    with pytest.raises(ValueError, match=re.escape("takes None or an int from 0 to 53")):
+        Rules(hand_limit=int(value) if value.lstrip("-").isdigit() else value)
 
 
 def test_the_issue_examples():
