@@ -432,3 +432,16 @@ def test_fields_the_rules_or_the_game_contradict_are_refused(fields, rules):
         fields = dict(frozen=(0, field(g, "hand", 0) & -field(g, "hand", 0)))
     with pytest.raises(ValueError, match="corrupt pickled game"):
         tampered(g, **fields)
+
+
+def test_a_freeze_its_opponent_does_not_know_is_refused():
+    # a 9's return is public: a determinization from the opponent's view kept the
+    # frozen card where it is only because the opponent knows it
+    g = cuttle.Game.from_position("cuttle.cards", hands=(["2C", "9H"], ["4H"]),
+                                  permanents=([], ["KD"]), seed=3)
+    g.play("oneoff 9H KD")
+    g.play("resolve")
+    assert g.frozen(1) == ["KD"] and g.observation(0).opponent_known == ("KD",)
+    assert pickle.loads(pickle.dumps(g)) == g
+    with pytest.raises(ValueError, match="a frozen card is not known to the opponent"):
+        tampered(g, known_hand=(0, 0))
