@@ -164,16 +164,20 @@ class Game(CoreGame):
                       points: Sequence[Iterable[str | int]] = ((), ()),
                       permanents: Sequence[Iterable[str | int]] = ((), ()),
                       scrap: Iterable[str | int] = (), deck: Iterable[str | int] = (),
-                      to_move: int = 0, rest: str = "deck", seed: int | None = None) -> Game:
+                      to_move: int = 0, rest: str = "deck", seed: int | None = None,
+                      frozen: Sequence[Iterable[str | int]] = ((), ())) -> Game:
         """Build a main-phase position from card texts.
 
-        `hands`, `points` and `permanents` are pairs (player 0's, player 1's) of card
-        lists.  A point card may carry its Jacks, bottom to top: ``"TH[JC,JD]"``, listed
-        on the side of its controller.  `permanents` holds Kings, Queens and glasses-8s.
+        `hands`, `points`, `permanents` and `frozen` are pairs (player 0's, player 1's)
+        of card lists.  A point card may carry its Jacks, bottom to top:
+        ``"TH[JC,JD]"``, listed on the side of its controller.  `permanents` holds Kings, Queens and glasses-8s.
         `deck` lists the top cards, top first.  Every card not listed goes to `rest`:
         ``"deck"`` (below the listed cards, shuffled by `seed`) or ``"scrap"``.
-        ValueError for a duplicate or unknown card, a card in an impossible place, or a
-        position where both players are already at their goal.
+        `frozen` (``nine="freeze"`` only) lists, per player, cards of its hand that it
+        may not play in its next turn, which for `to_move` is this turn (`frozen(to_move)`
+        and the other's ``observation(p).frozen_next``): cards a 9 returned to its hand,
+        publicly.  ValueError for a duplicate or unknown card, a card in an impossible
+        place, or a position where both players are already at their goal.
 
         >>> g = Game.from_position(hands=(["2C", "9H"], ["4H"]), points=(["TC"], ["7S[JC]"]),
         ...                        rest="scrap")
@@ -181,7 +185,7 @@ class Game(CoreGame):
         ([Card('7S')], [Card('JC')], 7)
         """
         lay = layout(rules, hands=hands, points=points, permanents=permanents, scrap=scrap,
-                     deck=deck, to_move=to_move, rest=rest, seed=seed)
+                     deck=deck, to_move=to_move, rest=rest, seed=seed, frozen=frozen)
         g = cls.__new__(cls)
         g._attach(lay.rules, lay.seed)
         g._core_load(lay)
@@ -205,10 +209,16 @@ class Game(CoreGame):
             raise ValueError(f"invalid position: {e}") from None
 
     def position_text(self, multiline: bool = False, rules: bool = True) -> str:
-        """The full position of a main-phase game as text (every zone and the whole deck,
-        top first), read back by `Game.from_text`; ``multiline``: one field a line;
-        ``rules=False`` leaves the rules field out.  ValueError outside the main phase."""
-        return write_text(self, multiline, rules)
+        """The full position of a main-phase game as text (every zone, the whole deck,
+        top first, and the frozen cards), which `Game.from_text` reads back as the same
+        position: the same legal moves, freezes and observations (not the history, the
+        turn number or the random stream); ``multiline``: one field a line;
+        ``rules=False`` leaves the rules field out.  ValueError outside the main phase,
+        and where the game holds what the text cannot carry (`cuttle.position`): a
+        player's knowledge of hidden cards beyond a freeze's, passes in a row, a
+        sudden-death countdown other than an empty deck's."""
+        frozen = tuple([CARDS[i] for i in self._core_position_frozen(p)] for p in (0, 1))
+        return write_text(self, multiline, rules, frozen, self._core_position_gap())
 
     # -- moves -------------------------------------------------------------------------
 
@@ -293,7 +303,9 @@ class Game(CoreGame):
         return (self._rules == other._rules and self.max_moves == other.max_moves
                 and self._core_equal(other))
 
-    __hash__ = None      # a game changes: it is not hashable (use position_text() as a key)
+    # A game changes: it is not hashable.  position_text() keys a main-phase position: one
+    # text, one position (it refuses a game it cannot write whole).
+    __hash__ = None
 
     @property
     def moves(self) -> list[Move]:

@@ -40,6 +40,15 @@ def exercise(g, rng):
     str(g), repr(g), g.render(0), g.observation(0), g.observation(1), g.moves
     g.legal_move_mask()
     g.copy()
+    if g.phase == "main":
+        try:
+            text = g.position_text()
+        except ValueError as e:
+            assert "position text cannot carry this position" in str(e)
+        else:                            # written: read back as the same position
+            back = cuttle.Game.from_text(text)
+            assert list(back.legal_moves) == list(g.legal_moves)
+            assert [back.observation(p) for p in (0, 1)] == [g.observation(p) for p in (0, 1)]
     if not g.is_over:
         cuttle.analyse(g, rollouts=2, seed=1, threads=1)
         cuttle.Bot("greedy", seed=1).choose(g)
@@ -61,7 +70,7 @@ def test_every_reachable_state_round_trips():
             g.play(rng.choice(list(g.legal_moves)))
             if g.ply % 7 == 0 or g.is_over:
                 back = pickle.loads(pickle.dumps(g))
-                assert back.moves == g.moves and str(back) == str(g)
+                assert back == g and back.moves == g.moves and str(back) == str(g)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -153,7 +162,11 @@ def test_loading_a_bad_layout_leaves_the_game_untouched():
     for bad in (good.__class__(**{**good.__dict__, "deck": tuple(range(60))}),
                 good.__class__(**{**good.__dict__, "hands": ((99,), ())}),
                 good.__class__(**{**good.__dict__, "stacks": {3: (40, 41, 42, 43, 40)}}),
-                good.__class__(**{**good.__dict__, "scrap": good.scrap + (0,)})):
+                good.__class__(**{**good.__dict__, "scrap": good.scrap + (0,)}),
+                good.__class__(**{**good.__dict__, "frozen": ((1,), ())}),   # not in hand
+                good.__class__(**{**good.__dict__, "frozen": ((0,), ())}),   # classic rules
+                good.__class__(**{**good.__dict__, "frozen": ((0,),)}),
+                good.__class__(**{**good.__dict__, "frozen": ((99,), ())})):
         with pytest.raises(ValueError):
             g._core_load(bad)
         assert g._core_state_bytes() == before
@@ -445,3 +458,22 @@ def test_a_freeze_its_opponent_does_not_know_is_refused():
     assert pickle.loads(pickle.dumps(g)) == g
     with pytest.raises(ValueError, match="a frozen card is not known to the opponent"):
         tampered(g, known_hand=(0, 0))
+
+
+def test_what_position_text_cannot_carry_of_a_loaded_state_is_refused():
+    """States no game reaches but the checks allow: position text refuses them rather
+    than write another position."""
+    g = cuttle.Game.from_position("cuttle.cards", hands=(["2C", "5H"], ["3D"]), seed=3)
+    five = 1 << cuttle.Card("5H").index
+    # P0, to move, has 5H frozen for its turn after this one (the text cannot say it)
+    later = tampered(g, frozen_next=(0, five), known_hand=(1, five))
+    assert later.observation(1).frozen_next == ((cuttle.Card("5H"),), ())
+    with pytest.raises(ValueError, match="player 0 may not play 5H in its turn after this "
+                                         "one, and the text carries only"):
+        later.position_text()
+    # a sudden-death countdown while the deck holds cards
+    g = cuttle.Game.from_position("cuttle.cards: sudden_death=true", hands=(["2C"], ["3D"]),
+                                  seed=3)
+    with pytest.raises(ValueError, match="the sudden-death countdown runs while the deck "
+                                         "holds cards"):
+        tampered(g, last_turn=1).position_text()
