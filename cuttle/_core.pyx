@@ -151,13 +151,6 @@ cdef list cards_of(uint64_t m):
     return out
 
 
-cdef inline uint64_t known_hand_of(const State* s, const CRules* r, int p) noexcept nogil:
-    # The cards p knows in the opponent's hand (all of it while it is public).
-    if hand_is_public(s, r, p ^ 1):
-        return s.hand[p ^ 1]
-    return s.known_hand[p] & s.hand[p ^ 1]
-
-
 cdef inline uint64_t frozen_for_turn(const State* s, int p) noexcept nogil:
     # The cards p may not play in its next turn, this turn for the player to move: a
     # position's frozen cards.
@@ -170,8 +163,9 @@ cdef void settle_position(State* s, const CRules* r, uint64_t frozen0,
     # position text implies, for `_core_load` and `_core_position_gap`): per player the
     # cards frozen for its next turn, which is this turn for the player to move (as an
     # opponent's 9 leaves them) and the next one for the other (as its own 9 leaves
-    # them); a freeze is public, and no other knowledge of hidden cards; no passes; a
-    # sudden-death countdown, when the deck is empty, ending after the next turn.
+    # them); a freeze is public, and no other knowledge of hidden cards (the players'
+    # memory starts afresh); no passes; a sudden-death countdown, when the deck is
+    # empty, ending after the next turn.
     cdef int p = s.turn
     cdef uint64_t f[2]
     f[0] = frozen0
@@ -285,33 +279,23 @@ cdef class CoreGame:
         self.nhist = 0
 
     def _core_position_gap(self):
-        """What of this main-phase game position text cannot carry (`settle_position`
-        would set it otherwise): None, or (what, player, cards, count) for the first
-        difference found, what one of "frozen_later" (the cards `player`, to move, may
-        not play in its turn after this one), "known_hand" (the cards `player` knows in
-        the other hand beyond the public ones and the frozen ones), "known_deck" (deck
-        cards whose place is public), "passes" (`count` passes in a row) and
-        "countdown" (a sudden-death countdown other than a loaded position's: `count`
-        turns left after this one, -1 for none)."""
+        """What of this main-phase game's rule state position text cannot carry
+        (`settle_position` would set it otherwise): None, or (what, player, cards, count)
+        for the first difference found, what one of "frozen_later" (the cards `player`,
+        to move, may not play in its turn after this one), "passes" (`count` passes in a
+        row) and "countdown" (a sudden-death countdown other than a loaded position's:
+        `count` turns left after this one, -1 for none).  What the players know of
+        hidden cards is no gap: the text does not carry the players' memory
+        (`cuttle.position`)."""
         cdef State t = self.st
         cdef const State* s = &self.st
-        cdef int q, c
-        cdef uint64_t a, b, deck = 0
+        cdef int q
         settle_position(&t, &self.cr, frozen_for_turn(s, 0), frozen_for_turn(s, 1))
         for q in range(2):
             if frozen_now(s, q) != frozen_now(&t, q) \
                     or frozen_next_turn(s, q) != frozen_next_turn(&t, q):
                 return ("frozen_later", q, cards_of(frozen_next_turn(s, q)
                                                     & ~frozen_next_turn(&t, q)), 0)
-        for q in range(2):
-            a = known_hand_of(s, &self.cr, q)
-            b = known_hand_of(&t, &self.cr, q)
-            if a != b:
-                return ("known_hand", q, cards_of(a ^ b), 0)
-        for c in range(s.deck_len):
-            deck |= bit(s.deck[c])
-        if s.known_deck & deck:
-            return ("known_deck", -1, cards_of(s.known_deck & deck), 0)
         if s.passes:
             return ("passes", -1, [], s.passes)
         if s.last_turn != t.last_turn:
@@ -421,7 +405,10 @@ cdef class CoreGame:
 
     def _core_known_hand(self, p):
         """Cards p knows are in the opponent's hand (public ones included)."""
-        return cards_of(known_hand_of(&self.st, &self.cr, player(p)))
+        p = player(p)
+        if hand_is_public(&self.st, &self.cr, p ^ 1):
+            return cards_of(self.st.hand[p ^ 1])
+        return cards_of(self.st.known_hand[p] & self.st.hand[p ^ 1])
 
     def _core_known_deck(self):
         """(depth from the top, card) of every deck card whose place is public."""

@@ -170,14 +170,17 @@ class Game(CoreGame):
 
         `hands`, `points`, `permanents` and `frozen` are pairs (player 0's, player 1's)
         of card lists.  A point card may carry its Jacks, bottom to top:
-        ``"TH[JC,JD]"``, listed on the side of its controller.  `permanents` holds Kings, Queens and glasses-8s.
+        ``"TH[JC,JD]"``, listed on the side of its controller.  `permanents` holds
+        Kings, Queens and glasses-8s.
         `deck` lists the top cards, top first.  Every card not listed goes to `rest`:
         ``"deck"`` (below the listed cards, shuffled by `seed`) or ``"scrap"``.
         `frozen` (``nine="freeze"`` only) lists, per player, cards of its hand that it
         may not play in its next turn, which for `to_move` is this turn (`frozen(to_move)`
         and the other's ``observation(p).frozen_next``): cards a 9 returned to its hand,
-        publicly.  ValueError for a duplicate or unknown card, a card in an impossible
-        place, or a position where both players are already at their goal.
+        publicly.  Each player knows of the other's hidden cards only what the position
+        implies: its frozen cards, and its whole hand while public (`cuttle.position`).
+        ValueError for a duplicate or unknown card, a card in an impossible place, or a
+        position where both players are already at their goal.
 
         >>> g = Game.from_position(hands=(["2C", "9H"], ["4H"]), points=(["TC"], ["7S[JC]"]),
         ...                        rest="scrap")
@@ -211,12 +214,13 @@ class Game(CoreGame):
     def position_text(self, multiline: bool = False, rules: bool = True) -> str:
         """The full position of a main-phase game as text (every zone, the whole deck,
         top first, and the frozen cards), which `Game.from_text` reads back as the same
-        position: the same legal moves, freezes and observations (not the history, the
-        turn number or the random stream); ``multiline``: one field a line;
-        ``rules=False`` leaves the rules field out.  ValueError outside the main phase,
-        and where the game holds what the text cannot carry (`cuttle.position`): a
-        player's knowledge of hidden cards beyond a freeze's, passes in a row, a
-        sudden-death countdown other than an empty deck's."""
+        position: the same cards, rule state, freezes, legal moves and player to move,
+        but not the players' memory of hidden cards, which starts afresh, nor the
+        history, the turn number or the random stream (`cuttle.position` says exactly
+        what round-trips); ``multiline``: one field a line; ``rules=False`` leaves the
+        rules field out.  ValueError outside the main phase, and where the game's rule
+        state is more than the text carries (a pass just played, sudden death's last
+        turn)."""
         frozen = tuple([CARDS[i] for i in self._core_position_frozen(p)] for p in (0, 1))
         return write_text(self, multiline, rules, frozen, self._core_position_gap())
 
@@ -303,8 +307,9 @@ class Game(CoreGame):
         return (self._rules == other._rules and self.max_moves == other.max_moves
                 and self._core_equal(other))
 
-    # A game changes: it is not hashable.  position_text() keys a main-phase position: one
-    # text, one position (it refuses a game it cannot write whole).
+    # A game changes: it is not hashable.  position_text() keys a main-phase position
+    # (cards, freezes, to_move, the rule state): games that differ only in what a player
+    # remembers of hidden cards share a text (`cuttle.position`).
     __hash__ = None
 
     @property

@@ -26,18 +26,30 @@ Cards are written as in moves (``TH`` or ``10h``, ``JK`` for the joker), separat
 spaces or commas; ``-`` (or nothing) stands for an empty list.
 
 `game.position_text()` writes the full position of a main-phase game -- every zone, the
-whole deck in order, the frozen cards, the rules -- so that `Game.from_text` rebuilds it:
-the same legal moves, freezes and observations for both players, and the same text (a
-position's key: one text, one position).  A ``frozen`` field is written only where a card
-is frozen.  The text is not the game's past: not its move history, its turn number or
-the state of its random stream (the ``seed`` field, not written, seeds the new game).  A
-position built from text holds, beyond its cards, only what they imply: a frozen card is
-known to the opponent (a 9's return is public), a public hand is known, no other card of
-a hand or the deck is known, no pass was just played, and with ``sudden_death`` an empty
-deck ends the game after the next turn.  `position_text()` refuses, with a ValueError
-saying what, a game that holds anything else -- a card a player saw in the other's hand
-or on the deck, a pass just played, sudden death's last turn -- rather than write
-another position.
+whole deck in order, the frozen cards, the rules -- and `Game.from_text` reads it back as
+the same position: the same cards in the same places, the same rule state (freezes
+included), legal moves and player to move, and the same text.  A ``frozen`` field is
+written only where a card is frozen.
+
+The text describes where the cards are and the rule state, not what each player
+remembers.  A game read from text starts the players' knowledge of hidden cards afresh,
+with only what its cards imply: a frozen card is known to the other player (a 9's return
+is public), a public hand is known, no other card of a hand and no deck card's place is
+known.  So its observations are the same but for that knowledge
+(`Observation.opponent_known` and ``deck_known``, and the planes of the encoding made
+from them: ``opponent_hand_known``, ``deck_known``, ``deck_depth`` and ``unknown``), and
+two positions that differ only in what a player remembers (a card it saw in the other's
+hand, the place of a deck card) have the same text: as a key, the text names a position,
+not what the players know of it.  Nor is the text the game's past: not its move
+history, its turn number or the state of its random stream (the ``seed`` field, not
+written, seeds the new game).
+
+A game read from text has no pass just played and, with ``sudden_death`` and an empty
+deck, ends after the next turn.  `position_text()` refuses, with a ValueError saying
+what, a game whose rule state the text cannot carry -- a pass just played (three in a
+row end the game), sudden death's last turn, or a state no game reaches (a card frozen
+beyond its holder's next turn, a countdown while the deck holds cards) -- rather than
+write a position that would play on differently.
 
     >>> import cuttle
     >>> g = cuttle.Game.from_text("hands: 7H 2C / 3D; points: TH[JC] / -; deck: 5H; rest: scrap")
@@ -418,12 +430,6 @@ def write_text(game: Game, multiline: bool = False, rules: bool = True,
 def _gap_text(what, player, cards, count):
     """What of a game position text cannot carry, in words (see `write_text`)."""
     names = _list(CARDS[i] for i in cards)
-    if what == "known_hand":
-        return (f"player {player} knows that player {1 - player} holds {names}, and the "
-                f"text carries no knowledge of hidden cards but a freeze's")
-    if what == "known_deck":
-        return (f"the places of {names} in the deck are known, and the text carries no "
-                f"knowledge of hidden cards")
     if what == "passes":
         last = "move was a pass" if count == 1 else f"{count} moves were passes"
         return (f"the last {last} (the third pass in a row ends the game), and the text "

@@ -330,8 +330,8 @@ def test_the_json_schema():
 
 
 def writable(g):
-    """g's position text, or None where g holds what the text cannot carry (what a
-    player knows of hidden cards, passes)."""
+    """g's position text, or None where g holds rule state the text cannot carry (a
+    pass just played)."""
     try:
         return g.position_text(rules=False)
     except ValueError:
