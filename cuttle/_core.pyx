@@ -112,6 +112,8 @@ def _state_layout():
         "target": (<char*>&st.target - base, "<i"),
         "actor": (<char*>&st.actor - base, "<i"),
         "frozen": (<char*>&st.frozen[0] - base, "<Q"),
+        "frozen_next": (<char*>&st.frozen_next[0] - base, "<Q"),
+        "known_deck": (<char*>&st.known_deck - base, "<Q"),
         "known_hand": (<char*>&st.known_hand[0] - base, "<Q"),
     }
 
@@ -147,6 +149,37 @@ cdef list cards_of(uint64_t m):
         out.append(lowest(m))
         m &= m - 1
     return out
+
+
+cdef inline uint64_t frozen_for_turn(const State* s, int p) noexcept nogil:
+    # The cards p may not play in its next turn, this turn for the player to move: a
+    # position's frozen cards.
+    return frozen_now(s, p) if p == s.turn else frozen_next_turn(s, p)
+
+
+cdef void settle_position(State* s, const CRules* r, uint64_t frozen0,
+                          uint64_t frozen1) noexcept nogil:
+    # What a position built from its cards holds besides them (the one home of what
+    # position text implies, for `_core_load` and `_core_position_gap`): per player the
+    # cards frozen for its next turn, which is this turn for the player to move (as an
+    # opponent's 9 leaves them) and the next one for the other (as its own 9 leaves
+    # them); a freeze is public, and no other knowledge of hidden cards (the players'
+    # memory starts afresh); no passes; a sudden-death countdown, when the deck is
+    # empty, ending after the next turn.
+    cdef int p = s.turn
+    cdef uint64_t f[2]
+    f[0] = frozen0
+    f[1] = frozen1
+    s.frozen[p] = f[p]
+    s.frozen_next[p] = 0
+    s.frozen[p ^ 1] = 0
+    s.frozen_next[p ^ 1] = f[p ^ 1]
+    s.known_hand[0] = f[1]
+    s.known_hand[1] = f[0]
+    s.known_deck = 0
+    s.passes = 0
+    s.last_turn = s.turn_number + 1 if r.sudden_death and s.deck_len == 0 else -1
+    update_knowledge(s, r)
 
 
 # ---------------------------------------------------------------------------------------
@@ -198,13 +231,16 @@ cdef class CoreGame:
     def _core_load(self, layout):
         """Load a main-phase position from a validated `cuttle.position.Layout` (natural
         card indices; the deck top first; Jack stacks bottom to top; points by
-        controller).  ValueError (the game untouched) if the cards do not add up."""
+        controller; per player the cards frozen for its next turn).  ValueError (the
+        game untouched) if the cards do not add up."""
         cdef State st
         cdef State* s = &st
         cdef int p, c, j, turn = layout.to_move
+        cdef uint64_t frozen[2]
         deck = list(layout.deck)
         if not (0 <= turn <= 1 and len(deck) <= NCARDS and len(layout.hands) == 2
-                and len(layout.points) == 2 and len(layout.permanents) == 2):
+                and len(layout.points) == 2 and len(layout.permanents) == 2
+                and len(layout.frozen) == 2):
             raise ValueError("not a position: bad sizes")
         memset(s, 0, sizeof(State))
         rng_seed(&s.rng, <uint64_t>layout.seed, STREAM_GAME)
@@ -212,6 +248,7 @@ cdef class CoreGame:
             s.hand[p] = mask_of(layout.hands[p])
             s.points[p] = mask_of(layout.points[p])
             s.permanents[p] = mask_of(layout.permanents[p])
+            frozen[p] = mask_of(layout.frozen[p])
         s.scrap = mask_of(layout.scrap)
         for c, jacks in layout.stacks.items():
             if not (0 <= c < FIRST_JACK and 0 < len(jacks) <= MAX_JACKS):
@@ -228,18 +265,43 @@ cdef class CoreGame:
         s.turn = turn
         s.to_move = turn
         s.winner = -1
-        s.last_turn = -1
         s.target = -1
         s.phase = PH_MAIN
-        if self.cr.sudden_death and s.deck_len == 0:
-            s.last_turn = 1
-        update_knowledge(s, &self.cr)
+        for p in range(2):      # (checked here: check_state sees them only as placed)
+            if frozen[p] & ~s.hand[p]:
+                raise ValueError("not a position: a frozen card is not in its hand")
+        settle_position(s, &self.cr, frozen[0], frozen[1])
         check_win(s, &self.cr, turn)
         cdef int err = check_state(s, &self.cr)
         if err:
             raise ValueError(f"not a position: {state_error(err)}")
         self.st = st
         self.nhist = 0
+
+    def _core_position_gap(self):
+        """What of this main-phase game's rule state position text cannot carry
+        (`settle_position` would set it otherwise): None, or (what, player, cards, count)
+        for the first difference found, what one of "frozen_later" (the cards `player`,
+        to move, may not play in its turn after this one), "passes" (`count` passes in a
+        row) and "countdown" (a sudden-death countdown other than a loaded position's:
+        `count` turns left after this one, -1 for none).  What the players know of
+        hidden cards is no gap: the text does not carry the players' memory
+        (`cuttle.position`)."""
+        cdef State t = self.st
+        cdef const State* s = &self.st
+        cdef int q
+        settle_position(&t, &self.cr, frozen_for_turn(s, 0), frozen_for_turn(s, 1))
+        for q in range(2):
+            if frozen_now(s, q) != frozen_now(&t, q) \
+                    or frozen_next_turn(s, q) != frozen_next_turn(&t, q):
+                return ("frozen_later", q, cards_of(frozen_next_turn(s, q)
+                                                    & ~frozen_next_turn(&t, q)), 0)
+        if s.passes:
+            return ("passes", -1, [], s.passes)
+        if s.last_turn != t.last_turn:
+            return ("countdown", -1, [], s.last_turn - s.turn_number if s.last_turn >= 0
+                    else -1)
+        return None
 
     def _core_legal_codes(self):
         cdef uint32_t buf[MAX_MOVES]
@@ -310,6 +372,7 @@ cdef class CoreGame:
     def _core_permanents(self, p): return cards_of(self.st.permanents[player(p)])
     def _core_frozen(self, p): return cards_of(frozen_now(&self.st, player(p)))
     def _core_frozen_next(self, p): return cards_of(frozen_next_turn(&self.st, player(p)))
+    def _core_position_frozen(self, p): return cards_of(frozen_for_turn(&self.st, player(p)))
     def _core_scrap(self): return cards_of(self.st.scrap)
     def _core_deck(self):
         return [self.st.deck[self.st.deck_len - 1 - i] for i in range(self.st.deck_len)]

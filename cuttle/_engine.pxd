@@ -40,7 +40,8 @@ cpdef enum StateError:
     NOT_A_PERMANENT = 5       # a permanent that is not a King, Queen or Eight
     BAD_JACK_STACK = 6
     CARD_MISSING = 7
-    MISPLACED_KNOWLEDGE = 8   # a frozen or known card not where it should be
+    MISPLACED_KNOWLEDGE = 8   # a frozen or known card not where it should be, or a
+                              # frozen card its opponent does not know
     PHASE_MISMATCH = 9        # the phase does not match the stack, reveal or decider
     TARGET_NOT_ON_TABLE = 10  # an announced card's target is not on the table
     BAD_ENDING = 11           # the end of the game is inconsistent

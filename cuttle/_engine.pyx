@@ -612,7 +612,8 @@ STATE_ERRORS = {
     "NOT_A_PERMANENT": "a permanent is not a King, Queen or Eight",
     "BAD_JACK_STACK": "a Jack stack is malformed",
     "CARD_MISSING": "a card is missing",
-    "MISPLACED_KNOWLEDGE": "a frozen or known card is not where it should be",
+    "MISPLACED_KNOWLEDGE": "a frozen or known card is not where it should be, or a "
+                           "frozen card is not known to the opponent",
     "PHASE_MISMATCH": "the phase does not match the stack, the reveal or the player to "
                       "decide",
     "TARGET_NOT_ON_TABLE": "an announced card's target is not on the table",
@@ -717,11 +718,13 @@ cdef inline int check_cards(const State* s, int ncards) noexcept nogil:
     return err
 
 cdef inline int check_knowledge(const State* s) noexcept nogil:
-    # Knowledge and freezes only concern cards where they are.
+    # Knowledge and freezes only concern cards where they are, and a freeze is public
+    # (a 9 returned the card in sight of the opponent; a determinization keeps it).
     cdef int p
     for p in range(2):
         if s.frozen[p] & ~s.hand[p] or s.frozen_next[p] & ~s.hand[p] \
-                or s.known_hand[p] & ~s.hand[p ^ 1]:
+                or s.known_hand[p] & ~s.hand[p ^ 1] \
+                or (s.frozen[p] | s.frozen_next[p]) & ~s.known_hand[p ^ 1]:
             return MISPLACED_KNOWLEDGE
     return STATE_OK
 

@@ -164,14 +164,21 @@ class Game(CoreGame):
                       points: Sequence[Iterable[str | int]] = ((), ()),
                       permanents: Sequence[Iterable[str | int]] = ((), ()),
                       scrap: Iterable[str | int] = (), deck: Iterable[str | int] = (),
-                      to_move: int = 0, rest: str = "deck", seed: int | None = None) -> Game:
+                      to_move: int = 0, rest: str = "deck", seed: int | None = None,
+                      frozen: Sequence[Iterable[str | int]] = ((), ())) -> Game:
         """Build a main-phase position from card texts.
 
-        `hands`, `points` and `permanents` are pairs (player 0's, player 1's) of card
-        lists.  A point card may carry its Jacks, bottom to top: ``"TH[JC,JD]"``, listed
-        on the side of its controller.  `permanents` holds Kings, Queens and glasses-8s.
+        `hands`, `points`, `permanents` and `frozen` are pairs (player 0's, player 1's)
+        of card lists.  A point card may carry its Jacks, bottom to top:
+        ``"TH[JC,JD]"``, listed on the side of its controller.  `permanents` holds
+        Kings, Queens and glasses-8s.
         `deck` lists the top cards, top first.  Every card not listed goes to `rest`:
         ``"deck"`` (below the listed cards, shuffled by `seed`) or ``"scrap"``.
+        `frozen` (``nine="freeze"`` only) lists, per player, cards of its hand that it
+        may not play in its next turn, which for `to_move` is this turn (`frozen(to_move)`
+        and the other's ``observation(p).frozen_next``): cards a 9 returned to its hand,
+        publicly.  Each player knows of the other's hidden cards only what the position
+        implies: its frozen cards, and its whole hand while public (`cuttle.position`).
         ValueError for a duplicate or unknown card, a card in an impossible place, or a
         position where both players are already at their goal.
 
@@ -181,7 +188,7 @@ class Game(CoreGame):
         ([Card('7S')], [Card('JC')], 7)
         """
         lay = layout(rules, hands=hands, points=points, permanents=permanents, scrap=scrap,
-                     deck=deck, to_move=to_move, rest=rest, seed=seed)
+                     deck=deck, to_move=to_move, rest=rest, seed=seed, frozen=frozen)
         g = cls.__new__(cls)
         g._attach(lay.rules, lay.seed)
         g._core_load(lay)
@@ -205,10 +212,17 @@ class Game(CoreGame):
             raise ValueError(f"invalid position: {e}") from None
 
     def position_text(self, multiline: bool = False, rules: bool = True) -> str:
-        """The full position of a main-phase game as text (every zone and the whole deck,
-        top first), read back by `Game.from_text`; ``multiline``: one field a line;
-        ``rules=False`` leaves the rules field out.  ValueError outside the main phase."""
-        return write_text(self, multiline, rules)
+        """The full position of a main-phase game as text (every zone, the whole deck,
+        top first, and the frozen cards), which `Game.from_text` reads back as the same
+        position: the same cards, rule state, freezes, legal moves and player to move,
+        but not the players' memory of hidden cards, which starts afresh, nor the
+        history, the turn number or the random stream (`cuttle.position` says exactly
+        what round-trips); ``multiline``: one field a line; ``rules=False`` leaves the
+        rules field out.  ValueError outside the main phase, and where the game's rule
+        state is more than the text carries (a pass just played, sudden death's last
+        turn)."""
+        frozen = tuple([CARDS[i] for i in self._core_position_frozen(p)] for p in (0, 1))
+        return write_text(self, multiline, rules, frozen, self._core_position_gap())
 
     # -- moves -------------------------------------------------------------------------
 
@@ -293,7 +307,10 @@ class Game(CoreGame):
         return (self._rules == other._rules and self.max_moves == other.max_moves
                 and self._core_equal(other))
 
-    __hash__ = None      # a game changes: it is not hashable (use position_text() as a key)
+    # A game changes: it is not hashable.  position_text() keys a main-phase position
+    # (cards, freezes, to_move, the rule state): games that differ only in what a player
+    # remembers of hidden cards share a text (`cuttle.position`).
+    __hash__ = None
 
     @property
     def moves(self) -> list[Move]:

@@ -12,6 +12,7 @@ case-insensitive and every field is optional::
 | field | value |
 |---|---|
 | ``hands`` | player 0's cards ``/`` player 1's cards |
+| ``frozen`` | per player (``/`` between players), cards of its hand that it may not play in its next turn, which for the player to move is this turn: cards a 9 returned under ``nine=freeze`` (the only rules that freeze); default none |
 | ``points`` | point cards per player (``/`` between players); a card may carry its Jack stack, bottom to top: ``TH[JC,JD]``; the side it is listed on controls it |
 | ``permanents`` | Kings, Queens and glasses-8s per player (``/`` between players) |
 | ``scrap`` | cards in the scrap |
@@ -25,14 +26,39 @@ Cards are written as in moves (``TH`` or ``10h``, ``JK`` for the joker), separat
 spaces or commas; ``-`` (or nothing) stands for an empty list.
 
 `game.position_text()` writes the full position of a main-phase game -- every zone, the
-whole deck in order, the rules -- so that `Game.from_text` rebuilds it.  The text does
-not carry the move history, frozen cards, the pass count, a sudden-death countdown, what
-each player knows about hidden cards, or the state of the game's random stream.
+whole deck in order, the frozen cards, the rules -- and `Game.from_text` reads it back as
+the same position: the same cards in the same places, the same rule state (freezes
+included), legal moves and player to move, and the same text.  A ``frozen`` field is
+written only where a card is frozen.
+
+The text describes where the cards are and the rule state, not what each player
+remembers.  A game read from text starts the players' knowledge of hidden cards afresh,
+with only what its cards imply: a frozen card is known to the other player (a 9's return
+is public), a public hand is known, no other card of a hand and no deck card's place is
+known.  So its observations are the same but for that knowledge
+(`Observation.opponent_known` and ``deck_known``, and the planes of the encoding made
+from them: ``opponent_hand_known``, ``deck_known``, ``deck_depth`` and ``unknown``), and
+two positions that differ only in what a player remembers (a card it saw in the other's
+hand, the place of a deck card) have the same text: as a key, the text names a position,
+not what the players know of it.  Nor is the text the game's past: not its move
+history, its turn number or the state of its random stream (the ``seed`` field, not
+written, seeds the new game).
+
+A game read from text has no pass just played and, with ``sudden_death`` and an empty
+deck, ends after the next turn.  `position_text()` refuses, with a ValueError saying
+what, a game whose rule state the text cannot carry -- a pass just played (three in a
+row end the game), sudden death's last turn, or a state no game reaches (a card frozen
+beyond its holder's next turn, a countdown while the deck holds cards) -- rather than
+write a position that would play on differently.
 
     >>> import cuttle
     >>> g = cuttle.Game.from_text("hands: 7H 2C / 3D; points: TH[JC] / -; deck: 5H; rest: scrap")
     >>> g.points(0), g.jacks("TH"), g.deck
     ([Card('TH')], [Card('JC')], [Card('5H')])
+    >>> g = cuttle.Game.from_text("rules: cuttle.cards; hands: 2C 9H / 4H KD; frozen: - / KD; "
+    ...                           "to_move: 1; rest: scrap")
+    >>> g.frozen(1), g.legal_moves
+    ([Card('KD')], <LegalMoves (pass, points 4H, oneoff 4H)>)
 """
 
 from __future__ import annotations
@@ -50,13 +76,14 @@ from .validation import check_player
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 
+    from .cards import Card
     from .game import Game
 
 __all__ = ["FIELDS", "Layout", "layout", "parse_text", "reconcile", "write_text"]
 
-FIELDS = ("rules", "hands", "points", "permanents", "scrap", "deck", "to_move", "rest",
-          "seed")
-_PLAYER_FIELDS = ("hands", "points", "permanents")
+FIELDS = ("rules", "hands", "frozen", "points", "permanents", "scrap", "deck", "to_move",
+          "rest", "seed")
+_PLAYER_FIELDS = ("hands", "frozen", "points", "permanents")
 _ALIASES = {"hand": "hands", "point": "points", "permanent": "permanents",
             "perms": "permanents", "perm": "permanents", "tomove": "to_move",
             "turn": "to_move", "rule": "rules", "discard": "scrap", "discards": "scrap"}
@@ -76,6 +103,9 @@ class Layout:
     scrap: tuple[int, ...]
     deck: tuple[int, ...]     # top first, every card not placed elsewhere included
     to_move: int
+    # per player, the hand's cards it may not play in its next turn (this turn for the
+    # player to move): cards a 9 returned under nine="freeze"
+    frozen: tuple[tuple[int, ...], ...] = ((), ())
 
 
 def _seq(cards, name):
@@ -115,7 +145,8 @@ def layout(rules: Rules | str | None = None, *,
            points: Sequence[Iterable[str | int]] = ((), ()),
            permanents: Sequence[Iterable[str | int]] = ((), ()),
            scrap: Iterable[str | int] = (), deck: Iterable[str | int] = (),
-           to_move: int = 0, rest: str = "deck", seed: int | None = None) -> Layout:
+           to_move: int = 0, rest: str = "deck", seed: int | None = None,
+           frozen: Sequence[Iterable[str | int]] = ((), ())) -> Layout:
     """Validate a position (the arguments of `Game.from_position`) and place every card.
 
     ValueError naming the card and the places for a duplicate or unknown card, a card in
@@ -177,7 +208,32 @@ def layout(rules: Rules | str | None = None, *,
     else:
         scrap_i += unlisted
     return Layout(rules, seed, h, tuple(map(tuple, pts)), stacks, tuple(map(tuple, perms)),
-                  tuple(scrap_i), tuple(deck_i), to_move)
+                  tuple(scrap_i), tuple(deck_i), to_move, _frozen(frozen, h, rules))
+
+
+def _frozen(frozen, hands, rules):
+    """Per player, the indices of its frozen cards, each in its hand, under rules whose
+    9 freezes."""
+    out = []
+    for p, cards in enumerate(_pair(frozen, "frozen")):
+        mine: list[int] = []
+        for text in _seq(cards, f"frozen[{p}]"):
+            try:
+                i = parse_index(text)
+            except ValueError as e:
+                raise ValueError(f"frozen cards of player {p}: {e}") from None
+            if rules.nine != "freeze":
+                raise ValueError(f"frozen card {CARDS[i]}: only the rule nine=freeze "
+                                 f"freezes cards (these rules have nine={rules.nine})")
+            if i in mine:
+                raise ValueError(f"card {CARDS[i]} is listed twice (in the frozen cards "
+                                 f"of player {p})")
+            if i not in hands[p]:
+                raise ValueError(f"frozen card {CARDS[i]} is not in the hand of player {p} "
+                                 f"(a card is frozen in its holder's hand)")
+            mine.append(i)
+        out.append(tuple(mine))
+    return tuple(out)
 
 
 # ---------------------------------------------------------------------------------------
@@ -289,7 +345,7 @@ def parse_text(text: str) -> dict[str, Any]:
     """The keyword arguments of `Game.from_position` (``rules`` a Rules, ``seed`` None
     unless the text has one) read from position text; ValueError naming the field and
     the problem for malformed text.  Card places are checked by `layout`."""
-    kw = {"rules": Rules(), "hands": ([], []), "points": ([], []),
+    kw = {"rules": Rules(), "hands": ([], []), "frozen": ([], []), "points": ([], []),
           "permanents": ([], []), "scrap": [], "deck": [], "to_move": 0, "rest": "deck",
           "seed": None}
     done = set()
@@ -335,11 +391,18 @@ def _list(cards):
     return " ".join(str(c) for c in cards) or "-"
 
 
-def write_text(game: Game, multiline: bool = False, rules: bool = True) -> str:
-    """The full position of a main-phase game as text (see `Game.position_text`)."""
+def write_text(game: Game, multiline: bool = False, rules: bool = True,
+               frozen: Sequence[Sequence[Card]] = ((), ()),
+               gap: tuple[str, int, list[int], int] | None = None) -> str:
+    """The full position of a main-phase game as text (see `Game.position_text`):
+    `frozen`, per player, its cards frozen for its next turn (this turn for the player
+    to move); `gap`, what of the game the text cannot carry (`CoreGame`'s
+    ``_core_position_gap``), refused with a ValueError saying what."""
     if game.phase != "main":
         state = "the game is over" if game.is_over else f"it is in the {game.phase} phase"
         raise ValueError(f"position text describes main-phase positions only; {state}")
+    if gap is not None:
+        raise ValueError(f"position text cannot carry this position: {_gap_text(*gap)}")
 
     def stacks(p):
         out = []
@@ -351,8 +414,10 @@ def write_text(game: Game, multiline: bool = False, rules: bool = True) -> str:
     fields = []
     if rules:
         fields.append(("rules", str(game.rules)))
+    fields.append(("hands", f"{_list(game.hand(0))} / {_list(game.hand(1))}"))
+    if any(frozen):         # (only where a card is frozen: every other text stays as it was)
+        fields.append(("frozen", f"{_list(frozen[0])} / {_list(frozen[1])}"))
     fields += [
-        ("hands", f"{_list(game.hand(0))} / {_list(game.hand(1))}"),
         ("points", f"{_list(stacks(0))} / {_list(stacks(1))}"),
         ("permanents", f"{_list(game.permanents(0))} / {_list(game.permanents(1))}"),
         ("scrap", _list(game.scrap)),
@@ -360,3 +425,21 @@ def write_text(game: Game, multiline: bool = False, rules: bool = True) -> str:
         ("to_move", str(game.to_move)),
     ]
     return ("\n" if multiline else "; ").join(f"{k}: {v}" for k, v in fields)
+
+
+def _gap_text(what, player, cards, count):
+    """What of a game position text cannot carry, in words (see `write_text`)."""
+    names = _list(CARDS[i] for i in cards)
+    if what == "passes":
+        last = "move was a pass" if count == 1 else f"{count} moves were passes"
+        return (f"the last {last} (the third pass in a row ends the game), and the text "
+                f"carries no passes")
+    if what == "countdown":
+        if count == 0:
+            return ("this is sudden death's last turn, and the text carries only the "
+                    "countdown of an empty deck, which ends after the next turn")
+        return ("the sudden-death countdown runs while the deck holds cards, and the text "
+                "carries only the countdown of an empty deck")
+    assert what == "frozen_later", what
+    return (f"player {player} may not play {names} in its turn after this one, and the "
+            f"text carries only the cards frozen for each player's next turn")

@@ -6,6 +6,7 @@ traceback."""
 import io
 import json
 import os
+import re
 import sys
 
 import pytest
@@ -22,7 +23,7 @@ POSITION_TOKENS = CARD_TOKENS + ["hands:", "points:", "permanents:", "scrap:", "
                                  "to_move:", "rest:", "rules:", "seed:", "/", ";", "\n", "#",
                                  "deck", "scrap", "0", "1", "P1", "²", "١", "classic",
                                  "cuttle.cards", "four=random", "joker=true", "king_goals=0",
-                                 "hand_limit=8", "=", ":"]
+                                 "hand_limit=8", "=", ":", "frozen:", "nine=freeze"]
 
 
 @settings(max_examples=300, deadline=None)
@@ -35,6 +36,45 @@ def test_position_text_is_read_or_refused(text):
     assert g.phase in ("main", "over")
     if not g.is_over:
         assert cuttle.Game.from_text(g.position_text()).position_text() == g.position_text()
+
+
+HAND = ["2C", "9H", "KD", "QS", "4H", "TC"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(["cuttle.cards", "classic", "classic nine=freeze",
+                        "cuttle.cards nine=topdeck", "classic joker=true nine=freeze"]),
+       st.integers(0, 1), st.lists(st.sampled_from(HAND), max_size=4, unique=True),
+       st.lists(st.sampled_from(HAND + ["JK", "AS", "ZZ", "TH[JC]", "1O", ""]), max_size=3),
+       st.lists(st.sampled_from(HAND + ["JK", "8D"]), max_size=3), st.booleans())
+def test_frozen_cards_are_read_or_refused(rules, to_move, mine, frozen0, frozen1, slash):
+    """A position's frozen cards are read when each is a card of its holder's hand, once,
+    under nine=freeze, and refused with a ValueError naming the problem otherwise; what
+    is read gives its text back."""
+    theirs = [c for c in HAND if c not in mine]
+    text = (f"rules: {rules}; hands: {' '.join(mine) or '-'} / {' '.join(theirs)}; "
+            f"frozen: {' '.join(frozen0)} {'/' if slash else ''} {' '.join(frozen1)}; "
+            f"to_move: {to_move}; seed: 3")
+    frozen0, frozen1 = ([c for c in f if c] for f in (frozen0, frozen1))   # ('': none)
+    cards = frozen0 + frozen1
+    readable = slash and all(c in HAND + ["JK", "AS", "8D"] for c in cards)
+    fits = (len(set(frozen0)) == len(frozen0) and len(set(frozen1)) == len(frozen1)
+            and set(frozen0) <= set(mine) and set(frozen1) <= set(theirs)
+            and (not cards or cuttle.Rules.parse(rules).nine == "freeze"))
+    try:
+        g = cuttle.Game.from_text(text)
+    except ValueError as e:
+        assert not (readable and fits), str(e)
+        assert re.match(r"invalid position: .*frozen" if readable else "field 'frozen'",
+                        str(e)), str(e)
+        return
+    assert readable and fits
+    frozen = (frozen0, frozen1)
+    assert set(g.frozen(to_move)) == set(frozen[to_move])
+    assert set(g.observation(to_move).frozen_next[1 - to_move]) == set(frozen[1 - to_move])
+    back = cuttle.Game.from_text(g.position_text())
+    assert back.position_text() == g.position_text()
+    assert list(back.legal_moves) == list(g.legal_moves)
 
 
 @settings(max_examples=300, deadline=None)

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import cuttle
-from support.helpers import random_game, random_rules, zones
+from support.helpers import random_game, random_rules, same_position, zones
 
 INTERESTING = [-(2**31), -2, -1, 0, 1, 2, 3, 4, 5, 9, 10, 11, 39, 40, 52, 53, 62, 63, 64,
                100, 127, 128, 255, 2**16, 10**8, 2**31 - 1]
@@ -40,6 +40,13 @@ def exercise(g, rng):
     str(g), repr(g), g.render(0), g.observation(0), g.observation(1), g.moves
     g.legal_move_mask()
     g.copy()
+    if g.phase == "main":
+        try:
+            text = g.position_text()
+        except ValueError as e:
+            assert "position text cannot carry this position" in str(e)
+        else:                            # written: read back as the same position
+            same_position(cuttle.Game.from_text(text), g)
     if not g.is_over:
         cuttle.analyse(g, rollouts=2, seed=1, threads=1)
         cuttle.Bot("greedy", seed=1).choose(g)
@@ -61,7 +68,7 @@ def test_every_reachable_state_round_trips():
             g.play(rng.choice(list(g.legal_moves)))
             if g.ply % 7 == 0 or g.is_over:
                 back = pickle.loads(pickle.dumps(g))
-                assert back.moves == g.moves and str(back) == str(g)
+                assert back == g and back.moves == g.moves and str(back) == str(g)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -153,7 +160,11 @@ def test_loading_a_bad_layout_leaves_the_game_untouched():
     for bad in (good.__class__(**{**good.__dict__, "deck": tuple(range(60))}),
                 good.__class__(**{**good.__dict__, "hands": ((99,), ())}),
                 good.__class__(**{**good.__dict__, "stacks": {3: (40, 41, 42, 43, 40)}}),
-                good.__class__(**{**good.__dict__, "scrap": good.scrap + (0,)})):
+                good.__class__(**{**good.__dict__, "scrap": good.scrap + (0,)}),
+                good.__class__(**{**good.__dict__, "frozen": ((1,), ())}),   # not in hand
+                good.__class__(**{**good.__dict__, "frozen": ((0,), ())}),   # classic rules
+                good.__class__(**{**good.__dict__, "frozen": ((0,),)}),
+                good.__class__(**{**good.__dict__, "frozen": ((99,), ())})):
         with pytest.raises(ValueError):
             g._core_load(bad)
         assert g._core_state_bytes() == before
@@ -432,3 +443,35 @@ def test_fields_the_rules_or_the_game_contradict_are_refused(fields, rules):
         fields = dict(frozen=(0, field(g, "hand", 0) & -field(g, "hand", 0)))
     with pytest.raises(ValueError, match="corrupt pickled game"):
         tampered(g, **fields)
+
+
+def test_a_freeze_its_opponent_does_not_know_is_refused():
+    # a 9's return is public: a determinization from the opponent's view kept the
+    # frozen card where it is only because the opponent knows it
+    g = cuttle.Game.from_position("cuttle.cards", hands=(["2C", "9H"], ["4H"]),
+                                  permanents=([], ["KD"]), seed=3)
+    g.play("oneoff 9H KD")
+    g.play("resolve")
+    assert g.frozen(1) == ["KD"] and g.observation(0).opponent_known == ("KD",)
+    assert pickle.loads(pickle.dumps(g)) == g
+    with pytest.raises(ValueError, match="a frozen card is not known to the opponent"):
+        tampered(g, known_hand=(0, 0))
+
+
+def test_what_position_text_cannot_carry_of_a_loaded_state_is_refused():
+    """States no game reaches but the checks allow: position text refuses them rather
+    than write another position."""
+    g = cuttle.Game.from_position("cuttle.cards", hands=(["2C", "5H"], ["3D"]), seed=3)
+    five = 1 << cuttle.Card("5H").index
+    # P0, to move, has 5H frozen for its turn after this one (the text cannot say it)
+    later = tampered(g, frozen_next=(0, five), known_hand=(1, five))
+    assert later.observation(1).frozen_next == ((cuttle.Card("5H"),), ())
+    with pytest.raises(ValueError, match="player 0 may not play 5H in its turn after this "
+                                         "one, and the text carries only"):
+        later.position_text()
+    # a sudden-death countdown while the deck holds cards
+    g = cuttle.Game.from_position("cuttle.cards: sudden_death=true", hands=(["2C"], ["3D"]),
+                                  seed=3)
+    with pytest.raises(ValueError, match="the sudden-death countdown runs while the deck "
+                                         "holds cards"):
+        tampered(g, last_turn=1).position_text()

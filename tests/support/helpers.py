@@ -150,6 +150,86 @@ def jack_places_of(g):
     return on, height
 
 
+# What position text does not carry of a player's view (cuttle.position): its knowledge of
+# hidden cards, as Observation fields and as the planes of the encoding made from them.
+KNOWLEDGE_FIELDS = ("opponent_known", "deck_known")
+KNOWLEDGE_PLANES = ("opponent_hand_known", "deck_known", "deck_depth", "unknown")
+
+
+def view_but_knowledge(g, p):
+    """Player p's view of g but for its knowledge of hidden cards: (the observation with
+    the KNOWLEDGE_FIELDS emptied, its encoding with the KNOWLEDGE_PLANES zeroed as
+    bytes, the hidden cards as a whole: the opponent's hand and the deck, known or not)."""
+    import dataclasses
+
+    from cuttle.observation import plane
+    obs, arr = g.observation(p), g.observation_array(p).copy()
+    hidden = set(obs.unknown_cards) | set(obs.opponent_known) | {c for _, c in obs.deck_known}
+    for name in KNOWLEDGE_PLANES:
+        plane(arr, name)[:] = 0
+    return (dataclasses.replace(obs, **{f: () for f in KNOWLEDGE_FIELDS}), arr.tobytes(),
+            hidden)
+
+
+def rule_state(g):
+    """What decides how g goes on besides its cards and rules, from the native state:
+    the freezes, whose turn and decision, the passes in a row and the sudden-death
+    countdown (turns left after this one, -1 for none)."""
+    import struct
+
+    from cuttle._core import _state_layout
+    raw, layout = g._core_state_bytes(), _state_layout()
+
+    def f(name, i=0):
+        at, fmt = layout[name]
+        return struct.unpack_from(fmt, raw, at + i * struct.calcsize(fmt))[0]
+
+    last = f("last_turn")
+    return {"frozen": (f("frozen", 0), f("frozen", 1)),
+            "frozen_next": (f("frozen_next", 0), f("frozen_next", 1)),
+            "phase": f("phase"), "turn": f("turn"), "to_move": f("to_move"),
+            "winner": f("winner"), "passes": f("passes"),
+            "countdown": last - f("turn_number") if last >= 0 else -1}
+
+
+def table(g):
+    """Every card's place and the rest of the table position text must carry."""
+    return {
+        "hands": [list(g.hand(p)) for p in (0, 1)],
+        "points": [[(c, tuple(g.jacks(c))) for c in g.points(p)] for p in (0, 1)],
+        "permanents": [list(g.permanents(p)) for p in (0, 1)],
+        "scrap": list(g.scrap),
+        "deck": list(g.deck),
+        "to_move": g.to_move,
+        "turn": g.turn,
+        "phase": g.phase,
+        "scores": (g.score(0), g.score(1)),
+        "goals": (g.goal(0), g.goal(1)),
+        "rules": g.rules,
+    }
+
+
+def same_position(back, g):
+    """`back`, read from g's position text, is g's position (cuttle.position): the same
+    cards, rule state, freezes, legal moves, player to move and text, and both players'
+    views but for their knowledge of hidden cards, which in `back` starts afresh: only
+    what the position implies (the other's frozen cards, a public hand), and never more
+    than g's players know."""
+    assert table(back) == table(g)
+    assert rule_state(back) == rule_state(g)
+    assert list(back.legal_moves) == list(g.legal_moves)
+    for p in (0, 1):
+        assert back.frozen(p) == g.frozen(p)
+        assert view_but_knowledge(back, p) == view_but_knowledge(g, p)
+        fresh, old = back.observation(p), g.observation(p)
+        o = 1 - p
+        implied = (set(back.hand(o)) if fresh.opponent_hand_public
+                   else set(fresh.frozen[o]) | set(fresh.frozen_next[o]))
+        assert set(fresh.opponent_known) == implied <= set(old.opponent_known)
+        assert fresh.deck_known == ()
+    assert back.position_text() == g.position_text()
+
+
 def placing_rules(seed, nine) -> cuttle.Rules:
     """Random rules (`random_rules` of `seed`) where a 9 may target its own side and
     `nine` is "freeze" or "topdeck" (for `walk` with `placing_moves`)."""
