@@ -401,7 +401,7 @@ def test_rules_from_args_values():
             ("classic", ["=3"], "expected FLAG=VALUE"),
             ("classic", ["fours=random"], "unknown rule flag 'fours'; valid flags: king_goals"),
             ("classic", ["four=sometimes"], "'choice', 'random', 'draw'"),
-            ("classic", ["hand_limit=lots"], "none or a whole number"),
+            ("classic", ["hand_limit=lots"], "none or int 0-53"),
             ("classic", ["hand_limit=-1"], "hand_limit"),
             ("classic", ["king_goals=a,b"], "5 whole numbers"),
             ("classic", ["open_hands=2"], "true or false")]:
