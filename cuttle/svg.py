@@ -5,9 +5,13 @@
 
 Everything is drawn here (cards, suits, backs; no image assets or web fonts), 600 px
 wide.  What a `viewer` may not see follows `Game.render(viewer)`: a hand that is not
-public shows only face-down backs, which carry no identity (no text, title or
-attribute names the card).  Every visible card is one element ``<g class="card"
-data-card="7H">``; a face-down card is ``<g class="card back">``; the root ``<svg>``
+public shows the cards of it the viewer knows (`Game.observation(viewer)
+.opponent_known`, e.g. a card a 9 sent back) face up, class ``known``, and the rest as
+face-down backs, which carry no identity (no text, title or attribute names the card).
+A frozen card (``nine="freeze"``) is iced, class ``frozen`` in the turn it may not be
+played and ``frozen-next`` (dashed) before it, with its title saying so.  Every visible
+card is one element ``<g class="card" data-card="7H">``; a face-down card is ``<g
+class="card back">``; the root ``<svg>``
 carries the public state as data attributes (``data-ply``, ``data-phase``,
 ``data-to-move``, ``data-hand0``, ``data-score0``, ``data-goal0``, ...) for scripts and
 tests.  The viewer's side is at the bottom (player 0's with ``viewer=None``).
@@ -37,6 +41,10 @@ FONT = "DejaVu Sans, Verdana, Arial, Helvetica, sans-serif"
 FELT, BAND, INK, MUTED = "#1d5b38", "#123c24", "#f4f1e6", "#a9cbb4"
 FACE, EDGE, RED, BLACK = "#fffdf6", "#2a2a2a", "#c62828", "#1b1b1b"
 GOLD, ICE, JOKER = "#ffc933", "#8fd8ff", "#6a1b9a"
+BACK = "#27457e"
+# A frozen card's class, its title's words, and the outline of its ice.
+FROZEN_MARKS = {"frozen": ("frozen", ""),
+                "frozen-next": ("frozen next turn", ' stroke-dasharray="4 3"')}
 
 RANK_TEXT = ("?", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 # Suits drawn in a 10 x 10 box: clubs, diamonds, hearts, spades (the card index order).
@@ -67,7 +75,8 @@ def table(game: Game, viewer: int | None = None, lastmove: bool = True, *,
     """The table of `game` as an SVG document (a string), 600 px wide.
 
     viewer: None shows every card (hands marked public or hidden); 0 or 1 shows what
-    that player may see (the opponent's hidden hand face down).  lastmove: highlight
+    that player may see (the opponent's hidden hand face down but for the cards of it
+    the player knows).  Frozen cards are iced (`Game.render`'s "frozen" marks).  lastmove: highlight
     the last move played (its text in the header, its cards outlined in gold).
     names: optional (name of P0, name of P1) shown beside the seats.
     """
@@ -101,6 +110,9 @@ class _Table:
         self.g, self.viewer, self.names = game, viewer, names
         self.last, self.last_by = _last_move(game) if lastmove else (None, None)
         self.hot = set(self.last.cards) if self.last is not None else set()
+        # Freezes are public and what a viewer knows is in its observation: one home for
+        # both, as Game.render reads them.
+        self.obs = game.observation(0 if viewer is None else viewer)
         self.out = []
 
     # -- pieces ------------------------------------------------------------------------
@@ -109,14 +121,18 @@ class _Table:
         self.out.append(f'<use xlink:href="#cuttle-suit-{s}" fill="{color}" '
                         f'transform="translate({x:g},{y:g}) scale({size / 10:g})"/>')
 
-    def card(self, c, x, y, extra="", frozen=False):
-        """A face-up card (one element carrying its identity)."""
+    def card(self, c, x, y, extra="", frozen=""):
+        """A face-up card (one element carrying its identity).  frozen: "" or a key of
+        FROZEN_MARKS; extra "known" marks a known card of a hidden hand."""
         hot = c in self.hot
         cls = "card" + (" " + extra if extra else "") + (" last" if hot else "") \
-            + (" frozen" if frozen else "")
+            + (" " + frozen if frozen else "")
+        words, dash = FROZEN_MARKS[frozen] if frozen else ("", "")
+        notes = ", ".join(w for w in ("known" if "known" in extra.split() else "", words)
+                          if w)
         o = self.out
         o.append(f'<g class="{cls}" data-card="{c}" transform="translate({x:.1f},{y:.1f})">')
-        o.append(f"<title>{escape(c.name)}{' (frozen)' if frozen else ''}</title>")
+        o.append(f"<title>{escape(c.name)}{f' ({notes})' if notes else ''}</title>")
         o.append(f'<rect width="{CW}" height="{CH}" rx="4" fill="{FACE}" stroke="{EDGE}"/>')
         if c.is_joker:
             o.append(f'<text x="3" y="15" font-size="13" font-weight="bold" fill="{JOKER}" '
@@ -135,9 +151,12 @@ class _Table:
                 o.append('<path class="glasses-icon" d="M12 28a4.5 4.5 0 1 0 9 0a4.5 4.5 0 '
                          '1 0 -9 0M23 28a4.5 4.5 0 1 0 9 0a4.5 4.5 0 1 0 -9 0M21 27.5h2" '
                          'fill="none" stroke="#444" stroke-width="1.6"/>')
+        if "known" in extra.split():   # a hidden hand's card: an outline in the backs' blue
+            o.append(f'<rect x="1.5" y="1.5" width="{CW - 3}" height="{CH - 3}" rx="3" '
+                     f'fill="none" stroke="{BACK}" stroke-width="3"/>')
         if frozen:
             o.append(f'<rect width="{CW}" height="{CH}" rx="4" fill="{ICE}" '
-                     f'fill-opacity="0.45" stroke="#1e88e5" stroke-width="2"/>')
+                     f'fill-opacity="0.45" stroke="#1e88e5" stroke-width="2"{dash}/>')
         if hot:
             o.append(f'<rect x="-2" y="-2" width="{CW + 4}" height="{CH + 4}" rx="5" '
                      f'fill="none" stroke="{GOLD}" stroke-width="3"/>')
@@ -148,7 +167,7 @@ class _Table:
         self.out.append(
             f'<g class="card back{" " + extra if extra else ""}" '
             f'transform="translate({x:.1f},{y:.1f})">'
-            f'<rect width="{CW}" height="{CH}" rx="4" fill="#27457e" stroke="{EDGE}"/>'
+            f'<rect width="{CW}" height="{CH}" rx="4" fill="{BACK}" stroke="{EDGE}"/>'
             f'<rect x="4" y="4" width="{CW - 8}" height="{CH - 8}" rx="2" fill="none" '
             f'stroke="#9fb4e0" stroke-width="1.2"/>'
             f'<path d="M8 {CH / 2}L{CW / 2} 10L{CW - 8} {CH / 2}L{CW / 2} {CH - 10}Z" '
@@ -200,8 +219,11 @@ class _Table:
         if frac > 0:
             self.out.append(f'<rect x="{bx + 6}" y="{y + 4}" width="{100 * frac:.1f}" '
                             f'height="10" rx="5" fill="{GOLD if frac >= 1 else "#e8e2c8"}"/>')
+        hidden = not g.is_public_hand(p) and not _visible_hand(g, p, self.viewer)
         hand = f"hand {self._hand_size(p)}" + (" · public" if g.is_public_hand(p) else
-                              " · hidden" if not _visible_hand(g, p, self.viewer) else "")
+                                               " · hidden" if hidden else "")
+        if hidden and self.obs.opponent_known:
+            hand += f", {len(self.obs.opponent_known)} known"
         self.text(bx + 116, y + 13, hand, 12, MUTED)
         if g.winner == p:
             self.badge(WIDTH - PAD, y, "WINS", GOLD, BAND)
@@ -219,16 +241,20 @@ class _Table:
 
     def hand(self, p, y):
         g = self.g
+        marks = dict.fromkeys(self.obs.frozen_next[p], "frozen-next")
+        marks.update(dict.fromkeys(self.obs.frozen[p], "frozen"))
+        n = self._hand_size(p)
+        step = _step(n, WIDTH - 2 * PAD, CW + 4)
         if _visible_hand(g, p, self.viewer):
-            frozen = set(g.frozen(p))
-            cards = g.hand(p)
-            step = _step(len(cards), WIDTH - 2 * PAD, CW + 4)
-            for i, c in enumerate(cards):
-                self.card(c, PAD + i * step, y, f"hand{p}", c in frozen)
+            for i, c in enumerate(g.hand(p)):
+                self.card(c, PAD + i * step, y, f"hand{p}", marks.get(c, ""))
         else:
-            n = self._hand_size(p)
-            step = _step(n, WIDTH - 2 * PAD, CW + 4)
-            for i in range(n):
+            # Only what the viewer knows is drawn face up (first, in the observation's
+            # order: nothing about where it lies in the hand); a freeze is always known.
+            known = self.obs.opponent_known
+            for i, c in enumerate(known):
+                self.card(c, PAD + i * step, y, f"hand{p} known", marks.get(c, ""))
+            for i in range(len(known), n):
                 self.back(PAD + i * step, y, f"hand{p}")
         if not g.hand(p):
             self.text(PAD, y + CH / 2 + 4, "empty hand", 12, MUTED)

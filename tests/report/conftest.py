@@ -34,11 +34,14 @@ def play_random(game, plies, seed, prefer=()):
 
 
 def visible_cards(g, viewer):
-    """Every card `viewer` may see (None: every card not in the deck), sorted."""
+    """Every card `viewer` may see (None: every card not in the deck; of a hidden hand,
+    the cards the viewer knows), sorted."""
     out = []
     for p in (0, 1):
         if viewer is None or viewer == p or g.is_public_hand(p):
             out += g.hand(p)
+        else:
+            out += g.observation(viewer).opponent_known
         out += g.permanents(p)
         for c in g.points(p):
             out += [c] + g.jacks(c)

@@ -1,5 +1,6 @@
 """cuttle.svg.table, checked structurally (no browser): well-formed XML, one element per
-visible card, face-down cards without identity, the public state in data attributes,
+visible card (a hidden hand's known cards included), face-down cards without identity,
+frozen cards marked, the public state in data attributes,
 everything inside the 600 px picture."""
 
 import re
@@ -25,9 +26,14 @@ def card_elements(root):
 
 
 def hidden_cards(g, viewer):
+    """The cards `viewer` cannot know: the opponent's hidden hand less the known ones."""
     if viewer is None or g.is_public_hand(1 - viewer):
         return []
-    return g.hand(1 - viewer)
+    return sorted(set(g.hand(1 - viewer)) - set(g.observation(viewer).opponent_known))
+
+
+def marked(root, mark):
+    return [el.get("data-card") for el in card_elements(root) if mark in classes(el)]
 
 
 def check_table(g, viewer):
@@ -42,8 +48,19 @@ def check_table(g, viewer):
     assert sorted(faces) == visible_cards(g, viewer)    # each visible card exactly once
     for p in (0, 1):
         backs = [el for el in cards if "back" in classes(el) and f"hand{p}" in classes(el)]
+        shown = [el.get("data-card") for el in cards
+                 if "back" not in classes(el) and f"hand{p}" in classes(el)]
         hidden = viewer is not None and viewer != p and not g.is_public_hand(p)
-        assert len(backs) == (len(g.hand(p)) if hidden else 0)
+        # A hidden hand shows face up exactly what the viewer knows of it, the rest as
+        # backs (as many cards as it holds); a shown hand, every card.
+        known = g.observation(viewer).opponent_known if hidden else ()
+        assert sorted(shown) == sorted(known if hidden else g.hand(p))
+        assert len(backs) == (len(g.hand(p)) - len(known) if hidden else 0)
+        assert sorted(c for c in marked(root, "known") if c in g.hand(p)) == sorted(known)
+        # Every freeze (public) is marked, on either hand, whoever looks.
+        o = g.observation(0 if viewer is None else viewer)
+        for mark, frozen in (("frozen", o.frozen[p]), ("frozen-next", o.frozen_next[p])):
+            assert sorted(c for c in marked(root, mark) if c in g.hand(p)) == sorted(frozen)
     for el in cards:
         if "back" in classes(el):                       # no identity on a face-down card
             assert el.get("data-card") is None
@@ -131,6 +148,12 @@ def test_what_the_header_says():
         "".join(root.itertext())
 
 
+def titles(root, card):
+    """The tooltip of `card`'s element."""
+    [el] = [el for el in card_elements(root) if el.get("data-card") == card]
+    return el.find("{http://www.w3.org/2000/svg}title").text
+
+
 def test_frozen_cards_and_names_are_drawn_safely():
     g = cuttle.Game.from_position("cuttle.cards", hands=(["9C", "4D"], ["KH", "5S"]),
                                   permanents=([], ["QH"]), seed=3)
@@ -138,13 +161,83 @@ def test_frozen_cards_and_names_are_drawn_safely():
     g.play("resolve")
     assert g.frozen(1) == ["QH"]
     root = ET.fromstring(table(g, 1, names=("<b>&", '"x"')))
-    frozen = [el.get("data-card") for el in card_elements(root) if "frozen" in classes(el)]
-    assert frozen == ["QH"]
+    assert marked(root, "frozen") == ["QH"] and titles(root, "QH") == "Queen of Hearts (frozen)"
     assert "P0 · <b>&" in "".join(root.itertext())
     root = ET.fromstring(table(g, 1, names=("a very long name indeed", "b")))
     assert "P0 · a very long name…" in "".join(root.itertext())
-    root = ET.fromstring(table(g, 0))                   # P0 does not see P1's hand
-    assert not [el for el in card_elements(root) if "frozen" in classes(el)]
+
+
+def test_a_card_a_nine_returned_is_known_to_its_player_and_frozen():
+    g = cuttle.Game.from_position("cuttle.cards", hands=(["9C", "4D"], ["KH", "5S"]),
+                                  permanents=([], ["QH"]), seed=3)
+    g.play("oneoff 9C QH")
+    g.play("resolve")
+    assert g.observation(0).opponent_known == ("QH",) and g.frozen(1) == ["QH"]
+    assert "known: QH" in g.render(0) and "frozen: QH" in g.render(0)
+    # P0 sent it back: face up in P1's otherwise hidden hand, frozen, the count unchanged.
+    root = check_table(g, 0)
+    hand1 = [el for el in card_elements(root) if "hand1" in classes(el)]
+    assert [el.get("data-card") for el in hand1] == ["QH", None, None]
+    assert classes(hand1[0]) == ["card", "hand1", "known", "frozen"]
+    assert titles(root, "QH") == "Queen of Hearts (known, frozen)"
+    assert "hand 3 · hidden, 1 known" in "".join(root.itertext())
+    assert "KH" not in table(g, 0) and "5S" not in table(g, 0)
+    for viewer in (1, None):                            # its own hand, and every card
+        root = check_table(g, viewer)
+        assert marked(root, "frozen") == ["QH"] and not marked(root, "known")
+    g.play("draw")                                      # P1's turn over: thawed
+    assert marked(check_table(g, 0), "frozen") == [] and \
+        marked(check_table(g, 0), "known") == ["QH"]
+
+
+def test_a_card_frozen_for_the_next_turn_is_marked_apart():
+    # P0's 9 returns its own King (classic's 9, frozen): P0 may not play it in its
+    # next turn.
+    g = cuttle.Game.from_position(cuttle.Rules(nine="freeze"), hands=(["9C", "AH"], ["TH"]),
+                                  permanents=(["KS"], ["KD"]), deck=["5C", "6C", "7C"],
+                                  seed=1)
+    g.play("oneoff 9C KS"), g.play("resolve")
+    assert g.observation(1).frozen_next == (("KS",), ()) and "frozen next turn: KS" in \
+        g.render(1)
+    for viewer in (1, 0, None):
+        root = check_table(g, viewer)
+        assert marked(root, "frozen-next") == ["KS"] and not marked(root, "frozen")
+        assert titles(root, "KS").endswith("(known, frozen next turn)" if viewer == 1
+                                          else "(frozen next turn)")
+    assert 'stroke-dasharray="4 3"/></g>' in table(g, 1)
+    g.play("draw")                                      # P0's turn: frozen now
+    root = check_table(g, 1)
+    assert marked(root, "frozen") == ["KS"] and not marked(root, "frozen-next")
+
+
+def test_a_card_taken_with_a_three_is_known():
+    g = cuttle.Game.from_position(hands=(["3C", "4D"], ["KH", "5S"]), scrap=["7H", "2D"],
+                                  seed=2)
+    g.play("oneoff 3C"), g.play("resolve"), g.play("take 7H")
+    assert g.observation(1).opponent_known == ("7H",)
+    root = check_table(g, 1)
+    assert marked(root, "known") == ["7H"] and not marked(root, "frozen")
+    assert table(g, 1).count("<g class=\"card back hand0\"") == 1
+    # the same picture as before knowledge, but for the known card
+    assert marked(check_table(g, 0), "known") == [] and 'known' not in table(g, None)
+
+
+@settings(max_examples=40, deadline=None)
+@given(preset=st.sampled_from(cuttle.Rules.presets), seed=st.integers(0, 2**32),
+       plies=st.integers(0, 150))
+def test_a_hidden_hand_shows_only_what_the_viewer_knows(preset, seed, plies):
+    """Over random positions, with 3s and 9s preferred (the moves that make cards known):
+    every face-up card of a hidden hand is one the viewer's observation knows."""
+    g = play_random(cuttle.Game(preset, seed=seed), plies, seed, ("oneoff", "take", "royal"))
+    for viewer in (0, 1):
+        root = check_table(g, viewer)
+        o = g.observation(viewer)
+        hidden = 1 - viewer
+        faces = [el.get("data-card") for el in card_elements(root)
+                 if f"hand{hidden}" in classes(el) and "back" not in classes(el)]
+        if not o.opponent_hand_public:
+            assert set(faces) <= set(o.opponent_known)
+            assert set(o.frozen[hidden]) | set(o.frozen_next[hidden]) <= set(faces)
 
 
 @pytest.mark.parametrize("viewer", [2, -1, "0", True])
