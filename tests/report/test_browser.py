@@ -53,7 +53,8 @@ def check(st, g, viewer):
     assert sorted(st["faces"]) == visible_cards(g, viewer)
     for p in (0, 1):
         hidden = viewer not in (None, p) and not g.is_public_hand(p)
-        assert st["backs"][p] == (len(g.hand(p)) if hidden else 0)
+        known = len(g.observation(viewer).opponent_known) if hidden else 0
+        assert st["backs"][p] == (len(g.hand(p)) - known if hidden else 0)
     assert st["width"] == 600 and st["outside"] == 0
 
 

@@ -126,7 +126,8 @@ def check_table(d, server, st):
     assert shown["data"]["viewer"] == str(me)
     assert sorted(shown["faces"]) == visible_cards(g, me)
     hidden = not g.is_public_hand(1 - me)
-    assert shown["backs"] == (len(g.hand(1 - me)) if hidden else 0)
+    known = len(g.observation(me).opponent_known)     # face up, as the picture's faces
+    assert shown["backs"] == (len(g.hand(1 - me)) - known if hidden else 0)
     return st, g
 
 
