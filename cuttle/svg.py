@@ -220,10 +220,11 @@ class _Table:
             self.out.append(f'<rect x="{bx + 6}" y="{y + 4}" width="{100 * frac:.1f}" '
                             f'height="10" rx="5" fill="{GOLD if frac >= 1 else "#e8e2c8"}"/>')
         hidden = not g.is_public_hand(p) and not _visible_hand(g, p, self.viewer)
+        known = len(self.obs.opponent_known) if hidden else 0
+        # short: the phase badge ("to decide: counter") starts at x 443
         hand = f"hand {self._hand_size(p)}" + (" · public" if g.is_public_hand(p) else
+                                               f" · {known} known" if known else
                                                " · hidden" if hidden else "")
-        if hidden and self.obs.opponent_known:
-            hand += f", {len(self.obs.opponent_known)} known"
         self.text(bx + 116, y + 13, hand, 12, MUTED)
         if g.winner == p:
             self.badge(WIDTH - PAD, y, "WINS", GOLD, BAND)
