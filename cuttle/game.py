@@ -17,7 +17,6 @@ from ._playout import PlayStatus
 from .cards import CARDS, Card, parse_index
 from .display import render
 from .errors import IllegalMoveError, InvalidMoveError
-from .formatting import quantity
 from .moves import Move
 from .observation import Observation
 from .position import layout, parse_text, write_text
@@ -362,7 +361,7 @@ class Game(CoreGame):
             revealed=tuple(self.revealed), stack=tuple(self.stack),
             target=None if target is None else CARDS[target],
             frozen=tuple(tuple(self.frozen(s)) for s in (0, 1)),
-            frozen_next=tuple(tuple(self._frozen_next(s)) for s in (0, 1)),
+            frozen_next=tuple(tuple(CARDS[i] for i in self._core_frozen_next(s)) for s in (0, 1)),
             scores=(self.score(0), self.score(1)), goals=(self.goal(0), self.goal(1)),
             winner=self.winner, is_over=self.is_over, n_cards=n_cards(self._rules.joker))
 
@@ -452,10 +451,6 @@ class Game(CoreGame):
         under `nine="freeze"` (a frozen 2 may still counter)."""
         return [CARDS[i] for i in self._core_frozen(check_player(player))]
 
-    def _frozen_next(self, p):
-        """The cards `p` may not play in its next turn (`Observation.frozen_next`)."""
-        return [CARDS[i] for i in self._core_frozen_next(p)]
-
     def jacks(self, card: str | int) -> list[Card]:
         """The Jacks on a point card (a Card or its text), bottom to top."""
         return [CARDS[i] for i in self._core_jacks(parse_index(card))]
@@ -516,48 +511,7 @@ class Game(CoreGame):
         with its frozen cards, which both players know (`nine="freeze"`): "frozen: QS"
         in the turn they may not be played (`frozen`), "frozen next turn: QS" before it
         (`observation(p).frozen_next`)."""
-        if viewer is not None:
-            viewer = check_player(viewer)
-        lines = []
-        if self.is_over:
-            head = "draw" if self.winner is None else f"player {self.winner} wins"
-            lines.append(f"Game over: {head} ({self.end_reason}) after "
-                         f"{quantity(self.turn_number, 'turn')}")
-        else:
-            lines.append(f"Turn {self.turn_number}: player {self.turn}'s turn, "
-                         f"player {self.to_move} to decide ({self.phase})")
-        for p in ((0, 1) if viewer == 1 else (1, 0)):
-            lines.append(self._render_side(p, viewer))
-        deck = f"deck {quantity(len(self._core_deck()), 'card')}"
-        if self.revealed:
-            deck += f"  revealed by the 7: {' '.join(self.revealed)}"
-        lines.append(f"  {deck}   scrap ({len(self._core_scrap())}): {' '.join(self.scrap) or '-'}")
-        if self.stack:
-            lines.append(f"  stack: {' '.join(self.stack)}")
-        return "\n".join(lines)
-
-    def _render_side(self, p, viewer):
-        pts = []
-        for c in self.points(p):
-            js = self.jacks(c)
-            pts.append(f"{c}[{','.join(js)}]" if js else str(c))
-        public = self.is_public_hand(p)
-        if viewer is not None and viewer != p and not public:
-            hand = f"{quantity(len(self._core_hand(p)), 'card')} (hidden)"
-            known = self._core_known_hand(viewer)
-            if known:
-                hand += f", known: {' '.join(CARDS[i] for i in known)}"
-        else:
-            hand = " ".join(self.hand(p)) or "-"
-            if public and not self.is_over:
-                hand += " (public)"
-        # A freeze is public (a 9's return): marked on a hidden hand as on a shown one.
-        for mark, frozen in (("frozen", self.frozen(p)),
-                             ("frozen next turn", self._frozen_next(p))):
-            if frozen:
-                hand += f" {mark}: {' '.join(frozen)}"
-        return (f"  P{p} score {self.score(p)}/{self.goal(p)}  points: {' '.join(pts) or '-'}"
-                f"  permanents: {' '.join(self.permanents(p)) or '-'}\n      hand: {hand}")
+        return render("text", self, None if viewer is None else check_player(viewer))
 
 
 def _unpickle(cls, rules, seed, state, max_moves=None, last=None):

@@ -6,7 +6,8 @@
 * `text`: text tables (``str()``); `markdown`: markdown tables (the atlas);
   `html`: HTML tables (``_repr_html_``, and the tables of the report pages);
 * `data`: the JSON forms (``as_dict()``); `csv`: the CSV forms (``to_csv``);
-* `plot`: matplotlib figures (``.plot(path)``).
+* `plot`: matplotlib figures (``.plot(path)``);
+* `game_text`: a game's table as text (``Game.render``, ``str(game)``).
 
 Each renderer registers what it draws with `cuttle.display.renders`, and the results'
 methods call `cuttle.display.render`: renderers import results, never the reverse.
@@ -31,7 +32,7 @@ its forms from the generic pieces::
 """
 
 from .. import svg
-from . import balance_tables, csv, data, html, markdown, plot, tables, text
+from . import balance_tables, csv, data, game_text, html, markdown, plot, tables, text
 
-__all__ = ["balance_tables", "csv", "data", "html", "markdown", "plot", "svg", "tables",
-           "text"]
+__all__ = ["balance_tables", "csv", "data", "game_text", "html", "markdown", "plot", "svg",
+           "tables", "text"]
