@@ -544,6 +544,21 @@ def play_batch(rules, Py_ssize_t start, Py_ssize_t count, uint64_t seed, int pol
                       max_moves, keep_rows=True, tally=False)["rows"][0]
 
 
+class GameInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped `play_logged`'s game before its end: `codes` (a uint32 array, as
+    play_logged returns them) are the moves it had played, each the move the whole game
+    plays there (the game stopped before the move of the search Ctrl-C cut short), so
+    they replay from the deal as the start of that game.  Raised from the signal
+    handler's KeyboardInterrupt, so that code that knows nothing of it sees Ctrl-C."""
+
+    def __init__(self, codes):
+        super().__init__(codes)
+        self.codes = codes
+
+    def __str__(self):
+        return f"interrupted after {len(self.codes):,} moves of a game"
+
+
 def play_logged(rules, uint64_t seed, uint64_t index, int policy_a, int policy_b,
                 bint swap_seats=True, int max_moves=GAME_MOVE_CAP):
     """Game `index` of a seeded run of single games, played exactly as play_units plays
@@ -551,8 +566,9 @@ def play_logged(rules, uint64_t seed, uint64_t index, int policy_a, int policy_b
     with every move logged, on this thread without the GIL: (row, codes), the row a
     dict of the game's fields as play_batch gives them (winner: 0 = A, 1 = B, -1 = draw;
     first; moves; turns; scores (A, B); end) and codes a uint32 array of its move codes
-    in order.  Ctrl-C stops a long game (a searching player's) with KeyboardInterrupt;
-    MemoryError if a search could not allocate its tree."""
+    in order.  Ctrl-C stops a long game (a searching player's) with GameInterrupted,
+    a KeyboardInterrupt carrying the moves played so far; MemoryError if a search could
+    not allocate its tree."""
     cdef Run run
     cdef GameOut out
     cdef MoveLog record
@@ -575,13 +591,17 @@ def play_logged(rules, uint64_t seed, uint64_t index, int policy_a, int policy_b
             if not stop_enter(&stop):
                 play_game(&r, &run, index, &out, &record)
             stop_leave()
-        stop_finish(&stop)
-        if no_memory:
-            raise MemoryError("no memory for a search tree or the game's moves")
         codes = np.empty(record.n, np.uint32)
         cv = codes
         for j in range(record.n):
             cv[j] = record.moves[j]
+        try:
+            stop_finish(&stop)
+        except KeyboardInterrupt:
+            # (the record stopped at the cut search: _policies.play_seats)
+            raise GameInterrupted(codes)
+        if no_memory:
+            raise MemoryError("no memory for a search tree or the game's moves")
         row = {"winner": out.winner, "first": out.first, "moves": out.moves,
                "turns": out.turns, "scores": (out.score[0], out.score[1]), "end": out.end}
         return row, codes

@@ -17,6 +17,8 @@ cpdef enum PlayStatus:
     PLAY_CAP = 1              # the move cap is reached and the game goes on
     PLAY_DECIDE = 2           # the seat to move (s.to_move) is decided elsewhere
     PLAY_LOG_FULL = 3         # the move log is full: empty it and call again
+    PLAY_STOPPED = 4          # Ctrl-C cut a search short: its move is not played (a
+                              # game with a record only: _policies.play_seats)
     PLAY_NO_MEMORY = -1       # a search could not allocate its tree (_policies.play_seats)
 
 cpdef enum:

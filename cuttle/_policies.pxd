@@ -44,7 +44,10 @@ cdef uint32_t choose_move(State* s, const CRules* r, int policy, Rng* g,
 # _playout.play_until for any policies: a seat that searches decides here too (with its
 # tree kept in `kept`, or a fresh tree each decision when kept is NULL).  Returns
 # PLAY_OVER, PLAY_CAP, PLAY_DECIDE (a SEAT_ELSEWHERE seat must move) or PLAY_NO_MEMORY.
-# `record` (NULL: none) receives every move played, in order (see play_out).
+# `record` (NULL: none) receives every move played, in order (see play_out); with one,
+# a search that Ctrl-C may have cut short (its batch stopped: _signals.stop_seen) ends
+# the game unfinished, its move not played (PLAY_STOPPED), so that the record holds
+# only moves the game would play without the Ctrl-C.
 cdef int play_seats(State* s, const CRules* r, const int* seats, Rng* g, int* k, int cap,
                     SearchSeats* kept, MoveLog* record) noexcept nogil
 
@@ -54,6 +57,7 @@ cdef int play_seats(State* s, const CRules* r, const int* seats, Rng* g, int* k,
 # when a search ran out of memory (the game is then left unfinished).  With a `record`
 # (NULL in every batch: it costs nothing then), every move is appended to it, its
 # buffer malloc'ed by the caller and grown with realloc (PLAY_NO_MEMORY if that
-# fails); the same moves, drawn from the same streams, as without it.
+# fails); the same moves, drawn from the same streams, as without it, unless Ctrl-C
+# stops the game (PLAY_STOPPED, play_seats: the game is left unfinished).
 cdef int play_out(State* s, const CRules* r, int pol0, int pol1, Rng* g, int max_moves,
                   int* moves, MoveLog* record) noexcept nogil

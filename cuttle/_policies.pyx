@@ -23,7 +23,9 @@ from cuttle._state cimport POLICY_SHIFT as C_POLICY_SHIFT
 from cuttle._engine cimport gen_moves, apply_move
 from cuttle._search cimport tree_init, tree_clear, tree_drop, tree_advance, ismcts_move
 from cuttle._playout cimport (MoveLog, play_until, plain_move, end_by_cap, PLAY_OVER,
-                              PLAY_CAP, PLAY_DECIDE, PLAY_LOG_FULL, PLAY_NO_MEMORY)
+                              PLAY_CAP, PLAY_DECIDE, PLAY_LOG_FULL, PLAY_NO_MEMORY,
+                              PLAY_STOPPED)
+from cuttle._signals cimport stop_seen
 
 # name: (kind code, takes an iteration count)
 POLICIES = {"random": (POL_RANDOM, False), "greedy": (POL_GREEDY, False),
@@ -104,6 +106,8 @@ cdef int play_seats(State* s, const CRules* r, const int* seats, Rng* g, int* k,
             m = ismcts_move(s, r, seats[s.to_move], g, buf, n, NULL)
         if m == MOVE_NO_MEMORY:
             return PLAY_NO_MEMORY
+        if record != NULL and n > 1 and stop_seen():
+            return PLAY_STOPPED     # (a cut search's move is not the game's: not recorded)
         apply_move(s, r, m)
         if kept != NULL:
             remember(kept, &m, 1)

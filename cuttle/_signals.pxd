@@ -45,5 +45,9 @@ cdef void stop_leave() noexcept nogil
 # is the batch's polling thread); 0 outside any batch.
 cdef int poll_interrupt() noexcept nogil
 
+# 1 if the current thread's batch has stopped, without polling: a poll has seen the
+# signal, so a search since may have been cut short (_policies.play_seats' record).
+cdef int stop_seen() noexcept nogil
+
 # End the batch (GIL held): raise the signal handler's exception if it stopped the batch.
 cdef int stop_finish(Stop* st) except -1

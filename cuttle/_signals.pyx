@@ -158,6 +158,11 @@ cdef int poll_interrupt() noexcept nogil:
     return st.stopped
 
 
+cdef int stop_seen() noexcept nogil:
+    cdef Stop* st = <Stop*>cu_get_batch()
+    return st != NULL and st.stopped
+
+
 cdef int stop_finish(Stop* st) except -1:
     cu_set_batch(NULL)
     if not st.stopped:
