@@ -305,7 +305,8 @@ _NOT_WITH_RECORD = {"match": "--match", "scheduler": "--scheduler", "json": "--j
 
 def record_game(args: argparse.Namespace) -> int:
     """`cuttle simulate --record-game K`: game K of the run, saved as a game record
-    (`cuttle.simulation.game_record`); exit status."""
+    (`cuttle.simulation.game_record`); exit status.  At Ctrl-C the unfinished game is
+    saved (its moves so far, status ``interrupted``) and the status is 130."""
     k = args.record_game
     given = [o for attr, o in _NOT_WITH_RECORD.items() if getattr(args, attr) is not None]
     if given:
@@ -322,18 +323,25 @@ def record_game(args: argparse.Namespace) -> int:
     options.output_files(**{"--record": path})
     rules = options.rules_from_options(args.rules, args.set)
     players = options.players(args.players)
-    rec = game_record(players, rules, seed=args.seed, index=k, swap_seats=args.swap,
-                      max_moves=args.max_moves)
+    stop = None
+    try:
+        rec = game_record(players, rules, seed=args.seed, index=k, swap_seats=args.swap,
+                          max_moves=args.max_moves)
+    except Interrupted as e:            # (the game so far: saved all the same)
+        rec, stop = e.result, e
     with ctrl_c_deferred():
         try:
             write_record(rec, path)
         except OSError as e:
             raise CommandError(f"cannot write {path!r}: {e.strerror or e}") from None
-    print(printable(f"game {k} of seed {args.seed}: "
-                    f"{_row_text(rec, seat_of_a(k, args.swap))}"))
-    print(printable(f"record saved to {path}: see 'cuttle replay {path}' and "
-                    f"'cuttle review {path}'"))
-    return 0
+        if stop is not None:
+            print("\ncuttle: " + printable(f"{stop} of game {k}; the unfinished game is "
+                                            f"saved to {path}"), file=sys.stderr)
+        print(printable(f"game {k} of seed {args.seed}: "
+                        f"{_row_text(rec, seat_of_a(k, args.swap))}"))
+        print(printable(f"record saved to {path}: see 'cuttle replay {path}' and "
+                        f"'cuttle review {path}'"))
+    return 0 if stop is None else 130
 
 
 def _row_text(rec: dict[str, Any], a_seat: int) -> str:
@@ -343,10 +351,13 @@ def _row_text(rec: dict[str, Any], a_seat: int) -> str:
     res = rec["result"]
     label = {a_seat: "A", a_seat ^ 1: "B"}
     winner = "draw" if res["winner"] is None else label[res["winner"]]
+    end = f"end {res['end_reason']}"
+    if res["status"] != "over":         # (no winner, no end: the game was cut short)
+        winner, end = "none", res["text"]
     scores = res["scores"]
-    return (f"winner {winner}, first {label[0]}, {len(rec['moves'])} moves, "
-            f"{res['turns']} turns, score A {scores[a_seat]}, B {scores[a_seat ^ 1]}, "
-            f"end {res['end_reason']} (A = {a} in seat {a_seat}, B = {b})")
+    return (f"winner {winner}, first {label[0]}, {quantity(len(rec['moves']), 'move')}, "
+            f"{quantity(res['turns'], 'turn')}, score A {scores[a_seat]}, B {scores[a_seat ^ 1]}, "
+            f"{end} (A = {a} in seat {a_seat}, B = {b})")
 
 
 def run_chunked(args: argparse.Namespace, command: str, run: Callable[[Any], Any],

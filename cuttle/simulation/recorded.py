@@ -7,6 +7,15 @@ game's index.
     rec = cuttle.simulation.game_record(("ismcts:1000", "expert"), seed=7, index=1234)
     cuttle.record.write_record(rec, "game1234.json")
     cuttle.review(rec, "expert")
+
+Ctrl-C stops a long game (a deep search's) within a second and keeps its moves so far:
+`cuttle.Interrupted` is raised with the record of the unfinished game as its `result`
+(its status ``interrupted``, no winner), as the other long calls raise theirs.
+
+    try:
+        rec = cuttle.simulation.game_record(("ismcts:200000", "expert"), seed=7, index=3)
+    except cuttle.Interrupted as e:
+        rec = e.result                 # the moves before Ctrl-C: `cuttle replay` reads it
 """
 
 from __future__ import annotations
@@ -14,14 +23,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .._core import END_NAMES
-from .._play import play_logged
+from .._play import GameInterrupted, play_logged
+from ..errors import Interrupted
 from ..game import Game
 from ..record import check_deal, make_record, validate_record
 from ..rules import Rules
 from ..seeding import check_seed
 from ..validation import check_bool, check_count
 from .api import MAX_MAX_MOVES
-from .names import DEFAULT_MAX_MOVES, PLAYER_LABELS
+from .names import DEFAULT_MAX_MOVES, PLAYER_LABELS, seat_of_a
 from .players import resolve_players
 
 if TYPE_CHECKING:
@@ -42,7 +52,10 @@ def game_record(players: str | Iterable[str], rules: Rules | str | None = None, 
     by seat (``players``), its deal (``"deal": index``, a version-2 record unless index
     is 0) and the run (``simulation``: the players A and B, swap_seats, max_moves); see
     `cuttle.record`.  Played on one core without the GIL; Ctrl-C stops a long game
-    (KeyboardInterrupt).  ValueError for an argument the run could not have had."""
+    within a second with `cuttle.Interrupted`, whose `result` is the record of the game
+    so far (``result.status`` ``interrupted``, no winner; every move one the whole game
+    plays, so it replays from the deal as that game's start), `done` its moves.
+    ValueError for an argument the run could not have had."""
     pl = resolve_players(players)
     python = [p.name for p in pl if not p.native]
     if python:
@@ -53,16 +66,38 @@ def game_record(players: str | Iterable[str], rules: Rules | str | None = None, 
     index = check_deal(index, "index")
     swap_seats = check_bool(swap_seats, "swap_seats")
     max_moves = check_count(max_moves, "max_moves", MAX_MAX_MOVES)
-    row, codes = play_logged(rules, seed, index, pl[0].code, pl[1].code, swap_seats,
-                             max_moves)
+    run = {"players": [p.name for p in pl], "swap_seats": swap_seats,
+           "max_moves": max_moves}
+    try:
+        row, codes = play_logged(rules, seed, index, pl[0].code, pl[1].code, swap_seats,
+                                 max_moves)
+    except GameInterrupted as e:
+        game = _replayed(rules, seed, index, max_moves, e.codes)
+        if game.is_over:            # (play_logged stops before a move, never at the end)
+            raise RuntimeError(f"game {index} stopped by Ctrl-C is over: a bug") from None
+        rec = _record(game, run, index, seat_of_a(index, swap_seats), "interrupted")
+        raise Interrupted(rec, game.ply, None, "move") from None
+    game = _replayed(rules, seed, index, max_moves, codes)
+    _check_replay(game, row, index)
+    return _record(game, run, index, row["first"], "over")
+
+
+def _replayed(rules: Rules, seed: int, index: int, max_moves: int, codes: Any) -> Game:
+    """Game `index`'s deal with the core's moves played on it."""
     game = Game.from_run(rules, seed=seed, index=index, max_moves=max_moves)
     for code in codes.tolist():
         game.play(code)
-    _check_replay(game, row, index)
-    a_seat = row["first"]
-    rec = make_record(game, players=[pl[a_seat].name, pl[a_seat ^ 1].name], deal=index)
-    rec["simulation"] = {"players": [p.name for p in pl], "swap_seats": swap_seats,
-                         "max_moves": max_moves}
+    return game
+
+
+def _record(game: Game, run: dict[str, Any], index: int, a_seat: int,
+            status: str) -> dict[str, Any]:
+    """The record of the run's game (player A in seat `a_seat`), `run` its
+    ``simulation``."""
+    a, b = run["players"]
+    rec = make_record(game, players=[a, b] if a_seat == 0 else [b, a], deal=index,
+                      status=status)
+    rec["simulation"] = run
     return validate_record(rec)
 
 

@@ -4,6 +4,10 @@ that mean nothing for one game refused before any game is played."""
 
 import csv
 import json
+import os
+import subprocess
+import sys
+import textwrap
 
 import pytest
 
@@ -13,6 +17,7 @@ from cuttle.simulation import game_record
 from support.helpers import run_cli
 
 run = run_cli
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def csv_rows(path):
@@ -150,3 +155,42 @@ def test_no_swap_and_max_moves_are_the_run_s(monkeypatch, capsys, tmp_path):
         assert (g.ply, g.end_reason) == (res.moves[k], cuttle._core.END_NAMES[res.end[k]])
         assert rec["simulation"] == {"players": ["random", "expert"], "swap_seats": False,
                                      "max_moves": 30}
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="signals")
+def test_ctrl_c_saves_the_unfinished_game(monkeypatch, capsys, tmp_path):
+    """Ctrl-C a second into a game of minutes (a deep search's) stops it soon, with
+    status 130, and saves the game so far: a record of an unfinished game (status
+    interrupted, no winner) whose moves replay legally from game 3's deal, which
+    `cuttle replay` reads.  (Game 3: the expert moves first, so some move is played.)"""
+    path = tmp_path / "g3.json"
+    code = textwrap.dedent(f"""
+        import os, signal, sys, threading
+        from cuttle.cli import main
+        threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT)).start()
+        sys.exit(main(["simulate", "--players", "ismcts:200000,expert", "--seed", "7",
+                       "--record-game", "3", "--record", {str(path)!r}]))
+    """)
+    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       env=env, timeout=60)
+    assert p.returncode == 130 and "Traceback" not in p.stderr, p.stderr
+    rec = read_record(path)
+    n = len(rec["moves"])
+    assert p.stderr.strip() == (f"cuttle: interrupted after {n} move{'s' * (n != 1)} of "
+                                f"game 3; the unfinished game is saved to {path}")
+    assert rec["result"] == {**rec["result"], "status": "interrupted", "winner": None,
+                             "end_reason": None, "text": "unfinished: interrupted"}
+    assert (rec["seed"], rec["deal"], rec["players"]) == (7, 3, ["expert", "ismcts:200000"])
+    assert p.stdout.splitlines()[0].startswith(
+        f"game 3 of seed 7: winner none, first B, {n} move")
+    assert "unfinished: interrupted (A = ismcts:200000 in seat 1, B = expert)" in p.stdout
+    assert f"record saved to {path}" in p.stdout
+    game = cuttle.Game.from_run("classic", seed=7, index=3)
+    for m in rec["moves"]:
+        game.play(m)                    # legal from the deal
+    assert n > 0 and not game.is_over and final_game(rec) == game
+    code, out, err = run(monkeypatch, capsys, ["replay", path])
+    assert code == 0 and err == "", err
+    assert f"seed 7, game 3; {n} move" in out.splitlines()[0]
+    assert "Result: unfinished: interrupted" in out

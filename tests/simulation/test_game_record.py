@@ -2,6 +2,7 @@
 replay to exactly the game the run tallied (its per-game row), whatever the threads and
 for every kind of player; and `_play.play_logged`, the core's game with its moves."""
 
+import json
 import subprocess
 import sys
 import textwrap
@@ -12,6 +13,7 @@ import pytest
 import cuttle
 from cuttle._core import END_NAMES
 from cuttle._play import play_batch, play_logged
+from cuttle.formatting import quantity
 from cuttle.policies import policy_code
 from cuttle.record import final_game, read_record, validate_record, write_record
 from cuttle.simulation import game_record
@@ -157,20 +159,47 @@ def test_bad_arguments_are_refused(kwargs, message):
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="signals")
-def test_ctrl_c_stops_a_long_search_game():
-    """A game of two deep searches (minutes) stops soon after Ctrl-C, with
-    KeyboardInterrupt and no record."""
-    code = textwrap.dedent("""
-        import os, signal, threading, time
+def test_ctrl_c_keeps_the_moves_of_a_long_search_game():
+    """A game of a deep search against the expert (the search's moves take a few tenths
+    of a second each) stops soon after Ctrl-C, with cuttle.Interrupted carrying the
+    record of the game so far: its status interrupted, no winner, and its moves the
+    first moves of the whole game (the move of the search Ctrl-C cut short, which the
+    whole game may not play, is left out).  Game 1: the expert moves first, so some
+    move is always played before the Ctrl-C."""
+    players = ("ismcts:50000", "expert")
+    code = textwrap.dedent(f"""
+        import json, os, signal, threading, time
+        import cuttle
         from cuttle.simulation import game_record
         threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT)).start()
         t = time.monotonic()
         try:
-            game_record("ismcts:20000", seed=1, index=0)
-            print("returned")
-        except KeyboardInterrupt:
-            print("interrupted", "soon" if time.monotonic() - t < 15 else "late")
+            game_record({players!r}, seed=1, index=1)
+            print(json.dumps("returned"))
+        except cuttle.Interrupted as e:
+            print(json.dumps({{"soon": time.monotonic() - t < 15, "done": e.done,
+                              "unit": e.unit, "text": str(e), "record": e.result}}))
     """)
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                        timeout=300)
-    assert p.stdout.split() == ["interrupted", "soon"], p.stdout + p.stderr
+    assert p.returncode == 0, p.stderr
+    out = json.loads(p.stdout)
+    assert isinstance(out, dict), p.stdout + p.stderr
+    rec = out["record"]
+    assert out["soon"] and out["unit"] == "move" and out["done"] == len(rec["moves"]) > 0
+    assert out["text"] == f"interrupted after {quantity(out['done'], 'move')}"
+    assert validate_record(rec) is rec
+    assert rec["result"] == {**rec["result"], "status": "interrupted", "winner": None,
+                             "end_reason": None, "text": "unfinished: interrupted"}
+    assert (rec["deal"], rec["players"]) == (1, ["expert", "ismcts:50000"])
+    assert rec["simulation"] == {"players": list(players), "swap_seats": True,
+                                 "max_moves": cuttle.simulation.DEFAULT_MAX_MOVES}
+    game = final_game(rec)                      # the record loader replays its moves
+    assert not game.is_over and game.ply == len(rec["moves"])
+    dealt = cuttle.Game.from_run("classic", seed=1, index=1)
+    for m in rec["moves"]:
+        dealt.play(m)                           # legal from game 1's deal
+    assert dealt == game
+    whole = game_record(players, seed=1, index=1)["moves"]
+    assert rec["moves"] == whole[:len(rec["moves"])] and len(rec["moves"]) < len(whole)
+
