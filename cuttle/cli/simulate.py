@@ -77,7 +77,8 @@ def _add_common(p, plot_help, record=False):
                             "--games-csv row's 'game') exactly as the run plays it and save "
                             "its game record, the file that 'cuttle replay FILE' and "
                             "'cuttle review FILE' read; give the run's --seed, --players, "
-                            "rules, --no-swap and --max-moves (-n, if given, must hold K)")
+                            "rules, --no-swap and --max-moves (-n, if given, must hold K); "
+                            "Ctrl-C saves the game so far, unfinished")
         p.add_argument("--record", type=options.output_file, default=None, metavar="FILE",
                        help="where --record-game saves the record (default "
                             "cuttle-seedS-gameK.json)")
