@@ -11,7 +11,7 @@ import pytest
 
 import cuttle
 from cuttle import Rules
-from cuttle.balancing import BalanceInterrupted
+from cuttle.balancing import BalanceInterrupted, OtherSearchError
 from cuttle.variants.store import ResultsFileError
 from cuttle.variants import chunks
 
@@ -333,6 +333,34 @@ def test_the_check_plays_its_games_exactly_and_more_of_them_reads_the_first(tmp_
     assert more.base["check"].n == 15000 and more.best(1).check.n == 15000
     # only the check's 13 new chunks, of the base and the winner, were played
     assert more.played_records == 2 * 13
+
+
+def test_the_check_refuses_a_file_of_another_search(tmp_path):
+    """check= plays the winners of the search the arguments make, read back from the
+    results file; on a file holding games of other searches only, it started this
+    search anew beside them without a word (the command refused it, the library did
+    not): refused, naming the runs the file holds, before anything is played."""
+    path = tmp_path / "r.jsonl"
+    kw = dict(k=1, flags="deal", deals=[(6, 6), (4, 6)], budget=SMALL, results=str(path),
+              progress=False)
+    cuttle.balance("classic", "random", **kw)
+    before = path.read_bytes()
+    for other in (dict(seed=9), dict(flags="joker", deals=None)):
+        with pytest.raises(OtherSearchError) as ex:
+            cuttle.balance("classic", "random", **dict(kw, check="greedy", **other))
+        assert isinstance(ex.value, ValueError)
+        assert (ex.value.path, ex.value.runs) == (str(path), [("classic", "random", 1)])
+        assert str(ex.value).startswith(f"check: {path} holds no games of this search")
+        assert "(it holds games of classic under random self-play, seed 1)" in str(ex.value)
+        assert path.read_bytes() == before               # nothing played, nothing written
+    # without a check, or reading only, another search beside them is no error
+    assert cuttle.balance("classic", "random", **dict(kw, seed=9, check="greedy"),
+                          play=False).n_games == 0
+    assert cuttle.balance("classic", "random", **dict(kw, seed=9)).n_games > 0
+    # the search of the file is checked, and so is a new file's search
+    assert cuttle.balance("classic", "random", check="greedy", **kw).best(1).check.n
+    fresh = dict(kw, results=str(tmp_path / "fresh.jsonl"))
+    assert cuttle.balance("classic", "random", check="greedy", **fresh).best(1).check.n
 
 
 def swap_wins(rec):
