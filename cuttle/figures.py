@@ -233,17 +233,17 @@ ANALYSIS: dict[str, Figure] = _figures(
 
 # The balance designer's figures of a rule set (`cuttle.balance`): its own games'
 # (`first_score`, the first player's wins plus half the draws, the objective; the first
-# player's wins, draws, length: the SUMMARY figures by their names, at the JSON paths of
-# the balance's schema) and its shift against the base on the same games.  The source is
+# player's wins, draws, length: the SUMMARY figures, under their names in the JSON as
+# everywhere) and its shift against the base on the same games.  The source is
 # a `cuttle.balancing.results.Measure` (a Summary's counts, and `score_shift`: the sum and
 # sum of squares of the per-game differences of the first player's score to the base).
 BALANCE: dict[str, Figure] = _figures(
     Figure("first_score", "first player's score", SCORE_MEAN,
            lambda s: (s.n, s.first_wins + s.draws / 2, s.first_wins + s.draws / 4),
            ("first_score",)),
-    replace(SUMMARY["first_mover_win_rate"], path=("first_wins",)),
-    replace(SUMMARY["draw_rate"], path=("draws",)),
-    replace(SUMMARY["mean_moves"], path=("mean_moves",), section=GAMES),
+    SUMMARY["first_mover_win_rate"],
+    SUMMARY["draw_rate"],
+    replace(SUMMARY["mean_moves"], section=GAMES),
     Figure("first_score_shift", "shift of the first player's score", SCORE_SHIFT,
            lambda s: (s.n, *s.score_shift), ("first_score_shift",)),
 )
@@ -268,13 +268,18 @@ INTERACTION: dict[str, Figure] = _figures(
 
 # The names comparisons and the atlas gave these figures before the one vocabulary
 # (JSON schema 1): still accepted, with a DeprecationWarning, for one release, and still
-# the "metric" column of their CSV files (beside the new "statistic" column).
+# the "metric" column of their CSV files (beside the new "statistic" column).  The
+# balance designer's JSON keyed two of its figures otherwise than its CSV until it took
+# their names too: its `as_dict()` still answers to those keys for one release (its
+# results files hold games, not figures, so the files of earlier searches read as
+# they are).
 FORMER_NAMES = {
     "comparison": dict(zip(COMPARED + MATCH_COMPARED,
                            ("win_A", "win_B", "draw", "first_mover", "moves", "turns",
                             "match_win_A", "match_win_B", "match_draw"))),
     "atlas": dict(zip(ATLAS, ("first", "second", "draw", "moves", "turns")
                       + tuple(f"end_{e}" for e in END_REASONS))),
+    "balance": {"first_mover_win_rate": "first_wins", "draw_rate": "draws"},
 }
 ALIASES = {old: new for names in FORMER_NAMES.values() for new, old in names.items()
            if old != new}

@@ -28,9 +28,9 @@ them too); the figures are described in `cuttle.figures.BALANCE` and rendered by
 
 from .results import BalanceResult, CandidateResult, Measure, Single
 from .config import CHEAP, DEFAULT_SEED, QUICK, QUICK_FLAGS, SEARCH, BalanceConfig, Budget
-from .search import BalanceInterrupted, balance
+from .search import BalanceInterrupted, OtherSearchError, balance
 from .space import Candidate
 
 __all__ = ["BalanceConfig", "BalanceInterrupted", "BalanceResult", "Budget", "CHEAP",
-           "Candidate", "CandidateResult", "DEFAULT_SEED", "Measure", "QUICK", "QUICK_FLAGS",
-           "SEARCH", "Single", "balance"]
+           "Candidate", "CandidateResult", "DEFAULT_SEED", "Measure", "OtherSearchError",
+           "QUICK", "QUICK_FLAGS", "SEARCH", "Single", "balance"]

@@ -38,7 +38,7 @@ from ..validation import check_output_path
 from ..variants.chunks import (FINGERPRINT_GAMES, ChunkPlayer, RunInterrupted, fingerprint,
                                first_chunk)
 from ..variants.interactions import Interaction, combine, measure
-from ..variants.store import Store
+from ..variants.store import ResultsFileError, Store
 from .config import (CHECK_CHUNK, DEFAULT_SEED, BalanceConfig, Budget, check_flag,
                      check_progress, make_config)
 from .model import allowance, generate, pairs_to_measure
@@ -55,7 +55,7 @@ if TYPE_CHECKING:
 
     from ..simulation import Tally
 
-__all__ = ["BalanceInterrupted", "balance", "searches_in"]
+__all__ = ["BalanceInterrupted", "OtherSearchError", "balance"]
 
 STAGES = {"screen": 0, "race": 1, "confirm": 2, "check": 3}
 
@@ -64,6 +64,28 @@ class BalanceInterrupted(RunInterrupted):
     """Ctrl-C stopped a search: `result` is the search so far (every finished chunk;
     what was still playing is "unfinished"); every finished chunk is in the results
     file, if there is one."""
+
+
+class OtherSearchError(ResultsFileError):
+    """`balance(check=...)` on a results file that holds games, but none of the search
+    its arguments make: the check would start that search anew beside them, not check
+    the search the file holds.  `path`: the file; `runs`: the (base, policy, seed) of
+    each run it holds (`_searches_in`); `held`: those runs in words."""
+
+    def __init__(self, path: str, runs: list[tuple[str, str, int]]):
+        self.path, self.runs = path, runs
+        super().__init__(f"check: {path} holds no games of this search (its records are "
+                         f"keyed by the arguments that played them), only of others (it "
+                         f"holds games of {self.held}): checking would start this search "
+                         f"beside them and check its winners; give the arguments of the "
+                         f"search that filled it to check that one, or a new results file "
+                         f"for a new search")
+
+    @property
+    def held(self) -> str:
+        """The runs the file holds: "classic under expert self-play, seed 1; ..."."""
+        return "; ".join(f"{base} under {policy} self-play, seed {seed}"
+                         for base, policy, seed in self.runs)
 
 
 class _Status:
@@ -372,15 +394,28 @@ class _Run:
                              notes=self.notes, complete=not self.unfinished)
 
 
-def searches_in(results: str | PathLike[str]) -> list[tuple[str, str, int]]:
+def _searches_in(store: Store) -> list[tuple[str, str, int]]:
     """The runs a results file holds whole chunks of: (base, policy, seed) of each,
     read from its base's own games in the first stage (a record of the base alone, which
     a balance search's screening and an atlas's groups play), in the file's order; []
     for a file without a record."""
-    with Store(results, write=False) as store:
-        return list(dict.fromkeys((k[0], k[2][0], k[3]) for k in store.index
-                                  if k[0] == k[1] and
-                                  k[-1] < first_chunk(STAGES["race"], k[-2])))
+    return list(dict.fromkeys((k[0], k[2][0], k[3]) for k in store.index
+                              if k[0] == k[1] and k[-1] < first_chunk(STAGES["race"], k[-2])))
+
+
+def _check_the_search_in(store: Store, config: BalanceConfig) -> None:
+    """A check plays the winners of the search `config` makes, read back from the file
+    (a file without it, none: searched first).  A file holding games, but none of this
+    search's (reading it only finds no games: what --report-only warns of), holds
+    other searches: OtherSearchError, where the check would start this one anew beside
+    them."""
+    runs = _searches_in(store)
+    if not runs:
+        return
+    reading = _Run(config, store, None, _Status(False, ""), play=False)
+    reading.run()
+    if not reading.result().n_games:
+        raise OtherSearchError(store.path, runs)
 
 
 def _half(e):
@@ -412,12 +447,16 @@ def balance(base: Rules | str | None = "classic", policy: str = "expert", *, k: 
     (defaults: `CHEAP`, `SEARCH` for a search policy, `QUICK` with quick=True, which
     also limits the flags to `QUICK_FLAGS` unless `flags` is given).  check: a policy
     (typically the strongest search bot, "ismcts:1000") that plays the winners and the
-    base again, `check_games` games each.  results: a JSON-lines file every finished
-    chunk is appended to; the chunks it holds are not played again, so the same call
-    continues an interrupted search and gives the same result.  play=False plays
-    nothing: the search as far as the file holds it.  client: a dask.distributed
-    Client.  threads, max_moves, seed, confidence as for `cuttle.simulate`.  Ctrl-C
-    raises `BalanceInterrupted` (a `cuttle.Interrupted`) with the search so far.
+    base again, `check_games` games each: the winners of the search in the results
+    file (the same call with `check` added reads the search back and plays only the
+    check; a file holding games of other searches only is refused with an
+    `OtherSearchError`, a ValueError, before anything is played).  results: a
+    JSON-lines file every finished chunk is appended to; the chunks it holds are not
+    played again, so the same call continues an interrupted search and gives the same
+    result.  play=False plays nothing: the search as far as the file holds it.
+    client: a dask.distributed Client.  threads, max_moves, seed, confidence as for
+    `cuttle.simulate`.  Ctrl-C raises `BalanceInterrupted` (a `cuttle.Interrupted`)
+    with the search so far.
 
     The method and why its intervals hold: docs/balance.md and `cuttle.balancing`.
     """
@@ -436,6 +475,8 @@ def balance(base: Rules | str | None = "classic", policy: str = "expert", *, k: 
     status = _Status(progress, f"balance, {config.policy} self-play, {config.base}")
     run = _Run(config, store, client, status, play)
     try:
+        if store is not None and play and config.check:
+            _check_the_search_in(store, config)
         run.run()
         return run.result()
     except KeyboardInterrupt:

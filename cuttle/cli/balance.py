@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import os
 
-from ..balancing import CHEAP, QUICK, QUICK_FLAGS, SEARCH, balance
+from ..balancing import CHEAP, QUICK, QUICK_FLAGS, SEARCH, OtherSearchError, balance
 from ..balancing.config import check_check_games, resolve_budget
-from ..balancing.search import searches_in
 from ..policies import policy_name
 from ..files import write_text
 from ..render.plot import check_plot_path
@@ -199,16 +197,22 @@ def run_balance(args: argparse.Namespace) -> int:
     check_check_games(None if args.check is None else policy_name(args.check),
                       args.check_games, "--check-games")
 
-    def search(client, play=not args.report_only, progress=args.progress):
-        return balance(
-            base, args.policy, k=args.k, flags=args.flags, exclude=args.exclude,
-            deals=args.deals, max_draws=args.max_draws, moves=args.moves,
-            budget=_budget(args), check=args.check, check_games=args.check_games,
-            seed=args.seed, results=args.results, max_moves=args.max_moves,
-            confidence=args.confidence, threads=args.threads, client=client,
-            progress=progress, play=play, quick=args.quick)
-    if args.check is not None and not args.report_only:
-        _check_the_search_in_the_file(args, lambda: search(None, False, False))
+    def search(client):
+        try:
+            return balance(
+                base, args.policy, k=args.k, flags=args.flags, exclude=args.exclude,
+                deals=args.deals, max_draws=args.max_draws, moves=args.moves,
+                budget=_budget(args), check=args.check, check_games=args.check_games,
+                seed=args.seed, results=args.results, max_moves=args.max_moves,
+                confidence=args.confidence, threads=args.threads, client=client,
+                progress=args.progress, play=not args.report_only, quick=args.quick)
+        except OtherSearchError as e:
+            # (the library's check, said in the command's options)
+            raise UsageError(f"--check: "
+                             f"{options.nothing_of_these_options(args.results, '--check')} "
+                             f"(it holds games of {e.held}); these options would start "
+                             f"another search beside them and check that one's winners: "
+                             f"for a new search, give a new --results file") from None
 
     def write(res, stop):
         if args.report_only and res.n_games == 0:
@@ -221,24 +225,6 @@ def run_balance(args: argparse.Namespace) -> int:
             save_html(args, balance_page(res, stop))
         save_plot(args, res, stop)
     return run_chunked(args, "balance", search, write)
-
-
-def _check_the_search_in_the_file(args, read):
-    """--check plays the winners of the search these options make, read back from the
-    results file (a new file: searched first).  A file holding games, but none of these
-    options' (what --report-only warns of: `read()`, reading only, finds no games),
-    holds another search: refused, where it would start this one anew beside it."""
-    if args.results is None or not os.path.isfile(args.results):
-        return
-    held = searches_in(args.results)
-    if not held or read().n_games:
-        return
-    runs = "; ".join(f"{base} under {policy} self-play, seed {seed}"
-                     for base, policy, seed in held)
-    raise UsageError(f"--check: {options.nothing_of_these_options(args.results, '--check')} "
-                     f"(it holds games of {runs}); these options would start another "
-                     f"search beside them and check that one's winners: for a new "
-                     f"search, give a new --results file")
 
 
 def _write(path, text):

@@ -5,8 +5,10 @@ Each form starts with ``"schema_version"`` (`cuttle.figures.SCHEMA_VERSION`).  V
 names every figure by the one vocabulary of the catalogue: a comparison's
 ``difference_vs_baseline`` and an atlas row's ``estimates`` and ``shifts`` are keyed
 ``win_rate_A``, ``first_mover_win_rate``, ``mean_moves``, ... (version 1 said ``win_A``,
-``first_mover``, ``moves``, ``first``, ...).  The dicts `as_dict()` returns still answer
-to the old keys, with a DeprecationWarning, for one release; files written by
+``first_mover``, ``moves``, ``first``, ...), and so are a balance search's figures
+(``first_mover_win_rate`` and ``draw_rate`` were ``first_wins`` and ``draws`` in its
+JSON alone).  The dicts `as_dict()` returns still answer to the old keys, with a
+DeprecationWarning, for one release (`cuttle.figures.FORMER_NAMES`); files written by
 ``--json`` hold the new keys only.
 """
 
@@ -200,26 +202,27 @@ def atlas_data(result: AtlasResult) -> dict[str, Any]:
 
 def measure_data(m: Measure | None, confidence: float) -> dict[str, Any] | None:
     """A stage's games of one rule set: `games` and each figure of
-    `cuttle.figures.BALANCE` at its path (first_score, first_wins, draws, mean_moves,
-    first_score_shift)."""
+    `cuttle.figures.BALANCE` at its path (first_score, first_mover_win_rate, draw_rate,
+    mean_moves, first_score_shift)."""
     if m is None or not m.n:
         return None
-    return figures_into({"games": m.n}, BALANCE.values(), m, confidence)
+    return figures_into(AliasedDict(games=m.n), BALANCE.values(), m, confidence)
 
 
 def candidate_data(c: CandidateResult, base: Rules, confidence: float) -> dict[str, Any]:
-    """A candidate as JSON: the schema's keys (rules, changes, first_score, first_wins,
-    draws, mean_moves, games: from its confirmation games if it has them, else its race
-    games), then where they come from, its size, status, prediction, the race's games
-    at the simultaneous level, and the check policy's games."""
-    d = {"rules": str(c.rules), "changes": changes_json(c.rules, base)}
+    """A candidate as JSON: the schema's keys (rules, changes, first_score,
+    first_mover_win_rate, draw_rate, mean_moves, games: from its confirmation games if it
+    has them, else its race games), then where they come from, its size, status,
+    prediction, the race's games at the simultaneous level, and the check policy's
+    games."""
+    d = AliasedDict(rules=str(c.rules), changes=changes_json(c.rules, base))
     figures_into(d, BALANCE.values(), c.measure, confidence)
     d["games"] = c.measure.n
     d.update({"size": c.size, "stage": c.stage, "status": c.status, "winner": c.winner,
               "pareto": c.pareto, "constraints": c.constraints,
               "predicted": None if c.prediction is None else c.prediction.as_dict(),
-              "race": dict(measure_data(c.race, c.race_level) or {"games": 0},
-                           confidence=c.race_level),
+              "race": AliasedDict(measure_data(c.race, c.race_level) or {"games": 0},
+                                  confidence=c.race_level),
               "confirm": measure_data(c.confirm, confidence),
               "check": measure_data(c.check, confidence)})
     return d
@@ -241,9 +244,10 @@ def balance_data(r: BalanceResult) -> dict[str, Any]:
         "winners": {str(size): str(c.rules) for size, c in sorted(r.winners.items())},
         "pareto": [str(c.rules) for c in r.pareto],
         "base_games": {stage: measure_data(m, conf) for stage, m in r.base.items()},
-        "singles": [dict(label=s.variant.label, rules=str(s.variant.rules),
-                         changes=changes_json(s.variant.rules, base), status=s.status,
-                         **(measure_data(s.measure, conf) or {"games": 0}))
+        "singles": [AliasedDict(label=s.variant.label, rules=str(s.variant.rules),
+                                changes=changes_json(s.variant.rules, base),
+                                status=s.status,
+                                **(measure_data(s.measure, conf) or {"games": 0}))
                     for s in r.singles],
         "interactions": [interaction_data(x) for x in r.interactions],
         "space": {str(n): g for n, g in sorted(r.generation.items())},

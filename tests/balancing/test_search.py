@@ -2,13 +2,16 @@
 file to the same answer, keeps finished work on Ctrl-C, reads a file without playing,
 refuses chunks another engine played, and checks its arguments."""
 
+import csv
+import io
 import json
+import os
 
 import pytest
 
 import cuttle
 from cuttle import Rules
-from cuttle.balancing import BalanceInterrupted
+from cuttle.balancing import BalanceInterrupted, OtherSearchError
 from cuttle.variants.store import ResultsFileError
 from cuttle.variants import chunks
 
@@ -129,7 +132,7 @@ def test_the_json_schema():
     for c in d["candidates"]:
         assert Rules.parse(c["rules"]).changed() == {
             k: tuple(v) if isinstance(v, list) else v for k, v in c["changes"].items()}
-        for key in ("first_score", "first_wins", "draws", "mean_moves"):
+        for key in ("first_score", "first_mover_win_rate", "draw_rate", "mean_moves"):
             assert set(c[key]) >= {"value", "low", "high"}
             assert c[key]["low"] <= c[key]["value"] <= c[key]["high"]
         assert isinstance(c["games"], int) and c["games"] > 0
@@ -142,6 +145,70 @@ def test_the_json_schema():
     assert d["candidates"][-1] in standing or d["candidates"][-1]["status"] in (
         "eliminated", "infeasible")
     assert set(d["winners"]) == {str(c["size"]) for c in winners}
+
+
+# A search's results file and its --json, written before the JSON named the first
+# player's wins and the draws `first_mover_win_rate` and `draw_rate` (as the CSV, and
+# every other result, always did) rather than `first_wins` and `draws`: by
+#   cuttle balance --policy random -k 1 --flags joker --chunk-size 1000 --screen-games 1000
+#                  --candidates 1 --max-games 1000 --confirm-games 1000 --check greedy
+#                  --check-games 1000 --results first_wins_keys.jsonl
+#                  --json first_wins_keys.json
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
+OLD_KEYS = dict(k=1, flags="joker", check="greedy", check_games=1000,
+                budget=dict(chunk_size=1000, screen_games=1000, per_size=1, race_games=1000,
+                            confirm_games=1000))
+RENAMED = {"first_wins": "first_mover_win_rate", "draws": "draw_rate"}
+
+
+def renamed(x):
+    """The JSON form `x` with the old keys of figures under their names."""
+    if isinstance(x, dict):
+        return {RENAMED.get(k, k): renamed(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [renamed(v) for v in x]
+    return x
+
+
+def test_a_results_file_written_with_the_old_keys_reads_back():
+    """The results file holds the games, not the figures: a search's file written
+    before the rename reads back to the same search, whose JSON is the one written then
+    with only the two keys renamed, and the same names as its CSV's statistics."""
+    old = json.load(open(os.path.join(DATA, "first_wins_keys.json"), encoding="utf-8"))
+    assert "first_wins" in old["candidates"][0]          # (the fixture is of the old form)
+    res = cuttle.balance("classic", "random", results=os.path.join(DATA,
+                                                                  "first_wins_keys.jsonl"),
+                         play=False, progress=False, **OLD_KEYS)
+    new = json.loads(json.dumps(res.as_dict()))
+    assert stable(new) == stable(renamed(old))
+    for part in (new["candidates"][0], new["candidates"][0]["race"],
+                 new["base_games"]["screen"], new["singles"][0]):
+        assert {"first_mover_win_rate", "draw_rate"} <= set(part)
+        assert not {"first_wins", "draws"} & set(part)
+    out = io.StringIO()
+    res.to_csv(out)
+    statistics = {row["statistic"] for row in csv.DictReader(io.StringIO(out.getvalue()))}
+    figures = {k for k, v in new["candidates"][0].items()
+               if isinstance(v, dict) and "value" in v and k != "predicted"}
+    assert statistics == figures
+
+
+def test_the_json_form_answers_to_the_old_keys_for_a_release():
+    """`as_dict()` (not the files written: they hold the new keys) still answers to
+    `first_wins` and `draws`, with a DeprecationWarning."""
+    res = cuttle.balance("classic", "random", results=os.path.join(DATA,
+                                                                  "first_wins_keys.jsonl"),
+                         play=False, progress=False, **OLD_KEYS)
+    d = res.as_dict()
+    for part in (d["candidates"][0], d["candidates"][0]["race"],
+                 d["candidates"][0]["confirm"], d["candidates"][0]["check"],
+                 d["base_games"]["screen"], d["singles"][0]):
+        with pytest.warns(DeprecationWarning, match="'first_wins' is now called "
+                                                    "'first_mover_win_rate'"):
+            assert part["first_wins"] == part["first_mover_win_rate"]
+        with pytest.warns(DeprecationWarning, match="'draws' is now called 'draw_rate'"):
+            assert part["draws"] == part["draw_rate"]
+        assert "first_wins" not in json.loads(json.dumps(part))
 
 
 def test_constraints_remove_what_breaks_them():
@@ -266,6 +333,34 @@ def test_the_check_plays_its_games_exactly_and_more_of_them_reads_the_first(tmp_
     assert more.base["check"].n == 15000 and more.best(1).check.n == 15000
     # only the check's 13 new chunks, of the base and the winner, were played
     assert more.played_records == 2 * 13
+
+
+def test_the_check_refuses_a_file_of_another_search(tmp_path):
+    """check= plays the winners of the search the arguments make, read back from the
+    results file; on a file holding games of other searches only, it started this
+    search anew beside them without a word (the command refused it, the library did
+    not): refused, naming the runs the file holds, before anything is played."""
+    path = tmp_path / "r.jsonl"
+    kw = dict(k=1, flags="deal", deals=[(6, 6), (4, 6)], budget=SMALL, results=str(path),
+              progress=False)
+    cuttle.balance("classic", "random", **kw)
+    before = path.read_bytes()
+    for other in (dict(seed=9), dict(flags="joker", deals=None)):
+        with pytest.raises(OtherSearchError) as ex:
+            cuttle.balance("classic", "random", **dict(kw, check="greedy", **other))
+        assert isinstance(ex.value, ValueError)
+        assert (ex.value.path, ex.value.runs) == (str(path), [("classic", "random", 1)])
+        assert str(ex.value).startswith(f"check: {path} holds no games of this search")
+        assert "(it holds games of classic under random self-play, seed 1)" in str(ex.value)
+        assert path.read_bytes() == before               # nothing played, nothing written
+    # without a check, or reading only, another search beside them is no error
+    assert cuttle.balance("classic", "random", **dict(kw, seed=9, check="greedy"),
+                          play=False).n_games == 0
+    assert cuttle.balance("classic", "random", **dict(kw, seed=9)).n_games > 0
+    # the search of the file is checked, and so is a new file's search
+    assert cuttle.balance("classic", "random", check="greedy", **kw).best(1).check.n
+    fresh = dict(kw, results=str(tmp_path / "fresh.jsonl"))
+    assert cuttle.balance("classic", "random", check="greedy", **fresh).best(1).check.n
 
 
 def swap_wins(rec):
