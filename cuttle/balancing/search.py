@@ -81,6 +81,9 @@ class OtherSearchError(ResultsFileError):
                          f"search that filled it to check that one, or a new results file "
                          f"for a new search")
 
+    def __reduce__(self):           # (unpickled from its fields, not from the message)
+        return (type(self), (self.path, self.runs))
+
     @property
     def held(self) -> str:
         """The runs the file holds: "classic under expert self-play, seed 1; ..."."""

@@ -313,7 +313,8 @@ _ARGS = {"cuttle.errors.Interrupted": (_Result(), 5, 10, "match"),
          "cuttle.simulation.results.GamesNotKept": ("per-game rows",),
          "cuttle._play.BatchInterrupted": (2, []),
          "cuttle.simulation.runner.ChunkInterrupted": (3, _Result()),
-         "cuttle.web.sessions.WebError": (404, "no such game")}
+         "cuttle.web.sessions.WebError": (404, "no such game"),
+         "cuttle.balancing.search.OtherSearchError": ("r.jsonl", [("classic", "expert", 1)])}
 
 
 @pytest.mark.parametrize("name", sorted(_exception_classes()))
