@@ -1,29 +1,24 @@
 # cython: language_level=3
-"""Native batches: whole games of a seeded run and rollout analyses, spread over all
-cores (OpenMP prange); and one game of a run with its moves (`play_logged`, the record
-of a simulated game).  (One decision for one game is `_decide`.)
+"""Native batches: whole games of a seeded run, spread over all cores (OpenMP prange);
+and one game of a run with its moves (`play_logged`, the record of a simulated game).
+(One decision for one game is `_decide`; rollout analyses are `_rollouts`.)
 
 Game i of a seeded run is dealt from stream deal_stream(i) of the seed and its players
-draw from policy_stream(i) (_rng.pxd); rollout k of an analysis uses stream k of the
-analysis seed for every move (common random numbers).  So every result depends only on
-(seed, index), never on the thread count or how a run is cut into calls.
+draw from policy_stream(i) (_rng.pxd).  So every result depends only on (seed, index),
+never on the thread count or how a run is cut into calls.
 """
 
 from libc.stdint cimport uint64_t, uint32_t, uint8_t, int8_t, int16_t, int32_t, int64_t
 from libc.stdlib cimport malloc, calloc, free
 from cython.parallel cimport prange, threadid
-from cpython.mem cimport PyMem_Malloc, PyMem_Free
 
 import numpy as np
 
 from cuttle._state cimport *
-from cuttle._rng cimport (rng_seed, derive_seed, deal_stream, policy_stream,
-                          STREAM_DECISION, STREAM_PLAYOUT)
-from cuttle._engine cimport gen_moves, apply_move, deal, score
-from cuttle._hidden cimport determinize
+from cuttle._rng cimport rng_seed, deal_stream, policy_stream
+from cuttle._engine cimport deal, score
 from cuttle._policies cimport play_out
 from cuttle._playout cimport MoveLog, PLAY_NO_MEMORY, GAME_MOVE_CAP
-from cuttle._core cimport CoreGame
 from cuttle._signals cimport Stop, stop_start, stop_enter, stop_leave, stop_finish
 from cuttle.threads import thread_count
 
@@ -607,61 +602,3 @@ def play_logged(rules, uint64_t seed, uint64_t index, int policy_a, int policy_b
         return row, codes
     finally:
         free(record.moves)
-
-
-# ---------------------------------------------------------------------------------------
-# Rollout analysis: every legal move of the decider, evaluated by playouts from
-# determinizations of the decider's view.  Rollout k of every move uses the same
-# stream (seed, k), so the moves are compared on the same samples (common random
-# numbers), and results do not depend on the thread count.
-
-cdef void analyse_one(const State* root, const CRules* r, uint32_t move, int policy,
-                      uint64_t seed, Py_ssize_t k, int8_t* out,
-                      volatile int* no_memory) noexcept nogil:
-    cdef State s = root[0]
-    cdef Rng g
-    cdef int moves
-    rng_seed(&g, seed, <uint64_t>k)
-    determinize(&s, r, root.to_move, &g)
-    apply_move(&s, r, move)
-    if play_out(&s, r, policy, policy, &g, GAME_MOVE_CAP, &moves, NULL) == PLAY_NO_MEMORY:
-        no_memory[0] = 1                 # (a searching playout policy)
-    out[0] = <int8_t>s.winner
-
-
-def rollouts(CoreGame game, codes, Py_ssize_t start, Py_ssize_t count, uint64_t seed,
-             int policy, int threads=0):
-    """Rollouts start..start+count-1 of each move in `codes` (legal moves of `game`):
-    an int8 array (len(codes), count) of winners (-1 draw).  ValueError for a code that
-    is not a legal move of the game (the core only ever applies generated moves)."""
-    cdef Stop stop
-    cdef volatile int no_memory = 0
-    cdef Py_ssize_t nm = len(codes), total, j
-    cdef uint32_t buf[MAX_MOVES]
-    cdef int n = gen_moves(&game.st, &game.cr, buf)
-    legal = {buf[j] for j in range(n)}
-    for code in codes:
-        if code not in legal:
-            raise ValueError(f"move code {code!r} is not a legal move of this game")
-    if count < 0 or start < 0:
-        raise ValueError("start and count must be >= 0")
-    threads = thread_count(threads)
-    moves_arr = np.asarray(codes, dtype=np.uint32)
-    out = np.empty((nm, count), np.int8)
-    cdef uint32_t[::1] mv = moves_arr
-    cdef int8_t[:, ::1] ov = out
-    cdef State root = game.st
-    cdef CRules r = game.cr
-    total = nm * count
-    stop_start(&stop)
-    if count > 0:
-        for j in prange(total, nogil=True, num_threads=threads, schedule="dynamic",
-                        chunksize=16):
-            if not stop_enter(&stop):
-                analyse_one(&root, &r, mv[j // count], policy, seed, start + j % count,
-                            &ov[j // count, j % count], &no_memory)
-            stop_leave()
-    stop_finish(&stop)
-    if no_memory:
-        raise MemoryError("no memory for a search tree")
-    return out

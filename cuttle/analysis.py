@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ._play import rollouts as _rollouts
+from ._rollouts import rollouts as _rollouts
 from .display import render
 from .errors import Interrupted
 from .figures import ANALYSIS

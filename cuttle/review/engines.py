@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .._play import rollouts as _rollouts
+from .._rollouts import rollouts as _rollouts
 from .._review import forced_searches as _forced_searches
 from .._policies import POLICY_SHIFT
 from ..policies import DEFAULT_ISMCTS_ITERATIONS, MAX_ISMCTS_ITERATIONS, policy_code

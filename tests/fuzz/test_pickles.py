@@ -171,7 +171,7 @@ def test_loading_a_bad_layout_leaves_the_game_untouched():
 
 
 def test_rollouts_refuse_moves_that_are_not_legal():
-    from cuttle._play import rollouts
+    from cuttle._rollouts import rollouts
     g = cuttle.Game(seed=1)
     legal = [m.code for m in g.legal_moves]
     assert rollouts(g, legal[:2], 0, 3, 1, 0, 1).shape == (2, 3)
