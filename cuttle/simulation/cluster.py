@@ -34,7 +34,8 @@ dask is imported only here, only when a client is given: ``pip install "pycuttle
 `connect` (the command line's ``--scheduler tcp://HOST:PORT``) checks the address at once
 (scheme, host, port), fails fast on a refused connection, and gives up after its timeout
 even against a listener that accepts and never answers (dask's own handshake would wait
-forever).  Ctrl-C while `start_local_cluster` starts its workers stops them quietly.
+forever).  Ctrl-C while `start_local_cluster` starts its workers stops them quietly, and
+while `close_local_cluster` closes them it ends them at once (`_end_workers`).
 """
 
 from __future__ import annotations
@@ -519,11 +520,20 @@ def close_local_cluster(client: Client) -> None:
 def _end_workers(cluster) -> None:
     """Kill the worker processes of a local cluster whose close was cut short, quietly
     (its nannies log their workers' deaths), and take it off dask's list of clusters to
-    close at exit."""
+    close at exit.
+
+    Each nanny is first told that the cluster closes (`Nanny.close_gracefully`, as
+    dask's own close tells it), unless its close has begun: a nanny still running
+    started a new worker process in place of the one killed, and that process, spawned
+    as this one exited, printed its traceback (an EOFError or a FileNotFoundError, its
+    start-up data or semaphore gone) and left a semaphore behind."""
+    from distributed.core import Status
     from distributed.deploy.spec import SpecCluster
     for name in ("distributed", "asyncio", "tornado"):
         logging.getLogger(name).setLevel(logging.CRITICAL + 1)
     for nanny in list(getattr(cluster, "workers", {}).values()):
+        if getattr(nanny, "status", None) == Status.running:
+            nanny.close_gracefully()
         # (Nanny.process: its WorkerProcess, whose .process is the process)
         pid = getattr(getattr(getattr(nanny, "process", None), "process", None), "pid", None)
         if pid:
