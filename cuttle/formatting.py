@@ -26,8 +26,8 @@ if TYPE_CHECKING:
     from .stats import Estimate
 
 __all__ = ["FORMATS", "csv_number", "finite", "fixed", "interval", "json_number",
-           "level_pct", "loss_points", "num", "number", "pct", "pp", "quantity", "sign_class",
-           "tick", "value"]
+           "level_pct", "loss_points", "num", "number", "pct", "plural", "pp", "quantity",
+           "sign_class", "tick", "value"]
 
 NA = "n/a"
 
@@ -150,8 +150,12 @@ def sign_class(e: Estimate) -> str:
 def quantity(n: int, unit: str) -> str:
     """A count and its unit, singular or plural: ``1 game``, ``20,000 games``; `unit`
     is the singular (a plural in -es is given as ``match``)."""
-    plural = unit + ("es" if unit.endswith(("s", "x", "ch", "sh")) else "s")
-    return f"{n:,} {unit if n == 1 else plural}"
+    return f"{n:,} {unit if n == 1 else plural(unit)}"
+
+
+def plural(unit: str) -> str:
+    """The plural of a unit given in the singular: ``games``, ``matches``."""
+    return unit + ("es" if unit.endswith(("s", "x", "ch", "sh")) else "s")
 
 
 def tick(x: float, fmt: str) -> str:

@@ -1,6 +1,7 @@
 """Progress on stderr: the one hand-written progress line (`Line`), the progress bar of
 simulations and comparisons (`Progress`, tqdm's when it is installed), and the
-stderr-is-a-terminal rule they share (`show_by_default`).
+stderr-is-a-terminal rule they share (`show_by_default`); `note`, a line of its own
+written above whatever progress line is showing (a run that stands still says why).
 
 A `Line` is rewritten in place (``\\r``, at most every `every` seconds, padded to wipe
 a longer line before it) or, where nothing can be rewritten (a log file), only its
@@ -16,7 +17,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-__all__ = ["Line", "Progress", "clock", "show_by_default"]
+__all__ = ["Line", "Progress", "clock", "note", "show_by_default"]
 
 
 def show_by_default() -> bool:
@@ -34,6 +35,20 @@ def clock(seconds: float) -> str:
     m, sec = divmod(int(seconds + 0.5), 60)
     h, m = divmod(m, 60)
     return f"{h}:{m:02d}:{sec:02d}" if h else f"{m}:{sec:02d}"
+
+
+def note(text: str) -> None:
+    """Write `text` on stderr as a line of its own, above the progress line showing if
+    any (a tqdm bar, or a `Line` in place, which its next update draws again), whether
+    or not progress is shown: what a long run says while its progress stands still."""
+    if _showing is not None:
+        _showing.clear()
+    tqdm = sys.modules.get("tqdm")          # (a bar exists only once tqdm is imported)
+    if tqdm is not None and hasattr(tqdm, "tqdm"):
+        tqdm.tqdm.write(text, file=sys.stderr)      # (clears its bars, then draws them)
+    else:
+        sys.stderr.write(text + "\n")
+    sys.stderr.flush()
 
 
 class Line:
@@ -56,6 +71,7 @@ class Line:
                 self.width = max(self.width, len(text))
                 sys.stderr.write("\r" + text.ljust(self.width))
                 sys.stderr.flush()
+                _shown(self)
         elif final:
             sys.stderr.write((text() if callable(text) else text) + "\n")
             sys.stderr.flush()
@@ -66,6 +82,17 @@ class Line:
             sys.stderr.write("\r" + " " * self.width + "\r")
             sys.stderr.flush()
             self.width = 0
+        if _showing is self:
+            _shown(None)
+
+
+# The Line in place on stderr now, if any (`note` wipes it before its own line).
+_showing: Line | None = None
+
+
+def _shown(line: Line | None) -> None:
+    global _showing
+    _showing = line
 
 
 class Progress:

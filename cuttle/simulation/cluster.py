@@ -13,10 +13,13 @@ pieces of a fraction of a second and stops between two once cancelled (dask lets
 running task run to its end), so that no worker goes on playing for a run that
 stopped.  A failure of the cluster itself (the scheduler lost, the run's tasks
 cancelled by a restart, workers dying on a chunk again and again, a scheduler that has
-had no worker for `NO_WORKERS_WAIT` seconds) raises `ClusterError`, which carries the
-finished chunks as Ctrl-C's `Interrupted` does.  With a games CSV (or within `in_index_order`) the chunks are merged in
-game-index order (later chunks wait in memory for earlier ones; the window bounds how
-many).
+had no worker for `NO_WORKERS_WAIT` seconds before the first task) raises
+`ClusterError`, which carries the finished chunks as Ctrl-C's `Interrupted` does.  A
+cluster whose workers all leave mid-run is waited for (an adaptive cluster brings
+workers back; its tasks wait for them, dask's way), and the run says so on stderr
+(`_Workers`), then again once a worker is back.  With a games CSV (or within
+`in_index_order`) the chunks are merged in game-index order (later chunks wait in
+memory for earlier ones; the window bounds how many).
 
 Before its first task, a run checks the cluster once per client and machine
 (`check_cluster`): the scheduler must load cuttle (it unpickles the tasks), and each
@@ -31,11 +34,13 @@ dask is imported only here, only when a client is given: ``pip install "pycuttle
 `connect` (the command line's ``--scheduler tcp://HOST:PORT``) checks the address at once
 (scheme, host, port), fails fast on a refused connection, and gives up after its timeout
 even against a listener that accepts and never answers (dask's own handshake would wait
-forever).  Ctrl-C while `start_local_cluster` starts its workers stops them quietly.
+forever).  Ctrl-C while `start_local_cluster` starts its workers stops them quietly, and
+while `close_local_cluster` closes them it ends them at once (`_end_workers`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import contextvars
 import functools
@@ -54,6 +59,8 @@ from typing import TYPE_CHECKING, Any
 
 from .._optional import missing
 from ..errors import ClusterError
+from ..formatting import plural, quantity
+from ..progress import note
 from .names import DEFAULT_MAX_MOVES
 from .players import resolve_players
 from .runner import Chunks, Plan, collect, play_chunk
@@ -76,6 +83,10 @@ CLUSTER_CHUNK = 1 << 20       # largest native chunk on a cluster (units)
 PYTHON_CLUSTER_CHUNK = 256
 DEFAULT_PORT = 8786           # dask's scheduler port
 NO_WORKERS_WAIT = 30.0        # seconds a run waits for a scheduler with no worker to get one
+WORKERS_LOOK = 1.0            # seconds without a finished chunk before a run asks the
+                              # scheduler whether it still has workers (then again as often)
+WORKERS_LOOK_TIMEOUT = 5.0    # seconds the scheduler has to answer that (else: not known)
+WAIT_STEP = 0.02              # seconds between two looks for a finished chunk
 BUILD_GAMES = 32              # games of `build`'s digest of the engine
 PIECE_SECONDS = 0.05          # a chunk's pieces grow while quicker (so: < 0.2 s each)
 
@@ -247,6 +258,11 @@ def _unchecked(who: str, e: Exception, ours) -> ClusterError | None:
     return None
 
 
+def _address(client: Client) -> str:
+    """The address of `client`'s scheduler, as its messages name it."""
+    return getattr(client.scheduler, "address", None) or "?"
+
+
 def _connected(client: Client) -> None:
     """ClusterError unless `client` is connected to its scheduler (a closed client
     failed with "IOLoop is closed", one whose scheduler had gone waited for dask's
@@ -255,9 +271,8 @@ def _connected(client: Client) -> None:
     if status in ("closing", "closed"):
         raise ClusterError("the dask client is closed")
     if status != "running":
-        address = getattr(client.scheduler, "address", None) or "?"
         raise ClusterError(f"the dask client is not connected to its scheduler at "
-                           f"{address} ({status})")
+                           f"{_address(client)} ({status})")
 
 
 _IN_ORDER: contextvars.ContextVar[bool] = contextvars.ContextVar("cuttle_in_order",
@@ -323,7 +338,7 @@ def run_on_cluster(client: Client, plan: Plan, n: int, fixed_chunk: int | None,
 
     def parts():
         fill()
-        for fut, result in _finished(done, distributed, client):
+        for fut, result in _finished(done, distributed, client, _Workers(client, plan.unit)):
             lo, count = pending.pop(fut)
             chunks.took(result.elapsed, count)
             if not ordered:
@@ -360,20 +375,28 @@ def _workers(client: Client, wait: float) -> dict[str, Any]:
         if infos:
             return infos
         if time.monotonic() >= deadline:
-            address = getattr(client.scheduler, "address", None) or "?"
+            address = _address(client)
             raise ClusterError(f"the dask scheduler at {address} has no workers (waited "
                                f"{wait:g} s for one): start some with `dask worker "
                                f"{address}`")
         time.sleep(0.2)
 
 
-def _finished(done, distributed, client):
+def _finished(done, distributed, client, workers: _Workers):
     """(future, result) of each task as `done` (dask's as_completed) hands it over;
     ClusterError for a task whose result will never come.  (as_completed hands a
     cancelled future over with its CancelledError in place of the result, and raises
-    a task's own exception, KilledWorker included: the cluster's, not the games'.)"""
+    a task's own exception, KilledWorker included: the cluster's, not the games'.)
+    While none is ready, `workers` looks every WORKERS_LOOK seconds whether the
+    cluster still has workers (a run without any waits for ever: it says so)."""
     it = iter(done)
     while True:
+        quiet = time.monotonic()
+        while not done.has_ready() and not done.is_empty():
+            if time.monotonic() - quiet >= WORKERS_LOOK:
+                workers.look()
+                quiet = time.monotonic()
+            time.sleep(WAIT_STEP)           # (Ctrl-C lands here, at once)
         try:
             fut, result = next(it)
         except StopIteration:
@@ -383,12 +406,54 @@ def _finished(done, distributed, client):
         if fut.status == "cancelled" or isinstance(result, BaseException):
             reason = getattr(result, "reason", None)
             if reason == "scheduler-connection-lost":
-                address = getattr(client.scheduler, "address", None) or "?"
                 raise ClusterError(f"lost the connection to the dask scheduler at "
-                                   f"{address} during the run") from None
+                                   f"{_address(client)} during the run") from None
             raise ClusterError(f"the dask cluster cancelled the run's task {fut.key} "
                                f"({reason or 'no reason given'})") from None
+        if workers.absent:
+            workers.look()                  # (a chunk came: say that workers are back)
         yield fut, result
+
+
+def _worker_count(dask_scheduler=None) -> int:
+    """(Run on the scheduler) how many workers it has."""
+    return len(dask_scheduler.workers)
+
+
+class _Workers:
+    """Whether the cluster of a run still has workers, as its scheduler says when asked
+    (`look`).  A run whose workers all left waits for new ones: its tasks wait on the
+    scheduler (dask's way), and an adaptive cluster, or a batch system's next workers,
+    may bring some back.  It waited without a word; now it says so on stderr (the
+    finished chunks are kept, and Ctrl-C stops the run with them), and again once a
+    worker is back."""
+
+    def __init__(self, client: Client, unit: str):
+        self.client, self.unit = client, unit
+        self.absent = False
+
+    def look(self) -> None:
+        """Ask the scheduler how many workers it has, and say what changed: none left,
+        or some back.  An answer that does not come (a scheduler lost or too busy to
+        answer within WORKERS_LOOK_TIMEOUT seconds) says nothing: a lost scheduler
+        stops the run through its tasks."""
+        if getattr(self.client, "status", "running") != "running":
+            return
+        try:
+            # (callback_timeout: taken by dask's sync, which gives up after it)
+            count = self.client.run_on_scheduler(_worker_count,
+                                                 callback_timeout=WORKERS_LOOK_TIMEOUT)
+        except (OSError, TimeoutError, asyncio.TimeoutError):
+            return
+        address = _address(self.client)
+        if count == 0 and not self.absent:
+            note(f"cuttle: the dask scheduler at {address} has no workers left: the run "
+                 f"waits for one to join (`dask worker {address}` starts one); its "
+                 f"finished {plural(self.unit)} are kept, and Ctrl-C stops it with them")
+        elif count and self.absent:
+            note(f"cuttle: the dask scheduler at {address} has "
+                 f"{quantity(count, 'worker')} again: the run goes on")
+        self.absent = count == 0
 
 
 def start_local_cluster(n_workers: int) -> Client:
@@ -455,11 +520,20 @@ def close_local_cluster(client: Client) -> None:
 def _end_workers(cluster) -> None:
     """Kill the worker processes of a local cluster whose close was cut short, quietly
     (its nannies log their workers' deaths), and take it off dask's list of clusters to
-    close at exit."""
+    close at exit.
+
+    Each nanny is first told that the cluster closes (`Nanny.close_gracefully`, as
+    dask's own close tells it), unless its close has begun: a nanny still running
+    started a new worker process in place of the one killed, and that process, spawned
+    as this one exited, printed its traceback (an EOFError or a FileNotFoundError, its
+    start-up data or semaphore gone) and left a semaphore behind."""
+    from distributed.core import Status
     from distributed.deploy.spec import SpecCluster
     for name in ("distributed", "asyncio", "tornado"):
         logging.getLogger(name).setLevel(logging.CRITICAL + 1)
     for nanny in list(getattr(cluster, "workers", {}).values()):
+        if getattr(nanny, "status", None) == Status.running:
+            nanny.close_gracefully()
         # (Nanny.process: its WorkerProcess, whose .process is the process)
         pid = getattr(getattr(getattr(nanny, "process", None), "process", None), "pid", None)
         if pid:

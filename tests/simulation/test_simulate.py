@@ -628,6 +628,32 @@ def test_one_progress_line(capsys, monkeypatch):
     assert capsys.readouterr().err == "made only when shown\n"
 
 
+def test_a_note_goes_on_a_line_of_its_own_above_the_progress_line(capsys):
+    # What a run says while its progress stands still (a cluster without workers):
+    # a line of its own, the progress line in place wiped first and drawn again at its
+    # next update; and with no progress line showing, the note alone.
+    from cuttle.progress import Line, note
+    line = Line(inplace=True, every=0)
+    line.show("simulate 10%")
+    note("cuttle: waiting")
+    line.show("simulate 20%")
+    line.clear()
+    note("cuttle: again")
+    assert capsys.readouterr().err == ("\rsimulate 10%\r" + " " * 12 + "\rcuttle: waiting\n"
+                                       "\rsimulate 20%\r" + " " * 12 + "\rcuttle: again\n")
+
+
+def test_a_note_goes_above_a_tqdm_bar(capsys):
+    pytest.importorskip("tqdm")
+    from cuttle.progress import Progress, note
+    bar = Progress(100, True, "simulate")
+    bar.update(10)
+    note("cuttle: waiting")
+    bar.close()
+    before, _, after = capsys.readouterr().err.partition("cuttle: waiting\n")
+    assert before.endswith(" \r") and "simulate:  10%" in after      # (wiped, drawn again)
+
+
 @pytest.mark.parametrize("players", [("random", "greedy"), ("random", lambda g: g.legal_moves[0])])
 @pytest.mark.parametrize("cap", [1, 2, 3])
 def test_a_capped_game_counts_the_turns_it_played(players, cap):
