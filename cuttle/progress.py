@@ -14,6 +14,8 @@ import sys
 import time
 from typing import TYPE_CHECKING
 
+from .formatting import plural
+
 if TYPE_CHECKING:
     from collections.abc import Callable
 
@@ -136,7 +138,8 @@ class Progress:
         rate = self.done / max(time.monotonic() - self.t0, 1e-9)
         eta = clock((self.total - self.done) / rate) if rate > 0 else "?"
         return (f"{self.desc} |{'#' * fill}{'.' * (width - fill)}| {frac:6.1%} "
-                f"{self.done:,}/{self.total:,} {self.unit}s  {rate:,.0f} {self.unit}s/s  "
+                f"{self.done:,}/{self.total:,} {plural(self.unit)}  {rate:,.0f} "
+                f"{plural(self.unit)}/s  "
                 f"ETA {eta} ")
 
     def close(self) -> None:

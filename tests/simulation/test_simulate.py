@@ -720,3 +720,13 @@ def test_a_match_comparison_pairs_the_games_of_the_same_deals():
                        match="best_of_3", progress=False, start=200)
     assert halves.difference("mean_moves", 2) == pytest.approx(c.difference("mean_moves", 2))
     assert halves.difference("draw_rate", 0, 2) == pytest.approx(c.difference("draw_rate", 0, 2))
+
+
+def test_the_progress_line_names_a_match_run_in_the_plural(monkeypatch):
+    # (it said "matchs/s")
+    import cuttle.progress
+    monkeypatch.setitem(sys.modules, "tqdm", None)         # the hand-written line
+    bar = cuttle.progress.Progress(10, True, desc="simulate", unit="match")
+    bar.done = 4
+    text = bar._text()
+    assert "4/10 matches" in text and " matches/s" in text and "matchs" not in text
