@@ -1,6 +1,7 @@
 """cuttle: exact rules and native-speed simulation of the card game Cuttle."""
 
-from . import threads as _threads  # noqa: F401  (first: it sets OpenMP's waits)
+from . import _python_m  # noqa: F401  (first of all: `python -m cuttle` holds Ctrl-C)
+from . import threads as _threads  # noqa: F401  (before the core: it sets OpenMP's waits)
 from ._version import __version__
 from .analysis import Analysis, analyse, analyze
 from .balancing import balance

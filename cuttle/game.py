@@ -176,10 +176,11 @@ class Game(CoreGame):
         `frozen` (``nine="freeze"`` only) lists, per player, cards of its hand that it
         may not play in its next turn, which for `to_move` is this turn (`frozen(to_move)`
         and the other's ``observation(p).frozen_next``): cards a 9 returned to its hand,
-        publicly.  Each player knows of the other's hidden cards only what the position
+        publicly, so only cards a 9 returns, the other's by its own 9 (decision 3 of
+        docs/rules-decisions.md).  Each player knows of the other's hidden cards only what the position
         implies: its frozen cards, and its whole hand while public (`cuttle.position`).
-        ValueError for a duplicate or unknown card, a card in an impossible place, or a
-        position where both players are already at their goal.
+        ValueError for a duplicate or unknown card, a card in an impossible place, a
+        freeze no 9 made, or a position where both players are already at their goal.
 
         >>> g = Game.from_position(hands=(["2C", "9H"], ["4H"]), points=(["TC"], ["7S[JC]"]),
         ...                        rest="scrap")

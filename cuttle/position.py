@@ -12,7 +12,7 @@ case-insensitive and every field is optional::
 | field | value |
 |---|---|
 | ``hands`` | player 0's cards ``/`` player 1's cards |
-| ``frozen`` | per player (``/`` between players), cards of its hand that it may not play in its next turn, which for the player to move is this turn: cards a 9 returned under ``nine=freeze`` (the only rules that freeze); default none |
+| ``frozen`` | per player (``/`` between players), cards of its hand that it may not play in its next turn, which for the player to move is this turn: cards a 9 returned under ``nine=freeze`` (the only rules that freeze), so only cards a 9 returns, the other player's only by its own 9 (``targets_own_side``), one a 9 (docs/rules-decisions.md, decision 3); default none |
 | ``points`` | point cards per player (``/`` between players); a card may carry its Jack stack, bottom to top: ``TH[JC,JD]``; the side it is listed on controls it |
 | ``permanents`` | Kings, Queens and glasses-8s per player (``/`` between players) |
 | ``scrap`` | cards in the scrap |
@@ -48,8 +48,9 @@ A game read from text has no pass just played and, with ``sudden_death`` and an 
 deck, ends after the next turn.  `position_text()` refuses, with a ValueError saying
 what, a game whose rule state the text cannot carry -- a pass just played (three in a
 row end the game), sudden death's last turn, or a state no game reaches (a card frozen
-beyond its holder's next turn, a countdown while the deck holds cards) -- rather than
-write a position that would play on differently.
+beyond its holder's next turn, a freeze no 9 made, a countdown while the deck holds
+cards: a pickle may hold one) -- rather than write a position that would play on
+differently or not be read back.
 
     >>> import cuttle
     >>> g = cuttle.Game.from_text("hands: 7H 2C / 3D; points: TH[JC] / -; deck: 5H; rest: scrap")
@@ -208,12 +209,26 @@ def layout(rules: Rules | str | None = None, *,
     else:
         scrap_i += unlisted
     return Layout(rules, seed, h, tuple(map(tuple, pts)), stacks, tuple(map(tuple, perms)),
-                  tuple(scrap_i), tuple(deck_i), to_move, _frozen(frozen, h, rules))
+                  tuple(scrap_i), tuple(deck_i), to_move, _frozen(frozen, h, rules, to_move))
 
 
-def _frozen(frozen, hands, rules):
+def _never_returned(i, rules):
+    """Why no 9 returns card i to a hand under these rules, so that it is never frozen
+    (None if one may): a 9 returns a permanent (a King, a Queen, a glasses-8), a top Jack
+    or, with nine_targets_points, a point card (docs/rules.md §4)."""
+    card = CARDS[i]
+    if card.is_joker:
+        return "no 9 returns the joker to a hand (it is only ever played as a one-off)"
+    if card.rank <= _TEN and card.rank != _GLASSES and not rules.nine_targets_points:
+        return ("a 9 returns only Kings, Queens, glasses-8s and Jacks to a hand when it "
+                "may not target point cards (these rules have nine_targets_points=false)")
+    return None
+
+
+def _frozen(frozen, hands, rules, to_move):
     """Per player, the indices of its frozen cards, each in its hand, under rules whose
-    9 freezes."""
+    9 freezes, each a card a 9 returns, and no more than the 9s of the last two turns
+    could have frozen (rules-decisions.md, decision 3)."""
     out = []
     for p, cards in enumerate(_pair(frozen, "frozen")):
         mine: list[int] = []
@@ -231,8 +246,35 @@ def _frozen(frozen, hands, rules):
             if i not in hands[p]:
                 raise ValueError(f"frozen card {CARDS[i]} is not in the hand of player {p} "
                                  f"(a card is frozen in its holder's hand)")
+            why = _never_returned(i, rules)
+            if why:
+                raise ValueError(f"frozen card {CARDS[i]} of player {p}: {why}, so it is "
+                                 f"never frozen")
             mine.append(i)
         out.append(tuple(mine))
+    # At the start of a turn, the mover's cards were frozen by the other's 9 in its last
+    # turn or by the mover's own 9 in its previous turn, the other's by its own 9 in its
+    # last turn; a 9 returns one card, and only to its own player with targets_own_side.
+    own = rules.targets_own_side
+    o, other = 1 - to_move, out[1 - to_move]
+    if other and not own:
+        raise ValueError(
+            f"frozen card {CARDS[other[0]]} of player {o}, not to move: only its own 9 of "
+            f"its last turn could have frozen it, and these rules' 9 targets only the "
+            f"other player's cards (targets_own_side=false)")
+    if len(other) > 1:
+        raise ValueError(
+            f"frozen cards {' '.join(CARDS[i] for i in other)} of player {o}, not to move: "
+            f"only its own 9 of its last turn could have frozen them, and a 9 returns one "
+            f"card")
+    every = out[0] + out[1]
+    if len(every) > 1 + own:
+        whose = ("the 9s of the last two turns" if own else
+                 "the last turn's 9 (targets_own_side=false)")
+        raise ValueError(
+            f"{len(every)} frozen cards ({' '.join(CARDS[i] for i in every)}): a 9 returns "
+            f"one card, and only {whose} can have frozen a card still frozen, so at most "
+            f"{1 + own}")
     return tuple(out)
 
 
@@ -403,6 +445,12 @@ def write_text(game: Game, multiline: bool = False, rules: bool = True,
         raise ValueError(f"position text describes main-phase positions only; {state}")
     if gap is not None:
         raise ValueError(f"position text cannot carry this position: {_gap_text(*gap)}")
+    try:        # (a loaded state's freezes: the core checks where they are, not which)
+        _frozen(frozen, [[c.index for c in game.hand(p)] for p in (0, 1)], game.rules,
+                game.to_move)
+    except ValueError as e:
+        raise ValueError(f"position text cannot carry this position, which no game "
+                         f"reaches: {e}") from None
 
     def stacks(p):
         out = []

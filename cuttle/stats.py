@@ -51,6 +51,8 @@ normal quantile ``z = Phi^-1(1 - (1 - confidence) / 2)`` (1.959964 for 95 %).
   n did) times a change of `step`.  `score_shift_interval` is its step of 1 (a whole
   game's score, the largest change); a length's step is the spread of a changed game's
   length (`cuttle.figures.length_step`).  The value is the plain mean.
+  `paired_shift_error` is its standard error, for intervals of another width (a game
+  review's bounds of a loss, two standard errors either side).
 * `ClusteredMean`: the mean of values that come in independent groups whose members
   may be correlated (the decisions of one game), ``sum / count`` over every value, with
   the normal interval of that ratio whose variance is taken between the groups:
@@ -88,7 +90,7 @@ from .validation import check_confidence
 
 __all__ = ["Estimate", "z_value", "wilson_interval", "newcombe_interval",
            "newcombe_paired_interval", "mean_interval_from_moments", "paired_shift_interval",
-           "score_shift_interval", "ClusteredMean", "PairedSums",
+           "paired_shift_error", "score_shift_interval", "ClusteredMean", "PairedSums",
            "clustered_difference_interval"]
 
 
@@ -203,18 +205,37 @@ def newcombe_paired_interval(both: int, only1: int, only2: int, neither: int,
     return Estimate(diff, max(-1.0, low), min(1.0, high))
 
 
+def _mean_and_error(n, total, total_sq):
+    """(mean, its standard error) of n >= 2 values from their sum and sum of squares."""
+    mean = total / n
+    var = max(0.0, (total_sq - n * mean * mean) / (n - 1))
+    return mean, sqrt(var / n)
+
+
 def mean_interval_from_moments(n: int, total: float, total_sq: float,
                                confidence: float = 0.95) -> Estimate:
     """A mean with its normal interval from ``n``, ``sum x`` and ``sum x^2``."""
     n = int(n)
     if n <= 0:
         return Estimate(nan, nan, nan)
-    mean = total / n
     if n == 1:
-        return Estimate(mean, nan, nan)
-    var = max(0.0, (total_sq - n * mean * mean) / (n - 1))
-    half = z_value(confidence) * sqrt(var / n)
+        return Estimate(total / n, nan, nan)
+    mean, se = _mean_and_error(n, total, total_sq)
+    half = z_value(confidence) * se
     return Estimate(mean, mean - half, mean + half)
+
+
+def _step(step):
+    step = float(step)
+    if not 0.0 < step < float("inf"):
+        raise ValueError(f"step must be a positive finite number, not {step!r}")
+    return step
+
+
+def _with_pseudo_differences(n, total, total_sq, step):
+    """(mean, standard error) of n >= 2 paired differences with one pseudo-difference of
+    ``+step`` and one of ``-step`` added."""
+    return _mean_and_error(n + 2, total, total_sq + 2.0 * step * step)
 
 
 def paired_shift_interval(n: int, total: float, total_sq: float, step: float,
@@ -225,14 +246,26 @@ def paired_shift_interval(n: int, total: float, total_sq: float, step: float,
     docstring: without them the interval collapses when almost every difference is 0);
     the value is the plain mean.  ValueError for a `step` that is not a positive
     finite number."""
-    step = float(step)
-    if not 0.0 < step < float("inf"):
-        raise ValueError(f"step must be a positive finite number, not {step!r}")
+    step = _step(step)
     n = int(n)
     if n <= 1:                            # (no interval from one game, as for any mean)
         return mean_interval_from_moments(n, total, total_sq, confidence)
-    wide = mean_interval_from_moments(n + 2, total, total_sq + 2.0 * step * step, confidence)
-    return Estimate(total / n, wide.low, wide.high)
+    mean, se = _with_pseudo_differences(n, total, total_sq, step)
+    half = z_value(confidence) * se
+    return Estimate(total / n, mean - half, mean + half)
+
+
+def paired_shift_error(n: int, total: float, total_sq: float, step: float) -> float:
+    """The standard error of `paired_shift_interval` (its half-width is ``z`` times it),
+    for intervals of another width (the review's, two standard errors): of the ``n``
+    paired differences with one pseudo-difference of ``+step`` and one of ``-step``,
+    so never 0, however alike the differences; inf for fewer than two.  ValueError for a
+    `step` that is not a positive finite number."""
+    step = _step(step)
+    n = int(n)
+    if n <= 1:
+        return float("inf")
+    return _with_pseudo_differences(n, total, total_sq, step)[1]
 
 
 def score_shift_interval(n: int, total: float, total_sq: float,
@@ -273,9 +306,7 @@ def clustered_difference_interval(sums: PairedSums, step: float,
     much one value may change, 1 for a rate; ``N``: the mean of n1 and n2).  No value
     on either side: all nan; fewer than two groups: no interval.  ValueError for a
     `step` that is not a positive finite number."""
-    step = float(step)
-    if not 0.0 < step < float("inf"):
-        raise ValueError(f"step must be a positive finite number, not {step!r}")
+    step = _step(step)
     z = z_value(confidence)
     s = sums
     if s.n1 <= 0 or s.n2 <= 0:

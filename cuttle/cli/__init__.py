@@ -22,8 +22,9 @@ to finish (e.g. an unwritable file) prints that line and exits with 1; Ctrl-C ex
 with 130, and a SIGTERM (a `kill`) stops it the same way, what finished kept and
 written, with status 143.  Never a traceback: a Ctrl-C while Python imports the package (numpy and
 the core, the first half second, before any of this code runs) is held by the command's
-entry point until the import is over (`_cuttle_entry`, outside the package); only `python
--m cuttle`, which imports the package itself, still shows Python's traceback then.  Once
+entry point until the import is over (`_cuttle_entry`, outside the package); `python -m
+cuttle` imports the package itself, whose `__init__` then starts that hold (Python 3.10+,
+which names the -m module in sys.orig_argv; 3.9 still shows Python's traceback).  Once
 the play is over (or stopped by Ctrl-C, what finished kept), a Ctrl-C waits until every
 output is written (`cuttle.interrupts`).
 """

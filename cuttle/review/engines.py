@@ -14,8 +14,9 @@ forced search (its mean result for the mover).  Sample k of every move of a deci
 starts from the same determinization stream (common random numbers), so moves are
 compared on the same deals of the unknown cards.  The budget: every legal move gets
 `base` samples; then, in rounds, the best move, every move still within `Z` standard
-errors of it (on the paired differences) and the move played while its label is not
-settled get more samples (doubling), up to `cap` per move.
+errors of it (on the paired differences, an error never 0: `MoveValues.paired`) and the
+move played while its label is not settled get more samples (doubling), up to `cap` per
+move.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from .._rollouts import rollouts as _rollouts
 from .._review import forced_searches as _forced_searches
 from .._policies import POLICY_SHIFT
 from ..policies import DEFAULT_ISMCTS_ITERATIONS, MAX_ISMCTS_ITERATIONS, policy_code
+from ..stats import paired_shift_error
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -78,6 +80,13 @@ class Engine:
     def unit(self) -> str:
         """What one sample is: "playout" or "search"."""
         return "search" if self.kind == "search" else "playout"
+
+    @property
+    def step(self) -> float:
+        """How far one game's score, changed from a loss to a win, moves a sample: 1 for
+        a playout (one game), 1/N for a search of N iterations (the mean of N games'
+        scores); the size of `MoveValues.paired`'s pseudo-differences."""
+        return 1.0 / (self.code >> POLICY_SHIFT) if self.kind == "search" else 1.0
 
     def call_size(self) -> int:
         """Samples (over all moves) of one native call, small enough that a cancel is
@@ -137,10 +146,12 @@ def parse_engine(spec: str | Engine) -> Engine:
 class MoveValues:
     """The samples of every legal move of one decision, in legal-move order: `n[i]`
     samples of move i so far, `samples(i)` their values (each move's array grows with
-    its own samples only, so memory follows the samples spent, not the cap)."""
+    its own samples only, so memory follows the samples spent, not the cap); `step`:
+    the engine's (`Engine.step`)."""
 
-    def __init__(self, codes: list[int]) -> None:
+    def __init__(self, codes: list[int], step: float = 1.0) -> None:
         self.codes = codes
+        self.step = step
         self.n = [0] * len(codes)
         self._values = [np.empty(0, np.float32) for _ in codes]
 
@@ -164,19 +175,24 @@ class MoveValues:
 
     def paired(self, i: int, j: int) -> tuple[float, float]:
         """(mean, standard error) of move i's samples minus move j's on their common
-        samples (inf for fewer than two)."""
+        samples (inf for fewer than two), the error with a pseudo-difference of +`step`
+        and one of -`step` (`stats.paired_shift_error`: one game more, its score changed
+        from a loss to a win or back, as the figures' score shifts take it): two moves
+        whose samples agree on every common one differ by nothing the samples show, not
+        by nothing at all (about 1.4 `step` / m for m samples)."""
         m = min(self.n[i], self.n[j])
         if m == 0:
             return math.nan, math.inf
         d = self.samples(i)[:m].astype(np.float64) - self.samples(j)[:m]
-        return float(d.mean()), (float(d.std(ddof=1)) / math.sqrt(m) if m > 1 else math.inf)
+        return float(d.mean()), paired_shift_error(m, float(d.sum()), float(d @ d), self.step)
 
     def loss_bounds(self, played: int, best: int) -> tuple[float, float]:
         """(low, high): the bounds of the loss of move `played` (`best`: the move with the
         highest mean), `Z` standard errors of the paired differences (on the two moves'
-        common samples) either side of it, clipped to [0, 1].  For a move that is not the best: the
-        difference to the best move.  For the best move itself (a loss of 0): from 0 up
-        to the most that any other move may be worth more."""
+        common samples, `paired`: never 0) either side of it, clipped to [0, 1].  For a
+        move that is not the best: the difference to the best move.  For the best move
+        itself (a loss of 0): from 0 up to the most that any other move may be worth
+        more, so not 0 even where every move's samples agree."""
         if played != best:
             _, se = self.paired(best, played)
             d = self.mean(best) - self.mean(played)
@@ -201,7 +217,7 @@ def evaluate(game: Game, played: int, engine: Engine, seed: int, threads: int,
     move played among them), spent adaptively (see the module's docstring).  `check`
     runs before each native call (it raises to stop)."""
     codes = [m.code for m in game.legal_moves]
-    mv = MoveValues(codes)
+    mv = MoveValues(codes, engine.step)
     me = game.to_move
     step = engine.call_size()
 

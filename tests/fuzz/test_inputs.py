@@ -49,8 +49,9 @@ HAND = ["2C", "9H", "KD", "QS", "4H", "TC"]
        st.lists(st.sampled_from(HAND + ["JK", "8D"]), max_size=3), st.booleans())
 def test_frozen_cards_are_read_or_refused(rules, to_move, mine, frozen0, frozen1, slash):
     """A position's frozen cards are read when each is a card of its holder's hand, once,
-    under nine=freeze, and refused with a ValueError naming the problem otherwise; what
-    is read gives its text back."""
+    under nine=freeze, a card a 9 returns, and no more than the 9s of the last two turns
+    freeze (the other player's only by its own 9), and refused with a ValueError naming
+    the problem otherwise; what is read gives its text back."""
     theirs = [c for c in HAND if c not in mine]
     text = (f"rules: {rules}; hands: {' '.join(mine) or '-'} / {' '.join(theirs)}; "
             f"frozen: {' '.join(frozen0)} {'/' if slash else ''} {' '.join(frozen1)}; "
@@ -61,6 +62,12 @@ def test_frozen_cards_are_read_or_refused(rules, to_move, mine, frozen0, frozen1
     fits = (len(set(frozen0)) == len(frozen0) and len(set(frozen1)) == len(frozen1)
             and set(frozen0) <= set(mine) and set(frozen1) <= set(theirs)
             and (not cards or cuttle.Rules.parse(rules).nine == "freeze"))
+    parsed = cuttle.Rules.parse(rules)
+    own = parsed.targets_own_side
+    fits = fits and (all(c != "JK" and (c[0] in "8JQK" or parsed.nine_targets_points)
+                         for c in cards)
+                     and len((frozen0, frozen1)[1 - to_move]) <= own
+                     and len(cards) <= (2 if own else 1))
     try:
         g = cuttle.Game.from_text(text)
     except ValueError as e:

@@ -470,6 +470,23 @@ def test_what_position_text_cannot_carry_of_a_loaded_state_is_refused():
     with pytest.raises(ValueError, match="player 0 may not play 5H in its turn after this "
                                          "one, and the text carries only"):
         later.position_text()
+    # freezes where they may be (a hand, known to the opponent) but that no 9 made
+    # (the text would not read back): a frozen joker, a frozen point card when the 9
+    # takes none, two frozen cards where one 9 could have frozen one
+    g = cuttle.Game.from_position("classic: nine=freeze, joker=true",
+                                  hands=(["JK", "5H"], ["3D"]), seed=3)
+    for card, message in (("JK", r"frozen card JK of player 0: no 9 returns the joker"),
+                          ("5H", r"frozen card 5H of player 0: a 9 returns only Kings")):
+        bit = 1 << cuttle.Card(card).index
+        loaded = tampered(g, frozen=(0, bit), known_hand=(1, bit))
+        assert loaded.frozen(0) == [card]
+        with pytest.raises(ValueError, match=r"position text cannot carry this position, "
+                                             r"which no game reaches: " + message):
+            loaded.position_text()
+    g = cuttle.Game.from_position("cuttle.cards", hands=(["2C", "5H"], ["3D"]), seed=3)
+    both = (1 << cuttle.Card("2C").index) | (1 << cuttle.Card("5H").index)
+    with pytest.raises(ValueError, match=r"which no game reaches: 2 frozen cards"):
+        tampered(g, frozen=(0, both), known_hand=(1, both)).position_text()
     # a sudden-death countdown while the deck holds cards
     g = cuttle.Game.from_position("cuttle.cards: sudden_death=true", hands=(["2C"], ["3D"]),
                                   seed=3)

@@ -138,11 +138,13 @@ def test_the_users_frozen_king():
 
 def test_frozen_means_the_holders_next_turn():
     """`frozen` lists per player the cards it may not play in its next turn: this turn
-    for the player to move, the next for the other, whoever moves first."""
+    for the player to move, the next for the other, whoever moves first (the other's by
+    its own 9, so with targets_own_side)."""
     frozen = ("KD", "QS")
     for p in (0, 1):
         o = 1 - p
-        g = cuttle.Game.from_position("cuttle.cards", hands=(["9H", "KD", "5C"], ["QS", "4H"]),
+        g = cuttle.Game.from_position("cuttle.cards: targets_own_side=true",
+                                      hands=(["9H", "KD", "5C"], ["QS", "4H"]),
                                       frozen=(["KD"], ["QS"]), to_move=p, seed=2)
         assert g.frozen(p) == [frozen[p]] and g.frozen(o) == []
         assert g.observation(p).frozen_next == g.observation(o).frozen_next
@@ -225,6 +227,32 @@ def test_what_the_text_cannot_carry_is_refused():
      r"only the rule nine=freeze .*nine=topdeck"),
     ("rules: classic joker=true nine=freeze; hands: - / -; frozen: JK / -",
      r"frozen card JK is not in the hand of player 0"),
+    # cards no 9 returns to a hand
+    ("rules: classic joker=true nine=freeze; hands: JK / -; frozen: JK / -",
+     r"frozen card JK of player 0: no 9 returns the joker to a hand \(it is only ever "
+     r"played as a one-off\), so it is never frozen"),
+    ("rules: cuttle.cards joker=true; hands: 2C / JK; frozen: - / JK; to_move: 1",
+     r"frozen card JK of player 1: no 9 returns the joker"),
+    ("rules: classic nine=freeze; hands: 2C / 3D; frozen: 2C / -",
+     r"frozen card 2C of player 0: a 9 returns only Kings, Queens, glasses-8s and Jacks to "
+     r"a hand when it may not target point cards \(these rules have "
+     r"nine_targets_points=false\), so it is never frozen"),
+    ("rules: classic nine=freeze; hands: TC KC / 3D; frozen: KC TC / -", r"frozen card TC"),
+    # the other player's, frozen only by its own 9 in its last turn
+    ("rules: cuttle.cards; hands: 2C / 3D; frozen: - / 3D",
+     r"frozen card 3D of player 1, not to move: only its own 9 of its last turn could have "
+     r"frozen it, and these rules' 9 targets only the other player's cards "
+     r"\(targets_own_side=false\)"),
+    ("rules: classic nine=freeze; hands: KC / KD QD; frozen: - / KD QD",
+     r"frozen cards KD QD of player 1, not to move: only its own 9 of its last turn could "
+     r"have frozen them, and a 9 returns one card"),
+    # one card for each 9 of the last two turns (the own side's with targets_own_side)
+    ("rules: cuttle.cards; hands: 2C 4C / 3D; frozen: 2C 4C / -",
+     r"2 frozen cards \(2C 4C\): a 9 returns one card, and only the last turn's 9 "
+     r"\(targets_own_side=false\) can have frozen a card still frozen, so at most 1"),
+    ("rules: classic nine=freeze; hands: KC QC / KD; frozen: KC QC / KD",
+     r"3 frozen cards \(KC QC KD\): a 9 returns one card, and only the 9s of the last two "
+     r"turns can have frozen a card still frozen, so at most 2"),
 ])
 def test_malformed_frozen_cards(text, message):
     with pytest.raises(ValueError, match=message):
@@ -246,6 +274,36 @@ def test_from_position_checks_frozen(frozen, message):
     g = cuttle.Game.from_position("cuttle.cards", hands=(["2C"], ["3D"]),
                                   frozen=([cuttle.Card("2C").index], []))
     assert g.frozen(0) == ["2C"]
+
+
+@pytest.mark.parametrize("rules, hands, frozen, to_move", [
+    # a 9 returns a King, a Queen, a glasses-8 or a Jack, a point card only with
+    # nine_targets_points
+    ("classic: nine=freeze", (["8C", "5C"], ["3D"]), (["8C"], []), 0),
+    ("classic: nine=freeze", (["JC", "5C"], ["3D"]), (["JC"], []), 0),
+    ("cuttle.cards", (["5C"], ["3D", "QH"]), ([], ["3D"]), 1),
+    # two for the player to move (the other's 9 and its own) with targets_own_side, or
+    # one each (the other's own 9 of its last turn, the mover's own of its previous one)
+    ("classic: nine=freeze", (["KC", "QC"], ["3D"]), (["KC", "QC"], []), 0),
+    ("classic: nine=freeze", (["KC", "5C"], ["KD", "3D"]), (["KC"], ["KD"]), 1),
+])
+def test_frozen_cards_a_game_reaches(rules, hands, frozen, to_move):
+    g = cuttle.Game.from_position(rules, hands=hands, frozen=frozen, to_move=to_move,
+                                  rest="scrap")
+    assert sorted(g.frozen(to_move)) == sorted(frozen[to_move])
+    assert sorted(g.observation(to_move).frozen_next[1 - to_move]) == sorted(frozen[1 - to_move])
+
+
+def test_refused_frozen_cards_leave_nothing_built(monkeypatch):
+    # the position is checked whole before the core is touched
+    import cuttle.game as game_module
+    loads = []
+    monkeypatch.setattr(game_module.Game, "_core_load", lambda self, lay: loads.append(lay))
+    for frozen in ((["JK"], []), (["2C"], [])):
+        with pytest.raises(ValueError, match="never frozen"):
+            cuttle.Game.from_position("classic: nine=freeze, joker=true",
+                                      hands=(["2C", "JK"], ["3D"]), frozen=frozen)
+    assert loads == []
 
 
 def test_round_trip_without_rules_field_takes_rules_argument():

@@ -5,12 +5,15 @@ random player, the JSON, Ctrl-C and cancel, seeds and threads.  Small budgets: t
 tests check behaviour, not precision (docs/review.md measures the noise)."""
 
 import dataclasses
+import importlib
 import json
+import math
 import os
 import random
 import re
 import threading
 
+import numpy as np
 import pytest
 
 import cuttle
@@ -104,6 +107,48 @@ def test_a_label_says_whether_the_bounds_of_its_loss_settle_it():
     row = next(t for t in text.splitlines() if t.startswith("labels not settled"))
     assert row.split()[3:] == [str(p["not_settled"]) for p in players]
     assert ">labels not settled<" in page
+
+
+# P0 to move at 20 of 21: any of its point cards wins at once (and only those).
+TIE = dict(hands=(["AH", "2C", "3D", "4S"], ["5S", "6S", "7C", "8D", "9C", "KD"]),
+           points=(["TH", "TS"], ["9H", "9D"]), rest="deck", seed=3)
+
+
+def test_moves_whose_samples_agree_are_not_certainly_equal():
+    """Two moves whose samples agree on every common sample (both win at once) differ
+    by nothing the samples show, not by nothing: their paired standard error has a
+    pseudo-difference of a whole game either way, as the figures' score shifts
+    (`stats.paired_shift_error`), so the bounds of a loss are not [0, 0] from finitely
+    many samples (they were), and shrink as the samples grow (about 2.8 / n)."""
+    E = importlib.import_module("cuttle.review.engines")
+    for n in (16, 256, 2048):
+        mv = E.MoveValues([1, 2, 3])
+        for i in (0, 1):
+            mv.add(i, 0, np.ones(n, np.float32))           # both always win
+        mv.add(2, 0, np.zeros(n, np.float32))              # this one always loses
+        high = 2 * math.sqrt(2 / (n + 1) / (n + 2))
+        assert mv.paired(0, 1) == (0.0, pytest.approx(high / 2))
+        assert mv.loss_bounds(1, 0) == (0.0, pytest.approx(high))
+        assert mv.loss_bounds(0, 0) == (0.0, pytest.approx(high))
+        low, up = mv.loss_bounds(2, 0)                     # a loss all samples carry
+        assert 0.75 < low < 1 and up == 1
+    # a search's sample is the mean of its N iterations' games: one game is 1/N of it
+    assert parse_engine("expert").step == parse_engine("rollouts:50").step == 1.0
+    assert parse_engine("ismcts:300").step == parse_engine("ismcts-infer:300").step == 1 / 300
+    mv = E.MoveValues([1, 2], step=1 / 300)
+    for i in (0, 1):
+        mv.add(i, 0, np.ones(16, np.float32))
+    assert mv.loss_bounds(1, 0)[1] == pytest.approx(2 * math.sqrt(2 / 17 / 18) / 300)
+    # judged: every winning move is best, its loss 0 but its bounds not [0, 0]; the
+    # budget refines such ties up to its cap, where the bounds may still span 1 point
+    g = cuttle.Game.from_position(**TIE)
+    for won in ("points AH", "points 4S"):
+        d = judge(g, won, "expert:16", seed=1)
+        assert d.label == "best" and d.loss == 0 and d.loss_low == 0
+        assert 0 < d.loss_high < 0.03 and not d.settled
+        assert all(c.samples == 128 for c in d.candidates if str(c.move).startswith("points"))
+    d = judge(g, "points AH", "expert:256", seed=1)
+    assert d.label == "best" and 0 < d.loss_high <= 0.01 and d.settled
 
 
 def same_figures(a, b):

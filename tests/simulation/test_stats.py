@@ -8,8 +8,9 @@ import pytest
 import cuttle
 from cuttle.stats import (ClusteredMean, Estimate, PairedSums, clustered_difference_interval,
                           mean_interval_from_moments, newcombe_interval,
-                          newcombe_paired_interval, paired_shift_interval,
-                          score_shift_interval, wilson_interval, z_value)
+                          newcombe_paired_interval, paired_shift_error,
+                          paired_shift_interval, score_shift_interval, wilson_interval,
+                          z_value)
 from support.samples import mean_difference, mean_interval, paired_mean_difference
 
 Z = 1.959963984540054          # Phi^-1(0.975)
@@ -238,6 +239,19 @@ def test_a_paired_shift_interval_does_not_collapse_when_no_game_changes():
     for bad in (0, -1, math.inf, math.nan):
         with pytest.raises(ValueError, match="step"):
             paired_shift_interval(100, 0, 0, bad)
+
+
+def test_a_paired_shift_error_is_the_intervals_at_any_width():
+    # the review's bounds are two of them either side (cuttle.review.engines): its own
+    # home would be a copy of the pseudo-differences
+    for n, total, sq, step in ((10, 0, 0, 1.0), (10000, 30, 900, 20.0), (16, 15.6, 15.3, 1 / 300)):
+        e = paired_shift_interval(n, total, sq, step)
+        assert (e.high - e.low) / 2 == pytest.approx(Z * paired_shift_error(n, total, sq, step))
+    assert paired_shift_error(10, 0, 0, 1.0) == pytest.approx(math.sqrt(2 / 11 / 12))
+    assert paired_shift_error(1, 0, 0, 1.0) == paired_shift_error(0, 0, 0, 1.0) == math.inf
+    for bad in (0, -1, math.inf, math.nan):
+        with pytest.raises(ValueError, match="step"):
+            paired_shift_error(100, 0, 0, bad)
 
 
 def test_a_paired_shift_interval_covers_a_rare_change_of_length():
