@@ -62,15 +62,15 @@ def noise(record, engines, threads, seeds):
             sd_score.append(st.pstdev(d.played_score for d in ds))
             agree.append(collections.Counter(d.label for d in ds).most_common(1)[0][1] / seeds)
         acc = [[r.accuracy(p) for r, _ in runs] for p in (0, 1)]
-        print(f"| {eng} | {100 * st.mean(sd_loss):.2f} / {100 * max(sd_loss):.2f} points | "
-              f"{100 * st.mean(sd_score):.2f} points | {st.mean(agree):.1%} | "
+        print(f"| {eng} | {100 * st.mean(sd_loss):.2f} / {100 * max(sd_loss):.2f} pp | "
+              f"{100 * st.mean(sd_score):.2f} pp | {st.mean(agree):.1%} | "
               + " | ".join(f"{st.mean(a):.1f}% ± {st.pstdev(a):.1f}" for a in acc)
               + f" | {st.median(c for _, c in runs):.2f} |")
 
 
 def strength(engines, pairs, games, threads):
     print(f"\n| engine | pairing ({games} games, seats alternate) | accuracy | accuracy | "
-          f"average loss (points) |")
+          f"average loss (pp) |")
     print("|---|---|---|---|---|")
     for eng in engines:
         for pair in pairs:

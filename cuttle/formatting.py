@@ -80,13 +80,14 @@ def num(x: float | None, digits: int = 2, sign: bool = False) -> str:
 
 
 def loss_points(loss: float | None, bounds: Mapping[str, float] | Iterable[float]) -> str:
-    """A review's loss (expected score, 0 to 1) in points as the review prints it, in its
-    text and on its page: one decimal, or as many more (up to four) as it takes for the
-    number shown to lie on the same side of each of the labels' `bounds` (their inclusive
-    upper bounds, e.g. `cuttle.review.Thresholds().as_dict()` or a review JSON's
-    "thresholds") as the loss, so that it carries the loss's label: 5.047 points with an
-    inaccuracy from 5 up would read 5.0, a good move's loss beside "inaccuracy": it
-    reads 5.05.
+    """A review's loss (expected score, 0 to 1) in percentage points (the review writes
+    "pp" after it), as the review prints it, in its text and on its page: one decimal,
+    or as many more (up to four) as it takes for the number shown to lie on the same side
+    of each of the labels' `bounds` (their inclusive upper bounds, e.g.
+    `cuttle.review.Thresholds().as_dict()` or a review JSON's "thresholds") as the loss,
+    so that it carries the loss's label: 5.047 pp with an inaccuracy from 5 up would read
+    5.0, a good move's loss beside "inaccuracy": it reads 5.05.  (The name is kept for
+    compatibility: its points are percentage points, not a Cuttle score.)
 
     >>> bounds = {"best": 0.01, "good": 0.05, "inaccuracy": 0.10, "mistake": 0.15}
     >>> loss_points(0.07, bounds), loss_points(0.05047, bounds), loss_points(0.05, bounds)

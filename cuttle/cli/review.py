@@ -193,6 +193,6 @@ def add_command(sub: argparse._SubParsersAction) -> None:
                          "known (what no player could know)")
     pr.add_argument("--thresholds", type=thresholds, default=None, metavar="LABEL=LOSS,...",
                     help="the largest loss of each label, in expected score from 0 to 1 "
-                         "(0.05 is the text's 5 points; defaults: "
+                         "(0.05 is the text's 5 pp, percentage points; defaults: "
                          "best=0.01,good=0.05,inaccuracy=0.1,mistake=0.15)")
     pr.set_defaults(func=run)

@@ -25,7 +25,7 @@ import json
 from html import escape
 from typing import TYPE_CHECKING, Any
 
-from ..formatting import loss_points, quantity
+from ..formatting import loss_points, pp, quantity
 from ..record import play_recorded, result_of, seed_words, start_game
 from ..svg import table
 from ..validation import check_player
@@ -137,6 +137,8 @@ REVIEW_STYLE = """
 .moves .rv-inaccuracy{background:#e0a800}.moves .rv-mistake{background:#ef6c00}
 .moves .rv-blunder{background:#c62828}.moves .rv-forced{background:#bbb}
 .moves .alt{display:block;margin-left:34px;color:#666;font-size:11px;font-weight:400}
+.moves .nv{margin-left:6px;color:#999;font-size:11px;font-style:italic;font-weight:400}
+.moves .chg{display:block;margin-left:34px;color:#555;font-size:11px;font-weight:400}
 .review-graph{margin:10px 0 0 0;background:#fff;border:1px solid #e2e0d8;border-radius:8px}
 .review-graph svg{display:block}
 .review-graph circle.pt{cursor:pointer;stroke:#fff;stroke-width:1}
@@ -179,10 +181,11 @@ REVIEW_SCRIPT = r"""
 })();
 """
 
-GRAPH_W, GRAPH_H = 600, 180
+GRAPH_W, GRAPH_H = 600, 214
 PLAYER_COLOURS = ("#1f5f9e", "#b03a2e")      # as the move list's P0 and P1
 LABEL_COLOURS = {"best": "#2e7d32", "good": "#7cb342", "inaccuracy": "#e0a800",
                  "mistake": "#ef6c00", "blunder": "#c62828"}
+DROPS = ("inaccuracy", "mistake", "blunder")  # a move's drop drawn in its label's colour
 
 
 def _review_badge(d: dict, bounds: dict[str, float]) -> str:
@@ -196,7 +199,7 @@ def _review_badge(d: dict, bounds: dict[str, float]) -> str:
     else:
         tip = (f"{label}: expected score {d['played_score']:.1%}, best "
                f"{d['best']} {d['best_score']:.1%}, "
-               f"loss {loss_points(d['loss'], bounds)} points"
+               f"loss {loss_points(d['loss'], bounds)} pp"
                + _unsettled(d))
     out = f' <span class="rv rv-{escape(label)}" title="{escape(tip)}">{escape(text)}</span>'
     if label not in ("best", "forced") and d.get("best"):
@@ -207,13 +210,35 @@ def _review_badge(d: dict, bounds: dict[str, float]) -> str:
     return out
 
 
+def _unvalued_badge(player: int, reviewed: Sequence[int]) -> str:
+    """The mark of a move the review did not value, and why: its player is not reviewed,
+    or (a review cut short) the review did not reach it."""
+    if player in reviewed:
+        return (' <span class="nv" title="not reached: the review was stopped before this '
+                'decision">not reached</span>')
+    tip = (f"not valued: P{player} is not reviewed (a review values only the reviewed "
+           f"player's own decisions, each from their view)")
+    return f' <span class="nv" title="{escape(tip)}">not valued</span>'
+
+
+def _change_note(b: dict) -> str:
+    """The change of a reviewed player's chances over a stretch of moves not valued, under
+    its last move: "P0's chances 21% → 11% (-10.4 pp)"."""
+    p, to = b["player"], b["to_move"]
+    where = "the result" if to is None else f"before move {to}"
+    tip = (f"P{p}'s chances, as P{p} saw them: {b['start_score']:.1%} after move "
+           f"{b['from_move']}, {b['end_score']:.1%} {where}: the change the moves between, "
+           f"the cards drawn and what P{p} learned made (not valued)")
+    return (f'<span class="chg" data-player="{p}" title="{escape(tip)}">P{p}\'s chances '
+            f'{b["start_score"]:.0%} → {b["end_score"]:.0%} ({pp(b["change"], 1)})</span>')
+
+
 def _unsettled(d: dict) -> str:
-    """" (not settled: 13.1 to 18.1)" when the bounds of a judged move's loss span a
+    """" (not settled: 13.1 to 18.1 pp)" when the bounds of a judged move's loss span a
     label's bound, else ""."""
     if d.get("settled", True) or d.get("loss_low") is None:
         return ""
-    return (f" (not settled: {100 * d['loss_low']:.1f} to {100 * d['loss_high']:.1f} "
-            f"points)")
+    return (f" (not settled: {100 * d['loss_low']:.1f} to {100 * d['loss_high']:.1f} pp)")
 
 
 def review_parts(review: dict, last: int,
@@ -225,36 +250,64 @@ def review_parts(review: dict, last: int,
     return _review_graph(review, last), _review_table(review, table)
 
 
+def _span(moves: Sequence[int]) -> str:
+    """ "move 2", "moves 12–14", or "" for none."""
+    if not moves:
+        return ""
+    return f"move {moves[0]}" if len(moves) == 1 else f"moves {moves[0]}–{moves[-1]}"
+
+
 def _review_graph(review: dict, last: int) -> str:
-    """The evaluation graph: the perspective player's expected score after each
-    reviewed move (from the mover's view), the best move's as a segment above a point
-    that lost, and the hindsight line when the review has one."""
+    """The evaluation graph: each reviewed player's own chances (expected score) as they
+    saw them.  At each of their judged moves the line runs from the best move's value
+    (the position's, before the move: a hollow mark where the move lost) to the value of
+    the move played (after it: a point coloured by its label), so a move that lost is a
+    drop, drawn in its label's colour; dotted, from one valued move to the player's next
+    (or to the game's result): the change the moves between, which no label judges (the
+    review's "between").  The hindsight line when the review has one."""
     reviewed = review.get("reviewed_players") or [0, 1]
-    me = reviewed[0] if len(reviewed) == 1 else 0
-    names = review.get("names") or ["player 0", "player 1"]
-    x0, x1, y0, y1 = 44, GRAPH_W - 12, 20, GRAPH_H - 26
+    me = reviewed[0] if len(reviewed) == 1 else 0     # the hindsight line's player
+    bounds = review.get("thresholds") or {}
+    x0, x1, y0, y1 = 44, GRAPH_W - 12, 26, GRAPH_H - 52
     dx = (x1 - x0) / max(last, 1)
 
     def xy(step, v):
         return x0 + dx * step, y1 - (y1 - y0) * v
 
-    def mine(d, v):
-        return v if d["player"] == me else 1 - v
+    def seg(cls, a, b, colour, width, tip, data="", dash=""):
+        """A segment with its tooltip, and a wider invisible stroke to hover."""
+        at = f'x1="{a[0]:.1f}" y1="{a[1]:.1f}" x2="{b[0]:.1f}" y2="{b[1]:.1f}"'
+        dash = f' stroke-dasharray="{dash}"' if dash else ""
+        return (f'<g class="{cls}"{data}><title>{escape(tip)}</title>'
+                f'<line class="seg" {at} stroke="{colour}" stroke-width="{width}" '
+                f'stroke-linecap="round"{dash}/>'
+                f'<line {at} stroke="#000" stroke-opacity="0" stroke-width="9"/></g>')
 
+    whose = " and ".join(f"P{p}'s" for p in reviewed)
     o = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{GRAPH_W}" height="{GRAPH_H}" '
          f'viewBox="0 0 {GRAPH_W} {GRAPH_H}" class="review-chart" '
-         f'font-family="system-ui,sans-serif" font-size="11">']
+         f'font-family="system-ui,sans-serif" font-size="11">'
+         f'<title>{whose} chances move by move, each as its player saw them</title>'
+         f'<desc>Each line is a reviewed player\'s chances (expected score: a win 100%, a '
+         f'draw 50%) as that player saw them. At each of their valued moves it runs from '
+         f'the value of the best move (a hollow mark) to that of the move played (a point '
+         f'coloured by its label): a move that lost is a drop. Dotted: from one valued '
+         f'move to the next, the change made by the moves between (not valued).</desc>']
     for v in (0, 0.5, 1):
         _, y = xy(0, v)
         dash = ' stroke-dasharray="4 3"' if v == 0.5 else ""
         o.append(f'<line x1="{x0}" x2="{x1}" y1="{y:.1f}" y2="{y:.1f}" stroke="#ccc"{dash}/>'
                  f'<text x="{x0 - 6}" y="{y + 4:.1f}" text-anchor="end" fill="#777">'
                  f'{v:.0%}</text>')
-    o.append(f'<text x="{x0}" y="{GRAPH_H - 8}" fill="#555">P{me} ({escape(names[me])})'
-             "'s expected score after each reviewed move, as its mover saw it</text>"
-             f'<text x="{x0}" y="11">'
-             + " ".join(f'<tspan fill="{PLAYER_COLOURS[p]}">— P{p}\'s view</tspan>'
-                        for p in reviewed) + '</text>')
+    every = next(k for k in (1, 2, 5, 10, 20, 50, 100, 10 ** 9) if last / k <= 12)
+    o.append(f'<text x="{x0 - 6}" y="{y1 + 14}" text-anchor="end" fill="#777">move</text>')
+    for step in range(every, last + 1, every):
+        x, _ = xy(step, 0)
+        o.append(f'<text class="tick" x="{x:.1f}" y="{y1 + 14}" text-anchor="middle" '
+                 f'fill="#777">{step}</text>')
+    o.append(f'<text class="legend" x="{x0}" y="12">'
+             + " ".join(f'<tspan fill="{PLAYER_COLOURS[p]}">— P{p}\'s chances, as P{p} saw '
+                        'them</tspan>' for p in reviewed) + '</text>')
     omni = review.get("omniscient")
     if omni:
         pts = [xy(i, v if me == 0 else 1 - v) for i, v in enumerate(omni) if v is not None]
@@ -262,30 +315,67 @@ def _review_graph(review: dict, last: int) -> str:
             o.append('<polyline class="hindsight" fill="none" stroke="#8a8a8a" '
                      'stroke-width="1.5" stroke-dasharray="5 4" points="'
                      + " ".join(f"{x:.1f},{y:.1f}" for x, y in pts) + '"/>')
-            o.append(f'<text x="{x1}" y="11" text-anchor="end" fill="#8a8a8a">'
-                     f'- - hindsight: every card known</text>')
+            o.append(f'<text x="{x1}" y="12" text-anchor="end" fill="#8a8a8a">'
+                     f'- - P{me}\'s in hindsight</text>')
+    # (the legend of the marks, under the move numbers)
+    between = ("between a player's moves" if len(reviewed) == 2 else
+               f"between: P{1 - me}'s moves, not valued")
+    ly = GRAPH_H - 10
+    o.append(f'<g class="marks" fill="#555"><circle cx="{x0 + 4}" cy="{ly - 4}" r="3" '
+             f'fill="#fff" stroke="#555" stroke-width="1.5"/>'
+             f'<text x="{x0 + 11}" y="{ly}">best move</text>'
+             f'<circle cx="{x0 + 84}" cy="{ly - 4}" r="3.5" fill="#555"/>'
+             f'<text x="{x0 + 91}" y="{ly}">move played</text>'
+             f'<line x1="{x0 + 172}" y1="{ly - 9}" x2="{x0 + 184}" y2="{ly}" '
+             f'stroke="{LABEL_COLOURS["blunder"]}" stroke-width="3"/>'
+             f'<text x="{x0 + 190}" y="{ly}">its loss (by label)</text>'
+             f'<line x1="{x0 + 292}" y1="{ly - 4}" x2="{x0 + 312}" y2="{ly - 4}" '
+             f'stroke="#555" stroke-width="1.5" stroke-dasharray="2 3"/>'
+             f'<text x="{x0 + 318}" y="{ly}">{between}</text></g>')
     judged = [d for d in review.get("decisions", []) if d["label"] != "forced"]
-    # One line per player: each joins the values seen from that player's view (the two
-    # views differ in what they know, so they are not joined to each other).
-    for p in (0, 1):
-        line = [xy(d["ply"] + 1, mine(d, d["played_score"])) for d in judged
-                if d["player"] == p]
-        if line:
-            o.append(f'<polyline class="view{p}" fill="none" stroke="{PLAYER_COLOURS[p]}" '
-                     'stroke-width="1.5" opacity=".8" points="'
-                     + " ".join(f"{x:.1f},{y:.1f}" for x, y in line) + '"/>')
+    for b in review.get("between", []):
+        p, to = b["player"], b["to_move"]
+        a = xy(b["from_move"], b["start_score"])
+        e = xy(last if to is None else to - 1, b["end_score"])
+        where = "at the end (the result)" if to is None else f"before move {to}"
+        moves = _span(b["moves"])
+        tip = (f"{moves + ': ' if moves else ''}P{p}'s chances {b['start_score']:.0%} after "
+               f"move {b['from_move']}, {b['end_score']:.0%} {where} ({pp(b['change'], 1)}): "
+               f"what the moves between, the cards drawn and what P{p} learned did"
+               + (f" (not valued: P{1 - p} is not reviewed)" if b["unreviewed_moves"] else ""))
+        o.append(seg(f"between p{p}", a, e, PLAYER_COLOURS[p], 1.5, tip,
+                     f' data-from="{b["from_move"]}" data-to="{"" if to is None else to}"',
+                     "2 3"))
+    for d in judged:
+        p, n = d["player"], d["ply"] + 1
+        a, e = xy(d["ply"], d["best_score"]), xy(n, d["played_score"])
+        if d["label"] == "best":
+            tip = f"{n}. P{p} {d['played']}: best; P{p}'s chances {d['played_score']:.0%}"
+        else:
+            tip = (f"{n}. P{p} {d['played']} {d.get('annotation', '')}".rstrip()
+                   + f": {d['label']}; P{p}'s chances {d['best_score']:.0%} with the best "
+                   f"move ({d['best']}), {d['played_score']:.0%} after this one "
+                   f"(-{loss_points(d['loss'], bounds)} pp)")
+        drop = d["label"] in DROPS
+        o.append(seg(f"drop {d['label']} p{p}", a, e,
+                     LABEL_COLOURS[d["label"]] if drop else PLAYER_COLOURS[p],
+                     3 if drop else 2, tip + _unsettled(d), f' data-ply="{d["ply"]}"'))
     for d in judged:
         if d["label"] != "best":
-            x, ya = xy(d["ply"] + 1, mine(d, d["best_score"]))
-            _, yb = xy(d["ply"] + 1, mine(d, d["played_score"]))
-            o.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{ya:.1f}" y2="{yb:.1f}" '
-                     f'stroke="{LABEL_COLOURS[d["label"]]}" stroke-width="2" opacity=".6"/>')
+            x, y = xy(d["ply"], d["best_score"])
+            tip = (f"before move {d['ply'] + 1}: P{d['player']}'s chances with the best move, "
+                   f"{d['best']}: {d['best_score']:.0%}")
+            o.append(f'<circle class="best-mark" data-ply="{d["ply"]}" cx="{x:.1f}" '
+                     f'cy="{y:.1f}" r="3" fill="#fff" stroke="{LABEL_COLOURS[d["label"]]}" '
+                     f'stroke-width="1.5"><title>{escape(tip)}</title></circle>')
     for d in judged:
-        x, y = xy(d["ply"] + 1, mine(d, d["played_score"]))
+        x, y = xy(d["ply"] + 1, d["played_score"])
         r = 5 if d["label"] in ("mistake", "blunder") else 3.5
-        tip = (f'{d["ply"] + 1}. P{d["player"]} {d["played"]} {d.get("annotation", "")} '
-               f'{d["label"]}: {d["played_score"]:.0%}'
-               + ("" if d["label"] == "best" else f' (best {d["best"]} {d["best_score"]:.0%})')
+        tip = (f'{d["ply"] + 1}. P{d["player"]} {d["played"]} {d.get("annotation", "")}'.rstrip()
+               + f' {d["label"]}: P{d["player"]}\'s chances {d["played_score"]:.0%}'
+               + ("" if d["label"] == "best" else
+                  f' (best {d["best"]} {d["best_score"]:.0%}, '
+                  f'-{loss_points(d["loss"], bounds)} pp)')
                + _unsettled(d))
         o.append(f'<circle class="pt {d["label"]}" data-step="{d["ply"] + 1}" '
                  f'data-ply="{d["ply"]}" cx="{x:.1f}" cy="{y:.1f}" r="{r}" '
@@ -297,8 +387,23 @@ def _review_graph(review: dict, last: int) -> str:
 
 
 def _review_note(review: dict, omni: bool) -> str:
-    """The line under the graph: the engine, how it values moves, what to click."""
-    return (f'<p class="review-note">Review by {escape(str(review.get("engine")))} '
+    """The lines under the graph: what it shows, which moves are not valued and why, the
+    engine and how it values moves, what to click."""
+    reviewed = review.get("reviewed_players") or [0, 1]
+    others = [p for p in (0, 1) if p not in reviewed]
+    me = reviewed[0]
+    return ('<p class="review-note">Each line is a reviewed player\'s chances (expected '
+            'score: a win 100%, a draw 50%) as that player saw them: at each of their '
+            'valued moves it runs from the value of the best move (○) to that of the move '
+            'played (●, coloured by its label), so a move that lost is a drop; dotted, from '
+            'one valued move to their next or to the result, the change made by the moves '
+            'between, the cards drawn and what the player learned, which no label judges. '
+            + "".join(f"P{q}'s moves are not valued: P{q} is not reviewed (a review values "
+                      f"only the reviewed player's own decisions, each from their view); the "
+                      f"move list gives the change of P{me}'s chances across them. "
+                      for q in others)
+            + 'pp: percentage points of expected score.</p>'
+            f'<p class="review-note">Review by {escape(str(review.get("engine")))} '
             f'(seed {review.get("seed")}): {escape(str(review.get("method", "")))}. '
             'Click a point to see that move.'
             + (" The dashed line is hindsight: the value with every card known, which "
@@ -355,6 +460,10 @@ def replay_page(start: Game, moves: Iterable[Move | str], *,
     add_step()
     reviewed = {d["ply"]: d for d in review["decisions"]} if review else {}
     bounds = (review or {}).get("thresholds") or {}
+    changes: dict[int, list[dict]] = {}     # under the last move of a stretch not valued
+    for b in (review or {}).get("between", []):
+        if b["unreviewed_moves"]:
+            changes.setdefault(b["moves"][-1], []).append(b)
     items = ['<li data-step="0"><span class="n"></span>start of the game</li>']
     turn = None
     for i, text in enumerate(moves, 1):
@@ -363,7 +472,10 @@ def replay_page(start: Game, moves: Iterable[Move | str], *,
         if t != turn:
             turn = t
             items.append(f'<li class="turn">turn {t}</li>')
-        badge = _review_badge(reviewed[i - 1], bounds) if i - 1 in reviewed else ""
+        badge = (_review_badge(reviewed[i - 1], bounds) if i - 1 in reviewed
+                 else _unvalued_badge(p, review.get("reviewed_players") or [0, 1]) if review
+                 else "")
+        badge += "".join(_change_note(b) for b in changes.get(i, ()))
         items.append(f'<li data-step="{i}"><span class="n">{i}.</span>'
                      f'<span class="p{p}">P{p}</span> {escape(str(move))}{badge}</li>')
         add_step()

@@ -5,7 +5,10 @@ player(s) from the mover's own view (determinizations of what they could know, n
 the opponent's hidden cards or the deck order): the move played and the best move, the
 loss between them, and a label (best, good, inaccuracy, mistake, blunder); forced moves
 are listed, not judged.  Per player: the average loss, counts per label (and of the
-labels not settled: their loss's bounds span a threshold) and an accuracy figure.
+labels not settled: their loss's bounds span a threshold) and an accuracy figure; around the
+moves no label judges (the opponent's, the cards drawn), each reviewed player's chances
+after a valued move and before their next (`Review.between()`).  Losses print in pp,
+percentage points of expected score.
 `Review.page()` is the replay page with the review (an evaluation graph under the
 table), `str(review)` the annotated move list.  docs/review.md has the method.
 

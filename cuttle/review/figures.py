@@ -3,7 +3,9 @@ per-move accuracy, and the per-player figures (one declaration, `PLAYER_FIGURES`
 the text, the JSON and the page all read).
 
 A move's **loss** is the mover's expected score (win + half a draw, from 0 to 1) of the
-best move minus that of the move played, both valued from the mover's own view.
+best move minus that of the move played, both valued from the mover's own view; the text
+and the page print it in pp, percentage points of expected score (0.05: 5 pp), never
+"points", which are a Cuttle player's score.
 """
 
 from __future__ import annotations
@@ -30,9 +32,9 @@ ANNOTATIONS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 class Thresholds:
     """The largest loss (in expected score, 0 to 1) of each label; a larger loss than
     `mistake` is a blunder.  The defaults follow the chess sites' scale (an inaccuracy
-    costs 5 to 10 points of expected score, a mistake 10 to 15, a blunder more), with a
-    tolerance of one point for "best" (two moves that close are equal within the
-    review's noise; see docs/review.md).
+    costs 5 to 10 pp of expected score, a mistake 10 to 15, a blunder more), with a
+    tolerance of 1 pp for "best" (two moves that close are equal within the review's
+    noise; see docs/review.md).
 
     >>> t = Thresholds()
     >>> t.label(0.0), t.label(0.03), t.label(0.07), t.label(0.12), t.label(0.5)
@@ -91,7 +93,7 @@ class Thresholds:
 def move_accuracy(loss: float) -> float:
     """A move's accuracy in percent from its loss: lichess's mapping of a drop in
     winning percentage, 103.1668 e^(-0.04354 d) - 3.1669 with d = 100 * loss, clipped
-    to [0, 100] (100 for no loss, about 80 for 5 points, 64 for 10, 25 for 30).
+    to [0, 100] (100 for no loss, about 80 for 5 pp, 64 for 10, 25 for 30).
 
     >>> round(move_accuracy(0.0), 1), round(move_accuracy(0.1), 1)
     (100.0, 63.6)
@@ -128,7 +130,7 @@ PLAYER_FIGURES: tuple[Figure, ...] = (
     Figure("judged", "judged moves", lambda ds: len(_judged(ds)), "{:,}".format),
     Figure("forced", "forced moves", lambda ds: sum(d.label == FORCED for d in ds),
            "{:,}".format),
-    Figure("average_loss", "average loss (points)",
+    Figure("average_loss", "average loss (pp)",
            lambda ds: _mean(d.loss for d in _judged(ds)), _maybe(lambda v: f"{100 * v:.1f}")),
     Figure("accuracy", "accuracy", lambda ds: _mean(d.accuracy for d in _judged(ds)),
            _maybe(lambda v: f"{v:.1f}%")),

@@ -1,5 +1,10 @@
 """A game's review: `Decision` (one move judged), `Review` (the game's decisions, the
-per-player figures, the hindsight line), and their text and JSON forms."""
+per-player figures, the changes between a player's valued moves, the hindsight line),
+and their text and JSON forms.
+
+Scores are expected scores from 0 to 1 (a win 1, a draw 1/2); the text and the page
+print them in %, and losses and changes in pp (percentage points of expected score:
+a loss of 0.05 prints as 5.0 pp)."""
 
 from __future__ import annotations
 
@@ -8,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..errors import Interrupted
-from ..formatting import loss_points, quantity
+from ..formatting import loss_points, pp, quantity
 from ..record import result_of, seed_words
 from .figures import ANNOTATIONS, FORCED, PLAYER_FIGURES, figure_rows, player_figures
 
@@ -152,6 +157,49 @@ class Review:
         """Playouts or searches spent over all decisions."""
         return sum(d.samples for d in self.decisions)
 
+    def between(self) -> list[dict[str, Any]]:
+        """What happened between a reviewed player's valued moves, which no label
+        judges: for each judged decision of a reviewed player, their expected score after
+        it (`start_score`, the move's ``played_score``) and, as they saw the game again,
+        before their next judged decision (`end_score`, its ``best_score``: the value of
+        the best move there, i.e. of the position) or, after their last one, the game's
+        result for them (1, 1/2 or 0; for a whole review of a finished game only;
+        `to_move` None), with `change` between the two.  `from_move` and `to_move` are
+        the numbers (from 1) of the two decisions, `moves` those of the moves between
+        (the opponent's, the player's own forced ones), `unreviewed_moves` how many of
+        them are of a player not reviewed.  The change is what those moves, the cards
+        drawn (chance, the player's own draws too) and what the player learned meanwhile
+        did to their chances; it also carries the noise of both values (and the best
+        score, a maximum of estimates, leans high by a little of that noise).  In the
+        order of `from_move`, then player."""
+        movers: list[int] = []
+        g = self.start.copy()
+        for m in self.moves:
+            movers.append(g.to_move)
+            g.play(m)
+        out: list[dict[str, Any]] = []
+        for p in self.players:
+            judged = [d for d in self.decisions if d.player == p and d.judged]
+            for k, d in enumerate(judged):
+                nxt = judged[k + 1] if k + 1 < len(judged) else None
+                if nxt is not None:
+                    stop, score = nxt.ply, nxt.best_score
+                elif self.complete and g.is_over:
+                    stop, score = len(self.moves), (0.5 if g.winner is None
+                                                     else float(g.winner == p))
+                else:
+                    continue        # (no value after a player's last move in an unfinished game)
+                plies = range(d.ply + 1, stop)
+                out.append({"player": p, "from_move": d.ply + 1,
+                            "to_move": None if nxt is None else nxt.ply + 1,
+                            "moves": [i + 1 for i in plies],
+                            "unreviewed_moves": sum(movers[i] not in self.players
+                                                    for i in plies),
+                            "start_score": d.played_score, "end_score": score,
+                            "change": score - d.played_score})
+        out.sort(key=lambda b: (b["from_move"], b["player"]))
+        return out
+
     def final(self) -> Game:
         """The game after its last move."""
         g = self.start.copy()
@@ -188,6 +236,7 @@ class Review:
                 "cpu_seconds": self.cpu_seconds, "samples": self.samples,
                 "unit": self.engine.unit,
                 "decisions": [d.as_dict() for d in self.decisions],
+                "between": self.between(),
                 "players": self.summaries,
                 "omniscient": self.omniscient}
 
@@ -230,12 +279,23 @@ class Review:
                f"{who[1]}; rules {self.start.rules}; {dealt}; "
                f"{quantity(len(self.moves), 'move')}",
                f"Engine {self.engine.name}: {self.engine.description}; seed {self.seed}",
-               "Scores: the mover's expected score (win + half a draw) from what they could "
-               "know; loss in points of it."]
+               "Scores: the mover's expected score (a win 1, a draw 1/2) from what they could "
+               "know, in %; losses and changes in pp, percentage points of that score."]
+        others = [p for p in (0, 1) if p not in self.players]
+        for p in others:
+            me = 1 - p
+            out.append(f"Not valued: P{p}'s moves (P{p} is not reviewed). Under them, P{me}'s "
+                       f"chances (expected score, as P{me} saw them) after P{me}'s move before "
+                       f"them and before P{me}'s next: the change those moves, the cards drawn "
+                       f"and what P{me} learned made.")
         if self.omniscient is not None:
             out.append("Hindsight (every card known, not what the mover could know): "
                        "P0's expected score after the move.")
         by_ply = {d.ply: d for d in self.decisions}
+        shown: dict[int, list[dict[str, Any]]] = {}     # under the last move of a stretch
+        for b in self.between():
+            if b["unreviewed_moves"]:
+                shown.setdefault(b["moves"][-1], []).append(b)
         width = max([len(str(m)) for m in self.moves] + [8]) + 3
         bw = max([len(str(d.best)) for d in self.decisions if d.best is not None] + [4])
         nw = max(len(who[0]), len(who[1]))
@@ -250,21 +310,22 @@ class Review:
             text = f"{str(m)} {d.annotation}".rstrip() if d else str(m)
             line = f"{i + 1:>5}. {who[p]:<{nw}}  {text:<{width}}"
             if d is None:
-                line += "" if p in self.players else "  (not reviewed)"
-                if p in self.players:
-                    line += "  (not reached)"
+                line += ("  (not reached)" if p in self.players
+                         else f"  not valued (P{p} is not reviewed)")
             elif not d.judged:
                 line += "  forced"
             else:
                 best = "" if d.label == "best" else f"best {str(d.best):<{bw}} {d.best_score:6.1%}"
                 line += (f"{d.played_score:6.1%}  {best:<{bw + 13}}  "
-                         f"{loss_points(d.loss, self.thresholds.as_dict()):>5}  {d.label}")
+                         f"{loss_points(d.loss, self.thresholds.as_dict()):>5} pp  {d.label}")
                 if not d.settled:
                     line += (f" (not settled: {100 * d.loss_low:.1f} to "
-                             f"{100 * d.loss_high:.1f})")
+                             f"{100 * d.loss_high:.1f} pp)")
             if self.omniscient is not None and self.omniscient[i + 1] is not None:
                 line += f"  [hindsight P0 {self.omniscient[i + 1]:.0%}]"
             out.append(line.rstrip())
+            for b in shown.get(i + 1, ()):
+                out.append(" " * (nw + 9) + _change_text(b))
             g.play(m)
         res = self._result(g)
         if res is not None:
@@ -289,5 +350,14 @@ class Review:
                    f"in {self.seconds:.2f} s{cpu}; labels: best <= {100 * self.thresholds.best:g}, "
                    f"good <= {100 * self.thresholds.good:g}, inaccuracy (?!) <= "
                    f"{100 * self.thresholds.inaccuracy:g}, mistake (?) <= "
-                   f"{100 * self.thresholds.mistake:g} points lost, blunder (??) more")
+                   f"{100 * self.thresholds.mistake:g} pp lost, blunder (??) more")
         return out
+
+
+def _change_text(b: dict[str, Any]) -> str:
+    """One stretch of `Review.between()` as the text prints it: "P0's chances: 21.3%
+    after move 1, 9.9% before move 3 (-11.4 pp)"."""
+    p, to = b["player"], b["to_move"]
+    where = "at the end" if to is None else f"before move {to}"
+    return (f"P{p}'s chances: {b['start_score']:.1%} after move {b['from_move']}, "
+            f"{b['end_score']:.1%} {where} ({pp(b['change'], 1)})")

@@ -65,7 +65,7 @@ def test_the_review_page(browser, tmp_path):
             assert item["alt"] == ""
         elif x.label == "best":           # (a label the bounds of its loss do not settle)
             assert item["alt"] == (f"not settled: {100 * x.loss_low:.1f} to "
-                                   f"{100 * x.loss_high:.1f} points")
+                                   f"{100 * x.loss_high:.1f} pp")
         else:
             assert item["alt"].startswith(f"best: {x.best} ")
     # The graph: one point per judged move; a click shows that move, in the view chosen.

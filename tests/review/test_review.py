@@ -94,7 +94,7 @@ def test_a_label_says_whether_the_bounds_of_its_loss_settle_it():
         assert (bounds in line) == (not d.settled)
         if not d.settled:
             unsettled += 1
-            assert bounds + " points" in page
+            assert bounds + " pp" in page
     assert unsettled >= 3, "20 playouts a move should leave some labels unsettled"
     assert "span a label's bound" in text
     # each player's figures count them, in the text, the JSON and the page's table
@@ -605,7 +605,7 @@ def test_a_printed_loss_carries_its_label():
     from cuttle.formatting import loss_points
     t = Thresholds()
     bounds = t.as_dict()
-    # 5.047 points is an inaccuracy: "5.0" would read as a good move's loss.
+    # 5.047 pp is an inaccuracy: "5.0" would read as a good move's loss.
     assert loss_points(0.05047, bounds) == "5.05" and t.label(0.05047) == "inaccuracy"
     assert loss_points(0.05, bounds) == "5.0" and loss_points(0.0723, bounds) == "7.2"
     moved = Thresholds.coerce({"inaccuracy": 0.0999}).as_dict()
@@ -614,7 +614,7 @@ def test_a_printed_loss_carries_its_label():
     assert loss_points(0.05047, {}) == "5.0" and loss_points(None, bounds) == "n/a"
     # Every judged line of a real review: the number shown has the label shown.
     r = review(bot_game(("greedy", "greedy"), 3), "rollouts:40", seed=2)
-    lines = re.findall(r"(\d+\.\d+)  (best|good|inaccuracy|mistake|blunder)\b", str(r))
+    lines = re.findall(r"(\d+\.\d+) pp  (best|good|inaccuracy|mistake|blunder)\b", str(r))
     assert len(lines) >= 5 and len({label for _, label in lines}) >= 3
     for shown, label in lines:
         assert t.label(float(shown) / 100) == label, (shown, label)
@@ -622,15 +622,15 @@ def test_a_printed_loss_carries_its_label():
 
 def test_the_page_prints_a_loss_as_the_text_does():
     """The page's tooltip printed a loss with one decimal where the text prints the
-    digits its label needs: a 5.047-point inaccuracy read "loss 5.0 points" there."""
+    digits its label needs: a 5.047 pp inaccuracy read "loss 5.0 points" there."""
     r = review(bot_game(("greedy", "greedy"), 3), "rollouts:40", seed=2)
-    tips = re.findall(r'title="[a-z]+: expected score [^"]*, loss ([0-9.]+) points', r.page())
-    shown = re.findall(r"(\d+\.\d+)  (?:best|good|inaccuracy|mistake|blunder)\b", str(r))
+    tips = re.findall(r'title="[a-z]+: expected score [^"]*, loss ([0-9.]+) pp', r.page())
+    shown = re.findall(r"(\d+\.\d+) pp  (?:best|good|inaccuracy|mistake|blunder)\b", str(r))
     assert len(tips) >= 5 and tips == shown
     i, d = next((i, d) for i, d in enumerate(r.decisions)
                 if d.label in ("good", "inaccuracy", "mistake") and d.played_score < 0.9)
     r.decisions[i] = dataclasses.replace(d, label="inaccuracy", loss=0.05047,
                                          best_score=d.played_score + 0.05047)
-    assert "5.05  inaccuracy" in str(r)
-    assert "inaccuracy: expected score" in r.page() and "loss 5.05 points" in r.page()
+    assert "5.05 pp  inaccuracy" in str(r)
+    assert "inaccuracy: expected score" in r.page() and "loss 5.05 pp" in r.page()
     assert "loss 5.0 points" not in r.page()
