@@ -435,7 +435,8 @@ def add_command(sub: argparse._SubParsersAction) -> None:
     pp = sub.add_parser(
         "play", help="play a game against a bot in the terminal",
         description="Play Cuttle against a bot. At each of your decisions the table is "
-                    "drawn from your side and your legal moves are listed; answer with a "
+                    "drawn from your side and your legal moves are listed, and each move "
+                    "is followed by what it did as you saw it; answer with a "
                     "number, a move (e.g. 'points 7H'), a card (e.g. '7H': its moves), undo, hint, moves, help or quit. "
                     "Input may come from a pipe. The game record is saved as JSON at the end.")
     pp.add_argument("--bot", default="greedy", metavar="NAME",

@@ -102,8 +102,8 @@ def add_command(sub: argparse._SubParsersAction) -> None:
     """Register `replay` on the sub-parsers."""
     pr = sub.add_parser(
         "replay", help="replay a saved game record move by move",
-        description="Rebuild a game from its record and print every move with the table "
-                    "after it, all cards shown.")
+        description="Rebuild a game from its record and print every move with what it "
+                    "did and the table after it, all cards shown.")
     pr.add_argument("file", metavar="FILE", help="a game record saved by 'cuttle play' (or "
                                                  "'cuttle simulate --record-game')")
     pr.add_argument("--step", action="store_true",
