@@ -7,9 +7,9 @@ it, so that a change's tests are found from its path (docs/architecture.md has t
   engine/      the native core cross-checked: differential runs against the reference
                engine, perft counts, golden playthroughs, properties, the random sampler,
                and the reference engine's own tests
-  game/        game.py, moves.py, cards.py, position.py, observation.py, record.py: the
-               Game API, errors, positions, observations, determinization and the
-               positions of a game record
+  game/        game.py, moves.py, cards.py, position.py, observation.py, record.py,
+               narration.py: the Game API, errors, positions, observations,
+               determinization, the positions of a game record and what a move did
   policies/    policies.py and the native players: bots, the expert, the search
   analysis/    analysis.py
   simulation/  simulation/, stats.py and progress.py

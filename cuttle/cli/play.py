@@ -18,6 +18,7 @@ from ..errors import IllegalMoveError, Interrupted, InvalidMoveError
 from ..files import write_text
 from ..game import Game
 from ..moves import Move
+from ..narration import narrate
 from ..policies import POLICY_NAMES, Bot
 from ..position import parse_text
 from ..record import make_record, result_of, write_record
@@ -92,8 +93,10 @@ class PlaySession:
                     p = g.to_move
                     with thinking(f"P{p} ({self.bot.name})"):
                         move = self.bot.choose(g)
+                    before = g.copy()
                     g.play(move)
                     print(f"P{p} ({self.bot.name}) plays: {move}")
+                    self._tell(before, hand=True)
         except KeyboardInterrupt:
             print("\ninterrupted")
             return "interrupted"
@@ -107,6 +110,19 @@ class PlaySession:
             print(f"{self.bot.name} wins ({g.end_reason}).")
         return "over"
 
+    def _tell(self, before: Game, hand: bool) -> None:
+        """What the move just played did, as the player saw it (a random discard, the
+        card a draw brought, ...); with `hand`, the player's hand after it when the
+        move changed it (a move the player did not choose: no table is drawn until
+        the player's next real decision)."""
+        g = self.game
+        text = narrate(before, g, viewer=self.human)
+        if text:
+            print(f"  {text}")
+        mine = g.hand(self.human)
+        if hand and mine != before.hand(self.human):
+            print(f"  Your hand: {' '.join(mine) if mine else '(empty)'}")
+
     def _show(self):
         g = self.game
         print()
@@ -118,8 +134,10 @@ class PlaySession:
         g = self.game
         legal = list(g.legal_moves)
         if self.auto and len(legal) == 1:
+            before = g.copy()
             g.play(legal[0])
             print(f"You play: {legal[0]} (the only legal move)")
+            self._tell(before, hand=True)
             return "moved"
         self._show()
         while True:
@@ -171,14 +189,15 @@ class PlaySession:
                     print(f"Not a move or a command: {text!r} ({not_a_move(text, e)}). "
                           f"Type 'help' for help.")
                     continue
-            before = g.ply
+            before = g.copy()
             try:
                 g.play(move)
             except IllegalMoveError as e:
                 print(f"Not legal now: {e}")
                 continue
-            self.decisions.append(before)
+            self.decisions.append(before.ply)
             print(f"You play: {move}")
+            self._tell(before, hand=False)
             return "moved"
 
     # -- commands ----------------------------------------------------------------------
@@ -233,7 +252,7 @@ class PlaySession:
         if not moves:
             print("No moves yet.")
             return
-        for line in history_lines(self.start, moves, self.names):
+        for line in history_lines(self.start, moves, self.names, self.human):
             print(line)
 
     def record(self, status: str) -> dict:
@@ -416,7 +435,8 @@ def add_command(sub: argparse._SubParsersAction) -> None:
     pp = sub.add_parser(
         "play", help="play a game against a bot in the terminal",
         description="Play Cuttle against a bot. At each of your decisions the table is "
-                    "drawn from your side and your legal moves are listed; answer with a "
+                    "drawn from your side and your legal moves are listed, and each move "
+                    "is followed by what it did as you saw it; answer with a "
                     "number, a move (e.g. 'points 7H'), a card (e.g. '7H': its moves), undo, hint, moves, help or quit. "
                     "Input may come from a pipe. The game record is saved as JSON at the end.")
     pp.add_argument("--bot", default="greedy", metavar="NAME",

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..formatting import quantity
+from ..narration import narrate
 from ..record import final_game, play_recorded, seed_words, start_game
 from ..report import record_page, save_page
 from ..review.engines import DEFAULT_ENGINE
@@ -59,12 +60,15 @@ def run(args: argparse.Namespace) -> int:
                 print("(replay stopped)")
                 return 0
         p, turn = g.to_move, g.turn_number
+        before = g.copy()
         try:
             move = play_recorded(g, i, text)
         except ValueError as e:
             raise UsageError(f"{path}: {e}") from None
         print()
         print(printable(f"Move {i} (turn {turn}), P{p} ({names[p]}): {move}"))
+        if told := narrate(before, g):          # (every card shown: so is the table)
+            print(told)
         print(g.render())
     print()
     print(f"Result: {ends(g, rec)}")
@@ -98,8 +102,8 @@ def add_command(sub: argparse._SubParsersAction) -> None:
     """Register `replay` on the sub-parsers."""
     pr = sub.add_parser(
         "replay", help="replay a saved game record move by move",
-        description="Rebuild a game from its record and print every move with the table "
-                    "after it, all cards shown.")
+        description="Rebuild a game from its record and print every move with what it "
+                    "did and the table after it, all cards shown.")
     pr.add_argument("file", metavar="FILE", help="a game record saved by 'cuttle play' (or "
                                                  "'cuttle simulate --record-game')")
     pr.add_argument("--step", action="store_true",

@@ -7,6 +7,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from ..cards import RANKS, Card
+from ..narration import narrate_game
 from ..text import printable
 
 if TYPE_CHECKING:
@@ -107,14 +108,20 @@ def print_moves(moves: Iterable[Move], per_line: int = 4) -> None:
 
 
 def history_lines(start: Game, moves: Iterable[Move | str],
-                  names: Mapping[int, str] | None = None) -> list[str]:
-    """'  1. turn 1, P0 (you): draw' for each move played from the game `start`."""
+                  names: Mapping[int, str] | None = None,
+                  viewer: int | None = None) -> list[str]:
+    """'  1. turn 1, P0 (you): draw -- You draw 9S.' for each move played from the game
+    `start`: the move and what it did as `viewer` saw it (`cuttle.narration`; None:
+    every card named)."""
+    moves = list(moves)
+    told = narrate_game(start, moves, viewer)
     g = start.copy()
     out = []
-    for i, m in enumerate(moves, 1):
+    for i, (m, text) in enumerate(zip(moves, told), 1):
         p = g.to_move
         who = f"P{p}" + (f" ({names[p]})" if names else "")
-        out.append(f"{i:>4}. turn {g.turn_number}, {who}: {m}")
+        out.append(f"{i:>4}. turn {g.turn_number}, {who}: {m}"
+                   + (f" -- {text}" if text else ""))
         g.play(m)
     return out
 

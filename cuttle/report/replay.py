@@ -26,6 +26,7 @@ from html import escape
 from typing import TYPE_CHECKING, Any
 
 from ..formatting import loss_points, pp, quantity
+from ..narration import narrate
 from ..record import play_recorded, result_of, seed_words, start_game
 from ..svg import table
 from ..validation import check_player
@@ -68,6 +69,11 @@ STYLE = """
 .moves li.current{background:#ffc933;font-weight:600}
 .moves .n{display:inline-block;width:34px;color:#888}
 .moves .p0{color:#1f5f9e}.moves .p1{color:#b03a2e}
+.moves .effect{display:block;margin-left:34px;color:#666;font-size:11px;font-weight:400;
+ white-space:normal}
+.moves .effect.v0,.moves .effect.v1,.moves .effect.vall{display:none}
+body[data-viewer="0"] .moves .effect.v0,body[data-viewer="1"] .moves .effect.v1,
+body[data-viewer="all"] .moves .effect.vall{display:block}
 """
 
 SCRIPT = r"""
@@ -425,6 +431,21 @@ def _review_table(review: dict, table: Sequence[tuple[str, Sequence[str]]]) -> s
             f'<tbody>{rows}</tbody></table>')
 
 
+def _effects(before: Game, after: Game) -> str:
+    """What a move did, as each view of the page saw it (`cuttle.narration`, the
+    players named P0 and P1 in every view): a line per distinct text, shown with its
+    views only (the page's style picks them by the body's data-viewer)."""
+    texts: dict[str, list[str]] = {}
+    for v in VIEWERS:
+        text = narrate(before, after, v, names=("P0", "P1"))
+        if text:
+            texts.setdefault(text, []).append("all" if v is None else str(v))
+    if len(texts) == 1 and len(next(iter(texts.values()))) == len(VIEWERS):
+        return f'<span class="effect">{escape(next(iter(texts)))}</span>'
+    return "".join(f'<span class="effect {" ".join("v" + v for v in views)}">'
+                   f'{escape(text)}</span>' for text, views in texts.items())
+
+
 def _script_json(obj) -> str:
     """JSON safe inside a <script> element."""
     return json.dumps(obj, separators=(",", ":")).replace("</", "<\\/")
@@ -468,6 +489,7 @@ def replay_page(start: Game, moves: Iterable[Move | str], *,
     turn = None
     for i, text in enumerate(moves, 1):
         p, t = g.to_move, g.turn_number
+        before = g.copy()
         move = play_recorded(g, i, str(text))
         if t != turn:
             turn = t
@@ -477,7 +499,8 @@ def replay_page(start: Game, moves: Iterable[Move | str], *,
                  else "")
         badge += "".join(_change_note(b) for b in changes.get(i, ()))
         items.append(f'<li data-step="{i}"><span class="n">{i}.</span>'
-                     f'<span class="p{p}">P{p}</span> {escape(str(move))}{badge}</li>')
+                     f'<span class="p{p}">P{p}</span> {escape(str(move))}{badge}'
+                     f'{_effects(before, g)}</li>')
         add_step()
     end = review.get("result") if review is not None else None
     if g.is_over or isinstance(end, dict):      # (a review knows why an unfinished game stopped)

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..game import Game
+from ..narration import narrate
 from ..policies import MAX_ISMCTS_ITERATIONS, is_search, policy_code
 from ..position import reconcile
 from ..record import make_record
@@ -184,6 +185,8 @@ class Session:
     thinker: Thinker | None
     position: str | None                     # the starting position's text, if any
     movers: list[int] = field(default_factory=list)        # who played each move
+    # what each move did, as the person saw it (cuttle.narration)
+    effects: list[str] = field(default_factory=list)
     decisions: list[tuple[int, bool]] = field(default_factory=list)  # (ply, forced)
     status: str = "playing"                  # playing, over, resigned
     last_seen: float = field(default_factory=time.monotonic)
@@ -244,22 +247,25 @@ class Session:
         if g.to_move != self.human:
             raise WebError(409, "it is not your decision: the bot is to move")
         forced = len(g.legal_moves) == 1
+        before = g.copy()
         try:
             move = g.play(text)
         except ValueError as e:             # IllegalMoveError and InvalidMoveError
             raise WebError(422, str(e)) from None
         self.movers.append(self.human)
         self.decisions.append((g.ply - 1, forced))
-        self._after_move()
+        self._after_move(before)
         return move
 
     def play_bot(self, move: Move) -> None:
         """Play the bot's move (chosen on a copy of the game)."""
+        before = self.game.copy()
         self.game.play(move)
         self.movers.append(1 - self.human)
-        self._after_move()
+        self._after_move(before)
 
-    def _after_move(self) -> None:
+    def _after_move(self, before: Game) -> None:
+        self.effects.append(narrate(before, self.game, viewer=self.human))
         if self.game.is_over:
             self.status = "over"
             self.thinker = None                 # free the search trees now
@@ -280,6 +286,7 @@ class Session:
                 break
         undone = []
         while self.game.ply > target:
+            self.effects.pop()
             undone.append((self.movers.pop(), self.game.undo()))
         return undone[::-1]
 

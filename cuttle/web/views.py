@@ -4,9 +4,10 @@ Nothing here reads a card the person may not see.  The JSON is built from
 `Game.observation(seat)` (own hand, the table, sizes, cards known to be in the
 opponent's hand or on the deck), the table drawn by `cuttle.svg.table(game,
 viewer=seat)` (which never writes a hidden card), the person's own legal moves (only
-while it is their decision) and the moves played, which both players saw.  The seed,
-which would give away the whole deal, is sent only once the game is finished (with the
-game record).
+while it is their decision) and the moves played, which both players saw, each with
+what it did as the person saw it (`cuttle.narration`, which names only the cards the
+person may know).  The seed, which would give away the whole deal, is sent only once
+the game is finished (with the game record).
 """
 
 from __future__ import annotations
@@ -84,8 +85,8 @@ def state_view(session: Session) -> dict[str, Any]:
     me = session.human
     obs = g.observation(me)
     mine = session.human_to_move()
-    history = [{"ply": i + 1, "player": p, "move": str(m)}
-               for i, (m, p) in enumerate(zip(g.moves, session.movers))]
+    history = [{"ply": i + 1, "player": p, "move": str(m), "effect": e} for i, (m, p, e)
+               in enumerate(zip(g.moves, session.movers, session.effects))]
     return {
         "id": session.id, "version": __version__, "status": session.status,
         "rules": str(g.rules), "bot": session.bot_name, "you": me,

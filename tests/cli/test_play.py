@@ -103,6 +103,40 @@ def test_play_a_whole_game_and_replay_it(monkeypatch, capsys, tmp_path):
     assert f"Result: {rec['result']['text']}" in rout
 
 
+def test_play_tells_what_each_move_did(monkeypatch, capsys, tmp_path):
+    """The bot's random 4 made the player's forced resolve discard two cards, and a draw
+    brought one: each is said, with the hand after a move the player did not choose
+    (the hand changed without a word, the scrap shown sorted)."""
+    code, out, err = run(monkeypatch, capsys,
+                         ["play", "--bot", "ismcts:1000", "--bot-threads", "1", "--rules",
+                          "cuttle.cards:four=random,hand_limit=7", "--seed", "7",
+                          "--record", str(tmp_path / "g.json")], "2\n1\nmoves\nquit\n")
+    assert code == 0, err
+    assert ("You play: points 3C\nP1 (ismcts:1000) plays: oneoff 4C\n"
+            "You play: resolve (the only legal move)\n"
+            "  4C resolves: you discard TS and JD.\n  Your hand: 7H JH\n") in out
+    drew = re.search(r"\nYou play: draw\n  You draw ([2-9TJQKA][CDHS])\.\n", out)
+    assert drew and drew.group(1) not in ("7H", "JH")
+    # the history says it too
+    assert "   3. turn 2, P0 (you): resolve -- 4C resolves: you discard TS and JD." in out
+    assert f"   4. turn 3, P0 (you): draw -- You draw {drew.group(1)}." in out
+
+
+def test_replay_tells_what_each_move_did(monkeypatch, capsys, tmp_path):
+    g = cuttle.Game.from_position("classic: four=random", deck=["KS"], rest="scrap",
+                                  hands=(["4C", "9H"], ["3C", "7H", "JD"]), seed=1)
+    for m in ("oneoff 4C", "resolve", "draw"):
+        g.play(m)
+    lost = sorted({"3C", "7H", "JD"} - set(g.hand(1)), key=lambda c: cuttle.Card(c).index)
+    path = tmp_path / "r.json"
+    write_record(make_record(g, players=["a", "b"]), path)
+    code, out, err = run(monkeypatch, capsys, ["replay", str(path)])
+    assert code == 0, err
+    assert (f"Move 2 (turn 1), P1 (b): resolve\n4C resolves: P1 discards {lost[0]} and "
+            f"{lost[1]}.\n") in out
+    assert "Move 3 (turn 2), P1 (b): draw\nP1 draws KS.\n" in out     # every card shown
+
+
 def test_play_seat_1_with_rules_and_eof(monkeypatch, capsys, tmp_path):
     rec_path = tmp_path / "g.json"
     code, out, err = run(monkeypatch, capsys,

@@ -1,6 +1,6 @@
 """The pages in a real browser (headless Chromium, one per module): the replay clicked
-and keyed through, every step compared with cuttle's own Game, each view checked for
-hidden cards; the report page and a game's table as a notebook shows it.  Screenshots
+and keyed through, every step compared with cuttle's own Game (what each move did
+too), each view checked for hidden cards; the report page and a game's table as a notebook shows it.  Screenshots
 go to the test's tmp dir."""
 
 import pytest
@@ -14,6 +14,7 @@ from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 import cuttle  # noqa: E402
 from cuttle import report  # noqa: E402
 from cuttle.cli import main  # noqa: E402
+from cuttle.narration import narrate  # noqa: E402
 from cuttle.record import make_record, write_record  # noqa: E402
 from cuttle.svg import table  # noqa: E402
 from report.conftest import busy, play_random, visible_cards  # noqa: E402
@@ -40,6 +41,19 @@ return {step: document.body.dataset.step, viewer: document.body.dataset.viewer,
 
 def state(d):
     return d.execute_script(STATE)
+
+
+EFFECT = """
+return Array.from(document.querySelectorAll('.moves li.current .effect'))
+  .filter(e => getComputedStyle(e).display !== 'none').map(e => e.textContent);
+"""
+
+
+def check_effect(d, games, i, viewer):
+    """The move list's line of step i says what its move did as `viewer` saw it."""
+    text = narrate(games[i - 1], games[i], viewer, names=("P0", "P1")) if i else ""
+    assert d.execute_script(EFFECT) == ([text] if text else []), (i, viewer)
+    return bool(text)
 
 
 def check(st, g, viewer):
@@ -94,12 +108,14 @@ def test_replay_page(browser, tmp_path):
     check(st, games[0], None)
     # The buttons, all cards face up.
     nxt = d.find_element(By.ID, "next")
+    told = 0
     for i in range(1, last + 1):
         nxt.click()
         st = state(d)
         assert st["step"] == str(i) and st["current"] == [str(i)]
         check(st, games[i], None)
-    assert st["atEnd"]
+        told += check_effect(d, games, i, None)
+    assert st["atEnd"] and told > 5
     d.find_element(By.ID, "first").click()
     assert state(d)["step"] == "0"
     # Arrow keys, as player 0 sees it (key 0): P1's hand face down unless public.
@@ -108,6 +124,7 @@ def test_replay_page(browser, tmp_path):
         st = state(d)
         assert st["step"] == str(i) and st["viewer"] == "0"
         check(st, games[i], 0)
+        check_effect(d, games, i, 0)
         body.send_keys(Keys.ARROW_RIGHT)
     assert state(d)["step"] == str(last)        # the last step stays
     # Player 1's view (its button), backwards from the end.
@@ -117,6 +134,7 @@ def test_replay_page(browser, tmp_path):
         st = state(d)
         assert st["step"] == str(i) and st["viewer"] == "1"
         check(st, games[i], 1)
+        check_effect(d, games, i, 1)
         body.send_keys(Keys.ARROW_LEFT)
     assert state(d)["step"] == "0"
     # A click on a move in the list, then Home and the previous button.

@@ -164,7 +164,28 @@ def test_replay_page_holds_every_step_and_view():
             [table(step, v, names=("ann", "bob")) for v in (0, 1, None)]
         if move is not None:
             assert f'<li data-step="{i}">' in page
-            assert f"</span> {move}</li>" in page
+            assert f"</span> {move}<" in page
+
+
+def test_replay_page_says_what_each_move_did_in_each_view():
+    """A line under a move for each distinct text of the views, shown in those views
+    only (the style picks them by the body's data-viewer); one line for all when the
+    views agree."""
+    g = cuttle.Game.from_position(hands=(["3C"], ["TH"]), deck=["KS", "2H"], seed=1)
+    for m in ("draw", "points TH"):
+        g.play(m)
+    page = report.game_page(g, names=("ann", "bob"))
+    assert ('<span class="p0">P0</span> draw<span class="effect v0 vall">P0 draws KS.'
+            '</span><span class="effect v1">P0 draws a card.</span></li>') in page
+    assert '<span class="p1">P1</span> points TH</li>' in page
+    assert 'body[data-viewer="1"] .moves .effect.v1' in page
+    g = cuttle.Game.from_position(hands=(["4C", "9H"], ["3C", "7H", "JD"]), deck=["KS"],
+                                  rules="classic: four=random", rest="scrap", seed=1)
+    for m in ("oneoff 4C", "resolve"):
+        g.play(m)
+    lost = sorted({"3C", "7H", "JD"} - set(g.hand(1)), key=lambda c: cuttle.Card(c).index)
+    assert (f'resolve<span class="effect">4C resolves: P1 discards {lost[0]} and '
+            f'{lost[1]}.</span></li>') in report.game_page(g)
 
 
 def make_game_record(tmp_path, seed=3):

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 import cuttle
+import cuttle.narration
 import cuttle.rl
 import cuttle.variants
 from cuttle.stats import z_value
@@ -196,6 +197,8 @@ def _entry_points():
     """(name, call(value)[, a good value, default 1]) for every integer argument of the
     library's entry points."""
     g = cuttle.Game(seed=1)
+    drawn = g.copy()
+    drawn.play("draw")
     return [
         ("Game max_moves", lambda v: cuttle.Game(seed=1, max_moves=v)),
         ("Game seed", lambda v: cuttle.Game(seed=v)),
@@ -203,6 +206,8 @@ def _entry_points():
         ("Game.hand player", lambda v: g.hand(v)),
         ("Game.observation player", lambda v: g.observation(v)),
         ("Game.render viewer", lambda v: g.render(viewer=v)),
+        ("narrate viewer", lambda v: cuttle.narration.narrate(g, drawn, v)),
+        ("narrate_game viewer", lambda v: cuttle.narration.narrate_game(g, ["draw"], v)),
         ("from_position to_move", lambda v: cuttle.Game.from_position(to_move=v, seed=1)),
         ("Card index", lambda v: cuttle.Card(v)),
         ("Move.from_code", lambda v: cuttle.Move.from_code(v), cuttle.Move("draw").code),

@@ -14,6 +14,7 @@ pytest.importorskip("starlette", reason=WEB_EXTRA)
 
 import cuttle  # noqa: E402
 from cuttle.analysis import analyse  # noqa: E402
+from cuttle.narration import narrate_game  # noqa: E402
 from cuttle.cli import main  # noqa: E402
 from cuttle.record import final_game, validate_record  # noqa: E402
 from cuttle.seeding import derive  # noqa: E402
@@ -66,6 +67,9 @@ def test_a_whole_game_and_its_record(client, tmp_path):
     assert res["outcome"] == ("draw" if g.winner is None else
                               "won" if g.winner == 1 else "lost")
     assert [h["move"] for h in st["history"]] == [str(m) for m in g.moves]
+    # each move with what it did, as the person saw it
+    told = narrate_game(cuttle.Game("cuttle.cards", seed=11), g.moves, viewer=1)
+    assert [h["effect"] for h in st["history"]] == told and sum(map(bool, told)) > 5
     assert st["last"] == st["history"][-1] and not st["can_undo"]
     r = p.get("/record")
     assert r.status_code == 200 and "attachment" in r.headers["content-disposition"]
@@ -261,7 +265,7 @@ def test_moves_are_checked_by_the_engine(client):
     assert p.bot().status_code == 409                   # the person decides
     r = p.move("points 7h", 0)                           # case-insensitive
     assert r.status_code == 200 and r.json()["history"] == [
-        {"ply": 1, "player": 0, "move": "points 7H"}]
+        {"ply": 1, "player": 0, "move": "points 7H", "effect": ""}]
     assert r.json()["bot_to_move"] and not r.json()["legal"]
     r = p.move("draw")
     assert r.status_code == 409 and "not your decision" in r.json()["error"]
@@ -313,6 +317,9 @@ def test_undo(client):
     sess = store(client).get(p.gid)
     st = play_out(p, random.Random(4), undo_every=5)
     assert st["status"] == "over" and sess.thinker is None      # the trees are freed
+    # what each move did is taken back with it
+    assert [h["effect"] for h in st["history"]] == narrate_game(
+        cuttle.Game("classic", seed=2), sess.game.moves, viewer=0)
 
 
 def test_hint_is_the_analysis_from_the_persons_view(client):

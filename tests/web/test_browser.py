@@ -25,6 +25,7 @@ from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
 import cuttle  # noqa: E402
 from cuttle.cli import main  # noqa: E402
+from cuttle.narration import narrate_game  # noqa: E402
 from cuttle.record import final_game, read_record  # noqa: E402
 from report.conftest import visible_cards  # noqa: E402
 
@@ -194,7 +195,8 @@ def play_game(d, server, rng, keyboard_every=0, draws=0.1, check_every=1):
         ways.add(make_move(d, move, rng, keyboard=bool(keyboard_every) and
                            n % keyboard_every == 0))
         st = wait_ready(d)
-        mine = st["history"][before]
+        mine = dict(st["history"][before])
+        assert mine.pop("effect") is not None       # (what it did: test_a_whole_game...)
         assert mine == {"ply": before + 1, "player": st["you"], "move": move["text"]}
         assert st["ply"] > before or st["status"] != "playing"
     check_table(d, server, st)
@@ -218,6 +220,14 @@ def test_a_whole_game_by_clicking(browser, server, rules, bot, seat, seed):
     assert d.find_element(By.CSS_SELECTOR, "#review button").text == "review your moves"
     history = d.find_elements(By.CSS_SELECTOR, "#history li")
     assert len(history) == g.ply and "last" in history[-1].get_attribute("class")
+    # each move with what it did, as the person saw it
+    effects = [h["effect"] for h in st["history"]]
+    begin = g.copy()
+    while begin.ply:
+        begin.undo()
+    assert effects == narrate_game(begin, g.moves, seat)
+    shown = [li.find_elements(By.CSS_SELECTOR, ".effect") for li in history]
+    assert [e[0].text if e else "" for e in shown] == effects and any(effects)
     assert d.execute_script("return document.body.dataset.status") == "over"
 
 

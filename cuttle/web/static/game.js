@@ -182,6 +182,12 @@
       li.children[1].className = 'p' + h.player;
       li.children[1].textContent = h.player === s.you ? 'you' : s.bot;
       li.appendChild(document.createTextNode(h.move));
+      if (h.effect) {       // what the move did, as you saw it
+        const e = document.createElement('span');
+        e.className = 'effect';
+        e.textContent = h.effect;
+        li.appendChild(e);
+      }
       hist.appendChild(li);
     }
     hist.scrollTop = hist.scrollHeight;
