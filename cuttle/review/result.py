@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..errors import Interrupted
-from ..formatting import loss_points, pp, quantity
+from ..formatting import loss_points, plural, pp, quantity
 from ..record import result_of, seed_words
 from .figures import ANNOTATIONS, FORCED, PLAYER_FIGURES, figure_rows, player_figures
 
@@ -338,6 +338,12 @@ class Review:
             out.append(f"(review interrupted: {len(self.decisions)} of {self.total} "
                        f"decisions reviewed)")
         out.append("")
+        return out + self._figure_lines(who)
+
+    def _figure_lines(self, who: dict[int, str]) -> list[str]:
+        """The text review's per-player figures (`who`: each player's heading), then
+        what the review spent and its labels' bounds."""
+        out: list[str] = []
         sums = self.summaries
         cols = [who[s["player"]] for s in sums]
         cw = max([len(c) for c in cols] + [10])
@@ -346,7 +352,7 @@ class Review:
         for f in PLAYER_FIGURES:
             out.append(f"{f.label:<{lw}}" + "".join(f"  {f.fmt(s[f.key]):>{cw}}" for s in sums))
         cpu = "" if math.isnan(self.cpu_seconds) else f", {self.cpu_seconds:.2f} s CPU"
-        out.append(f"{self.samples:,} {self.engine.unit}{'es' if self.engine.unit == 'search' else 's'} "
+        out.append(f"{self.samples:,} {plural(self.engine.unit)} "
                    f"in {self.seconds:.2f} s{cpu}; labels: best <= {100 * self.thresholds.best:g}, "
                    f"good <= {100 * self.thresholds.good:g}, inaccuracy (?!) <= "
                    f"{100 * self.thresholds.inaccuracy:g}, mistake (?) <= "

@@ -12,7 +12,7 @@ import pytest
 import cuttle
 from cuttle.formatting import pp
 from cuttle.record import make_record
-from cuttle.report.replay import LABEL_COLOURS, PLAYER_COLOURS
+from cuttle.report.review_block import LABEL_COLOURS, PLAYER_COLOURS
 from cuttle.review import Review, review
 from review.test_review import SAVE
 from support.helpers import bot_game, run_cli
