@@ -64,17 +64,17 @@ def result_view(session: Session) -> dict[str, Any] | None:
     if not session.finished:
         return None
     g = session.game
-    if session.status == "resigned":
-        outcome, text = "resigned", "you resigned"
+    res = result_of(g, session.stop_status(), resigned=session.human)
+    if session.status == "resigned":        # (a result: the bot wins)
+        outcome, text = "resigned", f"{session.bot_name} wins (you resigned)"
     elif g.winner is None:
         outcome, text = "draw", f"a draw ({g.end_reason})"
     elif g.winner == session.human:
         outcome, text = "won", f"you win ({g.end_reason})"
     else:
         outcome, text = "lost", f"{session.bot_name} wins ({g.end_reason})"
-    res = result_of(g, session.stop_status())
-    return {"outcome": outcome, "text": text, "winner": g.winner,
-            "end_reason": g.end_reason, "turns": res["turns"], "scores": res["scores"],
+    return {"outcome": outcome, "text": text, "winner": res["winner"],
+            "end_reason": res["end_reason"], "turns": res["turns"], "scores": res["scores"],
             "seed": session.settings.seed}
 
 

@@ -169,6 +169,28 @@ def test_a_position_game(client):
     assert final_game(rec) == store(client).get(p.gid).game
 
 
+@pytest.mark.parametrize("seat", [0, 1])
+def test_a_resignation_gives_the_bot_the_game(client, seat):
+    """A resignation is a result: the bot wins, in the state, the record and the
+    review (it read "unfinished: resigned", no winner)."""
+    p = new_game(client, bot="expert", seat=seat, seed=21)
+    st = p.state()
+    if st["bot_to_move"]:
+        st = p.bot().json()
+    st = p.move(st["legal"][0]["text"]).json()
+    r = p.post("/resign")
+    assert r.status_code == 200
+    res = r.json()["result"]
+    assert r.json()["status"] == "resigned" and res["outcome"] == "resigned"
+    assert res["winner"] == 1 - seat and res["text"] == "expert wins (you resigned)"
+    rec = p.get("/record").json()
+    assert rec["result"]["status"] == "resigned" and rec["result"]["winner"] == 1 - seat
+    words = f"player {1 - seat} wins (player {seat} resigned)"
+    assert rec["result"]["text"] == words
+    review = p.get("/review").json()
+    assert review["result"] == rec["result"] and f"Result: {words}" in review["text"]
+
+
 def test_the_state_holds_both_sides_freezes_this_turn_and_next(client):
     text = "hands: 9H 4S 7D / 4H 8D 6C 3C; permanents: KC / KD; deck: 6D 5S 5C; rest: scrap"
     p = new_game(client, rules="classic nine=freeze", bot="greedy", seat=0, seed=3,
