@@ -22,9 +22,15 @@ game) has ``"human_seat": null``, ``"bot": null`` (``bot`` is the one bot a pers
 played and its seed) and ``"simulation": {"players": [A, B], "swap_seats": true,
 "max_moves": 10000}``: the run it is a game of (``players`` holds the names by seat).
 
-``result.status`` is ``over``, ``quit``, ``resigned`` (the browser's resign), ``eof``
-(the input ended), ``interrupted`` or ``unfinished`` (a record made of a game under way,
-no reason given).
+``result.status`` is ``over`` (the rules ended the game), ``resigned`` (a player gave up:
+the opponent wins), ``quit``, ``eof`` (the input ended), ``interrupted`` or
+``unfinished`` (a record made of a game under way, no reason given): the last four leave
+the game unfinished, without a winner.  A resignation is a result: its ``winner`` is
+the resigner's opponent (``"winner": 1``, ``"end_reason": null``, ``"text": "player 1
+wins (player 0 resigned)"``), and the resigner is the other seat (`resigner`).  Records
+written before said ``"winner": null`` and ``"unfinished: resigned"``; their resigner is
+their ``human_seat`` (only a person resigned then), and they read as the new ones do
+(no version changes: a reader that ignores the winner loses nothing it had).
 A record file is at most `MAX_RECORD_BYTES` (16 MiB, far above the longest game); a
 larger file, or one that is not a regular file (a device, a FIFO), is refused unread.
 """
@@ -53,35 +59,66 @@ if TYPE_CHECKING:
     from .moves import Move
     from .policies import Bot
 
-__all__ = ["FORMAT", "MAX_RECORD_BYTES", "VERSION", "check_deal", "final_game",
-           "game_before", "make_record", "play_recorded", "read_record", "result_of",
-           "seed_words", "start_game", "stopped", "validate_record", "write_record"]
+__all__ = ["FORMAT", "MAX_RECORD_BYTES", "VERSION", "check_deal", "ending", "final_game",
+           "game_before", "make_record", "play_recorded", "read_record", "resigner",
+           "result_of", "seed_words", "start_game", "stopped", "validate_record",
+           "write_record"]
 
 FORMAT = "cuttle-game-record"
 VERSION = 2                   # the newest version read and written (1: no deal index)
 MAX_RECORD_BYTES = 16 << 20
-_UNFINISHED = {"quit": "unfinished: quit", "resigned": "unfinished: resigned",
-               "eof": "unfinished: the input ended",
+_UNFINISHED = {"quit": "unfinished: quit", "eof": "unfinished: the input ended",
                "interrupted": "unfinished: interrupted", "unfinished": "unfinished"}
-STATUSES = ("over", *_UNFINISHED)
+RESIGNED = "resigned"
+STATUSES = ("over", RESIGNED, *_UNFINISHED)
 
 
 def stopped(rec: dict[str, Any]) -> str | None:
-    """Why a validated record says its unfinished game stopped (its result's status:
-    quit, resigned, ...), or None (a finished game, or no result)."""
+    """Why a validated record says its game stopped before the rules ended it (its
+    result's status: resigned, quit, eof, ...), or None (a game the rules ended, or no
+    result)."""
     res = rec.get("result")
     status = res.get("status") if isinstance(res, dict) else None
-    return status if status in _UNFINISHED else None
+    return status if status in STATUSES and status != "over" else None
 
 
-def result_of(game: Game, status: str = "over") -> dict[str, Any]:
-    """The record's ``result`` of `game` (``status`` says why an unfinished game stopped)."""
+def resigner(rec: dict[str, Any]) -> int | None:
+    """The seat that resigned the game of a validated record (the opponent of its
+    winner; a record written before resignations had a winner: its human seat), or None
+    (no resignation)."""
+    if stopped(rec) != RESIGNED:
+        return None
+    winner = rec["result"].get("winner")
+    return 1 - winner if winner in (0, 1) else rec.get("human_seat")
+
+
+def ending(rec: dict[str, Any], end: Game) -> dict[str, Any] | None:
+    """The ``result`` of a validated record's game replayed to `end` (its last move):
+    the rules' when `end` is over, else the one the record's status says (a
+    resignation's winner, also of a record written before they had one), or None when
+    the record says nothing of why its unfinished game stopped."""
+    why = stopped(rec)
+    if not end.is_over and why is None:
+        return None
+    return result_of(end, "over" if end.is_over else why, resigned=resigner(rec))
+
+
+def result_of(game: Game, status: str = "over", *,
+              resigned: int | None = None) -> dict[str, Any]:
+    """The record's ``result`` of `game` (``status`` says why a game the rules did not
+    end stopped; for ``resigned``, `resigned` is the seat that resigned: the other one
+    wins)."""
+    winner = game.winner
     if game.is_over:
-        text = ("draw" if game.winner is None else f"player {game.winner} wins") + \
+        text = ("draw" if winner is None else f"player {winner} wins") + \
             f" ({game.end_reason})"
+    elif status == RESIGNED:
+        resigned = check_player(resigned, "the seat that resigned")
+        winner = 1 - resigned
+        text = f"player {winner} wins (player {resigned} resigned)"
     else:
         text = _UNFINISHED.get(status, f"unfinished: {status}")
-    return {"status": "over" if game.is_over else status, "winner": game.winner,
+    return {"status": "over" if game.is_over else status, "winner": winner,
             "end_reason": game.end_reason, "turns": game.turn_number,
             "scores": [game.score(0), game.score(1)], "text": text}
 
@@ -94,9 +131,10 @@ def make_record(game: Game, *, players: Iterable[str], human_seat: int | None = 
     the game did not start from a deal (`position`, if given, must be that start's
     text).  `deal`: the game is game `deal` of its seed's run (``Game.from_run(rules,
     seed=game.seed, index=deal)``; a record of version 2); it must be that deal.
-    `status` says why an unfinished game stopped (``quit``, ``eof``, ``interrupted``;
-    default ``unfinished``); a finished game's is ``over``.  ValueError, with nothing
-    written, for arguments a record cannot hold."""
+    `status` says why a game the rules did not end stopped (``resigned``: the person,
+    `human_seat`, gave up and the bot wins; ``quit``, ``eof``, ``interrupted``; default
+    ``unfinished``); a finished game's is ``over``.  ValueError, with nothing written,
+    for arguments a record cannot hold."""
     check_game(game)
     deal = check_deal(deal, "deal")
     if deal and position is not None:
@@ -107,7 +145,10 @@ def make_record(game: Game, *, players: Iterable[str], human_seat: int | None = 
         raise ValueError(f"status {status!r}: one of {', '.join(STATUSES)}")
     if status == "over" and not game.is_over:
         raise ValueError("the game is not over: give the status saying why it stopped "
-                         f"({', '.join(_UNFINISHED)})")
+                         f"({', '.join(STATUSES[1:])})")
+    if status == RESIGNED and human_seat is None:
+        raise ValueError("status 'resigned' is the person's resignation: give the "
+                         "human_seat that resigned")
     rec = {
         "format": FORMAT, "version": 2 if deal else 1, "rules": game.rules.to_json(),
         "seed": game.seed, **({"deal": deal} if deal else {}),
@@ -115,7 +156,8 @@ def make_record(game: Game, *, players: Iterable[str], human_seat: int | None = 
         "players": list(players) if not isinstance(players, str) else players,
         "human_seat": human_seat,
         "bot": None if bot is None else {"name": bot.name, "seed": bot.seed},
-        "moves": [str(m) for m in game.moves], "result": result_of(game, status),
+        "moves": [str(m) for m in game.moves],
+        "result": result_of(game, status, resigned=human_seat),
         "created": datetime.datetime.now().isoformat(timespec="seconds"),
         "cuttle_version": __version__,
     }
@@ -186,7 +228,21 @@ def validate_record(rec: object) -> dict[str, Any]:
             and all(isinstance(p, str) for p in players)):
         raise ValueError("'players' must be a list of two names")
     check_player(rec.get("human_seat"), "'human_seat'", none="null: no human")
+    _check_resignation(rec)
     return rec
+
+
+def _check_resignation(rec: dict[str, Any]) -> None:
+    # A resigned game names its winner, the resigner's opponent (a record written
+    # before resignations had a winner names the person who resigned, its human seat).
+    res = rec.get("result")
+    if not isinstance(res, dict) or res.get("status") != RESIGNED:
+        return
+    if res.get("winner") is not None:
+        check_player(res["winner"], "a resigned game's 'winner'")
+    elif rec.get("human_seat") is None:
+        raise ValueError("a resigned game's result names its 'winner' (the resigner's "
+                         "opponent): it has none, nor a 'human_seat' who resigned")
 
 
 def _check_deal_field(rec: dict[str, Any]) -> None:

@@ -15,9 +15,11 @@ import os
 from ._core import derive as _derive
 from .validation import check_int
 
-__all__ = ["SEED_LIMIT", "check_seed", "derive", "new_seed", "seed_or_new"]
+__all__ = ["SEED_LIMIT", "SEED_WORDS", "check_seed", "derive", "new_seed", "read_seed",
+           "seed_or_new"]
 
 SEED_LIMIT = 2 ** 64
+SEED_WORDS = "a whole number from 0 to 2**64-1"     # a seed, to a person (read_seed)
 
 
 def new_seed() -> int:
@@ -30,6 +32,26 @@ def check_seed(seed: object, name: str = "seed") -> int:
     strings, negative or too large numbers), by the integer rule of
     `cuttle.validation`."""
     return check_int(seed, name, 0, SEED_LIMIT - 1, "an int from 0 to 2**64-1")
+
+
+def read_seed(value: object, name: str = "seed") -> int:
+    """A seed a person gave (the command line's ``--seed``, the web app's seed box): an
+    int, or its text (decimal, leading zeros and underscores allowed, or 0x hex, 0o,
+    0b), from 0 to 2**64-1; ValueError "seed must be a whole number from 0 to 2**64-1,
+    not '-1'" otherwise, one wording whatever was wrong (`check_seed` says "an int" to
+    Python code)."""
+    given = value
+    if isinstance(value, str):
+        t = value.strip().replace("_", "")
+        try:
+            value = int(t, 0 if t[:2].lower() in ("0x", "0o", "0b") else 10) \
+                if t.isascii() else None
+        except ValueError:
+            value = None
+    try:
+        return check_int(value, name, 0, SEED_LIMIT - 1, SEED_WORDS)
+    except ValueError:
+        raise ValueError(f"{name} must be {SEED_WORDS}, not {given!r}") from None
 
 
 def seed_or_new(seed: int | None, name: str = "seed") -> int:

@@ -14,7 +14,8 @@ card is one element ``<g class="card" data-card="7H">``; a face-down card is ``<
 class="card back">``; the root ``<svg>``
 carries the public state as data attributes (``data-ply``, ``data-phase``,
 ``data-to-move``, ``data-hand0``, ``data-score0``, ``data-goal0``, ...) for scripts and
-tests.  The viewer's side is at the bottom (player 0's with ``viewer=None``).
+tests.  The viewer's side is at the bottom (player 0's with ``viewer=None``, unless
+``bottom`` says otherwise).
 """
 
 from __future__ import annotations
@@ -71,7 +72,7 @@ PHASE_HELP = {
 
 @renders("svg", Game)             # Game._repr_svg_: Jupyter shows a game as its table
 def table(game: Game, viewer: int | None = None, lastmove: bool = True, *,
-          names: Sequence[str] | None = None) -> str:
+          names: Sequence[str] | None = None, bottom: int | None = None) -> str:
     """The table of `game` as an SVG document (a string), 600 px wide.
 
     viewer: None shows every card (hands marked public or hidden); 0 or 1 shows what
@@ -79,11 +80,15 @@ def table(game: Game, viewer: int | None = None, lastmove: bool = True, *,
     the player knows).  Frozen cards are iced (`Game.render`'s "frozen" marks).  lastmove: highlight
     the last move played (its text in the header, its cards outlined in gold).
     names: optional (name of P0, name of P1) shown beside the seats.
+    bottom: the seat drawn at the bottom (default: the viewer's; player 0's for every
+    card), e.g. a person's own seat when their finished game is shown with every card.
     """
     viewer = check_player(viewer, "viewer", none="every card")
+    bottom = check_player(bottom, "bottom", none="the viewer's seat")
     if names is not None and len(names) != 2:
         raise ValueError(f"names must be a pair (P0, P1), not {names!r}")
-    return _Table(game, viewer, lastmove, names).draw()
+    t = _Table(game, viewer, lastmove, names)
+    return t.draw((viewer or 0) if bottom is None else bottom)
 
 
 def _visible_hand(game, p, viewer):
@@ -339,9 +344,8 @@ class _Table:
         view = "all cards" if self.viewer is None else f"seen by P{self.viewer}"
         self.text(WIDTH - PAD, 36, f"ply {g.ply} · {view}", 12, MUTED, "end")
 
-    def draw(self) -> str:
+    def draw(self, bottom: int) -> str:
         g, v = self.g, self.viewer
-        bottom = 0 if v is None else v
         top = 1 - bottom
         self.header()
         y = 52

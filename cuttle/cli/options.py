@@ -21,7 +21,7 @@ from ..game import Game
 from ..policies import DEFAULT_ISMCTS_ITERATIONS, POLICY_NAMES, policy_code
 from ..position import parse_text
 from ..rules import Rules
-from ..seeding import check_seed
+from ..seeding import SEED_WORDS, read_seed
 from ..simulation.api import MAX_MAX_MOVES, MAX_UNITS
 from ..simulation.cluster import parse_address
 from ..simulation.names import DEFAULT_MAX_MOVES
@@ -97,17 +97,11 @@ def threads(text: str) -> int:
 
 def seed(text: str) -> int:
     """A seed: a whole number from 0 to 2**64-1 (decimal, leading zeros and underscores
-    allowed, or 0x hex), checked by `cuttle.seeding.check_seed`."""
-    t = str(text).strip().replace("_", "")
-    base = 0 if t[:2].lower() in ("0x", "0o", "0b") else 10
+    allowed, or 0x hex), read by `cuttle.seeding.read_seed`."""
     try:
-        if not t.isascii():
-            raise ValueError
-        value = int(t, base)
-        return check_seed(value)
-    except ValueError:      # (check_seed's own words would name the seed a second time)
-        raise argparse.ArgumentTypeError(f"expected a whole number from 0 to 2**64-1, "
-                                         f"not {text!r}") from None
+        return read_seed(str(text))
+    except ValueError:      # (its own words would name the seed a second time)
+        raise argparse.ArgumentTypeError(f"expected {SEED_WORDS}, not {text!r}") from None
 
 
 def game_index(text: str) -> int:

@@ -47,7 +47,8 @@ Commands:
   moves        the moves so far
   board        draw the table and the legal moves again
   help         this text
-  quit         stop here (the game record is saved)
+  resign       give up: {bot} wins (the game record is saved)
+  quit         stop here, the game unfinished (the game record is saved)
 Cards are rank + suit: A 2-9 T(or 10) J Q K and C D H S, e.g. TH, 10h, AS."""
 
 
@@ -71,12 +72,18 @@ class PlaySession:
         self.players = ["human", "human"]
         self.players[1 - human] = bot.name
         self.names = seat_names(self.players, human)
+        self.status = "playing"               # then how it stopped: run's answer
 
     # -- the loop ----------------------------------------------------------------------
 
     def run(self) -> str:
-        """Play until the game is over, the human quits or the input ends; returns the
-        status ('over', 'quit', 'eof', 'interrupted')."""
+        """Play until the game is over, the human resigns or quits or the input ends;
+        returns the status ('over', 'resigned', 'quit', 'eof', 'interrupted'), also kept
+        as `status`."""
+        self.status = self._play()
+        return self.status
+
+    def _play(self) -> str:
         g = self.game
         seed = (f"seed {g.seed}" if self.seed_known else
                 "a random seed (shown at the end: it deals every card)")
@@ -88,6 +95,11 @@ class PlaySession:
                 if g.to_move == self.human:
                     status = self._human_decision()
                     if status in ("quit", "eof"):
+                        return status
+                    if status == "resigned":
+                        print()
+                        print(g.render())
+                        print(f"You resign: {self.bot.name} wins.")
                         return status
                 else:
                     p = g.to_move
@@ -161,8 +173,10 @@ class PlaySession:
                 move = legal[k - 1]
             elif word in ("quit", "exit", "q") and not rest:
                 return "quit"
+            elif word == "resign" and not rest:     # (the whole word: no slip of a key)
+                return "resigned"
             elif word in ("help", "?", "h") and not rest:
-                print(HELP.format(hint=self.hint_rollouts))
+                print(HELP.format(hint=self.hint_rollouts, bot=self.bot.name))
                 continue
             elif word in ("moves", "history") and not rest:
                 self._print_history()
@@ -298,7 +312,7 @@ def run(args: argparse.Namespace) -> int:
     for k in itertools.count(1):
         _check_outputs(game_args)
         status, path, session = _play_and_save(game_args)
-        if status != "over" or not _after_the_game(session, path):
+        if status not in ("over", "resigned") or not _after_the_game(session, path):
             return 130 if status == "interrupted" else 0
         # Play again: the same options, the next deal (seeded from --seed when given).
         game_args = argparse.Namespace(**{**vars(args), "seed": None if args.seed is None
@@ -402,7 +416,7 @@ def _review_game(session: PlaySession, path: str | None, engine: str) -> None:
     seed = g.seed
     print(f"Reviewing your moves with {engine} (Ctrl-C stops and keeps what is done)...")
     try:
-        r = review(session.record("over"), engine, player=session.human, seed=seed,
+        r = review(session.record(session.status), engine, player=session.human, seed=seed,
                    progress=None)
     except Interrupted as e:
         print(f"review {e}")
@@ -437,7 +451,8 @@ def add_command(sub: argparse._SubParsersAction) -> None:
         description="Play Cuttle against a bot. At each of your decisions the table is "
                     "drawn from your side and your legal moves are listed, and each move "
                     "is followed by what it did as you saw it; answer with a "
-                    "number, a move (e.g. 'points 7H'), a card (e.g. '7H': its moves), undo, hint, moves, help or quit. "
+                    "number, a move (e.g. 'points 7H'), a card (e.g. '7H': its moves), undo, hint, "
+                    "moves, help, resign or quit. "
                     "Input may come from a pipe. The game record is saved as JSON at the end.")
     pp.add_argument("--bot", default="greedy", metavar="NAME",
                     help=f"the opponent: {', '.join(POLICY_NAMES)} (default greedy; "

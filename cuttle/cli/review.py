@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import Interrupted
 from ..files import write_text
-from ..record import final_game, read_record, result_of, stopped
+from ..record import ending, final_game, read_record, result_of
 from ..report import save_page
 from ..review import ENGINE_NAMES, Thresholds, parse_engine, review
 from ..review.engines import DEFAULT_ENGINE
@@ -96,10 +96,14 @@ def run_review(rec: dict[str, Any], args: argparse.Namespace, where: str) -> tup
 
 
 def ends(g: Game, rec: dict[str, Any] | None = None) -> str:
-    """How the replayed game `g` ended, in words: for an unfinished game, why the record
-    `rec` says it stopped ("unfinished: resigned"), or "unfinished"."""
-    why = None if rec is None else stopped(rec)
-    return result_of(g, "over" if g.is_over else why or "unfinished")["text"]
+    """How the replayed game `g` ended, in words: for a game the rules did not end, why
+    the record `rec` says it stopped ("player 1 wins (player 0 resigned)", "unfinished:
+    quit"), or "unfinished"."""
+    if rec is not None:
+        res = ending(rec, g)
+    else:
+        res = result_of(g) if g.is_over else None
+    return "unfinished" if res is None else res["text"]
 
 
 def check_result(rec: dict[str, Any], g: Game) -> int:

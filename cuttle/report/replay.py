@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..formatting import quantity
 from ..narration import narrate
-from ..record import play_recorded, result_of, seed_words, start_game
+from ..record import ending, final_game, play_recorded, result_of, seed_words, start_game
 from ..svg import table
 from ..validation import check_player
 from .pages import page
@@ -263,9 +263,9 @@ def record_page(rec: dict[str, Any], viewer: int | None = None) -> str:
     info = [f"P0 {players[0]} against P1 {players[1]}", f"rules {start.rules}",
             seed_words(rec["seed"], rec.get("deal", 0)),
             quantity(len(rec['moves']), "move")]
-    res = rec.get("result")
-    if isinstance(res, dict) and res.get("text"):
-        info.append(str(res["text"]))
+    res = ending(rec, final_game(rec))      # (an older resignation's gets its winner)
+    if res is not None:
+        info.append(res["text"])
     return replay_page(start, rec["moves"], names=tuple(players), info=info, viewer=viewer)
 
 

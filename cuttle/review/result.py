@@ -117,7 +117,8 @@ class Review:
                  thresholds: Thresholds, decisions: Sequence[Decision],
                  omniscient: Sequence[float | None] | None, total: int,
                  seconds: float, cpu_seconds: float, complete: bool,
-                 source: str = "", stopped: str | None = None, deal: int = 0) -> None:
+                 source: str = "", stopped: str | None = None,
+                 resigned: int | None = None, deal: int = 0) -> None:
         self.start = start
         self.deal = deal              # a record's deal index (game `deal` of the seed)
         self.moves = list(moves)
@@ -133,7 +134,8 @@ class Review:
         self.cpu_seconds = cpu_seconds
         self.complete = complete
         self.source = source
-        self.stopped = stopped      # why the record says an unfinished game stopped
+        self.stopped = stopped      # why the record says a game the rules did not end stopped
+        self.resigned = resigned    # the seat that resigned it (stopped "resigned")
 
     def summary(self, player: int) -> dict[str, Any]:
         """`player`'s figures (`figures.PLAYER_FIGURES`: judged and forced moves, average
@@ -211,7 +213,8 @@ class Review:
         """The record's result of the game's end: None for an unfinished game whose
         stop no record told (a Game's)."""
         if end.is_over or self.stopped is not None:
-            return result_of(end, "over" if end.is_over else self.stopped)
+            return result_of(end, "over" if end.is_over else self.stopped,
+                             resigned=self.resigned)
         return None
 
     def as_dict(self) -> dict[str, Any]:
@@ -251,9 +254,9 @@ class Review:
                 f"rules {self.start.rules}", seed_words(self.start.seed, self.deal),
                 quantity(len(self.moves), "move"),
                 f"review: {self.engine.name}, seed {self.seed}"]
-        end = self.final()
-        if end.is_over:
-            info.append(result_of(end)["text"])
+        res = self._result(self.final())
+        if res is not None:
+            info.append(res["text"])
         data = self.as_dict()
         return replay_page(self.start, self.moves, names=self.names, info=info,
                            viewer=viewer, review=data, review_table=figure_rows(data["players"]),

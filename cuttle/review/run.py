@@ -11,7 +11,8 @@ from .._review import hindsight as _hindsight
 from ..errors import IllegalMoveError, Interrupted
 from ..game import Game, check_game
 from ..moves import Move
-from ..record import play_recorded, read_record, start_game, stopped, validate_record
+from ..record import (play_recorded, read_record, resigner, start_game, stopped,
+                      validate_record)
 from ..seeding import derive, seed_or_new
 from ..progress import Progress
 from ..threads import check_threads
@@ -35,16 +36,19 @@ class _Cancelled(Exception):
     """The caller's cancel said stop."""
 
 
-def _load(source: Any) -> tuple[Game, list[str], tuple[str, str], str, str | None, int]:
-    """(start, move texts, player names, description, status, deal) of a Game, a record
-    (dict) or a record file; status: why the record says an unfinished game stopped
-    (None for a Game or a record without a result); deal: the record's deal index (0
-    for a Game: the review names it beside the seed)."""
+def _load(source: Any) -> tuple[Game, list[str], tuple[str, str], str, str | None,
+                                int | None, int]:
+    """(start, move texts, player names, description, status, resigner, deal) of a
+    Game, a record (dict) or a record file; status: why the record says a game the rules
+    did not end stopped (None for a Game or a record without a result), and resigner
+    the seat that resigned it, if it was resigned; deal: the record's deal index (0 for
+    a Game: the review names it beside the seed)."""
     if isinstance(source, Game):
         start = source.copy()
         while start.ply:
             start.undo()
-        return start, [str(m) for m in source.moves], ("player 0", "player 1"), "", None, 0
+        return (start, [str(m) for m in source.moves], ("player 0", "player 1"), "", None,
+                None, 0)
     if isinstance(source, dict):
         rec, where = validate_record(source), ""
     elif isinstance(source, (str, os.PathLike)):
@@ -54,7 +58,7 @@ def _load(source: Any) -> tuple[Game, list[str], tuple[str, str], str, str | Non
                          f"not {type(source).__name__}")
     players = rec.get("players", ["player 0", "player 1"])
     return (start_game(rec), list(rec["moves"]), tuple(players), where, stopped(rec),
-            rec.get("deal", 0))
+            resigner(rec), rec.get("deal", 0))
 
 
 # Local argument checks (_players, the names; Thresholds and parse_engine check their
@@ -153,7 +157,7 @@ def review(game_or_record: Game | dict[str, Any] | str | os.PathLike[str],
 
     The same seed gives the same review, whatever the thread count.
     """
-    start, texts, own_names, where, why, deal = _load(game_or_record)
+    start, texts, own_names, where, why, resigned, deal = _load(game_or_record)
     if names is None:
         names = own_names
     elif isinstance(names, str) or len(names) != 2 or \
@@ -183,7 +187,7 @@ def review(game_or_record: Game | dict[str, Any] | str | os.PathLike[str],
                       seed=seed, thresholds=th, decisions=decisions, omniscient=omni,
                       total=total, seconds=time.perf_counter() - t0,
                       cpu_seconds=time.process_time() - c0, complete=complete,
-                      source=where, stopped=why, deal=deal)
+                      source=where, stopped=why, resigned=resigned, deal=deal)
 
     g = start.copy()
     try:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import re
 import secrets
 import time
 from dataclasses import dataclass, field
@@ -23,7 +24,7 @@ from ..policies import MAX_ISMCTS_ITERATIONS, is_search, policy_code
 from ..position import reconcile
 from ..record import make_record
 from ..rules import Rules
-from ..seeding import check_seed, derive, seed_or_new
+from ..seeding import derive, read_seed, seed_or_new
 from ..validation import check_player
 from .thinking import Control, Thinker
 
@@ -37,6 +38,8 @@ __all__ = ["BOTS", "GameSettings", "MAX_WEB_ITERATIONS", "Session", "SessionStor
 
 BOTS = ("random", "greedy", "expert", "ismcts", "ismcts-infer")
 SEARCH_BOTS = tuple(b for b in BOTS if is_search(b))     # (they take a strength: ismcts:N)
+_BOT_NAMES = [f"{b}:N" if b in SEARCH_BOTS else b for b in BOTS]
+_BOT_CHOICES = ", ".join(_BOT_NAMES[:-1]) + " or " + _BOT_NAMES[-1]   # (in errors)
 MAX_WEB_ITERATIONS = 100_000    # ~0.35 s a move; the ladder shows no gain past ~10,000
 MAX_TEXT = 4000                 # rule or position text, characters
 
@@ -102,15 +105,13 @@ def parse_settings(d: Any) -> GameSettings:
     except ValueError as e:
         raise WebError(400, f"rules: {e}") from None
     bot = (_text(d, "bot") or "greedy").lower()
+    kind, _, param = bot.partition(":")
+    if kind not in BOTS:        # (before the library's check, which names all its policies)
+        raise WebError(400, f"bot: choose one of {_BOT_CHOICES}, not {bot!r}")
     try:
         policy_code(bot)
     except ValueError as e:
         raise WebError(400, f"bot: {e}") from None
-    kind, _, param = bot.partition(":")
-    if kind not in BOTS:
-        raise WebError(400, f"bot: choose one of random, greedy, expert, ismcts:N or "
-                            f"ismcts-infer:N, "
-                            f"not {bot!r}")
     if kind in SEARCH_BOTS and int(param or 1000) > MAX_WEB_ITERATIONS:
         raise WebError(400, f"bot: at most {kind}:{MAX_WEB_ITERATIONS} here "
                             f"(the policy itself takes up to {MAX_ISMCTS_ITERATIONS:,})")
@@ -128,13 +129,8 @@ def parse_settings(d: Any) -> GameSettings:
     seed = d.get("seed")
     if isinstance(seed, str):
         seed = seed.strip() or None
-        if seed is not None:
-            if not (seed.isascii() and seed.isdigit()):
-                raise WebError(400, f"seed must be a whole number from 0 to 2**64-1, "
-                                    f"not {seed!r}")
-            seed = int(seed)
     try:
-        seed = None if seed is None else check_seed(seed)
+        seed = None if seed is None else read_seed(seed)
     except ValueError as e:                 # (its message names the seed)
         raise WebError(400, str(e)) from None
     position = _text(d, "position") or None
@@ -153,6 +149,13 @@ def _position_settings(position: str, rules: Rules | None,
         return reconcile(position, rules, seed)
     except ValueError as e:
         raise WebError(400, f"position: {e}") from None
+
+
+def as_yours(message: str, seat: int) -> str:
+    """The engine's words for the person's seat as the game page says them: "player 0's
+    hand" -> "your hand", "player 0 may only" -> "you may only"."""
+    return re.sub(rf"\bplayer {seat}('s)?\b",
+                  lambda m: "your" if m.group(1) else "you", message)
 
 
 def bot_seed(s: GameSettings) -> int:
@@ -251,7 +254,7 @@ class Session:
         try:
             move = g.play(text)
         except ValueError as e:             # IllegalMoveError and InvalidMoveError
-            raise WebError(422, str(e)) from None
+            raise WebError(422, as_yours(str(e), self.human)) from None
         self.movers.append(self.human)
         self.decisions.append((g.ply - 1, forced))
         self._after_move(before)

@@ -7,7 +7,7 @@ viewer=seat)` (which never writes a hidden card), the person's own legal moves (
 while it is their decision) and the moves played, which both players saw, each with
 what it did as the person saw it (`cuttle.narration`, which names only the cards the
 person may know).  The seed, which would give away the whole deal, is sent only once
-the game is finished (with the game record).
+the game is finished (with the game record), when the table shows the bot's hand too.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from ..policies import DEFAULT_ISMCTS_ITERATIONS
 from ..record import result_of
 from ..rules import FLAGS, PRESETS, Rules
 from ..svg import table
+from .sessions import BOTS
 
 if TYPE_CHECKING:
     from ..analysis import Analysis
@@ -30,6 +31,11 @@ if TYPE_CHECKING:
     from .sessions import Session
 
 __all__ = ["analysis_view", "game_page", "start_page", "state_view"]
+
+# The start page's words for the bots the app offers (sessions.BOTS, their one list).
+BOT_TEXT = {"random": "", "greedy": "one move ahead", "expert": "weighs your best reply",
+            "ismcts": "search: choose its strength",
+            "ismcts-infer": "search that reads your moves: choose its strength"}
 
 
 def move_view(m: Move) -> dict[str, Any]:
@@ -65,17 +71,17 @@ def result_view(session: Session) -> dict[str, Any] | None:
     if not session.finished:
         return None
     g = session.game
-    if session.status == "resigned":
-        outcome, text = "resigned", "you resigned"
+    res = result_of(g, session.stop_status(), resigned=session.human)
+    if session.status == "resigned":        # (a result: the bot wins)
+        outcome, text = "resigned", f"{session.bot_name} wins (you resigned)"
     elif g.winner is None:
         outcome, text = "draw", f"a draw ({g.end_reason})"
     elif g.winner == session.human:
         outcome, text = "won", f"you win ({g.end_reason})"
     else:
         outcome, text = "lost", f"{session.bot_name} wins ({g.end_reason})"
-    res = result_of(g, session.stop_status())
-    return {"outcome": outcome, "text": text, "winner": g.winner,
-            "end_reason": g.end_reason, "turns": res["turns"], "scores": res["scores"],
+    return {"outcome": outcome, "text": text, "winner": res["winner"],
+            "end_reason": res["end_reason"], "turns": res["turns"], "scores": res["scores"],
             "seed": session.settings.seed}
 
 
@@ -97,7 +103,9 @@ def state_view(session: Session) -> dict[str, Any]:
         "can_undo": not session.finished and bool(session.decisions),
         "history": history, "last": history[-1] if history else None,
         "observation": observation_view(obs),
-        "svg": table(g, viewer=me, names=names(session)),
+        # (once finished, every card: the bot's hand face up, as the record gives it)
+        "svg": table(g, viewer=None if session.finished else me, names=names(session),
+                     bottom=me),
         "result": result_view(session),
         "review": review_state(session),
     }
@@ -172,6 +180,8 @@ def start_page(start_token: str) -> str:
         f'</td></tr>' for f in FLAGS.values())
     defaults = {p: {k: FLAGS[k].format(v) for k, v in vals.items()}
                 for p, (vals, _) in PRESETS.items()}
+    bots = "".join(f'<option value="{b}"{" selected" if b == "expert" else ""}>{b}'
+                   f'{f" ({BOT_TEXT[b]})" if BOT_TEXT[b] else ""}</option>' for b in BOTS)
     body = f"""
 <form id="start" class="card" autocomplete="off">
   <h2>A new game</h2>
@@ -184,12 +194,7 @@ def start_page(start_token: str) -> str:
   <p class="rules-preview">Rules: <output id="rules-preview">classic</output>
     <span id="rules-error" class="error" role="alert"></span></p>
   <div class="row"><label for="bot">Opponent</label>
-    <select id="bot" name="bot"><option value="random">random</option>
-      <option value="greedy">greedy (one move ahead)</option>
-      <option value="expert" selected>expert (weighs your best reply)</option>
-      <option value="ismcts">ismcts (search: choose its strength)</option>
-      <option value="ismcts-infer">ismcts-infer (search that reads your moves: choose its
-        strength)</option></select></div>
+    <select id="bot" name="bot">{bots}</select></div>
   <div class="row" id="strength-row"><label for="strength">Search strength</label>
     <input type="range" id="strength" min="0" max="8" step="1" value="4"
       aria-describedby="strength-value">
@@ -219,6 +224,11 @@ def game_page(session: Session) -> str:
     """The page of one game (its state is embedded and then fetched as JSON)."""
     body = f"""
 <div class="game">
+  <section id="over" class="card over" hidden><h2 id="result"></h2>
+    <p><button id="download" type="button">download the game record</button></p>
+    <p class="muted">Replay it with <code>cuttle replay FILE --step</code> or
+      <code>cuttle replay FILE --html page.html</code>.</p>
+    <div id="review"></div></section>
   <div class="board-col">
     <div id="status" class="status" role="status" aria-live="polite"></div>
     <div id="thinking" class="thinking" hidden><span class="spinner"></span>
@@ -236,11 +246,6 @@ def game_page(session: Session) -> str:
       <label class="auto"><input type="checkbox" id="auto" checked> play forced moves</label>
       <a href="/" class="new">new game</a>
     </div>
-    <section id="over" class="card over" hidden><h2 id="result"></h2>
-      <p><button id="download" type="button">download the game record</button></p>
-      <p class="muted">Replay it with <code>cuttle replay FILE --step</code> or
-        <code>cuttle replay FILE --html page.html</code>.</p>
-      <div id="review"></div></section>
     <section class="card"><h2>Your legal moves</h2>
       <ol id="legal" class="legal"></ol></section>
     <section id="hint-box" class="card" hidden><h2>Hint</h2><div id="hint-body"></div></section>

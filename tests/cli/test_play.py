@@ -173,6 +173,30 @@ def test_play_seat_1_with_rules_and_eof(monkeypatch, capsys, tmp_path):
     assert "(result: unfinished: the input ended)" in rout
 
 
+def test_resign_gives_the_bot_the_game_and_saves_it(monkeypatch, capsys, tmp_path):
+    """'resign' (the whole word, as the browser's resign) ends the game as a result:
+    the bot wins, every card is shown, the record says so, and the game-over menu
+    follows; replay and its page name the winner."""
+    rec_path = tmp_path / "g.json"
+    code, out, err = run(monkeypatch, capsys,
+                         ["play", "--bot", "greedy", "--seat", "1", "--seed", "5",
+                          "--record", str(rec_path)], "help\nresign\nquit\n")
+    assert code == 0, err
+    assert "  resign       give up: greedy wins (the game record is saved)" in out
+    assert "You resign: greedy wins." in out and "Game over. Type:" in out
+    rec = read_record(rec_path)
+    g = game_from_record(rec)
+    assert not g.is_over and rec["human_seat"] == 1
+    assert rec["result"]["status"] == "resigned" and rec["result"]["winner"] == 0
+    assert f"hand: {' '.join(g.hand(0))}\n" in out        # the bot's hand, at the end
+    code, rout, _ = run(monkeypatch, capsys, ["replay", str(rec_path)])
+    assert code == 0 and "Result: player 0 wins (player 1 resigned)" in rout
+    page = tmp_path / "r.html"
+    rout = run(monkeypatch, capsys, ["replay", str(rec_path), "--html", str(page)])[1]
+    assert "(result: player 0 wins (player 1 resigned))" in rout
+    assert "player 0 wins (player 1 resigned)" in page.read_text()
+
+
 def test_play_from_a_position_quit_and_default_record(monkeypatch, capsys, tmp_path):
     monkeypatch.chdir(tmp_path)
     pos = ("rules: cuttle.cards; hands: 2C 7H 9S / 4S 5D; points: 9D / TC[JC]; "

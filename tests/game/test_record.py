@@ -1,6 +1,6 @@
 """cuttle.record's positions of a record: `game_before` (the Game its move k is decided
 in, numbered as `cuttle replay` and the review number moves) and `final_game`; a
-record's deal index (game K of a seed's run, version 2)."""
+record's deal index (game K of a seed's run, version 2); a resignation's result."""
 
 import json
 
@@ -8,7 +8,8 @@ import pytest
 
 import cuttle
 from cuttle.policies import Bot
-from cuttle.record import final_game, game_before, make_record, read_record, validate_record
+from cuttle.record import (ending, final_game, game_before, make_record, read_record,
+                           resigner, validate_record)
 
 
 @pytest.fixture(scope="module")
@@ -153,3 +154,42 @@ def test_a_version_1_record_still_reads(tmp_path):
     assert final_game(read_record(path)) == g
     assert final_game({**rec, "deal": 0}) == g          # (deal 0 is game 0 in version 1)
     assert final_game({**rec, "version": 2}) == g       # (a version 2 without a deal)
+
+
+def resigned_game():
+    g = cuttle.Game(seed=3)
+    for _ in range(6):
+        g.play(g.legal_moves[0])
+    assert not g.is_over
+    return g
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_a_resignation_is_a_result_the_opponent_wins(seat):
+    g = resigned_game()
+    rec = make_record(g, players=["human", "greedy"][::1 - 2 * seat], human_seat=seat,
+                      status="resigned")
+    assert rec["result"] == {"status": "resigned", "winner": 1 - seat, "end_reason": None,
+                             "turns": g.turn_number, "scores": [g.score(0), g.score(1)],
+                             "text": f"player {1 - seat} wins (player {seat} resigned)"}
+    assert resigner(rec) == seat and ending(rec, final_game(rec)) == rec["result"]
+    with pytest.raises(ValueError, match="give the human_seat that resigned"):
+        make_record(g, players=["a", "b"], status="resigned")
+
+
+def test_a_resignation_recorded_before_it_had_a_winner_reads_as_the_human_seat_s():
+    """Records of the browser's resign written before said no winner ("unfinished:
+    resigned"): the person, the record's human seat, resigned them."""
+    g = resigned_game()
+    rec = json.loads(json.dumps(make_record(g, players=["greedy", "human"], human_seat=1,
+                                            status="resigned")))
+    old = {**rec, "result": {**rec["result"], "winner": None, "text": "unfinished: resigned"}}
+    assert resigner(validate_record(old)) == 1
+    assert ending(old, final_game(old))["text"] == "player 0 wins (player 1 resigned)"
+    with pytest.raises(ValueError, match="a resigned game's result names its 'winner'"):
+        validate_record({**old, "human_seat": None})
+    with pytest.raises(ValueError, match="a resigned game's 'winner' must be 0 or 1"):
+        validate_record({**rec, "result": {**rec["result"], "winner": 2}})
+    quit_ = make_record(g, players=["greedy", "human"], human_seat=1, status="quit")
+    assert resigner(quit_) is None and quit_["result"]["winner"] is None
+    assert ending(quit_, g)["text"] == "unfinished: quit"

@@ -244,3 +244,20 @@ def test_a_hidden_hand_shows_only_what_the_viewer_knows(preset, seed, plies):
 def test_bad_viewer(viewer):
     with pytest.raises(ValueError, match="viewer"):
         table(cuttle.Game(seed=1), viewer)
+
+
+def test_the_seat_at_the_bottom():
+    """The viewer's seat is at the bottom (player 0's with every card) unless `bottom`
+    says otherwise: a person's own seat, their finished game shown with every card."""
+    g = play_random(cuttle.Game(seed=4), 9, 4)
+
+    def order(svg):     # the seats' labels, top to bottom
+        return [int(t[1]) for t in re.findall(r">(P[01])(?: ·[^<]*)?</text>", svg)]
+
+    assert order(table(g, 1)) == [0, 1] and order(table(g, None)) == [1, 0]
+    assert order(table(g, None, bottom=1)) == [0, 1]
+    assert order(table(g, 0, bottom=1)) == [0, 1]
+    assert table(g, None, bottom=0) == table(g, None)
+    check_table(g, None)
+    with pytest.raises(ValueError, match="bottom must be 0 or 1"):
+        table(g, None, bottom=2)

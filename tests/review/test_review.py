@@ -587,16 +587,23 @@ def test_a_one_move_game_is_1_move():
 
 
 def test_a_resigned_game_says_so_in_its_review():
-    """A record of a game stopped before its end (a resignation in the browser) says
-    why in the review's text, JSON and page; a Game's unfinished review says nothing."""
+    """A record of a game resigned before its end (in the browser or the terminal) says
+    who won in the review's text, JSON and page, as does a record of a resignation
+    written before they had a winner; a record of a game quit says why it stopped; a
+    Game's unfinished review says nothing."""
     g = cuttle.Game(seed=3)
     for _ in range(6):
         g.play(g.legal_moves[0])
     rec = make_record(g, players=["human", "greedy"], human_seat=0, status="resigned")
-    r = cuttle.review(rec, "rollouts:5", seed=1)
-    assert "Result: unfinished: resigned" in str(r).splitlines()
-    assert r.as_dict()["result"]["status"] == "resigned"
-    assert "unfinished: resigned" in r.page()
+    old = {**rec, "result": {**rec["result"], "winner": None, "text": "unfinished: resigned"}}
+    for record in (rec, old):
+        r = cuttle.review(record, "rollouts:5", seed=1)
+        assert "Result: player 1 wins (player 0 resigned)" in str(r).splitlines()
+        assert r.as_dict()["result"] == rec["result"]
+        page = r.page()
+        assert "player 1 wins (player 0 resigned)" in page and "unfinished" not in page
+    quit_ = make_record(g, players=["human", "greedy"], human_seat=0, status="quit")
+    assert "Result: unfinished: quit" in str(cuttle.review(quit_, "rollouts:5", seed=1))
     plain = cuttle.review(g, "rollouts:5", seed=1)
     assert plain.as_dict()["result"] is None and "Result:" not in str(plain)
 

@@ -63,6 +63,19 @@ def test_messages_name_the_argument_and_the_range():
         cuttle.seeding.check_seed(-1)
 
 
+def test_a_seed_a_person_gave_is_read_with_one_wording():
+    """read_seed: the command line's and the web app's seeds, as text or a number; every
+    bad one said the same way (the web app said "an int" of -1, "a whole number" of 'abc')."""
+    read = cuttle.seeding.read_seed
+    assert [read(v) for v in (7, np.uint64(7), "7", " 007 ", "0x7", "0b111", "7_0")] == \
+        [7, 7, 7, 7, 7, 7, 70]
+    assert read(str(2 ** 64 - 1)) == 2 ** 64 - 1
+    for bad in (-1, "-1", "abc", "", "7.0", 7.0, True, None, 2 ** 64, "\u0667", "0x"):
+        with pytest.raises(ValueError) as e:
+            read(bad)
+        assert str(e.value) == f"seed must be a whole number from 0 to 2**64-1, not {bad!r}"
+
+
 def test_players():
     for p in (0, 1, np.int64(1), np.uint8(0)):
         assert check_player(p) == p and type(check_player(p)) is int

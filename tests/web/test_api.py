@@ -3,6 +3,7 @@ message, never a 500), tokens, undo, hints, the record, sessions (the review: te
 
 import json
 import random
+import re
 import threading
 import time
 
@@ -109,8 +110,12 @@ def test_the_bot_replays_a_seeded_game(client):
     ({"rules": "clasic"}, 400, "unknown preset"),
     ({"rules": "classic four=sometimes"}, 400, "four"),
     ({"rules": 7}, 400, "must be text"),
-    ({"bot": "alphazero"}, 400, "unknown policy"),
+    # the bots this app offers, and only those (it listed every policy of the library)
+    ({"bot": "godlike"}, 400, "bot: choose one of random, greedy, expert, ismcts:N or "
+                              "ismcts-infer:N, not 'godlike'"),
     ({"bot": "ismcts-random:10"}, 400, "random, greedy, expert, ismcts:N or ismcts-infer"),
+    ({"bot": "cuttle.cards-ai"}, 400, "random, greedy, expert, ismcts:N or ismcts-infer"),
+    ({"bot": "ismcts:x"}, 400, "bad iteration count"),
     ({"bot": "ismcts:1000000"}, 400, "at most ismcts:100000"),
     ({"bot": "ismcts-infer:100001"}, 400, "at most ismcts-infer:100000"),
     ({"bot": "greedy:3"}, 400, "takes no parameter"),
@@ -119,11 +124,15 @@ def test_the_bot_replays_a_seeded_game(client):
     ({"seat": 1.0}, 400, "seat must be 0 or 1"),
     ({"seat": 0.0}, 400, "seat must be 0 or 1"),
     ({"seat": False}, 400, "seat must be 0 or 1"),
-    ({"seed": 5.0}, 400, "seed"),
-    ({"seed": -1}, 400, "seed"),
-    ({"seed": "12x"}, 400, "seed"),
+    # one wording for every bad seed, text or number (-1 said "an int from 0 to ...")
+    ({"seed": 5.0}, 400, "seed must be a whole number from 0 to 2**64-1, not 5.0"),
+    ({"seed": -1}, 400, "seed must be a whole number from 0 to 2**64-1, not -1"),
+    ({"seed": "-1"}, 400, "seed must be a whole number from 0 to 2**64-1, not '-1'"),
+    ({"seed": "abc"}, 400, "seed must be a whole number from 0 to 2**64-1, not 'abc'"),
+    ({"seed": "12x"}, 400, "seed must be a whole number from 0 to 2**64-1, not '12x'"),
+    ({"seed": True}, 400, "seed must be a whole number from 0 to 2**64-1, not True"),
     # (said "seed: seed must be ...")
-    ({"seed": 2 ** 64}, 400, f"seed must be an int from 0 to 2**64-1, not {2 ** 64}"),
+    ({"seed": 2 ** 64}, 400, f"seed must be a whole number from 0 to 2**64-1, not {2 ** 64}"),
     ({"position": "hands: 2C 2C / 3D"}, 400, "position"),
     ({"colour": "red"}, 400, "unknown field"),
     ({"rules": "x" * 5000}, 413, "too long"),
@@ -134,7 +143,31 @@ def test_bad_new_games(client, body, status, words):
         client.post("/api/games", headers=tok)
     assert r.status_code == status and words in r.json()["error"], r.text
     assert r.json()["error"].count("seed") <= 1, r.text
+    assert not {"ismcts-random:N", "cuttle.cards-ai"} & set(r.json()["error"].split(", "))
     assert len(store(client)) == 0
+
+
+def test_the_start_page_offers_the_bots_the_app_takes(client):
+    """The opponent menu is the app's list of bots (sessions.BOTS), each of which starts
+    a game."""
+    from cuttle.web.sessions import BOTS
+    html = client.get("/").text
+    menu = html[html.index('<select id="bot"'):]
+    menu = menu[:menu.index("</select>")]
+    assert re.findall(r'<option value="([^"]+)"', menu) == list(BOTS)
+    assert '<option value="expert" selected>' in menu
+    tok = {TOKEN: start_token(html)}
+    for bot in BOTS:
+        r = client.post("/api/games", headers=tok, json={"bot": bot, "seat": 1})
+        assert r.status_code == 201, r.text
+
+
+def test_a_seed_as_text_reads_as_the_command_line_reads_it(client):
+    tok = {TOKEN: start_token(client.get("/").text)}
+    for text, seed in ((" 0x1F ", 31), ("1_000", 1000), ("007", 7), (str(2 ** 64 - 1), 2 ** 64 - 1)):
+        r = client.post("/api/games", headers=tok, json={"seed": text})
+        assert r.status_code == 201, r.text
+        assert store(client).get(r.json()["id"]).settings.seed == seed
 
 
 def test_new_game_needs_the_start_token_and_json(client):
@@ -171,6 +204,45 @@ def test_a_position_game(client):
     rec = p.get("/record").json()
     assert rec["position"] and rec["result"]["status"] == "resigned"
     assert final_game(rec) == store(client).get(p.gid).game
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_a_resignation_gives_the_bot_the_game(client, seat):
+    """A resignation is a result: the bot wins, in the state, the record and the
+    review (it read "unfinished: resigned", no winner)."""
+    p = new_game(client, bot="expert", seat=seat, seed=21)
+    st = p.state()
+    if st["bot_to_move"]:
+        st = p.bot().json()
+    st = p.move(st["legal"][0]["text"]).json()
+    r = p.post("/resign")
+    assert r.status_code == 200
+    res = r.json()["result"]
+    assert r.json()["status"] == "resigned" and res["outcome"] == "resigned"
+    assert res["winner"] == 1 - seat and res["text"] == "expert wins (you resigned)"
+    rec = p.get("/record").json()
+    assert rec["result"]["status"] == "resigned" and rec["result"]["winner"] == 1 - seat
+    words = f"player {1 - seat} wins (player {seat} resigned)"
+    assert rec["result"]["text"] == words
+    review = p.get("/review").json()
+    assert review["result"] == rec["result"] and f"Result: {words}" in review["text"]
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_a_finished_game_shows_the_bot_s_hand(client, seat):
+    """Once the game is finished (the seed, which deals every card, is shown then), the
+    table shows every card: the bot's hand face up, the person's side still at the
+    bottom."""
+    p = new_game(client, bot="greedy", seat=seat, seed=8)
+    st = p.state()
+    bots = [str(c) for c in store(client).get(p.gid).game.hand(1 - seat)]
+    assert 'data-viewer="%d"' % seat in st["svg"]
+    assert not set(re.findall(r'data-card="(\w+)"', st["svg"])) & set(bots)
+    st = p.post("/resign").json()
+    assert 'data-viewer="all"' in st["svg"] and st["result"]["seed"] == 8
+    assert set(re.findall(r'data-card="(\w+)"', st["svg"])) >= set(bots)
+    seats = re.findall(r">P([01])(?: ·[^<]*)?</text>", st["svg"])
+    assert seats == [str(1 - seat), str(seat)]          # (top, bottom)
 
 
 def test_the_state_holds_both_sides_freezes_this_turn_and_next(client):
@@ -239,6 +311,26 @@ def test_game_routes_need_the_token(client):
                            headers={TOKEN: p.token})
         assert r.status_code == 404 and "no such game" in r.json()["error"]
     assert p.state()["ply"] == 0
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_a_refused_move_calls_the_person_you(client, seat):
+    """The engine's reasons name the mover's seat ("7H is not in player 0's hand"); the
+    game page calls the person "you"."""
+    p = new_game(client, rules="classic", bot="random", seat=seat, seed=1)
+    st = p.state()
+    if st["bot_to_move"]:
+        st = p.bot().json()
+    mine = store(client).get(p.gid).game.hand(seat)
+    other = next(str(c) for c in cuttle.cards.CARDS if c not in mine and not c.is_joker)
+    own = str(mine[0])
+    for move, words in ((f"points {other}", f"{other} is not in your hand"),
+                        ("take 3H", "in the main phase you may only "),
+                        (f"scuttle {own} {other}", "for you in the main phase; legal moves")):
+        r = p.move(move)
+        error = r.json()["error"]
+        assert r.status_code == 422 and words in error and "player" not in error, error
+    assert p.state()["ply"] == st["ply"]
 
 
 def test_moves_are_checked_by_the_engine(client):

@@ -8,6 +8,7 @@ page's content security policy, a click on the graph)."""
 
 import json
 import random
+import re
 import time
 
 import pytest
@@ -118,15 +119,17 @@ def server_game(server, st):
 
 
 def check_table(d, server, st):
-    """The table shown is the server's game as the person sees it."""
+    """The table shown is the server's game as the person sees it; once the game is
+    finished, with every card (the bot's hand face up)."""
     shown = d.execute_script(SHOWN)
     g = server_game(server, st)
     me = st["you"]
+    finished = st["status"] != "playing"
     assert shown["data"]["ply"] == str(g.ply) == str(st["ply"])
     assert shown["data"]["phase"] == g.phase == st["phase"]
-    assert shown["data"]["viewer"] == str(me)
-    assert sorted(shown["faces"]) == visible_cards(g, me)
-    hidden = not g.is_public_hand(1 - me)
+    assert shown["data"]["viewer"] == ("all" if finished else str(me))
+    assert sorted(shown["faces"]) == visible_cards(g, None if finished else me)
+    hidden = not g.is_public_hand(1 - me) and not finished
     known = len(g.observation(me).opponent_known)     # face up, as the picture's faces
     assert shown["backs"] == (len(g.hand(1 - me)) - known if hidden else 0)
     return st, g
@@ -284,7 +287,11 @@ def test_the_controls(browser, server, tmp_path):
     assert d.find_element(By.ID, "resign").text == "really resign?"
     d.find_element(By.ID, "resign").click()
     st = wait_ready(d)
-    assert st["status"] == "resigned" and "you resigned" in d.find_element(By.ID, "result").text.lower()
+    # a result: the bot wins, and its hand is shown (the person's side at the bottom)
+    assert st["status"] == "resigned" and st["result"]["winner"] == 0
+    assert d.find_element(By.ID, "result").text.startswith(
+        "Ismcts:100000 wins (you resigned) · ")
+    check_table(d, server, st)
     d.execute_cdp_cmd("Page.setDownloadBehavior", {"behavior": "allow",
                                                    "downloadPath": str(tmp_path)})
     d.find_element(By.ID, "download").click()
@@ -297,6 +304,7 @@ def test_the_controls(browser, server, tmp_path):
     rec = read_record(path)
     assert final_game(rec) == server_game(server, st)
     assert rec["result"]["status"] == "resigned" and rec["bot"]["name"] == "ismcts:100000"
+    assert rec["result"]["text"] == "player 0 wins (player 1 resigned)"
     assert main(["replay", str(path)]) == 0
     assert json.loads(path.read_text())["human_seat"] == 1
 
@@ -313,7 +321,24 @@ def test_the_review(browser, server):
     assert r.complete and r.players == (0,)
     acc = r.summary(0)["accuracy"]
     assert summary.text.startswith(f"Your accuracy: {acc:.1f}%")
-    assert "accuracy" in d.find_element(By.CSS_SELECTOR, "#review pre").text
+    pre = d.find_element(By.CSS_SELECTOR, "#review pre")
+    assert "accuracy" in pre.text
+    # the whole review text fits its box at this viewport (1100 px), and the box the
+    # page: no column clipped behind a scrollbar (the panel was the side column's 380
+    # px); its move lines are whole lines, only its prose wraps
+    widths = d.execute_script(
+        "const e = arguments[0], p = document.documentElement; "
+        "return [e.scrollWidth, e.clientWidth, p.scrollWidth, p.clientWidth]", pre)
+    assert widths[0] <= widths[1] and widths[2] <= widths[3], widths
+    rows = [line for line in pre.text.splitlines() if re.match(r" *\d+\. P[01] ", line)]
+    longest = max(rows, key=len)
+    width = d.execute_script(
+        "const e = arguments[0], s = getComputedStyle(e);"
+        "const c = document.createElement('canvas').getContext('2d'); c.font = s.font;"
+        "return [c.measureText(arguments[1]).width,"
+        " e.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight)]",
+        pre, longest)
+    assert width[0] <= width[1], (longest, width)
     link = d.find_element(By.ID, "review-page")
     assert link.get_attribute("href") == f"{server.url}/game/{st['id']}/review"
     d.get(link.get_attribute("href"))
@@ -342,3 +367,35 @@ def test_a_bad_start_says_why(browser, server):
     d.find_element(By.ID, "go").click()
     Wait(d, 10).until(lambda d: "four" in d.find_element(By.ID, "start-error").text)
     assert d.current_url.rstrip("/") == server.url
+    # the rules mended: Play's refusal goes once the preview shows valid rules
+    box = d.find_element(By.ID, "rules-text")
+    box.clear()
+    box.send_keys("classic four=random")
+    Wait(d, 10).until(lambda d: d.find_element(By.ID, "rules-preview").text
+                      == str(cuttle.Rules.parse("classic four=random")))
+    assert d.find_element(By.ID, "rules-error").text == ""
+    assert d.find_element(By.ID, "start-error").text == ""
+    # an error of another field stays (the seed's)
+    d.find_element(By.ID, "seed").send_keys("-1")
+    d.find_element(By.ID, "go").click()
+    Wait(d, 10).until(lambda d: "seed must be" in d.find_element(By.ID, "start-error").text)
+    Select(d.find_element(By.ID, "preset")).select_by_value("cuttle.cards")
+    box.clear()
+    Wait(d, 10).until(lambda d: d.find_element(By.ID, "rules-preview").text == "cuttle.cards")
+    assert "seed must be" in d.find_element(By.ID, "start-error").text
+
+
+def test_the_rules_preview_waits_for_a_pause_in_the_typing(browser, server):
+    """One request once the typing pauses, not one a keystroke."""
+    d = browser
+    d.get(server.url + "/")
+    Wait(d, 20).until(lambda d: d.execute_script("return document.body.dataset.ready"))
+    count = ("return performance.getEntriesByType('resource')"
+             ".filter(e => e.name.includes('/api/rules')).length")
+    Wait(d, 10).until(lambda d: d.execute_script(count) == 1)     # the page's own
+    text = "cuttle.cards four=random hand_limit=7"
+    d.find_element(By.ID, "rules-text").send_keys(text)
+    want = str(cuttle.Rules.parse(text))
+    Wait(d, 10).until(lambda d: d.find_element(By.ID, "rules-preview").text == want)
+    time.sleep(0.4)
+    assert d.execute_script(count) <= 3, d.execute_script(count)

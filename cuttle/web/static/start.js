@@ -1,5 +1,6 @@
-// The start page: rule text from a preset, flags or text (checked by the server as you
-// type), the bot and its strength, the seat, a seed; POST /api/games, then the game page.
+// The start page: rule text from a preset, flags or text (checked by the server once you
+// pause typing), the bot and its strength, the seat, a seed; POST /api/games, then the
+// game page.
 (function () {
   'use strict';
   const $ = id => document.getElementById(id);
@@ -33,7 +34,17 @@
       if (mine !== pending) return;
       $('rules-preview').textContent = r.ok ? d.rules : rulesText();
       $('rules-error').textContent = r.ok ? '' : d.error;
+      // Play's refusal of the rules (the server's "rules: ...") is stale once they are valid
+      const refused = $('start-error');
+      if (r.ok && refused.textContent.startsWith('rules:')) refused.textContent = '';
     } catch (e) { $('rules-error').textContent = String(e); }
+  }
+  // The preview waits for a pause in the typing: one request, not one a keystroke.
+  const PREVIEW_DELAY = 250;
+  let previewTimer = null;
+  function previewSoon() {
+    clearTimeout(previewTimer);
+    previewTimer = setTimeout(preview, PREVIEW_DELAY);
   }
   async function start(ev) {
     ev.preventDefault();
@@ -58,8 +69,8 @@
   $('bot').addEventListener('change', showStrength);
   $('strength').addEventListener('input', showStrength);
   for (const el of document.querySelectorAll('#preset, #rules-text, [data-flag]')) {
-    el.addEventListener('input', preview);
-    el.addEventListener('change', preview);
+    el.addEventListener('input', previewSoon);
+    el.addEventListener('change', previewSoon);
   }
   showStrength();
   preview();
