@@ -46,7 +46,9 @@ Results of disjoint ranges of one run merge: ``a.merge(b)``, ``a + b``, ``sum([.
 **Interruption.**  Ctrl-C stops the run within a second and raises `Interrupted` (a
 `KeyboardInterrupt`) whose ``result`` is the merged result of the chunks that finished
 and, where a chunk's units take long (a searching player, or a Python one), of the
-units of the cut chunk that finished before the first one that did not.
+units of the cut chunk that finished before the first one that did not.  A SIGTERM (a job
+scheduler's time limit, `timeout`) ends Python at once unless the run is inside
+``with cuttle.interrupts.sigterm_as_ctrl_c():``, where it stops the run as Ctrl-C does.
 
 **A cluster.**  ``client=`` a `dask.distributed.Client` plays the chunks on the cluster
 (see `cuttle.simulation.cluster`); the result is identical to a local run's.

@@ -5,7 +5,9 @@ import io
 import json
 import math
 import pickle
+import subprocess
 import sys
+import textwrap
 
 import numpy as np
 import pytest
@@ -730,3 +732,28 @@ def test_the_progress_line_names_a_match_run_in_the_plural(monkeypatch):
     bar.done = 4
     text = bar._text()
     assert "4/10 matches" in text and " matches/s" in text and "matchs" not in text
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="POSIX signals")
+@pytest.mark.parametrize("sigint", ["default", "ignored"])
+def test_a_script_inside_sigterm_as_ctrl_c_keeps_its_finished_games_at_sigterm(sigint):
+    # As the README and cuttle.interrupts.sigterm_as_ctrl_c say for a library call under
+    # a job scheduler (also in a script's background job, where SIGINT is ignored): the
+    # run stops, and the call raises Interrupted with the games that finished.
+    code = textwrap.dedent(f"""
+        import os, signal, threading
+        import cuttle
+        from cuttle.interrupts import sigterm_as_ctrl_c
+        if {sigint!r} == "ignored":
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+        threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGTERM)).start()
+        with sigterm_as_ctrl_c() as terminated:
+            try:
+                cuttle.simulate(10**9, players=("expert", "greedy"), seed=1, threads=1)
+            except cuttle.Interrupted as e:
+                print("interrupted", e.result.n_games > 0, bool(terminated))
+    """)
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       timeout=120)
+    assert p.returncode == 0 and p.stdout.split() == ["interrupted", "True", "True"], \
+        p.stdout + p.stderr
