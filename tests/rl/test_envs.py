@@ -180,7 +180,8 @@ def test_aec_plays_to_a_win():
                                             ("ismcts-infer:20", 1)])
 def test_gymnasium_check_env(opponent, seat):
     # made by its registered id (a spec: the checker tries every render mode too), in
-    # one go: gymnasium imports the module that registers it
+    # one go: gymnasium imports the module that registers it; checked unwrapped, as
+    # docs/rl.md says (given make's wrappers, the checker warns that they differ)
     env = gymnasium.make("cuttle.rl.gym_env:cuttle/Cuttle-v0", opponent=opponent, seat=seat,
                          rules="cuttle.cards")
     assert env.spec.id == ENV_ID and env.unwrapped.rules == cuttle.Rules("cuttle.cards")
