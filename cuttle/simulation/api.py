@@ -227,11 +227,17 @@ def compare(rule_sets: Iterable[Rules | str | None], n_games: int,
 
     Common random numbers: every rule set is played with the same seed and game indices,
     so the deals are identical, and the differences between rule sets come with paired
-    (tighter) intervals.  Each chunk of games is played under every rule set in turn,
+    (tighter) intervals, as long as the rule sets shuffle as many cards: a rule set with
+    ``joker=true`` shuffles 53, so its game i is dealt otherwise than a 52-card rule
+    set's (they share no deal: `ComparisonResult.other_deals`, and the text output says
+    so in a note); its differences are still paired by game index, validly, but no
+    tighter than unpaired ones.  The ``deal`` flag (the hand sizes) cuts the same
+    shuffle at other places; no other flag changes the deal (`Rules.n_cards`).  Each chunk of games is played under every rule set in turn,
     and the pairs are tallied in the core, so no per-game rows are needed.  Rule sets
     are `Rules`, rule text (e.g. "classic: joker=true") or None; the first is the
     baseline.  Other arguments as
-    for `simulate` (games_csv rows carry a rule_set column, 1 for the baseline, and
+    for `simulate` (a Python callable player is handed the live game: see
+    ``cuttle.policies.fair``; games_csv rows carry a rule_set column, 1 for the baseline, and
     come by game index, each game's rule sets in turn, whatever the chunks);
     `seed=None` picks one seed for all; `start` as for `simulate` (the same games
     under every rule set).
