@@ -379,9 +379,14 @@ class Game(CoreGame):
         """A full game consistent with `player`'s observation: everything the player
         knows is kept; only the cards they cannot know are redistributed among the
         places they cannot see (the opponent's hand, unknown deck positions).  The
-        sample has no move history (undoing into the true state would leak it)."""
+        sample has no move history (undoing into the true state would leak it), and its
+        `seed` is the sample's own `seed` (the true game's would deal its hidden cards
+        again).  When `player` is to decide, the sample's legal moves are the game's."""
+        player = check_player(player)
+        seed = seed_or_new(seed)
         g = self.copy()
-        g._core_determinize(check_player(player), seed_or_new(seed))
+        g._core_determinize(player, seed)
+        g.seed = seed
         return g
 
     def legal_move_mask(self) -> np.ndarray:

@@ -13,6 +13,8 @@ leaving a half-written output's hidden temporary file behind and the finished wo
 unwritten: a command takes it as a Ctrl-C instead (`sigterm_as_ctrl_c`), also where
 SIGINT is ignored, as in a job a script starts in the background (`cmd &`: a shell
 without job control ignores SIGINT for it, so that the terminal's Ctrl-C leaves it be).
+A script calling the library under a job scheduler does the same by running its work
+inside `sigterm_as_ctrl_c()` (see its example).
 """
 
 from __future__ import annotations
@@ -79,7 +81,27 @@ def sigterm_as_ctrl_c() -> Iterator[Terminated]:
     outputs are being written).  Either way every thread of native work sees the
     SIGTERM at once, as it sees Ctrl-C (`stops_native_work`, read by
     cuttle._signals).  Where a program handles SIGINT its own way, SIGTERM keeps its
-    own handler."""
+    own handler.
+
+    The `cuttle` command runs inside it; a script calling the library (`simulate`,
+    `compare`, `atlas`, `balance`, `review`, ...) under a job scheduler or `timeout`,
+    whose time limit sends SIGTERM, keeps its finished work the same way: the call
+    raises `cuttle.Interrupted` with what finished as its ``result``, as at Ctrl-C, and
+    the block's value is true once a SIGTERM came (exit with 143, 128 + SIGTERM, to say
+    so).  Without it a SIGTERM ends Python at once, the finished work lost:
+
+        import sys
+        import cuttle
+        from cuttle.interrupts import sigterm_as_ctrl_c
+
+        with sigterm_as_ctrl_c() as terminated:
+            try:
+                result = cuttle.simulate(10**9, players=("expert", "greedy"), seed=1)
+            except cuttle.Interrupted as e:
+                result = e.result               # the games that finished
+        print(result.summary())
+        sys.exit(143 if terminated else 0)
+    """
     flag = Terminated()
     old = None
 

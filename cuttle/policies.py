@@ -23,11 +23,24 @@ The exception is ``"cuttle.cards-ai"``, a FULL-INFORMATION reference: the online
 game, reading both hands and the deck order, scored by a simple heuristic; see
 docs/strength.md, "The anchors").  It is a fixed point of comparison for the strength
 ladder, not a fair opponent.
+
+**Python policies.**  A callable ``policy(game) -> move`` or ``policy(game, rng) -> move``
+plays too (`cuttle.simulate`, `cuttle.compare`, the Gymnasium env's opponent), but it is
+handed the live `Game`: the opponent's hand (``game.hand(1 - p)``) and the deck order
+(``game.deck``) included, so a policy that reads them, or searches on ``game.copy()``,
+cheats without knowing it.  `fair(policy)` is the same policy seeing only its player's
+view: it is called on ``game.determinize(p, seed)``, the hidden cards dealt anew
+consistently with what player ``p`` knows, seeded from the run's ``rng`` (reproducible
+per seed, whatever the threads or chunks).  `with_rng(policy)` is the adapter that calls
+either form as ``policy(game, rng)``.
 """
 
 from __future__ import annotations
 
+import inspect
+import random
 import threading
+from typing import TYPE_CHECKING
 
 from ._decide import decide, search_trees
 from ._policies import POLICIES, POLICY_SHIFT
@@ -36,8 +49,11 @@ from .moves import Move
 from .seeding import check_seed, derive, seed_or_new
 from .threads import check_threads
 
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
 __all__ = ["Bot", "DEFAULT_ISMCTS_ITERATIONS", "MAX_ISMCTS_ITERATIONS", "PLAIN_POLICIES",
-           "POLICY_NAMES", "is_search", "policy_code", "policy_name"]
+           "POLICY_NAMES", "fair", "is_search", "policy_code", "policy_name", "with_rng"]
 
 DEFAULT_ISMCTS_ITERATIONS = 1000
 MAX_ISMCTS_ITERATIONS = 1_000_000
@@ -145,3 +161,96 @@ def _unpickle_bot(name, seed, threads, calls):
     bot = Bot(name, seed, threads)
     bot._calls = check_seed(calls, "a bot's count of decisions")
     return bot
+
+
+# -- Python policies ---------------------------------------------------------------------
+
+def with_rng(policy: Callable[..., Move | str | int]) -> Callable[..., Move | str | int]:
+    """`policy` as a function ``(game, rng) -> move``: `policy` itself if it takes two
+    arguments, else a wrapper calling ``policy(game)`` (picklable, as `policy` is)."""
+    try:
+        inspect.signature(policy).bind(None, None)
+        return policy
+    except (TypeError, ValueError):      # ValueError: no signature (some builtins)
+        return _GameOnly(policy)
+
+
+class _GameOnly:
+    """policy(game) called as policy(game, rng)."""
+
+    __slots__ = ("f",)
+
+    def __init__(self, f):
+        self.f = f
+
+    def __getstate__(self):
+        return self.f
+
+    def __setstate__(self, f):
+        self.f = f
+
+    def __call__(self, game, rng):
+        return self.f(game)
+
+
+def fair(policy: Callable[..., Move | str | int],
+         seed: int | None = None) -> Callable[..., Move | str | int]:
+    """`policy` (a callable ``policy(game)`` or ``policy(game, rng)``) as a player that
+    sees only what its player may know, for ``cuttle.simulate(..., players=(fair(policy),
+    "expert"))`` and wherever a callable plays.
+
+    A callable player is handed the live game, the opponent's hand and the deck order
+    included.  The policy returned calls `policy` instead on ``game.determinize(p, s)``
+    for the player ``p`` to decide: everything ``p`` knows kept, the cards ``p`` cannot
+    place (the opponent's unknown hand cards, the deck's unknown positions) dealt anew
+    among those places, the game's random stream reseeded, no move history (``moves``,
+    ``ply`` and ``undo`` start there; `seed` is the sample's ``s``, not the true deal's).
+    The decider's legal moves in that sample are the true game's (tests check it at every
+    phase of random games under random rules), so the move it returns is legal in the
+    real game.  The sample's seed ``s`` is drawn from the ``rng`` the run passes (a
+    `random.Random` seeded by the run's seed and game index, then passed on to `policy`
+    if it takes it), so a run stays reproducible per seed, whatever the threads or
+    chunks.  Called as ``f(game)`` alone (`cuttle.rl.GymEnv`'s opponent), it draws from a
+    stream of its own, seeded by `seed` (None: a fresh seed).
+
+    A native policy name already plays from its player's view (all but
+    ``cuttle.cards-ai``) and needs no wrapper.  A policy that reads the history (an
+    ``ismcts-infer`` `Bot`) sees none through this one.
+
+    >>> import random
+    >>> seen = []
+    >>> peek = fair(lambda game: seen.append(game) or game.legal_moves[0])
+    >>> g = Game(seed=1)
+    >>> peek(g, random.Random(5)) in g.legal_moves
+    True
+    >>> seen[0].hand(0) == g.hand(0), seen[0].hand(1) == g.hand(1)
+    (True, False)
+    """
+    if isinstance(policy, str):
+        raise ValueError(f"fair() takes a Python callable policy(game) -> move, not the "
+                         f"policy name {policy!r}: a named policy plays from its "
+                         f"player's view already")
+    if not callable(policy):
+        raise ValueError(f"fair() takes a callable policy(game) -> move or policy(game, "
+                         f"rng) -> move, not {policy!r}")
+    return _Fair(policy, random.Random(seed_or_new(seed)))
+
+
+class _Fair:
+    """`fair`'s player: `policy` called on a determinization of the decider's view."""
+
+    def __init__(self, policy, own):
+        self.policy = policy
+        self.call = with_rng(policy)
+        self.own = own                   # the stream of the f(game) form
+        name = getattr(policy, "__name__", None) or type(policy).__name__
+        self.__name__ = f"fair({name})"  # (the player's name in a simulation's result)
+
+    def __call__(self, game: Game, rng: random.Random | None = None) -> Move | str | int:
+        if check_game(game).is_over:
+            raise ValueError("the game is over: there is no move to choose")
+        rng = self.own if rng is None else rng
+        return self.call(game.determinize(game.to_move, rng.getrandbits(64)), rng)
+
+    def __repr__(self):
+        return self.__name__

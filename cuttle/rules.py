@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from ._core import n_cards
 from .validation import is_bool, is_int
 
 if TYPE_CHECKING:
@@ -460,6 +461,15 @@ class Rules:
     def flags(self) -> Mapping[str, FlagValue]:
         """All flags as a read-only mapping."""
         return self._flags
+
+    @property
+    def n_cards(self) -> int:
+        """The cards shuffled for each deal: 52, or 53 with the `joker`.  Game i of a
+        seeded run is dealt from one stream, so rule sets with the same number of cards
+        shuffle it alike; the `deal` flag only cuts that shuffle at other hand sizes
+        (the first player's cards first, then the second's, the rest the deck), and no
+        other flag touches the deal.  Rule sets of 52 and 53 cards share no deal."""
+        return n_cards(self.joker)
 
     def replace(self, **flags: object) -> Rules:
         """A copy with some flags changed (same preset name)."""

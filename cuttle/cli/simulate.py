@@ -113,7 +113,10 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
         "Play the same deals (same seed and game indices) under each rule set and report "
         "each rule set's rates and its differences to the first one, with paired confidence "
         "intervals (with --match, independent ones for the games, which differ between "
-        "rule sets; paired ones for the matches).",
+        "rule sets; paired ones for the matches). A rule set with joker=true shuffles 53 "
+        "cards: its deals share nothing with a 52-card rule set's, its differences are "
+        "paired by game index only, and a note says so; deal= cuts the same shuffle at "
+        "other hand sizes; no other flag changes the deal.",
         "examples: cuttle compare classic classic:four=random cuttle.cards -n 100000\n"
         "          cuttle compare --vary four=choice,random,draw -n 100000 --plot four.png")
     pc.add_argument("specs", nargs="*", metavar="RULES",

@@ -22,7 +22,7 @@ from ..simulation.names import PLAYER_LABELS, SEATS
 from ..simulation.summary import Summary
 from ..variants.results import GroupResult
 from ..validation import check_output_folder, check_output_path
-from .tables import difference_method
+from .tables import difference_method, same_deals
 
 if TYPE_CHECKING:
     from types import ModuleType
@@ -203,7 +203,7 @@ def plot_comparison(c: ComparisonResult, path: str | os.PathLike[str],
     note = _partial(fig, interrupted)
     fig.legend(handles, legend, loc="upper center", ncol=len(metrics), fontsize="small",
                bbox_to_anchor=(0.5, 0.93 - note), frameon=False)
-    fig.suptitle(title or f"cuttle: {c.n_games:,} {c.unit} per rule set, the same deals, "
+    fig.suptitle(title or f"cuttle: {c.n_games:,} {c.unit} per rule set, {same_deals(c)}, "
                           f"A = {c.players[0]}, B = {c.players[1]}")
     fig.tight_layout(rect=(0, 0, 1, 0.88 - note))
     _save(fig, path)

@@ -33,10 +33,10 @@ if TYPE_CHECKING:
 
 __all__ = ["ATLAS_COLUMNS", "Cell", "Column", "INTERACTION_COLUMNS", "METHODS_NOTE", "Table",
            "analysis_table", "atlas_header", "atlas_key", "atlas_rows", "atlas_tables",
-           "comparison_notes", "comparison_table", "comparison_title", "difference_method",
-           "figures_table", "group_interactions_table", "interaction_rows", "interactions_note",
-           "interactions_table", "seating", "summary_sections", "summary_table",
-           "summary_title", "variant_value"]
+           "comparison_notes", "comparison_table", "comparison_title", "deal_note",
+           "difference_method", "figures_table", "group_interactions_table",
+           "interaction_rows", "interactions_note", "interactions_table", "same_deals",
+           "seating", "summary_sections", "summary_table", "summary_title", "variant_value"]
 
 
 class Cell(NamedTuple):
@@ -162,31 +162,52 @@ def summary_table(s: Summary) -> Table:
 
 # -- a comparison --------------------------------------------------------------------------
 
+def same_deals(c: ComparisonResult) -> str:
+    """What a comparison's rule sets share: the same deals, or only the seed and the
+    game indices where some shuffle another number of cards (the joker)."""
+    return "the same seed and game indices" if c.other_deals else "the same deals"
+
+
+def deal_note(c: ComparisonResult) -> str | None:
+    """The line that says which rule sets share no deal with the baseline, or None."""
+    if not c.other_deals:
+        return None
+    which = ", ".join(f"[{i + 1}]" for i in c.other_deals)
+    n, base = c.rules[c.other_deals[0]].n_cards, c.rules[0].n_cards
+    joker = "joker" if n > base else "no joker"
+    return (f"note: {which} deal{'' if len(c.other_deals) > 1 else 's'} from {n} cards "
+            f"({joker}), [1] from {base}: no deal in common, paired by game index only")
+
+
 def comparison_title(c: ComparisonResult) -> list[str]:
-    """The lines above a comparison's table: the run, its players, the rule sets."""
+    """The lines above a comparison's table: the run, its players, the rule sets, and
+    which of them share no deal with the baseline."""
     unit = "match" if c.match else "game"
-    head = [f"cuttle comparison: {len(c)} rule sets, {quantity(c.n_games, unit)} each, the "
-            f"same deals (seed {c.seed})"]
+    head = [f"cuttle comparison: {len(c)} rule sets, {quantity(c.n_games, unit)} each, "
+            f"{same_deals(c)} (seed {c.seed})"]
     if c.match:
         head.append(f"matches: {MATCH_FORMATS[c.match].description}")
     head.append(f"players: A = {c.players[0]}, B = {c.players[1]}; {seating(c[0])}")
     for i, lab in enumerate(c.labels):
         head.append(f"  [{i + 1}] {lab}" + ("  (baseline)" if i == 0 else ""))
-    return head
+    note = deal_note(c)
+    return head + ([note] if note else [])
 
 
 def comparison_notes(c: ComparisonResult) -> list[str]:
     """The interval methods of a comparison."""
+    same = "same game indices" if c.other_deals else "same deals"
     if c.match:
         return ["rates: Wilson intervals; differences: Newcombe's paired interval for "
-                "matches (same deals),",
+                f"matches ({same}),",
                 "for games normal with the match as the unit (a match's games against "
-                "its games on the same deals, a pseudo-game either way); means: normal "
+                f"its games on the {same}, a pseudo-game either way); means: normal "
                 "intervals; pp = percentage points"]
+    unit = "game" if c.other_deals else "deal"
     return ["rates: Wilson intervals; differences: Newcombe's paired interval "
-            "(same deals), means: normal intervals; pp = percentage points",
-            "differences of means: normal, of the per-deal differences with a pseudo-deal "
-            "either way"]
+            f"({same}), means: normal intervals; pp = percentage points",
+            f"differences of means: normal, of the per-{unit} differences with a "
+            f"pseudo-{unit} either way"]
 
 
 def difference_method(c: ComparisonResult) -> str:

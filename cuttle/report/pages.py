@@ -22,7 +22,7 @@ from ..files import write_text
 from ..formatting import level_pct, quantity
 from ..render.balance_tables import balance_tables, balance_title
 from ..render.html import STYLE, table_html, wrap
-from ..render.tables import comparison_table, difference_method, summary_table
+from ..render.tables import comparison_table, difference_method, same_deals, summary_table
 from ..stats import Estimate
 from ..simulation.names import MATCH_FORMATS
 from .charts import interval_chart, share_bar
@@ -162,7 +162,7 @@ def comparison_page(comparison: ComparisonResult,
             + _section("Data", _json_details(Interrupted.mark(c.as_dict(), interrupted))))
     each = quantity(c.n_games, "match" if c.match else "game")
     return page("cuttle comparison", body,
-                subtitle=f"{len(c)} rule sets · {each} each, the same deals · "
+                subtitle=f"{len(c)} rule sets · {each} each, {same_deals(c)} · "
                          f"A = {c.players[0]}, B = {c.players[1]} · seed {c.seed}"
                          f"{_stopped(interrupted)}")
 

@@ -47,8 +47,9 @@ __all__ = ["ENV_ID", "GymEnv", "MAX_SKIPS"]
 class GymEnv(gymnasium.Env):
     """Cuttle against `opponent`: a native policy name ("random", "greedy",
     "ismcts:200", ... see cuttle.policies) or a callable `f(game) -> move` (a Move, move
-    text or code, legal for `game.to_move`; it gets the live Game and must not change
-    it).  `rules`: a Rules, rule text such as "classic: joker=true", or None (classic).
+    text or code, legal for `game.to_move`; it gets the live Game, the agent's hand and
+    the deck order included, and must not change it: `cuttle.policies.fair(f, seed=s)`
+    is `f` seeing only its own player's view).  `rules`: a Rules, rule text such as "classic: joker=true", or None (classic).
     `seat`: 0 (the agent moves first), 1, or None (a random seat each episode)."""
 
     metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "render_fps": 1}

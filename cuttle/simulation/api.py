@@ -9,13 +9,20 @@
 
 **Players.**  A player is a policy name (`player_names()`: "random", "greedy"), played by
 the native core over all cores, or a Python callable ``policy(game) -> move`` choosing
-one of ``game.legal_moves`` (optionally ``policy(game, rng)``, where ``rng`` is a
-`random.Random` seeded per game, for reproducible random choices).  A policy must not
-change the game it is given (use ``game.copy()`` to look ahead); it is not consulted when
-only one move is legal.  If either player is a callable, the games are played in Python
-with `cuttle.Game` (much slower); a named policy then makes the core's own choice for
-each position, drawing its randomness from the game's `rng`.  Game ``i`` is dealt
-exactly as in a native run, so the deals are the same; the moves are reproducible too.
+one of ``game.legal_moves``, or ``policy(game, rng) -> move``, where ``rng`` is a
+`random.Random` seeded by the run's seed and the game's index: a policy that draws its
+random choices from it (not from the `random` module) plays the same moves in every run
+of the seed, whatever the chunks or machines.  A policy must not change the game it is
+given (use ``game.copy()`` to look ahead); it is not consulted when only one move is
+legal.  **A callable is handed the live game**, the opponent's hand (``game.hand(1 -
+p)``) and the deck order (``game.deck``) included: a policy that reads them, or
+searches on ``game.copy()``, cheats.  ``cuttle.policies.fair(policy)`` is the same policy
+seeing only its player's view (a determinization of it, seeded from ``rng``), as every
+named policy but ``cuttle.cards-ai`` plays.  If either player is a callable, the games are
+played in Python with `cuttle.Game` (much slower); a named policy then makes the core's
+own choice for each position, drawing its randomness from the game's `rng`.  Game ``i``
+is dealt exactly as in a native run, so the deals are the same; the moves are
+reproducible too.
 
 **Seeds and game indices.**  A run is identified by its ``seed``: game ``i`` is dealt and
 played from the pair ``(seed, i)`` alone, so results do not depend on the thread count,
@@ -39,7 +46,9 @@ Results of disjoint ranges of one run merge: ``a.merge(b)``, ``a + b``, ``sum([.
 **Interruption.**  Ctrl-C stops the run within a second and raises `Interrupted` (a
 `KeyboardInterrupt`) whose ``result`` is the merged result of the chunks that finished
 and, where a chunk's units take long (a searching player, or a Python one), of the
-units of the cut chunk that finished before the first one that did not.
+units of the cut chunk that finished before the first one that did not.  A SIGTERM (a job
+scheduler's time limit, `timeout`) ends Python at once unless the run is inside
+``with cuttle.interrupts.sigterm_as_ctrl_c():``, where it stops the run as Ctrl-C does.
 
 **A cluster.**  ``client=`` a `dask.distributed.Client` plays the chunks on the cluster
 (see `cuttle.simulation.cluster`); the result is identical to a local run's.
@@ -163,7 +172,11 @@ def simulate(n_games: int, rules: Rules | str | None = None,
 
     rules: a `Rules`, rule text (a preset name, or e.g. "classic: four=random", as the
     command line takes it) or None (classic).  players: (A, B), each a policy
-    name ("random", "greedy") or a callable ``policy(game) -> move``.  seed: an int, or
+    name ("random", "greedy") or a callable ``policy(game) -> move`` or
+    ``policy(game, rng) -> move`` (``rng``: a `random.Random` seeded by the seed and the
+    game's index, for reproducible random choices; the callable is handed the live game,
+    hidden cards included: ``cuttle.policies.fair(policy)`` sees only its player's view,
+    see the module's notes).  seed: an int, or
     None for a random seed (recorded in the result).  threads: cores for the native core
     (None: all; with a client, cores per chunk, default 1).  swap_seats: A moves first in
     even-numbered games (else always).  progress: True / False / None (a bar on stderr
@@ -179,7 +192,18 @@ def simulate(n_games: int, rules: Rules | str | None = None,
     part of a longer run; results of disjoint parts merge).
 
     Ctrl-C raises `Interrupted`, whose ``result`` holds the finished games (see the
-    module's notes).
+    module's notes); in a script under a job scheduler, run it inside
+    ``cuttle.interrupts.sigterm_as_ctrl_c()`` for SIGTERM to do the same.
+
+    A Python player that draws from the run's ``rng`` plays the same games in every run
+    of the seed (one drawing from the `random` module does not):
+
+    >>> def pick(game, rng):
+    ...     return rng.choice(game.legal_moves)
+    >>> a = simulate(40, players=(pick, "greedy"), seed=1, keep_games=True)
+    >>> b = simulate(40, players=(pick, "greedy"), seed=1, keep_games=True, chunk_size=9)
+    >>> bool((a.moves == b.moves).all() and (a.winner == b.winner).all())
+    True
     """
     n = check_count(n_games, "n_games", MAX_UNITS)
     start = _check_start(start, n)
@@ -203,11 +227,17 @@ def compare(rule_sets: Iterable[Rules | str | None], n_games: int,
 
     Common random numbers: every rule set is played with the same seed and game indices,
     so the deals are identical, and the differences between rule sets come with paired
-    (tighter) intervals.  Each chunk of games is played under every rule set in turn,
+    (tighter) intervals, as long as the rule sets shuffle as many cards: a rule set with
+    ``joker=true`` shuffles 53, so its game i is dealt otherwise than a 52-card rule
+    set's (they share no deal: `ComparisonResult.other_deals`, and the text output says
+    so in a note); its differences are still paired by game index, validly, but no
+    tighter than unpaired ones.  The ``deal`` flag (the hand sizes) cuts the same
+    shuffle at other places; no other flag changes the deal (`Rules.n_cards`).  Each chunk of games is played under every rule set in turn,
     and the pairs are tallied in the core, so no per-game rows are needed.  Rule sets
     are `Rules`, rule text (e.g. "classic: joker=true") or None; the first is the
     baseline.  Other arguments as
-    for `simulate` (games_csv rows carry a rule_set column, 1 for the baseline, and
+    for `simulate` (a Python callable player is handed the live game: see
+    ``cuttle.policies.fair``; games_csv rows carry a rule_set column, 1 for the baseline, and
     come by game index, each game's rule sets in turn, whatever the chunks);
     `seed=None` picks one seed for all; `start` as for `simulate` (the same games
     under every rule set).

@@ -45,6 +45,14 @@ class ComparisonResult:
     """The outcome of `compare`: one `SimulationResult` per rule set, all played on the
     same deals (same seed and game indices), and their differences to the baseline.
 
+    The same deals, as long as the rule sets shuffle the same cards: a rule set with the
+    joker shuffles 53, so its game i is dealt otherwise than a 52-card rule set's and
+    the two share no deal (`other_deals`); its differences are still paired by game
+    index, validly, but gain nothing from it (the intervals are as wide as unpaired
+    ones), and the text output says so in a note.  The `deal` flag (the hand sizes)
+    keeps the shuffle and cuts it at other places; no other flag changes the deal
+    (`Rules.n_cards`).
+
     `estimate(metric, i)` is rule set i's value, `difference(metric, i, baseline=0)` the
     difference (i minus baseline) with its interval.  `metrics`: "win_rate_A",
     "win_rate_B", "draw_rate", "first_mover_win_rate" (the first mover's win rate),
@@ -85,6 +93,13 @@ class ComparisonResult:
     def seed(self) -> int:
         """The run's seed (the same deals under every rule set)."""
         return self.results[0].seed
+
+    @property
+    def other_deals(self) -> tuple[int, ...]:
+        """The rule sets (by index) that shuffle another number of cards than the
+        baseline (the joker: 53 against 52), so share none of its deals."""
+        base = self.rules[0].n_cards
+        return tuple(i for i, r in enumerate(self.rules) if r.n_cards != base)
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -218,8 +233,9 @@ class ComparisonResult:
     def __repr__(self):
         m = f" {self.match} matches" if self.match else f" {self.unit}"
         names = " | ".join(self.labels)
+        deals = "same seed and game indices" if self.other_deals else "same deals"
         return (f"<ComparisonResult {len(self)} rule sets, {self.n_games:,}{m} each on the "
-                f"same deals, A={self.players[0]} B={self.players[1]}, seed={self.seed}: "
+                f"{deals}, A={self.players[0]} B={self.players[1]}, seed={self.seed}: "
                 f"{names}>")
 
     def __str__(self):

@@ -1,14 +1,20 @@
 """Players of a simulation: a native policy name (played by the core) or a Python
-callable ``policy(game) -> move`` / ``policy(game, rng) -> move``."""
+callable ``policy(game) -> move`` / ``policy(game, rng) -> move``.
+
+A callable is handed the live `Game` of the run, hidden cards included (the opponent's
+hand, the deck order): `cuttle.policies.fair(policy)` is the same policy on a
+determinization of its player's view.  Its ``rng`` is a `random.Random` seeded by the
+run's seed and the game's index (shared by both seats of the game), so a policy that
+draws from it, rather than from the `random` module, plays the same moves in every run of
+the same seed, whatever the threads, chunks or machines."""
 
 from __future__ import annotations
 
-import inspect
 from typing import TYPE_CHECKING
 
 from .._decide import decide
 from ..moves import Move
-from ..policies import POLICY_NAMES, policy_code
+from ..policies import POLICY_NAMES, policy_code, with_rng
 
 if TYPE_CHECKING:
     import random
@@ -47,7 +53,7 @@ class Player:
         if callable(spec):
             self.code = None
             self.name = getattr(spec, "__name__", None) or type(spec).__name__
-            self.func = _with_rng(spec)
+            self.func = with_rng(spec)
         else:
             self.code = native_policy_code(spec)        # ValueError for a non-name
             self.name = spec.strip().lower()
@@ -88,33 +94,6 @@ class _NativeChoice:
 
     def __call__(self, game, rng):
         return Move.from_code(decide(game, self.code, rng.getrandbits(64)))
-
-
-def _with_rng(f):
-    """Adapt policy(game) or policy(game, rng) to the form (game, rng)."""
-    try:
-        inspect.signature(f).bind(None, None)
-        return f
-    except (TypeError, ValueError):      # ValueError: no signature (some builtins)
-        return _GameOnly(f)
-
-
-class _GameOnly:
-    """policy(game) called as policy(game, rng)."""
-
-    __slots__ = ("f",)
-
-    def __init__(self, f):
-        self.f = f
-
-    def __getstate__(self):
-        return self.f
-
-    def __setstate__(self, f):
-        self.f = f
-
-    def __call__(self, game, rng):
-        return self.f(game)
 
 
 def resolve_players(players: str | Iterable[str | Callable[..., Move | str | int]]

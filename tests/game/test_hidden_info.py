@@ -10,8 +10,8 @@ from cuttle.cards import CARDS
 from cuttle.observation import (JACK_HEIGHT_AT, JACK_ON_AT, JACKS, LATE_PLANES,
                                 OBSERVATION_SIZE, PLANES, jack_places, plane)
 
-from support.helpers import (placing_moves, placing_rules, random_game, targeting_moves,
-                             targeting_rules, walk, zones)
+from support.helpers import (placing_moves, placing_rules, random_game, random_rules,
+                             targeting_moves, targeting_rules, walk, zones)
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 games = st.builds(lambda seed: random_game(random.Random(seed)), st.integers(0, 2**32 - 1))
@@ -343,3 +343,35 @@ def test_determinization_is_seeded():
     assert g.determinize(0, seed=3).hand(1) == g.determinize(0, seed=3).hand(1)
     samples = {tuple(g.determinize(0, seed=s).hand(1)) for s in range(20)}
     assert len(samples) > 1
+
+
+def test_the_deciders_legal_moves_are_those_of_every_determinization_of_its_view():
+    # What a policy called on `game.determinize(p)` returns (cuttle.policies.fair) must
+    # be legal in the true game: at every decision of random games under random rules,
+    # every phase met, the decider's legal moves are the true game's.
+    phases = set()
+    walks = [(random_rules(random.Random(seed), p_change=0.4), seed, None)
+             for seed in range(0, 300, 3)]
+    walks += [(placing_rules(seed, ("freeze", "topdeck")[seed % 2]), seed, placing_moves)
+              for seed in range(1, 300, 3)]
+    walks += [(targeting_rules(seed), seed, targeting_moves) for seed in range(2, 300, 3)]
+    for rules, seed, favour in walks:
+        for i, g in enumerate(walk(rules, seed, favour)):
+            if g.is_over:
+                continue
+            p, legal = g.to_move, set(g.legal_moves)
+            phases.add(g.phase)
+            for s in range(2):
+                d = g.determinize(p, seed=seed * 1000 + i * 2 + s)
+                assert d.to_move == p and set(d.legal_moves) == legal, (rules, g.moves)
+    assert phases == set(cuttle._core.PHASE_NAMES) - {"over"}
+
+
+def test_a_determinization_carries_its_own_seed():
+    # The true game's seed would deal its hidden cards again (Game(rules, seed) is the
+    # deal): the sample names the seed it was drawn from instead.
+    g = cuttle.Game(seed=12)
+    g.play("draw")
+    d = g.determinize(1, seed=77)
+    assert d.seed == 77 and g.seed == 12 and d == g.determinize(1, seed=77)
+    assert g.determinize(1).seed != 12               # a fresh seed, recorded

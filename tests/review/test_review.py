@@ -331,6 +331,19 @@ def test_one_player_and_labels_by_threshold():
     g = bot_game(("greedy", "random"), 4)
     r = review(g, "rollouts:40", player=1, seed=3)
     assert {d.player for d in r.decisions} == {1} and r.players == (1,)
+    # every decision of player 1's, each numbered by its place in the game, not in the
+    # list (docs/review.md: with player=0, decisions[3] is not move 4)
+    start = g.copy()
+    while start.ply:
+        start.undo()
+    plies = []
+    for m in g.moves:
+        plies += [start.ply] if start.to_move == 1 else []
+        start.play(m)
+    listed = r.as_dict()["decisions"]
+    assert [x["ply"] for x in listed] == [d.ply for d in r.decisions] == plies
+    assert all(x["move"] == x["ply"] + 1 for x in listed)
+    assert [x["move"] for x in listed] != list(range(1, len(listed) + 1))
     strict = review(g, "rollouts:40", player=1, seed=3,
                     thresholds={"best": 0, "good": 0, "inaccuracy": 0, "mistake": 0})
     for a, b in zip(r.decisions, strict.decisions):

@@ -180,7 +180,8 @@ def test_aec_plays_to_a_win():
                                             ("ismcts-infer:20", 1)])
 def test_gymnasium_check_env(opponent, seat):
     # made by its registered id (a spec: the checker tries every render mode too), in
-    # one go: gymnasium imports the module that registers it
+    # one go: gymnasium imports the module that registers it; checked unwrapped, as
+    # docs/rl.md says (given make's wrappers, the checker warns that they differ)
     env = gymnasium.make("cuttle.rl.gym_env:cuttle/Cuttle-v0", opponent=opponent, seat=seat,
                          rules="cuttle.cards")
     assert env.spec.id == ENV_ID and env.unwrapped.rules == cuttle.Rules("cuttle.cards")
@@ -258,6 +259,37 @@ def test_gym_callable_opponent_and_seeding():
     for kw in (dict(opponent="nobody"), dict(seat=2), dict(max_moves=0)):
         with pytest.raises(ValueError):
             GymEnv(**kw)
+
+
+def test_a_fair_callable_opponent_sees_its_view_reproducibly():
+    # A callable opponent is handed the live game, the agent's hand included;
+    # cuttle.policies.fair hands it a determinization of its own view instead, drawn
+    # from the stream its seed starts.
+    from cuttle.policies import fair
+
+    def play(wrap):
+        seen = []
+
+        def spy(game):
+            true = env.game
+            seen.append((game.hand(0) == true.hand(0),
+                         game.observation(1) == true.observation(1), game.ply))
+            return game.legal_moves[0]
+
+        env = GymEnv(opponent=wrap(spy), seat=0)
+        env.reset(seed=3)
+        for _ in range(12):
+            if env.game.is_over:
+                break
+            env.step(legal_actions(env.game)[0])
+        return seen, env.game.moves
+
+    live, _ = play(lambda f: f)
+    assert live and all(same and view for same, view, _ in live)
+    seen, moves = play(lambda f: fair(f, seed=1))
+    assert len(seen) > 3 and all(view and ply == 0 for _, view, ply in seen)
+    assert not all(same for same, _, _ in seen)
+    assert play(lambda f: fair(f, seed=1)) == (seen, moves)
 
 
 def test_gym_render_modes():

@@ -5,7 +5,9 @@ import io
 import json
 import math
 import pickle
+import subprocess
 import sys
+import textwrap
 
 import numpy as np
 import pytest
@@ -519,6 +521,48 @@ def test_comparison_repr(comparison):
                  "A=random B=greedy, seed=8: classic | classic: four=draw | classic>")
 
 
+def test_a_joker_rule_set_shares_no_deal_and_the_comparison_says_so(capsys):
+    # Game i is dealt from one stream of the seed: rule sets shuffling as many cards
+    # share it (the deal flag cuts it at other hand sizes), but the joker's 53 cards
+    # are shuffled otherwise, so its deals share nothing with a 52-card rule set's and
+    # its pairing by game index gains nothing; the text (and the command) says so.
+    def deal(rules, i):
+        g = cuttle.Game.from_run(rules, seed=3, index=i)
+        return set(g.hand(0)), set(g.hand(1)), list(g.deck)
+
+    base, joker = cuttle.Rules(), cuttle.Rules(joker=True)
+    assert (base.n_cards, joker.n_cards) == (52, 53)
+    for i in range(20):
+        b = deal(base, i)
+        assert deal(cuttle.Rules("cuttle.cards", hand_limit=7, four="random"), i) == b
+        six = deal(base.replace(deal=(6, 6)), i)       # the same shuffle, cut elsewhere
+        assert six[0] > b[0] and six[0] - b[0] <= b[1] and six[2] == b[2][1:]
+        j = deal(joker, i)
+        assert j[2] != b[2][:len(j[2])] and j[0] != b[0]
+    c = cuttle.compare(["classic", "cuttle.cards", "classic: joker=true"], 3000,
+                       players="greedy", seed=1, progress=False, keep_games=True)
+    assert c.other_deals == (2,)
+    agree = [float((c[i].winner == c[0].winner).mean()) for i in (1, 2)]
+    assert agree[0] > 0.9 and agree[1] < 0.6           # 0.5 by chance
+    text = str(c)
+    assert "the same seed and game indices (seed 1)" in text and "same deals" not in text
+    note = ("note: [3] deals from 53 cards (joker), [1] from 52: no deal in common, "
+            "paired by game index only")
+    assert text.splitlines()[5] == note and text.count("note:") == 1
+    assert "the same seed and game indices" in repr(c)
+    from cuttle.cli import main
+    assert main(["compare", "classic", "classic:joker=true", "-n", "100",
+                 "--players", "greedy", "--seed", "1", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "note: [2] deals from 53 cards (joker), [1] from 52" in out
+    assert "note:" not in str(cuttle.compare(["classic", "classic: deal=6,6"], 100, seed=1,
+                                             progress=False))
+    c = cuttle.compare(["classic: joker=true", "classic", "quick"], 100, seed=1,
+                       progress=False)
+    assert c.other_deals == (1, 2) and \
+        "note: [2], [3] deal from 52 cards (no joker), [1] from 53" in str(c)
+
+
 def test_compare_matches():
     c = cuttle.compare(["classic", "quick"], 200, seed=4, match="first_to_3", progress=False,
                        keep_games=True)
@@ -730,3 +774,28 @@ def test_the_progress_line_names_a_match_run_in_the_plural(monkeypatch):
     bar.done = 4
     text = bar._text()
     assert "4/10 matches" in text and " matches/s" in text and "matchs" not in text
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="POSIX signals")
+@pytest.mark.parametrize("sigint", ["default", "ignored"])
+def test_a_script_inside_sigterm_as_ctrl_c_keeps_its_finished_games_at_sigterm(sigint):
+    # As the README and cuttle.interrupts.sigterm_as_ctrl_c say for a library call under
+    # a job scheduler (also in a script's background job, where SIGINT is ignored): the
+    # run stops, and the call raises Interrupted with the games that finished.
+    code = textwrap.dedent(f"""
+        import os, signal, threading
+        import cuttle
+        from cuttle.interrupts import sigterm_as_ctrl_c
+        if {sigint!r} == "ignored":
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+        threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGTERM)).start()
+        with sigterm_as_ctrl_c() as terminated:
+            try:
+                cuttle.simulate(10**9, players=("expert", "greedy"), seed=1, threads=1)
+            except cuttle.Interrupted as e:
+                print("interrupted", e.result.n_games > 0, bool(terminated))
+    """)
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       timeout=120)
+    assert p.returncode == 0 and p.stdout.split() == ["interrupted", "True", "True"], \
+        p.stdout + p.stderr
