@@ -8,7 +8,11 @@
     print(cmp)                          # each rule set and its difference to the first
 
 **Players.**  A player is a policy name (`player_names()`: "random", "greedy"), played by
-the native core over all cores, or a Python callable ``policy(game) -> move`` choosing
+the native core over all cores and labelled by its full name (a search's with its
+iteration count: "ismcts" plays and is labelled "ismcts:1000"), a `cuttle.policies.Bot`
+(played natively as its policy's name, so at native speed and reproducible from the
+run's seed: the run's seed decides its moves, and the bot's own seed, thread count and
+count of decisions are not used), or a Python callable ``policy(game) -> move`` choosing
 one of ``game.legal_moves`` (optionally ``policy(game, rng)``, where ``rng`` is a
 `random.Random` seeded per game, for reproducible random choices).  A policy must not
 change the game it is given (use ``game.copy()`` to look ahead); it is not consulted when
@@ -79,6 +83,7 @@ if TYPE_CHECKING:
     from distributed import Client
 
     from ..moves import Move
+    from ..policies import Bot
 
 __all__ = ["MAX_CHUNK", "MAX_THREADS", "MAX_UNITS", "compare", "simulate"]
 
@@ -152,7 +157,8 @@ def _plan(rule_sets, players, seed, threads, swap_seats, match, max_moves, keep_
 
 
 def simulate(n_games: int, rules: Rules | str | None = None,
-             players: str | Iterable[str | Callable[..., Move | str | int]] = ("random", "greedy"),
+             players: str | Iterable[str | Bot | Callable[..., Move | str | int]]
+             = ("random", "greedy"),
              seed: int | None = None, threads: int | None = None, swap_seats: bool = True,
              progress: bool | Callable[[int, int], object] | None = None, *,
              match: str | None = None, max_moves: int = DEFAULT_MAX_MOVES,
@@ -163,7 +169,8 @@ def simulate(n_games: int, rules: Rules | str | None = None,
 
     rules: a `Rules`, rule text (a preset name, or e.g. "classic: four=random", as the
     command line takes it) or None (classic).  players: (A, B), each a policy
-    name ("random", "greedy") or a callable ``policy(game) -> move``.  seed: an int, or
+    name ("random", "greedy"), a `Bot` (played as its policy's name, from the run's
+    seed) or a callable ``policy(game) -> move``.  seed: an int, or
     None for a random seed (recorded in the result).  threads: cores for the native core
     (None: all; with a client, cores per chunk, default 1).  swap_seats: A moves first in
     even-numbered games (else always).  progress: True / False / None (a bar on stderr
@@ -191,7 +198,8 @@ def simulate(n_games: int, rules: Rules | str | None = None,
 
 
 def compare(rule_sets: Iterable[Rules | str | None], n_games: int,
-            players: str | Iterable[str | Callable[..., Move | str | int]] = ("random", "greedy"),
+            players: str | Iterable[str | Bot | Callable[..., Move | str | int]]
+            = ("random", "greedy"),
             seed: int | None = None, threads: int | None = None, swap_seats: bool = True,
             progress: bool | Callable[[int, int], object] | None = None, *,
             match: str | None = None, max_moves: int = DEFAULT_MAX_MOVES,

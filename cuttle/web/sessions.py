@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..game import Game
-from ..policies import MAX_ISMCTS_ITERATIONS, is_search, policy_code
+from ..policies import MAX_ISMCTS_ITERATIONS, canonical_policy, is_search
 from ..position import reconcile
 from ..record import make_record
 from ..rules import Rules
@@ -102,15 +102,16 @@ def parse_settings(d: Any) -> GameSettings:
         raise WebError(400, f"rules: {e}") from None
     bot = (_text(d, "bot") or "greedy").lower()
     try:
-        policy_code(bot)
+        full = canonical_policy(bot)        # (a search's name with its count)
     except ValueError as e:
         raise WebError(400, f"bot: {e}") from None
-    kind, _, param = bot.partition(":")
+    kind, _, param = full.partition(":")
     if kind not in BOTS:
         raise WebError(400, f"bot: choose one of random, greedy, expert, ismcts:N or "
                             f"ismcts-infer:N, "
                             f"not {bot!r}")
-    if kind in SEARCH_BOTS and int(param or 1000) > MAX_WEB_ITERATIONS:
+    bot = full
+    if kind in SEARCH_BOTS and int(param) > MAX_WEB_ITERATIONS:
         raise WebError(400, f"bot: at most {kind}:{MAX_WEB_ITERATIONS} here "
                             f"(the policy itself takes up to {MAX_ISMCTS_ITERATIONS:,})")
     seat = d.get("seat")
