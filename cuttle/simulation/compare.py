@@ -103,8 +103,16 @@ class ComparisonResult:
 
     @property
     def unit(self) -> str:
-        """"matches" or "games": what `n_games` counts."""
+        """"matches" or "games": what `n_games` counts, in the plural (as the JSON's
+        "unit" says it).  `Interrupted.unit` is the singular ("match", "game"); `units`
+        is the plural on both."""
         return "matches" if self.match else "games"
+
+    @property
+    def units(self) -> str:
+        """"matches" or "games": what `n_games` counts (the plural, as
+        `Interrupted.units`; the same as `unit`)."""
+        return self.unit
 
     @property
     def ranges(self) -> tuple[tuple[int, int], ...]:

@@ -73,3 +73,31 @@ def test_players_are_labelled_by_their_full_names():
     assert a.players == ("ismcts:1000", "random")
     b = cuttle.simulate(2, players=("ismcts", "random"), seed=1, start=2, progress=False)
     assert (a + b).n_games == 4
+
+
+# -- 2. Interrupted.requested, the JSON's name of `total` ---------------------------------
+
+def test_interrupted_answers_to_requested_as_its_json_says():
+    e = cuttle.Interrupted(None, 3, 10)
+    assert e.requested == e.total == 10 == e.as_dict()["requested"]
+    assert pickle.loads(pickle.dumps(e)).requested == 10
+    with pytest.raises(AttributeError):
+        e.requested = 5                           # read-only: `total` is the one count
+    assert e.total == 10
+    assert cuttle.Interrupted(None, 1, None, "rollout").requested is None
+    error = ClusterError("lost")
+    assert error.requested is None
+    error.total = 7
+    assert error.requested == 7 and error.partial().requested == 7
+
+
+# -- 3. units: `unit` as each class has it, `units` the plural on both ------------------------
+
+def test_units_are_the_plural_everywhere(three):
+    assert (three.unit, three.units) == ("games", "games")
+    assert cuttle.Interrupted(None, 1, 9, "game").units == "games"
+    assert cuttle.Interrupted(None, 1, 9, "match").units == "matches"
+    assert cuttle.Interrupted(None, 1, 9, "match").unit == "match"     # (kept singular)
+    m = cuttle.compare(["classic", "quick"], 20, seed=1, match="best_of_3", progress=False)
+    assert (m.unit, m.units) == ("matches", "matches")
+    assert ClusterError().units == "games"
