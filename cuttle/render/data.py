@@ -83,6 +83,7 @@ def summary_data(s: Summary) -> dict[str, Any]:
     }
     figures_into(d, [f for f in SUMMARY.values() if f.section != MATCHES], s, s.confidence)
     d["elapsed_seconds"] = r.elapsed
+    d["elapsed_rule_sets"] = r.elapsed_rule_sets   # (a comparison's rule sets: all timed)
     d["match"] = None
     if r.match is not None:
         d["match"] = {"format": r.match, "description": MATCH_FORMATS[r.match].description,

@@ -36,7 +36,7 @@ __all__ = ["ATLAS_COLUMNS", "Cell", "Column", "INTERACTION_COLUMNS", "METHODS_NO
            "comparison_notes", "comparison_table", "comparison_title", "difference_method",
            "figures_table", "group_interactions_table", "interaction_rows", "interactions_note",
            "interactions_table", "seating", "summary_sections", "summary_table",
-           "summary_title", "variant_value"]
+           "summary_title", "timing", "variant_value"]
 
 
 class Cell(NamedTuple):
@@ -108,6 +108,22 @@ def seating(result: SimulationResult) -> str:
             else "A always moves first")
 
 
+def timing(s: Summary) -> str:
+    """The run's wall time and speed in a summary's title, "" if untimed.  A rule set
+    of a comparison was timed with the others (`elapsed_rule_sets`): the time is said
+    as theirs, with their speed, never as this rule set's."""
+    r = s.result
+    if not r.elapsed:
+        return ""
+    k, seconds = r.elapsed_rule_sets, max(r.elapsed, 1e-9)
+    if k == 1:
+        return f" ({r.elapsed:.2f} s, {s.n / seconds:,.0f} games/s)"
+    if r.match is not None:         # (each rule set's matches played their own games)
+        return f" ({r.elapsed:.2f} s for the {k} rule sets' games)"
+    return (f" ({r.elapsed:.2f} s for the {k} rule sets' {quantity(k * s.n, 'game')}, "
+            f"{k * s.n / seconds:,.0f} games/s)")
+
+
 def summary_title(s: Summary) -> list[str]:
     """The lines above a summary's table: the run, its rules, its players."""
     r = s.result
@@ -116,9 +132,7 @@ def summary_title(s: Summary) -> list[str]:
                 f"{MATCH_FORMATS[r.match].description}, {quantity(s.n, 'game')}")
     else:
         head = f"cuttle simulation: {quantity(s.n, 'game')}"
-    head += f", seed {r.seed}"
-    if r.elapsed:
-        head += f" ({r.elapsed:.2f} s, {s.n / max(r.elapsed, 1e-9):,.0f} games/s)"
+    head += f", seed {r.seed}" + timing(s)
     return [head, f"rules: {r.rules}",
             f"players: A = {r.players[0]}, B = {r.players[1]}; {seating(r)}"]
 

@@ -164,7 +164,8 @@ def simulate(n_games: int, rules: Rules | str | None = None,
              match: str | None = None, max_moves: int = DEFAULT_MAX_MOVES,
              chunk_size: int | None = None, keep_games: bool = False,
              games_csv: str | PathLike[str] | TextIO | None = None,
-             client: Client | None = None, start: int = 0) -> SimulationResult:
+             client: Client | None = None, start: int = 0,
+             confidence: float = 0.95) -> SimulationResult:
     """Play `n_games` games (or matches, with `match`) and return a `SimulationResult`.
 
     rules: a `Rules`, rule text (a preset name, or e.g. "classic: four=random", as the
@@ -183,7 +184,9 @@ def simulate(n_games: int, rules: Rules | str | None = None,
     row per game to.  client: a dask.distributed Client to play the chunks on.  Neither
     chunking nor threads nor the cluster changes the results.  start: play the games
     (matches) start .. start+n_games-1 of the run instead of the first ones (a later
-    part of a longer run; results of disjoint parts merge).
+    part of a longer run; results of disjoint parts merge).  confidence: the level of
+    the intervals of the result's summary (`summary()`, `str()`, `as_dict()`, `plot()`;
+    each also takes another), as `compare`'s.
 
     Ctrl-C raises `Interrupted`, whose ``result`` holds the finished games (see the
     module's notes).
@@ -191,9 +194,10 @@ def simulate(n_games: int, rules: Rules | str | None = None,
     n = check_count(n_games, "n_games", MAX_UNITS)
     start = _check_start(start, n)
     rules = Rules.coerce(rules)
+    confidence = check_confidence(confidence)
     check_client(client)
     plan = _plan([rules], players, seed, threads, swap_seats, match, max_moves, keep_games,
-                 games_csv, client)
+                 games_csv, client, confidence=confidence)
     return _execute(plan, n, chunk_size, progress, games_csv, client, "simulate", start)
 
 

@@ -66,15 +66,28 @@ class ComparisonResult:
     2x2 tables, the sums of per-game differences, a match run's sums over matches), so
     no per-game rows are needed.
     Comparisons of disjoint ranges of the same run merge like results do.
+
+    `confidence` is the level of every interval (`compare`'s ``confidence``);
+    `summary(confidence)`, `as_dict(confidence)`, `to_csv(..., confidence=)` and
+    `plot(..., confidence=)` give another.  Each rule set's `SimulationResult` has
+    the comparison's `confidence`, and its `elapsed` is the whole comparison's wall
+    time (`elapsed_rule_sets` = the number of rule sets): the rule sets are played
+    together, chunk by chunk, and no one of them has a time of its own.
     """
 
     def __init__(self, results: Iterable[SimulationResult],
                  pairs: Mapping[tuple[int, int], PairTally], labels: Iterable[str],
                  confidence: float = 0.95):
-        self.results = list(results)
+        self.confidence = check_confidence(confidence)
+        results = list(results)
+        # Every rule set's summary at the comparison's level, timed as all of them.
+        self.results = [r if (r.confidence, r.elapsed_rule_sets) == (self.confidence,
+                                                                     len(results))
+                        else r._replace(confidence=self.confidence,
+                                        elapsed_rule_sets=len(results))
+                        for r in results]
         self.pairs = dict(pairs)
         self.labels = list(labels)
-        self.confidence = check_confidence(confidence)
 
     @property
     def rules(self) -> list[Rules]:
@@ -121,7 +134,7 @@ class ComparisonResult:
 
     @property
     def elapsed(self) -> float | None:
-        """Seconds of wall time the run took."""
+        """Seconds of wall time the run took: every rule set's games."""
         return self.results[0].elapsed
 
     def __len__(self):
@@ -236,25 +249,34 @@ class ComparisonResult:
     def _repr_html_(self):
         return render("html", self)
 
-    def summary(self) -> ComparisonResult:
-        """The comparison itself (its `str()` is the table, `as_dict()` the JSON form)."""
-        return self
+    def summary(self, confidence: float | None = None) -> ComparisonResult:
+        """The comparison with its intervals at `confidence` (None: its own level, and
+        the comparison itself): its `str()` is the table, `as_dict()` the JSON form.
+        ValueError for a level `check_confidence` refuses."""
+        if confidence is None or check_confidence(confidence) == self.confidence:
+            return self
+        return ComparisonResult(self.results, self.pairs, self.labels, confidence)
 
-    def as_dict(self) -> dict[str, Any]:
-        """The comparison as JSON-ready data (what `--json` writes)."""
-        return render("data", self)
+    def as_dict(self, confidence: float | None = None) -> dict[str, Any]:
+        """The comparison as JSON-ready data (what `--json` writes), its intervals at
+        `confidence` (None: the comparison's)."""
+        return render("data", self.summary(confidence))
 
     def to_csv(self, path_or_file: str | PathLike[str] | TextIO, *,
-               interrupted: Interrupted | None = None) -> None:
+               interrupted: Interrupted | None = None,
+               confidence: float | None = None) -> None:
         """One row per rule set and metric: rule_set, label, metric (the old name, for
         one release), value, low, high, diff, diff_low, diff_high (differences to the
         baseline, empty for it), statistic (the metric's name).  `interrupted`: the
-        Interrupted of a partial run, said in a last row (`cuttle.render.csv`)."""
-        render("csv", self, path_or_file, interrupted=interrupted)
+        Interrupted of a partial run, said in a last row (`cuttle.render.csv`).
+        `confidence`: the intervals' level (None: the comparison's)."""
+        render("csv", self.summary(confidence), path_or_file, interrupted=interrupted)
 
-    def plot(self, path: str | PathLike[str], title: str | None = None, *,
+    def plot(self, path: str | PathLike[str], title: str | None = None,
+             confidence: float | None = None, *,
              interrupted: Interrupted | None = None) -> None:
         """Save a bar chart (win and draw rates per rule set with their intervals, and the
-        differences to the baseline) to `path` (`interrupted`: a partial run's
-        Interrupted, said under the title).  Needs matplotlib."""
-        render("plot", self, path, title, interrupted=interrupted)
+        differences to the baseline) to `path`, its intervals at `confidence` (None: the
+        comparison's; `interrupted`: a partial run's Interrupted, said under the
+        title).  Needs matplotlib."""
+        render("plot", self.summary(confidence), path, title, interrupted=interrupted)

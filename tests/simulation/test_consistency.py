@@ -101,3 +101,74 @@ def test_units_are_the_plural_everywhere(three):
     m = cuttle.compare(["classic", "quick"], 20, seed=1, match="best_of_3", progress=False)
     assert (m.unit, m.units) == ("matches", "matches")
     assert ClusterError().units == "games"
+
+
+# -- 4. a confidence level wherever a result is summarised ---------------------------------
+
+def test_simulate_takes_a_confidence_for_its_summaries():
+    r = cuttle.simulate(2000, players=("random", "greedy"), seed=4, confidence=0.99,
+                        progress=False)
+    assert r.confidence == 0.99 and r.summary().confidence == 0.99
+    assert "99% interval" in str(r) and r.as_dict()["confidence"] == 0.99
+    assert r.win_rate("A") == r.summary(0.99).win_rate("A") != r.summary(0.95).win_rate("A")
+    assert r.as_dict(0.9)["confidence"] == 0.9 and r.summary(0.9).confidence == 0.9
+    # the same games: only the intervals change
+    plain = cuttle.simulate(2000, players=("random", "greedy"), seed=4, progress=False)
+    assert plain.tally == r.tally and plain.confidence == 0.95
+    assert plain.summary(0.99).as_dict() == r.summary().as_dict() | {
+        "elapsed_seconds": plain.elapsed}
+    for bad in (1.5, 0, "high", True):
+        with pytest.raises(ValueError, match="confidence"):
+            cuttle.simulate(10, confidence=bad, progress=False)
+        with pytest.raises(ValueError, match="confidence"):
+            r.summary(bad)
+
+
+def test_a_comparison_is_summarised_at_any_level(three, tmp_path):
+    c = three
+    assert c.summary() is c and c.summary(0.95) is c
+    c99 = c.summary(confidence=0.99)
+    assert c99.confidence == 0.99 and c.confidence == 0.95       # (c is unchanged)
+    assert all(r.confidence == 0.99 for r in c99) and c[1].confidence == 0.95
+    d95, d99 = c.difference("draw_rate", 1), c99.difference("draw_rate", 1)
+    assert d99.value == d95.value and d99.high - d99.low > d95.high - d95.low
+    assert "99% interval" in str(c99) and c.as_dict(0.99) == c99.as_dict()
+    buf = io.StringIO()
+    c.to_csv(buf, confidence=0.99)
+    row = next(csv.DictReader(io.StringIO(buf.getvalue())))
+    assert float(row["low"]) == c99.estimate("win_rate_A", 0).low
+    with pytest.raises(ValueError, match="confidence"):
+        c.summary(confidence=1)
+    with pytest.raises(ValueError, match="confidence"):
+        c.as_dict(confidence=-0.5)
+    # each rule set's result summarises at the comparison's level
+    c90 = cuttle.compare(["classic", "quick"], 300, seed=2, confidence=0.9, progress=False)
+    assert c90[1].confidence == 0.9 and "90% interval" in str(c90[1])
+    pytest.importorskip("matplotlib")
+    c.plot(tmp_path / "c.png", confidence=0.99)
+    c[0].plot(tmp_path / "r.png", confidence=0.99)
+    assert (tmp_path / "c.png").stat().st_size and (tmp_path / "r.png").stat().st_size
+
+
+# -- 5. a comparison's rule sets are timed together ---------------------------------------------
+
+def test_a_rule_set_of_a_comparison_says_whose_time_it_gives(three):
+    c = three
+    assert c.elapsed > 0 and all(r.elapsed == c.elapsed for r in c)
+    assert all(r.elapsed_rule_sets == 3 for r in c)
+    head = str(c[0]).splitlines()[0]
+    assert f"({c.elapsed:.2f} s for the 3 rule sets' 9,000 games, " in head
+    assert f"{9000 / c.elapsed:,.0f} games/s)" in head        # the comparison's speed
+    assert c[0].as_dict()["elapsed_rule_sets"] == 3
+    r = cuttle.simulate(1000, seed=3, progress=False)
+    assert r.elapsed_rule_sets == 1 and r.as_dict()["elapsed_rule_sets"] == 1
+    assert f"({r.elapsed:.2f} s, {1000 / r.elapsed:,.0f} games/s)" in str(r)
+    # merged parts of a comparison stay a comparison's; a time of another run is dropped
+    a = cuttle.compare(["classic", "quick"], 100, seed=5, progress=False)
+    b = cuttle.compare(["classic", "quick"], 100, seed=5, start=100, progress=False)
+    ab = a + b
+    assert ab[0].elapsed_rule_sets == 2 and ab.elapsed == pytest.approx(a.elapsed + b.elapsed)
+    alone = cuttle.simulate(100, seed=5, start=200, progress=False)
+    assert (ab[0] + alone).elapsed is None and "games/s" not in str(ab[0] + alone)
+    m = cuttle.compare(["classic", "quick"], 10, seed=1, match="best_of_3", progress=False)
+    assert "s for the 2 rule sets' games)" in str(m[1]).splitlines()[0]
