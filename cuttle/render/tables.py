@@ -14,8 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..figures import (ANALYSIS, DIFFERENCE, END_REASONS, ENDS, GAMES, MATCHES, MEANS, SUMMARY,
-                       Figure)
+from ..figures import (ANALYSIS, DIFFERENCE, END_REASONS, ENDS, GAMES, MATCHES, MEANS, SCORES,
+                       SUMMARY, Figure)
 from ..formatting import (finite, fixed, interval, level_pct, pct, quantity,
                           sign_class, value)
 from ..simulation.names import MATCH_FORMATS
@@ -31,7 +31,8 @@ if TYPE_CHECKING:
     from ..variants.interactions import Interaction
     from ..variants.results import AtlasResult, AtlasRow, GroupResult
 
-__all__ = ["ATLAS_COLUMNS", "Cell", "Column", "INTERACTION_COLUMNS", "METHODS_NOTE", "Table",
+__all__ = ["ATLAS_COLUMNS", "Cell", "Column", "INTERACTION_COLUMNS", "METHODS_NOTE",
+           "SCORES_NOTE", "Table",
            "analysis_table", "atlas_header", "atlas_key", "atlas_rows", "atlas_tables",
            "comparison_notes", "comparison_table", "comparison_title", "difference_method",
            "figures_table", "group_interactions_table", "interaction_rows", "interactions_note",
@@ -97,6 +98,8 @@ def _count(f: Figure, source) -> str:
 
 METHODS_NOTE = ("rates: Wilson intervals; advantage: first minus second mover, Newcombe "
                 "paired interval; means: normal intervals")
+SCORES_NOTE = ("scores: wins plus half the draws per game, normal intervals; Elo: "
+               "400 log10(score / (1 - score)) of A's score, its interval's ends alike")
 
 
 def seating(result: SimulationResult) -> str:
@@ -139,7 +142,7 @@ def summary_title(s: Summary) -> list[str]:
 
 def summary_sections(s: Summary) -> list[str]:
     """The sections a summary's table shows, in order."""
-    return ([MATCHES] if s.n_matches is not None else []) + [GAMES, MEANS]
+    return ([MATCHES] if s.n_matches is not None else []) + [GAMES, SCORES, MEANS]
 
 
 def figures_table(title: list[str], blocks: Iterable[Iterable[Figure]], source: Any,
@@ -170,7 +173,8 @@ def summary_table(s: Summary) -> Table:
     ends = [f"{f.label} {pct(f.estimate(s).value)}" for f in SUMMARY.values()
             if f.section == ENDS and f.count(s)[0]]
     return figures_table(summary_title(s), blocks, s, s.confidence,
-                         [f"games ended by: {', '.join(ends) or 'n/a'}", METHODS_NOTE],
+                         [f"games ended by: {', '.join(ends) or 'n/a'}", METHODS_NOTE,
+                          SCORES_NOTE],
                          s.result.players)
 
 
@@ -196,11 +200,13 @@ def comparison_notes(c: ComparisonResult) -> list[str]:
                 "matches (same deals),",
                 "for games normal with the match as the unit (a match's games against "
                 "its games on the same deals, a pseudo-game either way); means: normal "
-                "intervals; pp = percentage points"]
+                "intervals; pp = percentage points",
+                "first-player advantage: first minus second mover, Newcombe paired; its "
+                "differences add those of 2 x first mover wins and of draws (conservative)"]
     return ["rates: Wilson intervals; differences: Newcombe's paired interval "
             "(same deals), means: normal intervals; pp = percentage points",
-            "differences of means: normal, of the per-deal differences with a pseudo-deal "
-            "either way"]
+            "differences of means and of the first-player advantage (first minus second "
+            "mover): normal, of the per-deal differences with a pseudo-deal either way"]
 
 
 def difference_method(c: ComparisonResult) -> str:

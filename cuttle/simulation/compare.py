@@ -38,7 +38,8 @@ class Metrics(tuple):
                       "first_mover_win_rate, mean_moves, ...); cmp.metrics() returns the "
                       "old names and will be removed in the next release",
                       DeprecationWarning, stacklevel=2)
-        return tuple(FORMER_NAMES["comparison"][m] for m in self)
+        former = FORMER_NAMES["comparison"]     # (the figures compared then: no new one)
+        return tuple(former[m] for m in self if m in former)
 
 
 class ComparisonResult:
@@ -48,13 +49,16 @@ class ComparisonResult:
     `estimate(metric, i)` is rule set i's value, `difference(metric, i, baseline=0)` the
     difference (i minus baseline) with its interval.  `metrics`: "win_rate_A",
     "win_rate_B", "draw_rate", "first_mover_win_rate" (the first mover's win rate),
-    "mean_moves", "mean_turns" (mean game length), and with matches
+    "first_player_advantage" (the first mover's win rate minus the second's, as the
+    summary's), "mean_moves", "mean_turns" (mean game length), and with matches
     "match_win_rate_A", "match_win_rate_B", "match_draw_rate": the figures of the
     summaries (`cuttle.figures`) by the same names.  Rate differences use Newcombe's
     interval for paired proportions (the same game index under both rule sets is one
     pair; with matches, the same match index), mean differences the normal interval of
     the per-game differences with a pseudo-difference either way (`figures.length_step`:
-    so that a shift no game carries is not [0, 0]).  With matches the games played
+    so that a shift no game carries is not [0, 0]), and so does the first-player
+    advantage's, of each game's edge (+1, 0, -1 for the first mover), a pseudo-difference
+    of +-2 (`figures.EDGE_STEP`).  With matches the games played
     differ between rule sets (a match plays as many as it needs), but match k is played
     on the same deals under each, so game-level differences take the match as the unit
     (`figures.match_difference`): the normal interval of a difference of ratios whose

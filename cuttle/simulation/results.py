@@ -116,7 +116,7 @@ class SimulationResult:
 
     `confidence`: the level of the intervals its summary gives unless told otherwise
     (`simulate`'s or `compare`'s ``confidence``, 0.95 by default): `summary()`, `str()`,
-    `as_dict()`, `plot()` and the shortcuts (`win_rate`, ...) use it, and
+    `as_dict()`, `plot()` and the shortcuts (`win_rate`, `score`, ...) use it, and
     `summary(confidence)`, `as_dict(confidence)`, `plot(..., confidence)` take another.
     `elapsed`: seconds of wall time of the run; a rule set of a comparison was played
     with the others, chunk by chunk, so its `elapsed` is the whole comparison's, which
@@ -301,6 +301,14 @@ class SimulationResult:
     def win_rate(self, player: int | str) -> Estimate:
         """`summary().win_rate(player)`: (rate, low, high), the Wilson interval."""
         return self.summary().win_rate(player)
+
+    def score(self, player: int | str) -> Estimate:
+        """`summary().score(player)`: wins plus half the draws, per game."""
+        return self.summary().score(player)
+
+    def elo_difference(self, player: int | str = "A") -> Estimate:
+        """`summary().elo_difference(player)`: `player`'s Elo over the other."""
+        return self.summary().elo_difference(player)
 
     def draw_rate(self) -> Estimate:
         """`summary().draw_rate()`."""

@@ -172,3 +172,100 @@ def test_a_rule_set_of_a_comparison_says_whose_time_it_gives(three):
     assert (ab[0] + alone).elapsed is None and "games/s" not in str(ab[0] + alone)
     m = cuttle.compare(["classic", "quick"], 10, seed=1, match="best_of_3", progress=False)
     assert "s for the 2 rule sets' games)" in str(m[1]).splitlines()[0]
+
+
+# -- 6. scores and Elo; the first-player advantage compared ---------------------------------
+
+def test_a_players_score_and_elo_difference():
+    from cuttle.stats import elo_from_score
+    r = cuttle.simulate(3000, players=("expert", "greedy"), seed=6, progress=False,
+                        keep_games=True)
+    s = r.summary()
+    score_a = np.where(r.winner == 0, 1.0, np.where(r.winner == 1, 0.0, 0.5))
+    e = mean_interval_from_moments(len(score_a), score_a.sum(), (score_a ** 2).sum())
+    assert s.score("A") == pytest.approx(e) and r.score("A") == s.score("A")
+    assert s.score("B") == pytest.approx(mean_interval_from_moments(
+        len(score_a), (1 - score_a).sum(), ((1 - score_a) ** 2).sum()))
+    assert s.elo_difference() == pytest.approx(tuple(elo_from_score(x) for x in e))
+    assert s.elo_difference("A") == s.estimate("elo_difference") == r.elo_difference()
+    a, b = s.elo_difference("A"), s.elo_difference("greedy")
+    assert b == pytest.approx((-a.value, -a.high, -a.low))
+    assert r.summary(0.99).score("A").low < s.score("A").low
+    text = str(s)
+    assert "A (expert) score" in text and "B (greedy) score" in text
+    line = next(x for x in text.splitlines() if x.startswith("Elo of A over B"))
+    assert f"{a.value:+.0f}" in line and f"[{a.low:+.0f}, {a.high:+.0f}]" in line
+    d = s.as_dict()
+    assert d["score"]["A"]["value"] == pytest.approx(s.score("A").value)
+    assert d["elo_difference"]["low"] == pytest.approx(a.low)
+    assert any(row.startswith("elo_difference,") for row in _csv_lines(s))
+
+
+def _csv_lines(summary):
+    buf = io.StringIO()
+    summary.to_csv(buf)
+    return buf.getvalue().splitlines()
+
+
+def test_elo_is_read_from_a_score_in_one_place():
+    from cuttle.formatting import elo, interval
+    from cuttle.stats import elo_from_score, elo_interval
+    # docs/strength.md: 56.1% [54.0%, 58.3%] is +43 Elo [+28, +58]
+    assert [round(elo_from_score(x)) for x in (0.561, 0.540, 0.583)] == [43, 28, 58]
+    assert elo_from_score(0.5) == 0 and elo_from_score(0.64) == pytest.approx(100, abs=1)
+    assert elo_from_score(0) == -math.inf and elo_from_score(1) == math.inf
+    assert math.isnan(elo_from_score(math.nan))
+    # every game won: the score is certain, its Elo unbounded, printed so
+    assert elo_interval(10, 10, 10) == (math.inf, math.inf, math.inf)
+    e = elo_interval(10, 9, 9)
+    assert e.high == math.inf and math.isfinite(e.value)
+    assert elo(e.value) == f"{e.value:+.0f}" and interval(e, "elo").endswith(", +inf]")
+    assert elo(-math.inf) == "-inf" and elo(None) == "n/a"
+    assert interval(Estimate(1.0, math.nan, 2.0), "elo") == ""
+
+
+def _edges(r):
+    """Per game: +1 if the first mover won, -1 if the second did, 0 for a draw."""
+    return np.where(r.winner < 0, 0, np.where(r.winner == r.first, 1, -1))
+
+
+def test_compare_pairs_the_first_player_advantage_by_its_summary_name(three):
+    c = three
+    assert "first_player_advantage" in c.metrics
+    for i in range(3):
+        assert c.estimate("first_player_advantage", i) == \
+            c[i].summary().first_player_advantage()
+    # the exact moments of the per-game differences of the edge, from the 2x2 tables
+    for i, j in ((1, 0), (0, 2), (2, 1)):
+        d = _edges(c[i]).astype(np.int64) - _edges(c[j])
+        pair, reverse = c._pair(i, j)
+        assert pair.diff_moments("first_player_advantage", reverse) == (d.sum(), (d * d).sum())
+        assert c.difference("first_player_advantage", i, j) == pytest.approx(
+            paired_shift_interval(len(d), d.sum(), (d * d).sum(), 2.0))
+    diff = c.difference("first_player_advantage", 1)
+    assert diff.value == pytest.approx(
+        c.estimate("first_player_advantage", 1).value
+        - c.estimate("first_player_advantage", 0).value)
+    assert c.difference("first_player_advantage", 1, 1).value == 0
+    lines = str(c).splitlines()
+    line = lines[lines.index("first-player advantage") + 2]
+    assert f"{100 * diff.value:+.2f} pp" in line               # its row of the table
+    assert c.as_dict()["rule_sets"][1]["difference_vs_baseline"][
+        "first_player_advantage"]["value"] == pytest.approx(diff.value)
+
+
+def test_a_match_run_compares_the_advantage_by_match():
+    c = cuttle.compare(["classic", "cuttle.cards"], 300, players=("greedy", "expert"), seed=2,
+                       match="best_of_3", progress=False)
+    d = c.difference("first_player_advantage", 1)
+    w, dr = c.difference("first_mover_win_rate", 1), c.difference("draw_rate", 1)
+    assert d.value == pytest.approx(2 * w.value + dr.value)
+    # (its parts' correlation is not tallied: their half-widths add)
+    assert d.high - d.value == pytest.approx(2 * (w.high - w.value) + dr.high - dr.value)
+    # a pair pickled before the match sums were tallied: the independent interval
+    p = c.pairs[(0, 1)]
+    old = cuttle.simulation.ComparisonResult(c.results, {(0, 1): PairTally(p.table, p.diffs)},
+                                             c.labels)
+    e = old.difference("first_player_advantage", 1)
+    assert e.value == pytest.approx(d.value) and e.low < e.value < e.high
+    assert json.dumps(c.as_dict())
