@@ -101,16 +101,16 @@ def _comparison_methods(c: ComparisonResult) -> dict[str, str]:
                 "rate differences": "newcombe (paired)",
                 "mean differences": "normal, paired differences, a pseudo-difference "
                                     "of +-s (s: the spread of two games' lengths)",
-                "difference differences": "normal, paired differences of the games' "
-                                          "first-player edges, a pseudo-difference of +-2"}
+                "advantage differences": "normal, paired differences of the games' "
+                                         "first-player edges, a pseudo-difference of +-2"}
     return {"rates": "wilson", "means": "normal", "differences": "newcombe (paired)",
             "match rate differences": "newcombe (paired)",
             "rate differences": "normal, paired by match (the match as the unit), a "
                                 "pseudo-game of +-1",
             "mean differences": "normal, paired by match (the match as the unit), a "
                                 "pseudo-game of +-s (s: the spread of two games' lengths)",
-            "difference differences": "2 x the first mover's wins' plus the draws', "
-                                      "their half-widths added (conservative)"}
+            "advantage differences": "2 x the first mover's wins' plus the draws', "
+                                     "their half-widths added (conservative)"}
 
 
 @renders("data", ComparisonResult)
