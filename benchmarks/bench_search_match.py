@@ -15,7 +15,8 @@ be matched: "same CPU time per move" means choosing --mine so that both means ag
 Results are appended to --out as they finish (a rerun skips the games already there).
 
 The score is this checkout's (a draw counts half), with a 95% interval from the
-per-pair variance (paired deals), and as Elo: 400 log10(score / (1 - score)).
+per-pair variance (paired deals), and as Elo: 400 log10(score / (1 - score))
+(cuttle.stats.elo_from_score).
 """
 
 import argparse
@@ -152,10 +153,12 @@ def report(rows, args):
     full = [sum(r["score"] for r in v) / 2 for v in complete]
     mean = sum(full) / len(full)
 
-    def elo(p):
-        if p <= 0 or p >= 1:
-            return "-inf" if p <= 0 else "+inf"
-        return f"{400 * math.log10(p / (1 - p)):+.0f}"
+    sys.path.insert(0, os.path.join(HERE, ".."))      # (this checkout's, as the worker's)
+    from cuttle.formatting import elo as elo_text
+    from cuttle.stats import elo_from_score
+
+    def elo(p):                 # (the library's one formula, and its one format)
+        return elo_text(elo_from_score(p))
 
     wins = sum(1 for r in games if r["score"] == 1.0)
     draws = sum(1 for r in games if r["score"] == 0.5)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .formatting import quantity
+from .formatting import plural, quantity
 
 
 def _rebuild(cls: type[BaseException], args: tuple[Any, ...],
@@ -27,8 +27,10 @@ class InvalidMoveError(IllegalMoveError):
 class Interrupted(KeyboardInterrupt):
     """Ctrl-C stopped long work (a simulation, a comparison, an analysis): `result` is
     what had finished (a result of the same kind covering the finished part, or None),
-    `done` and `total` count the finished and asked-for units (`unit`: "game",
-    "match", "rollout")."""
+    `done` and `total` count the finished and asked-for units; `requested` is `total`
+    by the name the JSON of a partial result (`as_dict`) gives it.  `unit` is the
+    singular, "game", "match" or "rollout" (as the JSON's "unit"), `units` its plural
+    ("games", "matches"), which is what `ComparisonResult.unit` and `.units` say."""
 
     # `result` is whichever result the interrupted work builds (or None): Any.
     def __init__(self, result: Any, done: int, total: int | None, unit: str = "game"):
@@ -41,8 +43,19 @@ class Interrupted(KeyboardInterrupt):
         # (multiprocessing, dask) whole.
         return (_rebuild, (type(self), self.args, dict(self.__dict__)))
 
+    @property
+    def requested(self) -> int | None:
+        """The units asked for: `total`, by the name `as_dict` gives it (read-only)."""
+        return self.total
+
+    @property
+    def units(self) -> str:
+        """The plural of `unit`: "games", "matches", "rollouts"."""
+        return plural(self.unit)
+
     def as_dict(self) -> dict[str, Any]:
-        """How far the work got, as the JSON of a partial result says it."""
+        """How far the work got, as the JSON of a partial result says it: done,
+        requested (`total`) and unit (singular)."""
         return {"done": self.done, "requested": self.total, "unit": self.unit}
 
     @staticmethod
@@ -70,14 +83,18 @@ class ClusterError(RuntimeError):
     was lost, the cluster cancelled the run's tasks (a restart, another client), workers
     kept dying on a chunk, or a worker cannot run this build.  As at Ctrl-C, what had
     finished is kept: `result` is the merged result of the finished chunks (None if
-    none had finished), `done` and `total` count the finished and asked-for units
-    (`unit`), and a games CSV keeps those chunks' rows.  (Class attributes: an error
+    none had finished), `done` and `total` (also `requested`) count the finished and
+    asked-for units (`unit`, singular; `units`, plural, as for `Interrupted`), and a
+    games CSV keeps those chunks' rows.  (Class attributes: an error
     raised on a worker crosses to the client pickled with its message only.)"""
 
     result: Any = None
     done: int = 0
     total: int | None = None
     unit: str = "game"
+
+    requested = Interrupted.requested
+    units = Interrupted.units
 
     def partial(self) -> Interrupted:
         """The finished part as an `Interrupted`, the one shape a partial result's

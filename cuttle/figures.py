@@ -28,20 +28,20 @@ from math import nan, sqrt
 from typing import TYPE_CHECKING, Any
 
 from ._core import END_NAMES
-from .stats import (Estimate, clustered_difference_interval, mean_interval_from_moments,
-                    newcombe_interval, newcombe_paired_interval, paired_shift_interval,
-                    score_shift_interval, wilson_interval)
+from .stats import (Estimate, clustered_difference_interval, elo_interval,
+                    mean_interval_from_moments, newcombe_interval, newcombe_paired_interval,
+                    paired_shift_interval, score_shift_interval, wilson_interval)
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
     from .simulation.tally import PairTally, Tally
 
-__all__ = ["ALIASES", "ANALYSIS", "ATLAS", "BALANCE", "COMPARED", "DIFFERENCE", "END_REASONS",
-           "FORMER_NAMES", "Figure", "INTERACTION", "MATCH_COMPARED", "MEAN", "RATE",
-           "SCHEMA_VERSION", "SCORE", "SCORE_MEAN", "SCORE_SHIFT", "SUMMARY", "AliasedDict",
-           "canonical", "independent_difference", "length_step", "match_difference",
-           "no_difference", "paired_difference"]
+__all__ = ["ALIASES", "ANALYSIS", "ATLAS", "BALANCE", "COMPARED", "DIFFERENCE", "EDGE_PARTS",
+           "EDGE_STEP", "ELO", "END_REASONS", "FORMER_NAMES", "Figure", "INTERACTION",
+           "MATCH_COMPARED", "MEAN", "RATE", "SCHEMA_VERSION", "SCORE", "SCORES", "SCORE_MEAN",
+           "SCORE_SHIFT", "SUMMARY", "AliasedDict", "canonical", "independent_difference",
+           "length_step", "match_difference", "no_difference", "paired_difference"]
 
 SCHEMA_VERSION = 2
 
@@ -50,8 +50,10 @@ SCHEMA_VERSION = 2
 # SCORE_SHIFT the mean of per-game differences of such scores between rule sets played on
 # the same games: both from exact moments, with the normal interval (a shift's with a
 # pseudo-difference of +1 and one of -1: stats.score_shift_interval), printed in % and pp.
+# An ELO is a SCORE_MEAN as an Elo difference: the score's normal interval, each end
+# mapped by stats.elo_from_score (the one home of the formula).
 RATE, DIFFERENCE, MEAN, SCORE = "rate", "difference", "mean", "score"
-SCORE_MEAN, SCORE_SHIFT = "score mean", "score shift"
+SCORE_MEAN, SCORE_SHIFT, ELO = "score mean", "score shift", "elo"
 _ESTIMATORS: dict[str, Callable[..., Estimate]] = {
     RATE: wilson_interval,                      # data: (k, n)
     DIFFERENCE: newcombe_paired_interval,       # data: (both, only1, only2, neither)
@@ -59,18 +61,22 @@ _ESTIMATORS: dict[str, Callable[..., Estimate]] = {
     SCORE: lambda total, n, confidence: Estimate(total / n if n else nan, nan, nan),
     SCORE_MEAN: mean_interval_from_moments,     # data: (n, sum, sum of squares)
     SCORE_SHIFT: score_shift_interval,          # data: (n, sum, sum of squares)
+    ELO: elo_interval,                          # data: (n, sum, sum of squares) of a score
 }
 INTERVALS = {RATE: "wilson", DIFFERENCE: "newcombe (paired)", MEAN: "normal", SCORE: None,
              SCORE_MEAN: "normal",
-             SCORE_SHIFT: "normal (paired differences, pseudo-differences +1 and -1)"}
+             SCORE_SHIFT: "normal (paired differences, pseudo-differences +1 and -1)",
+             ELO: "normal interval of the score, its ends as Elo"}
 _FORMATS = {RATE: "pct", DIFFERENCE: "pp", MEAN: "num", SCORE: "pct", SCORE_MEAN: "pct",
-            SCORE_SHIFT: "pp"}
+            SCORE_SHIFT: "pp", ELO: "elo"}
 # The JSON's names for the groups of kinds ("interval_methods").
-KIND_GROUPS = {RATE: "rates", DIFFERENCE: "differences", MEAN: "means"}
+KIND_GROUPS = {RATE: "rates", DIFFERENCE: "differences", MEAN: "means", SCORE_MEAN: "scores",
+               ELO: "elo"}
 
-# Sections of a summary: its table shows MATCHES (in a match run), GAMES and MEANS, in
-# this order with a blank line between them; ENDS are in the note under the table.
-MATCHES, GAMES, MEANS, ENDS = "matches", "games", "means", "ends"
+# Sections of a summary: its table shows MATCHES (in a match run), GAMES, SCORES and
+# MEANS, in this order with a blank line between them; ENDS are in the note under the
+# table.
+MATCHES, GAMES, SCORES, MEANS, ENDS = "matches", "games", "scores", "means", "ends"
 END_REASONS = tuple(n for n in END_NAMES if n != "none")
 
 
@@ -83,11 +89,13 @@ class Figure:
     `kind` and so its estimator and interval: RATE (Wilson; `data` gives (k, n)),
     DIFFERENCE of two rates on the same games (Newcombe paired; (both, only1, only2,
     neither)), MEAN (normal; (n, sum, sum of squares)), SCORE (a point value; (total,
-    n)); `data(source)`: those counts, read from the result (a Summary, a MoveStats);
-    `path`: its place in the JSON form; `section`: its block of the table; `chart`: the
-    chart of the report page that draws it; `pair`: how two rule sets on the same deals
-    pair it up (the PairTally row of a rate, the per-game variable of a mean; None: it
-    is not paired); `sub`: an indented row; `json`: "estimate" (value, low, high, with
+    n)), SCORE_MEAN (a mean score, normal; (n, sum, sum of squares)), ELO (a mean
+    score as an Elo difference; the same data); `data(source)`: those counts, read
+    from the result (a Summary, a MoveStats); `path`: its place in the JSON form;
+    `section`: its block of the table; `chart`: the chart of the report page that draws
+    it; `pair`: how two rule sets on the same deals pair it up (the PairTally row of a
+    rate, the per-game variable of a mean or of the first-player advantage; None: it is
+    not paired); `sub`: an indented row; `json`: "estimate" (value, low, high, with
     count and n for a rate) or "share" (count and rate only); `brief`: tables print its
     value without its interval."""
 
@@ -110,9 +118,9 @@ class Figure:
 
     @property
     def difference_format(self) -> str:
-        """How a difference of it (between rule sets) is printed: "pp" for a rate,
-        "num+" (a signed number) for a mean."""
-        return "pp" if self.format == "pct" else "num+"
+        """How a difference of it (between rule sets) is printed: "pp" for a rate or a
+        difference of rates, "num+" (a signed number) for a mean."""
+        return "pp" if self.format in ("pct", "pp") else "num+"
 
     @property
     def interval(self) -> str | None:
@@ -131,7 +139,7 @@ class Figure:
         """How many games (matches, rollouts) it is measured on."""
         d = self.data(source)
         return int({RATE: d[-1], MEAN: d[0], SCORE: d[-1], SCORE_MEAN: d[0],
-                    SCORE_SHIFT: d[0]}.get(self.kind, sum(d)))
+                    SCORE_SHIFT: d[0], ELO: d[0]}.get(self.kind, sum(d)))
 
     def text(self, players: Iterable[str]) -> str:
         """The label with the players' names: ``A (random) wins``."""
@@ -162,6 +170,12 @@ def _player_rates():
 
 def _mean(variable):
     return lambda s: (s.n, *s.tally.moments[variable])
+
+
+def _score(i):
+    """(n, sum, sum of squares) of player i's score per game (1 = A, 2 = B): a win 1, a
+    draw 1/2."""
+    return lambda s: (s.n, int(s.wins[i]) + s.draws / 2, int(s.wins[i]) + s.draws / 4)
 
 
 def _need_matches(count):
@@ -196,10 +210,18 @@ SUMMARY: dict[str, Figure] = _figures(
            ("first_mover_win_rate",), chart="seats", pair="first_mover_win_rate"),
     Figure("second_mover_win_rate", "second mover wins", RATE,
            lambda s: (s.second_wins, s.n), ("second_mover_win_rate",), chart="seats"),
-    # P(first mover wins) - P(second mover wins): both measured on the same games.
+    # P(first mover wins) - P(second mover wins): both measured on the same games.  Two
+    # rule sets pair it game by game: a game's edge, +1 if the first mover won, -1 if
+    # the second did, 0 for a draw (`PairTally.diff_moments`).
     Figure("first_player_advantage", "first-player advantage", DIFFERENCE,
            lambda s: (0, s.first_wins, s.second_wins, s.draws), ("first_player_advantage",),
-           chart="advantage"),
+           chart="advantage", pair="first_player_advantage"),
+    # A player's score (wins plus half the draws, per game) and A's Elo difference over
+    # B, read from it (stats.elo_from_score), as docs/strength.md rates head-to-head play.
+    Figure("score_A", "{A} score", SCORE_MEAN, _score(1), ("score", "A"), SCORES),
+    Figure("score_B", "{B} score", SCORE_MEAN, _score(2), ("score", "B"), SCORES),
+    Figure("elo_difference", "Elo of A over B", ELO, _score(1),
+           ("elo_difference",), SCORES),
     Figure("mean_moves", "moves per game (mean)", MEAN, _mean("moves"), ("mean_moves",),
            MEANS, pair="moves"),
     Figure("mean_turns", "turns per game (mean)", MEAN, _mean("turns"), ("mean_turns",),
@@ -215,8 +237,8 @@ SUMMARY: dict[str, Figure] = _figures(
 
 # What `compare` compares, in its table's order (MATCH_COMPARED with matches), and the
 # atlas's figures: names of SUMMARY figures.
-COMPARED = ("win_rate_A", "win_rate_B", "draw_rate", "first_mover_win_rate", "mean_moves",
-            "mean_turns")
+COMPARED = ("win_rate_A", "win_rate_B", "draw_rate", "first_mover_win_rate",
+            "first_player_advantage", "mean_moves", "mean_turns")
 MATCH_COMPARED = ("match_win_rate_A", "match_win_rate_B", "match_draw_rate")
 ATLAS = ("first_mover_win_rate", "second_mover_win_rate", "draw_rate", "mean_moves",
          "mean_turns") + tuple(f"end_{e}" for e in END_REASONS)
@@ -274,7 +296,8 @@ INTERACTION: dict[str, Figure] = _figures(
 # results files hold games, not figures, so the files of earlier searches read as
 # they are).
 FORMER_NAMES = {
-    "comparison": dict(zip(COMPARED + MATCH_COMPARED,
+    "comparison": dict(zip(("win_rate_A", "win_rate_B", "draw_rate", "first_mover_win_rate",
+                            "mean_moves", "mean_turns") + MATCH_COMPARED,
                            ("win_A", "win_B", "draw", "first_mover", "moves", "turns",
                             "match_win_A", "match_win_B", "match_draw"))),
     "atlas": dict(zip(ATLAS, ("first", "second", "draw", "moves", "turns")
@@ -339,6 +362,14 @@ def length_step(variable: str, tallies: Iterable[Tally]) -> float:
     return max(1.0, sqrt(var))
 
 
+# The largest change of a game's first-player edge (+1, 0, -1) between rule sets: a
+# first mover's win become the second mover's; the pseudo-difference of its shift.
+EDGE_STEP = 2.0
+# The edge, game by game, is 2 x (the first mover won) + (a draw) - 1: its parts, with
+# their weights (a match run pairs each by match).
+EDGE_PARTS = (("first_mover_win_rate", 2), ("draw_rate", 1))
+
+
 def paired_difference(f: Figure, pair: PairTally, reverse: bool, n: int,
                       confidence: float = 0.95, row: str | None = None,
                       tallies: tuple[Tally, Tally] | None = None) -> Estimate:
@@ -347,7 +378,12 @@ def paired_difference(f: Figure, pair: PairTally, reverse: bool, n: int,
     `f.pair`); for a mean (n games), the normal interval of the per-game differences
     with a pseudo-difference of +-`length_step` of `tallies`, the two rule sets' own
     games, which a mean needs (ValueError without them): without it the interval of a
-    shift that no game carries is [0, 0]."""
+    shift that no game carries is [0, 0]; for the first-player advantage (a difference
+    of rates), the same of the per-game differences of its edge, with a
+    pseudo-difference of +-`EDGE_STEP`."""
+    if f.kind == DIFFERENCE:
+        total, sq = pair.diff_moments(f.pair, reverse)
+        return paired_shift_interval(n, total, sq, EDGE_STEP, confidence)
     if f.kind == MEAN:
         if tallies is None:
             raise ValueError(f"the paired difference of {f.name} needs both rule sets' "
@@ -363,7 +399,16 @@ def match_difference(f: Figure, pair: PairTally, reverse: bool,
     stored as (j, i)), with the match as the unit: match k is played on the same deals
     under both rule sets, so its games are paired with each other as a group, whatever
     their number under each (`stats.clustered_difference_interval`, its pseudo-games
-    changed by 1 for a rate, by `length_step` of `tallies` for a length)."""
+    changed by 1 for a rate, by `length_step` of `tallies` for a length).  The
+    first-player advantage is 2 x the first mover's wins plus the draws, less 1, game by
+    game: its difference is that sum of theirs, with the sum of their half-widths (its
+    parts' correlation by match is not tallied: a conservative interval)."""
+    if f.kind == DIFFERENCE:
+        parts = [(match_difference(SUMMARY[name], pair, reverse, tallies, confidence), k)
+                 for name, k in EDGE_PARTS]
+        value = sum(k * e.value for e, k in parts)
+        return Estimate(value, value - sum(k * (e.value - e.low) for e, k in parts),
+                        value + sum(k * (e.high - e.value) for e, k in parts))
     step = length_step(f.pair, tallies) if f.kind == MEAN else 1.0
     return clustered_difference_interval(pair.match_paired(f.pair, reverse), step,
                                          confidence)
@@ -371,8 +416,9 @@ def match_difference(f: Figure, pair: PairTally, reverse: bool,
 
 def independent_difference(f: Figure, s1: Any, s0: Any, confidence: float = 0.95) -> Estimate:
     """`f` of s1 minus `f` of s0 measured on different games: Newcombe's interval for
-    independent proportions, or the normal interval of a difference of means."""
-    if f.kind == MEAN:
+    independent proportions, or the normal interval of a difference of means (of two
+    first-player advantages, each interval's half-widths squared and added alike)."""
+    if f.kind in (MEAN, DIFFERENCE):
         e1, e0 = f.estimate(s1, confidence), f.estimate(s0, confidence)
         d = e1.value - e0.value
         half = sqrt((e1.high - e1.value) ** 2 + (e0.high - e0.value) ** 2)
@@ -382,6 +428,8 @@ def independent_difference(f: Figure, s1: Any, s0: Any, confidence: float = 0.95
 
 def no_difference(f: Figure, s: Any, confidence: float = 0.95) -> Estimate:
     """A rule set against itself: every pair agrees, the difference is 0."""
+    if f.kind == DIFFERENCE:        # (as paired_difference: every game's edge the same)
+        return paired_shift_interval(f.units(s), 0, 0, EDGE_STEP, confidence)
     if f.kind == MEAN:
         return mean_interval_from_moments(f.units(s), 0, 0, confidence)
     k, n = f.count(s)

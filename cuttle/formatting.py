@@ -3,7 +3,8 @@
 Every renderer (text tables, markdown, HTML tables and charts, plots, CSV and JSON cells)
 prints its numbers through these functions, so a figure reads the same in every output.  Rates are
 fractions printed as percentages (``pct``), differences of rates as signed percentage
-points (``pp``), means as plain numbers (``num``); the catalogue of statistics
+points (``pp``), means as plain numbers (``num``), Elo differences as signed whole
+points (``elo``); the catalogue of statistics
 (`cuttle.figures`) says which format each figure takes, the table how many digits.
 
 A missing or non-finite number prints as ``n/a`` (an interval without finite ends as
@@ -25,9 +26,9 @@ if TYPE_CHECKING:
 
     from .stats import Estimate
 
-__all__ = ["FORMATS", "csv_number", "finite", "fixed", "interval", "json_number",
-           "level_pct", "loss_points", "num", "number", "pct", "plural", "pp", "quantity",
-           "sign_class", "tick", "value"]
+__all__ = ["FORMATS", "UNBOUNDED", "csv_number", "elo", "finite", "fixed", "interval",
+           "json_number", "level_pct", "loss_points", "num", "number", "pct", "plural", "pp",
+           "quantity", "sign_class", "tick", "value"]
 
 NA = "n/a"
 
@@ -79,6 +80,15 @@ def num(x: float | None, digits: int = 2, sign: bool = False) -> str:
     return fixed(x, digits, sign)
 
 
+def elo(x: float | None, digits: int = 0) -> str:
+    """An Elo difference, signed, in whole points (`digits` is taken for the formats'
+    sake and ignored): ``+43``; ``+inf`` and ``-inf`` for a certain result (a score of
+    100% or 0%, or an interval's end there)."""
+    if isinstance(x, numbers.Real) and not isinstance(x, bool) and math.isinf(x):
+        return "+inf" if x > 0 else "-inf"
+    return fixed(x, 0, True)
+
+
 def loss_points(loss: float | None, bounds: Mapping[str, float] | Iterable[float]) -> str:
     """A review's loss (expected score, 0 to 1) in percentage points (the review writes
     "pp" after it), as the review prints it, in its text and on its page: one decimal,
@@ -120,7 +130,10 @@ FORMATS: dict[str, tuple[Callable[..., str], Callable[[Estimate, int], str]]] = 
     "num": (num, lambda e, d: f"[{num(e.low, d)}, {num(e.high, d)}]"),
     "num+": (lambda x, d: num(x, d, True),
              lambda e, d: f"[{num(e.low, d, True)}, {num(e.high, d, True)}]"),
+    "elo": (elo, lambda e, d: f"[{elo(e.low)}, {elo(e.high)}]"),
 }
+# The formats whose values may be infinite (an Elo difference at a score of 0 or 1).
+UNBOUNDED = frozenset({"elo"})
 
 
 def number(x: float | None, fmt: str, digits: int = 2) -> str:
@@ -134,10 +147,17 @@ def value(e: Estimate, fmt: str, digits: int = 2) -> str:
 
 
 def interval(e: Estimate, fmt: str, digits: int = 2) -> str:
-    """An estimate's interval ``[low, high]`` in the format `fmt`; "" without one."""
-    if not (finite(e.low) and finite(e.high)):
+    """An estimate's interval ``[low, high]`` in the format `fmt`; "" without one (an
+    end missing, or infinite but in an UNBOUNDED format)."""
+    bounded = finite if fmt not in UNBOUNDED else _defined
+    if not (bounded(e.low) and bounded(e.high)):
         return ""
     return FORMATS[fmt][1](e, digits)
+
+
+def _defined(x: object) -> bool:
+    """A real number, infinities included, not nan."""
+    return isinstance(x, numbers.Real) and not isinstance(x, bool) and not math.isnan(x)
 
 
 def sign_class(e: Estimate) -> str:

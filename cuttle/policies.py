@@ -53,7 +53,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
 __all__ = ["Bot", "DEFAULT_ISMCTS_ITERATIONS", "MAX_ISMCTS_ITERATIONS", "PLAIN_POLICIES",
-           "POLICY_NAMES", "fair", "is_search", "policy_code", "policy_name", "with_rng"]
+           "POLICY_NAMES", "canonical_policy", "fair", "is_search", "policy_code",
+           "policy_name", "with_rng"]
 
 DEFAULT_ISMCTS_ITERATIONS = 1000
 MAX_ISMCTS_ITERATIONS = 1_000_000
@@ -64,26 +65,33 @@ POLICY_NAMES = tuple(f"{name}:N" if takes_n else name
 _SEARCHES = frozenset(name for name, (_, takes_n) in POLICIES.items() if takes_n)
 
 
+# How a search's name without its count reads, said wherever a name is refused.
+_BARE_SEARCH = (f"N iterations, 1 to {MAX_ISMCTS_ITERATIONS:,}; a search named without "
+                f"':N' runs {DEFAULT_ISMCTS_ITERATIONS:,}: 'ismcts' is "
+                f"'ismcts:{DEFAULT_ISMCTS_ITERATIONS}'")
+
+
 def _parse(name):
-    """(kind, code) of a policy name: the one parser of policy names."""
+    """(kind, code, canonical name) of a policy name: the one parser of policy names."""
     if not isinstance(name, str):
         raise ValueError(f"a policy is a name like 'greedy' or 'ismcts:1000', not {name!r}")
     kind, colon, param = name.strip().lower().partition(":")
     if kind not in POLICIES:
-        raise ValueError(f"unknown policy {name!r}; valid: {', '.join(POLICY_NAMES)}")
+        raise ValueError(f"unknown policy {name!r}; valid: {', '.join(POLICY_NAMES)} "
+                         f"({_BARE_SEARCH})")
     code, takes_n = POLICIES[kind]
     if not takes_n:
         if colon:
             raise ValueError(f"policy {kind!r} takes no parameter, not {name!r}")
-        return kind, code
+        return kind, code, kind
     if not colon:
         iterations = DEFAULT_ISMCTS_ITERATIONS
     elif param.isascii() and param.isdigit() and 1 <= int(param) <= MAX_ISMCTS_ITERATIONS:
         iterations = int(param)
     else:
         raise ValueError(f"bad iteration count in {name!r}: use e.g. '{kind}:1000' "
-                         f"(1 to {MAX_ISMCTS_ITERATIONS:,})")
-    return kind, code | (iterations << POLICY_SHIFT)
+                         f"({_BARE_SEARCH})")
+    return kind, code | (iterations << POLICY_SHIFT), f"{kind}:{iterations}"
 
 
 def policy_code(name: str) -> int:
@@ -93,9 +101,19 @@ def policy_code(name: str) -> int:
 
 
 def policy_name(name: str) -> str:
-    """A policy name as the library records it (stripped, lower case), checked."""
+    """A policy name as given, stripped and in lower case, checked (the atlas and the
+    balance designer key their results files so: ``"ismcts"`` stays ``"ismcts"``);
+    `canonical_policy` is the name a player is labelled by."""
     _parse(name)
     return name.strip().lower()
+
+
+def canonical_policy(name: str) -> str:
+    """A policy's full name, as players are labelled (a `Bot`'s name, the players of
+    `simulate` and `compare`): lower case, and a search with its iteration count
+    (``"ismcts"`` is ``"ismcts:1000"``, ``"ISMCTS:0100"`` is ``"ismcts:100"``), so that
+    one policy has one name.  ValueError for an unknown name."""
+    return _parse(name)[2]
 
 
 def is_search(name: str) -> bool:
@@ -127,14 +145,23 @@ class Bot:
     the order the threads call (its k-th decision is the k-th call to return).  It
     pickles as the bot its arguments make, with its count of decisions (so a seeded
     bot's next decision draws from the same seed); a search bot's trees are not kept.
+
+    `name` is the policy's full name (`canonical_policy`: ``Bot("ismcts").name`` is
+    ``"ismcts:1000"``); its repr shows the seed and the thread count when they were
+    given.  As a player of `simulate` or `compare` a bot plays as its policy's name,
+    natively: the run's seed decides its moves (game i's players draw from the run's
+    streams of (seed, i), as every native player's do), the run's `threads` spread the
+    games (one search tree per game), and the bot's own seed, thread count and count
+    of decisions are not used, nor changed.
     """
 
     def __init__(self, name: str = "greedy", seed: int | None = None,
                  threads: int | None = None) -> None:
         self.code = policy_code(name)
-        self.name = policy_name(name)
+        self.name = canonical_policy(name)
         self.seed = seed_or_new(seed)
         self.threads = check_threads(threads, "one") or 1
+        self._given = (seed is not None, threads is not None)     # (for the repr)
         self._calls = 0
         self._trees = search_trees(self.threads) if is_search(name) else None
         self._lock = threading.Lock()
@@ -149,17 +176,20 @@ class Bot:
                                          self.threads, self._trees))
 
     def __reduce__(self):
-        return _unpickle_bot, (self.name, self.seed, self.threads, self._calls)
+        return _unpickle_bot, (self.name, self.seed, self.threads, self._calls, self._given)
 
     __call__ = choose
 
     def __repr__(self):
-        return f"Bot({self.name!r})"
+        seed_given, threads_given = self._given
+        return (f"Bot({self.name!r}" + (f", seed={self.seed}" if seed_given else "")
+                + (f", threads={self.threads}" if threads_given else "") + ")")
 
 
-def _unpickle_bot(name, seed, threads, calls):
+def _unpickle_bot(name, seed, threads, calls, given=(True, True)):
     bot = Bot(name, seed, threads)
     bot._calls = check_seed(calls, "a bot's count of decisions")
+    bot._given = (bool(given[0]), bool(given[1]))
     return bot
 
 

@@ -53,6 +53,14 @@ normal quantile ``z = Phi^-1(1 - (1 - confidence) / 2)`` (1.959964 for 95 %).
   length (`cuttle.figures.length_step`).  The value is the plain mean.
   `paired_shift_error` is its standard error, for intervals of another width (a game
   review's bounds of a loss, two standard errors either side).
+* `elo_from_score(score)`: a score (a win 1, a draw 1/2, per game) as an Elo difference,
+  ``400 log10(score / (1 - score))`` (the logistic model of the Elo scale: a player
+  rated D above another expects ``1 / (1 + 10^(-D/400))`` of a game; 100 Elo is a 64%
+  score), -inf and +inf at 0 and 1; `elo_interval(n, total, total_sq)` the same of a
+  mean score with its normal interval (`mean_interval_from_moments`), each end
+  mapped: the interval of the Elo difference is the score interval's ends as Elo, as
+  docs/strength.md reports head-to-head matches (+43 Elo [+28, +58] from a score of
+  56.1% [54.0%, 58.3%]).  The one home of that formula.
 * `ClusteredMean`: the mean of values that come in independent groups whose members
   may be correlated (the decisions of one game), ``sum / count`` over every value, with
   the normal interval of that ratio whose variance is taken between the groups:
@@ -81,7 +89,7 @@ Which figure uses which interval is the catalogue of statistics (`cuttle.figures
 from __future__ import annotations
 
 from fractions import Fraction
-from math import nan, sqrt
+from math import inf, log10, nan, sqrt
 from statistics import NormalDist
 from typing import Iterable, NamedTuple
 
@@ -90,8 +98,8 @@ from .validation import check_confidence
 
 __all__ = ["Estimate", "z_value", "wilson_interval", "newcombe_interval",
            "newcombe_paired_interval", "mean_interval_from_moments", "paired_shift_interval",
-           "paired_shift_error", "score_shift_interval", "ClusteredMean", "PairedSums",
-           "clustered_difference_interval"]
+           "paired_shift_error", "score_shift_interval", "elo_from_score", "elo_interval",
+           "ClusteredMean", "PairedSums", "clustered_difference_interval"]
 
 
 class Estimate(NamedTuple):
@@ -274,6 +282,28 @@ def score_shift_interval(n: int, total: float, total_sq: float,
     sum and sum of squares: `paired_shift_interval` with a step of 1, a whole game's
     score."""
     return paired_shift_interval(n, total, total_sq, 1.0, confidence)
+
+
+def elo_from_score(score: float) -> float:
+    """A score (a win 1, a draw 1/2, a loss 0: the mean per game) as an Elo difference,
+    ``400 log10(score / (1 - score))``: -inf at 0 (or below), +inf at 1 (or above), nan
+    for nan."""
+    if score != score:                  # nan
+        return nan
+    if score <= 0.0:
+        return -inf
+    if score >= 1.0:
+        return inf
+    return 400.0 * log10(score / (1.0 - score))
+
+
+def elo_interval(n: int, total: float, total_sq: float,
+                 confidence: float = 0.95) -> Estimate:
+    """The Elo difference of a mean score (``n`` games' scores, their sum and sum of
+    squares) with the normal interval of the score, each end as Elo (`elo_from_score`;
+    an end at or beyond 0 or 1 is -inf or +inf: no finite bound)."""
+    return Estimate(*(elo_from_score(x)
+                      for x in mean_interval_from_moments(n, total, total_sq, confidence)))
 
 
 class PairedSums(NamedTuple):

@@ -96,7 +96,8 @@ def comparison_rows(c: ComparisonResult) -> Iterator[list[object]]:
     """A comparison's rows: one per rule set and metric."""
     former = FORMER_NAMES["comparison"]
     for metric, i, lab, e, d in c.rows():
-        yield [i + 1, lab, former[metric], *_numbers(e), *_numbers(d), metric]
+        # (a figure compared since the new names has no old one: its name in both)
+        yield [i + 1, lab, former.get(metric, metric), *_numbers(e), *_numbers(d), metric]
 
 
 def atlas_rows(result: AtlasResult) -> Iterator[list[object]]:

@@ -83,6 +83,7 @@ def summary_data(s: Summary) -> dict[str, Any]:
     }
     figures_into(d, [f for f in SUMMARY.values() if f.section != MATCHES], s, s.confidence)
     d["elapsed_seconds"] = r.elapsed
+    d["elapsed_rule_sets"] = r.elapsed_rule_sets   # (a comparison's rule sets: all timed)
     d["match"] = None
     if r.match is not None:
         d["match"] = {"format": r.match, "description": MATCH_FORMATS[r.match].description,
@@ -96,16 +97,20 @@ def _comparison_methods(c: ComparisonResult) -> dict[str, str]:
     """The intervals of a comparison's figures and differences (`ComparisonResult.difference`):
     paired on the same deals; the games of match runs, which differ, by match."""
     if c.match is None:
-        return {"rates": "wilson", "means": "normal",
+        return {"rates": "wilson", "means": "normal", "differences": "newcombe (paired)",
                 "rate differences": "newcombe (paired)",
                 "mean differences": "normal, paired differences, a pseudo-difference "
-                                    "of +-s (s: the spread of two games' lengths)"}
-    return {"rates": "wilson", "means": "normal",
+                                    "of +-s (s: the spread of two games' lengths)",
+                "advantage differences": "normal, paired differences of the games' "
+                                         "first-player edges, a pseudo-difference of +-2"}
+    return {"rates": "wilson", "means": "normal", "differences": "newcombe (paired)",
             "match rate differences": "newcombe (paired)",
             "rate differences": "normal, paired by match (the match as the unit), a "
                                 "pseudo-game of +-1",
             "mean differences": "normal, paired by match (the match as the unit), a "
-                                "pseudo-game of +-s (s: the spread of two games' lengths)"}
+                                "pseudo-game of +-s (s: the spread of two games' lengths)",
+            "advantage differences": "2 x the first mover's wins' plus the draws', "
+                                     "their half-widths added (conservative)"}
 
 
 @renders("data", ComparisonResult)

@@ -14,8 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..figures import (ANALYSIS, DIFFERENCE, END_REASONS, ENDS, GAMES, MATCHES, MEANS, SUMMARY,
-                       Figure)
+from ..figures import (ANALYSIS, DIFFERENCE, END_REASONS, ENDS, GAMES, MATCHES, MEANS, SCORES,
+                       SUMMARY, Figure)
 from ..formatting import (finite, fixed, interval, level_pct, pct, quantity,
                           sign_class, value)
 from ..simulation.names import MATCH_FORMATS
@@ -31,12 +31,14 @@ if TYPE_CHECKING:
     from ..variants.interactions import Interaction
     from ..variants.results import AtlasResult, AtlasRow, GroupResult
 
-__all__ = ["ATLAS_COLUMNS", "Cell", "Column", "INTERACTION_COLUMNS", "METHODS_NOTE", "Table",
+__all__ = ["ATLAS_COLUMNS", "Cell", "Column", "INTERACTION_COLUMNS", "METHODS_NOTE",
+           "SCORES_NOTE", "Table",
            "analysis_table", "atlas_header", "atlas_key", "atlas_rows", "atlas_tables",
            "comparison_notes", "comparison_table", "comparison_title", "deal_note",
            "difference_method", "figures_table", "group_interactions_table",
            "interaction_rows", "interactions_note", "interactions_table", "same_deals",
-           "seating", "summary_sections", "summary_table", "summary_title", "variant_value"]
+           "seating", "summary_sections", "summary_table", "summary_title", "timing",
+           "variant_value"]
 
 
 class Cell(NamedTuple):
@@ -97,6 +99,8 @@ def _count(f: Figure, source) -> str:
 
 METHODS_NOTE = ("rates: Wilson intervals; advantage: first minus second mover, Newcombe "
                 "paired interval; means: normal intervals")
+SCORES_NOTE = ("scores: wins plus half the draws per game, normal intervals; Elo: "
+               "400 log10(score / (1 - score)) of A's score, its interval's ends alike")
 
 
 def seating(result: SimulationResult) -> str:
@@ -108,6 +112,22 @@ def seating(result: SimulationResult) -> str:
             else "A always moves first")
 
 
+def timing(s: Summary) -> str:
+    """The run's wall time and speed in a summary's title, "" if untimed.  A rule set
+    of a comparison was timed with the others (`elapsed_rule_sets`): the time is said
+    as theirs, with their speed, never as this rule set's."""
+    r = s.result
+    if not r.elapsed:
+        return ""
+    k, seconds = r.elapsed_rule_sets, max(r.elapsed, 1e-9)
+    if k == 1:
+        return f" ({r.elapsed:.2f} s, {s.n / seconds:,.0f} games/s)"
+    if r.match is not None:         # (each rule set's matches played their own games)
+        return f" ({r.elapsed:.2f} s for the {k} rule sets' games)"
+    return (f" ({r.elapsed:.2f} s for the {k} rule sets' {quantity(k * s.n, 'game')}, "
+            f"{k * s.n / seconds:,.0f} games/s)")
+
+
 def summary_title(s: Summary) -> list[str]:
     """The lines above a summary's table: the run, its rules, its players."""
     r = s.result
@@ -116,16 +136,14 @@ def summary_title(s: Summary) -> list[str]:
                 f"{MATCH_FORMATS[r.match].description}, {quantity(s.n, 'game')}")
     else:
         head = f"cuttle simulation: {quantity(s.n, 'game')}"
-    head += f", seed {r.seed}"
-    if r.elapsed:
-        head += f" ({r.elapsed:.2f} s, {s.n / max(r.elapsed, 1e-9):,.0f} games/s)"
+    head += f", seed {r.seed}" + timing(s)
     return [head, f"rules: {r.rules}",
             f"players: A = {r.players[0]}, B = {r.players[1]}; {seating(r)}"]
 
 
 def summary_sections(s: Summary) -> list[str]:
     """The sections a summary's table shows, in order."""
-    return ([MATCHES] if s.n_matches is not None else []) + [GAMES, MEANS]
+    return ([MATCHES] if s.n_matches is not None else []) + [GAMES, SCORES, MEANS]
 
 
 def figures_table(title: list[str], blocks: Iterable[Iterable[Figure]], source: Any,
@@ -156,7 +174,8 @@ def summary_table(s: Summary) -> Table:
     ends = [f"{f.label} {pct(f.estimate(s).value)}" for f in SUMMARY.values()
             if f.section == ENDS and f.count(s)[0]]
     return figures_table(summary_title(s), blocks, s, s.confidence,
-                         [f"games ended by: {', '.join(ends) or 'n/a'}", METHODS_NOTE],
+                         [f"games ended by: {', '.join(ends) or 'n/a'}", METHODS_NOTE,
+                          SCORES_NOTE],
                          s.result.players)
 
 
@@ -202,12 +221,14 @@ def comparison_notes(c: ComparisonResult) -> list[str]:
                 f"matches ({same}),",
                 "for games normal with the match as the unit (a match's games against "
                 f"its games on the {same}, a pseudo-game either way); means: normal "
-                "intervals; pp = percentage points"]
+                "intervals; pp = percentage points",
+                "first-player advantage: first minus second mover, Newcombe paired; its "
+                "differences add those of 2 x first mover wins and of draws (conservative)"]
     unit = "game" if c.other_deals else "deal"
     return ["rates: Wilson intervals; differences: Newcombe's paired interval "
             f"({same}), means: normal intervals; pp = percentage points",
-            f"differences of means: normal, of the per-{unit} differences with a "
-            f"pseudo-{unit} either way"]
+            "differences of means and of the first-player advantage (first minus second "
+            f"mover): normal, of the per-{unit} differences with a pseudo-{unit} either way"]
 
 
 def difference_method(c: ComparisonResult) -> str:

@@ -139,7 +139,7 @@ def comparison_charts(c: ComparisonResult) -> tuple[str, list[str]]:
         label = c.metric_label(metric)
         rows = [(f"[{i + 1}] {lab}", c.estimate(metric, i)) for i, lab in enumerate(c.labels)]
         charts.append(interval_chart(label, rows, f.format, width=460, label_width=180))
-        if f.format == "pct":           # each rule set under its metric, by its name
+        if f.format in ("pct", "pp"):   # each rule set under its metric, by its name
             diffs.append((label, None))
             diffs += [(f"[{i + 1}] {lab}", c.difference(metric, i))
                       for i, lab in enumerate(c.labels) if i]

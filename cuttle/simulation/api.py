@@ -8,7 +8,11 @@
     print(cmp)                          # each rule set and its difference to the first
 
 **Players.**  A player is a policy name (`player_names()`: "random", "greedy"), played by
-the native core over all cores, or a Python callable ``policy(game) -> move`` choosing
+the native core over all cores and labelled by its full name (a search's with its
+iteration count: "ismcts" plays and is labelled "ismcts:1000"), a `cuttle.policies.Bot`
+(played natively as its policy's name, so at native speed and reproducible from the
+run's seed: the run's seed decides its moves, and the bot's own seed, thread count and
+count of decisions are not used), or a Python callable ``policy(game) -> move`` choosing
 one of ``game.legal_moves``, or ``policy(game, rng) -> move``, where ``rng`` is a
 `random.Random` seeded by the run's seed and the game's index: a policy that draws its
 random choices from it (not from the `random` module) plays the same moves in every run
@@ -88,6 +92,7 @@ if TYPE_CHECKING:
     from distributed import Client
 
     from ..moves import Move
+    from ..policies import Bot
 
 __all__ = ["MAX_CHUNK", "MAX_THREADS", "MAX_UNITS", "compare", "simulate"]
 
@@ -161,18 +166,21 @@ def _plan(rule_sets, players, seed, threads, swap_seats, match, max_moves, keep_
 
 
 def simulate(n_games: int, rules: Rules | str | None = None,
-             players: str | Iterable[str | Callable[..., Move | str | int]] = ("random", "greedy"),
+             players: str | Iterable[str | Bot | Callable[..., Move | str | int]]
+             = ("random", "greedy"),
              seed: int | None = None, threads: int | None = None, swap_seats: bool = True,
              progress: bool | Callable[[int, int], object] | None = None, *,
              match: str | None = None, max_moves: int = DEFAULT_MAX_MOVES,
              chunk_size: int | None = None, keep_games: bool = False,
              games_csv: str | PathLike[str] | TextIO | None = None,
-             client: Client | None = None, start: int = 0) -> SimulationResult:
+             client: Client | None = None, start: int = 0,
+             confidence: float = 0.95) -> SimulationResult:
     """Play `n_games` games (or matches, with `match`) and return a `SimulationResult`.
 
     rules: a `Rules`, rule text (a preset name, or e.g. "classic: four=random", as the
     command line takes it) or None (classic).  players: (A, B), each a policy
-    name ("random", "greedy") or a callable ``policy(game) -> move`` or
+    name ("random", "greedy"), a `Bot` (played as its policy's name, from the run's
+    seed) or a callable ``policy(game) -> move`` or
     ``policy(game, rng) -> move`` (``rng``: a `random.Random` seeded by the seed and the
     game's index, for reproducible random choices; the callable is handed the live game,
     hidden cards included: ``cuttle.policies.fair(policy)`` sees only its player's view,
@@ -189,7 +197,9 @@ def simulate(n_games: int, rules: Rules | str | None = None,
     row per game to.  client: a dask.distributed Client to play the chunks on.  Neither
     chunking nor threads nor the cluster changes the results.  start: play the games
     (matches) start .. start+n_games-1 of the run instead of the first ones (a later
-    part of a longer run; results of disjoint parts merge).
+    part of a longer run; results of disjoint parts merge).  confidence: the level of
+    the intervals of the result's summary (`summary()`, `str()`, `as_dict()`, `plot()`;
+    each also takes another), as `compare`'s.
 
     Ctrl-C raises `Interrupted`, whose ``result`` holds the finished games (see the
     module's notes); in a script under a job scheduler, run it inside
@@ -208,14 +218,16 @@ def simulate(n_games: int, rules: Rules | str | None = None,
     n = check_count(n_games, "n_games", MAX_UNITS)
     start = _check_start(start, n)
     rules = Rules.coerce(rules)
+    confidence = check_confidence(confidence)
     check_client(client)
     plan = _plan([rules], players, seed, threads, swap_seats, match, max_moves, keep_games,
-                 games_csv, client)
+                 games_csv, client, confidence=confidence)
     return _execute(plan, n, chunk_size, progress, games_csv, client, "simulate", start)
 
 
 def compare(rule_sets: Iterable[Rules | str | None], n_games: int,
-            players: str | Iterable[str | Callable[..., Move | str | int]] = ("random", "greedy"),
+            players: str | Iterable[str | Bot | Callable[..., Move | str | int]]
+            = ("random", "greedy"),
             seed: int | None = None, threads: int | None = None, swap_seats: bool = True,
             progress: bool | Callable[[int, int], object] | None = None, *,
             match: str | None = None, max_moves: int = DEFAULT_MAX_MOVES,

@@ -38,7 +38,8 @@ class Metrics(tuple):
                       "first_mover_win_rate, mean_moves, ...); cmp.metrics() returns the "
                       "old names and will be removed in the next release",
                       DeprecationWarning, stacklevel=2)
-        return tuple(FORMER_NAMES["comparison"][m] for m in self)
+        former = FORMER_NAMES["comparison"]     # (the figures compared then: no new one)
+        return tuple(former[m] for m in self if m in former)
 
 
 class ComparisonResult:
@@ -56,13 +57,16 @@ class ComparisonResult:
     `estimate(metric, i)` is rule set i's value, `difference(metric, i, baseline=0)` the
     difference (i minus baseline) with its interval.  `metrics`: "win_rate_A",
     "win_rate_B", "draw_rate", "first_mover_win_rate" (the first mover's win rate),
-    "mean_moves", "mean_turns" (mean game length), and with matches
+    "first_player_advantage" (the first mover's win rate minus the second's, as the
+    summary's), "mean_moves", "mean_turns" (mean game length), and with matches
     "match_win_rate_A", "match_win_rate_B", "match_draw_rate": the figures of the
     summaries (`cuttle.figures`) by the same names.  Rate differences use Newcombe's
     interval for paired proportions (the same game index under both rule sets is one
     pair; with matches, the same match index), mean differences the normal interval of
     the per-game differences with a pseudo-difference either way (`figures.length_step`:
-    so that a shift no game carries is not [0, 0]).  With matches the games played
+    so that a shift no game carries is not [0, 0]), and so does the first-player
+    advantage's, of each game's edge (+1, 0, -1 for the first mover), a pseudo-difference
+    of +-2 (`figures.EDGE_STEP`).  With matches the games played
     differ between rule sets (a match plays as many as it needs), but match k is played
     on the same deals under each, so game-level differences take the match as the unit
     (`figures.match_difference`): the normal interval of a difference of ratios whose
@@ -74,15 +78,28 @@ class ComparisonResult:
     2x2 tables, the sums of per-game differences, a match run's sums over matches), so
     no per-game rows are needed.
     Comparisons of disjoint ranges of the same run merge like results do.
+
+    `confidence` is the level of every interval (`compare`'s ``confidence``);
+    `summary(confidence)`, `as_dict(confidence)`, `to_csv(..., confidence=)` and
+    `plot(..., confidence=)` give another.  Each rule set's `SimulationResult` has
+    the comparison's `confidence`, and its `elapsed` is the whole comparison's wall
+    time (`elapsed_rule_sets` = the number of rule sets): the rule sets are played
+    together, chunk by chunk, and no one of them has a time of its own.
     """
 
     def __init__(self, results: Iterable[SimulationResult],
                  pairs: Mapping[tuple[int, int], PairTally], labels: Iterable[str],
                  confidence: float = 0.95):
-        self.results = list(results)
+        self.confidence = check_confidence(confidence)
+        results = list(results)
+        # Every rule set's summary at the comparison's level, timed as all of them.
+        self.results = [r if (r.confidence, r.elapsed_rule_sets) == (self.confidence,
+                                                                     len(results))
+                        else r._replace(confidence=self.confidence,
+                                        elapsed_rule_sets=len(results))
+                        for r in results]
         self.pairs = dict(pairs)
         self.labels = list(labels)
-        self.confidence = check_confidence(confidence)
 
     @property
     def rules(self) -> list[Rules]:
@@ -118,8 +135,16 @@ class ComparisonResult:
 
     @property
     def unit(self) -> str:
-        """"matches" or "games": what `n_games` counts."""
+        """"matches" or "games": what `n_games` counts, in the plural (as the JSON's
+        "unit" says it).  `Interrupted.unit` is the singular ("match", "game"); `units`
+        is the plural on both."""
         return "matches" if self.match else "games"
+
+    @property
+    def units(self) -> str:
+        """"matches" or "games": what `n_games` counts (the plural, as
+        `Interrupted.units`; the same as `unit`)."""
+        return self.unit
 
     @property
     def ranges(self) -> tuple[tuple[int, int], ...]:
@@ -128,7 +153,7 @@ class ComparisonResult:
 
     @property
     def elapsed(self) -> float | None:
-        """Seconds of wall time the run took."""
+        """Seconds of wall time the run took: every rule set's games."""
         return self.results[0].elapsed
 
     def __len__(self):
@@ -244,25 +269,34 @@ class ComparisonResult:
     def _repr_html_(self):
         return render("html", self)
 
-    def summary(self) -> ComparisonResult:
-        """The comparison itself (its `str()` is the table, `as_dict()` the JSON form)."""
-        return self
+    def summary(self, confidence: float | None = None) -> ComparisonResult:
+        """The comparison with its intervals at `confidence` (None: its own level, and
+        the comparison itself): its `str()` is the table, `as_dict()` the JSON form.
+        ValueError for a level `check_confidence` refuses."""
+        if confidence is None or check_confidence(confidence) == self.confidence:
+            return self
+        return ComparisonResult(self.results, self.pairs, self.labels, confidence)
 
-    def as_dict(self) -> dict[str, Any]:
-        """The comparison as JSON-ready data (what `--json` writes)."""
-        return render("data", self)
+    def as_dict(self, confidence: float | None = None) -> dict[str, Any]:
+        """The comparison as JSON-ready data (what `--json` writes), its intervals at
+        `confidence` (None: the comparison's)."""
+        return render("data", self.summary(confidence))
 
     def to_csv(self, path_or_file: str | PathLike[str] | TextIO, *,
-               interrupted: Interrupted | None = None) -> None:
+               interrupted: Interrupted | None = None,
+               confidence: float | None = None) -> None:
         """One row per rule set and metric: rule_set, label, metric (the old name, for
         one release), value, low, high, diff, diff_low, diff_high (differences to the
         baseline, empty for it), statistic (the metric's name).  `interrupted`: the
-        Interrupted of a partial run, said in a last row (`cuttle.render.csv`)."""
-        render("csv", self, path_or_file, interrupted=interrupted)
+        Interrupted of a partial run, said in a last row (`cuttle.render.csv`).
+        `confidence`: the intervals' level (None: the comparison's)."""
+        render("csv", self.summary(confidence), path_or_file, interrupted=interrupted)
 
-    def plot(self, path: str | PathLike[str], title: str | None = None, *,
+    def plot(self, path: str | PathLike[str], title: str | None = None,
+             confidence: float | None = None, *,
              interrupted: Interrupted | None = None) -> None:
         """Save a bar chart (win and draw rates per rule set with their intervals, and the
-        differences to the baseline) to `path` (`interrupted`: a partial run's
-        Interrupted, said under the title).  Needs matplotlib."""
-        render("plot", self, path, title, interrupted=interrupted)
+        differences to the baseline) to `path`, its intervals at `confidence` (None: the
+        comparison's; `interrupted`: a partial run's Interrupted, said under the
+        title).  Needs matplotlib."""
+        render("plot", self.summary(confidence), path, title, interrupted=interrupted)

@@ -1,5 +1,9 @@
-"""Players of a simulation: a native policy name (played by the core) or a Python
-callable ``policy(game) -> move`` / ``policy(game, rng) -> move``.
+"""Players of a simulation: a native policy name (played by the core), a `Bot` (played
+by the core as its policy's name: the run's seed decides its moves, not the bot's own
+seed, threads or count of decisions), or a Python callable ``policy(game) -> move`` /
+``policy(game, rng) -> move``.  A player is labelled by its policy's full name
+(`cuttle.policies.canonical_policy`: ``"ismcts"`` plays and reads ``"ismcts:1000"``), a
+callable by its ``__name__``.
 
 A callable is handed the live `Game` of the run, hidden cards included (the opponent's
 hand, the deck order): `cuttle.policies.fair(policy)` is the same policy on a
@@ -14,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from .._decide import decide
 from ..moves import Move
-from ..policies import POLICY_NAMES, policy_code, with_rng
+from ..policies import POLICY_NAMES, Bot, canonical_policy, policy_code, with_rng
 
 if TYPE_CHECKING:
     import random
@@ -44,19 +48,30 @@ def native_policy_code(name: str) -> int:
         raise ValueError(f"{e}{_CALLABLE_HINT}") from None
 
 
+def _plain_bot(spec):
+    """Whether `spec` is a `Bot` that chooses as Bot does (a subclass changing how it
+    chooses is a callable like any other)."""
+    return (isinstance(spec, Bot) and type(spec).choose is Bot.choose
+            and type(spec).__call__ is Bot.__call__)
+
+
 class Player:
-    """A resolved player: a native policy code, or a Python function (game, rng) -> move."""
+    """A resolved player: a native policy code (from a name or a `Bot`), or a Python
+    function (game, rng) -> move; `name` labels it (a policy's full name)."""
 
     __slots__ = ("name", "code", "func")
 
-    def __init__(self, spec: str | Callable[..., Move | str | int]):
-        if callable(spec):
+    def __init__(self, spec: str | Bot | Callable[..., Move | str | int]):
+        if _plain_bot(spec):
+            # its policy, natively: the run's seed decides (not the bot's own seed)
+            self.code, self.name, self.func = spec.code, spec.name, None
+        elif callable(spec):
             self.code = None
             self.name = getattr(spec, "__name__", None) or type(spec).__name__
             self.func = with_rng(spec)
         else:
             self.code = native_policy_code(spec)        # ValueError for a non-name
-            self.name = spec.strip().lower()
+            self.name = canonical_policy(spec)
             self.func = None
 
     def __getstate__(self):
@@ -96,9 +111,10 @@ class _NativeChoice:
         return Move.from_code(decide(game, self.code, rng.getrandbits(64)))
 
 
-def resolve_players(players: str | Iterable[str | Callable[..., Move | str | int]]
+def resolve_players(players: str | Iterable[str | Bot | Callable[..., Move | str | int]]
                     ) -> list[Player]:
-    """[Player A, Player B] from a pair, one spec for both, or "A,B" text."""
+    """[Player A, Player B] from a pair, one spec for both, or "A,B" text; each a
+    policy name, a `Bot` or a callable."""
     if isinstance(players, str):
         players = players.split(",")
     try:

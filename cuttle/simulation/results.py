@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from .._core import END_NAMES
 from ..display import render
 from ..files import write_csv
+from ..validation import check_confidence, check_count
 from .rows import GameRows, game_columns, game_rows
 from .summary import Summary
 from .tally import Tally, tallies_from_rows
@@ -112,15 +113,28 @@ class SimulationResult:
     sudden_death, move_cap), `game_index` (each row's game index in the run).  With
     matches, `matches` (a `MatchResults`).  `ranges`: the [lo, hi) ranges of game (or
     match) indices the result covers; results of disjoint ranges of the same run merge.
+
+    `confidence`: the level of the intervals its summary gives unless told otherwise
+    (`simulate`'s or `compare`'s ``confidence``, 0.95 by default): `summary()`, `str()`,
+    `as_dict()`, `plot()` and the shortcuts (`win_rate`, `score`, ...) use it, and
+    `summary(confidence)`, `as_dict(confidence)`, `plot(..., confidence)` take another.
+    `elapsed`: seconds of wall time of the run; a rule set of a comparison was played
+    with the others, chunk by chunk, so its `elapsed` is the whole comparison's, which
+    timed `elapsed_rule_sets` rule sets' games (1 for a simulation), and its summary
+    says so rather than give a rate of its own.
     """
 
     END_NAMES = END_NAMES
+    # (results pickled before these were kept: the defaults)
+    confidence = 0.95
+    elapsed_rule_sets = 1
 
     def __init__(self, tally: Tally, *, players: Iterable[str], rules: Rules, seed: int,
                  swap_seats: bool, max_moves: int, match: str | None = None,
                  need: int | None = None, slots: int | None = None,
                  ranges: Iterable[tuple[int, int]] | None = None, rows: GameRows | None = None,
-                 elapsed: float | None = None, threads: int | None = None):
+                 elapsed: float | None = None, threads: int | None = None,
+                 confidence: float = 0.95, elapsed_rule_sets: int = 1):
         self.tally = tally
         self.players = tuple(players)
         self.rules = rules
@@ -136,6 +150,8 @@ class SimulationResult:
         self._rows = rows
         self.elapsed = elapsed
         self.threads = threads
+        self.confidence = check_confidence(confidence)
+        self.elapsed_rule_sets = check_count(elapsed_rule_sets, "elapsed_rule_sets")
         self._summaries: dict[float, Summary] = {}
 
     @classmethod
@@ -210,15 +226,20 @@ class SimulationResult:
         """The same result without its per-game rows."""
         return self._replace(rows=None)
 
-    def with_elapsed(self, elapsed: float | None) -> SimulationResult:
-        """The same result, timed at `elapsed` seconds (wall time of the whole run)."""
-        return self._replace(elapsed=elapsed)
+    def with_elapsed(self, elapsed: float | None, rule_sets: int | None = None
+                     ) -> SimulationResult:
+        """The same result, timed at `elapsed` seconds (wall time of the whole run:
+        `rule_sets` rule sets' games, by default as many as before; see
+        `elapsed_rule_sets`)."""
+        return self._replace(elapsed=elapsed, elapsed_rule_sets=(
+            self.elapsed_rule_sets if rule_sets is None else rule_sets))
 
     def _replace(self, **changes):
         kw = dict(players=self.players, rules=self.rules, seed=self.seed,
                   swap_seats=self.swap_seats, max_moves=self.max_moves, match=self.match,
                   need=self.need, slots=self.slots, ranges=self.ranges, rows=self._rows,
-                  elapsed=self.elapsed, threads=self.threads)
+                  elapsed=self.elapsed, threads=self.threads, confidence=self.confidence,
+                  elapsed_rule_sets=self.elapsed_rule_sets)
         tally = changes.pop("tally", self.tally)
         kw.update(changes)
         return SimulationResult(tally, **kw)
@@ -228,7 +249,9 @@ class SimulationResult:
     def merge(self, other: SimulationResult) -> SimulationResult:
         """The result of both runs' games: they must come from the same run (rules,
         players, seed, seating, move cap, match format) and cover disjoint ranges of
-        game indices.  Per-game rows are kept only if both kept them."""
+        game indices.  Per-game rows are kept only if both kept them; the elapsed
+        times add up (None unless both timed the same number of rule sets); the
+        confidence is this result's."""
         if not isinstance(other, SimulationResult):
             raise TypeError(f"cannot merge a SimulationResult with {type(other).__name__}")
         if self.run_key() != other.run_key():
@@ -241,7 +264,8 @@ class SimulationResult:
         if self._rows is not None and other._rows is not None:
             rows = self._rows + other._rows
         elapsed = None
-        if self.elapsed is not None and other.elapsed is not None:
+        if (self.elapsed is not None and other.elapsed is not None
+                and self.elapsed_rule_sets == other.elapsed_rule_sets):
             elapsed = self.elapsed + other.elapsed
         return self._replace(tally=self.tally + other.tally, ranges=ranges, rows=rows,
                              elapsed=elapsed)
@@ -258,8 +282,11 @@ class SimulationResult:
 
     # -- statistics and output -----------------------------------------------------------
 
-    def summary(self, confidence: float = 0.95) -> Summary:
-        """The statistics of the run (`str()` a table, `as_dict()` the JSON form)."""
+    def summary(self, confidence: float | None = None) -> Summary:
+        """The statistics of the run (`str()` a table, `as_dict()` the JSON form), with
+        intervals at `confidence` (None: the result's `confidence`, 0.95 unless the run
+        was given another); ValueError for a level `check_confidence` refuses."""
+        confidence = self.confidence if confidence is None else check_confidence(confidence)
         if confidence not in self._summaries:
             self._summaries[confidence] = Summary(self, confidence)
         return self._summaries[confidence]
@@ -270,10 +297,18 @@ class SimulationResult:
     def _repr_html_(self):
         return render("html", self)
 
-    # Shortcuts to the summary's estimates (95 %).
+    # Shortcuts to the summary's estimates (at the result's `confidence`).
     def win_rate(self, player: int | str) -> Estimate:
-        """`summary().win_rate(player)`: (rate, low, high), 95% Wilson interval."""
+        """`summary().win_rate(player)`: (rate, low, high), the Wilson interval."""
         return self.summary().win_rate(player)
+
+    def score(self, player: int | str) -> Estimate:
+        """`summary().score(player)`: wins plus half the draws, per game."""
+        return self.summary().score(player)
+
+    def elo_difference(self, player: int | str = "A") -> Estimate:
+        """`summary().elo_difference(player)`: `player`'s Elo over the other."""
+        return self.summary().elo_difference(player)
 
     def draw_rate(self) -> Estimate:
         """`summary().draw_rate()`."""
@@ -283,13 +318,15 @@ class SimulationResult:
         """`summary().first_player_advantage()`."""
         return self.summary().first_player_advantage()
 
-    def as_dict(self) -> dict[str, Any]:
-        """`summary().as_dict()`: the results as JSON-ready data."""
-        return self.summary().as_dict()
+    def as_dict(self, confidence: float | None = None) -> dict[str, Any]:
+        """`summary(confidence).as_dict()`: the results as JSON-ready data."""
+        return self.summary(confidence).as_dict()
 
     def plot(self, path: str | PathLike[str], title: str | None = None,
-             confidence: float = 0.95, *, interrupted: Interrupted | None = None) -> None:
-        """Save the summary's figure (see `Summary.plot`) to `path`."""
+             confidence: float | None = None, *,
+             interrupted: Interrupted | None = None) -> None:
+        """Save the summary's figure (see `Summary.plot`) to `path`, its intervals at
+        `confidence` (None: the result's)."""
         self.summary(confidence).plot(path, title, interrupted=interrupted)
 
     def to_csv(self, path_or_file: str | PathLike[str] | TextIO) -> None:

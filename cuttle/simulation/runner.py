@@ -127,7 +127,8 @@ class Plan:
                 max_moves=self.max_moves, match=self.match,
                 need=self.need or None, slots=self.slots if matches else None,
                 ranges=((start, start + count),), rows=rows, elapsed=elapsed,
-                threads=self.threads or None))
+                threads=self.threads or None, confidence=self.confidence,
+                elapsed_rule_sets=len(self.rule_sets)))
         if self.labels is None:
             return results[0]
         pairs = {k: PairTally.from_core(d) for k, d in raw["pairs"].items()}

@@ -9,7 +9,7 @@ import numpy as np
 
 from ..display import render
 from ..figures import END_REASONS, MATCHES, SUMMARY, canonical
-from ..stats import wilson_interval
+from ..stats import Estimate, wilson_interval
 from ..validation import check_confidence, is_int
 from .names import PLAYER_LABELS, SEATS
 
@@ -18,7 +18,6 @@ if TYPE_CHECKING:
     from typing import TextIO
 
     from ..errors import Interrupted
-    from ..stats import Estimate
     from .results import SimulationResult
 
 __all__ = ["Summary"]
@@ -31,8 +30,12 @@ class Summary:
     rates (``win_rate_A``, ``draw_rate``, ``first_mover_win_rate``, ...) are
     ``(rate, low, high)`` `Estimate`s with the Wilson score interval;
     ``first_player_advantage`` is P(first mover wins) - P(second mover wins) with
-    Newcombe's paired interval (both are measured on the same games); means
-    (``mean_moves``, ``mean_turns``, ``mean_score_A``) use the normal interval.  The
+    Newcombe's paired interval (both are measured on the same games); a player's score
+    (``score_A``, ``score_B``: wins plus half the draws, per game) the normal interval,
+    and ``elo_difference`` is A's score as an Elo difference over B, ``400 log10(score
+    / (1 - score))``, its interval the score interval's ends so mapped (+-inf at a score
+    of 0 or 1); means (``mean_moves``, ``mean_turns``, ``mean_score_A``: the final
+    points) use the normal interval.  The
     methods below (`win_rate`, `draw_rate`, `seat_win_rate`, ...) are the same figures
     by their arguments.  `str(summary)` is a table, `as_dict()` its JSON form,
     `to_csv(path_or_file)` the same figures as CSV rows.  Everything is computed from
@@ -146,6 +149,18 @@ class Summary:
                       DeprecationWarning, stacklevel=2)
         return wilson_interval(self.first_wins, self.first_wins + self.second_wins,
                                self.confidence)
+
+    def score(self, player: int | str) -> Estimate:
+        """`player`'s score, wins plus half the draws per game, with its normal
+        interval."""
+        return self.estimate(f"score_{self._player(player)}")
+
+    def elo_difference(self, player: int | str = "A") -> Estimate:
+        """`player`'s Elo difference over the other (A's by default), from its score:
+        ``400 log10(score / (1 - score))``, the interval the score interval's ends as
+        Elo; +-inf where the score (or an end) is 0 or 1."""
+        e = self.estimate("elo_difference")          # A over B
+        return e if self.player_index(player) == 0 else Estimate(-e.value, -e.high, -e.low)
 
     def end_rate(self, reason: str) -> Estimate:
         """The share of games that ended so ('goal', 'passes', 'sudden_death', 'move_cap')."""

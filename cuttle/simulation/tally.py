@@ -184,9 +184,26 @@ class PairTally:
         return (both, only_j, only_i, neither) if reverse else (both, only_i, only_j, neither)
 
     def diff_moments(self, metric: str, reverse: bool = False) -> tuple[int, int]:
-        """(sum, sum of squares) of the per-game differences of moves or turns."""
+        """(sum, sum of squares) of the per-game differences of moves, turns or the
+        first player's edge ("first_player_advantage": +1 when the first mover won, -1
+        when the second did, 0 for a draw; single games only), i minus j (reverse: j
+        minus i).  The edge's are exact from the 2x2 tables: a game's difference is +-2
+        when its winner changed sides (a game's seats are the same under both rule
+        sets), +-1 when a draw came or went, and sums to twice the change of the first
+        mover's wins plus the change of the draws."""
+        if metric == "first_player_advantage":
+            f, d = self.cells("first_mover_win_rate"), self.cells("draw_rate")
+            total = 2 * (f[1] - f[2]) + (d[1] - d[2])       # (only i) - (only j)
+            return (-total if reverse else total), 4 * self._sides_changed() + d[1] + d[2]
         s, q = self.diffs[("moves", "turns").index(metric)]
         return (-s if reverse else s), q
+
+    def _sides_changed(self) -> int:
+        """The games whose winner changed sides (from A to B or back) between i and j:
+        each counts in the only-i and only-j cells of A's and B's wins, a draw that came
+        or went in one of them and in the draws'."""
+        a, b, d = (self.cells(m) for m in ("win_rate_A", "win_rate_B", "draw_rate"))
+        return (a[1] + a[2] + b[1] + b[2] - d[1] - d[2]) // 2
 
     def reversed(self) -> PairTally:
         """The same pair seen as (j, i)."""
@@ -219,10 +236,9 @@ class PairTally:
         its winner changed sides, +-1/2 when a draw came or went, and the 2x2 tables of
         A's wins, B's wins and draws count both kinds of game.  (A's score is the first
         player's when A moves first in every game.)"""
-        a, b, d = (self.cells(m) for m in ("win_rate_A", "win_rate_B", "draw_rate"))
+        a, d = self.cells("win_rate_A"), self.cells("draw_rate")
         total = (a[1] - a[2]) + (d[1] - d[2]) / 2         # (only i) - (only j)
-        off = (a[1] + a[2] + b[1] + b[2] - d[1] - d[2]) // 2   # winner changed sides
-        squares = off + (d[1] + d[2]) / 4
+        squares = self._sides_changed() + (d[1] + d[2]) / 4
         return (-total if reverse else total), squares
 
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..game import Game
 from ..narration import narrate
-from ..policies import MAX_ISMCTS_ITERATIONS, is_search, policy_code
+from ..policies import MAX_ISMCTS_ITERATIONS, canonical_policy, is_search
 from ..position import reconcile
 from ..record import make_record
 from ..rules import Rules
@@ -109,9 +109,11 @@ def parse_settings(d: Any) -> GameSettings:
     if kind not in BOTS:        # (before the library's check, which names all its policies)
         raise WebError(400, f"bot: choose one of {_BOT_CHOICES}, not {bot!r}")
     try:
-        policy_code(bot)
+        full = canonical_policy(bot)        # (a search's name with its count)
     except ValueError as e:
         raise WebError(400, f"bot: {e}") from None
+    kind, _, param = full.partition(":")
+    bot = full
     if kind in SEARCH_BOTS and int(param or 1000) > MAX_WEB_ITERATIONS:
         raise WebError(400, f"bot: at most {kind}:{MAX_WEB_ITERATIONS} here "
                             f"(the policy itself takes up to {MAX_ISMCTS_ITERATIONS:,})")

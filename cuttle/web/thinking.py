@@ -19,7 +19,7 @@ import math
 import threading
 from typing import TYPE_CHECKING
 
-from ..policies import Bot, policy_code
+from ..policies import Bot, canonical_policy, is_search
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -56,11 +56,11 @@ class Control:
 def slices_of(name: str) -> tuple[str, int]:
     """(the policy name of one slice, the number of slices) of a bot name: a search of
     N iterations runs in k = ceil(N / SLICE_ITERATIONS) slices of ceil(N / k)."""
-    policy_code(name)                           # ValueError for a bad name
-    kind, colon, param = name.strip().lower().partition(":")
-    if not kind.startswith("ismcts"):
-        return name.strip().lower(), 1
-    n = int(param) if colon else 1000
+    name = canonical_policy(name)               # ValueError for a bad name
+    if not is_search(name):
+        return name, 1
+    kind, _, param = name.partition(":")        # (a search's full name has its count)
+    n = int(param)
     k = max(1, math.ceil(n / SLICE_ITERATIONS))
     return f"{kind}:{math.ceil(n / k)}", k
 
@@ -71,7 +71,7 @@ class Thinker:
     the slices finished in the current decision (for the thinking indicator)."""
 
     def __init__(self, name: str, seed: int) -> None:
-        self.name = name.strip().lower()
+        self.name = canonical_policy(name)
         self.seed = seed
         slice_name, self.slices = slices_of(name)
         self.bot = Bot(slice_name, seed=seed, threads=1)

@@ -48,3 +48,30 @@ def test_seeded_bots_reproduce():
 def test_bad_policy_names(name):
     with pytest.raises(ValueError):
         policy_code(name)
+
+
+@pytest.mark.parametrize("name", ["minimax", "ismcts:0", "ismcts:x", "ismcts-infer:"])
+def test_a_refused_name_says_what_a_bare_search_means(name):
+    with pytest.raises(ValueError, match=r"'ismcts' is 'ismcts:1000'"):
+        policy_code(name)
+
+
+def test_a_policy_has_one_full_name():
+    from cuttle.policies import canonical_policy, policy_name
+    assert [canonical_policy(x) for x in ("ismcts", "ISMCTS:0100", " Expert ",
+                                          "ismcts-infer")] == [
+        "ismcts:1000", "ismcts:100", "expert", "ismcts-infer:1000"]
+    assert policy_code("ismcts") == policy_code("ismcts:1000")
+    assert policy_name("ismcts") == "ismcts"         # (as given: results files' keys)
+    with pytest.raises(ValueError, match="unknown policy"):
+        canonical_policy("minimax")
+
+
+def test_a_bots_repr_shows_what_was_given():
+    import pickle
+    assert repr(Bot("ismcts:200", seed=1, threads=2)) == "Bot('ismcts:200', seed=1, threads=2)"
+    assert repr(Bot("greedy")) == "Bot('greedy')"
+    assert repr(Bot("Expert", seed=7)) == "Bot('expert', seed=7)"
+    assert repr(Bot("ismcts", threads=1)) == "Bot('ismcts:1000', threads=1)"
+    for bot in (Bot("greedy"), Bot("ismcts:50", seed=3, threads=2)):
+        assert repr(pickle.loads(pickle.dumps(bot))) == repr(bot)

@@ -65,15 +65,18 @@ def test_every_figure_is_in_every_output(result):
         label = f.text(players)
         if f.section == figures.ENDS:         # the note under the table
             if f.count(s)[0]:
-                assert label in out["text"].splitlines()[-2], name
+                ends = next(x for x in out["text"].splitlines()
+                            if x.startswith("games ended by"))
+                assert label in ends, name
         else:
             assert label in out["text"] and label in out["html"], name
 
 
 def test_the_catalogue_is_consistent():
     for name, f in SUMMARY.items():
-        assert f.name == name and f.format in ("pct", "pp", "num") and f.path
-        assert f.interval in ("wilson", "newcombe (paired)", "normal")
+        assert f.name == name and f.format in ("pct", "pp", "num", "elo") and f.path
+        assert f.interval in ("wilson", "newcombe (paired)", "normal",
+                              "normal interval of the score, its ends as Elo")
     for names in (COMPARED, MATCH_COMPARED, ATLAS):
         assert set(names) <= set(SUMMARY)
     for name in COMPARED + MATCH_COMPARED:      # compare pairs every metric up

@@ -482,7 +482,7 @@ def test_one_vocabulary_and_the_old_names(comparison, tmp_path):
     s = c[1].summary()
     # the comparison's metrics are the summary's figures, by the same names
     assert c.metrics == ("win_rate_A", "win_rate_B", "draw_rate", "first_mover_win_rate",
-                         "mean_moves", "mean_turns")
+                         "first_player_advantage", "mean_moves", "mean_turns")
     for m in c.metrics:
         assert c.estimate(m, 1) == s.estimate(m)
     # the old names still work where they are passed, with a warning, for one release
@@ -504,12 +504,14 @@ def test_one_vocabulary_and_the_old_names(comparison, tmp_path):
     # `metrics` is a property; calling it, as a method, warns and gives the old names
     with pytest.warns(DeprecationWarning, match="property"):
         assert c.metrics() == ("win_A", "win_B", "draw", "first_mover", "moves", "turns")
-    # the CSV keeps the old names in "metric" and adds the new ones in "statistic"
+    # the CSV keeps the old names in "metric" and adds the new ones in "statistic" (a
+    # figure compared since, the first-player advantage, has its name in both)
     path = tmp_path / "c.csv"
     c.to_csv(path)
     rows = list(csv.DictReader(open(path)))
     assert [(r["metric"], r["statistic"]) for r in rows[::3]] == list(
-        zip(("win_A", "win_B", "draw", "first_mover", "moves", "turns"), c.metrics))
+        zip(("win_A", "win_B", "draw", "first_mover", "first_player_advantage", "moves",
+             "turns"), c.metrics))
     # a JSON file holds the new names only
     keys = json.loads(json.dumps(c.as_dict()))["rule_sets"][1]["difference_vs_baseline"]
     assert list(keys) == list(c.metrics)

@@ -534,6 +534,10 @@ def test_thinking_in_slices():
     assert slices_of("Expert") == ("expert", 1)
     with pytest.raises(ValueError):
         slices_of("nobody")
+    # the bot is named by its policy's full name, a search's with its count
+    assert Thinker("ISMCTS-infer", 1).name == "ismcts-infer:1000"
+    assert parse_settings({"bot": "ismcts"}).bot == "ismcts:1000"
+    assert parse_settings({"bot": "Expert"}).bot == "expert"
     g = cuttle.Game("classic", seed=3)
     g.play("draw")
     # a stop plays the best move so far, long before the whole search

@@ -1,0 +1,271 @@
+"""The simulation API says one thing one way: policies labelled by their full names and
+a Bot played as its policy, a partial run's `requested` by the name its JSON gives it,
+units in the singular and the plural, a confidence level wherever a result is
+summarised, a comparison's rule sets timed as what they are (one run), and a player's
+score and Elo difference beside the first-player advantage (compared by the same
+name)."""
+
+import csv
+import io
+import json
+import math
+import pickle
+
+import numpy as np
+import pytest
+
+import cuttle
+from cuttle.errors import ClusterError
+from cuttle.policies import Bot
+from cuttle.simulation.players import Player, resolve_players
+from cuttle.simulation.tally import PairTally
+from cuttle.stats import Estimate, mean_interval_from_moments, paired_shift_interval
+
+
+@pytest.fixture(scope="module")
+def three():
+    """Three rule sets on the same 3,000 deals, the games kept."""
+    return cuttle.compare(["classic", "cuttle.cards", "classic: four=random"], 3000,
+                          players=("greedy", "expert"), seed=3, progress=False,
+                          keep_games=True)
+
+
+# -- 1. a Bot plays as its policy; policies by their full names -------------------------------
+
+def test_a_bot_plays_as_its_policy_from_the_runs_seed():
+    bot = Bot("ismcts:20", seed=1, threads=2)
+    runs = [cuttle.simulate(6, players=(bot, "expert"), seed=5, progress=False,
+                            keep_games=True) for _ in range(2)]
+    named = cuttle.simulate(6, players=("ismcts:20", "expert"), seed=5, progress=False,
+                            keep_games=True)
+    assert runs[0].players == ("ismcts:20", "expert")
+    for r in runs:                  # reproducible, and the very games of its policy's name
+        assert r.tally == named.tally and list(r.moves) == list(named.moves)
+    assert bot._calls == 0                        # the bot's own count is not used
+    other = Bot("ismcts:20", seed=99)             # nor its seed: the run's decides
+    assert cuttle.simulate(6, players=(other, "expert"), seed=5,
+                           progress=False).tally == named.tally
+    # compare too, and a bot beside a Python player (played in Python)
+    c = cuttle.compare(["classic", "quick"], 20, players=(Bot("greedy", seed=3), "expert"),
+                       seed=1, progress=False)
+    assert c.players == ("greedy", "expert")
+    assert c[1].tally == cuttle.simulate(20, "quick", players=("greedy", "expert"), seed=1,
+                                         progress=False).tally
+    assert Player(Bot("expert")).native
+
+
+def test_a_bot_that_chooses_otherwise_is_a_python_player():
+    class First(Bot):
+        def choose(self, game):
+            return game.legal_moves[0]
+    p = Player(First("greedy"))
+    assert not p.native and p.name == "First"
+
+
+def test_players_are_labelled_by_their_full_names():
+    assert [p.name for p in resolve_players(("ISMCTS", " greedy "))] == ["ismcts:1000",
+                                                                          "greedy"]
+    assert [p.name for p in resolve_players("ismcts-infer,ismcts-random:0050")] == [
+        "ismcts-infer:1000", "ismcts-random:50"]
+    assert Bot("ismcts").name == "ismcts:1000" and repr(Bot("ismcts")) == "Bot('ismcts:1000')"
+    # the same policy, one name: its runs merge
+    a = cuttle.simulate(2, players=("ismcts:1000", "random"), seed=1, progress=False)
+    assert a.players == ("ismcts:1000", "random")
+    b = cuttle.simulate(2, players=("ismcts", "random"), seed=1, start=2, progress=False)
+    assert (a + b).n_games == 4
+
+
+# -- 2. Interrupted.requested, the JSON's name of `total` ---------------------------------
+
+def test_interrupted_answers_to_requested_as_its_json_says():
+    e = cuttle.Interrupted(None, 3, 10)
+    assert e.requested == e.total == 10 == e.as_dict()["requested"]
+    assert pickle.loads(pickle.dumps(e)).requested == 10
+    with pytest.raises(AttributeError):
+        e.requested = 5                           # read-only: `total` is the one count
+    assert e.total == 10
+    assert cuttle.Interrupted(None, 1, None, "rollout").requested is None
+    error = ClusterError("lost")
+    assert error.requested is None
+    error.total = 7
+    assert error.requested == 7 and error.partial().requested == 7
+
+
+# -- 3. units: `unit` as each class has it, `units` the plural on both ------------------------
+
+def test_units_are_the_plural_everywhere(three):
+    assert (three.unit, three.units) == ("games", "games")
+    assert cuttle.Interrupted(None, 1, 9, "game").units == "games"
+    assert cuttle.Interrupted(None, 1, 9, "match").units == "matches"
+    assert cuttle.Interrupted(None, 1, 9, "match").unit == "match"     # (kept singular)
+    m = cuttle.compare(["classic", "quick"], 20, seed=1, match="best_of_3", progress=False)
+    assert (m.unit, m.units) == ("matches", "matches")
+    assert ClusterError().units == "games"
+
+
+# -- 4. a confidence level wherever a result is summarised ---------------------------------
+
+def test_simulate_takes_a_confidence_for_its_summaries():
+    r = cuttle.simulate(2000, players=("random", "greedy"), seed=4, confidence=0.99,
+                        progress=False)
+    assert r.confidence == 0.99 and r.summary().confidence == 0.99
+    assert "99% interval" in str(r) and r.as_dict()["confidence"] == 0.99
+    assert r.win_rate("A") == r.summary(0.99).win_rate("A") != r.summary(0.95).win_rate("A")
+    assert r.as_dict(0.9)["confidence"] == 0.9 and r.summary(0.9).confidence == 0.9
+    # the same games: only the intervals change
+    plain = cuttle.simulate(2000, players=("random", "greedy"), seed=4, progress=False)
+    assert plain.tally == r.tally and plain.confidence == 0.95
+    assert plain.summary(0.99).as_dict() == r.summary().as_dict() | {
+        "elapsed_seconds": plain.elapsed}
+    for bad in (1.5, 0, "high", True):
+        with pytest.raises(ValueError, match="confidence"):
+            cuttle.simulate(10, confidence=bad, progress=False)
+        with pytest.raises(ValueError, match="confidence"):
+            r.summary(bad)
+
+
+def test_a_comparison_is_summarised_at_any_level(three, tmp_path):
+    c = three
+    assert c.summary() is c and c.summary(0.95) is c
+    c99 = c.summary(confidence=0.99)
+    assert c99.confidence == 0.99 and c.confidence == 0.95       # (c is unchanged)
+    assert all(r.confidence == 0.99 for r in c99) and c[1].confidence == 0.95
+    d95, d99 = c.difference("draw_rate", 1), c99.difference("draw_rate", 1)
+    assert d99.value == d95.value and d99.high - d99.low > d95.high - d95.low
+    assert "99% interval" in str(c99) and c.as_dict(0.99) == c99.as_dict()
+    buf = io.StringIO()
+    c.to_csv(buf, confidence=0.99)
+    row = next(csv.DictReader(io.StringIO(buf.getvalue())))
+    assert float(row["low"]) == c99.estimate("win_rate_A", 0).low
+    with pytest.raises(ValueError, match="confidence"):
+        c.summary(confidence=1)
+    with pytest.raises(ValueError, match="confidence"):
+        c.as_dict(confidence=-0.5)
+    # each rule set's result summarises at the comparison's level
+    c90 = cuttle.compare(["classic", "quick"], 300, seed=2, confidence=0.9, progress=False)
+    assert c90[1].confidence == 0.9 and "90% interval" in str(c90[1])
+    pytest.importorskip("matplotlib")
+    c.plot(tmp_path / "c.png", confidence=0.99)
+    c[0].plot(tmp_path / "r.png", confidence=0.99)
+    assert (tmp_path / "c.png").stat().st_size and (tmp_path / "r.png").stat().st_size
+
+
+# -- 5. a comparison's rule sets are timed together ---------------------------------------------
+
+def test_a_rule_set_of_a_comparison_says_whose_time_it_gives(three):
+    c = three
+    assert c.elapsed > 0 and all(r.elapsed == c.elapsed for r in c)
+    assert all(r.elapsed_rule_sets == 3 for r in c)
+    head = str(c[0]).splitlines()[0]
+    assert f"({c.elapsed:.2f} s for the 3 rule sets' 9,000 games, " in head
+    assert f"{9000 / c.elapsed:,.0f} games/s)" in head        # the comparison's speed
+    assert c[0].as_dict()["elapsed_rule_sets"] == 3
+    r = cuttle.simulate(1000, seed=3, progress=False)
+    assert r.elapsed_rule_sets == 1 and r.as_dict()["elapsed_rule_sets"] == 1
+    assert f"({r.elapsed:.2f} s, {1000 / r.elapsed:,.0f} games/s)" in str(r)
+    # merged parts of a comparison stay a comparison's; a time of another run is dropped
+    a = cuttle.compare(["classic", "quick"], 100, seed=5, progress=False)
+    b = cuttle.compare(["classic", "quick"], 100, seed=5, start=100, progress=False)
+    ab = a + b
+    assert ab[0].elapsed_rule_sets == 2 and ab.elapsed == pytest.approx(a.elapsed + b.elapsed)
+    alone = cuttle.simulate(100, seed=5, start=200, progress=False)
+    assert (ab[0] + alone).elapsed is None and "games/s" not in str(ab[0] + alone)
+    m = cuttle.compare(["classic", "quick"], 10, seed=1, match="best_of_3", progress=False)
+    assert "s for the 2 rule sets' games)" in str(m[1]).splitlines()[0]
+
+
+# -- 6. scores and Elo; the first-player advantage compared ---------------------------------
+
+def test_a_players_score_and_elo_difference():
+    from cuttle.stats import elo_from_score
+    r = cuttle.simulate(3000, players=("expert", "greedy"), seed=6, progress=False,
+                        keep_games=True)
+    s = r.summary()
+    score_a = np.where(r.winner == 0, 1.0, np.where(r.winner == 1, 0.0, 0.5))
+    e = mean_interval_from_moments(len(score_a), score_a.sum(), (score_a ** 2).sum())
+    assert s.score("A") == pytest.approx(e) and r.score("A") == s.score("A")
+    assert s.score("B") == pytest.approx(mean_interval_from_moments(
+        len(score_a), (1 - score_a).sum(), ((1 - score_a) ** 2).sum()))
+    assert s.elo_difference() == pytest.approx(tuple(elo_from_score(x) for x in e))
+    assert s.elo_difference("A") == s.estimate("elo_difference") == r.elo_difference()
+    a, b = s.elo_difference("A"), s.elo_difference("greedy")
+    assert b == pytest.approx((-a.value, -a.high, -a.low))
+    assert r.summary(0.99).score("A").low < s.score("A").low
+    text = str(s)
+    assert "A (expert) score" in text and "B (greedy) score" in text
+    line = next(x for x in text.splitlines() if x.startswith("Elo of A over B"))
+    assert f"{a.value:+.0f}" in line and f"[{a.low:+.0f}, {a.high:+.0f}]" in line
+    d = s.as_dict()
+    assert d["score"]["A"]["value"] == pytest.approx(s.score("A").value)
+    assert d["elo_difference"]["low"] == pytest.approx(a.low)
+    assert any(row.startswith("elo_difference,") for row in _csv_lines(s))
+
+
+def _csv_lines(summary):
+    buf = io.StringIO()
+    summary.to_csv(buf)
+    return buf.getvalue().splitlines()
+
+
+def test_elo_is_read_from_a_score_in_one_place():
+    from cuttle.formatting import elo, interval
+    from cuttle.stats import elo_from_score, elo_interval
+    # docs/strength.md: 56.1% [54.0%, 58.3%] is +43 Elo [+28, +58]
+    assert [round(elo_from_score(x)) for x in (0.561, 0.540, 0.583)] == [43, 28, 58]
+    assert elo_from_score(0.5) == 0 and elo_from_score(0.64) == pytest.approx(100, abs=1)
+    assert elo_from_score(0) == -math.inf and elo_from_score(1) == math.inf
+    assert math.isnan(elo_from_score(math.nan))
+    # every game won: the score is certain, its Elo unbounded, printed so
+    assert elo_interval(10, 10, 10) == (math.inf, math.inf, math.inf)
+    e = elo_interval(10, 9, 9)
+    assert e.high == math.inf and math.isfinite(e.value)
+    assert elo(e.value) == f"{e.value:+.0f}" and interval(e, "elo").endswith(", +inf]")
+    assert elo(-math.inf) == "-inf" and elo(None) == "n/a"
+    assert interval(Estimate(1.0, math.nan, 2.0), "elo") == ""
+
+
+def _edges(r):
+    """Per game: +1 if the first mover won, -1 if the second did, 0 for a draw."""
+    return np.where(r.winner < 0, 0, np.where(r.winner == r.first, 1, -1))
+
+
+def test_compare_pairs_the_first_player_advantage_by_its_summary_name(three):
+    c = three
+    assert "first_player_advantage" in c.metrics
+    for i in range(3):
+        assert c.estimate("first_player_advantage", i) == \
+            c[i].summary().first_player_advantage()
+    # the exact moments of the per-game differences of the edge, from the 2x2 tables
+    for i, j in ((1, 0), (0, 2), (2, 1)):
+        d = _edges(c[i]).astype(np.int64) - _edges(c[j])
+        pair, reverse = c._pair(i, j)
+        assert pair.diff_moments("first_player_advantage", reverse) == (d.sum(), (d * d).sum())
+        assert c.difference("first_player_advantage", i, j) == pytest.approx(
+            paired_shift_interval(len(d), d.sum(), (d * d).sum(), 2.0))
+    diff = c.difference("first_player_advantage", 1)
+    assert diff.value == pytest.approx(
+        c.estimate("first_player_advantage", 1).value
+        - c.estimate("first_player_advantage", 0).value)
+    assert c.difference("first_player_advantage", 1, 1).value == 0
+    lines = str(c).splitlines()
+    line = lines[lines.index("first-player advantage") + 2]
+    assert f"{100 * diff.value:+.2f} pp" in line               # its row of the table
+    assert c.as_dict()["rule_sets"][1]["difference_vs_baseline"][
+        "first_player_advantage"]["value"] == pytest.approx(diff.value)
+
+
+def test_a_match_run_compares_the_advantage_by_match():
+    c = cuttle.compare(["classic", "cuttle.cards"], 300, players=("greedy", "expert"), seed=2,
+                       match="best_of_3", progress=False)
+    d = c.difference("first_player_advantage", 1)
+    w, dr = c.difference("first_mover_win_rate", 1), c.difference("draw_rate", 1)
+    assert d.value == pytest.approx(2 * w.value + dr.value)
+    # (its parts' correlation is not tallied: their half-widths add)
+    assert d.high - d.value == pytest.approx(2 * (w.high - w.value) + dr.high - dr.value)
+    # a pair pickled before the match sums were tallied: the independent interval
+    p = c.pairs[(0, 1)]
+    old = cuttle.simulation.ComparisonResult(c.results, {(0, 1): PairTally(p.table, p.diffs)},
+                                             c.labels)
+    e = old.difference("first_player_advantage", 1)
+    assert e.value == pytest.approx(d.value) and e.low < e.value < e.high
+    assert json.dumps(c.as_dict())
