@@ -233,7 +233,7 @@ def test_public_api():
     assert NAME in POLICY_NAMES
     g = cuttle.Game("classic", seed=4)
     bot = Bot(NAME, seed=3)
-    assert bot.name == NAME and repr(bot) == f"Bot({NAME!r})"
+    assert bot.name == NAME and repr(bot) == f"Bot({NAME!r}, seed=3)"
     while not g.is_over and len(g.moves) < 400:
         g.play(bot.choose(g))                  # legal moves for either seat
     assert Bot("Cuttle.Cards-AI").code == Bot(NAME).code
