@@ -32,7 +32,7 @@ from ..validation import check_confidence, check_count, check_int, check_output_
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
-__all__ = ["UsageError", "CommandError", "add_command_parser", "add_progress",
+__all__ = ["UsageError", "CommandError", "add_command_parser", "add_confidence", "add_progress",
            "add_rules_options", "add_run_options", "at_most", "cannot_read",
            "check_own_rules", "check_report_only", "confidence", "game_index",
            "invalid_position", "output_file",
@@ -307,6 +307,12 @@ def add_rules_options(p: argparse.ArgumentParser, position_note: bool = False,
                         "--set king_goals=15,14,10,7,5; see 'cuttle rules'")
 
 
+def add_confidence(p: argparse.ArgumentParser) -> None:
+    """--confidence C: the level of a command's intervals (`confidence`), 0.95 by default."""
+    p.add_argument("--confidence", type=confidence, default=0.95, metavar="C",
+                   help="confidence level of the intervals: 0.95 or 95%% (default 0.95)")
+
+
 def add_run_options(p: argparse.ArgumentParser, what: str,
                     default_seed: int | None = None) -> None:
     """The options of a long run that keeps its chunks in a results file (`what`: "an
@@ -322,8 +328,7 @@ def add_run_options(p: argparse.ArgumentParser, what: str,
     p.add_argument("--max-moves", type=at_most(MAX_MAX_MOVES), default=DEFAULT_MAX_MOVES,
                    metavar="M", help=f"a game still running after M moves is a draw "
                                      f"(default {DEFAULT_MAX_MOVES})")
-    p.add_argument("--confidence", type=confidence, default=0.95, metavar="C",
-                   help="confidence level of the intervals: 0.95 or 95%% (default 0.95)")
+    add_confidence(p)
     p.add_argument("--threads", type=threads, default=None, metavar="T",
                    help="cores to use (default: all; with --scheduler: per chunk, default 1)")
     p.add_argument("--scheduler", type=scheduler, default=None, metavar="ADDRESS",

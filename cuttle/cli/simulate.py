@@ -58,8 +58,7 @@ def _add_common(p, plot_help, record=False):
                    metavar="M",
                    help=f"a game still running after M moves is a draw (default "
                         f"{DEFAULT_MAX_MOVES})")
-    p.add_argument("--confidence", type=options.confidence, default=0.95, metavar="C",
-                   help="confidence level of the intervals: 0.95 or 95%% (default 0.95)")
+    options.add_confidence(p)
     p.add_argument("--chunk-size", type=options.at_most(MAX_CHUNK), default=None,
                    help=argparse.SUPPRESS)
     p.add_argument("--scheduler", type=options.scheduler, default=None, metavar="ADDRESS",
