@@ -9,6 +9,7 @@ moves are compared on the same samples and results do not depend on the thread c
 from __future__ import annotations
 
 import copy
+import dataclasses
 import math
 import time
 from dataclasses import dataclass
@@ -23,7 +24,7 @@ from .policies import PLAIN_POLICIES, is_search, policy_code
 from .seeding import seed_or_new
 from .threads import check_threads
 from .game import check_game
-from .validation import check_cancel, check_count
+from .validation import check_cancel, check_confidence, check_count
 
 if TYPE_CHECKING:
     from .game import Game
@@ -40,12 +41,17 @@ CALL_SECONDS = 0.25         # (Ctrl-C keeps the finished calls: a call is a mome
 @dataclass(frozen=True)
 class MoveStats:
     """One move's playouts: `rollouts` run, `wins` and `draws` of the player to decide;
-    its figures (`cuttle.figures.ANALYSIS`) are `score`, `win_rate` and `draw_rate`."""
+    its figures (`cuttle.figures.ANALYSIS`) are `score` (with its interval:
+    `score_estimate`), `win_rate` and `draw_rate`, their intervals at `confidence`."""
 
     move: Move
     rollouts: int
     wins: int
     draws: int
+    confidence: float = 0.95
+
+    def __post_init__(self) -> None:
+        check_confidence(self.confidence)
 
     @property
     def losses(self) -> int:
@@ -54,29 +60,41 @@ class MoveStats:
 
     @property
     def win_rate(self) -> Estimate:
-        """(rate, low, high): the decider's win rate with its 95% Wilson interval."""
-        return ANALYSIS["win_rate"].estimate(self)
+        """(rate, low, high): the decider's win rate with its Wilson interval."""
+        return ANALYSIS["win_rate"].estimate(self, self.confidence)
 
     @property
     def draw_rate(self) -> Estimate:
-        """(rate, low, high): the share of drawn playouts, 95% Wilson interval."""
-        return ANALYSIS["draw_rate"].estimate(self)
+        """(rate, low, high): the share of drawn playouts, Wilson interval."""
+        return ANALYSIS["draw_rate"].estimate(self, self.confidence)
 
     @property
     def score(self) -> float:
-        """Wins plus half the draws, per rollout (nan without rollouts)."""
-        return ANALYSIS["score"].estimate(self).value
+        """Wins plus half the draws, per rollout (nan without rollouts): what the moves
+        are ranked by."""
+        return self.score_estimate.value
+
+    @property
+    def score_estimate(self) -> Estimate:
+        """(score, low, high): the score with its normal interval, the mean of a value
+        per rollout (a win 1, a draw 1/2, a loss 0), as a player's score in a summary."""
+        return ANALYSIS["score"].estimate(self, self.confidence)
 
 
 class Analysis:
     """The result of `analyse`: one `MoveStats` per legal move, best first: by score
     among the moves with the most rollouts (under ``adaptive``, the last round's
     contenders: a move dropped in an earlier round, on fewer rollouts, ranks below them
-    whatever its noisier score), then the others the same way."""
+    whatever its noisier score), then the others the same way.  `confidence`: the level
+    of its intervals (its rows')."""
 
     def __init__(self, game: Game, player: int, rows: list[MoveStats], policy: str,
-                 seed: int, elapsed: float, adaptive: bool) -> None:
+                 seed: int, elapsed: float, adaptive: bool,
+                 confidence: float = 0.95) -> None:
         self.player = player
+        self.confidence = check_confidence(confidence)
+        rows = [r if r.confidence == self.confidence else
+                dataclasses.replace(r, confidence=self.confidence) for r in rows]
         # Best first; the moves of each round of successive halving are played in
         # step, so the rollouts say how far a move got (moves without any, from an
         # interrupted analysis, last).
@@ -135,7 +153,8 @@ class Analysis:
 
 def analyse(game: Game, rollouts: int = 10000, policy: str = "random",
             threads: int | None = None, seed: int | None = None,
-            adaptive: bool = False, cancel: Any = None) -> Analysis:
+            adaptive: bool = False, cancel: Any = None,
+            confidence: float = 0.95) -> Analysis:
     """Evaluate every legal move of the player to decide by determinized playouts.
 
     rollouts: playouts per move.  With ``adaptive=True`` the moves compete by successive
@@ -149,6 +168,8 @@ def analyse(game: Game, rollouts: int = 10000, policy: str = "random",
     cancel: a threading.Event (or a callable returning True) checked between native
     calls (each about a quarter of a second).  Ctrl-C or cancel raise
     `cuttle.Interrupted` whose `result` is the `Analysis` of the rollouts finished.
+    confidence: the level of every interval (of each move's score, win rate and draw
+    rate), between 0 and 1 exclusive.
     """
     if check_game(game).is_over:
         raise ValueError("the game is over: there is nothing to analyse")
@@ -158,6 +179,7 @@ def analyse(game: Game, rollouts: int = 10000, policy: str = "random",
     if is_search(policy):
         raise ValueError(f"analysis playouts use {', '.join(map(repr, PLAYOUT_POLICIES))} "
                          f"(a search bot inside every playout would be far too slow)")
+    confidence = check_confidence(confidence)
     seed = seed_or_new(seed)
     stop = check_cancel(cancel)
     moves = list(game.legal_moves)
@@ -192,9 +214,10 @@ def analyse(game: Game, rollouts: int = 10000, policy: str = "random",
             need = [c for c in need if done[c] < target]
 
     def result():
-        rows = [MoveStats(m, done[c], wins[c], draws[c]) for m, c in zip(moves, codes)]
+        rows = [MoveStats(m, done[c], wins[c], draws[c], confidence)
+                for m, c in zip(moves, codes)]
         return Analysis(game, me, rows, policy, seed, time.perf_counter() - start,
-                        bool(adaptive))
+                        bool(adaptive), confidence)
 
     plan = _rounds(len(codes), rollouts, bool(adaptive))
     try:

@@ -244,11 +244,16 @@ ATLAS = ("first_mover_win_rate", "second_mover_win_rate", "draw_rate", "mean_mov
          "mean_turns") + tuple(f"end_{e}" for e in END_REASONS)
 
 # A move of an analysis (`cuttle.analysis.MoveStats`: rollouts, wins, draws of the
-# player to decide), in the order of its table's columns.
+# player to decide), in the order of its table's columns.  The moves are ranked by the
+# score, so the table's interval is the score's: a mean of per-rollout values 1, 1/2, 0,
+# as a player's score in a summary (`_score`).  Its JSON is at "score_estimate": a move's
+# "score" has been its bare value since the first schema, and stays so.
 ANALYSIS: dict[str, Figure] = _figures(
-    Figure("score", "score", SCORE, lambda m: (m.wins + 0.5 * m.draws, m.rollouts),
-           ("score",)),
-    Figure("win_rate", "win rate", RATE, lambda m: (m.wins, m.rollouts), ("win_rate",)),
+    Figure("score", "score", SCORE_MEAN,
+           lambda m: (m.rollouts, m.wins + m.draws / 2, m.wins + m.draws / 4),
+           ("score_estimate",)),
+    Figure("win_rate", "win rate", RATE, lambda m: (m.wins, m.rollouts), ("win_rate",),
+           brief=True),
     Figure("draw_rate", "draws", RATE, lambda m: (m.draws, m.rollouts), ("draw_rate",),
            brief=True),
 )

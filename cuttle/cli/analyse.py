@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
     status, stop = 0, None
     try:
         a = analyse(game, rollouts=args.rollouts, policy=args.policy, threads=args.threads,
-                    seed=args.seed, adaptive=args.adaptive)
+                    seed=args.seed, adaptive=args.adaptive, confidence=args.confidence)
     except Interrupted as e:         # show what finished
         print(f"cuttle analyse: {e}", file=sys.stderr)
         if not e.done:
@@ -170,8 +170,9 @@ def add_command(sub: argparse._SubParsersAction) -> None:
         "analyse", aliases=["analyze"],
         help="rank the legal moves of a position (or of a saved game's move) by playouts",
         description="Score every legal move of the player to decide by playouts from "
-                    "that player's view, with 95% intervals. The position is position "
-                    "text (see cuttle.position), a file holding it, or '-' for stdin; or, "
+                    "that player's view, each score with its confidence interval. The "
+                    "position is position text (see cuttle.position), a file holding it, "
+                    "or '-' for stdin; or, "
                     "with --record FILE --move K, the position before move K of a game "
                     "record (numbered as 'cuttle review' and 'cuttle replay' print them), "
                     "for the player who played it, never reading the cards that player "
@@ -198,6 +199,7 @@ def add_command(sub: argparse._SubParsersAction) -> None:
     pa.add_argument("--seed", type=options.seed, default=None,
                     help="seed of the playouts (and of a position's unlisted cards' "
                          "shuffle; a record keeps its deal)")
+    options.add_confidence(pa)
     pa.add_argument("--json", action="store_true", help="print the result as JSON")
     pa.add_argument("--player", type=int, choices=(0, 1), default=None,
                     help="the player to decide (default: the position's to_move; with "

@@ -138,15 +138,15 @@ def comparison_data(c: ComparisonResult) -> dict[str, Any]:
 
 @renders("data", Analysis)
 def analysis_data(a: Analysis) -> dict[str, Any]:
-    """An analysis as JSON-ready data: each move's counts and figures, best first."""
-    moves = []
-    for r in a.rows:
-        m = {"move": str(r.move), "rollouts": r.rollouts, "wins": r.wins, "draws": r.draws}
-        for f in ANALYSIS.values():
-            m[f.name] = figure_data(f, f.estimate(r), r)
-        moves.append(m)
+    """An analysis as JSON-ready data: each move's counts, its score's value and every
+    figure at its path (the score with its interval at "score_estimate"), best first."""
+    moves = [figures_into({"move": str(r.move), "rollouts": r.rollouts, "wins": r.wins,
+                           "draws": r.draws, "score": json_number(r.score)},
+                          ANALYSIS.values(), r, a.confidence) for r in a.rows]
     return {"schema_version": SCHEMA_VERSION, "player": a.player, "phase": a.phase,
             "policy": a.policy, "seed": a.seed, "adaptive": a.adaptive,
+            "confidence": a.confidence,
+            "interval_methods": {KIND_GROUPS[f.kind]: f.interval for f in ANALYSIS.values()},
             "total_rollouts": a.total_rollouts, "seconds": a.elapsed, "moves": moves}
 
 

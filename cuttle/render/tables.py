@@ -263,18 +263,20 @@ def comparison_table(c: ComparisonResult) -> Table:
 # -- an analysis -----------------------------------------------------------------------------
 
 def analysis_table(a: Analysis) -> Table:
-    """An analysis: each move's figures (cuttle.figures.ANALYSIS), best first."""
+    """An analysis: each move's figures (cuttle.figures.ANALYSIS), best first; the
+    interval is the score's, what the moves are ranked by."""
+    conf = f"{level_pct(a.confidence)} interval"
     columns = [Column("move", "<", 4, fit=True)]
     for f in ANALYSIS.values():
         columns.append(Column(f.label, ">", max(6, len(f.label)), gap="  "))
         if f.interval and not f.brief:
-            columns.append(Column("95% interval", "<", 14, fit=True, gap="  "))
+            columns.append(Column(conf, "<", 14, fit=True, gap="  "))
     columns.append(Column("rollouts", ">", 9, gap="  "))
     rows = []
     for r in a.rows:
         cells = [Cell(str(r.move))]
         for f in ANALYSIS.values():
-            e = f.estimate(r)
+            e = f.estimate(r, a.confidence)
             cells.append(Cell(value(e, f.format, 1)))
             if f.interval and not f.brief:
                 cells.append(Cell(interval(e, f.format, 1), "iv"))   # [a, b], as everywhere
@@ -285,7 +287,7 @@ def analysis_table(a: Analysis) -> Table:
              if a.adaptive else "by score")
     note = (f"{quantity(a.total_rollouts, 'rollout')} in {a.elapsed:.2f} s "
             f"({a.rollouts_per_second:,.0f}/s); moves sorted {order} = wins plus half the "
-            f"draws")
+            f"draws (the {conf} is the score's)")
     return Table([title], columns, rows, [note], spaced=False, row_classes={0: "best"})
 
 

@@ -5,6 +5,7 @@ import pytest
 import cuttle
 from cuttle.analysis import analyse
 from cuttle.formatting import interval
+from cuttle.stats import mean_interval_from_moments, wilson_interval
 from cuttle.policies import Bot
 
 
@@ -89,10 +90,87 @@ def test_analysis_table_and_dict():
     assert "moves sorted by score = wins plus half the draws" in text
     # Each interval reads [low, high], as every other table prints one (it read "a - b").
     for r, line in zip(a.rows, text.splitlines()[2:]):
-        shown = interval(r.win_rate, "pct", 1)
+        shown = interval(r.score_estimate, "pct", 1)
         assert shown.startswith("[") and f"  {shown}  " in line and " - " not in line
     d = a.as_dict()
     assert d["moves"][0]["move"] == "points 6H" and d["total_rollouts"] == a.total_rollouts
+
+
+def test_the_interval_is_the_scores_what_the_moves_are_ranked_by():
+    a = analyse(cuttle.Game(seed=7), rollouts=400, seed=3, threads=1)
+    assert any(r.draws for r in a.rows)       # (a score differs from the win rate)
+    lines = str(a).splitlines()
+    assert lines[1].split()[:4] == ["move", "score", "95%", "interval"]
+    assert "(the 95% interval is the score's)" in lines[-1]
+    d = a.as_dict()
+    for r, line, m in zip(a.rows, lines[2:], d["moves"]):
+        w, n, x = r.wins, r.rollouts, r.draws
+        # the mean of a value per rollout (1, 1/2, 0), as a summary's score_A
+        want = mean_interval_from_moments(n, w + x / 2, w + x / 4, 0.95)
+        assert r.score_estimate == pytest.approx(want) and r.score == want.value
+        assert f"  {interval(want, 'pct', 1)}  " in line
+        assert interval(r.win_rate, "pct", 1) not in line    # (the old column's)
+        # JSON: "score" is the value, as before; "score_estimate" the value with its ends
+        assert m["score"] == r.score and m["score_estimate"] == want.as_dict()
+        assert m["win_rate"]["low"] == r.win_rate.low        # (still there)
+    assert d["confidence"] == 0.95
+    assert d["interval_methods"] == {"scores": "normal", "rates": "wilson"}
+    # the same interval as a simulation's score for a player with these results
+    s = cuttle.simulate(300, players=("expert", "random"), seed=1, threads=1)
+    summ = s.summary()
+    from cuttle.figures import ANALYSIS, SUMMARY
+    row = cuttle.analysis.MoveStats(a.best, summ.n, int(summ.wins[1]), int(summ.draws))
+    assert ANALYSIS["score"].estimate(row) == SUMMARY["score_A"].estimate(summ)
+
+
+def test_analyse_takes_a_confidence_level():
+    g = cuttle.Game(seed=7)
+    a95 = analyse(g, rollouts=300, seed=3, threads=1)
+    a99 = analyse(g, rollouts=300, seed=3, threads=1, confidence=0.99)
+    assert a99.confidence == 0.99 and a95.confidence == 0.95
+    assert [(r.move, r.wins, r.draws) for r in a99.rows] == \
+        [(r.move, r.wins, r.draws) for r in a95.rows]        # (the same playouts)
+    for r95, r99 in zip(a95.rows, a99.rows):
+        n, w, x = r99.rollouts, r99.wins, r99.draws
+        assert r99.score_estimate == mean_interval_from_moments(n, w + x / 2, w + x / 4, 0.99)
+        assert r99.win_rate == wilson_interval(w, n, 0.99)
+        assert r99.draw_rate == wilson_interval(x, n, 0.99)
+        assert r99.score_estimate.low < r95.score_estimate.low
+        assert r99.score_estimate.high > r95.score_estimate.high
+    text = str(a99)
+    assert text.splitlines()[1].split()[2:4] == ["99%", "interval"]
+    assert "(the 99% interval is the score's)" in text and "95%" not in text
+    d = a99.as_dict()
+    assert d["confidence"] == 0.99
+    assert d["moves"][0]["score_estimate"] == a99.rows[0].score_estimate.as_dict()
+    assert "99%" in a99._repr_html_()
+
+
+@pytest.mark.parametrize("confidence", [0, 1, 1.5, -0.5, float("nan"), "0.9", True, None,
+                                        0.9999999999999999])
+def test_a_bad_confidence_is_refused_before_any_playout(monkeypatch, confidence):
+    import cuttle.analysis as analysis
+    monkeypatch.setattr(analysis, "_rollouts", lambda *a: pytest.fail("played"))
+    with pytest.raises(ValueError, match="confidence"):
+        analyse(cuttle.Game(seed=1), rollouts=10, confidence=confidence)
+
+
+def test_an_interrupted_analysis_keeps_its_confidence(monkeypatch):
+    import cuttle.analysis as analysis
+    real, calls = analysis._rollouts, []
+
+    def once(*args):
+        if calls:
+            raise KeyboardInterrupt
+        calls.append(1)
+        return real(*args)
+    monkeypatch.setattr(analysis, "_rollouts", once)
+    monkeypatch.setattr(analysis, "FIRST_CALL", 64)
+    with pytest.raises(cuttle.Interrupted) as e:
+        analyse(cuttle.Game(seed=1), rollouts=1000, seed=1, threads=1, confidence=0.9)
+    part = e.value.result
+    assert part.confidence == 0.9 and all(r.confidence == 0.9 for r in part.rows)
+    assert "90% interval" in str(part)
 
 
 @pytest.mark.parametrize("kwargs", [dict(rollouts=0), dict(rollouts=1.5), dict(threads=0),

@@ -221,6 +221,8 @@ def test_an_input_file_without_permission_is_a_usage_error(monkeypatch, capsys, 
     (["compare", "classic", "quick", "--threads", "99999"], "at most 1,024"),
     (["atlas", "--threads", "1025"], "at most 1,024"),
     (["analyse", "classic", "--threads", "5000"], "at most 1,024"),
+    (["analyse", "classic", "--confidence", "1.5"], "between 0 and 1"),
+    (["analyse", "classic", "--confidence", "95"], "write 95%"),
     (["play", "--bot-threads", "1025"], "at most 1,024"),
     (["simulate", "--scheduler", "local:0"], "local:N takes N from 1"),
     (["simulate", "--scheduler", "local:x"], "local:N takes N from 1"),
@@ -745,6 +747,25 @@ def test_an_interrupted_analysis_says_so_in_its_json(monkeypatch, capsys):
     assert d["interrupted"]["requested"] == 10**9 and d["interrupted"]["unit"] == "rollout"
     assert "interrupted after" in err and "rollouts" in err
     assert str(cuttle.Interrupted(None, 6, 10, "match")) == "interrupted after 6 of 10 matches"
+
+
+def test_analyse_takes_a_confidence_level(capsys):
+    pos = "hands: 2C 9H 5S / 4H; rest: deck"
+    code, out, err = run(capsys, "analyse", pos, "--rollouts", "300", "--seed", "1",
+                         "--threads", "1", "--confidence", "99%")
+    assert code == 0 and err == ""
+    want = cuttle.analyse(cuttle.Game.from_text(pos), rollouts=300, seed=1, threads=1,
+                          confidence=0.99)
+    assert out.startswith(str(want).split("\n")[0]) and "99% interval" in out
+    best = want.rows[0]
+    assert f"[{best.score_estimate.low:.1%}, {best.score_estimate.high:.1%}]" in out
+    code, out, err = run(capsys, "analyse", pos, "--rollouts", "300", "--seed", "1",
+                         "--threads", "1", "--confidence", "0.9", "--json")
+    d = json.loads(out)
+    assert code == 0 and d["confidence"] == 0.9
+    assert d["moves"][0]["score_estimate"]["low"] == pytest.approx(
+        cuttle.analyse(cuttle.Game.from_text(pos), rollouts=300, seed=1, threads=1,
+                       confidence=0.9).rows[0].score_estimate.low)
 
 
 @pytest.mark.parametrize("argv", [["simulate", "-n", "10", "--rules", " "],

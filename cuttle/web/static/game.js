@@ -297,13 +297,14 @@
       out.appendChild(p);
       const t = document.createElement('table');
       t.className = 'hint';
-      t.innerHTML = '<tr><th>move</th><th>score</th><th>win rate</th><th>95% interval</th></tr>';
+      t.innerHTML = '<tr><th>move</th><th>score</th><th>95% interval</th><th>win rate</th></tr>';
       const pct = x => (100 * x).toFixed(1) + '%';
       for (const m of a.moves) {
         const tr = t.insertRow();
         if (m.move === a.best) tr.className = 'best';
-        for (const v of [m.move, pct(m.score), pct(m.win_rate.value),
-                         pct(m.win_rate.low) + ' – ' + pct(m.win_rate.high)])
+        for (const v of [m.move, pct(m.score),
+                         pct(m.score_estimate.low) + ' – ' + pct(m.score_estimate.high),
+                         pct(m.win_rate.value)])
           tr.insertCell().textContent = v;
       }
       out.appendChild(t);
