@@ -151,6 +151,15 @@ class Analysis:
         return f"<Analysis best={str(self.best)!r} over {len(self.rows)} moves>"
 
 
+def _playout_code(policy: str) -> int:
+    """The code of the playouts' policy; ValueError for a search (or an unknown name)."""
+    code = policy_code(policy)
+    if is_search(policy):
+        raise ValueError(f"analysis playouts use {', '.join(map(repr, PLAYOUT_POLICIES))} "
+                         f"(a search bot inside every playout would be far too slow)")
+    return code
+
+
 def analyse(game: Game, rollouts: int = 10000, policy: str = "random",
             threads: int | None = None, seed: int | None = None,
             adaptive: bool = False, cancel: Any = None,
@@ -175,10 +184,7 @@ def analyse(game: Game, rollouts: int = 10000, policy: str = "random",
         raise ValueError("the game is over: there is nothing to analyse")
     rollouts = check_count(rollouts, "rollouts")
     threads = check_threads(threads)
-    code = policy_code(policy)
-    if is_search(policy):
-        raise ValueError(f"analysis playouts use {', '.join(map(repr, PLAYOUT_POLICIES))} "
-                         f"(a search bot inside every playout would be far too slow)")
+    code = _playout_code(policy)
     confidence = check_confidence(confidence)
     seed = seed_or_new(seed)
     stop = check_cancel(cancel)
