@@ -443,7 +443,9 @@ class _Workers:
             # (callback_timeout: taken by dask's sync, which gives up after it)
             count = self.client.run_on_scheduler(_worker_count,
                                                  callback_timeout=WORKERS_LOOK_TIMEOUT)
-        except (OSError, TimeoutError, asyncio.TimeoutError):
+        except (Exception, asyncio.CancelledError):
+            # (a probe, nothing more: a scheduler lost or closing fails it in dask's
+            # ways, OSError, a timeout or a cancellation; the run's tasks say it)
             return
         address = _address(self.client)
         if count == 0 and not self.absent:
