@@ -23,7 +23,7 @@ from ..position import parse_text
 from ..rules import Rules
 from ..seeding import SEED_WORDS, read_seed
 from ..simulation.api import MAX_MAX_MOVES, MAX_UNITS
-from ..simulation.cluster import parse_address
+from ..simulation.connection import parse_address
 from ..simulation.names import DEFAULT_MAX_MOVES
 from ..text import printable
 from ..threads import MAX_THREADS

@@ -11,7 +11,7 @@ import pytest
 
 from cuttle import _optional
 from cuttle.render import plot
-from cuttle.simulation import cluster
+from cuttle.simulation import connection
 
 # module imported when the optional package is missing -> (package, extra)
 IMPORT_SITES = [("cuttle.rl.aec", "pettingzoo", "rl"), ("cuttle.rl.aec", "gymnasium", "rl"),
@@ -68,7 +68,7 @@ def test_plotting_without_matplotlib_names_the_extra(monkeypatch, tmp_path):
 def test_a_cluster_without_dask_names_the_extra(monkeypatch):
     hide(monkeypatch, "distributed")
     with pytest.raises(ImportError) as e:
-        cluster.connect("tcp://127.0.0.1:1")
+        connection.connect("tcp://127.0.0.1:1")
     assert_names_the_extra(e, "distributed", "dask")
 
 

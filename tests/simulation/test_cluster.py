@@ -508,7 +508,7 @@ def silent_listener():
 
 
 def test_a_listener_that_never_answers_times_out(silent_listener):
-    from cuttle.simulation.cluster import connect
+    from cuttle.simulation.connection import connect
     error, took = _in_thread(lambda: connect(silent_listener, timeout=2))
     assert isinstance(error, TimeoutError) and silent_listener in str(error), error
     assert "did not answer within 2 s" in str(error)
@@ -564,7 +564,7 @@ def test_a_server_that_is_not_a_dask_scheduler_is_named(http_listener, capsys):
     MemoryError's traceback; a server that closed the connection at once was named
     by dask's text of the connection, with its local port, not by the address."""
     from cuttle.cli import main
-    from cuttle.simulation.cluster import connect
+    from cuttle.simulation.connection import connect
     address, kind = http_listener
     said = (f"the server at {address} closed the connection without answering"
             if kind == "mute" else f"the server at {address} is not a dask scheduler")
@@ -587,7 +587,7 @@ def _free_port():
 
 
 def test_a_refused_connection_fails_at_once_naming_the_address():
-    from cuttle.simulation.cluster import connect
+    from cuttle.simulation.connection import connect
     address = f"tcp://127.0.0.1:{_free_port()}"
     error, took = _in_thread(lambda: connect(address, timeout=60))
     assert isinstance(error, ConnectionRefusedError) and address in str(error), error
@@ -603,7 +603,7 @@ def test_a_refused_connection_fails_at_once_naming_the_address():
 ])
 def test_bad_addresses_are_refused_at_once(capsys, address, message):
     from cuttle.cli import main
-    from cuttle.simulation.cluster import connect, parse_address
+    from cuttle.simulation.connection import connect, parse_address
     with pytest.raises(ValueError, match=message):
         parse_address(address)
     with pytest.raises(ValueError, match=message):
@@ -615,7 +615,7 @@ def test_bad_addresses_are_refused_at_once(capsys, address, message):
 
 
 def test_addresses_that_parse():
-    from cuttle.simulation.cluster import parse_address
+    from cuttle.simulation.connection import parse_address
     assert parse_address("tcp://10.0.0.1:8786") == ("10.0.0.1", 8786)
     assert parse_address("TCP://host.example") == ("host.example", 8786)
     assert parse_address(" tcp://[::1]:9000 ") == ("::1", 9000)
