@@ -105,16 +105,14 @@ def parse_settings(d: Any) -> GameSettings:
     except ValueError as e:
         raise WebError(400, f"rules: {e}") from None
     bot = (_text(d, "bot") or "greedy").lower()
-    kind, _, param = bot.partition(":")
-    if kind not in BOTS:        # (before the library's check, which names all its policies)
+    if bot.partition(":")[0] not in BOTS:   # (before the library's, naming all its policies)
         raise WebError(400, f"bot: choose one of {_BOT_CHOICES}, not {bot!r}")
     try:
-        full = canonical_policy(bot)        # (a search's name with its count)
+        bot = canonical_policy(bot)         # (a search's name with its count)
     except ValueError as e:
         raise WebError(400, f"bot: {e}") from None
-    kind, _, param = full.partition(":")
-    bot = full
-    if kind in SEARCH_BOTS and int(param or 1000) > MAX_WEB_ITERATIONS:
+    kind, _, param = bot.partition(":")
+    if kind in SEARCH_BOTS and int(param) > MAX_WEB_ITERATIONS:
         raise WebError(400, f"bot: at most {kind}:{MAX_WEB_ITERATIONS} here "
                             f"(the policy itself takes up to {MAX_ISMCTS_ITERATIONS:,})")
     seat = d.get("seat")
