@@ -19,7 +19,8 @@ route carrying the game's token in the ``X-Cuttle-Token`` header:
     GET    /api/rules?text=...        check rule text
 
 A refused request gets a 4xx status and ``{"error": "what is wrong"}``; the engine
-checks every move.
+checks every move.  Nothing a request sends is ignored: a body field or a query
+parameter a route does not take is refused by name (400), not dropped.
 """
 
 from __future__ import annotations
@@ -75,6 +76,9 @@ DEFAULT_HINT_ROLLOUTS = 1000
 # some 35 times slower than greedy: seconds a hint at 5,000 playouts a move, the game's
 # lock held all along.
 HINT_POLICIES = ("random", "greedy", "expert")
+# The pages' query: game.js reads ?delay=MS (the pause before each bot move), and the
+# start page passes its own query on to the game's page.
+PAGE_QUERY = ("delay",)
 EXPIRE_EVERY = 60.0             # seconds between sweeps of idle games
 SECURITY_HEADERS = [
     (b"content-security-policy",
@@ -192,6 +196,42 @@ async def read_json(request: Request, empty_ok: bool = True) -> Any:
         raise WebError(400, f"the body is not valid JSON: {e}") from None
 
 
+async def no_body(request: Request) -> None:
+    """Refuse a body with any field (400): the route takes none (an empty body or {})."""
+    check_fields(await read_json(request), ())
+
+
+def check_query(request: Request, accepted: tuple[str, ...]) -> None:
+    """WebError (400) naming a query parameter the route does not take, or one given
+    more than once, with the ones it takes (a misspelt ``?sed=3`` would otherwise do
+    nothing, silently)."""
+    names = [k for k, _ in request.query_params.multi_items()]
+    takes = ", ".join(accepted) or "none"
+    unknown = sorted(set(names) - set(accepted))
+    if unknown:
+        raise WebError(400, f"unknown query parameter(s): {', '.join(map(repr, unknown))} "
+                            f"(this address takes {takes})")
+    twice = sorted({k for k in names if names.count(k) > 1})
+    if twice:
+        raise WebError(400, f"query parameter(s) given more than once: "
+                            f"{', '.join(map(repr, twice))}")
+
+
+def _query_checked(endpoint: Callable[[Request], Any], accepted: tuple[str, ...],
+                   page: bool) -> Callable[[Request], Any]:
+    """`endpoint` behind `check_query` (a page's refusal is a page, an API's JSON)."""
+    @functools.wraps(endpoint)
+    async def checked(request: Request) -> Response:
+        try:
+            check_query(request, accepted)
+        except WebError as e:
+            if page:
+                return _html_error(e)
+            raise
+        return await endpoint(request)
+    return checked
+
+
 def _field(data: dict, key: str, kind: type, default: Any = None) -> Any:
     """Field `key` of a body `check_fields` passed: `default` when absent or null."""
     v = data.get(key, default)
@@ -295,7 +335,9 @@ async def bot_move(request: Request) -> Response:
 
 
 async def stop_bot(request: Request) -> Response:
-    return _stop(_session(request).control)
+    s = _session(request)
+    await no_body(request)
+    return _stop(s.control)
 
 
 def _stop(work: Control | ReviewJob | None) -> Response:
@@ -307,6 +349,7 @@ def _stop(work: Control | ReviewJob | None) -> Response:
 
 async def undo(request: Request) -> Response:
     s = _session(request)
+    await no_body(request)
     if s.control is not None:
         s.control.abort()                   # the bot's pending move is dropped
     async with s.lock:
@@ -349,6 +392,7 @@ async def hint(request: Request) -> Response:
 
 async def resign(request: Request) -> Response:
     s = _session(request)
+    await no_body(request)
     if s.control is not None:
         s.control.abort()
     async with s.lock:
@@ -395,7 +439,9 @@ def _review_page_url(s: Session) -> str:
 
 
 async def stop_review(request: Request) -> Response:
-    return _stop(_session(request).reviewing)
+    s = _session(request)
+    await no_body(request)
+    return _stop(s.reviewing)
 
 
 async def review_html(request: Request) -> Response:
@@ -419,6 +465,7 @@ def _html_error(e: WebError, back: str = "/") -> HTMLResponse:
 
 async def close_game(request: Request) -> Response:
     s = _session(request)
+    await no_body(request)
     _web(request).store.close(s.id)
     return Response(status_code=204)
 
@@ -472,23 +519,30 @@ def app(*, max_sessions: int = 100, idle_seconds: float = 3600.0,
             task.cancel()
             web.shutdown()
 
+    def route(path, endpoint, method=None, query=(), page=False):
+        # every route's query checked: only `query` is taken
+        return Route(path, _query_checked(endpoint, query, page),
+                     methods=None if method is None else [method])
+
     gid = "/api/games/{gid}"
     routes = [
-        Route("/", home), Route("/game/{gid}", game_html),
-        Route("/api/rules", check_rules),
-        Route("/api/games", create_game, methods=["POST"]),
-        Route(gid, get_state, methods=["GET"]),
-        Route(gid, close_game, methods=["DELETE"]),
-        Route(gid + "/move", play_move, methods=["POST"]),
-        Route(gid + "/bot", bot_move, methods=["POST"]),
-        Route(gid + "/stop", stop_bot, methods=["POST"]),
-        Route(gid + "/undo", undo, methods=["POST"]),
-        Route(gid + "/hint", hint, methods=["POST"]),
-        Route(gid + "/resign", resign, methods=["POST"]),
-        Route(gid + "/record", record, methods=["GET"]),
-        Route(gid + "/review", review, methods=["GET"]),
-        Route(gid + "/review/stop", stop_review, methods=["POST"]),
-        Route("/game/{gid}/review", review_html),
+        route("/", home, query=PAGE_QUERY, page=True),
+        route("/game/{gid}", game_html, query=PAGE_QUERY, page=True),
+        route("/api/rules", check_rules, query=("text",)),
+        route("/api/games", create_game, "POST"),
+        route(gid, get_state, "GET"),
+        route(gid, close_game, "DELETE"),
+        route(gid + "/move", play_move, "POST"),
+        route(gid + "/bot", bot_move, "POST"),
+        route(gid + "/stop", stop_bot, "POST"),
+        route(gid + "/undo", undo, "POST"),
+        route(gid + "/hint", hint, "POST"),
+        route(gid + "/resign", resign, "POST"),
+        route(gid + "/record", record, "GET"),
+        route(gid + "/review", review, "GET"),
+        route(gid + "/review/stop", stop_review, "POST"),
+        route("/game/{gid}/review", review_html, page=True),
+        # (static files: any query, such as a cache-buster, is the browser's business)
         Mount("/static", StaticFiles(packages=[("cuttle.web", "static")]), name="static"),
     ]
     application = Starlette(

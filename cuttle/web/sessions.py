@@ -75,12 +75,13 @@ def check_fields(d: Any, fields: tuple[str, ...]) -> dict:
     """`d`, a request's JSON body, if it is an object of no other fields than `fields`;
     WebError (400) naming the unknown ones (every body the server reads is checked
     so: a misspelt field is refused, not dropped)."""
+    takes = ", ".join(fields) or "none"
     if not isinstance(d, dict):
-        raise WebError(400, f"expected a JSON object (fields: {', '.join(fields)})")
+        raise WebError(400, f"expected a JSON object (fields: {takes})")
     unknown = sorted(set(d) - set(fields))
     if unknown:
         raise WebError(400, f"unknown field(s): {', '.join(map(repr, unknown))} (this "
-                            f"request takes {', '.join(fields)})")
+                            f"request takes {takes})")
     return d
 
 

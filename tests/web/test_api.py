@@ -1,6 +1,7 @@
 """The web app through its test client: every route, bad input (always a 4xx with a
 message, never a 500), tokens, undo, hints, the record, sessions (the review: test_review.py)."""
 
+import html
 import json
 import random
 import re
@@ -390,6 +391,49 @@ def test_unknown_fields_are_refused(client):
     r = client.post("/api/games", headers=tok, json={"seat": 1, "sead": 4})
     assert r.status_code == 400 and "'sead'" in r.json()["error"]
     assert "rules, bot, seat, seed, position" in r.json()["error"]
+
+
+def test_unknown_query_parameters_are_refused(client):
+    """A query parameter a route does not take (a misspelt ``?sed=3``) is refused by
+    name with the ones it takes, on every route the app serves, the game untouched; so
+    is a body field sent to a route that takes none.  What the pages send is taken."""
+    from starlette.routing import Route
+    p = new_game(client, rules="classic", bot="random", seat=0, seed=1)
+    before = p.state()
+    routes = [(m, r.path) for r in client.app.routes if isinstance(r, Route)
+              for m in sorted(r.methods - {"HEAD"})]
+    assert len(routes) >= 16
+    for method, path in routes:
+        url = path.replace("{gid}", p.gid)
+        r = client.request(method, url + "?sed=3&ply=0", headers=p.h)
+        assert r.status_code == 400, (method, path, r.text)
+        takes = "text" if path == "/api/rules" else \
+            "delay" if path in ("/", "/game/{gid}") else "none"
+        if path.startswith("/api/"):
+            error = r.json()["error"]
+        else:                           # a page's refusal is a page
+            assert "text/html" in r.headers["content-type"]
+            error = html.unescape(r.text)
+        assert "'sed'" in error and "'ply'" in error and f"takes {takes}" in error, error
+    assert p.state() == before and p.state()["status"] == "playing"
+    r = client.get("/api/rules", params={"text": "classic", "sed": "3"})
+    assert r.status_code == 400 and "'sed'" in r.json()["error"]
+    r = client.get("/api/rules?text=classic&text=quick")
+    assert r.status_code == 400 and "more than once: 'text'" in r.json()["error"]
+    # what the pages send: the rules' check, the bot's pause (passed on to the game)
+    assert client.get("/api/rules", params={"text": "quick"}).json()["rules"] == "quick"
+    assert client.get("/?delay=0").status_code == 200
+    assert client.get(f"/game/{p.gid}?delay=0").status_code == 200
+    assert client.get("/static/game.js?v=2").status_code == 200
+    # routes that take no body refuse any field (a resignation stays undone)
+    for path in ("/resign", "/undo", "/stop"):
+        r = p.post(path, {"really": True})
+        assert r.status_code == 400 and "'really'" in r.json()["error"], r.text
+        assert "takes none" in r.json()["error"]
+    r = client.request("DELETE", p.url(), headers=p.h, json={"now": 1})
+    assert r.status_code == 400 and "'now'" in r.json()["error"]
+    assert p.state() == before
+    assert p.post("/stop", {}).status_code == 200 and p.post("/resign").status_code == 200
 
 
 def test_undo(client):
