@@ -40,6 +40,19 @@ def _urls(host: str, addresses: list[tuple[str, int]]) -> list[str]:
     return list(dict.fromkeys(_url(address, port) for address, port in addresses))
 
 
+def open_browser(url: str) -> bool:
+    """Open `url` in the browser (--open); without one that could be run, say so on
+    stderr with the address to open by hand (the server goes on).  Whether one opened."""
+    try:
+        opened = webbrowser.open(url)
+    except (webbrowser.Error, OSError):
+        opened = False
+    if not opened:
+        print(f"cuttle serve: no browser could be opened: open {url} in one by hand",
+              file=sys.stderr, flush=True)
+    return opened
+
+
 def run(args: argparse.Namespace) -> int:
     """`cuttle serve`: run the web app until Ctrl-C; returns the exit status."""
     try:
@@ -63,8 +76,8 @@ def run(args: argparse.Namespace) -> int:
         urls = _urls(host, addresses)
         print(f"cuttle serve: open {' or '.join(urls)} (Ctrl-C stops the server)",
               flush=True)
-        if args.open:
-            threading.Thread(target=webbrowser.open, args=(urls[0],)).start()
+        if args.open:           # (a browser may take a while to start)
+            threading.Thread(target=open_browser, args=(urls[0],)).start()
 
     config = uvicorn.Config(application, host=host, port=args.port, log_level=args.log_level,
                             access_log=args.log_level == "debug")
@@ -118,7 +131,9 @@ def add_command(sub: argparse._SubParsersAction) -> None:
     sp.add_argument("--port", type=int, default=8000,
                     help="the port (default 8000; 0: any free port, the address printed "
                          "says which)")
-    sp.add_argument("--open", action="store_true", help="open the page in the browser")
+    sp.add_argument("--open", action="store_true",
+                    help="open the page in the browser (where none can be run, stderr says "
+                         "so)")
     sp.add_argument("--max-games", type=options.at_most(10_000), default=100, metavar="N",
                     help="games in progress at once (default 100); as many finished "
                          "games are kept besides, for their record and review")

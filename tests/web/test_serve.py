@@ -29,9 +29,9 @@ httpx = pytest.importorskip("httpx2" if importlib.util.find_spec("httpx2") else 
 class Serve:
     """`python -m cuttle serve ARGS` in a process of its own, ready when it answers."""
 
-    def __init__(self, *args, host="127.0.0.1", port=None):
+    def __init__(self, *args, host="127.0.0.1", port=None, env=None):
         self.port = free_port() if port is None else port
-        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        env = dict(os.environ if env is None else env, PYTHONUNBUFFERED="1")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "cuttle", "serve", "--port", str(self.port), *args],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
@@ -154,6 +154,20 @@ def test_serve_elsewhere_warns():
     finally:
         code, out, err = s.stop()
     assert code == 0 and "warning: serving on 127.0.0.2" in err
+
+
+def test_open_without_a_browser_says_so():
+    # No browser to be found (none on the PATH, no display): webbrowser.open returns
+    # False; the server goes on, and stderr says to open the address by hand.
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("BROWSER", "DISPLAY", "WAYLAND_DISPLAY")}
+    s = Serve("--open", env=dict(env, PATH=os.devnull))
+    try:
+        assert httpx.get(s.url + "/", timeout=5).status_code == 200
+    finally:
+        code, out, err = s.stop()
+    assert code == 0 and f"open {s.url}/ " in out
+    assert f"no browser could be opened: open {s.url}/ in one by hand" in err, err
 
 
 def serve_once(*args):
