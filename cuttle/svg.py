@@ -72,7 +72,8 @@ PHASE_HELP = {
 
 @renders("svg", Game)             # Game._repr_svg_: Jupyter shows a game as its table
 def table(game: Game, viewer: int | None = None, lastmove: bool = True, *,
-          names: Sequence[str] | None = None, bottom: int | None = None) -> str:
+          names: Sequence[str] | None = None, bottom: int | None = None,
+          resigned: int | None = None) -> str:
     """The table of `game` as an SVG document (a string), 600 px wide.
 
     viewer: None shows every card (hands marked public or hidden); 0 or 1 shows what
@@ -82,12 +83,17 @@ def table(game: Game, viewer: int | None = None, lastmove: bool = True, *,
     names: optional (name of P0, name of P1) shown beside the seats.
     bottom: the seat drawn at the bottom (default: the viewer's; player 0's for every
     card), e.g. a person's own seat when their finished game is shown with every card.
+    resigned: the seat that resigned the game (a game the rules have not ended): the
+    header gives the result, the other seat wins, and no one is "to decide".
     """
     viewer = check_player(viewer, "viewer", none="every card")
     bottom = check_player(bottom, "bottom", none="the viewer's seat")
+    resigned = check_player(resigned, "resigned", none="no resignation")
     if names is not None and len(names) != 2:
         raise ValueError(f"names must be a pair (P0, P1), not {names!r}")
-    t = _Table(game, viewer, lastmove, names)
+    if resigned is not None and game.is_over:
+        raise ValueError("resigned: the rules have ended this game; no one resigned it")
+    t = _Table(game, viewer, lastmove, names, resigned)
     return t.draw((viewer or 0) if bottom is None else bottom)
 
 
@@ -111,8 +117,11 @@ def _step(n, width, cap):
 
 
 class _Table:
-    def __init__(self, game, viewer, lastmove, names):
+    def __init__(self, game, viewer, lastmove, names, resigned=None):
         self.g, self.viewer, self.names = game, viewer, names
+        self.resigned = resigned
+        self.over = game.is_over or resigned is not None
+        self.winner = game.winner if resigned is None else 1 - resigned
         self.last, self.last_by = _last_move(game) if lastmove else (None, None)
         self.hot = set(self.last.cards) if self.last is not None else set()
         # Freezes are public and what a viewer knows is in its observation: one home for
@@ -231,9 +240,9 @@ class _Table:
                                                f" · {known} known" if known else
                                                " · hidden" if hidden else "")
         self.text(bx + 116, y + 13, hand, 12, MUTED)
-        if g.winner == p:
+        if self.winner == p:
             self.badge(WIDTH - PAD, y, "WINS", GOLD, BAND)
-        elif g.to_move == p:
+        elif not self.over and g.to_move == p:
             self.badge(WIDTH - PAD, y, f"to decide: {g.phase}", GOLD, BAND)
 
     def _hand_size(self, p):
@@ -330,6 +339,9 @@ class _Table:
         if g.is_over:
             who = "a draw" if g.winner is None else f"P{g.winner} wins"
             status = f"Game over: {who} ({g.end_reason}), turn {g.turn_number}"
+        elif self.resigned is not None:
+            status = (f"Game over: P{self.winner} wins (P{self.resigned} resigned), turn "
+                      f"{g.turn_number}")
         else:
             help_ = PHASE_HELP.get(g.phase, "")
             status = (f"Turn {g.turn_number} · P{g.turn}'s turn · P{g.to_move} to "
@@ -370,7 +382,8 @@ class _Table:
         attrs = {
             "data-ply": g.ply, "data-turn-number": g.turn_number, "data-turn": g.turn,
             "data-phase": g.phase, "data-to-move": "" if g.to_move is None else g.to_move,
-            "data-winner": "" if g.winner is None else g.winner,
+            "data-winner": "" if self.winner is None else self.winner,
+            "data-resigned": "" if self.resigned is None else self.resigned,
             "data-viewer": "all" if v is None else v, "data-deck": len(g.deck),
             "data-scrap": len(g.scrap), "data-last-move": "" if self.last is None
             else str(self.last), "data-last-player": "" if self.last_by is None

@@ -27,7 +27,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..formatting import quantity
 from ..narration import narrate
-from ..record import ending, final_game, play_recorded, result_of, seed_words, start_game
+from ..record import (ending, final_game, play_recorded, resigner, result_of, seed_words,
+                      start_game)
 from ..svg import table
 from ..validation import check_player
 from .pages import page
@@ -197,14 +198,16 @@ def replay_page(start: Game, moves: Iterable[Move | str], *,
                 names: Sequence[str] | None = None, title: str = "cuttle replay",
                 info: Iterable[str] = (), viewer: int | None = None,
                 review: dict[str, Any] | None = None,
-                review_table: Sequence[tuple[str, Sequence[str]]] = ()) -> str:
+                review_table: Sequence[tuple[str, Sequence[str]]] = (),
+                resigned: int | None = None) -> str:
     """The replay page of the game that starts as `start` (a Game, not changed) and
     plays `moves` (moves or their texts).  names: (P0, P1) shown on the table and in
     the move list; info: lines shown under the title; viewer: the view shown first
     (0, 1 or None for all cards); review: a game review of these moves as JSON
     (`cuttle.Review.as_dict()`), shown as an evaluation graph and labels, with the
-    per-player figures' rows `review_table` (`Review.page()` gives both).  ValueError
-    naming the first move that cannot be played."""
+    per-player figures' rows `review_table` (`Review.page()` gives both); resigned: the
+    seat that resigned after the last move (its table gives the result, `svg.table`).
+    ValueError naming the first move that cannot be played."""
     viewer = check_player(viewer, "viewer", none="every card")
     g = start.copy()
     pictures: list[str] = []
@@ -222,6 +225,8 @@ def replay_page(start: Game, moves: Iterable[Move | str], *,
 
     add_step()
     items = _move_items(g, moves, review, add_step)
+    if resigned is not None:            # the last table: the result, not who was to decide
+        steps[-1] = [picture(table(g, v, names=names, resigned=resigned)) for v in VIEWERS]
     packed = base64.b64encode(gzip.compress(json.dumps(pictures).encode(), 9, mtime=0))
     vname = "all" if viewer is None else str(viewer)
     seat = [f"player {p}" + (f" ({names[p]})" if names else "") for p in (0, 1)]
@@ -266,7 +271,8 @@ def record_page(rec: dict[str, Any], viewer: int | None = None) -> str:
     res = ending(rec, final_game(rec))      # (an older resignation's gets its winner)
     if res is not None:
         info.append(res["text"])
-    return replay_page(start, rec["moves"], names=tuple(players), info=info, viewer=viewer)
+    return replay_page(start, rec["moves"], names=tuple(players), info=info, viewer=viewer,
+                       resigned=resigner(rec))
 
 
 def game_page(game: Game, names: Sequence[str] | None = None, viewer: int | None = None) -> str:

@@ -260,7 +260,7 @@ class Review:
         data = self.as_dict()
         return replay_page(self.start, self.moves, names=self.names, info=info,
                            viewer=viewer, review=data, review_table=figure_rows(data["players"]),
-                           title="cuttle game review")
+                           title="cuttle game review", resigned=self.resigned)
 
     def __repr__(self):
         acc = ", ".join(f"P{p} {self._fmt_acc(p)}" for p in self.players)

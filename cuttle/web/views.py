@@ -105,7 +105,7 @@ def state_view(session: Session) -> dict[str, Any]:
         "observation": observation_view(obs),
         # (once finished, every card: the bot's hand face up, as the record gives it)
         "svg": table(g, viewer=None if session.finished else me, names=names(session),
-                     bottom=me),
+                     bottom=me, resigned=me if session.status == "resigned" else None),
         "result": result_view(session),
         "review": review_state(session),
     }

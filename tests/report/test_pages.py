@@ -1,8 +1,6 @@
 """Results as HTML (the text tables, cell for cell), the report and replay pages (no
 browser: their content), and the --html options of the cuttle command."""
 
-import base64
-import gzip
 import html
 import json
 import re
@@ -17,6 +15,7 @@ from cuttle.render.html import table_html
 from cuttle.render.tables import comparison_table, summary_table
 from cuttle.svg import table
 from report.conftest import play_random
+from support.helpers import unpack
 
 
 @pytest.fixture(scope="module")
@@ -140,14 +139,6 @@ def test_no_negative_zero_on_the_pages():
     assert "+0.00   [-0.05, +0.04]" in str(c)
     for text in (str(c), c._repr_html_(), report.comparison_page(c)):
         assert not zero.search(text)
-
-
-def unpack(page):
-    """(pictures, steps) stored in a replay page."""
-    packed = re.search(r'id="cuttle-pictures">([^<]*)<', page).group(1)
-    pictures = json.loads(gzip.decompress(base64.b64decode(packed)))
-    steps = json.loads(re.search(r'id="cuttle-steps">([^<]*)<', page).group(1))
-    return pictures, steps
 
 
 def test_replay_page_holds_every_step_and_view():

@@ -146,6 +146,21 @@ def test_what_the_header_says():
     root = ET.fromstring(table(g))
     assert root.get("data-winner") == "0" and "Game over: P0 wins (goal)" in \
         "".join(root.itertext())
+    with pytest.raises(ValueError, match="the rules have ended this game"):
+        table(g, resigned=1)
+    # a resignation: the result, not whose decision it was (the game stopped mid-turn)
+    g = cuttle.Game(seed=1)
+    g.play("oneoff 3H")
+    for seat in (0, 1):
+        root = ET.fromstring(table(g, resigned=seat))
+        text = " ".join(root.itertext())
+        assert f"Game over: P{1 - seat} wins (P{seat} resigned), turn 1" in text, text
+        assert "to decide" not in text and text.count("WINS") == 1
+        assert (root.get("data-winner"), root.get("data-resigned")) == (str(1 - seat),
+                                                                          str(seat))
+    assert ET.fromstring(table(g)).get("data-resigned") == ""
+    with pytest.raises(ValueError, match="resigned"):
+        table(g, resigned=2)
 
 
 def titles(root, card):

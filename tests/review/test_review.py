@@ -22,7 +22,8 @@ from cuttle.record import make_record, write_record
 from cuttle.review import (LABELS, PLAYER_FIGURES, Thresholds, judge, move_accuracy,
                            parse_engine, review)
 from cuttle.simulation import game_record
-from support.helpers import bot_game
+from cuttle.report.replay import record_page
+from support.helpers import bot_game, unpack
 
 # P0 to move: `points TH` reaches 24 of 21 and wins at once; P1, at 18 with six cards,
 # wins on its next turn if P0 does not.
@@ -615,6 +616,13 @@ def test_a_resigned_game_says_so_in_its_review():
         assert r.as_dict()["result"] == rec["result"]
         page = r.page()
         assert "player 1 wins (player 0 resigned)" in page and "unfinished" not in page
+        # its last table too (as `cuttle replay --html`'s): the result, not who decides
+        for html in (page, record_page(record)):
+            pictures, steps = unpack(html)
+            for k in steps[-1]:
+                assert "Game over: P1 wins (P0 resigned)" in pictures[k]
+                assert "to decide" not in pictures[k]
+            assert all("Game over" not in pictures[k] for k in steps[-2])
     quit_ = make_record(g, players=["human", "greedy"], human_seat=0, status="quit")
     assert "Result: unfinished: quit" in str(cuttle.review(quit_, "rollouts:5", seed=1))
     plain = cuttle.review(g, "rollouts:5", seed=1)

@@ -1,14 +1,26 @@
 """Shared test helpers: snapshots of a game's public views, random rule sets, the
 command line run in-process."""
 
+import base64
+import gzip
 import io
+import json
 import random
+import re
 import sys
 
 import numpy as np
 
 import cuttle
 from cuttle.rules import FLAG_NAMES
+
+
+def unpack(page):
+    """(pictures, steps) stored in a replay page."""
+    packed = re.search(r'id="cuttle-pictures">([^<]*)<', page).group(1)
+    pictures = json.loads(gzip.decompress(base64.b64decode(packed)))
+    steps = json.loads(re.search(r'id="cuttle-steps">([^<]*)<', page).group(1))
+    return pictures, steps
 
 
 def zones(g):

@@ -221,6 +221,11 @@ def test_a_resignation_gives_the_bot_the_game(client, seat):
     res = r.json()["result"]
     assert r.json()["status"] == "resigned" and res["outcome"] == "resigned"
     assert res["winner"] == 1 - seat and res["text"] == "expert wins (you resigned)"
+    # the table's header gives the result, not whose decision it was
+    header = re.search(r'class="status"[^>]*>([^<]*)<', r.json()["svg"]).group(1)
+    assert header.startswith(f"Game over: P{1 - seat} wins (P{seat} resigned)"), header
+    assert "to decide" not in r.json()["svg"] and 'data-resigned="%d"' % seat in \
+        r.json()["svg"]
     rec = p.get("/record").json()
     assert rec["result"]["status"] == "resigned" and rec["result"]["winner"] == 1 - seat
     words = f"player {1 - seat} wins (player {seat} resigned)"
