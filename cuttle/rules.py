@@ -70,39 +70,43 @@ class Flag:
                 "deal": f"2 ints 1-{MAX_DEAL} (first player, second player)"}.get(
             self.kind, " | ".join(self.values))
 
-    def check(self, value: object) -> FlagValue:
-        """The normalised value, or ValueError naming the flag and what it takes."""
+    def check(self, value: object, *, said: str | None = None) -> FlagValue:
+        """The normalised value, or ValueError naming the flag and what it takes.
+        said: the value as the person wrote it (`parse`'s text), which the error quotes
+        in place of the value read from it."""
+        def shown():            # (on the error's path only)
+            return repr(value if said is None else said)
         if self.kind == "bool":
             if not is_bool(value):
-                raise ValueError(f"flag {self.name!r} takes True or False, not {value!r}")
+                raise ValueError(f"flag {self.name!r} takes True or False, not {shown()}")
             return bool(value)
         if self.kind == "choice":
             if not isinstance(value, str) or value not in self.values:
                 raise ValueError(f"flag {self.name!r} takes one of "
-                                 f"{', '.join(map(repr, self.values))}, not {value!r}")
+                                 f"{', '.join(map(repr, self.values))}, not {shown()}")
             return value
         if self.kind == "goals":
             goals = tuple(value) if isinstance(value, (tuple, list)) else ()
             if len(goals) != 5 or not all(is_int(g) and 0 <= g <= MAX_GOAL for g in goals):
                 raise ValueError(f"flag 'king_goals' takes a tuple of 5 ints from 0 to "
-                                 f"{MAX_GOAL} (goal with 0, 1, 2, 3, 4 Kings), not {value!r}")
+                                 f"{MAX_GOAL} (goal with 0, 1, 2, 3, 4 Kings), not {shown()}")
             if goals[0] < 1:
                 raise ValueError(f"flag 'king_goals': the goal without Kings must be at least "
                                  f"1 (with 0 every deal is won before the first move), not "
-                                 f"{value!r}")
+                                 f"{shown()}")
             return tuple(int(g) for g in goals)
         if self.kind == "deal":
             hands = tuple(value) if isinstance(value, (tuple, list)) else ()
             if len(hands) != 2 or not all(is_int(h) and 1 <= h <= MAX_DEAL for h in hands):
                 raise ValueError(f"flag 'deal' takes 2 ints from 1 to {MAX_DEAL} (the cards "
                                  f"dealt to the first and to the second player), not "
-                                 f"{value!r}")
+                                 f"{shown()}")
             return tuple(int(h) for h in hands)
         if value is None:                                   # "limit"
             return None
         if not is_int(value) or not 0 <= value <= MAX_LIMIT:
             raise ValueError(f"flag {self.name!r} takes None or an int from 0 to "
-                             f"{MAX_LIMIT}, not {value!r}")
+                             f"{MAX_LIMIT}, not {shown()}")
         return int(value)
 
     def parse(self, text: str) -> FlagValue:
@@ -115,23 +119,23 @@ class Flag:
                 return True
             if low in _FALSE:
                 return False
-            raise ValueError(f"flag {self.name!r} takes true or false, not {text!r}")
+            raise ValueError(f"flag {self.name!r} takes true or false, not {t!r}")
         if self.kind in ("goals", "deal"):
             parts = [p for p in re.split(r"[\s,]", t.strip("()[] ")) if p]  # (a tab too)
             if not all(_ascii_digits(p) for p in parts):
                 what, example = (("5", "21,14,10,7,5") if self.kind == "goals" else
                                   ("2", "6,6"))
                 raise ValueError(f"flag {self.name!r} takes {what} whole numbers separated "
-                                 f"by commas, like {example}, not {text!r}")
-            return self.check(tuple(int(p) for p in parts))
+                                 f"by commas, like {example}, not {t!r}")
+            return self.check(tuple(int(p) for p in parts), said=t)
         if self.kind == "limit":
             if low in _NONE:
                 return None
             if _ascii_digits(t) and 0 <= int(t) <= MAX_LIMIT:
                 return int(t)
             # (as `cuttle rules` lists its values: in text, None is spelled none)
-            raise ValueError(f"flag {self.name!r} takes {self.values_text()}, not {text!r}")
-        return self.check(low)
+            raise ValueError(f"flag {self.name!r} takes {self.values_text()}, not {t!r}")
+        return self.check(low, said=t)
 
     def format(self, value: FlagValue) -> str:
         """The text of a value, as `parse` reads it back."""
@@ -261,13 +265,22 @@ def _preset_name(name) -> str:
 _AROUND_EQUALS = re.compile(r"\s*=(?:(?!\s*[\w.-]+\s*=)\s*)?")
 
 
-def _split_top(text):
-    """Split at whitespace and at commas outside parentheses or brackets, but not at
-    whitespace around '=' (``joker = true`` is one change); ValueError for brackets that
-    do not pair up (a tuple cut short would read as something else)."""
-    text = _AROUND_EQUALS.sub("=", text)
-    out, cur, depth = [], [], 0
-    for ch in text:
+def _split_spans(text):
+    """The (start, end) of each part of `text`, split at whitespace and at commas
+    outside parentheses or brackets, but not at whitespace around '=' (``joker = true``
+    is one change); ValueError for brackets that do not pair up (a tuple cut short would
+    read as something else).  Spans, not rewritten parts: an error quotes the person's
+    own text of the part it refuses."""
+    kept = []                   # the index of each character read: the spaces bound to
+    last = 0                    # an '=' are skipped
+    for m in _AROUND_EQUALS.finditer(text):
+        kept += range(last, m.start())
+        kept.append(m.start() + m.group().index("="))
+        last = m.end()
+    kept += range(last, len(text))
+    out, start, end, depth = [], None, 0, 0
+    for i in kept:
+        ch = text[i]
         if ch in "([":
             depth += 1
         elif ch in ")]":
@@ -276,16 +289,22 @@ def _split_top(text):
                 raise ValueError(f"unbalanced brackets in {text.strip()!r}: a ')' "
                                  f"closes nothing")
         if depth <= 0 and (ch.isspace() or ch == ","):
-            if cur:
-                out.append("".join(cur))
-                cur = []
+            if start is not None:
+                out.append((start, end))
+                start = None
         else:
-            cur.append(ch)
+            start = i if start is None else start
+            end = i + 1
     if depth:
         raise ValueError(f"unbalanced brackets in {text.strip()!r}: a '(' is never closed")
-    if cur:
-        out.append("".join(cur))
+    if start is not None:
+        out.append((start, end))
     return out
+
+
+def _split_top(text):
+    """The parts of `text` (`_split_spans`), each as written."""
+    return [text[a:b] for a, b in _split_spans(text)]
 
 
 class Rules:
@@ -359,18 +378,23 @@ class Rules:
         if not isinstance(text, str):
             raise ValueError(f"rules text must be a string, not {text!r}")
         head, colon, rest = text.partition(":")
-        if colon and "=" not in head:
-            preset, tokens = head.strip(), _split_top(rest)
+        body = rest if colon and "=" not in head else text
+        spans = _split_spans(body)
+        if body is rest:
+            preset = head.strip()
         else:
-            tokens = _split_top(text)
-            preset = tokens.pop(0) if tokens and "=" not in tokens[0] else ""
-        # A token without '=' continues the previous value (king_goals=15,14,10,7,5).
-        sets: list[str] = []
-        for tok in tokens:
-            if "=" in tok or not sets:
-                sets.append(tok)
+            first = body[slice(*spans[0])] if spans else "="
+            preset = "" if "=" in first else first
+            spans = spans[1:] if preset else spans
+        # A part without '=' continues the previous value (king_goals=15,14,10,7,5);
+        # each change is read from the text as written, which its errors quote.
+        changes: list[list[int]] = []
+        for a, b in spans:
+            if "=" in body[a:b] or not changes:
+                changes.append([a, b])
             else:
-                sets[-1] += "," + tok
+                changes[-1][1] = b
+        sets = [body[a:b] for a, b in changes]
         rules = cls(preset or "classic")           # a bad preset is reported first
         flags = cls.parse_assignments(sets)
         flags.update(cls.parse_assignments(extra))   # (`extra` on top of the text's)
@@ -398,7 +422,7 @@ class Rules:
             name, eq, value = item.partition("=") if isinstance(item, str) else ("", "", "")
             if not (eq and name.strip()):
                 raise ValueError(f"expected FLAG=VALUE (e.g. four=random), not {item!r}")
-            flag = _flag(name)
+            flag = _flag(name.strip())
             if flag.name in flags:
                 raise ValueError(f"{flag.name} is set twice ({item!r} after "
                                  f"{flag.name}={flag.format(flags[flag.name])})")

@@ -105,7 +105,11 @@ def test_cards_are_read_or_refused(text):
 def test_rules_text_is_read_or_refused(text):
     try:
         rules = cuttle.Rules.parse(text)
-    except ValueError:
+    except ValueError as e:
+        # what it refuses is quoted as typed (not rewritten: joined, lowercased, a tuple)
+        for quoted in re.findall(r"(?:not|unknown rule flag|unknown preset|set twice \(|"
+                                 r"brackets in) '([^']*)'", str(e)):
+            assert quoted in text, (text, str(e))
         with pytest.raises(ValueError):         # every rules= argument reads it alike
             cuttle.Game(text)
         return

@@ -86,11 +86,36 @@ def test_spaces_around_an_equals_sign(text, rules):
 @pytest.mark.parametrize("text, message", [
     ("classic: joker= four=draw", "flag 'joker' takes true or false, not ''"),
     ("classic: joker = , four=draw", "flag 'joker' takes true or false, not ''"),
-    ("classic: = true", "expected FLAG=VALUE (e.g. four=random), not '=true'"),
+    ("classic: = true", "expected FLAG=VALUE (e.g. four=random), not '= true'"),
 ])
 def test_a_missing_value_or_flag_is_still_named(text, message):
     with pytest.raises(ValueError, match=re.escape(message)):
         Rules.parse(text)
+
+
+@pytest.mark.parametrize("text, message", [
+    # a value continued by a part without '=' (it read 'random,;', a comma never typed)
+    ("four=random ;", "takes one of 'choice', 'random', 'draw', not 'random ;'"),
+    ("classic: king_goals=15 14 x", "not '15 14 x'"),
+    # not lowercased, nor read into a tuple first
+    ("Four=RANDOMx", "not 'RANDOMx'"),
+    ("hand_limit = 7 , four=Foo", "not 'Foo'"),
+    ("king_goals=(15 14)", "takes a tuple of 5 ints from 0 to 1000 (goal with 0, 1, 2, 3, "
+                           "4 Kings), not '(15 14)'"),
+    ("king_goals = (0, 14, 10, 7, 5)", "must be at least 1 (with 0 every deal is won "
+                                       "before the first move), not '(0, 14, 10, 7, 5)'"),
+    ("classic: deal = [9, 9]", "not '[9, 9]'"),
+    ("joker=Maybe", "takes true or false, not 'Maybe'"),
+    ("hand_limit=Lots", "not 'Lots'"),
+    # the spaces around '=' as typed
+    ("four=random four = draw", "four is set twice ('four = draw' after four=random)"),
+])
+def test_an_error_quotes_the_text_as_written(text, message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        Rules.parse(text)
+    # (a value given as a value is quoted as it is)
+    with pytest.raises(ValueError, match=re.escape("not (15, 14)")):
+        Rules(king_goals=(15, 14))
 
 
 @pytest.mark.parametrize("value", ["99", "54", "-1", "lots", "7.5"])
