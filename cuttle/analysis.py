@@ -27,6 +27,8 @@ from .game import check_game
 from .validation import check_cancel, check_confidence, check_count
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from .game import Game
     from .stats import Estimate
 
@@ -36,6 +38,7 @@ PLAYOUT_POLICIES = PLAIN_POLICIES          # a search in every playout would be 
 CALL_ROLLOUTS = 1 << 18     # rollouts per native call at most, over all moves (memory)
 FIRST_CALL = 1 << 10        # the first call's rollouts; the next take about CALL_SECONDS
 CALL_SECONDS = 0.25         # (Ctrl-C keeps the finished calls: a call is a moment's work)
+HINT_NAMED = 3              # moves a hint names beside the best (more: only their number)
 
 
 @dataclass(frozen=True)
@@ -111,6 +114,31 @@ class Analysis:
         """The move with the highest score (wins plus half the draws) of those with the
         most rollouts (with ``adaptive``: of the last round's contenders)."""
         return self.rows[0].move
+
+    @property
+    def close_to_best(self) -> list[Move]:
+        """The other moves whose score interval overlaps the best move's, in the rows'
+        order: the playouts do not tell them apart from it (none without playouts)."""
+        if not self.rows or not self.rows[0].rollouts:
+            return []
+        best = self.rows[0].score_estimate
+        return [r.move for r in self.rows[1:] if r.rollouts and
+                r.score_estimate.low <= best.high and r.score_estimate.high >= best.low]
+
+    def hint(self, label: Callable[[Move], str] = str) -> str:
+        """The best move in words, saying so when other moves' intervals overlap its
+        (`close_to_best`): "points 7H", "points 7H, not clearly better than draw or
+        scuttle 9C 8D (the intervals overlap)", or, past a few such moves, "points 7H,
+        though no move is clearly best (the intervals of 5 other moves overlap its)".
+        `label` writes a move (`cuttle play` adds its number)."""
+        best, close = label(self.best), [label(m) for m in self.close_to_best]
+        if not close:
+            return best
+        if len(close) > HINT_NAMED:
+            return (f"{best}, though no move is clearly best (the intervals of "
+                    f"{len(close)} other moves overlap its)")
+        others = close[0] if len(close) == 1 else ", ".join(close[:-1]) + " or " + close[-1]
+        return f"{best}, not clearly better than {others} (the intervals overlap)"
 
     @property
     def total_rollouts(self) -> int:

@@ -259,7 +259,7 @@ class PlaySession:
                 return
         print(a.without_seed())         # (derived from the game's seed: it is secret)
         legal = list(g.legal_moves)
-        print(f"Hint: {a.best} (move {legal.index(a.best) + 1})")
+        print(f"Hint: {a.hint(lambda m: f'{m} (move {legal.index(m) + 1})')}")
 
     def _print_history(self):
         moves = self.game.moves

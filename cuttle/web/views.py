@@ -130,7 +130,8 @@ def analysis_view(a: Analysis, game_ply: int) -> dict[str, Any]:
     bare = a.without_seed()
     d = bare.as_dict()
     del d["seed"]                       # (None there: no key at all)
-    d.update(ply=game_ply, best=str(a.best), text=str(bare))
+    d.update(ply=game_ply, best=str(a.best), text=str(bare), hint=a.hint(),
+             close_to_best=[str(m) for m in a.close_to_best])
     return d
 
 

@@ -123,6 +123,37 @@ def test_the_interval_is_the_scores_what_the_moves_are_ranked_by():
     assert ANALYSIS["score"].estimate(row) == SUMMARY["score_A"].estimate(summ)
 
 
+def test_a_hint_says_when_other_moves_are_within_the_best_moves_interval():
+    from cuttle.analysis import Analysis, MoveStats
+    g = cuttle.Game(seed=7)
+
+    def hint_of(*rows, **kw):       # rows: (move, rollouts, wins), no draws
+        a = Analysis(g, 0, [MoveStats(cuttle.Move.parse(m), n, w, 0) for m, n, w in rows],
+                     "greedy", 1, 0.1, False)
+        return a.hint(**kw), [str(m) for m in a.close_to_best]
+
+    # clearly best: the others' intervals lie below its (95%: about +-10 pp at 100)
+    assert hint_of(("points 7H", 100, 80), ("draw", 100, 40)) == ("points 7H", [])
+    # one, two, three moves within reach: named, in the rows' order (best first)
+    assert hint_of(("points 7H", 100, 60), ("draw", 100, 55), ("points 3C", 100, 10)) == \
+        ("points 7H, not clearly better than draw (the intervals overlap)", ["draw"])
+    text, close = hint_of(("points 7H", 100, 60), ("draw", 100, 50), ("points 3C", 100, 52),
+                          ("points 4D", 100, 58))
+    assert close == ["points 4D", "points 3C", "draw"]
+    assert text == ("points 7H, not clearly better than points 4D, points 3C or draw (the "
+                    "intervals overlap)")
+    # more: only their number
+    rows = [("points 7H", 100, 60)] + [(m, 100, 55) for m in
+                                       ("draw", "points 3C", "points 4D", "points 5S")]
+    assert hint_of(*rows)[0] == ("points 7H, though no move is clearly best (the "
+                                 "intervals of 4 other moves overlap its)")
+    # a move without playouts (an interrupted analysis) is no rival; a label per move
+    assert hint_of(("points 7H", 100, 60), ("draw", 0, 0)) == ("points 7H", [])
+    assert hint_of(("points 7H", 100, 60), ("draw", 100, 55),
+                   label=lambda m: f"[{m}]")[0].startswith("[points 7H], not clearly "
+                                                           "better than [draw] (")
+
+
 def test_analyse_takes_a_confidence_level():
     g = cuttle.Game(seed=7)
     a95 = analyse(g, rollouts=300, seed=3, threads=1)

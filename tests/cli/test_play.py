@@ -72,6 +72,12 @@ def test_play_a_whole_game_and_replay_it(monkeypatch, capsys, tmp_path):
     assert re.search(rf"Took back [23] moves: {second}, ", out)
     assert "hint takes a number of playouts per move" in out
     assert "greedy playouts from the player's view" in out and "Hint: " in out
+    # at 20 playouts a move, other moves are within the best one's interval: it says so,
+    # each move with its number
+    hint = re.search(r"Hint: (.*)", out).group(1)
+    assert re.fullmatch(r"[\w ]+ \(move \d+\), (not clearly better than .*\(move \d+\) "
+                        r"\(the intervals overlap\)|though no move is clearly best \(.*\))",
+                        hint), hint
     assert "No moves yet." in out
     assert "   1. turn 1, P0 (you): draw" in out and "   2. turn 2, P1 (random): " in out
     assert "P1 (random) plays: " in out

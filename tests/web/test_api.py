@@ -473,6 +473,9 @@ def test_hint_is_the_analysis_from_the_persons_view(client):
     want = analyse(g, rollouts=200, policy="greedy", threads=1, seed=derive(9, 0, 200))
     assert h["best"] == str(want.best) and h["text"].splitlines()[1:-1] == \
         str(want).splitlines()[1:-1]
+    # the best move in words, with the moves its interval does not set apart from it
+    assert h["hint"] == want.hint() and h["hint"].startswith(h["best"])
+    assert h["close_to_best"] == [str(m) for m in want.close_to_best]
     # ... nor in its text, whose title names the playouts but not the seed
     assert str(want.seed) not in h["text"] and "seed" not in h["text"]
     assert h["text"].splitlines()[0] == ("Player 0 to decide (main); greedy playouts from "

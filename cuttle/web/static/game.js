@@ -292,8 +292,10 @@
       if (state.ply !== ply) return;
       out.textContent = '';
       const p = document.createElement('p');
-      p.textContent = 'Best: ' + a.best + ' (' + a.total_rollouts.toLocaleString('en') +
-        ' greedy playouts from your view)';
+      // (the server's words: the best move, and whether other moves are as good)
+      p.id = 'hint-text';
+      p.textContent = 'Best: ' + a.hint + ' · ' + a.total_rollouts.toLocaleString('en') +
+        ' greedy playouts from your view';
       out.appendChild(p);
       const t = document.createElement('table');
       t.className = 'hint';
@@ -302,6 +304,7 @@
       for (const m of a.moves) {
         const tr = t.insertRow();
         if (m.move === a.best) tr.className = 'best';
+        else if (a.close_to_best.includes(m.move)) tr.className = 'close';
         for (const v of [m.move, pct(m.score),
                          pct(m.score_estimate.low) + ' – ' + pct(m.score_estimate.high),
                          pct(m.win_rate.value)])
