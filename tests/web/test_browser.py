@@ -261,6 +261,18 @@ def test_the_controls(browser, server, tmp_path):
     rows = d.find_elements(By.CSS_SELECTOR, "#hint-body table.hint tr")
     assert len(rows) == len(st["legal"]) + 1
     assert "NaN" not in d.find_element(By.ID, "hint-body").text
+    # the best move in the server's words (saying whether others are as good), the rows
+    # its interval does not set apart marked
+    hint = d.execute_script("return fetch('/api/games/' + document.body.dataset.game + "
+                            "'/hint', {method: 'POST', headers: {'X-Cuttle-Token': "
+                            "document.body.dataset.token, 'Content-Type': "
+                            "'application/json'}, body: '{\"rollouts\": 1000}'})"
+                            ".then(r => r.json())")
+    said = d.find_element(By.ID, "hint-text").text
+    assert said.startswith("Best: " + hint["hint"] + " · "), said
+    close = d.find_elements(By.CSS_SELECTOR, "#hint-body table.hint tr.close")
+    assert sorted(r.find_element(By.TAG_NAME, "td").text for r in close) == \
+        sorted(hint["close_to_best"])
     # a move, then stop the search at once: the bot plays its best move so far
     before = st["ply"]
     make_move(d, st["legal"][0], random.Random(0), keyboard=True)
