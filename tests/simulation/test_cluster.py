@@ -24,13 +24,20 @@ FIELDS = ("winner", "first", "moves", "turns", "scores", "end", "game_index")
 
 
 def local_client(n_workers):
-    """A client of a LocalCluster of `n_workers` worker processes, closed after."""
-    cluster = distributed.LocalCluster(n_workers=n_workers, threads_per_worker=1,
-                                       processes=True, dashboard_address=":0")
-    c = distributed.Client(cluster)
-    yield c
-    c.close()
-    cluster.close()
+    """A client of a LocalCluster of `n_workers` worker processes, closed after.
+
+    The cluster waits as long as the tests do for a killed worker to come back: dask
+    closes the nanny of a worker that has not re-registered within its lost-worker
+    timeout (15 s), so a restart slower than that on a loaded machine left the cluster
+    one worker short for good, and `wait_for_workers(2)` timed out."""
+    import dask
+    with dask.config.set({"distributed.deploy.lost-worker-timeout": f"{RESTART_WAIT}s"}):
+        cluster = distributed.LocalCluster(n_workers=n_workers, threads_per_worker=1,
+                                           processes=True, dashboard_address=":0")
+        c = distributed.Client(cluster)
+        yield c
+        c.close()
+        cluster.close()
 
 
 @pytest.fixture(scope="module")
