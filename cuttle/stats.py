@@ -54,7 +54,8 @@ normal quantile ``z = Phi^-1(1 - (1 - confidence) / 2)`` (1.959964 for 95 %).
   score of 44%, 0.7% at 90%.  Of wins and losses alone its coverage is near nominal at
   any rate (at 20 games, over the rates from 50% to 100%: 96.2% on average and never
   under 91.8%, where Wilson's averages 95.3% with a minimum of 86.0%, and the plain
-  interval's falls to 4.9% near 100%).
+  interval's falls to 4.9% near 100%).  `elo_interval` and every figure of a mean score
+  read it (`cuttle.figures`' SCORE_MEAN).
 * `paired_shift_interval(n, total, total_sq, step)`: the mean of per-game differences
   between rule sets played on the same games, with the normal interval of the moments
   plus one pseudo-difference of ``+step`` and one of ``-step`` (one game more, changed
@@ -77,10 +78,10 @@ normal quantile ``z = Phi^-1(1 - (1 - confidence) / 2)`` (1.959964 for 95 %).
   ``400 log10(score / (1 - score))`` (the logistic model of the Elo scale: a player
   rated D above another expects ``1 / (1 + 10^(-D/400))`` of a game; 100 Elo is a 64%
   score), -inf and +inf at 0 and 1; `elo_interval(n, total, total_sq)` the same of a
-  mean score with its normal interval (`mean_interval_from_moments`), each end
-  mapped: the interval of the Elo difference is the score interval's ends as Elo, as
-  docs/strength.md reports head-to-head matches (+43 Elo [+28, +58] from a score of
-  56.1% [54.0%, 58.3%]).  The one home of that formula.
+  mean score with its interval (`score_interval`), each end mapped: the interval of the
+  Elo difference is the score interval's ends as Elo, as docs/strength.md reports
+  head-to-head matches (+43 Elo [+28, +58] from a score of 56.1% [54.0%, 58.3%]).  The
+  one home of that formula.
 * `ClusteredMean`: the mean of values that come in independent groups whose members
   may be correlated (the decisions of one game), ``sum / count`` over every value, with
   the normal interval of that ratio whose variance is taken between the groups:
@@ -346,10 +347,10 @@ def elo_from_score(score: float) -> float:
 def elo_interval(n: int, total: float, total_sq: float,
                  confidence: float = 0.95) -> Estimate:
     """The Elo difference of a mean score (``n`` games' scores, their sum and sum of
-    squares) with the normal interval of the score, each end as Elo (`elo_from_score`;
-    an end at or beyond 0 or 1 is -inf or +inf: no finite bound)."""
+    squares) with the interval of the score (`score_interval`), each end as Elo
+    (`elo_from_score`; an end at 0 or 1 is -inf or +inf: no finite bound)."""
     return Estimate(*(elo_from_score(x)
-                      for x in mean_interval_from_moments(n, total, total_sq, confidence)))
+                      for x in score_interval(n, total, total_sq, confidence)))
 
 
 class PairedSums(NamedTuple):

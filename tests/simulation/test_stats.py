@@ -8,8 +8,8 @@ from hypothesis import given, settings, strategies as st
 
 import cuttle
 from cuttle.stats import (ClusteredMean, Estimate, PairedSums, clustered_difference_interval,
-                          mean_interval_from_moments, newcombe_interval,
-                          newcombe_paired_interval, paired_shift_error,
+                          elo_from_score, elo_interval, mean_interval_from_moments,
+                          newcombe_interval, newcombe_paired_interval, paired_shift_error,
                           paired_shift_interval, score_interval, score_shift_interval,
                           wilson_interval, z_value)
 from support.samples import mean_difference, mean_interval, paired_mean_difference
@@ -213,6 +213,9 @@ def test_a_score_interval_has_a_width_when_every_game_scores_the_same():
     assert d == pytest.approx(score_interval_by_hand([0.5] * 20))
     assert d.value == 0.5 and d.high - 0.5 == pytest.approx(0.5 - d.low)
     assert d.high - 0.5 == pytest.approx(Z / math.sqrt(2 * 21 * 22))
+    # its Elo: a finite lower bound, no upper one
+    elo = elo_interval(20, 20, 20)
+    assert elo.value == elo.high == math.inf and elo.low == pytest.approx(elo_from_score(e.low))
     # one game gives no interval, no game no value, as for any mean
     assert score_interval(1, 1, 1).value == 1 and math.isnan(score_interval(1, 1, 1).low)
     assert math.isnan(score_interval(0, 0, 0).value)
