@@ -15,13 +15,13 @@ be matched: "same CPU time per move" means choosing --mine so that both means ag
 Results are appended to --out as they finish (a rerun skips the games already there).
 
 The score is this checkout's (a draw counts half), with a 95% interval from the
-per-pair variance (paired deals), and as Elo: 400 log10(score / (1 - score))
-(cuttle.stats.elo_from_score).
+per-pair variance (paired deals; cuttle.stats.score_interval, whose pseudo-pairs
+scoring 0 and 1 give it a width even when every pair scored the same), and as Elo:
+400 log10(score / (1 - score)) (cuttle.stats.elo_from_score).
 """
 
 import argparse
 import json
-import math
 import os
 import subprocess
 import sys
@@ -140,8 +140,8 @@ def read(path):
 
 def report(rows, args):
     """The score over the complete pairs (a game whose pair is unfinished counts nowhere),
-    with its interval from the per-pair variance: none without a variance (one pair, or
-    pairs all scoring the same), and kept within [0, 1] (an Elo bound at 0% or 100% is infinite)."""
+    with its interval from the per-pair variance (`cuttle.stats.score_interval`): none
+    from one pair, and kept within [0, 1] (an Elo bound at 0% or 100% is infinite)."""
     pairs = {}
     for r in rows:
         pairs.setdefault(r["game"] // 2, []).append(r)
@@ -155,7 +155,7 @@ def report(rows, args):
 
     sys.path.insert(0, os.path.join(HERE, ".."))      # (this checkout's, as the worker's)
     from cuttle.formatting import elo as elo_text
-    from cuttle.stats import elo_from_score
+    from cuttle.stats import elo_from_score, score_interval
 
     def elo(p):                 # (the library's one formula, and its one format)
         return elo_text(elo_from_score(p))
@@ -167,14 +167,11 @@ def report(rows, args):
     print(f"{args.mine} (this checkout) vs {args.theirs} ({args.other}), rules "
           f"{args.rules}, seed {args.seed}: {len(games)} games in {len(full)} paired deals")
     print(f"  wins {wins}, draws {draws}, losses {len(games) - wins - draws}")
-    if len(full) < 2 or len(set(full)) == 1:       # (no variance to read an interval from)
-        why = "one pair" if len(full) < 2 else "pairs that all scored the same"
-        print(f"  score {mean:.1%} (no interval from {why})")
+    if len(full) < 2:                               # (no variance to read an interval from)
+        print(f"  score {mean:.1%} (no interval from one pair)")
         print(f"  Elo {elo(mean)}")
-    else:
-        var = sum((x - mean) ** 2 for x in full) / (len(full) - 1)
-        half = 1.96 * math.sqrt(var / len(full))
-        low, high = max(0.0, mean - half), min(1.0, mean + half)
+    else:                       # (a pair's score is in [0, 1]: the library's score interval)
+        _, low, high = score_interval(len(full), sum(full), sum(x * x for x in full))
         print(f"  score {mean:.1%} [{low:.1%}, {high:.1%}] (95%, paired)")
         print(f"  Elo {elo(mean)} [{elo(low)}, {elo(high)}]")
     print(f"  CPU per decision: mine {cpu[0] * 1e3:.2f} ms, theirs {cpu[1] * 1e3:.2f} ms "

@@ -30,7 +30,8 @@ from typing import TYPE_CHECKING, Any
 from ._core import END_NAMES
 from .stats import (Estimate, clustered_difference_interval, elo_interval,
                     mean_interval_from_moments, newcombe_interval, newcombe_paired_interval,
-                    paired_shift_interval, score_shift_interval, wilson_interval)
+                    paired_shift_interval, score_interval, score_shift_interval,
+                    wilson_interval)
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
@@ -48,10 +49,11 @@ SCHEMA_VERSION = 2
 # Kinds of figure: how each is estimated, with which interval, in which format.  A
 # SCORE_MEAN is the mean of a per-game score in [0, 1] (a win 1, a draw 1/2), a
 # SCORE_SHIFT the mean of per-game differences of such scores between rule sets played on
-# the same games: both from exact moments, with the normal interval (a shift's with a
-# pseudo-difference of +1 and one of -1: stats.score_shift_interval), printed in % and pp.
-# An ELO is a SCORE_MEAN as an Elo difference: the score's normal interval, each end
-# mapped by stats.elo_from_score (the one home of the formula).
+# the same games: both from exact moments, with the normal interval of the moments plus
+# pseudo-games (a score's a game scoring 0 and one scoring 1: stats.score_interval; a
+# shift's a pseudo-difference of +1 and one of -1: stats.score_shift_interval), printed
+# in % and pp.  An ELO is a SCORE_MEAN as an Elo difference: the score's interval, each
+# end mapped by stats.elo_from_score (the one home of the formula).
 RATE, DIFFERENCE, MEAN, SCORE = "rate", "difference", "mean", "score"
 SCORE_MEAN, SCORE_SHIFT, ELO = "score mean", "score shift", "elo"
 _ESTIMATORS: dict[str, Callable[..., Estimate]] = {
@@ -59,14 +61,14 @@ _ESTIMATORS: dict[str, Callable[..., Estimate]] = {
     DIFFERENCE: newcombe_paired_interval,       # data: (both, only1, only2, neither)
     MEAN: mean_interval_from_moments,           # data: (n, sum, sum of squares)
     SCORE: lambda total, n, confidence: Estimate(total / n if n else nan, nan, nan),
-    SCORE_MEAN: mean_interval_from_moments,     # data: (n, sum, sum of squares)
+    SCORE_MEAN: score_interval,                 # data: (n, sum, sum of squares)
     SCORE_SHIFT: score_shift_interval,          # data: (n, sum, sum of squares)
     ELO: elo_interval,                          # data: (n, sum, sum of squares) of a score
 }
 INTERVALS = {RATE: "wilson", DIFFERENCE: "newcombe (paired)", MEAN: "normal", SCORE: None,
-             SCORE_MEAN: "normal",
+             SCORE_MEAN: "normal (pseudo-games 0 and 1)",
              SCORE_SHIFT: "normal (paired differences, pseudo-differences +1 and -1)",
-             ELO: "normal interval of the score, its ends as Elo"}
+             ELO: "normal interval of the score (pseudo-games 0 and 1), its ends as Elo"}
 _FORMATS = {RATE: "pct", DIFFERENCE: "pp", MEAN: "num", SCORE: "pct", SCORE_MEAN: "pct",
             SCORE_SHIFT: "pp", ELO: "elo"}
 # The JSON's names for the groups of kinds ("interval_methods").
@@ -89,15 +91,15 @@ class Figure:
     `kind` and so its estimator and interval: RATE (Wilson; `data` gives (k, n)),
     DIFFERENCE of two rates on the same games (Newcombe paired; (both, only1, only2,
     neither)), MEAN (normal; (n, sum, sum of squares)), SCORE (a point value; (total,
-    n)), SCORE_MEAN (a mean score, normal; (n, sum, sum of squares)), ELO (a mean
-    score as an Elo difference; the same data); `data(source)`: those counts, read
-    from the result (a Summary, a MoveStats); `path`: its place in the JSON form;
-    `section`: its block of the table; `chart`: the chart of the report page that draws
-    it; `pair`: how two rule sets on the same deals pair it up (the PairTally row of a
-    rate, the per-game variable of a mean or of the first-player advantage; None: it is
-    not paired); `sub`: an indented row; `json`: "estimate" (value, low, high, with
-    count and n for a rate) or "share" (count and rate only); `brief`: tables print its
-    value without its interval."""
+    n)), SCORE_MEAN (a mean score, normal with a pseudo-game of 0 and one of 1; (n, sum,
+    sum of squares)), ELO (a mean score as an Elo difference; the same data);
+    `data(source)`: those counts, read from the result (a Summary, a MoveStats);
+    `path`: its place in the JSON form; `section`: its block of the table; `chart`: the
+    chart of the report page that draws it; `pair`: how two rule sets on the same deals
+    pair it up (the PairTally row of a rate, the per-game variable of a mean or of the
+    first-player advantage; None: it is not paired); `sub`: an indented row; `json`:
+    "estimate" (value, low, high, with count and n for a rate) or "share" (count and
+    rate only); `brief`: tables print its value without its interval."""
 
     name: str
     label: str

@@ -261,7 +261,8 @@ def balance_data(r: BalanceResult) -> dict[str, Any]:
         "confidence": conf,
         "games": r.n_games, "played_records": r.played_records,
         "elapsed_seconds": r.elapsed, "complete": r.complete,
-        "interval_methods": {"first_score": "normal (exact moments)", "rates": "wilson",
+        "interval_methods": {"first_score": BALANCE["first_score"].interval,
+                             "rates": "wilson",
                              "first_score_shift": "normal, paired differences",
                              "race": "normal at the simultaneous (Bonferroni) level"},
     }

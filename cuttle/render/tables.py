@@ -99,8 +99,9 @@ def _count(f: Figure, source) -> str:
 
 METHODS_NOTE = ("rates: Wilson intervals; advantage: first minus second mover, Newcombe "
                 "paired interval; means: normal intervals")
-SCORES_NOTE = ("scores: wins plus half the draws per game, normal intervals; Elo: "
-               "400 log10(score / (1 - score)) of A's score, its interval's ends alike")
+SCORES_NOTE = ("scores: wins plus half the draws per game, normal intervals with a "
+               "pseudo-game of 0 and one of 1; Elo: 400 log10(score / (1 - score)) of A's "
+               "score, its interval's ends alike")
 
 
 def seating(result: SimulationResult) -> str:

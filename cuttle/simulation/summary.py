@@ -151,8 +151,8 @@ class Summary:
                                self.confidence)
 
     def score(self, player: int | str) -> Estimate:
-        """`player`'s score, wins plus half the draws per game, with its normal
-        interval."""
+        """`player`'s score, wins plus half the draws per game, with its interval
+        (`cuttle.stats.score_interval`: normal, a pseudo-game of 0 and one of 1 added)."""
         return self.estimate(f"score_{self._player(player)}")
 
     def elo_difference(self, player: int | str = "A") -> Estimate:

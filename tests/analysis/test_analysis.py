@@ -5,7 +5,7 @@ import pytest
 import cuttle
 from cuttle.analysis import analyse
 from cuttle.formatting import interval
-from cuttle.stats import mean_interval_from_moments, wilson_interval
+from cuttle.stats import mean_interval_from_moments, score_interval, wilson_interval
 from cuttle.policies import Bot
 
 
@@ -26,6 +26,14 @@ def test_analysis_finds_the_immediate_win():
     a = analyse(g, rollouts=300, seed=1, threads=1)
     assert a.best == "points 6H"
     assert a["points 6H"].wins == 300 and a["points 6H"].win_rate[1] > 0.98
+    # won in every rollout: its score's interval still has a width (the plain normal
+    # interval was [100%, 100%]), the normal one with a rollout of 0 and one of 1 added
+    e = a["points 6H"].score_estimate
+    assert mean_interval_from_moments(300, 300, 300) == (1, 1, 1)
+    assert e == score_interval(300, 300, 300) and e.value == e.high == 1
+    assert e.low == pytest.approx((301 - 1.959963984540054) / 302)
+    assert "[99.0%, 100.0%]" in next(line for line in str(a).splitlines()
+                                     if line.startswith("points 6H"))
     assert {str(r.move) for r in a.rows} == {str(m) for m in g.legal_moves}
     assert all(r.rollouts == 300 for r in a.rows)
 
@@ -106,7 +114,7 @@ def test_the_interval_is_the_scores_what_the_moves_are_ranked_by():
     for r, line, m in zip(a.rows, lines[2:], d["moves"]):
         w, n, x = r.wins, r.rollouts, r.draws
         # the mean of a value per rollout (1, 1/2, 0), as a summary's score_A
-        want = mean_interval_from_moments(n, w + x / 2, w + x / 4, 0.95)
+        want = score_interval(n, w + x / 2, w + x / 4, 0.95)
         assert r.score_estimate == pytest.approx(want) and r.score == want.value
         assert f"  {interval(want, 'pct', 1)}  " in line
         assert interval(r.win_rate, "pct", 1) not in line    # (the old column's)
@@ -114,7 +122,8 @@ def test_the_interval_is_the_scores_what_the_moves_are_ranked_by():
         assert m["score"] == r.score and m["score_estimate"] == want.as_dict()
         assert m["win_rate"]["low"] == r.win_rate.low        # (still there)
     assert d["confidence"] == 0.95
-    assert d["interval_methods"] == {"scores": "normal", "rates": "wilson"}
+    assert d["interval_methods"] == {"scores": "normal (pseudo-games 0 and 1)",
+                                     "rates": "wilson"}
     # the same interval as a simulation's score for a player with these results
     s = cuttle.simulate(300, players=("expert", "random"), seed=1, threads=1)
     summ = s.summary()
@@ -163,7 +172,7 @@ def test_analyse_takes_a_confidence_level():
         [(r.move, r.wins, r.draws) for r in a95.rows]        # (the same playouts)
     for r95, r99 in zip(a95.rows, a99.rows):
         n, w, x = r99.rollouts, r99.wins, r99.draws
-        assert r99.score_estimate == mean_interval_from_moments(n, w + x / 2, w + x / 4, 0.99)
+        assert r99.score_estimate == score_interval(n, w + x / 2, w + x / 4, 0.99)
         assert r99.win_rate == wilson_interval(w, n, 0.99)
         assert r99.draw_rate == wilson_interval(x, n, 0.99)
         assert r99.score_estimate.low < r95.score_estimate.low

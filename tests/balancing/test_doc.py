@@ -13,6 +13,7 @@ import pytest
 import cuttle
 from cuttle import Rules
 from cuttle.cli import main
+from cuttle.stats import score_interval
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DOC = os.path.join(ROOT, "docs", "balance.md")
@@ -45,15 +46,15 @@ def search(base):
 def reproduced(base, size):
     """The committed `cuttle simulate --seed 2 --json` output of a winner: its rules,
     seed, players, and the first player's score (wins plus half the draws) with its 95%
-    normal interval and the games."""
+    interval (the search's own, `cuttle.stats.score_interval`, from the output's counts)
+    and the games."""
     path = os.path.join(ROOT, "docs", "balance", "reproduce", f"{base}-{size}.json")
     d = json.load(open(path, encoding="utf-8"))
     n = d["n_games"]
     wins, draws = d["first_mover_win_rate"]["count"], d["draw_rate"]["count"]
-    mean = (wins + draws / 2) / n
-    var = (wins + draws / 4) / n - mean ** 2           # a game scores 1, 1/2 or 0
-    half = Z95 * math.sqrt(var / n)
-    return d, mean, half, n
+    # a game scores 1, 1/2 or 0: the sum and the sum of squares
+    e = score_interval(n, wins + draws / 2, wins + draws / 4)
+    return d, e, n
 
 
 def reproduction_table():
@@ -66,12 +67,12 @@ def reproduction_table():
         for size in (1, 2, 3):
             best = res.best(size)
             e = best.estimate("first_score")
-            _, mean, half, n = reproduced(base, size)
-            se = math.hypot((e.high - e.low) / 2 / Z95, half / Z95)
-            diff = 100 * (mean - e.value)
+            _, r, n = reproduced(base, size)
+            se = math.hypot((e.high - e.low) / 2 / Z95, (r.high - r.low) / 2 / Z95)
+            diff = 100 * (r.value - e.value)
             rows.append(f"| {base} | {size} | {best.label} | {100 * e.value:.2f}% "
-                        f"[{100 * e.low:.2f}%, {100 * e.high:.2f}%] | {100 * mean:.2f}% "
-                        f"[{100 * (mean - half):.2f}%, {100 * (mean + half):.2f}%] | "
+                        f"[{100 * e.low:.2f}%, {100 * e.high:.2f}%] | {100 * r.value:.2f}% "
+                        f"[{100 * r.low:.2f}%, {100 * r.high:.2f}%] | "
                         f"{n:,} | {diff:+.2f} ± {100 * Z95 * se:.2f} pp |")
     return "\n".join(rows)
 
@@ -97,13 +98,13 @@ def test_the_winners_reproduce_under_another_seed(base):
         best = res.best(size)
         e = best.estimate("first_score")
         assert (e.high - e.low) / 2 <= 0.005 + 1e-9, (best.label, e)
-        d, mean, half, n = reproduced(base, size)
+        d, r, n = reproduced(base, size)
         assert d["seed"] != res.as_dict()["settings"]["seed"] and n >= 40_000
         assert d["players"] == {"A": "expert", "B": "expert"}
         assert not d["swap_seats"]
         assert Rules(d["rules"]["preset"], **d["rules"]["changed"]) == best.rules
-        se = math.hypot((e.high - e.low) / 2 / Z95, half / Z95)
-        assert abs(mean - e.value) <= Z95 * se, (best.label, e, mean)
+        se = math.hypot((e.high - e.low) / 2 / Z95, (r.high - r.low) / 2 / Z95)
+        assert abs(r.value - e.value) <= Z95 * se, (best.label, e, r)
 
 
 def test_the_doc_reproduction_table_is_the_outputs():

@@ -9,7 +9,7 @@ from cuttle.balancing.racing import (CAPPED, CONVERGED, ELIMINATED, INFEASIBLE, 
                                      Entry, distance, look, simultaneous_level, winners)
 from cuttle.balancing.results import Measure
 from cuttle.simulation import Tally
-from cuttle.stats import Estimate
+from cuttle.stats import Estimate, score_interval, z_value
 
 
 def tally(first, second, draws, moves=30):
@@ -54,6 +54,19 @@ def test_a_look_eliminates_what_is_surely_less_fair_within_its_size():
     assert fair.status == close.status == PLAYING
     assert other.status == WON                      # the last standing of its size
     assert winners([fair, close, far, other]) == {1: fair, 2: other}
+
+
+def test_a_look_does_not_stop_a_candidate_whose_games_all_scored_the_same():
+    """20 games all drawn: the first player's score was 50% [50%, 50%], certain, so the
+    candidate converged at once (a half-width of 0); its interval has a width now (the
+    score's, cuttle.stats.score_interval), and it plays on."""
+    drawn = entry("drawn", 1, 0, 0, draws=20)
+    rival = entry("rival", 1, 10, 10)
+    look([drawn, rival], level=0.999, target=0.01, max_chunks=10)
+    assert drawn.status == rival.status == PLAYING
+    e = drawn.measure.estimate("first_score", 0.999)
+    assert e == score_interval(20, 10, 5, 0.999) and e.value == 0.5
+    assert (e.high - e.low) / 2 == pytest.approx(z_value(0.999) / (2 * 21 * 22) ** 0.5)
 
 
 def test_a_look_stops_candidates_at_the_target_the_cap_and_the_constraints():

@@ -154,6 +154,9 @@ def test_the_json_schema():
 #                  --candidates 1 --max-games 1000 --confirm-games 1000 --check greedy
 #                  --check-games 1000 --results first_wins_keys.jsonl
 #                  --json first_wins_keys.json
+# (its first scores' intervals and the predictions read from them since rewritten to the
+# score interval with a pseudo-game of 0 and one of 1, cuttle.stats.score_interval: no
+# other number changed)
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
 OLD_KEYS = dict(k=1, flags="joker", check="greedy", check_games=1000,
                 budget=dict(chunk_size=1000, screen_games=1000, per_size=1, race_games=1000,

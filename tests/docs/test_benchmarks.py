@@ -61,12 +61,14 @@ def test_a_match_report_reads_complete_pairs_and_claims_no_interval_it_lacks(cap
 
     out = report([1.0, 0.0])                      # one pair: no variance
     assert "score 50.0% (no interval from one pair)" in out and "[" not in out
-    out = report([1.0] * 20)                      # a sweep: no variance either
-    assert "no interval from pairs that all scored the same" in out and "Elo +inf" in out
+    # a sweep: no variance, but the library's score interval (its pseudo-pairs scoring 0
+    # and 1) still has a width, 10 pairs of 10 won
+    out = report([1.0] * 20)
+    assert "score 100.0% [75.3%, 100.0%]" in out and "Elo +inf [+194, +inf]" in out
     # the interval stays within [0, 1]; the unfinished pair (game 6) counts nowhere
     out = report([1, 1, 1, 1, 1, 0, 1])
     assert "6 games in 3 paired deals" in out and "wins 5, draws 0, losses 1" in out
-    assert "score 83.3% [50.7%, 100.0%]" in out and "Elo +280 [+5, +inf]" in out
+    assert "score 83.3% [30.8%, 100.0%]" in out and "Elo +280 [-141, +inf]" in out
     assert "ratio 0.50" in out
 
 

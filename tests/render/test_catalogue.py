@@ -76,7 +76,9 @@ def test_the_catalogue_is_consistent():
     for name, f in SUMMARY.items():
         assert f.name == name and f.format in ("pct", "pp", "num", "elo") and f.path
         assert f.interval in ("wilson", "newcombe (paired)", "normal",
-                              "normal interval of the score, its ends as Elo")
+                              "normal (pseudo-games 0 and 1)",
+                              "normal interval of the score (pseudo-games 0 and 1), its "
+                              "ends as Elo")
     for names in (COMPARED, MATCH_COMPARED, ATLAS):
         assert set(names) <= set(SUMMARY)
     for name in COMPARED + MATCH_COMPARED:      # compare pairs every metric up

@@ -176,16 +176,23 @@ def test_a_rule_set_of_a_comparison_says_whose_time_it_gives(three):
 
 # -- 6. scores and Elo; the first-player advantage compared ---------------------------------
 
+def _score_by_hand(scores, z=1.959963984540054):
+    """A score's interval: the normal one of the per-game scores with a game scoring 0
+    and one scoring 1 added, clipped to [0, 1]; the value the plain mean."""
+    y = np.append(scores, [0.0, 1.0])
+    half = z * y.std(ddof=1) / math.sqrt(len(y))
+    return scores.mean(), max(0.0, y.mean() - half), min(1.0, y.mean() + half)
+
+
 def test_a_players_score_and_elo_difference():
     from cuttle.stats import elo_from_score
     r = cuttle.simulate(3000, players=("expert", "greedy"), seed=6, progress=False,
                         keep_games=True)
     s = r.summary()
     score_a = np.where(r.winner == 0, 1.0, np.where(r.winner == 1, 0.0, 0.5))
-    e = mean_interval_from_moments(len(score_a), score_a.sum(), (score_a ** 2).sum())
+    e = _score_by_hand(score_a)
     assert s.score("A") == pytest.approx(e) and r.score("A") == s.score("A")
-    assert s.score("B") == pytest.approx(mean_interval_from_moments(
-        len(score_a), (1 - score_a).sum(), ((1 - score_a) ** 2).sum()))
+    assert s.score("B") == pytest.approx(_score_by_hand(1 - score_a))
     assert s.elo_difference() == pytest.approx(tuple(elo_from_score(x) for x in e))
     assert s.elo_difference("A") == s.estimate("elo_difference") == r.elo_difference()
     a, b = s.elo_difference("A"), s.elo_difference("greedy")
@@ -199,6 +206,25 @@ def test_a_players_score_and_elo_difference():
     assert d["score"]["A"]["value"] == pytest.approx(s.score("A").value)
     assert d["elo_difference"]["low"] == pytest.approx(a.low)
     assert any(row.startswith("elo_difference,") for row in _csv_lines(s))
+
+
+def test_a_player_that_won_every_game_has_a_score_interval_of_some_width():
+    """20 wins of 20: the score's interval was [100%, 100%] (a normal interval on no
+    variance) beside the win rate's Wilson [83.9%, 100%]; now it is [86.55%, 100%], in the
+    table, the JSON and the Elo's lower bound."""
+    r = cuttle.simulate(20, players=("expert", "random"), seed=1, progress=False,
+                        threads=1)
+    s = r.summary()
+    assert int(s.wins[1]) == 20                        # (A won them all)
+    a, b = s.score("A"), s.score("B")
+    assert a == pytest.approx(_score_by_hand(np.ones(20))) and a.value == a.high == 1
+    assert s.win_rate("A").low < a.low < 1 and round(a.low, 4) == 0.8655
+    assert b == pytest.approx((0, 0, 1 - a.low))
+    elo = s.elo_difference()
+    assert elo.value == elo.high == math.inf and math.isfinite(elo.low) and elo.low > 300
+    line = next(x for x in str(s).splitlines() if x.startswith("A (expert) score"))
+    assert "[86.55%, 100.00%]" in line
+    assert s.as_dict()["score"]["A"]["low"] == pytest.approx(a.low)
 
 
 def _csv_lines(summary):
@@ -215,8 +241,11 @@ def test_elo_is_read_from_a_score_in_one_place():
     assert elo_from_score(0.5) == 0 and elo_from_score(0.64) == pytest.approx(100, abs=1)
     assert elo_from_score(0) == -math.inf and elo_from_score(1) == math.inf
     assert math.isnan(elo_from_score(math.nan))
-    # every game won: the score is certain, its Elo unbounded, printed so
-    assert elo_interval(10, 10, 10) == (math.inf, math.inf, math.inf)
+    # every game won: the Elo is unbounded above, printed so, but the score's interval
+    # has a width (a pseudo-game of 0 and one of 1), so its lower bound is finite
+    e = elo_interval(10, 10, 10)
+    assert e.value == e.high == math.inf and math.isfinite(e.low)
+    assert interval(e, "elo").endswith(", +inf]")
     e = elo_interval(10, 9, 9)
     assert e.high == math.inf and math.isfinite(e.value)
     assert elo(e.value) == f"{e.value:+.0f}" and interval(e, "elo").endswith(", +inf]")

@@ -4,13 +4,14 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 import cuttle
 from cuttle.stats import (ClusteredMean, Estimate, PairedSums, clustered_difference_interval,
-                          mean_interval_from_moments, newcombe_interval,
-                          newcombe_paired_interval, paired_shift_error,
-                          paired_shift_interval, score_shift_interval, wilson_interval,
-                          z_value)
+                          elo_from_score, elo_interval, mean_interval_from_moments,
+                          newcombe_interval, newcombe_paired_interval, paired_shift_error,
+                          paired_shift_interval, score_interval, score_shift_interval,
+                          wilson_interval, z_value)
 from support.samples import mean_difference, mean_interval, paired_mean_difference
 
 Z = 1.959963984540054          # Phi^-1(0.975)
@@ -186,6 +187,81 @@ def test_estimate_helpers():
     e = wilson_interval(5, 10)
     assert e.contains(0.5) and e.contains(e.low) and e.contains(e.high)
     assert not e.contains(0.9) and not e.contains(0.1)
+
+
+def score_interval_by_hand(scores, z=Z):
+    """The normal interval of the scores with a game scoring 0 and one scoring 1 added,
+    clipped to [0, 1]; the value the plain mean."""
+    y = np.append(np.asarray(scores, dtype=float), [0.0, 1.0])
+    half = z * y.std(ddof=1) / math.sqrt(len(y))
+    return np.mean(scores), max(0.0, y.mean() - half), min(1.0, y.mean() + half)
+
+
+def test_a_score_interval_has_a_width_when_every_game_scores_the_same():
+    # 20 wins of 20: the plain normal interval was [100%, 100%]; the win rate's Wilson
+    # interval [83.9%, 100%]
+    assert mean_interval_from_moments(20, 20, 20) == (1, 1, 1)
+    e = score_interval(20, 20, 20)
+    assert e == pytest.approx(score_interval_by_hand([1] * 20))
+    assert e.value == 1 and e.high == 1 and e.low == pytest.approx((21 - Z) / 22)
+    assert round(e.low, 3) == 0.865 and wilson_interval(20, 20).low < e.low < 1
+    # ... and 20 losses the mirror image
+    assert score_interval(20, 0, 0) == pytest.approx((0, 0, 1 - e.low))
+    # 20 draws: the plain interval was [50%, 50%]; the pseudo-games are the only spread
+    assert mean_interval_from_moments(20, 10, 5) == (0.5, 0.5, 0.5)
+    d = score_interval(20, 10, 5)
+    assert d == pytest.approx(score_interval_by_hand([0.5] * 20))
+    assert d.value == 0.5 and d.high - 0.5 == pytest.approx(0.5 - d.low)
+    assert d.high - 0.5 == pytest.approx(Z / math.sqrt(2 * 21 * 22))
+    # its Elo: a finite lower bound, no upper one
+    elo = elo_interval(20, 20, 20)
+    assert elo.value == elo.high == math.inf and elo.low == pytest.approx(elo_from_score(e.low))
+    # one game gives no interval, no game no value, as for any mean
+    assert score_interval(1, 1, 1).value == 1 and math.isnan(score_interval(1, 1, 1).low)
+    assert math.isnan(score_interval(0, 0, 0).value)
+    for total in (-0.5, 21, math.nan):
+        with pytest.raises(ValueError, match="score's sum"):
+            score_interval(20, total, 20)
+
+
+def test_a_score_interval_that_varies_barely_moves():
+    # 4,300 wins and 200 draws of 10,000: each end moves by under 1/n, under a
+    # thousandth of the width; the value is the plain mean
+    n, total, total_sq = 10000, 4300 + 100, 4300 + 50
+    plain, e = mean_interval_from_moments(n, total, total_sq), score_interval(n, total, total_sq)
+    assert e.value == plain.value == 0.44 and e != plain
+    moved = max(abs(e.low - plain.low), abs(e.high - plain.high))
+    assert moved < 1 / n and moved < 1e-3 * (plain.high - plain.low)
+    by_hand = mean_interval_from_moments(n + 2, total + 1, total_sq + 1)
+    assert (e.low, e.high) == (by_hand.low, by_hand.high)
+    scores = [1.0] * 4300 + [0.5] * 200 + [0.0] * 5500
+    assert e == pytest.approx(score_interval_by_hand(scores))
+    assert score_interval(n, total, total_sq, 0.99) == pytest.approx(
+        score_interval_by_hand(scores, z_value(0.99)))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([0.0, 0.25, 0.5, 0.75, 1.0]), min_size=2, max_size=400),
+       st.sampled_from([0.7, 0.8, 0.9, 0.95, 0.99, 0.999999]))
+def test_a_score_interval_holds_its_value_strictly_inside_0_and_1(scores, confidence):
+    """Any scores in [0, 1] (a game's 1, 1/2, 0; a pair's quarters), two or more: an
+    interval of some width within [0, 1], holding the mean, strictly unless it is 0 or 1
+    (where the clipped end is the value)."""
+    y = np.asarray(scores)
+    e = score_interval(len(y), float(y.sum()), float((y * y).sum()), confidence)
+    assert 0 <= e.low < e.high <= 1 and e.low <= e.value <= e.high
+    if 0 < e.value < 1:
+        assert e.low < e.value < e.high
+    assert e.value == pytest.approx(y.mean())
+
+
+@given(st.integers(2, 60), st.floats(0.01, 0.69))
+def test_a_score_interval_holds_its_value_at_any_level(n, confidence):
+    # below about 65% the pull towards 1/2 exceeds the half-width: widened to hold it
+    # every game lost, one drawn, all drawn, all won but one drawn, all won
+    for total, total_sq in ((0, 0), (0.5, 0.25), (n / 2, n / 4), (n - 0.5, n - 0.75), (n, n)):
+        e = score_interval(n, total, total_sq, confidence)
+        assert e.low <= e.value <= e.high and e.low < e.high
 
 
 def test_a_score_shift_interval_does_not_collapse_when_few_games_differ():
