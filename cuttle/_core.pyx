@@ -17,11 +17,12 @@ from cpython.mem cimport PyMem_Realloc, PyMem_Free
 from cuttle._state cimport *
 from cuttle._rng cimport rng_seed, derive_seed, deal_stream, STREAM_GAME, STREAM_SAMPLE
 from cuttle._engine cimport (gen_moves, is_legal, apply_move, deal, score, goal, hand_is_public,
-                             update_knowledge, check_win, check_state, states_equal,
-                             frozen_now, frozen_next_turn, pending_target)
+                             update_knowledge, check_win, check_state, check_freezes,
+                             FreezeFault, states_equal, frozen_now, frozen_next_turn,
+                             pending_target, FROZEN_WITHOUT_FREEZE)
 from cuttle._hidden cimport determinize
 from cuttle._playout cimport play_until, end_by_cap, SEAT_ELSEWHERE
-from cuttle._engine import state_error
+from cuttle._engine import StateError, state_error
 
 cdef extern from *:
     """
@@ -151,6 +152,33 @@ cdef list cards_of(uint64_t m):
     return out
 
 
+class FreezeRefused(ValueError):
+    """A state from outside refused for a freeze no 9 makes (`_engine.check_freezes`):
+    the message says so in general (`state_error`); `fault`, what `Game` names its cards
+    and says why by (`cuttle.position.freeze_words`): a dict of ``where`` (what was
+    loaded, the message's head), ``code`` (the StateError's name),
+    ``player`` (whose cards, -1 for both players'), ``cards`` (their indices, player 0's
+    first), ``this_turn`` (only this turn's 9 could have frozen them), ``turn`` and
+    ``to_move``."""
+
+    def __init__(self, message, fault=None):
+        super().__init__(message)
+        self.fault = fault
+
+
+cdef object refusal(const State* s, const CRules* r, int err, str where):
+    # check_state's problem `err` as the exception to raise: a freeze's with its cards.
+    cdef FreezeFault f
+    message = f"{where}: {state_error(err)}"
+    if err < FROZEN_WITHOUT_FREEZE or check_freezes(s, r, &f) != err:
+        return ValueError(message)
+    return FreezeRefused(message, {
+        "where": where, "code": StateError(err).name,
+        "player": f.player, "this_turn": bool(f.this_turn), "turn": s.turn,
+        "to_move": s.to_move,
+        "cards": cards_of(f.cards & s.hand[0]) + cards_of(f.cards & s.hand[1])})
+
+
 cdef inline uint64_t frozen_for_turn(const State* s, int p) noexcept nogil:
     # The cards p may not play in its next turn, this turn for the player to move: a
     # position's frozen cards.
@@ -274,33 +302,26 @@ cdef class CoreGame:
         check_win(s, &self.cr, turn)
         cdef int err = check_state(s, &self.cr)
         if err:
-            raise ValueError(f"not a position: {state_error(err)}")
+            raise refusal(s, &self.cr, err, "not a position")
         self.st = st
         self.nhist = 0
 
     def _core_position_gap(self):
         """What of this main-phase game's rule state position text cannot carry
-        (`settle_position` would set it otherwise): None, or (what, player, cards, count)
-        for the first difference found, what one of "frozen_later" (the cards `player`,
-        to move, may not play in its turn after this one), "passes" (`count` passes in a
-        row) and "countdown" (a sudden-death countdown other than a loaded position's:
+        (`settle_position` would set it otherwise): None, or (what, count) for the first
+        difference found, what one of "passes" (`count` passes in a row)
+        and "countdown" (a sudden-death countdown other than a loaded position's:
         `count` turns left after this one, -1 for none).  What the players know of
         hidden cards is no gap: the text does not carry the players' memory
-        (`cuttle.position`)."""
+        (`cuttle.position`); nor are the freezes one, which the text carries whole at
+        the start of a turn (check_state refuses any other: `_engine.check_freezes`)."""
         cdef State t = self.st
         cdef const State* s = &self.st
-        cdef int q
         settle_position(&t, &self.cr, frozen_for_turn(s, 0), frozen_for_turn(s, 1))
-        for q in range(2):
-            if frozen_now(s, q) != frozen_now(&t, q) \
-                    or frozen_next_turn(s, q) != frozen_next_turn(&t, q):
-                return ("frozen_later", q, cards_of(frozen_next_turn(s, q)
-                                                    & ~frozen_next_turn(&t, q)), 0)
         if s.passes:
-            return ("passes", -1, [], s.passes)
+            return ("passes", s.passes)
         if s.last_turn != t.last_turn:
-            return ("countdown", -1, [], s.last_turn - s.turn_number if s.last_turn >= 0
-                    else -1)
+            return ("countdown", s.last_turn - s.turn_number if s.last_turn >= 0 else -1)
         return None
 
     def _core_legal_codes(self):
@@ -453,14 +474,14 @@ cdef class CoreGame:
         memcpy(&cur, <char*>st, sizeof(State))
         err = check_state(&cur, &self.cr)
         if err:
-            raise ValueError(f"corrupt pickled game: {state_error(err)}")
+            raise refusal(&cur, &self.cr, err, "corrupt pickled game")
         h = <const State*><char*>hist
         hm = <const uint32_t*><char*>moves
         for i in range(n):
             memcpy(&nxt, &h[i], sizeof(State))
             err = check_state(&nxt, &self.cr)
             if err:
-                raise ValueError(f"corrupt pickled game (history {i}): {state_error(err)}")
+                raise refusal(&nxt, &self.cr, err, f"corrupt pickled game (history {i})")
             if not is_legal(&nxt, &self.cr, hm[i]):
                 raise ValueError(f"corrupt pickled game: history move {i} is not legal")
             apply_move(&nxt, &self.cr, hm[i])

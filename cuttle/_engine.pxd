@@ -28,9 +28,9 @@ cdef void apply_move(State* s, const CRules* r, uint32_t m) noexcept nogil
 cdef void deal(State* s, const CRules* r) noexcept nogil
 
 # check_state's answer for a state from outside (a pickle, a position): STATE_OK when
-# it is sound (every field in range, every card in exactly one place, each phase with
-# what it needs), else its first problem.  Python: StateError, and state_error(code),
-# the problem in words (_engine.pyx).
+# it is sound (every field in range, every card in exactly one place, each freeze one a
+# 9 makes, each phase with what it needs), else its first problem.  Python: StateError,
+# and state_error(code), the problem in words (_engine.pyx).
 cpdef enum StateError:
     STATE_OK = 0
     BAD_LENGTH = 1            # a deck, stack or reveal length is out of range
@@ -45,11 +45,29 @@ cpdef enum StateError:
     PHASE_MISMATCH = 9        # the phase does not match the stack, reveal or decider
     TARGET_NOT_ON_TABLE = 10  # an announced card's target is not on the table
     BAD_ENDING = 11           # the end of the game is inconsistent
-    RULES_MISMATCH = 12       # a phase, card on the stack, freeze or countdown these
-                              # rules (or that phase) cannot have
+    RULES_MISMATCH = 12       # a phase, card on the stack or countdown these rules
+                              # (or that phase) cannot have
     NO_LEGAL_MOVE = 13        # a game not over whose player to decide has no move
+    # a freeze no 9 makes (check_freezes, the one home of which freezes are possible):
+    FROZEN_WITHOUT_FREEZE = 14   # a frozen card under rules whose 9 freezes nothing
+    FROZEN_JOKER = 15            # no 9 returns the joker to a hand
+    FROZEN_POINT_CARD = 16       # nor a point card without nine_targets_points
+    FROZEN_BY_OWN_NINE = 17      # its own player's 9 froze it, without targets_own_side
+    FROZEN_BEFORE_NINE = 18      # this turn's 9 froze it, yet none has taken effect
+    FROZEN_BY_ONE_NINE = 19      # two cards only one 9 could have frozen
+    TOO_MANY_FROZEN = 20         # more than the 9s of the last two turns could freeze
 
 cdef int check_state(const State* s, const CRules* r) noexcept nogil
+
+# Which freezes a 9 makes, check_state's part that answers with a FROZEN_ code (or
+# STATE_OK), and the cards behind it, for its words (position.freeze_words): whose they
+# are (-1: both players'), and whether only this turn's 9 could have frozen them.
+cdef struct FreezeFault:
+    int player
+    uint64_t cards
+    int this_turn
+
+cdef int check_freezes(const State* s, const CRules* r, FreezeFault* f) noexcept nogil
 
 # Whether two states are the same position (field by field: structs hold padding).
 cdef int states_equal(const State* a, const State* b) noexcept nogil

@@ -618,9 +618,19 @@ STATE_ERRORS = {
                       "decide",
     "TARGET_NOT_ON_TABLE": "an announced card's target is not on the table",
     "BAD_ENDING": "the end of the game is inconsistent",
-    "RULES_MISMATCH": "a phase, a card on the stack, a freeze or a countdown that these "
-                      "rules or this phase cannot have",
+    "RULES_MISMATCH": "a phase, a card on the stack or a countdown that these rules or "
+                      "this phase cannot have",
     "NO_LEGAL_MOVE": "the game is not over but the player to decide has no legal move",
+    # (Game names the cards of these and says why: position.freeze_words)
+    "FROZEN_WITHOUT_FREEZE": "a card is frozen under rules whose 9 freezes nothing",
+    "FROZEN_JOKER": "the joker is frozen, and no 9 returns it to a hand",
+    "FROZEN_POINT_CARD": "a point card is frozen, and these rules' 9 returns none",
+    "FROZEN_BY_OWN_NINE": "a card is frozen by its own player's 9, which these rules' 9 "
+                          "cannot target",
+    "FROZEN_BEFORE_NINE": "a card is frozen by a 9 of this turn, and none has taken "
+                          "effect yet",
+    "FROZEN_BY_ONE_NINE": "two cards are frozen that only one 9 could have frozen",
+    "TOO_MANY_FROZEN": "more cards are frozen than the 9s of the last two turns return",
 }
 
 
@@ -728,6 +738,56 @@ cdef inline int check_knowledge(const State* s) noexcept nogil:
             return MISPLACED_KNOWLEDGE
     return STATE_OK
 
+cdef inline int fault(FreezeFault* f, int err, int player, uint64_t cards,
+                      int this_turn) noexcept nogil:
+    f.player = player
+    f.cards = cards
+    f.this_turn = this_turn
+    return err
+
+cdef int check_freezes(const State* s, const CRules* r, FreezeFault* f) noexcept nogil:
+    # Which freezes a 9 makes, the one home of that rule (a pickle's, a position's: the
+    # frozen cards must be in hand already, check_knowledge).  In turn t of player T
+    # against o: frozen[T] holds what o's 9 of turn t-1 and T's own 9 of turn t-2
+    # returned, frozen_next[o] what o's own 9 of turn t-1 did; frozen_next[T] and
+    # frozen[o], what T's 9 of turn t did, once it took effect (which ends the turn's
+    # play: then the discard phase or the end).  A 9 returns one card, a King, a Queen,
+    # a glasses-8 or a top Jack (a point card with nine_targets_points), to its own
+    # player only with targets_own_side; only nine=freeze freezes.
+    cdef int t = s.turn, o = s.turn ^ 1, p
+    cdef int own = r.targets_own_side != 0
+    cdef uint64_t m, now = s.frozen_next[t] | s.frozen[o]
+    cdef uint64_t earlier = s.frozen[t] | s.frozen_next[o]
+    cdef uint64_t never = 0 if r.nine_targets_points else POINT_CARDS & ~EIGHTS
+    f.player = -1
+    f.cards = 0
+    f.this_turn = 0
+    for p in range(2):
+        m = s.frozen[p] | s.frozen_next[p]
+        if m and r.nine != NINE_FREEZE:
+            return fault(f, FROZEN_WITHOUT_FREEZE, p, bit(lowest(m)), 0)
+    for p in range(2):
+        m = s.frozen[p] | s.frozen_next[p]
+        if m & bit(JOKER):
+            return fault(f, FROZEN_JOKER, p, bit(JOKER), 0)
+        if m & never:
+            return fault(f, FROZEN_POINT_CARD, p, bit(lowest(m & never)), 0)
+    if now and not (s.phase == PH_DISCARD or s.phase == PH_OVER):
+        return fault(f, FROZEN_BEFORE_NINE, t if s.frozen_next[t] else o,
+                     s.frozen_next[t] if s.frozen_next[t] else s.frozen[o], 1)
+    if not own and s.frozen_next[o]:
+        return fault(f, FROZEN_BY_OWN_NINE, o, s.frozen_next[o], 0)
+    if not own and s.frozen_next[t]:
+        return fault(f, FROZEN_BY_OWN_NINE, t, s.frozen_next[t], 1)
+    if popcount(s.frozen_next[o]) > 1:
+        return fault(f, FROZEN_BY_ONE_NINE, o, s.frozen_next[o], 0)
+    if popcount(now) > 1:
+        return fault(f, FROZEN_BY_ONE_NINE, -1, now, 1)
+    if popcount(earlier) > 1 + own:
+        return fault(f, TOO_MANY_FROZEN, -1, earlier,
+                     s.phase == PH_DISCARD or s.phase == PH_OVER)
+    return STATE_OK
+
 cdef inline int check_phase(const State* s, const CRules* r) noexcept nogil:
     # What each phase needs to be resolved.
     cdef int i
@@ -768,16 +828,12 @@ cdef inline int is_oneoff_card(int c, const CRules* r) noexcept nogil:
 
 cdef inline int check_rules_fit(const State* s, const CRules* r) noexcept nogil:
     # What the rules and the phase imply: the card each pending choice belongs to, who
-    # makes the choice, and the rules that have such a phase, freeze or countdown.
+    # makes the choice, and the rules that have such a phase or countdown (a freeze's:
+    # check_freezes).
     cdef int ph = s.phase
     cdef int rk = rank_of(s.stack[0]) if s.stack_len > 0 else -1
-    cdef int p
     if not r.sudden_death and s.last_turn != -1:
         return RULES_MISMATCH
-    if r.nine != NINE_FREEZE:
-        for p in range(2):
-            if s.frozen[p] or s.frozen_next[p]:
-                return RULES_MISMATCH
     if ph == PH_OVER:
         return STATE_OK
     if s.passes >= 3:                      # (the third pass in a row ends the game)
@@ -828,11 +884,14 @@ cdef inline int check_ending(const State* s, const CRules* r) noexcept nogil:
 cdef int check_state(const State* s, const CRules* r) noexcept nogil:
     cdef uint32_t buf[MAX_MOVES]
     cdef int ncards = deck_size(r.joker)
+    cdef FreezeFault f
     cdef int err = check_fields(s, ncards)
     if err == STATE_OK:
         err = check_cards(s, ncards)
     if err == STATE_OK:
         err = check_knowledge(s)
+    if err == STATE_OK:
+        err = check_freezes(s, r, &f)
     if err == STATE_OK:
         err = check_phase(s, r)
     if err == STATE_OK:

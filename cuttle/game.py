@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ._core import END_NAMES, MOVE_SPACE, PHASE_NAMES, CoreGame, n_cards
+from ._core import END_NAMES, MOVE_SPACE, PHASE_NAMES, CoreGame, FreezeRefused, n_cards
 from ._observe import observation as _observation, observe
 from ._playout import PlayStatus
 from .cards import CARDS, Card, parse_index
@@ -19,7 +19,7 @@ from .display import render
 from .errors import IllegalMoveError, InvalidMoveError
 from .moves import Move
 from .observation import Observation
-from .position import layout, parse_text, write_text
+from .position import freeze_words, layout, parse_text, write_text
 from .rules import Rules
 from .seeding import check_seed, seed_or_new
 from .validation import check_int, check_player, is_int
@@ -191,7 +191,10 @@ class Game(CoreGame):
                      deck=deck, to_move=to_move, rest=rest, seed=seed, frozen=frozen)
         g = cls.__new__(cls)
         g._attach(lay.rules, lay.seed)
-        g._core_load(lay)
+        try:
+            g._core_load(lay)
+        except FreezeRefused as e:        # (the core checks which freezes a 9 makes)
+            raise ValueError(freeze_words(e.fault, lay.rules)) from None
         if g._core_score(0) >= g._core_goal(0) and g._core_score(1) >= g._core_goal(1):
             raise ValueError("both players are already at their goal in this position")
         return g
@@ -536,7 +539,10 @@ def _unpickle(cls, rules, seed, state, max_moves=None, last=None):
                          f"(state, history, moves), not {_describe_state(state)}")
     g = cls.__new__(cls)
     g._attach(rules, check_seed(seed, "a pickled game's seed"), max_moves)
-    g._core_set_state(*state)
+    try:
+        g._core_set_state(*state)
+    except FreezeRefused as e:
+        raise ValueError(f"{e.fault['where']}: {freeze_words(e.fault, rules)}") from None
     cap = g.max_moves
     if last is not None:
         if not (cap is not None and is_int(last) and 0 <= last <= 65535

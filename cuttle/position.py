@@ -47,10 +47,13 @@ written, seeds the new game).
 A game read from text has no pass just played and, with ``sudden_death`` and an empty
 deck, ends after the next turn.  `position_text()` refuses, with a ValueError saying
 what, a game whose rule state the text cannot carry -- a pass just played (three in a
-row end the game), sudden death's last turn, or a state no game reaches (a card frozen
-beyond its holder's next turn, a freeze no 9 made, a countdown while the deck holds
-cards: a pickle may hold one) -- rather than write a position that would play on
-differently or not be read back.
+row end the game), sudden death's last turn, or a countdown while the deck holds cards
+(a state no game reaches, which a pickle may hold) -- rather than write a position that
+would play on differently or not be read back.  Freezes need no such refusal: which
+freezes a 9 makes is checked by the core whenever a state comes in, from text, a
+position or a pickle (`_engine.check_freezes`), so a game holds only freezes the text
+carries, and a position or a pickle with a freeze no 9 made is refused with the same
+words, naming the card and why.
 
     >>> import cuttle
     >>> g = cuttle.Game.from_text("hands: 7H 2C / 3D; points: TH[JC] / -; deck: 5H; rest: scrap")
@@ -80,7 +83,8 @@ if TYPE_CHECKING:
     from .cards import Card
     from .game import Game
 
-__all__ = ["FIELDS", "Layout", "layout", "parse_text", "reconcile", "write_text"]
+__all__ = ["FIELDS", "Layout", "freeze_words", "layout", "parse_text", "reconcile",
+           "write_text"]
 
 FIELDS = ("rules", "hands", "frozen", "points", "permanents", "scrap", "deck", "to_move",
           "rest", "seed")
@@ -93,7 +97,8 @@ _TEN, _JACK, _QUEEN, _KING, _GLASSES = 10, 11, 12, 13, 8    # ranks (Card.rank)
 
 @dataclass(frozen=True)
 class Layout:
-    """A validated main-phase position as natural card indices, ready for the core."""
+    """A validated main-phase position as natural card indices, ready for the core
+    (which checks, as it loads it, which freezes a 9 makes)."""
 
     rules: Rules
     seed: int
@@ -209,26 +214,14 @@ def layout(rules: Rules | str | None = None, *,
     else:
         scrap_i += unlisted
     return Layout(rules, seed, h, tuple(map(tuple, pts)), stacks, tuple(map(tuple, perms)),
-                  tuple(scrap_i), tuple(deck_i), to_move, _frozen(frozen, h, rules, to_move))
+                  tuple(scrap_i), tuple(deck_i), to_move, _frozen(frozen, h))
 
 
-def _never_returned(i, rules):
-    """Why no 9 returns card i to a hand under these rules, so that it is never frozen
-    (None if one may): a 9 returns a permanent (a King, a Queen, a glasses-8), a top Jack
-    or, with nine_targets_points, a point card (docs/rules.md §4)."""
-    card = CARDS[i]
-    if card.is_joker:
-        return "no 9 returns the joker to a hand (it is only ever played as a one-off)"
-    if card.rank <= _TEN and card.rank != _GLASSES and not rules.nine_targets_points:
-        return ("a 9 returns only Kings, Queens, glasses-8s and Jacks to a hand when it "
-                "may not target point cards (these rules have nine_targets_points=false)")
-    return None
-
-
-def _frozen(frozen, hands, rules, to_move):
-    """Per player, the indices of its frozen cards, each in its hand, under rules whose
-    9 freezes, each a card a 9 returns, and no more than the 9s of the last two turns
-    could have frozen (rules-decisions.md, decision 3)."""
+def _frozen(frozen, hands):
+    """Per player, the indices of its frozen cards, each in its hand.  Which freezes a
+    9 makes (the rules that freeze, the cards a 9 returns, how many the 9s of the last
+    two turns return: rules-decisions.md, decision 3) the core checks, as it checks a
+    pickle's (`_engine.check_freezes`)."""
     out = []
     for p, cards in enumerate(_pair(frozen, "frozen")):
         mine: list[int] = []
@@ -237,45 +230,65 @@ def _frozen(frozen, hands, rules, to_move):
                 i = parse_index(text)
             except ValueError as e:
                 raise ValueError(f"frozen cards of player {p}: {e}") from None
-            if rules.nine != "freeze":
-                raise ValueError(f"frozen card {CARDS[i]}: only the rule nine=freeze "
-                                 f"freezes cards (these rules have nine={rules.nine})")
             if i in mine:
                 raise ValueError(f"card {CARDS[i]} is listed twice (in the frozen cards "
                                  f"of player {p})")
             if i not in hands[p]:
                 raise ValueError(f"frozen card {CARDS[i]} is not in the hand of player {p} "
                                  f"(a card is frozen in its holder's hand)")
-            why = _never_returned(i, rules)
-            if why:
-                raise ValueError(f"frozen card {CARDS[i]} of player {p}: {why}, so it is "
-                                 f"never frozen")
             mine.append(i)
         out.append(tuple(mine))
-    # At the start of a turn, the mover's cards were frozen by the other's 9 in its last
-    # turn or by the mover's own 9 in its previous turn, the other's by its own 9 in its
-    # last turn; a 9 returns one card, and only to its own player with targets_own_side.
-    own = rules.targets_own_side
-    o, other = 1 - to_move, out[1 - to_move]
-    if other and not own:
-        raise ValueError(
-            f"frozen card {CARDS[other[0]]} of player {o}, not to move: only its own 9 of "
-            f"its last turn could have frozen it, and these rules' 9 targets only the "
-            f"other player's cards (targets_own_side=false)")
-    if len(other) > 1:
-        raise ValueError(
-            f"frozen cards {' '.join(CARDS[i] for i in other)} of player {o}, not to move: "
-            f"only its own 9 of its last turn could have frozen them, and a 9 returns one "
-            f"card")
-    every = out[0] + out[1]
-    if len(every) > 1 + own:
-        whose = ("the 9s of the last two turns" if own else
-                 "the last turn's 9 (targets_own_side=false)")
-        raise ValueError(
-            f"{len(every)} frozen cards ({' '.join(CARDS[i] for i in every)}): a 9 returns "
-            f"one card, and only {whose} can have frozen a card still frozen, so at most "
-            f"{1 + own}")
     return tuple(out)
+
+
+def freeze_words(fault: dict[str, Any], rules: Rules) -> str:
+    """Why a freeze the core refused (`_core.FreezeRefused`'s `fault`, found by
+    `_engine.check_freezes`, the one home of which freezes a 9 makes) is one no 9
+    makes, naming its cards: the words of a position's refusal and a pickle's."""
+    code, p, this_turn = fault["code"], fault["player"], fault["this_turn"]
+    cards = [CARDS[i] for i in fault["cards"]]
+    names = " ".join(map(str, cards))
+    first = f"frozen card {cards[0]} of player {p}"
+    moving = fault["to_move"] == fault["turn"]
+    if p == fault["turn"]:
+        role = "to move" if moving else "whose turn it is"
+    else:
+        role = "not to move" if moving else "whose turn it is not"
+    if code == "FROZEN_WITHOUT_FREEZE":
+        return (f"frozen card {cards[0]}: only the rule nine=freeze freezes cards (these "
+                f"rules have nine={rules.nine})")
+    if code == "FROZEN_JOKER":
+        return (f"{first}: no 9 returns the joker to a hand (it is only ever played as a "
+                f"one-off), so it is never frozen")
+    if code == "FROZEN_POINT_CARD":
+        return (f"{first}: a 9 returns only Kings, Queens, glasses-8s and Jacks to a hand "
+                f"when it may not target point cards (these rules have "
+                f"nine_targets_points=false), so it is never frozen")
+    if code == "FROZEN_BY_OWN_NINE":
+        return (f"{first}, {role}: only its own 9 of "
+                f"{'this turn' if this_turn else 'its last turn'} could have frozen it, and "
+                f"these rules' 9 targets only the other player's cards "
+                f"(targets_own_side=false)")
+    if code == "FROZEN_BEFORE_NINE":
+        return (f"{first}, {role}: only a 9 of this turn could have frozen it, and none "
+                f"has taken effect this turn (a 9 that does ends the turn's play)")
+    if code == "FROZEN_BY_ONE_NINE":
+        if this_turn:
+            return (f"frozen cards {names}: only the 9 of this turn could have frozen "
+                    f"them, and a 9 returns one card")
+        return (f"frozen cards {names} of player {p}, {role}: only its own 9 of its last "
+                f"turn could have frozen them, and a 9 returns one card")
+    assert code == "TOO_MANY_FROZEN", code
+    # (this_turn: the turn's own 9 has taken effect, and is not counted here)
+    if rules.targets_own_side:
+        whose = ("the 9s of the two turns before this one" if this_turn else
+                 "the 9s of the last two turns")
+    else:
+        whose = ("the 9 of the turn before this one" if this_turn else
+                 "the last turn's 9") + " (targets_own_side=false)"
+    return (f"{len(cards)} frozen cards ({names}): a 9 returns one card, and only {whose} "
+            f"can have frozen a card still frozen, so at most "
+            f"{2 if rules.targets_own_side else 1}")
 
 
 # ---------------------------------------------------------------------------------------
@@ -435,7 +448,7 @@ def _list(cards):
 
 def write_text(game: Game, multiline: bool = False, rules: bool = True,
                frozen: Sequence[Sequence[Card]] = ((), ()),
-               gap: tuple[str, int, list[int], int] | None = None) -> str:
+               gap: tuple[str, int] | None = None) -> str:
     """The full position of a main-phase game as text (see `Game.position_text`):
     `frozen`, per player, its cards frozen for its next turn (this turn for the player
     to move); `gap`, what of the game the text cannot carry (`CoreGame`'s
@@ -445,12 +458,6 @@ def write_text(game: Game, multiline: bool = False, rules: bool = True,
         raise ValueError(f"position text describes main-phase positions only; {state}")
     if gap is not None:
         raise ValueError(f"position text cannot carry this position: {_gap_text(*gap)}")
-    try:        # (a loaded state's freezes: the core checks where they are, not which)
-        _frozen(frozen, [[c.index for c in game.hand(p)] for p in (0, 1)], game.rules,
-                game.to_move)
-    except ValueError as e:
-        raise ValueError(f"position text cannot carry this position, which no game "
-                         f"reaches: {e}") from None
 
     def stacks(p):
         out = []
@@ -475,19 +482,15 @@ def write_text(game: Game, multiline: bool = False, rules: bool = True,
     return ("\n" if multiline else "; ").join(f"{k}: {v}" for k, v in fields)
 
 
-def _gap_text(what, player, cards, count):
+def _gap_text(what, count):
     """What of a game position text cannot carry, in words (see `write_text`)."""
-    names = _list(CARDS[i] for i in cards)
     if what == "passes":
         last = "move was a pass" if count == 1 else f"{count} moves were passes"
         return (f"the last {last} (the third pass in a row ends the game), and the text "
                 f"carries no passes")
-    if what == "countdown":
-        if count == 0:
-            return ("this is sudden death's last turn, and the text carries only the "
-                    "countdown of an empty deck, which ends after the next turn")
-        return ("the sudden-death countdown runs while the deck holds cards, and the text "
-                "carries only the countdown of an empty deck")
-    assert what == "frozen_later", what
-    return (f"player {player} may not play {names} in its turn after this one, and the "
-            f"text carries only the cards frozen for each player's next turn")
+    assert what == "countdown", what
+    if count == 0:
+        return ("this is sudden death's last turn, and the text carries only the "
+                "countdown of an empty deck, which ends after the next turn")
+    return ("the sudden-death countdown runs while the deck holds cards, and the text "
+            "carries only the countdown of an empty deck")

@@ -460,36 +460,208 @@ def test_a_freeze_its_opponent_does_not_know_is_refused():
 
 
 def test_what_position_text_cannot_carry_of_a_loaded_state_is_refused():
-    """States no game reaches but the checks allow: position text refuses them rather
-    than write another position."""
-    g = cuttle.Game.from_position("cuttle.cards", hands=(["2C", "5H"], ["3D"]), seed=3)
-    five = 1 << cuttle.Card("5H").index
-    # P0, to move, has 5H frozen for its turn after this one (the text cannot say it)
-    later = tampered(g, frozen_next=(0, five), known_hand=(1, five))
-    assert later.observation(1).frozen_next == ((cuttle.Card("5H"),), ())
-    with pytest.raises(ValueError, match="player 0 may not play 5H in its turn after this "
-                                         "one, and the text carries only"):
-        later.position_text()
-    # freezes where they may be (a hand, known to the opponent) but that no 9 made
-    # (the text would not read back): a frozen joker, a frozen point card when the 9
-    # takes none, two frozen cards where one 9 could have frozen one
-    g = cuttle.Game.from_position("classic: nine=freeze, joker=true",
-                                  hands=(["JK", "5H"], ["3D"]), seed=3)
-    for card, message in (("JK", r"frozen card JK of player 0: no 9 returns the joker"),
-                          ("5H", r"frozen card 5H of player 0: a 9 returns only Kings")):
-        bit = 1 << cuttle.Card(card).index
-        loaded = tampered(g, frozen=(0, bit), known_hand=(1, bit))
-        assert loaded.frozen(0) == [card]
-        with pytest.raises(ValueError, match=r"position text cannot carry this position, "
-                                             r"which no game reaches: " + message):
-            loaded.position_text()
-    g = cuttle.Game.from_position("cuttle.cards", hands=(["2C", "5H"], ["3D"]), seed=3)
-    both = (1 << cuttle.Card("2C").index) | (1 << cuttle.Card("5H").index)
-    with pytest.raises(ValueError, match=r"which no game reaches: 2 frozen cards"):
-        tampered(g, frozen=(0, both), known_hand=(1, both)).position_text()
-    # a sudden-death countdown while the deck holds cards
+    """A state no game reaches but the checks allow: position text refuses it rather
+    than write another position.  (Freezes no 9 made are refused when loaded: below.)"""
     g = cuttle.Game.from_position("cuttle.cards: sudden_death=true", hands=(["2C"], ["3D"]),
                                   seed=3)
     with pytest.raises(ValueError, match="the sudden-death countdown runs while the deck "
                                          "holds cards"):
         tampered(g, last_turn=1).position_text()
+
+
+# -- freezes: which ones a 9 makes (_engine.check_freezes, for pickles and positions) -----
+
+def frozen_bits(*cards):
+    return sum(1 << cuttle.Card(c).index for c in cards)
+
+
+def with_freezes(raw, frozen=((), ()), frozen_next=((), ())):
+    """State bytes `raw` (its first State: a game's, or a history's first) with these
+    cards frozen, per player (frozen_next: from the holder's turn after next, as its own
+    9 leaves them), each known to the other player, as a 9's return is."""
+    from cuttle._core import _state_layout
+    layout, out = _state_layout(), bytearray(raw)
+
+    def put(name, i, value):
+        offset, fmt = layout[name]
+        struct.pack_into(fmt, out, offset + i * struct.calcsize(fmt), value)
+
+    def get(name, i):
+        offset, fmt = layout[name]
+        return struct.unpack_from(fmt, out, offset + i * struct.calcsize(fmt))[0]
+
+    for name, pair in (("frozen", frozen), ("frozen_next", frozen_next)):
+        for p in (0, 1):
+            bits = frozen_bits(*pair[p])
+            put(name, p, bits)
+            put("known_hand", 1 - p, get("known_hand", 1 - p) | bits)
+    return bytes(out)
+
+
+def freeze(g, frozen=((), ()), frozen_next=((), ())):
+    """g's pickle with these cards frozen (`with_freezes`), loaded: the game, or the
+    ValueError."""
+    fn, args = parts(g)
+    return load(fn, args, st=with_freezes(args[STATE][0], frozen, frozen_next))
+
+
+_RULES_FREEZE = "classic: nine=freeze, joker=true"      # targets_own_side, no point cards
+
+
+@pytest.mark.parametrize("rules, hands, frozen, frozen_next, message", [
+    # frozen with no freeze in the rules
+    ("classic", (["KC", "5H"], ["3D"]), (["KC"], []), ((), ()),
+     r"frozen card KC: only the rule nine=freeze freezes cards \(these rules have "
+     r"nine=return\)"),
+    ("cuttle.cards: nine=topdeck", (["KC", "5H"], ["3D"]), ((), ()), ([], ["3D"]),
+     r"frozen card 3D: only the rule nine=freeze .*nine=topdeck\)"),
+    # cards no 9 returns to a hand
+    (_RULES_FREEZE, (["JK", "5H"], ["3D"]), (["JK"], []), ((), ()),
+     r"frozen card JK of player 0: no 9 returns the joker to a hand \(it is only ever "
+     r"played as a one-off\), so it is never frozen"),
+    (_RULES_FREEZE, (["KC", "5H"], ["3D"]), (["5H"], []), ((), ()),
+     r"frozen card 5H of player 0: a 9 returns only Kings, Queens, glasses-8s and Jacks to "
+     r"a hand when it may not target point cards \(these rules have "
+     r"nine_targets_points=false\), so it is never frozen"),
+    # the other player's, by its own 9 only, with targets_own_side
+    ("cuttle.cards", (["2C", "5H"], ["3D"]), ((), ()), ([], ["3D"]),
+     r"frozen card 3D of player 1, not to move: only its own 9 of its last turn could have "
+     r"frozen it, and these rules' 9 targets only the other player's cards "
+     r"\(targets_own_side=false\)"),
+    (_RULES_FREEZE, (["KC"], ["KD", "QD"]), ((), ()), ([], ["KD", "QD"]),
+     r"frozen cards QD KD of player 1, not to move: only its own 9 of its last turn could "
+     r"have frozen them, and a 9 returns one card"),
+    # one card for each 9 of the last two turns
+    ("cuttle.cards", (["2C", "5H"], ["3D"]), (["2C", "5H"], []), ((), ()),
+     r"2 frozen cards \(2C 5H\): a 9 returns one card, and only the last turn's 9 "
+     r"\(targets_own_side=false\) can have frozen a card still frozen, so at most 1"),
+    (_RULES_FREEZE, (["KC", "QC"], ["KD"]), (["KC", "QC"], []), ((), ["KD"]),
+     r"3 frozen cards \(QC KC KD\): a 9 returns one card, and only the 9s of the last two "
+     r"turns can have frozen a card still frozen, so at most 2"),
+    # frozen by a 9 of this turn, which has not taken effect at the start of the turn
+    ("cuttle.cards", (["2C", "5H"], ["3D"]), ((), ()), (["5H"], []),
+     r"frozen card 5H of player 0, to move: only a 9 of this turn could have frozen it, "
+     r"and none has taken effect this turn"),
+    ("cuttle.cards", (["2C", "5H"], ["3D"]), ([], ["3D"]), ((), ()),
+     r"frozen card 3D of player 1, not to move: only a 9 of this turn could have frozen "
+     r"it, and none has taken effect this turn"),
+])
+def test_a_freeze_no_nine_made_is_refused(rules, hands, frozen, frozen_next, message):
+    """Issue: a pickle loaded these (the core checked where frozen cards are, not
+    which), and only position text refused them; a position is refused alike."""
+    g = cuttle.Game.from_position(rules, hands=hands, rest="scrap", seed=3)
+    with pytest.raises(ValueError, match="corrupt pickled game: " + message):
+        freeze(g, frozen, frozen_next)
+    if not (frozen[1] or frozen_next[0]):
+        # the same freezes as a position, P0 to move: its cards frozen this turn, P1's
+        # in its next turn (the freezes at the start of a turn, all a position holds)
+        text = (f"rules: {rules}; hands: {' '.join(hands[0])} / {' '.join(hands[1])}; "
+                f"frozen: {' '.join(frozen[0]) or '-'} / {' '.join(frozen_next[1]) or '-'}; "
+                f"rest: scrap")
+        with pytest.raises(ValueError, match="invalid position: " + message):
+            cuttle.Game.from_text(text)
+
+
+def test_a_refused_freeze_leaves_the_game_untouched():
+    g = cuttle.Game.from_position(_RULES_FREEZE, hands=(["JK", "5H"], ["3D"]), seed=3)
+    bad = with_freezes(parts(g)[1][STATE][0], (["JK"], []))
+    other = cuttle.Game(_RULES_FREEZE, seed=8)
+    other.play(list(other.legal_moves)[0])
+    before, moves = other._core_get_state(), other.moves
+    with pytest.raises(ValueError, match="corrupt pickled game: the joker is frozen"):
+        other._core_set_state(bad, b"", b"")
+    assert other._core_get_state() == before and other.moves == moves
+
+
+def test_a_freeze_no_nine_made_in_the_history_is_refused():
+    g = cuttle.Game.from_position(_RULES_FREEZE, hands=(["JK", "5H"], ["3D"]), seed=3)
+    g.play("draw")
+    fn, args = parts(g)
+    # (its history: one state, the game before its one move)
+    with pytest.raises(ValueError, match=r"corrupt pickled game \(history 0\): frozen card "
+                                         r"JK of player 0: no 9 returns the joker"):
+        load(fn, args, hist=with_freezes(args[STATE][1], (["JK"], [])))
+
+
+def test_the_freezes_a_nine_makes_load():
+    # the refusals above are about which 9 froze a card, not about freezing as such
+    g = cuttle.Game.from_position(_RULES_FREEZE, hands=(["KC", "QC"], ["KD", "5H"]), seed=3)
+    assert sorted(freeze(g, (["KC", "QC"], [])).frozen(0)) == ["KC", "QC"]
+    back = freeze(g, (["KC"], []), ((), ["KD"]))
+    assert back.frozen(0) == ["KC"] and back.observation(0).frozen_next == ((), ("KD",))
+    g = cuttle.Game.from_position("cuttle.cards", hands=(["2C", "5H"], ["3D"]), seed=3)
+    assert freeze(g, (["5H"], [])).frozen(0) == ["5H"]
+
+
+def _freeze_rules(rng):
+    """Random rules that freeze more often than not, under each rule a freeze reads (and
+    often the hand limit and sudden death, which show this turn's freezes)."""
+    rules = random_rules(rng, p_change=0.3).replace(
+        nine=rng.choice(["freeze", "freeze", "freeze", "return", "topdeck"]),
+        targets_own_side=rng.random() < 0.5, nine_targets_points=rng.random() < 0.5,
+        joker=rng.random() < 0.3)
+    if rng.random() < 0.3:
+        rules = rules.replace(hand_limit=rng.choice([3, 4, 5]), hand_limit_mode="discard")
+    return rules.replace(sudden_death=True) if rng.random() < 0.3 else rules
+
+
+def _freezing(g, m):
+    # a 9 or a 7 (which may reveal one) played as a one-off, and letting a one-off resolve
+    return m.verb == "resolve" or (m.verb == "oneoff" and m.cards[0].rank in (7, 9))
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**32 - 1))
+def test_every_freeze_a_game_makes_loads(seed):
+    """Under random rules (nine's variants, targets_own_side, nine_targets_points, the
+    joker) with 9s favoured, every state a game reaches passes the core's check: the
+    pickle of the game, whose every state of the history is checked, loads."""
+    rng = random.Random(seed)
+    rules = _freeze_rules(rng)
+    g = cuttle.Game(rules, seed=rng.getrandbits(32))
+    while not g.is_over and g.ply < 300:
+        moves = list(g.legal_moves)
+        liked = [m for m in moves if _freezing(g, m)]
+        g.play(rng.choice(liked if liked and rng.random() < 0.6 else moves))
+    assert pickle.loads(pickle.dumps(g)) == g
+
+
+_OWN = "classic: nine=freeze"      # a 9 may target its own side's cards
+_HANDS = (["9H", "2C", "3C"], ["9S", "4D", "5D"])
+
+
+@pytest.mark.parametrize("rules, hands, permanents, deck, moves, phase, frozen, frozen_next", [
+    # the mover's two: its own 9's of its last turn, the other's 9's of the last turn
+    (_OWN, _HANDS, (["KC", "QC"], ["KD"]), ["6D", "7D"],
+     ["oneoff 9H KC", "resolve", "oneoff 9S QC", "resolve"], "main", (["KC", "QC"], []),
+     ((), ())),
+    # one each: the mover's by its own 9 of its last turn, the other's by its own 9
+    (_OWN, _HANDS, (["KC", "QC"], ["KD"]), ["6D", "7D"],
+     ["oneoff 9H KC", "resolve", "oneoff 9S KD", "resolve"], "main", (["KC"], []),
+     ((), ["KD"])),
+    # this turn's 9, which has taken effect: the discard phase, on either side
+    ("classic: nine=freeze, hand_limit=3", (["9H", "2C", "3C", "4C", "5C"], ["4D"]),
+     (["KC"], ["KD"]), ["6D"], ["oneoff 9H KD", "resolve"], "discard", ((), ["KD"]), ((), ())),
+    ("classic: nine=freeze, hand_limit=3", (["9H", "2C", "3C", "4C"], ["4D"]),
+     (["KC"], ["KD"]), ["6D"], ["oneoff 9H KC", "resolve"], "discard", ((), ()), (["KC"], [])),
+    # and the end of sudden death's last turn, which the 9 played
+    ("classic: nine=freeze, sudden_death=true", (["2C"], ["9S", "4D"]), (["KC"], ["KD"]), [],
+     ["points 2C", "oneoff 9S KC", "resolve"], "over", (["KC"], []), ((), ())),
+    ("classic: nine=freeze, sudden_death=true", (["2C"], ["9S", "4D"]), (["KC"], ["KD"]), [],
+     ["points 2C", "oneoff 9S KD", "resolve"], "over", ((), ()), ((), ["KD"])),
+])
+def test_the_freezes_games_make_load(rules, hands, permanents, deck, moves, phase, frozen,
+                                     frozen_next):
+    """Each kind of freeze the check tells apart, made by a game: its pickle, whose
+    states the check reads one by one, loads."""
+    from support.helpers import rule_state
+    g = cuttle.Game.from_position(rules, hands=hands, permanents=permanents, deck=deck,
+                                  rest="scrap", seed=3)
+    for m in moves:
+        g.play(m)
+    state = rule_state(g)
+    assert g.phase == phase
+    assert state["frozen"] == tuple(frozen_bits(*c) for c in frozen)
+    assert state["frozen_next"] == tuple(frozen_bits(*c) for c in frozen_next)
+    back = pickle.loads(pickle.dumps(g))
+    assert back == g and back.moves == g.moves

@@ -244,14 +244,14 @@ def test_what_the_text_cannot_carry_is_refused():
      r"frozen it, and these rules' 9 targets only the other player's cards "
      r"\(targets_own_side=false\)"),
     ("rules: classic nine=freeze; hands: KC / KD QD; frozen: - / KD QD",
-     r"frozen cards KD QD of player 1, not to move: only its own 9 of its last turn could "
+     r"frozen cards QD KD of player 1, not to move: only its own 9 of its last turn could "
      r"have frozen them, and a 9 returns one card"),
     # one card for each 9 of the last two turns (the own side's with targets_own_side)
     ("rules: cuttle.cards; hands: 2C 4C / 3D; frozen: 2C 4C / -",
      r"2 frozen cards \(2C 4C\): a 9 returns one card, and only the last turn's 9 "
      r"\(targets_own_side=false\) can have frozen a card still frozen, so at most 1"),
     ("rules: classic nine=freeze; hands: KC QC / KD; frozen: KC QC / KD",
-     r"3 frozen cards \(KC QC KD\): a 9 returns one card, and only the 9s of the last two "
+     r"3 frozen cards \(QC KC KD\): a 9 returns one card, and only the 9s of the last two "
      r"turns can have frozen a card still frozen, so at most 2"),
 ])
 def test_malformed_frozen_cards(text, message):
@@ -294,16 +294,21 @@ def test_frozen_cards_a_game_reaches(rules, hands, frozen, to_move):
     assert sorted(g.observation(to_move).frozen_next[1 - to_move]) == sorted(frozen[1 - to_move])
 
 
-def test_refused_frozen_cards_leave_nothing_built(monkeypatch):
-    # the position is checked whole before the core is touched
-    import cuttle.game as game_module
-    loads = []
-    monkeypatch.setattr(game_module.Game, "_core_load", lambda self, lay: loads.append(lay))
+def test_refused_frozen_cards_leave_the_game_untouched():
+    # which freezes a 9 makes is the core's check, made on the position before it is
+    # loaded: a refused one changes nothing of the game it was to be loaded into
+    from cuttle.position import layout
+    g = cuttle.Game("classic: nine=freeze, joker=true", seed=1)
+    before = g._core_state_bytes()
     for frozen in ((["JK"], []), (["2C"], [])):
-        with pytest.raises(ValueError, match="never frozen"):
-            cuttle.Game.from_position("classic: nine=freeze, joker=true",
-                                      hands=(["2C", "JK"], ["3D"]), frozen=frozen)
-    assert loads == []
+        bad = layout("classic: nine=freeze, joker=true", hands=(["2C", "JK"], ["3D"]),
+                     frozen=frozen, seed=1)
+        with pytest.raises(ValueError, match="not a position: (the joker|a point card) is "
+                                             "frozen"):
+            g._core_load(bad)
+        assert g._core_state_bytes() == before
+        with pytest.raises(ValueError, match="never frozen"):     # (Game's words for it)
+            cuttle.Game.from_position(bad.rules, hands=(["2C", "JK"], ["3D"]), frozen=frozen)
 
 
 def test_round_trip_without_rules_field_takes_rules_argument():
