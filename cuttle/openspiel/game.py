@@ -121,6 +121,12 @@ class CuttleGame(pyspiel.Game):
     def new_initial_state(self) -> CuttleState:
         return CuttleState(self)
 
+    # pyspiel pickles a game as its string and rebuilds only the C++ side, leaving an
+    # instance without `rules` (`new_initial_state` raised AttributeError): rebuild it
+    # through __init__ instead, which checks the parameters again.  copy.deepcopy too.
+    def __reduce__(self):
+        return CuttleGame, (dict(self.get_parameters()),)
+
     # A game whose __init__ refused its parameters has no C++ side: pyspiel's own repr
     # of it reads uninitialized memory (a crash when a traceback shows its locals).
     def __repr__(self):
