@@ -32,12 +32,14 @@ cheats without knowing it.  `fair(policy)` is the same policy seeing only its pl
 view: it is called on ``game.determinize(p, seed)``, the hidden cards dealt anew
 consistently with what player ``p`` knows, seeded from the run's ``rng`` (reproducible
 per seed, whatever the threads or chunks).  `with_rng(policy)` is the adapter that calls
-either form as ``policy(game, rng)``.
+either form as ``policy(game, rng)``.  An int returned is a ``Move.code``, never a compact
+action index of cuttle.rl: return ``cuttle.rl.move_of(action)`` for one of those.
 """
 
 from __future__ import annotations
 
 import inspect
+import numbers
 import random
 import threading
 from typing import TYPE_CHECKING
@@ -221,6 +223,17 @@ class _GameOnly:
 
     def __call__(self, game, rng):
         return self.f(game)
+
+
+def code_hint(move: object) -> str:
+    """For the error of a callable's illegal choice: an int is a Move.code, and the
+    compact action index learning code returns by habit is not one (mostly no move at
+    all, sometimes another move), so say how to convert it.  "" for anything else."""
+    if isinstance(move, numbers.Integral) and not isinstance(move, bool):
+        return (f" ({int(move)} was read as a Move.code, as a policy's int always is; "
+                f"to play a compact action index of cuttle.rl (legal_actions, "
+                f"action_mask), return cuttle.rl.move_of(action))")
+    return ""
 
 
 def fair(policy: Callable[..., Move | str | int],

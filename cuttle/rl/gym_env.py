@@ -29,7 +29,7 @@ except ImportError as e:
 from .._actions import code_of_action
 from .._vector import MAX_SKIPS
 from ..game import Game
-from ..policies import Bot, policy_code
+from ..policies import Bot, code_hint, policy_code
 from ..rules import Rules
 from ..seeding import SEED_LIMIT, check_seed, derive
 from ..validation import check_count, check_player
@@ -50,7 +50,11 @@ class GymEnv(gymnasium.Env):
     text or code, legal for `game.to_move`; it gets the live Game, the agent's hand and
     the deck order included, and must not change it: `cuttle.policies.fair(f, seed=s)`
     is `f` seeing only its own player's view).  `rules`: a Rules, rule text such as "classic: joker=true", or None (classic).
-    `seat`: 0 (the agent moves first), 1, or None (a random seat each episode)."""
+    `seat`: 0 (the agent moves first), 1, or None (a random seat each episode).
+
+    An int the opponent returns is a `Move.code`, NOT a compact action index (the
+    actions this env's agent plays): an opponent that picks an action index returns
+    `cuttle.rl.move_of(action)`, e.g. `lambda game: move_of(my_pick(legal_actions(game)))`."""
 
     metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "render_fps": 1}
 
@@ -163,7 +167,7 @@ class GymEnv(gymnasium.Env):
                                      f"move, not play it")
                 if not g.is_legal(move):
                     raise ValueError(f"the opponent chose {move!r}, which is not a legal "
-                                     f"move for player {g.to_move}")
+                                     f"move for player {g.to_move}" + code_hint(move))
                 g.play(move)
 
     def render(self) -> str | None:

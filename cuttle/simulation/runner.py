@@ -25,7 +25,7 @@ from ..errors import ClusterError, IllegalMoveError, Interrupted
 from ..files import CsvFile
 from ..game import Game
 from ..interrupts import ctrl_c_deferred
-from ..policies import is_search
+from ..policies import code_hint, is_search
 from ..progress import Progress
 from ..seeding import derive
 from ..threads import thread_count
@@ -252,7 +252,8 @@ def play_python_game(rules: Rules, seed: int, i: int,
             g.play(move)
         except IllegalMoveError as e:
             raise IllegalMoveError(f"player {PLAYER_LABELS[seat ^ a_seat]}'s policy chose "
-                                   f"an illegal move in game {i}: {e}") from None
+                                   f"an illegal move in game {i}: {e}"
+                                   + code_hint(move)) from None
     out["first"][k] = a_seat
     out["moves"][k] = g.ply
     out["turns"][k] = g.turn_number              # counts from 1, like the core's rows

@@ -261,6 +261,26 @@ def test_gym_callable_opponent_and_seeding():
             GymEnv(**kw)
 
 
+def test_an_opponent_returning_an_action_index_is_told_it_was_read_as_a_move_code():
+    # An int is a Move.code (the API's contract, unchanged); an RL user returns the
+    # compact action index by habit, and the error said only "not a legal move".
+    from cuttle.errors import IllegalMoveError
+    hint = r"read as a Move\.code.*cuttle\.rl\.move_of\(action\)"
+    for pick in (lambda g: legal_actions(g)[-1], lambda g: np.int64(legal_actions(g)[0])):
+        with pytest.raises(ValueError, match=hint):
+            GymEnv(opponent=pick, seat=1).reset(seed=1)
+        with pytest.raises(IllegalMoveError, match="illegal move in game 0.*" + hint):
+            cuttle.simulate(1, players=(pick, "random"), seed=1, progress=False)
+    # the adapter plays
+    env = GymEnv(opponent=lambda g: move_of(legal_actions(g)[-1]), seat=1)
+    env.reset(seed=1)
+    assert env.game.to_move == 1
+    for text in ("pass", "scuttle AS 2C"):                 # not ints: no such hint
+        with pytest.raises(ValueError) as e:
+            GymEnv(opponent=lambda g, m=text: m, seat=1).reset(seed=1)
+        assert "Move.code" not in str(e.value)
+
+
 def test_a_fair_callable_opponent_sees_its_view_reproducibly():
     # A callable opponent is handed the live game, the agent's hand included;
     # cuttle.policies.fair hands it a determinization of its own view instead, drawn
