@@ -197,14 +197,38 @@ def _unpickle_bot(name, seed, threads, calls, given=(True, True)):
 
 # -- Python policies ---------------------------------------------------------------------
 
+def _binds(policy, n: int) -> bool | None:
+    """Whether `policy` can be called with `n` positional arguments (None: it has no
+    signature to tell, as some builtins)."""
+    try:
+        inspect.signature(policy).bind(*[None] * n)
+        return True
+    except TypeError:
+        return False
+    except ValueError:
+        return None
+
+
 def with_rng(policy: Callable[..., Move | str | int]) -> Callable[..., Move | str | int]:
     """`policy` as a function ``(game, rng) -> move``: `policy` itself if it takes two
     arguments, else a wrapper calling ``policy(game)`` (picklable, as `policy` is)."""
-    try:
-        inspect.signature(policy).bind(None, None)
-        return policy
-    except (TypeError, ValueError):      # ValueError: no signature (some builtins)
-        return _GameOnly(policy)
+    return policy if _binds(policy, 2) else _GameOnly(policy)
+
+
+def takes_rng(policy: Callable[..., Move | str | int], what: str = "the policy") -> bool:
+    """For a caller with no run's rng to pass unless asked (`cuttle.rl.GymEnv`): False
+    if `policy` can be called as ``policy(game)`` (so `fair(f)` keeps its own stream),
+    True if only as ``policy(game, rng)``; ValueError naming `what` for neither."""
+    if not callable(policy):
+        raise ValueError(f"{what} must be a callable policy(game) -> move or "
+                         f"policy(game, rng) -> move, not {policy!r}")
+    if _binds(policy, 1) is not False:
+        return False
+    if _binds(policy, 2):
+        return True
+    raise ValueError(f"{what} must take policy(game) -> move or policy(game, rng) -> "
+                     f"move: {policy!r} can be called with neither one argument nor two "
+                     f"(signature {inspect.signature(policy)})")
 
 
 class _GameOnly:

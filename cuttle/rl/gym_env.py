@@ -15,6 +15,7 @@ position is left as it was.  Anything outside the space raises ValueError.
 
 from __future__ import annotations
 
+import random
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -29,7 +30,7 @@ except ImportError as e:
 from .._actions import code_of_action
 from .._vector import MAX_SKIPS
 from ..game import Game
-from ..policies import Bot, code_hint, policy_code
+from ..policies import Bot, code_hint, policy_code, takes_rng
 from ..rules import Rules
 from ..seeding import SEED_LIMIT, check_seed, derive
 from ..validation import check_count, check_player
@@ -46,10 +47,14 @@ __all__ = ["ENV_ID", "GymEnv", "MAX_SKIPS"]
 
 class GymEnv(gymnasium.Env):
     """Cuttle against `opponent`: a native policy name ("random", "greedy",
-    "ismcts:200", ... see cuttle.policies) or a callable `f(game) -> move` (a Move, move
-    text or code, legal for `game.to_move`; it gets the live Game, the agent's hand and
-    the deck order included, and must not change it: `cuttle.policies.fair(f, seed=s)`
-    is `f` seeing only its own player's view).  `rules`: a Rules, rule text such as "classic: joker=true", or None (classic).
+    "ismcts:200", ... see cuttle.policies) or a callable `f(game) -> move` or
+    `f(game, rng) -> move`, as `cuttle.simulate` takes (a Move, move text or code, legal
+    for `game.to_move`; it gets the live Game, the agent's hand and the deck order
+    included, and must not change it: `cuttle.policies.fair(f, seed=s)` is `f` seeing
+    only its own player's view).  A callable that can be called with the game alone is;
+    one that needs two arguments gets a `random.Random` reproducible from the episode's
+    deal seed `d` (see `reset`): `random.Random(derive(d, 1))`, the rng `simulate` hands
+    the players of that deal.  `rules`: a Rules, rule text such as "classic: joker=true", or None (classic).
     `seat`: 0 (the agent moves first), 1, or None (a random seat each episode).
 
     An int the opponent returns is a `Move.code`, NOT a compact action index (the
@@ -58,15 +63,18 @@ class GymEnv(gymnasium.Env):
 
     metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "render_fps": 1}
 
-    def __init__(self, opponent: str | Callable[[Game], Move | str | int] = "greedy",
+    def __init__(self, opponent: str | Callable[..., Move | str | int] = "greedy",
                  rules: Rules | str | None = None, seat: int | None = 0,
                  max_moves: int = DEFAULT_MAX_MOVES, render_mode: str | None = None):
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}")
         seat = check_player(seat, "seat", none="a random seat each episode")
         max_moves = check_count(max_moves, "max_moves")
+        self._rng: random.Random | None = None    # a policy(game, rng)'s, per episode
         if callable(opponent):
             self._policy: str | None = None
+            # (ValueError at once for a callable taking neither form)
+            self._takes_rng = takes_rng(opponent, "the opponent")
         else:
             policy_code(opponent)              # ValueError naming the valid policies
             self._policy = opponent
@@ -100,6 +108,10 @@ class GymEnv(gymnasium.Env):
             self.game = Game(self.rules, seed=episode_seed)
             if self._policy is not None:
                 self._bot = Bot(self._policy, seed=derive(episode_seed, 1))
+            elif self._takes_rng:
+                # the rng simulate hands the players of this deal (game 0 of a run
+                # seeded episode_seed)
+                self._rng = random.Random(derive(episode_seed, 1))
             self._advance()
             if not self._finished():
                 break
@@ -160,7 +172,7 @@ class GymEnv(gymnasium.Env):
                 g.play(self._bot.choose(g))
             else:
                 ply = g.ply
-                move = self.opponent(g)
+                move = self.opponent(g, self._rng) if self._takes_rng else self.opponent(g)
                 if g.ply != ply:
                     raise ValueError(f"the opponent function changed the game (its ply "
                                      f"went from {ply} to {g.ply}): it must return its "

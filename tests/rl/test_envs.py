@@ -261,6 +261,36 @@ def test_gym_callable_opponent_and_seeding():
             GymEnv(**kw)
 
 
+def test_a_two_argument_callable_opponent_gets_a_seeded_rng():
+    # simulate's policy(game, rng) form raised TypeError inside reset.
+    def play(seed):
+        draws = []
+
+        def pick(game, rng):
+            assert isinstance(rng, random.Random)
+            draws.append(rng.random())
+            return rng.choice(game.legal_moves)
+
+        env = GymEnv(opponent=pick, seat=None)
+        trace = []
+        for episode in range(3):
+            env.reset(seed=seed) if episode == 0 else env.reset()
+            while not (env.game.is_over or env.game.ply > 60):
+                obs, _, term, trunc, _ = env.step(legal_actions(env.game)[-1])
+                if term or trunc:
+                    break
+            trace.append(list(env.game.moves))
+        return draws, trace
+
+    draws, trace = play(5)
+    assert len(draws) > 20 and play(5) == (draws, trace)      # reproducible per seed
+    assert play(6)[0] != draws
+    for bad in (lambda: None, lambda a, b, c: None):
+        with pytest.raises(ValueError, match="opponent must take policy\\(game\\).*"
+                                             "policy\\(game, rng\\)"):
+            GymEnv(opponent=bad)
+
+
 def test_an_opponent_returning_an_action_index_is_told_it_was_read_as_a_move_code():
     # An int is a Move.code (the API's contract, unchanged); an RL user returns the
     # compact action index by habit, and the error said only "not a legal move".
