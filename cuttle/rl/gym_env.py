@@ -88,6 +88,8 @@ class GymEnv(gymnasium.Env):
         self._fixed_seat: int | None = seat
         self.seat: int | None = seat
         self.game: Game | None = None
+        # The seed the episode's game was dealt from (reset's docstring): set by reset.
+        self.seed: int | None = None
         self._bot: Bot | None = None
         self._done: bool = True
 
@@ -95,6 +97,30 @@ class GymEnv(gymnasium.Env):
 
     def reset(self, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+        """Start an episode: deal a game, play the opponent's moves until the agent
+        decides, and return the agent's observation and `info`: `seat` (the agent's seat
+        this episode), `skipped` (deals skipped, below) and `seed` (the deal seed `d`).
+
+        Seeding: `seed` (0 .. 2**64 - 1; None goes on with the env's generator, seeded
+        at random the first time) seeds Gymnasium's `self.np_random`, which is then
+        `numpy.random.default_rng(seed)`.  Every reset draws the episode's deal seed
+        `d = np_random.integers(0, 2**64, dtype=numpy.uint64)`, then the agent's seat
+        (`np_random.integers(2)`) if `seat` is None, and deals `Game(rules, seed=d)`,
+        i.e. `Game.from_run(rules, seed=d, index=0)`, game 0 of a simulation run seeded
+        `d` (not of one seeded `seed`: the PettingZoo env deals
+        `Game.from_run(rules, seed=seed, index=k)` directly).  A native opponent plays
+        `Bot(policy, seed=derive(d, 1))`, a `policy(game, rng)` opponent gets
+        `random.Random(derive(d, 1))` (`cuttle.seeding.derive`).  A deal that ends
+        before the agent's first decision (goals of 10 or less) is skipped and another
+        `d` drawn; 64 in a row raise RuntimeError.
+
+        To replay an episode, read `self.seed` (`d`) after any reset, seeded or not:
+        `Game(env.rules, seed=env.seed)` deals it again, and the same agent actions
+        against the opponent above play it again.  It is not a `reset` seed
+        (`reset(seed=env.seed)` deals another game), and neither is Gymnasium's
+        `np_random_seed` after an unseeded reset (128 bits, refused): to replay
+        episodes inside the env, reset it with a seed, then unseeded as many times as
+        before."""
         super().reset(seed=None if seed is None else check_seed(seed))
         # Over until the opponent has moved: if it raises (a callable's bug, Ctrl-C in a
         # search), the game is left with the opponent to decide, and a step would play
@@ -106,6 +132,7 @@ class GymEnv(gymnasium.Env):
             self.seat = self._fixed_seat if self._fixed_seat is not None \
                 else int(self.np_random.integers(2))
             self.game = Game(self.rules, seed=episode_seed)
+            self.seed = episode_seed
             if self._policy is not None:
                 self._bot = Bot(self._policy, seed=derive(episode_seed, 1))
             elif self._takes_rng:
@@ -123,7 +150,7 @@ class GymEnv(gymnasium.Env):
         self._done = False
         if self.render_mode == "human":
             self.render()
-        return self._observe(), {"seat": self.seat, "skipped": skipped}
+        return self._observe(), {"seat": self.seat, "skipped": skipped, "seed": self.seed}
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         if self.game is None or self._done:

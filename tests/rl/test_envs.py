@@ -261,6 +261,38 @@ def test_gym_callable_opponent_and_seeding():
             GymEnv(**kw)
 
 
+def test_gym_reset_exposes_the_seed_it_dealt_from():
+    # After an unseeded reset, Gymnasium's np_random_seed is 128 bits and refused by
+    # reset(seed=...): the deal seed was nowhere to be read.
+    from cuttle.policies import Bot
+    from cuttle.seeding import derive
+    env = GymEnv(opponent="greedy", seat=None)
+    assert env.seed is None
+    _, info = env.reset(seed=7)
+    d = int(np.random.default_rng(7).integers(0, 2**64, dtype=np.uint64))
+    assert env.seed == info["seed"] == d
+    dealt = cuttle.Game.from_run(env.rules, seed=d, index=0)
+    assert dealt == cuttle.Game(env.rules, seed=d)
+    for move in env.game.moves:                        # the opponent's, if it began
+        dealt.play(move)
+    assert dealt == env.game
+    rng = random.Random(1)
+    for _ in range(3):
+        _, info = env.reset()                                # unseeded: a new deal seed
+        assert info["seed"] == env.seed != d and 0 <= env.seed < 2**64
+        d, seat, actions = env.seed, env.seat, []
+        while True:
+            actions.append(int(rng.choice(legal_actions(env.game))))
+            _, _, term, trunc, _ = env.step(actions[-1])
+            if term or trunc:
+                break
+        # the episode replayed from its seed alone
+        g, bot = cuttle.Game(env.rules, seed=d), Bot("greedy", seed=derive(d, 1))
+        while (p := g.next_decision(env.max_moves)) is not None:
+            g.play(move_of(actions.pop(0)) if p == seat else bot.choose(g))
+        assert not actions and g.moves == env.game.moves
+
+
 def test_a_two_argument_callable_opponent_gets_a_seeded_rng():
     # simulate's policy(game, rng) form raised TypeError inside reset.
     def play(seed):
