@@ -153,6 +153,26 @@ class GymEnv(gymnasium.Env):
         return self._observe(), {"seat": self.seat, "skipped": skipped, "seed": self.seed}
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        """Play the agent's compact action (an int in 0 .. ACTION_SPACE - 1, numpy ints
+        too; `cuttle.rl.move_of(action)` is its move), then the opponent's moves until
+        the agent decides again, the game ends or the move cap is reached.  Returns
+        `(observation, reward, terminated, truncated, info)`, the observation the
+        agent's view afterwards.
+
+        - reward: +1 if the agent won, -1 if it lost, 0 for a draw and before the end.
+        - terminated: the game ended (a goal, passes, ...), or the action was illegal.
+        - truncated: the game's history reached `max_moves` moves (`game.ply`: one
+          per decision of either player, the opponent's and single-choice ones
+          included) without an end; the game is not over there (reward 0), so a
+          learner bootstraps its value from the observation.
+        - An action of the space that is not legal now (all actions but those of
+          `action_masks()`) ends the episode as a loss: reward -1, terminated,
+          `info["illegal_action"] = True`, the position left as it was.  Anything
+          outside the space raises ValueError, the episode untouched.
+        - info: `illegal_action` as above, else empty.
+
+        After the episode ends (or before any reset, or when the opponent raised while
+        moving), `step` raises RuntimeError: call `reset()`."""
         if self.game is None or self._done:
             raise RuntimeError("the episode is over (or never started, or the opponent "
                                "raised while moving): call reset()")
@@ -210,6 +230,12 @@ class GymEnv(gymnasium.Env):
                 g.play(move)
 
     def render(self) -> str | None:
+        """The table as the agent's seat sees it (its hand, the public table, the
+        opponent's hand as a count of hidden cards with those the agent knows), under
+        a line naming the seat ("player_1's view:"), as `cuttle play` shows it.
+        `render_mode="ansi"` returns the text, `"human"` prints it (and `reset` and
+        `step` print it after each call) and returns None; without a render_mode it
+        warns and returns None."""
         if self.render_mode is None:
             gymnasium.logger.warn("render() without a render_mode: pass render_mode='human' "
                                   "or 'ansi' to GymEnv")

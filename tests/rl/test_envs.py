@@ -374,6 +374,20 @@ def test_a_fair_callable_opponent_sees_its_view_reproducibly():
     assert play(lambda f: fair(f, seed=1)) == (seen, moves)
 
 
+def test_gym_methods_say_how_they_behave():
+    # help(GymEnv.step) and help(GymEnv.reset) showed Gymnasium's generic text (their
+    # own __doc__ was None), help(GymEnv.render) nothing.
+    import inspect
+    words = {"step": ("illegal_action", "truncated", "max_moves", "move_of", "reset()"),
+             "reset": ("seed", "Game.from_run", "skipped", "seat"),
+             "render": ("ansi", "human"),
+             "action_masks": ("legal",)}
+    for name, wanted in words.items():
+        doc = getattr(GymEnv, name).__doc__
+        assert doc and inspect.getdoc(getattr(GymEnv, name)) == inspect.cleandoc(doc)
+        assert all(w in doc for w in wanted), (name, doc)
+
+
 def test_gym_render_modes():
     env = GymEnv(opponent="random", render_mode="ansi")
     env.reset(seed=1)
