@@ -32,7 +32,8 @@ from ..rules import Rules
 from ..seeding import check_seed, seed_or_new
 from ..validation import check_count
 from .spaces import (ACTION_SPACE, AGENTS, DEFAULT_MAX_MOVES, OBSERVATION_HIGH,
-                     OBSERVATION_SIZE, action_mask, check_action, legal_actions, seat_view)
+                     OBSERVATION_SIZE, action_mask, check_action, legal_actions, outcome_info,
+                     seat_view)
 
 __all__ = ["CuttleAECEnv", "aec_env"]
 
@@ -68,6 +69,11 @@ class CuttleAECEnv(AECEnv):
     agent that chose it: reward -1 to it and +1 to the other, every agent terminated,
     info `illegal_action` for it, the position left as it was.  Anything outside the
     space raises ValueError.
+
+    When the game ends or is truncated, every agent's info gives the outcome: `winner`
+    (a seat, None for a draw or the move cap), `end_reason` ("goal", "passes",
+    "sudden_death" as `Game.end_reason`; "move_cap" when truncated;
+    "illegal_action") and the agent's own `seat`.
 
     `render_mode`: None, "human" (printed after each step) or "ansi" (`render()`
     returns it); `render_view`: whose view `render` shows (the module's docstring says
@@ -180,6 +186,9 @@ class CuttleAECEnv(AECEnv):
             self._finish(1 - p)
         if self.terminations[agent] or self.truncations[agent]:
             self.agent_selection = AGENTS[1 - p]
+            illegal_by = p if self.infos[agent].get("illegal_action") else None
+            for a in self.agents:
+                self.infos[a].update(outcome_info(self.game, AGENTS.index(a), illegal_by))
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()

@@ -35,7 +35,8 @@ from ..rules import Rules
 from ..seeding import SEED_LIMIT, check_seed, derive
 from ..validation import check_count, check_player
 from .spaces import (ACTION_SPACE, DEFAULT_MAX_MOVES, OBSERVATION_HIGH, OBSERVATION_SIZE,
-                     action_mask, check_action, legal_actions, seat_view, why_no_decision)
+                     action_mask, check_action, legal_actions, outcome_info, seat_view,
+                     why_no_decision)
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -169,7 +170,11 @@ class GymEnv(gymnasium.Env):
           `action_masks()`) ends the episode as a loss: reward -1, terminated,
           `info["illegal_action"] = True`, the position left as it was.  Anything
           outside the space raises ValueError, the episode untouched.
-        - info: `illegal_action` as above, else empty.
+        - info: empty before the last step.  The last step's (terminated or
+          truncated) gives the outcome: `winner` (a seat, None for a draw or the
+          move cap), `end_reason` ("goal", "passes", "sudden_death" as
+          `Game.end_reason`; "move_cap" when truncated; "illegal_action"), the
+          agent's `seat`, and `illegal_action` (True) after an illegal action.
 
         After the episode ends (or before any reset, or when the opponent raised while
         moving), `step` raises RuntimeError: call `reset()`."""
@@ -193,6 +198,9 @@ class GymEnv(gymnasium.Env):
             info["illegal_action"] = True
             reward, terminated = -1.0, True
         self._done = terminated or truncated
+        if self._done:
+            info.update(outcome_info(self.game, self.seat,
+                                     self.seat if info.get("illegal_action") else None))
         if self.render_mode == "human":
             self.render()
         return self._observe(), reward, terminated, truncated, info

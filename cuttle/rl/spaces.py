@@ -9,7 +9,7 @@ for Moves and games.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 __all__ = ["ACTION_BLOCKS", "ACTION_SPACE", "AGENTS", "DEFAULT_MAX_MOVES",
            "OBSERVATION_HIGH", "OBSERVATION_SIZE", "action_mask", "action_of", "check_action",
-           "legal_actions", "move_of", "seat_view", "why_no_decision"]
+           "legal_actions", "move_of", "outcome_info", "seat_view", "why_no_decision"]
 
 # The seats by the names of PettingZoo's agents: player_0 moves first.
 AGENTS = ("player_0", "player_1")
@@ -90,6 +90,20 @@ def action_mask(game: Game, dtype: npt.DTypeLike = np.int8) -> np.ndarray:
     if np.dtype(dtype) == np.bool_:
         return out.view(np.bool_)
     return out if np.dtype(dtype) == np.int8 else out.astype(dtype)
+
+
+def outcome_info(game: Game, seat: int, illegal_by: int | None = None) -> dict[str, Any]:
+    """The keys of an episode's last info for the agent of `seat`: `winner` (a seat, None
+    for a draw or the move cap), `end_reason` (`Game.end_reason`: "goal", "passes",
+    "sudden_death"; "move_cap" when the cap truncated the episode; "illegal_action"
+    when the seat `illegal_by` chose one) and `seat`."""
+    if illegal_by is not None:
+        winner, reason = 1 - illegal_by, "illegal_action"
+    elif game.is_over:
+        winner, reason = game.winner, game.end_reason
+    else:
+        winner, reason = None, "move_cap"
+    return {"winner": winner, "end_reason": reason, "seat": seat}
 
 
 def why_no_decision(game: Game, max_moves: int) -> str:

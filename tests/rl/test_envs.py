@@ -143,7 +143,8 @@ def test_aec_rewards_illegal_actions_and_truncation():
     assert env.terminations == {"player_0": True, "player_1": True}
     assert env.truncations == {"player_0": False, "player_1": False}
     assert env.rewards == env._cumulative_rewards == {"player_0": -1, "player_1": 1}
-    assert env.infos["player_0"] == {"illegal_action": True}
+    assert env.infos["player_0"] == {"illegal_action": True, "winner": 1,
+                                     "end_reason": "illegal_action", "seat": 0}
     assert env.game.position_text() == before             # (as its docstring says)
     env.reset(seed=3)
     for bad in (-1, ACTION_SPACE, 1.5, None):
@@ -214,12 +215,48 @@ def test_gym_illegal_action_ends_the_episode_as_a_loss():
     before = env.game.observation(0)
     illegal = int(np.flatnonzero(~env.action_masks())[0])
     obs, reward, term, trunc, info = env.step(illegal)
-    assert (reward, term, trunc, info) == (-1.0, True, False, {"illegal_action": True})
+    assert (reward, term, trunc, info) == (-1.0, True, False, {
+        "illegal_action": True, "winner": 1, "end_reason": "illegal_action", "seat": 0})
     assert env.game.observation(0) == before              # the position is untouched
     env.reset(seed=2)
     for bad in (-1, ACTION_SPACE, "draw", np.array([0]), np.array(0.0), np.array(-1)):
         with pytest.raises(ValueError):
             env.step(bad)
+
+
+def test_the_last_step_gives_the_outcome():
+    # The last step's info was empty (save illegal_action): the winner and how the
+    # game ended had to be read from env.game.
+    rng = random.Random(2)
+    seen = set()
+    for seed in range(12):
+        cap = (1000, 12)[seed % 2]
+        env = GymEnv(opponent="random", seat=None, max_moves=cap)
+        env.reset(seed=seed)
+        while True:
+            _, reward, term, trunc, info = env.step(rng.choice(legal_actions(env.game)))
+            if term or trunc:
+                break
+            assert info == {}
+        g = env.game
+        want = ({"winner": g.winner, "end_reason": g.end_reason} if term else
+                {"winner": None, "end_reason": "move_cap"})
+        assert info == {**want, "seat": env.seat}
+        assert reward == (0.0 if info["winner"] is None else
+                          1.0 if info["winner"] == env.seat else -1.0)
+        seen.add(info["end_reason"])
+    assert {"goal", "move_cap"} <= seen
+    # the PettingZoo env: both agents' infos, each with its own seat
+    for cap in (1000, 9):
+        env = aec_env(max_moves=cap)
+        env.reset(seed=4)
+        while not (any(env.terminations.values()) or any(env.truncations.values())):
+            assert all(i == {} for i in env.infos.values())
+            env.step(rng.choice(legal_actions(env.game)))
+        g = env.game
+        want = ({"winner": g.winner, "end_reason": g.end_reason} if g.is_over else
+                {"winner": None, "end_reason": "move_cap"})
+        assert env.infos == {a: {**want, "seat": k} for k, a in enumerate(env.agents)}
 
 
 @pytest.mark.parametrize("make", ["gym", "aec"])
