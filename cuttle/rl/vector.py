@@ -84,7 +84,12 @@ class VectorEnv:
     """`num_envs` games of Cuttle under `rules`, stepped natively on `threads` cores
     (None: up to all of them, as many as prove fastest on this machine now).
     `copy=False` returns read-only views of internal buffers that the next call
-    overwrites (faster); the default returns fresh arrays."""
+    overwrites (faster); the default returns fresh arrays.
+
+    Not a `gymnasium.vector.VectorEnv` (it needs only numpy): `action_space` is an int,
+    there is no `observation_space`, and `step` returns `to_move` where Gymnasium
+    returns infos.  `gymnasium.make_vec` over `GymEnv` gives Gymnasium's API
+    (docs/rl.md)."""
 
     def __init__(self, num_envs: int, rules: Rules | str | None = None,
                  opponent: str | None = None, threads: int | None = None,
@@ -131,12 +136,7 @@ class VectorEnv:
         """One action per env; returns (observations, rewards, terminated, truncated,
         to_move): float32 (num_envs, OBSERVATION_SIZE), float32, bool, bool and int8
         (num_envs,).  ValueError (nothing stepped) for actions outside the space."""
-        if self._closed:
-            raise RuntimeError("the env is closed: reset() starts it again, with a new "
-                               "episode in every env")
-        if not self._ready:
-            raise RuntimeError("call reset() first (a step interrupted by Ctrl-C leaves "
-                               "the envs half-stepped, so they need a reset too)")
+        self._need_ready()
         acts = np.asarray(actions)
         if acts.shape != (self.num_envs,) or not np.issubdtype(acts.dtype, np.integer):
             raise ValueError(f"actions must be {self.num_envs} ints, got an array of shape "
@@ -164,7 +164,10 @@ class VectorEnv:
             self._tuner.record(size, time.perf_counter() - t)
 
     def action_masks(self) -> np.ndarray:
-        """The (num_envs, ACTION_SPACE) bool mask of the legal actions now."""
+        """The (num_envs, ACTION_SPACE) bool mask of the legal actions now; RuntimeError,
+        as `step` raises, when there are none to step (before reset(), after close()
+        or an interrupted step)."""
+        self._need_ready()           # (it returned zeros, or a half-stepped env's mask)
         return self._out(self._core.mask.view(bool))
 
     def sample_actions(self) -> np.ndarray:
@@ -224,6 +227,14 @@ class VectorEnv:
         i = check_int(i, "env index", 0, self.num_envs - 1)
         self._need_deal(f"inspecting env {i}")
         return i
+
+    def _need_ready(self):
+        if self._closed:
+            raise RuntimeError("the env is closed: reset() starts it again, with a new "
+                               "episode in every env")
+        if not self._ready:
+            raise RuntimeError("call reset() first (a step interrupted by Ctrl-C leaves "
+                               "the envs half-stepped, so they need a reset too)")
 
     def _need_deal(self, what):
         if not self._dealt:

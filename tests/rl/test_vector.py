@@ -223,8 +223,25 @@ def test_ctrl_c_stops_a_long_step():
             env.reset(seed=1)
     finally:
         timer.cancel()
-    with pytest.raises(RuntimeError):
-        env.step([0, 0])
+    for call in (lambda: env.step([0, 0]), env.action_masks):     # half-stepped envs
+        with pytest.raises(RuntimeError, match=r"call reset\(\) first"):
+            call()
+
+
+def test_action_masks_need_envs_to_step_as_step_does():
+    # action_masks() before reset() returned zeros, where step() asked for a reset.
+    env = VectorEnv(3, threads=1)
+    for call in (lambda: env.step([0, 0, 0]), env.action_masks):
+        with pytest.raises(RuntimeError, match=r"^call reset\(\) first"):
+            call()
+    env.reset(seed=1)
+    assert env.action_masks().any(axis=1).all()
+    env.close()
+    for call in (lambda: env.step([0, 0, 0]), env.action_masks):
+        with pytest.raises(RuntimeError, match=r"^the env is closed"):
+            call()
+    env.reset(seed=1)
+    assert env.action_masks().any(axis=1).all()
 
 
 def test_the_thread_tuner_uses_the_fastest_size_and_rarely_retries_the_others():
