@@ -71,7 +71,7 @@ class CuttleAECEnv(AECEnv):
     space raises ValueError.
 
     When the game ends or is truncated, every agent's info gives the outcome: `winner`
-    (a seat, None for a draw or the move cap), `end_reason` ("goal", "passes",
+    (a seat, -1 for a draw or the move cap), `end_reason` ("goal", "passes",
     "sudden_death" as `Game.end_reason`; "move_cap" when truncated;
     "illegal_action") and the agent's own `seat`.
 

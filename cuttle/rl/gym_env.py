@@ -100,7 +100,8 @@ class GymEnv(gymnasium.Env):
               options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
         """Start an episode: deal a game, play the opponent's moves until the agent
         decides, and return the agent's observation and `info`: `seat` (the agent's seat
-        this episode), `skipped` (deals skipped, below) and `seed` (the deal seed `d`).
+        this episode), `skipped` (deals skipped, below) and `seed` (the deal seed `d`,
+        as a numpy.uint64, which Gymnasium's vector envs batch).
 
         Seeding: `seed` (0 .. 2**64 - 1; None goes on with the env's generator, seeded
         at random the first time) seeds Gymnasium's `self.np_random`, which is then
@@ -151,7 +152,9 @@ class GymEnv(gymnasium.Env):
         self._done = False
         if self.render_mode == "human":
             self.render()
-        return self._observe(), {"seat": self.seat, "skipped": skipped, "seed": self.seed}
+        # (a numpy.uint64: Gymnasium's vector envs batch an int info in int64)
+        return self._observe(), {"seat": self.seat, "skipped": skipped,
+                                 "seed": np.uint64(self.seed)}
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """Play the agent's compact action (an int in 0 .. ACTION_SPACE - 1, numpy ints
@@ -171,7 +174,7 @@ class GymEnv(gymnasium.Env):
           `info["illegal_action"] = True`, the position left as it was.  Anything
           outside the space raises ValueError, the episode untouched.
         - info: empty before the last step.  The last step's (terminated or
-          truncated) gives the outcome: `winner` (a seat, None for a draw or the
+          truncated) gives the outcome: `winner` (a seat, -1 for a draw or the
           move cap), `end_reason` ("goal", "passes", "sudden_death" as
           `Game.end_reason`; "move_cap" when truncated; "illegal_action"), the
           agent's `seat`, and `illegal_action` (True) after an illegal action.

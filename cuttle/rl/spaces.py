@@ -93,16 +93,17 @@ def action_mask(game: Game, dtype: npt.DTypeLike = np.int8) -> np.ndarray:
 
 
 def outcome_info(game: Game, seat: int, illegal_by: int | None = None) -> dict[str, Any]:
-    """The keys of an episode's last info for the agent of `seat`: `winner` (a seat, None
-    for a draw or the move cap), `end_reason` (`Game.end_reason`: "goal", "passes",
-    "sudden_death"; "move_cap" when the cap truncated the episode; "illegal_action"
-    when the seat `illegal_by` chose one) and `seat`."""
+    """The keys of an episode's last info for the agent of `seat`: `winner` (a seat, -1
+    for a draw or the move cap: not None, which Gymnasium's vector envs cannot batch
+    with ints), `end_reason` (`Game.end_reason`: "goal", "passes", "sudden_death";
+    "move_cap" when the cap truncated the episode; "illegal_action" when the seat
+    `illegal_by` chose one) and `seat`."""
     if illegal_by is not None:
         winner, reason = 1 - illegal_by, "illegal_action"
     elif game.is_over:
-        winner, reason = game.winner, game.end_reason
+        winner, reason = (-1 if game.winner is None else game.winner), game.end_reason
     else:
-        winner, reason = None, "move_cap"
+        winner, reason = -1, "move_cap"
     return {"winner": winner, "end_reason": reason, "seat": seat}
 
 

@@ -240,9 +240,11 @@ def test_the_last_step_gives_the_outcome():
             assert info == {}
         g = env.game
         want = ({"winner": g.winner, "end_reason": g.end_reason} if term else
-                {"winner": None, "end_reason": "move_cap"})
+                {"winner": -1, "end_reason": "move_cap"})
+        if want["winner"] is None:
+            want["winner"] = -1
         assert info == {**want, "seat": env.seat}
-        assert reward == (0.0 if info["winner"] is None else
+        assert reward == (0.0 if info["winner"] == -1 else
                           1.0 if info["winner"] == env.seat else -1.0)
         seen.add(info["end_reason"])
     assert {"goal", "move_cap"} <= seen
@@ -255,8 +257,47 @@ def test_the_last_step_gives_the_outcome():
             env.step(rng.choice(legal_actions(env.game)))
         g = env.game
         want = ({"winner": g.winner, "end_reason": g.end_reason} if g.is_over else
-                {"winner": None, "end_reason": "move_cap"})
+                {"winner": -1, "end_reason": "move_cap"})
+        if want["winner"] is None:
+            want["winner"] = -1
         assert env.infos == {a: {**want, "seat": k} for k, a in enumerate(env.agents)}
+
+
+def test_gymnasium_vector_envs_batch_the_infos():
+    # gymnasium.make_vec (docs/rl.md's way to Gymnasium's vector API) batches each info
+    # key into a numpy array typed by the first env's value: a winner None beside an
+    # int raised TypeError, a deal seed of 2**63 or more OverflowError in int64.
+    envs = gymnasium.make_vec("cuttle.rl.gym_env:cuttle/Cuttle-v0", num_envs=6,
+                              vectorization_mode="sync", opponent="random", seat=None,
+                              max_moves=14)
+    _, infos = envs.reset(seed=3)
+    assert [int(x) for x in infos["seed"]] == list(envs.get_attr("seed"))
+    rng = np.random.default_rng(0)
+    ends = set()
+    for _ in range(60):
+        masks = np.stack(envs.call("action_masks"))
+        # (an env that ended has no legal action: its next step resets it, action unread)
+        _, _, term, trunc, infos = envs.step([rng.choice(np.flatnonzero(m)) if m.any()
+                                              else 0 for m in masks])
+        if "winner" in infos:
+            ends.update(int(w) for w in infos["winner"][infos["_winner"]])
+    assert -1 in ends and ends & {0, 1}
+    envs.close()
+    # and within one step: a win in env 0, the cap in env 1
+    vec = gymnasium.vector.SyncVectorEnv([lambda: GymEnv("random")] * 2)
+    over = GymEnv("random", seat=0)
+    over.reset(seed=1)
+    while True:
+        *_, term, trunc, win = over.step(legal_actions(over.game)[0])
+        if term or trunc:
+            break
+    capped = GymEnv("random", seat=0, max_moves=2)
+    capped.reset(seed=1)
+    *_, trunc, cap = capped.step(legal_actions(capped.game)[0])
+    assert trunc and cap["winner"] == -1 and win["winner"] in (0, 1)
+    batched = vec._add_info(vec._add_info({}, win, 0), cap, 1)
+    assert list(batched["winner"]) == [win["winner"], -1]
+    vec.close()
 
 
 @pytest.mark.parametrize("make", ["gym", "aec"])
