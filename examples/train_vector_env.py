@@ -141,7 +141,8 @@ def concat_pairs(pairs_list, n_envs):
 
 
 def evaluate(policy, n_envs, games, seed, rng):
-    """Win rate of the greedy policy against random over `games` fresh games."""
+    """Win rate of the greedy (argmax: the most probable legal action, not sampled)
+    policy against random over `games` fresh games."""
     env = VectorEnv(n_envs, opponent="random", seat=None, copy=False)
     obs, _ = env.reset(seed)
     wins = played = 0
@@ -202,7 +203,7 @@ def main():
             wins = played = 0
     w, n = evaluate(policy, args.envs, args.eval_games, args.seed + 1, rng)
     est = wilson_interval(w, n)
-    print(f"final greedy policy vs random: {w}/{n} = {est.value:.1%} "
+    print(f"final greedy (argmax) policy vs random: {w}/{n} = {est.value:.1%} "
           f"[{est.low:.1%}, {est.high:.1%}] (95%); a random agent wins about half")
 
 
