@@ -50,6 +50,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 import numpy as np  # noqa: E402
 
 import cuttle  # noqa: E402
+from cuttle.policies import policy_code  # noqa: E402
 
 DEFAULT_POLICIES = "random,greedy,expert,ismcts:100,ismcts:1000,ismcts:10000"
 SEARCH_BUDGET = 2_000_000        # games x iterations per pairing for ismcts:N
@@ -76,14 +77,18 @@ class TimedPlayer:
 
 def make_players(names):
     """{name: what cuttle.simulate plays for it}: the name of a native policy, or a
-    TimedPlayer for openspiel-ismcts:N."""
+    TimedPlayer for openspiel-ismcts:N; ValueError naming a name that is neither."""
     out = {}
     for x in names:
         kind, _, n = x.partition(":")
         if kind == OPENSPIEL:
+            if n and not (n.isdigit() and int(n) > 0):
+                raise ValueError(f"{x!r}: {OPENSPIEL}:N takes a positive count of "
+                                 f"iterations, not {n!r}")
             from cuttle.openspiel import ISMCTSPlayer
             out[x] = TimedPlayer(ISMCTSPlayer(int(n or 100)))
         else:
+            policy_code(x)               # the library's check: the valid names listed
             out[x] = x
     return out
 
@@ -222,7 +227,10 @@ def main(argv=None):
     names = [x.strip().lower() for x in args.policies.split(",") if x.strip()]
     if args.anchors:
         names += [x for x in ANCHORS if x not in names]
-    players = make_players(names)
+    try:
+        players = make_players(names)
+    except ValueError as e:              # (it was a traceback)
+        ap.error(f"--policies: {e}")
     if ANCHOR not in names:
         ap.error(f"the ladder needs {ANCHOR!r} (the anchor) among --policies")
     rules = cuttle.Rules(args.rules)

@@ -102,3 +102,15 @@ def test_a_ladder_reuses_the_pairings_of_an_earlier_run_but_those_it_must_replay
     bad = ladder("--policies", "random,greedy", "--reuse", "a.json", "--seed", "3")
     assert bad.returncode == 2 and "seed" in bad.stderr
     assert ladder("--policies", "random,greedy", "--replay", "greedy").returncode == 2
+
+
+def test_a_ladder_refuses_an_unknown_policy_in_one_line():
+    # A misspelt policy ended in a 20-line traceback from deep in simulate.
+    script = str(ROOT / "benchmarks" / "bench_strength.py")
+    for bad, said in (("random,grdy", "unknown policy 'grdy'; valid: random, greedy"),
+                      ("random,openspiel-ismcts:x", "positive count of iterations")):
+        run = subprocess.run([sys.executable, script, "--policies", bad],
+                             capture_output=True, text=True)
+        assert run.returncode == 2 and "Traceback" not in run.stderr
+        last = run.stderr.strip().splitlines()[-1]
+        assert last.startswith("bench_strength.py: error: --policies: ") and said in last
