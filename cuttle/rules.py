@@ -37,8 +37,11 @@ if TYPE_CHECKING:
 
 __all__ = ["Flag", "FLAGS", "FLAG_NAMES", "PRESETS", "Rules"]
 
-_TRUE = {"true", "yes", "on", "1"}
-_FALSE = {"false", "no", "off", "0"}
+# A bool flag's text: each pair spells True, then False (in any case).
+_BOOL_TEXT = (("true", "false"), ("yes", "no"), ("on", "off"), ("1", "0"))
+_TRUE = {t for t, _ in _BOOL_TEXT}
+_FALSE = {f for _, f in _BOOL_TEXT}
+_BOOL_SPELLINGS = ", ".join(f"{t}/{f}" for t, f in _BOOL_TEXT)
 _NONE = {"none", "null", "-", ""}
 MAX_GOAL = 1000            # far above any sensible goal; keeps scores small ints
 MAX_DEAL = 8               # cards dealt to one player: both hands and a deck always fit
@@ -77,6 +80,12 @@ class Flag:
         def shown():            # (on the error's path only)
             return repr(value if said is None else said)
         if self.kind == "bool":
+            if isinstance(value, str):      # a keyword takes the spellings text takes
+                read = _bool_text(value)
+                if read is None:
+                    raise ValueError(f"flag {self.name!r} takes True or False (or as text: "
+                                     f"{_BOOL_SPELLINGS}), not {shown()}")
+                return read
             if not is_bool(value):
                 raise ValueError(f"flag {self.name!r} takes True or False, not {shown()}")
             return bool(value)
@@ -115,11 +124,10 @@ class Flag:
         t = str(text).strip()
         low = t.lower()
         if self.kind == "bool":
-            if low in _TRUE:
-                return True
-            if low in _FALSE:
-                return False
-            raise ValueError(f"flag {self.name!r} takes true or false, not {t!r}")
+            read = _bool_text(t)
+            if read is None:
+                raise ValueError(f"flag {self.name!r} takes true or false, not {t!r}")
+            return read
         if self.kind in ("goals", "deal"):
             parts = [p for p in re.split(r"[\s,]", t.strip("()[] ")) if p]  # (a tab too)
             if not all(_ascii_digits(p) for p in parts):
@@ -163,6 +171,14 @@ class Flag:
         if self.kind == "limit":
             return -1 if value is None else value
         return value if self.kind in ("goals", "deal") else int(value)
+
+
+def _bool_text(text: str) -> bool | None:
+    """A bool flag's value from its text (any case, spaces around it ignored), or None
+    when the text is no spelling of either: the one reading of a bool's text, for rule
+    text and for a keyword given a string (``Rules(joker="yes")``)."""
+    low = text.strip().lower()
+    return True if low in _TRUE else False if low in _FALSE else None
 
 
 def _ascii_digits(t: str) -> bool:
