@@ -802,3 +802,18 @@ def test_a_cluster_failing_mid_run_keeps_the_finished_games(monkeypatch, capsys,
     assert data["interrupted"] == {"done": 300, "requested": 1000, "unit": "game"}
     assert data["n_games"] == 300 and data["seed"] == 3
     assert out.startswith("cuttle simulation: 300 games, seed 3")
+
+
+def test_degenerate_rules_are_played_with_one_warning_line(capsys):
+    # --set hand_limit=0 gave 100% draws without a word.
+    code, out, err = run(capsys, "simulate", "-n", "30", "--seed", "1", "--no-progress",
+                         "--set", "hand_limit=0")
+    assert code == 0 and re.search(r"\ndraws +30/30 +100\.00%", out)
+    assert err.splitlines() == [
+        "cuttle simulate: warning: degenerate rules (classic: hand_limit=0): with "
+        "hand_limit=0 each hand is discarded whole at the end of its owner's turn, so "
+        "after their first move a player can only draw a card and discard it: games end "
+        "in draws (every game, under the presets' goals)"]
+    code, out, err = run(capsys, "simulate", "-n", "30", "--seed", "1", "--no-progress",
+                         "--set", "hand_limit=1")
+    assert code == 0 and err == ""
