@@ -817,3 +817,20 @@ def test_degenerate_rules_are_played_with_one_warning_line(capsys):
     code, out, err = run(capsys, "simulate", "-n", "30", "--seed", "1", "--no-progress",
                          "--set", "hand_limit=1")
     assert code == 0 and err == ""
+
+
+@pytest.mark.parametrize("argv, values", [
+    (["--vary", "joker=true"], "joker=false,true"),           # the base's value first
+    (["--vary", "joker=false"], "joker=false,true"),          # the base's own: another
+    (["--rules", "cuttle.cards", "--vary", "four=random"], "four=choice,random"),
+    (["--vary", "hand_limit=none"], "hand_limit=none,8"),
+    (["--vary", "deal=(5,6)"], "deal=(5,6),(6,6)"),
+    (["--vary", "king_goals=(15,14,10,7,5)"], "king_goals=(21,14,10,7,5),(15,14,10,7,5)"),
+])
+def test_a_vary_of_one_value_names_the_values_to_list(capsys, argv, values):
+    # It said only "compare needs at least two rule sets".
+    code, _, err = run(capsys, "compare", *argv, "-n", "10")
+    vary = argv[-1]
+    assert code == 2 and err.splitlines()[-1] == (
+        f"cuttle compare: error: compare needs at least two rule sets: --vary {vary} "
+        f"gives one; list the values to compare, e.g. --vary {values}")
