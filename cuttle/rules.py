@@ -19,6 +19,7 @@ every ``rules`` argument of the library take it, through `Rules.coerce`)::
 from __future__ import annotations
 
 import re
+import warnings
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
@@ -35,14 +36,23 @@ if TYPE_CHECKING:
     FlagValue: TypeAlias = bool | str | tuple[int, ...] | int | None
     FlagJSON: TypeAlias = bool | str | list[int] | int | None
 
-__all__ = ["Flag", "FLAGS", "FLAG_NAMES", "PRESETS", "Rules"]
+__all__ = ["DegenerateRulesWarning", "Flag", "FLAGS", "FLAG_NAMES", "PRESETS", "Rules"]
 
-_TRUE = {"true", "yes", "on", "1"}
-_FALSE = {"false", "no", "off", "0"}
+# A bool flag's text: each pair spells True, then False (in any case).
+_BOOL_TEXT = (("true", "false"), ("yes", "no"), ("on", "off"), ("1", "0"))
+_TRUE = {t for t, _ in _BOOL_TEXT}
+_FALSE = {f for _, f in _BOOL_TEXT}
+_BOOL_SPELLINGS = ", ".join(f"{t}/{f}" for t, f in _BOOL_TEXT)
 _NONE = {"none", "null", "-", ""}
 MAX_GOAL = 1000            # far above any sensible goal; keeps scores small ints
 MAX_DEAL = 8               # cards dealt to one player: both hands and a deck always fit
 MAX_LIMIT = 53             # the largest hand limit: every card, joker included
+MAX_POINTS = 4 * sum(range(1, 11))   # every point card (A-10 of 4 suits) on one side: 220
+
+
+class DegenerateRulesWarning(UserWarning):
+    """A rule set every flag of which is valid but under which no game can be decided
+    (`Rules.degenerate` says why): every game would be a draw."""
 
 
 @dataclass(frozen=True)
@@ -77,6 +87,12 @@ class Flag:
         def shown():            # (on the error's path only)
             return repr(value if said is None else said)
         if self.kind == "bool":
+            if isinstance(value, str):      # a keyword takes the spellings text takes
+                read = _bool_text(value)
+                if read is None:
+                    raise ValueError(f"flag {self.name!r} takes True or False (or as text: "
+                                     f"{_BOOL_SPELLINGS}), not {shown()}")
+                return read
             if not is_bool(value):
                 raise ValueError(f"flag {self.name!r} takes True or False, not {shown()}")
             return bool(value)
@@ -115,11 +131,10 @@ class Flag:
         t = str(text).strip()
         low = t.lower()
         if self.kind == "bool":
-            if low in _TRUE:
-                return True
-            if low in _FALSE:
-                return False
-            raise ValueError(f"flag {self.name!r} takes true or false, not {t!r}")
+            read = _bool_text(t)
+            if read is None:
+                raise ValueError(f"flag {self.name!r} takes true or false, not {t!r}")
+            return read
         if self.kind in ("goals", "deal"):
             parts = [p for p in re.split(r"[\s,]", t.strip("()[] ")) if p]  # (a tab too)
             if not all(_ascii_digits(p) for p in parts):
@@ -163,6 +178,14 @@ class Flag:
         if self.kind == "limit":
             return -1 if value is None else value
         return value if self.kind in ("goals", "deal") else int(value)
+
+
+def _bool_text(text: str) -> bool | None:
+    """A bool flag's value from its text (any case, spaces around it ignored), or None
+    when the text is no spelling of either: the one reading of a bool's text, for rule
+    text and for a keyword given a string (``Rules(joker="yes")``)."""
+    low = text.strip().lower()
+    return True if low in _TRUE else False if low in _FALSE else None
 
 
 def _ascii_digits(t: str) -> bool:
@@ -324,6 +347,13 @@ class Rules:
     __slots__ = ("_preset", "_flags", "_c")
 
     def __init__(self, preset: str | Rules = "classic", **flags: object):
+        self._build(preset, flags)
+        why = self.degenerate()
+        if why:             # (valid, so not refused: said once per place it is made)
+            warnings.warn(f"degenerate rules ({self}): {why}", DegenerateRulesWarning,
+                          stacklevel=2)
+
+    def _build(self, preset, flags):
         if isinstance(preset, Rules):
             base = dict(preset._flags)
             preset_name = preset._preset
@@ -499,6 +529,24 @@ class Rules:
         """A copy with some flags changed (same preset name)."""
         return Rules(self, **flags)
 
+    def degenerate(self) -> str | None:
+        """Why games under these rules are all draws, or None: such rules are made all
+        the same (every flag is valid), with a `DegenerateRulesWarning`.  Two cases: a
+        hand limit of 0 in the discard mode (each hand is discarded whole at the end of
+        its owner's turn, so once each player has made a first move the only move is to
+        draw a card and discard it; only goals a first move reaches can be won), and
+        goals all above the 220 points of every point card (docs/rules.md, "Degenerate
+        rule sets")."""
+        if self.hand_limit == 0 and self.hand_limit_mode == "discard":
+            return ("with hand_limit=0 each hand is discarded whole at the end of its "
+                    "owner's turn, so after their first move a player can only draw a card "
+                    "and discard it: games end in draws (every game, under the presets' "
+                    "goals)")
+        if min(self.king_goals) > MAX_POINTS:
+            return (f"every goal of king_goals is above {MAX_POINTS}, the points of every "
+                    f"point card: no game can be won, every game ends in a draw")
+        return None
+
     def changed(self) -> dict[str, FlagValue]:
         """The flags that differ from the preset's own values, in table order."""
         base = PRESETS[self._preset][0]
@@ -596,4 +644,6 @@ def _rebuild(preset, changed):
     if not (isinstance(changed, dict) and all(isinstance(k, str) for k in changed)):
         raise ValueError(f"corrupt pickled rules: the changed flags must be a dict of "
                          f"flag names to values, not {changed!r}")
-    return Rules(preset, **changed)
+    rules = Rules.__new__(Rules)        # (no warning: it was given where they were made)
+    rules._build(preset, changed)
+    return rules

@@ -20,7 +20,9 @@ from ..display import render
 from ..figures import BALANCE, canonical
 from ..simulation import Tally
 from ..stats import Estimate
+from ..validation import is_int
 from .constraints import verdict
+from .space import Candidate
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -33,7 +35,6 @@ if TYPE_CHECKING:
     from ..variants.interactions import Interaction
     from ..variants.rulesets import Variant
     from .config import BalanceConfig
-    from .space import Candidate
 
 __all__ = ["BalanceResult", "CandidateResult", "Measure", "Single"]
 
@@ -134,7 +135,7 @@ class CandidateResult:
     "broken: ...")."""
 
     def __init__(self, candidate: Candidate, prediction: Estimate | None, race: Measure,
-                 status: str, race_level: float):
+                 status: str, race_level: float | None):
         self.candidate, self.prediction = candidate, prediction
         self.race, self.status, self.race_level = race, status, race_level
         self.confirm: Measure | None = None
@@ -272,11 +273,33 @@ class BalanceResult:
         return total
 
     def best(self, size: int | None = None) -> CandidateResult | None:
-        """The winner of a size (default: the fairest winner of any size)."""
-        if size is not None:
-            return self.winners.get(size)
-        pool = list(self.winners.values())
-        return min(pool, key=_sort_distance) if pool else None
+        """The winner of a size (default: the fairest winner of any size), None when no
+        rule set of that size won.  Size 0 is the base, the tables' "0 changes" row: a
+        CandidateResult of no changes (label "(base)", status "base") with the base's
+        games (`base_result`).  ValueError for a size the search did not try (not a
+        whole number from 0 to its `k`)."""
+        if size is None:
+            pool = list(self.winners.values())
+            return min(pool, key=_sort_distance) if pool else None
+        k = self.config.k
+        if not is_int(size) or not 0 <= size <= k:
+            raise ValueError(f"best(size): the search tried rule sets of 0 (the base) to "
+                             f"{k} changes (k={k}), not {size!r}")
+        return self.base_result() if size == 0 else self.winners.get(size)
+
+    def base_result(self) -> CandidateResult | None:
+        """The base as a CandidateResult, with the games the tables' "(base)" row reads
+        (its confirmation's, else its race's, else its screening's) and its check games;
+        None before any of its games."""
+        race = self.base.get("race") or self.base.get("screen")
+        confirm = self.base.get("confirm")
+        if not any(m is not None and m.n for m in (race, confirm)):
+            return None
+        rules = self.config.base
+        c = CandidateResult(Candidate(rules, (), rules), None,
+                            race or Measure(confidence=self.confidence), "base", None)
+        c.confirm, c.check = confirm, self.base.get("check")
+        return c
 
     def markdown(self) -> str:
         """The tables as markdown (docs/balance.md)."""

@@ -88,7 +88,10 @@ class Candidate:
 
     @property
     def label(self) -> str:
-        """Its changes as ``FLAG=VALUE`` joined by " + "."""
+        """Its changes as ``FLAG=VALUE`` joined by " + " ("(base)" without any, as the
+        tables name the base)."""
+        if not self.changes:
+            return "(base)"
         return " + ".join(f"{k}={FLAGS[k].format(v)}" for k, v in self.changes.items())
 
     def __eq__(self, other):

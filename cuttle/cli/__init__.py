@@ -34,16 +34,18 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import warnings
 from typing import TYPE_CHECKING
 
 from .._version import __version__
 from ..interrupts import sigterm_as_ctrl_c
+from ..rules import DegenerateRulesWarning
 from ..text import printable
 from . import analyse, atlas, balance, play, replay, review, serve, simulate
 from .options import CommandError, UsageError
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
 __all__ = ["PROG", "build_parser", "main"]
 
@@ -124,10 +126,24 @@ def main(argv: Sequence[str] | None = None) -> int:
 _STOPPED = -130     # `_run`: Ctrl-C (or SIGTERM) stopped the command with nothing to say
 
 
+def _command_warning(prog: str, show: Callable[..., None]) -> Callable[..., None]:
+    """`warnings.showwarning` for a command: a warning about the user's own input (rules
+    that can only give draws) as one line ``cuttle COMMAND: warning: ...``, as the
+    commands' other warnings read; any other warning as Python shows it."""
+    def showwarning(message, category, *args, **kwargs):
+        if issubclass(category, DegenerateRulesWarning):
+            print(f"{prog}: warning: {printable(message)}", file=sys.stderr)
+        else:
+            show(message, category, *args, **kwargs)
+    return showwarning
+
+
 def _run(args: argparse.Namespace, sub: argparse.ArgumentParser) -> int:
     """The command's own work, each failure reported as `main` says."""
     try:
-        return args.func(args)
+        with warnings.catch_warnings():
+            warnings.showwarning = _command_warning(sub.prog, warnings.showwarning)
+            return args.func(args)
     except (UsageError, ValueError) as e:   # ValueError: an argument the library refused
         sub.print_usage(sys.stderr)
         print(f"{sub.prog}: error: {printable(e)}", file=sys.stderr)   # may quote input

@@ -14,6 +14,7 @@ from ..report import comparison_page, save_page, simulation_page
 from ..files import write_text_file
 from ..formatting import quantity
 from ..rules import FLAGS, Rules
+from ..rules import _text_in_list as _in_list
 from ..simulation import (DEFAULT_MAX_MOVES, MATCH_FORMATS, MAX_UNITS,
                           Interrupted, compare, simulate)
 from ..simulation.api import MAX_CHUNK, MAX_MAX_MOVES
@@ -420,14 +421,33 @@ def _rule_sets(args):
     if args.vary:
         base = options.rules_from_options(args.rules, args.set)
         try:
-            rule_sets += base.variants(args.vary[0])
+            varied = base.variants(args.vary[0])
         except ValueError as e:
             raise UsageError(f"--vary: {e}") from None
+        rule_sets += varied
         _vary_sets_no_fixed_flag(args, base)
+        if len(rule_sets) < 2:
+            raise UsageError(_one_value_varied(args.vary[0], base, varied[0]))
     if len(rule_sets) < 2:
         raise UsageError("compare needs at least two rule sets: give them as arguments "
                          "(e.g. classic classic:four=random) or with --vary FLAG=V1,V2")
     return rule_sets
+
+
+def _one_value_varied(vary: str, base: Rules, varied: Rules) -> str:
+    """The error of a --vary of one value (and no other rule set): the values to list,
+    the base's own first (joker=true: ``--vary joker=false,true``)."""
+    flag = FLAGS[_flag_named(vary)]
+    given, own = getattr(varied, flag.name), getattr(base, flag.name)
+    if given != own:
+        values = [own, given]
+    else:       # (the base's own value: another the flag takes, a preset's first)
+        others = [flag.classic, flag.cuttle_cards, *flag.published, *flag.explored,
+                  *flag.values, *((not given,) if flag.kind == "bool" else ())]
+        values = [given, next(v for v in others if v != given)]
+    text = ",".join(_in_list(flag.format(v)) for v in values)
+    return (f"compare needs at least two rule sets: --vary {vary.strip()} gives one; list "
+            f"the values to compare, e.g. --vary {flag.name}={text}")
 
 
 def _flag_named(item: str) -> str:

@@ -1,7 +1,9 @@
 """Figures drawn with matplotlib (imported only when a figure is made): a summary's win
-rates by seat and its game lengths, a comparison's rates and differences, an atlas
-group's forest plot.  Estimates come from the catalogue of statistics (`cuttle.figures`)
-by name, numbers are printed by `cuttle.formatting`."""
+rates by seat, its first and second mover's and its game lengths, a comparison's rates,
+differences and mean lengths, an atlas group's forest plot, the balance designer's
+scores against lengths.  A kind of panel is drawn by one helper (`_bars`, `_seat_panel`,
+`_length_panel`, `_means_panel`, `_panel`).  Estimates come from the catalogue of
+statistics (`cuttle.figures`) by name, numbers are printed by `cuttle.formatting`."""
 
 from __future__ import annotations
 
@@ -16,7 +18,8 @@ from .._optional import missing
 from ..balancing.results import BalanceResult
 from ..display import renders
 from ..files import write_binary_file
-from ..formatting import finite, fixed, level_pct, quantity, sign_class
+from ..figures import SUMMARY
+from ..formatting import finite, fixed, interval, level_pct, quantity, sign_class, value
 from ..simulation.compare import ComparisonResult
 from ..simulation.names import PLAYER_LABELS, SEATS
 from ..simulation.summary import Summary
@@ -90,8 +93,10 @@ def _labels(names, width=18):
                                     break_on_hyphens=False)) or n for n in names]
 
 
-def _bars(ax, estimates, labels, colors=None, percent=True):
-    """Bars with asymmetric error bars from Estimates (value, low, high)."""
+def _bars(ax, estimates, labels, colors=None, percent=True, digits=1):
+    """The panel of estimates as bars (a rate in %, or a mean: `percent` False) with
+    asymmetric error bars from their intervals (value, low, high), each value printed
+    above the top of its error bar (on the bar's top it was struck through by it)."""
     k = 100 if percent else 1
     vals = np.array([k * e.value for e in estimates], float)
     lo = np.array([k * (e.value - e.low) for e in estimates], float)
@@ -101,22 +106,59 @@ def _bars(ax, estimates, labels, colors=None, percent=True):
            color=colors)
     ax.set_xticks(xs)
     ax.set_xticklabels(labels, fontsize="x-small")
-    for x, v in zip(xs, vals):
-        if np.isfinite(v):
-            ax.annotate(fixed(v, 1), (x, v), textcoords="offset points", xytext=(0, 3),
-                        ha="center", fontsize="x-small")
+    for x, v, up in zip(xs, vals, np.nan_to_num(hi)):
+        # (a rate of no games, A moving second under --no-swap, says so, as the table)
+        ax.annotate(fixed(v, digits) if np.isfinite(v) else "no\ngames",
+                    (x, v + up if np.isfinite(v) else 0), textcoords="offset points",
+                    xytext=(0, 3), ha="center", va="bottom", fontsize="x-small")
+    ax.margins(y=0.12)          # (room above the highest label)
+
+
+def _seat_panel(ax, s: Summary) -> None:
+    """The first mover's and the second mover's win rates (whoever moved first), and
+    the first-player advantage, their difference, in the title."""
+    names = ("first_mover_win_rate", "second_mover_win_rate")
+    _bars(ax, [s.estimate(n) for n in names],
+          [SUMMARY[n].text(s.result.players).replace(" wins", "\nwins") for n in names],
+          ["C4", "C5"])
+    adv, f = s.estimate("first_player_advantage"), SUMMARY["first_player_advantage"]
+    ax.set_ylabel("rate (%)")
+    ax.set_title(f"first vs second mover\nadvantage {value(adv, f.format)} "
+                 f"{interval(adv, f.format)}", fontsize="medium")
+
+
+def _length_panel(ax, s: Summary) -> None:
+    """The distribution of game lengths (moves per game), its mean marked."""
+    h = s.length_histogram("moves")
+    if h.sum():
+        c = np.cumsum(h) / h.sum()
+        top = int(min(len(h) - 1, np.searchsorted(c, 0.999) + 1))
+        xs = np.arange(top + 1)
+        ax.bar(xs, 100 * h[:top + 1] / h.sum(), 1.0, color="C2")
+        rest = h[top + 1:].sum()
+        if rest:
+            ax.text(0.98, 0.95, f"{fixed(100 * rest / h.sum())}% of games longer than {top} "
+                                f"moves", transform=ax.transAxes, ha="right", va="top",
+                    fontsize="small")
+        e = s.mean_moves()
+        ax.axvline(e.value, color="black", linewidth=1)
+        ax.text(e.value, ax.get_ylim()[1] * 0.85, f" mean {fixed(e.value, 1)}", fontsize="small")
+    ax.set_xlabel("moves per game")
+    ax.set_ylabel("games (%)")
+    ax.set_title("game length")
 
 
 @renders("plot", Summary)
 def plot_summary(s: Summary, path: str | os.PathLike[str], title: str | None = None, *,
                  interrupted: Interrupted | None = None) -> None:
     """Save a figure of a `Summary` to `path`: win rates by player and seat with their
-    intervals, and the distribution of game lengths (moves per game); a partial run's
-    (`interrupted`) says so under the title."""
+    intervals, the first mover's and the second mover's win rates (the first-player
+    advantage in its title), and the distribution of game lengths (moves per game); a
+    partial run's (`interrupted`) says so under the title."""
     plt = pyplot()
     r = s.result
-    fig, (ax, hx) = plt.subplots(1, 2, figsize=(12, 4.8),
-                                 gridspec_kw={"width_ratios": (1.1, 1)})
+    fig, (ax, sx, hx) = plt.subplots(1, 3, figsize=(15, 4.8),
+                                     gridspec_kw={"width_ratios": (1.1, 0.45, 1)})
     ests, labels, colors = [], [], []
     for i, lab in enumerate(PLAYER_LABELS):
         ests.append(s.win_rate(i))
@@ -135,23 +177,8 @@ def plot_summary(s: Summary, path: str | os.PathLike[str], title: str | None = N
               loc="upper left", fontsize="small")
     ax.set_ylabel("rate (%)")
     ax.set_title(f"win rates, {level_pct(s.confidence)} Wilson intervals")
-    h = s.length_histogram("moves")
-    if h.sum():
-        c = np.cumsum(h) / h.sum()
-        top = int(min(len(h) - 1, np.searchsorted(c, 0.999) + 1))
-        xs = np.arange(top + 1)
-        hx.bar(xs, 100 * h[:top + 1] / h.sum(), 1.0, color="C2")
-        rest = h[top + 1:].sum()
-        if rest:
-            hx.text(0.98, 0.95, f"{fixed(100 * rest / h.sum())}% of games longer than {top} "
-                                f"moves", transform=hx.transAxes, ha="right", va="top",
-                    fontsize="small")
-        e = s.mean_moves()
-        hx.axvline(e.value, color="black", linewidth=1)
-        hx.text(e.value, hx.get_ylim()[1] * 0.85, f" mean {fixed(e.value, 1)}", fontsize="small")
-    hx.set_xlabel("moves per game")
-    hx.set_ylabel("games (%)")
-    hx.set_title("game length")
+    _seat_panel(sx, s)
+    _length_panel(hx, s)
     unit = quantity(s.n, "game") if s.n_matches is None else quantity(s.n_matches, "match")
     fig.suptitle(title or f"cuttle: {unit}, {r.rules}, seed {r.seed}")
     note = _partial(fig, interrupted)
@@ -165,13 +192,15 @@ def plot_comparison(c: ComparisonResult, path: str | os.PathLike[str],
                     title: str | None = None, *,
                     interrupted: Interrupted | None = None) -> None:
     """Save a bar chart of a `ComparisonResult` to `path`: rates per rule set with their
-    intervals, and the differences to the baseline; the rule sets name the axis; a
-    partial run's (`interrupted`) says so under the title."""
+    intervals, the differences to the baseline, and each rule set's mean game length
+    (moves per game) with its interval; the rule sets name the axes; a partial run's
+    (`interrupted`) says so under the title."""
     plt = pyplot()
     metrics = ["win_rate_A", "win_rate_B", "draw_rate", "first_mover_win_rate"]
     k = len(c.labels)
     names = _labels(c.labels)
-    fig, axes = plt.subplots(1, 2, figsize=(max(9, 1.6 * k + 7), 5.4))
+    fig, (*axes, mx) = plt.subplots(1, 3, figsize=(max(13, 2.1 * k + 9), 5.4),
+                                    gridspec_kw={"width_ratios": (1, 1, 0.6)})
     width = 0.8 / len(metrics)
     for ax, diff in ((axes[0], False), (axes[1], True)):
         for mi, metric in enumerate(metrics):
@@ -199,6 +228,7 @@ def plot_comparison(c: ComparisonResult, path: str | os.PathLike[str],
         else:
             ax.set_ylabel("rate (%)")
             ax.set_title(f"rates, {level_pct(c.confidence)} Wilson intervals")
+    _means_panel(mx, c, names)
     handles, legend = axes[0].get_legend_handles_labels()
     note = _partial(fig, interrupted)
     fig.legend(handles, legend, loc="upper center", ncol=len(metrics), fontsize="small",
@@ -208,6 +238,16 @@ def plot_comparison(c: ComparisonResult, path: str | os.PathLike[str],
     fig.tight_layout(rect=(0, 0, 1, 0.88 - note))
     _save(fig, path)
     plt.close(fig)
+
+
+def _means_panel(ax, c: ComparisonResult, names: list[str]) -> None:
+    """Each rule set's mean game length (moves per game) with its normal interval."""
+    _bars(ax, [c.estimate("mean_moves", i) for i in range(len(names))], names, "0.55",
+          percent=False)
+    ax.set_xticklabels(names, fontsize="small", rotation=30 if len(names) > 2 else 0,
+                       ha="right" if len(names) > 2 else "center")
+    ax.set_ylabel("moves per game (mean)")
+    ax.set_title(f"game length, {level_pct(c.confidence)} normal intervals")
 
 
 # -- the atlas --------------------------------------------------------------------------
@@ -276,6 +316,10 @@ def plot_group(g: GroupResult, path: str | os.PathLike[str], title: str | None =
 
 
 SIZE_MARKERS = {1: "o", 2: "s", 3: "^", 4: "D", 5: "v", 6: "P"}
+# The balance plot's colours and the names its caption gives them (one home: the
+# caption said "winners (red)" of brown markers).
+BALANCE_COLORS = {"winner": ("#c00000", "red"), "raced": ("#1f5f9e", "blue"),
+                  "out": ("0.6", "grey"), "base": ("0.3", "dark grey")}
 
 
 @renders("plot", BalanceResult)
@@ -291,17 +335,19 @@ def plot_balance(r: BalanceResult, path: str | os.PathLike[str],
     base = r.base.get("confirm") or r.base.get("race") or r.base.get("screen")
     if base is not None and base.n:
         e = base.estimate("first_score")
-        ax.plot([base.estimate("mean_moves").value], [100 * e.value], "x", color="0.3",
-                markersize=9)
+        ax.plot([base.estimate("mean_moves").value], [100 * e.value], "x",
+                color=BALANCE_COLORS["base"][0], markersize=9)
         ax.annotate(f"{r.config.base} (base)", (base.estimate("mean_moves").value,
                                                  100 * e.value), fontsize="small",
-                    xytext=(5, -12), textcoords="offset points", color="0.3")
+                    xytext=(5, -12), textcoords="offset points",
+                    color=BALANCE_COLORS["base"][0])
     for c in r.candidates:
         if not c.measure.n:
             continue
         e, x = c.estimate("first_score"), c.estimate("mean_moves").value
-        color = "#a04000" if c.winner else ("0.6" if c.status in ("eliminated",
-                                                                   "infeasible") else "#1f5f9e")
+        kind = "winner" if c.winner else ("out" if c.status in ("eliminated", "infeasible")
+                                          else "raced")
+        color = BALANCE_COLORS[kind][0]
         ax.errorbar([x], [100 * e.value], yerr=[[100 * (e.value - e.low)],
                                                 [100 * (e.high - e.value)]],
                     fmt=SIZE_MARKERS.get(c.size, "o"), color=color, capsize=3, markersize=6)
@@ -315,7 +361,7 @@ def plot_balance(r: BalanceResult, path: str | os.PathLike[str],
                 linewidth=1)
     sizes = [size for size in SIZE_MARKERS if any(c.size == size for c in r.candidates)]
     for size in sizes:
-        ax.plot([], [], SIZE_MARKERS[size], color="#1f5f9e",
+        ax.plot([], [], SIZE_MARKERS[size], color=BALANCE_COLORS["raced"][0],
                 label=quantity(size, "change"))
     if sizes:           # (no candidates yet: no legend, nor matplotlib's warning)
         ax.legend(fontsize="small", loc="best")
@@ -324,13 +370,14 @@ def plot_balance(r: BalanceResult, path: str | os.PathLike[str],
     ax.grid(alpha=0.3)
     ax.set_title(title or f"Fair rule sets for {r.config.base} under {r.config.policy} "
                           f"self-play", fontsize="medium")
-    lead = (f"winners (red): {level_pct(r.confidence)} intervals on fresh deals"
+    name = {k: v[1] for k, v in BALANCE_COLORS.items()}
+    lead = (f"winners ({name['winner']}): {level_pct(r.confidence)} intervals on fresh deals"
             if r.complete else
-            f"provisional leaders (red; unfinished): {level_pct(r.confidence)} intervals of "
-            f"their games so far")
-    fig.text(0.5, 0.005, f"{lead}; others: their race games; grey: eliminated; dotted: the "
-                         f"Pareto front", ha="center", va="bottom", fontsize="small",
-             color="0.3")
+            f"provisional leaders ({name['winner']}; unfinished): {level_pct(r.confidence)} "
+            f"intervals of their games so far")
+    fig.text(0.5, 0.005, f"{lead}; others ({name['raced']}): their race games; "
+                         f"{name['out']}: eliminated; dotted: the Pareto front",
+             ha="center", va="bottom", fontsize="small", color="0.3")
     note = _partial(fig, interrupted, 0.99)
     fig.tight_layout(rect=(0, 0.03, 1, 1 - note))
     try:

@@ -152,16 +152,23 @@ def figures_table(title: list[str], blocks: Iterable[Iterable[Figure]], source: 
                   players: Iterable[str] = ("", "")) -> Table:
     """A table of figures of one result (`source`, what their `data` reads): each with
     its count, estimate and interval, in blocks separated by a blank line.  The table of
-    a simulation's summary, and of any new kind of result described by figures."""
+    a simulation's summary, and of any new kind of result described by figures.  A rate
+    of no games at all (A moving second when A always moves first) has no row: it
+    would read "0/0 n/a [0.00%, 100.00%]"; the JSON keeps its key."""
     players = tuple(players)
     rows: list = []
     for block in blocks:
-        if rows:
-            rows.append(None)
+        block_rows = []
         for f in block:
+            kn = f.count(source)
+            if kn is not None and kn[1] == 0:
+                continue
             label = Cell(f.text(players), "sub" if f.sub else "label")
-            rows.append([label, Cell(_count(f, source))]
-                        + _estimate_cells(f, f.estimate(source, confidence)))
+            block_rows.append([label, Cell(_count(f, source))]
+                              + _estimate_cells(f, f.estimate(source, confidence)))
+        if rows and block_rows:
+            rows.append(None)
+        rows += block_rows
     columns = [Column("", "<", fit=True, pad=2), Column("count", ">", 5, fit=True, pad=2),
                Column("estimate", ">", fit=True, pad=2),
                Column(f"{level_pct(confidence)} interval", "<", gap="   ")]

@@ -69,11 +69,14 @@ __all__ = ["FORMAT", "MAX_LINE_BYTES", "VERSION", "ResultsFileError", "Store"]
 
 FORMAT, VERSION = "cuttle-atlas", 1
 HEADER = json.dumps({"format": FORMAT, "version": VERSION}).encode() + b"\n"
+# What errors call a file and a line: `cuttle balance` writes this format too (a file
+# holds either command's runs, not both: chunks.SHARED), so an error names both.
+FILE_KIND, RECORD_KIND = "balance/atlas results file", "balance/atlas record"
 MAX_LINE_BYTES = 1 << 20
 
 
 class ResultsFileError(ValueError):
-    """A results file that cannot be used (not an atlas file, damaged, in use)."""
+    """A results file that cannot be used (not a balance/atlas file, damaged, in use)."""
 
 
 def _parse(line, lineno, path):
@@ -89,7 +92,7 @@ def _parse(line, lineno, path):
                 raise ValueError("no header")
             # an int: true and 1.0 equal 1 in Python
             if not (is_int(rec.get("version")) and rec["version"] == VERSION):
-                raise ResultsFileError(f"{path} is an atlas results file of version "
+                raise ResultsFileError(f"{path} is a {FILE_KIND} of version "
                                        f"{rec.get('version')!r}; this cuttle reads version "
                                        f"{VERSION}")
             return None, rec, None
@@ -100,11 +103,11 @@ def _parse(line, lineno, path):
     except (ValueError, TypeError, KeyError) as e:
         if lineno == 1:
             raise ResultsFileError(
-                f"{path} is not an atlas results file (its first line is not the atlas "
-                f"header); give the name of a new file, or of a file an atlas run "
-                f"wrote") from None
+                f"{path} is not a {FILE_KIND} (its first line is not the header of the "
+                f"format cuttle balance and cuttle atlas share); give the name of a new "
+                f"file, or of a file a balance or atlas run wrote") from None
         raise ResultsFileError(
-            f"{path}, line {lineno}: not a valid atlas record ({e}); the file is damaged: "
+            f"{path}, line {lineno}: not a valid {RECORD_KIND} ({e}); the file is damaged: "
             f"delete that line (its chunk will be played again) or use another "
             f"file") from None
 
@@ -187,9 +190,9 @@ class Store:
             lineno += 1
             if len(raw) > MAX_LINE_BYTES:
                 if lineno == 1:
-                    _parse("", 1, self.path)            # not an atlas file: refused
+                    _parse("", 1, self.path)            # not a results file: refused
                 raise ResultsFileError(f"{self.path}, line {lineno}: longer than "
-                                       f"{MAX_LINE_BYTES:,} bytes, not an atlas record; the "
+                                       f"{MAX_LINE_BYTES:,} bytes, not a {RECORD_KIND}; the "
                                        f"file is damaged")
             if not raw.endswith(b"\n"):
                 if lineno == 1 and not HEADER.startswith(raw):
@@ -325,7 +328,7 @@ class Store:
         try:
             return _tallies(rec)
         except ValueError as e:     # (changed since the file was opened)
-            raise ResultsFileError(f"{self.path}, line {lineno}: not a valid atlas record "
+            raise ResultsFileError(f"{self.path}, line {lineno}: not a valid {RECORD_KIND} "
                                    f"({e})") from None
 
     def put(self, records: Iterable[tuple[ChunkKey, Tally, PairTally | None]],

@@ -208,5 +208,9 @@ def test_an_atlas_file_is_not_a_balance_file(capsys, tmp_path):
     foreign = tmp_path / "notes.txt"
     foreign.write_text("my notes\n")
     code, _, err = run(capsys, *ARGS, "--results", str(foreign))
-    assert code == 2 and "not an atlas results file" in err
+    # (balance and atlas share the format: it said "not an atlas results file")
+    assert code == 2 and ("notes.txt is not a balance/atlas results file (its first line is "
+                          "not the header of the format cuttle balance and cuttle atlas "
+                          "share); give the name of a new file, or of a file a balance or "
+                          "atlas run wrote") in err
     assert foreign.read_text() == "my notes\n"

@@ -449,3 +449,22 @@ def test_an_unfinished_search_labels_its_leaders_provisional(tmp_path):
     # the Pareto front says which stage each row's figures come from
     assert "a winner's confirmation games on fresh deals, the others' race games" in text
     assert "Pareto: on the front by its reported figures" in text
+
+
+def test_best_of_size_0_is_the_base_and_a_size_above_k_is_refused():
+    # best(0) was None though the tables label the base "0 changes"; best(4) with k=3
+    # was None as if no rule set of four changes had won.
+    res = cuttle.balance("classic", "random", k=1, flags="deal", deals=[(6, 6)],
+                         budget=SMALL, progress=False)
+    base = res.best(0)
+    assert base.rules == Rules() and base.size == 0 and base.label == "(base)"
+    assert base.status == "base" and not base.candidate.changes
+    assert base.measure is res.base["confirm"] and base.stage == "confirmed"
+    assert base.estimate("first_score") == res.base["confirm"].estimate("first_score")
+    row = next(x for x in str(res).splitlines() if "(base)" in x)
+    assert f"{100 * base.estimate('first_score').value:.2f}%" in row
+    assert res.best(1) is res.winners[1]
+    for size in (2, 4, -1, 1.5, "1"):
+        with pytest.raises(ValueError, match=r"the search tried rule sets of 0 \(the base\) "
+                                             r"to 1 changes \(k=1\), not "):
+            res.best(size)

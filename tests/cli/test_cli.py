@@ -802,3 +802,35 @@ def test_a_cluster_failing_mid_run_keeps_the_finished_games(monkeypatch, capsys,
     assert data["interrupted"] == {"done": 300, "requested": 1000, "unit": "game"}
     assert data["n_games"] == 300 and data["seed"] == 3
     assert out.startswith("cuttle simulation: 300 games, seed 3")
+
+
+def test_degenerate_rules_are_played_with_one_warning_line(capsys):
+    # --set hand_limit=0 gave 100% draws without a word.
+    code, out, err = run(capsys, "simulate", "-n", "30", "--seed", "1", "--no-progress",
+                         "--set", "hand_limit=0")
+    assert code == 0 and re.search(r"\ndraws +30/30 +100\.00%", out)
+    assert err.splitlines() == [
+        "cuttle simulate: warning: degenerate rules (classic: hand_limit=0): with "
+        "hand_limit=0 each hand is discarded whole at the end of its owner's turn, so "
+        "after their first move a player can only draw a card and discard it: games end "
+        "in draws (every game, under the presets' goals)"]
+    code, out, err = run(capsys, "simulate", "-n", "30", "--seed", "1", "--no-progress",
+                         "--set", "hand_limit=1")
+    assert code == 0 and err == ""
+
+
+@pytest.mark.parametrize("argv, values", [
+    (["--vary", "joker=true"], "joker=false,true"),           # the base's value first
+    (["--vary", "joker=false"], "joker=false,true"),          # the base's own: another
+    (["--rules", "cuttle.cards", "--vary", "four=random"], "four=choice,random"),
+    (["--vary", "hand_limit=none"], "hand_limit=none,8"),
+    (["--vary", "deal=(5,6)"], "deal=(5,6),(6,6)"),
+    (["--vary", "king_goals=(15,14,10,7,5)"], "king_goals=(21,14,10,7,5),(15,14,10,7,5)"),
+])
+def test_a_vary_of_one_value_names_the_values_to_list(capsys, argv, values):
+    # It said only "compare needs at least two rule sets".
+    code, _, err = run(capsys, "compare", *argv, "-n", "10")
+    vary = argv[-1]
+    assert code == 2 and err.splitlines()[-1] == (
+        f"cuttle compare: error: compare needs at least two rule sets: --vary {vary} "
+        f"gives one; list the values to compare, e.g. --vary {values}")

@@ -125,7 +125,7 @@ def test_impossible_tallies_are_refused_with_their_line(lines, tmp_path, name):
     path = tamper(lines, tmp_path, change, which)
     assert path.read_text() != "".join(lines)
     for write in (False, True):
-        with pytest.raises(ResultsFileError, match=f"line {which + 1}: not a valid atlas "
+        with pytest.raises(ResultsFileError, match=f"line {which + 1}: not a valid balance/atlas "
                                                    f"record"):
             Store(path, write=write).close()
 
@@ -156,12 +156,12 @@ def test_a_deeply_nested_line_is_refused_with_its_line(lines, tmp_path, capsys):
     path = tmp_path / "deep.jsonl"
     path.write_text(lines[0] + lines[1] + "[" * 100_000 + "\n" + lines[2])
     for write in (False, True):
-        with pytest.raises(ResultsFileError, match="line 3: not a valid atlas record "
+        with pytest.raises(ResultsFileError, match="line 3: not a valid balance/atlas record "
                                                    r"\(the JSON is nested too deeply\)"):
             Store(path, write=write).close()
     for args in (["atlas", "--pairings", "random", "--bases", "classic"], ["balance"]):
         assert main([*args, "--results", str(path), "--report-only"]) == 2
-        assert "line 3: not a valid atlas record" in capsys.readouterr().err
+        assert "line 3: not a valid balance/atlas record" in capsys.readouterr().err
     # as a last line without its newline, a line a killed run half wrote: dropped
     path.write_text(lines[0] + lines[1] + "[" * 100_000)
     with Store(path) as store:

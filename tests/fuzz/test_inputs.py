@@ -313,7 +313,7 @@ def test_a_results_line_is_capped(tmp_path):
     with pytest.raises(ResultsFileError, match="line 2: longer than"):
         Store(path, write=False)
     path.write_bytes(b"x" * (MAX_LINE_BYTES + 5))
-    with pytest.raises(ResultsFileError, match="not an atlas results file"):
+    with pytest.raises(ResultsFileError, match="not a balance/atlas results file"):
         Store(path, write=False)
 
 

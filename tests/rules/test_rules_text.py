@@ -12,6 +12,7 @@ import cuttle
 import cuttle.rl
 import cuttle.variants
 from cuttle import Rules
+import cuttle.rules as rules_module
 from cuttle.rules import FLAGS
 from cuttle.record import start_game, validate_record
 
@@ -176,6 +177,34 @@ def test_flag_changes_take_text_a_list_or_none():
     assert Rules.parse_assignments("four=random") == {"four": "random"} == \
         Rules.parse_assignments(iter(["four=random"]))
     assert Rules.parse_assignments(None) == {} and Rules.parse("classic", None) == Rules()
+
+
+BOOL_SPELLINGS = sorted(rules_module._TRUE | rules_module._FALSE)
+
+
+@pytest.mark.parametrize("spelling", BOOL_SPELLINGS + [s.upper() for s in BOOL_SPELLINGS]
+                         + [" Yes ", "On"])
+def test_a_bool_keyword_takes_every_spelling_text_takes(spelling):
+    # Rules(joker="yes") was refused ("takes True or False") though --set joker=yes and
+    # Rules.parse read it: one reading of a bool's text, for both.
+    for flag in (f.name for f in FLAGS.values() if f.kind == "bool"):
+        from_text = Rules.parse(f"cuttle.cards {flag}={spelling.strip()}")
+        from_keyword = Rules("cuttle.cards", **{flag: spelling})
+        assert from_keyword == from_text
+        assert getattr(from_keyword, flag) is (spelling.strip().lower() in rules_module._TRUE)
+        assert from_keyword == Rules("cuttle.cards", **{flag: getattr(from_text, flag)})
+
+
+@pytest.mark.parametrize("value, message", [
+    ("maybe", r"flag 'joker' takes True or False \(or as text: true/false, yes/no, "
+              r"on/off, 1/0\), not 'maybe'"),
+    ("", r"flag 'joker' takes True or False .*, not ''"),
+    (1, r"flag 'joker' takes True or False, not 1"),       # a number is not text
+    (None, r"flag 'joker' takes True or False, not None"),
+])
+def test_a_bool_keyword_still_refuses_what_is_no_spelling(value, message):
+    with pytest.raises(ValueError, match=message):
+        Rules(joker=value)
 
 
 @pytest.mark.parametrize("make", [

@@ -792,3 +792,37 @@ def test_own_frozen_two_may_counter_during_opponents_turn_but_not_be_played_in_o
     assert g.points(1) == []
     assert_main(g, 0)
     assert legal(g) == {"draw"}          # P0's turn: 2S is frozen
+
+
+# --------------------------------------------------------------------------- degenerate rules
+
+@pytest.mark.parametrize("flags, why", [
+    (dict(hand_limit=0), "with hand_limit=0 each hand is discarded whole"),
+    (dict(king_goals=(221, 221, 300, 500, 1000)), "every goal of king_goals is above 220"),
+])
+def test_rules_under_which_every_game_is_a_draw_are_made_with_a_warning(flags, why):
+    # hand_limit=0 was taken silently, and every game of a run was a draw.
+    with pytest.warns(cuttle.rules.DegenerateRulesWarning, match=why):
+        rules = cuttle.Rules("classic", **flags)
+    assert rules.degenerate().startswith(why)
+    result = cuttle.simulate(40, rules, seed=1, progress=False)
+    assert result.draw_rate().value == 1.0 and result.n_games == 40
+
+
+@pytest.mark.parametrize("flags", [
+    dict(hand_limit=1), dict(hand_limit=0, hand_limit_mode="no_draw"),
+    dict(king_goals=(220, 221, 221, 221, 221)), dict(king_goals=(1000, 14, 10, 7, 5)),
+])
+def test_rules_that_can_be_won_give_no_warning(flags, recwarn):
+    assert cuttle.Rules("classic", **flags).degenerate() is None
+    assert not [w for w in recwarn if w.category is cuttle.rules.DegenerateRulesWarning]
+
+
+def test_degenerate_rules_warn_once_where_they_are_made_not_when_unpickled(recwarn):
+    import pickle
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        rules = cuttle.Rules(hand_limit=0)
+    assert pickle.loads(pickle.dumps(rules)) == rules
+    assert not recwarn.list

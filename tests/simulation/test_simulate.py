@@ -69,6 +69,21 @@ def test_no_swap_seats():
     assert math.isnan(r.summary().player_seat_win_rate("A", "second").value)
 
 
+def test_a_rate_of_no_games_has_no_row_but_keeps_its_json_key():
+    # With --no-swap the table printed "A wins moving second 0/0 n/a [0.00%, 100.00%]".
+    s = cuttle.simulate(50, seed=2, swap_seats=False, progress=False).summary()
+    text, page = str(s), s._repr_html_()
+    for shown in ("A wins moving first", "B wins moving second", "first mover wins"):
+        assert shown in text and shown in page
+    for empty in ("A wins moving second", "B wins moving first"):
+        assert empty not in text and empty not in page
+    assert "0/0" not in text and "n/a" not in text
+    d = s.as_dict()["win_rate_by_seat"]
+    assert d["A"]["second"]["n"] == 0 == d["B"]["first"]["n"]
+    both = str(cuttle.simulate(50, seed=2, progress=False).summary())
+    assert "A wins moving second" in both and "B wins moving first" in both
+
+
 def test_determinism_across_threads_and_chunks(run):
     for threads, chunk, n in ((1, 3000, 3000), (2, 97, 3000), (1, 1, 300), (2, 1 << 16, 3000)):
         r = cuttle.simulate(n, players=("random", "greedy"), seed=11, threads=threads,

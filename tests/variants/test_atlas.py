@@ -258,7 +258,7 @@ def test_damaged_and_foreign_files(small, tmp_path, monkeypatch):
     foreign = tmp_path / "notes.txt"
     for content in ("dear diary\n", "x", '{"format": "other"}\n'):
         foreign.write_text(content)
-        with pytest.raises(ResultsFileError, match="not an atlas results file"):
+        with pytest.raises(ResultsFileError, match="not a balance/atlas results file"):
             atlas(results=str(foreign), **SMALL)
         assert foreign.read_text() == content
     # another configuration's lines are ignored (one file holds several runs)

@@ -129,7 +129,7 @@ def test_file_errors(capsys, tmp_path):
     foreign = tmp_path / "notes.txt"
     foreign.write_text("my notes\n")
     code, _, err = run(capsys, *ARGS, "--results", str(foreign))
-    assert code == 2 and "not an atlas results file" in err
+    assert code == 2 and "not a balance/atlas results file" in err
     assert foreign.read_text() == "my notes\n"
     (tmp_path / "f").write_text("")
     pytest.importorskip("matplotlib")
