@@ -20,12 +20,12 @@ from libc.math cimport log, sqrt, exp, INFINITY
 
 from cuttle._state cimport *
 from cuttle._rng cimport rng_below
-from cuttle._engine cimport gen_moves, apply_move
+from cuttle._engine cimport gen_moves, apply_move, states_equal
 from cuttle._infer cimport (Belief, belief_build, belief_deal, seen_search, seen_follow,
                            MODEL_EXPERT, MODEL_LEARNED, N_MODELS, learned_logit)
 from cuttle._signals cimport poll_interrupt
 from cuttle._greedy cimport best_index, greedy_values, WIN_VALUE
-from cuttle._expert cimport expert_values, position_value
+from cuttle._expert cimport expert_view, view_values, position_value
 from cuttle._weights cimport LEAF_EXPERT, LEAF_FITTED
 from cuttle._weights import LEAF_SCALE, check_leaf
 from cuttle._playout cimport play_until, end_by_cap, PLAY_CAP, GAME_MOVE_CAP
@@ -137,12 +137,6 @@ cdef inline void mark(uint64_t* present, const uint32_t* buf, int n) noexcept no
 cdef inline int is_present(const uint64_t* present, uint32_t m) noexcept nogil:
     return <int>((present[m >> 6] >> (m & 63)) & 1)
 
-cdef inline int is_child(const Node* nodes, int node, uint32_t m) noexcept nogil:
-    cdef int child = nodes[node].first_child
-    while child >= 0 and nodes[child].move != m:
-        child = nodes[child].next_sibling
-    return child >= 0
-
 cdef inline float prior_of(const SearchConfig* cfg, double v, double best) noexcept nogil:
     # A move's prior in [0, 1] (1 for the best) from its score v against the best's:
     # learned logits (cfg.prior > 0, see move_scores) or the expert's values, whose
@@ -175,12 +169,110 @@ cdef void remember_ranks(Tree* t, int node, const uint32_t* buf, double* values,
     t.nodes[node].n_ranked = j
     t.n_ranks += RANKED
 
-cdef int expand(Tree* t, int node, int ply, const State* s, const CRules* r,
-                const SearchConfig* cfg, const uint32_t* buf, int n, const uint64_t* present,
-                Rng* g) noexcept nogil:
-    """Add to `node` the untried move (of the n legal in s, marked in `present`) that
-    the expert (or the learned model, cfg.prior) likes best (any untried move without
-    priors); returns the new node.
+# -- the expert's values at a node, kept for its next expansion --------------------------
+# Progressive widening expands a node again as its visits grow, and each expansion values
+# every legal move of that iteration's sample.  The expert's values depend on the sample
+# only through the decider's view (_expert.expert_view), which is often the same from
+# one visit to the next (a node of the searcher's with no hidden card drawn on the way):
+# each node keeps its last view and values, and an equal view takes them again.  Exact:
+# the same values as computed anew, so the same play.
+
+ctypedef struct Valued:
+    State view                # the view the values were computed on
+    uint64_t pool             # its cards the decider cannot place
+    int n                     # the moves valued: slots[first ...]
+    int first
+    int room                  # the slots at `first`
+
+ctypedef struct Slot:
+    uint32_t move
+    double value
+
+ctypedef struct ValueMemo:
+    int32_t* at               # per node: its Valued in kept (-1: none); NULL: no memo
+    Valued* kept
+    int n_kept
+    int cap_kept
+    Slot* slots
+    int n_slots
+    int cap_slots
+
+cdef void memo_init(ValueMemo* vm, int nodes) noexcept nogil:
+    # A memo for a tree of up to `nodes` nodes (none when the memory cannot be had: the
+    # values are then computed at every expansion).
+    cdef int i
+    memset(vm, 0, sizeof(ValueMemo))
+    vm.at = <int32_t*>malloc(nodes * sizeof(int32_t))
+    if vm.at != NULL:
+        for i in range(nodes):
+            vm.at[i] = -1
+
+cdef void memo_free(ValueMemo* vm) noexcept nogil:
+    free(vm.at)
+    free(vm.kept)
+    free(vm.slots)
+
+cdef inline int room_for(void** block, int* cap, int want, size_t size) noexcept nogil:
+    # grow(), doubling: amortised appends.
+    return grow(block, cap, want if want > 2 * cap[0] else 2 * cap[0], size) \
+        if want > cap[0] else 0
+
+cdef void memo_keep(ValueMemo* vm, int node, const State* view, uint64_t pool,
+                    const uint32_t* buf, int n, const double* values) noexcept nogil:
+    # Keep a node's view and values (nothing when the memory cannot be had).
+    cdef Valued* k
+    cdef int i, e = vm.at[node]
+    if e < 0:
+        if room_for(<void**>&vm.kept, &vm.cap_kept, vm.n_kept + 1, sizeof(Valued)) < 0:
+            return
+        e = vm.n_kept
+        vm.n_kept += 1
+        vm.kept[e].room = 0
+    k = &vm.kept[e]
+    if k.room < n:
+        if room_for(<void**>&vm.slots, &vm.cap_slots, vm.n_slots + n, sizeof(Slot)) < 0:
+            return
+        k.first = vm.n_slots
+        k.room = n
+        vm.n_slots += n
+    k.view = view[0]
+    k.pool = pool
+    k.n = n
+    for i in range(n):
+        vm.slots[k.first + i].move = buf[i]
+        vm.slots[k.first + i].value = values[i]
+    vm.at[node] = e
+
+cdef void node_values(ValueMemo* vm, int node, const State* s, const CRules* r,
+                      const uint32_t* buf, int n, double* values) noexcept nogil:
+    # expert_values(s) for the n moves of buf at `node`: the node's kept values when
+    # they were computed on the same view of the same moves.
+    cdef State view
+    cdef uint64_t pool = expert_view(s, r, &view)
+    cdef const Valued* k
+    cdef const Slot* kept
+    cdef int i
+    if vm.at != NULL and vm.at[node] >= 0:
+        k = &vm.kept[vm.at[node]]
+        kept = &vm.slots[k.first]
+        if k.n == n and k.pool == pool and states_equal(&k.view, &view):
+            for i in range(n):
+                if kept[i].move != buf[i]:
+                    break
+                values[i] = kept[i].value
+            else:
+                return
+    view_values(&view, pool, r, buf, n, values)
+    if vm.at != NULL:
+        memo_keep(vm, node, &view, pool, buf, n, values)
+
+
+cdef int expand(Tree* t, ValueMemo* vm, int node, int ply, const State* s,
+                const CRules* r, const SearchConfig* cfg, const uint32_t* buf, int n,
+                uint64_t* present, const uint32_t* tried, int n_tried, Rng* g) noexcept nogil:
+    """Add to `node` the untried move (of the n legal in s, marked in `present`; its
+    children's among them in `tried`) that the expert (or the learned model,
+    cfg.prior) likes best (any untried move without priors); returns the new node.
     The first expansion of a node evaluates every move and remembers the best RANKED;
     later ones take the best of those that is untried and legal in this sample, and
     evaluate again only when none is."""
@@ -191,11 +283,13 @@ cdef int expand(Tree* t, int node, int ply, const State* s, const CRules* r,
     cdef float prior = 1.0
     cdef uint32_t move = 0
     cdef const Ranked* ranked
+    # `present` marks the untried moves only until the end (a move's children are
+    # scattered in the tree: one test of a bit each instead of a walk of the list).
+    mark(present, tried, n_tried)
     if cfg.bias > 0.0 and nodes[node].ranked >= 0:
         ranked = &t.ranks[nodes[node].ranked]
         for i in range(nodes[node].n_ranked):
-            if is_present(present, ranked[i].move) and \
-                    not is_child(nodes, node, ranked[i].move):
+            if is_present(present, ranked[i].move):
                 move = ranked[i].move
                 prior = ranked[i].prior
                 pick = i
@@ -203,7 +297,7 @@ cdef int expand(Tree* t, int node, int ply, const State* s, const CRules* r,
     if pick < 0:
         if cfg.bias > 0.0:
             if ply <= cfg.expert_plies:
-                expert_values(s, r, buf, n, values)
+                node_values(vm, node, s, r, buf, n, values)
             else:
                 greedy_values(s, r, buf, n, values)
             for i in range(n):
@@ -217,7 +311,7 @@ cdef int expand(Tree* t, int node, int ply, const State* s, const CRules* r,
                         zmax = values[i]
                 top = zmax
         for i in range(n):
-            child = is_child(nodes, node, buf[i])
+            child = not is_present(present, buf[i])
             if not child and cfg.bias <= 0.0:
                 k += 1                      # uniform among the untried (reservoir)
                 if rng_below(g, k) == 0:
@@ -231,6 +325,7 @@ cdef int expand(Tree* t, int node, int ply, const State* s, const CRules* r,
                 values[pick] = -INFINITY    # (a child from now on)
                 remember_ranks(t, node, buf, values, n, top, cfg)
         move = buf[pick]
+    mark(present, tried, n_tried)
     child = t.n
     node_init(&nodes[child], move, node, s.to_move, prior)
     nodes[child].next_sibling = nodes[node].first_child
@@ -292,8 +387,10 @@ cdef int search(Tree* t, const State* root, const CRules* r, int iters,
     -1 when the nodes cannot be allocated (t is then empty).  Stops early on Ctrl-C,
     and when the choice is settled (cfg.settle)."""
     cdef uint32_t buf[MAX_MOVES]
+    cdef uint32_t tried[MAX_MOVES]         # the moves of buf that are node's children
     cdef uint64_t present[MOVE_WORDS]
     cdef Belief belief
+    cdef ValueMemo vm
     cdef State s
     cdef int me = root.to_move
     cdef int it, node, child, n, untried, ply
@@ -303,6 +400,7 @@ cdef int search(Tree* t, const State* root, const CRules* r, int iters,
                     t.n_ranks + (iters + 1) * RANKED if cfg.rank else 0) < 0:
         return -1
     nodes = t.nodes
+    memo_init(&vm, t.cap)
     if t.n == 0:
         node_init(&nodes[0], 0, -1, me ^ 1, 0.5)
         t.n = 1
@@ -333,13 +431,15 @@ cdef int search(Tree* t, const State* root, const CRules* r, int iters,
             while child >= 0:
                 if is_present(present, nodes[child].move):
                     nodes[child].avail += 1
+                    tried[n - untried] = nodes[child].move
                     untried -= 1
                 child = nodes[child].next_sibling
             if untried > 0 and cfg.widen > 0.0 and \
                     n - untried >= 1.0 + cfg.widen * sqrt(<double>nodes[node].visits):
                 untried = 0                # wide enough for its visits: select
             if untried > 0 and t.n < t.cap:
-                node = expand(t, node, ply, &s, r, cfg, buf, n, present, g)
+                node = expand(t, &vm, node, ply, &s, r, cfg, buf, n, present, tried,
+                              n - untried, g)
                 mark(present, buf, n)
                 apply_move(&s, r, nodes[node].move)
                 break
@@ -361,6 +461,7 @@ cdef int search(Tree* t, const State* root, const CRules* r, int iters,
             if node > 0:
                 nodes[node].reward += res if nodes[node].player == 0 else 1.0 - res
             node = nodes[node].parent
+    memo_free(&vm)
     return 0
 
 # -- trees kept between decisions -------------------------------------------------------
