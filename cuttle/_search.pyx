@@ -347,6 +347,20 @@ cdef inline void playout(State* s, const CRules* r, int policy, Rng* g,
                   NULL) == PLAY_CAP and depth <= 0:
         end_by_cap(s)
 
+cdef enum:
+    N_LOGS = 1024
+
+# LOGS[k] = log(k), filled at import by the same libm call select() would make: the same
+# doubles, without a logarithm per child at every step of the walk.
+cdef double LOGS[N_LOGS]
+cdef int _k
+for _k in range(1, N_LOGS):
+    LOGS[_k] = log(<double>_k)
+
+cdef inline double log_count(int k) noexcept nogil:
+    # log(k) for a count k >= 1 (a child's availability).
+    return LOGS[k] if k < N_LOGS else log(<double>k)
+
 cdef int select(const Node* nodes, int node, const uint64_t* present,
                 const SearchConfig* cfg) noexcept nogil:
     # The available child with the best UCB score and progressive bias (-1: none).
@@ -356,7 +370,7 @@ cdef int select(const Node* nodes, int node, const uint64_t* present,
     while child >= 0:
         if nodes[child].visits > 0 and is_present(present, nodes[child].move):
             score_ = nodes[child].reward / nodes[child].visits + \
-                cfg.c * sqrt(log(<double>nodes[child].avail) / nodes[child].visits) + \
+                cfg.c * sqrt(log_count(nodes[child].avail) / nodes[child].visits) + \
                 cfg.bias * nodes[child].prior / (nodes[child].visits + 1)
             if score_ > best_score:
                 best_score = score_
