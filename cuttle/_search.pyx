@@ -23,6 +23,7 @@ from cuttle._rng cimport rng_below
 from cuttle._engine cimport gen_moves, apply_move, states_equal
 from cuttle._infer cimport (Belief, belief_build, belief_deal, seen_search, seen_follow,
                            MODEL_EXPERT, MODEL_LEARNED, N_MODELS, learned_logit)
+from cuttle._hidden cimport Unknown, unknown_places, deal_unknown
 from cuttle._signals cimport poll_interrupt
 from cuttle._greedy cimport best_index, greedy_values, WIN_VALUE
 from cuttle._expert cimport expert_view, view_values, position_value
@@ -404,6 +405,7 @@ cdef int search(Tree* t, const State* root, const CRules* r, int iters,
     cdef uint32_t tried[MAX_MOVES]         # the moves of buf that are node's children
     cdef uint64_t present[MOVE_WORDS]
     cdef Belief belief
+    cdef Unknown unknown
     cdef ValueMemo vm
     cdef State s
     cdef int me = root.to_move
@@ -427,6 +429,8 @@ cdef int search(Tree* t, const State* root, const CRules* r, int iters,
         belief.hands[0] = root.hand[me ^ 1]
         belief.cum[0] = 1.0
     seen_search(&t.seen, root)
+    if belief.n == 0:
+        unknown_places(root, r, me, &unknown)
     for it in range(iters):
         if (it & 15) == 0:
             if poll_interrupt():
@@ -434,7 +438,10 @@ cdef int search(Tree* t, const State* root, const CRules* r, int iters,
             if cfg.settle > 0.0 and settled(nodes, cfg.settle * (iters - it)):
                 break                      # the choice will not change (or hardly)
         s = root[0]
-        belief_deal(&belief, &s, r, me, g)
+        if belief.n == 0:                  # (belief_deal's uniform deal, found once)
+            deal_unknown(&s, me, &unknown, g)
+        else:
+            belief_deal(&belief, &s, r, me, g)
         node = ply = 0
         while s.phase != PH_OVER:
             n = gen_moves(&s, r, buf)
