@@ -115,10 +115,12 @@ cdef inline void ctx_init(ExpertCtx* cx, int me, const EvalWeights* ew,
         cx.memo[i].ok = 0
     cx.hand_next = 0
 
-cdef uint64_t canonical_view(State* s, const CRules* r, int me) noexcept nogil:
+cdef uint64_t canonical_view(State* s, const CRules* r, int me, int deck) noexcept nogil:
     """Deal the cards `me` cannot place (the opponent's unknown hand cards and the deck
     cards whose place is not public) in card order: the lowest to the opponent's hand,
-    the rest up the deck from the bottom; returns them (the pool)."""
+    the rest up the deck from the bottom (unless not `deck`: for expert_eval alone,
+    which plays no move and so reads neither the deck's order nor the random stream);
+    returns them (the pool)."""
     cdef int opp = me ^ 1
     cdef uint64_t hidden
     cdef uint64_t pool = unknown_cards(s, r, me, &hidden)
@@ -130,6 +132,8 @@ cdef uint64_t canonical_view(State* s, const CRules* r, int me) noexcept nogil:
         s.hand[opp] |= bit(lowest(m))
         m &= m - 1
         k -= 1
+    if not deck:
+        return pool
     for i in range(s.deck_len):
         if not (s.known_deck & bit(s.deck[i])):
             s.deck[i] = <int8_t>lowest(m)
@@ -683,7 +687,7 @@ cdef double ex_value(State* s, const CRules* r, ExpertCtx* cx, int depth) noexce
 
 cdef uint64_t expert_view(const State* s, const CRules* r, State* view) noexcept nogil:
     copy_state(view, s)
-    return canonical_view(view, r, s.to_move)
+    return canonical_view(view, r, s.to_move, 1)
 
 cdef void view_values(const State* view, uint64_t pool, const CRules* r, const uint32_t* buf,
                       int n, double* out) noexcept nogil:
@@ -720,7 +724,7 @@ cdef double position_value(const State* s, const CRules* r, double scale,
     cdef State view = s[0]
     cdef double v
     cdef int me = s.to_move ^ 1
-    ctx_init(&cx, me, leaf_weights(leaf), canonical_view(&view, r, me))
+    ctx_init(&cx, me, leaf_weights(leaf), canonical_view(&view, r, me, 0))
     v = expert_eval(&view, r, &cx)
     if view.phase != PH_OVER:
         v += cx.ew.w[EW_TEMPO]
