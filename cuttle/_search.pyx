@@ -178,6 +178,11 @@ cdef void remember_ranks(Tree* t, int node, const uint32_t* buf, double* values,
 # each node keeps its last view and values, and an equal view takes them again.  Exact:
 # the same values as computed anew, so the same play.
 
+cdef enum:
+    MEMO_NODES = 4096         # the nodes a search keeps values for (about 1.6 MB with
+                              # their views): the first expanded, near the root, are
+                              # expanded most often
+
 ctypedef struct Valued:
     State view                # the view the values were computed on
     uint64_t pool             # its cards the decider cannot place
@@ -224,7 +229,8 @@ cdef void memo_keep(ValueMemo* vm, int node, const State* view, uint64_t pool,
     cdef Valued* k
     cdef int i, e = vm.at[node]
     if e < 0:
-        if room_for(<void**>&vm.kept, &vm.cap_kept, vm.n_kept + 1, sizeof(Valued)) < 0:
+        if vm.n_kept >= MEMO_NODES or \
+                room_for(<void**>&vm.kept, &vm.cap_kept, vm.n_kept + 1, sizeof(Valued)) < 0:
             return
         e = vm.n_kept
         vm.n_kept += 1
@@ -379,6 +385,31 @@ cdef int select(const Node* nodes, int node, const uint64_t* present,
         child = nodes[child].next_sibling
     return best_child
 
+cdef inline int available(Node* nodes, int node, const uint64_t* present, int n,
+                          uint32_t* tried) noexcept nogil:
+    # Count an availability for each child of `node` legal in this sample (its move
+    # marked in `present`) and list their moves in `tried`; returns the n legal moves'
+    # untried.
+    cdef int untried = n
+    cdef int child = nodes[node].first_child
+    while child >= 0:
+        if is_present(present, nodes[child].move):
+            nodes[child].avail += 1
+            tried[n - untried] = nodes[child].move
+            untried -= 1
+        child = nodes[child].next_sibling
+    return untried
+
+cdef inline void sample(State* s, const State* root, const CRules* r, const Belief* belief,
+                        const Unknown* unknown, Rng* g) noexcept nogil:
+    # An iteration's determinization of root for its decider, into s: belief_deal's
+    # (its uniform deal from `unknown`, the root's unknown cards found once).
+    s[0] = root[0]
+    if belief.n == 0:
+        deal_unknown(s, root.to_move, unknown, g)
+    else:
+        belief_deal(belief, s, r, root.to_move, g)
+
 cdef inline int settled(const Node* nodes, double margin) noexcept nogil:
     # Whether the root's most visited child leads the next by more than margin visits
     # (a root move not yet tried has none).
@@ -437,24 +468,12 @@ cdef int search(Tree* t, const State* root, const CRules* r, int iters,
                 break                      # Ctrl-C: answer with the best move so far
             if cfg.settle > 0.0 and settled(nodes, cfg.settle * (iters - it)):
                 break                      # the choice will not change (or hardly)
-        s = root[0]
-        if belief.n == 0:                  # (belief_deal's uniform deal, found once)
-            deal_unknown(&s, me, &unknown, g)
-        else:
-            belief_deal(&belief, &s, r, me, g)
+        sample(&s, root, r, &belief, &unknown, g)
         node = ply = 0
         while s.phase != PH_OVER:
             n = gen_moves(&s, r, buf)
             mark(present, buf, n)
-            # Available children get an availability count; untried moves are counted.
-            untried = n
-            child = nodes[node].first_child
-            while child >= 0:
-                if is_present(present, nodes[child].move):
-                    nodes[child].avail += 1
-                    tried[n - untried] = nodes[child].move
-                    untried -= 1
-                child = nodes[child].next_sibling
+            untried = available(nodes, node, present, n, tried)
             if untried > 0 and cfg.widen > 0.0 and \
                     n - untried >= 1.0 + cfg.widen * sqrt(<double>nodes[node].visits):
                 untried = 0                # wide enough for its visits: select
