@@ -115,25 +115,37 @@ cdef inline void ctx_init(ExpertCtx* cx, int me, const EvalWeights* ew,
         cx.memo[i].ok = 0
     cx.hand_next = 0
 
-cdef uint64_t canonical_view(State* s, const CRules* r, int me, int deck) noexcept nogil:
-    """Deal the cards `me` cannot place (the opponent's unknown hand cards and the deck
-    cards whose place is not public) in card order: the lowest to the opponent's hand,
-    the rest up the deck from the bottom (unless not `deck`: for expert_eval alone,
-    which plays no move and so reads neither the deck's order nor the random stream);
-    returns them (the pool)."""
+cdef uint64_t canonical_hand(State* s, const CRules* r, int me, uint64_t* rest) noexcept nogil:
+    """The canonical view's hand (canonical_view), all that expert_eval reads of it (it
+    plays no move, so reads neither the deck's order nor the random stream): deals the
+    opponent's unknown cards the lowest of the cards `me` cannot place; returns those
+    cards (the pool), the ones not dealt in rest[0]."""
     cdef int opp = me ^ 1
     cdef uint64_t hidden
     cdef uint64_t pool = unknown_cards(s, r, me, &hidden)
     cdef uint64_t m = pool
-    cdef int i, k
-    k = popcount(hidden)
+    cdef int k = popcount(hidden)
     s.hand[opp] &= ~hidden
     while k > 0:
         s.hand[opp] |= bit(lowest(m))
         m &= m - 1
         k -= 1
-    if not deck:
-        return pool
+    rest[0] = m
+    return pool
+
+cdef uint64_t canonical_view(State* s, const CRules* r, int me) noexcept nogil:
+    """Deal the cards `me` cannot place (the opponent's unknown hand cards and the deck
+    cards whose place is not public) in card order: the lowest to the opponent's hand,
+    the rest up the deck from the bottom; returns them (the pool)."""
+    cdef uint64_t m
+    cdef uint64_t pool = canonical_hand(s, r, me, &m)
+    cdef int i
+    for i in range(s.deck_len):
+        if not (s.known_deck & bit(s.deck[i])):
+            s.deck[i] = <int8_t>lowest(m)
+            m &= m - 1
+    rng_seed(&s.rng, 0, STREAM_GAME)      # future random effects are unknown too
+    return pool
     for i in range(s.deck_len):
         if not (s.known_deck & bit(s.deck[i])):
             s.deck[i] = <int8_t>lowest(m)
@@ -687,7 +699,7 @@ cdef double ex_value(State* s, const CRules* r, ExpertCtx* cx, int depth) noexce
 
 cdef uint64_t expert_view(const State* s, const CRules* r, State* view) noexcept nogil:
     copy_state(view, s)
-    return canonical_view(view, r, s.to_move, 1)
+    return canonical_view(view, r, s.to_move)
 
 cdef void view_values(const State* view, uint64_t pool, const CRules* r, const uint32_t* buf,
                       int n, double* out) noexcept nogil:
@@ -723,8 +735,9 @@ cdef double position_value(const State* s, const CRules* r, double scale,
     cdef ExpertCtx cx
     cdef State view = s[0]
     cdef double v
+    cdef uint64_t rest
     cdef int me = s.to_move ^ 1
-    ctx_init(&cx, me, leaf_weights(leaf), canonical_view(&view, r, me, 0))
+    ctx_init(&cx, me, leaf_weights(leaf), canonical_hand(&view, r, me, &rest))
     v = expert_eval(&view, r, &cx)
     if view.phase != PH_OVER:
         v += cx.ew.w[EW_TEMPO]
