@@ -540,10 +540,14 @@ cdef inline void apply_decision(State* s, const CRules* r, int verb, int c,
 
 cdef inline void after_move(State* s, const CRules* r, int mover, int t0) noexcept nogil:
     # What every move but the third pass in a row updates.
-    s.frozen[0] &= s.hand[0]              # a frozen card that left the hand is free
-    s.frozen[1] &= s.hand[1]
-    s.frozen_next[0] &= s.hand[0]
-    s.frozen_next[1] &= s.hand[1]
+    # A frozen card that left the hand is free.  (Only when a card is frozen, which is
+    # rare: the four masks as one vector load right after start_turn_end's stores to
+    # them would stall the processor on every move.)
+    if s.frozen[0] | s.frozen[1] | s.frozen_next[0] | s.frozen_next[1]:
+        s.frozen[0] &= s.hand[0]
+        s.frozen[1] &= s.hand[1]
+        s.frozen_next[0] &= s.hand[0]
+        s.frozen_next[1] &= s.hand[1]
     update_knowledge(s, r)
     if r.sudden_death and s.last_turn < 0 and s.deck_len == 0:
         # The deck ran out during turn t0: turns t0+1 and t0+2 are the last.  When

@@ -101,32 +101,57 @@ ctypedef struct ExpertCtx:
 cdef inline int card_value(int c) noexcept nogil:
     return rank_of(c) + 1
 
-cdef void canonical_view(State* s, const CRules* r, int me, ExpertCtx* cx) noexcept nogil:
-    """Deal the cards `me` cannot place (the opponent's unknown hand cards and the deck
-    cards whose place is not public) in card order: the lowest to the opponent's hand,
-    the rest up the deck from the bottom; records them as the pool."""
-    cdef int opp = me ^ 1
-    cdef uint64_t hidden
-    cdef uint64_t m = unknown_cards(s, r, me, &hidden)
-    cdef int i, k
-    cx.pool = m
-    cx.npool = popcount(m)
+cdef inline void ctx_init(ExpertCtx* cx, int me, const EvalWeights* ew,
+                          uint64_t pool) noexcept nogil:
+    # A context for valuing positions for `me` in a view whose unseen cards are `pool`.
+    cdef int i
+    cx.me = me
+    cx.ew = ew
+    cx.pool = pool
+    cx.npool = popcount(pool)
     for i in range(4):
         cx.hand[i].ok = 0
     for i in range(MEMO_SLOTS):
         cx.memo[i].ok = 0
     cx.hand_next = 0
-    k = popcount(hidden)
+
+cdef uint64_t canonical_hand(State* s, const CRules* r, int me, uint64_t* rest) noexcept nogil:
+    """The canonical view's hand (canonical_view), all that expert_eval reads of it (it
+    plays no move, so reads neither the deck's order nor the random stream): deals the
+    opponent's unknown cards the lowest of the cards `me` cannot place; returns those
+    cards (the pool), the ones not dealt in rest[0]."""
+    cdef int opp = me ^ 1
+    cdef uint64_t hidden
+    cdef uint64_t pool = unknown_cards(s, r, me, &hidden)
+    cdef uint64_t m = pool
+    cdef int k = popcount(hidden)
     s.hand[opp] &= ~hidden
     while k > 0:
         s.hand[opp] |= bit(lowest(m))
         m &= m - 1
         k -= 1
+    rest[0] = m
+    return pool
+
+cdef uint64_t canonical_view(State* s, const CRules* r, int me) noexcept nogil:
+    """Deal the cards `me` cannot place (the opponent's unknown hand cards and the deck
+    cards whose place is not public) in card order: the lowest to the opponent's hand,
+    the rest up the deck from the bottom; returns them (the pool)."""
+    cdef uint64_t m
+    cdef uint64_t pool = canonical_hand(s, r, me, &m)
+    cdef int i
     for i in range(s.deck_len):
         if not (s.known_deck & bit(s.deck[i])):
             s.deck[i] = <int8_t>lowest(m)
             m &= m - 1
     rng_seed(&s.rng, 0, STREAM_GAME)      # future random effects are unknown too
+    return pool
+    for i in range(s.deck_len):
+        if not (s.known_deck & bit(s.deck[i])):
+            s.deck[i] = <int8_t>lowest(m)
+            m &= m - 1
+    rng_seed(&s.rng, 0, STREAM_GAME)      # future random effects are unknown too
+    return pool
 
 cdef double INV[NCARDS + 2]          # INV[k] = 1 / k
 cdef int _c
@@ -672,20 +697,27 @@ cdef double ex_value(State* s, const CRules* r, ExpertCtx* cx, int depth) noexce
             best = v
         return best
 
+cdef uint64_t expert_view(const State* s, const CRules* r, State* view) noexcept nogil:
+    copy_state(view, s)
+    return canonical_view(view, r, s.to_move)
+
+cdef void view_values(const State* view, uint64_t pool, const CRules* r, const uint32_t* buf,
+                      int n, double* out) noexcept nogil:
+    cdef ExpertCtx cx
+    cdef State child
+    cdef int i
+    ctx_init(&cx, view.to_move, expert_weights(), pool)
+    for i in range(n):
+        copy_state(&child, view)
+        apply_move(&child, r, buf[i])
+        out[i] = ex_value(&child, r, &cx, 3)
+
 cdef void expert_values(const State* s, const CRules* r, const uint32_t* buf, int n,
                         double* out) noexcept nogil:
     """The expert's value of each of the n moves in buf for the player to decide."""
-    cdef ExpertCtx cx
-    cdef State view = s[0]
-    cdef State child
-    cdef int i
-    cx.me = s.to_move
-    cx.ew = expert_weights()
-    canonical_view(&view, r, cx.me, &cx)
-    for i in range(n):
-        copy_state(&child, &view)
-        apply_move(&child, r, buf[i])
-        out[i] = ex_value(&child, r, &cx, 3)
+    cdef State view
+    cdef uint64_t pool = expert_view(s, r, &view)
+    view_values(&view, pool, r, buf, n, out)
 
 cdef uint32_t expert_move(State* s, const CRules* r, Rng* g, uint32_t* buf, int n) noexcept nogil:
     cdef double values[MAX_MOVES]
@@ -703,9 +735,9 @@ cdef double position_value(const State* s, const CRules* r, double scale,
     cdef ExpertCtx cx
     cdef State view = s[0]
     cdef double v
-    cx.me = s.to_move ^ 1
-    cx.ew = leaf_weights(leaf)
-    canonical_view(&view, r, cx.me, &cx)
+    cdef uint64_t rest
+    cdef int me = s.to_move ^ 1
+    ctx_init(&cx, me, leaf_weights(leaf), canonical_hand(&view, r, me, &rest))
     v = expert_eval(&view, r, &cx)
     if view.phase != PH_OVER:
         v += cx.ew.w[EW_TEMPO]

@@ -1,8 +1,8 @@
 # cython: language_level=3
 # Hidden information: what one player cannot know, and samples consistent with their view.
 
-from libc.stdint cimport uint64_t
-from cuttle._state cimport State, CRules, Rng, bit
+from libc.stdint cimport uint64_t, int8_t
+from cuttle._state cimport State, CRules, Rng, NCARDS, bit
 from cuttle._engine cimport hand_is_public
 
 cdef inline uint64_t unknown_cards(const State* s, const CRules* r, int p,
@@ -23,3 +23,18 @@ cdef inline uint64_t unknown_cards(const State* s, const CRules* r, int p,
 # Redistribute, in place, the cards player p cannot know (unknown_cards) among those
 # same places, uniformly from stream g; the sample depends only on p's view.
 cdef void determinize(State* s, const CRules* r, int p, Rng* g) noexcept nogil
+
+ctypedef struct Unknown:
+    # determinize in two steps, for many samples of one position (the search's root):
+    # the cards p cannot place, in card order, and their places, found once
+    # (unknown_places), then dealt for each sample (deal_unknown).
+    int8_t pool[NCARDS]
+    int n
+    uint64_t hidden           # those in the opponent's hand: the first k dealt go there
+    int k
+    int8_t slots[NCARDS]      # the deck's places of the others, bottom first
+    int n_slots
+
+cdef void unknown_places(const State* s, const CRules* r, int p, Unknown* u) noexcept nogil
+# determinize(s, r, p, g) for a copy s of the position u was found in, the same draws.
+cdef void deal_unknown(State* s, int p, const Unknown* u, Rng* g) noexcept nogil

@@ -20,12 +20,13 @@ from libc.math cimport log, sqrt, exp, INFINITY
 
 from cuttle._state cimport *
 from cuttle._rng cimport rng_below
-from cuttle._engine cimport gen_moves, apply_move
+from cuttle._engine cimport gen_moves, apply_move, states_equal
 from cuttle._infer cimport (Belief, belief_build, belief_deal, seen_search, seen_follow,
                            MODEL_EXPERT, MODEL_LEARNED, N_MODELS, learned_logit)
+from cuttle._hidden cimport Unknown, unknown_places, deal_unknown
 from cuttle._signals cimport poll_interrupt
 from cuttle._greedy cimport best_index, greedy_values, WIN_VALUE
-from cuttle._expert cimport expert_values, position_value
+from cuttle._expert cimport expert_view, view_values, position_value
 from cuttle._weights cimport LEAF_EXPERT, LEAF_FITTED
 from cuttle._weights import LEAF_SCALE, check_leaf
 from cuttle._playout cimport play_until, end_by_cap, PLAY_CAP, GAME_MOVE_CAP
@@ -137,12 +138,6 @@ cdef inline void mark(uint64_t* present, const uint32_t* buf, int n) noexcept no
 cdef inline int is_present(const uint64_t* present, uint32_t m) noexcept nogil:
     return <int>((present[m >> 6] >> (m & 63)) & 1)
 
-cdef inline int is_child(const Node* nodes, int node, uint32_t m) noexcept nogil:
-    cdef int child = nodes[node].first_child
-    while child >= 0 and nodes[child].move != m:
-        child = nodes[child].next_sibling
-    return child >= 0
-
 cdef inline float prior_of(const SearchConfig* cfg, double v, double best) noexcept nogil:
     # A move's prior in [0, 1] (1 for the best) from its score v against the best's:
     # learned logits (cfg.prior > 0, see move_scores) or the expert's values, whose
@@ -175,12 +170,116 @@ cdef void remember_ranks(Tree* t, int node, const uint32_t* buf, double* values,
     t.nodes[node].n_ranked = j
     t.n_ranks += RANKED
 
-cdef int expand(Tree* t, int node, int ply, const State* s, const CRules* r,
-                const SearchConfig* cfg, const uint32_t* buf, int n, const uint64_t* present,
-                Rng* g) noexcept nogil:
-    """Add to `node` the untried move (of the n legal in s, marked in `present`) that
-    the expert (or the learned model, cfg.prior) likes best (any untried move without
-    priors); returns the new node.
+# -- the expert's values at a node, kept for its next expansion --------------------------
+# Progressive widening expands a node again as its visits grow, and each expansion values
+# every legal move of that iteration's sample.  The expert's values depend on the sample
+# only through the decider's view (_expert.expert_view), which is often the same from
+# one visit to the next (a node of the searcher's with no hidden card drawn on the way):
+# each node keeps its last view and values, and an equal view takes them again.  Exact:
+# the same values as computed anew, so the same play.
+
+cdef enum:
+    MEMO_NODES = 4096         # the nodes a search keeps values for (about 1.6 MB with
+                              # their views): the first expanded, near the root, are
+                              # expanded most often
+
+ctypedef struct Valued:
+    State view                # the view the values were computed on
+    uint64_t pool             # its cards the decider cannot place
+    int n                     # the moves valued: slots[first ...]
+    int first
+    int room                  # the slots at `first`
+
+ctypedef struct Slot:
+    uint32_t move
+    double value
+
+ctypedef struct ValueMemo:
+    int32_t* at               # per node: its Valued in kept (-1: none); NULL: no memo
+    Valued* kept
+    int n_kept
+    int cap_kept
+    Slot* slots
+    int n_slots
+    int cap_slots
+
+cdef void memo_init(ValueMemo* vm, int nodes) noexcept nogil:
+    # A memo for a tree of up to `nodes` nodes (none when the memory cannot be had: the
+    # values are then computed at every expansion).
+    cdef int i
+    memset(vm, 0, sizeof(ValueMemo))
+    vm.at = <int32_t*>malloc(nodes * sizeof(int32_t))
+    if vm.at != NULL:
+        for i in range(nodes):
+            vm.at[i] = -1
+
+cdef void memo_free(ValueMemo* vm) noexcept nogil:
+    free(vm.at)
+    free(vm.kept)
+    free(vm.slots)
+
+cdef inline int room_for(void** block, int* cap, int want, size_t size) noexcept nogil:
+    # grow(), doubling: amortised appends.
+    return grow(block, cap, want if want > 2 * cap[0] else 2 * cap[0], size) \
+        if want > cap[0] else 0
+
+cdef void memo_keep(ValueMemo* vm, int node, const State* view, uint64_t pool,
+                    const uint32_t* buf, int n, const double* values) noexcept nogil:
+    # Keep a node's view and values (nothing when the memory cannot be had).
+    cdef Valued* k
+    cdef int i, e = vm.at[node]
+    if e < 0:
+        if vm.n_kept >= MEMO_NODES or \
+                room_for(<void**>&vm.kept, &vm.cap_kept, vm.n_kept + 1, sizeof(Valued)) < 0:
+            return
+        e = vm.n_kept
+        vm.n_kept += 1
+        vm.kept[e].room = 0
+    k = &vm.kept[e]
+    if k.room < n:
+        if room_for(<void**>&vm.slots, &vm.cap_slots, vm.n_slots + n, sizeof(Slot)) < 0:
+            return
+        k.first = vm.n_slots
+        k.room = n
+        vm.n_slots += n
+    k.view = view[0]
+    k.pool = pool
+    k.n = n
+    for i in range(n):
+        vm.slots[k.first + i].move = buf[i]
+        vm.slots[k.first + i].value = values[i]
+    vm.at[node] = e
+
+cdef void node_values(ValueMemo* vm, int node, const State* s, const CRules* r,
+                      const uint32_t* buf, int n, double* values) noexcept nogil:
+    # expert_values(s) for the n moves of buf at `node`: the node's kept values when
+    # they were computed on the same view of the same moves.
+    cdef State view
+    cdef uint64_t pool = expert_view(s, r, &view)
+    cdef const Valued* k
+    cdef const Slot* kept
+    cdef int i
+    if vm.at != NULL and vm.at[node] >= 0:
+        k = &vm.kept[vm.at[node]]
+        kept = &vm.slots[k.first]
+        if k.n == n and k.pool == pool and states_equal(&k.view, &view):
+            for i in range(n):
+                if kept[i].move != buf[i]:
+                    break
+                values[i] = kept[i].value
+            else:
+                return
+    view_values(&view, pool, r, buf, n, values)
+    if vm.at != NULL:
+        memo_keep(vm, node, &view, pool, buf, n, values)
+
+
+cdef int expand(Tree* t, ValueMemo* vm, int node, int ply, const State* s,
+                const CRules* r, const SearchConfig* cfg, const uint32_t* buf, int n,
+                uint64_t* present, const uint32_t* tried, int n_tried, Rng* g) noexcept nogil:
+    """Add to `node` the untried move (of the n legal in s, marked in `present`; its
+    children's among them in `tried`) that the expert (or the learned model,
+    cfg.prior) likes best (any untried move without priors); returns the new node.
     The first expansion of a node evaluates every move and remembers the best RANKED;
     later ones take the best of those that is untried and legal in this sample, and
     evaluate again only when none is."""
@@ -191,11 +290,13 @@ cdef int expand(Tree* t, int node, int ply, const State* s, const CRules* r,
     cdef float prior = 1.0
     cdef uint32_t move = 0
     cdef const Ranked* ranked
+    # `present` marks the untried moves only until the end (a move's children are
+    # scattered in the tree: one test of a bit each instead of a walk of the list).
+    mark(present, tried, n_tried)
     if cfg.bias > 0.0 and nodes[node].ranked >= 0:
         ranked = &t.ranks[nodes[node].ranked]
         for i in range(nodes[node].n_ranked):
-            if is_present(present, ranked[i].move) and \
-                    not is_child(nodes, node, ranked[i].move):
+            if is_present(present, ranked[i].move):
                 move = ranked[i].move
                 prior = ranked[i].prior
                 pick = i
@@ -203,7 +304,7 @@ cdef int expand(Tree* t, int node, int ply, const State* s, const CRules* r,
     if pick < 0:
         if cfg.bias > 0.0:
             if ply <= cfg.expert_plies:
-                expert_values(s, r, buf, n, values)
+                node_values(vm, node, s, r, buf, n, values)
             else:
                 greedy_values(s, r, buf, n, values)
             for i in range(n):
@@ -217,7 +318,7 @@ cdef int expand(Tree* t, int node, int ply, const State* s, const CRules* r,
                         zmax = values[i]
                 top = zmax
         for i in range(n):
-            child = is_child(nodes, node, buf[i])
+            child = not is_present(present, buf[i])
             if not child and cfg.bias <= 0.0:
                 k += 1                      # uniform among the untried (reservoir)
                 if rng_below(g, k) == 0:
@@ -231,6 +332,7 @@ cdef int expand(Tree* t, int node, int ply, const State* s, const CRules* r,
                 values[pick] = -INFINITY    # (a child from now on)
                 remember_ranks(t, node, buf, values, n, top, cfg)
         move = buf[pick]
+    mark(present, tried, n_tried)
     child = t.n
     node_init(&nodes[child], move, node, s.to_move, prior)
     nodes[child].next_sibling = nodes[node].first_child
@@ -252,6 +354,20 @@ cdef inline void playout(State* s, const CRules* r, int policy, Rng* g,
                   NULL) == PLAY_CAP and depth <= 0:
         end_by_cap(s)
 
+cdef enum:
+    N_LOGS = 1024
+
+# LOGS[k] = log(k), filled at import by the same libm call select() would make: the same
+# doubles, without a logarithm per child at every step of the walk.
+cdef double LOGS[N_LOGS]
+cdef int _k
+for _k in range(1, N_LOGS):
+    LOGS[_k] = log(<double>_k)
+
+cdef inline double log_count(int k) noexcept nogil:
+    # log(k) for a count k >= 1 (a child's availability).
+    return LOGS[k] if k < N_LOGS else log(<double>k)
+
 cdef int select(const Node* nodes, int node, const uint64_t* present,
                 const SearchConfig* cfg) noexcept nogil:
     # The available child with the best UCB score and progressive bias (-1: none).
@@ -261,13 +377,38 @@ cdef int select(const Node* nodes, int node, const uint64_t* present,
     while child >= 0:
         if nodes[child].visits > 0 and is_present(present, nodes[child].move):
             score_ = nodes[child].reward / nodes[child].visits + \
-                cfg.c * sqrt(log(<double>nodes[child].avail) / nodes[child].visits) + \
+                cfg.c * sqrt(log_count(nodes[child].avail) / nodes[child].visits) + \
                 cfg.bias * nodes[child].prior / (nodes[child].visits + 1)
             if score_ > best_score:
                 best_score = score_
                 best_child = child
         child = nodes[child].next_sibling
     return best_child
+
+cdef inline int available(Node* nodes, int node, const uint64_t* present, int n,
+                          uint32_t* tried) noexcept nogil:
+    # Count an availability for each child of `node` legal in this sample (its move
+    # marked in `present`) and list their moves in `tried`; returns the n legal moves'
+    # untried.
+    cdef int untried = n
+    cdef int child = nodes[node].first_child
+    while child >= 0:
+        if is_present(present, nodes[child].move):
+            nodes[child].avail += 1
+            tried[n - untried] = nodes[child].move
+            untried -= 1
+        child = nodes[child].next_sibling
+    return untried
+
+cdef inline void sample(State* s, const State* root, const CRules* r, const Belief* belief,
+                        const Unknown* unknown, Rng* g) noexcept nogil:
+    # An iteration's determinization of root for its decider, into s: belief_deal's
+    # (its uniform deal from `unknown`, the root's unknown cards found once).
+    s[0] = root[0]
+    if belief.n == 0:
+        deal_unknown(s, root.to_move, unknown, g)
+    else:
+        belief_deal(belief, s, r, root.to_move, g)
 
 cdef inline int settled(const Node* nodes, double margin) noexcept nogil:
     # Whether the root's most visited child leads the next by more than margin visits
@@ -292,8 +433,11 @@ cdef int search(Tree* t, const State* root, const CRules* r, int iters,
     -1 when the nodes cannot be allocated (t is then empty).  Stops early on Ctrl-C,
     and when the choice is settled (cfg.settle)."""
     cdef uint32_t buf[MAX_MOVES]
+    cdef uint32_t tried[MAX_MOVES]         # the moves of buf that are node's children
     cdef uint64_t present[MOVE_WORDS]
     cdef Belief belief
+    cdef Unknown unknown
+    cdef ValueMemo vm
     cdef State s
     cdef int me = root.to_move
     cdef int it, node, child, n, untried, ply
@@ -303,6 +447,7 @@ cdef int search(Tree* t, const State* root, const CRules* r, int iters,
                     t.n_ranks + (iters + 1) * RANKED if cfg.rank else 0) < 0:
         return -1
     nodes = t.nodes
+    memo_init(&vm, t.cap)
     if t.n == 0:
         node_init(&nodes[0], 0, -1, me ^ 1, 0.5)
         t.n = 1
@@ -315,31 +460,26 @@ cdef int search(Tree* t, const State* root, const CRules* r, int iters,
         belief.hands[0] = root.hand[me ^ 1]
         belief.cum[0] = 1.0
     seen_search(&t.seen, root)
+    if belief.n == 0:
+        unknown_places(root, r, me, &unknown)
     for it in range(iters):
         if (it & 15) == 0:
             if poll_interrupt():
                 break                      # Ctrl-C: answer with the best move so far
             if cfg.settle > 0.0 and settled(nodes, cfg.settle * (iters - it)):
                 break                      # the choice will not change (or hardly)
-        s = root[0]
-        belief_deal(&belief, &s, r, me, g)
+        sample(&s, root, r, &belief, &unknown, g)
         node = ply = 0
         while s.phase != PH_OVER:
             n = gen_moves(&s, r, buf)
             mark(present, buf, n)
-            # Available children get an availability count; untried moves are counted.
-            untried = n
-            child = nodes[node].first_child
-            while child >= 0:
-                if is_present(present, nodes[child].move):
-                    nodes[child].avail += 1
-                    untried -= 1
-                child = nodes[child].next_sibling
+            untried = available(nodes, node, present, n, tried)
             if untried > 0 and cfg.widen > 0.0 and \
                     n - untried >= 1.0 + cfg.widen * sqrt(<double>nodes[node].visits):
                 untried = 0                # wide enough for its visits: select
             if untried > 0 and t.n < t.cap:
-                node = expand(t, node, ply, &s, r, cfg, buf, n, present, g)
+                node = expand(t, &vm, node, ply, &s, r, cfg, buf, n, present, tried,
+                              n - untried, g)
                 mark(present, buf, n)
                 apply_move(&s, r, nodes[node].move)
                 break
@@ -361,6 +501,7 @@ cdef int search(Tree* t, const State* root, const CRules* r, int iters,
             if node > 0:
                 nodes[node].reward += res if nodes[node].player == 0 else 1.0 - res
             node = nodes[node].parent
+    memo_free(&vm)
     return 0
 
 # -- trees kept between decisions -------------------------------------------------------
