@@ -362,7 +362,8 @@ def test_bad_choice_value_names_flag_and_choices(flag, value, choice):
     ("king_goals", (21, 14, 10)),
     ("king_goals", "21 14 10 7 5"),
     ("hand_limit", "eight"),
-    ("joker", "yes"),
+    ("joker", "maybe"),             # (the text spellings, "yes" among them, are read)
+    ("joker", 1),                   # (an int is not a bool: 1 is refused)
 ])
 def test_bad_value_is_refused_naming_the_flag(flag, value):
     with pytest.raises(ValueError) as e:
