@@ -20,7 +20,8 @@ from ..analysis import Analysis
 from ..balancing.results import BalanceResult
 from ..display import renders
 from ..figures import (ANALYSIS, ATLAS, BALANCE, INTERACTION, INTERVALS, KIND_GROUPS,
-                       MATCHES, SCHEMA_VERSION, SCORE, SUMMARY, AliasedDict, Figure)
+                       MATCHES, SCHEMA_VERSION, SCORE, SCORE_MEAN, SCORE_SHIFT,
+                       SUMMARY, AliasedDict, Figure)
 from ..formatting import json_number
 from ..rules import FLAGS
 from ..simulation.compare import ComparisonResult
@@ -102,7 +103,9 @@ def _comparison_methods(c: ComparisonResult) -> dict[str, str]:
                 "mean differences": "normal, paired differences, a pseudo-difference "
                                     "of +-s (s: the spread of two games' lengths)",
                 "advantage differences": "normal, paired differences of the games' "
-                                         "first-player edges, a pseudo-difference of +-2"}
+                                         "first-player edges, a pseudo-difference of +-2",
+                "scores": INTERVALS[SCORE_MEAN],
+                "score differences": INTERVALS[SCORE_SHIFT]}
     return {"rates": "wilson", "means": "normal", "differences": "newcombe (paired)",
             "match rate differences": "newcombe (paired)",
             "rate differences": "normal, paired by match (the match as the unit), a "
@@ -110,7 +113,10 @@ def _comparison_methods(c: ComparisonResult) -> dict[str, str]:
             "mean differences": "normal, paired by match (the match as the unit), a "
                                 "pseudo-game of +-s (s: the spread of two games' lengths)",
             "advantage differences": "2 x the first mover's wins' plus the draws', "
-                                     "their half-widths added (conservative)"}
+                                     "their half-widths added (conservative)",
+            "scores": INTERVALS[SCORE_MEAN],
+            "score differences": "the first mover's wins' plus half the draws', their "
+                                 "half-widths added (conservative)"}
 
 
 @renders("data", ComparisonResult)
