@@ -231,14 +231,15 @@ class BalanceResult:
     never one whose figures break a constraint: each candidate's `constraints` says what
     its figures say of them), the `pareto` front (without what broke a constraint),
     `allowance` (the model's allowance per unmeasured pair),
-    `played_records`, `elapsed` seconds, `notes`.  `str()` is the text report,
+    `played_records`, `elapsed` seconds, `notes`, `complete`, `read_only` (read from the
+    results file without playing: play=False, --report-only).  `str()` is the text report,
     `markdown()` the tables for docs, `as_dict()` the JSON form, `to_csv()`, `plot()`."""
 
     def __init__(self, config: BalanceConfig, base: dict[str, Measure],
                  singles: Sequence[Single], interactions: Sequence[Interaction],
                  generation: dict[int, dict[str, int]], candidates: Sequence[CandidateResult],
                  allowance: float, played_records: int = 0, elapsed: float | None = None,
-                 notes: Iterable[str] = (), complete: bool = True):
+                 notes: Iterable[str] = (), complete: bool = True, read_only: bool = False):
         self.config, self.base = config, base
         self.singles, self.interactions = list(singles), list(interactions)
         self.generation, self.allowance = generation, allowance
@@ -255,6 +256,7 @@ class BalanceResult:
             c.pareto = True
         self.played_records, self.elapsed = played_records, elapsed
         self.notes, self.complete = list(notes), complete
+        self.read_only = read_only      # (read from the file without playing: play=False)
 
     @property
     def confidence(self) -> float:

@@ -32,6 +32,8 @@ from ..validation import check_confidence, check_count, check_int, check_output_
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
+    from ..variants.store import NothingToReport
+
 __all__ = ["UsageError", "CommandError", "add_command_parser", "add_confidence", "add_progress",
            "add_rules_options", "add_run_options", "at_most", "cannot_read",
            "check_own_rules", "check_report_only", "confidence", "game_index",
@@ -227,10 +229,14 @@ def nothing_of_these_options(results: str, option: str) -> str:
             f"the run that filled it, with {option} added")
 
 
-def warn_nothing_reported(command: str, results: str) -> None:
-    """--report-only found no games for the options given."""
-    print(printable(f"cuttle {command}: warning: "
-                    f"{nothing_of_these_options(results, '--report-only')}"), file=sys.stderr)
+def nothing_reported(results: str, error: NothingToReport) -> UsageError:
+    """--report-only found no games for the options given (the library's
+    NothingToReport): a usage error naming the runs the file holds, and what reading
+    it noticed (a last line cut off)."""
+    held = (f"it holds games of {error.held}" if error.runs
+            else "it holds no games at all")
+    return UsageError(f"--report-only: {nothing_of_these_options(results, '--report-only')} "
+                      f"({held})" + "".join(f"; {n}" for n in error.notes))
 
 
 def scheduler(text: str) -> tuple[str, int | str]:

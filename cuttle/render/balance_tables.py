@@ -44,7 +44,10 @@ def balance_title(r: BalanceResult) -> list[str]:
         done += (f"; this run played {quantity(r.played_records, 'chunk record')} in "
                  f"{r.elapsed:,.0f} s")
     if not r.complete:
-        done += " (unfinished: run the same command again to continue)"
+        done += (" (unfinished: the results file holds part of this search; run the "
+                 "command without --report-only to play the rest)"
+                 if getattr(r, "read_only", False)      # (pickled before it was kept)
+                 else " (unfinished: run the same command again to continue)")
     lines.append(done)
     # (else the tables were empty and said nothing of why)
     if limits and not r.winners and r.complete:

@@ -12,7 +12,7 @@ import pytest
 import cuttle
 from cuttle import Rules
 from cuttle.balancing import BalanceInterrupted, OtherSearchError
-from cuttle.variants.store import ResultsFileError
+from cuttle.variants.store import NothingToReport, ResultsFileError
 from cuttle.variants import chunks
 
 # Small budgets: chunks of 1,000 random self-play games.
@@ -352,13 +352,19 @@ def test_the_check_refuses_a_file_of_another_search(tmp_path):
         with pytest.raises(OtherSearchError) as ex:
             cuttle.balance("classic", "random", **dict(kw, check="greedy", **other))
         assert isinstance(ex.value, ValueError)
-        assert (ex.value.path, ex.value.runs) == (str(path), [("classic", "random", 1)])
+        assert (ex.value.path, ex.value.runs) == (str(path), [("classic", "random", 1, 1000)])
         assert str(ex.value).startswith(f"check: {path} holds no games of this search")
-        assert "(it holds games of classic under random self-play, seed 1)" in str(ex.value)
+        assert "(it holds games of classic under random self-play, seed 1, chunks of 1,000 " \
+            "games)" in str(ex.value)
         assert path.read_bytes() == before               # nothing played, nothing written
-    # without a check, or reading only, another search beside them is no error
-    assert cuttle.balance("classic", "random", **dict(kw, seed=9, check="greedy"),
-                          play=False).n_games == 0
+    # reading only finds nothing of this search: refused, naming what the file holds
+    # (it reported 0 games, "unfinished: run the same command again", which played none)
+    with pytest.raises(NothingToReport) as ex:
+        cuttle.balance("classic", "random", **dict(kw, seed=9, check="greedy"), play=False)
+    assert isinstance(ex.value, ValueError) and ex.value.runs == [("classic", "random", 1, 1000)]
+    assert "it holds games of classic under random self-play, seed 1, chunks of 1,000 " \
+        "games only" in str(ex.value)
+    # without a check, another search beside them is no error
     assert cuttle.balance("classic", "random", **dict(kw, seed=9)).n_games > 0
     # the search of the file is checked, and so is a new file's search
     assert cuttle.balance("classic", "random", check="greedy", **kw).best(1).check.n

@@ -165,7 +165,7 @@ def test_a_deeply_nested_line_is_refused_with_its_line(lines, tmp_path, capsys):
     # as a last line without its newline, a line a killed run half wrote: dropped
     path.write_text(lines[0] + lines[1] + "[" * 100_000)
     with Store(path) as store:
-        assert len(store) == 1 and "half-written last line (line 3)" in store.notes[0]
+        assert len(store) == 1 and "last line (line 3) was incomplete" in store.notes[0]
     assert path.read_text() == lines[0] + lines[1]
 
 
