@@ -15,7 +15,7 @@ from ..rules import FLAGS, Rules
 from ..seeding import check_seed
 from ..simulation.api import MAX_CHUNK, MAX_MAX_MOVES
 from ..threads import check_threads
-from ..validation import check_confidence, check_count, check_fraction, check_int
+from ..validation import check_confidence, check_count, check_int, check_target
 from .constraints import check_constraints
 from .space import flag_names
 
@@ -77,7 +77,7 @@ class Budget:
             v = getattr(self, f.name)
             if f.name.endswith(("target", "allowance", "negligible")) and \
                     f.name != "moves_allowance":
-                check_fraction(v, f.name)
+                check_target(v, f.name)
             elif f.name == "moves_allowance":
                 if not (isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0):
                     raise ValueError(f"moves_allowance must be a number of moves >= 0, "

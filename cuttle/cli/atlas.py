@@ -69,7 +69,7 @@ def add_command(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--bases", default=",".join(BASES), metavar="PRESET,...",
                    help=f"base presets (default {','.join(BASES)})")
     p.add_argument("--target", action="append", default=[], metavar="[POLICY=]PP",
-                   type=_setting("target", options.points),
+                   type=_setting("target", options.target_points),
                    help=f"stop a variant once the half-width of its first-player shift "
                         f"interval is at most PP percentage points (default "
                         f"{100 * CHEAP[0]:g}, {100 * SEARCH[0]:g} for a search; "

@@ -31,8 +31,8 @@ EPILOG = """examples:
 
 
 def _points(text):
-    """Percentage points, 0 < x < 100, as a fraction."""
-    return options.points(text) / 100
+    """Percentage points of a budget (a target half-width), as a fraction."""
+    return options.target_points(text) / 100
 
 
 def _draws(text):

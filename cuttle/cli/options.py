@@ -27,7 +27,7 @@ from ..simulation.connection import parse_address
 from ..simulation.names import DEFAULT_MAX_MOVES
 from ..text import printable
 from ..threads import MAX_THREADS
-from ..validation import check_confidence, check_count, check_int, check_output_path
+from ..validation import MAX_TARGET, check_confidence, check_count, check_int, check_output_path
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
@@ -115,6 +115,16 @@ def game_index(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected a game index (a whole number from 0), "
                                          f"not {text!r}")
     return _checked(check_int, int(t), "the game index", 0, MAX_UNITS - 1)
+
+
+def target_points(text: str) -> float:
+    """A target half-width in percentage points, 0 < x <= 100 x `MAX_TARGET` (the
+    library's bound, in its fractions: `cuttle.validation.check_target`)."""
+    v = points(text)
+    if v > 100 * MAX_TARGET:
+        raise argparse.ArgumentTypeError(f"a target half-width is at most "
+                                         f"{100 * MAX_TARGET:g} percentage points, not {text!r}")
+    return v
 
 
 def points(text: str, zero: bool = False) -> float:

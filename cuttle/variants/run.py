@@ -36,8 +36,8 @@ from ..progress import Line, show_by_default
 from ..simulation import DEFAULT_MAX_MOVES, Tally, compare
 from ..simulation.api import MAX_CHUNK, MAX_MAX_MOVES, check_client
 from ..threads import check_threads
-from ..validation import (check_confidence, check_count, check_fraction, check_int,
-                          check_output_path)
+from ..validation import (check_confidence, check_count, check_int, check_output_path,
+                          check_target)
 from .chunks import FINGERPRINT_GAMES, ChunkPlayer, RunInterrupted, fingerprint
 from .interactions import Interaction, clear_changes, measure, pairs_of, score_shift
 from .records import chunk_key
@@ -84,8 +84,7 @@ class Pairing:
         self.policy = policy_name(policy)               # ValueError naming the valid ones
         # A search is slow: looser defaults.
         d_target, d_cap, d_chunk = SEARCH if is_search(self.policy) else CHEAP
-        self.target = check_fraction(d_target if target is None else target, "target",
-                                     " (0.0025 = 0.25 percentage points)")
+        self.target = check_target(d_target if target is None else target)
         self.max_games = check_count(d_cap if max_games is None else max_games, "max_games",
                                      MAX_GAMES)
         self.chunk_size = check_count(min(d_chunk, self.max_games) if chunk_size is None

@@ -24,7 +24,7 @@ def lines(tmp_path_factory):
     """The header, a base record and a variant record (with its pair) of a small real
     atlas file: one chunk of 1,000 random self-play games a rule set."""
     path = tmp_path_factory.mktemp("atlas") / "r.jsonl"
-    atlas([Pairing("random", target=0.5, max_games=1000, chunk_size=1000)], ["classic"],
+    atlas([Pairing("random", target=0.1, max_games=1000, chunk_size=1000)], ["classic"],
           seed=5, results=str(path))
     all_lines = path.read_text().splitlines(keepends=True)
     base = next(x for x in all_lines[1:] if json.loads(x)["pair"] is None)
