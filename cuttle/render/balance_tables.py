@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..balancing.config import QUICK_CAVEAT
 from ..formatting import fixed, interval, level_pct, pct, quantity
 from ..rules import FLAG_NAMES
 from .tables import IN_BOLD, Cell, Table, _col, _columns, _shift, interactions_table
@@ -49,6 +50,8 @@ def balance_title(r: BalanceResult) -> list[str]:
                  if getattr(r, "read_only", False)      # (pickled before it was kept)
                  else " (unfinished: run the same command again to continue)")
     lines.append(done)
+    if c.quick:
+        lines.append(QUICK_CAVEAT[0].upper() + QUICK_CAVEAT[1:])
     # (else the tables were empty and said nothing of why)
     if limits and not r.winners and r.complete:
         why = ("every raced candidate broke them (in the race or in its confirmation)"

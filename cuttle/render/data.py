@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..analysis import Analysis
+from ..balancing.config import QUICK_CAVEAT
 from ..balancing.results import BalanceResult
 from ..display import renders
 from ..figures import (ANALYSIS, ATLAS, BALANCE, INTERACTION, INTERVALS, KIND_GROUPS,
@@ -264,6 +265,7 @@ def balance_data(r: BalanceResult) -> dict[str, Any]:
         "space": {str(n): g for n, g in sorted(r.generation.items())},
         "allowance": r.allowance,
         "settings": r.config.as_dict(),
+        "caveat": QUICK_CAVEAT if r.config.quick else None,
         "confidence": conf,
         "games": r.n_games, "played_records": r.played_records,
         "elapsed_seconds": r.elapsed, "complete": r.complete,

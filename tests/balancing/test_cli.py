@@ -1,6 +1,7 @@
 """`cuttle balance`: --quick end to end, every output, the results file, Ctrl-C in a
 real process, and errors."""
 
+import html
 import json
 import os
 import signal
@@ -39,7 +40,15 @@ def test_quick_end_to_end(capsys, tmp_path):
     assert code == 0, err
     assert out.startswith("cuttle balance: classic under expert self-play, at most 3 changes")
     assert "The fairest rule set of each size" in out and "The race" in out
+    # a quick search says what it is, above its tables and in its files (it named
+    # another winner than the docs' full run, without a word)
+    caveat = ("a low-precision demonstration (a few flags, small caps, wide intervals) "
+              "whose winners may differ from a full run's")
+    assert out.splitlines()[3].startswith("A quick search (--quick") and caveat in out
+    assert caveat in open(files["md"]).read()
+    assert caveat in html.unescape(open(files["html"]).read())
     d = json.loads(open(files["json"]).read())
+    assert caveat in d["caveat"] and d["settings"]["quick"] is True
     assert d["base"] == "classic" and d["policy"] == "expert" and d["candidates"]
     assert d["settings"]["flags"] == ["king_goals", "four", "strict_scuttle", "joker",
                                       "sudden_death", "deal"]
@@ -111,6 +120,7 @@ def test_results_file_and_report_only(capsys, tmp_path):
     assert code == 0 and md.startswith("**cuttle balance:") and "| --- " not in md
     code, js, _ = run(capsys, *ARGS, "--results", results, "--report-only", "--json")
     assert code == 0 and json.loads(js)["policy"] == "random"
+    assert json.loads(js)["caveat"] is None and "quick search" not in out     # (not quick)
 
 
 CHECK = ["--check", "greedy", "--check-games", "1000"]
