@@ -116,7 +116,7 @@ class _Status:
         out += f", {info['playing']} of {info['total']} playing"
         rate, left = info.get("rate"), info.get("left")
         if rate and left is not None:
-            out += f"; {info.get('games', 0):,} games at {rate:,.0f}/s, at most " \
+            out += f"; {info.get('games', 0):,} games played at {rate:,.0f}/s, at most " \
                    f"{clock(left / rate)} left in this stage"
         return out
 
@@ -395,7 +395,9 @@ class _Run:
                              self.generation, self.results, self.tau,
                              played_records=played, elapsed=time.perf_counter() - self.t0,
                              notes=self.notes, complete=not self.unfinished,
-                             read_only=not self.play)
+                             read_only=not self.play,
+                             played_games=sum(p.games for p in self.players.values()),
+                             results_file=None if self.store is None else self.store.path)
 
 
 def _searches_in(store: Store) -> list[tuple[str, str, int, int]]:

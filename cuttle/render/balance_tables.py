@@ -40,10 +40,21 @@ def balance_title(r: BalanceResult) -> list[str]:
     head = (f"cuttle balance: {c.base} under {c.policy} self-play, at most {c.k} "
             f"change{'s' if c.k > 1 else ''}, seed {c.seed}")
     lines = [head, f"changes of: {flags}" + (f"; {'; '.join(limits)}" if limits else "")]
-    done = f"{quantity(r.n_games, 'game')}"
+    # (three counts a designer adds up: the figures', this run's, the file's)
+    done = f"{quantity(r.n_games, 'game')} in these tables"
+    if r.interactions:
+        done += (" (an interaction's games once, not once for each of its four rule sets: "
+                 "the base, each change alone and the two together)")
     if r.played_records:
-        done += (f"; this run played {quantity(r.played_records, 'chunk record')} in "
-                 f"{r.elapsed:,.0f} s")
+        played = getattr(r, "played_games", 0)          # (pickled before it was kept)
+        done += (f"; this run played {quantity(played, 'game')} (every rule set's) in "
+                 f"{r.elapsed:,.0f} s" if played else
+                 f"; this run played for {r.elapsed:,.0f} s")
+        if getattr(r, "results_file", None):
+            done += (f" and saved them to {r.results_file} in "
+                     f"{quantity(r.played_records, 'chunk')} (each a rule set's games paired "
+                     f"with another's: games paired with several rule sets are saved with "
+                     f"each, so the chunks add up to more)")
     if not r.complete:
         done += (" (unfinished: the results file holds part of this search; run the "
                  "command without --report-only to play the rest)"

@@ -268,6 +268,7 @@ def balance_data(r: BalanceResult) -> dict[str, Any]:
         "caveat": QUICK_CAVEAT if r.config.quick else None,
         "confidence": conf,
         "games": r.n_games, "played_records": r.played_records,
+        "played_games": r.played_games,
         "elapsed_seconds": r.elapsed, "complete": r.complete,
         "interval_methods": {"first_score": BALANCE["first_score"].interval,
                              "rates": "wilson",

@@ -27,8 +27,9 @@ def score(tally):
 
 
 def stable(d):
-    """The JSON form without what depends on the run (time, records played)."""
-    return {k: v for k, v in d.items() if k not in ("elapsed_seconds", "played_records")}
+    """The JSON form without what depends on the run (time, records and games played)."""
+    return {k: v for k, v in d.items()
+            if k not in ("elapsed_seconds", "played_records", "played_games")}
 
 
 def test_a_planted_fair_deal_is_found():
@@ -457,3 +458,28 @@ def test_an_unfinished_search_labels_its_leaders_provisional(tmp_path):
     # the Pareto front says which stage each row's figures come from
     assert "a winner's confirmation games on fresh deals, the others' race games" in text
     assert "Pareto: on the front by its reported figures" in text
+
+
+def test_the_game_counts_say_what_each_counts(tmp_path):
+    """A quick search said "126,000 games" on its progress line, "110,000 games" above
+    its tables, and its file's records added up to 134,000: the title says what each
+    counts (the tables', this run's, the file's) and the first two are the result's."""
+    path = tmp_path / "r.jsonl"
+    seen = []
+    res = cuttle.balance("classic", "random", k=2, flags="deal,joker,four",
+                         deals=[(6, 7), (6, 6)], budget=SMALL, results=str(path),
+                         progress=seen.append)
+    played = [d["games"] for d in seen if "games" in d][-1]
+    records = [json.loads(x) for x in path.read_text().splitlines()[1:]]
+    saved = sum(r["games"][1] - r["games"][0] for r in records)
+    assert res.interactions and res.played_games == played
+    assert saved > played > res.n_games       # (pairings saved apart; interactions once)
+    line = str(res).splitlines()[2]
+    assert line.startswith(f"{res.n_games:,} games in these tables (an interaction's games "
+                           f"once, not once for each of its four rule sets")
+    assert f"this run played {played:,} games (every rule set's) in " in line
+    assert (f"saved them to {path} in {len(records)} chunks (each a rule set's games paired "
+            f"with another's: games paired with several rule sets are saved with each, so "
+            f"the chunks add up to more)") in line
+    assert "record" not in line
+    assert res.as_dict()["played_games"] == played
