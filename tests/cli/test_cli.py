@@ -337,15 +337,22 @@ def test_every_output_labels_the_level_given(capsys, tmp_path, monkeypatch):
     drawn = []
     monkeypatch.setattr(plot_renderer, "_save", lambda fig, path: drawn.append(
         " ".join(t.get_text() for t in fig.findobj(matplotlib.text.Text))))
-    results = tmp_path / "r.jsonl"
-    results.write_text('{"format": "cuttle-atlas", "version": 1}\n')
+    # (small runs to report on, a file each: a file without their games is refused)
+    atlas_run = ["atlas", "--pairings", "random", "--bases", "classic", "--chunk-size",
+                 "1000", "--max-games", "1000", "--interactions", "0", "--no-progress"]
+    balance_run = ["balance", "--policy", "random", "-k", "1", "--flags", "joker",
+                   "--chunk-size", "1000", "--screen-games", "1000", "--max-games", "1000",
+                   "--confirm-games", "1000", "--candidates", "1", "--no-progress"]
+    for argv, results in ((atlas_run, "a.jsonl"), (balance_run, "b.jsonl")):
+        assert main([*argv, "--results", str(tmp_path / results)]) == 0
+    capsys.readouterr()
     page = tmp_path / "p.html"
     for argv in (["simulate", "-n", "100", "--seed", "1", "--html", page, "--plot", "s.png"],
                  ["compare", "classic", "quick", "-n", "100", "--seed", "1", "--html", page,
                   "--plot", "c.png"],
-                 ["atlas", "--pairings", "random", "--bases", "classic", "--results",
-                  results, "--report-only", "--plot", tmp_path / "plots"],
-                 ["balance", "--results", results, "--report-only", "--html", page,
+                 [*atlas_run, "--results", tmp_path / "a.jsonl", "--report-only", "--plot",
+                  tmp_path / "plots"],
+                 [*balance_run, "--results", tmp_path / "b.jsonl", "--report-only", "--html", page,
                   "--markdown", "-", "--plot", "b.png"]):
         page.unlink(missing_ok=True)
         code, out, _ = run(capsys, *map(str, argv), "--confidence", "0.999")
