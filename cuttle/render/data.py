@@ -128,7 +128,8 @@ def comparison_data(c: ComparisonResult) -> dict[str, Any]:
         "schema_version": SCHEMA_VERSION,
         "seed": c.seed,
         "n": c.n_games,
-        "unit": c.unit,
+        "unit": c.unit,             # (the plural, as it always said; "units" too)
+        "units": c.units,
         "match": c.match,
         "players": dict(zip(PLAYER_LABELS, c.players)),
         "confidence": c.confidence,

@@ -603,7 +603,8 @@ def test_ctrl_c_keeps_the_finished_games(tmp_path):
     assert n > 0 and n % 5000 == 0
     assert f"cuttle simulation: {n:,} games, seed 1" in out and "A (random) wins" in out
     d = json.load(open(files[0]))
-    assert d["interrupted"] == {"done": n, "requested": 10**9, "unit": "game"}
+    assert d["interrupted"] == {"done": n, "requested": 10**9, "unit": "game",
+                                "units": "games"}
     assert f"interrupted after {n:,} of 1,000,000,000 games" in open(files[1]).read()
     assert open(files[4]).read().splitlines()[-1].endswith(f",,,{n},1000000000")
     code, out, err = _ctrl_c(["compare", "classic", "quick", "-n", "1e9", "--seed", "1",
@@ -806,6 +807,8 @@ def test_a_cluster_failing_mid_run_keeps_the_finished_games(monkeypatch, capsys,
                            "tcp://10.0.0.9:8786 during the run; the results below are "
                            "those of the finished 300 games of 1,000")
     data = json.loads(path.read_text())
-    assert data["interrupted"] == {"done": 300, "requested": 1000, "unit": "game"}
+    assert data["interrupted"] == {"done": 300, "requested": 1000, "unit": "game",
+                                   "units": "games"}
     assert data["n_games"] == 300 and data["seed"] == 3
-    assert out.startswith("cuttle simulation: 300 games, seed 3")
+    assert out.startswith("interrupted after 300 of 1,000 games: a partial run\n\n"
+                          "cuttle simulation: 300 games, seed 3")
