@@ -82,8 +82,10 @@ def held_runs(runs: Iterable[tuple[str, str, int, int]]) -> str:
     """The runs a results file holds (`Store.runs`), in words: "classic under expert
     self-play, seed 1, chunks of 2,000 games; ..." (the chunk size tells a --quick
     run from a full one)."""
-    return "; ".join(f"{base} under {policy} self-play, seed {seed}, chunks of "
-                     f"{quantity(chunk, 'game')}" for base, policy, seed, chunk in runs)
+    # (a run of three, without its chunk size, as an OtherSearchError kept them before)
+    return "; ".join(f"{base} under {policy} self-play, seed {seed}"
+                     + "".join(f", chunks of {quantity(c, 'game')}" for c in chunk)
+                     for base, policy, seed, *chunk in runs)
 
 
 class NothingToReport(ResultsFileError):
