@@ -55,8 +55,10 @@ class Interrupted(KeyboardInterrupt):
 
     def as_dict(self) -> dict[str, Any]:
         """How far the work got, as the JSON of a partial result says it: done,
-        requested (`total`) and unit (singular)."""
-        return {"done": self.done, "requested": self.total, "unit": self.unit}
+        requested (`total`), unit (singular, as it always said) and units (the plural,
+        as a comparison's JSON says it beside: "units" is the plural on both)."""
+        return {"done": self.done, "requested": self.total, "unit": self.unit,
+                "units": self.units}
 
     @staticmethod
     def mark(data: dict[str, Any], interrupted: Interrupted | None) -> dict[str, Any]:

@@ -220,6 +220,13 @@ SUMMARY: dict[str, Figure] = _figures(
            chart="advantage", pair="first_player_advantage"),
     # A player's score (wins plus half the draws, per game) and A's Elo difference over
     # B, read from it (stats.elo_from_score), as docs/strength.md rates head-to-head play.
+    # The first player's score (wins plus half the draws, per game: the first-player
+    # advantage, +1, 0, -1 a game, as 0 to 1), the balance designer's objective: the
+    # summary and compare show it so a designer can check a balance winner in its own
+    # measure.  Two rule sets pair it game by game as the edge, halved.
+    Figure("first_score", "first player's score", SCORE_MEAN,
+           lambda s: (s.n, s.first_wins + s.draws / 2, s.first_wins + s.draws / 4),
+           ("first_score",), SCORES, pair="first_score"),
     Figure("score_A", "{A} score", SCORE_MEAN, _score(1), ("score", "A"), SCORES),
     Figure("score_B", "{B} score", SCORE_MEAN, _score(2), ("score", "B"), SCORES),
     Figure("elo_difference", "Elo of A over B", ELO, _score(1),
@@ -240,7 +247,7 @@ SUMMARY: dict[str, Figure] = _figures(
 # What `compare` compares, in its table's order (MATCH_COMPARED with matches), and the
 # atlas's figures: names of SUMMARY figures.
 COMPARED = ("win_rate_A", "win_rate_B", "draw_rate", "first_mover_win_rate",
-            "first_player_advantage", "mean_moves", "mean_turns")
+            "first_player_advantage", "first_score", "mean_moves", "mean_turns")
 MATCH_COMPARED = ("match_win_rate_A", "match_win_rate_B", "match_draw_rate")
 ATLAS = ("first_mover_win_rate", "second_mover_win_rate", "draw_rate", "mean_moves",
          "mean_turns") + tuple(f"end_{e}" for e in END_REASONS)
@@ -267,9 +274,7 @@ ANALYSIS: dict[str, Figure] = _figures(
 # a `cuttle.balancing.results.Measure` (a Summary's counts, and `score_shift`: the sum and
 # sum of squares of the per-game differences of the first player's score to the base).
 BALANCE: dict[str, Figure] = _figures(
-    Figure("first_score", "first player's score", SCORE_MEAN,
-           lambda s: (s.n, s.first_wins + s.draws / 2, s.first_wins + s.draws / 4),
-           ("first_score",)),
+    SUMMARY["first_score"],
     SUMMARY["first_mover_win_rate"],
     SUMMARY["draw_rate"],
     replace(SUMMARY["mean_moves"], section=GAMES),
@@ -375,6 +380,8 @@ EDGE_STEP = 2.0
 # The edge, game by game, is 2 x (the first mover won) + (a draw) - 1: its parts, with
 # their weights (a match run pairs each by match).
 EDGE_PARTS = (("first_mover_win_rate", 2), ("draw_rate", 1))
+# The first player's score, game by game: (the first mover won) + (a draw) / 2.
+SCORE_PARTS = (("first_mover_win_rate", 1), ("draw_rate", 0.5))
 
 
 def paired_difference(f: Figure, pair: PairTally, reverse: bool, n: int,
@@ -387,10 +394,13 @@ def paired_difference(f: Figure, pair: PairTally, reverse: bool, n: int,
     games, which a mean needs (ValueError without them): without it the interval of a
     shift that no game carries is [0, 0]; for the first-player advantage (a difference
     of rates), the same of the per-game differences of its edge, with a
-    pseudo-difference of +-`EDGE_STEP`."""
+    pseudo-difference of +-`EDGE_STEP`; for the first player's score (a SCORE_MEAN), of
+    its per-game shifts (the edge's halved), a pseudo-difference of +-1."""
     if f.kind == DIFFERENCE:
         total, sq = pair.diff_moments(f.pair, reverse)
         return paired_shift_interval(n, total, sq, EDGE_STEP, confidence)
+    if f.kind == SCORE_MEAN:        # (the first player's score: its per-game shifts)
+        return score_shift_interval(n, *pair.diff_moments(f.pair, reverse), confidence)
     if f.kind == MEAN:
         if tallies is None:
             raise ValueError(f"the paired difference of {f.name} needs both rule sets' "
@@ -408,11 +418,12 @@ def match_difference(f: Figure, pair: PairTally, reverse: bool,
     their number under each (`stats.clustered_difference_interval`, its pseudo-games
     changed by 1 for a rate, by `length_step` of `tallies` for a length).  The
     first-player advantage is 2 x the first mover's wins plus the draws, less 1, game by
-    game: its difference is that sum of theirs, with the sum of their half-widths (its
-    parts' correlation by match is not tallied: a conservative interval)."""
-    if f.kind == DIFFERENCE:
+    game, and the first player's score the first mover's wins plus half the draws: the
+    difference of either is that sum of its parts', with the sum of their half-widths
+    (its parts' correlation by match is not tallied: a conservative interval)."""
+    if f.kind in (DIFFERENCE, SCORE_MEAN):
         parts = [(match_difference(SUMMARY[name], pair, reverse, tallies, confidence), k)
-                 for name, k in EDGE_PARTS]
+                 for name, k in (EDGE_PARTS if f.kind == DIFFERENCE else SCORE_PARTS)]
         value = sum(k * e.value for e, k in parts)
         return Estimate(value, value - sum(k * (e.value - e.low) for e, k in parts),
                         value + sum(k * (e.high - e.value) for e, k in parts))
@@ -425,7 +436,7 @@ def independent_difference(f: Figure, s1: Any, s0: Any, confidence: float = 0.95
     """`f` of s1 minus `f` of s0 measured on different games: Newcombe's interval for
     independent proportions, or the normal interval of a difference of means (of two
     first-player advantages, each interval's half-widths squared and added alike)."""
-    if f.kind in (MEAN, DIFFERENCE):
+    if f.kind in (MEAN, DIFFERENCE, SCORE_MEAN):
         e1, e0 = f.estimate(s1, confidence), f.estimate(s0, confidence)
         d = e1.value - e0.value
         half = sqrt((e1.high - e1.value) ** 2 + (e0.high - e0.value) ** 2)
@@ -439,5 +450,7 @@ def no_difference(f: Figure, s: Any, confidence: float = 0.95) -> Estimate:
         return paired_shift_interval(f.units(s), 0, 0, EDGE_STEP, confidence)
     if f.kind == MEAN:
         return mean_interval_from_moments(f.units(s), 0, 0, confidence)
+    if f.kind == SCORE_MEAN:
+        return score_shift_interval(f.units(s), 0, 0, confidence)
     k, n = f.count(s)
     return newcombe_paired_interval(k, 0, 0, n - k, confidence)

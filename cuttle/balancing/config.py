@@ -15,7 +15,7 @@ from ..rules import FLAGS, Rules
 from ..seeding import check_seed
 from ..simulation.api import MAX_CHUNK, MAX_MAX_MOVES
 from ..threads import check_threads
-from ..validation import check_confidence, check_count, check_fraction, check_int
+from ..validation import check_confidence, check_count, check_int, check_target
 from .constraints import check_constraints
 from .space import flag_names
 
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
 __all__ = ["BalanceConfig", "Budget", "CHEAP", "CHECK_CHUNK", "DEFAULT_SEED", "QUICK",
-           "QUICK_FLAGS", "SEARCH", "check_check_games", "check_flag", "check_progress",
+           "QUICK_CAVEAT", "QUICK_FLAGS", "SEARCH", "check_check_games", "check_flag", "check_progress",
            "make_config", "resolve_budget"]
 
 DEFAULT_SEED = 1
@@ -77,7 +77,7 @@ class Budget:
             v = getattr(self, f.name)
             if f.name.endswith(("target", "allowance", "negligible")) and \
                     f.name != "moves_allowance":
-                check_fraction(v, f.name)
+                check_target(v, f.name)
             elif f.name == "moves_allowance":
                 if not (isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0):
                     raise ValueError(f"moves_allowance must be a number of moves >= 0, "
@@ -120,6 +120,10 @@ QUICK = Budget(chunk_size=2_000, screen_target=0.015, screen_games=4_000, neglig
                pairs=3, interaction_target=0.03, interaction_games=4_000, per_size=2,
                race_target=0.03, race_games=6_000, confirm_target=0.015, confirm_games=6_000)
 QUICK_FLAGS = ("king_goals", "four", "strict_scuttle", "joker", "sudden_death", "deal")
+# What every output of a quick search says of it (text, markdown, HTML, JSON).
+QUICK_CAVEAT = ("a quick search (--quick, quick=True): a low-precision demonstration (a "
+                "few flags, small caps, wide intervals) whose winners may differ from a "
+                "full run's; docs/balance.md publishes a full run")
 # The chunk size of the check, by search: fixed, so that a run with more check games
 # reads the chunks of one with fewer; the check's games are a whole number of chunks.
 CHECK_CHUNK = {False: 1_000, True: 100}
@@ -129,18 +133,21 @@ class BalanceConfig:
     """What a search plays: `base` (Rules), `policy`, `k`, the flags it may change
     (`flags`), `deals` (None: the deal flag's own values), the constraints (`max_draws`,
     `moves`), `budget`, `check` (a policy, or None) and `check_games`, `seed`,
-    `max_moves`, `confidence`, `threads`."""
+    `max_moves`, `confidence`, `threads`, `quick` (a quick search: `QUICK_CAVEAT`)."""
+
+    quick = False           # (a configuration pickled before it was kept)
 
     def __init__(self, base: Rules, policy: str, k: int, flags: list[str],
                  deals: list[tuple[int, int]] | None, max_draws: float | None,
                  moves: tuple[float, float] | None, budget: Budget, check: str | None,
                  check_games: int, seed: int, max_moves: int, confidence: float,
-                 threads: int | None):
+                 threads: int | None, quick: bool = False):
         self.base, self.policy, self.k, self.flags, self.deals = base, policy, k, flags, deals
         self.max_draws, self.moves, self.budget = max_draws, moves, budget
         self.check, self.check_games = check, check_games
         self.seed, self.max_moves, self.confidence, self.threads = (seed, max_moves,
                                                                     confidence, threads)
+        self.quick = quick
 
     @property
     def statistics(self) -> int:
@@ -157,7 +164,7 @@ class BalanceConfig:
                 "budget": asdict(self.budget), "check": self.check,
                 "check_games": self.check_games if self.check else None,
                 "seed": self.seed, "max_moves": self.max_moves,
-                "confidence": self.confidence}
+                "confidence": self.confidence, "quick": self.quick}
 
 
 def resolve_budget(policy: str, budget: Budget | dict[str, Any] | None, quick: bool,
@@ -263,4 +270,4 @@ def make_config(base: Rules | str | None, policy: str, k: int,
     return BalanceConfig(base, policy, k, names, deals, max_draws, moves,
                          resolve_budget(policy, budget, quick), check, check_games,
                          check_seed(seed), check_count(max_moves, "max_moves", MAX_MAX_MOVES),
-                         check_confidence(confidence), threads)
+                         check_confidence(confidence), threads, quick)

@@ -232,14 +232,19 @@ class BalanceResult:
     never one whose figures break a constraint: each candidate's `constraints` says what
     its figures say of them), the `pareto` front (without what broke a constraint),
     `allowance` (the model's allowance per unmeasured pair),
-    `played_records`, `elapsed` seconds, `notes`.  `str()` is the text report,
+    `played_records` (the chunks this run played: a chunk of one rule set's games paired
+    with another rule set's, as the results file holds them), `played_games` (the games
+    this run played, every rule set's, the progress line's count), `elapsed` seconds, `notes`, `complete`, `read_only`
+    (read from the results file without playing: play=False, --report-only),
+    `results_file` (its path, or None).  `n_games` counts the games of the figures.  `str()` is the text report,
     `markdown()` the tables for docs, `as_dict()` the JSON form, `to_csv()`, `plot()`."""
 
     def __init__(self, config: BalanceConfig, base: dict[str, Measure],
                  singles: Sequence[Single], interactions: Sequence[Interaction],
                  generation: dict[int, dict[str, int]], candidates: Sequence[CandidateResult],
                  allowance: float, played_records: int = 0, elapsed: float | None = None,
-                 notes: Iterable[str] = (), complete: bool = True):
+                 notes: Iterable[str] = (), complete: bool = True, read_only: bool = False,
+                 played_games: int = 0, results_file: str | None = None):
         self.config, self.base = config, base
         self.singles, self.interactions = list(singles), list(interactions)
         self.generation, self.allowance = generation, allowance
@@ -256,6 +261,8 @@ class BalanceResult:
             c.pareto = True
         self.played_records, self.elapsed = played_records, elapsed
         self.notes, self.complete = list(notes), complete
+        self.read_only = read_only      # (read from the file without playing: play=False)
+        self.played_games, self.results_file = played_games, results_file
 
     @property
     def confidence(self) -> float:
@@ -264,7 +271,8 @@ class BalanceResult:
 
     @property
     def n_games(self) -> int:
-        """Games in the result: every rule set's games of every stage."""
+        """Games in the result's figures: every rule set's games of every stage, an
+        interaction's once (not once for each of its four rule sets)."""
         total = sum(m.n for m in self.base.values())
         total += sum(s.measure.n for s in self.singles)
         total += sum(x.n for x in self.interactions)

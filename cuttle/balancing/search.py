@@ -38,7 +38,7 @@ from ..validation import check_output_path
 from ..variants.chunks import (FINGERPRINT_GAMES, ChunkPlayer, RunInterrupted, fingerprint,
                                first_chunk)
 from ..variants.interactions import Interaction, combine, measure
-from ..variants.store import ResultsFileError, Store
+from ..variants.store import NothingToReport, ResultsFileError, Store, held_runs
 from .config import (CHECK_CHUNK, DEFAULT_SEED, BalanceConfig, Budget, check_flag,
                      check_progress, make_config)
 from .model import allowance, generate, pairs_to_measure
@@ -72,7 +72,7 @@ class OtherSearchError(ResultsFileError):
     the search the file holds.  `path`: the file; `runs`: the (base, policy, seed) of
     each run it holds (`_searches_in`); `held`: those runs in words."""
 
-    def __init__(self, path: str, runs: list[tuple[str, str, int]]):
+    def __init__(self, path: str, runs: list[tuple[str, str, int, int]]):
         self.path, self.runs = path, runs
         super().__init__(f"check: {path} holds no games of this search (its records are "
                          f"keyed by the arguments that played them), only of others (it "
@@ -86,9 +86,9 @@ class OtherSearchError(ResultsFileError):
 
     @property
     def held(self) -> str:
-        """The runs the file holds: "classic under expert self-play, seed 1; ..."."""
-        return "; ".join(f"{base} under {policy} self-play, seed {seed}"
-                         for base, policy, seed in self.runs)
+        """The runs the file holds: "classic under expert self-play, seed 1, chunks of
+        10,000 games; ..." (`cuttle.variants.store.held_runs`)."""
+        return held_runs(self.runs)
 
 
 class _Status:
@@ -116,7 +116,7 @@ class _Status:
         out += f", {info['playing']} of {info['total']} playing"
         rate, left = info.get("rate"), info.get("left")
         if rate and left is not None:
-            out += f"; {info.get('games', 0):,} games at {rate:,.0f}/s, at most " \
+            out += f"; {info.get('games', 0):,} games played at {rate:,.0f}/s, at most " \
                    f"{clock(left / rate)} left in this stage"
         return out
 
@@ -394,15 +394,18 @@ class _Run:
         return BalanceResult(self.config, self.base, self.singles, self.interactions,
                              self.generation, self.results, self.tau,
                              played_records=played, elapsed=time.perf_counter() - self.t0,
-                             notes=self.notes, complete=not self.unfinished)
+                             notes=self.notes, complete=not self.unfinished,
+                             read_only=not self.play,
+                             played_games=sum(p.games for p in self.players.values()),
+                             results_file=None if self.store is None else self.store.path)
 
 
-def _searches_in(store: Store) -> list[tuple[str, str, int]]:
-    """The runs a results file holds whole chunks of: (base, policy, seed) of each,
-    read from its base's own games in the first stage (a record of the base alone, which
-    a balance search's screening and an atlas's groups play), in the file's order; []
-    for a file without a record."""
-    return list(dict.fromkeys((k[0], k[2][0], k[3]) for k in store.index
+def _searches_in(store: Store) -> list[tuple[str, str, int, int]]:
+    """The runs a results file holds whole chunks of: (base, policy, seed, chunk size) of
+    each, read from its base's own games in the first stage (a record of the base alone,
+    which a balance search's screening and an atlas's groups play), in the file's order;
+    [] for a file without a record."""
+    return list(dict.fromkeys((k[0], k[2][0], k[3], k[5]) for k in store.index
                               if k[0] == k[1] and k[-1] < first_chunk(STAGES["race"], k[-2])))
 
 
@@ -456,7 +459,9 @@ def balance(base: Rules | str | None = "classic", policy: str = "expert", *, k: 
     `OtherSearchError`, a ValueError, before anything is played).  results: a
     JSON-lines file every finished chunk is appended to; the chunks it holds are not
     played again, so the same call continues an interrupted search and gives the same
-    result.  play=False plays nothing: the search as far as the file holds it.
+    result.  play=False plays nothing: the search as far as the file holds it (a file
+    holding no games of it: `cuttle.variants.store.NothingToReport`, a ValueError
+    naming the runs the file holds).
     client: a dask.distributed Client.  threads, max_moves, seed, confidence as for
     `cuttle.simulate`.  Ctrl-C raises `BalanceInterrupted` (a `cuttle.Interrupted`)
     with the search so far.
@@ -481,6 +486,10 @@ def balance(base: Rules | str | None = "classic", policy: str = "expert", *, k: 
         if store is not None and play and config.check:
             _check_the_search_in(store, config)
         run.run()
+        if not play and not run.result().n_games:
+            # (reading with other options than the search's finds nothing, and the same
+            # call again would play nothing: no unfinished search to continue)
+            raise NothingToReport(store.path, _searches_in(store), store.notes)
         return run.result()
     except KeyboardInterrupt:
         status.close()

@@ -11,6 +11,7 @@ from ..formatting import quantity
 from ..variants import BASES, QUICK, Pairing, atlas, default_pairings
 from ..render.plot import check_plot_folder
 from ..variants.run import CHEAP, INTERACTIONS, SEARCH
+from ..variants.store import NothingToReport
 from ..policies import is_search
 from ..simulation.api import MAX_CHUNK
 from ..text import printable
@@ -68,7 +69,7 @@ def add_command(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--bases", default=",".join(BASES), metavar="PRESET,...",
                    help=f"base presets (default {','.join(BASES)})")
     p.add_argument("--target", action="append", default=[], metavar="[POLICY=]PP",
-                   type=_setting("target", options.points),
+                   type=_setting("target", options.target_points),
                    help=f"stop a variant once the half-width of its first-player shift "
                         f"interval is at most PP percentage points (default "
                         f"{100 * CHEAP[0]:g}, {100 * SEARCH[0]:g} for a search; "
@@ -187,16 +188,18 @@ def run_atlas(args: argparse.Namespace) -> int:
     seed = 1 if args.seed is None else args.seed
 
     def write(res, stop):
-        if args.report_only and res.n_games == 0:
-            options.warn_nothing_reported("atlas", args.results)
         write_outputs(args, res.markdown(), res.as_dict, res.to_csv, stop)
         if args.plot:
             _save_plots(args, res, stop)
-    return run_chunked(args, "atlas", lambda client: atlas(
-        pairings, bases, seed=seed, results=args.results, max_moves=args.max_moves,
-        confidence=args.confidence, threads=args.threads, client=client,
-        progress=args.progress, play=not args.report_only, interactions=args.interactions),
-        write)
+    def run(client):
+        try:
+            return atlas(pairings, bases, seed=seed, results=args.results,
+                         max_moves=args.max_moves, confidence=args.confidence,
+                         threads=args.threads, client=client, progress=args.progress,
+                         play=not args.report_only, interactions=args.interactions)
+        except NothingToReport as e:
+            raise options.nothing_reported(args.results, e) from None
+    return run_chunked(args, "atlas", run, write)
 
 
 def _save_plots(args, res, stop):

@@ -12,6 +12,7 @@ from ..render.plot import check_plot_path
 from ..report.pages import balance_page
 from ..rules import Rules
 from ..simulation.api import MAX_CHUNK
+from ..variants.store import NothingToReport
 from . import options
 from .options import CommandError, UsageError
 from .simulate import run_chunked, save_html, save_plot, write_outputs
@@ -30,8 +31,8 @@ EPILOG = """examples:
 
 
 def _points(text):
-    """Percentage points, 0 < x < 100, as a fraction."""
-    return options.points(text) / 100
+    """Percentage points of a budget (a target half-width), as a fraction."""
+    return options.target_points(text) / 100
 
 
 def _draws(text):
@@ -206,6 +207,12 @@ def run_balance(args: argparse.Namespace) -> int:
                 seed=args.seed, results=args.results, max_moves=args.max_moves,
                 confidence=args.confidence, threads=args.threads, client=client,
                 progress=args.progress, play=not args.report_only, quick=args.quick)
+        except NothingToReport as e:
+            error = options.nothing_reported(args.results, e)
+            if not args.quick and any(run[3] == QUICK.chunk_size for run in e.runs):
+                error = UsageError(f"{error}; chunks of {QUICK.chunk_size:,} games are "
+                                   f"what --quick plays: add --quick")
+            raise error from None
         except OtherSearchError as e:
             # (the library's check, said in the command's options)
             raise UsageError(f"--check: "
@@ -215,8 +222,6 @@ def run_balance(args: argparse.Namespace) -> int:
                              f"for a new search, give a new --results file") from None
 
     def write(res, stop):
-        if args.report_only and res.n_games == 0:
-            options.warn_nothing_reported("balance", args.results)
         write_outputs(args, res.markdown() if args.markdown == "-" else str(res),
                       res.as_dict, res.to_csv, stop)
         if args.markdown not in (None, "-"):

@@ -27,10 +27,12 @@ from ..simulation.connection import parse_address
 from ..simulation.names import DEFAULT_MAX_MOVES
 from ..text import printable
 from ..threads import MAX_THREADS
-from ..validation import check_confidence, check_count, check_int, check_output_path
+from ..validation import MAX_TARGET, check_confidence, check_count, check_int, check_output_path
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
+
+    from ..variants.store import NothingToReport
 
 __all__ = ["UsageError", "CommandError", "add_command_parser", "add_confidence", "add_progress",
            "add_rules_options", "add_run_options", "at_most", "cannot_read",
@@ -113,6 +115,16 @@ def game_index(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected a game index (a whole number from 0), "
                                          f"not {text!r}")
     return _checked(check_int, int(t), "the game index", 0, MAX_UNITS - 1)
+
+
+def target_points(text: str) -> float:
+    """A target half-width in percentage points, 0 < x <= 100 x `MAX_TARGET` (the
+    library's bound, in its fractions: `cuttle.validation.check_target`)."""
+    v = points(text)
+    if v > 100 * MAX_TARGET:
+        raise argparse.ArgumentTypeError(f"a target half-width is at most "
+                                         f"{100 * MAX_TARGET:g} percentage points, not {text!r}")
+    return v
 
 
 def points(text: str, zero: bool = False) -> float:
@@ -227,10 +239,14 @@ def nothing_of_these_options(results: str, option: str) -> str:
             f"the run that filled it, with {option} added")
 
 
-def warn_nothing_reported(command: str, results: str) -> None:
-    """--report-only found no games for the options given."""
-    print(printable(f"cuttle {command}: warning: "
-                    f"{nothing_of_these_options(results, '--report-only')}"), file=sys.stderr)
+def nothing_reported(results: str, error: NothingToReport) -> UsageError:
+    """--report-only found no games for the options given (the library's
+    NothingToReport): a usage error naming the runs the file holds, and what reading
+    it noticed (a last line cut off)."""
+    held = (f"it holds games of {error.held}" if error.runs
+            else "it holds no games at all")
+    return UsageError(f"--report-only: {nothing_of_these_options(results, '--report-only')} "
+                      f"({held})" + "".join(f"; {n}" for n in error.notes))
 
 
 def scheduler(text: str) -> tuple[str, int | str]:

@@ -166,9 +166,12 @@ def write_outputs(args: argparse.Namespace, table: str, as_dict: Callable[[], di
                   to_csv: Callable[..., object], stop: Interrupted | None = None) -> None:
     """Print the table unless --json/--csv write to stdout; write the files (a file
     that cannot be written completely is removed).  `to_csv(file, interrupted=stop)`
-    writes the CSV; the files of an interrupted run (`stop`, the Interrupted) say how
-    far it got: the JSON's "interrupted" (`Interrupted.as_dict`), the CSV's last row."""
+    writes the CSV; the outputs of an interrupted run (`stop`, the Interrupted) say how
+    far it got: the table's first and last lines (`Interrupted.note`), the JSON's
+    "interrupted" (`Interrupted.as_dict`), the CSV's last row."""
     if "-" not in (args.json, args.csv):
+        if stop is not None:    # (a table redirected to a file says it is partial too)
+            table = f"{stop.note()}\n\n{table}\n\n{stop.note()}"
         print(table)
 
     def json_text(f):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..balancing.config import QUICK_CAVEAT
 from ..formatting import fixed, interval, level_pct, pct, quantity
 from ..rules import FLAG_NAMES
 from .tables import IN_BOLD, Cell, Table, _col, _columns, _shift, interactions_table
@@ -39,13 +40,29 @@ def balance_title(r: BalanceResult) -> list[str]:
     head = (f"cuttle balance: {c.base} under {c.policy} self-play, at most {c.k} "
             f"change{'s' if c.k > 1 else ''}, seed {c.seed}")
     lines = [head, f"changes of: {flags}" + (f"; {'; '.join(limits)}" if limits else "")]
-    done = f"{quantity(r.n_games, 'game')}"
+    # (three counts a designer adds up: the figures', this run's, the file's)
+    done = f"{quantity(r.n_games, 'game')} in these tables"
+    if r.interactions:
+        done += (" (an interaction's games once, not once for each of its four rule sets: "
+                 "the base, each change alone and the two together)")
     if r.played_records:
-        done += (f"; this run played {quantity(r.played_records, 'chunk record')} in "
-                 f"{r.elapsed:,.0f} s")
+        played = getattr(r, "played_games", 0)          # (pickled before it was kept)
+        done += (f"; this run played {quantity(played, 'game')} (every rule set's) in "
+                 f"{r.elapsed:,.0f} s" if played else
+                 f"; this run played for {r.elapsed:,.0f} s")
+        if getattr(r, "results_file", None):
+            done += (f" and saved them to {r.results_file} in "
+                     f"{quantity(r.played_records, 'chunk')} (each a rule set's games paired "
+                     f"with another's: games paired with several rule sets are saved with "
+                     f"each, so the chunks add up to more)")
     if not r.complete:
-        done += " (unfinished: run the same command again to continue)"
+        done += (" (unfinished: the results file holds part of this search; run the "
+                 "command without --report-only to play the rest)"
+                 if getattr(r, "read_only", False)      # (pickled before it was kept)
+                 else " (unfinished: run the same command again to continue)")
     lines.append(done)
+    if c.quick:
+        lines.append(QUICK_CAVEAT[0].upper() + QUICK_CAVEAT[1:])
     # (else the tables were empty and said nothing of why)
     if limits and not r.winners and r.complete:
         why = ("every raced candidate broke them (in the race or in its confirmation)"

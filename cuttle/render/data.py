@@ -17,10 +17,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..analysis import Analysis
+from ..balancing.config import QUICK_CAVEAT
 from ..balancing.results import BalanceResult
 from ..display import renders
 from ..figures import (ANALYSIS, ATLAS, BALANCE, INTERACTION, INTERVALS, KIND_GROUPS,
-                       MATCHES, SCHEMA_VERSION, SCORE, SUMMARY, AliasedDict, Figure)
+                       MATCHES, SCHEMA_VERSION, SCORE, SCORE_MEAN, SCORE_SHIFT,
+                       SUMMARY, AliasedDict, Figure)
 from ..formatting import json_number
 from ..rules import FLAGS
 from ..simulation.compare import ComparisonResult
@@ -102,7 +104,9 @@ def _comparison_methods(c: ComparisonResult) -> dict[str, str]:
                 "mean differences": "normal, paired differences, a pseudo-difference "
                                     "of +-s (s: the spread of two games' lengths)",
                 "advantage differences": "normal, paired differences of the games' "
-                                         "first-player edges, a pseudo-difference of +-2"}
+                                         "first-player edges, a pseudo-difference of +-2",
+                "scores": INTERVALS[SCORE_MEAN],
+                "score differences": INTERVALS[SCORE_SHIFT]}
     return {"rates": "wilson", "means": "normal", "differences": "newcombe (paired)",
             "match rate differences": "newcombe (paired)",
             "rate differences": "normal, paired by match (the match as the unit), a "
@@ -110,7 +114,10 @@ def _comparison_methods(c: ComparisonResult) -> dict[str, str]:
             "mean differences": "normal, paired by match (the match as the unit), a "
                                 "pseudo-game of +-s (s: the spread of two games' lengths)",
             "advantage differences": "2 x the first mover's wins' plus the draws', "
-                                     "their half-widths added (conservative)"}
+                                     "their half-widths added (conservative)",
+            "scores": INTERVALS[SCORE_MEAN],
+            "score differences": "the first mover's wins' plus half the draws', their "
+                                 "half-widths added (conservative)"}
 
 
 @renders("data", ComparisonResult)
@@ -121,7 +128,8 @@ def comparison_data(c: ComparisonResult) -> dict[str, Any]:
         "schema_version": SCHEMA_VERSION,
         "seed": c.seed,
         "n": c.n_games,
-        "unit": c.unit,
+        "unit": c.unit,             # (the plural, as it always said; "units" too)
+        "units": c.units,
         "match": c.match,
         "players": dict(zip(PLAYER_LABELS, c.players)),
         "confidence": c.confidence,
@@ -258,8 +266,10 @@ def balance_data(r: BalanceResult) -> dict[str, Any]:
         "space": {str(n): g for n, g in sorted(r.generation.items())},
         "allowance": r.allowance,
         "settings": r.config.as_dict(),
+        "caveat": QUICK_CAVEAT if r.config.quick else None,
         "confidence": conf,
         "games": r.n_games, "played_records": r.played_records,
+        "played_games": r.played_games,
         "elapsed_seconds": r.elapsed, "complete": r.complete,
         "interval_methods": {"first_score": BALANCE["first_score"].interval,
                              "rates": "wilson",

@@ -100,7 +100,8 @@ def _count(f: Figure, source) -> str:
 METHODS_NOTE = ("rates: Wilson intervals; advantage: first minus second mover, Newcombe "
                 "paired interval; means: normal intervals")
 SCORES_NOTE = ("scores: wins plus half the draws per game, normal intervals with a "
-               "pseudo-game of 0 and one of 1; Elo: 400 log10(score / (1 - score)) of A's "
+               "pseudo-game of 0 and one of 1 (the first player's score is what cuttle "
+               "balance measures); Elo: 400 log10(score / (1 - score)) of A's "
                "score, its interval's ends alike")
 
 
@@ -231,12 +232,17 @@ def comparison_notes(c: ComparisonResult) -> list[str]:
                 f"its games on the {same}, a pseudo-game either way); means: normal "
                 "intervals; pp = percentage points",
                 "first-player advantage: first minus second mover, Newcombe paired; its "
-                "differences add those of 2 x first mover wins and of draws (conservative)"]
+                "differences add those of 2 x first mover wins and of draws (conservative),",
+                "the first player's score's (wins plus half the draws, what cuttle balance "
+                "measures) those of first mover wins and of half the draws"]
     unit = "game" if c.other_deals else "deal"
     return ["rates: Wilson intervals; differences: Newcombe's paired interval "
             f"({same}), means: normal intervals; pp = percentage points",
             "differences of means and of the first-player advantage (first minus second "
-            f"mover): normal, of the per-{unit} differences with a pseudo-{unit} either way"]
+            f"mover): normal, of the per-{unit} differences with a pseudo-{unit} either way",
+            "first player's score: wins plus half the draws (what cuttle balance measures), "
+            "normal interval with a pseudo-game of 0 and one of 1; its differences: normal, "
+            f"of the per-{unit} differences with a pseudo-{unit} of +-1"]
 
 
 def difference_method(c: ComparisonResult) -> str:
@@ -462,6 +468,11 @@ def group_interactions_table(g: GroupResult, confidence: float) -> Table | None:
     changes = {x.a.label for x in g.interactions} | {x.b.label for x in g.interactions}
     header = (f"Pairs of the {len(changes)} variants with the clearest shifts of the first "
               f"player's score; each pair played until its interaction is known to "
-              f"±{fixed(200 * g.pairing.target)} pp (at most {g.pairing.max_games:,} games).")
+              f"±{fixed(200 * g.pairing.target)} pp (at most {g.pairing.max_games:,} games). "
+              f"Its shifts are of the score (wins plus half the draws, what cuttle balance "
+              f"measures), not of the first player's win rate of the table above (a change "
+              f"that removes draws moves the score by its win-rate shift plus half its "
+              f"draws' shift), and on each pair's own games (a change's shift differs a "
+              f"little from pair to pair).")
     return interactions_table([f"{g.title}: interactions", header], g.interactions,
                               confidence)

@@ -184,9 +184,10 @@ class PairTally:
         return (both, only_j, only_i, neither) if reverse else (both, only_i, only_j, neither)
 
     def diff_moments(self, metric: str, reverse: bool = False) -> tuple[int, int]:
-        """(sum, sum of squares) of the per-game differences of moves, turns or the
+        """(sum, sum of squares) of the per-game differences of moves, turns, the
         first player's edge ("first_player_advantage": +1 when the first mover won, -1
-        when the second did, 0 for a draw; single games only), i minus j (reverse: j
+        when the second did, 0 for a draw; single games only) or the first player's
+        score ("first_score": the edge halved, in quarters), i minus j (reverse: j
         minus i).  The edge's are exact from the 2x2 tables: a game's difference is +-2
         when its winner changed sides (a game's seats are the same under both rule
         sets), +-1 when a draw came or went, and sums to twice the change of the first
@@ -195,6 +196,9 @@ class PairTally:
             f, d = self.cells("first_mover_win_rate"), self.cells("draw_rate")
             total = 2 * (f[1] - f[2]) + (d[1] - d[2])       # (only i) - (only j)
             return (-total if reverse else total), 4 * self._sides_changed() + d[1] + d[2]
+        if metric == "first_score":     # (wins + half the draws: the edge, halved)
+            total, squares = self.diff_moments("first_player_advantage", reverse)
+            return total / 2, squares / 4
         s, q = self.diffs[("moves", "turns").index(metric)]
         return (-s if reverse else s), q
 

@@ -36,13 +36,13 @@ from ..progress import Line, show_by_default
 from ..simulation import DEFAULT_MAX_MOVES, Tally, compare
 from ..simulation.api import MAX_CHUNK, MAX_MAX_MOVES, check_client
 from ..threads import check_threads
-from ..validation import (check_confidence, check_count, check_fraction, check_int,
-                          check_output_path)
+from ..validation import (check_confidence, check_count, check_int, check_output_path,
+                          check_target)
 from .chunks import FINGERPRINT_GAMES, ChunkPlayer, RunInterrupted, fingerprint
 from .interactions import Interaction, clear_changes, measure, pairs_of, score_shift
 from .records import chunk_key
 from .results import AtlasResult, AtlasRow, GroupResult, first_shift, half_width
-from .store import Store
+from .store import NothingToReport, Store
 from .rulesets import BASES, variants
 
 if TYPE_CHECKING:
@@ -84,8 +84,7 @@ class Pairing:
         self.policy = policy_name(policy)               # ValueError naming the valid ones
         # A search is slow: looser defaults.
         d_target, d_cap, d_chunk = SEARCH if is_search(self.policy) else CHEAP
-        self.target = check_fraction(d_target if target is None else target, "target",
-                                     " (0.0025 = 0.25 percentage points)")
+        self.target = check_target(d_target if target is None else target)
         self.max_games = check_count(d_cap if max_games is None else max_games, "max_games",
                                      MAX_GAMES)
         self.chunk_size = check_count(min(d_chunk, self.max_games) if chunk_size is None
@@ -399,7 +398,9 @@ def atlas(pairings: str | Pairing | Iterable[str | Pairing] | None = None,
     `cuttle.variants.store`), and the chunks it already holds are not played again, so
     running the same call again continues an interrupted atlas and gives the same
     result as one uninterrupted run.  play=False plays nothing: the atlas of what the
-    file holds (variants it lacks chunks for are "unfinished").  quick=True: a small
+    file holds (variants it lacks chunks for are "unfinished"; a file holding no games
+    of these options: `cuttle.variants.store.NothingToReport`, a ValueError naming the
+    runs it holds).  quick=True: a small
     atlas in under a minute (random and greedy, 0.5 points, small caps), unless
     those options are given.  interactions: how many flags of each group have their
     variant with the clearest shift of the first player's score (an interval excluding
@@ -435,13 +436,17 @@ def atlas(pairings: str | Pairing | Iterable[str | Pairing] | None = None,
         return AtlasResult(config, [g.result() for g in groups],
                            played_records=sum(g.played for g in groups),
                            elapsed=time.perf_counter() - t0,
-                           notes=list(store.notes) if store else [])
+                           notes=[] if store is None else list(store.notes))
     try:
         for pairing in config.pairings:
             for base in config.bases:
                 groups.append(_GroupRun(config, pairing, base))
                 groups[-1].run(store, client, status, play)
-        return result()
+        res = result()
+        if not play and not res.n_games:
+            # (nothing of these options to read, and nothing the same call would play)
+            raise NothingToReport(store.path, store.runs(), store.notes)
+        return res
     except KeyboardInterrupt:
         status.close()
         raise AtlasInterrupted(result(), None if store is None else store.path,

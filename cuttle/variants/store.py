@@ -50,6 +50,7 @@ import os
 import stat
 from typing import TYPE_CHECKING
 
+from ..formatting import quantity
 from ..validation import is_int
 from .records import (KEY_FIELDS, _GAME_ROWS, _games, _record_key, _tallies, pair_to_json,
                       tally_to_json)
@@ -65,7 +66,8 @@ if TYPE_CHECKING:
     from ..simulation.tally import PairTally, Tally
     from .records import ChunkKey
 
-__all__ = ["FORMAT", "MAX_LINE_BYTES", "VERSION", "ResultsFileError", "Store"]
+__all__ = ["FORMAT", "MAX_LINE_BYTES", "NothingToReport", "VERSION", "ResultsFileError",
+           "Store", "held_runs"]
 
 FORMAT, VERSION = "cuttle-atlas", 1
 HEADER = json.dumps({"format": FORMAT, "version": VERSION}).encode() + b"\n"
@@ -77,6 +79,43 @@ MAX_LINE_BYTES = 1 << 20
 
 class ResultsFileError(ValueError):
     """A results file that cannot be used (not a balance/atlas file, damaged, in use)."""
+
+
+def held_runs(runs: Iterable[tuple[str, str, int, int]]) -> str:
+    """The runs a results file holds (`Store.runs`), in words: "classic under expert
+    self-play, seed 1, chunks of 2,000 games; ..." (the chunk size tells a --quick
+    run from a full one)."""
+    # (a run of three, without its chunk size, as an OtherSearchError kept them before)
+    return "; ".join(f"{base} under {policy} self-play, seed {seed}"
+                     + "".join(f", chunks of {quantity(c, 'game')}" for c in chunk)
+                     for base, policy, seed, *chunk in runs)
+
+
+class NothingToReport(ResultsFileError):
+    """Reading a results file without playing (play=False, --report-only) found no games
+    of the options given: its records are keyed by the options that played them, and
+    reading it with other options reports nothing (and running the same call again would
+    play nothing either).  `path`: the file; `runs`: the runs it holds (`Store.runs`,
+    or the balance designer's); `notes`: what reading it noticed (a last line cut off);
+    `held`: the runs in words."""
+
+    def __init__(self, path: str, runs: list[tuple[str, str, int, int]],
+                 notes: Iterable[str] = ()):
+        self.path, self.runs, self.notes = path, list(runs), list(notes)
+        what = (f"it holds games of {self.held} only" if self.runs
+                else "it holds no games at all")
+        super().__init__(f"{path} holds no games played with these options (its records "
+                         f"are keyed by the options that played them; {what})"
+                         + "".join(f"; {n}" for n in self.notes)
+                         + ": give the options of the run that filled it")
+
+    def __reduce__(self):           # (unpickled from its fields, not from the message)
+        return (type(self), (self.path, self.runs, self.notes))
+
+    @property
+    def held(self) -> str:
+        """The runs the file holds, in words (`held_runs`)."""
+        return held_runs(self.runs)
 
 
 def _parse(line, lineno, path):
@@ -259,8 +298,15 @@ class Store:
             f"(its chunk will be played again) or use another file")
 
     def _drop_tail(self, offset, lineno):
-        self.notes.append(f"{self.path}: dropped a half-written last line (line {lineno}); "
-                          f"its chunk will be played again")
+        if self.write:
+            self.notes.append(f"{self.path}: its last line (line {lineno}) was incomplete "
+                              f"(cut off by an interrupted write?) and is dropped; its "
+                              f"chunk will be played again")
+        else:
+            self.notes.append(f"{self.path}: its last line (line {lineno}) is incomplete "
+                              f"(cut off by an interrupted write?) and is ignored; a run "
+                              f"that plays (not --report-only, not play=False) drops it "
+                              f"and plays its chunk again")
         if self.write:
             try:
                 self.f.truncate(offset)
@@ -297,6 +343,13 @@ class Store:
 
     def __len__(self):
         return len(self.index)
+
+    def runs(self) -> list[tuple[str, str, int, int]]:
+        """(base, policy, seed, chunk size) of each run the file holds whole chunks of
+        the base's own games of (an atlas group's, a balance search's), in the file's
+        order; [] for a file without a record."""
+        return list(dict.fromkeys((k[0], k[2][0], k[3], k[5]) for k in self.index
+                                  if k[0] == k[1]))
 
     def get(self, key: ChunkKey,
             engine: str | None = None) -> tuple[Tally, PairTally | None] | None:

@@ -1,6 +1,7 @@
 """`cuttle balance`: --quick end to end, every output, the results file, Ctrl-C in a
 real process, and errors."""
 
+import html
 import json
 import os
 import signal
@@ -11,7 +12,9 @@ import warnings
 
 import pytest
 
+from cuttle import balance
 from cuttle.cli import main
+from cuttle.variants.store import NothingToReport
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # random self-play, two changes of three flags, chunks of 1,000 games
@@ -37,7 +40,15 @@ def test_quick_end_to_end(capsys, tmp_path):
     assert code == 0, err
     assert out.startswith("cuttle balance: classic under expert self-play, at most 3 changes")
     assert "The fairest rule set of each size" in out and "The race" in out
+    # a quick search says what it is, above its tables and in its files (it named
+    # another winner than the docs' full run, without a word)
+    caveat = ("a low-precision demonstration (a few flags, small caps, wide intervals) "
+              "whose winners may differ from a full run's")
+    assert out.splitlines()[3].startswith("A quick search (--quick") and caveat in out
+    assert caveat in open(files["md"]).read()
+    assert caveat in html.unescape(open(files["html"]).read())
     d = json.loads(open(files["json"]).read())
+    assert caveat in d["caveat"] and d["settings"]["quick"] is True
     assert d["base"] == "classic" and d["policy"] == "expert" and d["candidates"]
     assert d["settings"]["flags"] == ["king_goals", "four", "strict_scuttle", "joker",
                                       "sudden_death", "deal"]
@@ -54,14 +65,23 @@ def test_the_plot_of_no_candidates_warns_of_nothing(capsys, tmp_path):
     """matplotlib warned "No artists with labels found to put in legend" (with a path
     of its source) for a plot without candidates: an empty file, an early Ctrl-C."""
     pytest.importorskip("matplotlib")
+    from cuttle.balancing.config import make_config
+    from cuttle.balancing.search import _Run, _Status
+    from cuttle.variants.store import Store
     results = tmp_path / "r.jsonl"
     results.write_text('{"format": "cuttle-atlas", "version": 1}\n')
     png = tmp_path / "b.png"
+    # (reading an empty file is refused now: the search as read from it, with nothing)
+    config = make_config("classic", "expert", 3, None, None, None, None, None, None, None,
+                         2000, 1, 10000, 0.95, None, False)
+    with Store(results, write=False) as store:
+        search = _Run(config, store, None, _Status(False, ""), False)
+        search.run()
+        res = search.result()
+    assert not res.candidates
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        code, _, err = run(capsys, "balance", "--results", str(results), "--report-only",
-                           "--plot", str(png))
-    assert code == 0 and err.strip().splitlines()[-1] == f"plot saved to {png}"
+        res.plot(str(png))
     assert os.path.getsize(png) > 1000
 
 
@@ -77,12 +97,30 @@ def test_results_file_and_report_only(capsys, tmp_path):
     code, read, err = run(capsys, *ARGS, "--results", results, "--report-only",
                           "--scheduler", "tcp://127.0.0.1:1")
     assert code == 0 and read.splitlines()[3:] == out.splitlines()[3:] and not err
-    code, _, err = run(capsys, *ARGS, "--seed", "9", "--results", results, "--report-only")
-    assert code == 0 and "holds no games played with these options" in err
+    # other options find none of the file's games: an error naming the runs it holds,
+    # with no table advising to run again (the same command would play nothing)
+    code, out9, err = run(capsys, *ARGS, "--seed", "9", "--results", results, "--report-only")
+    assert code == 2 and not out9
+    assert "holds no games played with these options" in err
+    assert "it holds games of classic under random self-play, seed 1, chunks of 1,000 " \
+           "games" in err and "run the same command again" not in err
+    # (the library's error, which names the runs it holds)
+    with pytest.raises(NothingToReport, match="seed 1, chunks of 1,000 games only"):
+        balance(policy="random", seed=9, results=results, play=False)
+    # part of the search: unfinished, and playing (not reading again) would continue it
+    part = str(tmp_path / "part.jsonl")
+    with open(results) as f:
+        lines = f.readlines()
+    with open(part, "w") as f:
+        f.writelines(lines[:len(lines) // 2])
+    code, read, err = run(capsys, *ARGS, "--results", part, "--report-only")
+    assert code == 0 and "(unfinished: the results file holds part of this search; run " \
+        "the command without --report-only to play the rest)" in read
     code, md, _ = run(capsys, *ARGS, "--results", results, "--report-only", "--markdown")
     assert code == 0 and md.startswith("**cuttle balance:") and "| --- " not in md
     code, js, _ = run(capsys, *ARGS, "--results", results, "--report-only", "--json")
     assert code == 0 and json.loads(js)["policy"] == "random"
+    assert json.loads(js)["caveat"] is None and "quick search" not in out     # (not quick)
 
 
 CHECK = ["--check", "greedy", "--check-games", "1000"]
@@ -123,7 +161,7 @@ def test_check_refuses_a_file_of_another_search(capsys, tmp_path):
         assert code == 2 and out == "" and err.startswith("usage: cuttle balance")
         assert (f"--check: {results} holds no games played with these options: give the "
                 f"options of the run that filled it, with --check added (it holds games of "
-                f"classic under random self-play, seed 1)") in err
+                f"classic under random self-play, seed 1, chunks of 1,000 games)") in err
         assert "for a new search, give a new --results file" in err
     assert results.read_bytes() == before            # nothing played, nothing written
 

@@ -12,7 +12,7 @@ import pytest
 import cuttle
 from cuttle import Rules
 from cuttle.balancing import BalanceInterrupted, OtherSearchError
-from cuttle.variants.store import ResultsFileError
+from cuttle.variants.store import NothingToReport, ResultsFileError
 from cuttle.variants import chunks
 
 # Small budgets: chunks of 1,000 random self-play games.
@@ -27,8 +27,9 @@ def score(tally):
 
 
 def stable(d):
-    """The JSON form without what depends on the run (time, records played)."""
-    return {k: v for k, v in d.items() if k not in ("elapsed_seconds", "played_records")}
+    """The JSON form without what depends on the run (time, records and games played)."""
+    return {k: v for k, v in d.items()
+            if k not in ("elapsed_seconds", "played_records", "played_games")}
 
 
 def test_a_planted_fair_deal_is_found():
@@ -183,7 +184,9 @@ def test_a_results_file_written_with_the_old_keys_reads_back():
                                                                   "first_wins_keys.jsonl"),
                          play=False, progress=False, **OLD_KEYS)
     new = json.loads(json.dumps(res.as_dict()))
-    assert stable(new) == stable(renamed(old))
+    expected = renamed(old)
+    expected["caveat"], expected["settings"]["quick"] = None, False     # (added since)
+    assert stable(new) == stable(expected)
     for part in (new["candidates"][0], new["candidates"][0]["race"],
                  new["base_games"]["screen"], new["singles"][0]):
         assert {"first_mover_win_rate", "draw_rate"} <= set(part)
@@ -352,13 +355,19 @@ def test_the_check_refuses_a_file_of_another_search(tmp_path):
         with pytest.raises(OtherSearchError) as ex:
             cuttle.balance("classic", "random", **dict(kw, check="greedy", **other))
         assert isinstance(ex.value, ValueError)
-        assert (ex.value.path, ex.value.runs) == (str(path), [("classic", "random", 1)])
+        assert (ex.value.path, ex.value.runs) == (str(path), [("classic", "random", 1, 1000)])
         assert str(ex.value).startswith(f"check: {path} holds no games of this search")
-        assert "(it holds games of classic under random self-play, seed 1)" in str(ex.value)
+        assert "(it holds games of classic under random self-play, seed 1, chunks of 1,000 " \
+            "games)" in str(ex.value)
         assert path.read_bytes() == before               # nothing played, nothing written
-    # without a check, or reading only, another search beside them is no error
-    assert cuttle.balance("classic", "random", **dict(kw, seed=9, check="greedy"),
-                          play=False).n_games == 0
+    # reading only finds nothing of this search: refused, naming what the file holds
+    # (it reported 0 games, "unfinished: run the same command again", which played none)
+    with pytest.raises(NothingToReport) as ex:
+        cuttle.balance("classic", "random", **dict(kw, seed=9, check="greedy"), play=False)
+    assert isinstance(ex.value, ValueError) and ex.value.runs == [("classic", "random", 1, 1000)]
+    assert "it holds games of classic under random self-play, seed 1, chunks of 1,000 " \
+        "games only" in str(ex.value)
+    # without a check, another search beside them is no error
     assert cuttle.balance("classic", "random", **dict(kw, seed=9)).n_games > 0
     # the search of the file is checked, and so is a new file's search
     assert cuttle.balance("classic", "random", check="greedy", **kw).best(1).check.n
@@ -468,3 +477,28 @@ def test_best_of_size_0_is_the_base_and_a_size_above_k_is_refused():
         with pytest.raises(ValueError, match=r"the search tried rule sets of 0 \(the base\) "
                                              r"to 1 changes \(k=1\), not "):
             res.best(size)
+
+
+def test_the_game_counts_say_what_each_counts(tmp_path):
+    """A quick search said "126,000 games" on its progress line, "110,000 games" above
+    its tables, and its file's records added up to 134,000: the title says what each
+    counts (the tables', this run's, the file's) and the first two are the result's."""
+    path = tmp_path / "r.jsonl"
+    seen = []
+    res = cuttle.balance("classic", "random", k=2, flags="deal,joker,four",
+                         deals=[(6, 7), (6, 6)], budget=SMALL, results=str(path),
+                         progress=seen.append)
+    played = [d["games"] for d in seen if "games" in d][-1]
+    records = [json.loads(x) for x in path.read_text().splitlines()[1:]]
+    saved = sum(r["games"][1] - r["games"][0] for r in records)
+    assert res.interactions and res.played_games == played
+    assert saved > played > res.n_games       # (pairings saved apart; interactions once)
+    line = str(res).splitlines()[2]
+    assert line.startswith(f"{res.n_games:,} games in these tables (an interaction's games "
+                           f"once, not once for each of its four rule sets")
+    assert f"this run played {played:,} games (every rule set's) in " in line
+    assert (f"saved them to {path} in {len(records)} chunks (each a rule set's games paired "
+            f"with another's: games paired with several rule sets are saved with each, so "
+            f"the chunks add up to more)") in line
+    assert "record" not in line
+    assert res.as_dict()["played_games"] == played

@@ -337,15 +337,22 @@ def test_every_output_labels_the_level_given(capsys, tmp_path, monkeypatch):
     drawn = []
     monkeypatch.setattr(plot_renderer, "_save", lambda fig, path: drawn.append(
         " ".join(t.get_text() for t in fig.findobj(matplotlib.text.Text))))
-    results = tmp_path / "r.jsonl"
-    results.write_text('{"format": "cuttle-atlas", "version": 1}\n')
+    # (small runs to report on, a file each: a file without their games is refused)
+    atlas_run = ["atlas", "--pairings", "random", "--bases", "classic", "--chunk-size",
+                 "1000", "--max-games", "1000", "--interactions", "0", "--no-progress"]
+    balance_run = ["balance", "--policy", "random", "-k", "1", "--flags", "joker",
+                   "--chunk-size", "1000", "--screen-games", "1000", "--max-games", "1000",
+                   "--confirm-games", "1000", "--candidates", "1", "--no-progress"]
+    for argv, results in ((atlas_run, "a.jsonl"), (balance_run, "b.jsonl")):
+        assert main([*argv, "--results", str(tmp_path / results)]) == 0
+    capsys.readouterr()
     page = tmp_path / "p.html"
     for argv in (["simulate", "-n", "100", "--seed", "1", "--html", page, "--plot", "s.png"],
                  ["compare", "classic", "quick", "-n", "100", "--seed", "1", "--html", page,
                   "--plot", "c.png"],
-                 ["atlas", "--pairings", "random", "--bases", "classic", "--results",
-                  results, "--report-only", "--plot", tmp_path / "plots"],
-                 ["balance", "--results", results, "--report-only", "--html", page,
+                 [*atlas_run, "--results", tmp_path / "a.jsonl", "--report-only", "--plot",
+                  tmp_path / "plots"],
+                 [*balance_run, "--results", tmp_path / "b.jsonl", "--report-only", "--html", page,
                   "--markdown", "-", "--plot", "b.png"]):
         page.unlink(missing_ok=True)
         code, out, _ = run(capsys, *map(str, argv), "--confidence", "0.999")
@@ -596,7 +603,8 @@ def test_ctrl_c_keeps_the_finished_games(tmp_path):
     assert n > 0 and n % 5000 == 0
     assert f"cuttle simulation: {n:,} games, seed 1" in out and "A (random) wins" in out
     d = json.load(open(files[0]))
-    assert d["interrupted"] == {"done": n, "requested": 10**9, "unit": "game"}
+    assert d["interrupted"] == {"done": n, "requested": 10**9, "unit": "game",
+                                "units": "games"}
     assert f"interrupted after {n:,} of 1,000,000,000 games" in open(files[1]).read()
     assert open(files[4]).read().splitlines()[-1].endswith(f",,,{n},1000000000")
     code, out, err = _ctrl_c(["compare", "classic", "quick", "-n", "1e9", "--seed", "1",
@@ -799,9 +807,11 @@ def test_a_cluster_failing_mid_run_keeps_the_finished_games(monkeypatch, capsys,
                            "tcp://10.0.0.9:8786 during the run; the results below are "
                            "those of the finished 300 games of 1,000")
     data = json.loads(path.read_text())
-    assert data["interrupted"] == {"done": 300, "requested": 1000, "unit": "game"}
+    assert data["interrupted"] == {"done": 300, "requested": 1000, "unit": "game",
+                                   "units": "games"}
     assert data["n_games"] == 300 and data["seed"] == 3
-    assert out.startswith("cuttle simulation: 300 games, seed 3")
+    assert out.startswith("interrupted after 300 of 1,000 games: a partial run\n\n"
+                          "cuttle simulation: 300 games, seed 3")
 
 
 def test_degenerate_rules_are_played_with_one_warning_line(capsys):

@@ -103,7 +103,10 @@ def test_an_interrupted_simulation_says_so_in_its_csv_and_plot(monkeypatch, caps
     assert "interrupted after 300 of 1,000,000 games: a partial run" in \
         open(paths["plot"]).read()
     assert json.load(open(paths["json"]))["interrupted"] == \
-        {"done": 300, "requested": 10**6, "unit": "game"}
+        {"done": 300, "requested": 10**6, "unit": "game", "units": "games"}
+    # the table on stdout says it too, first and last (redirected, it looked whole)
+    lines = out.strip().splitlines()
+    assert lines[0] == lines[-1] == "interrupted after 300 of 1,000,000 games: a partial run"
 
 
 def test_an_interrupted_comparison_says_so_in_its_csv_and_plot(monkeypatch, capsys,
@@ -121,6 +124,13 @@ def test_an_interrupted_comparison_says_so_in_its_csv_and_plot(monkeypatch, caps
     assert last["label"] == "interrupted after 200 of 1,000,000 games: a partial run"
     assert "interrupted" not in {r[-1] for r in rows[1:-1]}
     assert last["label"] in open(paths["plot"]).read()
+    lines = out.strip().splitlines()
+    assert lines[0] == lines[-1] == last["label"] and "cuttle comparison" in lines[2]
+    # the JSON says its units alike at the top and in "interrupted": the plural in
+    # "units" on both ("unit" as before: the top's plural, the marker's singular)
+    d = json.load(open(paths["json"]))
+    assert d["units"] == d["interrupted"]["units"] == d["unit"] == "games"
+    assert d["interrupted"]["unit"] == "game"
 
 
 def small_atlas(interrupt=False):
@@ -154,7 +164,8 @@ def test_an_interrupted_atlas_says_so_in_its_files(monkeypatch, capsys, tmp_path
     d = json.load(open(paths["json"]))
     records = d["played_records"]
     assert records > 0
-    assert d["interrupted"] == {"done": records, "requested": None, "unit": "chunk record"}
+    assert d["interrupted"] == {"done": records, "requested": None, "unit": "chunk record",
+                                "units": "chunk records"}
     note = f"interrupted after {quantity(records, 'chunk record')}: a partial run"
     rows = csv_rows(paths["csv"])
     assert rows[0] == ATLAS_COLUMNS and all(len(r) == len(rows[0]) for r in rows)
@@ -162,6 +173,7 @@ def test_an_interrupted_atlas_says_so_in_its_files(monkeypatch, capsys, tmp_path
     assert last["statistic"] == "interrupted" and last["variant"] == note
     assert last["value"] == last["games"] == ""
     assert [note in texts for texts in plot_texts] == [True]     # (one group: one plot)
+    assert out.strip().splitlines()[0] == out.strip().splitlines()[-1] == note
 
 
 def test_an_interrupted_balance_search_says_so_in_its_files(monkeypatch, capsys, tmp_path,
@@ -178,6 +190,7 @@ def test_an_interrupted_balance_search_says_so_in_its_files(monkeypatch, capsys,
     last = dict(zip(BALANCE_COLUMNS, rows[-1]))
     assert last["statistic"] == "interrupted" and last["changes"] == note
     assert note in open(paths["plot"]).read()
+    assert out.strip().splitlines()[0] == out.strip().splitlines()[-1] == note
 
 
 def page_json(path):

@@ -24,7 +24,7 @@ def lines(tmp_path_factory):
     """The header, a base record and a variant record (with its pair) of a small real
     atlas file: one chunk of 1,000 random self-play games a rule set."""
     path = tmp_path_factory.mktemp("atlas") / "r.jsonl"
-    atlas([Pairing("random", target=0.5, max_games=1000, chunk_size=1000)], ["classic"],
+    atlas([Pairing("random", target=0.1, max_games=1000, chunk_size=1000)], ["classic"],
           seed=5, results=str(path))
     all_lines = path.read_text().splitlines(keepends=True)
     base = next(x for x in all_lines[1:] if json.loads(x)["pair"] is None)
@@ -165,7 +165,7 @@ def test_a_deeply_nested_line_is_refused_with_its_line(lines, tmp_path, capsys):
     # as a last line without its newline, a line a killed run half wrote: dropped
     path.write_text(lines[0] + lines[1] + "[" * 100_000)
     with Store(path) as store:
-        assert len(store) == 1 and "half-written last line (line 3)" in store.notes[0]
+        assert len(store) == 1 and "last line (line 3) was incomplete" in store.notes[0]
     assert path.read_text() == lines[0] + lines[1]
 
 

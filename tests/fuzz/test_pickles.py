@@ -314,7 +314,10 @@ _ARGS = {"cuttle.errors.Interrupted": (_Result(), 5, 10, "match"),
          "cuttle._play.BatchInterrupted": (2, []),
          "cuttle.simulation.runner.ChunkInterrupted": (3, _Result()),
          "cuttle.web.sessions.WebError": (404, "no such game"),
-         "cuttle.balancing.search.OtherSearchError": ("r.jsonl", [("classic", "expert", 1)])}
+         "cuttle.balancing.search.OtherSearchError": ("r.jsonl",
+                                                      [("classic", "expert", 1, 10000)]),
+         "cuttle.variants.store.NothingToReport": ("r.jsonl", [("classic", "expert", 1, 2000)],
+                                                   ["r.jsonl: its last line is incomplete"])}
 
 
 @pytest.mark.parametrize("name", sorted(_exception_classes()))

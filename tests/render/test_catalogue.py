@@ -3,6 +3,7 @@ to it appears in every output of a summary, each result renders in every form th
 cuttle.display, and the old names of the figures still work for one release."""
 
 import csv
+import html
 import dataclasses
 import io
 import json
@@ -69,7 +70,7 @@ def test_every_figure_is_in_every_output(result):
                             if x.startswith("games ended by"))
                 assert label in ends, name
         else:
-            assert label in out["text"] and label in out["html"], name
+            assert label in out["text"] and label in html.unescape(out["html"]), name
 
 
 def test_the_catalogue_is_consistent():

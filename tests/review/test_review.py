@@ -498,7 +498,8 @@ def test_ctrl_c_keeps_the_finished_decisions(monkeypatch):
     assert "interrupted" in str(part) and part.as_dict()["complete"] is False
     # the one shape of a partial result's JSON, as simulate's, the atlas's, balance's
     assert part.as_dict()["interrupted"] == {"done": len(part.decisions),
-                                             "requested": g.ply, "unit": "decision"}
+                                             "requested": g.ply, "unit": "decision",
+                                             "units": "decisions"}
     assert "interrupted" not in whole.as_dict()
 
 

@@ -298,3 +298,9 @@ def test_a_match_run_compares_the_advantage_by_match():
     e = old.difference("first_player_advantage", 1)
     assert e.value == pytest.approx(d.value) and e.low < e.value < e.high
     assert json.dumps(c.as_dict())
+    # the first player's score (wins plus half the draws) by match alike: half the edge
+    s = c.difference("first_score", 1)
+    assert s.value == pytest.approx(d.value / 2)
+    assert s.high - s.value == pytest.approx(w.high - w.value + (dr.high - dr.value) / 2)
+    e = old.difference("first_score", 1)
+    assert e.value == pytest.approx(s.value) and e.low < e.value < e.high

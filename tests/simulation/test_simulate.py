@@ -497,7 +497,7 @@ def test_one_vocabulary_and_the_old_names(comparison, tmp_path):
     s = c[1].summary()
     # the comparison's metrics are the summary's figures, by the same names
     assert c.metrics == ("win_rate_A", "win_rate_B", "draw_rate", "first_mover_win_rate",
-                         "first_player_advantage", "mean_moves", "mean_turns")
+                         "first_player_advantage", "first_score", "mean_moves", "mean_turns")
     for m in c.metrics:
         assert c.estimate(m, 1) == s.estimate(m)
     # the old names still work where they are passed, with a warning, for one release
@@ -525,11 +525,41 @@ def test_one_vocabulary_and_the_old_names(comparison, tmp_path):
     c.to_csv(path)
     rows = list(csv.DictReader(open(path)))
     assert [(r["metric"], r["statistic"]) for r in rows[::3]] == list(
-        zip(("win_A", "win_B", "draw", "first_mover", "first_player_advantage", "moves",
-             "turns"), c.metrics))
+        zip(("win_A", "win_B", "draw", "first_mover", "first_player_advantage",
+             "first_score", "moves", "turns"), c.metrics))
     # a JSON file holds the new names only
     keys = json.loads(json.dumps(c.as_dict()))["rule_sets"][1]["difference_vs_baseline"]
     assert list(keys) == list(c.metrics)
+
+
+def test_the_first_players_score_is_in_summaries_and_comparisons():
+    # The balance designer's measure (the first player's wins plus half the draws) is the
+    # summary's and the comparison's figure of the same name, one figure, and its shift
+    # between rule sets is the mean of the per-game shifts of that score.
+    from cuttle.figures import BALANCE
+    from cuttle.stats import score_shift_interval
+    assert BALANCE["first_score"] is SUMMARY["first_score"]
+    c = cuttle.compare(["classic", "quick"], 1500, ("random", "random"), seed=3,
+                       progress=False, keep_games=True)
+    scores = []
+    for r in c.results:
+        won = (r.winner == r.first).astype(float)
+        per_game = won + (r.winner == -1) / 2
+        scores.append(per_game)
+        s = r.summary()
+        assert "first_score" in s.figures
+        assert s.estimate("first_score").value == pytest.approx(per_game.mean())
+        assert s.as_dict()["first_score"]["value"] == pytest.approx(per_game.mean())
+        assert "first player's score" in str(s)
+    d = scores[1] - scores[0]
+    expected = score_shift_interval(len(d), d.sum(), (d * d).sum())
+    assert c.difference("first_score", 1) == pytest.approx(expected)
+    assert c.difference("first_score", 1).value == pytest.approx(
+        c.difference("first_player_advantage", 1).value / 2)
+    assert "first player's score" in str(c)
+    assert c.as_dict()["rule_sets"][1]["difference_vs_baseline"]["first_score"] == \
+        c.difference("first_score", 1).as_dict()
+    assert c.difference("first_score", 0).value == 0
 
 
 def test_comparison_repr(comparison):

@@ -6,6 +6,7 @@ any work)."""
 import math
 import os
 import pathlib
+import re
 
 import numpy as np
 import pytest
@@ -16,9 +17,9 @@ import cuttle.narration
 import cuttle.rl
 import cuttle.variants
 from cuttle.stats import z_value
-from cuttle.validation import (check_bool, check_confidence, check_count, check_fraction,
-                               check_int, check_output_folder, check_output_path,
-                               check_player, is_int)
+from cuttle.validation import (MAX_TARGET, check_bool, check_confidence, check_count,
+                               check_fraction, check_int, check_output_folder,
+                               check_output_path, check_player, check_target, is_int)
 
 NUMPY_INTS = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
               np.uint64]
@@ -121,6 +122,33 @@ def test_confidence_levels_of_every_kind_of_number():
     assert check_confidence(1 - 2 ** -52) < 1 and math.isfinite(z_value(1 - 2 ** -52))
     with pytest.raises(ValueError, match=r"target must be a number between 0 and 1 \(a hint\)"):
         check_fraction(1.0, "target", " (a hint)")
+
+
+def test_a_target_in_points_given_as_a_fraction_is_refused(tmp_path, capsys):
+    # Python takes fractions where the command line takes percentage points: target=0.5
+    # was taken as 50 points, and every variant "converged" after one chunk.
+    assert check_target(MAX_TARGET) == 0.1 and check_target(0.005) == 0.005
+    message = ("target=0.5 is a half-width of 50 percentage points (targets are fractions "
+               "here: 0.005 is 0.5 pp); a target above 0.1 (10 pp) is refused")
+    with pytest.raises(ValueError, match=re.escape(message)):
+        check_target(0.5)
+    results = str(tmp_path / "r.jsonl")
+    with pytest.raises(ValueError, match=re.escape(message)):
+        cuttle.atlas(quick=True, target=0.5, results=results, progress=False)
+    with pytest.raises(ValueError, match=r"target=0\.5 is a half-width of 50 percentage"):
+        cuttle.variants.Pairing("random", target=0.5)
+    for key in ("screen_target", "interaction_target", "race_target", "confirm_target"):
+        with pytest.raises(ValueError, match=rf"{key}=0\.5 is a half-width of 50 percentage "
+                                             rf"points .* a {key} above 0\.1 \(10 pp\)"):
+            cuttle.balance(budget={key: 0.5}, results=results, progress=False)
+    assert not os.path.exists(results)                    # (refused before any work)
+    # the command line takes points, to the same bound
+    from cuttle.cli import main
+    for argv in (["atlas", "--quick", "--target", "20"],
+                 ["balance", "--quick", "--screen-target", "20"]):
+        assert main(argv) == 2
+        assert "a target half-width is at most 10 percentage points, not '20'" in \
+            capsys.readouterr().err
 
 
 def test_a_bad_confidence_level_fails_before_any_work(tmp_path):

@@ -11,7 +11,7 @@ from cuttle.render.markdown import table_markdown
 from cuttle.render.tables import ATLAS_COLUMNS, Table, atlas_rows
 from cuttle.variants.records import pair_from_json, pair_to_json, tally_from_json, \
     tally_to_json
-from cuttle.variants.store import Store
+from cuttle.variants.store import NothingToReport, Store
 from cuttle.simulation import PairTally
 
 # A small atlas: random self-play on classic, chunks of 1,000 games.
@@ -118,11 +118,15 @@ def test_a_run_stopped_and_resumed_is_one_run(small, tmp_path):
             assert a.status == "unfinished" and a.n_games == b.n_games - 1000
         elif str(a.rules) in others:
             assert (a.status, a.n_games) == (b.status, b.n_games)
-    head.write_text(lines[0] + "\n")                 # nothing played yet
-    empty = atlas(results=str(head), play=False, **SMALL).group("classic", "random")
-    assert {r.status for r in empty.variants} == {"unfinished"}
-    table = Table([], ATLAS_COLUMNS, atlas_rows(empty))
-    assert "| four=draw | n/a |  | n/a | n/a |" in "\n".join(table_markdown(table))
+    group = partial.group("classic", "random")
+    empty = [r for r in group.variants if not r.n_games]
+    assert empty and {r.status for r in empty} == {"unfinished"}
+    table = Table([], ATLAS_COLUMNS, atlas_rows(group))
+    assert f"| {empty[0].label} | n/a |  | n/a | n/a |" in "\n".join(table_markdown(table))
+    # nothing played yet: nothing to read, said (it read as an atlas of 0 games)
+    head.write_text(lines[0] + "\n")
+    with pytest.raises(NothingToReport, match="it holds no games at all"):
+        atlas(results=str(head), play=False, **SMALL)
 
 
 def test_ctrl_c_inside_a_chunk_keeps_its_finished_games(small, tmp_path):
@@ -229,8 +233,11 @@ def test_damaged_and_foreign_files(small, tmp_path, monkeypatch):
     lines = text.splitlines(keepends=True)
     # killed while writing: a half-written last line is dropped and played again
     path.write_text(text + lines[5][:40])
+    read = atlas(results=str(path), play=False, **SMALL)     # (its notes were dropped)
+    assert same(read, small) and "is incomplete (cut off by an interrupted write?) and is " \
+        "ignored" in read.notes[0]
     res = atlas(results=str(path), **SMALL)
-    assert same(res, small) and res.played_records == 0 and "half-written" in res.notes[0]
+    assert same(res, small) and res.played_records == 0 and "incomplete" in res.notes[0]
     assert path.read_text() == text
     path.write_text("".join(lines[:-1]) + lines[-1][:-30])
     res = atlas(results=str(path), **SMALL)

@@ -54,10 +54,20 @@ def test_tables_and_files(capsys, tmp_path, reference):
     assert code == 0 and out3 == out and not err
     # other options find none of the file's games, and say so
     other = [a if a != "3" else "4" for a in ARGS]                       # (the seed)
-    code, _, err = run(capsys, *other, "--results", str(results), "--report-only")
-    assert code == 0 and "holds no games played with these options" in err
+    code, none, err = run(capsys, *other, "--results", str(results), "--report-only")
+    assert code == 2 and not none and "holds no games played with these options" in err
+    assert "it holds games of classic under random self-play, seed 3, chunks of 1,000 " \
+           "games" in err
     code, js, _ = run(capsys, *ARGS, "--json")
     assert code == 0 and json.loads(js)["groups"][0]["base"] == "classic"
+    # a file whose only record was cut off while written: said so, and how it is taken
+    cut = tmp_path / "cut.jsonl"
+    text = results.read_text()
+    cut.write_text(text.splitlines(keepends=True)[0] + text.splitlines()[1][:200])
+    code, none, err = run(capsys, *ARGS, "--results", str(cut), "--report-only")
+    assert code == 2 and not none and "it holds no games at all" in err
+    assert "its last line (line 2) is incomplete (cut off by an interrupted write?) and " \
+           "is ignored; a run that plays (not --report-only" in err
 
 
 def test_quick(capsys):
@@ -179,7 +189,8 @@ def test_killed_mid_run_then_resumed_gives_the_same_tables(tmp_path, reference):
     p = _start(results)
     out, err = p.communicate(timeout=120)
     assert p.returncode == 0 and out.strip() == reference
-    assert "dropped a half-written last line" in err
+    assert "last line (line" in err and "was incomplete (cut off by an interrupted " \
+        "write?) and is dropped; its chunk will be played again" in err
     total = results.read_bytes().count(b"\n")
     assert kept < total and not results.read_bytes().endswith(b"jok")
 
