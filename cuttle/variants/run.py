@@ -412,20 +412,12 @@ def atlas(pairings: str | Pairing | Iterable[str | Pairing] | None = None,
     `AtlasInterrupted` (a `cuttle.Interrupted`) with the atlas so far.
     """
     if quick:
-        pairings = QUICK["pairings"] if pairings is None else pairings
-        target = QUICK["target"] if target is None else target
-        max_games = QUICK["max_games"] if max_games is None else max_games
-        if chunk_size is None:
-            # (a smaller cap than the quick chunk's takes chunks of the cap)
-            chunk_size = QUICK["chunk_size"] if not isinstance(max_games, int) else \
-                min(QUICK["chunk_size"], max_games)
+        pairings, target, max_games, chunk_size = _quick_defaults(pairings, target,
+                                                                  max_games, chunk_size)
     config = _config(pairings, bases, seed, target, max_games, chunk_size, max_moves,
                      confidence, threads)
     config.interactions = check_int(interactions, "interactions", 0, 20)
-    if not play and results is None:
-        raise ValueError("play=False reports what a results file holds: give results=PATH")
-    if play and results is not None:
-        check_output_path(results, "results")
+    _check_results(results, play)
     check_client(client)
     t0 = time.perf_counter()
     store = None if results is None else Store(results, write=play)
@@ -455,6 +447,26 @@ def atlas(pairings: str | Pairing | Iterable[str | Pairing] | None = None,
         status.close()
         if store is not None:
             store.close()
+
+
+def _check_results(results, play):
+    """A results file to read (play=False needs one) or to write to."""
+    if not play and results is None:
+        raise ValueError("play=False reports what a results file holds: give results=PATH")
+    if play and results is not None:
+        check_output_path(results, "results")
+
+
+def _quick_defaults(pairings, target, max_games, chunk_size):
+    """The quick atlas's settings for those not given."""
+    pairings = QUICK["pairings"] if pairings is None else pairings
+    target = QUICK["target"] if target is None else target
+    max_games = QUICK["max_games"] if max_games is None else max_games
+    if chunk_size is None:
+        # (a smaller cap than the quick chunk's takes chunks of the cap)
+        chunk_size = QUICK["chunk_size"] if not isinstance(max_games, int) else \
+            min(QUICK["chunk_size"], max_games)
+    return pairings, target, max_games, chunk_size
 
 
 def _config(pairings, bases, seed, target, max_games, chunk_size, max_moves, confidence,
