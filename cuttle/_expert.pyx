@@ -146,12 +146,6 @@ cdef uint64_t canonical_view(State* s, const CRules* r, int me) noexcept nogil:
             m &= m - 1
     rng_seed(&s.rng, 0, STREAM_GAME)      # future random effects are unknown too
     return pool
-    for i in range(s.deck_len):
-        if not (s.known_deck & bit(s.deck[i])):
-            s.deck[i] = <int8_t>lowest(m)
-            m &= m - 1
-    rng_seed(&s.rng, 0, STREAM_GAME)      # future random effects are unknown too
-    return pool
 
 cdef double INV[NCARDS + 2]          # INV[k] = 1 / k
 cdef int _c
