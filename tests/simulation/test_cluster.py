@@ -808,7 +808,11 @@ def test_a_scheduler_lost_mid_run_is_one_line_of_the_command(own_scheduler):
                         f"{re.escape(address)} during the run; the results below are those "
                         f"of the finished ([0-9,]+) games of 100,000,000", lines[0])
     assert said, p.stderr
-    assert p.stdout.startswith(f"cuttle simulation: {said[1]} games, seed "), p.stdout
+    # the table's first and last lines say it is partial, as after Ctrl-C
+    note = f"interrupted after {said[1]} of 100,000,000 games: a partial run"
+    assert p.stdout.startswith(f"{note}\n\ncuttle simulation: {said[1]} games, seed "), \
+        p.stdout
+    assert p.stdout.rstrip().endswith(note), p.stdout
 
 
 def test_a_client_without_a_scheduler_is_said_at_once(own_scheduler, client):
