@@ -74,7 +74,7 @@ class Interrupted(KeyboardInterrupt):
         return f"{Interrupted.__str__(self)}: a partial run"
 
     def __str__(self):
-        # "after 1 of 10 games", "after 1 chunk record": the unit agrees with the last count
+        # "after 1 of 10 games", "after 3 rollouts": the unit agrees with the last count
         if self.total is None:
             return f"interrupted after {quantity(self.done, self.unit)}"
         return f"interrupted after {self.done:,} of {quantity(self.total, self.unit)}"

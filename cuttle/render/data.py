@@ -200,6 +200,8 @@ def atlas_data(result: AtlasResult) -> dict[str, Any]:
     return {"schema_version": SCHEMA_VERSION, "atlas": result.config.as_dict(),
             "complete": result.complete, "games": result.n_games,
             "played_records": result.played_records,
+            # (an atlas pickled before it was kept does not have it)
+            "played_games": getattr(result, "played_games", 0),
             "elapsed_seconds": result.elapsed, "groups": groups,
             "interval_methods": {"rates": "wilson",
                                  "rate shifts": "newcombe paired (first_mover_win_rate, "

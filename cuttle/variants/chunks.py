@@ -73,19 +73,46 @@ def first_chunk(stage: int, chunk_size: int) -> int:
 
 class RunInterrupted(Interrupted):
     """Ctrl-C stopped a run that keeps its chunks in a results file (an atlas, a balance
-    search): `result` is the run so far, `done` the chunk records it played, `path` the
-    results file (None without one), which holds every finished chunk and the finished
-    games of the chunk Ctrl-C cut short (`cut` of them, written as parts)."""
+    search): `result` is the run so far, `done` the whole chunks it played (unit
+    "chunk": a chunk of one rule set's games, as the results file holds them), `games`
+    the games it played (every rule set's, those of the chunk cut short too; None when
+    `result` does not say), `path` the results file (None without one), which holds
+    every finished chunk and the finished games of the chunk Ctrl-C cut short (`cut` of
+    them, written as parts).  It says "interrupted after playing 12,000 games (3 whole
+    chunks of games)"."""
 
     def __init__(self, result: Any, path: str | None = None, cut: int = 0):
-        # done: the records (chunks of games under one rule set) this run played
-        super().__init__(result, getattr(result, "played_records", 0), None, "chunk record")
+        super().__init__(result, getattr(result, "played_records", 0), None, "chunk")
+        # (a result of before `played_games` was kept does not say its games)
+        self.games = getattr(result, "played_games", None)
         self.path, self.cut = path, cut
 
+    def as_dict(self) -> dict[str, Any]:
+        """`Interrupted.as_dict` (done: the whole chunks played, unit "chunk") and the
+        games played (`games`)."""
+        return {**super().as_dict(), "games": self.games}
+
+    def played(self) -> str:
+        """How far the run got: "interrupted after playing 12,000 games (3 whole chunks
+        of games)", and the first games of the chunks Ctrl-C cut short, if any (the same
+        games under each rule set still playing)."""
+        chunks = f"{quantity(self.done, 'whole chunk')} of games"
+        # (pickled before `games` and `cut` were kept: they are missing)
+        games, cut = getattr(self, "games", None), getattr(self, "cut", 0)
+        if cut:
+            # (the chunk of each rule set still playing: the same games of each)
+            chunks += f", and the first {quantity(cut, 'game')} of each chunk it cut short"
+        if games is None:
+            return f"interrupted after playing {chunks}"
+        return f"interrupted after playing {quantity(games, 'game')} ({chunks})"
+
+    def note(self) -> str:
+        """How the files of the partial run say it is one: `played` and ": a partial
+        run" (without the advice to continue)."""
+        return f"{self.played()}: a partial run"
+
     def __str__(self):
-        s = f"interrupted after playing {quantity(self.done, 'chunk record')}"
-        if self.cut:
-            s += f" and {quantity(self.cut, 'game')} of the chunk it cut short"
+        s = self.played()
         if self.path:
             s += (f"; every finished game is in {self.path}: run the same command again "
                   f"to continue")

@@ -199,16 +199,19 @@ class GroupResult:
 
 class AtlasResult:
     """An atlas: `groups` (one `GroupResult` per pairing and base preset, pairings
-    first), the `config` it was played with, how many chunk records this run played
-    (`played_records`, the rest came from the results file) and `elapsed` seconds.
+    first), the `config` it was played with, how many whole chunks this run played
+    (`played_records`: a chunk of one rule set's games, as the results file holds them;
+    the rest came from the file), the games it played (`played_games`, every rule set's,
+    those of a chunk Ctrl-C cut short too) and `elapsed` seconds.
     `str()` / `markdown()` give the tables, `as_dict()` the JSON form, `to_csv(path)`
     one row per rule set and metric, `plot(folder)` the forest plots."""
 
     def __init__(self, config: AtlasConfig, groups: Iterable[GroupResult],
                  played_records: int = 0, elapsed: float | None = None,
-                 notes: Iterable[str] = ()):
+                 notes: Iterable[str] = (), played_games: int = 0):
         self.config, self.groups = config, list(groups)
         self.played_records, self.elapsed = played_records, elapsed
+        self.played_games = played_games
         self.notes = list(notes)
 
     @property

@@ -275,6 +275,7 @@ class _GroupRun:
         self.base_tally = Tally()
         self.chunks = 0
         self.played = 0               # records played (and written) by this run
+        self.games = 0                # games played by this run (every rule set's)
         self.cut = 0                  # games of the chunk Ctrl-C cut short (parts)
         self.engine = None            # the fingerprint, when playing into a file
         self.interactions: list[Interaction] = []
@@ -310,6 +311,7 @@ class _GroupRun:
                 self.play_interactions(player, status)
         finally:
             self.played, self.cut = player.played, player.cut
+            self.games = player.games
 
     def play_interactions(self, player, status):
         """The interactions of the variants with the clearest score shifts."""
@@ -427,6 +429,7 @@ def atlas(pairings: str | Pairing | Iterable[str | Pairing] | None = None,
     def result():
         return AtlasResult(config, [g.result() for g in groups],
                            played_records=sum(g.played for g in groups),
+                           played_games=sum(g.games for g in groups),
                            elapsed=time.perf_counter() - t0,
                            notes=[] if store is None else list(store.notes))
     try:

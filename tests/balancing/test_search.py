@@ -94,6 +94,8 @@ def test_resuming_gives_the_same_answer_and_ctrl_c_keeps_finished_chunks(tmp_pat
     records = [json.loads(x) for x in open(path).read().splitlines()[1:]]
     full = [r["games"][1] - r["games"][0] == r["chunk_size"] for r in records]
     assert sum(full) == ex.value.done          # each record; the rest, parts of a chunk
+    assert ex.value.games == part.played_games > 0
+    assert f"after playing {part.played_games:,} games" in str(ex.value)
     again = run_to_dict(path, progress=False)
     assert again.played_records < whole.played_records      # the finished part was read
     assert stable(again.as_dict()) == stable(whole.as_dict())

@@ -154,19 +154,25 @@ def small_balance(interrupt=False):
     return res
 
 
+def chunked_note(records, games):
+    """The words of a partial atlas or balance run: the games and the whole chunks."""
+    return (f"interrupted after playing {games:,} games ({records:,} whole chunks of "
+            f"games): a partial run")
+
+
 def test_an_interrupted_atlas_says_so_in_its_files(monkeypatch, capsys, tmp_path,
                                                    plot_texts):
     monkeypatch.setattr(cli_atlas, "atlas", lambda *a, **kw: small_atlas(interrupt=True))
     argv, paths = files(tmp_path, plot="plots")
     code, out, err = run(capsys, "atlas", "--pairings", "random", "--bases", "classic",
                          "--no-progress", *argv)
-    assert code == 130 and "interrupted after playing" in err
     d = json.load(open(paths["json"]))
-    records = d["played_records"]
-    assert records > 0
-    assert d["interrupted"] == {"done": records, "requested": None, "unit": "chunk record",
-                                "units": "chunk records"}
-    note = f"interrupted after {quantity(records, 'chunk record')}: a partial run"
+    records, games = d["played_records"], d["played_games"]
+    assert records > 0 and games == 1000 * records      # (chunks of 1,000 games)
+    note = chunked_note(records, games)
+    assert code == 130 and f"cuttle: {note.split(':')[0]}; the tables" in err, err
+    assert d["interrupted"] == {"done": records, "requested": None, "unit": "chunk",
+                                "units": "chunks", "games": games}
     rows = csv_rows(paths["csv"])
     assert rows[0] == ATLAS_COLUMNS and all(len(r) == len(rows[0]) for r in rows)
     last = dict(zip(ATLAS_COLUMNS, rows[-1]))
@@ -182,15 +188,45 @@ def test_an_interrupted_balance_search_says_so_in_its_files(monkeypatch, capsys,
                         lambda *a, **kw: small_balance(interrupt=True))
     argv, paths = files(tmp_path)
     code, out, err = run(capsys, "balance", "--policy", "random", "--no-progress", *argv)
-    assert code == 130 and "interrupted after playing" in err
-    records = json.load(open(paths["json"]))["interrupted"]["done"]
-    note = f"interrupted after {quantity(records, 'chunk record')}: a partial run"
+    d = json.load(open(paths["json"]))
+    records, games = d["played_records"], d["played_games"]
+    assert records > 0 and games > 0
+    assert d["interrupted"] == {"done": records, "requested": None, "unit": "chunk",
+                                "units": "chunks", "games": games}
+    note = chunked_note(records, games)
+    assert code == 130 and f"cuttle: {note.split(':')[0]}; the tables" in err, err
     rows = csv_rows(paths["csv"])
     assert rows[0] == BALANCE_COLUMNS and all(len(r) == len(rows[0]) for r in rows)
     last = dict(zip(BALANCE_COLUMNS, rows[-1]))
     assert last["statistic"] == "interrupted" and last["changes"] == note
     assert note in open(paths["plot"]).read()
     assert out.strip().splitlines()[0] == out.strip().splitlines()[-1] == note
+
+
+def test_a_chunked_run_says_its_games_not_chunk_records():
+    """Its words name games and whole chunks of games, not the results file's "chunk
+    records" (which a user does not know), in every file; the games of a chunk Ctrl-C
+    cut short are said too, and a result of before the games were kept says its chunks."""
+    class Played:
+        played_records, played_games = 3, 12740
+    e = AtlasInterrupted(Played(), "r.jsonl", cut=740)
+    assert str(e) == ("interrupted after playing 12,740 games (3 whole chunks of games, "
+                      "and the first 740 games of each chunk it cut short); every finished "
+                      "game is in r.jsonl: run the same command again to continue")
+    assert e.note() == ("interrupted after playing 12,740 games (3 whole chunks of games, "
+                        "and the first 740 games of each chunk it cut short): a partial run")
+    assert e.as_dict() == {"done": 3, "requested": None, "unit": "chunk", "units": "chunks",
+                           "games": 12740}
+    for words in (str(e), e.note(), json.dumps(e.as_dict())):
+        assert "record" not in words
+    one = BalanceInterrupted(type("One", (), {"played_records": 1, "played_games": 4000})())
+    assert one.note() == ("interrupted after playing 4,000 games (1 whole chunk of games): "
+                          "a partial run")
+
+    class Old:                              # (an atlas pickled before its games were kept)
+        played_records = 2
+    assert AtlasInterrupted(Old()).note() == \
+        "interrupted after playing 2 whole chunks of games: a partial run"
 
 
 def page_json(path):
@@ -216,8 +252,8 @@ def test_an_interrupted_runs_page_says_so_in_its_json_too(monkeypatch, capsys, t
     code, _, err = run(capsys, *argv, "--no-progress", "--html", out)
     assert code == 130 and "interrupted after" in err
     mark = page_json(out)["interrupted"]
-    assert mark["done"] >= 0 and mark["unit"] in ("game", "chunk record")
-    note = ("chunk record" if command == "balance" else
+    assert mark["done"] >= 0 and mark["unit"] in ("game", "chunk")
+    note = (" whole chunks of games): a partial run" if command == "balance" else
             "interrupted after 200 of 1,000,000 games: a partial run")
     assert note in open(out).read()
 
@@ -325,7 +361,7 @@ def test_a_second_ctrl_c_still_writes_every_file_of_an_interrupted_chunked_run(
     code, out, err = run(capsys, command, "--no-progress", *argv)
     assert code == 130 and err.rstrip().endswith("cuttle: interrupted")
     assert "interrupted after playing" in err
-    assert json.load(open(paths["json"]))["interrupted"]["unit"] == "chunk record"
+    assert json.load(open(paths["json"]))["interrupted"]["unit"] == "chunk"
     assert csv_rows(paths["csv"])[-1][-1 if command == "atlas" else 9] == "interrupted"
     plot = paths["plot"] + ("/classic-random.png" if command == "atlas" else "")
     assert open(plot, "rb").read(4) == b"\x89PNG"

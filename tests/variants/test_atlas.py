@@ -27,7 +27,7 @@ def small():
 def same(a, b):
     da, db = a.as_dict(), b.as_dict()
     for d in (da, db):
-        d.pop("elapsed_seconds"), d.pop("played_records")
+        d.pop("elapsed_seconds"), d.pop("played_records"), d.pop("played_games")
     return da == db and a.markdown() == b.markdown()
 
 
@@ -89,6 +89,9 @@ def test_a_run_stopped_and_resumed_is_one_run(small, tmp_path):
     assert isinstance(e.value, cuttle.Interrupted) and str(path) in str(e.value)
     part = e.value.result
     assert not part.complete and part.played_records == e.value.done > 0
+    # (each whole chunk plays its 1,000 games under one rule set; none was cut short)
+    assert e.value.games == part.played_games == 1000 * e.value.done
+    assert f"after playing {part.played_games:,} games" in str(e.value)
     assert len(path.read_text().splitlines()) == 1 + part.played_records
     resumed = atlas(results=str(path), **SMALL)
     assert same(resumed, small)
@@ -145,7 +148,12 @@ def test_ctrl_c_inside_a_chunk_keeps_its_finished_games(small, tmp_path):
     rows = [json.loads(x) for x in path.read_text().splitlines()[1:]]
     parts = [r for r in rows if r["games"][1] - r["games"][0] < r["chunk_size"]]
     done = seen[-1]["done"]
-    assert e.value.cut == done and f"and {done} games of the chunk it cut short" in str(e.value)
+    assert e.value.cut == done
+    # the games: the whole chunks' and those of the chunk cut short, under each rule set
+    games = 1000 * e.value.done + done * (1 + seen[-1]["playing"])
+    assert e.value.games == e.value.result.played_games == games
+    assert (f"after playing {games:,} games ({e.value.done} whole chunks of games, and the "
+            f"first {done} games of each chunk it cut short)") in str(e.value)
     assert parts and {(r["chunk"], r["games"][1] - r["games"][0]) for r in parts} == {(1, done)}
     assert len(parts) == 1 + seen[-1]["playing"]        # the base and each variant playing
     played = []
