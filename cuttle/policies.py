@@ -209,16 +209,23 @@ def _binds(policy, n: int) -> bool | None:
         return None
 
 
-def with_rng(policy: Callable[..., Move | str | int]) -> Callable[..., Move | str | int]:
+def with_rng(policy: Callable[..., Move | str | int],
+             what: str = "the policy") -> Callable[..., Move | str | int]:
     """`policy` as a function ``(game, rng) -> move``: `policy` itself if it takes two
-    arguments, else a wrapper calling ``policy(game)`` (picklable, as `policy` is)."""
+    arguments, else a wrapper calling ``policy(game)`` (picklable, as `policy` is).
+    ValueError naming `what` for a policy of neither form (`takes_rng`), before it is
+    ever called."""
+    takes_rng(policy, what)
     return policy if _binds(policy, 2) else _GameOnly(policy)
 
 
 def takes_rng(policy: Callable[..., Move | str | int], what: str = "the policy") -> bool:
-    """For a caller with no run's rng to pass unless asked (`cuttle.rl.GymEnv`): False
-    if `policy` can be called as ``policy(game)`` (so `fair(f)` keeps its own stream),
-    True if only as ``policy(game, rng)``; ValueError naming `what` for neither."""
+    """The check of a Python policy's form, wherever one plays (`simulate`, `compare`,
+    `fair`, `cuttle.rl.GymEnv`), made before any game: False if `policy` can be called
+    as ``policy(game)`` (so `fair(f)` keeps its own stream), True if only as
+    ``policy(game, rng)``; ValueError naming `what` ("player A", "the opponent") and
+    the two forms for neither (not callable, or taking no argument, or three).  A
+    callable without a signature to tell (some builtins) is taken as ``policy(game)``."""
     if not callable(policy):
         raise ValueError(f"{what} must be a callable policy(game) -> move or "
                          f"policy(game, rng) -> move, not {policy!r}")
@@ -226,9 +233,9 @@ def takes_rng(policy: Callable[..., Move | str | int], what: str = "the policy")
         return False
     if _binds(policy, 2):
         return True
-    raise ValueError(f"{what} must take policy(game) -> move or policy(game, rng) -> "
-                     f"move: {policy!r} can be called with neither one argument nor two "
-                     f"(signature {inspect.signature(policy)})")
+    raise ValueError(f"{what} must be a callable policy(game) -> move or policy(game, "
+                     f"rng) -> move: {policy!r} can be called with neither one argument "
+                     f"nor two (signature {inspect.signature(policy)})")
 
 
 class _GameOnly:
@@ -297,9 +304,7 @@ def fair(policy: Callable[..., Move | str | int],
         raise ValueError(f"fair() takes a Python callable policy(game) -> move, not the "
                          f"policy name {policy!r}: a named policy plays from its "
                          f"player's view already")
-    if not callable(policy):
-        raise ValueError(f"fair() takes a callable policy(game) -> move or policy(game, "
-                         f"rng) -> move, not {policy!r}")
+    takes_rng(policy, "fair()'s policy")
     return _Fair(policy, random.Random(seed_or_new(seed)))
 
 

@@ -28,7 +28,10 @@ if TYPE_CHECKING:
 
 __all__ = ["Player", "native_policy_code", "player_names", "resolve_players"]
 
-_CALLABLE_HINT = " (or, from Python, a callable policy(game) -> move)"
+# The forms of a Python player (`cuttle.policies.takes_rng` checks a callable's).
+_FORMS = " or a callable policy(game) -> move or policy(game, rng) -> move"
+_CALLABLE_HINT = (" (or, from Python, a callable policy(game) -> move or policy(game, rng) "
+                  "-> move)")
 
 
 def player_names() -> tuple[str, ...]:
@@ -39,8 +42,8 @@ def player_names() -> tuple[str, ...]:
 def native_policy_code(name: str) -> int:
     """The core's code for the policy `name` (see `cuttle.policies`)."""
     if not isinstance(name, str):
-        raise ValueError(f"a player must be a policy name ({', '.join(player_names())}) "
-                         f"or a callable policy(game) -> move, not {name!r}")
+        raise ValueError(f"a player must be a policy name ({', '.join(player_names())})"
+                         f"{_FORMS}, not {name!r}")
     try:
         return policy_code(name)
     except ValueError as e:
@@ -61,16 +64,20 @@ class Player:
 
     __slots__ = ("name", "code", "func")
 
-    def __init__(self, spec: str | Bot | Callable[..., Move | str | int]):
+    def __init__(self, spec: str | Bot | Callable[..., Move | str | int],
+                 what: str = "a player"):
         if _plain_bot(spec):
             # its policy, natively: the run's seed decides (not the bot's own seed)
             self.code, self.name, self.func = spec.code, spec.name, None
         elif callable(spec):
             self.code = None
             self.name = getattr(spec, "__name__", None) or type(spec).__name__
-            self.func = with_rng(spec)
+            self.func = with_rng(spec, what)        # (a callable of neither form: refused)
+        elif not isinstance(spec, str):
+            raise ValueError(f"{what} must be a policy name ({', '.join(player_names())})"
+                             f"{_FORMS}, not {spec!r}")
         else:
-            self.code = native_policy_code(spec)        # ValueError for a non-name
+            self.code = native_policy_code(spec)        # ValueError for a bad name
             self.name = canonical_policy(spec)
             self.func = None
 
@@ -114,7 +121,8 @@ class _NativeChoice:
 def resolve_players(players: str | Iterable[str | Bot | Callable[..., Move | str | int]]
                     ) -> list[Player]:
     """[Player A, Player B] from a pair, one spec for both, or "A,B" text; each a
-    policy name, a `Bot` or a callable."""
+    policy name, a `Bot` or a callable ``policy(game)`` or ``policy(game, rng)`` (one of
+    another form is refused here, naming the player: `cuttle.policies.takes_rng`)."""
     if isinstance(players, str):
         players = players.split(",")
     try:
@@ -125,4 +133,4 @@ def resolve_players(players: str | Iterable[str | Bot | Callable[..., Move | str
         players = players * 2
     if len(players) != 2:
         raise ValueError(f"players must be a pair (player A, player B), not {players!r}")
-    return [Player(p) for p in players]
+    return [Player(p, f"player {ab}") for ab, p in zip("AB", players)]

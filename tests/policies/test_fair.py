@@ -122,8 +122,11 @@ def test_the_game_only_form_draws_from_its_own_seeded_stream():
 def test_fair_pickles_and_refuses_what_is_not_a_python_policy():
     f = pickle.loads(pickle.dumps(fair(rand, seed=1)))
     assert repr(f) == "fair(rand)" and f(cuttle.Game(seed=1)) in cuttle.Game(seed=1).legal_moves
+    forms = r"must be a callable policy\(game\) -> move or policy\(game, rng\) -> move"
     for bad, message in (("expert", "plays from its player's view already"),
-                         (3, "takes a callable")):
+                         (3, f"fair\\(\\)'s policy {forms}, not 3"),
+                         (lambda: 0, f"fair\\(\\)'s policy {forms}: .*\\(signature \\(\\)\\)"),
+                         (lambda a, b, c: 0, "neither one argument nor two")):
         with pytest.raises(ValueError, match=message):
             fair(bad)
     g = cuttle.Game(seed=1)
@@ -140,3 +143,7 @@ def test_with_rng_calls_either_form_with_the_rng():
     assert with_rng(rand) is rand
     assert with_rng(len)([1, 2], r) == 2
     assert with_rng(lambda game: game)("g", r) == "g"
+    # and refuses a callable of neither form at once, not when it is first called
+    for bad in (lambda: 0, lambda a, b, c: 0, None):
+        with pytest.raises(ValueError, match="^player A must be a callable policy"):
+            with_rng(bad, "player A")

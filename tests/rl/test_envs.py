@@ -396,8 +396,8 @@ def test_a_two_argument_callable_opponent_gets_a_seeded_rng():
     assert len(draws) > 20 and play(5) == (draws, trace)      # reproducible per seed
     assert play(6)[0] != draws
     for bad in (lambda: None, lambda a, b, c: None):
-        with pytest.raises(ValueError, match="opponent must take policy\\(game\\).*"
-                                             "policy\\(game, rng\\)"):
+        with pytest.raises(ValueError, match="opponent must be a callable "
+                                             "policy\\(game\\).*policy\\(game, rng\\)"):
             GymEnv(opponent=bad)
 
 

@@ -5,6 +5,7 @@ import io
 import json
 import math
 import pickle
+import re
 import subprocess
 import sys
 import textwrap
@@ -407,6 +408,48 @@ def test_bad_callables():
     with pytest.raises(IllegalMoveError, match="player B returned no move"):
         cuttle.simulate(2, players=("random", lambda g: None), seed=1, progress=False,
                         keep_games=True)
+
+
+
+class ThreeArguments:
+    """A callable player of neither form, policy(game) nor policy(game, rng): it takes
+    three arguments, and counts its calls."""
+
+    def __init__(self):
+        self.calls = 0
+
+    def __call__(self, game, rng, extra):
+        self.calls += 1
+        return game.legal_moves[0]
+
+
+FORMS = r"a callable policy\(game\) -> move or policy\(game, rng\) -> move"
+
+
+@pytest.mark.parametrize("run_with", ["simulate", "compare"])
+@pytest.mark.parametrize("seat", [0, 1])
+def test_a_callable_player_of_neither_form_is_refused_before_any_game(tmp_path, run_with,
+                                                                      seat):
+    """A callable taking no argument, or three, or no callable at all, is refused up
+    front, naming the player and the two forms (it was found only when first called,
+    inside the first game, as a TypeError of its own arguments); nothing is played or
+    written."""
+    three = ThreeArguments()
+    for bad, says in ((lambda: 0, "signature ()"), (lambda a, b, c: 0, "signature (a, b, c)"),
+                      (three, "signature (game, rng, extra)"), (object(), "not <object")):
+        players = [bad, "random"] if seat == 0 else ["random", bad]
+        games_csv = tmp_path / "games.csv"
+        kw = dict(players=players, seed=1, progress=False, games_csv=str(games_csv))
+        with pytest.raises(ValueError) as e:
+            if run_with == "simulate":
+                cuttle.simulate(4, **kw)
+            else:
+                cuttle.compare(["classic", "quick"], 4, **kw)
+        message = str(e.value)
+        assert message.startswith(f"player {'AB'[seat]} must be ") and says in message
+        assert re.search(FORMS, message), message
+        assert not games_csv.exists()
+    assert three.calls == 0
 
 
 # -- progress ---------------------------------------------------------------------------
