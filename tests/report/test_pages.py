@@ -1,5 +1,6 @@
 """Results as HTML (the text tables, cell for cell), the report and replay pages (no
-browser: their content), and the --html options of the cuttle command."""
+browser: their content), and the --html options of the cuttle command, whose pages'
+charts show the run's numbers (those of its --json)."""
 
 import html
 import json
@@ -241,3 +242,132 @@ def test_cli_simulate_and_compare_html(capsys, tmp_path):
     assert err.strip() == f"page saved to {out}"
     code, _, err = run(capsys, ["simulate", "-n", "10", "--html", tmp_path])
     assert code == 2 and "is a folder" in err
+
+
+# -- the charts of the --html pages show the run's numbers ------------------------------
+
+def chart_rows(svg):
+    """The rows of a chart of a page, in order: (heading, label, value, dot x) for an
+    interval chart's row (heading: the bold row above it, or None; value: the number
+    printed at its right; dot x: where its estimate is drawn), (None, legend text, None,
+    None) for a share bar's legend."""
+    rows, heading = [], None
+    texts = re.findall(r"<text ([^>]*)>(?:<title>(.*?)</title>)?(.*?)</text>", svg)
+    for attrs, tip, shown in texts[1:]:                         # (after the title)
+        text = html.unescape(tip or shown)
+        y = float(re.search(r'\by="([^"]*)"', attrs).group(1))
+        if 'font-weight="600"' in attrs:
+            heading = text
+        elif 'text-anchor="end"' in attrs:                      # a row's label
+            dot = re.search(rf'<circle class="estimate" cx="([^"]*)" cy="{y - 4:.1f}"', svg)
+            rows.append((heading, text, None, float(dot.group(1)) if dot else None))
+        elif 'text-anchor="middle"' not in attrs:               # (not an axis tick)
+            if rows and rows[-1][2] is None and rows[-1][3] is not None:
+                rows[-1] = (*rows[-1][:2], float(text.split()[0].rstrip("%")), rows[-1][3])
+            else:
+                rows.append((None, text, None, None))
+    return rows
+
+
+def page_charts(page):
+    """{title: rows} of every chart of a page (`chart_rows`)."""
+    return {html.unescape(re.search(r'font-weight="600"[^>]*>(.*?)</text>', svg).group(1)):
+            chart_rows(svg)
+            for svg in re.findall(r'<svg [^>]*class="chart".*?</svg>', page, re.S)}
+
+
+def shows(rows, expected, scale=100):
+    """`rows` (a chart's) show each (heading, label, value) of `expected` (a fraction,
+    printed times `scale` to two decimals), with its dot placed in the order of the
+    values."""
+    got = {(h, label): (v, x) for h, label, v, x in rows}
+    for heading, label, value in expected:
+        assert (heading, label) in got, (heading, label, rows)
+        assert got[(heading, label)][0] == pytest.approx(scale * value, abs=0.0051), label
+    drawn = sorted((v, x) for v, x in got.values() if x is not None)
+    assert [x for _, x in drawn] == sorted(x for _, x in drawn)      # (left to right)
+    return True
+
+
+def at(d, path):
+    """The value of `d` (a JSON object) at `path` (its keys)."""
+    for key in path:
+        d = d[key]
+    return d
+
+
+SIMULATE_CHARTS = ["Win and draw rates (95% Wilson intervals)", "Seats: who moved first",
+                   "First-player advantage (first minus second mover)",
+                   "How the games ended"]
+
+
+def test_the_simulation_pages_charts_show_its_numbers(capsys, tmp_path):
+    out, data = tmp_path / "sim.html", tmp_path / "sim.json"
+    code, _, _ = run(capsys, ["simulate", "-n", "300", "--seed", "5", "--no-progress",
+                              "--html", out, "--json", data])
+    d, charts = json.loads(data.read_text()), page_charts(out.read_text())
+    assert code == 0 and list(charts) == SIMULATE_CHARTS
+    rates, seats, advantage, ends = charts.values()
+    assert shows(rates, [(None, "A (random) wins", d["win_rate"]["A"]["value"]),
+                         (None, "B (greedy) wins", d["win_rate"]["B"]["value"]),
+                         (None, "draws", d["draw_rate"]["value"])])
+    by_seat = d["win_rate_by_seat"]
+    assert shows(seats, [(None, f"{p} wins moving {s}", by_seat[p][s]["value"])
+                         for p in "AB" for s in ("first", "second")]
+                 + [(None, "first mover wins", d["first_mover_win_rate"]["value"]),
+                    (None, "second mover wins", d["second_mover_win_rate"]["value"])])
+    assert shows(advantage, [(None, "first-player advantage",
+                              d["first_player_advantage"]["value"])])
+    legend = [label for _, label, _, _ in ends]
+    assert legend == [f"{how} {100 * e['rate']:.2f}%" for how, e in d["end"].items()
+                      if e["count"]]
+
+
+def test_the_comparison_pages_charts_show_its_numbers(capsys, tmp_path):
+    out, data = tmp_path / "cmp.html", tmp_path / "cmp.json"
+    code, _, _ = run(capsys, ["compare", "classic", "cuttle.cards", "-n", "200", "--seed",
+                              "5", "--no-progress", "--html", out, "--json", data])
+    d, charts = json.loads(data.read_text()), page_charts(out.read_text())
+    assert code == 0
+    names = [f"[{i + 1}] {r['label']}" for i, r in enumerate(d["rule_sets"])]
+    summaries = [r["summary"] for r in d["rule_sets"]]
+    each = {"A (random) wins": ("win_rate", "A"), "draws": ("draw_rate",),
+            "first mover wins": ("first_mover_win_rate",),
+            "first player's score": ("first_score",)}
+    for title, path in each.items():
+        values = [at(s, path)["value"] for s in summaries]
+        assert shows(charts[title], [(None, n, v) for n, v in zip(names, values)])
+    assert shows(charts["moves per game (mean)"],
+                 [(None, n, s["mean_moves"]["value"]) for n, s in zip(names, summaries)],
+                 scale=1)
+    diff = next(rows for title, rows in charts.items() if title.startswith("Differences"))
+    change = d["rule_sets"][1]["difference_vs_baseline"]
+    assert shows(diff, [("A (random) wins", names[1], change["win_rate_A"]["value"]),
+                        ("draws", names[1], change["draw_rate"]["value"]),
+                        ("first-player advantage", names[1],
+                         change["first_player_advantage"]["value"]),
+                        ("first player's score", names[1], change["first_score"]["value"])])
+
+
+def test_the_balance_pages_charts_show_its_numbers(capsys, tmp_path):
+    out, data = tmp_path / "bal.html", tmp_path / "bal.json"
+    code, _, err = run(capsys, ["balance", "--policy", "random", "-k", "1", "--flags",
+                                "four,joker", "--chunk-size", "1000", "--screen-games",
+                                "2000", "--max-games", "2000", "--confirm-games", "2000",
+                                "--no-progress", "--html", out, "--json", data])
+    d, charts = json.loads(data.read_text()), page_charts(out.read_text())
+    assert code == 0, err
+    fairest, race = charts.values()
+    winners = [c for c in d["candidates"] if c["winner"]]
+    assert winners and d["base_games"]["confirm"]["games"]
+
+    def label(c):                       # (its one change: "classic: joker=true")
+        return c["rules"].removeprefix("classic: ")
+    assert shows(fairest, [(None, "classic (base)",
+                            d["base_games"]["confirm"]["first_score"]["value"] - 0.5)]
+                 + [(None, f"{c['size']}: {label(c)}", c["first_score"]["value"] - 0.5)
+                    for c in winners])
+    raced = [c for c in d["candidates"] if c["race"]["games"]]
+    assert len(raced) == len(race) >= 2
+    assert shows(race, [(None, label(c), c["race"]["first_score"]["value"] - 0.5)
+                        for c in raced])
