@@ -6,7 +6,8 @@ from ._version import __version__
 from .analysis import Analysis, analyse, analyze
 from .balancing import balance
 from .cards import CARDS, Card
-from .errors import ClusterError, IllegalMoveError, Interrupted, InvalidMoveError
+from .errors import (ClusterError, IllegalMoveError, Interrupted, InvalidMoveError,
+                     PartialRunError, PolicyError)
 from .game import Game, LegalMoves
 from .moves import Move
 from .observation import Observation
@@ -20,7 +21,8 @@ from . import render  # noqa: F401  (registers the renderers of every result: cu
 
 
 __all__ = ["Analysis", "Bot", "Card", "CARDS", "ClusterError", "Game", "IllegalMoveError",
-           "InvalidMoveError", "Interrupted", "LegalMoves", "Move", "Observation", "Review",
+           "InvalidMoveError", "Interrupted", "LegalMoves", "Move", "Observation",
+           "PartialRunError", "PolicyError", "Review",
            "Rules", "__version__",
            "analyse", "analyze", "atlas", "balance", "review",
            "compare", "simulate", "wilson_interval"]

@@ -1,5 +1,7 @@
 """Exceptions of the public API: a bad move is a ValueError (as python-chess does it),
-Ctrl-C's partial result an `Interrupted`, a failed dask cluster a `ClusterError`."""
+Ctrl-C's partial result an `Interrupted`; a run stopped by a failed dask cluster
+(`ClusterError`) or a Python policy that raised (`PolicyError`) keeps its finished part
+as Ctrl-C does (`PartialRunError`)."""
 
 from __future__ import annotations
 
@@ -80,15 +82,13 @@ class Interrupted(KeyboardInterrupt):
         return f"interrupted after {self.done:,} of {quantity(self.total, self.unit)}"
 
 
-class ClusterError(RuntimeError):
-    """The dask cluster failed a run, not its games: the connection to the scheduler
-    was lost, the cluster cancelled the run's tasks (a restart, another client), workers
-    kept dying on a chunk, or a worker cannot run this build.  As at Ctrl-C, what had
-    finished is kept: `result` is the merged result of the finished chunks (None if
-    none had finished), `done` and `total` (also `requested`) count the finished and
-    asked-for units (`unit`, singular; `units`, plural, as for `Interrupted`), and a
-    games CSV keeps those chunks' rows.  (Class attributes: an error
-    raised on a worker crosses to the client pickled with its message only.)"""
+class PartialRunError(RuntimeError):
+    """A run stopped by a failure, not by its games' end or Ctrl-C; as at Ctrl-C, what
+    had finished is kept: `result` is the merged result of the finished units (None if
+    none had), `done` and `total` (also `requested`) count the finished and asked-for
+    units (`unit`, singular; `units`, plural, as for `Interrupted`), and a games CSV
+    keeps their rows.  (Class attributes: an error raised on a worker crosses to the
+    client pickled with its message only.)"""
 
     result: Any = None
     done: int = 0
@@ -102,3 +102,27 @@ class ClusterError(RuntimeError):
         """The finished part as an `Interrupted`, the one shape a partial result's
         outputs (JSON, pages, plots, CSV labels) know."""
         return Interrupted(self.result, self.done, self.total, self.unit)
+
+
+class ClusterError(PartialRunError):
+    """The dask cluster failed a run, not its games: the connection to the scheduler
+    was lost, the cluster cancelled the run's tasks (a restart, another client), workers
+    kept dying on a chunk, or a worker cannot run this build.  What had finished is
+    kept (`result`, `done`, `total`, as `PartialRunError` says)."""
+
+
+class PolicyError(PartialRunError):
+    """A Python policy (a callable player of `simulate` or `compare`) raised: `game` is
+    the index of the game it was deciding in, `player` its label ("A" or "B"), and the
+    exception it raised is the `__cause__`.  The games that had finished are kept
+    (`result`, `done`, `total`, as `PartialRunError` says), as at Ctrl-C."""
+
+    def __init__(self, message: str, game: int, player: str):
+        super().__init__(message)
+        self.game, self.player = game, player
+
+    def __reduce__(self):
+        # Across processes with its game and player (a dask worker's error); the finished
+        # part of its chunk stays behind, as a cluster's unfinished chunks do.
+        state = {k: v for k, v in self.__dict__.items() if k != "part"}
+        return (_rebuild, (type(self), self.args, state))

@@ -21,7 +21,7 @@ import numpy as np
 
 from .._core import END_NAMES
 from .._play import BatchInterrupted, cut_rows, new_rows, play_units
-from ..errors import ClusterError, IllegalMoveError, Interrupted
+from ..errors import ClusterError, IllegalMoveError, Interrupted, PolicyError
 from ..files import CsvFile
 from ..game import Game
 from ..interrupts import ctrl_c_deferred
@@ -166,6 +166,12 @@ def play_chunk(plan: Plan, start: int, count: int) -> SimulationResult | Compari
             part = plan.result(_raw(plan, tallies_from_rows(e.rows, plan.need)), start,
                                e.done, time.perf_counter() - t)
         raise ChunkInterrupted(e.done, part) from None
+    except PolicyError as e:
+        # the units of the chunk before the game that failed, kept as Ctrl-C keeps them
+        e.part = (plan.result(_raw(plan, tallies_from_rows(e.rows, plan.need)), start,
+                              e.done, time.perf_counter() - t) if e.done else None)
+        del e.rows
+        raise
     if not plan.native:
         raw = _raw(plan, raw)
     return plan.result(raw, start, count, time.perf_counter() - t)
@@ -197,6 +203,9 @@ def python_rows(plan: Plan, start: int, count: int) -> list[dict[str, np.ndarray
                                      plan.alternate_seats, plan.max_moves, out, j)
     except KeyboardInterrupt:
         raise BatchInterrupted(j, [cut_rows(r, j, plan.slots) for r in rows]) from None
+    except PolicyError as e:
+        e.done, e.rows = j, [cut_rows(r, j, plan.slots) for r in rows]
+        raise
     return rows
 
 
@@ -241,7 +250,7 @@ def play_python_game(rules: Rules, seed: int, i: int,
         else:
             # The history (with the deal) fixes the whole state, undo included.
             before = g.moves
-            move = seat_funcs[seat](g, rng)
+            move = _decided(seat_funcs[seat], g, rng, i, PLAYER_LABELS[seat ^ a_seat])
             if g.moves != before:
                 raise RuntimeError(f"the policy of player {PLAYER_LABELS[seat ^ a_seat]} changed "
                                    f"the game it was given (game {i}); look ahead on game.copy()")
@@ -262,6 +271,16 @@ def play_python_game(rules: Rules, seed: int, i: int,
     w = g.winner
     out["winner"][k] = -1 if w is None else w ^ a_seat
     out["end"][k] = END_NAMES.index(g.end_reason)
+
+
+def _decided(policy, g: Game, rng: random.Random, i: int, label: str):
+    """`policy`'s move in game `i`; what it raises, a PolicyError naming the game, the
+    player and the move (the run keeps the games before it)."""
+    try:
+        return policy(g, rng)
+    except Exception as e:
+        raise PolicyError(f"the policy of player {label} raised {type(e).__name__} in game "
+                          f"{i:,}, deciding move {g.ply + 1}: {e}", i, label) from e
 
 
 # ---------------------------------------------------------------------------------------
@@ -327,17 +346,16 @@ def collect(parts: Iterator[tuple[int, SimulationResult | ComparisonResult]], pl
             cancel: Callable[[], object] | None = None) -> SimulationResult | ComparisonResult:
     """Merge the results `parts` yields ((count, result) pairs, in any order unless a
     CSV sink needs game-index order) into one result; on Ctrl-C call cancel() and raise
-    Interrupted with the merged result of the finished chunks, and a ClusterError
-    likewise carries them (the cluster failed, not the games)."""
+    Interrupted with the merged result of the finished chunks; a ClusterError or a
+    PolicyError likewise carries them (the cluster or a Python policy failed, not the
+    finished games)."""
     t0 = time.perf_counter()
     merged = None
     bar = Progress(total, progress, desc, plan.unit)
     try:
         for count, part in parts:
             with ctrl_c_deferred():     # a chunk's rows and its counts: both or neither
-                if sink is not None:
-                    sink.write(part)
-                merged = _merge(merged, part, plan)
+                merged = _added(merged, part, sink, plan)
             bar.update(count)
     except KeyboardInterrupt as e:
         _stop(parts, cancel)
@@ -345,14 +363,16 @@ def collect(parts: Iterator[tuple[int, SimulationResult | ComparisonResult]], pl
             # The units of the interrupted chunk that had finished (the next ones in
             # index order: chunks run one at a time where they are kept).
             with ctrl_c_deferred():
-                if sink is not None:
-                    sink.write(e.part)
-                merged = _merge(merged, e.part, plan)
+                merged = _added(merged, e.part, sink, plan)
             bar.update(e.count)
         merged = _kept(merged, bar, sink, t0, True)
         raise Interrupted(merged, _done(merged), total, plan.unit) from None
-    except ClusterError as e:       # (the cluster failed, not the games: kept likewise)
+    except (ClusterError, PolicyError) as e:    # (the run failed, not its games: kept)
         _stop(parts, cancel)
+        part = e.__dict__.pop("part", None)     # a local chunk's games before a policy
+        if part is not None:                    # raised, kept likewise
+            with ctrl_c_deferred():
+                merged = _added(merged, part, sink, plan)
         e.result = _kept(merged, bar, sink, t0, merged is not None)
         e.done, e.total, e.unit = _done(e.result), total, plan.unit
         raise
@@ -366,6 +386,15 @@ def collect(parts: Iterator[tuple[int, SimulationResult | ComparisonResult]], pl
     if sink is not None:
         sink.close()
     return merged.with_elapsed(time.perf_counter() - t0)
+
+
+def _added(merged, part, sink, plan):
+    """The run so far with a finished chunk (or a stopped chunk's finished units) added,
+    and its rows written to the games CSV (called under ctrl_c_deferred, both or
+    neither: the caller's assignment of the result must come before a deferred Ctrl-C)."""
+    if sink is not None:
+        sink.write(part)
+    return _merge(merged, part, plan)
 
 
 def _kept(merged, bar, sink, t0, keep_file):

@@ -411,6 +411,55 @@ def test_bad_callables():
 
 
 
+class FailsAt:
+    """A seeded random policy that raises KeyError at its `n`-th call."""
+
+    def __init__(self, n):
+        self.n, self.calls = n, 0
+
+    def __call__(self, game, rng):
+        self.calls += 1
+        if self.calls == self.n:
+            raise KeyError("no such card")
+        return rng.choice(list(game.legal_moves))
+
+
+def test_a_policy_that_raises_names_its_game_and_keeps_the_games_before(tmp_path):
+    """A Python policy's exception ended the run with the bare exception: no game, no
+    player, and the finished games lost.  Now a PolicyError names both (the exception
+    its cause), and carries the games before it, as Ctrl-C's Interrupted does; the
+    games CSV keeps their rows."""
+    path = tmp_path / "games.csv"
+    with pytest.raises(cuttle.PolicyError) as info:
+        cuttle.simulate(300, players=("greedy", FailsAt(700)), seed=3, progress=False,
+                        games_csv=str(path))
+    e = info.value
+    assert isinstance(e.__cause__, KeyError) and e.player == "B"
+    assert re.fullmatch(r"the policy of player B raised KeyError in game \d+, deciding "
+                        r"move \d+: 'no such card'", str(e)), str(e)
+    assert 0 < e.done == e.game < 300 and e.total == e.requested == 300 and e.unit == "game"
+    assert e.result.n_games == e.done
+    with open(path) as f:
+        assert sum(1 for _ in f) == e.done + 1
+    # the games kept are those a run of that many games plays
+    whole = cuttle.simulate(e.done, players=("greedy", FailsAt(0)), seed=3, progress=False)
+    assert e.result.tally == whole.tally
+    assert e.partial().result is e.result
+
+
+def test_a_policy_that_raises_in_a_comparison_or_a_match_run_keeps_its_units():
+    with pytest.raises(cuttle.PolicyError) as info:
+        cuttle.compare(["classic", "cuttle.cards"], 100, players=(FailsAt(900), "random"),
+                       seed=5, progress=False)
+    e = info.value
+    assert e.player == "A" and 0 < e.done <= e.game and e.result.n_games == e.done
+    assert type(e.result).__name__ == "ComparisonResult"
+    with pytest.raises(cuttle.PolicyError) as info:
+        cuttle.simulate(40, players=(FailsAt(300), "greedy"), match="best_of_3", seed=5,
+                        progress=False)
+    assert info.value.unit == "match" and 0 < info.value.done < 40
+
+
 class ThreeArguments:
     """A callable player of neither form, policy(game) nor policy(game, rng): it takes
     three arguments, and counts its calls."""
