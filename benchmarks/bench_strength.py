@@ -35,7 +35,9 @@ had the same rules, seed and game counts and neither policy is named in --replay
 policy whose play changed since); every other pairing is played.  The ladder is then
 refitted over them all, and the times per move measured again.
 
-Uses only the public API (cuttle.simulate(...).summary(), cuttle.openspiel).
+Uses the public API (cuttle.simulate(...).summary(), cuttle.openspiel), and the command
+line's checks of option values and output files (cuttle.cli.options), made before the
+first game.
 """
 
 import argparse
@@ -50,6 +52,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 import numpy as np  # noqa: E402
 
 import cuttle  # noqa: E402
+from cuttle.cli import options  # noqa: E402
 from cuttle.policies import policy_code  # noqa: E402
 
 DEFAULT_POLICIES = "random,greedy,expert,ismcts:100,ismcts:1000,ismcts:10000"
@@ -194,25 +197,27 @@ def plot(path, names, ratings, lo, hi, per_move, rules):
     fig.savefig(path, dpi=120)
 
 
-def main(argv=None):
+def parser():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rules", default="classic", help="rule preset (default classic)")
     ap.add_argument("--policies", default=DEFAULT_POLICIES,
-                    help=f"comma-separated (default {DEFAULT_POLICIES}); must include "
-                         f"{ANCHOR!r}, the anchor")
-    ap.add_argument("--games", type=int, default=20_000,
+                    help=f"comma-separated, at least two, each once (default "
+                         f"{DEFAULT_POLICIES}); must include {ANCHOR!r}, the anchor")
+    ap.add_argument("--games", type=options.positive, default=20_000,
                     help="games per pairing of fast policies (search bots: 2,000,000 / N)")
-    ap.add_argument("--seed", type=int, default=2026,
+    ap.add_argument("--seed", type=options.seed, default=2026,
                     help="seed of the deals, the same for every pairing (default 2026)")
-    ap.add_argument("--threads", type=int, default=None, help="cores to use (default: all)")
-    ap.add_argument("--bootstrap", type=int, default=500, help="bootstrap resamples for the intervals (default 500)")
+    ap.add_argument("--threads", type=options.threads, default=None,
+                    help="cores to use (default: all)")
+    ap.add_argument("--bootstrap", type=options.positive, default=500,
+                    help="bootstrap resamples for the intervals (default 500)")
     ap.add_argument("--quick", action="store_true", help="a tenth of the games")
     ap.add_argument("--anchors", action="store_true",
                     help=f"add the reference players {', '.join(ANCHORS)}")
-    ap.add_argument("--anchor-games", type=int, default=200,
+    ap.add_argument("--anchor-games", type=options.positive, default=200,
                     help=f"games per pairing of {OPENSPIEL}:N (default 200)")
-    ap.add_argument("--search-budget", type=int, default=SEARCH_BUDGET,
+    ap.add_argument("--search-budget", type=options.positive, default=SEARCH_BUDGET,
                     help=f"games x iterations per pairing of ismcts:N (default "
                          f"{SEARCH_BUDGET:,})")
     ap.add_argument("--plot", metavar="FILE", help="draw the ladder (needs matplotlib: pip install \"pycuttle[plot]\")")
@@ -223,8 +228,33 @@ def main(argv=None):
     ap.add_argument("--replay", default="", metavar="POLICIES",
                     help="with --reuse: the policies (comma-separated) whose pairings are "
                          "played again (their play changed)")
+    return ap
+
+
+def check_outputs(ap, args):
+    """--json and --plot refused before any game (as `cuttle simulate` does): a missing
+    or read-only folder, a folder, one file named twice, an image format unknown."""
+    try:
+        options.output_files(**{"--json": args.json, "--plot": args.plot})
+        if args.plot:
+            from cuttle.render.plot import check_plot_path
+            check_plot_path(args.plot)
+    except (options.UsageError, ValueError) as e:
+        ap.error(str(e) if str(e).startswith("--") else f"--plot: {e}")
+    except ImportError as e:                 # (no matplotlib: how to install it)
+        ap.error(f"--plot: {e}")
+
+
+def checked_args(argv):
+    """The options, every one checked before the first game: (args, the ladder's
+    names, their players, the rules, the games per pairing, the policies to replay,
+    the pairings reused)."""
+    ap = parser()
     args = ap.parse_args(argv)
     names = [x.strip().lower() for x in args.policies.split(",") if x.strip()]
+    twice = sorted({x for x in names if names.count(x) > 1})
+    if twice:
+        ap.error(f"--policies names {', '.join(map(repr, twice))} more than once")
     if args.anchors:
         names += [x for x in ANCHORS if x not in names]
     try:
@@ -233,7 +263,14 @@ def main(argv=None):
         ap.error(f"--policies: {e}")
     if ANCHOR not in names:
         ap.error(f"the ladder needs {ANCHOR!r} (the anchor) among --policies")
-    rules = cuttle.Rules(args.rules)
+    if len(names) < 2:
+        ap.error(f"a ladder needs at least two policies, not {len(names)}: add some to "
+                 f"--policies (e.g. random,greedy)")
+    try:
+        rules = cuttle.Rules(args.rules)
+    except ValueError as e:
+        ap.error(f"--rules: {e}")
+    check_outputs(ap, args)
     games = max(20, args.games // 10) if args.quick else args.games
     replay = {x.strip().lower() for x in args.replay.split(",") if x.strip()}
     if replay and not args.reuse:
@@ -241,6 +278,11 @@ def main(argv=None):
     if replay - set(names):
         ap.error(f"--replay names policies not in the ladder: {', '.join(sorted(replay - set(names)))}")
     reused = load_reused(args.reuse, args.rules, args.seed, ap) if args.reuse else {}
+    return args, names, players, rules, games, replay, reused
+
+
+def main(argv=None):
+    args, names, players, rules, games, replay, reused = checked_args(argv)
     print(f"cuttle {cuttle.__version__}; rules {args.rules}; seed {args.seed}; "
           f"{os.cpu_count()} cores"
           + ("" if args.threads is None else f", {args.threads} threads"), flush=True)
