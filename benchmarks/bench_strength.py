@@ -18,8 +18,9 @@ Ratings: a Bradley-Terry model on the Elo scale (a draw counts half a win to eac
 side), P(a beats b) = 1 / (1 + 10 ** ((R_b - R_a) / 400)), anchored at random = 0 and
 fitted by maximum likelihood with half a virtual win to each side of every pairing (so
 that a pairing won every time still gives a finite rating).  The 95% intervals are
-percentiles of a parametric bootstrap: every pairing's result redrawn from its observed
-rates, the whole ladder refitted.  Time per move: CPU seconds of one thread per move in
+percentiles of a parametric bootstrap: every pairing's result redrawn from the rates the
+fit rates it on (those half wins included, so that a sweep varies too), the whole ladder
+refitted.  Time per move: CPU seconds of one thread per move in
 a short self-play run of each policy (forced moves included).
 
 Anchors (--anchors): two reference players nobody here tuned join the round robin.
@@ -126,16 +127,27 @@ def tally(s, n, t):
     return wa, wb, n - wa - wb, n, time.perf_counter() - t
 
 
-def fit_ratings(names, results, prior=0.5, iters=2000):
+PRIOR = 0.5                      # virtual wins each way of every pairing
+
+
+def smoothed(wa, wb, d, prior=PRIOR):
+    """A pairing's (wins of a, wins of b, draws) with `prior` virtual wins each way: the
+    counts the fit rates it on (its rates: each over their sum, n + 2 prior), and the
+    bootstrap redraws it from, so that a sweep (10 of 10) still varies."""
+    return wa + prior, wb + prior, d
+
+
+def fit_ratings(names, results, prior=PRIOR, iters=2000):
     """Elo ratings (anchor = 0) from {(a, b): (wins a, wins b, draws, n)} by Bradley-Terry
-    maximum likelihood (Hunter's MM iteration), with `prior` virtual wins each way."""
+    maximum likelihood (Hunter's MM iteration), on the `smoothed` counts."""
     k = len(names)
     idx = {x: i for i, x in enumerate(names)}
     w = np.zeros((k, k))                 # w[i, j]: wins of i over j (draws as halves)
     for (a, b), (wa, wb, d, _) in results.items():
         i, j = idx[a], idx[b]
-        w[i, j] += wa + d / 2 + prior
-        w[j, i] += wb + d / 2 + prior
+        sa, sb, sd = smoothed(wa, wb, d, prior)
+        w[i, j] += sa + sd / 2
+        w[j, i] += sb + sd / 2
     games = w + w.T
     gamma = np.ones(k)
     for _ in range(iters):
@@ -150,12 +162,20 @@ def fit_ratings(names, results, prior=0.5, iters=2000):
 
 
 def bootstrap(names, results, reps, rng):
-    """Ratings refitted on `reps` parametric resamples of every pairing."""
+    """Ratings refitted on `reps` parametric resamples of every pairing: a (reps,
+    len(names)) array.  Each pairing's n games are redrawn from the rates the fit rates
+    it on (its `smoothed` counts over their sum), not its observed rates, which never
+    vary for a pairing won every time.  `rng`: a numpy Generator
+    (np.random.default_rng(seed)); TypeError for anything else."""
+    if not isinstance(rng, np.random.Generator):
+        raise TypeError(f"bootstrap needs a numpy Generator (np.random.default_rng(seed)), "
+                        f"not {rng!r}")
     out = np.empty((reps, len(names)))
     for r in range(reps):
         fake = {}
         for key, (wa, wb, d, n) in results.items():
-            fake[key] = tuple(rng.multinomial(n, [wa / n, wb / n, d / n])) + (n,)
+            counts = np.array(smoothed(wa, wb, d), float)
+            fake[key] = tuple(rng.multinomial(n, counts / counts.sum())) + (n,)
         out[r] = fit_ratings(names, fake)
     return out
 

@@ -42,3 +42,27 @@ def test_a_bad_option_is_a_one_line_usage_error_before_any_game(args, said, tmp_
     last = run.stderr.strip().splitlines()[-1]
     assert last.startswith("bench_strength.py: error: ") and said in last, last
     assert run.stdout == "" and not list(tmp_path.iterdir())      # no game, no file
+
+
+def strength_module(monkeypatch):
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    import bench_strength
+    return bench_strength
+
+
+def test_a_sweep_still_has_an_interval_and_the_redraw_is_the_fits_rates(monkeypatch):
+    # A pairing won 10 of 10 was redrawn from its observed rates (100%), so its
+    # interval had zero width: greedy 529 [529, 529].
+    import numpy as np
+    ladder = strength_module(monkeypatch)
+    names, results = ["random", "greedy"], {("random", "greedy"): (0, 10, 0, 10)}
+    boot = ladder.bootstrap(names, results, 200, np.random.default_rng(1))
+    lo, hi = np.percentile(boot[:, 1], [2.5, 97.5])
+    assert hi - lo > 100
+    # the fit and the redraw share one smoothing: (w + 0.5) / (n + 1)
+    sa, sb, sd = ladder.smoothed(0, 10, 0)
+    assert (sa, sb, sd) == (0.5, 10.5, 0)
+    rating = ladder.fit_ratings(names, results)[1]
+    assert abs(rating - 400 * np.log10(10.5 / 0.5)) < 1e-6
+    with pytest.raises(TypeError, match="numpy Generator"):
+        ladder.bootstrap(names, results, 2, 7)
