@@ -55,6 +55,7 @@ import numpy as np  # noqa: E402
 import cuttle  # noqa: E402
 from cuttle.cli import options  # noqa: E402
 from cuttle.policies import policy_code  # noqa: E402
+from cuttle.progress import Line, show_by_default  # noqa: E402
 
 DEFAULT_POLICIES = "random,greedy,expert,ismcts:100,ismcts:1000,ismcts:10000"
 SEARCH_BUDGET = 2_000_000        # games x iterations per pairing for ismcts:N
@@ -107,14 +108,14 @@ def cap(name, games, scale=1, anchor_games=200, budget=SEARCH_BUDGET):
     return games
 
 
-def play_pairing(a, b, n, rules, seed, threads):
-    """(wins of a, wins of b, draws, games, seconds) of n games, seats alternating.
-    Ctrl-C: cuttle.Interrupted, its `pairing` the same figures of the games finished
+def play_pairing(a, b, n, rules, seed, threads, progress=False):
+    """(wins of a, wins of b, draws, games, seconds) of n games, seats alternating
+    (`progress`: False or a callable(done, total), as cuttle.simulate takes it).  Ctrl-C: cuttle.Interrupted, its `pairing` the same figures of the games finished
     (None if none were)."""
     t = time.perf_counter()
     try:
         s = cuttle.simulate(n, rules, players=(a, b), seed=seed, threads=threads,
-                            progress=False).summary()
+                            progress=progress).summary()
     except cuttle.Interrupted as e:
         e.pairing = tally(e.result.summary(), e.done, t) if e.done else None
         raise
@@ -240,6 +241,7 @@ def parser():
     ap.add_argument("--search-budget", type=options.positive, default=SEARCH_BUDGET,
                     help=f"games x iterations per pairing of ismcts:N (default "
                          f"{SEARCH_BUDGET:,})")
+    options.add_progress(ap, "a line of the pairing playing (games done of its total)")
     ap.add_argument("--plot", metavar="FILE", help="draw the ladder (needs matplotlib: pip install \"pycuttle[plot]\")")
     ap.add_argument("--json", metavar="FILE", help="write every figure as JSON")
     ap.add_argument("--reuse", metavar="FILE",
@@ -306,11 +308,27 @@ def main(argv=None):
     print(f"cuttle {cuttle.__version__}; rules {args.rules}; seed {args.seed}; "
           f"{os.cpu_count()} cores"
           + ("" if args.threads is None else f", {args.threads} threads"), flush=True)
-    results, seconds = {}, {}
     start = time.perf_counter()
+    results, seconds, stopped = play_ladder(args, names, players, rules, games, replay,
+                                            reused)
+    if stopped:
+        if not results:
+            sys.exit(130)
+        names = [x for x in names if any(x in k for k in results)]
+    write_ladder(args, names, players, rules, results, seconds, stopped, start)
+    if stopped:
+        sys.exit(130)
+
+
+def play_ladder(args, names, players, rules, games, replay, reused):
+    """Every pairing played (or reused), its line printed: (results, seconds, the
+    Interrupted of a Ctrl-C or None), with a progress line on stderr (--progress)."""
+    results, seconds = {}, {}
     stopped = None
     pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
-    for a, b in pairs:
+    show = show_by_default() if args.progress is None else args.progress
+    line = Line(every=0.25) if show else None
+    for k, (a, b) in enumerate(pairs):
         scale = 10 if args.quick else 1
         n = min(cap(a, games, scale, args.anchor_games, args.search_budget),
                 cap(b, games, scale, args.anchor_games, args.search_budget))
@@ -322,14 +340,20 @@ def main(argv=None):
                   f"{old['wins_b'] / n:6.1%}, draws {old['draws'] / n:5.1%}  (reused)",
                   flush=True)
             continue
+        progress = False if line is None else (
+            lambda done, total, a=a, b=b, k=k: line.show(
+                f"pairing {k + 1} of {len(pairs)}, {a} vs {b}: {done:,} of {total:,} games"))
         try:
             wa, wb, d, n, dt = play_pairing(players[a], players[b], n, rules, args.seed,
-                                            args.threads)
+                                            args.threads, progress)
         except cuttle.Interrupted as e:      # Ctrl-C: the ladder of what finished
             stopped = e
             if e.pairing is None:
                 break
             wa, wb, d, n, dt = e.pairing
+        finally:
+            if line is not None:
+                line.clear()
         results[(a, b)] = (wa, wb, d, n)
         seconds[(a, b)] = dt
         print(f"{a:>14} vs {b:<14} {n:6,} games: {wa / n:6.1%} - {wb / n:6.1%}, "
@@ -340,9 +364,13 @@ def main(argv=None):
     if stopped:
         print(f"interrupted: {len(results)} of {len(pairs)} pairings played (the last in "
               f"part); the ladder below rests on them", file=sys.stderr)
-        if not results:
-            sys.exit(130)
-        names = [x for x in names if any(x in k for k in results)]
+        stopped = cuttle.Interrupted(None, len(results), len(pairs), unit="pairing")
+    return results, seconds, stopped
+
+
+def write_ladder(args, names, players, rules, results, seconds, stopped, start):
+    """The ratings fitted, their table printed (a partial ladder's first and last lines
+    say so: `stopped`, its Interrupted), --json and --plot written."""
     ratings = fit_ratings(names, results)
     boot = bootstrap(names, results, args.bootstrap, np.random.default_rng(args.seed))
     lo, hi = np.percentile(boot, [2.5, 97.5], axis=0)
@@ -352,12 +380,16 @@ def main(argv=None):
     played = {x: sum(v[3] for k, v in results.items() if x in k) for x in names}
     order = np.argsort(-ratings)
     print()
+    if stopped:
+        print(f"{stopped.note()}\n")
     print(f"{'policy':<14} {'Elo':>6} {'95% interval':>16} {'games':>8} {'time/move':>11}")
     for i in order:
         print(f"{names[i]:<14} {ratings[i]:6.0f} [{lo[i]:6.0f}, {hi[i]:6.0f}] "
               f"{played[names[i]]:8,} {fmt_time(per_move[i]):>11}")
     print(f"\n{sum(v[3] for v in results.values()):,} games in "
           f"{time.perf_counter() - start:,.0f} s")
+    if stopped:
+        print(f"\n{stopped.note()}")
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"rules": args.rules, "seed": args.seed, "policies": names,
@@ -375,8 +407,6 @@ def main(argv=None):
         plot(args.plot, [names[i] for i in order], ratings[order], lo[order], hi[order],
              per_move[order], args.rules)
         print(f"plot written to {args.plot}")
-    if stopped:
-        sys.exit(130)
 
 
 def load_reused(path, rules, seed, ap):

@@ -66,3 +66,39 @@ def test_a_sweep_still_has_an_interval_and_the_redraw_is_the_fits_rates(monkeypa
     assert abs(rating - 400 * np.log10(10.5 / 0.5)) < 1e-6
     with pytest.raises(TypeError, match="numpy Generator"):
         ladder.bootstrap(names, results, 2, 7)
+
+
+def test_a_ladder_cut_short_says_so_on_stdout_first_and_last(monkeypatch, capsys):
+    # After Ctrl-C, "interrupted: 2 of 3 pairings" went to stderr alone: a table
+    # redirected to a file read as a whole ladder.
+    import cuttle
+    ladder = strength_module(monkeypatch)
+    calls = []
+
+    def play(a, b, n, *args):
+        calls.append((a, b))
+        if len(calls) == 2:
+            e = cuttle.Interrupted(None, n // 2, n)
+            e.pairing = (1, n // 2 - 1, 0, n // 2, 0.1)
+            raise e
+        return 2, n - 2, 0, n, 0.1
+    monkeypatch.setattr(ladder, "play_pairing", play)
+    with pytest.raises(SystemExit) as stop:
+        ladder.main(["--policies", "random,greedy,expert", "--games", "10",
+                     "--bootstrap", "5", "--no-progress"])
+    assert stop.value.code == 130
+    out, err = capsys.readouterr()
+    table = out.split("\n\n", 1)[1].strip().splitlines()
+    note = "interrupted after 2 of 3 pairings: a partial run"
+    assert table[0] == note and table[-1] == note
+    assert "interrupted: 2 of 3 pairings played (the last in part)" in err
+
+
+def test_the_progress_line_counts_the_games_of_the_pairing_playing(tmp_path):
+    run = ladder("--policies", "random,greedy", "--games", "10", "--bootstrap", "5",
+                 "--progress", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert "pairing 1 of 1, random vs greedy: 10 of 10 games" in run.stderr
+    quiet = ladder("--policies", "random,greedy", "--games", "10", "--bootstrap", "5",
+                   cwd=tmp_path)                  # (stderr is no terminal: no line)
+    assert quiet.returncode == 0 and quiet.stderr == ""
