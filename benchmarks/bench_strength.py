@@ -54,6 +54,7 @@ import numpy as np  # noqa: E402
 
 import cuttle  # noqa: E402
 from cuttle.cli import options  # noqa: E402
+from cuttle.formatting import quantity  # noqa: E402
 from cuttle.policies import policy_code  # noqa: E402
 from cuttle.progress import Line, show_by_default  # noqa: E402
 
@@ -104,7 +105,7 @@ def cap(name, games, scale=1, anchor_games=200, budget=SEARCH_BUDGET):
     if kind == OPENSPIEL:
         return anchor_games
     if kind.startswith("ismcts"):
-        return max(10, min(games, budget // int(n or 1000) // scale))
+        return min(games, max(10, budget // int(n or 1000) // scale))
     return games
 
 
@@ -233,7 +234,8 @@ def parser():
                     help="cores to use (default: all)")
     ap.add_argument("--bootstrap", type=options.positive, default=500,
                     help="bootstrap resamples for the intervals (default 500)")
-    ap.add_argument("--quick", action="store_true", help="a tenth of the games")
+    ap.add_argument("--quick", action="store_true", help="a tenth of the games per pairing (at least 20 and never more than --games; "
+                         "search bots: a tenth of theirs, at least 10)")
     ap.add_argument("--anchors", action="store_true",
                     help=f"add the reference players {', '.join(ANCHORS)}")
     ap.add_argument("--anchor-games", type=options.positive, default=200,
@@ -293,7 +295,7 @@ def checked_args(argv):
     except ValueError as e:
         ap.error(f"--rules: {e}")
     check_outputs(ap, args)
-    games = max(20, args.games // 10) if args.quick else args.games
+    games = min(args.games, max(20, args.games // 10)) if args.quick else args.games
     replay = {x.strip().lower() for x in args.replay.split(",") if x.strip()}
     if replay and not args.reuse:
         ap.error("--replay needs --reuse (the run whose other pairings are kept)")
@@ -307,7 +309,8 @@ def main(argv=None):
     args, names, players, rules, games, replay, reused = checked_args(argv)
     print(f"cuttle {cuttle.__version__}; rules {args.rules}; seed {args.seed}; "
           f"{os.cpu_count()} cores"
-          + ("" if args.threads is None else f", {args.threads} threads"), flush=True)
+          + ("" if args.threads is None else f", {quantity(args.threads, 'thread')}"),
+          flush=True)
     start = time.perf_counter()
     results, seconds, stopped = play_ladder(args, names, players, rules, games, replay,
                                             reused)
@@ -328,6 +331,7 @@ def play_ladder(args, names, players, rules, games, replay, reused):
     pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
     show = show_by_default() if args.progress is None else args.progress
     line = Line(every=0.25) if show else None
+    w = max(map(len, names))            # (the lines aligned, whatever the names)
     for k, (a, b) in enumerate(pairs):
         scale = 10 if args.quick else 1
         n = min(cap(a, games, scale, args.anchor_games, args.search_budget),
@@ -336,7 +340,7 @@ def play_ladder(args, names, players, rules, games, replay, reused):
         if old is not None and old["games"] == n and not {a, b} & replay:
             results[(a, b)] = tuple(old[k] for k in ("wins_a", "wins_b", "draws", "games"))
             seconds[(a, b)] = old["seconds"]
-            print(f"{a:>14} vs {b:<14} {n:6,} games: {old['wins_a'] / n:6.1%} - "
+            print(f"{a:>{w}} vs {b:<{w}} {n:6,} games: {old['wins_a'] / n:6.1%} - "
                   f"{old['wins_b'] / n:6.1%}, draws {old['draws'] / n:5.1%}  (reused)",
                   flush=True)
             continue
@@ -356,7 +360,7 @@ def play_ladder(args, names, players, rules, games, replay, reused):
                 line.clear()
         results[(a, b)] = (wa, wb, d, n)
         seconds[(a, b)] = dt
-        print(f"{a:>14} vs {b:<14} {n:6,} games: {wa / n:6.1%} - {wb / n:6.1%}, "
+        print(f"{a:>{w}} vs {b:<{w}} {n:6,} games: {wa / n:6.1%} - {wb / n:6.1%}, "
               f"draws {d / n:5.1%}  ({dt:,.0f} s)" + (" (interrupted)" if stopped else ""),
               flush=True)
         if stopped:
@@ -382,9 +386,10 @@ def write_ladder(args, names, players, rules, results, seconds, stopped, start):
     print()
     if stopped:
         print(f"{stopped.note()}\n")
-    print(f"{'policy':<14} {'Elo':>6} {'95% interval':>16} {'games':>8} {'time/move':>11}")
+    w = max(len("policy"), *map(len, names))
+    print(f"{'policy':<{w}} {'Elo':>6} {'95% interval':>16} {'games':>8} {'time/move':>11}")
     for i in order:
-        print(f"{names[i]:<14} {ratings[i]:6.0f} [{lo[i]:6.0f}, {hi[i]:6.0f}] "
+        print(f"{names[i]:<{w}} {ratings[i]:6.0f} [{lo[i]:6.0f}, {hi[i]:6.0f}] "
               f"{played[names[i]]:8,} {fmt_time(per_move[i]):>11}")
     print(f"\n{sum(v[3] for v in results.values()):,} games in "
           f"{time.perf_counter() - start:,.0f} s")

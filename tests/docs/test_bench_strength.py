@@ -102,3 +102,19 @@ def test_the_progress_line_counts_the_games_of_the_pairing_playing(tmp_path):
     quiet = ladder("--policies", "random,greedy", "--games", "10", "--bootstrap", "5",
                    cwd=tmp_path)                  # (stderr is no terminal: no line)
     assert quiet.returncode == 0 and quiet.stderr == ""
+
+
+def test_quick_never_plays_more_than_games_and_the_lines_align(tmp_path):
+    # --games 10 --quick played 20 games a pairing, a search bot's pairings at least 10
+    # whatever --games; "1 threads"; a long name pushed its pairing line out of line.
+    run = ladder("--policies", "random,greedy,ismcts-random:5", "--games", "5", "--quick",
+                 "--threads", "1", "--bootstrap", "5", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[0].endswith(", 1 thread")
+    pairings = lines[1:4]
+    assert all(" 5 games: " in x for x in pairings), pairings
+    assert len({x.index(" vs ") for x in pairings}) == 1
+    assert len({x.index(" games: ") for x in pairings}) == 1
+    rows = lines[lines.index("") + 1:][:4]
+    assert len({x.index(" [") for x in rows[1:]}) == 1 and rows[0].startswith("policy  ")
