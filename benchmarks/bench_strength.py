@@ -7,6 +7,8 @@
     python benchmarks/bench_strength.py --anchors --rules cuttle.cards   # + reference players
     python benchmarks/bench_strength.py --reuse ladder.json --replay ismcts-infer:1000 ...
                                           # a policy changed: play only its pairings again
+    python benchmarks/bench_strength.py --policies random,greedy --bot mine=mybot.py:choose
+                                          # your own Python policy(game), rated as "mine"
 
 Every pairing plays the same deals (the same seed, so game i of every pairing is dealt
 alike) with the seats alternating.  The search bots are slow, so a pairing plays
@@ -55,7 +57,7 @@ import numpy as np  # noqa: E402
 import cuttle  # noqa: E402
 from cuttle.cli import options  # noqa: E402
 from cuttle.formatting import quantity  # noqa: E402
-from cuttle.policies import policy_code  # noqa: E402
+from cuttle.policies import policy_code, takes_rng  # noqa: E402
 from cuttle.progress import Line, show_by_default  # noqa: E402
 
 DEFAULT_POLICIES = "random,greedy,expert,ismcts:100,ismcts:1000,ismcts:10000"
@@ -68,9 +70,9 @@ OPENSPIEL = "openspiel-ismcts"
 class TimedPlayer:
     """A Python player that adds up the CPU seconds and calls of its decisions."""
 
-    def __init__(self, player):
+    def __init__(self, player, name=None):
         self.player, self.seconds, self.calls = player, 0.0, 0
-        self.__name__ = player.__name__
+        self.__name__ = name or player.__name__
 
     def __call__(self, game, rng):
         t = time.process_time()
@@ -97,6 +99,49 @@ def make_players(names):
             policy_code(x)               # the library's check: the valid names listed
             out[x] = x
     return out
+
+
+def load_bots(specs, taken):
+    """{NAME: TimedPlayer} of --bot NAME=FILE.py:FUNCTION options (`taken`: the names on
+    the ladder already); ValueError saying what is wrong with one.  The function is a
+    Python policy of either form cuttle.simulate takes: policy(game) or policy(game, rng)
+    (`cuttle.policies.takes_rng`)."""
+    bots = {}
+    for spec in specs:
+        name, eq, where = spec.partition("=")
+        path, colon, func = where.rpartition(":")
+        name = name.strip()
+        if not (eq and colon and name and path and func):
+            raise ValueError(f"--bot takes NAME=FILE.py:FUNCTION, not {spec!r}")
+        if any(c in name for c in ",:= ") or name.lower() in taken or name in bots or \
+                name.lower().startswith(("ismcts", OPENSPIEL)):
+            raise ValueError(f"--bot {spec}: the name {name!r} must be new to the ladder, "
+                             f"not start like a search's (ismcts, {OPENSPIEL}) and hold no "
+                             f"comma, colon, '=' or space")
+        if not os.path.isfile(path):
+            raise ValueError(f"--bot {spec}: no file {path!r}")
+        module = load_file(path, spec)
+        if not callable(getattr(module, func, None)):
+            raise ValueError(f"--bot {spec}: no function {func!r} in {path}")
+        policy = getattr(module, func)
+        if not takes_rng(policy, f"--bot {name}"):        # (policy(game): its own rng)
+            policy = (lambda f: lambda game, rng: f(game))(policy)
+        bots[name] = TimedPlayer(policy, name)
+    return bots
+
+
+def load_file(path, spec):
+    """The module of a bot's Python file, run; ValueError naming what it raised."""
+    import importlib.util
+    module_spec = importlib.util.spec_from_file_location(
+        "bot_" + os.path.splitext(os.path.basename(path))[0], os.path.abspath(path))
+    module = importlib.util.module_from_spec(module_spec)
+    try:
+        module_spec.loader.exec_module(module)
+    except Exception as e:              # (the bot's own error, in one line)
+        raise ValueError(f"--bot {spec}: loading {path} raised {type(e).__name__}: {e}") \
+            from None
+    return module
 
 
 def cap(name, games, scale=1, anchor_games=200, budget=SEARCH_BUDGET):
@@ -236,6 +281,9 @@ def parser():
                     help="bootstrap resamples for the intervals (default 500)")
     ap.add_argument("--quick", action="store_true", help="a tenth of the games per pairing (at least 20 and never more than --games; "
                          "search bots: a tenth of theirs, at least 10)")
+    ap.add_argument("--bot", action="append", default=[], metavar="NAME=FILE.py:FUNCTION",
+                    help="rate your own Python policy(game) or policy(game, rng) as NAME "
+                         "alongside --policies (repeatable)")
     ap.add_argument("--anchors", action="store_true",
                     help=f"add the reference players {', '.join(ANCHORS)}")
     ap.add_argument("--anchor-games", type=options.positive, default=200,
@@ -285,6 +333,12 @@ def checked_args(argv):
         players = make_players(names)
     except ValueError as e:              # (it was a traceback)
         ap.error(f"--policies: {e}")
+    try:
+        bots = load_bots(args.bot, set(names))
+    except ValueError as e:
+        ap.error(str(e))
+    names += list(bots)
+    players.update(bots)
     if ANCHOR not in names:
         ap.error(f"the ladder needs {ANCHOR!r} (the anchor) among --policies")
     if len(names) < 2:

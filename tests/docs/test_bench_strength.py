@@ -118,3 +118,40 @@ def test_quick_never_plays_more_than_games_and_the_lines_align(tmp_path):
     assert len({x.index(" games: ") for x in pairings}) == 1
     rows = lines[lines.index("") + 1:][:4]
     assert len({x.index(" [") for x in rows[1:]}) == 1 and rows[0].startswith("policy  ")
+
+
+BOT = '''
+def first_move(game):
+    return next(iter(game.legal_moves))
+
+
+def lucky(game, rng):
+    return rng.choice(list(game.legal_moves))
+
+
+NOT_A_POLICY = 3
+'''
+
+
+def test_your_own_bot_is_rated_on_the_ladder_by_its_name(tmp_path):
+    # --policies took only built-in names: nothing rated a Python bot.
+    (tmp_path / "mybot.py").write_text(BOT)
+    run = ladder("--policies", "random,greedy", "--bot", "first=mybot.py:first_move",
+                 "--bot", "lucky=mybot.py:lucky", "--games", "6", "--bootstrap", "5",
+                 "--json", "l.json", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    import json
+    data = json.loads((tmp_path / "l.json").read_text())
+    assert data["policies"] == ["random", "greedy", "first", "lucky"]
+    assert {(p["a"], p["b"]) for p in data["pairings"]} >= {("random", "first"),
+                                                            ("first", "lucky")}
+    assert data["ratings"]["lucky"]["seconds_per_move"] > 0
+    assert any(x.startswith("first ") for x in run.stdout.splitlines())
+    for bot, said in (("x=nofile.py:f", "no file 'nofile.py'"),
+                      ("x=mybot.py:nope", "no function 'nope' in mybot.py"),
+                      ("x=mybot.py:NOT_A_POLICY", "no function 'NOT_A_POLICY'"),
+                      ("greedy=mybot.py:lucky", "the name 'greedy' must be new"),
+                      ("x=mybot.py", "--bot takes NAME=FILE.py:FUNCTION")):
+        bad = ladder("--policies", "random,greedy", "--bot", bot, cwd=tmp_path)
+        assert bad.returncode == 2 and "Traceback" not in bad.stderr, bad.stderr
+        assert said in bad.stderr.strip().splitlines()[-1]
