@@ -65,9 +65,15 @@ class Other:
                                   env=env, cwd="/")
 
     def ask(self, req):
-        self.p.stdin.write(json.dumps(req) + "\n")
-        self.p.stdin.flush()
-        return json.loads(self.p.stdout.readline())
+        try:
+            self.p.stdin.write(json.dumps(req) + "\n")
+            self.p.stdin.flush()
+            line = self.p.stdout.readline()
+        except BrokenPipeError:
+            line = ""
+        if not line:
+            raise RuntimeError("the other build's process ended (its error is above)")
+        return json.loads(line)
 
     def close(self):
         self.p.stdin.close()
@@ -122,12 +128,12 @@ def worker(args, w):
     _search_config(SEARCH_NAMES.index(kind) if kind in SEARCH_NAMES else 0, **config)
     other = Other(args.other_python, args.other)
     done = set(r["game"] for r in read(args.out))
-    with open(args.out, "a") as f:
-        for i in range(w, args.games, args.workers):
-            if i in done:
-                continue
-            f.write(json.dumps(play_game(i, args, cuttle, Bot, other)) + "\n")
-            f.flush()
+    for i in range(w, args.games, args.workers):
+        if i in done:
+            continue
+        row = play_game(i, args, cuttle, Bot, other)
+        with open(args.out, "a") as f:      # (made by the first game finished, not before)
+            f.write(json.dumps(row) + "\n")
     other.close()
 
 
@@ -178,6 +184,88 @@ def report(rows, args):
           f"(ratio {cpu[0] / cpu[1]:.2f})")
 
 
+CHECK_OTHER = """
+import json, os, sys
+root, name = sys.argv[1], sys.argv[2]
+sys.path.insert(0, root)
+try:
+    import cuttle
+    from cuttle.policies import Bot
+except Exception as e:
+    print(json.dumps({"error": f"cannot import its cuttle ({type(e).__name__}: {e}); "
+                               f"is it built (python setup.py build_ext --inplace)?"}))
+    sys.exit()
+if not os.path.abspath(cuttle.__file__).startswith(root + os.sep):
+    print(json.dumps({"error": f"it holds no cuttle package: this Python imports "
+                               f"{os.path.dirname(cuttle.__file__)}"}))
+    sys.exit()
+try:
+    Bot(name, seed=0)
+except Exception as e:
+    print(json.dumps({"error": f"--theirs: {e}"}))
+    sys.exit()
+print(json.dumps({"version": cuttle.__version__}))
+"""
+
+
+def check_other(ap, args):
+    """--other and --theirs, before any game: an existing checkout whose cuttle is built
+    and imports in --other-python, and a policy name that build knows."""
+    root = os.path.abspath(args.other)
+    if not os.path.isdir(os.path.join(root, "cuttle")):
+        ap.error(f"--other {args.other}: " + ("no cuttle checkout there (no folder "
+                 f"{os.path.join(root, 'cuttle')!r})" if os.path.isdir(root)
+                 else "no such folder"))
+    try:
+        run = subprocess.run([args.other_python, "-c", CHECK_OTHER, root, args.theirs],
+                             capture_output=True, text=True, cwd="/", timeout=120,
+                             env=dict(os.environ, PYTHONPATH=root))
+        answer = json.loads(run.stdout.strip().splitlines()[-1])
+    except (OSError, subprocess.TimeoutExpired, ValueError, IndexError) as e:
+        ap.error(f"--other-python {args.other_python}: cannot run it on the other "
+                 f"checkout ({e})")
+    if "error" in answer:
+        ap.error(answer["error"] if answer["error"].startswith("--")
+                 else f"--other {args.other}: {answer['error']}")
+
+
+def check_args(ap, args):
+    """Every option checked before a worker starts (or a file is made): a usage error,
+    exit status 2, in one line."""
+    sys.path.insert(0, os.path.join(HERE, ".."))
+    from cuttle.cli import options
+    try:
+        options.policy(args.mine, "--mine")
+        options.output_files(**{"--out": args.out})
+        if not isinstance(json.loads(args.mine_config), dict):
+            raise options.UsageError("--mine-config takes a JSON object")
+    except options.UsageError as e:
+        ap.error(str(e))
+    except ValueError as e:
+        ap.error(f"--mine-config: not JSON ({e})")
+    check_other(ap, args)
+
+
+def whole(text, least):
+    """An option's whole number, at least `least` (the parser runs in the other build's
+    process too, so it imports nothing of this checkout's)."""
+    try:
+        v = int(str(text).replace("_", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if v < least:
+        raise argparse.ArgumentTypeError(f"must be at least {least}, not {v}")
+    return v
+
+
+def count(text):
+    return whole(text, 1)
+
+
+def seed(text):
+    return whole(text, 0)
+
+
 def parser():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -189,10 +277,10 @@ def parser():
     ap.add_argument("--theirs", default="ismcts:1000",
                     help="the other build's policy (default ismcts:1000)")
     ap.add_argument("--rules", default="classic", help="rule preset (default classic)")
-    ap.add_argument("--games", type=int, default=2000,
+    ap.add_argument("--games", type=count, default=2000,
                     help="games, in pairs on one deal (default 2000)")
-    ap.add_argument("--seed", type=int, default=2026, help="the match's seed (default 2026)")
-    ap.add_argument("--workers", type=int, default=2,
+    ap.add_argument("--seed", type=seed, default=2026, help="the match's seed (default 2026)")
+    ap.add_argument("--workers", type=count, default=2,
                     help="pairs of processes playing at once (default 2)")
     ap.add_argument("--mine-config", default="{}",
                     help="settings of the search --mine names (JSON, for _search_config; "
@@ -203,6 +291,19 @@ def parser():
     return ap
 
 
+def worker_failed(failed, args):
+    """A worker ended in an error (`failed`: its number and exit status, and any
+    other's): say so, report the games finished, exit status 1."""
+    rows = read(args.out)
+    print(f"{len(failed)} of {args.workers} workers failed (worker {failed[0][0]}: exit "
+          f"status {failed[0][1]}; its error is above): the match is incomplete; "
+          + (f"the games finished are in {args.out}, which a rerun resumes; the report "
+             f"below covers them" if rows else "no game finished"), file=sys.stderr)
+    if rows:
+        report(rows, args)
+    sys.exit(1)
+
+
 def main(argv):
     try:
         if argv[:1] == ["--serve"]:
@@ -211,13 +312,20 @@ def main(argv):
             return worker(parser().parse_args(argv[2:]), int(argv[1]))
     except KeyboardInterrupt:               # (Ctrl-C at a terminal reaches every process)
         sys.exit(130)
-    args = parser().parse_args(argv)
+    ap = parser()
+    args = ap.parse_args(argv)
+    if args.report and not os.path.isfile(args.out):
+        ap.error(f"--report: no file {args.out!r} to summarise")
     if not args.report:
+        check_args(ap, args)
         procs = [subprocess.Popen([sys.executable, os.path.abspath(__file__), "--worker",
                                    str(w)] + argv) for w in range(args.workers)]
         try:
             for p in procs:
                 p.wait()
+            failed = [(w, p.returncode) for w, p in enumerate(procs) if p.returncode]
+            if failed:
+                worker_failed(failed, args)
         except KeyboardInterrupt:
             for p in procs:                 # (a Ctrl-C to this process alone leaves the
                 p.terminate()               # workers playing)

@@ -7,6 +7,8 @@
     python benchmarks/bench_strength.py --anchors --rules cuttle.cards   # + reference players
     python benchmarks/bench_strength.py --reuse ladder.json --replay ismcts-infer:1000 ...
                                           # a policy changed: play only its pairings again
+    python benchmarks/bench_strength.py --policies random,greedy --bot mine=mybot.py:choose
+                                          # your own Python policy(game), rated as "mine"
 
 Every pairing plays the same deals (the same seed, so game i of every pairing is dealt
 alike) with the seats alternating.  The search bots are slow, so a pairing plays
@@ -18,8 +20,9 @@ Ratings: a Bradley-Terry model on the Elo scale (a draw counts half a win to eac
 side), P(a beats b) = 1 / (1 + 10 ** ((R_b - R_a) / 400)), anchored at random = 0 and
 fitted by maximum likelihood with half a virtual win to each side of every pairing (so
 that a pairing won every time still gives a finite rating).  The 95% intervals are
-percentiles of a parametric bootstrap: every pairing's result redrawn from its observed
-rates, the whole ladder refitted.  Time per move: CPU seconds of one thread per move in
+percentiles of a parametric bootstrap: every pairing's result redrawn from the rates the
+fit rates it on (those half wins included, so that a sweep varies too), the whole ladder
+refitted.  Time per move: CPU seconds of one thread per move in
 a short self-play run of each policy (forced moves included).
 
 Anchors (--anchors): two reference players nobody here tuned join the round robin.
@@ -35,7 +38,9 @@ had the same rules, seed and game counts and neither policy is named in --replay
 policy whose play changed since); every other pairing is played.  The ladder is then
 refitted over them all, and the times per move measured again.
 
-Uses only the public API (cuttle.simulate(...).summary(), cuttle.openspiel).
+Uses the public API (cuttle.simulate(...).summary(), cuttle.openspiel), and the command
+line's checks of option values and output files (cuttle.cli.options), made before the
+first game.
 """
 
 import argparse
@@ -50,7 +55,10 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 import numpy as np  # noqa: E402
 
 import cuttle  # noqa: E402
-from cuttle.policies import policy_code  # noqa: E402
+from cuttle.cli import options  # noqa: E402
+from cuttle.formatting import quantity  # noqa: E402
+from cuttle.policies import policy_code, takes_rng  # noqa: E402
+from cuttle.progress import Line, show_by_default  # noqa: E402
 
 DEFAULT_POLICIES = "random,greedy,expert,ismcts:100,ismcts:1000,ismcts:10000"
 SEARCH_BUDGET = 2_000_000        # games x iterations per pairing for ismcts:N
@@ -62,9 +70,9 @@ OPENSPIEL = "openspiel-ismcts"
 class TimedPlayer:
     """A Python player that adds up the CPU seconds and calls of its decisions."""
 
-    def __init__(self, player):
+    def __init__(self, player, name=None):
         self.player, self.seconds, self.calls = player, 0.0, 0
-        self.__name__ = player.__name__
+        self.__name__ = name or player.__name__
 
     def __call__(self, game, rng):
         t = time.process_time()
@@ -93,24 +101,67 @@ def make_players(names):
     return out
 
 
+def load_bots(specs, taken):
+    """{NAME: TimedPlayer} of --bot NAME=FILE.py:FUNCTION options (`taken`: the names on
+    the ladder already); ValueError saying what is wrong with one.  The function is a
+    Python policy of either form cuttle.simulate takes: policy(game) or policy(game, rng)
+    (`cuttle.policies.takes_rng`)."""
+    bots = {}
+    for spec in specs:
+        name, eq, where = spec.partition("=")
+        path, colon, func = where.rpartition(":")
+        name = name.strip()
+        if not (eq and colon and name and path and func):
+            raise ValueError(f"--bot takes NAME=FILE.py:FUNCTION, not {spec!r}")
+        if any(c in name for c in ",:= ") or name.lower() in taken or name in bots or \
+                name.lower().startswith(("ismcts", OPENSPIEL)):
+            raise ValueError(f"--bot {spec}: the name {name!r} must be new to the ladder, "
+                             f"not start like a search's (ismcts, {OPENSPIEL}) and hold no "
+                             f"comma, colon, '=' or space")
+        if not os.path.isfile(path):
+            raise ValueError(f"--bot {spec}: no file {path!r}")
+        module = load_file(path, spec)
+        if not callable(getattr(module, func, None)):
+            raise ValueError(f"--bot {spec}: no function {func!r} in {path}")
+        policy = getattr(module, func)
+        if not takes_rng(policy, f"--bot {name}"):        # (policy(game): its own rng)
+            policy = (lambda f: lambda game, rng: f(game))(policy)
+        bots[name] = TimedPlayer(policy, name)
+    return bots
+
+
+def load_file(path, spec):
+    """The module of a bot's Python file, run; ValueError naming what it raised."""
+    import importlib.util
+    module_spec = importlib.util.spec_from_file_location(
+        "bot_" + os.path.splitext(os.path.basename(path))[0], os.path.abspath(path))
+    module = importlib.util.module_from_spec(module_spec)
+    try:
+        module_spec.loader.exec_module(module)
+    except Exception as e:              # (the bot's own error, in one line)
+        raise ValueError(f"--bot {spec}: loading {path} raised {type(e).__name__}: {e}") \
+            from None
+    return module
+
+
 def cap(name, games, scale=1, anchor_games=200, budget=SEARCH_BUDGET):
     """How many games a pairing involving `name` may play (scale: 10 for --quick)."""
     kind, _, n = name.partition(":")
     if kind == OPENSPIEL:
         return anchor_games
     if kind.startswith("ismcts"):
-        return max(10, min(games, budget // int(n or 1000) // scale))
+        return min(games, max(10, budget // int(n or 1000) // scale))
     return games
 
 
-def play_pairing(a, b, n, rules, seed, threads):
-    """(wins of a, wins of b, draws, games, seconds) of n games, seats alternating.
-    Ctrl-C: cuttle.Interrupted, its `pairing` the same figures of the games finished
+def play_pairing(a, b, n, rules, seed, threads, progress=False):
+    """(wins of a, wins of b, draws, games, seconds) of n games, seats alternating
+    (`progress`: False or a callable(done, total), as cuttle.simulate takes it).  Ctrl-C: cuttle.Interrupted, its `pairing` the same figures of the games finished
     (None if none were)."""
     t = time.perf_counter()
     try:
         s = cuttle.simulate(n, rules, players=(a, b), seed=seed, threads=threads,
-                            progress=False).summary()
+                            progress=progress).summary()
     except cuttle.Interrupted as e:
         e.pairing = tally(e.result.summary(), e.done, t) if e.done else None
         raise
@@ -123,16 +174,27 @@ def tally(s, n, t):
     return wa, wb, n - wa - wb, n, time.perf_counter() - t
 
 
-def fit_ratings(names, results, prior=0.5, iters=2000):
+PRIOR = 0.5                      # virtual wins each way of every pairing
+
+
+def smoothed(wa, wb, d, prior=PRIOR):
+    """A pairing's (wins of a, wins of b, draws) with `prior` virtual wins each way: the
+    counts the fit rates it on (its rates: each over their sum, n + 2 prior), and the
+    bootstrap redraws it from, so that a sweep (10 of 10) still varies."""
+    return wa + prior, wb + prior, d
+
+
+def fit_ratings(names, results, prior=PRIOR, iters=2000):
     """Elo ratings (anchor = 0) from {(a, b): (wins a, wins b, draws, n)} by Bradley-Terry
-    maximum likelihood (Hunter's MM iteration), with `prior` virtual wins each way."""
+    maximum likelihood (Hunter's MM iteration), on the `smoothed` counts."""
     k = len(names)
     idx = {x: i for i, x in enumerate(names)}
     w = np.zeros((k, k))                 # w[i, j]: wins of i over j (draws as halves)
     for (a, b), (wa, wb, d, _) in results.items():
         i, j = idx[a], idx[b]
-        w[i, j] += wa + d / 2 + prior
-        w[j, i] += wb + d / 2 + prior
+        sa, sb, sd = smoothed(wa, wb, d, prior)
+        w[i, j] += sa + sd / 2
+        w[j, i] += sb + sd / 2
     games = w + w.T
     gamma = np.ones(k)
     for _ in range(iters):
@@ -147,12 +209,20 @@ def fit_ratings(names, results, prior=0.5, iters=2000):
 
 
 def bootstrap(names, results, reps, rng):
-    """Ratings refitted on `reps` parametric resamples of every pairing."""
+    """Ratings refitted on `reps` parametric resamples of every pairing: a (reps,
+    len(names)) array.  Each pairing's n games are redrawn from the rates the fit rates
+    it on (its `smoothed` counts over their sum), not its observed rates, which never
+    vary for a pairing won every time.  `rng`: a numpy Generator
+    (np.random.default_rng(seed)); TypeError for anything else."""
+    if not isinstance(rng, np.random.Generator):
+        raise TypeError(f"bootstrap needs a numpy Generator (np.random.default_rng(seed)), "
+                        f"not {rng!r}")
     out = np.empty((reps, len(names)))
     for r in range(reps):
         fake = {}
         for key, (wa, wb, d, n) in results.items():
-            fake[key] = tuple(rng.multinomial(n, [wa / n, wb / n, d / n])) + (n,)
+            counts = np.array(smoothed(wa, wb, d), float)
+            fake[key] = tuple(rng.multinomial(n, counts / counts.sum())) + (n,)
         out[r] = fit_ratings(names, fake)
     return out
 
@@ -194,27 +264,34 @@ def plot(path, names, ratings, lo, hi, per_move, rules):
     fig.savefig(path, dpi=120)
 
 
-def main(argv=None):
+def parser():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rules", default="classic", help="rule preset (default classic)")
     ap.add_argument("--policies", default=DEFAULT_POLICIES,
-                    help=f"comma-separated (default {DEFAULT_POLICIES}); must include "
-                         f"{ANCHOR!r}, the anchor")
-    ap.add_argument("--games", type=int, default=20_000,
+                    help=f"comma-separated, at least two, each once (default "
+                         f"{DEFAULT_POLICIES}); must include {ANCHOR!r}, the anchor")
+    ap.add_argument("--games", type=options.positive, default=20_000,
                     help="games per pairing of fast policies (search bots: 2,000,000 / N)")
-    ap.add_argument("--seed", type=int, default=2026,
+    ap.add_argument("--seed", type=options.seed, default=2026,
                     help="seed of the deals, the same for every pairing (default 2026)")
-    ap.add_argument("--threads", type=int, default=None, help="cores to use (default: all)")
-    ap.add_argument("--bootstrap", type=int, default=500, help="bootstrap resamples for the intervals (default 500)")
-    ap.add_argument("--quick", action="store_true", help="a tenth of the games")
+    ap.add_argument("--threads", type=options.threads, default=None,
+                    help="cores to use (default: all)")
+    ap.add_argument("--bootstrap", type=options.positive, default=500,
+                    help="bootstrap resamples for the intervals (default 500)")
+    ap.add_argument("--quick", action="store_true", help="a tenth of the games per pairing (at least 20 and never more than --games; "
+                         "search bots: a tenth of theirs, at least 10)")
+    ap.add_argument("--bot", action="append", default=[], metavar="NAME=FILE.py:FUNCTION",
+                    help="rate your own Python policy(game) or policy(game, rng) as NAME "
+                         "alongside --policies (repeatable)")
     ap.add_argument("--anchors", action="store_true",
                     help=f"add the reference players {', '.join(ANCHORS)}")
-    ap.add_argument("--anchor-games", type=int, default=200,
+    ap.add_argument("--anchor-games", type=options.positive, default=200,
                     help=f"games per pairing of {OPENSPIEL}:N (default 200)")
-    ap.add_argument("--search-budget", type=int, default=SEARCH_BUDGET,
+    ap.add_argument("--search-budget", type=options.positive, default=SEARCH_BUDGET,
                     help=f"games x iterations per pairing of ismcts:N (default "
                          f"{SEARCH_BUDGET:,})")
+    options.add_progress(ap, "a line of the pairing playing (games done of its total)")
     ap.add_argument("--plot", metavar="FILE", help="draw the ladder (needs matplotlib: pip install \"pycuttle[plot]\")")
     ap.add_argument("--json", metavar="FILE", help="write every figure as JSON")
     ap.add_argument("--reuse", metavar="FILE",
@@ -223,32 +300,93 @@ def main(argv=None):
     ap.add_argument("--replay", default="", metavar="POLICIES",
                     help="with --reuse: the policies (comma-separated) whose pairings are "
                          "played again (their play changed)")
+    return ap
+
+
+def check_outputs(ap, args):
+    """--json and --plot refused before any game (as `cuttle simulate` does): a missing
+    or read-only folder, a folder, one file named twice, an image format unknown."""
+    try:
+        options.output_files(**{"--json": args.json, "--plot": args.plot})
+        if args.plot:
+            from cuttle.render.plot import check_plot_path
+            check_plot_path(args.plot)
+    except (options.UsageError, ValueError) as e:
+        ap.error(str(e) if str(e).startswith("--") else f"--plot: {e}")
+    except ImportError as e:                 # (no matplotlib: how to install it)
+        ap.error(f"--plot: {e}")
+
+
+def checked_args(argv):
+    """The options, every one checked before the first game: (args, the ladder's
+    names, their players, the rules, the games per pairing, the policies to replay,
+    the pairings reused)."""
+    ap = parser()
     args = ap.parse_args(argv)
     names = [x.strip().lower() for x in args.policies.split(",") if x.strip()]
+    twice = sorted({x for x in names if names.count(x) > 1})
+    if twice:
+        ap.error(f"--policies names {', '.join(map(repr, twice))} more than once")
     if args.anchors:
         names += [x for x in ANCHORS if x not in names]
     try:
         players = make_players(names)
     except ValueError as e:              # (it was a traceback)
         ap.error(f"--policies: {e}")
+    try:
+        bots = load_bots(args.bot, set(names))
+    except ValueError as e:
+        ap.error(str(e))
+    names += list(bots)
+    players.update(bots)
     if ANCHOR not in names:
         ap.error(f"the ladder needs {ANCHOR!r} (the anchor) among --policies")
-    rules = cuttle.Rules(args.rules)
-    games = max(20, args.games // 10) if args.quick else args.games
+    if len(names) < 2:
+        ap.error(f"a ladder needs at least two policies, not {len(names)}: add some to "
+                 f"--policies (e.g. random,greedy)")
+    try:
+        rules = cuttle.Rules(args.rules)
+    except ValueError as e:
+        ap.error(f"--rules: {e}")
+    check_outputs(ap, args)
+    games = min(args.games, max(20, args.games // 10)) if args.quick else args.games
     replay = {x.strip().lower() for x in args.replay.split(",") if x.strip()}
     if replay and not args.reuse:
         ap.error("--replay needs --reuse (the run whose other pairings are kept)")
     if replay - set(names):
         ap.error(f"--replay names policies not in the ladder: {', '.join(sorted(replay - set(names)))}")
     reused = load_reused(args.reuse, args.rules, args.seed, ap) if args.reuse else {}
+    return args, names, players, rules, games, replay, reused
+
+
+def main(argv=None):
+    args, names, players, rules, games, replay, reused = checked_args(argv)
     print(f"cuttle {cuttle.__version__}; rules {args.rules}; seed {args.seed}; "
           f"{os.cpu_count()} cores"
-          + ("" if args.threads is None else f", {args.threads} threads"), flush=True)
-    results, seconds = {}, {}
+          + ("" if args.threads is None else f", {quantity(args.threads, 'thread')}"),
+          flush=True)
     start = time.perf_counter()
+    results, seconds, stopped = play_ladder(args, names, players, rules, games, replay,
+                                            reused)
+    if stopped:
+        if not results:
+            sys.exit(130)
+        names = [x for x in names if any(x in k for k in results)]
+    write_ladder(args, names, players, rules, results, seconds, stopped, start)
+    if stopped:
+        sys.exit(130)
+
+
+def play_ladder(args, names, players, rules, games, replay, reused):
+    """Every pairing played (or reused), its line printed: (results, seconds, the
+    Interrupted of a Ctrl-C or None), with a progress line on stderr (--progress)."""
+    results, seconds = {}, {}
     stopped = None
     pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
-    for a, b in pairs:
+    show = show_by_default() if args.progress is None else args.progress
+    line = Line(every=0.25) if show else None
+    w = max(map(len, names))            # (the lines aligned, whatever the names)
+    for k, (a, b) in enumerate(pairs):
         scale = 10 if args.quick else 1
         n = min(cap(a, games, scale, args.anchor_games, args.search_budget),
                 cap(b, games, scale, args.anchor_games, args.search_budget))
@@ -256,21 +394,27 @@ def main(argv=None):
         if old is not None and old["games"] == n and not {a, b} & replay:
             results[(a, b)] = tuple(old[k] for k in ("wins_a", "wins_b", "draws", "games"))
             seconds[(a, b)] = old["seconds"]
-            print(f"{a:>14} vs {b:<14} {n:6,} games: {old['wins_a'] / n:6.1%} - "
+            print(f"{a:>{w}} vs {b:<{w}} {n:6,} games: {old['wins_a'] / n:6.1%} - "
                   f"{old['wins_b'] / n:6.1%}, draws {old['draws'] / n:5.1%}  (reused)",
                   flush=True)
             continue
+        progress = False if line is None else (
+            lambda done, total, a=a, b=b, k=k: line.show(
+                f"pairing {k + 1} of {len(pairs)}, {a} vs {b}: {done:,} of {total:,} games"))
         try:
             wa, wb, d, n, dt = play_pairing(players[a], players[b], n, rules, args.seed,
-                                            args.threads)
+                                            args.threads, progress)
         except cuttle.Interrupted as e:      # Ctrl-C: the ladder of what finished
             stopped = e
             if e.pairing is None:
                 break
             wa, wb, d, n, dt = e.pairing
+        finally:
+            if line is not None:
+                line.clear()
         results[(a, b)] = (wa, wb, d, n)
         seconds[(a, b)] = dt
-        print(f"{a:>14} vs {b:<14} {n:6,} games: {wa / n:6.1%} - {wb / n:6.1%}, "
+        print(f"{a:>{w}} vs {b:<{w}} {n:6,} games: {wa / n:6.1%} - {wb / n:6.1%}, "
               f"draws {d / n:5.1%}  ({dt:,.0f} s)" + (" (interrupted)" if stopped else ""),
               flush=True)
         if stopped:
@@ -278,9 +422,13 @@ def main(argv=None):
     if stopped:
         print(f"interrupted: {len(results)} of {len(pairs)} pairings played (the last in "
               f"part); the ladder below rests on them", file=sys.stderr)
-        if not results:
-            sys.exit(130)
-        names = [x for x in names if any(x in k for k in results)]
+        stopped = cuttle.Interrupted(None, len(results), len(pairs), unit="pairing")
+    return results, seconds, stopped
+
+
+def write_ladder(args, names, players, rules, results, seconds, stopped, start):
+    """The ratings fitted, their table printed (a partial ladder's first and last lines
+    say so: `stopped`, its Interrupted), --json and --plot written."""
     ratings = fit_ratings(names, results)
     boot = bootstrap(names, results, args.bootstrap, np.random.default_rng(args.seed))
     lo, hi = np.percentile(boot, [2.5, 97.5], axis=0)
@@ -290,12 +438,17 @@ def main(argv=None):
     played = {x: sum(v[3] for k, v in results.items() if x in k) for x in names}
     order = np.argsort(-ratings)
     print()
-    print(f"{'policy':<14} {'Elo':>6} {'95% interval':>16} {'games':>8} {'time/move':>11}")
+    if stopped:
+        print(f"{stopped.note()}\n")
+    w = max(len("policy"), *map(len, names))
+    print(f"{'policy':<{w}} {'Elo':>6} {'95% interval':>16} {'games':>8} {'time/move':>11}")
     for i in order:
-        print(f"{names[i]:<14} {ratings[i]:6.0f} [{lo[i]:6.0f}, {hi[i]:6.0f}] "
+        print(f"{names[i]:<{w}} {ratings[i]:6.0f} [{lo[i]:6.0f}, {hi[i]:6.0f}] "
               f"{played[names[i]]:8,} {fmt_time(per_move[i]):>11}")
     print(f"\n{sum(v[3] for v in results.values()):,} games in "
           f"{time.perf_counter() - start:,.0f} s")
+    if stopped:
+        print(f"\n{stopped.note()}")
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"rules": args.rules, "seed": args.seed, "policies": names,
@@ -313,8 +466,6 @@ def main(argv=None):
         plot(args.plot, [names[i] for i in order], ratings[order], lo[order], hi[order],
              per_move[order], args.rules)
         print(f"plot written to {args.plot}")
-    if stopped:
-        sys.exit(130)
 
 
 def load_reused(path, rules, seed, ap):

@@ -1,0 +1,157 @@
+"""benchmarks/bench_strength.py, the strength ladder: its options checked before the
+first game, its intervals, a partial ladder, and bots of one's own on it."""
+
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+SCRIPT = str(ROOT / "benchmarks" / "bench_strength.py")
+
+
+def ladder(*args, cwd=None):
+    return subprocess.run([sys.executable, SCRIPT, *args], capture_output=True, text=True,
+                          cwd=cwd)
+
+
+@pytest.mark.parametrize("args, said", [
+    (["--games", "0"], "argument --games: the count must be at least 1"),
+    (["--anchor-games", "0"], "argument --anchor-games: the count must be at least 1"),
+    (["--seed", "-1"], "argument --seed: expected a whole number"),
+    (["--rules", "clasic"], "--rules: unknown preset 'clasic'; valid presets: classic"),
+    (["--bootstrap", "0"], "argument --bootstrap: the count must be at least 1"),
+    (["--search-budget", "0"], "argument --search-budget: the count must be at least 1"),
+    (["--search-budget", "-5"], "argument --search-budget: the count must be at least 1"),
+    (["--policies", "random,greedy,greedy"], "--policies names 'greedy' more than once"),
+    (["--policies", "random"], "a ladder needs at least two policies, not 1"),
+    (["--json", "/nonexistent/x.json"], "--json: cannot write '/nonexistent/x.json'"),
+    (["--plot", "/nonexistent/x.png"], "--plot: cannot write '/nonexistent/x.png'"),
+    (["--plot", "ladder.foo"], "--plot: cannot tell the image format of 'ladder.foo'"),
+    (["--json", "a.json", "--plot", "a.json"], "--json and --plot name the same file"),
+])
+def test_a_bad_option_is_a_one_line_usage_error_before_any_game(args, said, tmp_path):
+    # Each played the whole ladder, then failed (the results lost), or printed nan
+    # ratings with status 0, or ended in a traceback.
+    if "--plot" in args:
+        pytest.importorskip("matplotlib")
+    run = ladder("--policies", "random,greedy", "--games", "10", *args, cwd=tmp_path) \
+        if "--policies" not in args else ladder("--games", "10", *args, cwd=tmp_path)
+    assert run.returncode == 2 and "Traceback" not in run.stderr, run.stderr
+    last = run.stderr.strip().splitlines()[-1]
+    assert last.startswith("bench_strength.py: error: ") and said in last, last
+    assert run.stdout == "" and not list(tmp_path.iterdir())      # no game, no file
+
+
+def strength_module(monkeypatch):
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    import bench_strength
+    return bench_strength
+
+
+def test_a_sweep_still_has_an_interval_and_the_redraw_is_the_fits_rates(monkeypatch):
+    # A pairing won 10 of 10 was redrawn from its observed rates (100%), so its
+    # interval had zero width: greedy 529 [529, 529].
+    import numpy as np
+    ladder = strength_module(monkeypatch)
+    names, results = ["random", "greedy"], {("random", "greedy"): (0, 10, 0, 10)}
+    boot = ladder.bootstrap(names, results, 200, np.random.default_rng(1))
+    lo, hi = np.percentile(boot[:, 1], [2.5, 97.5])
+    assert hi - lo > 100
+    # the fit and the redraw share one smoothing: (w + 0.5) / (n + 1)
+    sa, sb, sd = ladder.smoothed(0, 10, 0)
+    assert (sa, sb, sd) == (0.5, 10.5, 0)
+    rating = ladder.fit_ratings(names, results)[1]
+    assert abs(rating - 400 * np.log10(10.5 / 0.5)) < 1e-6
+    with pytest.raises(TypeError, match="numpy Generator"):
+        ladder.bootstrap(names, results, 2, 7)
+
+
+def test_a_ladder_cut_short_says_so_on_stdout_first_and_last(monkeypatch, capsys):
+    # After Ctrl-C, "interrupted: 2 of 3 pairings" went to stderr alone: a table
+    # redirected to a file read as a whole ladder.
+    import cuttle
+    ladder = strength_module(monkeypatch)
+    calls = []
+
+    def play(a, b, n, *args):
+        calls.append((a, b))
+        if len(calls) == 2:
+            e = cuttle.Interrupted(None, n // 2, n)
+            e.pairing = (1, n // 2 - 1, 0, n // 2, 0.1)
+            raise e
+        return 2, n - 2, 0, n, 0.1
+    monkeypatch.setattr(ladder, "play_pairing", play)
+    with pytest.raises(SystemExit) as stop:
+        ladder.main(["--policies", "random,greedy,expert", "--games", "10",
+                     "--bootstrap", "5", "--no-progress"])
+    assert stop.value.code == 130
+    out, err = capsys.readouterr()
+    table = out.split("\n\n", 1)[1].strip().splitlines()
+    note = "interrupted after 2 of 3 pairings: a partial run"
+    assert table[0] == note and table[-1] == note
+    assert "interrupted: 2 of 3 pairings played (the last in part)" in err
+
+
+def test_the_progress_line_counts_the_games_of_the_pairing_playing(tmp_path):
+    run = ladder("--policies", "random,greedy", "--games", "10", "--bootstrap", "5",
+                 "--progress", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert "pairing 1 of 1, random vs greedy: 10 of 10 games" in run.stderr
+    quiet = ladder("--policies", "random,greedy", "--games", "10", "--bootstrap", "5",
+                   cwd=tmp_path)                  # (stderr is no terminal: no line)
+    assert quiet.returncode == 0 and quiet.stderr == ""
+
+
+def test_quick_never_plays_more_than_games_and_the_lines_align(tmp_path):
+    # --games 10 --quick played 20 games a pairing, a search bot's pairings at least 10
+    # whatever --games; "1 threads"; a long name pushed its pairing line out of line.
+    run = ladder("--policies", "random,greedy,ismcts-random:5", "--games", "5", "--quick",
+                 "--threads", "1", "--bootstrap", "5", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[0].endswith(", 1 thread")
+    pairings = lines[1:4]
+    assert all(" 5 games: " in x for x in pairings), pairings
+    assert len({x.index(" vs ") for x in pairings}) == 1
+    assert len({x.index(" games: ") for x in pairings}) == 1
+    rows = lines[lines.index("") + 1:][:4]
+    assert len({x.index(" [") for x in rows[1:]}) == 1 and rows[0].startswith("policy  ")
+
+
+BOT = '''
+def first_move(game):
+    return next(iter(game.legal_moves))
+
+
+def lucky(game, rng):
+    return rng.choice(list(game.legal_moves))
+
+
+NOT_A_POLICY = 3
+'''
+
+
+def test_your_own_bot_is_rated_on_the_ladder_by_its_name(tmp_path):
+    # --policies took only built-in names: nothing rated a Python bot.
+    (tmp_path / "mybot.py").write_text(BOT)
+    run = ladder("--policies", "random,greedy", "--bot", "first=mybot.py:first_move",
+                 "--bot", "lucky=mybot.py:lucky", "--games", "6", "--bootstrap", "5",
+                 "--json", "l.json", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    import json
+    data = json.loads((tmp_path / "l.json").read_text())
+    assert data["policies"] == ["random", "greedy", "first", "lucky"]
+    assert {(p["a"], p["b"]) for p in data["pairings"]} >= {("random", "first"),
+                                                            ("first", "lucky")}
+    assert data["ratings"]["lucky"]["seconds_per_move"] > 0
+    assert any(x.startswith("first ") for x in run.stdout.splitlines())
+    for bot, said in (("x=nofile.py:f", "no file 'nofile.py'"),
+                      ("x=mybot.py:nope", "no function 'nope' in mybot.py"),
+                      ("x=mybot.py:NOT_A_POLICY", "no function 'NOT_A_POLICY'"),
+                      ("greedy=mybot.py:lucky", "the name 'greedy' must be new"),
+                      ("x=mybot.py", "--bot takes NAME=FILE.py:FUNCTION")):
+        bad = ladder("--policies", "random,greedy", "--bot", bot, cwd=tmp_path)
+        assert bad.returncode == 2 and "Traceback" not in bad.stderr, bad.stderr
+        assert said in bad.stderr.strip().splitlines()[-1]
