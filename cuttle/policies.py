@@ -54,9 +54,8 @@ from .threads import check_threads
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-__all__ = ["Bot", "DEFAULT_ISMCTS_ITERATIONS", "MAX_ISMCTS_ITERATIONS", "PLAIN_POLICIES",
-           "POLICY_NAMES", "canonical_policy", "fair", "is_search", "policy_code",
-           "policy_name", "with_rng"]
+__all__ = ["Bot", "DEFAULT_ISMCTS_ITERATIONS", "FULL_INFORMATION", "MAX_ISMCTS_ITERATIONS",
+           "PLAIN_POLICIES", "POLICY_NAMES", "canonical_policy", "fair", "is_search", "policy_code", "policy_name", "with_rng"]
 
 DEFAULT_ISMCTS_ITERATIONS = 1000
 MAX_ISMCTS_ITERATIONS = 1_000_000
@@ -124,6 +123,11 @@ def is_search(name: str) -> bool:
     the others.
     ValueError for an unknown name."""
     return _parse(name)[0] in _SEARCHES
+
+
+# The policies that read hidden cards (both hands and the deck order): references, not
+# fair players, said so wherever one is named as a player (simulation.names).
+FULL_INFORMATION = frozenset({"cuttle.cards-ai"})
 
 
 # The policies that do not search (random, greedy, expert): e.g. analyse's playouts.

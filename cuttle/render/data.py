@@ -26,7 +26,7 @@ from ..figures import (ANALYSIS, ATLAS, BALANCE, INTERACTION, INTERVALS, KIND_GR
 from ..formatting import json_number
 from ..rules import FLAGS
 from ..simulation.compare import ComparisonResult
-from ..simulation.names import MATCH_FORMATS, PLAYER_LABELS
+from ..simulation.names import MATCH_FORMATS, PLAYER_LABELS, full_information
 from ..simulation.summary import Summary
 from ..variants.results import AtlasResult
 
@@ -77,6 +77,7 @@ def summary_data(s: Summary) -> dict[str, Any]:
         "n_games": s.n,
         "seed": r.seed,
         "players": dict(zip(PLAYER_LABELS, r.players)),
+        "full_information": full_information(r.players),
         "rules": r.rules.to_json(full=True),
         "swap_seats": r.swap_seats,
         "max_moves": r.max_moves,
@@ -132,6 +133,7 @@ def comparison_data(c: ComparisonResult) -> dict[str, Any]:
         "units": c.units,
         "match": c.match,
         "players": dict(zip(PLAYER_LABELS, c.players)),
+        "full_information": full_information(c.players),
         "confidence": c.confidence,
         "interval_methods": _comparison_methods(c),
         "baseline": c.labels[0],

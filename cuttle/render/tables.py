@@ -18,7 +18,7 @@ from ..figures import (ANALYSIS, DIFFERENCE, END_REASONS, ENDS, GAMES, MATCHES, 
                        SUMMARY, Figure)
 from ..formatting import (finite, fixed, interval, level_pct, pct, quantity,
                           sign_class, value)
-from ..simulation.names import MATCH_FORMATS
+from ..simulation.names import MATCH_FORMATS, full_information_note
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -139,8 +139,10 @@ def summary_title(s: Summary) -> list[str]:
     else:
         head = f"cuttle simulation: {quantity(s.n, 'game')}"
     head += f", seed {r.seed}" + timing(s)
+    note = full_information_note(r.players)
     return [head, f"rules: {r.rules}",
-            f"players: A = {r.players[0]}, B = {r.players[1]}; {seating(r)}"]
+            f"players: A = {r.players[0]}, B = {r.players[1]}; {seating(r)}"] + \
+        ([note] if note else [])
 
 
 def summary_sections(s: Summary) -> list[str]:
@@ -216,6 +218,8 @@ def comparison_title(c: ComparisonResult) -> list[str]:
     if c.match:
         head.append(f"matches: {MATCH_FORMATS[c.match].description}")
     head.append(f"players: A = {c.players[0]}, B = {c.players[1]}; {seating(c[0])}")
+    note = full_information_note(c.players)
+    head += [note] if note else []
     for i, lab in enumerate(c.labels):
         head.append(f"  [{i + 1}] {lab}" + ("  (baseline)" if i == 0 else ""))
     note = deal_note(c)

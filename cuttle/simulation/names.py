@@ -6,9 +6,11 @@ from __future__ import annotations
 from collections import namedtuple
 
 from .._playout import GAME_MOVE_CAP
+from ..policies import FULL_INFORMATION
 
 __all__ = ["FIELDS", "MATCH_FORMATS", "MatchFormat", "PLAYER_LABELS", "SEATS",
-           "DEFAULT_MAX_MOVES", "match_slots", "seat_of_a"]
+           "DEFAULT_MAX_MOVES", "full_information", "full_information_note", "match_slots",
+           "seat_of_a"]
 
 PLAYER_LABELS = ("A", "B")
 SEATS = ("first", "second")
@@ -22,6 +24,28 @@ MATCH_FORMATS = {
     "best_of_3": MatchFormat(2, 7, "best of 3 (first to 2 game wins)"),
     "first_to_3": MatchFormat(3, 11, "first to 3 game wins"),
 }
+
+
+def full_information(players: tuple[str, str]) -> list[str]:
+    """The labels of a run's players (`players`: their names, A's then B's) that read
+    hidden cards, full-information references such as cuttle.cards-ai: [], ["B"], ..."""
+    return [label for label, name in zip(PLAYER_LABELS, players)
+            if isinstance(name, str) and name in FULL_INFORMATION]
+
+
+def full_information_note(players: tuple[str, str]) -> str | None:
+    """The line under a run's players that says which read hidden cards, or None:
+    "note: B (cuttle.cards-ai) reads hidden cards (both hands and the deck order): a
+    full-information reference, not a fair player"."""
+    which = [f"{label} ({players[PLAYER_LABELS.index(label)]})"
+             for label in full_information(players)]
+    if len(which) == 1:
+        return (f"note: {which[0]} reads hidden cards (both hands and the deck order): a "
+                f"full-information reference, not a fair player")
+    if which:
+        return (f"note: {which[0]} and {which[1]} read hidden cards (both hands and the "
+                f"deck order): full-information references, not fair players")
+    return None
 
 
 def seat_of_a(index: int, swap_seats: bool) -> int:

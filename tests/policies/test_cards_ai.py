@@ -242,3 +242,24 @@ def test_public_api():
     r = cuttle.compare(["classic", "cuttle.cards"], 10, (NAME, "expert"), seed=5,
                        progress=False)
     assert r is not None
+
+
+def test_a_run_with_the_reference_says_it_reads_hidden_cards():
+    """A run with cuttle.cards-ai as a player named it like any other player (its text,
+    JSON and page): nothing said it sees both hands and the deck.  Now the line under
+    the players says which read hidden cards, and the JSON lists them."""
+    from cuttle.display import render
+    note = ("note: B (cuttle.cards-ai) reads hidden cards (both hands and the deck order): "
+            "a full-information reference, not a fair player")
+    r = cuttle.simulate(20, players=("greedy", "cuttle.cards-ai"), seed=1, progress=False)
+    assert render("text", r.summary()).splitlines()[3] == note
+    assert render("data", r.summary())["full_information"] == ["B"]
+    fair = cuttle.simulate(20, players=("greedy", "expert"), seed=1, progress=False)
+    assert "hidden cards" not in render("text", fair.summary())
+    assert render("data", fair.summary())["full_information"] == []
+    c = cuttle.compare(["classic", "quick"], 10, players=("cuttle.cards-ai",) * 2, seed=1,
+                       progress=False)
+    text = render("text", c)
+    assert ("note: A (cuttle.cards-ai) and B (cuttle.cards-ai) read hidden cards (both "
+            "hands and the deck order): full-information references, not fair players") in text
+    assert render("data", c)["full_information"] == ["A", "B"]
