@@ -10,7 +10,7 @@ from .._optional import install_command
 from ..formatting import quantity
 from ..variants import BASES, QUICK, Pairing, atlas, default_pairings
 from ..render.plot import check_plot_folder
-from ..variants.run import CHEAP, INTERACTIONS, SEARCH
+from ..variants.run import CHEAP, INTERACTIONS, MAX_GAMES, SEARCH
 from ..variants.store import NothingToReport
 from ..policies import is_search
 from ..simulation.api import MAX_CHUNK
@@ -75,7 +75,7 @@ def add_command(sub: argparse._SubParsersAction) -> None:
                         f"{100 * CHEAP[0]:g}, {100 * SEARCH[0]:g} for a search; "
                         f"repeatable: POLICY=PP for one pairing)")
     p.add_argument("--max-games", action="append", default=[], metavar="[POLICY=]N",
-                   type=_setting("max-games", options.at_most(10 ** 12)),
+                   type=_setting("max-games", options.at_most(MAX_GAMES)),
                    help=f"cap of games per variant (default {CHEAP[1]:,}, {SEARCH[1]:,} "
                         f"for a search; repeatable: POLICY=N)")
     p.add_argument("--chunk-size", action="append", default=[], metavar="[POLICY=]N",
