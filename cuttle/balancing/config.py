@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 __all__ = ["BalanceConfig", "Budget", "CHEAP", "CHECK_CHUNK", "DEFAULT_SEED", "MAX_CHECK_GAMES",
            "MAX_GAMES", "MAX_K", "MAX_PAIRS", "MAX_PER_SIZE", "QUICK", "QUICK_CAVEAT",
-           "QUICK_FLAGS", "SEARCH", "check_check_games", "check_flag", "check_progress",
+           "QUICK_FLAGS", "SEARCH", "check_check_games", "check_progress",
            "make_config", "resolve_budget"]
 
 DEFAULT_SEED = 1
@@ -235,13 +235,6 @@ def _deals(deals, base, names):
                          "(flags and exclude leave it out): add deal to the flags, or give "
                          "no deals")
     return out
-
-
-def check_flag(value: object, name: str) -> bool:
-    """A bool setting, checked (True and False only: "yes" was taken as True)."""
-    if not isinstance(value, bool):
-        raise ValueError(f"{name} must be True or False, not {value!r}")
-    return value
 
 
 def check_progress(progress: object) -> Any:
