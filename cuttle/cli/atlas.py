@@ -10,7 +10,7 @@ from .._optional import install_command
 from ..formatting import quantity
 from ..variants import BASES, QUICK, Pairing, atlas, default_pairings
 from ..render.plot import check_plot_folder
-from ..variants.run import CHEAP, INTERACTIONS, MAX_GAMES, SEARCH
+from ..variants.run import CHEAP, INTERACTIONS, MAX_GAMES, MAX_INTERACTIONS, SEARCH
 from ..variants.store import NothingToReport
 from ..policies import is_search
 from ..simulation.api import MAX_CHUNK
@@ -89,7 +89,7 @@ def add_command(sub: argparse._SubParsersAction) -> None:
                         f"{100 * QUICK['target']:g} pp, at most {QUICK['max_games']:,} games "
                         f"per variant in chunks of {QUICK['chunk_size']:,} (other options "
                         f"still apply)")
-    p.add_argument("--interactions", type=_count_to(20), default=INTERACTIONS, metavar="N",
+    p.add_argument("--interactions", type=_count_to(MAX_INTERACTIONS), default=INTERACTIONS, metavar="N",
                    help=f"measure the interactions of the clearest variants of N flags (one "
                         f"each; a variant changing two flags counts as two) in pairs, "
                         f"once a group's variants are done (default {INTERACTIONS}; 0: "

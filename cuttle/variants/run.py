@@ -60,6 +60,7 @@ SEARCH = (0.015, 20_000, 200)
 QUICK: dict[str, Any] = {"pairings": ("random", "greedy"), "target": 0.005,
                          "max_games": 200_000, "chunk_size": 10_000}
 INTERACTIONS = 6           # flags whose clearest variants' pairs a group measures (0: none)
+MAX_INTERACTIONS = 20      # the most `interactions` takes
 PLAYING, CONVERGED, CAPPED, UNFINISHED = "playing", "converged", "capped", "unfinished"
 MAX_GAMES = 10 ** 12                            # a variant's cap
 
@@ -417,7 +418,7 @@ def atlas(pairings: str | Pairing | Iterable[str | Pairing] | None = None,
                                                                   max_games, chunk_size)
     config = _config(pairings, bases, seed, target, max_games, chunk_size, max_moves,
                      confidence, threads)
-    config.interactions = check_int(interactions, "interactions", 0, 20)
+    config.interactions = check_int(interactions, "interactions", 0, MAX_INTERACTIONS)
     check_results(results, play)
     check_client(client)
     t0 = time.perf_counter()
