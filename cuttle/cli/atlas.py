@@ -159,8 +159,7 @@ def _pairings(args):
 
 
 def _check_outputs(args):
-    if args.json == "-" and args.csv == "-":
-        raise UsageError("--json and --csv cannot both write to stdout; give one a FILE")
+    options.one_to_stdout(**{"--json": args.json, "--csv": args.csv})
     options.check_report_only(args)
     options.output_files(inputs={"--results": args.results} if args.report_only else None,
                          **{"--json": args.json, "--csv": args.csv,

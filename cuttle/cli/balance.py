@@ -158,10 +158,8 @@ def add_command(sub: argparse._SubParsersAction) -> None:
 
 
 def _check_outputs(args):
-    stdout = [o for o in ("json", "csv", "markdown") if getattr(args, o) == "-"]
-    if len(stdout) > 1:
-        raise UsageError(f"--{stdout[0]} and --{stdout[1]} cannot both write to stdout; give "
-                         f"one a FILE")
+    options.one_to_stdout(**{"--json": args.json, "--csv": args.csv,
+                             "--markdown": args.markdown})
     options.check_report_only(args)
     options.output_files(inputs={"--results": args.results} if args.report_only else None,
                          **{"--json": args.json, "--csv": args.csv,

@@ -37,9 +37,9 @@ if TYPE_CHECKING:
 __all__ = ["UsageError", "CommandError", "add_command_parser", "add_confidence", "add_progress",
            "add_rules_options", "add_run_options", "at_most", "cannot_read",
            "check_own_rules", "check_report_only", "confidence", "game_index",
-           "invalid_position", "output_file",
-           "output_files", "players", "points", "policy", "positive", "read_position_arg",
-           "rules_from_options", "scheduler", "seed", "threads"]
+           "invalid_position", "one_to_stdout", "output_file", "output_files", "players",
+           "points", "policy", "positive", "read_position_arg", "rules_from_options",
+           "scheduler", "seed", "threads"]
 
 
 # The most position text read from a file or stdin (a position is a few hundred bytes).
@@ -179,6 +179,15 @@ def output_file(text: str) -> str:
     if not str(text).strip():       # (not "the path must be the path of a file (a str ...")
         raise argparse.ArgumentTypeError(f"expected a file name, not {text!r}")
     return _checked(check_output_path, text)
+
+
+def one_to_stdout(**outputs: str | None) -> None:
+    """At most one of `outputs` (option -> path, "-": stdout) writes to stdout; a usage
+    error naming the first two otherwise."""
+    stdout = [option for option, path in outputs.items() if path == "-"]
+    if len(stdout) > 1:
+        raise UsageError(f"{stdout[0]} and {stdout[1]} cannot both write to stdout; give "
+                         f"one a FILE")
 
 
 def output_files(inputs: dict[str, str | None] | None = None, **paths: str | None) -> None:

@@ -150,8 +150,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
 
 def _check_outputs(args):
     """Refuse, before any game is played, outputs that could not be written."""
-    if args.json == "-" and args.csv == "-":
-        raise UsageError("--json and --csv cannot both write to stdout; give one a FILE")
+    options.one_to_stdout(**{"--json": args.json, "--csv": args.csv})
     options.output_files(**{"--json": args.json, "--csv": args.csv,
                             "--games-csv": args.games_csv, "--plot": args.plot,
                             "--html": args.html})
