@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 
 __all__ = ["ALIASES", "ANALYSIS", "ATLAS", "BALANCE", "COMPARED", "DIFFERENCE", "EDGE_PARTS",
            "EDGE_STEP", "ELO", "END_REASONS", "FORMER_NAMES", "Figure", "INTERACTION",
-           "MATCH_COMPARED", "MEAN", "RATE", "SCHEMA_VERSION", "SCORE", "SCORES", "SCORE_MEAN",
+           "LENGTH_SHIFT_INTERVAL", "MATCH_COMPARED", "MEAN", "RATE", "SCHEMA_VERSION", "SCORE", "SCORES", "SCORE_MEAN",
            "SCORE_SHIFT", "SUMMARY", "AliasedDict", "canonical", "independent_difference",
            "length_step", "match_difference", "no_difference", "paired_difference"]
 
@@ -358,6 +358,11 @@ class AliasedDict(dict):
 
 
 # -- differences between rule sets played on the same deals (compare, the atlas) ----------
+
+# The interval of a length's paired shift, in the JSON forms' "interval_methods".
+LENGTH_SHIFT_INTERVAL = ("normal, paired differences, a pseudo-difference of +-s (s: the "
+                         "spread of two games' lengths)")
+
 
 def length_step(variable: str, tallies: Iterable[Tally]) -> float:
     """The pseudo-difference of a length's paired shift (`stats.paired_shift_interval`):

@@ -74,7 +74,7 @@ from typing import TYPE_CHECKING, Any
 from ._core import n_cards
 from .cards import CARDS, JOKER, parse_index
 from .rules import Rules
-from .seeding import seed_or_new
+from .seeding import SEED_LIMIT, SEED_WORDS, seed_or_new
 from .validation import check_player
 
 if TYPE_CHECKING:
@@ -432,9 +432,8 @@ def parse_text(text: str) -> dict[str, Any]:
             kw["rest"] = v
         elif key == "seed":
             v = value.strip().replace("_", "")
-            if not (v.isascii() and v.isdigit()) or int(v) >= 2**64:
-                raise ValueError(f"field 'seed' takes a whole number from 0 to 2**64-1, "
-                                 f"not {value!r}")
+            if not (v.isascii() and v.isdigit()) or int(v) >= SEED_LIMIT:
+                raise ValueError(f"field 'seed' takes {SEED_WORDS}, not {value!r}")
             kw["seed"] = int(v)
     return kw
 

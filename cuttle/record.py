@@ -66,6 +66,7 @@ __all__ = ["FORMAT", "MAX_RECORD_BYTES", "VERSION", "check_deal", "ending", "fin
 
 FORMAT = "cuttle-game-record"
 VERSION = 2                   # the newest version read and written (1: no deal index)
+DEAL_VERSION = 2              # the first version with a deal index, written only for one
 MAX_RECORD_BYTES = 16 << 20
 _UNFINISHED = {"quit": "unfinished: quit", "eof": "unfinished: the input ended",
                "interrupted": "unfinished: interrupted", "unfinished": "unfinished"}
@@ -150,7 +151,7 @@ def make_record(game: Game, *, players: Iterable[str], human_seat: int | None = 
         raise ValueError("status 'resigned' is the person's resignation: give the "
                          "human_seat that resigned")
     rec = {
-        "format": FORMAT, "version": 2 if deal else 1, "rules": game.rules.to_json(),
+        "format": FORMAT, "version": DEAL_VERSION if deal else 1, "rules": game.rules.to_json(),
         "seed": game.seed, **({"deal": deal} if deal else {}),
         "position": _start_text(game, position, deal),
         "players": list(players) if not isinstance(players, str) else players,
@@ -246,14 +247,14 @@ def _check_resignation(rec: dict[str, Any]) -> None:
 
 
 def _check_deal_field(rec: dict[str, Any]) -> None:
-    # A deal other than 0 needs version 2 (a reader of version 1 would deal game 0),
+    # A deal other than 0 needs DEAL_VERSION (a reader of version 1 would deal game 0),
     # and a position has no deal (its random effects draw from the seed's game 0).
     deal = rec.get("deal", 0)
     if "deal" in rec:
         check_deal(deal)
-    if deal and rec["version"] < 2:
-        raise ValueError(f"'deal' {deal} needs a record of version 2, not version "
-                         f"{rec['version']} (whose readers deal game 0 of the seed)")
+    if deal and rec["version"] < DEAL_VERSION:
+        raise ValueError(f"'deal' {deal} needs a record of version {DEAL_VERSION}, not "
+                         f"version {rec['version']} (whose readers deal game 0 of the seed)")
     if deal and rec.get("position") is not None:
         raise ValueError("a record starts from a deal or from a position, not both: "
                          "'deal' and 'position' are both given")

@@ -16,17 +16,24 @@ from ..seeding import check_seed
 from ..simulation.api import MAX_CHUNK, MAX_MAX_MOVES
 from ..threads import check_threads
 from ..validation import check_confidence, check_count, check_int, check_target
+from ..variants.chunks import STAGE_GAMES
 from .constraints import check_constraints
 from .space import flag_names
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
-__all__ = ["BalanceConfig", "Budget", "CHEAP", "CHECK_CHUNK", "DEFAULT_SEED", "QUICK",
-           "QUICK_CAVEAT", "QUICK_FLAGS", "SEARCH", "check_check_games", "check_flag", "check_progress",
+__all__ = ["BalanceConfig", "Budget", "CHEAP", "CHECK_CHUNK", "DEFAULT_SEED", "MAX_CHECK_GAMES",
+           "MAX_GAMES", "MAX_K", "MAX_PAIRS", "MAX_PER_SIZE", "QUICK", "QUICK_CAVEAT",
+           "QUICK_FLAGS", "SEARCH", "check_check_games", "check_progress",
            "make_config", "resolve_budget"]
 
 DEFAULT_SEED = 1
+MAX_GAMES = STAGE_GAMES     # a cap in games of a stage (its games: one stage's indices)
+MAX_CHECK_GAMES = 10 ** 9   # the cap of check_games
+MAX_PAIRS = 64              # the cap of Budget.pairs
+MAX_PER_SIZE = 64           # the cap of Budget.per_size
+MAX_K = 6                   # the most changes a rule set may combine (k)
 
 
 @dataclass(frozen=True)
@@ -84,10 +91,12 @@ class Budget:
                                      f"not {v!r}")
             elif f.name == "chunk_size":
                 check_count(v, f.name, MAX_CHUNK)
-            elif f.name in ("pairs", "per_size"):
-                check_int(v, f.name, 1, 64)
+            elif f.name == "pairs":
+                check_int(v, f.name, 1, MAX_PAIRS)
+            elif f.name == "per_size":
+                check_int(v, f.name, 1, MAX_PER_SIZE)
             else:
-                check_count(v, f.name, 10 ** 12)
+                check_count(v, f.name, MAX_GAMES)
         size = self.chunk_size
         for cap in GAME_CAPS:
             v = getattr(self, cap)
@@ -193,7 +202,7 @@ def check_check_games(check: str | None, check_games: object,
                       name: str = "check_games") -> int:
     """`check_games`, checked (ValueError naming it `name`): a count, and with a check
     policy a whole number of the check's chunks (`CHECK_CHUNK`)."""
-    check_games = check_count(check_games, name, 10 ** 9)
+    check_games = check_count(check_games, name, MAX_CHECK_GAMES)
     if check is not None:
         size = CHECK_CHUNK[is_search(check)]
         if check_games % size:
@@ -228,13 +237,6 @@ def _deals(deals, base, names):
     return out
 
 
-def check_flag(value: object, name: str) -> bool:
-    """A bool setting, checked (True and False only: "yes" was taken as True)."""
-    if not isinstance(value, bool):
-        raise ValueError(f"{name} must be True or False, not {value!r}")
-    return value
-
-
 def check_progress(progress: object) -> Any:
     """`balance()`'s progress, checked: None, a bool or a callable."""
     if not (progress is None or isinstance(progress, bool) or callable(progress)):
@@ -253,7 +255,7 @@ def make_config(base: Rules | str | None, policy: str, k: int,
     the bad one), before anything is played or any file opened."""
     base = Rules.coerce(base)
     policy = policy_name(policy)
-    k = check_int(k, "k", 1, 6)
+    k = check_int(k, "k", 1, MAX_K)
     if quick and flags is None:
         flags = QUICK_FLAGS
     names = flag_names(flags, exclude)

@@ -34,13 +34,13 @@ from ..progress import Line, clock, show_by_default
 from ..rules import Rules
 from ..simulation import DEFAULT_MAX_MOVES, simulate
 from ..simulation.api import check_client
-from ..validation import check_output_path
+from ..validation import check_bool
 from ..variants.chunks import (FINGERPRINT_GAMES, ChunkPlayer, RunInterrupted, fingerprint,
                                first_chunk)
 from ..variants.interactions import Interaction, combine, measure
-from ..variants.store import NothingToReport, ResultsFileError, Store, held_runs
-from .config import (CHECK_CHUNK, DEFAULT_SEED, BalanceConfig, Budget, check_flag,
-                     check_progress, make_config)
+from ..variants.store import NothingToReport, ResultsFileError, Store, check_results, held_runs
+from .config import (CHECK_CHUNK, DEFAULT_SEED, BalanceConfig, Budget, check_progress,
+                     make_config)
 from .model import allowance, generate, pairs_to_measure
 from .constraints import verdict
 from .racing import OUT, PLAYING, UNFINISHED, Entry, look, simultaneous_level, winners
@@ -469,15 +469,12 @@ def balance(base: Rules | str | None = "classic", policy: str = "expert", *, k: 
     The method and why its intervals hold: docs/balance.md and `cuttle.balancing`.
     """
     # (every argument is checked before anything is played or any file is opened)
-    check_flag(quick, "quick")
-    check_flag(play, "play")
+    quick = check_bool(quick, "quick")
+    play = check_bool(play, "play")
     check_progress(progress)
     config = make_config(base, policy, k, flags, exclude, deals, max_draws, moves, budget,
                      check, check_games, seed, max_moves, confidence, threads, quick)
-    if not play and results is None:
-        raise ValueError("play=False reports what a results file holds: give results=PATH")
-    if play and results is not None:
-        check_output_path(results, "results")
+    check_results(results, play)
     check_client(client)
     store = None if results is None else Store(results, write=play)
     status = _Status(progress, f"balance, {config.policy} self-play, {config.base}")

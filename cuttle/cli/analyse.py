@@ -194,8 +194,7 @@ def add_command(sub: argparse._SubParsersAction) -> None:
                     help="the players in the playouts (default random)")
     pa.add_argument("--adaptive", action="store_true",
                     help="successive halving: drop the worse moves early")
-    pa.add_argument("--threads", type=options.threads, default=None, metavar="T",
-                    help="cores to use (default: all)")
+    options.add_threads(pa)
     pa.add_argument("--seed", type=options.seed, default=None,
                     help="seed of the playouts (and of a position's unlisted cards' "
                          "shuffle; a record keeps its deal)")

@@ -10,7 +10,7 @@ from .._optional import install_command
 from ..formatting import quantity
 from ..variants import BASES, QUICK, Pairing, atlas, default_pairings
 from ..render.plot import check_plot_folder
-from ..variants.run import CHEAP, INTERACTIONS, SEARCH
+from ..variants.run import CHEAP, INTERACTIONS, MAX_GAMES, MAX_INTERACTIONS, SEARCH
 from ..variants.store import NothingToReport
 from ..policies import is_search
 from ..simulation.api import MAX_CHUNK
@@ -75,7 +75,7 @@ def add_command(sub: argparse._SubParsersAction) -> None:
                         f"{100 * CHEAP[0]:g}, {100 * SEARCH[0]:g} for a search; "
                         f"repeatable: POLICY=PP for one pairing)")
     p.add_argument("--max-games", action="append", default=[], metavar="[POLICY=]N",
-                   type=_setting("max-games", options.at_most(10 ** 12)),
+                   type=_setting("max-games", options.at_most(MAX_GAMES)),
                    help=f"cap of games per variant (default {CHEAP[1]:,}, {SEARCH[1]:,} "
                         f"for a search; repeatable: POLICY=N)")
     p.add_argument("--chunk-size", action="append", default=[], metavar="[POLICY=]N",
@@ -89,7 +89,7 @@ def add_command(sub: argparse._SubParsersAction) -> None:
                         f"{100 * QUICK['target']:g} pp, at most {QUICK['max_games']:,} games "
                         f"per variant in chunks of {QUICK['chunk_size']:,} (other options "
                         f"still apply)")
-    p.add_argument("--interactions", type=_count_to(20), default=INTERACTIONS, metavar="N",
+    p.add_argument("--interactions", type=_count_to(MAX_INTERACTIONS), default=INTERACTIONS, metavar="N",
                    help=f"measure the interactions of the clearest variants of N flags (one "
                         f"each; a variant changing two flags counts as two) in pairs, "
                         f"once a group's variants are done (default {INTERACTIONS}; 0: "
@@ -159,8 +159,7 @@ def _pairings(args):
 
 
 def _check_outputs(args):
-    if args.json == "-" and args.csv == "-":
-        raise UsageError("--json and --csv cannot both write to stdout; give one a FILE")
+    options.one_to_stdout(**{"--json": args.json, "--csv": args.csv})
     options.check_report_only(args)
     options.output_files(inputs={"--results": args.results} if args.report_only else None,
                          **{"--json": args.json, "--csv": args.csv,

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 
 from ..balancing import CHEAP, QUICK, QUICK_FLAGS, SEARCH, OtherSearchError, balance
-from ..balancing.config import check_check_games, resolve_budget
+from ..balancing.config import (MAX_CHECK_GAMES, MAX_GAMES, MAX_K, MAX_PAIRS, MAX_PER_SIZE,
+                               check_check_games, resolve_budget)
 from ..policies import policy_name
 from ..files import write_text
 from ..render.plot import check_plot_path
@@ -66,24 +67,24 @@ def _deal(text):
 BUDGET = [
     ("--chunk-size", "chunk_size", options.at_most(MAX_CHUNK), "N",
      "games per chunk: the unit of the results file, of stopping and of Ctrl-C"),
-    ("--screen-games", "screen_games", options.at_most(10 ** 12), "N",
+    ("--screen-games", "screen_games", options.at_most(MAX_GAMES), "N",
      "at most N games per single change"),
     ("--screen-target", "screen_target", "pp", "PP",
      "a single change stops once its shift is known to ±PP"),
     ("--negligible", "negligible", "pp", "PP",
      "never combine a change whose shift is known to lie within ±PP"),
-    ("--pairs", "pairs", options.at_most(64), "N",
+    ("--pairs", "pairs", options.at_most(MAX_PAIRS), "N",
      "measure the interactions of N pairs of changes"),
-    ("--candidates", "per_size", options.at_most(64), "N",
+    ("--candidates", "per_size", options.at_most(MAX_PER_SIZE), "N",
      "race at most N candidates of each size"),
     ("--target", "race_target", "pp", "PP",
      "a raced candidate stops once its score is known to ±PP at the race's simultaneous "
      "level"),
-    ("--max-games", "race_games", options.at_most(10 ** 12), "N",
+    ("--max-games", "race_games", options.at_most(MAX_GAMES), "N",
      "at most N race games per candidate"),
     ("--confirm-target", "confirm_target", "pp", "PP",
      "a winner's confirmation stops once its score is known to ±PP (95%%)"),
-    ("--confirm-games", "confirm_games", options.at_most(10 ** 12), "N",
+    ("--confirm-games", "confirm_games", options.at_most(MAX_GAMES), "N",
      "at most N confirmation games per winner"),
 ]
 
@@ -117,7 +118,7 @@ def add_command(sub: argparse._SubParsersAction) -> None:
                         f"or rule text (default classic)")
     p.add_argument("--policy", default="expert", metavar="POLICY",
                    help="plays both seats (default expert; ismcts:N for a search)")
-    p.add_argument("-k", type=options.at_most(6), default=3, metavar="K",
+    p.add_argument("-k", type=options.at_most(MAX_K), default=3, metavar="K",
                    help="at most K changed flags (default 3)")
     p.add_argument("--flags", default=None, metavar="F1,F2,...",
                    help="change only these flags (default: every flag; see 'cuttle rules')")
@@ -133,7 +134,7 @@ def add_command(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--check", default=None, metavar="POLICY",
                    help="play the winners and the base again under POLICY (e.g. "
                         "ismcts:1000, the strongest search bot)")
-    p.add_argument("--check-games", type=options.at_most(10 ** 9), default=2000,
+    p.add_argument("--check-games", type=options.at_most(MAX_CHECK_GAMES), default=2000,
                    metavar="N", help="games per rule set under --check, a whole number of its "
                                    "chunks: 100 for a search policy, 1,000 for another "
                                    "(default 2000)")
@@ -157,10 +158,8 @@ def add_command(sub: argparse._SubParsersAction) -> None:
 
 
 def _check_outputs(args):
-    stdout = [o for o in ("json", "csv", "markdown") if getattr(args, o) == "-"]
-    if len(stdout) > 1:
-        raise UsageError(f"--{stdout[0]} and --{stdout[1]} cannot both write to stdout; give "
-                         f"one a FILE")
+    options.one_to_stdout(**{"--json": args.json, "--csv": args.csv,
+                             "--markdown": args.markdown})
     options.check_report_only(args)
     options.output_files(inputs={"--results": args.results} if args.report_only else None,
                          **{"--json": args.json, "--csv": args.csv,

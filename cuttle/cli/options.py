@@ -34,12 +34,13 @@ if TYPE_CHECKING:
 
     from ..variants.store import NothingToReport
 
-__all__ = ["UsageError", "CommandError", "add_command_parser", "add_confidence", "add_progress",
-           "add_rules_options", "add_run_options", "at_most", "cannot_read",
+__all__ = ["UsageError", "CommandError", "add_command_parser", "add_confidence",
+           "add_max_moves", "add_progress", "add_rules_options", "add_run_options",
+           "add_threads", "at_most", "cannot_read",
            "check_own_rules", "check_report_only", "confidence", "game_index",
-           "invalid_position", "output_file",
-           "output_files", "players", "points", "policy", "positive", "read_position_arg",
-           "rules_from_options", "scheduler", "seed", "threads"]
+           "invalid_position", "one_to_stdout", "output_file", "output_files", "players",
+           "points", "policy", "positive", "read_position_arg", "rules_from_options",
+           "scheduler", "seed", "threads"]
 
 
 # The most position text read from a file or stdin (a position is a few hundred bytes).
@@ -179,6 +180,15 @@ def output_file(text: str) -> str:
     if not str(text).strip():       # (not "the path must be the path of a file (a str ...")
         raise argparse.ArgumentTypeError(f"expected a file name, not {text!r}")
     return _checked(check_output_path, text)
+
+
+def one_to_stdout(**outputs: str | None) -> None:
+    """At most one of `outputs` (option -> path, "-": stdout) writes to stdout; a usage
+    error naming the first two otherwise."""
+    stdout = [option for option, path in outputs.items() if path == "-"]
+    if len(stdout) > 1:
+        raise UsageError(f"{stdout[0]} and {stdout[1]} cannot both write to stdout; give "
+                         f"one a FILE")
 
 
 def output_files(inputs: dict[str, str | None] | None = None, **paths: str | None) -> None:
@@ -329,6 +339,21 @@ def add_confidence(p: argparse.ArgumentParser) -> None:
                    help="confidence level of the intervals: 0.95 or 95%% (default 0.95)")
 
 
+def add_max_moves(p: argparse.ArgumentParser) -> None:
+    """--max-moves M: a run's move cap, `DEFAULT_MAX_MOVES` by default."""
+    p.add_argument("--max-moves", type=at_most(MAX_MAX_MOVES), default=DEFAULT_MAX_MOVES,
+                   metavar="M", help=f"a game still running after M moves is a draw "
+                                     f"(default {DEFAULT_MAX_MOVES})")
+
+
+def add_threads(p: argparse.ArgumentParser, scheduler: bool = False) -> None:
+    """--threads T: the cores of a command's native work (all by default); `scheduler`:
+    the command also plays on a dask cluster (--scheduler), where T is per chunk."""
+    p.add_argument("--threads", type=threads, default=None, metavar="T",
+                   help="cores to use (default: all; with --scheduler: per chunk, default 1)"
+                   if scheduler else "cores to use (default: all)")
+
+
 def add_run_options(p: argparse.ArgumentParser, what: str,
                     default_seed: int | None = None) -> None:
     """The options of a long run that keeps its chunks in a results file (`what`: "an
@@ -341,12 +366,9 @@ def add_run_options(p: argparse.ArgumentParser, what: str,
                    help="play nothing: the tables of what --results FILE holds")
     p.add_argument("--seed", type=seed, default=default_seed,
                    help="seed of the games (default 1; the results file keys chunks by it)")
-    p.add_argument("--max-moves", type=at_most(MAX_MAX_MOVES), default=DEFAULT_MAX_MOVES,
-                   metavar="M", help=f"a game still running after M moves is a draw "
-                                     f"(default {DEFAULT_MAX_MOVES})")
+    add_max_moves(p)
     add_confidence(p)
-    p.add_argument("--threads", type=threads, default=None, metavar="T",
-                   help="cores to use (default: all; with --scheduler: per chunk, default 1)")
+    add_threads(p, scheduler=True)
     p.add_argument("--scheduler", type=scheduler, default=None, metavar="ADDRESS",
                    help="play the chunks on a dask cluster: tcp://HOST:8786, or local:N "
                         f"(needs: {install_command('dask')})")

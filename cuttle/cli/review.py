@@ -161,8 +161,7 @@ def add_review_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--engine", default=DEFAULT_ENGINE, metavar="ENGINE",
                    help=f"how moves are valued: {', '.join(ENGINE_NAMES)} (default "
                         f"{DEFAULT_ENGINE}; see docs/review.md)")
-    p.add_argument("--threads", type=options.threads, default=None, metavar="T",
-                   help="cores to use (default: all)")
+    options.add_threads(p)
     p.add_argument("--seed", type=options.seed, default=None,
                    help="seed of the review's samples (default: random; the same seed "
                         "gives the same review)")

@@ -15,9 +15,8 @@ from ..files import write_text_file
 from ..formatting import quantity
 from ..rules import FLAGS, Rules
 from ..rules import _text_in_list as _in_list
-from ..simulation import (DEFAULT_MAX_MOVES, MATCH_FORMATS, MAX_UNITS,
-                          Interrupted, compare, simulate)
-from ..simulation.api import MAX_CHUNK, MAX_MAX_MOVES
+from ..simulation import MATCH_FORMATS, MAX_UNITS, Interrupted, compare, simulate
+from ..simulation.api import MAX_CHUNK
 from ..simulation.names import seat_of_a
 from ..simulation.recorded import game_record
 from ..record import write_record
@@ -49,17 +48,13 @@ def _add_common(p, plot_help, record=False):
                         + options.player_help("random,greedy"))
     p.add_argument("--seed", type=options.seed, default=None,
                    help="seed of the run (default: a random seed, printed with the results)")
-    p.add_argument("--threads", type=options.threads, default=None, metavar="T",
-                   help="cores to use (default: all; with --scheduler: per chunk, default 1)")
+    options.add_threads(p, scheduler=True)
     p.add_argument("--no-swap", dest="swap", action="store_false",
                    help="player A always moves first (default: A moves first in "
                         "even-numbered games, B in odd-numbered ones)")
     p.add_argument("--match", choices=tuple(MATCH_FORMATS), default=None,
                    help="play matches instead of single games (first player alternates)")
-    p.add_argument("--max-moves", type=options.at_most(MAX_MAX_MOVES), default=DEFAULT_MAX_MOVES,
-                   metavar="M",
-                   help=f"a game still running after M moves is a draw (default "
-                        f"{DEFAULT_MAX_MOVES})")
+    options.add_max_moves(p)
     options.add_confidence(p)
     p.add_argument("--chunk-size", type=options.at_most(MAX_CHUNK), default=None,
                    help=argparse.SUPPRESS)
@@ -150,8 +145,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
 
 def _check_outputs(args):
     """Refuse, before any game is played, outputs that could not be written."""
-    if args.json == "-" and args.csv == "-":
-        raise UsageError("--json and --csv cannot both write to stdout; give one a FILE")
+    options.one_to_stdout(**{"--json": args.json, "--csv": args.csv})
     options.output_files(**{"--json": args.json, "--csv": args.csv,
                             "--games-csv": args.games_csv, "--plot": args.plot,
                             "--html": args.html})

@@ -20,9 +20,10 @@ from ..analysis import Analysis
 from ..balancing.config import QUICK_CAVEAT
 from ..balancing.results import BalanceResult
 from ..display import renders
-from ..figures import (ANALYSIS, ATLAS, BALANCE, INTERACTION, INTERVALS, KIND_GROUPS,
-                       MATCHES, SCHEMA_VERSION, SCORE, SCORE_MEAN, SCORE_SHIFT,
-                       SUMMARY, AliasedDict, Figure)
+from ..figures import (ANALYSIS, ATLAS, BALANCE, DIFFERENCE, INTERACTION, INTERVALS,
+                       KIND_GROUPS, LENGTH_SHIFT_INTERVAL, MATCHES, MEAN, RATE,
+                       SCHEMA_VERSION, SCORE, SCORE_MEAN, SCORE_SHIFT, SUMMARY, AliasedDict,
+                       Figure)
 from ..formatting import json_number
 from ..rules import FLAGS
 from ..simulation.compare import ComparisonResult
@@ -99,17 +100,16 @@ def summary_data(s: Summary) -> dict[str, Any]:
 def _comparison_methods(c: ComparisonResult) -> dict[str, str]:
     """The intervals of a comparison's figures and differences (`ComparisonResult.difference`):
     paired on the same deals; the games of match runs, which differ, by match."""
+    kinds = {"rates": INTERVALS[RATE], "means": INTERVALS[MEAN],
+             "differences": INTERVALS[DIFFERENCE]}
     if c.match is None:
-        return {"rates": "wilson", "means": "normal", "differences": "newcombe (paired)",
-                "rate differences": "newcombe (paired)",
-                "mean differences": "normal, paired differences, a pseudo-difference "
-                                    "of +-s (s: the spread of two games' lengths)",
+        return {**kinds, "rate differences": INTERVALS[DIFFERENCE],
+                "mean differences": LENGTH_SHIFT_INTERVAL,
                 "advantage differences": "normal, paired differences of the games' "
                                          "first-player edges, a pseudo-difference of +-2",
                 "scores": INTERVALS[SCORE_MEAN],
                 "score differences": INTERVALS[SCORE_SHIFT]}
-    return {"rates": "wilson", "means": "normal", "differences": "newcombe (paired)",
-            "match rate differences": "newcombe (paired)",
+    return {**kinds, "match rate differences": INTERVALS[DIFFERENCE],
             "rate differences": "normal, paired by match (the match as the unit), a "
                                 "pseudo-game of +-1",
             "mean differences": "normal, paired by match (the match as the unit), a "
@@ -205,13 +205,11 @@ def atlas_data(result: AtlasResult) -> dict[str, Any]:
             # (an atlas pickled before it was kept does not have it)
             "played_games": getattr(result, "played_games", 0),
             "elapsed_seconds": result.elapsed, "groups": groups,
-            "interval_methods": {"rates": "wilson",
+            "interval_methods": {"rates": INTERVALS[RATE],
                                  "rate shifts": "newcombe paired (first_mover_win_rate, "
                                                 "second_mover_win_rate, draw_rate); newcombe "
                                                 "independent (end reasons)",
-                                 "length shifts": "normal, paired differences, a "
-                                                  "pseudo-difference of +-s (s: the spread "
-                                                  "of two games' lengths)",
+                                 "length shifts": LENGTH_SHIFT_INTERVAL,
                                  "interactions": "normal, per-game contrasts of the first "
                                                  "player's score, with a pseudo-contrast "
                                                  "of +1 and of -1"}}
@@ -276,7 +274,7 @@ def balance_data(r: BalanceResult) -> dict[str, Any]:
         "played_games": r.played_games,
         "elapsed_seconds": r.elapsed, "complete": r.complete,
         "interval_methods": {"first_score": BALANCE["first_score"].interval,
-                             "rates": "wilson",
+                             "rates": INTERVALS[RATE],
                              "first_score_shift": "normal, paired differences",
                              "race": "normal at the simultaneous (Bonferroni) level"},
     }

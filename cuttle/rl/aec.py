@@ -32,8 +32,8 @@ from ..rules import Rules
 from ..seeding import check_seed, seed_or_new
 from ..validation import check_count
 from .spaces import (ACTION_SPACE, AGENTS, DEFAULT_MAX_MOVES, OBSERVATION_HIGH,
-                     OBSERVATION_SIZE, action_mask, check_action, legal_actions, outcome_info,
-                     seat_view)
+                     OBSERVATION_SIZE, RENDER_MODES, action_mask, check_action,
+                     check_render_mode, legal_actions, outcome_info, seat_view)
 
 __all__ = ["CuttleAECEnv", "aec_env"]
 
@@ -79,14 +79,13 @@ class CuttleAECEnv(AECEnv):
     returns it); `render_view`: whose view `render` shows (the module's docstring says
     how, and how `reset(seed=...)` deals)."""
 
-    metadata: dict[str, Any] = {"name": "cuttle_v0", "render_modes": ["human", "ansi"],
+    metadata: dict[str, Any] = {"name": "cuttle_v0", "render_modes": list(RENDER_MODES),
                                 "is_parallelizable": False, "render_fps": 1}
 
     def __init__(self, rules: Rules | str | None = None, max_moves: int = DEFAULT_MAX_MOVES,
                  render_mode: str | None = None, render_view: str = "agent_selection"):
         super().__init__()
-        if render_mode not in (None, *self.metadata["render_modes"]):
-            raise ValueError(f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}")
+        check_render_mode(render_mode)
         if not (isinstance(render_view, str) and render_view in RENDER_VIEWS):
             raise ValueError(f"render_view must be one of "
                              f"{', '.join(map(repr, RENDER_VIEWS))}, not {render_view!r}")

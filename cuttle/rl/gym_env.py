@@ -35,8 +35,8 @@ from ..rules import Rules
 from ..seeding import SEED_LIMIT, check_seed, derive
 from ..validation import check_count, check_player
 from .spaces import (ACTION_SPACE, DEFAULT_MAX_MOVES, OBSERVATION_HIGH, OBSERVATION_SIZE,
-                     action_mask, check_action, legal_actions, outcome_info, seat_view,
-                     why_no_decision)
+                     RENDER_MODES, action_mask, check_action, check_render_mode, legal_actions,
+                     outcome_info, seat_view, why_no_decision)
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -62,13 +62,12 @@ class GymEnv(gymnasium.Env):
     actions this env's agent plays): an opponent that picks an action index returns
     `cuttle.rl.move_of(action)`, e.g. `lambda game: move_of(my_pick(legal_actions(game)))`."""
 
-    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "render_fps": 1}
+    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "render_fps": 1}
 
     def __init__(self, opponent: str | Callable[..., Move | str | int] = "greedy",
                  rules: Rules | str | None = None, seat: int | None = 0,
                  max_moves: int = DEFAULT_MAX_MOVES, render_mode: str | None = None):
-        if render_mode not in (None, *self.metadata["render_modes"]):
-            raise ValueError(f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}")
+        check_render_mode(render_mode)
         seat = check_player(seat, "seat", none="a random seat each episode")
         max_moves = check_count(max_moves, "max_moves")
         self._rng: random.Random | None = None    # a policy(game, rng)'s, per episode

@@ -1,7 +1,8 @@
 """The spaces of the learning environments (docs/rl.md): observations, compact actions
 and their masks, shared by the PettingZoo, Gymnasium, OpenSpiel and vector envs; and
-what the PettingZoo and Gymnasium envs share besides: the agents' names (`AGENTS`) and
-the table a seat sees under a line naming it (`seat_view`, what their `render` shows).
+what the PettingZoo and Gymnasium envs share besides: the agents' names (`AGENTS`),
+their render modes (`RENDER_MODES`, `check_render_mode`) and the table a seat sees under
+a line naming it (`seat_view`, what their `render` shows).
 
 The compact codec lives in the core (cuttle/_actions.pxd); this module only exposes it
 for Moves and games.
@@ -26,8 +27,9 @@ if TYPE_CHECKING:
     from ..game import Game
 
 __all__ = ["ACTION_BLOCKS", "ACTION_SPACE", "AGENTS", "DEFAULT_MAX_MOVES",
-           "OBSERVATION_HIGH", "OBSERVATION_SIZE", "action_mask", "action_of", "check_action",
-           "legal_actions", "move_of", "outcome_info", "seat_view", "why_no_decision"]
+           "OBSERVATION_HIGH", "OBSERVATION_SIZE", "RENDER_MODES", "action_mask", "action_of",
+           "check_action", "check_render_mode", "legal_actions", "move_of", "outcome_info",
+           "seat_view", "why_no_decision"]
 
 # The seats by the names of PettingZoo's agents: player_0 moves first.
 AGENTS = ("player_0", "player_1")
@@ -115,6 +117,20 @@ def why_no_decision(game: Game, max_moves: int) -> str:
         return "the opponent, moving first, won at once under these rules"
     return (f"the move cap (max_moves={max_moves}) ended the game before the agent's "
             f"first move; raise max_moves")
+
+
+# The envs' render modes besides None: "human" prints the table after each step, "ansi"
+# has `render()` return it.
+RENDER_MODES = ("human", "ansi")
+
+
+def check_render_mode(mode: object) -> str | None:
+    """An env's `render_mode`: None or one of `RENDER_MODES`; ValueError otherwise."""
+    if mode not in (None, *RENDER_MODES):
+        raise ValueError(f"render_mode must be None, "
+                         f"{', '.join(map(repr, RENDER_MODES[:-1]))} or {RENDER_MODES[-1]!r}, "
+                         f"not {mode!r}")
+    return mode
 
 
 def seat_view(game: Game, seat: int | None) -> str:

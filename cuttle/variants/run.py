@@ -36,13 +36,12 @@ from ..progress import Line, show_by_default
 from ..simulation import DEFAULT_MAX_MOVES, Tally, compare
 from ..simulation.api import MAX_CHUNK, MAX_MAX_MOVES, check_client
 from ..threads import check_threads
-from ..validation import (check_confidence, check_count, check_int, check_output_path,
-                          check_target)
+from ..validation import check_confidence, check_count, check_int, check_target
 from .chunks import FINGERPRINT_GAMES, ChunkPlayer, RunInterrupted, fingerprint
 from .interactions import Interaction, clear_changes, measure, pairs_of, score_shift
 from .records import chunk_key
 from .results import AtlasResult, AtlasRow, GroupResult, first_shift, half_width
-from .store import NothingToReport, Store
+from .store import NothingToReport, Store, check_results
 from .rulesets import BASES, variants
 
 if TYPE_CHECKING:
@@ -61,6 +60,7 @@ SEARCH = (0.015, 20_000, 200)
 QUICK: dict[str, Any] = {"pairings": ("random", "greedy"), "target": 0.005,
                          "max_games": 200_000, "chunk_size": 10_000}
 INTERACTIONS = 6           # flags whose clearest variants' pairs a group measures (0: none)
+MAX_INTERACTIONS = 20      # the most `interactions` takes
 PLAYING, CONVERGED, CAPPED, UNFINISHED = "playing", "converged", "capped", "unfinished"
 MAX_GAMES = 10 ** 12                            # a variant's cap
 
@@ -418,8 +418,8 @@ def atlas(pairings: str | Pairing | Iterable[str | Pairing] | None = None,
                                                                   max_games, chunk_size)
     config = _config(pairings, bases, seed, target, max_games, chunk_size, max_moves,
                      confidence, threads)
-    config.interactions = check_int(interactions, "interactions", 0, 20)
-    _check_results(results, play)
+    config.interactions = check_int(interactions, "interactions", 0, MAX_INTERACTIONS)
+    check_results(results, play)
     check_client(client)
     t0 = time.perf_counter()
     store = None if results is None else Store(results, write=play)
@@ -450,14 +450,6 @@ def atlas(pairings: str | Pairing | Iterable[str | Pairing] | None = None,
         status.close()
         if store is not None:
             store.close()
-
-
-def _check_results(results, play):
-    """A results file to read (play=False needs one) or to write to."""
-    if not play and results is None:
-        raise ValueError("play=False reports what a results file holds: give results=PATH")
-    if play and results is not None:
-        check_output_path(results, "results")
 
 
 def _quick_defaults(pairings, target, max_games, chunk_size):

@@ -51,7 +51,7 @@ import stat
 from typing import TYPE_CHECKING
 
 from ..formatting import quantity
-from ..validation import is_int
+from ..validation import check_output_path, is_int
 from .records import (KEY_FIELDS, _GAME_ROWS, _games, _record_key, _tallies, pair_to_json,
                       tally_to_json)
 
@@ -67,7 +67,7 @@ if TYPE_CHECKING:
     from .records import ChunkKey
 
 __all__ = ["FORMAT", "MAX_LINE_BYTES", "NothingToReport", "VERSION", "ResultsFileError",
-           "Store", "held_runs"]
+           "Store", "check_results", "held_runs"]
 
 FORMAT, VERSION = "cuttle-atlas", 1
 HEADER = json.dumps({"format": FORMAT, "version": VERSION}).encode() + b"\n"
@@ -89,6 +89,16 @@ def held_runs(runs: Iterable[tuple[str, str, int, int]]) -> str:
     return "; ".join(f"{base} under {policy} self-play, seed {seed}"
                      + "".join(f", chunks of {quantity(c, 'game')}" for c in chunk)
                      for base, policy, seed, *chunk in runs)
+
+
+def check_results(results: str | None, play: bool) -> None:
+    """The `results` argument of a run (the atlas's, the balance designer's), before
+    anything is played: a file to read (play=False needs one) or one to write to
+    (`cuttle.validation.check_output_path`); ValueError otherwise."""
+    if not play and results is None:
+        raise ValueError("play=False reports what a results file holds: give results=PATH")
+    if play and results is not None:
+        check_output_path(results, "results")
 
 
 class NothingToReport(ResultsFileError):

@@ -303,8 +303,7 @@ async def play_move(request: Request) -> Response:
     if len(text) > 64:
         raise WebError(400, "that is not a move (too long)")
     ply = _field(data, "ply", int)
-    if s.control is not None:
-        raise WebError(409, "the bot is thinking: wait for its move or stop it")
+    s.check_not_thinking()          # (at once: the bot holds the lock while it decides)
     async with s.lock:
         s.play_human(text, ply)
     return _state(s)
@@ -322,8 +321,7 @@ async def bot_move(request: Request) -> Response:
             raise WebError(409, "the game is over")
         if not s.bot_to_move():
             raise WebError(409, "it is your decision, not the bot's")
-        if ply is not None and ply != s.game.ply:
-            raise WebError(409, f"the game has moved on (it is at move {s.game.ply})")
+        s.check_ply(ply)
         control = s.control = Control()
         try:
             move = await web.run(s.thinker.decide, s.game.copy(), control)

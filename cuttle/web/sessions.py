@@ -238,16 +238,25 @@ class Session:
 
     # -- changes (event loop only) ----------------------------------------------------
 
+    def check_not_thinking(self) -> None:
+        """WebError (409) while the bot decides: nothing else may change the game."""
+        if self.control is not None:
+            raise WebError(409, "the bot is thinking: wait for its move or stop it")
+
+    def check_ply(self, ply: int | None) -> None:
+        """WebError (409) when a request made at move `ply` (None: any) comes after the
+        game moved on."""
+        if ply is not None and ply != self.game.ply:
+            raise WebError(409, f"the game has moved on (it is at move {self.game.ply}, not "
+                                f"{ply}): reload the state")
+
     def play_human(self, text: str, ply: int | None) -> Move:
         """The person's move, checked by the engine; WebError saying why it is refused."""
         g = self.game
         if self.finished:
             raise WebError(409, "the game is over")
-        if self.control is not None:
-            raise WebError(409, "the bot is thinking: wait for its move or stop it")
-        if ply is not None and ply != g.ply:
-            raise WebError(409, f"the game has moved on (it is at move {g.ply}, not "
-                                f"{ply}): reload the state")
+        self.check_not_thinking()
+        self.check_ply(ply)
         if g.to_move != self.human:
             raise WebError(409, "it is not your decision: the bot is to move")
         forced = len(g.legal_moves) == 1

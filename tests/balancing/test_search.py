@@ -437,6 +437,17 @@ def test_arguments_are_checked_before_anything_is_played(tmp_path, kw, message):
     assert not path.exists()                    # nothing played, no file made
 
 
+def test_numpy_bools_are_truth_values_for_quick_and_play(tmp_path):
+    """quick and play take numpy bools as every bool argument does (cuttle.validation's
+    truth-value rule): balance(play=np.False_) was refused as not True or False."""
+    import numpy as np
+    path = tmp_path / "r.jsonl"
+    run_to_dict(str(path), progress=False)
+    whole = run_to_dict(str(path), progress=False, play=False)
+    read = run_to_dict(str(path), progress=False, play=np.False_, quick=np.False_)
+    assert read.played_records == 0 and read.n_games == whole.n_games
+
+
 def test_an_unfinished_search_labels_its_leaders_provisional(tmp_path):
     """Stopped in the race, the report called the race's leaders "winner" and their race
     figures games "on fresh deals, after the race chose the winners"."""

@@ -367,7 +367,9 @@ def test_moves_are_checked_by_the_engine(client):
     assert r.json()["bot_to_move"] and not r.json()["legal"]
     r = p.move("draw")
     assert r.status_code == 409 and "not your decision" in r.json()["error"]
-    assert p.bot(0).status_code == 409                  # a stale ply
+    r = p.bot(0)                                         # a stale ply, said as for a move
+    assert r.status_code == 409 and r.json()["error"] == \
+        "the game has moved on (it is at move 1, not 0): reload the state"
     r = p.bot(1)
     assert r.status_code == 200 and r.json()["last"]["player"] == 1
 
