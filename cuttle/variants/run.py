@@ -36,7 +36,7 @@ from ..progress import Line, show_by_default
 from ..simulation import DEFAULT_MAX_MOVES, Tally, compare
 from ..simulation.api import MAX_CHUNK, MAX_MAX_MOVES, check_client
 from ..threads import check_threads
-from ..validation import check_confidence, check_count, check_int, check_target
+from ..validation import check_bool, check_confidence, check_count, check_int, check_target
 from .chunks import FINGERPRINT_GAMES, ChunkPlayer, RunInterrupted, fingerprint
 from .interactions import Interaction, clear_changes, measure, pairs_of, score_shift
 from .records import chunk_key
@@ -413,6 +413,7 @@ def atlas(pairings: str | Pairing | Iterable[str | Pairing] | None = None,
     threads, max_moves, seed, confidence as for `cuttle.simulate`.  Ctrl-C raises
     `AtlasInterrupted` (a `cuttle.Interrupted`) with the atlas so far.
     """
+    quick, play = check_bool(quick, "quick"), check_bool(play, "play")
     if quick:
         pairings, target, max_games, chunk_size = _quick_defaults(pairings, target,
                                                                   max_games, chunk_size)

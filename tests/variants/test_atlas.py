@@ -374,6 +374,9 @@ def test_bad_arguments(tmp_path):
                         ({"seed": None}, "seed"),
                         ({"confidence": 2}, "confidence"),
                         ({"play": False}, "results"),
+                        # (any object was read for its truth: play="no" played)
+                        ({"play": "no"}, "play"),
+                        ({"quick": "yes"}, "quick"),
                         ({"client": object()}, "client")):
         with pytest.raises(ValueError, match=message):
             atlas(**kw)
