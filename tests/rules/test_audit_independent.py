@@ -12,26 +12,16 @@ import random
 
 import pytest
 
-import cuttle
 from cuttle import Game, Rules
+from support import rulebook
+from support.rulebook import LM, S
 
 CC = "cuttle.cards"
 
 
-def pos(rules="classic", hands=((), ()), points=((), ()), perms=((), ()), scrap=(),
-        deck=(), to_move=0, rest="scrap", seed=1):
-    return Game.from_position(
-        rules, hands=tuple(list(h) for h in hands), points=tuple(list(p) for p in points),
-        permanents=tuple(list(p) for p in perms), scrap=list(scrap), deck=list(deck),
-        to_move=to_move, rest=rest, seed=seed)
-
-
-def LM(g):
-    return {str(m) for m in g.legal_moves}
-
-
-def S(cards):
-    return {str(c) for c in cards}
+def pos(*args, rest="scrap", **kw):
+    """A position whose unlisted cards are in the scrap."""
+    return rulebook.pos(*args, rest=rest, **kw)
 
 
 def play(g, *moves):

@@ -5,22 +5,7 @@ engine's move-by-move one.  Each test cites the rulebook's section (§) it check
 import pytest
 
 import cuttle
-
-
-def pos(rules="classic", hands=((), ()), points=((), ()), perms=((), ()), scrap=(),
-        deck=(), to_move=0, rest="deck", seed=1):
-    return cuttle.Game.from_position(
-        rules, hands=tuple(list(h) for h in hands), points=tuple(list(p) for p in points),
-        permanents=tuple(list(p) for p in perms), scrap=list(scrap), deck=list(deck),
-        to_move=to_move, rest=rest, seed=seed)
-
-
-def LM(g):
-    return {str(m) for m in g.legal_moves}
-
-
-def S(cards):
-    return {str(c) for c in cards}
+from support.rulebook import LM, S, pos
 
 
 def kind(g, verb):
