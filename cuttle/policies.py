@@ -54,8 +54,9 @@ from .threads import check_threads
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-__all__ = ["Bot", "DEFAULT_ISMCTS_ITERATIONS", "FULL_INFORMATION", "MAX_ISMCTS_ITERATIONS",
-           "PLAIN_POLICIES", "POLICY_NAMES", "canonical_policy", "fair", "is_search", "policy_code", "policy_name", "with_rng"]
+__all__ = ["Bot", "CALLABLE_FORMS", "DEFAULT_ISMCTS_ITERATIONS", "FULL_INFORMATION",
+           "MAX_ISMCTS_ITERATIONS", "PLAIN_POLICIES", "POLICY_NAMES", "canonical_policy",
+           "fair", "is_search", "policy_code", "policy_name", "with_rng"]
 
 DEFAULT_ISMCTS_ITERATIONS = 1000
 MAX_ISMCTS_ITERATIONS = 1_000_000
@@ -223,6 +224,10 @@ def with_rng(policy: Callable[..., Move | str | int],
     return policy if _binds(policy, 2) else _GameOnly(policy)
 
 
+# The two forms of a Python policy, as every error about one says them.
+CALLABLE_FORMS = "a callable policy(game) -> move or policy(game, rng) -> move"
+
+
 def takes_rng(policy: Callable[..., Move | str | int], what: str = "the policy") -> bool:
     """The check of a Python policy's form, wherever one plays (`simulate`, `compare`,
     `fair`, `cuttle.rl.GymEnv`), made before any game: False if `policy` can be called
@@ -231,15 +236,13 @@ def takes_rng(policy: Callable[..., Move | str | int], what: str = "the policy")
     the two forms for neither (not callable, or taking no argument, or three).  A
     callable without a signature to tell (some builtins) is taken as ``policy(game)``."""
     if not callable(policy):
-        raise ValueError(f"{what} must be a callable policy(game) -> move or "
-                         f"policy(game, rng) -> move, not {policy!r}")
+        raise ValueError(f"{what} must be {CALLABLE_FORMS}, not {policy!r}")
     if _binds(policy, 1) is not False:
         return False
     if _binds(policy, 2):
         return True
-    raise ValueError(f"{what} must be a callable policy(game) -> move or policy(game, "
-                     f"rng) -> move: {policy!r} can be called with neither one argument "
-                     f"nor two (signature {inspect.signature(policy)})")
+    raise ValueError(f"{what} must be {CALLABLE_FORMS}: {policy!r} can be called with "
+                     f"neither one argument nor two (signature {inspect.signature(policy)})")
 
 
 class _GameOnly:

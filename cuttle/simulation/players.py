@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from .._decide import decide
 from ..moves import Move
-from ..policies import POLICY_NAMES, Bot, canonical_policy, policy_code, with_rng
+from ..policies import CALLABLE_FORMS, POLICY_NAMES, Bot, canonical_policy, policy_code, with_rng
 
 if TYPE_CHECKING:
     import random
@@ -28,10 +28,9 @@ if TYPE_CHECKING:
 
 __all__ = ["Player", "native_policy_code", "player_names", "resolve_players"]
 
-# The forms of a Python player (`cuttle.policies.takes_rng` checks a callable's).
-_FORMS = " or a callable policy(game) -> move or policy(game, rng) -> move"
-_CALLABLE_HINT = (" (or, from Python, a callable policy(game) -> move or policy(game, rng) "
-                  "-> move)")
+# The forms of a Python player, added to a bad name's error (`cuttle.policies.takes_rng`
+# checks a callable's).
+_CALLABLE_HINT = f" (or, from Python, {CALLABLE_FORMS})"
 
 
 def player_names() -> tuple[str, ...]:
@@ -39,11 +38,12 @@ def player_names() -> tuple[str, ...]:
     return POLICY_NAMES
 
 
-def native_policy_code(name: str) -> int:
-    """The core's code for the policy `name` (see `cuttle.policies`)."""
+def native_policy_code(name: str, what: str = "a player") -> int:
+    """The core's code for the policy `name` (see `cuttle.policies`); ValueError naming
+    `what` ("player A") for anything else."""
     if not isinstance(name, str):
-        raise ValueError(f"a player must be a policy name ({', '.join(player_names())})"
-                         f"{_FORMS}, not {name!r}")
+        raise ValueError(f"{what} must be a policy name ({', '.join(player_names())}) or "
+                         f"{CALLABLE_FORMS}, not {name!r}")
     try:
         return policy_code(name)
     except ValueError as e:
@@ -73,11 +73,8 @@ class Player:
             self.code = None
             self.name = getattr(spec, "__name__", None) or type(spec).__name__
             self.func = with_rng(spec, what)        # (a callable of neither form: refused)
-        elif not isinstance(spec, str):
-            raise ValueError(f"{what} must be a policy name ({', '.join(player_names())})"
-                             f"{_FORMS}, not {spec!r}")
         else:
-            self.code = native_policy_code(spec)        # ValueError for a bad name
+            self.code = native_policy_code(spec, what)  # ValueError for a bad name
             self.name = canonical_policy(spec)
             self.func = None
 
