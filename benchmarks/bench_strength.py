@@ -35,7 +35,9 @@ its time per move is the CPU time of its own decisions in those games.
 
 --reuse FILE takes the pairings of an earlier run's --json as they are, where that run
 had the same rules, seed and game counts and neither policy is named in --replay (a
-policy whose play changed since); every other pairing is played.  The ladder is then
+policy whose play changed since); every other pairing is played.  A --bot's pairings
+are reused only if its file is byte for byte the one that run loaded (the --json keeps
+each bot's file and SHA-256): an edited bot is played again, and the run says so.  The ladder is then
 refitted over them all, and the times per move measured again.
 
 Uses the public API (cuttle.simulate(...).summary(), cuttle.openspiel), and the command
@@ -44,6 +46,7 @@ first game.
 """
 
 import argparse
+import hashlib
 import json
 import math
 import os
@@ -57,7 +60,7 @@ import numpy as np  # noqa: E402
 import cuttle  # noqa: E402
 from cuttle.cli import options  # noqa: E402
 from cuttle.formatting import quantity  # noqa: E402
-from cuttle.policies import policy_code, takes_rng  # noqa: E402
+from cuttle.policies import FULL_INFORMATION, policy_code, takes_rng  # noqa: E402
 from cuttle.progress import Line, show_by_default  # noqa: E402
 
 DEFAULT_POLICIES = "random,greedy,expert,ismcts:100,ismcts:1000,ismcts:10000"
@@ -127,7 +130,14 @@ def load_bots(specs, taken):
         if not takes_rng(policy, f"--bot {name}"):        # (policy(game): its own rng)
             policy = (lambda f: lambda game, rng: f(game))(policy)
         bots[name] = TimedPlayer(policy, name)
+        bots[name].source = {"file": path, "function": func, "sha256": file_hash(path)}
     return bots
+
+
+def file_hash(path):
+    """The SHA-256 of a file's bytes: what --reuse compares to tell an edited bot."""
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
 
 
 def load_file(path, spec):
@@ -355,7 +365,9 @@ def checked_args(argv):
         ap.error("--replay needs --reuse (the run whose other pairings are kept)")
     if replay - set(names):
         ap.error(f"--replay names policies not in the ladder: {', '.join(sorted(replay - set(names)))}")
-    reused = load_reused(args.reuse, args.rules, args.seed, ap) if args.reuse else {}
+    reused, old_bots = load_reused(args.reuse, args.rules, args.seed, ap) if args.reuse \
+        else ({}, {})
+    replay |= edited_bots(bots, old_bots, reused)
     return args, names, players, rules, games, replay, reused
 
 
@@ -440,11 +452,14 @@ def write_ladder(args, names, players, rules, results, seconds, stopped, start):
     print()
     if stopped:
         print(f"{stopped.note()}\n")
-    w = max(len("policy"), *map(len, names))
+    labels = [x + " *" if x in FULL_INFORMATION else x for x in names]
+    w = max(len("policy"), *map(len, labels))
     print(f"{'policy':<{w}} {'Elo':>6} {'95% interval':>16} {'games':>8} {'time/move':>11}")
     for i in order:
-        print(f"{names[i]:<{w}} {ratings[i]:6.0f} [{lo[i]:6.0f}, {hi[i]:6.0f}] "
+        print(f"{labels[i]:<{w}} {ratings[i]:6.0f} [{lo[i]:6.0f}, {hi[i]:6.0f}] "
               f"{played[names[i]]:8,} {fmt_time(per_move[i]):>11}")
+    if any(x in FULL_INFORMATION for x in names):
+        print("* a full-information reference: it reads both hands and the deck order")
     print(f"\n{sum(v[3] for v in results.values()):,} games in "
           f"{time.perf_counter() - start:,.0f} s")
     if stopped:
@@ -453,6 +468,8 @@ def write_ladder(args, names, players, rules, results, seconds, stopped, start):
         with open(args.json, "w") as f:
             json.dump({"rules": args.rules, "seed": args.seed, "policies": names,
                        "interrupted": stopped is not None,
+                       "bots": {x: players[x].source for x in names
+                                if hasattr(players[x], "source")},
                        "pairings": [{"a": a, "b": b, "wins_a": v[0], "wins_b": v[1],
                                      "draws": v[2], "games": v[3],
                                      "seconds": seconds[(a, b)]}
@@ -469,8 +486,9 @@ def write_ladder(args, names, players, rules, results, seconds, stopped, start):
 
 
 def load_reused(path, rules, seed, ap):
-    """The pairings of an earlier --json run, by (a, b); refused unless that run had
-    these rules and seed and was not interrupted."""
+    """The pairings of an earlier --json run, by (a, b), and its --bot files ({name:
+    {"file", "function", "sha256"}}); refused unless that run had these rules and seed
+    and was not interrupted."""
     try:
         with open(path) as f:
             old = json.load(f)
@@ -486,7 +504,25 @@ def load_reused(path, rules, seed, ap):
         ap.error(f"--reuse {path}: played with rules {old.get('rules')!r}, seed "
                  f"{old.get('seed')!r}" + (", interrupted" if old.get("interrupted") else "")
                  + f"; this run has rules {rules!r}, seed {seed}")
-    return pairings
+    bots = old.get("bots", {})
+    if not isinstance(bots, dict) or not all(isinstance(b, dict) for b in bots.values()):
+        ap.error(f"--reuse {path}: not a ladder's --json (its bots are not a mapping)")
+    return pairings, bots
+
+
+def edited_bots(bots, old_bots, reused):
+    """The --bot names whose pairings in `reused` came from another file than the one
+    loaded now (edited, or the run kept no hash of it), each said on stderr: they are
+    played again, as --replay's are."""
+    edited = set()
+    for name, bot in bots.items():
+        if not any(name in k for k in reused):
+            continue
+        if old_bots.get(name, {}).get("sha256") != bot.source["sha256"]:
+            edited.add(name)
+            print(f"--reuse: bot {name!r} ({bot.source['file']}) is not the file that run "
+                  f"loaded; its pairings are played again", file=sys.stderr)
+    return edited
 
 
 def fmt_time(sec):

@@ -155,3 +155,34 @@ def test_your_own_bot_is_rated_on_the_ladder_by_its_name(tmp_path):
         bad = ladder("--policies", "random,greedy", "--bot", bot, cwd=tmp_path)
         assert bad.returncode == 2 and "Traceback" not in bad.stderr, bad.stderr
         assert said in bad.stderr.strip().splitlines()[-1]
+
+
+def test_reuse_plays_an_edited_bot_again_and_keeps_an_unchanged_ones_pairings(tmp_path):
+    # --reuse keyed a pairing by the bot's name alone: a bot edited since the run that
+    # is reused kept the old bot's results under its name.
+    (tmp_path / "mybot.py").write_text(BOT)
+    common = ["--policies", "random,greedy", "--bot", "first=mybot.py:first_move",
+              "--games", "6", "--bootstrap", "5"]
+    assert ladder(*common, "--json", "a.json", cwd=tmp_path).returncode == 0
+    import json
+    bots = json.loads((tmp_path / "a.json").read_text())["bots"]
+    assert bots["first"]["function"] == "first_move" and len(bots["first"]["sha256"]) == 64
+    same = ladder(*common, "--reuse", "a.json", "--json", "b.json", cwd=tmp_path)
+    assert same.returncode == 0, same.stderr
+    assert sum(x.endswith("(reused)") for x in same.stdout.splitlines()) == 3
+    (tmp_path / "mybot.py").write_text(BOT + "\n# edited\n")
+    edited = ladder(*common, "--reuse", "b.json", cwd=tmp_path)
+    assert edited.returncode == 0, edited.stderr
+    lines = edited.stdout.splitlines()
+    assert [x.split()[:3] for x in lines if x.endswith("(reused)")] == [["random", "vs", "greedy"]]
+    assert "bot 'first' (mybot.py) is not the file that run loaded" in edited.stderr
+
+
+def test_the_full_information_reference_is_marked_in_the_table(tmp_path):
+    run = ladder("--policies", "random,cuttle.cards-ai", "--games", "6", "--bootstrap", "5",
+                 cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    rows = run.stdout.splitlines()
+    assert any(x.startswith("cuttle.cards-ai * ") for x in rows)
+    assert not any(x.startswith("random *") for x in rows)
+    assert "* a full-information reference: it reads both hands and the deck order" in rows
