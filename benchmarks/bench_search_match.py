@@ -149,8 +149,8 @@ def report(rows, args):
     with its interval from the per-pair variance (`cuttle.stats.score_interval`): none
     from one pair, and kept within [0, 1] (an Elo bound at 0% or 100% is infinite)."""
     pairs = {}
-    for r in rows:
-        pairs.setdefault(r["game"] // 2, []).append(r)
+    for r in rows:                                  # (a pooled file's deals are its own)
+        pairs.setdefault((r.get("file", 0), r["game"] // 2), []).append(r)
     complete = [v for v in pairs.values() if len(v) == 2]
     if not complete:
         print("no complete pair yet")
@@ -170,8 +170,10 @@ def report(rows, args):
     draws = sum(1 for r in games if r["score"] == 0.5)
     cpu = [sum(r["cpu"][k] for r in games) / max(1, sum(r["dec"][k] for r in games))
            for k in (0, 1)]
+    runs = f"seed {args.seed}" if not args.pool else \
+        f"{1 + len(args.pool)} runs pooled ({', '.join([args.out] + args.pool)})"
     print(f"{args.mine} (this checkout) vs {args.theirs} ({args.other}), rules "
-          f"{args.rules}, seed {args.seed}: {len(games)} games in {len(full)} paired deals")
+          f"{args.rules}, {runs}: {len(games)} games in {len(full)} paired deals")
     print(f"  wins {wins}, draws {draws}, losses {len(games) - wins - draws}")
     if len(full) < 2:                               # (no variance to read an interval from)
         print(f"  score {mean:.1%} (no interval from one pair)")
@@ -288,6 +290,9 @@ def parser():
                          "or weights for cuttle._weights._set_leaf_weights)")
     ap.add_argument("--out", required=True, help="results, one JSON line a game")
     ap.add_argument("--report", action="store_true", help="only summarise --out")
+    ap.add_argument("--pool", action="append", default=[], metavar="FILE",
+                    help="with --report: another run's --out (e.g. another seed's), "
+                         "summarised with --out as one match; repeatable")
     return ap
 
 
@@ -314,8 +319,11 @@ def main(argv):
         sys.exit(130)
     ap = parser()
     args = ap.parse_args(argv)
-    if args.report and not os.path.isfile(args.out):
-        ap.error(f"--report: no file {args.out!r} to summarise")
+    if args.pool and not args.report:
+        ap.error("--pool needs --report (it summarises finished runs)")
+    for path in [args.out] + args.pool if args.report else []:
+        if not os.path.isfile(path):
+            ap.error(f"--report: no file {path!r} to summarise")
     if not args.report:
         check_args(ap, args)
         procs = [subprocess.Popen([sys.executable, os.path.abspath(__file__), "--worker",
@@ -335,7 +343,8 @@ def main(argv):
                   f"resumes; the report below covers them", file=sys.stderr)
             report(read(args.out), args)
             sys.exit(130)
-    report(read(args.out), args)
+    report([dict(r, file=k) for k, path in enumerate([args.out] + args.pool)
+            for r in read(path)], args)
 
 
 if __name__ == "__main__":

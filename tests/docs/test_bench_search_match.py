@@ -51,3 +51,27 @@ def test_a_match_plays_and_reports(tmp_path):
     assert run.returncode == 0, run.stderr
     assert "2 games in 1 paired deals" in run.stdout
     assert len((tmp_path / "m.jsonl").read_text().splitlines()) == 2
+
+
+def test_report_pools_runs_each_files_deals_their_own(tmp_path):
+    # Two seeds' runs number their games from 0 alike: pooled by game number they
+    # would merge the deals of one into the other's pairs.
+    def row(game, score):
+        return (f'{{"game": {game}, "seat": {game % 2}, "score": {score}, "moves": 10, '
+                f'"cpu": [0.01, 0.02], "dec": [5, 5]}}\n')
+    (tmp_path / "a.jsonl").write_text(row(0, 1.0) + row(1, 1.0) + row(2, 0.0) + row(3, 0.5))
+    (tmp_path / "b.jsonl").write_text(row(0, 0.0) + row(1, 0.0) + row(2, 1.0))
+    run = subprocess.run([sys.executable, SCRIPT, "--other", str(ROOT), "--out", "a.jsonl",
+                          "--pool", "b.jsonl", "--report"], capture_output=True, text=True,
+                         cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    # b's game 2 has no partner: 3 complete deals, 6 games, 2.5 points of them a's
+    assert "2 runs pooled (a.jsonl, b.jsonl): 6 games in 3 paired deals" in run.stdout
+    assert "wins 2, draws 1, losses 3" in run.stdout
+    assert "score 41.7% [" in run.stdout
+    assert "(ratio 0.50)" in run.stdout
+    for args, said in ((["--pool", "b.jsonl"], "--pool needs --report"),
+                       (["--pool", "c.jsonl", "--report"], "no file 'c.jsonl'")):
+        bad = subprocess.run([sys.executable, SCRIPT, "--other", str(ROOT), "--out",
+                              "a.jsonl", *args], capture_output=True, text=True, cwd=tmp_path)
+        assert bad.returncode == 2 and said in bad.stderr, bad.stderr
