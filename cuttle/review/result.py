@@ -9,7 +9,7 @@ a loss of 0.05 prints as 5.0 pp)."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..errors import Interrupted
@@ -55,7 +55,11 @@ class Decision:
     `loss_high`: two standard errors of the paired samples either side; for the best
     move, 0 up to the most another move may be worth more) and whether the label holds
     over them (`settled`: False when they straddle a label's bound, as at the budget's
-    cap they may); a forced one has None there."""
+    cap they may); a forced one has None there.  `thresholds`: those its label is of
+    (they set the digits its loss prints with).
+
+    ``repr(d)`` is one line, ``str(d)`` the decision with every move's value, best
+    first."""
 
     ply: int
     player: int
@@ -73,6 +77,7 @@ class Decision:
     loss_low: float | None = None
     loss_high: float | None = None
     settled: bool | None = None
+    thresholds: Thresholds | None = field(default=None, compare=False, repr=False)
 
     @property
     def judged(self) -> bool:
@@ -103,6 +108,51 @@ class Decision:
                 "accuracy": self.accuracy, "legal_moves": self.legal,
                 "samples": self.samples,
                 "candidates": [c.as_dict() for c in self.candidates]}
+
+    def loss_text(self) -> str:
+        """The loss in pp as the review prints it (the digits its label needs: "5.05"),
+        or "n/a" for a forced move."""
+        bounds = {} if self.thresholds is None else self.thresholds.as_dict()
+        return loss_points(self.loss, bounds)
+
+    def verdict(self) -> str:
+        """The move and its label in words: "draw: good, 3.9 pp below points 9C", "points
+        TH: best", "resolve: forced (the only legal move)"."""
+        if not self.judged:
+            return f"{self.played}: forced (the only legal move)"
+        if self.label == "best":
+            return f"{self.played}: best"
+        return (f"{self.played} {self.annotation}".rstrip()
+                + f": {self.label}, {self.loss_text()} pp below {self.best}")
+
+    def __repr__(self):
+        return (f"<Decision move {self.ply + 1}, P{self.player} {self.verdict()}"
+                + (f" (of {self.legal} legal moves)>" if self.judged else ">"))
+
+    def __str__(self):
+        return "\n".join(self.lines())
+
+    def lines(self) -> list[str]:
+        """The text of ``str(d)``: who decided where, the move played and its label, then
+        (a judged move) every legal move's value and samples, best first."""
+        out = [f"Move {self.ply + 1} (turn {self.turn}): P{self.player} to decide "
+               f"({self.phase}), {quantity(self.legal, 'legal move')}",
+               f"Played {self.verdict()}"]
+        if not self.judged:
+            return out
+        if not self.settled:
+            out[-1] += (f" (not settled: the loss's bounds, {100 * self.loss_low:.1f} to "
+                        f"{100 * self.loss_high:.1f} pp, span a label's bound)")
+        mw = max(len(str(c.move)) for c in self.candidates)
+        out.append(f"{'move':<{mw}}   score  samples")
+        for c in self.candidates:
+            mark = ", ".join(w for w, m in (("best", self.best), ("played", self.played))
+                             if c.move == m)
+            out.append(f"{str(c.move):<{mw}}  {c.score:6.1%}  {c.samples:>7,}  {mark}"
+                       .rstrip())
+        out.append(f"scores: P{self.player}'s expected score (a win 1, a draw 1/2) from "
+                   f"what they could know; accuracy {self.accuracy:.1f}%")
+        return out
 
 
 class Review:

@@ -125,7 +125,7 @@ def _judge(game: Game, move: Move, eng: Engine, seed: int, threads: int, th: Thr
     low, high = mv.loss_bounds(i, b)
     return Decision(ply, p, turn, phase, move, len(legal), th.label(loss), legal[b],
                     scores[i].score, scores[b].score, loss, move_accuracy(loss), cands,
-                    low, high, th.label(low) == th.label(high))
+                    low, high, th.label(low) == th.label(high), th)
 
 
 def review(game_or_record: Game | dict[str, Any] | str | os.PathLike[str],
