@@ -10,7 +10,9 @@ moves no label judges (the opponent's, the cards drawn), each reviewed player's 
 after a valued move and before their next (`Review.between()`).  Losses print in pp,
 percentage points of expected score.
 `Review.page()` is the replay page with the review (an evaluation graph under the
-table), `str(review)` the annotated move list.  docs/review.md has the method.
+table), `str(review)` the annotated move list.  A record's moves are its game: a
+stated result they do not give is warned of (`cuttle.record.RecordResultWarning`) and
+the moves reviewed.  docs/review.md has the method.
 
 * `engines`: how a decision's moves are valued (expert or random playouts, forced
   searches) and the adaptive budget;

@@ -160,7 +160,9 @@ class Review:
     in the order played, their per-player figures (`summary(p)`, `summaries`), and,
     when asked, `omniscient`: player 0's expected score at every step (0: the start,
     i: after move i) with every card known, in hindsight.  `complete` is False for a
-    review cut short (Ctrl-C or cancel): it holds the decisions finished."""
+    review cut short (Ctrl-C or cancel): it holds the decisions finished.
+    `record_mismatch`: the words of a record's stated result that its moves do not give
+    (the review follows the moves), or None."""
 
     def __init__(self, *, start: Game, moves: Sequence[Move], names: Sequence[str],
                  players: Sequence[int], engine: Engine, seed: int,
@@ -168,7 +170,8 @@ class Review:
                  omniscient: Sequence[float | None] | None, total: int,
                  seconds: float, cpu_seconds: float, complete: bool,
                  source: str = "", stopped: str | None = None,
-                 resigned: int | None = None, deal: int = 0) -> None:
+                 resigned: int | None = None, deal: int = 0,
+                 record_mismatch: str | None = None) -> None:
         self.start = start
         self.deal = deal              # a record's deal index (game `deal` of the seed)
         self.moves = list(moves)
@@ -186,6 +189,7 @@ class Review:
         self.source = source
         self.stopped = stopped      # why the record says a game the rules did not end stopped
         self.resigned = resigned    # the seat that resigned it (stopped "resigned")
+        self.record_mismatch = record_mismatch    # (`cuttle.record.result_mismatch`)
 
     def summary(self, player: int) -> dict[str, Any]:
         """`player`'s figures (`figures.PLAYER_FIGURES`: judged and forced moves, average
@@ -276,7 +280,8 @@ class Review:
         return Interrupted.mark(self._data(end), cut)
 
     def _data(self, end: Game) -> dict[str, Any]:
-        return {"format": FORMAT, "version": 1, "engine": self.engine.name,
+        return {"format": FORMAT, "version": 1,
+                "record_mismatch": self.record_mismatch, "engine": self.engine.name,
                 "method": self.engine.description, "seed": self.seed,
                 "rules": self.start.rules.to_json(), "game_seed": self.start.seed,
                 "game_deal": self.deal,
@@ -328,7 +333,10 @@ class Review:
         """The text review: the annotated move list, then the per-player figures."""
         who = {p: f"P{p} {self.names[p]}" for p in (0, 1)}
         dealt = seed_words(self.start.seed, self.deal)
-        out = [f"Review{' of ' + self.source if self.source else ''}: {who[0]} against "
+        out = []
+        if self.record_mismatch is not None:
+            out.append(f"Warning: {self.record_mismatch}; this review follows the moves.")
+        out += [f"Review{' of ' + self.source if self.source else ''}: {who[0]} against "
                f"{who[1]}; rules {self.start.rules}; {dealt}; "
                f"{quantity(len(self.moves), 'move')}",
                f"Engine {self.engine.name}: {self.engine.description}; seed {self.seed}",
