@@ -157,8 +157,9 @@ def add_command(sub: argparse._SubParsersAction) -> None:
                     "(what they could know, never the opponent's hidden cards or the deck "
                     "order): the move played against the best move, the loss, and a "
                     "label (best, good, inaccuracy ?!, mistake ?, blunder ??); forced moves "
-                    "are listed. Prints the annotated move list and each player's "
-                    "figures (average loss, labels, accuracy). A record whose stated result its moves do not give is "
+                    "are listed. Prints where the game was lost (one sentence), the "
+                    "annotated move list and each player's figures (average loss, labels, "
+                    "accuracy). A record whose stated result its moves do not give is "
                     "reviewed by its moves, with a warning (exit status 1).",
         epilog="example: cuttle review game.json --player 0 --html review.html")
     pr.add_argument("record", metavar="RECORD",

@@ -11,9 +11,9 @@ The page exposes its state for scripts and tests: ``document.body.dataset.step``
 ``.viewer``, and ``data-ready="1"`` on the body once the pictures are unpacked.
 
 With a game review (`replay_page(..., review=...)`, the JSON of `cuttle.review`) the
-page also has an evaluation graph under the table (a click on a point jumps to that
-move), each reviewed move's label and the best move in the move list, and the
-per-player figures; that part is its own module (`review_block`), added to the page
+page also has the review's headline above the table (where the game was lost), an
+evaluation graph under it (a click on a point jumps to that move), each reviewed move's
+label and the best move in the move list, and the per-player figures; that part is its own module (`review_block`), added to the page
 only with a review.
 """
 

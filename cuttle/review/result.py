@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import Interrupted
 from ..formatting import loss_points, plural, pp, quantity
-from ..record import result_of, seed_words
-from .figures import ANNOTATIONS, FORCED, PLAYER_FIGURES, figure_rows, player_figures
+from ..record import RESIGNED, result_of, seed_words
+from .figures import (ANNOTATIONS, FORCED, PLAYER_FIGURES, STANDS_OUT, figure_rows,
+                      player_figures)
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -161,8 +162,9 @@ class Review:
     when asked, `omniscient`: player 0's expected score at every step (0: the start,
     i: after move i) with every card known, in hindsight.  `complete` is False for a
     review cut short (Ctrl-C or cancel): it holds the decisions finished.
-    `record_mismatch`: the words of a record's stated result that its moves do not give
-    (the review follows the moves), or None."""
+    `headline`: where the game was lost, in one sentence (`where_lost()`), the first line
+    of the text; `record_mismatch`: the words of a record's stated result that its
+    moves do not give (the review follows the moves), or None."""
 
     def __init__(self, *, start: Game, moves: Sequence[Move], names: Sequence[str],
                  players: Sequence[int], engine: Engine, seed: int,
@@ -256,6 +258,104 @@ class Review:
         out.sort(key=lambda b: (b["from_move"], b["player"]))
         return out
 
+    def where_lost(self) -> dict[str, Any]:
+        """Where the game was lost, from the review's own figures: the largest loss among
+        the loser's judged moves (the review's ranking of moves by loss), named as the
+        move that lost the game when its label is a mistake or a blunder
+        (`figures.STANDS_OUT`); when none is, that no single move stands out, with their
+        costliest and, if it is larger, the largest fall of their chances between their
+        valued moves (`between()`: the opponent's moves and the cards drawn, which no
+        label judges).  A draw and an unfinished game have no loser: the costliest move
+        of a reviewed player instead.  When the loser is not reviewed, it says the review
+        cannot tell.  JSON-ready: ``text`` (the sentence, `headline`), ``outcome``
+        ("won", "draw" or "unfinished"), ``winner`` and ``loser`` (seats, or None),
+        ``move`` and ``player`` (the move named, numbered from 1, and its mover, or
+        None), ``stands_out`` and ``between`` (the stretch named, or None)."""
+        res = self._result(self.final())
+        status = None if res is None else res["status"]
+        outcome = ("draw" if res["winner"] is None else "won") \
+            if status in ("over", RESIGNED) else "unfinished"
+        winner = res["winner"] if outcome == "won" else None
+        loser = None if winner is None else 1 - winner
+        out = {"outcome": outcome, "winner": winner, "loser": loser, "move": None,
+               "player": None, "stands_out": False, "between": None}
+        who = {p: f"P{p} {self.names[p]}" for p in (0, 1)}
+        if loser is not None and loser not in self.players:
+            text = (f"{who[winner]} won this game; {who[loser]}'s moves are not reviewed, "
+                    f"so this review cannot say where they lost it")
+        elif loser is not None:
+            text = self._lost_by(loser, who[loser], out)
+        elif outcome == "draw":
+            text = (f"The game was drawn ({res['end_reason']}), so nobody lost it; "
+                    + self._costliest(who, out))
+        else:           # (why the record says it stopped: "unfinished: quit")
+            why = "" if res is None else res["text"].partition(": ")[2]
+            text = (f"The game is unfinished{f' ({why})' if why else ''}, so nobody has "
+                    f"lost it yet; " + self._costliest(who, out))
+        if not self.complete:
+            text += (f" (the review was stopped after {len(self.decisions)} of "
+                     f"{self.total} decisions)")
+        out["text"] = text + "."
+        return out
+
+    @property
+    def headline(self) -> str:
+        """Where the game was lost, in one sentence: ``where_lost()["text"]``, e.g. "P1
+        greedy lost this game at move 10, points 4S ?? (a blunder): their chances fell
+        from 77.5% with the best move, draw, to 56.9% (-20.6 pp), the largest of their 2
+        mistakes and blunders."."""
+        return self.where_lost()["text"]
+
+    def _lost_by(self, p: int, name: str, out: dict[str, Any]) -> str:
+        """The headline of a game lost by the reviewed player `p` (`name`), its figures
+        written into `out`."""
+        mine = [d for d in self.decisions if d.player == p and d.judged]
+        if not mine:
+            return (f"{name} lost this game; none of their moves was judged"
+                    + (" (each was forced)" if self.complete else ""))
+        worst = _costliest(mine)
+        out.update(move=worst.ply + 1, player=p)
+        if worst.label in STANDS_OUT:
+            out["stands_out"] = True
+            k = sum(d.label in STANDS_OUT for d in mine)
+            return (f"{name} lost this game at {_move_words(worst)}: their chances fell "
+                    f"{_drop_words(worst)}, "
+                    + (f"the largest of their {k} mistakes and blunders" if k > 1
+                       else "their only mistake or blunder"))
+        text = f"{name} lost this game, but no single move of theirs stands out: " + (
+            f"their costliest, {_move_words(worst)}, lost {worst.loss_text()} pp"
+            if worst.label != "best" else
+            f"each of their judged moves was the best or within "
+            f"{100 * self.thresholds.best:g} pp of it")
+        falls = [b for b in self.between() if b["player"] == p and b["change"] < -worst.loss]
+        if falls:
+            b = min(falls, key=lambda b: (b["change"], b["from_move"]))
+            out["between"] = b
+            where = "at the end" if b["to_move"] is None else f"before move {b['to_move']}"
+            text += (f"; their chances fell most after move {b['from_move']}, from "
+                     f"{b['start_score']:.1%} to {b['end_score']:.1%} {where} "
+                     f"({pp(b['change'], 1)}), by the moves between and the cards drawn, "
+                     f"which no label judges")
+        return text
+
+    def _costliest(self, who: dict[int, str], out: dict[str, Any]) -> str:
+        """The headline's clause on the costliest judged move of a game nobody lost, its
+        figures written into `out`."""
+        judged = [d for d in self.decisions if d.judged]
+        if not judged:
+            return "no move was judged"
+        worst = _costliest(judged)
+        out.update(move=worst.ply + 1, player=worst.player)
+        if worst.label in STANDS_OUT:
+            out["stands_out"] = True
+            return (f"the costliest move was {who[worst.player]}'s {_move_words(worst)}: "
+                    f"their chances fell {_drop_words(worst)}")
+        if worst.label == "best":
+            return (f"no single move stands out: each judged move was the best or within "
+                    f"{100 * self.thresholds.best:g} pp of it")
+        return (f"no single move stands out: the costliest was {who[worst.player]}'s "
+                f"{_move_words(worst)}, {worst.loss_text()} pp")
+
     def final(self) -> Game:
         """The game after its last move."""
         g = self.start.copy()
@@ -280,7 +380,7 @@ class Review:
         return Interrupted.mark(self._data(end), cut)
 
     def _data(self, end: Game) -> dict[str, Any]:
-        return {"format": FORMAT, "version": 1,
+        return {"format": FORMAT, "version": 1, "where_lost": self.where_lost(),
                 "record_mismatch": self.record_mismatch, "engine": self.engine.name,
                 "method": self.engine.description, "seed": self.seed,
                 "rules": self.start.rules.to_json(), "game_seed": self.start.seed,
@@ -333,7 +433,7 @@ class Review:
         """The text review: the annotated move list, then the per-player figures."""
         who = {p: f"P{p} {self.names[p]}" for p in (0, 1)}
         dealt = seed_words(self.start.seed, self.deal)
-        out = []
+        out = [self.headline]
         if self.record_mismatch is not None:
             out.append(f"Warning: {self.record_mismatch}; this review follows the moves.")
         out += [f"Review{' of ' + self.source if self.source else ''}: {who[0]} against "
@@ -419,6 +519,24 @@ class Review:
                    f"{100 * self.thresholds.inaccuracy:g}, mistake (?) <= "
                    f"{100 * self.thresholds.mistake:g} pp lost, blunder (??) more")
         return out
+
+
+def _costliest(ds: Sequence[Decision]) -> Decision:
+    """The decision of the largest loss (the first of equal ones)."""
+    return max(ds, key=lambda d: (d.loss, -d.ply))
+
+
+def _move_words(d: Decision) -> str:
+    """ "move 10, points 4S ?? (a blunder)", "move 3, draw (good)"."""
+    label = d.label if d.label not in ANNOTATIONS else \
+        ("an " if d.label[0] in "aeiou" else "a ") + d.label     # (the nouns)
+    return f"move {d.ply + 1}, {d.played} {d.annotation}".rstrip() + f" ({label})"
+
+
+def _drop_words(d: Decision) -> str:
+    """ "from 77.5% with the best move, draw, to 56.9% (-20.6 pp)"."""
+    return (f"from {d.best_score:.1%} with the best move, {d.best}, to "
+            f"{d.played_score:.1%} (-{d.loss_text()} pp)")
 
 
 def _change_text(b: dict[str, Any]) -> str:

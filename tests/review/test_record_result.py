@@ -87,8 +87,8 @@ def test_results_the_moves_give_or_no_result_are_not_warned_of():
 
 
 def test_the_review_follows_the_moves_and_says_so(tmp_path):
-    """The record says P0 won; its moves give P1 the game: the review's result and
-    figures are the moves' (P0 threw the game away at move 1), and it says what the
+    """The record says P0 won; its moves give P1 the game: the review's result, headline
+    and figures are the moves' (P0 threw the game away at move 1), and it says what the
     record says in a warning, its text, its JSON and its page."""
     rec, _ = thrown_away()
     bad = restated(rec, winner=0, text="player 0 wins (goal)")
@@ -102,8 +102,11 @@ def test_the_review_follows_the_moves_and_says_so(tmp_path):
     assert r.as_dict()["decisions"] == honest.as_dict()["decisions"]
     data = r.as_dict()
     assert data["record_mismatch"] == words and data["result"] == rec["result"]
+    assert data["where_lost"] == honest.where_lost()
+    assert r.where_lost()["loser"] == 0 and r.headline.startswith("P0 ann lost this game at "
+                                                                   "move 1, draw ??")
     lines = str(r).splitlines()
-    assert lines[0] == f"Warning: {words}; this review follows the moves."
+    assert lines[:2] == [r.headline, f"Warning: {words}; this review follows the moves."]
     assert "Result: player 1 wins (goal)" in lines
     page = r.page()
     assert ('<p class="review-warning">Warning: the record says &#x27;player 0 wins '

@@ -597,7 +597,7 @@ def test_a_one_move_game_is_1_move():
     g = cuttle.Game(seed=3)
     g.play(g.legal_moves[0])
     r = review(g, "rollouts:20", seed=2, threads=1)
-    assert str(r).splitlines()[0].endswith("; 1 move")
+    assert str(r).splitlines()[1].endswith("; 1 move")     # (under the headline)
     assert "1 move" in r.page() and "1 moves" not in r.page()
 
 
