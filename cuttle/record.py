@@ -33,6 +33,14 @@ their ``human_seat`` (only a person resigned then), and they read as the new one
 (no version changes: a reader that ignores the winner loses nothing it had).
 A record file is at most `MAX_RECORD_BYTES` (16 MiB, far above the longest game); a
 larger file, or one that is not a regular file (a device, a FIFO), is refused unread.
+
+A record's moves are its game: a move that cannot be played is refused (ValueError), but
+a ``result`` that is not where the moves end (a winner or an ending the replay does not
+give, a resignation or a stop in a game the rules ended) is only warned about, since the
+moves still say what happened: `check_result` issues a `RecordResultWarning` saying what
+the record says and where its moves end, and every reader goes by the moves (`cuttle
+replay` and `cuttle review` print the warning and exit with status 1; `cuttle.review`
+warns and keeps the words in `Review.record_mismatch`).
 """
 
 from __future__ import annotations
@@ -40,6 +48,7 @@ from __future__ import annotations
 import datetime
 import json
 import os
+import warnings
 from typing import TYPE_CHECKING, Any
 
 from ._play import GAME_INDEX_LIMIT
@@ -59,8 +68,9 @@ if TYPE_CHECKING:
     from .moves import Move
     from .policies import Bot
 
-__all__ = ["FORMAT", "MAX_RECORD_BYTES", "VERSION", "check_deal", "ending", "final_game",
-           "game_before", "make_record", "play_recorded", "read_record", "resigner",
+__all__ = ["FORMAT", "MAX_RECORD_BYTES", "VERSION", "RecordResultWarning", "check_deal",
+           "check_result", "ending", "ending_text", "final_game", "game_before",
+           "make_record", "play_recorded", "read_record", "resigner", "result_mismatch",
            "result_of", "seed_words", "start_game", "stopped", "validate_record",
            "write_record"]
 
@@ -74,6 +84,11 @@ RESIGNED = "resigned"
 STATUSES = ("over", RESIGNED, *_UNFINISHED)
 
 
+class RecordResultWarning(UserWarning):
+    """A game record whose stated ``result`` is not where its moves end: the moves are
+    followed (replayed, reviewed), and the warning says both (`check_result`)."""
+
+
 def stopped(rec: dict[str, Any]) -> str | None:
     """Why a validated record says its game stopped before the rules ended it (its
     result's status: resigned, quit, eof, ...), or None (a game the rules ended, or no
@@ -83,11 +98,12 @@ def stopped(rec: dict[str, Any]) -> str | None:
     return status if status in STATUSES and status != "over" else None
 
 
-def resigner(rec: dict[str, Any]) -> int | None:
+def resigner(rec: dict[str, Any], end: Game | None = None) -> int | None:
     """The seat that resigned the game of a validated record (the opponent of its
     winner; a record written before resignations had a winner: its human seat), or None
-    (no resignation)."""
-    if stopped(rec) != RESIGNED:
+    (no resignation, or `end`, the game replayed, is over: the rules ended it, and its
+    moves are followed, `result_mismatch`)."""
+    if stopped(rec) != RESIGNED or (end is not None and end.is_over):
         return None
     winner = rec["result"].get("winner")
     return 1 - winner if winner in (0, 1) else rec.get("human_seat")
@@ -102,6 +118,53 @@ def ending(rec: dict[str, Any], end: Game) -> dict[str, Any] | None:
     if not end.is_over and why is None:
         return None
     return result_of(end, "over" if end.is_over else why, resigned=resigner(rec))
+
+
+def ending_text(end: Game, rec: dict[str, Any] | None = None) -> str:
+    """How the replayed game `end` ended, in words: the rules' result ("player 0 wins
+    (goal)", "draw (move_cap)"), or for a game the rules did not end why the validated
+    record `rec` says it stopped ("player 1 wins (player 0 resigned)", "unfinished:
+    quit"), or "unfinished"."""
+    res = ending(rec, end) if rec is not None else result_of(end) if end.is_over else None
+    return "unfinished" if res is None else res["text"]
+
+
+def result_mismatch(rec: dict[str, Any], end: Game) -> str | None:
+    """Where a validated record's stated ``result`` disagrees with `end`, its game
+    replayed to its last move, in words ("the record says 'player 1 wins (goal)', but its
+    moves end 'player 0 wins (goal)'"), or None.  Compared: a game the rules ended
+    (status ``over``) by its winner and ending (``end_reason``; not its ``text``, words
+    for them); a game that stopped otherwise (resigned, quit, ...) by whether the rules
+    ended it.  A record without a result states nothing."""
+    res = rec.get("result")
+    if not isinstance(res, dict):
+        return None
+    if res.get("status") == "over":
+        if end.is_over and res.get("winner") == end.winner \
+                and res.get("end_reason") == end.end_reason:
+            return None
+        winner = res.get("winner")
+        said = ("draw" if winner is None else f"player {winner} wins") + \
+            f" ({res.get('end_reason')})"
+    elif stopped(rec) is not None and end.is_over:      # (a stop after the rules' end)
+        why, quitter = stopped(rec), resigner(rec)
+        said = (f"player {1 - quitter} wins (player {quitter} resigned)" if why == RESIGNED
+                else _UNFINISHED[why])
+    else:
+        return None
+    return f"the record says {said!r}, but its moves end {ending_text(end)!r}"
+
+
+def check_result(rec: dict[str, Any], end: Game, where: str = "", *,
+                 stacklevel: int = 2) -> str | None:
+    """`result_mismatch(rec, end)`, also issued as a `RecordResultWarning` ("game.json:
+    the record says ...; the moves are followed", `where` naming the record), or None
+    when the record's result agrees with its moves."""
+    words = result_mismatch(rec, end)
+    if words is not None:
+        warnings.warn(f"{where + ': ' if where else ''}{words}; the moves are followed",
+                      RecordResultWarning, stacklevel=stacklevel + 1)
+    return words
 
 
 def result_of(game: Game, status: str = "over", *,

@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING
 
 from .._version import __version__
 from ..interrupts import sigterm_as_ctrl_c
+from ..record import RecordResultWarning
 from ..rules import DegenerateRulesWarning
 from ..text import printable
 from . import analyse, atlas, balance, play, replay, review, serve, simulate
@@ -128,10 +129,11 @@ _STOPPED = -130     # `_run`: Ctrl-C (or SIGTERM) stopped the command with nothi
 
 def _command_warning(prog: str, show: Callable[..., None]) -> Callable[..., None]:
     """`warnings.showwarning` for a command: a warning about the user's own input (rules
-    that can only give draws) as one line ``cuttle COMMAND: warning: ...``, as the
-    commands' other warnings read; any other warning as Python shows it."""
+    that can only give draws, a record whose stated result its moves deny) as one line
+    ``cuttle COMMAND: warning: ...``, as the commands' other warnings read; any other
+    warning as Python shows it."""
     def showwarning(message, category, *args, **kwargs):
-        if issubclass(category, DegenerateRulesWarning):
+        if issubclass(category, (DegenerateRulesWarning, RecordResultWarning)):
             print(f"{prog}: warning: {printable(message)}", file=sys.stderr)
         else:
             show(message, category, *args, **kwargs)

@@ -7,14 +7,14 @@ from typing import TYPE_CHECKING, Any
 
 from ..formatting import quantity
 from ..narration import narrate
-from ..record import final_game, play_recorded, seed_words, start_game
+from ..record import ending_text, final_game, play_recorded, seed_words, start_game
 from ..report import record_page, save_page
 from ..review.engines import DEFAULT_ENGINE
 from ..text import printable
 from . import options
 from ..interrupts import ctrl_c_deferred
 from .options import CommandError, UsageError
-from .review import add_review_options, check_result, ends, load, run_review
+from .review import add_review_options, check_result, load, run_review
 from .terminal import read_line, seat_names
 
 if TYPE_CHECKING:
@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
             print(told)
         print(g.render())
     print()
-    print(f"Result: {ends(g, rec)}")
+    print(f"Result: {ending_text(g, rec)}")
     return check_result(rec, g)
 
 
@@ -85,7 +85,7 @@ def write_page(out: str, rec: dict[str, Any], path: str,
     except ValueError as e:
         raise UsageError(f"{path}: {e}") from None
     status = 0
-    if review:
+    if review:          # (the review warns of a result its moves deny, as check_result)
         r, status = run_review(rec, review, path)
     with ctrl_c_deferred():         # (a second Ctrl-C: the page still written)
         try:
@@ -93,9 +93,11 @@ def write_page(out: str, rec: dict[str, Any], path: str,
         except OSError as e:
             raise CommandError(f"cannot write {out!r}: {e.strerror or e}") from None
         print(printable(f"replay page of {quantity(len(rec['moves']), 'move')} written to "
-                        f"{out} (result: {ends(end, rec)})"
+                        f"{out} (result: {ending_text(end, rec)})"
                         + (" with the review" if review else "")))
-    return status or check_result(rec, end)
+    if review:
+        return status or int(r.record_mismatch is not None)
+    return check_result(rec, end)
 
 
 def add_command(sub: argparse._SubParsersAction) -> None:

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import Interrupted
 from ..files import write_text
-from ..record import ending, final_game, read_record, result_of
+from ..record import check_result as check_result_of
+from ..record import read_record
 from ..report import save_page
 from ..review import ENGINE_NAMES, Thresholds, parse_engine, review
 from ..review.engines import DEFAULT_ENGINE
@@ -95,30 +96,10 @@ def run_review(rec: dict[str, Any], args: argparse.Namespace, where: str) -> tup
     return r, 0
 
 
-def ends(g: Game, rec: dict[str, Any] | None = None) -> str:
-    """How the replayed game `g` ended, in words: for a game the rules did not end, why
-    the record `rec` says it stopped ("player 1 wins (player 0 resigned)", "unfinished:
-    quit"), or "unfinished"."""
-    if rec is not None:
-        res = ending(rec, g)
-    else:
-        res = result_of(g) if g.is_over else None
-    return "unfinished" if res is None else res["text"]
-
-
 def check_result(rec: dict[str, Any], g: Game) -> int:
-    """1 (with a warning) when the record says the game ended otherwise than `g`, else 0."""
-    res = rec.get("result")
-    if isinstance(res, dict) and res.get("status") == "over":
-        if not g.is_over or res.get("winner") != g.winner \
-                or res.get("end_reason") != g.end_reason:
-            winner = res.get("winner")
-            said = ("draw" if winner is None else f"player {winner} wins") + \
-                f" ({res.get('end_reason')})"     # (the fields compared, not its text)
-            print(f"warning: the record says {said!r}, but the replay ends {ends(g)!r}",
-                  file=sys.stderr)
-            return 1
-    return 0
+    """1 when the record says its game ended otherwise than `g`, its replay
+    (`record.check_result` warns: `cli.main` shows it as a line on stderr), else 0."""
+    return 0 if check_result_of(rec, g) is None else 1
 
 
 def run(args: argparse.Namespace) -> int:
@@ -126,10 +107,10 @@ def run(args: argparse.Namespace) -> int:
     options.output_files(inputs={"RECORD": args.record}, **{"--html": args.html,
                             "--json": None if args.json == "-" else args.json})
     rec = load(args.record)
-    r, status = run_review(rec, args, args.record)
+    r, status = run_review(rec, args, args.record)   # (it warns of a result its moves deny)
     with ctrl_c_deferred():         # (a second Ctrl-C: every file still written)
         _outputs(args, r)
-    return status or check_result(rec, final_game(rec))
+    return status or int(r.record_mismatch is not None)
 
 
 def _outputs(args, r):
@@ -176,8 +157,10 @@ def add_command(sub: argparse._SubParsersAction) -> None:
                     "(what they could know, never the opponent's hidden cards or the deck "
                     "order): the move played against the best move, the loss, and a "
                     "label (best, good, inaccuracy ?!, mistake ?, blunder ??); forced moves "
-                    "are listed. Prints the annotated move list and each player's "
-                    "figures (average loss, labels, accuracy).",
+                    "are listed. Prints where the game was lost (one sentence), the "
+                    "annotated move list and each player's figures (average loss, labels, "
+                    "accuracy). A record whose stated result its moves do not give is "
+                    "reviewed by its moves, with a warning (exit status 1).",
         epilog="example: cuttle review game.json --player 0 --html review.html")
     pr.add_argument("record", metavar="RECORD",
                     help="a game record (saved by 'cuttle play' or 'cuttle simulate "

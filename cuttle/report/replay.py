@@ -11,9 +11,9 @@ The page exposes its state for scripts and tests: ``document.body.dataset.step``
 ``.viewer``, and ``data-ready="1"`` on the body once the pictures are unpacked.
 
 With a game review (`replay_page(..., review=...)`, the JSON of `cuttle.review`) the
-page also has an evaluation graph under the table (a click on a point jumps to that
-move), each reviewed move's label and the best move in the move list, and the
-per-player figures; that part is its own module (`review_block`), added to the page
+page also has the review's headline above the table (where the game was lost), an
+evaluation graph under it (a click on a point jumps to that move), each reviewed move's
+label and the best move in the move list, and the per-player figures; that part is its own module (`review_block`), added to the page
 only with a review.
 """
 
@@ -33,7 +33,7 @@ from ..svg import table
 from ..validation import check_player
 from .pages import page
 from .review_block import (REVIEW_SCRIPT, REVIEW_STYLE, change_note, review_badge,
-                           review_parts, unvalued_badge)
+                           review_head, review_parts, unvalued_badge)
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Sequence
@@ -244,7 +244,8 @@ def replay_page(start: Game, moves: Iterable[Move | str], *,
         '</div>')
     graph, figures = review_parts(review, len(steps) - 1, review_table) if review else ("", "")
     moves = f'<nav class="moves"><ol>{"".join(items)}</ol></nav>'
-    body = (f'<div class="replay"><div class="board-col">{controls}<div id="board">'
+    body = ((review_head(review) if review else "")
+            + f'<div class="replay"><div class="board-col">{controls}<div id="board">'
             f'<noscript>The replay needs JavaScript.</noscript></div>'
             '<p class="hint">← → step through the game · Home / End: start / end · '
             '0 / 1 / a: the view of player 0, player 1, or all cards · click a move'
@@ -268,11 +269,12 @@ def record_page(rec: dict[str, Any], viewer: int | None = None) -> str:
     info = [f"P0 {players[0]} against P1 {players[1]}", f"rules {start.rules}",
             seed_words(rec["seed"], rec.get("deal", 0)),
             quantity(len(rec['moves']), "move")]
-    res = ending(rec, final_game(rec))      # (an older resignation's gets its winner)
+    end = final_game(rec)
+    res = ending(rec, end)      # (an older resignation's gets its winner)
     if res is not None:
         info.append(res["text"])
     return replay_page(start, rec["moves"], names=tuple(players), info=info, viewer=viewer,
-                       resigned=resigner(rec))
+                       resigned=resigner(rec, end))
 
 
 def game_page(game: Game, names: Sequence[str] | None = None, viewer: int | None = None) -> str:

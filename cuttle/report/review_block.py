@@ -1,9 +1,11 @@
 """The review's part of the replay page (`replay.replay_page(..., review=...)`): its
 style and script (`REVIEW_STYLE`, `REVIEW_SCRIPT`), the evaluation graph (each reviewed
 player's chances as they saw them, a move that lost drawn as a drop), the marks of the
-move list (`review_badge`, `unvalued_badge`, `change_note`) and the per-player figures;
-`review_parts` gives the graph and the figures.  It reads the review's JSON
-(`cuttle.Review.as_dict()`), never the review itself.
+move list (`review_badge`, `unvalued_badge`, `change_note`), the per-player figures and,
+at the top of the page, the review's headline (where the game was lost) with the warning
+of a record whose stated result its moves do not give (`review_head`); `review_parts`
+gives the graph and the figures.  It reads the review's JSON (`cuttle.Review.as_dict()`),
+never the review itself.
 """
 
 from __future__ import annotations
@@ -37,6 +39,9 @@ table.review-figures td,table.review-figures th{padding:2px 8px;text-align:right
 table.review-figures td:first-child,table.review-figures th:first-child{text-align:left}
 table.review-figures .nm{font-weight:400;color:#777}
 .review-note{color:#777;font-size:12px;margin:4px 0 0 0;max-width:600px}
+.review-headline{font-size:15px;font-weight:600;margin:0 0 10px 0;max-width:920px}
+.review-warning{color:#8a4b00;background:#fff4e0;border:1px solid #f0c987;border-radius:6px;
+ padding:4px 8px;margin:0 0 10px 0;font-size:13px;max-width:920px}
 """
 
 # The graph's points jump by clicking the move list's item of their step (whose handler
@@ -125,6 +130,18 @@ def _unsettled(d: dict) -> str:
     if d.get("settled", True) or d.get("loss_low") is None:
         return ""
     return (f" (not settled: {100 * d['loss_low']:.1f} to {100 * d['loss_high']:.1f} pp)")
+
+
+def review_head(review: dict) -> str:
+    """The top of a review's page: its headline, where the game was lost (the JSON's
+    ``where_lost``), and the warning of a record whose stated result its moves do not
+    give (``record_mismatch``), if any."""
+    head = (review.get("where_lost") or {}).get("text")
+    out = f'<p class="review-headline">{escape(head)}</p>' if head else ""
+    if review.get("record_mismatch"):
+        out += (f'<p class="review-warning">Warning: {escape(review["record_mismatch"])}; '
+                f'this review follows the moves.</p>')
+    return out
 
 
 def review_parts(review: dict, last: int,

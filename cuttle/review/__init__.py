@@ -9,13 +9,17 @@ labels not settled: their loss's bounds span a threshold) and an accuracy figure
 moves no label judges (the opponent's, the cards drawn), each reviewed player's chances
 after a valued move and before their next (`Review.between()`).  Losses print in pp,
 percentage points of expected score.
-`Review.page()` is the replay page with the review (an evaluation graph under the
-table), `str(review)` the annotated move list.  docs/review.md has the method.
+`Review.headline` says where the game was lost in one sentence (`Review.where_lost()`,
+read from those figures), first in every output.  `Review.page()` is the replay page
+with the review (an evaluation graph under the table), `str(review)` the annotated move
+list.  A record's moves are its game: a stated result they do not give is warned of
+(`cuttle.record.RecordResultWarning`) and the moves reviewed.  docs/review.md has the
+method.
 
 * `engines`: how a decision's moves are valued (expert or random playouts, forced
   searches) and the adaptive budget;
 * `figures`: the labels, their thresholds, accuracy and the per-player figures;
-* `result`: `Decision`, `Review`, their text and JSON;
+* `result`: `Decision`, `Review`, their text and JSON, and where the game was lost;
 * `run`: `review()` and `judge()` (one decision).
 """
 

@@ -20,12 +20,15 @@ if TYPE_CHECKING:
 
     from .result import Decision
 
-__all__ = ["ANNOTATIONS", "FORCED", "LABELS", "PLAYER_FIGURES", "Figure", "Thresholds",
-           "figure_rows", "move_accuracy", "player_figures"]
+__all__ = ["ANNOTATIONS", "FORCED", "LABELS", "PLAYER_FIGURES", "STANDS_OUT", "Figure",
+           "Thresholds", "figure_rows", "move_accuracy", "player_figures"]
 
 LABELS = ("best", "good", "inaccuracy", "mistake", "blunder")   # from the smallest loss up
 FORCED = "forced"                   # a lone legal move: listed, not judged
 ANNOTATIONS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+# The labels of a move that stands out as where a game was lost (`Review.where_lost`):
+# more than an inaccuracy's loss (by default over 10 pp).
+STANDS_OUT = ("mistake", "blunder")
 
 
 @dataclass(frozen=True)

@@ -9,13 +9,14 @@ a loss of 0.05 prints as 5.0 pp)."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..errors import Interrupted
 from ..formatting import loss_points, plural, pp, quantity
-from ..record import result_of, seed_words
-from .figures import ANNOTATIONS, FORCED, PLAYER_FIGURES, figure_rows, player_figures
+from ..record import RESIGNED, result_of, seed_words
+from .figures import (ANNOTATIONS, FORCED, PLAYER_FIGURES, STANDS_OUT, figure_rows,
+                      player_figures)
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -55,7 +56,11 @@ class Decision:
     `loss_high`: two standard errors of the paired samples either side; for the best
     move, 0 up to the most another move may be worth more) and whether the label holds
     over them (`settled`: False when they straddle a label's bound, as at the budget's
-    cap they may); a forced one has None there."""
+    cap they may); a forced one has None there.  `thresholds`: those its label is of
+    (they set the digits its loss prints with).
+
+    ``repr(d)`` is one line, ``str(d)`` the decision with every move's value, best
+    first."""
 
     ply: int
     player: int
@@ -73,6 +78,7 @@ class Decision:
     loss_low: float | None = None
     loss_high: float | None = None
     settled: bool | None = None
+    thresholds: Thresholds | None = field(default=None, compare=False, repr=False)
 
     @property
     def judged(self) -> bool:
@@ -104,13 +110,61 @@ class Decision:
                 "samples": self.samples,
                 "candidates": [c.as_dict() for c in self.candidates]}
 
+    def loss_text(self) -> str:
+        """The loss in pp as the review prints it (the digits its label needs: "5.05"),
+        or "n/a" for a forced move."""
+        bounds = {} if self.thresholds is None else self.thresholds.as_dict()
+        return loss_points(self.loss, bounds)
+
+    def verdict(self) -> str:
+        """The move and its label in words: "draw: good, 3.9 pp below points 9C", "points
+        TH: best", "resolve: forced (the only legal move)"."""
+        if not self.judged:
+            return f"{self.played}: forced (the only legal move)"
+        if self.label == "best":
+            return f"{self.played}: best"
+        return (f"{self.played} {self.annotation}".rstrip()
+                + f": {self.label}, {self.loss_text()} pp below {self.best}")
+
+    def __repr__(self):
+        return (f"<Decision move {self.ply + 1}, P{self.player} {self.verdict()}"
+                + (f" (of {self.legal} legal moves)>" if self.judged else ">"))
+
+    def __str__(self):
+        return "\n".join(self.lines())
+
+    def lines(self) -> list[str]:
+        """The text of ``str(d)``: who decided where, the move played and its label, then
+        (a judged move) every legal move's value and samples, best first."""
+        out = [f"Move {self.ply + 1} (turn {self.turn}): P{self.player} to decide "
+               f"({self.phase}), {quantity(self.legal, 'legal move')}",
+               f"Played {self.verdict()}"]
+        if not self.judged:
+            return out
+        if not self.settled:
+            out[-1] += (f" (not settled: the loss's bounds, {100 * self.loss_low:.1f} to "
+                        f"{100 * self.loss_high:.1f} pp, span a label's bound)")
+        mw = max(len(str(c.move)) for c in self.candidates)
+        out.append(f"{'move':<{mw}}   score  samples")
+        for c in self.candidates:
+            mark = ", ".join(w for w, m in (("best", self.best), ("played", self.played))
+                             if c.move == m)
+            out.append(f"{str(c.move):<{mw}}  {c.score:6.1%}  {c.samples:>7,}  {mark}"
+                       .rstrip())
+        out.append(f"scores: P{self.player}'s expected score (a win 1, a draw 1/2) from "
+                   f"what they could know; accuracy {self.accuracy:.1f}%")
+        return out
+
 
 class Review:
     """The review of a game (`cuttle.review`): `decisions` of the reviewed `players`
     in the order played, their per-player figures (`summary(p)`, `summaries`), and,
     when asked, `omniscient`: player 0's expected score at every step (0: the start,
     i: after move i) with every card known, in hindsight.  `complete` is False for a
-    review cut short (Ctrl-C or cancel): it holds the decisions finished."""
+    review cut short (Ctrl-C or cancel): it holds the decisions finished.
+    `headline`: where the game was lost, in one sentence (`where_lost()`), the first line
+    of the text; `record_mismatch`: the words of a record's stated result that its
+    moves do not give (the review follows the moves), or None."""
 
     def __init__(self, *, start: Game, moves: Sequence[Move], names: Sequence[str],
                  players: Sequence[int], engine: Engine, seed: int,
@@ -118,7 +172,8 @@ class Review:
                  omniscient: Sequence[float | None] | None, total: int,
                  seconds: float, cpu_seconds: float, complete: bool,
                  source: str = "", stopped: str | None = None,
-                 resigned: int | None = None, deal: int = 0) -> None:
+                 resigned: int | None = None, deal: int = 0,
+                 record_mismatch: str | None = None) -> None:
         self.start = start
         self.deal = deal              # a record's deal index (game `deal` of the seed)
         self.moves = list(moves)
@@ -136,6 +191,7 @@ class Review:
         self.source = source
         self.stopped = stopped      # why the record says a game the rules did not end stopped
         self.resigned = resigned    # the seat that resigned it (stopped "resigned")
+        self.record_mismatch = record_mismatch    # (`cuttle.record.result_mismatch`)
 
     def summary(self, player: int) -> dict[str, Any]:
         """`player`'s figures (`figures.PLAYER_FIGURES`: judged and forced moves, average
@@ -202,6 +258,104 @@ class Review:
         out.sort(key=lambda b: (b["from_move"], b["player"]))
         return out
 
+    def where_lost(self) -> dict[str, Any]:
+        """Where the game was lost, from the review's own figures: the largest loss among
+        the loser's judged moves (the review's ranking of moves by loss), named as the
+        move that lost the game when its label is a mistake or a blunder
+        (`figures.STANDS_OUT`); when none is, that no single move stands out, with their
+        costliest and, if it is larger, the largest fall of their chances between their
+        valued moves (`between()`: the opponent's moves and the cards drawn, which no
+        label judges).  A draw and an unfinished game have no loser: the costliest move
+        of a reviewed player instead.  When the loser is not reviewed, it says the review
+        cannot tell.  JSON-ready: ``text`` (the sentence, `headline`), ``outcome``
+        ("won", "draw" or "unfinished"), ``winner`` and ``loser`` (seats, or None),
+        ``move`` and ``player`` (the move named, numbered from 1, and its mover, or
+        None), ``stands_out`` and ``between`` (the stretch named, or None)."""
+        res = self._result(self.final())
+        status = None if res is None else res["status"]
+        outcome = ("draw" if res["winner"] is None else "won") \
+            if status in ("over", RESIGNED) else "unfinished"
+        winner = res["winner"] if outcome == "won" else None
+        loser = None if winner is None else 1 - winner
+        out = {"outcome": outcome, "winner": winner, "loser": loser, "move": None,
+               "player": None, "stands_out": False, "between": None}
+        who = {p: f"P{p} {self.names[p]}" for p in (0, 1)}
+        if loser is not None and loser not in self.players:
+            text = (f"{who[winner]} won this game; {who[loser]}'s moves are not reviewed, "
+                    f"so this review cannot say where they lost it")
+        elif loser is not None:
+            text = self._lost_by(loser, who[loser], out)
+        elif outcome == "draw":
+            text = (f"The game was drawn ({res['end_reason']}), so nobody lost it; "
+                    + self._costliest(who, out))
+        else:           # (why the record says it stopped: "unfinished: quit")
+            why = "" if res is None else res["text"].partition(": ")[2]
+            text = (f"The game is unfinished{f' ({why})' if why else ''}, so nobody has "
+                    f"lost it yet; " + self._costliest(who, out))
+        if not self.complete:
+            text += (f" (the review was stopped after {len(self.decisions)} of "
+                     f"{self.total} decisions)")
+        out["text"] = text + "."
+        return out
+
+    @property
+    def headline(self) -> str:
+        """Where the game was lost, in one sentence: ``where_lost()["text"]``, e.g. "P1
+        greedy lost this game at move 10, points 4S ?? (a blunder): their chances fell
+        from 77.5% with the best move, draw, to 56.9% (-20.6 pp), the largest of their 2
+        mistakes and blunders."."""
+        return self.where_lost()["text"]
+
+    def _lost_by(self, p: int, name: str, out: dict[str, Any]) -> str:
+        """The headline of a game lost by the reviewed player `p` (`name`), its figures
+        written into `out`."""
+        mine = [d for d in self.decisions if d.player == p and d.judged]
+        if not mine:
+            return (f"{name} lost this game; none of their moves was judged"
+                    + (" (each was forced)" if self.complete else ""))
+        worst = _costliest(mine)
+        out.update(move=worst.ply + 1, player=p)
+        if worst.label in STANDS_OUT:
+            out["stands_out"] = True
+            k = sum(d.label in STANDS_OUT for d in mine)
+            return (f"{name} lost this game at {_move_words(worst)}: their chances fell "
+                    f"{_drop_words(worst)}, "
+                    + (f"the largest of their {k} mistakes and blunders" if k > 1
+                       else "their only mistake or blunder"))
+        text = f"{name} lost this game, but no single move of theirs stands out: " + (
+            f"their costliest, {_move_words(worst)}, lost {worst.loss_text()} pp"
+            if worst.label != "best" else
+            f"each of their judged moves was the best or within "
+            f"{100 * self.thresholds.best:g} pp of it")
+        falls = [b for b in self.between() if b["player"] == p and b["change"] < -worst.loss]
+        if falls:
+            b = min(falls, key=lambda b: (b["change"], b["from_move"]))
+            out["between"] = b
+            where = "at the end" if b["to_move"] is None else f"before move {b['to_move']}"
+            text += (f"; their chances fell most after move {b['from_move']}, from "
+                     f"{b['start_score']:.1%} to {b['end_score']:.1%} {where} "
+                     f"({pp(b['change'], 1)}), by the moves between and the cards drawn, "
+                     f"which no label judges")
+        return text
+
+    def _costliest(self, who: dict[int, str], out: dict[str, Any]) -> str:
+        """The headline's clause on the costliest judged move of a game nobody lost, its
+        figures written into `out`."""
+        judged = [d for d in self.decisions if d.judged]
+        if not judged:
+            return "no move was judged"
+        worst = _costliest(judged)
+        out.update(move=worst.ply + 1, player=worst.player)
+        if worst.label in STANDS_OUT:
+            out["stands_out"] = True
+            return (f"the costliest move was {who[worst.player]}'s {_move_words(worst)}: "
+                    f"their chances fell {_drop_words(worst)}")
+        if worst.label == "best":
+            return (f"no single move stands out: each judged move was the best or within "
+                    f"{100 * self.thresholds.best:g} pp of it")
+        return (f"no single move stands out: the costliest was {who[worst.player]}'s "
+                f"{_move_words(worst)}, {worst.loss_text()} pp")
+
     def final(self) -> Game:
         """The game after its last move."""
         g = self.start.copy()
@@ -226,7 +380,8 @@ class Review:
         return Interrupted.mark(self._data(end), cut)
 
     def _data(self, end: Game) -> dict[str, Any]:
-        return {"format": FORMAT, "version": 1, "engine": self.engine.name,
+        return {"format": FORMAT, "version": 1, "where_lost": self.where_lost(),
+                "record_mismatch": self.record_mismatch, "engine": self.engine.name,
                 "method": self.engine.description, "seed": self.seed,
                 "rules": self.start.rules.to_json(), "game_seed": self.start.seed,
                 "game_deal": self.deal,
@@ -278,7 +433,10 @@ class Review:
         """The text review: the annotated move list, then the per-player figures."""
         who = {p: f"P{p} {self.names[p]}" for p in (0, 1)}
         dealt = seed_words(self.start.seed, self.deal)
-        out = [f"Review{' of ' + self.source if self.source else ''}: {who[0]} against "
+        out = [self.headline]
+        if self.record_mismatch is not None:
+            out.append(f"Warning: {self.record_mismatch}; this review follows the moves.")
+        out += [f"Review{' of ' + self.source if self.source else ''}: {who[0]} against "
                f"{who[1]}; rules {self.start.rules}; {dealt}; "
                f"{quantity(len(self.moves), 'move')}",
                f"Engine {self.engine.name}: {self.engine.description}; seed {self.seed}",
@@ -361,6 +519,24 @@ class Review:
                    f"{100 * self.thresholds.inaccuracy:g}, mistake (?) <= "
                    f"{100 * self.thresholds.mistake:g} pp lost, blunder (??) more")
         return out
+
+
+def _costliest(ds: Sequence[Decision]) -> Decision:
+    """The decision of the largest loss (the first of equal ones)."""
+    return max(ds, key=lambda d: (d.loss, -d.ply))
+
+
+def _move_words(d: Decision) -> str:
+    """ "move 10, points 4S ?? (a blunder)", "move 3, draw (good)"."""
+    label = d.label if d.label not in ANNOTATIONS else \
+        ("an " if d.label[0] in "aeiou" else "a ") + d.label     # (the nouns)
+    return f"move {d.ply + 1}, {d.played} {d.annotation}".rstrip() + f" ({label})"
+
+
+def _drop_words(d: Decision) -> str:
+    """ "from 77.5% with the best move, draw, to 56.9% (-20.6 pp)"."""
+    return (f"from {d.best_score:.1%} with the best move, {d.best}, to "
+            f"{d.played_score:.1%} (-{d.loss_text()} pp)")
 
 
 def _change_text(b: dict[str, Any]) -> str:

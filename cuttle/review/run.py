@@ -5,14 +5,14 @@ from __future__ import annotations
 import math
 import os
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .._review import hindsight as _hindsight
 from ..errors import IllegalMoveError, Interrupted
 from ..game import Game, check_game
 from ..moves import Move
-from ..record import (play_recorded, read_record, resigner, start_game, stopped,
-                      validate_record)
+from ..record import (check_result, play_recorded, read_record, resigner, start_game,
+                      stopped, validate_record)
 from ..seeding import derive, seed_or_new
 from ..progress import Progress
 from ..threads import check_threads
@@ -36,19 +36,27 @@ class _Cancelled(Exception):
     """The caller's cancel said stop."""
 
 
-def _load(source: Any) -> tuple[Game, list[str], tuple[str, str], str, str | None,
-                                int | None, int]:
-    """(start, move texts, player names, description, status, resigner, deal) of a
-    Game, a record (dict) or a record file; status: why the record says a game the rules
-    did not end stopped (None for a Game or a record without a result), and resigner
-    the seat that resigned it, if it was resigned; deal: the record's deal index (0 for
-    a Game: the review names it beside the seed)."""
+class _Source(NamedTuple):
+    """What a review reads of a Game, a record (dict) or a record file."""
+
+    start: Game
+    texts: list[str]            # the moves
+    names: tuple[str, str]
+    where: str                  # the record file's path, or ""
+    stopped: str | None         # why the record says a game the rules did not end stopped
+    deal: int                   # the record's deal index (0 for a Game)
+    record: dict[str, Any] | None     # the validated record (None for a Game)
+
+
+def _load(source: Any) -> _Source:
+    """The `_Source` of a Game, a record (dict) or a record file (a Game's has no
+    result, a stop nor a deal: the review names its seed alone)."""
     if isinstance(source, Game):
         start = source.copy()
         while start.ply:
             start.undo()
-        return (start, [str(m) for m in source.moves], ("player 0", "player 1"), "", None,
-                None, 0)
+        return _Source(start, [str(m) for m in source.moves], ("player 0", "player 1"), "",
+                       None, 0, None)
     if isinstance(source, dict):
         rec, where = validate_record(source), ""
     elif isinstance(source, (str, os.PathLike)):
@@ -57,8 +65,8 @@ def _load(source: Any) -> tuple[Game, list[str], tuple[str, str], str, str | Non
         raise ValueError(f"review takes a Game, a game record (dict) or a record file, "
                          f"not {type(source).__name__}")
     players = rec.get("players", ["player 0", "player 1"])
-    return (start_game(rec), list(rec["moves"]), tuple(players), where, stopped(rec),
-            resigner(rec), rec.get("deal", 0))
+    return _Source(start_game(rec), list(rec["moves"]), tuple(players), where, stopped(rec),
+                   rec.get("deal", 0), rec)
 
 
 # Local argument checks (_players, the names; Thresholds and parse_engine check their
@@ -125,7 +133,7 @@ def _judge(game: Game, move: Move, eng: Engine, seed: int, threads: int, th: Thr
     low, high = mv.loss_bounds(i, b)
     return Decision(ply, p, turn, phase, move, len(legal), th.label(loss), legal[b],
                     scores[i].score, scores[b].score, loss, move_accuracy(loss), cands,
-                    low, high, th.label(low) == th.label(high))
+                    low, high, th.label(low) == th.label(high), th)
 
 
 def review(game_or_record: Game | dict[str, Any] | str | os.PathLike[str],
@@ -155,28 +163,22 @@ def review(game_or_record: Game | dict[str, Any] | str | os.PathLike[str],
     names: the players' names (P0, P1) in the text and the page (default: the record's,
     or "player 0" and "player 1").
 
+    A record's moves are its game: a record whose stated result they do not give (its
+    winner, its ending) is reviewed by its moves, with a `cuttle.record.
+    RecordResultWarning` saying both, kept in `Review.record_mismatch`.
+
     The same seed gives the same review, whatever the thread count.
     """
-    start, texts, own_names, where, why, resigned, deal = _load(game_or_record)
-    if names is None:
-        names = own_names
-    elif isinstance(names, str) or len(names) != 2 or \
-            not all(isinstance(n, str) for n in names):
-        raise ValueError(f"names must be two strings (P0, P1), not {names!r}")
+    src = _load(game_or_record)
+    start = src.start
+    names = _names(names, src.names)
     eng = parse_engine(engine)
     th = Thresholds.coerce(thresholds)
     players = _players(player)
     threads = check_threads(threads)
     seed = seed_or_new(seed)
     check = _stopper(cancel)
-    # Replay once: the moves (checked) and how many decisions there are to review.
-    g = start.copy()
-    moves: list[Move] = []
-    total = 0
-    for i, text in enumerate(texts, 1):
-        if g.to_move in players:
-            total += 1
-        moves.append(play_recorded(g, i, text))
+    moves, total, mismatch, resigned = _replay(src, players)
     omni: list[float | None] | None = [None] * (len(moves) + 1) if omniscient else None
     decisions: list[Decision] = []
     t0, c0 = time.perf_counter(), time.process_time()
@@ -187,7 +189,8 @@ def review(game_or_record: Game | dict[str, Any] | str | os.PathLike[str],
                       seed=seed, thresholds=th, decisions=decisions, omniscient=omni,
                       total=total, seconds=time.perf_counter() - t0,
                       cpu_seconds=time.process_time() - c0, complete=complete,
-                      source=where, stopped=why, resigned=resigned, deal=deal)
+                      source=src.where, stopped=src.stopped, resigned=resigned,
+                      deal=src.deal, record_mismatch=mismatch)
 
     g = start.copy()
     try:
@@ -208,6 +211,35 @@ def review(game_or_record: Game | dict[str, Any] | str | os.PathLike[str],
         raise Interrupted(result(False), len(decisions), total, "decision") from None
     bar.close()
     return result(True)
+
+
+def _names(names: Any, own: tuple[str, str]) -> tuple[str, str]:
+    """The players' names: `names` (two strings), or the source's own."""
+    if names is None:
+        return own
+    if isinstance(names, str) or len(names) != 2 or \
+            not all(isinstance(n, str) for n in names):
+        raise ValueError(f"names must be two strings (P0, P1), not {names!r}")
+    return tuple(names)
+
+
+def _replay(src: _Source, players: tuple[int, ...]) -> tuple[list[Move], int, str | None,
+                                                              int | None]:
+    """The source's moves replayed once: (the moves, each checked; how many decisions
+    of `players` there are to review; a record's stated result that the moves do not
+    give, in words (`record.check_result`: warned of, at review()'s caller); the seat
+    that resigned a game the moves did not end, or None)."""
+    g = src.start.copy()
+    moves: list[Move] = []
+    total = 0
+    for i, text in enumerate(src.texts, 1):
+        if g.to_move in players:
+            total += 1
+        moves.append(play_recorded(g, i, text))
+    if src.record is None:
+        return moves, total, None, None
+    return (moves, total, check_result(src.record, g, src.where, stacklevel=3),
+            resigner(src.record, g))
 
 
 def _hindsight_value(g: Game, eng: Engine, seed: int, threads: int,

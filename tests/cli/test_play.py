@@ -395,7 +395,7 @@ def test_replay_result_mismatch(monkeypatch, capsys, tmp_path):
                  ["review", str(path), "--engine", "rollouts:5", "--seed", "1"]):
         code, out, err = run(monkeypatch, capsys, argv)
         assert code == 1 and "warning: the record says 'player 0 wins (goal)'" in err \
-            and "replay ends 'unfinished'" in err, argv
+            and "but its moves end 'unfinished'" in err, argv
     assert "accuracy" in out            # (the review is still printed)
 
 

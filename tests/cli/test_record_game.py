@@ -89,7 +89,7 @@ def test_replay_and_review_read_the_record(monkeypatch, capsys, tmp_path):
                                                "--seed", "1", "--threads", "1",
                                                "--json", tmp_path / "r.json"])
     assert code == 0, err
-    assert "rules classic; seed 7, game 1234;" in out.splitlines()[0]
+    assert "rules classic; seed 7, game 1234;" in out.splitlines()[1]     # (under the headline)
     r = json.loads((tmp_path / "r.json").read_text())
     assert (r["game_seed"], r["game_deal"], r["moves"]) == (7, 1234, rec["moves"])
     code, _, err = run(monkeypatch, capsys, ["replay", path, "--html", tmp_path / "r.html"])

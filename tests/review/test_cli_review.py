@@ -30,7 +30,8 @@ def test_review_prints_the_annotated_moves_and_the_figures(monkeypatch, capsys, 
     assert code == 0 and err == ""
     r = cuttle.review(path, "rollouts:20", seed=3)
     lines = out.splitlines()
-    assert lines[0].startswith(f"Review of {path}: P0 ann against P1 bob; rules classic")
+    assert lines[0] == r.headline                   # where the game was lost, first
+    assert lines[1].startswith(f"Review of {path}: P0 ann against P1 bob; rules classic")
     for d in r.decisions:                  # the same figures as the API's
         line = next(x for x in lines if x.lstrip().startswith(f"{d.ply + 1}. "))
         assert f"{d.played} {d.annotation}".strip() in line

@@ -131,7 +131,7 @@ def test_a_review_is_reproducible_by_seed_whatever_the_threads():
     assert a.complete and a.total == len(a.decisions) == 14
     assert a.as_dict()["decisions"] == b.as_dict()["decisions"]
     assert a.as_dict()["decisions"] != c.as_dict()["decisions"]
-    assert a.as_dict()["engine"] == INFER and str(a).splitlines()[1].startswith(
+    assert a.as_dict()["engine"] == INFER and str(a).splitlines()[2].startswith(
         f"Engine {INFER}: ISMCTS searches")
     assert a.as_dict()["decisions"] != review(g, "ismcts:60", seed=5).as_dict()["decisions"]
 

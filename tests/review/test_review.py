@@ -597,7 +597,7 @@ def test_a_one_move_game_is_1_move():
     g = cuttle.Game(seed=3)
     g.play(g.legal_moves[0])
     r = review(g, "rollouts:20", seed=2, threads=1)
-    assert str(r).splitlines()[0].endswith("; 1 move")
+    assert str(r).splitlines()[1].endswith("; 1 move")     # (under the headline)
     assert "1 move" in r.page() and "1 moves" not in r.page()
 
 
@@ -663,3 +663,44 @@ def test_the_page_prints_a_loss_as_the_text_does():
     assert "5.05 pp  inaccuracy" in str(r)
     assert "inaccuracy: expected score" in r.page() and "loss 5.05 pp" in r.page()
     assert "loss 5.0 points" not in r.page()
+
+
+def test_a_judged_decision_prints_readably():
+    """`judge()`'s Decision printed as a raw dataclass (every field, every candidate's
+    MoveScore); it prints as the review's other results do: one line for repr, the
+    decision with every legal move's value, best first, for str."""
+    g = cuttle.Game.from_position(**WIN)
+    d = judge(g, "draw", "expert:16", seed=1)
+    assert repr(d) == (f"<Decision move 1, P0 draw ??: blunder, {d.loss_text()} pp below "
+                       f"points TH (of 7 legal moves)>")
+    lines = str(d).splitlines()
+    assert lines[:2] == ["Move 1 (turn 1): P0 to decide (main), 7 legal moves",
+                         f"Played draw ??: blunder, {d.loss_text()} pp below points TH"]
+    assert lines[2].split() == ["move", "score", "samples"]
+    rows = lines[3:3 + d.legal]
+    assert [r.split("  ")[0].strip() for r in rows] == [str(c.move) for c in d.candidates]
+    for row, c in zip(rows, d.candidates):
+        assert f"{c.score:.1%}" in row and f"{c.samples:,}" in row
+        assert row.endswith("best") == (c.move == d.best)
+        assert row.endswith("played") == (c.move == d.played)
+    assert lines[-1].endswith(f"accuracy {d.accuracy:.1f}%") and "Decision(" not in str(d)
+    won = judge(g, "points TH", "expert:16", seed=1)
+    assert repr(won) == "<Decision move 1, P0 points TH: best (of 7 legal moves)>"
+    assert str(won).splitlines()[3].endswith("best, played")
+    # a loss prints with the digits its label needs, under the decision's own thresholds
+    e = judge(g, "draw", "expert:16", seed=1, thresholds={"mistake": 0.5})
+    assert e.thresholds == Thresholds(mistake=0.5) and e.label == "blunder"
+    fine = dataclasses.replace(e, loss=0.05047, label="inaccuracy")
+    assert "inaccuracy, 5.05 pp below" in repr(fine) and "5.05 pp" in str(fine)
+    # unsettled bounds are said; a forced move has no table
+    r = review(bot_game(("greedy", "greedy"), 3), "rollouts:20", seed=2)
+    loose = next(x for x in r.decisions if x.judged and not x.settled)
+    assert (f"not settled: the loss's bounds, {100 * loose.loss_low:.1f} to "
+            f"{100 * loose.loss_high:.1f} pp") in str(loose)
+    forced = next(x for x in r.decisions if not x.judged)
+    assert repr(forced) == (f"<Decision move {forced.ply + 1}, P{forced.player} "
+                            f"{forced.played}: forced (the only legal move)>")
+    assert str(forced).splitlines() == [
+        f"Move {forced.ply + 1} (turn {forced.turn}): P{forced.player} to decide "
+        f"({forced.phase}), 1 legal move",
+        f"Played {forced.played}: forced (the only legal move)"]
