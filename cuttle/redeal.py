@@ -40,7 +40,7 @@ from .errors import IllegalMoveError
 from .game import Game, check_game
 from .position import parse_text
 from .seeding import check_seed, derive
-from .validation import check_player
+from .validation import check_int, check_player
 
 if TYPE_CHECKING:
     from .cards import Card
@@ -176,7 +176,9 @@ class Sightings:
         was dealt again: None where the player saw none of the cards hidden from them
         there, else those cards are dealt anew (`redeal`: all of them, or where only
         deck cards were seen and no deal of the hand agrees, the deck's); `NoRedeal`
-        when no new deal agrees with what the player saw."""
+        when no new deal agrees with what the player saw; ValueError for a `ply` that
+        is not one of the game's (0 to its ply)."""
+        ply = check_int(ply, "ply", 0, check_game(game).ply)
         self.see(game)
         back = game.copy()
         while back.ply > ply:

@@ -86,6 +86,10 @@ def test_only_the_cards_given_are_dealt_again_and_none_the_player_knows():
         redeal(g, 2, 3)
     with pytest.raises(ValueError):
         redeal(g, 0, -1)
+    seen = Sightings(start_of(g), 0, 1)
+    for ply in (2, -1, 1.0, True):
+        with pytest.raises(ValueError, match="ply"):
+            seen.take_back(g, ply)
 
 
 def test_an_undone_draw_deals_another_card():
