@@ -1,7 +1,8 @@
 """Game records: a finished or unfinished game as JSON, written by `cuttle play` (and, for
 a game of a seeded simulation run, by `cuttle simulate --record-game` and
 `cuttle.simulation.game_record`) and read by `cuttle replay`, `cuttle review` and
-`cuttle analyse --record`.
+`cuttle analyse --record`.  docs/record.md describes the format field by field, with a
+worked example that its tests check against this module.
 
     {"format": "cuttle-game-record", "version": 1,
      "rules": {"preset": "classic", "changed": {"four": "random"}},
