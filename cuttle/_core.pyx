@@ -19,7 +19,7 @@ from cuttle._rng cimport rng_seed, derive_seed, deal_stream, STREAM_GAME, STREAM
 from cuttle._engine cimport (gen_moves, is_legal, apply_move, deal, score, goal, hand_is_public,
                              update_knowledge, check_win, check_state, check_freezes,
                              FreezeFault, states_equal, frozen_now, frozen_next_turn,
-                             pending_target, FROZEN_WITHOUT_FREEZE)
+                             pending_target, OVER_HAND_LIMIT, FROZEN_WITHOUT_FREEZE)
 from cuttle._hidden cimport determinize
 from cuttle._playout cimport play_until, end_by_cap, SEAT_ELSEWHERE
 from cuttle._engine import StateError, state_error
@@ -167,9 +167,14 @@ class FreezeRefused(ValueError):
 
 
 cdef object refusal(const State* s, const CRules* r, int err, str where):
-    # check_state's problem `err` as the exception to raise: a freeze's with its cards.
+    # check_state's problem `err` as the exception to raise: a freeze's with its cards,
+    # a hand above the limit with its size.
     cdef FreezeFault f
+    cdef int o = s.turn ^ 1
     message = f"{where}: {state_error(err)}"
+    if err == OVER_HAND_LIMIT:
+        return ValueError(f"{message}; player {o} holds {popcount(s.hand[o])} cards, the "
+                          f"limit is {r.hand_limit}")
     if err < FROZEN_WITHOUT_FREEZE or check_freezes(s, r, &f) != err:
         return ValueError(message)
     return FreezeRefused(message, {

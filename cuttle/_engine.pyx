@@ -625,6 +625,10 @@ STATE_ERRORS = {
     "RULES_MISMATCH": "a phase, a card on the stack or a countdown that these rules or "
                       "this phase cannot have",
     "NO_LEGAL_MOVE": "the game is not over but the player to decide has no legal move",
+    "OVER_HAND_LIMIT": "the player not to move holds more cards than the hand limit at "
+                       "the start of a turn, yet a turn passes only once its player's "
+                       "hand is down to the limit (hand_limit_mode=discard), and only the "
+                       "second player's dealt hand, before the first move, can be above it",
     # (Game names the cards of these and says why: position.freeze_words)
     "FROZEN_WITHOUT_FREEZE": "a card is frozen under rules whose 9 freezes nothing",
     "FROZEN_JOKER": "the joker is frozen, and no 9 returns it to a hand",
@@ -830,6 +834,13 @@ cdef inline int is_oneoff_card(int c, const CRules* r) noexcept nogil:
         return r.ten_discards
     return rk <= 8 and rk != 7
 
+cdef inline int is_deal(const State* s, const CRules* r) noexcept nogil:
+    # Whether s is as `deal` leaves a game: player 0's first turn, nothing played (a
+    # position has no turn number: the table and the scrap tell).
+    return s.turn == 0 and s.turn_number == 0 and s.phase == PH_MAIN and s.scrap == 0 \
+        and (s.points[0] | s.points[1] | s.permanents[0] | s.permanents[1]) == 0 \
+        and popcount(s.hand[0]) == r.deal[0] and popcount(s.hand[1]) == r.deal[1]
+
 cdef inline int check_rules_fit(const State* s, const CRules* r) noexcept nogil:
     # What the rules and the phase imply: the card each pending choice belongs to, who
     # makes the choice, and the rules that have such a phase or countdown (a freeze's:
@@ -848,6 +859,12 @@ cdef inline int check_rules_fit(const State* s, const CRules* r) noexcept nogil:
             return RULES_MISMATCH
         return STATE_OK
     if ph == PH_MAIN:
+        # A turn passes only once its player's hand is at most at the limit, and the
+        # main phase is a turn's start: the other player is there still, unless no
+        # turn has passed yet (a deal above the limit: rules-decisions.md, decision 26).
+        if r.hand_limit >= 0 and r.hand_limit_mode != LIMIT_NO_DRAW \
+                and popcount(s.hand[s.turn ^ 1]) > r.hand_limit and not is_deal(s, r):
+            return OVER_HAND_LIMIT
         return STATE_OK
     if s.actor != s.turn:                  # a one-off or a scuttle of the turn's player
         return RULES_MISMATCH

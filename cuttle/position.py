@@ -11,7 +11,7 @@ case-insensitive and every field is optional::
 
 | field | value |
 |---|---|
-| ``hands`` | player 0's cards ``/`` player 1's cards |
+| ``hands`` | player 0's cards ``/`` player 1's cards; the player not to move holds at most the hand limit (``hand_limit_mode=discard``: its turn ended there) unless the position is a deal (docs/rules-decisions.md, decision 26) |
 | ``frozen`` | per player (``/`` between players), cards of its hand that it may not play in its next turn, which for the player to move is this turn: cards a 9 returned under ``nine=freeze`` (the only rules that freeze), so only cards a 9 returns, the other player's only by its own 9 (``targets_own_side``), one a 9 (docs/rules-decisions.md, decision 3); default none |
 | ``points`` | point cards per player (``/`` between players); a card may carry its Jack stack, bottom to top: ``TH[JC,JD]``; the side it is listed on controls it |
 | ``permanents`` | Kings, Queens and glasses-8s per player (``/`` between players) |

@@ -346,18 +346,24 @@ def test_interrupted_without_a_total_has_a_message():
 
 # -- states each field of which is in range, but that no game can reach ----------------
 
-def tampered(g, **fields):
-    """g's pickle with State fields set ({name: value}, or {name: (index, value)} for
-    an array's element), loaded the way pickle.loads loads it."""
+def tampered_state(g, **fields):
+    """g's State bytes with fields set ({name: value}, or {name: (index, value)} for an
+    array's element)."""
     from cuttle._core import _state_layout
     layout = _state_layout()
-    fn, args = parts(g)
-    b = bytearray(args[STATE][0])
+    b = bytearray(parts(g)[1][STATE][0])
     for name, value in fields.items():
         at, fmt = layout[name]
         i, v = value if isinstance(value, tuple) else (0, value)
         struct.pack_into(fmt, b, at + i * struct.calcsize(fmt), v)
-    return load(fn, args, st=bytes(b))
+    return bytes(b)
+
+
+def tampered(g, **fields):
+    """g's pickle with State fields set (`tampered_state`), loaded the way pickle.loads
+    loads it."""
+    fn, args = parts(g)
+    return load(fn, args, st=tampered_state(g, **fields))
 
 
 def field(g, name, i=0):
@@ -669,3 +675,29 @@ def test_the_freezes_games_make_load(rules, hands, permanents, deck, moves, phas
     assert state["frozen_next"] == tuple(frozen_bits(*c) for c in frozen_next)
     back = pickle.loads(pickle.dumps(g))
     assert back == g and back.moves == g.moves
+
+
+# -- a hand above the limit at a turn's start: only the deal's (check_state) ------------
+
+def test_a_hand_above_the_limit_not_to_move_is_refused_but_the_deals():
+    """At a turn's start the player not to move has ended its own turn at the limit: a
+    pickle holding more is refused, whatever it is loaded into, unless no turn has
+    passed (the second player dealt more than the limit)."""
+    g = cuttle.Game("classic: hand_limit=5", seed=1)
+    assert (g.ply, g.to_move, len(g.hand(1))) == (0, 0, 6)
+    assert pickle.loads(pickle.dumps(g)) == g
+    other = cuttle.Game("classic: hand_limit=5", seed=8)
+    other.play("draw")
+    before = other._core_get_state()
+    for turn_number in (2, 10):
+        with pytest.raises(ValueError, match=r"corrupt pickled game: the player not to move "
+                                             r"holds more cards than the hand limit at the "
+                                             r"start of a turn, .*; player 1 holds 6 cards, "
+                                             r"the limit is 5$"):
+            tampered(g, turn_number=turn_number)
+        with pytest.raises(ValueError, match="the player not to move holds more cards"):
+            other._core_set_state(tampered_state(g, turn_number=turn_number), b"", b"")
+        assert other._core_get_state() == before
+    # no_draw: nothing brings a hand down to the limit
+    g = cuttle.Game("classic: hand_limit=5, hand_limit_mode=no_draw", seed=1)
+    assert tampered(g, turn_number=2).turn_number == 3        # (counted from 1)

@@ -294,6 +294,40 @@ def test_frozen_cards_a_game_reaches(rules, hands, frozen, to_move):
     assert sorted(g.observation(to_move).frozen_next[1 - to_move]) == sorted(frozen[1 - to_move])
 
 
+@pytest.mark.parametrize("text, player, cards, limit", [
+    ("rules: cuttle.cards; hands: 2C / 3C 4C 5C 6C 7C 8C 9C TC JC", 1, 9, 8),
+    ("rules: cuttle.cards hand_limit=5; hands: 2C 3C 4C 5C 6C 7C / 8C; to_move: 1", 0, 6, 5),
+    # a deal's hands, yet a card was played: its second player's turn has passed
+    ("rules: classic hand_limit=5; hands: 2C 3C 4C 5C 6C / 7C 8C 9C TC JC QC; scrap: AC",
+     1, 6, 5),
+])
+def test_a_hand_above_the_limit_not_to_move_is_refused(text, player, cards, limit):
+    """Issue: a position whose player not to move held more than the hand limit loaded.
+    That player ended its turn discarding down to the limit, so no game reaches it but
+    at the deal."""
+    with pytest.raises(ValueError, match=rf"invalid position: not a position: the player "
+                                         rf"not to move holds more cards than the hand "
+                                         rf"limit at the start of a turn, .*; player {player}"
+                                         rf" holds {cards} cards, the limit is {limit}$"):
+        cuttle.Game.from_text(text)
+
+
+def test_the_hands_above_the_limit_a_game_reaches_are_positions():
+    """rules-decisions.md, decision 26: a second player dealt more than the limit
+    (before the first move), a hand under a no_draw limit, and the mover's hand."""
+    g = cuttle.Game("classic: hand_limit=5", seed=1)
+    assert (g.to_move, len(g.hand(1))) == (0, 6)
+    same_position(cuttle.Game.from_text(g.position_text()), g)
+    g = cuttle.Game.from_position("classic: hand_limit=3, hand_limit_mode=no_draw",
+                                  hands=(["2C", "3C", "4C", "5C", "6C"], ["7C"]), seed=1)
+    g.play("points 2C")
+    assert (g.phase, g.to_move, len(g.hand(0))) == ("main", 1, 4)
+    same_position(cuttle.Game.from_text(g.position_text()), g)
+    g = cuttle.Game.from_position("cuttle.cards", hands=(["2C", "3C", "4C", "5C", "6C", "7C",
+                                                         "8C", "9C", "TC"], ["2D"]), seed=1)
+    assert (g.to_move, len(g.hand(0))) == (0, 9)
+
+
 def test_refused_frozen_cards_leave_the_game_untouched():
     # which freezes a 9 makes is the core's check, made on the position before it is
     # loaded: a refused one changes nothing of the game it was to be loaded into
