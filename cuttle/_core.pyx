@@ -159,7 +159,9 @@ class FreezeRefused(ValueError):
     loaded, the message's head), ``code`` (the StateError's name),
     ``player`` (whose cards, -1 for both players'), ``cards`` (their indices, player 0's
     first), ``this_turn`` (only this turn's 9 could have frozen them), ``turn`` and
-    ``to_move``."""
+    ``to_move``; for a 9 missing from the scrap (FROZEN_WITHOUT_NINE), ``nines`` and
+    ``threes`` (the 9s and 3s in the scrap) and ``took`` (whether a 3 played since can
+    have taken one of the 9s back)."""
 
     def __init__(self, message, fault=None):
         super().__init__(message)
@@ -181,7 +183,8 @@ cdef object refusal(const State* s, const CRules* r, int err, str where):
         "where": where, "code": StateError(err).name,
         "player": f.player, "this_turn": bool(f.this_turn), "turn": s.turn,
         "to_move": s.to_move,
-        "cards": cards_of(f.cards & s.hand[0]) + cards_of(f.cards & s.hand[1])})
+        "cards": cards_of(f.cards & s.hand[0]) + cards_of(f.cards & s.hand[1]),
+        "nines": cards_of(f.nines), "threes": cards_of(f.threes), "took": bool(f.took)})
 
 
 cdef inline uint64_t frozen_for_turn(const State* s, int p) noexcept nogil:

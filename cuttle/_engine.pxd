@@ -58,16 +58,23 @@ cpdef enum StateError:
     FROZEN_BEFORE_NINE = 19      # this turn's 9 froze it, yet none has taken effect
     FROZEN_BY_ONE_NINE = 20      # two cards only one 9 could have frozen
     TOO_MANY_FROZEN = 21         # more than the 9s of the last two turns could freeze
+    FROZEN_WITHOUT_NINE = 22     # the 9 that froze it neither in the scrap nor taken
+                                 # back by a 3 since
 
 cdef int check_state(const State* s, const CRules* r) noexcept nogil
 
 # Which freezes a 9 makes, check_state's part that answers with a FROZEN_ code (or
 # STATE_OK), and the cards behind it, for its words (position.freeze_words): whose they
-# are (-1: both players'), and whether only this turn's 9 could have frozen them.
+# are (-1: both players'), and whether only this turn's 9 could have frozen them; for
+# FROZEN_WITHOUT_NINE, the 9s and 3s in the scrap and whether a 3 since the freezes can
+# have taken one of their 9s back (took).
 cdef struct FreezeFault:
     int player
     uint64_t cards
     int this_turn
+    uint64_t nines
+    uint64_t threes
+    int took
 
 cdef int check_freezes(const State* s, const CRules* r, FreezeFault* f) noexcept nogil
 
