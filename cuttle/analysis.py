@@ -187,11 +187,20 @@ class Analysis:
 
 
 def _playout_code(policy: str) -> int:
-    """The code of the playouts' policy; ValueError for a search (or an unknown name)."""
-    code = policy_code(policy)
-    if is_search(policy):
-        raise ValueError(f"analysis playouts use {', '.join(map(repr, PLAYOUT_POLICIES))} "
-                         f"(a search bot inside every playout would be far too slow)")
+    """The code of the playouts' policy; ValueError, listing the playouts' policies
+    only, for a search or an unknown name (the library's list of every policy offered
+    searches the playouts refuse)."""
+    try:
+        code = policy_code(policy)
+    except ValueError:
+        code = None
+    if code is None or is_search(policy):
+        raise ValueError(
+            f"analysis playouts use {', '.join(map(repr, PLAYOUT_POLICIES))}, not "
+            f"{policy!r}" + ("" if code is None else
+                             " (a search bot inside every playout would be far too slow; "
+                             "cuttle.review.analyse_search ranks the moves by the search "
+                             "itself, as `cuttle analyse --engine` does)"))
     return code
 
 
