@@ -814,7 +814,7 @@ def test_a_cluster_failing_mid_run_keeps_the_finished_games(monkeypatch, capsys,
                           "cuttle simulation: 300 games, seed 3")
 
 
-def test_degenerate_rules_are_played_with_one_warning_line(capsys):
+def test_degenerate_rules_are_played_with_one_warning_line(capsys, tmp_path):
     # --set hand_limit=0 gave 100% draws without a word.
     code, out, err = run(capsys, "simulate", "-n", "30", "--seed", "1", "--no-progress",
                          "--set", "hand_limit=0")
@@ -826,7 +826,8 @@ def test_degenerate_rules_are_played_with_one_warning_line(capsys):
         "in draws (every game, under the presets' goals)"]
     # once, with --record-game too (the run and the game it records each warned)
     code, _, again = run(capsys, "simulate", "-n", "30", "--seed", "1", "--no-progress",
-                         "--set", "hand_limit=0", "--record-game", "0")
+                         "--set", "hand_limit=0", "--record-game", "0", "--record",
+                         str(tmp_path / "game.json"))
     assert code == 0 and again.splitlines() == err.splitlines()
     code, out, err = run(capsys, "simulate", "-n", "30", "--seed", "1", "--no-progress",
                          "--set", "hand_limit=1")
