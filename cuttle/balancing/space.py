@@ -22,7 +22,7 @@ from ..variants.rulesets import Variant, singles
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 
-    from ..rules import FlagValue
+    from ..flags import FlagValue
 
 __all__ = ["Candidate", "changes_of", "combinations_of", "flag_names", "single_changes",
            "space_size"]

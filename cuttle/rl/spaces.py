@@ -18,7 +18,7 @@ from .._actions import (ACTION_BLOCKS, ACTION_SPACE, action_of_code, code_of_act
                         game_action_mask, game_legal_actions)
 from ..moves import Move
 from ..observation import OBSERVATION_SIZE, SCALARS, SCALARS_AT
-from ..rules import MAX_GOAL
+from ..flags import MAX_GOAL
 from ..validation import check_int, is_int
 
 if TYPE_CHECKING:

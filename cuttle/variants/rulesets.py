@@ -28,7 +28,7 @@ from ..rules import FLAGS, PRESETS, Rules
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
 
-    from ..rules import Flag, FlagValue
+    from ..flags import Flag, FlagValue
 
 __all__ = ["BASES", "Variant", "flag_values", "own_base", "singles", "variants"]
 

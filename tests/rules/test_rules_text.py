@@ -12,7 +12,7 @@ import cuttle
 import cuttle.rl
 import cuttle.variants
 from cuttle import Rules
-import cuttle.rules as rules_module
+import cuttle.flags as flags_module
 
 # (any rule set is read back, a degenerate one too: its warning is not what is tested here)
 pytestmark = pytest.mark.filterwarnings("ignore::cuttle.rules.DegenerateRulesWarning")
@@ -182,7 +182,7 @@ def test_flag_changes_take_text_a_list_or_none():
     assert Rules.parse_assignments(None) == {} and Rules.parse("classic", None) == Rules()
 
 
-BOOL_SPELLINGS = sorted(rules_module._TRUE | rules_module._FALSE)
+BOOL_SPELLINGS = sorted(flags_module._TRUE | flags_module._FALSE)
 
 
 @pytest.mark.parametrize("spelling", BOOL_SPELLINGS + [s.upper() for s in BOOL_SPELLINGS]
@@ -194,7 +194,7 @@ def test_a_bool_keyword_takes_every_spelling_text_takes(spelling):
         from_text = Rules.parse(f"cuttle.cards {flag}={spelling.strip()}")
         from_keyword = Rules("cuttle.cards", **{flag: spelling})
         assert from_keyword == from_text
-        assert getattr(from_keyword, flag) is (spelling.strip().lower() in rules_module._TRUE)
+        assert getattr(from_keyword, flag) is (spelling.strip().lower() in flags_module._TRUE)
         assert from_keyword == Rules("cuttle.cards", **{flag: getattr(from_text, flag)})
 
 

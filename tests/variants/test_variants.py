@@ -63,6 +63,7 @@ def test_named_presets_on_their_own_base():
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(variants_module, "PRESETS", monkey)
         mp.setattr("cuttle.rules.PRESETS", monkey)
+        mp.setattr("cuttle.flags.PRESETS", monkey)
         fancy = [v for v in variants("classic") if v.presets == ("fancy",)]
     assert len(fancy) == 1 and fancy[0].changes == {"four": "random", "joker": True}
 
