@@ -7,7 +7,7 @@ route carrying the game's token in the ``X-Cuttle-Token`` header:
     POST   /api/games                 start a game (header: the start page's token)
     GET    /api/games/{id}            the person's view (state)
     POST   /api/games/{id}/move       {"move": "points 7H", "ply": 12}
-    POST   /api/games/{id}/bot        the bot's next decision (waits for it)
+    POST   /api/games/{id}/bot        the bot's next decision (waits for it; one at a time)
     POST   /api/games/{id}/stop       stop the bot's search: it plays its best move so far
     POST   /api/games/{id}/undo       take back your last decision
     POST   /api/games/{id}/hint       {"rollouts": 1000, "policy": "greedy"}
@@ -313,9 +313,7 @@ async def bot_move(request: Request) -> Response:
     s = _session(request)
     ply = _field(check_fields(await read_json(request), ("ply",)), "ply", int)
     web = _web(request)
-    if s.control is not None:               # already thinking: answer when it is done
-        async with s.lock:
-            return _state(s)
+    s.check_not_thinking()          # (at once: one decision at a time, its move untouched)
     async with s.lock:
         if s.finished:
             raise WebError(409, "the game is over")

@@ -239,7 +239,8 @@ class Session:
     # -- changes (event loop only) ----------------------------------------------------
 
     def check_not_thinking(self) -> None:
-        """WebError (409) while the bot decides: nothing else may change the game."""
+        """WebError (409) while the bot decides: nothing else may change the game, and no
+        second decision starts (the one home of these words)."""
         if self.control is not None:
             raise WebError(409, "the bot is thinking: wait for its move or stop it")
 
@@ -288,8 +289,7 @@ class Session:
         every bot move after it; returns the (player, move) taken back, oldest first."""
         if self.finished:
             raise WebError(409, "the game is over: it cannot be taken back")
-        if self.control is not None:
-            raise WebError(409, "the bot is thinking")
+        self.check_not_thinking()
         if not self.decisions:
             raise WebError(409, "nothing to undo: you have not made a move yet")
         target = None

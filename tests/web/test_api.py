@@ -645,6 +645,40 @@ def test_stop_over_http(server):
         assert p.state()["ply"] == 1 and not p.state()["thinking"]
 
 
+def test_a_second_bot_request_while_it_thinks_is_refused_at_once(client):
+    """A second /bot while the bot decides gets 409 at once, in the words of every
+    refusal while it thinks; the first request's move is played as if alone.  (The
+    first decision is held by the test, not timed.)"""
+    p = new_game(client, rules="classic", bot="ismcts:300", seat=1, seed=2)
+    s = store(client).get(p.gid)
+    decide, started, release = s.thinker.decide, threading.Event(), threading.Event()
+
+    def held(game, control):
+        started.set()
+        assert release.wait(60)
+        return decide(game, control)
+    s.thinker.decide = held
+    first = []
+    th = threading.Thread(target=lambda: first.append(p.bot(0)))
+    th.start()
+    try:
+        assert started.wait(60)
+        thinking = p.move("draw").json()["error"]           # a move meanwhile: refused
+        assert "the bot is thinking" in thinking
+        for r in (p.bot(), p.bot(0)):
+            assert r.status_code == 409 and r.json()["error"] == thinking
+        st = p.state()
+        assert st["thinking"] and st["ply"] == 0 and th.is_alive()
+    finally:
+        release.set()
+        th.join(60)
+    assert first[0].status_code == 200 and first[0].json()["ply"] == 1
+    assert not p.state()["thinking"]
+    # the same game's bot undisturbed plays the same move
+    q = new_game(client, rules="classic", bot="ismcts:300", seat=1, seed=2)
+    assert q.bot(0).json()["history"] == first[0].json()["history"]
+
+
 def test_no_new_work_once_the_server_stops(client):
     # (work asked for between the server's stop and its last answers)
     p = new_game(client, bot="ismcts:100000", seat=1, seed=2)
