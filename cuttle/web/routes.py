@@ -57,6 +57,7 @@ from ..analysis import analyse
 from ..errors import Interrupted
 from ..rules import Rules
 from ..seeding import derive
+from ..validation import check_int
 from .review import ReviewJob, page_headers, review_view
 from .sessions import (MAX_TEXT, Session, SessionStore, WebError, check_fields,
                        parse_settings)
@@ -232,16 +233,37 @@ def _query_checked(endpoint: Callable[[Request], Any], accepted: tuple[str, ...]
     return checked
 
 
-def _field(data: dict, key: str, kind: type, default: Any = None) -> Any:
-    """Field `key` of a body `check_fields` passed: `default` when absent or null."""
+def _field(data: dict, key: str, kind: type, default: Any = None,
+           minimum: int | None = None, maximum: int | None = None) -> Any:
+    """Field `key` of a body `check_fields` passed: `default` when absent or null; a
+    whole number (`kind` int) from `minimum` to `maximum` (either may be None) under
+    the library's integer rule (no bool, no float), or text; WebError (400) naming the
+    field otherwise."""
     v = data.get(key, default)
     if v is None:
         return default
-    if kind is int and (isinstance(v, bool) or not isinstance(v, int)):
-        raise WebError(400, f"{key!r} must be a whole number, not {v!r}")
+    if kind is int:
+        try:
+            return check_int(v, repr(key), minimum, maximum, _whole(minimum, maximum))
+        except ValueError as e:
+            raise WebError(400, str(e)) from None
     if kind is str and not isinstance(v, str):
         raise WebError(400, f"{key!r} must be text, not {v!r}")
     return v
+
+
+def _whole(minimum: int | None, maximum: int | None) -> str:
+    """The whole numbers from `minimum` to `maximum`, to a person."""
+    if minimum is not None and maximum is not None:
+        return f"a whole number from {minimum:,} to {maximum:,}"
+    if minimum is not None:
+        return f"a whole number, {minimum:,} or more"
+    return "a whole number" + ("" if maximum is None else f", at most {maximum:,}")
+
+
+def _ply(data: dict) -> int | None:
+    """The move a request was made at (None: any); the game's count of moves, 0 or more."""
+    return _field(data, "ply", int, minimum=0)
 
 
 def _session(request: Request) -> Session:
@@ -302,7 +324,7 @@ async def play_move(request: Request) -> Response:
         raise WebError(400, "expected {\"move\": \"MOVE\"}, e.g. {\"move\": \"draw\"}")
     if len(text) > 64:
         raise WebError(400, "that is not a move (too long)")
-    ply = _field(data, "ply", int)
+    ply = _ply(data)
     s.check_not_thinking()          # (at once: the bot holds the lock while it decides)
     async with s.lock:
         s.play_human(text, ply)
@@ -311,7 +333,7 @@ async def play_move(request: Request) -> Response:
 
 async def bot_move(request: Request) -> Response:
     s = _session(request)
-    ply = _field(check_fields(await read_json(request), ("ply",)), "ply", int)
+    ply = _ply(check_fields(await read_json(request), ("ply",)))
     web = _web(request)
     s.check_not_thinking()          # (at once: one decision at a time, its move untouched)
     async with s.lock:
@@ -360,9 +382,7 @@ async def undo(request: Request) -> Response:
 async def hint(request: Request) -> Response:
     s = _session(request)
     data = check_fields(await read_json(request), ("rollouts", "policy"))
-    rollouts = _field(data, "rollouts", int, DEFAULT_HINT_ROLLOUTS)
-    if not 1 <= rollouts <= MAX_HINT_ROLLOUTS:
-        raise WebError(400, f"rollouts must be from 1 to {MAX_HINT_ROLLOUTS:,}")
+    rollouts = _field(data, "rollouts", int, DEFAULT_HINT_ROLLOUTS, 1, MAX_HINT_ROLLOUTS)
     policy = _field(data, "policy", str, "greedy").strip().lower()
     if policy not in HINT_POLICIES:
         raise WebError(400, f"policy must be one of {', '.join(HINT_POLICIES)}, "

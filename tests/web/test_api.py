@@ -351,6 +351,7 @@ def test_moves_are_checked_by_the_engine(client):
              ({"move": "d" * 100}, 400, "too long"),
              ({"move": 7}, 400, "must be text"),
              ({"move": "draw", "ply": "0"}, 400, "whole number"),
+             ({"move": "draw", "ply": -1}, 400, "'ply' must be a whole number, 0 or more"),
              ({"move": "draw", "ply": 3}, 409, "moved on"),
              ({}, 400, "expected"),
              ([1], 400, "JSON object"),
@@ -372,6 +373,25 @@ def test_moves_are_checked_by_the_engine(client):
         "the game has moved on (it is at move 1, not 0): reload the state"
     r = p.bot(1)
     assert r.status_code == 200 and r.json()["last"]["player"] == 1
+
+
+@pytest.mark.parametrize("ply", [-1, -10 ** 30, 1.5, 0.0, True, False, "0", [0], {}])
+def test_a_ply_that_is_no_move_number_is_bad_input(client, ply):
+    """`ply` is the game's count of moves: a negative number, a fraction, a float, a
+    bool or text is bad input (400 naming the field), not a stale request (409), for the
+    person's move and the bot's alike; the game untouched."""
+    words = f"'ply' must be a whole number, 0 or more, not {ply!r}"
+    p = new_game(client, rules="classic", bot="random", seat=0, seed=1)
+    before = p.state()
+    r = p.move("draw", ply)
+    assert r.status_code == 400 and r.json()["error"] == words, r.text
+    assert p.state() == before
+    assert p.move("draw", 0).status_code == 200
+    before = p.state()
+    r = p.bot(ply)
+    assert r.status_code == 400 and r.json()["error"] == words, r.text
+    assert p.state() == before
+    assert p.bot(1).status_code == 200
 
 
 def test_unknown_fields_are_refused(client):
@@ -483,7 +503,10 @@ def test_hint_is_the_analysis_from_the_persons_view(client):
     assert h["text"].splitlines()[0] == ("Player 0 to decide (main); greedy playouts from "
                                          "the player's view")
     assert sorted(m["move"] for m in h["moves"]) == sorted(str(m) for m in g.legal_moves)
-    for body, words in [({"rollouts": 0}, "rollouts"), ({"rollouts": 10 ** 6}, "rollouts"),
+    for body, words in [({"rollouts": 0}, "'rollouts' must be a whole number from 1 to "
+                                          "5,000, not 0"),
+                        ({"rollouts": 10 ** 6}, "rollouts"),
+                        ({"rollouts": True}, "rollouts"),
                         ({"policy": "ismcts:10"}, "policy"), ({"rollouts": "9"}, "whole"),
                         # analyse takes it, but it is slow (seconds, the game's lock held)
                         ({"policy": "cuttle.cards-ai"}, "random, greedy, expert")]:
