@@ -29,10 +29,13 @@ import asyncio
 import contextlib
 import functools
 import hmac
+import ipaddress
 import json
 import logging
 import os
+import re
 import secrets
+import socket
 from concurrent.futures import ThreadPoolExecutor
 from html import escape
 from typing import TYPE_CHECKING, Any
@@ -64,12 +67,16 @@ from .sessions import (MAX_TEXT, Session, SessionStore, WebError, check_fields,
 from .thinking import Control
 from .views import analysis_view, game_page, rules_view, start_page, state_view
 
-__all__ = ["LOOPBACK_HOSTS", "TOKEN_HEADER", "app"]
+__all__ = ["ANY_HOST", "LOOPBACK_HOSTS", "TOKEN_HEADER", "app", "check_host_name",
+           "host_names", "hosts_answered"]
 
 log = logging.getLogger("cuttle.web")
 
 TOKEN_HEADER = "x-cuttle-token"
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+ANY_HOST = "*"                  # (an allowed host name: any, the Host check off)
+_DNS_NAME = re.compile(r"[a-z0-9_-]+(\.[a-z0-9_-]+)*")    # (an IDN in its xn-- form)
+_HOST_HEADER = re.compile(r"\[(?P<v6>[^\]]*)\](:\d*)?|(?P<name>[^:\[\]]*)(:\d*)?")
 MAX_BODY = 16 * 1024
 MAX_HINT_ROLLOUTS = 5000
 DEFAULT_HINT_ROLLOUTS = 1000
@@ -95,21 +102,25 @@ SECURITY_HEADERS = [
 
 class Guard:
     """ASGI middleware: refuse a Host header this server does not answer to (a web
-    page cannot reach a loopback server through a DNS name of its own: no DNS
-    rebinding) and add the security headers to every response."""
+    page cannot reach the server through a DNS name of its own: no DNS rebinding) and
+    add the security headers to every response.  `hosts`: `host_names`' (None: any)."""
 
-    def __init__(self, inner: Any, allowed_hosts: Iterable[str] | None) -> None:
+    def __init__(self, inner: Any, hosts: frozenset[str] | None) -> None:
         self.inner = inner
-        self.allowed = None if allowed_hosts is None else {h.lower() for h in allowed_hosts}
+        self.hosts = hosts
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             return await self.inner(scope, receive, send)
-        if self.allowed is not None:
+        if self.hosts is not None:
             host = _host_name(dict(scope["headers"]).get(b"host", b"").decode("latin-1"))
-            if host not in self.allowed:
-                resp = JSONResponse({"error": f"this server does not answer to host "
-                                              f"{host!r}"}, 400)
+            if host not in self.hosts and not _is_ip(host):
+                resp = JSONResponse({"error": f"this server does not answer to the host "
+                                              f"name {host!r} (against DNS rebinding, it "
+                                              f"answers only to its IP addresses, "
+                                              f"localhost, this machine's name and the "
+                                              f"names given with cuttle serve "
+                                              f"--allow-host)"}, 400)
                 return await resp(scope, receive, send)
 
         async def send_secure(message):
@@ -124,11 +135,58 @@ class Guard:
 
 
 def _host_name(host: str) -> str:
-    """The name of a Host header without its port ('[::1]:8000' -> '::1')."""
+    """The name of a Host header without its port ('[::1]:8000' -> '::1'); a header
+    of no such form whole (answered to only if it is an IP address, or allowed)."""
     host = host.strip().lower()
-    if host.startswith("["):
-        return host[1:].partition("]")[0]
-    return host.rpartition(":")[0] if host.count(":") == 1 else host
+    m = _HOST_HEADER.fullmatch(host)
+    return host if m is None else m.group("v6") or m.group("name") or ""
+
+
+def _is_ip(host: str) -> bool:
+    """Whether `host` is an IP address (IPv6 with its zone too: 'fe80::1%eth0').  A
+    browser sends one only for an address it was given, which no DNS answer can change
+    under a page: the Host check answers to any."""
+    try:
+        ipaddress.ip_address(host.partition("%")[0])
+    except ValueError:
+        return False
+    return True
+
+
+def check_host_name(name: object, what: str = "allowed_hosts") -> str:
+    """`name`, a host name the app may answer to besides its own, in lower case: a DNS
+    name (letters, digits, '-', '_' and dots; an international one in its xn-- form),
+    an IP address, or ANY_HOST ('*', any); ValueError, saying what `what` takes,
+    otherwise (a scheme, a port, a path)."""
+    if isinstance(name, str):
+        n = name.strip().lower()
+        if n == ANY_HOST or _is_ip(n) or (len(n) <= 253 and _DNS_NAME.fullmatch(n)):
+            return n
+    raise ValueError(f"{what} takes a host name such as mybox.lan (no scheme, port or "
+                     f"path) or '*' (any), not {name!r}")
+
+
+def host_names(allowed: Iterable[str] | str | None = ()) -> frozenset[str] | None:
+    """The host names the app answers to (and any IP address besides, always):
+    localhost, this machine's name (`socket.gethostname`) and `allowed` (checked by
+    `check_host_name`); None, any, when `allowed` is None or holds '*'."""
+    if allowed is None:
+        return None
+    names = {check_host_name(n) for n in ((allowed,) if isinstance(allowed, str)
+                                          else allowed)}
+    if ANY_HOST in names:
+        return None
+    own = socket.gethostname().strip().lower()
+    return frozenset(names | set(LOOPBACK_HOSTS) | ({own} if own else set()))
+
+
+def hosts_answered(hosts: frozenset[str] | None) -> str:
+    """What a server of `host_names`' `hosts` answers to, in words (the warning of
+    `cuttle serve`): "its IP addresses and the names localhost, mybox"."""
+    if hosts is None:
+        return "any host name"
+    names = sorted(h for h in hosts if not _is_ip(h))
+    return f"its IP addresses and the names {', '.join(names)}"
 
 
 class WebState:
@@ -507,7 +565,7 @@ async def server_error(request: Request, exc: Exception) -> Response:
 
 def app(*, max_sessions: int = 100, idle_seconds: float = 3600.0,
         finished_seconds: float = 600.0, workers: int | None = None,
-        allowed_hosts: tuple[str, ...] | None = LOOPBACK_HOSTS,
+        allowed_hosts: Iterable[str] | str | None = (),
         max_finished: int | None = None) -> Any:
     """The web app (an ASGI app, Starlette) that `cuttle serve` runs.
 
@@ -516,9 +574,11 @@ def app(*, max_sessions: int = 100, idle_seconds: float = 3600.0,
     and review (default: max_sessions; past it the least recently seen is forgotten);
     idle_seconds / finished_seconds: a game (a finished one) untouched that long is
     forgotten; workers: threads for the bots' searches and hints (default: the cores,
-    at least 2); allowed_hosts: the Host names the server answers to (None: any; the
-    default: loopback names only, against DNS rebinding).
+    at least 2); allowed_hosts: host names the server answers to besides its IP
+    addresses, localhost and this machine's name, against DNS rebinding (`host_names`;
+    '*' or None: any; ValueError for one that is no host name).
     """
+    hosts = host_names(allowed_hosts)
     web = WebState(SessionStore(max_sessions, idle_seconds, finished_seconds,
                                 max_finished), workers)
 
@@ -563,7 +623,7 @@ def app(*, max_sessions: int = 100, idle_seconds: float = 3600.0,
     ]
     application = Starlette(
         routes=routes, lifespan=lifespan,
-        middleware=[Middleware(Guard, allowed_hosts=allowed_hosts)],
+        middleware=[Middleware(Guard, hosts=hosts)],
         exception_handlers={WebError: web_error, HTTPException: http_error,
                             Exception: server_error})
     application.state.cuttle = web

@@ -5,6 +5,7 @@ import html
 import json
 import random
 import re
+import socket
 import threading
 import time
 
@@ -571,16 +572,45 @@ def test_a_finished_game_frees_its_place():
         assert st.expire(time.monotonic() + 601) == 2 and len(st) == 1   # ten minutes
 
 
-def test_hosts_other_than_loopback_are_refused():
+def test_the_host_check():
+    """Against DNS rebinding the app answers only to IP addresses (a browser sends one
+    only for an address it was given), localhost, this machine's name and the names
+    allowed: a foreign name is refused with 400 saying why, before any route (no start
+    token, no game)."""
     from starlette.testclient import TestClient
-    with TestClient(cuttle.web.app(), base_url="http://evil.example") as c:
-        r = c.get("/")
-        assert r.status_code == 400 and "evil.example" in r.json()["error"]
-    for base in ("http://localhost:8000", "http://[::1]:8000", "http://127.0.0.1:9"):
-        with TestClient(cuttle.web.app(), base_url=base) as c:
-            assert c.get("/").status_code == 200
-    with TestClient(cuttle.web.app(allowed_hosts=None), base_url="http://box.lan") as c:
-        assert c.get("/").status_code == 200
+    own = socket.gethostname()
+    with TestClient(cuttle.web.app(), base_url=BASE) as c:
+        def get(host):
+            return c.get("/", headers={"host": host})
+        for host, name in [("evil.example", "evil.example"),
+                           ("Evil.Example:8000", "evil.example"),
+                           ("testserver", "testserver"),        # the test client's own
+                           ("127.0.0.1.nip.io", "127.0.0.1.nip.io"),
+                           ("127.0.0.1:80@evil.example", "127.0.0.1:80@evil.example"),
+                           ("", "")]:
+            r = get(host)
+            assert r.status_code == 400 and "start-token" not in r.text, host
+            err = r.json()["error"]
+            assert err.startswith(f"this server does not answer to the host name {name!r} "
+                                  f"(against DNS rebinding"), err
+            assert "--allow-host" in err
+        r = c.post("/api/games", json={}, headers={"host": "evil.example",
+                                                   TOKEN: start_token(c.get("/").text)})
+        assert r.status_code == 400 and len(store(c)) == 0
+        for host in ("127.0.0.1", "localhost:8000", "LOCALHOST", "[::1]:8000", "::1",
+                     "192.0.2.7:8000", "[2001:db8::7]", "[fe80::1%25eth0]:80",
+                     own, own.upper() + ":8000"):
+            assert get(host).status_code == 200, host
+    with TestClient(cuttle.web.app(allowed_hosts=["Games.LAN"]), base_url=BASE) as c:
+        assert c.get("/", headers={"host": "games.lan:8000"}).status_code == 200
+        assert c.get("/", headers={"host": "localhost"}).status_code == 200
+        assert c.get("/", headers={"host": "evil.example"}).status_code == 400
+    for anything in (None, "*", ["games.lan", "*"]):    # the check off
+        with TestClient(cuttle.web.app(allowed_hosts=anything), base_url=BASE) as c:
+            assert c.get("/", headers={"host": "box.lan"}).status_code == 200
+    for bad in ("http://games.lan", "games.lan:8000", "a b", "", "games.lan/x", 7):
+        with pytest.raises(ValueError, match="allowed_hosts takes a host name"):
+            cuttle.web.app(allowed_hosts=[bad])
 
 
 def test_hostile_requests_never_break_the_server(client):
