@@ -19,7 +19,7 @@ from cuttle._rng cimport rng_seed, derive_seed, deal_stream, STREAM_GAME, STREAM
 from cuttle._engine cimport (gen_moves, is_legal, apply_move, deal, score, goal, hand_is_public,
                              update_knowledge, check_win, check_state, check_freezes,
                              FreezeFault, states_equal, frozen_now, frozen_next_turn,
-                             pending_target, FROZEN_WITHOUT_FREEZE)
+                             pending_target, OVER_HAND_LIMIT, FROZEN_WITHOUT_FREEZE)
 from cuttle._hidden cimport determinize
 from cuttle._playout cimport play_until, end_by_cap, SEAT_ELSEWHERE
 from cuttle._engine import StateError, state_error
@@ -159,7 +159,9 @@ class FreezeRefused(ValueError):
     loaded, the message's head), ``code`` (the StateError's name),
     ``player`` (whose cards, -1 for both players'), ``cards`` (their indices, player 0's
     first), ``this_turn`` (only this turn's 9 could have frozen them), ``turn`` and
-    ``to_move``."""
+    ``to_move``; for a 9 missing from the scrap (FROZEN_WITHOUT_NINE), ``nines`` and
+    ``threes`` (the 9s and 3s in the scrap) and ``took`` (whether a 3 played since can
+    have taken one of the 9s back)."""
 
     def __init__(self, message, fault=None):
         super().__init__(message)
@@ -167,16 +169,22 @@ class FreezeRefused(ValueError):
 
 
 cdef object refusal(const State* s, const CRules* r, int err, str where):
-    # check_state's problem `err` as the exception to raise: a freeze's with its cards.
+    # check_state's problem `err` as the exception to raise: a freeze's with its cards,
+    # a hand above the limit with its size.
     cdef FreezeFault f
+    cdef int o = s.turn ^ 1
     message = f"{where}: {state_error(err)}"
+    if err == OVER_HAND_LIMIT:
+        return ValueError(f"{message}; player {o} holds {popcount(s.hand[o])} cards, the "
+                          f"limit is {r.hand_limit}")
     if err < FROZEN_WITHOUT_FREEZE or check_freezes(s, r, &f) != err:
         return ValueError(message)
     return FreezeRefused(message, {
         "where": where, "code": StateError(err).name,
         "player": f.player, "this_turn": bool(f.this_turn), "turn": s.turn,
         "to_move": s.to_move,
-        "cards": cards_of(f.cards & s.hand[0]) + cards_of(f.cards & s.hand[1])})
+        "cards": cards_of(f.cards & s.hand[0]) + cards_of(f.cards & s.hand[1]),
+        "nines": cards_of(f.nines), "threes": cards_of(f.threes), "took": bool(f.took)})
 
 
 cdef inline uint64_t frozen_for_turn(const State* s, int p) noexcept nogil:

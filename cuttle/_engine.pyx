@@ -625,6 +625,10 @@ STATE_ERRORS = {
     "RULES_MISMATCH": "a phase, a card on the stack or a countdown that these rules or "
                       "this phase cannot have",
     "NO_LEGAL_MOVE": "the game is not over but the player to decide has no legal move",
+    "OVER_HAND_LIMIT": "the player not to move holds more cards than the hand limit at "
+                       "the start of a turn, yet a turn passes only once its player's "
+                       "hand is down to the limit (hand_limit_mode=discard), and only the "
+                       "second player's dealt hand, before the first move, can be above it",
     # (Game names the cards of these and says why: position.freeze_words)
     "FROZEN_WITHOUT_FREEZE": "a card is frozen under rules whose 9 freezes nothing",
     "FROZEN_JOKER": "the joker is frozen, and no 9 returns it to a hand",
@@ -635,6 +639,8 @@ STATE_ERRORS = {
                           "effect yet",
     "FROZEN_BY_ONE_NINE": "two cards are frozen that only one 9 could have frozen",
     "TOO_MANY_FROZEN": "more cards are frozen than the 9s of the last two turns return",
+    "FROZEN_WITHOUT_NINE": "a card is frozen whose 9 is not in the scrap, and no 3 can "
+                           "have taken it back since",
 }
 
 
@@ -766,6 +772,8 @@ cdef int check_freezes(const State* s, const CRules* r, FreezeFault* f) noexcept
     f.player = -1
     f.cards = 0
     f.this_turn = 0
+    f.nines = f.threes = 0
+    f.took = 0
     for p in range(2):
         m = s.frozen[p] | s.frozen_next[p]
         if m and r.nine != NINE_FREEZE:
@@ -790,7 +798,40 @@ cdef int check_freezes(const State* s, const CRules* r, FreezeFault* f) noexcept
     if popcount(earlier) > 1 + own:
         return fault(f, TOO_MANY_FROZEN, -1, earlier,
                      s.phase == PH_DISCARD or s.phase == PH_OVER)
-    return STATE_OK
+    return check_freezing_nines(s, r, f)
+
+cdef inline int check_freezing_nines(const State* s, const CRules* r,
+                                     FreezeFault* f) noexcept nogil:
+    # check_freezes' last part: where the 9s behind the freezes are (rules-decisions.md,
+    # decision 3).  Each frozen card had a 9 of its own, played in this turn or one of
+    # the two before (one a turn, each another card), which went to the scrap when its
+    # action ended; only a 3's pick takes a card out of the scrap.  Since then at most
+    # one 3 can have taken one back: this turn's, once it has taken effect (the discard
+    # phase, or the end), its turn then freezing nothing; or the last turn's, that turn
+    # then freezing nothing, so the one card frozen before this turn is the mover's, by
+    # its own 9 of the turn before (targets_own_side).  Either 3 is in the scrap (or the
+    # last turn's was taken by this turn's, which is).  (The 9 it took is in its
+    # player's hand, not asked for: a position does not carry what the players know, and
+    # a determinization from the mover's view may deal that hand otherwise.)
+    cdef int t = s.turn, o = s.turn ^ 1, took = 0
+    cdef uint64_t of0 = s.frozen[0] | s.frozen_next[0]        # each player's frozen cards
+    cdef uint64_t of1 = s.frozen[1] | s.frozen_next[1]
+    cdef uint64_t nines = s.scrap & NINES, threes = s.scrap & THREES
+    cdef int short = popcount(of0 | of1) - popcount(nines)
+    if short <= 0:
+        return STATE_OK
+    if (s.phase == PH_DISCARD or s.phase == PH_OVER) \
+            and (s.frozen_next[t] | s.frozen[o]) == 0:
+        took = 1                           # this turn's 3
+    if r.targets_own_side and popcount(s.frozen[t]) == 1 and s.frozen_next[o] == 0:
+        took = 1                           # the last turn's 3
+    if short == 1 and threes and took:
+        return STATE_OK
+    f.nines = nines
+    f.threes = threes
+    f.took = took
+    return fault(f, FROZEN_WITHOUT_NINE, -1 if (of0 and of1) else (0 if of0 else 1),
+                 of0 | of1, 0)
 
 cdef inline int check_phase(const State* s, const CRules* r) noexcept nogil:
     # What each phase needs to be resolved.
@@ -830,6 +871,13 @@ cdef inline int is_oneoff_card(int c, const CRules* r) noexcept nogil:
         return r.ten_discards
     return rk <= 8 and rk != 7
 
+cdef inline int is_deal(const State* s, const CRules* r) noexcept nogil:
+    # Whether s is as `deal` leaves a game: player 0's first turn, nothing played (a
+    # position has no turn number: the table and the scrap tell).
+    return s.turn == 0 and s.turn_number == 0 and s.phase == PH_MAIN and s.scrap == 0 \
+        and (s.points[0] | s.points[1] | s.permanents[0] | s.permanents[1]) == 0 \
+        and popcount(s.hand[0]) == r.deal[0] and popcount(s.hand[1]) == r.deal[1]
+
 cdef inline int check_rules_fit(const State* s, const CRules* r) noexcept nogil:
     # What the rules and the phase imply: the card each pending choice belongs to, who
     # makes the choice, and the rules that have such a phase or countdown (a freeze's:
@@ -848,6 +896,12 @@ cdef inline int check_rules_fit(const State* s, const CRules* r) noexcept nogil:
             return RULES_MISMATCH
         return STATE_OK
     if ph == PH_MAIN:
+        # A turn passes only once its player's hand is at most at the limit, and the
+        # main phase is a turn's start: the other player is there still, unless no
+        # turn has passed yet (a deal above the limit: rules-decisions.md, decision 26).
+        if r.hand_limit >= 0 and r.hand_limit_mode != LIMIT_NO_DRAW \
+                and popcount(s.hand[s.turn ^ 1]) > r.hand_limit and not is_deal(s, r):
+            return OVER_HAND_LIMIT
         return STATE_OK
     if s.actor != s.turn:                  # a one-off or a scuttle of the turn's player
         return RULES_MISMATCH

@@ -1,9 +1,15 @@
-"""Rollout analysis: which move is best here, and how sure are we?
+"""Move analysis: which move is best here, and how sure are we?
 
-Every legal move of the player to decide is scored by playouts from determinizations of
-that player's view (so the analysis never peeks at hidden cards), run natively on all
-cores.  Rollout k of every move uses the same random stream (common random numbers), so
-moves are compared on the same samples and results do not depend on the thread count.
+`analyse`: every legal move of the player to decide is scored by playouts from
+determinizations of that player's view (so the analysis never peeks at hidden cards),
+run natively on all cores.  Rollout k of every move uses the same random stream (common
+random numbers), so moves are compared on the same samples and results do not depend on
+the thread count.
+
+`SearchAnalysis`: every legal move valued by the strong search instead, the result of
+`cuttle.review.analyse_search` (the game review's search engines, ``ismcts:N`` and
+``ismcts-infer:N``: searches from the same view whose root is forced to the move),
+beside the root visits of one free search (what the bot itself would play).
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from .game import Game
+    from .review.engines import Engine, MoveValues
     from .stats import Estimate
 
 PLAYOUT_POLICIES = PLAIN_POLICIES          # a search in every playout would be far too slow
@@ -180,11 +187,20 @@ class Analysis:
 
 
 def _playout_code(policy: str) -> int:
-    """The code of the playouts' policy; ValueError for a search (or an unknown name)."""
-    code = policy_code(policy)
-    if is_search(policy):
-        raise ValueError(f"analysis playouts use {', '.join(map(repr, PLAYOUT_POLICIES))} "
-                         f"(a search bot inside every playout would be far too slow)")
+    """The code of the playouts' policy; ValueError, listing the playouts' policies
+    only, for a search or an unknown name (the library's list of every policy offered
+    searches the playouts refuse)."""
+    try:
+        code = policy_code(policy)
+    except ValueError:
+        code = None
+    if code is None or is_search(policy):
+        raise ValueError(
+            f"analysis playouts use {', '.join(map(repr, PLAYOUT_POLICIES))}, not "
+            f"{policy!r}" + ("" if code is None else
+                             " (a search bot inside every playout would be far too slow; "
+                             "cuttle.review.analyse_search ranks the moves by the search "
+                             "itself, as `cuttle analyse --engine` does)"))
     return code
 
 
@@ -294,3 +310,126 @@ def _planned_rollouts(plan: list[tuple[int, int]]) -> int:
         total += keep * (target - before)
         before = target
     return total
+
+
+# -- search analysis ---------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class SearchRow:
+    """One move of a search analysis: `value`, the mean of its `searches` forced
+    searches (the decider's expected score as the search estimates it, its cut-off
+    playouts included: not a playout win rate; nan without searches); `loss`, the best
+    move's value minus its own (0 for the best), and its bounds `loss_low`,
+    `loss_high` (two standard errors of the paired searches either side, within 0 and
+    1; for the best move, 0 up to the most another move may be worth more), as the
+    review bounds a loss; `visits`, the root visits the move got in the free search."""
+
+    move: Move
+    value: float
+    searches: int
+    loss: float
+    loss_low: float
+    loss_high: float
+    visits: int
+
+
+class SearchAnalysis:
+    """The result of `cuttle.review.analyse_search`: one `SearchRow` per legal move,
+    best first (by value; moves without searches, from an interrupted analysis, last),
+    the `engine`
+    (a `cuttle.review.Engine`), `player`, `seed` and `elapsed` seconds; `visits_total`,
+    the iterations of the free search (each a root visit; fewer than N where an
+    ``ismcts-infer`` search stopped once its choice was settled); `played`, the move
+    refined as the review refines the move played (None: none was)."""
+
+    def __init__(self, game: Game, player: int, rows: list[SearchRow], engine: Engine,
+                 seed: int | None, elapsed: float, visits_total: int,
+                 played: Move | None = None) -> None:
+        self.player = player
+        self.rows = sorted(rows, key=lambda r: (not r.searches, -r.value if r.searches
+                                                else 0, -r.searches))
+        self.engine = engine
+        self.seed = seed
+        self.elapsed = elapsed
+        self.visits_total = visits_total
+        self.played = played
+        self.phase = game.phase
+
+    @property
+    def best(self) -> Move:
+        """The move with the highest value."""
+        return self.rows[0].move
+
+    @property
+    def iterations(self) -> int:
+        """The iterations of each search (the N of ``ismcts:N``)."""
+        return int(self.engine.name.partition(":")[2])
+
+    @property
+    def most_visited(self) -> Move:
+        """The free search's choice: its most visited root move (the first in the rows'
+        order among equals)."""
+        return max(self.rows, key=lambda r: r.visits).move
+
+    @property
+    def close_to_best(self) -> list[Move]:
+        """The other moves whose loss may be 0 (its bounds reach it): the searches do
+        not set them apart from the best (none without searches)."""
+        return [r.move for r in self.rows[1:] if r.searches and r.loss_low <= 0.0]
+
+    @property
+    def total_searches(self) -> int:
+        """Forced searches run, over all moves."""
+        return sum(r.searches for r in self.rows)
+
+    def share(self, row: SearchRow) -> float:
+        """A row's share of the free search's root visits (nan without any)."""
+        return row.visits / self.visits_total if self.visits_total else math.nan
+
+    def __getitem__(self, move) -> SearchRow:
+        move = Move.parse(move)
+        for r in self.rows:
+            if r.move == move:
+                return r
+        raise KeyError(str(move))
+
+    def without_seed(self) -> SearchAnalysis:
+        """A copy that shows no seed (``seed`` None), as `Analysis.without_seed`."""
+        a = copy.copy(self)
+        a.seed = None
+        return a
+
+    def as_dict(self) -> dict[str, Any]:
+        """The analysis as JSON-ready data (what ``cuttle analyse --engine E --json``
+        prints)."""
+        return render("data", self)
+
+    def __str__(self):
+        return render("text", self)
+
+    def _repr_html_(self):
+        return render("html", self)
+
+    def __repr__(self):
+        return (f"<SearchAnalysis {self.engine.name} best={str(self.best)!r} over "
+                f"{len(self.rows)} moves>")
+
+
+def search_rows(moves: list[Move], values: MoveValues,
+                visits: dict[int, int]) -> list[SearchRow]:
+    """The rows of a search analysis of `moves` (the legal moves, in their order): each
+    move's value, loss and bounds against the best (the review's
+    `MoveValues.loss_bounds`) from `values`, and its visits (by move code)."""
+    have = [k for k in range(len(moves)) if values.n[k]]
+    b = values.best(have[0]) if len(have) == len(moves) else \
+        max(have, key=values.mean) if have else None
+    rows = []
+    for k, m in enumerate(moves):
+        if b is None or not values.n[k]:
+            loss = low = high = math.nan
+        else:
+            loss = values.mean(b) - values.mean(k)
+            low, high = values.loss_bounds(k, b)
+        rows.append(SearchRow(m, values.mean(k), int(values.n[k]), loss, low, high,
+                              int(visits.get(m.code, 0))))
+    return rows

@@ -180,7 +180,9 @@ class Game(CoreGame):
         docs/rules-decisions.md).  Each player knows of the other's hidden cards only what the position
         implies: its frozen cards, and its whole hand while public (`cuttle.position`).
         ValueError for a duplicate or unknown card, a card in an impossible place, a
-        freeze no 9 made, or a position where both players are already at their goal.
+        freeze no 9 made (or whose 9 left the scrap with no 3 to take it), a player not
+        to move above the hand limit (but at the deal: decision 26), or a position where
+        both players are already at their goal.
 
         >>> g = Game.from_position(hands=(["2C", "9H"], ["4H"]), points=(["TC"], ["7S[JC]"]),
         ...                        rest="scrap")

@@ -11,8 +11,8 @@ case-insensitive and every field is optional::
 
 | field | value |
 |---|---|
-| ``hands`` | player 0's cards ``/`` player 1's cards |
-| ``frozen`` | per player (``/`` between players), cards of its hand that it may not play in its next turn, which for the player to move is this turn: cards a 9 returned under ``nine=freeze`` (the only rules that freeze), so only cards a 9 returns, the other player's only by its own 9 (``targets_own_side``), one a 9 (docs/rules-decisions.md, decision 3); default none |
+| ``hands`` | player 0's cards ``/`` player 1's cards; the player not to move holds at most the hand limit (``hand_limit_mode=discard``: its turn ended there) unless the position is a deal (docs/rules-decisions.md, decision 26) |
+| ``frozen`` | per player (``/`` between players), cards of its hand that it may not play in its next turn, which for the player to move is this turn: cards a 9 returned under ``nine=freeze`` (the only rules that freeze), so only cards a 9 returns, the other player's only by its own 9 (``targets_own_side``), one a 9, each 9 in the scrap unless a 3 took one back (docs/rules-decisions.md, decision 3); default none |
 | ``points`` | point cards per player (``/`` between players); a card may carry its Jack stack, bottom to top: ``TH[JC,JD]``; the side it is listed on controls it |
 | ``permanents`` | Kings, Queens and glasses-8s per player (``/`` between players) |
 | ``scrap`` | cards in the scrap |
@@ -52,8 +52,9 @@ row end the game), sudden death's last turn, or a countdown while the deck holds
 would play on differently or not be read back.  Freezes need no such refusal: which
 freezes a 9 makes is checked by the core whenever a state comes in, from text, a
 position or a pickle (`_engine.check_freezes`), so a game holds only freezes the text
-carries, and a position or a pickle with a freeze no 9 made is refused with the same
-words, naming the card and why.
+carries, and a position or a pickle with a freeze no 9 made (or whose 9 is gone from the
+scrap with no 3 to have taken it) is refused with the same words, naming the card and
+why.
 
     >>> import cuttle
     >>> g = cuttle.Game.from_text("hands: 7H 2C / 3D; points: TH[JC] / -; deck: 5H; rest: scrap")
@@ -278,6 +279,8 @@ def freeze_words(fault: dict[str, Any], rules: Rules) -> str:
                     f"them, and a 9 returns one card")
         return (f"frozen cards {names} of player {p}, {role}: only its own 9 of its last "
                 f"turn could have frozen them, and a 9 returns one card")
+    if code == "FROZEN_WITHOUT_NINE":
+        return _missing_nine_words(fault, rules, cards, f"{first}, {role}")
     assert code == "TOO_MANY_FROZEN", code
     # (this_turn: the turn's own 9 has taken effect, and is not counted here)
     if rules.targets_own_side:
@@ -289,6 +292,34 @@ def freeze_words(fault: dict[str, Any], rules: Rules) -> str:
     return (f"{len(cards)} frozen cards ({names}): a 9 returns one card, and only {whose} "
             f"can have frozen a card still frozen, so at most "
             f"{2 if rules.targets_own_side else 1}")
+
+
+def _missing_nine_words(fault, rules, cards, first):
+    """Why the scrap lacks a 9 behind a freeze (FROZEN_WITHOUT_NINE, see
+    `freeze_words`): what the scrap holds, and why no 3 can have taken the 9 back."""
+    nines = [str(CARDS[i]) for i in fault["nines"]]
+    short = len(cards) - len(nines)
+    held = ("no 9" if not nines else f"only {nines[0]}" if len(nines) == 1
+            else f"only {len(nines)} 9s ({' '.join(nines)})")
+    if len(cards) == 1:
+        head, it = f"{first}: the 9 that froze it went to the scrap, which holds {held}", "it"
+    else:
+        head = (f"{len(cards)} frozen cards ({' '.join(map(str, cards))}): each was frozen "
+                f"by a 9 of its own, which went to the scrap, and the scrap holds {held}")
+        it = "one of them"
+    if short > 1:
+        why = "at most one 3 can have taken one of those 9s back since"
+    elif not fault["threes"]:
+        why = f"no 3 is in the scrap, where a 3 that took {it} back would be"
+    else:
+        assert not fault["took"], fault         # (check_freezes refuses nothing else)
+        why = (f"no 3 can have taken {it} back since: this turn's only once it has taken "
+               f"effect (in the hand-limit discard, or at the end), and the last turn's "
+               f"only if that turn froze nothing and the player to move's own 9 froze its "
+               f"one frozen card the turn before"
+               + ("" if rules.targets_own_side else
+                  ", which these rules' 9 cannot (targets_own_side=false)"))
+    return f"{head}; a 9 leaves the scrap only when a 3 takes it, and {why}"
 
 
 # ---------------------------------------------------------------------------------------

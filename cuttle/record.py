@@ -1,7 +1,8 @@
 """Game records: a finished or unfinished game as JSON, written by `cuttle play` (and, for
 a game of a seeded simulation run, by `cuttle simulate --record-game` and
 `cuttle.simulation.game_record`) and read by `cuttle replay`, `cuttle review` and
-`cuttle analyse --record`.
+`cuttle analyse --record`.  docs/record.md describes the format field by field, with a
+worked example that its tests check against this module.
 
     {"format": "cuttle-game-record", "version": 1,
      "rules": {"preset": "classic", "changed": {"four": "random"}},
@@ -135,17 +136,20 @@ def result_mismatch(rec: dict[str, Any], end: Game) -> str | None:
     moves end 'player 0 wins (goal)'"), or None.  Compared: a game the rules ended
     (status ``over``) by its winner and ending (``end_reason``; not its ``text``, words
     for them); a game that stopped otherwise (resigned, quit, ...) by whether the rules
-    ended it.  A record without a result states nothing."""
+    ended it.  A record without a result states nothing, and one without a winner or
+    an ending states nothing of that."""
     res = rec.get("result")
     if not isinstance(res, dict):
         return None
     if res.get("status") == "over":
-        if end.is_over and res.get("winner") == end.winner \
-                and res.get("end_reason") == end.end_reason:
+        reason = res.get("end_reason")
+        if end.is_over and res.get("winner", end.winner) == end.winner \
+                and reason in (None, end.end_reason):
             return None
         winner = res.get("winner")
-        said = ("draw" if winner is None else f"player {winner} wins") + \
-            f" ({res.get('end_reason')})"
+        said = ("draw" if "winner" in res and winner is None else
+                "game over" if "winner" not in res else f"player {winner} wins") + \
+            (f" ({reason})" if reason is not None else "")
     elif stopped(rec) is not None and end.is_over:      # (a stop after the rules' end)
         why, quitter = stopped(rec), resigner(rec)
         said = (f"player {1 - quitter} wins (player {quitter} resigned)" if why == RESIGNED

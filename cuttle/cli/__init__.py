@@ -131,10 +131,16 @@ def _command_warning(prog: str, show: Callable[..., None]) -> Callable[..., None
     """`warnings.showwarning` for a command: a warning about the user's own input (rules
     that can only give draws, a record whose stated result its moves deny) as one line
     ``cuttle COMMAND: warning: ...``, as the commands' other warnings read; any other
-    warning as Python shows it."""
+    warning as Python shows it.  Each such line is said once a command (the rules of a
+    --record-game run were warned of by the run and again by the game it recorded)."""
+    said: set[str] = set()
+
     def showwarning(message, category, *args, **kwargs):
         if issubclass(category, (DegenerateRulesWarning, RecordResultWarning)):
-            print(f"{prog}: warning: {printable(message)}", file=sys.stderr)
+            line = f"{prog}: warning: {printable(message)}"
+            if line not in said:
+                said.add(line)
+                print(line, file=sys.stderr)
         else:
             show(message, category, *args, **kwargs)
     return showwarning

@@ -1,8 +1,16 @@
-"""`cuttle analyse POSITION`: rank the decider's moves by playouts; `cuttle analyse --record
-FILE --move K`: the same at move K of a game record, with the move played there.
+"""`cuttle analyse POSITION`: rank the decider's moves by playouts (or, with `--engine`, by
+the strong search); `cuttle analyse --record FILE --move K`: the same at move K of a game
+record, with the move played there.
 
     cuttle analyse "hands: 2C 3D 7H / 2H 4S; points: TH / 9D; to_move: 0" --rollouts 2000
     cuttle analyse --record game.json --move 25 --seed 1
+    cuttle analyse --record game.json --move 25 --engine ismcts:2000 --seed 1
+
+With `--engine ismcts:N` (or `ismcts-infer:N`) the moves are valued by the game review's
+search engines (`cuttle.review.analyse_search`): searches from the decider's view with
+the move forced at the root, beside each move's share of the root visits of one free
+search; `--rollouts`, `--policy`, `--adaptive` and `--confidence`, which are the
+playouts', are refused with it.
 
 With `--record`, the position is the one move K was decided in
 (`cuttle.record.game_before`): the record's moves are numbered from 1, both players and
@@ -28,22 +36,27 @@ import json
 import sys
 from typing import TYPE_CHECKING, NamedTuple
 
-from ..analysis import PLAYOUT_POLICIES, analyse
+from ..analysis import PLAYOUT_POLICIES, SearchAnalysis, analyse
 from ..errors import Interrupted
-from ..formatting import pct, quantity
+from ..formatting import fixed, pct, quantity
 from ..record import game_before, play_recorded, result_of
 from ..text import printable
 from . import options
 from ..interrupts import ctrl_c_deferred
 from .options import UsageError
+from ..review import SEARCH_ENGINES, analyse_search, search_engine
 from .review import load
 
 if TYPE_CHECKING:
     from ..analysis import Analysis
     from ..game import Game
     from ..moves import Move
+    from ..review import Engine
 
 DEFAULT_ROLLOUTS = 10000
+DEFAULT_POLICY = "random"
+DEFAULT_CONFIDENCE = 0.95
+PLAYOUT_OPTIONS = ("rollouts", "policy", "adaptive", "confidence")   # not with --engine
 
 
 class Recorded(NamedTuple):
@@ -67,16 +80,45 @@ def run(args: argparse.Namespace) -> int:
                          f"nothing to analyse")
     status, stop = 0, None
     try:
-        a = analyse(game, rollouts=args.rollouts, policy=args.policy, threads=args.threads,
-                    seed=args.seed, adaptive=args.adaptive, confidence=args.confidence)
+        a = _analyse(args, game, at)
     except Interrupted as e:         # show what finished
         print(f"cuttle analyse: {e}", file=sys.stderr)
         if not e.done:
             return 130
         a, status, stop = e.result, 130, e
+    except KeyboardInterrupt:        # (pressed before the analysis's own work began)
+        unit = "rollout" if args.engine is None else "search"
+        print(f"cuttle analyse: {Interrupted(None, 0, None, unit)}", file=sys.stderr)
+        return 130
     with ctrl_c_deferred():          # (a second Ctrl-C: the result still printed whole)
         _print(args, game, a, stop, at)
     return status
+
+
+def _analyse(args: argparse.Namespace, game: Game,
+             at: Recorded | None) -> Analysis | SearchAnalysis:
+    """The playouts' analysis, or with --engine the search's (the move played of a
+    record refined as the review refines it)."""
+    if args.engine is None:
+        return analyse(game, rollouts=_given(args.rollouts, DEFAULT_ROLLOUTS),
+                       policy=_given(args.policy, DEFAULT_POLICY), threads=args.threads,
+                       seed=args.seed, adaptive=args.adaptive,
+                       confidence=_given(args.confidence, DEFAULT_CONFIDENCE))
+    given = [f"--{o}" for o in PLAYOUT_OPTIONS if getattr(args, o) not in (None, False)]
+    if given:
+        raise UsageError(f"{' and '.join(given)} set{'s' if len(given) == 1 else ''} the "
+                         f"playouts; --engine {args.engine.name} ranks the moves by "
+                         f"searches instead: leave {'it' if len(given) == 1 else 'them'} "
+                         f"out")
+    n = len(game.legal_moves)
+    print(f"cuttle analyse: valuing {quantity(n, 'move')} by {args.engine.name} searches "
+          f"(Ctrl-C stops and shows what finished)", file=sys.stderr, flush=True)
+    return analyse_search(game, args.engine, seed=args.seed, threads=args.threads,
+                          played=None if at is None else at.played)
+
+
+def _given(value, default):
+    return default if value is None else value
 
 
 def recorded(args: argparse.Namespace) -> Recorded | None:
@@ -136,14 +178,20 @@ def _print(args, game, a, stop, at):
         print(game.render(viewer=p))
         print()
     print(a)
-    print(f"Best: {a.best}{so_far}")
+    if isinstance(a, SearchAnalysis):
+        print(f"Best: {a.best}, by the searches' values{so_far} (the {a.engine.name} "
+              f"bot's own search would play {a.most_visited})")
+    else:
+        print(f"Best: {a.best}{so_far}")
     if at is not None:
         print(f"Played: {played_text(a, at.played)}{so_far}")
 
 
-def played_text(a: Analysis, played: Move) -> str:
+def played_text(a: Analysis | SearchAnalysis, played: Move) -> str:
     """The move played, its rank in the analysis `a` and its score against the best's:
     'draw, ranked 3 of 3 (score 27.8% against 43.4%)'."""
+    if isinstance(a, SearchAnalysis):
+        return _played_search_text(a, played)
     rank = next(i for i, r in enumerate(a.rows) if r.move == played)
     row = a.rows[rank]
     if not row.rollouts:
@@ -152,6 +200,29 @@ def played_text(a: Analysis, played: Move) -> str:
         return f"{played}, the best move (score {pct(row.score, 1)})"
     return (f"{played}, ranked {rank + 1} of {len(a.rows)} (score {pct(row.score, 1)} "
             f"against {pct(a.rows[0].score, 1)})")
+
+
+def _played_search_text(a: SearchAnalysis, played: Move) -> str:
+    """The move played in a search analysis: 'draw, ranked 3 of 9 (value 27.8% against
+    43.4%: 15.6 pp below the best, 12.0 to 19.2)'."""
+    rank = next(i for i, r in enumerate(a.rows) if r.move == played)
+    row = a.rows[rank]
+    if not row.searches:
+        return f"{played}, not searched yet"
+    if rank == 0:
+        return f"{played}, the best move (value {pct(row.value, 1)})"
+    return (f"{played}, ranked {rank + 1} of {len(a.rows)} (value {pct(row.value, 1)} "
+            f"against {pct(a.rows[0].value, 1)}: {fixed(100 * row.loss, 1)} pp below the "
+            f"best, {fixed(100 * row.loss_low, 1)} to {fixed(100 * row.loss_high, 1)})")
+
+
+def engine(text: str) -> Engine:
+    """--engine: a search engine of the review (`cuttle.review.search_engine`)."""
+    try:
+        return search_engine(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e).replace("cuttle.analyse's policy",
+                                                        "--policy")) from None
 
 
 def move_number(text: str) -> int:
@@ -168,9 +239,13 @@ def add_command(sub: argparse._SubParsersAction) -> None:
     """Register `analyse` (and its alias `analyze`) on the sub-parsers."""
     pa = sub.add_parser(
         "analyse", aliases=["analyze"],
-        help="rank the legal moves of a position (or of a saved game's move) by playouts",
+        help="rank the legal moves of a position (or of a saved game's move) by playouts "
+             "or searches",
         description="Score every legal move of the player to decide by playouts from "
-                    "that player's view, each score with its confidence interval. The "
+                    "that player's view, each score with its confidence interval, or with "
+                    "--engine by the strong search (the game review's engines: each move's "
+                    "value by searches forced to it, and its share of one free search's "
+                    "root visits). The "
                     "position is position text (see cuttle.position), a file holding it, "
                     "or '-' for stdin; or, "
                     "with --record FILE --move K, the position before move K of a game "
@@ -178,7 +253,8 @@ def add_command(sub: argparse._SubParsersAction) -> None:
                     "for the player who played it, never reading the cards that player "
                     "could not see; the move played is shown against the best.",
         epilog="examples: cuttle analyse \"hands: 2C 7H / 4S 5D; points: 9D / TC; "
-               "to_move: 0\" --rollouts 2000, or cuttle analyse --record game.json --move 25")
+               "to_move: 0\" --rollouts 2000, cuttle analyse --record game.json --move 25, "
+               "or cuttle analyse --record game.json --move 25 --engine ismcts:2000")
     where = pa.add_mutually_exclusive_group()
     where.add_argument("position", metavar="POSITION", nargs="?", default=None,
                        help="position text, a file holding it, or - to read stdin")
@@ -188,17 +264,26 @@ def add_command(sub: argparse._SubParsersAction) -> None:
                     help="with --record: the move to analyse, numbered as 'cuttle review' "
                          "prints them (1 is the first move)")
     options.add_rules_options(pa, position_note=True, record_note=True)
-    pa.add_argument("--rollouts", type=options.positive, default=DEFAULT_ROLLOUTS,
+    pa.add_argument("--rollouts", type=options.positive, default=None,
                     metavar="N", help=f"playouts per move (default {DEFAULT_ROLLOUTS})")
-    pa.add_argument("--policy", choices=PLAYOUT_POLICIES, default="random",
-                    help="the players in the playouts (default random)")
+    pa.add_argument("--policy", choices=PLAYOUT_POLICIES, default=None,
+                    help=f"the players in the playouts (default {DEFAULT_POLICY})")
     pa.add_argument("--adaptive", action="store_true",
                     help="successive halving: drop the worse moves early")
+    pa.add_argument("--engine", type=engine, default=None, metavar="ENGINE",
+                    help=f"rank the moves by searches instead of playouts: "
+                         f"{' or '.join(SEARCH_ENGINES)} (the game review's engines; "
+                         f"'ismcts' alone is ismcts:1000). Each move's value is the mean of "
+                         f"2 to 16 searches from the decider's view with the move forced "
+                         f"at the root (the search's estimate, not a playout win rate), "
+                         f"shown with its loss against the best and the loss's bounds, "
+                         f"and its share of the root visits of one free search")
     options.add_threads(pa)
     pa.add_argument("--seed", type=options.seed, default=None,
-                    help="seed of the playouts (and of a position's unlisted cards' "
-                         "shuffle; a record keeps its deal)")
+                    help="seed of the playouts or searches (and of a position's unlisted "
+                         "cards' shuffle; a record keeps its deal)")
     options.add_confidence(pa)
+    pa.set_defaults(confidence=None)        # (--engine refuses one given)
     pa.add_argument("--json", action="store_true", help="print the result as JSON")
     pa.add_argument("--player", type=int, choices=(0, 1), default=None,
                     help="the player to decide (default: the position's to_move; with "

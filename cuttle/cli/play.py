@@ -22,6 +22,7 @@ from ..narration import narrate
 from ..policies import POLICY_NAMES, Bot
 from ..position import parse_text
 from ..record import make_record, result_of, write_record
+from ..redeal import NoRedeal, Sightings
 from ..review import parse_engine, review
 from ..review.engines import DEFAULT_ENGINE
 from ..seeding import derive
@@ -42,7 +43,9 @@ Commands:
                counter 2S, resolve, take 5C, discard 3H 7D, pass
   CARD         a card alone, e.g. 7H: its move if it has only one legal move,
                else the list of its moves (points 7H, oneoff 7H, ...)
-  undo         take back your last decision (and the bot's replies to it)
+  undo         take back your last decision (and the bot's replies to it); if
+               they showed you cards hidden from you again (a draw, the bot's
+               reply), the cards you cannot see are dealt again
   hint [N]     rank your legal moves by N playouts per move (default {hint})
   moves        the moves so far
   board        draw the table and the legal moves again
@@ -73,6 +76,8 @@ class PlaySession:
         self.players[1 - human] = bot.name
         self.names = seat_names(self.players, human)
         self.status = "playing"               # then how it stopped: run's answer
+        # What the player has seen, for undo: a re-deal's stream is the game's seed's.
+        self.sightings = Sightings(game, human, game.seed)
 
     # -- the loop ----------------------------------------------------------------------
 
@@ -91,7 +96,7 @@ class PlaySession:
               f"(player {1 - self.human}); rules {g.rules}; {seed}.")
         print("Type a move's number or the move itself; 'help' lists the commands.")
         try:
-            while not g.is_over:
+            while not (g := self.game).is_over:     # (an undo may deal a new game)
                 if g.to_move == self.human:
                     status = self._human_decision()
                     if status in ("quit", "eof"):
@@ -233,12 +238,28 @@ class PlaySession:
         if not self.decisions:
             print("Nothing to undo: you have not made a move yet.")
             return False
-        target = self.decisions.pop()
-        undone = []
-        while g.ply > target:
-            undone.append(str(g.undo()))
+        target = self.decisions[-1]
+        try:
+            back, redealt = self.sightings.take_back(g, target)
+        except NoRedeal as e:
+            print(f"Cannot take that back: {e}.")
+            return False
+        self.decisions.pop()
+        undone = [str(m) for m in g.moves[target:]]
+        self.game = back
         print(f"Took back {len(undone)} move{'s' if len(undone) != 1 else ''}: "
-              f"{', '.join(reversed(undone))}")
+              f"{', '.join(undone)}")
+        if redealt is not None:
+            self.start = back.copy()
+            while self.start.ply:
+                self.start.undo()
+            self.position = self.start.position_text(rules=False)
+            n = len(redealt.peeked)
+            what = (f"the deck's order and {self.bot.name}'s hand" if redealt.hand else
+                    "the deck's order")
+            print(f"  They had shown you {n} card{'s' if n != 1 else ''} now hidden from "
+                  f"you again, so the cards hidden from you were dealt again ({what}): "
+                  f"what you saw no longer tells where they are.")
         return True
 
     def _hint(self, arg):
@@ -336,6 +357,7 @@ def _play_and_save(args: argparse.Namespace) -> tuple[str, str | None, PlaySessi
     session = PlaySession(game, bot, args.seat, start_text, args.hint_rollouts,
                           auto=args.auto, seed_known=seed_known)
     status = session.run()
+    game = session.game                     # (an undo may have dealt it again)
     if not seed_known:
         print(f"The game's seed was {game.seed} (--seed {game.seed} deals it again).")
     if not game.ply and not args.record:
@@ -452,7 +474,9 @@ def add_command(sub: argparse._SubParsersAction) -> None:
                     "drawn from your side and your legal moves are listed, and each move "
                     "is followed by what it did as you saw it; answer with a "
                     "number, a move (e.g. 'points 7H'), a card (e.g. '7H': its moves), undo, hint, "
-                    "moves, help, resign or quit. "
+                    "moves, help, resign or quit. An undo whose moves had shown you cards "
+                    "hidden from you again (a draw's card) deals the hidden cards again, so "
+                    "the deck's next card is not the one you saw. "
                     "Input may come from a pipe. The game record is saved as JSON at the end.")
     pp.add_argument("--bot", default="greedy", metavar="NAME",
                     help=f"the opponent: {', '.join(POLICY_NAMES)} (default greedy; "

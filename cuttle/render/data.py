@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..analysis import Analysis
+from ..analysis import Analysis, SearchAnalysis
 from ..balancing.config import QUICK_CAVEAT
 from ..balancing.results import BalanceResult
 from ..display import renders
@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 
 __all__ = ["analysis_data", "atlas_data", "balance_data", "candidate_data", "changes_json",
            "comparison_data", "figure_data", "figures_into", "interaction_data",
-           "measure_data", "summary_data"]
+           "measure_data", "search_analysis_data", "summary_data"]
 
 
 def figure_data(f: Figure, e: Estimate, source: Any) -> Any:
@@ -158,6 +158,24 @@ def analysis_data(a: Analysis) -> dict[str, Any]:
             "confidence": a.confidence,
             "interval_methods": {KIND_GROUPS[f.kind]: f.interval for f in ANALYSIS.values()},
             "total_rollouts": a.total_rollouts, "seconds": a.elapsed, "moves": moves}
+
+
+@renders("data", SearchAnalysis)
+def search_analysis_data(a: SearchAnalysis) -> dict[str, Any]:
+    """A search analysis as JSON-ready data: the engine, and each move's value (the
+    search's estimate of the player's expected score, a fraction), searches, loss
+    against the best with its bounds, visits and share of the free search's, best
+    first."""
+    moves = [{"move": str(r.move), "value": json_number(r.value), "searches": r.searches,
+              "loss": json_number(r.loss), "loss_low": json_number(r.loss_low),
+              "loss_high": json_number(r.loss_high), "visits": r.visits,
+              "visit_share": json_number(a.share(r))} for r in a.rows]
+    return {"schema_version": SCHEMA_VERSION, "kind": "search", "player": a.player,
+            "phase": a.phase, "engine": a.engine.name, "iterations": a.iterations,
+            "method": a.engine.description, "seed": a.seed,
+            "played": None if a.played is None else str(a.played),
+            "most_visited": str(a.most_visited), "visits_total": a.visits_total,
+            "total_searches": a.total_searches, "seconds": a.elapsed, "moves": moves}
 
 
 def interaction_data(x: Interaction) -> dict[str, Any]:

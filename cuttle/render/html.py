@@ -8,7 +8,7 @@ from __future__ import annotations
 from html import escape
 from typing import TYPE_CHECKING
 
-from ..analysis import Analysis
+from ..analysis import Analysis, SearchAnalysis
 from ..balancing.results import BalanceResult
 from ..display import renders
 from ..simulation.compare import ComparisonResult
@@ -17,7 +17,7 @@ from ..simulation.summary import Summary
 from ..variants.results import AtlasResult
 from .balance_tables import balance_tables, balance_title
 from .tables import (analysis_table, atlas_key, atlas_tables, comparison_table,
-                     group_interactions_table, summary_table)
+                     group_interactions_table, search_analysis_table, summary_table)
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -25,7 +25,8 @@ if TYPE_CHECKING:
     from .tables import Cell, Table
 
 __all__ = ["STYLE", "analysis_html", "atlas_html", "balance_html", "comparison_html",
-           "head_html", "notes_html", "summary_html", "table_html", "wrap"]
+           "head_html", "notes_html", "search_analysis_html", "summary_html", "table_html",
+           "wrap"]
 
 STYLE = """
 .cuttle-report{font-family:system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;
@@ -118,6 +119,12 @@ def comparison_html(c: ComparisonResult) -> str:
 def analysis_html(a: Analysis) -> str:
     """A move analysis's table as an HTML fragment (for notebooks)."""
     return wrap(table_html(analysis_table(a)))
+
+
+@renders("html", SearchAnalysis)
+def search_analysis_html(a: SearchAnalysis) -> str:
+    """A search analysis's table as an HTML fragment (for notebooks)."""
+    return wrap(table_html(search_analysis_table(a)))
 
 
 @renders("html", AtlasResult)

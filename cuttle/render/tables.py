@@ -23,7 +23,7 @@ from ..simulation.names import MATCH_FORMATS, full_information_note
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from ..analysis import Analysis
+    from ..analysis import Analysis, SearchAnalysis
     from ..simulation.compare import ComparisonResult
     from ..simulation.results import SimulationResult
     from ..simulation.summary import Summary
@@ -37,7 +37,7 @@ __all__ = ["ATLAS_COLUMNS", "Cell", "Column", "INTERACTION_COLUMNS", "METHODS_NO
            "comparison_notes", "comparison_table", "comparison_title", "deal_note",
            "difference_method", "figures_table", "group_interactions_table",
            "interaction_rows", "interactions_note", "interactions_table", "same_deals",
-           "seating", "summary_sections", "summary_table", "summary_title", "timing",
+           "search_analysis_table", "seating", "summary_sections", "summary_table", "summary_title", "timing",
            "variant_value"]
 
 
@@ -307,6 +307,40 @@ def analysis_table(a: Analysis) -> Table:
             f"({a.rollouts_per_second:,.0f}/s); moves sorted {order} = wins plus half the "
             f"draws (the {conf} is the score's)")
     return Table([title], columns, rows, [note], spaced=False, row_classes={0: "best"})
+
+
+def search_analysis_table(a: SearchAnalysis) -> Table:
+    """A search analysis: each move's value by forced searches, its loss against the
+    best with the loss's bounds (in pp), its searches and its share of the free
+    search's root visits, best first; the notes say what the figures are (search
+    estimates, not playout win rates)."""
+    columns = [Column("move", "<", 4, fit=True), Column("value", ">", 6, gap="  "),
+               Column("loss (pp)", ">", 9, gap="  "), Column("bounds (pp)", "<", 11,
+                                                             fit=True, gap="  "),
+               Column("searches", ">", 8, gap="  "), Column("visits", ">", 6, gap="  ")]
+    rows = []
+    for k, r in enumerate(a.rows):
+        if not r.searches:
+            loss, bounds = "", "not searched yet"
+        else:
+            loss = "best" if k == 0 else fixed(100 * r.loss, 1)
+            bounds = f"{fixed(100 * r.loss_low, 1)} to {fixed(100 * r.loss_high, 1)}"
+        rows.append([Cell(str(r.move)), Cell(pct(r.value, 1)), Cell(loss),
+                     Cell(bounds, "iv"), Cell(f"{r.searches:,}"),
+                     Cell(pct(a.share(r), 1))])
+    e = a.engine
+    title = (f"Player {a.player} to decide ({a.phase}); {e.name} searches from the "
+             f"player's view" + ("" if a.seed is None else f", seed {a.seed}"))
+    notes = [f"value: the player's expected score by {e.description} (the search's own "
+             f"estimate, its cut-off playouts included: search results, not playout win "
+             f"rates); loss: below the best move's value, with bounds of two standard "
+             f"errors of the paired searches",
+             f"visits: the share of the root visits of one free {e.name} search "
+             f"({quantity(a.visits_total, 'iteration')}): the bot would play its most "
+             f"visited move, {a.most_visited}; its widening leaves weaker moves unvisited",
+             f"{quantity(a.total_searches, 'search')} in {a.elapsed:.2f} s; moves sorted "
+             f"by value"]
+    return Table([title], columns, rows, notes, spaced=False, row_classes={0: "best"})
 
 
 # -- the atlas ---------------------------------------------------------------------------------

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..analysis import Analysis
+from ..analysis import Analysis, SearchAnalysis
 from ..balancing.results import BalanceResult
 from ..display import renders
 from ..simulation.compare import ComparisonResult
 from ..simulation.summary import Summary
 from .balance_tables import balance_tables, balance_title
-from .tables import CLEAR, IN_BOLD, TEXT_MARK, analysis_table, comparison_table, summary_table
+from .tables import (CLEAR, IN_BOLD, TEXT_MARK, analysis_table, comparison_table,
+                     search_analysis_table, summary_table)
 
 if TYPE_CHECKING:
     from .tables import Cell, Table
@@ -72,6 +73,12 @@ def comparison_text(c: ComparisonResult) -> str:
 def analysis_text(a: Analysis) -> str:
     """A move analysis as a text table."""
     return table_text(analysis_table(a))
+
+
+@renders("text", SearchAnalysis)
+def search_analysis_text(a: SearchAnalysis) -> str:
+    """A search analysis as a text table."""
+    return table_text(search_analysis_table(a))
 
 
 @renders("text", BalanceResult)

@@ -20,16 +20,18 @@ method.
   searches) and the adaptive budget;
 * `figures`: the labels, their thresholds, accuracy and the per-player figures;
 * `result`: `Decision`, `Review`, their text and JSON, and where the game was lost;
-* `run`: `review()` and `judge()` (one decision).
+* `run`: `review()`, `judge()` (one decision) and `analyse_search()` (a position's
+  moves valued by a search engine, no move played: ``cuttle analyse --engine``).
 """
 
 from __future__ import annotations
 
-from .engines import ENGINE_NAMES, Engine, parse_engine
+from .engines import ENGINE_NAMES, SEARCH_ENGINES, Engine, parse_engine, search_engine
 from .figures import ANNOTATIONS, FORCED, LABELS, PLAYER_FIGURES, Thresholds, move_accuracy
 from .result import Decision, MoveScore, Review
-from .run import judge, review
+from .run import analyse_search, judge, review
 
-__all__ = ["ANNOTATIONS", "ENGINE_NAMES", "FORCED", "LABELS", "PLAYER_FIGURES", "Decision",
-           "Engine", "MoveScore", "Review", "Thresholds", "judge", "move_accuracy",
-           "parse_engine", "review"]
+__all__ = ["ANNOTATIONS", "ENGINE_NAMES", "FORCED", "LABELS", "PLAYER_FIGURES",
+           "SEARCH_ENGINES", "Decision", "Engine", "MoveScore", "Review", "Thresholds",
+           "analyse_search", "judge", "move_accuracy", "parse_engine", "review",
+           "search_engine"]

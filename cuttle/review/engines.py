@@ -16,7 +16,9 @@ compared on the same deals of the unknown cards.  The budget: every legal move g
 `base` samples; then, in rounds, the best move, every move still within `Z` standard
 errors of it (on the paired differences, an error never 0: `MoveValues.paired`) and the
 move played while its label is not settled get more samples (doubling), up to `cap` per
-move.
+move.  The same engines value a position's moves where no move was played
+(`cuttle.review.analyse_search`, ``cuttle analyse --engine``): only the contenders
+are refined then.
 """
 
 from __future__ import annotations
@@ -30,7 +32,8 @@ import numpy as np
 from .._rollouts import rollouts as _rollouts
 from .._review import forced_searches as _forced_searches
 from .._policies import POLICY_SHIFT
-from ..policies import DEFAULT_ISMCTS_ITERATIONS, MAX_ISMCTS_ITERATIONS, policy_code
+from ..policies import (DEFAULT_ISMCTS_ITERATIONS, MAX_ISMCTS_ITERATIONS, PLAIN_POLICIES,
+                        policy_code)
 from ..stats import paired_shift_error
 
 if TYPE_CHECKING:
@@ -39,10 +42,12 @@ if TYPE_CHECKING:
     from ..game import Game
     from .figures import Thresholds
 
-__all__ = ["ENGINE_NAMES", "Engine", "MoveValues", "Z", "evaluate", "parse_engine"]
+__all__ = ["ENGINE_NAMES", "SEARCH_ENGINES", "Engine", "MoveValues", "Z", "evaluate",
+           "parse_engine", "search_engine"]
 
 ENGINE_NAMES = ("expert[:N]", "rollouts[:N]", "ismcts[:N]",
                 "ismcts-infer[:N]")         # (N left out: its default)
+SEARCH_ENGINES = ("ismcts[:N]", "ismcts-infer[:N]")     # the engines that search
 DEFAULT_ENGINE = "expert"     # the engine of a review when none is named
 Z = 2.0                     # standard errors within which two moves count as close
 CALL_PLAYOUTS = 4096        # playouts of one native call (over all its moves) ...
@@ -143,6 +148,26 @@ def parse_engine(spec: str | Engine) -> Engine:
     raise ValueError(f"unknown engine {spec!r}; valid: {', '.join(ENGINE_NAMES)}")
 
 
+def search_engine(spec: str | Engine) -> Engine:
+    """The engine named `spec` (`parse_engine`) if it searches (``ismcts:N``,
+    ``ismcts-infer:N``: `cuttle.review.analyse_search` takes those); ValueError
+    naming them otherwise (a playout engine's playouts are `cuttle.analyse`'s policy).
+
+    >>> search_engine("ismcts").name
+    'ismcts:1000'
+    """
+    kind = spec.partition(":")[0].strip().lower() if isinstance(spec, str) else None
+    if kind is not None and kind not in SEARCHES:
+        raise ValueError(f"a search analysis takes a search engine, "
+                         f"{' or '.join(SEARCH_ENGINES)}, not {spec!r} (playouts are "
+                         f"cuttle.analyse's policy: {', '.join(PLAIN_POLICIES)})")
+    eng = parse_engine(spec)        # (a count's errors; an Engine checked below)
+    if eng.kind != "search":
+        raise ValueError(f"a search analysis takes a search engine, "
+                         f"{' or '.join(SEARCH_ENGINES)}, not {eng.name!r}")
+    return eng
+
+
 class MoveValues:
     """The samples of every legal move of one decision, in legal-move order: `n[i]`
     samples of move i so far, `samples(i)` their values (each move's array grows with
@@ -211,13 +236,18 @@ class MoveValues:
         return prefer if means[prefer] == top else means.index(top)
 
 
-def evaluate(game: Game, played: int, engine: Engine, seed: int, threads: int,
-             thresholds: Thresholds, check: Callable[[], None] | None = None) -> MoveValues:
+def evaluate(game: Game, played: int | None, engine: Engine, seed: int, threads: int,
+             thresholds: Thresholds, check: Callable[[], None] | None = None,
+             values: MoveValues | None = None) -> MoveValues:
     """The samples of every legal move of `game`'s decider (`played`: the index of the
-    move played among them), spent adaptively (see the module's docstring).  `check`
-    runs before each native call (it raises to stop)."""
+    move played among them, or None where no move was played: only the contenders are
+    refined), spent adaptively (see the module's docstring).  `check` runs before each
+    native call (it raises to stop).  `values`: an empty MoveValues of the legal moves
+    to fill (the caller keeps the samples finished when a stop cuts the work short)."""
     codes = [m.code for m in game.legal_moves]
-    mv = MoveValues(codes, engine.step)
+    mv = MoveValues(codes, engine.step) if values is None else values
+    if mv.codes != codes or any(mv.n):
+        raise ValueError("values must be an empty MoveValues of the game's legal moves")
     me = game.to_move
     step = engine.call_size()
 
@@ -246,19 +276,19 @@ def evaluate(game: Game, played: int, engine: Engine, seed: int, threads: int,
 
     fill(list(range(len(codes))), engine.base)
     while True:
-        b = mv.best(played)
+        b = mv.best(0 if played is None else played)
         refine = set()
         for i in range(len(codes)):
             if i != b:
                 d, se = mv.paired(b, i)
                 if d < Z * se:                 # not clearly worse than the best
                     refine.add(i)
-        if played != b:
+        if played is not None and played != b:
             d, se = mv.paired(b, played)
             if thresholds.label(max(0.0, d - Z * se)) != thresholds.label(d + Z * se):
                 refine.add(played)             # its label is not settled yet
         if refine:
-            refine |= {b, played}
+            refine |= {b} if played is None else {b, played}
         refine = [i for i in sorted(refine) if mv.n[i] < engine.cap]
         if not refine:
             return mv

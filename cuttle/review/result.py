@@ -310,6 +310,8 @@ class Review:
         """The headline of a game lost by the reviewed player `p` (`name`), its figures
         written into `out`."""
         mine = [d for d in self.decisions if d.player == p and d.judged]
+        if not mine and self.complete and not any(d.player == p for d in self.decisions):
+            return f"{name} lost this game without making a move"
         if not mine:
             return (f"{name} lost this game; none of their moves was judged"
                     + (" (each was forced)" if self.complete else ""))

@@ -7,7 +7,9 @@ import os
 import time
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from .._decide import search_visits as _search_visits
 from .._review import hindsight as _hindsight
+from ..analysis import SearchAnalysis, search_rows
 from ..errors import IllegalMoveError, Interrupted
 from ..game import Game, check_game
 from ..moves import Move
@@ -17,7 +19,7 @@ from ..seeding import derive, seed_or_new
 from ..progress import Progress
 from ..threads import check_threads
 from ..validation import check_cancel
-from .engines import DEFAULT_ENGINE, evaluate, parse_engine
+from .engines import DEFAULT_ENGINE, MoveValues, evaluate, parse_engine, search_engine
 from .figures import FORCED, Thresholds, move_accuracy
 from .result import Decision, MoveScore, Review
 
@@ -26,10 +28,11 @@ if TYPE_CHECKING:
 
     from .engines import Engine
 
-__all__ = ["judge", "review"]
+__all__ = ["analyse_search", "judge", "review"]
 
 DECISION_KEY = 0            # derive(seed, DECISION_KEY, ply): a decision's samples
 HINDSIGHT_KEY = 1           # derive(seed, HINDSIGHT_KEY, step): a hindsight value
+VISITS_KEY = 1              # derive(seed, VISITS_KEY): analyse_search's free search
 
 
 class _Cancelled(Exception):
@@ -134,6 +137,69 @@ def _judge(game: Game, move: Move, eng: Engine, seed: int, threads: int, th: Thr
     return Decision(ply, p, turn, phase, move, len(legal), th.label(loss), legal[b],
                     scores[i].score, scores[b].score, loss, move_accuracy(loss), cands,
                     low, high, th.label(low) == th.label(high), th)
+
+
+def analyse_search(game: Game, engine: str | Engine = "ismcts", *,
+                   seed: int | None = None, threads: int | None = None,
+                   cancel: Any = None, played: Move | str | None = None) -> SearchAnalysis:
+    """Value every legal move of the player to decide by the strong search, from that
+    player's view: the review's search engines, the machinery and budget of `judge`,
+    with no move played (``cuttle analyse --engine``).
+
+    engine: "ismcts:N" or "ismcts-infer:N" (N iterations a search; "ismcts" alone is
+    ismcts:1000).  Each move gets searches from determinizations of the decider's view
+    whose root may only play it, 2 to start, doubling for the best move and the moves
+    within two standard errors of it, up to 16; a move's value is the mean of its
+    searches' results for the decider (the search's estimate, its cut-off playouts
+    included: its scale is its own, not a playout win rate's).  Search k of every move
+    is dealt from stream k of `seed`, as `judge(game, move, engine, seed=seed)` deals
+    them.  An ``ismcts-infer`` search weighs the opponent's hand by its decisions in
+    the game's history, as the decider saw them.  Beside the values, one free search
+    of the same engine (seeded from `seed`) gives each move's root visits: the bot's
+    own choice is its most visited move.  No hidden card is read.
+    played: a legal move, refined as the review refines the move played (while its
+    label under the default thresholds is not settled): the figures are then `judge`'s.
+    cancel: a threading.Event (or a callable returning True) checked before the free
+    search and before each native call of the forced searches; Ctrl-C or cancel raise
+    `cuttle.Interrupted` whose `result` is the `SearchAnalysis` of the searches
+    finished (None if the free search had not finished).  The same seed gives the same
+    analysis, whatever the thread count.
+    """
+    if check_game(game).is_over:
+        raise ValueError("the game is over: there is nothing to analyse")
+    eng = search_engine(engine)
+    threads = check_threads(threads)
+    seed = seed_or_new(seed)
+    stop = check_cancel(cancel)
+    moves = list(game.legal_moves)
+    i = None
+    if played is not None:
+        move = played if isinstance(played, Move) else Move.parse(played)
+        if move not in moves:
+            raise IllegalMoveError(f"{str(move)!r} is not a legal move here; legal: "
+                                   f"{', '.join(map(str, moves))}")
+        i = moves.index(move)
+    values = MoveValues([m.code for m in moves], eng.step)
+    start = time.perf_counter()
+    visits = None
+
+    def check():
+        if stop is not None and stop():
+            raise KeyboardInterrupt         # (kept as Ctrl-C keeps it, below)
+
+    def result():
+        return SearchAnalysis(game, game.to_move, search_rows(moves, values, dict(visits)),
+                              eng, seed, time.perf_counter() - start,
+                              sum(n for _, n in visits), None if i is None else moves[i])
+
+    try:
+        check()
+        visits = _search_visits(game, eng.code, derive(seed, VISITS_KEY))
+        evaluate(game, i, eng, seed, threads, Thresholds(), check, values)
+    except KeyboardInterrupt:
+        raise Interrupted(None if visits is None else result(), sum(values.n), None,
+                          "search") from None
+    return result()
 
 
 def review(game_or_record: Game | dict[str, Any] | str | os.PathLike[str],

@@ -9,7 +9,8 @@ route carrying the game's token in the ``X-Cuttle-Token`` header:
     POST   /api/games/{id}/move       {"move": "points 7H", "ply": 12}
     POST   /api/games/{id}/bot        the bot's next decision (waits for it; one at a time)
     POST   /api/games/{id}/stop       stop the bot's search: it plays its best move so far
-    POST   /api/games/{id}/undo       take back your last decision
+    POST   /api/games/{id}/undo       take back your last decision (the cards hidden from
+                                      you dealt again where those moves had shown some)
     POST   /api/games/{id}/hint       {"rollouts": 1000, "policy": "greedy"}
     POST   /api/games/{id}/resign
     GET    /api/games/{id}/record     the game record (once the game is finished)
@@ -429,11 +430,15 @@ async def undo(request: Request) -> Response:
     if s.control is not None:
         s.control.abort()                   # the bot's pending move is dropped
     async with s.lock:
-        undone = s.undo()
+        undone, redealt = s.undo()
     d = state_view(s)
-    # The bot's moves taken back go back to its hidden hand: only their number is sent.
+    # The bot's moves taken back go back to its hidden hand: only their number is sent,
+    # and of a re-deal only how many cards the moves had shown (they are hidden again).
     d["undone"] = [str(m) for p, m in undone if p == s.human]
     d["undone_bot"] = sum(p != s.human for p, _ in undone)
+    d["redealt"] = None if redealt is None else {"shown": len(redealt.peeked),
+                                                 "dealt": redealt.dealt,
+                                                 "hand": redealt.hand}
     return JSONResponse(d)
 
 

@@ -1,7 +1,8 @@
 """Web games: one `Session` per game (a person against a bot), kept by a `SessionStore`.
 
 A session owns its `Game`, the bot (`Thinker`), who played each move, and the person's
-decisions (for undo).  Every change happens on the event loop; the bot's search and
+decisions and what they have seen (for undo, which deals the cards hidden from them
+again where the moves taken back had shown them some: `cuttle.redeal`).  Every change happens on the event loop; the bot's search and
 the hint run in worker threads on copies of the game, so a worker never reads a game
 that is changing.  The store caps the number of games in progress (and, apart, of
 finished ones) and forgets idle ones; a finished game drops its bot (and its search
@@ -23,6 +24,7 @@ from ..narration import narrate
 from ..policies import MAX_ISMCTS_ITERATIONS, canonical_policy, is_search
 from ..position import reconcile
 from ..record import make_record
+from ..redeal import NoRedeal, Redealt, Sightings
 from ..rules import Rules
 from ..seeding import derive, read_seed, seed_or_new
 from ..validation import check_player
@@ -199,6 +201,11 @@ class Session:
     hinting: bool = False
     reviewing: ReviewJob | None = None       # the running review of the finished game
     review: Review | None = None             # its last review (complete or stopped)
+    # what the person has seen, for undo (its re-deals drawn from the game's seed)
+    sightings: Sightings = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.sightings = Sightings(self.game, self.settings.seat, self.settings.seed)
 
     @property
     def human(self) -> int:
@@ -284,24 +291,34 @@ class Session:
             self.status = "over"
             self.thinker = None                 # free the search trees now
 
-    def undo(self) -> list[tuple[int, Move]]:
+    def undo(self) -> tuple[list[tuple[int, Move]], Redealt | None]:
         """Take back the person's last real decision (forced ones before it too) and
-        every bot move after it; returns the (player, move) taken back, oldest first."""
+        every bot move after it; returns the (player, move) taken back, oldest first,
+        and what was dealt again (None: nothing; `cuttle.redeal.Sightings.take_back`).
+        WebError (409), the game untouched, where no new deal agrees with what the
+        person saw."""
         if self.finished:
             raise WebError(409, "the game is over: it cannot be taken back")
         self.check_not_thinking()
         if not self.decisions:
             raise WebError(409, "nothing to undo: you have not made a move yet")
-        target = None
-        while self.decisions:
-            target, forced = self.decisions.pop()
-            if not forced:
-                break
-        undone = []
-        while self.game.ply > target:
-            self.effects.pop()
-            undone.append((self.movers.pop(), self.game.undo()))
-        return undone[::-1]
+        keep = len(self.decisions) - 1
+        while keep > 0 and self.decisions[keep][1]:     # (forced: taken back too)
+            keep -= 1
+        target = self.decisions[keep][0]
+        try:
+            back, redealt = self.sightings.take_back(self.game, target)
+        except NoRedeal as e:
+            raise WebError(409, f"that cannot be taken back: {e}") from None
+        undone = list(zip(self.movers[target:], self.game.moves[target:]))
+        del self.decisions[keep:], self.movers[target:], self.effects[target:]
+        self.game = back
+        if redealt is not None:          # (the record starts from the new deal)
+            start = back.copy()
+            while start.ply:
+                start.undo()
+            self.position = start.position_text(rules=False)
+        return undone, redealt
 
     def resign(self) -> None:
         """The person gives up: the game is finished (its bot's work aborted)."""

@@ -345,3 +345,17 @@ def test_native_calls_last_a_moment_so_ctrl_c_keeps_nearly_everything(monkeypatc
     assert sizes[0] <= analysis_module.FIRST_CALL < max(sizes) <= analysis_module.CALL_ROLLOUTS
     rows = [[(str(r.move), r.wins, r.draws) for r in a.rows] for a in (whole, slow, fast)]
     assert rows[0] == rows[1] == rows[2]
+
+
+@pytest.mark.parametrize("policy, search", [("nope", False), ("ismcts:10", True),
+                                            ("ismcts-infer", True)])
+def test_a_refused_playout_policy_lists_only_the_playouts_policies(policy, search):
+    # An unknown name was answered with every policy of the library, searches included,
+    # which the playouts then refused.
+    with pytest.raises(ValueError) as e:
+        analyse(cuttle.Game(seed=1), policy=policy)
+    said = str(e.value)
+    assert said.startswith("analysis playouts use 'random', 'greedy', 'expert', "
+                           f"'cuttle.cards-ai', not {policy!r}")
+    assert "ismcts:N" not in said
+    assert ("analyse_search" in said) == search

@@ -515,3 +515,20 @@ def test_the_game_counts_say_what_each_counts(tmp_path):
             f"the chunks add up to more)") in line
     assert "record" not in line
     assert res.as_dict()["played_games"] == played
+
+
+def test_an_unfinished_search_without_a_results_file_does_not_promise_to_continue(tmp_path):
+    """Stopped with no results file, the report said "run the same command again to
+    continue", and a rerun started from nothing."""
+    def stop(info):
+        if info.get("stage") == "race" and info["chunk"] >= 1:
+            raise KeyboardInterrupt
+    with pytest.raises(BalanceInterrupted) as ex:
+        run_to_dict(None, progress=stop)
+    text = str(ex.value.result)
+    assert "run the same command again" not in text
+    assert "(unfinished; with no results file, nothing is kept to continue from: give " \
+           "one, --results FILE or results=, to keep a run's games)" in text
+    with pytest.raises(BalanceInterrupted) as ex:
+        run_to_dict(str(tmp_path / "r.jsonl"), progress=stop)
+    assert "(unfinished: run the same command again to continue)" in str(ex.value.result)

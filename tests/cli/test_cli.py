@@ -824,6 +824,10 @@ def test_degenerate_rules_are_played_with_one_warning_line(capsys):
         "hand_limit=0 each hand is discarded whole at the end of its owner's turn, so "
         "after their first move a player can only draw a card and discard it: games end "
         "in draws (every game, under the presets' goals)"]
+    # once, with --record-game too (the run and the game it records each warned)
+    code, _, again = run(capsys, "simulate", "-n", "30", "--seed", "1", "--no-progress",
+                         "--set", "hand_limit=0", "--record-game", "0")
+    assert code == 0 and again.splitlines() == err.splitlines()
     code, out, err = run(capsys, "simulate", "-n", "30", "--seed", "1", "--no-progress",
                          "--set", "hand_limit=1")
     assert code == 0 and err == ""

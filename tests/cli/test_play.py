@@ -88,7 +88,13 @@ def test_play_a_whole_game_and_replay_it(monkeypatch, capsys, tmp_path):
     rec = read_record(rec_path)
     assert rec["format"] == "cuttle-game-record" and rec["version"] == 1
     assert rec["rules"] == {"preset": "classic", "changed": {}}
-    assert rec["seed"] == 7 and rec["position"] is None
+    assert rec["seed"] == 7
+    # an undo whose moves had shown the player a card dealt the hidden cards again: the
+    # record starts from that deal (the player's hand as it was), else from the seed's
+    if "were dealt again" in out:
+        assert rec["position"].startswith(f"hands: {' '.join(first.hand(0))} / ")
+    else:
+        assert rec["position"] is None
     assert rec["players"] == ["human", "random"] and rec["human_seat"] == 0
     assert rec["moves"][0] == "draw"               # the undone move is gone
     assert rec["result"]["status"] == "over"
@@ -141,6 +147,62 @@ def test_replay_tells_what_each_move_did(monkeypatch, capsys, tmp_path):
     assert (f"Move 2 (turn 1), P1 (b): resolve\n4C resolves: P1 discards {lost[0]} and "
             f"{lost[1]}.\n") in out
     assert "Move 3 (turn 2), P1 (b): draw\nP1 draws KS.\n" in out     # every card shown
+
+
+def test_an_undone_draw_deals_the_hidden_cards_again(monkeypatch, capsys, tmp_path):
+    """Undo, then draw again, gave the same card: the player could peek at the deck.  Now
+    an undo whose moves had shown cards hidden again deals the hidden cards anew (the
+    deck and the bot's hand), says so, and does it from the seed: the same script and
+    seed make the same game, and its record replays it."""
+    rec_path = tmp_path / "game.json"
+    argv = ["play", "--bot", "greedy", "--seed", "7", "--record", str(rec_path)]
+    stdin = "draw\nundo\ndraw\nquit\n"
+    code, out, err = run(monkeypatch, capsys, argv, stdin)
+    assert code == 0 and err == ""
+    first, again = re.findall(r"^  You draw (\w\w)\.$", out, flags=re.M)
+    assert first != again
+    assert ("  They had shown you 2 cards now hidden from you again, so the cards hidden "
+            "from you were dealt again (the deck's order and greedy's hand): what you saw "
+            "no longer tells where they are.") in out
+    assert run(monkeypatch, capsys, argv, stdin)[1] == out        # (the seed's re-deal)
+    rec = read_record(rec_path)
+    dealt = cuttle.Game(seed=7)
+    assert rec["seed"] == 7 and rec["position"].startswith(
+        f"hands: {' '.join(dealt.hand(0))} / ") and rec["moves"][0] == "draw"
+    start = start_from_record(rec)
+    assert start.hand(0) == dealt.hand(0) and start.hand(1) != dealt.hand(1)
+    start.play("draw")
+    assert again in start.hand(0) and first not in start.hand(0)
+    assert game_from_record(rec).moves == rec["moves"]
+
+
+def test_an_undo_that_showed_nothing_deals_nothing(monkeypatch, capsys, tmp_path):
+    # P1 holds no card: its reply is a draw P0 does not see
+    position = "hands: 7H 9C / -; points: - / -; deck: 5C 6C 8D; rest: scrap"
+    rec_path = tmp_path / "game.json"
+    code, out, _ = run(monkeypatch, capsys, ["play", "--bot", "greedy", "--seed", "3",
+                                             "--position", position, "--record",
+                                             str(rec_path)],
+                       "points 7H\nundo\npoints 9C\nquit\n")
+    assert code == 0 and "Took back 2 moves: points 7H, draw" in out
+    assert "dealt again" not in out
+    rec = read_record(rec_path)
+    assert rec["position"] == cuttle.Game.from_text(position, seed=3).position_text(
+        rules=False) and rec["moves"] == ["points 9C", "draw"]
+
+
+def test_an_undo_no_new_deal_agrees_with_is_refused(monkeypatch, capsys, tmp_path):
+    import cuttle.redeal
+    monkeypatch.setattr(cuttle.redeal, "redeal", lambda *a, **kw: None)
+    rec_path = tmp_path / "game.json"
+    code, out, _ = run(monkeypatch, capsys, ["play", "--bot", "greedy", "--seed", "7",
+                                             "--record", str(rec_path)],
+                       "draw\nundo\nquit\n")
+    assert code == 0
+    assert ("Cannot take that back: 2 cards you saw would be hidden from you again, and no "
+            "new deal of the hidden cards agrees with everything you have seen in this "
+            "game.") in out and "Took back" not in out
+    assert read_record(rec_path)["moves"][:2] == ["draw", "points TC"]
 
 
 def test_play_seat_1_with_rules_and_eof(monkeypatch, capsys, tmp_path):

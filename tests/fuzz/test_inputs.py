@@ -46,16 +46,20 @@ HAND = ["2C", "9H", "KD", "QS", "4H", "TC"]
                         "cuttle.cards nine=topdeck", "classic joker=true nine=freeze"]),
        st.integers(0, 1), st.lists(st.sampled_from(HAND), max_size=4, unique=True),
        st.lists(st.sampled_from(HAND + ["JK", "AS", "ZZ", "TH[JC]", "1O", ""]), max_size=3),
-       st.lists(st.sampled_from(HAND + ["JK", "8D"]), max_size=3), st.booleans())
-def test_frozen_cards_are_read_or_refused(rules, to_move, mine, frozen0, frozen1, slash):
+       st.lists(st.sampled_from(HAND + ["JK", "8D"]), max_size=3), st.booleans(),
+       st.lists(st.sampled_from(["9C", "9D", "3C"]), max_size=3, unique=True))
+def test_frozen_cards_are_read_or_refused(rules, to_move, mine, frozen0, frozen1, slash,
+                                          scrap):
     """A position's frozen cards are read when each is a card of its holder's hand, once,
-    under nine=freeze, a card a 9 returns, and no more than the 9s of the last two turns
-    freeze (the other player's only by its own 9), and refused with a ValueError naming
-    the problem otherwise; what is read gives its text back."""
+    under nine=freeze, a card a 9 returns, no more than the 9s of the last two turns
+    freeze (the other player's only by its own 9), and each with its 9 in the scrap but
+    one its player's own 9 froze (the mover's one frozen card) that the other's 3 took
+    back; refused with a ValueError naming the problem otherwise; what is read gives its
+    text back."""
     theirs = [c for c in HAND if c not in mine]
     text = (f"rules: {rules}; hands: {' '.join(mine) or '-'} / {' '.join(theirs)}; "
             f"frozen: {' '.join(frozen0)} {'/' if slash else ''} {' '.join(frozen1)}; "
-            f"to_move: {to_move}; seed: 3")
+            f"scrap: {' '.join(scrap) or '-'}; to_move: {to_move}; seed: 3")
     frozen0, frozen1 = ([c for c in f if c] for f in (frozen0, frozen1))   # ('': none)
     cards = frozen0 + frozen1
     readable = slash and all(c in HAND + ["JK", "AS", "8D"] for c in cards)
@@ -64,10 +68,13 @@ def test_frozen_cards_are_read_or_refused(rules, to_move, mine, frozen0, frozen1
             and (not cards or cuttle.Rules.parse(rules).nine == "freeze"))
     parsed = cuttle.Rules.parse(rules)
     own = parsed.targets_own_side
+    nines, mover = sum(c[0] == "9" for c in scrap), (frozen0, frozen1)[to_move]
+    taken = own and "3C" in scrap and len(mover) == len(cards) == 1
     fits = fits and (all(c != "JK" and (c[0] in "8JQK" or parsed.nine_targets_points)
                          for c in cards)
                      and len((frozen0, frozen1)[1 - to_move]) <= own
-                     and len(cards) <= (2 if own else 1))
+                     and len(cards) <= (2 if own else 1)
+                     and len(cards) <= nines + taken)
     try:
         g = cuttle.Game.from_text(text)
     except ValueError as e:

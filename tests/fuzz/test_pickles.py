@@ -346,18 +346,24 @@ def test_interrupted_without_a_total_has_a_message():
 
 # -- states each field of which is in range, but that no game can reach ----------------
 
-def tampered(g, **fields):
-    """g's pickle with State fields set ({name: value}, or {name: (index, value)} for
-    an array's element), loaded the way pickle.loads loads it."""
+def tampered_state(g, **fields):
+    """g's State bytes with fields set ({name: value}, or {name: (index, value)} for an
+    array's element)."""
     from cuttle._core import _state_layout
     layout = _state_layout()
-    fn, args = parts(g)
-    b = bytearray(args[STATE][0])
+    b = bytearray(parts(g)[1][STATE][0])
     for name, value in fields.items():
         at, fmt = layout[name]
         i, v = value if isinstance(value, tuple) else (0, value)
         struct.pack_into(fmt, b, at + i * struct.calcsize(fmt), v)
-    return load(fn, args, st=bytes(b))
+    return bytes(b)
+
+
+def tampered(g, **fields):
+    """g's pickle with State fields set (`tampered_state`), loaded the way pickle.loads
+    loads it."""
+    fn, args = parts(g)
+    return load(fn, args, st=tampered_state(g, **fields))
 
 
 def field(g, name, i=0):
@@ -589,11 +595,13 @@ def test_a_freeze_no_nine_made_in_the_history_is_refused():
 
 def test_the_freezes_a_nine_makes_load():
     # the refusals above are about which 9 froze a card, not about freezing as such
-    g = cuttle.Game.from_position(_RULES_FREEZE, hands=(["KC", "QC"], ["KD", "5H"]), seed=3)
+    g = cuttle.Game.from_position(_RULES_FREEZE, hands=(["KC", "QC"], ["KD", "5H"]),
+                                  scrap=["9C", "9D"], seed=3)       # (the 9s that froze)
     assert sorted(freeze(g, (["KC", "QC"], [])).frozen(0)) == ["KC", "QC"]
     back = freeze(g, (["KC"], []), ((), ["KD"]))
     assert back.frozen(0) == ["KC"] and back.observation(0).frozen_next == ((), ("KD",))
-    g = cuttle.Game.from_position("cuttle.cards", hands=(["2C", "5H"], ["3D"]), seed=3)
+    g = cuttle.Game.from_position("cuttle.cards", hands=(["2C", "5H"], ["3D"]),
+                                  scrap=["9C"], seed=3)
     assert freeze(g, (["5H"], [])).frozen(0) == ["5H"]
 
 
@@ -669,3 +677,153 @@ def test_the_freezes_games_make_load(rules, hands, permanents, deck, moves, phas
     assert state["frozen_next"] == tuple(frozen_bits(*c) for c in frozen_next)
     back = pickle.loads(pickle.dumps(g))
     assert back == g and back.moves == g.moves
+
+
+# -- a 9 that left the scrap: only a 3 takes one back (check_freezes' last part) --------
+
+@pytest.mark.parametrize("rules, hands, permanents, points, rest, moves, phase, frozen", [
+    # this turn's 3 took the last turn's 9 back: the turn ends in the hand-limit discard
+    ("classic: nine=freeze, hand_limit=3", (["9H", "2C"], ["3D", "4D", "5D"]), ([], ["KD"]),
+     ([], []), "deck", ["oneoff 9H KD", "resolve", "oneoff 3D", "resolve", "take 9H"],
+     "discard", ([], ["KD"])),
+    # or the game, at the end of sudden death's last turn (the other 9s on the table)
+    ("classic: nine=freeze, sudden_death=true", (["9H", "2C"], ["3D", "4D"]), ([], ["KD"]),
+     (["9C", "9D"], ["9S"]), "scrap",
+     ["oneoff 9H KD", "resolve", "oneoff 3D", "resolve", "take 9H"], "over", ([], ["KD"])),
+    # the last turn's 3 took the 9 with which the mover froze its own card the turn before
+    ("classic: nine=freeze", (["9H", "2C"], ["3D", "4D"]), (["KC"], []), ([], []), "deck",
+     ["oneoff 9H KC", "resolve", "oneoff 3D", "resolve", "take 9H"], "main", (["KC"], [])),
+    # and the 9 of the other's own freeze, taken in this turn, which the next one starts with
+    ("classic: nine=freeze", (["3C", "2C"], ["9S", "4D"]), ([], ["QD"]), ([], []), "deck",
+     ["draw", "oneoff 9S QD", "resolve", "oneoff 3C", "resolve", "take 9S"], "main",
+     ([], ["QD"])),
+])
+def test_a_freeze_whose_nine_a_three_took_back_loads(rules, hands, permanents, points, rest,
+                                                     moves, phase, frozen):
+    """The freezes whose 9 is missing from the scrap that games make: the pickle loads,
+    and, at a turn's start, the position text reads back."""
+    from support.helpers import rule_state
+    g = cuttle.Game.from_position(rules, hands=hands, permanents=permanents, points=points,
+                                  rest=rest, seed=3)
+    for m in moves:
+        g.play(m)
+    state = rule_state(g)
+    assert g.phase == phase and not any(c.rank == 9 for c in g.scrap)
+    assert tuple(a | b for a, b in zip(state["frozen"], state["frozen_next"])) == \
+        tuple(frozen_bits(*c) for c in frozen)
+    assert pickle.loads(pickle.dumps(g)) == g
+    if phase == "main":
+        same_position(cuttle.Game.from_text(g.position_text()), g)
+
+
+_ONE_NINE = "the 9 that froze it went to the scrap, which holds no 9; a 9 leaves the scrap " \
+            "only when a 3 takes it, and "
+_NO_TAKE = r"no 3 can have taken (it|one of them) back since: this turn's only once it has " \
+           r"taken effect \(in the hand-limit discard, or at the end\), and the last turn's " \
+           r"only if that turn froze nothing and the player to move's own 9 froze its one " \
+           r"frozen card the turn before"
+
+
+@pytest.mark.parametrize("rules, scrap, frozen, frozen_next, message", [
+    # no 9 in the scrap, nor a 3 that took it back
+    ("classic: nine=freeze", [], (["KC"], []), ((), ()),
+     r"frozen card KC of player 0, to move: " + _ONE_NINE + r"no 3 is in the scrap, where a "
+     r"3 that took it back would be"),
+    # a 3 there, which can have taken none: the other's 9 of the last turn froze it
+    ("cuttle.cards", ["3C"], (["KC"], []), ((), ()),
+     r"frozen card KC of player 0, to move: " + _ONE_NINE + _NO_TAKE + r", which these "
+     r"rules' 9 cannot \(targets_own_side=false\)"),
+    # or the last turn's 9 froze the other's card, so that it played no 3
+    ("classic: nine=freeze", ["3C", "9C"], (["KC"], []), ((), ["KD"]),
+     r"2 frozen cards \(KC KD\): each was frozen by a 9 of its own, which went to the "
+     r"scrap, and the scrap holds only 9C; a 9 leaves the scrap only when a 3 takes it, "
+     r"and " + _NO_TAKE + "$"),
+    # two 9s gone, which one 3 cannot have taken both of
+    ("classic: nine=freeze", ["3C", "3D"], (["KC", "QC"], []), ((), ()),
+     r"2 frozen cards \(QC KC\): each was frozen by a 9 of its own, which went to the "
+     r"scrap, and the scrap holds no 9; a 9 leaves the scrap only when a 3 takes it, and "
+     r"at most one 3 can have taken one of those 9s back since"),
+])
+def test_a_freeze_whose_nine_is_gone_is_refused(rules, scrap, frozen, frozen_next, message):
+    """Issue: a freeze no 9 explains (none in the scrap) loaded.  Refused in a pickle and
+    as a position, with the card and what is missing; with the 9s back in the scrap the
+    same freezes load."""
+    hands = (["KC", "QC", "5H"], ["KD", "4D"])
+
+    def text(scrap):
+        return (f"rules: {rules}; hands: {' '.join(hands[0])} / {' '.join(hands[1])}; "
+                f"frozen: {' '.join(frozen[0]) or '-'} / {' '.join(frozen_next[1]) or '-'}; "
+                f"scrap: {' '.join(scrap) or '-'}")
+
+    g = cuttle.Game.from_position(rules, hands=hands, scrap=scrap, seed=3)
+    with pytest.raises(ValueError, match="corrupt pickled game: " + message):
+        freeze(g, frozen, frozen_next)
+    with pytest.raises(ValueError, match="invalid position: " + message):
+        cuttle.Game.from_text(text(scrap))
+    scrap = scrap + ["9S", "9H"]
+    g = cuttle.Game.from_position(rules, hands=hands, scrap=scrap, seed=3)
+    back = freeze(g, frozen, frozen_next)
+    loaded = cuttle.Game.from_text(text(scrap))
+    assert set(back.frozen(0)) == set(loaded.frozen(0)) == set(frozen[0])
+
+
+def test_a_freeze_beside_this_turns_own_is_refused_without_its_nine():
+    """A turn whose action was a 9 (its card frozen, in the hand-limit discard) played no
+    3: the last turn's 9 of the mover's other frozen card must be in the scrap too,
+    unless, with targets_own_side, the mover's own 9 froze it the turn before and the
+    last turn's 3 took it back."""
+    for own, loads in ((False, False), (True, True)):
+        rules = cuttle.Rules("cuttle.cards", hand_limit=3, targets_own_side=own)
+        g = cuttle.Game.from_position(rules, hands=(["9H", "KC", "3C", "4C", "5C"], ["4D"]),
+                                      permanents=([], ["KD"]), scrap=["3S"], seed=3)
+        g.play("oneoff 9H KD")
+        g.play("resolve")
+        assert g.phase == "discard" and g.frozen(0) == [] and \
+            g.observation(0).frozen_next == ((), ("KD",))
+        fn, args = parts(g)
+        raw = with_freezes(args[STATE][0], (["KC"], ["KD"]))
+        if loads:
+            assert load(fn, args, st=raw, hist=b"", moves=b"").frozen(0) == ["KC"]
+            continue
+        with pytest.raises(ValueError, match=r"corrupt pickled game: 2 frozen cards \(KC KD\)"
+                                             r": .*the scrap holds only 9H; .*" + _NO_TAKE):
+            load(fn, args, st=raw, hist=b"", moves=b"")
+
+
+def test_a_refusal_for_a_missing_nine_leaves_the_game_untouched():
+    g = cuttle.Game.from_position("classic: nine=freeze", hands=(["KC", "5H"], ["3D"]), seed=3)
+    bad = with_freezes(parts(g)[1][STATE][0], (["KC"], []))
+    other = cuttle.Game("classic: nine=freeze", seed=8)
+    other.play(list(other.legal_moves)[0])
+    before, moves = other._core_get_state(), other.moves
+    with pytest.raises(ValueError, match="corrupt pickled game: a card is frozen whose 9 is "
+                                         "not in the scrap, and no 3 can have taken it "
+                                         "back since"):
+        other._core_set_state(bad, b"", b"")
+    assert other._core_get_state() == before and other.moves == moves
+
+
+# -- a hand above the limit at a turn's start: only the deal's (check_state) ------------
+
+def test_a_hand_above_the_limit_not_to_move_is_refused_but_the_deals():
+    """At a turn's start the player not to move has ended its own turn at the limit: a
+    pickle holding more is refused, whatever it is loaded into, unless no turn has
+    passed (the second player dealt more than the limit)."""
+    g = cuttle.Game("classic: hand_limit=5", seed=1)
+    assert (g.ply, g.to_move, len(g.hand(1))) == (0, 0, 6)
+    assert pickle.loads(pickle.dumps(g)) == g
+    other = cuttle.Game("classic: hand_limit=5", seed=8)
+    other.play("draw")
+    before = other._core_get_state()
+    for turn_number in (2, 10):
+        with pytest.raises(ValueError, match=r"corrupt pickled game: the player not to move "
+                                             r"holds more cards than the hand limit at the "
+                                             r"start of a turn, .*; player 1 holds 6 cards, "
+                                             r"the limit is 5$"):
+            tampered(g, turn_number=turn_number)
+        with pytest.raises(ValueError, match="the player not to move holds more cards"):
+            other._core_set_state(tampered_state(g, turn_number=turn_number), b"", b"")
+        assert other._core_get_state() == before
+    # no_draw: nothing brings a hand down to the limit
+    g = cuttle.Game("classic: hand_limit=5, hand_limit_mode=no_draw", seed=1)
+    assert tampered(g, turn_number=2).turn_number == 3        # (counted from 1)

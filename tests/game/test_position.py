@@ -145,6 +145,7 @@ def test_frozen_means_the_holders_next_turn():
         o = 1 - p
         g = cuttle.Game.from_position("cuttle.cards: targets_own_side=true",
                                       hands=(["9H", "KD", "5C"], ["QS", "4H"]),
+                                      scrap=["9C", "9D"],      # the 9s that froze them
                                       frozen=(["KD"], ["QS"]), to_move=p, seed=2)
         assert g.frozen(p) == [frozen[p]] and g.frozen(o) == []
         assert g.observation(p).frozen_next == g.observation(o).frozen_next
@@ -253,6 +254,17 @@ def test_what_the_text_cannot_carry_is_refused():
     ("rules: classic nine=freeze; hands: KC QC / KD; frozen: KC QC / KD",
      r"3 frozen cards \(QC KC KD\): a 9 returns one card, and only the 9s of the last two "
      r"turns can have frozen a card still frozen, so at most 2"),
+    # the 9 behind a freeze: in the scrap, unless a 3 took it back since (the user's
+    # position, whose deck hides the four 9s)
+    ("rules: cuttle.cards; hands: 2C 9H / 4H KD; frozen: - / KD; to_move: 1",
+     r"frozen card KD of player 1, to move: the 9 that froze it went to the scrap, which "
+     r"holds no 9; a 9 leaves the scrap only when a 3 takes it, and no 3 is in the scrap, "
+     r"where a 3 that took it back would be"),
+    ("rules: cuttle.cards; hands: 2C 9H / 4H KD; frozen: - / KD; scrap: 3C; to_move: 1",
+     r"frozen card KD .*no 3 can have taken it back since: this turn's only once it has "
+     r"taken effect \(in the hand-limit discard, or at the end\), and the last turn's only "
+     r"if that turn froze nothing and the player to move's own 9 froze its one frozen card "
+     r"the turn before, which these rules' 9 cannot \(targets_own_side=false\)"),
 ])
 def test_malformed_frozen_cards(text, message):
     with pytest.raises(ValueError, match=message):
@@ -269,9 +281,10 @@ def test_malformed_frozen_cards(text, message):
 ])
 def test_from_position_checks_frozen(frozen, message):
     with pytest.raises(ValueError, match=message):
-        cuttle.Game.from_position("cuttle.cards", hands=(["2C"], ["3D"]), frozen=frozen)
+        cuttle.Game.from_position("cuttle.cards", hands=(["2C"], ["3D"]), scrap=["9C"],
+                                  frozen=frozen)
     # card indices are cards too
-    g = cuttle.Game.from_position("cuttle.cards", hands=(["2C"], ["3D"]),
+    g = cuttle.Game.from_position("cuttle.cards", hands=(["2C"], ["3D"]), scrap=["9C"],
                                   frozen=([cuttle.Card("2C").index], []))
     assert g.frozen(0) == ["2C"]
 
@@ -292,6 +305,60 @@ def test_frozen_cards_a_game_reaches(rules, hands, frozen, to_move):
                                   rest="scrap")
     assert sorted(g.frozen(to_move)) == sorted(frozen[to_move])
     assert sorted(g.observation(to_move).frozen_next[1 - to_move]) == sorted(frozen[1 - to_move])
+
+
+def test_a_freeze_whose_nine_a_three_took_back_is_a_position():
+    """The mover's own 9 froze its King, and the other player's 3 took that 9 back from
+    the scrap in the last turn (targets_own_side): no 9 in the scrap, a 3 there.  The
+    position a game reaches reads back, and the same typed loads, but not where a 9 may
+    not target its own side."""
+    g = cuttle.Game.from_position("classic: nine=freeze", hands=(["9H", "2C"], ["3D", "4D"]),
+                                  permanents=(["KC"], []), seed=4)
+    for m in ("oneoff 9H KC", "resolve", "oneoff 3D", "resolve", "take 9H"):
+        g.play(m)
+    assert g.frozen(0) == ["KC"] and "royal KC" not in g.legal_moves
+    assert [c for c in g.scrap if c.rank in (3, 9)] == ["3D"] and "9H" in g.hand(1)
+    same_position(cuttle.Game.from_text(g.position_text()), g)
+    text = "hands: 2C KC / 4D 9H; frozen: KC / -; scrap: 3D"
+    assert cuttle.Game.from_text("rules: classic nine=freeze; " + text).frozen(0) == ["KC"]
+    with pytest.raises(ValueError, match=r"frozen card KC of player 0, to move: .*no 3 can "
+                                         r"have taken it back since: .*\(targets_own_side="
+                                         r"false\)"):
+        cuttle.Game.from_text("rules: classic nine=freeze targets_own_side=false; " + text)
+
+
+@pytest.mark.parametrize("text, player, cards, limit", [
+    ("rules: cuttle.cards; hands: 2C / 3C 4C 5C 6C 7C 8C 9C TC JC", 1, 9, 8),
+    ("rules: cuttle.cards hand_limit=5; hands: 2C 3C 4C 5C 6C 7C / 8C; to_move: 1", 0, 6, 5),
+    # a deal's hands, yet a card was played: its second player's turn has passed
+    ("rules: classic hand_limit=5; hands: 2C 3C 4C 5C 6C / 7C 8C 9C TC JC QC; scrap: AC",
+     1, 6, 5),
+])
+def test_a_hand_above_the_limit_not_to_move_is_refused(text, player, cards, limit):
+    """Issue: a position whose player not to move held more than the hand limit loaded.
+    That player ended its turn discarding down to the limit, so no game reaches it but
+    at the deal."""
+    with pytest.raises(ValueError, match=rf"invalid position: not a position: the player "
+                                         rf"not to move holds more cards than the hand "
+                                         rf"limit at the start of a turn, .*; player {player}"
+                                         rf" holds {cards} cards, the limit is {limit}$"):
+        cuttle.Game.from_text(text)
+
+
+def test_the_hands_above_the_limit_a_game_reaches_are_positions():
+    """rules-decisions.md, decision 26: a second player dealt more than the limit
+    (before the first move), a hand under a no_draw limit, and the mover's hand."""
+    g = cuttle.Game("classic: hand_limit=5", seed=1)
+    assert (g.to_move, len(g.hand(1))) == (0, 6)
+    same_position(cuttle.Game.from_text(g.position_text()), g)
+    g = cuttle.Game.from_position("classic: hand_limit=3, hand_limit_mode=no_draw",
+                                  hands=(["2C", "3C", "4C", "5C", "6C"], ["7C"]), seed=1)
+    g.play("points 2C")
+    assert (g.phase, g.to_move, len(g.hand(0))) == ("main", 1, 4)
+    same_position(cuttle.Game.from_text(g.position_text()), g)
+    g = cuttle.Game.from_position("cuttle.cards", hands=(["2C", "3C", "4C", "5C", "6C", "7C",
+                                                         "8C", "9C", "TC"], ["2D"]), seed=1)
+    assert (g.to_move, len(g.hand(0))) == (0, 9)
 
 
 def test_refused_frozen_cards_leave_the_game_untouched():

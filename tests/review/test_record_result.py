@@ -43,6 +43,8 @@ DENIED = [
     ("over", dict(winner=None), "'draw (goal)'", WON),
     ("over", dict(end_reason="passes"), "'player 1 wins (passes)'", WON),
     ("over", dict(end_reason="move_cap"), "'player 1 wins (move_cap)'", WON),
+    # (an ending not stated is not compared, nor printed as "(None)")
+    ("over", dict(winner=0, end_reason=None), "'player 0 wins'", WON),
     ("resigned", dict(status="resigned", winner=0, end_reason=None),
      "'player 0 wins (player 1 resigned)'", WON),
     ("quit", dict(status="quit", winner=None, end_reason=None), "'unfinished: quit'", WON),
@@ -68,6 +70,9 @@ def test_a_finished_result_of_an_unfinished_game_is_denied_too():
     bad = {**first, "result": rec["result"]}      # "player 1 wins (goal)" after one move
     assert result_mismatch(bad, final_game(bad)) == \
         f"the record says {WON}, but its moves end 'unfinished'"
+    bare = {**first, "result": {"status": "over"}}
+    assert result_mismatch(bare, final_game(bare)) == \
+        "the record says 'game over', but its moves end 'unfinished'"
 
 
 def test_results_the_moves_give_or_no_result_are_not_warned_of():
@@ -75,7 +80,9 @@ def test_results_the_moves_give_or_no_result_are_not_warned_of():
     agreeing = [rec, first, restated(rec, text="made up, not compared", turns=99),
                 {k: v for k, v in rec.items() if k != "result"}, {**rec, "result": None},
                 restated(first, status="resigned", winner=0),     # a stop of a game under way
-                restated(first, status="interrupted")]
+                restated(first, status="interrupted"),
+                restated(rec, end_reason=None),              # the winner alone, stated
+                {**rec, "result": {"status": "over"}}]       # only that the game is over
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         for r in agreeing:

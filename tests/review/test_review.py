@@ -9,7 +9,6 @@ import importlib
 import json
 import math
 import os
-import random
 import re
 import threading
 
@@ -23,7 +22,7 @@ from cuttle.review import (LABELS, PLAYER_FIGURES, Thresholds, judge, move_accur
                            parse_engine, review)
 from cuttle.simulation import game_record
 from cuttle.report.replay import record_page
-from support.helpers import bot_game, unpack
+from support.helpers import bot_game, deal_of, played, redealt, unpack
 
 # P0 to move: `points TH` reaches 24 of 21 and wins at once; P1, at 18 with six cards,
 # wins on its next turn if P0 does not.
@@ -185,46 +184,6 @@ def test_figures_never_depend_on_cards_the_mover_cannot_see(engine):
             checked += 1
         h.play(move)
     assert checked >= 4
-
-
-def deal_of(g):
-    """`Game.from_position`'s arguments for the deal of g (a game at its start)."""
-    return dict(hands=tuple([str(c) for c in g.hand(p)] for p in (0, 1)),
-                deck=[str(c) for c in g.deck], to_move=g.to_move, seed=g.seed)
-
-
-def played(deal, moves):
-    """The game of `deal` (deal_of's arguments) after `moves`."""
-    g = cuttle.Game.from_position(**deal)
-    for m in moves:
-        g.play(m)
-    return g
-
-
-def redealt(deal, moves, seed):
-    """The deal with the cards that the player to move after `moves` cannot place then
-    shuffled among their places in the opponent's hand and the deck (deal_of's
-    arguments): the same moves are legal, and that player saw the same at every one of
-    them (checked)."""
-    g = played(deal, moves)
-    me = g.to_move
-    hidden = {str(c) for c in g.observation(me).unknown_cards}
-    cards = deal["hands"][1 - me] + deal["deck"]
-    at = [i for i, c in enumerate(cards) if c in hidden]
-    swapped = [cards[i] for i in at]
-    random.Random(seed).shuffle(swapped)
-    for i, c in zip(at, swapped):
-        cards[i] = c
-    n = len(deal["hands"][1 - me])
-    other = dict(deal, deck=cards[n:])
-    other["hands"] = tuple(cards[:n] if p != me else deal["hands"][p] for p in (0, 1))
-    a, b = played(deal, []), played(other, [])
-    for m in moves:
-        assert a.observation(me) == b.observation(me)
-        a.play(m)
-        b.play(m)
-    assert a.observation(me) == b.observation(me)
-    return other
 
 
 def expert_against_greedy():

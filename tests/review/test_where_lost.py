@@ -74,6 +74,15 @@ def test_a_resigned_game_was_lost_by_the_resigner():
     assert shown_everywhere(r).startswith("P0 ann lost this game at move 1, draw ??")
 
 
+def test_a_game_resigned_before_a_move_was_lost_without_one():
+    # "none of their moves was judged (each was forced)": they made none
+    rec = make_record(thrown_away(()), players=["ann", "bob"], human_seat=0,
+                      status="resigned")
+    r = review(rec, ENGINE, seed=1)
+    assert r.decisions == [] and r.where_lost()["loser"] == 0
+    assert shown_everywhere(r) == "P0 ann lost this game without making a move."
+
+
 def test_an_unfinished_game_and_a_draw_have_no_loser():
     g = thrown_away(("draw",))
     quit_ = review(make_record(g, players=["ann", "bob"], status="quit"), ENGINE, seed=1)

@@ -310,7 +310,9 @@ def test_cc_five_hand_limit_with_frozen_card_discarded(engine):
 
 
 def test_joker_swap_pushes_player_over_hand_limit(engine):
-    r = CLASSIC.replace(joker=True, hand_limit=3)
+    # (the deal: only before the first move can the player not to move be above the
+    # limit, which its own turn ends at)
+    r = CLASSIC.replace(joker=True, hand_limit=3, deal=(1, 5))
     g = pos(engine, r, hands=(["JK"], ["AC", "AD", "AH", "AS", "2C"]))
     play(g, "oneoff JK", "resolve")
     assert strs(g.hand(0)) == ["2C", "AC", "AD", "AH", "AS"] and g.hand(1) == []

@@ -476,14 +476,62 @@ def test_undo(client):
     assert r.status_code == 200
     d = r.json()
     assert d.pop("undone") == ["draw"] and d.pop("undone_bot") == 1
+    # the draw had shown a card (and the bot's reply another): the cards hidden from the
+    # person were dealt again, which the person's view does not show
+    assert d.pop("redealt") == {"shown": 2, "dealt": 47, "hand": True}
     assert d == s0
     # undo skips the person's forced decisions back to their last real choice
     sess = store(client).get(p.gid)
     st = play_out(p, random.Random(4), undo_every=5)
     assert st["status"] == "over" and sess.thinker is None      # the trees are freed
     # what each move did is taken back with it
-    assert [h["effect"] for h in st["history"]] == narrate_game(
-        cuttle.Game("classic", seed=2), sess.game.moves, viewer=0)
+    start = sess.game.copy()
+    while start.ply:
+        start.undo()
+    assert [h["effect"] for h in st["history"]] == narrate_game(start, sess.game.moves,
+                                                                viewer=0)
+
+
+def drawn(state):
+    """The card the person's last draw brought, from its effect ("You draw 9H.")."""
+    return re.fullmatch(r"You draw (\w\w)\.", state["history"][-1]["effect"]).group(1)
+
+
+def test_an_undone_draw_deals_the_hidden_cards_again(client):
+    """Undo, then draw again, gave the same card; now the cards hidden from the person
+    are dealt again from the game's seed (a second game with the same seed and clicks
+    is the same), the answer says so without naming a card, and the record replays the
+    game from the new deal."""
+    seen = []
+    for _ in range(2):
+        p = new_game(client, rules="classic", bot="greedy", seat=0, seed=2)
+        first = drawn(p.move("draw").json())
+        p.bot()
+        d = p.post("/undo").json()
+        assert d["redealt"] == {"shown": 2, "dealt": 47, "hand": True}
+        again = drawn(p.move("draw").json())
+        st = p.bot().json()
+        seen.append((first, again, st["history"], st["svg"]))
+    assert seen[0] == seen[1] and seen[0][0] != seen[0][1]
+    sess = store(client).get(p.gid)
+    assert p.post("/resign").status_code == 200
+    rec = p.get("/record").json()
+    assert rec["seed"] == 2 and rec["position"].startswith(
+        f"hands: {' '.join(cuttle.Game(seed=2).hand(0))} / ")
+    assert final_game(rec) == sess.game and rec["moves"][0] == "draw"
+
+
+def test_an_undo_no_new_deal_agrees_with_is_refused(client, monkeypatch):
+    import cuttle.redeal
+    monkeypatch.setattr(cuttle.redeal, "redeal", lambda *a, **kw: None)
+    p = new_game(client, rules="classic", bot="greedy", seat=0, seed=2)
+    p.move("draw")
+    before = p.bot().json()
+    r = p.post("/undo")
+    assert r.status_code == 409 and r.json()["error"] == (
+        "that cannot be taken back: 2 cards you saw would be hidden from you again, and "
+        "no new deal of the hidden cards agrees with everything you have seen in this game")
+    assert p.state() == before and before["can_undo"]
 
 
 def test_hint_is_the_analysis_from_the_persons_view(client):

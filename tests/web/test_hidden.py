@@ -108,7 +108,8 @@ def test_no_hidden_card_in_any_answer(client):
         me = (k // 2) % 2
         p = new_game(client, rules=rules, bot=bot, seat=me, seed=100 + k)
         ids = (p.gid, p.token)
-        game = client.app.state.cuttle.store.get(p.gid).game
+        session = client.app.state.cuttle.store.get(p.gid)
+        game = session.game
         page = client.get(f"/game/{p.gid}").text
         state = json.loads(re.search(r'id="initial-state">(.*?)</script>', page).group(1)
                            .replace("<\\/", "</"))
@@ -118,6 +119,7 @@ def test_no_hidden_card_in_any_answer(client):
         assert not set(CARD.findall(rest)) & hidden_cards(game, me)
         st = p.state()
         while st["status"] == "playing":
+            game = session.game             # (an undo may have dealt the hidden cards again)
             with_hidden += bool(check(st, game, me, ids))
             checked += 1
             if st["bot_to_move"]:
@@ -141,6 +143,7 @@ def test_no_hidden_card_in_any_answer(client):
             st = r.json()
         # the end: the bot's hand face up (the record and its seed give every card),
         # the deck's order still not (the record, which holds it, is a download)
+        game = session.game
         bots = set(game.hand(1 - me))
         check(st, game, me, ids, shown=bots)
         assert {c for c in svg_texts(st["svg"])[0] if CARD.fullmatch(c)} >= \

@@ -287,7 +287,15 @@
       const s = await api('POST', '/undo');
       const bot = s.undone_bot ? ' and ' + s.undone_bot + ' move' + (s.undone_bot > 1 ? 's' : '') +
         ' of the bot' : '';
-      message('Took back your ' + s.undone.join(', ') + bot + '.');
+      let redealt = '';
+      if (s.redealt) {
+        const n = s.redealt.shown;
+        redealt = ' They had shown you ' + n + ' card' + (n > 1 ? 's' : '') +
+          ' now hidden from you again, so the cards hidden from you were dealt again (' +
+          (s.redealt.hand ? "the deck's order and the bot's hand" : "the deck's order") +
+          '): what you saw no longer tells where they are.';
+      }
+      message('Took back your ' + s.undone.join(', ') + bot + '.' + redealt);
       return s;
     });
   };

@@ -1,0 +1,89 @@
+"""docs/record.md is the record format: its examples are what the library writes and
+reads (the Python block run, the JSON shown compared with the record it makes, and
+replayed), and its tables name every field the library writes, every status and every
+end reason, so that the page cannot go stale."""
+
+import json
+import pathlib
+import re
+
+import cuttle
+from cuttle._core import END_NAMES
+from cuttle.record import (STATUSES, final_game, game_before, make_record, result_of,
+                           validate_record)
+from cuttle.simulation import game_record
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+TEXT = (ROOT / "docs" / "record.md").read_text(encoding="utf-8")
+STAMPS = ("created", "cuttle_version")          # (when and by what: not the format)
+
+
+def blocks(kind):
+    return re.findall(rf"```{kind}\n(.*?)```", TEXT, flags=re.S)
+
+
+def table(heading):
+    """The first column of the table under `heading`: the names in backquotes."""
+    part = TEXT[TEXT.index(heading):]
+    rows = re.findall(r"^\| `([a-z_]+)` \|", part[:part.index("\n\n", part.index("|"))],
+                      flags=re.M)
+    assert rows
+    return rows
+
+
+def without_stamps(rec):
+    return {k: v for k, v in rec.items() if k not in STAMPS}
+
+
+def test_the_worked_example_is_what_the_library_writes(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)                     # (it writes game.json)
+    code, = blocks("python")
+    scope = {}
+    exec(code, scope)
+    rec = scope["rec"]
+    shown = json.loads(blocks("json")[0])
+    assert list(shown) == list(rec)                 # the fields, in the order written
+    assert without_stamps(shown) == without_stamps(rec)
+    assert json.loads((tmp_path / "game.json").read_text()) == rec
+    assert isinstance(shown["created"], str) and isinstance(shown["cuttle_version"], str)
+
+
+def test_the_worked_example_replays_as_the_page_says():
+    rec = validate_record(json.loads(blocks("json")[0]))
+    end = final_game(rec)
+    assert result_of(end) == rec["result"] and end.score(1) == 23 and end.goal(1) == 21
+    before = game_before(rec, 3)
+    assert rec["moves"][2] == "points 7H" and before.to_move == 0
+    start = cuttle.Game.from_text(rec["position"], rules=cuttle.Rules.from_json(rec["rules"]),
+                                  seed=rec["seed"])
+    assert cuttle.record.start_game(rec) == start
+    assert "four=random" in str(start.rules)
+
+
+def test_the_simulated_game_is_what_the_run_records():
+    shown = json.loads(blocks("json")[1])
+    rec = game_record(("expert", "greedy"), seed=7, index=3)
+    assert list(shown) == list(rec) and without_stamps(shown) == without_stamps(rec)
+    assert "--players expert,greedy --seed 7 --record-game 3" in TEXT
+    assert result_of(final_game(validate_record(shown))) == shown["result"]
+
+
+def test_the_tables_name_every_field_status_and_end_reason():
+    fields = table("## The fields")
+    g = cuttle.Game(seed=1)
+    g.play("draw")
+    written = list(make_record(g, players=["a", "b"]))
+    simulated = list(game_record(("random", "random"), seed=1, index=1))
+    assert set(fields) == set(written) | set(simulated)
+    assert fields == [f for f in simulated if f in fields]      # (in the order written)
+    assert table("### The result") == list(result_of(g, "quit"))
+    status_row = re.search(r"^\| `status` \|(.*)$", TEXT, flags=re.M).group(1)
+    assert set(re.findall(r"`(\w+)`", status_row)) == set(STATUSES)
+    reason_row = re.search(r"^\| `end_reason` \|(.*)$", TEXT, flags=re.M).group(1)
+    assert set(re.findall(r"`(\w+)`", reason_row)) - {"null"} == set(END_NAMES) - {"none"}
+
+
+def test_the_page_is_linked_from_the_index_the_readme_and_the_site():
+    assert "(record.md)" in (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
+    assert "(docs/record.md)" in (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "record.md" in (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
