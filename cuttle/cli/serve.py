@@ -3,6 +3,7 @@
     cuttle serve                      http://127.0.0.1:8000/
     cuttle serve --port 8080 --open   and open it in the browser
     cuttle serve --host 0.0.0.0       reachable from other machines (warned)
+    cuttle serve --host 0.0.0.0 --allow-host games.lan   ... also by that name
     cuttle serve --port 0             any free port (the address printed says which)
 """
 
@@ -59,18 +60,20 @@ def run(args: argparse.Namespace) -> int:
         import uvicorn
 
         from ..web import app
+        from ..web.routes import check_host_name, host_names, hosts_answered
     except ImportError as e:
         raise CommandError(str(missing(e, "cuttle serve"))) from None
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port must be from 0 (any free port) to 65535, not {args.port}")
+    try:
+        allowed = [check_host_name(name, "--allow-host") for name in args.allow_host]
+    except ValueError as e:
+        raise UsageError(str(e)) from None
     host = args.host
-    exposed = host not in LOOPBACK
-    if exposed:
-        print(f"warning: serving on {host}: other machines can reach this server and play "
-              f"on it (anyone who can reach it can start games); use the default "
-              f"127.0.0.1 to keep it to this machine", file=sys.stderr)
+    hosts = host_names(allowed)
+    _warn(host, hosts is None, hosts_answered(hosts))
     application = app(max_sessions=args.max_games, workers=args.workers,
-                      allowed_hosts=None if exposed else LOOPBACK)
+                      allowed_hosts=allowed)
 
     def listening(addresses: list[tuple[str, int]]) -> None:
         urls = _urls(host, addresses)
@@ -95,6 +98,21 @@ def run(args: argparse.Namespace) -> int:
     if not server.started:
         raise CommandError(f"cannot serve on {host}:{args.port} (see the message above)")
     return 0
+
+
+def _warn(host: str, any_name: bool, answers: str) -> None:
+    """The warnings of a server others may reach (`host` not loopback; `answers`: the
+    Host names it answers to, in words), and of one that answers to any name."""
+    if host not in LOOPBACK:
+        more = "" if any_name else " (--allow-host NAME adds a name)"
+        print(f"warning: serving on {host}: other machines can reach this server and play "
+              f"on it (anyone who can reach it can start games); use the default "
+              f"127.0.0.1 to keep it to this machine. It answers to {answers}{more}",
+              file=sys.stderr)
+    if any_name:
+        print("warning: --allow-host '*' turns the Host check off: a web page you visit "
+              "could reach this server through a DNS name of its own (DNS rebinding)",
+              file=sys.stderr)
 
 
 def _server(uvicorn: Any, config: Any, web: Any,
@@ -128,6 +146,10 @@ def add_command(sub: argparse._SubParsersAction) -> None:
                     "--host is given.")
     sp.add_argument("--host", default="127.0.0.1",
                     help="the address to listen on (default 127.0.0.1: this machine only)")
+    sp.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                    help="a host name the server answers to besides its IP addresses, "
+                         "localhost and this machine's name (repeatable; '*': any name, "
+                         "the guard against DNS rebinding off)")
     sp.add_argument("--port", type=int, default=8000,
                     help="the port (default 8000; 0: any free port, the address printed "
                          "says which)")

@@ -7,7 +7,7 @@ route carrying the game's token in the ``X-Cuttle-Token`` header:
     POST   /api/games                 start a game (header: the start page's token)
     GET    /api/games/{id}            the person's view (state)
     POST   /api/games/{id}/move       {"move": "points 7H", "ply": 12}
-    POST   /api/games/{id}/bot        the bot's next decision (waits for it)
+    POST   /api/games/{id}/bot        the bot's next decision (waits for it; one at a time)
     POST   /api/games/{id}/stop       stop the bot's search: it plays its best move so far
     POST   /api/games/{id}/undo       take back your last decision (the cards hidden from
                                       you dealt again where those moves had shown some)
@@ -30,10 +30,13 @@ import asyncio
 import contextlib
 import functools
 import hmac
+import ipaddress
 import json
 import logging
 import os
+import re
 import secrets
+import socket
 from concurrent.futures import ThreadPoolExecutor
 from html import escape
 from typing import TYPE_CHECKING, Any
@@ -58,18 +61,23 @@ from ..analysis import analyse
 from ..errors import Interrupted
 from ..rules import Rules
 from ..seeding import derive
+from ..validation import check_int
 from .review import ReviewJob, page_headers, review_view
 from .sessions import (MAX_TEXT, Session, SessionStore, WebError, check_fields,
                        parse_settings)
 from .thinking import Control
 from .views import analysis_view, game_page, rules_view, start_page, state_view
 
-__all__ = ["LOOPBACK_HOSTS", "TOKEN_HEADER", "app"]
+__all__ = ["ANY_HOST", "LOOPBACK_HOSTS", "TOKEN_HEADER", "app", "check_host_name",
+           "host_names", "hosts_answered"]
 
 log = logging.getLogger("cuttle.web")
 
 TOKEN_HEADER = "x-cuttle-token"
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+ANY_HOST = "*"                  # (an allowed host name: any, the Host check off)
+_DNS_NAME = re.compile(r"[a-z0-9_-]+(\.[a-z0-9_-]+)*")    # (an IDN in its xn-- form)
+_HOST_HEADER = re.compile(r"\[(?P<v6>[^\]]*)\](:\d*)?|(?P<name>[^:\[\]]*)(:\d*)?")
 MAX_BODY = 16 * 1024
 MAX_HINT_ROLLOUTS = 5000
 DEFAULT_HINT_ROLLOUTS = 1000
@@ -95,21 +103,25 @@ SECURITY_HEADERS = [
 
 class Guard:
     """ASGI middleware: refuse a Host header this server does not answer to (a web
-    page cannot reach a loopback server through a DNS name of its own: no DNS
-    rebinding) and add the security headers to every response."""
+    page cannot reach the server through a DNS name of its own: no DNS rebinding) and
+    add the security headers to every response.  `hosts`: `host_names`' (None: any)."""
 
-    def __init__(self, inner: Any, allowed_hosts: Iterable[str] | None) -> None:
+    def __init__(self, inner: Any, hosts: frozenset[str] | None) -> None:
         self.inner = inner
-        self.allowed = None if allowed_hosts is None else {h.lower() for h in allowed_hosts}
+        self.hosts = hosts
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             return await self.inner(scope, receive, send)
-        if self.allowed is not None:
+        if self.hosts is not None:
             host = _host_name(dict(scope["headers"]).get(b"host", b"").decode("latin-1"))
-            if host not in self.allowed:
-                resp = JSONResponse({"error": f"this server does not answer to host "
-                                              f"{host!r}"}, 400)
+            if host not in self.hosts and not _is_ip(host):
+                resp = JSONResponse({"error": f"this server does not answer to the host "
+                                              f"name {host!r} (against DNS rebinding, it "
+                                              f"answers only to its IP addresses, "
+                                              f"localhost, this machine's name and the "
+                                              f"names given with cuttle serve "
+                                              f"--allow-host)"}, 400)
                 return await resp(scope, receive, send)
 
         async def send_secure(message):
@@ -124,11 +136,58 @@ class Guard:
 
 
 def _host_name(host: str) -> str:
-    """The name of a Host header without its port ('[::1]:8000' -> '::1')."""
+    """The name of a Host header without its port ('[::1]:8000' -> '::1'); a header
+    of no such form whole (answered to only if it is an IP address, or allowed)."""
     host = host.strip().lower()
-    if host.startswith("["):
-        return host[1:].partition("]")[0]
-    return host.rpartition(":")[0] if host.count(":") == 1 else host
+    m = _HOST_HEADER.fullmatch(host)
+    return host if m is None else m.group("v6") or m.group("name") or ""
+
+
+def _is_ip(host: str) -> bool:
+    """Whether `host` is an IP address (IPv6 with its zone too: 'fe80::1%eth0').  A
+    browser sends one only for an address it was given, which no DNS answer can change
+    under a page: the Host check answers to any."""
+    try:
+        ipaddress.ip_address(host.partition("%")[0])
+    except ValueError:
+        return False
+    return True
+
+
+def check_host_name(name: object, what: str = "allowed_hosts") -> str:
+    """`name`, a host name the app may answer to besides its own, in lower case: a DNS
+    name (letters, digits, '-', '_' and dots; an international one in its xn-- form),
+    an IP address, or ANY_HOST ('*', any); ValueError, saying what `what` takes,
+    otherwise (a scheme, a port, a path)."""
+    if isinstance(name, str):
+        n = name.strip().lower()
+        if n == ANY_HOST or _is_ip(n) or (len(n) <= 253 and _DNS_NAME.fullmatch(n)):
+            return n
+    raise ValueError(f"{what} takes a host name such as mybox.lan (no scheme, port or "
+                     f"path) or '*' (any), not {name!r}")
+
+
+def host_names(allowed: Iterable[str] | str | None = ()) -> frozenset[str] | None:
+    """The host names the app answers to (and any IP address besides, always):
+    localhost, this machine's name (`socket.gethostname`) and `allowed` (checked by
+    `check_host_name`); None, any, when `allowed` is None or holds '*'."""
+    if allowed is None:
+        return None
+    names = {check_host_name(n) for n in ((allowed,) if isinstance(allowed, str)
+                                          else allowed)}
+    if ANY_HOST in names:
+        return None
+    own = socket.gethostname().strip().lower()
+    return frozenset(names | set(LOOPBACK_HOSTS) | ({own} if own else set()))
+
+
+def hosts_answered(hosts: frozenset[str] | None) -> str:
+    """What a server of `host_names`' `hosts` answers to, in words (the warning of
+    `cuttle serve`): "its IP addresses and the names localhost, mybox"."""
+    if hosts is None:
+        return "any host name"
+    names = sorted(h for h in hosts if not _is_ip(h))
+    return f"its IP addresses and the names {', '.join(names)}"
 
 
 class WebState:
@@ -233,16 +292,37 @@ def _query_checked(endpoint: Callable[[Request], Any], accepted: tuple[str, ...]
     return checked
 
 
-def _field(data: dict, key: str, kind: type, default: Any = None) -> Any:
-    """Field `key` of a body `check_fields` passed: `default` when absent or null."""
+def _field(data: dict, key: str, kind: type, default: Any = None,
+           minimum: int | None = None, maximum: int | None = None) -> Any:
+    """Field `key` of a body `check_fields` passed: `default` when absent or null; a
+    whole number (`kind` int) from `minimum` to `maximum` (either may be None) under
+    the library's integer rule (no bool, no float), or text; WebError (400) naming the
+    field otherwise."""
     v = data.get(key, default)
     if v is None:
         return default
-    if kind is int and (isinstance(v, bool) or not isinstance(v, int)):
-        raise WebError(400, f"{key!r} must be a whole number, not {v!r}")
+    if kind is int:
+        try:
+            return check_int(v, repr(key), minimum, maximum, _whole(minimum, maximum))
+        except ValueError as e:
+            raise WebError(400, str(e)) from None
     if kind is str and not isinstance(v, str):
         raise WebError(400, f"{key!r} must be text, not {v!r}")
     return v
+
+
+def _whole(minimum: int | None, maximum: int | None) -> str:
+    """The whole numbers from `minimum` to `maximum`, to a person."""
+    if minimum is not None and maximum is not None:
+        return f"a whole number from {minimum:,} to {maximum:,}"
+    if minimum is not None:
+        return f"a whole number, {minimum:,} or more"
+    return "a whole number" + ("" if maximum is None else f", at most {maximum:,}")
+
+
+def _ply(data: dict) -> int | None:
+    """The move a request was made at (None: any); the game's count of moves, 0 or more."""
+    return _field(data, "ply", int, minimum=0)
 
 
 def _session(request: Request) -> Session:
@@ -303,7 +383,7 @@ async def play_move(request: Request) -> Response:
         raise WebError(400, "expected {\"move\": \"MOVE\"}, e.g. {\"move\": \"draw\"}")
     if len(text) > 64:
         raise WebError(400, "that is not a move (too long)")
-    ply = _field(data, "ply", int)
+    ply = _ply(data)
     s.check_not_thinking()          # (at once: the bot holds the lock while it decides)
     async with s.lock:
         s.play_human(text, ply)
@@ -312,11 +392,9 @@ async def play_move(request: Request) -> Response:
 
 async def bot_move(request: Request) -> Response:
     s = _session(request)
-    ply = _field(check_fields(await read_json(request), ("ply",)), "ply", int)
+    ply = _ply(check_fields(await read_json(request), ("ply",)))
     web = _web(request)
-    if s.control is not None:               # already thinking: answer when it is done
-        async with s.lock:
-            return _state(s)
+    s.check_not_thinking()          # (at once: one decision at a time, its move untouched)
     async with s.lock:
         if s.finished:
             raise WebError(409, "the game is over")
@@ -367,9 +445,7 @@ async def undo(request: Request) -> Response:
 async def hint(request: Request) -> Response:
     s = _session(request)
     data = check_fields(await read_json(request), ("rollouts", "policy"))
-    rollouts = _field(data, "rollouts", int, DEFAULT_HINT_ROLLOUTS)
-    if not 1 <= rollouts <= MAX_HINT_ROLLOUTS:
-        raise WebError(400, f"rollouts must be from 1 to {MAX_HINT_ROLLOUTS:,}")
+    rollouts = _field(data, "rollouts", int, DEFAULT_HINT_ROLLOUTS, 1, MAX_HINT_ROLLOUTS)
     policy = _field(data, "policy", str, "greedy").strip().lower()
     if policy not in HINT_POLICIES:
         raise WebError(400, f"policy must be one of {', '.join(HINT_POLICIES)}, "
@@ -494,7 +570,7 @@ async def server_error(request: Request, exc: Exception) -> Response:
 
 def app(*, max_sessions: int = 100, idle_seconds: float = 3600.0,
         finished_seconds: float = 600.0, workers: int | None = None,
-        allowed_hosts: tuple[str, ...] | None = LOOPBACK_HOSTS,
+        allowed_hosts: Iterable[str] | str | None = (),
         max_finished: int | None = None) -> Any:
     """The web app (an ASGI app, Starlette) that `cuttle serve` runs.
 
@@ -503,9 +579,11 @@ def app(*, max_sessions: int = 100, idle_seconds: float = 3600.0,
     and review (default: max_sessions; past it the least recently seen is forgotten);
     idle_seconds / finished_seconds: a game (a finished one) untouched that long is
     forgotten; workers: threads for the bots' searches and hints (default: the cores,
-    at least 2); allowed_hosts: the Host names the server answers to (None: any; the
-    default: loopback names only, against DNS rebinding).
+    at least 2); allowed_hosts: host names the server answers to besides its IP
+    addresses, localhost and this machine's name, against DNS rebinding (`host_names`;
+    '*' or None: any; ValueError for one that is no host name).
     """
+    hosts = host_names(allowed_hosts)
     web = WebState(SessionStore(max_sessions, idle_seconds, finished_seconds,
                                 max_finished), workers)
 
@@ -550,7 +628,7 @@ def app(*, max_sessions: int = 100, idle_seconds: float = 3600.0,
     ]
     application = Starlette(
         routes=routes, lifespan=lifespan,
-        middleware=[Middleware(Guard, allowed_hosts=allowed_hosts)],
+        middleware=[Middleware(Guard, hosts=hosts)],
         exception_handlers={WebError: web_error, HTTPException: http_error,
                             Exception: server_error})
     application.state.cuttle = web

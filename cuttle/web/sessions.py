@@ -246,7 +246,8 @@ class Session:
     # -- changes (event loop only) ----------------------------------------------------
 
     def check_not_thinking(self) -> None:
-        """WebError (409) while the bot decides: nothing else may change the game."""
+        """WebError (409) while the bot decides: nothing else may change the game, and no
+        second decision starts (the one home of these words)."""
         if self.control is not None:
             raise WebError(409, "the bot is thinking: wait for its move or stop it")
 
@@ -298,8 +299,7 @@ class Session:
         person saw."""
         if self.finished:
             raise WebError(409, "the game is over: it cannot be taken back")
-        if self.control is not None:
-            raise WebError(409, "the bot is thinking")
+        self.check_not_thinking()
         if not self.decisions:
             raise WebError(409, "nothing to undo: you have not made a move yet")
         keep = len(self.decisions) - 1

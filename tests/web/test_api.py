@@ -5,6 +5,7 @@ import html
 import json
 import random
 import re
+import socket
 import threading
 import time
 
@@ -351,6 +352,7 @@ def test_moves_are_checked_by_the_engine(client):
              ({"move": "d" * 100}, 400, "too long"),
              ({"move": 7}, 400, "must be text"),
              ({"move": "draw", "ply": "0"}, 400, "whole number"),
+             ({"move": "draw", "ply": -1}, 400, "'ply' must be a whole number, 0 or more"),
              ({"move": "draw", "ply": 3}, 409, "moved on"),
              ({}, 400, "expected"),
              ([1], 400, "JSON object"),
@@ -372,6 +374,25 @@ def test_moves_are_checked_by_the_engine(client):
         "the game has moved on (it is at move 1, not 0): reload the state"
     r = p.bot(1)
     assert r.status_code == 200 and r.json()["last"]["player"] == 1
+
+
+@pytest.mark.parametrize("ply", [-1, -10 ** 30, 1.5, 0.0, True, False, "0", [0], {}])
+def test_a_ply_that_is_no_move_number_is_bad_input(client, ply):
+    """`ply` is the game's count of moves: a negative number, a fraction, a float, a
+    bool or text is bad input (400 naming the field), not a stale request (409), for the
+    person's move and the bot's alike; the game untouched."""
+    words = f"'ply' must be a whole number, 0 or more, not {ply!r}"
+    p = new_game(client, rules="classic", bot="random", seat=0, seed=1)
+    before = p.state()
+    r = p.move("draw", ply)
+    assert r.status_code == 400 and r.json()["error"] == words, r.text
+    assert p.state() == before
+    assert p.move("draw", 0).status_code == 200
+    before = p.state()
+    r = p.bot(ply)
+    assert r.status_code == 400 and r.json()["error"] == words, r.text
+    assert p.state() == before
+    assert p.bot(1).status_code == 200
 
 
 def test_unknown_fields_are_refused(client):
@@ -531,7 +552,10 @@ def test_hint_is_the_analysis_from_the_persons_view(client):
     assert h["text"].splitlines()[0] == ("Player 0 to decide (main); greedy playouts from "
                                          "the player's view")
     assert sorted(m["move"] for m in h["moves"]) == sorted(str(m) for m in g.legal_moves)
-    for body, words in [({"rollouts": 0}, "rollouts"), ({"rollouts": 10 ** 6}, "rollouts"),
+    for body, words in [({"rollouts": 0}, "'rollouts' must be a whole number from 1 to "
+                                          "5,000, not 0"),
+                        ({"rollouts": 10 ** 6}, "rollouts"),
+                        ({"rollouts": True}, "rollouts"),
                         ({"policy": "ismcts:10"}, "policy"), ({"rollouts": "9"}, "whole"),
                         # analyse takes it, but it is slow (seconds, the game's lock held)
                         ({"policy": "cuttle.cards-ai"}, "random, greedy, expert")]:
@@ -596,16 +620,45 @@ def test_a_finished_game_frees_its_place():
         assert st.expire(time.monotonic() + 601) == 2 and len(st) == 1   # ten minutes
 
 
-def test_hosts_other_than_loopback_are_refused():
+def test_the_host_check():
+    """Against DNS rebinding the app answers only to IP addresses (a browser sends one
+    only for an address it was given), localhost, this machine's name and the names
+    allowed: a foreign name is refused with 400 saying why, before any route (no start
+    token, no game)."""
     from starlette.testclient import TestClient
-    with TestClient(cuttle.web.app(), base_url="http://evil.example") as c:
-        r = c.get("/")
-        assert r.status_code == 400 and "evil.example" in r.json()["error"]
-    for base in ("http://localhost:8000", "http://[::1]:8000", "http://127.0.0.1:9"):
-        with TestClient(cuttle.web.app(), base_url=base) as c:
-            assert c.get("/").status_code == 200
-    with TestClient(cuttle.web.app(allowed_hosts=None), base_url="http://box.lan") as c:
-        assert c.get("/").status_code == 200
+    own = socket.gethostname()
+    with TestClient(cuttle.web.app(), base_url=BASE) as c:
+        def get(host):
+            return c.get("/", headers={"host": host})
+        for host, name in [("evil.example", "evil.example"),
+                           ("Evil.Example:8000", "evil.example"),
+                           ("testserver", "testserver"),        # the test client's own
+                           ("127.0.0.1.nip.io", "127.0.0.1.nip.io"),
+                           ("127.0.0.1:80@evil.example", "127.0.0.1:80@evil.example"),
+                           ("", "")]:
+            r = get(host)
+            assert r.status_code == 400 and "start-token" not in r.text, host
+            err = r.json()["error"]
+            assert err.startswith(f"this server does not answer to the host name {name!r} "
+                                  f"(against DNS rebinding"), err
+            assert "--allow-host" in err
+        r = c.post("/api/games", json={}, headers={"host": "evil.example",
+                                                   TOKEN: start_token(c.get("/").text)})
+        assert r.status_code == 400 and len(store(c)) == 0
+        for host in ("127.0.0.1", "localhost:8000", "LOCALHOST", "[::1]:8000", "::1",
+                     "192.0.2.7:8000", "[2001:db8::7]", "[fe80::1%25eth0]:80",
+                     own, own.upper() + ":8000"):
+            assert get(host).status_code == 200, host
+    with TestClient(cuttle.web.app(allowed_hosts=["Games.LAN"]), base_url=BASE) as c:
+        assert c.get("/", headers={"host": "games.lan:8000"}).status_code == 200
+        assert c.get("/", headers={"host": "localhost"}).status_code == 200
+        assert c.get("/", headers={"host": "evil.example"}).status_code == 400
+    for anything in (None, "*", ["games.lan", "*"]):    # the check off
+        with TestClient(cuttle.web.app(allowed_hosts=anything), base_url=BASE) as c:
+            assert c.get("/", headers={"host": "box.lan"}).status_code == 200
+    for bad in ("http://games.lan", "games.lan:8000", "a b", "", "games.lan/x", 7):
+        with pytest.raises(ValueError, match="allowed_hosts takes a host name"):
+            cuttle.web.app(allowed_hosts=[bad])
 
 
 def test_hostile_requests_never_break_the_server(client):
@@ -691,6 +744,40 @@ def test_stop_over_http(server):
         assert r.status_code == 200 and r.json()["ply"] == 1
         assert done["r"].status_code == 200
         assert p.state()["ply"] == 1 and not p.state()["thinking"]
+
+
+def test_a_second_bot_request_while_it_thinks_is_refused_at_once(client):
+    """A second /bot while the bot decides gets 409 at once, in the words of every
+    refusal while it thinks; the first request's move is played as if alone.  (The
+    first decision is held by the test, not timed.)"""
+    p = new_game(client, rules="classic", bot="ismcts:300", seat=1, seed=2)
+    s = store(client).get(p.gid)
+    decide, started, release = s.thinker.decide, threading.Event(), threading.Event()
+
+    def held(game, control):
+        started.set()
+        assert release.wait(60)
+        return decide(game, control)
+    s.thinker.decide = held
+    first = []
+    th = threading.Thread(target=lambda: first.append(p.bot(0)))
+    th.start()
+    try:
+        assert started.wait(60)
+        thinking = p.move("draw").json()["error"]           # a move meanwhile: refused
+        assert "the bot is thinking" in thinking
+        for r in (p.bot(), p.bot(0)):
+            assert r.status_code == 409 and r.json()["error"] == thinking
+        st = p.state()
+        assert st["thinking"] and st["ply"] == 0 and th.is_alive()
+    finally:
+        release.set()
+        th.join(60)
+    assert first[0].status_code == 200 and first[0].json()["ply"] == 1
+    assert not p.state()["thinking"]
+    # the same game's bot undisturbed plays the same move
+    q = new_game(client, rules="classic", bot="ismcts:300", seat=1, seed=2)
+    assert q.bot(0).json()["history"] == first[0].json()["history"]
 
 
 def test_no_new_work_once_the_server_stops(client):

@@ -6,9 +6,11 @@ view, no hidden card).  Then undo, hint, stop, resign, the record's download, an
 review: asked for at the end, its summary, and its page (its script running under the
 page's content security policy, a click on the graph)."""
 
+import importlib.util
 import json
 import random
 import re
+import threading
 import time
 
 import pytest
@@ -29,6 +31,7 @@ from cuttle.cli import main  # noqa: E402
 from cuttle.narration import narrate_game  # noqa: E402
 from cuttle.record import final_game, read_record  # noqa: E402
 from report.conftest import visible_cards  # noqa: E402
+from web.conftest import new_game  # noqa: E402
 
 EVERY_PHASE = {"main", "counter", "three", "four", "five", "seven", "discard", "block", "ten"}
 ALL_PHASES_RULES = "cuttle.cards ten_blocks_scuttle=true ten_discards=true hand_limit=5"
@@ -319,6 +322,45 @@ def test_the_controls(browser, server, tmp_path):
     assert rec["result"]["text"] == "player 0 wins (player 1 resigned)"
     assert main(["replay", str(path)]) == 0
     assert json.loads(path.read_text())["human_seat"] == 1
+
+
+def test_a_page_opened_while_the_bot_thinks_waits_for_its_move(browser, server):
+    """The bot decides one move at a time: a page opened (or reloaded) while another
+    request has it deciding is refused a second decision, and shows it thinking, with
+    its stop button, until its move.  (The decision is held by the test, not timed.)"""
+    httpx = pytest.importorskip("httpx2" if importlib.util.find_spec("httpx2") else "httpx")
+    d = browser
+    with httpx.Client(base_url=server.url, timeout=60) as c:
+        p = new_game(c, rules="classic", bot="ismcts:300", seat=1, seed=6)
+        s = server.app.state.cuttle.store.get(p.gid)
+        decide, started, release = s.thinker.decide, threading.Event(), threading.Event()
+
+        def held(game, control):
+            started.set()
+            assert release.wait(60)
+            return decide(game, control)
+        s.thinker.decide = held
+        first = []
+        th = threading.Thread(target=lambda: first.append(p.bot()))
+        th.start()
+        try:
+            assert started.wait(60)
+            d.get(f"{server.url}/game/{p.gid}?delay=0")
+            Wait(d, 20).until(lambda d: d.find_element(By.ID, "thinking").is_displayed())
+            assert d.find_element(By.ID, "message").text == ""
+            assert d.execute_script("return document.body.dataset.ready") == "0"
+            control = s.control
+            d.find_element(By.ID, "stop").click()       # stops the decision under way
+            Wait(d, 10).until(lambda d: control.stopped)
+        finally:
+            release.set()
+            th.join(60)
+    assert first[0].status_code == 200 and first[0].json()["ply"] == 1
+    st = wait_ready(d)
+    assert st["ply"] == 1 and st["history"] == first[0].json()["history"]
+    assert not d.find_element(By.ID, "thinking").is_displayed()
+    assert d.find_element(By.ID, "message").text == ""
+    check_table(d, server, st)
 
 
 def test_the_review(browser, server):

@@ -146,14 +146,40 @@ def test_serve_on_any_free_port():
     assert code == 0 and "Traceback" not in err
 
 
-def test_serve_elsewhere_warns():
-    s = Serve("--host", "127.0.0.2", host="127.0.0.2")
+def test_serve_elsewhere_warns_and_keeps_the_host_check():
+    """A server others can reach keeps the Host check (on loopback too, where it also
+    answers): a foreign name is refused; its addresses, localhost, the machine's name
+    and --allow-host's names are answered to, as its warning says."""
+    own = socket.gethostname().lower()
+    s = Serve("--host", "127.0.0.2", "--allow-host", "Games.LAN", "--allow-host", "x.lan",
+              host="127.0.0.2")
     try:
-        r = httpx.get(s.url + "/", headers={"host": "box.lan"}, timeout=5)
-        assert r.status_code == 200          # any name: the person chose to expose it
+        def get(host):
+            return httpx.get(s.url + "/", headers={"host": host}, timeout=5)
+        r = get("evil.example")
+        assert r.status_code == 400 and "start-token" not in r.text
+        assert "does not answer to the host name 'evil.example'" in r.json()["error"]
+        for host in (f"127.0.0.2:{s.port}", f"192.0.2.7:{s.port}", "localhost", own,
+                     f"games.lan:{s.port}", "X.lan"):
+            assert get(host).status_code == 200, host
     finally:
         code, out, err = s.stop()
+    names = ", ".join(sorted({"games.lan", "x.lan", "localhost", own}))
     assert code == 0 and "warning: serving on 127.0.0.2" in err
+    assert f"It answers to its IP addresses and the names {names} (--allow-host NAME " \
+           f"adds a name)" in " ".join(err.split()), err
+    assert "turns the Host check off" not in err
+
+
+def test_allow_any_host():
+    s = Serve("--allow-host", "*")
+    try:
+        r = httpx.get(s.url + "/", headers={"host": "box.lan"}, timeout=5)
+        assert r.status_code == 200          # any name: the person said so
+    finally:
+        code, out, err = s.stop()
+    assert code == 0 and "warning: --allow-host '*' turns the Host check off" in err
+    assert "serving on" not in err           # (on loopback: the only warning)
 
 
 def test_open_without_a_browser_says_so():
@@ -188,6 +214,10 @@ def test_serve_errors():
         code, err = serve_once("--port", str(busy.getsockname()[1]))
     assert code == 1 and "cannot serve on 127.0.0.1" in err
     assert "Traceback" not in err
+    for bad in ("http://games.lan", "games.lan:8000", ""):
+        code, err = serve_once("--allow-host", bad)
+        assert code == 2 and f"--allow-host takes a host name such as mybox.lan (no " \
+                             f"scheme, port or path) or '*' (any), not {bad!r}" in err, err
 
 
 def test_the_default_workers_are_as_the_help_and_docs_say(monkeypatch, capsys):

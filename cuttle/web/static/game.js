@@ -253,15 +253,30 @@
     message('');
     return request(() => api('POST', '/move', {move: text, ply: state.ply}));
   }
+  function showThinking() {
+    $('thinking-text').textContent = state.bot + ' is thinking…';
+    $('thinking').hidden = false;
+  }
   function botStep() {
-    const show = setTimeout(() => {
-      $('thinking-text').textContent = state.bot + ' is thinking…';
-      $('thinking').hidden = false;
-    }, 150);
+    const show = setTimeout(showThinking, 150);
     return request(async () => {
       try { return await api('POST', '/bot', {ply: state.ply}); }
+      catch (e) { return await thinkingElsewhere(e); }
       finally { clearTimeout(show); $('thinking').hidden = true; }
     });
+  }
+  async function thinkingElsewhere(e) {
+    // The bot decides one move at a time: one asked for before (this page reloaded, or
+    // open twice) is refused with 409.  Wait for that one's move, stop button shown.
+    if (e.status !== 409) throw e;
+    let s = await api('GET', '');
+    if (!s.thinking) throw e;
+    showThinking();
+    while (s.thinking) {
+      await new Promise(done => setTimeout(done, 200));
+      s = await api('GET', '');
+    }
+    return s;
   }
   $('stop').onclick = () => api('POST', '/stop').catch(e => message(e.message));
   $('undo').onclick = () => {
