@@ -35,9 +35,9 @@ from ..rules import Rules
 from ..simulation import DEFAULT_MAX_MOVES, simulate
 from ..simulation.api import check_client
 from ..validation import check_bool
-from ..variants.chunks import (FINGERPRINT_GAMES, ChunkPlayer, RunInterrupted, fingerprint,
-                               first_chunk)
+from ..variants.chunks import FINGERPRINT_GAMES, ChunkPlayer, RunInterrupted, fingerprint
 from ..variants.interactions import Interaction, combine, measure
+from ..variants.records import first_chunk
 from ..variants.store import NothingToReport, ResultsFileError, Store, check_results, held_runs
 from .config import (CHECK_CHUNK, DEFAULT_SEED, BalanceConfig, Budget, check_progress,
                      make_config)

@@ -43,10 +43,9 @@ if TYPE_CHECKING:
 
     Record = tuple[Rules, Rules]
 
-__all__ = ["FINGERPRINT_GAMES", "ChunkPlayer", "RunInterrupted", "fingerprint", "first_chunk"]
+__all__ = ["FINGERPRINT_GAMES", "ChunkPlayer", "RunInterrupted", "fingerprint"]
 
 SHARED = "an atlas run and a balance run cannot share a results file"
-STAGE_GAMES = 10 ** 12          # game indices of one stage of a run (see first_chunk)
 
 FINGERPRINT_GAMES = {False: 64, True: 4}        # games per rule set (cheap, search)
 
@@ -62,13 +61,6 @@ def fingerprint(tallies: Iterable[Tally]) -> str:
     for t in tallies:
         h.update(json.dumps(tally_to_json(t), sort_keys=True).encode())
     return h.hexdigest()[:16]
-
-
-def first_chunk(stage: int, chunk_size: int) -> int:
-    """The index of the first chunk of `stage` (0, 1, 2, ...): stage s plays the games
-    from s * 10**12 on, so the stages of a run play disjoint games (fresh deals), and
-    each stays a whole number of chunks."""
-    return stage * (STAGE_GAMES // chunk_size)
 
 
 class RunInterrupted(Interrupted):
