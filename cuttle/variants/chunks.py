@@ -29,7 +29,6 @@ from ..formatting import quantity
 from ..simulation import compare, simulate
 from ..simulation.cluster import in_index_order
 from .records import chunk_key, tally_to_json
-from .store import ResultsFileError
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Sequence
@@ -44,8 +43,6 @@ if TYPE_CHECKING:
     Record = tuple[Rules, Rules]
 
 __all__ = ["FINGERPRINT_GAMES", "ChunkPlayer", "RunInterrupted", "fingerprint"]
-
-SHARED = "an atlas run and a balance run cannot share a results file"
 
 FINGERPRINT_GAMES = {False: 64, True: 4}        # games per rule set (cheap, search)
 
@@ -169,10 +166,7 @@ class ChunkPlayer:
             return None
         engine = self._engine(ref, rules) if self.play else None
         get = self.store.get_part if part else self.store.get
-        try:
-            return get(self.key(ref, rules, chunk), engine)
-        except ResultsFileError as e:
-            raise ResultsFileError(f"{e} ({SHARED})") from None
+        return get(self.key(ref, rules, chunk), engine)
 
     def _play(self, chunk, missing, progress):
         # Records that an earlier Ctrl-C cut short have their first games in the file:
