@@ -16,7 +16,7 @@ from ..seeding import check_seed
 from ..simulation.api import MAX_CHUNK, MAX_MAX_MOVES
 from ..threads import check_threads
 from ..validation import check_confidence, check_count, check_int, check_target
-from ..variants.chunks import STAGE_GAMES
+from ..variants.records import STAGE_GAMES
 from .constraints import check_constraints
 from .space import flag_names
 

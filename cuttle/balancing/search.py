@@ -35,9 +35,9 @@ from ..rules import Rules
 from ..simulation import DEFAULT_MAX_MOVES, simulate
 from ..simulation.api import check_client
 from ..validation import check_bool
-from ..variants.chunks import (FINGERPRINT_GAMES, ChunkPlayer, RunInterrupted, fingerprint,
-                               first_chunk)
+from ..variants.chunks import FINGERPRINT_GAMES, ChunkPlayer, RunInterrupted, fingerprint
 from ..variants.interactions import Interaction, combine, measure
+from ..variants.records import first_chunk
 from ..variants.store import NothingToReport, ResultsFileError, Store, check_results, held_runs
 from .config import (CHECK_CHUNK, DEFAULT_SEED, BalanceConfig, Budget, check_progress,
                      make_config)
@@ -401,12 +401,14 @@ class _Run:
 
 
 def _searches_in(store: Store) -> list[tuple[str, str, int, int]]:
-    """The runs a results file holds whole chunks of: (base, policy, seed, chunk size) of
-    each, read from its base's own games in the first stage (a record of the base alone,
-    which a balance search's screening and an atlas's groups play), in the file's order;
-    [] for a file without a record."""
+    """The searches a results file holds whole chunks of: (base, policy, seed, chunk
+    size) of each, read from its base's own games in the first stage (a record of the
+    base alone, which the screening plays; not a check's), in the file's order; [] for
+    a file without a record.  (An atlas's runs, in a file an earlier version let both
+    commands fill, are not searches: `Store.whose`.)"""
     return list(dict.fromkeys((k[0], k[2][0], k[3], k[5]) for k in store.index
-                              if k[0] == k[1] and k[-1] < first_chunk(STAGES["race"], k[-2])))
+                              if k[0] == k[1] and k[-1] < first_chunk(STAGES["race"], k[-2])
+                              and store.whose(k) == "balance"))
 
 
 def _check_the_search_in(store: Store, config: BalanceConfig) -> None:
@@ -459,7 +461,9 @@ def balance(base: Rules | str | None = "classic", policy: str = "expert", *, k: 
     `OtherSearchError`, a ValueError, before anything is played).  results: a
     JSON-lines file every finished chunk is appended to; the chunks it holds are not
     played again, so the same call continues an interrupted search and gives the same
-    result.  play=False plays nothing: the search as far as the file holds it (a file
+    result; a file of an atlas's runs is refused (`cuttle.variants.store.ResultsFileError`,
+    a ValueError) before anything is played: each command keeps its runs in files of its
+    own.  play=False plays nothing: the search as far as the file holds it (a file
     holding no games of it: `cuttle.variants.store.NothingToReport`, a ValueError
     naming the runs the file holds).
     client: a dask.distributed Client.  threads, max_moves, seed, confidence as for
@@ -476,7 +480,7 @@ def balance(base: Rules | str | None = "classic", policy: str = "expert", *, k: 
                      check, check_games, seed, max_moves, confidence, threads, quick)
     check_results(results, play)
     check_client(client)
-    store = None if results is None else Store(results, write=play)
+    store = None if results is None else Store(results, write=play, command="balance")
     status = _Status(progress, f"balance, {config.policy} self-play, {config.base}")
     run = _Run(config, store, client, status, play)
     try:

@@ -29,7 +29,6 @@ from ..formatting import quantity
 from ..simulation import compare, simulate
 from ..simulation.cluster import in_index_order
 from .records import chunk_key, tally_to_json
-from .store import ResultsFileError
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Sequence
@@ -43,10 +42,7 @@ if TYPE_CHECKING:
 
     Record = tuple[Rules, Rules]
 
-__all__ = ["FINGERPRINT_GAMES", "ChunkPlayer", "RunInterrupted", "fingerprint", "first_chunk"]
-
-SHARED = "an atlas run and a balance run cannot share a results file"
-STAGE_GAMES = 10 ** 12          # game indices of one stage of a run (see first_chunk)
+__all__ = ["FINGERPRINT_GAMES", "ChunkPlayer", "RunInterrupted", "fingerprint"]
 
 FINGERPRINT_GAMES = {False: 64, True: 4}        # games per rule set (cheap, search)
 
@@ -62,13 +58,6 @@ def fingerprint(tallies: Iterable[Tally]) -> str:
     for t in tallies:
         h.update(json.dumps(tally_to_json(t), sort_keys=True).encode())
     return h.hexdigest()[:16]
-
-
-def first_chunk(stage: int, chunk_size: int) -> int:
-    """The index of the first chunk of `stage` (0, 1, 2, ...): stage s plays the games
-    from s * 10**12 on, so the stages of a run play disjoint games (fresh deals), and
-    each stays a whole number of chunks."""
-    return stage * (STAGE_GAMES // chunk_size)
 
 
 class RunInterrupted(Interrupted):
@@ -177,10 +166,7 @@ class ChunkPlayer:
             return None
         engine = self._engine(ref, rules) if self.play else None
         get = self.store.get_part if part else self.store.get
-        try:
-            return get(self.key(ref, rules, chunk), engine)
-        except ResultsFileError as e:
-            raise ResultsFileError(f"{e} ({SHARED})") from None
+        return get(self.key(ref, rules, chunk), engine)
 
     def _play(self, chunk, missing, progress):
         # Records that an earlier Ctrl-C cut short have their first games in the file:

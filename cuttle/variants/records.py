@@ -34,10 +34,11 @@ if TYPE_CHECKING:
     # (base, rules text, players, seed, max_moves, chunk_size, chunk): see `chunk_key`
     ChunkKey: TypeAlias = tuple[str, str, tuple[str, ...], int, int, int, int]
 
-__all__ = ["KEY_FIELDS", "chunk_key", "pair_from_json", "pair_to_json", "tally_from_json",
-           "tally_to_json"]
+__all__ = ["KEY_FIELDS", "STAGE_GAMES", "chunk_key", "first_chunk", "pair_from_json",
+           "pair_to_json", "tally_from_json", "tally_to_json"]
 
 KEY_FIELDS = ("base", "rules", "players", "seed", "max_moves", "chunk_size", "chunk")
+STAGE_GAMES = 10 ** 12          # game indices of one stage of a run (see first_chunk)
 # A score is the sum of a player's point cards, A to 10 counting 1 to 10: at most the
 # whole deck's 4 * 55.
 MAX_SCORE = 4 * sum(range(1, 11))
@@ -52,6 +53,14 @@ def chunk_key(base: str, rules: Rules | str, players: Iterable[str], seed: int,
     """The key of one chunk's record (strings and ints, hashable)."""
     return (str(base), str(rules), tuple(players), int(seed), int(max_moves),
             int(chunk_size), int(chunk))
+
+
+def first_chunk(stage: int, chunk_size: int) -> int:
+    """The index of the first chunk of `stage` (0, 1, 2, ...): stage s plays the games
+    from s * 10**12 on, so the stages of a run play disjoint games (fresh deals), and
+    each stays a whole number of chunks.  A balance search plays in stages; an atlas
+    plays in the first only (a variant's cap is at most 10**12 games)."""
+    return stage * (STAGE_GAMES // chunk_size)
 
 
 # ---------------------------------------------------------------------------------------

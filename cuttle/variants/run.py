@@ -399,12 +399,12 @@ def atlas(pairings: str | Pairing | Iterable[str | Pairing] | None = None,
     results: a path: every finished chunk is appended to this JSON-lines file (see
     `cuttle.variants.store`), and the chunks it already holds are not played again, so
     running the same call again continues an interrupted atlas and gives the same
-    result as one uninterrupted run.  play=False plays nothing: the atlas of what the
-    file holds (variants it lacks chunks for are "unfinished"; a file holding no games
-    of these options: `cuttle.variants.store.NothingToReport`, a ValueError naming the
-    runs it holds).  quick=True: a small
-    atlas in under a minute (random and greedy, 0.5 points, small caps), unless
-    those options are given.  interactions: how many flags of each group have their
+    result as one uninterrupted run (a balance search's file is refused before anything
+    is played: `ResultsFileError`, a ValueError).  play=False plays nothing: the atlas
+    of what the file holds (variants it lacks chunks for are "unfinished"; a file
+    holding no games of these options: `cuttle.variants.store.NothingToReport`, a
+    ValueError naming the runs it holds).  quick=True: a small atlas in under a minute
+    (random and greedy, 0.5 points, small caps), unless those options are given.  interactions: how many flags of each group have their
     variant with the clearest shift of the first player's score (an interval excluding
     0) in the pairs measured once the group's variants are done; a variant changing two
     flags (hand_limit_mode with its hand_limit) counts for both, so there may be fewer
@@ -423,7 +423,7 @@ def atlas(pairings: str | Pairing | Iterable[str | Pairing] | None = None,
     check_results(results, play)
     check_client(client)
     t0 = time.perf_counter()
-    store = None if results is None else Store(results, write=play)
+    store = None if results is None else Store(results, write=play, command="atlas")
     status = _Status(progress)
     groups: list[_GroupRun] = []
 

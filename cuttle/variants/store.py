@@ -1,10 +1,19 @@
-"""The results file of an atlas run: JSON lines, appended and flushed chunk by chunk,
-so that a run can be stopped (Ctrl-C, a kill, a crash) and continued by running the same
-command again.
+"""The results file of an atlas run or a balance search: JSON lines, appended and
+flushed chunk by chunk, so that a run can be stopped (Ctrl-C, a kill, a crash) and
+continued by running the same command again.
 
-The first line is a header, ``{"format": "cuttle-atlas", "version": 1}``.  Every other
-line is one finished chunk of games under one rule set, a record (its fields, its
-tallies as JSON and their checks: `cuttle.variants.records`)::
+The first line is a header naming the command whose runs the file holds,
+``{"format": "cuttle-atlas", "version": 1, "command": "atlas"}`` (or ``"balance"``).  Both
+commands write these records, with the same keys (a balance search screens its changes
+on an atlas's games), but each keeps its runs in files of its own: in a shared file each
+named the other's runs as its own in its messages, and a record both key alike, stamped
+with the other's fingerprint, was refused mid-run as another version's.  So the other
+command's file is refused before anything is written.  A file of an earlier version,
+whose header names no command, is told by its records (`Store.whose`); one that both
+commands filled is read by each (its own runs) and played into by neither.
+
+Every other line is one finished chunk of games under one rule set, a record (its
+fields, its tallies as JSON and their checks: `cuttle.variants.records`)::
 
     {"base": "classic", "rules": "classic: four=random", "players": ["greedy", "greedy"],
      "seed": 1, "max_moves": 10000, "chunk_size": 20000, "chunk": 3,
@@ -26,7 +35,7 @@ the chunk's other games, and writes the whole record once it has them; of severa
 of a chunk the longest counts, and a whole record makes them moot.
 
 Lines of other configurations (another seed, other players, ...) are kept and ignored:
-one file may hold several runs.  A file whose first line is not the header is refused
+one file may hold several runs of its command.  A file whose first line is not the header is refused
 (it is not ours to append to).  A half-written last line (a run killed while writing)
 is dropped; a damaged line elsewhere, or two different records for the same games, make
 the file refused with the line number.  One run at a time may write a file (a lock).
@@ -52,8 +61,8 @@ from typing import TYPE_CHECKING
 
 from ..formatting import quantity
 from ..validation import check_output_path, is_int
-from .records import (KEY_FIELDS, _GAME_ROWS, _games, _record_key, _tallies, pair_to_json,
-                      tally_to_json)
+from .records import (KEY_FIELDS, _GAME_ROWS, _games, _record_key, _tallies, first_chunk,
+                      pair_to_json, tally_to_json)
 
 try:
     import fcntl
@@ -66,15 +75,29 @@ if TYPE_CHECKING:
     from ..simulation.tally import PairTally, Tally
     from .records import ChunkKey
 
-__all__ = ["FORMAT", "MAX_LINE_BYTES", "NothingToReport", "VERSION", "ResultsFileError",
-           "Store", "check_results", "held_runs"]
+__all__ = ["COMMANDS", "FORMAT", "MAX_LINE_BYTES", "NothingToReport", "VERSION",
+           "ResultsFileError", "Store", "check_results", "header", "held_runs"]
 
 FORMAT, VERSION = "cuttle-atlas", 1
-HEADER = json.dumps({"format": FORMAT, "version": VERSION}).encode() + b"\n"
-# What errors call a file and a line: `cuttle balance` writes this format too (a file
-# holds either command's runs, not both: chunks.SHARED), so an error names both.
+# The commands that keep their runs in this format, each in files of its own: a new
+# file's header names its command (module docstring).
+COMMANDS = ("atlas", "balance")
+# What errors call a file and a line: the format is both commands', so an error names both.
 FILE_KIND, RECORD_KIND = "balance/atlas results file", "balance/atlas record"
 MAX_LINE_BYTES = 1 << 20
+
+
+def header(command: str | None = None) -> bytes:
+    """The first line of a results file of `command` (one of COMMANDS; None: the header
+    of a file an earlier version wrote, which names no command)."""
+    head = {"format": FORMAT, "version": VERSION}
+    if command is not None:
+        head["command"] = command
+    return json.dumps(head).encode() + b"\n"
+
+
+HEADER = header()
+HEADERS = (HEADER, *(header(c) for c in COMMANDS))
 
 
 class ResultsFileError(ValueError):
@@ -144,6 +167,10 @@ def _parse(line, lineno, path):
                 raise ResultsFileError(f"{path} is a {FILE_KIND} of version "
                                        f"{rec.get('version')!r}; this cuttle reads version "
                                        f"{VERSION}")
+            if rec.get("command", COMMANDS[0]) not in COMMANDS:
+                raise ResultsFileError(f"{path} is the results file of another command "
+                                       f"({rec['command']!r}); this cuttle's are "
+                                       f"{' and '.join(COMMANDS)}")
             return None, rec, None
         key = _record_key(rec)
         return key, rec, _tallies(rec)
@@ -162,14 +189,23 @@ def _parse(line, lineno, path):
 
 
 class Store:
-    """An atlas results file, open for reading and appending (`write`) or only reading.
+    """A results file, open for reading and appending (`write`) or only reading.
     `get(key)` is the (Tally, PairTally or None) of a chunk if the file has it; `put`
     appends records and flushes them to disk.  Only the keys and line offsets are held
-    in memory, never the records.  `notes`: what opening the file had to repair."""
+    in memory, never the records.  `notes`: what opening the file had to repair.
 
-    def __init__(self, path: str | os.PathLike[str], write: bool = True):
+    `command` (one of COMMANDS, or None: any) is the command opening it: a file of the
+    other command's runs is refused (ResultsFileError) before anything is written, and
+    a new file's header names it; `owner` is the command the header names (None in a
+    file of an earlier version: `whose` tells its runs apart by their records)."""
+
+    def __init__(self, path: str | os.PathLike[str], write: bool = True,
+                 command: str | None = None):
+        if command is not None and command not in COMMANDS:
+            raise ValueError(f"command must be one of {', '.join(COMMANDS)}, not {command!r}")
         self.path = os.fspath(path)
-        self.write = write
+        self.write, self.command = write, command
+        self.owner: str | None = None
         self.notes: list[str] = []
         self.index: dict[ChunkKey, tuple[int, int]] = {}     # key -> (offset, line number)
         # A chunk cut short: key -> (offset, line number, games) of its longest part.
@@ -180,6 +216,10 @@ class Store:
         # rules text) -> (summary, line number, whose); its own tally's digest -> line.
         self._sides: dict[tuple, tuple[tuple, int, str]] = {}
         self._owns: dict[tuple, tuple[str, int]] = {}
+        # Per run (players, seed, max_moves, chunk_size): what tells whose it is in a
+        # file without an owner (`whose`): [bases of its records of a rule set alone,
+        # the fingerprints on its records, whether one lies beyond the first stage].
+        self._runs: dict[tuple, list] = {}
         if not write and not os.path.exists(self.path):
             raise ResultsFileError(f"no results file {self.path!r}")
         # O_NONBLOCK: a FIFO must not block the open before it is refused.
@@ -205,7 +245,12 @@ class Store:
                 except OSError:
                     raise ResultsFileError(f"{self.path} is being written by another atlas "
                                            f"run; wait for it or use another file") from None
-            self._scan()
+            tail = self._scan()
+            self._check_command()
+            self._mend(*tail)
+            if self.lines == 0 and self.write:
+                self._append(header(self.command), 0)
+                self.lines = 1
         except BaseException:
             self.f.close()
             raise
@@ -231,10 +276,13 @@ class Store:
             raise self._error(e) from None
 
     def _scan(self):
+        """Read the file's lines; returns what its last line needs (`_mend`), done once
+        the file is known to be the command's."""
         f = self.f
         f.seek(0)
         offset = 0
         lineno = 0
+        tail: tuple = ()
         while raw := f.readline(MAX_LINE_BYTES + 1):
             lineno += 1
             if len(raw) > MAX_LINE_BYTES:
@@ -244,16 +292,14 @@ class Store:
                                        f"{MAX_LINE_BYTES:,} bytes, not a {RECORD_KIND}; the "
                                        f"file is damaged")
             if not raw.endswith(b"\n"):
-                if lineno == 1 and not HEADER.startswith(raw):
+                if lineno == 1 and not any(h.startswith(raw) for h in HEADERS):
                     _parse(raw.decode("utf-8", "replace"), 1, self.path)   # foreign: refused
                 try:
                     key, rec, tallies = _parse(raw.decode("utf-8"), lineno, self.path)
                 except (ResultsFileError, UnicodeDecodeError):
-                    self._drop_tail(offset, lineno)
+                    tail = ("drop", offset, lineno)
                     break
-                if self.write:              # complete but unterminated: end it
-                    self._append(b"\n", offset + len(raw))
-                    raw += b"\n"
+                tail = ("end", offset + len(raw))      # complete but unterminated
             else:
                 try:
                     text = raw.decode("utf-8")
@@ -263,13 +309,65 @@ class Store:
             offset += len(raw)
             if key is not None:
                 self._add(key, offset - len(raw), lineno, _games(rec))
+                self._note(key, rec.get("engine"))
                 if _games(rec) == key[-2]:
                     self._agree(key, *tallies, lineno)
                 f.seek(offset)
+            else:
+                self.owner = rec.get("command")
             self.lines = lineno
-        if self.lines == 0 and self.write:
-            self._append(HEADER, 0)
-            self.lines = 1
+        return tail
+
+    def _mend(self, what=None, offset=0, lineno=0):
+        """The last line as `_scan` found it: complete but unterminated ("end": ended
+        when writing), or cut off ("drop")."""
+        if what == "end" and self.write:
+            self._append(b"\n", offset)
+        elif what == "drop":
+            self._drop_tail(offset, lineno)
+
+    def _note(self, key, engine):
+        run = self._runs.setdefault(key[2:6], [set(), set(), False])
+        if key[0] == key[1]:
+            run[0].add(key[0])
+        run[1].add(None if engine is None else str(engine))
+        run[2] = run[2] or key[-1] >= first_chunk(1, key[-2])
+
+    def whose(self, key: ChunkKey) -> str:
+        """The command (of COMMANDS) whose run the record `key` belongs to: the header's,
+        or in a file of an earlier version (whose header names none) read from the
+        run's records (those of its players, seed, move cap and chunk size): a balance
+        search's if one of them lies beyond the first stage of games (`first_chunk`),
+        or if they carry more fingerprints than the run has bases (an atlas stamps all
+        of a base's records with one); an atlas's otherwise."""
+        return self._whose(key[2:6])
+
+    def _whose(self, run):
+        if self.owner is not None:
+            return self.owner
+        bases, engines, later = self._runs[run]
+        return "balance" if later or len(engines) > max(1, len(bases)) else "atlas"
+
+    def _check_command(self):
+        """A file holds the runs of one command: one holding the other's is refused, and
+        one an earlier version let both fill is read but not played into."""
+        if self.command is None:
+            return
+        held = {self.owner} if self.owner is not None else set(map(self._whose, self._runs))
+        if not held - {self.command}:
+            return
+        other = next(c for c in COMMANDS if c != self.command)
+        if self.command not in held:
+            holds = "holds the runs of" if self._runs else "is the results file of"
+            raise ResultsFileError(
+                f"{self.path} {holds} cuttle {other}; cuttle {self.command} keeps its runs "
+                f"in a file of its own: give another results file")
+        if self.write:
+            raise ResultsFileError(
+                f"{self.path} holds the runs of both cuttle atlas and cuttle balance (an "
+                f"earlier version let them share a file): cuttle {self.command} reads its "
+                f"own without playing (--report-only, play=False), but plays into a file of "
+                f"its own: give another results file")
 
     def _agree(self, key, tally, pair, lineno):
         """A whole record's games against those of the other records of the same
@@ -356,10 +454,11 @@ class Store:
 
     def runs(self) -> list[tuple[str, str, int, int]]:
         """(base, policy, seed, chunk size) of each run the file holds whole chunks of
-        the base's own games of (an atlas group's, a balance search's), in the file's
-        order; [] for a file without a record."""
+        the base's own games of (an atlas group's, a balance search's; with a `command`,
+        only that command's: `whose`), in the file's order; [] for a file without a
+        record."""
         return list(dict.fromkeys((k[0], k[2][0], k[3], k[5]) for k in self.index
-                                  if k[0] == k[1]))
+                                  if k[0] == k[1] and self.command in (None, self.whose(k))))
 
     def get(self, key: ChunkKey,
             engine: str | None = None) -> tuple[Tally, PairTally | None] | None:
@@ -428,6 +527,7 @@ class Store:
         for (key, games), line in zip(new, out):
             self.lines += 1
             self._add(key, offset, self.lines, games)
+            self._note(key, engine)
             offset += len(line)
 
     def close(self) -> None:

@@ -145,7 +145,7 @@ def test_the_untampered_lines_load(lines, tmp_path):
 @pytest.mark.parametrize("version", ["true", "1.0"])
 def test_the_header_s_version_is_an_int(lines, tmp_path, version):
     path = tmp_path / "r.jsonl"
-    path.write_text(lines[0].replace(" 1}", f" {version}}}") + lines[1])
+    path.write_text(lines[0].replace('"version": 1', f'"version": {version}') + lines[1])
     with pytest.raises(ResultsFileError, match="this cuttle reads version 1"):
         Store(path, write=False)
 
