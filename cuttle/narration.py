@@ -28,6 +28,7 @@ cards shown).
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from .cards import CARDS
@@ -41,7 +42,7 @@ if TYPE_CHECKING:
     from .game import Game
     from .moves import Move
 
-__all__ = ["narrate", "narrate_game"]
+__all__ = ["as_yours", "narrate", "narrate_game"]
 
 _TABLE = ("points", "jack", "permanent")        # the places on the table
 
@@ -346,3 +347,11 @@ def narrate_game(start: Game, moves: Iterable[Move | str], viewer: int | None = 
         out.append(_sentence(scene, now, move, mover, viewer, names))
         scene = now
     return out
+
+
+def as_yours(message: str, seat: int) -> str:
+    """The engine's words for a seat as its player reads them (the terminal game and
+    the game page alike): "player 0's hand" -> "your hand", "player 0 may only" -> "you
+    may only"."""
+    return re.sub(rf"\bplayer {seat}('s)?\b",
+                  lambda m: "your" if m.group(1) else "you", message)

@@ -18,7 +18,7 @@ from ..errors import IllegalMoveError, Interrupted, InvalidMoveError
 from ..files import write_text
 from ..game import Game
 from ..moves import Move
-from ..narration import narrate
+from ..narration import as_yours, narrate
 from ..policies import POLICY_NAMES, Bot
 from ..position import parse_text
 from ..record import make_record, result_of, write_record
@@ -212,7 +212,7 @@ class PlaySession:
             try:
                 g.play(move)
             except IllegalMoveError as e:
-                print(f"Not legal now: {e}")
+                print(f"Not legal now: {as_yours(str(e), self.human)}")
                 continue
             self.decisions.append(before.ply)
             print(f"You play: {move}")

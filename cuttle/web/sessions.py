@@ -13,14 +13,13 @@ from __future__ import annotations
 
 import asyncio
 import hmac
-import re
 import secrets
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..game import Game
-from ..narration import narrate
+from ..narration import as_yours, narrate
 from ..policies import MAX_ISMCTS_ITERATIONS, canonical_policy, is_search
 from ..position import reconcile
 from ..record import make_record
@@ -152,13 +151,6 @@ def _position_settings(position: str, rules: Rules | None,
         return reconcile(position, rules, seed)
     except ValueError as e:
         raise WebError(400, f"position: {e}") from None
-
-
-def as_yours(message: str, seat: int) -> str:
-    """The engine's words for the person's seat as the game page says them: "player 0's
-    hand" -> "your hand", "player 0 may only" -> "you may only"."""
-    return re.sub(rf"\bplayer {seat}('s)?\b",
-                  lambda m: "your" if m.group(1) else "you", message)
 
 
 def bot_seed(s: GameSettings) -> int:

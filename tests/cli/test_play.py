@@ -628,3 +628,14 @@ def test_a_later_game_of_a_session_never_replaces_the_position_file(monkeypatch,
                          "points 7H\nagain\npoints 7H\nagain\nquit\nquit\n")
     assert code == 2 and "the file given as --position" in err, err
     assert pos.read_bytes() == before and (tmp_path / "p.txt").exists()
+
+
+def test_an_illegal_move_is_explained_to_you_in_the_second_person(monkeypatch, capsys):
+    # "KS is not in player 0's hand": the engine's words for a seat, not for the person
+    # at it (the game page already said "your hand")
+    assert "KS" not in map(str, cuttle.Game(seed=7).hand(0))
+    code, out, err = run(monkeypatch, capsys, ["play", "--bot", "random", "--seed", "7"],
+                         "points KS\nquit\n")
+    assert code == 0, err
+    assert "Not legal now: illegal move 'points KS': KS is not in your hand" in out
+    assert "player 0's hand" not in out
