@@ -11,7 +11,7 @@ case-insensitive and every field is optional::
 
 | field | value |
 |---|---|
-| ``hands`` | player 0's cards ``/`` player 1's cards; the player not to move holds at most the hand limit (``hand_limit_mode=discard``: its turn ended there) unless the position is a deal (docs/rules-decisions.md, decision 26) |
+| ``hands`` | player 0's cards ``/`` player 1's cards, ``?`` for a card not seen (below); the player not to move holds at most the hand limit (``hand_limit_mode=discard``: its turn ended there) unless the position is a deal (docs/rules-decisions.md, decision 26) |
 | ``frozen`` | per player (``/`` between players), cards of its hand that it may not play in its next turn, which for the player to move is this turn: cards a 9 returned under ``nine=freeze`` (the only rules that freeze), so only cards a 9 returns, the other player's only by its own 9 (``targets_own_side``), one a 9, each 9 in the scrap unless a 3 took one back (docs/rules-decisions.md, decision 3); default none |
 | ``points`` | point cards per player (``/`` between players); a card may carry its Jack stack, bottom to top: ``TH[JC,JD]``; the side it is listed on controls it |
 | ``permanents`` | Kings, Queens and glasses-8s per player (``/`` between players) |
@@ -24,6 +24,16 @@ case-insensitive and every field is optional::
 
 Cards are written as in moves (``TH`` or ``10h``, ``JK`` for the joker), separated by
 spaces or commas; ``-`` (or nothing) stands for an empty list.
+
+**Cards not seen.** In a hand, ``?`` stands for a card whose face is not known, as the
+other player's hand in a real game: ``hands: 2C 9H 4D / ? ? ? ? ?`` (five unseen cards).
+Each ``?`` is dealt one of the unlisted cards, shuffled by the seed, before the rest go
+to the deck (so ``rest: deck`` only: with ``rest: scrap`` the scrap, which both players
+see, would hold the cards not dealt).  The game then holds real cards, and a player
+knows of the other's hand only what the position implies, as always, so an analysis or
+a bot from the other seat's view deals those cards afresh from what it has seen
+(``cuttle analyse``, `Bot`): which cards the seed put there does not change what it
+sees.  ``position_text()`` writes the cards dealt.
 
 `game.position_text()` writes the full position of a main-phase game -- every zone, the
 whole deck in order, the frozen cards, the rules -- and `Game.from_text` reads it back as
@@ -94,6 +104,7 @@ _ALIASES = {"hand": "hands", "point": "points", "permanent": "permanents",
             "perms": "permanents", "perm": "permanents", "tomove": "to_move",
             "turn": "to_move", "rule": "rules", "discard": "scrap", "discards": "scrap"}
 _TEN, _JACK, _QUEEN, _KING, _GLASSES = 10, 11, 12, 13, 8    # ranks (Card.rank)
+UNSEEN = "?"            # a hand's card not seen, dealt from the cards not listed
 
 
 @dataclass(frozen=True)
@@ -178,8 +189,18 @@ def layout(rules: Rules | str | None = None, *,
         seen[i] = where
         return i
 
-    h = tuple(tuple(place(c, f"hand of player {p}") for c in _seq(cards, f"hands[{p}]"))
-              for p, cards in enumerate(_pair(hands, "hands")))
+    unseen = [0, 0]                     # per hand, its cards not seen ("?"), dealt below
+
+    def hand(p, cards):
+        out = []
+        for c in _seq(cards, f"hands[{p}]"):
+            if isinstance(c, str) and c.strip() == UNSEEN:
+                unseen[p] += 1
+            else:
+                out.append(place(c, f"hand of player {p}"))
+        return out
+
+    h = [hand(p, cards) for p, cards in enumerate(_pair(hands, "hands"))]
     pts: tuple[list[int], list[int]] = ([], [])
     stacks: dict[int, tuple[int, ...]] = {}
     for p, cards in enumerate(_pair(points, "points")):
@@ -209,13 +230,26 @@ def layout(rules: Rules | str | None = None, *,
     scrap_i = [place(c, "scrap") for c in _seq(scrap, "scrap")]
     deck_i = [place(c, "deck") for c in _seq(deck, "deck")]
     unlisted = [i for i in range(n_cards(rules.joker)) if i not in seen]
+    frozen_i = _frozen(frozen, h)       # (a frozen card is listed: seen in its hand)
+    if any(unseen):
+        if rest != "deck":
+            raise ValueError(f"a hand's {UNSEEN!r} is dealt one of the cards not listed, "
+                             f"the rest going to the deck: not with rest=scrap, where the "
+                             f"scrap, which both players see, would hold the others")
+        if sum(unseen) > len(unlisted):
+            raise ValueError(f"the hands hold {sum(unseen)} cards not seen ({UNSEEN!r}), "
+                             f"but only {len(unlisted)} cards are not listed")
     if rest == "deck":
         random.Random(seed).shuffle(unlisted)
+        for p in (0, 1):            # (with no "?", the deck as it always was)
+            h[p] += unlisted[:unseen[p]]
+            del unlisted[:unseen[p]]
         deck_i += unlisted
     else:
         scrap_i += unlisted
+    h = tuple(map(tuple, h))
     return Layout(rules, seed, h, tuple(map(tuple, pts)), stacks, tuple(map(tuple, perms)),
-                  tuple(scrap_i), tuple(deck_i), to_move, _frozen(frozen, h))
+                  tuple(scrap_i), tuple(deck_i), to_move, frozen_i)
 
 
 def _frozen(frozen, hands):
@@ -386,6 +420,9 @@ def _cards(text, field, stacks=False):
         if tok == "-":
             raise ValueError(f"field {field!r}: '-' stands for an empty list and cannot "
                              f"be mixed with cards")
+        if tok == UNSEEN and field == "hands":
+            out.append(UNSEEN)
+            continue
         if "[" in tok and not stacks:
             raise ValueError(f"field {field!r}: {tok!r}: only point cards carry Jack stacks")
         try:

@@ -2,6 +2,7 @@
 
 import random
 
+import re
 import pytest
 
 import cuttle
@@ -537,3 +538,55 @@ def test_rules_from_args_values():
             ("classic", ["open_hands=2"], "true or false")]:
         with pytest.raises(ValueError, match=message):
             _rules_from_args(preset, sets)
+
+
+UNSEEN_TEXT = "hands: 2C 9H 4D / ? ? ? ? ?; points: TH / 5S; permanents: KC / -; to_move: 0"
+
+
+def test_a_hand_of_cards_not_seen_is_dealt_from_the_cards_not_listed():
+    """'?' in a hand: a card whose face is not known (the other's hand in a real game),
+    dealt from the unlisted cards by the seed, before the rest go to the deck."""
+    g = cuttle.Game.from_text(UNSEEN_TEXT + "; seed: 3")
+    listed = {"2C", "9H", "4D", "TH", "5S", "KC"}
+    theirs = [str(c) for c in g.hand(1)]
+    assert len(theirs) == 5 and not set(theirs) & listed
+    assert len(g.deck) == 52 - 6 - 5 and not set(map(str, g.deck)) & (listed | set(theirs))
+    assert cuttle.Game.from_text(UNSEEN_TEXT + "; seed: 3").position_text() == \
+        g.position_text()
+    assert cuttle.Game.from_text(UNSEEN_TEXT + "; seed: 4").hand(1) != g.hand(1)
+    # the same through from_position, mixed with cards that were seen
+    h = cuttle.Game.from_position(hands=(["2C", "?"], ["?", "AS", "?"]), seed=5)
+    assert "2C" in map(str, h.hand(0))
+    assert (len(h.hand(0)), len(h.hand(1))) == (2, 3) and "AS" in map(str, h.hand(1))
+    # a position without '?' deals as it always did (its deck is the seed's shuffle)
+    assert cuttle.Game.from_text("hands: 2C / 3D; seed: 3").deck[:3] == \
+        cuttle.Game.from_position(hands=(["2C"], ["3D"]), seed=3).deck[:3]
+
+
+def test_what_the_seed_put_in_a_hand_not_seen_does_not_change_its_opponents_view():
+    # The analysis from P0's view deals P1's cards afresh from what P0 saw: two seeds
+    # (other cards in P1's hand, another deck order) give P0 the same analysis.
+    a, b = (cuttle.Game.from_text(UNSEEN_TEXT + f"; seed: {s}") for s in (3, 4))
+    assert a.hand(1) != b.hand(1)
+    assert a.observation(0) == b.observation(0)
+    ra, rb = (cuttle.analyse(g, rollouts=64, seed=1, threads=1) for g in (a, b))
+    assert [(str(r.move), r.score) for r in ra.rows] == [(str(r.move), r.score) for r in rb.rows]
+
+
+@pytest.mark.parametrize("text, said", [
+    ("hands: 2C / ?; rest: scrap", "a hand's '?' is dealt one of the cards not listed"),
+    ("hands: ?[JC] / -", "only point cards carry Jack stacks"),
+    ("frozen: ? / -; hands: ? / -; rules: classic nine=freeze", "field 'frozen': unknown card '?'"),
+    ("points: ? / -", "field 'points': unknown card '?'"),
+])
+def test_cards_not_seen_go_only_in_hands_and_only_with_rest_deck(text, said):
+    with pytest.raises(ValueError, match=re.escape(said)):
+        cuttle.Game.from_text(text)
+
+
+def test_more_cards_not_seen_than_cards_unlisted_is_refused():
+    everything = [str(c) for c in cuttle.Game(seed=1).deck] + \
+        [str(c) for p in (0, 1) for c in cuttle.Game(seed=1).hand(p)]
+    with pytest.raises(ValueError, match=r"the hands hold 3 cards not seen \('\?'\), but "
+                                         r"only 2 cards are not listed"):
+        cuttle.Game.from_position(hands=(["?", "?"], ["?"]), deck=everything[2:])
