@@ -189,18 +189,10 @@ def layout(rules: Rules | str | None = None, *,
         seen[i] = where
         return i
 
-    unseen = [0, 0]                     # per hand, its cards not seen ("?"), dealt below
-
-    def hand(p, cards):
-        out = []
-        for c in _seq(cards, f"hands[{p}]"):
-            if isinstance(c, str) and c.strip() == UNSEEN:
-                unseen[p] += 1
-            else:
-                out.append(place(c, f"hand of player {p}"))
-        return out
-
-    h = [hand(p, cards) for p, cards in enumerate(_pair(hands, "hands"))]
+    given = [_seq(cards, f"hands[{p}]") for p, cards in enumerate(_pair(hands, "hands"))]
+    unseen = [sum(map(_is_unseen, g)) for g in given]      # each "?", dealt below
+    h = [[place(c, f"hand of player {p}") for c in g if not _is_unseen(c)]
+         for p, g in enumerate(given)]
     pts: tuple[list[int], list[int]] = ([], [])
     stacks: dict[int, tuple[int, ...]] = {}
     for p, cards in enumerate(_pair(points, "points")):
@@ -231,25 +223,36 @@ def layout(rules: Rules | str | None = None, *,
     deck_i = [place(c, "deck") for c in _seq(deck, "deck")]
     unlisted = [i for i in range(n_cards(rules.joker)) if i not in seen]
     frozen_i = _frozen(frozen, h)       # (a frozen card is listed: seen in its hand)
-    if any(unseen):
-        if rest != "deck":
-            raise ValueError(f"a hand's {UNSEEN!r} is dealt one of the cards not listed, "
-                             f"the rest going to the deck: not with rest=scrap, where the "
-                             f"scrap, which both players see, would hold the others")
-        if sum(unseen) > len(unlisted):
-            raise ValueError(f"the hands hold {sum(unseen)} cards not seen ({UNSEEN!r}), "
-                             f"but only {len(unlisted)} cards are not listed")
     if rest == "deck":
-        random.Random(seed).shuffle(unlisted)
-        for p in (0, 1):            # (with no "?", the deck as it always was)
-            h[p] += unlisted[:unseen[p]]
-            del unlisted[:unseen[p]]
-        deck_i += unlisted
+        deck_i += _deal_unseen(h, unseen, unlisted, seed)
+    elif any(unseen):
+        raise ValueError(f"a hand's {UNSEEN!r} is dealt one of the cards not listed, the "
+                         f"rest going to the deck: not with rest=scrap, where the scrap, "
+                         f"which both players see, would hold the others")
     else:
         scrap_i += unlisted
     h = tuple(map(tuple, h))
     return Layout(rules, seed, h, tuple(map(tuple, pts)), stacks, tuple(map(tuple, perms)),
                   tuple(scrap_i), tuple(deck_i), to_move, frozen_i)
+
+
+def _is_unseen(card):
+    return isinstance(card, str) and card.strip() == UNSEEN
+
+
+def _deal_unseen(hands, unseen, unlisted, seed):
+    """The unlisted cards shuffled by `seed`, each hand's cards not seen (`unseen`, per
+    player) dealt into it (`hands`, lists) from the top first; the rest, for the deck
+    (with no "?", the deck as it always was)."""
+    if sum(unseen) > len(unlisted):
+        raise ValueError(f"the hands hold {sum(unseen)} cards not seen ({UNSEEN!r}), but "
+                         f"only {len(unlisted)} cards are not listed")
+    unlisted = list(unlisted)
+    random.Random(seed).shuffle(unlisted)
+    for p in (0, 1):
+        hands[p] += unlisted[:unseen[p]]
+        del unlisted[:unseen[p]]
+    return unlisted
 
 
 def _frozen(frozen, hands):

@@ -33,6 +33,10 @@ _PAIR = struct.Struct("<2Q")
 _INT = struct.Struct("<i")
 
 
+def popcount(mask):
+    return bin(mask).count("1")         # (int.bit_count needs Python 3.10)
+
+
 def text_reads_back(g):
     """g's position text read back as the same text; False where the text cannot carry
     g's rule state (a pass just played, a countdown), which `position_text` refuses."""
@@ -62,7 +66,7 @@ class Looker:
         turn = _INT.unpack_from(raw, _LAYOUT["turn"][0])[0]
         f0, f1 = _PAIR.unpack_from(raw, _LAYOUT["frozen"][0])
         n0, n1 = _PAIR.unpack_from(raw, _LAYOUT["frozen_next"][0])
-        other = _PAIR.unpack_from(raw, _LAYOUT["hand"][0])[1 - turn].bit_count()
+        other = popcount(_PAIR.unpack_from(raw, _LAYOUT["hand"][0])[1 - turn])
         met["states"] += 1
         text = self.rng.random() < self.sample
         frozen = f0 | f1 | n0 | n1
@@ -70,7 +74,7 @@ class Looker:
             met["frozen"] += 1
             text = self.rng.random() < self.frozen_texts
             nines = sum(1 << c for c in g._core_scrap()) & NINES
-            if frozen.bit_count() > nines.bit_count():       # a 3 took a 9 back
+            if popcount(frozen) > popcount(nines):           # a 3 took a 9 back
                 text = True
                 met["nine taken, turn's start" if phase == MAIN else
                     "nine taken, turn's end" if phase in (DISCARD, OVER) else
