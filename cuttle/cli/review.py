@@ -3,6 +3,7 @@ its mover's own view.
 
     cuttle review game.json --engine expert --player 0 --html review.html
     cuttle review game.json --engine ismcts:1000 --json review.json --omniscient
+    cuttle review game.json --markdown review.md
 """
 
 from __future__ import annotations
@@ -104,8 +105,9 @@ def check_result(rec: dict[str, Any], g: Game) -> int:
 
 def run(args: argparse.Namespace) -> int:
     """`cuttle review`: review a record; returns the exit status."""
+    options.one_to_stdout(**{"--json": args.json, "--markdown": args.markdown})
     options.output_files(inputs={"RECORD": args.record}, **{"--html": args.html,
-                            "--json": None if args.json == "-" else args.json})
+                            "--json": args.json, "--markdown": args.markdown})
     rec = load(args.record)
     r, status = run_review(rec, args, args.record)   # (it warns of a result its moves deny)
     with ctrl_c_deferred():         # (a second Ctrl-C: every file still written)
@@ -114,20 +116,28 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _outputs(args, r):
-    """Write the review `r` to --json and --html and print it."""
+    """Write the review `r` to --json, --markdown and --html and print it (or the JSON
+    or the markdown, when one of them writes to stdout)."""
     if args.json:
         text = json.dumps(r.as_dict(), indent=2) + "\n"
         if args.json == "-":
             sys.stdout.write(text)
         else:
             _write(args.json, text, write_text)
-    if args.json != "-":
-        print(printable(r, newlines=True))      # (the players' names come from the record)
+    if args.markdown:
+        text = r.markdown()
+        if args.markdown == "-":            # (the players' names come from the record)
+            sys.stdout.write(printable(text, newlines=True))
+        else:
+            _write(args.markdown, text, write_text)
+    to_stdout = "-" in (args.json, args.markdown)
+    if not to_stdout:
+        print(printable(r, newlines=True))
     if args.html:
         _write(args.html, r.page(), save_page)
-        # (stdout carries the JSON alone when --json writes there)
+        # (stdout carries the JSON or the markdown alone when it is written there)
         print(printable(f"review page written to {args.html}"),
-              file=sys.stderr if args.json == "-" else sys.stdout)
+              file=sys.stderr if to_stdout else sys.stdout)
 
 
 def _write(path, text, writer):
@@ -174,6 +184,10 @@ def add_command(sub: argparse._SubParsersAction) -> None:
     pr.add_argument("--json", nargs="?", const="-", default=None, metavar="FILE",
                     help="write every figure as JSON to FILE (default: stdout, instead of "
                          "the text)")
+    pr.add_argument("--markdown", nargs="?", const="-", default=None, metavar="FILE",
+                    help="write the review as markdown to FILE: where the game was lost, "
+                         "the moves and the per-player figures as tables (default: stdout, "
+                         "instead of the text)")
     pr.add_argument("--omniscient", action="store_true",
                     help="add the hindsight line: each position's value with every card "
                          "known (what no player could know)")

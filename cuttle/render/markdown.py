@@ -1,4 +1,5 @@
-"""Markdown tables (the atlas's ``str()``, stdout and docs/atlas.md): the `Table`s of
+"""Markdown tables (the atlas's ``str()``, stdout and docs/atlas.md; the balance
+designer's ``--markdown``; a game review's, `cuttle.review.markdown`): the `Table`s of
 `cuttle.render.tables` as GitHub markdown."""
 
 from __future__ import annotations
@@ -14,18 +15,30 @@ from .tables import CLEAR, atlas_key, atlas_tables, group_interactions_table, in
 if TYPE_CHECKING:
     from .tables import Table
 
-__all__ = ["atlas_markdown", "balance_markdown", "table_markdown", "titled_markdown"]
+__all__ = ["atlas_markdown", "balance_markdown", "one_line", "table_markdown",
+           "titled_markdown"]
+
+
+def one_line(text: str) -> str:
+    """`text` with its line breaks as spaces: a paragraph or a cell that a line break in
+    a player's name cannot end."""
+    return " ".join(text.splitlines())
+
+
+def _cell(text: str) -> str:
+    """A cell's text, which a '|' or a line break (in a player's name) cannot end."""
+    return one_line(text.replace("|", "\\|"))
 
 
 def table_markdown(table: Table) -> list[str]:
     """The lines of a table: the row of a "best" class in bold, and the value of a cell
     marked pos/neg (a shift whose interval excludes 0)."""
-    lines = ["| " + " | ".join(c.header for c in table.columns) + " |",
+    lines = ["| " + " | ".join(_cell(c.header) for c in table.columns) + " |",
              "|" + "|".join("---:" if c.align == ">" else "---" for c in table.columns) + "|"]
     for i, cells in enumerate(table.rows):
         texts = []
         for c in cells:
-            text = c.text
+            text = _cell(c.text)
             if c.cls in CLEAR:
                 value, _, rest = text.partition(" ")
                 text = f"**{value}** {rest}"

@@ -20,6 +20,8 @@ method.
   searches) and the adaptive budget;
 * `figures`: the labels, their thresholds, accuracy and the per-player figures;
 * `result`: `Decision`, `Review`, their text and JSON, and where the game was lost;
+* `markdown`: the review as markdown (`Review.markdown()`), its moves and figures as
+  tables;
 * `run`: `review()`, `judge()` (one decision) and `analyse_search()` (a position's
   moves valued by a search engine, no move played: ``cuttle analyse --engine``).
 """
@@ -30,6 +32,7 @@ from .engines import ENGINE_NAMES, SEARCH_ENGINES, Engine, parse_engine, search_
 from .figures import ANNOTATIONS, FORCED, LABELS, PLAYER_FIGURES, Thresholds, move_accuracy
 from .result import Decision, MoveScore, Review
 from .run import analyse_search, judge, review
+from . import markdown  # noqa: F401  (registers the review's markdown: cuttle.display)
 
 __all__ = ["ANNOTATIONS", "ENGINE_NAMES", "FORCED", "LABELS", "PLAYER_FIGURES",
            "SEARCH_ENGINES", "Decision", "Engine", "MoveScore", "Review", "Thresholds",

@@ -1,6 +1,6 @@
 """A game's review: `Decision` (one move judged), `Review` (the game's decisions, the
 per-player figures, the changes between a player's valued moves, the hindsight line),
-and their text and JSON forms.
+and their text and JSON forms (the markdown: `cuttle.review.markdown`).
 
 Scores are expected scores from 0 to 1 (a win 1, a draw 1/2); the text and the page
 print them in %, and losses and changes in pp (percentage points of expected score:
@@ -12,6 +12,7 @@ import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..display import render
 from ..errors import Interrupted
 from ..formatting import loss_points, plural, pp, quantity
 from ..record import RESIGNED, result_of, seed_words
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
     from .engines import Engine
     from .figures import Thresholds
 
-__all__ = ["FORMAT", "Decision", "MoveScore", "Review"]
+__all__ = ["FORMAT", "Decision", "MoveScore", "Review", "change_text"]
 
 FORMAT = "cuttle-review"
 
@@ -116,6 +117,12 @@ class Decision:
         bounds = {} if self.thresholds is None else self.thresholds.as_dict()
         return loss_points(self.loss, bounds)
 
+    def bounds_text(self) -> str:
+        """The bounds of the loss in pp, "12.0 to 17.9", or "n/a" for a forced move."""
+        if self.loss_low is None:
+            return "n/a"
+        return f"{100 * self.loss_low:.1f} to {100 * self.loss_high:.1f}"
+
     def verdict(self) -> str:
         """The move and its label in words: "draw: good, 3.9 pp below points 9C", "points
         TH: best", "resolve: forced (the only legal move)"."""
@@ -142,8 +149,8 @@ class Decision:
         if not self.judged:
             return out
         if not self.settled:
-            out[-1] += (f" (not settled: the loss's bounds, {100 * self.loss_low:.1f} to "
-                        f"{100 * self.loss_high:.1f} pp, span a label's bound)")
+            out[-1] += (f" (not settled: the loss's bounds, {self.bounds_text()} pp, span "
+                        f"a label's bound)")
         mw = max(len(str(c.move)) for c in self.candidates)
         out.append(f"{'move':<{mw}}   score  samples")
         for c in self.candidates:
@@ -162,6 +169,8 @@ class Review:
     when asked, `omniscient`: player 0's expected score at every step (0: the start,
     i: after move i) with every card known, in hindsight.  `complete` is False for a
     review cut short (Ctrl-C or cancel): it holds the decisions finished.
+    ``str(r)`` is the text, `as_dict()` the JSON, `markdown()` the markdown, `page()` the
+    HTML page.
     `headline`: where the game was lost, in one sentence (`where_lost()`), the first line
     of the text; `record_mismatch`: the words of a record's stated result that its
     moves do not give (the review follows the moves), or None."""
@@ -400,6 +409,12 @@ class Review:
                 "players": self.summaries,
                 "omniscient": self.omniscient}
 
+    def markdown(self) -> str:
+        """The review as markdown (what `cuttle review --markdown` writes): where the
+        game was lost, in bold, the text's lines on what was reviewed and how, the moves
+        as a table, the result, and the per-player figures as a table."""
+        return render("markdown", self)
+
     def page(self, viewer: int | None | str = "default") -> str:
         """The replay page with this review: an evaluation graph under the table, the
         labels and best moves in the move list; `viewer` (0, 1, None for every card)
@@ -431,11 +446,14 @@ class Review:
     def __str__(self):
         return "\n".join(self.lines())
 
-    def lines(self) -> list[str]:
-        """The text review: the annotated move list, then the per-player figures."""
+    def intro(self) -> list[str]:
+        """The lines of the text between the headline and the move list, one sentence or
+        more each: the warning of a record's stated result its moves do not give, what
+        was reviewed, the engine, what the scores mean, the moves not valued, the
+        hindsight line (the markdown's paragraphs too)."""
         who = {p: f"P{p} {self.names[p]}" for p in (0, 1)}
         dealt = seed_words(self.start.seed, self.deal)
-        out = [self.headline]
+        out = []
         if self.record_mismatch is not None:
             out.append(f"Warning: {self.record_mismatch}; this review follows the moves.")
         out += [f"Review{' of ' + self.source if self.source else ''}: {who[0]} against "
@@ -454,6 +472,39 @@ class Review:
         if self.omniscient is not None:
             out.append("Hindsight (every card known, not what the mover could know): "
                        "P0's expected score after the move.")
+        return out
+
+    def closing(self) -> list[str]:
+        """The lines of the text under the move list: the result, what "not settled"
+        means (when a label is), and how far a review cut short got."""
+        out = []
+        res = self._result(self.final())
+        if res is not None:
+            out.append(f"Result: {res['text']}")
+        if any(d.judged and not d.settled for d in self.decisions):
+            out.append("not settled: the loss's bounds (two standard errors of the paired "
+                       "samples either side) span a label's bound even at the budget's cap: "
+                       "the move may belong to the label next to it")
+        if not self.complete:
+            out.append(f"(review interrupted: {len(self.decisions)} of {self.total} "
+                       f"decisions reviewed)")
+        return out
+
+    def spent(self) -> str:
+        """The text's last line: the samples and time the review spent, and its labels'
+        bounds."""
+        cpu = "" if math.isnan(self.cpu_seconds) else f", {self.cpu_seconds:.2f} s CPU"
+        return (f"{self.samples:,} {plural(self.engine.unit)} "
+                f"in {self.seconds:.2f} s{cpu}; labels: best <= {100 * self.thresholds.best:g}, "
+                f"good <= {100 * self.thresholds.good:g}, inaccuracy (?!) <= "
+                f"{100 * self.thresholds.inaccuracy:g}, mistake (?) <= "
+                f"{100 * self.thresholds.mistake:g} pp lost, blunder (??) more")
+
+    def lines(self) -> list[str]:
+        """The text review: the headline, the annotated move list, then the per-player
+        figures."""
+        who = {p: f"P{p} {self.names[p]}" for p in (0, 1)}
+        out = [self.headline, *self.intro()]
         by_ply = {d.ply: d for d in self.decisions}
         shown: dict[int, list[dict[str, Any]]] = {}     # under the last move of a stretch
         for b in self.between():
@@ -482,26 +533,14 @@ class Review:
                 line += (f"{d.played_score:6.1%}  {best:<{bw + 13}}  "
                          f"{loss_points(d.loss, self.thresholds.as_dict()):>5} pp  {d.label}")
                 if not d.settled:
-                    line += (f" (not settled: {100 * d.loss_low:.1f} to "
-                             f"{100 * d.loss_high:.1f} pp)")
+                    line += f" (not settled: {d.bounds_text()} pp)"
             if self.omniscient is not None and self.omniscient[i + 1] is not None:
                 line += f"  [hindsight P0 {self.omniscient[i + 1]:.0%}]"
             out.append(line.rstrip())
             for b in shown.get(i + 1, ()):
-                out.append(" " * (nw + 9) + _change_text(b))
+                out.append(" " * (nw + 9) + change_text(b))
             g.play(m)
-        res = self._result(g)
-        if res is not None:
-            out.append(f"Result: {res['text']}")
-        if any(d.judged and not d.settled for d in self.decisions):
-            out.append("not settled: the loss's bounds (two standard errors of the paired "
-                       "samples either side) span a label's bound even at the budget's cap: "
-                       "the move may belong to the label next to it")
-        if not self.complete:
-            out.append(f"(review interrupted: {len(self.decisions)} of {self.total} "
-                       f"decisions reviewed)")
-        out.append("")
-        return out + self._figure_lines(who)
+        return out + self.closing() + [""] + self._figure_lines(who)
 
     def _figure_lines(self, who: dict[int, str]) -> list[str]:
         """The text review's per-player figures (`who`: each player's heading), then
@@ -514,12 +553,7 @@ class Review:
         out.append(" " * lw + "".join(f"  {c:>{cw}}" for c in cols))
         for f in PLAYER_FIGURES:
             out.append(f"{f.label:<{lw}}" + "".join(f"  {f.fmt(s[f.key]):>{cw}}" for s in sums))
-        cpu = "" if math.isnan(self.cpu_seconds) else f", {self.cpu_seconds:.2f} s CPU"
-        out.append(f"{self.samples:,} {plural(self.engine.unit)} "
-                   f"in {self.seconds:.2f} s{cpu}; labels: best <= {100 * self.thresholds.best:g}, "
-                   f"good <= {100 * self.thresholds.good:g}, inaccuracy (?!) <= "
-                   f"{100 * self.thresholds.inaccuracy:g}, mistake (?) <= "
-                   f"{100 * self.thresholds.mistake:g} pp lost, blunder (??) more")
+        out.append(self.spent())
         return out
 
 
@@ -541,7 +575,7 @@ def _drop_words(d: Decision) -> str:
             f"{d.played_score:.1%} (-{d.loss_text()} pp)")
 
 
-def _change_text(b: dict[str, Any]) -> str:
+def change_text(b: dict[str, Any]) -> str:
     """One stretch of `Review.between()` as the text prints it: "P0's chances: 21.3%
     after move 1, 9.9% before move 3 (-11.4 pp)"."""
     p, to = b["player"], b["to_move"]

@@ -38,7 +38,8 @@ Lines of other configurations (another seed, other players, ...) are kept and ig
 one file may hold several runs of its command.  A file whose first line is not the header is refused
 (it is not ours to append to).  A half-written last line (a run killed while writing)
 is dropped; a damaged line elsewhere, or two different records for the same games, make
-the file refused with the line number.  One run at a time may write a file (a lock).
+the file refused with the line number.  One run at a time may write a file (a lock:
+another is refused, told whose run holds it, cuttle atlas or balance, by the header).
 
 Every loaded record is checked for consistency (`cuttle.variants.records`): one that no
 set of games could have produced is refused with its line number.  Records are also
@@ -85,6 +86,7 @@ COMMANDS = ("atlas", "balance")
 # What errors call a file and a line: the format is both commands', so an error names both.
 FILE_KIND, RECORD_KIND = "balance/atlas results file", "balance/atlas record"
 MAX_LINE_BYTES = 1 << 20
+MAX_HEADER_BYTES = 256      # (a header line is under 80 bytes)
 
 
 def header(command: str | None = None) -> bytes:
@@ -243,8 +245,9 @@ class Store:
                 try:
                     fcntl.flock(self.f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
                 except OSError:
-                    raise ResultsFileError(f"{self.path} is being written by another atlas "
-                                           f"run; wait for it or use another file") from None
+                    raise ResultsFileError(f"{self.path} is being written by another "
+                                           f"{self._holder()} run; wait for it or use "
+                                           f"another file") from None
             tail = self._scan()
             self._check_command()
             self._mend(*tail)
@@ -254,6 +257,18 @@ class Store:
         except BaseException:
             self.f.close()
             raise
+
+    def _holder(self) -> str:
+        """Who holds the lock, in words: "cuttle balance" when the file's header names
+        the command writing it, else (a file an earlier version began, a header not
+        written yet) "cuttle atlas or balance"."""
+        self.f.seek(0)
+        try:
+            head = json.loads(self.f.readline(MAX_HEADER_BYTES))
+        except ValueError:                  # (a UnicodeDecodeError is one)
+            head = None
+        command = head.get("command") if isinstance(head, dict) else None
+        return f"cuttle {command}" if command in COMMANDS else "cuttle atlas or balance"
 
     def _error(self, e: OSError) -> OSError:
         """An I/O error on the file, naming it."""

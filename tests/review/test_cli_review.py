@@ -91,6 +91,30 @@ def test_review_json_on_stdout_with_a_page_is_json_alone(monkeypatch, capsys, re
     assert f"review page written to {page}" in err and 'data-review="1"' in page.read_text()
 
 
+def test_review_markdown(monkeypatch, capsys, record, tmp_path):
+    path, g = record
+    want = cuttle.review(path, "rollouts:10", seed=3).markdown().splitlines()
+    # on stdout, instead of the text (as balance's --markdown); the page's line on stderr
+    page = tmp_path / "r.html"
+    code, out, err = run(monkeypatch, capsys, ["review", path, "--engine", "rollouts:10",
+                                               "--seed", "3", "--markdown", "--html", page])
+    assert code == 0 and out.endswith("\n")
+    lines = out.splitlines()
+    assert lines[0].startswith("**P") and lines[:-1] == want[:-1]   # (the last: the time)
+    assert f"review page written to {page}" in err and 'data-review="1"' in page.read_text()
+    # to a file, with the JSON on stdout, alone
+    md = tmp_path / "r.md"
+    code, out, _ = run(monkeypatch, capsys, ["review", path, "--engine", "rollouts:10",
+                                             "--seed", "3", "--markdown", md, "--json"])
+    assert code == 0 and json.loads(out)["moves"] == [str(m) for m in g.moves]
+    assert md.read_text().splitlines()[:-1] == want[:-1]
+    # to a file, with the text printed
+    code, out, _ = run(monkeypatch, capsys, ["review", path, "--engine", "rollouts:10",
+                                             "--seed", "3", "--markdown", md])
+    assert code == 0 and out.splitlines()[1].startswith(f"Review of {path}: ")
+    assert md.read_text().splitlines()[:-1] == want[:-1]
+
+
 def test_replay_with_review(monkeypatch, capsys, record, tmp_path):
     path, g = record
     page = tmp_path / "replay.html"
@@ -147,6 +171,12 @@ def test_ctrl_c_while_the_review_is_written_still_writes_every_file(monkeypatch,
     (["review", "{rec}", "--html", "{tmp}/no/r.html"], 2, "no folder"),
     (["review", "{rec}", "--html", "{tmp}/x.html", "--json", "{tmp}/x.html"], 2,
      "name the same file"),
+    (["review", "{rec}", "--markdown", "{tmp}/x.md", "--json", "{tmp}/x.md"], 2,
+     "--json and --markdown name the same file"),
+    (["review", "{rec}", "--json", "--markdown"], 2,
+     "--json and --markdown cannot both write to stdout; give one a FILE"),
+    (["review", "{rec}", "--markdown", "{rec}"], 2, "writing it would replace that input"),
+    (["review", "{rec}", "--markdown", "{tmp}/no/r.md"], 2, "no folder"),
     (["review", "{tmp}/illegal.json"], 2, "move 2"),
     (["replay", "{rec}", "--review"], 2, "--review adds the review to the replay page"),
     (["replay", "{rec}", "--engine", "rollouts:100"], 2,

@@ -20,6 +20,8 @@ from cuttle.policies import Bot
 from cuttle.record import make_record, write_record
 from cuttle.review import (LABELS, PLAYER_FIGURES, Thresholds, judge, move_accuracy,
                            parse_engine, review)
+from cuttle.render.markdown import one_line
+from cuttle.review.figures import figure_rows
 from cuttle.simulation import game_record
 from cuttle.report.replay import record_page
 from support.helpers import bot_game, deal_of, played, redealt, unpack
@@ -663,3 +665,79 @@ def test_a_judged_decision_prints_readably():
         f"Move {forced.ply + 1} (turn {forced.turn}): P{forced.player} to decide "
         f"({forced.phase}), 1 legal move",
         f"Played {forced.played}: forced (the only legal move)"]
+
+
+def markdown_table(lines, title):
+    """The rows (lists of cells, '\\|' unescaped) of the markdown table under `title`."""
+    at = lines.index(title) + 2
+    end = lines.index("", at)
+    rows = [[c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", line)[1:-1]]
+            for line in lines[at:end]]
+    assert set("".join(rows[1])) <= set("-:")         # the alignment row
+    return rows[0], rows[2:]
+
+
+@pytest.mark.parametrize("player, omniscient, stop", [(None, False, None), (0, True, None),
+                                                     (1, False, 12)])
+def test_the_markdown_review(player, omniscient, stop):
+    g = bot_game(("expert", "random"), 17)
+    names = ("ann | co", "bob\nby")           # (a name cannot break its table)
+    calls = [0]
+
+    def cancel():
+        calls[0] += 1
+        return stop is not None and calls[0] > stop
+    try:
+        r = review(g, "rollouts:20", seed=4, player=player, omniscient=omniscient,
+                   threads=1, names=names, cancel=cancel)
+    except cuttle.Interrupted as e:
+        r = e.result
+    assert r.complete == (stop is None) and r.decisions
+    md = r.markdown()
+    lines = md.splitlines()
+    # the headline first, then the text's own lines on what was reviewed and how (a line
+    # break in a name, a space: it cannot end a paragraph or a row)
+    assert lines[0] == f"**{one_line(r.headline)}**" and lines[1] == ""
+    assert lines[2].startswith("Review: P0 ann | co against P1 bob by; ")
+    at = 2
+    for line in r.intro():
+        assert lines[at:at + 2] == [one_line(line), ""]
+        at += 2
+    assert lines[at] == "### Moves"
+    header, rows = markdown_table(lines, "### Moves")
+    assert header[:9] == ["move", "turn", "player", "played", "score", "best",
+                          "best score", "loss (pp)", "label"]
+    assert header[9:] == (["hindsight P0"] if omniscient else []) + ["notes"]
+    assert len(rows) == len(r.moves) and all(len(row) == len(header) for row in rows)
+    by_ply = {d.ply: d for d in r.decisions}
+    game = r.start.copy()
+    for i, (m, row) in enumerate(zip(r.moves, rows)):
+        cell = dict(zip(header, row))
+        p, d = game.to_move, by_ply.get(i)
+        assert cell["move"] == str(i + 1) and cell["turn"] == str(game.turn_number)
+        assert cell["player"] == f"P{p} {' '.join(names[p].splitlines())}"
+        assert cell["played"] == (f"{m} {d.annotation}".rstrip() if d else str(m))
+        if d is None:
+            assert cell["label"] == ("not valued" if p not in r.players else "not reached")
+        elif not d.judged:
+            assert cell["label"] == "forced" and cell["score"] == ""
+        else:
+            assert cell["label"] == d.label and cell["loss (pp)"] == d.loss_text()
+            assert cell["score"] == f"{d.played_score:.1%}"
+            assert cell["best"] == ("" if d.label == "best" else str(d.best))
+            assert ("not settled" in cell["notes"]) == (not d.settled)
+        if omniscient:
+            assert cell["hindsight P0"] == f"{r.omniscient[i + 1]:.0%}"
+        game.play(m)
+    assert (r.players != (0, 1)) == any("chances:" in row[-1] for row in rows)
+    # the text's closing lines, then the per-player figures and what the review spent
+    at = lines.index("", lines.index("### Moves") + 2) + 1
+    for line in r.closing():
+        assert lines[at:at + 2] == [one_line(line), ""]
+        at += 2
+    assert (stop is not None) == any(x.startswith("(review interrupted:") for x in r.closing())
+    assert lines[at] == "### Per player"
+    header, rows = markdown_table(lines, "### Per player")
+    assert header == [""] + [f"P{p} {' '.join(names[p].splitlines())}" for p in r.players]
+    assert rows == [[label, *values] for label, values in figure_rows(r.summaries)]
+    assert lines[-1] == r.spent() and md.endswith("\n")

@@ -296,7 +296,7 @@ def test_damaged_and_foreign_files(small, tmp_path, monkeypatch):
     path.write_text(text)
     # one writer at a time
     with Store(str(path)):
-        with pytest.raises(ResultsFileError, match="another atlas run"):
+        with pytest.raises(ResultsFileError, match="another cuttle atlas run;"):
             atlas(results=str(path), **SMALL)
 
 

@@ -113,6 +113,49 @@ def test_the_command_line_says_it_in_one_line(files, tmp_path, capsys):
     assert err.splitlines()[-1] == f"cuttle atlas: error: {refused(b, 'balance', 'atlas')}"
 
 
+def locked(path, holder):
+    return (f"{path} is being written by another {holder} run; wait for it or use another "
+            f"file")
+
+
+def test_the_lock_names_the_command_holding_it(files, tmp_path, capsys):
+    """One run at a time writes a file: the others are told whose run holds it, from the
+    header (it said "another atlas run" whoever held it)."""
+    _, _, b, _ = files
+    b = copy(b, tmp_path / "b.jsonl")
+    before = b.read_bytes()
+    with Store(b, command="balance"):       # as a balance search holds its file
+        for go in (run_balance, run_atlas):
+            with pytest.raises(ResultsFileError) as ex:
+                go(b)
+            assert str(ex.value) == locked(b, "cuttle balance")
+        assert run_balance(b, play=False).complete      # (reading takes no lock)
+        code = main(["atlas", "--quick", "--results", str(b)])
+        assert code == 2
+        assert capsys.readouterr()[1].splitlines()[-1] == \
+            f"cuttle atlas: error: {locked(b, 'cuttle balance')}"
+    assert b.read_bytes() == before
+
+
+def test_the_lock_of_a_file_whose_header_names_no_command(files, tmp_path):
+    fcntl = pytest.importorskip("fcntl")
+    a, _, _, _ = files
+    a = copy(a, tmp_path / "a.jsonl")
+    earlier(a)                              # an earlier version's file: either may hold it
+    with Store(a, command="atlas"):
+        with pytest.raises(ResultsFileError) as ex:
+            run_atlas(a)
+        assert str(ex.value) == locked(a, "cuttle atlas or balance")
+    # a file just made, its header not written yet
+    new = tmp_path / "new.jsonl"
+    with open(new, "ab") as f:
+        fcntl.flock(f.fileno(), fcntl.LOCK_EX)
+        with pytest.raises(ResultsFileError) as ex:
+            run_balance(new)
+        assert str(ex.value) == locked(new, "cuttle atlas or balance")
+    assert new.read_bytes() == b""
+
+
 def test_a_file_made_for_the_other_command_is_refused_before_its_first_run(tmp_path):
     path = tmp_path / "r.jsonl"
     path.write_text('{"format": "cuttle-atlas", "version": 1, "command": "balance"}\n')

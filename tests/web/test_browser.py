@@ -375,6 +375,9 @@ def test_the_review(browser, server):
     assert r.complete and r.players == (0,)
     acc = r.summary(0)["accuracy"]
     assert summary.text.startswith(f"Your accuracy: {acc:.1f}%")
+    # above it, where the game was lost, in one sentence
+    headline = d.find_element(By.CSS_SELECTOR, "#review > p:first-child")
+    assert headline.get_attribute("id") == "review-headline" and headline.text == r.headline
     pre = d.find_element(By.CSS_SELECTOR, "#review pre")
     assert "accuracy" in pre.text
     # the whole review text fits its box at this viewport (1100 px), and the box the

@@ -72,9 +72,13 @@ def test_the_review_of_a_finished_game(client):
     d = r.json()
     # the library's review of the same record, the person's moves, the same seed
     rec = s.record()
-    want = cuttle.review(rec, REVIEW_ENGINE, player=0, seed=ReviewJob.of_game(
-        rec, 0, s.settings.seed).seed).as_dict()
+    lib = cuttle.review(rec, REVIEW_ENGINE, player=0, seed=ReviewJob.of_game(
+        rec, 0, s.settings.seed).seed)
+    want = lib.as_dict()
     assert d["decisions"] == want["decisions"] and d["players"] == want["players"]
+    # where the game was lost: the page's summary shows its text first, as the text does
+    assert d["where_lost"] == want["where_lost"] and d["where_lost"]["text"] == lib.headline
+    assert d["text"].splitlines()[0] == lib.headline
     assert d["reviewed_players"] == [0] and d["complete"] and d["decisions"]
     assert all(x["player"] == 0 for x in d["decisions"])
     assert [x["ply"] for x in d["decisions"]] == [i for i, m in enumerate(rec["moves"])
@@ -132,6 +136,8 @@ def test_stop_keeps_what_is_reviewed(client):
     assert out[0].status_code == 200 and out2[0].json() == d
     assert not d["complete"] and 1 <= d["reviewed"] < d["total"] == rv["total"]
     assert all(x["player"] == 1 for x in d["decisions"])
+    assert d["where_lost"]["text"].endswith(f" (the review was stopped after {d['reviewed']} "
+                                            f"of {d['total']} decisions).")
     st = p.state()["review"]
     assert st["reviewed"] and not st["complete"] and not st["running"]
     page = client.get(f"/game/{p.gid}/review")
@@ -139,6 +145,7 @@ def test_stop_keeps_what_is_reviewed(client):
     # asked again, a stopped review runs again, whole this time
     again = p.get("/review").json()
     assert again["complete"] and again["reviewed"] == again["total"] == d["total"]
+    assert "the review was stopped" not in again["where_lost"]["text"]
     assert again["decisions"][:d["reviewed"]] == d["decisions"]
 
 

@@ -394,6 +394,10 @@
     try {
       const d = await api('GET', '/review');
       rv.textContent = '';
+      // where the game was lost, in one sentence, then your accuracy
+      const where = document.createElement('p');
+      where.id = 'review-headline';
+      where.textContent = d.where_lost.text;
       const head = document.createElement('p');
       head.id = 'review-summary';
       const me = d.players.find(p => p.player === state.you) || d.players[0] || {};
@@ -404,7 +408,7 @@
         (me[k] === 1 ? k : plural)).join(', ') + ').';
       const pre = document.createElement('pre');
       pre.textContent = d.text;
-      rv.append(head, reviewLink(d.page), pre, button('review again', '', review));
+      rv.append(where, head, reviewLink(d.page), pre, button('review again', '', review));
     } catch (e) { rv.textContent = e.message; }
     finally { clearInterval(poll); body.dataset.reviewing = '0'; }
   }
