@@ -42,6 +42,7 @@ import asyncio
 import contextlib
 import contextvars
 import functools
+import gc
 import hashlib
 import json
 import logging
@@ -523,7 +524,10 @@ def _end_workers(cluster) -> None:
     dask's own close tells it), unless its close has begun: a nanny still running
     started a new worker process in place of the one killed, and that process, spawned
     as this one exited, printed its traceback (an EOFError or a FileNotFoundError, its
-    start-up data or semaphore gone) and left a semaphore behind."""
+    start-up data or semaphore gone) and left a semaphore behind.
+
+    The queues between each nanny and its worker process are kept until this process
+    exits (`_keep_queues`): their semaphores are then cleaned up by the exit itself."""
     from distributed.core import Status
     from distributed.deploy.spec import SpecCluster
     for name in ("distributed", "asyncio", "tornado"):
@@ -532,11 +536,34 @@ def _end_workers(cluster) -> None:
         if getattr(nanny, "status", None) == Status.running:
             nanny.close_gracefully()
         # (Nanny.process: its WorkerProcess, whose .process is the process)
-        pid = getattr(getattr(getattr(nanny, "process", None), "process", None), "pid", None)
+        process = getattr(nanny, "process", None)
+        _keep_queues(process)
+        pid = getattr(getattr(process, "process", None), "pid", None)
         if pid:
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
     SpecCluster._instances.discard(cluster)
+    # (the queues of workers that had already stopped: cleaned up here, at once)
+    gc.collect()
+
+
+# The multiprocessing queues of the worker processes of local clusters whose close was
+# cut short, kept until exit (`_keep_queues`).
+_KEPT_QUEUES: list[Any] = []
+
+
+def _keep_queues(process) -> None:
+    """Keep the queues between a nanny and its worker process (a WorkerProcess, or None)
+    until this process exits.  Each holds multiprocessing semaphores, which Python's
+    resource tracker is told of; a queue let go of is cleaned up by whichever thread
+    collects it: the event-loop thread that goes on closing the cluster after a Ctrl-C,
+    which the exit froze half-way, the semaphore gone but the tracker not told, and it
+    warned of a leaked semaphore and of its missing file (rarely: under load).  Kept,
+    they are cleaned up by the exit, in the main thread."""
+    for name in ("init_result_q", "child_stop_q"):
+        queue = getattr(process, name, None)
+        if queue is not None:
+            _KEPT_QUEUES.append(queue)
 
 
 def dask_setup(worker: Any) -> None:
@@ -550,11 +577,15 @@ def dask_setup(worker: Any) -> None:
 def _abandon(clusters):
     """Stop clusters whose start-up was interrupted.  Their workers may be half
     started, which dask's close asserts against (at exit too): close them as far as
-    possible, quietly, and take them off dask's list of clusters to close at exit."""
+    possible, quietly, and take them off dask's list of clusters to close at exit.  (A
+    close that does not finish goes on as the command exits: the queues of the workers
+    are kept till then, as `_end_workers` keeps them.)"""
     from distributed.deploy.spec import SpecCluster
     for name in ("distributed", "asyncio", "tornado"):
         logging.getLogger(name).setLevel(logging.CRITICAL + 1)
     for cluster in clusters:
+        for nanny in list(getattr(cluster, "workers", {}).values()):
+            _keep_queues(getattr(nanny, "process", None))
         with contextlib.suppress(BaseException):
             cluster.close(timeout=2)
         SpecCluster._instances.discard(cluster)

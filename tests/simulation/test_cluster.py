@@ -741,6 +741,48 @@ def test_workers_ended_as_a_close_is_cut_short_are_not_started_again():
             logging.getLogger(name).setLevel(level)
 
 
+def test_the_semaphores_of_workers_ended_are_left_to_the_exit(monkeypatch):
+    """The queues between a nanny and the worker process a cut-short close ended hold
+    semaphores, which Python's resource tracker is told of.  Let go of, they were
+    cleaned up by whichever thread collected them: the event-loop thread still closing
+    the cluster as the command exited, frozen by the exit between removing a semaphore
+    and telling the tracker, which then warned of a leaked semaphore and of its missing
+    file (rarely: under load).  They are kept until the exit cleans them up: a
+    collection in another thread, as the event loop's, cleans up none of them."""
+    import multiprocessing.synchronize
+    import threading
+    from distributed.core import Status
+    from cuttle.simulation.cluster import _end_workers
+    cleaned = []            # the threads that cleaned up this cluster's semaphores
+    real = multiprocessing.synchronize.SemLock._cleanup
+
+    def cleanup(name):
+        cleaned.append(threading.current_thread().name)
+        real(name)
+    # (a semaphore's clean-up is the one of its class as it is made: this cluster's)
+    monkeypatch.setattr(multiprocessing.synchronize.SemLock, "_cleanup",
+                        staticmethod(cleanup))
+    names = ("distributed", "asyncio", "tornado")
+    levels = {name: logging.getLogger(name).level for name in names}
+    cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                                       dashboard_address=":0")
+    try:
+        (nanny,) = cluster.workers.values()
+        _end_workers(cluster)
+        deadline = time.monotonic() + RESTART_WAIT
+        while nanny.status != Status.closed and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert nanny.status == Status.closed
+        collector = threading.Thread(target=gc.collect)
+        collector.start()
+        collector.join()
+        assert cleaned == []
+    finally:
+        cluster.close()
+        for name, level in levels.items():         # (_end_workers silenced them)
+            logging.getLogger(name).setLevel(level)
+
+
 def test_the_scheduler_log_of_a_cancelled_run_is_dropped_and_no_other():
     """A stopped run's cancelled task being gathered makes an in-process scheduler log
     "Couldn't gather keys ... forgotten" (rarely: a race; seen once in CI after the
