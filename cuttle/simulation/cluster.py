@@ -384,11 +384,19 @@ def _finished(done, distributed, client, workers: _Workers):
     cancelled future over with its CancelledError in place of the result, and raises
     a task's own exception, KilledWorker included: the cluster's, not the games'.)
     While none is ready, `workers` looks every WORKERS_LOOK seconds whether the
-    cluster still has workers (a run without any waits for ever: it says so)."""
+    cluster still has workers (a run without any waits for ever: it says so).
+
+    A client that lost its scheduler (dask's "connecting", while it tries to reconnect)
+    fails the run once no finished chunk is left to take: dask cancels the tasks it
+    knows of as the connection drops, not those submitted after, which the run waited
+    for until the client gave up reconnecting (its timeout), then said that the cluster
+    cancelled a task, no reason given."""
     it = iter(done)
     while True:
         quiet = time.monotonic()
         while not done.has_ready() and not done.is_empty():
+            if getattr(client, "status", "running") == "connecting":
+                raise _lost(client)
             if time.monotonic() - quiet >= WORKERS_LOOK:
                 workers.look()
                 quiet = time.monotonic()
@@ -401,14 +409,19 @@ def _finished(done, distributed, client, workers: _Workers):
             raise ClusterError(f"the dask workers kept dying on the run: {e}") from None
         if fut.status == "cancelled" or isinstance(result, BaseException):
             reason = getattr(result, "reason", None)
-            if reason == "scheduler-connection-lost":
-                raise ClusterError(f"lost the connection to the dask scheduler at "
-                                   f"{_address(client)} during the run") from None
+            if reason == "scheduler-connection-lost" or \
+                    getattr(client, "status", "running") == "connecting":
+                raise _lost(client)
             raise ClusterError(f"the dask cluster cancelled the run's task {fut.key} "
                                f"({reason or 'no reason given'})") from None
         if workers.absent:
             workers.look()                  # (a chunk came: say that workers are back)
         yield fut, result
+
+
+def _lost(client: Client) -> ClusterError:
+    return ClusterError(f"lost the connection to the dask scheduler at {_address(client)} "
+                        f"during the run")
 
 
 def _worker_count(dask_scheduler=None) -> int:

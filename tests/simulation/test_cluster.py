@@ -857,6 +857,38 @@ def test_a_scheduler_lost_mid_run_is_one_line_of_the_command(own_scheduler):
     assert p.stdout.rstrip().endswith(note), p.stdout
 
 
+def test_a_scheduler_lost_as_the_tasks_are_submitted_is_said_at_once(own_scheduler,
+                                                                      monkeypatch):
+    """dask cancels the tasks a client knows of as it loses its scheduler, not those
+    submitted once it tries to reconnect: a run whose tasks in flight had all finished
+    as the scheduler went (rarely, on a loaded machine: the command's test above failed
+    so) waited for its next ones until the client gave up reconnecting, then said that
+    the cluster cancelled a task, no reason given.  Here the scheduler is lost just
+    before the run submits its first tasks (the client tries to reconnect for minutes)."""
+    from cuttle.simulation import cluster
+    address, pid = own_scheduler
+    real = cluster.check_cluster
+
+    def check_then_lose(client, workers):
+        real(client, workers)
+        os.kill(pid, signal.SIGKILL)
+        deadline = time.monotonic() + 60
+        while client.status == "running" and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert client.status == "connecting"
+    monkeypatch.setattr(cluster, "check_cluster", check_then_lose)
+    lost = distributed.Client(address, timeout=RESTART_WAIT)
+    try:
+        error, _ = _in_thread(lambda: cuttle.simulate(100_000, progress=False, client=lost),
+                              wait=120)
+        assert isinstance(error, cuttle.ClusterError), repr(error)
+        assert str(error) == f"lost the connection to the dask scheduler at {address} " \
+                             f"during the run", error
+        assert error.done == 0 and error.result is None
+    finally:
+        lost.close(timeout=60)
+
+
 def test_a_client_without_a_scheduler_is_said_at_once(own_scheduler, client):
     """A closed client failed with "RuntimeError: IOLoop is closed"; one whose
     scheduler had gone waited for dask's reconnection (30 s), then said that the
