@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
         import uvicorn
 
         from ..web import app
-        from ..web.routes import check_host_name, host_names, hosts_answered
+        from ..web.guard import check_host_name, host_names, hosts_answered
     except ImportError as e:
         raise CommandError(str(missing(e, "cuttle serve"))) from None
     if not 0 <= args.port <= 65535:
