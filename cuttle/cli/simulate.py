@@ -21,7 +21,7 @@ from ..simulation.names import seat_of_a
 from ..simulation.recorded import game_record
 from ..record import write_record
 from ..errors import ClusterError
-from ..simulation.cluster import close_local_cluster, start_local_cluster
+from ..simulation.local_cluster import close_local_cluster, start_local_cluster
 from ..simulation.connection import connect
 from ..render.plot import check_plot_path
 from ..text import printable

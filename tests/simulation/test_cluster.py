@@ -719,7 +719,7 @@ def test_workers_ended_as_a_close_is_cut_short_are_not_started_again():
     left a semaphore behind.  Each nanny is now told that the cluster closes, as
     dask's own close tells it, and closes with its worker."""
     from distributed.core import Status
-    from cuttle.simulation.cluster import _end_workers
+    from cuttle.simulation.local_cluster import _end_workers
     names = ("distributed", "asyncio", "tornado")
     levels = {name: logging.getLogger(name).level for name in names}
     cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
@@ -752,7 +752,7 @@ def test_the_semaphores_of_workers_ended_are_left_to_the_exit(monkeypatch):
     import multiprocessing.synchronize
     import threading
     from distributed.core import Status
-    from cuttle.simulation.cluster import _end_workers
+    from cuttle.simulation.local_cluster import _end_workers
     cleaned = []            # the threads that cleaned up this cluster's semaphores
     real = multiprocessing.synchronize.SemLock._cleanup
 
