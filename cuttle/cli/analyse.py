@@ -189,31 +189,21 @@ def _print(args, game, a, stop, at):
 
 def played_text(a: Analysis | SearchAnalysis, played: Move) -> str:
     """The move played, its rank in the analysis `a` and its score against the best's:
-    'draw, ranked 3 of 3 (score 27.8% against 43.4%)'."""
-    if isinstance(a, SearchAnalysis):
-        return _played_search_text(a, played)
+    'draw, ranked 3 of 3 (score 27.8% against 43.4%)'; in a search analysis its value
+    and loss: 'draw, ranked 3 of 9 (value 27.8% against 43.4%: 15.6 pp below the best,
+    12.0 to 19.2)'."""
     rank = next(i for i, r in enumerate(a.rows) if r.move == played)
-    row = a.rows[rank]
-    if not row.rollouts:
-        return f"{played}, not played out yet"
+    row, search = a.rows[rank], isinstance(a, SearchAnalysis)
+    if not (row.searches if search else row.rollouts):
+        return f"{played}, not {'searched' if search else 'played out'} yet"
+    word, of = ("value", lambda r: r.value) if search else ("score", lambda r: r.score)
     if rank == 0:
-        return f"{played}, the best move (score {pct(row.score, 1)})"
-    return (f"{played}, ranked {rank + 1} of {len(a.rows)} (score {pct(row.score, 1)} "
-            f"against {pct(a.rows[0].score, 1)})")
-
-
-def _played_search_text(a: SearchAnalysis, played: Move) -> str:
-    """The move played in a search analysis: 'draw, ranked 3 of 9 (value 27.8% against
-    43.4%: 15.6 pp below the best, 12.0 to 19.2)'."""
-    rank = next(i for i, r in enumerate(a.rows) if r.move == played)
-    row = a.rows[rank]
-    if not row.searches:
-        return f"{played}, not searched yet"
-    if rank == 0:
-        return f"{played}, the best move (value {pct(row.value, 1)})"
-    return (f"{played}, ranked {rank + 1} of {len(a.rows)} (value {pct(row.value, 1)} "
-            f"against {pct(a.rows[0].value, 1)}: {fixed(100 * row.loss, 1)} pp below the "
-            f"best, {fixed(100 * row.loss_low, 1)} to {fixed(100 * row.loss_high, 1)})")
+        return f"{played}, the best move ({word} {pct(of(row), 1)})"
+    loss = (f": {fixed(100 * row.loss, 1)} pp below the best, "
+            f"{fixed(100 * row.loss_low, 1)} to {fixed(100 * row.loss_high, 1)}"
+            if search else "")
+    return (f"{played}, ranked {rank + 1} of {len(a.rows)} ({word} {pct(of(row), 1)} "
+            f"against {pct(of(a.rows[0]), 1)}{loss})")
 
 
 def engine(text: str) -> Engine:

@@ -95,6 +95,13 @@ def test_a_records_move_is_valued_as_the_review_values_it(monkeypatch, capsys, r
     rank = [r.move for r in lib.rows].index(played)
     assert last.startswith(f"Played: {played}, the best move (value " if rank == 0 else
                            f"Played: {played}, ranked {rank + 1} of {len(lib.rows)} (value ")
+    # every other move's line: its value against the best's, its loss and its bounds
+    best = lib.rows[0]
+    for r in lib.rows[1:]:
+        assert cli_analyse.played_text(lib, r.move) == (
+            f"{r.move}, ranked {lib.rows.index(r) + 1} of {len(lib.rows)} (value "
+            f"{100 * r.value:.1f}% against {100 * best.value:.1f}%: {100 * r.loss:.1f} pp "
+            f"below the best, {100 * r.loss_low:.1f} to {100 * r.loss_high:.1f})")
 
 
 def test_the_opponents_hidden_cards_are_never_read(monkeypatch, capsys, tmp_path):
