@@ -116,8 +116,8 @@ directives = {
 }
 
 # The native core, one extension module per concern (each .pyx has its .pxd contract).
-NATIVE_MODULES = ("_signals", "_engine", "_hidden", "_sampler", "_greedy", "_weights", "_expert",
-                  "_cardsai", "_playout", "_infer", "_search", "_policies", "_core", "_decide",
+NATIVE_MODULES = ("_signals", "_engine", "_checks", "_hidden", "_sampler", "_greedy", "_weights",
+                  "_expert", "_cardsai", "_playout", "_infer", "_search", "_policies", "_core", "_decide",
                   "_play", "_rollouts", "_actions", "_observe", "_vector", "_review")
 
 extensions = [

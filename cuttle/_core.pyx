@@ -17,12 +17,13 @@ from cpython.mem cimport PyMem_Realloc, PyMem_Free
 from cuttle._state cimport *
 from cuttle._rng cimport rng_seed, derive_seed, deal_stream, STREAM_GAME, STREAM_SAMPLE
 from cuttle._engine cimport (gen_moves, is_legal, apply_move, deal, score, goal, hand_is_public,
-                             update_knowledge, check_win, check_state, check_freezes,
-                             FreezeFault, states_equal, frozen_now, frozen_next_turn,
-                             pending_target, OVER_HAND_LIMIT, FROZEN_WITHOUT_FREEZE)
+                             update_knowledge, check_win, states_equal, frozen_now,
+                             frozen_next_turn, pending_target)
+from cuttle._checks cimport (check_state, check_freezes, FreezeFault, OVER_HAND_LIMIT,
+                             FROZEN_WITHOUT_FREEZE)
 from cuttle._hidden cimport determinize
 from cuttle._playout cimport play_until, end_by_cap, SEAT_ELSEWHERE
-from cuttle._engine import StateError, state_error
+from cuttle._checks import StateError, state_error
 
 cdef extern from *:
     """
@@ -153,7 +154,7 @@ cdef list cards_of(uint64_t m):
 
 
 class FreezeRefused(ValueError):
-    """A state from outside refused for a freeze no 9 makes (`_engine.check_freezes`):
+    """A state from outside refused for a freeze no 9 makes (`_checks.check_freezes`):
     the message says so in general (`state_error`); `fault`, what `Game` names its cards
     and says why by (`cuttle.position.freeze_words`): a dict of ``where`` (what was
     loaded, the message's head), ``code`` (the StateError's name),
@@ -322,7 +323,7 @@ cdef class CoreGame:
         `count` turns left after this one, -1 for none).  What the players know of
         hidden cards is no gap: the text does not carry the players' memory
         (`cuttle.position`); nor are the freezes one, which the text carries whole at
-        the start of a turn (check_state refuses any other: `_engine.check_freezes`)."""
+        the start of a turn (check_state refuses any other: `_checks.check_freezes`)."""
         cdef State t = self.st
         cdef const State* s = &self.st
         settle_position(&t, &self.cr, frozen_for_turn(s, 0), frozen_for_turn(s, 1))

@@ -14,7 +14,8 @@ from libc.string cimport memcmp, memcpy
 
 from cuttle._state cimport *
 from cuttle._rng cimport rng_seed, derive_seed, splitmix64, STREAM_DECISION
-from cuttle._engine cimport gen_moves, is_legal, apply_move, states_equal, check_state
+from cuttle._engine cimport gen_moves, is_legal, apply_move, states_equal
+from cuttle._checks cimport check_state
 from cuttle._policies cimport choose_move
 from cuttle._search cimport (Tree, tree_init, tree_clear, tree_advance, ismcts_visits,
                              most_visited)

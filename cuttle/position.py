@@ -61,7 +61,7 @@ row end the game), sudden death's last turn, or a countdown while the deck holds
 (a state no game reaches, which a pickle may hold) -- rather than write a position that
 would play on differently or not be read back.  Freezes need no such refusal: which
 freezes a 9 makes is checked by the core whenever a state comes in, from text, a
-position or a pickle (`_engine.check_freezes`), so a game holds only freezes the text
+position or a pickle (`_checks.check_freezes`), so a game holds only freezes the text
 carries, and a position or a pickle with a freeze no 9 made (or whose 9 is gone from the
 scrap with no 3 to have taken it) is refused with the same words, naming the card and
 why.
@@ -259,7 +259,7 @@ def _frozen(frozen, hands):
     """Per player, the indices of its frozen cards, each in its hand.  Which freezes a
     9 makes (the rules that freeze, the cards a 9 returns, how many the 9s of the last
     two turns return: rules-decisions.md, decision 3) the core checks, as it checks a
-    pickle's (`_engine.check_freezes`)."""
+    pickle's (`_checks.check_freezes`)."""
     out = []
     for p, cards in enumerate(_pair(frozen, "frozen")):
         mine: list[int] = []
@@ -281,7 +281,7 @@ def _frozen(frozen, hands):
 
 def freeze_words(fault: dict[str, Any], rules: Rules) -> str:
     """Why a freeze the core refused (`_core.FreezeRefused`'s `fault`, found by
-    `_engine.check_freezes`, the one home of which freezes a 9 makes) is one no 9
+    `_checks.check_freezes`, the one home of which freezes a 9 makes) is one no 9
     makes, naming its cards: the words of a position's refusal and a pickle's."""
     code, p, this_turn = fault["code"], fault["player"], fault["this_turn"]
     cards = [CARDS[i] for i in fault["cards"]]

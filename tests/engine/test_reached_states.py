@@ -1,5 +1,5 @@
 """Every state a game reaches loads back from outside: the core's checks of a state that
-comes in (`_engine.check_state`, behind pickles and position text) refuse none of them,
+comes in (`_checks.check_state`, behind pickles and position text) refuse none of them,
 under every preset and every variant the atlas plays, whoever plays.  Refusing a
 reachable state would be a rule bug; so the states that the strictest of those checks
 let through only just -- a freeze whose 9 a 3 took back from the scrap, a hand above the

@@ -479,7 +479,7 @@ def test_what_position_text_cannot_carry_of_a_loaded_state_is_refused():
         tampered(g, last_turn=1).position_text()
 
 
-# -- freezes: which ones a 9 makes (_engine.check_freezes, for pickles and positions) -----
+# -- freezes: which ones a 9 makes (_checks.check_freezes, for pickles and positions) -----
 
 def frozen_bits(*cards):
     return sum(1 << cuttle.Card(c).index for c in cards)
