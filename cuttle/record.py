@@ -32,6 +32,13 @@ wins (player 0 resigned)"``), and the resigner is the other seat (`resigner`).  
 written before said ``"winner": null`` and ``"unfinished: resigned"``; their resigner is
 their ``human_seat`` (only a person resigned then), and they read as the new ones do
 (no version changes: a reader that ignores the winner loses nothing it had).
+A game an undo dealt again (`cuttle.redeal`: the cards hidden from the person, dealt
+anew where the moves taken back had shown them some) starts from the new deal, as
+position text, and says so: ``"redealt": [N, ...]``, for each re-deal, in order, how
+many of the record's moves were played before it (on an earlier deal, the bot's with
+the cards it held there); `redealt_words` puts it in words, which the review shows.
+The moves replay from the new deal all the same, and a reader that ignores the field
+loses nothing it had: no version changes.
 A record file is at most `MAX_RECORD_BYTES` (16 MiB, far above the longest game); a
 larger file, or one that is not a regular file (a device, a FIFO), is refused unread.
 
@@ -63,7 +70,7 @@ from .seeding import check_seed
 from .validation import check_int, check_player, is_int
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Sequence
     from os import PathLike
 
     from .moves import Move
@@ -71,9 +78,9 @@ if TYPE_CHECKING:
 
 __all__ = ["FORMAT", "MAX_RECORD_BYTES", "VERSION", "RecordResultWarning", "check_deal",
            "check_result", "ending", "ending_text", "final_game", "game_before",
-           "make_record", "play_recorded", "read_record", "resigner", "result_mismatch",
-           "result_of", "seed_words", "start_game", "stopped", "validate_record",
-           "write_record"]
+           "make_record", "play_recorded", "read_record", "redealt_words", "resigner",
+           "result_mismatch", "result_of", "seed_words", "start_game", "stopped",
+           "validate_record", "write_record"]
 
 FORMAT = "cuttle-game-record"
 VERSION = 2                   # the newest version read and written (1: no deal index)
@@ -193,7 +200,8 @@ def result_of(game: Game, status: str = "over", *,
 
 def make_record(game: Game, *, players: Iterable[str], human_seat: int | None = None,
                 bot: Bot | None = None, position: str | None = None,
-                status: str | None = None, deal: int = 0) -> dict[str, Any]:
+                status: str | None = None, deal: int = 0,
+                redealt: Sequence[int] = ()) -> dict[str, Any]:
     """The record of `game` (every move it played from its start), as `read_record`
     reads it back.  The starting position is the game's own: its text is written when
     the game did not start from a deal (`position`, if given, must be that start's
@@ -201,8 +209,10 @@ def make_record(game: Game, *, players: Iterable[str], human_seat: int | None = 
     seed=game.seed, index=deal)``; a record of version 2); it must be that deal.
     `status` says why a game the rules did not end stopped (``resigned``: the person,
     `human_seat`, gave up and the bot wins; ``quit``, ``eof``, ``interrupted``; default
-    ``unfinished``); a finished game's is ``over``.  ValueError, with nothing written,
-    for arguments a record cannot hold."""
+    ``unfinished``); a finished game's is ``over``.  `redealt`: the game's re-deals by
+    undos (`cuttle.redeal.Sightings.redealt`: for each, how many of its moves were
+    played before it), written only when there were some.  ValueError, with nothing
+    written, for arguments a record cannot hold."""
     check_game(game)
     deal = check_deal(deal, "deal")
     if deal and position is not None:
@@ -221,6 +231,7 @@ def make_record(game: Game, *, players: Iterable[str], human_seat: int | None = 
         "format": FORMAT, "version": DEAL_VERSION if deal else 1, "rules": game.rules.to_json(),
         "seed": game.seed, **({"deal": deal} if deal else {}),
         "position": _start_text(game, position, deal),
+        **({"redealt": [int(k) if is_int(k) else k for k in redealt]} if redealt else {}),
         "players": list(players) if not isinstance(players, str) else players,
         "human_seat": human_seat,
         "bot": None if bot is None else {"name": bot.name, "seed": bot.seed},
@@ -291,6 +302,7 @@ def validate_record(rec: object) -> dict[str, Any]:
     moves = rec.get("moves")
     if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
         raise ValueError("'moves' must be a list of move texts")
+    _check_redealt(rec)
     players = rec.get("players", ["player 0", "player 1"])
     if not (isinstance(players, list) and len(players) == 2
             and all(isinstance(p, str) for p in players)):
@@ -325,6 +337,39 @@ def _check_deal_field(rec: dict[str, Any]) -> None:
     if deal and rec.get("position") is not None:
         raise ValueError("a record starts from a deal or from a position, not both: "
                          "'deal' and 'position' are both given")
+
+
+def _check_redealt(rec: dict[str, Any]) -> None:
+    # Each re-deal's count of the moves played before it: those still in the record,
+    # so at most its moves, and in order (a later undo keeps fewer moves, never more).
+    marks = rec.get("redealt", [])
+    n = len(rec["moves"])
+    if not (isinstance(marks, list) and all(is_int(k) and 0 <= k <= n for k in marks)
+            and marks == sorted(marks)):
+        raise ValueError(f"'redealt' must be a list of move counts from 0 to the record's "
+                         f"{n} moves, in order, not {marks!r}")
+
+
+def redealt_words(rec: dict[str, Any]) -> str | None:
+    """What a validated record's ``redealt`` says, in one line ("Dealt again by an undo
+    after move 6: moves 1 to 6 were played on an earlier deal, P1 greedy's with the
+    cards it held then."), or None: the game was not dealt again."""
+    marks = rec.get("redealt") or []
+    if not marks:
+        return None
+    last, n = marks[-1], len(marks)
+    by = "an undo" if n == 1 else f"{n} undos" + (", the last" if last else "")
+    if not last:
+        return f"Dealt again by {by} before move 1: every move was played on this deal."
+    moves = {1: "move 1 was", 2: "moves 1 and 2 were"}.get(last, f"moves 1 to {last} were")
+    said = f"Dealt again by {by} after move {last}: {moves} played on " + \
+        ("an earlier deal" if n == 1 else "earlier deals")
+    human = rec.get("human_seat")
+    if human is None:
+        return said + "."
+    bot = 1 - human
+    name = rec.get("players", ["player 0", "player 1"])[bot]
+    return f"{said}, P{bot} {name}'s with the cards it held then."
 
 
 def read_record(path: str | PathLike[str]) -> dict[str, Any]:

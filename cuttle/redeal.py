@@ -22,7 +22,9 @@ The new game has the same moves, history and seed; only its start, written as po
 text, differs, so its record replays it as any game that starts from a position.  The
 bot is handed nothing new: its search trees, kept for the old start, are dropped when
 they no longer follow the game (`cuttle._decide.SearchTrees`), and it sees the new deal
-only as its own hand.
+only as its own hand.  Its record says so (`Sightings.redealt`, the record's
+``redealt``): the moves played before a re-deal were chosen on the earlier deal, the
+bot's with the cards it held there.
 
 This is `Game.determinize` (`cuttle._hidden`) for a game with a history: a
 determinization deals the hidden cards of one position and drops the history, which a
@@ -148,13 +150,20 @@ class Sightings:
     """What `player` has seen of the cards in a session's game, on every line played,
     the lines taken back included; `take_back` undoes a game without letting the player
     keep what they saw.  `seed`: the stream of the session's re-deals (its k-th re-deal
-    draws from ``derive(seed, REDEAL_KEY, k)``)."""
+    draws from ``derive(seed, REDEAL_KEY, k)``).  `redealt`: what the game's record
+    says of them (`cuttle.record.make_record`'s ``redealt``): for each re-deal, in
+    order, how many of the game's moves now standing were played before it."""
 
     def __init__(self, game: Game, player: int, seed: int) -> None:
         self.player = check_player(player)
         self.seed = check_seed(seed)
-        self.redeals = 0
+        self.redealt: list[int] = []
         self._unseen = hidden_cards(check_game(game), self.player)
+
+    @property
+    def redeals(self) -> int:
+        """How many times the session's game was dealt again."""
+        return len(self.redealt)
 
     def see(self, game: Game) -> None:
         """Note every position of `game`'s line (its start, then each move's)."""
@@ -184,7 +193,9 @@ class Sightings:
         while back.ply > ply:
             back.undo()
         peeked = self.peeked(back)
+        kept = [min(n, ply) for n in self.redealt]     # (the moves after `ply` go)
         if not peeked:
+            self.redealt = kept
             return back, None
         seed = derive(self.seed, REDEAL_KEY, self.redeals)
         hidden = hidden_cards(back, self.player)
@@ -192,8 +203,8 @@ class Sightings:
         for cards in (hidden,) + ((deck,) if peeked <= deck < hidden else ()):
             new = redeal(back, self.player, seed, cards)
             if new is not None:
-                self.redeals += 1
                 self._unseen = hidden_cards(new, self.player) & (self._unseen | cards)
+                self.redealt = kept + [ply]
                 return new, Redealt(peeked, len(cards), cards == hidden)
         raise NoRedeal(f"{len(peeked)} card{'s' if len(peeked) != 1 else ''} you saw "
                        f"would be hidden from you again, and no new deal of the hidden "

@@ -293,7 +293,8 @@ class PlaySession:
     def record(self, status: str) -> dict:
         """The game record of the session so far (`status` says why it stopped)."""
         return make_record(self.game, players=self.players, human_seat=self.human,
-                           bot=self.bot, position=self.position, status=status)
+                           bot=self.bot, position=self.position, status=status,
+                           redealt=self.sightings.redealt)
 
 
 def _default_record_path():

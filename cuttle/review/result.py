@@ -173,7 +173,8 @@ class Review:
     HTML page.
     `headline`: where the game was lost, in one sentence (`where_lost()`), the first line
     of the text; `record_mismatch`: the words of a record's stated result that its
-    moves do not give (the review follows the moves), or None."""
+    moves do not give (the review follows the moves), or None; `redealt`: a record's
+    re-deals by undos in words (`cuttle.record.redealt_words`), or None."""
 
     def __init__(self, *, start: Game, moves: Sequence[Move], names: Sequence[str],
                  players: Sequence[int], engine: Engine, seed: int,
@@ -182,7 +183,7 @@ class Review:
                  seconds: float, cpu_seconds: float, complete: bool,
                  source: str = "", stopped: str | None = None,
                  resigned: int | None = None, deal: int = 0,
-                 record_mismatch: str | None = None) -> None:
+                 record_mismatch: str | None = None, redealt: str | None = None) -> None:
         self.start = start
         self.deal = deal              # a record's deal index (game `deal` of the seed)
         self.moves = list(moves)
@@ -201,6 +202,7 @@ class Review:
         self.stopped = stopped      # why the record says a game the rules did not end stopped
         self.resigned = resigned    # the seat that resigned it (stopped "resigned")
         self.record_mismatch = record_mismatch    # (`cuttle.record.result_mismatch`)
+        self.redealt = redealt
 
     def summary(self, player: int) -> dict[str, Any]:
         """`player`'s figures (`figures.PLAYER_FIGURES`: judged and forced moves, average
@@ -392,7 +394,8 @@ class Review:
 
     def _data(self, end: Game) -> dict[str, Any]:
         return {"format": FORMAT, "version": 1, "where_lost": self.where_lost(),
-                "record_mismatch": self.record_mismatch, "engine": self.engine.name,
+                "record_mismatch": self.record_mismatch, "redealt": self.redealt,
+                "engine": self.engine.name,
                 "method": self.engine.description, "seed": self.seed,
                 "rules": self.start.rules.to_json(), "game_seed": self.start.seed,
                 "game_deal": self.deal,
@@ -448,14 +451,16 @@ class Review:
 
     def intro(self) -> list[str]:
         """The lines of the text between the headline and the move list, one sentence or
-        more each: the warning of a record's stated result its moves do not give, what
-        was reviewed, the engine, what the scores mean, the moves not valued, the
-        hindsight line (the markdown's paragraphs too)."""
+        more each: the warning of a record's stated result its moves do not give, a
+        record's re-deals by undos, what was reviewed, the engine, what the scores mean,
+        the moves not valued, the hindsight line (the markdown's paragraphs too)."""
         who = {p: f"P{p} {self.names[p]}" for p in (0, 1)}
         dealt = seed_words(self.start.seed, self.deal)
         out = []
         if self.record_mismatch is not None:
             out.append(f"Warning: {self.record_mismatch}; this review follows the moves.")
+        if self.redealt is not None:
+            out.append(self.redealt)
         out += [f"Review{' of ' + self.source if self.source else ''}: {who[0]} against "
                f"{who[1]}; rules {self.start.rules}; {dealt}; "
                f"{quantity(len(self.moves), 'move')}",

@@ -13,8 +13,8 @@ from ..analysis import SearchAnalysis, search_rows
 from ..errors import IllegalMoveError, Interrupted
 from ..game import Game, check_game
 from ..moves import Move
-from ..record import (check_result, play_recorded, read_record, resigner, start_game,
-                      stopped, validate_record)
+from ..record import (check_result, play_recorded, read_record, redealt_words, resigner,
+                      start_game, stopped, validate_record)
 from ..seeding import derive, seed_or_new
 from ..progress import Progress
 from ..threads import check_threads
@@ -231,7 +231,8 @@ def review(game_or_record: Game | dict[str, Any] | str | os.PathLike[str],
 
     A record's moves are its game: a record whose stated result they do not give (its
     winner, its ending) is reviewed by its moves, with a `cuttle.record.
-    RecordResultWarning` saying both, kept in `Review.record_mismatch`.
+    RecordResultWarning` saying both, kept in `Review.record_mismatch`.  A record of a
+    game an undo dealt again says so (`cuttle.record.redealt_words`, `Review.redealt`).
 
     The same seed gives the same review, whatever the thread count.
     """
@@ -256,7 +257,8 @@ def review(game_or_record: Game | dict[str, Any] | str | os.PathLike[str],
                       total=total, seconds=time.perf_counter() - t0,
                       cpu_seconds=time.process_time() - c0, complete=complete,
                       source=src.where, stopped=src.stopped, resigned=resigned,
-                      deal=src.deal, record_mismatch=mismatch)
+                      deal=src.deal, record_mismatch=mismatch,
+                      redealt=None if src.record is None else redealt_words(src.record))
 
     g = start.copy()
     try:

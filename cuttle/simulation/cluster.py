@@ -11,9 +11,10 @@ chunk takes a second), and shrink again near the end.  Ctrl-C cancels the tasks 
 flight and raises `Interrupted` with the finished chunks; a task plays its chunk in
 pieces of a fraction of a second and stops between two once cancelled (dask lets a
 running task run to its end), so that no worker goes on playing for a run that
-stopped.  A failure of the cluster itself (the scheduler lost, the run's tasks
-cancelled by a restart, workers dying on a chunk again and again, a scheduler that has
-had no worker for `NO_WORKERS_WAIT` seconds before the first task) raises
+stopped.  A failure of the cluster itself (the scheduler lost, the client closed
+(by another thread, say), the run's tasks cancelled by a restart, workers dying on a
+chunk again and again, a scheduler that has had no worker for `NO_WORKERS_WAIT`
+seconds before the first task) raises
 `ClusterError`, which carries the finished chunks as Ctrl-C's `Interrupted` does.  A
 cluster whose workers all leave mid-run is waited for (an adaptive cluster brings
 workers back; its tasks wait for them, dask's way), and the run says so on stderr
@@ -254,13 +255,18 @@ def _address(client: Client) -> str:
     return getattr(client.scheduler, "address", None) or "?"
 
 
+def _closed(client: Client) -> bool:
+    """Whether `client` is closed or closing."""
+    return getattr(client, "status", "running") in ("closing", "closed")
+
+
 def _connected(client: Client) -> None:
     """ClusterError unless `client` is connected to its scheduler (a closed client
     failed with "IOLoop is closed", one whose scheduler had gone waited for dask's
     reconnection, 30 s)."""
-    status = getattr(client, "status", "running")
-    if status in ("closing", "closed"):
+    if _closed(client):
         raise ClusterError("the dask client is closed")
+    status = getattr(client, "status", "running")
     if status != "running":
         raise ClusterError(f"the dask client is not connected to its scheduler at "
                            f"{_address(client)} ({status})")
@@ -299,6 +305,7 @@ def run_on_cluster(client: Client, plan: Plan, n: int, fixed_chunk: int | None,
     else:
         chunks = Chunks(fixed_chunk, False)
     _connected(client)
+    address = _address(client)      # (a closed client forgets it)
     infos = _workers(client, NO_WORKERS_WAIT)
     check_cluster(client, infos)
     workers = max(1, sum(w.get("nthreads", 1) for w in infos.values()))
@@ -319,8 +326,8 @@ def run_on_cluster(client: Client, plan: Plan, n: int, fixed_chunk: int | None,
             # with a long last chunk while the others idle.
             tail = max(plan.first_chunk, -(-(stop - lo) // (2 * workers)))
             count = min(chunks.size, tail, stop - lo)
-            fut = client.submit(play_checked, expected, plan, lo, count, pure=False,
-                                key=f"cuttle-{desc}-{token}-{lo}")
+            fut = _submit(client, address, f"cuttle-{desc}-{token}-{lo}", expected, plan,
+                          lo, count)
             pending[fut] = (lo, count)
             done.add(fut)
             state["next"] = lo + count
@@ -329,7 +336,8 @@ def run_on_cluster(client: Client, plan: Plan, n: int, fixed_chunk: int | None,
 
     def parts():
         fill()
-        for fut, result in _finished(done, distributed, client, _Workers(client, plan.unit)):
+        for fut, result in _finished(done, distributed, client, address,
+                                     _Workers(client, plan.unit)):
             lo, count = pending.pop(fut)
             chunks.took(result.elapsed, count)
             if not ordered:
@@ -347,13 +355,36 @@ def run_on_cluster(client: Client, plan: Plan, n: int, fixed_chunk: int | None,
         if _CANCELLED not in log.filters:
             log.addFilter(_CANCELLED)
         _CANCELLED.tokens.add(token)
-        if pending:
-            client.cancel(list(pending))
+        _cancel(client, list(pending))
         pending.clear()
         buffered.clear()
         done.clear()
 
     return collect(parts(), plan, n, progress, sink, desc, cancel)
+
+
+def _submit(client: Client, address: str, key: str, *args: Any) -> Future:
+    """The task ``play_checked(*args)`` under `key`; the run's ClusterError where the
+    client was closed (dask refuses a closed client's tasks: ClosedClientError)."""
+    try:
+        return client.submit(play_checked, *args, pure=False, key=key)
+    except Exception:       # noqa: BLE001 (whatever dask raised, if the client is not gone)
+        gone = _gone(client, address)
+        if gone is None:
+            raise
+        raise gone from None
+
+
+def _cancel(client: Client, futures: list[Future]) -> None:
+    """Cancel a stopped run's `futures`, unless its client is closed (its close
+    released them; dask refuses to send a closed client's cancel)."""
+    if not futures or _closed(client):
+        return
+    try:
+        client.cancel(futures)
+    except Exception:       # noqa: BLE001
+        if not _closed(client):         # (closed meanwhile: as above)
+            raise
 
 
 def _workers(client: Client, wait: float) -> dict[str, Any]:
@@ -373,7 +404,7 @@ def _workers(client: Client, wait: float) -> dict[str, Any]:
         time.sleep(0.2)
 
 
-def _finished(done, distributed, client, workers: _Workers):
+def _finished(done, distributed, client, address: str, workers: _Workers):
     """(future, result) of each task as `done` (dask's as_completed) hands it over;
     ClusterError for a task whose result will never come.  (as_completed hands a
     cancelled future over with its CancelledError in place of the result, and raises
@@ -382,16 +413,19 @@ def _finished(done, distributed, client, workers: _Workers):
     cluster still has workers (a run without any waits for ever: it says so).
 
     A client that lost its scheduler (dask's "connecting", while it tries to reconnect)
-    fails the run once no finished chunk is left to take: dask cancels the tasks it
-    knows of as the connection drops, not those submitted after, which the run waited
-    for until the client gave up reconnecting (its timeout), then said that the cluster
-    cancelled a task, no reason given."""
+    or was closed (by another thread, say) fails the run once no finished chunk is left
+    to take, saying which (`_gone`).  dask cancels the tasks a client knows of as the
+    connection drops, not those submitted after, which the run waited for until the
+    client gave up reconnecting (its timeout); and a client's close cancels its tasks
+    with no reason: either way the run said that the cluster cancelled a task, no
+    reason given."""
     it = iter(done)
     while True:
         quiet = time.monotonic()
         while not done.has_ready() and not done.is_empty():
-            if getattr(client, "status", "running") == "connecting":
-                raise _lost(client)
+            gone = _gone(client, address)
+            if gone is not None:
+                raise gone
             if time.monotonic() - quiet >= WORKERS_LOOK:
                 workers.look()
                 quiet = time.monotonic()
@@ -404,9 +438,10 @@ def _finished(done, distributed, client, workers: _Workers):
             raise ClusterError(f"the dask workers kept dying on the run: {e}") from None
         if fut.status == "cancelled" or isinstance(result, BaseException):
             reason = getattr(result, "reason", None)
-            if reason == "scheduler-connection-lost" or \
-                    getattr(client, "status", "running") == "connecting":
-                raise _lost(client)
+            gone = _gone(client, address) or \
+                (_lost(address) if reason == "scheduler-connection-lost" else None)
+            if gone is not None:
+                raise gone from None
             raise ClusterError(f"the dask cluster cancelled the run's task {fut.key} "
                                f"({reason or 'no reason given'})") from None
         if workers.absent:
@@ -414,8 +449,20 @@ def _finished(done, distributed, client, workers: _Workers):
         yield fut, result
 
 
-def _lost(client: Client) -> ClusterError:
-    return ClusterError(f"lost the connection to the dask scheduler at {_address(client)} "
+def _gone(client: Client, address: str) -> ClusterError | None:
+    """The error of a run whose client no longer reaches its scheduler at `address`:
+    closed during the run (by another thread, say), or lost the connection (dask's
+    "connecting", while it tries to reconnect); None while it is connected."""
+    if _closed(client):
+        return ClusterError(f"the dask client of the scheduler at {address} was closed "
+                            f"during the run")
+    if getattr(client, "status", "running") == "connecting":
+        return _lost(address)
+    return None
+
+
+def _lost(address: str) -> ClusterError:
+    return ClusterError(f"lost the connection to the dask scheduler at {address} "
                         f"during the run")
 
 

@@ -334,8 +334,8 @@ class Session:
         players = ["human", "human"]
         players[1 - self.human] = self.bot_name
         rec = make_record(self.game, players=players, human_seat=self.human,
-                          position=self.position,
-                          status=self.stop_status())
+                          position=self.position, status=self.stop_status(),
+                          redealt=self.sightings.redealt)
         rec["bot"] = {"name": self.bot_name, "seed": bot_seed(self.settings)}
         return rec
 

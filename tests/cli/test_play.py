@@ -166,6 +166,7 @@ def test_an_undone_draw_deals_the_hidden_cards_again(monkeypatch, capsys, tmp_pa
             "no longer tells where they are.") in out
     assert run(monkeypatch, capsys, argv, stdin)[1] == out        # (the seed's re-deal)
     rec = read_record(rec_path)
+    assert rec["redealt"] == [0]        # (dealt again before move 1: the undo's draw)
     dealt = cuttle.Game(seed=7)
     assert rec["seed"] == 7 and rec["position"].startswith(
         f"hands: {' '.join(dealt.hand(0))} / ") and rec["moves"][0] == "draw"
@@ -189,6 +190,7 @@ def test_an_undo_that_showed_nothing_deals_nothing(monkeypatch, capsys, tmp_path
     rec = read_record(rec_path)
     assert rec["position"] == cuttle.Game.from_text(position, seed=3).position_text(
         rules=False) and rec["moves"] == ["points 9C", "draw"]
+    assert "redealt" not in rec
 
 
 def test_an_undo_no_new_deal_agrees_with_is_refused(monkeypatch, capsys, tmp_path):

@@ -9,8 +9,8 @@ import re
 
 import cuttle
 from cuttle._core import END_NAMES
-from cuttle.record import (STATUSES, final_game, game_before, make_record, result_of,
-                           validate_record)
+from cuttle.record import (STATUSES, final_game, game_before, make_record, redealt_words,
+                           result_of, start_game, validate_record)
 from cuttle.simulation import game_record
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -37,7 +37,7 @@ def without_stamps(rec):
 
 def test_the_worked_example_is_what_the_library_writes(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)                     # (it writes game.json)
-    code, = blocks("python")
+    code = blocks("python")[0]
     scope = {}
     exec(code, scope)
     rec = scope["rec"]
@@ -68,14 +68,37 @@ def test_the_simulated_game_is_what_the_run_records():
     assert result_of(final_game(validate_record(shown))) == shown["result"]
 
 
+def undo_example():
+    """The scope of the undo's example, run."""
+    scope = {}
+    exec(blocks("python")[1], scope)
+    return scope
+
+
+def test_the_undo_example_is_what_the_library_writes():
+    scope = undo_example()
+    rec, g = scope["rec"], scope["g"]
+    assert rec["redealt"] == [2] and '`"redealt": [2]`' in TEXT
+    assert redealt_words(rec) == blocks("text")[-1].strip()
+    assert rec["version"] == 1 and rec["moves"][:2] == ["draw", "points TC"]
+    # the new deal: ann's hand as dealt by the seed, greedy's not; the moves replay on it
+    dealt, start = cuttle.Game(seed=7), start_game(rec)
+    assert start.hand(0) == dealt.hand(0) and start.hand(1) != dealt.hand(1)
+    assert final_game(validate_record(json.loads(json.dumps(rec)))) == g
+    without = {k: v for k, v in rec.items() if k != "redealt"}    # (a reader ignoring it)
+    assert final_game(without) == g and redealt_words(without) is None
+
+
 def test_the_tables_name_every_field_status_and_end_reason():
     fields = table("## The fields")
     g = cuttle.Game(seed=1)
     g.play("draw")
     written = list(make_record(g, players=["a", "b"]))
     simulated = list(game_record(("random", "random"), seed=1, index=1))
-    assert set(fields) == set(written) | set(simulated)
-    assert fields == [f for f in simulated if f in fields]      # (in the order written)
+    redealt = list(undo_example()["rec"])
+    assert set(fields) == set(written) | set(simulated) | set(redealt)
+    for rec in (simulated, redealt):                            # (in the order written)
+        assert [f for f in fields if f in rec] == [f for f in rec if f in fields]
     assert table("### The result") == list(result_of(g, "quit"))
     status_row = re.search(r"^\| `status` \|(.*)$", TEXT, flags=re.M).group(1)
     assert set(re.findall(r"`(\w+)`", status_row)) == set(STATUSES)

@@ -1,6 +1,7 @@
 """cuttle.record's positions of a record: `game_before` (the Game its move k is decided
 in, numbered as `cuttle replay` and the review number moves) and `final_game`; a
-record's deal index (game K of a seed's run, version 2); a resignation's result."""
+record's deal index (game K of a seed's run, version 2); a resignation's result; the
+re-deals of a game an undo dealt again."""
 
 import json
 
@@ -9,7 +10,7 @@ import pytest
 import cuttle
 from cuttle.policies import Bot
 from cuttle.record import (ending, final_game, game_before, make_record, read_record,
-                           resigner, validate_record)
+                           redealt_words, resigner, validate_record)
 
 
 @pytest.fixture(scope="module")
@@ -193,3 +194,56 @@ def test_a_resignation_recorded_before_it_had_a_winner_reads_as_the_human_seat_s
     quit_ = make_record(g, players=["greedy", "human"], human_seat=1, status="quit")
     assert resigner(quit_) is None and quit_["result"]["winner"] is None
     assert ending(quit_, g)["text"] == "unfinished: quit"
+
+
+# -- a game an undo dealt again -------------------------------------------------------------
+
+def test_a_record_says_where_an_undo_dealt_the_game_again():
+    """`redealt`: each re-deal's count of the moves played before it, written only where
+    there was one, in the record's version, and put in one line; the moves replay
+    with or without it."""
+    g = cuttle.Game(seed=2)
+    for m in ("draw", "draw", "draw"):
+        g.play(m)
+    plain = make_record(g, players=["ann", "greedy"], human_seat=0)
+    assert "redealt" not in plain and redealt_words(plain) is None
+    rec = make_record(g, players=["ann", "greedy"], human_seat=0, redealt=[1, 3])
+    assert rec["redealt"] == [1, 3] and rec["version"] == plain["version"] == 1
+    assert list(rec).index("redealt") == list(rec).index("position") + 1
+    assert final_game(rec) == final_game(plain) == g
+    assert redealt_words(rec) == ("Dealt again by 2 undos, the last after move 3: moves 1 "
+                                  "to 3 were played on earlier deals, P1 greedy's with the "
+                                  "cards it held then.")
+    words = {(0,): "Dealt again by an undo before move 1: every move was played on this "
+                   "deal.",
+             (0, 0): "Dealt again by 2 undos before move 1: every move was played on this "
+                     "deal.",
+             (1,): "Dealt again by an undo after move 1: move 1 was played on an earlier "
+                   "deal, P1 greedy's with the cards it held then.",
+             (2,): "Dealt again by an undo after move 2: moves 1 and 2 were played on an "
+                   "earlier deal, P1 greedy's with the cards it held then."}
+    for marks, said in words.items():
+        assert redealt_words(dict(rec, redealt=list(marks))) == said
+    seat1 = dict(rec, human_seat=1, players=["greedy", "ann"])
+    assert redealt_words(seat1).endswith("earlier deals, P0 greedy's with the cards it "
+                                         "held then.")
+    assert redealt_words(dict(rec, human_seat=None)).endswith("on earlier deals.")
+    assert redealt_words(dict(rec, redealt=[])) is None
+
+
+@pytest.mark.parametrize("marks", ["2", 2, None, [1.0], [True], [-1], [4], [10**20], [3, 2],
+                                   [[1]], {"1": 1}])
+def test_a_bad_redealt_is_refused(marks):
+    g = cuttle.Game(seed=2)
+    for m in ("draw", "draw", "draw"):
+        g.play(m)
+    rec = make_record(g, players=["a", "b"])
+    rec["redealt"] = marks
+    with pytest.raises(ValueError, match=r"'redealt' must be a list of move counts from 0 "
+                                         r"to the record's 3 moves, in order, not "):
+        validate_record(rec)
+    if isinstance(marks, list):             # (refused as it is written: nothing written)
+        with pytest.raises(ValueError, match="'redealt' must be"):
+            make_record(g, players=["a", "b"], redealt=marks)
+    for good in ([], [0], [0, 0, 3], [3]):
+        assert validate_record(dict(rec, redealt=good))["redealt"] == good

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import cuttle
-from cuttle.record import final_game, make_record
+from cuttle.record import final_game, make_record, redealt_words
 from cuttle.redeal import NoRedeal, Sightings, hidden_cards, redeal
 from support.helpers import random_game
 
@@ -175,6 +175,62 @@ def test_the_bot_keeps_nothing_of_the_old_deal():
     old.undo()
     old.play("draw")
     assert back.observation(1).opponent_known == old.observation(1).opponent_known == ()
+
+
+def test_the_record_says_where_the_game_was_dealt_again():
+    """Each re-deal is noted with the number of the game's moves played before it (the
+    bot chose its own among them on the earlier deal); the record carries the notes,
+    says them in words, and replays the game."""
+    bot = cuttle.Bot("greedy", seed=1)
+
+    def play(g, *moves):
+        for m in moves:
+            g.play(bot.choose(g) if m is bot else m)
+    g = cuttle.Game(seed=9)
+    seen = Sightings(g, 0, 9)
+    play(g, "draw", bot, "draw", bot)
+    g, redealt = seen.take_back(g, 2)
+    assert redealt is not None and seen.redealt == [2] and seen.redeals == 1
+    play(g, "draw", bot, "draw", bot)
+    g, redealt = seen.take_back(g, 4)
+    assert redealt is not None and seen.redealt == [2, 4] and seen.redeals == 2
+    play(g, "draw", bot)
+    rec = make_record(g, players=["ann", "greedy"], human_seat=0, redealt=seen.redealt)
+    assert rec["redealt"] == [2, 4] and final_game(rec) == g
+    assert redealt_words(rec) == ("Dealt again by 2 undos, the last after move 4: moves 1 "
+                                  "to 4 were played on earlier deals, P1 greedy's with the "
+                                  "cards it held then.")
+    g, redealt = seen.take_back(g, 0)       # (every move goes: none was on this deal)
+    assert redealt is not None and seen.redealt == [0, 0, 0]
+
+
+def test_an_undo_back_past_a_re_deal_keeps_the_moves_still_standing(monkeypatch):
+    """A later undo that deals nothing again lowers the notes to the moves it keeps
+    (those before it were still played on the earlier deal); one refused changes
+    nothing."""
+    import cuttle.redeal as module
+    # P1 holds no card: it draws, unseen, then plays what it drew where P0 sees it
+    g = cuttle.Game.from_position(hands=(["7H", "9C"], []), deck=["5C", "6C", "8D"],
+                                  rest="scrap", seed=4)
+    seen = Sightings(g, 0, 4)
+    for m in ("points 7H", "draw", "points 9C", "points 5C"):
+        g.play(m)
+    g, redealt = seen.take_back(g, 2)
+    assert redealt is not None and seen.redealt == [2]
+    g.play("points 9C")
+    g.play("draw")                          # (P1 draws again, unseen)
+    back, redealt = seen.take_back(g, 1)
+    assert redealt is None and seen.redealt == [1]
+    rec = make_record(back, players=["ann", "greedy"], human_seat=0, redealt=seen.redealt)
+    assert final_game(rec) == back and redealt_words(rec).startswith(
+        "Dealt again by an undo after move 1: move 1 was played on an earlier deal")
+    back.play("draw")
+    back.play("points 9C")
+    back.play(next(m for m in back.legal_moves if m.verb == "points"))   # (P0 sees it)
+    monkeypatch.setattr(module, "redeal", lambda *a, **kw: None)    # (none agrees)
+    with pytest.raises(NoRedeal):
+        seen.take_back(back, 0)
+    assert seen.redealt == [1]
 
 
 def four_then_draws(seed):

@@ -462,6 +462,37 @@ def test_a_task_the_cluster_cancels_is_a_clear_error(client, tmp_path):
     assert client.run_on_scheduler(_our_tasks) == []
 
 
+def test_a_client_closed_during_the_run_says_so_and_keeps_the_finished_chunks(own_cluster,
+                                                                              tmp_path):
+    """The run's client closed by another thread once a chunk is in: its close cancels
+    the run's tasks with no reason, and the run said that "the dask cluster cancelled
+    the run's task ... (no reason given)", or failed to cancel the rest (dask's
+    ClosedClientError, the finished chunks and the games CSV lost).  It says that the
+    client was closed, and keeps what finished, as when its scheduler is lost."""
+    import threading
+    address = own_cluster.scheduler.address
+    first = threading.Event()
+    closer = _in_background(lambda: first.wait(RESTART_WAIT) and own_cluster.close())
+    path = tmp_path / "games.csv"
+
+    def run():
+        cuttle.simulate(2_000_000, players="greedy", seed=8, client=own_cluster,
+                        chunk_size=20_000, games_csv=str(path),
+                        progress=lambda done, total: done and first.set())
+    error, _ = _in_thread(run, wait=RESTART_WAIT)
+    closer.join(RESTART_WAIT)
+    assert first.is_set() and own_cluster.status == "closed"
+    assert isinstance(error, cuttle.ClusterError), repr(error)
+    assert str(error) == f"the dask client of the scheduler at {address} was closed " \
+                         f"during the run", error
+    assert 20_000 <= error.done < 2_000_000 and error.done % 20_000 == 0
+    assert error.total == 2_000_000 and error.unit == "game"
+    assert same(error.result, cuttle.simulate(error.done, players="greedy", seed=8,
+                                              progress=False))
+    with open(path) as f:
+        assert sum(1 for _ in f) == 1 + error.done
+
+
 # -- hostile and unreachable schedulers (issue 21, item 10) --------------------------------
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

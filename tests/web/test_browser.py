@@ -415,6 +415,36 @@ def test_the_review(browser, server):
     assert len(labels) == len(r.decisions)
 
 
+def test_the_review_says_an_undo_dealt_the_game_again(browser, server):
+    """The person's second draw taken back (it had shown them cards hidden again): the
+    review panel says, under its headline, that the game was dealt again and where."""
+    d = browser
+    st = start(d, server, "classic", "greedy", 0, 2)
+
+    def draw(st):
+        button = d.find_element(By.CSS_SELECTOR, '#choices button[data-move="draw"]')
+        button.click()
+        Wait(d, 20).until(lambda d: d.execute_script("return window.cuttle.state.ply")
+                          >= st["ply"] + 2)
+        return wait_ready(d)
+    st = draw(draw(st))
+    d.find_element(By.ID, "undo").click()
+    Wait(d, 20).until(lambda d: d.execute_script("return window.cuttle.state.ply") == 2)
+    st = draw(wait_ready(d))
+    d.find_element(By.ID, "resign").click()
+    d.find_element(By.ID, "resign").click()
+    st = wait_ready(d)
+    assert st["status"] == "resigned"
+    d.find_element(By.CSS_SELECTOR, "#review button").click()
+    Wait(d, 300).until(lambda d: d.find_elements(By.ID, "review-summary"))
+    s = server.app.state.cuttle.store.get(st["id"])
+    assert s.record()["redealt"] == [2] and s.review.redealt.startswith(
+        "Dealt again by an undo after move 2: ")
+    first, second = d.find_elements(By.CSS_SELECTOR, "#review > p")[:2]
+    assert first.get_attribute("id") == "review-headline"
+    assert second.get_attribute("id") == "review-redealt" and second.text == s.review.redealt
+
+
 def test_a_bad_start_says_why(browser, server):
     d = browser
     d.get(server.url + "/")

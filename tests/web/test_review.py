@@ -174,3 +174,27 @@ def test_the_server_stopping_stops_reviews(client):
     client.app.state.cuttle.store.abort_all()
     th.join(60)
     assert not th.is_alive() and not out[0].json()["complete"] and s.reviewing is None
+
+
+def test_the_review_of_a_game_an_undo_dealt_again_says_so(client):
+    """The person's second draw taken back (it had shown them cards hidden again): the
+    game is dealt again, its record says where (`redealt`), and its review says it in
+    one line, the panel's (`redealt`) and the text's under the headline."""
+    from cuttle.record import final_game, redealt_words
+    p = new_game(client, rules="classic", bot="greedy", seat=0, seed=2)
+    for _ in range(2):
+        p.move("draw")
+        p.bot()
+    assert p.post("/undo").json()["redealt"] is not None
+    p.move("draw")
+    p.bot()
+    assert p.post("/resign").status_code == 200
+    rec = p.get("/record").json()
+    assert rec["redealt"] == [2] and final_game(rec) == session(client, p).game
+    line = redealt_words(rec)
+    assert line.startswith("Dealt again by an undo after move 2: moves 1 and 2 were played "
+                           "on an earlier deal, P1 greedy's")
+    d = p.get("/review").json()
+    assert d["redealt"] == line and d["text"].splitlines()[1] == line
+    # a game without an undo's re-deal says nothing of it
+    assert "redealt" not in session(client, short_game(client, seed=21)).record()

@@ -398,6 +398,10 @@
       const where = document.createElement('p');
       where.id = 'review-headline';
       where.textContent = d.where_lost.text;
+      // an undo's re-deal: the moves before it were played on another deal
+      const redealt = document.createElement('p');
+      redealt.id = 'review-redealt';
+      redealt.textContent = d.redealt || '';
       const head = document.createElement('p');
       head.id = 'review-summary';
       const me = d.players.find(p => p.player === state.you) || d.players[0] || {};
@@ -408,7 +412,8 @@
         (me[k] === 1 ? k : plural)).join(', ') + ').';
       const pre = document.createElement('pre');
       pre.textContent = d.text;
-      rv.append(where, head, reviewLink(d.page), pre, button('review again', '', review));
+      rv.append(where, ...(d.redealt ? [redealt] : []), head, reviewLink(d.page), pre,
+                button('review again', '', review));
     } catch (e) { rv.textContent = e.message; }
     finally { clearInterval(poll); body.dataset.reviewing = '0'; }
   }
