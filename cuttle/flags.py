@@ -25,8 +25,8 @@ if TYPE_CHECKING:
     FlagValue: TypeAlias = bool | str | tuple[int, ...] | int | None
     FlagJSON: TypeAlias = bool | str | list[int] | int | None
 
-__all__ = ["Flag", "FLAGS", "FLAG_NAMES", "MAX_DEAL", "MAX_GOAL", "MAX_LIMIT", "MAX_POINTS",
-           "PRESETS"]
+__all__ = ["DEALINGS", "Flag", "FLAGS", "FLAG_NAMES", "MAX_DEAL", "MAX_GOAL", "MAX_LIMIT",
+           "MAX_POINTS", "PRESETS"]
 
 # A bool flag's text: each pair spells True, then False (in any case).
 _BOOL_TEXT = (("true", "false"), ("yes", "no"), ("on", "off"), ("1", "0"))
@@ -39,6 +39,12 @@ MAX_DEAL = 8               # cards dealt to one player: both hands and a deck al
 MAX_LIMIT = 53             # the largest hand limit: every card, joker included
 MAX_POINTS = 4 * sum(range(1, 11))   # every point card (A-10 of 4 suits) on one side: 220
 
+# What a flag's other value does to game i's deal (`Flag.dealing`), mildest first: ""
+# nothing (the same deal); "cut": the same shuffle cut at other places (other hand
+# sizes: the deck below the cut the same, the hands a card or more apart); "shuffle":
+# another shuffle (other cards shuffled: no deal in common).
+DEALINGS = ("", "cut", "shuffle")
+
 
 
 @dataclass(frozen=True)
@@ -48,7 +54,8 @@ class Flag:
     and what it changes.  `published`: values of published rules besides the presets' own
     (the hand limit 7 of the "MTG notes"), which the variant atlas plays too;
     `explored`: values no published rule uses that the atlas and the balance designer
-    try all the same (other deals)."""
+    try all the same (other deals).  `dealing`: what another value does to game i's
+    deal of a seeded run (`DEALINGS`; `Rules.deal_relation` reads it)."""
 
     name: str
     kind: str
@@ -59,6 +66,7 @@ class Flag:
     values: tuple[str, ...] = ()
     published: tuple[object, ...] = ()
     explored: tuple[object, ...] = ()
+    dealing: str = ""
 
     def values_text(self) -> str:
         """The values the flag takes, as `describe()` lists them."""
@@ -221,7 +229,7 @@ FLAGS = {f.name: f for f in (
     Flag("strict_scuttle", "bool", False, False, "how-to-play variant",
          "a scuttle needs a strictly higher rank (suits never break ties)"),
     Flag("joker", "bool", False, False, "Daniel Goers (pagat)",
-         "a 53rd card whose one-off swaps the hands"),
+         "a 53rd card whose one-off swaps the hands", dealing="shuffle"),
     Flag("open_hands", "bool", False, False, "'open Cuttle'", "both hands are public all game"),
     Flag("reveal_on_empty_deck", "bool", False, True, "cuttle.cards",
          "both hands are public once the deck is empty"),
@@ -229,7 +237,7 @@ FLAGS = {f.name: f for f in (
          "when the deck runs out each player gets one more turn, then it is a draw"),
     Flag("deal", "deal", (5, 6), (5, 6), "pagat / cuttle.cards; other deals: house rules",
          "cards dealt to the first and to the second player",
-         explored=((6, 6), (5, 5), (6, 7), (4, 5), (4, 6), (6, 5))),
+         explored=((6, 6), (5, 5), (6, 7), (4, 5), (4, 6), (6, 5)), dealing="cut"),
 )}
 
 FLAG_NAMES = tuple(FLAGS)

@@ -279,8 +279,21 @@ class Rules:
         seeded run is dealt from one stream, so rule sets with the same number of cards
         shuffle it alike; the `deal` flag only cuts that shuffle at other hand sizes
         (the first player's cards first, then the second's, the rest the deck), and no
-        other flag touches the deal.  Rule sets of 52 and 53 cards share no deal."""
+        other flag touches the deal (`deal_relation`).  Rule sets of 52 and 53 cards
+        share no deal."""
         return n_cards(self.joker)
+
+    def deal_relation(self, other: Rules | str | None) -> str:
+        """How game i of a seeded run is dealt under `other` as against these rules:
+        "same" (the same deal: no flag that touches the deal differs), "cut" (the same
+        shuffle cut at other places: the `deal` flag's hand sizes differ, so the deck
+        below the cut is the same and the hands are a card or more apart; paired games
+        stay partly alike) or "other" (another shuffle: the `joker`'s 53 cards against
+        52, no deal in common).  Read from each flag's `dealing` (`cuttle.flags`), the
+        one record of which flags change the deal.  `other` as `Rules.coerce` takes it."""
+        other = Rules.coerce(other)
+        changed = {FLAGS[k].dealing for k, v in self._flags.items() if other.flags[k] != v}
+        return "other" if "shuffle" in changed else "cut" if "cut" in changed else "same"
 
     def replace(self, **flags: object) -> Rules:
         """A copy with some flags changed (same preset name)."""

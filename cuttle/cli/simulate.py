@@ -112,7 +112,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
         "rule sets; paired ones for the matches). A rule set with joker=true shuffles 53 "
         "cards: its deals share nothing with a 52-card rule set's, its differences are "
         "paired by game index only, and a note says so; deal= cuts the same shuffle at "
-        "other hand sizes; no other flag changes the deal.",
+        "other hand sizes, so its games are partly paired, and a note says so too; no "
+        "other flag changes the deal.",
         "examples: cuttle compare classic classic:four=random cuttle.cards -n 100000\n"
         "          cuttle compare --vary four=choice,random,draw -n 100000 --plot four.png")
     pc.add_argument("specs", nargs="*", metavar="RULES",

@@ -124,7 +124,10 @@ def _comparison_methods(c: ComparisonResult) -> dict[str, str]:
 @renders("data", ComparisonResult)
 def comparison_data(c: ComparisonResult) -> dict[str, Any]:
     """A comparison as JSON-ready data: each rule set's summary and its differences to
-    the baseline (keyed by the figures' names)."""
+    the baseline (keyed by the figures' names).  "deals": what the rule sets share
+    (`ComparisonResult.deals`: "same", "cut" where some cut the same shuffles at other
+    hand sizes, "other" where some share no deal), and each rule set's
+    "deals_vs_baseline" (`Rules.deal_relation`; None for the baseline)."""
     return {
         "schema_version": SCHEMA_VERSION,
         "seed": c.seed,
@@ -137,8 +140,10 @@ def comparison_data(c: ComparisonResult) -> dict[str, Any]:
         "confidence": c.confidence,
         "interval_methods": _comparison_methods(c),
         "baseline": c.labels[0],
+        "deals": c.deals,
         "rule_sets": [
             {"label": lab, **r.rules.to_json(),
+             "deals_vs_baseline": None if i == 0 else c.deal_relations[i],
              "summary": summary_data(r.summary(c.confidence)),
              "difference_vs_baseline": (None if i == 0 else AliasedDict(
                  (m, d.as_dict()) for m, d in c.differences(i).items()))}

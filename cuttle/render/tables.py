@@ -18,6 +18,7 @@ from ..figures import (ANALYSIS, DIFFERENCE, END_REASONS, ENDS, GAMES, MATCHES, 
                        SUMMARY, Figure)
 from ..formatting import (finite, fixed, interval, level_pct, pct, quantity,
                           sign_class, value)
+from ..simulation.compare import SHARED
 from ..simulation.names import MATCH_FORMATS, full_information_note
 
 if TYPE_CHECKING:
@@ -35,7 +36,7 @@ __all__ = ["ATLAS_COLUMNS", "Cell", "Column", "INTERACTION_COLUMNS", "METHODS_NO
            "SCORES_NOTE", "Table",
            "analysis_table", "atlas_header", "atlas_key", "atlas_rows", "atlas_tables",
            "comparison_notes", "comparison_table", "comparison_title", "deal_note",
-           "difference_method", "figures_table", "group_interactions_table",
+           "deal_notes", "difference_method", "figures_table", "group_interactions_table",
            "interaction_rows", "interactions_note", "interactions_table", "same_deals",
            "search_analysis_table", "seating", "summary_sections", "summary_table", "summary_title", "timing",
            "variant_value"]
@@ -193,20 +194,35 @@ def summary_table(s: Summary) -> Table:
 # -- a comparison --------------------------------------------------------------------------
 
 def same_deals(c: ComparisonResult) -> str:
-    """What a comparison's rule sets share: the same deals, or only the seed and the
-    game indices where some shuffle another number of cards (the joker)."""
-    return "the same seed and game indices" if c.other_deals else "the same deals"
+    """What a comparison's rule sets share: the same deals, the same shuffles where some
+    cut them at other hand sizes (deal=), or only the seed and the game indices where
+    some shuffle another number of cards (the joker)."""
+    return SHARED[c.deals]
+
+
+def deal_notes(c: ComparisonResult) -> list[str]:
+    """The lines that say which rule sets share no deal with the baseline, and which
+    cut its shuffles elsewhere (none when all deal alike)."""
+    notes = []
+    if c.other_deals:
+        which = ", ".join(f"[{i + 1}]" for i in c.other_deals)
+        n, base = c.rules[c.other_deals[0]].n_cards, c.rules[0].n_cards
+        joker = "joker" if n > base else "no joker"
+        notes.append(f"note: {which} deal{'' if len(c.other_deals) > 1 else 's'} from {n} "
+                     f"cards ({joker}), [1] from {base}: no deal in common, paired by game "
+                     f"index only")
+    if c.cut_deals:
+        which = ", ".join(f"[{i + 1}]" for i in c.cut_deals)
+        one = len(c.cut_deals) == 1
+        notes.append(f"note: {which} cut{'s' if one else ''} the same shuffles as [1] at "
+                     f"other hand sizes: the hands differ, the deck below the cut is alike; "
+                     f"partly paired")
+    return notes
 
 
 def deal_note(c: ComparisonResult) -> str | None:
-    """The line that says which rule sets share no deal with the baseline, or None."""
-    if not c.other_deals:
-        return None
-    which = ", ".join(f"[{i + 1}]" for i in c.other_deals)
-    n, base = c.rules[c.other_deals[0]].n_cards, c.rules[0].n_cards
-    joker = "joker" if n > base else "no joker"
-    return (f"note: {which} deal{'' if len(c.other_deals) > 1 else 's'} from {n} cards "
-            f"({joker}), [1] from {base}: no deal in common, paired by game index only")
+    """The deal notes (`deal_notes`) as one text, or None."""
+    return "\n".join(deal_notes(c)) or None
 
 
 def comparison_title(c: ComparisonResult) -> list[str]:
@@ -222,13 +238,12 @@ def comparison_title(c: ComparisonResult) -> list[str]:
     head += [note] if note else []
     for i, lab in enumerate(c.labels):
         head.append(f"  [{i + 1}] {lab}" + ("  (baseline)" if i == 0 else ""))
-    note = deal_note(c)
-    return head + ([note] if note else [])
+    return head + deal_notes(c)
 
 
 def comparison_notes(c: ComparisonResult) -> list[str]:
     """The interval methods of a comparison."""
-    same = "same game indices" if c.other_deals else "same deals"
+    same = "same deals" if c.deals == "same" else "same game indices"
     if c.match:
         return ["rates: Wilson intervals; differences: Newcombe's paired interval for "
                 f"matches ({same}),",
@@ -239,7 +254,7 @@ def comparison_notes(c: ComparisonResult) -> list[str]:
                 "differences add those of 2 x first mover wins and of draws (conservative),",
                 "the first player's score's (wins plus half the draws, what cuttle balance "
                 "measures) those of first mover wins and of half the draws"]
-    unit = "game" if c.other_deals else "deal"
+    unit = "deal" if c.deals == "same" else "game"
     return ["rates: Wilson intervals; differences: Newcombe's paired interval "
             f"({same}), means: normal intervals; pp = percentage points",
             "differences of means and of the first-player advantage (first minus second "

@@ -244,10 +244,11 @@ def compare(rule_sets: Iterable[Rules | str | None], n_games: int,
     set's (they share no deal: `ComparisonResult.other_deals`, and the text output says
     so in a note); its differences are still paired by game index, validly, but no
     tighter than unpaired ones.  The ``deal`` flag (the hand sizes) cuts the same
-    shuffle at other places; no other flag changes the deal (`Rules.n_cards`).  Each chunk of games is played under every rule set in turn,
-    and the pairs are tallied in the core, so no per-game rows are needed.  Rule sets
-    are `Rules`, rule text (e.g. "classic: joker=true") or None; the first is the
-    baseline.  Other arguments as
+    shuffle at other places, so its games are partly paired (`cut_deals`, said in a
+    note too); no other flag changes the deal (`Rules.deal_relation`).  Each chunk of
+    games is played under every rule set in turn, and the pairs are tallied in the
+    core, so no per-game rows are needed.  Rule sets are `Rules`, rule text (e.g.
+    "classic: joker=true") or None; the first is the baseline.  Other arguments as
     for `simulate` (a Python callable player is handed the live game: see
     ``cuttle.policies.fair``; games_csv rows carry a rule_set column, 1 for the baseline, and
     come by game index, each game's rule sets in turn, whatever the chunks);

@@ -22,10 +22,14 @@ if TYPE_CHECKING:
     from .results import SimulationResult
     from .tally import PairTally
 
-__all__ = ["ComparisonResult", "METRICS", "MATCH_METRICS", "Metrics"]
+__all__ = ["ComparisonResult", "METRICS", "MATCH_METRICS", "Metrics", "SHARED"]
 
 METRICS = COMPARED
 MATCH_METRICS = MATCH_COMPARED
+
+# What a comparison's rule sets share, by `ComparisonResult.deals`: its title's words.
+SHARED = {"same": "the same deals", "cut": "the same shuffles",
+          "other": "the same seed and game indices"}
 
 
 class Metrics(tuple):
@@ -46,13 +50,16 @@ class ComparisonResult:
     """The outcome of `compare`: one `SimulationResult` per rule set, all played on the
     same deals (same seed and game indices), and their differences to the baseline.
 
-    The same deals, as long as the rule sets shuffle the same cards: a rule set with the
-    joker shuffles 53, so its game i is dealt otherwise than a 52-card rule set's and
-    the two share no deal (`other_deals`); its differences are still paired by game
-    index, validly, but gain nothing from it (the intervals are as wide as unpaired
-    ones), and the text output says so in a note.  The `deal` flag (the hand sizes)
-    keeps the shuffle and cuts it at other places; no other flag changes the deal
-    (`Rules.n_cards`).
+    The same deals, as long as the rule sets shuffle the same cards and cut them alike
+    (`deal_relations`, from `Rules.deal_relation`): a rule set with the joker shuffles
+    53, so its game i is dealt otherwise than a 52-card rule set's and the two share no
+    deal (`other_deals`); its differences are still paired by game index, validly, but
+    gain nothing from it (the intervals are as wide as unpaired ones).  The `deal` flag
+    (the hand sizes) keeps the shuffle and cuts it at other places (`cut_deals`): the
+    deck below the cut is the same, the hands a card or more apart, so its games stay
+    partly paired.  No other flag changes the deal.  The title says what the rule sets
+    share, and a note under the rule sets names those whose deals differ (text, HTML,
+    the report page; the JSON's "deals").
 
     `estimate(metric, i)` is rule set i's value, `difference(metric, i, baseline=0)` the
     difference (i minus baseline) with its interval.  `metrics`: "win_rate_A",
@@ -112,11 +119,32 @@ class ComparisonResult:
         return self.results[0].seed
 
     @property
+    def deal_relations(self) -> tuple[str, ...]:
+        """Each rule set's deals against the baseline's (`Rules.deal_relation`): "same",
+        "cut" (the same shuffles cut at other hand sizes: partly paired) or "other" (no
+        deal in common); the baseline's own is "same"."""
+        base = self.rules[0]
+        return tuple(base.deal_relation(r) for r in self.rules)
+
+    @property
+    def deals(self) -> str:
+        """What all the rule sets share: "same" (the same deals), "cut" (the same
+        shuffles, some cut at other hand sizes) or "other" (the seed and the game
+        indices only: some share no deal with the baseline)."""
+        relations = set(self.deal_relations)
+        return "other" if "other" in relations else "cut" if "cut" in relations else "same"
+
+    @property
     def other_deals(self) -> tuple[int, ...]:
         """The rule sets (by index) that shuffle another number of cards than the
         baseline (the joker: 53 against 52), so share none of its deals."""
-        base = self.rules[0].n_cards
-        return tuple(i for i, r in enumerate(self.rules) if r.n_cards != base)
+        return tuple(i for i, d in enumerate(self.deal_relations) if d == "other")
+
+    @property
+    def cut_deals(self) -> tuple[int, ...]:
+        """The rule sets (by index) that cut the baseline's shuffles at other hand sizes
+        (the `deal` flag), so share part of each of its deals."""
+        return tuple(i for i, d in enumerate(self.deal_relations) if d == "cut")
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -258,9 +286,9 @@ class ComparisonResult:
     def __repr__(self):
         m = f" {self.match} matches" if self.match else f" {self.unit}"
         names = " | ".join(self.labels)
-        deals = "same seed and game indices" if self.other_deals else "same deals"
-        return (f"<ComparisonResult {len(self)} rule sets, {self.n_games:,}{m} each on the "
-                f"{deals}, A={self.players[0]} B={self.players[1]}, seed={self.seed}: "
+        return (f"<ComparisonResult {len(self)} rule sets, {self.n_games:,}{m} each on "
+                f"{SHARED[self.deals]}, A={self.players[0]} B={self.players[1]}, "
+                f"seed={self.seed}: "
                 f"{names}>")
 
     def __str__(self):

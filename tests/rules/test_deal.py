@@ -4,9 +4,12 @@ a deal above the hand limit, and the shuffle itself, on the native core and on t
 reference engine, which deals by the documented shuffle on its own."""
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 import cuttle
 from cuttle import Rules
+from cuttle.flags import DEALINGS, FLAGS
+from cuttle.variants.rulesets import singles
 
 from support.reference import deal as reference_deal
 from support.scenario import CLASSIC, CC, legal, play
@@ -130,3 +133,43 @@ def test_simulations_follow_the_deal():
     assert other.results[0].tally != other.results[1].tally
     obs = cuttle.Game("classic: deal=8,3", seed=1).observation(1)
     assert (len(obs.hand), obs.opponent_hand_size, obs.deck_size) == (3, 8, 41)
+
+
+# Every flag value the atlas plays, alone on a 52-card and on a 53-card base, and the
+# presets: `Rules.deal_relation` between any two of them must be what the core deals.
+_RULE_SETS = [v.rules for base in (CLASSIC, CLASSIC.replace(joker=True), CC)
+              for v in singles(base)] + [Rules(p) for p in Rules.presets]
+
+
+def dealt_relation(a, b, seed, games=3):
+    """How the core deals games 0.. of `seed` under `b` against `a`: "same" (the same
+    hands and deck), "cut" (one deck the end of the other, the hands not the same in
+    every game) or "other"."""
+    same = cut = True
+    for i in range(games):
+        ga, gb = (cuttle.Game.from_run(r, seed=seed, index=i) for r in (a, b))
+        da, db = cards(ga.deck), cards(gb.deck)
+        short, long = sorted((da, db), key=len)
+        cut = cut and short == long[len(long) - len(short):]
+        same = same and da == db and all(set(ga.hand(p)) == set(gb.hand(p)) for p in (0, 1))
+    return "same" if same else "cut" if cut else "other"
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(_RULE_SETS), st.sampled_from(_RULE_SETS), st.integers(0, 2**64 - 1))
+def test_the_deal_relation_is_what_the_core_deals(a, b, seed):
+    # A flag that changes the deal without saying so in its `dealing` (cuttle.flags)
+    # would be paired as "the same deals" by compare's title: this finds it.
+    assert a.deal_relation(b) == b.deal_relation(a) == dealt_relation(a, b, seed)
+
+
+def test_the_deal_relation_reads_each_flags_dealing():
+    assert {f.name: f.dealing for f in FLAGS.values() if f.dealing} == \
+        {"joker": "shuffle", "deal": "cut"}
+    assert {f.dealing for f in FLAGS.values()} <= set(DEALINGS)
+    assert CLASSIC.deal_relation(CC) == CLASSIC.deal_relation(None) == "same"
+    assert CLASSIC.deal_relation("classic: deal=6,6") == "cut"
+    assert CLASSIC.deal_relation("classic: deal=6,6, joker=true") == "other"
+    assert Rules(joker=True).deal_relation("classic: joker=true, deal=(4,4)") == "cut"
+    with pytest.raises(ValueError, match="unknown rule flag"):
+        CLASSIC.deal_relation("classic: jokers=true")

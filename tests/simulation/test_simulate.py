@@ -694,12 +694,53 @@ def test_a_joker_rule_set_shares_no_deal_and_the_comparison_says_so(capsys):
                  "--players", "greedy", "--seed", "1", "--no-progress"]) == 0
     out = capsys.readouterr().out
     assert "note: [2] deals from 53 cards (joker), [1] from 52" in out
-    assert "note:" not in str(cuttle.compare(["classic", "classic: deal=6,6"], 100, seed=1,
-                                             progress=False))
+    assert "no deal in common" not in str(cuttle.compare(["classic", "classic: deal=6,6"],
+                                                         100, seed=1, progress=False))
     c = cuttle.compare(["classic: joker=true", "classic", "quick"], 100, seed=1,
                        progress=False)
     assert c.other_deals == (1, 2) and \
         "note: [2], [3] deal from 52 cards (no joker), [1] from 53" in str(c)
+
+
+def test_a_rule_set_of_other_hand_sizes_is_partly_paired_and_the_comparison_says_so(capsys):
+    # deal= cuts the same shuffles elsewhere: the title said "the same deals" and no note
+    # said otherwise, where the joker's no deal in common had its note.
+    from cuttle.cli import main
+    from cuttle.report import comparison_page
+    assert main(["compare", "--vary", "deal=(6,6),(5,5)", "-n", "200", "--players",
+                 "greedy", "--seed", "1", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    cut = ("note: [2] cuts the same shuffles as [1] at other hand sizes: the hands differ, "
+           "the deck below the cut is alike; partly paired")
+    assert out.splitlines()[0] == ("cuttle comparison: 2 rule sets, 200 games each, the "
+                                   "same shuffles (seed 1)")
+    assert out.splitlines()[4] == cut and out.count("note:") == 1
+    assert "same deals" not in out and "per-deal" not in out and "(same game indices)" in out
+    c = cuttle.compare(["classic", "classic: deal=6,6", "classic: joker=true",
+                        "classic: four=random", "classic: deal=6,5"], 100, seed=1,
+                       progress=False)
+    assert c.deal_relations == ("same", "cut", "other", "same", "cut") and c.deals == "other"
+    assert (c.cut_deals, c.other_deals) == ((1, 4), (2,))
+    lines = str(c).splitlines()
+    assert lines[7:9] == [
+        "note: [3] deals from 53 cards (joker), [1] from 52: no deal in common, paired by "
+        "game index only",
+        "note: [2], [5] cut the same shuffles as [1] at other hand sizes: the hands differ, "
+        "the deck below the cut is alike; partly paired"]
+    for shown in (c._repr_html_(), comparison_page(c)):
+        assert "[2], [5] cut the same shuffles as [1]" in shown and "[3] deals from 53" in shown
+    d = json.loads(json.dumps(c.as_dict()))
+    assert d["deals"] == "other" and \
+        [r["deals_vs_baseline"] for r in d["rule_sets"]] == [None, "cut", "other", "same", "cut"]
+    # on a joker baseline another joker deal is cut from the same 53-card shuffles
+    c = cuttle.compare(["classic: joker=true", "classic: joker=true, deal=4,4"], 100,
+                       seed=1, progress=False)
+    assert c.deals == "cut" and "the same shuffles (seed 1)" in str(c) and \
+        "on the same shuffles" in repr(c) and "the same shuffles" in comparison_page(c)
+    assert c.as_dict()["deals"] == "cut"
+    c = cuttle.compare(["classic", "cuttle.cards"], 100, seed=1, progress=False)
+    assert c.deals == "same" and "note:" not in str(c) and "the same deals (seed 1)" in str(c)
+    assert [r["deals_vs_baseline"] for r in c.as_dict()["rule_sets"]] == [None, "same"]
 
 
 def test_compare_matches():
