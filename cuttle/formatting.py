@@ -2,7 +2,8 @@
 
 Every renderer (text tables, markdown, HTML tables and charts, plots, CSV and JSON cells)
 prints its numbers through these functions, so a figure reads the same in every output.  Rates are
-fractions printed as percentages (``pct``), differences of rates as signed percentage
+fractions printed as percentages (``pct``; shares of a whole, which never read 0% or
+100% unless they are, ``share``), differences of rates as signed percentage
 points (``pp``), means as plain numbers (``num``), Elo differences as signed whole
 points (``elo``); the catalogue of statistics
 (`cuttle.figures`) says which format each figure takes, the table how many digits.
@@ -26,9 +27,9 @@ if TYPE_CHECKING:
 
     from .stats import Estimate
 
-__all__ = ["FORMATS", "UNBOUNDED", "csv_number", "elo", "finite", "fixed", "interval",
+__all__ = ["FORMATS", "SHARE_RESIDUE", "UNBOUNDED", "csv_number", "elo", "finite", "fixed", "interval",
            "json_number", "level_pct", "loss_points", "num", "number", "pct", "plural", "pp",
-           "quantity", "sign_class", "tick", "value"]
+           "quantity", "share", "sign_class", "tick", "value"]
 
 NA = "n/a"
 
@@ -51,6 +52,30 @@ def fixed(x: float | None, digits: int = 2, sign: bool = False) -> str:
 def pct(x: float | None, digits: int = 2) -> str:
     """A fraction as a percentage: ``0.0741`` -> ``7.41%``."""
     return fixed(100 * x, digits) + "%" if finite(x) else NA
+
+
+# A share this close to 0 or 1 is one: no count of fewer than 10**12 games makes one,
+# so it is the residue of a sum of floats (an atlas variant's base plus its shift).
+SHARE_RESIDUE = 1e-12
+
+
+def share(x: float | None, digits: int = 2) -> str:
+    """A share of a whole (how the games ended) as a percentage: `digits` decimals, or
+    as many more as it takes for a share above 0 and below 1 not to read as 0% or 100%
+    (one significant digit of its distance to the nearer end): ``0.9995`` ->
+    ``99.95%``, ``0.99995`` -> ``99.995%``, ``0.00005`` -> ``0.005%``; exactly 0 and 1
+    (or within `SHARE_RESIDUE` of them) -> ``0.00%``, ``100.00%``.  Every end share
+    printed (a summary's "games ended by", an atlas row's "games end by", the report
+    page's bar) is printed by it."""
+    if not finite(x):
+        return NA
+    near = min(x, 1 - x)
+    if abs(near) < SHARE_RESIDUE:
+        return pct(0.0 if x < 0.5 else 1.0, digits)
+    if near < 0:                                        # (not a share)
+        return pct(x, digits)
+    # (the small term keeps 1 - 0.9999999, 9.99999999e-8 in floats, at one digit)
+    return pct(x, max(digits, -math.floor(math.log10(100 * near) + 1e-9)))
 
 
 def level_pct(x: float | None) -> str:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..figures import (ANALYSIS, DIFFERENCE, END_REASONS, ENDS, GAMES, MATCHES, MEANS, SCORES,
                        SUMMARY, Figure)
-from ..formatting import (finite, fixed, interval, level_pct, pct, quantity,
+from ..formatting import (finite, fixed, interval, level_pct, pct, quantity, share,
                           sign_class, value)
 from ..simulation.compare import SHARED
 from ..simulation.names import MATCH_FORMATS, full_information_note
@@ -183,7 +183,7 @@ def summary_table(s: Summary) -> Table:
     """A simulation's summary: each figure with its count, estimate and interval."""
     blocks = [[f for f in SUMMARY.values() if f.section == section]
               for section in summary_sections(s)]
-    ends = [f"{f.label} {pct(f.estimate(s).value)}" for f in SUMMARY.values()
+    ends = [f"{f.label} {share(f.estimate(s).value)}" for f in SUMMARY.values()
             if f.section == ENDS and f.count(s)[0]]
     return figures_table(summary_title(s), blocks, s, s.confidence,
                          [f"games ended by: {', '.join(ends) or 'n/a'}", METHODS_NOTE,
@@ -416,7 +416,7 @@ def _ends(row: AtlasRow, base: AtlasRow) -> str:
     for e, v in zip(END_REASONS, values):
         f = SUMMARY[f"end_{e}"]
         if f.count(row.summary())[0] or f.count(base.summary())[0]:
-            parts.append(f"{f.label} {fixed(100 * v / (total or 1.0), 1)}%")
+            parts.append(f"{f.label} {share(v / (total or 1.0))}")
     return ", ".join(parts)
 
 
@@ -432,7 +432,7 @@ def atlas_rows(g: GroupResult) -> list[list[Cell]]:
     for row in g.rows:
         first, draws, moves = (variant_value(row, base, m)
                                for m in ("first_mover_win_rate", "draw_rate", "mean_moves"))
-        draw_text = pct(draws)
+        draw_text = share(draws)        # (as the end shares: a few draws never read 0%)
         draw_shift = row.shift("draw_rate").value
         if not row.is_base and finite(draw_shift):
             draw_text += f" ({fixed(100 * draw_shift, 2, True)})"

@@ -12,7 +12,7 @@ import math
 from html import escape
 from typing import TYPE_CHECKING
 
-from ..formatting import finite, fixed, pct, tick
+from ..formatting import finite, fixed, share, tick
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -129,11 +129,11 @@ def share_bar(title: str, shares: Iterable[tuple[str, float]], width: int = 640)
         w = (x1 - x0) * s / total
         o.append(f'<rect x="{x:.1f}" y="{top}" width="{max(w, 1):.1f}" height="20" '
                  f'fill="{PALETTE[i % len(PALETTE)]}"><title>{escape(lab)}: '
-                 f'{pct(s)}</title></rect>')
+                 f'{share(s)}</title></rect>')
         x += w
     lx = x0
     for i, (lab, s) in enumerate(shares):
-        text = f"{lab} {pct(s)}"
+        text = f"{lab} {share(s)}"
         o.append(f'<rect x="{lx}" y="{top + 32}" width="11" height="11" '
                  f'fill="{PALETTE[i % len(PALETTE)]}"/>'
                  f'<text x="{lx + 15}" y="{top + 42}" fill="{INK}">{escape(text)}</text>')

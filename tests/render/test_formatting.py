@@ -2,9 +2,12 @@
 is missing, the same number in every output."""
 
 import math
+import re
+
+from hypothesis import given, settings, strategies as st
 
 from cuttle.formatting import (csv_number, fixed, interval, level_pct, num, pct, pp,
-                               quantity, sign_class, tick, value)
+                               quantity, share, sign_class, tick, value)
 from cuttle.stats import Estimate
 
 
@@ -59,6 +62,40 @@ def test_confidence_levels_show_the_digits_they_need():
     assert level_pct(1 - 0.05 / 540) == "99.9907%" and level_pct(1 / 3) == "33.3333%"
     assert level_pct(1 - 1e-10 / 3) == "99.9999999967%"
     assert level_pct(math.nan) == level_pct(None) == "n/a"
+
+
+@st.composite
+def counts(draw):
+    n = draw(st.integers(1, 10**11))
+    k = draw(st.one_of(st.integers(0, n), st.integers(0, min(n, 30)),
+                       st.integers(max(0, n - 30), n)))      # (the ends, most of all)
+    return k, n
+
+
+@settings(max_examples=500, deadline=None)
+@given(counts())
+def test_a_share_reads_0_or_100_percent_only_when_it_is(kn):
+    # An atlas row read "goal 100.0%, passes 0.1%" for 1 game of 2,000 ending by passes.
+    k, n = kn
+    text = share(k / n)
+    digits = re.fullmatch(r"(?:100|[1-9]?[0-9])\.([0-9]+)%", text).group(1)
+    shown = float(text[:-1])
+    assert (shown == 0) == (k == 0) and (shown == 100) == (k == n)
+    assert len(digits) >= 2 and abs(shown - 100 * k / n) <= 0.5 * 10.0 ** -len(digits) + 1e-9
+    # more than two decimals only near the ends: one significant digit of the distance
+    near, d = 100 * min(k, n - k) / n, len(digits)
+    assert d == 2 or 10.0 ** -d <= near * (1 + 1e-9) < 10.0 ** (1 - d)
+
+
+def test_shares():
+    assert share(0.9995) == "99.95%" and share(0.0005) == "0.05%"        # 1 in 2,000
+    assert share(1 - 1 / 40_000) == "99.997%" and share(1 / 40_000) == "0.003%"
+    assert share(0.999999) == "99.9999%" and share(1e-7) == "0.00001%"
+    assert share(0.9999999) == "99.99999%"          # (1 - x: 9.99999995e-08 in floats)
+    assert share(0) == "0.00%" and share(1) == "100.00%" and share(0.5, 1) == "50.0%"
+    # a float sum's residue is no share (no count of fewer than 10**12 games gives one)
+    assert share(1 - 1e-15) == "100.00%" and share(3e-17) == share(-3e-17) == "0.00%"
+    assert share(math.nan) == share(None) == "n/a"
 
 
 def test_plain_text_marks_the_clear_shifts_a_note_says_are_in_bold():

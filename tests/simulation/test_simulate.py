@@ -743,6 +743,18 @@ def test_a_rule_set_of_other_hand_sizes_is_partly_paired_and_the_comparison_says
     assert [r["deals_vs_baseline"] for r in c.as_dict()["rule_sets"]] == [None, "same"]
 
 
+def test_an_end_share_reads_0_or_100_percent_only_when_it_is():
+    # 1 game of 40,000 ended by passes: "goal 100.00%, passes 0.00%" said that none did.
+    from cuttle.report import simulation_page
+    s = cuttle.simulate(40_000, players="greedy", seed=5, progress=False).summary()
+    assert dict(zip(END_NAMES, s.end_counts.tolist())) == \
+        {"none": 0, "goal": 39_999, "passes": 1, "sudden_death": 0, "move_cap": 0}
+    line = "games ended by: goal 99.997%, passes 0.003%"
+    assert line in str(s).splitlines() and line in s._repr_html_()
+    page = simulation_page(s)
+    assert "goal: 99.997%</title>" in page and ">passes 0.003%</text>" in page
+
+
 def test_compare_matches():
     c = cuttle.compare(["classic", "quick"], 200, seed=4, match="first_to_3", progress=False,
                        keep_games=True)

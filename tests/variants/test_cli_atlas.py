@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -68,6 +69,27 @@ def test_tables_and_files(capsys, tmp_path, reference):
     assert code == 2 and not none and "it holds no games at all" in err
     assert "its last line (line 2) is incomplete (cut off by an interrupted write?) and " \
            "is ignored; a run that plays (not --report-only" in err
+
+
+def test_no_end_share_reads_100_percent_beside_another(capsys):
+    # The base's 1 draw of 2,000, by passes, read "goal 100.0%, passes 0.1%" (one decimal,
+    # which summed to 100.1% and said that every game ended by goal).
+    code, out, err = run(capsys, "atlas", "--pairings", "greedy", "--bases", "classic",
+                         "--max-games", "4000", "--chunk-size", "2000", "--target", "3",
+                         "--interactions", "2", "--no-progress")
+    assert code == 0 and not err
+    assert "| **classic (base)** | 43.75% |  | 0.05% | 15.8 |  | goal 99.95%, passes 0.05% " \
+           "| 2,000 |" in out
+    cells = re.findall(r"\| ([0-9.]+%(?: \([^)]*\))?) \|[^|]*\|[^|]*\| "
+                       r"((?:goal|passes|sudden death|move cap) [^|]*%) \|", out)
+    assert len(cells) == 33                                 # the base and 32 variants
+    for draws, ends in cells:
+        shares = {k: float(v) for k, v in re.findall(r"([a-z][a-z ]*) ([0-9.]+)%", ends)}
+        assert abs(sum(shares.values()) - 100) <= 0.005 * len(shares) + 1e-9, ends
+        # a share reads 100% only beside shares of 0%, and the draws as the ends say
+        assert 100 not in shares.values() or set(shares.values()) <= {0.0, 100.0}, ends
+        drawn = float(draws.split("%")[0])
+        assert (drawn == 0) == (shares["goal"] == 100), (draws, ends)
 
 
 def test_quick(capsys):
