@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 __all__ = ["ATLAS_COLUMNS", "Cell", "Column", "INTERACTION_COLUMNS", "METHODS_NOTE",
            "SCORES_NOTE", "Table",
            "analysis_table", "atlas_header", "atlas_key", "atlas_rows", "atlas_tables",
-           "comparison_notes", "comparison_table", "comparison_title", "deal_note",
+           "comparison_notes", "comparison_table", "comparison_title",
            "deal_notes", "difference_method", "figures_table", "group_interactions_table",
            "interaction_rows", "interactions_note", "interactions_table", "same_deals",
            "search_analysis_table", "seating", "summary_sections", "summary_table", "summary_title", "timing",
@@ -218,11 +218,6 @@ def deal_notes(c: ComparisonResult) -> list[str]:
                      f"other hand sizes: the hands differ, the deck below the cut is alike; "
                      f"partly paired")
     return notes
-
-
-def deal_note(c: ComparisonResult) -> str | None:
-    """The deal notes (`deal_notes`) as one text, or None."""
-    return "\n".join(deal_notes(c)) or None
 
 
 def comparison_title(c: ComparisonResult) -> list[str]:
