@@ -23,7 +23,8 @@ POSITION_TOKENS = CARD_TOKENS + ["hands:", "points:", "permanents:", "scrap:", "
                                  "to_move:", "rest:", "rules:", "seed:", "/", ";", "\n", "#",
                                  "deck", "scrap", "0", "1", "P1", "²", "١", "classic",
                                  "cuttle.cards", "four=random", "joker=true", "king_goals=0",
-                                 "hand_limit=8", "=", ":", "frozen:", "nine=freeze"]
+                                 "hand_limit=8", "=", ":", "frozen:", "nine=freeze", "?",
+                                 "? ?", "?[JC]", "??"]
 
 
 @settings(max_examples=300, deadline=None)
