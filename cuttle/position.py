@@ -16,7 +16,7 @@ case-insensitive and every field is optional::
 | ``points`` | point cards per player (``/`` between players); a card may carry its Jack stack, bottom to top: ``TH[JC,JD]``; the side it is listed on controls it |
 | ``permanents`` | Kings, Queens and glasses-8s per player (``/`` between players) |
 | ``scrap`` | cards in the scrap |
-| ``deck`` | the top cards of the deck, top first |
+| ``deck`` | the top cards of the deck, top first, ``?`` for a card not seen (below) |
 | ``to_move`` | ``0`` or ``1`` (``P0``/``P1`` also work); default 0 |
 | ``rest`` | where every unlisted card goes: ``deck`` (below the listed deck cards, shuffled by the seed; the default) or ``scrap`` |
 | ``rules`` | rules text (`Rules.parse`): a preset, then ``flag=value`` changes: ``classic``, ``cuttle.cards four=random``, ``king_goals=15,14,10,7,5`` |
@@ -27,9 +27,11 @@ spaces or commas; ``-`` (or nothing) stands for an empty list.
 
 **Cards not seen.** In a hand, ``?`` stands for a card whose face is not known, as the
 other player's hand in a real game: ``hands: 2C 9H 4D / ? ? ? ? ?`` (five unseen cards).
-Each ``?`` is dealt one of the unlisted cards, shuffled by the seed, before the rest go
-to the deck (so ``rest: deck`` only: with ``rest: scrap`` the scrap, which both players
-see, would hold the cards not dealt).  The game then holds real cards, and a player
+In the deck it holds a place whose card is not known between cards that are: ``deck: ?
+7H ? 9C`` (the other player's draws around one's own).  Each ``?`` is dealt one of the
+unlisted cards, shuffled by the seed, the hands' first, then the deck's from the top,
+before the rest go to the deck below the listed cards (so ``rest: deck`` only: with
+``rest: scrap`` the scrap, which both players see, would hold the cards not dealt).  The game then holds real cards, and a player
 knows of the other's hand only what the position implies, as always, so an analysis or
 a bot from the other seat's view deals those cards afresh from what it has seen
 (``cuttle analyse``, `Bot`): which cards the seed put there does not change what it
@@ -94,8 +96,8 @@ if TYPE_CHECKING:
     from .cards import Card
     from .game import Game
 
-__all__ = ["FIELDS", "Layout", "freeze_words", "layout", "parse_text", "reconcile",
-           "write_text"]
+__all__ = ["FIELDS", "UNSEEN", "Layout", "deal_unseen", "freeze_words", "has_unseen",
+           "layout", "parse_text", "reconcile", "write_text"]
 
 FIELDS = ("rules", "hands", "frozen", "points", "permanents", "scrap", "deck", "to_move",
           "rest", "seed")
@@ -104,7 +106,7 @@ _ALIASES = {"hand": "hands", "point": "points", "permanent": "permanents",
             "perms": "permanents", "perm": "permanents", "tomove": "to_move",
             "turn": "to_move", "rule": "rules", "discard": "scrap", "discards": "scrap"}
 _TEN, _JACK, _QUEEN, _KING, _GLASSES = 10, 11, 12, 13, 8    # ranks (Card.rank)
-UNSEEN = "?"            # a hand's card not seen, dealt from the cards not listed
+UNSEEN = "?"            # a hand's or the deck's card not seen, dealt from the cards not listed
 
 
 @dataclass(frozen=True)
@@ -220,13 +222,15 @@ def layout(rules: Rules | str | None = None, *,
             raise ValueError(f"player {p} controls more than one Queen, which "
                              f"one_queen_each forbids")
     scrap_i = [place(c, "scrap") for c in _seq(scrap, "scrap")]
-    deck_i = [place(c, "deck") for c in _seq(deck, "deck")]
+    # (a deck's "?" is None until dealt, below)
+    deck_i = [None if _is_unseen(c) else place(c, "deck") for c in _seq(deck, "deck")]
     unlisted = [i for i in range(n_cards(rules.joker)) if i not in seen]
     frozen_i = _frozen(frozen, h)       # (a frozen card is listed: seen in its hand)
     if rest == "deck":
-        deck_i += _deal_unseen(h, unseen, unlisted, seed)
-    elif any(unseen):
-        raise ValueError(f"a hand's {UNSEEN!r} is dealt one of the cards not listed, the "
+        deck_i = _deal_unseen(h, unseen, deck_i, unlisted, seed)
+    elif any(unseen) or None in deck_i:
+        whose = "a hand's" if any(unseen) else "the deck's"
+        raise ValueError(f"{whose} {UNSEEN!r} is dealt one of the cards not listed, the "
                          f"rest going to the deck: not with rest=scrap, where the scrap, "
                          f"which both players see, would hold the others")
     else:
@@ -240,19 +244,47 @@ def _is_unseen(card):
     return isinstance(card, str) and card.strip() == UNSEEN
 
 
-def _deal_unseen(hands, unseen, unlisted, seed):
-    """The unlisted cards shuffled by `seed`, each hand's cards not seen (`unseen`, per
-    player) dealt into it (`hands`, lists) from the top first; the rest, for the deck
+def _deal_unseen(hands, unseen, deck, unlisted, seed):
+    """The deck, whole: the unlisted cards shuffled by `seed`, each hand's cards not
+    seen (`unseen`, per player) dealt into it (`hands`, lists) from the top first, then
+    the deck's (its None places, top first), the rest below the deck's listed cards
     (with no "?", the deck as it always was)."""
-    if sum(unseen) > len(unlisted):
-        raise ValueError(f"the hands hold {sum(unseen)} cards not seen ({UNSEEN!r}), but "
-                         f"only {len(unlisted)} cards are not listed")
+    holes = deck.count(None)
+    if sum(unseen) + holes > len(unlisted):
+        where = ("the hands and the deck hold" if any(unseen) and holes else
+                 "the hands hold" if any(unseen) else "the deck holds")
+        raise ValueError(f"{where} {sum(unseen) + holes} cards not seen ({UNSEEN!r}), "
+                         f"but only {len(unlisted)} cards are not listed")
     unlisted = list(unlisted)
     random.Random(seed).shuffle(unlisted)
     for p in (0, 1):
         hands[p] += unlisted[:unseen[p]]
         del unlisted[:unseen[p]]
-    return unlisted
+    dealt = iter(unlisted[:holes])
+    return [next(dealt) if i is None else i for i in deck] + unlisted[holes:]
+
+
+def has_unseen(kw: dict[str, Any]) -> bool:
+    """Whether position keywords (`parse_text`'s) hold a ``?`` in a hand or the deck."""
+    return any(_is_unseen(c) for cards in (*kw["hands"], kw["deck"]) for c in cards)
+
+
+def deal_unseen(kw: dict[str, Any]) -> tuple[dict[str, Any], list[tuple[int, int]]]:
+    """Position keywords (`parse_text`'s, their seed given) with their cards not seen
+    dealt as `layout` deals them, and the places so dealt: every ``?`` given its card
+    and the deck whole (its unlisted rest in the seed's order), so that
+    `Game.from_position` deals nothing more; each place is ``(player, k)``, the k-th
+    card of that player's hand, or ``(2, k)``, the k-th of the deck from the top.
+    ValueError as `layout`'s."""
+    if kw.get("seed") is None:
+        raise ValueError("the cards not seen are dealt by the position's seed: give one")
+    lay = layout(**kw)
+    hands = tuple([str(CARDS[i]) for i in h] for h in lay.hands)
+    places = [(p, k) for p in (0, 1) for k in
+              range(len(hands[p]) - sum(map(_is_unseen, kw["hands"][p])), len(hands[p]))]
+    places += [(2, k) for k in range(len(lay.deck))
+               if k >= len(kw["deck"]) or _is_unseen(kw["deck"][k])]
+    return dict(kw, hands=hands, deck=[str(CARDS[i]) for i in lay.deck]), places
 
 
 def _frozen(frozen, hands):
@@ -423,7 +455,7 @@ def _cards(text, field, stacks=False):
         if tok == "-":
             raise ValueError(f"field {field!r}: '-' stands for an empty list and cannot "
                              f"be mixed with cards")
-        if tok == UNSEEN and field == "hands":
+        if tok == UNSEEN and field in ("hands", "deck"):
             out.append(UNSEEN)
             continue
         if "[" in tok and not stacks:

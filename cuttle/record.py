@@ -42,6 +42,13 @@ loses nothing it had: no version changes.
 A record file is at most `MAX_RECORD_BYTES` (16 MiB, far above the longest game); a
 larger file, or one that is not a regular file (a device, a FIFO), is refused unread.
 
+A record written by hand of a game played elsewhere may give only what its player saw:
+``?`` in its position for the cards whose faces they did not see (the other's hand, the
+other's draws in the deck).  Its readers deal those cards so that every move can be
+played (`redeal.fit_unseen`, from the record's seed: the same deal every time), refuse
+a move no deal lets be played by its number, and a player is reviewed from it only
+where it gives everything that player saw (`dealt_view`).
+
 A record's moves are its game: a move that cannot be played is refused (ValueError), but
 a ``result`` that is not where the moves end (a winner or an ending the replay does not
 give, a resignation or a stop in a game the rules ended) is only warned about, since the
@@ -64,7 +71,10 @@ from ._version import __version__
 from .errors import InvalidMoveError
 from .files import read_text, write_text
 from .game import Game, check_game
-from .position import reconcile
+from .moves import Move
+from .position import has_unseen as has_unseen_cards
+from .position import parse_text, reconcile
+from .redeal import NoFit, fit_unseen, sees_dealt
 from .rules import Rules
 from .seeding import check_seed
 from .validation import check_int, check_player, is_int
@@ -73,12 +83,13 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
     from os import PathLike
 
-    from .moves import Move
     from .policies import Bot
+    from .redeal import Fitted
 
 __all__ = ["FORMAT", "MAX_RECORD_BYTES", "VERSION", "RecordResultWarning", "check_deal",
-           "check_result", "ending", "ending_text", "final_game", "game_before",
-           "make_record", "play_recorded", "read_record", "redealt_words", "resigner",
+           "check_result", "dealt_view", "ending", "ending_text", "final_game", "game_before",
+           "has_unseen", "make_record", "play_recorded", "read_record", "redealt_words",
+           "resigner",
            "result_mismatch", "result_of", "seed_words", "start_game", "stopped",
            "validate_record", "write_record"]
 
@@ -255,11 +266,7 @@ def _start_text(game: Game, position: str | None, deal: int) -> str | None:
     if deal:
         raise ValueError(f"the game does not start from deal {deal} of seed {game.seed}")
     text = start.position_text() if position is None else position
-    try:
-        same = Game.from_text(text, rules=game.rules, seed=game.seed)
-    except ValueError as e:
-        raise ValueError(f"bad starting position: {e}") from None
-    same.max_moves = start.max_moves
+    same = _position_start(text, game.rules, game.seed, game.moves, start.max_moves)[0]
     if same != start:
         raise ValueError("the starting position does not give this game's start back"
                          if position is not None else
@@ -397,20 +404,90 @@ def seed_words(seed: int, deal: int = 0) -> str:
 def start_game(rec: dict[str, Any]) -> Game:
     """The starting Game of a validated record.  A record keeps no move cap (it is no
     rule); a game its cap ended says so in its result, and the cap fell at its last
-    move, where the replay ends it too."""
+    move, where the replay ends it too.  A position with cards not seen (``?``) starts
+    the game their deal fitted to the record's moves (`redeal.fit_unseen`): ValueError
+    naming the first move that no deal of them lets be played."""
     rules = Rules.from_json(rec["rules"])
     if rec.get("position"):
-        try:       # (a position's own rules or seed must be the record's)
-            reconcile(rec["position"], rules, rec["seed"])
-            g = Game.from_text(rec["position"], rules=rules, seed=rec["seed"])
-        except ValueError as e:
-            raise ValueError(f"bad starting position: {e}") from None
-    else:
-        g = Game.from_run(rules, seed=rec["seed"], index=rec.get("deal", 0))
+        return _position_start(rec["position"], rules, rec["seed"], _parsed(rec),
+                               _cap(rec))[0]
+    g = Game.from_run(rules, seed=rec["seed"], index=rec.get("deal", 0))
+    g.max_moves = _cap(rec)
+    return g
+
+
+def _cap(rec: dict[str, Any]) -> int | None:
+    """The move cap a validated record's game is replayed under: its number of moves
+    where its result says the cap ended it, else none."""
     res = rec.get("result")
     if isinstance(res, dict) and res.get("end_reason") == "move_cap" and rec["moves"]:
-        g.max_moves = len(rec["moves"])
-    return g
+        return len(rec["moves"])
+    return None
+
+
+def _parsed(rec: dict[str, Any]) -> list[Move]:
+    """A validated record's moves up to the first that does not parse (its replay
+    refuses it, naming it)."""
+    moves = []
+    for text in rec["moves"]:
+        try:
+            moves.append(Move(text))
+        except InvalidMoveError:
+            break
+    return moves
+
+
+def _position_start(text: str, rules: Rules, seed: int, moves: list[Move],
+                    cap: int | None) -> tuple[Game, Fitted | None]:
+    """The start of a game from position `text` (whose own rules and seed, if any, must
+    be `rules` and `seed`) and what its cards not seen (``?``) were dealt to fit
+    `moves` (None: it has none); ValueError for a bad position and for moves no deal
+    fits (`redeal.NoFit`, naming the move)."""
+    try:
+        reconcile(text, rules, seed)
+        kw = dict(parse_text(text), rules=rules, seed=seed)
+        if not has_unseen_cards(kw):
+            g = Game.from_text(text, rules=rules, seed=seed)
+            g.max_moves = cap
+            return g, None
+        fitted = fit_unseen(kw, moves, cap)
+    except NoFit:
+        raise
+    except ValueError as e:
+        raise ValueError(f"bad starting position: {e}") from None
+    return fitted.start, fitted
+
+
+def has_unseen(rec: dict[str, Any]) -> bool:
+    """Whether a validated record's start holds cards not seen (``?`` in its position:
+    dealt to fit its moves, `start_game`); False for a position that does not read."""
+    try:
+        return bool(rec.get("position")) and has_unseen_cards(parse_text(rec["position"]))
+    except ValueError:
+        return False
+
+
+def dealt_view(rec: dict[str, Any], player: int, move: int | None = None) -> str | None:
+    """Where `player`'s view of a validated record's game is not the record's to give,
+    in words: a position with cards not seen (``?``) whose deal shows them a card that
+    neither the position nor a move names (`redeal.sees_dealt`: their hand's ``?``, a
+    draw whose card the deck does not list, ...), so that another deal the moves allow
+    could show them another; None when every such deal shows them the same (a record
+    without cards not seen: always), up to the first move that does not parse.
+    `move`: only up to the position that move is decided in (`game_before`'s; default:
+    the whole game).  ValueError as `start_game`'s."""
+    player = check_player(player)
+    if move is not None and (not is_int(move) or move < 1):
+        raise ValueError(f"move must be a move's number, from 1, not {move!r}")
+    if not rec.get("position"):
+        return None
+    moves = _parsed(rec)
+    fitted = _position_start(rec["position"], Rules.from_json(rec["rules"]), rec["seed"],
+                             moves, _cap(rec))[1]
+    if fitted is None:
+        return None
+    return sees_dealt(fitted, moves, player,
+                      None if move is None else min(move - 1, len(moves)))
 
 
 def play_recorded(game: Game, i: int, text: str) -> Move:

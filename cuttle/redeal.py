@@ -1,4 +1,5 @@
-"""Taking moves back without a peek: the cards hidden from a player, dealt again.
+"""Dealing hidden cards anew, consistently with what was seen: taking moves back without
+a peek, and a game record's cards not seen.
 
 A person who takes back a draw has seen the card it brought; played again, the draw
 would bring the same card.  So when an undo returns to a position where cards the
@@ -30,27 +31,51 @@ This is `Game.determinize` (`cuttle._hidden`) for a game with a history: a
 determinization deals the hidden cards of one position and drops the history, which a
 game played on (undone further, recorded, reviewed) needs.  Its deal is drawn from the
 seed it is given, by rejection, so a session stays reproducible from its seed.
+
+A game record written by a person of a game played elsewhere gives only what they saw:
+its position has ``?`` for the other's hand and for the deck's cards they did not see
+come out (`cuttle.position`).  `fit_unseen` deals those cards as `redeal` does, among
+their places at the start, the moves played again, but where `redeal` has a whole
+game's views to keep, a record has only its moves: a deal must let every one be played
+(a card the other plays is in their hand then, the cards drawn come off the deck in
+order, ...).  Dealt at random, few would, so the fit starts from the seed's deal and,
+at the first move that cannot be played, puts the cards it names where a legal move of
+its kind has its own, trading places with cards no move before it named; where that
+is no help it deals those cards anew, as `redeal` does; and a deal stuck so starts
+again from another.  `sees_dealt` then says whether a player's view depends on the
+deal: a player who saw a card of it before a move named it (a draw the deck does not
+list, a hand shown by a glasses-8) saw what the record does not say.
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .errors import IllegalMoveError
 from .game import Game, check_game
-from .position import parse_text
+from .cards import CARDS, parse_index
+from .position import deal_unseen, parse_text
 from .seeding import check_seed, derive
 from .validation import check_int, check_player
 
 if TYPE_CHECKING:
-    from .cards import Card
+    from collections.abc import Callable, Iterable, Sequence
 
-__all__ = ["REDEAL_TRIES", "NoRedeal", "Redealt", "Sightings", "hidden_cards", "redeal"]
+    from .cards import Card
+    from .moves import Move
+
+__all__ = ["FIT_STARTS", "FIT_TRIES", "REDEAL_TRIES", "Fitted", "NoFit", "NoRedeal", "Redealt",
+           "Sightings", "fit_unseen", "hidden_cards", "redeal", "sees_dealt"]
 
 REDEAL_TRIES = 64           # deals tried before a re-deal is given up
 REDEAL_KEY = 0x726564656164  # derive(seed, REDEAL_KEY, k): a session's k-th re-deal
+DECK = 2                    # a place's zone: the deck (0 and 1: the players' hands)
+FIT_TRIES = 64              # deals drawn at a move before a fit is given up
+FIT_SWAPS = 8               # trades of places tried at a move before deals are drawn
+FIT_STARTS = 8              # deals a fit starts from before it is given up
+FIT_KEY = 0x666974          # derive(seed, FIT_KEY): a fit's stream
 
 
 def hidden_cards(game: Game, player: int) -> frozenset[Card]:
@@ -81,24 +106,23 @@ def redeal(game: Game, player: int, seed: int, cards: frozenset[Card] | None = N
         kw = parse_text(start.position_text())
     except ValueError:           # (a start the text cannot carry: Game.from_run's)
         return None
-    opp, names = 1 - player, {str(c) for c in cards}
-    places = [list(kw["hands"][opp]), list(kw["deck"])]
-    if names - {c for zone in places for c in zone}:
+    opp = 1 - player
+    deal = _Deal(dict(kw, seed=game.seed), [(opp, k) for k in range(len(kw["hands"][opp]))]
+                 + [(DECK, k) for k in range(len(kw["deck"]))], game.max_moves)
+    if not cards <= set(deal.cards):
         return None              # (a hidden card that was not hidden at the start)
     views = _views(game, player)
-    pool = sorted(names)
+
+    def same(i: int, g: Game) -> bool:
+        return bool((g.observation_array(player) == views[i]).all())
     rng = random.Random(seed)
+    moves = game.moves
     for _ in range(tries):
-        dealt = pool[:]
-        rng.shuffle(dealt)
-        new = dict(zip(pool, dealt))
-        hands = list(kw["hands"])
-        hands[opp] = [new.get(c, c) for c in places[0]]
-        other = dict(kw, hands=tuple(hands), deck=[new.get(c, c) for c in places[1]],
-                     seed=game.seed)
-        g = _replayed(other, game, player, views)
-        if g is not None:
-            return g
+        deal.cards = list(deal.base)
+        deal.permute(cards, rng)
+        done = deal.replay(moves, same)
+        if done is not None and done[2] == len(moves) and same(len(moves), done[1]):
+            return done[1]
     return None
 
 
@@ -112,21 +136,231 @@ def _views(game: Game, player: int) -> list:
         g.undo()
 
 
-def _replayed(kw: dict, game: Game, player: int, views: list) -> Game | None:
-    """The game of start `kw` after `game`'s moves, if `player` sees `views` all along."""
-    try:
-        g = Game.from_position(**kw)
-    except ValueError:
-        return None
-    g.max_moves = game.max_moves
-    for view, move in zip(views, game.moves):
-        if not (g.observation_array(player) == view).all():
-            return None
+class _Deal:
+    """A position's cards at some of its places (`places`: ``(player, k)``, the k-th
+    card of a hand, or ``(DECK, k)``, of the deck from the top), dealt among those
+    places and its moves played again: the one way `redeal` and `fit_unseen` try a
+    deal.  `kw`: the position's keywords, every card placed (`cards`, the cards at
+    `places`, in their order, start as `base`)."""
+
+    def __init__(self, kw: dict[str, Any], places: list[tuple[int, int]],
+                 max_moves: int | None) -> None:
+        self.kw, self.places, self.max_moves = kw, places, max_moves
+        self.base = [(kw["deck"] if z == DECK else kw["hands"][z])[k] for z, k in places]
+        self.cards = list(self.base)
+
+    def permute(self, cards: Iterable[str], rng: random.Random) -> None:
+        """`cards` (some of `self.cards`) permuted among their places, uniformly."""
+        pool = sorted(cards)
+        dealt = pool[:]
+        rng.shuffle(dealt)
+        new = dict(zip(pool, dealt))
+        self.cards = [new.get(c, c) for c in self.cards]
+
+    def swap(self, pairs: Iterable[tuple[str, str]]) -> None:
+        """Each pair's two cards in each other's places."""
+        for a, b in pairs:
+            i, j = self.cards.index(a), self.cards.index(b)
+            self.cards[i], self.cards[j] = b, a
+
+    def replay(self, moves: Sequence[Move], check: Callable[[int, Game], bool] | None = None
+               ) -> tuple[Game, Game, int] | None:
+        """(the start dealt so, the game after the moves played, how many were: all,
+        or up to the first illegal one or the first before which `check(i, game)` is
+        False), or None if the deal is no position."""
+        hands = [list(h) for h in self.kw["hands"]]
+        deck = list(self.kw["deck"])
+        for (z, k), c in zip(self.places, self.cards):
+            (deck if z == DECK else hands[z])[k] = c
         try:
-            g.play(move)
-        except IllegalMoveError:
+            g = Game.from_position(**dict(self.kw, hands=tuple(hands), deck=deck))
+        except ValueError:
             return None
-    return g if (g.observation_array(player) == views[-1]).all() else None
+        g.max_moves = self.max_moves
+        start = g.copy()
+        for i, move in enumerate(moves):
+            if check is not None and not check(i, g):
+                return start, g, i
+            try:
+                g.play(move)
+            except IllegalMoveError:
+                return start, g, i
+        return start, g, len(moves)
+
+
+class Fitted(NamedTuple):
+    """A position's cards not seen dealt to fit its moves (`fit_unseen`): `start`, the
+    game they start; `unseen`, the cards so dealt (every card the position does not
+    list)."""
+
+    start: Game
+    unseen: frozenset[Card]
+
+
+class NoFit(ValueError):
+    """Moves that no deal of a position's cards not seen lets be played in turn;
+    `move`, the first that none lets be played (numbered from 1)."""
+
+    def __init__(self, message: str, move: int) -> None:
+        super().__init__(message)
+        self.move = move
+
+    def __reduce__(self):
+        return type(self), (str(self), self.move)
+
+
+def fit_unseen(kw: dict[str, Any], moves: Sequence[Move], max_moves: int | None = None,
+               tries: int = FIT_TRIES) -> Fitted:
+    """The game of position keywords `kw` (`position.parse_text`'s, its seed given)
+    whose cards not seen (``?`` in a hand or the deck, and the deck's unlisted rest)
+    are dealt so that every one of `moves` can be played in turn: a card a player
+    plays is in their hand then, the cards drawn come from the deck in order, and so
+    on.  The seed's deal of them (`Game.from_position`'s) where the moves allow it;
+    else, move by move, the first move that cannot be played is made playable by
+    putting the cards it names where a legal move of its kind (or else the mover's
+    hand) has its own, the cards no move before it named trading places, or, where
+    that is no help, by dealing those cards anew among their places, up to `tries`
+    times, as `redeal` deals; a deal that gets stuck so is started again from a new
+    deal of every card not seen, `FIT_STARTS` deals in all.  Every deal is drawn from
+    a stream of the seed, so the fit is the seed's.  NoFit naming the furthest move
+    that no deal tried lets be played; ValueError for a position that is none."""
+    filled, places = deal_unseen(kw)
+    Game.from_position(**filled)            # (a position's own refusals, as they are)
+    deal = _Deal(filled, places, max_moves)
+    moves = list(moves)
+    rng = random.Random(derive(kw["seed"], FIT_KEY))
+    stuck = None
+    for attempt in range(FIT_STARTS):
+        if attempt:
+            deal.cards = list(deal.base)
+            deal.permute(deal.base, rng)
+        done = deal.replay(moves)
+        while done is not None and done[2] < len(moves):
+            at = done[2]
+            done = _repaired(deal, moves, done[1], rng) or \
+                _redealt(deal, moves, at, rng, tries)
+            if done is None and (stuck is None or at > stuck[0]):
+                stuck = (at, _no_fit_words(deal, moves, at))
+        if done is not None:
+            return Fitted(done[0], frozenset(CARDS[parse_index(c)] for c in deal.base))
+    assert stuck is not None
+    raise NoFit(stuck[1], stuck[0] + 1)
+
+
+def _named(moves: Sequence[Move]) -> set[Card]:
+    return {c for m in moves for c in m.cards}
+
+
+def _repaired(deal: _Deal, moves: Sequence[Move], g: Game, rng: random.Random
+              ) -> tuple[Game, Game, int] | None:
+    """The deal's replay past `g`'s move (the first it could not play), once the cards
+    that move names trade places with those of a legal move of its kind (the fewest
+    first, the cards no move before it named only), or None."""
+    at = g.ply
+    want = moves[at]
+    loose = set(deal.cards) - _named(moves[:at])
+    options = []
+    for legal in g.legal_moves:
+        need = [c for c in want.cards if c not in legal.cards]
+        have = [c for c in legal.cards if c not in want.cards]
+        if legal.verb == want.verb and need and len(need) == len(have) \
+                and loose.issuperset(need + have):
+            options.append(list(zip(need, have)))
+    rng.shuffle(options)
+    options.sort(key=len)
+    # (no legal move of its kind: the cards it names trade places with the mover's own,
+    # as a card is played from its player's hand or from a 7's revealed cards)
+    own = set(g.hand(g.to_move)) | set(g.revealed) if g.to_move is not None else set()
+    need = [c for c in want.cards if c in loose and c not in own]
+    have = sorted((own & loose) - set(want.cards))
+    for _ in range(FIT_SWAPS if need and len(have) >= len(need) else 0):
+        rng.shuffle(have)
+        options.append(list(zip(need, have)))
+    for pairs in options[:FIT_SWAPS]:
+        deal.swap(pairs)
+        done = deal.replay(moves)
+        if done is not None and done[2] > at:
+            return done
+        deal.swap(pairs)                    # (back: the pairs are disjoint)
+    return None
+
+
+def _redealt(deal: _Deal, moves: Sequence[Move], at: int, rng: random.Random, tries: int
+             ) -> tuple[Game, Game, int] | None:
+    """The deal's replay past move `at` once the cards no move before it named are
+    dealt anew among their places (`tries` deals at most), or None (the deal kept)."""
+    loose = set(deal.cards) - _named(moves[:at])
+    kept = list(deal.cards)
+    for _ in range(tries):
+        deal.cards = list(kept)
+        deal.permute(loose, rng)
+        done = deal.replay(moves)
+        if done is not None and done[2] > at:
+            return done
+    deal.cards = kept
+    return None
+
+
+def _no_fit_words(deal: _Deal, moves: Sequence[Move], at: int) -> str:
+    """Why move `at` (0-based) fits no deal tried, in words."""
+    first: dict[Card, int] = {}
+    for i, m in enumerate(moves[:at], 1):
+        for c in m.cards:
+            first.setdefault(c, i)
+    why = []
+    for c in moves[at].cards:
+        if c in first:
+            why.append(f"{c} is where move {first[c]} ({str(moves[first[c] - 1])!r}) put it")
+        elif c not in deal.base:
+            why.append(f"the position places {c}")
+    return (f"move {at + 1} ({str(moves[at])!r}): no deal of the cards not seen ('?') "
+            f"was found that lets it be played after the moves before it"
+            + "".join(f"; {w}" for w in why))
+
+
+def sees_dealt(fitted: Fitted, moves: Sequence[Move], player: int,
+               upto: int | None = None) -> str | None:
+    """Where `player`, in the game `fitted` starts and `moves` play, sees a card of
+    `fitted.unseen` that neither the position nor a move (this one or one before)
+    names, in words: what they saw there would be the deal's, not the record's, so
+    another deal of the cards not seen that the moves allow may show them other cards.
+    None when they see none such at any step (their view is then the same in every
+    such deal): at each step, the cards not seen that no move has named are hidden
+    from them, or all of them are in one hand that they see (by elimination: a hand
+    is a set), or all the cards not seen were in one hand at the start (then every
+    deal of them is the same).  `upto`: the steps up to the position after that many
+    moves only (default: every step)."""
+    player = check_player(player)
+    g, named = fitted.start.copy(), set()
+    if any(fitted.unseen <= set(g.hand(q)) for q in (0, 1)):
+        return None
+    for k in range(len(moves) + 1 if upto is None else upto + 1):
+        loose = set(fitted.unseen) - named
+        seen = loose - set(g.observation(player).unknown_cards)
+        if seen and not (seen == loose and any(loose <= set(g.hand(q)) for q in (0, 1))):
+            when = "at the start" if not k else f"after move {k} ({str(moves[k - 1])!r})"
+            return (f"{when} player {player} sees {_count(seen)} that the record does not "
+                    f"give ({_where(g, seen, player)}): a record reviewed from a player's "
+                    f"view gives every card they saw before a move named it (their hand, "
+                    f"and the cards they saw come out of the deck at their places in it)")
+        if k < len(moves):
+            named |= set(moves[k].cards)
+            g.play(moves[k])
+    return None
+
+
+def _count(cards: set[Card]) -> str:
+    return "a card" if len(cards) == 1 else f"{len(cards)} cards"
+
+
+def _where(g: Game, cards: set[Card], player: int) -> str:
+    """Where `cards` lie in `g`, in words, as `player` would be told."""
+    places = [(set(g.hand(player)), "in their own hand"),
+              (set(g.hand(1 - player)), f"in player {1 - player}'s hand"),
+              (set(g.revealed), "revealed from the deck"),
+              (set(g.deck), "on the deck"), (set(g.scrap), "in the scrap")]
+    out = [words for held, words in places if held & cards]
+    return ", ".join(out) or "on the table"
 
 
 @dataclass(frozen=True)

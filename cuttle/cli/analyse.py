@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from ..analysis import PLAYOUT_POLICIES, SearchAnalysis, analyse
 from ..errors import Interrupted
 from ..formatting import fixed, pct, quantity
-from ..record import game_before, play_recorded, result_of
+from ..record import dealt_view, game_before, play_recorded, result_of
 from ..text import printable
 from . import options
 from ..interrupts import ctrl_c_deferred
@@ -145,6 +145,10 @@ def recorded(args: argparse.Namespace) -> Recorded | None:
         raise UsageError(f"{args.record}: {e}") from None
     options.check_own_rules(args.rules, args.set, game.rules, "the record")
     p, k = game.to_move, args.move
+    gap = dealt_view(rec, p, k)             # (a record with cards not seen, '?')
+    if gap is not None:
+        raise UsageError(f"{args.record}: move {k} is player {p}'s, whose view the record "
+                         f"does not give whole: {gap}")
     if args.player is not None and args.player != p:
         raise UsageError(f"player {p} decides at move {k} of {args.record}, not player "
                          f"{args.player}: leave out --player")

@@ -13,8 +13,8 @@ from ..analysis import SearchAnalysis, search_rows
 from ..errors import IllegalMoveError, Interrupted
 from ..game import Game, check_game
 from ..moves import Move
-from ..record import (check_result, play_recorded, read_record, redealt_words, resigner,
-                      start_game, stopped, validate_record)
+from ..record import (check_result, dealt_view, has_unseen, play_recorded, read_record,
+                      redealt_words, resigner, start_game, stopped, validate_record)
 from ..seeding import derive, seed_or_new
 from ..progress import Progress
 from ..threads import check_threads
@@ -80,6 +80,30 @@ def _players(player: Any) -> tuple[int, ...]:
     if isinstance(player, bool) or player not in (0, 1):
         raise ValueError(f"player must be 0, 1, 'both' or None (both), not {player!r}")
     return (int(player),)
+
+
+def _seen_whole(players: tuple[int, ...], src: _Source, omniscient: bool
+                ) -> tuple[int, ...]:
+    """The players to review of `players`: of a record with cards not seen (``?``),
+    those whose view it gives whole (`record.dealt_view`: their decisions then cannot
+    depend on how those cards were dealt).  ValueError for one player asked whose view
+    it does not give, when neither's is given, and for hindsight (`omniscient`),
+    which would read the cards the record does not give."""
+    if src.record is None or not has_unseen(src.record):
+        return players
+    if omniscient:
+        raise ValueError("hindsight values each position with every card as it lies, and "
+                         "this record does not give every card (its position has cards not "
+                         "seen, '?')")
+    gaps = {p: dealt_view(src.record, p) for p in players}
+    kept = tuple(p for p in players if gaps[p] is None)
+    if len(players) == 1 and not kept:
+        raise ValueError(f"player {players[0]} cannot be reviewed from this record, which "
+                         f"does not give all they saw: {gaps[players[0]]}")
+    if not kept:
+        raise ValueError("neither player can be reviewed from this record, which does not "
+                         f"give all either saw: {gaps[0]}; {gaps[1]}")
+    return kept
 
 
 def _stopper(cancel: Any) -> Callable[[], None] | None:
@@ -241,7 +265,7 @@ def review(game_or_record: Game | dict[str, Any] | str | os.PathLike[str],
     names = _names(names, src.names)
     eng = parse_engine(engine)
     th = Thresholds.coerce(thresholds)
-    players = _players(player)
+    players = _seen_whole(_players(player), src, omniscient)
     threads = check_threads(threads)
     seed = seed_or_new(seed)
     check = _stopper(cancel)

@@ -235,3 +235,25 @@ def test_the_example_of_docs_review_md_prints_what_it_shows(monkeypatch, capsys)
     timing = re.compile(r"in [\d.]+ s \([\d,]+/s\)")
     assert [timing.sub("(TIME)", x) for x in out.splitlines()] == \
         [timing.sub("(TIME)", x) for x in shown.splitlines()]
+
+
+def test_a_record_with_cards_not_seen_is_analysed_where_it_gives_the_movers_view(
+        monkeypatch, capsys, tmp_path):
+    """A record whose position has '?' (a game played elsewhere): ann's move is analysed
+    alike whatever the deal of the cards she did not see (another seed deals them
+    otherwise); a move of the opponent, whose cards it does not give, is refused."""
+    from game.test_unseen_record import record as unseen_record
+    outs = []
+    for seed in (3, 4):
+        path = tmp_path / f"ann{seed}.json"
+        write_record(unseen_record(seed=seed), path)
+        d = json.loads(analyse_cli(monkeypatch, capsys, path, 11, "--json"))
+        assert d["player"] == 0 and d["played"] == "points 4C"
+        outs.append(d["moves"])
+    assert outs[0] == outs[1]
+    assert game_before(unseen_record(seed=3), 11).hand(1) != \
+        game_before(unseen_record(seed=4), 11).hand(1)
+    code, out, err = run(monkeypatch, capsys, ["analyse", "--record", path, "--move", 12])
+    assert code == 2 and out == ""
+    assert (f"{path}: move 12 is player 1's, whose view the record does not give whole: "
+            f"at the start player 1 sees 6 cards that the record does not give") in err

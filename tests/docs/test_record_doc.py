@@ -7,9 +7,12 @@ import json
 import pathlib
 import re
 
+import pytest
+
 import cuttle
 from cuttle._core import END_NAMES
-from cuttle.record import (STATUSES, final_game, game_before, make_record, redealt_words,
+from cuttle.record import (STATUSES, dealt_view, final_game, game_before, make_record,
+                           redealt_words,
                            result_of, start_game, validate_record)
 from cuttle.simulation import game_record
 
@@ -87,6 +90,34 @@ def test_the_undo_example_is_what_the_library_writes():
     assert final_game(validate_record(json.loads(json.dumps(rec)))) == g
     without = {k: v for k, v in rec.items() if k != "redealt"}    # (a reader ignoring it)
     assert final_game(without) == g and redealt_words(without) is None
+
+
+def test_the_record_with_cards_not_seen_replays_and_is_reviewed_as_the_page_says():
+    shown = validate_record(json.loads(blocks("json")[2]))
+    assert shown["position"] == "hands: 2D 3C 6C 6D 9D / ? ? ? ? ? ?; deck: ? 4C ? TD"
+    end = final_game(shown)
+    assert end.winner == 0 and end.ply == 15 and [str(m) for m in end.moves] == shown["moves"]
+    start = start_game(shown)
+    assert [start.deck[i] for i in (1, 3)] == ["4C", "TD"]
+    assert {"KH", "7S", "8D"} <= set(start.hand(1))
+    again = make_record(end, players=shown["players"], human_seat=0,
+                        position=shown["position"])
+    assert again["position"] == shown["position"] and final_game(again) == end
+    # the refusal shown is the library's
+    error, = re.findall(r"```\n(move \d+ .*?)\n```", TEXT)
+    bad = dict(shown, moves=list(shown["moves"]))
+    bad["moves"][3] = "scuttle 6D 6C"
+    with pytest.raises(ValueError) as e:
+        final_game(bad)
+    assert str(e.value) == error
+    # ann's view is the record's, player 1's is not, as quoted
+    assert dealt_view(shown, 0) is None
+    quoted = re.search(r"\(`(player 1 cannot be reviewed from this record, .*?): \.\.\.`\)",
+                       TEXT, flags=re.S).group(1)
+    with pytest.raises(ValueError) as e:
+        cuttle.review(shown, "rollouts:8", player=1, seed=1, threads=1)
+    assert str(e.value).startswith(" ".join(quoted.split()) + ":")
+    assert cuttle.review(shown, "rollouts:8", seed=1, threads=1).players == (0,)
 
 
 def test_the_tables_name_every_field_status_and_end_reason():

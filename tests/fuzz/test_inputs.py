@@ -10,7 +10,7 @@ import re
 import sys
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, event, given, settings, strategies as st
 
 import cuttle
 from cuttle.cli import main
@@ -23,7 +23,8 @@ POSITION_TOKENS = CARD_TOKENS + ["hands:", "points:", "permanents:", "scrap:", "
                                  "to_move:", "rest:", "rules:", "seed:", "/", ";", "\n", "#",
                                  "deck", "scrap", "0", "1", "P1", "²", "١", "classic",
                                  "cuttle.cards", "four=random", "joker=true", "king_goals=0",
-                                 "hand_limit=8", "=", ":", "frozen:", "nine=freeze"]
+                                 "hand_limit=8", "=", ":", "frozen:", "nine=freeze", "?",
+                                 "? ?", "?[JC]", "??"]
 
 
 @settings(max_examples=300, deadline=None)
@@ -159,6 +160,60 @@ def test_game_records_are_read_or_refused(rec):
     except ValueError:
         return
     assert g.ply == len(rec["moves"])
+
+
+UNSEEN_CARDS = ["7S", "9D", "KH", "8D", "8H", "AC", "2C", "2S", "5D", "6S", "JC", "4C", "7C",
+                "3H", "?", "?", "?", "??", "10h"]
+UNSEEN_MOVES = ["draw", "draw", "draw", "pass", "resolve", "points 7S", "points 9D",
+                "royal KH", "glasses 8D", "scuttle 8H 7S", "oneoff AC", "oneoff 2C KH",
+                "counter 2S", "discard 5D 6S", "jack JC 9D", "take 7S", "points 11H",
+                "oneoff 7C", "points 4C", "points 3H", "oneoff 5D"]
+
+
+def unseen_position():
+    """Position text with '?' in its hands and deck, its cards mostly listed once (a
+    card listed twice, '??' or a '?' where none may go is refused)."""
+    def text(parts):
+        *lists, twice, tail = parts
+        seen, out = set(), []
+        for cards in lists:
+            kept = ["?" if c in seen and c != "?" and not twice else c for c in cards]
+            seen |= set(cards)
+            out.append(" ".join(kept) or "-")
+        return f"hands: {out[0]} / {out[1]}; deck: {out[2]}{tail}"
+    cards = st.lists(st.sampled_from(UNSEEN_CARDS), max_size=7)
+    return st.tuples(cards, cards, cards, st.booleans(),
+                     st.sampled_from(["", "", "", "; rest: scrap", "; to_move: 1",
+                                      "; scrap: ?", "; points: ? / -"])).map(text)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(unseen_position(), st.lists(st.sampled_from(UNSEEN_MOVES), max_size=8),
+       st.integers(0, 3))
+def test_records_with_cards_not_seen_are_read_or_refused(position, moves, seed):
+    """A record's position with '?' in its hands and deck (and where '?' is refused) and
+    any moves: replayed with a deal of the cards not seen that its moves allow, every
+    card listed where it is listed, or refused with a ValueError."""
+    rec = {"format": "cuttle-game-record", "version": 1, "rules": "classic", "seed": seed,
+           "position": position, "moves": moves}
+    try:
+        g = cuttle.record.final_game(validate_record(rec))
+    except ValueError as e:
+        assert str(e)
+        return
+    assert g.ply == len(moves)
+    if not cuttle.record.has_unseen(rec):
+        return
+    event("replayed with cards not seen")
+    start = cuttle.record.start_game(rec)
+    kw = parse_text(position)
+    for p in (0, 1):
+        assert {c for c in kw["hands"][p] if c != "?"} <= set(start.hand(p))
+        assert len(kw["hands"][p]) == len(start.hand(p))
+    assert all(c in ("?", start.deck[k]) for k, c in enumerate(kw["deck"]))
+    for p in (0, 1):
+        said = cuttle.record.dealt_view(rec, p)
+        assert said is None or f"player {p} sees" in said
 
 
 def test_a_deeply_nested_record_is_refused(tmp_path, capsys):

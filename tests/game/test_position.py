@@ -6,6 +6,7 @@ import re
 import pytest
 
 import cuttle
+from cuttle.position import deal_unseen, has_unseen
 from cuttle.position import parse_text as parse_position
 
 from support.helpers import random_rules, rule_state, same_position, table, walk
@@ -573,13 +574,40 @@ def test_what_the_seed_put_in_a_hand_not_seen_does_not_change_its_opponents_view
     assert [(str(r.move), r.score) for r in ra.rows] == [(str(r.move), r.score) for r in rb.rows]
 
 
+def test_a_deck_card_not_seen_holds_its_place_between_cards_seen():
+    """'?' in the deck: a card not seen between cards that are (the other's draws
+    between one's own), dealt after the hands' from the unlisted cards by the seed."""
+    text = "hands: 2C 9H / ? ?; deck: ? 7H ? 9C; seed: 3"
+    g = cuttle.Game.from_text(text)
+    listed = {"2C", "9H", "7H", "9C"}
+    assert [g.deck[i] for i in (1, 3)] == ["7H", "9C"] and len(g.deck) == 52 - 4
+    assert not {g.deck[0], g.deck[2]} & (listed | set(g.hand(1)))
+    # the hands are dealt first, as without the deck's '?' (the same cards listed)
+    plain = cuttle.Game.from_text("hands: 2C 9H / ? ?; deck: 7H 9C; seed: 3")
+    assert g.hand(1) == plain.hand(1)
+    assert cuttle.Game.from_text(text) == g
+    assert cuttle.Game.from_text(text.replace("seed: 3", "seed: 4")).deck[0::2] != \
+        g.deck[0::2]
+    # every '?' given its card, the deck whole: the same game, nothing left to deal
+    kw, places = deal_unseen(parse_position(text))
+    assert cuttle.Game.from_position(**kw) == g
+    assert places[:4] == [(1, 0), (1, 1), (2, 0), (2, 2)] and len(places) == 2 + 46
+    assert [kw["deck"][k] for z, k in places if z == 2][:2] == [g.deck[0], g.deck[2]]
+    assert has_unseen(parse_position(text)) and not has_unseen(parse_position("deck: 7H"))
+
+
 @pytest.mark.parametrize("text, said", [
     ("hands: 2C / ?; rest: scrap", "a hand's '?' is dealt one of the cards not listed"),
+    ("deck: 2C ?; rest: scrap", "the deck's '?' is dealt one of the cards not listed"),
+    ("hands: ? / -; deck: ? ?; rest: deck; scrap: " + " ".join(str(c) for c in cuttle.CARDS[:50]),
+     "the hands and the deck hold 3 cards not seen ('?'), but only 2 cards are not listed"),
+    ("deck: ? ? ?; scrap: " + " ".join(str(c) for c in cuttle.CARDS[:50]),
+     "the deck holds 3 cards not seen ('?'), but only 2 cards are not listed"),
     ("hands: ?[JC] / -", "only point cards carry Jack stacks"),
     ("frozen: ? / -; hands: ? / -; rules: classic nine=freeze", "field 'frozen': unknown card '?'"),
     ("points: ? / -", "field 'points': unknown card '?'"),
 ])
-def test_cards_not_seen_go_only_in_hands_and_only_with_rest_deck(text, said):
+def test_cards_not_seen_go_only_in_hands_or_the_deck_and_only_with_rest_deck(text, said):
     with pytest.raises(ValueError, match=re.escape(said)):
         cuttle.Game.from_text(text)
 

@@ -1,0 +1,261 @@
+"""Records with cards not seen (`?` in the position: a game played elsewhere, its player
+knowing their own cards and those played or shown): the replay deals them so that every
+move can be played (`cuttle.redeal.fit_unseen`), reproducibly from the seed; a move no
+deal lets be played is refused, naming it; writing the record keeps the `?`; and what a
+player whose view the record gives saw is the same whatever the deal
+(`record.dealt_view`)."""
+
+import json
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+import cuttle
+from cuttle.position import parse_text
+from cuttle.record import (dealt_view, final_game, game_before, has_unseen, make_record,
+                           read_record, start_game, validate_record, write_record)
+from cuttle.redeal import NoFit, fit_unseen
+from support.helpers import random_rules
+
+START = "hands: 2D 3C 6C 6D 9D / 2C 7S 8D QD QH KH; deck: KD 4C 8H TD"
+SEEN = "hands: 2D 3C 6C 6D 9D / ? ? ? ? ? ?; deck: ? 4C ? TD"   # what P0 saw of START
+MOVES = ["points 9D", "royal KH", "points 6C", "scuttle 7S 6C", "points 6D",
+         "scuttle 8D 6D", "points 3C", "draw", "draw", "draw", "points 4C",
+         "scuttle 8H 4C", "draw", "draw", "points TD"]
+
+
+def record(position=SEEN, moves=MOVES, seed=1, rules="cuttle.cards"):
+    return validate_record({"format": "cuttle-game-record", "version": 1, "rules": rules,
+                            "seed": seed, "position": position,
+                            "players": ["ann", "opponent"], "human_seat": 0,
+                            "moves": list(moves)})
+
+
+def views(g, p):
+    """p's observation at every step of g, from its start."""
+    out, x = [], g.copy()
+    while True:
+        out.append(x.observation(p))
+        if not x.ply:
+            return out[::-1]
+        x.undo()
+
+
+def public(g):
+    """What both players see of g."""
+    return (g.phase, g.to_move, g.turn_number, g.winner, g.end_reason,
+            [[(c, tuple(g.jacks(c))) for c in g.points(q)] for q in (0, 1)],
+            [sorted(g.permanents(q)) for q in (0, 1)], sorted(g.scrap), len(g.deck),
+            [len(g.hand(q)) for q in (0, 1)], [g.score(q) for q in (0, 1)])
+
+
+def test_a_record_with_cards_not_seen_replays_with_a_deal_its_moves_allow():
+    rec = record()
+    truth = cuttle.Game.from_text(START, rules="cuttle.cards", seed=1)
+    for m in MOVES:
+        truth.play(m)
+    end = final_game(rec)
+    assert [str(m) for m in end.moves] == MOVES and end.winner == 0
+    assert public(end) == public(truth)
+    start = start_game(rec)
+    assert {"2D", "3C", "6C", "6D", "9D"} == set(start.hand(0))
+    assert {"KH", "7S", "8D"} <= set(start.hand(1))     # played before P1's first draw
+    assert [start.deck[i] for i in (1, 3)] == ["4C", "TD"]
+    assert "8H" in (start.hand(1) + [start.deck[0], start.deck[2]])
+    assert start_game(rec) == start                      # the seed's, every time
+    other = start_game(record(seed=2))
+    assert other.hand(1) != start.hand(1) or other.deck != start.deck
+    assert has_unseen(rec) and not has_unseen(record(position=START))
+
+
+def test_the_seeds_deal_is_kept_where_the_moves_allow_it():
+    # A game played from the position text itself replays as it was played: the record
+    # of `cuttle play --position` with '?' is read as before.
+    g = cuttle.Game.from_text(SEEN, rules="cuttle.cards", seed=5)
+    rng = random.Random(1)
+    while not g.is_over and g.ply < 30:
+        g.play(rng.choice(list(g.legal_moves)))
+    rec = record(moves=[str(m) for m in g.moves], seed=5)
+    assert final_game(rec) == g
+
+
+def test_what_the_reviewed_player_sees_does_not_depend_on_the_deal():
+    a, b = (final_game(record(seed=s)) for s in (3, 4))
+    assert a.hand(1) != b.hand(1) or a.deck != b.deck
+    assert views(a, 0) == views(b, 0)
+    assert dealt_view(record(seed=3), 0) is None
+
+
+def test_a_player_whose_own_cards_are_not_given_is_told_where():
+    said = dealt_view(record(), 1)
+    assert said.startswith("at the start player 1 sees 6 cards that the record does not "
+                           "give (in their own hand)")
+    # a draw whose card the deck does not list is the deal's, from that draw on
+    blind = record(position="hands: 2D 3C 6C 6D 9D / ? ? ? ? ? ?; deck: ? 4C")
+    said = dealt_view(blind, 0)
+    assert said.startswith("after move 13 ('draw') player 0 sees a card that the record "
+                           "does not give (in their own hand)")
+    assert dealt_view(blind, 0, 13) is None and dealt_view(blind, 0, 14) == said
+    with pytest.raises(ValueError, match="move must be a move's number, from 1, not 0"):
+        dealt_view(blind, 0, 0)
+    assert dealt_view(record(position=START), 0) is None     # (every card given)
+
+
+@pytest.mark.parametrize("at, move, said", [
+    (4, "scuttle 6D 6C", "move 4 ('scuttle 6D 6C'): no deal of the cards not seen ('?') "
+     "was found that lets it be played after the moves before it; the position places "
+     "6D; 6C is where move 3 ('points 6C') put it"),
+    (6, "scuttle 9D 6D", "move 6 ('scuttle 9D 6D'): no deal of the cards not seen ('?') "
+     "was found that lets it be played after the moves before it; 9D is where move 1 "
+     "('points 9D') put it; 6D is where move 5 ('points 6D') put it"),
+    (2, "points 2D", "move 2 ('points 2D'): no deal of the cards not seen ('?') was found "
+     "that lets it be played after the moves before it; the position places 2D"),
+])
+def test_a_move_no_deal_lets_be_played_is_refused_naming_it(at, move, said, tmp_path):
+    moves = list(MOVES)
+    moves[at - 1] = move
+    rec = record(moves=moves)
+    for read in (start_game, final_game, lambda r: game_before(r, 1)):
+        with pytest.raises(NoFit) as e:
+            read(rec)
+        assert str(e.value) == said and e.value.move == at
+    # the file reads (its shape is sound), and every command refuses it whole
+    write_record(rec, tmp_path / "bad.json")
+    assert read_record(tmp_path / "bad.json")["moves"] == moves
+    with pytest.raises(ValueError, match=r"^move \d+ "):
+        cuttle.review(rec, "rollouts:8", seed=1, threads=1)
+
+
+def test_a_move_that_does_not_parse_is_refused_as_in_any_record():
+    rec = record(moves=MOVES[:3] + ["points 11H"] + MOVES[4:])
+    assert start_game(rec) == start_game(record(moves=MOVES[:3]))
+    with pytest.raises(ValueError, match=r"^move 4 \('points 11H'\) cannot be played: "):
+        final_game(rec)
+
+
+def test_writing_the_record_again_keeps_the_cards_not_seen(tmp_path):
+    end = final_game(record())
+    rec = make_record(end, players=["ann", "opponent"], human_seat=0, position=SEEN)
+    assert rec["position"] == SEEN
+    write_record(rec, tmp_path / "game.json")
+    back = read_record(tmp_path / "game.json")
+    assert back["position"] == SEEN and final_game(back) == end
+    # a position whose fitted deal is not the game's start is refused, nothing written
+    truth = cuttle.Game.from_text(START, rules="cuttle.cards", seed=1)
+    for m in MOVES:
+        truth.play(m)
+    with pytest.raises(ValueError, match="does not give this game's start back"):
+        make_record(truth, players=["a", "b"], position=SEEN)
+
+
+def test_the_fit_places_the_cards_each_move_needs():
+    # All six of P1's cards are played before P1 draws: they can only be its hand.
+    kw = dict(parse_text(SEEN), rules=cuttle.Rules("cuttle.cards"), seed=9)
+    moves = [cuttle.Move(m) for m in MOVES]
+    fitted = fit_unseen(kw, moves)
+    assert fitted.unseen == frozenset(cuttle.CARDS[:52]) - {"2D", "3C", "6C", "6D", "9D",
+                                                           "4C", "TD"}
+    assert {"KH", "7S", "8D"} <= set(fitted.start.hand(1))
+    # a card the other plays must be in their hand: seven cards played from six places,
+    # before any draw of theirs, cannot be
+    kw["rules"] = cuttle.Rules("classic")                # (no hand limit)
+    tight = ["points 9D", "royal KH", "draw", "points AS", "draw", "points AH", "draw",
+             "points AC", "draw", "points 2C", "draw", "points 3H", "draw", "points 2H"]
+    assert set(fit_unseen(kw, [cuttle.Move(m) for m in tight[:13]]).start.hand(1)) == \
+        {"AS", "AH", "AC", "2C", "3H", "KH"}
+    with pytest.raises(NoFit) as e:
+        fit_unseen(kw, [cuttle.Move(m) for m in tight])
+    assert e.value.move == 14 and str(e.value) == (
+        "move 14 ('points 2H'): no deal of the cards not seen ('?') was found that lets "
+        "it be played after the moves before it")
+
+
+# ---------------------------------------------------------------------------------------
+# A record of a random game with what one player did not see taken out
+
+def text_game(rng):
+    """A game from position text (whose random stream a record's position replays),
+    advanced by random legal moves."""
+    rules = random_rules(rng)
+    seed = rng.getrandbits(32)
+    g = cuttle.Game.from_text(cuttle.Game(rules, seed=seed).position_text(), seed=seed)
+    for _ in range(rng.randint(0, 120)):
+        if g.is_over:
+            break
+        g.play(rng.choice(list(g.legal_moves)))
+    return g
+
+
+def seen_by(g, p):
+    """The cards p saw before a move named them: what a record gives that gives all p
+    saw."""
+    x = g.copy()
+    while x.ply:
+        x.undo()
+    keep, named = set(), set()
+    for move in g.moves + [None]:
+        keep |= set(cuttle.CARDS[:52 + x.rules.joker]) - set(x.observation(p).unknown_cards) \
+            - named
+        if move is None:
+            return keep
+        named |= set(move.cards)
+        x.play(move)
+
+
+def out_of_the_deck(g, p):
+    """The cards p saw come out of the deck (their draws, a 7's reveals, ...)."""
+    x = g.copy()
+    while x.ply:
+        x.undo()
+    keep = set()
+    for move in g.moves:
+        before = set(x.deck)
+        x.play(move)
+        keep |= (before - set(x.deck)) - set(x.observation(p).unknown_cards)
+    return keep
+
+
+def blanked(g, p, mode):
+    """g's starting position with '?' for the other's hand ("hand"; the deck as it
+    was), for each card of it or of the deck p did not see before a move named it
+    ("seen"), or for the other's hand and every deck card but those p saw come out of
+    it ("deck")."""
+    start = g.copy()
+    while start.ply:
+        start.undo()
+    keep = set(start.deck) if mode == "hand" else seen_by(g, p) if mode == "seen" else \
+        out_of_the_deck(g, p)
+    hand = [str(c) if c in keep else "?" for c in start.hand(1 - p)]
+    deck = [str(c) if c in keep else "?" for c in start.deck]
+    while deck and deck[-1] == "?":          # (the unlisted rest: not seen either)
+        deck.pop()
+    fields = dict(f.split(": ", 1) for f in start.position_text(rules=False).split("; "))
+    hands = fields["hands"].split(" / ")
+    hands[1 - p] = " ".join(hand) or "-"
+    fields.update(hands=" / ".join(hands), deck=" ".join(deck) or "-")
+    return "; ".join(f"{k}: {v}" for k, v in fields.items())
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**32 - 1), st.integers(0, 1), st.sampled_from(["hand", "seen", "deck"]))
+def test_a_random_game_with_what_a_player_did_not_see_taken_out_replays(seed, p, mode):
+    g = text_game(random.Random(seed))
+    rec = make_record(g, players=["a", "b"])
+    rec["position"] = blanked(g, p, mode)
+    rec = validate_record(json.loads(json.dumps(rec)))
+    if mode == "hand":      # (the cards not seen are the other's hand, a set: one deal)
+        assert final_game(rec) == g
+        assert dealt_view(rec, 0) is None and dealt_view(rec, 1) is None
+        return
+    try:
+        end = final_game(rec)
+    except NoFit:   # (a random 4 discards by place in a hand: a deal may not redo it)
+        assert g.rules.four == "random"
+        return
+    assert end.moves == g.moves
+    gave = dealt_view(rec, p)
+    assert gave is None or mode == "deck"       # (a glasses-8 shows what no record gives)
+    if gave is None:
+        assert views(end, p) == views(g, p)     # every step, seen alike
+        assert public(end) == public(g)
