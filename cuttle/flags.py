@@ -91,10 +91,11 @@ class Flag:
                 raise ValueError(f"flag {self.name!r} takes True or False, not {shown()}")
             return bool(value)
         if self.kind == "choice":
-            if not isinstance(value, str) or value not in self.values:
+            read = _choice_text(value)      # (a keyword reads it as text does)
+            if read not in self.values:
                 raise ValueError(f"flag {self.name!r} takes one of "
                                  f"{', '.join(map(repr, self.values))}, not {shown()}")
-            return value
+            return read
         if self.kind == "goals":
             goals = tuple(value) if isinstance(value, (tuple, list)) else ()
             if len(goals) != 5 or not all(is_int(g) and 0 <= g <= MAX_GOAL for g in goals):
@@ -144,7 +145,7 @@ class Flag:
                 return int(t)
             # (as `cuttle rules` lists its values: in text, None is spelled none)
             raise ValueError(f"flag {self.name!r} takes {self.values_text()}, not {t!r}")
-        return self.check(low, said=t)
+        return self.check(t)                                # "choice"
 
     def format(self, value: FlagValue) -> str:
         """The text of a value, as `parse` reads it back."""
@@ -180,6 +181,13 @@ def _bool_text(text: str) -> bool | None:
     text and for a keyword given a string (``Rules(joker="yes")``)."""
     low = text.strip().lower()
     return True if low in _TRUE else False if low in _FALSE else None
+
+
+def _choice_text(value: object) -> str | None:
+    """A choice flag's value as its text names it (any case, spaces around it ignored),
+    or None for what is no text: the one reading of a choice, for rule text and for a
+    keyword (``Rules(four="RANDOM")``)."""
+    return value.strip().lower() if isinstance(value, str) else None
 
 
 def _ascii_digits(t: str) -> bool:

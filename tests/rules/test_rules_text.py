@@ -198,6 +198,47 @@ def test_a_bool_keyword_takes_every_spelling_text_takes(spelling):
         assert from_keyword == Rules("cuttle.cards", **{flag: getattr(from_text, flag)})
 
 
+CHOICE_FLAGS = [f for f in FLAGS.values() if f.kind == "choice"]
+
+
+@st.composite
+def choice_spellings(draw):
+    """(flag, value, its spelling): a choice flag's value in a random casing, perhaps
+    with spaces around it."""
+    flag = draw(st.sampled_from(CHOICE_FLAGS))
+    value = draw(st.sampled_from(flag.values))
+    cased = "".join(c.upper() if draw(st.booleans()) else c for c in value)
+    return flag, value, draw(SPACES) + cased + draw(SPACES)
+
+
+@settings(max_examples=300, deadline=None)
+@given(choice_spellings(), st.sampled_from(Rules.presets))
+def test_a_choice_reads_alike_from_a_keyword_and_from_text(spelled, preset):
+    # Rules(four="RANDOM") was refused though --set four=RANDOM and Rules.parse read it:
+    # one reading of a choice's text, for both.
+    flag, value, spelling = spelled
+    if flag.name == "hand_limit_mode" and value == "no_draw":
+        preset_flags = {"hand_limit": 7}            # (no_draw needs a hand limit)
+    else:
+        preset_flags = {}
+    want = Rules(preset, **preset_flags, **{flag.name: value})
+    assert Rules(preset, **preset_flags, **{flag.name: spelling}) == want
+    assert getattr(Rules(preset, **preset_flags, **{flag.name: spelling}), flag.name) == value
+    limit = "".join(f" {k}={v}" for k, v in preset_flags.items())
+    assert Rules.parse(f"{preset}{limit} {flag.name}={spelling.strip()}") == want
+    assert Rules.parse(preset, [f"{flag.name}={spelling}"] + [
+        f"{k}={v}" for k, v in preset_flags.items()]) == want
+    assert Rules.from_json({"preset": preset, "changed": dict(
+        preset_flags, **{flag.name: spelling})}) == want
+
+
+@pytest.mark.parametrize("value", ["randomly", "", 1, None, ("random",)])
+def test_a_choice_keyword_still_refuses_what_names_no_value(value):
+    with pytest.raises(ValueError, match=r"flag 'four' takes one of 'choice', 'random', "
+                                         r"'draw', not " + re.escape(repr(value))):
+        Rules(four=value)
+
+
 @pytest.mark.parametrize("value, message", [
     ("maybe", r"flag 'joker' takes True or False \(or as text: true/false, yes/no, "
               r"on/off, 1/0\), not 'maybe'"),
