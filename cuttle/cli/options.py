@@ -461,15 +461,18 @@ def invalid_position(arg: str, e: ValueError) -> UsageError:
 
 def _position_source(arg: str) -> str | None:
     """Where a position argument's text is read from: 'stdin', the file, or None (the
-    argument is the text)."""
+    argument is the text).  Any path that exists is a file to read, a folder or a
+    device too, which `read_text` refuses saying what it is."""
     if arg == "-":
         return "stdin"
-    return arg if os.path.isfile(arg) else None
+    return arg if os.path.lexists(arg) else None
 
 
 def read_position_arg(arg: str) -> str:
     """Position text from '-' (stdin), a file, or the argument itself; at most
-    MAX_POSITION_BYTES from a file or stdin (an endless input is refused, not read)."""
+    MAX_POSITION_BYTES from a file or stdin (an endless input is refused, not read).  A
+    path that is no regular file is refused as `cuttle replay` refuses a record's:
+    "/tmp: it is a folder, not a position text file"."""
     where = _position_source(arg)
     if where is not None:
         try:

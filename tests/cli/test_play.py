@@ -566,6 +566,30 @@ def test_a_bad_position_file_is_named(monkeypatch, capsys, tmp_path):
     assert code == 2 and "error: invalid position: card 2C is listed twice" in err
 
 
+@pytest.mark.parametrize("kind, says", [("folder", "it is a folder"),
+                                        ("device", "it is a character device"),
+                                        ("fifo", "it is a FIFO"),
+                                        ("dangling link", "cannot read")])
+def test_a_position_path_that_is_no_file_says_what_it_is(monkeypatch, capsys, tmp_path,
+                                                       kind, says):
+    """A folder, a device or a FIFO given as the position: refused saying what it is, as
+    `cuttle replay` says it of a record; it said "'/tmp' is neither a file nor position
+    text"."""
+    path = {"folder": str(tmp_path), "device": os.devnull,
+            "fifo": str(tmp_path / "pipe"), "dangling link": str(tmp_path / "link")}[kind]
+    if kind == "fifo":
+        os.mkfifo(path)         # (read without waiting for a writer)
+    elif kind == "dangling link":
+        os.symlink(tmp_path / "gone", path)
+    for argv in (["analyse", path, "--rollouts", "10"], ["play", "--position", path]):
+        code, out, err = run(monkeypatch, capsys, argv, "quit\n")
+        assert code == 2 and out == ""
+        assert f"error: {path}: {says}" in err or f"error: cannot read {path!r}" in err, err
+        assert "neither a file nor position text" not in err and "Traceback" not in err
+        if kind != "dangling link":
+            assert err.rstrip().endswith(", not a position text file"), err
+
+
 def test_analyse_argparse_errors(monkeypatch, capsys):
     for argv in (["analyse", POS, "--policy", "ismcts"], ["analyse", POS, "--rollouts", "0"],
                  ["analyse", POS, "--player", "3"], ["analyse", POS, "--threads", "5000"],
