@@ -97,10 +97,20 @@ def _text(d: dict, key: str, default: str = "") -> str:
     return v.strip()
 
 
+def _whole(d: dict, key: str) -> object:
+    """A whole number's field (seat, seed) as sent: a number, or its text with the
+    spaces around it stripped; None (the default) when left out, null or empty text.
+    The caller reads the text and checks the number (the integer rule: no 1.0, no
+    true)."""
+    v = d.get(key)
+    return (v.strip() or None) if isinstance(v, str) else v
+
+
 def parse_settings(d: Any) -> GameSettings:
     """The settings of a new game from the start page's JSON; WebError (400) saying
     what is wrong.  A field left out, null or (a text) empty takes its default: classic,
-    greedy, seat 0, a new seed, no position."""
+    greedy, seat 0, a new seed, no position.  The seat and the seed are whole numbers,
+    sent as numbers or as text ("1", " 0x1F ")."""
     d = check_fields(d, SETTINGS_FIELDS)
     try:
         rules = Rules.parse(text) if (text := _text(d, "rules")) else None
@@ -117,20 +127,15 @@ def parse_settings(d: Any) -> GameSettings:
     if kind in SEARCH_BOTS and int(param) > MAX_WEB_ITERATIONS:
         raise WebError(400, f"bot: at most {kind}:{MAX_WEB_ITERATIONS} here "
                             f"(the policy itself takes up to {MAX_ISMCTS_ITERATIONS:,})")
-    seat = d.get("seat")
-    if seat is None:            # left out or null: the default, as for every field
-        seat = 0
-    if isinstance(seat, str) and seat.strip() in ("0", "1"):
-        seat = int(seat)
+    seat = _whole(d, "seat")
     try:
         # the integer rule: 1.0 and True compare equal to 1 but are no seat (later
         # code indexes with it)
-        seat = check_player(seat, "seat")
+        seat = 0 if seat is None else check_player(int(seat) if seat in ("0", "1")
+                                                   else seat, "seat")
     except ValueError as e:
         raise WebError(400, str(e)) from None
-    seed = d.get("seed")
-    if isinstance(seed, str):
-        seed = seed.strip() or None
+    seed = _whole(d, "seed")
     try:
         seed = None if seed is None else read_seed(seed)
     except ValueError as e:                 # (its message names the seed)

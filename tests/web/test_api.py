@@ -164,6 +164,27 @@ def test_the_start_page_offers_the_bots_the_app_takes(client):
         assert r.status_code == 201, r.text
 
 
+@pytest.mark.parametrize("seat, want", [("", 0), ("  ", 0), (None, 0), (1, 1), ("1", 1),
+                                        (" 1 ", 1), ("0", 0), (0, 0)])
+def test_a_seat_is_a_whole_number_or_its_text_and_empty_text_is_the_default(
+        client, seat, want):
+    # {"seat": ""} was refused ("seat must be 0 or 1, not ''") though every other field
+    # left empty takes its default, as docs/web.md says
+    tok = {TOKEN: start_token(client.get("/").text)}
+    r = client.post("/api/games", headers=tok, json={"seat": seat, "seed": 3})
+    assert r.status_code == 201, r.text
+    assert store(client).get(r.json()["id"]).settings.seat == want
+
+
+@pytest.mark.parametrize("seat", ["2", "1.0", "one", "true", 1.5, [1], {"seat": 1}])
+def test_a_seat_refused_names_what_was_sent(client, seat):
+    tok = {TOKEN: start_token(client.get("/").text)}
+    r = client.post("/api/games", headers=tok, json={"seat": seat})
+    assert r.status_code == 400, r.text
+    assert r.json()["error"] == f"seat must be 0 or 1, not {seat!r}"
+    assert len(store(client)) == 0
+
+
 def test_a_seed_as_text_reads_as_the_command_line_reads_it(client):
     tok = {TOKEN: start_token(client.get("/").text)}
     for text, seed in ((" 0x1F ", 31), ("1_000", 1000), ("007", 7), (str(2 ** 64 - 1), 2 ** 64 - 1)):
