@@ -17,6 +17,8 @@ every ``rules`` argument of the library take it, through `Rules.coerce`)::
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import re
 import warnings
 from types import MappingProxyType
@@ -26,11 +28,12 @@ from ._core import n_cards
 from .flags import FLAG_NAMES, FLAGS, MAX_POINTS, PRESETS, Flag, _flag, _preset_name
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping
+    from collections.abc import Iterable, Iterator, Mapping
 
     from .flags import FlagValue
 
-__all__ = ["DegenerateRulesWarning", "Flag", "FLAGS", "FLAG_NAMES", "PRESETS", "Rules"]
+__all__ = ["DegenerateRulesWarning", "Flag", "FLAGS", "FLAG_NAMES", "PRESETS", "Rules",
+           "no_degenerate_warning"]
 
 
 class DegenerateRulesWarning(UserWarning):
@@ -38,6 +41,23 @@ class DegenerateRulesWarning(UserWarning):
     (`Rules.degenerate` says why): every game would be a draw."""
 
 
+# False inside `no_degenerate_warning()`: a context variable, so that it holds for its
+# own thread or asyncio task only (warnings' filters are the whole process's).
+_WARN_DEGENERATE: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "cuttle_warn_degenerate", default=True)
+
+
+@contextlib.contextmanager
+def no_degenerate_warning() -> Iterator[None]:
+    """Within it, rules made degenerate give no `DegenerateRulesWarning`, in this thread
+    (or asyncio task) only: for a front end that tells the person itself, in its own
+    words or with `Rules.degenerate_warning()` (the web app's answers carry it, where its
+    server's stderr would repeat it for every request)."""
+    token = _WARN_DEGENERATE.set(False)
+    try:
+        yield
+    finally:
+        _WARN_DEGENERATE.reset(token)
 
 
 # Whitespace around '=' (``joker = true``) binds the flag to its value: no separator
@@ -105,10 +125,10 @@ class Rules:
 
     def __init__(self, preset: str | Rules = "classic", **flags: object):
         self._build(preset, flags)
-        why = self.degenerate()
-        if why:             # (valid, so not refused: said once per place it is made)
-            warnings.warn(f"degenerate rules ({self}): {why}", DegenerateRulesWarning,
-                          stacklevel=2)
+        said = self.degenerate_warning()
+        # (valid, so not refused: said once per place it is made)
+        if said and _WARN_DEGENERATE.get():
+            warnings.warn(said, DegenerateRulesWarning, stacklevel=2)
 
     def _build(self, preset, flags):
         if isinstance(preset, Rules):
@@ -316,6 +336,13 @@ class Rules:
             return (f"every goal of king_goals is above {MAX_POINTS}, the points of every "
                     f"point card: no game can be won, every game ends in a draw")
         return None
+
+    def degenerate_warning(self) -> str | None:
+        """The text of the `DegenerateRulesWarning` these rules are made with
+        (``degenerate rules (classic: hand_limit=0): with hand_limit=0 ...``: the rules
+        and why, from `degenerate`), or None for rules that decide games."""
+        why = self.degenerate()
+        return None if why is None else f"degenerate rules ({self}): {why}"
 
     def changed(self) -> dict[str, FlagValue]:
         """The flags that differ from the preset's own values, in table order."""

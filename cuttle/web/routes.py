@@ -17,10 +17,12 @@ route carrying the game's token in the ``X-Cuttle-Token`` header:
     GET    /api/games/{id}/review     the review of your moves (once the game is finished)
     POST   /api/games/{id}/review/stop  stop it: the decisions reviewed so far are kept
     DELETE /api/games/{id}            forget the game
-    GET    /api/rules?text=...        check rule text
+    GET    /api/rules?text=...        check rule text (and say whether it decides games)
 
 A refused request gets a 4xx status and ``{"error": "what is wrong"}``; the engine
-checks every move.  Nothing a request sends is ignored: a body field or a query
+checks every move.  Rules under which every game is a draw are played, their
+``"warning"`` in the rules' check and in the game's state (not a line on the server's
+stderr for each request).  Nothing a request sends is ignored: a body field or a query
 parameter a route does not take is refused by name (400), not dropped.
 """
 
@@ -28,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import functools
 import hmac
 import json
@@ -56,7 +59,7 @@ except ImportError as e:
 
 from ..analysis import analyse
 from ..errors import Interrupted
-from ..rules import Rules
+from ..rules import Rules, no_degenerate_warning
 from ..seeding import derive
 from ..validation import check_int
 from .guard import Guard, host_names
@@ -105,7 +108,10 @@ class WebState:
         if self.stopping:
             raise WebError(503, "the server is stopping")
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.pool, functools.partial(fn, *args, **kw))
+        # (in the request's context, as asyncio.to_thread runs it: `no_degenerate_warning`)
+        context = contextvars.copy_context()
+        return await loop.run_in_executor(self.pool, functools.partial(
+            context.run, fn, *args, **kw))
 
     def stop_work(self) -> None:
         """The server is stopping: abort every bot decision, review and hint and start no new
@@ -173,7 +179,10 @@ def check_query(request: Request, accepted: tuple[str, ...]) -> None:
 
 def _query_checked(endpoint: Callable[[Request], Any], accepted: tuple[str, ...],
                    page: bool) -> Callable[[Request], Any]:
-    """`endpoint` behind `check_query` (a page's refusal is a page, an API's JSON)."""
+    """`endpoint` behind `check_query` (a page's refusal is a page, an API's JSON), run
+    without `DegenerateRulesWarning`s (with its work in the worker threads: `WebState.run`):
+    the answers carry the warning (`rules_view`, `state_view`), which the server's
+    stderr would repeat for every request, unseen by the person."""
     @functools.wraps(endpoint)
     async def checked(request: Request) -> Response:
         try:
@@ -182,7 +191,8 @@ def _query_checked(endpoint: Callable[[Request], Any], accepted: tuple[str, ...]
             if page:
                 return _html_error(e)
             raise
-        return await endpoint(request)
+        with no_degenerate_warning():
+            return await endpoint(request)
     return checked
 
 

@@ -95,7 +95,8 @@ def state_view(session: Session) -> dict[str, Any]:
                in enumerate(zip(g.moves, session.movers, session.effects))]
     return {
         "id": session.id, "version": __version__, "status": session.status,
-        "rules": str(g.rules), "bot": session.bot_name, "you": me,
+        "rules": str(g.rules), "warning": g.rules.degenerate_warning(),
+        "bot": session.bot_name, "you": me,
         "ply": g.ply, "turn_number": g.turn_number, "phase": g.phase,
         "to_move": g.to_move, "your_decision": mine, "bot_to_move": session.bot_to_move(),
         "thinking": session.control is not None,
@@ -194,6 +195,7 @@ def start_page(start_token: str) -> str:
     <input type="text" id="rules-text" name="rules" placeholder="e.g. cuttle.cards four=random hand_limit=7"></div>
   <p class="rules-preview">Rules: <output id="rules-preview">classic</output>
     <span id="rules-error" class="error" role="alert"></span></p>
+  <p id="rules-warning" class="warning" role="status"></p>
   <div class="row"><label for="bot">Opponent</label>
     <select id="bot" name="bot">{bots}</select></div>
   <div class="row" id="strength-row"><label for="strength">Search strength</label>
@@ -232,6 +234,7 @@ def game_page(session: Session) -> str:
     <div id="review"></div></section>
   <div class="board-col">
     <div id="status" class="status" role="status" aria-live="polite"></div>
+    <p id="rules-warning" class="warning"></p>
     <div id="thinking" class="thinking" hidden><span class="spinner"></span>
       <span id="thinking-text">thinking…</span>
       <button id="stop" type="button">stop: play now</button></div>
@@ -262,4 +265,7 @@ def game_page(session: Session) -> str:
 
 
 def rules_view(rules: Rules) -> dict[str, Any]:
-    return {"rules": str(rules), "preset": rules.preset, "json": rules.to_json()}
+    """The rules as the start page's preview shows them, with the warning of rules under
+    which every game is a draw (`Rules.degenerate_warning`; None for any other)."""
+    return {"rules": str(rules), "preset": rules.preset, "json": rules.to_json(),
+            "warning": rules.degenerate_warning()}

@@ -802,9 +802,11 @@ def test_own_frozen_two_may_counter_during_opponents_turn_but_not_be_played_in_o
 ])
 def test_rules_under_which_every_game_is_a_draw_are_made_with_a_warning(flags, why):
     # hand_limit=0 was taken silently, and every game of a run was a draw.
-    with pytest.warns(cuttle.rules.DegenerateRulesWarning, match=why):
+    with pytest.warns(cuttle.rules.DegenerateRulesWarning, match=why) as said:
         rules = cuttle.Rules("classic", **flags)
     assert rules.degenerate().startswith(why)
+    assert rules.degenerate_warning() == str(said[0].message) == \
+        f"degenerate rules ({rules}): {rules.degenerate()}"
     result = cuttle.simulate(40, rules, seed=1, progress=False)
     assert result.draw_rate().value == 1.0 and result.n_games == 40
 
@@ -815,7 +817,34 @@ def test_rules_under_which_every_game_is_a_draw_are_made_with_a_warning(flags, w
 ])
 def test_rules_that_can_be_won_give_no_warning(flags, recwarn):
     assert cuttle.Rules("classic", **flags).degenerate() is None
+    assert cuttle.Rules("classic", **flags).degenerate_warning() is None
     assert not [w for w in recwarn if w.category is cuttle.rules.DegenerateRulesWarning]
+
+
+def test_no_degenerate_warning_holds_for_its_own_thread_only(recwarn):
+    """A front end that says the warning itself (the web app) makes its rules without
+    it; another thread, meanwhile, and the same thread after, still get it."""
+    import threading
+    from cuttle.rules import DegenerateRulesWarning, no_degenerate_warning
+
+    def said():
+        found = [w for w in recwarn if w.category is DegenerateRulesWarning]
+        recwarn.clear()
+        return len(found)
+    elsewhere = []
+    with no_degenerate_warning():
+        cuttle.Rules(hand_limit=0)
+        cuttle.Rules.parse("classic: hand_limit=0")
+        cuttle.Game.from_text("rules: classic hand_limit=0; hands: 2C / -")
+        assert said() == 0
+        th = threading.Thread(target=lambda: elsewhere.append(cuttle.Rules(hand_limit=0)))
+        th.start()
+        th.join()
+        assert said() == 1
+        cuttle.Rules(hand_limit=0)
+        assert said() == 0
+    cuttle.Rules(hand_limit=0)
+    assert said() == 1
 
 
 def test_degenerate_rules_warn_once_where_they_are_made_not_when_unpickled(recwarn):

@@ -56,6 +56,33 @@ def test_rules_check(client):
     assert client.get("/api/rules", params={"text": "x" * 5000}).status_code == 413
 
 
+DEGENERATE = "classic: hand_limit=0"       # (every game a draw)
+
+
+def test_rules_that_decide_nothing_are_said_in_the_answers_not_on_stderr(client, recwarn):
+    """The rules' check and the game's state carry the warning of rules under which
+    every game is a draw; the server made it a DegenerateRulesWarning instead, a line on
+    its stderr for each request, which the person never saw."""
+    with pytest.warns(cuttle.rules.DegenerateRulesWarning):
+        want = cuttle.Rules.parse(DEGENERATE).degenerate_warning()
+    assert want.startswith(f"degenerate rules ({DEGENERATE}): with hand_limit=0 ")
+    recwarn.clear()
+    r = client.get("/api/rules", params={"text": "classic:hand_limit=0"})
+    assert r.status_code == 200 and r.json()["warning"] == want
+    assert client.get("/api/rules", params={"text": "classic"}).json()["warning"] is None
+    p = new_game(client, rules=DEGENERATE, bot="random", seed=3)
+    assert p.state()["warning"] == want
+    assert new_game(client, bot="random", seed=3).state()["warning"] is None
+    # rules of a position: said alike
+    q = new_game(client, bot="random", seed=3,
+                 position=f"rules: {DEGENERATE}; hands: 2C 4D / -")
+    assert q.state()["warning"] == want
+    # its review reads the record's rules in a worker thread: no warning there either
+    assert q.post("/resign").status_code == 200
+    assert q.get("/review").status_code == 200
+    assert not [w for w in recwarn if issubclass(w.category, cuttle.rules.DegenerateRulesWarning)]
+
+
 def test_a_whole_game_and_its_record(client, tmp_path):
     p = new_game(client, rules="cuttle.cards", bot="greedy", seat=1, seed=11)
     st = p.state()

@@ -472,6 +472,32 @@ def test_a_bad_start_says_why(browser, server):
     assert "seed must be" in d.find_element(By.ID, "start-error").text
 
 
+def test_rules_under_which_every_game_is_a_draw_are_said_on_both_pages(browser, server):
+    """The start page's preview and the game page show the warning of rules that decide
+    nothing (the server only wrote it on its stderr)."""
+    d = browser
+    d.get(server.url + "/?delay=0")
+    Wait(d, 20).until(lambda d: d.execute_script("return document.body.dataset.ready"))
+    warning = d.find_element(By.ID, "rules-warning")
+    assert warning.text == "" and not warning.is_displayed()
+    d.find_element(By.ID, "rules-text").send_keys("classic hand_limit=0")
+    Wait(d, 10).until(lambda d: warning.text.startswith(
+        "degenerate rules (classic: hand_limit=0): with hand_limit=0 "))
+    assert warning.is_displayed() and d.find_element(By.ID, "rules-error").text == ""
+    said = warning.text
+    d.find_element(By.ID, "go").click()
+    Wait(d, 20).until(lambda d: d.execute_script("return !!document.body.dataset.game"))
+    st = wait_ready(d)
+    assert st["warning"] == said == d.find_element(By.ID, "rules-warning").text
+    # rules that decide games: no warning
+    d.get(server.url + "/?delay=0")
+    Wait(d, 20).until(lambda d: d.execute_script("return document.body.dataset.ready"))
+    d.find_element(By.ID, "rules-text").send_keys("classic hand_limit=1")
+    Wait(d, 10).until(lambda d: d.find_element(By.ID, "rules-preview").text
+                      == "classic: hand_limit=1")
+    assert d.find_element(By.ID, "rules-warning").text == ""
+
+
 def test_the_rules_preview_waits_for_a_pause_in_the_typing(browser, server):
     """One request once the typing pauses, not one a keystroke."""
     d = browser

@@ -83,10 +83,17 @@ def test_serve_and_ctrl_c():
         # a Host header of another name (a DNS rebinding page) is refused
         r = httpx.get(s.url + "/", headers={"host": "attacker.example"}, timeout=5)
         assert r.status_code == 400
+        # rules under which every game is a draw: said in the answers, not on stderr
+        r = httpx.get(s.url + "/api/rules", params={"text": "classic:hand_limit=0"},
+                      timeout=5)
+        assert r.json()["warning"].startswith("degenerate rules (classic: hand_limit=0)")
+        with httpx.Client(base_url=s.url, timeout=30) as c:
+            p = new_game(c, rules="classic: hand_limit=0", bot="random", seed=1)
+            assert p.state()["warning"] == r.json()["warning"]
     finally:
         code, out, err = s.stop()
     assert code == 0 and f"open http://127.0.0.1:{s.port}/" in out
-    assert "Traceback" not in err
+    assert "Traceback" not in err and "degenerate" not in err, err
 
 
 def in_thread(call):

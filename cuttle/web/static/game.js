@@ -157,6 +157,7 @@
       (PHASE_HELP[s.phase] || '');
     else status = s.bot + ' (P' + (1 - s.you) + ') to decide: ' + s.phase;
     $('status').textContent = status;
+    $('rules-warning').textContent = s.warning || '';   // (rules under which all games draw)
     // the legal moves, as buttons
     const list = $('legal');
     list.textContent = '';

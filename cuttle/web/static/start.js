@@ -34,10 +34,14 @@
       if (mine !== pending) return;
       $('rules-preview').textContent = r.ok ? d.rules : rulesText();
       $('rules-error').textContent = r.ok ? '' : d.error;
+      $('rules-warning').textContent = (r.ok && d.warning) || '';   // (every game a draw)
       // Play's refusal of the rules (the server's "rules: ...") is stale once they are valid
       const refused = $('start-error');
       if (r.ok && refused.textContent.startsWith('rules:')) refused.textContent = '';
-    } catch (e) { $('rules-error').textContent = String(e); }
+    } catch (e) {
+      $('rules-error').textContent = String(e);
+      $('rules-warning').textContent = '';
+    }
   }
   // The preview waits for a pause in the typing: one request, not one a keystroke.
   const PREVIEW_DELAY = 250;
