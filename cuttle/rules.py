@@ -107,6 +107,32 @@ def _split_top(text):
     return [text[a:b] for a, b in _split_spans(text)]
 
 
+def _read_text(text):
+    """(preset, parts) of rule text: its preset as written ("" for none: classic) and
+    its ``FLAG=VALUE`` parts, each as written (`Rules.parse`'s first step)."""
+    if not isinstance(text, str):
+        raise ValueError(f"rules text must be a string, not {text!r}")
+    head, colon, rest = text.partition(":")
+    body = rest if colon and "=" not in head else text
+    spans = _split_spans(body)
+    if body is rest:
+        preset = head.strip()
+    else:
+        first = body[slice(*spans[0])] if spans else "="
+        preset = "" if "=" in first else first
+        spans = spans[1:] if preset else spans
+    # A part without '=' continues the previous value (king_goals=15,14,10,7,5);
+    # each change is read from the text as written, which its errors quote.
+    changes: list[list[int]] = []
+    for a, b in spans:
+        if "=" in body[a:b] or not changes:
+            changes.append([a, b])
+        else:
+            changes[-1][1] = b
+    sets = [body[a:b] for a, b in changes]
+    return preset, sets
+
+
 class Rules:
     """The rules of a game: a preset plus any changed flags.  Frozen, hashable, and
     equal when every flag is equal.
@@ -182,30 +208,21 @@ class Rules:
         ``classic:four=random,hand_limit=7``, ``classic: joker = true``,
         ``king_goals=15,14,10,7,5``, ``king_goals=(15, 14, 10, 7, 5)``); `extra` holds more ``FLAG=VALUE`` strings applied
         on top (command-line ``--set``).  ValueError naming the bad preset, flag or value."""
-        if not isinstance(text, str):
-            raise ValueError(f"rules text must be a string, not {text!r}")
-        head, colon, rest = text.partition(":")
-        body = rest if colon and "=" not in head else text
-        spans = _split_spans(body)
-        if body is rest:
-            preset = head.strip()
-        else:
-            first = body[slice(*spans[0])] if spans else "="
-            preset = "" if "=" in first else first
-            spans = spans[1:] if preset else spans
-        # A part without '=' continues the previous value (king_goals=15,14,10,7,5);
-        # each change is read from the text as written, which its errors quote.
-        changes: list[list[int]] = []
-        for a, b in spans:
-            if "=" in body[a:b] or not changes:
-                changes.append([a, b])
-            else:
-                changes[-1][1] = b
-        sets = [body[a:b] for a, b in changes]
+        preset, sets = _read_text(text)
         rules = cls(preset or "classic")           # a bad preset is reported first
         flags = cls.parse_assignments(sets)
         flags.update(cls.parse_assignments(extra))   # (`extra` on top of the text's)
         return rules.replace(**flags)
+
+    @classmethod
+    def text_flags(cls, text: str) -> dict[str, FlagValue]:
+        """{flag: value} of the flags rule text sets itself, as `parse` reads them, a
+        preset's own value written out too (``"classic: joker=false"`` gives
+        ``{"joker": False}``, ``"cuttle.cards"`` nothing): the values a change on top of
+        the text (``--set``) would replace.  ValueError as `parse` says it."""
+        preset, sets = _read_text(text)
+        _preset_name(preset or "classic")           # (reported first, as by `parse`)
+        return cls.parse_assignments(sets)
 
     @staticmethod
     def parse_assignments(items: str | Iterable[str] | None) -> dict[str, FlagValue]:

@@ -19,7 +19,7 @@ from .._optional import install_command
 from ..files import read_text
 from ..game import Game
 from ..policies import DEFAULT_ISMCTS_ITERATIONS, POLICY_NAMES, policy_code
-from ..position import parse_text
+from ..position import parse_text, reconcile
 from ..rules import Rules
 from ..seeding import SEED_WORDS, read_seed
 from ..simulation.api import MAX_MAX_MOVES, MAX_UNITS
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 __all__ = ["UsageError", "CommandError", "add_command_parser", "add_confidence",
            "add_max_moves", "add_progress", "add_rules_options", "add_run_options",
            "add_threads", "at_most", "cannot_read",
-           "check_own_rules", "check_report_only", "confidence", "game_index",
+           "check_own_rules", "check_report_only", "check_sets", "confidence", "game_index",
            "invalid_position", "one_to_stdout", "output_file", "output_files", "players",
            "points", "policy", "positive", "read_position_arg", "rules_from_options",
            "scheduler", "seed", "threads"]
@@ -318,10 +318,11 @@ def player_help(default: str) -> str:
 
 def add_rules_options(p: argparse.ArgumentParser, position_note: bool = False,
                       record_note: bool = False) -> None:
-    """Add --rules and --set to a command's parser (`position_note`: they go on top of
-    a position's own rules; `record_note`: a --record's rules are its own)."""
-    extra = " (default: the position's own rules, else classic" if position_note \
-        else " (default classic"
+    """Add --rules and --set to a command's parser (`position_note`: a position's own
+    rules are the default, which --rules may only repeat; `record_note`: a --record's
+    rules are its own)."""
+    extra = (" (default: the position's own rules, which it may only repeat, else "
+             "classic") if position_note else " (default classic"
     extra += "; with --record, the record's, which they may not contradict)" \
         if record_note else ")"
     p.add_argument("--rules", default=None, metavar="PRESET",
@@ -330,7 +331,8 @@ def add_rules_options(p: argparse.ArgumentParser, position_note: bool = False,
                         f"too) also works")
     p.add_argument("--set", action="append", default=[], metavar="FLAG=VALUE",
                    help="change a rule flag (repeatable), e.g. --set four=random "
-                        "--set king_goals=15,14,10,7,5; see 'cuttle rules'")
+                        "--set king_goals=15,14,10,7,5, but not one the text of --rules "
+                        "sets otherwise; see 'cuttle rules'")
 
 
 def add_confidence(p: argparse.ArgumentParser) -> None:
@@ -405,19 +407,40 @@ def add_progress_and_outputs(p: argparse.ArgumentParser, what: str, json_help: s
 
 
 def rules_from_options(spec: str | None, sets: Iterable[str] | None,
-                       own: Rules | None = None) -> Rules:
-    """The rules of a command: `spec` (--rules) replaces `own` (a position's rules),
-    and --set changes flags on top of whichever applies."""
+                       own: Rules | None = None, where: str = "--rules",
+                       fix: str = "") -> Rules:
+    """The rules of a command: `spec` (--rules, or a rule set given as `where`, e.g.
+    "the rule set") replaces `own` (a position's rules, which `position_rules` found it
+    repeats), and --set changes flags on top of whichever applies, but not a flag the
+    text of `spec` sets itself (`check_sets`; `fix`: more words on how to mend it)."""
     if spec is not None and not spec.strip():       # (not a silent classic)
         raise UsageError("empty rules: give a preset (e.g. classic) or rule text "
                          "(e.g. 'classic: four=random')")
     try:
+        if spec is not None:
+            check_sets(spec, sets or (), where, fix)
         if spec is None and own is not None:
             flags = Rules.parse_assignments(sets)
             return own.replace(**flags) if flags else own
         return Rules.parse("classic" if spec is None else spec, sets or ())
     except ValueError as e:
         raise UsageError(str(e)) from None
+
+
+def check_sets(spec: str, sets: Iterable[str], where: str = "--rules",
+               fix: str = "") -> None:
+    """--set against rule text (`spec`, given as `where`): UsageError when a --set gives
+    a flag the text sets itself another value, which would replace it without a word
+    (no game would play the text's value), as the web app refuses a position's rules
+    that are not the rules chosen; the same value is taken.  ValueError for malformed
+    text or flags."""
+    written = Rules.text_flags(spec)
+    for item in sets:
+        for name, value in Rules.parse_assignments(item).items():
+            if name in written and written[name] != value:
+                raise UsageError(f"--set {item} and {where} {spec!r} both set {name}: "
+                                 f"--set would replace its value there without a "
+                                 f"word; drop one{fix}")
 
 
 def check_own_rules(spec: str | None, sets: Iterable[str] | None, own: Rules,
@@ -435,21 +458,38 @@ def check_own_rules(spec: str | None, sets: Iterable[str] | None, own: Rules,
 
 
 def position_game(args: argparse.Namespace, to_move: int | None = None,
-                  kw: dict | None = None) -> Game:
-    """The Game of a command's position argument (text, a file, or '-' for stdin) with
-    --rules/--set (on top of the position's own rules) and --seed applied (`kw`: the
-    text already read by `parse_text`)."""
-    text = read_position_arg(args.position) if kw is None else None
+                  text: str | None = None) -> Game:
+    """The Game of a command's position argument (text, a file, or '-' for stdin;
+    `text`: its text, already read) with its rules (`position_rules`) and --seed
+    applied."""
+    text = read_position_arg(args.position) if text is None else text
     try:
-        kw = dict(parse_text(text) if kw is None else kw)
-        kw["rules"] = rules_from_options(args.rules, args.set, kw["rules"])
-        if args.seed is not None:
-            kw["seed"] = args.seed
-        if to_move is not None:
-            kw["to_move"] = to_move
+        kw = parse_text(text)
+    except ValueError as e:
+        raise invalid_position(args.position, e) from None
+    kw["rules"] = position_rules(args, text)
+    if args.seed is not None:
+        kw["seed"] = args.seed
+    if to_move is not None:
+        kw["to_move"] = to_move
+    try:
         return Game.from_position(**kw)
     except ValueError as e:
         raise invalid_position(args.position, e) from None
+
+
+def position_rules(args: argparse.Namespace, text: str) -> Rules:
+    """The rules of a position's game (`text`, well formed): its own (its ``rules:``
+    field), which --rules may only repeat (`cuttle.position.reconcile`, the web app's
+    check of a pasted position: a contradiction is refused, not settled silently), else
+    --rules, else classic; --set changes flags on top (`rules_from_options`)."""
+    given = None if args.rules is None else rules_from_options(args.rules, ())
+    try:
+        own, _ = reconcile(text, given, None)
+    except ValueError as e:
+        raise UsageError(f"{_position_source(args.position) or 'the position'}: {e}") \
+            from None
+    return rules_from_options(args.rules, args.set, own)
 
 
 def invalid_position(arg: str, e: ValueError) -> UsageError:

@@ -316,15 +316,12 @@ def _start(args):
     if args.position == "-":
         raise UsageError("--position - cannot read standard input, which holds your "
                          "moves; give the text or a file")
-    try:
-        kw = parse_text(options.read_position_arg(args.position))
-    except ValueError as e:
-        raise options.invalid_position(args.position, e) from None
-    game = options.position_game(args, kw=kw)
+    text = options.read_position_arg(args.position)
+    game = options.position_game(args, text=text)
     if game.is_over:
         raise UsageError("the position is already over: " + result_of(game)["text"])
     return game, game.position_text(rules=False), \
-        args.seed is not None or kw["seed"] is not None
+        args.seed is not None or parse_text(text)["seed"] is not None
 
 
 def run(args: argparse.Namespace) -> int:

@@ -414,8 +414,10 @@ def _rule_sets(args):
         raise UsageError("--rules is the base preset of --vary and has no effect without "
                          "it: give each rule set as an argument (e.g. cuttle.cards "
                          "cuttle.cards:four=random)")
-    _set_agrees_with_specs(args)
-    rule_sets = [options.rules_from_options(spec, args.set) for spec in args.specs]
+    # (--set changes every rule set: one that sets the flag otherwise would not be played)
+    rule_sets = [options.rules_from_options(spec, args.set, where="the rule set",
+                                            fix=", or give each rule set its own value "
+                                                "as an argument") for spec in args.specs]
     if args.vary:
         base = options.rules_from_options(args.rules, args.set)
         try:
@@ -451,27 +453,6 @@ def _one_value_varied(vary: str, base: Rules, varied: Rules) -> str:
 def _flag_named(item: str) -> str:
     """The flag an option's FLAG=VALUE names (the spelling `Rules` reads)."""
     return item.partition("=")[0].strip().lower().replace("-", "_")
-
-
-def _set_agrees_with_specs(args):
-    # --set changes a flag in every rule set; one that a rule set given as an argument
-    # sets otherwise would replace that value, without a word, so that no rule set plays
-    # it (the labels would show it, the result would not).
-    for item in args.set:
-        try:
-            value = Rules.parse_assignments([item])[_flag_named(item)]
-        except (ValueError, KeyError):
-            continue            # (a malformed flag: reported where it is read)
-        for spec in args.specs:
-            try:
-                own = Rules.parse(spec).changed()
-            except ValueError:
-                continue        # (likewise)
-            if own.get(_flag_named(item), value) != value:
-                raise UsageError(f"--set {item} and the rule set {spec!r} both set "
-                                 f"{_flag_named(item)}: --set would replace its value in "
-                                 f"every rule set; drop one, or give each rule set its own "
-                                 f"value as an argument")
 
 
 def _vary_sets_no_fixed_flag(args, base):
@@ -511,7 +492,7 @@ def run_rules(args: argparse.Namespace) -> int:
         # the catalogue: every preset and flag (as text, or the same as JSON)
         print(json.dumps(Rules.catalogue(), indent=2) if args.json else Rules.describe())
         return 0
-    rules = options.rules_from_options(args.preset, args.set)
+    rules = options.rules_from_options(args.preset, args.set, where="the rules")
     if args.json:
         print(json.dumps(rules.to_json(full=True), indent=2))
         return 0

@@ -665,3 +665,92 @@ def test_an_illegal_move_is_explained_to_you_in_the_second_person(monkeypatch, c
     assert code == 0, err
     assert "Not legal now: illegal move 'points KS': KS is not in your hand" in out
     assert "player 0's hand" not in out
+
+
+# --------------------------------------------------------------------------- --rules, --set
+
+SET_CONTRADICTS = ("--set joker=false and {where} 'classic:joker=true' both set joker: "
+                   "--set would replace its value there without a word; drop one")
+
+
+@pytest.mark.parametrize("argv, where", [
+    (["simulate", "--rules", "classic:joker=true", "-n", "100"], "--rules"),
+    (["simulate", "--rules", "classic:joker=true", "--seed", "1", "--record-game", "0"],
+     "--rules"),
+    (["compare", "--rules", "classic:joker=true", "--vary", "four=choice,random", "-n", "100"],
+     "--rules"),
+    (["compare", "classic:joker=true", "classic", "-n", "100"], "the rule set"),
+    (["rules", "classic:joker=true"], "the rules"),
+    (["play", "--rules", "classic:joker=true"], "--rules"),
+    (["play", "--rules", "classic:joker=true", "--position", POS], "--rules"),
+    (["analyse", POS, "--rules", "classic:joker=true", "--rollouts", "10"], "--rules"),
+])
+def test_a_set_that_contradicts_the_rule_text_is_refused_alike_everywhere(
+        monkeypatch, capsys, tmp_path, argv, where):
+    """--set giving a flag another value than the rule text gives it: compare refused
+    it, while simulate, rules, play and analyse played --set's value without a word."""
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(monkeypatch, capsys, argv + ["--set", "joker=false"], "quit\n")
+    assert code == 2 and out == "", err
+    assert SET_CONTRADICTS.format(where=where) in err and "Traceback" not in err
+    assert os.listdir(tmp_path) == []
+
+
+@pytest.mark.parametrize("argv", [
+    ["rules", "classic:joker=true", "--set", "joker=yes"],     # the same value
+    ["rules", "classic:joker=true", "--set", "four=random"],   # another flag
+    ["rules", "cuttle.cards", "--set", "four=random"],         # a preset's value
+])
+def test_a_set_that_agrees_with_the_rule_text_is_taken(monkeypatch, capsys, argv):
+    code, out, err = run(monkeypatch, capsys, argv)
+    assert code == 0, err
+    assert out.splitlines()[0] == str(cuttle.Rules.parse(argv[1], [argv[3]]))
+
+
+def test_a_preset_s_own_value_written_in_the_text_is_the_text_s(monkeypatch, capsys):
+    # (classic's joker is false: --set joker=true replaced what the text wrote)
+    code, out, err = run(monkeypatch, capsys, ["rules", "classic:joker=false", "--set",
+                                               "joker=true"])
+    assert code == 2 and "--set joker=true and the rules 'classic:joker=false' both set " \
+                         "joker" in err
+
+
+POS_QUICK = "rules: quick; " + POS
+
+
+@pytest.mark.parametrize("command", [["analyse", "{}", "--rollouts", "10"],
+                                     ["play", "--position", "{}"]])
+def test_rules_that_contradict_the_position_s_own_are_refused(monkeypatch, capsys,
+                                                               tmp_path, command):
+    """--rules against a position's own rules field: refused as the web app and a
+    record's position refuse it (`cuttle.position.reconcile`); it played --rules."""
+    f = tmp_path / "pos.txt"
+    f.write_text(POS_QUICK)
+    for position, source in ((POS_QUICK, "the position"), (str(f), str(f))):
+        argv = [a.format(position) for a in command] + ["--rules", "classic"]
+        code, out, err = run(monkeypatch, capsys, argv, "quit\n")
+        assert code == 2 and out == "", err
+        assert (f"error: {source}: its rules (quick) are not the rules chosen (classic): "
+                f"choose its rules, or take the rules field out of the position") in err
+
+
+@pytest.mark.parametrize("rules, sets, want", [
+    ("quick", [], "quick"),                                  # its own, repeated
+    ("classic: king_goals=15,14,10,7,5", [], "classic: king_goals=(15,14,10,7,5)"),
+    ("quick", ["hand_limit=8"], "quick: hand_limit=8"),      # --set on top
+    (None, ["hand_limit=8"], "quick: hand_limit=8"),         # (as before)
+    (None, ["king_goals=21,14,10,7,5"], "quick: king_goals=(21,14,10,7,5)"),
+])
+def test_rules_that_repeat_the_position_s_own_are_taken(monkeypatch, capsys, rules, sets,
+                                                        want):
+    argv = ["analyse", POS_QUICK, "--rollouts", "10", "--json"]
+    argv += [] if rules is None else ["--rules", rules]
+    for item in sets:
+        argv += ["--set", item]
+    code, out, err = run(monkeypatch, capsys, argv)
+    assert code == 0, err
+    assert cuttle.Rules.from_json(json.loads(out)["rules"]) == cuttle.Rules.parse(want)
+    # a position without a rules field plays --rules
+    code, out, err = run(monkeypatch, capsys, ["analyse", POS, "--rollouts", "10", "--json",
+                                               "--rules", "quick"])
+    assert code == 0 and json.loads(out)["rules"] == {"preset": "quick", "changed": {}}

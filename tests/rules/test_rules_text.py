@@ -53,6 +53,20 @@ def test_the_printed_text_reads_back_everywhere(rules):
     assert cuttle.Game(text, seed=3) == cuttle.Game(rules, seed=3)
 
 
+@settings(max_examples=200, deadline=None)
+@given(rules_values())
+def test_the_flags_a_text_sets_are_the_ones_it_writes(rules):
+    # (what a --set on top may not contradict)
+    assert Rules.text_flags(str(rules)) == rules.changed()
+    assert Rules.text_flags(f"{rules.preset}: joker=false") == {"joker": False}
+    assert Rules.text_flags("king_goals=15,14,10,7,5 four=draw") == {
+        "king_goals": (15, 14, 10, 7, 5), "four": "draw"}
+    with pytest.raises(ValueError, match="unknown preset 'chess'"):
+        Rules.text_flags("chess: joker=true")
+    with pytest.raises(ValueError, match="flag 'joker' takes true or false"):
+        Rules.text_flags("classic: joker=maybe")
+
+
 SPACES = st.sampled_from(["", " ", "  ", "\t"])
 
 
