@@ -58,6 +58,7 @@ if TYPE_CHECKING:
 __all__ = ["BalanceInterrupted", "OtherSearchError", "balance"]
 
 STAGES = {"screen": 0, "race": 1, "confirm": 2, "check": 3}
+SEARCHING, CHECKING = "search", "check"    # the roles of a run's two chunk players
 
 
 class BalanceInterrupted(RunInterrupted):
@@ -132,19 +133,17 @@ class _Run:
     def __init__(self, config: BalanceConfig, store: Store | None, client, status, play):
         self.config, self.store, self.status, self.play = config, store, status, play
         self.t0 = time.perf_counter()
-        b = config.budget
-        check = store is not None and play
-        self.players = {
-            config.policy: ChunkPlayer(store, (config.policy,) * 2, config.seed,
-                                       config.max_moves, b.chunk_size,
-                                       threads=config.threads, client=client, play=play,
-                                       engine=self.engine(config.policy) if check else None)}
+        # The chunk players by role, not by policy: a check under the search's own
+        # policy plays chunks of its own size, beside the search's, not in their place.
+        roles = {SEARCHING: (config.policy, config.budget.chunk_size)}
         if config.check:
-            size = CHECK_CHUNK[is_search(config.check)]
-            self.players[config.check] = ChunkPlayer(
-                store, (config.check,) * 2, config.seed, config.max_moves,
-                size, threads=config.threads, client=client,
-                play=play, engine=self.engine(config.check) if check else None)
+            roles[CHECKING] = (config.check, CHECK_CHUNK[is_search(config.check)])
+        fingerprints = store is not None and play
+        self.players = {
+            role: ChunkPlayer(store, (policy,) * 2, config.seed, config.max_moves, size,
+                              threads=config.threads, client=client, play=play,
+                              engine=self.engine(policy) if fingerprints else None)
+            for role, (policy, size) in roles.items()}
         self.base: dict[str, Measure] = {}
         self._base_chunks: dict[str, int] = {}      # chunks of the base in a replay stage
         self.singles: list[Single] = []
@@ -152,7 +151,7 @@ class _Run:
         self.generation: dict[int, dict[str, int]] = {}
         self.entries: list[Entry] = []
         self.results: list[CandidateResult] = []
-        self.tau = b.allowance
+        self.tau = config.budget.allowance
         self.level = config.confidence
         self.notes: list[str] = [] if store is None else list(store.notes)
         self.unfinished = False
@@ -179,8 +178,8 @@ class _Run:
 
     # -- helpers -------------------------------------------------------------------------
 
-    def _records(self, policy, stage, chunk, wanted, info):
-        player = self.players[policy]
+    def _records(self, role, stage, chunk, wanted, info):
+        player = self.players[role]
         info = dict(info, stage=stage, chunk=chunk)
         got = player.records(first_chunk(STAGES[stage], player.chunk_size) + chunk, wanted,
                              lambda done, total: self.status(dict(info, done=done,
@@ -189,10 +188,10 @@ class _Run:
             self.unfinished = True
         return got
 
-    def _show(self, info, left_chunks, rule_sets, policy=None):
+    def _show(self, info, left_chunks, rule_sets, role=SEARCHING):
         """The status after a chunk: the games played so far, the rate of the stage's
-        policy and the games left in the stage at most."""
-        player = self.players[policy or self.config.policy]
+        player and the games left in the stage at most."""
+        player = self.players[role]
         games = sum(p.games for p in self.players.values())
         rate = player.games / player.seconds if player.seconds > 0 else None
         self.status(dict(info, games=games, rate=rate,
@@ -238,7 +237,7 @@ class _Run:
             if not active:
                 return
             info = {"playing": len(active), "total": len(items)}
-            got = self._records(c.policy, stage, chunk, [(c.base, c.base)] +
+            got = self._records(SEARCHING, stage, chunk, [(c.base, c.base)] +
                                 [(c.base, rules_of(x)) for x in active], info)
             if got is None:
                 for x in active:
@@ -261,7 +260,7 @@ class _Run:
         chosen, _ = self._generate()
         self.interactions = [Interaction(c.base, x, y, combine(x, y, c.base), c.confidence)
                              for x, y in pairs_to_measure(chosen, b.pairs)]
-        player = self.players[c.policy]
+        player = self.players[SEARCHING]
         cap = b.chunks(b.interaction_games)
 
         def status(d):
@@ -325,7 +324,7 @@ class _Run:
         c, b = self.config, self.config.budget
         todo = self._winners()
         while todo:
-            self._replay("confirm", c.policy, "confirm", b.chunks(b.confirm_games),
+            self._replay("confirm", SEARCHING, "confirm", b.chunks(b.confirm_games),
                          lambda m: _half(m.estimate("first_score")) <= b.confirm_target,
                          todo=todo)
             if self.unfinished:
@@ -345,11 +344,11 @@ class _Run:
     def check(self) -> None:
         c = self.config
         if c.check:
-            size = self.players[c.check].chunk_size
-            self._replay("check", c.check, "check", -(-c.check_games // size),
+            size = self.players[CHECKING].chunk_size
+            self._replay("check", CHECKING, "check", -(-c.check_games // size),
                          lambda m: False, f"check under {c.check}")
 
-    def _replay(self, stage, policy, attr, cap, done, label=None, todo=None):
+    def _replay(self, stage, role, attr, cap, done, label=None, todo=None):
         """Play the winners (or `todo`) again with the base on `stage`'s games, chunk by
         chunk, into each one's measure `attr` (and the base's: each chunk once, however
         many calls play it), each until `done(measure)` or `cap` chunks."""
@@ -366,7 +365,7 @@ class _Run:
         chunk, total = 0, len(todo)
         while todo:
             info = {"playing": len(todo), "total": total}
-            got = self._records(policy, stage, chunk,
+            got = self._records(role, stage, chunk,
                                 [(c.base, c.base)] + [(c.base, r.rules) for r in todo], info)
             if got is None:
                 return
@@ -378,7 +377,7 @@ class _Run:
             chunk += 1
             todo = [r for r in todo if chunk < cap and not done(getattr(r, attr))]
             self._show(dict(info, stage=label or stage, chunk=chunk - 1, playing=len(todo)),
-                       cap - chunk if todo else 0, 1 + len(todo), policy)
+                       cap - chunk if todo else 0, 1 + len(todo), role)
 
     def stop(self) -> None:
         """Ctrl-C: what was still playing is unfinished."""
