@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import re
 import warnings
+from contextlib import contextmanager
+from contextvars import ContextVar
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -26,16 +28,35 @@ from ._core import n_cards
 from .flags import FLAG_NAMES, FLAGS, MAX_POINTS, PRESETS, Flag, _flag, _preset_name
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping
+    from collections.abc import Iterable, Iterator, Mapping
 
     from .flags import FlagValue
 
-__all__ = ["DegenerateRulesWarning", "Flag", "FLAGS", "FLAG_NAMES", "PRESETS", "Rules"]
+__all__ = ["DegenerateRulesWarning", "Flag", "FLAGS", "FLAG_NAMES", "PRESETS", "Rules",
+           "held_degenerate"]
 
 
 class DegenerateRulesWarning(UserWarning):
     """A rule set every flag of which is valid but under which no game can be decided
     (`Rules.degenerate` says why): every game would be a draw."""
+
+
+# The degenerate rule sets made within `held_degenerate`, by this thread (or task).
+_HELD: ContextVar[dict[Rules, str] | None] = ContextVar("held_degenerate", default=None)
+
+
+@contextmanager
+def held_degenerate() -> Iterator[dict[Rules, str]]:
+    """Within it, a degenerate rule set is not warned of where it is made, but kept in
+    the dict it yields ({rules: why}), for a caller that makes many rule sets of one
+    base (a balance search's candidates: one warning each was dozens of lines) to say
+    them once.  It holds the warnings of the calling thread only."""
+    held: dict[Rules, str] = {}
+    token = _HELD.set(held)
+    try:
+        yield held
+    finally:
+        _HELD.reset(token)
 
 
 
@@ -107,8 +128,12 @@ class Rules:
         self._build(preset, flags)
         why = self.degenerate()
         if why:             # (valid, so not refused: said once per place it is made)
-            warnings.warn(f"degenerate rules ({self}): {why}", DegenerateRulesWarning,
-                          stacklevel=2)
+            held = _HELD.get()
+            if held is not None:
+                held[self] = why
+            else:
+                warnings.warn(f"degenerate rules ({self}): {why}", DegenerateRulesWarning,
+                              stacklevel=2)
 
     def _build(self, preset, flags):
         if isinstance(preset, Rules):

@@ -27,11 +27,13 @@ games of each), and a run refuses records another version played.
 from __future__ import annotations
 
 import time
+import warnings
 from typing import TYPE_CHECKING, Any
 
+from ..formatting import quantity
 from ..policies import is_search
 from ..progress import Line, clock, show_by_default
-from ..rules import Rules
+from ..rules import DegenerateRulesWarning, Rules, held_degenerate
 from ..simulation import DEFAULT_MAX_MOVES, simulate
 from ..simulation.api import check_client
 from ..validation import check_bool
@@ -42,7 +44,7 @@ from ..variants.store import NothingToReport, ResultsFileError, Store, check_res
 from .config import (CHECK_CHUNK, DEFAULT_SEED, BalanceConfig, Budget, check_progress,
                      make_config)
 from .model import allowance, generate, pairs_to_measure
-from .constraints import verdict
+from .constraints import all_draws, verdict
 from .racing import OUT, PLAYING, UNFINISHED, Entry, look, simultaneous_level, winners
 from .results import BalanceResult, CandidateResult, Measure, Single
 from .space import single_changes, space_size
@@ -130,8 +132,10 @@ class _Run:
     """The state of one search, filled stage by stage (what `result()` reports at any
     moment, also after Ctrl-C)."""
 
-    def __init__(self, config: BalanceConfig, store: Store | None, client, status, play):
+    def __init__(self, config: BalanceConfig, store: Store | None, client, status, play,
+                 warn: bool = True):
         self.config, self.store, self.status, self.play = config, store, status, play
+        self.warn = warn            # (of degenerate rule sets: not a check's first reading)
         self.t0 = time.perf_counter()
         # The chunk players by role, not by policy: a check under the search's own
         # policy plays chunks of its own size, beside the search's, not in their place.
@@ -201,16 +205,20 @@ class _Run:
 
     def run(self) -> None:
         c = self.config
-        names = c.flags
-        self.singles = [Single(v, Measure(confidence=c.confidence))
-                        for v in single_changes(c.base, names, c.deals)
-                        if len(v.changes) <= c.k]
-        self.space = space_size([s.variant for s in self.singles], c.base, c.k)
-        for stage in (self.screen, self.interact, self.generate, self.race, self.confirm,
-                      self.check):   # (interact generates a first time, to choose pairs)
-            stage()
-            if self.unfinished:
-                return
+        # (the space holds every rule set the stages make: its degenerate ones, each a
+        # warning where it is made, are said once, here)
+        with held_degenerate() as held:
+            self.singles = [Single(v, Measure(confidence=c.confidence))
+                            for v in single_changes(c.base, c.flags, c.deals)
+                            if len(v.changes) <= c.k]
+            self.space = space_size([s.variant for s in self.singles], c.base, c.k)
+            if self.warn:
+                _warn_degenerate(c.base, held)
+            for stage in (self.screen, self.interact, self.generate, self.race,
+                          self.confirm, self.check):   # (interact generates a first time,
+                stage()                                # to choose pairs)
+                if self.unfinished:
+                    return
 
     def screen(self) -> None:
         b = self.config.budget
@@ -318,9 +326,9 @@ class _Run:
 
     def confirm(self) -> None:
         """Confirm the winners; a winner whose confirmation's interval lies outside a
-        constraint is no winner: the next standing candidate of its size nearest 50%
-        (by its race figures) is confirmed in its place, until one is not outside or
-        none is left."""
+        constraint, or whose confirmation games were all draws, is no winner: the next
+        standing candidate of its size nearest 50% (by its race figures) is confirmed
+        in its place, until one is not outside or none is left."""
         c, b = self.config, self.config.budget
         todo = self._winners()
         while todo:
@@ -331,7 +339,8 @@ class _Run:
                 return
             todo = []
             for r in self._winners():
-                if "broken" not in verdict(r.confirm, None, c.max_draws, c.moves).values():
+                if "broken" not in verdict(r.confirm, None, c.max_draws, c.moves).values() \
+                        and not all_draws(r.confirm):
                     continue
                 r.winner = False
                 rest = [x for x in self.results if x.size == r.size and x.confirm is None
@@ -419,10 +428,24 @@ def _check_the_search_in(store: Store, config: BalanceConfig) -> None:
     runs = _searches_in(store)
     if not runs:
         return
-    reading = _Run(config, store, None, _Status(False, ""), play=False)
+    reading = _Run(config, store, None, _Status(False, ""), play=False, warn=False)
     reading.run()
     if not reading.result().n_games:
         raise OtherSearchError(store.path, runs)
+
+
+def _warn_degenerate(base: Rules, held: dict[Rules, str]) -> None:
+    """One DegenerateRulesWarning for the degenerate rule sets of a search's space
+    (`held`: {rules: why}), where each was one: none when the base is degenerate (it
+    was said where the base was made, and its changes inherit it), else the first and
+    how many more."""
+    if not held or base.degenerate():
+        return
+    first, why = next(iter(held.items()))
+    more = (f" and {quantity(len(held) - 1, 'other rule set')} of the search"
+            if len(held) > 1 else "")
+    warnings.warn(f"degenerate rules ({first}){more}: {why}; a rule set whose games are "
+                  f"all draws is not ranked", DegenerateRulesWarning, stacklevel=4)
 
 
 def _half(e):
