@@ -17,10 +17,10 @@ every ``rules`` argument of the library take it, through `Rules.coerce`)::
 
 from __future__ import annotations
 
-import contextlib
-import contextvars
 import re
 import warnings
+from contextlib import contextmanager
+from contextvars import ContextVar
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from .flags import FlagValue
 
 __all__ = ["DegenerateRulesWarning", "Flag", "FLAGS", "FLAG_NAMES", "PRESETS", "Rules",
-           "no_degenerate_warning"]
+           "held_degenerate", "no_degenerate_warning"]
 
 
 class DegenerateRulesWarning(UserWarning):
@@ -41,23 +41,34 @@ class DegenerateRulesWarning(UserWarning):
     (`Rules.degenerate` says why): every game would be a draw."""
 
 
-# False inside `no_degenerate_warning()`: a context variable, so that it holds for its
-# own thread or asyncio task only (warnings' filters are the whole process's).
-_WARN_DEGENERATE: contextvars.ContextVar[bool] = contextvars.ContextVar(
-    "cuttle_warn_degenerate", default=True)
+# The degenerate rule sets made within `held_degenerate` (or `no_degenerate_warning`)
+# by this thread or asyncio task, {rules: why}; None outside both, where each is warned
+# of where it is made.  A context variable: warnings' filters are the whole process's.
+_HELD: ContextVar[dict[Rules, str] | None] = ContextVar("held_degenerate", default=None)
 
 
-@contextlib.contextmanager
+@contextmanager
+def held_degenerate() -> Iterator[dict[Rules, str]]:
+    """Within it, a degenerate rule set is not warned of where it is made, but kept in
+    the dict it yields ({rules: why}), for a caller that makes many rule sets of one
+    base (a balance search's candidates: one warning each was dozens of lines) to say
+    them once.  It holds the warnings of the calling thread (or asyncio task) only."""
+    held: dict[Rules, str] = {}
+    token = _HELD.set(held)
+    try:
+        yield held
+    finally:
+        _HELD.reset(token)
+
+
+@contextmanager
 def no_degenerate_warning() -> Iterator[None]:
     """Within it, rules made degenerate give no `DegenerateRulesWarning`, in this thread
     (or asyncio task) only: for a front end that tells the person itself, in its own
     words or with `Rules.degenerate_warning()` (the web app's answers carry it, where its
     server's stderr would repeat it for every request)."""
-    token = _WARN_DEGENERATE.set(False)
-    try:
+    with held_degenerate():
         yield
-    finally:
-        _WARN_DEGENERATE.reset(token)
 
 
 # Whitespace around '=' (``joker = true``) binds the flag to its value: no separator
@@ -151,10 +162,14 @@ class Rules:
 
     def __init__(self, preset: str | Rules = "classic", **flags: object):
         self._build(preset, flags)
-        said = self.degenerate_warning()
-        # (valid, so not refused: said once per place it is made)
-        if said and _WARN_DEGENERATE.get():
-            warnings.warn(said, DegenerateRulesWarning, stacklevel=2)
+        why = self.degenerate()
+        if why:             # (valid, so not refused: said once per place it is made)
+            held = _HELD.get()
+            if held is not None:
+                held[self] = why
+            else:
+                warnings.warn(self.degenerate_warning(), DegenerateRulesWarning,
+                              stacklevel=2)
 
     def _build(self, preset, flags):
         if isinstance(preset, Rules):

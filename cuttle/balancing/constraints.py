@@ -1,7 +1,17 @@
 """The designer's constraints, a largest draw rate and a range of mean lengths (moves):
 their one check (`check_constraints`) and their one reading from intervals (`judge`;
 `verdict` of a measure's games), which the model's pruning, the race's eliminations,
-the confirmation and the report all use.
+the confirmation and the report all use; and the one the search always keeps, that a
+rule set decides games: its reading from a measure's games (`all_draws`, and
+`draws_caveat` for the report).
+
+**Draws.**  The first player's score counts a draw as half a win to each player, so a
+rule set whose games are all draws scores exactly 50%, the objective itself, without a
+game decided: it is no fair game but no game.  A rule set whose games (in a stage) were
+all draws is never ranked: the model does not race it, the race drops it ("drawn"), a
+winner whose confirmation drew every game is replaced, and it is on no Pareto front.
+One that draws most of its games (`MOSTLY_DRAWS`) is ranked, but its report says that
+its score can lie only so far from 50% whatever the seats: ``(1 - draws) / 2``.
 """
 
 from __future__ import annotations
@@ -12,7 +22,13 @@ if TYPE_CHECKING:
     from ..stats import Estimate
     from .results import Measure
 
-__all__ = ["check_constraints", "judge", "measured", "verdict"]
+__all__ = ["ALL_DRAWS", "MOSTLY_DRAWS", "all_draws", "check_constraints", "draws_caveat",
+           "judge", "measured", "verdict"]
+
+# The report's caveats on a rule set's draws (`draws_caveat`): every game a draw, or at
+# least half of them (then at most half the score is decided games).
+ALL_DRAWS, MOSTLY_DRAWS = "all_draws", "mostly_draws"
+MOSTLY_SHARE = 0.5
 
 
 def check_constraints(max_draws: object, moves: object
@@ -71,3 +87,20 @@ def verdict(m: Measure, level: float | None, max_draws: float | None,
     measure's own confidence); a draw limit of 0 is met by games without a draw.
     Nothing without games."""
     return measured(m, level, max_draws, moves, drew=bool(m.draws)) if m.n else {}
+
+
+def all_draws(m: Measure) -> bool:
+    """Whether `m`'s games, at least one, were all draws: its score is 50% without a
+    game decided, and it is never ranked (the module docstring)."""
+    return bool(m.n) and m.draws == m.n
+
+
+def draws_caveat(m: Measure | None) -> str | None:
+    """What the report says of `m`'s draws: `ALL_DRAWS` (every game a draw),
+    `MOSTLY_DRAWS` (at least half of them: its score lies within ``(1 - draws) / 2``
+    of 50% whatever the seats) or None."""
+    if m is None or not m.n:
+        return None
+    if all_draws(m):
+        return ALL_DRAWS
+    return MOSTLY_DRAWS if m.draws >= MOSTLY_SHARE * m.n else None

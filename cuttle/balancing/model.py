@@ -16,6 +16,10 @@ their own allowance, in moves).
 **Pruning, by size.**  Each rule set's distance from 50% lies in
 ``[dist_low, dist_high]`` under the model.  Of the rule sets of one size:
 
+* those that decide no game are *all draws*: a single change whose screening games
+  were all draws, or a rule set `Rules.degenerate` says can only draw (its 50% is no
+  fairness: `cuttle.balancing.constraints`, "Draws"); they are not raced, and a measured
+  one prunes nothing;
 * those whose predicted draws or length surely break a constraint are *infeasible*;
   those whose predicted intervals lie within the constraints are *surely feasible*
   (without constraints, every rule set is);
@@ -47,7 +51,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from ..figures import SUMMARY, paired_difference
 from ..stats import Estimate
-from .constraints import judge
+from .constraints import all_draws, judge
 from .racing import distance
 from .space import Candidate, combinations_of
 
@@ -61,7 +65,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Prediction", "allowance", "generate", "pairs_to_measure", "predict"]
 
-PRUNED = ("not_combined", "infeasible", "dominated", "beyond_cap")
+PRUNED = ("not_combined", "all_draws", "infeasible", "dominated", "beyond_cap")
 
 
 class Prediction(NamedTuple):
@@ -169,9 +173,10 @@ def generate(singles: Sequence[Single], interactions: Sequence[Interaction], bas
              ) -> tuple[list[tuple[Candidate, Prediction]], dict[int, dict[str, int]]]:
     """The candidates to race (at most `per_size` of each size from 1 to k, each with
     its prediction) and, by size, what happened to the rule sets of the space
-    (`space`: their count by size): "space", "not_combined", "infeasible", "dominated",
-    "beyond_cap", "raced"."""
+    (`space`: their count by size): "space", "not_combined", "all_draws", "infeasible",
+    "dominated", "beyond_cap", "raced"."""
     by_rules = {s.variant.rules: s for s in singles}
+    drawn = {s.variant.rules for s in singles if all_draws(s.measure)}
     pairs = {frozenset((x.a.rules, x.b.rules)): x for x in interactions if x.n}
     pool = [Candidate(s.variant.rules, [s.variant], base_rules) for s in singles
             if s.measure.n and len(s.variant.changes) <= k]
@@ -186,6 +191,10 @@ def generate(singles: Sequence[Single], interactions: Sequence[Interaction], bas
         group = [(c, predict(c, by_rules, pairs, base, tau, tau_moves))
                  for c in pool if c.size == n]
         stats[n]["not_combined"] = max(0, stats[n]["space"] - len(group))
+        decides = [(c, p) for c, p in group
+                   if c.rules not in drawn and not c.rules.degenerate()]
+        stats[n]["all_draws"] = len(group) - len(decides)
+        group = decides
         feasible = [(c, p) for c, p in group if _feasible(p, max_draws, moves)]
         stats[n]["infeasible"] = len(group) - len(feasible)
         if not feasible:

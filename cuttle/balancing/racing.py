@@ -7,16 +7,20 @@ the race may take (its cap in chunks), every candidate it may hold and every sta
 it tests, so that with probability at least `confidence` every interval of every look
 holds at once.  On that event no decision below is wrong:
 
+* a candidate whose games so far were all draws is *drawn*, out of the race: it decides
+  no game, so its 50% says nothing of fairness (`constraints.all_draws`: a fact of its
+  games, not an interval; a rule set that drew a whole chunk is no game a designer
+  wants, whatever a few more chunks would show);
 * a candidate whose draw rate is surely above the limit, or whose mean length is surely
   outside the range, is *infeasible*;
 * the distance of a candidate's first-player score from 50% lies in
   ``[dist_low, dist_high]`` (0 when the interval holds 50%); a candidate whose
   ``dist_low`` exceeds the smallest ``dist_high`` among the *surely feasible* candidates
-  of its size (their intervals of draws and length lie within the constraints; without
-  constraints, every candidate) is *eliminated*: another candidate of its size is
-  surely fairer and meets the constraints, so the fairest feasible one is never
-  eliminated (one that only might meet them eliminates nothing: it may yet turn out
-  infeasible);
+  of its size still standing (their intervals of draws and length lie within the
+  constraints; without constraints, every candidate) is *eliminated*: another candidate
+  of its size is surely fairer and meets the constraints, so the fairest feasible one is
+  never eliminated (one that only might meet them eliminates nothing: it may yet turn
+  out infeasible);
 * a candidate stops playing once its score interval's half-width is at most the
   target (*converged*), when it is the last of its size still standing (*won*), or at
   its cap (*capped*).
@@ -29,7 +33,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..validation import check_confidence
-from .constraints import measured
+from .constraints import all_draws, measured
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -37,14 +41,15 @@ if TYPE_CHECKING:
     from ..stats import Estimate
     from .results import Measure
 
-__all__ = ["CAPPED", "CONVERGED", "ELIMINATED", "INFEASIBLE", "PLAYING", "STOPPED",
-           "UNFINISHED", "WON", "Entry", "distance", "look", "simultaneous_level",
-           "winners"]
+__all__ = ["CAPPED", "CONVERGED", "DRAWN", "ELIMINATED", "INFEASIBLE", "OUT", "PLAYING",
+           "STOPPED", "UNFINISHED", "WON", "Entry", "distance", "look",
+           "simultaneous_level", "winners"]
 
 PLAYING, CONVERGED, CAPPED, WON = "playing", "converged", "capped", "won"
 ELIMINATED, INFEASIBLE, UNFINISHED = "eliminated", "infeasible", "unfinished"
+DRAWN = "drawn"
 STOPPED = (CONVERGED, CAPPED, WON)           # out of the race, still standing
-OUT = (ELIMINATED, INFEASIBLE)               # out of the race, beaten
+OUT = (ELIMINATED, INFEASIBLE, DRAWN)        # out of the race, beaten
 
 
 def simultaneous_level(confidence: float, candidates: int, looks: int,
@@ -85,9 +90,11 @@ def look(entries: Sequence[Entry], *, level: float, target: float, max_chunks: i
     which a candidate stops; `max_chunks`: its cap."""
     standing = [e for e in entries if e.status not in OUT and e.measure.n]
     for e in standing:
-        if "broken" in measured(e.measure, level, max_draws, moves).values():
+        if all_draws(e.measure):
+            e.status = DRAWN
+        elif "broken" in measured(e.measure, level, max_draws, moves).values():
             e.status = INFEASIBLE
-    standing = [e for e in standing if e.status != INFEASIBLE]
+    standing = [e for e in standing if e.status not in OUT]
     bounds = {id(e): distance(e.measure.estimate("first_score", level)) for e in standing}
     for size in {e.size for e in standing}:
         group = [e for e in standing if e.size == size]

@@ -21,7 +21,8 @@ from ..figures import BALANCE, canonical
 from ..simulation import Tally
 from ..stats import Estimate
 from ..validation import is_int
-from .constraints import verdict
+from .constraints import all_draws, verdict
+from .racing import DRAWN, INFEASIBLE, OUT
 from .space import Candidate
 
 if TYPE_CHECKING:
@@ -207,9 +208,10 @@ def pareto_front(candidates: Iterable[CandidateResult]) -> list[CandidateResult]
     number of changes, mean length (shorter is better), by their point estimates (their
     reported figures: a winner's confirmation, the others' race); a candidate that broke
     the constraints (infeasible in the race, or its figures' interval outside one) is not
-    on it."""
-    pool = [c for c in candidates if c.measure.n and c.status != "infeasible" and
-            not (c.constraints or "").startswith("broken")]
+    on it, nor one that decides no game (drawn in the race, or its figures' games all
+    draws: `constraints.all_draws`)."""
+    pool = [c for c in candidates if c.measure.n and c.status not in (INFEASIBLE, DRAWN)
+            and not (c.constraints or "").startswith("broken") and not all_draws(c.measure)]
 
     def key(c):
         return (c.distance, c.size, c.estimate("mean_moves").value)
@@ -229,8 +231,9 @@ class BalanceResult:
     the `interactions` measured, `generation` (by size: how many rule sets the space
     holds, how many were pruned and why, how many raced), the raced `candidates` (best
     first: nearest 50% by their own figures), the `winners` ({size: CandidateResult};
-    never one whose figures break a constraint: each candidate's `constraints` says what
-    its figures say of them), the `pareto` front (without what broke a constraint),
+    never one whose figures break a constraint, or whose games were all draws: each
+    candidate's `constraints` says what its figures say of them), the `pareto` front
+    (without what broke a constraint or drew every game),
     `allowance` (the model's allowance per unmeasured pair),
     `played_records` (the chunks this run played: a chunk of one rule set's games paired
     with another rule set's, as the results file holds them), `played_games` (the games
@@ -251,11 +254,12 @@ class BalanceResult:
         for c in candidates:
             c.constraints = c.constraints_of(config.max_draws, config.moves)
         self.candidates = sorted(candidates, key=lambda c: (
-            c.status in ("eliminated", "infeasible"), not c.winner, _sort_distance(c)))
-        # (a winner whose figures break a constraint is none: the search replaces it; a
-        # partial run's leader may still break one)
+            c.status in OUT, not c.winner, _sort_distance(c)))
+        # (a winner whose figures break a constraint, or decide no game, is none: the
+        # search replaces it; a partial run's leader may still be one)
         self.winners = {c.size: c for c in self.candidates
-                        if c.winner and not (c.constraints or "").startswith("broken")}
+                        if c.winner and not (c.constraints or "").startswith("broken")
+                        and not all_draws(c.measure)}
         self.pareto = pareto_front(self.candidates)
         for c in self.pareto:
             c.pareto = True
@@ -295,18 +299,26 @@ class BalanceResult:
                              f"{k} changes (k={k}), not {size!r}")
         return self.base_result() if size == 0 else self.winners.get(size)
 
+    def base_stage(self) -> str | None:
+        """The stage whose games the tables' "(base)" row reads: its confirmation's,
+        else its race's, else its screening's, the first that has games (a search that
+        raced nothing has the base's screening games only); None before any."""
+        return next((s for s in ("confirm", "race", "screen")
+                     if s in self.base and self.base[s].n), None)
+
     def base_result(self) -> CandidateResult | None:
         """The base as a CandidateResult, with the games the tables' "(base)" row reads
-        (its confirmation's, else its race's, else its screening's) and its check games;
-        None before any of its games."""
-        race = self.base.get("race") or self.base.get("screen")
-        confirm = self.base.get("confirm")
-        if not any(m is not None and m.n for m in (race, confirm)):
+        (`base_stage`) and its check games; None before any of its games."""
+        stage = self.base_stage()
+        if stage is None:
             return None
+        raced = next((self.base[s] for s in ("race", "screen")
+                      if s in self.base and self.base[s].n), None)
         rules = self.config.base
         c = CandidateResult(Candidate(rules, (), rules), None,
-                            race or Measure(confidence=self.confidence), "base", None)
-        c.confirm, c.check = confirm, self.base.get("check")
+                            raced or Measure(confidence=self.confidence), "base", None)
+        c.confirm = self.base["confirm"] if stage == "confirm" else None
+        c.check = self.base.get("check")
         return c
 
     def markdown(self) -> str:

@@ -27,11 +27,13 @@ games of each), and a run refuses records another version played.
 from __future__ import annotations
 
 import time
+import warnings
 from typing import TYPE_CHECKING, Any
 
+from ..formatting import quantity
 from ..policies import is_search
 from ..progress import Line, clock, show_by_default
-from ..rules import Rules
+from ..rules import DegenerateRulesWarning, Rules, held_degenerate
 from ..simulation import DEFAULT_MAX_MOVES, simulate
 from ..simulation.api import check_client
 from ..validation import check_bool
@@ -42,7 +44,7 @@ from ..variants.store import NothingToReport, ResultsFileError, Store, check_res
 from .config import (CHECK_CHUNK, DEFAULT_SEED, BalanceConfig, Budget, check_progress,
                      make_config)
 from .model import allowance, generate, pairs_to_measure
-from .constraints import verdict
+from .constraints import all_draws, verdict
 from .racing import OUT, PLAYING, UNFINISHED, Entry, look, simultaneous_level, winners
 from .results import BalanceResult, CandidateResult, Measure, Single
 from .space import single_changes, space_size
@@ -58,6 +60,7 @@ if TYPE_CHECKING:
 __all__ = ["BalanceInterrupted", "OtherSearchError", "balance"]
 
 STAGES = {"screen": 0, "race": 1, "confirm": 2, "check": 3}
+SEARCHING, CHECKING = "search", "check"    # the roles of a run's two chunk players
 
 
 class BalanceInterrupted(RunInterrupted):
@@ -129,22 +132,22 @@ class _Run:
     """The state of one search, filled stage by stage (what `result()` reports at any
     moment, also after Ctrl-C)."""
 
-    def __init__(self, config: BalanceConfig, store: Store | None, client, status, play):
+    def __init__(self, config: BalanceConfig, store: Store | None, client, status, play,
+                 warn: bool = True):
         self.config, self.store, self.status, self.play = config, store, status, play
+        self.warn = warn            # (of degenerate rule sets: not a check's first reading)
         self.t0 = time.perf_counter()
-        b = config.budget
-        check = store is not None and play
-        self.players = {
-            config.policy: ChunkPlayer(store, (config.policy,) * 2, config.seed,
-                                       config.max_moves, b.chunk_size,
-                                       threads=config.threads, client=client, play=play,
-                                       engine=self.engine(config.policy) if check else None)}
+        # The chunk players by role, not by policy: a check under the search's own
+        # policy plays chunks of its own size, beside the search's, not in their place.
+        roles = {SEARCHING: (config.policy, config.budget.chunk_size)}
         if config.check:
-            size = CHECK_CHUNK[is_search(config.check)]
-            self.players[config.check] = ChunkPlayer(
-                store, (config.check,) * 2, config.seed, config.max_moves,
-                size, threads=config.threads, client=client,
-                play=play, engine=self.engine(config.check) if check else None)
+            roles[CHECKING] = (config.check, CHECK_CHUNK[is_search(config.check)])
+        fingerprints = store is not None and play
+        self.players = {
+            role: ChunkPlayer(store, (policy,) * 2, config.seed, config.max_moves, size,
+                              threads=config.threads, client=client, play=play,
+                              engine=self.engine(policy) if fingerprints else None)
+            for role, (policy, size) in roles.items()}
         self.base: dict[str, Measure] = {}
         self._base_chunks: dict[str, int] = {}      # chunks of the base in a replay stage
         self.singles: list[Single] = []
@@ -152,7 +155,7 @@ class _Run:
         self.generation: dict[int, dict[str, int]] = {}
         self.entries: list[Entry] = []
         self.results: list[CandidateResult] = []
-        self.tau = b.allowance
+        self.tau = config.budget.allowance
         self.level = config.confidence
         self.notes: list[str] = [] if store is None else list(store.notes)
         self.unfinished = False
@@ -179,8 +182,8 @@ class _Run:
 
     # -- helpers -------------------------------------------------------------------------
 
-    def _records(self, policy, stage, chunk, wanted, info):
-        player = self.players[policy]
+    def _records(self, role, stage, chunk, wanted, info):
+        player = self.players[role]
         info = dict(info, stage=stage, chunk=chunk)
         got = player.records(first_chunk(STAGES[stage], player.chunk_size) + chunk, wanted,
                              lambda done, total: self.status(dict(info, done=done,
@@ -189,10 +192,10 @@ class _Run:
             self.unfinished = True
         return got
 
-    def _show(self, info, left_chunks, rule_sets, policy=None):
+    def _show(self, info, left_chunks, rule_sets, role=SEARCHING):
         """The status after a chunk: the games played so far, the rate of the stage's
-        policy and the games left in the stage at most."""
-        player = self.players[policy or self.config.policy]
+        player and the games left in the stage at most."""
+        player = self.players[role]
         games = sum(p.games for p in self.players.values())
         rate = player.games / player.seconds if player.seconds > 0 else None
         self.status(dict(info, games=games, rate=rate,
@@ -202,16 +205,20 @@ class _Run:
 
     def run(self) -> None:
         c = self.config
-        names = c.flags
-        self.singles = [Single(v, Measure(confidence=c.confidence))
-                        for v in single_changes(c.base, names, c.deals)
-                        if len(v.changes) <= c.k]
-        self.space = space_size([s.variant for s in self.singles], c.base, c.k)
-        for stage in (self.screen, self.interact, self.generate, self.race, self.confirm,
-                      self.check):   # (interact generates a first time, to choose pairs)
-            stage()
-            if self.unfinished:
-                return
+        # (the space holds every rule set the stages make: its degenerate ones, each a
+        # warning where it is made, are said once, here)
+        with held_degenerate() as held:
+            self.singles = [Single(v, Measure(confidence=c.confidence))
+                            for v in single_changes(c.base, c.flags, c.deals)
+                            if len(v.changes) <= c.k]
+            self.space = space_size([s.variant for s in self.singles], c.base, c.k)
+            if self.warn:
+                _warn_degenerate(c.base, held)
+            for stage in (self.screen, self.interact, self.generate, self.race,
+                          self.confirm, self.check):   # (interact generates a first time,
+                stage()                                # to choose pairs)
+                if self.unfinished:
+                    return
 
     def screen(self) -> None:
         b = self.config.budget
@@ -238,7 +245,7 @@ class _Run:
             if not active:
                 return
             info = {"playing": len(active), "total": len(items)}
-            got = self._records(c.policy, stage, chunk, [(c.base, c.base)] +
+            got = self._records(SEARCHING, stage, chunk, [(c.base, c.base)] +
                                 [(c.base, rules_of(x)) for x in active], info)
             if got is None:
                 for x in active:
@@ -261,7 +268,7 @@ class _Run:
         chosen, _ = self._generate()
         self.interactions = [Interaction(c.base, x, y, combine(x, y, c.base), c.confidence)
                              for x, y in pairs_to_measure(chosen, b.pairs)]
-        player = self.players[c.policy]
+        player = self.players[SEARCHING]
         cap = b.chunks(b.interaction_games)
 
         def status(d):
@@ -319,20 +326,21 @@ class _Run:
 
     def confirm(self) -> None:
         """Confirm the winners; a winner whose confirmation's interval lies outside a
-        constraint is no winner: the next standing candidate of its size nearest 50%
-        (by its race figures) is confirmed in its place, until one is not outside or
-        none is left."""
+        constraint, or whose confirmation games were all draws, is no winner: the next
+        standing candidate of its size nearest 50% (by its race figures) is confirmed
+        in its place, until one is not outside or none is left."""
         c, b = self.config, self.config.budget
         todo = self._winners()
         while todo:
-            self._replay("confirm", c.policy, "confirm", b.chunks(b.confirm_games),
+            self._replay("confirm", SEARCHING, "confirm", b.chunks(b.confirm_games),
                          lambda m: _half(m.estimate("first_score")) <= b.confirm_target,
                          todo=todo)
             if self.unfinished:
                 return
             todo = []
             for r in self._winners():
-                if "broken" not in verdict(r.confirm, None, c.max_draws, c.moves).values():
+                if "broken" not in verdict(r.confirm, None, c.max_draws, c.moves).values() \
+                        and not all_draws(r.confirm):
                     continue
                 r.winner = False
                 rest = [x for x in self.results if x.size == r.size and x.confirm is None
@@ -345,11 +353,11 @@ class _Run:
     def check(self) -> None:
         c = self.config
         if c.check:
-            size = self.players[c.check].chunk_size
-            self._replay("check", c.check, "check", -(-c.check_games // size),
+            size = self.players[CHECKING].chunk_size
+            self._replay("check", CHECKING, "check", -(-c.check_games // size),
                          lambda m: False, f"check under {c.check}")
 
-    def _replay(self, stage, policy, attr, cap, done, label=None, todo=None):
+    def _replay(self, stage, role, attr, cap, done, label=None, todo=None):
         """Play the winners (or `todo`) again with the base on `stage`'s games, chunk by
         chunk, into each one's measure `attr` (and the base's: each chunk once, however
         many calls play it), each until `done(measure)` or `cap` chunks."""
@@ -366,7 +374,7 @@ class _Run:
         chunk, total = 0, len(todo)
         while todo:
             info = {"playing": len(todo), "total": total}
-            got = self._records(policy, stage, chunk,
+            got = self._records(role, stage, chunk,
                                 [(c.base, c.base)] + [(c.base, r.rules) for r in todo], info)
             if got is None:
                 return
@@ -378,7 +386,7 @@ class _Run:
             chunk += 1
             todo = [r for r in todo if chunk < cap and not done(getattr(r, attr))]
             self._show(dict(info, stage=label or stage, chunk=chunk - 1, playing=len(todo)),
-                       cap - chunk if todo else 0, 1 + len(todo), policy)
+                       cap - chunk if todo else 0, 1 + len(todo), role)
 
     def stop(self) -> None:
         """Ctrl-C: what was still playing is unfinished."""
@@ -420,10 +428,24 @@ def _check_the_search_in(store: Store, config: BalanceConfig) -> None:
     runs = _searches_in(store)
     if not runs:
         return
-    reading = _Run(config, store, None, _Status(False, ""), play=False)
+    reading = _Run(config, store, None, _Status(False, ""), play=False, warn=False)
     reading.run()
     if not reading.result().n_games:
         raise OtherSearchError(store.path, runs)
+
+
+def _warn_degenerate(base: Rules, held: dict[Rules, str]) -> None:
+    """One DegenerateRulesWarning for the degenerate rule sets of a search's space
+    (`held`: {rules: why}), where each was one: none when the base is degenerate (it
+    was said where the base was made, and its changes inherit it), else the first and
+    how many more."""
+    if not held or base.degenerate():
+        return
+    first, why = next(iter(held.items()))
+    more = (f" and {quantity(len(held) - 1, 'other rule set')} of the search"
+            if len(held) > 1 else "")
+    warnings.warn(f"degenerate rules ({first}){more}: {why}; a rule set whose games are "
+                  f"all draws is not ranked", DegenerateRulesWarning, stacklevel=4)
 
 
 def _half(e):

@@ -10,6 +10,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..balancing.config import QUICK_CAVEAT
+from ..balancing.constraints import ALL_DRAWS, MOSTLY_DRAWS, draws_caveat
+from ..balancing.racing import DRAWN
 from ..formatting import fixed, interval, level_pct, pct, quantity
 from ..rules import FLAG_NAMES
 from .tables import IN_BOLD, Cell, Table, _col, _columns, _shift, interactions_table
@@ -73,7 +75,44 @@ def balance_title(r: BalanceResult) -> list[str]:
                "the model predicted none to meet them, so none was raced")
         lines.append(f"no rule set with changes meets the constraints "
                      f"({'; '.join(limits)}): {why}")
+    drawn = _drawn(r)
+    if drawn and not r.winners and r.complete:
+        lines.append(f"no rule set with changes won: {quantity(drawn, 'rule set')} of the "
+                     f"search decide{'s' if drawn == 1 else ''} no game (every game played a "
+                     f"draw, or rules that can only draw), and a rule set that decides no "
+                     f"game is not ranked (its 50% is the draws' halves); the search space "
+                     f"says what became of the others")
     return lines
+
+
+def _drawn(r: BalanceResult) -> int:
+    """The rule sets with changes that decided no game: not raced, or drawn in the race."""
+    return (sum(g.get("all_draws", 0) for g in r.generation.values()) +
+            sum(c.status == DRAWN for c in r.candidates))
+
+
+def _draws_notes(rows) -> list[str]:
+    """The notes on the (label, Measure) of `rows` whose draws make a first score say
+    little of fairness (`cuttle.balancing.constraints.draws_caveat`): one on those whose
+    games were all draws, one on those mostly draws."""
+    rows = [(label, m, draws_caveat(m)) for label, m in rows]
+    drawn = [label for label, _, caveat in rows if caveat == ALL_DRAWS]
+    mostly = []
+    for label, m, caveat in rows:
+        if caveat == MOSTLY_DRAWS:
+            d = m.estimate("draw_rate").value
+            mostly.append(f"{label} {pct(d)} (±{fixed(100 * (1 - d) / 2)} pp)")
+    notes = []
+    if drawn:
+        notes.append(f"every game a draw: {', '.join(drawn)}: a first score of 50% without "
+                     f"a game decided, which says nothing of fairness (a rule set with "
+                     f"changes that decides no game is not ranked)")
+    if mostly:
+        notes.append(f"mostly draws (the draws, and how far from 50% the first score can "
+                     f"lie whatever the players do, (1 - draws) / 2): {', '.join(mostly)}: "
+                     f"its nearness to 50% says little of fairness (--max-draws, "
+                     f"max_draws=, limits the draws)")
+    return notes
 
 
 def balance_winners_table(r: BalanceResult) -> Table:
@@ -94,12 +133,15 @@ def balance_winners_table(r: BalanceResult) -> Table:
     if provisional:
         columns.append(_col("from", "<"))
     rows = []
-    base = r.base.get("confirm") or r.base.get("race") or r.base.get("screen")
-    if base is not None and base.n:
-        stage = next(s for s in ("confirm", "race", "screen") if r.base.get(s) is base)
+    stage = r.base_stage()
+    shown = []                  # (label, games) of each row, for the notes on draws
+    if stage is not None:
+        base = r.base[stage]
+        shown.append(("(base)", base))
         rows.append(_winner_cells(0, "(base)", base, r.base.get("check"), check) +
                     ([Cell("")] if limits else []) +
                     ([Cell(_BASE_STAGES[stage])] if provisional else []))
+    shown += [(r.winners[size].label, r.winners[size].measure) for size in sorted(r.winners)]
     for size in sorted(r.winners):
         w = r.winners[size]
         rows.append(_winner_cells(size, w.label, w.measure, w.check, check) +
@@ -118,6 +160,7 @@ def balance_winners_table(r: BalanceResult) -> Table:
                  f"race chose the winners"]
     if limits:
         notes.append(_CONSTRAINTS_NOTE)
+    notes += _draws_notes(shown)
     title = "The fairest rule set of each size"
     if provisional:
         title += " (provisional: the search is unfinished)"
@@ -185,6 +228,9 @@ def balance_race_note(r: BalanceResult) -> str:
         return ("race: no candidate was raced (the search space below says what became "
                 "of the rule sets)")
     level = level_pct(r.candidates[0].race_level)
+    drawn = ("; drawn: every game of its race a draw, so it decides no game (its 50% is "
+             "the draws' halves): out of the race, never ranked"
+             if any(c.status == DRAWN for c in r.candidates) else "")
     return (f"race: every candidate on the same fresh deals, chunks of {b.chunk_size:,} "
             f"games; intervals at the simultaneous level {level} (Bonferroni over "
             f"{b.per_size * r.config.k} candidates, {b.chunks(b.race_games)} looks and "
@@ -192,17 +238,21 @@ def balance_race_note(r: BalanceResult) -> str:
             f"of its size is surely nearer 50%; it stops once its interval is "
             f"±{fixed(100 * b.race_target)} pp or at {b.race_games:,} games; predicted: "
             f"the model's first score (additive, with measured interactions); Pareto: on "
-            f"the front by its reported figures (a winner's confirmation, else these)")
+            f"the front by its reported figures (a winner's confirmation, else these)"
+            f"{drawn}")
 
 
 def balance_generation_table(r: BalanceResult) -> Table:
     """By number of changes: the rule sets of the space and what became of them."""
-    columns = [_col("changes", ">"), _col("rule sets"), _col("not combined"),
-               _col("infeasible"), _col("dominated"), _col("beyond cap"),
-               _col("raced")]
-    rows = [[Cell(str(n)), *(Cell(f"{g[k]:,}") for k in ("space", "not_combined",
-                                                           "infeasible", "dominated",
-                                                           "beyond_cap", "raced"))]
+    # (the column of rule sets that decide no game only when there are some: a search
+    # of a base that decides games has none)
+    drawn = any(g.get("all_draws") for g in r.generation.values())
+    keys = ("space", "not_combined") + (("all_draws",) if drawn else ()) + (
+        "infeasible", "dominated", "beyond_cap", "raced")
+    names = {"space": "rule sets", "not_combined": "not combined", "all_draws": "all draws",
+             "beyond_cap": "beyond cap"}
+    columns = [_col("changes", ">")] + [_col(names.get(k, k)) for k in keys]
+    rows = [[Cell(str(n)), *(Cell(f"{g[k]:,}") for k in keys)]
             for n, g in sorted(r.generation.items())]
     note = (f"not combined: with a change whose shift is within "
             f"±{fixed(100 * r.config.budget.negligible)} pp (as fair as without it, which "
@@ -212,6 +262,10 @@ def balance_generation_table(r: BalanceResult) -> Table:
             f"{fixed(100 * r.allowance)} pp, or a screening interval misses); beyond cap: "
             f"more than {r.config.budget.per_size} could be fairest, the nearest "
             f"predictions were raced (not safe)")
+    if drawn:
+        note += ("; all draws: decides no game (a change whose screening games were all "
+                 "draws, or rules that can only draw), so its 50% says nothing of "
+                 "fairness: not raced")
     return Table(["The search space"], _columns(columns), rows, [note])
 
 
@@ -234,7 +288,7 @@ def balance_pareto_table(r: BalanceResult) -> Table:
         note += ("; none that broke a constraint; constraints: as in the first table "
                  "(undecided: its interval straddles a limit)")
     return Table(["The Pareto front: fairness, changes, length"], _columns(columns), rows,
-                 [note])
+                 [note] + _draws_notes((c.label, c.measure) for c in r.pareto))
 
 
 def balance_singles_table(r: BalanceResult) -> Table:
@@ -244,17 +298,28 @@ def balance_singles_table(r: BalanceResult) -> Table:
                _col("games"), _col("status", "<")]
     base = r.base.get("screen")
     rows = []
+    drawn = False
+
+    def status(word, m):
+        nonlocal drawn
+        if draws_caveat(m) != ALL_DRAWS:
+            return word
+        drawn = True
+        return f"{word}, all draws"
     if base is not None and base.n:
         rows.append([Cell(f"{r.config.base} (base)"), Cell(""),
                      Cell(pct(base.estimate("first_score").value)), Cell(f"{base.n:,}"),
-                     Cell("base")])
+                     Cell(status("base", base))])
     for s in sorted(r.singles, key=lambda s: -abs(s.shift.value) if s.measure.n else 0):
         rows.append([Cell(s.variant.label), _shift(s.shift, "pct"),
                      Cell(pct(s.measure.estimate("first_score").value)),
-                     Cell(f"{s.measure.n:,}"), Cell(s.status)])
-    return Table(["Single changes (screening)"], _columns(columns), rows,
-                 [f"shift: the first player's score minus the base's on the same games, "
-                  f"{conf} interval (paired), {IN_BOLD} when it excludes 0"],
+                     Cell(f"{s.measure.n:,}"), Cell(status(s.status, s.measure))])
+    notes = [f"shift: the first player's score minus the base's on the same games, "
+             f"{conf} interval (paired), {IN_BOLD} when it excludes 0"]
+    if drawn:
+        notes.append("all draws: every game a draw, so its first score is 50% without a "
+                     "game decided")
+    return Table(["Single changes (screening)"], _columns(columns), rows, notes,
                  row_classes={0: "best"} if rows else {})
 
 

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..analysis import Analysis, SearchAnalysis
 from ..balancing.config import QUICK_CAVEAT
+from ..balancing.constraints import draws_caveat
 from ..balancing.results import BalanceResult
 from ..display import renders
 from ..figures import (ANALYSIS, ATLAS, BALANCE, DIFFERENCE, INTERACTION, INTERVALS,
@@ -239,23 +240,27 @@ def atlas_data(result: AtlasResult) -> dict[str, Any]:
 
 
 def measure_data(m: Measure | None, confidence: float) -> dict[str, Any] | None:
-    """A stage's games of one rule set: `games` and each figure of
+    """A stage's games of one rule set: `games`, each figure of
     `cuttle.figures.BALANCE` at its path (first_score, first_mover_win_rate, draw_rate,
-    mean_moves, first_score_shift)."""
+    mean_moves, first_score_shift) and `draws_caveat` ("all_draws", "mostly_draws" or
+    null: `cuttle.balancing.constraints.draws_caveat`)."""
     if m is None or not m.n:
         return None
-    return figures_into(AliasedDict(games=m.n), BALANCE.values(), m, confidence)
+    d = figures_into(AliasedDict(games=m.n), BALANCE.values(), m, confidence)
+    d["draws_caveat"] = draws_caveat(m)
+    return d
 
 
 def candidate_data(c: CandidateResult, base: Rules, confidence: float) -> dict[str, Any]:
     """A candidate as JSON: the schema's keys (rules, changes, first_score,
     first_mover_win_rate, draw_rate, mean_moves, games: from its confirmation games if it
-    has them, else its race games), then where they come from, its size, status,
-    prediction, the race's games at the simultaneous level, and the check policy's
-    games."""
+    has them, else its race games; `draws_caveat` of those games), then where they come
+    from, its size, status, prediction, the race's games at the simultaneous level, and
+    the check policy's games."""
     d = AliasedDict(rules=str(c.rules), changes=changes_json(c.rules, base))
     figures_into(d, BALANCE.values(), c.measure, confidence)
     d["games"] = c.measure.n
+    d["draws_caveat"] = draws_caveat(c.measure)
     d.update({"size": c.size, "stage": c.stage, "status": c.status, "winner": c.winner,
               "pareto": c.pareto, "constraints": c.constraints,
               "predicted": None if c.prediction is None else c.prediction.as_dict(),

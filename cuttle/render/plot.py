@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .._optional import missing
+from ..balancing.racing import OUT
 from ..balancing.results import BalanceResult
 from ..display import renders
 from ..files import write_binary_file
@@ -332,8 +333,9 @@ def plot_balance(r: BalanceResult, path: str | os.PathLike[str],
     plt = pyplot()
     fig, ax = plt.subplots(figsize=(9, 5.5))
     ax.axhline(50, color="black", linewidth=0.8)
-    base = r.base.get("confirm") or r.base.get("race") or r.base.get("screen")
-    if base is not None and base.n:
+    stage = r.base_stage()
+    if stage is not None:
+        base = r.base[stage]
         e = base.estimate("first_score")
         ax.plot([base.estimate("mean_moves").value], [100 * e.value], "x",
                 color=BALANCE_COLORS["base"][0], markersize=9)
@@ -345,8 +347,7 @@ def plot_balance(r: BalanceResult, path: str | os.PathLike[str],
         if not c.measure.n:
             continue
         e, x = c.estimate("first_score"), c.estimate("mean_moves").value
-        kind = "winner" if c.winner else ("out" if c.status in ("eliminated", "infeasible")
-                                          else "raced")
+        kind = "winner" if c.winner else ("out" if c.status in OUT else "raced")
         color = BALANCE_COLORS[kind][0]
         ax.errorbar([x], [100 * e.value], yerr=[[100 * (e.value - e.low)],
                                                 [100 * (e.high - e.value)]],
@@ -376,7 +377,8 @@ def plot_balance(r: BalanceResult, path: str | os.PathLike[str],
             f"provisional leaders ({name['winner']}; unfinished): {level_pct(r.confidence)} "
             f"intervals of their games so far")
     fig.text(0.5, 0.005, f"{lead}; others ({name['raced']}): their race games; "
-                         f"{name['out']}: eliminated; dotted: the Pareto front",
+                         f"{name['out']}: out of the race (eliminated, infeasible, drawn); "
+                         f"dotted: the Pareto front",
              ha="center", va="bottom", fontsize="small", color="0.3")
     note = _partial(fig, interrupted, 0.99)
     fig.tight_layout(rect=(0, 0.03, 1, 1 - note))

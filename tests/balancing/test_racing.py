@@ -5,8 +5,9 @@ is known."""
 import numpy as np
 import pytest
 
-from cuttle.balancing.racing import (CAPPED, CONVERGED, ELIMINATED, INFEASIBLE, PLAYING, WON,
-                                     Entry, distance, look, simultaneous_level, winners)
+from cuttle.balancing.racing import (CAPPED, CONVERGED, DRAWN, ELIMINATED, INFEASIBLE,
+                                     PLAYING, WON, Entry, distance, look, simultaneous_level,
+                                     winners)
 from cuttle.balancing.results import Measure
 from cuttle.simulation import Tally
 from cuttle.stats import Estimate, score_interval, z_value
@@ -57,16 +58,35 @@ def test_a_look_eliminates_what_is_surely_less_fair_within_its_size():
 
 
 def test_a_look_does_not_stop_a_candidate_whose_games_all_scored_the_same():
-    """20 games all drawn: the first player's score was 50% [50%, 50%], certain, so the
-    candidate converged at once (a half-width of 0); its interval has a width now (the
-    score's, cuttle.stats.score_interval), and it plays on."""
-    drawn = entry("drawn", 1, 0, 0, draws=20)
+    """20 games all won by the first player: the first player's score was 100% [100%,
+    100%], certain, so the candidate converged at once (a half-width of 0); its interval
+    has a width now (the score's, cuttle.stats.score_interval), and it plays on."""
+    same = entry("same", 1, 20, 0)
     rival = entry("rival", 1, 10, 10)
-    look([drawn, rival], level=0.999, target=0.01, max_chunks=10)
-    assert drawn.status == rival.status == PLAYING
+    look([same, rival], level=0.999, target=0.01, max_chunks=10)
+    assert same.status == rival.status == PLAYING
+    e = same.measure.estimate("first_score", 0.999)
+    assert e == score_interval(20, 20, 20, 0.999) and e.value == 1.0
+    assert e.high - e.low > 0.1
+
+
+def test_a_candidate_whose_games_were_all_draws_is_out_of_the_race():
+    """20 games all drawn: 50% without a game decided, its interval as narrow as 20
+    games allow ([44%, 56%]: the score's, with its pseudo-games), it played on, eliminated
+    every rival surely farther from 50% and won its size as the fairest.  It decides no
+    game: drawn, out of the race, and it eliminates nobody; a rival that drew most of
+    its games (but not all) still races."""
+    drawn = entry("drawn", 1, 0, 0, draws=20)
     e = drawn.measure.estimate("first_score", 0.999)
     assert e == score_interval(20, 10, 5, 0.999) and e.value == 0.5
     assert (e.high - e.low) / 2 == pytest.approx(z_value(0.999) / (2 * 21 * 22) ** 0.5)
+    far = entry("far", 1, 3000, 7000)               # 30%: surely farther than drawn
+    mostly = entry("mostly", 2, 1, 0, draws=999)    # one game decided of 1,000
+    look([drawn, far, mostly], level=0.999, target=0.001, max_chunks=10)
+    assert (drawn.status, far.status, mostly.status) == (DRAWN, WON, WON)
+    assert winners([drawn, far, mostly]) == {1: far, 2: mostly}
+    look([drawn, far], level=0.999, target=0.001, max_chunks=10)     # (looks again)
+    assert drawn.status == DRAWN and winners([drawn]) == {}
 
 
 def test_a_look_stops_candidates_at_the_target_the_cap_and_the_constraints():
