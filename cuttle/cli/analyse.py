@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
     """`cuttle analyse`: rank the legal moves of a position (or of a record's move K);
     returns the exit status."""
     at = recorded(args)
-    game = options.position_game(args, to_move=args.player) if at is None else at.game
+    game = options.position_game(args, to_move=args.player, seed_deals=False) if at is None else at.game
     if game.is_over:
         raise UsageError(f"the position is already over ({result_of(game)['text']}): "
                          f"nothing to analyse")
@@ -275,7 +275,8 @@ def add_command(sub: argparse._SubParsersAction) -> None:
     options.add_threads(pa)
     pa.add_argument("--seed", type=options.seed, default=None,
                     help="seed of the playouts or searches (and of a position's unlisted "
-                         "cards' shuffle; a record keeps its deal)")
+                         "cards' shuffle, unless it has a seed field of its own; a record "
+                         "keeps its deal)")
     options.add_confidence(pa)
     pa.set_defaults(confidence=None)        # (--engine refuses one given)
     pa.add_argument("--json", action="store_true", help="print the result as JSON")

@@ -410,7 +410,7 @@ def rules_from_options(spec: str | None, sets: Iterable[str] | None,
                        own: Rules | None = None, where: str = "--rules",
                        fix: str = "") -> Rules:
     """The rules of a command: `spec` (--rules, or a rule set given as `where`, e.g.
-    "the rule set") replaces `own` (a position's rules, which `position_rules` found it
+    "the rule set") replaces `own` (a position's rules, which `position_settings` found it
     repeats), and --set changes flags on top of whichever applies, but not a flag the
     text of `spec` sets itself (`check_sets`; `fix`: more words on how to mend it)."""
     if spec is not None and not spec.strip():       # (not a silent classic)
@@ -458,18 +458,15 @@ def check_own_rules(spec: str | None, sets: Iterable[str] | None, own: Rules,
 
 
 def position_game(args: argparse.Namespace, to_move: int | None = None,
-                  text: str | None = None) -> Game:
+                  text: str | None = None, seed_deals: bool = True) -> Game:
     """The Game of a command's position argument (text, a file, or '-' for stdin;
-    `text`: its text, already read) with its rules (`position_rules`) and --seed
-    applied."""
+    `text`: its text, already read) with its rules and seed (`position_settings`)."""
     text = read_position_arg(args.position) if text is None else text
     try:
         kw = parse_text(text)
     except ValueError as e:
         raise invalid_position(args.position, e) from None
-    kw["rules"] = position_rules(args, text)
-    if args.seed is not None:
-        kw["seed"] = args.seed
+    kw["rules"], kw["seed"] = position_settings(args, text, seed_deals)
     if to_move is not None:
         kw["to_move"] = to_move
     try:
@@ -478,18 +475,24 @@ def position_game(args: argparse.Namespace, to_move: int | None = None,
         raise invalid_position(args.position, e) from None
 
 
-def position_rules(args: argparse.Namespace, text: str) -> Rules:
-    """The rules of a position's game (`text`, well formed): its own (its ``rules:``
-    field), which --rules may only repeat (`cuttle.position.reconcile`, the web app's
-    check of a pasted position: a contradiction is refused, not settled silently), else
-    --rules, else classic; --set changes flags on top (`rules_from_options`)."""
+def position_settings(args: argparse.Namespace, text: str,
+                      seed_deals: bool = True) -> tuple[Rules, int | None]:
+    """The rules and seed of a position's game (`text`, well formed): its own (its
+    ``rules:`` and ``seed:`` fields), which --rules may only repeat
+    (`cuttle.position.reconcile`, the web app's check of a pasted position and a
+    record's of its own: a contradiction is refused, not settled silently), else
+    --rules (classic); --set changes flags on top (`rules_from_options`).  --seed is the
+    seed of the deal where `seed_deals` (`cuttle play`: of the deal and the bot), which
+    may only repeat the position's too; else (`cuttle analyse`: the analysis's seed) the
+    position's own seed deals it, and --seed only where it has none."""
     given = None if args.rules is None else rules_from_options(args.rules, ())
     try:
-        own, _ = reconcile(text, given, None)
+        own, seed = reconcile(text, given, args.seed if seed_deals else None)
     except ValueError as e:
         raise UsageError(f"{_position_source(args.position) or 'the position'}: {e}") \
             from None
-    return rules_from_options(args.rules, args.set, own)
+    return rules_from_options(args.rules, args.set, own), \
+        args.seed if seed is None else seed
 
 
 def invalid_position(arg: str, e: ValueError) -> UsageError:

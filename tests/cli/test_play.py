@@ -734,6 +734,42 @@ def test_rules_that_contradict_the_position_s_own_are_refused(monkeypatch, capsy
                 f"choose its rules, or take the rules field out of the position") in err
 
 
+POS_SEEDED = "seed: 5; " + POS
+
+
+def test_a_seed_that_contradicts_the_position_s_own_is_refused_by_play(monkeypatch, capsys):
+    """cuttle play's --seed (of the deal and the bot) against a position's own seed
+    field: refused as --rules is (and as the web app and a record's position refuse it);
+    it dealt the position from --seed."""
+    code, out, err = run(monkeypatch, capsys, ["play", "--position", POS_SEEDED, "--seed",
+                                               "7"], "quit\n")
+    assert code == 2 and out == "", err
+    assert ("error: the position: its seed (5) is not the seed given (7): give no seed, "
+            "or take the seed field out of the position") in err
+    for extra in (["--seed", "5"], []):          # its own, or none
+        code, out, err = run(monkeypatch, capsys,
+                             ["play", "--position", POS_SEEDED] + extra, "quit\n")
+        assert code == 0 and "seed 5." in out, err
+
+
+def test_analyse_deals_a_position_by_its_own_seed_and_plays_out_by_its_seed(monkeypatch,
+                                                                           capsys):
+    """cuttle analyse's --seed seeds the analysis; a position's own seed field deals it
+    (--seed dealt it instead, changing the position without a word)."""
+    def analysed(position, *seed):
+        code, out, err = run(monkeypatch, capsys, ["analyse", position, "--rollouts", "10",
+                                                   "--json", *seed])
+        assert code == 0, err
+        return json.loads(out)
+    own = cuttle.Game.from_text(POS_SEEDED).position_text()
+    for seed in ("7", "8"):
+        got = analysed(POS_SEEDED, "--seed", seed)
+        assert got["position"] == own and got["seed"] == int(seed)
+    # without a seed field, --seed deals it too (as documented)
+    assert analysed(POS, "--seed", "7")["position"] == \
+        cuttle.Game.from_text("seed: 7; " + POS).position_text()
+
+
 @pytest.mark.parametrize("rules, sets, want", [
     ("quick", [], "quick"),                                  # its own, repeated
     ("classic: king_goals=15,14,10,7,5", [], "classic: king_goals=(15,14,10,7,5)"),
