@@ -117,7 +117,8 @@ def test_the_record_with_cards_not_seen_replays_and_is_reviewed_as_the_page_says
     with pytest.raises(ValueError) as e:
         cuttle.review(shown, "rollouts:8", player=1, seed=1, threads=1)
     assert str(e.value).startswith(" ".join(quoted.split()) + ":")
-    assert cuttle.review(shown, "rollouts:8", seed=1, threads=1).players == (0,)
+    r = cuttle.review(shown, "rollouts:8", seed=1, threads=1)
+    assert r.players == (0,) and r.unseen == blocks("text")[0].strip()
 
 
 def test_the_tables_name_every_field_status_and_end_reason():
