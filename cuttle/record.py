@@ -26,9 +26,12 @@ played and its seed) and ``"simulation": {"players": [A, B], "swap_seats": true,
 ``result.status`` is ``over`` (the rules ended the game), ``resigned`` (a player gave up:
 the opponent wins), ``quit``, ``eof`` (the input ended), ``interrupted`` or
 ``unfinished`` (a record made of a game under way, no reason given): the last four leave
-the game unfinished, without a winner.  A resignation is a result: its ``winner`` is
-the resigner's opponent (``"winner": 1``, ``"end_reason": null``, ``"text": "player 1
-wins (player 0 resigned)"``), and the resigner is the other seat (`resigner`).  Records
+the game unfinished, without a winner (nor an ``end_reason``: only ``over`` has one).
+Each field of a result is checked as docs/record.md's table says (`validate_record`;
+only its ``status`` must be given), a winner ``"1"`` refused as ``1.0`` and ``true`` are.
+A resignation is a result: its ``winner`` is the resigner's opponent (``"winner": 1``,
+``"end_reason": null``, ``"text": "player 1 wins (player 0 resigned)"``), and the
+resigner is the other seat (`resigner`).  Records
 written before said ``"winner": null`` and ``"unfinished: resigned"``; their resigner is
 their ``human_seat`` (only a person resigned then), and they read as the new ones do
 (no version changes: a reader that ignores the winner loses nothing it had).
@@ -63,12 +66,14 @@ from __future__ import annotations
 import datetime
 import json
 import os
+import reprlib
 import warnings
 from typing import TYPE_CHECKING, Any
 
 from ._play import GAME_INDEX_LIMIT
 from ._version import __version__
 from .errors import InvalidMoveError
+from .figures import END_REASONS
 from .files import read_text, write_text
 from .game import Game, check_game
 from .moves import Move
@@ -155,9 +160,11 @@ def result_mismatch(rec: dict[str, Any], end: Game) -> str | None:
     (status ``over``) by its winner and ending (``end_reason``; not its ``text``, words
     for them); a game that stopped otherwise (resigned, quit, ...) by whether the rules
     ended it.  A record without a result states nothing, and one without a winner or
-    an ending states nothing of that."""
+    an ending states nothing of that.  ValueError for a result `validate_record` refuses
+    (a winner "1" is no winner 1: compared, it would differ in words that read alike)."""
+    _check_result(rec)
     res = rec.get("result")
-    if not isinstance(res, dict):
+    if res is None:
         return None
     if res.get("status") == "over":
         reason = res.get("end_reason")
@@ -315,21 +322,56 @@ def validate_record(rec: object) -> dict[str, Any]:
             and all(isinstance(p, str) for p in players)):
         raise ValueError("'players' must be a list of two names")
     check_player(rec.get("human_seat"), "'human_seat'", none="null: no human")
-    _check_resignation(rec)
+    _check_result(rec)
     return rec
 
 
-def _check_resignation(rec: dict[str, Any]) -> None:
-    # A resigned game names its winner, the resigner's opponent (a record written
-    # before resignations had a winner names the person who resigned, its human seat).
+def _check_result(rec: dict[str, Any]) -> None:
+    # A result (or null: none) by docs/record.md's table: its status always, each other
+    # field given by its type and range (a hand-written one may leave them out); a game
+    # the rules did not end has no end_reason, an unfinished one no winner, and a
+    # resigned one names its winner, the resigner's opponent (a record written before
+    # resignations had a winner names the person who resigned, its human seat).
     res = rec.get("result")
-    if not isinstance(res, dict) or res.get("status") != RESIGNED:
+    if res is None:
         return
-    if res.get("winner") is not None:
-        check_player(res["winner"], "a resigned game's 'winner'")
-    elif rec.get("human_seat") is None:
+    if not isinstance(res, dict):
+        raise ValueError(f"'result' must be an object (its 'status', 'winner', ...) or "
+                         f"null, not {_shown(res)}")
+    if "status" not in res:
+        raise ValueError(f"the result has no 'status' (one of {', '.join(STATUSES)})")
+    status = res["status"]
+    if status not in STATUSES:
+        raise ValueError(f"the result's 'status' must be one of {', '.join(STATUSES)}, "
+                         f"not {_shown(status)}")
+    winner = check_player(res.get("winner"), "the result's 'winner'",
+                          none="null: a draw, or no winner")
+    reason = res.get("end_reason")
+    if reason is not None and reason not in END_REASONS:
+        raise ValueError(f"the result's 'end_reason' must be one of "
+                         f"{', '.join(END_REASONS)} or null, not {_shown(reason)}")
+    if status != "over" and (reason is not None
+                             or (winner is not None and status != RESIGNED)):
+        field, value = ("end_reason", reason) if reason is not None else ("winner", winner)
+        raise ValueError(f"the result's {field!r} must be null for a game the rules did "
+                         f"not end (status {status!r}), not {_shown(value)}")
+    if "turns" in res:
+        check_int(res["turns"], "the result's 'turns'", 1, None)
+    scores = res.get("scores", [0, 0])
+    if not (isinstance(scores, list) and len(scores) == 2
+            and all(is_int(s) and s >= 0 for s in scores)):
+        raise ValueError(f"the result's 'scores' must be both players' points, two ints "
+                         f"from 0, seat 0's first, not {_shown(scores)}")
+    if not isinstance(res.get("text", ""), str):
+        raise ValueError(f"the result's 'text' must be a string, not {_shown(res['text'])}")
+    if status == RESIGNED and winner is None and rec.get("human_seat") is None:
         raise ValueError("a resigned game's result names its 'winner' (the resigner's "
                          "opponent): it has none, nor a 'human_seat' who resigned")
+
+
+def _shown(value: object) -> str:
+    # A value quoted in an error, cut short (a record may hold a long list).
+    return reprlib.repr(value)
 
 
 def _check_deal_field(rec: dict[str, Any]) -> None:

@@ -135,14 +135,16 @@ def _unsettled(d: dict) -> str:
 def review_head(review: dict) -> str:
     """The top of a review's page: its headline, where the game was lost (the JSON's
     ``where_lost``), the warning of a record whose stated result its moves do not
-    give (``record_mismatch``) and a record's re-deals by undos (``redealt``), if any."""
+    give (``record_mismatch``), a record's re-deals by undos (``redealt``) and the player
+    a record with cards not seen leaves out (``unseen``), if any."""
     head = (review.get("where_lost") or {}).get("text")
     out = f'<p class="review-headline">{escape(head)}</p>' if head else ""
     if review.get("record_mismatch"):
         out += (f'<p class="review-warning">Warning: {escape(review["record_mismatch"])}; '
                 f'this review follows the moves.</p>')
-    if review.get("redealt"):
-        out += f'<p class="review-redealt">{escape(review["redealt"])}</p>'
+    for key in ("redealt", "unseen"):
+        if review.get(key):
+            out += f'<p class="review-{key}">{escape(review[key])}</p>'
     return out
 
 

@@ -174,7 +174,9 @@ class Review:
     `headline`: where the game was lost, in one sentence (`where_lost()`), the first line
     of the text; `record_mismatch`: the words of a record's stated result that its
     moves do not give (the review follows the moves), or None; `redealt`: a record's
-    re-deals by undos in words (`cuttle.record.redealt_words`), or None."""
+    re-deals by undos in words (`cuttle.record.redealt_words`), or None; `unseen`: the
+    line naming a player asked for that a record with cards not seen (``?``) does not
+    show whole, and so is not reviewed, or None."""
 
     def __init__(self, *, start: Game, moves: Sequence[Move], names: Sequence[str],
                  players: Sequence[int], engine: Engine, seed: int,
@@ -183,7 +185,8 @@ class Review:
                  seconds: float, cpu_seconds: float, complete: bool,
                  source: str = "", stopped: str | None = None,
                  resigned: int | None = None, deal: int = 0,
-                 record_mismatch: str | None = None, redealt: str | None = None) -> None:
+                 record_mismatch: str | None = None, redealt: str | None = None,
+                 unseen: str | None = None) -> None:
         self.start = start
         self.deal = deal              # a record's deal index (game `deal` of the seed)
         self.moves = list(moves)
@@ -203,6 +206,7 @@ class Review:
         self.resigned = resigned    # the seat that resigned it (stopped "resigned")
         self.record_mismatch = record_mismatch    # (`cuttle.record.result_mismatch`)
         self.redealt = redealt
+        self.unseen = unseen
 
     def summary(self, player: int) -> dict[str, Any]:
         """`player`'s figures (`figures.PLAYER_FIGURES`: judged and forced moves, average
@@ -395,6 +399,7 @@ class Review:
     def _data(self, end: Game) -> dict[str, Any]:
         return {"format": FORMAT, "version": 1, "where_lost": self.where_lost(),
                 "record_mismatch": self.record_mismatch, "redealt": self.redealt,
+                "unseen": self.unseen,
                 "engine": self.engine.name,
                 "method": self.engine.description, "seed": self.seed,
                 "rules": self.start.rules.to_json(), "game_seed": self.start.seed,
@@ -452,15 +457,15 @@ class Review:
     def intro(self) -> list[str]:
         """The lines of the text between the headline and the move list, one sentence or
         more each: the warning of a record's stated result its moves do not give, a
-        record's re-deals by undos, what was reviewed, the engine, what the scores mean,
-        the moves not valued, the hindsight line (the markdown's paragraphs too)."""
+        record's re-deals by undos, a player a record with cards not seen leaves out, what
+        was reviewed, the engine, what the scores mean, the moves not valued, the
+        hindsight line (the markdown's paragraphs too)."""
         who = {p: f"P{p} {self.names[p]}" for p in (0, 1)}
         dealt = seed_words(self.start.seed, self.deal)
         out = []
         if self.record_mismatch is not None:
             out.append(f"Warning: {self.record_mismatch}; this review follows the moves.")
-        if self.redealt is not None:
-            out.append(self.redealt)
+        out += [line for line in (self.redealt, self.unseen) if line is not None]
         out += [f"Review{' of ' + self.source if self.source else ''}: {who[0]} against "
                f"{who[1]}; rules {self.start.rules}; {dealt}; "
                f"{quantity(len(self.moves), 'move')}",

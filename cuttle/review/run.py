@@ -82,15 +82,16 @@ def _players(player: Any) -> tuple[int, ...]:
     return (int(player),)
 
 
-def _seen_whole(players: tuple[int, ...], src: _Source, omniscient: bool
-                ) -> tuple[int, ...]:
+def _seen_whole(players: tuple[int, ...], src: _Source, omniscient: bool,
+                names: tuple[str, str]) -> tuple[tuple[int, ...], str | None]:
     """The players to review of `players`: of a record with cards not seen (``?``),
     those whose view it gives whole (`record.dealt_view`: their decisions then cannot
-    depend on how those cards were dealt).  ValueError for one player asked whose view
+    depend on how those cards were dealt), and the line saying which of `players` is
+    left out so (`Review.unseen`), or None.  ValueError for one player asked whose view
     it does not give, when neither's is given, and for hindsight (`omniscient`),
     which would read the cards the record does not give."""
     if src.record is None or not has_unseen(src.record):
-        return players
+        return players, None
     if omniscient:
         raise ValueError("hindsight values each position with every card as it lies, and "
                          "this record does not give every card (its position has cards not "
@@ -103,7 +104,9 @@ def _seen_whole(players: tuple[int, ...], src: _Source, omniscient: bool
     if not kept:
         raise ValueError("neither player can be reviewed from this record, which does not "
                          f"give all either saw: {gaps[0]}; {gaps[1]}")
-    return kept
+    left = [p for p in players if p not in kept]
+    return kept, (f"P{left[0]} {names[left[0]]} is not reviewed: this record does not show "
+                  f"all they saw (cards not seen, '?')." if left else None)
 
 
 def _stopper(cancel: Any) -> Callable[[], None] | None:
@@ -257,6 +260,8 @@ def review(game_or_record: Game | dict[str, Any] | str | os.PathLike[str],
     winner, its ending) is reviewed by its moves, with a `cuttle.record.
     RecordResultWarning` saying both, kept in `Review.record_mismatch`.  A record of a
     game an undo dealt again says so (`cuttle.record.redealt_words`, `Review.redealt`).
+    A record with cards not seen (``?``) is reviewed only for the players whose view
+    it gives whole (`cuttle.record.dealt_view`; `Review.unseen` names one left out).
 
     The same seed gives the same review, whatever the thread count.
     """
@@ -265,7 +270,7 @@ def review(game_or_record: Game | dict[str, Any] | str | os.PathLike[str],
     names = _names(names, src.names)
     eng = parse_engine(engine)
     th = Thresholds.coerce(thresholds)
-    players = _seen_whole(_players(player), src, omniscient)
+    players, unseen = _seen_whole(_players(player), src, omniscient, names)
     threads = check_threads(threads)
     seed = seed_or_new(seed)
     check = _stopper(cancel)
@@ -282,7 +287,8 @@ def review(game_or_record: Game | dict[str, Any] | str | os.PathLike[str],
                       cpu_seconds=time.process_time() - c0, complete=complete,
                       source=src.where, stopped=src.stopped, resigned=resigned,
                       deal=src.deal, record_mismatch=mismatch,
-                      redealt=None if src.record is None else redealt_words(src.record))
+                      redealt=None if src.record is None else redealt_words(src.record),
+                      unseen=unseen)
 
     g = start.copy()
     try:

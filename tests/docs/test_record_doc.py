@@ -117,7 +117,8 @@ def test_the_record_with_cards_not_seen_replays_and_is_reviewed_as_the_page_says
     with pytest.raises(ValueError) as e:
         cuttle.review(shown, "rollouts:8", player=1, seed=1, threads=1)
     assert str(e.value).startswith(" ".join(quoted.split()) + ":")
-    assert cuttle.review(shown, "rollouts:8", seed=1, threads=1).players == (0,)
+    r = cuttle.review(shown, "rollouts:8", seed=1, threads=1)
+    assert r.players == (0,) and r.unseen == blocks("text")[0].strip()
 
 
 def test_the_tables_name_every_field_status_and_end_reason():
@@ -135,6 +136,70 @@ def test_the_tables_name_every_field_status_and_end_reason():
     assert set(re.findall(r"`(\w+)`", status_row)) == set(STATUSES)
     reason_row = re.search(r"^\| `end_reason` \|(.*)$", TEXT, flags=re.M).group(1)
     assert set(re.findall(r"`(\w+)`", reason_row)) - {"null"} == set(END_NAMES) - {"none"}
+
+
+def row(field):
+    """The text of the result table's row of `field`."""
+    part = TEXT[TEXT.index("### The result"):]
+    return re.search(rf"^\| `{field}` \|(.*)$", part, flags=re.M).group(1)
+
+
+def test_the_result_table_is_what_validate_record_enforces():
+    """Each row's values are taken and others refused, naming the field; the fields
+    the page lets a record leave out may be left out; its quoted refusal is the
+    library's."""
+    g = cuttle.Game(seed=1)
+    g.play("draw")
+    rec = json.loads(json.dumps(make_record(g, players=["a", "b"], human_seat=0)))
+    over = {"status": "over", "winner": 1, "end_reason": "goal", "turns": 3,
+            "scores": [0, 0], "text": "player 1 wins (goal)"}
+
+    def refused(field, **change):
+        with pytest.raises(ValueError, match=rf"'{field}'"):
+            validate_record({**rec, "result": {**over, **change}})
+
+    def taken(**change):
+        validate_record({**rec, "result": {**over, **change}})
+
+    for status in STATUSES:
+        taken(status=status, end_reason=None, winner=None)
+    refused("status", status="weird")
+    assert re.findall(r"`(\w+)`", row("winner"))[:3] == ["0", "1", "null"]
+    for winner in (0, 1, None):
+        taken(winner=winner)
+    for winner in ("1", 1.0, True, 2):
+        refused("winner", winner=winner)
+    unfinished = set(re.findall(r"`(\w+)`", row("winner"))[3:])
+    assert unfinished == set(STATUSES) - {"over", "resigned"}
+    for status in unfinished:
+        refused("winner", status=status, end_reason=None, winner=0)
+    for reason in set(re.findall(r"`(\w+)`", row("end_reason"))) - {"null"}:
+        taken(end_reason=reason)
+        for status in set(STATUSES) - {"over"}:
+            refused("end_reason", status=status, end_reason=reason, winner=None)
+    first = int(re.search(r"an integer from (\d+)", row("turns")).group(1))
+    taken(turns=first)
+    for turns in (first - 1, "6", float(first)):
+        refused("turns", turns=turns)
+    low = int(re.search(r"a list of two integers from (\d+)", row("scores")).group(1))
+    taken(scores=[low, low])
+    for scores in ([low - 1, low], [low], [low, low, low], "x", [float(low), low]):
+        refused("scores", scores=scores)
+    assert "a string" in row("text")
+    refused("text", text=1)
+    # "It always gives its `status`; a record written by hand may leave out any other field"
+    assert "It always gives its `status`" in TEXT
+    for field in set(over) - {"status"}:
+        validate_record({**rec, "result": {k: v for k, v in over.items() if k != field}})
+    with pytest.raises(ValueError, match="'status'"):
+        validate_record({**rec, "result": {k: v for k, v in over.items() if k != "status"}})
+    for res in ("over", [1]):
+        with pytest.raises(ValueError, match="'result' must be an object"):
+            validate_record({**rec, "result": res})
+    quoted = re.search(r"\(`(the result's 'winner' .*?)`\)", TEXT).group(1)
+    with pytest.raises(ValueError) as e:
+        validate_record({**rec, "result": {**over, "winner": "1"}})
+    assert str(e.value) == quoted
 
 
 def test_the_page_is_linked_from_the_index_the_readme_and_the_site():

@@ -162,6 +162,107 @@ def test_game_records_are_read_or_refused(rec):
     assert g.ply == len(rec["moves"])
 
 
+def result_records():
+    """Valid records whose results differ (as JSON reads them): a win by the goal, a
+    draw by passes, a game quit and one resigned, with and without a human seat."""
+    from cuttle.policies import Bot
+    from cuttle.record import make_record
+    out = []
+    for seed, cut, status in ((0, None, None), (11, None, None), (0, 6, "quit"),
+                              (1, 7, "resigned")):
+        g, bot = cuttle.Game(seed=seed), Bot("random", seed=seed)
+        while not g.is_over and g.ply != cut:
+            g.play(bot.choose(g))
+        rec = make_record(g, players=["a", "b"], human_seat=0, status=status)
+        out += [json.loads(json.dumps(rec)), json.loads(json.dumps({**rec, "human_seat": None}))]
+    assert [r["result"]["status"] for r in out[::2]] == ["over", "over", "quit", "resigned"]
+    return out
+
+
+RESULT_RECORDS = result_records()
+RESULT_FIELDS = ("status", "winner", "end_reason", "turns", "scores", "text")
+RESULT_VALUES = (st.none() | st.booleans() | st.integers(-2, 40) | st.integers()
+                 | st.floats() | st.text(max_size=6)
+                 | st.sampled_from(["1", "0", "6", "goal", "none", *cuttle.record.STATUSES,
+                                    "move_cap", "sudden_death", "passes"])
+                 | st.lists(st.integers(-2, 30) | st.booleans() | st.floats(allow_nan=False)
+                            | st.text(max_size=2), max_size=3)
+                 | st.dictionaries(st.sampled_from(RESULT_FIELDS), st.integers(0, 1), max_size=2))
+DROP = object()
+
+
+def result_faults(res, human_seat):
+    """The fields docs/record.md's result table refuses in `res` (an independent reading
+    of the table: an object or null; its status always, one of those listed; a winner
+    0, 1 or null, null when the game stopped unfinished, and given, or a human seat,
+    when resigned; an end_reason named, null unless the rules ended the game; turns an
+    integer from 1; scores two integers from 0; text a string)."""
+    def integer(v):
+        return type(v) is int
+    if res is None:
+        return set()
+    if type(res) is not dict:
+        return {"result"}
+    out = set()
+    status, winner, reason = res.get("status"), res.get("winner"), res.get("end_reason")
+    if type(status) is not str or status not in cuttle.record.STATUSES:
+        out.add("status")
+    if winner is not None and not (integer(winner) and winner in (0, 1)):
+        out.add("winner")
+    if reason is not None and reason not in ("goal", "passes", "sudden_death", "move_cap"):
+        out.add("end_reason")
+    if status != "over" and reason is not None:
+        out |= {"end_reason", "status"}
+    if status not in ("over", "resigned") and winner is not None:
+        out |= {"winner", "status"}
+    if status == "resigned" and winner is None and human_seat is None:
+        out.add("winner")
+    if "turns" in res and not (integer(res["turns"]) and res["turns"] >= 1):
+        out.add("turns")
+    scores = res.get("scores", [0, 0])
+    if not (type(scores) is list and len(scores) == 2
+            and all(integer(v) and v >= 0 for v in scores)):
+        out.add("scores")
+    if type(res.get("text", "")) is not str:
+        out.add("text")
+    return out
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(range(len(RESULT_RECORDS))),
+       st.dictionaries(st.sampled_from(RESULT_FIELDS + ("other",)),
+                       RESULT_VALUES | st.just(DROP), max_size=3),
+       st.none() | RESULT_VALUES)
+def test_a_record_s_result_is_checked_field_by_field(k, change, whole):
+    """A valid record's result with some of its fields changed (types, values) or left
+    out, or replaced whole: refused exactly where the format's table refuses it, with a
+    ValueError naming a field at fault; else the record replays, and where its stated
+    result is not where its moves end, the two read otherwise."""
+    rec = RESULT_RECORDS[k]
+    res = {f: v for f, v in {**rec["result"], **change}.items() if v is not DROP}
+    if whole is not None and not change:
+        res = whole                                 # (a result that is not an object)
+    told = {**rec, "result": res}
+    faults = result_faults(res, rec["human_seat"])
+    try:
+        validate_record(told)
+    except ValueError as e:
+        named = re.findall(r"'(\w+)'", str(e))
+        event(f"refused: {sorted(faults)}")
+        assert faults and faults & set(named), (faults, str(e))
+        return
+    event("accepted")
+    assert not faults, (faults, res)
+    end = cuttle.record.final_game(told)
+    assert end.ply == len(rec["moves"])
+    words = cuttle.record.result_mismatch(told, end)
+    if words is not None:
+        said, ends = re.fullmatch(r"the record says '(.*)', but its moves end '(.*)'",
+                                  words).groups()
+        assert said != ends
+    assert isinstance(cuttle.record.ending_text(end, told), str)
+
+
 UNSEEN_CARDS = ["7S", "9D", "KH", "8D", "8H", "AC", "2C", "2S", "5D", "6S", "JC", "4C", "7C",
                 "3H", "?", "?", "?", "??", "10h"]
 UNSEEN_MOVES = ["draw", "draw", "draw", "pass", "resolve", "points 7S", "points 9D",

@@ -1,7 +1,8 @@
 """cuttle.record's positions of a record: `game_before` (the Game its move k is decided
 in, numbered as `cuttle replay` and the review number moves) and `final_game`; a
 record's deal index (game K of a seed's run, version 2); a resignation's result; the
-re-deals of a game an undo dealt again."""
+re-deals of a game an undo dealt again; a result's fields, each checked by the format's
+rules (docs/record.md, "The result")."""
 
 import json
 
@@ -189,7 +190,7 @@ def test_a_resignation_recorded_before_it_had_a_winner_reads_as_the_human_seat_s
     assert ending(old, final_game(old))["text"] == "player 0 wins (player 1 resigned)"
     with pytest.raises(ValueError, match="a resigned game's result names its 'winner'"):
         validate_record({**old, "human_seat": None})
-    with pytest.raises(ValueError, match="a resigned game's 'winner' must be 0 or 1"):
+    with pytest.raises(ValueError, match="the result's 'winner' must be 0 or 1"):
         validate_record({**rec, "result": {**rec["result"], "winner": 2}})
     quit_ = make_record(g, players=["greedy", "human"], human_seat=1, status="quit")
     assert resigner(quit_) is None and quit_["result"]["winner"] is None
@@ -247,3 +248,101 @@ def test_a_bad_redealt_is_refused(marks):
             make_record(g, players=["a", "b"], redealt=marks)
     for good in ([], [0], [0, 0, 3], [3]):
         assert validate_record(dict(rec, redealt=good))["redealt"] == good
+
+
+# -- a result's fields ----------------------------------------------------------------------
+
+def finished_record():
+    """P1's win by its goal in two moves (turn 2, 23 points to 14), as JSON reads it."""
+    g = cuttle.Game.from_position(hands=(["TH", "2C", "3D"], ["4S", "5S", "6S", "7C"]),
+                                  points=(["7S", "7H"], ["9H", "9D"]), rest="deck", seed=3)
+    g.play("draw")
+    g.play("points 4S")
+    assert g.winner == 1 and g.end_reason == "goal"
+    return json.loads(json.dumps(make_record(g, players=["ann", "bob"], human_seat=0)))
+
+
+WINNER = "the result's 'winner' must be 0 or 1 or None (null: a draw, or no winner), not "
+STATUS = ("the result's 'status' must be one of over, resigned, quit, eof, interrupted, "
+          "unfinished, ")
+SCORES = ("the result's 'scores' must be both players' points, two ints from 0, seat 0's "
+          "first, not ")
+
+
+@pytest.mark.parametrize("change, said", [
+    # (what a user editing a saved record wrote; each read 1 or passed unread before)
+    (dict(winner="1"), WINNER + "'1'"),
+    (dict(winner=True), WINNER + "True"),
+    (dict(winner=1.0), WINNER + "1.0"),
+    (dict(winner=0.0), WINNER + "0.0"),
+    (dict(winner=2), WINNER + "2"),
+    (dict(status="weird"), STATUS + "not 'weird'"),
+    (dict(status=3), STATUS + "not 3"),
+    (dict(status=None), STATUS + "not None"),
+    (dict(end_reason="resign"), "the result's 'end_reason' must be one of goal, passes, "
+     "sudden_death, move_cap or null, not 'resign'"),
+    (dict(end_reason="none"), "the result's 'end_reason' must be one of goal, passes, "
+     "sudden_death, move_cap or null, not 'none'"),
+    (dict(status="quit", end_reason=None), "the result's 'winner' must be null for a game "
+     "the rules did not end (status 'quit'), not 1"),
+    (dict(status="resigned", winner=0), "the result's 'end_reason' must be null for a game "
+     "the rules did not end (status 'resigned'), not 'goal'"),
+    (dict(turns="6"), "the result's 'turns' must be a positive int, not '6'"),
+    (dict(turns=2.0), "the result's 'turns' must be a positive int, not 2.0"),
+    (dict(turns=0), "the result's 'turns' must be at least 1, not 0"),
+    (dict(scores="x"), SCORES + "'x'"),
+    (dict(scores=[14]), SCORES + "[14]"),
+    (dict(scores=[14, -1]), SCORES + "[14, -1]"),
+    (dict(scores=[14, 23.0]), SCORES + "[14, 23.0]"),
+    (dict(scores=[True, 23]), SCORES + "[True, 23]"),
+    (dict(text=["player 1 wins"]), "the result's 'text' must be a string, not "
+     "['player 1 wins']"),
+])
+def test_each_field_of_a_result_is_checked(change, said):
+    rec = finished_record()
+    bad = {**rec, "result": {**rec["result"], **change}}
+    with pytest.raises(ValueError) as e:
+        validate_record(bad)
+    assert str(e.value) == said
+    assert bad["result"] == {**rec["result"], **change}          # (left as it was)
+
+
+@pytest.mark.parametrize("result, said", [
+    ([1], "'result' must be an object (its 'status', 'winner', ...) or null, not [1]"),
+    ("over", "'result' must be an object (its 'status', 'winner', ...) or null, not 'over'"),
+    (1, "'result' must be an object (its 'status', 'winner', ...) or null, not 1"),
+    ({}, "the result has no 'status' (one of over, resigned, quit, eof, interrupted, "
+     "unfinished)"),
+    ({"winner": 1}, "the result has no 'status' (one of over, resigned, quit, eof, "
+     "interrupted, unfinished)"),
+    ({"status": "over", "scores": list(range(100))},        # (what it holds, cut short)
+     SCORES + "[0, 1, 2, 3, 4, 5, ...]"),
+])
+def test_a_result_is_an_object_with_its_status(result, said):
+    with pytest.raises(ValueError) as e:
+        validate_record({**finished_record(), "result": result})
+    assert str(e.value) == said
+
+
+def test_a_result_may_be_null_or_leave_out_all_but_its_status(tmp_path):
+    rec = finished_record()
+    for res in (None, {"status": "over"}, {"status": "unfinished"},
+                *({k: v for k, v in rec["result"].items() if k != field}
+                  for field in rec["result"] if field != "status"),
+                {**rec["result"], "note": "readers ignore it"}):
+        assert validate_record({**rec, "result": res})["result"] == res
+        path = tmp_path / "r.json"
+        path.write_text(json.dumps({**rec, "result": res}))
+        assert final_game(read_record(path)).winner == 1
+    without = {k: v for k, v in rec.items() if k != "result"}
+    assert validate_record(without) == without
+
+
+def test_read_record_names_the_file_and_the_field(tmp_path):
+    rec = finished_record()
+    rec["result"]["winner"] = "1"
+    path = tmp_path / "edited.json"
+    path.write_text(json.dumps(rec))
+    with pytest.raises(ValueError) as e:
+        read_record(path)
+    assert str(e.value) == f"{path}: {WINNER}'1'"

@@ -3,16 +3,22 @@ resignation or a stop in a game the rules ended): the moves are the game, so the
 follows them, and says so: `cuttle.review` with a `RecordResultWarning` and
 `Review.record_mismatch` (in the text, the JSON and the page), `cuttle review` and
 `cuttle replay` with one line on stderr and exit status 1.  The check has one home,
-`cuttle.record.result_mismatch`."""
+`cuttle.record.result_mismatch`, and never says two texts that read alike disagree.  A
+result that is not one by the format (a winner "1", true or 1.0, a status not listed)
+is refused with the record, naming the field: nothing is reviewed or replayed."""
 
+import itertools
 import json
+import re
 import warnings
 
 import pytest
 
 import cuttle
-from cuttle.record import (RecordResultWarning, check_result, final_game, make_record,
-                           result_mismatch, write_record)
+from cuttle.figures import END_REASONS
+from cuttle.policies import Bot
+from cuttle.record import (STATUSES, RecordResultWarning, check_result, final_game,
+                           make_record, result_mismatch, validate_record, write_record)
 from support.helpers import run_cli
 
 # P0 to move could win at once with `points TH`; it draws, and P1 wins with `points 4S`.
@@ -160,3 +166,84 @@ def test_the_commands_warn_once_on_stderr_and_exit_1(monkeypatch, capsys, tmp_pa
     write_record(rec, path)                 # the honest record: no word of it, status 0
     code, out, err = run_cli(monkeypatch, capsys, argv)
     assert code == 0 and "warning" not in err.lower() and "Warning" not in out
+
+
+# -- results that are not results ------------------------------------------------------------
+
+# (what a user editing a saved record wrote: "1" was warned of as "the record says 'player
+# 1 wins (goal)', but its moves end 'player 1 wins (goal)'", the others passed unread)
+EDITED = [({"winner": "1"}, "the result's 'winner' must be 0 or 1"),
+          ({"winner": True}, "the result's 'winner' must be 0 or 1"),
+          ({"winner": 1.0}, "the result's 'winner' must be 0 or 1"),
+          ({"winner": 0.0}, "the result's 'winner' must be 0 or 1"),
+          ({"status": "weird"}, "the result's 'status' must be one of"),
+          ({"status": 3}, "the result's 'status' must be one of"),
+          ({"turns": "6"}, "the result's 'turns' must be a positive int"),
+          ({"scores": "x"}, "the result's 'scores' must be both players' points"),
+          ([1], "'result' must be an object"),
+          ("over", "'result' must be an object")]
+
+
+def edited(rec, change):
+    return {**rec, "result": {**rec["result"], **change} if isinstance(change, dict)
+            else change}
+
+
+@pytest.mark.parametrize("change, said", EDITED)
+def test_the_commands_refuse_a_result_that_is_none(monkeypatch, capsys, tmp_path, change,
+                                                   said):
+    rec, _ = thrown_away()
+    path = tmp_path / "edited.json"
+    path.write_text(json.dumps(edited(rec, change)))
+    for argv in (["replay", path], ["review", path, "--engine", "rollouts:5", "--seed", "1"]):
+        code, out, err = run_cli(monkeypatch, capsys, argv)
+        assert code == 2 and out == "", (argv, err)
+        assert f"cuttle {argv[0]}: error: {path}: {said}" in err
+        assert "warning" not in err and "Traceback" not in err
+    with pytest.raises(ValueError, match=f"^{re.escape(said)}"):
+        cuttle.review(edited(rec, change), "rollouts:5", seed=1)
+    with pytest.raises(ValueError, match=f"^{re.escape(said)}"):
+        result_mismatch(edited(rec, change), final_game(rec))
+
+
+def ends():
+    """Records of games that end each way: P0 wins, P1 wins (goal), a draw (passes),
+    unfinished (6 moves of a game)."""
+    out = []
+    for seed, cut in ((0, None), (1, None), (11, None), (0, 6)):
+        g, bot = cuttle.Game(seed=seed), Bot("random", seed=seed)
+        while not g.is_over and g.ply != cut:
+            g.play(bot.choose(g))
+        out.append(make_record(g, players=["a", "b"], human_seat=0))
+    assert [(r["result"]["winner"], r["result"]["end_reason"]) for r in out] == \
+        [(0, "goal"), (1, "goal"), (None, "passes"), (None, None)]
+    return out
+
+
+ENDS = ends()
+ABSENT = object()
+
+
+def test_a_mismatch_never_reads_the_same_on_both_sides():
+    """Whatever result a record may state (every status, winner and ending, stated or
+    not, also those of the wrong type, which are refused), the words of what it says
+    and of where its moves end differ whenever they are said to disagree."""
+    mismatches = 0
+    for rec, status, winner, reason, seat in itertools.product(
+            ENDS, STATUSES, [ABSENT, None, 0, 1, "1", "0", True, 1.0, 0.0],
+            [ABSENT, None, *END_REASONS], [0, None]):
+        res = {"status": status, **{k: v for k, v in (("winner", winner),
+                                                      ("end_reason", reason))
+                                    if v is not ABSENT}}
+        told = {**rec, "human_seat": seat, "result": res}
+        try:
+            validate_record(told)
+        except ValueError:
+            continue
+        words = result_mismatch(told, final_game(told))
+        if words is not None:
+            said, ends_ = re.fullmatch(r"the record says '(.*)', but its moves end '(.*)'",
+                                       words).groups()
+            assert said != ends_, told
+            mismatches += 1
+    assert mismatches > 100

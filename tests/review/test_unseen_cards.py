@@ -1,6 +1,7 @@
 """The review of a record with cards not seen (`?`: a game played elsewhere): only the
 players whose view the record gives are reviewed, and their review is the same whatever
-the deal of the cards not seen (two seeds of the record deal them otherwise)."""
+the deal of the cards not seen (two seeds of the record deal them otherwise); a player
+of the default two left out so is named in one line (`Review.unseen`)."""
 
 import json
 
@@ -8,7 +9,7 @@ import pytest
 
 import cuttle
 from cuttle.record import start_game, write_record
-from game.test_unseen_record import MOVES, SEEN, record
+from game.test_unseen_record import MOVES, SEEN, START, record
 from support.helpers import run_cli
 
 
@@ -64,3 +65,43 @@ def test_cuttle_review_of_a_record_with_cards_not_seen(monkeypatch, capsys, tmp_
     assert code == 2 and out == ""
     assert f"{path}: player 1 cannot be reviewed from this record" in err
     assert SEEN in path.read_text()                          # (the record, as it was)
+
+
+LEFT_OUT = ("P1 opponent is not reviewed: this record does not show all they saw (cards "
+            "not seen, '?').")
+
+
+def test_the_review_says_which_player_it_leaves_out():
+    r = cuttle.review(record(), "rollouts:8", seed=1, threads=1)
+    assert r.players == (0,) and r.unseen == LEFT_OUT
+    assert str(r).splitlines()[:2] == [r.headline, LEFT_OUT]
+    assert f"**{r.headline}**\n\n{LEFT_OUT}\n\n" in r.markdown()
+    assert r.as_dict()["unseen"] == LEFT_OUT
+    page = r.page()
+    assert f'<p class="review-unseen">{LEFT_OUT.replace(chr(39), "&#x27;")}</p>' in page
+    assert page.index('class="review-unseen"') < page.index('class="replay"')
+    # named as the review names them; asked for ann alone, or a record giving every card
+    # (the same game): nobody is left out, and nothing is said
+    named = cuttle.review(record(), "rollouts:8", seed=1, threads=1, names=["A", "B"])
+    assert named.unseen == LEFT_OUT.replace("opponent", "B")
+    whole = record(position=START)
+    for quiet in (cuttle.review(record(), "rollouts:8", player=0, seed=1, threads=1),
+                  cuttle.review(whole, "rollouts:8", player=0, seed=1, threads=1)):
+        assert quiet.unseen is None and quiet.as_dict()["unseen"] is None
+        assert "is not reviewed: this record" not in str(quiet) + quiet.markdown()
+        assert 'class="review-unseen"' not in quiet.page()
+        assert quiet.as_dict()["decisions"] == r.as_dict()["decisions"]
+    assert cuttle.review(whole, "rollouts:8", seed=1, threads=1).unseen is None
+
+
+def test_cuttle_review_says_it_too(monkeypatch, capsys, tmp_path):
+    path = tmp_path / "ann.json"
+    write_record(record(), path)
+    code, out, err = run_cli(monkeypatch, capsys, ["review", path, "--engine", "rollouts:8",
+                                                   "--seed", "1", "--threads", "1"])
+    assert code == 0 and err == "" and out.splitlines()[1] == LEFT_OUT
+    md = tmp_path / "r.md"
+    code, out, err = run_cli(monkeypatch, capsys, ["review", path, "--engine", "rollouts:8",
+                                                   "--seed", "1", "--threads", "1",
+                                                   "--markdown", md])
+    assert code == 0 and f"\n\n{LEFT_OUT}\n\n" in md.read_text()
