@@ -56,7 +56,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Bot", "CALLABLE_FORMS", "DEFAULT_ISMCTS_ITERATIONS", "FULL_INFORMATION",
            "MAX_ISMCTS_ITERATIONS", "PLAIN_POLICIES", "POLICY_NAMES", "canonical_policy",
-           "fair", "is_search", "policy_code", "policy_name", "with_rng"]
+           "fair", "forced_move", "is_search", "policy_code", "policy_name", "with_rng"]
 
 DEFAULT_ISMCTS_ITERATIONS = 1000
 MAX_ISMCTS_ITERATIONS = 1_000_000
@@ -243,6 +243,17 @@ def takes_rng(policy: Callable[..., Move | str | int], what: str = "the policy")
         return True
     raise ValueError(f"{what} must be {CALLABLE_FORMS}: {policy!r} can be called with "
                      f"neither one argument nor two (signature {inspect.signature(policy)})")
+
+
+def forced_move(game: Game) -> Move | None:
+    """The move of a decision without a choice: the only legal move of the player to
+    decide, None when it has more than one (or the game is over).  A Python policy is
+    asked only for a choice: `simulate` plays this move without calling it, and so does
+    `cuttle.rl.GymEnv` for its opponent, so a policy's draws from its rng (and a `Bot`'s
+    count of decisions) are the same in both (the native play loop, `choose_move`,
+    skips such decisions alike)."""
+    legal = game.legal_moves
+    return legal[0] if len(legal) == 1 else None
 
 
 class _GameOnly:

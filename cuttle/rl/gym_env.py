@@ -11,6 +11,9 @@ position is left as it was.  Anything outside the space raises ValueError.
 
 `render()` shows the table as the agent's seat sees it, under a line naming the seat
 ("player_1's view:"), as the PettingZoo env's does.
+
+The opponent is asked only for its decisions with a choice, as `simulate` asks a
+player (`cuttle.policies.forced_move`); the agent decides at every decision of its seat.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ except ImportError as e:
 from .._actions import code_of_action
 from .._vector import MAX_SKIPS
 from ..game import Game
-from ..policies import Bot, code_hint, policy_code, takes_rng
+from ..policies import Bot, code_hint, forced_move, policy_code, takes_rng
 from ..rules import Rules
 from ..seeding import SEED_LIMIT, check_seed, derive
 from ..validation import check_count, check_player
@@ -52,11 +55,15 @@ class GymEnv(gymnasium.Env):
     `f(game, rng) -> move`, as `cuttle.simulate` takes (a Move, move text or code, legal
     for `game.to_move`; it gets the live Game, the agent's hand and the deck order
     included, and must not change it: `cuttle.policies.fair(f, seed=s)` is `f` seeing
-    only its own player's view).  A callable that can be called with the game alone is;
-    one that needs two arguments gets a `random.Random` reproducible from the episode's
-    deal seed `d` (see `reset`): `random.Random(derive(d, 1))`, the rng `simulate` hands
-    the players of that deal.  `rules`: a Rules, rule text such as "classic: joker=true", or None (classic).
-    `seat`: 0 (the agent moves first), 1, or None (a random seat each episode).
+    only its own player's view).  The opponent is asked only when it has a choice (a
+    forced move is played for it), as `simulate` asks its players.  A callable that can
+    be called with the game alone is; one that needs two arguments gets a
+    `random.Random` reproducible from the episode's deal seed `d` (see `reset`):
+    `random.Random(derive(d, 1))`, the rng `simulate` hands the players of that deal,
+    so against a deterministic agent an episode is game 0 of `simulate(1, players=...,
+    seed=d)`, move for move.  `rules`: a Rules, rule text such as "classic:
+    joker=true", or None (classic).  `seat`: 0 (the agent moves first), 1, or None (a
+    random seat each episode).
 
     An int the opponent returns is a `Move.code`, NOT a compact action index (the
     actions this env's agent plays): an opponent that picks an action index returns
@@ -111,7 +118,8 @@ class GymEnv(gymnasium.Env):
         `d` (not of one seeded `seed`: the PettingZoo env deals
         `Game.from_run(rules, seed=seed, index=k)` directly).  A native opponent plays
         `Bot(policy, seed=derive(d, 1))`, a `policy(game, rng)` opponent gets
-        `random.Random(derive(d, 1))` (`cuttle.seeding.derive`).  A deal that ends
+        `random.Random(derive(d, 1))` (`cuttle.seeding.derive`), each asked only for
+        its decisions with a choice.  A deal that ends
         before the agent's first decision (goals of 10 or less) is skipped and another
         `d` drawn; 64 in a row raise RuntimeError.
 
@@ -222,22 +230,26 @@ class GymEnv(gymnasium.Env):
 
     def _advance(self):
         """The opponent plays until the agent decides, the game ends or the episode's
-        move cap is reached (the core's play loop, Game.next_decision, says which)."""
+        move cap is reached (the core's play loop, Game.next_decision, says which); it
+        is asked only for a choice, as simulate asks its players."""
         g = self.game
         while g.next_decision(self.max_moves) not in (None, self.seat):
-            if self._policy is not None:
-                g.play(self._bot.choose(g))
-            else:
-                ply = g.ply
-                move = self.opponent(g, self._rng) if self._takes_rng else self.opponent(g)
-                if g.ply != ply:
-                    raise ValueError(f"the opponent function changed the game (its ply "
-                                     f"went from {ply} to {g.ply}): it must return its "
-                                     f"move, not play it")
-                if not g.is_legal(move):
-                    raise ValueError(f"the opponent chose {move!r}, which is not a legal "
-                                     f"move for player {g.to_move}" + code_hint(move))
-                g.play(move)
+            move = forced_move(g)
+            g.play(self._opponent_move(g) if move is None else move)
+
+    def _opponent_move(self, g):
+        """The opponent's choice in `g`, checked."""
+        if self._policy is not None:
+            return self._bot.choose(g)
+        ply = g.ply
+        move = self.opponent(g, self._rng) if self._takes_rng else self.opponent(g)
+        if g.ply != ply:
+            raise ValueError(f"the opponent function changed the game (its ply went from "
+                             f"{ply} to {g.ply}): it must return its move, not play it")
+        if not g.is_legal(move):
+            raise ValueError(f"the opponent chose {move!r}, which is not a legal move for "
+                             f"player {g.to_move}" + code_hint(move))
+        return move
 
     def render(self) -> str | None:
         """The table as the agent's seat sees it (its hand, the public table, the

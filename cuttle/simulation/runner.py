@@ -25,7 +25,7 @@ from ..errors import ClusterError, IllegalMoveError, Interrupted, PolicyError
 from ..files import CsvFile
 from ..game import Game
 from ..interrupts import ctrl_c_deferred
-from ..policies import code_hint, is_search
+from ..policies import code_hint, forced_move, is_search
 from ..progress import Progress
 from ..seeding import derive
 from ..threads import thread_count
@@ -244,10 +244,8 @@ def play_python_game(rules: Rules, seed: int, i: int,
     rng = random.Random(derive(seed, 2 * i + 1))
     seat_funcs = (funcs[a_seat], funcs[a_seat ^ 1])
     while (seat := g.next_decision()) is not None:
-        legal = g.legal_moves
-        if len(legal) == 1:
-            move = legal[0]
-        else:
+        move = forced_move(g)                  # (a policy is asked only for a choice)
+        if move is None:
             # The history (with the deal) fixes the whole state, undo included.
             before = g.moves
             move = _decided(seat_funcs[seat], g, rng, i, PLAYER_LABELS[seat ^ a_seat])

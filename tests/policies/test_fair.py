@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import cuttle
-from cuttle.policies import fair, with_rng
+from cuttle.policies import fair, forced_move, with_rng
 
 from support.helpers import random_rules, walk
 
@@ -147,3 +147,14 @@ def test_with_rng_calls_either_form_with_the_rng():
     for bad in (lambda: 0, lambda a, b, c: 0, None):
         with pytest.raises(ValueError, match="^player A must be a callable policy"):
             with_rng(bad, "player A")
+
+
+def test_a_forced_move_is_the_lone_legal_move():
+    seen = {True: 0, False: 0}
+    for seed in range(6):
+        for game in walk(random_rules(random.Random(seed)), seed):
+            legal = game.legal_moves
+            move = forced_move(game)
+            assert move == (legal[0] if len(legal) == 1 else None)
+            seen[move is None] += 1
+    assert seen[True] and seen[False]          # (choices, and forced moves, were met)

@@ -364,10 +364,12 @@ def test_gym_reset_exposes_the_seed_it_dealt_from():
             _, _, term, trunc, _ = env.step(actions[-1])
             if term or trunc:
                 break
-        # the episode replayed from its seed alone
+        # the episode replayed from its seed alone (the bot asked only for a choice)
         g, bot = cuttle.Game(env.rules, seed=d), Bot("greedy", seed=derive(d, 1))
         while (p := g.next_decision(env.max_moves)) is not None:
-            g.play(move_of(actions.pop(0)) if p == seat else bot.choose(g))
+            legal = g.legal_moves
+            g.play(move_of(actions.pop(0)) if p == seat else
+                   legal[0] if len(legal) == 1 else bot.choose(g))
         assert not actions and g.moves == env.game.moves
 
 

@@ -1,0 +1,104 @@
+"""GymEnv's opponent plays as `simulate` plays a player: asked only for a choice, called
+in the same form, drawing from the same rng."""
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+pytest.importorskip("gymnasium", reason="the rl extra is not installed (pip install -e '.[rl]')")
+
+import cuttle  # noqa: E402
+from cuttle.policies import Bot  # noqa: E402
+from cuttle.rl import GymEnv, action_of, legal_actions, move_of  # noqa: E402
+from cuttle.seeding import derive  # noqa: E402
+
+RULES = ["classic", "cuttle.cards", cuttle.Rules("quick", joker=True, nine="freeze")]
+
+
+def agent(game):
+    """A deterministic agent: the same move in the same position, whatever called it."""
+    actions = legal_actions(game)
+    return move_of(actions[(game.ply * 7 + len(actions)) % len(actions)])
+
+
+def play_episode(env, seed, decide=agent):
+    """Reset `env` with `seed` and play `decide`'s moves to the episode's end."""
+    env.reset(seed=seed)
+    while True:
+        *_, terminated, truncated, _ = env.step(action_of(decide(env.game)))
+        if terminated or truncated:
+            return list(env.game.moves)
+
+
+def drawing_opponent(form, calls):
+    """A Python opponent drawing from its rng, of `form`, noting each call's ply and
+    the game it was handed (the live game of a simulated run)."""
+    def with_rng(game, rng):
+        calls.append((game.ply, game))
+        return rng.choice(game.legal_moves)
+
+    def optional_rng(game, rng=None):
+        calls.append((game.ply, game))
+        return (rng or random).choice(game.legal_moves)
+    return {"rng": with_rng, "optional": optional_rng}[form]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**64 - 1), seat=st.sampled_from([0, 1]),
+       rules=st.sampled_from(RULES), form=st.sampled_from(["rng"]))
+def test_an_episode_is_the_game_simulate_plays(seed, seat, rules, form):
+    # The env asked its opponent at forced decisions too, each call a draw from the
+    # rng: the episode was simulate's game in 1 deal of 10; and a policy(game, rng=None)
+    # got no rng from the env, which simulate hands it.
+    calls = []
+    env = GymEnv(opponent=drawing_opponent(form, calls), rules=rules, seat=seat)
+    moves = play_episode(env, seed)
+    asked = [ply for ply, _ in calls]
+    calls.clear()
+    held = []                                       # the live game simulate plays
+
+    def agent_noting(game):
+        held.append(game)
+        return agent(game)
+    opponent = drawing_opponent(form, calls)
+    players = (agent_noting, opponent) if seat == 0 else (opponent, agent_noting)
+    result = cuttle.simulate(1, rules, players=players, seed=env.seed, keep_games=True,
+                             progress=False)
+    assert [ply for ply, _ in calls] == asked                  # the same decisions
+    game = (held + [g for _, g in calls])[0]
+    assert game.moves == moves and result.moves[0] == len(moves)
+
+
+def test_the_opponent_is_asked_only_for_a_choice():
+    lone = []
+
+    def opponent(game, rng):
+        if len(game.legal_moves) == 1:
+            lone.append(game.ply)
+        return rng.choice(game.legal_moves)
+
+    env = GymEnv(opponent=opponent, seat=1)
+    forced = 0
+    for seed in range(8):
+        moves = play_episode(env, seed)
+        g = cuttle.Game(env.rules, seed=env.seed)
+        for move in moves:
+            forced += g.to_move != env.seat and len(g.legal_moves) == 1
+            g.play(move)
+    assert forced > 0 and lone == []        # (forced decisions came, and were not asked)
+
+
+@pytest.mark.parametrize("policy", ["random", "greedy"])
+def test_a_native_opponents_kth_choice_draws_from_its_kth_seed(policy):
+    # The bot was asked at forced decisions too, each one shifting the seeds of its
+    # next choices.
+    env = GymEnv(opponent=policy, seat=0)
+    for seed in range(6):
+        moves = play_episode(env, seed)
+        g = cuttle.Game(env.rules, seed=env.seed)
+        bot = Bot(policy, seed=derive(env.seed, 1))
+        for move in moves:
+            if g.to_move != env.seat and len(g.legal_moves) > 1:
+                assert bot.choose(g) == move
+            g.play(move)
