@@ -60,7 +60,7 @@ import numpy as np  # noqa: E402
 import cuttle  # noqa: E402
 from cuttle.cli import options  # noqa: E402
 from cuttle.formatting import quantity  # noqa: E402
-from cuttle.policies import FULL_INFORMATION, policy_code, takes_rng  # noqa: E402
+from cuttle.policies import FULL_INFORMATION, policy_code, with_rng  # noqa: E402
 from cuttle.progress import Line, show_by_default  # noqa: E402
 
 DEFAULT_POLICIES = "random,greedy,expert,ismcts:100,ismcts:1000,ismcts:10000"
@@ -108,7 +108,7 @@ def load_bots(specs, taken):
     """{NAME: TimedPlayer} of --bot NAME=FILE.py:FUNCTION options (`taken`: the names on
     the ladder already); ValueError saying what is wrong with one.  The function is a
     Python policy of either form cuttle.simulate takes: policy(game) or policy(game, rng)
-    (`cuttle.policies.takes_rng`)."""
+    (called as simulate calls it: `cuttle.policies.with_rng`)."""
     bots = {}
     for spec in specs:
         name, eq, where = spec.partition("=")
@@ -127,9 +127,7 @@ def load_bots(specs, taken):
         if not callable(getattr(module, func, None)):
             raise ValueError(f"--bot {spec}: no function {func!r} in {path}")
         policy = getattr(module, func)
-        if not takes_rng(policy, f"--bot {name}"):        # (policy(game): its own rng)
-            policy = (lambda f: lambda game, rng: f(game))(policy)
-        bots[name] = TimedPlayer(policy, name)
+        bots[name] = TimedPlayer(with_rng(policy, f"--bot {name}"), name)
         bots[name].source = {"file": path, "function": func, "sha256": file_hash(path)}
     return bots
 

@@ -56,7 +56,8 @@ if TYPE_CHECKING:
 
 __all__ = ["Bot", "CALLABLE_FORMS", "DEFAULT_ISMCTS_ITERATIONS", "FULL_INFORMATION",
            "MAX_ISMCTS_ITERATIONS", "PLAIN_POLICIES", "POLICY_NAMES", "canonical_policy",
-           "fair", "forced_move", "is_search", "policy_code", "policy_name", "with_rng"]
+           "fair", "forced_move", "is_search", "policy_code", "policy_name", "takes_rng",
+           "with_rng"]
 
 DEFAULT_ISMCTS_ITERATIONS = 1000
 MAX_ISMCTS_ITERATIONS = 1_000_000
@@ -216,12 +217,11 @@ def _binds(policy, n: int) -> bool | None:
 
 def with_rng(policy: Callable[..., Move | str | int],
              what: str = "the policy") -> Callable[..., Move | str | int]:
-    """`policy` as a function ``(game, rng) -> move``: `policy` itself if it takes two
-    arguments, else a wrapper calling ``policy(game)`` (picklable, as `policy` is).
-    ValueError naming `what` for a policy of neither form (`takes_rng`), before it is
-    ever called."""
-    takes_rng(policy, what)
-    return policy if _binds(policy, 2) else _GameOnly(policy)
+    """`policy` as a function ``(game, rng) -> move``, as every Python player is called
+    (`simulate`, `compare`, `cuttle.rl.GymEnv`'s opponent): `policy` itself if
+    `takes_rng`, else a wrapper calling ``policy(game)`` (picklable, as `policy` is).
+    ValueError naming `what` for a policy of neither form, before it is ever called."""
+    return policy if takes_rng(policy, what) else _GameOnly(policy)
 
 
 # The two forms of a Python policy, as every error about one says them.
@@ -229,18 +229,20 @@ CALLABLE_FORMS = "a callable policy(game) -> move or policy(game, rng) -> move"
 
 
 def takes_rng(policy: Callable[..., Move | str | int], what: str = "the policy") -> bool:
-    """The check of a Python policy's form, wherever one plays (`simulate`, `compare`,
-    `fair`, `cuttle.rl.GymEnv`), made before any game: False if `policy` can be called
-    as ``policy(game)`` (so `fair(f)` keeps its own stream), True if only as
-    ``policy(game, rng)``; ValueError naming `what` ("player A", "the opponent") and
-    the two forms for neither (not callable, or taking no argument, or three).  A
-    callable without a signature to tell (some builtins) is taken as ``policy(game)``."""
+    """Whether `policy` is handed the rng wherever it plays: the one decision of a
+    Python policy's form (`with_rng` calls by it), made before any game.  True if
+    `policy` can be called as ``policy(game, rng)`` (an optional rng, ``policy(game,
+    rng=None)``, included: it gets the run's rng, as it would write ``rng or random``
+    to be reproducible), False if only as ``policy(game)`` (`fair(f)` called so keeps
+    its own stream); ValueError naming `what` ("player A", "the opponent") and the two
+    forms for neither (not callable, or taking no argument, or three).  A callable
+    without a signature to tell (some builtins) is taken as ``policy(game)``."""
     if not callable(policy):
         raise ValueError(f"{what} must be {CALLABLE_FORMS}, not {policy!r}")
-    if _binds(policy, 1) is not False:
-        return False
     if _binds(policy, 2):
         return True
+    if _binds(policy, 1) is not False:
+        return False
     raise ValueError(f"{what} must be {CALLABLE_FORMS}: {policy!r} can be called with "
                      f"neither one argument nor two (signature {inspect.signature(policy)})")
 
@@ -302,8 +304,9 @@ def fair(policy: Callable[..., Move | str | int],
     real game.  The sample's seed ``s`` is drawn from the ``rng`` the run passes (a
     `random.Random` seeded by the run's seed and game index, then passed on to `policy`
     if it takes it), so a run stays reproducible per seed, whatever the threads or
-    chunks.  Called as ``f(game)`` alone (`cuttle.rl.GymEnv`'s opponent), it draws from a
-    stream of its own, seeded by `seed` (None: a fresh seed).
+    chunks (`cuttle.rl.GymEnv` passes its opponent the episode's rng likewise).  Called as
+    ``f(game)`` alone, it draws from a stream of its own, seeded by `seed` (None: a fresh
+    seed).
 
     A native policy name already plays from its player's view (all but
     ``cuttle.cards-ai``) and needs no wrapper.  A policy that reads the history (an

@@ -33,7 +33,7 @@ except ImportError as e:
 from .._actions import code_of_action
 from .._vector import MAX_SKIPS
 from ..game import Game
-from ..policies import Bot, code_hint, forced_move, policy_code, takes_rng
+from ..policies import Bot, code_hint, forced_move, policy_code, with_rng
 from ..rules import Rules
 from ..seeding import SEED_LIMIT, check_seed, derive
 from ..validation import check_count, check_player
@@ -54,16 +54,16 @@ class GymEnv(gymnasium.Env):
     "ismcts:200", ... see cuttle.policies) or a callable `f(game) -> move` or
     `f(game, rng) -> move`, as `cuttle.simulate` takes (a Move, move text or code, legal
     for `game.to_move`; it gets the live Game, the agent's hand and the deck order
-    included, and must not change it: `cuttle.policies.fair(f, seed=s)` is `f` seeing
-    only its own player's view).  The opponent is asked only when it has a choice (a
-    forced move is played for it), as `simulate` asks its players.  A callable that can
-    be called with the game alone is; one that needs two arguments gets a
-    `random.Random` reproducible from the episode's deal seed `d` (see `reset`):
-    `random.Random(derive(d, 1))`, the rng `simulate` hands the players of that deal,
-    so against a deterministic agent an episode is game 0 of `simulate(1, players=...,
-    seed=d)`, move for move.  `rules`: a Rules, rule text such as "classic:
-    joker=true", or None (classic).  `seat`: 0 (the agent moves first), 1, or None (a
-    random seat each episode).
+    included, and must not change it: `cuttle.policies.fair(f)` is `f` seeing only its
+    own player's view).  The opponent is asked only when it has a choice (a
+    forced move is played for it), as `simulate` asks its players.  A callable is
+    called as `simulate` calls it (`cuttle.policies.with_rng`): one that can take two
+    arguments (an optional `rng=None` too) gets a `random.Random` reproducible from the
+    episode's deal seed `d` (see `reset`): `random.Random(derive(d, 1))`, the rng
+    `simulate` hands the players of that deal, so against a deterministic agent an
+    episode is game 0 of `simulate(1, players=..., seed=d)`, move for move.  `rules`: a
+    Rules, rule text such as "classic: joker=true", or None (classic).  `seat`: 0 (the
+    agent moves first), 1, or None (a random seat each episode).
 
     An int the opponent returns is a `Move.code`, NOT a compact action index (the
     actions this env's agent plays): an opponent that picks an action index returns
@@ -77,11 +77,11 @@ class GymEnv(gymnasium.Env):
         check_render_mode(render_mode)
         seat = check_player(seat, "seat", none="a random seat each episode")
         max_moves = check_count(max_moves, "max_moves")
-        self._rng: random.Random | None = None    # a policy(game, rng)'s, per episode
+        self._rng: random.Random | None = None    # a callable's, per episode
         if callable(opponent):
             self._policy: str | None = None
-            # (ValueError at once for a callable taking neither form)
-            self._takes_rng = takes_rng(opponent, "the opponent")
+            # called as simulate calls it (ValueError at once for neither form)
+            self._call = with_rng(opponent, "the opponent")
         else:
             policy_code(opponent)              # ValueError naming the valid policies
             self._policy = opponent
@@ -117,7 +117,7 @@ class GymEnv(gymnasium.Env):
         i.e. `Game.from_run(rules, seed=d, index=0)`, game 0 of a simulation run seeded
         `d` (not of one seeded `seed`: the PettingZoo env deals
         `Game.from_run(rules, seed=seed, index=k)` directly).  A native opponent plays
-        `Bot(policy, seed=derive(d, 1))`, a `policy(game, rng)` opponent gets
+        `Bot(policy, seed=derive(d, 1))`, a callable opponent gets
         `random.Random(derive(d, 1))` (`cuttle.seeding.derive`), each asked only for
         its decisions with a choice.  A deal that ends
         before the agent's first decision (goals of 10 or less) is skipped and another
@@ -144,7 +144,7 @@ class GymEnv(gymnasium.Env):
             self.seed = episode_seed
             if self._policy is not None:
                 self._bot = Bot(self._policy, seed=derive(episode_seed, 1))
-            elif self._takes_rng:
+            else:
                 # the rng simulate hands the players of this deal (game 0 of a run
                 # seeded episode_seed)
                 self._rng = random.Random(derive(episode_seed, 1))
@@ -242,7 +242,7 @@ class GymEnv(gymnasium.Env):
         if self._policy is not None:
             return self._bot.choose(g)
         ply = g.ply
-        move = self.opponent(g, self._rng) if self._takes_rng else self.opponent(g)
+        move = self._call(g, self._rng)
         if g.ply != ply:
             raise ValueError(f"the opponent function changed the game (its ply went from "
                              f"{ply} to {g.ply}): it must return its move, not play it")

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import cuttle
-from cuttle.policies import fair, forced_move, with_rng
+from cuttle.policies import fair, forced_move, takes_rng, with_rng
 
 from support.helpers import random_rules, walk
 
@@ -147,6 +147,28 @@ def test_with_rng_calls_either_form_with_the_rng():
     for bad in (lambda: 0, lambda a, b, c: 0, None):
         with pytest.raises(ValueError, match="^player A must be a callable policy"):
             with_rng(bad, "player A")
+
+
+def test_a_policy_that_can_take_the_rng_is_handed_it():
+    # takes_rng said False for policy(game, rng=None), which with_rng (simulate) hands
+    # the rng: cuttle.rl.GymEnv, deciding by takes_rng, called it without.
+    def required(game, rng):
+        return rng
+
+    def optional(game, rng=None):
+        return rng
+
+    class Method:
+        def __call__(self, game, rng=None):
+            return rng
+
+    r = random.Random(1)
+    for policy in (required, optional, Method(), lambda *args: args[-1]):
+        assert takes_rng(policy) and with_rng(policy) is policy
+        assert with_rng(policy)("g", r) is r
+    for policy in (lambda game: None, len, lambda game, *, rng=None: rng):
+        assert not takes_rng(policy)
+        assert with_rng(policy)([1], r) != r
 
 
 def test_a_forced_move_is_the_lone_legal_move():

@@ -426,7 +426,7 @@ def test_an_opponent_returning_an_action_index_is_told_it_was_read_as_a_move_cod
 def test_a_fair_callable_opponent_sees_its_view_reproducibly():
     # A callable opponent is handed the live game, the agent's hand included;
     # cuttle.policies.fair hands it a determinization of its own view instead, drawn
-    # from the stream its seed starts.
+    # from the episode's rng.
     from cuttle.policies import fair
 
     def play(wrap):

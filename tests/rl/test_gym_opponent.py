@@ -46,7 +46,7 @@ def drawing_opponent(form, calls):
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**64 - 1), seat=st.sampled_from([0, 1]),
-       rules=st.sampled_from(RULES), form=st.sampled_from(["rng"]))
+       rules=st.sampled_from(RULES), form=st.sampled_from(["rng", "optional"]))
 def test_an_episode_is_the_game_simulate_plays(seed, seat, rules, form):
     # The env asked its opponent at forced decisions too, each call a draw from the
     # rng: the episode was simulate's game in 1 deal of 10; and a policy(game, rng=None)
@@ -102,3 +102,19 @@ def test_a_native_opponents_kth_choice_draws_from_its_kth_seed(policy):
             if g.to_move != env.seat and len(g.legal_moves) > 1:
                 assert bot.choose(g) == move
             g.play(move)
+
+
+def test_an_optional_rng_gets_the_episodes_rng():
+    # Written `rng or random`, it drew from the random module in the env.
+    got = []
+
+    def pick(game, rng=None):
+        got.append(rng)
+        return (rng or random).choice(game.legal_moves)
+
+    def run(global_seed):
+        random.seed(global_seed)
+        return play_episode(GymEnv(opponent=pick, seat=0), 5)
+
+    assert run(1) == run(2)
+    assert got and all(type(rng) is random.Random for rng in got)
