@@ -14,11 +14,15 @@ position is left as it was.  Anything outside the space raises ValueError.
 
 The opponent is asked only for its decisions with a choice, as `simulate` asks a
 player (`cuttle.policies.forced_move`); the agent decides at every decision of its seat.
+A pickled env (or a `copy.deepcopy`) continues its episode as the original would: a
+searching opponent's tree, which a `Bot` does not pickle, is rebuilt when it is loaded
+by replaying its searches of the episode so far.
 """
 
 from __future__ import annotations
 
 import random
+import warnings
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -33,7 +37,7 @@ except ImportError as e:
 from .._actions import code_of_action
 from .._vector import MAX_SKIPS
 from ..game import Game
-from ..policies import Bot, code_hint, forced_move, policy_code, with_rng
+from ..policies import Bot, code_hint, forced_move, is_search, policy_code, with_rng
 from ..rules import Rules
 from ..seeding import SEED_LIMIT, check_seed, derive
 from ..validation import check_count, check_player
@@ -64,6 +68,11 @@ class GymEnv(gymnasium.Env):
     episode is game 0 of `simulate(1, players=..., seed=d)`, move for move.  `rules`: a
     Rules, rule text such as "classic: joker=true", or None (classic).  `seat`: 0 (the
     agent moves first), 1, or None (a random seat each episode).
+
+    Pickled (or deep-copied) during an episode, the env continues it exactly: a
+    searching opponent's tree is rebuilt when it is loaded, by replaying the
+    opponent's searches of the episode so far (as long again as they took).  A callable
+    opponent is pickled as it pickles itself.
 
     An int the opponent returns is a `Move.code`, NOT a compact action index (the
     actions this env's agent plays): an opponent that picks an action index returns
@@ -250,6 +259,32 @@ class GymEnv(gymnasium.Env):
             raise ValueError(f"the opponent chose {move!r}, which is not a legal move for "
                              f"player {g.to_move}" + code_hint(move))
         return move
+
+    def __setstate__(self, state):
+        # A Bot pickles without its search tree: the opponent's searches of the episode
+        # are replayed, so that it goes on as it would have (same seeds, same trees).
+        self.__dict__.update(state)
+        if self._policy is None and "_call" not in state:      # (an older version's)
+            self._call = with_rng(self.opponent, "the opponent")
+        if self._policy is not None and is_search(self._policy) and not self._done:
+            self._bot = self._replayed_bot()
+
+    def _replayed_bot(self):
+        """The episode's opponent Bot, made again and asked again at each of its
+        decisions with a choice so far (its trees as they were); the unpickled one,
+        without trees, with a warning, if a replayed choice differs from the game's
+        (a pickle of another version of the env)."""
+        bot = Bot(self._policy, seed=derive(self.seed, 1))
+        g = Game(self.rules, seed=self.seed)
+        for move in self.game.moves:
+            if g.to_move != self.seat and forced_move(g) is None and bot.choose(g) != move:
+                warnings.warn(f"the pickled episode's opponent ({self._policy}) could not "
+                              f"be replayed (it chose otherwise at move {g.ply + 1}): it "
+                              f"goes on with a fresh search tree", RuntimeWarning,
+                              stacklevel=3)
+                return self._bot
+            g.play(move)
+        return bot
 
     def render(self) -> str | None:
         """The table as the agent's seat sees it (its hand, the public table, the

@@ -1,6 +1,8 @@
 """GymEnv's opponent plays as `simulate` plays a player: asked only for a choice, called
-in the same form, drawing from the same rng."""
+in the same form, drawing from the same rng; and a pickled env goes on as the original."""
 
+import copy
+import pickle
 import random
 
 import pytest
@@ -118,3 +120,74 @@ def test_an_optional_rng_gets_the_episodes_rng():
 
     assert run(1) == run(2)
     assert got and all(type(rng) is random.Random for rng in got)
+
+
+# -- pickling --------------------------------------------------------------------------
+
+def agent_bot():
+    bot = Bot("expert", seed=5)        # (a fresh one per run: the same decisions)
+    return bot.choose
+
+
+def go_on(env, decide):
+    """The rest of `env`'s episode, `decide` playing the agent."""
+    while True:
+        *_, terminated, truncated, _ = env.step(action_of(decide(env.game)))
+        if terminated or truncated:
+            return list(env.game.moves)
+
+
+def callable_opponent(game, rng):
+    return rng.choice(game.legal_moves)
+
+
+@pytest.mark.parametrize("opponent", ["ismcts:200", "ismcts-infer:50", "greedy",
+                                      callable_opponent])
+@pytest.mark.parametrize("duplicate", [lambda env: pickle.loads(pickle.dumps(env)),
+                                       copy.deepcopy], ids=["pickle", "deepcopy"])
+def test_a_pickled_env_goes_on_as_the_original(opponent, duplicate):
+    # A Bot pickles without its search tree: the copy's opponent searched afresh and
+    # the episode went another way (a quarter of the deals of ismcts:200).
+    copies = 0
+    for seed in range(8):
+        env = GymEnv(opponent=opponent, seat=seed % 2)
+        env.reset(seed=seed)
+        decide = agent_bot()
+        for _ in range(3 + seed % 4):                  # a few moves in
+            *_, terminated, truncated, _ = env.step(action_of(decide(env.game)))
+            if terminated or truncated:
+                break
+        else:
+            twin, twin_decide = duplicate(env), copy.deepcopy(decide)
+            assert go_on(twin, twin_decide) == go_on(env, decide)
+            copies += 1
+            assert play_episode(twin, 9) == play_episode(env, 9)      # and after
+    assert copies >= 4
+
+
+def test_a_pickle_whose_opponent_replays_otherwise_warns_and_goes_on():
+    # (a pickle of another version, whose opponent was asked at other decisions)
+    env = GymEnv(opponent="ismcts:50", seat=1)
+    env.reset(seed=3)
+    g = cuttle.Game(env.rules, seed=env.seed)
+    other = [m for m in g.legal_moves if m != env.game.moves[0]]
+    g.play(other[0])
+    while g.next_decision() != env.seat:
+        g.play(g.legal_moves[0])
+    env.game = g
+    with pytest.warns(RuntimeWarning, match="could not be replayed.*fresh search tree"):
+        twin = pickle.loads(pickle.dumps(env))
+    assert twin.game == env.game
+    go_on(twin, agent_bot())
+
+
+def test_a_callable_opponents_env_of_the_older_form_loads_and_plays():
+    # (pickled before the env called its opponent through with_rng)
+    env = GymEnv(opponent=callable_opponent, seat=0)
+    env.reset(seed=2)
+    state = copy.deepcopy(env.__dict__)
+    del state["_call"]
+    state["_takes_rng"] = True
+    old = GymEnv.__new__(GymEnv)
+    old.__setstate__(state)
+    assert go_on(old, agent) == go_on(env, agent)
