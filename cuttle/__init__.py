@@ -12,7 +12,7 @@ from .game import Game, LegalMoves
 from .moves import Move
 from .observation import Observation
 from .policies import Bot
-from .review import Review, review
+from .review import Review, analyse_search, review
 from .rules import Rules
 from .simulation import compare, simulate
 from .stats import wilson_interval
@@ -24,5 +24,5 @@ __all__ = ["Analysis", "Bot", "Card", "CARDS", "ClusterError", "Game", "IllegalM
            "InvalidMoveError", "Interrupted", "LegalMoves", "Move", "Observation",
            "PartialRunError", "PolicyError", "Review",
            "Rules", "__version__",
-           "analyse", "analyze", "atlas", "balance", "review",
+           "analyse", "analyse_search", "analyze", "atlas", "balance", "review",
            "compare", "simulate", "wilson_interval"]

@@ -216,7 +216,7 @@ def search_visits(CoreGame game, int policy, uint64_t seed):
     policy, seed) with a fresh tree and one thread runs it: a list of (move code,
     visits) in the order of the legal moves.  Their sum is the iterations the search
     ran (fewer than its N when it stopped once its choice was settled).  The free
-    search of cuttle.review.analyse_search; Ctrl-C stops it (KeyboardInterrupt)."""
+    search of cuttle.analyse_search; Ctrl-C stops it (KeyboardInterrupt)."""
     cdef uint32_t buf[MAX_MOVES]
     cdef int32_t visits[MAX_MOVES]
     cdef Rng g

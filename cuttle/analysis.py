@@ -7,7 +7,7 @@ random numbers), so moves are compared on the same samples and results do not de
 the thread count.
 
 `SearchAnalysis`: every legal move valued by the strong search instead, the result of
-`cuttle.review.analyse_search` (the game review's search engines, ``ismcts:N`` and
+`cuttle.analyse_search` (the game review's search engines, ``ismcts:N`` and
 ``ismcts-infer:N``: searches from the same view whose root is forced to the move),
 beside the root visits of one free search (what the bot itself would play).
 """
@@ -199,7 +199,7 @@ def _playout_code(policy: str) -> int:
             f"analysis playouts use {', '.join(map(repr, PLAYOUT_POLICIES))}, not "
             f"{policy!r}" + ("" if code is None else
                              " (a search bot inside every playout would be far too slow; "
-                             "cuttle.review.analyse_search ranks the moves by the search "
+                             "cuttle.analyse_search ranks the moves by the search "
                              "itself, as `cuttle analyse --engine` does)"))
     return code
 
@@ -334,11 +334,10 @@ class SearchRow:
 
 
 class SearchAnalysis:
-    """The result of `cuttle.review.analyse_search`: one `SearchRow` per legal move,
-    best first (by value; moves without searches, from an interrupted analysis, last),
-    the `engine`
-    (a `cuttle.review.Engine`), `player`, `seed` and `elapsed` seconds; `visits_total`,
-    the iterations of the free search (each a root visit; fewer than N where an
+    """The result of `cuttle.analyse_search`: one `SearchRow` per legal move, best
+    first (by value; moves without searches, from an interrupted analysis, last), the
+    `engine` (an `Engine`, ``from cuttle.review import Engine``), `player`, `seed` and
+    `elapsed` seconds; `visits_total`, the iterations of the free search (each a root visit; fewer than N where an
     ``ismcts-infer`` search stopped once its choice was settled); `played`, the move
     refined as the review refines the move played (None: none was)."""
 

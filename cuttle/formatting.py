@@ -119,9 +119,10 @@ def loss_points(loss: float | None, bounds: Mapping[str, float] | Iterable[float
     "pp" after it), as the review prints it, in its text and on its page: one decimal,
     or as many more (up to four) as it takes for the number shown to lie on the same side
     of each of the labels' `bounds` (their inclusive upper bounds, e.g.
-    `cuttle.review.Thresholds().as_dict()` or a review JSON's "thresholds") as the loss,
-    so that it carries the loss's label: 5.047 pp with an inaccuracy from 5 up would read
-    5.0, a good move's loss beside "inaccuracy": it reads 5.05.  (The name is kept for
+    ``Thresholds().as_dict()``, ``from cuttle.review import Thresholds``, or a review
+    JSON's "thresholds") as the loss, so that it carries the loss's label: 5.047 pp
+    with an inaccuracy from 5 up would read 5.0, a good move's loss beside
+    "inaccuracy": it reads 5.05.  (The name is kept for
     compatibility: its points are percentage points, not a Cuttle score.)
 
     >>> bounds = {"best": 0.01, "good": 0.05, "inaccuracy": 0.10, "mistake": 0.15}

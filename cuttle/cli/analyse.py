@@ -7,7 +7,7 @@ record, with the move played there.
     cuttle analyse --record game.json --move 25 --engine ismcts:2000 --seed 1
 
 With `--engine ismcts:N` (or `ismcts-infer:N`) the moves are valued by the game review's
-search engines (`cuttle.review.analyse_search`): searches from the decider's view with
+search engines (`cuttle.analyse_search`): searches from the decider's view with
 the move forced at the root, beside each move's share of the root visits of one free
 search; `--rollouts`, `--policy`, `--adaptive` and `--confidence`, which are the
 playouts', are refused with it.
@@ -211,7 +211,7 @@ def played_text(a: Analysis | SearchAnalysis, played: Move) -> str:
 
 
 def engine(text: str) -> Engine:
-    """--engine: a search engine of the review (`cuttle.review.search_engine`)."""
+    """--engine: a search engine of the review (its `search_engine`)."""
     try:
         return search_engine(text)
     except ValueError as e:

@@ -1,5 +1,5 @@
 """Markdown tables (the atlas's ``str()``, stdout and docs/atlas.md; the balance
-designer's ``--markdown``; a game review's, `cuttle.review.markdown`): the `Table`s of
+designer's ``--markdown``; a game review's, `Review.markdown()`): the `Table`s of
 `cuttle.render.tables` as GitHub markdown."""
 
 from __future__ import annotations

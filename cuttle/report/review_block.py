@@ -152,8 +152,8 @@ def review_parts(review: dict, last: int,
                  table: Sequence[tuple[str, Sequence[str]]] = ()) -> tuple[str, str]:
     """(the evaluation graph, the per-player figures) of a review for a replay of
     `last` moves.  `table`: the figures' rows, (label, each reviewed player's value as
-    text), made by the review (`cuttle.review.figures.figure_rows`), which owns what
-    they are and how they read."""
+    text), made by the review (`figure_rows` in cuttle/review/figures.py), which owns
+    what they are and how they read."""
     return _graph(review, last), _review_table(review, table)
 
 

@@ -24,6 +24,10 @@ method.
   tables;
 * `run`: `review()`, `judge()` (one decision) and `analyse_search()` (a position's
   moves valued by a search engine, no move played: ``cuttle analyse --engine``).
+
+`cuttle.review` is the function `review`, which hides this package from attribute
+access: its names are imported, ``from cuttle.review import judge, Thresholds``
+(`analyse_search` is also `cuttle.analyse_search`, beside `cuttle.analyse`).
 """
 
 from __future__ import annotations

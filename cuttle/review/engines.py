@@ -17,8 +17,8 @@ compared on the same deals of the unknown cards.  The budget: every legal move g
 errors of it (on the paired differences, an error never 0: `MoveValues.paired`) and the
 move played while its label is not settled get more samples (doubling), up to `cap` per
 move.  The same engines value a position's moves where no move was played
-(`cuttle.review.analyse_search`, ``cuttle analyse --engine``): only the contenders
-are refined then.
+(`cuttle.analyse_search`, ``cuttle analyse --engine``): only the contenders are
+refined then.
 """
 
 from __future__ import annotations
@@ -150,7 +150,7 @@ def parse_engine(spec: str | Engine) -> Engine:
 
 def search_engine(spec: str | Engine) -> Engine:
     """The engine named `spec` (`parse_engine`) if it searches (``ismcts:N``,
-    ``ismcts-infer:N``: `cuttle.review.analyse_search` takes those); ValueError
+    ``ismcts-infer:N``: `cuttle.analyse_search` takes those); ValueError
     naming them otherwise (a playout engine's playouts are `cuttle.analyse`'s policy).
 
     >>> search_engine("ismcts").name

@@ -1,6 +1,6 @@
 """A game's review: `Decision` (one move judged), `Review` (the game's decisions, the
 per-player figures, the changes between a player's valued moves, the hindsight line),
-and their text and JSON forms (the markdown: `cuttle.review.markdown`).
+and their text and JSON forms (the markdown: `Review.markdown()`).
 
 Scores are expected scores from 0 to 1 (a win 1, a draw 1/2); the text and the page
 print them in %, and losses and changes in pp (percentage points of expected score:

@@ -1,6 +1,6 @@
-"""Search analysis (cuttle.review.analyse_search, cuttle.analysis.SearchAnalysis): the review's search engines valuing a
-position's moves: the review's figures, seeds and threads, the decider's view only,
-errors, cancel and Ctrl-C."""
+"""Search analysis (cuttle.analyse_search, cuttle.analysis.SearchAnalysis): the review's
+search engines valuing a position's moves: the review's figures, seeds and threads, the
+decider's view only, errors, cancel and Ctrl-C."""
 
 import json
 import math
@@ -23,6 +23,14 @@ def winning_position():
 def figures(a):
     return [(str(r.move), r.value, r.searches, r.loss, r.loss_low, r.loss_high, r.visits)
             for r in a.rows]
+
+
+def test_it_is_cuttle_analyse_search_beside_cuttle_analyse():
+    # (cuttle.review is the review function, which hides the package's names)
+    assert cuttle.analyse_search is analyse_search
+    assert "analyse_search" in cuttle.__all__
+    a = cuttle.analyse_search(winning_position(), "ismcts:100", seed=1, threads=1)
+    assert isinstance(a, SearchAnalysis) and str(a.best) == "points 6H"
 
 
 def test_the_search_finds_the_immediate_win_and_says_what_its_figures_are():
