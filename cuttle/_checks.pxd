@@ -43,7 +43,7 @@ cpdef enum StateError:
 cdef int check_state(const State* s, const CRules* r) noexcept nogil
 
 # Which freezes a 9 makes, check_state's part that answers with a FROZEN_ code (or
-# STATE_OK), and the cards behind it, for its words (position.freeze_words): whose they
+# STATE_OK), and the cards behind it, for its words (freezes.freeze_words): whose they
 # are (-1: both players'), and whether only this turn's 9 could have frozen them; for
 # FROZEN_WITHOUT_NINE, the 9s and 3s in the scrap and whether a 3 since the freezes can
 # have taken one of their 9s back (took).

@@ -33,7 +33,7 @@ STATE_ERRORS = {
                        "the start of a turn, yet a turn passes only once its player's "
                        "hand is down to the limit (hand_limit_mode=discard), and only the "
                        "second player's dealt hand, before the first move, can be above it",
-    # (Game names the cards of these and says why: position.freeze_words)
+    # (Game names the cards of these and says why: freezes.freeze_words)
     "FROZEN_WITHOUT_FREEZE": "a card is frozen under rules whose 9 freezes nothing",
     "FROZEN_JOKER": "the joker is frozen, and no 9 returns it to a hand",
     "FROZEN_POINT_CARD": "a point card is frozen, and these rules' 9 returns none",

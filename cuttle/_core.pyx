@@ -156,7 +156,7 @@ cdef list cards_of(uint64_t m):
 class FreezeRefused(ValueError):
     """A state from outside refused for a freeze no 9 makes (`_checks.check_freezes`):
     the message says so in general (`state_error`); `fault`, what `Game` names its cards
-    and says why by (`cuttle.position.freeze_words`): a dict of ``where`` (what was
+    and says why by (`cuttle.freezes.freeze_words`): a dict of ``where`` (what was
     loaded, the message's head), ``code`` (the StateError's name),
     ``player`` (whose cards, -1 for both players'), ``cards`` (their indices, player 0's
     first), ``this_turn`` (only this turn's 9 could have frozen them), ``turn`` and

@@ -17,9 +17,10 @@ from ._playout import PlayStatus
 from .cards import CARDS, Card, parse_index
 from .display import render
 from .errors import IllegalMoveError, InvalidMoveError
+from .freezes import freeze_words
 from .moves import Move
 from .observation import Observation
-from .position import freeze_words, layout, parse_text, write_text
+from .position import layout, parse_text, write_text
 from .rules import Rules
 from .seeding import check_seed, seed_or_new
 from .validation import check_int, check_player, is_int
