@@ -28,7 +28,9 @@ spaces or commas; ``-`` (or nothing) stands for an empty list.
 **Cards not seen.** In a hand, ``?`` stands for a card whose face is not known, as the
 other player's hand in a real game: ``hands: 2C 9H 4D / ? ? ? ? ?`` (five unseen cards).
 In the deck it holds a place whose card is not known between cards that are: ``deck: ?
-7H ? 9C`` (the other player's draws around one's own).  Each ``?`` is dealt one of the
+7H ? 9C`` (the other player's draws around one's own).  Nowhere else: every other card
+listed (points, Jacks, permanents, the scrap, frozen cards) is known to both players, so
+a ``?`` there is refused, saying so.  Each ``?`` is dealt one of the
 unlisted cards, shuffled by the seed, the hands' first, then the deck's from the top,
 before the rest go to the deck below the listed cards (so ``rest: deck`` only: with
 ``rest: scrap`` the scrap, which both players see, would hold the cards not dealt).  The game then holds real cards, and a player
@@ -107,6 +109,9 @@ _ALIASES = {"hand": "hands", "point": "points", "permanent": "permanents",
             "turn": "to_move", "rule": "rules", "discard": "scrap", "discards": "scrap"}
 _TEN, _JACK, _QUEEN, _KING, _GLASSES = 10, 11, 12, 13, 8    # ranks (Card.rank)
 UNSEEN = "?"            # a hand's or the deck's card not seen, dealt from the cards not listed
+# (a frozen card too is known to both players: a 9's return is public)
+_UNSEEN_ONLY = (f"{UNSEEN!r} (a card not seen) is allowed only in the hands and the deck: "
+                f"every other card listed is known to both players")
 
 
 @dataclass(frozen=True)
@@ -179,6 +184,8 @@ def layout(rules: Rules | str | None = None, *,
     seen: dict[int, str] = {}           # card index -> where it was placed
 
     def place(text, where):
+        if _is_unseen(text):
+            raise ValueError(f"{where}: {_UNSEEN_ONLY}")
         try:
             i = parse_index(text)
         except ValueError as e:
@@ -296,6 +303,8 @@ def _frozen(frozen, hands):
     for p, cards in enumerate(_pair(frozen, "frozen")):
         mine: list[int] = []
         for text in _seq(cards, f"frozen[{p}]"):
+            if _is_unseen(text):
+                raise ValueError(f"frozen cards of player {p}: {_UNSEEN_ONLY}")
             try:
                 i = parse_index(text)
             except ValueError as e:
@@ -382,6 +391,8 @@ def _cards(text, field, stacks=False):
             raise ValueError(f"field {field!r}: {tok!r}: only point cards carry Jack stacks")
         try:
             base, jacks = split_stack(tok)
+            if UNSEEN in (base, *jacks):
+                raise ValueError(_UNSEEN_ONLY)
             names = [str(CARDS[parse_index(c)]) for c in [base] + jacks]
         except ValueError as e:
             raise ValueError(f"field {field!r}: {e}") from None

@@ -604,12 +604,44 @@ def test_a_deck_card_not_seen_holds_its_place_between_cards_seen():
     ("deck: ? ? ?; scrap: " + " ".join(str(c) for c in cuttle.CARDS[:50]),
      "the deck holds 3 cards not seen ('?'), but only 2 cards are not listed"),
     ("hands: ?[JC] / -", "only point cards carry Jack stacks"),
-    ("frozen: ? / -; hands: ? / -; rules: classic nine=freeze", "field 'frozen': unknown card '?'"),
-    ("points: ? / -", "field 'points': unknown card '?'"),
 ])
 def test_cards_not_seen_go_only_in_hands_or_the_deck_and_only_with_rest_deck(text, said):
     with pytest.raises(ValueError, match=re.escape(said)):
         cuttle.Game.from_text(text)
+
+
+ONLY_HANDS_AND_DECK = ("'?' (a card not seen) is allowed only in the hands and the deck: "
+                       "every other card listed is known to both players")
+
+
+@pytest.mark.parametrize("text, field", [
+    ("hands: 2C 9H / ? ? ?; points: ? / -", "points"),
+    ("hands: 2C 9H / ? ? ?; points: - / 9D ?", "points"),
+    ("points: TH[JC,?] / -", "points"),
+    ("points: ?[JC] / -", "points"),
+    ("permanents: - / ?", "permanents"),
+    ("scrap: 2C ?", "scrap"),
+    ("frozen: ? / -; hands: ? / -; rules: classic nine=freeze", "frozen"),
+])
+def test_a_card_not_seen_outside_the_hands_and_the_deck_is_refused_saying_where_it_may_go(
+        text, field):
+    with pytest.raises(ValueError) as e:
+        cuttle.Game.from_text(text)
+    assert str(e.value) == f"field {field!r}: {ONLY_HANDS_AND_DECK}"
+
+
+@pytest.mark.parametrize("kw, where", [
+    ({"points": (["?"], [])}, "points of player 0"),
+    ({"points": (["TH[?]"], [])}, "Jacks on TH"),
+    ({"permanents": ([], ["KD", "?"])}, "permanents of player 1"),
+    ({"scrap": ["?"]}, "scrap"),
+    ({"hands": (["?"], []), "frozen": (["?"], []), "rules": "classic nine=freeze"},
+     "frozen cards of player 0"),
+])
+def test_from_position_refuses_a_card_not_seen_outside_the_hands_and_the_deck_alike(kw, where):
+    with pytest.raises(ValueError) as e:
+        cuttle.Game.from_position(seed=1, **kw)
+    assert str(e.value) == f"{where}: {ONLY_HANDS_AND_DECK}"
 
 
 def test_more_cards_not_seen_than_cards_unlisted_is_refused():
