@@ -27,9 +27,9 @@ from .errors import Interrupted
 from .figures import ANALYSIS
 from .moves import Move
 from .policies import PLAIN_POLICIES, is_search, policy_code
+from .record import check_view
 from .seeding import seed_or_new
 from .threads import check_threads
-from .game import check_game
 from .validation import check_cancel, check_confidence, check_count
 
 if TYPE_CHECKING:
@@ -222,9 +222,10 @@ def analyse(game: Game, rollouts: int = 10000, policy: str = "random",
     calls (each about a quarter of a second).  Ctrl-C or cancel raise
     `cuttle.Interrupted` whose `result` is the `Analysis` of the rollouts finished.
     confidence: the level of every interval (of each move's score, win rate and draw
-    rate), between 0 and 1 exclusive.
+    rate), between 0 and 1 exclusive.  ValueError for a game replayed from a record
+    that does not give the decider's view (cards not seen: `cuttle.record.check_view`).
     """
-    if check_game(game).is_over:
+    if check_view(game).is_over:
         raise ValueError("the game is over: there is nothing to analyse")
     rollouts = check_count(rollouts, "rollouts")
     threads = check_threads(threads)
@@ -282,7 +283,6 @@ def analyse(game: Game, rollouts: int = 10000, policy: str = "random",
         # (not rollouts x moves: under adaptive the dropped moves stop early)
         raise Interrupted(partial, partial.total_rollouts, _planned_rollouts(plan),
                           "rollout") from None
-
     return result()
 
 analyze = analyse

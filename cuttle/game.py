@@ -127,7 +127,14 @@ class Game(CoreGame):
     Move('draw')
     >>> g == Game(seed=1)
     True
+
+    A game replayed from a record with cards not seen (``?``, `cuttle.record`) holds
+    cards dealt to fit its moves, ``dealt_unseen`` (empty for any other game; kept by
+    `copy` and pickling): a view that sees one is the deal's, not the record's, which
+    `cuttle.analyse` and `cuttle.review` refuse (`cuttle.record.missing_view`).
     """
+
+    dealt_unseen: frozenset[Card] = frozenset()
 
     def __init__(self, rules: Rules | str | None = None, seed: int | None = None,
                  max_moves: int | None = None):
@@ -287,6 +294,7 @@ class Game(CoreGame):
         g._rules = self._rules
         g.seed = self.seed
         g.max_moves = self.max_moves
+        g.dealt_unseen = self.dealt_unseen
         return g
 
     __copy__ = copy
@@ -303,6 +311,8 @@ class Game(CoreGame):
             before = self.copy()
             last = before._core_undo()
             args = args[:3] + (before._core_get_state(), self.max_moves, last)
+        if self.dealt_unseen:       # (after `last`, None for most)
+            args += (None,) * (6 - len(args)) + (sorted(map(str, self.dealt_unseen)),)
         return (_unpickle, args)
 
     def __eq__(self, other):
@@ -385,14 +395,15 @@ class Game(CoreGame):
         """A full game consistent with `player`'s observation: everything the player
         knows is kept; only the cards they cannot know are redistributed among the
         places they cannot see (the opponent's hand, unknown deck positions).  The
-        sample has no move history (undoing into the true state would leak it), and its
-        `seed` is the sample's own `seed` (the true game's would deal its hidden cards
-        again).  When `player` is to decide, the sample's legal moves are the game's."""
+        sample has no move history (undoing into the true state would leak it) nor
+        ``dealt_unseen``; its `seed` is its own (the true game's would deal its hidden
+        cards again).  When `player` is to decide, its legal moves are the game's."""
         player = check_player(player)
         seed = seed_or_new(seed)
         g = self.copy()
         g._core_determinize(player, seed)
         g.seed = seed
+        g.dealt_unseen = frozenset()
         return g
 
     def legal_move_mask(self) -> np.ndarray:
@@ -526,10 +537,10 @@ class Game(CoreGame):
         return render("text", self, None if viewer is None else check_player(viewer))
 
 
-def _unpickle(cls, rules, seed, state, max_moves=None, last=None):
+def _unpickle(cls, rules, seed, state, max_moves=None, last=None, dealt=()):
     """A pickled Game, validated whole: ValueError for one that contradicts itself.
     `last`: the code of the move its move cap ended the game on, played again here
-    (`state` is then the game before it)."""
+    (`state` is then the game before it); `dealt`, its ``dealt_unseen`` as card texts."""
     # pickle.loads calls this with whatever a pickle holds: anything but what
     # __reduce__ writes is refused here, before the native code sees it
     if not (isinstance(cls, type) and issubclass(cls, Game)):
@@ -556,6 +567,10 @@ def _unpickle(cls, rules, seed, state, max_moves=None, last=None):
     if cap is not None and (g.ply > cap or (g.ply == cap and not g.is_over)):
         raise ValueError(f"corrupt pickled game: {g.ply} moves played, yet its move cap "
                          f"is {cap} and it is {'over' if g.is_over else 'not over'}")
+    try:
+        g.dealt_unseen = frozenset(map(Card.parse, dealt))
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"corrupt pickled game: its cards dealt for '?': {e}") from None
     return g
 
 

@@ -49,8 +49,10 @@ A record written by hand of a game played elsewhere may give only what its playe
 ``?`` in its position for the cards whose faces they did not see (the other's hand, the
 other's draws in the deck).  Its readers deal those cards so that every move can be
 played (`redeal.fit_unseen`, from the record's seed: the same deal every time), refuse
-a move no deal lets be played by its number, and a player is reviewed from it only
-where it gives everything that player saw (`dealt_view`).
+a move no deal lets be played by its number, and a player is reviewed or analysed from
+it only where it gives everything that player saw (`missing_view`: the games it
+replays know the cards so dealt, ``Game.dealt_unseen``, and `cuttle.analyse`,
+`cuttle.review` and the rest refuse the views that are the deal's).
 
 A record's moves are its game: a move that cannot be played is refused (ValueError), but
 a ``result`` that is not where the moves end (a winner or an ending the replay does not
@@ -79,7 +81,7 @@ from .game import Game, check_game
 from .moves import Move
 from .position import has_unseen as has_unseen_cards
 from .position import parse_text, reconcile
-from .redeal import NoFit, fit_unseen, sees_dealt
+from .redeal import Fitted, NoFit, fit_unseen, sees_dealt
 from .rules import Rules
 from .seeding import check_seed
 from .validation import check_int, check_player, is_int
@@ -89,12 +91,11 @@ if TYPE_CHECKING:
     from os import PathLike
 
     from .policies import Bot
-    from .redeal import Fitted
 
 __all__ = ["FORMAT", "MAX_RECORD_BYTES", "VERSION", "RecordResultWarning", "check_deal",
-           "check_result", "dealt_view", "ending", "ending_text", "final_game", "game_before",
-           "has_unseen", "make_record", "play_recorded", "read_record", "redealt_words",
-           "resigner",
+           "check_result", "check_view", "dealt_view", "ending", "ending_text", "final_game",
+           "game_before", "has_unseen", "make_record", "missing_view", "play_recorded",
+           "read_record", "redealt_words", "resigner",
            "result_mismatch", "result_of", "seed_words", "start_game", "stopped",
            "validate_record", "write_record"]
 
@@ -509,27 +510,50 @@ def has_unseen(rec: dict[str, Any]) -> bool:
         return False
 
 
+def missing_view(game: Game, player: int) -> str | None:
+    """What the record `game` was replayed from does not give of `player`'s view of it,
+    in words, or None when it gives it whole (and for a game not replayed from a record
+    with cards not seen, ``?``, dealt to fit its moves: ``game.dealt_unseen``): where,
+    from its start to `game`'s position, `player` first sees a card of that deal that
+    neither the position nor a move before names (`redeal.sees_dealt`: their hand's
+    ``?``, a draw the deck does not list, ...), which another deal the moves allow
+    could make another card.  `check_view` refuses it, and the review leaves it out."""
+    player = check_player(player)
+    if not check_game(game).dealt_unseen:
+        return None
+    start = game.copy()
+    while start.ply:
+        start.undo()
+    return sees_dealt(Fitted(start, game.dealt_unseen), game.moves, player)
+
+
+def check_view(game: Game) -> Game:
+    """`game` (`check_game`'s rule), unless the view of its player to decide, which an
+    analysis takes (`cuttle.analyse`, `cuttle.analyse_search`, `judge`), is not the
+    record's to give (`missing_view`): ValueError then, in the words of `cuttle analyse
+    --record`, ``move K is player P's, whose view the record does not give whole: ...``
+    (K: the move decided in `game`'s position, as `game_before` numbers them)."""
+    p = check_game(game).to_move
+    gap = None if p is None else missing_view(game, p)
+    if gap is not None:
+        raise ValueError(f"move {game.ply + 1} is player {p}'s, whose view the record "
+                         f"does not give whole: {gap}")
+    return game
+
+
 def dealt_view(rec: dict[str, Any], player: int, move: int | None = None) -> str | None:
-    """Where `player`'s view of a validated record's game is not the record's to give,
-    in words: a position with cards not seen (``?``) whose deal shows them a card that
-    neither the position nor a move names (`redeal.sees_dealt`: their hand's ``?``, a
-    draw whose card the deck does not list, ...), so that another deal the moves allow
-    could show them another; None when every such deal shows them the same (a record
-    without cards not seen: always), up to the first move that does not parse.
-    `move`: only up to the position that move is decided in (`game_before`'s; default:
-    the whole game).  ValueError as `start_game`'s."""
+    """`missing_view` of a validated record's game, before its move `move`
+    (`game_before`'s game; default: at its end), up to the first move that does not
+    parse: None when the record gives `player`'s view whole there, else where it does
+    not, in words.  ValueError as `start_game`'s."""
     player = check_player(player)
     if move is not None and (not is_int(move) or move < 1):
         raise ValueError(f"move must be a move's number, from 1, not {move!r}")
     if not rec.get("position"):
         return None
-    moves = _parsed(rec)
-    fitted = _position_start(rec["position"], Rules.from_json(rec["rules"]), rec["seed"],
-                             moves, _cap(rec))[1]
-    if fitted is None:
-        return None
-    return sees_dealt(fitted, moves, player,
-                      None if move is None else min(move - 1, len(moves)))
+    count = len(_parsed(rec))
+    return missing_view(_replayed(rec, count if move is None else min(move - 1, count)),
+                        player)
 
 
 def play_recorded(game: Game, i: int, text: str) -> Move:
@@ -554,9 +578,11 @@ def game_before(rec: dict[str, Any], move: int) -> Game:
     from 1 over the whole record, both players and every window (a counter, a
     discard) alike, as `cuttle replay` and the review number them: move 1 is played
     from the start, and the move played at `move` is ``rec["moves"][move - 1]`` (not
-    played here: `play_recorded` plays it and checks it).  ValueError, saying the
-    record's range, for a number outside 1 to the record's move count, and naming the
-    move for one before it that cannot be played."""
+    played here: `play_recorded` plays it and checks it).  Of a record with cards not
+    seen, an analysis refuses the game where it does not give its mover's view
+    (`check_view`).  ValueError, saying the record's range, for a number outside 1 to
+    the record's move count, and naming the move for one before it that cannot be
+    played."""
     n = len(rec["moves"])
     if not n:
         raise ValueError("the record has no moves")

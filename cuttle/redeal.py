@@ -190,8 +190,8 @@ class _Deal:
 
 class Fitted(NamedTuple):
     """A position's cards not seen dealt to fit its moves (`fit_unseen`): `start`, the
-    game they start; `unseen`, the cards so dealt (every card the position does not
-    list)."""
+    game they start (its ``dealt_unseen`` the cards so dealt, and so every game played
+    on from it); `unseen`, the cards so dealt (every card the position does not list)."""
 
     start: Game
     unseen: frozenset[Card]
@@ -242,7 +242,8 @@ def fit_unseen(kw: dict[str, Any], moves: Sequence[Move], max_moves: int | None 
             if done is None and (stuck is None or at > stuck[0]):
                 stuck = (at, _no_fit_words(deal, moves, at))
         if done is not None:
-            return Fitted(done[0], frozenset(CARDS[parse_index(c)] for c in deal.base))
+            done[0].dealt_unseen = frozenset(CARDS[parse_index(c)] for c in deal.base)
+            return Fitted(done[0], done[0].dealt_unseen)
     assert stuck is not None
     raise NoFit(stuck[1], stuck[0] + 1)
 

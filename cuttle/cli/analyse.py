@@ -26,7 +26,9 @@ The record's own rules apply (``--rules`` or ``--set`` that would change them ar
 refused) and ``--seed`` seeds the playouts only.  A forced move (a lone legal move,
 which the review lists as forced) has nothing to compare: it is refused, as are a move
 outside 1 to N (N: the record's moves), ``--move`` without ``--record``, a POSITION with
-``--record`` and a ``--player`` who does not decide at move K, all before any playout.
+``--record``, a ``--player`` who does not decide at move K and a move whose mover's view
+the record does not give whole (cards not seen, ``?``: `cuttle.record.check_view`, the
+library's own refusal), all before any playout.
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from ..analysis import PLAYOUT_POLICIES, SearchAnalysis, analyse
 from ..errors import Interrupted
 from ..formatting import fixed, pct, quantity
-from ..record import dealt_view, game_before, play_recorded, result_of
+from ..record import check_view, game_before, play_recorded, result_of
 from ..text import printable
 from . import options
 from ..interrupts import ctrl_c_deferred
@@ -145,10 +147,10 @@ def recorded(args: argparse.Namespace) -> Recorded | None:
         raise UsageError(f"{args.record}: {e}") from None
     options.check_own_rules(args.rules, args.set, game.rules, "the record")
     p, k = game.to_move, args.move
-    gap = dealt_view(rec, p, k)             # (a record with cards not seen, '?')
-    if gap is not None:
-        raise UsageError(f"{args.record}: move {k} is player {p}'s, whose view the record "
-                         f"does not give whole: {gap}")
+    try:
+        check_view(game)                    # (a record with cards not seen, '?')
+    except ValueError as e:
+        raise UsageError(f"{args.record}: {e}") from None
     if args.player is not None and args.player != p:
         raise UsageError(f"player {p} decides at move {k} of {args.record}, not player "
                          f"{args.player}: leave out --player")

@@ -11,9 +11,9 @@ from .._decide import search_visits as _search_visits
 from .._review import hindsight as _hindsight
 from ..analysis import SearchAnalysis, search_rows
 from ..errors import IllegalMoveError, Interrupted
-from ..game import Game, check_game
+from ..game import Game
 from ..moves import Move
-from ..record import (check_result, dealt_view, has_unseen, play_recorded, read_record,
+from ..record import (check_result, check_view, missing_view, play_recorded, read_record,
                       redealt_words, resigner, start_game, stopped, validate_record)
 from ..seeding import derive, seed_or_new
 from ..progress import Progress
@@ -84,19 +84,22 @@ def _players(player: Any) -> tuple[int, ...]:
 
 def _seen_whole(players: tuple[int, ...], src: _Source, omniscient: bool,
                 names: tuple[str, str]) -> tuple[tuple[int, ...], str | None]:
-    """The players to review of `players`: of a record with cards not seen (``?``),
-    those whose view it gives whole (`record.dealt_view`: their decisions then cannot
-    depend on how those cards were dealt), and the line saying which of `players` is
-    left out so (`Review.unseen`), or None.  ValueError for one player asked whose view
-    it does not give, when neither's is given, and for hindsight (`omniscient`),
-    which would read the cards the record does not give."""
-    if src.record is None or not has_unseen(src.record):
+    """The players to review of `players`: of a record with cards not seen (``?``), or
+    a Game replayed from one, those whose view it gives whole (`record.missing_view`:
+    their decisions then cannot depend on how those cards were dealt), and the line
+    saying which of `players` is left out so (`Review.unseen`), or None.  ValueError
+    for one player asked whose view it does not give, when neither's is given, and for
+    hindsight (`omniscient`), which would read the cards the record does not give."""
+    if not src.start.dealt_unseen:
         return players, None
     if omniscient:
         raise ValueError("hindsight values each position with every card as it lies, and "
                          "this record does not give every card (its position has cards not "
                          "seen, '?')")
-    gaps = {p: dealt_view(src.record, p) for p in players}
+    end = src.start.copy()
+    for i, text in enumerate(src.texts, 1):
+        play_recorded(end, i, text)
+    gaps = {p: missing_view(end, p) for p in players}
     kept = tuple(p for p in players if gaps[p] is None)
     if len(players) == 1 and not kept:
         raise ValueError(f"player {players[0]} cannot be reviewed from this record, which "
@@ -129,10 +132,10 @@ def judge(game: Game, played: Move | str | int, engine: str | Engine = "expert",
     every other legal move, each valued from the decider's own view (determinizations
     of what they may know) by `engine` (as in `review`).  The same seed gives the same
     figures for every game the decider cannot tell apart from this one.  Ctrl-C or
-    `cancel` raise `cuttle.Interrupted` (with no result)."""
+    `cancel` raise `cuttle.Interrupted` (with no result).  ValueError for a game
+    replayed from a record that does not give the decider's view (`record.check_view`)."""
     # (a record or a file is no decision: review() reads those)
-    check_game(game)
-    if game.is_over:
+    if check_view(game).is_over:
         raise ValueError("the game is over: there is no decision to judge")
     legal = list(game.legal_moves)
     move = played if isinstance(played, Move) else \
@@ -190,9 +193,10 @@ def analyse_search(game: Game, engine: str | Engine = "ismcts", *,
     search and before each native call of the forced searches; Ctrl-C or cancel raise
     `cuttle.Interrupted` whose `result` is the `SearchAnalysis` of the searches
     finished (None if the free search had not finished).  The same seed gives the same
-    analysis, whatever the thread count.
+    analysis, whatever the thread count.  ValueError for a game replayed from a record
+    that does not give the decider's view (`cuttle.record.check_view`).
     """
-    if check_game(game).is_over:
+    if check_view(game).is_over:
         raise ValueError("the game is over: there is nothing to analyse")
     eng = search_engine(engine)
     threads = check_threads(threads)
@@ -260,8 +264,8 @@ def review(game_or_record: Game | dict[str, Any] | str | os.PathLike[str],
     winner, its ending) is reviewed by its moves, with a `cuttle.record.
     RecordResultWarning` saying both, kept in `Review.record_mismatch`.  A record of a
     game an undo dealt again says so (`cuttle.record.redealt_words`, `Review.redealt`).
-    A record with cards not seen (``?``) is reviewed only for the players whose view
-    it gives whole (`cuttle.record.dealt_view`; `Review.unseen` names one left out).
+    A record with cards not seen (``?``), or a Game replayed from one, is reviewed for
+    the players whose view it gives whole (`cuttle.record.missing_view`; `Review.unseen`).
 
     The same seed gives the same review, whatever the thread count.
     """

@@ -12,8 +12,8 @@ import pytest
 import cuttle
 from cuttle._core import END_NAMES
 from cuttle.record import (STATUSES, dealt_view, final_game, game_before, make_record,
-                           redealt_words,
-                           result_of, start_game, validate_record)
+                           redealt_words, result_of, start_game, validate_record,
+                           write_record)
 from cuttle.simulation import game_record
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -74,7 +74,7 @@ def test_the_simulated_game_is_what_the_run_records():
 def undo_example():
     """The scope of the undo's example, run."""
     scope = {}
-    exec(blocks("python")[1], scope)
+    exec(next(b for b in blocks("python") if "Sightings" in b), scope)
     return scope
 
 
@@ -119,6 +119,23 @@ def test_the_record_with_cards_not_seen_replays_and_is_reviewed_as_the_page_says
     assert str(e.value).startswith(" ".join(quoted.split()) + ":")
     r = cuttle.review(shown, "rollouts:8", seed=1, threads=1)
     assert r.players == (0,) and r.unseen == blocks("text")[0].strip()
+
+
+def test_the_python_of_a_record_with_cards_not_seen_does_what_its_comments_say(
+        tmp_path, monkeypatch, capsys):
+    code = next(b for b in blocks("python") if "missing_view" in b)
+    write_record(validate_record(json.loads(blocks("json")[2])), tmp_path / "game.json")
+    monkeypatch.chdir(tmp_path)
+    exec(code.replace("rollouts=2000", "rollouts=20"), {})
+    out = capsys.readouterr().out.splitlines()
+    said = [c.strip() for c in re.findall(r"print\(.*#(.*)$", code, flags=re.M)]
+    assert len(said) == 4 and len(out) > 4
+    assert out[0].startswith("Player 0 to decide") and "ann" in said[0]   # analysed
+    assert out[-3] == "None" and said[1].startswith("None")
+    for line, words in zip(out[-2:], said[2:]):
+        assert words.endswith(" ...") and line.startswith(words[:-len(" ...")])
+    assert out[-1].startswith("move 12 is player 1's, whose view the record does not give "
+                              "whole: at the start player 1 sees 6 cards")
 
 
 def test_the_tables_name_every_field_status_and_end_reason():

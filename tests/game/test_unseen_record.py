@@ -3,9 +3,11 @@ knowing their own cards and those played or shown): the replay deals them so tha
 move can be played (`cuttle.redeal.fit_unseen`), reproducibly from the seed; a move no
 deal lets be played is refused, naming it; writing the record keeps the `?`; and what a
 player whose view the record gives saw is the same whatever the deal
-(`record.dealt_view`)."""
+(`record.dealt_view`), which a game replayed from it knows (`Game.dealt_unseen`,
+`record.missing_view`)."""
 
 import json
+import pickle
 import random
 
 import pytest
@@ -13,8 +15,9 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 import cuttle
 from cuttle.position import parse_text
-from cuttle.record import (dealt_view, final_game, game_before, has_unseen, make_record,
-                           read_record, start_game, validate_record, write_record)
+from cuttle.record import (check_view, dealt_view, final_game, game_before, has_unseen,
+                           make_record, missing_view, read_record, start_game,
+                           validate_record, write_record)
 from cuttle.redeal import NoFit, fit_unseen
 from support.helpers import random_rules
 
@@ -100,6 +103,71 @@ def test_a_player_whose_own_cards_are_not_given_is_told_where():
     with pytest.raises(ValueError, match="move must be a move's number, from 1, not 0"):
         dealt_view(blind, 0, 0)
     assert dealt_view(record(position=START), 0) is None     # (every card given)
+
+
+def test_a_game_replayed_from_the_record_knows_the_cards_dealt_for_its_cards_not_seen():
+    rec = record()
+    dealt = start_game(rec).dealt_unseen
+    kw = dict(parse_text(SEEN), rules=cuttle.Rules("cuttle.cards"), seed=1)
+    assert dealt == fit_unseen(kw, [cuttle.Move(m) for m in MOVES]).unseen
+    assert len(dealt) == 45 and not dealt & {"2D", "3C", "6C", "6D", "9D", "4C", "TD"}
+    g = game_before(rec, 12)
+    assert g.dealt_unseen == final_game(rec).dealt_unseen == dealt
+    assert g.copy().dealt_unseen == pickle.loads(pickle.dumps(g)).dealt_unseen == dealt
+    assert pickle.loads(pickle.dumps(g)) == g
+    # a determinization is a sample of its own; every card of another game is given
+    assert g.determinize(1, seed=1).dealt_unseen == frozenset()
+    for whole in (final_game(record(position=START)), cuttle.Game(seed=1),
+                  cuttle.Game.from_text(SEEN, seed=1)):
+        assert whole.dealt_unseen == frozenset()
+        assert pickle.loads(pickle.dumps(whole)).__reduce__()[1] == whole.__reduce__()[1]
+
+
+def test_a_pickle_s_cards_dealt_are_checked():
+    fn, args = game_before(record(), 12).__reduce__()
+    assert len(args) == 7 and fn(*args).dealt_unseen == start_game(record()).dealt_unseen
+    for bad in (["ZZ"], ["?"], 7, [None]):
+        with pytest.raises(ValueError, match=r"^corrupt pickled game: its cards dealt for "
+                                             r"'\?': "):
+            fn(*args[:6], bad)
+
+
+def test_missing_view_of_a_replayed_game_is_what_the_record_does_not_give_up_to_it():
+    for rec in (record(), record(position="hands: 2D 3C 6C 6D 9D / ? ? ? ? ? ?; deck: ? 4C")):
+        for k in range(1, len(MOVES) + 1):
+            g = game_before(rec, k)
+            for p in (0, 1):
+                assert missing_view(g, p) == dealt_view(rec, p, k)
+        assert [missing_view(final_game(rec), p) for p in (0, 1)] == \
+            [dealt_view(rec, p) for p in (0, 1)]
+    assert missing_view(game_before(record(), 12), 0) is None
+    assert missing_view(game_before(record(), 12), 1).startswith(
+        "at the start player 1 sees 6 cards that the record does not give")
+
+
+def test_a_game_played_on_past_its_record_is_its_deal_where_it_shows_a_card_dealt():
+    # ann drew TD at move 13; the deck lists nothing below: her draw at move 15 shows her
+    # a card of the deal, which the record does not give
+    g = final_game(record(moves=MOVES[:12]))
+    for move in ["draw", "draw", "draw"]:
+        assert missing_view(g, 0) is None
+        g.play(move)
+    assert missing_view(g, 0).startswith("after move 15 ('draw') player 0 sees a card that "
+                                         "the record does not give (in their own hand)")
+    g.undo()
+    assert missing_view(g, 0) is None
+
+
+def test_check_view_refuses_the_decider_s_view_where_the_record_does_not_give_it():
+    g = game_before(record(), 12)
+    with pytest.raises(ValueError) as e:
+        check_view(g)
+    assert str(e.value) == ("move 12 is player 1's, whose view the record does not give "
+                            "whole: " + missing_view(g, 1))
+    assert check_view(game_before(record(), 11)).to_move == 0
+    assert check_view(final_game(record())).is_over      # (no one decides)
+    with pytest.raises(ValueError, match="game must be a cuttle.Game"):
+        check_view(record())
 
 
 @pytest.mark.parametrize("at, move, said", [

@@ -1,14 +1,15 @@
 """The review of a record with cards not seen (`?`: a game played elsewhere): only the
 players whose view the record gives are reviewed, and their review is the same whatever
 the deal of the cards not seen (two seeds of the record deal them otherwise); a player
-of the default two left out so is named in one line (`Review.unseen`)."""
+of the default two left out so is named in one line (`Review.unseen`); a Game
+replayed from such a record is reviewed alike."""
 
 import json
 
 import pytest
 
 import cuttle
-from cuttle.record import start_game, write_record
+from cuttle.record import final_game, game_before, start_game, write_record
 from game.test_unseen_record import MOVES, SEEN, START, record
 from support.helpers import run_cli
 
@@ -50,6 +51,24 @@ def test_neither_player_is_reviewed_when_the_record_gives_neither_view():
                                          r"record, which does not give all either saw: "
                                          r"after move 13 \('draw'\) player 0 sees a card"):
         cuttle.review(rec, "rollouts:8", seed=1, threads=1)
+
+
+def test_a_game_replayed_from_the_record_is_reviewed_as_the_record_is():
+    game = final_game(record())
+    r = cuttle.review(game, "rollouts:8", seed=1, threads=1)
+    assert r.players == (0,) and r.unseen == LEFT_OUT.replace("opponent", "player 1")
+    assert figures(r) == figures(cuttle.review(record(), "rollouts:8", seed=1, threads=1))
+    # a game up to move 12, its copy: player 1's view is not the record's either
+    for g in (game_before(record(), 12), game.copy()):
+        with pytest.raises(ValueError, match=r"^player 1 cannot be reviewed from this "
+                                             r"record, which does not give all they saw"):
+            cuttle.review(g, "rollouts:8", player=1, seed=1, threads=1)
+    with pytest.raises(ValueError, match=r"^hindsight values each position"):
+        cuttle.review(game, "rollouts:8", seed=1, threads=1, omniscient=True)
+    # every card given: both reviewed, as before
+    whole = cuttle.review(final_game(record(position=START)), "rollouts:8", seed=1,
+                          threads=1)
+    assert whole.players == (0, 1) and whole.unseen is None
 
 
 def test_cuttle_review_of_a_record_with_cards_not_seen(monkeypatch, capsys, tmp_path):
