@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 import cuttle
 from cuttle.record import final_game, make_record, redealt_words
 from cuttle.redeal import NoRedeal, Sightings, hidden_cards, redeal
-from support.helpers import random_game
+from support.helpers import random_game, views
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -24,16 +24,6 @@ def start_of(g):
     while s.ply:
         s.undo()
     return s
-
-
-def views(g, p):
-    """p's observation at every step of g."""
-    out, x = [], g.copy()
-    while True:
-        out.append(x.observation(p))
-        if not x.ply:
-            return out[::-1]
-        x.undo()
 
 
 @SETTINGS

@@ -19,7 +19,7 @@ from cuttle.record import (check_view, dealt_view, final_game, game_before, has_
                            make_record, missing_view, read_record, start_game,
                            validate_record, write_record)
 from cuttle.redeal import NoFit, fit_unseen
-from support.helpers import random_rules
+from support.helpers import random_rules, views
 
 START = "hands: 2D 3C 6C 6D 9D / 2C 7S 8D QD QH KH; deck: KD 4C 8H TD"
 SEEN = "hands: 2D 3C 6C 6D 9D / ? ? ? ? ? ?; deck: ? 4C ? TD"   # what P0 saw of START
@@ -33,16 +33,6 @@ def record(position=SEEN, moves=MOVES, seed=1, rules="cuttle.cards"):
                             "seed": seed, "position": position,
                             "players": ["ann", "opponent"], "human_seat": 0,
                             "moves": list(moves)})
-
-
-def views(g, p):
-    """p's observation at every step of g, from its start."""
-    out, x = [], g.copy()
-    while True:
-        out.append(x.observation(p))
-        if not x.ply:
-            return out[::-1]
-        x.undo()
 
 
 def public(g):

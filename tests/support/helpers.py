@@ -78,6 +78,16 @@ _CHOICES = {
 }
 
 
+def views(g, p):
+    """p's observation at every step of g, from its start."""
+    out, x = [], g.copy()
+    while True:
+        out.append(x.observation(p))
+        if not x.ply:
+            return out[::-1]
+        x.undo()
+
+
 def random_rules(rng: random.Random, p_change=0.3) -> cuttle.Rules:
     """A random preset with each flag changed with probability p_change."""
     rules = cuttle.Rules(rng.choice(cuttle.Rules.presets))
