@@ -22,7 +22,7 @@ from .moves import Move
 from .observation import Observation
 from .position import layout, parse_text, write_text
 from .rules import Rules
-from .seeding import check_seed, seed_or_new
+from .seeding import check_game_index, check_seed, seed_or_new
 from .validation import check_int, check_player, is_int
 
 if TYPE_CHECKING:
@@ -155,14 +155,14 @@ class Game(CoreGame):
         """The deal of game `index` of a seeded simulation run: ``cuttle.simulate(n,
         rules, seed=seed)`` deals its game i exactly so (``Game(seed=s)`` is game 0 of
         seed s), so any game of a run can be looked at or replayed (`max_moves`: the
-        run's cap, as in ``Game``).
+        run's cap, as in ``Game``; `index`: 0 to 2**62-1, as a record's ``deal``).
 
         >>> Game.from_run(seed=1, index=0) == Game(seed=1)
         True
         """
         g = cls.__new__(cls)
         g._attach(Rules.coerce(rules), check_seed(seed), max_moves)
-        g._core_deal(g.seed, check_seed(index, "index"))
+        g._core_deal(g.seed, check_game_index(index, "index"))
         return g
 
     @classmethod

@@ -72,7 +72,6 @@ import reprlib
 import warnings
 from typing import TYPE_CHECKING, Any
 
-from ._play import GAME_INDEX_LIMIT
 from ._version import __version__
 from .errors import InvalidMoveError
 from .figures import END_REASONS
@@ -83,7 +82,7 @@ from .position import has_unseen as has_unseen_cards
 from .position import parse_text, reconcile
 from .redeal import Fitted, NoFit, fit_unseen, sees_dealt
 from .rules import Rules
-from .seeding import check_seed
+from .seeding import check_game_index, check_seed
 from .validation import check_int, check_player, is_int
 
 if TYPE_CHECKING:
@@ -290,8 +289,9 @@ def write_record(record: dict[str, Any], path: str | PathLike[str]) -> None:
 
 def check_deal(deal: object, name: str = "'deal'") -> int:
     """A deal index of a seed's run (game `deal` of it, as simulate deals it): an int
-    from 0 to 2**62-1, the game indices a run has; ValueError otherwise."""
-    return check_int(deal, name, 0, GAME_INDEX_LIMIT - 1, "an int from 0 to 2**62-1")
+    from 0 to 2**62-1, the game indices a run has (`cuttle.seeding.check_game_index`);
+    ValueError otherwise."""
+    return check_game_index(deal, name)
 
 
 def validate_record(rec: object) -> dict[str, Any]:

@@ -6,6 +6,10 @@ naming the argument.  `None` asks for a fresh random seed, which the result reco
 Python derives its streams with `derive` (the core's splitmix64 rule, so a seed gives
 the same results in every process and on every machine); the core's own streams are
 named in cuttle/_rng.pxd.
+
+A seeded run's game indices are below `GAME_INDEX_LIMIT` (2**62: every stream of a game
+is its own), checked by `check_game_index` wherever a game of a run is named
+(`Game.from_run`, a record's ``deal``, `game_record`).
 """
 
 from __future__ import annotations
@@ -13,13 +17,16 @@ from __future__ import annotations
 import os
 
 from ._core import derive as _derive
+from ._play import GAME_INDEX_LIMIT
 from .validation import check_int
 
-__all__ = ["SEED_LIMIT", "SEED_WORDS", "check_seed", "derive", "new_seed", "read_seed",
-           "seed_or_new"]
+__all__ = ["GAME_INDEX_LIMIT", "SEED_LIMIT", "SEED_WORDS", "check_game_index", "check_seed",
+           "derive", "new_seed", "read_seed", "seed_or_new"]
 
 SEED_LIMIT = 2 ** 64
 SEED_WORDS = "a whole number from 0 to 2**64-1"     # a seed, to a person (read_seed)
+# The game indices of a run, 0 to 2**62-1, in words (from the core's limit).
+_INDEX_WORDS = f"an int from 0 to 2**{GAME_INDEX_LIMIT.bit_length() - 1}-1"
 
 
 def new_seed() -> int:
@@ -52,6 +59,13 @@ def read_seed(value: object, name: str = "seed") -> int:
         return check_int(value, name, 0, SEED_LIMIT - 1, SEED_WORDS)
     except ValueError:
         raise ValueError(f"{name} must be {SEED_WORDS}, not {given!r}") from None
+
+
+def check_game_index(index: object, name: str = "index") -> int:
+    """`index` as a game index of a seeded run, an int from 0 to 2**62-1
+    (`GAME_INDEX_LIMIT`), by the integer rule; ValueError otherwise (a larger index
+    would deal a game of a smaller one again)."""
+    return check_int(index, name, 0, GAME_INDEX_LIMIT - 1, _INDEX_WORDS)
 
 
 def seed_or_new(seed: int | None, name: str = "seed") -> int:

@@ -196,3 +196,20 @@ def test_a_game_over_after_one_turn_says_turn():
     g.play("points TC")                         # 30 points on the first turn: a win
     assert g.is_over and g.turn_number == 1
     assert str(g).splitlines()[0] == "Game over: player 0 wins (goal) after 1 turn"
+
+
+def test_from_run_refuses_the_indices_whose_deal_repeats_a_smaller_ones():
+    """Indices up to 2**64-1 were taken, but from 2**63 on they dealt the games of the
+    indices 2**63 below them again (the deal's stream 2i wrapped): an index is a run's
+    game index, below 2**62, the cap a record's "deal" has (one check of both)."""
+    from cuttle.record import check_deal
+    from cuttle.seeding import GAME_INDEX_LIMIT
+    assert GAME_INDEX_LIMIT == 2 ** 62
+    last = cuttle.Game.from_run(seed=1, index=GAME_INDEX_LIMIT - 1)
+    assert last != cuttle.Game.from_run(seed=1, index=GAME_INDEX_LIMIT // 2 - 1)
+    for index in (2 ** 62, 2 ** 63 - 1, 2 ** 63, 2 ** 63 + 5, 2 ** 64 - 1):
+        with pytest.raises(ValueError, match=r"^index must be an int from 0 to 2\*\*62-1, "
+                                             rf"not {index}$"):
+            cuttle.Game.from_run(seed=1, index=index)
+        with pytest.raises(ValueError, match=r"'deal' must be an int from 0 to 2\*\*62-1"):
+            check_deal(index)
