@@ -15,7 +15,8 @@ from libc.limits cimport INT_MAX
 from cpython.mem cimport PyMem_Realloc, PyMem_Free
 
 from cuttle._state cimport *
-from cuttle._rng cimport rng_seed, derive_seed, deal_stream, STREAM_GAME, STREAM_SAMPLE
+from cuttle._rng cimport (rng_seed, derive_seed, deal_stream, policy_stream, STREAM_GAME,
+                          STREAM_SAMPLE)
 from cuttle._engine cimport (gen_moves, is_legal, apply_move, deal, score, goal, hand_is_public,
                              update_knowledge, check_win, states_equal, frozen_now,
                              frozen_next_turn, pending_target)
@@ -123,6 +124,12 @@ def _state_layout():
 def derive(seed, stream):
     """A 64-bit seed for stream `stream` of `seed` (see cuttle/seeding.py)."""
     return derive_seed(<uint64_t>seed, <uint64_t>stream)
+
+
+def players_stream(uint64_t index):
+    """The stream game `index` of a seeded run draws its players' choices from
+    (`policy_stream`, _rng.pxd): cuttle/seeding.py derives Python players' seeds from it."""
+    return policy_stream(index)
 
 
 cdef inline int card_index(c) except -1:

@@ -1,6 +1,6 @@
 """Exceptions of the public API: a bad move is a ValueError (as python-chess does it),
 Ctrl-C's partial result an `Interrupted`; a run stopped by a failed dask cluster
-(`ClusterError`) or a Python policy that raised (`PolicyError`) keeps its finished part
+(`ClusterError`) or a Python policy that failed (`PolicyError`) keeps its finished part
 as Ctrl-C does (`PartialRunError`)."""
 
 from __future__ import annotations
@@ -112,10 +112,14 @@ class ClusterError(PartialRunError):
 
 
 class PolicyError(PartialRunError):
-    """A Python policy (a callable player of `simulate` or `compare`) raised: `game` is
-    the index of the game it was deciding in, `player` its label ("A" or "B"), and the
-    exception it raised is the `__cause__`.  The games that had finished are kept
-    (`result`, `done`, `total`, as `PartialRunError` says), as at Ctrl-C."""
+    """A Python policy (a callable player of `simulate` or `compare`) failed: it raised,
+    returned no move or an illegal one, or changed the game it was given.  `game` is the
+    index of the game it was deciding in, `player` its label ("A" or "B"); the message
+    says what went wrong, and the `__cause__` is the exception it raised, the game's
+    `IllegalMoveError` (an `InvalidMoveError` for text or a code that is no move; one
+    saying it returned None for no move) or a RuntimeError for a changed game.  The
+    games that had finished are kept (`result`, `done`, `total`, as `PartialRunError`
+    says), as at Ctrl-C."""
 
     def __init__(self, message: str, game: int, player: str):
         super().__init__(message)

@@ -302,11 +302,11 @@ def fair(policy: Callable[..., Move | str | int],
     The decider's legal moves in that sample are the true game's (tests check it at every
     phase of random games under random rules), so the move it returns is legal in the
     real game.  The sample's seed ``s`` is drawn from the ``rng`` the run passes (a
-    `random.Random` seeded by the run's seed and game index, then passed on to `policy`
-    if it takes it), so a run stays reproducible per seed, whatever the threads or
-    chunks (`cuttle.rl.GymEnv` passes its opponent the episode's rng likewise).  Called as
-    ``f(game)`` alone, it draws from a stream of its own, seeded by `seed` (None: a fresh
-    seed).
+    `random.Random` seeded by the run's seed, game index and seat, then passed on to
+    `policy` if it takes it), so a run stays reproducible per seed, whatever the threads
+    or chunks (`cuttle.rl.GymEnv` passes its opponent the episode's rng likewise).
+    Called as ``f(game)`` alone, it draws from a stream of its own, seeded by `seed`
+    (None: a fresh seed).
 
     A native policy name already plays from its player's view (all but
     ``cuttle.cards-ai``) and needs no wrapper.  A policy that reads the history (an

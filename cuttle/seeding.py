@@ -9,7 +9,9 @@ named in cuttle/_rng.pxd.
 
 A seeded run's game indices are below `GAME_INDEX_LIMIT` (2**62: every stream of a game
 is its own), checked by `check_game_index` wherever a game of a run is named
-(`Game.from_run`, a record's ``deal``, `game_record`).
+(`Game.from_run`, a record's ``deal``, `game_record`).  In a game played in Python (a
+callable player), each seat draws from a `random.Random` of its own, `seat_seed`: the
+game's players' stream split by seat, so that neither seat's draws move the other's.
 """
 
 from __future__ import annotations
@@ -17,11 +19,12 @@ from __future__ import annotations
 import os
 
 from ._core import derive as _derive
+from ._core import players_stream
 from ._play import GAME_INDEX_LIMIT
 from .validation import check_int
 
 __all__ = ["GAME_INDEX_LIMIT", "SEED_LIMIT", "SEED_WORDS", "check_game_index", "check_seed",
-           "derive", "new_seed", "read_seed", "seed_or_new"]
+           "derive", "new_seed", "read_seed", "seat_seed", "seed_or_new"]
 
 SEED_LIMIT = 2 ** 64
 SEED_WORDS = "a whole number from 0 to 2**64-1"     # a seed, to a person (read_seed)
@@ -80,3 +83,13 @@ def derive(seed: int, *keys: int) -> int:
     for k in keys:
         seed = _derive(seed, check_seed(k, "key"))
     return seed
+
+
+def seat_seed(seed: int, index: int, seat: int) -> int:
+    """The seed of the `random.Random` that the player in `seat` (0 or 1) of game
+    `index` of a run seeded `seed` is handed, when the game is played in Python (a
+    callable player's ``rng``, a native policy's choices there): the game's players'
+    stream (`policy_stream` of cuttle/_rng.pxd) derived once more by the seat, so each
+    seat has a stream of its own and a player's play does not depend on how many
+    numbers its opponent draws."""
+    return derive(seed, players_stream(check_game_index(index)), seat)

@@ -39,7 +39,7 @@ from .._vector import MAX_SKIPS
 from ..game import Game
 from ..policies import Bot, code_hint, forced_move, is_search, policy_code, with_rng
 from ..rules import Rules
-from ..seeding import SEED_LIMIT, check_seed, derive
+from ..seeding import SEED_LIMIT, check_seed, derive, seat_seed
 from ..validation import check_count, check_player
 from .spaces import (ACTION_SPACE, DEFAULT_MAX_MOVES, OBSERVATION_HIGH, OBSERVATION_SIZE,
                      RENDER_MODES, action_mask, check_action, check_render_mode, legal_actions,
@@ -63,9 +63,10 @@ class GymEnv(gymnasium.Env):
     forced move is played for it), as `simulate` asks its players.  A callable is
     called as `simulate` calls it (`cuttle.policies.with_rng`): one that can take two
     arguments (an optional `rng=None` too) gets a `random.Random` reproducible from the
-    episode's deal seed `d` (see `reset`): `random.Random(derive(d, 1))`, the rng
-    `simulate` hands the players of that deal, so against a deterministic agent an
-    episode is game 0 of `simulate(1, players=..., seed=d)`, move for move.  `rules`: a
+    episode's deal seed `d` (see `reset`): `random.Random(seat_seed(d, 0, q))` for the
+    opponent's seat `q`, the rng `simulate` hands the player in that seat of that deal,
+    so against a deterministic agent an episode is game 0 of `simulate(1, players=...,
+    seed=d)`, move for move.  `rules`: a
     Rules, rule text such as "classic: joker=true", or None (classic).  `seat`: 0 (the
     agent moves first), 1, or None (a random seat each episode).
 
@@ -126,9 +127,9 @@ class GymEnv(gymnasium.Env):
         i.e. `Game.from_run(rules, seed=d, index=0)`, game 0 of a simulation run seeded
         `d` (not of one seeded `seed`: the PettingZoo env deals
         `Game.from_run(rules, seed=seed, index=k)` directly).  A native opponent plays
-        `Bot(policy, seed=derive(d, 1))`, a callable opponent gets
-        `random.Random(derive(d, 1))` (`cuttle.seeding.derive`), each asked only for
-        its decisions with a choice.  A deal that ends
+        `Bot(policy, seed=derive(d, 1))`, a callable opponent in seat `q` gets
+        `random.Random(seat_seed(d, 0, q))` (`cuttle.seeding.seat_seed`), each asked
+        only for its decisions with a choice.  A deal that ends
         before the agent's first decision (goals of 10 or less) is skipped and another
         `d` drawn; 64 in a row raise RuntimeError.
 
@@ -154,9 +155,9 @@ class GymEnv(gymnasium.Env):
             if self._policy is not None:
                 self._bot = Bot(self._policy, seed=derive(episode_seed, 1))
             else:
-                # the rng simulate hands the players of this deal (game 0 of a run
-                # seeded episode_seed)
-                self._rng = random.Random(derive(episode_seed, 1))
+                # the rng simulate hands the opponent's seat in this deal (game 0 of a
+                # run seeded episode_seed)
+                self._rng = random.Random(seat_seed(episode_seed, 0, 1 - self.seat))
             self._advance()
             if not self._finished():
                 break

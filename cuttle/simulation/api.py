@@ -14,19 +14,23 @@ iteration count: "ismcts" plays and is labelled "ismcts:1000"), a `cuttle.polici
 run's seed: the run's seed decides its moves, and the bot's own seed, thread count and
 count of decisions are not used), or a Python callable ``policy(game) -> move`` choosing
 one of ``game.legal_moves``, or ``policy(game, rng) -> move``, where ``rng`` is a
-`random.Random` seeded by the run's seed and the game's index: a policy that draws its
-random choices from it (not from the `random` module) plays the same moves in every run
-of the seed, whatever the chunks or machines.  A policy must not change the game it is
-given (use ``game.copy()`` to look ahead); it is not consulted when only one move is
-legal.  **A callable is handed the live game**, the opponent's hand (``game.hand(1 -
-p)``) and the deck order (``game.deck``) included: a policy that reads them, or
-searches on ``game.copy()``, cheats.  ``cuttle.policies.fair(policy)`` is the same policy
-seeing only its player's view (a determinization of it, seeded from ``rng``), as every
-named policy but ``cuttle.cards-ai`` plays.  If either player is a callable, the games are
-played in Python with `cuttle.Game` (much slower); a named policy then makes the core's
-own choice for each position, drawing its randomness from the game's `rng`.  Game ``i``
-is dealt exactly as in a native run, so the deals are the same; the moves are
-reproducible too.
+`random.Random` seeded by the run's seed, the game's index and the player's seat
+(`cuttle.seeding.seat_seed`: each seat its own): a policy that draws its random choices
+from it (not from the `random` module) plays the same moves in every run of the seed,
+whatever the chunks or machines, and the opponent's play does not depend on how many
+numbers it draws.  A policy must not change the game it is given (use ``game.copy()`` to
+look ahead); it is not consulted when only one move is legal.  A callable that raises,
+returns no move (None) or an illegal one, or changes its game stops the run with a
+`cuttle.PolicyError` naming the game and the player, which keeps the games before it as
+Ctrl-C's `Interrupted` does.  **A callable is handed the live game**, the opponent's
+hand (``game.hand(1 - p)``) and the deck order (``game.deck``) included: a policy that
+reads them, or searches on ``game.copy()``, cheats.  ``cuttle.policies.fair(policy)`` is
+the same policy seeing only its player's view (a determinization of it, seeded from
+``rng``), as every named policy but ``cuttle.cards-ai`` plays.  If either player is a
+callable, the games are played in Python with `cuttle.Game` (much slower); a named
+policy then makes the core's own choice for each position, drawing its randomness from
+its seat's `rng`.  Game ``i`` is dealt exactly as in a native run, so the deals are the
+same; the moves are reproducible too.
 
 **Seeds and game indices.**  A run is identified by its ``seed``: game ``i`` is dealt and
 played from the pair ``(seed, i)`` alone, so results do not depend on the thread count,
@@ -180,11 +184,12 @@ def simulate(n_games: int, rules: Rules | str | None = None,
     rules: a `Rules`, rule text (a preset name, or e.g. "classic: four=random", as the
     command line takes it) or None (classic).  players: (A, B), each a policy
     name ("random", "greedy"), a `Bot` (played as its policy's name, from the run's
-    seed) or a callable ``policy(game) -> move`` or
-    ``policy(game, rng) -> move`` (``rng``: a `random.Random` seeded by the seed and the
-    game's index, for reproducible random choices; the callable is handed the live game,
-    hidden cards included: ``cuttle.policies.fair(policy)`` sees only its player's view,
-    see the module's notes).  seed: an int, or
+    seed) or a callable ``policy(game) -> move`` or ``policy(game, rng) -> move``
+    (``rng``: a `random.Random` seeded by the seed, the game's index and the player's
+    seat, for reproducible random choices; a fault of the callable is a
+    `cuttle.PolicyError` keeping the games before it; it is handed the live game, hidden
+    cards included: ``cuttle.policies.fair(policy)`` sees only its player's view, see
+    the module's notes).  seed: an int, or
     None for a random seed (recorded in the result).  threads: cores for the native core
     (None: all; with a client, cores per chunk, default 1).  swap_seats: A moves first in
     even-numbered games (else always).  progress: True / False / None (a bar on stderr

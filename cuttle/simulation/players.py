@@ -8,7 +8,8 @@ callable by its ``__name__``.
 A callable is handed the live `Game` of the run, hidden cards included (the opponent's
 hand, the deck order): `cuttle.policies.fair(policy)` is the same policy on a
 determinization of its player's view.  Its ``rng`` is a `random.Random` seeded by the
-run's seed and the game's index (shared by both seats of the game), so a policy that
+run's seed, the game's index and its seat (`cuttle.seeding.seat_seed`: each seat its
+own, so the opponent's play never depends on how many numbers it draws), so a policy that
 draws from it, rather than from the `random` module, plays the same moves in every run of
 the same seed, whatever the threads, chunks or machines."""
 
@@ -91,7 +92,8 @@ class Player:
 
     def python_func(self) -> Callable[[Game, random.Random], Move | str | int]:
         """The player as a function (game, rng) -> move, for games played in Python (a
-        named policy makes the core's own choice for the position)."""
+        named policy makes the core's own choice for the position, seeded from its
+        seat's rng)."""
         if self.func is not None:
             return self.func
         return _NativeChoice(self.code)

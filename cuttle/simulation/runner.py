@@ -27,7 +27,7 @@ from ..game import Game
 from ..interrupts import ctrl_c_deferred
 from ..policies import code_hint, forced_move, is_search
 from ..progress import Progress
-from ..seeding import derive
+from ..seeding import seat_seed
 from ..threads import thread_count
 from .compare import ComparisonResult
 from .names import FIELDS, MATCH_FORMATS, PLAYER_LABELS, match_slots, seat_of_a
@@ -237,30 +237,20 @@ def play_python_game(rules: Rules, seed: int, i: int,
                      k: int) -> None:
     """Play game `i` in Python; write its row `k` of `out`.  The core's play loop
     (`Game.next_decision`) stops it as a native game stops: over, or capped at
-    `max_moves` moves (a draw, ended by the core as a native game's cap ends it)."""
+    `max_moves` moves (a draw, ended by the core as a native game's cap ends it).  Each
+    seat draws from its own rng (`seeding.seat_seed`); a policy's fault is a
+    PolicyError (`_play_policy`)."""
     a_seat = seat_of_a(i, swap_seats)
     # the deal of native game i, and its cap
     g = Game.from_run(rules, seed=seed, index=i, max_moves=max_moves)
-    rng = random.Random(derive(seed, 2 * i + 1))
+    rngs = tuple(random.Random(seat_seed(seed, i, seat)) for seat in (0, 1))
     seat_funcs = (funcs[a_seat], funcs[a_seat ^ 1])
     while (seat := g.next_decision()) is not None:
         move = forced_move(g)                  # (a policy is asked only for a choice)
-        if move is None:
-            # The history (with the deal) fixes the whole state, undo included.
-            before = g.moves
-            move = _decided(seat_funcs[seat], g, rng, i, PLAYER_LABELS[seat ^ a_seat])
-            if g.moves != before:
-                raise RuntimeError(f"the policy of player {PLAYER_LABELS[seat ^ a_seat]} changed "
-                                   f"the game it was given (game {i}); look ahead on game.copy()")
-            if move is None:
-                raise IllegalMoveError(f"the policy of player {PLAYER_LABELS[seat ^ a_seat]} "
-                                       f"returned no move (game {i})")
-        try:
+        if move is not None:
             g.play(move)
-        except IllegalMoveError as e:
-            raise IllegalMoveError(f"player {PLAYER_LABELS[seat ^ a_seat]}'s policy chose "
-                                   f"an illegal move in game {i}: {e}"
-                                   + code_hint(move)) from None
+        else:
+            _play_policy(seat_funcs[seat], g, rngs[seat], i, PLAYER_LABELS[seat ^ a_seat])
     out["first"][k] = a_seat
     out["moves"][k] = g.ply
     out["turns"][k] = g.turn_number              # counts from 1, like the core's rows
@@ -271,14 +261,31 @@ def play_python_game(rules: Rules, seed: int, i: int,
     out["end"][k] = END_NAMES.index(g.end_reason)
 
 
-def _decided(policy, g: Game, rng: random.Random, i: int, label: str):
-    """`policy`'s move in game `i`; what it raises, a PolicyError naming the game, the
-    player and the move (the run keeps the games before it)."""
+def _play_policy(policy, g: Game, rng: random.Random, i: int, label: str) -> None:
+    """Play `policy`'s move in game `i`.  Whatever goes wrong with it (it raises,
+    returns no move or an illegal one, or changes the game it was given) is a
+    PolicyError naming the game, the player and the move, the fault its cause (the run
+    keeps the games before it)."""
+    where = f"in game {i:,}, deciding move {g.ply + 1}"
+    before = g.moves                    # (the history, with the deal, fixes the state)
     try:
-        return policy(g, rng)
+        move = policy(g, rng)
     except Exception as e:
-        raise PolicyError(f"the policy of player {label} raised {type(e).__name__} in game "
-                          f"{i:,}, deciding move {g.ply + 1}: {e}", i, label) from e
+        raise PolicyError(f"the policy of player {label} raised {type(e).__name__} "
+                          f"{where}: {e}", i, label) from e
+    if g.moves != before:
+        fault: Exception = RuntimeError("it changed the game it was given (look ahead on "
+                                        "game.copy())")
+        said = "changed the game it was given; look ahead on game.copy()"
+    elif move is None:
+        fault, said = IllegalMoveError("it returned None, not a move"), "returned no move"
+    else:
+        try:
+            g.play(move)
+            return
+        except (ValueError, TypeError) as e:        # (IllegalMoveError is a ValueError)
+            fault, said = e, f"chose an illegal move: {e}{code_hint(move)}"
+    raise PolicyError(f"the policy of player {label} {where}, {said}", i, label) from fault
 
 
 # ---------------------------------------------------------------------------------------

@@ -403,6 +403,25 @@ def test_a_two_argument_callable_opponent_gets_a_seeded_rng():
             GymEnv(opponent=bad)
 
 
+@pytest.mark.parametrize("seat", [0, 1])
+def test_a_callable_opponents_rng_is_the_one_simulate_hands_its_seat(seat):
+    """The opponent's rng is simulate's for the opponent's seat of game 0 of a run
+    seeded by the deal seed (each seat has a stream of its own there)."""
+    from cuttle.seeding import seat_seed
+    first = []
+
+    def pick(game, rng):
+        first.append((game.to_move, rng.getrandbits(64)))
+        return game.legal_moves[0]
+
+    env = GymEnv(opponent=pick, seat=seat)
+    env.reset(seed=3)
+    while not first:
+        env.step(legal_actions(env.game)[0])
+    assert first[0] == (1 - seat, random.Random(seat_seed(env.seed, 0, 1 - seat))
+                        .getrandbits(64))
+
+
 def test_an_opponent_returning_an_action_index_is_told_it_was_read_as_a_move_code():
     # An int is a Move.code (the API's contract, unchanged); an RL user returns the
     # compact action index by habit, and the error said only "not a legal move".
@@ -411,8 +430,10 @@ def test_an_opponent_returning_an_action_index_is_told_it_was_read_as_a_move_cod
     for pick in (lambda g: legal_actions(g)[-1], lambda g: np.int64(legal_actions(g)[0])):
         with pytest.raises(ValueError, match=hint):
             GymEnv(opponent=pick, seat=1).reset(seed=1)
-        with pytest.raises(IllegalMoveError, match="illegal move in game 0.*" + hint):
+        with pytest.raises(cuttle.PolicyError, match="in game 0, deciding move 1, chose an "
+                                                     "illegal move: .*" + hint) as e:
             cuttle.simulate(1, players=(pick, "random"), seed=1, progress=False)
+        assert isinstance(e.value.__cause__, IllegalMoveError)
     # the adapter plays
     env = GymEnv(opponent=lambda g: move_of(legal_actions(g)[-1]), seat=1)
     env.reset(seed=1)

@@ -108,9 +108,10 @@ def test_cluster_python_players_and_csv(client, tmp_path):
 
 
 def test_cluster_errors_reach_the_caller(client):
-    with pytest.raises(cuttle.IllegalMoveError, match="illegal move"):
+    with pytest.raises(cuttle.PolicyError, match="illegal move") as info:
         cuttle.simulate(4, players=(lambda g: "scuttle AS 2C", "random"), seed=1,
                         progress=False, client=client)
+    assert info.value.game == 0 and info.value.player == "A"
     with pytest.raises(ValueError, match="client"):
         cuttle.simulate(4, progress=False, client="tcp://nowhere:1")
 

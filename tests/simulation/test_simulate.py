@@ -384,9 +384,12 @@ def test_python_matches_play_only_the_games_needed():
 
 
 def test_bad_callables():
-    with pytest.raises(IllegalMoveError, match="illegal move"):
+    """Each fault of a callable is a PolicyError, the fault its cause (in
+    test_python_players.py, with the games kept)."""
+    with pytest.raises(cuttle.PolicyError, match="illegal move") as info:
         cuttle.simulate(2, players=(lambda g: "scuttle AS 2C", "random"), seed=1,
                         progress=False, keep_games=True)
+    assert isinstance(info.value.__cause__, IllegalMoveError)
 
     def cheat(game):
         game.play(game.legal_moves[0])
@@ -403,12 +406,12 @@ def test_bad_callables():
             game.play(others[0] if others else last)
         return game.legal_moves[0]
 
-    with pytest.raises(RuntimeError, match="changed the game"):
+    with pytest.raises(cuttle.PolicyError, match="changed the game"):
         cuttle.simulate(2, players=(rewrite_history, "random"), seed=1, progress=False)
-    with pytest.raises(IllegalMoveError, match="player B returned no move"):
+    with pytest.raises(cuttle.PolicyError, match="player B in game 0, deciding move "
+                                                 r"\d+, returned no move"):
         cuttle.simulate(2, players=("random", lambda g: None), seed=1, progress=False,
                         keep_games=True)
-
 
 
 class FailsAt:
