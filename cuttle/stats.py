@@ -2,7 +2,10 @@
 
 Every function returns an `Estimate` ``(value, low, high)`` (a named tuple, so it unpacks
 like a plain tuple).  Intervals are two-sided at `confidence` (default 95 %) and use the
-normal quantile ``z = Phi^-1(1 - (1 - confidence) / 2)`` (1.959964 for 95 %).
+normal quantile ``z = Phi^-1(1 - (1 - confidence) / 2)`` (1.959964 for 95 %).  Every
+count (``k``, ``n``, a table's cells, a group's count) follows the library's integer rule
+(`cuttle.validation`: an int or a numpy integer, never a bool or a float), at least 0:
+anything else is a ValueError naming it.
 
 * `wilson_interval(k, n)`: the Wilson score interval for a proportion ``k / n``
   (Wilson 1927).  Unlike the textbook ``p +- z sqrt(p(1-p)/n)`` it stays inside [0, 1]
@@ -115,7 +118,7 @@ from statistics import NormalDist
 from typing import Iterable, NamedTuple
 
 from .formatting import json_number
-from .validation import check_confidence
+from .validation import check_confidence, check_int
 
 __all__ = ["Estimate", "z_value", "wilson_interval", "newcombe_interval",
            "newcombe_paired_interval", "mean_interval_from_moments", "score_interval",
@@ -148,13 +151,9 @@ def z_value(confidence: float = 0.95) -> float:
 
 
 def _count(k, name):
-    try:
-        k_int = int(k)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a count (an int >= 0), not {k!r}") from None
-    if k_int != k or k_int < 0:
-        raise ValueError(f"{name} must be a count (an int >= 0), not {k!r}")
-    return k_int
+    """A count, by the library's integer rule (`cuttle.validation`: an int or a numpy
+    integer, never a bool or a float), at least 0."""
+    return check_int(k, name, 0, None, "a count (an int >= 0)")
 
 
 def _clip(x):
@@ -245,7 +244,7 @@ def _mean_and_error(n, total, total_sq):
 def mean_interval_from_moments(n: int, total: float, total_sq: float,
                                confidence: float = 0.95) -> Estimate:
     """A mean with its normal interval from ``n``, ``sum x`` and ``sum x^2``."""
-    n = int(n)
+    n = _count(n, "n")
     if n <= 0:
         return Estimate(nan, nan, nan)
     if n == 1:
@@ -267,7 +266,7 @@ def score_interval(n: int, total: float, total_sq: float,
     >>> score_interval(20, 20, 20)      # 20 wins of 20   # doctest: +ELLIPSIS
     Estimate(value=1.0, low=0.8654..., high=1.0)
     """
-    n = int(n)
+    n = _count(n, "n")
     if not 0 <= total <= max(n, 0):
         raise ValueError(f"a score's sum must lie in [0, n] = [0, {n}], not {total!r}")
     if n <= 1:
@@ -302,7 +301,7 @@ def paired_shift_interval(n: int, total: float, total_sq: float, step: float,
     the value is the plain mean.  ValueError for a `step` that is not a positive
     finite number."""
     step = _step(step)
-    n = int(n)
+    n = _count(n, "n")
     if n <= 1:                            # (no interval from one game, as for any mean)
         return mean_interval_from_moments(n, total, total_sq, confidence)
     mean, se = _with_pseudo_differences(n, total, total_sq, step)
@@ -317,7 +316,7 @@ def paired_shift_error(n: int, total: float, total_sq: float, step: float) -> fl
     so never 0, however alike the differences; inf for fewer than two.  ValueError for a
     `step` that is not a positive finite number."""
     step = _step(step)
-    n = int(n)
+    n = _count(n, "n")
     if n <= 1:
         return float("inf")
     return _with_pseudo_differences(n, total, total_sq, step)[1]

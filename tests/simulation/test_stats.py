@@ -78,6 +78,35 @@ def test_wilson_empty_and_errors():
             wilson_interval(k, n)
 
 
+COUNTED = {
+    "wilson k": lambda v: wilson_interval(v, 2),
+    "wilson n": lambda v: wilson_interval(1, v),
+    "newcombe n2": lambda v: newcombe_interval(1, 2, 0, v),
+    "newcombe paired both": lambda v: newcombe_paired_interval(v, 1, 1, 1),
+    "newcombe paired neither": lambda v: newcombe_paired_interval(1, 1, 1, v),
+    "mean n": lambda v: mean_interval_from_moments(v, 1, 1),
+    "score n": lambda v: score_interval(v, 1, 1),
+    "elo n": lambda v: elo_interval(v, 1, 1),
+    "shift n": lambda v: paired_shift_interval(v, 1, 1, 1.0),
+    "shift error n": lambda v: paired_shift_error(v, 1, 1, 1.0),
+    "score shift n": lambda v: score_shift_interval(v, 1, 1),
+    "clustered count": lambda v: ClusteredMean().add_group(1.0, v),
+}
+
+
+@pytest.mark.parametrize("name", sorted(COUNTED))
+def test_every_count_follows_the_integer_rule(name):
+    """wilson_interval(True, 10) was taken as k = 1 (and 7.0 as 7): a count is an int or
+    a numpy integer, by the library's integer rule (cuttle.validation), wherever the
+    module takes one."""
+    call = COUNTED[name]
+    for good in (1, np.int64(1), np.uint8(1)):
+        call(good)
+    for bad in (True, False, 1.0, np.float64(1.0), "1", None, -1):
+        with pytest.raises(ValueError, match=r"must be a count \(an int >= 0\), not "):
+            call(bad)
+
+
 def test_wilson_is_exported():
     assert cuttle.wilson_interval is wilson_interval
 
