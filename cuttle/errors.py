@@ -32,7 +32,7 @@ class Interrupted(KeyboardInterrupt):
     `done` and `total` count the finished and asked-for units; `requested` is `total`
     by the name the JSON of a partial result (`as_dict`) gives it.  `unit` is the
     singular, "game", "match" or "rollout" (as the JSON's "unit"), `units` its plural
-    ("games", "matches"), which is what `ComparisonResult.unit` and `.units` say."""
+    ("games", "matches"), as `ComparisonResult.unit` and `.units` say them."""
 
     # `result` is whichever result the interrupted work builds (or None): Any.
     def __init__(self, result: Any, done: int, total: int | None, unit: str = "game"):

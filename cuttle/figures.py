@@ -40,7 +40,8 @@ if TYPE_CHECKING:
 
 __all__ = ["ALIASES", "ANALYSIS", "ATLAS", "BALANCE", "COMPARED", "DIFFERENCE", "EDGE_PARTS",
            "EDGE_STEP", "ELO", "END_REASONS", "FORMER_NAMES", "Figure", "INTERACTION",
-           "LENGTH_SHIFT_INTERVAL", "MATCH_COMPARED", "MEAN", "RATE", "SCHEMA_VERSION", "SCORE", "SCORES", "SCORE_MEAN",
+           "LENGTH_SHIFT_INTERVAL", "MATCH_COMPARED", "MEAN", "NOT_COMPARED", "RATE",
+           "SCHEMA_VERSION", "SCORE", "SCORES", "SCORE_MEAN",
            "SCORE_SHIFT", "SUMMARY", "AliasedDict", "canonical", "independent_difference",
            "length_step", "match_difference", "no_difference", "paired_difference"]
 
@@ -227,8 +228,12 @@ SUMMARY: dict[str, Figure] = _figures(
     Figure("first_score", "first player's score", SCORE_MEAN,
            lambda s: (s.n, s.first_wins + s.draws / 2, s.first_wins + s.draws / 4),
            ("first_score",), SCORES, pair="first_score"),
-    Figure("score_A", "{A} score", SCORE_MEAN, _score(1), ("score", "A"), SCORES),
-    Figure("score_B", "{B} score", SCORE_MEAN, _score(2), ("score", "B"), SCORES),
+    # Two rule sets pair a player's score game by game (`PairTally.diff_moments`); the
+    # Elo difference is not compared (NOT_COMPARED).
+    Figure("score_A", "{A} score", SCORE_MEAN, _score(1), ("score", "A"), SCORES,
+           pair="score_A"),
+    Figure("score_B", "{B} score", SCORE_MEAN, _score(2), ("score", "B"), SCORES,
+           pair="score_B"),
     Figure("elo_difference", "Elo of A over B", ELO, _score(1),
            ("elo_difference",), SCORES),
     Figure("mean_moves", "moves per game (mean)", MEAN, _mean("moves"), ("mean_moves",),
@@ -247,8 +252,13 @@ SUMMARY: dict[str, Figure] = _figures(
 # What `compare` compares, in its table's order (MATCH_COMPARED with matches), and the
 # atlas's figures: names of SUMMARY figures.
 COMPARED = ("win_rate_A", "win_rate_B", "draw_rate", "first_mover_win_rate",
-            "first_player_advantage", "first_score", "mean_moves", "mean_turns")
+            "first_player_advantage", "first_score", "score_A", "score_B", "mean_moves",
+            "mean_turns")
 MATCH_COMPARED = ("match_win_rate_A", "match_win_rate_B", "match_draw_rate")
+# Why a summary's figure is not compared, where it is more than a choice of the table.
+NOT_COMPARED = {"elo_difference": "an Elo difference is no mean of per-game values, so its "
+                                  "shift between rule sets has no per-game variable to "
+                                  "pair; compare the score it is read from, score_A"}
 ATLAS = ("first_mover_win_rate", "second_mover_win_rate", "draw_rate", "mean_moves",
          "mean_turns") + tuple(f"end_{e}" for e in END_REASONS)
 
@@ -385,8 +395,11 @@ EDGE_STEP = 2.0
 # The edge, game by game, is 2 x (the first mover won) + (a draw) - 1: its parts, with
 # their weights (a match run pairs each by match).
 EDGE_PARTS = (("first_mover_win_rate", 2), ("draw_rate", 1))
-# The first player's score, game by game: (the first mover won) + (a draw) / 2.
-SCORE_PARTS = (("first_mover_win_rate", 1), ("draw_rate", 0.5))
+# A score, game by game: (its player won) + (a draw) / 2, the first player's by the
+# first mover's wins; each score's parts, by the score's name.
+SCORE_PARTS = {"first_score": (("first_mover_win_rate", 1), ("draw_rate", 0.5)),
+               "score_A": (("win_rate_A", 1), ("draw_rate", 0.5)),
+               "score_B": (("win_rate_B", 1), ("draw_rate", 0.5))}
 
 
 def paired_difference(f: Figure, pair: PairTally, reverse: bool, n: int,
@@ -399,8 +412,8 @@ def paired_difference(f: Figure, pair: PairTally, reverse: bool, n: int,
     games, which a mean needs (ValueError without them): without it the interval of a
     shift that no game carries is [0, 0]; for the first-player advantage (a difference
     of rates), the same of the per-game differences of its edge, with a
-    pseudo-difference of +-`EDGE_STEP`; for the first player's score (a SCORE_MEAN), of
-    its per-game shifts (the edge's halved), a pseudo-difference of +-1."""
+    pseudo-difference of +-`EDGE_STEP`; for a score (a SCORE_MEAN: the first player's,
+    A's or B's), of its per-game shifts, a pseudo-difference of +-1."""
     if f.kind == DIFFERENCE:
         total, sq = pair.diff_moments(f.pair, reverse)
         return paired_shift_interval(n, total, sq, EDGE_STEP, confidence)
@@ -423,12 +436,14 @@ def match_difference(f: Figure, pair: PairTally, reverse: bool,
     their number under each (`stats.clustered_difference_interval`, its pseudo-games
     changed by 1 for a rate, by `length_step` of `tallies` for a length).  The
     first-player advantage is 2 x the first mover's wins plus the draws, less 1, game by
-    game, and the first player's score the first mover's wins plus half the draws: the
-    difference of either is that sum of its parts', with the sum of their half-widths
-    (its parts' correlation by match is not tallied: a conservative interval)."""
+    game, and a score its player's wins (the first mover's for the first player's) plus
+    half the draws (`SCORE_PARTS`): the difference of either is that sum of its parts',
+    with the sum of their half-widths (its parts' correlation by match is not tallied:
+    a conservative interval)."""
     if f.kind in (DIFFERENCE, SCORE_MEAN):
+        weights = EDGE_PARTS if f.kind == DIFFERENCE else SCORE_PARTS[f.name]
         parts = [(match_difference(SUMMARY[name], pair, reverse, tallies, confidence), k)
-                 for name, k in (EDGE_PARTS if f.kind == DIFFERENCE else SCORE_PARTS)]
+                 for name, k in weights]
         value = sum(k * e.value for e, k in parts)
         return Estimate(value, value - sum(k * (e.value - e.low) for e, k in parts),
                         value + sum(k * (e.high - e.value) for e, k in parts))

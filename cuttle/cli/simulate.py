@@ -16,7 +16,7 @@ from ..formatting import quantity
 from ..rules import FLAGS, Rules
 from ..rules import _text_in_list as _in_list
 from ..simulation import MATCH_FORMATS, MAX_UNITS, Interrupted, compare, simulate
-from ..simulation.api import MAX_CHUNK
+from ..simulation.api import MAX_CHUNK, check_distinct
 from ..simulation.names import seat_of_a
 from ..simulation.recorded import game_record
 from ..record import write_record
@@ -431,6 +431,12 @@ def _rule_sets(args):
     if len(rule_sets) < 2:
         raise UsageError("compare needs at least two rule sets: give them as arguments "
                          "(e.g. classic classic:four=random) or with --vary FLAG=V1,V2")
+    # (named as written: two spellings of the same rules are the same rule set)
+    written = list(args.specs) + [str(r) for r in rule_sets[len(args.specs):]]
+    try:
+        check_distinct(rule_sets, written)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
     return rule_sets
 
 

@@ -118,7 +118,8 @@ def _comparison_methods(c: ComparisonResult) -> dict[str, str]:
             "advantage differences": "2 x the first mover's wins' plus the draws', "
                                      "their half-widths added (conservative)",
             "scores": INTERVALS[SCORE_MEAN],
-            "score differences": "the first mover's wins' plus half the draws', their "
+            "score differences": "its player's wins' (the first mover's for the first "
+                                 "player's score) plus half the draws', their "
                                  "half-widths added (conservative)"}
 
 
@@ -133,7 +134,7 @@ def comparison_data(c: ComparisonResult) -> dict[str, Any]:
         "schema_version": SCHEMA_VERSION,
         "seed": c.seed,
         "n": c.n_games,
-        "unit": c.unit,             # (the plural, as it always said; "units" too)
+        "unit": c.units,            # (the plural, as it always said; "units" too)
         "units": c.units,
         "match": c.match,
         "players": dict(zip(PLAYER_LABELS, c.players)),

@@ -247,16 +247,16 @@ def comparison_notes(c: ComparisonResult) -> list[str]:
                 "intervals; pp = percentage points",
                 "first-player advantage: first minus second mover, Newcombe paired; its "
                 "differences add those of 2 x first mover wins and of draws (conservative),",
-                "the first player's score's (wins plus half the draws, what cuttle balance "
-                "measures) those of first mover wins and of half the draws"]
+                "a score's (wins plus half the draws; the first player's is what cuttle "
+                "balance measures) those of its player's wins and of half the draws"]
     unit = "deal" if c.deals == "same" else "game"
     return ["rates: Wilson intervals; differences: Newcombe's paired interval "
             f"({same}), means: normal intervals; pp = percentage points",
             "differences of means and of the first-player advantage (first minus second "
             f"mover): normal, of the per-{unit} differences with a pseudo-{unit} either way",
-            "first player's score: wins plus half the draws (what cuttle balance measures), "
-            "normal interval with a pseudo-game of 0 and one of 1; its differences: normal, "
-            f"of the per-{unit} differences with a pseudo-{unit} of +-1"]
+            "scores: wins plus half the draws (the first player's is what cuttle balance "
+            "measures), normal intervals with a pseudo-game of 0 and one of 1; their "
+            f"differences: normal, of the per-{unit} differences with a pseudo-{unit} of +-1"]
 
 
 def difference_method(c: ComparisonResult) -> str:

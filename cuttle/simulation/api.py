@@ -98,11 +98,24 @@ if TYPE_CHECKING:
     from ..moves import Move
     from ..policies import Bot
 
-__all__ = ["MAX_CHUNK", "MAX_THREADS", "MAX_UNITS", "compare", "simulate"]
+__all__ = ["MAX_CHUNK", "MAX_THREADS", "MAX_UNITS", "check_distinct", "compare", "simulate"]
 
 MAX_UNITS = 10 ** 15          # games (or matches) in one run: ~40 years of one machine
 MAX_CHUNK = MAX_UNITS_PER_CALL  # units per native call (keeps every per-call sum in 64 bits)
 MAX_MAX_MOVES = 2 ** 31 - 1
+
+
+def check_distinct(rule_sets: list[Rules], names: list[str]) -> None:
+    """ValueError naming the first two of `rule_sets` (called `names`: as given, or their
+    labels) that are the same rules: a comparison would play the same games twice."""
+    first: dict[Rules, int] = {}
+    for i, rules in enumerate(rule_sets):
+        j = first.setdefault(rules, i)
+        if j != i:
+            raise ValueError(f"compare needs different rule sets, but {names[j]!r} and "
+                             f"{names[i]!r} (rule sets {j + 1} and {i + 1} of the list) "
+                             f"are the same rules ({rules}): they would play the same "
+                             f"games; give each rule set once")
 
 
 def _check_match(match):
@@ -262,16 +275,19 @@ def compare(rule_sets: Iterable[Rules | str | None], n_games: int,
     """
     if isinstance(rule_sets, (str, Rules)) or rule_sets is None:
         raise ValueError("compare needs a list of rule sets (at least two)")
-    rule_sets = [Rules.coerce(r) for r in rule_sets]
+    given = list(rule_sets)
+    rule_sets = [Rules.coerce(r) for r in given]
     if not 2 <= len(rule_sets) <= MAX_RULE_SETS:
         raise ValueError(f"compare needs at least two rule sets (at most {MAX_RULE_SETS}), not "
                          f"{len(rule_sets)}")
     if labels is None:
         labels = [str(r) for r in rule_sets]
+        names = [r if isinstance(r, str) else str(Rules.coerce(r)) for r in given]
     else:
-        labels = [str(x) for x in labels]
+        labels = names = [str(x) for x in labels]
         if len(labels) != len(rule_sets):
             raise ValueError(f"{len(labels)} labels for {len(rule_sets)} rule sets")
+    check_distinct(rule_sets, names)
     confidence = check_confidence(confidence)
     n = check_count(n_games, "n_games", MAX_UNITS)
     start = _check_start(start, n)

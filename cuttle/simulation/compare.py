@@ -6,7 +6,8 @@ import warnings
 from typing import TYPE_CHECKING, Any
 
 from ..display import render
-from ..figures import (COMPARED, FORMER_NAMES, MATCH_COMPARED, SUMMARY, canonical,
+from ..figures import (COMPARED, FORMER_NAMES, MATCH_COMPARED, NOT_COMPARED, SUMMARY,
+                       canonical,
                        independent_difference, match_difference, no_difference,
                        paired_difference)
 from ..validation import check_confidence, check_int
@@ -62,16 +63,23 @@ class ComparisonResult:
     the report page; the JSON's "deals").
 
     `estimate(metric, i)` is rule set i's value, `difference(metric, i, baseline=0)` the
-    difference (i minus baseline) with its interval.  `metrics`: "win_rate_A",
-    "win_rate_B", "draw_rate", "first_mover_win_rate" (the first mover's win rate),
-    "first_player_advantage" (the first mover's win rate minus the second's, as the
-    summary's), "mean_moves", "mean_turns" (mean game length), and with matches
+    difference (i minus baseline) with its interval; a rule set is named by its index or
+    its label (`labels`).  `metrics`: "win_rate_A", "win_rate_B", "draw_rate",
+    "first_mover_win_rate" (the first mover's win rate), "first_player_advantage" (the
+    first mover's win rate minus the second's, as the summary's), "first_score",
+    "score_A", "score_B" (the first player's, A's and B's wins plus half the draws per
+    game), "mean_moves", "mean_turns" (mean game length), and with matches
     "match_win_rate_A", "match_win_rate_B", "match_draw_rate": the figures of the
-    summaries (`cuttle.figures`) by the same names.  Rate differences use Newcombe's
-    interval for paired proportions (the same game index under both rule sets is one
-    pair; with matches, the same match index), mean differences the normal interval of
-    the per-game differences with a pseudo-difference either way (`figures.length_step`:
-    so that a shift no game carries is not [0, 0]), and so does the first-player
+    summaries (`cuttle.figures`) by the same names; the summaries' others are not
+    compared (`figures.NOT_COMPARED` says why for the Elo difference: A's score, from
+    which it is read, is), and a rule set's own are ``cmp[i].summary().estimate(name)``.
+    `n_games` counts the units (matches in a match run; `n_matches` too), `unit` says
+    which in the singular and `units` in the plural, as an `Interrupted` does.  Rate
+    differences use Newcombe's interval for paired proportions (the same game index
+    under both rule sets is one pair; with matches, the same match index), mean
+    differences the normal interval of the per-game differences with a
+    pseudo-difference either way (`figures.length_step`: so that a shift no game
+    carries is not [0, 0]), and so does the first-player
     advantage's, of each game's edge (+1, 0, -1 for the first mover), a pseudo-difference
     of +-2 (`figures.EDGE_STEP`).  With matches the games played
     differ between rule sets (a match plays as many as it needs), but match k is played
@@ -158,21 +166,30 @@ class ComparisonResult:
 
     @property
     def n_games(self) -> int:
-        """Games (matches, with `match`) per rule set."""
+        """The units played under each rule set: games, or **matches** in a match run
+        (`match`), where `n_matches` says the same by its own name; the name is kept
+        from before.  (A `SimulationResult`'s `n_games` counts games always: in a match
+        run, rule set i's games, as many as its matches needed, are ``cmp[i].n_games``,
+        and differ between rule sets.)"""
         return self.results[0].n_games if self.match is None else self.results[0].n_matches
 
     @property
+    def n_matches(self) -> int | None:
+        """The matches played under each rule set (None for single games), as a
+        `SimulationResult`'s `n_matches`."""
+        return self.results[0].n_matches
+
+    @property
     def unit(self) -> str:
-        """"matches" or "games": what `n_games` counts, in the plural (as the JSON's
-        "unit" says it).  `Interrupted.unit` is the singular ("match", "game"); `units`
-        is the plural on both."""
-        return "matches" if self.match else "games"
+        """"match" or "game": what `n_games` counts, in the singular, as
+        `Interrupted.unit` says it; `units` is the plural."""
+        return "match" if self.match else "game"
 
     @property
     def units(self) -> str:
-        """"matches" or "games": what `n_games` counts (the plural, as
-        `Interrupted.units`; the same as `unit`)."""
-        return self.unit
+        """"matches" or "games": what `n_games` counts, in the plural (as
+        `Interrupted.units`, and the JSON's "unit" and "units")."""
+        return "matches" if self.match else "games"
 
     @property
     def ranges(self) -> tuple[tuple[int, int], ...]:
@@ -188,7 +205,9 @@ class ComparisonResult:
         return len(self.results)
 
     def __getitem__(self, i):
-        return self.results[i]
+        """Rule set i's `SimulationResult`, by its index (as a list's: a slice, an
+        IndexError past the end, which ends iteration) or its label."""
+        return self.results[self._index(i) if isinstance(i, str) else i]
 
     @property
     def metrics(self) -> Metrics:
@@ -197,16 +216,35 @@ class ComparisonResult:
         return Metrics(COMPARED + (MATCH_COMPARED if self.match else ()))
 
     def _figure(self, metric):
+        if isinstance(metric, str) and metric in SUMMARY and metric not in self.metrics:
+            why = NOT_COMPARED.get(metric, "it is not compared between rule sets")
+            raise ValueError(f"{metric!r} is a figure of each rule set's summary, not of the "
+                             f"comparison ({why}): cmp[i].summary().estimate({metric!r}) "
+                             f"is rule set i's; compared: {', '.join(self.metrics)}")
         return SUMMARY[canonical(metric, self.metrics, stacklevel=4)]
 
-    def _index(self, i):
-        return check_int(i, "rule set index", -len(self), len(self) - 1) % len(self)
+    def _index(self, i: int | str) -> int:
+        """A rule set's index from its index (negative from the end) or its label (one
+        rule set's: a label two share is refused, naming them)."""
+        if isinstance(i, str):
+            named = [k for k, label in enumerate(self.labels) if label == i]
+            if len(named) == 1:
+                return named[0]
+            if named:
+                raise ValueError(f"the label {i!r} names rule sets {named[0]} and "
+                                 f"{named[1]}: give its index")
+            raise ValueError(f"no rule set is labelled {i!r}; the labels: "
+                             f"{', '.join(map(repr, self.labels))}, or an index from "
+                             f"{-len(self)} to {len(self) - 1}")
+        return check_int(i, "rule set index", -len(self), len(self) - 1,
+                         f"an int from {-len(self)} to {len(self) - 1} or a rule set's "
+                         f"label") % len(self)
 
     def _summary(self, i):
         return self.results[i].summary(self.confidence)
 
-    def estimate(self, metric: str, i: int) -> Estimate:
-        """Rule set i's value of `metric`, with its interval."""
+    def estimate(self, metric: str, i: int | str) -> Estimate:
+        """Rule set i's value of `metric`, with its interval (i: an index or a label)."""
         f = self._figure(metric)
         return f.estimate(self._summary(self._index(i)), self.confidence)
 
@@ -216,8 +254,9 @@ class ComparisonResult:
             return self.pairs[(i, baseline)], False
         return self.pairs[(baseline, i)], True
 
-    def difference(self, metric: str, i: int, baseline: int = 0) -> Estimate:
-        """Rule set i minus the baseline rule set, with its interval."""
+    def difference(self, metric: str, i: int | str, baseline: int | str = 0) -> Estimate:
+        """Rule set i minus the baseline rule set, with its interval (each an index or a
+        label)."""
         f = self._figure(metric)
         i, baseline = self._index(i), self._index(baseline)
         if i == baseline:           # a rule set against itself: every pair agrees
@@ -233,8 +272,9 @@ class ComparisonResult:
         return paired_difference(f, pair, reverse, self.results[i].n_games, self.confidence,
                                  tallies=tallies)
 
-    def differences(self, i: int, baseline: int = 0) -> dict[str, Estimate]:
-        """Every metric's difference of rule set i to the baseline, with its interval."""
+    def differences(self, i: int | str, baseline: int | str = 0) -> dict[str, Estimate]:
+        """Every metric's difference of rule set i to the baseline, with its interval
+        (each an index or a label)."""
         return {m: self.difference(m, i, baseline) for m in self.metrics}
 
     # -- merging -------------------------------------------------------------------------
@@ -284,7 +324,7 @@ class ComparisonResult:
         return out
 
     def __repr__(self):
-        m = f" {self.match} matches" if self.match else f" {self.unit}"
+        m = f" {self.match} matches" if self.match else f" {self.units}"
         names = " | ".join(self.labels)
         return (f"<ComparisonResult {len(self)} rule sets, {self.n_games:,}{m} each on "
                 f"{SHARED[self.deals]}, A={self.players[0]} B={self.players[1]}, "

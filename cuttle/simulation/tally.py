@@ -186,9 +186,10 @@ class PairTally:
     def diff_moments(self, metric: str, reverse: bool = False) -> tuple[int, int]:
         """(sum, sum of squares) of the per-game differences of moves, turns, the
         first player's edge ("first_player_advantage": +1 when the first mover won, -1
-        when the second did, 0 for a draw; single games only) or the first player's
-        score ("first_score": the edge halved, in quarters), i minus j (reverse: j
-        minus i).  The edge's are exact from the 2x2 tables: a game's difference is +-2
+        when the second did, 0 for a draw; single games only), the first player's
+        score ("first_score": the edge halved, in quarters) or a player's score
+        ("score_A", "score_B": `score_moments`; single games only), i minus j (reverse:
+        j minus i).  The edge's are exact from the 2x2 tables: a game's difference is +-2
         when its winner changed sides (a game's seats are the same under both rule
         sets), +-1 when a draw came or went, and sums to twice the change of the first
         mover's wins plus the change of the draws."""
@@ -199,6 +200,9 @@ class PairTally:
         if metric == "first_score":     # (wins + half the draws: the edge, halved)
             total, squares = self.diff_moments("first_player_advantage", reverse)
             return total / 2, squares / 4
+        if metric in ("score_A", "score_B"):    # (B's score is 1 - A's, game by game)
+            total, squares = self.score_moments(reverse)
+            return (total if metric == "score_A" else -total), squares
         s, q = self.diffs[("moves", "turns").index(metric)]
         return (-s if reverse else s), q
 

@@ -229,6 +229,15 @@ def test_an_input_file_without_permission_is_a_usage_error(monkeypatch, capsys, 
     (["simulate", "--scheduler", "myhost"], "tcp://HOST:8786"),
     (["simulate", "--frobnicate"], "unrecognized arguments"),
     (["compare", "classic"], "at least two rule sets"),
+    # the same rules twice played the same games twice, without a word
+    (["compare", "classic", "quick", "classic", "-n", "100"],
+     "compare needs different rule sets, but 'classic' and 'classic' (rule sets 1 and 3 of "
+     "the list) are the same rules (classic)"),
+    (["compare", "classic", "classic:four=choice", "-n", "100"],
+     "but 'classic' and 'classic:four=choice' (rule sets 1 and 2 of the list) are "
+     "the same rules (classic)"),
+    (["compare", "--vary", "four=random,random", "-n", "100"],
+     "are the same rules (classic: four=random)"),
     (["compare", "classic", "classic:four=never"], "flag 'four'"),
     (["compare", "--vary", "four"], "FLAG=VALUE"),
     (["compare", "--vary", "king_goals=21,14,10,7,5"],

@@ -109,8 +109,8 @@ def test_report_pages(sim, matches, cmp):
     # one chart per metric, and one of the differences with a row per rule set >= 2
     assert page.count('class="chart"') == len(cmp.metrics) + 1
     # (the differences chart: the four rates', the first-player advantage's and the
-    # first player's score's, in pp)
-    assert page.count('class="estimate"') == 3 * len(cmp.metrics) + 2 * 6
+    # three scores', in pp)
+    assert page.count('class="estimate"') == 3 * len(cmp.metrics) + 2 * 8
 
 
 def test_comparison_chart_names_its_rows(cmp):
@@ -121,8 +121,9 @@ def test_comparison_chart_names_its_rows(cmp):
               re.findall(r'<text x="[^"]*" y="[^"]*"[^>]*fill="#222">(.*?)</text>', diff)]
     labels = [t for t in labels if not t.startswith(("+", "-")) or " pp" not in t][1:]
     assert labels[:3] == ["A (greedy) wins", "[2] cuttle.cards", "[3] classic: four=random"]
-    assert labels.count("[2] cuttle.cards") == 6 and "draws" in labels
+    assert labels.count("[2] cuttle.cards") == 8 and "draws" in labels
     assert "first-player advantage" in labels and "first player's score" in labels
+    assert "A (greedy) score" in labels and "B (random) score" in labels
     assert "Differences to [1] classic" in diff
     # a name too long for its room is cut with an ellipsis, whole in its tooltip
     long = cuttle.Rules(four="random", joker=True, hand_limit=5, sudden_death=True,

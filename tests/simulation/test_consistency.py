@@ -91,16 +91,36 @@ def test_interrupted_answers_to_requested_as_its_json_says():
     assert error.requested == 7 and error.partial().requested == 7
 
 
-# -- 3. units: `unit` as each class has it, `units` the plural on both ------------------------
+# -- 3. units: `unit` the singular, `units` the plural, on both ------------------------------
 
-def test_units_are_the_plural_everywhere(three):
-    assert (three.unit, three.units) == ("games", "games")
+def test_a_comparison_says_its_unit_as_its_interrupted_does(three):
+    """A comparison's `unit` was the plural ("games") where the Interrupted of the same
+    run said "game": both are singular now, `units` the plural on both (the JSON's
+    top-level "unit" still says the plural, as it always did)."""
+    assert (three.unit, three.units) == ("game", "games")
+    assert three.as_dict()["unit"] == three.as_dict()["units"] == "games"
     assert cuttle.Interrupted(None, 1, 9, "game").units == "games"
     assert cuttle.Interrupted(None, 1, 9, "match").units == "matches"
-    assert cuttle.Interrupted(None, 1, 9, "match").unit == "match"     # (kept singular)
+    assert cuttle.Interrupted(None, 1, 9, "match").unit == "match"
     m = cuttle.compare(["classic", "quick"], 20, seed=1, match="best_of_3", progress=False)
-    assert (m.unit, m.units) == ("matches", "matches")
+    assert (m.unit, m.units) == ("match", "matches") and m.as_dict()["unit"] == "matches"
     assert ClusterError().units == "games"
+    with pytest.raises(cuttle.PolicyError) as info:
+        cuttle.compare(["classic", "quick"], 20, players=(_fails_at(200), "random"),
+                       seed=1, match="best_of_3", progress=False)
+    e = info.value
+    assert (e.unit, e.units) == (e.result.unit, e.result.units) == ("match", "matches")
+
+
+def _fails_at(n):
+    calls = [0]
+
+    def policy(game):
+        calls[0] += 1
+        if calls[0] == n:
+            raise KeyError("a card")
+        return game.legal_moves[0]
+    return policy
 
 
 # -- 4. a confidence level wherever a result is summarised ---------------------------------

@@ -522,21 +522,37 @@ def test_progress_callback_and_bars(capsys, monkeypatch):
 
 @pytest.fixture(scope="module")
 def comparison():
-    return cuttle.compare(["classic", cuttle.Rules(four="draw"), "classic"], 2000,
+    return cuttle.compare(["classic", cuttle.Rules(four="draw"), "quick"], 2000,
                           players=("random", "greedy"), seed=8, progress=False, keep_games=True)
+
+
+def with_repeats(rule_sets, n, seed, match=None, start=0):
+    """The comparison of `rule_sets`, which repeat one (classic compared with itself), as
+    `compare` would play it but refuses to (it plays the same games twice), built by its
+    runner: the differences of games that do not differ.  Random against greedy, the
+    games kept."""
+    from cuttle.simulation.names import DEFAULT_MAX_MOVES
+    from cuttle.simulation.players import resolve_players
+    from cuttle.simulation.runner import Plan, play_chunk
+    rule_sets = [cuttle.Rules.coerce(r) for r in rule_sets]
+    plan = Plan(rule_sets, resolve_players(("random", "greedy")), seed, True,
+                DEFAULT_MAX_MOVES, match, 0, True, labels=[str(r) for r in rule_sets])
+    return play_chunk(plan, start, n)
 
 
 def test_compare_uses_common_random_numbers(comparison):
     c = comparison
     assert len(c) == 3 and c.seed == 8 and c.n_games == 2000
-    assert c.labels == ["classic", "classic: four=draw", "classic"]
+    assert c.labels == ["classic", "classic: four=draw", "quick"]
     base = cuttle.simulate(2000, players=("random", "greedy"), seed=8, progress=False,
                            keep_games=True)
-    assert same_games(c[0], base) and same_games(c[2], base)
+    assert same_games(c[0], base)
     # the same rules on the same deals: no difference at all, and yet an interval of
     # some width (2,000 games do not make a shift certain: it was [0, 0] for lengths)
-    for metric in c.metrics:
-        d = c.difference(metric, 2)
+    twice = with_repeats(["classic", "classic"], 2000, 8)
+    assert same_games(twice[0], base) and same_games(twice[1], base)
+    for metric in twice.metrics:
+        d = twice.difference(metric, 1)
         assert d.value == 0 and d.low < 0 < d.high
         assert d.high - d.low < (0.01 if SUMMARY[metric].kind == "rate" else 0.2)
     # a real difference: four=draw changes the games
@@ -592,7 +608,8 @@ def test_one_vocabulary_and_the_old_names(comparison, tmp_path):
     s = c[1].summary()
     # the comparison's metrics are the summary's figures, by the same names
     assert c.metrics == ("win_rate_A", "win_rate_B", "draw_rate", "first_mover_win_rate",
-                         "first_player_advantage", "first_score", "mean_moves", "mean_turns")
+                         "first_player_advantage", "first_score", "score_A", "score_B",
+                         "mean_moves", "mean_turns")
     for m in c.metrics:
         assert c.estimate(m, 1) == s.estimate(m)
     # the old names still work where they are passed, with a warning, for one release
@@ -621,7 +638,7 @@ def test_one_vocabulary_and_the_old_names(comparison, tmp_path):
     rows = list(csv.DictReader(open(path)))
     assert [(r["metric"], r["statistic"]) for r in rows[::3]] == list(
         zip(("win_A", "win_B", "draw", "first_mover", "first_player_advantage",
-             "first_score", "moves", "turns"), c.metrics))
+             "first_score", "score_A", "score_B", "moves", "turns"), c.metrics))
     # a JSON file holds the new names only
     keys = json.loads(json.dumps(c.as_dict()))["rule_sets"][1]["difference_vs_baseline"]
     assert list(keys) == list(c.metrics)
@@ -660,7 +677,7 @@ def test_the_first_players_score_is_in_summaries_and_comparisons():
 def test_comparison_repr(comparison):
     r = repr(comparison)
     assert r == ("<ComparisonResult 3 rule sets, 2,000 games each on the same deals, "
-                 "A=random B=greedy, seed=8: classic | classic: four=draw | classic>")
+                 "A=random B=greedy, seed=8: classic | classic: four=draw | quick>")
 
 
 def test_a_joker_rule_set_shares_no_deal_and_the_comparison_says_so(capsys):
@@ -761,7 +778,10 @@ def test_an_end_share_reads_0_or_100_percent_only_when_it_is():
 def test_compare_matches():
     c = cuttle.compare(["classic", "quick"], 200, seed=4, match="first_to_3", progress=False,
                        keep_games=True)
-    assert c.n_games == 200 and c.unit == "matches" and "match_win_rate_A" in c.metrics
+    assert c.n_games == c.n_matches == 200 and "match_win_rate_A" in c.metrics
+    assert (c.unit, c.units) == ("match", "matches")
+    # (each rule set's games: at least 3 a match of first to 3)
+    assert len(list(c)) == 2 and all(r.n_games >= 3 * c.n_matches for r in c)
     assert "200 matches each" in str(c) and "wins the match" in str(c)
     assert json.loads(json.dumps(c.as_dict()))["unit"] == "matches"
     # match outcomes pair up by match index ...
@@ -935,8 +955,7 @@ def test_a_match_comparison_pairs_the_games_of_the_same_deals():
     # The same rules twice: every match plays the same games, and the game-level
     # differences are 0 with a narrow interval (the independent-samples interval was
     # as wide as two unrelated runs'), yet not [0, 0]
-    c = cuttle.compare(["classic", "classic", "quick"], 400, ("random", "greedy"), seed=5,
-                       match="best_of_3", progress=False)
+    c = with_repeats(["classic", "classic", "quick"], 400, 5, match="best_of_3")
     for metric in ("win_rate_A", "draw_rate", "first_mover_win_rate", "mean_moves"):
         f = SUMMARY[metric]
         d = c.difference(metric, 1)
@@ -953,10 +972,8 @@ def test_a_match_comparison_pairs_the_games_of_the_same_deals():
         SUMMARY["win_rate_A"], c[2].summary(), c[0].summary())
     assert c.difference("win_rate_A", 2) != old.difference("win_rate_A", 2)
     # merged halves pair up as the whole run
-    halves = cuttle.compare(["classic", "classic", "quick"], 200, ("random", "greedy"),
-                            seed=5, match="best_of_3", progress=False) + \
-        cuttle.compare(["classic", "classic", "quick"], 200, ("random", "greedy"), seed=5,
-                       match="best_of_3", progress=False, start=200)
+    halves = with_repeats(["classic", "classic", "quick"], 200, 5, match="best_of_3") + \
+        with_repeats(["classic", "classic", "quick"], 200, 5, match="best_of_3", start=200)
     assert halves.difference("mean_moves", 2) == pytest.approx(c.difference("mean_moves", 2))
     assert halves.difference("draw_rate", 0, 2) == pytest.approx(c.difference("draw_rate", 0, 2))
 
