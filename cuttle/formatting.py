@@ -74,8 +74,9 @@ def share(x: float | None, digits: int = 2) -> str:
         return pct(0.0 if x < 0.5 else 1.0, digits)
     if near < 0:                                        # (not a share)
         return pct(x, digits)
-    # (the small term keeps 1 - 0.9999999, 9.99999999e-8 in floats, at one digit)
-    return pct(x, max(digits, -math.floor(math.log10(100 * near) + 1e-9)))
+    # (the small term keeps 1 - 0.9999999, 9.99999999e-8 in floats, at one digit: 1 - x
+    # is off by up to 1.1e-16, a relative 1.1e-4 at SHARE_RESIDUE, 5e-5 in its log10)
+    return pct(x, max(digits, -math.floor(math.log10(100 * near) + 1e-4)))
 
 
 def level_pct(x: float | None) -> str:

@@ -84,7 +84,13 @@ def test_a_share_reads_0_or_100_percent_only_when_it_is(kn):
     assert len(digits) >= 2 and abs(shown - 100 * k / n) <= 0.5 * 10.0 ** -len(digits) + 1e-9
     # more than two decimals only near the ends: one significant digit of the distance
     near, d = 100 * min(k, n - k) / n, len(digits)
-    assert d == 2 or 10.0 ** -d <= near * (1 + 1e-9) < 10.0 ** (1 - d)
+    # (near the next power of ten, within the float error of 1 - k/n, one digit fewer)
+    assert d == 2 or 10.0 ** -d <= near * (1 + 1e-3) < 10.0 ** (1 - d)
+
+
+def test_a_share_a_float_error_short_of_a_power_of_ten_takes_one_digit():
+    # 1 - 999999972/999999973 is 9.9999997e-10 in floats, not 1.00000003e-9: 99.9999999%
+    assert share(999999972 / 999999973) == "99.9999999%"
 
 
 def test_shares():
