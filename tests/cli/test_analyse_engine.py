@@ -12,9 +12,9 @@ import pytest
 import cuttle
 import cuttle.cli.analyse as cli_analyse
 from cuttle.review import analyse_search
-from cuttle.record import game_before, make_record, read_record, write_record
+from cuttle.record import game_before, read_record
 from cli.test_cli import _ctrl_c
-from support.helpers import recorded_bot_game, run_cli
+from support.helpers import hidden_cards_record, recorded_bot_game, run_cli
 
 POSITION = "hands: 2C 7H 9S / 4S 5D; points: 9D / TC; to_move: 0; seed: 3"
 TIMING = re.compile(r"^[\d,]+ search(es)? in [\d.]+ s; ")
@@ -107,18 +107,11 @@ def test_a_records_move_is_valued_as_the_review_values_it(monkeypatch, capsys, r
 def test_the_opponents_hidden_cards_are_never_read(monkeypatch, capsys, tmp_path):
     """Two records that differ only in what P0 cannot see at move 3 get the same search
     analysis of P0's move 3, for the search that reads the opponent's moves too."""
-    def record(p1_hand, deck, name):
-        start = cuttle.Game.from_position(hands=(["7H", "9C", "KS", "2D", "QH"], p1_hand),
-                                          deck=deck, rest="deck", seed=8)
-        g = start.copy()
-        for m in ("points 9C", "draw", "points 7H"):
-            g.play(m)
-        path = tmp_path / name
-        write_record(make_record(g, players=["a", "b"],
-                                 position=start.position_text(rules=False)), path)
-        return path
-    a = record(["3C", "4C", "5C", "6C", "8C", "TC"], ["AS", "2S"], "a.json")
-    b = record(["AS", "2S", "3S", "4S", "5S", "6S"], ["TC", "8C"], "b.json")
+    a, ga = hidden_cards_record(tmp_path, ["3C", "4C", "5C", "6C", "8C", "TC"], ["AS", "2S"],
+                                "a.json")
+    b, gb = hidden_cards_record(tmp_path, ["AS", "2S", "3S", "4S", "5S", "6S"], ["TC", "8C"],
+                                "b.json")
+    assert ga.hand(1) != gb.hand(1) and ga.deck != gb.deck and ga.hand(0) == gb.hand(0)
     for engine in ("ismcts:300", "ismcts-infer:300"):
         outs = [run(monkeypatch, capsys, "--record", p, "--move", 3, "--engine", engine,
                     "--seed", "2", "--json")[1] for p in (a, b)]

@@ -12,7 +12,7 @@ import pytest
 import cuttle
 import cuttle.cli.analyse as cli_analyse
 from cuttle.record import game_before, make_record, read_record, write_record
-from support.helpers import recorded_bot_game, run_cli
+from support.helpers import hidden_cards_record, recorded_bot_game, run_cli
 
 SEED = 5
 
@@ -115,18 +115,10 @@ def test_the_numbers_are_the_replays(monkeypatch, capsys, record):
 def test_the_opponents_hidden_cards_are_never_read(monkeypatch, capsys, tmp_path):
     """Two records that differ only in what P0 cannot see at move 3 (P1's hand, the
     card P1 drew, the deck order) get the same analysis of P0's move 3."""
-    def record(p1_hand, deck, name):
-        start = cuttle.Game.from_position(hands=(["7H", "9C", "KS", "2D", "QH"], p1_hand),
-                                          deck=deck, rest="deck", seed=8)
-        g = start.copy()
-        for m in ("points 9C", "draw", "points 7H"):
-            g.play(m)
-        path = tmp_path / name
-        write_record(make_record(g, players=["a", "b"],
-                                 position=start.position_text(rules=False)), path)
-        return path, game_before(read_record(path), 3)
-    a, ga = record(["3C", "4C", "5C", "6C", "8C", "TC"], ["AS", "2S"], "a.json")
-    b, gb = record(["AS", "2S", "3S", "4S", "5S", "6S"], ["TC", "8C"], "b.json")
+    a, ga = hidden_cards_record(tmp_path, ["3C", "4C", "5C", "6C", "8C", "TC"], ["AS", "2S"],
+                                "a.json")
+    b, gb = hidden_cards_record(tmp_path, ["AS", "2S", "3S", "4S", "5S", "6S"], ["TC", "8C"],
+                                "b.json")
     assert ga.hand(1) != gb.hand(1) and ga.deck != gb.deck and ga.hand(0) == gb.hand(0)
     da = json.loads(analyse_cli(monkeypatch, capsys, a, 3, "--json"))
     db = json.loads(analyse_cli(monkeypatch, capsys, b, 3, "--json"))

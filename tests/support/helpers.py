@@ -290,6 +290,22 @@ def run_cli(monkeypatch, capsys, argv, stdin=""):
     return code, out, err
 
 
+def hidden_cards_record(directory, p1_hand, deck, name):
+    """A record, saved as `name` in `directory`, of three moves from a position where
+    P0 holds 7H 9C KS 2D QH and P1 `p1_hand` over `deck` (seed 8): two such records
+    differ only in what P0 cannot see at move 3.  (Its path, and the game before move 3.)"""
+    from cuttle.record import game_before, make_record, read_record, write_record
+    start = cuttle.Game.from_position(hands=(["7H", "9C", "KS", "2D", "QH"], p1_hand),
+                                      deck=deck, rest="deck", seed=8)
+    g = start.copy()
+    for m in ("points 9C", "draw", "points 7H"):
+        g.play(m)
+    path = directory / name
+    write_record(make_record(g, players=["a", "b"],
+                             position=start.position_text(rules=False)), path)
+    return path, game_before(read_record(path), 3)
+
+
 def recorded_bot_game(directory, seed):
     """A finished game of expert (P0, "ann") against random (P1, "bob") from deal `seed`,
     saved as a game record in `directory`: (the record's path, the Game)."""
