@@ -27,7 +27,7 @@ from .errors import Interrupted
 from .figures import ANALYSIS
 from .moves import Move
 from .policies import PLAIN_POLICIES, is_search, policy_code
-from .record import check_view
+from .game import check_view
 from .seeding import seed_or_new
 from .threads import check_threads
 from .validation import check_cancel, check_confidence, check_count
@@ -223,7 +223,7 @@ def analyse(game: Game, rollouts: int = 10000, policy: str = "random",
     `cuttle.Interrupted` whose `result` is the `Analysis` of the rollouts finished.
     confidence: the level of every interval (of each move's score, win rate and draw
     rate), between 0 and 1 exclusive.  ValueError for a game replayed from a record
-    that does not give the decider's view (cards not seen: `cuttle.record.check_view`).
+    that does not give the decider's view (cards not seen: `cuttle.game.check_view`).
     """
     if check_view(game).is_over:
         raise ValueError("the game is over: there is nothing to analyse")

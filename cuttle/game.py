@@ -2,7 +2,11 @@
 
 The state and every rule live in the native core: `Game` subclasses
 `cuttle._core.CoreGame` and is the only Python module that calls its `_core_*` methods.
-It turns card indices into `Card`s and move codes into `Move`s, and checks input.
+It turns card indices into `Card`s and move codes into `Move`s, and checks input:
+`check_game`, the argument rule of every function that takes a game, and `check_view`,
+that of every analysis of a decider's view, which refuses a view made of cards dealt
+for a record's ``?`` (`missing_view`).  The legal moves and the words of an illegal
+one are `cuttle.legal`'s.
 """
 
 from __future__ import annotations
@@ -18,78 +22,22 @@ from .cards import CARDS, Card, parse_index
 from .display import render
 from .errors import IllegalMoveError, InvalidMoveError
 from .freezes import freeze_words
+from .legal import LegalMoves, as_move, why_illegal
 from .moves import Move
 from .observation import Observation
 from .position import layout, parse_text, write_text
 from .rules import Rules
 from .seeding import check_game_index, check_seed, seed_or_new
+from .unseen import sees_dealt
 from .validation import check_int, check_player, is_int
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 
-__all__ = ["Game", "LegalMoves", "check_game"]
+__all__ = ["Game", "LegalMoves", "check_game", "check_view", "missing_view"]
 
 _OVER = PHASE_NAMES.index("over")
 MAX_MOVE_CAP = 2 ** 63 - 1          # (the core's cap is a Py_ssize_t)
-
-# Which verbs each phase accepts (for error messages; legality itself is the core's).
-_PHASE_VERBS = {
-    "main": {"draw", "pass", "points", "scuttle", "royal", "glasses", "jack", "oneoff"},
-    "counter": {"counter", "resolve"},
-    "three": {"take"},
-    "four": {"discard"},
-    "five": {"discard"},
-    "seven": {"points", "scuttle", "royal", "glasses", "jack", "oneoff", "discard"},
-    "discard": {"discard"},
-    "block": {"block", "resolve"},
-    "ten": {"discard"},
-    "over": set(),
-}
-
-
-class LegalMoves:
-    """The decider's legal moves (`game.legal_moves`): sized, indexable, iterable, and
-    `in` takes a Move, its text or its code.
-
-    >>> moves = Game(seed=1).legal_moves
-    >>> len(moves), moves[0], "points 3h" in moves, "points KS" in moves
-    (9, Move('draw'), True, False)
-    """
-
-    __slots__ = ("_moves",)
-
-    def __init__(self, codes: Iterable[int]):
-        self._moves = [Move.from_code(c) for c in codes]
-
-    def __len__(self):
-        return len(self._moves)
-
-    def __iter__(self):
-        return iter(self._moves)
-
-    def __getitem__(self, i):
-        return self._moves[i]
-
-    def __contains__(self, move):
-        try:
-            move = _as_move(move)
-        except InvalidMoveError:
-            return False
-        return move in self._moves
-
-    def __bool__(self):
-        return bool(self._moves)
-
-    def __repr__(self):
-        return f"<LegalMoves ({', '.join(map(str, self._moves))})>"
-
-
-def _as_move(move) -> Move:
-    """A Move from a Move, its text, or its integer code (numpy integers too)."""
-    if is_int(move):
-        return Move.from_code(move)
-    return Move.parse(move)
 
 
 class Game(CoreGame):
@@ -131,7 +79,7 @@ class Game(CoreGame):
     A game replayed from a record with cards not seen (``?``, `cuttle.record`) holds
     cards dealt to fit its moves, ``dealt_unseen`` (empty for any other game; kept by
     `copy` and pickling): a view that sees one is the deal's, not the record's, which
-    `cuttle.analyse` and `cuttle.review` refuse (`cuttle.record.missing_view`).
+    `cuttle.analyse` and `cuttle.review` refuse (`missing_view`, `check_view`).
     """
 
     dealt_unseen: frozenset[Card] = frozenset()
@@ -247,7 +195,7 @@ class Game(CoreGame):
     def is_legal(self, move: Move | str | int) -> bool:
         """Whether `move` (a Move, its text or its code) may be played now."""
         try:
-            move = _as_move(move)
+            move = as_move(move)
         except InvalidMoveError:
             return False
         return bool(self._core_is_legal(move.code))
@@ -270,9 +218,9 @@ class Game(CoreGame):
         """Play a Move, its text (case-insensitive; ``10H`` reads as ``TH``) or its code
         (an int, numpy integers too), and return it as a Move.  Illegal or malformed:
         `IllegalMoveError` (a ValueError) saying why, the game unchanged."""
-        move = _as_move(move)
+        move = as_move(move)
         if not self._core_play(move.code, self.max_moves or 0):
-            raise IllegalMoveError(self._why_illegal(move))
+            raise IllegalMoveError(why_illegal(self, move))
         return move
 
     push = play  # python-chess's name
@@ -337,24 +285,6 @@ class Game(CoreGame):
     def ply(self) -> int:
         """The number of moves (decisions) played: ``len(game.moves)``."""
         return self._core_ply
-
-    def _why_illegal(self, move: Move) -> str:
-        phase = self.phase
-        who = f"player {self._core_to_move}"
-        head = f"illegal move {str(move)!r}"
-        if phase == "over":
-            return f"{head}: the game is over"
-        if move.verb not in _PHASE_VERBS[phase]:
-            allowed = ", ".join(sorted(_PHASE_VERBS[phase]))
-            return f"{head}: in the {phase} phase {who} may only {allowed}"
-        own = self.revealed if phase == "seven" else self.hand(self._core_to_move)
-        if move.card is not None and move.verb != "take" and move.card not in own:
-            where = "among the revealed cards" if phase == "seven" else f"in {who}'s hand"
-            return f"{head}: {move.card} is not {where}"
-        if move.card is not None and move.card in self.frozen(self._core_to_move):
-            return f"{head}: {move.card} is frozen this turn"
-        legal = ", ".join(str(m) for m in self.legal_moves)
-        return f"{head} for {who} in the {phase} phase; legal moves: {legal}"
 
     # -- hidden information --------------------------------------------------------------
 
@@ -597,3 +527,36 @@ def check_game(value: object, name: str = "game") -> Game:
         return value
     hint = " (position text: cuttle.Game.from_text(text))" if isinstance(value, str) else ""
     raise ValueError(f"{name} must be a cuttle.Game, not {type(value).__name__}{hint}")
+
+
+def missing_view(game: Game, player: int) -> str | None:
+    """What the record `game` was replayed from does not give of `player`'s view of it,
+    in words, or None when it gives it whole (and for a game not replayed from a record
+    with cards not seen, ``?``, dealt to fit its moves: ``game.dealt_unseen``): where,
+    from its start to `game`'s position, `player` first sees a card of that deal that
+    neither the position nor a move before names (`cuttle.unseen.sees_dealt`: their
+    hand's ``?``, a draw the deck does not list, ...), which another deal the moves
+    allow could make another card.  `check_view` refuses it, and the review leaves it
+    out."""
+    player = check_player(player)
+    if not check_game(game).dealt_unseen:
+        return None
+    start = game.copy()
+    while start.ply:
+        start.undo()
+    return sees_dealt((start, game.dealt_unseen), game.moves, player)
+
+
+def check_view(game: Game) -> Game:
+    """`game` (`check_game`'s rule), unless the view of its player to decide, which an
+    analysis takes (`cuttle.analyse`, `cuttle.analyse_search`, `judge`), is not the
+    record's to give (`missing_view`): ValueError then, in the words of `cuttle analyse
+    --record`, ``move K is player P's, whose view the record does not give whole: ...``
+    (K: the move decided in `game`'s position, as `cuttle.record.game_before` numbers
+    them)."""
+    p = check_game(game).to_move
+    gap = None if p is None else missing_view(game, p)
+    if gap is not None:
+        raise ValueError(f"move {game.ply + 1} is player {p}'s, whose view the record "
+                         f"does not give whole: {gap}")
+    return game

@@ -42,9 +42,10 @@ order, ...).  Dealt at random, few would, so the fit starts from the seed's deal
 at the first move that cannot be played, puts the cards it names where a legal move of
 its kind has its own, trading places with cards no move before it named; where that
 is no help it deals those cards anew, as `redeal` does; and a deal stuck so starts
-again from another.  `sees_dealt` then says whether a player's view depends on the
-deal: a player who saw a card of it before a move named it (a draw the deck does not
-list, a hand shown by a glasses-8) saw what the record does not say.
+again from another.  `sees_dealt` (`cuttle.unseen`'s, also here) then says whether a
+player's view depends on the deal: a player who saw a card of it before a move named it
+(a draw the deck does not list, a hand shown by a glasses-8) saw what the record does
+not say.
 """
 
 from __future__ import annotations
@@ -58,6 +59,7 @@ from .game import Game, check_game
 from .cards import CARDS, parse_index
 from .position import deal_unseen, parse_text
 from .seeding import check_seed, derive
+from .unseen import sees_dealt
 from .validation import check_int, check_player
 
 if TYPE_CHECKING:
@@ -317,51 +319,6 @@ def _no_fit_words(deal: _Deal, moves: Sequence[Move], at: int) -> str:
     return (f"move {at + 1} ({str(moves[at])!r}): no deal of the cards not seen ('?') "
             f"was found that lets it be played after the moves before it"
             + "".join(f"; {w}" for w in why))
-
-
-def sees_dealt(fitted: Fitted, moves: Sequence[Move], player: int,
-               upto: int | None = None) -> str | None:
-    """Where `player`, in the game `fitted` starts and `moves` play, sees a card of
-    `fitted.unseen` that neither the position nor a move (this one or one before)
-    names, in words: what they saw there would be the deal's, not the record's, so
-    another deal of the cards not seen that the moves allow may show them other cards.
-    None when they see none such at any step (their view is then the same in every
-    such deal): at each step, the cards not seen that no move has named are hidden
-    from them, or all of them are in one hand that they see (by elimination: a hand
-    is a set), or all the cards not seen were in one hand at the start (then every
-    deal of them is the same).  `upto`: the steps up to the position after that many
-    moves only (default: every step)."""
-    player = check_player(player)
-    g, named = fitted.start.copy(), set()
-    if any(fitted.unseen <= set(g.hand(q)) for q in (0, 1)):
-        return None
-    for k in range(len(moves) + 1 if upto is None else upto + 1):
-        loose = set(fitted.unseen) - named
-        seen = loose - set(g.observation(player).unknown_cards)
-        if seen and not (seen == loose and any(loose <= set(g.hand(q)) for q in (0, 1))):
-            when = "at the start" if not k else f"after move {k} ({str(moves[k - 1])!r})"
-            return (f"{when} player {player} sees {_count(seen)} that the record does not "
-                    f"give ({_where(g, seen, player)}): a record reviewed from a player's "
-                    f"view gives every card they saw before a move named it (their hand, "
-                    f"and the cards they saw come out of the deck at their places in it)")
-        if k < len(moves):
-            named |= set(moves[k].cards)
-            g.play(moves[k])
-    return None
-
-
-def _count(cards: set[Card]) -> str:
-    return "a card" if len(cards) == 1 else f"{len(cards)} cards"
-
-
-def _where(g: Game, cards: set[Card], player: int) -> str:
-    """Where `cards` lie in `g`, in words, as `player` would be told."""
-    places = [(set(g.hand(player)), "in their own hand"),
-              (set(g.hand(1 - player)), f"in player {1 - player}'s hand"),
-              (set(g.revealed), "revealed from the deck"),
-              (set(g.deck), "on the deck"), (set(g.scrap), "in the scrap")]
-    out = [words for held, words in places if held & cards]
-    return ", ".join(out) or "on the table"
 
 
 @dataclass(frozen=True)

@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING
 
 from .._version import __version__
 from ..interrupts import sigterm_as_ctrl_c
-from ..record import RecordResultWarning
+from ..record_result import RecordResultWarning
 from ..rules import DegenerateRulesWarning
 from ..text import printable
 from . import analyse, atlas, balance, play, replay, review, serve, simulate

@@ -27,7 +27,7 @@ refused) and ``--seed`` seeds the playouts only.  A forced move (a lone legal mo
 which the review lists as forced) has nothing to compare: it is refused, as are a move
 outside 1 to N (N: the record's moves), ``--move`` without ``--record``, a POSITION with
 ``--record``, a ``--player`` who does not decide at move K and a move whose mover's view
-the record does not give whole (cards not seen, ``?``: `cuttle.record.check_view`, the
+the record does not give whole (cards not seen, ``?``: `cuttle.game.check_view`, the
 library's own refusal), all before any playout.
 """
 
@@ -41,7 +41,9 @@ from typing import TYPE_CHECKING, NamedTuple
 from ..analysis import PLAYOUT_POLICIES, SearchAnalysis, analyse
 from ..errors import Interrupted
 from ..formatting import fixed, pct, quantity
-from ..record import check_view, game_before, play_recorded, result_of
+from ..game import check_view
+from ..record import game_before, play_recorded
+from ..record_result import result_of
 from ..text import printable
 from . import options
 from ..interrupts import ctrl_c_deferred

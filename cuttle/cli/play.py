@@ -21,7 +21,8 @@ from ..moves import Move
 from ..narration import as_yours, narrate
 from ..policies import POLICY_NAMES, Bot
 from ..position import parse_text
-from ..record import make_record, result_of, write_record
+from ..record import make_record, write_record
+from ..record_result import result_of
 from ..redeal import NoRedeal, Sightings
 from ..review import parse_engine, review
 from ..review.engines import DEFAULT_ENGINE

@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..formatting import quantity
 from ..narration import narrate
-from ..record import ending_text, final_game, play_recorded, seed_words, start_game
+from ..record import final_game, play_recorded, seed_words, start_game
+from ..record_result import ending_text
 from ..report import record_page, save_page
 from ..review.engines import DEFAULT_ENGINE
 from ..text import printable

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import Interrupted
 from ..files import write_text
-from ..record import check_result as check_result_of
 from ..record import read_record
+from ..record_result import check_result as check_result_of
 from ..report import save_page
 from ..review import ENGINE_NAMES, Thresholds, parse_engine, review
 from ..review.engines import DEFAULT_ENGINE
@@ -99,7 +99,7 @@ def run_review(rec: dict[str, Any], args: argparse.Namespace, where: str) -> tup
 
 def check_result(rec: dict[str, Any], g: Game) -> int:
     """1 when the record says its game ended otherwise than `g`, its replay
-    (`record.check_result` warns: `cli.main` shows it as a line on stderr), else 0."""
+    (`record_result.check_result` warns: `cli.main` shows it as a line on stderr), else 0."""
     return 0 if check_result_of(rec, g) is None else 1
 
 

@@ -27,8 +27,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..formatting import quantity
 from ..narration import narrate
-from ..record import (ending, final_game, play_recorded, resigner, result_of, seed_words,
-                      start_game)
+from ..record import final_game, play_recorded, seed_words, start_game
+from ..record_result import ending, resigner, result_of
 from ..svg import table
 from ..validation import check_player
 from .pages import page

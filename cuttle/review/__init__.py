@@ -13,7 +13,7 @@ percentage points of expected score.
 read from those figures), first in every output.  `Review.page()` is the replay page
 with the review (an evaluation graph under the table), `str(review)` the annotated move
 list.  A record's moves are its game: a stated result they do not give is warned of
-(`cuttle.record.RecordResultWarning`) and the moves reviewed.  docs/review.md has the
+(`cuttle.record_result.RecordResultWarning`) and the moves reviewed.  docs/review.md has the
 method.
 
 * `engines`: how a decision's moves are valued (expert or random playouts, forced

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any
 from ..display import render
 from ..errors import Interrupted
 from ..formatting import loss_points, plural, pp, quantity
-from ..record import RESIGNED, result_of, seed_words
+from ..record import seed_words
+from ..record_result import RESIGNED, result_of
 from .figures import (ANNOTATIONS, FORCED, PLAYER_FIGURES, STANDS_OUT, figure_rows,
                       player_figures)
 
@@ -204,7 +205,7 @@ class Review:
         self.source = source
         self.stopped = stopped      # why the record says a game the rules did not end stopped
         self.resigned = resigned    # the seat that resigned it (stopped "resigned")
-        self.record_mismatch = record_mismatch    # (`cuttle.record.result_mismatch`)
+        self.record_mismatch = record_mismatch    # (`cuttle.record_result.result_mismatch`)
         self.redealt = redealt
         self.unseen = unseen
 

@@ -11,10 +11,10 @@ from .._decide import search_visits as _search_visits
 from .._review import hindsight as _hindsight
 from ..analysis import SearchAnalysis, search_rows
 from ..errors import IllegalMoveError, Interrupted
-from ..game import Game
+from ..game import Game, check_view, missing_view
 from ..moves import Move
-from ..record import (check_result, check_view, missing_view, play_recorded, read_record,
-                      redealt_words, resigner, start_game, stopped, validate_record)
+from ..record import play_recorded, read_record, redealt_words, start_game, validate_record
+from ..record_result import check_result, resigner, stopped
 from ..seeding import derive, seed_or_new
 from ..progress import Progress
 from ..threads import check_threads
@@ -85,7 +85,7 @@ def _players(player: Any) -> tuple[int, ...]:
 def _seen_whole(players: tuple[int, ...], src: _Source, omniscient: bool,
                 names: tuple[str, str]) -> tuple[tuple[int, ...], str | None]:
     """The players to review of `players`: of a record with cards not seen (``?``), or
-    a Game replayed from one, those whose view it gives whole (`record.missing_view`:
+    a Game replayed from one, those whose view it gives whole (`game.missing_view`:
     their decisions then cannot depend on how those cards were dealt), and the line
     saying which of `players` is left out so (`Review.unseen`), or None.  ValueError
     for one player asked whose view it does not give, when neither's is given, and for
@@ -133,7 +133,7 @@ def judge(game: Game, played: Move | str | int, engine: str | Engine = "expert",
     of what they may know) by `engine` (as in `review`).  The same seed gives the same
     figures for every game the decider cannot tell apart from this one.  Ctrl-C or
     `cancel` raise `cuttle.Interrupted` (with no result).  ValueError for a game
-    replayed from a record that does not give the decider's view (`record.check_view`)."""
+    replayed from a record that does not give the decider's view (`game.check_view`)."""
     # (a record or a file is no decision: review() reads those)
     if check_view(game).is_over:
         raise ValueError("the game is over: there is no decision to judge")
@@ -194,7 +194,7 @@ def analyse_search(game: Game, engine: str | Engine = "ismcts", *,
     `cuttle.Interrupted` whose `result` is the `SearchAnalysis` of the searches
     finished (None if the free search had not finished).  The same seed gives the same
     analysis, whatever the thread count.  ValueError for a game replayed from a record
-    that does not give the decider's view (`cuttle.record.check_view`).
+    that does not give the decider's view (`cuttle.game.check_view`).
     """
     if check_view(game).is_over:
         raise ValueError("the game is over: there is nothing to analyse")
@@ -261,11 +261,11 @@ def review(game_or_record: Game | dict[str, Any] | str | os.PathLike[str],
     or "player 0" and "player 1").
 
     A record's moves are its game: a record whose stated result they do not give (its
-    winner, its ending) is reviewed by its moves, with a `cuttle.record.
-    RecordResultWarning` saying both, kept in `Review.record_mismatch`.  A record of a
+    winner, its ending) is reviewed by its moves, with a `RecordResultWarning`
+    (`cuttle.record_result`) saying both, kept in `Review.record_mismatch`.  A record of a
     game an undo dealt again says so (`cuttle.record.redealt_words`, `Review.redealt`).
     A record with cards not seen (``?``), or a Game replayed from one, is reviewed for
-    the players whose view it gives whole (`cuttle.record.missing_view`; `Review.unseen`).
+    the players whose view it gives whole (`cuttle.game.missing_view`; `Review.unseen`).
 
     The same seed gives the same review, whatever the thread count.
     """
@@ -329,7 +329,7 @@ def _replay(src: _Source, players: tuple[int, ...]) -> tuple[list[Move], int, st
                                                               int | None]:
     """The source's moves replayed once: (the moves, each checked; how many decisions
     of `players` there are to review; a record's stated result that the moves do not
-    give, in words (`record.check_result`: warned of, at review()'s caller); the seat
+    give, in words (`record_result.check_result`: warned of, at review()'s caller); the seat
     that resigned a game the moves did not end, or None)."""
     g = src.start.copy()
     moves: list[Move] = []

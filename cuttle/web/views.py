@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._version import __version__
 from ..policies import DEFAULT_ISMCTS_ITERATIONS
-from ..record import result_of
+from ..record_result import result_of
 from ..rules import FLAGS, PRESETS, Rules
 from ..svg import table
 from .sessions import BOTS
