@@ -11,7 +11,7 @@ import pickle
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 import cuttle
 from cuttle.position import parse_text
@@ -297,6 +297,7 @@ def blanked(g, p, mode):
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 2**32 - 1), st.integers(0, 1), st.sampled_from(["hand", "seen", "deck"]))
+@example(599348, 1, "seen")     # (a random 4 makes P0 discard cards P1 then sees)
 def test_a_random_game_with_what_a_player_did_not_see_taken_out_replays(seed, p, mode):
     g = text_game(random.Random(seed))
     rec = make_record(g, players=["a", "b"])
@@ -313,7 +314,9 @@ def test_a_random_game_with_what_a_player_did_not_see_taken_out_replays(seed, p,
         return
     assert end.moves == g.moves
     gave = dealt_view(rec, p)
-    assert gave is None or mode == "deck"       # (a glasses-8 shows what no record gives)
+    # (a glasses-8 shows what no record gives; a random 4's discards are drawn by their
+    # place in the hand, which the deal of its '?' may change: the replay's are others)
+    assert gave is None or mode == "deck" or g.rules.four == "random"
     if gave is None:
         assert views(end, p) == views(g, p)     # every step, seen alike
         assert public(end) == public(g)
