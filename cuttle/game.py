@@ -76,13 +76,20 @@ class Game(CoreGame):
     >>> g == Game(seed=1)
     True
 
-    A game replayed from a record with cards not seen (``?``, `cuttle.record`) holds
-    cards dealt to fit its moves, ``dealt_unseen`` (empty for any other game; kept by
-    `copy` and pickling): a view that sees one is the deal's, not the record's, which
-    `cuttle.analyse` and `cuttle.review` refuse (`missing_view`, `check_view`).
+    A game whose start had cards not seen (``?``) holds the cards dealt for them,
+    ``dealt_unseen``, and ``dealt_from`` says what held the ``?``: ``"record"``, a game
+    replayed from a record (`cuttle.record`: dealt to fit its moves), or ``"position"``,
+    one read from position text or `from_position` (dealt by the seed).  Any other
+    game's are empty and None; `copy` and pickling keep them.  A view that sees such a
+    card is the deal's, not what was written, which `cuttle.analyse` and `cuttle.review`
+    refuse (`missing_view`, `check_view`): of a record, wherever its player saw one
+    before a move named it; of a position, where its player sees one in the position
+    itself (their hand's ``?``), the game played on from it being its own (what a move
+    shows later is that game's card, as a position's shuffled deck is).
     """
 
     dealt_unseen: frozenset[Card] = frozenset()
+    dealt_from: str | None = None
 
     def __init__(self, rules: Rules | str | None = None, seed: int | None = None,
                  max_moves: int | None = None):
@@ -155,6 +162,9 @@ class Game(CoreGame):
             raise ValueError(freeze_words(e.fault, lay.rules)) from None
         if g._core_score(0) >= g._core_goal(0) and g._core_score(1) >= g._core_goal(1):
             raise ValueError("both players are already at their goal in this position")
+        if lay.dealt:               # (its '?' dealt by the seed)
+            g.dealt_unseen = frozenset(CARDS[i] for i in lay.dealt)
+            g.dealt_from = "position"
         return g
 
     @classmethod
@@ -243,6 +253,7 @@ class Game(CoreGame):
         g.seed = self.seed
         g.max_moves = self.max_moves
         g.dealt_unseen = self.dealt_unseen
+        g.dealt_from = self.dealt_from
         return g
 
     __copy__ = copy
@@ -259,8 +270,9 @@ class Game(CoreGame):
             before = self.copy()
             last = before._core_undo()
             args = args[:3] + (before._core_get_state(), self.max_moves, last)
-        if self.dealt_unseen:       # (after `last`, None for most)
+        if self.dealt_unseen:       # (after `last`, None for most; "record" unwritten)
             args += (None,) * (6 - len(args)) + (sorted(map(str, self.dealt_unseen)),)
+            args += (self.dealt_from,) if self.dealt_from != "record" else ()
         return (_unpickle, args)
 
     def __eq__(self, other):
@@ -333,7 +345,7 @@ class Game(CoreGame):
         g = self.copy()
         g._core_determinize(player, seed)
         g.seed = seed
-        g.dealt_unseen = frozenset()
+        g.dealt_unseen, g.dealt_from = frozenset(), None
         return g
 
     def legal_move_mask(self) -> np.ndarray:
@@ -467,10 +479,12 @@ class Game(CoreGame):
         return render("text", self, None if viewer is None else check_player(viewer))
 
 
-def _unpickle(cls, rules, seed, state, max_moves=None, last=None, dealt=()):
+def _unpickle(cls, rules, seed, state, max_moves=None, last=None, dealt=(),
+              dealt_from="record"):
     """A pickled Game, validated whole: ValueError for one that contradicts itself.
     `last`: the code of the move its move cap ended the game on, played again here
-    (`state` is then the game before it); `dealt`, its ``dealt_unseen`` as card texts."""
+    (`state` is then the game before it); `dealt`, its ``dealt_unseen`` as card texts,
+    and `dealt_from` what held their ``?`` (a pickle without it: a record)."""
     # pickle.loads calls this with whatever a pickle holds: anything but what
     # __reduce__ writes is refused here, before the native code sees it
     if not (isinstance(cls, type) and issubclass(cls, Game)):
@@ -501,6 +515,10 @@ def _unpickle(cls, rules, seed, state, max_moves=None, last=None, dealt=()):
         g.dealt_unseen = frozenset(map(Card.parse, dealt))
     except (TypeError, ValueError) as e:
         raise ValueError(f"corrupt pickled game: its cards dealt for '?': {e}") from None
+    if dealt_from not in ("record", "position", None):
+        raise ValueError(f"corrupt pickled game: what held its '?' is 'record' or "
+                         f"'position', not {dealt_from!r}")
+    g.dealt_from = dealt_from if g.dealt_unseen else None
     return g
 
 
@@ -530,33 +548,50 @@ def check_game(value: object, name: str = "game") -> Game:
 
 
 def missing_view(game: Game, player: int) -> str | None:
-    """What the record `game` was replayed from does not give of `player`'s view of it,
-    in words, or None when it gives it whole (and for a game not replayed from a record
-    with cards not seen, ``?``, dealt to fit its moves: ``game.dealt_unseen``): where,
-    from its start to `game`'s position, `player` first sees a card of that deal that
-    neither the position nor a move before names (`cuttle.unseen.sees_dealt`: their
-    hand's ``?``, a draw the deck does not list, ...), which another deal the moves
-    allow could make another card.  `check_view` refuses it, and the review leaves it
-    out."""
+    """What the record or position `game` started from does not give of `player`'s view
+    of it, in words, or None when it gives it whole (and for a game whose start had no
+    cards not seen, ``?``: ``game.dealt_unseen``): where `player` first sees a card
+    dealt for them that neither the start nor a move before names
+    (`cuttle.unseen.sees_dealt`: their hand's ``?``, a draw the deck does not list,
+    ...), which another deal could make another card.  Of a record
+    (``game.dealt_from``), from its start to `game`'s position: the moves were played
+    elsewhere, with cards the deal only stands for.  Of a position, in the position
+    itself: a game played on from it is its own, and what its moves show later is that
+    game's card, as a position's shuffled deck is.  `check_view` refuses it, and the
+    review leaves it out."""
     player = check_player(player)
     if not check_game(game).dealt_unseen:
         return None
     start = game.copy()
     while start.ply:
         start.undo()
-    return sees_dealt((start, game.dealt_unseen), game.moves, player)
+    position = game.dealt_from == "position"
+    return sees_dealt((start, game.dealt_unseen), game.moves, player,
+                      0 if position else None, "position" if position else "record")
 
 
 def check_view(game: Game) -> Game:
     """`game` (`check_game`'s rule), unless the view of its player to decide, which an
     analysis takes (`cuttle.analyse`, `cuttle.analyse_search`, `judge`), is not the
-    record's to give (`missing_view`): ValueError then, in the words of `cuttle analyse
-    --record`, ``move K is player P's, whose view the record does not give whole: ...``
-    (K: the move decided in `game`'s position, as `cuttle.record.game_before` numbers
-    them)."""
+    record's or the position's to give (`missing_view`): ValueError then, in the words
+    of `cuttle analyse`: of a record, ``move K is player P's, whose view the record does
+    not give whole: ...`` (K: the move decided in `game`'s position, as
+    `cuttle.record.game_before` numbers them); of a position, ``player P is to decide
+    in this position, which does not give their view whole: ...``, and what to do
+    (write the cards they see in place of its ``?``, or analyse the other player's
+    decision where its view is given)."""
     p = check_game(game).to_move
     gap = None if p is None else missing_view(game, p)
-    if gap is not None:
+    if gap is None:
+        return game
+    if game.dealt_from != "position":
         raise ValueError(f"move {game.ply + 1} is player {p}'s, whose view the record "
                          f"does not give whole: {gap}")
-    return game
+    q, ply = 1 - p, game.ply
+    head = (f"move {ply + 1} from the position is player {p}'s" if ply else
+            f"player {p} is to decide in this position")
+    other = "" if missing_view(game, q) is not None else \
+        f", or analyse player {q}'s{'' if ply else f' (to_move: {q})'} instead"
+    raise ValueError(f"{head}, which does not give their view whole: {gap}; to analyse "
+                     f"this decision, write the cards player {p} sees in place of the "
+                     f"position's '?'{other}")

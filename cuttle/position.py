@@ -33,11 +33,19 @@ listed (points, Jacks, permanents, the scrap, frozen cards) is known to both pla
 a ``?`` there is refused, saying so.  Each ``?`` is dealt one of the
 unlisted cards, shuffled by the seed, the hands' first, then the deck's from the top,
 before the rest go to the deck below the listed cards (so ``rest: deck`` only: with
-``rest: scrap`` the scrap, which both players see, would hold the cards not dealt).  The game then holds real cards, and a player
-knows of the other's hand only what the position implies, as always, so an analysis or
-a bot from the other seat's view deals those cards afresh from what it has seen
-(``cuttle analyse``, `Bot`): which cards the seed put there does not change what it
-sees.  ``position_text()`` writes the cards dealt.
+``rest: scrap`` the scrap, which both players see, would hold the cards not dealt).
+The game then holds real cards, and knows which (``Game.dealt_unseen``: with a ``?``,
+every card not listed, since which of them the ``?`` hold is the seed's;
+``Game.dealt_from`` is ``"position"``).  A player knows of the other's hand only what
+the position implies, as always, so an analysis or a bot from the other seat's view
+deals those cards afresh from what it has seen (``cuttle analyse``, `Bot`): which cards
+the seed put there does not change what it sees.  The view of a player who sees a card
+so dealt in the position itself (their own hand's ``?``, or the other's shown by a
+glasses-8) is the seed's, not the position's: every analysis refuses that player's
+decision (`cuttle.game.check_view`), saying to write the cards they see or to analyse
+the other player's.  A game played on from the position is its own: what its moves
+show later (a draw) is that game's card, as a position's shuffled deck is.
+``position_text()`` writes the cards dealt.
 
 `game.position_text()` writes the full position of a main-phase game -- every zone, the
 whole deck in order, the frozen cards, the rules -- and `Game.from_text` reads it back as
@@ -131,6 +139,9 @@ class Layout:
     # per player, the hand's cards it may not play in its next turn (this turn for the
     # player to move): cards a 9 returned under nine="freeze"
     frozen: tuple[tuple[int, ...], ...] = ((), ())
+    # the cards dealt for the position's '?' (with one, every card not listed: which of
+    # them the '?' hold is the seed's), in card order; empty without a '?'
+    dealt: tuple[int, ...] = ()
 
 
 def _seq(cards, name):
@@ -229,10 +240,10 @@ def layout(rules: Rules | str | None = None, *,
             raise ValueError(f"player {p} controls more than one Queen, which "
                              f"one_queen_each forbids")
     scrap_i = [place(c, "scrap") for c in _seq(scrap, "scrap")]
-    # (a deck's "?" is None until dealt, below)
     deck_i = [None if _is_unseen(c) else place(c, "deck") for c in _seq(deck, "deck")]
     unlisted = [i for i in range(n_cards(rules.joker)) if i not in seen]
     frozen_i = _frozen(frozen, h)       # (a frozen card is listed: seen in its hand)
+    dealt = tuple(unlisted) if any(unseen) or None in deck_i else ()  # (None: a deck "?")
     if rest == "deck":
         deck_i = _deal_unseen(h, unseen, deck_i, unlisted, seed)
     elif any(unseen) or None in deck_i:
@@ -242,9 +253,9 @@ def layout(rules: Rules | str | None = None, *,
                          f"which both players see, would hold the others")
     else:
         scrap_i += unlisted
-    h = tuple(map(tuple, h))
-    return Layout(rules, seed, h, tuple(map(tuple, pts)), stacks, tuple(map(tuple, perms)),
-                  tuple(scrap_i), tuple(deck_i), to_move, frozen_i)
+    return Layout(rules, seed, tuple(map(tuple, h)), tuple(map(tuple, pts)), stacks,
+                  tuple(map(tuple, perms)), tuple(scrap_i), tuple(deck_i), to_move, frozen_i,
+                  dealt)
 
 
 def _is_unseen(card):

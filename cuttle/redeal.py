@@ -193,7 +193,8 @@ class _Deal:
 class Fitted(NamedTuple):
     """A position's cards not seen dealt to fit its moves (`fit_unseen`): `start`, the
     game they start (its ``dealt_unseen`` the cards so dealt, and so every game played
-    on from it); `unseen`, the cards so dealt (every card the position does not list)."""
+    on from it, its ``dealt_from`` ``"record"``); `unseen`, the cards so dealt (every
+    card the position does not list)."""
 
     start: Game
     unseen: frozenset[Card]
@@ -245,6 +246,7 @@ def fit_unseen(kw: dict[str, Any], moves: Sequence[Move], max_moves: int | None 
                 stuck = (at, _no_fit_words(deal, moves, at))
         if done is not None:
             done[0].dealt_unseen = frozenset(CARDS[parse_index(c)] for c in deal.base)
+            done[0].dealt_from = "record"
             return Fitted(done[0], done[0].dealt_unseen)
     assert stuck is not None
     raise NoFit(stuck[1], stuck[0] + 1)

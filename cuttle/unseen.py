@@ -7,9 +7,11 @@ see (`cuttle.record`); its replay deals them so that its moves can be played
 (``Game.dealt_unseen``).  A player who, at some step, sees one of those cards before
 any move names it (their hand's ``?``, a draw the deck does not list, a hand shown by a
 glasses-8) saw what the record does not say: another deal the moves allow could show
-them another card there.  `sees_dealt` finds that step, in words; `Game`'s
-`cuttle.game.missing_view` and `cuttle.game.check_view`, which every analysis of a
-decider's view applies, read it.  This module reads games through their public methods
+them another card there.  Position text may hold ``?`` too (`cuttle.position`): the seed
+deals them, and a player who sees one in the position itself (their hand's ``?``) sees
+the seed's cards, which another seed would make others.  `sees_dealt` finds that step,
+in words; `cuttle.game.missing_view` and `cuttle.game.check_view`, which every analysis
+of a decider's view applies, read it.  This module reads games through their public methods
 only, below `cuttle.game`, which imports it.
 """
 
@@ -29,9 +31,16 @@ if TYPE_CHECKING:
 
 __all__ = ["sees_dealt"]
 
+# Why a card seen so is not given, by what held the '?'.
+_WHY = {"record": "a record reviewed from a player's view gives every card they saw "
+                  "before a move named it (their hand, and the cards they saw come out "
+                  "of the deck at their places in it)",
+        "position": "the seed dealt them for its cards not seen ('?'), and another seed "
+                    "deals others"}
+
 
 def sees_dealt(fitted: Fitted | tuple[Game, frozenset[Card]], moves: Sequence[Move],
-               player: int, upto: int | None = None) -> str | None:
+               player: int, upto: int | None = None, source: str = "record") -> str | None:
     """Where `player`, in the game `fitted` starts and `moves` play, sees a card of
     `fitted.unseen` that neither the position nor a move (this one or one before)
     names, in words: what they saw there would be the deal's, not the record's, so
@@ -42,8 +51,12 @@ def sees_dealt(fitted: Fitted | tuple[Game, frozenset[Card]], moves: Sequence[Mo
     is a set), or all the cards not seen were in one hand at the start (then every
     deal of them is the same).  `fitted`: a `cuttle.redeal.Fitted`, or any pair of the
     start and the cards dealt.  `upto`: the steps up to the position after that many
-    moves only (default: every step)."""
+    moves only (default: every step).  `source`, what held the ``?``, words it:
+    ``"record"`` (at the start, after move K: "... that the record does not give ...")
+    or ``"position"`` (position text, the seed's deal: "in the position ...")."""
     player = check_player(player)
+    if source not in _WHY:
+        raise ValueError(f"source must be 'record' or 'position', not {source!r}")
     start, unseen = fitted
     g, named = start.copy(), set()
     if any(unseen <= set(g.hand(q)) for q in (0, 1)):
@@ -52,11 +65,10 @@ def sees_dealt(fitted: Fitted | tuple[Game, frozenset[Card]], moves: Sequence[Mo
         loose = set(unseen) - named
         seen = loose - set(g.observation(player).unknown_cards)
         if seen and not (seen == loose and any(loose <= set(g.hand(q)) for q in (0, 1))):
-            when = "at the start" if not k else f"after move {k} ({str(moves[k - 1])!r})"
-            return (f"{when} player {player} sees {_count(seen)} that the record does not "
-                    f"give ({_where(g, seen, player)}): a record reviewed from a player's "
-                    f"view gives every card they saw before a move named it (their hand, "
-                    f"and the cards they saw come out of the deck at their places in it)")
+            first = "in the position" if source == "position" else "at the start"
+            when = first if not k else f"after move {k} ({str(moves[k - 1])!r})"
+            return (f"{when} player {player} sees {_count(seen)} that the {source} does not "
+                    f"give ({_where(g, seen, player)}): {_WHY[source]}")
         if k < len(moves):
             named |= set(moves[k].cards)
             g.play(moves[k])

@@ -29,6 +29,11 @@ outside 1 to N (N: the record's moves), ``--move`` without ``--record``, a POSIT
 ``--record``, a ``--player`` who does not decide at move K and a move whose mover's view
 the record does not give whole (cards not seen, ``?``: `cuttle.game.check_view`, the
 library's own refusal), all before any playout.
+
+A POSITION may hold cards not seen, ``?`` (`cuttle.position`): its seed deals them, and
+the decision of a player who sees one there (their own hand's ``?``) is refused before
+any playout, as the library refuses it (`cuttle.game.check_view`), saying what to do:
+write the cards they see, or analyse the other player's decision (``--player``).
 """
 
 from __future__ import annotations
@@ -82,6 +87,11 @@ def run(args: argparse.Namespace) -> int:
     if game.is_over:
         raise UsageError(f"the position is already over ({result_of(game)['text']}): "
                          f"nothing to analyse")
+    if at is None:
+        try:
+            check_view(game)                # (a position with cards not seen, '?')
+        except ValueError as e:
+            raise UsageError(str(e)) from None
     status, stop = 0, None
     try:
         a = _analyse(args, game, at)

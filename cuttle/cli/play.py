@@ -16,7 +16,7 @@ from ..analysis import analyse
 from ..cards import Card
 from ..errors import IllegalMoveError, Interrupted, InvalidMoveError
 from ..files import write_text
-from ..game import Game
+from ..game import Game, check_view
 from ..moves import Move
 from ..narration import as_yours, narrate
 from ..policies import POLICY_NAMES, Bot
@@ -272,6 +272,11 @@ class PlaySession:
                       f"not {arg!r}")
                 return
             n = int(arg)
+        try:
+            check_view(g)       # (your hand's '?', dealt by the seed: no hint reads it)
+        except ValueError as e:
+            print(f"No hint: {e}")
+            return
         try:
             a = analyse(g, rollouts=n, policy="greedy", seed=derive(g.seed, g.ply, n))
         except Interrupted as e:            # Ctrl-C stops the hint, not the game

@@ -85,30 +85,33 @@ def _players(player: Any) -> tuple[int, ...]:
 def _seen_whole(players: tuple[int, ...], src: _Source, omniscient: bool,
                 names: tuple[str, str]) -> tuple[tuple[int, ...], str | None]:
     """The players to review of `players`: of a record with cards not seen (``?``), or
-    a Game replayed from one, those whose view it gives whole (`game.missing_view`:
-    their decisions then cannot depend on how those cards were dealt), and the line
-    saying which of `players` is left out so (`Review.unseen`), or None.  ValueError
-    for one player asked whose view it does not give, when neither's is given, and for
-    hindsight (`omniscient`), which would read the cards the record does not give."""
+    a Game replayed from one or from such a position, those whose view it gives whole
+    (`game.missing_view`: their decisions then cannot depend on how those cards were
+    dealt), and the line saying which of `players` is left out so (`Review.unseen`), or
+    None.  ValueError for one player asked whose view it does not give, when neither's
+    is given, and for hindsight (`omniscient`), which would read the cards the record
+    or the position does not give."""
     if not src.start.dealt_unseen:
         return players, None
+    what = "position" if src.start.dealt_from == "position" else "record"
     if omniscient:
-        raise ValueError("hindsight values each position with every card as it lies, and "
-                         "this record does not give every card (its position has cards not "
-                         "seen, '?')")
+        raise ValueError(f"hindsight values each position with every card as it lies, and "
+                         f"this {what} does not give every card ("
+                         + ("it has" if what == "position" else "its position has")
+                         + " cards not seen, '?')")
     end = src.start.copy()
     for i, text in enumerate(src.texts, 1):
         play_recorded(end, i, text)
     gaps = {p: missing_view(end, p) for p in players}
     kept = tuple(p for p in players if gaps[p] is None)
     if len(players) == 1 and not kept:
-        raise ValueError(f"player {players[0]} cannot be reviewed from this record, which "
+        raise ValueError(f"player {players[0]} cannot be reviewed from this {what}, which "
                          f"does not give all they saw: {gaps[players[0]]}")
     if not kept:
-        raise ValueError("neither player can be reviewed from this record, which does not "
+        raise ValueError(f"neither player can be reviewed from this {what}, which does not "
                          f"give all either saw: {gaps[0]}; {gaps[1]}")
     left = [p for p in players if p not in kept]
-    return kept, (f"P{left[0]} {names[left[0]]} is not reviewed: this record does not show "
+    return kept, (f"P{left[0]} {names[left[0]]} is not reviewed: this {what} does not show "
                   f"all they saw (cards not seen, '?')." if left else None)
 
 

@@ -59,6 +59,7 @@ except ImportError as e:
 
 from ..analysis import analyse
 from ..errors import Interrupted
+from ..game import check_view
 from ..rules import Rules, no_degenerate_warning
 from ..seeding import derive
 from ..validation import check_int
@@ -360,6 +361,10 @@ async def hint(request: Request) -> Response:
         if not s.human_to_move():
             raise WebError(409, "a hint is for your own decision")
         game = s.game.copy()
+        try:
+            check_view(game)    # (a hand of the position's '?', dealt by the seed)
+        except ValueError as e:
+            raise WebError(409, str(e)) from None
         s.hinting = True
         web = _web(request)
         try:        # (a stopping server cancels it between its native calls)

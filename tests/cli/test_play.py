@@ -790,3 +790,25 @@ def test_rules_that_repeat_the_position_s_own_are_taken(monkeypatch, capsys, rul
     code, out, err = run(monkeypatch, capsys, ["analyse", POS, "--rollouts", "10", "--json",
                                                "--rules", "quick"])
     assert code == 0 and json.loads(out)["rules"] == {"preset": "quick", "changed": {}}
+
+
+def test_no_hint_reads_your_hand_where_the_seed_dealt_it_for_cards_not_seen(
+        monkeypatch, capsys, tmp_path):
+    # Your own hand's '?' are the seed's cards: a hint from them would analyse the seed's
+    # deal, and is refused as every analysis refuses it; the game plays on.
+    pos = "hands: ? ? ? / 4H 8D 9C; seed: 11"
+    code, out, err = run(monkeypatch, capsys, ["play", "--position", pos, "--record",
+                                               str(tmp_path / "g.json"), "--hint-rollouts",
+                                               "3"], "hint\nquit\n")
+    assert code == 0, err
+    assert ("No hint: player 0 is to decide in this position, which does not give their "
+            "view whole: in the position player 0 sees 3 cards that the position does not "
+            "give (in their own hand)") in out
+    assert "Hint: " not in out
+    # the other's hand not seen: your hint reads only what you see
+    pos = "hands: 2C 9H 4D / ? ? ?; seed: 11"
+    code, out, err = run(monkeypatch, capsys, ["play", "--position", pos, "--record",
+                                               str(tmp_path / "h.json"), "--hint-rollouts",
+                                               "3"], "hint\nquit\n")
+    assert code == 0, err
+    assert "Hint: " in out and "No hint" not in out

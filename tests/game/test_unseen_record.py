@@ -105,12 +105,16 @@ def test_a_game_replayed_from_the_record_knows_the_cards_dealt_for_its_cards_not
     assert g.dealt_unseen == final_game(rec).dealt_unseen == dealt
     assert g.copy().dealt_unseen == pickle.loads(pickle.dumps(g)).dealt_unseen == dealt
     assert pickle.loads(pickle.dumps(g)) == g
+    assert g.dealt_from == "record" == pickle.loads(pickle.dumps(g)).dealt_from
     # a determinization is a sample of its own; every card of another game is given
     assert g.determinize(1, seed=1).dealt_unseen == frozenset()
-    for whole in (final_game(record(position=START)), cuttle.Game(seed=1),
-                  cuttle.Game.from_text(SEEN, seed=1)):
-        assert whole.dealt_unseen == frozenset()
+    for whole in (final_game(record(position=START)), cuttle.Game(seed=1)):
+        assert whole.dealt_unseen == frozenset() and whole.dealt_from is None
         assert pickle.loads(pickle.dumps(whole)).__reduce__()[1] == whole.__reduce__()[1]
+    # the position text itself: its seed dealt them (tests/analysis/test_unseen_positions)
+    typed = cuttle.Game.from_text(SEEN, seed=1)
+    assert typed.dealt_from == "position" and typed.dealt_unseen == dealt
+    assert pickle.loads(pickle.dumps(typed)).__reduce__()[1] == typed.__reduce__()[1]
 
 
 def test_a_pickle_s_cards_dealt_are_checked():

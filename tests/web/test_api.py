@@ -582,6 +582,19 @@ def test_an_undo_no_new_deal_agrees_with_is_refused(client, monkeypatch):
     assert p.state() == before and before["can_undo"]
 
 
+def test_no_hint_reads_a_hand_the_seed_dealt_for_cards_not_seen(client):
+    # the person's own hand typed as '?': the seed's cards, which no analysis reads
+    p = new_game(client, position="hands: ? ? ? / 4H 8D 9C", seed=11, seat=0)
+    r = p.post("/hint", {"rollouts": 20})
+    assert r.status_code == 409
+    assert r.json()["error"].startswith("player 0 is to decide in this position, which "
+                                        "does not give their view whole: in the position "
+                                        "player 0 sees 3 cards")
+    # the bot's hand typed as '?': the person's hint reads only what they see
+    p = new_game(client, position="hands: 2C 9H 4D / ? ? ?", seed=11, seat=0)
+    assert p.post("/hint", {"rollouts": 20}).status_code == 200
+
+
 def test_hint_is_the_analysis_from_the_persons_view(client):
     p = new_game(client, rules="cuttle.cards", bot="expert", seat=0, seed=9)
     r = p.post("/hint", {"rollouts": 200, "policy": "greedy"})
