@@ -5,8 +5,9 @@ The state and every rule live in the native core: `Game` subclasses
 It turns card indices into `Card`s and move codes into `Move`s, and checks input:
 `check_game`, the argument rule of every function that takes a game, and `check_view`,
 that of every analysis of a decider's view, which refuses a view made of cards dealt
-for a record's ``?`` (`missing_view`).  The legal moves and the words of an illegal
-one are `cuttle.legal`'s.
+for a record's or a position's ``?`` (`missing_view`; what that mark means is
+`cuttle.unseen`'s).  The legal moves and the words of an illegal one are
+`cuttle.legal`'s.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from .observation import Observation
 from .position import layout, parse_text, write_text
 from .rules import Rules
 from .seeding import check_game_index, check_seed, seed_or_new
-from .unseen import sees_dealt
+from .unseen import dealt_not_named, sample_mark, view_gap, view_refusal
 from .validation import check_int, check_player, is_int
 
 if TYPE_CHECKING:
@@ -182,7 +183,8 @@ class Game(CoreGame):
         except ValueError as e:
             raise ValueError(f"invalid position: {e}") from None
 
-    def position_text(self, multiline: bool = False, rules: bool = True) -> str:
+    def position_text(self, multiline: bool = False, rules: bool = True,
+                      unseen: bool = False) -> str:
         """The full position of a main-phase game as text (every zone, the whole deck,
         top first, and the frozen cards), which `Game.from_text` reads back as the same
         position: the same cards, rule state, freezes, legal moves and player to move,
@@ -191,9 +193,20 @@ class Game(CoreGame):
         what round-trips); ``multiline``: one field a line; ``rules=False`` leaves the
         rules field out.  ValueError outside the main phase, and where the game's rule
         state is more than the text carries (a pass just played, sudden death's last
-        turn)."""
+        turn).
+
+        A game whose ``?`` were dealt (``dealt_unseen``) is written with the cards
+        dealt, as any game (it is played with them, and read back they are the
+        position's own: its record from `cuttle play` holds them); ``unseen=True``
+        writes what was given instead: ``?`` again for each card dealt that no move has
+        named since and that lies hidden, in a hand (after its cards given) or the deck
+        (the deck's last ones left out: the unlisted rest), so that `Game.from_text`
+        reads back the same position as its seed deals it, marked again.  A card drawn
+        since from the dealt ones is ``?`` too: the text does not say who saw it."""
         frozen = tuple([CARDS[i] for i in self._core_position_frozen(p)] for p in (0, 1))
-        return write_text(self, multiline, rules, frozen, self._core_position_gap())
+        hidden = dealt_not_named(self) - {c for f in frozen for c in f} if unseen else ()
+        return write_text(self, multiline, rules, frozen, self._core_position_gap(),
+                          hidden)
 
     # -- moves -------------------------------------------------------------------------
 
@@ -337,15 +350,22 @@ class Game(CoreGame):
         """A full game consistent with `player`'s observation: everything the player
         knows is kept; only the cards they cannot know are redistributed among the
         places they cannot see (the opponent's hand, unknown deck positions).  The
-        sample has no move history (undoing into the true state would leak it) nor
-        ``dealt_unseen``; its `seed` is its own (the true game's would deal its hidden
-        cards again).  When `player` is to decide, its legal moves are the game's."""
+        sample has no move history (undoing into the true state would leak it); its
+        `seed` is its own (the true game's would deal its hidden cards again).  When
+        `player` is to decide, its legal moves are the game's.
+
+        Of a game whose ``?`` were dealt (``dealt_unseen``), a sample of a view that is
+        given whole (`missing_view`) is a game of its own, as any game's sample; one of
+        a view that is the deal's keeps the mark, so that its analysis is refused as the
+        game's (`cuttle.unseen.sample_mark`: the dealt cards no move has named and the
+        cards the sample dealt)."""
         player = check_player(player)
         seed = seed_or_new(seed)
+        mark = sample_mark(self, player)
         g = self.copy()
         g._core_determinize(player, seed)
         g.seed = seed
-        g.dealt_unseen, g.dealt_from = frozenset(), None
+        g.dealt_unseen, g.dealt_from = mark
         return g
 
     def legal_move_mask(self) -> np.ndarray:
@@ -551,47 +571,24 @@ def missing_view(game: Game, player: int) -> str | None:
     """What the record or position `game` started from does not give of `player`'s view
     of it, in words, or None when it gives it whole (and for a game whose start had no
     cards not seen, ``?``: ``game.dealt_unseen``): where `player` first sees a card
-    dealt for them that neither the start nor a move before names
-    (`cuttle.unseen.sees_dealt`: their hand's ``?``, a draw the deck does not list,
-    ...), which another deal could make another card.  Of a record
-    (``game.dealt_from``), from its start to `game`'s position: the moves were played
-    elsewhere, with cards the deal only stands for.  Of a position, in the position
-    itself: a game played on from it is its own, and what its moves show later is that
-    game's card, as a position's shuffled deck is.  `check_view` refuses it, and the
-    review leaves it out."""
+    dealt for them that is not given (their hand's ``?``, a draw the deck does not
+    list, ...), which another deal could make another card: of a record, from its start
+    on; of a position, in the position itself (`cuttle.unseen.view_gap`).
+    `check_view` refuses it, and the review leaves it out."""
     player = check_player(player)
-    if not check_game(game).dealt_unseen:
-        return None
-    start = game.copy()
-    while start.ply:
-        start.undo()
-    position = game.dealt_from == "position"
-    return sees_dealt((start, game.dealt_unseen), game.moves, player,
-                      0 if position else None, "position" if position else "record")
+    return view_gap(check_game(game), player)
 
 
 def check_view(game: Game) -> Game:
     """`game` (`check_game`'s rule), unless the view of its player to decide, which an
     analysis takes (`cuttle.analyse`, `cuttle.analyse_search`, `judge`), is not the
     record's or the position's to give (`missing_view`): ValueError then, in the words
-    of `cuttle analyse`: of a record, ``move K is player P's, whose view the record does
-    not give whole: ...`` (K: the move decided in `game`'s position, as
-    `cuttle.record.game_before` numbers them); of a position, ``player P is to decide
-    in this position, which does not give their view whole: ...``, and what to do
-    (write the cards they see in place of its ``?``, or analyse the other player's
-    decision where its view is given)."""
-    p = check_game(game).to_move
-    gap = None if p is None else missing_view(game, p)
-    if gap is None:
-        return game
-    if game.dealt_from != "position":
-        raise ValueError(f"move {game.ply + 1} is player {p}'s, whose view the record "
-                         f"does not give whole: {gap}")
-    q, ply = 1 - p, game.ply
-    head = (f"move {ply + 1} from the position is player {p}'s" if ply else
-            f"player {p} is to decide in this position")
-    other = "" if missing_view(game, q) is not None else \
-        f", or analyse player {q}'s{'' if ply else f' (to_move: {q})'} instead"
-    raise ValueError(f"{head}, which does not give their view whole: {gap}; to analyse "
-                     f"this decision, write the cards player {p} sees in place of the "
-                     f"position's '?'{other}")
+    of `cuttle analyse` (`cuttle.unseen.view_refusal`): of a record, ``move K is player
+    P's, whose view the record does not give whole: ...`` (K: the move decided in
+    `game`'s position, as `cuttle.record.game_before` numbers them); of a position,
+    ``player P is to decide in this position, which does not give their view whole:
+    ...``, and what to do."""
+    words = view_refusal(check_game(game))
+    if words is not None:
+        raise ValueError(words)
+    return game

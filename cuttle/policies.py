@@ -175,7 +175,14 @@ class Bot:
         self._lock = threading.Lock()
 
     def choose(self, game: Game) -> Move:
-        """The bot's move for the player to decide in `game` (the game is not changed)."""
+        """The bot's move for the player to decide in `game` (the game is not changed).
+
+        A game whose cards not seen (``?``) were dealt (``game.dealt_unseen``: a
+        position's, a record's) is played on as any game: the bot plays the cards its
+        player holds, the deal's included, which is how such a game goes on (`cuttle
+        play` from a position with the bot's hand ``?``).  That is play, not analysis:
+        a choice from a view that is the deal's says nothing of the position written,
+        and `cuttle.analyse` refuses that view (`cuttle.game.check_view`)."""
         if check_game(game).is_over:
             raise ValueError("the game is over: there is no move to choose")
         with self._lock:       # (the trees change under the GIL, are searched without it)

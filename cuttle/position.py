@@ -45,7 +45,10 @@ glasses-8) is the seed's, not the position's: every analysis refuses that player
 decision (`cuttle.game.check_view`), saying to write the cards they see or to analyse
 the other player's.  A game played on from the position is its own: what its moves
 show later (a draw) is that game's card, as a position's shuffled deck is.
-``position_text()`` writes the cards dealt.
+``position_text()`` writes the cards dealt (the game is played with them, and a record
+of it holds them); ``position_text(unseen=True)`` writes ``?`` again for each card dealt
+that no move has named since and lies hidden, so that the text reads back as the same
+position, its cards dealt by the seed and marked again.
 
 `game.position_text()` writes the full position of a main-phase game -- every zone, the
 whole deck in order, the frozen cards, the rules -- and `Game.from_text` reads it back as
@@ -101,7 +104,7 @@ from .seeding import SEED_LIMIT, SEED_WORDS, seed_or_new
 from .validation import check_player
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
+    from collections.abc import Collection, Iterable, Sequence
 
     from .cards import Card
     from .game import Game
@@ -492,11 +495,13 @@ def _list(cards):
 
 def write_text(game: Game, multiline: bool = False, rules: bool = True,
                frozen: Sequence[Sequence[Card]] = ((), ()),
-               gap: tuple[str, int] | None = None) -> str:
+               gap: tuple[str, int] | None = None, unseen: Collection[Card] = ()) -> str:
     """The full position of a main-phase game as text (see `Game.position_text`):
     `frozen`, per player, its cards frozen for its next turn (this turn for the player
     to move); `gap`, what of the game the text cannot carry (`CoreGame`'s
-    ``_core_position_gap``), refused with a ValueError saying what."""
+    ``_core_position_gap``), refused with a ValueError saying what; `unseen`, cards
+    written ``?`` where they lie in a hand (after the hand's other cards) or the deck
+    (its last ``?`` left out: the unlisted rest, which the seed deals)."""
     if game.phase != "main":
         state = "the game is over" if game.is_over else f"it is in the {game.phase} phase"
         raise ValueError(f"position text describes main-phase positions only; {state}")
@@ -510,17 +515,24 @@ def write_text(game: Game, multiline: bool = False, rules: bool = True,
             out.append(f"{c}[{','.join(js)}]" if js else str(c))
         return out
 
+    def hand(p):
+        held = game.hand(p)
+        return [c for c in held if c not in unseen] + [UNSEEN] * sum(c in unseen for c in held)
+
+    deck = [UNSEEN if c in unseen else c for c in game.deck]
+    while deck and deck[-1] == UNSEEN:
+        deck.pop()
     fields = []
     if rules:
         fields.append(("rules", str(game.rules)))
-    fields.append(("hands", f"{_list(game.hand(0))} / {_list(game.hand(1))}"))
+    fields.append(("hands", f"{_list(hand(0))} / {_list(hand(1))}"))
     if any(frozen):         # (only where a card is frozen: every other text stays as it was)
         fields.append(("frozen", f"{_list(frozen[0])} / {_list(frozen[1])}"))
     fields += [
         ("points", f"{_list(stacks(0))} / {_list(stacks(1))}"),
         ("permanents", f"{_list(game.permanents(0))} / {_list(game.permanents(1))}"),
         ("scrap", _list(game.scrap)),
-        ("deck", _list(game.deck)),
+        ("deck", _list(deck)),
         ("to_move", str(game.to_move)),
     ]
     return ("\n" if multiline else "; ").join(f"{k}: {v}" for k, v in fields)

@@ -111,8 +111,11 @@ def make_record(game: Game, *, players: Iterable[str], human_seat: int | None = 
     `human_seat`, gave up and the bot wins; ``quit``, ``eof``, ``interrupted``; default
     ``unfinished``); a finished game's is ``over``.  `redealt`: the game's re-deals by
     undos (`cuttle.redeal.Sightings.redealt`: for each, how many of its moves were
-    played before it), written only when there were some.  ValueError, with nothing
-    written, for arguments a record cannot hold."""
+    played before it), written only when there were some.  A game replayed from a
+    record with cards not seen is written with its ``?`` (``dealt_from`` ``"record"``:
+    the cards dealt for them are not the record's to give); one played from a position
+    with ``?`` with the cards its seed dealt, that game's own.  ValueError, with
+    nothing written, for arguments a record cannot hold."""
     check_game(game)
     deal = check_deal(deal, "deal")
     if deal and position is not None:
@@ -154,7 +157,9 @@ def _start_text(game: Game, position: str | None, deal: int) -> str | None:
         return None
     if deal:
         raise ValueError(f"the game does not start from deal {deal} of seed {game.seed}")
-    text = start.position_text() if position is None else position
+    # (a record's '?' stay '?': the cards dealt for them are not the record's to give)
+    text = start.position_text(unseen=start.dealt_from == "record") if position is None \
+        else position
     same = _position_start(text, game.rules, game.seed, game.moves, start.max_moves)[0]
     if same != start:
         raise ValueError("the starting position does not give this game's start back"

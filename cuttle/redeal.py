@@ -93,7 +93,8 @@ def redeal(game: Game, player: int, seed: int, cards: frozenset[Card] | None = N
     checked: every move legal and `player`'s observation the same as in `game` before
     and after each one.  The deal is drawn from `seed`; None when none of `tries`
     permutations keeps (or when `game` started where position text cannot say).  The
-    new game keeps `game`'s seed, move cap and moves; `game` is not changed."""
+    new game keeps `game`'s seed, move cap and moves, and the mark of the cards dealt
+    for its start's ``?`` (``dealt_unseen``, ``dealt_from``); `game` is not changed."""
     check_game(game)
     player = check_player(player)
     seed = check_seed(seed)
@@ -124,7 +125,9 @@ def redeal(game: Game, player: int, seed: int, cards: frozenset[Card] | None = N
         deal.permute(cards, rng)
         done = deal.replay(moves, same)
         if done is not None and done[2] == len(moves) and same(len(moves), done[1]):
-            return done[1]
+            new = done[1]       # (the cards of the start's '?' are still the deal's)
+            new.dealt_unseen, new.dealt_from = game.dealt_unseen, game.dealt_from
+            return new
     return None
 
 

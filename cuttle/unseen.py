@@ -10,9 +10,12 @@ glasses-8) saw what the record does not say: another deal the moves allow could 
 them another card there.  Position text may hold ``?`` too (`cuttle.position`): the seed
 deals them, and a player who sees one in the position itself (their hand's ``?``) sees
 the seed's cards, which another seed would make others.  `sees_dealt` finds that step,
-in words; `cuttle.game.missing_view` and `cuttle.game.check_view`, which every analysis
-of a decider's view applies, read it.  This module reads games through their public methods
-only, below `cuttle.game`, which imports it.
+in words (`view_gap`, of a game), and `view_refusal` says why an analysis of such a
+decision is refused; `cuttle.game.missing_view` and `cuttle.game.check_view`, which every
+analysis of a decider's view applies, are their public entry points.  The mark survives
+a determinization where the view sampled is the deal's (`sample_mark`), and position
+text writes ``?`` again when asked (`dealt_not_named`).  This module reads games through
+their public methods only, below `cuttle.game`, which imports it.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ if TYPE_CHECKING:
     from .moves import Move
     from .redeal import Fitted
 
-__all__ = ["sees_dealt"]
+__all__ = ["dealt_not_named", "sample_mark", "sees_dealt", "view_gap", "view_refusal"]
 
 # Why a card seen so is not given, by what held the '?'.
 _WHY = {"record": "a record reviewed from a player's view gives every card they saw "
@@ -87,3 +90,63 @@ def _where(g: Game, cards: set[Card], player: int) -> str:
               (set(g.deck), "on the deck"), (set(g.scrap), "in the scrap")]
     out = [words for held, words in places if held & cards]
     return ", ".join(out) or "on the table"
+
+
+def dealt_not_named(game: Game) -> frozenset[Card]:
+    """The cards dealt for `game`'s ``?`` (``game.dealt_unseen``) that no move played
+    has named: those a record or a position still does not give."""
+    return game.dealt_unseen - {c for m in game.moves for c in m.cards}
+
+
+def view_gap(game: Game, player: int) -> str | None:
+    """`cuttle.game.missing_view`'s work (its arguments checked there): where `player`
+    first sees a card dealt for `game`'s ``?`` that is not given, in words, or None.
+    Of a record (``game.dealt_from``), from its start to `game`'s position: its moves
+    were played elsewhere, with cards the deal only stands for.  Of a position, in the
+    position itself: a game played on from it is its own, and what its moves show
+    later is that game's card, as a position's shuffled deck is."""
+    if not game.dealt_unseen:
+        return None
+    start = game.copy()
+    while start.ply:
+        start.undo()
+    position = game.dealt_from == "position"
+    return sees_dealt((start, game.dealt_unseen), game.moves, player,
+                      0 if position else None, "position" if position else "record")
+
+
+def view_refusal(game: Game) -> str | None:
+    """Why an analysis of `game`'s decision is refused, in words (`cuttle.game.
+    check_view`'s), or None: the decider's view is given whole (`view_gap`).  Of a
+    record, the move and its player; of a position, what to do: write the cards the
+    decider sees in place of its ``?``, or analyse the other player's decision where
+    that view is given."""
+    p = game.to_move
+    gap = None if p is None else view_gap(game, p)
+    if gap is None:
+        return None
+    if game.dealt_from != "position":
+        return f"move {game.ply + 1} is player {p}'s, whose view the record does not " \
+               f"give whole: {gap}"
+    q, ply = 1 - p, game.ply
+    head = (f"move {ply + 1} from the position is player {p}'s" if ply else
+            f"player {p} is to decide in this position")
+    other = "" if view_gap(game, q) is not None else \
+        f", or analyse player {q}'s{'' if ply else f' (to_move: {q})'} instead"
+    return (f"{head}, which does not give their view whole: {gap}; to analyse this "
+            f"decision, write the cards player {p} sees in place of the position's "
+            f"'?'{other}")
+
+
+def sample_mark(game: Game, player: int) -> tuple[frozenset[Card], str | None]:
+    """The mark (``dealt_unseen``, ``dealt_from``) of `game`'s determinization for
+    `player` (`Game.determinize`): none where `player`'s view is given whole (every card
+    they see is given, every other the sample's: a game of its own, as any game's
+    sample); else the dealt cards no move has named and every card the sample deals
+    anew (those `player` cannot place), what held the ``?`` kept, so that an analysis
+    of `player`'s decision in the sample is refused as in the game wherever they see
+    one of those cards."""
+    if view_gap(game, player) is None:
+        return frozenset(), None
+    hidden = frozenset(game.observation(player).unknown_cards)
+    return dealt_not_named(game) | hidden, game.dealt_from

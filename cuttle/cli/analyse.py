@@ -180,8 +180,8 @@ def _print(args, game, a, stop, at):
     so_far = "" if stop is None else " (so far)"
     if args.json:
         d = Interrupted.mark(a.as_dict(), stop)     # (a partial analysis says so)
-        if at is None:
-            d["position"] = game.position_text()
+        if at is None:      # (its '?' written back: the seed's cards are no answer)
+            d["position"] = game.position_text(unseen=True)
         else:       # (no position: it would show the cards its mover could not see)
             d.update(record=at.path, move=at.number, turn=game.turn_number,
                      played=str(at.played))

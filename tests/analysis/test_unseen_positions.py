@@ -159,3 +159,116 @@ def test_the_review_of_a_game_from_the_position_leaves_that_player_out():
     assert str(e.value) == ("hindsight values each position with every card as it lies, "
                             "and this position does not give every card (it has cards "
                             "not seen, '?')")
+
+
+# ---------------------------------------------------------------------------------------
+# The mark is kept: a determinization, the position's text, an undo's re-deal; a bot
+# plays such a game on as any
+
+def test_a_determinization_of_a_view_the_seed_dealt_keeps_the_mark():
+    g = cuttle.Game.from_text(POS + "; to_move: 1")
+    d = g.determinize(1, seed=5)
+    assert d.hand(1) == g.hand(1) and d.dealt_from == "position"
+    assert set(d.hand(1)) <= d.dealt_unseen and set(d.hand(0)) <= d.dealt_unseen
+    for sample in (d, d.copy(), pickle.loads(pickle.dumps(d))):
+        with pytest.raises(ValueError) as e:
+            cuttle.analyse(sample, rollouts=8, seed=1, threads=1)
+        # (player 0's hand is the sample's too: no other view is offered)
+        assert str(e.value) == (f"player 1 is to decide in this position, which does not "
+                                f"give their view whole: {GAP}; to analyse this decision, "
+                                f"write the cards player 1 sees in place of the position's "
+                                f"'?'")
+    # a sample of a view the position gives is a game of its own, as any game's sample
+    mine = cuttle.Game.from_text(POS).determinize(0, seed=5)
+    assert mine.dealt_unseen == frozenset() and mine.dealt_from is None
+    assert check_view(mine) is mine
+
+
+def test_a_determinization_of_a_view_a_record_does_not_give_keeps_the_mark():
+    from cuttle.record import game_before
+    from game.test_unseen_record import record
+    g = game_before(record(), 12)                   # the opponent's move 12
+    d = g.determinize(1, seed=5)
+    assert d.dealt_from == "record" and set(d.hand(1)) & d.dealt_unseen
+    assert not d.dealt_unseen & {c for m in g.moves for c in m.cards}   # (given by them)
+    with pytest.raises(ValueError, match=r"^move 1 is player 1's, whose view the record "
+                                         r"does not give whole: at the start player 1 "
+                                         r"sees \d+ cards? that the record does not give "
+                                         r"\(in their own hand"):
+        check_view(d)
+
+
+def test_position_text_writes_the_cards_dealt_or_asked_the_cards_not_seen():
+    g = cuttle.Game.from_text(POS)
+    full = g.position_text()
+    assert "?" not in full
+    typed = cuttle.Game.from_text(full, seed=3)        # the cards given: a game of its own
+    assert typed == g and typed.dealt_unseen == frozenset()
+    text = g.position_text(unseen=True)
+    assert text == ("rules: classic; hands: 2C 4D 9H / ? ? ? ? ?; points: TH / 5S; "
+                    "permanents: KC / -; scrap: -; deck: -; to_move: 0")
+    back = cuttle.Game.from_text(text, seed=3)
+    assert back == g and (back.dealt_unseen, back.dealt_from) == (g.dealt_unseen, "position")
+    deck = cuttle.Game.from_text("hands: 2C 9H / ? ?; deck: ? 7H ? 9C; seed: 3")
+    assert deck.position_text(unseen=True, rules=False) == (
+        "hands: 2C 9H / ? ?; points: - / -; permanents: - / -; scrap: -; "
+        "deck: ? 7H ? 9C; to_move: 0")
+    deck.play("draw")               # (a card drawn from the dealt ones: the text's '?')
+    assert "hands: 2C 9H ? / ? ?" in deck.position_text(unseen=True)
+    # a game without cards not seen is written as it always was
+    plain = cuttle.Game(seed=3)
+    assert plain.position_text(unseen=True) == plain.position_text()
+
+
+def test_a_record_written_of_a_game_replayed_from_one_keeps_its_cards_not_seen():
+    from cuttle.record import final_game, make_record
+    from game.test_unseen_record import SEEN, record
+    end = final_game(record())
+    rec = make_record(end, players=["ann", "opponent"], human_seat=0)
+    assert rec["position"] == "rules: cuttle.cards; " + \
+        SEEN.replace("; deck", "; points: - / -; permanents: - / -; scrap: -; deck") + \
+        "; to_move: 0"
+    again = final_game(rec)
+    assert again == end and again.dealt_from == "record"
+    # a game played from a position with '?' is recorded with its cards (that game's)
+    g = cuttle.Game.from_text(POS + "; rules: cuttle.cards")
+    start = g.position_text()
+    g.play("draw")
+    rec = make_record(g, players=["a", "b"])
+    assert rec["position"] == start and "?" not in start
+    assert final_game(rec) == g and final_game(rec).dealt_unseen == frozenset()
+
+
+def test_an_undo_s_new_deal_keeps_the_mark():
+    from cuttle.redeal import Sightings
+    g = cuttle.Game.from_text(POS + "; rules: cuttle.cards")
+    seen = Sightings(g, 0, 7)
+    g.play("draw")                                  # (P0 sees the card it drew)
+    g.play(g.legal_moves[0])
+    back, redealt = seen.take_back(g, 0)
+    assert redealt is not None and redealt.hand     # (P1's hand dealt again)
+    assert (back.dealt_unseen, back.dealt_from) == (g.dealt_unseen, "position")
+    assert back.ply == 0 and back.hand(1) != cuttle.Game.from_text(POS).hand(1)
+    assert missing_view(back, 1).startswith("in the position player 1 sees 5 cards that "
+                                            "the position does not give (in their own hand)")
+    assert missing_view(back, 0) is None
+
+
+def test_a_bot_plays_a_hand_the_seed_dealt_as_any_hand():
+    # (continuing the game is play, not analysis: the same move as from the cards given)
+    g = cuttle.Game.from_text(POS + "; to_move: 1")
+    given = cuttle.Game.from_text(g.position_text())
+    assert given.dealt_unseen == frozenset()
+    for name in ("greedy", "expert", "ismcts:50"):
+        assert cuttle.Bot(name, seed=2).choose(g) == cuttle.Bot(name, seed=2).choose(given)
+
+
+def test_cuttle_analyse_json_writes_the_position_with_its_cards_not_seen(monkeypatch,
+                                                                         capsys):
+    import json
+    code, out, _ = run_cli(monkeypatch, capsys, ["analyse", POS, "--rollouts", 8,
+                                                 "--json"])
+    assert code == 0
+    d = json.loads(out)
+    assert d["position"] == cuttle.Game.from_text(POS).position_text(unseen=True)
+    assert "/ ? ? ? ? ?" in d["position"]
