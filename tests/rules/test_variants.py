@@ -4,9 +4,14 @@ gives a different, exactly checked outcome.
 
 Written from ``shared/rules.md``, ``shared/api.md`` and ``docs/rules-decisions.md``.
 """
+import dataclasses
+
 import pytest
 
 import cuttle
+import cuttle.rules as rules_module
+from cuttle import _core
+from cuttle.rules import FLAGS
 
 from support.scenario import CLASSIC, CC, srt, legal, play, assert_main, all_cards
 
@@ -70,6 +75,40 @@ def test_rules_are_frozen_against_deleting_too():
 def test_preset_flag_values(flag, classic, cc):
     assert getattr(CLASSIC, flag) == classic
     assert getattr(CC, flag) == cc
+
+
+# --------------------------------------------------------------------------- the core's struct
+
+def test_the_core_struct_has_a_field_for_every_flag_and_no_other():
+    # (the struct's fields are read from the struct itself, not from a list)
+    assert set(_core.CRULES_FIELDS) == set(FLAGS)
+    assert rules_module._core_mismatch(FLAGS, _core.CRULES_FIELDS, _core.CHOICE_CODES) is None
+    assert {name: tuple(codes) for name, codes in _core.CHOICE_CODES.items()} == \
+        {f.name: f.values for f in FLAGS.values() if f.kind == "choice"}
+
+
+def test_a_flag_without_a_field_is_refused_naming_it():
+    flags = dict(FLAGS, new_rule=dataclasses.replace(FLAGS["joker"], name="new_rule"))
+    with pytest.raises(RuntimeError, match=r"no field for new_rule \(Rules.c_fields\(\) "
+                                           r"would drop it.*rebuild the core"):
+        rules_module._check_core(flags, _core.CRULES_FIELDS, _core.CHOICE_CODES)
+    fields = [f for f in _core.CRULES_FIELDS if f != "joker"] + ["old_rule"]
+    said = rules_module._core_mismatch(FLAGS, fields, _core.CHOICE_CODES)
+    assert said == "no field for joker (Rules.c_fields() would drop it: games played as if " \
+                   "unset); no flag for the field old_rule"
+
+
+def test_a_choice_value_the_core_does_not_code_in_order_is_refused():
+    nine = dataclasses.replace(FLAGS["nine"], values=FLAGS["nine"].values + ("discard",))
+    said = rules_module._core_mismatch(dict(FLAGS, nine=nine), _core.CRULES_FIELDS,
+                                       _core.CHOICE_CODES)
+    assert said.startswith("nine's values are coded {'return': 0, 'freeze': 1, 'topdeck': 2}")
+    five = dataclasses.replace(FLAGS["five"], values=FLAGS["five"].values[::-1])
+    assert "five's values" in rules_module._core_mismatch(
+        dict(FLAGS, five=five), _core.CRULES_FIELDS, _core.CHOICE_CODES)
+    codes = dict(_core.CHOICE_CODES, joker={"false": 0, "true": 1})
+    assert rules_module._core_mismatch(FLAGS, _core.CRULES_FIELDS, codes) == \
+        "joker has codes but is no choice flag"
 
 
 def test_repr_shows_preset_and_changed_flag():
