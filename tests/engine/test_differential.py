@@ -13,10 +13,24 @@ import random
 import pytest
 
 import cuttle
+from cuttle.rules import FLAGS
 
+from support import reference
 from support.differential import N_GAMES, play_both
 from support.helpers import random_rules, reference_from_game
 from support.perft import PERFT_FILE, build
+
+
+def test_the_reference_engine_knows_exactly_the_librarys_flags():
+    # The reference keeps its own copy of the flags (it is the independent check); a
+    # flag or a choice's value it lacks would go untested, and a preset it states
+    # otherwise is a disagreement on the rules.
+    assert set(reference.FLAGS) == set(FLAGS)
+    assert reference.CHOICES == {name: f.values for name, f in FLAGS.items()
+                                 if f.kind == "choice"}
+    assert set(reference.PRESETS) <= set(cuttle.Rules.presets)
+    for name, flags in reference.PRESETS.items():
+        assert flags == dict(cuttle.Rules(name).flags), name
 
 
 @pytest.mark.parametrize("preset", cuttle.Rules.presets)

@@ -47,7 +47,8 @@ def test_rules_are_frozen_against_deleting_too():
     assert repr(rules) == "Rules('cuttle.cards', hand_limit=7)" and rules.four == "choice"
 
 
-@pytest.mark.parametrize("flag,classic,cc", [
+# Both presets' flags as the rulebook gives them (written out, not read from FLAGS).
+PRESET_TABLE = [
     ("king_goals", (21, 14, 10, 7, 5), (21, 14, 10, 5, 0)),
     ("hand_limit", None, 8),
     ("hand_limit_mode", "discard", "discard"),
@@ -71,7 +72,14 @@ def test_rules_are_frozen_against_deleting_too():
     ("reveal_on_empty_deck", False, True),
     ("sudden_death", False, False),
     ("deal", (5, 6), (5, 6)),
-])
+]
+
+
+def test_the_preset_table_has_every_flag():
+    assert [row[0] for row in PRESET_TABLE] == list(FLAGS)
+
+
+@pytest.mark.parametrize("flag,classic,cc", PRESET_TABLE)
 def test_preset_flag_values(flag, classic, cc):
     assert getattr(CLASSIC, flag) == classic
     assert getattr(CC, flag) == cc
