@@ -40,13 +40,19 @@ def test_presets_agree_with_reference(preset):
         play_both(cuttle.Game(preset, seed=rng.getrandbits(32)), rng)
 
 
+# Every bool flag on (from FLAGS: a new one joins), with a small hand limit, the frozen
+# nine and the random four: the densest rule interactions.  Every combination of flags
+# is valid but hand_limit_mode="no_draw" without a hand limit, so none is left off.
+EVERYTHING_ON = cuttle.Rules(**{name: True for name, f in FLAGS.items() if f.kind == "bool"},
+                             hand_limit=5, nine="freeze", four="random")
+
+
 def test_everything_on_agrees_with_reference():
     """Every boolean variant on at once, the densest rule interactions."""
+    assert [name for name, f in FLAGS.items()
+            if f.kind == "bool" and getattr(EVERYTHING_ON, name) is not True] == []
     rng = random.Random("all-on")
-    rules = cuttle.Rules(joker=True, ten_blocks_scuttle=True, ten_discards=True,
-                         eight_breaks_glasses=True, queen_stops_scuttles=True,
-                         one_queen_each=True, strict_scuttle=True, sudden_death=True,
-                         hand_limit=5, nine="freeze", four="random")
+    rules = EVERYTHING_ON
     for i in range(max(1, N_GAMES // 10)):
         play_both(cuttle.Game(rules, seed=rng.getrandbits(32)), rng)
 
