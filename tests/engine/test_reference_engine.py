@@ -1,5 +1,5 @@
 """Scenario tests of the pure-Python reference engine (tests/support/reference.py),
-written from the rulebook (shared/rules.md) and docs/rules-decisions.md.
+written from the rulebook (docs/rules.md) and docs/rules-decisions.md.
 
 The module is loaded from its file so that these tests do not depend on the
 package's __init__ (which may import the compiled core).

@@ -1,8 +1,9 @@
-"""Rule scenario tests for every variant flag of ``Rules`` (rules.md section 5 and the
-flag table of api.md): for each flag, the same position played with the flag on and off
-gives a different, exactly checked outcome.
+"""Rule scenario tests for every variant flag of ``Rules`` (docs/rules.md section 5 and its
+flag table): for each flag, the same position played with the flag on and off gives a
+different, exactly checked outcome.
 
-Written from ``shared/rules.md``, ``shared/api.md`` and ``docs/rules-decisions.md``.
+Written from ``docs/rules.md``, the API reference (``docs/reference/``) and
+``docs/rules-decisions.md``.
 """
 import dataclasses
 
