@@ -3,7 +3,7 @@ the pure-Python reference engine, with ratios measured in the same run.
 
     python benchmarks/bench_playouts.py            # full run (about a minute)
     python benchmarks/bench_playouts.py --quick    # a few seconds
-    python benchmarks/bench_playouts.py --native-only --root ../main   # another build
+    python benchmarks/bench_playouts.py --native-only --root OTHER   # another build
 
 Each figure is the median of --repeat runs; the machine is noisy, so compare the ratios
 printed by one run rather than figures across runs.

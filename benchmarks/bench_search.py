@@ -2,7 +2,7 @@
 greedy's decisions per second.
 
     python benchmarks/bench_search.py                     # this checkout
-    python benchmarks/bench_search.py --root ../main      # another checkout's build
+    python benchmarks/bench_search.py --root OTHER        # another checkout's build
     python benchmarks/bench_search.py --threads 2         # root parallelism (wall clock)
 
 The positions are the first main-phase decisions with four or more legal moves of

@@ -2,7 +2,7 @@
 result: run it on two checkouts and compare the output (same hashes = same games).
 
     python benchmarks/check_identical.py                      # this checkout
-    python benchmarks/check_identical.py --root ../base       # another checkout's build
+    python benchmarks/check_identical.py --root OTHER         # another checkout's build
     python benchmarks/check_identical.py --quick              # a smaller run
 
 Each section prints one line, `name sha256`; `diff` the outputs of two checkouts.  The

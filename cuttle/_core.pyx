@@ -78,6 +78,27 @@ def unpack_move(code):
 JOKER_INDEX = JOKER
 
 
+cdef tuple crules_fields():
+    # (a struct becomes a dict keyed by its fields: their names from the struct itself)
+    cdef CRules r
+    memset(&r, 0, sizeof(r))
+    cdef dict d = r
+    return tuple(d)
+
+
+# The fields of the CRules struct, in their order, and the codes of the choice flags'
+# values (_state.pxd's enums) by flag and value: `cuttle.rules` checks at import that
+# they are `cuttle.flags.FLAGS`' (a flag without a field would be dropped unseen).
+CRULES_FIELDS = crules_fields()
+CHOICE_CODES = {
+    "hand_limit_mode": {"discard": LIMIT_DISCARD, "no_draw": LIMIT_NO_DRAW},
+    "five": {"draw2": FIVE_DRAW2, "discard1_draw3": FIVE_DISCARD1_DRAW3},
+    "seven": {"top1": SEVEN_TOP1, "top2": SEVEN_TOP2},
+    "nine": {"return": NINE_RETURN, "freeze": NINE_FREEZE, "topdeck": NINE_TOPDECK},
+    "four": {"choice": FOUR_CHOICE, "random": FOUR_RANDOM, "draw": FOUR_DRAW},
+}
+
+
 def n_cards(joker):
     """The cards in play: 52, or 53 with the `joker` flag (_state.pxd's deck_size)."""
     return deck_size(1 if joker else 0)

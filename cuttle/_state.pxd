@@ -147,8 +147,8 @@ cdef inline int reads_history(int policy) noexcept nogil:
     # keep its tree between its decisions (and see every move since), or it sees nothing.
     return (policy & POLICY_KIND_MASK) == POL_ISMCTS_INFER
 
-# The values of the choice flags, in the order cuttle/rules.py declares them (the
-# differential tests against the reference engine fail if the two orders differ).
+# The values of the choice flags, in the order cuttle/flags.py declares them (_core's
+# CHOICE_CODES names each; cuttle.rules refuses to import if the two orders differ).
 cdef enum:
     LIMIT_DISCARD = 0
     LIMIT_NO_DRAW = 1
@@ -163,8 +163,9 @@ cdef enum:
     FOUR_RANDOM = 1
     FOUR_DRAW = 2
 
-# One field per `Rules` flag, under the flag's own name; `Rules.c_fields()` fills it
-# (bools as 0/1, choices by their index above, hand_limit None as -1, tuples as arrays).
+# One field per flag of cuttle/flags.py, under the flag's own name; `Rules.c_fields()`
+# fills it (bools as 0/1, choices by their index above, hand_limit None as -1, tuples as
+# arrays), and cuttle.rules refuses to import if a flag has no field or a field no flag.
 ctypedef struct CRules:
     int32_t king_goals[5]     # goal by number of Kings controlled (0..4)
     int32_t hand_limit        # -1: none

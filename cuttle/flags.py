@@ -3,10 +3,13 @@ under each preset, where it comes from, what it means), and `PRESETS`, the named
 sets.  Each flag reads and checks its own values and their text (`Flag.check`,
 `Flag.parse`, `Flag.format`); `cuttle.rules.Rules` holds a set of them.
 
-`FLAGS` is the only declaration of the flags: it drives validation, parsing from text,
-the text and JSON forms, `Rules.describe()`, and the native core's `CRules` struct
-(whose fields carry the same names, see `Rules.c_fields`).  docs/rules.md explains
-every flag; `cuttle.rules` re-exports these names, its public home.
+`FLAGS` is the only declaration of the flags in Python: it drives validation, parsing
+from text, the text and JSON forms, `Rules.describe()` and the values `Rules.c_fields`
+gives the native core.  The core declares its `CRules` struct by hand (cuttle/_state.pxd,
+one field per flag under the flag's name, a choice's values as C enums) and applies
+each flag in its own code; `cuttle.rules` refuses to import when the struct and `FLAGS`
+differ.  docs/rules.md explains every flag; `cuttle.rules` re-exports these names, its
+public home.
 """
 
 from __future__ import annotations

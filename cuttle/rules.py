@@ -24,7 +24,7 @@ from contextvars import ContextVar
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from ._core import n_cards
+from ._core import CHOICE_CODES, CRULES_FIELDS, n_cards
 from .flags import FLAG_NAMES, FLAGS, MAX_POINTS, PRESETS, Flag, _flag, _preset_name
 
 if TYPE_CHECKING:
@@ -34,6 +34,45 @@ if TYPE_CHECKING:
 
 __all__ = ["DegenerateRulesWarning", "Flag", "FLAGS", "FLAG_NAMES", "PRESETS", "Rules",
            "held_degenerate", "no_degenerate_warning"]
+
+
+def _core_mismatch(flags: Mapping[str, Flag], fields: Iterable[str],
+                   codes: Mapping[str, Mapping[str, int]]) -> str | None:
+    """What keeps the core's CRules struct (`fields`, `codes`: `_core.CRULES_FIELDS`,
+    `_core.CHOICE_CODES`) from holding `flags` (`FLAGS`), in words, or None: a field
+    per flag under its name, and each choice flag's values coded in their order."""
+    fields = list(fields)
+    said = []
+    missing = [name for name in flags if name not in fields]
+    if missing:
+        said.append(f"no field for {', '.join(missing)} (Rules.c_fields() would drop "
+                    f"{'it' if len(missing) == 1 else 'them'}: games played as if unset)")
+    extra = [name for name in fields if name not in flags]
+    if extra:
+        said.append(f"no flag for the field{'s' * (len(extra) > 1)} {', '.join(extra)}")
+    choices = [f for f in flags.values() if f.kind == "choice"]
+    for f in choices:
+        want = {v: i for i, v in enumerate(f.values)}
+        if dict(codes.get(f.name, {})) != want:
+            said.append(f"{f.name}'s values are coded {dict(codes.get(f.name, {}))}, not "
+                        f"{want}")
+    said += [f"{name} has codes but is no choice flag" for name in codes
+             if name not in {f.name for f in choices}]
+    return "; ".join(said) or None
+
+
+def _check_core(flags, fields, codes) -> None:
+    """RuntimeError naming what differs unless the native core holds every flag of
+    `flags` (`_core_mismatch`); run at import, so that no game is played without one."""
+    said = _core_mismatch(flags, fields, codes)
+    if said is not None:
+        raise RuntimeError(f"cuttle.flags.FLAGS and the native core's CRules struct "
+                           f"(cuttle/_state.pxd; the choice codes: _core.CHOICE_CODES) "
+                           f"differ: {said}; give every flag a field of its own name, "
+                           f"then rebuild the core")
+
+
+_check_core(FLAGS, CRULES_FIELDS, CHOICE_CODES)
 
 
 class DegenerateRulesWarning(UserWarning):
@@ -409,7 +448,8 @@ class Rules:
         return cls(d["preset"], **{k: _flag(k).from_json(v) for k, v in changed.items()})
 
     def c_fields(self) -> dict[str, int | tuple[int, ...]]:
-        """The native core's CRules struct as a dict (field names are the flag names)."""
+        """The native core's CRules struct as a dict (field names are the flag names;
+        that the struct has a field for each flag is checked at import)."""
         if self._c is None:
             object.__setattr__(self, "_c", {k: FLAGS[k].to_c(v) for k, v in self._flags.items()})
         return self._c

@@ -419,6 +419,20 @@ def _searches_in(store: Store) -> list[tuple[str, str, int, int]]:
                               and store.whose(k) == "balance"))
 
 
+def _unscreened(store: Store, run: _Run) -> list[str]:
+    """The labels of the single changes of `run`'s search whose first screening chunk
+    the file lacks, when it holds the base's (the file is of this search's run, but
+    its space is another: a flag added to the rules since, other flags or deals); []
+    when it lacks the base's too."""
+    player = run.players[SEARCHING]
+    chunk = first_chunk(STAGES["screen"], player.chunk_size)
+    base = run.config.base
+    if player.key(base, base, chunk) not in store:
+        return []
+    return [s.variant.label for s in run.singles
+            if player.key(base, s.variant.rules, chunk) not in store]
+
+
 def _check_the_search_in(store: Store, config: BalanceConfig) -> None:
     """A check plays the winners of the search `config` makes, read back from the file
     (a file without it, none: searched first).  A file holding games, but none of this
@@ -512,7 +526,8 @@ def balance(base: Rules | str | None = "classic", policy: str = "expert", *, k: 
         if not play and not run.result().n_games:
             # (reading with other options than the search's finds nothing, and the same
             # call again would play nothing: no unfinished search to continue)
-            raise NothingToReport(store.path, _searches_in(store), store.notes)
+            raise NothingToReport(store.path, _searches_in(store), store.notes,
+                                  _unscreened(store, run))
         return run.result()
     except KeyboardInterrupt:
         status.close()

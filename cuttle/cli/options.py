@@ -253,10 +253,16 @@ def nothing_reported(results: str, error: NothingToReport) -> UsageError:
     """--report-only found no games for the options given (the library's
     NothingToReport): a usage error naming the runs the file holds, and what reading
     it noticed (a last line cut off)."""
+    notes = "".join(f"; {n}" for n in error.notes)
+    if error.unscreened:
+        return UsageError(f"--report-only: {results} holds no games of this search: "
+                          f"{error.space}{notes}: give the options of the run that filled "
+                          f"it, with --report-only added, or play the new changes into "
+                          f"the file (the same command without --report-only)")
     held = (f"it holds games of {error.held}" if error.runs
             else "it holds no games at all")
     return UsageError(f"--report-only: {nothing_of_these_options(results, '--report-only')} "
-                      f"({held})" + "".join(f"; {n}" for n in error.notes))
+                      f"({held}){notes}")
 
 
 def scheduler(text: str) -> tuple[str, int | str]:

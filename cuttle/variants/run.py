@@ -14,7 +14,10 @@ played its cap.  The decisions depend only on the chunks' exact tallies, so an
 interrupted and resumed run takes the very same decisions and gives the very same
 result as one uninterrupted run; so does a run on a cluster.  Before playing into a
 results file, each group fingerprints its engine and policy (`_GroupRun.fingerprint`)
-and refuses chunks of the file that another version played.
+and refuses chunks of the file that another version played.  The fingerprint covers
+the base and every variant of the group, so a group whose variants are not those of
+the run that filled the file (a flag or a value added to the rules since) refuses its
+chunks too, and says so (`_GroupRun.other_variants`, naming the variants).
 
 Once every variant of a group has finished, its interactions are measured
 (`cuttle.variants.interactions`): the pairs of the variants with the clearest shifts of
@@ -32,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 from ..policies import is_search, policy_code, policy_name
 from ..rules import Rules
 from ..seeding import check_seed
+from ..formatting import quantity
 from ..progress import Line, show_by_default
 from ..simulation import DEFAULT_MAX_MOVES, Tally, compare
 from ..simulation.api import MAX_CHUNK, MAX_MAX_MOVES, check_client
@@ -41,7 +45,7 @@ from .chunks import FINGERPRINT_GAMES, ChunkPlayer, RunInterrupted, fingerprint
 from .interactions import Interaction, clear_changes, measure, pairs_of, score_shift
 from .records import chunk_key
 from .results import AtlasResult, AtlasRow, GroupResult, first_shift, half_width
-from .store import NothingToReport, Store, check_results
+from .store import NothingToReport, OtherFingerprint, Store, check_results
 from .rulesets import BASES, variants
 
 if TYPE_CHECKING:
@@ -285,12 +289,13 @@ class _GroupRun:
         return chunk_key(self.base.preset, rules, p.players, c.seed, c.max_moves,
                          p.chunk_size, chunk)
 
-    def fingerprint(self):
+    def fingerprint(self, variants=None):
         """The group's fingerprint (`chunks.fingerprint`): the first few games of the
-        seeded run under the base and every variant."""
+        seeded run under the base and every variant (or the rule sets `variants`)."""
         n = FINGERPRINT_GAMES[is_search(self.pairing.policy)]
-        rule_sets = [self.base] + [r.variant.rules for r in self.runs]
-        cmp = compare(rule_sets, n, self.pairing.players, seed=self.config.seed,
+        if variants is None:
+            variants = [r.variant.rules for r in self.runs]
+        cmp = compare([self.base, *variants], n, self.pairing.players, seed=self.config.seed,
                       threads=self.config.threads, swap_seats=False,
                       max_moves=self.config.max_moves, progress=False)
         return fingerprint(r.tally for r in cmp.results)
@@ -309,9 +314,52 @@ class _GroupRun:
             if self.config.interactions and all(r.status in (CONVERGED, CAPPED)
                                                 for r in self.runs):
                 self.play_interactions(player, status)
+        except OtherFingerprint as e:
+            cause = self.other_variants(store, e.stamp)
+            if cause is None:
+                raise
+            raise OtherFingerprint(e.path, e.lineno, e.key, e.stamp, e.engine,
+                                   cause) from None
         finally:
             self.played, self.cut = player.played, player.cut
             self.games = player.games
+
+    def other_variants(self, store, stamp):
+        """Why the file's chunks of this group carry the fingerprint `stamp` when it
+        is that the group's variants are not those of the run that filled it (read
+        from the rule sets of its first chunk), in words; None when they are."""
+        c, p = self.config, self.pairing
+        held = store.rule_sets(self.base.preset, p.players, c.seed, c.max_moves,
+                               p.chunk_size, 0)
+        ours = [r.variant for r in self.runs]
+        new = [v for v in ours if str(v.rules) not in held]
+        # (the interactions' pairs share the group's records: not variants of its own)
+        played = {str(self.base), *(str(v.rules) for v in ours),
+                  *(str(both) for _, _, both in pairs_of(ours, self.base))}
+        gone = sorted(held - played)
+        if not new and not gone:
+            return None
+        group = f"the {self.base.preset} group under {p.players[0]} self-play"
+        said = []
+        if new:
+            said.append(f"the file has no games of {quantity(len(new), 'variant')} of "
+                        f"{group} ({', '.join(v.label for v in new)})")
+        if gone:
+            said.append(f"{'it' if new else 'the file'} has games of "
+                        f"{quantity(len(gone), 'rule set')} the group no longer plays "
+                        f"({'; '.join(gone)})")
+        words = (f"this chunk was played by a run whose group had other variants: "
+                 f"{' and '.join(said)}, and a group's fingerprint covers its base and "
+                 f"every variant (a flag or a value added to the rules, or taken from "
+                 f"them, since the file was filled makes another group)")
+        if gone:
+            return words
+        kept = [v.rules for v in ours if str(v.rules) in held]
+        if self.fingerprint(kept) == stamp:
+            return words + ("; the variants the file holds play as they did then (their "
+                            "fingerprint is the file's)")
+        return words + ("; without the new ones the games still differ from the file's: "
+                        "another version of the engine or of the policy played it too")
 
     def play_interactions(self, player, status):
         """The interactions of the variants with the clearest score shifts."""

@@ -76,8 +76,8 @@ if TYPE_CHECKING:
     from ..simulation.tally import PairTally, Tally
     from .records import ChunkKey
 
-__all__ = ["COMMANDS", "FORMAT", "MAX_LINE_BYTES", "NothingToReport", "VERSION",
-           "ResultsFileError", "Store", "check_results", "header", "held_runs"]
+__all__ = ["COMMANDS", "FORMAT", "MAX_LINE_BYTES", "NothingToReport", "OtherFingerprint",
+           "VERSION", "ResultsFileError", "Store", "check_results", "header", "held_runs"]
 
 FORMAT, VERSION = "cuttle-atlas", 1
 # The commands that keep their runs in this format, each in files of its own: a new
@@ -106,6 +106,31 @@ class ResultsFileError(ValueError):
     """A results file that cannot be used (not a balance/atlas file, damaged, in use)."""
 
 
+class OtherFingerprint(ResultsFileError):
+    """A record whose fingerprint is not the run's (`Store.get` with an `engine`): its
+    games differ from those this run would play.  `path`, `lineno`, `key` (the
+    record's), `stamp` (its fingerprint; None without one), `engine` (the run's) and
+    `cause`, the words of why: by default another version of the engine or of the
+    policy, the cause when a fingerprint covers the record's own rule sets only (a
+    balance search's); an atlas group's covers the base and every variant, and its run
+    says what it finds (`cuttle.variants.run`: other variants than the file's)."""
+
+    def __init__(self, path: str, lineno: int, key: ChunkKey, stamp: str | None,
+                 engine: str, cause: str | None = None):
+        self.path, self.lineno, self.key = path, lineno, key
+        self.stamp, self.engine = stamp, engine
+        self.cause = cause or (f"this chunk was played by another version of the engine "
+                               f"or of the {key[2][0]} policy (the games it fingerprints "
+                               f"differ from this cuttle's)")
+        super().__init__(f"{path}, line {lineno}: {self.cause}; give a new results file to "
+                         f"play again, or report what this one holds without playing "
+                         f"(--report-only, play=False)")
+
+    def __reduce__(self):           # (unpickled from its fields, not from the message)
+        return (type(self), (self.path, self.lineno, self.key, self.stamp, self.engine,
+                             self.cause))
+
+
 def held_runs(runs: Iterable[tuple[str, str, int, int]]) -> str:
     """The runs a results file holds (`Store.runs`), in words: "classic under expert
     self-play, seed 1, chunks of 2,000 games; ..." (the chunk size tells a --quick
@@ -132,20 +157,39 @@ class NothingToReport(ResultsFileError):
     reading it with other options reports nothing (and running the same call again would
     play nothing either).  `path`: the file; `runs`: the runs it holds (`Store.runs`,
     or the balance designer's); `notes`: what reading it noticed (a last line cut off);
-    `held`: the runs in words."""
+    `held`: the runs in words.  `unscreened`: the labels of a balance search's single
+    changes whose first chunk the file lacks though it holds the base's: the file is of
+    the search's run, but the search space differs (`space`, in words)."""
 
     def __init__(self, path: str, runs: list[tuple[str, str, int, int]],
-                 notes: Iterable[str] = ()):
+                 notes: Iterable[str] = (), unscreened: Iterable[str] = ()):
         self.path, self.runs, self.notes = path, list(runs), list(notes)
+        self.unscreened = list(unscreened)
         what = (f"it holds games of {self.held} only" if self.runs
                 else "it holds no games at all")
-        super().__init__(f"{path} holds no games played with these options (its records "
-                         f"are keyed by the options that played them; {what})"
-                         + "".join(f"; {n}" for n in self.notes)
-                         + ": give the options of the run that filled it")
+        head = (f"{path} holds no games played with these options (its records are keyed "
+                f"by the options that played them; {what})" if not self.unscreened else
+                f"{path} holds no games of this search: {self.space}")
+        advice = ("" if not self.unscreened else
+                  ", or play the new changes into the file (the same call playing)")
+        super().__init__(head + "".join(f"; {n}" for n in self.notes)
+                         + f": give the options of the run that filled it{advice}")
 
     def __reduce__(self):           # (unpickled from its fields, not from the message)
-        return (type(self), (self.path, self.runs, self.notes))
+        return (type(self), (self.path, self.runs, self.notes, self.unscreened))
+
+    @property
+    def space(self) -> str:
+        """Why a search reads nothing from a file of its own run, in words: the
+        search space differs (the changes the file lacks, the first few named)."""
+        shown = self.unscreened[:6]
+        more = len(self.unscreened) - len(shown)
+        names = ", ".join(shown) + (f" and {more:,} more" if more else "")
+        return (f"it holds the base's games of the first chunk the search screens, but "
+                f"not those of {quantity(len(self.unscreened), 'single change')} it "
+                f"screens ({names}): the search space differs from that of the run that "
+                f"filled it (a flag or a value added to the rules since, or other flags, "
+                f"deals or k)")
 
     @property
     def held(self) -> str:
@@ -475,11 +519,18 @@ class Store:
         return list(dict.fromkeys((k[0], k[2][0], k[3], k[5]) for k in self.index
                                   if k[0] == k[1] and self.command in (None, self.whose(k))))
 
+    def rule_sets(self, base: str, players: Iterable[str], seed: int, max_moves: int,
+                  chunk_size: int, chunk: int) -> set[str]:
+        """The rule texts of the records (whole or parts) the file holds of chunk
+        `chunk` of a run (`base`, the reference's text, `players`, ...)."""
+        run = (base, tuple(players), seed, max_moves, chunk_size, chunk)
+        return {k[1] for k in (*self.index, *self.parts) if (k[0], *k[2:]) == run}
+
     def get(self, key: ChunkKey,
             engine: str | None = None) -> tuple[Tally, PairTally | None] | None:
         """(Tally, PairTally or None) of the chunk `key`, or None if not in the file;
-        with `engine` (a fingerprint), ResultsFileError if the record was played by
-        another engine."""
+        with `engine` (a fingerprint), `OtherFingerprint` (a ResultsFileError) if the
+        record carries another."""
         if key not in self.index:
             return None
         return self._record_tallies(key, *self.index[key], engine)
@@ -497,11 +548,7 @@ class Store:
     def _record_tallies(self, key, offset, lineno, engine):
         rec = self._read(offset)
         if engine is not None and rec.get("engine") != engine:
-            raise ResultsFileError(
-                f"{self.path}, line {lineno}: this chunk was played by another version of "
-                f"the engine or of the {key[2][0]} policy (the games it fingerprints differ "
-                f"from this cuttle's); give a new results file to play again, or report "
-                f"what this one holds without playing (--report-only, play=False)")
+            raise OtherFingerprint(self.path, lineno, key, rec.get("engine"), engine)
         try:
             return _tallies(rec)
         except ValueError as e:     # (changed since the file was opened)

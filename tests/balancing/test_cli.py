@@ -107,6 +107,23 @@ def test_results_file_and_report_only(capsys, tmp_path):
     # (the library's error, which names the runs it holds)
     with pytest.raises(NothingToReport, match="seed 1, chunks of 1,000 games only"):
         balance(policy="random", seed=9, results=results, play=False)
+    # the same search over a space with a flag more (as after a flag is added to the
+    # rules): the file is of this run, and the error says the space differs, naming the
+    # changes it has not screened (it held "no games played with these options")
+    wider = [a.replace("deal,joker,four", "deal,joker,four,strict_scuttle") for a in ARGS]
+    code, out, err = run(capsys, *wider, "--results", results, "--report-only")
+    assert code == 2 and not out and "no games played with these options" not in err
+    assert ("holds no games of this search: it holds the base's games of the first chunk "
+            "the search screens, but not those of 1 single change it screens "
+            "(strict_scuttle=true): the search space differs") in err
+    assert "or play the new changes into the file (the same command without " \
+           "--report-only)" in err
+    with pytest.raises(NothingToReport, match=r"\(strict_scuttle=true\): the search space "
+                                              r"differs") as e:
+        balance(policy="random", k=2, flags="deal,joker,four,strict_scuttle",
+                deals=[(6, 7), (6, 6)], results=results, play=False,
+                budget=dict(chunk_size=1000))
+    assert e.value.unscreened == ["strict_scuttle=true"]
     # part of the search: unfinished, and playing (not reading again) would continue it
     part = str(tmp_path / "part.jsonl")
     with open(results) as f:

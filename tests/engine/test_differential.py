@@ -13,10 +13,24 @@ import random
 import pytest
 
 import cuttle
+from cuttle.rules import FLAGS
 
+from support import reference
 from support.differential import N_GAMES, play_both
 from support.helpers import random_rules, reference_from_game
 from support.perft import PERFT_FILE, build
+
+
+def test_the_reference_engine_knows_exactly_the_librarys_flags():
+    # The reference keeps its own copy of the flags (it is the independent check); a
+    # flag or a choice's value it lacks would go untested, and a preset it states
+    # otherwise is a disagreement on the rules.
+    assert set(reference.FLAGS) == set(FLAGS)
+    assert reference.CHOICES == {name: f.values for name, f in FLAGS.items()
+                                 if f.kind == "choice"}
+    assert set(reference.PRESETS) <= set(cuttle.Rules.presets)
+    for name, flags in reference.PRESETS.items():
+        assert flags == dict(cuttle.Rules(name).flags), name
 
 
 @pytest.mark.parametrize("preset", cuttle.Rules.presets)
@@ -26,13 +40,19 @@ def test_presets_agree_with_reference(preset):
         play_both(cuttle.Game(preset, seed=rng.getrandbits(32)), rng)
 
 
+# Every bool flag on (from FLAGS: a new one joins), with a small hand limit, the frozen
+# nine and the random four: the densest rule interactions.  Every combination of flags
+# is valid but hand_limit_mode="no_draw" without a hand limit, so none is left off.
+EVERYTHING_ON = cuttle.Rules(**{name: True for name, f in FLAGS.items() if f.kind == "bool"},
+                             hand_limit=5, nine="freeze", four="random")
+
+
 def test_everything_on_agrees_with_reference():
     """Every boolean variant on at once, the densest rule interactions."""
+    assert [name for name, f in FLAGS.items()
+            if f.kind == "bool" and getattr(EVERYTHING_ON, name) is not True] == []
     rng = random.Random("all-on")
-    rules = cuttle.Rules(joker=True, ten_blocks_scuttle=True, ten_discards=True,
-                         eight_breaks_glasses=True, queen_stops_scuttles=True,
-                         one_queen_each=True, strict_scuttle=True, sudden_death=True,
-                         hand_limit=5, nine="freeze", four="random")
+    rules = EVERYTHING_ON
     for i in range(max(1, N_GAMES // 10)):
         play_both(cuttle.Game(rules, seed=rng.getrandbits(32)), rng)
 

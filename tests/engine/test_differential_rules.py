@@ -7,12 +7,26 @@ import random
 import pytest
 
 import cuttle
+from cuttle.rules import FLAGS
 
 from support.differential import ALL_DECISIONS, N_GAMES, play_both
 from support.helpers import random_rules
 
 
 _SEEN = {}            # chunk -> the (phase, verb) pairs its games met
+
+
+def test_random_rules_try_every_value_of_every_flag():
+    # (a value random rules never take is never checked against the reference)
+    rng = random.Random("values")
+    seen = {name: set() for name in FLAGS}
+    for _ in range(300):
+        rules = random_rules(rng, p_change=0.4)
+        for name in FLAGS:
+            seen[name].add(getattr(rules, name))
+    for name, flag in FLAGS.items():
+        every = {"bool": {False, True}, "choice": set(flag.values)}.get(flag.kind)
+        assert seen[name] == every if every else len(seen[name]) > 2, name
 
 
 @pytest.mark.parametrize("chunk", range(4))

@@ -1,5 +1,5 @@
 """Scenario tests of the pure-Python reference engine (tests/support/reference.py),
-written from the rulebook (shared/rules.md) and docs/rules-decisions.md.
+written from the rulebook (docs/rules.md) and docs/rules-decisions.md.
 
 The module is loaded from its file so that these tests do not depend on the
 package's __init__ (which may import the compiled core).
@@ -96,6 +96,17 @@ def test_card_index_and_text():
 def test_presets_have_every_flag():
     for name in ("classic", "cuttle.cards"):
         assert set(PRESETS[name]) == set(ref.FLAGS)
+
+
+@pytest.mark.parametrize("rules,message", [
+    ({k: v for k, v in PRESETS["classic"].items() if k != "joker"}, r"lacks flags: \['joker'\]"),
+    (dict(PRESETS["classic"], new_rule=True), r"does not know: \['new_rule'\]"),
+])
+def test_rules_must_hold_exactly_the_engines_flags(rules, message):
+    # (a flag it does not play would otherwise be ignored: games as if it were off)
+    with pytest.raises(ValueError, match=message):
+        ReferenceGame(rules, hands=(["AC"], ["2C"]), points=((), ()), permanents=((), ()),
+                      scrap=[], deck=["3C"])
     assert PRESETS["classic"]["king_goals"] == (21, 14, 10, 7, 5)
     assert PRESETS["cuttle.cards"]["king_goals"] == (21, 14, 10, 5, 0)
     assert PRESETS["cuttle.cards"]["hand_limit"] == 8
@@ -938,17 +949,21 @@ def test_queen_does_not_stop_ace_six_four():
 
 # ---------------------------------------------------------------- random play
 
+# The values random rules try: every value of a choice flag (the engine's own list), a
+# few of the others; bool flags both.
 FLAG_CHOICES = {
     "hand_limit": [None, 8, 7, 4],
-    "hand_limit_mode": ["discard", "no_draw"],
-    "five": ["draw2", "discard1_draw3"],
-    "seven": ["top1", "top2"],
-    "nine": ["return", "freeze", "topdeck"],
-    "four": ["choice", "random", "draw"],
+    **{k: list(vals) for k, vals in ref.CHOICES.items()},
     "king_goals": [(21, 14, 10, 7, 5), (21, 14, 10, 5, 0), (15, 14, 10, 7, 5)],
     "deal": [(5, 6), (6, 6), (8, 8), (1, 3)],
 }
 BOOL_FLAGS = [k for k in ref.FLAGS if isinstance(PRESETS["classic"][k], bool)]
+
+
+def test_random_rules_change_every_flag():
+    # (a flag of the engine's that random rules never change is a flag never tried)
+    assert sorted([*FLAG_CHOICES, *BOOL_FLAGS]) == sorted(ref.FLAGS)
+    assert not set(FLAG_CHOICES) & set(BOOL_FLAGS)
 
 
 def random_rules(rng):

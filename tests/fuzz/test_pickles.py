@@ -319,7 +319,11 @@ _ARGS = {"cuttle.errors.Interrupted": (_Result(), 5, 10, "match"),
          "cuttle.balancing.search.OtherSearchError": ("r.jsonl",
                                                       [("classic", "expert", 1, 10000)]),
          "cuttle.variants.store.NothingToReport": ("r.jsonl", [("classic", "expert", 1, 2000)],
-                                                   ["r.jsonl: its last line is incomplete"])}
+                                                   ["r.jsonl: its last line is incomplete"],
+                                                   ["four=draw"]),
+         "cuttle.variants.store.OtherFingerprint": (
+             "r.jsonl", 2, ("classic", "classic", ("random", "random"), 1, 10000, 1000, 0),
+             "0123456789abcdef", "fedcba9876543210", "a run whose group had other variants")}
 
 
 @pytest.mark.parametrize("name", sorted(_exception_classes()))

@@ -1,7 +1,8 @@
 """Error handling: malformed or illegal moves, wrong phases, moves after the end, malformed
 positions and bad Rules.  Every refused move must leave the game exactly as it was.
 
-Written from ``shared/api.md``, ``shared/rules.md`` and ``docs/rules-decisions.md``.
+Written from the API reference (``docs/reference/``, the docstrings), ``docs/rules.md`` and
+``docs/rules-decisions.md``.
 """
 import numpy as np
 import pytest

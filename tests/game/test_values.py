@@ -126,7 +126,8 @@ def test_sets_and_dicts_mix_values_and_their_texts():
     g = cuttle.Game(seed=1)
     assert "DRAW" in g.legal_moves and "draw" in g.legal_moves and Move("DRAW") in g.legal_moves
     assert "DRAW" not in list(g.legal_moves) and "draw" in list(g.legal_moves)
-    # The api.md promise: hands compare with lists of card texts.
+    # `cuttle.cards`' rule for text (docs/reference/game.md): hands compare with lists
+    # of card texts.
     assert g.hand(0) == [str(c) for c in g.hand(0)]
 
 

@@ -1,4 +1,4 @@
-"""Audit of rare rule interactions against the rulebook (shared/rules.md).
+"""Audit of rare rule interactions against the rulebook (docs/rules.md).
 
 Every test builds a position with `cuttle.Game.from_position`, plays exact moves and
 asserts the exact outcome the rulebook prescribes (the section is cited in each test).
@@ -651,7 +651,8 @@ def test_cc_nine_returns_stolen_point_card_to_its_controller(engine):
 
 
 def test_one_queen_each_refuses_a_position_with_two_queens(engine):
-    # api.md: "a card in an impossible place: ValueError".
+    # `Game.from_position` (docs/reference/game.md): ValueError for "a card in an
+    # impossible place".
     r = CLASSIC.replace(one_queen_each=True)
     with pytest.raises(ValueError, match="one_queen_each"):
         pos(engine, r, permanents=([], ["QH", "QS"]))

@@ -1,9 +1,9 @@
 """Rule scenario tests: the effect of every card, in both presets.
 
-Written from ``shared/rules.md`` (the rulebook), ``shared/api.md`` (the API contract) and
-``docs/rules-decisions.md``; independent of the engine's sources.  Each test builds a
-small explicit position with ``Game.from_position``, plays a few moves and checks the
-exact outcome.
+Written from ``docs/rules.md`` (the rulebook), the API reference (``docs/reference/``, the
+docstrings) and ``docs/rules-decisions.md``; independent of the engine's sources.  Each
+test builds a small explicit position with ``Game.from_position``, plays a few moves and
+checks the exact outcome.
 """
 import pytest
 

@@ -1,7 +1,8 @@
 """Rule scenario tests: turn flow, counters, scuttles, winning, passes, hand limit,
 frozen cards, sudden death and positions that are already decided.
 
-Written from ``shared/rules.md``, ``shared/api.md`` and ``docs/rules-decisions.md``.
+Written from ``docs/rules.md``, the API reference (``docs/reference/``) and
+``docs/rules-decisions.md``.
 """
 import pytest
 

@@ -1,12 +1,18 @@
-"""Rule scenario tests for every variant flag of ``Rules`` (rules.md section 5 and the
-flag table of api.md): for each flag, the same position played with the flag on and off
-gives a different, exactly checked outcome.
+"""Rule scenario tests for every variant flag of ``Rules`` (docs/rules.md section 5 and its
+flag table): for each flag, the same position played with the flag on and off gives a
+different, exactly checked outcome.
 
-Written from ``shared/rules.md``, ``shared/api.md`` and ``docs/rules-decisions.md``.
+Written from ``docs/rules.md``, the API reference (``docs/reference/``) and
+``docs/rules-decisions.md``.
 """
+import dataclasses
+
 import pytest
 
 import cuttle
+import cuttle.rules as rules_module
+from cuttle import _core
+from cuttle.rules import FLAGS
 
 from support.scenario import CLASSIC, CC, srt, legal, play, assert_main, all_cards
 
@@ -42,7 +48,8 @@ def test_rules_are_frozen_against_deleting_too():
     assert repr(rules) == "Rules('cuttle.cards', hand_limit=7)" and rules.four == "choice"
 
 
-@pytest.mark.parametrize("flag,classic,cc", [
+# Both presets' flags as the rulebook gives them (written out, not read from FLAGS).
+PRESET_TABLE = [
     ("king_goals", (21, 14, 10, 7, 5), (21, 14, 10, 5, 0)),
     ("hand_limit", None, 8),
     ("hand_limit_mode", "discard", "discard"),
@@ -66,10 +73,51 @@ def test_rules_are_frozen_against_deleting_too():
     ("reveal_on_empty_deck", False, True),
     ("sudden_death", False, False),
     ("deal", (5, 6), (5, 6)),
-])
+]
+
+
+def test_the_preset_table_has_every_flag():
+    assert [row[0] for row in PRESET_TABLE] == list(FLAGS)
+
+
+@pytest.mark.parametrize("flag,classic,cc", PRESET_TABLE)
 def test_preset_flag_values(flag, classic, cc):
     assert getattr(CLASSIC, flag) == classic
     assert getattr(CC, flag) == cc
+
+
+# --------------------------------------------------------------------------- the core's struct
+
+def test_the_core_struct_has_a_field_for_every_flag_and_no_other():
+    # (the struct's fields are read from the struct itself, not from a list)
+    assert set(_core.CRULES_FIELDS) == set(FLAGS)
+    assert rules_module._core_mismatch(FLAGS, _core.CRULES_FIELDS, _core.CHOICE_CODES) is None
+    assert {name: tuple(codes) for name, codes in _core.CHOICE_CODES.items()} == \
+        {f.name: f.values for f in FLAGS.values() if f.kind == "choice"}
+
+
+def test_a_flag_without_a_field_is_refused_naming_it():
+    flags = dict(FLAGS, new_rule=dataclasses.replace(FLAGS["joker"], name="new_rule"))
+    with pytest.raises(RuntimeError, match=r"no field for new_rule \(Rules.c_fields\(\) "
+                                           r"would drop it.*rebuild the core"):
+        rules_module._check_core(flags, _core.CRULES_FIELDS, _core.CHOICE_CODES)
+    fields = [f for f in _core.CRULES_FIELDS if f != "joker"] + ["old_rule"]
+    said = rules_module._core_mismatch(FLAGS, fields, _core.CHOICE_CODES)
+    assert said == "no field for joker (Rules.c_fields() would drop it: games played as if " \
+                   "unset); no flag for the field old_rule"
+
+
+def test_a_choice_value_the_core_does_not_code_in_order_is_refused():
+    nine = dataclasses.replace(FLAGS["nine"], values=FLAGS["nine"].values + ("discard",))
+    said = rules_module._core_mismatch(dict(FLAGS, nine=nine), _core.CRULES_FIELDS,
+                                       _core.CHOICE_CODES)
+    assert said.startswith("nine's values are coded {'return': 0, 'freeze': 1, 'topdeck': 2}")
+    five = dataclasses.replace(FLAGS["five"], values=FLAGS["five"].values[::-1])
+    assert "five's values" in rules_module._core_mismatch(
+        dict(FLAGS, five=five), _core.CRULES_FIELDS, _core.CHOICE_CODES)
+    codes = dict(_core.CHOICE_CODES, joker={"false": 0, "true": 1})
+    assert rules_module._core_mismatch(FLAGS, _core.CRULES_FIELDS, codes) == \
+        "joker has codes but is no choice flag"
 
 
 def test_repr_shows_preset_and_changed_flag():

@@ -12,7 +12,7 @@ import sys
 import numpy as np
 
 import cuttle
-from cuttle.rules import FLAG_NAMES
+from cuttle.rules import FLAG_NAMES, FLAGS
 
 
 def unpack(page):
@@ -65,17 +65,17 @@ def snapshot(g):
     }
 
 
-_CHOICES = {
+# The values `random_rules` tries: a bool flag both, a choice flag every value it takes
+# (from FLAGS: a new value is tried at once), and a few picked for the other kinds (a
+# flag of another kind with none picked: KeyError here, not a flag left untried).
+_PICKED = {
     "hand_limit": [None, None, 8, 7, 5, 3],
-    "hand_limit_mode": ["discard", "no_draw"],
-    "five": ["draw2", "discard1_draw3"],
-    "seven": ["top1", "top2"],
-    "nine": ["return", "freeze", "topdeck"],
-    "four": ["choice", "random", "draw"],
     "king_goals": [(21, 14, 10, 7, 5), (21, 14, 10, 5, 0), (15, 14, 10, 7, 5), (11, 9, 7, 5, 3),
                    (60, 50, 40, 30, 20)],  # long games reach the empty deck
     "deal": [(5, 6), (6, 6), (5, 5), (6, 5), (1, 1), (8, 8), (8, 2), (3, 7)],
 }
+_CHOICES = {name: [False, True] if f.kind == "bool" else list(f.values) if f.kind == "choice"
+            else _PICKED[name] for name, f in FLAGS.items()}
 
 
 def views(g, p):
@@ -94,7 +94,7 @@ def random_rules(rng: random.Random, p_change=0.3) -> cuttle.Rules:
     flags = {}
     for name in FLAG_NAMES:
         if rng.random() < p_change:
-            flags[name] = rng.choice(_CHOICES.get(name, [False, True]))
+            flags[name] = rng.choice(_CHOICES[name])
     if flags.get("hand_limit", rules.hand_limit) is None:
         flags["hand_limit_mode"] = "discard"
     return rules.replace(**flags)

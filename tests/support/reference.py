@@ -75,6 +75,15 @@ FLAGS = (
     "reveal_on_empty_deck", "sudden_death", "deal",
 )
 
+# The values of the flags that name one (R§5 flag table), in the table's order.
+CHOICES = {
+    "hand_limit_mode": ("discard", "no_draw"),
+    "five": ("draw2", "discard1_draw3"),
+    "seven": ("top1", "top2"),
+    "nine": ("return", "freeze", "topdeck"),
+    "four": ("choice", "random", "draw"),
+}
+
 PRESETS = {
     "classic": {
         "king_goals": (21, 14, 10, 7, 5),
@@ -220,6 +229,9 @@ class ReferenceGame:
         missing = [k for k in FLAGS if k not in rules]
         if missing:
             raise ValueError(f"rules dict lacks flags: {missing}")
+        unknown = [k for k in rules if k not in FLAGS]
+        if unknown:     # (a flag this engine does not play must not pass unseen)
+            raise ValueError(f"rules dict has flags this engine does not know: {unknown}")
         self.rules = dict(rules)
         self._check_flag_values()
         if turn not in (0, 1):
@@ -307,14 +319,7 @@ class ReferenceGame:
         if not (isinstance(kg, (tuple, list)) and len(kg) == 5):
             raise ValueError("king_goals must be a tuple of 5 ints")
         R["king_goals"] = tuple(int(x) for x in kg)
-        choices = {
-            "hand_limit_mode": ("discard", "no_draw"),
-            "five": ("draw2", "discard1_draw3"),
-            "seven": ("top1", "top2"),
-            "nine": ("return", "freeze", "topdeck"),
-            "four": ("choice", "random", "draw"),
-        }
-        for k, vals in choices.items():
+        for k, vals in CHOICES.items():
             if R[k] not in vals:
                 raise ValueError(f"flag {k}={R[k]!r}: choose from {vals}")
         if R["hand_limit"] is not None and (not isinstance(R["hand_limit"], int) or R["hand_limit"] < 0):
