@@ -13,7 +13,7 @@ import pytest
 import cuttle
 from cuttle.game import check_view, missing_view
 from cuttle.review import judge
-from support.helpers import run_cli
+from support.helpers import analyses, run_cli
 
 POS = "hands: 2C 9H 4D / ? ? ? ? ?; points: TH / 5S; permanents: KC / -; seed: 3"
 LISTED = {"2C", "9H", "4D", "TH", "5S", "KC"}
@@ -23,16 +23,6 @@ GAP = ("in the position player 1 sees 5 cards that the position does not give (i
 REFUSED = (f"player 1 is to decide in this position, which does not give their view "
            f"whole: {GAP}; to analyse this decision, write the cards player 1 sees in "
            f"place of the position's '?', or analyse player 0's (to_move: 0) instead")
-
-
-def analyses(g):
-    """Every analysis of the decision of `g`, cheaply."""
-    return {"analyse": lambda: cuttle.analyse(g, rollouts=8, seed=1, threads=1),
-            "analyse_search": lambda: cuttle.analyse_search(g, "ismcts:10", seed=1,
-                                                            threads=1),
-            "judge": lambda: judge(g, g.legal_moves[0], "rollouts:8", seed=1, threads=1),
-            "judge ismcts": lambda: judge(g, g.legal_moves[0], "ismcts:10", seed=1,
-                                          threads=1)}
 
 
 def test_a_game_from_a_position_with_cards_not_seen_knows_the_cards_dealt():

@@ -11,22 +11,12 @@ import pytest
 
 import cuttle
 from cuttle.record import final_game, game_before, missing_view, write_record
-from cuttle.review import judge
 from game.test_unseen_record import MOVES, record
-from support.helpers import run_cli
+from cuttle.review import judge
+from support.helpers import analyses, run_cli
 
 REFUSED = ("move 12 is player 1's, whose view the record does not give whole: at the "
            "start player 1 sees 6 cards that the record does not give (in their own hand)")
-
-
-def analyses(g):
-    """Every analysis of the decision of `g`, cheaply."""
-    return {"analyse": lambda: cuttle.analyse(g, rollouts=8, seed=1, threads=1),
-            "analyse_search": lambda: cuttle.analyse_search(g, "ismcts:10", seed=1,
-                                                            threads=1),
-            "judge": lambda: judge(g, g.legal_moves[0], "rollouts:8", seed=1, threads=1),
-            "judge ismcts": lambda: judge(g, g.legal_moves[0], "ismcts:10", seed=1,
-                                          threads=1)}
 
 
 @pytest.mark.parametrize("how", ["game_before", "copy", "pickle", "from the end"])

@@ -369,3 +369,14 @@ def redealt(deal, moves, seed):
         b.play(m)
     assert a.observation(me) == b.observation(me)
     return other
+
+
+def analyses(g):
+    """Every analysis of the decision of `g`, cheaply: name -> a call that analyses it."""
+    from cuttle.review import judge
+    return {"analyse": lambda: cuttle.analyse(g, rollouts=8, seed=1, threads=1),
+            "analyse_search": lambda: cuttle.analyse_search(g, "ismcts:10", seed=1,
+                                                            threads=1),
+            "judge": lambda: judge(g, g.legal_moves[0], "rollouts:8", seed=1, threads=1),
+            "judge ismcts": lambda: judge(g, g.legal_moves[0], "ismcts:10", seed=1,
+                                          threads=1)}
