@@ -4,7 +4,8 @@ tree (run by .ci/run with that environment's python, in an empty folder):
     python .ci/smoke.py CHECKOUT DIST
 
 - the sdist holds everything the build needs (setup.py, pyproject.toml, every .pyx and
-  .pxd of the checkout, README, LICENSE, CHANGELOG) and no build outputs;
+  .pxd of the checkout, README, LICENSE, CHANGELOG), docs/ and every file the README
+  links to, and no build outputs;
 - the wheel holds the compiled core, the .pxd contracts, py.typed and the browser app's
   static files;
 - the installed package is the wheel's (site-packages, not the checkout), its metadata
@@ -15,6 +16,7 @@ tree (run by .ci/run with that environment's python, in an empty folder):
 import importlib.metadata
 import os
 import pathlib
+import re
 import subprocess
 import sys
 import sysconfig
@@ -43,6 +45,16 @@ with tarfile.open(sdist) as tar:
 need = {"setup.py", "pyproject.toml", "README.md", "LICENSE", "CHANGELOG.md", "MANIFEST.in"}
 check(need <= names, f"the sdist holds {', '.join(sorted(need))}: missing {need - names}")
 check(sources <= names, f"the sdist holds every source of cuttle/: missing {sources - names}")
+# (the docs a wheel lacks, and every file the README, the package's long description,
+# links to: the sdist is where its reader finds them)
+docs = set(subprocess.run(["git", "-C", str(checkout), "ls-files", "docs"], check=True,
+                          capture_output=True, text=True).stdout.split())
+check(docs and docs <= names, f"the sdist holds the {len(docs)} files of docs/: missing "
+                              f"{sorted(docs - names)[:5]}")
+readme = (checkout / "README.md").read_text(encoding="utf-8")
+linked = set(re.findall(r"\]\((?![a-z]+:)([^)#\s]+)", readme))
+check(linked and linked <= names, f"the sdist holds the {len(linked)} files the README links "
+                                  f"to: missing {sorted(linked - names)}")
 outputs = sorted(n for n in names if n.endswith((".c", ".so", ".pyd")))
 check(not outputs, f"the sdist holds no build outputs: {outputs[:5]}")
 

@@ -7,7 +7,10 @@ optional module, and the error that says how to install it.
         raise missing(e, "cuttle.rl.GymEnv") from None
 
 raises ``ModuleNotFoundError: cuttle.rl.GymEnv needs gymnasium, which is not installed;
-install it with: pip install "pycuttle[rl]"``.  (tqdm is optional too, but nothing
+install it with: pip install "pycuttle[rl]"``.  The command holds for every way of
+installing (a checkout's editable install, an sdist or wheel, not only the package index,
+where pycuttle is not yet published): pip takes the pycuttle already installed for the
+name and installs the extra's packages beside it.  (tqdm is optional too, but nothing
 needs it: progress bars fall back to a plain line without it.)
 """
 

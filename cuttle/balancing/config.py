@@ -132,7 +132,8 @@ QUICK_FLAGS = ("king_goals", "four", "strict_scuttle", "joker", "sudden_death", 
 # What every output of a quick search says of it (text, markdown, HTML, JSON).
 QUICK_CAVEAT = ("a quick search (--quick, quick=True): a low-precision demonstration (a "
                 "few flags, small caps, wide intervals) whose winners may differ from a "
-                "full run's; docs/balance.md publishes a full run")
+                "full run's; docs/balance.md in the source distribution publishes a "
+                "full run")
 # The chunk size of the check, by search: fixed, so that a run with more check games
 # reads the chunks of one with fewer; the check's games are a whole number of chunks.
 CHECK_CHUNK = {False: 1_000, True: 100}

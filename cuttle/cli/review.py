@@ -18,7 +18,7 @@ from ..files import write_text
 from ..record import read_record
 from ..record_result import check_result as check_result_of
 from ..report import save_page
-from ..review import ENGINE_NAMES, Thresholds, parse_engine, review
+from ..review import Thresholds, parse_engine, review
 from ..review.engines import DEFAULT_ENGINE
 from ..text import printable
 from . import options
@@ -147,11 +147,23 @@ def _write(path, text, writer):
         raise CommandError(f"cannot write {path!r}: {e.strerror or e}") from None
 
 
+def engine_help() -> str:
+    """--engine's help: what each engine does and its default budget, read from the
+    engines themselves (the help is all a wheel's user has: no docs/ folder)."""
+    expert, rollouts, search = (parse_engine(k) for k in ("expert", "rollouts", "ismcts"))
+    return (f"how moves are valued: expert[:N], N to {expert.cap // expert.base}N playouts "
+            f"per move by the expert policy from the mover's view (N = {expert.base} if "
+            f"not given); rollouts[:N], the same with random playouts (N = "
+            f"{rollouts.base}); ismcts[:N], {search.base} to {search.cap} searches of N "
+            f"iterations per move, each forced to play the move (N = "
+            f"{search.name.partition(':')[2]}); ismcts-infer[:N], the same searches "
+            f"weighing the opponent's possible hands by its earlier moves. Default "
+            f"{DEFAULT_ENGINE}; docs/review.md in the source distribution compares them")
+
+
 def add_review_options(p: argparse.ArgumentParser) -> None:
     """The options the review shares with `cuttle replay --review`."""
-    p.add_argument("--engine", default=DEFAULT_ENGINE, metavar="ENGINE",
-                   help=f"how moves are valued: {', '.join(ENGINE_NAMES)} (default "
-                        f"{DEFAULT_ENGINE}; see docs/review.md)")
+    p.add_argument("--engine", default=DEFAULT_ENGINE, metavar="ENGINE", help=engine_help())
     options.add_threads(p)
     p.add_argument("--seed", type=options.seed, default=None,
                    help="seed of the review's samples (default: random; the same seed "

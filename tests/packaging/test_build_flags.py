@@ -1,12 +1,16 @@
 """setup.py's compiler flags: each optional flag (OpenMP's -fopenmp, -mpopcnt) is tried
 with the compiler the build will run, and left out when that compiler rejects it, so the
-build falls back (a serial core, a slower bit count) instead of failing on every module.
-setup.py is run here with setuptools' setup() stubbed out: it only picks its flags."""
+build falls back (a serial core, a slower bit count) instead of failing on every module;
+before any of that, a build without a working C compiler stops with one message saying
+what to install, and only a build needs one (not the sdist or the metadata).  setup.py
+is run here with setuptools' setup() stubbed out: it only picks its flags, or once as a
+process whose build stops at that check."""
 
 import os
 import runpy
 import shutil
 import subprocess
+import sys
 import sysconfig
 
 import pytest
@@ -15,10 +19,13 @@ from support.packaging import ROOT
 pytest.importorskip("Cython")
 GCC = shutil.which("gcc")
 needs_gcc = pytest.mark.skipif(GCC is None, reason="needs gcc on PATH")
+# what the message of a missing compiler names, for each system
+ADVICE = ("build-essential python3-dev", "gcc python3-devel", "xcode-select --install",
+          "Microsoft C++ Build Tools")
 
 
-def build_flags(monkeypatch, cc, **env):
-    """(compile args, link args) that setup.py chooses with CC=cc (and `env`)."""
+def load_setup(monkeypatch, cc, **env):
+    """setup.py's names with CC=cc (and `env`), its setup() call doing nothing."""
     import setuptools
     monkeypatch.setattr(setuptools, "setup", lambda **kwargs: None)
     monkeypatch.setenv("CC", cc)
@@ -26,8 +33,13 @@ def build_flags(monkeypatch, cc, **env):
         monkeypatch.delenv(name, raising=False)
     for name, value in env.items():
         monkeypatch.setenv(name, value)
-    found = runpy.run_path(str(ROOT / "setup.py"), run_name="setup_flags")
-    return found["compile_args"], found["link_args"]
+    return runpy.run_path(str(ROOT / "setup.py"), run_name="setup_flags")
+
+
+def build_flags(monkeypatch, cc, **env):
+    """(compile args, link args) that setup.py chooses with CC=cc (and `env`)."""
+    compile_args, link_args, _ = load_setup(monkeypatch, cc, **env)["build_flags"]()
+    return compile_args, link_args
 
 
 def strict_compiler(tmp_path, rejects):
@@ -115,3 +127,60 @@ def test_the_core_says_how_it_was_built(monkeypatch):
     text = version_text()
     assert ("(native core: OpenMP" in text) == BUILD["openmp"]
     assert ("popcnt)" in text) == BUILD["popcnt"]
+
+
+def setup_py(*args, cc):
+    """setup.py run as a process in the checkout with CC=cc: (status, its output)."""
+    env = dict(os.environ, CC=cc)
+    run = subprocess.run([sys.executable, "setup.py", *args], cwd=ROOT, env=env,
+                         capture_output=True, text=True, timeout=300)
+    return run.returncode, run.stdout + run.stderr
+
+
+def test_a_missing_compiler_is_named_with_what_to_install(monkeypatch, capfd):
+    problem = load_setup(monkeypatch, "no-such-cc")["toolchain_problem"]()
+    assert problem.startswith("cuttle: cannot build the native core: the C compiler "
+                              "'no-such-cc' was not found."), problem
+    for advice in ADVICE:
+        assert advice in problem, advice
+    assert capfd.readouterr().err == ""          # (the check itself prints nothing)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a shell script as the compiler")
+def test_a_compiler_that_cannot_build_a_program_is_named(monkeypatch, tmp_path):
+    cc = tmp_path / "broken-cc"
+    cc.write_text("#!/bin/sh\necho 'broken-cc: note: searching' >&2\n"
+                  "echo 'broken-cc: fatal error: cannot find crt1.o' >&2\nexit 1\n")
+    cc.chmod(0o755)
+    problem = load_setup(monkeypatch, str(cc))["toolchain_problem"]()
+    assert f"the C compiler '{cc}' cannot build a program: broken-cc: fatal error: cannot " \
+           f"find crt1.o." in problem, problem
+    assert all(advice in problem for advice in ADVICE), problem
+
+
+@needs_gcc
+def test_a_working_compiler_is_no_problem(monkeypatch):
+    assert load_setup(monkeypatch, GCC)["toolchain_problem"]() is None
+    assert load_setup(monkeypatch, f"{GCC} -pthread")["toolchain_problem"]() is None
+
+
+def test_a_build_without_a_compiler_stops_first_with_the_message(tmp_path):
+    # the build tried OpenMP and -mpopcnt first, printing that it fell back from each,
+    # then failed on the first module with "No such file or directory: 'no-such-cc'"
+    status, out = setup_py("build_ext", "--build-temp", str(tmp_path / "temp"),
+                           "--build-lib", str(tmp_path / "lib"), cc="no-such-cc")
+    assert status == 1, out
+    assert "the C compiler 'no-such-cc' was not found" in out, out
+    assert all(advice in out for advice in ADVICE), out
+    for fallback in ("OpenMP", "popcnt", "No such file or directory", "Traceback"):
+        assert fallback not in out, out
+    assert not (tmp_path / "temp").exists() and not (tmp_path / "lib").exists()
+
+
+def test_the_metadata_needs_no_compiler(tmp_path):
+    # (pip's first step with an sdist, and `python -m build --sdist`, run egg_info,
+    # which sets up build_ext to list the sources)
+    status, out = setup_py("-q", "egg_info", "--egg-base", str(tmp_path), cc="no-such-cc")
+    assert status == 0, out
+    assert (tmp_path / "pycuttle.egg-info" / "PKG-INFO").is_file()
+    assert "cannot build" not in out and "OpenMP" not in out, out

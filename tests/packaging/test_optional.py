@@ -4,7 +4,11 @@ ModuleNotFoundError.  The package is hidden by a None entry in sys.modules, whic
 its import fail as if it were not installed."""
 
 import importlib
+import importlib.metadata
+import os
 import re
+import shlex
+import subprocess
 import sys
 
 import pytest
@@ -94,3 +98,49 @@ def test_every_extra_named_is_declared():
         installs = {name.strip().lower().replace("-", "_") for dep in declared[extra]
                     for name in re.split(r"[\[\],]", re.split(r"[<>=!~; ]", dep)[0]) if name}
         assert dist.lower() in installs, f"{extra!r} does not install {dist}"
+
+
+def installed_extra():
+    """An extra whose packages are all installed here, or None."""
+    for extra in sorted({extra for extra, _ in _optional.EXTRAS.values()}):
+        try:
+            for dist in {d for e, d in _optional.EXTRAS.values() if e == extra}:
+                importlib.metadata.version(dist)
+        except importlib.metadata.PackageNotFoundError:
+            continue
+        return extra
+    return None
+
+
+def pip_offline(command):
+    """`command` (a pip install line) as a dry run that never reads the package index
+    (nor a pip configuration file, which could name one); its output."""
+    words = shlex.split(command)
+    assert words[:2] == ["pip", "install"], command
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PIP_")}
+    env["PIP_CONFIG_FILE"] = os.devnull
+    return subprocess.run([sys.executable, "-m", "pip", "install", "--dry-run", "--no-index",
+                           "--disable-pip-version-check", *words[2:]],
+                          capture_output=True, text=True, env=env, timeout=300)
+
+
+def test_the_install_command_adds_the_extra_to_a_local_install():
+    # pycuttle is not on the package index: the message's command must work for a
+    # checkout's editable install, an sdist or a wheel, by taking the pycuttle installed
+    try:
+        importlib.metadata.version(_optional.DISTRIBUTION)
+    except importlib.metadata.PackageNotFoundError:
+        pytest.skip("pycuttle is not installed in this environment")
+    extra = installed_extra()
+    if extra is None:
+        pytest.skip("no extra's packages are all installed here")
+    command = _optional.install_command(extra)
+    run = pip_offline(command)
+    if "no such option: --dry-run" in run.stderr:
+        pytest.skip("this pip has no --dry-run (pip 22.2 and later)")
+    assert run.returncode == 0, run.stderr
+    assert f"Requirement already satisfied: {_optional.DISTRIBUTION}" in run.stdout, run.stdout
+    assert "Would install" not in run.stdout, run.stdout
+    # (the same command for a distribution not installed fails: the index is not read)
+    other = pip_offline(command.replace(_optional.DISTRIBUTION, "pycuttle-not-installed"))
+    assert other.returncode != 0 and "pycuttle-not-installed" in other.stderr, other.stderr

@@ -34,3 +34,21 @@ def extras():
         return out
 
     return {extra: expand(extra) for extra in raw}
+
+
+# A docs/ path in text a wheel's user reads (help, messages) says where the file is: a
+# wheel holds no docs/ folder.
+DOCS_PLACE = " in the source distribution"
+DOCS_PATH = re.compile(r"docs/[\w./#-]*[\w#-](?![\w./#-])")
+
+
+def unplaced_docs(text):
+    """The docs/ paths of `text` that do not say where they live, or that name no file of
+    docs/ (whitespace is normalised: help text is wrapped)."""
+    text = " ".join(text.split())
+    bad = []
+    for m in DOCS_PATH.finditer(text):
+        path = m.group(0).partition("#")[0]
+        if not text.startswith(DOCS_PLACE, m.end()) or not (ROOT / path).is_file():
+            bad.append(m.group(0))
+    return bad
