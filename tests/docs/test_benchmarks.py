@@ -52,11 +52,10 @@ def test_a_match_report_reads_complete_pairs_and_claims_no_interval_it_lacks(cap
                                                                             monkeypatch):
     monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
     import bench_search_match as match
-    args = match.parser().parse_args(["--other", "old", "--out", "m.jsonl"])
 
     def report(scores):
-        match.report([{"game": i, "score": s, "cpu": [1e-3, 2e-3], "dec": [1, 1]}
-                      for i, s in enumerate(scores)], args)
+        match.report([("m.jsonl", None, [{"game": i, "score": s, "cpu": [1e-3, 2e-3],
+                                           "dec": [1, 1]} for i, s in enumerate(scores)])])
         return capsys.readouterr().out
 
     out = report([1.0, 0.0])                      # one pair: no variance
