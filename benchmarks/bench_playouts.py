@@ -4,9 +4,16 @@ the pure-Python reference engine, with ratios measured in the same run.
     python benchmarks/bench_playouts.py            # full run (about a minute)
     python benchmarks/bench_playouts.py --quick    # a few seconds
     python benchmarks/bench_playouts.py --native-only --root OTHER   # another build
+    python benchmarks/bench_playouts.py --analyse  # cuttle.analyse's rollouts/s instead
 
 Each figure is the median of --repeat runs; the machine is noisy, so compare the ratios
 printed by one run rather than figures across runs.
+
+--analyse times the rollouts of a move analysis (docs/analysis.md): cuttle.analyse on
+cuttle.Game(seed=3) under --rules (8 legal moves under classic), random and greedy
+playouts, on one thread and on every core, each move played out --rollouts times
+(greedy's a quarter as many); a figure is rollouts of all the moves per second of
+wall-clock time.
 """
 
 import argparse
@@ -78,6 +85,30 @@ def reference(rules, n):
     return run
 
 
+def analysis(rules, rollouts, policy, threads):
+    """One analysis of cuttle.Game(seed=3), `rollouts` playouts a move by `policy`: a
+    function returning (rollouts played, 0) for `median_rate`."""
+    game = cuttle.Game(rules, seed=3)
+    moves = len(list(game.legal_moves))
+
+    def run():
+        cuttle.analyse(game, rollouts=rollouts, policy=policy, threads=threads, seed=1)
+        return moves * rollouts, 0
+    return run
+
+
+def analysis_rows(rules, rollouts, repeat, cores):
+    """The rollouts/s of cuttle.analyse, random and greedy playouts, 1 thread and all."""
+    moves = len(list(cuttle.Game(rules, seed=3).legal_moves))
+    print(f"cuttle.analyse on cuttle.Game(seed=3): {moves} legal moves, {rollouts:,} random "
+          f"and {rollouts // 4:,} greedy rollouts a move")
+    for policy, n in (("random", rollouts), ("greedy", rollouts // 4)):
+        for threads in sorted({1, cores}):
+            rate, _ = median_rate(analysis(rules, n, policy, threads), repeat)
+            print(f"analyse {policy} rollouts {threads:>3} thr {rate:>14,.0f} rollouts/s",
+                  flush=True)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -88,7 +119,14 @@ def main(argv=None):
     ap.add_argument("--root", default=_root, help="the checkout whose build to time (default: this one)")
     ap.add_argument("--native-only", action="store_true",
                     help="only the native rows (no Python API or reference engine)")
+    ap.add_argument("--analyse", action="store_true",
+                    help="time cuttle.analyse's rollouts instead (rollouts/s, docs/analysis.md)")
+    ap.add_argument("--rollouts", type=int, default=50_000,
+                    help="with --analyse: random rollouts a move (greedy: a quarter; "
+                         "default 50,000, --quick a tenth)")
     args = ap.parse_args(argv)
+    if args.rollouts < 40:                  # (greedy's quarter of --quick's tenth: one)
+        ap.error(f"--rollouts: at least 40, not {args.rollouts}")
     rules = cuttle.Rules(args.rules)
     k = 10 if args.quick else 1
     repeat = 1 if args.quick else args.repeat
@@ -103,6 +141,8 @@ def main(argv=None):
 
     print(f"cuttle {cuttle.__version__} from {os.path.abspath(args.root)}, rules {rules!r}, "
           f"{cores} cores, median of {repeat}")
+    if args.analyse:
+        return analysis_rows(rules, max(4, args.rollouts // k), repeat, cores)
     row("native random-vs-random", native(rules, 400_000 // k, "random", "random", 1))
     row("native random-vs-random", native(rules, 800_000 // k, "random", "random", cores), cores)
     row("native greedy-vs-greedy", native(rules, 100_000 // k, "greedy", "greedy", 1))

@@ -12,7 +12,14 @@ stream, so the match is reproducible; --workers pairs of processes play in paral
 Each side's CPU time per decision (time.process_time of its own process around
 Bot.choose, decisions with more than one legal move) is reported, so that budgets can
 be matched: "same CPU time per move" means choosing --mine so that both means agree.
-Results are appended to --out as they finish (a rerun skips the games already there).
+Results are appended to --out as they finish.  Its first line records the match (the
+options that make its games: --mine, --mine-config, --theirs, --rules, --seed, the move
+guard, and each build's commit and a hash of its cuttle/ sources); a rerun on the same
+file resumes it, playing only the games not there yet (--games may grow), and refuses
+another match, naming the option that differs.  --report labels the games from that
+line, not from the command line; a file of an older version, without it, is reported as
+"(options not recorded)".  --pool pools runs of one match under other seeds (any other
+difference is refused); a file without the line is pooled with each file's label said.
 
 The score is this checkout's (a draw counts half), with a 95% interval from the
 per-pair variance (paired deals; cuttle.stats.score_interval, whose pseudo-pairs
@@ -21,6 +28,7 @@ scoring 0 and 1 give it a width even when every pair scored the same), and as El
 """
 
 import argparse
+import hashlib
 import json
 import os
 import subprocess
@@ -29,6 +37,14 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MOVE_GUARD = 3000                    # a game still running after this many moves: draw
+FORMAT = 2                           # --out: a line of the match, then a line a game
+# What makes a match's games, each with how a refusal names it (the seed last: runs of
+# one match under other seeds are what --pool pools).
+MATCH_KEYS = (("mine", "--mine"), ("mine_config", "--mine-config"), ("theirs", "--theirs"),
+              ("rules", "--rules"), ("move_guard", "the move guard (MOVE_GUARD)"),
+              ("mine_source", "this checkout's cuttle/ sources"),
+              ("other_source", "the other build's cuttle/ sources (--other)"),
+              ("seed", "--seed"))
 
 
 def serve(root):
@@ -127,30 +143,142 @@ def worker(args, w):
     kind = args.mine.split(":")[0]              # the settings of the search that plays
     _search_config(SEARCH_NAMES.index(kind) if kind in SEARCH_NAMES else 0, **config)
     other = Other(args.other_python, args.other)
-    done = set(r["game"] for r in read(args.out))
+    done = set(r["game"] for r in read(args.out)[1])  # (the main process checked the match)
     for i in range(w, args.games, args.workers):
         if i in done:
             continue
         row = play_game(i, args, cuttle, Bot, other)
-        with open(args.out, "a") as f:      # (made by the first game finished, not before)
+        with open(args.out, "a") as f:
             f.write(json.dumps(row) + "\n")
     other.close()
 
 
 def read(path):
+    """(the match a --out file records, or None in a file of an older version or none
+    yet; its games' rows); ValueError for a file that is not a match's."""
     if not os.path.exists(path):
-        return []
+        return None, []
     with open(path) as f:
-        return [json.loads(line) for line in f if line.strip()]
+        lines = [json.loads(line) for line in f if line.strip()]
+    match = lines[0]["match"] if lines and "match" in lines[0] else None
+    rows = lines[1:] if match is not None else lines
+    if match is not None and match.get("format") != FORMAT:
+        raise ValueError(f"{path}: a match file of format {match.get('format')!r}; this "
+                         f"script reads format {FORMAT}")
+    if not all(isinstance(r, dict) and "game" in r for r in rows):
+        raise ValueError(f"{path}: not a match's results (a line without a game)")
+    return match, rows
 
 
-def report(rows, args):
+def git_commit(root):
+    """A checkout's commit (short, '+modified' with uncommitted changes to cuttle/), or
+    None where git cannot read it (not a checkout of its own, no git)."""
+    def git(*cmd):
+        run = subprocess.run(["git", "-C", root, *cmd], capture_output=True, text=True,
+                             timeout=60)
+        return run.stdout.strip() if run.returncode == 0 else None
+    try:
+        top = git("rev-parse", "--show-toplevel")
+        if top is None or os.path.realpath(top) != os.path.realpath(root):
+            return None                  # (a folder inside another checkout: not its own)
+        head = git("rev-parse", "--short=7", "HEAD")
+        dirty = git("status", "--porcelain", "--untracked-files=no", "--", "cuttle")
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return head and head + ("+modified" if dirty else "")
+
+
+def source_hash(root):
+    """The SHA-256 of a checkout's cuttle/ sources (.py, .pyx, .pxd, as they are on disk,
+    committed or not): what its games are played by."""
+    pkg = os.path.join(root, "cuttle")
+    h = hashlib.sha256()
+    for folder, dirs, files in os.walk(pkg):            # (top down, in a fixed order)
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        for name in sorted(f for f in files if f.endswith((".py", ".pyx", ".pxd"))):
+            with open(os.path.join(folder, name), "rb") as f:
+                data = f.read()
+            rel = os.path.relpath(os.path.join(folder, name), pkg).replace(os.sep, "/")
+            h.update(f"{rel}\0{len(data)}\0".encode() + data)
+    return h.hexdigest()
+
+
+def match_of(args):
+    """The match these options play: the --out file's first line."""
+    import cuttle
+    mine = os.path.join(HERE, "..")
+    return {"format": FORMAT, "mine": args.mine, "mine_config": json.loads(args.mine_config),
+            "theirs": args.theirs, "rules": str(cuttle.Rules.coerce(args.rules)),
+            "seed": args.seed, "move_guard": MOVE_GUARD,
+            "mine_commit": git_commit(mine), "mine_source": source_hash(mine),
+            "other": os.path.abspath(args.other), "other_commit": git_commit(args.other),
+            "other_source": source_hash(args.other)}
+
+
+def differences(a, b, keys=MATCH_KEYS):
+    """The options of `keys` on which two matches differ: [(how it is named, key)]."""
+    return [(said, k) for k, said in keys if a.get(k) != b.get(k)]
+
+
+def shown(match, key):
+    """A match's option as a refusal names it (a build's sources by its commit)."""
+    if key.endswith("_source"):
+        commit = match.get(key.replace("_source", "_commit"))
+        return f"those of {commit or 'an unknown commit'} ({str(match.get(key))[:12]})"
+    return json.dumps(match.get(key), sort_keys=True)
+
+
+def said_apart(a, b, where_a, where_b, keys=MATCH_KEYS):
+    """The differences of two matches as a refusal says them ("" if none)."""
+    return "; ".join(f"{said} {shown(a, k)} {where_a}, {shown(b, k)} {where_b}"
+                     for said, k in differences(a, b, keys))
+
+
+def label(match):
+    """A match's line, from its file: who played whom (each build's commit), the rules."""
+    config = f" {json.dumps(match['mine_config'], sort_keys=True)}" \
+        if match["mine_config"] else ""
+    mine, other = (match[k] or "commit unknown" for k in ("mine_commit", "other_commit"))
+    return (f"{match['mine']}{config} (this checkout, {mine}) vs {match['theirs']} "
+            f"({match['other']}, {other}), rules {match['rules']}")
+
+
+def pooled_label(files):
+    """The report's title of one or more runs ([(path, match or None, rows)]); ValueError
+    for runs that are not one match under different seeds."""
+    paths = [p for p, _, _ in files]
+    runs = f"{len(files)} runs pooled ({', '.join(paths)})"
+    if any(m is None for _, m, _ in files):      # (options unknown: each run labelled)
+        lines = [f"  {p}: " + ("(options not recorded)" if m is None else
+                               f"{label(m)}, seed {m['seed']}") for p, m, _ in files]
+        return (f"{paths[0]} (options not recorded)" if len(files) == 1 else
+                "\n".join([runs] + lines))
+    first = files[0][1]
+    seeds = []
+    for path, m, _ in files:
+        diff = said_apart(m, first, f"in {path}", f"in {paths[0]}", MATCH_KEYS[:-1])
+        if diff:
+            raise ValueError(f"--pool {path}: another match than {paths[0]}'s ({diff}); "
+                             f"report them apart")
+        if m["seed"] in seeds:
+            raise ValueError(f"--pool {path}: seed {m['seed']} twice, the same games: pool "
+                             f"runs of other seeds")
+        seeds.append(m["seed"])
+    if len(files) == 1:
+        return f"{label(first)}, seed {first['seed']}"
+    return f"{label(first)}, seeds {', '.join(map(str, seeds))}, {runs}"
+
+
+def report(files):
     """The score over the complete pairs (a game whose pair is unfinished counts nowhere),
     with its interval from the per-pair variance (`cuttle.stats.score_interval`): none
-    from one pair, and kept within [0, 1] (an Elo bound at 0% or 100% is infinite)."""
+    from one pair, and kept within [0, 1] (an Elo bound at 0% or 100% is infinite).
+    `files`: [(path, its match or None, its rows)], every label read from them."""
+    title = pooled_label(files)
     pairs = {}
-    for r in rows:                                  # (a pooled file's deals are its own)
-        pairs.setdefault((r.get("file", 0), r["game"] // 2), []).append(r)
+    for k, (_, _, rows) in enumerate(files):        # (a pooled file's deals are its own)
+        for r in rows:
+            pairs.setdefault((k, r["game"] // 2), []).append(r)
     complete = [v for v in pairs.values() if len(v) == 2]
     if not complete:
         print("no complete pair yet")
@@ -170,10 +298,9 @@ def report(rows, args):
     draws = sum(1 for r in games if r["score"] == 0.5)
     cpu = [sum(r["cpu"][k] for r in games) / max(1, sum(r["dec"][k] for r in games))
            for k in (0, 1)]
-    runs = f"seed {args.seed}" if not args.pool else \
-        f"{1 + len(args.pool)} runs pooled ({', '.join([args.out] + args.pool)})"
-    print(f"{args.mine} (this checkout) vs {args.theirs} ({args.other}), rules "
-          f"{args.rules}, {runs}: {len(games)} games in {len(full)} paired deals")
+    head, _, rest = title.partition("\n")
+    print(f"{head}: {len(games)} games in {len(full)} paired deals" +
+          (f"\n{rest}" if rest else ""))
     print(f"  wins {wins}, draws {draws}, losses {len(games) - wins - draws}")
     if len(full) < 2:                               # (no variance to read an interval from)
         print(f"  score {mean:.1%} (no interval from one pair)")
@@ -235,17 +362,45 @@ def check_args(ap, args):
     """Every option checked before a worker starts (or a file is made): a usage error,
     exit status 2, in one line."""
     sys.path.insert(0, os.path.join(HERE, ".."))
+    import cuttle
     from cuttle.cli import options
     try:
         options.policy(args.mine, "--mine")
         options.output_files(**{"--out": args.out})
         if not isinstance(json.loads(args.mine_config), dict):
             raise options.UsageError("--mine-config takes a JSON object")
+        cuttle.Rules.coerce(args.rules)
     except options.UsageError as e:
         ap.error(str(e))
-    except ValueError as e:
+    except json.JSONDecodeError as e:
         ap.error(f"--mine-config: not JSON ({e})")
+    except ValueError as e:
+        ap.error(f"--rules: {e}")
     check_other(ap, args)
+
+
+def start_out(ap, args):
+    """The --out file's match checked against these options, or its first line written
+    (an absent or empty file): whether this run made it.  A rerun resumes only its own
+    match; a file of an older version, without the line, cannot be resumed."""
+    match = match_of(args)
+    try:
+        old, rows = read(args.out)
+    except ValueError as e:
+        ap.error(f"--out {args.out}: not a match's results ({e})")
+    if old is None and rows:
+        ap.error(f"--out {args.out}: its {len(rows)} games record no options (a file of "
+                 f"an older version of this script), so a rerun cannot tell whether they "
+                 f"are this match's: write to another file (--report still summarises it)")
+    if old is not None:
+        diff = said_apart(old, match, "in the file", "now")
+        if diff:
+            ap.error(f"--out {args.out} holds another match, whose games a rerun would mix "
+                     f"with these: {diff}. Use another --out, or that match's options")
+        return False
+    with open(args.out, "w") as f:
+        f.write(json.dumps({"match": match}) + "\n")
+    return True
 
 
 def whole(text, least):
@@ -271,7 +426,8 @@ def seed(text):
 def parser():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--other", required=True, help="the other checkout (its build)")
+    ap.add_argument("--other", help="the other checkout (its build); needed but with "
+                                    "--report")
     ap.add_argument("--other-python", default=sys.executable,
                     help="the Python that imports the other build (e.g. its venv's)")
     ap.add_argument("--mine", default="ismcts:1000",
@@ -288,25 +444,58 @@ def parser():
                     help="settings of the search --mine names (JSON, for _search_config; "
                          "the key \"leaf\": \"fitted\" for the fitted leaf value, "
                          "or weights for cuttle._weights._set_leaf_weights)")
-    ap.add_argument("--out", required=True, help="results, one JSON line a game")
-    ap.add_argument("--report", action="store_true", help="only summarise --out")
+    ap.add_argument("--out", required=True,
+                    help="results: a line of the match's options, then a JSON line a game")
+    ap.add_argument("--report", action="store_true",
+                    help="only summarise --out, labelled by the options it records")
     ap.add_argument("--pool", action="append", default=[], metavar="FILE",
-                    help="with --report: another run's --out (e.g. another seed's), "
-                         "summarised with --out as one match; repeatable")
+                    help="with --report: another run of the same match under another "
+                         "seed, summarised with --out as one match; repeatable")
     return ap
 
 
-def worker_failed(failed, args):
+def worker_failed(failed, args, made):
     """A worker ended in an error (`failed`: its number and exit status, and any
-    other's): say so, report the games finished, exit status 1."""
-    rows = read(args.out)
+    other's): say so, report the games finished, exit status 1.  (`made`: this run
+    made --out, removed if no game finished.)"""
+    match, rows = read(args.out)
     print(f"{len(failed)} of {args.workers} workers failed (worker {failed[0][0]}: exit "
           f"status {failed[0][1]}; its error is above): the match is incomplete; "
           + (f"the games finished are in {args.out}, which a rerun resumes; the report "
              f"below covers them" if rows else "no game finished"), file=sys.stderr)
     if rows:
-        report(rows, args)
+        report([(args.out, match, rows)])
+    elif made:
+        os.remove(args.out)
     sys.exit(1)
+
+
+def play(ap, args, argv):
+    """The match played by --workers pairs of processes, --out made or resumed."""
+    check_args(ap, args)
+    made = start_out(ap, args)
+    procs = [subprocess.Popen([sys.executable, os.path.abspath(__file__), "--worker",
+                               str(w)] + argv) for w in range(args.workers)]
+    try:
+        for p in procs:
+            p.wait()
+        failed = [(w, p.returncode) for w, p in enumerate(procs) if p.returncode]
+        if failed:
+            worker_failed(failed, args, made)
+    except KeyboardInterrupt:
+        for p in procs:                 # (a Ctrl-C to this process alone leaves the
+            p.terminate()               # workers playing)
+        for p in procs:
+            p.wait()
+        match, rows = read(args.out)
+        if made and not rows:
+            os.remove(args.out)
+        print(f"interrupted: the games finished are in {args.out}, which a rerun "
+              f"resumes; the report below covers them" if rows else
+              "interrupted before a game finished", file=sys.stderr)
+        if rows:
+            report([(args.out, match, rows)])
+        sys.exit(130)
 
 
 def main(argv):
@@ -321,30 +510,22 @@ def main(argv):
     args = ap.parse_args(argv)
     if args.pool and not args.report:
         ap.error("--pool needs --report (it summarises finished runs)")
-    for path in [args.out] + args.pool if args.report else []:
+    if not args.report:
+        if args.other is None:
+            ap.error("the following arguments are required: --other (but with --report)")
+        play(ap, args, argv)
+    files = []
+    for path in [args.out] + args.pool:
         if not os.path.isfile(path):
             ap.error(f"--report: no file {path!r} to summarise")
-    if not args.report:
-        check_args(ap, args)
-        procs = [subprocess.Popen([sys.executable, os.path.abspath(__file__), "--worker",
-                                   str(w)] + argv) for w in range(args.workers)]
         try:
-            for p in procs:
-                p.wait()
-            failed = [(w, p.returncode) for w, p in enumerate(procs) if p.returncode]
-            if failed:
-                worker_failed(failed, args)
-        except KeyboardInterrupt:
-            for p in procs:                 # (a Ctrl-C to this process alone leaves the
-                p.terminate()               # workers playing)
-            for p in procs:
-                p.wait()
-            print(f"interrupted: the games finished are in {args.out}, which a rerun "
-                  f"resumes; the report below covers them", file=sys.stderr)
-            report(read(args.out), args)
-            sys.exit(130)
-    report([dict(r, file=k) for k, path in enumerate([args.out] + args.pool)
-            for r in read(path)], args)
+            files.append((path,) + read(path))
+        except ValueError as e:
+            ap.error(f"--report: {e}")
+    try:
+        report(files)
+    except ValueError as e:
+        ap.error(str(e))
 
 
 if __name__ == "__main__":

@@ -59,7 +59,7 @@ import numpy as np  # noqa: E402
 
 import cuttle  # noqa: E402
 from cuttle.cli import options  # noqa: E402
-from cuttle.formatting import quantity  # noqa: E402
+from cuttle.formatting import pct, quantity  # noqa: E402
 from cuttle.policies import FULL_INFORMATION, policy_code, with_rng  # noqa: E402
 from cuttle.progress import Line, show_by_default  # noqa: E402
 
@@ -404,9 +404,8 @@ def play_ladder(args, names, players, rules, games, replay, reused):
         if old is not None and old["games"] == n and not {a, b} & replay:
             results[(a, b)] = tuple(old[k] for k in ("wins_a", "wins_b", "draws", "games"))
             seconds[(a, b)] = old["seconds"]
-            print(f"{a:>{w}} vs {b:<{w}} {n:6,} games: {old['wins_a'] / n:6.1%} - "
-                  f"{old['wins_b'] / n:6.1%}, draws {old['draws'] / n:5.1%}  (reused)",
-                  flush=True)
+            print(pairing_line(a, b, w, old["wins_a"], old["wins_b"], old["draws"], n,
+                               "(reused)"), flush=True)
             continue
         progress = False if line is None else (
             lambda done, total, a=a, b=b, k=k: line.show(
@@ -424,9 +423,8 @@ def play_ladder(args, names, players, rules, games, replay, reused):
                 line.clear()
         results[(a, b)] = (wa, wb, d, n)
         seconds[(a, b)] = dt
-        print(f"{a:>{w}} vs {b:<{w}} {n:6,} games: {wa / n:6.1%} - {wb / n:6.1%}, "
-              f"draws {d / n:5.1%}  ({dt:,.0f} s)" + (" (interrupted)" if stopped else ""),
-              flush=True)
+        print(pairing_line(a, b, w, wa, wb, d, n, f"({dt:,.0f} s)"
+                           + (" (interrupted)" if stopped else "")), flush=True)
         if stopped:
             break
     if stopped:
@@ -434,6 +432,13 @@ def play_ladder(args, names, players, rules, games, replay, reused):
               f"part); the ladder below rests on them", file=sys.stderr)
         stopped = cuttle.Interrupted(None, len(results), len(pairs), unit="pairing")
     return results, seconds, stopped
+
+
+def pairing_line(a, b, w, wa, wb, d, n, note):
+    """A pairing's line: its games and each outcome's rate, printed as the library prints
+    a rate (`cuttle.formatting.pct`, one decimal), names aligned to `w` characters."""
+    return (f"{a:>{w}} vs {b:<{w}} {n:6,} games: {pct(wa / n, 1):>6} - {pct(wb / n, 1):>6}, "
+            f"draws {pct(d / n, 1):>5}  {note}")
 
 
 def write_ladder(args, names, players, rules, results, seconds, stopped, start):

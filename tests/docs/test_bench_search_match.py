@@ -1,6 +1,9 @@
 """benchmarks/bench_search_match.py: its options and the other checkout checked before
-a worker starts or a file is made, and a worker's failure a failure of the match."""
+a worker starts or a file is made, a worker's failure a failure of the match, and its
+results file saying which match it holds (a rerun resumes only that match; the report
+and the pooling read the labels from the files)."""
 
+import json
 import pathlib
 import subprocess
 import sys
@@ -50,15 +53,23 @@ def test_a_match_plays_and_reports(tmp_path):
                 cwd=tmp_path)
     assert run.returncode == 0, run.stderr
     assert "2 games in 1 paired deals" in run.stdout
-    assert len((tmp_path / "m.jsonl").read_text().splitlines()) == 2
+    assert len((tmp_path / "m.jsonl").read_text().splitlines()) == 3   # the match, 2 games
+
+
+def row(game, score):
+    """A game's line of a results file."""
+    return (f'{{"game": {game}, "seat": {game % 2}, "score": {score}, "moves": 10, '
+            f'"cpu": [0.01, 0.02], "dec": [5, 5]}}\n')
+
+
+def report(*args, cwd):
+    return subprocess.run([sys.executable, SCRIPT, "--report", *args], capture_output=True,
+                          text=True, cwd=cwd, timeout=300)
 
 
 def test_report_pools_runs_each_files_deals_their_own(tmp_path):
     # Two seeds' runs number their games from 0 alike: pooled by game number they
     # would merge the deals of one into the other's pairs.
-    def row(game, score):
-        return (f'{{"game": {game}, "seat": {game % 2}, "score": {score}, "moves": 10, '
-                f'"cpu": [0.01, 0.02], "dec": [5, 5]}}\n')
     (tmp_path / "a.jsonl").write_text(row(0, 1.0) + row(1, 1.0) + row(2, 0.0) + row(3, 0.5))
     (tmp_path / "b.jsonl").write_text(row(0, 0.0) + row(1, 0.0) + row(2, 1.0))
     run = subprocess.run([sys.executable, SCRIPT, "--other", str(ROOT), "--out", "a.jsonl",
@@ -67,6 +78,8 @@ def test_report_pools_runs_each_files_deals_their_own(tmp_path):
     assert run.returncode == 0, run.stderr
     # b's game 2 has no partner: 3 complete deals, 6 games, 2.5 points of them a's
     assert "2 runs pooled (a.jsonl, b.jsonl): 6 games in 3 paired deals" in run.stdout
+    # (files of an older version: each run said to record no options)
+    assert "  a.jsonl: (options not recorded)\n  b.jsonl: (options not recorded)" in run.stdout
     assert "wins 2, draws 1, losses 3" in run.stdout
     assert "score 41.7% [" in run.stdout
     assert "(ratio 0.50)" in run.stdout
@@ -75,3 +88,114 @@ def test_report_pools_runs_each_files_deals_their_own(tmp_path):
         bad = subprocess.run([sys.executable, SCRIPT, "--other", str(ROOT), "--out",
                               "a.jsonl", *args], capture_output=True, text=True, cwd=tmp_path)
         assert bad.returncode == 2 and said in bad.stderr, bad.stderr
+
+
+def first_run(tmp_path):
+    """A match of 2 games, random (this checkout) against greedy: (its file's lines, the
+    match its first line records)."""
+    run = match("--other", str(ROOT), "--mine", "random", "--theirs", "greedy", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    lines = (tmp_path / "m.jsonl").read_text().splitlines()
+    return lines, json.loads(lines[0])["match"]
+
+
+def test_the_file_records_its_match_and_the_report_reads_it_not_the_command_line(tmp_path):
+    # A seed-2035 ismcts-infer:1700 file reported with other options on the command line
+    # was labelled with them ("ismcts:100 ... rules cuttle.cards, seed 9999").
+    lines, m = first_run(tmp_path)
+    assert len(lines) == 3 and [json.loads(x)["game"] for x in lines[1:]] == [0, 1]
+    assert (m["mine"], m["theirs"], m["rules"], m["seed"], m["mine_config"]) == \
+        ("random", "greedy", "classic", 2026, {})
+    assert m["other"] == str(ROOT) and m["mine_source"] == m["other_source"]
+    assert len(m["mine_source"]) == 64          # (one checkout on both sides)
+    head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short=7", "HEAD"],
+                          capture_output=True, text=True).stdout.strip()
+    if head:                                    # (a git checkout: its commit is said)
+        assert m["mine_commit"].startswith(head) and m["other_commit"] == m["mine_commit"]
+    run = report("--out", "m.jsonl", "--mine", "ismcts:100", "--rules", "cuttle.cards",
+                 "--seed", "9999", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    first = run.stdout.splitlines()[0]
+    assert first.startswith(f"random (this checkout, {m['mine_commit']}) vs greedy "
+                            f"({ROOT}, {m['other_commit']}), rules classic, seed 2026: "
+                            f"2 games in 1 paired deals"), first
+    assert "9999" not in run.stdout and "ismcts" not in run.stdout
+
+
+@pytest.mark.parametrize("args, said", [
+    (["--seed", "9999"], "--seed 2026 in the file, 9999 now"),
+    (["--mine", "greedy"], '--mine "random" in the file, "greedy" now'),
+    (["--theirs", "random"], '--theirs "greedy" in the file, "random" now'),
+    (["--rules", "cuttle.cards"], '--rules "classic" in the file, "cuttle.cards" now'),
+    (["--mine-config", '{"depth": 2}'], '--mine-config {} in the file, {"depth": 2} now'),
+])
+def test_a_rerun_with_other_options_is_refused_naming_them(args, said, tmp_path):
+    # A rerun skipped every game index already in the file whatever its options: it
+    # played nothing and reported the old games under the new options.
+    lines, _ = first_run(tmp_path)
+    run = match("--other", str(ROOT), "--mine", "random", "--theirs", "greedy", *args,
+                cwd=tmp_path)
+    assert run.returncode == 2 and "Traceback" not in run.stderr, run.stderr
+    last = run.stderr.strip().splitlines()[-1]
+    assert "--out m.jsonl holds another match" in last and said in last, last
+    assert (tmp_path / "m.jsonl").read_text().splitlines() == lines
+
+
+def test_a_rerun_of_the_same_match_resumes_it(tmp_path):
+    lines, _ = first_run(tmp_path)
+    # the same rules however written, and more games: only the new ones played
+    run = match("--other", str(ROOT), "--mine", "random", "--theirs", "greedy",
+                "--rules", "Classic", "--games", "4", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    now = (tmp_path / "m.jsonl").read_text().splitlines()
+    assert now[:3] == lines and sorted(json.loads(x)["game"] for x in now[3:]) == [2, 3]
+    assert "seed 2026: 4 games in 2 paired deals" in run.stdout
+
+
+def test_a_rerun_by_another_build_is_refused(tmp_path):
+    # (the file's games as if played by another state of this checkout's sources)
+    lines, m = first_run(tmp_path)
+    m2 = dict(m, mine_source="0" * 64, mine_commit="1234567")
+    (tmp_path / "m.jsonl").write_text("\n".join([json.dumps({"match": m2})] + lines[1:]) + "\n")
+    run = match("--other", str(ROOT), "--mine", "random", "--theirs", "greedy", cwd=tmp_path)
+    assert run.returncode == 2, run.stderr
+    assert "this checkout's cuttle/ sources those of 1234567 (000000000000) in the file, " \
+           f"those of {m['mine_commit']} ({m['mine_source'][:12]}) now" in run.stderr
+
+
+def test_an_old_file_reports_without_options_and_cannot_be_resumed(tmp_path):
+    # (the published rows came from files without the match's line)
+    (tmp_path / "m.jsonl").write_text(row(0, 1.0) + row(1, 0.5))
+    run = report("--out", "m.jsonl", "--mine", "ismcts:100", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith("m.jsonl (options not recorded): 2 games in 1 paired deals")
+    run = match("--other", str(ROOT), "--mine", "random", cwd=tmp_path)
+    assert run.returncode == 2 and "its 2 games record no options" in run.stderr, run.stderr
+    assert (tmp_path / "m.jsonl").read_text() == row(0, 1.0) + row(1, 0.5)
+
+
+def test_pooling_takes_one_match_under_other_seeds_and_refuses_the_rest(tmp_path):
+    _, m = first_run(tmp_path)
+
+    def write(name, **changes):
+        (tmp_path / name).write_text(json.dumps({"match": dict(m, **changes)}) + "\n"
+                                     + row(0, 1.0) + row(1, 0.5))
+    write("a.jsonl")
+    write("b.jsonl", seed=2027)
+    write("c.jsonl", mine="expert")
+    write("d.jsonl", seed=2026)
+    run = report("--out", "a.jsonl", "--pool", "b.jsonl", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert "rules classic, seeds 2026, 2027, 2 runs pooled (a.jsonl, b.jsonl): 4 games " \
+           "in 2 paired deals" in run.stdout
+    for other, said in (("c.jsonl", '--pool c.jsonl: another match than a.jsonl\'s (--mine '
+                                     '"expert" in c.jsonl, "random" in a.jsonl)'),
+                        ("d.jsonl", "--pool d.jsonl: seed 2026 twice")):
+        run = report("--out", "a.jsonl", "--pool", "b.jsonl", "--pool", other, cwd=tmp_path)
+        assert run.returncode == 2 and said in run.stderr, run.stderr
+    # a file without the match's line: pooled, each run labelled
+    (tmp_path / "old.jsonl").write_text(row(0, 0.0) + row(1, 0.0))
+    run = report("--out", "a.jsonl", "--pool", "old.jsonl", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert f"  a.jsonl: random (this checkout, {m['mine_commit']}) vs greedy" in run.stdout
+    assert "rules classic, seed 2026\n  old.jsonl: (options not recorded)\n" in run.stdout

@@ -1,11 +1,14 @@
 """benchmarks/bench_strength.py, the strength ladder: its options checked before the
 first game, its intervals, a partial ladder, and bots of one's own on it."""
 
+import functools
+import importlib.util
 import pathlib
 import subprocess
 import sys
 
 import pytest
+from hypothesis import given, strategies as st
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SCRIPT = str(ROOT / "benchmarks" / "bench_strength.py")
@@ -42,6 +45,15 @@ def test_a_bad_option_is_a_one_line_usage_error_before_any_game(args, said, tmp_
     last = run.stderr.strip().splitlines()[-1]
     assert last.startswith("bench_strength.py: error: ") and said in last, last
     assert run.stdout == "" and not list(tmp_path.iterdir())      # no game, no file
+
+
+@functools.lru_cache(maxsize=None)
+def script():
+    """The script as a module, loaded once (for the tests that draw many cases)."""
+    spec = importlib.util.spec_from_file_location("bench_strength_loaded", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def strength_module(monkeypatch):
@@ -119,6 +131,25 @@ def test_quick_never_plays_more_than_games_and_the_lines_align(tmp_path):
     rows = lines[lines.index("") + 1:][:4]
     assert len({x.index(" [") for x in rows[1:]}) == 1 and rows[0].startswith("policy  ")
 
+
+
+@given(st.integers(1, 10**6).flatmap(lambda n: st.tuples(
+    st.just(n), st.integers(0, n).flatmap(lambda a: st.tuples(
+        st.just(a), st.integers(0, n - a))))))
+def test_a_pairings_rates_read_as_the_library_prints_a_rate(case):
+    # One count read two ways: 1,385 wins of 2,000 (69.25%) printed by a format of the
+    # script's own beside 69.3% in the docs.  Every rate of the line is the library's.
+    from cuttle.formatting import pct
+    n, (a, b) = case
+    line = script().pairing_line("x", "y", 1, a, b, n - a - b, n, "(1 s)")
+    assert line == (f"x vs y {n:6,} games: {pct(a / n, 1):>6} - {pct(b / n, 1):>6}, "
+                    f"draws {pct((n - a - b) / n, 1):>5}  (1 s)")
+
+
+def test_the_published_count_reads_as_the_library_reads_it():
+    line = script().pairing_line("expert", "ismcts:1000", 11, 595, 1385, 20, 2000,
+                                       "(reused)")
+    assert line == "     expert vs ismcts:1000  2,000 games:  29.8% -  69.2%, draws  1.0%  (reused)"
 
 BOT = '''
 def first_move(game):

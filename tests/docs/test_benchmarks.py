@@ -52,11 +52,10 @@ def test_a_match_report_reads_complete_pairs_and_claims_no_interval_it_lacks(cap
                                                                             monkeypatch):
     monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
     import bench_search_match as match
-    args = match.parser().parse_args(["--other", "old", "--out", "m.jsonl"])
 
     def report(scores):
-        match.report([{"game": i, "score": s, "cpu": [1e-3, 2e-3], "dec": [1, 1]}
-                      for i, s in enumerate(scores)], args)
+        match.report([("m.jsonl", None, [{"game": i, "score": s, "cpu": [1e-3, 2e-3],
+                                           "dec": [1, 1]} for i, s in enumerate(scores)])])
         return capsys.readouterr().out
 
     out = report([1.0, 0.0])                      # one pair: no variance
@@ -114,3 +113,22 @@ def test_a_ladder_refuses_an_unknown_policy_in_one_line():
         assert run.returncode == 2 and "Traceback" not in run.stderr
         last = run.stderr.strip().splitlines()[-1]
         assert last.startswith("bench_strength.py: error: --policies: ") and said in last
+
+
+def test_playouts_times_the_analysis_rollouts_that_docs_analysis_md_publishes():
+    # docs/analysis.md's rollouts/s named a position but no command that measures them.
+    script = str(ROOT / "benchmarks" / "bench_playouts.py")
+    run = subprocess.run([sys.executable, script, "--analyse", "--quick", "--rollouts", "40"],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[1] == ("cuttle.analyse on cuttle.Game(seed=3): 8 legal moves, 4 random "
+                        "and 1 greedy rollouts a move")
+    rows = [re.fullmatch(r"analyse (\w+) rollouts +(\d+) thr +([\d,]+) rollouts/s", x)
+            for x in lines[2:]]
+    assert all(rows) and len(rows) in (2, 4), lines        # (1 thread and all cores)
+    assert [m[1] for m in rows] == sorted(m[1] for m in rows)[::-1]  # random, then greedy
+    assert all(int(m[3].replace(",", "")) > 0 for m in rows)
+    bad = subprocess.run([sys.executable, script, "--analyse", "--rollouts", "3"],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert bad.returncode == 2 and "--rollouts: at least 40, not 3" in bad.stderr
