@@ -20,6 +20,9 @@ another match, naming the option that differs.  --report labels the games from t
 line, not from the command line; a file of an older version, without it, is reported as
 "(options not recorded)".  --pool pools runs of one match under other seeds (any other
 difference is refused); a file without the line is pooled with each file's label said.
+Runs of nearby seeds share deals (seed 2035's deals are 2035 to 2035 + games/2 - 1):
+pooled, a deal counts once, its pairs' scores averaged, and the report says how many
+pairs the deals held.
 
 The score is this checkout's (a draw counts half), with a 95% interval from the
 per-pair variance (paired deals; cuttle.stats.score_interval, whose pseudo-pairs
@@ -271,20 +274,30 @@ def pooled_label(files):
 
 def report(files):
     """The score over the complete pairs (a game whose pair is unfinished counts nowhere),
-    with its interval from the per-pair variance (`cuttle.stats.score_interval`): none
-    from one pair, and kept within [0, 1] (an Elo bound at 0% or 100% is infinite).
+    the mean of the deals' scores (a deal's: the mean of its pairs), with its interval
+    from their variance (`cuttle.stats.score_interval`): none from one deal, and kept within [0, 1] (an Elo bound at 0% or 100% is infinite).
     `files`: [(path, its match or None, its rows)], every label read from them."""
     title = pooled_label(files)
     pairs = {}
-    for k, (_, _, rows) in enumerate(files):        # (a pooled file's deals are its own)
+    for k, (_, _, rows) in enumerate(files):        # (a pair is two games of one run)
         for r in rows:
             pairs.setdefault((k, r["game"] // 2), []).append(r)
-    complete = [v for v in pairs.values() if len(v) == 2]
+    complete = {key: v for key, v in pairs.items() if len(v) == 2}
     if not complete:
         print("no complete pair yet")
         return
+    # Runs of nearby seeds share deals (game 2k's deal is seed + k): the unit of the
+    # interval is the deal, each one's pairs averaged, so a deal played by several runs
+    # counts once.  (A file without its match's line keeps its deals its own: its seed
+    # is not recorded.)
+    by_deal = {}
+    for (k, pair), v in complete.items():
+        m = files[k][1]
+        deal = ("deal", m["seed"] + pair) if m is not None else ("run", k, pair)
+        by_deal.setdefault(deal, []).append(sum(r["score"] for r in v) / 2)
+    full = [sum(v) / len(v) for v in by_deal.values()]      # (the score: their mean)
+    complete = list(complete.values())
     games = [r for v in complete for r in v]
-    full = [sum(r["score"] for r in v) / 2 for v in complete]
     mean = sum(full) / len(full)
 
     sys.path.insert(0, os.path.join(HERE, ".."))      # (this checkout's, as the worker's)
@@ -299,11 +312,13 @@ def report(files):
     cpu = [sum(r["cpu"][k] for r in games) / max(1, sum(r["dec"][k] for r in games))
            for k in (0, 1)]
     head, _, rest = title.partition("\n")
-    print(f"{head}: {len(games)} games in {len(full)} paired deals" +
+    shared = "" if len(full) == len(complete) else \
+        f" ({len(complete)} pairs: runs of nearby seeds share deals)"
+    print(f"{head}: {len(games)} games in {len(full)} paired deals{shared}" +
           (f"\n{rest}" if rest else ""))
     print(f"  wins {wins}, draws {draws}, losses {len(games) - wins - draws}")
     if len(full) < 2:                               # (no variance to read an interval from)
-        print(f"  score {mean:.1%} (no interval from one pair)")
+        print(f"  score {mean:.1%} (no interval from one deal)")
         print(f"  Elo {elo(mean)}")
     else:                       # (a pair's score is in [0, 1]: the library's score interval)
         _, low, high = score_interval(len(full), sum(full), sum(x * x for x in full))

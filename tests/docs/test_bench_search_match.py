@@ -199,3 +199,20 @@ def test_pooling_takes_one_match_under_other_seeds_and_refuses_the_rest(tmp_path
     assert run.returncode == 0, run.stderr
     assert f"  a.jsonl: random (this checkout, {m['mine_commit']}) vs greedy" in run.stdout
     assert "rules classic, seed 2026\n  old.jsonl: (options not recorded)\n" in run.stdout
+
+
+def test_pooled_runs_of_nearby_seeds_count_a_shared_deal_once(tmp_path):
+    # Seed 2026's pairs deal 2026 and 2027, seed 2027's deals 2027: three pairs on two
+    # deals.  Counted as three independent pairs, the repeated deal narrowed the interval.
+    _, m = first_run(tmp_path)
+    for name, seed, rows in (("a.jsonl", 2026, row(0, 1.0) + row(1, 1.0) + row(2, 0.0)
+                              + row(3, 0.0)),
+                             ("b.jsonl", 2027, row(0, 1.0) + row(1, 0.0))):
+        (tmp_path / name).write_text(json.dumps({"match": dict(m, seed=seed)}) + "\n"
+                                     + rows)
+    run = report("--out", "a.jsonl", "--pool", "b.jsonl", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert ": 6 games in 2 paired deals (3 pairs: runs of nearby seeds share deals)" \
+        in run.stdout
+    # deal 2026 scored 1, deal 2027 the mean of its pairs 0 and 0.5: (1 + 0.25) / 2
+    assert "score 62.5% [" in run.stdout

@@ -59,7 +59,7 @@ def test_a_match_report_reads_complete_pairs_and_claims_no_interval_it_lacks(cap
         return capsys.readouterr().out
 
     out = report([1.0, 0.0])                      # one pair: no variance
-    assert "score 50.0% (no interval from one pair)" in out and "[" not in out
+    assert "score 50.0% (no interval from one deal)" in out and "[" not in out
     # a sweep: no variance, but the library's score interval (its pseudo-pairs scoring 0
     # and 1) still has a width, 10 pairs of 10 won
     out = report([1.0] * 20)
