@@ -72,7 +72,7 @@ from .position import parse_text, reconcile
 from .record_result import (RESIGNED, STATUSES, RecordResultWarning, check_result, ending,
                             ending_text, result_mismatch, result_of, resigner, stopped,
                             validate_result)
-from .redeal import Fitted, NoFit, fit_unseen
+from .redeal import FitCutOff, Fitted, NoFit, fit_unseen
 from .rules import Rules
 from .seeding import check_game_index, check_seed
 from .validation import check_player, is_int
@@ -288,7 +288,8 @@ def start_game(rec: dict[str, Any]) -> Game:
     rule); a game its cap ended says so in its result, and the cap fell at its last
     move, where the replay ends it too.  A position with cards not seen (``?``) starts
     the game their deal fitted to the record's moves (`redeal.fit_unseen`): ValueError
-    naming the first move that no deal of them lets be played."""
+    naming the first move that no deal of them lets be played (`redeal.NoFit`), or the
+    furthest the search for one reached before it was cut off (`redeal.FitCutOff`)."""
     rules = Rules.from_json(rec["rules"])
     if rec.get("position"):
         return _position_start(rec["position"], rules, rec["seed"], _parsed(rec),
@@ -324,7 +325,8 @@ def _position_start(text: str, rules: Rules, seed: int, moves: list[Move],
     """The start of a game from position `text` (whose own rules and seed, if any, must
     be `rules` and `seed`) and what its cards not seen (``?``) were dealt to fit
     `moves` (None: it has none); ValueError for a bad position and for moves no deal
-    fits (`redeal.NoFit`, naming the move)."""
+    fits (`redeal.NoFit`, naming the move, or `redeal.FitCutOff` when the search for
+    one was cut off)."""
     try:
         reconcile(text, rules, seed)
         kw = dict(parse_text(text), rules=rules, seed=seed)
@@ -333,7 +335,7 @@ def _position_start(text: str, rules: Rules, seed: int, moves: list[Move],
             g.max_moves = cap
             return g, None
         fitted = fit_unseen(kw, moves, cap)
-    except NoFit:
+    except (NoFit, FitCutOff):
         raise
     except ValueError as e:
         raise ValueError(f"bad starting position: {e}") from None

@@ -25,7 +25,8 @@ memory for earlier ones; the window bounds how many).
 Before its first task, a run checks the cluster once per client and machine
 (`check_cluster`): the scheduler must load cuttle (it unpickles the tasks), and each
 worker must run this very `build` (version, games revision, a digest of the engine's
-games), and every task checks its worker again (`play_checked`: workers may join
+games and one of games with a player in Python, whose seats draw from streams of their
+own), and every task checks its worker again (`play_checked`: workers may join
 later).  Without the check a worker lacking cuttle was closed by dask on its first
 task, then the next, and the run waited for workers for ever; one of another build
 played other games, merged in without a word.
@@ -80,6 +81,7 @@ WORKERS_LOOK = 1.0            # seconds without a finished chunk before a run as
 WORKERS_LOOK_TIMEOUT = 5.0    # seconds the scheduler has to answer that (else: not known)
 WAIT_STEP = 0.02              # seconds between two looks for a finished chunk
 BUILD_GAMES = 32              # games of `build`'s digest of the engine
+BUILD_PYTHON_GAMES = 4        # games of its digest of games played in Python
 PIECE_SECONDS = 0.05          # a chunk's pieces grow while quicker (so: < 0.2 s each)
 
 
@@ -112,25 +114,42 @@ class _CancelledRuns(logging.Filter):
 _CANCELLED = _CancelledRuns()
 
 
+def _uniform(game, rng):
+    """`build`'s player in Python: a legal move drawn from its seat's rng."""
+    moves = game.legal_moves
+    return moves[rng.randrange(len(moves))]
+
+
+def _digest(players, n: int) -> str:
+    """A digest of the tally of the first `n` games of seed 0 under classic rules
+    between `players`."""
+    from ..rules import Rules
+    plan = Plan([Rules()], resolve_players(players), 0, True, DEFAULT_MAX_MOVES, None, 1,
+                False)
+    state = [x.tolist() if hasattr(x, "tolist") else x
+             for x in play_chunk(plan, 0, n).tally.__getstate__()]
+    return hashlib.sha256(json.dumps(state, sort_keys=True).encode()).hexdigest()[:16]
+
+
 @functools.cache
-def build() -> tuple[str, int, str]:
+def build() -> tuple[str, int, str, str]:
     """This process's cuttle, as the cluster checks it: (version, games revision, a
     digest of the engine: the tally of the first BUILD_GAMES games of random against
-    greedy under classic rules).  A worker of another build would play other games
-    (the digest is a cheap guard against a build that plays otherwise under the same
-    version and revision, not a proof)."""
+    greedy, and one of games played in Python: of BUILD_PYTHON_GAMES games of a
+    player in Python against random, each seat drawing from its own stream,
+    `seeding.seat_seed`).  A worker of another build would play other games (the
+    digests are a cheap guard against a build that plays otherwise under the same
+    version and revision, not a proof; the streams of games with a player in Python
+    are no part of the games revision)."""
     from .._version import GAME_REVISION, __version__
-    from ..rules import Rules
-    plan = Plan([Rules()], resolve_players(("random", "greedy")), 0, True,
-                DEFAULT_MAX_MOVES, None, 1, False)
-    state = [x.tolist() if hasattr(x, "tolist") else x
-             for x in play_chunk(plan, 0, BUILD_GAMES).tally.__getstate__()]
-    digest = hashlib.sha256(json.dumps(state, sort_keys=True).encode()).hexdigest()[:16]
-    return __version__, GAME_REVISION, digest
+    return (__version__, GAME_REVISION, _digest(("random", "greedy"), BUILD_GAMES),
+            _digest((_uniform, "random"), BUILD_PYTHON_GAMES))
 
 
 def _described(b) -> str:
-    return f"version {b[0]}, games revision {b[1]}, engine {b[2]}"
+    # (a worker of an older build says no digest of games in Python)
+    return f"version {b[0]}, games revision {b[1]}, engine {b[2]}" + \
+        (f", games in Python {b[3]}" if len(b) > 3 else "")
 
 
 def _another_build(worker: str, theirs, ours) -> ClusterError:
@@ -144,7 +163,7 @@ class ChunkCancelled(Exception):
     its result any more."""
 
 
-def play_checked(expected: tuple[str, int, str], plan: Plan, start: int,
+def play_checked(expected: tuple[str, ...], plan: Plan, start: int,
                  count: int) -> SimulationResult | ComparisonResult:
     """A cluster task: units start..start+count-1 of `plan` on a worker, which must
     run the client's build `expected` (ClusterError if it does not), played in pieces

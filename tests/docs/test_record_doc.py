@@ -110,6 +110,8 @@ def test_the_record_with_cards_not_seen_replays_and_is_reviewed_as_the_page_says
     with pytest.raises(ValueError) as e:
         final_game(bad)
     assert str(e.value) == error
+    from cuttle.redeal import FIT_SEARCH
+    assert f"The search stops after {FIT_SEARCH:,} deals" in " ".join(TEXT.split())
     # ann's view is the record's, player 1's is not, as quoted
     assert dealt_view(shown, 0) is None
     quoted = re.search(r"\(`(player 1 cannot be reviewed from this record, .*?): \.\.\.`\)",

@@ -6,6 +6,7 @@ player whose view the record gives saw is the same whatever the deal
 (`record.dealt_view`), which a game replayed from it knows (`Game.dealt_unseen`,
 `record.missing_view`)."""
 
+import hashlib
 import json
 import pickle
 import random
@@ -18,7 +19,7 @@ from cuttle.position import parse_text
 from cuttle.record import (check_view, dealt_view, final_game, game_before, has_unseen,
                            make_record, missing_view, read_record, start_game,
                            validate_record, write_record)
-from cuttle.redeal import NoFit, fit_unseen
+from cuttle.redeal import FitCutOff, NoFit, fit_unseen
 from support.helpers import random_rules, views
 
 START = "hands: 2D 3C 6C 6D 9D / 2C 7S 8D QD QH KH; deck: KD 4C 8H TD"
@@ -169,13 +170,13 @@ def test_check_view_refuses_the_decider_s_view_where_the_record_does_not_give_it
 
 @pytest.mark.parametrize("at, move, said", [
     (4, "scuttle 6D 6C", "move 4 ('scuttle 6D 6C'): no deal of the cards not seen ('?') "
-     "was found that lets it be played after the moves before it; the position places "
-     "6D; 6C is where move 3 ('points 6C') put it"),
+     "lets it be played after the moves before it; the position places 6D; 6C is where "
+     "move 3 ('points 6C') put it"),
     (6, "scuttle 9D 6D", "move 6 ('scuttle 9D 6D'): no deal of the cards not seen ('?') "
-     "was found that lets it be played after the moves before it; 9D is where move 1 "
-     "('points 9D') put it; 6D is where move 5 ('points 6D') put it"),
-    (2, "points 2D", "move 2 ('points 2D'): no deal of the cards not seen ('?') was found "
-     "that lets it be played after the moves before it; the position places 2D"),
+     "lets it be played after the moves before it; 9D is where move 1 ('points 9D') put "
+     "it; 6D is where move 5 ('points 6D') put it"),
+    (2, "points 2D", "move 2 ('points 2D'): no deal of the cards not seen ('?') lets it "
+     "be played after the moves before it; the position places 2D"),
 ])
 def test_a_move_no_deal_lets_be_played_is_refused_naming_it(at, move, said, tmp_path):
     moves = list(MOVES)
@@ -232,17 +233,17 @@ def test_the_fit_places_the_cards_each_move_needs():
     with pytest.raises(NoFit) as e:
         fit_unseen(kw, [cuttle.Move(m) for m in tight])
     assert e.value.move == 14 and str(e.value) == (
-        "move 14 ('points 2H'): no deal of the cards not seen ('?') was found that lets "
-        "it be played after the moves before it")
+        "move 14 ('points 2H'): no deal of the cards not seen ('?') lets it be played "
+        "after the moves before it")
 
 
 # ---------------------------------------------------------------------------------------
 # A record of a random game with what one player did not see taken out
 
-def text_game(rng):
+def text_game(rng, **flags):
     """A game from position text (whose random stream a record's position replays),
-    advanced by random legal moves."""
-    rules = random_rules(rng)
+    advanced by random legal moves; random rules (with `flags`)."""
+    rules = random_rules(rng).replace(**flags)
     seed = rng.getrandbits(32)
     g = cuttle.Game.from_text(cuttle.Game(rules, seed=seed).position_text(), seed=seed)
     for _ in range(rng.randint(0, 120)):
@@ -284,13 +285,13 @@ def out_of_the_deck(g, p):
 def blanked(g, p, mode):
     """g's starting position with '?' for the other's hand ("hand"; the deck as it
     was), for each card of it or of the deck p did not see before a move named it
-    ("seen"), or for the other's hand and every deck card but those p saw come out of
-    it ("deck")."""
+    ("seen"), for the other's hand and every deck card but those p saw come out of it
+    ("deck"), or for the other's hand and the whole deck ("all")."""
     start = g.copy()
     while start.ply:
         start.undo()
     keep = set(start.deck) if mode == "hand" else seen_by(g, p) if mode == "seen" else \
-        out_of_the_deck(g, p)
+        out_of_the_deck(g, p) if mode == "deck" else set()
     hand = [str(c) if c in keep else "?" for c in start.hand(1 - p)]
     deck = [str(c) if c in keep else "?" for c in start.deck]
     while deck and deck[-1] == "?":          # (the unlisted rest: not seen either)
@@ -314,11 +315,7 @@ def test_a_random_game_with_what_a_player_did_not_see_taken_out_replays(seed, p,
         assert final_game(rec) == g
         assert dealt_view(rec, 0) is None and dealt_view(rec, 1) is None
         return
-    try:
-        end = final_game(rec)
-    except NoFit:   # (a random 4 discards by place in a hand: a deal may not redo it)
-        assert g.rules.four == "random"
-        return
+    end = final_game(rec)
     assert end.moves == g.moves
     gave = dealt_view(rec, p)
     # (a glasses-8 shows what no record gives; a random 4's discards are drawn by their
@@ -327,3 +324,158 @@ def test_a_random_game_with_what_a_player_did_not_see_taken_out_replays(seed, p,
     if gave is None:
         assert views(end, p) == views(g, p)     # every step, seen alike
         assert public(end) == public(g)
+
+
+# ---------------------------------------------------------------------------------------
+# The whole deck not seen: the search through every deal where the seed's repairs fail
+
+def whole_deck_record(seed, **flags):
+    """A random game (`text_game(Random(seed), **flags)`, then a player drawn from the
+    same stream) and its record with the other's hand and the whole deck not seen."""
+    rng = random.Random(seed)
+    g = text_game(rng, **flags)
+    rec = make_record(g, players=["a", "b"])
+    rec["position"] = blanked(g, rng.randint(0, 1), "all")
+    return g, validate_record(json.loads(json.dumps(rec)))
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**32 - 1))
+@example(1523)          # (its last move reveals a card the deal may make unplayable)
+def test_a_random_game_with_the_whole_deck_not_seen_replays(seed):
+    g, rec = whole_deck_record(seed)
+    end = final_game(rec)
+    # (the game after the last move may be another where that move reads a card not
+    # seen: a 7's revealed card scrapped or to be played)
+    assert end.moves == g.moves and end.dealt_from == "record"
+
+
+@pytest.mark.parametrize("seed", [
+    540,        # a 7's revealed card the seed's deal made playable, the record's not
+    7044,       # a 7's two revealed cards, one discarded: neither may be playable
+    82, 10873,  # a random 4: which cards it discards depends on the hand's order
+    20682,      # a card a random 4 kept, the only one it lets the hand keep there
+])
+def test_a_record_the_seeds_repairs_could_not_deal_replays(seed):
+    """Records of real games that were refused as no deal fitting them (the seed's
+    deal repaired, then 8 other deals)."""
+    g, rec = whole_deck_record(seed)
+    start = start_game(rec)
+    end = start.copy()
+    for move in g.moves:
+        end.play(move)
+    assert end.winner == g.winner and end.dealt_unseen == start.dealt_unseen
+    assert start_game(rec) == start                      # the seed's, every time
+
+
+def _quick_fit(kw, moves):
+    """What the seed's repairs alone deal (`redeal._quick_fit`), or None."""
+    from cuttle.position import deal_unseen
+    from cuttle.redeal import FIT_KEY, FIT_TRIES, _Deal, _quick_fit as quick
+    from cuttle.seeding import derive
+    filled, places = deal_unseen(kw)
+    return quick(_Deal(filled, places, None), list(moves),
+                 random.Random(derive(kw["seed"], FIT_KEY)), FIT_TRIES)
+
+
+def test_the_deals_the_seeds_repairs_find_do_not_change():
+    """A record's replay is its reader's saved work: where the seed's deal, repaired,
+    fits (the way every record was dealt before the search), the deal is the same.
+    The digest is of the starts of these records as that way dealt them."""
+    digest = hashlib.sha256()
+    for seed in range(40):
+        rng = random.Random(seed)
+        g = text_game(rng)
+        p = rng.randint(0, 1)
+        for mode in ("seen", "deck", "all"):
+            kw = dict(parse_text(blanked(g, p, mode)), rules=g.rules, seed=g.seed)
+            start = fit_unseen(kw, g.moves).start
+            digest.update(start.position_text().encode())
+            if seed < 4:
+                assert start == _quick_fit(kw, g.moves)
+    assert digest.hexdigest() == \
+        "cf9b7954f239c82165eda8938589c38a8cfe540c76a68d50b6a3a985612151b1"
+
+
+def test_a_search_cut_off_says_so_and_not_that_no_deal_fits(monkeypatch):
+    g, rec = whole_deck_record(540)
+    kw = dict(parse_text(rec["position"]), rules=g.rules, seed=g.seed)
+    with pytest.raises(FitCutOff) as e:
+        fit_unseen(kw, g.moves, search=20)
+    assert not isinstance(e.value, NoFit) and 1 <= e.value.move <= len(g.moves)
+    assert str(e.value) == (
+        f"move {e.value.move} ({str(g.moves[e.value.move - 1])!r}): the search for a deal "
+        f"of the cards not seen ('?') that lets every move be played was cut off after 20 "
+        f"deals, none of which got past this move: the record may still have one")
+    monkeypatch.setattr(cuttle.redeal, "FIT_SEARCH", 20)
+    for read in (start_game, final_game, lambda r: game_before(r, 3)):
+        with pytest.raises(FitCutOff, match=r"^move \d+ \('.*'\): the search .* was cut off"):
+            read(rec)
+    # (a move that no deal lets be played is still told apart, within the budget)
+    moves = list(MOVES)
+    moves[1] = "points 2D"
+    with pytest.raises(NoFit, match=r"^move 2 \('points 2D'\): no deal of the cards not "):
+        final_game(record(moves=moves))
+
+
+def held(g):
+    """The cards of g's start that its moves name or that the rules read as they are
+    played (`redeal._read_before`, `_read_by`), and for each other card a random 4
+    kept, the card indices between which it may change (`redeal._Fate`)."""
+    from cuttle.redeal import _fate, _look, _read_before, _read_by
+    x = g.copy()
+    while x.ply:
+        x.undo()
+    named, bounds = set(), {}
+    for move in g.moves:
+        before = _look(x)
+        named |= {str(c) for c in move.cards} | _read_before(before, move)
+        x.play(move)
+        read, fate = _read_by(before, x, move), _fate(before, x, move)
+        kept = fate.split((), ())[1] if fate is not None else {}
+        named |= {c for c in read if c not in kept}
+        for c in read & set(kept):
+            lo, hi = bounds.get(c, kept[c])
+            bounds[c] = (max(lo, kept[c][0]), min(hi, kept[c][1]))
+    return named, {c: b for c, b in bounds.items() if c not in named}
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**32 - 1), st.sampled_from([
+    {}, {"four": "random"}, {"seven": "top2", "four": "random"},
+    {"seven": "top2", "hand_limit": 5, "hand_limit_mode": "no_draw",
+     "three_takes_threes": False, "strict_oneoffs": True}]),
+    st.randoms(use_true_random=False))
+def test_cards_no_move_names_nor_the_rules_read_may_trade_places(seed, flags, rng):
+    """The ground of the search through every deal (`redeal._Search`): two cards that
+    no move names and the rules never read may lie at each other's places, and a card
+    a random 4 kept may trade places with one of them within its bounds: every move
+    is still played."""
+    from cuttle.cards import parse_index
+    g = text_game(random.Random(seed), **flags)
+    start = g.copy()
+    while start.ply:
+        start.undo()
+    kw = dict(parse_text(start.position_text()), seed=g.seed)
+    cards = [(q, k) for q in (0, 1) for k in range(len(kw["hands"][q]))] + \
+        [(2, k) for k in range(len(kw["deck"]))]
+
+    def plays(pairs):
+        hands, deck = [list(h) for h in kw["hands"]], list(kw["deck"])
+        at = {(z, k): (deck if z == 2 else hands[z]) for z, k in cards}
+        for a, b in pairs:
+            at[a][a[1]], at[b][b[1]] = at[b][b[1]], at[a][a[1]]
+        x = cuttle.Game.from_position(**dict(kw, hands=tuple(hands), deck=deck))
+        for move in g.moves:
+            x.play(move)
+        return True
+    named, bounds = held(g)
+    card = {p: (kw["deck"] if p[0] == 2 else kw["hands"][p[0]])[p[1]] for p in cards}
+    free = [p for p in cards if card[p] not in named and card[p] not in bounds]
+    for p in free if len(free) > 1 else ():
+        assert plays([(p, rng.choice([q for q in free if q != p]))])
+    for p in (p for p in cards if card[p] in bounds):
+        lo, hi = bounds[card[p]]
+        fit = [q for q in free if lo < parse_index(card[q]) < hi]
+        if fit:
+            assert plays([(p, rng.choice(fit))])

@@ -217,6 +217,45 @@ def test_a_worker_of_another_cuttle_build_is_refused(own_cluster):
         play_checked(client_build, plan, 0, 10)
 
 
+# A worker of an older build of the same version and games revision: both seats of a
+# game played in Python drew from one stream (`seeding.seat_seed` gave them one seed).
+SHARED_STREAM = """
+import cuttle.simulation.runner as runner
+from cuttle.seeding import derive
+runner.seat_seed = lambda seed, index, seat, derive=derive: derive(seed, 2 * index + 1)
+from cuttle.simulation.cluster import build
+build.cache_clear()
+"""
+
+
+def test_a_worker_playing_games_in_python_otherwise_is_refused(own_cluster):
+    """Its native games are this build's, so the check of the engine's games let it
+    through, and its chunks of a run with a player in Python, other games, were merged
+    in without a word."""
+    from cuttle.simulation.cluster import ClusterError, build
+
+    def uniform(game, rng):
+        moves = game.legal_moves
+        return moves[rng.randrange(len(moves))]
+    players = (uniform, "random")
+    local = cuttle.simulate(30, players=players, seed=4, progress=False)
+    assert same(local, cuttle.simulate(30, players=players, seed=4, progress=False,
+                                       client=own_cluster))
+    own_cluster.run(exec, SHARED_STREAM)
+    (address,) = own_cluster.scheduler_info()["workers"]
+    plan = Plan([cuttle.Rules()], resolve_players(players), 4, True, 10000, None, 1, False)
+    theirs = own_cluster.submit(play_chunk, plan, 0, 30, pure=False).result()
+    assert theirs.tally != play_chunk(plan, 0, 30).tally          # (other games there)
+    there = own_cluster.run(build)[address]
+    assert there[:3] == build()[:3] and there[3] != build()[3]
+    with pytest.raises(ClusterError, match=rf"^the dask worker {address} runs another cuttle "
+                                           rf"\(.*, games in Python {there[3]} there; "):
+        # (its worker was checked by the run before: each task checks again)
+        cuttle.simulate(30, players=players, seed=4, progress=False, client=own_cluster)
+    with pytest.raises(ClusterError, match="games in Python"):
+        cuttle.simulate(300, seed=4, progress=False, client=own_cluster)   # (native too)
+
+
 def test_workers_dying_on_a_chunk_again_and_again_is_a_clear_error(client):
     """A chunk that kills every worker that plays it: dask gives up after a few
     (KilledWorker), and the run says the cluster failed."""
