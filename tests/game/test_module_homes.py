@@ -1,12 +1,15 @@
 """Where the game's and the record's pieces live: a record's result (`cuttle.record_result`),
 the check of a view of cards not seen (`cuttle.game.missing_view`, `check_view`, through
-`cuttle.unseen.sees_dealt`) and the legal moves' words (`cuttle.legal`) each have one
+`cuttle.unseen.sees_dealt`), the legal moves' words (`cuttle.legal`) and the search
+through every deal of a record's cards not seen (`cuttle.deal_search`) each have one
 home, and every name stays importable where it was first (`cuttle.record.X`,
-`cuttle.redeal.sees_dealt`, `cuttle.game.LegalMoves`) as the same object."""
+`cuttle.redeal.sees_dealt`, `cuttle.redeal.NoFit`, `cuttle.game.LegalMoves`) as the
+same object."""
 
 import pytest
 
 import cuttle
+import cuttle.deal_search
 import cuttle.game
 import cuttle.legal
 import cuttle.record
@@ -44,6 +47,14 @@ def test_the_legal_moves_have_their_own_module():
             g.play(text)
         assert str(e.value) == cuttle.legal.why_illegal(g, cuttle.Move(text))
     assert cuttle.legal.as_move(g.legal_moves[1].code) == g.legal_moves[1]
+
+
+@pytest.mark.parametrize("name", ["NoFit", "FitCutOff", "_fate", "_look", "_read_before",
+                                  "_read_by"])
+def test_the_search_through_every_deal_has_its_own_module(name):
+    assert getattr(cuttle.redeal, name) is getattr(cuttle.deal_search, name)
+    assert getattr(cuttle.deal_search, name).__module__ == "cuttle.deal_search"
+    assert name in cuttle.redeal.__all__ or name.startswith("_")
 
 
 def test_a_record_s_result_is_validated_by_its_own_module():

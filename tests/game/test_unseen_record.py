@@ -420,9 +420,9 @@ def test_a_search_cut_off_says_so_and_not_that_no_deal_fits(monkeypatch):
 
 def held(g):
     """The cards of g's start that its moves name or that the rules read as they are
-    played (`redeal._read_before`, `_read_by`), and for each other card a random 4
-    kept, the card indices between which it may change (`redeal._Fate`)."""
-    from cuttle.redeal import _fate, _look, _read_before, _read_by
+    played (`deal_search._read_before`, `_read_by`), and for each other card a random 4
+    kept, the card indices between which it may change (`deal_search._Fate`)."""
+    from cuttle.deal_search import _fate, _look, _read_before, _read_by
     x = g.copy()
     while x.ply:
         x.undo()
@@ -447,7 +447,7 @@ def held(g):
      "three_takes_threes": False, "strict_oneoffs": True}]),
     st.randoms(use_true_random=False))
 def test_cards_no_move_names_nor_the_rules_read_may_trade_places(seed, flags, rng):
-    """The ground of the search through every deal (`redeal._Search`): two cards that
+    """The ground of the search through every deal (`deal_search._Search`): two cards that
     no move names and the rules never read may lie at each other's places, and a card
     a random 4 kept may trade places with one of them within its bounds: every move
     is still played."""
