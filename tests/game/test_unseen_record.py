@@ -368,6 +368,51 @@ def test_a_record_the_seeds_repairs_could_not_deal_replays(seed):
     assert start_game(rec) == start                      # the seed's, every time
 
 
+@pytest.mark.parametrize("seed", [
+    1467, 3,    # a pass with cards in the deck: the hand held nothing playable
+])
+def test_a_record_with_a_stuck_pass_the_seeds_repairs_could_not_deal_replays(seed):
+    """Records of real games under the no-draw hand limit that the seed's repairs do
+    not fit: a pass while the deck has cards says none of the passer's cards was
+    playable, which the search must read (`deal_search._read_before`)."""
+    flags = dict(hand_limit=2, hand_limit_mode="no_draw")
+    g, rec = whole_deck_record(seed, **flags)
+    kw = dict(parse_text(rec["position"]), rules=g.rules, seed=g.seed)
+    assert _quick_fit(kw, g.moves) is None
+    assert any(m.verb == "pass" for m in g.moves)
+    start = start_game(rec)
+    end = start.copy()
+    for move in g.moves:
+        end.play(move)
+    assert end.winner == g.winner and end.dealt_unseen == start.dealt_unseen
+
+
+def test_the_search_reads_the_scrap_a_3_may_take_from():
+    """A 3 played under strict one-offs needs a card it may take (not a 3 here) in the
+    scrap: where the cards there are the other's whole hand, scrapped by a random 4
+    (no card of it read, as all went), the search must read them at the 3
+    (`deal_search._read_before`, `_read_by`) to deal the hand otherwise than the
+    deal it starts from, which has both 3s left there."""
+    from cuttle.deal_search import _searched
+    from cuttle.position import deal_unseen
+    from cuttle.redeal import _Deal
+    rules = cuttle.Rules("classic", four="random", three_takes_threes=False,
+                         strict_oneoffs=True)
+    kw = dict(parse_text("hands: 3C 3D 4C 9D 9H / ? ?; deck: -"), rules=rules, seed=1)
+    moves = [cuttle.Move(m) for m in ["oneoff 4C", "resolve", "draw", "oneoff 3D",
+                                      "resolve", "take 4C", "draw", "oneoff 3C"]]
+    filled, places = deal_unseen(kw)
+    deal = _Deal(filled, places, None)
+    deal.swap(zip(filled["hands"][1], ["3H", "3S"]))
+    assert set(deal.start().hand(1)) == {"3H", "3S"}
+    start = _searched(deal, moves, 2000)
+    assert not {"3H", "3S"} >= set(start.hand(1))
+    end = start.copy()
+    for move in moves:
+        end.play(move)
+    assert end.phase == "counter" and "3C" in end.stack
+
+
 def _quick_fit(kw, moves):
     """What the seed's repairs alone deal (`redeal._quick_fit`), or None."""
     from cuttle.position import deal_unseen
