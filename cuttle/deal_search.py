@@ -346,7 +346,7 @@ class _Search:
             before = _look(g)
             read = loose(_read_before(before, move))
             if read:
-                return self.reading(now, read)
+                return self.reading(now, read, stuck=move.verb == "pass")
             try:
                 g.play(move)
             except IllegalMoveError:
@@ -416,30 +416,54 @@ class _Search:
                 if self.jumps:
                     self.back = n if self.back is None else max(self.back, n)
 
-    def reading(self, state: _State, read: list[int], fate: _Fate | None = None
-                ) -> _Choice:
+    def reading(self, state: _State, read: list[int], fate: _Fate | None = None,
+                stuck: bool = False) -> _Choice:
         """The choice of the cards at the places `read` (none pinned), whose identity
-        a move reads (`fate`: what a random 4 did there), as of `state` (the game
-        read)."""
+        a move reads (`fate`: what a random 4 did there; `stuck`: a pass, so none of
+        them may be playable), as of `state` (the game read)."""
         if fate is not None and not {state.cards[k] for k in read} <= set(fate.hand):
             fate = None                 # (cards read besides the hand: each pinned)
         where = _look(state.games[1]).where
         zones = {fate.who, SCRAP} if fate else {where.get(state.cards[k]) for k in read}
         choice = _Choice(read, zones, fate)
-        choice.states = self.readings(choice, state)
+        choice.states = self.readings(choice, state, stuck)
         return choice
 
-    def readings(self, choice: _Choice, state: _State) -> Iterator[_State]:
+    def playable(self, state: _State, read: list[int], free: list[str]) -> set[str]:
+        """The cards of `free` that the player to move could play, held at the places
+        `read` (a hand), in the game of `state`: tried there as many at a time as
+        `read` has places (one deal each; where the moves before cannot be played
+        again so, one at a time, and a card even so not told, not playable).  A
+        card's moves do not depend on the other cards held with it, so a pass is
+        legal with exactly the sets none of which is playable."""
+        out, n = set(), len(read)
+        groups = [free[k:k + n] for k in range(0, len(free), n)]
+        while groups:
+            some, cards = groups.pop(0), list(state.cards)
+            slot = {c: k for k, c in enumerate(cards)}
+            for k, c in zip(read, some):
+                cards[k], cards[slot[c]] = c, cards[k]
+            games = self.replayed(cards, state.at)
+            if games is not None:
+                out |= _played(games[1], some)
+            elif len(some) > 1:
+                groups[:0] = [[c] for c in some]
+        return out
+
+    def readings(self, choice: _Choice, state: _State, stuck: bool = False
+                 ) -> Iterator[_State]:
         """`choice`'s states (see `reading`): the deal's cards at its places, then
         each other set of the cards not pinned that a trade of places can put there
         (`_sets`: those that leave the first k cards wanted where they were wanted,
-        k from all down to one, first), once for each way the read goes."""
+        k from all down to one, first), once for each way the read goes; at a stuck
+        pass, only the sets of cards none of which is playable (`playable`)."""
         read = sorted(choice.read)
         base = [state.cards[k] for k in read]
         first = self.settled(choice, state, base, base)
         # (a card a later move names that the read sends to the scrap: the sets of
         # cards without it first, the deal's among the others)
         where = _look(state.games[1]).where
+        dead = _played(state.games[1], base) if stuck else set()
         waste = [c for c in base if c in self.first and where.get(c) == SCRAP]
         for c in waste:
             choice.wanted.setdefault(c, None)
@@ -452,8 +476,12 @@ class _Search:
             return c in self.first, self.first.get(c, late), slot[c]
         held = state.pinned | choice.read
         free = sorted((c for c in state.cards if slot[c] not in held), key=order)
+        if stuck:
+            dead |= self.playable(state, read, free)
+            free = [c for c in free if c not in dead]
         seen = set() if waste else {self.way(choice, first)}
-        for cards in self.candidates(choice, sorted(base, key=order), free, not waste):
+        for cards in self.candidates(choice, sorted(base, key=order), free, not waste,
+                                     dead):
             out = sorted(set(base) - cards, key=order)
             for ins in permutations(sorted(cards - set(base), key=order)):
                 new = state.swapped([(slot[a], slot[b]) for a, b in zip(out, ins)])
@@ -490,15 +518,16 @@ class _Search:
         return (frozenset(state.cards[k] for k in choice.read if k in state.pinned),
                 tuple(sorted((k, state.gaps[k]) for k in choice.read if k in state.gaps)))
 
-    def candidates(self, choice: _Choice, base: list[str], free: list[str], done: bool
-                   ) -> Iterator[frozenset[str]]:
+    def candidates(self, choice: _Choice, base: list[str], free: list[str], done: bool,
+                   dead: set[str] = frozenset()) -> Iterator[frozenset[str]]:
         """The sets of cards `choice` may read in place of `base` (with `free`; base
-        itself too unless `done`), each once: those that leave its first k cards
-        wanted where they were wanted (k from all down to one, as far as some set
-        does), then the others.  Every set looked at counts as SETS_PER_DEAL deals
-        played."""
+        itself too unless `done`; none holding a card of `dead`), each once: those
+        that leave its first k cards wanted where they were wanted (k from all down
+        to one, as far as some set does), then the others.  Every set looked at
+        counts as SETS_PER_DEAL deals played."""
         tried, given_up = {frozenset(base)} if done else set(), set()
-        rest, must, sets = _sets(base, free), (), iter(())
+        gone = [c for c in base if c in dead]
+        rest, must, sets = _sets(base, free, (), gone), (), iter(())
         while True:
             want = [c for c in choice.wanted if c in base or c in free]
             wants = [w for w in (tuple(want[:k]) for k in range(len(want), 0, -1))
@@ -506,11 +535,12 @@ class _Search:
             if wants and wants[0] != must:
                 must = wants[0]
                 here = [c for c in must if choice.wanted[c] in choice.zones]
-                sets = _sets(base, free, here, [c for c in must if c not in here])
+                sets = _sets(base, free, here, [c for c in must if c not in here] + gone)
             new = None
             for new in sets if wants else rest:
                 self.spend(SETS_PER_DEAL)
-                if new not in tried and (not wants or choice.fits(base, new, must)):
+                if new not in tried and not new & dead and (
+                        not wants or choice.fits(base, new, must)):
                     break
                 new = None
             if new is None:
@@ -531,6 +561,12 @@ def _kind(g: Game, move: Move, n: int) -> tuple[set[int], bool]:
     zones = {where[str(m.cards[n])] for m in g.legal_moves
              if m.verb == move.verb and len(m.cards) > n and str(m.cards[n]) in where}
     return (zones, True) if zones else ({g.to_move} - {None}, False)
+
+
+def _played(g: Game, cards: Iterable[str]) -> set[str]:
+    """Those of `cards` (held by the player to move in `g`) that a legal move plays."""
+    used = {str(c) for m in g.legal_moves for c in m.cards}
+    return {c for c in cards if c in used}
 
 
 def _sets(base: list[str], free: list[str], must: Sequence[str] = (),

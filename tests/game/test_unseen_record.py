@@ -370,6 +370,7 @@ def test_a_record_the_seeds_repairs_could_not_deal_replays(seed):
 
 @pytest.mark.parametrize("seed", [
     1467, 3,    # a pass with cards in the deck: the hand held nothing playable
+    1215,       # the same, the hand of three read: only sets of unplayable cards tried
 ])
 def test_a_record_with_a_stuck_pass_the_seeds_repairs_could_not_deal_replays(seed):
     """Records of real games under the no-draw hand limit that the seed's repairs do
@@ -385,6 +386,7 @@ def test_a_record_with_a_stuck_pass_the_seeds_repairs_could_not_deal_replays(see
     for move in g.moves:
         end.play(move)
     assert end.winner == g.winner and end.dealt_unseen == start.dealt_unseen
+    assert start_game(rec) == start                      # the seed's, every time
 
 
 def test_the_search_reads_the_scrap_a_3_may_take_from():
