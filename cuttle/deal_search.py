@@ -8,11 +8,8 @@ the cards the rules read without a move naming them (a 7's revealed card, the ha
 random 4 discards from by the cards' order, ...: the one list of those reads being
 `_read_before`, `_read_by` and a random 4's `_Fate`) are chosen among all, so that
 once it has tried every choice, no deal lets the furthest move it reached be played
-(`NoFit`, naming it).  It is cut off after a number of deals (`FitCutOff`, which says
-so; the fit's number is `cuttle.redeal.FIT_SEARCH`): random games with the whole deck
-not seen take at most a few thousand.  It plays its deals through the `_Deal` it is
-handed (`cuttle.redeal`'s, the one way a deal is tried).
-"""
+(`NoFit`, naming it); cut off after `redeal.FIT_SEARCH` deals (`FitCutOff`).  It plays
+its deals through the `_Deal` it is handed (`redeal`'s)."""
 
 from __future__ import annotations
 
@@ -32,15 +29,13 @@ if TYPE_CHECKING:
 
 __all__ = ["FitCutOff", "NoFit"]
 
-# Where a card lies, for the search: a hand (0, 1), a 7's reveal, the scrap.
-REVEALED, SCRAP = 3, 4
+REVEALED, SCRAP = 3, 4      # where a card lies, for the search (0, 1: the hands)
 _INDEX = {str(c): i for i, c in enumerate(CARDS)}     # a card's index, by its text
 SETS_PER_DEAL = 1 / 8       # sets of cards a read's choice looks at, counted as deals
 
 
-class NoFit(ValueError):
-    """Moves that no deal of a position's cards not seen lets be played in turn;
-    `move`, the first that none lets be played (numbered from 1)."""
+class _AtMove(ValueError):
+    """A fit's verdict naming a move (`move`, numbered from 1)."""
 
     def __init__(self, message: str, move: int) -> None:
         super().__init__(message)
@@ -50,17 +45,14 @@ class NoFit(ValueError):
         return type(self), (str(self), self.move)
 
 
-class FitCutOff(ValueError):
+class NoFit(_AtMove):
+    """Moves no deal of the cards not seen lets be played in turn; `move`, the first."""
+
+
+class FitCutOff(_AtMove):
     """A fit given up: `fit_unseen`'s search tried `FIT_SEARCH` deals without finding
     one that lets every move be played or showing that none does; `move`, the furthest
     move (numbered from 1) that the deals tried reached."""
-
-    def __init__(self, message: str, move: int) -> None:
-        super().__init__(message)
-        self.move = move
-
-    def __reduce__(self):
-        return type(self), (str(self), self.move)
 
 
 class _Look(NamedTuple):

@@ -344,9 +344,8 @@ class CuttleState(pyspiel.State):
             raise RuntimeError(
                 f"resample_from_infostate: no consistent deal in {_RESAMPLE_TRIES} tries: "
                 f"the opponent passed with cards left to draw (action {telling[0]} of the "
-                f"history, under the no-draw hand limit), which tells that their hand held "
-                f"no legal move, and the deal sampler does not model that (docs/rl.md in "
-                f"the source distribution)")
+                f"history, under the no-draw hand limit): their hand held no legal move, "
+                f"which the deal sampler does not model (docs/rl.md in the source distribution)")
         raise RuntimeError(f"resample_from_infostate: internal error, no consistent deal in "
                            f"{_RESAMPLE_TRIES} tries (history {history})")
 

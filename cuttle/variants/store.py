@@ -107,13 +107,10 @@ class ResultsFileError(ValueError):
 
 
 class OtherFingerprint(ResultsFileError):
-    """A record whose fingerprint is not the run's (`Store.get` with an `engine`): its
-    games differ from those this run would play.  `path`, `lineno`, `key` (the
-    record's), `stamp` (its fingerprint; None without one), `engine` (the run's) and
-    `cause`, the words of why: by default another version of the engine or of the
-    policy, the cause when a fingerprint covers the record's own rule sets only (a
-    balance search's); an atlas group's covers the base and every variant, and its run
-    says what it finds (`cuttle.variants.run`: other variants than the file's)."""
+    """A record whose fingerprint (`stamp`, None without one) is not the run's
+    (`engine`): `path`, `lineno`, `key`, and `cause`, why: by default another version
+    of the engine or policy; an atlas group's run names other variants than the
+    file's (`cuttle.variants.run`)."""
 
     def __init__(self, path: str, lineno: int, key: ChunkKey, stamp: str | None,
                  engine: str, cause: str | None = None):
@@ -157,9 +154,8 @@ class NothingToReport(ResultsFileError):
     reading it with other options reports nothing (and running the same call again would
     play nothing either).  `path`: the file; `runs`: the runs it holds (`Store.runs`,
     or the balance designer's); `notes`: what reading it noticed (a last line cut off);
-    `held`: the runs in words.  `unscreened`: the labels of a balance search's single
-    changes whose first chunk the file lacks though it holds the base's: the file is of
-    the search's run, but the search space differs (`space`, in words)."""
+    `held`: the runs in words.  `unscreened`: a balance search's single changes the
+    file lacks though it holds the base's: the search space differs (`space`)."""
 
     def __init__(self, path: str, runs: list[tuple[str, str, int, int]],
                  notes: Iterable[str] = (), unscreened: Iterable[str] = ()):
