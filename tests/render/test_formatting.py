@@ -4,7 +4,7 @@ is missing, the same number in every output."""
 import math
 import re
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 from cuttle.formatting import (csv_number, fixed, interval, level_pct, num, pct, pp,
                                quantity, share, sign_class, tick, value)
@@ -74,6 +74,7 @@ def counts(draw):
 
 @settings(max_examples=500, deadline=None)
 @given(counts())
+@example((40006, 40010))
 def test_a_share_reads_0_or_100_percent_only_when_it_is(kn):
     # An atlas row read "goal 100.0%, passes 0.1%" for 1 game of 2,000 ending by passes.
     k, n = kn
@@ -84,8 +85,9 @@ def test_a_share_reads_0_or_100_percent_only_when_it_is(kn):
     assert len(digits) >= 2 and abs(shown - 100 * k / n) <= 0.5 * 10.0 ** -len(digits) + 1e-9
     # more than two decimals only near the ends: one significant digit of the distance
     near, d = 100 * min(k, n - k) / n, len(digits)
-    # (near the next power of ten, within the float error of 1 - k/n, one digit fewer)
-    assert d == 2 or 10.0 ** -d <= near * (1 + 1e-3) < 10.0 ** (1 - d)
+    # (near the next power of ten, within the float error of 1 - k/n, one digit fewer;
+    # just below one, as 4 of 40,010 = 0.0099975%, all the digits it needs)
+    assert d == 2 or 10.0 ** -d <= near * (1 + 1e-3) and near * (1 + 1e-9) < 10.0 ** (1 - d)
 
 
 def test_a_share_a_float_error_short_of_a_power_of_ten_takes_one_digit():
