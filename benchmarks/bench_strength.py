@@ -33,12 +33,22 @@ simulations per decision (cuttle.openspiel.ISMCTSPlayer; needs the `openspiel` e
 it plays --anchor-games games per pairing (it is slow: about a second per decision), and
 its time per move is the CPU time of its own decisions in those games.
 
+A --bot is handed its player's view (cuttle.policies.fair: a determinization, the cards
+it cannot see dealt anew), never the live game, unless given as --bot-sees-all, which
+marks it * as a full-information player.  Its file's folder is searched for the modules
+it imports, as `python FILE.py` searches it.  A bot that raises, or returns no move or an
+illegal one, stops the ladder with a one-line error naming the pairing (status 1); the
+pairings finished are rated and written, as at Ctrl-C.
+
 --reuse FILE takes the pairings of an earlier run's --json as they are, where that run
 had the same rules, seed and game counts and neither policy is named in --replay (a
 policy whose play changed since); every other pairing is played.  A --bot's pairings
-are reused only if its file is byte for byte the one that run loaded (the --json keeps
-each bot's file and SHA-256): an edited bot is played again, and the run says so.  The ladder is then
-refitted over them all, and the times per move measured again.
+are reused only if what it ran is byte for byte what that run loaded: its file and
+every module of the user's own the bots imported (outside the Python installation and
+cuttle; the --json keeps each one's SHA-256), and with the same view; otherwise it is
+played again, and the run says why.  The ladder is then refitted over them all, and the
+native policies' times per move measured again; a bot's time per move comes from its
+decisions in this run's games (n/a, null in the JSON, when all its pairings were reused).
 
 Uses the public API (cuttle.simulate(...).summary(), cuttle.openspiel), and the command
 line's checks of option values and output files (cuttle.cli.options), made before the
@@ -46,7 +56,6 @@ first game.
 """
 
 import argparse
-import hashlib
 import json
 import math
 import os
@@ -54,36 +63,22 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import numpy as np  # noqa: E402
 
 import cuttle  # noqa: E402
 from cuttle.cli import options  # noqa: E402
 from cuttle.formatting import pct, quantity  # noqa: E402
-from cuttle.policies import FULL_INFORMATION, policy_code, with_rng  # noqa: E402
+from cuttle.policies import FULL_INFORMATION, policy_code  # noqa: E402
 from cuttle.progress import Line, show_by_default  # noqa: E402
+from ladder_bots import TimedPlayer, edited_bots, load_bots, ran_modules  # noqa: E402
 
 DEFAULT_POLICIES = "random,greedy,expert,ismcts:100,ismcts:1000,ismcts:10000"
 SEARCH_BUDGET = 2_000_000        # games x iterations per pairing for ismcts:N
 ANCHOR = "random"
 ANCHORS = ("cuttle.cards-ai", "openspiel-ismcts:100")
 OPENSPIEL = "openspiel-ismcts"
-
-
-class TimedPlayer:
-    """A Python player that adds up the CPU seconds and calls of its decisions."""
-
-    def __init__(self, player, name=None):
-        self.player, self.seconds, self.calls = player, 0.0, 0
-        self.__name__ = name or player.__name__
-
-    def __call__(self, game, rng):
-        t = time.process_time()
-        try:
-            return self.player(game, rng)
-        finally:
-            self.seconds += time.process_time() - t
-            self.calls += 1
 
 
 def make_players(names):
@@ -102,54 +97,6 @@ def make_players(names):
             policy_code(x)               # the library's check: the valid names listed
             out[x] = x
     return out
-
-
-def load_bots(specs, taken):
-    """{NAME: TimedPlayer} of --bot NAME=FILE.py:FUNCTION options (`taken`: the names on
-    the ladder already); ValueError saying what is wrong with one.  The function is a
-    Python policy of either form cuttle.simulate takes: policy(game) or policy(game, rng)
-    (called as simulate calls it: `cuttle.policies.with_rng`)."""
-    bots = {}
-    for spec in specs:
-        name, eq, where = spec.partition("=")
-        path, colon, func = where.rpartition(":")
-        name = name.strip()
-        if not (eq and colon and name and path and func):
-            raise ValueError(f"--bot takes NAME=FILE.py:FUNCTION, not {spec!r}")
-        if any(c in name for c in ",:= ") or name.lower() in taken or name in bots or \
-                name.lower().startswith(("ismcts", OPENSPIEL)):
-            raise ValueError(f"--bot {spec}: the name {name!r} must be new to the ladder, "
-                             f"not start like a search's (ismcts, {OPENSPIEL}) and hold no "
-                             f"comma, colon, '=' or space")
-        if not os.path.isfile(path):
-            raise ValueError(f"--bot {spec}: no file {path!r}")
-        module = load_file(path, spec)
-        if not callable(getattr(module, func, None)):
-            raise ValueError(f"--bot {spec}: no function {func!r} in {path}")
-        policy = getattr(module, func)
-        bots[name] = TimedPlayer(with_rng(policy, f"--bot {name}"), name)
-        bots[name].source = {"file": path, "function": func, "sha256": file_hash(path)}
-    return bots
-
-
-def file_hash(path):
-    """The SHA-256 of a file's bytes: what --reuse compares to tell an edited bot."""
-    with open(path, "rb") as f:
-        return hashlib.sha256(f.read()).hexdigest()
-
-
-def load_file(path, spec):
-    """The module of a bot's Python file, run; ValueError naming what it raised."""
-    import importlib.util
-    module_spec = importlib.util.spec_from_file_location(
-        "bot_" + os.path.splitext(os.path.basename(path))[0], os.path.abspath(path))
-    module = importlib.util.module_from_spec(module_spec)
-    try:
-        module_spec.loader.exec_module(module)
-    except Exception as e:              # (the bot's own error, in one line)
-        raise ValueError(f"--bot {spec}: loading {path} raised {type(e).__name__}: {e}") \
-            from None
-    return module
 
 
 def cap(name, games, scale=1, anchor_games=200, budget=SEARCH_BUDGET):
@@ -260,8 +207,10 @@ def plot(path, names, ratings, lo, hi, per_move, rules):
     ax1.set_xlabel("Elo (random = 0), 95% bootstrap interval")
     ax1.set_title(f"Strength ladder, {rules} rules")
     ax1.grid(axis="x", alpha=0.3)
-    ax2.errorbar(per_move, ratings, yerr=[ratings - lo, hi - ratings], fmt="o", capsize=4)
-    for x, r, nm in zip(per_move, ratings, names):
+    timed = ~np.isnan(per_move)          # (a time n/a has no place on the cost axis)
+    ax2.errorbar(per_move[timed], ratings[timed],
+                 yerr=[(ratings - lo)[timed], (hi - ratings)[timed]], fmt="o", capsize=4)
+    for x, r, nm in zip(per_move[timed], ratings[timed], np.asarray(names)[timed]):
         ax2.annotate(nm, (x, r), textcoords="offset points", xytext=(6, -4), fontsize=8)
     ax2.set_xscale("log")
     ax2.set_xlabel("CPU seconds per move (one thread)")
@@ -291,7 +240,13 @@ def parser():
                          "search bots: a tenth of theirs, at least 10)")
     ap.add_argument("--bot", action="append", default=[], metavar="NAME=FILE.py:FUNCTION",
                     help="rate your own Python policy(game) or policy(game, rng) as NAME "
-                         "alongside --policies (repeatable)")
+                         "alongside --policies (repeatable); it is handed its player's "
+                         "view (cuttle.policies.fair: the hidden cards dealt anew), its "
+                         "file's folder is searched for the modules it imports")
+    ap.add_argument("--bot-sees-all", action="append", default=[],
+                    metavar="NAME=FILE.py:FUNCTION",
+                    help="as --bot, but handed the live game, hidden cards included: "
+                         "marked * in the table, as cuttle.cards-ai (repeatable)")
     ap.add_argument("--anchors", action="store_true",
                     help=f"add the reference players {', '.join(ANCHORS)}")
     ap.add_argument("--anchor-games", type=options.positive, default=200,
@@ -342,7 +297,9 @@ def checked_args(argv):
     except ValueError as e:              # (it was a traceback)
         ap.error(f"--policies: {e}")
     try:
-        bots = load_bots(args.bot, set(names))
+        bots = load_bots([("--bot", x, False) for x in args.bot]
+                         + [("--bot-sees-all", x, True) for x in args.bot_sees_all],
+                         set(names), ("ismcts", OPENSPIEL))
     except ValueError as e:
         ap.error(str(e))
     names += list(bots)
@@ -379,19 +336,23 @@ def main(argv=None):
     results, seconds, stopped = play_ladder(args, names, players, rules, games, replay,
                                             reused)
     if stopped:
-        if not results:
+        if results:
+            names = [x for x in names if any(x in k for k in results)]
+            write_ladder(args, names, players, rules, results, seconds, stopped, start)
+        if stopped.error is None:
             sys.exit(130)
-        names = [x for x in names if any(x in k for k in results)]
+        print(f"bench_strength.py: error: {stopped.error}", file=sys.stderr)
+        sys.exit(1)
     write_ladder(args, names, players, rules, results, seconds, stopped, start)
-    if stopped:
-        sys.exit(130)
 
 
 def play_ladder(args, names, players, rules, games, replay, reused):
     """Every pairing played (or reused), its line printed: (results, seconds, the
-    Interrupted of a Ctrl-C or None), with a progress line on stderr (--progress)."""
+    Interrupted of a Ctrl-C or a bot's error, or None), with a progress line on stderr
+    (--progress).  The Interrupted's `error`: the bot's error in one line, naming the
+    pairing (its games dropped; the pairings finished kept), or None for Ctrl-C."""
     results, seconds = {}, {}
-    stopped = None
+    stopped = error = None
     pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
     show = show_by_default() if args.progress is None else args.progress
     line = Line(every=0.25) if show else None
@@ -418,6 +379,9 @@ def play_ladder(args, names, players, rules, games, replay, reused):
             if e.pairing is None:
                 break
             wa, wb, d, n, dt = e.pairing
+        except cuttle.PolicyError as e:      # a bot failed: the ladder of what finished
+            error = f"pairing {k + 1} of {len(pairs)}, {a} vs {b}: {e}"
+            break
         finally:
             if line is not None:
                 line.clear()
@@ -430,7 +394,10 @@ def play_ladder(args, names, players, rules, games, replay, reused):
     if stopped:
         print(f"interrupted: {len(results)} of {len(pairs)} pairings played (the last in "
               f"part); the ladder below rests on them", file=sys.stderr)
+    if stopped or error:
         stopped = cuttle.Interrupted(None, len(results), len(pairs), unit="pairing")
+    if stopped:
+        stopped.error = error
     return results, seconds, stopped
 
 
@@ -447,15 +414,17 @@ def write_ladder(args, names, players, rules, results, seconds, stopped, start):
     ratings = fit_ratings(names, results)
     boot = bootstrap(names, results, args.bootstrap, np.random.default_rng(args.seed))
     lo, hi = np.percentile(boot, [2.5, 97.5], axis=0)
-    per_move = np.array([float("nan") if stopped else         # (no more play after Ctrl-C)
-                         time_per_move(x, rules, args.seed) if isinstance(players[x], str)
-                         else players[x].seconds / max(players[x].calls, 1) for x in names])
+    per_move = np.array([move_time(players[x], rules, args.seed, stopped) for x in names])
     played = {x: sum(v[3] for k, v in results.items() if x in k) for x in names}
     order = np.argsort(-ratings)
+    note = None if not stopped else stopped.note() if stopped.error is None else \
+        stopped.note().replace("interrupted", "stopped by a bot's error", 1)
     print()
-    if stopped:
-        print(f"{stopped.note()}\n")
-    labels = [x + " *" if x in FULL_INFORMATION else x for x in names]
+    if note:
+        print(f"{note}\n")
+    sees_all = [x in FULL_INFORMATION or getattr(players[x], "sees_all", False)
+                for x in names]
+    labels = [x + " *" if full else x for x, full in zip(names, sees_all)]
     w = max(len("policy"), *map(len, labels))
     print(f"{'policy':<{w}} {'Elo':>6} {'95% interval':>16} {'games':>8} {'time/move':>11}")
     for i in order:
@@ -463,29 +432,56 @@ def write_ladder(args, names, players, rules, results, seconds, stopped, start):
               f"{played[names[i]]:8,} {fmt_time(per_move[i]):>11}")
     if any(x in FULL_INFORMATION for x in names):
         print("* a full-information reference: it reads both hands and the deck order")
+    if any(full and x not in FULL_INFORMATION for x, full in zip(names, sees_all)):
+        print("* --bot-sees-all: handed the live game, it may read both hands and the "
+              "deck order")
+    if not stopped and any(math.isnan(t) for t in per_move):
+        print("time/move n/a: a bot whose pairings were all reused made no move here")
     print(f"\n{sum(v[3] for v in results.values()):,} games in "
           f"{time.perf_counter() - start:,.0f} s")
-    if stopped:
-        print(f"\n{stopped.note()}")
+    if note:
+        print(f"\n{note}")
     if args.json:
-        with open(args.json, "w") as f:
-            json.dump({"rules": args.rules, "seed": args.seed, "policies": names,
-                       "interrupted": stopped is not None,
-                       "bots": {x: players[x].source for x in names
-                                if hasattr(players[x], "source")},
-                       "pairings": [{"a": a, "b": b, "wins_a": v[0], "wins_b": v[1],
-                                     "draws": v[2], "games": v[3],
-                                     "seconds": seconds[(a, b)]}
-                                    for (a, b), v in results.items()],
-                       "ratings": {x: {"elo": float(ratings[i]), "low": float(lo[i]),
-                                       "high": float(hi[i]),
-                                       "seconds_per_move": None if stopped
-                                       else float(per_move[i])}
-                                   for i, x in enumerate(names)}}, f, indent=1)
+        write_json(args.json, args, names, players, results, seconds, stopped,
+                   (ratings, lo, hi, per_move))
     if args.plot:
         plot(args.plot, [names[i] for i in order], ratings[order], lo[order], hi[order],
              per_move[order], args.rules)
         print(f"plot written to {args.plot}")
+
+
+def move_time(player, rules, seed, stopped):
+    """A player's CPU seconds per move: a native policy's measured in self-play, a
+    Python player's from its decisions in this run's games; nan after Ctrl-C or a bot's
+    error (no more play), and for a Python player that made no move here (its pairings
+    all reused)."""
+    if stopped:
+        return float("nan")
+    if isinstance(player, str):
+        return time_per_move(player, rules, seed)
+    return player.seconds / player.calls if player.calls else float("nan")
+
+
+def write_json(path, args, names, players, results, seconds, stopped, figures):
+    """The --json: the run, its bots' sources (`ran_modules`), every pairing and
+    rating; a time per move that is nan is null, as a partial run's error is said."""
+    ratings, lo, hi, per_move = figures
+    data = {"rules": args.rules, "seed": args.seed, "policies": names,
+            "interrupted": stopped is not None,
+            "bots": ran_modules([players[x] for x in names
+                                 if hasattr(players[x], "source")]),
+            "pairings": [{"a": a, "b": b, "wins_a": v[0], "wins_b": v[1], "draws": v[2],
+                          "games": v[3], "seconds": seconds[(a, b)]}
+                         for (a, b), v in results.items()],
+            "ratings": {x: {"elo": float(ratings[i]), "low": float(lo[i]),
+                            "high": float(hi[i]),
+                            "seconds_per_move": None if math.isnan(per_move[i])
+                            else float(per_move[i])}
+                        for i, x in enumerate(names)}}
+    if stopped is not None and stopped.error is not None:
+        data["error"] = stopped.error
+    with open(path, "w") as f:
+        json.dump(data, f, indent=1)
 
 
 def load_reused(path, rules, seed, ap):
@@ -513,24 +509,9 @@ def load_reused(path, rules, seed, ap):
     return pairings, bots
 
 
-def edited_bots(bots, old_bots, reused):
-    """The --bot names whose pairings in `reused` came from another file than the one
-    loaded now (edited, or the run kept no hash of it), each said on stderr: they are
-    played again, as --replay's are."""
-    edited = set()
-    for name, bot in bots.items():
-        if not any(name in k for k in reused):
-            continue
-        if old_bots.get(name, {}).get("sha256") != bot.source["sha256"]:
-            edited.add(name)
-            print(f"--reuse: bot {name!r} ({bot.source['file']}) is not the file that run "
-                  f"loaded; its pairings are played again", file=sys.stderr)
-    return edited
-
-
 def fmt_time(sec):
     if math.isnan(sec):
-        return "-"
+        return "n/a"                    # (the library's word for a missing figure)
     if sec >= 1e-3:
         return f"{sec * 1e3:.1f} ms"
     return f"{sec * 1e6:.1f} us" if sec >= 1e-6 else f"{sec * 1e9:.0f} ns"

@@ -217,3 +217,129 @@ def test_the_full_information_reference_is_marked_in_the_table(tmp_path):
     assert any(x.startswith("cuttle.cards-ai * ") for x in rows)
     assert not any(x.startswith("random *") for x in rows)
     assert "* a full-information reference: it reads both hands and the deck order" in rows
+
+
+WRAP = "import helper\n\n\ndef bot(game):\n    return helper.heuristic(game)\n"
+HELPER = "def heuristic(game):\n    return list(game.legal_moves)[{}]\n"
+LAZY = "def bot(game):\n    import lazy\n    return lazy.pick(game)\n"
+
+
+def test_reuse_plays_a_bot_again_when_a_module_of_its_own_changed(tmp_path):
+    # Only the named file was hashed: a bot whose helper module changed kept the old
+    # helper's rating (409 where a fresh run gave -221).  The helper beside the bot is
+    # found without PYTHONPATH (it was "No module named 'helper'"), and a module the bot
+    # imports only while it plays is fingerprinted too.
+    import json
+    (tmp_path / "wrap.py").write_text(WRAP)
+    (tmp_path / "helper.py").write_text(HELPER.format(0))
+    (tmp_path / "lazybot.py").write_text(LAZY)
+    (tmp_path / "lazy.py").write_text("def pick(game):\n    return game.legal_moves[0]\n")
+    common = ["--policies", "random,greedy", "--bot", "w=wrap.py:bot",
+              "--bot", "z=lazybot.py:bot", "--games", "6", "--bootstrap", "5"]
+    first = ladder(*common, "--json", "a.json", cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    bots = json.loads((tmp_path / "a.json").read_text())["bots"]
+    helper, lazy = str((tmp_path / "helper.py").resolve()), str((tmp_path / "lazy.py").resolve())
+    assert set(bots["w"]["modules"]) == {helper, lazy} and bots["w"]["sees_all"] is False
+    same = ladder(*common, "--reuse", "a.json", "--json", "b.json", cwd=tmp_path)
+    assert same.returncode == 0 and same.stderr == "", same.stderr
+    assert sum(x.endswith("(reused)") for x in same.stdout.splitlines()) == 6
+    for module, text in (("helper.py", HELPER.format(-1)),
+                         ("lazy.py", "def pick(game):\n    return game.legal_moves[-1]\n")):
+        (tmp_path / module).write_text(text)
+        again = ladder(*common, "--reuse", "b.json", "--json", "c.json", cwd=tmp_path)
+        assert again.returncode == 0, again.stderr
+        reused = [x.split()[:3] for x in again.stdout.splitlines() if x.endswith("(reused)")]
+        assert reused == [["random", "vs", "greedy"]], again.stdout
+        path = str((tmp_path / module).resolve())
+        assert (f"bot 'w' (wrap.py) ran a module of yours that is not the one that run "
+                f"loaded ({path}); its pairings are played again") in again.stderr
+        (tmp_path / "c.json").replace(tmp_path / "b.json")
+
+
+def test_a_module_the_bot_cannot_find_is_said_with_where_it_was_looked_for(tmp_path):
+    (tmp_path / "wrap.py").write_text(WRAP.replace("helper", "nowhere"))
+    run = ladder("--policies", "random,greedy", "--bot", "w=wrap.py:bot", cwd=tmp_path)
+    last = run.stderr.strip().splitlines()[-1]
+    assert run.returncode == 2 and "Traceback" not in run.stderr
+    assert "No module named 'nowhere' (the bot's folder" in last and "PYTHONPATH" in last
+
+
+def test_a_reused_bots_time_per_move_is_not_measured_as_zero(tmp_path):
+    # Every pairing of the bot reused: it made no move, and its time read "0 ns" (JSON
+    # 0.0), seconds over max(calls, 1).
+    import json
+    (tmp_path / "mybot.py").write_text(BOT)
+    common = ["--policies", "random,greedy", "--bot", "first=mybot.py:first_move",
+              "--games", "6", "--bootstrap", "5"]
+    assert ladder(*common, "--json", "a.json", cwd=tmp_path).returncode == 0
+    run = ladder(*common, "--reuse", "a.json", "--json", "b.json", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    row = next(x for x in run.stdout.splitlines() if x.startswith("first "))
+    assert row.split()[-1] == "n/a" and " ns" not in row
+    assert "time/move n/a: a bot whose pairings were all reused made no move here" \
+        in run.stdout
+    ratings = json.loads((tmp_path / "b.json").read_text())["ratings"]
+    assert ratings["first"]["seconds_per_move"] is None
+    assert ratings["greedy"]["seconds_per_move"] > 0          # (native: measured again)
+
+
+@pytest.mark.parametrize("body, said", [
+    ("    return None\n", "the policy of player B in game 0, deciding move 2, returned no move"),
+    ("    raise RuntimeError('boom')\n", "raised RuntimeError in game 0, deciding move 2: boom"),
+])
+def test_a_bot_that_fails_stops_the_ladder_in_one_line_keeping_what_finished(
+        tmp_path, body, said):
+    # It ended in a full traceback, and wrote no --json though a pairing had finished.
+    import json
+    (tmp_path / "bad.py").write_text("def f(game):\n" + body)
+    run = ladder("--policies", "random,greedy", "--bot", "b=bad.py:f", "--games", "6",
+                 "--bootstrap", "5", "--json", "l.json", cwd=tmp_path)
+    assert run.returncode == 1 and "Traceback" not in run.stderr, run.stderr
+    last = run.stderr.strip().splitlines()
+    assert len(last) == 1 and last[0].startswith(
+        "bench_strength.py: error: pairing 2 of 3, random vs b: ") and said in last[0]
+    note = "stopped by a bot's error after 1 of 3 pairings: a partial run"
+    table = run.stdout.split("\n\n", 1)[1].strip().splitlines()
+    assert table[0] == note and table[-1] == note
+    data = json.loads((tmp_path / "l.json").read_text())
+    assert data["interrupted"] is True and said in data["error"]
+    assert [(p["a"], p["b"]) for p in data["pairings"]] == [("random", "greedy")]
+
+
+PEEK = ("import peekstore\n\n\ndef f(game):\n    peekstore.seen.append(game)\n"
+        "    return game.legal_moves[0]\n")
+
+
+def test_a_bot_is_handed_its_players_view_unless_it_may_see_all(tmp_path, monkeypatch):
+    # A bot was called on the live game: one that read the hidden cards was rated
+    # unmarked, where cuttle.cards-ai carries its '*'.
+    import random
+    import cuttle
+    strength_module(monkeypatch)
+    import ladder_bots
+    monkeypatch.setattr(sys, "path", list(sys.path))     # (the bot's folder joins it)
+    (tmp_path / "peek.py").write_text(PEEK)
+    (tmp_path / "peekstore.py").write_text("seen = []\n")
+    spec = f"x={tmp_path / 'peek.py'}:f"
+    try:
+        for sees_all in (False, True):
+            bot = ladder_bots.load_bots([("--bot", spec, sees_all)], set())["x"]
+            game = cuttle.Game(seed=1)
+            assert bot(game, random.Random(3)) in game.legal_moves and bot.calls == 1
+            seen = sys.modules["peekstore"].seen.pop()
+            assert (seen is game) == sees_all
+            assert seen.hand(0) == game.hand(0)            # (its own hand, always)
+            assert (seen.hand(1) == game.hand(1)) == sees_all
+    finally:
+        sys.modules.pop("peekstore", None)
+    (tmp_path / "mybot.py").write_text(BOT)
+    run = ladder("--policies", "random,greedy", "--bot", "fair=mybot.py:first_move",
+                 "--bot-sees-all", "all=mybot.py:first_move", "--games", "6",
+                 "--bootstrap", "5", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    rows = run.stdout.splitlines()
+    assert any(x.startswith("all * ") for x in rows)
+    assert any(x.startswith("fair ") for x in rows)
+    assert "* --bot-sees-all: handed the live game, it may read both hands and the deck " \
+        "order" in rows
