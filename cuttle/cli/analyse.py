@@ -23,7 +23,9 @@ not tell apart at move K get the same analysis for the same seed.  The text show
 table as the mover saw it, the analysis, and the move played (``Played:``, its rank and
 score against the best's); the JSON adds ``record``, ``move``, ``turn`` and ``played``.
 The record's own rules apply (``--rules`` or ``--set`` that would change them are
-refused) and ``--seed`` seeds the playouts only.  A forced move (a lone legal move,
+refused) and ``--seed`` seeds the playouts only; with ``--engine``, the searches, dealt
+from the seed the review of the same seed gives move K's decision (`analyse_search`'s
+``decision``), so the figures are those ``cuttle review`` prints for move K.  A forced move (a lone legal move,
 which the review lists as forced) has nothing to compare: it is refused, as are a move
 outside 1 to N (N: the record's moves), ``--move`` without ``--record``, a POSITION with
 ``--record``, a ``--player`` who does not decide at move K and a move whose mover's view
@@ -128,7 +130,8 @@ def _analyse(args: argparse.Namespace, game: Game,
     print(f"cuttle analyse: valuing {quantity(n, 'move')} by {args.engine.name} searches "
           f"(Ctrl-C stops and shows what finished)", file=sys.stderr, flush=True)
     return analyse_search(game, args.engine, seed=args.seed, threads=args.threads,
-                          played=None if at is None else at.played)
+                          played=None if at is None else at.played,
+                          decision=None if at is None else at.number - 1)
 
 
 def _given(value, default):

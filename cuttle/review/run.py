@@ -18,7 +18,7 @@ from ..record_result import check_result, resigner, stopped
 from ..seeding import derive, seed_or_new
 from ..progress import Progress
 from ..threads import check_threads
-from ..validation import check_cancel
+from ..validation import check_cancel, check_int
 from .engines import DEFAULT_ENGINE, MoveValues, evaluate, parse_engine, search_engine
 from .figures import FORCED, Thresholds, move_accuracy
 from .result import Decision, MoveScore, Review
@@ -33,6 +33,14 @@ __all__ = ["analyse_search", "judge", "review"]
 DECISION_KEY = 0            # derive(seed, DECISION_KEY, ply): a decision's samples
 HINDSIGHT_KEY = 1           # derive(seed, HINDSIGHT_KEY, step): a hindsight value
 VISITS_KEY = 1              # derive(seed, VISITS_KEY): analyse_search's free search
+
+
+def decision_seed(seed: int, index: int) -> int:
+    """The seed of decision `index` of a review seeded `seed` (`index`: its move's place
+    among the game's moves from its start, 0 for the first, so a record's move K is
+    K - 1): the one home of that rule, which `review` and `analyse_search(decision=)`
+    follow."""
+    return derive(seed, DECISION_KEY, index)
 
 
 class _Cancelled(Exception):
@@ -174,7 +182,8 @@ def _judge(game: Game, move: Move, eng: Engine, seed: int, threads: int, th: Thr
 
 def analyse_search(game: Game, engine: str | Engine = "ismcts", *,
                    seed: int | None = None, threads: int | None = None,
-                   cancel: Any = None, played: Move | str | None = None) -> SearchAnalysis:
+                   cancel: Any = None, played: Move | str | None = None,
+                   decision: int | None = None) -> SearchAnalysis:
     """Value every legal move of the player to decide by the strong search, from that
     player's view: the review's search engines, the machinery and budget of `judge`,
     with no move played (``cuttle analyse --engine``).
@@ -192,6 +201,11 @@ def analyse_search(game: Game, engine: str | Engine = "ismcts", *,
     own choice is its most visited move.  No hidden card is read.
     played: a legal move, refined as the review refines the move played (while its
     label under the default thresholds is not settled): the figures are then `judge`'s.
+    decision: the index of this decision's move among the game's moves from its start (a
+    record's move K is K - 1): the searches are then dealt from the seed the review
+    gives that decision (`decision_seed`), so that with `played` the figures are
+    exactly those of ``review(record, engine, seed=seed)``'s decision; None: from `seed`
+    itself, as `judge`'s.  The free search is seeded from `seed` either way.
     cancel: a threading.Event (or a callable returning True) checked before the free
     search and before each native call of the forced searches; Ctrl-C or cancel raise
     `cuttle.Interrupted` whose `result` is the `SearchAnalysis` of the searches
@@ -204,6 +218,8 @@ def analyse_search(game: Game, engine: str | Engine = "ismcts", *,
     eng = search_engine(engine)
     threads = check_threads(threads)
     seed = seed_or_new(seed)
+    searched = seed if decision is None else \
+        decision_seed(seed, check_int(decision, "decision", minimum=0))
     stop = check_cancel(cancel)
     moves = list(game.legal_moves)
     i = None
@@ -229,7 +245,7 @@ def analyse_search(game: Game, engine: str | Engine = "ismcts", *,
     try:
         check()
         visits = _search_visits(game, eng.code, derive(seed, VISITS_KEY))
-        evaluate(game, i, eng, seed, threads, Thresholds(), check, values)
+        evaluate(game, i, eng, searched, threads, Thresholds(), check, values)
     except KeyboardInterrupt:
         raise Interrupted(None if visits is None else result(), sum(values.n), None,
                           "search") from None
@@ -304,7 +320,7 @@ def review(game_or_record: Game | dict[str, Any] | str | os.PathLike[str],
                 omni[i] = _hindsight_value(g, eng, derive(seed, HINDSIGHT_KEY, i), threads,
                                            check)
             if g.to_move in players:
-                decisions.append(_judge(g, m, eng, derive(seed, DECISION_KEY, i), threads, th,
+                decisions.append(_judge(g, m, eng, decision_seed(seed, i), threads, th,
                                         check, i))
                 bar.update(1)
             g.play(m)

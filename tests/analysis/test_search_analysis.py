@@ -120,6 +120,9 @@ def test_the_game_is_left_untouched():
     (lambda g: analyse_search(g, "ismcts:10", played="royal KS"), cuttle.IllegalMoveError,
      "not a legal move here"),
     (lambda g: analyse_search(g, "ismcts:10", played="blah"), cuttle.InvalidMoveError, ""),
+    (lambda g: analyse_search(g, "ismcts:10", decision=-1), ValueError,
+     "decision must be at least 0, not -1"),
+    (lambda g: analyse_search(g, "ismcts:10", decision=True), ValueError, "decision must be"),
     (lambda g: analyse_search("game", "ismcts:10"), ValueError, "must be a cuttle.Game"),
     (lambda g: analyse_search(g, 7), ValueError, "engine"),
 ])

@@ -2,6 +2,7 @@
 review's search engines, labelled as search results, seeded, the decider's view only,
 every bad input refused before any search, and Ctrl-C."""
 
+import functools
 import json
 import pathlib
 import re
@@ -75,6 +76,12 @@ def test_the_default_search_and_the_inferring_one(monkeypatch, capsys):
     assert code == 0 and "ismcts-infer:300 searches from the player's view" in out
 
 
+@functools.lru_cache(maxsize=None)
+def review_of(path, player):
+    """`cuttle.review` of a record's player, ismcts-infer:300, seed 6 (once a player)."""
+    return cuttle.review(path, "ismcts-infer:300", player=player, seed=6, threads=2)
+
+
 @pytest.mark.parametrize("k", [2, 13])
 def test_a_records_move_is_valued_as_the_review_values_it(monkeypatch, capsys, record, k):
     path, rec = record
@@ -84,8 +91,17 @@ def test_a_records_move_is_valued_as_the_review_values_it(monkeypatch, capsys, r
     d = json.loads(out)
     g = game_before(rec, k)
     played = cuttle.Move.parse(rec["moves"][k - 1])
-    lib = analyse_search(g, "ismcts-infer:300", seed=6, played=played)
+    lib = analyse_search(g, "ismcts-infer:300", seed=6, played=played, decision=k - 1)
     assert d["moves"] == lib.as_dict()["moves"] and d["played"] == str(played)
+    assert d["seed"] == 6                          # (the seed given, not the derived)
+    # The review of the record with the same seed values that decision exactly so: its
+    # searches are dealt from the seed the review gives decision k - 1 (they were dealt
+    # from the seed itself: 6.6% against 12.6% where the review said 6.3% and 13.6%).
+    decision = next(x for x in review_of(path, g.to_move).decisions if x.ply == k - 1)
+    assert [(c.move, c.score, c.samples) for c in decision.candidates] == \
+        [(r.move, r.value, r.searches) for r in lib.rows]
+    assert (decision.loss, decision.loss_low, decision.loss_high) == \
+        (lib[played].loss, lib[played].loss_low, lib[played].loss_high)
     assert (d["move"], d["record"], d["turn"]) == (k, str(path), g.turn_number)
     assert "position" not in d                     # (it would show the hidden cards)
     code, out, _ = run(monkeypatch, capsys, "--record", path, "--move", k, "--engine",
