@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..figures import (ANALYSIS, DIFFERENCE, END_REASONS, ENDS, GAMES, MATCHES, MEANS, SCORES,
                        SUMMARY, Figure)
-from ..formatting import (finite, fixed, interval, level_pct, pct, quantity, share,
+from ..formatting import (elo, finite, fixed, interval, level_pct, pct, quantity, share,
                           sign_class, value)
 from ..simulation.compare import SHARED
 from ..simulation.names import MATCH_FORMATS, full_information_note
@@ -187,8 +187,33 @@ def summary_table(s: Summary) -> Table:
             if f.section == ENDS and f.count(s)[0]]
     return figures_table(summary_title(s), blocks, s, s.confidence,
                          [f"games ended by: {', '.join(ends) or 'n/a'}", METHODS_NOTE,
-                          SCORES_NOTE],
+                          SCORES_NOTE] + extremes_notes(s),
                          s.result.players)
+
+
+def extremes_notes(s: Summary) -> list[str]:
+    """What the numbers of a summary's table cannot say themselves, in words: an Elo
+    difference of -inf or +inf (a score of 0% or 100%: no finite value, only the
+    interval's other end), and the figures without an interval from one game."""
+    notes = []
+    f = SUMMARY["elo_difference"]
+    e, n = f.estimate(s, s.confidence), f.units(s)
+    a = f"A ({s.result.players[0]})"
+    if e.value == float("-inf"):
+        end = f", at most {elo(e.high)} by its {level_pct(s.confidence)} interval" \
+            if finite(e.high) else ""
+        lost = "lost the one game" if n == 1 else f"won none of {n:,} games and drew none"
+        notes.append(f"Elo -inf: {a} {lost} (a score of 0%), so the Elo difference is "
+                     f"unbounded below{end}")
+    elif e.value == float("inf"):
+        end = f", at least {elo(e.low)} by its {level_pct(s.confidence)} interval" \
+            if finite(e.low) else ""
+        notes.append(f"Elo +inf: {a} won {'the one game' if n == 1 else f'all {n:,} games'} "
+                     f"(a score of 100%), so the Elo difference is unbounded above{end}")
+    if n == 1:
+        notes.append("one game: the scores, the Elo and the means have no interval (their "
+                     "normal intervals need at least two games)")
+    return notes
 
 
 # -- a comparison --------------------------------------------------------------------------

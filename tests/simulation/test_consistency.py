@@ -273,6 +273,39 @@ def test_elo_is_read_from_a_score_in_one_place():
     assert interval(Estimate(1.0, math.nan, 2.0), "elo") == ""
 
 
+def _last_move(game):
+    return game.legal_moves[-1]
+
+
+def test_a_certain_result_and_a_lone_game_are_said_in_words():
+    # A player that lost every game read "Elo of A over B  -inf  [-inf, -92]", and one
+    # game's scores, Elo and means stood without an interval, neither said why.
+    from cuttle.formatting import elo
+    for players, sign in (((_last_move, "expert"), -1), (("expert", _last_move), 1)):
+        s = cuttle.simulate(6, players=players, seed=1).summary()
+        e = s.elo_difference()
+        assert e.value == sign * math.inf                 # (the deals make it certain)
+        lines = str(s).splitlines()
+        assert "one game:" not in str(s)
+        if sign < 0:
+            assert (f"Elo -inf: A (_last_move) won none of 6 games and drew none (a score "
+                    f"of 0%), so the Elo difference is unbounded below, at most "
+                    f"{elo(e.high)} by its 95% interval") in lines
+        else:
+            assert (f"Elo +inf: A (expert) won all 6 games (a score of 100%), so the Elo "
+                    f"difference is unbounded above, at least {elo(e.low)} by its 95% "
+                    f"interval") in lines
+    one = str(cuttle.simulate(1, players=(_last_move, "expert"), seed=1).summary())
+    assert ("Elo -inf: A (_last_move) lost the one game (a score of 0%), so the Elo "
+            "difference is unbounded below") in one.splitlines()
+    assert ("one game: the scores, the Elo and the means have no interval (their normal "
+            "intervals need at least two games)") in one.splitlines()
+    summary = cuttle.simulate(20, players=("random", "greedy"), seed=1).summary()
+    plain = str(summary)
+    assert math.isfinite(summary.elo_difference().value)
+    assert "Elo -inf" not in plain and "Elo +inf" not in plain and "one game" not in plain
+
+
 def _edges(r):
     """Per game: +1 if the first mover won, -1 if the second did, 0 for a draw."""
     return np.where(r.winner < 0, 0, np.where(r.winner == r.first, 1, -1))
