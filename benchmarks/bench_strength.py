@@ -436,7 +436,8 @@ def write_ladder(args, names, players, rules, results, seconds, stopped, start):
         print("* --bot-sees-all: handed the live game, it may read both hands and the "
               "deck order")
     if not stopped and any(math.isnan(t) for t in per_move):
-        print("time/move n/a: a bot whose pairings were all reused made no move here")
+        print("time/move n/a: a Python player whose pairings were all reused made no "
+              "move here to time")
     print(f"\n{sum(v[3] for v in results.values()):,} games in "
           f"{time.perf_counter() - start:,.0f} s")
     if note:

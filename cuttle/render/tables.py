@@ -36,7 +36,8 @@ __all__ = ["ATLAS_COLUMNS", "Cell", "Column", "INTERACTION_COLUMNS", "METHODS_NO
            "SCORES_NOTE", "Table",
            "analysis_table", "atlas_header", "atlas_key", "atlas_rows", "atlas_tables",
            "comparison_notes", "comparison_table", "comparison_title",
-           "deal_notes", "difference_method", "figures_table", "group_interactions_table",
+           "deal_notes", "difference_method", "extremes_notes", "figures_table",
+           "group_interactions_table",
            "interaction_rows", "interactions_note", "interactions_table", "same_deals",
            "search_analysis_table", "seating", "summary_sections", "summary_table", "summary_title", "timing",
            "variant_value"]

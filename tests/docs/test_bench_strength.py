@@ -277,8 +277,8 @@ def test_a_reused_bots_time_per_move_is_not_measured_as_zero(tmp_path):
     assert run.returncode == 0, run.stderr
     row = next(x for x in run.stdout.splitlines() if x.startswith("first "))
     assert row.split()[-1] == "n/a" and " ns" not in row
-    assert "time/move n/a: a bot whose pairings were all reused made no move here" \
-        in run.stdout
+    assert ("time/move n/a: a Python player whose pairings were all reused made no move "
+            "here to time") in run.stdout
     ratings = json.loads((tmp_path / "b.json").read_text())["ratings"]
     assert ratings["first"]["seconds_per_move"] is None
     assert ratings["greedy"]["seconds_per_move"] > 0          # (native: measured again)
