@@ -34,13 +34,14 @@ from ..formatting import quantity
 from ..policies import is_search
 from ..progress import Line, clock, show_by_default
 from ..rules import DegenerateRulesWarning, Rules, held_degenerate
-from ..simulation import DEFAULT_MAX_MOVES, simulate
+from ..simulation import DEFAULT_MAX_MOVES
 from ..simulation.api import check_client
 from ..validation import check_bool
-from ..variants.chunks import FINGERPRINT_GAMES, ChunkPlayer, RunInterrupted, fingerprint
+from ..variants.chunks import ChunkPlayer, RunInterrupted, Stamps
+from ..variants.errors import NothingToReport, ResultsFileError, check_results, held_runs
 from ..variants.interactions import Interaction, combine, measure
 from ..variants.records import first_chunk
-from ..variants.store import NothingToReport, ResultsFileError, Store, check_results, held_runs
+from ..variants.store import Store
 from .config import (CHECK_CHUNK, DEFAULT_SEED, BalanceConfig, Budget, check_progress,
                      make_config)
 from .model import allowance, generate, pairs_to_measure
@@ -54,8 +55,6 @@ if TYPE_CHECKING:
     from os import PathLike
 
     from distributed import Client
-
-    from ..simulation import Tally
 
 __all__ = ["BalanceInterrupted", "OtherSearchError", "balance"]
 
@@ -90,7 +89,7 @@ class OtherSearchError(ResultsFileError):
     @property
     def held(self) -> str:
         """The runs the file holds: "classic under expert self-play, seed 1, chunks of
-        10,000 games; ..." (`cuttle.variants.store.held_runs`)."""
+        10,000 games; ..." (`cuttle.variants.errors.held_runs`)."""
         return held_runs(self.runs)
 
 
@@ -143,6 +142,7 @@ class _Run:
         if config.check:
             roles[CHECKING] = (config.check, CHECK_CHUNK[is_search(config.check)])
         fingerprints = store is not None and play
+        self._stamps: dict[str, Stamps] = {}
         self.players = {
             role: ChunkPlayer(store, (policy,) * 2, config.seed, config.max_moves, size,
                               threads=config.threads, client=client, play=play,
@@ -159,26 +159,17 @@ class _Run:
         self.level = config.confidence
         self.notes: list[str] = [] if store is None else list(store.notes)
         self.unfinished = False
-        self._prints: dict[tuple[str, Rules], Tally] = {}
 
     # -- fingerprints --------------------------------------------------------------------
 
-    def engine(self, policy: str) -> Callable[[Rules, Rules], str]:
-        """The fingerprint of a record of `policy`'s games (`chunks.fingerprint`): the
-        first few games of the run under each of its two rule sets."""
-        def of(reference: Rules, rules: Rules) -> str:
-            return fingerprint((self._print(policy, reference), self._print(policy, rules)))
-        return of
-
-    def _print(self, policy, rules):
-        key = (policy, rules)
-        if key not in self._prints:
+    def engine(self, policy: str) -> Stamps:
+        """The fingerprints of the records of `policy`'s games (`chunks.Stamps`: the
+        first few games of the run under each of a record's two rule sets), one set of
+        games per policy whatever the role."""
+        if policy not in self._stamps:
             c = self.config
-            t = simulate(FINGERPRINT_GAMES[is_search(policy)], rules, (policy, policy),
-                         seed=c.seed, threads=c.threads, swap_seats=False,
-                         max_moves=c.max_moves, progress=False).tally
-            self._prints[key] = t
-        return self._prints[key]
+            self._stamps[policy] = Stamps(policy, c.seed, c.max_moves, c.threads)
+        return self._stamps[policy]
 
     # -- helpers -------------------------------------------------------------------------
 
@@ -497,10 +488,10 @@ def balance(base: Rules | str | None = "classic", policy: str = "expert", *, k: 
     `OtherSearchError`, a ValueError, before anything is played).  results: a
     JSON-lines file every finished chunk is appended to; the chunks it holds are not
     played again, so the same call continues an interrupted search and gives the same
-    result; a file of an atlas's runs is refused (`cuttle.variants.store.ResultsFileError`,
+    result; a file of an atlas's runs is refused (`cuttle.variants.errors.ResultsFileError`,
     a ValueError) before anything is played: each command keeps its runs in files of its
     own.  play=False plays nothing: the search as far as the file holds it (a file
-    holding no games of it: `cuttle.variants.store.NothingToReport`, a ValueError
+    holding no games of it: `cuttle.variants.errors.NothingToReport`, a ValueError
     naming the runs the file holds).
     client: a dask.distributed Client.  threads, max_moves, seed, confidence as for
     `cuttle.simulate`.  Ctrl-C raises `BalanceInterrupted` (a `cuttle.Interrupted`)

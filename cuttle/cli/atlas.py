@@ -11,7 +11,7 @@ from ..formatting import quantity
 from ..variants import BASES, QUICK, Pairing, atlas, default_pairings
 from ..render.plot import check_plot_folder
 from ..variants.run import CHEAP, INTERACTIONS, MAX_GAMES, MAX_INTERACTIONS, SEARCH
-from ..variants.store import NothingToReport
+from ..variants.errors import NothingToReport
 from ..policies import is_search
 from ..simulation.api import MAX_CHUNK
 from ..text import printable

@@ -13,7 +13,7 @@ from ..render.plot import check_plot_path
 from ..report.pages import balance_page
 from ..rules import Rules
 from ..simulation.api import MAX_CHUNK
-from ..variants.store import NothingToReport
+from ..variants.errors import NothingToReport
 from . import options
 from .options import CommandError, UsageError
 from .simulate import run_chunked, save_html, save_plot, write_outputs

@@ -32,7 +32,7 @@ from ..validation import MAX_TARGET, check_confidence, check_count, check_int, c
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
-    from ..variants.store import NothingToReport
+    from ..variants.errors import NothingToReport
 
 __all__ = ["UsageError", "CommandError", "add_command_parser", "add_confidence",
            "add_max_moves", "add_progress", "add_rules_options", "add_run_options",

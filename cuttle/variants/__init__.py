@@ -14,15 +14,16 @@ the win, draw and end rates and of the game length, with paired intervals.
 `cuttle.atlas` is `cuttle.variants.atlas`.
 
 Modules: `rulesets` (the variants, from FLAGS), `run` (chunks, sequential stopping,
-resuming), `store` (the JSON-lines results file), `records` (its records and their
-checks), `results` (`AtlasResult`).  Its figures are described in `cuttle.figures` and
+resuming), `chunks` (reading, playing and stamping chunks), `store` (the JSON-lines
+results file), `errors` (its refusals), `upgrade` (a file of the earlier format),
+`records` (its records and their checks), `interactions`, `results` (`AtlasResult`).  Its figures are described in `cuttle.figures` and
 rendered (markdown, JSON, CSV, HTML, forest plots) by `cuttle.render`.
 """
 
 from .results import AtlasResult, AtlasRow, GroupResult
 from .run import AtlasInterrupted, DEFAULT_SEED, QUICK, Pairing, atlas, default_pairings
 from .rulesets import BASES, Variant, variants
-from .store import ResultsFileError
+from .errors import ResultsFileError
 
 __all__ = ["AtlasInterrupted", "AtlasResult", "AtlasRow", "BASES", "DEFAULT_SEED",
            "GroupResult", "Pairing", "QUICK", "ResultsFileError", "Variant", "atlas",

@@ -9,9 +9,10 @@ atlas's, with the reference's rule text in the "base" field, so a record of a ru
 against its base preset is exactly the atlas's record of that variant.
 
 `ChunkPlayer.records(chunk, wanted)` returns the records of one chunk: those the file
-holds are read (checked against the engine fingerprint when playing), the others played
-in one `cuttle.compare` call over the rule sets they involve (the same games: game
-``chunk * chunk_size + i`` of the seeded run) and appended to the file at once.  Ctrl-C
+holds are read (checked against their own fingerprint, `Stamps`, when playing), the
+others played in one `cuttle.compare` call over the rule sets they involve (the same
+games: game ``chunk * chunk_size + i`` of the seeded run) and appended to the file at
+once.  Ctrl-C
 inside a chunk appends the games it had finished as parts of those records, and the
 next run plays only the rest of the chunk.
 """
@@ -26,7 +27,9 @@ from typing import TYPE_CHECKING, Any
 from .._version import GAME_REVISION
 from ..errors import ClusterError, Interrupted
 from ..formatting import quantity
+from ..policies import is_search
 from ..simulation import compare, simulate
+from ..simulation.api import MAX_RULE_SETS
 from ..simulation.cluster import in_index_order
 from .records import chunk_key, tally_to_json
 
@@ -42,7 +45,7 @@ if TYPE_CHECKING:
 
     Record = tuple[Rules, Rules]
 
-__all__ = ["FINGERPRINT_GAMES", "ChunkPlayer", "RunInterrupted", "fingerprint"]
+__all__ = ["FINGERPRINT_GAMES", "ChunkPlayer", "RunInterrupted", "Stamps", "fingerprint"]
 
 FINGERPRINT_GAMES = {False: 64, True: 4}        # games per rule set (cheap, search)
 
@@ -58,6 +61,54 @@ def fingerprint(tallies: Iterable[Tally]) -> str:
     for t in tallies:
         h.update(json.dumps(tally_to_json(t), sort_keys=True).encode())
     return h.hexdigest()[:16]
+
+
+class Stamps:
+    """The fingerprint of each record of `policy`'s self-play games (seeded by `seed`,
+    capped at `max_moves`), the atlas's and the balance designer's: `fingerprint` of
+    the first games under the record's own two rule sets, called as
+    ``stamps(reference, rules)``.  A record is thus stamped by its own games only, not
+    by the other rule sets of the run that played it: a run with more rule sets (a flag
+    added since) re-uses every record whose games still play as they did.  Each rule
+    set's first games are played once and kept (a tally each); `prime` plays several
+    in one call (their tallies are those `simulate` gives one by one: the games are
+    paired)."""
+
+    def __init__(self, policy: str, seed: int, max_moves: int, threads: int | None = None):
+        self.policy, self.seed, self.max_moves, self.threads = policy, seed, max_moves, threads
+        self.games = FINGERPRINT_GAMES[is_search(policy)]
+        self._tallies: dict[Rules, Tally] = {}
+
+    def prime(self, rule_sets: Iterable[Rules]) -> None:
+        """Play the first games of the rule sets not played yet, in one call."""
+        todo = [r for r in dict.fromkeys(rule_sets) if r not in self._tallies]
+        kw = dict(seed=self.seed, threads=self.threads, swap_seats=False,
+                  max_moves=self.max_moves, progress=False)
+        players = (self.policy, self.policy)
+        for i in range(0, len(todo), MAX_RULE_SETS):
+            part = todo[i:i + MAX_RULE_SETS]
+            if len(part) == 1:
+                tallies = [simulate(self.games, part[0], players, **kw).tally]
+            else:
+                tallies = [r.tally for r in compare(part, self.games, players, **kw).results]
+            self._tallies.update(zip(part, tallies))
+
+    def tally(self, rules: Rules) -> Tally:
+        """The Tally of the first games under `rules`."""
+        if rules not in self._tallies:
+            self.prime([rules])
+        return self._tallies[rules]
+
+    def of(self, rule_sets: Iterable[Rules]) -> str:
+        """The fingerprint of the first games under every rule set of `rule_sets`, in
+        order (a record's: its reference and its rules; an atlas group's of an earlier
+        format: its base and every variant, `cuttle.variants.upgrade`)."""
+        rule_sets = list(rule_sets)
+        self.prime(rule_sets)
+        return fingerprint(self.tally(r) for r in rule_sets)
+
+    def __call__(self, reference: Rules, rules: Rules) -> str:
+        return self.of((reference, rules))
 
 
 class RunInterrupted(Interrupted):

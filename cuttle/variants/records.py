@@ -15,6 +15,8 @@ its line.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -35,9 +37,14 @@ if TYPE_CHECKING:
     ChunkKey: TypeAlias = tuple[str, str, tuple[str, ...], int, int, int, int]
 
 __all__ = ["KEY_FIELDS", "STAGE_GAMES", "chunk_key", "first_chunk", "pair_from_json",
-           "pair_to_json", "tally_from_json", "tally_to_json"]
+           "pair_to_json", "record_line", "tally_from_json", "tally_to_json"]
 
 KEY_FIELDS = ("base", "rules", "players", "seed", "max_moves", "chunk_size", "chunk")
+# Every field a record may have: "engine", the fingerprint of its games
+# (`chunks.Stamps`); "check", a hash of the record's other fields as written (from
+# version 2 on), so that a line changed anywhere (a garbled byte) is refused rather
+# than read as other games.
+FIELDS = frozenset(KEY_FIELDS + ("games", "tally", "pair", "engine", "check"))
 STAGE_GAMES = 10 ** 12          # game indices of one stage of a run (see first_chunk)
 # A score is the sum of a player's point cards, A to 10 counting 1 to 10: at most the
 # whole deck's 4 * 55.
@@ -222,9 +229,27 @@ def pair_from_json(d: object, n_games: int | None = None, tally: Tally | None = 
     return PairTally(table, diffs)
 
 
+def _digest(rec):
+    """The "check" of a record: a hash of its fields but "check", as `record_line`
+    writes them."""
+    body = json.dumps({k: v for k, v in rec.items() if k != "check"}, separators=(",", ":"))
+    return hashlib.sha256(body.encode()).hexdigest()[:16]
+
+
+def record_line(rec: dict[str, Any]) -> bytes:
+    """The line of a record (a dict of its fields but "check") in the results file, its
+    "check" added last."""
+    return json.dumps({**rec, "check": _digest(rec)}, separators=(",", ":")).encode() + b"\n"
+
+
 def _record_key(rec):
     if not isinstance(rec, dict) or not all(k in rec for k in KEY_FIELDS + ("games", "tally")):
         raise ValueError(f"a record needs {', '.join(KEY_FIELDS)}, games and tally")
+    if not rec.keys() <= FIELDS:
+        raise ValueError(f"unknown fields {', '.join(sorted(map(repr, rec.keys() - FIELDS)))}")
+    # (a record of version 1 has none; tests leave it out to reach the checks below)
+    if "check" in rec and rec["check"] != _digest(rec):
+        raise ValueError("its check does not match its content: the line was changed")
     players = rec["players"]
     ok = (isinstance(rec["base"], str) and isinstance(rec["rules"], str) and
           isinstance(players, list) and len(players) == 2 and
@@ -236,6 +261,10 @@ def _record_key(rec):
     check_int(rec["max_moves"], "max_moves", 1, MAX_MAX_MOVES)
     size = check_int(rec["chunk_size"], "chunk_size", 1, MAX_CHUNK)
     check_int(rec["chunk"], "chunk", 0, MAX_UNITS // size - 1)
+    engine = rec.get("engine")
+    if engine is not None and not (isinstance(engine, str) and len(engine) == 16 and
+                                   set(engine) <= set("0123456789abcdef")):
+        raise ValueError("engine must be a fingerprint of 16 hexadecimal digits")
     key = chunk_key(*(rec[k] for k in KEY_FIELDS))
     lo, hi = key[-1] * key[-2], (key[-1] + 1) * key[-2]
     games = rec["games"]

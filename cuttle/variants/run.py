@@ -12,12 +12,15 @@ After each chunk every variant still playing checks its interval: it stops once 
 half-width of its first-player win-rate shift is at most the target, or once it has
 played its cap.  The decisions depend only on the chunks' exact tallies, so an
 interrupted and resumed run takes the very same decisions and gives the very same
-result as one uninterrupted run; so does a run on a cluster.  Before playing into a
-results file, each group fingerprints its engine and policy (`_GroupRun.fingerprint`)
-and refuses chunks of the file that another version played.  The fingerprint covers
-the base and every variant of the group, so a group whose variants are not those of
-the run that filled the file (a flag or a value added to the rules since) refuses its
-chunks too, and says so (`_GroupRun.other_variants`, naming the variants).
+result as one uninterrupted run; so does a run on a cluster.  Every record is stamped
+with the fingerprint of its own games (`chunks.Stamps`: the first games of the seeded
+run under its two rule sets), and a run playing into a results file refuses a record
+whose games this cuttle plays otherwise (another version of the engine or policy), so
+old and new games never mix.  A record's fingerprint covers nothing else, so a group
+with more variants than the file holds (a flag or a value added to the rules since it
+was filled) re-uses every record the file has and plays only the variants it lacks,
+with the base on their games (a file of an earlier format, stamped by the whole group,
+is upgraded first: `cuttle.variants.upgrade`).
 
 Once every variant of a group has finished, its interactions are measured
 (`cuttle.variants.interactions`): the pairs of the variants with the clearest shifts of
@@ -35,18 +38,19 @@ from typing import TYPE_CHECKING, Any
 from ..policies import is_search, policy_code, policy_name
 from ..rules import Rules
 from ..seeding import check_seed
-from ..formatting import quantity
 from ..progress import Line, show_by_default
-from ..simulation import DEFAULT_MAX_MOVES, Tally, compare
+from ..simulation import DEFAULT_MAX_MOVES, Tally
 from ..simulation.api import MAX_CHUNK, MAX_MAX_MOVES, check_client
 from ..threads import check_threads
 from ..validation import check_bool, check_confidence, check_count, check_int, check_target
-from .chunks import FINGERPRINT_GAMES, ChunkPlayer, RunInterrupted, fingerprint
+from .chunks import ChunkPlayer, RunInterrupted, Stamps
+from .errors import NothingToReport, check_results
 from .interactions import Interaction, clear_changes, measure, pairs_of, score_shift
 from .records import chunk_key
 from .results import AtlasResult, AtlasRow, GroupResult, first_shift, half_width
-from .store import NothingToReport, OtherFingerprint, Store, check_results
 from .rulesets import BASES, variants
+from .store import Store
+from .upgrade import upgrade
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
@@ -289,20 +293,19 @@ class _GroupRun:
         return chunk_key(self.base.preset, rules, p.players, c.seed, c.max_moves,
                          p.chunk_size, chunk)
 
-    def fingerprint(self, variants=None):
-        """The group's fingerprint (`chunks.fingerprint`): the first few games of the
-        seeded run under the base and every variant (or the rule sets `variants`)."""
-        n = FINGERPRINT_GAMES[is_search(self.pairing.policy)]
-        if variants is None:
-            variants = [r.variant.rules for r in self.runs]
-        cmp = compare([self.base, *variants], n, self.pairing.players, seed=self.config.seed,
-                      threads=self.config.threads, swap_seats=False,
-                      max_moves=self.config.max_moves, progress=False)
-        return fingerprint(r.tally for r in cmp.results)
+    def stamps(self):
+        """The fingerprints of the group's records (`chunks.Stamps`), the first games of
+        the base and every variant played at once."""
+        c = self.config
+        stamps = Stamps(self.pairing.policy, c.seed, c.max_moves, c.threads)
+        stamps.prime([self.base, *(r.variant.rules for r in self.runs)])
+        return stamps
 
     def run(self, store, client, status, play):
         if store is not None and play:
-            self.engine = self.fingerprint()
+            if store.legacy:                # (the first group upgrades the whole file)
+                upgrade(store, self.config.threads)
+            self.engine = self.stamps()
         p = self.pairing
         # The base's and the variants' records are keyed by the base preset's name: a
         # record against Rules(base) is the atlas's (see ChunkPlayer).
@@ -314,52 +317,9 @@ class _GroupRun:
             if self.config.interactions and all(r.status in (CONVERGED, CAPPED)
                                                 for r in self.runs):
                 self.play_interactions(player, status)
-        except OtherFingerprint as e:
-            cause = self.other_variants(store, e.stamp)
-            if cause is None:
-                raise
-            raise OtherFingerprint(e.path, e.lineno, e.key, e.stamp, e.engine,
-                                   cause) from None
         finally:
             self.played, self.cut = player.played, player.cut
             self.games = player.games
-
-    def other_variants(self, store, stamp):
-        """Why the file's chunks of this group carry the fingerprint `stamp` when it
-        is that the group's variants are not those of the run that filled it (read
-        from the rule sets of its first chunk), in words; None when they are."""
-        c, p = self.config, self.pairing
-        held = store.rule_sets(self.base.preset, p.players, c.seed, c.max_moves,
-                               p.chunk_size, 0)
-        ours = [r.variant for r in self.runs]
-        new = [v for v in ours if str(v.rules) not in held]
-        # (the interactions' pairs share the group's records: not variants of its own)
-        played = {str(self.base), *(str(v.rules) for v in ours),
-                  *(str(both) for _, _, both in pairs_of(ours, self.base))}
-        gone = sorted(held - played)
-        if not new and not gone:
-            return None
-        group = f"the {self.base.preset} group under {p.players[0]} self-play"
-        said = []
-        if new:
-            said.append(f"the file has no games of {quantity(len(new), 'variant')} of "
-                        f"{group} ({', '.join(v.label for v in new)})")
-        if gone:
-            said.append(f"{'it' if new else 'the file'} has games of "
-                        f"{quantity(len(gone), 'rule set')} the group no longer plays "
-                        f"({'; '.join(gone)})")
-        words = (f"this chunk was played by a run whose group had other variants: "
-                 f"{' and '.join(said)}, and a group's fingerprint covers its base and "
-                 f"every variant (a flag or a value added to the rules, or taken from "
-                 f"them, since the file was filled makes another group)")
-        if gone:
-            return words
-        kept = [v.rules for v in ours if str(v.rules) in held]
-        if self.fingerprint(kept) == stamp:
-            return words + ("; the variants the file holds play as they did then (their "
-                            "fingerprint is the file's)")
-        return words + ("; without the new ones the games still differ from the file's: "
-                        "another version of the engine or of the policy played it too")
 
     def play_interactions(self, player, status):
         """The interactions of the variants with the clearest score shifts."""
@@ -445,19 +405,19 @@ def atlas(pairings: str | Pairing | Iterable[str | Pairing] | None = None,
     `Pairing`, which carries its own settings.
 
     results: a path: every finished chunk is appended to this JSON-lines file (see
-    `cuttle.variants.store`), and the chunks it already holds are not played again, so
-    running the same call again continues an interrupted atlas and gives the same
-    result as one uninterrupted run (a balance search's file is refused before anything
-    is played: `ResultsFileError`, a ValueError).  play=False plays nothing: the atlas
+    `cuttle.variants.store`), and the chunks it holds are not played again, so running
+    the same call again continues an interrupted atlas (to the result of one run), or
+    extends a file of fewer variants with the new ones (one of the earlier format is
+    upgraded: `cuttle.variants.upgrade`; a search's refused: `ResultsFileError`).  play=False plays nothing: the atlas
     of what the file holds (variants it lacks chunks for are "unfinished"; a file
-    holding no games of these options: `cuttle.variants.store.NothingToReport`, a
+    holding no games of these options: `cuttle.variants.errors.NothingToReport`, a
     ValueError naming the runs it holds).  quick=True: a small atlas in under a minute
-    (random and greedy, 0.5 points, small caps), unless those options are given.  interactions: how many flags of each group have their
-    variant with the clearest shift of the first player's score (an interval excluding
-    0) in the pairs measured once the group's variants are done; a variant changing two
-    flags (hand_limit_mode with its hand_limit) counts for both, so there may be fewer
-    variants (`cuttle.variants.interactions`; 0: none).  client: a
-    dask.distributed Client to play the chunks on.
+    (random and greedy, 0.5 points, small caps), unless those options are given.
+    interactions: how many flags of each group have their variant with the clearest
+    shift of the first player's score (an interval excluding 0) in the pairs measured
+    once the group's variants are done; a variant changing two flags (hand_limit_mode
+    with its hand_limit) counts for both (`cuttle.variants.interactions`; 0: none).
+    client: a dask.distributed Client to play the chunks on.
     threads, max_moves, seed, confidence as for `cuttle.simulate`.  Ctrl-C raises
     `AtlasInterrupted` (a `cuttle.Interrupted`) with the atlas so far.
     """

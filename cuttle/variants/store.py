@@ -3,7 +3,7 @@ flushed chunk by chunk, so that a run can be stopped (Ctrl-C, a kill, a crash) a
 continued by running the same command again.
 
 The first line is a header naming the command whose runs the file holds,
-``{"format": "cuttle-atlas", "version": 1, "command": "atlas"}`` (or ``"balance"``).  Both
+``{"format": "cuttle-atlas", "version": 2, "command": "atlas"}`` (or ``"balance"``).  Both
 commands write these records, with the same keys (a balance search screens its changes
 on an atlas's games), but each keeps its runs in files of its own: in a shared file each
 named the other's runs as its own in its messages, and a record both key alike, stamped
@@ -17,15 +17,20 @@ fields, its tallies as JSON and their checks: `cuttle.variants.records`)::
 
     {"base": "classic", "rules": "classic: four=random", "players": ["greedy", "greedy"],
      "seed": 1, "max_moves": 10000, "chunk_size": 20000, "chunk": 3,
-     "games": [60000, 80000], "tally": {...}, "pair": {...}}
+     "games": [60000, 80000], "tally": {...}, "pair": {...}, "engine": "...",
+     "check": "..."}
 
 keyed by everything that decides its games (base preset, rule set in its text form,
 players, seed, move cap, chunk size and chunk index), holding the chunk's exact
 sufficient statistics: the `Tally` of its games and, for a variant, the `PairTally`
 against the base on the same games (base first); "engine" fingerprints the engine and
-policy that played it (a hash of a few fixed games of the group, see
-`cuttle.variants.run`): a run refuses to continue a file whose chunks another version
-played, since their games would differ from the new ones.  The targets, caps and confidence
+policy that played it (a hash of a few fixed games under its own two rule sets,
+`cuttle.variants.chunks.Stamps`): a run refuses a record another version played, since
+its games would differ from the new ones, and re-uses every other (a run with more
+rule sets than the file's plays only the new ones); "check" hashes the rest of the
+line (a line changed anywhere is refused).  In version 1 an atlas stamped a group's
+records with one fingerprint of the whole group (`legacy`: `cuttle.variants.upgrade`
+upgrades such a file when a run plays into it).  The targets, caps and confidence
 level are not part of the key: they only decide which chunks a run needs, so a later
 run with a tighter target reuses every chunk and plays only the missing ones.
 
@@ -54,16 +59,18 @@ must be a regular file (not a device or a FIFO) and a line is at most `MAX_LINE_
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import stat
 from typing import TYPE_CHECKING
 
-from ..formatting import quantity
-from ..validation import check_output_path, is_int
+from ..validation import is_int
+from .errors import (NothingToReport, OtherFingerprint, ResultsFileError, check_results,
+                     held_runs)
 from .records import (KEY_FIELDS, _GAME_ROWS, _games, _record_key, _tallies, first_chunk,
-                      pair_to_json, tally_to_json)
+                      pair_to_json, record_line, tally_to_json)
 
 try:
     import fcntl
@@ -71,7 +78,7 @@ except ImportError:           # not on Windows: no lock there
     fcntl = None
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Callable, Iterable, Iterator
 
     from ..simulation.tally import PairTally, Tally
     from .records import ChunkKey
@@ -79,7 +86,9 @@ if TYPE_CHECKING:
 __all__ = ["COMMANDS", "FORMAT", "MAX_LINE_BYTES", "NothingToReport", "OtherFingerprint",
            "VERSION", "ResultsFileError", "Store", "check_results", "header", "held_runs"]
 
-FORMAT, VERSION = "cuttle-atlas", 1
+# Version 2: every record stamped by its own games (module docstring); 1 is read too.
+FORMAT, VERSION = "cuttle-atlas", 2
+VERSIONS = (1, 2)                   # the versions read
 # The commands that keep their runs in this format, each in files of its own: a new
 # file's header names its command (module docstring).
 COMMANDS = ("atlas", "balance")
@@ -89,108 +98,17 @@ MAX_LINE_BYTES = 1 << 20
 MAX_HEADER_BYTES = 256      # (a header line is under 80 bytes)
 
 
-def header(command: str | None = None) -> bytes:
+def header(command: str | None = None, version: int = VERSION) -> bytes:
     """The first line of a results file of `command` (one of COMMANDS; None: the header
     of a file an earlier version wrote, which names no command)."""
-    head = {"format": FORMAT, "version": VERSION}
+    head = {"format": FORMAT, "version": version}
     if command is not None:
         head["command"] = command
     return json.dumps(head).encode() + b"\n"
 
 
 HEADER = header()
-HEADERS = (HEADER, *(header(c) for c in COMMANDS))
-
-
-class ResultsFileError(ValueError):
-    """A results file that cannot be used (not a balance/atlas file, damaged, in use)."""
-
-
-class OtherFingerprint(ResultsFileError):
-    """A record whose fingerprint (`stamp`, None without one) is not the run's
-    (`engine`): `path`, `lineno`, `key`, and `cause`, why: by default another version
-    of the engine or policy; an atlas group's run names other variants than the
-    file's (`cuttle.variants.run`)."""
-
-    def __init__(self, path: str, lineno: int, key: ChunkKey, stamp: str | None,
-                 engine: str, cause: str | None = None):
-        self.path, self.lineno, self.key = path, lineno, key
-        self.stamp, self.engine = stamp, engine
-        self.cause = cause or (f"this chunk was played by another version of the engine "
-                               f"or of the {key[2][0]} policy (the games it fingerprints "
-                               f"differ from this cuttle's)")
-        super().__init__(f"{path}, line {lineno}: {self.cause}; give a new results file to "
-                         f"play again, or report what this one holds without playing "
-                         f"(--report-only, play=False)")
-
-    def __reduce__(self):           # (unpickled from its fields, not from the message)
-        return (type(self), (self.path, self.lineno, self.key, self.stamp, self.engine,
-                             self.cause))
-
-
-def held_runs(runs: Iterable[tuple[str, str, int, int]]) -> str:
-    """The runs a results file holds (`Store.runs`), in words: "classic under expert
-    self-play, seed 1, chunks of 2,000 games; ..." (the chunk size tells a --quick
-    run from a full one)."""
-    # (a run of three, without its chunk size, as an OtherSearchError kept them before)
-    return "; ".join(f"{base} under {policy} self-play, seed {seed}"
-                     + "".join(f", chunks of {quantity(c, 'game')}" for c in chunk)
-                     for base, policy, seed, *chunk in runs)
-
-
-def check_results(results: str | None, play: bool) -> None:
-    """The `results` argument of a run (the atlas's, the balance designer's), before
-    anything is played: a file to read (play=False needs one) or one to write to
-    (`cuttle.validation.check_output_path`); ValueError otherwise."""
-    if not play and results is None:
-        raise ValueError("play=False reports what a results file holds: give results=PATH")
-    if play and results is not None:
-        check_output_path(results, "results")
-
-
-class NothingToReport(ResultsFileError):
-    """Reading a results file without playing (play=False, --report-only) found no games
-    of the options given: its records are keyed by the options that played them, and
-    reading it with other options reports nothing (and running the same call again would
-    play nothing either).  `path`: the file; `runs`: the runs it holds (`Store.runs`,
-    or the balance designer's); `notes`: what reading it noticed (a last line cut off);
-    `held`: the runs in words.  `unscreened`: a balance search's single changes the
-    file lacks though it holds the base's: the search space differs (`space`)."""
-
-    def __init__(self, path: str, runs: list[tuple[str, str, int, int]],
-                 notes: Iterable[str] = (), unscreened: Iterable[str] = ()):
-        self.path, self.runs, self.notes = path, list(runs), list(notes)
-        self.unscreened = list(unscreened)
-        what = (f"it holds games of {self.held} only" if self.runs
-                else "it holds no games at all")
-        head = (f"{path} holds no games played with these options (its records are keyed "
-                f"by the options that played them; {what})" if not self.unscreened else
-                f"{path} holds no games of this search: {self.space}")
-        advice = ("" if not self.unscreened else
-                  ", or play the new changes into the file (the same call playing)")
-        super().__init__(head + "".join(f"; {n}" for n in self.notes)
-                         + f": give the options of the run that filled it{advice}")
-
-    def __reduce__(self):           # (unpickled from its fields, not from the message)
-        return (type(self), (self.path, self.runs, self.notes, self.unscreened))
-
-    @property
-    def space(self) -> str:
-        """Why a search reads nothing from a file of its own run, in words: the
-        search space differs (the changes the file lacks, the first few named)."""
-        shown = self.unscreened[:6]
-        more = len(self.unscreened) - len(shown)
-        names = ", ".join(shown) + (f" and {more:,} more" if more else "")
-        return (f"it holds the base's games of the first chunk the search screens, but "
-                f"not those of {quantity(len(self.unscreened), 'single change')} it "
-                f"screens ({names}): the search space differs from that of the run that "
-                f"filled it (a flag or a value added to the rules since, or other flags, "
-                f"deals or k)")
-
-    @property
-    def held(self) -> str:
-        """The runs the file holds, in words (`held_runs`)."""
-        return held_runs(self.runs)
+HEADERS = tuple(header(c, v) for v in VERSIONS for c in (None, *COMMANDS))
 
 
 def _parse(line, lineno, path):
@@ -205,10 +123,10 @@ def _parse(line, lineno, path):
             if not (isinstance(rec, dict) and rec.get("format") == FORMAT):
                 raise ValueError("no header")
             # an int: true and 1.0 equal 1 in Python
-            if not (is_int(rec.get("version")) and rec["version"] == VERSION):
+            if not (is_int(rec.get("version")) and rec["version"] in VERSIONS):
                 raise ResultsFileError(f"{path} is a {FILE_KIND} of version "
-                                       f"{rec.get('version')!r}; this cuttle reads version "
-                                       f"{VERSION}")
+                                       f"{rec.get('version')!r}; this cuttle reads versions "
+                                       f"{VERSIONS[0]} to {VERSIONS[-1]}")
             if rec.get("command", COMMANDS[0]) not in COMMANDS:
                 raise ResultsFileError(f"{path} is the results file of another command "
                                        f"({rec['command']!r}); this cuttle's are "
@@ -247,21 +165,11 @@ class Store:
             raise ValueError(f"command must be one of {', '.join(COMMANDS)}, not {command!r}")
         self.path = os.fspath(path)
         self.write, self.command = write, command
-        self.owner: str | None = None
         self.notes: list[str] = []
-        self.index: dict[ChunkKey, tuple[int, int]] = {}     # key -> (offset, line number)
-        # A chunk cut short: key -> (offset, line number, games) of its longest part.
-        self.parts: dict[ChunkKey, tuple[int, int, int]] = {}
-        self.lines = 0
-        # What the whole records say of each rule set's games in each chunk, for the
-        # checks between records (`_agree`): (players, seed, max_moves, chunk_size, chunk,
-        # rules text) -> (summary, line number, whose); its own tally's digest -> line.
-        self._sides: dict[tuple, tuple[tuple, int, str]] = {}
-        self._owns: dict[tuple, tuple[str, int]] = {}
-        # Per run (players, seed, max_moves, chunk_size): what tells whose it is in a
-        # file without an owner (`whose`): [bases of its records of a rule set alone,
-        # the fingerprints on its records, whether one lies beyond the first stage].
-        self._runs: dict[tuple, list] = {}
+        # Why records of a fingerprint are refused, when it is known (else: another
+        # version of the engine or policy): fingerprint -> cause (`OtherFingerprint`).
+        self.causes: dict[str, str] = {}
+        self._clear()
         if not write and not os.path.exists(self.path):
             raise ResultsFileError(f"no results file {self.path!r}")
         # O_NONBLOCK: a FIFO must not block the open before it is refused.
@@ -281,13 +189,8 @@ class Store:
                                    f"must be a regular file)")
         self.f = open(fd, "a+b" if write else "rb")
         try:
-            if write and fcntl is not None:
-                try:
-                    fcntl.flock(self.f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-                except OSError:
-                    raise ResultsFileError(f"{self.path} is being written by another "
-                                           f"{self._holder()} run; wait for it or use "
-                                           f"another file") from None
+            if write:
+                self._lock()
             tail = self._scan()
             self._check_command()
             self._mend(*tail)
@@ -297,6 +200,43 @@ class Store:
         except BaseException:
             self.f.close()
             raise
+
+    def _clear(self):
+        """What reading the file finds, before reading it."""
+        self.owner: str | None = None
+        self.version = VERSION                              # (the header's, once read)
+        self.index: dict[ChunkKey, tuple[int, int]] = {}     # key -> (offset, line number)
+        # A chunk cut short: key -> (offset, line number, games) of its longest part.
+        self.parts: dict[ChunkKey, tuple[int, int, int]] = {}
+        self.lines = 0
+        # What the whole records say of each rule set's games in each chunk, for the
+        # checks between records (`_agree`): (players, seed, max_moves, chunk_size, chunk,
+        # rules text) -> (summary, line number, whose); its own tally's digest -> line.
+        self._sides: dict[tuple, tuple[tuple, int, str]] = {}
+        self._owns: dict[tuple, tuple[str, int]] = {}
+        # Per run (players, seed, max_moves, chunk_size): what tells whose it is in a
+        # file without an owner (`whose`): [bases of its records of a rule set alone,
+        # the fingerprints on its records, whether one lies beyond the first stage].
+        self._runs: dict[tuple, list] = {}
+
+    def _lock(self):
+        """Hold the file's lock (a file open for writing), or ResultsFileError; a file
+        replaced since it was opened (an upgrade's, `rewrite`) is refused too."""
+        if fcntl is None:
+            return
+        try:
+            fcntl.flock(self.f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            raise ResultsFileError(f"{self.path} is being written by another "
+                                   f"{self._holder()} run; wait for it or use "
+                                   f"another file") from None
+        try:
+            same = os.path.samestat(os.fstat(self.f.fileno()), os.stat(self.path))
+        except OSError:
+            same = False
+        if not same:
+            raise ResultsFileError(f"{self.path} was replaced while it was opened (by "
+                                   f"another run upgrading it?); run again")
 
     def _holder(self) -> str:
         """Who holds the lock, in words: "cuttle balance" when the file's header names
@@ -318,16 +258,16 @@ class Store:
     def _append(self, data: bytes, offset: int) -> None:
         """Append `data` at `offset` (the end), flushed to disk; on failure (a full
         disk) the file is cut back to `offset` and the OSError names the file."""
-        f = self.f
+        fd = self.f.fileno()
         try:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
+            # (unbuffered: a failed write left in a buffer failed again at close)
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
         except OSError as e:
-            try:
-                f.truncate(offset)
-            except (OSError, ValueError):
-                pass
+            with contextlib.suppress(OSError, ValueError):
+                os.ftruncate(fd, offset)
             raise self._error(e) from None
 
     def _scan(self):
@@ -369,7 +309,7 @@ class Store:
                     self._agree(key, *tallies, lineno)
                 f.seek(offset)
             else:
-                self.owner = rec.get("command")
+                self.owner, self.version = rec.get("command"), rec["version"]
             self.lines = lineno
         return tail
 
@@ -393,15 +333,17 @@ class Store:
         or in a file of an earlier version (whose header names none) read from the
         run's records (those of its players, seed, move cap and chunk size): a balance
         search's if one of them lies beyond the first stage of games (`first_chunk`),
-        or if they carry more fingerprints than the run has bases (an atlas stamps all
-        of a base's records with one); an atlas's otherwise."""
+        or in version 1 if they carry more fingerprints than the run has bases (an atlas
+        stamped all of a base's records with one); an atlas's otherwise."""
         return self._whose(key[2:6])
 
     def _whose(self, run):
         if self.owner is not None:
             return self.owner
         bases, engines, later = self._runs[run]
-        return "balance" if later or len(engines) > max(1, len(bases)) else "atlas"
+        # (only in version 1 did an atlas stamp all of a base's records with one)
+        many = self.version == 1 and len(engines) > max(1, len(bases))
+        return "balance" if later or many else "atlas"
 
     def _check_command(self):
         """A file holds the runs of one command: one holding the other's is refused, and
@@ -522,6 +464,61 @@ class Store:
         run = (base, tuple(players), seed, max_moves, chunk_size, chunk)
         return {k[1] for k in (*self.index, *self.parts) if (k[0], *k[2:]) == run}
 
+    @property
+    def legacy(self) -> bool:
+        """Whether the records are an atlas's of version 1, stamped by their group, not
+        each by its own games (`cuttle.variants.upgrade`)."""
+        return self.version == 1 and len(self.index) + len(self.parts) > 0 and \
+            self.command == "atlas"
+
+    def stamps(self) -> Iterator[tuple[ChunkKey, str | None]]:
+        """(key, fingerprint or None) of every record, whole or part, read one by one."""
+        for key, (offset, *_) in (*self.index.items(), *self.parts.items()):
+            yield key, self._read(offset).get("engine")
+
+    def rewrite(self, stamp_of: Callable[[ChunkKey, str | None], str | None]) -> None:
+        """Write the file again, with the header of this version and each record's
+        fingerprint replaced by ``stamp_of(key, stamp)`` (None: kept): a file of an
+        earlier format upgraded in place (`cuttle.variants.upgrade`).  The new file is
+        written beside it, locked, flushed and only then renamed over it, line by line
+        (memory does not grow with the file), so an interruption or a failure leaves
+        the old file as it was."""
+        if not self.write:
+            raise ValueError("this results file was opened for reading only")
+        tmp = f"{self.path}.upgrading"
+        new = open(os.open(tmp, os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND, 0o600),
+                   "a+b")
+        try:
+            os.chmod(tmp, stat.S_IMODE(os.fstat(self.f.fileno()).st_mode))
+            if fcntl is not None:
+                fcntl.flock(new.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            new.write(header(self.command))
+            self.f.seek(0)
+            self.f.readline(MAX_HEADER_BYTES)
+            while raw := self.f.readline(MAX_LINE_BYTES + 1):
+                rec = json.loads(raw.decode("utf-8"))
+                key, old = _record_key(rec), rec.pop("engine", None)
+                rec.pop("check", None)
+                stamp = stamp_of(key, old)
+                if (old if stamp is None else stamp) is not None:
+                    rec["engine"] = old if stamp is None else stamp
+                new.write(record_line(rec))
+            new.flush()
+            os.fsync(new.fileno())
+            os.replace(tmp, self.path)
+        except BaseException as e:
+            with contextlib.suppress(OSError):
+                new.close()
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            if isinstance(e, OSError):
+                raise self._error(e) from None
+            raise
+        old, self.f = self.f, new
+        old.close()
+        self._clear()
+        self._scan()
+
     def get(self, key: ChunkKey,
             engine: str | None = None) -> tuple[Tally, PairTally | None] | None:
         """(Tally, PairTally or None) of the chunk `key`, or None if not in the file;
@@ -544,7 +541,9 @@ class Store:
     def _record_tallies(self, key, offset, lineno, engine):
         rec = self._read(offset)
         if engine is not None and rec.get("engine") != engine:
-            raise OtherFingerprint(self.path, lineno, key, rec.get("engine"), engine)
+            stamp = rec.get("engine")
+            raise OtherFingerprint(self.path, lineno, key, stamp, engine,
+                                   self.causes.get(stamp))
         try:
             return _tallies(rec)
         except ValueError as e:     # (changed since the file was opened)
@@ -575,7 +574,7 @@ class Store:
             rec["pair"] = None if pair is None else pair_to_json(pair)
             if engine is not None:
                 rec["engine"] = engine
-            out.append(json.dumps(rec, separators=(",", ":")).encode() + b"\n")
+            out.append(record_line(rec))
             new.append((key, games))
         if not out:
             return

@@ -12,6 +12,7 @@ import pytest
 import cuttle
 from cuttle import Rules
 from cuttle.balancing import BalanceInterrupted, OtherSearchError
+from cuttle.variants.records import record_line
 from cuttle.variants.store import NothingToReport, ResultsFileError
 from cuttle.variants import chunks
 
@@ -110,7 +111,9 @@ def test_records_of_another_engine_are_refused(tmp_path):
     lines = path.read_text().splitlines()
     rec = json.loads(lines[1])
     rec["engine"] = "0" * 16
-    path.write_text("\n".join([lines[0], json.dumps(rec)] + lines[2:]) + "\n")
+    del rec["check"]                # (written again for the edited record)
+    path.write_text("\n".join([lines[0], record_line(rec).decode().strip()] + lines[2:])
+                    + "\n")
     with pytest.raises(ResultsFileError, match="another version"):
         run_to_dict(str(path), progress=False)
     # ... but reading it without playing works.
@@ -417,7 +420,8 @@ def test_records_that_disagree_with_each_other_are_refused(tmp_path, which):
     recs = [json.loads(x) for x in lines[1:]]
     i = next(i for i, r in enumerate(recs) if (r["rules"] == r["base"]) == (which == "base")
              and r["chunk"] == 0)
-    lines[i + 1] = json.dumps(swap_wins(recs[i]))
+    del recs[i]["check"]            # (written again for the edited record)
+    lines[i + 1] = record_line(swap_wins(recs[i])).decode().strip()
     path.write_text("\n".join(lines) + "\n")
     from cuttle.variants.store import Store
     with pytest.raises(ResultsFileError, match=rf"{path}, lines \d+ and \d+: their "

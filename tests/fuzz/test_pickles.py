@@ -320,10 +320,10 @@ _ARGS = {"cuttle.errors.Interrupted": (_Result(), 5, 10, "match"),
          "cuttle.errors.PolicyError": ("the policy of player A raised KeyError", 7, "A"),
          "cuttle.balancing.search.OtherSearchError": ("r.jsonl",
                                                       [("classic", "expert", 1, 10000)]),
-         "cuttle.variants.store.NothingToReport": ("r.jsonl", [("classic", "expert", 1, 2000)],
+         "cuttle.variants.errors.NothingToReport": ("r.jsonl", [("classic", "expert", 1, 2000)],
                                                    ["r.jsonl: its last line is incomplete"],
                                                    ["four=draw"]),
-         "cuttle.variants.store.OtherFingerprint": (
+         "cuttle.variants.errors.OtherFingerprint": (
              "r.jsonl", 2, ("classic", "classic", ("random", "random"), 1, 10000, 1000, 0),
              "0123456789abcdef", "fedcba9876543210", "a run whose group had other variants")}
 
@@ -343,7 +343,7 @@ def test_every_exception_round_trips_through_pickle(name):
 def test_the_exceptions_found_include_the_public_ones():
     names = set(_exception_classes())
     assert {"cuttle.errors.Interrupted", "cuttle.errors.IllegalMoveError",
-            "cuttle.errors.InvalidMoveError", "cuttle.variants.store.ResultsFileError",
+            "cuttle.errors.InvalidMoveError", "cuttle.variants.errors.ResultsFileError",
             "cuttle.variants.run.AtlasInterrupted", "cuttle.cli.options.UsageError"} <= names
 
 

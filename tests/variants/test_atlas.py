@@ -9,8 +9,8 @@ from cuttle.variants import AtlasInterrupted, Pairing, ResultsFileError, atlas
 from cuttle.variants import chunks as atlas_chunks
 from cuttle.render.markdown import table_markdown
 from cuttle.render.tables import ATLAS_COLUMNS, Table, atlas_rows
-from cuttle.variants.records import pair_from_json, pair_to_json, tally_from_json, \
-    tally_to_json
+from cuttle.variants.records import pair_from_json, pair_to_json, record_line, \
+    tally_from_json, tally_to_json
 from cuttle.variants.store import NothingToReport, Store
 from cuttle.simulation import PairTally
 
@@ -132,6 +132,12 @@ def test_a_run_stopped_and_resumed_is_one_run(small, tmp_path):
         atlas(results=str(head), play=False, **SMALL)
 
 
+def line(rec):
+    """The line of a record edited (its check written again: what is tested is what the
+    file's other checks make of it)."""
+    return record_line({k: v for k, v in rec.items() if k != "check"}).decode()
+
+
 def test_ctrl_c_inside_a_chunk_keeps_its_finished_games(small, tmp_path):
     # Chunks of 1,000 games played 64 or more at a time: Ctrl-C inside chunk 1 leaves
     # its finished games in the file as parts, and the next run plays only the rest.
@@ -173,17 +179,17 @@ def test_ctrl_c_inside_a_chunk_keeps_its_finished_games(small, tmp_path):
     rec = json.loads(part_line)
     m = rec["tally"]["moments"]
     m["score_a"], m["score_b"] = m["score_b"], m["score_a"]
-    path.write_text(text + json.dumps(rec) + "\n")
+    path.write_text(text + line(rec))
     with pytest.raises(ResultsFileError, match="same chunk .its first"):
         atlas(results=str(path), **SMALL)
     for games in ([1000, 1000], [999, 1500], [1000, 2001], [1000, "7"], [1000.0, 1064],
                   [1000, True]):
-        path.write_text(text + json.dumps({**json.loads(part_line), "games": games}) + "\n")
+        path.write_text(text + line({**json.loads(part_line), "games": games}))
         with pytest.raises(ResultsFileError, match="games must be"):
             atlas(results=str(path), **SMALL)
     variant_part = next(json.loads(x) for x in lines[1:] if json.loads(x)["games"][1] % 1000
                         and json.loads(x)["pair"] is not None)
-    path.write_text(text + json.dumps({**variant_part, "pair": None}) + "\n")
+    path.write_text(text + line({**variant_part, "pair": None}))
     with pytest.raises(ResultsFileError, match="line .*holds their pair"):
         atlas(results=str(path), **SMALL)
 
@@ -261,7 +267,7 @@ def test_damaged_and_foreign_files(small, tmp_path, monkeypatch):
     m = rec["tally"]["moments"]     # (a consistent record, only not the same)
     assert m["score_a"] != m["score_b"]
     m["score_a"], m["score_b"] = m["score_b"], m["score_a"]
-    path.write_text(text + json.dumps(rec) + "\n")
+    path.write_text(text + line(rec))
     with pytest.raises(ResultsFileError, match="different results for the same chunk"):
         atlas(results=str(path), **SMALL)
     # damage in the middle: refused, naming the line
@@ -283,7 +289,8 @@ def test_damaged_and_foreign_files(small, tmp_path, monkeypatch):
     assert a8.played_records > 0 and not same(a8, small)
     assert atlas(results=str(path), **SMALL).played_records == 0
     # chunks another engine or policy version played are never mixed in
-    path.write_text(text.replace('"engine":"', '"engine":"0'))
+    path.write_text(lines[0] + "".join(line({**json.loads(x), "engine": "0" * 16})
+                                       for x in lines[1:]))
     with pytest.raises(ResultsFileError, match="another version"):
         atlas(results=str(path), **SMALL)
     assert same(atlas(results=str(path), play=False, **SMALL), small)

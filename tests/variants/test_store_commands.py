@@ -10,8 +10,11 @@ import os
 import pytest
 
 import cuttle
+from cuttle import Rules
 from cuttle.cli import main
 from cuttle.variants import Pairing
+from cuttle.variants.chunks import Stamps
+from cuttle.variants.rulesets import variants
 from cuttle.variants.store import NothingToReport, ResultsFileError, Store
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -47,11 +50,18 @@ def balance_form(res):
 
 
 def earlier(path):
-    """The file as an earlier version wrote it: its header names no command."""
+    """The file as an earlier version wrote it: its header names no command, of version
+    1, its records without a check, an atlas's stamped by its group (the first games of
+    the base and every variant), a search's each by its own games."""
     lines = path.read_text().splitlines(keepends=True)
-    head = json.loads(lines[0])
-    del head["command"]
-    path.write_text(json.dumps(head) + "\n" + "".join(lines[1:]))
+    recs = [json.loads(x) for x in lines[1:]]
+    group = Stamps("random", 7, 10000).of([Rules(), *(v.rules for v in variants("classic"))])
+    for rec in recs:
+        del rec["check"]
+        if json.loads(lines[0])["command"] == "atlas":
+            rec["engine"] = group
+    path.write_text('{"format": "cuttle-atlas", "version": 1}\n'
+                    + "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in recs))
 
 
 @pytest.fixture(scope="module")
@@ -74,7 +84,7 @@ def refused(path, holder, command):
 def test_a_new_files_header_names_its_command(files):
     a, _, b, _ = files
     assert json.loads(a.read_text().splitlines()[0]) == \
-        {"format": "cuttle-atlas", "version": 1, "command": "atlas"}
+        {"format": "cuttle-atlas", "version": 2, "command": "atlas"}
     assert json.loads(b.read_text().splitlines()[0])["command"] == "balance"
 
 
@@ -182,10 +192,13 @@ def test_files_of_earlier_versions_are_told_by_their_records(files, tmp_path):
     earlier(a), earlier(b)
     assert atlas_form(run_atlas(a, play=False)) == atlas_form(atlas_res)
     assert balance_form(run_balance(b, play=False)) == balance_form(balance_res)
-    # continued, they play nothing more and stay as they were
-    before = a.read_bytes(), b.read_bytes()
+    # continued, they play nothing more: the search's stays as it was, the atlas's is
+    # upgraded to this version (its records stamped each by its own games)
+    before = b.read_bytes()
     assert run_atlas(a).played_records == run_balance(b).played_records == 0
-    assert (a.read_bytes(), b.read_bytes()) == before
+    assert b.read_bytes() == before
+    assert json.loads(a.read_text().splitlines()[0])["command"] == "atlas"
+    assert atlas_form(run_atlas(a)) == atlas_form(atlas_res)
     # a search cut short in its screening has only first-stage records, each pair of rule
     # sets with its fingerprint: still a search's, continued to the same answer
     lines = b.read_text().splitlines(keepends=True)
