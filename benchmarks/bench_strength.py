@@ -60,7 +60,8 @@ import numpy as np  # noqa: E402
 import cuttle  # noqa: E402
 from cuttle.cli import options  # noqa: E402
 from cuttle.formatting import pct, quantity  # noqa: E402
-from cuttle.policies import FULL_INFORMATION, policy_code, with_rng  # noqa: E402
+from cuttle.policies import FULL_INFORMATION, policy_code  # noqa: E402
+from cuttle.policy_files import load_policy  # noqa: E402
 from cuttle.progress import Line, show_by_default  # noqa: E402
 
 DEFAULT_POLICIES = "random,greedy,expert,ismcts:100,ismcts:1000,ismcts:10000"
@@ -107,8 +108,9 @@ def make_players(names):
 def load_bots(specs, taken):
     """{NAME: TimedPlayer} of --bot NAME=FILE.py:FUNCTION options (`taken`: the names on
     the ladder already); ValueError saying what is wrong with one.  The function is a
-    Python policy of either form cuttle.simulate takes: policy(game) or policy(game, rng)
-    (called as simulate calls it: `cuttle.policies.with_rng`)."""
+    Python policy of either form cuttle.simulate takes: policy(game) or policy(game, rng),
+    loaded as the cuttle command loads a --players FILE.py:FUNCTION
+    (`cuttle.policy_files.load_policy`: its folder on sys.path while it loads)."""
     bots = {}
     for spec in specs:
         name, eq, where = spec.partition("=")
@@ -121,14 +123,13 @@ def load_bots(specs, taken):
             raise ValueError(f"--bot {spec}: the name {name!r} must be new to the ladder, "
                              f"not start like a search's (ismcts, {OPENSPIEL}) and hold no "
                              f"comma, colon, '=' or space")
-        if not os.path.isfile(path):
-            raise ValueError(f"--bot {spec}: no file {path!r}")
-        module = load_file(path, spec)
-        if not callable(getattr(module, func, None)):
-            raise ValueError(f"--bot {spec}: no function {func!r} in {path}")
-        policy = getattr(module, func)
-        bots[name] = TimedPlayer(with_rng(policy, f"--bot {name}"), name)
-        bots[name].source = {"file": path, "function": func, "sha256": file_hash(path)}
+        try:
+            policy = load_policy(where)
+        except ValueError as e:
+            raise ValueError(f"--bot {name}={e}") from None
+        bots[name] = TimedPlayer(policy, name)
+        bots[name].source = {"file": policy.path, "function": policy.function,
+                             "sha256": file_hash(policy.path)}
     return bots
 
 
@@ -136,20 +137,6 @@ def file_hash(path):
     """The SHA-256 of a file's bytes: what --reuse compares to tell an edited bot."""
     with open(path, "rb") as f:
         return hashlib.sha256(f.read()).hexdigest()
-
-
-def load_file(path, spec):
-    """The module of a bot's Python file, run; ValueError naming what it raised."""
-    import importlib.util
-    module_spec = importlib.util.spec_from_file_location(
-        "bot_" + os.path.splitext(os.path.basename(path))[0], os.path.abspath(path))
-    module = importlib.util.module_from_spec(module_spec)
-    try:
-        module_spec.loader.exec_module(module)
-    except Exception as e:              # (the bot's own error, in one line)
-        raise ValueError(f"--bot {spec}: loading {path} raised {type(e).__name__}: {e}") \
-            from None
-    return module
 
 
 def cap(name, games, scale=1, anchor_games=200, budget=SEARCH_BUDGET):

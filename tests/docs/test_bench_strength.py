@@ -180,7 +180,8 @@ def test_your_own_bot_is_rated_on_the_ladder_by_its_name(tmp_path):
     assert any(x.startswith("first ") for x in run.stdout.splitlines())
     for bot, said in (("x=nofile.py:f", "no file 'nofile.py'"),
                       ("x=mybot.py:nope", "no function 'nope' in mybot.py"),
-                      ("x=mybot.py:NOT_A_POLICY", "no function 'NOT_A_POLICY'"),
+                      ("x=mybot.py:NOT_A_POLICY",
+                       "'NOT_A_POLICY' in mybot.py is not a function"),
                       ("greedy=mybot.py:lucky", "the name 'greedy' must be new"),
                       ("x=mybot.py", "--bot takes NAME=FILE.py:FUNCTION")):
         bad = ladder("--policies", "random,greedy", "--bot", bot, cwd=tmp_path)
