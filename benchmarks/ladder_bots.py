@@ -10,7 +10,6 @@ fingerprinted: a bot changed by one of them is for --replay to name.
 """
 
 import hashlib
-import importlib.util
 import os
 import site
 import sys
@@ -19,6 +18,7 @@ import time
 
 import cuttle
 from cuttle.policies import fair, with_rng
+from cuttle.policy_files import load_policy
 
 
 class TimedPlayer:
@@ -81,14 +81,14 @@ def load_bots(specs, taken, reserved=()):
             raise ValueError(f"{option} {spec}: the name {name!r} must be new to the "
                              f"ladder, not start like a search's ({', '.join(reserved)}) "
                              f"and hold no comma, colon, '=' or space")
-        if not os.path.isfile(path):
-            raise ValueError(f"{option} {spec}: no file {path!r}")
-        module = load_file(path, f"{option} {spec}")
-        if not callable(getattr(module, func, None)):
-            raise ValueError(f"{option} {spec}: no function {func!r} in {path}")
+        try:
+            policy = load_policy(where)
+        except ValueError as e:
+            raise ValueError(f"{option} {name}={e}") from None
+        keep_folder(path)
         source = {"file": path, "function": func, "sha256": file_hash(path),
                   "sees_all": sees_all}
-        bots[name] = LadderBot(getattr(module, func), name, sees_all, source)
+        bots[name] = LadderBot(policy, name, sees_all, source)
     loaded = user_modules(before)
     for bot in bots.values():
         bot.before, bot.source["modules"] = before, loaded
@@ -114,25 +114,13 @@ def file_hash(path):
         return None
 
 
-def load_file(path, what):
-    """The module of a bot's Python file, run with its folder first on sys.path (as
-    `python FILE.py` runs, kept there for the run: a module the bot imports while it
-    plays is found too); ValueError naming what it raised."""
+def keep_folder(path):
+    """Put a bot file's folder first on sys.path for the rest of the run (the loader
+    puts it there only while the file loads): a module the bot imports while it plays
+    is found too, as under `python FILE.py`."""
     folder = os.path.dirname(os.path.abspath(path))
     if folder not in sys.path:
         sys.path.insert(0, folder)
-    module_spec = importlib.util.spec_from_file_location(
-        "bot_" + os.path.splitext(os.path.basename(path))[0], os.path.abspath(path))
-    module = importlib.util.module_from_spec(module_spec)
-    try:
-        module_spec.loader.exec_module(module)
-    except Exception as e:              # (the bot's own error, in one line)
-        hint = (f" (the bot's folder {folder} is searched, as `python FILE.py` searches "
-                f"it; a module elsewhere needs PYTHONPATH)"
-                if isinstance(e, ModuleNotFoundError) else "")
-        raise ValueError(f"{what}: loading {path} raised {type(e).__name__}: {e}{hint}") \
-            from None
-    return module
 
 
 def installed_folders():

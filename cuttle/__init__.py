@@ -14,7 +14,7 @@ from .observation import Observation
 from .policies import Bot
 from .review import Review, analyse_search, review
 from .rules import Rules
-from .simulation import compare, simulate
+from .simulation import compare, compare_players, simulate
 from .stats import wilson_interval
 from .variants import atlas
 from . import render  # noqa: F401  (registers the renderers of every result: cuttle.display)
@@ -25,4 +25,4 @@ __all__ = ["Analysis", "Bot", "Card", "CARDS", "ClusterError", "Game", "IllegalM
            "PartialRunError", "PolicyError", "Review",
            "Rules", "__version__",
            "analyse", "analyse_search", "analyze", "atlas", "balance", "review",
-           "compare", "simulate", "wilson_interval"]
+           "compare", "compare_players", "simulate", "wilson_interval"]

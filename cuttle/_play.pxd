@@ -84,6 +84,7 @@ ctypedef struct Run:               # what identifies the games of a call but the
 
 ctypedef struct Batch:             # a call's rule sets and every thread's accumulators
     CRules* rs
+    int* pols                      # per rule set its players A and B: pols[2i], pols[2i+1]
     Tally* tallies                 # thread q, rule set i: tallies[q * tstride + i]
     PairTally* pairs
     MatchPair* match_pairs         # match runs only (else NULL), as `pairs`

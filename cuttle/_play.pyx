@@ -12,6 +12,8 @@ from libc.stdint cimport uint64_t, uint32_t, uint8_t, int8_t, int16_t, int32_t, 
 from libc.stdlib cimport malloc, calloc, free
 from cython.parallel cimport prange, threadid
 
+import operator
+
 import numpy as np
 
 from cuttle._state cimport *
@@ -368,13 +370,14 @@ cdef int batch_alloc(Batch* b, Py_ssize_t n_rules, int threads, Py_ssize_t count
                          max(1, MAX_TALLY_BYTES // per_thread))
     b.tstride, b.pstride, b.sstride = n_rules + 1, b.n_pairs + 1, n_rules + 4
     b.rs = <CRules*>malloc(n_rules * sizeof(CRules))
+    b.pols = <int*>malloc(2 * n_rules * sizeof(int))
     b.tallies = <Tally*>calloc(b.threads * b.tstride, sizeof(Tally))
     b.pairs = <PairTally*>calloc(b.threads * b.pstride, sizeof(PairTally))
     b.match_pairs = <MatchPair*>calloc(b.threads * b.pstride, sizeof(MatchPair)) \
         if matches else NULL
     b.scratch = <UnitOut*>calloc(b.threads * b.sstride, sizeof(UnitOut))
     b.rows = <Rows*>calloc(n_rules, sizeof(Rows))
-    if b.rs == NULL or b.tallies == NULL or b.pairs == NULL or b.scratch == NULL \
+    if b.rs == NULL or b.pols == NULL or b.tallies == NULL or b.pairs == NULL or b.scratch == NULL \
             or (matches and b.match_pairs == NULL) \
             or b.rows == NULL:
         batch_free(b)
@@ -384,22 +387,27 @@ cdef int batch_alloc(Batch* b, Py_ssize_t n_rules, int threads, Py_ssize_t count
 
 cdef void batch_free(Batch* b) noexcept:
     free(b.rs)
+    free(b.pols)
     free(b.tallies)
     free(b.pairs)
     free(b.match_pairs)
     free(b.scratch)
     free(b.rows)
     b.rs, b.tallies, b.pairs, b.scratch, b.rows = NULL, NULL, NULL, NULL, NULL
+    b.pols = NULL
     b.match_pairs = NULL
 
 
 cdef void play_unit_all_rules(const Batch* b, const Run* run, Py_ssize_t k,
                               int tid) noexcept nogil:
-    # Unit start + k under every rule set, tallied by thread tid (and its pairs).
+    # Unit start + k under every rule set, by its players, tallied by thread tid (and
+    # its pairs).
     cdef Py_ssize_t i, j, p = 0
     cdef UnitOut* scratch = &b.scratch[tid * b.sstride]
+    cdef Run arm = run[0]
     for i in range(b.n_rules):
-        play_unit(&b.rs[i], run, run.start + k,
+        arm.pol_a, arm.pol_b = b.pols[2 * i], b.pols[2 * i + 1]
+        play_unit(&b.rs[i], &arm, run.start + k,
                   &b.tallies[tid * b.tstride + i] if run.tally else NULL,
                   &scratch[i], &b.rows[i], k)
     for i in range(b.n_rules if run.tally else 0):
@@ -455,15 +463,32 @@ def cut_rows(rows, Py_ssize_t units, int slots=1):
     return {k: v[:units] if k.startswith("m_") else v[:games] for k, v in rows.items()}
 
 
-def play_units(rule_sets, Py_ssize_t start, Py_ssize_t count, uint64_t seed, int policy_a,
-               int policy_b, bint swap_seats=True, int threads=0,
+cdef list arm_codes(policy_a, policy_b, Py_ssize_t n_rules):
+    # Each rule set's codes of A and B, in turn: a code alone stands for every rule set.
+    both = []
+    for given in (policy_a, policy_b):
+        codes = list(given) if isinstance(given, (list, tuple)) else [given] * n_rules
+        try:
+            codes = [operator.index(c) for c in codes]
+        except TypeError:
+            codes = []
+        if len(codes) != n_rules or not all(0 <= c < 2 ** 31 for c in codes):
+            raise ValueError(f"a policy code, or one per rule set ({n_rules}), not {given!r}")
+        both.append(codes)
+    return [c for pair in zip(*both) for c in pair]
+
+
+def play_units(rule_sets, Py_ssize_t start, Py_ssize_t count, uint64_t seed, policy_a,
+               policy_b, bint swap_seats=True, int threads=0,
                int max_moves=GAME_MOVE_CAP, int need=0, int slots=1, bint keep_rows=False,
                bint tally=True):
     """Play units start .. start+count-1 of a seeded run under each rule set in
     `rule_sets` (the same deals), natively over `threads` cores (0: all).  A unit is a
     game, or with need > 0 a match owning game indices j*slots .. j*slots+slots-1 and
     played in index order until a player has `need` wins.  Players are A (policy_a)
-    and B (policy_b); with swap_seats A moves first in even-numbered games.
+    and B (policy_b), each a policy code or a sequence of one code per rule set (the
+    same deals played by other players under each: `compare_players`); with swap_seats
+    A moves first in even-numbered games.
 
     Returns {"tallies": [one dict per rule set: counts, moments, lengths, match_counts,
     match_games], "pairs": {(i, j): {table, diffs}} for i < j, "rows": None or, with
@@ -479,11 +504,14 @@ def play_units(rule_sets, Py_ssize_t start, Py_ssize_t count, uint64_t seed, int
     cdef volatile int no_memory = 0
     cdef Py_ssize_t k, i, done
     cdef int grain
-    cdef bint search = is_search(policy_a) or is_search(policy_b)
+    cdef bint search = False
     cdef uint8_t[::1] finished = None
     cdef uint8_t* fin = NULL
     check_units(start, count, len(rule_sets), need, slots)
-    run.seed, run.start, run.pol_a, run.pol_b = seed, start, policy_a, policy_b
+    codes = arm_codes(policy_a, policy_b, len(rule_sets))
+    for i in range(len(codes)):
+        search = search or is_search(codes[i])
+    run.seed, run.start, run.pol_a, run.pol_b = seed, start, codes[0], codes[1]
     run.swap, run.max_moves, run.need, run.slots = swap_seats, max_moves, need, slots
     run.tally, run.no_memory = tally, &no_memory
     batch_alloc(&b, len(rule_sets), threads, count, need > 0)
@@ -491,6 +519,7 @@ def play_units(rule_sets, Py_ssize_t start, Py_ssize_t count, uint64_t seed, int
     try:
         for i in range(b.n_rules):
             b.rs[i] = rule_sets[i].c_fields()
+            b.pols[2 * i], b.pols[2 * i + 1] = codes[2 * i], codes[2 * i + 1]
         # A search batch's finished units outlive a Ctrl-C: each is marked when it ends
         # with the batch not stopped (so no search of it was cut short), and its rows
         # are kept to count the run of them from the first unit.

@@ -54,10 +54,10 @@ from .threads import check_threads
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-__all__ = ["Bot", "CALLABLE_FORMS", "DEFAULT_ISMCTS_ITERATIONS", "FULL_INFORMATION",
-           "MAX_ISMCTS_ITERATIONS", "PLAIN_POLICIES", "POLICY_NAMES", "canonical_policy",
-           "fair", "forced_move", "is_search", "policy_code", "policy_name", "takes_rng",
-           "with_rng"]
+__all__ = ["Bot", "CALLABLE_FORMS", "CALLABLE_PLAYS", "DEFAULT_ISMCTS_ITERATIONS",
+           "FULL_INFORMATION", "MAX_ISMCTS_ITERATIONS", "PLAIN_POLICIES", "POLICY_NAMES",
+           "canonical_policy", "fair", "forced_move", "is_search", "policy_code",
+           "policy_name", "takes_rng", "with_rng"]
 
 DEFAULT_ISMCTS_ITERATIONS = 1000
 MAX_ISMCTS_ITERATIONS = 1_000_000
@@ -74,10 +74,17 @@ _BARE_SEARCH = (f"N iterations, 1 to {MAX_ISMCTS_ITERATIONS:,}; a search named w
                 f"'ismcts:{DEFAULT_ISMCTS_ITERATIONS}'")
 
 
+# Where a Python callable plays as a player, said wherever one is refused.
+CALLABLE_PLAYS = ("cuttle.simulate, cuttle.compare, cuttle.compare_players, "
+                  "cuttle.simulation.game_record and cuttle.rl.GymEnv(opponent=...)")
+
+
 def _parse(name):
     """(kind, code, canonical name) of a policy name: the one parser of policy names."""
     if not isinstance(name, str):
-        raise ValueError(f"a policy is a name like 'greedy' or 'ismcts:1000', not {name!r}")
+        hint = f" (a Python callable plays in {CALLABLE_PLAYS})" if callable(name) else ""
+        raise ValueError(f"a policy is a name like 'greedy' or 'ismcts:1000', not "
+                         f"{name!r}{hint}")
     kind, colon, param = name.strip().lower().partition(":")
     if kind not in POLICIES:
         raise ValueError(f"unknown policy {name!r}; valid: {', '.join(POLICY_NAMES)} "
@@ -165,6 +172,11 @@ class Bot:
 
     def __init__(self, name: str = "greedy", seed: int | None = None,
                  threads: int | None = None) -> None:
+        if callable(name):
+            raise ValueError(f"Bot plays a native policy by its name ('greedy', "
+                             f"'ismcts:1000', ...), not {name!r}: a Python callable "
+                             f"policy(game) -> move is a player as it is (call it on a "
+                             f"game) and plays in {CALLABLE_PLAYS}")
         self.code = policy_code(name)
         self.name = canonical_policy(name)
         self.seed = seed_or_new(seed)

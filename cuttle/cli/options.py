@@ -19,6 +19,7 @@ from .._optional import install_command
 from ..files import read_text
 from ..game import Game
 from ..policies import DEFAULT_ISMCTS_ITERATIONS, POLICY_NAMES, policy_code
+from ..policy_files import FilePolicy, is_policy_file, load_policy
 from ..position import parse_text, reconcile
 from ..rules import Rules
 from ..seeding import SEED_WORDS, read_seed
@@ -286,17 +287,40 @@ def scheduler(text: str) -> tuple[str, int | str]:
     return ("address", t)
 
 
-def players(text: str) -> tuple[str, str]:
-    """(A, B) from 'A,B' or one name for both; each must be a policy name."""
+def players(text: str, option: str = "--players") -> tuple[str | FilePolicy, ...]:
+    """(A, B) from 'A,B' or one player for both; each a policy name or a Python file's
+    policy, FILE.py:FUNCTION (loaded: `player`)."""
     names = [p.strip() for p in text.split(",")]
     if len(names) == 1:
         names = names * 2
     if len(names) != 2 or not all(names):
-        raise UsageError(f"--players takes one or two player names separated by a comma "
-                         f"(e.g. random,greedy), not {text!r}")
-    for name in names:
-        policy(name, "--players")
-    return tuple(names)
+        raise UsageError(f"{option} takes one or two players separated by a comma "
+                         f"(e.g. random,greedy or mybot.py:choose,greedy), not {text!r}")
+    if names[0] == names[1]:            # (one file run once for both seats)
+        return (player(names[0], option),) * 2
+    return tuple(player(name, option) for name in names)
+
+
+def candidates(text: str, option: str = "--players") -> list[str | FilePolicy]:
+    """The players of 'C1,C2,...' (at least two), each a policy name or a Python file's
+    policy (`player`)."""
+    names = [p.strip() for p in text.split(",")]
+    if len(names) < 2 or not all(names):
+        raise UsageError(f"{option} takes the players to compare, at least two separated "
+                         f"by commas (e.g. mybot.py:v1,mybot.py:v2), not {text!r}")
+    return [player(name, option) for name in names]
+
+
+def player(name: str, option: str) -> str | FilePolicy:
+    """A player of the command line: a policy name (checked), or FILE.py:FUNCTION, the
+    function of a Python file (`cuttle.policy_files.load_policy`: the file run now);
+    a UsageError naming the option for anything else."""
+    if not is_policy_file(name):
+        return policy(name, option)
+    try:
+        return load_policy(name)
+    except ValueError as e:
+        raise UsageError(f"{option}: {e}") from None
 
 
 def policy(name: str, option: str) -> str:
@@ -304,6 +328,10 @@ def policy(name: str, option: str) -> str:
     option, before the policy's own message, which names the value and the fix."""
     if "," in name:                     # (not a bad count: a second name where one goes)
         raise UsageError(f"{option} takes one policy name, not {name!r}")
+    if is_policy_file(name):
+        raise UsageError(f"{option} takes a policy name, not a Python file's policy "
+                         f"({name!r}): those play in 'cuttle simulate' and 'cuttle "
+                         f"compare' (--players FILE.py:FUNCTION)")
     try:
         policy_code(name)
     except ValueError as e:
@@ -318,7 +346,8 @@ SEARCH_ALONE = (" or ".join(f"'{name[:-2]}'" for name in POLICY_NAMES if name.en
 
 def player_help(default: str) -> str:
     return (f"from: {', '.join(POLICY_NAMES)}; {SEARCH_ALONE}; "
-            f"cuttle.cards-ai reads hidden cards (a full-information reference) "
+            f"cuttle.cards-ai reads hidden cards (a full-information reference); or "
+            f"FILE.py:FUNCTION, your own Python policy(game) or policy(game, rng) -> move "
             f"(default {default})")
 
 

@@ -15,7 +15,8 @@ from ..files import write_text_file
 from ..formatting import quantity
 from ..rules import FLAGS, Rules
 from ..rules import _text_in_list as _in_list
-from ..simulation import MATCH_FORMATS, MAX_UNITS, Interrupted, compare, simulate
+from ..simulation import MATCH_FORMATS, MAX_UNITS, Interrupted, compare, compare_players, \
+    simulate
 from ..simulation.api import MAX_CHUNK, check_distinct
 from ..simulation.names import seat_of_a
 from ..simulation.recorded import game_record
@@ -37,15 +38,18 @@ __all__ = ["Cluster", "add_commands", "run_chunked", "save_plot", "write_outputs
 
 
 DEFAULT_GAMES = 10000        # -n's default (None: not given, which --record-game needs)
+DEFAULT_PLAYERS = "random,greedy"   # --players' (None: not given, which --opponent needs)
 
 
 def _add_common(p, plot_help, record=False):
     p.add_argument("-n", "--games", dest="n", type=options.at_most(MAX_UNITS), default=None,
                    metavar="N", help=f"number of games (of matches with --match) to play "
                                      f"(default {DEFAULT_GAMES})")
-    p.add_argument("--players", default="random,greedy", metavar="A,B",
-                   help="the two players (one name: both players), "
-                        + options.player_help("random,greedy"))
+    p.add_argument("--players", default=None, metavar="A,B",
+                   help="the two players (one name: both players)"
+                        + (" or, with --opponent, the players to compare (at least two)"
+                           if not record else "") + ", "
+                        + options.player_help(DEFAULT_PLAYERS))
     p.add_argument("--seed", type=options.seed, default=None,
                    help="seed of the run (default: a random seed, printed with the results)")
     options.add_threads(p, scheduler=True)
@@ -115,15 +119,25 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
         "other hand sizes, so its games are partly paired, and a note says so too; no "
         "other flag changes the deal.",
         "examples: cuttle compare classic classic:four=random cuttle.cards -n 100000\n"
-        "          cuttle compare --vary four=choice,random,draw -n 100000 --plot four.png")
+        "          cuttle compare --vary four=choice,random,draw -n 100000 --plot four.png\n"
+        "          cuttle compare --opponent expert --players mybot.py:v1,mybot.py:v2 "
+        "-n 2000\n"
+        "                        # your bot's two versions on the same deals and seats")
     pc.add_argument("specs", nargs="*", metavar="RULES",
                     help="rule sets as PRESET or PRESET:FLAG=VALUE,FLAG=VALUE (the first is "
                          "the baseline)")
     pc.add_argument("--rules", default=None, metavar="PRESET",
-                    help="base preset for --vary (default classic; only with --vary)")
+                    help="base preset for --vary (default classic; only with --vary), or "
+                         "the rule set of --opponent's comparison")
     pc.add_argument("--set", action="append", default=[], metavar="FLAG=VALUE",
                     help="change a rule flag in every rule set (repeatable; a rule set "
                          "given as an argument may not set it to another value)")
+    pc.add_argument("--opponent", default=None, metavar="B",
+                    help="compare players instead of rule sets: each player of --players "
+                         "as A against B, on the same deals and seats under one rule set "
+                         "(an argument or --rules; default classic), with paired "
+                         "intervals of each one's differences to the first; B as a "
+                         "--players entry (a policy name or FILE.py:FUNCTION)")
     pc.add_argument("--vary", action="append", default=[], metavar="FLAG=V1,V2,...",
                     help="one rule set per value of FLAG (on top of --rules and --set; one "
                          "flag); parenthesise tuples: "
@@ -279,7 +293,7 @@ def run_simulate(args: argparse.Namespace) -> int:
         raise UsageError("--record saves the game of --record-game K: give it too")
     _check_outputs(args)
     rules = options.rules_from_options(args.rules, args.set)
-    players = options.players(args.players)
+    players = options.players(args.players or DEFAULT_PLAYERS)
 
     def write(res, stop):
         s = res.summary(args.confidence)
@@ -325,7 +339,7 @@ def record_game(args: argparse.Namespace) -> int:
     path = args.record or f"cuttle-seed{args.seed}-game{k}.json"
     options.output_files(**{"--record": path})
     rules = options.rules_from_options(args.rules, args.set)
-    players = options.players(args.players)
+    players = options.players(args.players or DEFAULT_PLAYERS)
     stop = None
     try:
         rec = game_record(players, rules, seed=args.seed, index=k, swap_seats=args.swap,
@@ -475,9 +489,12 @@ def _vary_sets_no_fixed_flag(args, base):
 
 
 def run_compare(args: argparse.Namespace) -> int:
-    """`cuttle compare`: play the same deals under each rule set; exit status."""
+    """`cuttle compare`: play the same deals under each rule set (with --opponent, each
+    player of --players against it under one rule set); exit status."""
+    if args.opponent is not None:
+        return run_compare_players(args)
     _check_outputs(args)
-    players = options.players(args.players)
+    players = options.players(args.players or DEFAULT_PLAYERS)
     rule_sets = _rule_sets(args)
 
     def write(cmp, stop):
@@ -487,6 +504,38 @@ def run_compare(args: argparse.Namespace) -> int:
             save_html(args, comparison_page(cmp, interrupted=stop))
     return _play_then_write(args, lambda client: compare(
         rule_sets, _games(args), players, seed=args.seed, threads=args.threads,
+        swap_seats=args.swap, progress=args.progress, match=args.match,
+        max_moves=args.max_moves, chunk_size=args.chunk_size, confidence=args.confidence,
+        games_csv=args.games_csv, client=client), write, Interrupted, _stopped)
+
+
+def run_compare_players(args: argparse.Namespace) -> int:
+    """`cuttle compare --opponent B --players C1,C2,...`: each candidate against B on
+    the same deals and seats under one rule set (`compare_players`); exit status."""
+    if args.vary:
+        raise UsageError("--vary compares rule sets; --opponent compares the players of "
+                         "--players under one rule set: give one or the other")
+    if args.players is None:
+        raise UsageError("--opponent B compares the players of --players against B: give "
+                         "them, e.g. --players mybot.py:v1,mybot.py:v2")
+    if len(args.specs) > 1 or (args.specs and args.rules is not None):
+        given = args.specs + ([args.rules] if args.rules is not None else [])
+        raise UsageError(f"--opponent compares players under one rule set, not "
+                         f"{len(given)} ({', '.join(map(repr, given))}): give it as an "
+                         f"argument or with --rules")
+    _check_outputs(args)
+    spec = args.specs[0] if args.specs else args.rules
+    rules = options.rules_from_options(spec, args.set)
+    opponent = options.player(args.opponent, "--opponent")
+    candidates = options.candidates(args.players)
+
+    def write(cmp, stop):
+        write_outputs(args, str(cmp), cmp.as_dict, cmp.to_csv, stop)
+        save_plot(args, cmp, stop)
+        if args.html:
+            save_html(args, comparison_page(cmp, interrupted=stop))
+    return _play_then_write(args, lambda client: compare_players(
+        candidates, _games(args), opponent, rules, seed=args.seed, threads=args.threads,
         swap_seats=args.swap, progress=args.progress, match=args.match,
         max_moves=args.max_moves, chunk_size=args.chunk_size, confidence=args.confidence,
         games_csv=args.games_csv, client=client), write, Interrupted, _stopped)

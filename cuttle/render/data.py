@@ -129,8 +129,11 @@ def comparison_data(c: ComparisonResult) -> dict[str, Any]:
     the baseline (keyed by the figures' names).  "deals": what the rule sets share
     (`ComparisonResult.deals`: "same", "cut" where some cut the same shuffles at other
     hand sizes, "other" where some share no deal), and each rule set's
-    "deals_vs_baseline" (`Rules.deal_relation`; None for the baseline)."""
-    return {
+    "deals_vs_baseline" (`Rules.deal_relation`; None for the baseline).  "compared":
+    "rules", or "players" for a comparison of players (`compare_players`), whose
+    "candidates" take the place of "rule_sets", each with its "player" (A), under the
+    one "rules"."""
+    d = {
         "schema_version": SCHEMA_VERSION,
         "seed": c.seed,
         "n": c.n_games,
@@ -143,14 +146,23 @@ def comparison_data(c: ComparisonResult) -> dict[str, Any]:
         "interval_methods": _comparison_methods(c),
         "baseline": c.labels[0],
         "deals": c.deals,
-        "rule_sets": [
-            {"label": lab, **r.rules.to_json(),
-             "deals_vs_baseline": None if i == 0 else c.deal_relations[i],
-             "summary": summary_data(r.summary(c.confidence)),
-             "difference_vs_baseline": (None if i == 0 else AliasedDict(
-                 (m, d.as_dict()) for m, d in c.differences(i).items()))}
-            for i, (lab, r) in enumerate(zip(c.labels, c.results))],
+        "compared": c.compared,
     }
+    entries = [{"label": lab, "summary": summary_data(r.summary(c.confidence)),
+                "difference_vs_baseline": (None if i == 0 else AliasedDict(
+                    (m, e.as_dict()) for m, e in c.differences(i).items()))}
+               for i, (lab, r) in enumerate(zip(c.labels, c.results))]
+    if c.compared == "players":
+        d["rules"] = c.rules[0].to_json()
+        d["full_information"] = sorted({label for r in c.results
+                                        for label in full_information(r.players)})
+        d["candidates"] = [{"label": e["label"], "player": r.players[0], **e}
+                           for e, r in zip(entries, c.results)]
+        return d
+    d["rule_sets"] = [{"label": e["label"], **r.rules.to_json(),
+                       "deals_vs_baseline": None if i == 0 else c.deal_relations[i], **e}
+                      for i, (e, r) in enumerate(zip(entries, c.results))]
+    return d
 
 
 @renders("data", Analysis)

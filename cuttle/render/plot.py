@@ -234,7 +234,7 @@ def plot_comparison(c: ComparisonResult, path: str | os.PathLike[str],
     note = _partial(fig, interrupted)
     fig.legend(handles, legend, loc="upper center", ncol=len(metrics), fontsize="small",
                bbox_to_anchor=(0.5, 0.93 - note), frameon=False)
-    fig.suptitle(title or f"cuttle: {c.n_games:,} {c.units} per rule set, {same_deals(c)}, "
+    fig.suptitle(title or f"cuttle: {c.n_games:,} {c.units} per {c.entry}, {same_deals(c)}, "
                           f"A = {c.players[0]}, B = {c.players[1]}")
     fig.tight_layout(rect=(0, 0, 1, 0.88 - note))
     _save(fig, path)

@@ -248,7 +248,10 @@ def deal_notes(c: ComparisonResult) -> list[str]:
 
 def comparison_title(c: ComparisonResult) -> list[str]:
     """The lines above a comparison's table: the run, its players, the rule sets, and
-    which of them share no deal with the baseline."""
+    which of them share no deal with the baseline (comparing players: the rules, the
+    opponent and the candidates)."""
+    if c.compared == "players":
+        return players_title(c)
     unit = "match" if c.match else "game"
     head = [f"cuttle comparison: {len(c)} rule sets, {quantity(c.n_games, unit)} each, "
             f"{same_deals(c)} (seed {c.seed})"]
@@ -260,6 +263,23 @@ def comparison_title(c: ComparisonResult) -> list[str]:
     for i, lab in enumerate(c.labels):
         head.append(f"  [{i + 1}] {lab}" + ("  (baseline)" if i == 0 else ""))
     return head + deal_notes(c)
+
+
+def players_title(c: ComparisonResult) -> list[str]:
+    """The lines above a comparison of players: each candidate as player A against the
+    same opponent B, on the same deals and seats."""
+    unit = "match" if c.match else "game"
+    head = [f"cuttle comparison: {len(c)} players against {c.opponent}, "
+            f"{quantity(c.n_games, unit)} each, the same deals and seats (seed {c.seed})"]
+    if c.match:
+        head.append(f"matches: {MATCH_FORMATS[c.match].description}")
+    head.append(f"rules: {c.rules[0]}; A = each candidate, B = {c.opponent}; "
+                f"{seating(c[0])}")
+    notes = (full_information_note(r.players) for r in c.results)
+    head += list(dict.fromkeys(n for n in notes if n))
+    for i, lab in enumerate(c.labels):
+        head.append(f"  [{i + 1}] {lab}" + ("  (baseline)" if i == 0 else ""))
+    return head
 
 
 def comparison_notes(c: ComparisonResult) -> list[str]:

@@ -158,11 +158,11 @@ def comparison_page(comparison: ComparisonResult,
     diff_chart, charts = comparison_charts(c)
     body = (_section("Differences to the baseline", diff_chart)
             + _section("Results", wrap(table_html(comparison_table(c)), False))
-            + _section("Each rule set", f'<div class="charts">{"".join(charts)}</div>')
+            + _section(f"Each {c.entry}", f'<div class="charts">{"".join(charts)}</div>')
             + _section("Data", _json_details(Interrupted.mark(c.as_dict(), interrupted))))
     each = quantity(c.n_games, "match" if c.match else "game")
     return page("cuttle comparison", body,
-                subtitle=f"{len(c)} rule sets · {each} each, {same_deals(c)} · "
+                subtitle=f"{len(c)} {c.entry}s · {each} each, {same_deals(c)} · "
                          f"A = {c.players[0]}, B = {c.players[1]} · seed {c.seed}"
                          f"{_stopped(interrupted)}")
 

@@ -97,6 +97,12 @@ class VectorEnv:
                  copy: bool = True):
         self.num_envs = check_count(num_envs, "num_envs")
         self.rules = Rules.coerce(rules)
+        if callable(opponent):
+            raise ValueError(f"VectorEnv's opponent plays inside the native step, over all "
+                             f"cores without Python: a policy name ('greedy', "
+                             f"'ismcts:1000', ...), not {opponent!r}; a Python opponent "
+                             f"plays in cuttle.rl.GymEnv(opponent=...) (gymnasium.make_vec "
+                             f"over it for several envs)")
         self.opponent = opponent
         code = -1 if opponent is None else policy_code(opponent)
         self.seat = check_player(seat, "seat", none="alternating")

@@ -1,6 +1,7 @@
 """Simulations: many games (or matches) between two players, and comparisons of rule
-sets on the same deals.  The entry points are `simulate` and `compare` (also exported
-as `cuttle.simulate` and `cuttle.compare`); see `cuttle.simulation.api`.
+sets, or of players against one opponent, on the same deals.  The entry points are
+`simulate`, `compare` and `compare_players` (also exported as `cuttle.simulate`,
+`cuttle.compare` and `cuttle.compare_players`); see `cuttle.simulation.api`.
 
 Modules: `api` (the entry points: arguments -> a plan), `players` (player specs ->
 native policy codes or Python callables), `runner` (playing ranges of unit indices of a
@@ -13,7 +14,7 @@ replay` and `cuttle review`).  Their figures are described in `cuttle.figures` a
 rendered (text, JSON, CSV, HTML, plots) by `cuttle.render`.
 """
 
-from .api import MAX_THREADS, MAX_UNITS, compare, simulate
+from .api import MAX_THREADS, MAX_UNITS, compare, compare_players, simulate
 from .compare import ComparisonResult
 from .names import DEFAULT_MAX_MOVES, MATCH_FORMATS
 from .players import native_policy_code, player_names
@@ -25,5 +26,5 @@ from .tally import PairTally, Tally
 
 __all__ = ["ComparisonResult", "DEFAULT_MAX_MOVES", "GamesNotKept", "Interrupted",
            "MATCH_FORMATS", "MAX_THREADS", "MAX_UNITS", "MatchResults", "PairTally",
-           "SimulationResult", "Summary", "Tally", "compare", "game_record",
+           "SimulationResult", "Summary", "Tally", "compare", "compare_players", "game_record",
            "native_policy_code", "player_names", "simulate"]

@@ -84,7 +84,7 @@ from ..validation import check_bool, check_confidence, check_count, check_int, \
     check_output_path
 from .compare import ComparisonResult
 from .names import DEFAULT_MAX_MOVES, MATCH_FORMATS
-from .players import resolve_players
+from .players import Player, resolve_players
 from .results import SimulationResult
 from .runner import Chunks, GamesCsv, Plan, run_local
 
@@ -98,7 +98,8 @@ if TYPE_CHECKING:
     from ..moves import Move
     from ..policies import Bot
 
-__all__ = ["MAX_CHUNK", "MAX_THREADS", "MAX_UNITS", "check_distinct", "compare", "simulate"]
+__all__ = ["MAX_CHUNK", "MAX_THREADS", "MAX_UNITS", "check_distinct", "compare",
+           "compare_players", "simulate"]
 
 MAX_UNITS = 10 ** 15          # games (or matches) in one run: ~40 years of one machine
 MAX_CHUNK = MAX_UNITS_PER_CALL  # units per native call (keeps every per-call sum in 64 bits)
@@ -168,8 +169,8 @@ def _execute(plan, n, chunk_size, progress, games_csv, client, desc, start=0):
 
 
 def _plan(rule_sets, players, seed, threads, swap_seats, match, max_moves, keep_games,
-          games_csv, client, labels=None, confidence=0.95):
-    pl = resolve_players(players)
+          games_csv, client, labels=None, confidence=0.95, arms=None):
+    pl = resolve_players(players) if arms is None else arms[0]
     nthreads = check_threads(threads)
     match = _check_match(match)
     max_moves = check_count(max_moves, "max_moves", MAX_MAX_MOVES)
@@ -179,7 +180,7 @@ def _plan(rule_sets, players, seed, threads, swap_seats, match, max_moves, keep_
         nthreads = 1          # a dask worker runs one chunk per worker thread
     return Plan(rule_sets, pl, seed_or_new(seed), check_bool(swap_seats, "swap_seats"),
                 max_moves, match, nthreads, keep_games, games_csv is not None, labels,
-                confidence)
+                confidence, arms)
 
 
 def simulate(n_games: int, rules: Rules | str | None = None,
@@ -294,4 +295,71 @@ def compare(rule_sets: Iterable[Rules | str | None], n_games: int,
     check_client(client)
     plan = _plan(rule_sets, players, seed, threads, swap_seats, match, max_moves, keep_games,
                  games_csv, client, labels, confidence)
+    return _execute(plan, n, chunk_size, progress, games_csv, client, "compare", start)
+
+
+def compare_players(players: Iterable[str | Bot | Callable[..., Move | str | int]],
+                    n_games: int,
+                    opponent: str | Bot | Callable[..., Move | str | int],
+                    rules: Rules | str | None = None,
+                    seed: int | None = None, threads: int | None = None,
+                    swap_seats: bool = True,
+                    progress: bool | Callable[[int, int], object] | None = None, *,
+                    match: str | None = None, max_moves: int = DEFAULT_MAX_MOVES,
+                    chunk_size: int | None = None, labels: Iterable[str] | None = None,
+                    confidence: float = 0.95, keep_games: bool = False,
+                    games_csv: str | PathLike[str] | TextIO | None = None,
+                    client: Client | None = None, start: int = 0) -> ComparisonResult:
+    """Play each of `players` (the candidates: say your bot's versions) as player A
+    against the same `opponent` (B) on the same `n_games` deals and seats, and compare
+    them: a `ComparisonResult` whose entries are the candidates (``compared ==
+    "players"``), the first the baseline, each one's differences to it with paired
+    intervals, exactly as `compare` pairs rule sets.
+
+    Common random numbers: game i is dealt, seated and its players' streams drawn from
+    (seed, i) for every candidate alike, so a difference comes from the candidates'
+    play, and game i's outcomes under two candidates are a pair (the per-game
+    differences of scores, the 2x2 tables of wins): ``cmp.difference("score_A", 1)`` is
+    candidate 2's score minus the first's, with an interval far tighter than unpaired
+    runs' when the candidates often agree.  Two copies of the same deterministic player
+    play the very same games: every difference is exactly 0, its interval the narrowest
+    the paired statistics give (the same as an entry against itself).
+
+    players: at least two, each as `simulate` takes a player (a policy name, a `Bot`, a
+    callable ``policy(game)`` or ``policy(game, rng)``: see `cuttle.policies.fair` for
+    one that should not see hidden cards), "A,B,..." text too; the same one may be given
+    twice.  opponent: one player of the same kinds.  rules: one rule set for every
+    game (a `Rules`, rule text or None: classic).  labels: a name per candidate (default:
+    their names).  Other arguments as for `compare` (games_csv rows carry a candidate
+    column, 1 for the baseline).  Played natively over all cores when every player is
+    a name or a `Bot`, else in Python.  Results depend only on the seed and the game
+    indices, never on threads, chunks or machines; memory stays flat; Ctrl-C raises
+    `Interrupted` carrying the finished games of every candidate.
+    """
+    if isinstance(players, str):
+        players = [p.strip() for p in players.split(",")]
+    try:
+        given = list(players)
+    except TypeError:
+        raise ValueError(f"compare_players needs a list of players (at least two), not "
+                         f"{players!r}") from None
+    if not 2 <= len(given) <= MAX_RULE_SETS:
+        raise ValueError(f"compare_players needs at least two players (at most "
+                         f"{MAX_RULE_SETS}), not {len(given)}")
+    candidates = [Player(p, f"candidate {i + 1}") for i, p in enumerate(given)]
+    against = Player(opponent, "the opponent")
+    rules = Rules.coerce(rules)
+    if labels is None:
+        labels = [p.name for p in candidates]
+    else:
+        labels = [str(x) for x in labels]
+        if len(labels) != len(candidates):
+            raise ValueError(f"{len(labels)} labels for {len(candidates)} players")
+    confidence = check_confidence(confidence)
+    n = check_count(n_games, "n_games", MAX_UNITS)
+    start = _check_start(start, n)
+    check_client(client)
+    arms = [(p, against) for p in candidates]
+    plan = _plan([rules] * len(arms), None, seed, threads, swap_seats, match, max_moves,
+                 keep_games, games_csv, client, labels, confidence, arms)
     return _execute(plan, n, chunk_size, progress, games_csv, client, "compare", start)

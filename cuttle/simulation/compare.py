@@ -1,4 +1,6 @@
-"""The outcome of `compare`: several rule sets played on the same deals."""
+"""The outcome of `compare` (several rule sets played on the same deals) and of
+`compare_players` (several players, each against the same opponent on the same deals
+and seats)."""
 
 from __future__ import annotations
 
@@ -23,7 +25,8 @@ if TYPE_CHECKING:
     from .results import SimulationResult
     from .tally import PairTally
 
-__all__ = ["ComparisonResult", "METRICS", "MATCH_METRICS", "Metrics", "SHARED"]
+__all__ = ["CANDIDATE", "COMPARED_KINDS", "ComparisonResult", "METRICS", "MATCH_METRICS", "Metrics",
+           "SHARED"]
 
 METRICS = COMPARED
 MATCH_METRICS = MATCH_COMPARED
@@ -31,6 +34,11 @@ MATCH_METRICS = MATCH_COMPARED
 # What a comparison's rule sets share, by `ComparisonResult.deals`: its title's words.
 SHARED = {"same": "the same deals", "cut": "the same shuffles",
           "other": "the same seed and game indices"}
+
+# What a comparison compares (`ComparisonResult.compared`), and player A's name in a
+# comparison of players, where A is each candidate in turn.
+COMPARED_KINDS = ("rules", "players")
+CANDIDATE = "candidate"
 
 
 class Metrics(tuple):
@@ -92,6 +100,14 @@ class ComparisonResult:
     The pairs are tallied while playing (`pairs[(i, j)]`, a `PairTally` for i < j: the
     2x2 tables, the sums of per-game differences, a match run's sums over matches), so
     no per-game rows are needed.
+
+    **Players compared** (`compared` "players": `compare_players`): each entry is a
+    candidate player A against the same opponent B under the same rules, on the same
+    deals and seats, so everything above holds with "rule set" read as "candidate":
+    `difference("score_A", i)` is candidate i's score minus the first's, paired game by
+    game.  `candidates` are their names, `opponent` B's; `players` is then
+    ``("candidate", opponent)``, the names the figures' labels read (``A (candidate)
+    wins``), and ``cmp[i].players`` candidate i's own pair.
     Comparisons of disjoint ranges of the same run merge like results do.
 
     `confidence` is the level of every interval (`compare`'s ``confidence``);
@@ -102,9 +118,15 @@ class ComparisonResult:
     together, chunk by chunk, and no one of them has a time of its own.
     """
 
+    compared = "rules"          # (comparisons pickled before players were compared)
+
     def __init__(self, results: Iterable[SimulationResult],
                  pairs: Mapping[tuple[int, int], PairTally], labels: Iterable[str],
-                 confidence: float = 0.95):
+                 confidence: float = 0.95, *, compared: str = "rules"):
+        if compared not in COMPARED_KINDS:
+            raise ValueError(f"compared must be one of {', '.join(COMPARED_KINDS)}, not "
+                             f"{compared!r}")
+        self.compared = compared
         self.confidence = check_confidence(confidence)
         results = list(results)
         # Every rule set's summary at the comparison's level, timed as all of them.
@@ -156,8 +178,22 @@ class ComparisonResult:
 
     @property
     def players(self) -> tuple[str, ...]:
-        """The names of players A and B."""
+        """The names of players A and B (comparing players: ``("candidate", opponent)``,
+        A being each candidate in turn)."""
+        if self.compared == "players":
+            return (CANDIDATE, self.opponent)
         return self.results[0].players
+
+    @property
+    def candidates(self) -> tuple[str, ...]:
+        """Each entry's player A, in order: comparing players, the candidates' names
+        (comparing rule sets, A's name each time)."""
+        return tuple(r.players[0] for r in self.results)
+
+    @property
+    def opponent(self) -> str:
+        """Player B's name: comparing players, the opponent every candidate met."""
+        return self.results[0].players[1]
 
     @property
     def match(self) -> str | None:
@@ -231,14 +267,14 @@ class ComparisonResult:
             if len(named) == 1:
                 return named[0]
             if named:
-                raise ValueError(f"the label {i!r} names rule sets {named[0]} and "
+                raise ValueError(f"the label {i!r} names {self.entry}s {named[0]} and "
                                  f"{named[1]}: give its index")
-            raise ValueError(f"no rule set is labelled {i!r}; the labels: "
+            raise ValueError(f"no {self.entry} is labelled {i!r}; the labels: "
                              f"{', '.join(map(repr, self.labels))}, or an index from "
                              f"{-len(self)} to {len(self) - 1}")
-        return check_int(i, "rule set index", -len(self), len(self) - 1,
-                         f"an int from {-len(self)} to {len(self) - 1} or a rule set's "
-                         f"label") % len(self)
+        return check_int(i, f"{self.entry} index", -len(self), len(self) - 1,
+                         f"an int from {-len(self)} to {len(self) - 1} or a "
+                         f"{self.entry}'s label") % len(self)
 
     def _summary(self, i):
         return self.results[i].summary(self.confidence)
@@ -284,11 +320,25 @@ class ComparisonResult:
         disjoint ranges (checked by each rule set's `SimulationResult.merge`)."""
         if not isinstance(other, ComparisonResult):
             raise TypeError(f"cannot merge a ComparisonResult with {type(other).__name__}")
-        if self.labels != other.labels or len(self) != len(other):
-            raise ValueError("cannot merge comparisons of different rule sets")
+        if self.labels != other.labels or len(self) != len(other) or \
+                self.compared != other.compared:
+            raise ValueError(f"cannot merge comparisons of different {self.entry}s")
+        if self.compared == "players" and self.candidates != other.candidates:
+            raise ValueError("cannot merge comparisons of different players")
         results = [a.merge(b) for a, b in zip(self.results, other.results)]
         pairs = {k: p + other.pairs[k] for k, p in self.pairs.items()}
-        return ComparisonResult(results, pairs, self.labels, self.confidence)
+        return self._with(results, pairs)
+
+    def _with(self, results, pairs=None, confidence=None):
+        """The same comparison of other results (and pairs, or level)."""
+        return ComparisonResult(results, self.pairs if pairs is None else pairs, self.labels,
+                                self.confidence if confidence is None else confidence,
+                                compared=self.compared)
+
+    @property
+    def entry(self) -> str:
+        """What each entry is, in words: "rule set" or "player" (`compared`)."""
+        return "player" if self.compared == "players" else "rule set"
 
     def __add__(self, other):
         if not isinstance(other, ComparisonResult):
@@ -302,13 +352,11 @@ class ComparisonResult:
 
     def without_games(self) -> ComparisonResult:
         """The same comparison without per-game rows (small, for merging and pickling)."""
-        return ComparisonResult([r.without_games() for r in self.results], self.pairs,
-                                self.labels, self.confidence)
+        return self._with([r.without_games() for r in self.results])
 
     def with_elapsed(self, elapsed: float | None) -> ComparisonResult:
         """The same comparison with another elapsed time."""
-        return ComparisonResult([r.with_elapsed(elapsed) for r in self.results], self.pairs,
-                                self.labels, self.confidence)
+        return self._with([r.with_elapsed(elapsed) for r in self.results])
 
     def metric_label(self, metric: str) -> str:
         """A metric's label in tables and plots (``A (greedy) wins``)."""
@@ -326,6 +374,10 @@ class ComparisonResult:
     def __repr__(self):
         m = f" {self.match} matches" if self.match else f" {self.units}"
         names = " | ".join(self.labels)
+        if self.compared == "players":
+            return (f"<ComparisonResult {len(self)} players against {self.opponent}, "
+                    f"{self.n_games:,}{m} each on the same deals and seats, rules "
+                    f"{self.rules[0]}, seed={self.seed}: {names}>")
         return (f"<ComparisonResult {len(self)} rule sets, {self.n_games:,}{m} each on "
                 f"{SHARED[self.deals]}, A={self.players[0]} B={self.players[1]}, "
                 f"seed={self.seed}: "
@@ -343,7 +395,7 @@ class ComparisonResult:
         ValueError for a level `check_confidence` refuses."""
         if confidence is None or check_confidence(confidence) == self.confidence:
             return self
-        return ComparisonResult(self.results, self.pairs, self.labels, confidence)
+        return self._with(self.results, confidence=confidence)
 
     def as_dict(self, confidence: float | None = None) -> dict[str, Any]:
         """The comparison as JSON-ready data (what `--json` writes), its intervals at

@@ -8,6 +8,13 @@ game's index.
     cuttle.record.write_record(rec, "game1234.json")
     cuttle.review(rec, "expert")
 
+A Python callable player is recorded too: the game is played again as the run plays
+it, in Python (`runner.play_python`, the one loop of both), each seat drawing from its
+own rng of the seed, so the record is the run's game as long as the callable chooses
+from the game and its ``rng`` alone.  One that draws from the `random` module, the
+clock or a state of its own kept between games cannot be played again: its record is a
+game on the same deal, not necessarily the run's.
+
 Ctrl-C stops a long game (a deep search's) within a second and keeps its moves so far:
 `cuttle.Interrupted` is raised with the record of the unfinished game as its `result`
 (its status ``interrupted``, no winner), as the other long calls raise theirs.
@@ -33,34 +40,40 @@ from ..validation import check_bool, check_count
 from .api import MAX_MAX_MOVES
 from .names import DEFAULT_MAX_MOVES, PLAYER_LABELS, seat_of_a
 from .players import resolve_players
+from .runner import play_python
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Callable, Iterable
+
+    from ..moves import Move
+    from ..policies import Bot
+    from .players import Player
 
 __all__ = ["game_record"]
 
 
-def game_record(players: str | Iterable[str], rules: Rules | str | None = None, *,
+def game_record(players: str | Iterable[str | Bot | Callable[..., Move | str | int]],
+                rules: Rules | str | None = None, *,
                 seed: int, index: int, swap_seats: bool = True,
                 max_moves: int = DEFAULT_MAX_MOVES) -> dict[str, Any]:
     """The game record of game `index` of the seeded run ``simulate(n, rules, players,
     seed=seed, swap_seats=swap_seats, max_moves=max_moves)`` (for any n above `index`,
     any threads and chunks): the same deal, the same moves (a searching player keeps
-    its tree through the game, as in the run), the same result.  players: (A, B), two
-    policy names as `simulate` takes them (a Python callable cannot be recorded); with
+    its tree through the game, as in the run), the same result.  players: (A, B) as
+    `simulate` takes them: policy names, `Bot`s, or Python callables (a run with one
+    plays every game in Python, and so does its record: the run's game as long as the
+    callable chooses from the game and its ``rng`` alone, see the module's notes); with
     `swap_seats` A sits in seat 1 in odd-numbered games.  The record names the players
-    by seat (``players``), its deal (``"deal": index``, a version-2 record unless index
-    is 0) and the run (``simulation``: the players A and B, swap_seats, max_moves); see
-    `cuttle.record`.  Played on one core without the GIL; Ctrl-C stops a long game
-    within a second with `cuttle.Interrupted`, whose `result` is the record of the game
-    so far (``result.status`` ``interrupted``, no winner; every move one the whole game
-    plays, so it replays from the deal as that game's start), `done` its moves.
-    ValueError for an argument the run could not have had."""
+    by seat (``players``; a callable by its ``__name__``), its deal (``"deal": index``,
+    a version-2 record unless index is 0) and the run (``simulation``: the players A
+    and B, swap_seats, max_moves); see `cuttle.record`.  Native players are played on
+    one core without the GIL; Ctrl-C stops a long game within a second with
+    `cuttle.Interrupted`, whose `result` is the record of the game so far
+    (``result.status`` ``interrupted``, no winner; every move one the whole game plays,
+    so it replays from the deal as that game's start), `done` its moves.  A callable's
+    fault is the run's `cuttle.PolicyError`.  ValueError for an argument the run could
+    not have had."""
     pl = resolve_players(players)
-    python = [p.name for p in pl if not p.native]
-    if python:
-        raise ValueError(f"a game record needs native players (policy names), not the "
-                         f"Python callable {python[0]!r}")
     rules = Rules.coerce(rules)
     seed = check_seed(seed)
     index = check_deal(index, "index")
@@ -68,6 +81,9 @@ def game_record(players: str | Iterable[str], rules: Rules | str | None = None, 
     max_moves = check_count(max_moves, "max_moves", MAX_MAX_MOVES)
     run = {"players": [p.name for p in pl], "swap_seats": swap_seats,
            "max_moves": max_moves}
+    a_seat = seat_of_a(index, swap_seats)
+    if not all(p.native for p in pl):
+        return _python_record(pl, rules, seed, index, max_moves, run, a_seat)
     try:
         row, codes = play_logged(rules, seed, index, pl[0].code, pl[1].code, swap_seats,
                                  max_moves)
@@ -75,17 +91,34 @@ def game_record(players: str | Iterable[str], rules: Rules | str | None = None, 
         game = _replayed(rules, seed, index, max_moves, e.codes)
         if game.is_over:            # (play_logged stops before a move, never at the end)
             raise RuntimeError(f"game {index} stopped by Ctrl-C is over: a bug") from None
-        rec = _record(game, run, index, seat_of_a(index, swap_seats), "interrupted")
+        rec = _record(game, run, index, a_seat, "interrupted")
         raise Interrupted(rec, game.ply, None, "move") from None
     game = _replayed(rules, seed, index, max_moves, codes)
     _check_replay(game, row, index)
     return _record(game, run, index, row["first"], "over")
 
 
+def _python_record(pl: list[Player], rules: Rules, seed: int, index: int, max_moves: int,
+                   run: dict[str, Any], a_seat: int) -> dict[str, Any]:
+    """The record of game `index` with a Python player: played by the run's own loop,
+    its moves checked to replay from the deal to the same end."""
+    game = Game.from_run(rules, seed=seed, index=index, max_moves=max_moves)
+    try:
+        play_python(game, seed, index, [p.python_func() for p in pl], a_seat)
+    except KeyboardInterrupt:
+        rec = _record(game, run, index, a_seat, "interrupted")
+        raise Interrupted(rec, game.ply, None, "move") from None
+    again = _replayed(rules, seed, index, max_moves, [m.code for m in game.moves])
+    if not again.is_over or again.moves != game.moves or again.winner != game.winner:
+        raise RuntimeError(f"game {index} replayed from its moves does not end as it was "
+                           f"played: a bug")
+    return _record(game, run, index, a_seat, "over")
+
+
 def _replayed(rules: Rules, seed: int, index: int, max_moves: int, codes: Any) -> Game:
     """Game `index`'s deal with the core's moves played on it."""
     game = Game.from_run(rules, seed=seed, index=index, max_moves=max_moves)
-    for code in codes.tolist():
+    for code in (codes.tolist() if hasattr(codes, "tolist") else codes):
         game.play(code)
     return game
 

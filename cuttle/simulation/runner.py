@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     from .players import Player
 
 __all__ = ["ChunkInterrupted", "Chunks", "GamesCsv", "Plan", "collect", "play_chunk",
-           "run_local"]
+           "play_python", "run_local"]
 
 NATIVE_CHUNK = 1 << 16        # default largest chunk played by one native call (units)
 PYTHON_CHUNK = 64             # ... by Python players (a progress step every few seconds)
@@ -66,17 +66,27 @@ def _done(result) -> int:
 class Plan:
     """A seeded run: its rule sets (several for compare, on the same deals), players,
     seating, move cap, match format and threads per chunk; what `play_chunk` needs
-    besides a range of units.  Picklable, to ship chunks to other processes."""
+    besides a range of units.  `arms`, for `compare_players`: one (A, B) pair of players
+    per rule set (the same rules each time), each pair playing the same deals; else
+    `players` play under every rule set.  Picklable, to ship chunks to other processes."""
 
     def __init__(self, rule_sets: Iterable[Rules], players: Sequence[Player], seed: int,
                  swap_seats: bool, max_moves: int, match: str | None, threads: int,
                  keep_games: bool, games_csv: bool = False, labels: Sequence[str] | None = None,
-                 confidence: float = 0.95):
+                 confidence: float = 0.95,
+                 arms: Sequence[Sequence[Player]] | None = None):
         self.rule_sets = tuple(rule_sets)
-        self.players = tuple(players)
-        self.names = tuple(p.name for p in players)
-        self.codes = tuple(p.code for p in players)
-        self.native = all(p.native for p in players)
+        self.arms = (tuple(tuple(pair) for pair in arms) if arms is not None
+                     else (tuple(players),) * len(self.rule_sets))
+        if len(self.arms) != len(self.rule_sets):
+            raise ValueError(f"{len(self.arms)} pairs of players for "
+                             f"{len(self.rule_sets)} rule sets")
+        self.compared = "players" if arms is not None else "rules"
+        self.players = self.arms[0]
+        self.names = tuple(p.name for p in self.players)
+        # (each player's code under each rule set, as play_units takes them)
+        self.codes = tuple([pair[k].code for pair in self.arms] for k in (0, 1))
+        self.native = all(p.native for pair in self.arms for p in pair)
         self.seed = seed
         self.swap_seats = swap_seats
         # In a match the first player alternates game by game: game i's first player
@@ -108,7 +118,7 @@ class Plan:
     @property
     def first_chunk(self) -> int:
         """The first adaptive chunk in units: smaller when a player searches."""
-        if any(p.code is not None and is_search(p.name) for p in self.players):
+        if any(p.code is not None and is_search(p.name) for pair in self.arms for p in pair):
             return max(1, SEARCH_FIRST_CHUNK * thread_count(self.threads) // self.slots)
         return FIRST_CHUNK
 
@@ -117,12 +127,13 @@ class Plan:
         """The result of units start..start+count-1 from play_units' output."""
         matches = self.need > 0
         results = []
-        for i, rules in enumerate(self.rule_sets):
+        for i, (rules, pair) in enumerate(zip(self.rule_sets, self.arms)):
             rows = None
             if raw["rows"] is not None:
                 rows = GameRows.from_core(raw["rows"][i], start, self.slots)
             results.append(SimulationResult(
-                Tally.from_core(raw["tallies"][i], matches), players=self.names,
+                Tally.from_core(raw["tallies"][i], matches),
+                players=tuple(p.name for p in pair),
                 rules=rules, seed=self.seed, swap_seats=self.swap_seats,
                 max_moves=self.max_moves, match=self.match,
                 need=self.need or None, slots=self.slots if matches else None,
@@ -132,7 +143,8 @@ class Plan:
         if self.labels is None:
             return results[0]
         pairs = {k: PairTally.from_core(d) for k, d in raw["pairs"].items()}
-        return ComparisonResult(results, pairs, self.labels, self.confidence)
+        return ComparisonResult(results, pairs, self.labels, self.confidence,
+                                compared=self.compared)
 
 
 class ChunkInterrupted(KeyboardInterrupt):
@@ -191,11 +203,11 @@ def python_rows(plan: Plan, start: int, count: int) -> list[dict[str, np.ndarray
     others have winner -2).  A unit is played under every rule set before the next, so
     Ctrl-C raises BatchInterrupted with the units all of them finished."""
     rows = [new_rows(count, plan.slots, plan.need > 0) for _ in plan.rule_sets]
-    funcs = [p.python_func() for p in plan.players]
+    arms = [[p.python_func() for p in pair] for pair in plan.arms]
     j = 0
     try:
         for j in range(count):
-            for rules, out in zip(plan.rule_sets, rows):
+            for rules, funcs, out in zip(plan.rule_sets, arms, rows):
                 if plan.need:
                     _play_python_match(plan, rules, start + j, funcs, out, j)
                 else:
@@ -235,22 +247,11 @@ def play_python_game(rules: Rules, seed: int, i: int,
                      funcs: Sequence[Callable[[Game, random.Random], Move | str | int]],
                      swap_seats: bool, max_moves: int, out: dict[str, np.ndarray],
                      k: int) -> None:
-    """Play game `i` in Python; write its row `k` of `out`.  The core's play loop
-    (`Game.next_decision`) stops it as a native game stops: over, or capped at
-    `max_moves` moves (a draw, ended by the core as a native game's cap ends it).  Each
-    seat draws from its own rng (`seeding.seat_seed`); a policy's fault is a
-    PolicyError (`_play_policy`)."""
+    """Play game `i` in Python (`play_python`); write its row `k` of `out`."""
     a_seat = seat_of_a(i, swap_seats)
     # the deal of native game i, and its cap
     g = Game.from_run(rules, seed=seed, index=i, max_moves=max_moves)
-    rngs = tuple(random.Random(seat_seed(seed, i, seat)) for seat in (0, 1))
-    seat_funcs = (funcs[a_seat], funcs[a_seat ^ 1])
-    while (seat := g.next_decision()) is not None:
-        move = forced_move(g)                  # (a policy is asked only for a choice)
-        if move is not None:
-            g.play(move)
-        else:
-            _play_policy(seat_funcs[seat], g, rngs[seat], i, PLAYER_LABELS[seat ^ a_seat])
+    play_python(g, seed, i, funcs, a_seat)
     out["first"][k] = a_seat
     out["moves"][k] = g.ply
     out["turns"][k] = g.turn_number              # counts from 1, like the core's rows
@@ -259,6 +260,26 @@ def play_python_game(rules: Rules, seed: int, i: int,
     w = g.winner
     out["winner"][k] = -1 if w is None else w ^ a_seat
     out["end"][k] = END_NAMES.index(g.end_reason)
+
+
+def play_python(g: Game, seed: int, i: int,
+                funcs: Sequence[Callable[[Game, random.Random], Move | str | int]],
+                a_seat: int) -> None:
+    """Play game `i` of the run of `seed`, `g` as `Game.from_run` dealt it, in Python
+    to its end, player A (funcs[0]) in seat `a_seat`: the one loop of a run's games with
+    a Python player and of their records (`recorded.game_record`).  The core's play loop
+    (`Game.next_decision`) stops it as a native game stops: over, or capped at the
+    game's `max_moves` (a draw, ended by the core as a native game's cap ends it).
+    Each seat draws from its own rng (`seeding.seat_seed`); a policy's fault is a
+    PolicyError (`_play_policy`)."""
+    rngs = tuple(random.Random(seat_seed(seed, i, seat)) for seat in (0, 1))
+    seat_funcs = (funcs[a_seat], funcs[a_seat ^ 1])
+    while (seat := g.next_decision()) is not None:
+        move = forced_move(g)                  # (a policy is asked only for a choice)
+        if move is not None:
+            g.play(move)
+        else:
+            _play_policy(seat_funcs[seat], g, rngs[seat], i, PLAYER_LABELS[seat ^ a_seat])
 
 
 def _play_policy(policy, g: Game, rng: random.Random, i: int, label: str) -> None:
@@ -311,12 +332,14 @@ class Chunks:
 
 class GamesCsv:
     """Per-game rows streamed to a CSV file, chunk by chunk in game-index order (with a
-    rule_set column for comparisons); never held in memory."""
+    rule_set column for comparisons of rule sets, a candidate column for comparisons of
+    players); never held in memory."""
 
     def __init__(self, path_or_file: str | PathLike[str] | TextIO, plan: Plan):
         self.compare = plan.labels is not None
         self.slots = plan.slots if plan.match else None
-        self.file = CsvFile(path_or_file, (["rule_set"] if self.compare else []) +
+        which = "candidate" if plan.compared == "players" else "rule_set"
+        self.file = CsvFile(path_or_file, ([which] if self.compare else []) +
                             game_columns(plan.match is not None))
 
     def write(self, part: SimulationResult | ComparisonResult) -> None:

@@ -180,7 +180,8 @@ def test_your_own_bot_is_rated_on_the_ladder_by_its_name(tmp_path):
     assert any(x.startswith("first ") for x in run.stdout.splitlines())
     for bot, said in (("x=nofile.py:f", "no file 'nofile.py'"),
                       ("x=mybot.py:nope", "no function 'nope' in mybot.py"),
-                      ("x=mybot.py:NOT_A_POLICY", "no function 'NOT_A_POLICY'"),
+                      ("x=mybot.py:NOT_A_POLICY",
+                       "'NOT_A_POLICY' in mybot.py is not a function"),
                       ("greedy=mybot.py:lucky", "the name 'greedy' must be new"),
                       ("x=mybot.py", "--bot takes NAME=FILE.py:FUNCTION")):
         bad = ladder("--policies", "random,greedy", "--bot", bot, cwd=tmp_path)
@@ -262,7 +263,7 @@ def test_a_module_the_bot_cannot_find_is_said_with_where_it_was_looked_for(tmp_p
     run = ladder("--policies", "random,greedy", "--bot", "w=wrap.py:bot", cwd=tmp_path)
     last = run.stderr.strip().splitlines()[-1]
     assert run.returncode == 2 and "Traceback" not in run.stderr
-    assert "No module named 'nowhere' (the bot's folder" in last and "PYTHONPATH" in last
+    assert "No module named 'nowhere' (the file's folder" in last and "PYTHONPATH" in last
 
 
 def test_a_reused_bots_time_per_move_is_not_measured_as_zero(tmp_path):

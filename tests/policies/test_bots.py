@@ -56,6 +56,26 @@ def test_a_refused_name_says_what_a_bare_search_means(name):
         policy_code(name)
 
 
+def test_a_callable_where_a_policy_name_goes_says_where_callables_play():
+    """Bot(f) said only that a policy is a name, not where f would play."""
+    def mine(game):
+        return game.legal_moves[0]
+    where = ("cuttle.simulate, cuttle.compare, cuttle.compare_players, "
+             "cuttle.simulation.game_record and cuttle.rl.GymEnv(opponent=...)")
+    with pytest.raises(ValueError, match="Bot plays a native policy by its name") as info:
+        Bot(mine)
+    assert str(info.value).endswith(f"is a player as it is (call it on a game) and plays "
+                                    f"in {where}")
+    with pytest.raises(ValueError) as info:
+        policy_code(mine)
+    assert str(info.value).endswith(f"(a Python callable plays in {where})")
+    with pytest.raises(ValueError) as info:
+        policy_code(3)
+    assert "callable" not in str(info.value)
+    # ... and where it says so, it does play
+    assert cuttle.compare_players([mine, "random"], 4, "greedy", seed=1).n_games == 4
+
+
 def test_a_policy_has_one_full_name():
     from cuttle.policies import canonical_policy, policy_name
     assert [canonical_policy(x) for x in ("ismcts", "ISMCTS:0100", " Expert ",

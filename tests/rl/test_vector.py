@@ -357,3 +357,11 @@ def test_an_opponent_search_out_of_memory_raises_instead_of_playing_on(search):
     out = p.stdout.splitlines()
     assert out[0] == "MemoryError: no memory for the opponent's search tree", p.stdout + p.stderr
     assert out[1].startswith("then: call reset() first") and out[2] == "reset: True", p.stdout
+
+
+def test_a_python_opponent_is_refused_naming_where_one_plays():
+    """VectorEnv(n, opponent=f) said only that a policy is a name."""
+    with pytest.raises(ValueError, match=r"VectorEnv's opponent plays inside the native "
+                                         r"step, over all cores without Python: .*a Python "
+                                         r"opponent plays in cuttle.rl.GymEnv\(opponent="):
+        VectorEnv(4, opponent=lambda game: game.legal_moves[0])

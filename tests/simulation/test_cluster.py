@@ -81,6 +81,22 @@ def test_cluster_compare_and_matches(client):
                                          client=client, chunk_size=900).pairs
 
 
+def test_cluster_compares_players(client, tmp_path):
+    """compare_players on the cluster: the local run's pairs, a bot file's function
+    shipped by value (its module is in no worker's sys.modules)."""
+    (tmp_path / "mybot.py").write_text("def lucky(game, rng):\n"
+                                       "    return rng.choice(list(game.legal_moves))\n")
+    from cuttle.policy_files import load_policy
+    for players, n, chunk in ((["greedy", "random", "greedy"], 3000, 700),
+                              ([load_policy(str(tmp_path / "mybot.py:lucky")), "greedy"],
+                               30, 7)):
+        local = cuttle.compare_players(players, n, "expert", seed=4, progress=False)
+        remote = cuttle.compare_players(players, n, "expert", seed=4, progress=False,
+                                        client=client, chunk_size=chunk)
+        assert remote.pairs == local.pairs and remote.compared == "players"
+        assert all(same(a, b) for a, b in zip(local.results, remote.results))
+
+
 def test_cluster_plays_a_later_part_of_the_run(client):
     rule_sets = ["classic", "quick"]
     local = cuttle.compare(rule_sets, 3000, seed=5, progress=False, start=7000)

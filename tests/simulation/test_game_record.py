@@ -1,8 +1,10 @@
 """`cuttle.simulation.game_record`: game K of a seeded run as a game record, whose moves
 replay to exactly the game the run tallied (its per-game row), whatever the threads and
-for every kind of player; and `_play.play_logged`, the core's game with its moves."""
+for every kind of player (a Python one's record the run's game when it chooses from the
+game and its rng alone); and `_play.play_logged`, the core's game with its moves."""
 
 import json
+import random
 import subprocess
 import sys
 import textwrap
@@ -134,7 +136,7 @@ def test_the_record_round_trips_through_a_file(tmp_path):
 
 @pytest.mark.parametrize("kwargs, message", [
     ({"players": "random,chess"}, "chess"),
-    ({"players": ("random", lambda g: g.legal_moves[0])}, "needs native players"),
+    ({"players": ("random", lambda g, x, y: g.legal_moves[0])}, "player B must be"),
     ({"players": ("random", "greedy", "expert")}, "players must be a pair"),
     ({"index": -1}, "index must be an int from 0 to 2\\*\\*62-1, not -1"),
     ({"index": 2 ** 62}, "index must be an int from 0 to 2\\*\\*62-1"),
@@ -203,3 +205,81 @@ def test_ctrl_c_keeps_the_moves_of_a_long_search_game():
     whole = game_record(players, seed=1, index=1)["moves"]
     assert rec["moves"] == whole[:len(rec["moves"])] and len(rec["moves"]) < len(whole)
 
+
+
+# -- a Python player's games ------------------------------------------------------------
+
+class Logged:
+    """A policy that draws from the run's rng and logs its choices (position, move)."""
+
+    def __init__(self):
+        self.__name__, self.log = "logged", []
+
+    def __call__(self, game, rng):
+        move = rng.choice(game.legal_moves)
+        self.log.append((game.ply, str(move)))
+        return move
+
+
+def first_legal(game):
+    return game.legal_moves[0]
+
+
+@pytest.mark.parametrize("swap", [True, False])
+@pytest.mark.parametrize("opponent", ["greedy", "expert", first_legal])
+def test_the_record_is_the_game_the_run_played(opponent, swap):
+    res = cuttle.simulate(9, "cuttle.cards", (Logged(), opponent), seed=6, swap_seats=swap,
+                          keep_games=True, progress=False)
+    for i in (0, 3, 8):
+        # the run's choices of game i alone, then the record's
+        alone = Logged()
+        cuttle.simulate(1, "cuttle.cards", (alone, opponent), seed=6, swap_seats=swap,
+                        start=i, progress=False)
+        player = Logged()
+        rec = game_record((player, opponent), "cuttle.cards", seed=6, index=i,
+                          swap_seats=swap)
+        assert player.log == alone.log and player.log
+        moves = rec["moves"]
+        assert all(moves[ply] == move for ply, move in player.log)
+        assert validate_record(rec) is rec and rec["result"]["status"] == "over"
+        assert outcome(final_game(rec)) == tallied(res, i)
+        name = getattr(opponent, "__name__", opponent)
+        a = int(res.first[i])
+        assert rec["players"] == ["logged", name][::-1 if a else 1]
+        assert rec["simulation"]["players"] == ["logged", name]
+
+
+def test_a_policy_with_randomness_of_its_own_is_not_replayed():
+    """A policy drawing from the random module plays other moves each time: its record
+    replays (its moves are legal from the deal) but is not the run's game."""
+    def own(game):
+        return random.choice(game.legal_moves)
+    random.seed(1)
+    recs = [game_record((own, "random"), seed=2, index=5) for _ in range(4)]
+    for rec in recs:
+        game = final_game(rec)
+        assert game.is_over and game.moves == [cuttle.Move(m) for m in rec["moves"]]
+    assert len({tuple(r["moves"]) for r in recs}) > 1
+
+
+def test_a_policy_fault_is_the_run_s_error():
+    def bad(game, rng):
+        return "draw" if game.ply < 6 else None
+    with pytest.raises(cuttle.PolicyError, match="in game 4, .*returned no move"):
+        game_record((bad, "greedy"), seed=1, index=4)
+
+
+def test_ctrl_c_keeps_the_moves_so_far():
+    calls = []
+
+    def stops(game, rng):
+        calls.append(1)
+        if len(calls) == 4:
+            raise KeyboardInterrupt
+        return rng.choice(game.legal_moves)
+    with pytest.raises(cuttle.Interrupted) as info:
+        game_record((stops, "greedy"), seed=3, index=2)
+    rec = info.value.result
+    assert validate_record(rec) is rec and rec["result"]["status"] == "interrupted"
+    assert info.value.done == len(rec["moves"]) > 0
+    assert not final_game(rec).is_over
