@@ -12,6 +12,7 @@ from ..record_result import ending_text
 from ..report import record_page, save_page
 from ..review.engines import DEFAULT_ENGINE
 from ..text import printable
+from ..unseen import DEALT_MARK, DEALT_NOTE, dealt_shown
 from . import options
 from ..interrupts import ctrl_c_deferred
 from .options import CommandError, UsageError
@@ -53,6 +54,8 @@ def run(args: argparse.Namespace) -> int:
     print(printable(f"Replaying {path}: P0 {players[0]} against P1 {players[1]}; "
                     f"rules {g.rules}; {seed_words(rec['seed'], rec.get('deal', 0))}; "
                     f"{quantity(len(rec['moves']), 'move')}"))
+    if dealt_shown(g):
+        print(f"The cards marked {DEALT_MARK} {DEALT_NOTE}.")
     print(g.render())
     for i, text in enumerate(rec["moves"], 1):
         if args.step:
