@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..formatting import quantity
 from ..narration import narrate
-from ..record import final_game, play_recorded, seed_words, start_game
+from ..record import final_game, play_recorded, seed_of, seed_words, start_game
 from ..record_result import ending, resigner, result_of
 from ..svg import table
 from ..unseen import DEALT_MARK, DEALT_NOTE, dealt_shown
@@ -272,7 +272,7 @@ def record_page(rec: dict[str, Any], viewer: int | None = None) -> str:
     players = rec.get("players", ["player 0", "player 1"])
     start = start_game(rec)
     info = [f"P0 {players[0]} against P1 {players[1]}", f"rules {start.rules}",
-            seed_words(rec["seed"], rec.get("deal", 0)),
+            seed_words(seed_of(rec), rec.get("deal", 0)),
             quantity(len(rec['moves']), "move")]
     end = final_game(rec)
     res = ending(rec, end)      # (an older resignation's gets its winner)

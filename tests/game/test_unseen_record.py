@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, example, given, settings, strategies as st
 import cuttle
 from cuttle.position import parse_text
 from cuttle.record import (check_view, dealt_view, final_game, game_before, has_unseen,
-                           make_record, missing_view, read_record, start_game,
+                           make_record, missing_view, read_record, seed_of, start_game,
                            validate_record, write_record)
 from cuttle.redeal import FitCutOff, NoFit, fit_unseen
 from support.helpers import random_rules, views
@@ -603,3 +603,28 @@ def test_cards_no_move_names_nor_the_rules_read_may_trade_places(seed, flags, rn
         fit = [q for q in free if lo < parse_index(card[q]) < hi]
         if fit:
             assert plays([(p, rng.choice(fit))])
+
+
+def test_a_record_from_a_position_may_leave_its_seed_out():
+    """A game played elsewhere has no seed: a record giving its `position` may leave
+    `seed` out, which then is the position text's own `seed:`, or 0; a record dealt by
+    its seed (no position) must give it, and is told what to give."""
+    for position in (SEEN, START):
+        rec = {k: v for k, v in record(position=position).items() if k != "seed"}
+        assert validate_record(rec) is rec and seed_of(rec) == 0
+        end, zero = final_game(rec), final_game(record(position=position, seed=0))
+        assert end == zero and end.seed == 0 and [str(m) for m in end.moves] == MOVES
+        assert start_game(rec).dealt_unseen == start_game(record(position=position,
+                                                                  seed=0)).dealt_unseen
+        own = dict(rec, position=f"seed: 5; {position}")
+        assert seed_of(own) == 5 and start_game(own) == start_game(record(
+            position=f"seed: 5; {position}", seed=5))
+    assert seed_of(record(seed=7)) == 7                  # (given: as before)
+    dealt = {k: v for k, v in record(position=None).items() if k != "seed"}
+    with pytest.raises(ValueError) as e:
+        validate_record(dealt)
+    assert str(e.value) == (
+        "bad record: no 'seed': a record without a 'position' is dealt by its seed: give "
+        "the seed the game was dealt with, an integer from 0 to 2**64 - 1 (a game played "
+        "elsewhere has none: give its 'position', '?' for the cards not seen, and the "
+        "seed may be left out)")
