@@ -125,22 +125,34 @@ class Analysis:
     @property
     def close_to_best(self) -> list[Move]:
         """The other moves whose score interval overlaps the best move's, in the rows'
-        order: the playouts do not tell them apart from it (none without playouts)."""
+        order: the playouts do not tell them apart from it (none without playouts); a
+        move with too few playouts for an interval (one) is told apart from none."""
         if not self.rows or not self.rows[0].rollouts:
             return []
         best = self.rows[0].score_estimate
-        return [r.move for r in self.rows[1:] if r.rollouts and
-                r.score_estimate.low <= best.high and r.score_estimate.high >= best.low]
+
+        def apart(e: Estimate) -> bool:
+            return e.high < best.low or e.low > best.high      # (False where nan)
+        return [r.move for r in self.rows[1:] if r.rollouts and not apart(r.score_estimate)]
 
     def hint(self, label: Callable[[Move], str] = str) -> str:
         """The best move in words, saying so when other moves' intervals overlap its
         (`close_to_best`): "points 7H", "points 7H, not clearly better than draw or
         scuttle 9C 8D (the intervals overlap)", or, past a few such moves, "points 7H,
-        though no move is clearly best (the intervals of 5 other moves overlap its)".
+        though no move is clearly best (the intervals of 5 other moves overlap its)", or
+        where a move's playouts give no interval, "draw, though no move is clearly best
+        (1 playout per move is too few for an interval)".
         `label` writes a move (`cuttle play` adds its number)."""
         best, close = label(self.best), [label(m) for m in self.close_to_best]
         if not close:
             return best
+        few = [r.rollouts for r in self.rows if r.rollouts and
+               math.isnan(r.score_estimate.low)]
+        if few:
+            n = min(few)
+            return (f"{best}, though no move is clearly best ({n:,} playout"
+                    f"{'s' if n != 1 else ''} per move {'is' if n == 1 else 'are'} too few "
+                    f"for an interval)")
         if len(close) > HINT_NAMED:
             return (f"{best}, though no move is clearly best (the intervals of "
                     f"{len(close)} other moves overlap its)")

@@ -10,7 +10,8 @@ where each card went.
 A viewer (0 or 1) is told only what that seat may know after the move: a card is named
 only if it is not among ``game.observation(viewer).unknown_cards`` then; any other card
 is counted ("P1 draws a card").  ``viewer=None`` names every card (a replay with all
-cards shown).
+cards shown).  A card a record did not give (`cuttle.unseen.dealt_shown`: one deal of
+its ``?`` that fits its moves) is marked as the table marks it (``P1 draws 4S*``).
 
 >>> from cuttle import Game
 >>> g = Game.from_position(hands=(["4C", "9H"], ["3C", "7H", "JD"]), deck=["KS"],
@@ -33,6 +34,7 @@ from typing import TYPE_CHECKING
 
 from .cards import CARDS
 from .game import check_game
+from .unseen import DEALT_MARK, dealt_shown
 from .validation import check_player
 
 if TYPE_CHECKING:
@@ -52,7 +54,7 @@ class _Scene:
     ("points", p), ("jack", point card), ("permanent", p), ("scrap",), ("deck",),
     ("revealed",), ("stack",)), and what each seat cannot see then."""
 
-    __slots__ = ("where", "unknown", "public", "phase", "stack")
+    __slots__ = ("where", "unknown", "public", "phase", "stack", "dealt")
 
     def __init__(self, game: Game) -> None:
         where: dict[Card, tuple] = {}
@@ -73,6 +75,7 @@ class _Scene:
         self.public = (game.is_public_hand(0), game.is_public_hand(1))
         self.phase = game.phase
         self.stack = tuple(game.stack)
+        self.dealt = dealt_shown(game)          # (a record's cards not given: marked)
 
     def side(self, card: Card) -> int | None:
         """The side of a card on the table (a Jack: its point card's), else None."""
@@ -95,6 +98,7 @@ class _Words:
                 names[viewer] = "you"
         self.names = names
         self.hidden = frozenset() if viewer is None else after.unknown[viewer]
+        self.dealt = after.dealt
         self.why = ""           # what a discard answers (_why)
 
     def who(self, p: int, verb: str) -> str:
@@ -111,7 +115,8 @@ class _Words:
         """The cards in words, those hidden from the viewer only counted ('9S and an
         unseen card', '2 cards'), and whether they are more than one."""
         cards = sorted(cards, key=lambda c: c.index)
-        named = [str(c) for c in cards if c not in self.hidden]
+        named = [str(c) + (DEALT_MARK if c in self.dealt else "") for c in cards
+                 if c not in self.hidden]
         n = len(cards) - len(named)
         unseen = ("" if not n else "a card" if n == 1 and not named else
                   f"{n} cards" if not named else

@@ -85,7 +85,8 @@ if TYPE_CHECKING:
 
 __all__ = ["FORMAT", "MAX_RECORD_BYTES", "VERSION", "check_deal", "dealt_view", "final_game",
            "game_before", "has_unseen", "make_record", "play_recorded", "read_record",
-           "redealt_words", "seed_words", "start_game", "validate_record", "write_record",
+           "redealt_words", "seed_of", "seed_words", "start_game", "validate_record",
+           "write_record",
            # (the result's, `cuttle.record_result`, and the view checks, `cuttle.game`,
            # are read here too, where they were first)
            "RESIGNED", "STATUSES", "RecordResultWarning", "check_result", "check_view",
@@ -96,6 +97,11 @@ FORMAT = "cuttle-game-record"
 VERSION = 2                   # the newest version read and written (1: no deal index)
 DEAL_VERSION = 2              # the first version with a deal index, written only for one
 MAX_RECORD_BYTES = 16 << 20
+# Why a record that starts from its seed's deal (no 'position') must give the seed.
+NO_SEED = ("a record without a 'position' is dealt by its seed: give the seed the game "
+           "was dealt with, an integer from 0 to 2**64 - 1 (a game played elsewhere has "
+           "none: give its 'position', '?' for the cards not seen, and the seed may be "
+           "left out)")
 
 
 def make_record(game: Game, *, players: Iterable[str], human_seat: int | None = None,
@@ -190,16 +196,19 @@ def validate_record(rec: object) -> dict[str, Any]:
     if not is_int(rec.get("version")) or not 1 <= rec["version"] <= VERSION:
         raise ValueError(f"unsupported record version {rec.get('version')!r} "
                          f"(this cuttle reads versions 1 to {VERSION})")
-    missing = [k for k in ("rules", "seed", "moves") if k not in rec]
+    missing = [k for k in ("rules", "moves") if k not in rec]
     if missing:
         raise ValueError(f"bad record: no {', '.join(map(repr, missing))}")
-    try:
-        Rules.from_json(rec.get("rules"))
-        check_seed(rec.get("seed"), "'seed'")
-    except ValueError as e:
-        raise ValueError(f"bad record: {e}") from None
     if rec.get("position") is not None and not isinstance(rec["position"], str):
         raise ValueError("'position' must be position text or null")
+    if "seed" not in rec and rec.get("position") is None:
+        raise ValueError(f"bad record: no 'seed': {NO_SEED}")
+    try:
+        Rules.from_json(rec.get("rules"))
+        if "seed" in rec:
+            check_seed(rec["seed"], "'seed'")
+    except ValueError as e:
+        raise ValueError(f"bad record: {e}") from None
     _check_deal_field(rec)
     moves = rec.get("moves")
     if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
@@ -277,6 +286,20 @@ def read_record(path: str | PathLike[str]) -> dict[str, Any]:
         raise ValueError(f"{os.fspath(path)}: {e}") from None
 
 
+def seed_of(rec: dict[str, Any]) -> int:
+    """A validated record's seed: its ``seed``, or for a record starting from a
+    position that leaves it out, the position text's own ``seed:`` if it gives one,
+    else 0 (a position's seed deals only its cards not seen, ``?``, and draws its
+    random effects, a random 4's discards)."""
+    if "seed" in rec:
+        return rec["seed"]
+    try:
+        own = parse_text(rec["position"])["seed"]
+    except ValueError:              # (refused where the position is read: start_game)
+        own = None
+    return 0 if own is None else own
+
+
 def seed_words(seed: int, deal: int = 0) -> str:
     """How a game was dealt, for headers: "seed 7", or "seed 7, game 1234" for deal
     1234 of the seed's run (a record's ``seed`` and ``deal``)."""
@@ -292,7 +315,7 @@ def start_game(rec: dict[str, Any]) -> Game:
     furthest the search for one reached before it was cut off (`redeal.FitCutOff`)."""
     rules = Rules.from_json(rec["rules"])
     if rec.get("position"):
-        return _position_start(rec["position"], rules, rec["seed"], _parsed(rec),
+        return _position_start(rec["position"], rules, seed_of(rec), _parsed(rec),
                                _cap(rec))[0]
     g = Game.from_run(rules, seed=rec["seed"], index=rec.get("deal", 0))
     g.max_moves = _cap(rec)

@@ -47,7 +47,10 @@ the whole deck not seen: a 7's revealed card that must not be playable, a random
 that must keep the cards played later), a search through every deal takes over
 (`cuttle.deal_search`), which finds one if there is one, or names the furthest move
 it reached that no deal lets be played (`NoFit`); it is cut off after `FIT_SEARCH`
-deals (`FitCutOff`, which says so).  It runs only where the repairs fail, so a record
+deals (`FitCutOff`, which says so).  A move where the repairs get stuck for a reason
+no deal could change (the phase takes no such move, the card is not the mover's: their
+hand given whole, or the card placed elsewhere by the position or a move) is refused
+at once (`NoFit`), in the words of a record that gives every card (`_refusal`).  It runs only where the repairs fail, so a record
 they fit keeps its deal.  `sees_dealt`
 (`cuttle.unseen`'s, also here) then says whether a player's view depends on the deal:
 a player who saw a card of it before a move named it (a draw the deck does not list, a
@@ -62,9 +65,10 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .errors import IllegalMoveError
 from .game import Game, check_game
+from .legal import PHASE_VERBS
 from .cards import CARDS, parse_index
 from .deal_search import FitCutOff, NoFit, _searched
-# (the search's readings, importable here where they were first)
+# (the search's readings, importable here where they were first; `_refusal` reads some)
 from .deal_search import _fate, _look, _read_before, _read_by  # noqa: F401
 from .position import deal_unseen, parse_text
 from .seeding import check_seed, derive
@@ -238,7 +242,9 @@ def fit_unseen(kw: dict[str, Any], moves: Sequence[Move], max_moves: int | None 
     a search through every deal from the seed's (`_searched`) finds one if there is
     one, within `search` deals played (default FIT_SEARCH).  NoFit naming the first
     move that no deal lets be played; FitCutOff when the search was cut off before it
-    could tell; ValueError for a position that is none."""
+    could tell; ValueError for a position that is none.  A NoFit whose reason does not
+    depend on the deal (`_refusal`) says it as `Game.play` does ("move 4: illegal
+    move ..."), else that no deal lets the move be played."""
     filled, places = deal_unseen(kw)
     Game.from_position(**filled)            # (a position's own refusals, as they are)
     deal = _Deal(filled, places, max_moves)
@@ -256,18 +262,61 @@ def _quick_fit(deal: _Deal, moves: Sequence[Move], rng: random.Random, tries: in
                ) -> Game | None:
     """The start of the first deal the seed's repairs find that lets every move be
     played (`fit_unseen`'s first way), or None."""
+    checked = set()
     for attempt in range(FIT_STARTS):
         if attempt:
             deal.cards = list(deal.base)
             deal.permute(deal.base, rng)
-        done = deal.replay(moves)
+        done = stuck = deal.replay(moves)
         while done is not None and done[2] < len(moves):
-            at = done[2]
+            stuck = done
             done = _repaired(deal, moves, done[1], rng) or \
-                _redealt(deal, moves, at, rng, tries)
+                _redealt(deal, moves, stuck[2], rng, tries)
         if done is not None:
             return done[0]
+        if stuck is not None and stuck[2] not in checked:   # (why, whatever the deal?)
+            checked.add(stuck[2])
+            why = _refusal(deal, moves, stuck[0], stuck[2])
+            if why is not None:
+                raise NoFit(f"move {stuck[2] + 1}: {why}", stuck[2] + 1)
     return None
+
+
+def _refusal(deal: _Deal, moves: Sequence[Move], start: Game, at: int) -> str | None:
+    """Why move `at` (0-based) cannot be played in the game `start` of a deal reaches
+    by the moves before it, in `Game.play`'s words (those of a record that gives every
+    card), where no deal of the cards not seen could change them; else None.  Where no
+    move before it read a card dealt and not yet named (`_read_before`, `_read_by`),
+    every deal that plays them reaches the same game but for the order of those cards
+    among their places: the phase and the player to move are the same, and so is
+    where each card listed or named lies.  The refusal is then the same in every deal
+    when the phase takes no such verb, when the mover holds none of those cards (what
+    they may play is known), or when the card played is listed or named and not the
+    mover's to play (or frozen)."""
+    free = set(deal.base)
+    g = start.copy()
+    for move in moves[:at]:
+        free -= set(move.cards)
+        before = _look(g)
+        if free & _read_before(before, move):
+            return None
+        g.play(move)
+        if free & _read_by(before, g, move):
+            return None
+    move = moves[at]
+    try:
+        g.play(move)
+        return None                 # (no refusal: not stuck here)
+    except IllegalMoveError as e:
+        why = str(e)
+    if g.phase == "over" or move.verb not in PHASE_VERBS[g.phase]:
+        return why
+    own = g.revealed if g.phase == "seven" else g.hand(g.to_move)
+    if not free & set(own):
+        return why
+    card = move.card
+    known = card is not None and move.verb != "take" and card not in free
+    return why if known and (card not in own or card in g.frozen(g.to_move)) else None
 
 
 def _named(moves: Sequence[Move]) -> set[Card]:

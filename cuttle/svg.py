@@ -9,7 +9,10 @@ public shows the cards of it the viewer knows (`Game.observation(viewer)
 .opponent_known`, e.g. a card a 9 sent back) face up, class ``known``, and the rest as
 face-down backs, which carry no identity (no text, title or attribute names the card).
 A frozen card (``nine="freeze"``) is iced, class ``frozen`` in the turn it may not be
-played and ``frozen-next`` (dashed) before it, with its title saying so.  Every visible
+played and ``frozen-next`` (dashed) before it, with its title saying so.  A card a
+record did not give (`cuttle.unseen.dealt_shown`: one deal of its ``?`` that fits its
+moves) has a dashed outline and a ``?`` in its corner, class ``dealt``, its title
+saying so (`DEALT_TITLE`).  Every visible
 card is one element ``<g class="card" data-card="7H">``; a face-down card is ``<g
 class="card back">``; the root ``<svg>``
 carries the public state as data attributes (``data-ply``, ``data-phase``,
@@ -25,6 +28,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from .display import renders
 from .game import Game
+from .unseen import dealt_shown
 from .validation import check_player
 
 if TYPE_CHECKING:
@@ -43,6 +47,7 @@ FELT, BAND, INK, MUTED = "#1d5b38", "#123c24", "#f4f1e6", "#a9cbb4"
 FACE, EDGE, RED, BLACK = "#fffdf6", "#2a2a2a", "#c62828", "#1b1b1b"
 GOLD, ICE, JOKER = "#ffc933", "#8fd8ff", "#6a1b9a"
 BACK = "#27457e"
+DEALT, DEALT_TITLE = "#8e5bb5", "not seen: one deal that fits"     # `dealt_shown`'s
 # A frozen card's class, its title's words, and the outline of its ice.
 FROZEN_MARKS = {"frozen": ("frozen", ""),
                 "frozen-next": ("frozen next turn", ' stroke-dasharray="4 3"')}
@@ -124,6 +129,7 @@ class _Table:
         self.winner = game.winner if resigned is None else 1 - resigned
         self.last, self.last_by = _last_move(game) if lastmove else (None, None)
         self.hot = set(self.last.cards) if self.last is not None else set()
+        self.dealt = dealt_shown(game)
         # Freezes are public and what a viewer knows is in its observation: one home for
         # both, as Game.render reads them.
         self.obs = game.observation(0 if viewer is None else viewer)
@@ -138,12 +144,12 @@ class _Table:
     def card(self, c, x, y, extra="", frozen=""):
         """A face-up card (one element carrying its identity).  frozen: "" or a key of
         FROZEN_MARKS; extra "known" marks a known card of a hidden hand."""
-        hot = c in self.hot
+        hot, dealt = c in self.hot, c in self.dealt
         cls = "card" + (" " + extra if extra else "") + (" last" if hot else "") \
-            + (" " + frozen if frozen else "")
+            + (" " + frozen if frozen else "") + (" dealt" if dealt else "")
         words, dash = FROZEN_MARKS[frozen] if frozen else ("", "")
-        notes = ", ".join(w for w in ("known" if "known" in extra.split() else "", words)
-                          if w)
+        notes = ", ".join(w for w in ("known" if "known" in extra.split() else "", words,
+                                      DEALT_TITLE if dealt else "") if w)
         o = self.out
         o.append(f'<g class="{cls}" data-card="{c}" transform="translate({x:.1f},{y:.1f})">')
         o.append(f"<title>{escape(c.name)}{f' ({notes})' if notes else ''}</title>")
@@ -168,6 +174,11 @@ class _Table:
         if "known" in extra.split():   # a hidden hand's card: an outline in the backs' blue
             o.append(f'<rect x="1.5" y="1.5" width="{CW - 3}" height="{CH - 3}" rx="3" '
                      f'fill="none" stroke="{BACK}" stroke-width="3"/>')
+        if dealt:
+            o.append(f'<rect x="2" y="2" width="{CW - 4}" height="{CH - 4}" rx="3" '
+                     f'fill="none" stroke="{DEALT}" stroke-width="2" stroke-dasharray="4 3"/>'
+                     f'<text x="5" y="{CH - 6}" font-size="12" font-weight="bold" '
+                     f'fill="{DEALT}">?</text>')
         if frozen:
             o.append(f'<rect width="{CW}" height="{CH}" rx="4" fill="{ICE}" '
                      f'fill-opacity="0.45" stroke="#1e88e5" stroke-width="2"{dash}/>')
@@ -189,14 +200,17 @@ class _Table:
 
     def chip(self, c, x, y):
         """A scrap card: a small tile with its rank and suit."""
-        hot = c in self.hot
+        hot, dealt = c in self.hot, c in self.dealt
         color = JOKER if c.is_joker else RED if c.suit in (1, 2) else BLACK
         rank = "JK" if c.is_joker else RANK_TEXT[c.rank]
+        edge = f'stroke="{GOLD}" stroke-width="2.5"' if hot else \
+            f'stroke="{DEALT}" stroke-width="1.5" stroke-dasharray="3 2"' if dealt else \
+            'stroke="#555" stroke-width="0.8"'
         o = self.out
-        o.append(f'<g class="card chip{" last" if hot else ""}" data-card="{c}" '
-                 f'transform="translate({x:.1f},{y:.1f})"><title>{escape(c.name)}</title>'
-                 f'<rect width="{CHIP_W}" height="17" rx="2.5" fill="{FACE}" '
-                 f'stroke="{GOLD if hot else "#555"}" stroke-width="{2.5 if hot else 0.8}"/>'
+        o.append(f'<g class="card chip{" last" if hot else ""}{" dealt" if dealt else ""}" '
+                 f'data-card="{c}" transform="translate({x:.1f},{y:.1f})"><title>'
+                 f'{escape(c.name)}{f" ({DEALT_TITLE})" if dealt else ""}</title>'
+                 f'<rect width="{CHIP_W}" height="17" rx="2.5" fill="{FACE}" {edge}/>'
                  f'<text x="2.5" y="12.5" font-size="11" font-weight="bold" fill="{color}" '
                  f'letter-spacing="-0.8">{rank}</text>')
         if not c.is_joker:

@@ -32,7 +32,16 @@ if TYPE_CHECKING:
     from .moves import Move
     from .redeal import Fitted
 
-__all__ = ["dealt_not_named", "sample_mark", "sees_dealt", "view_gap", "view_refusal"]
+__all__ = ["DEALT_MARK", "DEALT_NOTE", "dealt_not_named", "dealt_shown", "sample_mark", "sees_dealt",
+           "view_gap", "view_refusal"]
+
+# The mark of a card `dealt_shown` names, after it, in text (the table, the narration),
+# and what such cards are, for a line beside them (after "the cards marked ...": the
+# replay page draws them with a dashed outline and a '?' instead).
+DEALT_MARK = "*"
+DEALT_NOTE = ("were not seen ('?' in the record): they are one deal of them that fits its "
+              "moves (its seed's: another seed deals others), not the cards that were "
+              "there")
 
 # Why a card seen so is not given, by what held the '?'.
 _WHY = {"record": "a record reviewed from a player's view gives every card they saw "
@@ -96,6 +105,14 @@ def dealt_not_named(game: Game) -> frozenset[Card]:
     """The cards dealt for `game`'s ``?`` (``game.dealt_unseen``) that no move played
     has named: those a record or a position still does not give."""
     return game.dealt_unseen - {c for m in game.moves for c in m.cards}
+
+
+def dealt_shown(game: Game) -> frozenset[Card]:
+    """The cards of `game` that a table showing them marks as not seen (`DEALT_NOTE`):
+    of a game replayed from a record with cards not seen (``dealt_from`` ``"record"``),
+    those dealt for its ``?`` that no move played has named (`dealt_not_named`); none
+    for any other game (a position's ``?`` dealt by its seed are that game's own)."""
+    return dealt_not_named(game) if game.dealt_from == "record" else frozenset()
 
 
 def view_gap(game: Game, player: int) -> str | None:

@@ -7,11 +7,12 @@ from typing import TYPE_CHECKING, Any
 
 from ..formatting import quantity
 from ..narration import narrate
-from ..record import final_game, play_recorded, seed_words, start_game
+from ..record import final_game, play_recorded, seed_of, seed_words, start_game
 from ..record_result import ending_text
 from ..report import record_page, save_page
 from ..review.engines import DEFAULT_ENGINE
 from ..text import printable
+from ..unseen import DEALT_MARK, DEALT_NOTE, dealt_shown
 from . import options
 from ..interrupts import ctrl_c_deferred
 from .options import CommandError, UsageError
@@ -51,8 +52,10 @@ def run(args: argparse.Namespace) -> int:
     names = seat_names(players, rec.get("human_seat"))
     # The names and the path come from outside: escaped (issue 21, item 8).
     print(printable(f"Replaying {path}: P0 {players[0]} against P1 {players[1]}; "
-                    f"rules {g.rules}; {seed_words(rec['seed'], rec.get('deal', 0))}; "
+                    f"rules {g.rules}; {seed_words(seed_of(rec), rec.get('deal', 0))}; "
                     f"{quantity(len(rec['moves']), 'move')}"))
+    if dealt_shown(g):
+        print(f"The cards marked {DEALT_MARK} {DEALT_NOTE}.")
     print(g.render())
     for i, text in enumerate(rec["moves"], 1):
         if args.step:

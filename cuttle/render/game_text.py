@@ -1,13 +1,27 @@
 """The game's table as text (`Game.render`, ``str(game)``), a person's layout with the
-viewer's side at the bottom; its picture is `cuttle.svg`."""
+viewer's side at the bottom; its picture is `cuttle.svg`.  A card a record did not
+give (`cuttle.unseen.dealt_shown`: one deal that fits its moves) ends with its
+`DEALT_MARK`."""
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from ..display import renders
 from ..formatting import quantity
 from ..game import Game
+from ..unseen import DEALT_MARK, dealt_shown
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from ..cards import Card
 
 __all__ = ["game_text"]
+
+
+def _cards(cards: Iterable[Card], dealt: frozenset[Card]) -> str:
+    return " ".join(str(c) + DEALT_MARK if c in dealt else str(c) for c in cards)
 
 
 @renders("text", Game)
@@ -21,19 +35,22 @@ def game_text(game: Game, viewer: int | None = None) -> str:
     else:
         lines.append(f"Turn {game.turn_number}: player {game.turn}'s turn, "
                      f"player {game.to_move} to decide ({game.phase})")
+    dealt = dealt_shown(game)
     for p in ((0, 1) if viewer == 1 else (1, 0)):
-        lines.append(side(game, p, viewer))
+        lines.append(side(game, p, viewer, dealt))
     deck = f"deck {quantity(len(game.deck), 'card')}"
     if game.revealed:
-        deck += f"  revealed by the 7: {' '.join(game.revealed)}"
-    lines.append(f"  {deck}   scrap ({len(game.scrap)}): {' '.join(game.scrap) or '-'}")
+        deck += f"  revealed by the 7: {_cards(game.revealed, dealt)}"
+    lines.append(f"  {deck}   scrap ({len(game.scrap)}): {_cards(game.scrap, dealt) or '-'}")
     if game.stack:
         lines.append(f"  stack: {' '.join(game.stack)}")
     return "\n".join(lines)
 
 
-def side(game: Game, p: int, viewer: int | None) -> str:
-    """Player p's score, points, permanents and hand, as `viewer` sees them."""
+def side(game: Game, p: int, viewer: int | None,
+         dealt: frozenset[Card] = frozenset()) -> str:
+    """Player p's score, points, permanents and hand, as `viewer` sees them, the cards
+    of `dealt` marked."""
     pts = []
     for c in game.points(p):
         js = game.jacks(c)
@@ -43,9 +60,9 @@ def side(game: Game, p: int, viewer: int | None) -> str:
         hand = f"{quantity(len(game.hand(p)), 'card')} (hidden)"
         known = game.observation(viewer).opponent_known
         if known:
-            hand += f", known: {' '.join(map(str, known))}"
+            hand += f", known: {_cards(known, dealt)}"
     else:
-        hand = " ".join(game.hand(p)) or "-"
+        hand = _cards(game.hand(p), dealt) or "-"
         if public and not game.is_over:
             hand += " (public)"
     # A freeze is public (a 9's return): marked on a hidden hand as on a shown one.

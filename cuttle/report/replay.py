@@ -27,9 +27,10 @@ from typing import TYPE_CHECKING, Any
 
 from ..formatting import quantity
 from ..narration import narrate
-from ..record import final_game, play_recorded, seed_words, start_game
+from ..record import final_game, play_recorded, seed_of, seed_words, start_game
 from ..record_result import ending, resigner, result_of
 from ..svg import table
+from ..unseen import DEALT_MARK, DEALT_NOTE, dealt_shown
 from ..validation import check_player
 from .pages import page
 from .review_block import (REVIEW_SCRIPT, REVIEW_STYLE, change_note, review_badge,
@@ -60,6 +61,7 @@ STYLE = """
 .controls .pos{margin:0 8px;font-variant-numeric:tabular-nums;min-width:96px}
 .controls .label{color:#555;margin-right:2px}
 .hint{color:#777;font-size:12px;margin:6px 0 0 0}
+.dealt-note{color:#6b3f8f;font-size:13px;margin:0 0 10px 0}
 .moves{position:relative;width:290px;max-width:100%;max-height:640px;overflow:auto;
  background:#fff;border:1px solid #e2e0d8;border-radius:8px;padding:4px 0}
 .moves ol{list-style:none;margin:0;padding:0}
@@ -244,7 +246,10 @@ def replay_page(start: Game, moves: Iterable[Move | str], *,
         '</div>')
     graph, figures = review_parts(review, len(steps) - 1, review_table) if review else ("", "")
     moves = f'<nav class="moves"><ol>{"".join(items)}</ol></nav>'
-    body = ((review_head(review) if review else "")
+    dealt = (f'<p class="dealt-note">The cards drawn with a dashed outline and a ? (in '
+             f'the moves, marked {DEALT_MARK}) {escape(DEALT_NOTE)}.</p>'
+             if dealt_shown(start) else "")
+    body = ((review_head(review) if review else "") + dealt
             + f'<div class="replay"><div class="board-col">{controls}<div id="board">'
             f'<noscript>The replay needs JavaScript.</noscript></div>'
             '<p class="hint">← → step through the game · Home / End: start / end · '
@@ -267,7 +272,7 @@ def record_page(rec: dict[str, Any], viewer: int | None = None) -> str:
     players = rec.get("players", ["player 0", "player 1"])
     start = start_game(rec)
     info = [f"P0 {players[0]} against P1 {players[1]}", f"rules {start.rules}",
-            seed_words(rec["seed"], rec.get("deal", 0)),
+            seed_words(seed_of(rec), rec.get("deal", 0)),
             quantity(len(rec['moves']), "move")]
     end = final_game(rec)
     res = ending(rec, end)      # (an older resignation's gets its winner)

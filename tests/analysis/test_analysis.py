@@ -156,6 +156,13 @@ def test_a_hint_says_when_other_moves_are_within_the_best_moves_interval():
                                        ("draw", "points 3C", "points 4D", "points 5S")]
     assert hint_of(*rows)[0] == ("points 7H, though no move is clearly best (the "
                                  "intervals of 4 other moves overlap its)")
+    # one playout a move gives no interval: no move is told apart from the best
+    assert hint_of(("points 7H", 1, 1), ("draw", 1, 0), ("points 3C", 1, 0)) == (
+        "points 7H, though no move is clearly best (1 playout per move is too few for an "
+        "interval)", ["draw", "points 3C"])
+    assert hint_of(("points 7H", 2, 2), ("draw", 1, 0))[0].endswith("(1 playout per move "
+                                                                    "is too few for an "
+                                                                    "interval)")
     # a move without playouts (an interrupted analysis) is no rival; a label per move
     assert hint_of(("points 7H", 100, 60), ("draw", 0, 0)) == ("points 7H", [])
     assert hint_of(("points 7H", 100, 60), ("draw", 100, 55),

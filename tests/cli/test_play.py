@@ -40,6 +40,18 @@ def script(*lines, ones=1500):
 # ---------------------------------------------------------------------------------------
 # play
 
+def test_a_hint_of_one_playout_a_move_says_no_move_is_clearly_best(monkeypatch, capsys):
+    # (one playout gives each move 0% or 100% and no interval: the best is no better)
+    code, out, err = run(monkeypatch, capsys, ["play", "--bot", "random", "--seed", "7"],
+                         script("hint 1", "quit"))
+    assert code == 0, err
+    table = out[out.index("greedy playouts from the player's view"):out.index("Hint: ")]
+    counts = re.findall(r"^\S.*?\s(\d+)$", table, flags=re.M)
+    assert counts and set(counts) == {"1"}                  # (each move's playouts shown)
+    assert re.search(r"^Hint: [\w ]+ \(move \d+\), though no move is clearly best \(1 "
+                     r"playout per move is too few for an interval\)$", out, flags=re.M)
+
+
 def test_play_a_whole_game_and_replay_it(monkeypatch, capsys, tmp_path):
     rec_path = tmp_path / "game.json"
     first = cuttle.Game(seed=7)

@@ -103,13 +103,20 @@ def test_the_record_with_cards_not_seen_replays_and_is_reviewed_as_the_page_says
     again = make_record(end, players=shown["players"], human_seat=0,
                         position=shown["position"])
     assert again["position"] == shown["position"] and final_game(again) == end
-    # the refusal shown is the library's
-    error, = re.findall(r"```\n(move \d+ .*?)\n```", TEXT)
-    bad = dict(shown, moves=list(shown["moves"]))
-    bad["moves"][3] = "scuttle 6D 6C"
+    # the refusals shown are the library's: the first as with every card given
+    errors = re.findall(r"```\n(move \d+.*?)\n```", TEXT)
+    assert len(errors) == 2
+    for error, (at, move) in zip(errors, [(4, "scuttle 6D 6C"), (6, "scuttle 8D 6C")]):
+        bad = dict(shown, moves=list(shown["moves"]))
+        bad["moves"][at - 1] = move
+        with pytest.raises(ValueError) as e:
+            final_game(bad)
+        assert str(e.value) == error
+    whole = dict(shown, moves=shown["moves"][:3] + ["scuttle 6D 6C"],
+                 position="hands: 2D 3C 6C 6D 9D / 2C 7S 8D QD QH KH; deck: KD 4C 8H TD")
     with pytest.raises(ValueError) as e:
-        final_game(bad)
-    assert str(e.value) == error
+        final_game(whole)
+    assert str(e.value) == errors[0]
     from cuttle.redeal import FIT_SEARCH
     assert f"The search stops after {FIT_SEARCH:,} deals" in " ".join(TEXT.split())
     # ann's view is the record's, player 1's is not, as quoted

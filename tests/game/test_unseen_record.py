@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, example, given, settings, strategies as st
 import cuttle
 from cuttle.position import parse_text
 from cuttle.record import (check_view, dealt_view, final_game, game_before, has_unseen,
-                           make_record, missing_view, read_record, start_game,
+                           make_record, missing_view, read_record, seed_of, start_game,
                            validate_record, write_record)
 from cuttle.redeal import FitCutOff, NoFit, fit_unseen
 from support.helpers import random_rules, views
@@ -168,27 +168,73 @@ def test_check_view_refuses_the_decider_s_view_where_the_record_does_not_give_it
         check_view(record())
 
 
+def refusal(rec):
+    """The words of the refusal of a record's replay, or None: it replays."""
+    try:
+        final_game(rec)
+    except ValueError as e:
+        return str(e)
+    return None
+
+
+# (a countered 2 left without its `resolve`: move 4 comes in the counter phase)
+COUNTERED = "hands: KC 2D 3C 6C 9D / 2H 3D 5S 7C 8H QD; deck: 4C TD 4H 5H"
+COUNTERED_SEEN = "hands: KC 2D 3C 6C 9D / ? ? ? ? ? ?; deck: 4C TD 4H 5H"
+COUNTERED_MOVES = ["royal KC", "oneoff 2H KC", "counter 2D", "points 3C"]
+
+
 @pytest.mark.parametrize("at, move, said", [
-    (4, "scuttle 6D 6C", "move 4 ('scuttle 6D 6C'): no deal of the cards not seen ('?') "
-     "lets it be played after the moves before it; the position places 6D; 6C is where "
-     "move 3 ('points 6C') put it"),
-    (6, "scuttle 9D 6D", "move 6 ('scuttle 9D 6D'): no deal of the cards not seen ('?') "
-     "lets it be played after the moves before it; 9D is where move 1 ('points 9D') put "
-     "it; 6D is where move 5 ('points 6D') put it"),
-    (2, "points 2D", "move 2 ('points 2D'): no deal of the cards not seen ('?') lets it "
-     "be played after the moves before it; the position places 2D"),
+    (4, "scuttle 6D 6C", "6D is not in player 1's hand"),       # ann's own card
+    (6, "scuttle 9D 6D", "9D is not in player 1's hand"),       # on the table
+    (2, "points 2D", "2D is not in player 1's hand"),
+    (3, "points 7H", "7H is not in player 0's hand"),           # ann's hand, all given
+    (3, "points KH", "KH is not in player 0's hand"),           # the other's, on the table
+    (2, "counter 2H", "in the main phase player 1 may only"),   # (the verb, any 2H)
 ])
-def test_a_move_no_deal_lets_be_played_is_refused_naming_it(at, move, said, tmp_path):
-    moves = list(MOVES)
-    moves[at - 1] = move
+def test_a_move_illegal_whatever_the_cards_not_seen_is_refused_as_with_every_card_given(
+        at, move, said, tmp_path):
+    moves = MOVES[:at - 1] + [move] + MOVES[at:]
+    rec = record(moves=moves)
+    whole = refusal(record(position=START, moves=moves))
+    assert whole.startswith(f"move {at}: illegal move {move!r}") and said in whole
+    for read in (start_game, final_game, lambda r: game_before(r, 1)):
+        with pytest.raises(NoFit) as e:
+            read(rec)
+        assert str(e.value) == whole and e.value.move == at
+    # the file reads (its shape is sound), and every command refuses it whole
+    write_record(rec, tmp_path / "bad.json")
+    assert read_record(tmp_path / "bad.json")["moves"] == moves
+    with pytest.raises(ValueError, match=r"^move \d+: illegal move "):
+        cuttle.review(rec, "rollouts:8", seed=1, threads=1)
+
+
+def test_a_move_in_the_wrong_phase_is_refused_as_with_every_card_given():
+    # (the trial's slip: a `resolve` left out after a countered one-off)
+    said = "move 4: illegal move 'points 3C': in the counter phase player 1 may only " \
+        "counter, resolve"
+    for position in (COUNTERED, COUNTERED_SEEN):
+        rec = record(position=position, moves=COUNTERED_MOVES, rules="classic")
+        assert refusal(rec) == said
+    assert refusal(record(position=COUNTERED_SEEN, rules="classic",
+                          moves=COUNTERED_MOVES[:3] + ["resolve"] + COUNTERED_MOVES[3:])) \
+        is None
+
+
+@pytest.mark.parametrize("at, move, said", [
+    # (8D must be in the other's hand, a deal's choice, and 6C is in the scrap)
+    (6, "scuttle 8D 6C", "move 6 ('scuttle 8D 6C'): no deal of the cards not seen ('?') "
+     "lets it be played after the moves before it; 6C is where move 3 ('points 6C') put "
+     "it"),
+    (2, "scuttle 8H 4C", "move 2 ('scuttle 8H 4C'): no deal of the cards not seen ('?') "
+     "lets it be played after the moves before it; the position places 4C"),
+])
+def test_a_move_no_deal_lets_be_played_is_refused_naming_it(at, move, said):
+    moves = MOVES[:at - 1] + [move] + MOVES[at:]
     rec = record(moves=moves)
     for read in (start_game, final_game, lambda r: game_before(r, 1)):
         with pytest.raises(NoFit) as e:
             read(rec)
         assert str(e.value) == said and e.value.move == at
-    # the file reads (its shape is sound), and every command refuses it whole
-    write_record(rec, tmp_path / "bad.json")
-    assert read_record(tmp_path / "bad.json")["moves"] == moves
     with pytest.raises(ValueError, match=r"^move \d+ "):
         cuttle.review(rec, "rollouts:8", seed=1, threads=1)
 
@@ -230,11 +276,10 @@ def test_the_fit_places_the_cards_each_move_needs():
              "points AC", "draw", "points 2C", "draw", "points 3H", "draw", "points 2H"]
     assert set(fit_unseen(kw, [cuttle.Move(m) for m in tight[:13]]).start.hand(1)) == \
         {"AS", "AH", "AC", "2C", "3H", "KH"}
-    with pytest.raises(NoFit) as e:
+    with pytest.raises(NoFit) as e:         # (its hand is empty, whatever the deal)
         fit_unseen(kw, [cuttle.Move(m) for m in tight])
     assert e.value.move == 14 and str(e.value) == (
-        "move 14 ('points 2H'): no deal of the cards not seen ('?') lets it be played "
-        "after the moves before it")
+        "move 14: illegal move 'points 2H': 2H is not in player 1's hand")
 
 
 # ---------------------------------------------------------------------------------------
@@ -324,6 +369,37 @@ def test_a_random_game_with_what_a_player_did_not_see_taken_out_replays(seed, p,
     if gave is None:
         assert views(end, p) == views(g, p)     # every step, seen alike
         assert public(end) == public(g)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**32 - 1), st.integers(0, 1), st.sampled_from(["seen", "deck", "all"]))
+@example(119, 0, "deck")    # (a random 4 read the other's cards before: any deal's words
+@example(229, 0, "all")     # would refuse a record that another deal fits past the move)
+def test_a_slip_refused_with_the_words_of_a_record_giving_every_card_is_refused_so_there(
+        seed, p, mode):
+    """A record's move changed to one played elsewhere in its game (a slip): where a
+    record with cards not seen refuses it in `Game.play`'s words rather than as a move
+    no deal lets be played, the reason holds whatever the deal, so the record giving
+    every card (the true game's) refuses it in the same words."""
+    g, rng = text_game(random.Random(seed)), random.Random(seed)
+    if not g.moves:
+        return
+    k = rng.randrange(len(g.moves))
+    x = g.copy()
+    while x.ply > k:
+        x.undo()
+    others = {str(m) for m in g.moves} - {str(m) for m in x.legal_moves}
+    if not others:
+        return
+    moves = [str(m) for m in g.moves[:k]] + [rng.choice(sorted(others))]
+    rec = make_record(g, players=["a", "b"])
+    whole = refusal(validate_record(dict(rec, moves=moves, result=None)))
+    assert whole.startswith(f"move {k + 1}: illegal move ")
+    rec = dict(rec, position=blanked(g, p, mode), moves=moves, result=None)
+    said = refusal(validate_record(rec))
+    # (or a fit's search cut off, which says so)
+    assert said is None or said == whole or " no deal of the cards not seen " in said \
+        or " was cut off after " in said
 
 
 # ---------------------------------------------------------------------------------------
@@ -461,8 +537,8 @@ def test_a_search_cut_off_says_so_and_not_that_no_deal_fits(monkeypatch):
             read(rec)
     # (a move that no deal lets be played is still told apart, within the budget)
     moves = list(MOVES)
-    moves[1] = "points 2D"
-    with pytest.raises(NoFit, match=r"^move 2 \('points 2D'\): no deal of the cards not "):
+    moves[1] = "scuttle 8H 4C"
+    with pytest.raises(NoFit, match=r"^move 2 \('scuttle 8H 4C'\): no deal of the cards "):
         final_game(record(moves=moves))
 
 
@@ -527,3 +603,28 @@ def test_cards_no_move_names_nor_the_rules_read_may_trade_places(seed, flags, rn
         fit = [q for q in free if lo < parse_index(card[q]) < hi]
         if fit:
             assert plays([(p, rng.choice(fit))])
+
+
+def test_a_record_from_a_position_may_leave_its_seed_out():
+    """A game played elsewhere has no seed: a record giving its `position` may leave
+    `seed` out, which then is the position text's own `seed:`, or 0; a record dealt by
+    its seed (no position) must give it, and is told what to give."""
+    for position in (SEEN, START):
+        rec = {k: v for k, v in record(position=position).items() if k != "seed"}
+        assert validate_record(rec) is rec and seed_of(rec) == 0
+        end, zero = final_game(rec), final_game(record(position=position, seed=0))
+        assert end == zero and end.seed == 0 and [str(m) for m in end.moves] == MOVES
+        assert start_game(rec).dealt_unseen == start_game(record(position=position,
+                                                                  seed=0)).dealt_unseen
+        own = dict(rec, position=f"seed: 5; {position}")
+        assert seed_of(own) == 5 and start_game(own) == start_game(record(
+            position=f"seed: 5; {position}", seed=5))
+    assert seed_of(record(seed=7)) == 7                  # (given: as before)
+    dealt = {k: v for k, v in record(position=None).items() if k != "seed"}
+    with pytest.raises(ValueError) as e:
+        validate_record(dealt)
+    assert str(e.value) == (
+        "bad record: no 'seed': a record without a 'position' is dealt by its seed: give "
+        "the seed the game was dealt with, an integer from 0 to 2**64 - 1 (a game played "
+        "elsewhere has none: give its 'position', '?' for the cards not seen, and the "
+        "seed may be left out)")
