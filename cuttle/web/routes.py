@@ -311,7 +311,11 @@ async def bot_move(request: Request) -> Response:
             move = await web.run(s.thinker.decide, s.game.copy(), control)
         finally:
             s.control = None
-        if move is not None and not control.aborted and not s.finished:
+        if control.aborted:     # (the state now would be the game before what aborted it)
+            raise WebError(503, "the server is stopping") if web.stopping else \
+                WebError(409, "the bot's move was dropped: the game was taken back, "
+                              "resigned or closed while it thought (reload the state)")
+        if move is not None and not s.finished:
             s.play_bot(move)
     return _state(s)
 
@@ -357,6 +361,7 @@ async def hint(request: Request) -> Response:
                             f"not {policy!r}")
     if s.hinting:
         raise WebError(409, "a hint is already being worked out")
+    s.check_not_thinking()          # (at once: it is the bot's decision, not yours)
     async with s.lock:
         if not s.human_to_move():
             raise WebError(409, "a hint is for your own decision")

@@ -22,7 +22,6 @@ from cuttle.cli import main  # noqa: E402
 from cuttle.record import final_game, validate_record  # noqa: E402
 from cuttle.seeding import derive  # noqa: E402
 from cuttle.web.sessions import SessionStore, parse_settings  # noqa: E402
-from cuttle.web.thinking import Control, Thinker, slices_of  # noqa: E402
 from web.conftest import (BASE, TOKEN, Player, game_token, new_game, play_out,  # noqa: E402
                           start_token)
 
@@ -743,35 +742,6 @@ def test_hostile_requests_never_break_the_server(client):
             assert r.json()["error"]
 
 
-def test_thinking_in_slices():
-    assert slices_of("ismcts:10000") == ("ismcts:2000", 5)
-    assert slices_of("ismcts:2500") == ("ismcts:1250", 2)
-    assert slices_of("ismcts") == ("ismcts:1000", 1)
-    assert slices_of("Expert") == ("expert", 1)
-    with pytest.raises(ValueError):
-        slices_of("nobody")
-    # the bot is named by its policy's full name, a search's with its count
-    assert Thinker("ISMCTS-infer", 1).name == "ismcts-infer:1000"
-    assert parse_settings({"bot": "ismcts"}).bot == "ismcts:1000"
-    assert parse_settings({"bot": "Expert"}).bot == "expert"
-    g = cuttle.Game("classic", seed=3)
-    g.play("draw")
-    # a stop plays the best move so far, long before the whole search
-    t = Thinker("ismcts:100000", 1)
-    c = Control()
-    threading.Timer(0.05, c.stop).start()
-    m = t.decide(g.copy(), c)
-    assert g.is_legal(m)
-    assert 1 <= t.progress[0] < t.progress[1] == 50     # stopped within its search
-    # an abort drops the decision; an abort before it starts runs no slice at all
-    c = Control()
-    c.abort()
-    assert t.decide(g.copy(), c) is None
-    # the same seed, the same moves: the same decision
-    a, b = Thinker("ismcts:4000", 7), Thinker("ismcts:4000", 7)
-    assert a.decide(g.copy(), Control()) == b.decide(g.copy(), Control())
-
-
 def test_stop_over_http(server):
     httpx = pytest.importorskip("httpx2") if _has("httpx2") else pytest.importorskip("httpx")
     with httpx.Client(base_url=server.url, timeout=30) as c:
@@ -803,7 +773,7 @@ def test_stop_over_http(server):
         r = p.post("/undo")
         th.join(30)
         assert r.status_code == 200 and r.json()["ply"] == 1
-        assert done["r"].status_code == 200
+        assert done["r"].status_code == 409 and "dropped" in done["r"].json()["error"]
         assert p.state()["ply"] == 1 and not p.state()["thinking"]
 
 
@@ -839,6 +809,69 @@ def test_a_second_bot_request_while_it_thinks_is_refused_at_once(client):
     # the same game's bot undisturbed plays the same move
     q = new_game(client, rules="classic", bot="ismcts:300", seat=1, seed=2)
     assert q.bot(0).json()["history"] == first[0].json()["history"]
+
+
+def _held_bot(s):
+    """Hold session s's next bot decision until released: (started, release) events."""
+    decide, started, release = s.thinker.decide, threading.Event(), threading.Event()
+
+    def held(game, control):
+        started.set()
+        assert release.wait(60)
+        return decide(game, control)
+    s.thinker.decide = held
+    return started, release
+
+
+def test_a_bot_request_cut_off_by_an_undo_is_refused_not_answered_stale(client):
+    """An undo while the bot thinks drops its move, and the bot's request says so (409),
+    rather than answering with the game as it was before the undo (it answered 200, at
+    ply 1 with the bot to move, while the game was back at ply 0)."""
+    p = new_game(client, rules="classic", bot="ismcts:100000", seat=0, seed=2)
+    assert p.move("draw", 0).status_code == 200
+    s = store(client).get(p.gid)
+    started, release = _held_bot(s)
+    control = []
+    bot = []
+    th = threading.Thread(target=lambda: bot.append(p.bot(1)))
+    th.start()
+    undone = []
+    try:
+        assert started.wait(60)
+        control.append(s.control)
+        un = threading.Thread(target=lambda: undone.append(p.post("/undo")))
+        un.start()
+        for _ in range(6000):           # (the undo aborts the decision, then waits)
+            if control[0].aborted:
+                break
+            time.sleep(0.01)
+        assert control[0].aborted
+    finally:
+        release.set()
+        th.join(60)
+    un.join(60)
+    assert bot[0].status_code == 409 and "the bot's move was dropped" in bot[0].json()["error"]
+    assert undone[0].status_code == 200 and undone[0].json()["ply"] == 0
+    assert p.state()["ply"] == 0 and not p.state()["thinking"]
+
+
+def test_a_hint_while_the_bot_thinks_is_refused_at_once(client):
+    """A hint asked for while the bot decides is refused at once (409, as a move is),
+    not answered after the bot's move with a hint for the next decision."""
+    p = new_game(client, rules="classic", bot="ismcts:300", seat=0, seed=2)
+    assert p.move("draw", 0).status_code == 200
+    started, release = _held_bot(store(client).get(p.gid))
+    th = threading.Thread(target=lambda: p.bot(1))
+    th.start()
+    try:
+        assert started.wait(60)
+        hint, move = p.post("/hint", {"rollouts": 10}), p.move("draw")
+        assert hint.status_code == move.status_code == 409
+        assert hint.json()["error"] == move.json()["error"]
+        assert th.is_alive() and p.state()["thinking"]      # (answered while it thinks)
+    finally:
+        release.set()
+        th.join(60)
 
 
 def test_no_new_work_once_the_server_stops(client):
