@@ -151,14 +151,15 @@ def test_the_bot_replays_a_seeded_game(client):
     ({"seat": True}, 400, "seat"),
     ({"seat": 1.0}, 400, "seat must be 0 or 1"),
     ({"seat": 0.0}, 400, "seat must be 0 or 1"),
-    ({"seat": False}, 400, "seat must be 0 or 1"),
-    # one wording for every bad seed, text or number (-1 said "an int from 0 to ...")
+    ({"seat": False}, 400, "seat must be 0 or 1, not false"),
+    # one wording for every bad seed, text or number (-1 said "an int from 0 to ..."),
+    # what was sent spelt as JSON spells it (it said True)
     ({"seed": 5.0}, 400, "seed must be a whole number from 0 to 2**64-1, not 5.0"),
     ({"seed": -1}, 400, "seed must be a whole number from 0 to 2**64-1, not -1"),
-    ({"seed": "-1"}, 400, "seed must be a whole number from 0 to 2**64-1, not '-1'"),
-    ({"seed": "abc"}, 400, "seed must be a whole number from 0 to 2**64-1, not 'abc'"),
-    ({"seed": "12x"}, 400, "seed must be a whole number from 0 to 2**64-1, not '12x'"),
-    ({"seed": True}, 400, "seed must be a whole number from 0 to 2**64-1, not True"),
+    ({"seed": "-1"}, 400, 'seed must be a whole number from 0 to 2**64-1, not "-1"'),
+    ({"seed": "abc"}, 400, 'seed must be a whole number from 0 to 2**64-1, not "abc"'),
+    ({"seed": "12x"}, 400, 'seed must be a whole number from 0 to 2**64-1, not "12x"'),
+    ({"seed": True}, 400, "seed must be a whole number from 0 to 2**64-1, not true"),
     # (said "seed: seed must be ...")
     ({"seed": 2 ** 64}, 400, f"seed must be a whole number from 0 to 2**64-1, not {2 ** 64}"),
     ({"position": "hands: 2C 2C / 3D"}, 400, "position"),
@@ -207,7 +208,7 @@ def test_a_seat_refused_names_what_was_sent(client, seat):
     tok = {TOKEN: start_token(client.get("/").text)}
     r = client.post("/api/games", headers=tok, json={"seat": seat})
     assert r.status_code == 400, r.text
-    assert r.json()["error"] == f"seat must be 0 or 1, not {seat!r}"
+    assert r.json()["error"] == f"seat must be 0 or 1, not {json.dumps(seat)}"
     assert len(store(client)) == 0
 
 
@@ -398,8 +399,8 @@ def test_moves_are_checked_by_the_engine(client):
              ({"move": ""}, 422, ""),
              ({"move": "d" * 100}, 400, "too long"),
              ({"move": 7}, 400, "must be text"),
-             ({"move": "draw", "ply": "0"}, 400, "whole number"),
-             ({"move": "draw", "ply": -1}, 400, "'ply' must be a whole number, 0 or more"),
+             ({"move": "draw", "ply": "x"}, 400, "whole number"),
+             ({"move": "draw", "ply": -1}, 400, "ply must be a whole number, 0 or more"),
              ({"move": "draw", "ply": 3}, 409, "moved on"),
              ({}, 400, "expected"),
              ([1], 400, "JSON object"),
@@ -423,12 +424,14 @@ def test_moves_are_checked_by_the_engine(client):
     assert r.status_code == 200 and r.json()["last"]["player"] == 1
 
 
-@pytest.mark.parametrize("ply", [-1, -10 ** 30, 1.5, 0.0, True, False, "0", [0], {}])
+@pytest.mark.parametrize("ply", [-1, -10 ** 30, 1.5, 0.0, True, False, "-1", "0.0", "x",
+                                 [0], {}])
 def test_a_ply_that_is_no_move_number_is_bad_input(client, ply):
     """`ply` is the game's count of moves: a negative number, a fraction, a float, a
-    bool or text is bad input (400 naming the field), not a stale request (409), for the
-    person's move and the bot's alike; the game untouched."""
-    words = f"'ply' must be a whole number, 0 or more, not {ply!r}"
+    bool or text of none is bad input (400 naming the field, what was sent in JSON's
+    spelling), not a stale request (409), for the person's move and the bot's alike;
+    the game untouched."""
+    words = f"ply must be a whole number, 0 or more, not {json.dumps(ply)}"
     p = new_game(client, rules="classic", bot="random", seat=0, seed=1)
     before = p.state()
     r = p.move("draw", ply)
@@ -612,11 +615,11 @@ def test_hint_is_the_analysis_from_the_persons_view(client):
     assert h["text"].splitlines()[0] == ("Player 0 to decide (main); greedy playouts from "
                                          "the player's view")
     assert sorted(m["move"] for m in h["moves"]) == sorted(str(m) for m in g.legal_moves)
-    for body, words in [({"rollouts": 0}, "'rollouts' must be a whole number from 1 to "
+    for body, words in [({"rollouts": 0}, "rollouts must be a whole number from 1 to "
                                           "5,000, not 0"),
                         ({"rollouts": 10 ** 6}, "rollouts"),
                         ({"rollouts": True}, "rollouts"),
-                        ({"policy": "ismcts:10"}, "policy"), ({"rollouts": "9"}, "whole"),
+                        ({"policy": "ismcts:10"}, "policy"), ({"rollouts": "9.0"}, "whole"),
                         # analyse takes it, but it is slow (seconds, the game's lock held)
                         ({"policy": "cuttle.cards-ai"}, "random, greedy, expert")]:
         r = p.post("/hint", body)
@@ -872,6 +875,33 @@ def test_a_hint_while_the_bot_thinks_is_refused_at_once(client):
     finally:
         release.set()
         th.join(60)
+
+
+def test_every_whole_number_field_reads_alike(client):
+    """seat, seed, ply and rollouts are each a JSON number or its text, read as --seed
+    reads it, empty text their default, and refused in one wording with what was sent
+    in JSON's spelling (seat "1" and seed "1_000" were taken but ply "0" refused, and
+    true was said True)."""
+    p = new_game(client, rules="classic", bot="random", seat="0", seed="1_000")
+    s = store(client).get(p.gid)
+    assert (s.settings.seat, s.settings.seed) == (0, 1000)
+    text, number = (p.post("/hint", {"rollouts": r}).json() for r in ("1_0", 10))
+    assert text["moves"] == number["moves"] and text["total_rollouts"] > 0
+    assert p.move("draw", "0").status_code == 200
+    assert p.bot(" 0x1 ").status_code == 200
+    assert p.move("draw", "").status_code == 200               # (empty: any ply)
+    tok = {TOKEN: start_token(client.get("/").text)}
+    for field, send in [("seat", lambda v: client.post("/api/games", headers=tok,
+                                                       json={"seat": v})),
+                        ("seed", lambda v: client.post("/api/games", headers=tok,
+                                                       json={"seed": v})),
+                        ("ply", lambda v: p.move("draw", v)),
+                        ("rollouts", lambda v: p.post("/hint", {"rollouts": v}))]:
+        for value, spelt in [(True, "true"), ("1.0", '"1.0"'), (2.5, "2.5"), ([], "[]")]:
+            r = send(value)
+            assert r.status_code == 400, (field, value, r.text)
+            error = r.json()["error"]
+            assert error.startswith(f"{field} must be ") and error.endswith(f", not {spelt}")
 
 
 def test_no_new_work_once_the_server_stops(client):
