@@ -22,7 +22,8 @@ from cuttle._search cimport (Tree, tree_init, tree_clear, tree_advance, ismcts_v
 from cuttle._core cimport CoreGame
 from cuttle.threads import thread_count
 import numpy as np
-from cuttle._signals cimport Stop, stop_start, stop_enter, stop_leave, stop_finish
+from cuttle._signals cimport (Stop, Cancel, stop_start, stop_bind, stop_enter, stop_leave,
+                             stop_finish)
 from cuttle._infer cimport (move_likelihood as infer_move_likelihood, Seen, Belief,
                            seen_follow, seen_recall, belief_build, belief_weights,
                            move_features as infer_move_features,
@@ -127,9 +128,11 @@ def search_trees(int threads):
 
 cdef uint32_t root_parallel(SearchTrees trees, const State* s, const CRules* r, int policy,
                             uint64_t seed, int threads, const uint32_t* buf,
-                            int n) except? 0:
+                            int n, Cancel cancel) except? 0:
     # `threads` searches from s, one per tree, their root visits summed: the most
     # visited move.  Tree t draws from stream derive_seed(seed, t) (seed itself alone).
+    # A cancelled search answers with what it has and keeps its trees (it searched the
+    # position, only less).
     cdef int iters = policy >> POLICY_SHIFT
     cdef int t, i, failed = 0
     cdef uint32_t m
@@ -152,6 +155,7 @@ cdef uint32_t root_parallel(SearchTrees trees, const State* s, const CRules* r, 
                 visits[t * n + i] = 0
         team = thread_count(threads)      # (a thread may search several trees in turn)
         stop_start(&stop)
+        stop_bind(&stop, cancel)
         for t in prange(threads, nogil=True, num_threads=team, schedule="static",
                         chunksize=1):
             stop_enter(&stop)            # (a stopped search answers with what it has)
@@ -178,13 +182,17 @@ cdef uint32_t root_parallel(SearchTrees trees, const State* s, const CRules* r, 
     return m
 
 
-def decide(CoreGame game, int policy, uint64_t seed, int threads=1, SearchTrees trees=None):
+def decide(CoreGame game, int policy, uint64_t seed, int threads=1, SearchTrees trees=None,
+           Cancel cancel=None):
     """The move code `policy` picks for the player to decide in `game` (None once the
     game is over); the game is not changed.  The policy sees only that player's view.
     A search runs `threads` independent trees (root parallelism) whose root visits
     are summed; tree t draws from stream derive(seed, t), so the result depends on the
     seed and the thread count only (threads=1: exactly the single search of seed).
-    With `trees` (from search_trees(threads)) the trees are kept for the next call."""
+    With `trees` (from search_trees(threads)) the trees are kept for the next call.
+    With `cancel` (a `_signals.Cancel`; uncancelled, the search is the same), cancelling
+    it from another thread stops the search within milliseconds with its best move so
+    far; its `done` counts the iterations run."""
     cdef uint32_t buf[MAX_MOVES]
     cdef Rng g
     cdef uint32_t m
@@ -206,7 +214,7 @@ def decide(CoreGame game, int policy, uint64_t seed, int threads=1, SearchTrees 
         raise ValueError(f"the trees were made for {trees.count} threads, not {threads}")
     else:
         trees.follow(game)
-    m = root_parallel(trees, &s, &game.cr, policy, seed, threads, buf, n)
+    m = root_parallel(trees, &s, &game.cr, policy, seed, threads, buf, n, cancel)
     trees.searched(game)
     return m
 

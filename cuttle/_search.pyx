@@ -24,7 +24,7 @@ from cuttle._engine cimport gen_moves, apply_move, states_equal
 from cuttle._infer cimport (Belief, belief_build, belief_deal, seen_search, seen_follow,
                            MODEL_EXPERT, MODEL_LEARNED, N_MODELS, learned_logit)
 from cuttle._hidden cimport Unknown, unknown_places, deal_unknown
-from cuttle._signals cimport poll_interrupt
+from cuttle._signals cimport poll_interrupt, work_done
 from cuttle._greedy cimport best_index, greedy_values, WIN_VALUE
 from cuttle._expert cimport expert_view, view_values, position_value
 from cuttle._weights cimport LEAF_EXPERT, LEAF_FITTED
@@ -430,8 +430,8 @@ cdef int search(Tree* t, const State* root, const CRules* r, int iters,
                 const SearchConfig* cfg, Rng* g) noexcept nogil:
     """Run `iters` iterations from `root` (the decider's position) into tree t, whose
     root is that position (empty, or reused from an earlier search).  Returns 0, or
-    -1 when the nodes cannot be allocated (t is then empty).  Stops early on Ctrl-C,
-    and when the choice is settled (cfg.settle)."""
+    -1 when the nodes cannot be allocated (t is then empty).  Stops early on Ctrl-C or a
+    cancel (the token counts the iterations run), and once settled (cfg.settle)."""
     cdef uint32_t buf[MAX_MOVES]
     cdef uint32_t tried[MAX_MOVES]         # the moves of buf that are node's children
     cdef uint64_t present[MOVE_WORDS]
@@ -440,7 +440,7 @@ cdef int search(Tree* t, const State* root, const CRules* r, int iters,
     cdef ValueMemo vm
     cdef State s
     cdef int me = root.to_move
-    cdef int it, node, child, n, untried, ply
+    cdef int it, node, child, n, untried, ply, ran
     cdef double res
     cdef Node* nodes
     if tree_reserve(t, t.n + iters + 1,
@@ -462,12 +462,14 @@ cdef int search(Tree* t, const State* root, const CRules* r, int iters,
     seen_search(&t.seen, root)
     if belief.n == 0:
         unknown_places(root, r, me, &unknown)
+    ran = iters
     for it in range(iters):
         if (it & 15) == 0:
-            if poll_interrupt():
-                break                      # Ctrl-C: answer with the best move so far
-            if cfg.settle > 0.0 and settled(nodes, cfg.settle * (iters - it)):
-                break                      # the choice will not change (or hardly)
+            # Ctrl-C or a cancel: the best move so far; settled: the choice will hardly change
+            if poll_interrupt() or (cfg.settle > 0.0
+                                    and settled(nodes, cfg.settle * (iters - it))):
+                ran = it
+                break
         sample(&s, root, r, &belief, &unknown, g)
         node = ply = 0
         while s.phase != PH_OVER:
@@ -502,6 +504,7 @@ cdef int search(Tree* t, const State* root, const CRules* r, int iters,
                 nodes[node].reward += res if nodes[node].player == 0 else 1.0 - res
             node = nodes[node].parent
     memo_free(&vm)
+    work_done(ran)                         # (a cancel token counts them)
     return 0
 
 # -- trees kept between decisions -------------------------------------------------------

@@ -61,6 +61,15 @@ cdef extern from *:
         return sigaction(sig, &ours, NULL) == 0;
     }
     #endif
+    /* A token's count of iterations, added to by the threads of a batch. */
+    #ifdef _MSC_VER
+    #include <intrin.h>
+    static void cu_add(long long* x, long long n) { _InterlockedExchangeAdd64(x, n); }
+    static long long cu_read(long long* x) { return _InterlockedExchangeAdd64(x, 0); }
+    #else
+    static void cu_add(long long* x, long long n) { __atomic_fetch_add(x, n, __ATOMIC_RELAXED); }
+    static long long cu_read(long long* x) { return __atomic_load_n(x, __ATOMIC_RELAXED); }
+    #endif
     static int cu_finalizing(void) {
     #if PY_VERSION_HEX >= 0x030D0000
         return Py_IsFinalizing();
@@ -75,6 +84,8 @@ cdef extern from *:
     void cu_set_batch(void* st) noexcept nogil
     unsigned long cu_self() noexcept nogil
     int cu_finalizing() noexcept nogil
+    void cu_add(long long* x, long long n) noexcept nogil
+    long long cu_read(long long* x) noexcept nogil
 
 cdef double POLL_EVERY = 0.005     # seconds between looks at Python's pending signals
 cdef unsigned long _main_ident = threading.main_thread().ident
@@ -86,8 +97,42 @@ cdef inline double _now() noexcept nogil:
     return t.tv_sec + 1e-9 * t.tv_nsec
 
 
+cdef class Cancel:
+    """A cancel token for native work run in another thread (`_decide.decide`'s
+    `cancel`): `cancel()`, from any thread, stops it within a few milliseconds, as a
+    Ctrl-C would (it answers with what it has: a search its best move so far), but
+    nothing is raised.  `done` is the iterations its searches ran.  One per piece of
+    work: a cancelled token stays cancelled."""
+
+    def __cinit__(self):
+        self.token.cancelled = 0
+        self.token.done = 0
+
+    def cancel(self):
+        """Stop the work bound to this token (now, or as soon as it starts)."""
+        self.token.cancelled = 1
+
+    @property
+    def cancelled(self):
+        """Whether `cancel()` was called."""
+        return self.token.cancelled != 0
+
+    @property
+    def done(self):
+        """The iterations the searches bound to this token ran (so far)."""
+        return cu_read(&self.token.done)
+
+    def __reduce__(self):       # (bound to running work by address: not copied)
+        raise TypeError("a cancel token cannot be pickled")
+
+
+cdef void stop_bind(Stop* st, Cancel cancel) noexcept:
+    st.token = NULL if cancel is None else &cancel.token
+
+
 cdef void stop_start(Stop* st) noexcept:
     st.stopped = 0
+    st.token = NULL
     st.exc[0] = st.exc[1] = st.exc[2] = NULL
     st.polls = PyThread_get_thread_ident() == _main_ident
     st.fast = 0
@@ -139,6 +184,8 @@ cdef int poll_interrupt() noexcept nogil:
         return 0
     if st.stopped:
         return 1
+    if st.token != NULL and st.token.cancelled:
+        return 1                        # (cancelled: nothing to raise)
     if (st.fast & 1 and cu_signalled[0]) or (st.fast & 2 and cu_signalled[1]):
         st.stopped = 1                  # (Python's handler will raise: see stop_finish)
         return 1
@@ -160,7 +207,13 @@ cdef int poll_interrupt() noexcept nogil:
 
 cdef int stop_seen() noexcept nogil:
     cdef Stop* st = <Stop*>cu_get_batch()
-    return st != NULL and st.stopped
+    return st != NULL and (st.stopped or (st.token != NULL and st.token.cancelled))
+
+
+cdef void work_done(long long n) noexcept nogil:
+    cdef Stop* st = <Stop*>cu_get_batch()
+    if st != NULL and st.token != NULL:
+        cu_add(&st.token.done, n)
 
 
 cdef int stop_finish(Stop* st) except -1:

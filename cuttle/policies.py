@@ -54,6 +54,8 @@ from .threads import check_threads
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from ._signals import Cancel
+
 __all__ = ["Bot", "CALLABLE_FORMS", "CALLABLE_PLAYS", "DEFAULT_ISMCTS_ITERATIONS",
            "FULL_INFORMATION", "MAX_ISMCTS_ITERATIONS", "PLAIN_POLICIES", "POLICY_NAMES",
            "canonical_policy", "fair", "forced_move", "is_search", "policy_code",
@@ -195,12 +197,18 @@ class Bot:
         play` from a position with the bot's hand ``?``).  That is play, not analysis:
         a choice from a view that is the deal's says nothing of the position written,
         and `cuttle.analyse` refuses that view (`cuttle.game.check_view`)."""
+        return self._choose(game, None)
+
+    def _choose(self, game: Game, cancel: Cancel | None) -> Move:
+        """`choose`, its search stoppable from another thread by `cancel` (a
+        `cuttle._signals.Cancel`, None: none; uncancelled, the same decision): the web
+        app's bot."""
         if check_game(game).is_over:
             raise ValueError("the game is over: there is no move to choose")
         with self._lock:       # (the trees change under the GIL, are searched without it)
             self._calls += 1
             return Move.from_code(decide(game, self.code, derive(self.seed, self._calls),
-                                         self.threads, self._trees))
+                                         self.threads, self._trees, cancel))
 
     def __reduce__(self):
         return _unpickle_bot, (self.name, self.seed, self.threads, self._calls, self._given)

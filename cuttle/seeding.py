@@ -21,7 +21,7 @@ import os
 from ._core import derive as _derive
 from ._core import players_stream
 from ._play import GAME_INDEX_LIMIT
-from .validation import check_int
+from .validation import check_int, read_whole
 
 __all__ = ["GAME_INDEX_LIMIT", "SEED_LIMIT", "SEED_WORDS", "check_game_index", "check_seed",
            "derive", "new_seed", "read_seed", "seat_seed", "seed_or_new"]
@@ -46,22 +46,11 @@ def check_seed(seed: object, name: str = "seed") -> int:
 
 def read_seed(value: object, name: str = "seed") -> int:
     """A seed a person gave (the command line's ``--seed``, the web app's seed box): an
-    int, or its text (decimal, leading zeros and underscores allowed, or 0x hex, 0o,
-    0b), from 0 to 2**64-1; ValueError "seed must be a whole number from 0 to 2**64-1,
-    not '-1'" otherwise, one wording whatever was wrong (`check_seed` says "an int" to
-    Python code)."""
-    given = value
-    if isinstance(value, str):
-        t = value.strip().replace("_", "")
-        try:
-            value = int(t, 0 if t[:2].lower() in ("0x", "0o", "0b") else 10) \
-                if t.isascii() else None
-        except ValueError:
-            value = None
-    try:
-        return check_int(value, name, 0, SEED_LIMIT - 1, SEED_WORDS)
-    except ValueError:
-        raise ValueError(f"{name} must be {SEED_WORDS}, not {given!r}") from None
+    int, or its text as `cuttle.validation.read_whole` reads it (decimal, leading zeros
+    and underscores allowed, or 0x hex, 0o, 0b), from 0 to 2**64-1; ValueError "seed
+    must be a whole number from 0 to 2**64-1, not '-1'" otherwise, one wording whatever
+    was wrong (`check_seed` says "an int" to Python code)."""
+    return read_whole(value, name, 0, SEED_LIMIT - 1, SEED_WORDS)
 
 
 def check_game_index(index: object, name: str = "index") -> int:

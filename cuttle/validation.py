@@ -7,7 +7,8 @@ before any work).  The rules:
 
 - **integers**: a Python int or a numpy integer (anything registered as
   `numbers.Integral`), never a bool or a float, returned as a plain int
-  (`check_int`, `check_count`);
+  (`check_int`, `check_count`); a whole number a person gave (a seed on the command
+  line, a web request's field) may also be its text (`read_whole`);
 - **players**: 0 or 1, under the same integer rule (`check_player`; seats and viewers
   that may be None say what None means);
 - **fractions and confidence levels**: a real number strictly between 0 and 1, bools
@@ -44,7 +45,8 @@ if TYPE_CHECKING:
 
 __all__ = ["MAX_TARGET", "check_bool", "check_cancel", "check_confidence", "check_count",
            "check_fraction", "check_int", "check_output_folder", "check_output_path",
-           "check_player", "check_target", "is_bool", "is_int"]
+           "check_player", "check_target", "is_bool", "is_int", "read_whole",
+           "whole_words"]
 
 # The largest target half-width (a fraction): 10 percentage points.  The loosest the
 # docs use are 6 points (the atlas's interactions under ISMCTS) and a search policy's
@@ -74,6 +76,38 @@ def check_int(value: object, name: str, minimum: int | None = None,
             raise ValueError(f"{name} must be {bound}, not {value:,}")
     raise ValueError(f"{name} must be {expected or _int_range(minimum, maximum)}, "
                      f"not {value!r}")
+
+
+def read_whole(value: object, name: str, minimum: int | None = None,
+               maximum: int | None = None, expected: str | None = None,
+               spell: Callable[[object], str] = repr) -> int:
+    """A whole number a person gave: an int by the integer rule, or its text (decimal,
+    leading zeros and underscores allowed, or 0x hex, 0o, 0b; the spaces around it
+    stripped), from `minimum` to `maximum` (either may be None).  ValueError "NAME must
+    be EXPECTED, not VALUE" otherwise, one wording whatever was wrong; `expected`
+    defaults to `whole_words`, VALUE is `spell(value)` (a web request's: JSON's
+    spelling)."""
+    n = value
+    if isinstance(value, str):
+        t = value.strip().replace("_", "")
+        try:
+            n = int(t, 0 if t[:2].lower() in ("0x", "0o", "0b") else 10) \
+                if t.isascii() else None
+        except ValueError:
+            n = None
+    if is_int(n) and (minimum is None or n >= minimum) and (maximum is None or n <= maximum):
+        return int(n)
+    raise ValueError(f"{name} must be {expected or whole_words(minimum, maximum)}, "
+                     f"not {spell(value)}")
+
+
+def whole_words(minimum: int | None, maximum: int | None) -> str:
+    """The whole numbers from `minimum` to `maximum` (either may be None), to a person."""
+    if minimum is not None and maximum is not None:
+        return f"a whole number from {minimum:,} to {maximum:,}"
+    if minimum is not None:
+        return f"a whole number, {minimum:,} or more"
+    return "a whole number" + ("" if maximum is None else f", at most {maximum:,}")
 
 
 def _int_range(minimum, maximum):

@@ -62,11 +62,10 @@ from ..errors import Interrupted
 from ..game import check_view
 from ..rules import Rules, no_degenerate_warning
 from ..seeding import derive
-from ..validation import check_int
 from .guard import Guard, host_names
 from .review import ReviewJob, page_headers, review_view
 from .sessions import (MAX_TEXT, Session, SessionStore, WebError, check_fields,
-                       parse_settings)
+                       parse_settings, text_field, whole_field)
 from .thinking import Control
 from .views import analysis_view, game_page, rules_view, start_page, state_view
 
@@ -197,37 +196,9 @@ def _query_checked(endpoint: Callable[[Request], Any], accepted: tuple[str, ...]
     return checked
 
 
-def _field(data: dict, key: str, kind: type, default: Any = None,
-           minimum: int | None = None, maximum: int | None = None) -> Any:
-    """Field `key` of a body `check_fields` passed: `default` when absent or null; a
-    whole number (`kind` int) from `minimum` to `maximum` (either may be None) under
-    the library's integer rule (no bool, no float), or text; WebError (400) naming the
-    field otherwise."""
-    v = data.get(key, default)
-    if v is None:
-        return default
-    if kind is int:
-        try:
-            return check_int(v, repr(key), minimum, maximum, _whole(minimum, maximum))
-        except ValueError as e:
-            raise WebError(400, str(e)) from None
-    if kind is str and not isinstance(v, str):
-        raise WebError(400, f"{key!r} must be text, not {v!r}")
-    return v
-
-
-def _whole(minimum: int | None, maximum: int | None) -> str:
-    """The whole numbers from `minimum` to `maximum`, to a person."""
-    if minimum is not None and maximum is not None:
-        return f"a whole number from {minimum:,} to {maximum:,}"
-    if minimum is not None:
-        return f"a whole number, {minimum:,} or more"
-    return "a whole number" + ("" if maximum is None else f", at most {maximum:,}")
-
-
 def _ply(data: dict) -> int | None:
     """The move a request was made at (None: any); the game's count of moves, 0 or more."""
-    return _field(data, "ply", int, minimum=0)
+    return whole_field(data, "ply", None, 0)
 
 
 def _session(request: Request) -> Session:
@@ -283,7 +254,7 @@ async def get_state(request: Request) -> Response:
 async def play_move(request: Request) -> Response:
     s = _session(request)
     data = check_fields(await read_json(request, empty_ok=False), ("move", "ply"))
-    text = _field(data, "move", str)
+    text = text_field(data, "move", None)
     if text is None:
         raise WebError(400, "expected {\"move\": \"MOVE\"}, e.g. {\"move\": \"draw\"}")
     if len(text) > 64:
@@ -311,7 +282,11 @@ async def bot_move(request: Request) -> Response:
             move = await web.run(s.thinker.decide, s.game.copy(), control)
         finally:
             s.control = None
-        if move is not None and not control.aborted and not s.finished:
+        if control.aborted:     # (the state now would be the game before what aborted it)
+            raise WebError(503, "the server is stopping") if web.stopping else \
+                WebError(409, "the bot's move was dropped: the game was taken back, "
+                              "resigned or closed while it thought (reload the state)")
+        if move is not None and not s.finished:
             s.play_bot(move)
     return _state(s)
 
@@ -350,13 +325,14 @@ async def undo(request: Request) -> Response:
 async def hint(request: Request) -> Response:
     s = _session(request)
     data = check_fields(await read_json(request), ("rollouts", "policy"))
-    rollouts = _field(data, "rollouts", int, DEFAULT_HINT_ROLLOUTS, 1, MAX_HINT_ROLLOUTS)
-    policy = _field(data, "policy", str, "greedy").strip().lower()
+    rollouts = whole_field(data, "rollouts", DEFAULT_HINT_ROLLOUTS, 1, MAX_HINT_ROLLOUTS)
+    policy = text_field(data, "policy", "greedy").lower()
     if policy not in HINT_POLICIES:
         raise WebError(400, f"policy must be one of {', '.join(HINT_POLICIES)}, "
                             f"not {policy!r}")
     if s.hinting:
         raise WebError(409, "a hint is already being worked out")
+    s.check_not_thinking()          # (at once: it is the bot's decision, not yours)
     async with s.lock:
         if not s.human_to_move():
             raise WebError(409, "a hint is for your own decision")

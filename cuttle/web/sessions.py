@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import json
 import secrets
 import time
 from dataclasses import dataclass, field
@@ -25,8 +26,8 @@ from ..position import reconcile
 from ..record import make_record
 from ..redeal import NoRedeal, Redealt, Sightings
 from ..rules import Rules
-from ..seeding import derive, read_seed, seed_or_new
-from ..validation import check_player
+from ..seeding import SEED_LIMIT, SEED_WORDS, derive, seed_or_new
+from ..validation import read_whole
 from .thinking import Control, Thinker
 
 if TYPE_CHECKING:
@@ -35,7 +36,7 @@ if TYPE_CHECKING:
     from .review import ReviewJob
 
 __all__ = ["BOTS", "GameSettings", "MAX_WEB_ITERATIONS", "Session", "SessionStore",
-           "WebError", "check_fields", "parse_settings"]
+           "WebError", "check_fields", "parse_settings", "text_field", "whole_field"]
 
 BOTS = ("random", "greedy", "expert", "ismcts", "ismcts-infer")
 SEARCH_BOTS = tuple(b for b in BOTS if is_search(b))     # (they take a strength: ismcts:N)
@@ -86,37 +87,53 @@ def check_fields(d: Any, fields: tuple[str, ...]) -> dict:
     return d
 
 
-def _text(d: dict, key: str, default: str = "") -> str:
-    v = d.get(key, default)
+def text_field(d: dict, key: str, default: str | None = "") -> str | None:
+    """Field `key` of a request's body, text, the spaces around it stripped; left out or
+    null: `default`.  WebError 400 if it is not text, 413 past `MAX_TEXT` characters."""
+    v = d.get(key)
     if v is None:
         return default
     if not isinstance(v, str):
-        raise WebError(400, f"{key!r} must be text, not {type(v).__name__}")
+        raise WebError(400, f"{key} must be text, not {_as_json(v)}")
     if len(v) > MAX_TEXT:
-        raise WebError(413, f"{key!r} is too long (at most {MAX_TEXT} characters)")
+        raise WebError(413, f"{key} is too long (at most {MAX_TEXT} characters)")
     return v.strip()
 
 
-def _whole(d: dict, key: str) -> object:
-    """A whole number's field (seat, seed) as sent: a number, or its text with the
-    spaces around it stripped; None (the default) when left out, null or empty text.
-    The caller reads the text and checks the number (the integer rule: no 1.0, no
-    true)."""
+def whole_field(d: dict, key: str, default: int | None = None, minimum: int | None = None,
+                maximum: int | None = None, words: str | None = None) -> int | None:
+    """Field `key` of a request's body, a whole number (seat, seed, ply, rollouts): the
+    one reader of them all.  A JSON number that is whole, or its text as ``--seed``
+    reads it (``"12"``, ``"1_000"``, ``" 0x1F "``: a seed may pass JavaScript's whole
+    numbers), from `minimum` to `maximum`; left out, null or empty text: `default`.
+    WebError (400) "KEY must be WORDS, not VALUE" otherwise (``1.0`` and ``true`` are
+    no whole numbers), VALUE as the body spelt it (`cuttle.validation.read_whole`)."""
     v = d.get(key)
-    return (v.strip() or None) if isinstance(v, str) else v
+    if v is None or (isinstance(v, str) and not v.strip()):
+        return default
+    try:
+        return read_whole(v, key, minimum, maximum, words, spell=_as_json)
+    except ValueError as e:
+        raise WebError(400, str(e)) from None
+
+
+def _as_json(v: object) -> str:
+    """`v` as JSON spells it (true, null, "text"), shortened past 60 characters."""
+    text = json.dumps(v, ensure_ascii=False)
+    return text if len(text) <= 60 else text[:59] + "…"
 
 
 def parse_settings(d: Any) -> GameSettings:
     """The settings of a new game from the start page's JSON; WebError (400) saying
     what is wrong.  A field left out, null or (a text) empty takes its default: classic,
-    greedy, seat 0, a new seed, no position.  The seat and the seed are whole numbers,
-    sent as numbers or as text ("1", " 0x1F ")."""
+    greedy, seat 0, a new seed, no position.  The seat and the seed are whole numbers
+    (`whole_field`)."""
     d = check_fields(d, SETTINGS_FIELDS)
     try:
-        rules = Rules.parse(text) if (text := _text(d, "rules")) else None
+        rules = Rules.parse(text) if (text := text_field(d, "rules")) else None
     except ValueError as e:
         raise WebError(400, f"rules: {e}") from None
-    bot = (_text(d, "bot") or "greedy").lower()
+    bot = (text_field(d, "bot") or "greedy").lower()
     if bot.partition(":")[0] not in BOTS:   # (before the library's, naming all its policies)
         raise WebError(400, f"bot: choose one of {_BOT_CHOICES}, not {bot!r}")
     try:
@@ -127,20 +144,9 @@ def parse_settings(d: Any) -> GameSettings:
     if kind in SEARCH_BOTS and int(param) > MAX_WEB_ITERATIONS:
         raise WebError(400, f"bot: at most {kind}:{MAX_WEB_ITERATIONS} here "
                             f"(the policy itself takes up to {MAX_ISMCTS_ITERATIONS:,})")
-    seat = _whole(d, "seat")
-    try:
-        # the integer rule: 1.0 and True compare equal to 1 but are no seat (later
-        # code indexes with it)
-        seat = 0 if seat is None else check_player(int(seat) if seat in ("0", "1")
-                                                   else seat, "seat")
-    except ValueError as e:
-        raise WebError(400, str(e)) from None
-    seed = _whole(d, "seed")
-    try:
-        seed = None if seed is None else read_seed(seed)
-    except ValueError as e:                 # (its message names the seed)
-        raise WebError(400, str(e)) from None
-    position = _text(d, "position") or None
+    seat = whole_field(d, "seat", 0, 0, 1, "0 or 1")
+    seed = whole_field(d, "seed", None, 0, SEED_LIMIT - 1, SEED_WORDS)
+    position = text_field(d, "position") or None
     if position is not None:
         rules, seed = _position_settings(position, rules, seed)
     return GameSettings(Rules() if rules is None else rules, bot, seat, seed_or_new(seed),

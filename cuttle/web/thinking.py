@@ -1,90 +1,69 @@
-"""The bot's decision off the event loop, stoppable: a search runs in slices.
+"""The bot's decision off the event loop, stoppable through a native cancel token.
 
-A stop needs no help from the native core.  `Bot` keeps its search trees between
-calls and reuses them when the position has not changed, so ``ismcts:N`` is played as
-`k` calls of ``ismcts:N/k`` on the same position: each call continues the same tree,
-and the last call's answer is the most visited move of the whole search.  Between two
-slices the worker looks at its `Control`: a stop plays the best move found so far, an
-abort drops the decision.  A slice is at most `SLICE_ITERATIONS` iterations (a few
-milliseconds), so a stop takes effect within one slice.  The other bots (random,
-greedy, expert) decide in microseconds and are one call.
-
-`Control` is the whole interface between the server and the worker, so a native
-per-work cancel token can later replace the slicing without changing the callers.
+The web's bot is the library's: each decision is the one call
+``Bot(name, seed, threads=1).choose(game)`` makes, so a seeded game plays the library's
+moves bit for bit.  The search is bound to the decision's cancel token
+(`cuttle._signals.Cancel`, held by its `Control`), which the search polls every 16
+iterations without the GIL: `Control.stop()`, from the event loop, makes it play its
+best move so far within a millisecond; `abort()` stops it too and drops the move.  The
+other bots (random, greedy, expert) decide in microseconds and never look at it.
 """
 
 from __future__ import annotations
 
-import math
-import threading
 from typing import TYPE_CHECKING
 
+from .._signals import Cancel
 from ..policies import Bot, canonical_policy, is_search
 
 if TYPE_CHECKING:
     from ..game import Game
     from ..moves import Move
 
-__all__ = ["Control", "SLICE_ITERATIONS", "Thinker", "slices_of"]
-
-SLICE_ITERATIONS = 2000         # about 7 ms of one core at ~285,000 iterations/s
+__all__ = ["Control", "Thinker"]
 
 
 class Control:
     """Asks a running decision to stop (play the best move so far) or to abort (drop
-    it); thread-safe, one per decision."""
+    it); thread-safe, one per decision (a stop asked before the search starts stops it
+    at its first poll)."""
 
     def __init__(self) -> None:
-        self._stop = threading.Event()
+        self.token = Cancel()
         self.aborted = False
 
     def stop(self) -> None:
-        """Play the best move found so far, at the end of the current slice."""
-        self._stop.set()
+        """Play the best move found so far, now."""
+        self.token.cancel()
 
     def abort(self) -> None:
         """Stop, and tell the caller to drop the move."""
         self.aborted = True
-        self._stop.set()
+        self.token.cancel()
 
     @property
     def stopped(self) -> bool:
         """Whether a stop (or an abort) was asked."""
-        return self._stop.is_set()
-
-
-def slices_of(name: str) -> tuple[str, int]:
-    """(the policy name of one slice, the number of slices) of a bot name: a search of
-    N iterations runs in k = ceil(N / SLICE_ITERATIONS) slices of ceil(N / k)."""
-    name = canonical_policy(name)               # ValueError for a bad name
-    if not is_search(name):
-        return name, 1
-    kind, _, param = name.partition(":")        # (a search's full name has its count)
-    n = int(param)
-    k = max(1, math.ceil(n / SLICE_ITERATIONS))
-    return f"{kind}:{math.ceil(n / k)}", k
+        return self.token.cancelled
 
 
 class Thinker:
     """The bot of one web game: `decide(game, control)` returns its move for a copy
-    of the game (called in a worker thread, one call at a time).  `progress` counts
-    the slices finished in the current decision (for the thinking indicator)."""
+    of the game (called in a worker thread, one call at a time).  `progress` is the
+    last decision's (iterations searched, the search's iterations): (0, 0) for a bot
+    that does not search, fewer than all for a search stopped or settled early."""
 
     def __init__(self, name: str, seed: int) -> None:
-        self.name = canonical_policy(name)
+        self.name = canonical_policy(name)      # ValueError for a bad name
         self.seed = seed
-        slice_name, self.slices = slices_of(name)
-        self.bot = Bot(slice_name, seed=seed, threads=1)
-        self.progress = (0, self.slices)
+        self.bot = Bot(self.name, seed=seed, threads=1)
+        self.iterations = int(self.name.partition(":")[2]) if is_search(self.name) else 0
+        self.progress = (0, self.iterations)
 
     def decide(self, game: Game, control: Control) -> Move | None:
-        """The bot's move for `game` (not changed); None if aborted before any slice."""
-        move = None
-        for k in range(self.slices):
-            if control.stopped and move is not None:
-                break
-            if control.aborted:
-                return None
-            move = self.bot.choose(game)
-            self.progress = (k + 1, self.slices)
+        """The bot's move for `game` (not changed); None if aborted."""
+        if control.aborted:
+            return None
+        move = self.bot._choose(game, control.token)
+        self.progress = (control.token.done, self.iterations)
         return None if control.aborted else move

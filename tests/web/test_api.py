@@ -22,7 +22,6 @@ from cuttle.cli import main  # noqa: E402
 from cuttle.record import final_game, validate_record  # noqa: E402
 from cuttle.seeding import derive  # noqa: E402
 from cuttle.web.sessions import SessionStore, parse_settings  # noqa: E402
-from cuttle.web.thinking import Control, Thinker, slices_of  # noqa: E402
 from web.conftest import (BASE, TOKEN, Player, game_token, new_game, play_out,  # noqa: E402
                           start_token)
 
@@ -152,14 +151,15 @@ def test_the_bot_replays_a_seeded_game(client):
     ({"seat": True}, 400, "seat"),
     ({"seat": 1.0}, 400, "seat must be 0 or 1"),
     ({"seat": 0.0}, 400, "seat must be 0 or 1"),
-    ({"seat": False}, 400, "seat must be 0 or 1"),
-    # one wording for every bad seed, text or number (-1 said "an int from 0 to ...")
+    ({"seat": False}, 400, "seat must be 0 or 1, not false"),
+    # one wording for every bad seed, text or number (-1 said "an int from 0 to ..."),
+    # what was sent spelt as JSON spells it (it said True)
     ({"seed": 5.0}, 400, "seed must be a whole number from 0 to 2**64-1, not 5.0"),
     ({"seed": -1}, 400, "seed must be a whole number from 0 to 2**64-1, not -1"),
-    ({"seed": "-1"}, 400, "seed must be a whole number from 0 to 2**64-1, not '-1'"),
-    ({"seed": "abc"}, 400, "seed must be a whole number from 0 to 2**64-1, not 'abc'"),
-    ({"seed": "12x"}, 400, "seed must be a whole number from 0 to 2**64-1, not '12x'"),
-    ({"seed": True}, 400, "seed must be a whole number from 0 to 2**64-1, not True"),
+    ({"seed": "-1"}, 400, 'seed must be a whole number from 0 to 2**64-1, not "-1"'),
+    ({"seed": "abc"}, 400, 'seed must be a whole number from 0 to 2**64-1, not "abc"'),
+    ({"seed": "12x"}, 400, 'seed must be a whole number from 0 to 2**64-1, not "12x"'),
+    ({"seed": True}, 400, "seed must be a whole number from 0 to 2**64-1, not true"),
     # (said "seed: seed must be ...")
     ({"seed": 2 ** 64}, 400, f"seed must be a whole number from 0 to 2**64-1, not {2 ** 64}"),
     ({"position": "hands: 2C 2C / 3D"}, 400, "position"),
@@ -208,7 +208,7 @@ def test_a_seat_refused_names_what_was_sent(client, seat):
     tok = {TOKEN: start_token(client.get("/").text)}
     r = client.post("/api/games", headers=tok, json={"seat": seat})
     assert r.status_code == 400, r.text
-    assert r.json()["error"] == f"seat must be 0 or 1, not {seat!r}"
+    assert r.json()["error"] == f"seat must be 0 or 1, not {json.dumps(seat)}"
     assert len(store(client)) == 0
 
 
@@ -399,8 +399,8 @@ def test_moves_are_checked_by_the_engine(client):
              ({"move": ""}, 422, ""),
              ({"move": "d" * 100}, 400, "too long"),
              ({"move": 7}, 400, "must be text"),
-             ({"move": "draw", "ply": "0"}, 400, "whole number"),
-             ({"move": "draw", "ply": -1}, 400, "'ply' must be a whole number, 0 or more"),
+             ({"move": "draw", "ply": "x"}, 400, "whole number"),
+             ({"move": "draw", "ply": -1}, 400, "ply must be a whole number, 0 or more"),
              ({"move": "draw", "ply": 3}, 409, "moved on"),
              ({}, 400, "expected"),
              ([1], 400, "JSON object"),
@@ -424,12 +424,14 @@ def test_moves_are_checked_by_the_engine(client):
     assert r.status_code == 200 and r.json()["last"]["player"] == 1
 
 
-@pytest.mark.parametrize("ply", [-1, -10 ** 30, 1.5, 0.0, True, False, "0", [0], {}])
+@pytest.mark.parametrize("ply", [-1, -10 ** 30, 1.5, 0.0, True, False, "-1", "0.0", "x",
+                                 [0], {}])
 def test_a_ply_that_is_no_move_number_is_bad_input(client, ply):
     """`ply` is the game's count of moves: a negative number, a fraction, a float, a
-    bool or text is bad input (400 naming the field), not a stale request (409), for the
-    person's move and the bot's alike; the game untouched."""
-    words = f"'ply' must be a whole number, 0 or more, not {ply!r}"
+    bool or text of none is bad input (400 naming the field, what was sent in JSON's
+    spelling), not a stale request (409), for the person's move and the bot's alike;
+    the game untouched."""
+    words = f"ply must be a whole number, 0 or more, not {json.dumps(ply)}"
     p = new_game(client, rules="classic", bot="random", seat=0, seed=1)
     before = p.state()
     r = p.move("draw", ply)
@@ -613,11 +615,11 @@ def test_hint_is_the_analysis_from_the_persons_view(client):
     assert h["text"].splitlines()[0] == ("Player 0 to decide (main); greedy playouts from "
                                          "the player's view")
     assert sorted(m["move"] for m in h["moves"]) == sorted(str(m) for m in g.legal_moves)
-    for body, words in [({"rollouts": 0}, "'rollouts' must be a whole number from 1 to "
+    for body, words in [({"rollouts": 0}, "rollouts must be a whole number from 1 to "
                                           "5,000, not 0"),
                         ({"rollouts": 10 ** 6}, "rollouts"),
                         ({"rollouts": True}, "rollouts"),
-                        ({"policy": "ismcts:10"}, "policy"), ({"rollouts": "9"}, "whole"),
+                        ({"policy": "ismcts:10"}, "policy"), ({"rollouts": "9.0"}, "whole"),
                         # analyse takes it, but it is slow (seconds, the game's lock held)
                         ({"policy": "cuttle.cards-ai"}, "random, greedy, expert")]:
         r = p.post("/hint", body)
@@ -743,35 +745,6 @@ def test_hostile_requests_never_break_the_server(client):
             assert r.json()["error"]
 
 
-def test_thinking_in_slices():
-    assert slices_of("ismcts:10000") == ("ismcts:2000", 5)
-    assert slices_of("ismcts:2500") == ("ismcts:1250", 2)
-    assert slices_of("ismcts") == ("ismcts:1000", 1)
-    assert slices_of("Expert") == ("expert", 1)
-    with pytest.raises(ValueError):
-        slices_of("nobody")
-    # the bot is named by its policy's full name, a search's with its count
-    assert Thinker("ISMCTS-infer", 1).name == "ismcts-infer:1000"
-    assert parse_settings({"bot": "ismcts"}).bot == "ismcts:1000"
-    assert parse_settings({"bot": "Expert"}).bot == "expert"
-    g = cuttle.Game("classic", seed=3)
-    g.play("draw")
-    # a stop plays the best move so far, long before the whole search
-    t = Thinker("ismcts:100000", 1)
-    c = Control()
-    threading.Timer(0.05, c.stop).start()
-    m = t.decide(g.copy(), c)
-    assert g.is_legal(m)
-    assert 1 <= t.progress[0] < t.progress[1] == 50     # stopped within its search
-    # an abort drops the decision; an abort before it starts runs no slice at all
-    c = Control()
-    c.abort()
-    assert t.decide(g.copy(), c) is None
-    # the same seed, the same moves: the same decision
-    a, b = Thinker("ismcts:4000", 7), Thinker("ismcts:4000", 7)
-    assert a.decide(g.copy(), Control()) == b.decide(g.copy(), Control())
-
-
 def test_stop_over_http(server):
     httpx = pytest.importorskip("httpx2") if _has("httpx2") else pytest.importorskip("httpx")
     with httpx.Client(base_url=server.url, timeout=30) as c:
@@ -803,7 +776,7 @@ def test_stop_over_http(server):
         r = p.post("/undo")
         th.join(30)
         assert r.status_code == 200 and r.json()["ply"] == 1
-        assert done["r"].status_code == 200
+        assert done["r"].status_code == 409 and "dropped" in done["r"].json()["error"]
         assert p.state()["ply"] == 1 and not p.state()["thinking"]
 
 
@@ -839,6 +812,96 @@ def test_a_second_bot_request_while_it_thinks_is_refused_at_once(client):
     # the same game's bot undisturbed plays the same move
     q = new_game(client, rules="classic", bot="ismcts:300", seat=1, seed=2)
     assert q.bot(0).json()["history"] == first[0].json()["history"]
+
+
+def _held_bot(s):
+    """Hold session s's next bot decision until released: (started, release) events."""
+    decide, started, release = s.thinker.decide, threading.Event(), threading.Event()
+
+    def held(game, control):
+        started.set()
+        assert release.wait(60)
+        return decide(game, control)
+    s.thinker.decide = held
+    return started, release
+
+
+def test_a_bot_request_cut_off_by_an_undo_is_refused_not_answered_stale(client):
+    """An undo while the bot thinks drops its move, and the bot's request says so (409),
+    rather than answering with the game as it was before the undo (it answered 200, at
+    ply 1 with the bot to move, while the game was back at ply 0)."""
+    p = new_game(client, rules="classic", bot="ismcts:100000", seat=0, seed=2)
+    assert p.move("draw", 0).status_code == 200
+    s = store(client).get(p.gid)
+    started, release = _held_bot(s)
+    control = []
+    bot = []
+    th = threading.Thread(target=lambda: bot.append(p.bot(1)))
+    th.start()
+    undone = []
+    try:
+        assert started.wait(60)
+        control.append(s.control)
+        un = threading.Thread(target=lambda: undone.append(p.post("/undo")))
+        un.start()
+        for _ in range(6000):           # (the undo aborts the decision, then waits)
+            if control[0].aborted:
+                break
+            time.sleep(0.01)
+        assert control[0].aborted
+    finally:
+        release.set()
+        th.join(60)
+    un.join(60)
+    assert bot[0].status_code == 409 and "the bot's move was dropped" in bot[0].json()["error"]
+    assert undone[0].status_code == 200 and undone[0].json()["ply"] == 0
+    assert p.state()["ply"] == 0 and not p.state()["thinking"]
+
+
+def test_a_hint_while_the_bot_thinks_is_refused_at_once(client):
+    """A hint asked for while the bot decides is refused at once (409, as a move is),
+    not answered after the bot's move with a hint for the next decision."""
+    p = new_game(client, rules="classic", bot="ismcts:300", seat=0, seed=2)
+    assert p.move("draw", 0).status_code == 200
+    started, release = _held_bot(store(client).get(p.gid))
+    th = threading.Thread(target=lambda: p.bot(1))
+    th.start()
+    try:
+        assert started.wait(60)
+        hint, move = p.post("/hint", {"rollouts": 10}), p.move("draw")
+        assert hint.status_code == move.status_code == 409
+        assert hint.json()["error"] == move.json()["error"]
+        assert th.is_alive() and p.state()["thinking"]      # (answered while it thinks)
+    finally:
+        release.set()
+        th.join(60)
+
+
+def test_every_whole_number_field_reads_alike(client):
+    """seat, seed, ply and rollouts are each a JSON number or its text, read as --seed
+    reads it, empty text their default, and refused in one wording with what was sent
+    in JSON's spelling (seat "1" and seed "1_000" were taken but ply "0" refused, and
+    true was said True)."""
+    p = new_game(client, rules="classic", bot="random", seat="0", seed="1_000")
+    s = store(client).get(p.gid)
+    assert (s.settings.seat, s.settings.seed) == (0, 1000)
+    text, number = (p.post("/hint", {"rollouts": r}).json() for r in ("1_0", 10))
+    assert text["moves"] == number["moves"] and text["total_rollouts"] > 0
+    assert p.move("draw", "0").status_code == 200
+    assert p.bot(" 0x1 ").status_code == 200
+    assert p.move("draw", "").status_code == 200               # (empty: any ply)
+    tok = {TOKEN: start_token(client.get("/").text)}
+    for field, send in [("seat", lambda v: client.post("/api/games", headers=tok,
+                                                       json={"seat": v})),
+                        ("seed", lambda v: client.post("/api/games", headers=tok,
+                                                       json={"seed": v})),
+                        ("ply", lambda v: p.move("draw", v)),
+                        ("rollouts", lambda v: p.post("/hint", {"rollouts": v}))]:
+        for value, spelt in [(True, "true"), ("1.0", '"1.0"'), (2.5, "2.5"), ([], "[]")]:
+            r = send(value)
+            assert r.status_code == 400, (field, value, r.text)
+            error = r.json()["error"]
+            assert error.startswith(f"{field} must be ") and error.endswith(f", not {spelt}")
 
 
 def test_no_new_work_once_the_server_stops(client):
