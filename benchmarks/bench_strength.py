@@ -73,10 +73,10 @@ from cuttle.formatting import pct, quantity  # noqa: E402
 from cuttle.policies import FULL_INFORMATION, policy_code  # noqa: E402
 from cuttle.progress import Line, show_by_default  # noqa: E402
 from ladder_bots import TimedPlayer, edited_bots, load_bots, ran_modules  # noqa: E402
+from ladder_ratings import ANCHOR, bootstrap, fit_ratings, smoothed  # noqa: E402,F401
 
 DEFAULT_POLICIES = "random,greedy,expert,ismcts:100,ismcts:1000,ismcts:10000"
 SEARCH_BUDGET = 2_000_000        # games x iterations per pairing for ismcts:N
-ANCHOR = "random"
 ANCHORS = ("cuttle.cards-ai", "openspiel-ismcts:100")
 OPENSPIEL = "openspiel-ismcts"
 
@@ -127,59 +127,6 @@ def tally(s, n, t):
     wa = round(s.win_rate(0).value * n)
     wb = round(s.win_rate(1).value * n)
     return wa, wb, n - wa - wb, n, time.perf_counter() - t
-
-
-PRIOR = 0.5                      # virtual wins each way of every pairing
-
-
-def smoothed(wa, wb, d, prior=PRIOR):
-    """A pairing's (wins of a, wins of b, draws) with `prior` virtual wins each way: the
-    counts the fit rates it on (its rates: each over their sum, n + 2 prior), and the
-    bootstrap redraws it from, so that a sweep (10 of 10) still varies."""
-    return wa + prior, wb + prior, d
-
-
-def fit_ratings(names, results, prior=PRIOR, iters=2000):
-    """Elo ratings (anchor = 0) from {(a, b): (wins a, wins b, draws, n)} by Bradley-Terry
-    maximum likelihood (Hunter's MM iteration), on the `smoothed` counts."""
-    k = len(names)
-    idx = {x: i for i, x in enumerate(names)}
-    w = np.zeros((k, k))                 # w[i, j]: wins of i over j (draws as halves)
-    for (a, b), (wa, wb, d, _) in results.items():
-        i, j = idx[a], idx[b]
-        sa, sb, sd = smoothed(wa, wb, d, prior)
-        w[i, j] += sa + sd / 2
-        w[j, i] += sb + sd / 2
-    games = w + w.T
-    gamma = np.ones(k)
-    for _ in range(iters):
-        denom = (games / (gamma[:, None] + gamma[None, :])).sum(axis=1)
-        new = w.sum(axis=1) / denom
-        new /= new[idx[ANCHOR]] if ANCHOR in idx else new.mean()
-        if np.max(np.abs(np.log(new) - np.log(gamma))) < 1e-10:
-            gamma = new
-            break
-        gamma = new
-    return 400 * np.log10(gamma)
-
-
-def bootstrap(names, results, reps, rng):
-    """Ratings refitted on `reps` parametric resamples of every pairing: a (reps,
-    len(names)) array.  Each pairing's n games are redrawn from the rates the fit rates
-    it on (its `smoothed` counts over their sum), not its observed rates, which never
-    vary for a pairing won every time.  `rng`: a numpy Generator
-    (np.random.default_rng(seed)); TypeError for anything else."""
-    if not isinstance(rng, np.random.Generator):
-        raise TypeError(f"bootstrap needs a numpy Generator (np.random.default_rng(seed)), "
-                        f"not {rng!r}")
-    out = np.empty((reps, len(names)))
-    for r in range(reps):
-        fake = {}
-        for key, (wa, wb, d, n) in results.items():
-            counts = np.array(smoothed(wa, wb, d), float)
-            fake[key] = tuple(rng.multinomial(n, counts / counts.sum())) + (n,)
-        out[r] = fit_ratings(names, fake)
-    return out
 
 
 def time_per_move(name, rules, seed):
