@@ -38,11 +38,18 @@ it cannot see dealt anew), never the live game, unless given as --bot-sees-all, 
 marks it * as a full-information player.  Its file's folder is searched for the modules
 it imports, as `python FILE.py` searches it.  A bot that raises, or returns no move or an
 illegal one, stops the ladder with a one-line error naming the pairing (status 1); the
-pairings finished are rated and written, as at Ctrl-C.
+pairings played are rated and written, as at Ctrl-C, the one cut short with its games
+that ended.
+
+Ctrl-C stops the ladder within about a second (status 130).  The pairings played are
+written to --json first ("ratings": null; "partial": true on the pairing cut short),
+then rated and written again with their ratings; a Ctrl-C while they are rated (a
+second one after a stop) ends the run in one line, the --json as it stands.
 
 --reuse FILE takes the pairings of an earlier run's --json as they are, where that run
 had the same rules, seed and game counts and neither policy is named in --replay (a
-policy whose play changed since); every other pairing is played.  A --bot's pairings
+policy whose play changed since); every other pairing is played, and so is the one a
+Ctrl-C or a bot's error cut short (that run may be a partial one).  A --bot's pairings
 are reused only if what it ran is byte for byte what that run loaded: its file and
 every module of the user's own the bots imported (outside the Python installation and
 cuttle; the --json keeps each one's SHA-256), and with the same view; otherwise it is
@@ -59,6 +66,7 @@ import argparse
 import json
 import math
 import os
+import signal
 import sys
 import time
 
@@ -69,14 +77,16 @@ import numpy as np  # noqa: E402
 
 import cuttle  # noqa: E402
 from cuttle.cli import options  # noqa: E402
+from cuttle.files import write_text  # noqa: E402
 from cuttle.formatting import pct, quantity  # noqa: E402
+from cuttle.interrupts import ctrl_c_deferred  # noqa: E402
 from cuttle.policies import FULL_INFORMATION, policy_code  # noqa: E402
 from cuttle.progress import Line, show_by_default  # noqa: E402
 from ladder_bots import TimedPlayer, edited_bots, load_bots, ran_modules  # noqa: E402
+from ladder_ratings import ANCHOR, bootstrap, fit_ratings, smoothed  # noqa: E402,F401
 
 DEFAULT_POLICIES = "random,greedy,expert,ismcts:100,ismcts:1000,ismcts:10000"
 SEARCH_BUDGET = 2_000_000        # games x iterations per pairing for ismcts:N
-ANCHOR = "random"
 ANCHORS = ("cuttle.cards-ai", "openspiel-ismcts:100")
 OPENSPIEL = "openspiel-ismcts"
 
@@ -111,13 +121,14 @@ def cap(name, games, scale=1, anchor_games=200, budget=SEARCH_BUDGET):
 
 def play_pairing(a, b, n, rules, seed, threads, progress=False):
     """(wins of a, wins of b, draws, games, seconds) of n games, seats alternating
-    (`progress`: False or a callable(done, total), as cuttle.simulate takes it).  Ctrl-C: cuttle.Interrupted, its `pairing` the same figures of the games finished
-    (None if none were)."""
+    (`progress`: False or a callable(done, total), as cuttle.simulate takes it).
+    Ctrl-C: cuttle.Interrupted, and a bot's error: cuttle.PolicyError, either with
+    `pairing`, the same figures of the games that finished (None if none had)."""
     t = time.perf_counter()
     try:
         s = cuttle.simulate(n, rules, players=(a, b), seed=seed, threads=threads,
                             progress=progress).summary()
-    except cuttle.Interrupted as e:
+    except (cuttle.Interrupted, cuttle.PolicyError) as e:
         e.pairing = tally(e.result.summary(), e.done, t) if e.done else None
         raise
     return tally(s, n, t)
@@ -127,59 +138,6 @@ def tally(s, n, t):
     wa = round(s.win_rate(0).value * n)
     wb = round(s.win_rate(1).value * n)
     return wa, wb, n - wa - wb, n, time.perf_counter() - t
-
-
-PRIOR = 0.5                      # virtual wins each way of every pairing
-
-
-def smoothed(wa, wb, d, prior=PRIOR):
-    """A pairing's (wins of a, wins of b, draws) with `prior` virtual wins each way: the
-    counts the fit rates it on (its rates: each over their sum, n + 2 prior), and the
-    bootstrap redraws it from, so that a sweep (10 of 10) still varies."""
-    return wa + prior, wb + prior, d
-
-
-def fit_ratings(names, results, prior=PRIOR, iters=2000):
-    """Elo ratings (anchor = 0) from {(a, b): (wins a, wins b, draws, n)} by Bradley-Terry
-    maximum likelihood (Hunter's MM iteration), on the `smoothed` counts."""
-    k = len(names)
-    idx = {x: i for i, x in enumerate(names)}
-    w = np.zeros((k, k))                 # w[i, j]: wins of i over j (draws as halves)
-    for (a, b), (wa, wb, d, _) in results.items():
-        i, j = idx[a], idx[b]
-        sa, sb, sd = smoothed(wa, wb, d, prior)
-        w[i, j] += sa + sd / 2
-        w[j, i] += sb + sd / 2
-    games = w + w.T
-    gamma = np.ones(k)
-    for _ in range(iters):
-        denom = (games / (gamma[:, None] + gamma[None, :])).sum(axis=1)
-        new = w.sum(axis=1) / denom
-        new /= new[idx[ANCHOR]] if ANCHOR in idx else new.mean()
-        if np.max(np.abs(np.log(new) - np.log(gamma))) < 1e-10:
-            gamma = new
-            break
-        gamma = new
-    return 400 * np.log10(gamma)
-
-
-def bootstrap(names, results, reps, rng):
-    """Ratings refitted on `reps` parametric resamples of every pairing: a (reps,
-    len(names)) array.  Each pairing's n games are redrawn from the rates the fit rates
-    it on (its `smoothed` counts over their sum), not its observed rates, which never
-    vary for a pairing won every time.  `rng`: a numpy Generator
-    (np.random.default_rng(seed)); TypeError for anything else."""
-    if not isinstance(rng, np.random.Generator):
-        raise TypeError(f"bootstrap needs a numpy Generator (np.random.default_rng(seed)), "
-                        f"not {rng!r}")
-    out = np.empty((reps, len(names)))
-    for r in range(reps):
-        fake = {}
-        for key, (wa, wb, d, n) in results.items():
-            counts = np.array(smoothed(wa, wb, d), float)
-            fake[key] = tuple(rng.multinomial(n, counts / counts.sum())) + (n,)
-        out[r] = fit_ratings(names, fake)
-    return out
 
 
 def time_per_move(name, rules, seed):
@@ -326,6 +284,39 @@ def checked_args(argv):
     return args, names, players, rules, games, replay, reused
 
 
+class Ladder:
+    """What a run has played so far, kept whatever stops it: each pairing's (wins of a,
+    wins of b, draws, games) in `results` and its seconds in `seconds`, the pairing cut
+    short (`partial`: its games finished, fewer than it was to play), and what stopped
+    the run (`stopped`: the KeyboardInterrupt of a Ctrl-C or a bot's PolicyError, with
+    `error`, the bot's error in one line naming the pairing)."""
+
+    def __init__(self, total):
+        self.results, self.seconds, self.total = {}, {}, total
+        self.partial = self.stopped = self.error = None
+        self.written = None              # "pairings", "ratings" (--json), "all"
+
+    def add(self, a, b, counts, seconds, partial=False):
+        self.results[(a, b)], self.seconds[(a, b)] = counts, seconds
+        if partial:
+            self.partial = (a, b)
+
+    def stop(self, e, where=None):
+        if self.stopped is None:
+            self.stopped = e
+            if isinstance(e, cuttle.PolicyError):
+                self.error = f"{where}: {e}"
+
+    def outcome(self):
+        """None for a whole run; else an Interrupted counting the pairings played (the
+        one cut short among them), its `error` the bot's or None for Ctrl-C."""
+        if self.stopped is None:
+            return None
+        out = cuttle.Interrupted(None, len(self.results), self.total, unit="pairing")
+        out.error = self.error
+        return out
+
+
 def main(argv=None):
     args, names, players, rules, games, replay, reused = checked_args(argv)
     print(f"cuttle {cuttle.__version__}; rules {args.rules}; seed {args.seed}; "
@@ -333,26 +324,73 @@ def main(argv=None):
           + ("" if args.threads is None else f", {quantity(args.threads, 'thread')}"),
           flush=True)
     start = time.perf_counter()
-    results, seconds, stopped = play_ladder(args, names, players, rules, games, replay,
-                                            reused)
+    run = Ladder(len(names) * (len(names) - 1) // 2)
+    try:
+        play_ladder(args, names, players, rules, games, replay, reused, run)
+    except KeyboardInterrupt as e:       # (a Ctrl-C between two pairings' games)
+        run.stop(e)
+    summarise(args, names, players, rules, run, start)
+
+
+def summarise(args, names, players, rules, run, start):
+    """The pairings played written first (--json, without ratings: a Ctrl-C while they
+    are rated keeps them), then the ladder rated and written (`write_ladder`); the exit
+    of a run cut short (130, 1 for a bot's error).  A Ctrl-C meanwhile (after the one
+    that stopped the games, or the first after a whole run) ends the run in one line,
+    status 130, with the pairings written if they were not yet."""
+    stopped = run.outcome()
     if stopped:
-        if results:
-            names = [x for x in names if any(x in k for k in results)]
-            write_ladder(args, names, players, rules, results, seconds, stopped, start)
-        if stopped.error is None:
-            sys.exit(130)
+        names = [x for x in names if any(x in k for k in run.results)]
+    try:
+        save_pairings(args, names, players, run, stopped)
+        if stopped and stopped.error is None:
+            print(f"interrupted: {len(run.results)} of {run.total} pairings played"
+                  + (" (the last in part)" if run.partial else "")
+                  + ("; the ladder below rests on them" if run.results else ""),
+                  file=sys.stderr)
+        if run.results:
+            write_ladder(args, names, players, rules, run, stopped, start)
+    except KeyboardInterrupt:
+        try:
+            save_pairings(args, names, players, run, stopped)
+        except KeyboardInterrupt:        # (pressed again: they are written all the same)
+            pass
+        print(f"bench_strength.py: interrupted: {kept(args, run)}", file=sys.stderr)
+        sys.exit(130)
+    if stopped and stopped.error is not None:
         print(f"bench_strength.py: error: {stopped.error}", file=sys.stderr)
         sys.exit(1)
-    write_ladder(args, names, players, rules, results, seconds, stopped, start)
+    if stopped:
+        sys.exit(130)
 
 
-def play_ladder(args, names, players, rules, games, replay, reused):
-    """Every pairing played (or reused), its line printed: (results, seconds, the
-    Interrupted of a Ctrl-C or a bot's error, or None), with a progress line on stderr
-    (--progress).  The Interrupted's `error`: the bot's error in one line, naming the
-    pairing (its games dropped; the pairings finished kept), or None for Ctrl-C."""
-    results, seconds = {}, {}
-    stopped = error = None
+def save_pairings(args, names, players, run, stopped):
+    """The pairings played written to --json, whole whatever is pressed, unless they
+    are (or there are none)."""
+    if args.json and run.results and run.written is None:
+        with ctrl_c_deferred():
+            write_json(args.json, args, names, players, run, stopped, None)
+            run.written = "pairings"
+
+
+def kept(args, run):
+    """What a Ctrl-C while the ladder is rated leaves, in words."""
+    if run.written == "all":
+        return "the ladder is written" + (f" to {args.json}" if args.json else "")
+    if run.written == "ratings":
+        return (f"the times per move were not measured; the pairings and ratings are "
+                f"in {args.json}")
+    if run.written == "pairings":
+        return (f"the ratings were not computed; the {len(run.results)} pairings played "
+                f"are in {args.json} (--reuse takes them)")
+    return "the ratings were not computed; the pairings played are listed above"
+
+
+def play_ladder(args, names, players, rules, games, replay, reused, run):
+    """Every pairing played (or reused) into `run` (a Ladder), its line printed, with a
+    progress line on stderr (--progress), until Ctrl-C or a bot's error (`run.stop`):
+    the pairing it cut short kept with the games that finished, as the pairings
+    before it."""
     pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
     show = show_by_default() if args.progress is None else args.progress
     line = Line(every=0.25) if show else None
@@ -362,9 +400,10 @@ def play_ladder(args, names, players, rules, games, replay, reused):
         n = min(cap(a, games, scale, args.anchor_games, args.search_budget),
                 cap(b, games, scale, args.anchor_games, args.search_budget))
         old = reused.get((a, b))
-        if old is not None and old["games"] == n and not {a, b} & replay:
-            results[(a, b)] = tuple(old[k] for k in ("wins_a", "wins_b", "draws", "games"))
-            seconds[(a, b)] = old["seconds"]
+        if old is not None and old["games"] == n and not old.get("partial") and \
+                not {a, b} & replay:
+            run.add(a, b, tuple(old[k] for k in ("wins_a", "wins_b", "draws", "games")),
+                    old["seconds"])
             print(pairing_line(a, b, w, old["wins_a"], old["wins_b"], old["draws"], n,
                                "(reused)"), flush=True)
             continue
@@ -372,33 +411,23 @@ def play_ladder(args, names, players, rules, games, replay, reused):
             lambda done, total, a=a, b=b, k=k: line.show(
                 f"pairing {k + 1} of {len(pairs)}, {a} vs {b}: {done:,} of {total:,} games"))
         try:
-            wa, wb, d, n, dt = play_pairing(players[a], players[b], n, rules, args.seed,
-                                            args.threads, progress)
-        except cuttle.Interrupted as e:      # Ctrl-C: the ladder of what finished
-            stopped = e
-            if e.pairing is None:
-                break
-            wa, wb, d, n, dt = e.pairing
-        except cuttle.PolicyError as e:      # a bot failed: the ladder of what finished
-            error = f"pairing {k + 1} of {len(pairs)}, {a} vs {b}: {e}"
-            break
+            played = play_pairing(players[a], players[b], n, rules, args.seed,
+                                  args.threads, progress)
+        except (KeyboardInterrupt, cuttle.PolicyError) as e:   # the games that finished
+            run.stop(e, f"pairing {k + 1} of {len(pairs)}, {a} vs {b}")
+            played = getattr(e, "pairing", None)
         finally:
             if line is not None:
                 line.clear()
-        results[(a, b)] = (wa, wb, d, n)
-        seconds[(a, b)] = dt
-        print(pairing_line(a, b, w, wa, wb, d, n, f"({dt:,.0f} s)"
-                           + (" (interrupted)" if stopped else "")), flush=True)
-        if stopped:
+        if played is None:
             break
-    if stopped:
-        print(f"interrupted: {len(results)} of {len(pairs)} pairings played (the last in "
-              f"part); the ladder below rests on them", file=sys.stderr)
-    if stopped or error:
-        stopped = cuttle.Interrupted(None, len(results), len(pairs), unit="pairing")
-    if stopped:
-        stopped.error = error
-    return results, seconds, stopped
+        wa, wb, d, done, dt = played
+        run.add(a, b, (wa, wb, d, done), dt, partial=done < n)
+        cut = "" if not run.stopped else " (interrupted)" if run.error is None else \
+            " (stopped by the bot's error)"
+        print(pairing_line(a, b, w, wa, wb, d, done, f"({dt:,.0f} s){cut}"), flush=True)
+        if run.stopped:
+            break
 
 
 def pairing_line(a, b, w, wa, wb, d, n, note):
@@ -408,15 +437,37 @@ def pairing_line(a, b, w, wa, wb, d, n, note):
             f"draws {pct(d / n, 1):>5}  {note}")
 
 
-def write_ladder(args, names, players, rules, results, seconds, stopped, start):
-    """The ratings fitted, their table printed (a partial ladder's first and last lines
-    say so: `stopped`, its Interrupted), --json and --plot written."""
+def write_ladder(args, names, players, rules, run, stopped, start):
+    """The ratings fitted, --json written with them, their table printed (a partial
+    ladder's first and last lines say so: `stopped`, its Interrupted), --plot drawn."""
+    results = run.results
     ratings = fit_ratings(names, results)
     boot = bootstrap(names, results, args.bootstrap, np.random.default_rng(args.seed))
     lo, hi = np.percentile(boot, [2.5, 97.5], axis=0)
+    if args.json and not stopped:        # (the times take a while: the ratings kept)
+        with ctrl_c_deferred():
+            write_json(args.json, args, names, players, run, stopped,
+                       (ratings, lo, hi, np.full(len(names), np.nan)))
+            run.written = "ratings"
     per_move = np.array([move_time(players[x], rules, args.seed, stopped) for x in names])
-    played = {x: sum(v[3] for k, v in results.items() if x in k) for x in names}
-    order = np.argsort(-ratings)
+    with ctrl_c_deferred():              # (the outputs written whole, the table too)
+        if args.json:
+            write_json(args.json, args, names, players, run, stopped,
+                       (ratings, lo, hi, per_move))
+        print_table(names, players, run, stopped, start, (ratings, lo, hi, per_move))
+        run.written = "all"
+        if args.plot:
+            order = np.argsort(-ratings)
+            plot(args.plot, [names[i] for i in order], ratings[order], lo[order],
+                 hi[order], per_move[order], args.rules)
+            print(f"plot written to {args.plot}")
+
+
+def print_table(names, players, run, stopped, start, figures):
+    """The ladder's table on stdout, strongest first (a partial run's first and last
+    lines say so), with the notes its marks and its n/a need."""
+    ratings, lo, hi, per_move = figures
+    played = {x: sum(v[3] for k, v in run.results.items() if x in k) for x in names}
     note = None if not stopped else stopped.note() if stopped.error is None else \
         stopped.note().replace("interrupted", "stopped by a bot's error", 1)
     print()
@@ -427,7 +478,7 @@ def write_ladder(args, names, players, rules, results, seconds, stopped, start):
     labels = [x + " *" if full else x for x, full in zip(names, sees_all)]
     w = max(len("policy"), *map(len, labels))
     print(f"{'policy':<{w}} {'Elo':>6} {'95% interval':>16} {'games':>8} {'time/move':>11}")
-    for i in order:
+    for i in np.argsort(-ratings):
         print(f"{labels[i]:<{w}} {ratings[i]:6.0f} [{lo[i]:6.0f}, {hi[i]:6.0f}] "
               f"{played[names[i]]:8,} {fmt_time(per_move[i]):>11}")
     if any(x in FULL_INFORMATION for x in names):
@@ -438,17 +489,10 @@ def write_ladder(args, names, players, rules, results, seconds, stopped, start):
     if not stopped and any(math.isnan(t) for t in per_move):
         print("time/move n/a: a Python player whose pairings were all reused made no "
               "move here to time")
-    print(f"\n{sum(v[3] for v in results.values()):,} games in "
+    print(f"\n{sum(v[3] for v in run.results.values()):,} games in "
           f"{time.perf_counter() - start:,.0f} s")
     if note:
         print(f"\n{note}")
-    if args.json:
-        write_json(args.json, args, names, players, results, seconds, stopped,
-                   (ratings, lo, hi, per_move))
-    if args.plot:
-        plot(args.plot, [names[i] for i in order], ratings[order], lo[order], hi[order],
-             per_move[order], args.rules)
-        print(f"plot written to {args.plot}")
 
 
 def move_time(player, rules, seed, stopped):
@@ -463,32 +507,38 @@ def move_time(player, rules, seed, stopped):
     return player.seconds / player.calls if player.calls else float("nan")
 
 
-def write_json(path, args, names, players, results, seconds, stopped, figures):
-    """The --json: the run, its bots' sources (`ran_modules`), every pairing and
-    rating; a time per move that is nan is null, as a partial run's error is said."""
-    ratings, lo, hi, per_move = figures
+def write_json(path, args, names, players, run, stopped, figures):
+    """The --json, written whole: the run, its bots' sources (`ran_modules`), every
+    pairing (`partial`: the one cut short, which --reuse plays again) and, once rated
+    (`figures`; None: before, "ratings" null), every rating; a time per move that is
+    nan is null, as a partial run's error is said."""
     data = {"rules": args.rules, "seed": args.seed, "policies": names,
             "interrupted": stopped is not None,
             "bots": ran_modules([players[x] for x in names
                                  if hasattr(players[x], "source")]),
             "pairings": [{"a": a, "b": b, "wins_a": v[0], "wins_b": v[1], "draws": v[2],
-                          "games": v[3], "seconds": seconds[(a, b)]}
-                         for (a, b), v in results.items()],
-            "ratings": {x: {"elo": float(ratings[i]), "low": float(lo[i]),
-                            "high": float(hi[i]),
-                            "seconds_per_move": None if math.isnan(per_move[i])
-                            else float(per_move[i])}
-                        for i, x in enumerate(names)}}
+                          "games": v[3], "seconds": run.seconds[(a, b)],
+                          "partial": (a, b) == run.partial}
+                         for (a, b), v in run.results.items()],
+            "ratings": None}
+    if figures is not None:
+        ratings, lo, hi, per_move = figures
+        data["ratings"] = {x: {"elo": float(ratings[i]), "low": float(lo[i]),
+                               "high": float(hi[i]),
+                               "seconds_per_move": None if math.isnan(per_move[i])
+                               else float(per_move[i])}
+                           for i, x in enumerate(names)}
     if stopped is not None and stopped.error is not None:
         data["error"] = stopped.error
-    with open(path, "w") as f:
-        json.dump(data, f, indent=1)
+    write_text(path, json.dumps(data, indent=1))
 
 
 def load_reused(path, rules, seed, ap):
     """The pairings of an earlier --json run, by (a, b), and its --bot files ({name:
-    {"file", "function", "sha256"}}); refused unless that run had these rules and seed
-    and was not interrupted."""
+    {"file", "function", "sha256"}}); refused unless that run had these rules and seed.
+    A run cut short (Ctrl-C, a bot's error) is taken too: its pairing cut short is
+    marked `partial` (played again).  One written before pairings were marked is
+    refused: which of its pairings is whole cannot be told."""
     try:
         with open(path) as f:
             old = json.load(f)
@@ -498,12 +548,19 @@ def load_reused(path, rules, seed, ap):
                        for k in ("wins_a", "wins_b", "draws", "games")) or \
                     p["wins_a"] + p["wins_b"] + p["draws"] != p["games"]:
                 raise ValueError(f"pairing {p['a']} vs {p['b']}: counts that do not add up")
+            if not isinstance(p.get("partial", False), bool):
+                raise ValueError(f"pairing {p['a']} vs {p['b']}: 'partial' is not true "
+                                 f"or false")
     except (OSError, ValueError, KeyError, TypeError) as e:
         ap.error(f"--reuse {path}: not a ladder's --json ({e})")
-    if (old.get("rules"), old.get("seed"), old.get("interrupted")) != (rules, seed, False):
+    if (old.get("rules"), old.get("seed")) != (rules, seed):
         ap.error(f"--reuse {path}: played with rules {old.get('rules')!r}, seed "
-                 f"{old.get('seed')!r}" + (", interrupted" if old.get("interrupted") else "")
-                 + f"; this run has rules {rules!r}, seed {seed}")
+                 f"{old.get('seed')!r}; this run has rules {rules!r}, seed {seed}")
+    if old.get("interrupted") is not False and \
+            not all("partial" in p for p in pairings.values()):
+        ap.error(f"--reuse {path}: an interrupted run written before the pairing cut "
+                 f"short was marked (it cannot be told from the whole ones); play it "
+                 f"again")
     bots = old.get("bots", {})
     if not isinstance(bots, dict) or not all(isinstance(b, dict) for b in bots.values()):
         ap.error(f"--reuse {path}: not a ladder's --json (its bots are not a mapping)")
@@ -519,4 +576,7 @@ def fmt_time(sec):
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    finally:        # (all written: a Ctrl-C while Python exits would only cost the status)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given, settings, strategies as st
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SCRIPT = str(ROOT / "benchmarks" / "bench_strength.py")
@@ -344,3 +344,175 @@ def test_a_bot_is_handed_its_players_view_unless_it_may_see_all(tmp_path, monkey
     assert any(x.startswith("fair ") for x in rows)
     assert "* --bot-sees-all: handed the live game, it may read both hands and the deck " \
         "order" in rows
+
+
+COUNTS = st.tuples(st.integers(0, 300), st.integers(0, 300), st.integers(0, 300)).filter(any)
+
+
+@given(st.integers(2, 6).flatmap(lambda k: st.tuples(
+    st.just(k), st.lists(COUNTS, min_size=k - 1, max_size=k * (k - 1) // 2))),
+       st.integers(0, 2**32 - 1))
+@settings(deadline=None)            # (a sweep's fits run every iteration: slow at times)
+def test_the_bootstrap_refits_each_resample_as_a_fit_of_it_alone(case, seed):
+    # The resamples were refitted one by one, 500 of them taking seconds after a Ctrl-C;
+    # refitted at once, each must still be what a fit of that resample alone gives.
+    import numpy as np
+    ratings = script()
+    k, counts = case
+    names = ["random"] + [f"p{i}" for i in range(1, k)]
+    pairs = [("random", x) for x in names[1:]] + \
+        [(a, b) for i, a in enumerate(names[1:], 1) for b in names[i + 1:]]
+    results = {p: (wa, wb, d, wa + wb + d) for p, (wa, wb, d) in zip(pairs, counts)}
+    boot = ratings.bootstrap(names, results, 7, np.random.default_rng(seed))
+    rng = np.random.default_rng(seed)
+    for row in boot:
+        fake = {}
+        for key, (wa, wb, d, n) in results.items():
+            p = np.array(ratings.smoothed(wa, wb, d), float)
+            fake[key] = tuple(rng.multinomial(n, p / p.sum())) + (n,)
+        assert np.array_equal(row, ratings.fit_ratings(names, fake))
+
+
+def pressing_ctrl_c(tmp_path, presses, *args):
+    """The ladder random, greedy, ismcts:1000 (its second pairing slow), Ctrl-C pressed
+    once the first pairing's line is out, and (presses=2) again once it says it was
+    interrupted, while the ladder is rated (many resamples: long enough to be pressed
+    in): (status, stdout, stderr)."""
+    import signal
+    p = subprocess.Popen([sys.executable, SCRIPT, "--policies", "random,greedy,ismcts:1000",
+                          "--games", "400", "--search-budget", "400000", "--no-progress",
+                          "--bootstrap", "5" if presses == 1 else "300000", *args],
+                         cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, preexec_fn=lambda: signal.signal(signal.SIGINT,
+                                                                    signal.SIG_DFL))
+    try:
+        out = [p.stdout.readline(), p.stdout.readline()]
+        assert out[1].split()[:3] == ["random", "vs", "greedy"], out
+        p.send_signal(signal.SIGINT)
+        err = []
+        if presses == 2:
+            err.append(p.stderr.readline())
+            assert err[0].startswith("interrupted: "), err
+            p.send_signal(signal.SIGINT)
+        rest, more = p.communicate(timeout=300)
+    finally:
+        p.kill()
+    return p.returncode, "".join(out) + rest, "".join(err) + more
+
+
+@pytest.mark.parametrize("presses", [1, 2])
+def test_ctrl_c_keeps_the_finished_pairings_in_the_json_even_while_they_are_rated(
+        tmp_path, presses):
+    # The ratings' bootstrap ran after Ctrl-C, seconds long, before anything was written:
+    # a second Ctrl-C then ended in a traceback (status -2) and no --json, the pairings
+    # played lost.  Now the pairings are written first, and --reuse takes them.
+    import json
+    code, out, err = pressing_ctrl_c(tmp_path, presses, "--json", "l.json")
+    assert code == 130 and "Traceback" not in err, err
+    data = json.loads((tmp_path / "l.json").read_text())
+    first, *cut = data["pairings"]
+    assert (first["a"], first["b"], first["games"], first["partial"]) == \
+        ("random", "greedy", 400, False)
+    assert all(p["partial"] and 0 < p["games"] < 400 for p in cut) and len(cut) <= 1
+    assert data["interrupted"] is True
+    if presses == 1:
+        assert set(data["ratings"]) == {"random", "greedy"} | {p["b"] for p in cut}
+        assert "interrupted after" in out
+    else:
+        assert data["ratings"] is None
+        assert err.strip().splitlines()[1:] == [
+            f"bench_strength.py: interrupted: the ratings were not computed; the "
+            f"{1 + len(cut)} pairings played are in l.json (--reuse takes them)"]
+    again = ladder("--policies", "random,greedy", "--games", "400", "--bootstrap", "5",
+                   "--reuse", "l.json", cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.splitlines()[1].endswith("(reused)")
+
+
+def test_a_ctrl_c_while_the_times_are_measured_keeps_the_ratings(monkeypatch, capsys,
+                                                                  tmp_path):
+    # A whole ladder's times per move take a while (the searches' self-play): a Ctrl-C
+    # there ended in a traceback, its --json unwritten.
+    import json
+    import signal
+    if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        pytest.skip("SIGINT has another handler here")
+    ladder = strength_module(monkeypatch)
+
+    def press(*args):
+        signal.raise_signal(signal.SIGINT)
+    monkeypatch.setattr(ladder, "time_per_move", press)
+    path = str(tmp_path / "l.json")
+    with pytest.raises(SystemExit) as stop:
+        ladder.main(["--policies", "random,greedy", "--games", "10", "--bootstrap", "5",
+                     "--no-progress", "--json", path])
+    assert stop.value.code == 130
+    err = capsys.readouterr().err
+    assert err == (f"bench_strength.py: interrupted: the times per move were not "
+                   f"measured; the pairings and ratings are in {path}\n")
+    data = json.load(open(path))
+    assert data["interrupted"] is False and len(data["pairings"]) == 1
+    assert data["ratings"]["greedy"]["elo"] > 0
+    assert data["ratings"]["greedy"]["seconds_per_move"] is None
+
+
+FLAKY = '''calls = [0]
+
+
+def f(game):
+    calls[0] += 1
+    if calls[0] > 60:
+        raise RuntimeError("tired")
+    return game.legal_moves[0]
+'''
+
+
+def test_a_bot_failing_mid_pairing_keeps_its_games_and_reuse_plays_that_pairing_again(
+        tmp_path):
+    # The pairing a bot's error cut short lost its finished games, which Ctrl-C keeps.
+    import json
+    (tmp_path / "flaky.py").write_text(FLAKY)
+    common = ["--policies", "random,greedy", "--bot", "b=flaky.py:f", "--games", "20",
+              "--bootstrap", "5"]
+    run = ladder(*common, "--json", "l.json", cwd=tmp_path)
+    assert run.returncode == 1 and "raised RuntimeError" in run.stderr, run.stderr
+    pairings = json.loads((tmp_path / "l.json").read_text())["pairings"]
+    assert [(p["a"], p["b"], p["partial"]) for p in pairings] == [
+        ("random", "greedy", False), ("random", "b", True)]
+    assert 0 < pairings[1]["games"] < 20
+    assert run.stdout.splitlines()[2].endswith("(stopped by the bot's error)")
+    again = ladder(*common, "--reuse", "l.json", cwd=tmp_path)   # (it fails again)
+    lines = again.stdout.splitlines()
+    assert again.returncode == 1 and lines[1].endswith("(reused)")
+    assert lines[2].startswith("random vs b") and not lines[2].endswith("(reused)")
+
+
+def test_reuse_plays_a_pairing_cut_short_again_and_refuses_an_unmarked_partial_run(
+        monkeypatch, capsys, tmp_path):
+    # A pairing cut short holds some games of a run's: never taken as whole, whatever
+    # --games now asks.  A partial run written before the mark cannot be read safely.
+    import json
+    ladder = strength_module(monkeypatch)
+    played = []
+
+    def play(a, b, n, *args):
+        played.append((a, b))
+        return 2, n - 2, 0, n, 0.1
+    monkeypatch.setattr(ladder, "play_pairing", play)
+    old = {"rules": "classic", "seed": 2026, "interrupted": True, "bots": {},
+           "pairings": [{"a": "random", "b": "greedy", "wins_a": 1, "wins_b": 9,
+                         "draws": 0, "games": 10, "seconds": 1.0, "partial": False},
+                        {"a": "random", "b": "expert", "wins_a": 0, "wins_b": 10,
+                         "draws": 0, "games": 10, "seconds": 1.0, "partial": True}]}
+    (tmp_path / "a.json").write_text(json.dumps(old))
+    ladder.main(["--policies", "random,greedy,expert", "--games", "10", "--bootstrap", "5",
+                 "--no-progress", "--reuse", str(tmp_path / "a.json")])
+    assert played == [("random", "expert"), ("greedy", "expert")]
+    for p in old["pairings"]:
+        del p["partial"]
+    (tmp_path / "b.json").write_text(json.dumps(old))
+    with pytest.raises(SystemExit) as stop:
+        ladder.main(["--policies", "random,greedy", "--reuse", str(tmp_path / "b.json")])
+    assert stop.value.code == 2
+    assert "an interrupted run written before the pairing cut short was marked" in \
+        capsys.readouterr().err
