@@ -29,7 +29,7 @@ from .observation import Observation
 from .position import layout, parse_text, write_text
 from .rules import Rules
 from .seeding import check_game_index, check_seed, seed_or_new
-from .unseen import dealt_not_named, sample_mark, view_gap, view_refusal
+from .unseen import check_dealt, dealt_not_named, sample_mark, view_gap, view_refusal
 from .validation import check_int, check_player, is_int
 
 if TYPE_CHECKING:
@@ -516,7 +516,10 @@ def _unpickle(cls, rules, seed, state, max_moves=None, last=None, dealt=(),
         raise ValueError(f"corrupt pickled game: its state must be a tuple of 3 bytes "
                          f"(state, history, moves), not {_describe_state(state)}")
     g = cls.__new__(cls)
-    g._attach(rules, check_seed(seed, "a pickled game's seed"), max_moves)
+    try:
+        g._attach(rules, check_seed(seed, "a pickled game's seed"), max_moves)
+    except ValueError as e:
+        raise ValueError(f"corrupt pickled game: {e}") from None
     try:
         g._core_set_state(*state)
     except FreezeRefused as e:
@@ -532,13 +535,9 @@ def _unpickle(cls, rules, seed, state, max_moves=None, last=None, dealt=(),
         raise ValueError(f"corrupt pickled game: {g.ply} moves played, yet its move cap "
                          f"is {cap} and it is {'over' if g.is_over else 'not over'}")
     try:
-        g.dealt_unseen = frozenset(map(Card.parse, dealt))
-    except (TypeError, ValueError) as e:
-        raise ValueError(f"corrupt pickled game: its cards dealt for '?': {e}") from None
-    if dealt_from not in ("record", "position", None):
-        raise ValueError(f"corrupt pickled game: what held its '?' is 'record' or "
-                         f"'position', not {dealt_from!r}")
-    g.dealt_from = dealt_from if g.dealt_unseen else None
+        g.dealt_unseen, g.dealt_from = check_dealt(g, dealt, dealt_from)
+    except ValueError as e:
+        raise ValueError(f"corrupt pickled game: {e}") from None
     return g
 
 

@@ -214,6 +214,15 @@ def test_a_pickled_games_seed_is_checked(seed):
         fn(*args)
 
 
+@pytest.mark.parametrize("cap", ["x", 0, True, 2.5])
+def test_a_pickled_games_move_cap_is_checked_as_a_corrupt_pickle(cap):
+    # (refused with the constructor's words alone, not saying it was the pickle)
+    fn, args = parts(cuttle.Game(seed=1))
+    args[4] = cap
+    with pytest.raises(ValueError, match="^corrupt pickled game: max_moves must be None"):
+        fn(*args)
+
+
 @pytest.mark.parametrize("rules", ["classic", None, 3])
 def test_a_pickled_games_rules_are_rules(rules):
     fn, args = parts(cuttle.Game(seed=1))
