@@ -21,7 +21,7 @@ from ._observe import observation as _observation, observe
 from ._playout import PlayStatus
 from .cards import CARDS, Card, parse_index
 from .display import render
-from .errors import IllegalMoveError, InvalidMoveError
+from .errors import IllegalMoveError, InvalidMoveError, NoMoveToUndo
 from .freezes import freeze_words
 from .legal import LegalMoves, as_move, why_illegal
 from .moves import Move
@@ -250,10 +250,10 @@ class Game(CoreGame):
 
     def undo(self) -> Move:
         """Take back the last move exactly (the random stream too) and return it;
-        IndexError if no move was played."""
+        `cuttle.NoMoveToUndo` (an IndexError) if no move was played."""
         code = self._core_undo()
         if code is None:
-            raise IndexError("no move to undo")
+            raise NoMoveToUndo("no move to undo: no move has been played")
         return Move.from_code(code)
 
     pop = undo
