@@ -101,6 +101,7 @@ from ._core import n_cards
 from .cards import CARDS, JOKER, parse_index
 from .rules import Rules
 from .seeding import SEED_LIMIT, SEED_WORDS, seed_or_new
+from .text import quoted
 from .validation import check_player
 
 if TYPE_CHECKING:
@@ -149,11 +150,11 @@ class Layout:
 
 def _seq(cards, name):
     if isinstance(cards, str):
-        raise ValueError(f"{name} must be a list of cards, not the string {cards!r}")
+        raise ValueError(f"{name} must be a list of cards, not the string {quoted(cards)}")
     try:
         return list(cards)
     except TypeError:
-        raise ValueError(f"{name} must be a list of cards, not {cards!r}") from None
+        raise ValueError(f"{name} must be a list of cards, not {quoted(cards)}") from None
 
 
 def _pair(value, name):
@@ -170,12 +171,12 @@ def split_stack(text: str | int) -> tuple[str | int, list[str]]:
     if "[" not in t:
         return t, []
     if not t.endswith("]") or t.startswith("["):
-        raise ValueError(f"bad Jack stack {text!r}: write it as 'TH[JC,JD]' "
+        raise ValueError(f"bad Jack stack {quoted(text)}: write it as 'TH[JC,JD]' "
                          f"(Jacks bottom to top)")
     base, inner = t[:-1].split("[", 1)
     jacks = [j for j in inner.replace(" ", ",").split(",") if j]
     if not jacks:
-        raise ValueError(f"empty Jack stack in {text!r}")
+        raise ValueError(f"empty Jack stack in {quoted(text)}")
     return base, jacks
 
 
@@ -194,7 +195,7 @@ def layout(rules: Rules | str | None = None, *,
     seed = seed_or_new(seed)
     to_move = check_player(to_move, "to_move")
     if rest not in ("deck", "scrap"):
-        raise ValueError(f"rest must be 'deck' or 'scrap', not {rest!r}")
+        raise ValueError(f"rest must be 'deck' or 'scrap', not {quoted(rest)}")
     seen: dict[int, str] = {}           # card index -> where it was placed
 
     def place(text, where):
@@ -353,12 +354,13 @@ def _fields(text):
                 continue
             if ":" not in chunk:
                 raise ValueError(f"expected 'field: value' (fields: {', '.join(FIELDS)}), "
-                                 f"not {chunk!r}")
+                                 f"not {quoted(chunk)}")
             name, value = chunk.split(":", 1)
             key = name.strip().lower().replace("-", "_").replace(" ", "_")
             key = _ALIASES.get(key, key)
             if key not in FIELDS:
-                raise ValueError(f"unknown field {name.strip()!r}; fields: {', '.join(FIELDS)}")
+                raise ValueError(f"unknown field {quoted(name.strip())}; fields: "
+                                 f"{', '.join(FIELDS)}")
             out.append((key, value.strip()))
     if not out:
         raise ValueError("the position text is empty (give at least one field, e.g. "
@@ -373,11 +375,12 @@ def _tokens(text, field):
         if ch == "[":
             depth += 1
             if depth > 1:
-                raise ValueError(f"field {field!r}: nested '[' in {text.strip()!r}")
+                raise ValueError(f"field {field!r}: nested '[' in {quoted(text.strip())}")
         elif ch == "]":
             depth -= 1
             if depth < 0:
-                raise ValueError(f"field {field!r}: ']' without '[' in {text.strip()!r}")
+                raise ValueError(f"field {field!r}: ']' without '[' in "
+                                 f"{quoted(text.strip())}")
         if depth == 0 and (ch.isspace() or ch == ","):
             if cur:
                 out.append("".join(cur))
@@ -385,7 +388,7 @@ def _tokens(text, field):
         else:
             cur.append(ch)
     if depth:
-        raise ValueError(f"field {field!r}: '[' without ']' in {text.strip()!r}")
+        raise ValueError(f"field {field!r}: '[' without ']' in {quoted(text.strip())}")
     if cur:
         out.append("".join(cur))
     return [] if out == ["-"] else out
@@ -402,7 +405,8 @@ def _cards(text, field, stacks=False):
             out.append(UNSEEN)
             continue
         if "[" in tok and not stacks:
-            raise ValueError(f"field {field!r}: {tok!r}: only point cards carry Jack stacks")
+            raise ValueError(f"field {field!r}: {quoted(tok)}: only point cards carry "
+                             f"Jack stacks")
         try:
             base, jacks = split_stack(tok)
             if UNSEEN in (base, *jacks):
@@ -418,7 +422,7 @@ def _player_pair(text, field):
     parts = text.split("/")
     if len(parts) != 2:
         raise ValueError(f"field {field!r} lists both players' cards separated by one '/' "
-                         f"(player 0's / player 1's; '-' for none), not {text!r}")
+                         f"(player 0's / player 1's; '-' for none), not {quoted(text)}")
     return tuple(_cards(p, field, stacks=(field == "points")) for p in parts)
 
 
@@ -466,22 +470,23 @@ def parse_text(text: str) -> dict[str, Any]:
         elif key in ("scrap", "deck"):
             if "/" in value:
                 raise ValueError(f"field {key!r} is one list for both players: no '/' "
-                                 f"({value!r})")
+                                 f"({quoted(value)})")
             kw[key] = _cards(value, key)
         elif key == "to_move":
             v = value.strip().lower().removeprefix("p")
             if v not in ("0", "1"):
-                raise ValueError(f"field 'to_move' takes 0 or 1, not {value!r}")
+                raise ValueError(f"field 'to_move' takes 0 or 1, not {quoted(value)}")
             kw["to_move"] = int(v)
         elif key == "rest":
             v = value.strip().lower()
             if v not in ("deck", "scrap"):
-                raise ValueError(f"field 'rest' takes deck or scrap, not {value!r}")
+                raise ValueError(f"field 'rest' takes deck or scrap, not {quoted(value)}")
             kw["rest"] = v
         elif key == "seed":
             v = value.strip().replace("_", "")
-            if not (v.isascii() and v.isdigit()) or int(v) >= SEED_LIMIT:
-                raise ValueError(f"field 'seed' takes {SEED_WORDS}, not {value!r}")
+            # (no int() of thousands of digits: Python refuses it in its own words)
+            if not (v.isascii() and v.isdigit()) or len(v) > 20 or int(v) >= SEED_LIMIT:
+                raise ValueError(f"field 'seed' takes {SEED_WORDS}, not {quoted(value)}")
             kw["seed"] = int(v)
     return kw
 

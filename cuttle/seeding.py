@@ -21,6 +21,7 @@ import os
 from ._core import derive as _derive
 from ._core import players_stream
 from ._play import GAME_INDEX_LIMIT
+from .text import quoted
 from .validation import check_int
 
 __all__ = ["GAME_INDEX_LIMIT", "SEED_LIMIT", "SEED_WORDS", "check_game_index", "check_seed",
@@ -61,7 +62,7 @@ def read_seed(value: object, name: str = "seed") -> int:
     try:
         return check_int(value, name, 0, SEED_LIMIT - 1, SEED_WORDS)
     except ValueError:
-        raise ValueError(f"{name} must be {SEED_WORDS}, not {given!r}") from None
+        raise ValueError(f"{name} must be {SEED_WORDS}, not {quoted(given)}") from None
 
 
 def check_game_index(index: object, name: str = "index") -> int:
