@@ -191,9 +191,11 @@ class Game(CoreGame):
         but not the players' memory of hidden cards, which starts afresh, nor the
         history, the turn number or the random stream (`cuttle.position` says exactly
         what round-trips); ``multiline``: one field a line; ``rules=False`` leaves the
-        rules field out.  ValueError outside the main phase, and where the game's rule
-        state is more than the text carries (a pass just played, sudden death's last
-        turn).
+        rules field out.  A game won by its goal is written as well: read back, it
+        is won at once by the same player (decision 27 of docs/rules-decisions.md).
+        ValueError outside the main phase otherwise (a game drawn, a move half done),
+        for a win that left both players at their goal, and where the game's rule state
+        is more than the text carries (a pass just played, sudden death's last turn).
 
         A game whose ``?`` were dealt (``dealt_unseen``) is written with the cards
         dealt, as any game (it is played with them, and read back they are the

@@ -54,7 +54,10 @@ position, its cards dealt by the seed and marked again.
 whole deck in order, the frozen cards, the rules -- and `Game.from_text` reads it back as
 the same position: the same cards in the same places, the same rule state (freezes
 included), legal moves and player to move, and the same text.  A ``frozen`` field is
-written only where a card is frozen.
+written only where a card is frozen.  A game won by its goal is written too (its
+``to_move`` the winning turn's player): a position with one player at their goal is a
+game won by that player, read back over at once, the same winner (docs/rules.md, §4b;
+decision 27 of docs/rules-decisions.md); one with both at their goal is refused.
 
 The text describes where the cards are and the rule state, not what each player
 remembers.  A game read from text starts the players' knowledge of hidden cards afresh,
@@ -501,16 +504,22 @@ def _list(cards):
 def write_text(game: Game, multiline: bool = False, rules: bool = True,
                frozen: Sequence[Sequence[Card]] = ((), ()),
                gap: tuple[str, int] | None = None, unseen: Collection[Card] = ()) -> str:
-    """The full position of a main-phase game as text (see `Game.position_text`):
+    """The full position of a main-phase game, or of one won by its goal, as text (see
+    `Game.position_text`):
     `frozen`, per player, its cards frozen for its next turn (this turn for the player
     to move); `gap`, what of the game the text cannot carry (`CoreGame`'s
     ``_core_position_gap``), refused with a ValueError saying what; `unseen`, cards
     written ``?`` where they lie in a hand (after the hand's other cards) or the deck
     (its last ``?`` left out: the unlisted rest, which the seed deals)."""
-    if game.phase != "main":
-        state = "the game is over" if game.is_over else f"it is in the {game.phase} phase"
-        raise ValueError(f"position text describes main-phase positions only; {state}")
-    if gap is not None:
+    at = [p for p in (0, 1) if game.score(p) >= game.goal(p)]
+    won = game.end_reason == "goal" and len(at) == 1    # (read back: won at once)
+    if game.phase != "main" and not won:
+        state = ("the game is over" + (" with both players at their goal, which a "
+                                       "position may not hold" if len(at) == 2 else "")
+                 if game.is_over else f"it is in the {game.phase} phase")
+        raise ValueError(f"position text describes main-phase positions, and those of a "
+                         f"game won by its goal, only; {state}")
+    if gap is not None and not won:     # (what comes next: nothing, the game is won)
         raise ValueError(f"position text cannot carry this position: {_gap_text(*gap)}")
 
     def stacks(p):
@@ -538,7 +547,7 @@ def write_text(game: Game, multiline: bool = False, rules: bool = True,
         ("permanents", f"{_list(game.permanents(0))} / {_list(game.permanents(1))}"),
         ("scrap", _list(game.scrap)),
         ("deck", _list(deck)),
-        ("to_move", str(game.to_move)),
+        ("to_move", str(game.turn if won else game.to_move)),
     ]
     return ("\n" if multiline else "; ").join(f"{k}: {v}" for k, v in fields)
 
