@@ -79,9 +79,11 @@ class Flag:
             self.kind, " | ".join(self.values))
 
     def check(self, value: object, *, said: str | None = None) -> FlagValue:
-        """The normalised value, or ValueError naming the flag and what it takes.
-        said: the value as the person wrote it (`parse`'s text), which the error quotes
-        in place of the value read from it."""
+        """The normalised value, or ValueError naming the flag and what it takes.  A
+        string is the value's text, read as rule text reads it (`parse`: ``"yes"``,
+        ``"RANDOM"``, ``"none"``, ``"15,14,10,7,5"``); anything else must be the value
+        itself (a bool, not 1; an int, not 8.0).  said: the value as the person wrote it
+        (`parse`'s text), which the error quotes in place of the value read from it."""
         def shown():            # (on the error's path only)
             return quoted(value if said is None else said)
         if self.kind == "bool":
@@ -100,6 +102,8 @@ class Flag:
                 raise ValueError(f"flag {self.name!r} takes one of "
                                  f"{', '.join(map(repr, self.values))}, not {shown()}")
             return read
+        if isinstance(value, str) and said is None:
+            return self.parse(value)        # (every keyword reads text as rule text does)
         if self.kind == "goals":
             goals = tuple(value) if isinstance(value, (tuple, list)) else ()
             if len(goals) != 5 or not all(is_int(g) and 0 <= g <= MAX_GOAL for g in goals):
