@@ -18,7 +18,10 @@ guard, and each build's commit and a hash of its cuttle/ sources); a rerun on th
 file resumes it, playing only the games not there yet (--games may grow), and refuses
 another match, naming the option that differs.  --report labels the games from that
 line, not from the command line; a file of an older version, without it, is reported as
-"(options not recorded)".  --pool pools runs of one match under other seeds (any other
+"(options not recorded)".  Every line is checked when the file is read (a game's
+score, seat, counts and CPU times, no game twice), and a line out of range is refused
+naming the file's line; a last line an interrupted write cut off is ignored (dropped
+by a rerun, which plays its game again).  --pool pools runs of one match under other seeds (any other
 difference is refused); a file without the line is pooled with each file's label said.
 Runs of nearby seeds share deals (seed 2035's deals are 2035 to 2035 + games/2 - 1):
 pooled, a deal counts once, its pairs' scores averaged, and the report says how many
@@ -41,6 +44,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 MOVE_GUARD = 3000                    # a game still running after this many moves: draw
 FORMAT = 2                           # --out: a line of the match, then a line a game
+MAX_LINE_BYTES = 1 << 20             # (a line takes about 100 bytes, the match's 700)
 # What makes a match's games, each with how a refusal names it (the seed last: runs of
 # one match under other seeds are what --pool pools).
 MATCH_KEYS = (("mine", "--mine"), ("mine_config", "--mine-config"), ("theirs", "--theirs"),
@@ -146,7 +150,7 @@ def worker(args, w):
     kind = args.mine.split(":")[0]              # the settings of the search that plays
     _search_config(SEARCH_NAMES.index(kind) if kind in SEARCH_NAMES else 0, **config)
     other = Other(args.other_python, args.other)
-    done = set(r["game"] for r in read(args.out)[1])  # (the main process checked the match)
+    done = set(r["game"] for r in scan(args.out)[1])  # (the main process checked the match)
     for i in range(w, args.games, args.workers):
         if i in done:
             continue
@@ -156,21 +160,132 @@ def worker(args, w):
     other.close()
 
 
-def read(path):
+def from_here():
+    """This checkout's cuttle first on sys.path (the other build's process, `serve`,
+    puts its own there)."""
+    here = os.path.join(HERE, "..")
+    if here not in sys.path:
+        sys.path.insert(0, here)
+
+
+def scan(path):
     """(the match a --out file records, or None in a file of an older version or none
-    yet; its games' rows); ValueError for a file that is not a match's."""
+    yet; its games' rows; its last line, a `cuttle.files.JsonLine`, or None), every line
+    checked: ValueError naming the file's line for one that is not a match's, a game's
+    out of range or a game twice.  A last line cut off by an interrupted write is left
+    out (`cuttle.files`' rule, as the atlas's results file)."""
+    from_here()
+    from cuttle.files import cut_off, json_lines
     if not os.path.exists(path):
-        return None, []
-    with open(path) as f:
-        lines = [json.loads(line) for line in f if line.strip()]
-    match = lines[0]["match"] if lines and "match" in lines[0] else None
-    rows = lines[1:] if match is not None else lines
-    if match is not None and match.get("format") != FORMAT:
-        raise ValueError(f"{path}: a match file of format {match.get('format')!r}; this "
-                         f"script reads format {FORMAT}")
-    if not all(isinstance(r, dict) and "game" in r for r in rows):
-        raise ValueError(f"{path}: not a match's results (a line without a game)")
+        return None, [], None
+    match, rows, seen, last = None, [], {}, None
+    with open(path, "rb") as f:
+        for last in json_lines(f, MAX_LINE_BYTES):
+            if cut_off(last) or not last.raw.strip():
+                continue
+            where = f"{path}, line {last.lineno}"
+            if last.error is not None:
+                raise ValueError(f"{where}: {last.error}; the file is damaged")
+            if last.lineno == 1 and isinstance(last.value, dict) and "match" in last.value:
+                match = check_match(last.value["match"], where)
+                continue
+            r = check_row(last.value, where, match)
+            if r["game"] in seen:
+                raise ValueError(f"{where}: game {r['game']} again (also on line "
+                                 f"{seen[r['game']]}); the file is damaged")
+            seen[r["game"]] = last.lineno
+            rows.append(r)
+    return match, rows, last
+
+
+def read(path):
+    """`scan`'s match and rows, a cut-off last line said on stderr."""
+    from_here()
+    from cuttle.files import cut_off, cut_off_note
+    match, rows, last = scan(path)
+    if last is not None and cut_off(last):
+        print(cut_off_note(path, last.lineno, False, "a rerun of the match drops it and "
+                           "plays its game again"), file=sys.stderr)
     return match, rows
+
+
+def mend(path, last):
+    """Ready a --out file whose last line is `last` for its games to be appended: a
+    line cut off dropped (said on stderr), a whole one given its newline."""
+    from_here()
+    from cuttle.files import cut_off, cut_off_note, mend_tail
+    if last is None:
+        return
+    if cut_off(last):
+        print(cut_off_note(path, last.lineno, True, "its game will be played again"),
+              file=sys.stderr)
+    with open(path, "r+b") as f:
+        mend_tail(f, last)
+
+
+def is_int(x):
+    return type(x) is int                           # (not a bool, not 1.0)
+
+
+def check_match(m, where):
+    """A --out file's match line, checked field by field; ValueError naming it."""
+    if not isinstance(m, dict):
+        raise ValueError(f"{where}: the match's options are not a JSON object")
+    if m.get("format") != FORMAT:
+        raise ValueError(f"{where}: a match file of format {m.get('format')!r}; this "
+                         f"script reads format {FORMAT}")
+    kinds = {"mine": str, "theirs": str, "rules": str, "other": str, "mine_source": str,
+             "other_source": str, "mine_config": dict}
+    for key, kind in kinds.items():
+        if not isinstance(m.get(key), kind):
+            raise ValueError(f"{where}: the match's {key!r} is "
+                             f"{json.dumps(m.get(key))[:40]}, not a {kind.__name__}")
+    for key in ("mine_commit", "other_commit"):
+        if not (m.get(key) is None or isinstance(m[key], str)):
+            raise ValueError(f"{where}: the match's {key!r} is not a commit's name")
+    for key, least in (("seed", 0), ("move_guard", 1)):
+        if not (is_int(m.get(key)) and m[key] >= least):
+            raise ValueError(f"{where}: the match's {key!r} is "
+                             f"{json.dumps(m.get(key))[:40]}, not a whole number of at "
+                             f"least {least}")
+    return m
+
+
+ROW_KEYS = ("game", "seat", "score", "moves", "cpu", "dec")
+
+
+def check_row(r, where, match):
+    """A game's line, checked: its fields, their types and ranges, and with each other
+    (its seat is its number's, its decisions among its moves); ValueError naming it."""
+    if not isinstance(r, dict) or "match" in r:
+        raise ValueError(f"{where}: not a game's result (a JSON object of "
+                         f"{', '.join(ROW_KEYS)})")
+    if set(r) != set(ROW_KEYS):
+        odd = sorted(set(r) ^ set(ROW_KEYS))
+        raise ValueError(f"{where}: a game's result has the fields {', '.join(ROW_KEYS)} "
+                         f"(not so: {', '.join(map(repr, odd))})")
+
+    def bad(key, why):
+        return ValueError(f"{where}: {key} {json.dumps(r[key])[:40]}: {why}")
+    if not (is_int(r["game"]) and r["game"] >= 0):
+        raise bad("game", "a game's number is a whole number of at least 0")
+    if not (is_int(r["seat"]) and r["seat"] == r["game"] % 2):
+        raise bad("seat", f"game {r['game']} puts this checkout in seat {r['game'] % 2}")
+    if not (type(r["score"]) in (int, float) and r["score"] in (0, 0.5, 1)):
+        raise bad("score", "a game scores 0, 0.5 (a draw) or 1")
+    guard = None if match is None else match["move_guard"]
+    if not (is_int(r["moves"]) and 0 <= r["moves"] <= (guard or r["moves"])):
+        raise bad("moves", "a game's moves are a whole number of at least 0"
+                  + (f", at most the move guard, {guard}" if guard else ""))
+    if not (isinstance(r["cpu"], list) and len(r["cpu"]) == 2
+            and all(type(x) in (int, float) and 0 <= x < float("inf") for x in r["cpu"])):
+        raise bad("cpu", "each side's CPU time, two finite numbers of at least 0")
+    if not (isinstance(r["dec"], list) and len(r["dec"]) == 2
+            and all(is_int(x) and x >= 0 for x in r["dec"])
+            and sum(r["dec"]) <= r["moves"]):
+        raise bad("dec", f"each side's decisions, two whole numbers of at least 0 adding "
+                         f"up to at most its {r['moves']} moves")
+    return r
 
 
 def git_commit(root):
@@ -324,8 +439,9 @@ def report(files):
         _, low, high = score_interval(len(full), sum(full), sum(x * x for x in full))
         print(f"  score {mean:.1%} [{low:.1%}, {high:.1%}] (95%, paired)")
         print(f"  Elo {elo(mean)} [{elo(low)}, {elo(high)}]")
+    ratio = f"{cpu[0] / cpu[1]:.2f}" if cpu[1] else "n/a"
     print(f"  CPU per decision: mine {cpu[0] * 1e3:.2f} ms, theirs {cpu[1] * 1e3:.2f} ms "
-          f"(ratio {cpu[0] / cpu[1]:.2f})")
+          f"(ratio {ratio})")
 
 
 CHECK_OTHER = """
@@ -400,9 +516,9 @@ def start_out(ap, args):
     match; a file of an older version, without the line, cannot be resumed."""
     match = match_of(args)
     try:
-        old, rows = read(args.out)
+        old, rows, last = scan(args.out)
     except ValueError as e:
-        ap.error(f"--out {args.out}: not a match's results ({e})")
+        ap.error(f"--out: {e}")
     if old is None and rows:
         ap.error(f"--out {args.out}: its {len(rows)} games record no options (a file of "
                  f"an older version of this script), so a rerun cannot tell whether they "
@@ -412,6 +528,7 @@ def start_out(ap, args):
         if diff:
             ap.error(f"--out {args.out} holds another match, whose games a rerun would mix "
                      f"with these: {diff}. Use another --out, or that match's options")
+        mend(args.out, last)
         return False
     with open(args.out, "w") as f:
         f.write(json.dumps({"match": match}) + "\n")

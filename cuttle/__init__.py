@@ -7,7 +7,7 @@ from .analysis import Analysis, analyse, analyze
 from .balancing import balance
 from .cards import CARDS, Card
 from .errors import (ClusterError, IllegalMoveError, Interrupted, InvalidMoveError,
-                     PartialRunError, PolicyError)
+                     NoMoveToUndo, PartialRunError, PolicyError)
 from .game import Game, LegalMoves
 from .moves import Move
 from .observation import Observation
@@ -21,7 +21,8 @@ from . import render  # noqa: F401  (registers the renderers of every result: cu
 
 
 __all__ = ["Analysis", "Bot", "Card", "CARDS", "ClusterError", "Game", "IllegalMoveError",
-           "InvalidMoveError", "Interrupted", "LegalMoves", "Move", "Observation",
+           "InvalidMoveError", "Interrupted", "LegalMoves", "Move", "NoMoveToUndo",
+           "Observation",
            "PartialRunError", "PolicyError", "Review",
            "Rules", "__version__",
            "analyse", "analyse_search", "analyze", "atlas", "balance", "review",

@@ -18,6 +18,7 @@ from __future__ import annotations
 import warnings
 
 from ._core import JOKER_INDEX as JOKER, n_cards, rank_and_suit
+from .text import quoted
 from .validation import check_int, is_int
 
 RANKS = "A23456789TJQK"
@@ -116,7 +117,7 @@ def parse_index(text: str | int) -> int:
     if is_int(text):
         return check_int(text, "a card index", 0, JOKER)
     if not isinstance(text, str):
-        raise ValueError(f"not a card: {text!r}")
+        raise ValueError(f"not a card: {quoted(text)}")
     # 'ſ'.upper() is 'S': only ASCII text names a card.
     t = text.strip().upper() if text.isascii() else "?"
     if t.startswith("10"):
@@ -126,6 +127,6 @@ def parse_index(text: str | int) -> int:
     i = _INDEX.get(t)
     if i is None or i == JOKER:
         raise ValueError(
-            f"unknown card {text!r}: write rank+suit, ranks A 2-9 T(10) J Q K, "
+            f"unknown card {quoted(text)}: write rank+suit, ranks A 2-9 T(10) J Q K, "
             f"suits C D H S (e.g. 'TH', '10h', 'AS'), or JK for the joker")
     return i

@@ -1,4 +1,5 @@
 """Exceptions of the public API: a bad move is a ValueError (as python-chess does it),
+an undo with no move to take back an IndexError (`NoMoveToUndo`),
 Ctrl-C's partial result an `Interrupted`; a run stopped by a failed dask cluster
 (`ClusterError`) or a Python policy that failed (`PolicyError`) keeps its finished part
 as Ctrl-C does (`PartialRunError`)."""
@@ -24,6 +25,12 @@ class IllegalMoveError(ValueError):
 
 class InvalidMoveError(IllegalMoveError):
     """Move text that does not parse (unknown verb, bad card, wrong number of cards)."""
+
+
+class NoMoveToUndo(IndexError):
+    """`Game.undo` (`Game.pop`) of a game with no move played: an IndexError, as
+    ``list.pop`` of an empty list (and python-chess's ``Board.pop``) raise, so that
+    ``except IndexError`` catches it; the game is left unchanged."""
 
 
 class Interrupted(KeyboardInterrupt):

@@ -12,23 +12,32 @@ block device, a socket) is refused.  Every `OSError` names the path as it was gi
 
 Reading.  `read_text` reads a regular file, or a stream such as stdin, up to a size
 limit, so that a device or an endless pipe (``/dev/zero``) cannot exhaust memory.
+
+Files appended line by line (JSON lines: the atlas's and balance designer's results, a
+benchmark's games).  `json_lines` reads them, each line's JSON or why it is not JSON;
+the rule of their last line is here once: a last line without its newline that is not
+JSON was cut off by an interrupted write (`cut_off`: dropped, with `cut_off_note`'s
+words), and one that is JSON lacks only its newline, which `mend_tail` adds before
+anything is appended (else the next line would be glued to it).
 """
 
 from __future__ import annotations
 
 import csv
 import errno
+import json
 import os
 import stat
 import tempfile
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Sequence
+    from collections.abc import Callable, Iterable, Iterator, Sequence
     from os import PathLike
     from typing import IO, BinaryIO, TextIO
 
-__all__ = ["CsvFile", "OutputFile", "check_output", "read_text", "write_binary_file", "write_csv",
+__all__ = ["CsvFile", "JsonLine", "OutputFile", "check_output", "cut_off", "cut_off_note",
+           "json_lines", "mend_tail", "read_text", "write_binary_file", "write_csv",
            "write_text", "write_text_file"]
 
 _MAX_LINKS = 40                 # as the kernel's limit on links followed in one path
@@ -340,3 +349,77 @@ def write_csv(path_or_file: str | PathLike[str] | TextIO, header: Sequence[str],
         ok = True
     finally:
         f.close(ok)
+
+
+class JsonLine(NamedTuple):
+    """One line of a JSON-lines file: its number (from 1), where it starts, its bytes
+    (newline included), its JSON value (None with `error`), why it is not JSON (not
+    UTF-8, not JSON, nested too deeply, too long; None if it is) and whether it ends
+    with a newline."""
+    lineno: int
+    offset: int
+    raw: bytes
+    value: object
+    error: str | None
+    ended: bool
+
+
+def _json_of(raw: bytes) -> tuple[object, str | None]:
+    try:
+        return json.loads(raw.decode("utf-8")), None
+    except UnicodeDecodeError as e:
+        return None, f"not UTF-8 text: {e.reason} at byte {e.start}"
+    except json.JSONDecodeError as e:   # (its line is always 1: the column says where)
+        return None, f"not JSON: {e.msg} at column {e.colno}"
+    except RecursionError:              # (a line of 100,000 '[')
+        return None, "the JSON is nested too deeply"
+    except ValueError as e:             # (an integer of more digits than Python reads)
+        return None, f"not JSON: {e}"
+
+
+def json_lines(f: BinaryIO, limit: int) -> Iterator[JsonLine]:
+    """The lines of a file open in binary mode, from the start (the caller may seek
+    between lines); a line longer than `limit` bytes is the last given (its `error`
+    says so: where the next starts is not read)."""
+    offset = lineno = 0
+    while True:
+        f.seek(offset)
+        raw = f.readline(limit + 1)
+        if not raw:
+            return
+        lineno += 1
+        if len(raw) > limit:
+            yield JsonLine(lineno, offset, raw, None, f"longer than {limit:,} bytes", True)
+            return
+        yield JsonLine(lineno, offset, raw, *_json_of(raw), raw.endswith(b"\n"))
+        offset += len(raw)
+
+
+def cut_off(line: JsonLine) -> bool:
+    """Whether `line` is a last line cut off by an interrupted write: no newline, and
+    not JSON (every start of a JSON object short of its end is not JSON)."""
+    return not line.ended and line.error is not None
+
+
+def cut_off_note(path: str, lineno: int, dropped: bool, then: str) -> str:
+    """The words of a cut-off last line: `dropped` (from the file, before appending)
+    or ignored by a reading only; `then`: what follows ("its game will be played
+    again")."""
+    return (f"{path}: its last line (line {lineno}) "
+            + (f"was incomplete (cut off by an interrupted write?) and is dropped; {then}"
+               if dropped else
+               f"is incomplete (cut off by an interrupted write?) and is ignored; {then}"))
+
+
+def mend_tail(f: BinaryIO, last: JsonLine) -> None:
+    """Make the file whose last line is `last` ready to be appended to (`f` open for
+    writing): a cut-off line removed, a whole one given its newline, flushed to disk."""
+    if last.ended:
+        return
+    if cut_off(last):
+        f.truncate(last.offset)
+    else:
+        f.seek(0, os.SEEK_END)
+        f.write(b"\n")
+    f.flush()
+    os.fsync(f.fileno())

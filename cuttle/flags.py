@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from .text import quoted
 from .validation import is_bool, is_int
 
 if TYPE_CHECKING:
@@ -78,11 +79,13 @@ class Flag:
             self.kind, " | ".join(self.values))
 
     def check(self, value: object, *, said: str | None = None) -> FlagValue:
-        """The normalised value, or ValueError naming the flag and what it takes.
-        said: the value as the person wrote it (`parse`'s text), which the error quotes
-        in place of the value read from it."""
+        """The normalised value, or ValueError naming the flag and what it takes.  A
+        string is the value's text, read as rule text reads it (`parse`: ``"yes"``,
+        ``"RANDOM"``, ``"none"``, ``"15,14,10,7,5"``); anything else must be the value
+        itself (a bool, not 1; an int, not 8.0).  said: the value as the person wrote it
+        (`parse`'s text), which the error quotes in place of the value read from it."""
         def shown():            # (on the error's path only)
-            return repr(value if said is None else said)
+            return quoted(value if said is None else said)
         if self.kind == "bool":
             if isinstance(value, str):      # a keyword takes the spellings text takes
                 read = _bool_text(value)
@@ -99,6 +102,8 @@ class Flag:
                 raise ValueError(f"flag {self.name!r} takes one of "
                                  f"{', '.join(map(repr, self.values))}, not {shown()}")
             return read
+        if isinstance(value, str) and said is None:
+            return self.parse(value)        # (every keyword reads text as rule text does)
         if self.kind == "goals":
             goals = tuple(value) if isinstance(value, (tuple, list)) else ()
             if len(goals) != 5 or not all(is_int(g) and 0 <= g <= MAX_GOAL for g in goals):
@@ -131,7 +136,7 @@ class Flag:
         if self.kind == "bool":
             read = _bool_text(t)
             if read is None:
-                raise ValueError(f"flag {self.name!r} takes true or false, not {t!r}")
+                raise ValueError(f"flag {self.name!r} takes true or false, not {quoted(t)}")
             return read
         if self.kind in ("goals", "deal"):
             parts = [p for p in re.split(r"[\s,]", t.strip("()[] ")) if p]  # (a tab too)
@@ -139,7 +144,7 @@ class Flag:
                 what, example = (("5", "21,14,10,7,5") if self.kind == "goals" else
                                   ("2", "6,6"))
                 raise ValueError(f"flag {self.name!r} takes {what} whole numbers separated "
-                                 f"by commas, like {example}, not {t!r}")
+                                 f"by commas, like {example}, not {quoted(t)}")
             return self.check(tuple(int(p) for p in parts), said=t)
         if self.kind == "limit":
             if low in _NONE:
@@ -147,7 +152,8 @@ class Flag:
             if _ascii_digits(t) and 0 <= int(t) <= MAX_LIMIT:
                 return int(t)
             # (as `cuttle rules` lists its values: in text, None is spelled none)
-            raise ValueError(f"flag {self.name!r} takes {self.values_text()}, not {t!r}")
+            raise ValueError(f"flag {self.name!r} takes {self.values_text()}, not "
+                             f"{quoted(t)}")
         return self.check(t)                                # "choice"
 
     def format(self, value: FlagValue) -> str:
@@ -273,7 +279,7 @@ def _flag(name) -> Flag:
     try:
         return FLAGS[key]
     except (KeyError, TypeError):
-        raise ValueError(f"unknown rule flag {name!r}; valid flags: "
+        raise ValueError(f"unknown rule flag {quoted(name)}; valid flags: "
                          f"{', '.join(FLAG_NAMES)}") from None
 
 
@@ -283,6 +289,7 @@ def _preset_name(name) -> str:
         hint = (" (Rules() takes a preset name and flags as keywords; rule text like "
                 "'classic: four=random' is read by Rules.parse, and every rules= argument "
                 "takes it)") if isinstance(name, str) and ("=" in name or ":" in name) else ""
-        raise ValueError(f"unknown preset {name!r}; valid presets: {', '.join(PRESETS)}"
+        raise ValueError(f"unknown preset {quoted(name)}; valid presets: "
+                         f"{', '.join(PRESETS)}"
                          f"{hint}")
     return key

@@ -21,7 +21,7 @@ from ._observe import observation as _observation, observe
 from ._playout import PlayStatus
 from .cards import CARDS, Card, parse_index
 from .display import render
-from .errors import IllegalMoveError, InvalidMoveError
+from .errors import IllegalMoveError, InvalidMoveError, NoMoveToUndo
 from .freezes import freeze_words
 from .legal import LegalMoves, as_move, why_illegal
 from .moves import Move
@@ -29,7 +29,7 @@ from .observation import Observation
 from .position import layout, parse_text, write_text
 from .rules import Rules
 from .seeding import check_game_index, check_seed, seed_or_new
-from .unseen import dealt_not_named, sample_mark, view_gap, view_refusal
+from .unseen import check_dealt, dealt_not_named, sample_mark, view_gap, view_refusal
 from .validation import check_int, check_player, is_int
 
 if TYPE_CHECKING:
@@ -191,9 +191,11 @@ class Game(CoreGame):
         but not the players' memory of hidden cards, which starts afresh, nor the
         history, the turn number or the random stream (`cuttle.position` says exactly
         what round-trips); ``multiline``: one field a line; ``rules=False`` leaves the
-        rules field out.  ValueError outside the main phase, and where the game's rule
-        state is more than the text carries (a pass just played, sudden death's last
-        turn).
+        rules field out.  A game won by its goal is written as well: read back, it
+        is won at once by the same player (decision 27 of docs/rules-decisions.md).
+        ValueError outside the main phase otherwise (a game drawn, a move half done),
+        for a win that left both players at their goal, and where the game's rule state
+        is more than the text carries (a pass just played, sudden death's last turn).
 
         A game whose ``?`` were dealt (``dealt_unseen``) is written with the cards
         dealt, as any game (it is played with them, and read back they are the
@@ -250,10 +252,10 @@ class Game(CoreGame):
 
     def undo(self) -> Move:
         """Take back the last move exactly (the random stream too) and return it;
-        IndexError if no move was played."""
+        `cuttle.NoMoveToUndo` (an IndexError) if no move was played."""
         code = self._core_undo()
         if code is None:
-            raise IndexError("no move to undo")
+            raise NoMoveToUndo("no move to undo: no move has been played")
         return Move.from_code(code)
 
     pop = undo
@@ -518,7 +520,10 @@ def _unpickle(cls, rules, seed, state, max_moves=None, last=None, dealt=(),
         raise ValueError(f"corrupt pickled game: its state must be a tuple of 3 bytes "
                          f"(state, history, moves), not {_describe_state(state)}")
     g = cls.__new__(cls)
-    g._attach(rules, check_seed(seed, "a pickled game's seed"), max_moves)
+    try:
+        g._attach(rules, check_seed(seed, "a pickled game's seed"), max_moves)
+    except ValueError as e:
+        raise ValueError(f"corrupt pickled game: {e}") from None
     try:
         g._core_set_state(*state)
     except FreezeRefused as e:
@@ -534,13 +539,9 @@ def _unpickle(cls, rules, seed, state, max_moves=None, last=None, dealt=(),
         raise ValueError(f"corrupt pickled game: {g.ply} moves played, yet its move cap "
                          f"is {cap} and it is {'over' if g.is_over else 'not over'}")
     try:
-        g.dealt_unseen = frozenset(map(Card.parse, dealt))
-    except (TypeError, ValueError) as e:
-        raise ValueError(f"corrupt pickled game: its cards dealt for '?': {e}") from None
-    if dealt_from not in ("record", "position", None):
-        raise ValueError(f"corrupt pickled game: what held its '?' is 'record' or "
-                         f"'position', not {dealt_from!r}")
-    g.dealt_from = dealt_from if g.dealt_unseen else None
+        g.dealt_unseen, g.dealt_from = check_dealt(g, dealt, dealt_from)
+    except ValueError as e:
+        raise ValueError(f"corrupt pickled game: {e}") from None
     return g
 
 

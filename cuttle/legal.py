@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from .errors import InvalidMoveError
 from .moves import Move
+from .text import quoted
 from .validation import is_int
 
 if TYPE_CHECKING:
@@ -87,7 +88,7 @@ def why_illegal(game: Game, move: Move) -> str:
     (the rest) the legal moves it could have been."""
     phase = game.phase
     who = f"player {game.to_move}"
-    head = f"illegal move {str(move)!r}"
+    head = f"illegal move {quoted(str(move))}"
     if phase == "over":
         return f"{head}: the game is over"
     if move.verb not in PHASE_VERBS[phase]:

@@ -19,6 +19,7 @@ from __future__ import annotations
 from ._core import NO_CARD_INDEX, VERBS, pack_move, unpack_move
 from .cards import CARDS, Card, parse_index
 from .errors import InvalidMoveError
+from .text import quoted
 from .validation import check_int
 
 __all__ = ["Move", "VERBS"]
@@ -64,7 +65,8 @@ class Move:
                 _copy(verb, self)
                 return
             if not isinstance(verb, str):
-                raise InvalidMoveError(f"a move is text like 'points 7H', not {verb!r}")
+                raise InvalidMoveError(f"a move is text like 'points 7H', not "
+                                       f"{quoted(verb)}")
             verb, *cards = verb.split() or [""]
             if not verb:
                 raise InvalidMoveError("empty move text")
@@ -72,7 +74,8 @@ class Move:
         verb = verb.lower() if isinstance(verb, str) and verb.isascii() else verb
         # (a verb that is not text may be unhashable: Move(["7H"], "8H"))
         if not isinstance(verb, str) or verb not in _VERB_ID:
-            raise InvalidMoveError(f"unknown move verb {verb!r}; verbs: {', '.join(VERBS)}")
+            raise InvalidMoveError(f"unknown move verb {quoted(verb)}; verbs: "
+                                   f"{', '.join(VERBS)}")
         lo, hi = _ARITY[verb]
         if not lo <= len(cards) <= hi:
             raise InvalidMoveError(f"{verb!r} takes {lo if lo == hi else f'{lo} to {hi}'} "
@@ -116,7 +119,8 @@ class Move:
             try:
                 verb, card, target = unpack_move(check_int(code, "a move code", 0, 65535))
             except (ValueError, InvalidMoveError) as e:
-                raise InvalidMoveError(f"move code {code!r} is no move: {e}") from None
+                raise InvalidMoveError(f"move code {quoted(code)} is no move: "
+                                       f"{e}") from None
             cards = [c for c in (card, target) if c != NO_CARD_INDEX]
             try:
                 m = cls(VERBS[verb], *cards)

@@ -222,9 +222,20 @@ class Bot:
 
 
 def _unpickle_bot(name, seed, threads, calls, given=(True, True)):
-    bot = Bot(name, seed, threads)
-    bot._calls = check_seed(calls, "a bot's count of decisions")
-    bot._given = (bool(given[0]), bool(given[1]))
+    """A pickled Bot, each field checked: ValueError "corrupt pickled bot: ..." else."""
+    try:
+        bot = Bot(name, seed, threads)
+        bot._calls = check_seed(calls, "a bot's count of decisions")
+        if not (isinstance(given, tuple) and len(given) == 2
+                and all(type(x) is bool for x in given)):
+            raise ValueError(f"whether its seed and threads were given must be two bools, "
+                             f"not {given!r:.60}")
+        if not given[1] and bot.threads != 1:     # (threads not given: one thread)
+            raise ValueError(f"its threads, {bot.threads}, are said not to be given, "
+                             f"which is one thread")
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"corrupt pickled bot: {e}") from None
+    bot._given = given
     return bot
 
 

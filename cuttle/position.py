@@ -54,7 +54,10 @@ position, its cards dealt by the seed and marked again.
 whole deck in order, the frozen cards, the rules -- and `Game.from_text` reads it back as
 the same position: the same cards in the same places, the same rule state (freezes
 included), legal moves and player to move, and the same text.  A ``frozen`` field is
-written only where a card is frozen.
+written only where a card is frozen.  A game won by its goal is written too (its
+``to_move`` the winning turn's player): a position with one player at their goal is a
+game won by that player, read back over at once, the same winner (docs/rules.md, §4b;
+decision 27 of docs/rules-decisions.md); one with both at their goal is refused.
 
 The text describes where the cards are and the rule state, not what each player
 remembers.  A game read from text starts the players' knowledge of hidden cards afresh,
@@ -101,6 +104,7 @@ from ._core import n_cards
 from .cards import CARDS, JOKER, parse_index
 from .rules import Rules
 from .seeding import SEED_LIMIT, SEED_WORDS, seed_or_new
+from .text import quoted
 from .validation import check_player
 
 if TYPE_CHECKING:
@@ -149,11 +153,11 @@ class Layout:
 
 def _seq(cards, name):
     if isinstance(cards, str):
-        raise ValueError(f"{name} must be a list of cards, not the string {cards!r}")
+        raise ValueError(f"{name} must be a list of cards, not the string {quoted(cards)}")
     try:
         return list(cards)
     except TypeError:
-        raise ValueError(f"{name} must be a list of cards, not {cards!r}") from None
+        raise ValueError(f"{name} must be a list of cards, not {quoted(cards)}") from None
 
 
 def _pair(value, name):
@@ -170,12 +174,12 @@ def split_stack(text: str | int) -> tuple[str | int, list[str]]:
     if "[" not in t:
         return t, []
     if not t.endswith("]") or t.startswith("["):
-        raise ValueError(f"bad Jack stack {text!r}: write it as 'TH[JC,JD]' "
+        raise ValueError(f"bad Jack stack {quoted(text)}: write it as 'TH[JC,JD]' "
                          f"(Jacks bottom to top)")
     base, inner = t[:-1].split("[", 1)
     jacks = [j for j in inner.replace(" ", ",").split(",") if j]
     if not jacks:
-        raise ValueError(f"empty Jack stack in {text!r}")
+        raise ValueError(f"empty Jack stack in {quoted(text)}")
     return base, jacks
 
 
@@ -194,7 +198,7 @@ def layout(rules: Rules | str | None = None, *,
     seed = seed_or_new(seed)
     to_move = check_player(to_move, "to_move")
     if rest not in ("deck", "scrap"):
-        raise ValueError(f"rest must be 'deck' or 'scrap', not {rest!r}")
+        raise ValueError(f"rest must be 'deck' or 'scrap', not {quoted(rest)}")
     seen: dict[int, str] = {}           # card index -> where it was placed
 
     def place(text, where):
@@ -353,12 +357,13 @@ def _fields(text):
                 continue
             if ":" not in chunk:
                 raise ValueError(f"expected 'field: value' (fields: {', '.join(FIELDS)}), "
-                                 f"not {chunk!r}")
+                                 f"not {quoted(chunk)}")
             name, value = chunk.split(":", 1)
             key = name.strip().lower().replace("-", "_").replace(" ", "_")
             key = _ALIASES.get(key, key)
             if key not in FIELDS:
-                raise ValueError(f"unknown field {name.strip()!r}; fields: {', '.join(FIELDS)}")
+                raise ValueError(f"unknown field {quoted(name.strip())}; fields: "
+                                 f"{', '.join(FIELDS)}")
             out.append((key, value.strip()))
     if not out:
         raise ValueError("the position text is empty (give at least one field, e.g. "
@@ -373,11 +378,12 @@ def _tokens(text, field):
         if ch == "[":
             depth += 1
             if depth > 1:
-                raise ValueError(f"field {field!r}: nested '[' in {text.strip()!r}")
+                raise ValueError(f"field {field!r}: nested '[' in {quoted(text.strip())}")
         elif ch == "]":
             depth -= 1
             if depth < 0:
-                raise ValueError(f"field {field!r}: ']' without '[' in {text.strip()!r}")
+                raise ValueError(f"field {field!r}: ']' without '[' in "
+                                 f"{quoted(text.strip())}")
         if depth == 0 and (ch.isspace() or ch == ","):
             if cur:
                 out.append("".join(cur))
@@ -385,7 +391,7 @@ def _tokens(text, field):
         else:
             cur.append(ch)
     if depth:
-        raise ValueError(f"field {field!r}: '[' without ']' in {text.strip()!r}")
+        raise ValueError(f"field {field!r}: '[' without ']' in {quoted(text.strip())}")
     if cur:
         out.append("".join(cur))
     return [] if out == ["-"] else out
@@ -402,7 +408,8 @@ def _cards(text, field, stacks=False):
             out.append(UNSEEN)
             continue
         if "[" in tok and not stacks:
-            raise ValueError(f"field {field!r}: {tok!r}: only point cards carry Jack stacks")
+            raise ValueError(f"field {field!r}: {quoted(tok)}: only point cards carry "
+                             f"Jack stacks")
         try:
             base, jacks = split_stack(tok)
             if UNSEEN in (base, *jacks):
@@ -418,7 +425,7 @@ def _player_pair(text, field):
     parts = text.split("/")
     if len(parts) != 2:
         raise ValueError(f"field {field!r} lists both players' cards separated by one '/' "
-                         f"(player 0's / player 1's; '-' for none), not {text!r}")
+                         f"(player 0's / player 1's; '-' for none), not {quoted(text)}")
     return tuple(_cards(p, field, stacks=(field == "points")) for p in parts)
 
 
@@ -466,22 +473,23 @@ def parse_text(text: str) -> dict[str, Any]:
         elif key in ("scrap", "deck"):
             if "/" in value:
                 raise ValueError(f"field {key!r} is one list for both players: no '/' "
-                                 f"({value!r})")
+                                 f"({quoted(value)})")
             kw[key] = _cards(value, key)
         elif key == "to_move":
             v = value.strip().lower().removeprefix("p")
             if v not in ("0", "1"):
-                raise ValueError(f"field 'to_move' takes 0 or 1, not {value!r}")
+                raise ValueError(f"field 'to_move' takes 0 or 1, not {quoted(value)}")
             kw["to_move"] = int(v)
         elif key == "rest":
             v = value.strip().lower()
             if v not in ("deck", "scrap"):
-                raise ValueError(f"field 'rest' takes deck or scrap, not {value!r}")
+                raise ValueError(f"field 'rest' takes deck or scrap, not {quoted(value)}")
             kw["rest"] = v
         elif key == "seed":
             v = value.strip().replace("_", "")
-            if not (v.isascii() and v.isdigit()) or int(v) >= SEED_LIMIT:
-                raise ValueError(f"field 'seed' takes {SEED_WORDS}, not {value!r}")
+            # (no int() of thousands of digits: Python refuses it in its own words)
+            if not (v.isascii() and v.isdigit()) or len(v) > 20 or int(v) >= SEED_LIMIT:
+                raise ValueError(f"field 'seed' takes {SEED_WORDS}, not {quoted(value)}")
             kw["seed"] = int(v)
     return kw
 
@@ -496,16 +504,22 @@ def _list(cards):
 def write_text(game: Game, multiline: bool = False, rules: bool = True,
                frozen: Sequence[Sequence[Card]] = ((), ()),
                gap: tuple[str, int] | None = None, unseen: Collection[Card] = ()) -> str:
-    """The full position of a main-phase game as text (see `Game.position_text`):
+    """The full position of a main-phase game, or of one won by its goal, as text (see
+    `Game.position_text`):
     `frozen`, per player, its cards frozen for its next turn (this turn for the player
     to move); `gap`, what of the game the text cannot carry (`CoreGame`'s
     ``_core_position_gap``), refused with a ValueError saying what; `unseen`, cards
     written ``?`` where they lie in a hand (after the hand's other cards) or the deck
     (its last ``?`` left out: the unlisted rest, which the seed deals)."""
-    if game.phase != "main":
-        state = "the game is over" if game.is_over else f"it is in the {game.phase} phase"
-        raise ValueError(f"position text describes main-phase positions only; {state}")
-    if gap is not None:
+    at = [p for p in (0, 1) if game.score(p) >= game.goal(p)]
+    won = game.end_reason == "goal" and len(at) == 1    # (read back: won at once)
+    if game.phase != "main" and not won:
+        state = ("the game is over" + (" with both players at their goal, which a "
+                                       "position may not hold" if len(at) == 2 else "")
+                 if game.is_over else f"it is in the {game.phase} phase")
+        raise ValueError(f"position text describes main-phase positions, and those of a "
+                         f"game won by its goal, only; {state}")
+    if gap is not None and not won:     # (what comes next: nothing, the game is won)
         raise ValueError(f"position text cannot carry this position: {_gap_text(*gap)}")
 
     def stacks(p):
@@ -533,7 +547,7 @@ def write_text(game: Game, multiline: bool = False, rules: bool = True,
         ("permanents", f"{_list(game.permanents(0))} / {_list(game.permanents(1))}"),
         ("scrap", _list(game.scrap)),
         ("deck", _list(deck)),
-        ("to_move", str(game.to_move)),
+        ("to_move", str(game.turn if won else game.to_move)),
     ]
     return ("\n" if multiline else "; ").join(f"{k}: {v}" for k, v in fields)
 

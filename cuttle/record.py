@@ -75,6 +75,7 @@ from .record_result import (RESIGNED, STATUSES, RecordResultWarning, check_resul
 from .redeal import FitCutOff, Fitted, NoFit, fit_unseen
 from .rules import Rules
 from .seeding import check_game_index, check_seed
+from .text import quoted
 from .validation import check_player, is_int
 
 if TYPE_CHECKING:
@@ -129,7 +130,7 @@ def make_record(game: Game, *, players: Iterable[str], human_seat: int | None = 
     if status is None:
         status = "over" if game.is_over else "unfinished"
     if status not in STATUSES:
-        raise ValueError(f"status {status!r}: one of {', '.join(STATUSES)}")
+        raise ValueError(f"status {quoted(status)}: one of {', '.join(STATUSES)}")
     if status == "over" and not game.is_over:
         raise ValueError("the game is not over: give the status saying why it stopped "
                          f"({', '.join(STATUSES[1:])})")
@@ -194,7 +195,7 @@ def validate_record(rec: object) -> dict[str, Any]:
     if rec.get("format") != FORMAT:
         raise ValueError(f"not a cuttle game record ('format' should be {FORMAT!r})")
     if not is_int(rec.get("version")) or not 1 <= rec["version"] <= VERSION:
-        raise ValueError(f"unsupported record version {rec.get('version')!r} "
+        raise ValueError(f"unsupported record version {quoted(rec.get('version'))} "
                          f"(this cuttle reads versions 1 to {VERSION})")
     missing = [k for k in ("rules", "moves") if k not in rec]
     if missing:
@@ -245,7 +246,7 @@ def _check_redealt(rec: dict[str, Any]) -> None:
     if not (isinstance(marks, list) and all(is_int(k) and 0 <= k <= n for k in marks)
             and marks == sorted(marks)):
         raise ValueError(f"'redealt' must be a list of move counts from 0 to the record's "
-                         f"{n} moves, in order, not {marks!r}")
+                         f"{n} moves, in order, not {quoted(marks)}")
 
 
 def redealt_words(rec: dict[str, Any]) -> str | None:
@@ -381,7 +382,7 @@ def dealt_view(rec: dict[str, Any], player: int, move: int | None = None) -> str
     not, in words.  ValueError as `start_game`'s."""
     player = check_player(player)
     if move is not None and (not is_int(move) or move < 1):
-        raise ValueError(f"move must be a move's number, from 1, not {move!r}")
+        raise ValueError(f"move must be a move's number, from 1, not {quoted(move)}")
     if not rec.get("position"):
         return None
     count = len(_parsed(rec))
@@ -395,7 +396,7 @@ def play_recorded(game: Game, i: int, text: str) -> Move:
     try:
         return game.play(text)
     except InvalidMoveError as e:           # (names the part that does not parse)
-        raise ValueError(f"move {i} ({text!r}) cannot be played: {e}") from None
+        raise ValueError(f"move {i} ({quoted(text)}) cannot be played: {e}") from None
     except ValueError as e:                 # (IllegalMoveError: names the move)
         raise ValueError(f"move {i}: {e}") from None
 
@@ -420,7 +421,8 @@ def game_before(rec: dict[str, Any], move: int) -> Game:
     if not n:
         raise ValueError("the record has no moves")
     if not is_int(move) or not 1 <= move <= n:
-        raise ValueError(f"there is no move {move!r}: the record's moves are 1 to {n}")
+        raise ValueError(f"there is no move {quoted(move)}: the record's moves are 1 to "
+                         f"{n}")
     return _replayed(rec, move - 1)
 
 

@@ -25,11 +25,11 @@ every reader goes by the moves.
 
 from __future__ import annotations
 
-import reprlib
 import warnings
 from typing import TYPE_CHECKING, Any
 
 from .figures import END_REASONS
+from .text import quoted
 from .validation import check_int, check_player, is_int
 
 if TYPE_CHECKING:
@@ -118,7 +118,7 @@ def result_mismatch(rec: dict[str, Any], end: Game) -> str | None:
                 else _UNFINISHED[why])
     else:
         return None
-    return f"the record says {said!r}, but its moves end {ending_text(end)!r}"
+    return f"the record says {quoted(said)}, but its moves end {quoted(ending_text(end))}"
 
 
 def check_result(rec: dict[str, Any], end: Game, where: str = "", *,
@@ -166,38 +166,34 @@ def validate_result(rec: dict[str, Any]) -> None:
         return
     if not isinstance(res, dict):
         raise ValueError(f"'result' must be an object (its 'status', 'winner', ...) or "
-                         f"null, not {_shown(res)}")
+                         f"null, not {quoted(res)}")
     if "status" not in res:
         raise ValueError(f"the result has no 'status' (one of {', '.join(STATUSES)})")
     status = res["status"]
     if status not in STATUSES:
         raise ValueError(f"the result's 'status' must be one of {', '.join(STATUSES)}, "
-                         f"not {_shown(status)}")
+                         f"not {quoted(status)}")
     winner = check_player(res.get("winner"), "the result's 'winner'",
                           none="null: a draw, or no winner")
     reason = res.get("end_reason")
     if reason is not None and reason not in END_REASONS:
         raise ValueError(f"the result's 'end_reason' must be one of "
-                         f"{', '.join(END_REASONS)} or null, not {_shown(reason)}")
+                         f"{', '.join(END_REASONS)} or null, not {quoted(reason)}")
     if status != "over" and (reason is not None
                              or (winner is not None and status != RESIGNED)):
         field, value = ("end_reason", reason) if reason is not None else ("winner", winner)
         raise ValueError(f"the result's {field!r} must be null for a game the rules did "
-                         f"not end (status {status!r}), not {_shown(value)}")
+                         f"not end (status {quoted(status)}), not {quoted(value)}")
     if "turns" in res:
         check_int(res["turns"], "the result's 'turns'", 1, None)
     scores = res.get("scores", [0, 0])
     if not (isinstance(scores, list) and len(scores) == 2
             and all(is_int(s) and s >= 0 for s in scores)):
         raise ValueError(f"the result's 'scores' must be both players' points, two ints "
-                         f"from 0, seat 0's first, not {_shown(scores)}")
+                         f"from 0, seat 0's first, not {quoted(scores)}")
     if not isinstance(res.get("text", ""), str):
-        raise ValueError(f"the result's 'text' must be a string, not {_shown(res['text'])}")
+        raise ValueError(f"the result's 'text' must be a string, not {quoted(res['text'])}")
     if status == RESIGNED and winner is None and rec.get("human_seat") is None:
         raise ValueError("a resigned game's result names its 'winner' (the resigner's "
                          "opponent): it has none, nor a 'human_seat' who resigned")
 
-
-def _shown(value: object) -> str:
-    # A value quoted in an error, cut short (a record may hold a long list).
-    return reprlib.repr(value)

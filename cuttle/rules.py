@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from ._core import CHOICE_CODES, CRULES_FIELDS, n_cards
 from .flags import FLAG_NAMES, FLAGS, MAX_POINTS, PRESETS, Flag, _flag, _preset_name
+from .text import quoted
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Mapping
@@ -136,7 +137,7 @@ def _split_spans(text):
         elif ch in ")]":
             depth -= 1
             if depth < 0:
-                raise ValueError(f"unbalanced brackets in {text.strip()!r}: a ')' "
+                raise ValueError(f"unbalanced brackets in {quoted(text.strip())}: a ')' "
                                  f"closes nothing")
         if depth <= 0 and (ch.isspace() or ch == ","):
             if start is not None:
@@ -146,7 +147,8 @@ def _split_spans(text):
             start = i if start is None else start
             end = i + 1
     if depth:
-        raise ValueError(f"unbalanced brackets in {text.strip()!r}: a '(' is never closed")
+        raise ValueError(f"unbalanced brackets in {quoted(text.strip())}: a '(' is never "
+                         f"closed")
     if start is not None:
         out.append((start, end))
     return out
@@ -161,7 +163,7 @@ def _read_text(text):
     """(preset, parts) of rule text: its preset as written ("" for none: classic) and
     its ``FLAG=VALUE`` parts, each as written (`Rules.parse`'s first step)."""
     if not isinstance(text, str):
-        raise ValueError(f"rules text must be a string, not {text!r}")
+        raise ValueError(f"rules text must be a string, not {quoted(text)}")
     head, colon, rest = text.partition(":")
     body = rest if colon and "=" not in head else text
     spans = _split_spans(body)
@@ -222,7 +224,7 @@ class Rules:
             flag = _flag(name)              # (its spelling may differ: "FOUR", "hand-limit")
             if flag.name in given:
                 raise ValueError(f"{flag.name} is set twice ({given[flag.name]!r} and "
-                                 f"{name!r})")
+                                 f"{quoted(name)})")
             given[flag.name] = name
             base[flag.name] = flag.check(value)
         if base["hand_limit"] is None and base["hand_limit_mode"] != "discard":
@@ -250,7 +252,7 @@ class Rules:
         if isinstance(rules, str):
             return cls.parse(rules)
         raise ValueError(f"rules must be a Rules, rule text (a preset name, or e.g. "
-                         f"'classic: four=random') or None, not {rules!r}")
+                         f"'classic: four=random') or None, not {quoted(rules)}")
 
     # -- text ----------------------------------------------------------------------------
 
@@ -294,15 +296,16 @@ class Rules:
             items = iter(items)
         except TypeError:
             raise ValueError(f"flag changes must be FLAG=VALUE text or a list of such "
-                             f"strings, not {items!r}") from None
+                             f"strings, not {quoted(items)}") from None
         flags = {}
         for item in items:
             name, eq, value = item.partition("=") if isinstance(item, str) else ("", "", "")
             if not (eq and name.strip()):
-                raise ValueError(f"expected FLAG=VALUE (e.g. four=random), not {item!r}")
+                raise ValueError(f"expected FLAG=VALUE (e.g. four=random), not "
+                                 f"{quoted(item)}")
             flag = _flag(name.strip())
             if flag.name in flags:
-                raise ValueError(f"{flag.name} is set twice ({item!r} after "
+                raise ValueError(f"{flag.name} is set twice ({quoted(item)} after "
                                  f"{flag.name}={flag.format(flags[flag.name])})")
             flags[flag.name] = flag.parse(value)
         return flags
@@ -313,11 +316,11 @@ class Rules:
         name, eq, values = text.partition("=") if isinstance(text, str) else ("", "", "")
         if not (eq and name.strip()):
             raise ValueError(f"expected FLAG=VALUE,VALUE,... (e.g. four=choice,random), "
-                             f"not {text!r}")
+                             f"not {quoted(text)}")
         flag = _flag(name)
         vals = _split_top(values)
         if not vals:
-            raise ValueError(f"{text!r} lists no values")
+            raise ValueError(f"{quoted(text)} lists no values")
         try:
             return [self.replace(**{flag.name: flag.parse(v)}) for v in vals]
         except ValueError as e:
@@ -346,7 +349,7 @@ class Rules:
         try:
             return self._flags[name]
         except KeyError:
-            raise AttributeError(f"Rules has no flag {name!r}") from None
+            raise AttributeError(f"Rules has no flag {quoted(name)}") from None
 
     def __setattr__(self, name, value):
         raise AttributeError("Rules is frozen; use rules.replace(**flags)")
@@ -512,7 +515,7 @@ def _rebuild(preset, changed):
     a dict of flag names (Rules(**changed) would raise TypeError)."""
     if not (isinstance(changed, dict) and all(isinstance(k, str) for k in changed)):
         raise ValueError(f"corrupt pickled rules: the changed flags must be a dict of "
-                         f"flag names to values, not {changed!r}")
+                         f"flag names to values, not {quoted(changed)}")
     rules = Rules.__new__(Rules)        # (no warning: it was given where they were made)
     rules._build(preset, changed)
     return rules

@@ -9,13 +9,18 @@ what is shown.  `printable` writes each of them as a visible escape (``\\x1b``,
 ``\\u202e``), like `repr`, and leaves every other character as it is (accents, CJK,
 emoji).  Lone surrogates (from JSON's ``"\\ud800"``) are escaped too: a UTF-8 stream
 refuses to print them.
+
+Input an error quotes is shortened first (`quoted`): a move of 100,000 characters made a
+message of as many, which a terminal or a log then had to show whole.
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["printable"]
+__all__ = ["MAX_QUOTED", "printable", "quoted"]
+
+MAX_QUOTED = 80             # an error's quote of input, at most (its start and end kept)
 
 _UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e"
                      "\u2066-\u2069\ud800-\udfff]")
@@ -32,3 +37,18 @@ def printable(text: object, newlines: bool = False) -> str:
     than show escaped as ``\\xNN`` or ``\\uNNNN``; ``newlines=True`` keeps "\\n" (for
     text of several lines)."""
     return (_UNSAFE_BUT_NEWLINE if newlines else _UNSAFE).sub(_escape, str(text))
+
+
+def quoted(value: object, limit: int = MAX_QUOTED) -> str:
+    """`value` as an error message quotes input (its ``repr``, as ``{value!r}``), cut
+    to its start and end around "..." past `limit` characters, with its length in
+    characters: ``'points 777...777' (100,007 characters)``.  The one shortener of
+    quoted input: move text, position text, records, card names, rule text."""
+    r = repr(value)
+    if len(r) <= limit:
+        return r
+    tail = limit // 4
+    size = f"{len(value):,} characters" if isinstance(value, str) else \
+        f"{len(r):,} characters written out"
+    short = f"{r[:limit - tail - 3]}...{r[-tail:]} ({size})"
+    return short if len(short) < len(r) else r

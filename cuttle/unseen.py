@@ -14,7 +14,8 @@ in words (`view_gap`, of a game), and `view_refusal` says why an analysis of suc
 decision is refused; `cuttle.game.missing_view` and `cuttle.game.check_view`, which every
 analysis of a decider's view applies, are their public entry points.  The mark survives
 a determinization where the view sampled is the deal's (`sample_mark`), and position
-text writes ``?`` again when asked (`dealt_not_named`).  This module reads games through
+text writes ``?`` again when asked (`dealt_not_named`); a pickled game's mark is
+checked against the game (`check_dealt`).  This module reads games through
 their public methods only, below `cuttle.game`, which imports it.
 """
 
@@ -22,18 +23,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .cards import Card
 from .validation import check_player
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from .cards import Card
     from .game import Game
     from .moves import Move
     from .redeal import Fitted
 
-__all__ = ["DEALT_MARK", "DEALT_NOTE", "dealt_not_named", "dealt_shown", "sample_mark", "sees_dealt",
-           "view_gap", "view_refusal"]
+__all__ = ["DEALT_MARK", "DEALT_NOTE", "check_dealt", "dealt_not_named", "dealt_shown",
+           "sample_mark", "sees_dealt", "view_gap", "view_refusal"]
 
 # The mark of a card `dealt_shown` names, after it, in text (the table, the narration),
 # and what such cards are, for a line beside them (after "the cards marked ...": the
@@ -167,3 +168,33 @@ def sample_mark(game: Game, player: int) -> tuple[frozenset[Card], str | None]:
         return frozenset(), None
     hidden = frozenset(game.observation(player).unknown_cards)
     return dealt_not_named(game) | hidden, game.dealt_from
+
+
+def check_dealt(game: Game, dealt: object, dealt_from: object
+                ) -> tuple[frozenset[Card], str | None]:
+    """The mark (``dealt_unseen``, ``dealt_from``) a pickle gives `game`, checked
+    against it: card texts of its rules' deck, each once, and what held them, "record"
+    or "position" (None without cards); ValueError saying what is wrong otherwise.
+    (Where the cards lie is not checked: a determinization's sample, a position, marks
+    cards the game's moves put anywhere, the scrap too, without naming them.)"""
+    if not (isinstance(dealt, (list, tuple)) and all(isinstance(c, str) for c in dealt)):
+        raise ValueError(f"its cards dealt for '?': a list of card texts, not "
+                         f"{type(dealt).__name__}" + (" holding other things" if
+                                                      isinstance(dealt, (list, tuple))
+                                                      else ""))
+    try:
+        cards = [Card.parse(c) for c in dealt]
+    except ValueError as e:
+        raise ValueError(f"its cards dealt for '?': {e}") from None
+    n = game.rules.n_cards
+    outside = [c for c in cards if c.index >= n]
+    if outside:
+        raise ValueError(f"its cards dealt for '?': {outside[0]}, not a card of its "
+                         f"rules' deck of {n} cards")
+    seen: set[Card] = set()
+    twice = next((c for c in cards if c in seen or seen.add(c)), None)
+    if twice is not None:
+        raise ValueError(f"its cards dealt for '?': {twice} twice")
+    if dealt_from not in (("record", "position") if cards else ("record", "position", None)):
+        raise ValueError(f"what held its '?' is 'record' or 'position', not {dealt_from!r}")
+    return frozenset(cards), dealt_from if cards else None

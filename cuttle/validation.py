@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .files import check_output, not_a_folder
+from .text import quoted
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -75,12 +76,12 @@ def check_int(value: object, name: str, minimum: int | None = None,
                 else f"at most {maximum:,}"
             raise ValueError(f"{name} must be {bound}, not {value:,}")
     raise ValueError(f"{name} must be {expected or _int_range(minimum, maximum)}, "
-                     f"not {value!r}")
+                     f"not {quoted(value)}")
 
 
 def read_whole(value: object, name: str, minimum: int | None = None,
                maximum: int | None = None, expected: str | None = None,
-               spell: Callable[[object], str] = repr) -> int:
+               spell: Callable[[object], str] = quoted) -> int:
     """A whole number a person gave: an int by the integer rule, or its text (decimal,
     leading zeros and underscores allowed, or 0x hex, 0o, 0b; the spaces around it
     stripped), from `minimum` to `maximum` (either may be None).  ValueError "NAME must
@@ -134,7 +135,7 @@ def check_bool(value: object, name: str) -> bool:
     """`value` if it is True or False (numpy bools too); ValueError otherwise."""
     if is_bool(value):
         return bool(value)
-    raise ValueError(f"{name} must be True or False, not {value!r}")
+    raise ValueError(f"{name} must be True or False, not {quoted(value)}")
 
 
 def check_cancel(cancel: object) -> Callable[[], bool] | None:
@@ -146,7 +147,7 @@ def check_cancel(cancel: object) -> Callable[[], bool] | None:
     test = getattr(cancel, "is_set", cancel)
     if not callable(test):
         raise ValueError(f"cancel must be a threading.Event-like object or a callable, "
-                         f"not {cancel!r}")
+                         f"not {quoted(cancel)}")
     return test
 
 
@@ -158,7 +159,7 @@ def check_player(value: object, name: str = "player", none: str | None = None) -
     if is_int(value) and value in (0, 1):
         return int(value)
     also = f" or None ({none})" if none is not None else ""
-    raise ValueError(f"{name} must be 0 or 1{also}, not {value!r}")
+    raise ValueError(f"{name} must be 0 or 1{also}, not {quoted(value)}")
 
 
 def check_fraction(value: object, name: str, hint: str = "") -> float:
@@ -167,7 +168,7 @@ def check_fraction(value: object, name: str, hint: str = "") -> float:
     if isinstance(value, numbers.Real) and not isinstance(value, bool) \
             and 0 < value < 1:                # (NaN fails the comparison)
         return float(value)
-    raise ValueError(f"{name} must be a number between 0 and 1{hint}, not {value!r}")
+    raise ValueError(f"{name} must be a number between 0 and 1{hint}, not {quoted(value)}")
 
 
 def check_target(value: object, name: str = "target") -> float:
@@ -176,7 +177,7 @@ def check_target(value: object, name: str = "target") -> float:
     fractions where the command line takes points)."""
     v = check_fraction(value, name, " (a fraction: 0.005 is 0.5 percentage points)")
     if v > MAX_TARGET:
-        raise ValueError(f"{name}={value!r} is a half-width of {100 * v:g} percentage points "
+        raise ValueError(f"{name}={quoted(value)} is a half-width of {100 * v:g} percentage points "
                          f"(targets are fractions here: 0.005 is 0.5 pp); a {name} above "
                          f"{MAX_TARGET:g} ({100 * MAX_TARGET:g} pp) is refused")
     return v
@@ -189,7 +190,7 @@ def check_confidence(value: object, name: str = "confidence") -> float:
     c = check_fraction(value, name, " (exclusive), e.g. 0.95")
     if not 0.5 + c / 2.0 < 1.0:
         raise ValueError(f"{name} must be a number between 0 and 1 (exclusive), e.g. 0.95, "
-                         f"not {value!r}, which is too close to 1 for a finite interval")
+                         f"not {quoted(value)}, which is too close to 1 for a finite interval")
     return c
 
 
@@ -238,7 +239,7 @@ def _fspath(given, name, what):
         path = None
     if not isinstance(path, str) or not path:
         raise ValueError(f"{name or 'the path'} must be the path of a {what} (a str or "
-                         f"os.PathLike), not {given!r}")
+                         f"os.PathLike), not {quoted(given)}")
     if "\0" in path:
         raise ValueError(f"{name or 'the path'} cannot contain a NUL character")
     return path

@@ -42,7 +42,7 @@ of a chunk the longest counts, and a whole record makes them moot.
 Lines of other configurations (another seed, other players, ...) are kept and ignored:
 one file may hold several runs of its command.  A file whose first line is not the header is refused
 (it is not ours to append to).  A half-written last line (a run killed while writing)
-is dropped; a damaged line elsewhere, or two different records for the same games, make
+is dropped (`cuttle.files.json_lines`' rule of a last line); a damaged line elsewhere, or two different records for the same games, make
 the file refused with the line number.  One run at a time may write a file (a lock:
 another is refused, told whose run holds it, cuttle atlas or balance, by the header).
 
@@ -66,6 +66,7 @@ import os
 import stat
 from typing import TYPE_CHECKING
 
+from ..files import cut_off, cut_off_note, json_lines, mend_tail
 from ..validation import is_int
 from .errors import (NothingToReport, OtherFingerprint, ResultsFileError, check_results,
                      held_runs)
@@ -111,14 +112,14 @@ HEADER = header()
 HEADERS = tuple(header(c, v) for v in VERSIONS for c in (None, *COMMANDS))
 
 
-def _parse(line, lineno, path):
+def _parse(line, path):
     """(key or None for the header, record, its (Tally, PairTally or None) or None for
-    the header) of one line; ResultsFileError if damaged."""
+    the header) of a line (`cuttle.files.JsonLine`); ResultsFileError if damaged."""
+    lineno = line.lineno
     try:
-        try:
-            rec = json.loads(line)
-        except RecursionError:      # (a line of 100,000 '[')
-            raise ValueError("the JSON is nested too deeply") from None
+        if line.error is not None:
+            raise ValueError(line.error)
+        rec = line.value
         if lineno == 1:
             if not (isinstance(rec, dict) and rec.get("format") == FORMAT):
                 raise ValueError("no header")
@@ -193,7 +194,7 @@ class Store:
                 self._lock()
             tail = self._scan()
             self._check_command()
-            self._mend(*tail)
+            self._mend(tail)
             if self.lines == 0 and self.write:
                 self._append(header(self.command), 0)
                 self.lines = 1
@@ -271,55 +272,46 @@ class Store:
             raise self._error(e) from None
 
     def _scan(self):
-        """Read the file's lines; returns what its last line needs (`_mend`), done once
-        the file is known to be the command's."""
-        f = self.f
-        f.seek(0)
-        offset = 0
-        lineno = 0
-        tail: tuple = ()
-        while raw := f.readline(MAX_LINE_BYTES + 1):
-            lineno += 1
-            if len(raw) > MAX_LINE_BYTES:
-                if lineno == 1:
-                    _parse("", 1, self.path)            # not a results file: refused
-                raise ResultsFileError(f"{self.path}, line {lineno}: longer than "
+        """Read the file's lines; returns its last line (a `JsonLine`, None in an empty
+        file) for `_mend`, done once the file is known to be the command's."""
+        last = None
+        for line in json_lines(self.f, MAX_LINE_BYTES):
+            last = line
+            if len(line.raw) > MAX_LINE_BYTES and line.lineno > 1:
+                raise ResultsFileError(f"{self.path}, line {line.lineno}: longer than "
                                        f"{MAX_LINE_BYTES:,} bytes, not a {RECORD_KIND}; the "
                                        f"file is damaged")
-            if not raw.endswith(b"\n"):
-                if lineno == 1 and not any(h.startswith(raw) for h in HEADERS):
-                    _parse(raw.decode("utf-8", "replace"), 1, self.path)   # foreign: refused
-                try:
-                    key, rec, tallies = _parse(raw.decode("utf-8"), lineno, self.path)
-                except (ResultsFileError, UnicodeDecodeError):
-                    tail = ("drop", offset, lineno)
-                    break
-                tail = ("end", offset + len(raw))      # complete but unterminated
-            else:
-                try:
-                    text = raw.decode("utf-8")
-                except UnicodeDecodeError:
-                    text = "\ufffd"
-                key, rec, tallies = _parse(text, lineno, self.path)
-            offset += len(raw)
+            if line.lineno == 1 and not line.ended and \
+                    not any(h.startswith(line.raw) for h in HEADERS):
+                _parse(line._replace(error="no header"), self.path)   # foreign: refused
+            if cut_off(line):
+                break
+            key, rec, tallies = _parse(line, self.path)
             if key is not None:
-                self._add(key, offset - len(raw), lineno, _games(rec))
+                self._add(key, line.offset, line.lineno, _games(rec))
                 self._note(key, rec.get("engine"))
                 if _games(rec) == key[-2]:
-                    self._agree(key, *tallies, lineno)
-                f.seek(offset)
+                    self._agree(key, *tallies, line.lineno)
             else:
                 self.owner, self.version = rec.get("command"), rec["version"]
-            self.lines = lineno
-        return tail
+            self.lines = line.lineno
+        return last
 
-    def _mend(self, what=None, offset=0, lineno=0):
-        """The last line as `_scan` found it: complete but unterminated ("end": ended
-        when writing), or cut off ("drop")."""
-        if what == "end" and self.write:
-            self._append(b"\n", offset)
-        elif what == "drop":
-            self._drop_tail(offset, lineno)
+    def _mend(self, last):
+        """The last line as `_scan` found it: complete but unterminated (ended when
+        writing: its newline added), or cut off (dropped), `cuttle.files`' rule."""
+        if last is None or last.ended:
+            return
+        if cut_off(last):
+            self.notes.append(cut_off_note(
+                self.path, last.lineno, self.write, "its chunk will be played again"
+                if self.write else "a run that plays (not --report-only, not play=False) "
+                                   "drops it and plays its chunk again"))
+        if self.write:
+            try:
+                mend_tail(self.f, last)
+            except OSError as e:
+                raise self._error(e) from None
 
     def _note(self, key, engine):
         run = self._runs.setdefault(key[2:6], [set(), set(), False])
@@ -401,23 +393,6 @@ class Store:
             f"(rule set {rules!r}, chunk {chunk}) disagree, as no run could have written "
             f"them (a count edited or swapped); the file is damaged: delete the wrong line "
             f"(its chunk will be played again) or use another file")
-
-    def _drop_tail(self, offset, lineno):
-        if self.write:
-            self.notes.append(f"{self.path}: its last line (line {lineno}) was incomplete "
-                              f"(cut off by an interrupted write?) and is dropped; its "
-                              f"chunk will be played again")
-        else:
-            self.notes.append(f"{self.path}: its last line (line {lineno}) is incomplete "
-                              f"(cut off by an interrupted write?) and is ignored; a run "
-                              f"that plays (not --report-only, not play=False) drops it "
-                              f"and plays its chunk again")
-        if self.write:
-            try:
-                self.f.truncate(offset)
-                self.f.flush()
-            except OSError as e:
-                raise self._error(e) from None
 
     def _add(self, key, offset, lineno, games):
         if games < key[-2]:                 # a part: the longest one counts

@@ -1,14 +1,19 @@
 """benchmarks/bench_search_match.py: its options and the other checkout checked before
 a worker starts or a file is made, a worker's failure a failure of the match, and its
 results file saying which match it holds (a rerun resumes only that match; the report
-and the pooling read the labels from the files)."""
+and the pooling read the labels from the files), every line of it checked (a cut-off
+last line dropped, as the library's results files do)."""
 
 import json
+import math
 import pathlib
+import re
 import subprocess
 import sys
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SCRIPT = str(ROOT / "benchmarks" / "bench_search_match.py")
@@ -216,3 +221,151 @@ def test_pooled_runs_of_nearby_seeds_count_a_shared_deal_once(tmp_path):
         in run.stdout
     # deal 2026 scored 1, deal 2027 the mean of its pairs 0 and 0.5: (1 + 0.25) / 2
     assert "score 62.5% [" in run.stdout
+
+
+@pytest.fixture
+def bench(monkeypatch):
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    import bench_search_match
+    return bench_search_match
+
+
+MATCH = {"format": 2, "mine": "random", "mine_config": {}, "theirs": "greedy",
+         "rules": "classic", "seed": 2026, "move_guard": 3000, "mine_commit": None,
+         "mine_source": "0" * 64, "other": "/o", "other_commit": "abc1234",
+         "other_source": "1" * 64}
+
+
+def match_file(path, rows, match=MATCH):
+    path.write_text(json.dumps({"match": match}) + "\n" + "".join(rows))
+    return str(path)
+
+
+@pytest.mark.parametrize("edit, said", [
+    (('"score": 1.0', '"score": 51.0'), 'line 2: score 51.0: a game scores 0, 0.5'),
+    (('"score": 1.0', '"score": -1'), "line 2: score -1:"),
+    (('"score": 1.0', '"score": 0.3'), "line 2: score 0.3:"),
+    (('"score": 1.0', '"score": "1"'), 'line 2: score "1":'),
+    (('"score": 1.0', '"score": true'), "line 2: score true:"),
+    (('"seat": 0', '"seat": 5'), "line 2: seat 5: game 0 puts this checkout in seat 0"),
+    (('"seat": 0', '"seat": 1'), "line 2: seat 1: game 0 puts this checkout in seat 0"),
+    (('"moves": 10', '"moves": -5'), "line 2: moves -5:"),
+    (('"moves": 10', '"moves": 3001'), "at most the move guard, 3000"),
+    (('"cpu": [0.01, 0.02]', '"cpu": [-1, Infinity]'), "line 2: cpu [-1, Infinity]:"),
+    (('"cpu": [0.01, 0.02]', '"cpu": [0.01, NaN]'), "line 2: cpu [0.01, NaN]:"),
+    (('"dec": [5, 5]', '"dec": [-1, 0]'), "line 2: dec [-1, 0]:"),
+    (('"dec": [5, 5]', '"dec": [6, 5]'), "at most its 10 moves"),
+    (('"game": 0', '"game": -2'), "line 2: game -2:"),
+    (('"game": 0', '"gme": 0'), "has the fields game, seat"),
+    (('"game": 0,', '"game": 0, "x": 1,'), "(not so: 'x')"),
+])
+def test_every_game_line_is_checked_naming_its_line(bench, tmp_path, edit, said):
+    # An edited score moved the report's score (51.0 read as 51 points); a string score
+    # ended in a TypeError's traceback; seats, counts and CPU times out of range passed.
+    path = match_file(tmp_path / "m.jsonl", [row(0, 1.0).replace(*edit), row(1, 0.0)])
+    with pytest.raises(ValueError, match=re.escape(said)) as e:
+        bench.scan(path)
+    assert str(e.value).startswith(f"{path}, line ")
+
+
+@pytest.mark.parametrize("change, said", [
+    (dict(seed=-5), "line 1: the match's 'seed' is -5, not a whole number of at least 0"),
+    (dict(seed=1.5), "'seed' is 1.5"),
+    (dict(move_guard=0), "'move_guard' is 0"),
+    (dict(mine=None), "the match's 'mine' is null, not a str"),
+    (dict(mine_config=[]), "'mine_config' is [], not a dict"),
+    (dict(other_commit=5), "'other_commit' is not a commit's name"),
+    (dict(format=1), "a match file of format 1"),
+])
+def test_the_match_line_is_checked(bench, tmp_path, change, said):
+    path = match_file(tmp_path / "m.jsonl", [row(0, 1.0)], dict(MATCH, **change))
+    with pytest.raises(ValueError, match=re.escape(said)):
+        bench.scan(path)
+
+
+def test_a_game_twice_is_refused_naming_both_lines(bench, tmp_path):
+    # A duplicated line (or two games numbered 5) made a pair of three games, which the
+    # report dropped without a word with its partner ("98 games in 49 paired deals").
+    path = match_file(tmp_path / "m.jsonl", [row(0, 1.0), row(1, 0.0), row(1, 0.0)])
+    with pytest.raises(ValueError, match="line 4: game 1 again \\(also on line 3\\)"):
+        bench.scan(path)
+    run = report("--out", "m.jsonl", cwd=tmp_path)
+    assert run.returncode == 2 and "Traceback" not in run.stderr, run.stderr
+    assert "--report: m.jsonl, line 4: game 1 again" in run.stderr
+
+
+def test_a_string_score_is_a_usage_error_not_a_traceback(tmp_path):
+    match_file(tmp_path / "m.jsonl", [row(0, '"1"'), row(1, 0.0)])
+    run = report("--out", "m.jsonl", cwd=tmp_path)
+    assert run.returncode == 2 and "Traceback" not in run.stderr, run.stderr
+    assert run.stderr.strip().splitlines()[-1].endswith(
+        'error: --report: m.jsonl, line 2: score "1": a game scores 0, 0.5 (a draw) or 1')
+
+
+VALUES = st.recursive(st.none() | st.booleans() | st.integers(-5, 5000)
+                      | st.floats(allow_nan=True) | st.text(max_size=3) | st.sampled_from(
+                          [0, 1, 0.5, 1.0, 0.0, [0, 0], [0.0, 1.5], [1, 2]]),
+                      lambda x: st.lists(x, max_size=3), max_leaves=4)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(field=st.sampled_from(["game", "seat", "score", "moves", "cpu", "dec"]),
+       value=VALUES)
+def test_any_field_s_value_is_refused_or_within_the_report_s_ranges(bench, tmp_path,
+                                                                   field, value):
+    game = json.loads(row(2, 0.5))
+    game[field] = value
+    path = match_file(tmp_path / "m.jsonl", [row(0, 1.0), row(1, 0.0),
+                                             json.dumps(game) + "\n"])
+    try:
+        _, rows, _ = bench.scan(path)
+    except ValueError as e:
+        assert str(e).startswith(f"{path}, line 4: "), e
+        return
+    r = rows[-1]                # (what the report's sums and pairs take for granted)
+    assert type(r["game"]) is int and r["game"] >= 0 and r["seat"] == r["game"] % 2
+    assert r["score"] in (0, 0.5, 1) and not isinstance(r["score"], bool)
+    assert type(r["moves"]) is int and 0 <= r["moves"] <= MATCH["move_guard"]
+    assert all(type(x) is int and x >= 0 for x in r["dec"]) and sum(r["dec"]) <= r["moves"]
+    assert all(not isinstance(x, bool) and 0 <= x < math.inf for x in r["cpu"])
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(cut=st.integers(1, len(row(3, 0.5)) - 2))
+def test_a_cut_off_last_line_is_ignored_and_one_in_the_middle_refused(bench, tmp_path,
+                                                                       capsys, cut):
+    # A file whose last line an interrupted write cut off was refused whole, at the
+    # JSON parser's position ("line 2 column 1") rather than the file's line.
+    rows = [row(0, 1.0), row(1, 0.0), row(2, 0.5)]
+    path = match_file(tmp_path / "m.jsonl", rows + [row(3, 0.5)[:cut]])
+    match, got, _ = bench.scan(path)
+    assert [r["game"] for r in got] == [0, 1, 2] and match == MATCH
+    assert bench.read(path)[1] == got
+    assert f"{path}: its last line (line 5) is incomplete (cut off by an interrupted " \
+           f"write?) and is ignored" in capsys.readouterr().err
+    match_file(tmp_path / "m.jsonl", rows[:2] + [row(3, 0.5)[:cut] + "\n"] + rows[2:])
+    with pytest.raises(ValueError, match=f"{re.escape(path)}, line 4: not JSON: .* at "
+                                         f"column \\d+; the file is damaged"):
+        bench.scan(path)
+
+
+def test_a_rerun_drops_a_cut_off_last_line_and_plays_its_game_again(tmp_path):
+    lines, _ = first_run(tmp_path)
+    out = tmp_path / "m.jsonl"
+    out.write_text("\n".join(lines[:2] + [lines[2][:-5]]))       # game 1 cut off
+    run = match("--other", str(ROOT), "--mine", "random", "--theirs", "greedy",
+                cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert "m.jsonl: its last line (line 3) was incomplete (cut off by an interrupted " \
+           "write?) and is dropped; its game will be played again" in run.stderr
+    now = out.read_text().splitlines()
+    assert now[:2] == lines[:2] and len(now) == 3
+    again = json.loads(now[2])
+    assert again["game"] == 1 and again["score"] == json.loads(lines[2])["score"]
+    # a whole last line without its newline: given one before the next game's
+    out.write_text("\n".join(now))
+    run = match("--other", str(ROOT), "--mine", "random", "--theirs", "greedy",
+                "--games", "4", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert "4 games in 2 paired deals" in run.stdout
+    assert [json.loads(x)["game"] for x in out.read_text().splitlines()[1:]] == [0, 1, 2, 3]

@@ -214,6 +214,15 @@ def test_a_pickled_games_seed_is_checked(seed):
         fn(*args)
 
 
+@pytest.mark.parametrize("cap", ["x", 0, True, 2.5])
+def test_a_pickled_games_move_cap_is_checked_as_a_corrupt_pickle(cap):
+    # (refused with the constructor's words alone, not saying it was the pickle)
+    fn, args = parts(cuttle.Game(seed=1))
+    args[4] = cap
+    with pytest.raises(ValueError, match="^corrupt pickled game: max_moves must be None"):
+        fn(*args)
+
+
 @pytest.mark.parametrize("rules", ["classic", None, 3])
 def test_a_pickled_games_rules_are_rules(rules):
     fn, args = parts(cuttle.Game(seed=1))
@@ -273,6 +282,25 @@ def test_bots_pickle_as_their_arguments_and_decision_count(name, threads):
     with pytest.raises(ValueError, match="count of decisions"):
         fn, args = bot.__reduce__()
         fn(*args[:3], -1)
+
+
+@given(given_=st.none() | st.booleans() | st.integers() | st.text(max_size=3)
+       | st.lists(st.booleans() | st.integers(0, 1) | st.none(), max_size=3)
+       | st.tuples(st.booleans(), st.booleans()) | st.tuples(st.integers(), st.text()),
+       threads=st.sampled_from([1, 2]))
+def test_a_pickled_bot_s_given_is_two_bools_its_threads_agree_with(given_, threads):
+    # None raised "'NoneType' object is not subscriptable"; (1, 2, 3) and ('a', 'b')
+    # loaded as (True, True), a repr naming a seed and threads never given.
+    from cuttle.policies import _unpickle_bot
+    ok = isinstance(given_, tuple) and len(given_) == 2 \
+        and all(type(x) is bool for x in given_) and (given_[1] or threads == 1)
+    if ok:
+        bot = _unpickle_bot("ismcts:100", 3, threads, 0, given_)
+        assert pickle.loads(pickle.dumps(bot)).__reduce__()[1] == ("ismcts:100", 3, threads,
+                                                                  0, given_)
+    else:
+        with pytest.raises(ValueError, match="^corrupt pickled bot: "):
+            _unpickle_bot("ismcts:100", 3, threads, 0, given_)
 
 
 def test_a_vector_env_refuses_to_pickle_clearly():

@@ -123,3 +123,42 @@ def test_any_names_replay_cleanly(monkeypatch, capsys, tmp_path, names):
     assert json.loads(path.read_text())["players"] == names
     code, out, err = run(monkeypatch, capsys, "replay", path)
     assert code == 0 and unsafe(out + err) == []
+
+
+@settings(max_examples=60, deadline=None)
+@given(filler=st.text(alphabet="7ZQx/;:[]=, \u202e", min_size=200, max_size=30_000))
+def test_an_error_quotes_long_input_by_its_start_and_end(filler):
+    """`g.play('points ' + '7' * 100000)` made a message of 100,118 characters, position
+    text, rule text, card names and records alike: each parser quotes input through
+    `cuttle.text.quoted`, at most MAX_QUOTED characters of it."""
+    from cuttle.record import final_game, validate_record
+    g = cuttle.Game(seed=1)
+    rec = make_record(g, players=["ann", "bob"])
+    calls = [lambda: g.play("points " + filler), lambda: g.play(filler),
+             lambda: cuttle.Game.from_text(filler),
+             lambda: cuttle.Game.from_text("hands: " + filler + " / AS"),
+             lambda: cuttle.Game.from_text("hands: AS / 2S; rest: " + filler),
+             lambda: cuttle.Game.from_text("hands: AS / 2S; seed: 1" + "0" * len(filler)),
+             lambda: cuttle.Card(filler), lambda: cuttle.Move(filler),
+             lambda: cuttle.Move("scuttle " + filler + " 8C"),
+             lambda: cuttle.Rules(filler), lambda: cuttle.Rules(four=filler),
+             lambda: cuttle.Rules.parse("classic: " + filler),
+             lambda: cuttle.Rules.parse("classic: four=" + filler),
+             lambda: final_game({**rec, "moves": [filler]}),
+             lambda: validate_record({**rec, "result": {"status": filler}})]
+    for call in calls:
+        with pytest.raises(ValueError) as e:
+            call()
+        said = str(e.value)
+        assert len(said) < 700, said[:300]
+    assert g == cuttle.Game(seed=1)
+
+
+def test_quoted_keeps_short_input_as_its_repr_and_cuts_long_input():
+    from cuttle.text import MAX_QUOTED, quoted
+    for value in ("AS", "x" * (MAX_QUOTED - 2), 7, None, ["AS"], "it's"):
+        assert quoted(value) == repr(value)
+    long = "points " + "7" * 100_000
+    said = quoted(long)
+    assert said == "'points " + "7" * 49 + "..." + "7" * 19 + "' (100,007 characters)"
+    assert len(said) < MAX_QUOTED + 30

@@ -213,3 +213,16 @@ def test_from_run_refuses_the_indices_whose_deal_repeats_a_smaller_ones():
             cuttle.Game.from_run(seed=1, index=index)
         with pytest.raises(ValueError, match=r"'deal' must be an int from 0 to 2\*\*62-1"):
             check_deal(index)
+
+
+def test_undo_with_no_move_is_the_library_s_own_index_error():
+    # (a bare IndexError: documented nowhere as the game's own)
+    g = cuttle.Game(seed=1)
+    before = g.copy()
+    with pytest.raises(cuttle.NoMoveToUndo, match="^no move to undo"):
+        g.undo()
+    with pytest.raises(IndexError):            # (callers catching IndexError keep working)
+        g.pop()
+    assert g == before and issubclass(cuttle.NoMoveToUndo, IndexError)
+    g.play("draw")
+    assert g.undo() == cuttle.Move("draw") and g == before

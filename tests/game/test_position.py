@@ -71,7 +71,7 @@ def refused(g, message):
 
 def test_round_trip_random_games():
     rng = random.Random(20240601)
-    checked = remembered = 0
+    checked = remembered = won = 0
     for k in range(80):
         rules = random_rules(rng) if k % 2 else cuttle.Rules(rng.choice(cuttle.Rules.presets))
         g = cuttle.Game(rules, seed=rng.getrandbits(40))
@@ -87,10 +87,42 @@ def test_round_trip_random_games():
                     g.position_text()
             g.play(rng.choice(list(g.legal_moves)))
         if g.is_over:
-            with pytest.raises(ValueError, match="over"):
-                g.position_text()
+            won += over_round_trips(g)
     # positions where a player knew a hidden card are written too (its memory left out)
-    assert checked > 1000 and remembered > 100
+    assert checked > 1000 and remembered > 100 and won > 10
+
+
+def over_round_trips(g):
+    """A game over: written if won by its goal with the winner alone at it, and read
+    back won by the same player (a position with a player at their goal is a game won,
+    docs/rules.md 4b); refused otherwise, saying so.  Whether it was written."""
+    at = [p for p in (0, 1) if g.score(p) >= g.goal(p)]
+    if g.end_reason != "goal" or len(at) != 1:
+        with pytest.raises(ValueError, match="over"):
+            g.position_text()
+        return False
+    back = cuttle.Game.from_text(g.position_text())
+    assert back.is_over and back.end_reason == "goal" and back.winner == g.winner == at[0]
+    assert back.position_text() == g.position_text() and back.turn == g.turn
+    assert [table(back), back.deck] == [table(g), g.deck]
+    return True
+
+
+def test_a_position_at_the_goal_is_written_as_the_game_won_it_reads_as():
+    # It was read as won (winner 0) but not written ("main-phase positions only"),
+    # while one with both players at their goal is refused up front.
+    text = "hands: AS / 8C; points: 9C TC 2S / TH; rest: scrap"
+    g = cuttle.Game.from_text(text)
+    assert g.winner == 0 and over_round_trips(g)
+    assert cuttle.Game.from_text(g.position_text()).position_text() == g.position_text()
+    # a game over otherwise is not written
+    g = cuttle.Game.from_text("hands: AS / 8C; points: 9C TC / TH; rest: scrap",
+                              seed=1)
+    g.play("pass"), g.play("pass"), g.play("pass")
+    assert g.is_over and g.winner is None
+    with pytest.raises(ValueError, match="main-phase positions, and those of a game won "
+                                         "by its goal, only; the game is over$"):
+        g.position_text()
 
 
 def freezing(g, m):

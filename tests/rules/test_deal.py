@@ -117,9 +117,10 @@ def test_the_flag_in_text_json_and_describe():
     assert Rules(deal=[6, 5]).deal == (6, 5)
     text = Rules.describe()
     assert "deal" in text and "cards dealt to the first and to the second player" in text
-    for bad in ((0, 6), (9, 1), (5,), (5, 6, 7), "5,6", (5.0, 6), (True, 6), None):
+    for bad in ((0, 6), (9, 1), (5,), (5, 6, 7), "5,9", (5.0, 6), (True, 6), None):
         with pytest.raises(ValueError, match="flag 'deal' takes 2 ints from 1 to 8"):
             Rules(deal=bad)
+    assert Rules(deal="5,6") == Rules(deal=(5, 6))     # (a string: the flag's text)
     with pytest.raises(ValueError, match="flag 'deal' takes 2 whole numbers"):
         Rules.parse("classic: deal=five,six")
 

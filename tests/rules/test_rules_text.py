@@ -144,8 +144,13 @@ def test_a_bad_hand_limit_in_text_names_the_values_as_text_spells_them(value):
     with pytest.raises(ValueError, match=re.escape(f"flag 'hand_limit' takes {values}, not "
                                                    f"{value!r}")):
         Rules.parse(f"classic: hand_limit={value}")
-    with pytest.raises(ValueError, match=re.escape("takes None or an int from 0 to 53")):
-        Rules(hand_limit=int(value) if value.lstrip("-").isdigit() else value)
+    # a keyword given its text reads it as text does, in the text's words; given a
+    # number, in Python's
+    with pytest.raises(ValueError, match=re.escape(f"takes {values}, not {value!r}")):
+        Rules(hand_limit=value)
+    if value.lstrip("-").isdigit():
+        with pytest.raises(ValueError, match=re.escape("takes None or an int from 0 to 53")):
+            Rules(hand_limit=int(value))
 
 
 def test_the_issue_examples():
@@ -333,3 +338,38 @@ def test_the_constructor_points_at_the_text_reader():
     with pytest.raises(ValueError) as e:
         Rules("chess")
     assert "Rules.parse" not in str(e.value)
+
+
+@settings(max_examples=200, deadline=None)
+@given(rules_values(), st.data())
+def test_every_keyword_reads_a_string_as_rule_text_reads_it(rules, data):
+    # Rules(joker="yes") and Rules(four="RANDOM") read text, Rules(hand_limit="8") and
+    # Rules(king_goals="15,14,10,7,5") refused it: one reading for every kind of flag.
+    changed = rules.changed()
+    texts = {name: data.draw(SPACES) + FLAGS[name].format(v) + data.draw(SPACES)
+             for name, v in changed.items()}
+    assert Rules(rules.preset, **texts) == rules
+    assert Rules.parse(str(rules)) == rules
+
+
+@pytest.mark.parametrize("flag, value", [
+    ("joker", 1), ("joker", 1.0), ("joker", None), ("hand_limit", 8.0), ("hand_limit", True),
+    ("king_goals", [21.0, 14, 10, 7, 5]), ("deal", (6, True)),
+    ("hand_limit", "8.0"), ("king_goals", "21,14"), ("deal", "6;6"), ("joker", "maybe"),
+])
+def test_a_value_that_is_not_text_must_be_of_the_flag_s_own_type(flag, value):
+    # (a number is not text: joker=1 is refused as joker="1" is read)
+    with pytest.raises(ValueError, match=f"flag '{flag}' takes"):
+        Rules(**{flag: value})
+
+
+def test_goals_that_rise_with_kings_are_a_rule_set_of_their_own():
+    # (decision 21: any table, Kings raising the goal included, a handicap a designer
+    # may want; a game under it plays, and a King raises its controller's goal)
+    rules = Rules(king_goals=(5, 7, 10, 14, 21))
+    assert Rules.parse(str(rules)) == rules and rules.degenerate() is None
+    g = cuttle.Game.from_text("hands: KH 2C / 3D; points: 4C / -; rest: deck",
+                              rules=rules, seed=1)
+    assert g.goal(0) == 5
+    g.play("royal KH")
+    assert g.goal(0) == 7 and not g.is_over
