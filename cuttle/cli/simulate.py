@@ -497,16 +497,23 @@ def run_compare(args: argparse.Namespace) -> int:
     players = options.players(args.players or DEFAULT_PLAYERS)
     rule_sets = _rule_sets(args)
 
-    def write(cmp, stop):
-        write_outputs(args, str(cmp), cmp.as_dict, cmp.to_csv, stop)
-        save_plot(args, cmp, stop)
-        if args.html:
-            save_html(args, comparison_page(cmp, interrupted=stop))
+    write = _comparison_writer(args)
     return _play_then_write(args, lambda client: compare(
         rule_sets, _games(args), players, seed=args.seed, threads=args.threads,
         swap_seats=args.swap, progress=args.progress, match=args.match,
         max_moves=args.max_moves, chunk_size=args.chunk_size, confidence=args.confidence,
         games_csv=args.games_csv, client=client), write, Interrupted, _stopped)
+
+
+def _comparison_writer(args: argparse.Namespace):
+    """How a comparison (of rule sets or of players) is written: its text, JSON, CSV,
+    plot and page, as the options ask; `write(cmp, stop)`."""
+    def write(cmp, stop):
+        write_outputs(args, str(cmp), cmp.as_dict, cmp.to_csv, stop)
+        save_plot(args, cmp, stop)
+        if args.html:
+            save_html(args, comparison_page(cmp, interrupted=stop))
+    return write
 
 
 def run_compare_players(args: argparse.Namespace) -> int:
@@ -529,11 +536,7 @@ def run_compare_players(args: argparse.Namespace) -> int:
     opponent = options.player(args.opponent, "--opponent")
     candidates = options.candidates(args.players)
 
-    def write(cmp, stop):
-        write_outputs(args, str(cmp), cmp.as_dict, cmp.to_csv, stop)
-        save_plot(args, cmp, stop)
-        if args.html:
-            save_html(args, comparison_page(cmp, interrupted=stop))
+    write = _comparison_writer(args)
     return _play_then_write(args, lambda client: compare_players(
         candidates, _games(args), opponent, rules, seed=args.seed, threads=args.threads,
         swap_seats=args.swap, progress=args.progress, match=args.match,

@@ -80,6 +80,18 @@ def play_out(p, rng, undo_every=0):
     return st
 
 
+def held_bot(s):
+    """Hold session s's next bot decision until released: (started, release) events."""
+    decide, started, release = s.thinker.decide, threading.Event(), threading.Event()
+
+    def held(game, control):
+        started.set()
+        assert release.wait(60)
+        return decide(game, control)
+    s.thinker.decide = held
+    return started, release
+
+
 def new_game(client, **settings):
     """Start a game through the start page and the game page; returns a Player."""
     home = client.get("/")

@@ -22,8 +22,8 @@ from cuttle.cli import main  # noqa: E402
 from cuttle.record import final_game, validate_record  # noqa: E402
 from cuttle.seeding import derive  # noqa: E402
 from cuttle.web.sessions import SessionStore, parse_settings  # noqa: E402
-from web.conftest import (BASE, TOKEN, Player, game_token, new_game, play_out,  # noqa: E402
-                          start_token)
+from web.conftest import (BASE, TOKEN, Player, game_token, held_bot, new_game,  # noqa: E402
+                          play_out, start_token)
 
 
 def store(client):
@@ -786,13 +786,7 @@ def test_a_second_bot_request_while_it_thinks_is_refused_at_once(client):
     first decision is held by the test, not timed.)"""
     p = new_game(client, rules="classic", bot="ismcts:300", seat=1, seed=2)
     s = store(client).get(p.gid)
-    decide, started, release = s.thinker.decide, threading.Event(), threading.Event()
-
-    def held(game, control):
-        started.set()
-        assert release.wait(60)
-        return decide(game, control)
-    s.thinker.decide = held
+    started, release = held_bot(s)
     first = []
     th = threading.Thread(target=lambda: first.append(p.bot(0)))
     th.start()
@@ -814,18 +808,6 @@ def test_a_second_bot_request_while_it_thinks_is_refused_at_once(client):
     assert q.bot(0).json()["history"] == first[0].json()["history"]
 
 
-def _held_bot(s):
-    """Hold session s's next bot decision until released: (started, release) events."""
-    decide, started, release = s.thinker.decide, threading.Event(), threading.Event()
-
-    def held(game, control):
-        started.set()
-        assert release.wait(60)
-        return decide(game, control)
-    s.thinker.decide = held
-    return started, release
-
-
 def test_a_bot_request_cut_off_by_an_undo_is_refused_not_answered_stale(client):
     """An undo while the bot thinks drops its move, and the bot's request says so (409),
     rather than answering with the game as it was before the undo (it answered 200, at
@@ -833,7 +815,7 @@ def test_a_bot_request_cut_off_by_an_undo_is_refused_not_answered_stale(client):
     p = new_game(client, rules="classic", bot="ismcts:100000", seat=0, seed=2)
     assert p.move("draw", 0).status_code == 200
     s = store(client).get(p.gid)
-    started, release = _held_bot(s)
+    started, release = held_bot(s)
     control = []
     bot = []
     th = threading.Thread(target=lambda: bot.append(p.bot(1)))
@@ -863,7 +845,7 @@ def test_a_hint_while_the_bot_thinks_is_refused_at_once(client):
     not answered after the bot's move with a hint for the next decision."""
     p = new_game(client, rules="classic", bot="ismcts:300", seat=0, seed=2)
     assert p.move("draw", 0).status_code == 200
-    started, release = _held_bot(store(client).get(p.gid))
+    started, release = held_bot(store(client).get(p.gid))
     th = threading.Thread(target=lambda: p.bot(1))
     th.start()
     try:

@@ -31,7 +31,7 @@ from cuttle.cli import main  # noqa: E402
 from cuttle.narration import narrate_game  # noqa: E402
 from cuttle.record import final_game, read_record  # noqa: E402
 from report.conftest import visible_cards  # noqa: E402
-from web.conftest import new_game  # noqa: E402
+from web.conftest import held_bot, new_game  # noqa: E402
 
 EVERY_PHASE = {"main", "counter", "three", "four", "five", "seven", "discard", "block", "ten"}
 ALL_PHASES_RULES = "cuttle.cards ten_blocks_scuttle=true ten_discards=true hand_limit=5"
@@ -333,13 +333,7 @@ def test_a_page_opened_while_the_bot_thinks_waits_for_its_move(browser, server):
     with httpx.Client(base_url=server.url, timeout=60) as c:
         p = new_game(c, rules="classic", bot="ismcts:300", seat=1, seed=6)
         s = server.app.state.cuttle.store.get(p.gid)
-        decide, started, release = s.thinker.decide, threading.Event(), threading.Event()
-
-        def held(game, control):
-            started.set()
-            assert release.wait(60)
-            return decide(game, control)
-        s.thinker.decide = held
+        started, release = held_bot(s)
         first = []
         th = threading.Thread(target=lambda: first.append(p.bot()))
         th.start()
