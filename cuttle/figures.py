@@ -255,9 +255,10 @@ COMPARED = ("win_rate_A", "win_rate_B", "draw_rate", "first_mover_win_rate",
             "first_player_advantage", "first_score", "score_A", "score_B", "mean_moves",
             "mean_turns")
 MATCH_COMPARED = ("match_win_rate_A", "match_win_rate_B", "match_draw_rate")
-# Why a summary's figure is not compared, where it is more than a choice of the table.
+# Why a summary's figure is not compared, where it is more than a choice of the table
+# ("{entries}": the comparison's entries, `simulation.names.entries`).
 NOT_COMPARED = {"elo_difference": "an Elo difference is no mean of per-game values, so its "
-                                  "shift between rule sets has no per-game variable to "
+                                  "shift between {entries} has no per-game variable to "
                                   "pair; compare the score it is read from, score_A"}
 ATLAS = ("first_mover_win_rate", "second_mover_win_rate", "draw_rate", "mean_moves",
          "mean_turns") + tuple(f"end_{e}" for e in END_REASONS)

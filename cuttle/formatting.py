@@ -221,5 +221,6 @@ def csv_number(x: float | None) -> str:
 
 
 def json_number(x: float | None) -> float | None:
-    """A number for JSON: None where JSON has no number (nan, infinities)."""
-    return float(x) if finite(x) else None
+    """A number for JSON: None where JSON has no number (nan, infinities); a negative
+    zero (a shift of nothing, computed as a negated 0) as 0.0."""
+    return float(x) + 0.0 if finite(x) else None

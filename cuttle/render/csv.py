@@ -93,7 +93,7 @@ def summary_rows(s: Summary) -> Iterator[list[object]]:
 
 
 def comparison_rows(c: ComparisonResult) -> Iterator[list[object]]:
-    """A comparison's rows: one per rule set (or player compared) and metric."""
+    """A comparison's rows: one per rule set (or candidate) and metric."""
     former = FORMER_NAMES["comparison"]
     for metric, i, lab, e, d in c.rows():
         # (a figure compared since the new names has no old one: its name in both)
@@ -131,8 +131,7 @@ def comparison_csv(c: ComparisonResult, path_or_file: str | PathLike[str] | Text
                    *, interrupted: Interrupted | None = None) -> None:
     """Write a comparison's rows (COMPARISON_COLUMNS, whose first is "candidate" in a
     comparison of players; `interrupted_row` last for a partial run)."""
-    columns = COMPARISON_COLUMNS if c.compared == "rules" else \
-        ["candidate", *COMPARISON_COLUMNS[1:]]
+    columns = [c.entry.replace(" ", "_"), *COMPARISON_COLUMNS[1:]]
     _write(path_or_file, columns, comparison_rows(c), interrupted)
 
 

@@ -28,7 +28,7 @@ from ..figures import (ANALYSIS, ATLAS, BALANCE, DIFFERENCE, INTERACTION, INTERV
 from ..formatting import json_number
 from ..rules import FLAGS
 from ..simulation.compare import ComparisonResult
-from ..simulation.names import MATCH_FORMATS, PLAYER_LABELS, full_information
+from ..simulation.names import MATCH_FORMATS, PLAYER_LABELS, entries, full_information
 from ..simulation.summary import Summary
 from ..variants.results import AtlasResult
 
@@ -88,7 +88,10 @@ def summary_data(s: Summary) -> dict[str, Any]:
     }
     figures_into(d, [f for f in SUMMARY.values() if f.section != MATCHES], s, s.confidence)
     d["elapsed_seconds"] = r.elapsed
-    d["elapsed_rule_sets"] = r.elapsed_rule_sets   # (a comparison's rule sets: all timed)
+    # The entries of a comparison timed together: "elapsed_rule_sets", the key it always
+    # had (1 for a simulation), or for a candidate of a comparison of players
+    # "elapsed_candidates" in its place.
+    d["elapsed_" + entries(r.elapsed_compared).replace(" ", "_")] = r.elapsed_rule_sets
     d["match"] = None
     if r.match is not None:
         d["match"] = {"format": r.match, "description": MATCH_FORMATS[r.match].description,
@@ -132,7 +135,8 @@ def comparison_data(c: ComparisonResult) -> dict[str, Any]:
     "deals_vs_baseline" (`Rules.deal_relation`; None for the baseline).  "compared":
     "rules", or "players" for a comparison of players (`compare_players`), whose
     "candidates" take the place of "rule_sets", each with its "player" (A), under the
-    one "rules"."""
+    one "rules", against the one "opponent" (B), each candidate's summary timed with
+    "elapsed_candidates" in the place of "elapsed_rule_sets"."""
     d = {
         "schema_version": SCHEMA_VERSION,
         "seed": c.seed,
@@ -154,6 +158,7 @@ def comparison_data(c: ComparisonResult) -> dict[str, Any]:
                for i, (lab, r) in enumerate(zip(c.labels, c.results))]
     if c.compared == "players":
         d["rules"] = c.rules[0].to_json()
+        d["opponent"] = c.opponent
         d["full_information"] = sorted({label for r in c.results
                                         for label in full_information(r.players)})
         d["candidates"] = [{"label": e["label"], "player": r.players[0], **e}

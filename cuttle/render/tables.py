@@ -19,7 +19,7 @@ from ..figures import (ANALYSIS, DIFFERENCE, END_REASONS, ENDS, GAMES, MATCHES, 
 from ..formatting import (elo, finite, fixed, interval, level_pct, pct, quantity, share,
                           sign_class, value)
 from ..simulation.compare import SHARED
-from ..simulation.names import MATCH_FORMATS, full_information_note
+from ..simulation.names import MATCH_FORMATS, entries, full_information_note
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -126,9 +126,10 @@ def timing(s: Summary) -> str:
     k, seconds = r.elapsed_rule_sets, max(r.elapsed, 1e-9)
     if k == 1:
         return f" ({r.elapsed:.2f} s, {s.n / seconds:,.0f} games/s)"
-    if r.match is not None:         # (each rule set's matches played their own games)
-        return f" ({r.elapsed:.2f} s for the {k} rule sets' games)"
-    return (f" ({r.elapsed:.2f} s for the {k} rule sets' {quantity(k * s.n, 'game')}, "
+    them = entries(r.elapsed_compared)
+    if r.match is not None:         # (each entry's matches played their own games)
+        return f" ({r.elapsed:.2f} s for the {k} {them}' games)"
+    return (f" ({r.elapsed:.2f} s for the {k} {them}' {quantity(k * s.n, 'game')}, "
             f"{k * s.n / seconds:,.0f} games/s)")
 
 

@@ -13,6 +13,7 @@ from ..figures import (COMPARED, FORMER_NAMES, MATCH_COMPARED, NOT_COMPARED, SUM
                        independent_difference, match_difference, no_difference,
                        paired_difference)
 from ..validation import check_confidence, check_int
+from .names import COMPARED_KINDS, ENTRY_NOUNS, entries
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
@@ -35,10 +36,9 @@ MATCH_METRICS = MATCH_COMPARED
 SHARED = {"same": "the same deals", "cut": "the same shuffles",
           "other": "the same seed and game indices"}
 
-# What a comparison compares (`ComparisonResult.compared`), and player A's name in a
-# comparison of players, where A is each candidate in turn.
-COMPARED_KINDS = ("rules", "players")
-CANDIDATE = "candidate"
+# Player A's name in a comparison of players, where A is each candidate in turn (what
+# a comparison compares, and the word for its entries: `names.COMPARED_KINDS`).
+CANDIDATE = ENTRY_NOUNS["players"]
 
 
 class Metrics(tuple):
@@ -115,7 +115,8 @@ class ComparisonResult:
     `plot(..., confidence=)` give another.  Each rule set's `SimulationResult` has
     the comparison's `confidence`, and its `elapsed` is the whole comparison's wall
     time (`elapsed_rule_sets` = the number of rule sets): the rule sets are played
-    together, chunk by chunk, and no one of them has a time of its own.
+    together, chunk by chunk, and no one of them has a time of its own.  Comparing
+    players, every text says "candidate" where it would say "rule set" (`entry`).
     """
 
     compared = "rules"          # (comparisons pickled before players were compared)
@@ -129,11 +130,12 @@ class ComparisonResult:
         self.compared = compared
         self.confidence = check_confidence(confidence)
         results = list(results)
-        # Every rule set's summary at the comparison's level, timed as all of them.
-        self.results = [r if (r.confidence, r.elapsed_rule_sets) == (self.confidence,
-                                                                     len(results))
+        # Every entry's summary at the comparison's level, timed as all of them.
+        timed = (self.confidence, len(results), compared)
+        self.results = [r if (r.confidence, r.elapsed_rule_sets, r.elapsed_compared) == timed
                         else r._replace(confidence=self.confidence,
-                                        elapsed_rule_sets=len(results))
+                                        elapsed_rule_sets=len(results),
+                                        elapsed_compared=compared)
                         for r in results]
         self.pairs = dict(pairs)
         self.labels = list(labels)
@@ -253,10 +255,11 @@ class ComparisonResult:
 
     def _figure(self, metric):
         if isinstance(metric, str) and metric in SUMMARY and metric not in self.metrics:
-            why = NOT_COMPARED.get(metric, "it is not compared between rule sets")
-            raise ValueError(f"{metric!r} is a figure of each rule set's summary, not of the "
-                             f"comparison ({why}): cmp[i].summary().estimate({metric!r}) "
-                             f"is rule set i's; compared: {', '.join(self.metrics)}")
+            why = NOT_COMPARED.get(metric, "it is not compared between {entries}")
+            why = why.format(entries=entries(self.compared))
+            raise ValueError(f"{metric!r} is a figure of each {self.entry}'s summary, not of "
+                             f"the comparison ({why}): cmp[i].summary().estimate({metric!r}) "
+                             f"is {self.entry} i's; compared: {', '.join(self.metrics)}")
         return SUMMARY[canonical(metric, self.metrics, stacklevel=4)]
 
     def _index(self, i: int | str) -> int:
@@ -320,11 +323,13 @@ class ComparisonResult:
         disjoint ranges (checked by each rule set's `SimulationResult.merge`)."""
         if not isinstance(other, ComparisonResult):
             raise TypeError(f"cannot merge a ComparisonResult with {type(other).__name__}")
-        if self.labels != other.labels or len(self) != len(other) or \
-                self.compared != other.compared:
+        if self.compared != other.compared:
+            raise ValueError(f"cannot merge a comparison of {entries(self.compared)} with "
+                             f"one of {entries(other.compared)}")
+        if self.labels != other.labels or len(self) != len(other):
             raise ValueError(f"cannot merge comparisons of different {self.entry}s")
         if self.compared == "players" and self.candidates != other.candidates:
-            raise ValueError("cannot merge comparisons of different players")
+            raise ValueError(f"cannot merge comparisons of different {entries('players')}")
         results = [a.merge(b) for a, b in zip(self.results, other.results)]
         pairs = {k: p + other.pairs[k] for k, p in self.pairs.items()}
         return self._with(results, pairs)
@@ -337,8 +342,9 @@ class ComparisonResult:
 
     @property
     def entry(self) -> str:
-        """What each entry is, in words: "rule set" or "player" (`compared`)."""
-        return "player" if self.compared == "players" else "rule set"
+        """What each entry is, in words: "rule set" or "candidate" (`compared`; the one
+        word every text of the comparison says, `names.ENTRY_NOUNS`)."""
+        return ENTRY_NOUNS[self.compared]
 
     def __add__(self, other):
         if not isinstance(other, ComparisonResult):

@@ -8,9 +8,9 @@ from collections import namedtuple
 from .._playout import GAME_MOVE_CAP
 from ..policies import FULL_INFORMATION
 
-__all__ = ["FIELDS", "MATCH_FORMATS", "MatchFormat", "PLAYER_LABELS", "SEATS",
-           "DEFAULT_MAX_MOVES", "full_information", "full_information_note", "match_slots",
-           "seat_of_a"]
+__all__ = ["COMPARED_KINDS", "ENTRY_NOUNS", "FIELDS", "MATCH_FORMATS", "MatchFormat",
+           "PLAYER_LABELS", "SEATS", "DEFAULT_MAX_MOVES", "entries", "full_information",
+           "full_information_note", "match_slots", "seat_of_a"]
 
 PLAYER_LABELS = ("A", "B")
 SEATS = ("first", "second")
@@ -18,6 +18,17 @@ FIELDS = ("winner", "first", "moves", "turns", "scores", "end")
 # A game still running after this many moves ends as a draw ("move_cap"): the core's
 # cap of a game played out (cuttle/_playout.pxd says where it applies and why).
 DEFAULT_MAX_MOVES = GAME_MOVE_CAP
+
+# What a comparison compares (`ComparisonResult.compared`), and the one word for each of
+# its entries in every text and key that names them: a rule set, or a candidate player
+# (each in turn player A against the same opponent).
+COMPARED_KINDS = ("rules", "players")
+ENTRY_NOUNS = {"rules": "rule set", "players": "candidate"}
+
+
+def entries(compared: str) -> str:
+    """A comparison's entries in the plural: "rule sets" or "candidates"."""
+    return ENTRY_NOUNS[compared] + "s"
 
 MatchFormat = namedtuple("MatchFormat", "wins slots description")
 MATCH_FORMATS = {

@@ -10,6 +10,7 @@ from .._core import END_NAMES
 from ..display import render
 from ..files import write_csv
 from ..validation import check_confidence, check_count
+from .names import COMPARED_KINDS
 from .rows import GameRows, game_columns, game_rows
 from .summary import Summary
 from .tally import Tally, tallies_from_rows
@@ -121,20 +122,24 @@ class SimulationResult:
     `elapsed`: seconds of wall time of the run; a rule set of a comparison was played
     with the others, chunk by chunk, so its `elapsed` is the whole comparison's, which
     timed `elapsed_rule_sets` rule sets' games (1 for a simulation), and its summary
-    says so rather than give a rate of its own.
+    says so rather than give a rate of its own; `elapsed_compared` is what that
+    comparison compared ("rules", or "players": then they are candidates' games, and
+    its JSON says "elapsed_candidates" in place of "elapsed_rule_sets").
     """
 
     END_NAMES = END_NAMES
     # (results pickled before these were kept: the defaults)
     confidence = 0.95
     elapsed_rule_sets = 1
+    elapsed_compared = "rules"
 
     def __init__(self, tally: Tally, *, players: Iterable[str], rules: Rules, seed: int,
                  swap_seats: bool, max_moves: int, match: str | None = None,
                  need: int | None = None, slots: int | None = None,
                  ranges: Iterable[tuple[int, int]] | None = None, rows: GameRows | None = None,
                  elapsed: float | None = None, threads: int | None = None,
-                 confidence: float = 0.95, elapsed_rule_sets: int = 1):
+                 confidence: float = 0.95, elapsed_rule_sets: int = 1,
+                 elapsed_compared: str = "rules"):
         self.tally = tally
         self.players = tuple(players)
         self.rules = rules
@@ -152,6 +157,10 @@ class SimulationResult:
         self.threads = threads
         self.confidence = check_confidence(confidence)
         self.elapsed_rule_sets = check_count(elapsed_rule_sets, "elapsed_rule_sets")
+        if elapsed_compared not in COMPARED_KINDS:
+            raise ValueError(f"elapsed_compared must be one of {', '.join(COMPARED_KINDS)}, "
+                             f"not {elapsed_compared!r}")
+        self.elapsed_compared = elapsed_compared
         self._summaries: dict[float, Summary] = {}
 
     @classmethod
@@ -239,7 +248,8 @@ class SimulationResult:
                   swap_seats=self.swap_seats, max_moves=self.max_moves, match=self.match,
                   need=self.need, slots=self.slots, ranges=self.ranges, rows=self._rows,
                   elapsed=self.elapsed, threads=self.threads, confidence=self.confidence,
-                  elapsed_rule_sets=self.elapsed_rule_sets)
+                  elapsed_rule_sets=self.elapsed_rule_sets,
+                  elapsed_compared=self.elapsed_compared)
         tally = changes.pop("tally", self.tally)
         kw.update(changes)
         return SimulationResult(tally, **kw)

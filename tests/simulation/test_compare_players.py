@@ -1,6 +1,7 @@
 """compare_players: candidates against one opponent on the same deals and seats, their
 differences paired game by game (the statistics of `compare`)."""
 
+import json
 import math
 import statistics
 
@@ -174,8 +175,38 @@ def test_its_outputs_name_the_candidates(tmp_path):
     cmp.to_csv(tmp_path / "cmp.csv")
     assert (tmp_path / "cmp.csv").read_text().startswith("candidate,label,metric,")
     assert (tmp_path / "games.csv").read_text().startswith("candidate,game,")
-    with pytest.raises(ValueError, match="no player is labelled 'x'"):
+    with pytest.raises(ValueError, match="no candidate is labelled 'x'"):
         cmp.estimate("draw_rate", "x")
-    with pytest.raises(ValueError, match="different players"):
+    with pytest.raises(ValueError, match="a comparison of candidates with one of rule sets"):
         cmp.merge(cuttle.compare(["classic", "quick"], 100, seed=1, progress=False,
                                  start=100))
+
+
+def test_its_texts_say_candidate_where_a_comparison_of_rule_sets_says_rule_set(tmp_path):
+    """Every text and key that names a comparison's entries names candidates when
+    players are compared: a candidate's own summary, the refusals, the JSON (its
+    opponent at the top, a shift of nothing written as 0.0, not -0.0), the CSV."""
+    cmp = cuttle.compare_players(["expert", "random", "expert"], 60, "greedy", seed=1,
+                                 progress=False).with_elapsed(1.5)
+    head = str(cmp[1].summary()).splitlines()[0]
+    assert "for the 3 candidates' 180 games" in head and "rule set" not in head
+    with pytest.raises(ValueError) as refused:
+        cmp.difference("elo_difference", 1)
+    assert "shift between candidates" in str(refused.value)
+    assert "is candidate i's" in str(refused.value) and "rule set" not in str(refused.value)
+    d = cmp.as_dict()
+    assert d["opponent"] == "greedy"
+    for c in d["candidates"]:
+        assert c["summary"]["elapsed_candidates"] == 3
+        assert "elapsed_rule_sets" not in c["summary"]
+    text = json.dumps(d)
+    assert "-0.0," not in text and "-0.0}" not in text
+    assert d["candidates"][2]["difference_vs_baseline"]["score_A"]["value"] == 0.0
+    assert "rule set" not in str(cmp) + repr(cmp) + cmp._repr_html_() + text
+    cmp.to_csv(tmp_path / "cmp.csv")
+    assert "rule set" not in (tmp_path / "cmp.csv").read_text()
+    # (a comparison of rule sets keeps its words and keys)
+    rules = cuttle.compare(["classic", "quick"], 20, seed=1, progress=False).with_elapsed(1.0)
+    assert "for the 2 rule sets' 40 games" in str(rules[0].summary()).splitlines()[0]
+    assert rules.as_dict()["rule_sets"][0]["summary"]["elapsed_rule_sets"] == 2
+    assert "opponent" not in rules.as_dict()
