@@ -493,6 +493,11 @@ def run_compare(args: argparse.Namespace) -> int:
     player of --players against it under one rule set); exit status."""
     if args.opponent is not None:
         return run_compare_players(args)
+    if args.players and len(args.players.split(",")) > 2:
+        raise UsageError(f"--players takes one or two players (A,B) when rule sets are "
+                         f"compared, not {args.players!r}: to compare these players, "
+                         f"each against the same opponent, name it with --opponent "
+                         f"(e.g. --opponent greedy --players {args.players})")
     _check_outputs(args)
     players = options.players(args.players or DEFAULT_PLAYERS)
     rule_sets = _rule_sets(args)

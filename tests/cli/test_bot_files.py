@@ -114,6 +114,9 @@ def test_simulate_plays_a_bot_file_and_records_its_game(bot_dir, monkeypatch, ca
     (["compare", "--opponent", "bots/nofile.py:f", "--players", "random,greedy"],
      "--opponent: bots/nofile.py:f: no file 'bots/nofile.py'"),
     (["compare", "--opponent", "greedy"], "--opponent B compares the players of --players"),
+    (["compare", "--players", "random,greedy,expert"],
+     "to compare these players, each against the same opponent, name it with --opponent "
+     "(e.g. --opponent greedy --players random,greedy,expert)"),
     (["compare", "--opponent", "greedy", "--players", "random"],
      "--players takes the players to compare, at least two"),
     (["compare", "classic", "quick", "--opponent", "greedy", "--players", "random,greedy"],
