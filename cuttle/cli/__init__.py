@@ -18,7 +18,9 @@ file missing or unreadable too: `options.cannot_read`) prints the command's usag
 one line ``cuttle COMMAND: error: ...`` and exits with status 2 (the line names the
 option or the file, the value as it was given and what would be taken, each once:
 ``--players: bad iteration count in 'ismcts:0': use e.g. 'ismcts:1000'``); a failure
-to finish (e.g. an unwritable file) prints that line and exits with 1; Ctrl-C exits
+to finish (e.g. an unwritable file) prints that line and exits with 1, as does a
+player's Python file whose policy fails (`PolicyError`), under the frames of its own
+file that raised, not cuttle's (`policy_frames`); Ctrl-C exits
 with 130, and a SIGTERM (a `kill`) stops it the same way, what finished kept and
 written, with status 143.  Never a traceback: a Ctrl-C while Python imports the package (numpy and
 the core, the first half second, before any of this code runs) is held by the command's
@@ -34,10 +36,12 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import traceback
 import warnings
 from typing import TYPE_CHECKING
 
 from .._version import __version__
+from ..errors import PolicyError
 from ..interrupts import sigterm_as_ctrl_c
 from ..record_result import RecordResultWarning
 from ..rules import DegenerateRulesWarning
@@ -169,3 +173,23 @@ def _run(args: argparse.Namespace, sub: argparse.ArgumentParser) -> int:
     except (CommandError, OSError) as e:
         print(f"{sub.prog}: error: {printable(e)}", file=sys.stderr)
         return 1
+    except PolicyError as e:        # a user's bot failed: its own frames, then one line
+        frames = policy_frames(e)
+        if frames:
+            print("Traceback of the policy (most recent call last):", file=sys.stderr)
+            print("".join(traceback.format_list(frames)), end="", file=sys.stderr)
+        print(f"{sub.prog}: error: {printable(e)}", file=sys.stderr)
+        return 1
+
+
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def policy_frames(e: PolicyError) -> list[traceback.FrameSummary]:
+    """The frames of the exception a user's policy raised that are the user's own (not
+    cuttle's, which only called it): what helps them find their bug."""
+    cause = e.__cause__
+    if cause is None or cause.__traceback__ is None:
+        return []
+    return [f for f in traceback.extract_tb(cause.__traceback__)
+            if not os.path.abspath(f.filename).startswith(_PACKAGE + os.sep)]

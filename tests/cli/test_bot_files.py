@@ -35,6 +35,17 @@ def lucky(game, rng):
 NOT_A_POLICY = 3
 '''
 
+BUGGY = '''
+def _worse(moves):
+    return moves[0] + 1             # (a bug of the bot's own: a Move plus an int)
+
+
+def buggy(game, rng):
+    if game.ply < 6:
+        return rng.choice(list(game.legal_moves))
+    return _worse(game.legal_moves)
+'''
+
 
 @pytest.fixture
 def bot_dir(tmp_path):
@@ -42,6 +53,7 @@ def bot_dir(tmp_path):
     (tmp_path / "bots" / "mybot.py").write_text(BOT)
     (tmp_path / "bots" / "helper.py").write_text("def first(moves):\n    return moves[0]\n")
     (tmp_path / "bots" / "broken.py").write_text("import no_such_module_here\n")
+    (tmp_path / "bots" / "buggy.py").write_text(BUGGY)
     (tmp_path / "bots" / "three.py").write_text("def f(game, rng, extra):\n    pass\n")
     return tmp_path
 
@@ -158,3 +170,21 @@ def test_compare_players_on_the_command_line(bot_dir, monkeypatch, capsys):
         assert (got["value"], got["low"], got["high"]) == pytest.approx(tuple(want))
     assert data["candidates"][2]["summary"] == data["candidates"][1]["summary"]
     assert os.getcwd() == str(bot_dir)
+
+
+def test_a_bot_that_raises_is_one_error_line_under_its_own_frames(bot_dir, monkeypatch,
+                                                                  capsys):
+    """The command says what the bot raised, where, in one last line, under the frames
+    of the bot's file only (cuttle's, which called it, help no one), and fails."""
+    monkeypatch.chdir(bot_dir)
+    code, out, err = run_cli(monkeypatch, capsys, [
+        "simulate", "--players", "bots/buggy.py:buggy,greedy", "-n", "10", "--seed", "1"])
+    lines = err.strip().splitlines()
+    assert code == 1 and out == ""
+    assert lines[-1].startswith("cuttle simulate: error: the policy of player A raised "
+                                "TypeError in game 0, deciding move ")
+    assert lines[0] == "Traceback of the policy (most recent call last):"
+    files = [line for line in lines if line.lstrip().startswith("File ")]
+    assert len(files) == 2 and all("buggy.py" in f for f in files)
+    assert "in buggy" in files[0] and "in _worse" in files[1]
+    assert "cuttle" + os.sep not in err.replace("cuttle simulate:", "")
