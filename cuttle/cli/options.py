@@ -29,6 +29,7 @@ from ..simulation.names import DEFAULT_MAX_MOVES
 from ..text import printable
 from ..threads import MAX_THREADS
 from ..validation import MAX_TARGET, check_confidence, check_count, check_int, check_output_path
+from ..variants.errors import for_command_line
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
@@ -254,7 +255,7 @@ def nothing_reported(results: str, error: NothingToReport) -> UsageError:
     """--report-only found no games for the options given (the library's
     NothingToReport): a usage error naming the runs the file holds, and what reading
     it noticed (a last line cut off)."""
-    notes = "".join(f"; {n}" for n in error.notes)
+    notes = "".join(f"; {for_command_line(n)}" for n in error.notes)
     if error.unscreened:
         return UsageError(f"--report-only: {results} holds no games of this search: "
                           f"{error.space}{notes}: give the options of the run that filled "

@@ -27,6 +27,7 @@ from ..simulation.connection import connect
 from ..render.plot import check_plot_path
 from ..text import printable
 from ..variants.chunks import RunInterrupted
+from ..variants.errors import for_command_line
 from . import options
 from ..interrupts import ctrl_c_deferred
 from .options import CommandError, UsageError
@@ -391,7 +392,8 @@ def run_chunked(args: argparse.Namespace, command: str, run: Callable[[Any], Any
 
     def write_all(res, stop):
         for note in res.notes:
-            print(f"cuttle {command}: note: {printable(note)}", file=sys.stderr)
+            print(f"cuttle {command}: note: {printable(for_command_line(note))}",
+                  file=sys.stderr)
         write(res, stop)
     return _play_then_write(args, run, write_all, RunInterrupted, stopped,
                             scheduler=not args.report_only)

@@ -16,8 +16,19 @@ if TYPE_CHECKING:
 
     from .records import ChunkKey
 
-__all__ = ["NothingToReport", "OtherFingerprint", "ResultsFileError", "check_results",
-           "held_runs"]
+__all__ = ["NothingToReport", "OtherFingerprint", "READ_ONLY", "READ_ONLY_OPTION",
+           "ResultsFileError", "check_results", "for_command_line", "held_runs"]
+
+# A reading without playing, as the library's argument and as the commands' option: a
+# results file's notes say the library's, and a command says its own instead.
+READ_ONLY = "play=False"
+READ_ONLY_OPTION = "--report-only"
+
+
+def for_command_line(note: str) -> str:
+    """A results file's note (`Store.notes`) as a command says it: with its option
+    where the library's argument is named."""
+    return note.replace(READ_ONLY, READ_ONLY_OPTION)
 
 
 class ResultsFileError(ValueError):

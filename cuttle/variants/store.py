@@ -68,8 +68,8 @@ from typing import TYPE_CHECKING
 
 from ..files import cut_off, cut_off_note, json_lines, mend_tail
 from ..validation import is_int
-from .errors import (NothingToReport, OtherFingerprint, ResultsFileError, check_results,
-                     held_runs)
+from .errors import (READ_ONLY, NothingToReport, OtherFingerprint, ResultsFileError,
+                     check_results, held_runs)
 from .records import (KEY_FIELDS, _GAME_ROWS, _games, _record_key, _tallies, first_chunk,
                       pair_to_json, record_line, tally_to_json)
 
@@ -305,8 +305,8 @@ class Store:
         if cut_off(last):
             self.notes.append(cut_off_note(
                 self.path, last.lineno, self.write, "its chunk will be played again"
-                if self.write else "a run that plays (not --report-only, not play=False) "
-                                   "drops it and plays its chunk again"))
+                if self.write else f"a run that plays (not {READ_ONLY}) drops it and "
+                                   f"plays its chunk again"))
         if self.write:
             try:
                 mend_tail(self.f, last)

@@ -249,7 +249,8 @@ def test_damaged_and_foreign_files(small, tmp_path, monkeypatch):
     path.write_text(text + lines[5][:40])
     read = atlas(results=str(path), play=False, **SMALL)     # (its notes were dropped)
     assert same(read, small) and "is incomplete (cut off by an interrupted write?) and is " \
-        "ignored" in read.notes[0]
+        "ignored; a run that plays (not play=False) drops it" in read.notes[0]
+    assert "--report-only" not in read.notes[0]     # (the command's option, the command's)
     res = atlas(results=str(path), **SMALL)
     assert same(res, small) and res.played_records == 0 and "incomplete" in res.notes[0]
     assert path.read_text() == text

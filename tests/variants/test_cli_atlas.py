@@ -68,7 +68,8 @@ def test_tables_and_files(capsys, tmp_path, reference):
     code, none, err = run(capsys, *ARGS, "--results", str(cut), "--report-only")
     assert code == 2 and not none and "it holds no games at all" in err
     assert "its last line (line 2) is incomplete (cut off by an interrupted write?) and " \
-           "is ignored; a run that plays (not --report-only" in err
+           "is ignored; a run that plays (not --report-only) drops it" in err
+    assert "play=False" not in err
 
 
 def test_no_end_share_reads_100_percent_beside_another(capsys):
