@@ -15,7 +15,8 @@
 
 Every command reports a problem the same way (`main`): a bad option or input (an input
 file missing or unreadable too: `options.cannot_read`) prints the command's usage and
-one line ``cuttle COMMAND: error: ...`` and exits with status 2 (the line names the
+one line ``cuttle COMMAND: error: ...`` and exits with status 2 (a results file that
+cannot be used, `ResultsFileError`, that line without the usage; the line names the
 option or the file, the value as it was given and what would be taken, each once:
 ``--players: bad iteration count in 'ismcts:0': use e.g. 'ismcts:1000'``); a failure
 to finish (e.g. an unwritable file) prints that line and exits with 1, as does a
@@ -46,6 +47,7 @@ from ..interrupts import sigterm_as_ctrl_c
 from ..record_result import RecordResultWarning
 from ..rules import DegenerateRulesWarning
 from ..text import printable
+from ..variants.errors import ResultsFileError
 from . import analyse, atlas, balance, play, replay, review, serve, simulate
 from .options import CommandError, UsageError
 
@@ -156,6 +158,9 @@ def _run(args: argparse.Namespace, sub: argparse.ArgumentParser) -> int:
         with warnings.catch_warnings():
             warnings.showwarning = _command_warning(sub.prog, warnings.showwarning)
             return args.func(args)
+    except ResultsFileError as e:   # (a file's content, not the options: no usage)
+        print(f"{sub.prog}: error: {printable(e)}", file=sys.stderr)
+        return 2
     except (UsageError, ValueError) as e:   # ValueError: an argument the library refused
         sub.print_usage(sys.stderr)
         print(f"{sub.prog}: error: {printable(e)}", file=sys.stderr)   # may quote input

@@ -163,6 +163,8 @@ def test_file_errors(capsys, tmp_path):
     foreign.write_text("my notes\n")
     code, _, err = run(capsys, *ARGS, "--results", str(foreign))
     assert code == 2 and "not a balance/atlas results file" in err
+    # (the file, not the options, is at fault: one line, no usage)
+    assert err.startswith("cuttle atlas: error: ") and len(err.strip().splitlines()) == 1
     assert foreign.read_text() == "my notes\n"
     (tmp_path / "f").write_text("")
     pytest.importorskip("matplotlib")
