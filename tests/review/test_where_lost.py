@@ -8,7 +8,7 @@ import dataclasses
 from html import escape
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import cuttle
@@ -181,6 +181,7 @@ def test_a_review_cut_short_says_so():
                                                            ("random", "greedy"),
                                                            ("greedy", "expert")]),
        player=st.sampled_from([0, 1, None]))
+@example(seed=1162, seats=("greedy", "expert"), player=1)   # a fall between, no move named
 def test_the_headline_names_the_losers_largest_loss(seed, seats, player):
     """Whatever the game and whoever is reviewed: a decided game whose loser is
     reviewed is lost at their largest loss, named as such exactly when it is a mistake
@@ -201,7 +202,9 @@ def test_the_headline_names_the_losers_largest_loss(seed, seats, player):
     worst = max(pool, key=lambda d: (d.loss, -d.ply))
     assert (w["move"], w["player"]) == (worst.ply + 1, worst.player)
     assert w["stands_out"] == (worst.label in STANDS_OUT)
-    assert f"move {worst.ply + 1}, {worst.played}" in text
-    if w["between"] is not None:
+    if w["between"] is not None:            # (then the fall between is named instead)
         assert not w["stands_out"] and w["between"]["change"] < -worst.loss
         assert w["between"] in r.between()
+        assert f"fell most after move {w['between']['from_move']}" in text
+    else:
+        assert f"move {worst.ply + 1}, {worst.played}" in text
