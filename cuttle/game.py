@@ -497,9 +497,10 @@ class Game(CoreGame):
         hand the opponent can see is marked public).  Each hand, hidden or not, ends
         with its frozen cards, which both players know (`nine="freeze"`): "frozen: QS"
         in the turn they may not be played (`frozen`), "frozen next turn: QS" before it
-        (`observation(p).frozen_next`).  In a game replayed from a record with cards
-        not seen, a card dealt for its ``?`` that no move has named ends with ``*``
-        (`cuttle.unseen.dealt_shown`): one deal that fits, not the card that was there."""
+        (`observation(p).frozen_next`).  In a game replayed from a record or played
+        from a position with cards not seen, a card dealt for its ``?`` that no move
+        has named ends with ``*`` (`cuttle.unseen.dealt_shown`): one deal that fits, not
+        the card that was there."""
         return render("text", self, None if viewer is None else check_player(viewer))
 
 

@@ -40,9 +40,9 @@ __all__ = ["DEALT_MARK", "DEALT_NOTE", "check_dealt", "dealt_not_named", "dealt_
 # and what such cards are, for a line beside them (after "the cards marked ...": the
 # replay page draws them with a dashed outline and a '?' instead).
 DEALT_MARK = "*"
-DEALT_NOTE = ("were not seen ('?' in the record): they are one deal of them that fits its "
-              "moves (its seed's: another seed deals others), not the cards that were "
-              "there")
+DEALT_NOTE = ("were not given ('?' in the record or the position): they are one deal of "
+              "them that fits what it gives (its seed's: another seed deals others), not "
+              "the cards that were there")
 
 # Why a card seen so is not given, by what held the '?'.
 _WHY = {"record": "a record reviewed from a player's view gives every card they saw "
@@ -109,11 +109,13 @@ def dealt_not_named(game: Game) -> frozenset[Card]:
 
 
 def dealt_shown(game: Game) -> frozenset[Card]:
-    """The cards of `game` that a table showing them marks as not seen (`DEALT_NOTE`):
-    of a game replayed from a record with cards not seen (``dealt_from`` ``"record"``),
-    those dealt for its ``?`` that no move played has named (`dealt_not_named`); none
-    for any other game (a position's ``?`` dealt by its seed are that game's own)."""
-    return dealt_not_named(game) if game.dealt_from == "record" else frozenset()
+    """The cards of `game` that a table showing them marks as not given (`DEALT_NOTE`):
+    of a game whose ``?`` were dealt, a record's or a position's (``dealt_from``), those
+    dealt for them that no move played has named (`dealt_not_named`); none for any
+    other game.  Only what a table already shows is marked: a card hidden from its
+    viewer stays hidden."""
+    return dealt_not_named(game) if game.dealt_from in ("record", "position") \
+        else frozenset()
 
 
 def view_gap(game: Game, player: int) -> str | None:
