@@ -33,6 +33,7 @@ import re
 from typing import TYPE_CHECKING
 
 from .cards import CARDS
+from .formatting import listed
 from .game import check_game
 from .unseen import DEALT_MARK, dealt_shown
 from .validation import check_player
@@ -124,7 +125,7 @@ class _Words:
         parts = named + ([unseen] if unseen else [])
         if not parts:
             return "no card", False
-        text = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+        text = listed(parts)
         return text, len(cards) > 1
 
 

@@ -212,10 +212,17 @@ def test_a_move_illegal_whatever_the_cards_not_seen_is_refused_as_with_every_car
 def test_a_move_in_the_wrong_phase_is_refused_as_with_every_card_given():
     # (the trial's slip: a `resolve` left out after a countered one-off)
     said = "move 4: illegal move 'points 3C': in the counter phase player 1 may only " \
-        "counter, resolve"
+        "counter or resolve (a 'resolve' left out before it?)"
     for position in (COUNTERED, COUNTERED_SEEN):
         rec = record(position=position, moves=COUNTERED_MOVES, rules="classic")
         assert refusal(rec) == said
+    # the guess is the record's: the game's own refusal states the rule only
+    g = cuttle.Game.from_text(COUNTERED, rules="classic")
+    for m in COUNTERED_MOVES[:3]:
+        g.play(m)
+    with pytest.raises(cuttle.IllegalMoveError) as e:
+        g.play(COUNTERED_MOVES[3])
+    assert str(e.value) == said[len("move 4: "):-len(" (a 'resolve' left out before it?)")]
     assert refusal(record(position=COUNTERED_SEEN, rules="classic",
                           moves=COUNTERED_MOVES[:3] + ["resolve"] + COUNTERED_MOVES[3:])) \
         is None
