@@ -162,7 +162,18 @@ def test_check_view_refuses_the_decider_s_view_where_the_record_does_not_give_it
     with pytest.raises(ValueError) as e:
         check_view(g)
     assert str(e.value) == ("move 12 is player 1's, whose view the record does not give "
-                            "whole: " + missing_view(g, 1))
+                            "whole: " + missing_view(g, 1, "analysis"))
+    # worded for an analysis, and for a review where the review reads it
+    assert str(e.value).endswith("their own hand): a decision analysed from a player's "
+                                 "view needs every card they saw before a move named it "
+                                 "(their hand, and the cards they saw come out of the deck "
+                                 "at their places in it)")
+    assert missing_view(g, 1).endswith("): a record reviewed from a player's view needs "
+                                       "every card they saw before a move named it (their "
+                                       "hand, and the cards they saw come out of the deck at "
+                                       "their places in it)")
+    with pytest.raises(ValueError, match="activity must be 'review' or 'analysis'"):
+        missing_view(g, 1, "replay")
     assert check_view(game_before(record(), 11)).to_move == 0
     assert check_view(final_game(record())).is_over      # (no one decides)
     with pytest.raises(ValueError, match="game must be a cuttle.Game"):
