@@ -25,6 +25,7 @@ from ._rollouts import rollouts as _rollouts
 from .display import render
 from .errors import Interrupted
 from .figures import ANALYSIS
+from .formatting import listed
 from .moves import Move
 from .policies import PLAIN_POLICIES, is_search, policy_code
 from .game import check_view
@@ -156,7 +157,7 @@ class Analysis:
         if len(close) > HINT_NAMED:
             return (f"{best}, though no move is clearly best (the intervals of "
                     f"{len(close)} other moves overlap its)")
-        others = close[0] if len(close) == 1 else ", ".join(close[:-1]) + " or " + close[-1]
+        others = listed(close, "or")
         return f"{best}, not clearly better than {others} (the intervals overlap)"
 
     @property

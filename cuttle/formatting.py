@@ -11,7 +11,8 @@ points (``elo``); the catalogue of statistics
 A missing or non-finite number prints as ``n/a`` (an interval without finite ends as
 the empty string).  There is no negative zero: a value that rounds to zero prints
 without its minus sign (``+0.00 pp``, ``0.00``), as Python's ``z`` format option
-(PEP 682) would print it.
+(PEP 682) would print it.  Counts and lists take words: ``quantity``, ``plural`` and
+``listed``, a list joined as English joins it.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
     from .stats import Estimate
 
 __all__ = ["FORMATS", "SHARE_RESIDUE", "UNBOUNDED", "csv_number", "elo", "finite", "fixed", "interval",
-           "json_number", "level_pct", "loss_points", "num", "number", "pct", "plural", "pp",
+           "json_number", "level_pct", "listed", "loss_points", "num", "number", "pct", "plural", "pp",
            "quantity", "share", "sign_class", "tick", "value"]
 
 NA = "n/a"
@@ -204,6 +205,12 @@ def quantity(n: int, unit: str) -> str:
 def plural(unit: str) -> str:
     """The plural of a unit given in the singular: ``games``, ``matches``."""
     return unit + ("es" if unit.endswith(("s", "x", "ch", "sh")) else "s")
+
+
+def listed(items: Iterable[str], last: str = "and") -> str:
+    """Items joined as English joins them: ``counter or resolve``, ``a, b and c``."""
+    items = list(items)
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + f" {last} " + items[-1]
 
 
 def tick(x: float, fmt: str) -> str:

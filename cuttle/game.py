@@ -497,9 +497,10 @@ class Game(CoreGame):
         hand the opponent can see is marked public).  Each hand, hidden or not, ends
         with its frozen cards, which both players know (`nine="freeze"`): "frozen: QS"
         in the turn they may not be played (`frozen`), "frozen next turn: QS" before it
-        (`observation(p).frozen_next`).  In a game replayed from a record with cards
-        not seen, a card dealt for its ``?`` that no move has named ends with ``*``
-        (`cuttle.unseen.dealt_shown`): one deal that fits, not the card that was there."""
+        (`observation(p).frozen_next`).  In a game replayed from a record or played
+        from a position with cards not seen, a card dealt for its ``?`` that no move
+        has named ends with ``*`` (`cuttle.unseen.dealt_shown`): one deal that fits, not
+        the card that was there."""
         return render("text", self, None if viewer is None else check_player(viewer))
 
 
@@ -570,19 +571,20 @@ def check_game(value: object, name: str = "game") -> Game:
     raise ValueError(f"{name} must be a cuttle.Game, not {type(value).__name__}{hint}")
 
 
-def missing_view(game: Game, player: int) -> str | None:
+def missing_view(game: Game, player: int, activity: str = "review") -> str | None:
     """What the record or position `game` started from does not give of `player`'s view
     of it, in words, or None when it gives it whole (and for a game whose start had no
     cards not seen, ``?``: ``game.dealt_unseen``): where `player` first sees a card
     dealt for them that is not given (their hand's ``?``, a draw the deck does not
     list, ...), which another deal could make another card: of a record, from its start
     on; of a position, in the position itself (`cuttle.unseen.view_gap`).
-    `check_view` refuses it, and the review leaves it out."""
+    `check_view` refuses it, and the review leaves it out; `activity` (``"review"``,
+    ``"analysis"``) names what is done with the view in a record's words."""
     player = check_player(player)
-    return view_gap(check_game(game), player)
+    return view_gap(check_game(game), player, activity)
 
 
-def check_view(game: Game) -> Game:
+def check_view(game: Game, activity: str = "analysis") -> Game:
     """`game` (`check_game`'s rule), unless the view of its player to decide, which an
     analysis takes (`cuttle.analyse`, `cuttle.analyse_search`, `judge`), is not the
     record's or the position's to give (`missing_view`): ValueError then, in the words
@@ -590,8 +592,8 @@ def check_view(game: Game) -> Game:
     P's, whose view the record does not give whole: ...`` (K: the move decided in
     `game`'s position, as `cuttle.record.game_before` numbers them); of a position,
     ``player P is to decide in this position, which does not give their view whole:
-    ...``, and what to do."""
-    words = view_refusal(check_game(game))
+    ...``, and what to do (`activity`, what is refused, as `missing_view` names it)."""
+    words = view_refusal(check_game(game), activity)
     if words is not None:
         raise ValueError(words)
     return game

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .errors import InvalidMoveError
+from .formatting import listed
 from .moves import Move
 from .text import quoted
 from .validation import is_int
@@ -92,7 +93,7 @@ def why_illegal(game: Game, move: Move) -> str:
     if phase == "over":
         return f"{head}: the game is over"
     if move.verb not in PHASE_VERBS[phase]:
-        allowed = ", ".join(sorted(PHASE_VERBS[phase]))
+        allowed = listed(sorted(PHASE_VERBS[phase]), "or")
         return f"{head}: in the {phase} phase {who} may only {allowed}"
     own = game.revealed if phase == "seven" else game.hand(game.to_move)
     if move.card is not None and move.verb != "take" and move.card not in own:

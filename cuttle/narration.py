@@ -10,8 +10,8 @@ where each card went.
 A viewer (0 or 1) is told only what that seat may know after the move: a card is named
 only if it is not among ``game.observation(viewer).unknown_cards`` then; any other card
 is counted ("P1 draws a card").  ``viewer=None`` names every card (a replay with all
-cards shown).  A card a record did not give (`cuttle.unseen.dealt_shown`: one deal of
-its ``?`` that fits its moves) is marked as the table marks it (``P1 draws 4S*``).
+cards shown).  A card a record or a position did not give (`cuttle.unseen.dealt_shown`:
+one deal of its ``?`` that fits it) is marked as the table marks it (``P1 draws 4S*``).
 
 >>> from cuttle import Game
 >>> g = Game.from_position(hands=(["4C", "9H"], ["3C", "7H", "JD"]), deck=["KS"],
@@ -33,6 +33,7 @@ import re
 from typing import TYPE_CHECKING
 
 from .cards import CARDS
+from .formatting import listed
 from .game import check_game
 from .unseen import DEALT_MARK, dealt_shown
 from .validation import check_player
@@ -75,7 +76,7 @@ class _Scene:
         self.public = (game.is_public_hand(0), game.is_public_hand(1))
         self.phase = game.phase
         self.stack = tuple(game.stack)
-        self.dealt = dealt_shown(game)          # (a record's cards not given: marked)
+        self.dealt = dealt_shown(game)          # (the cards not given: marked)
 
     def side(self, card: Card) -> int | None:
         """The side of a card on the table (a Jack: its point card's), else None."""
@@ -124,7 +125,7 @@ class _Words:
         parts = named + ([unseen] if unseen else [])
         if not parts:
             return "no card", False
-        text = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+        text = listed(parts)
         return text, len(cards) > 1
 
 

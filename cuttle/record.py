@@ -72,7 +72,7 @@ from .position import parse_text, reconcile
 from .record_result import (RESIGNED, STATUSES, RecordResultWarning, check_result, ending,
                             ending_text, result_mismatch, result_of, resigner, stopped,
                             validate_result)
-from .redeal import FitCutOff, Fitted, NoFit, fit_unseen
+from .redeal import FitCutOff, Fitted, NoFit, fit_unseen, resolve_hint
 from .rules import Rules
 from .seeding import check_game_index, check_seed
 from .text import quoted
@@ -398,7 +398,7 @@ def play_recorded(game: Game, i: int, text: str) -> Move:
     except InvalidMoveError as e:           # (names the part that does not parse)
         raise ValueError(f"move {i} ({quoted(text)}) cannot be played: {e}") from None
     except ValueError as e:                 # (IllegalMoveError: names the move)
-        raise ValueError(f"move {i}: {e}") from None
+        raise ValueError(f"move {i}: {e}{resolve_hint(game, Move.parse(text))}") from None
 
 
 def final_game(rec: dict[str, Any]) -> Game:

@@ -83,7 +83,7 @@ if TYPE_CHECKING:
 
 __all__ = ["FIT_SEARCH", "FIT_STARTS", "FIT_TRIES", "REDEAL_TRIES", "FitCutOff", "Fitted",
            "NoFit", "NoRedeal", "Redealt", "Sightings", "fit_unseen", "hidden_cards",
-           "redeal", "sees_dealt"]
+           "redeal", "resolve_hint", "sees_dealt"]
 
 REDEAL_TRIES = 64           # deals tried before a re-deal is given up
 REDEAL_KEY = 0x726564656164  # derive(seed, REDEAL_KEY, k): a session's k-th re-deal
@@ -310,13 +310,23 @@ def _refusal(deal: _Deal, moves: Sequence[Move], start: Game, at: int) -> str | 
     except IllegalMoveError as e:
         why = str(e)
     if g.phase == "over" or move.verb not in PHASE_VERBS[g.phase]:
-        return why
+        return why + resolve_hint(g, move)
     own = g.revealed if g.phase == "seven" else g.hand(g.to_move)
     if not free & set(own):
         return why
     card = move.card
     known = card is not None and move.verb != "take" and card not in free
     return why if known and (card not in own or card in g.frozen(g.to_move)) else None
+
+
+def resolve_hint(game: Game, move: Move) -> str:
+    """A record's likely slip, in words to add to its move's refusal in `game`: a move
+    other than a counter or a block where the stack waits for one, as when a `resolve`
+    was left out before it (a typing slip of a game played elsewhere; `Game.play`'s own
+    refusal does not guess)."""
+    if game.phase in ("counter", "block") and move.verb not in PHASE_VERBS[game.phase]:
+        return " (a 'resolve' left out before it?)"
+    return ""
 
 
 def _named(moves: Sequence[Move]) -> set[Card]:

@@ -10,8 +10,8 @@ public shows the cards of it the viewer knows (`Game.observation(viewer)
 face-down backs, which carry no identity (no text, title or attribute names the card).
 A frozen card (``nine="freeze"``) is iced, class ``frozen`` in the turn it may not be
 played and ``frozen-next`` (dashed) before it, with its title saying so.  A card a
-record did not give (`cuttle.unseen.dealt_shown`: one deal of its ``?`` that fits its
-moves) has a dashed outline and a ``?`` in its corner, class ``dealt``, its title
+record or a position did not give (`cuttle.unseen.dealt_shown`: one deal of its ``?``
+that fits it) has a dashed outline and a ``?`` in its corner, class ``dealt``, its title
 saying so (`DEALT_TITLE`).  Every visible
 card is one element ``<g class="card" data-card="7H">``; a face-down card is ``<g
 class="card back">``; the root ``<svg>``

@@ -33,27 +33,31 @@ if TYPE_CHECKING:
     from .moves import Move
     from .redeal import Fitted
 
-__all__ = ["DEALT_MARK", "DEALT_NOTE", "check_dealt", "dealt_not_named", "dealt_shown",
+__all__ = ["ACTIVITIES", "DEALT_MARK", "DEALT_NOTE", "check_dealt", "dealt_not_named", "dealt_shown",
            "sample_mark", "sees_dealt", "view_gap", "view_refusal"]
 
 # The mark of a card `dealt_shown` names, after it, in text (the table, the narration),
 # and what such cards are, for a line beside them (after "the cards marked ...": the
 # replay page draws them with a dashed outline and a '?' instead).
 DEALT_MARK = "*"
-DEALT_NOTE = ("were not seen ('?' in the record): they are one deal of them that fits its "
-              "moves (its seed's: another seed deals others), not the cards that were "
-              "there")
+DEALT_NOTE = ("were not given ('?' in the record or the position): they are one deal of "
+              "them that fits what it gives (its seed's: another seed deals others), not "
+              "the cards that were there")
 
-# Why a card seen so is not given, by what held the '?'.
-_WHY = {"record": "a record reviewed from a player's view gives every card they saw "
-                  "before a move named it (their hand, and the cards they saw come out "
-                  "of the deck at their places in it)",
+# Why a card seen so is not given, by what held the '?' (a record's, by what its caller
+# does with the view: `ACTIVITIES`).
+_WHY = {"record": "{activity} from a player's view needs every card they saw before a "
+                  "move named it (their hand, and the cards they saw come out of the "
+                  "deck at their places in it)",
         "position": "the seed dealt them for its cards not seen ('?'), and another seed "
                     "deals others"}
+# What is done with a player's view, as the words above name it.
+ACTIVITIES = {"review": "a record reviewed", "analysis": "a decision analysed"}
 
 
 def sees_dealt(fitted: Fitted | tuple[Game, frozenset[Card]], moves: Sequence[Move],
-               player: int, upto: int | None = None, source: str = "record") -> str | None:
+               player: int, upto: int | None = None, source: str = "record",
+               activity: str = "review") -> str | None:
     """Where `player`, in the game `fitted` starts and `moves` play, sees a card of
     `fitted.unseen` that neither the position nor a move (this one or one before)
     names, in words: what they saw there would be the deal's, not the record's, so
@@ -66,10 +70,15 @@ def sees_dealt(fitted: Fitted | tuple[Game, frozenset[Card]], moves: Sequence[Mo
     start and the cards dealt.  `upto`: the steps up to the position after that many
     moves only (default: every step).  `source`, what held the ``?``, words it:
     ``"record"`` (at the start, after move K: "... that the record does not give ...")
-    or ``"position"`` (position text, the seed's deal: "in the position ...")."""
+    or ``"position"`` (position text, the seed's deal: "in the position ...");
+    `activity`, what is done with the view (`ACTIVITIES`: ``"review"``, ``"analysis"``),
+    names it in a record's words."""
     player = check_player(player)
     if source not in _WHY:
         raise ValueError(f"source must be 'record' or 'position', not {source!r}")
+    if activity not in ACTIVITIES:
+        raise ValueError(f"activity must be 'review' or 'analysis', not {activity!r}")
+    why = _WHY[source].format(activity=ACTIVITIES[activity])
     start, unseen = fitted
     g, named = start.copy(), set()
     if any(unseen <= set(g.hand(q)) for q in (0, 1)):
@@ -81,7 +90,7 @@ def sees_dealt(fitted: Fitted | tuple[Game, frozenset[Card]], moves: Sequence[Mo
             first = "in the position" if source == "position" else "at the start"
             when = first if not k else f"after move {k} ({str(moves[k - 1])!r})"
             return (f"{when} player {player} sees {_count(seen)} that the {source} does not "
-                    f"give ({_where(g, seen, player)}): {_WHY[source]}")
+                    f"give ({_where(g, seen, player)}): {why}")
         if k < len(moves):
             named |= set(moves[k].cards)
             g.play(moves[k])
@@ -109,20 +118,23 @@ def dealt_not_named(game: Game) -> frozenset[Card]:
 
 
 def dealt_shown(game: Game) -> frozenset[Card]:
-    """The cards of `game` that a table showing them marks as not seen (`DEALT_NOTE`):
-    of a game replayed from a record with cards not seen (``dealt_from`` ``"record"``),
-    those dealt for its ``?`` that no move played has named (`dealt_not_named`); none
-    for any other game (a position's ``?`` dealt by its seed are that game's own)."""
-    return dealt_not_named(game) if game.dealt_from == "record" else frozenset()
+    """The cards of `game` that a table showing them marks as not given (`DEALT_NOTE`):
+    of a game whose ``?`` were dealt, a record's or a position's (``dealt_from``), those
+    dealt for them that no move played has named (`dealt_not_named`); none for any
+    other game.  Only what a table already shows is marked: a card hidden from its
+    viewer stays hidden."""
+    return dealt_not_named(game) if game.dealt_from in ("record", "position") \
+        else frozenset()
 
 
-def view_gap(game: Game, player: int) -> str | None:
+def view_gap(game: Game, player: int, activity: str = "review") -> str | None:
     """`cuttle.game.missing_view`'s work (its arguments checked there): where `player`
     first sees a card dealt for `game`'s ``?`` that is not given, in words, or None.
     Of a record (``game.dealt_from``), from its start to `game`'s position: its moves
     were played elsewhere, with cards the deal only stands for.  Of a position, in the
     position itself: a game played on from it is its own, and what its moves show
-    later is that game's card, as a position's shuffled deck is."""
+    later is that game's card, as a position's shuffled deck is.  `activity`: what is
+    done with the view, in a record's words (`sees_dealt`)."""
     if not game.dealt_unseen:
         return None
     start = game.copy()
@@ -130,17 +142,19 @@ def view_gap(game: Game, player: int) -> str | None:
         start.undo()
     position = game.dealt_from == "position"
     return sees_dealt((start, game.dealt_unseen), game.moves, player,
-                      0 if position else None, "position" if position else "record")
+                      0 if position else None, "position" if position else "record",
+                      activity)
 
 
-def view_refusal(game: Game) -> str | None:
+def view_refusal(game: Game, activity: str = "analysis") -> str | None:
     """Why an analysis of `game`'s decision is refused, in words (`cuttle.game.
     check_view`'s), or None: the decider's view is given whole (`view_gap`).  Of a
     record, the move and its player; of a position, what to do: write the cards the
     decider sees in place of its ``?``, or analyse the other player's decision where
-    that view is given."""
+    that view is given.  `activity`: what is refused, in a record's words
+    (`sees_dealt`)."""
     p = game.to_move
-    gap = None if p is None else view_gap(game, p)
+    gap = None if p is None else view_gap(game, p, activity)
     if gap is None:
         return None
     if game.dealt_from != "position":

@@ -28,6 +28,7 @@ from ..review import parse_engine, review
 from ..review.engines import DEFAULT_ENGINE
 from ..seeding import derive
 from ..text import printable
+from ..unseen import DEALT_MARK, DEALT_NOTE, dealt_shown
 from . import options
 from ..interrupts import ctrl_c_deferred
 from .options import CommandError, UsageError
@@ -95,6 +96,8 @@ class PlaySession:
                 "a random seed (shown at the end: it deals every card)")
         print(f"Cuttle: you are player {self.human} against {self.bot.name} "
               f"(player {1 - self.human}); rules {g.rules}; {seed}.")
+        if dealt_shown(g):      # (a position's '?': marked wherever you see one)
+            print(f"The cards marked {DEALT_MARK} {DEALT_NOTE}.")
         print("Type a move's number or the move itself; 'help' lists the commands.")
         try:
             while not (g := self.game).is_over:     # (an undo may deal a new game)

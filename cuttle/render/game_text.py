@@ -1,6 +1,6 @@
 """The game's table as text (`Game.render`, ``str(game)``), a person's layout with the
-viewer's side at the bottom; its picture is `cuttle.svg`.  A card a record did not
-give (`cuttle.unseen.dealt_shown`: one deal that fits its moves) ends with its
+viewer's side at the bottom; its picture is `cuttle.svg`.  A card a record or
+a position did not give (`cuttle.unseen.dealt_shown`: one deal that fits it) ends with its
 `DEALT_MARK`."""
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from .result import Decision
 
 __all__ = ["ANNOTATIONS", "FORCED", "LABELS", "PLAYER_FIGURES", "STANDS_OUT", "Figure",
-           "Thresholds", "figure_rows", "move_accuracy", "player_figures"]
+           "Thresholds", "figure_rows", "move_accuracy", "player_figures", "seat_words"]
 
 LABELS = ("best", "good", "inaccuracy", "mistake", "blunder")   # from the smallest loss up
 FORCED = "forced"                   # a lone legal move: listed, not judged
@@ -155,3 +155,10 @@ def figure_rows(summaries: Sequence[dict[str, Any]]) -> list[tuple[str, list[str
     """The per-player figures as table rows: (label, each summary's value as text), in
     `PLAYER_FIGURES`' order (the review page's table)."""
     return [(f.label, [f.fmt(s.get(f.key)) for s in summaries]) for f in PLAYER_FIGURES]
+
+
+def seat_words(p: int, name: str) -> str:
+    """Player `p` as the subject of a sentence, whatever their label: ``P1 (bob)``,
+    ``P1 (them)``, ``P0 (you)``; ``P1`` for the default label, ``player 1``.  No
+    possessive follows it ("P1 them's" reads badly): say "P1 (bob) is ..." instead."""
+    return f"P{p}" if name in (f"player {p}", f"P{p}", "") else f"P{p} ({name})"

@@ -18,7 +18,7 @@ from ..formatting import loss_points, plural, pp, quantity
 from ..record import seed_words
 from ..record_result import RESIGNED, result_of
 from .figures import (ANNOTATIONS, FORCED, PLAYER_FIGURES, STANDS_OUT, figure_rows,
-                      player_figures)
+                      player_figures, seat_words)
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -297,8 +297,9 @@ class Review:
                "player": None, "stands_out": False, "between": None}
         who = {p: f"P{p} {self.names[p]}" for p in (0, 1)}
         if loser is not None and loser not in self.players:
-            text = (f"{who[winner]} won this game; {who[loser]}'s moves are not reviewed, "
-                    f"so this review cannot say where they lost it")
+            text = (f"{seat_words(winner, self.names[winner])} won this game; "
+                    f"{seat_words(loser, self.names[loser])} is not reviewed, so this "
+                    f"review cannot say where they lost it")
         elif loser is not None:
             text = self._lost_by(loser, who[loser], out)
         elif outcome == "draw":

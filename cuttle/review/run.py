@@ -20,7 +20,7 @@ from ..progress import Progress
 from ..threads import check_threads
 from ..validation import check_cancel, check_int
 from .engines import DEFAULT_ENGINE, MoveValues, evaluate, parse_engine, search_engine
-from .figures import FORCED, Thresholds, move_accuracy
+from .figures import FORCED, Thresholds, move_accuracy, seat_words
 from .result import Decision, MoveScore, Review
 
 if TYPE_CHECKING:
@@ -119,8 +119,8 @@ def _seen_whole(players: tuple[int, ...], src: _Source, omniscient: bool,
         raise ValueError(f"neither player can be reviewed from this {what}, which does not "
                          f"give all either saw: {gaps[0]}; {gaps[1]}")
     left = [p for p in players if p not in kept]
-    return kept, (f"P{left[0]} {names[left[0]]} is not reviewed: this {what} does not show "
-                  f"all they saw (cards not seen, '?')." if left else None)
+    return kept, (f"{seat_words(left[0], names[left[0]])} is not reviewed: this {what} does "
+                  f"not show all they saw (cards not seen, '?')." if left else None)
 
 
 def _stopper(cancel: Any) -> Callable[[], None] | None:

@@ -138,7 +138,7 @@ def test_the_review_of_a_game_from_the_position_leaves_that_player_out():
         g.play(move)
     r = cuttle.review(g, "rollouts:8", seed=1, threads=1)
     assert r.players == (0,)
-    assert r.unseen == ("P1 player 1 is not reviewed: this position does not show all "
+    assert r.unseen == ("P1 is not reviewed: this position does not show all "
                         "they saw (cards not seen, '?').")
     with pytest.raises(ValueError) as e:
         cuttle.review(g, "rollouts:8", player=1, seed=1, threads=1)

@@ -249,3 +249,5 @@ def test_a_record_with_cards_not_seen_is_analysed_where_it_gives_the_movers_view
     assert code == 2 and out == ""
     assert (f"{path}: move 12 is player 1's, whose view the record does not give whole: "
             f"at the start player 1 sees 6 cards that the record does not give") in err
+    assert "a decision analysed from a player's view needs every card" in err
+    assert "reviewed" not in err

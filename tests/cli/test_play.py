@@ -16,6 +16,7 @@ from cuttle.cli import main
 from cuttle.record import final_game as game_from_record, make_record, read_record, write_record
 from cuttle.record import start_game as start_from_record
 from cuttle.seeding import derive
+from cuttle.unseen import DEALT_MARK, DEALT_NOTE
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -824,3 +825,23 @@ def test_no_hint_reads_your_hand_where_the_seed_dealt_it_for_cards_not_seen(
                                                "3"], "hint\nquit\n")
     assert code == 0, err
     assert "Hint: " in out and "No hint" not in out
+
+
+def test_a_position_marks_the_seeds_cards_only_where_you_see_them(monkeypatch, capsys,
+                                                                  tmp_path):
+    # your hand's '?' are the seed's cards: shown to you marked, under the note
+    note = f"The cards marked {DEALT_MARK} {DEALT_NOTE}."
+    pos = "hands: ? ? ? / 4H 8D 9C; seed: 11"
+    code, out, err = run(monkeypatch, capsys, ["play", "--position", pos, "--record",
+                                               str(tmp_path / "g.json")], "quit\n")
+    assert code == 0, err
+    assert out.count(note) == 1
+    mine = cuttle.Game.from_text(pos).hand(0)
+    assert f"hand: {' '.join(c + DEALT_MARK for c in mine)}\n" in out
+    # the other's hand '?': hidden from you as before, nothing of it shown nor marked
+    pos = "hands: 2C 9H 4D / ? ? ?; seed: 11"
+    code, out, err = run(monkeypatch, capsys, ["play", "--position", pos, "--record",
+                                               str(tmp_path / "h.json")], "quit\n")
+    assert code == 0, err
+    assert "hand: 3 cards (hidden)\n" in out and "hand: 2C 4D 9H\n" in out
+    assert not re.search(r"\w\w\*", out)

@@ -162,7 +162,18 @@ def test_check_view_refuses_the_decider_s_view_where_the_record_does_not_give_it
     with pytest.raises(ValueError) as e:
         check_view(g)
     assert str(e.value) == ("move 12 is player 1's, whose view the record does not give "
-                            "whole: " + missing_view(g, 1))
+                            "whole: " + missing_view(g, 1, "analysis"))
+    # worded for an analysis, and for a review where the review reads it
+    assert str(e.value).endswith("their own hand): a decision analysed from a player's "
+                                 "view needs every card they saw before a move named it "
+                                 "(their hand, and the cards they saw come out of the deck "
+                                 "at their places in it)")
+    assert missing_view(g, 1).endswith("): a record reviewed from a player's view needs "
+                                       "every card they saw before a move named it (their "
+                                       "hand, and the cards they saw come out of the deck at "
+                                       "their places in it)")
+    with pytest.raises(ValueError, match="activity must be 'review' or 'analysis'"):
+        missing_view(g, 1, "replay")
     assert check_view(game_before(record(), 11)).to_move == 0
     assert check_view(final_game(record())).is_over      # (no one decides)
     with pytest.raises(ValueError, match="game must be a cuttle.Game"):
@@ -212,10 +223,17 @@ def test_a_move_illegal_whatever_the_cards_not_seen_is_refused_as_with_every_car
 def test_a_move_in_the_wrong_phase_is_refused_as_with_every_card_given():
     # (the trial's slip: a `resolve` left out after a countered one-off)
     said = "move 4: illegal move 'points 3C': in the counter phase player 1 may only " \
-        "counter, resolve"
+        "counter or resolve (a 'resolve' left out before it?)"
     for position in (COUNTERED, COUNTERED_SEEN):
         rec = record(position=position, moves=COUNTERED_MOVES, rules="classic")
         assert refusal(rec) == said
+    # the guess is the record's: the game's own refusal states the rule only
+    g = cuttle.Game.from_text(COUNTERED, rules="classic")
+    for m in COUNTERED_MOVES[:3]:
+        g.play(m)
+    with pytest.raises(cuttle.IllegalMoveError) as e:
+        g.play(COUNTERED_MOVES[3])
+    assert str(e.value) == said[len("move 4: "):-len(" (a 'resolve' left out before it?)")]
     assert refusal(record(position=COUNTERED_SEEN, rules="classic",
                           moves=COUNTERED_MOVES[:3] + ["resolve"] + COUNTERED_MOVES[3:])) \
         is None

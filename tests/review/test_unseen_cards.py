@@ -56,7 +56,7 @@ def test_neither_player_is_reviewed_when_the_record_gives_neither_view():
 def test_a_game_replayed_from_the_record_is_reviewed_as_the_record_is():
     game = final_game(record())
     r = cuttle.review(game, "rollouts:8", seed=1, threads=1)
-    assert r.players == (0,) and r.unseen == LEFT_OUT.replace("opponent", "player 1")
+    assert r.players == (0,) and r.unseen == LEFT_OUT.replace(" (opponent)", "")
     assert figures(r) == figures(cuttle.review(record(), "rollouts:8", seed=1, threads=1))
     # a game up to move 12, its copy: player 1's view is not the record's either
     for g in (game_before(record(), 12), game.copy()):
@@ -86,7 +86,7 @@ def test_cuttle_review_of_a_record_with_cards_not_seen(monkeypatch, capsys, tmp_
     assert SEEN in path.read_text()                          # (the record, as it was)
 
 
-LEFT_OUT = ("P1 opponent is not reviewed: this record does not show all they saw (cards "
+LEFT_OUT = ("P1 (opponent) is not reviewed: this record does not show all they saw (cards "
             "not seen, '?').")
 
 

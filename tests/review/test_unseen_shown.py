@@ -55,9 +55,35 @@ def test_cuttle_replay_marks_the_cards_the_record_does_not_give(monkeypatch, cap
 def test_a_record_giving_every_card_marks_none(monkeypatch, capsys, tmp_path):
     out = replayed(monkeypatch, capsys, tmp_path, record(position=START))
     assert "*" not in out and DEALT_NOTE not in out
-    # nor does a game played on from a position with '?': the seed dealt its own cards
-    g = cuttle.Game.from_text(record()["position"], seed=1)
-    assert g.dealt_unseen and not dealt_shown(g) and "*" not in g.render()
+
+
+POSITION = "hands: AH 5S 9C TD KD / ? ? ? ? ? ?; deck: 3H 7S ?"
+
+
+def test_a_position_marks_the_cards_its_seed_dealt_where_they_are_shown():
+    # a position's '?' are its seed's cards, not given: marked as a record's are, by
+    # the same rule, wherever a table shows them and nowhere it hides them
+    g = cuttle.Game.from_text(POSITION, seed=1)
+    assert g.dealt_from == "position" and dealt_shown(g) == g.dealt_unseen
+    hand1 = set(g.hand(1))
+    for text in (str(g), g.render(), g.render(1)):
+        assert set(re.findall(r"(\w\w)\*", text)) == hand1
+    assert "*" not in g.render(0)                   # (P1's hand hidden from P0)
+    assert "AH 5S 9C TD KD\n" in str(g)             # (the cards given: unmarked)
+
+    def marked(svg):
+        return set(re.findall(r'<g class="card [^"]*\bdealt\b[^"]*" data-card="(\w\w)"',
+                              svg))
+    assert marked(g._repr_svg_()) == marked(table(g)) == marked(table(g, 1)) == hand1
+    assert marked(table(g, 0)) == set()
+    # a move that names a card gives it: no longer marked
+    g.play("draw")
+    g.play(next(m for m in g.legal_moves if m.verb == "points"))
+    named = g.moves[-1].card
+    assert named in hand1 and named not in dealt_shown(g) and f"{named}*" not in str(g)
+    assert set(re.findall(r"(\w\w)\*", g.render(1))) == hand1 - {named}
+    # the note says what the mark means for a position as for a record
+    assert "'?' in the record or the position" in DEALT_NOTE
 
 
 def test_the_replay_page_draws_them_apart_and_says_so():
@@ -70,7 +96,7 @@ def test_the_replay_page_draws_them_apart_and_says_so():
         assert len(re.findall(r'class="card [^"]*\bdealt\b', table(start, v))) == 6 * v
     assert "dealt" not in table(start_game(record(position=START)))
     note = ('class="dealt-note">The cards drawn with a dashed outline and a ? (in the '
-            'moves, marked *) were not seen')
+            'moves, marked *) were not given')
     page = record_page(record())
     assert note in page and len(re.findall(r"P1 draws \w\w\*\.", page)) == 3
     assert note in cuttle.review(record(), "rollouts:8", seed=1, threads=1).page()

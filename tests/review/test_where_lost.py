@@ -60,8 +60,13 @@ def test_the_losers_blunder_is_where_the_game_was_lost():
                   names=["ann", "bob"]).headline == r.headline
     alone = review(thrown_away(), ENGINE, seed=1, player=1, names=["ann", "bob"])
     assert shown_everywhere(alone) == (
-        "P1 bob won this game; P0 ann's moves are not reviewed, so this review cannot say "
+        "P1 (bob) won this game; P0 (ann) is not reviewed, so this review cannot say "
         "where they lost it.")
+    # every label reads as the subject it is: no "P0 you's", "P1 them's"
+    for names, winner, loser in ((["you", "them"], "P1 (them)", "P0 (you)"),
+                                 (None, "P1", "P0")):
+        said = review(thrown_away(), ENGINE, seed=1, player=1, names=names).headline
+        assert said.startswith(f"{winner} won this game; {loser} is not reviewed, so ")
     assert alone.where_lost()["move"] is None and alone.where_lost()["loser"] == 0
 
 
