@@ -512,7 +512,8 @@ def _read_some(res, store, config, play):
     """`res`, unless a reading without playing found nothing of these options to read
     (nor would the same call play any): NothingToReport."""
     if not play and not res.n_games:
-        raise NothingToReport(store.path, store.runs(), store.notes)
+        raise NothingToReport(store.path, store.runs(), store.notes,
+                              capped=store.runs(config.max_moves))
     return res
 
 
