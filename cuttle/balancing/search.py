@@ -399,15 +399,17 @@ class _Run:
                              results_file=None if self.store is None else self.store.path)
 
 
-def _searches_in(store: Store) -> list[tuple[str, str, int, int]]:
+def _searches_in(store: Store, max_moves: int | None = None
+                 ) -> list[tuple[str, str, int, int]]:
     """The searches a results file holds whole chunks of: (base, policy, seed, chunk
     size) of each, read from its base's own games in the first stage (a record of the
-    base alone, which the screening plays; not a check's), in the file's order; [] for
-    a file without a record.  (An atlas's runs, in a file an earlier version let both
-    commands fill, are not searches: `Store.whose`.)"""
+    base alone, which the screening plays; not a check's), in the file's order (with
+    `max_moves`, only those of that move cap); [] for a file without a record.  (An
+    atlas's runs, in a file an earlier version let both commands fill, are not
+    searches: `Store.whose`.)"""
     return list(dict.fromkeys((k[0], k[2][0], k[3], k[5]) for k in store.index
                               if k[0] == k[1] and k[-1] < first_chunk(STAGES["race"], k[-2])
-                              and store.whose(k) == "balance"))
+                              and max_moves in (None, k[4]) and store.whose(k) == "balance"))
 
 
 def _unscreened(store: Store, run: _Run) -> list[str]:
@@ -518,7 +520,8 @@ def balance(base: Rules | str | None = "classic", policy: str = "expert", *, k: 
             # (reading with other options than the search's finds nothing, and the same
             # call again would play nothing: no unfinished search to continue)
             raise NothingToReport(store.path, _searches_in(store), store.notes,
-                                  _unscreened(store, run))
+                                  _unscreened(store, run),
+                                  _searches_in(store, config.max_moves))
         return run.result()
     except KeyboardInterrupt:
         status.close()

@@ -158,6 +158,13 @@ def _pairings(args):
     return out
 
 
+def _reads(args, quick, bases, seed):
+    """The runs (base, policy, seed, chunk size) the options read, with --quick given
+    (`quick`) or not."""
+    pairings = _pairings(argparse.Namespace(**{**vars(args), "quick": quick}))
+    return [(base, p.policy, seed, p.chunk_size) for p in pairings for base in bases]
+
+
 def _check_outputs(args):
     options.one_to_stdout(**{"--json": args.json, "--csv": args.csv})
     options.check_report_only(args)
@@ -197,7 +204,8 @@ def run_atlas(args: argparse.Namespace) -> int:
                          threads=args.threads, client=client, progress=args.progress,
                          play=not args.report_only, interactions=args.interactions)
         except NothingToReport as e:
-            raise options.nothing_reported(args.results, e) from None
+            raise options.nothing_reported(args.results, e, lambda quick: _reads(
+                args, quick, bases, seed), args.quick) from None
     return run_chunked(args, "atlas", run, write)
 
 

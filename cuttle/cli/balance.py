@@ -207,11 +207,10 @@ def run_balance(args: argparse.Namespace) -> int:
                 confidence=args.confidence, threads=args.threads, client=client,
                 progress=args.progress, play=not args.report_only, quick=args.quick)
         except NothingToReport as e:
-            error = options.nothing_reported(args.results, e)
-            if not args.quick and any(run[3] == QUICK.chunk_size for run in e.runs):
-                error = UsageError(f"{error}; chunks of {QUICK.chunk_size:,} games are "
-                                   f"what --quick plays: add --quick")
-            raise error from None
+            raise options.nothing_reported(args.results, e, lambda quick: [(
+                str(base), policy_name(args.policy), args.seed,
+                resolve_budget(policy_name(args.policy), _budget(args), quick,
+                               _option).chunk_size)], args.quick) from None
         except OtherSearchError as e:
             # (the library's check, said in the command's options)
             raise UsageError(f"--check: "

@@ -251,11 +251,16 @@ def nothing_of_these_options(results: str, option: str) -> str:
             f"the run that filled it, with {option} added")
 
 
-def nothing_reported(results: str, error: NothingToReport) -> UsageError:
+def nothing_reported(results: str, error: NothingToReport,
+                     reads: Callable[[bool], Iterable[tuple[str, str, int, int]]] | None
+                     = None, quick: bool = False) -> UsageError:
     """--report-only found no games for the options given (the library's
     NothingToReport): a usage error naming the runs the file holds, and what reading
-    it noticed (a last line cut off)."""
+    it noticed (a last line cut off); with `reads`, the runs the options read with
+    --quick given or not, the option to add or drop (`quick_hint`)."""
     notes = "".join(f"; {for_command_line(n)}" for n in error.notes)
+    if reads is not None:
+        notes += quick_hint(error, reads, quick)
     if error.unscreened:
         return UsageError(f"--report-only: {results} holds no games of this search: "
                           f"{error.space}{notes}: give the options of the run that filled "
@@ -265,6 +270,27 @@ def nothing_reported(results: str, error: NothingToReport) -> UsageError:
             else "it holds no games at all")
     return UsageError(f"--report-only: {nothing_of_these_options(results, '--report-only')} "
                       f"({held}){notes}")
+
+
+def quick_hint(error: NothingToReport,
+               reads: Callable[[bool], Iterable[tuple[str, str, int, int]]],
+               quick: bool) -> str:
+    """Whether the file holds a run the options read with --quick the other way (given
+    with `quick`, else left out): the same base, policy, seed and move cap, in the
+    chunks --quick changes.  The words saying which to do, else ""; `reads(quick)`:
+    the runs (base, policy, seed, chunk size) the options read."""
+    try:
+        other = {tuple(r) for r in reads(not quick)}
+    except (UsageError, ValueError):    # (the other way is refused: no such run)
+        return ""
+    held = error.runs if error.capped is None else error.capped
+    sizes = sorted({r[3] for r in held if tuple(r) in other})
+    if not sizes:
+        return ""
+    chunks = f"chunks of {' and '.join(f'{n:,}' for n in sizes)} games"
+    if quick:
+        return f"; its {chunks} are what these options play without --quick: drop --quick"
+    return f"; its {chunks} are what --quick plays: add --quick"
 
 
 def scheduler(text: str) -> tuple[str, int | str]:

@@ -186,6 +186,12 @@ class ChunkPlayer:
         return chunk_key(str(reference), rules, self.players, self.seed, self.max_moves,
                          self.chunk_size, chunk)
 
+    def holds(self, chunk: int, wanted: Iterable[Record]) -> bool:
+        """Whether the file holds every record of `wanted` of chunk `chunk` whole (they
+        are read, not played)."""
+        return self.store is not None and \
+            all(self.key(ref, rules, chunk) in self.store for ref, rules in wanted)
+
     def _engine(self, reference, rules):
         if self.engine is None or isinstance(self.engine, str):
             return self.engine

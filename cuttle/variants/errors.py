@@ -84,12 +84,16 @@ class NothingToReport(ResultsFileError):
     play nothing either).  `path`: the file; `runs`: the runs it holds (`Store.runs`,
     or the balance designer's); `notes`: what reading it noticed (a last line cut off);
     `held`: the runs in words.  `unscreened`: a balance search's single changes the
-    file lacks though it holds the base's: the search space differs (`space`)."""
+    file lacks though it holds the base's: the search space differs (`space`).
+    `capped`: those of the runs of the reading's move cap (None: not told), which the
+    command line reads with another --quick (`cuttle.cli.options.quick_hint`)."""
 
     def __init__(self, path: str, runs: list[tuple[str, str, int, int]],
-                 notes: Iterable[str] = (), unscreened: Iterable[str] = ()):
+                 notes: Iterable[str] = (), unscreened: Iterable[str] = (),
+                 capped: Iterable[tuple[str, str, int, int]] | None = None):
         self.path, self.runs, self.notes = path, list(runs), list(notes)
         self.unscreened = list(unscreened)
+        self.capped = None if capped is None else list(capped)
         what = (f"it holds games of {self.held} only" if self.runs
                 else "it holds no games at all")
         head = (f"{path} holds no games played with these options (its records are keyed "
@@ -101,7 +105,8 @@ class NothingToReport(ResultsFileError):
                          + f": give the options of the run that filled it{advice}")
 
     def __reduce__(self):           # (unpickled from its fields, not from the message)
-        return (type(self), (self.path, self.runs, self.notes, self.unscreened))
+        return (type(self), (self.path, self.runs, self.notes, self.unscreened,
+                             getattr(self, "capped", None)))
 
     @property
     def space(self) -> str:

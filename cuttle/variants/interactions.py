@@ -219,8 +219,10 @@ def measure(interactions: Sequence[Interaction], player: ChunkPlayer, *, target:
         active = [x for x in interactions if x.status == PLAYING]
         if not active:
             return list(interactions)
+        # (the pairs whose records of the chunk the file holds are read)
+        read = sum(player.holds(first + c, x.records()) for x in active)
         info = {"stage": "interactions", "chunk": c, "playing": len(active),
-                "total": len(interactions)}
+                "total": len(interactions), "read": read, "played": len(active) - read}
         wanted = [r for x in active for r in x.records()]
         got = player.records(first + c, wanted, None if status is None else
                              (lambda done, total: status(dict(info, done=done, count=total))))

@@ -38,9 +38,10 @@ from typing import TYPE_CHECKING, Any
 from ..policies import is_search, policy_code, policy_name
 from ..rules import Rules
 from ..seeding import check_seed
-from ..progress import Line, show_by_default
+from ..progress import Line, note, show_by_default
 from ..simulation import DEFAULT_MAX_MOVES, Tally
 from ..simulation.api import MAX_CHUNK, MAX_MAX_MOVES, check_client
+from ..text import printable
 from ..threads import check_threads
 from ..validation import check_bool, check_confidence, check_count, check_int, check_target
 from .chunks import ChunkPlayer, RunInterrupted, Stamps
@@ -231,24 +232,53 @@ class _Status:
         elif self.line is not None:
             self.line.show(lambda: _status_text(info), final)
 
+    @property
+    def shown(self):
+        """Whether the status is shown on stderr (not given to a callable)."""
+        return self.line is not None
+
+    def note(self, text):
+        """`text` on a line of its own above the status line, where that is shown."""
+        if self.shown:
+            note(printable(text))
+
     def close(self):
         if self.line is not None:
             self.line.clear()
 
 
+def _group_head(players, base):
+    return f"atlas, {players[0]} self-play, {base}"
+
+
+def _chunk_done(read, played):
+    """A finished chunk: "done", or what of it was read from the results file."""
+    if not read:
+        return "done"
+    return "read from the file" if not played else \
+        f"done ({played} played, {read} read from the file)"
+
+
 def _status_text(info):
-    head = f"atlas, {info['players'][0]} self-play, {info['base']}: chunk {info['chunk']}"
+    # (a chunk's records the results file holds are read, not played: `read` of them;
+    # the line counts what is played)
+    head = f"{_group_head(info['players'], info['base'])}: chunk {info['chunk']}"
+    what, total = "variants", info.get("variants")
     if info.get("stage") == "interactions":
-        head = f"atlas, {info['players'][0]} self-play, {info['base']}: interactions, " \
+        head = f"{_group_head(info['players'], info['base'])}: interactions, " \
                f"chunk {info['chunk']}"
-        done = "done, " if info.get("finished") else ""
-        return f"{head} {done}{info['playing']} of {info['total']} pairs playing"
+        what, total = "pairs", info["total"]
+    read, played = info.get("read", 0), info.get("played")
     if info.get("finished"):
-        return (f"{head} done, {info['playing']} of {info['variants']} variants still "
-                f"playing")
+        still = "still " if what == "variants" else ""
+        return (f"{head} {_chunk_done(read, played)}, {info['playing']} of {total} "
+                f"{what} {still}playing")
     done = info.get("done")
     pct = f" {done / info['count']:4.0%}" if done is not None and info.get("count") else ""
-    return f"{head}{pct}, {info['playing']} of {info['variants']} variants playing"
+    sep = "," if what == "variants" else ""
+    also = f" ({read} read from the file)" if read else ""
+    return (f"{head}{pct}{sep} {info['playing'] if played is None else played} of "
+            f"{total} {what} playing{also}")
 
 
 class _VariantRun:
@@ -306,6 +336,8 @@ class _GroupRun:
             if store.legacy:                # (the first group upgrades the whole file)
                 upgrade(store, self.config.threads)
             self.engine = self.stamps()
+            if status.shown:
+                status.note(self.held_text(store))
         p = self.pairing
         # The base's and the variants' records are keyed by the base preset's name: a
         # record against Rules(base) is the atlas's (see ChunkPlayer).
@@ -320,6 +352,19 @@ class _GroupRun:
         finally:
             self.played, self.cut = player.played, player.cut
             self.games = player.games
+
+    def held_text(self, store):
+        """What the file holds of the group's variants, in words: those its records
+        play out (as a reading without playing finds them) and those left to play."""
+        c, p = self.config, self.pairing
+        dry = _GroupRun(c, p, self.base.preset)
+        reader = ChunkPlayer(store, p.players, c.seed, c.max_moves, p.chunk_size, play=False)
+        dry.play_variants(store, reader, lambda info, final=False: None, play=False)
+        done = sum(r.status in (CONVERGED, CAPPED) for r in dry.runs)
+        begun = sum(r.status == UNFINISHED and r.chunks > 0 for r in dry.runs)
+        text = (f"{_group_head(p.players, self.base.preset)}: {done} of {len(dry.runs)} "
+                f"variants already played in {store.path}, {len(dry.runs) - done} to play")
+        return text + (f" ({begun} of them partly played)" if begun else "")
 
     def play_interactions(self, player, status):
         """The interactions of the variants with the clearest score shifts."""
@@ -345,8 +390,12 @@ class _GroupRun:
                 active = [r for r in active if r.status == PLAYING]
             if not active:
                 return
+            # (the variants whose records of the chunk the file holds are read)
+            read = sum(player.holds(self.chunks, [(self.base, r.variant.rules)])
+                       for r in active)
             info = {"players": self.pairing.players, "base": self.base.preset,
-                    "chunk": self.chunks, "playing": len(active), "variants": len(self.runs)}
+                    "chunk": self.chunks, "playing": len(active), "variants": len(self.runs),
+                    "read": read, "played": len(active) - read}
             wanted = [(self.base, self.base)] + [(self.base, r.variant.rules) for r in active]
             got = player.records(self.chunks, wanted, lambda done, total: status(
                 dict(info, done=done, count=total)))
@@ -418,16 +467,18 @@ def atlas(pairings: str | Pairing | Iterable[str | Pairing] | None = None,
     once the group's variants are done; a variant changing two flags (hand_limit_mode
     with its hand_limit) counts for both (`cuttle.variants.interactions`; 0: none).
     client: a dask.distributed Client to play the chunks on.
+    progress: a status line on stderr (None: on a terminal; True, False) counting the
+    variants a chunk plays, not those it reads from `results`, and at a group's start
+    how many of its variants the file holds played out; or a callable given each step
+    as a dict (players, base, chunk, playing: the variants still playing, variants; done
+    and count as a chunk plays; finished; read and played: how many of those playing
+    the chunk reads and plays; stage "interactions", total: the interactions' pairs).
     threads, max_moves, seed, confidence as for `cuttle.simulate`.  Ctrl-C raises
     `AtlasInterrupted` (a `cuttle.Interrupted`) with the atlas so far.
     """
     quick, play = check_bool(quick, "quick"), check_bool(play, "play")
-    if quick:
-        pairings, target, max_games, chunk_size = _quick_defaults(pairings, target,
-                                                                  max_games, chunk_size)
     config = _config(pairings, bases, seed, target, max_games, chunk_size, max_moves,
-                     confidence, threads)
-    config.interactions = check_int(interactions, "interactions", 0, MAX_INTERACTIONS)
+                     confidence, threads, quick, interactions)
     check_results(results, play)
     check_client(client)
     t0 = time.perf_counter()
@@ -446,11 +497,7 @@ def atlas(pairings: str | Pairing | Iterable[str | Pairing] | None = None,
             for base in config.bases:
                 groups.append(_GroupRun(config, pairing, base))
                 groups[-1].run(store, client, status, play)
-        res = result()
-        if not play and not res.n_games:
-            # (nothing of these options to read, and nothing the same call would play)
-            raise NothingToReport(store.path, store.runs(), store.notes)
-        return res
+        return _read_some(result(), store, config, play)
     except KeyboardInterrupt:
         status.close()
         raise AtlasInterrupted(result(), None if store is None else store.path,
@@ -459,6 +506,15 @@ def atlas(pairings: str | Pairing | Iterable[str | Pairing] | None = None,
         status.close()
         if store is not None:
             store.close()
+
+
+def _read_some(res, store, config, play):
+    """`res`, unless a reading without playing found nothing of these options to read
+    (nor would the same call play any): NothingToReport."""
+    if not play and not res.n_games:
+        raise NothingToReport(store.path, store.runs(), store.notes,
+                              capped=store.runs(config.max_moves))
+    return res
 
 
 def _quick_defaults(pairings, target, max_games, chunk_size):
@@ -474,7 +530,10 @@ def _quick_defaults(pairings, target, max_games, chunk_size):
 
 
 def _config(pairings, bases, seed, target, max_games, chunk_size, max_moves, confidence,
-            threads):
+            threads, quick, interactions):
+    if quick:
+        pairings, target, max_games, chunk_size = _quick_defaults(pairings, target,
+                                                                  max_games, chunk_size)
     if seed is None:
         raise ValueError("the atlas needs a fixed seed (its chunks are keyed by it), "
                          "not None")
@@ -482,5 +541,7 @@ def _config(pairings, bases, seed, target, max_games, chunk_size, max_moves, con
     confidence = check_confidence(confidence)
     max_moves = check_count(max_moves, "max_moves", MAX_MAX_MOVES)
     check_threads(threads)
-    return AtlasConfig(_bases(bases), _pairings(pairings, target, max_games, chunk_size),
-                       seed, max_moves, confidence, threads)
+    config = AtlasConfig(_bases(bases), _pairings(pairings, target, max_games, chunk_size),
+                         seed, max_moves, confidence, threads)
+    config.interactions = check_int(interactions, "interactions", 0, MAX_INTERACTIONS)
+    return config

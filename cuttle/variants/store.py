@@ -424,13 +424,14 @@ class Store:
     def __len__(self):
         return len(self.index)
 
-    def runs(self) -> list[tuple[str, str, int, int]]:
+    def runs(self, max_moves: int | None = None) -> list[tuple[str, str, int, int]]:
         """(base, policy, seed, chunk size) of each run the file holds whole chunks of
         the base's own games of (an atlas group's, a balance search's; with a `command`,
-        only that command's: `whose`), in the file's order; [] for a file without a
-        record."""
+        only that command's: `whose`; with `max_moves`, only those of that move cap), in
+        the file's order; [] for a file without a record."""
         return list(dict.fromkeys((k[0], k[2][0], k[3], k[5]) for k in self.index
-                                  if k[0] == k[1] and self.command in (None, self.whose(k))))
+                                  if k[0] == k[1] and max_moves in (None, k[4])
+                                  and self.command in (None, self.whose(k))))
 
     def rule_sets(self, base: str, players: Iterable[str], seed: int, max_moves: int,
                   chunk_size: int, chunk: int) -> set[str]:

@@ -140,6 +140,30 @@ def test_results_file_and_report_only(capsys, tmp_path):
     assert json.loads(js)["caveat"] is None and "quick search" not in out     # (not quick)
 
 
+def test_report_only_says_whether_quick_is_the_option_missing(capsys, tmp_path):
+    # A --quick search's file read without --quick (a full one's read with it): the
+    # same search but for the chunk size --quick changes, so the error says which; a
+    # file of another seed is no such search.
+    small = ["balance", "--policy", "random", "-k", "1", "--flags", "joker,four",
+             "--screen-games", "10000", "--max-games", "10000", "--confirm-games", "10000",
+             "--pairs", "1", "--candidates", "1", "--no-progress"]
+    quick, full = str(tmp_path / "quick.jsonl"), str(tmp_path / "full.jsonl")
+    for path, extra in ((quick, ["--quick"]), (full, [])):
+        assert run(capsys, *small, *extra, "--results", path)[0] == 0
+    for path, extra, hint in (
+            (quick, [], "its chunks of 2,000 games are what --quick plays: add --quick"),
+            (full, ["--quick"], "its chunks of 10,000 games are what these options play "
+                                "without --quick: drop --quick")):
+        code, out, err = run(capsys, *small, *extra, "--results", path, "--report-only")
+        assert code == 2 and not out
+        assert err.rstrip().endswith(hint) and "holds no games played" in err
+        mended = small + (["--quick"] if not extra else [])
+        assert run(capsys, *mended, "--results", path, "--report-only")[0] == 0
+    code, _, err = run(capsys, *small, "--seed", "4", "--results", quick, "--report-only")
+    assert code == 2 and "holds no games played" in err
+    assert "add --quick" not in err and "drop --quick" not in err
+
+
 CHECK = ["--check", "greedy", "--check-games", "1000"]
 
 

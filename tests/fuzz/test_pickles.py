@@ -350,7 +350,8 @@ _ARGS = {"cuttle.errors.Interrupted": (_Result(), 5, 10, "match"),
                                                       [("classic", "expert", 1, 10000)]),
          "cuttle.variants.errors.NothingToReport": ("r.jsonl", [("classic", "expert", 1, 2000)],
                                                    ["r.jsonl: its last line is incomplete"],
-                                                   ["four=draw"]),
+                                                   ["four=draw"],
+                                                   [("classic", "expert", 1, 2000)]),
          "cuttle.variants.errors.OtherFingerprint": (
              "r.jsonl", 2, ("classic", "classic", ("random", "random"), 1, 10000, 1000, 0),
              "0123456789abcdef", "fedcba9876543210", "a run whose group had other variants")}

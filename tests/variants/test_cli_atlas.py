@@ -101,6 +101,31 @@ def test_quick(capsys):
     assert out.count("\n### ") + out.startswith("### ") == 2     # classic and cuttle.cards
 
 
+def test_report_only_says_whether_quick_is_the_option_missing(capsys, tmp_path):
+    # A file of a --quick run read without --quick (or a full run's read with it):
+    # the same run but for the chunk size --quick changes, so the error says which.
+    small = ["atlas", "--pairings", "random", "--bases", "classic", "--max-games",
+             "20000", "--target", "10", "--interactions", "0", "--no-progress"]
+    quick, full = str(tmp_path / "quick.jsonl"), str(tmp_path / "full.jsonl")
+    for path, extra in ((quick, ["--quick"]), (full, [])):
+        assert run(capsys, *small, *extra, "--results", path)[0] == 0
+    for path, extra, hint in (
+            (quick, [], "its chunks of 10,000 games are what --quick plays: add --quick"),
+            (full, ["--quick"], "its chunks of 20,000 games are what these options play "
+                                "without --quick: drop --quick")):
+        code, out, err = run(capsys, *small, *extra, "--results", path, "--report-only")
+        assert code == 2 and not out
+        assert err.rstrip().endswith(hint) and "holds no games played" in err
+        # with the option mended it reads the file
+        mended = [x for x in small + extra if x != "--quick"] + (["--quick"] * (not extra))
+        assert run(capsys, *mended, "--results", path, "--report-only")[0] == 0
+    # another run besides the chunk size (here its move cap): no such word
+    code, _, err = run(capsys, *small, "--results", quick, "--report-only",
+                       "--max-moves", "500")
+    assert code == 2 and "holds no games played" in err
+    assert "add --quick" not in err and "drop --quick" not in err
+
+
 def test_a_cap_below_the_quick_chunk_takes_chunks_of_the_cap(capsys):
     code, out, _ = run(capsys, "atlas", "--quick", "--pairings", "random", "--bases",
                        "classic", "--max-games", "1000", "--interactions", "0", "--json")

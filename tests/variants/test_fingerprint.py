@@ -115,6 +115,32 @@ def test_a_file_of_fewer_variants_is_extended(tmp_path, monkeypatch, interaction
     assert again.played_records == 0 and report(again) == report(scratch)
 
 
+def test_extending_a_file_says_what_it_holds_and_counts_what_is_played(
+        tmp_path, monkeypatch, capsys):
+    # A run into a file of fewer variants plays only the new ones: it says so at the
+    # group's start, and its status lines count the variants played, not those read.
+    fewer = tmp_path / "fewer.jsonl"
+    filled(fewer, monkeypatch, FEWER)
+    path = tmp_path / "atlas.jsonl"
+    path.write_bytes(fewer.read_bytes())
+    n, new = len(variants("classic")), len(variants("classic")) - len(FEWER)
+    seen = []
+    atlas(results=str(path), interactions=0, **{**TINY, "progress": seen.append})
+    first = [i for i in seen if i["chunk"] == 0]
+    assert first and all((i["read"], i["played"]) == (len(FEWER), new) for i in first)
+    assert any("done" in i for i in first)
+    capsys.readouterr()
+    head = "atlas, random self-play, classic"
+    for file, held, chunk in ((tmp_path / "new.jsonl", 0, "done"),
+                              (path, n, "read from the file"),
+                              (fewer, 4, f"done ({new} played, 4 read from the file)")):
+        atlas(results=str(file), interactions=0, **{**TINY, "progress": True})
+        lines = capsys.readouterr().err.splitlines()
+        assert lines[0] == (f"{head}: {held} of {n} variants already played in {file}, "
+                            f"{n - held} to play")
+        assert lines[1].startswith(f"{head}: chunk 0 {chunk}, ")
+
+
 def test_another_version_is_refused_with_the_cause(tmp_path, monkeypatch):
     path = tmp_path / "atlas.jsonl"
     filled(path, monkeypatch, FEWER)
