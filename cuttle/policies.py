@@ -49,6 +49,7 @@ from ._policies import POLICIES, POLICY_SHIFT
 from .game import Game, check_game
 from .moves import Move
 from .seeding import check_seed, derive, seed_or_new
+from .text import quoted
 from .threads import check_threads
 
 if TYPE_CHECKING:
@@ -86,22 +87,22 @@ def _parse(name):
     if not isinstance(name, str):
         hint = f" (a Python callable plays in {CALLABLE_PLAYS})" if callable(name) else ""
         raise ValueError(f"a policy is a name like 'greedy' or 'ismcts:1000', not "
-                         f"{name!r}{hint}")
+                         f"{quoted(name)}{hint}")
     kind, colon, param = name.strip().lower().partition(":")
     if kind not in POLICIES:
-        raise ValueError(f"unknown policy {name!r}; valid: {', '.join(POLICY_NAMES)} "
+        raise ValueError(f"unknown policy {quoted(name)}; valid: {', '.join(POLICY_NAMES)} "
                          f"({_BARE_SEARCH})")
     code, takes_n = POLICIES[kind]
     if not takes_n:
         if colon:
-            raise ValueError(f"policy {kind!r} takes no parameter, not {name!r}")
+            raise ValueError(f"policy {kind!r} takes no parameter, not {quoted(name)}")
         return kind, code, kind
     if not colon:
         iterations = DEFAULT_ISMCTS_ITERATIONS
     elif param.isascii() and param.isdigit() and 1 <= int(param) <= MAX_ISMCTS_ITERATIONS:
         iterations = int(param)
     else:
-        raise ValueError(f"bad iteration count in {name!r}: use e.g. '{kind}:1000' "
+        raise ValueError(f"bad iteration count in {quoted(name)}: use e.g. '{kind}:1000' "
                          f"({_BARE_SEARCH})")
     return kind, code | (iterations << POLICY_SHIFT), f"{kind}:{iterations}"
 

@@ -17,6 +17,10 @@ message of as many, which a terminal or a log then had to show whole.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 __all__ = ["MAX_QUOTED", "printable", "quoted"]
 
@@ -39,12 +43,19 @@ def printable(text: object, newlines: bool = False) -> str:
     return (_UNSAFE_BUT_NEWLINE if newlines else _UNSAFE).sub(_escape, str(text))
 
 
-def quoted(value: object, limit: int = MAX_QUOTED) -> str:
-    """`value` as an error message quotes input (its ``repr``, as ``{value!r}``), cut
-    to its start and end around "..." past `limit` characters, with its length in
-    characters: ``'points 777...777' (100,007 characters)``.  The one shortener of
-    quoted input: move text, position text, records, card names, rule text."""
-    r = repr(value)
+def quoted(value: object, limit: int = MAX_QUOTED,
+           spell: Callable[[object], str] = repr) -> str:
+    """`value` as an error message quotes input (its ``repr``, as ``{value!r}``, or as
+    `spell` writes it: the web app's messages spell JSON), cut to its start and end
+    around "..." past `limit` characters, with its length in characters: ``'points
+    777...777' (100,007 characters)``.  The one shortener of quoted input: move text,
+    position text, records, card names, rule text, options, web fields.
+
+    The ``repr`` of text escapes every character `printable` escapes (and more), so a
+    quote is safe on a terminal as it is; a message printed there goes through
+    `printable` whole all the same (the command line's errors do), which leaves a quote
+    unchanged: quote input with `quoted`, print outside text with `printable`."""
+    r = spell(value)
     if len(r) <= limit:
         return r
     tail = limit // 4

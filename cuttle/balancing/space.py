@@ -17,6 +17,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING
 
 from ..rules import FLAGS, Rules
+from ..text import quoted
 from ..variants.rulesets import Variant, singles
 
 if TYPE_CHECKING:
@@ -40,7 +41,7 @@ def flag_names(flags: Iterable[str] | str | None = None,
         for item in items:
             name = item.strip().lower().replace("-", "_") if isinstance(item, str) else item
             if name not in FLAGS:
-                raise ValueError(f"unknown rule flag {item!r}; valid flags: "
+                raise ValueError(f"unknown rule flag {quoted(item)}; valid flags: "
                                  f"{', '.join(FLAGS)}")
             out.append(name)
         return out

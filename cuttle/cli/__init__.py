@@ -46,10 +46,10 @@ from ..errors import PolicyError
 from ..interrupts import sigterm_as_ctrl_c
 from ..record_result import RecordResultWarning
 from ..rules import DegenerateRulesWarning
-from ..text import printable
+from ..text import printable, quoted
 from ..variants.errors import ResultsFileError
 from . import analyse, atlas, balance, play, replay, review, serve, simulate
-from .options import CommandError, UsageError
+from .options import CommandError, Parser, UsageError
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -70,7 +70,7 @@ def version_text() -> str:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the `cuttle` command, every sub-command registered."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog=PROG, description="Simulate the card game Cuttle under any rule set.",
         epilog="Run 'cuttle COMMAND --help' for a command's options.")
     parser.add_argument("--version", action="version", version=version_text())
@@ -112,7 +112,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             # argparse hands a sub-command's unknown options up to the top level, whose
             # usage would then be printed: name them with the command's own usage.
             owner = _owner(parser, args.command, argv, unknown[0])
-            owner.error(f"unrecognized arguments: {' '.join(unknown)}")
+            owner.error(f"unrecognized arguments: {' '.join(map(quoted, unknown))}")
     except SystemExit as e:          # --help, --version, or a usage error (status 2)
         return e.code if isinstance(e.code, int) else (0 if e.code is None else 2)
     if args.command is None:

@@ -51,7 +51,7 @@ from ..formatting import fixed, pct, quantity
 from ..game import check_view
 from ..record import game_before, play_recorded
 from ..record_result import result_of
-from ..text import printable
+from ..text import printable, quoted
 from . import options
 from ..interrupts import ctrl_c_deferred
 from .options import UsageError
@@ -170,8 +170,8 @@ def recorded(args: argparse.Namespace) -> Recorded | None:
         raise UsageError(f"player {p} decides at move {k} of {args.record}, not player "
                          f"{args.player}: leave out --player")
     if len(game.legal_moves) == 1:
-        raise UsageError(f"move {k} of {args.record} is forced: {str(played)!r} was player "
-                         f"{p}'s only legal move, there is nothing to compare (the review "
+        raise UsageError(f"move {k} of {args.record} is forced: {quoted(str(played))} was "
+                         f"player {p}'s only legal move, there is nothing to compare (the review "
                          f"lists it as forced)")
     return Recorded(args.record, k, game, played, rec.get("players", ["player 0",
                                                                        "player 1"]))
@@ -242,7 +242,7 @@ def move_number(text: str) -> int:
     t = text.strip()
     if not (t.isascii() and t.lstrip("-").isdigit()):
         raise argparse.ArgumentTypeError(f"expected a move number as 'cuttle review' "
-                                         f"prints them (1 for the first), not {text!r}")
+                                         f"prints them (1 for the first), not {quoted(text)}")
     return int(t)
 
 

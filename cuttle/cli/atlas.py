@@ -14,7 +14,7 @@ from ..variants.run import CHEAP, INTERACTIONS, MAX_GAMES, MAX_INTERACTIONS, SEA
 from ..variants.errors import NothingToReport
 from ..policies import is_search
 from ..simulation.api import MAX_CHUNK
-from ..text import printable
+from ..text import printable, quoted
 from . import options
 from .options import CommandError, UsageError
 from .simulate import run_chunked, write_outputs
@@ -35,7 +35,8 @@ def _setting(kind, parse):
         name, eq, value = str(text).rpartition("=")
         name = name.strip().lower()
         if eq and not name:
-            raise argparse.ArgumentTypeError(f"expected VALUE or POLICY=VALUE, not {text!r}")
+            raise argparse.ArgumentTypeError(f"expected VALUE or POLICY=VALUE, not "
+                                             f"{quoted(text)}")
         return (name or None, parse(value))
     read.__name__ = kind
     return read
@@ -47,7 +48,7 @@ def _count_to(limit):
         t = str(text).strip()
         if not (t.isascii() and t.isdigit() and int(t) <= limit):
             raise argparse.ArgumentTypeError(f"expected a whole number from 0 to {limit}, "
-                                             f"not {text!r}")
+                                             f"not {quoted(text)}")
         return int(t)
     read.__name__ = "count"
     return read
@@ -106,7 +107,7 @@ def add_command(sub: argparse._SubParsersAction) -> None:
 def _names(text, what):
     names = [x.strip().lower() for x in str(text).split(",")]
     if not all(names):
-        raise UsageError(f"--{what} takes names separated by commas, not {text!r}")
+        raise UsageError(f"--{what} takes names separated by commas, not {quoted(text)}")
     return names
 
 
@@ -115,7 +116,7 @@ def _per_pairing(values, option, pairings):
     out = {}
     for name, value in values:
         if name is not None and name not in pairings:
-            raise UsageError(f"{option} {name}=...: {name!r} is not one of the pairings "
+            raise UsageError(f"{option}: {quoted(name)} is not one of the pairings "
                              f"({', '.join(pairings)})")
         if name in out:         # (the last one was kept without a word)
             which = f"{option} {name}=..." if name is not None else f"{option} (every pairing)"

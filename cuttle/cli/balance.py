@@ -13,6 +13,7 @@ from ..render.plot import check_plot_path
 from ..report.pages import balance_page
 from ..rules import Rules
 from ..simulation.api import MAX_CHUNK
+from ..text import quoted
 from ..variants.errors import NothingToReport
 from . import options
 from .options import CommandError, UsageError
@@ -48,10 +49,10 @@ def _moves(text):
         low, high = (float(p) for p in parts)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a range of moves like 20-40, not "
-                                         f"{text!r}") from None
+                                         f"{quoted(text)}") from None
     if not 0 <= low <= high:
         raise argparse.ArgumentTypeError(f"expected LOW-HIGH with 0 <= LOW <= HIGH, not "
-                                         f"{text!r}")
+                                         f"{quoted(text)}")
     return (low, high)
 
 

@@ -26,7 +26,7 @@ from ..seeding import SEED_WORDS, read_seed
 from ..simulation.api import MAX_MAX_MOVES, MAX_UNITS
 from ..simulation.connection import parse_address
 from ..simulation.names import DEFAULT_MAX_MOVES
-from ..text import printable
+from ..text import printable, quoted
 from ..threads import MAX_THREADS
 from ..validation import MAX_TARGET, check_confidence, check_count, check_int, check_output_path
 from ..variants.errors import for_command_line
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 
     from ..variants.errors import NothingToReport
 
-__all__ = ["UsageError", "CommandError", "add_command_parser", "add_confidence",
+__all__ = ["UsageError", "CommandError", "Parser", "add_command_parser", "add_confidence",
            "add_max_moves", "add_progress", "add_rules_options", "add_run_options",
            "add_threads", "at_most", "cannot_read",
            "check_own_rules", "check_report_only", "check_sets", "confidence", "game_index",
@@ -47,6 +47,29 @@ __all__ = ["UsageError", "CommandError", "add_command_parser", "add_confidence",
 
 # The most position text read from a file or stdin (a position is a few hundred bytes).
 MAX_POSITION_BYTES = 1 << 20
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse's parser, quoting a value it refuses itself (not a number, not one of
+    the choices, not a command) through `cuttle.text.quoted`, as the options' own
+    checks do: argparse's messages repeat it whole."""
+
+    def _get_value(self, action, arg_string):
+        try:
+            return super()._get_value(action, arg_string)
+        except argparse.ArgumentError as e:
+            raise _requoted(e, action, arg_string) from None
+
+    def _check_value(self, action, value):
+        try:
+            super()._check_value(action, value)
+        except argparse.ArgumentError as e:
+            raise _requoted(e, action, value) from None
+
+
+def _requoted(e: argparse.ArgumentError, action: argparse.Action,
+              value: object) -> argparse.ArgumentError:
+    return argparse.ArgumentError(action, e.message.replace(repr(value), quoted(value)))
 
 
 class UsageError(Exception):
@@ -69,7 +92,8 @@ def positive(text: str, limit: int | None = None) -> int:
     """A positive count: 1000000, 1_000_000, 1,000,000, 1e6 (at most `limit`)."""
     t = str(text).strip().replace("_", "").replace(",", "")
     if not t.isascii():
-        raise argparse.ArgumentTypeError(f"expected a positive whole number, not {text!r}")
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, not "
+                                         f"{quoted(text)}")
     try:
         v = int(t)
     except ValueError:
@@ -78,12 +102,12 @@ def positive(text: str, limit: int | None = None) -> int:
         except ValueError:
             f = None
         if f is None or not f.is_integer():
-            raise argparse.ArgumentTypeError(f"expected a positive whole number, not {text!r}") \
-                from None
+            raise argparse.ArgumentTypeError(f"expected a positive whole number, not "
+                                             f"{quoted(text)}") from None
         v = int(f)
         if limit is not None and v > limit:     # (as written: int(1e99) has 100 digits)
             raise argparse.ArgumentTypeError(f"the count must be at most {limit:,}, not "
-                                             f"{text!r}")
+                                             f"{quoted(text)}")
     return _checked(check_count, v, "the count", limit)
 
 
@@ -106,7 +130,8 @@ def seed(text: str) -> int:
     try:
         return read_seed(str(text))
     except ValueError:      # (its own words would name the seed a second time)
-        raise argparse.ArgumentTypeError(f"expected {SEED_WORDS}, not {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected {SEED_WORDS}, not "
+                                         f"{quoted(text)}") from None
 
 
 def game_index(text: str) -> int:
@@ -116,7 +141,7 @@ def game_index(text: str) -> int:
     t = str(text).strip().replace("_", "").replace(",", "")
     if not (t.isascii() and t.isdigit()):
         raise argparse.ArgumentTypeError(f"expected a game index (a whole number from 0), "
-                                         f"not {text!r}")
+                                         f"not {quoted(text)}")
     return _checked(check_int, int(t), "the game index", 0, MAX_UNITS - 1)
 
 
@@ -126,7 +151,8 @@ def target_points(text: str) -> float:
     v = points(text)
     if v > 100 * MAX_TARGET:
         raise argparse.ArgumentTypeError(f"a target half-width is at most "
-                                         f"{100 * MAX_TARGET:g} percentage points, not {text!r}")
+                                         f"{100 * MAX_TARGET:g} percentage points, not "
+                                         f"{quoted(text)}")
     return v
 
 
@@ -137,13 +163,13 @@ def points(text: str, zero: bool = False) -> float:
         v = float(str(text).strip().rstrip("%").removesuffix("pp"))
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected percentage points like 0.25, not "
-                                         f"{text!r}") from None
+                                         f"{quoted(text)}") from None
     if zero and not 0 <= v < 100:
         raise argparse.ArgumentTypeError(f"must be between 0 and 100 percentage points (0 "
-                                         f"included), not {text!r}")
+                                         f"included), not {quoted(text)}")
     if not zero and not 0 < v < 100:
         raise argparse.ArgumentTypeError(f"must be between 0 and 100 percentage points, "
-                                         f"not {text!r}")
+                                         f"not {quoted(text)}")
     return v
 
 
@@ -155,8 +181,8 @@ def confidence(text: str) -> float:
     try:
         v = float(t[:-1] if percent else t)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a level like 0.95 or 95%, not {text!r}") \
-            from None
+        raise argparse.ArgumentTypeError(f"expected a level like 0.95 or 95%, not "
+                                         f"{quoted(text)}") from None
     if percent:
         v /= 100.0
     elif 1 < v < 100:
@@ -169,18 +195,19 @@ def confidence(text: str) -> float:
         # fraction, not as it was written)
         if 0 < v < 1:                       # refused for being too close to 1
             raise argparse.ArgumentTypeError(
-                f"expected a level between 0 and 1 (exclusive), not {text!r}, which is "
+                f"expected a level between 0 and 1 (exclusive), not {quoted(text)}, which "
+                f"is "
                 f"too close to 1 for a finite interval") from None
         raise argparse.ArgumentTypeError(
             f"expected a level between 0 and 1 (exclusive) like 0.95, or a percent like "
-            f"95%, not {text!r}") from None
+            f"95%, not {quoted(text)}") from None
 
 
 def output_file(text: str) -> str:
     """An output file's path, refused at once (not after a long run) when it cannot be
     written (`cuttle.validation.check_output_path`)."""
     if not str(text).strip():       # (not "the path must be the path of a file (a str ...")
-        raise argparse.ArgumentTypeError(f"expected a file name, not {text!r}")
+        raise argparse.ArgumentTypeError(f"expected a file name, not {quoted(text)}")
     return _checked(check_output_path, text)
 
 
@@ -301,12 +328,12 @@ def scheduler(text: str) -> tuple[str, int | str]:
         n = t[6:].strip()
         if not (n.isascii() and n.isdigit() and 1 <= int(n) <= 1024):
             raise argparse.ArgumentTypeError(f"local:N takes N from 1 to 1024 worker "
-                                             f"processes, not {text!r}")
+                                             f"processes, not {quoted(text)}")
         return ("local", int(n))
     scheme, sep, rest = t.partition("://")
     if not (sep and scheme.isascii() and scheme.isalnum() and rest):
         raise argparse.ArgumentTypeError(f"expected a scheduler address like "
-                                         f"tcp://HOST:8786, or local:N, not {text!r}")
+                                         f"tcp://HOST:8786, or local:N, not {quoted(text)}")
     try:
         parse_address(t)                # scheme, host and port, before any work
     except ValueError as e:
@@ -322,7 +349,7 @@ def players(text: str, option: str = "--players") -> tuple[str | FilePolicy, ...
         names = names * 2
     if len(names) != 2 or not all(names):
         raise UsageError(f"{option} takes one or two players separated by a comma "
-                         f"(e.g. random,greedy or mybot.py:choose,greedy), not {text!r}")
+                         f"(e.g. random,greedy or mybot.py:choose,greedy), not {quoted(text)}")
     if names[0] == names[1]:            # (one file run once for both seats)
         return (player(names[0], option),) * 2
     return tuple(player(name, option) for name in names)
@@ -334,7 +361,7 @@ def candidates(text: str, option: str = "--players") -> list[str | FilePolicy]:
     names = [p.strip() for p in text.split(",")]
     if len(names) < 2 or not all(names):
         raise UsageError(f"{option} takes the players to compare, at least two separated "
-                         f"by commas (e.g. mybot.py:v1,mybot.py:v2), not {text!r}")
+                         f"by commas (e.g. mybot.py:v1,mybot.py:v2), not {quoted(text)}")
     return [player(name, option) for name in names]
 
 
@@ -354,10 +381,10 @@ def policy(name: str, option: str) -> str:
     """`name` if it is a policy name (`cuttle.policies`); else a UsageError naming the
     option, before the policy's own message, which names the value and the fix."""
     if "," in name:                     # (not a bad count: a second name where one goes)
-        raise UsageError(f"{option} takes one policy name, not {name!r}")
+        raise UsageError(f"{option} takes one policy name, not {quoted(name)}")
     if is_policy_file(name):
         raise UsageError(f"{option} takes a policy name, not a Python file's policy "
-                         f"({name!r}): those play in 'cuttle simulate' and 'cuttle "
+                         f"({quoted(name)}): those play in 'cuttle simulate' and 'cuttle "
                          f"compare' (--players FILE.py:FUNCTION)")
     try:
         policy_code(name)
@@ -500,7 +527,8 @@ def check_sets(spec: str, sets: Iterable[str], where: str = "--rules",
     for item in sets:
         for name, value in Rules.parse_assignments(item).items():
             if name in written and written[name] != value:
-                raise UsageError(f"--set {item} and {where} {spec!r} both set {name}: "
+                raise UsageError(f"--set {quoted(item)} and {where} {quoted(spec)} both set "
+                                 f"{name}: "
                                  f"--set would replace its value there without a "
                                  f"word; drop one{fix}")
 
@@ -588,6 +616,6 @@ def read_position_arg(arg: str) -> str:
         except OSError as e:
             raise cannot_read(arg, e) from None
     if ":" not in arg:
-        raise UsageError(f"{arg!r} is neither a file nor position text "
+        raise UsageError(f"{quoted(arg)} is neither a file nor position text "
                          f"(e.g. 'hands: 2C 3D / 4H; points: TH / -; to_move: 0')")
     return arg

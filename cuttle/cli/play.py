@@ -27,7 +27,7 @@ from ..redeal import NoRedeal, Sightings
 from ..review import parse_engine, review
 from ..review.engines import DEFAULT_ENGINE
 from ..seeding import derive
-from ..text import printable
+from ..text import printable, quoted
 from ..unseen import DEALT_MARK, DEALT_NOTE, dealt_shown
 from . import options
 from ..interrupts import ctrl_c_deferred
@@ -209,7 +209,7 @@ class PlaySession:
                 try:
                     move = Move.parse(text)
                 except InvalidMoveError as e:
-                    print(f"Not a move or a command: {text!r} ({not_a_move(text, e)}). "
+                    print(f"Not a move or a command: {quoted(text)} ({not_a_move(text, e)}). "
                           f"Type 'help' for help.")
                     continue
             before = g.copy()
@@ -272,7 +272,7 @@ class PlaySession:
         if arg:
             if not (arg.isascii() and arg.isdigit()) or not 1 <= int(arg) <= 10**7:
                 print(f"hint takes a number of playouts per move from 1 to 10,000,000, "
-                      f"not {arg!r}")
+                      f"not {quoted(arg)}")
                 return
             n = int(arg)
         try:

@@ -20,7 +20,7 @@ from ..record_result import check_result as check_result_of
 from ..report import save_page
 from ..review import Thresholds, parse_engine, review
 from ..review.engines import DEFAULT_ENGINE
-from ..text import printable
+from ..text import printable, quoted
 from . import options
 from ..interrupts import ctrl_c_deferred
 from .options import CommandError, UsageError
@@ -40,13 +40,13 @@ def thresholds(text: str) -> dict[str, float]:
             loss = float(value)
         except ValueError:
             raise argparse.ArgumentTypeError(f"expected LABEL=LOSS pairs such as "
-                                             f"'good=0.04,mistake=0.2', not {text!r}") \
+                                             f"'good=0.04,mistake=0.2', not {quoted(text)}") \
                 from None
         if not eq:
-            raise argparse.ArgumentTypeError(f"expected LABEL=LOSS pairs, not {text!r}")
+            raise argparse.ArgumentTypeError(f"expected LABEL=LOSS pairs, not {quoted(text)}")
         if label in out:            # (which one was meant? as a rule flag set twice)
-            raise argparse.ArgumentTypeError(f"{label} is set twice ({part.strip()!r} after "
-                                             f"{label}={out[label]:g})")
+            raise argparse.ArgumentTypeError(f"{label} is set twice ({quoted(part.strip())} "
+                                             f"after {label}={out[label]:g})")
         out[label] = loss
     try:
         Thresholds.coerce(out)
@@ -62,7 +62,7 @@ def player(text: str) -> int | None:
         return None
     if t in ("0", "1"):
         return int(t)
-    raise argparse.ArgumentTypeError(f"expected 0, 1 or both, not {text!r}")
+    raise argparse.ArgumentTypeError(f"expected 0, 1 or both, not {quoted(text)}")
 
 
 def load(path: str) -> dict[str, Any]:

@@ -15,6 +15,7 @@ import webbrowser
 from typing import TYPE_CHECKING, Any
 
 from .._optional import missing
+from ..text import quoted
 from . import options
 from .options import CommandError, UsageError
 
@@ -69,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
         allowed = [check_host_name(name, "--allow-host") for name in args.allow_host]
     except ValueError as e:
         raise UsageError(str(e)) from None
-    host = args.host
+    host = _listen_address(args.host, check_host_name)
     hosts = host_names(allowed)
     _warn(host, hosts is None, hosts_answered(hosts))
     application = app(max_sessions=args.max_games, workers=args.workers,
@@ -98,6 +99,19 @@ def run(args: argparse.Namespace) -> int:
     if not server.started:
         raise CommandError(f"cannot serve on {host}:{args.port} (see the message above)")
     return 0
+
+
+def _listen_address(host: str, check_host_name: Callable[..., str]) -> str:
+    """--host: an IP address or a host name (`cuttle.web.guard.check_host_name`'s, no
+    '*'), refused before the server starts (a name of no such form crashed it)."""
+    try:
+        name = check_host_name(host, "--host")
+    except ValueError:
+        name = "*"
+    if name == "*" or any(len(label) > 63 for label in name.split(".")):
+        raise UsageError(f"--host takes the address to listen on, an IP address or a "
+                         f"host name (e.g. 0.0.0.0 or mybox.lan), not {quoted(host)}")
+    return host.strip()
 
 
 def _warn(host: str, any_name: bool, answers: str) -> None:

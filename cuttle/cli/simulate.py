@@ -25,7 +25,7 @@ from ..errors import ClusterError
 from ..simulation.local_cluster import close_local_cluster, start_local_cluster
 from ..simulation.connection import connect
 from ..render.plot import check_plot_path
-from ..text import printable
+from ..text import printable, quoted
 from ..variants.chunks import RunInterrupted
 from ..variants.errors import for_command_line
 from . import options
@@ -422,7 +422,8 @@ def save_plot(args: argparse.Namespace, result: Any, stop: Interrupted | None = 
 def _rule_sets(args):
     # (appended, not stored: a second --vary silently replaced the first)
     if len(args.vary) > 1:
-        raise UsageError(f"--vary is given twice ({args.vary[1]!r} after {args.vary[0]!r}); "
+        raise UsageError(f"--vary is given twice ({quoted(args.vary[1])} after "
+                         f"{quoted(args.vary[0])}); "
                          f"it varies one flag: give the other rule sets as arguments "
                          f"(e.g. classic:joker=true) or fix a flag with --set")
     if args.rules is not None and not args.vary:
@@ -535,7 +536,7 @@ def run_compare_players(args: argparse.Namespace) -> int:
     if len(args.specs) > 1 or (args.specs and args.rules is not None):
         given = args.specs + ([args.rules] if args.rules is not None else [])
         raise UsageError(f"--opponent compares players under one rule set, not "
-                         f"{len(given)} ({', '.join(map(repr, given))}): give it as an "
+                         f"{len(given)} ({', '.join(map(quoted, given))}): give it as an "
                          f"argument or with --rules")
     _check_outputs(args)
     spec = args.specs[0] if args.specs else args.rules

@@ -35,6 +35,7 @@ from .._policies import POLICY_SHIFT
 from ..policies import (DEFAULT_ISMCTS_ITERATIONS, MAX_ISMCTS_ITERATIONS, PLAIN_POLICIES,
                         policy_code)
 from ..stats import paired_shift_error
+from ..text import quoted
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -108,7 +109,7 @@ def _count(text, param, default, limit, spec):
         return default
     p = param.strip().replace("_", "")
     if not (p.isascii() and p.isdigit()) or not 1 <= int(p) <= limit:
-        raise ValueError(f"bad count in engine {spec!r}: use e.g. '{text}:{default}' "
+        raise ValueError(f"bad count in engine {quoted(spec)}: use e.g. '{text}:{default}' "
                          f"(1 to {limit:,})")
     return int(p)
 
@@ -126,7 +127,8 @@ def parse_engine(spec: str | Engine) -> Engine:
     if isinstance(spec, Engine):
         return spec
     if not isinstance(spec, str):
-        raise ValueError(f"an engine is a name like 'expert' or 'ismcts:1000', not {spec!r}")
+        raise ValueError(f"an engine is a name like 'expert' or 'ismcts:1000', not "
+                         f"{quoted(spec)}")
     kind, colon, param = spec.strip().lower().partition(":")
     param = param if colon else None        # ("ismcts:" has a count missing: refused)
     expert, rnd = policy_code("expert"), policy_code("random")
@@ -145,7 +147,7 @@ def parse_engine(spec: str | Engine) -> Engine:
         return Engine(f"{kind}:{n}", "search", policy_code(f"{kind}:{n}"), 2, 16, expert,
                       64, f"ISMCTS searches of {n:,} iterations from the mover's view with "
                           f"the move forced at the root{adds}, 2 to 16 per move", setup)
-    raise ValueError(f"unknown engine {spec!r}; valid: {', '.join(ENGINE_NAMES)}")
+    raise ValueError(f"unknown engine {quoted(spec)}; valid: {', '.join(ENGINE_NAMES)}")
 
 
 def search_engine(spec: str | Engine) -> Engine:
@@ -159,12 +161,12 @@ def search_engine(spec: str | Engine) -> Engine:
     kind = spec.partition(":")[0].strip().lower() if isinstance(spec, str) else None
     if kind is not None and kind not in SEARCHES:
         raise ValueError(f"a search analysis takes a search engine, "
-                         f"{' or '.join(SEARCH_ENGINES)}, not {spec!r} (playouts are "
+                         f"{' or '.join(SEARCH_ENGINES)}, not {quoted(spec)} (playouts are "
                          f"cuttle.analyse's policy: {', '.join(PLAIN_POLICIES)})")
     eng = parse_engine(spec)        # (a count's errors; an Engine checked below)
     if eng.kind != "search":
         raise ValueError(f"a search analysis takes a search engine, "
-                         f"{' or '.join(SEARCH_ENGINES)}, not {eng.name!r}")
+                         f"{' or '.join(SEARCH_ENGINES)}, not {quoted(eng.name)}")
     return eng
 
 

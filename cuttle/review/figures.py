@@ -15,6 +15,8 @@ import numbers
 from dataclasses import asdict, dataclass, fields
 from typing import TYPE_CHECKING, Any
 
+from ..text import quoted
+
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
@@ -57,7 +59,7 @@ class Thresholds:
             v = getattr(self, f.name)
             if isinstance(v, bool) or not isinstance(v, numbers.Real) or not 0 <= v <= 1:
                 raise ValueError(f"threshold {f.name!r} must be a number from 0 to 1, "
-                                 f"not {v!r}")
+                                 f"not {quoted(v)}")
             bounds.append(float(v))
         if bounds != sorted(bounds):
             given = ", ".join(f"{f.name}={b:g}" for f, b in zip(fields(self), bounds))
@@ -76,10 +78,11 @@ class Thresholds:
             names = {f.name for f in fields(cls)}
             unknown = sorted(set(value) - names)
             if unknown:
-                raise ValueError(f"unknown threshold {unknown[0]!r}; valid: "
+                raise ValueError(f"unknown threshold {quoted(unknown[0])}; valid: "
                                  f"{', '.join(f.name for f in fields(cls))}")
             return cls(**value)
-        raise ValueError(f"thresholds must be a Thresholds, a dict or None, not {value!r}")
+        raise ValueError(f"thresholds must be a Thresholds, a dict or None, not "
+                         f"{quoted(value)}")
 
     def label(self, loss: float) -> str:
         """The label of a move that lost `loss` (its upper bounds are inclusive)."""

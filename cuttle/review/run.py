@@ -18,6 +18,7 @@ from ..record_result import check_result, resigner, stopped
 from ..seeding import derive, seed_or_new
 from ..progress import Progress
 from ..threads import check_threads
+from ..text import quoted
 from ..validation import check_cancel, check_int
 from .engines import DEFAULT_ENGINE, MoveValues, evaluate, parse_engine, search_engine
 from .figures import FORCED, Thresholds, move_accuracy, seat_words
@@ -86,7 +87,7 @@ def _players(player: Any) -> tuple[int, ...]:
     if player is None or (isinstance(player, str) and player.strip().lower() == "both"):
         return (0, 1)
     if isinstance(player, bool) or player not in (0, 1):
-        raise ValueError(f"player must be 0, 1, 'both' or None (both), not {player!r}")
+        raise ValueError(f"player must be 0, 1, 'both' or None (both), not {quoted(player)}")
     return (int(player),)
 
 
@@ -152,7 +153,7 @@ def judge(game: Game, played: Move | str | int, engine: str | Engine = "expert",
     move = played if isinstance(played, Move) else \
         Move.from_code(played) if isinstance(played, int) else Move.parse(played)
     if move not in legal:
-        raise IllegalMoveError(f"{str(move)!r} is not a legal move here; legal: "
+        raise IllegalMoveError(f"{quoted(str(move))} is not a legal move here; legal: "
                                f"{', '.join(map(str, legal))}")
     args = (parse_engine(engine), seed_or_new(seed), check_threads(threads),
             Thresholds.coerce(thresholds), _stopper(cancel))
@@ -226,7 +227,7 @@ def analyse_search(game: Game, engine: str | Engine = "ismcts", *,
     if played is not None:
         move = played if isinstance(played, Move) else Move.parse(played)
         if move not in moves:
-            raise IllegalMoveError(f"{str(move)!r} is not a legal move here; legal: "
+            raise IllegalMoveError(f"{quoted(str(move))} is not a legal move here; legal: "
                                    f"{', '.join(map(str, moves))}")
         i = moves.index(move)
     values = MoveValues([m.code for m in moves], eng.step)
@@ -340,7 +341,7 @@ def _names(names: Any, own: tuple[str, str]) -> tuple[str, str]:
         return own
     if isinstance(names, str) or len(names) != 2 or \
             not all(isinstance(n, str) for n in names):
-        raise ValueError(f"names must be two strings (P0, P1), not {names!r}")
+        raise ValueError(f"names must be two strings (P0, P1), not {quoted(names)}")
     return tuple(names)
 
 

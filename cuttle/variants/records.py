@@ -8,13 +8,14 @@ against its winners, its moments against the move cap and its own length histogr
 (each game's moves lie in its histogram bin, so the sums are bounded; the sums of
 squares against the squared sums, by Cauchy-Schwarz), and a variant's paired table and
 differences against its tally; its key fields and counts must be values a run can play
-with (a seed below 2**64, games numbered below `MAX_UNITS`).  A record that no set of
-games could have produced is a ValueError, which the store turns into a refusal naming
-its line.
+with (rule text, policy names, a seed below 2**64, games numbered below `MAX_UNITS`).
+A record that no set of games could have produced is a ValueError, which the store
+turns into a refusal naming its line.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from typing import TYPE_CHECKING, Any
@@ -22,16 +23,17 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._core import END_NAMES
+from ..policies import policy_name
+from ..rules import Rules, no_degenerate_warning
 from ..seeding import check_seed
 from ..simulation.api import MAX_CHUNK, MAX_MAX_MOVES, MAX_UNITS
 from ..simulation.tally import LENGTH_BINS, MOMENTS, PAIRED_METRICS, PairTally, Tally
+from ..text import quoted
 from ..validation import check_int, is_int
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
     from typing import TypeAlias
-
-    from ..rules import Rules
 
     # (base, rules text, players, seed, max_moves, chunk_size, chunk): see `chunk_key`
     ChunkKey: TypeAlias = tuple[str, str, tuple[str, ...], int, int, int, int]
@@ -246,7 +248,8 @@ def _record_key(rec):
     if not isinstance(rec, dict) or not all(k in rec for k in KEY_FIELDS + ("games", "tally")):
         raise ValueError(f"a record needs {', '.join(KEY_FIELDS)}, games and tally")
     if not rec.keys() <= FIELDS:
-        raise ValueError(f"unknown fields {', '.join(sorted(map(repr, rec.keys() - FIELDS)))}")
+        unknown = sorted(rec.keys() - FIELDS)
+        raise ValueError(f"unknown fields {', '.join(map(quoted, unknown))}")
     # (a record of version 1 has none; tests leave it out to reach the checks below)
     if "check" in rec and rec["check"] != _digest(rec):
         raise ValueError("its check does not match its content: the line was changed")
@@ -256,6 +259,7 @@ def _record_key(rec):
           all(isinstance(p, str) for p in players))
     if not ok:
         raise ValueError("bad key fields")
+    _check_names(rec["base"], rec["rules"], tuple(players))
     # The values a run can play with: its games are numbered below MAX_UNITS.
     check_seed(rec["seed"])
     check_int(rec["max_moves"], "max_moves", 1, MAX_MAX_MOVES)
@@ -274,6 +278,27 @@ def _record_key(rec):
         raise ValueError(f"games must be [{lo}, {hi}] for chunk {key[-1]} (or [{lo}, n], "
                          f"n below {hi}, for the first games of a chunk cut short)")
     return key
+
+
+@functools.lru_cache(maxsize=1024)
+def _check_names(base, rules, players):
+    """ValueError unless a key's names are ones a run writes: its base (a preset's name
+    or rule text) and rule set as rule text, its players policy names.  Garbage there
+    (``"rules": "x"``, ``"players": ["x", ...]``) was read as another configuration's
+    record and ignored without a word; a real other configuration is still kept."""
+    for what, text in (("base", base), ("rules", rules)):
+        try:
+            if not text.strip():
+                raise ValueError(f"not {quoted(text)}")
+            with no_degenerate_warning():
+                Rules.parse(text)
+        except ValueError as e:
+            raise ValueError(f"{what} must be rule text: {e}") from None
+    for p in players:
+        try:
+            policy_name(p)
+        except ValueError as e:
+            raise ValueError(f"players: {e}") from None
 
 
 def _games(rec):

@@ -40,9 +40,11 @@ the chunk's other games, and writes the whole record once it has them; of severa
 of a chunk the longest counts, and a whole record makes them moot.
 
 Lines of other configurations (another seed, other players, ...) are kept and ignored:
-one file may hold several runs of its command.  A file whose first line is not the header is refused
-(it is not ours to append to).  A half-written last line (a run killed while writing)
-is dropped (`cuttle.files.json_lines`' rule of a last line); a damaged line elsewhere, or two different records for the same games, make
+one file may hold several runs of its command; a line whose key is no configuration
+(rule text that does not parse, a player that is no policy) is damaged.  A file whose
+first line is not the header is refused (it is not ours to append to).  A half-written
+last line (a run killed while writing) is dropped (`cuttle.files.json_lines`' rule of a
+last line); a damaged line elsewhere, or two different records for the same games, make
 the file refused with the line number.  One run at a time may write a file (a lock:
 another is refused, told whose run holds it, cuttle atlas or balance, by the header).
 

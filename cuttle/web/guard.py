@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from starlette.responses import JSONResponse
 
+from ..text import quoted
+
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
@@ -52,7 +54,7 @@ class Guard:
             host = _host_name(dict(scope["headers"]).get(b"host", b"").decode("latin-1"))
             if host not in self.hosts and not _is_ip(host):
                 resp = JSONResponse({"error": f"this server does not answer to the host "
-                                              f"name {host!r} (against DNS rebinding, it "
+                                              f"name {quoted(host)} (against DNS rebinding, it "
                                               f"answers only to its IP addresses, "
                                               f"localhost, this machine's name and the "
                                               f"names given with cuttle serve "
@@ -99,7 +101,7 @@ def check_host_name(name: object, what: str = "allowed_hosts") -> str:
         if n == ANY_HOST or _is_ip(n) or (len(n) <= 253 and _DNS_NAME.fullmatch(n)):
             return n
     raise ValueError(f"{what} takes a host name such as mybox.lan (no scheme, port or "
-                     f"path) or '*' (any), not {name!r}")
+                     f"path) or '*' (any), not {quoted(name)}")
 
 
 def host_names(allowed: Iterable[str] | str | None = ()) -> frozenset[str] | None:

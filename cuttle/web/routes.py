@@ -62,6 +62,7 @@ from ..errors import Interrupted
 from ..game import check_view
 from ..rules import Rules, no_degenerate_warning
 from ..seeding import derive
+from ..text import quoted
 from .guard import Guard, host_names
 from .review import ReviewJob, page_headers, review_view
 from .sessions import (MAX_TEXT, Session, SessionStore, WebError, check_fields,
@@ -137,12 +138,15 @@ async def read_json(request: Request, empty_ok: bool = True) -> Any:
     """The request's JSON body (at most MAX_BODY bytes); {} for an empty body."""
     size = request.headers.get("content-length")
     if size is not None and (not size.isdigit() or int(size) > MAX_BODY):
-        raise WebError(413, f"the request body is too large (at most {MAX_BODY} bytes)")
+        said = f"{int(size):,} bytes; " if size.isdigit() and len(size) < 20 else ""
+        raise WebError(413, f"the request body is too large ({said}at most {MAX_BODY:,} "
+                            f"bytes)")
     body = b""
     async for chunk in request.stream():
         body += chunk
         if len(body) > MAX_BODY:
-            raise WebError(413, f"the request body is too large (at most {MAX_BODY} bytes)")
+            raise WebError(413, f"the request body is too large (more than {MAX_BODY:,} "
+                                f"bytes)")
     if not body.strip():
         if empty_ok:
             return {}
@@ -169,12 +173,12 @@ def check_query(request: Request, accepted: tuple[str, ...]) -> None:
     takes = ", ".join(accepted) or "none"
     unknown = sorted(set(names) - set(accepted))
     if unknown:
-        raise WebError(400, f"unknown query parameter(s): {', '.join(map(repr, unknown))} "
+        raise WebError(400, f"unknown query parameter(s): {', '.join(map(quoted, unknown))} "
                             f"(this address takes {takes})")
     twice = sorted({k for k in names if names.count(k) > 1})
     if twice:
         raise WebError(400, f"query parameter(s) given more than once: "
-                            f"{', '.join(map(repr, twice))}")
+                            f"{', '.join(map(quoted, twice))}")
 
 
 def _query_checked(endpoint: Callable[[Request], Any], accepted: tuple[str, ...],
@@ -230,7 +234,8 @@ async def game_html(request: Request) -> Response:
 async def check_rules(request: Request) -> Response:
     text = request.query_params.get("text", "")
     if len(text) > MAX_TEXT:
-        raise WebError(413, f"the rule text is too long (at most {MAX_TEXT} characters)")
+        raise WebError(413, f"the rule text is too long ({len(text):,} characters; at "
+                            f"most {MAX_TEXT:,})")
     try:
         return JSONResponse(rules_view(Rules.parse(text or "classic")))
     except ValueError as e:
@@ -329,7 +334,7 @@ async def hint(request: Request) -> Response:
     policy = text_field(data, "policy", "greedy").lower()
     if policy not in HINT_POLICIES:
         raise WebError(400, f"policy must be one of {', '.join(HINT_POLICIES)}, "
-                            f"not {policy!r}")
+                            f"not {quoted(policy)}")
     if s.hinting:
         raise WebError(409, "a hint is already being worked out")
     s.check_not_thinking()          # (at once: it is the bot's decision, not yours)

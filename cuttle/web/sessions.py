@@ -27,6 +27,7 @@ from ..record import make_record
 from ..redeal import NoRedeal, Redealt, Sightings
 from ..rules import Rules
 from ..seeding import SEED_LIMIT, SEED_WORDS, derive, seed_or_new
+from ..text import quoted
 from ..validation import read_whole
 from .thinking import Control, Thinker
 
@@ -82,7 +83,7 @@ def check_fields(d: Any, fields: tuple[str, ...]) -> dict:
         raise WebError(400, f"expected a JSON object (fields: {takes})")
     unknown = sorted(set(d) - set(fields))
     if unknown:
-        raise WebError(400, f"unknown field(s): {', '.join(map(repr, unknown))} (this "
+        raise WebError(400, f"unknown field(s): {', '.join(map(quoted, unknown))} (this "
                             f"request takes {takes})")
     return d
 
@@ -96,7 +97,8 @@ def text_field(d: dict, key: str, default: str | None = "") -> str | None:
     if not isinstance(v, str):
         raise WebError(400, f"{key} must be text, not {_as_json(v)}")
     if len(v) > MAX_TEXT:
-        raise WebError(413, f"{key} is too long (at most {MAX_TEXT} characters)")
+        raise WebError(413, f"{key} is too long ({len(v):,} characters; at most "
+                            f"{MAX_TEXT:,})")
     return v.strip()
 
 
@@ -118,9 +120,8 @@ def whole_field(d: dict, key: str, default: int | None = None, minimum: int | No
 
 
 def _as_json(v: object) -> str:
-    """`v` as JSON spells it (true, null, "text"), shortened past 60 characters."""
-    text = json.dumps(v, ensure_ascii=False)
-    return text if len(text) <= 60 else text[:59] + "…"
+    """`v` as JSON spells it (true, null, "text"), quoted as any input is (`quoted`)."""
+    return quoted(v, spell=lambda x: json.dumps(x, ensure_ascii=False))
 
 
 def parse_settings(d: Any) -> GameSettings:
@@ -135,7 +136,7 @@ def parse_settings(d: Any) -> GameSettings:
         raise WebError(400, f"rules: {e}") from None
     bot = (text_field(d, "bot") or "greedy").lower()
     if bot.partition(":")[0] not in BOTS:   # (before the library's, naming all its policies)
-        raise WebError(400, f"bot: choose one of {_BOT_CHOICES}, not {bot!r}")
+        raise WebError(400, f"bot: choose one of {_BOT_CHOICES}, not {quoted(bot)}")
     try:
         bot = canonical_policy(bot)         # (a search's name with its count)
     except ValueError as e:

@@ -256,7 +256,7 @@ def test_an_input_file_without_permission_is_a_usage_error(monkeypatch, capsys, 
      "--vary four=choice,draw and --rules classic:four=random both set four"),
     # --set replaced a rule set's own value of the flag, which no rule set then played
     (["compare", "--set", "four=random", "classic:four=draw", "quick", "-n", "100"],
-     "--set four=random and the rule set 'classic:four=draw' both set four"),
+     "--set 'four=random' and the rule set 'classic:four=draw' both set four"),
     # (they said "must be the path of a file (a str or os.PathLike)")
     (["simulate", "--json", ""], "--json expects a file name, not ''"),
     (["compare", "classic", "quick", "--games-csv", " "], "--games-csv expects a file name"),
@@ -397,13 +397,13 @@ def test_an_unknown_option_shows_the_command_usage(capsys, command):
     name = "analyse" if command == "analyze" else command      # an alias of analyse
     usage, message = err.splitlines()[0], err.splitlines()[-1]
     assert usage.startswith(f"usage: cuttle {name} ["), err
-    assert message == f"cuttle {name}: error: unrecognized arguments: --no-such-option"
+    assert message == f"cuttle {name}: error: unrecognized arguments: '--no-such-option'"
 
 
 def test_an_unknown_option_before_the_command_shows_the_top_level_usage(capsys):
     code, out, err = run(capsys, "--no-such-option", "simulate")
     assert code == 2 and err.startswith("usage: cuttle [-h] [--version] COMMAND")
-    assert err.rstrip().endswith("cuttle: error: unrecognized arguments: --no-such-option")
+    assert err.rstrip().endswith("cuttle: error: unrecognized arguments: '--no-such-option'")
 
 
 @pytest.mark.parametrize("extra, message", [

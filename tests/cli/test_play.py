@@ -682,7 +682,7 @@ def test_an_illegal_move_is_explained_to_you_in_the_second_person(monkeypatch, c
 
 # --------------------------------------------------------------------------- --rules, --set
 
-SET_CONTRADICTS = ("--set joker=false and {where} 'classic:joker=true' both set joker: "
+SET_CONTRADICTS = ("--set 'joker=false' and {where} 'classic:joker=true' both set joker: "
                    "--set would replace its value there without a word; drop one")
 
 
@@ -724,7 +724,7 @@ def test_a_preset_s_own_value_written_in_the_text_is_the_text_s(monkeypatch, cap
     # (classic's joker is false: --set joker=true replaced what the text wrote)
     code, out, err = run(monkeypatch, capsys, ["rules", "classic:joker=false", "--set",
                                                "joker=true"])
-    assert code == 2 and "--set joker=true and the rules 'classic:joker=false' both set " \
+    assert code == 2 and "--set 'joker=true' and the rules 'classic:joker=false' both set " \
                          "joker" in err
 
 

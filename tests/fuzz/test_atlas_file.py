@@ -11,11 +11,16 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+import cuttle
 from cuttle._core import END_NAMES
 from cuttle.cli import main
+from cuttle.policies import policy_name
+from cuttle.rules import no_degenerate_warning
+from cuttle.simulation.api import MAX_CHUNK, MAX_MAX_MOVES, MAX_UNITS
 from cuttle.simulation.tally import LENGTH_BINS, PairTally, Tally, tallies_from_rows
 from cuttle.variants import Pairing, atlas
-from cuttle.variants.records import pair_from_json, pair_to_json, tally_from_json, tally_to_json
+from cuttle.variants.records import (KEY_FIELDS, pair_from_json, pair_to_json, record_line,
+                                     tally_from_json, tally_to_json)
 from cuttle.variants.store import ResultsFileError, Store
 
 
@@ -264,3 +269,85 @@ def test_a_damaged_file_is_refused_or_read_as_it_was(lines, tmp_path, how, at, b
         stamps = dict(store.stamps())
     for key, stamp in stamps.items():
         assert stamp is None or (len(stamp) == 16 and set(stamp) <= set("0123456789abcdef"))
+
+
+# -- key fields: junk is refused, another configuration is kept ----------------------
+
+def rechecked(lines, tmp_path, which, field, value):
+    """The lines with record `which` (1 base, 2 variant) given `value` as `field`, its
+    check written again (what is tested is the key's own check, not the hash)."""
+    recs = [json.loads(x) for x in lines]
+    recs[which].pop("check")
+    recs[which][field] = value
+    path = tmp_path / "key.jsonl"
+    path.write_text(lines[0] + "".join(record_line(r).decode() for r in recs[1:]))
+    return path
+
+
+def valid_key_value(field, value):
+    """Whether `value` is one a run could write as `field` (independently of the
+    records module: the library's own parsers)."""
+    if field in ("base", "rules"):
+        if not (isinstance(value, str) and value.strip()):
+            return False
+        try:
+            with no_degenerate_warning():
+                cuttle.Rules.parse(value)
+        except ValueError:
+            return False
+        return True
+    if field == "players":
+        try:
+            return isinstance(value, list) and len(value) == 2 and \
+                all(isinstance(p, str) and policy_name(p) for p in value)
+        except ValueError:
+            return False
+    low, top = {"seed": (0, 2 ** 64 - 1), "max_moves": (1, MAX_MAX_MOVES),
+                "chunk_size": (1, MAX_CHUNK), "chunk": (0, MAX_UNITS)}[field]
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= top
+
+
+@pytest.mark.parametrize("field,value", [
+    ("players", ["x", "random"]), ("players", ["random", ""]), ("players", ["ismcts:0"] * 2),
+    ("rules", "x"), ("rules", ""), ("rules", "classic: four=x"), ("base", ""),
+    ("base", "x"), ("seed", 2 ** 64), ("seed", -1), ("seed", 1.5)])
+def test_a_record_whose_key_is_junk_is_refused_with_its_line(lines, tmp_path, field, value):
+    path = rechecked(lines, tmp_path, 2, field, value)
+    with pytest.raises(ResultsFileError, match=r", line 3: not a valid .*damaged"):
+        Store(str(path), write=False)
+
+
+@pytest.mark.parametrize("field,value", [
+    ("players", ["greedy", "expert"]), ("seed", 6), ("rules", "classic: joker=true"),
+    ("rules", "cuttle.cards"), ("base", "cuttle.cards")])
+def test_a_record_of_another_configuration_is_kept_and_ignored(lines, tmp_path, field, value):
+    path = rechecked(lines, tmp_path, 2, field, value)
+    with Store(str(path), write=False) as store:
+        keys = list(store.index)
+    assert len(keys) == 2
+    at = KEY_FIELDS.index(field)
+    assert [k[at] for k in keys].count(tuple(value) if field == "players" else value) == 1
+
+
+JUNK = st.one_of(
+    st.text(max_size=12), st.sampled_from(["classic", "cuttle.cards", "classic: joker=true",
+                                           "random", "greedy", "ismcts:10", " ", "x"]),
+    st.integers(-3, 2 ** 65), st.none(), st.booleans(), st.floats(allow_nan=False),
+    st.lists(st.one_of(st.text(max_size=6), st.sampled_from(["random", "greedy", "expert"])),
+             max_size=3))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[
+    HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(which=st.sampled_from([1, 2]), field=st.sampled_from(KEY_FIELDS), junk=JUNK)
+def test_a_key_field_replaced_by_junk_is_refused_or_another_configuration(
+        lines, tmp_path, which, field, junk):
+    path = rechecked(lines, tmp_path, which, field, junk)
+    try:
+        with Store(str(path), write=False) as store:
+            keys = [*store.index, *store.parts]     # (a chunk_size past its games: a part)
+    except ResultsFileError as e:
+        assert f", line {which + 1}: not a valid " in str(e)
+        return
+    assert valid_key_value(field, junk), (field, junk)      # (junk is never read)
+    assert len(keys) == 2
