@@ -8,6 +8,7 @@ import json
 import os
 import re
 import sys
+import tempfile
 
 import pytest
 from hypothesis import HealthCheck, event, example, given, settings, strategies as st
@@ -346,13 +347,18 @@ def test_command_lines_never_crash(argv):
     argv = argv + ["-n", "20"] if argv[:1] in (["simulate"], ["compare"]) else argv
     out, err = io.StringIO(), io.StringIO()
     old = sys.stdout, sys.stderr, sys.stdin
+    here = os.getcwd()
     sys.stdout, sys.stderr, sys.stdin = out, err, io.StringIO("")
-    try:
-        code = main(argv)
-    except SystemExit as e:           # argparse inside a sub-parser
-        code = e.code
-    finally:
-        sys.stdout, sys.stderr, sys.stdin = old
+    # (in a folder of its own: `--json four=random` writes a file named so)
+    with tempfile.TemporaryDirectory() as folder:
+        os.chdir(folder)
+        try:
+            code = main(argv)
+        except SystemExit as e:           # argparse inside a sub-parser
+            code = e.code
+        finally:
+            sys.stdout, sys.stderr, sys.stdin = old
+            os.chdir(here)
     assert code in (0, 1, 2), (argv, code)
     assert "Traceback" not in err.getvalue() + out.getvalue(), argv
 
