@@ -52,7 +52,7 @@ from ..game import check_view
 from ..record import game_before, play_recorded
 from ..record_result import result_of
 from ..text import printable, quoted
-from . import options
+from . import options, positions
 from ..interrupts import ctrl_c_deferred
 from .options import UsageError
 from ..review import SEARCH_ENGINES, analyse_search, search_engine
@@ -85,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     """`cuttle analyse`: rank the legal moves of a position (or of a record's move K);
     returns the exit status."""
     at = recorded(args)
-    game = options.position_game(args, to_move=args.player, seed_deals=False) if at is None else at.game
+    game = positions.position_game(args, to_move=args.player, seed_deals=False) if at is None else at.game
     if game.is_over:
         raise UsageError(f"the position is already over ({result_of(game)['text']}): "
                          f"nothing to analyse")

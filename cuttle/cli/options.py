@@ -11,16 +11,12 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 import textwrap
 from typing import TYPE_CHECKING
 
 from .._optional import install_command
-from ..files import read_text
-from ..game import Game
 from ..policies import DEFAULT_ISMCTS_ITERATIONS, POLICY_NAMES, policy_code
 from ..policy_files import FilePolicy, is_policy_file, load_policy
-from ..position import parse_text, reconcile
 from ..rules import Rules
 from ..seeding import SEED_WORDS, read_seed
 from ..simulation.api import MAX_MAX_MOVES, MAX_UNITS
@@ -40,13 +36,9 @@ __all__ = ["UsageError", "CommandError", "Parser", "add_command_parser", "add_co
            "add_max_moves", "add_progress", "add_rules_options", "add_run_options",
            "add_threads", "at_most", "cannot_read",
            "check_own_rules", "check_report_only", "check_sets", "confidence", "game_index",
-           "invalid_position", "one_to_stdout", "output_file", "output_files", "players",
-           "points", "policy", "positive", "read_position_arg", "rules_from_options",
+           "one_to_stdout", "output_file", "output_files", "players",
+           "points", "policy", "positive", "rules_from_options",
            "scheduler", "seed", "threads"]
-
-
-# The most position text read from a file or stdin (a position is a few hundred bytes).
-MAX_POSITION_BYTES = 1 << 20
 
 
 class Parser(argparse.ArgumentParser):
@@ -545,77 +537,3 @@ def check_own_rules(spec: str | None, sets: Iterable[str] | None, own: Rules,
     if chosen != own:
         raise UsageError(f"{what} carries its own rules ({own}), not the rules chosen "
                          f"({chosen}): leave out --rules and --set, or choose its rules")
-
-
-def position_game(args: argparse.Namespace, to_move: int | None = None,
-                  text: str | None = None, seed_deals: bool = True) -> Game:
-    """The Game of a command's position argument (text, a file, or '-' for stdin;
-    `text`: its text, already read) with its rules and seed (`position_settings`)."""
-    text = read_position_arg(args.position) if text is None else text
-    try:
-        kw = parse_text(text)
-    except ValueError as e:
-        raise invalid_position(args.position, e) from None
-    kw["rules"], kw["seed"] = position_settings(args, text, seed_deals)
-    if to_move is not None:
-        kw["to_move"] = to_move
-    try:
-        return Game.from_position(**kw)
-    except ValueError as e:
-        raise invalid_position(args.position, e) from None
-
-
-def position_settings(args: argparse.Namespace, text: str,
-                      seed_deals: bool = True) -> tuple[Rules, int | None]:
-    """The rules and seed of a position's game (`text`, well formed): its own (its
-    ``rules:`` and ``seed:`` fields), which --rules may only repeat
-    (`cuttle.position.reconcile`, the web app's check of a pasted position and a
-    record's of its own: a contradiction is refused, not settled silently), else
-    --rules (classic); --set changes flags on top (`rules_from_options`).  --seed is the
-    seed of the deal where `seed_deals` (`cuttle play`: of the deal and the bot), which
-    may only repeat the position's too; else (`cuttle analyse`: the analysis's seed) the
-    position's own seed deals it, and --seed only where it has none."""
-    given = None if args.rules is None else rules_from_options(args.rules, ())
-    try:
-        own, seed = reconcile(text, given, args.seed if seed_deals else None)
-    except ValueError as e:
-        raise UsageError(f"{_position_source(args.position) or 'the position'}: {e}") \
-            from None
-    return rules_from_options(args.rules, args.set, own), \
-        args.seed if seed is None else seed
-
-
-def invalid_position(arg: str, e: ValueError) -> UsageError:
-    """The error of a position argument whose text is wrong: it names the file (or
-    stdin) the text came from; text given as the argument is quoted by `e` if needed."""
-    where = _position_source(arg)
-    return UsageError(f"{where + ': ' if where else ''}invalid position: {e}")
-
-
-def _position_source(arg: str) -> str | None:
-    """Where a position argument's text is read from: 'stdin', the file, or None (the
-    argument is the text).  Any path that exists is a file to read, a folder or a
-    device too, which `read_text` refuses saying what it is."""
-    if arg == "-":
-        return "stdin"
-    return arg if os.path.lexists(arg) else None
-
-
-def read_position_arg(arg: str) -> str:
-    """Position text from '-' (stdin), a file, or the argument itself; at most
-    MAX_POSITION_BYTES from a file or stdin (an endless input is refused, not read).  A
-    path that is no regular file is refused as `cuttle replay` refuses a record's:
-    "/tmp: it is a folder, not a position text file"."""
-    where = _position_source(arg)
-    if where is not None:
-        try:
-            return read_text(sys.stdin if arg == "-" else arg, MAX_POSITION_BYTES,
-                             "position text")
-        except ValueError as e:
-            raise UsageError(f"{where}: {e}") from None
-        except OSError as e:
-            raise cannot_read(arg, e) from None
-    if ":" not in arg:
-        raise UsageError(f"{quoted(arg)} is neither a file nor position text "
-                         f"(e.g. 'hands: 2C 3D / 4H; points: TH / -; to_move: 0')")
-    return arg

@@ -29,7 +29,7 @@ from ..review.engines import DEFAULT_ENGINE
 from ..seeding import derive
 from ..text import printable, quoted
 from ..unseen import DEALT_MARK, DEALT_NOTE, dealt_shown
-from . import options
+from . import options, positions
 from ..interrupts import ctrl_c_deferred
 from .options import CommandError, UsageError
 from .terminal import (card_moves, history_lines, not_a_move, print_moves, read_line,
@@ -325,8 +325,8 @@ def _start(args):
     if args.position == "-":
         raise UsageError("--position - cannot read standard input, which holds your "
                          "moves; give the text or a file")
-    text = options.read_position_arg(args.position)
-    game = options.position_game(args, text=text)
+    text = positions.read_position_arg(args.position)
+    game = positions.position_game(args, text=text)
     if game.is_over:
         raise UsageError("the position is already over: " + result_of(game)["text"])
     return game, game.position_text(rules=False), \

@@ -423,7 +423,7 @@ def test_replay_refuses_devices_fifos_and_huge_files(capsys, tmp_path):
 
 
 def test_analyse_reads_at_most_a_position_from_stdin(monkeypatch, capsys, tmp_path):
-    from cuttle.cli.options import MAX_POSITION_BYTES
+    from cuttle.cli.positions import MAX_POSITION_BYTES
     with open("/dev/zero", encoding="utf-8") as zero:
         monkeypatch.setattr(sys, "stdin", zero)
         assert main(["analyse", "-", "--rollouts", "1"]) == 2
