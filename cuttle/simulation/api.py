@@ -79,6 +79,7 @@ from typing import TYPE_CHECKING
 from .._play import MAX_RULE_SETS, MAX_UNITS_PER_CALL
 from ..rules import Rules
 from ..seeding import seed_or_new
+from ..text import quoted
 from ..threads import MAX_THREADS, check_threads
 from ..validation import check_bool, check_confidence, check_count, check_int, \
     check_output_path
@@ -132,6 +133,14 @@ def check_client(client: object) -> None:
     """ValueError unless `client` is None or a dask.distributed Client."""
     if client is not None and not (hasattr(client, "submit") and hasattr(client, "cancel")):
         raise ValueError(f"client must be a dask.distributed.Client, not {client!r}")
+
+
+def _check_run(n_games, start, confidence, client):
+    """(n, start, confidence) of a run's arguments every run takes alike, checked."""
+    confidence = check_confidence(confidence)
+    n = check_count(n_games, "n_games", MAX_UNITS)
+    check_client(client)
+    return n, _check_start(start, n), confidence
 
 
 def _check_start(start, n):
@@ -234,11 +243,8 @@ def simulate(n_games: int, rules: Rules | str | None = None,
     >>> bool((a.moves == b.moves).all() and (a.winner == b.winner).all())
     True
     """
-    n = check_count(n_games, "n_games", MAX_UNITS)
-    start = _check_start(start, n)
     rules = Rules.coerce(rules)
-    confidence = check_confidence(confidence)
-    check_client(client)
+    n, start, confidence = _check_run(n_games, start, confidence, client)
     plan = _plan([rules], players, seed, threads, swap_seats, match, max_moves, keep_games,
                  games_csv, client, confidence=confidence)
     return _execute(plan, n, chunk_size, progress, games_csv, client, "simulate", start)
@@ -289,10 +295,7 @@ def compare(rule_sets: Iterable[Rules | str | None], n_games: int,
         if len(labels) != len(rule_sets):
             raise ValueError(f"{len(labels)} labels for {len(rule_sets)} rule sets")
     check_distinct(rule_sets, names)
-    confidence = check_confidence(confidence)
-    n = check_count(n_games, "n_games", MAX_UNITS)
-    start = _check_start(start, n)
-    check_client(client)
+    n, start, confidence = _check_run(n_games, start, confidence, client)
     plan = _plan(rule_sets, players, seed, threads, swap_seats, match, max_moves, keep_games,
                  games_csv, client, labels, confidence)
     return _execute(plan, n, chunk_size, progress, games_csv, client, "compare", start)
@@ -342,7 +345,7 @@ def compare_players(players: Iterable[str | Bot | Callable[..., Move | str | int
         given = list(players)
     except TypeError:
         raise ValueError(f"compare_players needs a list of players (at least two), not "
-                         f"{players!r}") from None
+                         f"{quoted(players)}") from None
     if not 2 <= len(given) <= MAX_RULE_SETS:
         raise ValueError(f"compare_players needs at least two players (at most "
                          f"{MAX_RULE_SETS}), not {len(given)}")
@@ -355,10 +358,7 @@ def compare_players(players: Iterable[str | Bot | Callable[..., Move | str | int
         labels = [str(x) for x in labels]
         if len(labels) != len(candidates):
             raise ValueError(f"{len(labels)} labels for {len(candidates)} players")
-    confidence = check_confidence(confidence)
-    n = check_count(n_games, "n_games", MAX_UNITS)
-    start = _check_start(start, n)
-    check_client(client)
+    n, start, confidence = _check_run(n_games, start, confidence, client)
     arms = [(p, against) for p in candidates]
     plan = _plan([rules] * len(arms), None, seed, threads, swap_seats, match, max_moves,
                  keep_games, games_csv, client, labels, confidence, arms)
