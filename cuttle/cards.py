@@ -51,7 +51,8 @@ class Card(str):
 
     @property
     def index(self) -> int:
-        """Natural index: `(rank - 1) * 4 + suit`, joker 52."""
+        """Natural index: `(rank - 1) * 4 + suit`, joker 52.  (It takes the place of
+        `str.index`: to search a card's text, `str(card).index(...)`.)"""
         return _INDEX[self]
 
     @property

@@ -585,6 +585,31 @@ def test_seven_top1_jack_on_own_card():
     assert s["points"] == ([], ["4H[JD]"]) and s["scores"] == (0, 4)
 
 
+def test_a_revealed_three_may_take_its_own_seven_but_is_judged_before_it_is_scrapped():
+    # D18/D8: a revealed card is judged with its 7 still on the stack; once played the
+    # 7 is in the scrap, so the 3 may take it.  Checked on both engines.
+    import cuttle
+    for game in (make(hands=(["7S", "4C"], ["AC"]), deck=["3D", "9C"], rest="deck"),
+                 cuttle.Game.from_position(hands=(("7S", "4C"), ("AC",)),
+                                           deck=("3D", "9C"), rest="deck", seed=2)):
+        for m in ("oneoff 7S", "resolve", "oneoff 3D", "resolve"):
+            game.play(m)
+        legal = sorted(map(str, game.legal_moves() if callable(game.legal_moves)
+                           else game.legal_moves))
+        assert "take 7S" in legal, legal
+    # strict one-offs: a scrap of 3s alone gives the revealed 3 nothing to take yet
+    for game in (make("cuttle.cards", hands=(["7S", "4C"], ["AC"]), scrap=["3H"],
+                      deck=["3D", "9C"], rest="deck"),
+                 cuttle.Game.from_position(rules="cuttle.cards",
+                                           hands=(("7S", "4C"), ("AC",)), scrap=("3H",),
+                                           deck=("3D", "9C"), rest="deck", seed=2)):
+        for m in ("oneoff 7S", "resolve"):
+            game.play(m)
+        legal = sorted(map(str, game.legal_moves() if callable(game.legal_moves)
+                           else game.legal_moves))
+        assert "points 3D" in legal and "oneoff 3D" not in legal, legal
+
+
 def test_seven_top1_jack_protected_opponent_goes_own():
     g = make(hands=(["7C"], []), points=(["4H"], ["5H"]), perms=([], ["QS"]),
              deck=["JD", "AC"], rest="scrap")
