@@ -31,7 +31,7 @@ from ..game import Game
 from ..rules import Rules
 from ..seeding import check_seed, seed_or_new
 from ..validation import check_count
-from .spaces import (ACTION_SPACE, AGENTS, DEFAULT_MAX_MOVES, OBSERVATION_HIGH,
+from .spaces import (ACTION_SPACE, AGENTS, CLOSED, DEFAULT_MAX_MOVES, OBSERVATION_HIGH,
                      OBSERVATION_SIZE, RENDER_MODES, action_mask, check_action,
                      check_render_mode, legal_actions, outcome_info, seat_view)
 
@@ -98,6 +98,7 @@ class CuttleAECEnv(AECEnv):
         self.game: Game | None = None
         self._seed: int | None = None
         self._episode = 0
+        self._closed = False                 # closed, and not reset since
         self._spaces = {a: gymnasium.spaces.Dict({
             "observation": gymnasium.spaces.Box(0.0, OBSERVATION_HIGH, (OBSERVATION_SIZE,),
                                                 np.float32),
@@ -120,6 +121,7 @@ class CuttleAECEnv(AECEnv):
         else:
             self._episode += 1
         self.game = Game.from_run(self.rules, seed=self._seed, index=self._episode)
+        self._closed = False
         self.agents = list(AGENTS)
         self.rewards = {a: 0 for a in AGENTS}
         self._cumulative_rewards = {a: 0 for a in AGENTS}
@@ -129,6 +131,8 @@ class CuttleAECEnv(AECEnv):
         self.agent_selection = AGENTS[self.game.to_move]
 
     def _started(self, what):
+        if self._closed:
+            raise RuntimeError(CLOSED)
         if self.game is None:
             raise RuntimeError(f"reset() needs to be called before {what}")
 
@@ -218,4 +222,7 @@ class CuttleAECEnv(AECEnv):
         return seat_view(self.game, AGENTS.index(agent))
 
     def close(self) -> None:
-        pass
+        """Then `step`, `observe` and `last` raise RuntimeError (the env is closed) until
+        reset() deals a new game; `game` and `render()` still show the position.
+        Closing twice is allowed."""
+        self._closed = True

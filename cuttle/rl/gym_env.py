@@ -41,9 +41,10 @@ from ..policies import Bot, code_hint, forced_move, is_search, policy_code, with
 from ..rules import Rules
 from ..seeding import SEED_LIMIT, check_seed, derive, seat_seed
 from ..validation import check_count, check_player
-from .spaces import (ACTION_SPACE, DEFAULT_MAX_MOVES, OBSERVATION_HIGH, OBSERVATION_SIZE,
-                     RENDER_MODES, action_mask, check_action, check_render_mode, legal_actions,
-                     outcome_info, seat_view, why_no_decision)
+from .spaces import (ACTION_SPACE, CLOSED, DEFAULT_MAX_MOVES, OBSERVATION_HIGH,
+                     OBSERVATION_SIZE, RENDER_MODES, action_mask, check_action,
+                     check_render_mode, legal_actions, outcome_info, seat_view,
+                     why_no_decision)
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -109,6 +110,7 @@ class GymEnv(gymnasium.Env):
         self.seed: int | None = None
         self._bot: Bot | None = None
         self._done: bool = True
+        self._closed: bool = False           # closed, and not reset since
 
     # -- episodes ------------------------------------------------------------------------
 
@@ -141,6 +143,7 @@ class GymEnv(gymnasium.Env):
         episodes inside the env, reset it with a seed, then unseeded as many times as
         before."""
         super().reset(seed=None if seed is None else check_seed(seed))
+        self._closed = False
         # Over until the opponent has moved: if it raises (a callable's bug, Ctrl-C in a
         # search), the game is left with the opponent to decide, and a step would play
         # its move (and action_masks() show its legal actions).
@@ -196,11 +199,12 @@ class GymEnv(gymnasium.Env):
           `Game.end_reason`; "move_cap" when truncated; "illegal_action"), the
           agent's `seat`, and `illegal_action` (True) after an illegal action.
 
-        After the episode ends (or before any reset, or when the opponent raised while
-        moving), `step` raises RuntimeError: call `reset()`."""
-        if self.game is None or self._done:
-            raise RuntimeError("the episode is over (or never started, or the opponent "
-                               "raised while moving): call reset()")
+        After the episode ends (or when the opponent raised while moving), before the
+        first reset and after `close()`, `step` raises RuntimeError: call `reset()`."""
+        self._need_episode("step()")
+        if self._done:
+            raise RuntimeError("the episode is over (or the opponent raised while "
+                               "moving): call reset()")
         action = check_action(action)
         info = {}
         reward, terminated, truncated = 0.0, False, False
@@ -226,11 +230,29 @@ class GymEnv(gymnasium.Env):
         return self._observe(), reward, terminated, truncated, info
 
     def action_masks(self) -> np.ndarray:
-        """The legal actions now, as a bool array of ACTION_SPACE (all False once the
-        episode is over)."""
-        if self.game is None or self._done:
+        """The legal actions now, as a bool array of ACTION_SPACE: all False once the
+        episode is over (no action is legal: under Gymnasium's next-step autoreset an
+        ended env shows this until its next step, which resets it and ignores the
+        action).  RuntimeError before the first reset() and after close(), as `step`
+        raises."""
+        self._need_episode("action_masks()")
+        if self._done:
             return np.zeros(ACTION_SPACE, bool)
         return action_mask(self.game, bool)
+
+    def close(self) -> None:
+        """Free the opponent (a searching opponent's kept tree).  Then `step` and
+        `action_masks` raise RuntimeError (the env is closed) until reset() starts a
+        new episode; `game` and `render()` still show the position.  Closing twice is
+        allowed."""
+        self._closed = True
+        self._bot = None
+
+    def _need_episode(self, what):
+        if self._closed:
+            raise RuntimeError(CLOSED)
+        if self.game is None:
+            raise RuntimeError(f"call reset() before {what}: no episode has started")
 
     def _observe(self):
         return self.game.observation_array(self.seat)
@@ -265,9 +287,11 @@ class GymEnv(gymnasium.Env):
         # A Bot pickles without its search tree: the opponent's searches of the episode
         # are replayed, so that it goes on as it would have (same seeds, same trees).
         self.__dict__.update(state)
+        self.__dict__.setdefault("_closed", False)              # (an older version's)
         if self._policy is None and "_call" not in state:      # (an older version's)
             self._call = with_rng(self.opponent, "the opponent")
-        if self._policy is not None and is_search(self._policy) and not self._done:
+        if self._policy is not None and is_search(self._policy) and not self._done \
+                and not self._closed:
             self._bot = self._replayed_bot()
 
     def _replayed_bot(self):

@@ -2,7 +2,8 @@
 and their masks, shared by the PettingZoo, Gymnasium, OpenSpiel and vector envs; and
 what the PettingZoo and Gymnasium envs share besides: the agents' names (`AGENTS`),
 their render modes (`RENDER_MODES`, `check_render_mode`) and the table a seat sees under
-a line naming it (`seat_view`, what their `render` shows).
+a line naming it (`seat_view`, what their `render` shows); and what every env says once
+closed (`CLOSED`).
 
 The compact codec lives in the core (cuttle/_actions.pxd); this module only exposes it
 for Moves and games.
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
 
     from ..game import Game
 
-__all__ = ["ACTION_BLOCKS", "ACTION_SPACE", "AGENTS", "DEFAULT_MAX_MOVES",
+__all__ = ["ACTION_BLOCKS", "ACTION_SPACE", "AGENTS", "CLOSED", "DEFAULT_MAX_MOVES",
            "OBSERVATION_HIGH", "OBSERVATION_SIZE", "RENDER_MODES", "action_mask", "action_of",
            "check_action", "check_render_mode", "legal_actions", "move_of", "outcome_info",
            "seat_view", "why_no_decision"]
@@ -117,6 +118,11 @@ def why_no_decision(game: Game, max_moves: int) -> str:
         return "the opponent, moving first, won at once under these rules"
     return (f"the move cap (max_moves={max_moves}) ended the game before the agent's "
             f"first move; raise max_moves")
+
+
+# What every env's per-episode calls (a step, the legal actions, an observation) raise
+# after close(), until a reset (docs/rl.md, "Before reset, after close").
+CLOSED = "the env is closed: reset() starts it again, with a new episode"
 
 
 # The envs' render modes besides None: "human" prints the table after each step, "ansi"

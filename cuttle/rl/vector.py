@@ -31,7 +31,7 @@ from ..rules import Rules
 from ..seeding import seed_or_new
 from ..threads import check_threads, cores
 from ..validation import check_bool, check_count, check_int, check_player
-from .spaces import ACTION_SPACE, DEFAULT_MAX_MOVES, OBSERVATION_SIZE, why_no_decision
+from .spaces import ACTION_SPACE, CLOSED, DEFAULT_MAX_MOVES, OBSERVATION_SIZE, why_no_decision
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -177,7 +177,9 @@ class VectorEnv:
         return self._out(self._core.mask.view(bool))
 
     def sample_actions(self) -> np.ndarray:
-        """A uniformly random legal action per env (int64), from each env's own stream."""
+        """A uniformly random legal action per env (int64), from each env's own stream;
+        RuntimeError before reset() and after close(), as `step` raises."""
+        self._need_open()
         self._need_deal("sample_actions()")
         out = np.empty(self.num_envs, np.int64)
         self._core.sample_actions(out)
@@ -220,8 +222,11 @@ class VectorEnv:
         return self._core.skipped()
 
     def legal_actions(self, i: int) -> list[int]:
-        """The legal actions of env i, ascending."""
-        return self._core.legal_actions(self._index(i))
+        """The legal actions of env i, ascending; RuntimeError before reset() and after
+        close(), as `step` raises."""
+        i = self._index(i)
+        self._need_open()
+        return self._core.legal_actions(i)
 
     def game(self, i: int) -> Game:
         """A copy of env i's current position as a cuttle.Game (no move history)."""
@@ -234,10 +239,12 @@ class VectorEnv:
         self._need_deal(f"inspecting env {i}")
         return i
 
-    def _need_ready(self):
+    def _need_open(self):
         if self._closed:
-            raise RuntimeError("the env is closed: reset() starts it again, with a new "
-                               "episode in every env")
+            raise RuntimeError(CLOSED + " in every env")
+
+    def _need_ready(self):
+        self._need_open()
         if not self._ready:
             raise RuntimeError("call reset() first (a step interrupted by Ctrl-C leaves "
                                "the envs half-stepped, so they need a reset too)")
@@ -267,8 +274,10 @@ class VectorEnv:
 
     def close(self) -> None:
         """Free the opponent's kept search trees (an ``ismcts-infer`` opponent's; the
-        rest of the native state goes with the object); a step then says the env is
-        closed, and reset() starts it again (a new episode in every env)."""
+        rest of the native state goes with the object).  Then `step`, `action_masks`,
+        `sample_actions` and `legal_actions` raise RuntimeError (the env is closed) until
+        reset() starts it again, a new episode in every env; `game(i)` still shows each
+        position.  Closing twice is allowed."""
         self._core.release()
         self._ready = False
         self._closed = True

@@ -601,3 +601,47 @@ def test_an_opponent_that_fails_ends_the_episode(when):
     armed.clear()
     env.reset(seed=2)                                   # a reset starts afresh
     assert env.action_masks().any() and env.game.to_move == env.seat
+
+
+def test_gym_action_masks_before_reset_raise_as_step_does():
+    # action_masks() before reset() returned an all-False mask, where step() raised.
+    env = GymEnv(opponent="random")
+    for call in (lambda: env.step(0), env.action_masks):
+        with pytest.raises(RuntimeError, match=r"^call reset\(\) before .*: no episode "
+                                               r"has started"):
+            call()
+    env.reset(seed=1)
+    assert env.action_masks().any()
+
+
+CLOSED = r"^the env is closed: reset\(\) starts it again"
+
+
+@pytest.mark.parametrize("make", ["gym", "gym-infer", "aec"])
+def test_after_close_the_env_refuses_to_play_until_reset(make):
+    """close() in the middle of an episode left GymEnv and the PettingZoo env playing on
+    (VectorEnv refused): now every env refuses its per-episode calls, the position
+    kept, until a reset starts a new episode."""
+    if make == "aec":
+        env = aec_env()
+    else:
+        env = GymEnv(opponent="ismcts-infer:20" if make == "gym-infer" else "greedy")
+    env.reset(seed=1)
+    env.step(legal_actions(env.game)[0])
+    if make == "aec":
+        calls = (lambda: env.step(legal_actions(env.game)[0]),
+                 lambda: env.observe(env.agent_selection), env.last)
+    else:
+        calls = (lambda: env.step(legal_actions(env.game)[0]), env.action_masks)
+    before = list(env.game.moves)
+    env.close()
+    for _ in range(2):
+        for call in calls:
+            with pytest.raises(RuntimeError, match=CLOSED):
+                call()
+        env.close()                                 # (closing twice is allowed)
+    assert list(env.game.moves) == before             # nothing was played
+    env.reset(seed=1)
+    assert env.game.ply == 0                        # a new episode
+    for call in calls:
+        call()

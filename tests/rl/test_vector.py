@@ -237,11 +237,17 @@ def test_action_masks_need_envs_to_step_as_step_does():
     env.reset(seed=1)
     assert env.action_masks().any(axis=1).all()
     env.close()
-    for call in (lambda: env.step([0, 0, 0]), env.action_masks):
-        with pytest.raises(RuntimeError, match=r"^the env is closed"):
+    # (sample_actions and legal_actions went on answering after close())
+    for call in (lambda: env.step([0, 0, 0]), env.action_masks, env.sample_actions,
+                 lambda: env.legal_actions(0)):
+        with pytest.raises(RuntimeError, match=r"^the env is closed: reset\(\) starts it "
+                                               r"again, with a new episode in every env"):
             call()
+    assert env.game(0).ply == 0                     # (the position can still be read)
     env.reset(seed=1)
     assert env.action_masks().any(axis=1).all()
+    assert env.legal_actions(0) == list(np.flatnonzero(env.action_masks()[0]))
+    env.step(env.sample_actions())
 
 
 def test_the_thread_tuner_uses_the_fastest_size_and_rarely_retries_the_others():
