@@ -25,7 +25,9 @@ IIGObservationType (docs/rl.md, "OpenSpiel"): the public view is what both playe
 (assembled from the parts of the core's encodings that are public, plus the hand cards
 whose identity is public), a single player's view adds what only that player knows,
 the all-players view adds both; perfect recall gives a digest of the sequence of those
-views since the deal.  `resample_from_infostate(p)` returns a state with a whole
+views since the deal, a string only (so there is no information-state tensor:
+`information_state_tensor()` raises SpielError, naming the observation tensor, the
+player's view now).  `resample_from_infostate(p)` returns a state with a whole
 history consistent with p's information state (deal resampled, the same actions
 replayed), so every view of it, the other player's included, is a real state's.
 

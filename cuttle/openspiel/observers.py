@@ -262,13 +262,30 @@ def _player(player) -> int:
 
 # -- the observer --------------------------------------------------------------------------
 
+# Why a perfect-recall view has no tensor: pyspiel's information_state_tensor (and its
+# size and shape) ask the information state's observer for one.
+_NO_INFO_STATE_TENSOR = (
+    "python_cuttle provides no information state tensor (its game type says "
+    "provides_information_state_tensor=False): an information state with perfect recall "
+    "is the whole sequence of a player's views since the deal, which no tensor of a fixed "
+    "size holds.  It provides the observation tensor, the player's view now, which holds "
+    "what the player knows of the cards (state.observation_tensor(player), or "
+    "make_observation(game).set_from(state, player)), and the information state as a "
+    "string (state.information_state_string(player)) for tabular algorithms")
+_NO_RECALL_TENSOR = (
+    "a perfect-recall observer of python_cuttle has no tensor: the sequence of views since "
+    "the deal fits no fixed size; string_from gives its digest, and the observers without "
+    "perfect recall have tensors")
+
+
 class CuttleObserver:
     """pyspiel's PyObserver for an IIGObservationType (docs/rl.md, "OpenSpiel").
 
     Without perfect recall `tensor` (float32) and its named pieces `dict` hold the
     view: the core's encoding for public + single player; the public pieces and/or the
     private pieces otherwise (none at all for no public and no private information).
-    With perfect recall there is no tensor (`tensor` is None): `string_from` gives a
+    With perfect recall there is no tensor (`tensor` is None, `set_from` raises
+    SpielError, and so does pyspiel's information_state_tensor): `string_from` gives a
     digest of the sequence of views since the deal (the information state for public +
     single player)."""
 
@@ -290,10 +307,13 @@ class CuttleObserver:
             start += size
 
     def set_from(self, state: pyspiel.State, player: int) -> None:
-        """Fill `tensor` (and so `dict`) with `player`'s view of `state`."""
+        """Fill `tensor` (and so `dict`) with `player`'s view of `state`; SpielError for
+        a perfect-recall observer, which has no tensor (as a C++ game's observer without
+        one raises): pyspiel's information_state_tensor comes here."""
         player = _player(player)
         if self.tensor is None:
-            return
+            raise pyspiel.SpielError(_NO_INFO_STATE_TENSOR if self.kind == _INFO_STATE
+                                     else _NO_RECALL_TENSOR)
         self.tensor.fill(0.0)
         _write(self.kind, state, player, self.dict)
 

@@ -155,6 +155,41 @@ class ISMCTSBot(ismcts.ISMCTSBot):
         self.reset()
 
 
+def test_the_information_state_tensor_is_refused_naming_the_observation_tensor():
+    """information_state_tensor_size() was 0 and information_state_tensor() [], without
+    a word, though the game type says it provides none: asking is an error now, as a C++
+    game's is, naming the tensor it provides; OpenSpiel's own tools still run."""
+    from open_spiel.python import rl_environment
+    game, state = deal(3)
+    assert not game.get_type().provides_information_state_tensor
+    history = state.history()
+    info_state = pyspiel.IIGObservationType(perfect_recall=True)
+    why = (r"python_cuttle provides no information state tensor .*perfect recall.* "
+           r"observation tensor.*observation_tensor\(player\).*make_observation")
+    for call in (game.information_state_tensor_size, game.information_state_tensor_shape,
+                 lambda: state.information_state_tensor(0), state.information_state_tensor,
+                 lambda: make_observation(game, info_state).set_from(state, 1)):
+        with pytest.raises(pyspiel.SpielError, match=why):
+            call()
+    assert state.history() == history
+    assert len(state.information_state_string(0)) > 0
+    assert len(state.observation_tensor(0)) == game.observation_tensor_size() == 1191
+    # another perfect-recall type: no tensor either, its digest a string
+    public = pyspiel.IIGObservationType(perfect_recall=True, public_info=True,
+                                        private_info=pyspiel.PrivateInfoType.NONE)
+    obs = make_observation(game, public)
+    assert obs.tensor is None and obs.string_from(state, 0).startswith("public ")
+    with pytest.raises(pyspiel.SpielError, match=r"perfect-recall observer .* no tensor"):
+        obs.set_from(state, 0)
+    # rl_environment reads the observation tensor; asked for the other, it says why not
+    env = rl_environment.Environment(game)
+    step = env.reset()
+    assert len(step.observations["info_state"][0]) == 1191
+    with pytest.raises(ValueError, match="information_state_tensor not supported"):
+        rl_environment.Environment(
+            game, observation_type=rl_environment.ObservationType.INFORMATION_STATE)
+
+
 def test_ismcts_and_evaluate_bots_run():
     game = pyspiel.load_game("python_cuttle(rules=quick)")
     bot = ISMCTSBot(game=game, uct_c=2.0, max_simulations=10,
@@ -333,7 +368,8 @@ def test_clone_and_serialization_round_trip(name):
         out = []
         for obs in observers:
             for p in (0, 1):
-                obs.set_from(s, p)
+                if obs.tensor is not None:          # (perfect recall: a string only)
+                    obs.set_from(s, p)
                 out.append((obs.string_from(s, p),
                             None if obs.tensor is None else obs.tensor.tobytes()))
         return out

@@ -80,8 +80,10 @@ def views(state, types, player):
     out = []
     for t in types:
         obs = make_observation(state.get_game(), t)
-        obs.set_from(state, player)
-        tensor = None if obs.tensor is None else obs.tensor.tobytes()
+        tensor = None
+        if obs.tensor is not None:                  # (perfect recall: a string only)
+            obs.set_from(state, player)
+            tensor = obs.tensor.tobytes()
         out.append((obs.string_from(state, player), tensor))
     return out
 
