@@ -2,6 +2,7 @@
 
     python examples/train_vector_env.py                 # about three minutes
     python examples/train_vector_env.py --minutes 10 --envs 2048
+    python examples/train_vector_env.py --threads 1 --updates 200 --eval-games 1000
 
 Advantage actor-critic (A2C) with a shared hidden layer: 1,024 games are stepped
 together natively, the agent taking a seat that alternates by episode.  The policy
@@ -9,7 +10,11 @@ scores only the legal actions of each position (the compact action space's mask)
 an action costs one dot product with that action's learned embedding.  Every few
 updates it prints the win rate of the episodes that finished meanwhile (the policy
 samples its moves) with a 95% interval, then a final evaluation of its greedy
-(most likely) moves against fresh games.  It needs nothing beyond cuttle and numpy.
+(most likely) moves against `--eval-games` fresh games, exactly (each env plays its
+share, so that short games are not favoured).  `--threads N` steps the games on N
+threads (default: VectorEnv's choice, as many as prove fastest); results do not depend
+on it.  `--updates N` stops after N updates instead of `--minutes`.  It needs nothing
+beyond cuttle and numpy.
 """
 
 import argparse
@@ -140,34 +145,55 @@ def concat_pairs(pairs_list, n_envs):
     return np.concatenate(rows), np.concatenate(cols), np.concatenate(starts)
 
 
-def evaluate(policy, n_envs, games, seed, rng):
-    """Win rate of the greedy (argmax: the most probable legal action, not sampled)
-    policy against random over `games` fresh games."""
-    env = VectorEnv(n_envs, opponent="random", seat=None, copy=False)
+def evaluate(policy, n_envs, games, seed, rng, threads=None):
+    """(wins, games) of the greedy (argmax: the most probable legal action, not sampled)
+    policy against random over exactly `games` fresh games: env i counts only its
+    first quota[i] episodes, its share of `games` (counting episodes as they end, until
+    there are enough, would favour short games and overshoot)."""
+    n_envs = min(n_envs, games)
+    quota = np.full(n_envs, games // n_envs)
+    quota[:games % n_envs] += 1
+    env = VectorEnv(n_envs, opponent="random", seat=None, threads=threads, copy=False)
     obs, _ = env.reset(seed)
-    wins = played = 0
-    while played < games:
+    ended = np.zeros(n_envs, np.int64)
+    wins = 0
+    while (ended < quota).any():
         obs, rew, term, trunc, _ = env.step(policy.act(obs, env.action_masks(), rng,
                                                        greedy=True))
         done = term | trunc
-        wins += int((rew[done] > 0).sum())
-        played += int(done.sum())
-    return wins, played
+        wins += int((rew[done & (ended < quota)] > 0).sum())
+        ended += done
+    return wins, int(quota.sum())
 
 
-def main():
+def count(text):
+    """argparse's type for a count: an int of at least 1."""
+    n = int(text)
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {n}")
+    return n
+
+
+def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--minutes", type=float, default=3.0)
-    ap.add_argument("--envs", type=int, default=1024)
+    ap.add_argument("--updates", type=count, default=None,
+                    help="stop after this many updates (default: when --minutes is up)")
+    ap.add_argument("--envs", type=count, default=1024)
     ap.add_argument("--steps", type=int, default=16, help="steps per env per update")
     ap.add_argument("--hidden", type=int, default=64)
     ap.add_argument("--lr", type=float, default=1e-3)
     ap.add_argument("--rules", default="classic")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--eval-games", type=int, default=4000)
-    args = ap.parse_args()
+    ap.add_argument("--eval-games", type=count, default=4000,
+                    help="games of the final evaluation, exactly")
+    ap.add_argument("--threads", type=count, default=None,
+                    help="threads stepping the games (default: VectorEnv's choice, as many "
+                         "as prove fastest; results do not depend on it)")
+    args = ap.parse_args(argv)
     rng = np.random.default_rng(args.seed)
-    env = VectorEnv(args.envs, rules=args.rules, opponent="random", seat=None)
+    env = VectorEnv(args.envs, rules=args.rules, opponent="random", seat=None,
+                    threads=args.threads)
     policy = Policy(rng, args.hidden)
     obs, _ = env.reset(args.seed)
     start = time.perf_counter()
@@ -175,7 +201,8 @@ def main():
     transitions = 0
     print(f"{args.envs} envs vs random, {args.rules} rules; win rate of the episodes "
           f"finished since the last line (sampled moves), 95% interval")
-    while time.perf_counter() - start < 60 * args.minutes:
+    while (update < args.updates if args.updates is not None
+           else time.perf_counter() - start < 60 * args.minutes):
         obs, b_obs, b_pairs, b_chosen, rewards, dones = rollout(env, policy, obs,
                                                                  args.steps, rng)
         # Returns: terminal rewards, bootstrapped with the value where the batch stops.
@@ -201,7 +228,7 @@ def main():
                   f"{est.value:6.1%} [{est.low:.1%}, {est.high:.1%}]  entropy {ent:.2f}",
                   flush=True)
             wins = played = 0
-    w, n = evaluate(policy, args.envs, args.eval_games, args.seed + 1, rng)
+    w, n = evaluate(policy, args.envs, args.eval_games, args.seed + 1, rng, args.threads)
     est = wilson_interval(w, n)
     print(f"final greedy (argmax) policy vs random: {w}/{n} = {est.value:.1%} "
           f"[{est.low:.1%}, {est.high:.1%}] (95%); a random agent wins about half")
