@@ -13,12 +13,17 @@
     cuttle atlas --quick                 (every house rule against its base preset)
     cuttle balance --quick               (rule sets that make the game fair)
 
-Every command reports a problem the same way (`main`): a bad option or input (an input
-file missing or unreadable too: `options.cannot_read`) prints the command's usage and
-one line ``cuttle COMMAND: error: ...`` and exits with status 2 (a results file that
-cannot be used, `ResultsFileError`, that line without the usage; the line names the
-option or the file, the value as it was given and what would be taken, each once:
-``--players: bad iteration count in 'ismcts:0': use e.g. 'ismcts:1000'``); a failure
+Every command reports a problem the same way (`main`; the lines are written by
+`options.Parser.report`, the one place).  Bad input, a value of an option or argument
+or what a file or text it names holds (an input file missing or unreadable too:
+`options.cannot_read`; a results file that cannot be used, `ResultsFileError`), is one
+line ``cuttle COMMAND: error: ...`` and exit status 2; the line names the option or the
+file, the value as it was given and what would be taken, each once: ``--players: bad
+iteration count in 'ismcts:0': use e.g. 'ismcts:1000'``.  A command line of the wrong
+shape (an unknown option, a missing argument, options that do not go together:
+`options.ShapeError`) is that line and a second, ``(cuttle COMMAND --help lists its
+options)``, status 2 too; never the usage block, among whose lines the error was lost.
+`cuttle` without a command prints its help (the commands) and exits with 2.  A failure
 to finish (e.g. an unwritable file) prints that line and exits with 1, as does a
 player's Python file whose policy fails (`PolicyError`), under the frames of its own
 file that raised, not cuttle's (`policy_frames`); Ctrl-C exits
@@ -47,9 +52,8 @@ from ..interrupts import sigterm_as_ctrl_c
 from ..record_result import RecordResultWarning
 from ..rules import DegenerateRulesWarning
 from ..text import printable, quoted
-from ..variants.errors import ResultsFileError
 from . import analyse, atlas, balance, play, replay, review, serve, simulate
-from .options import CommandError, Parser, UsageError
+from .options import CommandError, Parser, ShapeError, UsageError
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -68,11 +72,11 @@ def version_text() -> str:
     return f"{PROG} {__version__} (native core: {cores}{popcnt})"
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser() -> Parser:
     """The argument parser of the `cuttle` command, every sub-command registered."""
     parser = Parser(
         prog=PROG, description="Simulate the card game Cuttle under any rule set.",
-        epilog="Run 'cuttle COMMAND --help' for a command's options.")
+        epilog="Run 'cuttle COMMAND --help' for a command's options.", lists="commands")
     parser.add_argument("--version", action="version", version=version_text())
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     simulate.add_commands(sub)
@@ -86,13 +90,13 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _commands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+def _commands(parser: Parser) -> dict[str, Parser]:
     """Each sub-command's name -> its parser."""
     return parser._subparsers._group_actions[0].choices
 
 
-def _owner(parser: argparse.ArgumentParser, command: str | None, argv: list[str],
-           first_unknown: str) -> argparse.ArgumentParser:
+def _owner(parser: Parser, command: str | None, argv: list[str],
+           first_unknown: str) -> Parser:
     """The parser an unknown argument belongs to: the sub-command's if it comes after
     the command's name, the top level's if before (or without a command)."""
     if command is None or command not in argv:
@@ -109,11 +113,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args, unknown = parser.parse_known_args(argv)
         if unknown:
-            # argparse hands a sub-command's unknown options up to the top level, whose
-            # usage would then be printed: name them with the command's own usage.
+            # argparse hands a sub-command's unknown options up to the top level: name
+            # them with the command's own name and help.
             owner = _owner(parser, args.command, argv, unknown[0])
             owner.error(f"unrecognized arguments: {' '.join(map(quoted, unknown))}")
-    except SystemExit as e:          # --help, --version, or a usage error (status 2)
+    except SystemExit as e:          # --help, --version, or argparse's refusal (status 2)
         return e.code if isinstance(e.code, int) else (0 if e.code is None else 2)
     if args.command is None:
         parser.print_help(sys.stderr)
@@ -152,19 +156,15 @@ def _command_warning(prog: str, show: Callable[..., None]) -> Callable[..., None
     return showwarning
 
 
-def _run(args: argparse.Namespace, sub: argparse.ArgumentParser) -> int:
+def _run(args: argparse.Namespace, sub: Parser) -> int:
     """The command's own work, each failure reported as `main` says."""
     try:
         with warnings.catch_warnings():
             warnings.showwarning = _command_warning(sub.prog, warnings.showwarning)
             return args.func(args)
-    except ResultsFileError as e:   # (a file's content, not the options: no usage)
-        print(f"{sub.prog}: error: {printable(e)}", file=sys.stderr)
-        return 2
-    except (UsageError, ValueError) as e:   # ValueError: an argument the library refused
-        sub.print_usage(sys.stderr)
-        print(f"{sub.prog}: error: {printable(e)}", file=sys.stderr)   # may quote input
-        return 2
+    # ValueError: an argument the library refused (a results file too: ResultsFileError)
+    except (UsageError, ValueError) as e:
+        return sub.report(e, shape=isinstance(e, ShapeError))
     except KeyboardInterrupt:
         return _STOPPED
     except BrokenPipeError:
@@ -176,15 +176,13 @@ def _run(args: argparse.Namespace, sub: argparse.ArgumentParser) -> int:
             pass
         return 1
     except (CommandError, OSError) as e:
-        print(f"{sub.prog}: error: {printable(e)}", file=sys.stderr)
-        return 1
+        return sub.report(e, status=1)
     except PolicyError as e:        # a user's bot failed: its own frames, then one line
         frames = policy_frames(e)
         if frames:
             print("Traceback of the policy (most recent call last):", file=sys.stderr)
             print("".join(traceback.format_list(frames)), end="", file=sys.stderr)
-        print(f"{sub.prog}: error: {printable(e)}", file=sys.stderr)
-        return 1
+        return sub.report(e, status=1)
 
 
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -54,7 +54,7 @@ from ..record_result import result_of
 from ..text import printable, quoted
 from . import options, positions
 from ..interrupts import ctrl_c_deferred
-from .options import UsageError
+from .options import ShapeError, UsageError
 from ..review import SEARCH_ENGINES, analyse_search, search_engine
 from .review import load
 
@@ -122,7 +122,7 @@ def _analyse(args: argparse.Namespace, game: Game,
                        confidence=_given(args.confidence, DEFAULT_CONFIDENCE))
     given = [f"--{o}" for o in PLAYOUT_OPTIONS if getattr(args, o) not in (None, False)]
     if given:
-        raise UsageError(f"{' and '.join(given)} set{'s' if len(given) == 1 else ''} the "
+        raise ShapeError(f"{' and '.join(given)} set{'s' if len(given) == 1 else ''} the "
                          f"playouts; --engine {args.engine.name} ranks the moves by "
                          f"searches instead: leave {'it' if len(given) == 1 else 'them'} "
                          f"out")
@@ -144,15 +144,15 @@ def recorded(args: argparse.Namespace) -> Recorded | None:
     --record; UsageError before any work otherwise."""
     if args.record is None:
         if args.move is not None:
-            raise UsageError("--move K names a move of a game record: give --record FILE")
+            raise ShapeError("--move K names a move of a game record: give --record FILE")
         if args.position is None:
-            raise UsageError("give a POSITION (text, a file, or - for stdin), or --record "
+            raise ShapeError("give a POSITION (text, a file, or - for stdin), or --record "
                              "FILE --move K")
         return None
     rec = load(args.record)         # (the review's reading and its errors)
     n = len(rec["moves"])
     if args.move is None:
-        raise UsageError(f"--record needs --move K, the move to analyse, numbered as "
+        raise ShapeError(f"--record needs --move K, the move to analyse, numbered as "
                          f"'cuttle review' prints them: {args.record} has "
                          f"{quantity(n, 'move')}" + (f" (1 to {n})" if n else ""))
     try:

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 import textwrap
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from .._optional import install_command
 from ..policies import DEFAULT_ISMCTS_ITERATIONS, POLICY_NAMES, policy_code
@@ -32,9 +33,9 @@ if TYPE_CHECKING:
 
     from ..variants.errors import NothingToReport
 
-__all__ = ["UsageError", "CommandError", "Parser", "add_command_parser", "add_confidence",
-           "add_max_moves", "add_progress", "add_rules_options", "add_run_options",
-           "add_threads", "at_most", "cannot_read",
+__all__ = ["UsageError", "ShapeError", "CommandError", "Parser", "add_command_parser",
+           "add_confidence", "add_max_moves", "add_progress", "add_rules_options",
+           "add_run_options", "add_threads", "at_most", "cannot_read",
            "check_own_rules", "check_report_only", "check_sets", "confidence", "game_index",
            "one_to_stdout", "output_file", "output_files", "players",
            "points", "policy", "positive", "rules_from_options",
@@ -44,19 +45,52 @@ __all__ = ["UsageError", "CommandError", "Parser", "add_command_parser", "add_co
 class Parser(argparse.ArgumentParser):
     """argparse's parser, quoting a value it refuses itself (not a number, not one of
     the choices, not a command) through `cuttle.text.quoted`, as the options' own
-    checks do: argparse's messages repeat it whole."""
+    checks do: argparse's messages repeat it whole.  Every error of the command is
+    said by `report`, the one place: one line, and for a command line of the wrong
+    shape a second pointing at the help; never the usage block, up to 13 lines of
+    options that buried the one line that mattered.  `lists`: what the parser's --help
+    lists ("options"; the top level's, "commands")."""
+
+    def __init__(self, *args, lists: str = "options", **kwargs):
+        super().__init__(*args, **kwargs)
+        self.lists = lists
+        self._refused: str | None = None    # the error of a value argparse refused
 
     def _get_value(self, action, arg_string):
         try:
             return super()._get_value(action, arg_string)
         except argparse.ArgumentError as e:
-            raise _requoted(e, action, arg_string) from None
+            raise self._value_error(e, action, arg_string) from None
 
     def _check_value(self, action, value):
         try:
             super()._check_value(action, value)
         except argparse.ArgumentError as e:
-            raise _requoted(e, action, value) from None
+            if action.nargs == argparse.PARSER:     # (no such command: the shape)
+                raise _requoted(e, action, value) from None
+            raise self._value_error(e, action, value) from None
+
+    def _value_error(self, e: argparse.ArgumentError, action: argparse.Action,
+                     value: object) -> argparse.ArgumentError:
+        # argparse hands `error` only the text: remember which text is a value's.
+        error = _requoted(e, action, value)
+        self._refused = str(error)
+        return error
+
+    def error(self, message: str) -> NoReturn:
+        """argparse's own refusals (and `cli.main`'s of unknown arguments): a value it
+        could not read in one line, anything else as a command line of the wrong shape;
+        exits with status 2."""
+        self.exit(self.report(message, shape=message != self._refused))
+
+    def report(self, error: object, shape: bool = False, status: int = 2) -> int:
+        """Say `error` on stderr as ``PROG: error: MESSAGE`` (escaped: it may quote
+        input), with ``(PROG --help lists its options)`` after it when `shape`;
+        returns `status`."""
+        print(f"{self.prog}: error: {printable(error)}", file=sys.stderr)
+        if shape:
+            print(f"({self.prog} --help lists its {self.lists})", file=sys.stderr)
+        return status
 
 
 def _requoted(e: argparse.ArgumentError, action: argparse.Action,
@@ -65,7 +99,14 @@ def _requoted(e: argparse.ArgumentError, action: argparse.Action,
 
 
 class UsageError(Exception):
-    """A bad option or input: the command's usage and the message, exit status 2."""
+    """Bad input: a value of an option or argument, or the content of a file or text
+    it names (a record, a position, rules); said in one line, exit status 2."""
+
+
+class ShapeError(UsageError):
+    """A command line of the wrong shape: an option or argument missing, given twice,
+    or given with one it does not go with; said in one line and a second pointing at
+    the command's --help, exit status 2."""
 
 
 class CommandError(Exception):
@@ -251,7 +292,7 @@ def check_report_only(args: argparse.Namespace) -> None:
     if not args.report_only:
         return
     if args.results is None:
-        raise UsageError("--report-only reads the tables from a results file: give "
+        raise ShapeError("--report-only reads the tables from a results file: give "
                          "--results FILE")
     if not os.path.isfile(args.results):
         raise UsageError(f"--results: no file {args.results!r} to report on")

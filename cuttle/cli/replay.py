@@ -15,7 +15,7 @@ from ..text import printable
 from ..unseen import DEALT_MARK, DEALT_NOTE, dealt_shown
 from . import options
 from ..interrupts import ctrl_c_deferred
-from .options import CommandError, UsageError
+from .options import CommandError, ShapeError, UsageError
 from .review import add_review_options, check_result, load, run_review
 from .terminal import read_line, seat_names
 
@@ -33,20 +33,20 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as e:
         raise UsageError(f"{path}: {e}") from None     # (main escapes the message)
     if args.review and not args.html:
-        raise UsageError("--review adds the review to the replay page: give --html OUT.html "
+        raise ShapeError("--review adds the review to the replay page: give --html OUT.html "
                          "(or use 'cuttle review FILE' for the review as text)")
     given = [o for o in ("engine", "threads", "seed", "progress")
              if getattr(args, o) is not None]
     if given and not args.review:
         option = "no-progress" if args.progress is False and given[0] == "progress" \
             else given[0]
-        raise UsageError(f"--{option} sets how the review is made: add --review and "
+        raise ShapeError(f"--{option} sets how the review is made: add --review and "
                          f"--html OUT.html")
     if args.engine is None:
         args.engine = DEFAULT_ENGINE
     if args.html:
         if args.step:
-            raise UsageError("--step and --html do not go together")
+            raise ShapeError("--step and --html do not go together")
         return write_page(args.html, rec, path, args if args.review else None)
     players = rec.get("players", ["player 0", "player 1"])
     names = seat_names(players, rec.get("human_seat"))

@@ -30,7 +30,7 @@ from ..variants.chunks import RunInterrupted
 from ..variants.errors import for_command_line
 from . import options
 from ..interrupts import ctrl_c_deferred
-from .options import CommandError, UsageError
+from .options import CommandError, ShapeError, UsageError
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -291,7 +291,7 @@ def run_simulate(args: argparse.Namespace) -> int:
     if args.record_game is not None:
         return record_game(args)
     if args.record is not None:
-        raise UsageError("--record saves the game of --record-game K: give it too")
+        raise ShapeError("--record saves the game of --record-game K: give it too")
     _check_outputs(args)
     rules = options.rules_from_options(args.rules, args.set)
     players = options.players(args.players or DEFAULT_PLAYERS)
@@ -328,11 +328,11 @@ def record_game(args: argparse.Namespace) -> int:
     k = args.record_game
     given = [o for attr, o in _NOT_WITH_RECORD.items() if getattr(args, attr) is not None]
     if given:
-        raise UsageError(f"--record-game K plays one game of the run and saves its record: "
+        raise ShapeError(f"--record-game K plays one game of the run and saves its record: "
                          f"{given[0]} does not go with it (run the games without "
                          f"--record-game for {given[0]})")
     if args.seed is None:
-        raise UsageError("--record-game K needs the run's --seed (a run with a random "
+        raise ShapeError("--record-game K needs the run's --seed (a run with a random "
                          "seed prints it)")
     if args.n is not None and k >= args.n:
         raise UsageError(f"--record-game {k:,}: a run of -n {args.n:,} games has games 0 "
@@ -422,13 +422,13 @@ def save_plot(args: argparse.Namespace, result: Any, stop: Interrupted | None = 
 def _rule_sets(args):
     # (appended, not stored: a second --vary silently replaced the first)
     if len(args.vary) > 1:
-        raise UsageError(f"--vary is given twice ({quoted(args.vary[1])} after "
+        raise ShapeError(f"--vary is given twice ({quoted(args.vary[1])} after "
                          f"{quoted(args.vary[0])}); "
                          f"it varies one flag: give the other rule sets as arguments "
                          f"(e.g. classic:joker=true) or fix a flag with --set")
     if args.rules is not None and not args.vary:
         # (--rules is --vary's base: the rule sets given as arguments ignored it)
-        raise UsageError("--rules is the base preset of --vary and has no effect without "
+        raise ShapeError("--rules is the base preset of --vary and has no effect without "
                          "it: give each rule set as an argument (e.g. cuttle.cards "
                          "cuttle.cards:four=random)")
     # (--set changes every rule set: one that sets the flag otherwise would not be played)
@@ -446,7 +446,7 @@ def _rule_sets(args):
         if len(rule_sets) < 2:
             raise UsageError(_one_value_varied(args.vary[0], base, varied[0]))
     if len(rule_sets) < 2:
-        raise UsageError("compare needs at least two rule sets: give them as arguments "
+        raise ShapeError("compare needs at least two rule sets: give them as arguments "
                          "(e.g. classic classic:four=random) or with --vary FLAG=V1,V2")
     # (named as written: two spellings of the same rules are the same rule set)
     written = list(args.specs) + [str(r) for r in rule_sets[len(args.specs):]]
@@ -528,14 +528,14 @@ def run_compare_players(args: argparse.Namespace) -> int:
     """`cuttle compare --opponent B --players C1,C2,...`: each candidate against B on
     the same deals and seats under one rule set (`compare_players`); exit status."""
     if args.vary:
-        raise UsageError("--vary compares rule sets; --opponent compares the players of "
+        raise ShapeError("--vary compares rule sets; --opponent compares the players of "
                          "--players under one rule set: give one or the other")
     if args.players is None:
-        raise UsageError("--opponent B compares the players of --players against B: give "
+        raise ShapeError("--opponent B compares the players of --players against B: give "
                          "them, e.g. --players mybot.py:v1,mybot.py:v2")
     if len(args.specs) > 1 or (args.specs and args.rules is not None):
         given = args.specs + ([args.rules] if args.rules is not None else [])
-        raise UsageError(f"--opponent compares players under one rule set, not "
+        raise ShapeError(f"--opponent compares players under one rule set, not "
                          f"{len(given)} ({', '.join(map(quoted, given))}): give it as an "
                          f"argument or with --rules")
     _check_outputs(args)

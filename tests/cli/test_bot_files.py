@@ -120,31 +120,37 @@ def test_simulate_plays_a_bot_file_and_records_its_game(bot_dir, monkeypatch, ca
     assert final_game(rec).is_over and "game 7 of seed 5: " in out
 
 
-@pytest.mark.parametrize("argv, says", [
+# (a bad player is one line; a player missing, or given with an option it does not go
+# with, is the command line's shape: a second line points at the help)
+@pytest.mark.parametrize("argv, says, shape", [
     (["simulate", "--players", "bots/mybot.py:nope,greedy"],
-     "--players: bots/mybot.py:nope: no function 'nope' in bots/mybot.py"),
+     "--players: bots/mybot.py:nope: no function 'nope' in bots/mybot.py", False),
     (["compare", "--opponent", "bots/nofile.py:f", "--players", "random,greedy"],
-     "--opponent: bots/nofile.py:f: no file 'bots/nofile.py'"),
-    (["compare", "--opponent", "greedy"], "--opponent B compares the players of --players"),
+     "--opponent: bots/nofile.py:f: no file 'bots/nofile.py'", False),
+    (["compare", "--opponent", "greedy"], "--opponent B compares the players of --players",
+     True),
     (["compare", "--players", "random,greedy,expert"],
      "to compare these players, each against the same opponent, name it with --opponent "
-     "(e.g. --opponent greedy --players random,greedy,expert)"),
+     "(e.g. --opponent greedy --players random,greedy,expert)", False),
     (["compare", "--opponent", "greedy", "--players", "random"],
-     "--players takes the players to compare, at least two"),
+     "--players takes the players to compare, at least two", False),
     (["compare", "classic", "quick", "--opponent", "greedy", "--players", "random,greedy"],
-     "--opponent compares players under one rule set, not 2 ('classic', 'quick')"),
+     "--opponent compares players under one rule set, not 2 ('classic', 'quick')", True),
     (["compare", "--vary", "four=choice,random", "--opponent", "greedy", "--players",
-      "random,greedy"], "--vary compares rule sets; --opponent compares the players"),
+      "random,greedy"], "--vary compares rule sets; --opponent compares the players", True),
     (["play", "--bot", "bots/mybot.py:first"],
-     "--bot takes a policy name, not a Python file's policy"),
+     "--bot takes a policy name, not a Python file's policy", False),
 ])
 def test_the_command_line_refuses_a_bad_player_before_any_game(bot_dir, monkeypatch,
-                                                               capsys, argv, says):
+                                                               capsys, argv, says, shape):
     monkeypatch.chdir(bot_dir)
     code, out, err = run_cli(monkeypatch, capsys, argv + ["-n", "10"] if argv[0] != "play"
                              else argv)
-    assert code == 2 and "Traceback" not in err
-    assert says in err.strip().splitlines()[-1]
+    prog = f"cuttle {argv[0]}"
+    lines = err.splitlines()
+    assert (code, out) == (2, "") and lines[0].startswith(f"{prog}: error: ")
+    assert says in lines[0]
+    assert lines[1:] == ([f"({prog} --help lists its options)"] if shape else []), err
 
 
 def test_compare_players_on_the_command_line(bot_dir, monkeypatch, capsys):

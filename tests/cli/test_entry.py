@@ -58,13 +58,23 @@ def test_ctrl_c_while_the_package_imports_ends_quietly(tmp_path, module):
     assert p.stderr == "\ncuttle: interrupted\n" and p.stdout == ""
 
 
+# Every entry point says an error as `cuttle` does (tests/cli/test_errors.py): a bad
+# value in one line, a command line of the wrong shape in two.
+SAID_OF_N_0 = ("cuttle simulate: error: argument -n/--games: the count must be at least 1, "
+               "not 0\n")
+SAID_OF_AN_UNKNOWN_OPTION = ("cuttle simulate: error: unrecognized arguments: "
+                             "'--no-such-option'\n(cuttle simulate --help lists its options)\n")
+
+
 def test_without_ctrl_c_the_command_runs(tmp_path):
     p = run_entry(tmp_path, "no.such.module", "simulate", "-n", "1000", "--seed", "1",
                   "--no-progress")
     assert p.returncode == 0, p.stderr
     assert "1,000 games, seed 1" in p.stdout
     p = run_entry(tmp_path, "no.such.module", "simulate", "-n", "0")
-    assert p.returncode == 2 and "Traceback" not in p.stderr
+    assert (p.returncode, p.stdout, p.stderr) == (2, "", SAID_OF_N_0)
+    p = run_entry(tmp_path, "no.such.module", "simulate", "--no-such-option")
+    assert (p.returncode, p.stdout, p.stderr) == (2, "", SAID_OF_AN_UNKNOWN_OPTION)
 
 
 needs_orig_argv = pytest.mark.skipif(sys.version_info < (3, 10),
@@ -89,7 +99,9 @@ def test_without_ctrl_c_python_m_cuttle_runs(tmp_path):
     assert p.returncode == 0, p.stderr
     assert "1,000 games, seed 1" in p.stdout
     p = run_python(tmp_path, "no.such.module", "-m", "cuttle", "simulate", "-n", "0")
-    assert p.returncode == 2 and "Traceback" not in p.stderr
+    assert (p.returncode, p.stdout, p.stderr) == (2, "", SAID_OF_N_0)
+    p = run_python(tmp_path, "no.such.module", "-m", "cuttle", "simulate", "--no-such-option")
+    assert (p.returncode, p.stdout, p.stderr) == (2, "", SAID_OF_AN_UNKNOWN_OPTION)
 
 
 @needs_orig_argv

@@ -85,7 +85,7 @@ def test_a_hostile_file_name_is_escaped(monkeypatch, capsys, tmp_path):
     code, out, err = run(monkeypatch, capsys, "replay", path, "--html", html)
     assert code == 0 and unsafe(out + err) == [] and html.exists()
     code, out, err = run(monkeypatch, capsys, "replay", tmp_path / "missing\x1b[2J.json")
-    assert code == 2 and unsafe(out + err) == [] and "missing\\x1b[2J" in err   # (usage)
+    assert code == 2 and unsafe(out + err) == [] and "missing\\x1b[2J" in err
     bad = tmp_path / "bad\x1b[2J.json"
     bad.write_text("{oops")
     code, out, err = run(monkeypatch, capsys, "replay", bad)

@@ -115,12 +115,12 @@ def test_the_command_line_says_it_in_one_line(files, tmp_path, capsys):
     code = main(["balance", "--quick", "--results", str(a), "--no-progress"])
     out, err = capsys.readouterr()
     assert code == 2 and out == "" and a.read_bytes() == before
-    assert err.splitlines()[-1] == f"cuttle balance: error: {refused(a, 'atlas', 'balance')}"
+    assert err == f"cuttle balance: error: {refused(a, 'atlas', 'balance')}\n"
     b = copy(b, tmp_path / "bal.jsonl")
     code = main(["atlas", "--quick", "--report-only", "--results", str(b)])
     err = capsys.readouterr()[1]
     assert code == 2
-    assert err.splitlines()[-1] == f"cuttle atlas: error: {refused(b, 'balance', 'atlas')}"
+    assert err == f"cuttle atlas: error: {refused(b, 'balance', 'atlas')}\n"
 
 
 def locked(path, holder):
@@ -142,8 +142,8 @@ def test_the_lock_names_the_command_holding_it(files, tmp_path, capsys):
         assert run_balance(b, play=False).complete      # (reading takes no lock)
         code = main(["atlas", "--quick", "--results", str(b)])
         assert code == 2
-        assert capsys.readouterr()[1].splitlines()[-1] == \
-            f"cuttle atlas: error: {locked(b, 'cuttle balance')}"
+        assert capsys.readouterr() == ("", f"cuttle atlas: error: "
+                                           f"{locked(b, 'cuttle balance')}\n")
     assert b.read_bytes() == before
 
 

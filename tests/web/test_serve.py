@@ -212,9 +212,15 @@ def serve_once(*args):
 
 
 def test_serve_errors():
-    code, err = serve_once("--port", "70000")
-    assert code == 2 and "--port must be from 0 (any free port) to 65535" in err
-    assert serve_once("--max-games", "0")[0] == 2
+    # (as every command's: a bad value in one line, a command line of the wrong shape in
+    # two, tests/cli/test_errors.py)
+    assert serve_once("--port", "70000") == (
+        2, "cuttle serve: error: --port must be from 0 (any free port) to 65535, not 70000\n")
+    assert serve_once("--max-games", "0") == (
+        2, "cuttle serve: error: argument --max-games: the count must be at least 1, not 0\n")
+    assert serve_once("--port") == (
+        2, "cuttle serve: error: argument --port: expected one argument\n"
+           "(cuttle serve --help lists its options)\n")
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
         busy.listen()
@@ -223,8 +229,9 @@ def test_serve_errors():
     assert "Traceback" not in err
     for bad in ("http://games.lan", "games.lan:8000", ""):
         code, err = serve_once("--allow-host", bad)
-        assert code == 2 and f"--allow-host takes a host name such as mybox.lan (no " \
-                             f"scheme, port or path) or '*' (any), not {bad!r}" in err, err
+        assert code == 2 and err == (f"cuttle serve: error: --allow-host takes a host name "
+                                     f"such as mybox.lan (no scheme, port or path) or '*' "
+                                     f"(any), not {bad!r}\n")
 
 
 def test_the_default_workers_are_as_the_help_and_docs_say(monkeypatch, capsys):
