@@ -311,11 +311,15 @@ def balance_singles_table(r: BalanceResult) -> Table:
                      Cell(pct(base.estimate("first_score").value)), Cell(f"{base.n:,}"),
                      Cell(status("base", base))])
     for s in sorted(r.singles, key=lambda s: -abs(s.shift.value) if s.measure.n else 0):
+        score = s.first_score(base)
         rows.append([Cell(s.variant.label), _shift(s.shift, "pct"),
-                     Cell(pct(s.measure.estimate("first_score").value)),
+                     Cell(pct(score) if score == score else ""),
                      Cell(f"{s.measure.n:,}"), Cell(status(s.status, s.measure))])
     notes = [f"shift: the first player's score minus the base's on the same games, "
-             f"{conf} interval (paired), {IN_BOLD} when it excludes 0"]
+             f"{conf} interval (paired), {IN_BOLD} when it excludes 0; first score: the "
+             f"base's (all its games) plus the shift, as the atlas gives a variant's (a "
+             f"change's own games' score, of fewer games when it stopped first, is in the "
+             f"JSON: its singles' first_score)"]
     if drawn:
         notes.append("all draws: every game a draw, so its first score is 50% without a "
                      "game decided")

@@ -180,6 +180,7 @@ def renamed(x):
 
 
 ADDED = {"draws_caveat": None, "all_draws": 0}      # keys added since, and their values here
+ADDED_FIGURES = {"base_plus_shift"}                 # ... and those of a figure
 
 
 def without_added(x):
@@ -187,7 +188,8 @@ def without_added(x):
     if isinstance(x, dict):
         for k, v in ADDED.items():
             assert x.get(k, v) == v, (k, x)
-        return {k: without_added(v) for k, v in x.items() if k not in ADDED}
+        return {k: without_added(v) for k, v in x.items()
+                if k not in ADDED and k not in ADDED_FIGURES}
     if isinstance(x, list):
         return [without_added(v) for v in x]
     return x
