@@ -134,6 +134,26 @@ def test_the_headlines_quote_the_winners():
             assert score in head, (base, "ismcts:1000", score)
 
 
+def test_the_budget_names_table_is_the_budget_and_its_options():
+    """The doc's table of the budget's names: every field of `Budget` in order, with the
+    command line's option of each (BUDGET_OPTIONS, which the command's options are
+    made of), "(none)" for those without one."""
+    from dataclasses import fields
+
+    from cuttle.balancing import Budget
+    from cuttle.balancing.config import BUDGET_OPTIONS
+    from cuttle.cli import build_parser
+    table = re.search(r"<!-- budget names: begin -->\n(.*?)\n<!-- budget names: end -->",
+                      doc_text(), re.S).group(1).splitlines()[2:]
+    rows = [[cell.strip().strip("`") for cell in line.strip("|").split("|")[:2]]
+            for line in table]
+    assert rows == [[f.name, BUDGET_OPTIONS.get(f.name, "(none)")] for f in fields(Budget)]
+    # ... and the command's options are those: each sets its field
+    sub = next(a for a in build_parser()._actions if a.dest == "command").choices["balance"]
+    dests = {o: a.dest for a in sub._actions for o in a.option_strings}
+    assert all(dests[option] == field for field, option in BUDGET_OPTIONS.items())
+
+
 def refresh():
     """Rewrite the doc's generated blocks (each base's tables, the reproduction table)
     from the results files and the reproduction outputs: `python

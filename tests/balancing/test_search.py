@@ -328,7 +328,14 @@ def test_constraints_no_rule_set_meets_are_said():
     (dict(max_draws=2), "max_draws must be a number between 0 and 1"),
     (dict(max_draws=-0.01), "max_draws must be a number between 0 and 1 \\(0 included"),
     (dict(moves=(40, 20)), "moves must be \\(low, high\\)"),
-    (dict(budget={"chunk": 5}), "unknown budget settings chunk"),
+    (dict(budget={"chunk": 5}), "unknown budget settings chunk; valid: chunk_size"),
+    # the command line's names, told their Python keys (not taken silently)
+    (dict(budget={"target": 0.006, "max_games": 60000}),
+     "unknown budget settings max_games, target \\(max_games is the command line's "
+     "--max-games; in Python: race_games; target is the command line's --target; in "
+     "Python: race_target\\); valid: "),
+    (dict(budget={"candidates": 2}), "candidates is the command line's --candidates; in "
+     "Python: per_size"),
     (dict(budget={"per_size": 0}), "per_size must be at least 1"),
     (dict(seed=None), "fixed seed"),
     (dict(check="chess"), "chess"),
