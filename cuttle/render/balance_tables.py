@@ -61,7 +61,8 @@ def balance_title(r: BalanceResult) -> list[str]:
         done += (" (unfinished: the results file holds part of this search; run the "
                  "command without --report-only to play the rest)"
                  if getattr(r, "read_only", False)      # (pickled before it was kept)
-                 else " (unfinished: run the same command again to continue)"
+                 else " (unfinished: run the same command again, or call balance() "
+                      "again with the same arguments and results file, to continue)"
                  if getattr(r, "results_file", None)
                  else " (unfinished; with no results file, nothing is kept to continue "
                       "from: give one, --results FILE or results=, to keep a run's games)")

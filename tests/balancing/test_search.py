@@ -97,6 +97,9 @@ def test_resuming_gives_the_same_answer_and_ctrl_c_keeps_finished_chunks(tmp_pat
     assert sum(full) == ex.value.done          # each record; the rest, parts of a chunk
     assert ex.value.games == part.played_games > 0
     assert f"after playing {part.played_games:,} games" in str(ex.value)
+    # raised in Python, it says how Python continues (it said to run a command again)
+    assert str(ex.value).endswith(f"every finished game is in {path}: call balance() again "
+                                  f"with the same arguments and results file to continue")
     again = run_to_dict(path, progress=False)
     assert again.played_records < whole.played_records      # the finished part was read
     assert stable(again.as_dict()) == stable(whole.as_dict())
@@ -558,4 +561,5 @@ def test_an_unfinished_search_without_a_results_file_does_not_promise_to_continu
            "one, --results FILE or results=, to keep a run's games)" in text
     with pytest.raises(BalanceInterrupted) as ex:
         run_to_dict(str(tmp_path / "r.jsonl"), progress=stop)
-    assert "(unfinished: run the same command again to continue)" in str(ex.value.result)
+    assert ("(unfinished: run the same command again, or call balance() again with the "
+            "same arguments and results file, to continue)") in str(ex.value.result)
