@@ -328,10 +328,34 @@ def balance_singles_table(r: BalanceResult) -> Table:
                  row_classes={0: "best"} if rows else {})
 
 
+# What an unfinished search has not reached yet, said in place of an empty table (its
+# header and a note pointing at "the search space below", empty too, said nothing).
+_NOT_YET = {
+    "pareto": "nothing measured here yet: the search is unfinished and has raced no "
+              "candidate (the front is drawn from the race's)",
+    "race": "nothing measured here yet: the search is unfinished and has raced no "
+            "candidate",
+    "space": "nothing here yet: the search is unfinished and has not finished screening "
+             "the single changes, from which the rule sets of the space are predicted",
+}
+
+
+def _or_not_yet(r: BalanceResult, table: Table, stage: str, reached: bool) -> Table:
+    """`table`, or for an unfinished search that has not `reached` its stage, its title
+    and a note saying nothing was measured there yet (no columns: no header)."""
+    if r.complete or reached:
+        return table
+    return Table(table.title, [], [], [_NOT_YET[stage]])
+
+
 def balance_tables(r: BalanceResult) -> list[Table]:
     """The balance designer's tables, in the order of its report."""
-    tables = [balance_winners_table(r), balance_pareto_table(r), balance_candidates_table(r),
-              balance_generation_table(r), balance_singles_table(r)]
+    raced = any(c.race.n for c in r.candidates)
+    tables = [balance_winners_table(r),
+              _or_not_yet(r, balance_pareto_table(r), "pareto", raced),
+              _or_not_yet(r, balance_candidates_table(r), "race", raced),
+              _or_not_yet(r, balance_generation_table(r), "space", bool(r.generation)),
+              balance_singles_table(r)]
     if r.interactions:
         tables.append(interactions_table(["Interactions of the pairs in the best "
                                           "candidates"], r.interactions, r.confidence))

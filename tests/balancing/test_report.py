@@ -64,3 +64,33 @@ def test_a_single_changes_first_score_is_the_base_plus_its_shift(screened):
     for s in d["singles"]:
         assert s["base_plus_shift"] == pytest.approx(wanted[s["label"]], abs=1e-12)
         assert s["first_score"]["value"] == pytest.approx(own[s["label"]], abs=1e-12)
+
+
+def test_an_unfinished_search_says_what_it_has_not_reached():
+    """Stopped in its screening, the report printed the Pareto front, the race and the
+    search space as headers without rows, and the race's note sent the reader to "the
+    search space below", as empty: each says instead that nothing was measured there
+    yet, in every format, and what was measured (the base, the singles) is shown."""
+    def stop(info):
+        if info.get("stage") == "screen" and info.get("done") is not None and \
+                info.get("chunk", 0) >= 1:
+            raise KeyboardInterrupt
+    with pytest.raises(cuttle.Interrupted) as ex:
+        cuttle.balance("classic", "random", k=2, flags="deal,joker,four", deals=[(6, 6)],
+                       budget=dict(SCREEN, per_size=2), progress=stop)
+    res = ex.value.result
+    assert not res.complete and not res.candidates and not res.generation
+    text, md = str(res), res.markdown()
+    page = htmllib.unescape(res._repr_html_())
+    for out in (text, md, page):
+        assert "search space below" not in out
+        assert out.count("nothing measured here yet: the search is unfinished and has "
+                         "raced no candidate") == 2
+        assert "nothing here yet: the search is unfinished and has not finished " \
+               "screening the single changes" in out
+    # (no header of an empty table; the base's and the singles' tables are whole)
+    assert "changes  rule set  first score  moves  from" not in text
+    assert "| changes | rule set | first score | moves | from |" not in md
+    assert "<th>not combined</th>" not in page
+    assert "classic (base)" in text.split("Single changes (screening)")[1]
+    assert "| deal=6,6 |" in md.split("#### Single changes (screening)")[1]
