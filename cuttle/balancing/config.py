@@ -23,10 +23,10 @@ from .space import flag_names
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
-__all__ = ["BalanceConfig", "Budget", "CHEAP", "CHECK_CHUNK", "DEFAULT_SEED", "MAX_CHECK_GAMES",
-           "MAX_GAMES", "MAX_K", "MAX_PAIRS", "MAX_PER_SIZE", "QUICK", "QUICK_CAVEAT",
-           "QUICK_FLAGS", "SEARCH", "check_check_games", "check_progress",
-           "make_config", "resolve_budget"]
+__all__ = ["BUDGET_OPTIONS", "BalanceConfig", "Budget", "CHEAP", "CHECK_CHUNK",
+           "DEFAULT_SEED", "MAX_CHECK_GAMES", "MAX_GAMES", "MAX_K", "MAX_PAIRS",
+           "MAX_PER_SIZE", "QUICK", "QUICK_CAVEAT", "QUICK_FLAGS", "SEARCH",
+           "check_check_games", "check_progress", "make_config", "resolve_budget"]
 
 DEFAULT_SEED = 1
 MAX_GAMES = STAGE_GAMES     # a cap in games of a stage (its games: one stage's indices)
@@ -116,6 +116,15 @@ class Budget:
 
 GAME_CAPS = ("screen_games", "interaction_games", "race_games", "confirm_games")
 
+# The command line's option of each Budget field that has one (`cuttle balance`'s budget
+# options are made from it): three are named otherwise in Python, so that a budget
+# written after the command (max_games=) is told its Python key, not merely refused.
+BUDGET_OPTIONS = {"chunk_size": "--chunk-size", "screen_games": "--screen-games",
+                  "screen_target": "--screen-target", "negligible": "--negligible",
+                  "pairs": "--pairs", "per_size": "--candidates", "race_target": "--target",
+                  "race_games": "--max-games", "confirm_target": "--confirm-target",
+                  "confirm_games": "--confirm-games"}
+
 # Cheap policies (random, greedy, expert) and searches; --quick: under a minute.
 CHEAP = Budget(chunk_size=10_000, screen_target=0.005, screen_games=100_000,
                negligible=0.0025, pairs=15, interaction_target=0.01,
@@ -189,14 +198,30 @@ def resolve_budget(policy: str, budget: Budget | dict[str, Any] | None, quick: b
     elif isinstance(budget, dict):
         unknown = set(budget) - {f.name for f in fields(Budget)}
         if unknown:
-            raise ValueError(f"unknown budget settings {', '.join(sorted(unknown))}; valid: "
-                             f"{', '.join(f.name for f in fields(Budget))}")
+            raise ValueError(_unknown_settings(unknown))
         out, given = replace(default, **budget), set(budget)
     elif budget is None:
         out = default
     else:
         raise ValueError(f"budget must be a Budget or a dict of its settings, not {budget!r}")
     return out.checked(name, {f.name for f in fields(Budget)} - given)
+
+
+def _unknown_settings(unknown: set[object]) -> str:
+    """The error of budget settings Budget has no field for: each that names an option
+    of the command line (`max_games`, `--max-games`) is told that option's key here
+    (`race_games`)."""
+    fields_of = {option: field for field, option in BUDGET_OPTIONS.items()}
+    names = sorted(unknown, key=repr)
+    hints = []
+    for key in names:
+        option = "--" + str(key).lstrip("-").replace("_", "-")
+        field = fields_of.get(option)
+        if field is not None:
+            hints.append(f"{key} is the command line's {option}; in Python: {field}")
+    return (f"unknown budget settings {', '.join(str(k) for k in names)}" +
+            (f" ({'; '.join(hints)})" if hints else "") +
+            f"; valid: {', '.join(f.name for f in fields(Budget))}")
 
 
 def check_check_games(check: str | None, check_games: object,

@@ -120,6 +120,16 @@ class Single:
         """The shift of the first player's score against the base."""
         return self.measure.estimate("first_score_shift")
 
+    def first_score(self, base: Measure | None) -> float:
+        """Its first score as the tables give it: the base's (`base`, all the base's
+        screening games) plus its paired shift, as the atlas gives a variant's, so that
+        the two columns agree (its own games' score, `measure`'s, is of fewer games
+        when it stopped before the base); nan before any game."""
+        if base is None or not base.n or not self.measure.n:
+            return nan
+        v = base.estimate("first_score").value + self.shift.value
+        return min(1.0, max(0.0, v)) if v == v else v
+
     def __repr__(self):
         return f"<Single {self.variant.label}: {self.measure.n:,} games, {self.status}>"
 

@@ -65,7 +65,10 @@ SEARCHING, CHECKING = "search", "check"    # the roles of a run's two chunk play
 class BalanceInterrupted(RunInterrupted):
     """Ctrl-C stopped a search: `result` is the search so far (every finished chunk;
     what was still playing is "unfinished"); every finished chunk is in the results
-    file, if there is one."""
+    file, if there is one: `balance()` called again with the same arguments and
+    results file continues."""
+
+    function = "balance()"
 
 
 class OtherSearchError(ResultsFileError):

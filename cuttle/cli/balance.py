@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 
 from ..balancing import CHEAP, QUICK, QUICK_FLAGS, SEARCH, OtherSearchError, balance
-from ..balancing.config import (MAX_CHECK_GAMES, MAX_GAMES, MAX_K, MAX_PAIRS, MAX_PER_SIZE,
-                               check_check_games, resolve_budget)
+from ..balancing.config import (BUDGET_OPTIONS, MAX_CHECK_GAMES, MAX_GAMES, MAX_K,
+                               MAX_PAIRS, MAX_PER_SIZE, check_check_games, resolve_budget)
 from ..policies import policy_name
 from ..files import write_text
 from ..render.plot import check_plot_path
@@ -64,28 +64,26 @@ def _deal(text):
         raise argparse.ArgumentTypeError(str(e)) from None
 
 
-# option, Budget field, type, metavar, help (with the two defaults, cheap; search)
+# Budget field, type, metavar, help (with the two defaults, cheap; search); the option of
+# each field is BUDGET_OPTIONS's (the library's errors name them)
 BUDGET = [
-    ("--chunk-size", "chunk_size", options.at_most(MAX_CHUNK), "N",
+    ("chunk_size", options.at_most(MAX_CHUNK), "N",
      "games per chunk: the unit of the results file, of stopping and of Ctrl-C"),
-    ("--screen-games", "screen_games", options.at_most(MAX_GAMES), "N",
-     "at most N games per single change"),
-    ("--screen-target", "screen_target", "pp", "PP",
-     "a single change stops once its shift is known to ±PP"),
-    ("--negligible", "negligible", "pp", "PP",
+    ("screen_games", options.at_most(MAX_GAMES), "N", "at most N games per single change"),
+    ("screen_target", "pp", "PP", "a single change stops once its shift is known to ±PP"),
+    ("negligible", "pp", "PP",
      "never combine a change whose shift is known to lie within ±PP"),
-    ("--pairs", "pairs", options.at_most(MAX_PAIRS), "N",
+    ("pairs", options.at_most(MAX_PAIRS), "N",
      "measure the interactions of N pairs of changes"),
-    ("--candidates", "per_size", options.at_most(MAX_PER_SIZE), "N",
+    ("per_size", options.at_most(MAX_PER_SIZE), "N",
      "race at most N candidates of each size"),
-    ("--target", "race_target", "pp", "PP",
+    ("race_target", "pp", "PP",
      "a raced candidate stops once its score is known to ±PP at the race's simultaneous "
      "level"),
-    ("--max-games", "race_games", options.at_most(MAX_GAMES), "N",
-     "at most N race games per candidate"),
-    ("--confirm-target", "confirm_target", "pp", "PP",
+    ("race_games", options.at_most(MAX_GAMES), "N", "at most N race games per candidate"),
+    ("confirm_target", "pp", "PP",
      "a winner's confirmation stops once its score is known to ±PP (95%%)"),
-    ("--confirm-games", "confirm_games", options.at_most(MAX_GAMES), "N",
+    ("confirm_games", options.at_most(MAX_GAMES), "N",
      "at most N confirmation games per winner"),
 ]
 
@@ -98,8 +96,9 @@ def _default(field, budget):
 def _budget_options(p):
     g = p.add_argument_group("budget (defaults for random, greedy and expert; for a search "
                              "policy)")
-    for option, field, kind, metavar, text in BUDGET:
-        g.add_argument(option, dest=field, type=_points if kind == "pp" else kind,
+    for field, kind, metavar, text in BUDGET:
+        g.add_argument(BUDGET_OPTIONS[field], dest=field,
+                       type=_points if kind == "pp" else kind,
                        metavar=metavar, help=f"{text} ({_default(field, CHEAP)}; "
                                              f"{_default(field, SEARCH)})")
 
@@ -175,14 +174,14 @@ def _check_outputs(args):
 
 
 def _budget(args):
-    given = {field: getattr(args, field) for _, field, *_ in BUDGET
+    given = {field: getattr(args, field) for field, *_ in BUDGET
              if getattr(args, field) is not None}
     return given or None
 
 
 def _option(field):
     """How the command names a Budget field in its errors."""
-    option = {f: o for o, f, *_ in BUDGET}.get(field)
+    option = BUDGET_OPTIONS.get(field)
     return option or f"{field} (the interactions' cap, no option of its own)"
 
 

@@ -387,8 +387,9 @@ def run_chunked(args: argparse.Namespace, command: str, run: Callable[[Any], Any
     of a Ctrl-C, or None), a Ctrl-C waiting until they are written.  With
     --report-only, which plays nothing, no cluster is started or reached."""
     def stopped(e):
-        print(f"\ncuttle: {printable(e)}; the tables below hold the finished chunks",
-              file=sys.stderr)
+        # (in the command's words: the exception's own say to call the function again)
+        print(f"\ncuttle: {printable(e.said(command_line=True))}; the tables below hold "
+              f"the finished chunks", file=sys.stderr)
 
     def write_all(res, stop):
         for note in res.notes:

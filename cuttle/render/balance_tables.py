@@ -61,7 +61,8 @@ def balance_title(r: BalanceResult) -> list[str]:
         done += (" (unfinished: the results file holds part of this search; run the "
                  "command without --report-only to play the rest)"
                  if getattr(r, "read_only", False)      # (pickled before it was kept)
-                 else " (unfinished: run the same command again to continue)"
+                 else " (unfinished: run the same command again, or call balance() "
+                      "again with the same arguments and results file, to continue)"
                  if getattr(r, "results_file", None)
                  else " (unfinished; with no results file, nothing is kept to continue "
                       "from: give one, --results FILE or results=, to keep a run's games)")
@@ -311,11 +312,15 @@ def balance_singles_table(r: BalanceResult) -> Table:
                      Cell(pct(base.estimate("first_score").value)), Cell(f"{base.n:,}"),
                      Cell(status("base", base))])
     for s in sorted(r.singles, key=lambda s: -abs(s.shift.value) if s.measure.n else 0):
+        score = s.first_score(base)
         rows.append([Cell(s.variant.label), _shift(s.shift, "pct"),
-                     Cell(pct(s.measure.estimate("first_score").value)),
+                     Cell(pct(score) if score == score else ""),
                      Cell(f"{s.measure.n:,}"), Cell(status(s.status, s.measure))])
     notes = [f"shift: the first player's score minus the base's on the same games, "
-             f"{conf} interval (paired), {IN_BOLD} when it excludes 0"]
+             f"{conf} interval (paired), {IN_BOLD} when it excludes 0; first score: the "
+             f"base's (all its games) plus the shift, as the atlas gives a variant's (a "
+             f"change's own games' score, of fewer games when it stopped first, is in the "
+             f"JSON: its singles' first_score)"]
     if drawn:
         notes.append("all draws: every game a draw, so its first score is 50% without a "
                      "game decided")
@@ -323,10 +328,34 @@ def balance_singles_table(r: BalanceResult) -> Table:
                  row_classes={0: "best"} if rows else {})
 
 
+# What an unfinished search has not reached yet, said in place of an empty table (its
+# header and a note pointing at "the search space below", empty too, said nothing).
+_NOT_YET = {
+    "pareto": "nothing measured here yet: the search is unfinished and has raced no "
+              "candidate (the front is drawn from the race's)",
+    "race": "nothing measured here yet: the search is unfinished and has raced no "
+            "candidate",
+    "space": "nothing here yet: the search is unfinished and has not finished screening "
+             "the single changes, from which the rule sets of the space are predicted",
+}
+
+
+def _or_not_yet(r: BalanceResult, table: Table, stage: str, reached: bool) -> Table:
+    """`table`, or for an unfinished search that has not `reached` its stage, its title
+    and a note saying nothing was measured there yet (no columns: no header)."""
+    if r.complete or reached:
+        return table
+    return Table(table.title, [], [], [_NOT_YET[stage]])
+
+
 def balance_tables(r: BalanceResult) -> list[Table]:
     """The balance designer's tables, in the order of its report."""
-    tables = [balance_winners_table(r), balance_pareto_table(r), balance_candidates_table(r),
-              balance_generation_table(r), balance_singles_table(r)]
+    raced = any(c.race.n for c in r.candidates)
+    tables = [balance_winners_table(r),
+              _or_not_yet(r, balance_pareto_table(r), "pareto", raced),
+              _or_not_yet(r, balance_candidates_table(r), "race", raced),
+              _or_not_yet(r, balance_generation_table(r), "space", bool(r.generation)),
+              balance_singles_table(r)]
     if r.interactions:
         tables.append(interactions_table(["Interactions of the pairs in the best "
                                           "candidates"], r.interactions, r.confidence))

@@ -293,8 +293,9 @@ def candidate_data(c: CandidateResult, base: Rules, confidence: float) -> dict[s
 def balance_data(r: BalanceResult) -> dict[str, Any]:
     """A balance search as JSON: ``{"base", "policy", "candidates": [...]}`` (best
     first: the winners, then the others nearest 50% first, the eliminated last), then
-    the winners by size, the Pareto front, the singles, the interactions, the space and
-    the settings."""
+    the winners by size, the Pareto front, the singles (each its own screening games'
+    figures, and `base_plus_shift`, the tables' first score: the base's plus the
+    shift), the interactions, the space and the settings."""
     conf = r.confidence
     base = r.config.base
     return {
@@ -308,7 +309,9 @@ def balance_data(r: BalanceResult) -> dict[str, Any]:
         "singles": [AliasedDict(label=s.variant.label, rules=str(s.variant.rules),
                                 changes=changes_json(s.variant.rules, base),
                                 status=s.status,
-                                **(measure_data(s.measure, conf) or {"games": 0}))
+                                **(measure_data(s.measure, conf) or {"games": 0}),
+                                base_plus_shift=json_number(
+                                    s.first_score(r.base.get("screen"))))
                     for s in r.singles],
         "interactions": [interaction_data(x) for x in r.interactions],
         "space": {str(n): g for n, g in sorted(r.generation.items())},

@@ -85,6 +85,8 @@ def table_html(table: Table) -> str:
             rows.append(_tr([f"<td>{escape(r)}</td>"] + ["<td></td>"] * (width - 1), "group"))
         else:
             rows.append(_tr((_td(c) for c in r), table.row_classes.get(i, "")))
+    if not table.columns:       # (a table of nothing yet: its title and notes)
+        return head_html(table.title) + notes_html(table.notes)
     th = "".join(f"<th>{escape(c.header)}</th>" for c in table.columns)
     return (head_html(table.title)
             + f"<table><thead><tr>{th}</tr></thead><tbody>{''.join(rows)}</tbody></table>"

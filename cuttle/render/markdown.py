@@ -32,7 +32,10 @@ def _cell(text: str) -> str:
 
 def table_markdown(table: Table) -> list[str]:
     """The lines of a table: the row of a "best" class in bold, and the value of a cell
-    marked pos/neg (a shift whose interval excludes 0)."""
+    marked pos/neg (a shift whose interval excludes 0); none for a table of no columns
+    (of nothing yet: its title and notes say so)."""
+    if not table.columns:
+        return []
     lines = ["| " + " | ".join(_cell(c.header) for c in table.columns) + " |",
              "|" + "|".join("---:" if c.align == ">" else "---" for c in table.columns) + "|"]
     for i, cells in enumerate(table.rows):
@@ -74,7 +77,7 @@ def titled_markdown(table: Table, level: str = "###") -> list[str]:
     lines = [f"{level} {title}", ""]
     if rest:
         lines += [" ".join(rest), ""]
-    return lines + table_markdown(table) + [""]
+    return lines + (table_markdown(table) + [""] if table.columns else [])
 
 
 @renders("markdown", BalanceResult)

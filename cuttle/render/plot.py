@@ -74,6 +74,9 @@ def check_plot_path(path: str | os.PathLike[str]) -> str:
 
 NOTE_INCHES = 0.3       # the height of the line that says a figure shows a partial run
 TITLE_INCHES = 0.3      # (a suptitle's line, from its top at 0.98 of the figure)
+LINE_SPACING = 1.25     # a line of text's height, in font sizes
+CAPTION_PAD = 0.1       # inches between a caption and the figure's bottom edge and axes
+GLYPH = 0.6             # a generous mean glyph width, in font sizes
 
 
 def _partial(fig, interrupted, y=None):
@@ -83,10 +86,11 @@ def _partial(fig, interrupted, y=None):
     takes (0 without it), to be left out of the axes' layout."""
     if interrupted is None:
         return 0.0
-    height = fig.get_figheight()
-    fig.text(0.5, 0.98 - TITLE_INCHES / height if y is None else y, interrupted.note(),
+    height, size = fig.get_figheight(), _points("medium")
+    text = _wrapped(fig, interrupted.note(), size)
+    fig.text(0.5, 0.98 - TITLE_INCHES / height if y is None else y, text,
              ha="center", va="top", fontsize="medium", color="#b00000")
-    return NOTE_INCHES / height
+    return (NOTE_INCHES + text.count("\n") * size * LINE_SPACING / 72) / height
 
 
 def _labels(names, width=18):
@@ -303,13 +307,17 @@ def plot_group(g: GroupResult, path: str | os.PathLike[str], title: str | None =
     games = [r.n_games for r in rows]
     span = (quantity(min(games), "game") if min(games) == max(games)
             else f"{min(games):,} to {max(games):,} games") if games else "0 games"
+    from matplotlib.ticker import MaxNLocator
+    for ax in (left, right):
+        # (at matplotlib's own count, a long span's labels ran into each other:
+        # "-17.5-15.0-12.5")
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=6, steps=[1, 2, 5, 10]))
     fig.suptitle(title or f"{g.title}: each variant against {g.base} on the same games")
     note = _partial(fig, interrupted)
-    fig.text(0.5, 0.005, f"{level_pct(base.confidence)} intervals (paired); red: up, blue: "
-                         f"down, grey: interval holds 0; {span} per variant, "
-                         f"{base.n_games:,} for the base", ha="center", va="bottom",
-             fontsize="small", color="0.3")
-    fig.tight_layout(rect=(0, 0.03, 1, 0.97 - note))
+    caption = _caption(fig, f"{level_pct(base.confidence)} intervals (paired); red: up, "
+                            f"blue: down, grey: interval holds 0; {span} per variant, "
+                            f"{base.n_games:,} for the base")
+    fig.tight_layout(rect=(0, caption, 1, 0.97 - note))
     try:
         _save(fig, path)
     finally:
@@ -328,44 +336,23 @@ def plot_balance(r: BalanceResult, path: str | os.PathLike[str],
                  title: str | None = None, *, interrupted: Interrupted | None = None) -> None:
     """Save the balance search's picture to `path`: each candidate's first-player score
     (with its interval) against its mean game length, a marker per number of changes,
-    the winners labelled, the Pareto front joined, the base and 50% marked; a partial
-    run's (`interrupted`) says so above the title."""
+    the Pareto front joined, the base and 50% marked; the winners and the base are named
+    in a legend beside the axes (labels by the points hid their neighbours), the caption
+    under them wrapped to the figure's width; a partial run's (`interrupted`) says so
+    above the title."""
     plt = pyplot()
-    fig, ax = plt.subplots(figsize=(9, 5.5))
+    fig, ax = plt.subplots(figsize=(11, 6))
     ax.axhline(50, color="black", linewidth=0.8)
-    stage = r.base_stage()
-    if stage is not None:
-        base = r.base[stage]
-        e = base.estimate("first_score")
-        ax.plot([base.estimate("mean_moves").value], [100 * e.value], "x",
-                color=BALANCE_COLORS["base"][0], markersize=9)
-        ax.annotate(f"{r.config.base} (base)", (base.estimate("mean_moves").value,
-                                                 100 * e.value), fontsize="small",
-                    xytext=(5, -12), textcoords="offset points",
-                    color=BALANCE_COLORS["base"][0])
-    for c in r.candidates:
-        if not c.measure.n:
-            continue
-        e, x = c.estimate("first_score"), c.estimate("mean_moves").value
-        kind = "winner" if c.winner else ("out" if c.status in OUT else "raced")
-        color = BALANCE_COLORS[kind][0]
-        ax.errorbar([x], [100 * e.value], yerr=[[100 * (e.value - e.low)],
-                                                [100 * (e.high - e.value)]],
-                    fmt=SIZE_MARKERS.get(c.size, "o"), color=color, capsize=3, markersize=6)
-        if c.winner:
-            ax.annotate(textwrap.fill(c.label, 28), (x, 100 * e.value), fontsize="x-small",
-                        xytext=(6, 4), textcoords="offset points")
-    front = sorted(r.pareto, key=lambda c: c.estimate("mean_moves").value)
-    if len(front) > 1:
-        ax.plot([c.estimate("mean_moves").value for c in front],
-                [100 * c.estimate("first_score").value for c in front], ":", color="0.4",
-                linewidth=1)
-    sizes = [size for size in SIZE_MARKERS if any(c.size == size for c in r.candidates)]
+    handles = _balance_points(ax, r)
+    sizes = [size for size in SIZE_MARKERS if any(c.size == size and not c.winner
+                                                  for c in r.candidates if c.measure.n)]
     for size in sizes:
-        ax.plot([], [], SIZE_MARKERS[size], color=BALANCE_COLORS["raced"][0],
-                label=quantity(size, "change"))
-    if sizes:           # (no candidates yet: no legend, nor matplotlib's warning)
-        ax.legend(fontsize="small", loc="best")
+        handles.append(ax.plot([], [], SIZE_MARKERS[size], color=BALANCE_COLORS["raced"][0],
+                               label=f"{quantity(size, 'change')} (others)")[0])
+    if handles:         # (no candidates yet: no legend, nor matplotlib's warning)
+        ax.legend(handles=handles, fontsize="small", loc="upper left",
+                  bbox_to_anchor=(1.02, 1), borderaxespad=0)
+    ax.margins(x=0.06, y=0.08)
     ax.set_xlabel("mean game length (moves)")
     ax.set_ylabel("first player's score (%): wins + half the draws")
     ax.grid(alpha=0.3)
@@ -376,16 +363,72 @@ def plot_balance(r: BalanceResult, path: str | os.PathLike[str],
             if r.complete else
             f"provisional leaders ({name['winner']}; unfinished): {level_pct(r.confidence)} "
             f"intervals of their games so far")
-    fig.text(0.5, 0.005, f"{lead}; others ({name['raced']}): their race games; "
-                         f"{name['out']}: out of the race (eliminated, infeasible, drawn); "
-                         f"dotted: the Pareto front",
-             ha="center", va="bottom", fontsize="small", color="0.3")
+    caption = _caption(fig, f"{lead}; others ({name['raced']}): their race games; "
+                            f"{name['out']}: out of the race (eliminated, infeasible, "
+                            f"drawn); dotted: the Pareto front")
     note = _partial(fig, interrupted, 0.99)
-    fig.tight_layout(rect=(0, 0.03, 1, 1 - note))
+    fig.tight_layout(rect=(0, caption, 1, 1 - note))
     try:
         _save(fig, path)
     finally:
         plt.close(fig)
+
+
+def _balance_points(ax, r: BalanceResult) -> list:
+    """Draw the base and every candidate with games, and the Pareto front; returns the
+    legend's handles of the base and of the winners, each named."""
+    handles, winners = [], []
+    stage = r.base_stage()
+    if stage is not None:
+        base = r.base[stage]
+        handles += ax.plot([base.estimate("mean_moves").value],
+                           [100 * base.estimate("first_score").value], "x",
+                           color=BALANCE_COLORS["base"][0], markersize=9,
+                           label=f"{r.config.base} (base)")
+    for c in r.candidates:
+        if not c.measure.n:
+            continue
+        e, x = c.estimate("first_score"), c.estimate("mean_moves").value
+        kind = "winner" if c.winner else ("out" if c.status in OUT else "raced")
+        bars = ax.errorbar([x], [100 * e.value], yerr=[[100 * (e.value - e.low)],
+                                                       [100 * (e.high - e.value)]],
+                           fmt=SIZE_MARKERS.get(c.size, "o"), color=BALANCE_COLORS[kind][0],
+                           capsize=3, markersize=6)
+        if c.winner:
+            bars.set_label(textwrap.fill(f"{quantity(c.size, 'change')}: {c.label}", 40,
+                                         subsequent_indent="  "))
+            winners.append((c.size, bars))
+    handles += [bars for _, bars in sorted(winners, key=lambda w: w[0])]
+    front = sorted(r.pareto, key=lambda c: c.estimate("mean_moves").value)
+    if len(front) > 1:
+        ax.plot([c.estimate("mean_moves").value for c in front],
+                [100 * c.estimate("first_score").value for c in front], ":", color="0.4",
+                linewidth=1)
+    return handles
+
+
+def _caption(fig, text: str) -> float:
+    """Write `text` under the axes, wrapped to the figure's width (a line wider than the
+    figure was cut at both edges); returns the fraction of the height it takes, to be
+    left out of the axes' layout."""
+    size = _points("small")
+    wrapped = _wrapped(fig, text, size)
+    fig.text(0.5, 0.01, wrapped, ha="center", va="bottom", fontsize="small", color="0.3")
+    lines = wrapped.count("\n") + 1
+    return (lines * size * LINE_SPACING / 72 + CAPTION_PAD) / fig.get_figheight()
+
+
+def _points(size: str) -> float:
+    """A named font size ("small", "medium") in points."""
+    from matplotlib.font_manager import FontProperties
+    return FontProperties(size=size).get_size_in_points()
+
+
+def _wrapped(fig, text: str, size: float) -> str:
+    """`text` in lines that fit the figure's width at a font of `size` points."""
+    chars = int(0.94 * fig.get_figwidth() * 72 / (GLYPH * size))
+    return textwrap.fill(text, max(20, chars), break_long_words=False,
+                         break_on_hyphens=False)
 
 
 def _save(fig, path):

@@ -181,16 +181,33 @@ def figures_table(title: list[str], blocks: Iterable[Iterable[Figure]], source: 
     return Table(title, columns, rows, list(notes))
 
 
+SEAT_ELO = "seat advantage of A's seat, in Elo"
+SEAT_ELO_NOTE = ("seat advantage: the same player in both seats, A always moving first, "
+                 "so A's Elo over B is the first seat's edge, not a difference of "
+                 "strength")
+
+
+def one_player_fixed_seats(s: Summary) -> bool:
+    """Whether A and B are the same player and never swap seats: A's score and Elo over
+    B then measure A's seat, not A."""
+    r = s.result
+    return not r.swap_seats and str(r.players[0]) == str(r.players[1])
+
+
 def summary_table(s: Summary) -> Table:
-    """A simulation's summary: each figure with its count, estimate and interval."""
-    blocks = [[f for f in SUMMARY.values() if f.section == section]
+    """A simulation's summary: each figure with its count, estimate and interval (the
+    Elo line named the seat's advantage when one player holds both fixed seats: "Elo of
+    A over B +4" was read as a strength)."""
+    seats = one_player_fixed_seats(s)
+    blocks = [[replace(f, label=SEAT_ELO) if seats and f.name == "elo_difference" else f
+               for f in SUMMARY.values() if f.section == section]
               for section in summary_sections(s)]
     ends = [f"{f.label} {share(f.estimate(s).value)}" for f in SUMMARY.values()
             if f.section == ENDS and f.count(s)[0]]
     return figures_table(summary_title(s), blocks, s, s.confidence,
                          [f"games ended by: {', '.join(ends) or 'n/a'}", METHODS_NOTE,
-                          SCORES_NOTE] + extremes_notes(s),
-                         s.result.players)
+                          SCORES_NOTE] + ([SEAT_ELO_NOTE] if seats else []) +
+                         extremes_notes(s), s.result.players)
 
 
 def extremes_notes(s: Summary) -> list[str]:

@@ -44,7 +44,8 @@ def table_text(table: Table) -> str:
         return out.rstrip()
 
     lines = list(table.title) + ([""] if table.spaced else [])
-    lines.append(line(c.header for c in table.columns))
+    if table.columns:       # (a table of nothing yet is its title and notes)
+        lines.append(line(c.header for c in table.columns))
     for r in table.rows:
         if r is None:
             lines.append("")
@@ -52,7 +53,7 @@ def table_text(table: Table) -> str:
             lines.append(r)
         else:
             lines.append(line(_cell_text(c, marked) for c in r))
-    lines += ([""] if table.spaced else []) + [
+    lines += ([""] if table.spaced and table.columns else []) + [
         note.replace(IN_BOLD, f"marked {TEXT_MARK}") for note in table.notes]
     return "\n".join(lines)
 

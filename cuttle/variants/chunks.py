@@ -119,7 +119,7 @@ class RunInterrupted(Interrupted):
     `result` does not say), `path` the results file (None without one), which holds
     every finished chunk and the finished games of the chunk Ctrl-C cut short (`cut` of
     them, written as parts).  It says "interrupted after playing 12,000 games (3 whole
-    chunks of games)"."""
+    chunks of games)", and how to continue (`said`)."""
 
     def __init__(self, result: Any, path: str | None = None, cut: int = 0):
         super().__init__(result, getattr(result, "played_records", 0), None, "chunk")
@@ -151,12 +151,24 @@ class RunInterrupted(Interrupted):
         run" (without the advice to continue)."""
         return f"{self.played()}: a partial run"
 
-    def __str__(self):
+    # The function whose call Python runs again to continue (a subclass names its own).
+    function = "the same function"
+
+    def said(self, command_line: bool = False) -> str:
+        """`played`, and with a results file where the finished games are and how to
+        continue: in Python (`str()`) by calling the function again with the same
+        arguments and results file, on the `command_line` by running the command
+        again."""
         s = self.played()
-        if self.path:
-            s += (f"; every finished game is in {self.path}: run the same command again "
-                  f"to continue")
+        if getattr(self, "path", None):
+            again = ("run the same command again" if command_line else
+                     f"call {self.function} again with the same arguments and results "
+                     f"file")
+            s += f"; every finished game is in {self.path}: {again} to continue"
         return s
+
+    def __str__(self):
+        return self.said()
 
 
 class ChunkPlayer:

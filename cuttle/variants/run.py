@@ -213,7 +213,10 @@ class AtlasConfig:
 class AtlasInterrupted(RunInterrupted):
     """Ctrl-C stopped an atlas: `result` is the atlas so far (every finished chunk; the
     variants still playing are marked unfinished), and every finished chunk is in the
-    results file, if there is one."""
+    results file, if there is one: `atlas()` called again with the same arguments and
+    results file continues."""
+
+    function = "atlas()"
 
 
 class _Status:

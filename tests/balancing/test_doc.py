@@ -77,6 +77,51 @@ def reproduction_table():
     return "\n".join(rows)
 
 
+def counts(d):
+    """(games, the first player's wins, draws) of a `cuttle simulate --json` output."""
+    return d["n_games"], d["first_mover_win_rate"]["count"], d["draw_rate"]["count"]
+
+
+def even_runs(base):
+    """[(run, games, first score)] of every run of `base`'s three-change winner: the
+    search's confirmation (seed 1), the reproduction (seed 2), the larger run of seed 3
+    (docs/balance/reproduce/BASE-3-seed3.json) and all of their games pooled."""
+    winner = search(base).best(3)
+    m = winner.confirm
+    runs = [("search's confirmation, seed 1", (m.n, m.first_wins, m.draws)),
+            ("reproduction, seed 2", counts(reproduced(base, 3)[0]))]
+    path = os.path.join(ROOT, "docs", "balance", "reproduce", f"{base}-3-seed3.json")
+    d = json.load(open(path, encoding="utf-8"))
+    assert d["seed"] == 3 and not d["swap_seats"]
+    assert d["players"] == {"A": "expert", "B": "expert"}
+    assert Rules(d["rules"]["preset"], **d["rules"]["changed"]) == winner.rules
+    runs.append(("seed 3", counts(d)))
+    runs.append(("all", tuple(map(sum, zip(*(c for _, c in runs))))))
+    return [(name, n, score_interval(n, wins + draws / 2, wins + draws / 4))
+            for name, (n, wins, draws) in runs]
+
+
+def even_table():
+    """The doc's table of the three-change winners' first scores over every run of them
+    (`even_runs`)."""
+    rows = ["| base | run | games | first score | 95% interval |",
+            "|---|---|---:|---:|---|"]
+    for base in BASES:
+        for name, n, e in even_runs(base):
+            label = f"**{name}**" if name == "all" else name
+            rows.append(f"| {base} | {label} | {n:,} | {100 * e.value:.2f}% | "
+                        f"[{100 * e.low:.2f}%, {100 * e.high:.2f}%] |")
+    return "\n".join(rows)
+
+
+def test_the_doc_even_table_is_the_outputs():
+    """How even the three-change winners are, from every game of them the doc has: the
+    headline said "an even game" where 80,000 games put classic's at 50.4% [50.1, 50.8]."""
+    table = re.search(r"<!-- balance even: begin -->\n(.*?)\n<!-- balance even: end -->",
+                      doc_text(), re.S).group(1)
+    assert table.strip() == even_table()
+
+
 @pytest.mark.parametrize("base", BASES)
 def test_the_doc_tables_come_from_the_results_file(capsys, monkeypatch, base):
     command, tables = blocks(doc_text())[base]
@@ -132,6 +177,34 @@ def test_the_headlines_quote_the_winners():
         score = f"{100 * check.estimate('first_score').value:.1f}%"
         for head in heads:
             assert score in head, (base, "ismcts:1000", score)
+        # ... and every game of it pooled, which shows the edge left (it said "an even
+        # game" where the pooled interval excluded 50%)
+        _, _, e = even_runs(base)[-1]
+        pooled = f"{100 * e.value:.1f}% [{100 * e.low:.1f}, {100 * e.high:.1f}]"
+        assert not e.low <= 0.5 <= e.high
+        for head in heads:
+            assert pooled in head.replace("**", "").replace("\n", " "), (base, pooled)
+            assert "make Cuttle an even game" not in " ".join(head.split())
+
+
+def test_the_budget_names_table_is_the_budget_and_its_options():
+    """The doc's table of the budget's names: every field of `Budget` in order, with the
+    command line's option of each (BUDGET_OPTIONS, which the command's options are
+    made of), "(none)" for those without one."""
+    from dataclasses import fields
+
+    from cuttle.balancing import Budget
+    from cuttle.balancing.config import BUDGET_OPTIONS
+    from cuttle.cli import build_parser
+    table = re.search(r"<!-- budget names: begin -->\n(.*?)\n<!-- budget names: end -->",
+                      doc_text(), re.S).group(1).splitlines()[2:]
+    rows = [[cell.strip().strip("`") for cell in line.strip("|").split("|")[:2]]
+            for line in table]
+    assert rows == [[f.name, BUDGET_OPTIONS.get(f.name, "(none)")] for f in fields(Budget)]
+    # ... and the command's options are those: each sets its field
+    sub = next(a for a in build_parser()._actions if a.dest == "command").choices["balance"]
+    dests = {o: a.dest for a in sub._actions for o in a.option_strings}
+    assert all(dests[option] == field for field, option in BUDGET_OPTIONS.items())
 
 
 def refresh():
@@ -159,6 +232,8 @@ def refresh():
     text = re.sub(r"(<!-- balance reproduce: begin -->\n).*?(\n<!-- balance reproduce: end "
                   r"-->)", lambda m: m.group(1) + reproduction_table() + m.group(2), text,
                   flags=re.S)
+    text = re.sub(r"(<!-- balance even: begin -->\n).*?(\n<!-- balance even: end -->)",
+                  lambda m: m.group(1) + even_table() + m.group(2), text, flags=re.S)
     with open(DOC, "w", encoding="utf-8") as f:
         f.write(text)
 

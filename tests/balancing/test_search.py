@@ -97,6 +97,9 @@ def test_resuming_gives_the_same_answer_and_ctrl_c_keeps_finished_chunks(tmp_pat
     assert sum(full) == ex.value.done          # each record; the rest, parts of a chunk
     assert ex.value.games == part.played_games > 0
     assert f"after playing {part.played_games:,} games" in str(ex.value)
+    # raised in Python, it says how Python continues (it said to run a command again)
+    assert str(ex.value).endswith(f"every finished game is in {path}: call balance() again "
+                                  f"with the same arguments and results file to continue")
     again = run_to_dict(path, progress=False)
     assert again.played_records < whole.played_records      # the finished part was read
     assert stable(again.as_dict()) == stable(whole.as_dict())
@@ -180,6 +183,7 @@ def renamed(x):
 
 
 ADDED = {"draws_caveat": None, "all_draws": 0}      # keys added since, and their values here
+ADDED_FIGURES = {"base_plus_shift"}                 # ... and those of a figure
 
 
 def without_added(x):
@@ -187,7 +191,8 @@ def without_added(x):
     if isinstance(x, dict):
         for k, v in ADDED.items():
             assert x.get(k, v) == v, (k, x)
-        return {k: without_added(v) for k, v in x.items() if k not in ADDED}
+        return {k: without_added(v) for k, v in x.items()
+                if k not in ADDED and k not in ADDED_FIGURES}
     if isinstance(x, list):
         return [without_added(v) for v in x]
     return x
@@ -326,7 +331,14 @@ def test_constraints_no_rule_set_meets_are_said():
     (dict(max_draws=2), "max_draws must be a number between 0 and 1"),
     (dict(max_draws=-0.01), "max_draws must be a number between 0 and 1 \\(0 included"),
     (dict(moves=(40, 20)), "moves must be \\(low, high\\)"),
-    (dict(budget={"chunk": 5}), "unknown budget settings chunk"),
+    (dict(budget={"chunk": 5}), "unknown budget settings chunk; valid: chunk_size"),
+    # the command line's names, told their Python keys (not taken silently)
+    (dict(budget={"target": 0.006, "max_games": 60000}),
+     "unknown budget settings max_games, target \\(max_games is the command line's "
+     "--max-games; in Python: race_games; target is the command line's --target; in "
+     "Python: race_target\\); valid: "),
+    (dict(budget={"candidates": 2}), "candidates is the command line's --candidates; in "
+     "Python: per_size"),
     (dict(budget={"per_size": 0}), "per_size must be at least 1"),
     (dict(seed=None), "fixed seed"),
     (dict(check="chess"), "chess"),
@@ -549,4 +561,5 @@ def test_an_unfinished_search_without_a_results_file_does_not_promise_to_continu
            "one, --results FILE or results=, to keep a run's games)" in text
     with pytest.raises(BalanceInterrupted) as ex:
         run_to_dict(str(tmp_path / "r.jsonl"), progress=stop)
-    assert "(unfinished: run the same command again to continue)" in str(ex.value.result)
+    assert ("(unfinished: run the same command again, or call balance() again with the "
+            "same arguments and results file, to continue)") in str(ex.value.result)

@@ -210,9 +210,15 @@ def test_a_chunked_run_says_its_games_not_chunk_records():
     class Played:
         played_records, played_games = 3, 12740
     e = AtlasInterrupted(Played(), "r.jsonl", cut=740)
+    assert e.said(command_line=True) == (
+        "interrupted after playing 12,740 games (3 whole chunks of games, and the first 740 "
+        "games of each chunk it cut short); every finished game is in r.jsonl: run the "
+        "same command again to continue")
+    # (raised in Python, it told a script to run a command again)
     assert str(e) == ("interrupted after playing 12,740 games (3 whole chunks of games, "
                       "and the first 740 games of each chunk it cut short); every finished "
-                      "game is in r.jsonl: run the same command again to continue")
+                      "game is in r.jsonl: call atlas() again with the same arguments and "
+                      "results file to continue")
     assert e.note() == ("interrupted after playing 12,740 games (3 whole chunks of games, "
                         "and the first 740 games of each chunk it cut short): a partial run")
     assert e.as_dict() == {"done": 3, "requested": None, "unit": "chunk", "units": "chunks",

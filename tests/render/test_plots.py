@@ -114,7 +114,8 @@ def test_the_balance_caption_names_the_colours_drawn(drawn):
                          deals=[(6, 6), (6, 7)], budget=small, progress=False)
     res.plot("b.png")
     fig = drawn[0]
-    (caption,) = [t.get_text() for t in fig.texts if t.get_text().startswith("winners")]
+    (caption,) = [" ".join(t.get_text().split()) for t in fig.texts
+                  if t.get_text().startswith("winners")]       # (wrapped in lines)
     winner_name = caption.split("(")[1].split(")")[0]
     others_name = caption.split("others (")[1].split(")")[0]
     out_name = caption.split("; ")[2].split(":")[0]
@@ -128,3 +129,87 @@ def test_the_balance_caption_names_the_colours_drawn(drawn):
             out_name if c.status in ("eliminated", "infeasible") else others_name)
         assert named(name, line.get_color()), (c.label, name, line.get_color())
     assert any(c.winner for c in res.candidates)
+
+
+def shown_ticks(ax):
+    """The tick labels of `ax` drawn: those of the ticks within its limits."""
+    out = []
+    for axis, (low, high) in ((ax.xaxis, ax.get_xlim()), (ax.yaxis, ax.get_ylim())):
+        low, high = min(low, high), max(low, high)
+        for tick in axis.get_major_ticks():
+            if low <= tick.get_loc() <= high and tick.label1.get_visible():
+                out.append(tick.label1)
+    return out
+
+
+def texts(fig):
+    """Every piece of text drawn on `fig` (titles, captions, labels, ticks, legends)."""
+    ticks = {id(t) for ax in fig.axes for axis in (ax.xaxis, ax.yaxis)
+             for tick in axis.get_major_ticks() + axis.get_minor_ticks()
+             for t in (tick.label1, tick.label2)}
+    out = [t for t in fig.findobj(matplotlib.text.Text)
+           if id(t) not in ticks and t.get_visible() and t.get_text().strip()]
+    return out + [t for ax in fig.axes for t in shown_ticks(ax) if t.get_text().strip()]
+
+
+def cut_off(fig):
+    """The texts of `fig` that reach beyond its edges (cut off in the saved picture)."""
+    renderer = fig.canvas.get_renderer()
+    edge = fig.bbox
+    return [t.get_text() for t in texts(fig)
+            if not (edge.x0 - 1 <= t.get_window_extent(renderer).x0 and
+                    t.get_window_extent(renderer).x1 <= edge.x1 + 1 and
+                    edge.y0 - 1 <= t.get_window_extent(renderer).y0 and
+                    t.get_window_extent(renderer).y1 <= edge.y1 + 1)]
+
+
+def test_the_balance_plot_is_whole_and_its_names_hide_no_point(drawn, tmp_path):
+    """The quick search's picture cut its caption at both edges and the base's name at
+    the right one, and the winners' names lay over their neighbours' points: every
+    text lies within the figure, none inside the axes covers a point, and the winners
+    and the base are named in the legend beside the axes."""
+    small = dict(chunk_size=1000, screen_games=4000, screen_target=0.01, pairs=3,
+                 interaction_games=4000, interaction_target=0.02, per_size=3,
+                 race_games=8000, race_target=0.015, confirm_games=8000,
+                 confirm_target=0.01)
+    res = cuttle.balance("classic", "random", k=2, flags=["deal", "joker", "four"],
+                         deals=[(6, 6), (6, 7)], budget=small, progress=False)
+    assert res.winners
+    res.plot("b.png")
+    fig = drawn[0]
+    fig.canvas.draw()
+    assert not cut_off(fig)
+    ax = fig.axes[0]
+    renderer = fig.canvas.get_renderer()
+    points = [ax.transData.transform((x.get_xdata()[0], x.get_ydata()[0]))
+              for x in ax.lines if len(x.get_xdata()) == 1]
+    assert len(points) > len(res.winners)
+    for t in ax.texts:
+        box = t.get_window_extent(renderer).expanded(1.1, 1.3)
+        assert not any(box.contains(*p) for p in points), t.get_text()
+    names = [" ".join(t.get_text().split()) for t in ax.get_legend().get_texts()]
+    assert "classic (base)" in names
+    for size, w in res.winners.items():
+        assert f"{size} change{'s' * (size > 1)}: {w.label}" in names
+
+
+def test_the_atlas_plot_is_whole_and_its_ticks_apart(drawn):
+    """The atlas's length panel numbered its axis so densely that its labels ran into
+    each other ("-17.5-15.0-12.5", over the span of shifts the user's expert atlas had):
+    every text lies within the figure, and the tick labels of each axis stand apart."""
+    from cuttle.variants import Pairing
+    res = cuttle.atlas(pairings=[Pairing("random", target=0.03, max_games=2000,
+                                         chunk_size=1000)],
+                       bases=["classic"], progress=False, interactions=0)
+    res.groups[0].plot("g.png")
+    fig = drawn[0]
+    fig.canvas.draw()
+    assert not cut_off(fig)
+    fig.axes[1].set_xlim(-18.6, 3.6)
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    for ax in fig.axes:
+        shown = [t for t in shown_ticks(ax) if t in ax.get_xticklabels()]
+        boxes = sorted((t.get_window_extent(renderer) for t in shown), key=lambda b: b.x0)
+        assert all(a.x1 + 2 <= b.x0 for a, b in zip(boxes, boxes[1:])), \
+            [t.get_text() for t in shown]

@@ -228,6 +228,26 @@ def test_a_players_score_and_elo_difference():
     assert any(row.startswith("elo_difference,") for row in _csv_lines(s))
 
 
+def test_one_player_in_fixed_seats_has_its_elo_named_the_seats_advantage():
+    """`cuttle simulate --no-swap` with one policy in both seats printed "Elo of A over B
+    +4 [+1, +8]": the first seat's edge, read as a strength.  It is named the seat's
+    advantage there (text and HTML), and stays A's Elo over B where seats alternate or
+    the players differ."""
+    from cuttle.render.tables import SEAT_ELO, SEAT_ELO_NOTE
+    fixed = cuttle.simulate(300, players=("expert", "expert"), seed=2, swap_seats=False,
+                            progress=False).summary()
+    text, page = str(fixed), fixed._repr_html_()
+    e = fixed.elo_difference()
+    line = next(x for x in text.splitlines() if x.startswith(SEAT_ELO))
+    assert f"{e.value:+.0f}" in line and "Elo of A over B" not in text
+    assert SEAT_ELO_NOTE in text.splitlines() and SEAT_ELO.replace("'", "&#x27;") in page
+    for players, swap in ((("expert", "expert"), True), (("expert", "greedy"), False)):
+        s = cuttle.simulate(300, players=players, seed=2, swap_seats=swap,
+                            progress=False).summary()
+        assert any(x.startswith("Elo of A over B") for x in str(s).splitlines())
+        assert SEAT_ELO not in str(s) and SEAT_ELO_NOTE not in str(s)
+
+
 def test_a_player_that_won_every_game_has_a_score_interval_of_some_width():
     """20 wins of 20: the score's interval was [100%, 100%] (a normal interval on no
     variance) beside the win rate's Wilson [83.9%, 100%]; now it is [86.55%, 100%], in the

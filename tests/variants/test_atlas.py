@@ -92,6 +92,8 @@ def test_a_run_stopped_and_resumed_is_one_run(small, tmp_path):
     # (each whole chunk plays its 1,000 games under one rule set; none was cut short)
     assert e.value.games == part.played_games == 1000 * e.value.done
     assert f"after playing {part.played_games:,} games" in str(e.value)
+    assert str(e.value).endswith("call atlas() again with the same arguments and results "
+                                 "file to continue")
     assert len(path.read_text().splitlines()) == 1 + part.played_records
     resumed = atlas(results=str(path), **SMALL)
     assert same(resumed, small)
