@@ -21,10 +21,12 @@ if TYPE_CHECKING:
 REVIEW_STYLE = """
 .moves .rv{display:inline-block;margin-left:6px;padding:0 5px;border-radius:4px;
  font-size:11px;font-weight:600;color:#fff}
-.moves .rv-best{background:#2e7d32}.moves .rv-good{background:#7cb342}
+.moves .rv-best{background:#2e7d32}.moves .rv-near-best{background:#558b2f}
+.moves .rv-good{background:#7cb342}
 .moves .rv-inaccuracy{background:#e0a800}.moves .rv-mistake{background:#ef6c00}
 .moves .rv-blunder{background:#c62828}.moves .rv-forced{background:#bbb}
 .moves .alt{display:block;margin-left:34px;color:#666;font-size:11px;font-weight:400}
+.moves .missed{color:#c62828;font-weight:600}
 .moves .nv{margin-left:6px;color:#999;font-size:11px;font-style:italic;font-weight:400}
 .moves .chg{display:block;margin-left:34px;color:#555;font-size:11px;font-weight:400}
 .review-graph{margin:10px 0 0 0;background:#fff;border:1px solid #e2e0d8;border-radius:8px}
@@ -74,7 +76,7 @@ REVIEW_SCRIPT = r"""
 
 GRAPH_W, GRAPH_H = 600, 214
 PLAYER_COLOURS = ("#1f5f9e", "#b03a2e")      # as the move list's P0 and P1
-LABEL_COLOURS = {"best": "#2e7d32", "good": "#7cb342", "inaccuracy": "#e0a800",
+LABEL_COLOURS = {"best": "#2e7d32", "near best": "#558b2f", "good": "#7cb342", "inaccuracy": "#e0a800",
                  "mistake": "#ef6c00", "blunder": "#c62828"}
 DROPS = ("inaccuracy", "mistake", "blunder")  # a move's drop drawn in its label's colour
 
@@ -92,10 +94,14 @@ def review_badge(d: dict, bounds: dict[str, float]) -> str:
                f"{d['best']} {d['best_score']:.1%}, "
                f"loss {loss_points(d['loss'], bounds)} pp"
                + _unsettled(d))
-    out = f' <span class="rv rv-{escape(label)}" title="{escape(tip)}">{escape(text)}</span>'
+    tip += _missed(d, "; ")
+    out = (f' <span class="rv rv-{_slug(label)}" title="{escape(tip)}">'
+           f'{escape(text)}</span>')
     if label not in ("best", "forced") and d.get("best"):
         out += (f'<span class="alt">best: {escape(d["best"])} '
                 f'({d["best_score"]:.0%} against {d["played_score"]:.0%})</span>')
+    if _missed(d):
+        out += f'<span class="alt missed">{escape(_missed(d))}</span>'
     if label != "forced" and _unsettled(d):
         out += f'<span class="alt unsettled">{escape(_unsettled(d).strip(" ()"))}</span>'
     return out
@@ -122,6 +128,18 @@ def change_note(b: dict) -> str:
            f"the cards drawn and what P{p} learned made (not valued)")
     return (f'<span class="chg" data-player="{p}" title="{escape(tip)}">P{p}\'s chances '
             f'{b["start_score"]:.0%} → {b["end_score"]:.0%} ({pp(b["change"], 1)})</span>')
+
+
+def _slug(label: str) -> str:
+    """A label as a class name: "near best" → "near-best"."""
+    return escape(label.replace(" ", "-"))
+
+
+def _missed(d: dict, before: str = "") -> str:
+    """ "missed a win: points 9C won at once" (after `before`) when a move that won at
+    once was legal and not played (the JSON's ``missed_win``), else ""."""
+    won = d.get("missed_win")
+    return f"{before}missed a win: {won} won at once" if won else ""
 
 
 def _unsettled(d: dict) -> str:
@@ -301,9 +319,10 @@ def _judged(f: _Frame, d: dict, bounds: dict[str, float]) -> str:
                f"move ({d['best']}), {d['played_score']:.0%} after this one "
                f"(-{loss_points(d['loss'], bounds)} pp)")
     drop = d["label"] in DROPS
-    return f.seg(f"drop {d['label']} p{p}", a, e,
+    return f.seg(f"drop {_slug(d['label'])} p{p}", a, e,
                  LABEL_COLOURS[d["label"]] if drop else PLAYER_COLOURS[p],
-                 3 if drop else 2, tip + _unsettled(d), f' data-ply="{d["ply"]}"')
+                 3 if drop else 2, tip + _unsettled(d) + _missed(d, "; "),
+                 f' data-ply="{d["ply"]}"')
 
 
 def _best_mark(f: _Frame, d: dict) -> str:
@@ -325,8 +344,8 @@ def _point(f: _Frame, d: dict, bounds: dict[str, float]) -> str:
            + ("" if d["label"] == "best" else
               f' (best {d["best"]} {d["best_score"]:.0%}, '
               f'-{loss_points(d["loss"], bounds)} pp)')
-           + _unsettled(d))
-    return (f'<circle class="pt {d["label"]}" data-step="{d["ply"] + 1}" '
+           + _unsettled(d) + _missed(d, "; "))
+    return (f'<circle class="pt {_slug(d["label"])}" data-step="{d["ply"] + 1}" '
             f'data-ply="{d["ply"]}" cx="{x:.1f}" cy="{y:.1f}" r="{r}" '
             f'fill="{LABEL_COLOURS[d["label"]]}"><title>{escape(tip)}</title></circle>')
 

@@ -25,7 +25,12 @@ if TYPE_CHECKING:
 __all__ = ["ANNOTATIONS", "FORCED", "LABELS", "PLAYER_FIGURES", "STANDS_OUT", "Figure",
            "Thresholds", "figure_rows", "move_accuracy", "player_figures", "seat_words"]
 
-LABELS = ("best", "good", "inaccuracy", "mistake", "blunder")   # from the smallest loss up
+# From the smallest loss up: "best" is the move the engine rates best, "near best" another
+# within the `best` threshold of it (a difference the review's noise cannot tell from none).
+LABELS = ("best", "near best", "good", "inaccuracy", "mistake", "blunder")
+# Each threshold's label: a loss up to it (and above the one before) is labelled so.
+_BANDS = (("best", "near best"), ("good", "good"), ("inaccuracy", "inaccuracy"),
+          ("mistake", "mistake"))
 FORCED = "forced"                   # a lone legal move: listed, not judged
 ANNOTATIONS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 # The labels of a move that stands out as where a game was lost (`Review.where_lost`):
@@ -38,12 +43,13 @@ class Thresholds:
     """The largest loss (in expected score, 0 to 1) of each label; a larger loss than
     `mistake` is a blunder.  The defaults follow the chess sites' scale (an inaccuracy
     costs 5 to 10 pp of expected score, a mistake 10 to 15, a blunder more), with a
-    tolerance of 1 pp for "best" (two moves that close are equal within the review's
-    noise; see docs/review.md).
+    tolerance of 1 pp, `best`, for "near best": a move that close to the best is equal to
+    it within the review's noise (see docs/review.md), though the label "best" is the
+    best move's alone.
 
     >>> t = Thresholds()
-    >>> t.label(0.0), t.label(0.03), t.label(0.07), t.label(0.12), t.label(0.5)
-    ('best', 'good', 'inaccuracy', 'mistake', 'blunder')
+    >>> t.label(0.0, top=True), t.label(0.004), t.label(0.03), t.label(0.07), t.label(0.5)
+    ('best', 'near best', 'good', 'inaccuracy', 'blunder')
     >>> Thresholds.coerce({"mistake": 0.25}).label(0.2)
     'mistake'
     """
@@ -84,10 +90,14 @@ class Thresholds:
         raise ValueError(f"thresholds must be a Thresholds, a dict or None, not "
                          f"{quoted(value)}")
 
-    def label(self, loss: float) -> str:
-        """The label of a move that lost `loss` (its upper bounds are inclusive)."""
-        for name in LABELS[:-1]:
-            if loss <= getattr(self, name):
+    def label(self, loss: float, top: bool = False) -> str:
+        """The label of a move that lost `loss` (its upper bounds are inclusive): "best"
+        for the move the engine rates best (`top`), else by the loss, from "near best"
+        (within the `best` threshold) to "blunder"."""
+        if top:
+            return LABELS[0]
+        for bound, name in _BANDS:
+            if loss <= getattr(self, bound):
                 return name
         return LABELS[-1]
 
@@ -140,8 +150,12 @@ PLAYER_FIGURES: tuple[Figure, ...] = (
            lambda ds: _mean(d.loss for d in _judged(ds)), _maybe(lambda v: f"{100 * v:.1f}")),
     Figure("accuracy", "accuracy", lambda ds: _mean(d.accuracy for d in _judged(ds)),
            _maybe(lambda v: f"{v:.1f}%")),
-    *(Figure(name, name, lambda ds, name=name: sum(d.label == name for d in ds),
-             "{:,}".format) for name in LABELS),
+    *(Figure(name.replace(" ", "_"), name,
+             lambda ds, name=name: sum(d.label == name for d in ds), "{:,}".format)
+      for name in LABELS),
+    # a move that won at once was legal and another was played, whatever its loss
+    Figure("missed_wins", "missed wins", lambda ds: sum(d.missed_win is not None for d in ds),
+           "{:,}".format),
     # of the counts above, the labels whose loss's bounds span a threshold (each such
     # move's line says so; the counts alone would present them as sure)
     Figure("not_settled", "labels not settled",

@@ -45,9 +45,9 @@ def moves_table(r: Review) -> Table:
     annotation), then for a judged move its score, the best move and its score (when the
     move is not the best), the loss in pp and the label; "forced", "not valued" (a
     player not reviewed) or "not reached" (a review cut short) otherwise; the hindsight
-    value with `omniscient`; and notes: a label not settled, and under the last move of
-    a stretch not valued, the change it made to the reviewed player's chances (as the
-    text prints them)."""
+    value with `omniscient`; and notes: a label not settled, a win at once missed, and
+    under the last move of a stretch not valued, the change it made to the reviewed
+    player's chances (as the text prints them)."""
     columns = [Column("move"), Column("turn"), Column("player", "<"),
                Column("played", "<"), Column("score"), Column("best", "<"),
                Column("best score"), Column("loss (pp)"), Column("label", "<")]
@@ -71,6 +71,8 @@ def moves_table(r: Review) -> Table:
             cells += _judged_cells(d, bounds)
             if not d.settled:
                 notes.append(f"not settled: {d.bounds_text()} pp")
+            if d.missed_win is not None:
+                notes.append(d.missed_text())
         else:
             label = ("forced" if d is not None else
                      "not reached" if p in r.players else "not valued")

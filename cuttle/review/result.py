@@ -16,9 +16,9 @@ from ..display import render
 from ..errors import Interrupted
 from ..formatting import loss_points, plural, pp, quantity
 from ..record import seed_words
-from ..record_result import RESIGNED, result_of
-from .figures import (ANNOTATIONS, FORCED, PLAYER_FIGURES, STANDS_OUT, figure_rows,
-                      player_figures, seat_words)
+from ..record_result import result_of
+from .figures import ANNOTATIONS, FORCED, PLAYER_FIGURES, figure_rows, player_figures
+from .headline import where_lost
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -59,7 +59,9 @@ class Decision:
     move, 0 up to the most another move may be worth more) and whether the label holds
     over them (`settled`: False when they straddle a label's bound, as at the budget's
     cap they may); a forced one has None there.  `thresholds`: those its label is of
-    (they set the digits its loss prints with).
+    (they set the digits its loss prints with).  `missed_win`: a legal move that would
+    have won the game at once (the best valued of them) when the move played did not,
+    whatever the loss; else None.
 
     ``repr(d)`` is one line, ``str(d)`` the decision with every move's value, best
     first."""
@@ -81,6 +83,7 @@ class Decision:
     loss_high: float | None = None
     settled: bool | None = None
     thresholds: Thresholds | None = field(default=None, compare=False, repr=False)
+    missed_win: Move | None = None
 
     @property
     def judged(self) -> bool:
@@ -110,6 +113,7 @@ class Decision:
                 "played_score": self.played_score, "best_score": self.best_score,
                 "accuracy": self.accuracy, "legal_moves": self.legal,
                 "samples": self.samples,
+                "missed_win": None if self.missed_win is None else str(self.missed_win),
                 "candidates": [c.as_dict() for c in self.candidates]}
 
     def loss_text(self) -> str:
@@ -126,13 +130,22 @@ class Decision:
 
     def verdict(self) -> str:
         """The move and its label in words: "draw: good, 3.9 pp below points 9C", "points
-        TH: best", "resolve: forced (the only legal move)"."""
+        TH: best", "resolve: forced (the only legal move)", with a win missed: "draw:
+        near best, 0.6 pp below points 9C; missed a win: points 9C won at once"."""
         if not self.judged:
             return f"{self.played}: forced (the only legal move)"
         if self.label == "best":
-            return f"{self.played}: best"
+            return f"{self.played}: best" + self.missed_text("; ")
         return (f"{self.played} {self.annotation}".rstrip()
-                + f": {self.label}, {self.loss_text()} pp below {self.best}")
+                + f": {self.label}, {self.loss_text()} pp below {self.best}"
+                + self.missed_text("; "))
+
+    def missed_text(self, before: str = "") -> str:
+        """ "missed a win: points 9C won at once" after `before`, or "" when no win at
+        once was missed."""
+        if self.missed_win is None:
+            return ""
+        return f"{before}missed a win: {self.missed_win} won at once"
 
     def __repr__(self):
         return (f"<Decision move {self.ply + 1}, P{self.player} {self.verdict()}"
@@ -275,105 +288,21 @@ class Review:
         return out
 
     def where_lost(self) -> dict[str, Any]:
-        """Where the game was lost, from the review's own figures: the largest loss among
-        the loser's judged moves (the review's ranking of moves by loss), named as the
-        move that lost the game when its label is a mistake or a blunder
-        (`figures.STANDS_OUT`); when none is, that no single move stands out, with their
-        costliest and, if it is larger, the largest fall of their chances between their
-        valued moves (`between()`: the opponent's moves and the cards drawn, which no
-        label judges).  A draw and an unfinished game have no loser: the costliest move
-        of a reviewed player instead.  When the loser is not reviewed, it says the review
-        cannot tell.  JSON-ready: ``text`` (the sentence, `headline`), ``outcome``
-        ("won", "draw" or "unfinished"), ``winner`` and ``loser`` (seats, or None),
-        ``move`` and ``player`` (the move named, numbered from 1, and its mover, or
-        None), ``stands_out`` and ``between`` (the stretch named, or None)."""
-        res = self._result(self.final())
-        status = None if res is None else res["status"]
-        outcome = ("draw" if res["winner"] is None else "won") \
-            if status in ("over", RESIGNED) else "unfinished"
-        winner = res["winner"] if outcome == "won" else None
-        loser = None if winner is None else 1 - winner
-        out = {"outcome": outcome, "winner": winner, "loser": loser, "move": None,
-               "player": None, "stands_out": False, "between": None}
-        who = {p: f"P{p} {self.names[p]}" for p in (0, 1)}
-        if loser is not None and loser not in self.players:
-            text = (f"{seat_words(winner, self.names[winner])} won this game; "
-                    f"{seat_words(loser, self.names[loser])} is not reviewed, so this "
-                    f"review cannot say where they lost it")
-        elif loser is not None:
-            text = self._lost_by(loser, who[loser], out)
-        elif outcome == "draw":
-            text = (f"The game was drawn ({res['end_reason']}), so nobody lost it; "
-                    + self._costliest(who, out))
-        else:           # (why the record says it stopped: "unfinished: quit")
-            why = "" if res is None else res["text"].partition(": ")[2]
-            text = (f"The game is unfinished{f' ({why})' if why else ''}, so nobody has "
-                    f"lost it yet; " + self._costliest(who, out))
-        if not self.complete:
-            text += (f" (the review was stopped after {len(self.decisions)} of "
-                     f"{self.total} decisions)")
-        out["text"] = text + "."
-        return out
+        """Where the game was lost, from the review's own figures (`headline.where_lost`:
+        its rule and its words).  JSON-ready: ``text`` (the sentence, `headline`),
+        ``outcome`` ("won", "draw" or "unfinished"), ``winner`` and ``loser`` (seats, or
+        None), ``move`` and ``player`` (the move named, numbered from 1, and its mover, or
+        None), ``stands_out``, ``fell_below_half`` and ``between`` (the stretch named, or
+        None)."""
+        return where_lost(self)
 
     @property
     def headline(self) -> str:
         """Where the game was lost, in one sentence: ``where_lost()["text"]``, e.g. "P1
         greedy lost this game at move 10, points 4S ?? (a blunder): their chances fell
-        from 77.5% with the best move, draw, to 56.9% (-20.6 pp), the largest of their 2
+        from 77.5% with the best move, draw, to 46.9% (-30.6 pp), the largest of their 2
         mistakes and blunders."."""
         return self.where_lost()["text"]
-
-    def _lost_by(self, p: int, name: str, out: dict[str, Any]) -> str:
-        """The headline of a game lost by the reviewed player `p` (`name`), its figures
-        written into `out`."""
-        mine = [d for d in self.decisions if d.player == p and d.judged]
-        if not mine and self.complete and not any(d.player == p for d in self.decisions):
-            return f"{name} lost this game without making a move"
-        if not mine:
-            return (f"{name} lost this game; none of their moves was judged"
-                    + (" (each was forced)" if self.complete else ""))
-        worst = _costliest(mine)
-        out.update(move=worst.ply + 1, player=p)
-        if worst.label in STANDS_OUT:
-            out["stands_out"] = True
-            k = sum(d.label in STANDS_OUT for d in mine)
-            return (f"{name} lost this game at {_move_words(worst)}: their chances fell "
-                    f"{_drop_words(worst)}, "
-                    + (f"the largest of their {k} mistakes and blunders" if k > 1
-                       else "their only mistake or blunder"))
-        text = f"{name} lost this game, but no single move of theirs stands out: " + (
-            f"their costliest, {_move_words(worst)}, lost {worst.loss_text()} pp"
-            if worst.label != "best" else
-            f"each of their judged moves was the best or within "
-            f"{100 * self.thresholds.best:g} pp of it")
-        falls = [b for b in self.between() if b["player"] == p and b["change"] < -worst.loss]
-        if falls:
-            b = min(falls, key=lambda b: (b["change"], b["from_move"]))
-            out["between"] = b
-            where = "at the end" if b["to_move"] is None else f"before move {b['to_move']}"
-            text += (f"; their chances fell most after move {b['from_move']}, from "
-                     f"{b['start_score']:.1%} to {b['end_score']:.1%} {where} "
-                     f"({pp(b['change'], 1)}), by the moves between and the cards drawn, "
-                     f"which no label judges")
-        return text
-
-    def _costliest(self, who: dict[int, str], out: dict[str, Any]) -> str:
-        """The headline's clause on the costliest judged move of a game nobody lost, its
-        figures written into `out`."""
-        judged = [d for d in self.decisions if d.judged]
-        if not judged:
-            return "no move was judged"
-        worst = _costliest(judged)
-        out.update(move=worst.ply + 1, player=worst.player)
-        if worst.label in STANDS_OUT:
-            out["stands_out"] = True
-            return (f"the costliest move was {who[worst.player]}'s {_move_words(worst)}: "
-                    f"their chances fell {_drop_words(worst)}")
-        if worst.label == "best":
-            return (f"no single move stands out: each judged move was the best or within "
-                    f"{100 * self.thresholds.best:g} pp of it")
-        return (f"no single move stands out: the costliest was {who[worst.player]}'s "
-                f"{_move_words(worst)}, {worst.loss_text()} pp")
 
     def final(self) -> Game:
         """The game after its last move."""
@@ -507,7 +436,8 @@ class Review:
         bounds."""
         cpu = "" if math.isnan(self.cpu_seconds) else f", {self.cpu_seconds:.2f} s CPU"
         return (f"{self.samples:,} {plural(self.engine.unit)} "
-                f"in {self.seconds:.2f} s{cpu}; labels: best <= {100 * self.thresholds.best:g}, "
+                f"in {self.seconds:.2f} s{cpu}; labels: best (the engine's best move), near best <= "
+                f"{100 * self.thresholds.best:g}, "
                 f"good <= {100 * self.thresholds.good:g}, inaccuracy (?!) <= "
                 f"{100 * self.thresholds.inaccuracy:g}, mistake (?) <= "
                 f"{100 * self.thresholds.mistake:g} pp lost, blunder (??) more")
@@ -546,6 +476,7 @@ class Review:
                          f"{loss_points(d.loss, self.thresholds.as_dict()):>5} pp  {d.label}")
                 if not d.settled:
                     line += f" (not settled: {d.bounds_text()} pp)"
+                line += d.missed_text("; ")
             if self.omniscient is not None and self.omniscient[i + 1] is not None:
                 line += f"  [hindsight P0 {self.omniscient[i + 1]:.0%}]"
             out.append(line.rstrip())
@@ -567,24 +498,6 @@ class Review:
             out.append(f"{f.label:<{lw}}" + "".join(f"  {f.fmt(s[f.key]):>{cw}}" for s in sums))
         out.append(self.spent())
         return out
-
-
-def _costliest(ds: Sequence[Decision]) -> Decision:
-    """The decision of the largest loss (the first of equal ones)."""
-    return max(ds, key=lambda d: (d.loss, -d.ply))
-
-
-def _move_words(d: Decision) -> str:
-    """ "move 10, points 4S ?? (a blunder)", "move 3, draw (good)"."""
-    label = d.label if d.label not in ANNOTATIONS else \
-        ("an " if d.label[0] in "aeiou" else "a ") + d.label     # (the nouns)
-    return f"move {d.ply + 1}, {d.played} {d.annotation}".rstrip() + f" ({label})"
-
-
-def _drop_words(d: Decision) -> str:
-    """ "from 77.5% with the best move, draw, to 56.9% (-20.6 pp)"."""
-    return (f"from {d.best_score:.1%} with the best move, {d.best}, to "
-            f"{d.played_score:.1%} (-{d.loss_text()} pp)")
 
 
 def change_text(b: dict[str, Any]) -> str:

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
     from .engines import Engine
 
-__all__ = ["analyse_search", "judge", "review"]
+__all__ = ["analyse_search", "judge", "review", "wins_at_once"]
 
 DECISION_KEY = 0            # derive(seed, DECISION_KEY, ply): a decision's samples
 HINDSIGHT_KEY = 1           # derive(seed, HINDSIGHT_KEY, step): a hindsight value
@@ -176,9 +176,24 @@ def _judge(game: Game, move: Move, eng: Engine, seed: int, threads: int, th: Thr
     cands = tuple(sorted(scores, key=lambda s: (-s.score, -s.samples, legal.index(s.move))))
     loss = 0.0 if b == i else max(0.0, scores[b].score - scores[i].score)
     low, high = mv.loss_bounds(i, b)
-    return Decision(ply, p, turn, phase, move, len(legal), th.label(loss), legal[b],
+    wins = wins_at_once(game)
+    missed = None if move in wins else \
+        next((c.move for c in cands if c.move in wins), None)
+    return Decision(ply, p, turn, phase, move, len(legal), th.label(loss, b == i), legal[b],
                     scores[i].score, scores[b].score, loss, move_accuracy(loss), cands,
-                    low, high, th.label(low) == th.label(high), th)
+                    low, high, th.label(low) == th.label(high), th, missed)
+
+
+def wins_at_once(game: Game) -> list[Move]:
+    """The legal moves of `game`'s decider after which the game is over, won by them:
+    what decides it (their cards, the table's scores and goals) is in their view."""
+    out = []
+    for m in game.legal_moves:
+        after = game.copy()
+        after.play(m)
+        if after.is_over and after.winner == game.to_move:
+            out.append(m)
+    return out
 
 
 def analyse_search(game: Game, engine: str | Engine = "ismcts", *,

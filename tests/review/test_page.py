@@ -59,7 +59,7 @@ def test_the_review_page(browser, tmp_path):
     assert len(judged) >= 10 and any(x.label in ("mistake", "blunder") for x in judged)
     for x in r.decisions:
         item = items[str(x.ply + 1)]
-        assert item["label"] == f"rv rv-{x.label}"
+        assert item["label"] == f"rv rv-{x.label.replace(' ', '-')}"
         assert item["badge"] == (x.annotation or x.label)
         if x.label == "forced" or (x.label == "best" and x.settled):
             assert item["alt"] == ""

@@ -49,6 +49,8 @@ def test_a_win_on_the_spot_is_best_and_missing_it_a_blunder(engine):
         d = judge(g, miss, engine, seed=1)
         assert d.best == cuttle.Move.parse("points TH") and d.best_score == 1.0
         assert d.label == "blunder" and d.annotation == "??" and d.loss > 0.5
+        assert d.missed_win == cuttle.Move.parse("points TH")
+    assert won.missed_win is None
 
 
 @pytest.mark.parametrize("engine", ENGINES + (INFER,))
@@ -312,7 +314,7 @@ def test_one_player_and_labels_by_threshold():
         assert a.loss == b.loss                      # thresholds only relabel
         if b.judged:
             assert b.label == ("best" if b.loss == 0 else "blunder")
-            assert a.label == Thresholds().label(a.loss)
+            assert a.label == Thresholds().label(a.loss, a.best == a.played)
             assert a.accuracy == pytest.approx(move_accuracy(a.loss))
 
 
@@ -333,7 +335,8 @@ def test_the_json_schema():
             assert x["best"] is None and x["loss"] is None and x["legal_moves"] == 1
             continue
         assert x["loss"] == pytest.approx(x["best_score"] - x["played_score"], abs=1e-12)
-        assert 0 <= x["loss"] <= 1 and x["label"] == Thresholds().label(x["loss"])
+        assert 0 <= x["loss"] <= 1
+        assert x["label"] == Thresholds().label(x["loss"], x["best"] == x["played"])
         moves = {c["move"]: c for c in x["candidates"]}
         assert len(moves) == x["legal_moves"] and x["played"] in moves and x["best"] in moves
         assert x["candidates"][0]["score"] == x["best_score"] == moves[x["best"]]["score"]
@@ -344,7 +347,7 @@ def test_the_json_schema():
         assert set(p) == {"player", "name"} | {f.key for f in PLAYER_FIGURES}
         mine = [x for x in d["decisions"] if x["player"] == p["player"]]
         assert p["judged"] + p["forced"] == len(mine)
-        assert sum(p[lab] for lab in LABELS) == p["judged"]
+        assert sum(p[lab.replace(" ", "_")] for lab in LABELS) == p["judged"]
     omni = d["omniscient"]
     assert len(omni) == g.ply + 1 and all(0 <= v <= 1 for v in omni)
     assert omni[-1] == (0.5 if g.winner is None else float(g.winner == 0))
@@ -604,10 +607,11 @@ def test_a_printed_loss_carries_its_label():
     assert loss_points(0.05047, {}) == "5.0" and loss_points(None, bounds) == "n/a"
     # Every judged line of a real review: the number shown has the label shown.
     r = review(bot_game(("greedy", "greedy"), 3), "rollouts:40", seed=2)
-    lines = re.findall(r"(\d+\.\d+) pp  (best|good|inaccuracy|mistake|blunder)\b", str(r))
+    lines = re.findall(r"(\d+\.\d+) pp  (best|near best|good|inaccuracy|mistake|blunder)\b",
+                       str(r))
     assert len(lines) >= 5 and len({label for _, label in lines}) >= 3
     for shown, label in lines:
-        assert t.label(float(shown) / 100) == label, (shown, label)
+        assert t.label(float(shown) / 100, label == "best") == label, (shown, label)
 
 
 def test_the_page_prints_a_loss_as_the_text_does():
@@ -633,10 +637,11 @@ def test_a_judged_decision_prints_readably():
     g = cuttle.Game.from_position(**WIN)
     d = judge(g, "draw", "expert:16", seed=1)
     assert repr(d) == (f"<Decision move 1, P0 draw ??: blunder, {d.loss_text()} pp below "
-                       f"points TH (of 7 legal moves)>")
+                       f"points TH; missed a win: points TH won at once (of 7 legal moves)>")
     lines = str(d).splitlines()
     assert lines[:2] == ["Move 1 (turn 1): P0 to decide (main), 7 legal moves",
-                         f"Played draw ??: blunder, {d.loss_text()} pp below points TH"]
+                         f"Played draw ??: blunder, {d.loss_text()} pp below points TH; "
+                         f"missed a win: points TH won at once"]
     assert lines[2].split() == ["move", "score", "samples"]
     rows = lines[3:3 + d.legal]
     assert [r.split("  ")[0].strip() for r in rows] == [str(c.move) for c in d.candidates]

@@ -153,6 +153,35 @@ def test_when_no_single_move_stands_out_it_says_so():
                               "out: their costliest, move 1, draw (good), lost 4.0 pp.")
 
 
+def test_lost_at_a_move_only_where_the_chances_fell_below_half():
+    """The loser's costliest mistake "lost this game" only when it took their chances from
+    50% or more to below 50%; one after which they were still at 50% or more (docs/
+    review.md's example: P1's blunder from 77.5% to 56.9%, P1 still the favourite) or
+    before which they were already below it is their costliest mistake."""
+    base = review(thrown_away(), ENGINE, seed=1, names=["ann", "bob"])
+    assert base.decisions[0].played_score < 0.5 and base.where_lost()["fell_below_half"]
+    still = relabelled(base, 0, "blunder", 0.2, 0.6)
+    w = still.where_lost()
+    assert w["stands_out"] and not w["fell_below_half"] and w["move"] == 1
+    assert shown_everywhere(still) == (
+        "P0 ann lost this game; their costliest mistake was move 1, draw ?? (a blunder): "
+        "their chances fell from 80.0% with the best move, points TH, to 60.0% (-20.0 pp), "
+        "staying at 50% or more, their only mistake or blunder.")
+    even = relabelled(base, 0, "mistake", 0.12, 0.5)         # (50%: not below it)
+    assert not even.where_lost()["fell_below_half"]
+    assert "staying at 50% or more" in even.headline
+    behind = relabelled(base, 0, "blunder", 0.2, 0.2)
+    assert not behind.where_lost()["fell_below_half"]
+    assert behind.headline == (
+        "P0 ann lost this game; their costliest mistake was move 1, draw ?? (a blunder): "
+        "their chances fell from 40.0% with the best move, points TH, to 20.0% (-20.0 pp), "
+        "already below 50%, their only mistake or blunder.")
+    crossed = relabelled(base, 0, "blunder", 0.2, 0.4)
+    assert crossed.where_lost()["fell_below_half"]
+    assert crossed.headline.startswith("P0 ann lost this game at move 1, draw ?? (a "
+                                       "blunder): their chances fell from 60.0% ")
+
+
 def test_of_several_mistakes_the_largest_is_named():
     g = bot_game(("random", "expert"), 5)
     assert g.winner == 1
@@ -187,10 +216,12 @@ def test_a_review_cut_short_says_so():
                                                            ("greedy", "expert")]),
        player=st.sampled_from([0, 1, None]))
 @example(seed=1162, seats=("greedy", "expert"), player=1)   # a fall between, no move named
+@example(seed=2, seats=("expert", "random"), player=1)   # costliest: still 50% or more after
+@example(seed=3, seats=("random", "greedy"), player=0)   # costliest: already below 50%
 def test_the_headline_names_the_losers_largest_loss(seed, seats, player):
     """Whatever the game and whoever is reviewed: a decided game whose loser is
-    reviewed is lost at their largest loss, named as such exactly when it is a mistake
-    or a blunder; otherwise no move is named for a loser not reviewed, and a draw names
+    reviewed names their largest loss exactly when it is a mistake or a blunder, as
+    where they lost it only when it took their chances below 50%; otherwise no move is named for a loser not reviewed, and a draw names
     the largest loss of any reviewed player."""
     g = bot_game(seats, seed)
     r = review(g, "rollouts:8", seed=seed, player=player, threads=1)
@@ -207,6 +238,14 @@ def test_the_headline_names_the_losers_largest_loss(seed, seats, player):
     worst = max(pool, key=lambda d: (d.loss, -d.ply))
     assert (w["move"], w["player"]) == (worst.ply + 1, worst.player)
     assert w["stands_out"] == (worst.label in STANDS_OUT)
+    # "lost this game at move N" only where the chances fell from 50% or more to below
+    below = w["stands_out"] and worst.best_score >= 0.5 > worst.played_score
+    assert w["fell_below_half"] == below
+    assert ("lost this game at move" in text) == (below and w["loser"] is not None)
+    if w["stands_out"] and not below and w["loser"] is not None:
+        assert f"their costliest mistake was move {worst.ply + 1}, {worst.played}" in text
+        assert ("staying at 50% or more" in text) == (worst.played_score >= 0.5)
+        assert ("already below 50%" in text) == (worst.best_score < 0.5)
     if w["between"] is not None:            # (then the fall between is named instead)
         assert not w["stands_out"] and w["between"]["change"] < -worst.loss
         assert w["between"] in r.between()

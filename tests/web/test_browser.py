@@ -369,6 +369,10 @@ def test_the_review(browser, server):
     assert r.complete and r.players == (0,)
     acc = r.summary(0)["accuracy"]
     assert summary.text.startswith(f"Your accuracy: {acc:.1f}%")
+    missed = r.summary(0)["missed_wins"]        # (a win at once not played: said, if any)
+    assert ("missed (a move that won at once)" in summary.text) == (missed > 0)
+    if missed:
+        assert f", {missed} win{'s' if missed > 1 else ''} missed" in summary.text
     # above it, where the game was lost, in one sentence
     headline = d.find_element(By.CSS_SELECTOR, "#review > p:first-child")
     assert headline.get_attribute("id") == "review-headline" and headline.text == r.headline

@@ -410,7 +410,10 @@
         d.total + ' decisions. ') + 'Your accuracy: ' +
         (me.accuracy == null ? '-' : me.accuracy.toFixed(1) + '%') +
         ' (' + Object.entries(ERRORS).map(([k, plural]) => (me[k] || 0) + ' ' +
-        (me[k] === 1 ? k : plural)).join(', ') + ').';
+        (me[k] === 1 ? k : plural)).join(', ') +
+        // a move that won at once, not played: said whatever its loss
+        (me.missed_wins ? ', ' + me.missed_wins + (me.missed_wins === 1 ? ' win' : ' wins') +
+         ' missed (a move that won at once)' : '') + ').';
       const pre = document.createElement('pre');
       pre.textContent = d.text;
       rv.append(where, ...(d.redealt ? [redealt] : []), head, reviewLink(d.page), pre,
