@@ -12,11 +12,11 @@ import itertools
 import json
 import os
 
-from ..analysis import analyse
 from ..cards import Card
 from ..errors import IllegalMoveError, Interrupted, InvalidMoveError
 from ..files import write_text
 from ..game import Game, check_view
+from ..hints import DEFAULT_HINT_ROLLOUTS, HINT_POLICY, hint, hint_words
 from ..moves import Move
 from ..narration import as_yours, narrate
 from ..policies import POLICY_NAMES, Bot
@@ -35,8 +35,6 @@ from .options import CommandError, UsageError
 from .terminal import (card_moves, history_lines, not_a_move, print_moves, read_line,
                        seat_names, thinking)
 
-DEFAULT_HINT_ROLLOUTS = 1000
-
 HELP = """\
 Commands:
   N            play move number N of the list
@@ -48,7 +46,8 @@ Commands:
   undo         take back your last decision (and the bot's replies to it); if
                they showed you cards hidden from you again (a draw, the bot's
                reply), the cards you cannot see are dealt again
-  hint [N]     rank your legal moves by N playouts per move (default {hint})
+  hint [N]     rank your legal moves by N expert playouts a move from your
+               view, the game review's engine (default {hint})
   moves        the moves so far
   board        draw the table and the legal moves again
   help         this text
@@ -281,7 +280,7 @@ class PlaySession:
             print(f"No hint: {e}")
             return
         try:
-            a = analyse(g, rollouts=n, policy="greedy", seed=derive(g.seed, g.ply, n))
+            a = hint(g, n)
         except Interrupted as e:            # Ctrl-C stops the hint, not the game
             a = e.result
             print(f"(hint stopped: {e})")
@@ -289,6 +288,7 @@ class PlaySession:
                 return
         print(a.without_seed())         # (derived from the game's seed: it is secret)
         legal = list(g.legal_moves)
+        print(hint_words(a))
         print(f"Hint: {a.hint(lambda m: f'{m} (move {legal.index(m) + 1})')}")
 
     def _print_history(self):
@@ -508,7 +508,8 @@ def add_command(sub: argparse._SubParsersAction) -> None:
                     help="ask even when only one move is legal (default: such forced "
                          "moves, e.g. 'resolve' when you cannot counter, are played at once)")
     pp.add_argument("--hint-rollouts", type=options.positive, default=DEFAULT_HINT_ROLLOUTS,
-                    metavar="N", help=f"playouts per move for 'hint' "
-
-                                      f"(default {DEFAULT_HINT_ROLLOUTS})")
+                    metavar="N", help=f"playouts per move for 'hint': {HINT_POLICY} playouts "
+                                      f"from your view, the game review's engine, so a hint "
+                                      f"and the review agree within their noise (default "
+                                      f"{DEFAULT_HINT_ROLLOUTS})")
     pp.set_defaults(func=run)

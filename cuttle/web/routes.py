@@ -11,7 +11,7 @@ route carrying the game's token in the ``X-Cuttle-Token`` header:
     POST   /api/games/{id}/stop       stop the bot's search: it plays its best move so far
     POST   /api/games/{id}/undo       take back your last decision (the cards hidden from
                                       you dealt again where those moves had shown some)
-    POST   /api/games/{id}/hint       {"rollouts": 1000, "policy": "greedy"}
+    POST   /api/games/{id}/hint       {"rollouts": 1000, "policy": "expert"}
     POST   /api/games/{id}/resign
     GET    /api/games/{id}/record     the game record (once the game is finished)
     GET    /api/games/{id}/review     the review of your moves (once the game is finished)
@@ -57,11 +57,10 @@ try:
 except ImportError as e:
     raise missing(e, "cuttle.web") from None
 
-from ..analysis import analyse
 from ..errors import Interrupted
 from ..game import check_view
+from ..hints import DEFAULT_HINT_ROLLOUTS, HINT_POLICY, hint as hint_of
 from ..rules import Rules, no_degenerate_warning
-from ..seeding import derive
 from ..text import quoted
 from .guard import Guard, host_names
 from .review import ReviewJob, page_headers, review_view
@@ -77,10 +76,9 @@ log = logging.getLogger("cuttle.web")
 TOKEN_HEADER = "x-cuttle-token"
 MAX_BODY = 16 * 1024
 MAX_HINT_ROLLOUTS = 5000
-DEFAULT_HINT_ROLLOUTS = 1000
-# The hint's playouts, as docs/web.md lists them.  analyse also takes cuttle.cards-ai,
-# some 35 times slower than greedy: seconds a hint at 5,000 playouts a move, the game's
-# lock held all along.
+# The hint's playouts, as docs/web.md lists them (by default the review's engine's,
+# `hints.HINT_POLICY`).  analyse also takes cuttle.cards-ai, some 35 times slower than
+# greedy: seconds a hint at 5,000 playouts a move, the game's lock held all along.
 HINT_POLICIES = ("random", "greedy", "expert")
 # The pages' query: game.js reads ?delay=MS (the pause before each bot move), and the
 # start page passes its own query on to the game's page.
@@ -331,7 +329,7 @@ async def hint(request: Request) -> Response:
     s = _session(request)
     data = check_fields(await read_json(request), ("rollouts", "policy"))
     rollouts = whole_field(data, "rollouts", DEFAULT_HINT_ROLLOUTS, 1, MAX_HINT_ROLLOUTS)
-    policy = text_field(data, "policy", "greedy").lower()
+    policy = text_field(data, "policy", HINT_POLICY).lower()
     if policy not in HINT_POLICIES:
         raise WebError(400, f"policy must be one of {', '.join(HINT_POLICIES)}, "
                             f"not {quoted(policy)}")
@@ -349,8 +347,7 @@ async def hint(request: Request) -> Response:
         s.hinting = True
         web = _web(request)
         try:        # (a stopping server cancels it between its native calls)
-            a = await web.run(analyse, game, rollouts=rollouts, policy=policy, threads=1,
-                              seed=derive(s.settings.seed, game.ply, rollouts),
+            a = await web.run(hint_of, game, rollouts, policy=policy, threads=1,
                               cancel=lambda: web.stopping)
         except Interrupted:
             raise WebError(503, "the server is stopping") from None

@@ -17,6 +17,7 @@ from html import escape
 from typing import TYPE_CHECKING, Any
 
 from .._version import __version__
+from ..hints import hint_words
 from ..policies import DEFAULT_ISMCTS_ITERATIONS
 from ..record_result import result_of
 from ..rules import FLAGS, PRESETS, Rules
@@ -127,12 +128,13 @@ def review_state(session: Session) -> dict[str, Any] | None:
 
 def analysis_view(a: Analysis, game_ply: int) -> dict[str, Any]:
     """A hint: the analysis as `cuttle analyse` prints it, and as data, without its seed
-    (`Analysis.without_seed`: it would give away the deal)."""
+    (`Analysis.without_seed`: it would give away the deal), with `engine`, the words
+    saying which engine valued it (`hints.hint_words`)."""
     bare = a.without_seed()
     d = bare.as_dict()
     del d["seed"]                       # (None there: no key at all)
     d.update(ply=game_ply, best=str(a.best), text=str(bare), hint=a.hint(),
-             close_to_best=[str(m) for m in a.close_to_best])
+             close_to_best=[str(m) for m in a.close_to_best], engine=hint_words(a))
     return d
 
 

@@ -46,7 +46,7 @@ def test_a_hint_of_one_playout_a_move_says_no_move_is_clearly_best(monkeypatch, 
     code, out, err = run(monkeypatch, capsys, ["play", "--bot", "random", "--seed", "7"],
                          script("hint 1", "quit"))
     assert code == 0, err
-    table = out[out.index("greedy playouts from the player's view"):out.index("Hint: ")]
+    table = out[out.index("expert playouts from the player's view"):out.index("By the game")]
     counts = re.findall(r"^\S.*?\s(\d+)$", table, flags=re.M)
     assert counts and set(counts) == {"1"}                  # (each move's playouts shown)
     assert re.search(r"^Hint: [\w ]+ \(move \d+\), though no move is clearly best \(1 "
@@ -84,7 +84,9 @@ def test_play_a_whole_game_and_replay_it(monkeypatch, capsys, tmp_path):
     # any forced move played for the human, like a lone 'resolve')
     assert re.search(rf"Took back [23] moves: {second}, ", out)
     assert "hint takes a number of playouts per move" in out
-    assert "greedy playouts from the player's view" in out and "Hint: " in out
+    assert "expert playouts from the player's view" in out and "Hint: " in out
+    # (the review's engine, said: a player who follows the hint is judged alike after)
+    assert "By the game review's engine: expert playouts from your view, 20 a move" in out
     # at 20 playouts a move, other moves are within the best one's interval: it says so,
     # each move with its number
     hint = re.search(r"Hint: (.*)", out).group(1)
@@ -317,7 +319,7 @@ def test_a_seed_chosen_at_random_is_shown_only_when_the_game_ends(monkeypatch, c
     assert code == 0, err
     seed = read_record(rec_path)["seed"]
     during, after = out.split("your move> quit")
-    assert "Hint: " in during and during.count("greedy playouts from the player's view") == 2
+    assert "Hint: " in during and during.count("expert playouts from the player's view") == 2
     secrets = {seed, derive(seed, 0, 3), derive(seed, 0, 2)}
     assert not {int(n) for n in re.findall(r"\d{6,}", during)} & secrets
     assert not re.search(r"seed \d", during) and "a random seed (shown at the end" in during

@@ -17,6 +17,7 @@ pytest.importorskip("starlette", reason=WEB_EXTRA)
 
 import cuttle  # noqa: E402
 from cuttle.analysis import analyse  # noqa: E402
+from cuttle.hints import hint, hint_words  # noqa: E402
 from cuttle.narration import narrate_game  # noqa: E402
 from cuttle.cli import main  # noqa: E402
 from cuttle.record import final_game, validate_record  # noqa: E402
@@ -624,6 +625,15 @@ def test_hint_is_the_analysis_from_the_persons_view(client):
                         ({"policy": "cuttle.cards-ai"}, "random, greedy, expert")]:
         r = p.post("/hint", body)
         assert r.status_code == 400 and words in r.json()["error"]
+    # by default the review's engine (expert playouts), as `cuttle play`'s hint: the same
+    d = p.post("/hint", {"rollouts": 200}).json()
+    mine = hint(g, 200, threads=1)
+    assert mine.policy == "expert" and d["best"] == str(mine.best)
+    assert d["text"].splitlines()[:-1] == str(mine.without_seed()).splitlines()[:-1]
+    assert d["moves"] == mine.as_dict()["moves"]        # (every figure; not the times)
+    assert d["engine"] == hint_words(mine) == ("By the game review's engine: expert playouts "
+                                               "from your view, 200 a move")
+    assert h["engine"].startswith("Not by the game review's engine: greedy playouts")
     p.move("draw")
     r = p.post("/hint")
     assert r.status_code == 409 and "your own decision" in r.json()["error"]

@@ -272,7 +272,8 @@ def test_the_controls(browser, server, tmp_path):
                             "'application/json'}, body: '{\"rollouts\": 1000}'})"
                             ".then(r => r.json())")
     said = d.find_element(By.ID, "hint-text").text
-    assert said.startswith("Best: " + hint["hint"] + " · "), said
+    assert said == "Best: " + hint["hint"] + " · " + hint["engine"], said
+    assert hint["engine"].startswith("By the game review's engine: expert playouts")
     close = d.find_elements(By.CSS_SELECTOR, "#hint-body table.hint tr.close")
     assert sorted(r.find_element(By.TAG_NAME, "td").text for r in close) == \
         sorted(hint["close_to_best"])

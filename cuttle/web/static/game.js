@@ -312,14 +312,13 @@
     out.textContent = 'working out the hint…';
     const ply = state.ply;
     try {
-      const a = await api('POST', '/hint', {rollouts: 1000, policy: 'greedy'});
+      const a = await api('POST', '/hint', {rollouts: 1000});   // (the review's engine)
       if (state.ply !== ply) return;
       out.textContent = '';
       const p = document.createElement('p');
       // (the server's words: the best move, and whether other moves are as good)
       p.id = 'hint-text';
-      p.textContent = 'Best: ' + a.hint + ' · ' + a.total_rollouts.toLocaleString('en') +
-        ' greedy playouts from your view';
+      p.textContent = 'Best: ' + a.hint + ' · ' + a.engine;
       out.appendChild(p);
       const t = document.createElement('table');
       t.className = 'hint';
