@@ -6,7 +6,8 @@ its accuracy figure ranks players of known strength.
     python benchmarks/bench_review.py --strength 8         # accuracy of bots, 8 games each
 
 Times are the wall clock and the process's CPU time (all threads) of `cuttle.review` of
-the record with each engine (medians of --repeat runs); on a shared machine the CPU
+the record with each engine (medians of --repeat runs, seeded 1, 2, ...), with the
+samples of the run seeded 1 and their median over the runs; on a shared machine the CPU
 time is the steadier figure.  Noise: the same review under different seeds; for each
 judged decision the standard deviation over seeds of its loss and of the played move's
 expected score, and the share of seeds that agree with its most common label.
@@ -28,8 +29,11 @@ from cuttle.record import read_record  # noqa: E402
 
 
 def times(record, engines, threads, repeat):
-    print("| engine | decisions (judged) | samples | wall s | CPU s |")
-    print("|---|---|---|---|---|")
+    # (the samples of seed 1, the review docs/review.md prints, and their median over the
+    # seeds 1 to --repeat: the budget follows the samples, so each seed spends its own)
+    print("| engine | decisions (judged) | samples, seed 1 | samples, median of seeds "
+          f"1 to {repeat} | wall s | CPU s |")
+    print("|---|---|---|---|---|---|")
     for eng in engines:
         runs = []
         for k in range(repeat):
@@ -38,7 +42,7 @@ def times(record, engines, threads, repeat):
             runs.append((time.perf_counter() - t, time.process_time() - c, r))
         r = runs[0][2]
         judged = sum(d.judged for d in r.decisions)
-        print(f"| {eng} | {len(r.decisions)} ({judged}) | "
+        print(f"| {eng} | {len(r.decisions)} ({judged}) | {r.samples:,} | "
               f"{st.median(x[2].samples for x in runs):,.0f} | "
               f"{st.median(x[0] for x in runs):.2f} | {st.median(x[1] for x in runs):.2f} |")
 
