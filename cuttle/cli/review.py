@@ -178,8 +178,9 @@ def add_command(sub: argparse._SubParsersAction) -> None:
         description="Value every decision of a game record from its mover's own view "
                     "(what they could know, never the opponent's hidden cards or the deck "
                     "order): the move played against the best move, the loss, and a "
-                    "label (best, good, inaccuracy ?!, mistake ?, blunder ??); forced moves "
-                    "are listed. Prints where the game was lost (one sentence), the "
+                    "label (best, near best: within 1 pp of the best, good, inaccuracy ?!, "
+                    "mistake ?, blunder ??), a win on the spot that was missed flagged "
+                    "whatever its loss; forced moves are listed. Prints where the game was lost (one sentence), the "
                     "annotated move list and each player's figures (average loss, labels, "
                     "accuracy). A record whose stated result its moves do not give is "
                     "reviewed by its moves, with a warning (exit status 1).",
@@ -205,6 +206,7 @@ def add_command(sub: argparse._SubParsersAction) -> None:
                          "known (what no player could know)")
     pr.add_argument("--thresholds", type=thresholds, default=None, metavar="LABEL=LOSS,...",
                     help="the largest loss of each label, in expected score from 0 to 1 "
-                         "(0.05 is the text's 5 pp, percentage points; defaults: "
+                         "(0.05 is the text's 5 pp, percentage points; best= is near "
+                         "best's, 'best' being the best move's alone; defaults: "
                          "best=0.01,good=0.05,inaccuracy=0.1,mistake=0.15)")
     pr.set_defaults(func=run)

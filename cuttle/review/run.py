@@ -276,8 +276,8 @@ def review(game_or_record: Game | dict[str, Any] | str | os.PathLike[str],
            progress: bool | Callable[[int, int], object] | None = False,
            cancel: Any = None, names: Sequence[str] | None = None) -> Review:
     """Review a game move by move: each decision of `player` (0, 1, or None/"both")
-    with more than one legal move is valued from the mover's own view and labelled
-    best, good, inaccuracy, mistake or blunder by its loss; forced moves are listed.
+    with more than one legal move is valued from the mover's own view and labelled (best,
+    near best, ..., blunder: `LABELS`; a missed win flagged); forced moves are listed.
 
     game_or_record: a `Game` (reviewed from its first move), a game record (dict) or
     the path of a record file (what ``cuttle play --record`` and the replay write).
