@@ -120,6 +120,7 @@ class VectorEnv:
                                 -1 if self.seat is None else self.seat,
                                 self.max_moves)
         self._ready = False
+        self._started = False                # a reset has begun to deal the envs
         self._dealt = False                  # a reset has dealt the envs once
         self._closed = False                 # closed, and not reset since
 
@@ -130,6 +131,7 @@ class VectorEnv:
         (num_envs, OBSERVATION_SIZE) and int8 (num_envs,) (the viewer's seat)."""
         self.seed = seed_or_new(seed)
         self._ready = False
+        self._started = True                 # (a deal begun: cut short, it needs a reset)
         self._run(self._core.reset, self.seed, tune=False)
         self._dealt = True
         self._closed = False
@@ -142,7 +144,7 @@ class VectorEnv:
         """One action per env; returns (observations, rewards, terminated, truncated,
         to_move): float32 (num_envs, OBSERVATION_SIZE), float32, bool, bool and int8
         (num_envs,).  ValueError (nothing stepped) for actions outside the space."""
-        self._need_ready()
+        self._need_ready("step()")
         acts = np.asarray(actions)
         if acts.shape != (self.num_envs,) or not np.issubdtype(acts.dtype, np.integer):
             raise ValueError(f"actions must be {self.num_envs} ints, got an array of shape "
@@ -173,7 +175,7 @@ class VectorEnv:
         """The (num_envs, ACTION_SPACE) bool mask of the legal actions now; RuntimeError,
         as `step` raises, when there are none to step (before reset(), after close()
         or an interrupted step)."""
-        self._need_ready()           # (it returned zeros, or a half-stepped env's mask)
+        self._need_ready("action_masks()")   # (it returned zeros, or a half-stepped env's mask)
         return self._out(self._core.mask.view(bool))
 
     def sample_actions(self) -> np.ndarray:
@@ -243,11 +245,13 @@ class VectorEnv:
         if self._closed:
             raise RuntimeError(CLOSED + " in every env")
 
-    def _need_ready(self):
+    def _need_ready(self, what):
         self._need_open()
+        if not self._ready and not self._started:
+            raise RuntimeError(f"call reset() before {what}: no env has been dealt yet")
         if not self._ready:
-            raise RuntimeError("call reset() first (a step interrupted by Ctrl-C leaves "
-                               "the envs half-stepped, so they need a reset too)")
+            raise RuntimeError("call reset() first: a reset or step interrupted by Ctrl-C "
+                               "left the envs half-stepped")
 
     def _need_deal(self, what):
         if not self._dealt:

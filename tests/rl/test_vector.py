@@ -230,10 +230,16 @@ def test_ctrl_c_stops_a_long_step():
 
 def test_action_masks_need_envs_to_step_as_step_does():
     # action_masks() before reset() returned zeros, where step() asked for a reset.
+    # Every call of an episode says the same before the first reset (step and masks
+    # spoke of a Ctrl-C, which a fresh env never had).
     env = VectorEnv(3, threads=1)
-    for call in (lambda: env.step([0, 0, 0]), env.action_masks):
-        with pytest.raises(RuntimeError, match=r"^call reset\(\) first"):
+    for what, call in (("step()", lambda: env.step([0, 0, 0])),
+                       ("action_masks()", env.action_masks),
+                       ("sample_actions()", env.sample_actions),
+                       ("inspecting env 0", lambda: env.legal_actions(0))):
+        with pytest.raises(RuntimeError) as e:
             call()
+        assert str(e.value) == f"call reset() before {what}: no env has been dealt yet"
     env.reset(seed=1)
     assert env.action_masks().any(axis=1).all()
     env.close()
