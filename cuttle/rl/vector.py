@@ -200,7 +200,7 @@ class VectorEnv:
         over, or a position the core's checks refuse; like `step`, RuntimeError before
         reset() and after close() or an interrupted call, and a Ctrl-C during the
         opponent's moves leaves the envs needing a reset."""
-        i = self._index(i)
+        i = check_int(i, "env index", 0, self.num_envs - 1)
         self._need_ready()
         game = check_game(game)
         if game.rules != self.rules:
@@ -283,13 +283,16 @@ class VectorEnv:
 
     @property
     def episodes(self) -> np.ndarray:
-        """The index of the episode each env is playing (episodes started so far - 1)."""
+        """The index of the episode each env is playing (episodes started so far - 1):
+        game `episodes[i]` of env i's stream, or a position `set_game` put in its
+        place."""
         return self._core.episodes()
 
     @property
     def skipped(self) -> np.ndarray:
         """Per env, episodes that ended before the agent's first decision (the opponent
-        won at once) and were replaced by the next one."""
+        won at once) and were replaced by the next one: deals, and positions given to
+        `set_game`."""
         return self._core.skipped()
 
     def legal_actions(self, i: int) -> list[int]:

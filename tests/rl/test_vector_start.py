@@ -84,15 +84,16 @@ def opponent_replies(game, agent, depth=6):
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), game_seed=st.integers(0, 2**32 - 1),
        plies=st.integers(0, 40), i=st.integers(0, N - 1),
-       opponent=st.sampled_from([None, "random", "greedy"]), seat=st.sampled_from([0, 1, None]))
+       opponent=st.sampled_from([None, "random", "greedy"]),
+       seat=st.sampled_from([0, 1, None]), rules=st.sampled_from(["classic", "cuttle.cards"]))
 def test_set_game_gives_that_env_the_position_and_leaves_the_others_alone(
-        seed, game_seed, plies, i, opponent, seat):
+        seed, game_seed, plies, i, opponent, seat, rules):
     seat = None if opponent is None else seat
-    env = VectorEnv(N, opponent=opponent, seat=seat, threads=1)
-    twin = VectorEnv(N, opponent=opponent, seat=seat, threads=1)
+    env = VectorEnv(N, rules=rules, opponent=opponent, seat=seat, threads=1)
+    twin = VectorEnv(N, rules=rules, opponent=opponent, seat=seat, threads=1)
     env.reset(seed)
     twin.reset(seed)
-    g = played(game_seed, plies)
+    g = played(game_seed, plies, rules)
     before = snapshot(env)
     agent = g.to_move if opponent is None else env._core.to_move[i]
     episode = env.episodes[i]
