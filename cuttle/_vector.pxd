@@ -14,6 +14,11 @@ from cuttle._policies cimport SearchSeats
 cpdef enum:
     MAX_SKIPS = 64
 
+# Why VectorCore.refusal refuses a game for set_game besides check_state's StateError
+# codes (which are all below it).
+cpdef enum:
+    START_OVER = 100         # the game is over
+
 ctypedef struct Env:
     State s
     Rng pol                  # the opponent's stream this episode
@@ -57,6 +62,8 @@ cdef class VectorCore:
     cdef void publish(self, Py_ssize_t i) noexcept nogil
     cdef void reset_env(self, Py_ssize_t i, uint64_t seed) noexcept nogil
     cdef void step_env(self, Py_ssize_t i, int a) noexcept nogil
+    cdef void set_env(self, Py_ssize_t i, const State* s) noexcept nogil
+    cdef void restart_env(self, Py_ssize_t i) noexcept nogil
     cdef int team(self, int threads)
     cdef Py_ssize_t env_index(self, Py_ssize_t i) except -1
     cdef void raise_if_failed(self)

@@ -12,6 +12,8 @@ Actions are compact actions (_actions.pxd).  An illegal action ends the episode 
 loss for the player who chose it.  Episodes restart automatically: a step that ends
 one reports its reward and flags, and returns the first observation of the next; the
 ended episode's last observation is kept in final_obs (for bootstrapping a truncation).
+Outside the step, separate entry points restart envs (reset_envs) or set an env's
+position (set_game); a run that never calls them plays exactly as before.
 """
 
 from libc.stdint cimport uint64_t, uint32_t, int64_t, int32_t, int16_t, int8_t, uint8_t
@@ -34,6 +36,8 @@ from cuttle._observe cimport OBS_SIZE, encode_observation
 from cuttle._core cimport CoreGame
 from cuttle.threads import thread_count
 from cuttle._signals cimport Stop, stop_start, stop_enter, stop_leave, stop_finish
+from cuttle._checks cimport check_state, STATE_OK
+from cuttle._checks import state_error
 
 cdef class VectorCore:
     """Native state of a VectorEnv; cuttle/rl/vector.py checks arguments and wraps it."""
@@ -221,6 +225,37 @@ cdef class VectorCore:
         self.trunc_v[i] = trunc
         self.ill_v[i] = illegal
 
+    cdef void set_env(self, Py_ssize_t i, const State* s) noexcept nogil:
+        # Env i's episode becomes position s (checked by refusal): the episode keeps its
+        # index and agent's seat, the opponent draws from the episode's policy stream
+        # afresh (a fresh tree) and plays up to the agent's decision, as after a deal; a
+        # position that ends first is skipped as such a deal is, and the env deals on.
+        cdef Env* e = &self.envs[i]
+        cdef int status
+        e.s = s[0]
+        rng_seed(&e.pol, e.seed, policy_stream(<uint64_t>e.episode))
+        e.moves = 0
+        if self.kept != NULL:
+            seats_clear(self.kept_of(e))
+        status = self.advance(e)
+        if status != PLAY_DECIDE and status != PLAY_NO_MEMORY:
+            e.skipped += 1
+            e.episode += 1
+            status = self.start_episode(i)
+        if status == PLAY_NO_MEMORY:
+            self.failed = 1
+            return
+        self.publish(i)
+
+    cdef void restart_env(self, Py_ssize_t i) noexcept nogil:
+        # Env i's episode abandoned for its stream's next deal; nothing is reported (the
+        # last step's rewards, flags and final_obs stay as they were).
+        self.envs[i].episode += 1
+        if self.start_episode(i) == PLAY_NO_MEMORY:
+            self.failed = 1
+            return
+        self.publish(i)
+
     # -- whole batches ---------------------------------------------------------------------
 
     cdef int team(self, int threads):
@@ -265,6 +300,52 @@ cdef class VectorCore:
                         chunksize=16):
             if not stop_enter(&stop):
                 self.step_env(i, <int>actions[i])
+            stop_leave()
+        stop_finish(&stop)
+        self.raise_if_failed()
+
+    def reset_envs(self, const int64_t[::1] indices, int threads):
+        """Restart the envs `indices` (distinct, in range; checked before any env is
+        touched) with their streams' next deals."""
+        cdef Py_ssize_t k, m = indices.shape[0]
+        cdef Stop stop
+        seen = np.zeros(self.n, np.uint8)
+        for k in range(m):
+            self.env_index(indices[k])
+            if seen[indices[k]]:
+                raise ValueError(f"env {indices[k]} is named twice")
+            seen[indices[k]] = 1
+        threads = <int>max(1, min(self.team(threads), m))
+        self.failed = 0
+        stop_start(&stop)
+        for k in prange(m, nogil=True, num_threads=threads, schedule="dynamic"):
+            if not stop_enter(&stop):
+                self.restart_env(indices[k])
+            stop_leave()
+        stop_finish(&stop)
+        self.raise_if_failed()
+
+    def refusal(self, CoreGame game):
+        """Why env positions cannot be `game`'s (whose rules the caller has checked to
+        be the env's), in words, or None: over, or refused by the core's check."""
+        cdef int code
+        with nogil:
+            code = START_OVER if game.st.phase == PH_OVER else check_state(&game.st, &self.cr)
+        if code == STATE_OK:
+            return None
+        return "the game is over" if code == START_OVER else state_error(code)
+
+    def set_game(self, Py_ssize_t i, CoreGame game):
+        """Env i's episode becomes a copy of `game`'s position (set_env); `refusal`
+        must have passed it."""
+        cdef Stop stop
+        cdef State s = game.st
+        self.env_index(i)
+        self.failed = 0
+        stop_start(&stop)
+        with nogil:
+            if not stop_enter(&stop):
+                self.set_env(i, &s)
             stop_leave()
         stop_finish(&stop)
         self.raise_if_failed()

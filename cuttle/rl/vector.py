@@ -14,7 +14,9 @@ the action was illegal, which loses; truncated: the move cap) reports its reward
 flags, and returns the first observation and mask of the next episode (the ended one's
 last observation is `final_observations`, to bootstrap a truncation).  Streams: env i
 of a run seeded s deals its episode k as `Game.from_run(rules, seed=derive(s, 2 * i),
-index=k)` does; results never depend on the thread count.  docs/rl.md has the details.
+index=k)` does; results never depend on the thread count.  Outside the step,
+`reset_envs` restarts envs and `set_game` starts one from a given position (a
+curriculum; with `game(i)`, a checkpoint).  docs/rl.md has the details.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .._vector import VectorCore
-from ..game import Game
+from ..game import Game, check_game
 from ..policies import policy_code
 from ..rules import Rules
 from ..seeding import seed_or_new
@@ -160,6 +162,75 @@ class VectorEnv:
         return (self._out(c.obs), self._out(c.rewards), self._out(c.terminated.view(bool)),
                 self._out(c.truncated.view(bool)), self._out(c.to_move))
 
+    def reset_envs(self, indices: npt.ArrayLike) -> tuple[np.ndarray, np.ndarray]:
+        """End the episodes of the envs `indices` (distinct env indices) early and start
+        each one's next deal from its stream: env i's episode counter goes up by one (as
+        at the end of an episode, and past any deal that ends before the agent decides,
+        counted in `skipped`), so env i plays on game `episodes[i]` of its stream.
+        Nothing is reported: no reward, terminated or truncated (the last step's arrays
+        and `final_observations` stay as they were; the next step reports the new
+        episode's).  Returns the new rows (observations, to_move) of those envs, in
+        their order (fresh arrays); `action_masks()`, `legal_actions(i)` and `game(i)`
+        show the new deals.  ValueError (no env touched) for a bad index or one named
+        twice; like `step`, RuntimeError before reset() and after close() or an
+        interrupted call, and a Ctrl-C leaves the envs needing a reset."""
+        idx = self._env_indices(indices)
+        self._need_ready()
+        self._ready = False
+        self._run(self._core.reset_envs, idx, tune=False)
+        self._check_stuck()
+        self._ready = True
+        return self._core.obs[idx], self._core.to_move[idx]
+
+    def set_game(self, i: int, game: Game) -> tuple[np.ndarray, int]:
+        """Replace env i's episode by a copy of `game`'s position (and the game's random
+        stream; not its history), a curriculum's start or a checkpoint of `game(i)`.
+        The episode keeps its index (`episodes[i]`, whose deal is dropped) and, against
+        an opponent, the agent's seat; the move cap counts from this position.  If the
+        opponent is to decide there, it plays natively, drawing afresh from the
+        episode's policy stream (a search with a fresh tree), up to the agent's
+        decision, as after a deal; if the game ends (or the cap is hit) first, the
+        position is skipped as such a deal is: `skipped[i]` and `episodes[i]` go up by
+        one and env i goes on with its next deal.  When the episode ends, env i goes on
+        with deal `episodes[i] + 1` of its stream, as usual.  So a position restored
+        from `game(i)` plays on as it did only as far as the position goes: the
+        opponent's stream, the episode counter, the sampler's stream and a kept tree
+        are the env's, not part of the position.  Returns env i's new (observation,
+        to_move) row (a fresh array); `action_masks()`, `legal_actions(i)` and
+        `game(i)` show the new position; nothing is reported (as `reset_envs`).
+        ValueError, with every env untouched, for a game under other rules, one that is
+        over, or a position the core's checks refuse; like `step`, RuntimeError before
+        reset() and after close() or an interrupted call, and a Ctrl-C during the
+        opponent's moves leaves the envs needing a reset."""
+        i = check_int(i, "env index", 0, self.num_envs - 1)
+        self._need_ready()
+        game = check_game(game)
+        if game.rules != self.rules:
+            raise ValueError(f"env {i} plays under {self.rules!r}, not the game's "
+                             f"{game.rules!r}")
+        why = self._core.refusal(game)
+        if why is not None:
+            raise ValueError(f"env {i} cannot start from this game: {why}")
+        self._ready = False
+        self._core.set_game(i, game)
+        self._check_stuck()
+        self._ready = True
+        return self._core.obs[i].copy(), int(self._core.to_move[i])
+
+    def _env_indices(self, indices):
+        idx = np.asarray(indices)
+        if idx.size == 0:
+            idx = idx.astype(np.int64)
+        if idx.ndim != 1 or not np.issubdtype(idx.dtype, np.integer):
+            raise ValueError(f"indices must be a sequence of env indices (ints), got an "
+                             f"array of shape {idx.shape} and dtype {idx.dtype}")
+        bad = idx[(idx < 0) | (idx >= self.num_envs)]
+        if bad.size:
+            raise ValueError(f"env index {bad[0]} is out of range 0..{self.num_envs - 1}")
+        if np.unique(idx).size != idx.size:
+            raise ValueError("indices must name each env at most once")
+        return np.ascontiguousarray(idx, np.int64)
+
     def _run(self, native, arg, tune=True):
         if self._tuner is None:
             native(arg, self.threads)
@@ -214,13 +285,16 @@ class VectorEnv:
 
     @property
     def episodes(self) -> np.ndarray:
-        """The index of the episode each env is playing (episodes started so far - 1)."""
+        """The index of the episode each env is playing (episodes started so far - 1):
+        game `episodes[i]` of env i's stream, or a position `set_game` put in its
+        place."""
         return self._core.episodes()
 
     @property
     def skipped(self) -> np.ndarray:
         """Per env, episodes that ended before the agent's first decision (the opponent
-        won at once) and were replaced by the next one."""
+        won at once) and were replaced by the next one: deals, and positions given to
+        `set_game`."""
         return self._core.skipped()
 
     def legal_actions(self, i: int) -> list[int]:
