@@ -175,7 +175,7 @@ class VectorEnv:
         twice; like `step`, RuntimeError before reset() and after close() or an
         interrupted call, and a Ctrl-C leaves the envs needing a reset."""
         idx = self._env_indices(indices)
-        self._need_ready()
+        self._need_ready("reset_envs()")
         self._ready = False
         self._run(self._core.reset_envs, idx, tune=False)
         self._check_stuck()
@@ -203,7 +203,7 @@ class VectorEnv:
         reset() and after close() or an interrupted call, and a Ctrl-C during the
         opponent's moves leaves the envs needing a reset."""
         i = check_int(i, "env index", 0, self.num_envs - 1)
-        self._need_ready()
+        self._need_ready("set_game()")
         game = check_game(game)
         if game.rules != self.rules:
             raise ValueError(f"env {i} plays under {self.rules!r}, not the game's "
@@ -225,8 +225,8 @@ class VectorEnv:
             raise ValueError(f"indices must be a sequence of env indices (ints), got an "
                              f"array of shape {idx.shape} and dtype {idx.dtype}")
         bad = idx[(idx < 0) | (idx >= self.num_envs)]
-        if bad.size:
-            raise ValueError(f"env index {bad[0]} is out of range 0..{self.num_envs - 1}")
+        if bad.size:                         # (worded as set_game's single index)
+            check_int(int(bad[0]), "env index", 0, self.num_envs - 1)
         if np.unique(idx).size != idx.size:
             raise ValueError("indices must name each env at most once")
         return np.ascontiguousarray(idx, np.int64)

@@ -181,8 +181,12 @@ def test_refusals_leave_every_env_as_it_was():
         with pytest.raises(ValueError, match=words):
             env.set_game(i, game)
         assert snapshot(env) == before
-    for indices in ([0, 0], [3], [-1], [0.0], [[0, 1]], [True]):
-        with pytest.raises(ValueError):
+    for indices, words in (([0, 0], "each env at most once"),
+                           ([3], "^env index must be at most 2, not 3$"),
+                           ([-1], "^env index must be at least 0, not -1$"),
+                           ([0.0], "dtype float64"), ([[0, 1]], "shape"),
+                           ([True], "dtype bool")):
+        with pytest.raises(ValueError, match=words):
             env.reset_envs(indices)
         assert snapshot(env) == before
     # A state the core's checks refuse (here an empty table) never reaches an env.
