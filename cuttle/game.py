@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ._core import END_NAMES, MOVE_SPACE, PHASE_NAMES, CoreGame, FreezeRefused, n_cards
+from ._core import (END_NAMES, MOVE_SPACE, PHASE_NAMES, CoreGame, FreezeRefused, n_cards,
+                    state_refusal)
 from ._observe import observation as _observation, observe
 from ._playout import PlayStatus
 from .cards import CARDS, Card, parse_index
@@ -30,7 +31,7 @@ from .position import layout, parse_text, write_text
 from .rules import Rules
 from .seeding import check_game_index, check_seed, seed_or_new
 from .unseen import check_dealt, dealt_not_named, sample_mark, view_gap, view_refusal
-from .validation import check_int, check_player, is_int
+from .validation import check_move_cap, check_player, is_int
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -38,7 +39,6 @@ if TYPE_CHECKING:
 __all__ = ["Game", "LegalMoves", "check_game", "check_view", "missing_view"]
 
 _OVER = PHASE_NAMES.index("over")
-MAX_MOVE_CAP = 2 ** 63 - 1          # (the core's cap is a Py_ssize_t)
 
 
 class Game(CoreGame):
@@ -99,7 +99,7 @@ class Game(CoreGame):
 
     def _attach(self, rules, seed, max_moves=None):
         """Set the rules (Python and core side), the seed and the move cap of a new game."""
-        max_moves = _check_cap(max_moves)
+        max_moves = check_move_cap(max_moves)
         self._rules = rules
         self.seed = seed
         self.max_moves = max_moves
@@ -232,7 +232,7 @@ class Game(CoreGame):
         game whose moves are chosen in Python: loop ``while (p := game.next_decision())
         is not None`` on a ``Game(..., max_moves=cap)``, which its cap ends as a draw
         as a simulated game's does."""
-        status = self._core_play_until(_check_cap(max_moves) or 0)
+        status = self._core_play_until(check_move_cap(max_moves) or 0)
         if status == PlayStatus.PLAY_DECIDE:
             return self._core_to_move
         if status in (PlayStatus.PLAY_OVER, PlayStatus.PLAY_CAP):
@@ -516,10 +516,8 @@ def _unpickle(cls, rules, seed, state, max_moves=None, last=None, dealt=(),
         raise ValueError(f"corrupt pickled game: its class is {cls!r}, not a cuttle.Game")
     if not isinstance(rules, Rules):
         raise ValueError(f"corrupt pickled game: its rules are {rules!r}")
-    if not (isinstance(state, tuple) and len(state) == 3
-            and all(isinstance(b, bytes) for b in state)):
-        raise ValueError(f"corrupt pickled game: its state must be a tuple of 3 bytes "
-                         f"(state, history, moves), not {_describe_state(state)}")
+    if state_refusal(state) is not None:
+        raise ValueError(f"corrupt pickled game: {state_refusal(state)}")
     g = cls.__new__(cls)
     try:
         g._attach(rules, check_seed(seed, "a pickled game's seed"), max_moves)
@@ -544,22 +542,6 @@ def _unpickle(cls, rules, seed, state, max_moves=None, last=None, dealt=(),
     except ValueError as e:
         raise ValueError(f"corrupt pickled game: {e}") from None
     return g
-
-
-def _describe_state(state):
-    # (the type of each item, not the bytes: a state is long and means nothing printed)
-    if isinstance(state, (tuple, list)):
-        return f"a {type(state).__name__} of {', '.join(type(b).__name__ for b in state)}" \
-            if state else f"an empty {type(state).__name__}"
-    return "None" if state is None else type(state).__name__
-
-
-def _check_cap(max_moves):
-    """A move cap: None (no cap) or an int >= 1."""
-    if max_moves is not None:
-        max_moves = check_int(max_moves, "max_moves", 1, MAX_MOVE_CAP,
-                              "None (no cap) or an int >= 1")
-    return max_moves
 
 
 def check_game(value: object, name: str = "game") -> Game:
