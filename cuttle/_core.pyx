@@ -436,6 +436,19 @@ cdef class CoreGame:
             memcpy(other.hist_moves, self.hist_moves, self.nhist * sizeof(uint32_t))
         other.nhist = self.nhist
 
+    def _core_sample_to(self, CoreGame other, p, uint64_t seed):
+        """Copy the position alone into `other` (no undo history: it would leak the true
+        state) and resample there what player p cannot know, as `_core_determinize`
+        does; return the codes of this game's moves, oldest first, as the bytes of
+        their uint32s (the sample's prior moves)."""
+        cdef Rng g
+        other.cr = self.cr
+        other.st = self.st
+        other.nhist = 0
+        rng_seed(&g, <uint64_t>seed, STREAM_SAMPLE)
+        determinize(&other.st, &other.cr, player(p), &g)
+        return (<char*>self.hist_moves)[:self.nhist * sizeof(uint32_t)] if self.nhist else b""
+
     def _core_move_codes(self):
         return [self.hist_moves[i] for i in range(self.nhist)]
 
