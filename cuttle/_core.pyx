@@ -115,6 +115,21 @@ def rank_and_suit(int index):
     return rank_of(index) + 1, suit_of(index)
 
 
+def state_refusal(state):
+    """Why `state` is not what `CoreGame._core_get_state` returns, a tuple of 3 bytes
+    (the state, the undo history's states, its moves), in words; None when it is (its
+    bytes are checked by `_core_set_state`)."""
+    if isinstance(state, tuple) and len(state) == 3 and all(isinstance(b, bytes) for b in state):
+        return None
+    # (the type of each item, not the bytes: a state is long and means nothing printed)
+    if isinstance(state, (tuple, list)):
+        what = (f"a {type(state).__name__} of {', '.join(type(b).__name__ for b in state)}"
+                if state else f"an empty {type(state).__name__}")
+    else:
+        what = "None" if state is None else type(state).__name__
+    return f"its state must be a tuple of 3 bytes (state, history, moves), not {what}"
+
+
 def _state_layout():
     """{field: (byte offset, struct format)} of the State a pickle carries, for tests
     that tamper with one field (the offsets are the compiler's)."""
@@ -420,6 +435,19 @@ cdef class CoreGame:
             memcpy(other.hist, self.hist, self.nhist * sizeof(State))
             memcpy(other.hist_moves, self.hist_moves, self.nhist * sizeof(uint32_t))
         other.nhist = self.nhist
+
+    def _core_sample_to(self, CoreGame other, p, uint64_t seed):
+        """Copy the position alone into `other` (no undo history: it would leak the true
+        state) and resample there what player p cannot know, as `_core_determinize`
+        does; return the codes of this game's moves, oldest first, as the bytes of
+        their uint32s (the sample's prior moves)."""
+        cdef Rng g
+        other.cr = self.cr
+        other.st = self.st
+        other.nhist = 0
+        rng_seed(&g, <uint64_t>seed, STREAM_SAMPLE)
+        determinize(&other.st, &other.cr, player(p), &g)
+        return (<char*>self.hist_moves)[:self.nhist * sizeof(uint32_t)] if self.nhist else b""
 
     def _core_move_codes(self):
         return [self.hist_moves[i] for i in range(self.nhist)]

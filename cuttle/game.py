@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ._core import END_NAMES, MOVE_SPACE, PHASE_NAMES, CoreGame, FreezeRefused, n_cards
+from ._core import (END_NAMES, MOVE_SPACE, PHASE_NAMES, CoreGame, FreezeRefused, n_cards,
+                    state_refusal)
 from ._observe import observation as _observation, observe
 from ._playout import PlayStatus
 from .cards import CARDS, Card, parse_index
@@ -24,13 +25,13 @@ from .display import render
 from .errors import IllegalMoveError, InvalidMoveError, NoMoveToUndo
 from .freezes import freeze_words
 from .legal import LegalMoves, as_move, why_illegal
-from .moves import Move
+from .moves import Move, move_codes
 from .observation import Observation
 from .position import layout, parse_text, write_text
 from .rules import Rules
 from .seeding import check_game_index, check_seed, seed_or_new
 from .unseen import check_dealt, dealt_not_named, sample_mark, view_gap, view_refusal
-from .validation import check_int, check_player, is_int
+from .validation import check_move_cap, check_player, is_int
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -38,7 +39,6 @@ if TYPE_CHECKING:
 __all__ = ["Game", "LegalMoves", "check_game", "check_view", "missing_view"]
 
 _OVER = PHASE_NAMES.index("over")
-MAX_MOVE_CAP = 2 ** 63 - 1          # (the core's cap is a Py_ssize_t)
 
 
 class Game(CoreGame):
@@ -91,6 +91,7 @@ class Game(CoreGame):
 
     dealt_unseen: frozenset[Card] = frozenset()
     dealt_from: str | None = None
+    _prior = b""            # the codes of `prior_moves`, as the core keeps them (uint32s)
 
     def __init__(self, rules: Rules | str | None = None, seed: int | None = None,
                  max_moves: int | None = None):
@@ -99,7 +100,7 @@ class Game(CoreGame):
 
     def _attach(self, rules, seed, max_moves=None):
         """Set the rules (Python and core side), the seed and the move cap of a new game."""
-        max_moves = _check_cap(max_moves)
+        max_moves = check_move_cap(max_moves)
         self._rules = rules
         self.seed = seed
         self.max_moves = max_moves
@@ -232,7 +233,7 @@ class Game(CoreGame):
         game whose moves are chosen in Python: loop ``while (p := game.next_decision())
         is not None`` on a ``Game(..., max_moves=cap)``, which its cap ends as a draw
         as a simulated game's does."""
-        status = self._core_play_until(_check_cap(max_moves) or 0)
+        status = self._core_play_until(check_move_cap(max_moves) or 0)
         if status == PlayStatus.PLAY_DECIDE:
             return self._core_to_move
         if status in (PlayStatus.PLAY_OVER, PlayStatus.PLAY_CAP):
@@ -261,14 +262,12 @@ class Game(CoreGame):
     pop = undo
 
     def copy(self) -> Game:
-        """An independent copy: the same position, random stream and history."""
+        """An independent copy: same position, random stream, history and prior moves."""
         g = type(self).__new__(type(self))
         self._core_copy_to(g)
-        g._rules = self._rules
-        g.seed = self.seed
-        g.max_moves = self.max_moves
-        g.dealt_unseen = self.dealt_unseen
-        g.dealt_from = self.dealt_from
+        g._rules, g.seed, g.max_moves = self._rules, self.seed, self.max_moves
+        g.dealt_unseen, g.dealt_from = self.dealt_unseen, self.dealt_from
+        g._prior = self._prior
         return g
 
     __copy__ = copy
@@ -285,18 +284,22 @@ class Game(CoreGame):
             before = self.copy()
             last = before._core_undo()
             args = args[:3] + (before._core_get_state(), self.max_moves, last)
-        if self.dealt_unseen:       # (after `last`, None for most; "record" unwritten)
-            args += (None,) * (6 - len(args)) + (sorted(map(str, self.dealt_unseen)),)
-            args += (self.dealt_from,) if self.dealt_from != "record" else ()
+        # After `last` (None for most): the mark of the cards dealt for '?', then the
+        # prior moves; what an older cuttle does not read is written only where needed.
+        mark = (sorted(map(str, self.dealt_unseen)), self.dealt_from)
+        if self._prior:
+            args += (None,) * (6 - len(args)) + mark + (_codes(self._prior),)
+        elif self.dealt_unseen:             # ("record", the default, unwritten)
+            args += (None,) * (6 - len(args)) + mark[:1 if mark[1] == "record" else 2]
         return (_unpickle, args)
 
     def __eq__(self, other):
         """Games are equal when their rules, move cap, position, random stream and whole
-        history are (the seed only names how a game began)."""
+        history are, `prior_moves` included (the seed only names how a game began)."""
         if not isinstance(other, Game):
             return NotImplemented
         return (self._rules == other._rules and self.max_moves == other.max_moves
-                and self._core_equal(other))
+                and self._prior == other._prior and self._core_equal(other))
 
     # A game changes: it is not hashable.  position_text() keys a main-phase position
     # (cards, freezes, to_move, the rule state): games that differ only in what a player
@@ -305,8 +308,16 @@ class Game(CoreGame):
 
     @property
     def moves(self) -> list[Move]:
-        """The moves played so far, oldest first."""
+        """The moves played since the game's first position, oldest first."""
         return [Move.from_code(c) for c in self._core_move_codes()]
+
+    @property
+    def prior_moves(self) -> tuple[Move, ...]:
+        """The moves played before the game's first position, oldest first (read-only):
+        none for a new game; for a determinization (`determinize`), the history of the
+        game it was drawn from (its `prior_moves`, then its `moves`), which is public:
+        no move names a card hidden from either player (a draw names none)."""
+        return tuple(map(Move.from_code, _codes(self._prior)))
 
     @property
     def ply(self) -> int:
@@ -352,9 +363,10 @@ class Game(CoreGame):
         """A full game consistent with `player`'s observation: everything the player
         knows is kept; only the cards they cannot know are redistributed among the
         places they cannot see (the opponent's hand, unknown deck positions).  The
-        sample has no move history (undoing into the true state would leak it); its
-        `seed` is its own (the true game's would deal its hidden cards again).  When
-        `player` is to decide, its legal moves are the game's.
+        sample has no undo history (undoing would leak the true state): the game's
+        moves, all public, are its `prior_moves`; its `seed` is its own (the true
+        game's would deal its hidden cards again).  When `player` is to decide, its
+        legal moves are the game's.
 
         Of a game whose ``?`` were dealt (``dealt_unseen``), a sample of a view that is
         given whole (`missing_view`) is a game of its own, as any game's sample; one of
@@ -363,11 +375,11 @@ class Game(CoreGame):
         cards the sample dealt)."""
         player = check_player(player)
         seed = seed_or_new(seed)
-        mark = sample_mark(self, player)
-        g = self.copy()
-        g._core_determinize(player, seed)
-        g.seed = seed
-        g.dealt_unseen, g.dealt_from = mark
+        g = type(self).__new__(type(self))
+        moves = self._core_sample_to(g, player, seed)       # (the codes of self's moves)
+        g._rules, g.seed, g.max_moves = self._rules, seed, self.max_moves
+        g.dealt_unseen, g.dealt_from = sample_mark(self, player)
+        g._prior = self._prior + moves
         return g
 
     def legal_move_mask(self) -> np.ndarray:
@@ -505,21 +517,19 @@ class Game(CoreGame):
 
 
 def _unpickle(cls, rules, seed, state, max_moves=None, last=None, dealt=(),
-              dealt_from="record"):
+              dealt_from="record", prior=()):
     """A pickled Game, validated whole: ValueError for one that contradicts itself.
     `last`: the code of the move its move cap ended the game on, played again here
     (`state` is then the game before it); `dealt`, its ``dealt_unseen`` as card texts,
-    and `dealt_from` what held their ``?`` (a pickle without it: a record)."""
+    `dealt_from` what held their ``?`` (none: a record), `prior` its prior moves' codes."""
     # pickle.loads calls this with whatever a pickle holds: anything but what
     # __reduce__ writes is refused here, before the native code sees it
     if not (isinstance(cls, type) and issubclass(cls, Game)):
         raise ValueError(f"corrupt pickled game: its class is {cls!r}, not a cuttle.Game")
     if not isinstance(rules, Rules):
         raise ValueError(f"corrupt pickled game: its rules are {rules!r}")
-    if not (isinstance(state, tuple) and len(state) == 3
-            and all(isinstance(b, bytes) for b in state)):
-        raise ValueError(f"corrupt pickled game: its state must be a tuple of 3 bytes "
-                         f"(state, history, moves), not {_describe_state(state)}")
+    if state_refusal(state) is not None:
+        raise ValueError(f"corrupt pickled game: {state_refusal(state)}")
     g = cls.__new__(cls)
     try:
         g._attach(rules, check_seed(seed, "a pickled game's seed"), max_moves)
@@ -541,25 +551,16 @@ def _unpickle(cls, rules, seed, state, max_moves=None, last=None, dealt=(),
                          f"is {cap} and it is {'over' if g.is_over else 'not over'}")
     try:
         g.dealt_unseen, g.dealt_from = check_dealt(g, dealt, dealt_from)
+        g._prior = np.array(move_codes(prior, rules.n_cards, "its prior moves"),
+                            np.uint32).tobytes()
     except ValueError as e:
         raise ValueError(f"corrupt pickled game: {e}") from None
     return g
 
 
-def _describe_state(state):
-    # (the type of each item, not the bytes: a state is long and means nothing printed)
-    if isinstance(state, (tuple, list)):
-        return f"a {type(state).__name__} of {', '.join(type(b).__name__ for b in state)}" \
-            if state else f"an empty {type(state).__name__}"
-    return "None" if state is None else type(state).__name__
-
-
-def _check_cap(max_moves):
-    """A move cap: None (no cap) or an int >= 1."""
-    if max_moves is not None:
-        max_moves = check_int(max_moves, "max_moves", 1, MAX_MOVE_CAP,
-                              "None (no cap) or an int >= 1")
-    return max_moves
+def _codes(prior: bytes) -> list[int]:
+    """The move codes of a game's `_prior`."""
+    return np.frombuffer(prior, np.uint32).tolist()
 
 
 def check_game(value: object, name: str = "game") -> Game:

@@ -22,7 +22,7 @@ from .errors import InvalidMoveError
 from .text import quoted
 from .validation import check_int
 
-__all__ = ["Move", "VERBS"]
+__all__ = ["Move", "VERBS", "move_codes"]
 
 _VERB_ID = {v: i for i, v in enumerate(VERBS)}
 # verb: (min cards, max cards)
@@ -174,6 +174,26 @@ class Move:
 
     def __reduce__(self):
         return (Move.parse, (self._text,))
+
+
+def move_codes(value: object, n_cards: int, what: str) -> tuple[int, ...]:
+    """`value`, a list or tuple of move codes (`Move.code`) naming cards of a deck of
+    `n_cards` (a pickled game's `prior_moves`), as a tuple of ints; ValueError naming
+    `what` and the first that is not one."""
+    if not isinstance(value, (list, tuple)):
+        raise ValueError(f"{what}: a list of move codes, not {type(value).__name__}")
+    for i, code in enumerate(value):
+        if type(code) is not int:
+            raise ValueError(f"{what}: move {i} is {type(code).__name__}, not a move code")
+        try:
+            move = Move.from_code(code)
+        except InvalidMoveError as e:
+            raise ValueError(f"{what}: move {i}: {e}") from None
+        outside = [c for c in move.cards if c.index >= n_cards]
+        if outside:
+            raise ValueError(f"{what}: move {i}, {move}, names {outside[0]}, not a card "
+                             f"of its rules' deck of {n_cards} cards")
+    return tuple(value)
 
 
 def _copy(source, target):

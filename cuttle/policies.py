@@ -31,7 +31,8 @@ handed the live `Game`: the opponent's hand (``game.hand(1 - p)``) and the deck 
 cheats without knowing it.  `fair(policy)` is the same policy seeing only its player's
 view: it is called on ``game.determinize(p, seed)``, the hidden cards dealt anew
 consistently with what player ``p`` knows, seeded from the run's ``rng`` (reproducible
-per seed, whatever the threads or chunks).  `with_rng(policy)` is the adapter that calls
+per seed, whatever the threads or chunks), the moves played so far, all public, its
+``game.prior_moves``.  `with_rng(policy)` is the adapter that calls
 either form as ``policy(game, rng)``.  An int returned is a ``Move.code``, never a compact
 action index of cuttle.rl: return ``cuttle.rl.move_of(action)`` for one of those.
 """
@@ -336,8 +337,11 @@ def fair(policy: Callable[..., Move | str | int],
     included.  The policy returned calls `policy` instead on ``game.determinize(p, s)``
     for the player ``p`` to decide: everything ``p`` knows kept, the cards ``p`` cannot
     place (the opponent's unknown hand cards, the deck's unknown positions) dealt anew
-    among those places, the game's random stream reseeded, no move history (``moves``,
-    ``ply`` and ``undo`` start there; `seed` is the sample's ``s``, not the true deal's).
+    among those places, the game's random stream reseeded, no undo history (``moves``,
+    ``ply`` and ``undo`` start there; `seed` is the sample's ``s``, not the true deal's):
+    the moves played before, every one public, are the sample's ``prior_moves``, the
+    true game's (its ``prior_moves``, then its ``moves``), so a policy may read the
+    whole game so far.
     The decider's legal moves in that sample are the true game's (tests check it at every
     phase of random games under random rules), so the move it returns is legal in the
     real game.  The sample's seed ``s`` is drawn from the ``rng`` the run passes (a
@@ -348,8 +352,10 @@ def fair(policy: Callable[..., Move | str | int],
     (None: a fresh seed).
 
     A native policy name already plays from its player's view (all but
-    ``cuttle.cards-ai``) and needs no wrapper.  A policy that reads the history (an
-    ``ismcts-infer`` `Bot`) sees none through this one.
+    ``cuttle.cards-ai``) and needs no wrapper.  A `Bot` that reads the history
+    (``ismcts-infer``) reads the game's own record, which the sample starts afresh: it
+    sees none through this one (``prior_moves`` are moves, not the positions they led
+    to).
 
     >>> import random
     >>> seen = []
@@ -359,6 +365,9 @@ def fair(policy: Callable[..., Move | str | int],
     True
     >>> seen[0].hand(0) == g.hand(0), seen[0].hand(1) == g.hand(1)
     (True, False)
+    >>> _ = g.play("draw"); _ = peek(g, random.Random(6))
+    >>> seen[1].prior_moves, seen[1].moves        # the game so far; its own moves start here
+    ((Move('draw'),), [])
     """
     if isinstance(policy, str):
         raise ValueError(f"fair() takes a Python callable policy(game) -> move, not the "

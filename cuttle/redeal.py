@@ -108,8 +108,9 @@ def redeal(game: Game, player: int, seed: int, cards: frozenset[Card] | None = N
     checked: every move legal and `player`'s observation the same as in `game` before
     and after each one.  The deal is drawn from `seed`; None when none of `tries`
     permutations keeps (or when `game` started where position text cannot say).  The
-    new game keeps `game`'s seed, move cap and moves, and the mark of the cards dealt
-    for its start's ``?`` (``dealt_unseen``, ``dealt_from``); `game` is not changed."""
+    new game keeps `game`'s seed, move cap, moves and `prior_moves`, and the mark of the
+    cards dealt for its start's ``?`` (``dealt_unseen``, ``dealt_from``); `game` is not
+    changed."""
     check_game(game)
     player = check_player(player)
     seed = check_seed(seed)
@@ -142,6 +143,7 @@ def redeal(game: Game, player: int, seed: int, cards: frozenset[Card] | None = N
         if done is not None and done[2] == len(moves) and same(len(moves), done[1]):
             new = done[1]       # (the cards of the start's '?' are still the deal's)
             new.dealt_unseen, new.dealt_from = game.dealt_unseen, game.dealt_from
+            new._prior = game._prior        # (public: the same whatever the deal)
             return new
     return None
 

@@ -18,6 +18,8 @@ before any work).  The rules:
   budget's other percentage-point settings) is a fraction in Python (0.005 is 0.5
   percentage points) where the command line takes points: one above `MAX_TARGET` (10
   points) is refused, as surely meant in points (`check_target`);
+- **move caps**: None (no cap) or an int from 1 to `MAX_MOVE_CAP` (`check_move_cap`:
+  a game's ``max_moves``);
 - **games**: a `cuttle.Game` where one is taken (`cuttle.game.check_game`, beside the
   class: position text or a record is not a game, and the message says how to make one);
 - **output paths**: the file's folder exists and may be written, and the path is not a
@@ -44,16 +46,17 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from os import PathLike
 
-__all__ = ["MAX_TARGET", "check_bool", "check_cancel", "check_confidence", "check_count",
-           "check_fraction", "check_int", "check_output_folder", "check_output_path",
-           "check_player", "check_target", "is_bool", "is_int", "read_whole",
-           "whole_words"]
+__all__ = ["MAX_MOVE_CAP", "MAX_TARGET", "check_bool", "check_cancel", "check_confidence",
+           "check_count", "check_fraction", "check_int", "check_move_cap",
+           "check_output_folder", "check_output_path", "check_player", "check_target",
+           "is_bool", "is_int", "read_whole", "whole_words"]
 
 # The largest target half-width (a fraction): 10 percentage points.  The loosest the
 # docs use are 6 points (the atlas's interactions under ISMCTS) and a search policy's
 # budget's 5; a target of 0.5 (a half-width of 50 points) "converges" after one chunk,
 # and is someone's 0.5 percentage points.
 MAX_TARGET = 0.1
+MAX_MOVE_CAP = 2 ** 63 - 1          # the largest move cap of a game (a Py_ssize_t's)
 
 
 def is_int(value: object) -> bool:
@@ -160,6 +163,14 @@ def check_player(value: object, name: str = "player", none: str | None = None) -
         return int(value)
     also = f" or None ({none})" if none is not None else ""
     raise ValueError(f"{name} must be 0 or 1{also}, not {quoted(value)}")
+
+
+def check_move_cap(value: object, name: str = "max_moves") -> int | None:
+    """A game's move cap: None (no cap) or an int >= 1 (at most `MAX_MOVE_CAP`, the
+    core's cap being a Py_ssize_t); ValueError otherwise."""
+    if value is None:
+        return None
+    return check_int(value, name, 1, MAX_MOVE_CAP, "None (no cap) or an int >= 1")
 
 
 def check_fraction(value: object, name: str, hint: str = "") -> float:

@@ -20,14 +20,18 @@ cluster whose workers all leave mid-run is waited for (an adaptive cluster bring
 workers back; its tasks wait for them, dask's way), and the run says so on stderr
 (`_Workers`), then again once a worker is back.  With a games CSV (or within
 `in_index_order`) the chunks are merged in game-index order (later chunks wait in
-memory for earlier ones; the window bounds how many).
+memory for earlier ones; the window bounds how many), and so with a player in Python:
+a policy that fails (`PolicyError`) keeps exactly the games before its game, as in a
+local run, the chunks after it cancelled (`_Run`); its task hands the failure back
+with the games of its chunk before it (`tasks.FailedChunk`: a raised error is logged
+by the worker with its traceback, and crosses without them).
 
 Before its first task, a run checks the cluster once per client and machine
 (`check_cluster`): the scheduler must load cuttle (it unpickles the tasks), and each
-worker must run this very `build` (version, games revision, a digest of the engine's
-games and one of games with a player in Python, whose seats draw from streams of their
-own), and every task checks its worker again (`play_checked`: workers may join
-later).  Without the check a worker lacking cuttle was closed by dask on its first
+worker must run this very build (`tasks.build`: version, games revision, a digest of
+the engine's games and one of games with a player in Python, whose seats draw from
+streams of their own), and every task checks its worker again (`tasks.play_checked`:
+workers may join later).  Without the check a worker lacking cuttle was closed by dask on its first
 task, then the next, and the run waited for workers for ever; one of another build
 played other games, merged in without a word.
 
@@ -43,9 +47,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
-import functools
-import hashlib
-import json
 import logging
 import time
 import uuid
@@ -56,9 +57,8 @@ from .._optional import missing
 from ..errors import ClusterError
 from ..formatting import plural, quantity
 from ..progress import note
-from .names import DEFAULT_MAX_MOVES
-from .players import resolve_players
-from .runner import Chunks, Plan, collect, play_chunk
+from .runner import Chunks, Plan, collect
+from .tasks import FailedChunk, another_build, build, play_checked
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator
@@ -69,8 +69,8 @@ if TYPE_CHECKING:
     from .results import SimulationResult
     from .runner import GamesCsv
 
-__all__ = ["CLUSTER_CHUNK", "ChunkCancelled", "ClusterError", "DEFAULT_PORT", "build",
-           "check_cluster", "in_index_order", "play_checked", "play_pieces", "run_on_cluster"]
+__all__ = ["CLUSTER_CHUNK", "ClusterError", "DEFAULT_PORT", "check_cluster", "in_index_order",
+           "run_on_cluster"]
 
 CLUSTER_CHUNK = 1 << 20       # largest native chunk on a cluster (units)
 PYTHON_CLUSTER_CHUNK = 256
@@ -80,9 +80,6 @@ WORKERS_LOOK = 1.0            # seconds without a finished chunk before a run as
                               # scheduler whether it still has workers (then again as often)
 WORKERS_LOOK_TIMEOUT = 5.0    # seconds the scheduler has to answer that (else: not known)
 WAIT_STEP = 0.02              # seconds between two looks for a finished chunk
-BUILD_GAMES = 32              # games of `build`'s digest of the engine
-BUILD_PYTHON_GAMES = 4        # games of its digest of games played in Python
-PIECE_SECONDS = 0.05          # a chunk's pieces grow while quicker (so: < 0.2 s each)
 
 
 def _distributed():
@@ -112,103 +109,6 @@ class _CancelledRuns(logging.Filter):
 
 
 _CANCELLED = _CancelledRuns()
-
-
-def _uniform(game, rng):
-    """`build`'s player in Python: a legal move drawn from its seat's rng."""
-    moves = game.legal_moves
-    return moves[rng.randrange(len(moves))]
-
-
-def _digest(players, n: int) -> str:
-    """A digest of the tally of the first `n` games of seed 0 under classic rules
-    between `players`."""
-    from ..rules import Rules
-    plan = Plan([Rules()], resolve_players(players), 0, True, DEFAULT_MAX_MOVES, None, 1,
-                False)
-    state = [x.tolist() if hasattr(x, "tolist") else x
-             for x in play_chunk(plan, 0, n).tally.__getstate__()]
-    return hashlib.sha256(json.dumps(state, sort_keys=True).encode()).hexdigest()[:16]
-
-
-@functools.cache
-def build() -> tuple[str, int, str, str]:
-    """This process's cuttle, as the cluster checks it: (version, games revision, a
-    digest of the engine: the tally of the first BUILD_GAMES games of random against
-    greedy, and one of games played in Python: of BUILD_PYTHON_GAMES games of a
-    player in Python against random, each seat drawing from its own stream,
-    `seeding.seat_seed`).  A worker of another build would play other games (the
-    digests are a cheap guard against a build that plays otherwise under the same
-    version and revision, not a proof; the streams of games with a player in Python
-    are no part of the games revision)."""
-    from .._version import GAME_REVISION, __version__
-    return (__version__, GAME_REVISION, _digest(("random", "greedy"), BUILD_GAMES),
-            _digest((_uniform, "random"), BUILD_PYTHON_GAMES))
-
-
-def _described(b) -> str:
-    # (a worker of an older build says no digest of games in Python)
-    return f"version {b[0]}, games revision {b[1]}, engine {b[2]}" + \
-        (f", games in Python {b[3]}" if len(b) > 3 else "")
-
-
-def _another_build(worker: str, theirs, ours) -> ClusterError:
-    return ClusterError(f"the dask worker {worker} runs another cuttle ({_described(theirs)} "
-                        f"there; {_described(ours)} here): install the same pycuttle on every "
-                        f"machine of the cluster, so that no game depends on the machine")
-
-
-class ChunkCancelled(Exception):
-    """A chunk's task was cancelled while it played (`play_pieces`): nobody waits for
-    its result any more."""
-
-
-def play_checked(expected: tuple[str, ...], plan: Plan, start: int,
-                 count: int) -> SimulationResult | ComparisonResult:
-    """A cluster task: units start..start+count-1 of `plan` on a worker, which must
-    run the client's build `expected` (ClusterError if it does not), played in pieces
-    that stop once the task is cancelled (`play_pieces`)."""
-    from distributed import get_worker
-    try:
-        worker = get_worker()
-    except ValueError:              # (called outside a worker)
-        worker = None
-    here = build()
-    if tuple(here) != tuple(expected):
-        raise _another_build("(none)" if worker is None else worker.address, here, expected)
-    if worker is None:
-        return play_chunk(plan, start, count)
-    key = worker.get_current_task()
-
-    def cancelled() -> bool:
-        task = worker.state.tasks.get(key)
-        return task is None or task.state == "cancelled"
-    return play_pieces(plan, start, count, cancelled)
-
-
-def play_pieces(plan: Plan, start: int, count: int, cancelled: Callable[[], bool],
-                first: int | None = None) -> SimulationResult | ComparisonResult:
-    """`play_chunk(plan, start, count)`, played in pieces (from `first` units, or the
-    plan's first chunk, growing x4 while a piece takes under PIECE_SECONDS) and merged:
-    the same result, exactly.  Between two pieces, ChunkCancelled if `cancelled()`.
-    (dask lets a running task whose future was cancelled run to its end: a whole chunk
-    went on playing for seconds after Ctrl-C, minutes with a large chunk_size.)"""
-    t0 = time.perf_counter()
-    pieces = Chunks(count, True, target=PIECE_SECONDS, factor=4,
-                    first=plan.first_chunk if first is None else first)
-    parts = []
-    lo, stop = start, start + count
-    while lo < stop:
-        if parts and cancelled():
-            raise ChunkCancelled(f"units {start}..{stop - 1}: cancelled after {lo - start}")
-        n = min(pieces.size, stop - lo)
-        parts.append(play_chunk(plan, lo, n))
-        pieces.took(parts[-1].elapsed, n)
-        lo += n
-    while len(parts) > 1:           # (pairwise: merging rows copies them)
-        parts = [parts[i].merge(parts[i + 1]) if i + 1 < len(parts) else parts[i]
-                 for i in range(0, len(parts), 2)]
-    return parts[0].with_elapsed(time.perf_counter() - t0)
 
 
 def _said(e: BaseException) -> str:
@@ -252,7 +152,7 @@ def check_cluster(client: Client, workers: Iterable[str]) -> None:
                 continue            # (gone, say: its tasks check it, if it comes back)
             raise error from None
         if tuple(theirs) != ours:
-            raise _another_build(worker, theirs, ours)
+            raise another_build(worker, theirs, ours)
         seen.add(worker)
 
 
@@ -316,7 +216,8 @@ def run_on_cluster(client: Client, plan: Plan, n: int, fixed_chunk: int | None,
                    start: int = 0) -> SimulationResult | ComparisonResult:
     """Play units start..start+n-1 of `plan` on `client`'s cluster; fixed_chunk: units
     per task, or None for adaptive chunks.  The chunks are merged as they finish, or in
-    index order with a games CSV (`sink`) or within `in_index_order`."""
+    index order with a games CSV (`sink`), within `in_index_order` or with a player in
+    Python (`_Run`)."""
     distributed = _distributed()
     if fixed_chunk is None:
         limit = max(1, (CLUSTER_CHUNK if plan.native else PYTHON_CLUSTER_CHUNK) // plan.slots)
@@ -328,58 +229,109 @@ def run_on_cluster(client: Client, plan: Plan, n: int, fixed_chunk: int | None,
     infos = _workers(client, NO_WORKERS_WAIT)
     check_cluster(client, infos)
     workers = max(1, sum(w.get("nthreads", 1) for w in infos.values()))
-    window = 2 * workers + 2
-    expected = build()
-    token = uuid.uuid4().hex[:12]
-    pending: dict[Future, tuple[int, int]] = {}       # future -> (start, count)
-    # start -> (count, result), waiting for their turn (index order)
-    buffered: dict[int, tuple[int, SimulationResult | ComparisonResult]] = {}
-    done = distributed.as_completed(with_results=True)
-    stop = start + n
-    state = {"next": start, "write": start}
+    run = _Run(distributed, client, address, plan, desc, chunks, workers, start, n,
+               strict=sink is not None or _IN_ORDER.get())
+    return collect(run.parts(), plan, n, progress, sink, desc, run.cancel)
 
-    def fill():
-        while state["next"] < stop and len(pending) + len(buffered) < window:
-            lo = state["next"]
+
+class _Run:
+    """The chunks of one run on a cluster: submitted in index order, a bounded window
+    of them in flight (`pending`: future -> (start, count)), merged as they finish or
+    in index order (`buffered`: start -> (count, result), waiting for their turn).
+
+    A run with a player in Python merges in index order too, so that a policy failing
+    in a chunk (its task hands a `FailedChunk` back) keeps exactly the units before its
+    game, as a local run does: the chunks after it are cancelled and their results
+    dropped (`dropped`: the futures the run cancelled itself, ignored when they come
+    back), the chunks before it are waited for (one of them may fail earlier: that
+    failure is then the run's), and the PolicyError is raised with the failed chunk's
+    units before its game (`collect` keeps them).  Stopped otherwise (Ctrl-C, the
+    cluster's failure), such a run keeps its chunks finished out of order too (`cancel`
+    hands them over), as a run merging them as they finish does; a `strict` run (a
+    games CSV, `in_index_order`) keeps only its first units, without a gap."""
+
+    def __init__(self, distributed, client: Client, address: str, plan: Plan, desc: str,
+                 chunks: Chunks, workers: int, start: int, n: int, strict: bool):
+        self.distributed, self.client, self.address = distributed, client, address
+        self.plan, self.desc, self.chunks, self.workers = plan, desc, chunks, workers
+        self.window = 2 * workers + 2
+        self.expected = build()
+        self.token = uuid.uuid4().hex[:12]
+        self.strict = strict
+        self.ordered = strict or not plan.native
+        self.pending: dict[Future, tuple[int, int]] = {}
+        self.buffered: dict[int, tuple[int, SimulationResult | ComparisonResult]] = {}
+        self.dropped: set[Future] = set()
+        self.failed: tuple[int, FailedChunk] | None = None
+        self.next = self.write = start
+        self.stop = start + n
+        self.done = distributed.as_completed(with_results=True, raise_errors=False)
+
+    def fill(self) -> None:
+        """Submit the next chunks while the window has room."""
+        plan = self.plan
+        while self.next < self.stop and len(self.pending) + len(self.buffered) < self.window:
+            lo = self.next
             # Near the end chunks shrink (guided scheduling), so that no worker is left
             # with a long last chunk while the others idle.
-            tail = max(plan.first_chunk, -(-(stop - lo) // (2 * workers)))
-            count = min(chunks.size, tail, stop - lo)
-            fut = _submit(client, address, f"cuttle-{desc}-{token}-{lo}", expected, plan,
-                          lo, count)
-            pending[fut] = (lo, count)
-            done.add(fut)
-            state["next"] = lo + count
+            tail = max(plan.first_chunk, -(-(self.stop - lo) // (2 * self.workers)))
+            count = min(self.chunks.size, tail, self.stop - lo)
+            fut = _submit(self.client, self.address, f"cuttle-{self.desc}-{self.token}-{lo}",
+                          self.expected, plan, lo, count)
+            self.pending[fut] = (lo, count)
+            self.done.add(fut)
+            self.next = lo + count
 
-    ordered = sink is not None or _IN_ORDER.get()
-
-    def parts():
-        fill()
-        for fut, result in _finished(done, distributed, client, address,
-                                     _Workers(client, plan.unit)):
-            lo, count = pending.pop(fut)
-            chunks.took(result.elapsed, count)
-            if not ordered:
-                yield count, result
+    def parts(self) -> Iterator[tuple[int, SimulationResult | ComparisonResult]]:
+        """(count, result) of each finished chunk, as `collect` merges them."""
+        self.fill()
+        for fut, result in _finished(self.done, self.distributed, self.client, self.address,
+                                     _Workers(self.client, self.plan.unit), self.dropped):
+            lo, count = self.pending.pop(fut)
+            if isinstance(result, FailedChunk):
+                self.fail(lo, result)
             else:
-                buffered[lo] = (count, result)
-                while state["write"] in buffered:
-                    c, r = buffered.pop(state["write"])
-                    state["write"] += c
-                    yield c, r
-            fill()
+                self.chunks.took(result.elapsed, count)
+                if not self.ordered:
+                    yield count, result
+                else:
+                    self.buffered[lo] = (count, result)
+            while self.write in self.buffered:
+                c, r = self.buffered.pop(self.write)
+                self.write += c
+                yield c, r
+            if self.failed is None:
+                self.fill()
+            elif self.write == self.failed[0]:      # (every chunk before it merged)
+                raise self.failed[1].raised()
+        if self.failed is not None:             # (not reached: its chunks came first)
+            raise self.failed[1].raised()
 
-    def cancel():
+    def fail(self, lo: int, failure: FailedChunk) -> None:
+        """A policy failed in the chunk starting at `lo`: the run's failure (no chunk
+        after it is left to fail); the chunks after it are cancelled and dropped."""
+        self.failed = (lo, failure)
+        later = [f for f, (s, _) in self.pending.items() if s > lo]
+        for f in later:
+            del self.pending[f]
+        self.dropped.update(later)
+        _cancel(self.client, later)
+        for s in [s for s in self.buffered if s > lo]:
+            del self.buffered[s]
+
+    def cancel(self) -> list[tuple[int, SimulationResult | ComparisonResult]]:
+        """Cancel the chunks in flight of a run that stopped; the chunks it holds
+        finished out of order, which it keeps unless `strict`."""
         log = logging.getLogger("distributed.scheduler")
         if _CANCELLED not in log.filters:
             log.addFilter(_CANCELLED)
-        _CANCELLED.tokens.add(token)
-        _cancel(client, list(pending))
-        pending.clear()
-        buffered.clear()
-        done.clear()
-
-    return collect(parts(), plan, n, progress, sink, desc, cancel)
+        _CANCELLED.tokens.add(self.token)
+        _cancel(self.client, list(self.pending))
+        held = [] if self.strict else [self.buffered[s] for s in sorted(self.buffered)]
+        self.pending.clear()
+        self.buffered.clear()
+        self.done.clear()
+        return held
 
 
 def _submit(client: Client, address: str, key: str, *args: Any) -> Future:
@@ -423,7 +375,8 @@ def _workers(client: Client, wait: float) -> dict[str, Any]:
         time.sleep(0.2)
 
 
-def _finished(done, distributed, client, address: str, workers: _Workers):
+def _finished(done, distributed, client, address: str, workers: _Workers,
+              dropped: set[Future]):
     """(future, result) of each task as `done` (dask's as_completed) hands it over;
     ClusterError for a task whose result will never come.  (as_completed hands a
     cancelled future over with its CancelledError in place of the result, and raises
@@ -453,8 +406,15 @@ def _finished(done, distributed, client, address: str, workers: _Workers):
             fut, result = next(it)
         except StopIteration:
             return
-        except distributed.KilledWorker as e:
-            raise ClusterError(f"the dask workers kept dying on the run: {e}") from None
+        if fut in dropped:
+            dropped.discard(fut)
+            continue
+        if fut.status == "error":
+            _, error, tb = result
+            if isinstance(error, distributed.KilledWorker):
+                raise ClusterError(f"the dask workers kept dying on the run: {error}") \
+                    from None
+            raise error.with_traceback(tb)
         if fut.status == "cancelled" or isinstance(result, BaseException):
             reason = getattr(result, "reason", None)
             gone = _gone(client, address) or \

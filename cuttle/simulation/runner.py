@@ -371,12 +371,15 @@ def _numbered(rule_set: int, rows: Iterator[tuple[Any, ...]]) -> Iterator[tuple[
 def collect(parts: Iterator[tuple[int, SimulationResult | ComparisonResult]], plan: Plan,
             total: int, progress: bool | Callable[[int, int], object] | None,
             sink: GamesCsv | None, desc: str,
-            cancel: Callable[[], object] | None = None) -> SimulationResult | ComparisonResult:
+            cancel: Callable[[], Iterable[tuple[int, SimulationResult | ComparisonResult]]]
+            | None = None) -> SimulationResult | ComparisonResult:
     """Merge the results `parts` yields ((count, result) pairs, in any order unless a
     CSV sink needs game-index order) into one result; on Ctrl-C call cancel() and raise
-    Interrupted with the merged result of the finished chunks; a ClusterError or a
-    PolicyError likewise carries them (the cluster or a Python policy failed, not the
-    finished games)."""
+    Interrupted with the merged result of the finished chunks (with those that cancel()
+    hands over: finished, but held back for their turn in index order); a ClusterError
+    or a PolicyError likewise carries them (the cluster or a Python policy failed, not
+    the finished games; a PolicyError, the units before its game: its chunk's, carried
+    as `part`, and no chunk held back after it)."""
     t0 = time.perf_counter()
     merged = None
     bar = Progress(total, progress, desc, plan.unit)
@@ -386,7 +389,7 @@ def collect(parts: Iterator[tuple[int, SimulationResult | ComparisonResult]], pl
                 merged = _added(merged, part, sink, plan)
             bar.update(count)
     except KeyboardInterrupt as e:
-        _stop(parts, cancel)
+        merged = _held(merged, _stop(parts, cancel), sink, plan)
         if isinstance(e, ChunkInterrupted) and e.part is not None:
             # The units of the interrupted chunk that had finished (the next ones in
             # index order: chunks run one at a time where they are kept).
@@ -396,11 +399,11 @@ def collect(parts: Iterator[tuple[int, SimulationResult | ComparisonResult]], pl
         merged = _kept(merged, bar, sink, t0, True)
         raise Interrupted(merged, _done(merged), total, plan.unit) from None
     except (ClusterError, PolicyError) as e:    # (the run failed, not its games: kept)
-        _stop(parts, cancel)
-        part = e.__dict__.pop("part", None)     # a local chunk's games before a policy
-        if part is not None:                    # raised, kept likewise
-            with ctrl_c_deferred():
-                merged = _added(merged, part, sink, plan)
+        held = _stop(parts, cancel)
+        part = e.__dict__.pop("part", None)     # a chunk's games before a policy raised,
+        if part is not None:                    # kept likewise
+            held.append((0, part))
+        merged = _held(merged, held, sink, plan)
         e.result = _kept(merged, bar, sink, t0, merged is not None)
         e.done, e.total, e.unit = _done(e.result), total, plan.unit
         raise
@@ -414,6 +417,16 @@ def collect(parts: Iterator[tuple[int, SimulationResult | ComparisonResult]], pl
     if sink is not None:
         sink.close()
     return merged.with_elapsed(time.perf_counter() - t0)
+
+
+def _held(merged, held, sink, plan):
+    """The run so far with the finished parts `held` ((count, result) pairs) of a run
+    that stopped added (not counted on its progress bar: a progress callback that
+    raised KeyboardInterrupt is not called again)."""
+    for _, part in held:
+        with ctrl_c_deferred():
+            merged = _added(merged, part, sink, plan)
+    return merged
 
 
 def _added(merged, part, sink, plan):
@@ -441,14 +454,14 @@ def _merge(merged, part, plan):
     return part if merged is None else merged.merge(part)
 
 
-def _stop(parts, cancel):
+def _stop(parts, cancel) -> list[tuple[int, SimulationResult | ComparisonResult]]:
     """Cancel what is still running, and close the producer (so that it lets go of
-    every task it held)."""
-    if cancel is not None:
-        cancel()
+    every task it held); the finished parts the canceller hands over."""
+    held = list(cancel() or ()) if cancel is not None else []
     close = getattr(parts, "close", None)
     if close is not None:
         close()
+    return held
 
 
 def run_local(plan: Plan, n: int, chunks: Chunks,

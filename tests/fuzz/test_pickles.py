@@ -4,6 +4,7 @@ ValueError -- never a crash, an IndexError or a corrupt game that plays on."""
 
 import pickle
 import random
+import re
 import struct
 
 import pytest
@@ -257,6 +258,33 @@ def test_a_pickled_game_of_a_subclass_loads_as_it():
     fn, args = parts(cuttle.Game(seed=1))
     args[0] = Mine
     assert type(fn(*args)) is Mine
+
+
+def test_a_pickled_games_prior_moves_round_trip_and_are_checked():
+    # A determinization's prior moves (the moves of the game it was drawn from) are
+    # pickled as their codes, each checked to be a move of the rules' cards.
+    g = random_game(random.Random(3), max_moves=30, rules=cuttle.Rules())
+    d = g.determinize(g.to_move, seed=4)
+    fn, args = parts(d)
+    assert len(args) == 9 and args[8] == [m.code for m in g.moves] and len(g.moves) == 30
+    back = fn(*args)
+    assert back == d and back.prior_moves == tuple(g.moves) and back.moves == []
+    assert fn(*args[:8]).prior_moves == () and len(parts(g)[1]) == 5    # none: not written
+    joker, draw = cuttle.Move("points JK").code, cuttle.Move("draw").code
+    for bad, said in ((5, "a list of move codes, not int"),
+                      ("draw", "a list of move codes, not str"),
+                      ([1.5], "move 0 is float, not a move code"),
+                      ([draw, True], "move 1 is bool"),
+                      ([draw, 70000], "move 1: move code 70000 is no move"),
+                      ([15], "move 0: move code 15 is no move"),
+                      ([draw, joker], "move 1, points JK, names JK, not a card of its rules' "
+                                   "deck of 52 cards")):
+        args[8] = bad
+        with pytest.raises(ValueError, match=r"^corrupt pickled game: its prior moves: " +
+                           re.escape(said)):
+            fn(*args)
+    args[8] = tuple(m.code for m in g.moves)            # a tuple too
+    assert fn(*args) == d
 
 
 @pytest.mark.parametrize("changed", [[("four", "random")], {1: 2}, None, "four=random"])

@@ -3,6 +3,7 @@
 import random
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import cuttle
@@ -375,3 +376,56 @@ def test_a_determinization_carries_its_own_seed():
     d = g.determinize(1, seed=77)
     assert d.seed == 77 and g.seed == 12 and d == g.determinize(1, seed=77)
     assert g.determinize(1).seed != 12               # a fresh seed, recorded
+
+
+def test_a_determinization_holds_the_moves_that_led_to_it_as_its_prior_moves():
+    # The sample's own history starts at it (undoing would leak the true state); the
+    # moves before, public, are its prior_moves: the true game's own, then its moves.
+    assert cuttle.Game(seed=12).prior_moves == ()
+    assert cuttle.Game.from_run(seed=3, index=5).prior_moves == ()
+    g = random_game(random.Random(7), max_moves=25)
+    d = g.determinize(g.to_move, seed=5)
+    assert d.prior_moves == tuple(g.moves) and len(g.moves) == 25
+    assert d.moves == [] and d.ply == 0 and d.turn_number == g.turn_number
+    with pytest.raises(cuttle.NoMoveToUndo):
+        d.undo()
+    with pytest.raises(AttributeError):
+        d.prior_moves = ()                          # read-only
+    assert d.copy() == d and d.copy().prior_moves == d.prior_moves
+    played = [d.play(d.legal_moves[-1]) for _ in range(3)]
+    again = d.determinize(d.to_move, seed=6)
+    assert again.prior_moves == tuple(g.moves + played) and again.moves == []
+    d.undo()
+    assert d.prior_moves == tuple(g.moves)          # undo takes back its own moves only
+    # part of the game: the same position with another history is another game
+    fn, args = again.__reduce__()
+    assert fn(*args) == again and fn(*args[:8]) != again
+    assert fn(*args[:8]).prior_moves == ()
+
+
+def test_the_history_never_names_a_card_a_player_cannot_place():
+    # Every move of the history is public, so handing it to a bot (prior_moves) shows
+    # nothing its view does not: at every position of random games under random rules,
+    # every move kind met, no card a move named is one a player cannot place now (a draw
+    # names none; a card played, taken from the scrap, put back on the deck or returned
+    # to a hand is known where it lies).  And a sample's prior moves are the game's.
+    verbs = set()
+    walks = [(random_rules(random.Random(seed), p_change=0.4), seed, None)
+             for seed in range(0, 300, 3)]
+    walks += [(placing_rules(seed, ("freeze", "topdeck")[seed % 2]), seed, placing_moves)
+              for seed in range(1, 300, 3)]
+    walks += [(targeting_rules(seed), seed, targeting_moves) for seed in range(2, 300, 3)]
+    for rules, seed, favour in walks:
+        named = set()
+        for i, g in enumerate(walk(rules, seed, favour)):
+            if g.ply:
+                named |= set(g.moves[-1].cards)
+                verbs.add(g.moves[-1].verb)
+            for p in (0, 1):
+                unknown = set(g.observation(p).unknown_cards)
+                assert not named & unknown, (rules, p, named & unknown, g.moves)
+                if i % 7 == 0:
+                    d = g.determinize(p, seed=seed * 1000 + i)
+                    assert d.prior_moves == tuple(g.moves) and d.observation(p) == \
+                        g.observation(p)
+    assert verbs == set(cuttle._core.VERBS)

@@ -51,7 +51,8 @@ def test_a_fair_policy_sees_a_game_that_depends_only_on_its_players_view():
             assert seen == seen_other and seen.seed == seen_other.seed
             assert seen.observation(p) == g.observation(p)
             assert set(seen.legal_moves) == set(g.legal_moves) and move in g.legal_moves
-            assert seen.moves == [] and seen.seed != g.seed           # no history, no deal
+            assert seen.moves == [] and seen.seed != g.seed     # no undo history, no deal
+            assert seen.prior_moves == tuple(g.moves)           # but the moves so far
             hidden_differ += seen.hand(1 - p) != g.hand(1 - p) or seen.deck != g.deck
     assert hidden_differ > 100
 
@@ -77,6 +78,25 @@ def test_a_callable_sees_the_live_game_and_a_fair_one_its_players_view():
     g = hidden.games[0]
     assert g.observation(1) == true.observation(1) and g.hand(1) == true.hand(1)
     assert g.hand(0) != true.hand(0) and g.moves == [] and g.seed != 9
+
+
+def test_in_a_run_a_fair_policy_is_handed_the_true_games_moves():
+    # The moves before each sample are the true game's, exactly: played from the run's
+    # deal, they reach the position the sample was drawn from, its player to decide.
+    for seed in range(4):
+        live, hidden = Spy(), Spy()
+        cuttle.simulate(1, players=(live, fair(hidden)), seed=seed, progress=False)
+        histories = [tuple(g.moves) for g in live.games] + \
+            [g.prior_moves for g in hidden.games]
+        whole = max(histories, key=len)
+        assert all(h == whole[:len(h)] for h in histories)
+        deal = cuttle.Game.from_run(seed=seed, index=0)
+        for seen in hidden.games:                   # B, seat 1 in game 0
+            true = deal.copy()
+            for m in seen.prior_moves:
+                true.play(m)
+            assert true.to_move == 1 and true.observation(1) == seen.observation(1)
+            assert seen.moves == [] and set(seen.legal_moves) == set(true.legal_moves)
 
 
 @pytest.mark.parametrize("policy", [rand, peek])

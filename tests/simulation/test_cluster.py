@@ -132,6 +132,111 @@ def test_cluster_errors_reach_the_caller(client):
         cuttle.simulate(4, progress=False, client="tcp://nowhere:1")
 
 
+def _failures_logged(c):
+    """How many task failures the workers of client `c` logged ("Compute Failed", with
+    the task's traceback, on the worker's stderr)."""
+    return sum("Compute Failed" in message
+               for log in c.get_worker_logs().values() for _, message in log)
+
+
+def _policy_error(run, **kw):
+    with pytest.raises(cuttle.PolicyError) as info:
+        run(progress=False, **kw)
+    return info.value
+
+
+def test_a_policy_failing_on_the_cluster_keeps_the_games_before_it(client):
+    """A policy in Python that raises now and then, on a cluster: the run kept none of
+    the games of the chunk it failed in (whose task raised; the worker logged it with
+    a long traceback), and merging chunks as they finished it could keep games after
+    it.  Now it keeps exactly the games a local run keeps: the chunks before it whole,
+    its chunk's games before it, nothing after; for simulate, matches, compare and
+    compare_players alike, whatever the chunks."""
+    from cuttle.cli import policy_frames
+
+    def flaky(game, rng):
+        if rng.random() < 0.0002:
+            raise RuntimeError("flaky")
+        return game.legal_moves[0]
+
+    runs = [lambda **kw: cuttle.simulate(20000, players=(flaky, "random"), seed=4,
+                                         keep_games=True, **kw),
+            lambda **kw: cuttle.simulate(3000, players=(flaky, "random"), seed=5,
+                                         match="best_of_3", keep_games=True, **kw),
+            lambda **kw: cuttle.compare(["classic", "quick"], 3000, seed=4,
+                                        players=("random", flaky), **kw),
+            lambda **kw: cuttle.compare_players([flaky, "greedy"], 3000, "random",
+                                                seed=4, **kw)]
+    logged = _failures_logged(client)
+    for run in runs:
+        local = _policy_error(run)
+        assert 0 < local.done == _units(local.result)
+        for chunk in (None, 7, local.game, local.game + 1):
+            remote = _policy_error(run, client=client, chunk_size=chunk)
+            assert str(remote) == str(local) and remote.game == local.game, chunk
+            assert (remote.player, remote.done, remote.total, remote.unit) == \
+                (local.player, local.done, local.total, local.unit), chunk
+            if hasattr(local.result, "results"):
+                assert remote.result.pairs == local.result.pairs
+                assert all(same(a, b) for a, b in zip(local.result.results,
+                                                       remote.result.results))
+            else:
+                assert same(remote.result, local.result), chunk
+            # (what the policy raised, with its frames: the command line prints them)
+            assert repr(remote.__cause__) == "RuntimeError('flaky')"
+            assert [f.name for f in policy_frames(remote)] == ["flaky"]
+    assert _failures_logged(client) == logged
+
+
+def _units(result):
+    one = getattr(result, "results", (result,))[0]
+    return one.n_games if one.match is None else one.n_matches
+
+
+def test_a_policy_raising_what_does_not_pickle_fails_the_run_as_locally(client):
+    """An exception of the policy's that cannot cross to the client (it holds a lock):
+    the run's PolicyError still does, saying what was raised, without it."""
+    import threading
+
+    class Odd(Exception):
+        def __init__(self):
+            super().__init__("odd")
+            self.lock = threading.Lock()
+
+    def odd(game):
+        raise Odd()
+
+    def run(**kw):
+        return cuttle.simulate(10, players=("random", odd), seed=3, **kw)
+    local = _policy_error(run)
+    remote = _policy_error(run, client=client)
+    assert str(remote) == str(local) and "raised Odd" in str(remote)
+    assert remote.game == local.game == 0 and remote.result is None
+    assert remote.__cause__ is None and isinstance(local.__cause__, Odd)
+
+
+def test_a_policy_failing_earlier_in_a_chunk_that_finishes_later_is_the_run_s(client):
+    """The chunk of games 0..49 fails at game 0 after a while, the next one at game 60
+    at once: the run's error is game 0's, as a local run's, with no game kept."""
+    first = cuttle.Game.from_run(cuttle.Rules(), seed=12, index=0).position_text()
+    sixty = cuttle.Game.from_run(cuttle.Rules(), seed=12, index=60).position_text()
+
+    def failing(game, rng):
+        if game.ply == 0 and game.position_text() == first:
+            time.sleep(2)
+            raise RuntimeError("game 0")
+        if game.ply == 0 and game.position_text() == sixty:
+            raise RuntimeError("game 60")
+        return game.legal_moves[0]
+
+    def run(**kw):
+        return cuttle.simulate(10_000, players=(failing, "random"), seed=12, **kw)
+    local = _policy_error(run)
+    assert local.game == 0 and local.done == 0 and local.result is None
+    remote = _policy_error(run, client=client, chunk_size=50)
+    assert str(remote) == str(local) and remote.done == 0 and remote.result is None
+
+
 def test_cli_scheduler(client, capsys):
     from cuttle.cli import main
 
@@ -219,11 +324,12 @@ def test_a_worker_without_cuttle_is_named_before_any_chunk(own_cluster, tmp_path
 def test_a_worker_of_another_cuttle_build_is_refused(own_cluster):
     """A worker whose cuttle plays other games (another version, revision or build):
     its chunks were merged in without a word, and the result was not the run's."""
-    from cuttle.simulation.cluster import ClusterError, build, play_checked
+    from cuttle.simulation.cluster import ClusterError
+    from cuttle.simulation.tasks import build, play_checked
     local = cuttle.simulate(3000, seed=2, progress=False)
     assert same(local, cuttle.simulate(3000, seed=2, progress=False, client=own_cluster))
     own_cluster.run(exec, "import cuttle._version as v; v.GAME_REVISION += 1\n"
-                          "from cuttle.simulation.cluster import build; build.cache_clear()")
+                          "from cuttle.simulation.tasks import build; build.cache_clear()")
     with pytest.raises(ClusterError, match="runs another cuttle"):
         # (its worker was checked by the run before: each task checks again)
         cuttle.simulate(3000, seed=2, progress=False, client=own_cluster)
@@ -239,7 +345,7 @@ SHARED_STREAM = """
 import cuttle.simulation.runner as runner
 from cuttle.seeding import derive
 runner.seat_seed = lambda seed, index, seat, derive=derive: derive(seed, 2 * index + 1)
-from cuttle.simulation.cluster import build
+from cuttle.simulation.tasks import build
 build.cache_clear()
 """
 
@@ -248,7 +354,8 @@ def test_a_worker_playing_games_in_python_otherwise_is_refused(own_cluster):
     """Its native games are this build's, so the check of the engine's games let it
     through, and its chunks of a run with a player in Python, other games, were merged
     in without a word."""
-    from cuttle.simulation.cluster import ClusterError, build
+    from cuttle.simulation.cluster import ClusterError
+    from cuttle.simulation.tasks import build
 
     def uniform(game, rng):
         moves = game.legal_moves
@@ -293,7 +400,7 @@ def test_a_cancelled_chunk_stops_on_its_worker(client):
     its end: a chunk went on playing for seconds after the run stopped (minutes with a
     large chunk_size), keeping the worker from the next run and a local cluster from
     closing.  A chunk plays in pieces and stops between two once it is cancelled."""
-    from cuttle.simulation.cluster import build, play_checked
+    from cuttle.simulation.tasks import build, play_checked
     plan = Plan([cuttle.Rules()], resolve_players("ismcts:50,greedy"), 8, True, 10000, None,
                 1, False)
     fut = client.submit(play_checked, build(), plan, 0, 10 ** 6, pure=False)  # (days)
@@ -312,7 +419,7 @@ def test_a_cancelled_chunk_stops_on_its_worker(client):
 def test_a_chunk_in_pieces_is_the_chunk():
     """The pieces of a chunk merge into the chunk's very result (rows included), and
     a cancelled chunk stops between two pieces."""
-    from cuttle.simulation.cluster import ChunkCancelled, play_pieces
+    from cuttle.simulation.tasks import ChunkCancelled, play_pieces
     rule_sets = [cuttle.Rules(), cuttle.Rules.coerce("quick")]
     plan = Plan(rule_sets, resolve_players("greedy,random"), 8, True, 10000, "best_of_3",
                 1, True, labels=["a", "b"])
@@ -346,6 +453,18 @@ def test_in_index_order_an_interrupted_run_leaves_no_gap(client):
         cuttle.simulate(10_000, players=(slow_first, "random"), seed=12, progress=stop,
                         client=client, chunk_size=50)
     assert info.value.result.ranges == ((0, 50),)
+    # Outside it, a run with a player in Python merges in index order too (so that a
+    # failing policy keeps exactly the games before it), but Ctrl-C keeps the chunks
+    # that finished while game 0 was played as well, as a run merging them as they
+    # finish does.
+    with pytest.raises(Interrupted) as info:
+        cuttle.simulate(10_000, players=(slow_first, "random"), seed=12, progress=stop,
+                        client=client, chunk_size=50)
+    part = info.value.result
+    assert part.ranges[0][0] == 0 and info.value.done == part.n_games > 50
+    plan = Plan([cuttle.Rules()], resolve_players((slow_first, "random")), 12, True, 10000,
+                None, 1, False)
+    assert sum(play_chunk(plan, lo, hi - lo) for lo, hi in part.ranges).tally == part.tally
 
 
 def test_a_lost_worker_changes_nothing(client):
