@@ -346,17 +346,24 @@ def test_determinization_is_seeded():
     assert len(samples) > 1
 
 
-def test_the_deciders_legal_moves_are_those_of_every_determinization_of_its_view():
-    # What a policy called on `game.determinize(p)` returns (cuttle.policies.fair) must
-    # be legal in the true game: at every decision of random games under random rules,
-    # every phase met, the decider's legal moves are the true game's.
-    phases = set()
+def every_walk():
+    """The walks of random games that meet every phase and move kind: (rules, seed,
+    the moves favoured) for `walk`, under random rules, then rules that place cards
+    (9s freezing or to the deck) and rules that target, 300 seeds among them."""
     walks = [(random_rules(random.Random(seed), p_change=0.4), seed, None)
              for seed in range(0, 300, 3)]
     walks += [(placing_rules(seed, ("freeze", "topdeck")[seed % 2]), seed, placing_moves)
               for seed in range(1, 300, 3)]
     walks += [(targeting_rules(seed), seed, targeting_moves) for seed in range(2, 300, 3)]
-    for rules, seed, favour in walks:
+    return walks
+
+
+def test_the_deciders_legal_moves_are_those_of_every_determinization_of_its_view():
+    # What a policy called on `game.determinize(p)` returns (cuttle.policies.fair) must
+    # be legal in the true game: at every decision of random games under random rules,
+    # every phase met, the decider's legal moves are the true game's.
+    phases = set()
+    for rules, seed, favour in every_walk():
         for i, g in enumerate(walk(rules, seed, favour)):
             if g.is_over:
                 continue
@@ -410,12 +417,7 @@ def test_the_history_never_names_a_card_a_player_cannot_place():
     # names none; a card played, taken from the scrap, put back on the deck or returned
     # to a hand is known where it lies).  And a sample's prior moves are the game's.
     verbs = set()
-    walks = [(random_rules(random.Random(seed), p_change=0.4), seed, None)
-             for seed in range(0, 300, 3)]
-    walks += [(placing_rules(seed, ("freeze", "topdeck")[seed % 2]), seed, placing_moves)
-              for seed in range(1, 300, 3)]
-    walks += [(targeting_rules(seed), seed, targeting_moves) for seed in range(2, 300, 3)]
-    for rules, seed, favour in walks:
+    for rules, seed, favour in every_walk():
         named = set()
         for i, g in enumerate(walk(rules, seed, favour)):
             if g.ply:
