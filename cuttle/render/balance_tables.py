@@ -234,8 +234,9 @@ def balance_race_note(r: BalanceResult) -> str:
              if any(c.status == DRAWN for c in r.candidates) else "")
     return (f"race: every candidate on the same fresh deals, chunks of {b.chunk_size:,} "
             f"games; intervals at the simultaneous level {level} (Bonferroni over "
-            f"{b.per_size * r.config.k} candidates, {b.chunks(b.race_games)} looks and "
-            f"{r.config.statistics} statistic(s)); a candidate is eliminated once another "
+            f"{quantity(b.per_size * r.config.k, 'candidate')}, "
+            f"{quantity(b.chunks(b.race_games), 'look')} and "
+            f"{quantity(r.config.statistics, 'statistic')}); a candidate is eliminated once another "
             f"of its size is surely nearer 50%; it stops once its interval is "
             f"±{fixed(100 * b.race_target)} pp or at {b.race_games:,} games; predicted: "
             f"the model's first score (additive, with measured interactions); Pareto: on "

@@ -247,9 +247,20 @@ def test_ctrl_c_stops_and_keeps_the_finished_chunks(capsys, tmp_path):
     (["--deal", "9,9"], "flag 'deal' takes 2 ints from 1 to 8"),
     (["--moves", "40-20"], "LOW <= HIGH"),
     (["--moves", "many"], "range of moves"),
-    (["--max-draws", "150"], "between 0 and 100"),
-    (["--max-draws", "-1"], "between 0 and 100 percentage points (0 included)"),
-    (["--target", "0"], "between 0 and 100"),
+    # (each range says which ends it takes: "between 0 and 100, not '0'" read as a
+    # contradiction)
+    (["--max-draws", "150"], "argument --max-draws: must be at least 0 (0: none) and less "
+                             "than 100 percentage points, not '150'"),
+    (["--max-draws", "-1"], "must be at least 0 (0: none) and less than 100 percentage "
+                            "points, not '-1'"),
+    (["--target", "0"], "argument --target: a target half-width must be more than 0 and at "
+                        "most 10 percentage points, not '0'"),
+    (["--screen-target", "0"], "argument --screen-target: a target half-width must be more "
+                               "than 0 and at most 10 percentage points, not '0'"),
+    (["--confirm-target", "-1"], "argument --confirm-target: a target half-width must be "
+                                 "more than 0 and at most 10 percentage points, not '-1'"),
+    (["--negligible", "nan"], "argument --negligible: a target half-width must be more "
+                              "than 0 and at most 10 percentage points, not 'nan'"),
     (["--report-only"], "give --results FILE"),
     (["--report-only", "--results", "missing.jsonl"], "no file"),
     (["--json", "--csv"], "cannot both write to stdout"),

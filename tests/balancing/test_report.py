@@ -94,3 +94,11 @@ def test_an_unfinished_search_says_what_it_has_not_reached():
     assert "<th>not combined</th>" not in page
     assert "classic (base)" in text.split("Single changes (screening)")[1]
     assert "| deal=6,6 |" in md.split("#### Single changes (screening)")[1]
+
+
+def test_the_race_note_counts_in_words(screened):
+    """It said "1 statistic(s)": each count of the Bonferroni correction agrees with its
+    noun (one candidate, one look of 1,000 games, one statistic)."""
+    note = cuttle.render.balance_tables.balance_race_note(screened)
+    assert "(Bonferroni over 1 candidate, 1 look and 1 statistic)" in note, note
+    assert "(s)" not in str(screened)

@@ -165,6 +165,13 @@ def test_ctrl_c_while_the_review_is_written_still_writes_every_file(monkeypatch,
      "not best=0.01, good=0.2, inaccuracy=0.1, mistake=0.1 (the ones not given are the "
      "defaults)"),
     (["review", "{rec}", "--thresholds", "nice=0.2"], 2, "unknown threshold 'nice'"),
+    # (the value as typed: it was echoed as 2.0)
+    (["review", "{rec}", "--thresholds", "good=2"], 2,
+     "--thresholds: threshold 'good' must be a number from 0 to 1, not '2'"),
+    (["review", "{rec}", "--thresholds", "mistake= 1e3"], 2,
+     "--thresholds: threshold 'mistake' must be a number from 0 to 1, not '1e3'"),
+    (["review", "{rec}", "--thresholds", "good=0.040,good=0.05"], 2,
+     "--thresholds: good is set twice ('good=0.05' after good=0.040)"),
     (["review", "{rec}", "--thresholds", "good=0.04,Good=0.05"], 2,
      "--thresholds: good is set twice ('Good=0.05' after good=0.04)"),
     (["review", "{rec}", "--threads", "0"], 2, "must be at least 1"),
