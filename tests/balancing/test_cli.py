@@ -309,3 +309,18 @@ def test_an_atlas_file_is_not_a_balance_file(capsys, tmp_path):
                           "share); give the name of a new file, or of a file a balance or "
                           "atlas run wrote") in err
     assert foreign.read_text() == "my notes\n"
+
+
+@pytest.mark.parametrize("games", ["2000", "15500"])
+def test_check_games_without_check_is_a_line_of_the_wrong_shape(capsys, tmp_path, games):
+    """--check-games without --check was ignored, even a value --check refuses (15,500
+    is no whole number of the check's chunks): a command line of the wrong shape, said
+    with the pointer to the help, before anything is played or written."""
+    results = tmp_path / "r.jsonl"
+    code, out, err = run(capsys, *ARGS, "--check-games", games, "--results", str(results))
+    assert (code, out) == (2, "") and not results.exists()
+    assert err.splitlines() == [
+        "cuttle balance: error: --check-games counts the games of each rule set under "
+        "--check POLICY and means nothing without it: give --check too (e.g. --check "
+        "ismcts:1000), or leave --check-games out",
+        "(cuttle balance --help lists its options)"]
