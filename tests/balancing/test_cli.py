@@ -324,3 +324,20 @@ def test_check_games_without_check_is_a_line_of_the_wrong_shape(capsys, tmp_path
         "--check POLICY and means nothing without it: give --check too (e.g. --check "
         "ismcts:1000), or leave --check-games out",
         "(cuttle balance --help lists its options)"]
+
+
+def test_the_interrupt_line_says_what_the_tables_hold():
+    """With no whole chunk of its own, a run that continued a results file shows that
+    file's chunks, and says so; with chunks of its own, the finished chunks."""
+    from types import SimpleNamespace
+
+    from cuttle.cli.simulate import _tables_hold
+    from cuttle.variants.chunks import RunInterrupted
+
+    def said(records, games_in_tables):
+        return _tables_hold(RunInterrupted(SimpleNamespace(
+            played_records=records, played_games=5 * records + 3, n_games=games_in_tables)))
+    assert said(2, 10) == "the tables below hold the finished chunks"
+    assert said(0, 4000) == ("none of its chunks finished: the tables below hold those "
+                             "the results file held before")
+    assert said(0, 0) == "none of its chunks finished, so the tables below hold no games"

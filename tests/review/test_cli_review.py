@@ -144,7 +144,7 @@ def test_ctrl_c_while_the_review_is_written_still_writes_every_file(monkeypatch,
     page, js = tmp_path / "r.html", tmp_path / "r.json"
     code, out, err = run(monkeypatch, capsys, ["review", path, "--engine", "rollouts:10",
                                                "--seed", "3", "--html", page, "--json", js])
-    assert code == 130 and err.rstrip().endswith("cuttle: interrupted")
+    assert code == 130 and err.rstrip().endswith("cuttle review: interrupted")
     assert json.loads(js.read_text())["decisions"] and "Review of" in out
     assert 'data-review="1"' in page.read_text()
 
