@@ -243,7 +243,10 @@ def run_balance(args: argparse.Namespace) -> int:
             _write(args.markdown, res.markdown())
         if args.html:
             save_html(args, balance_page(res, stop))
-        save_plot(args, res, stop)
+        # (a figure that says so, not empty axes: the file --plot names is always this
+        # run's, never an earlier run's left in place)
+        save_plot(args, res, stop, "" if res.measured else
+                  "nothing measured yet, so it says only that")
     return run_chunked(args, "balance", search, write)
 
 

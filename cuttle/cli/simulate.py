@@ -428,15 +428,17 @@ def save_html(args: argparse.Namespace, html: str) -> None:
     print(printable(f"page saved to {args.html}"), file=sys.stderr)
 
 
-def save_plot(args: argparse.Namespace, result: Any, stop: Interrupted | None = None) -> None:
+def save_plot(args: argparse.Namespace, result: Any, stop: Interrupted | None = None,
+              what: str = "") -> None:
     """Save `result`'s plot to --plot FILE, if given (an interrupted run's, `stop`, says
-    so), and say so on stderr."""
+    so), and say so on stderr (`what`, if given, after a colon: what the figure shows)."""
     if args.plot:
         try:
             result.plot(args.plot, interrupted=stop)
         except OSError as e:
             raise CommandError(f"cannot write {args.plot!r}: {e.strerror or e}") from None
-        print(printable(f"plot saved to {args.plot}"), file=sys.stderr)
+        print(printable(f"plot saved to {args.plot}" + (f": {what}" if what else "")),
+              file=sys.stderr)
 
 
 def _rule_sets(args):

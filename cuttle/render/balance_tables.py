@@ -332,6 +332,9 @@ def balance_singles_table(r: BalanceResult) -> Table:
 # What an unfinished search has not reached yet, said in place of an empty table (its
 # header and a note pointing at "the search space below", empty too, said nothing).
 _NOT_YET = {
+    "winners": "nothing measured here yet: the search is unfinished and has not finished "
+               "a chunk of the base's games (its first stage screens the base and each "
+               "single change on the same deals)",
     "pareto": "nothing measured here yet: the search is unfinished and has raced no "
               "candidate (the front is drawn from the race's)",
     "race": "nothing measured here yet: the search is unfinished and has raced no "
@@ -352,7 +355,7 @@ def _or_not_yet(r: BalanceResult, table: Table, stage: str, reached: bool) -> Ta
 def balance_tables(r: BalanceResult) -> list[Table]:
     """The balance designer's tables, in the order of its report."""
     raced = any(c.race.n for c in r.candidates)
-    tables = [balance_winners_table(r),
+    tables = [_or_not_yet(r, balance_winners_table(r), "winners", r.measured),
               _or_not_yet(r, balance_pareto_table(r), "pareto", raced),
               _or_not_yet(r, balance_candidates_table(r), "race", raced),
               _or_not_yet(r, balance_generation_table(r), "space", bool(r.generation)),

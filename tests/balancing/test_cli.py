@@ -326,6 +326,35 @@ def test_check_games_without_check_is_a_line_of_the_wrong_shape(capsys, tmp_path
         "(cuttle balance --help lists its options)"]
 
 
+def test_a_search_stopped_before_a_chunk_finished_says_so(monkeypatch, capsys, tmp_path):
+    """Stopped before its first chunk finished: the interrupt line named no command
+    ("cuttle: interrupted ...") and said the tables below held the finished chunks,
+    none; the first table was its header alone; the plot empty axes.  Now the line
+    names the command and says that none finished, every table says nothing was
+    measured yet, and the plot is a figure that says so, as its line says."""
+    pytest.importorskip("matplotlib")
+    import importlib
+    command = importlib.import_module("cuttle.cli.balance")
+
+    def stop(info):
+        raise KeyboardInterrupt
+
+    def stopped(*args, **kwargs):
+        return balance(*args, **dict(kwargs, progress=stop))
+    monkeypatch.setattr(command, "balance", stopped)
+    png = tmp_path / "b.png"
+    code, out, err = run(capsys, *ARGS, "--plot", str(png))
+    lines = [line for line in err.splitlines() if line]
+    assert code == 130 and len(lines) == 2, err
+    assert lines[0].startswith("cuttle balance: interrupted after playing ")
+    assert lines[0].endswith(" (0 whole chunks of games); none of its chunks finished, so "
+                             "the tables below hold no games")
+    assert lines[1] == f"plot saved to {png}: nothing measured yet, so it says only that"
+    assert png.read_bytes()[:4] == b"\x89PNG"
+    first = out.split("The fairest rule set of each size")[1].split("The Pareto")[0]
+    assert "nothing measured here yet" in first and "changes  rule set" not in first
+
+
 def test_the_interrupt_line_says_what_the_tables_hold():
     """With no whole chunk of its own, a run that continued a results file shows that
     file's chunks, and says so; with chunks of its own, the finished chunks."""
