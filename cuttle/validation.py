@@ -179,14 +179,20 @@ def check_fraction(value: object, name: str, hint: str = "") -> float:
     if isinstance(value, numbers.Real) and not isinstance(value, bool) \
             and 0 < value < 1:                # (NaN fails the comparison)
         return float(value)
-    raise ValueError(f"{name} must be a number between 0 and 1{hint}, not {quoted(value)}")
+    raise ValueError(f"{name} must be a number more than 0 and less than 1{hint}, not "
+                     f"{quoted(value)}")
 
 
 def check_target(value: object, name: str = "target") -> float:
     """A target half-width as a fraction (0.005 = 0.5 percentage points), at most
     `MAX_TARGET`: a larger one is refused, naming both readings of it (Python takes
     fractions where the command line takes points)."""
-    v = check_fraction(value, name, " (a fraction: 0.005 is 0.5 percentage points)")
+    if not (isinstance(value, numbers.Real) and not isinstance(value, bool)
+            and 0 < value < 1):                 # (NaN fails the comparison)
+        raise ValueError(f"{name} must be a number more than 0 and at most {MAX_TARGET:g} "
+                         f"(a fraction: 0.005 is 0.5 percentage points), not "
+                         f"{quoted(value)}")
+    v = float(value)
     if v > MAX_TARGET:
         raise ValueError(f"{name}={quoted(value)} is a half-width of {100 * v:g} percentage points "
                          f"(targets are fractions here: 0.005 is 0.5 pp); a {name} above "
@@ -198,9 +204,9 @@ def check_confidence(value: object, name: str = "confidence") -> float:
     """A confidence level for two-sided intervals, as a float: strictly between 0 and 1,
     and far enough from 1 that its normal quantile is finite (0.9999999999999999 rounds
     the quantile's probability to 1); ValueError otherwise."""
-    c = check_fraction(value, name, " (exclusive), e.g. 0.95")
+    c = check_fraction(value, name, ", e.g. 0.95")
     if not 0.5 + c / 2.0 < 1.0:
-        raise ValueError(f"{name} must be a number between 0 and 1 (exclusive), e.g. 0.95, "
+        raise ValueError(f"{name} must be a number more than 0 and less than 1, e.g. 0.95, "
                          f"not {quoted(value)}, which is too close to 1 for a finite interval")
     return c
 

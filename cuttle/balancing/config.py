@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields, replace
 from typing import TYPE_CHECKING, Any
 
-from ..formatting import quantity
+from ..formatting import plural, quantity
 from ..policies import is_search, policy_name
 from ..rules import FLAGS, Rules
 from ..seeding import check_seed
@@ -219,7 +219,8 @@ def _unknown_settings(unknown: set[object]) -> str:
         field = fields_of.get(option)
         if field is not None:
             hints.append(f"{key} is the command line's {option}; in Python: {field}")
-    return (f"unknown budget settings {', '.join(str(k) for k in names)}" +
+    noun = "budget setting" if len(names) == 1 else plural("budget setting")
+    return (f"unknown {noun} {', '.join(str(k) for k in names)}" +
             (f" ({'; '.join(hints)})" if hints else "") +
             f"; valid: {', '.join(f.name for f in fields(Budget))}")
 

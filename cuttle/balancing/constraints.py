@@ -39,8 +39,8 @@ def check_constraints(max_draws: object, moves: object
         # 0 is a constraint too: no draws (a rule set known to draw at all is out)
         if not (isinstance(max_draws, (int, float)) and not isinstance(max_draws, bool)
                 and 0 <= max_draws < 1):
-            raise ValueError(f"max_draws must be a number between 0 and 1 (0 included: no "
-                             f"draws; 0.02 = 2% of the games), not {max_draws!r}")
+            raise ValueError(f"max_draws must be a number at least 0 (0: no draws) and "
+                             f"less than 1 (0.02 = 2% of the games), not {max_draws!r}")
         max_draws = float(max_draws)
     if moves is not None:
         ok = (isinstance(moves, (tuple, list)) and len(moves) == 2 and

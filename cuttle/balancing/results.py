@@ -309,6 +309,13 @@ class BalanceResult:
                              f"{k} changes (k={k}), not {size!r}")
         return self.base_result() if size == 0 else self.winners.get(size)
 
+    @property
+    def measured(self) -> bool:
+        """Whether any of its rule sets has finished games to report (the base, which
+        every stage plays, or a candidate): False for a search stopped before its first
+        chunk finished, whose report and plot say that nothing was measured yet."""
+        return self.base_stage() is not None or any(c.measure.n for c in self.candidates)
+
     def base_stage(self) -> str | None:
         """The stage whose games the tables' "(base)" row reads: its confirmation's,
         else its race's, else its screening's, the first that has games (a search that

@@ -126,9 +126,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     with sigterm_as_ctrl_c() as terminated:
         status = _run(args, sub)
     if status == _STOPPED:          # stopped, and nothing said of it yet
-        print(f"\n{PROG}: {'terminated' if terminated else 'interrupted'}", file=sys.stderr)
+        print(f"\n{sub.prog}: {'terminated' if terminated else 'interrupted'}",
+              file=sys.stderr)
     elif status == 130 and terminated:      # (the command said how far it got)
-        print(f"{PROG}: terminated", file=sys.stderr)
+        print(f"{sub.prog}: terminated", file=sys.stderr)
     if status in (130, _STOPPED):
         return 143 if terminated else 130   # 143: 128 + SIGTERM, as a killed process
     return status

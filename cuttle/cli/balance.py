@@ -16,7 +16,7 @@ from ..simulation.api import MAX_CHUNK
 from ..text import quoted
 from ..variants.errors import NothingToReport
 from . import options
-from .options import CommandError, UsageError
+from .options import CommandError, ShapeError, UsageError
 from .simulate import run_chunked, save_html, save_plot, write_outputs
 
 __all__ = ["add_command"]
@@ -40,6 +40,21 @@ def _points(text):
 def _draws(text):
     """A draw rate in percent, 0 <= x < 100 (0: no draws), as a fraction."""
     return options.points(text, zero=True) / 100
+
+
+CHECK_GAMES = 2000      # --check-games's default
+
+
+def _check_games(args):
+    """--check-games, or its default with --check; refused without --check, which it
+    counts the games of (it was ignored, a value --check refuses taken)."""
+    if args.check is None:
+        if args.check_games is not None:
+            raise ShapeError("--check-games counts the games of each rule set under "
+                             "--check POLICY and means nothing without it: give --check "
+                             "too (e.g. --check ismcts:1000), or leave --check-games out")
+        return CHECK_GAMES
+    return CHECK_GAMES if args.check_games is None else args.check_games
 
 
 def _moves(text):
@@ -134,10 +149,11 @@ def add_command(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--check", default=None, metavar="POLICY",
                    help="play the winners and the base again under POLICY (e.g. "
                         "ismcts:1000, the strongest search bot)")
-    p.add_argument("--check-games", type=options.at_most(MAX_CHECK_GAMES), default=2000,
-                   metavar="N", help="games per rule set under --check, a whole number of its "
-                                   "chunks: 100 for a search policy, 1,000 for another "
-                                   "(default 2000)")
+    # (None: not given, so that it is refused without --check, not ignored)
+    p.add_argument("--check-games", type=options.at_most(MAX_CHECK_GAMES), default=None,
+                   metavar="N", help=f"games per rule set under --check, a whole number of its "
+                                   f"chunks: 100 for a search policy, 1,000 for another "
+                                   f"(default {CHECK_GAMES})")
     p.add_argument("--quick", action="store_true",
                    help=f"a small search in under a minute: the flags "
                         f"{', '.join(QUICK_FLAGS)} unless --flags, chunks of "
@@ -194,6 +210,7 @@ def run_balance(args: argparse.Namespace) -> int:
     if args.check is not None:
         options.policy(args.check, "--check")
     resolve_budget(policy_name(args.policy), _budget(args), args.quick, _option)
+    args.check_games = _check_games(args)
     check_check_games(None if args.check is None else policy_name(args.check),
                       args.check_games, "--check-games")
 
@@ -226,7 +243,10 @@ def run_balance(args: argparse.Namespace) -> int:
             _write(args.markdown, res.markdown())
         if args.html:
             save_html(args, balance_page(res, stop))
-        save_plot(args, res, stop)
+        # (a figure that says so, not empty axes: the file --plot names is always this
+        # run's, never an earlier run's left in place)
+        save_plot(args, res, stop, "" if res.measured else
+                  "nothing measured yet, so it says only that")
     return run_chunked(args, "balance", search, write)
 
 

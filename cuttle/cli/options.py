@@ -181,29 +181,35 @@ def game_index(text: str) -> int:
 def target_points(text: str) -> float:
     """A target half-width in percentage points, 0 < x <= 100 x `MAX_TARGET` (the
     library's bound, in its fractions: `cuttle.validation.check_target`)."""
-    v = points(text)
-    if v > 100 * MAX_TARGET:
-        raise argparse.ArgumentTypeError(f"a target half-width is at most "
-                                         f"{100 * MAX_TARGET:g} percentage points, not "
-                                         f"{quoted(text)}")
+    v = _points(text)
+    if not 0 < v <= 100 * MAX_TARGET:       # (NaN fails the comparison)
+        raise argparse.ArgumentTypeError(f"a target half-width must be more than 0 and at "
+                                         f"most {100 * MAX_TARGET:g} percentage points, "
+                                         f"not {quoted(text)}")
     return v
 
 
 def points(text: str, zero: bool = False) -> float:
     """Percentage points, 0 < x < 100 (``0.25``, ``0.25pp``, ``0.25%``): the number of
-    points; `zero`: 0 is taken too."""
+    points; `zero`: 0 is taken too.  Its refusal says which ends are taken ("between 0
+    and 100, not '0'" read as a contradiction)."""
+    v = _points(text)
+    if zero and not 0 <= v < 100:
+        raise argparse.ArgumentTypeError(f"must be at least 0 (0: none) and less than 100 "
+                                         f"percentage points, not {quoted(text)}")
+    if not zero and not 0 < v < 100:
+        raise argparse.ArgumentTypeError(f"must be more than 0 and less than 100 "
+                                         f"percentage points, not {quoted(text)}")
+    return v
+
+
+def _points(text: str) -> float:
+    """The number of percentage points written (``0.25``, ``0.25pp``, ``0.25%``)."""
     try:
-        v = float(str(text).strip().rstrip("%").removesuffix("pp"))
+        return float(str(text).strip().rstrip("%").removesuffix("pp"))
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected percentage points like 0.25, not "
                                          f"{quoted(text)}") from None
-    if zero and not 0 <= v < 100:
-        raise argparse.ArgumentTypeError(f"must be between 0 and 100 percentage points (0 "
-                                         f"included), not {quoted(text)}")
-    if not zero and not 0 < v < 100:
-        raise argparse.ArgumentTypeError(f"must be between 0 and 100 percentage points, "
-                                         f"not {quoted(text)}")
-    return v
 
 
 def confidence(text: str) -> float:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import fields
 from typing import TYPE_CHECKING, Any
 
 from ..errors import Interrupted
@@ -30,9 +31,14 @@ if TYPE_CHECKING:
     from ..review import Review
 
 
+THRESHOLD_LABELS = {f.name for f in fields(Thresholds)}
+
+
 def thresholds(text: str) -> dict[str, float]:
-    """--thresholds: 'good=0.04,mistake=0.2' (losses in expected score, 0 to 1)."""
+    """--thresholds: 'good=0.04,mistake=0.2' (losses in expected score, 0 to 1); a value
+    refused is echoed as it was typed (`Thresholds`' own words gave '2' as 2.0)."""
     out: dict[str, float] = {}
+    typed: dict[str, str] = {}
     for part in text.split(","):
         name, eq, value = part.partition("=")
         label = name.strip().lower()
@@ -46,8 +52,11 @@ def thresholds(text: str) -> dict[str, float]:
             raise argparse.ArgumentTypeError(f"expected LABEL=LOSS pairs, not {quoted(text)}")
         if label in out:            # (which one was meant? as a rule flag set twice)
             raise argparse.ArgumentTypeError(f"{label} is set twice ({quoted(part.strip())} "
-                                             f"after {label}={out[label]:g})")
-        out[label] = loss
+                                             f"after {label}={typed[label]})")
+        if label in THRESHOLD_LABELS and not 0 <= loss <= 1:     # (NaN fails too)
+            raise argparse.ArgumentTypeError(f"threshold {quoted(label)} must be a number "
+                                             f"from 0 to 1, not {quoted(value.strip())}")
+        out[label], typed[label] = loss, value.strip()
     try:
         Thresholds.coerce(out)
     except ValueError as e:

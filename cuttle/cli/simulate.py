@@ -248,10 +248,12 @@ def _play_then_write(args, play, write, catch, stopped, scheduler=True):
     `scheduler`, always None: the play plays nothing), then of
     `write(result, stop)`, which writes the outputs (before the cluster closes, which
     takes about a second).  Ctrl-C during the play (`catch`: an Interrupted) gives what
-    finished (`stop`, the Interrupted, says how far it got; `stopped(stop)` says so on
-    stderr; its result None: nothing to write) and status 130.  From then on, as once
+    finished (`stop`, the Interrupted, says how far it got; `stopped(prog, stop)` says so
+    on stderr, in a line that starts with the command's name, `prog`; its result None:
+    nothing to write) and status 130.  From then on, as once
     the play is over, a Ctrl-C waits until every output is written."""
     status, stop, failed = 0, None, None
+    prog = command_name(args)
     with Cluster(args.scheduler if scheduler else None) as client:
         try:
             res = play(client)
@@ -270,18 +272,24 @@ def _play_then_write(args, play, write, catch, stopped, scheduler=True):
                 raise CommandError(str(e)) from None
         with ctrl_c_deferred():
             if failed is not None:
-                print(f"\ncuttle: {printable(str(failed))}; the results below are those "
+                print(f"\n{prog}: {printable(str(failed))}; the results below are those "
                       f"of the finished {quantity(failed.done, failed.unit)} of "
                       f"{failed.total:,}", file=sys.stderr)
             elif stop is not None:      # (said once the outputs are sure to be written)
-                stopped(stop)
+                stopped(prog, stop)
             if res is not None:
                 write(res, stop)
     return status
 
 
-def _stopped(e):
-    print(f"\ncuttle: {e}" + ("; the results below are those of the finished games"
+def command_name(args: argparse.Namespace) -> str:
+    """The command as its lines name it: ``cuttle balance``."""
+    command = getattr(args, "command", None)
+    return f"cuttle {command}" if command else "cuttle"
+
+
+def _stopped(prog, e):
+    print(f"\n{prog}: {e}" + ("; the results below are those of the finished games"
                               if e.result is not None else ""), file=sys.stderr)
 
 
@@ -353,7 +361,7 @@ def record_game(args: argparse.Namespace) -> int:
         except OSError as e:
             raise CommandError(f"cannot write {path!r}: {e.strerror or e}") from None
         if stop is not None:
-            print("\ncuttle: " + printable(f"{stop} of game {k}; the unfinished game is "
+            print(f"\n{command_name(args)}: " + printable(f"{stop} of game {k}; the unfinished game is "
                                             f"saved to {path}"), file=sys.stderr)
         print(printable(f"game {k} of seed {args.seed}: "
                         f"{_row_text(rec, seat_of_a(k, args.swap))}"))
@@ -386,10 +394,10 @@ def run_chunked(args: argparse.Namespace, command: str, run: Callable[[Any], Any
     stderr, then `write(result, stop)` writes the outputs (`stop`: the RunInterrupted
     of a Ctrl-C, or None), a Ctrl-C waiting until they are written.  With
     --report-only, which plays nothing, no cluster is started or reached."""
-    def stopped(e):
+    def stopped(prog, e):
         # (in the command's words: the exception's own say to call the function again)
-        print(f"\ncuttle: {printable(e.said(command_line=True))}; the tables below hold "
-              f"the finished chunks", file=sys.stderr)
+        print(f"\n{prog}: {printable(e.said(command_line=True))}; "
+              f"{_tables_hold(e)}", file=sys.stderr)
 
     def write_all(res, stop):
         for note in res.notes:
@@ -398,6 +406,17 @@ def run_chunked(args: argparse.Namespace, command: str, run: Callable[[Any], Any
         write(res, stop)
     return _play_then_write(args, run, write_all, RunInterrupted, stopped,
                             scheduler=not args.report_only)
+
+
+def _tables_hold(e: RunInterrupted) -> str:
+    """What the tables of a stopped run hold: its finished chunks, or, when none
+    finished, those the results file held before, or nothing."""
+    if e.done:
+        return "the tables below hold the finished chunks"
+    if getattr(e.result, "n_games", 0):
+        return ("none of its chunks finished: the tables below hold those the results "
+                "file held before")
+    return "none of its chunks finished, so the tables below hold no games"
 
 
 def save_html(args: argparse.Namespace, html: str) -> None:
@@ -409,15 +428,17 @@ def save_html(args: argparse.Namespace, html: str) -> None:
     print(printable(f"page saved to {args.html}"), file=sys.stderr)
 
 
-def save_plot(args: argparse.Namespace, result: Any, stop: Interrupted | None = None) -> None:
+def save_plot(args: argparse.Namespace, result: Any, stop: Interrupted | None = None,
+              what: str = "") -> None:
     """Save `result`'s plot to --plot FILE, if given (an interrupted run's, `stop`, says
-    so), and say so on stderr."""
+    so), and say so on stderr (`what`, if given, after a colon: what the figure shows)."""
     if args.plot:
         try:
             result.plot(args.plot, interrupted=stop)
         except OSError as e:
             raise CommandError(f"cannot write {args.plot!r}: {e.strerror or e}") from None
-        print(printable(f"plot saved to {args.plot}"), file=sys.stderr)
+        print(printable(f"plot saved to {args.plot}" + (f": {what}" if what else "")),
+              file=sys.stderr)
 
 
 def _rule_sets(args):

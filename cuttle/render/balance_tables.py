@@ -234,8 +234,9 @@ def balance_race_note(r: BalanceResult) -> str:
              if any(c.status == DRAWN for c in r.candidates) else "")
     return (f"race: every candidate on the same fresh deals, chunks of {b.chunk_size:,} "
             f"games; intervals at the simultaneous level {level} (Bonferroni over "
-            f"{b.per_size * r.config.k} candidates, {b.chunks(b.race_games)} looks and "
-            f"{r.config.statistics} statistic(s)); a candidate is eliminated once another "
+            f"{quantity(b.per_size * r.config.k, 'candidate')}, "
+            f"{quantity(b.chunks(b.race_games), 'look')} and "
+            f"{quantity(r.config.statistics, 'statistic')}); a candidate is eliminated once another "
             f"of its size is surely nearer 50%; it stops once its interval is "
             f"±{fixed(100 * b.race_target)} pp or at {b.race_games:,} games; predicted: "
             f"the model's first score (additive, with measured interactions); Pareto: on "
@@ -331,6 +332,9 @@ def balance_singles_table(r: BalanceResult) -> Table:
 # What an unfinished search has not reached yet, said in place of an empty table (its
 # header and a note pointing at "the search space below", empty too, said nothing).
 _NOT_YET = {
+    "winners": "nothing measured here yet: the search is unfinished and has not finished "
+               "a chunk of the base's games (its first stage screens the base and each "
+               "single change on the same deals)",
     "pareto": "nothing measured here yet: the search is unfinished and has raced no "
               "candidate (the front is drawn from the race's)",
     "race": "nothing measured here yet: the search is unfinished and has raced no "
@@ -351,7 +355,7 @@ def _or_not_yet(r: BalanceResult, table: Table, stage: str, reached: bool) -> Ta
 def balance_tables(r: BalanceResult) -> list[Table]:
     """The balance designer's tables, in the order of its report."""
     raced = any(c.race.n for c in r.candidates)
-    tables = [balance_winners_table(r),
+    tables = [_or_not_yet(r, balance_winners_table(r), "winners", r.measured),
               _or_not_yet(r, balance_pareto_table(r), "pareto", raced),
               _or_not_yet(r, balance_candidates_table(r), "race", raced),
               _or_not_yet(r, balance_generation_table(r), "space", bool(r.generation)),

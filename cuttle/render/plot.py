@@ -335,15 +335,24 @@ BALANCE_COLORS = {"winner": ("#c00000", "red"), "raced": ("#1f5f9e", "blue"),
 def plot_balance(r: BalanceResult, path: str | os.PathLike[str],
                  title: str | None = None, *, interrupted: Interrupted | None = None) -> None:
     """Save the balance search's picture to `path`: each candidate's first-player score
-    (with its interval) against its mean game length, a marker per number of changes,
-    the Pareto front joined, the base and 50% marked; the winners and the base are named
-    in a legend beside the axes (labels by the points hid their neighbours), the caption
-    under them wrapped to the figure's width; a partial run's (`interrupted`) says so
-    above the title."""
+    (with its interval, at the level of the tables': a winner's confirmation at the
+    result's confidence, race figures at the race's simultaneous level) against its mean
+    game length, a marker per number of changes, the Pareto front joined, the base and
+    50% marked; the winners and the base are named in a legend beside the axes (labels
+    by the points hid their neighbours), the caption under them, naming only what is
+    drawn, wrapped to the figure's width; a partial run's (`interrupted`) says so above
+    the title.  A search stopped before any of its games finished has nothing to draw:
+    its figure says so, in place of empty axes."""
     plt = pyplot()
+    if not r.measured:
+        fig = plt.figure(figsize=(11, 3))
+        fig.text(0.5, 0.45, _wrapped(fig, _NOTHING_YET, _points("large")), ha="center",
+                 va="center", fontsize="large")
+        _partial(fig, interrupted, 0.95)
+        return _save_closed(plt, fig, path)
     fig, ax = plt.subplots(figsize=(11, 6))
     ax.axhline(50, color="black", linewidth=0.8)
-    handles = _balance_points(ax, r)
+    handles, kinds = _balance_points(ax, r)
     sizes = [size for size in SIZE_MARKERS if any(c.size == size and not c.winner
                                                   for c in r.candidates if c.measure.n)]
     for size in sizes:
@@ -358,26 +367,59 @@ def plot_balance(r: BalanceResult, path: str | os.PathLike[str],
     ax.grid(alpha=0.3)
     ax.set_title(title or f"Fair rule sets for {r.config.base} under {r.config.policy} "
                           f"self-play", fontsize="medium")
-    name = {k: v[1] for k, v in BALANCE_COLORS.items()}
-    lead = (f"winners ({name['winner']}): {level_pct(r.confidence)} intervals on fresh deals"
-            if r.complete else
-            f"provisional leaders ({name['winner']}; unfinished): {level_pct(r.confidence)} "
-            f"intervals of their games so far")
-    caption = _caption(fig, f"{lead}; others ({name['raced']}): their race games; "
-                            f"{name['out']}: out of the race (eliminated, infeasible, "
-                            f"drawn); dotted: the Pareto front")
+    caption = _caption(fig, _balance_caption(r, kinds))
     note = _partial(fig, interrupted, 0.99)
     fig.tight_layout(rect=(0, caption, 1, 1 - note))
+    _save_closed(plt, fig, path)
+
+
+# What the balance plot of a search with no finished games says, in place of its axes.
+_NOTHING_YET = ("nothing measured yet: the search stopped before any of its games "
+                "finished (the first chunk of the base's and of each single change's), so "
+                "there is no score to plot; run it again to go on")
+
+
+def _save_closed(plt, fig, path):
     try:
         _save(fig, path)
     finally:
         plt.close(fig)
 
 
-def _balance_points(ax, r: BalanceResult) -> list:
-    """Draw the base and every candidate with games, and the Pareto front; returns the
-    legend's handles of the base and of the winners, each named."""
-    handles, winners = [], []
+def _balance_caption(r: BalanceResult, kinds: set[str]) -> str:
+    """The balance plot's caption: what each colour drawn (`kinds`) is, with the level
+    of its intervals, as the tables give them."""
+    name = {k: v[1] for k, v in BALANCE_COLORS.items()}
+    conf = level_pct(r.confidence)
+    levels = sorted({c.race_level for c in r.candidates
+                     if c.race.n and c.race_level is not None})
+    race = (f"at the race's simultaneous level {level_pct(levels[0])}" if len(levels) == 1
+            else "at the race's simultaneous level")
+    parts = []
+    if "winner" in kinds:
+        parts.append(f"winners ({name['winner']}): {conf} intervals on fresh deals"
+                     if r.complete else
+                     f"provisional leaders ({name['winner']}; unfinished): the intervals of "
+                     f"their games so far ({conf} for a confirmation's, {race} for the "
+                     f"race's)")
+    if "raced" in kinds:
+        parts.append(f"others ({name['raced']}): their race games, {race}")
+    if "out" in kinds:
+        parts.append(f"{name['out']}: out of the race (eliminated, infeasible, drawn), "
+                     f"{race}")
+    if parts:           # (the base, named in the legend, has no interval)
+        parts[-1] += " (the tables' intervals)"
+    if "front" in kinds:
+        parts.append("dotted: the Pareto front")
+    return "; ".join(parts)
+
+
+def _balance_points(ax, r: BalanceResult) -> tuple[list, set[str]]:
+    """Draw the base and every candidate with games (its interval at its figures' level,
+    `CandidateResult.level`, as the tables give it), and the Pareto front; returns the
+    legend's handles of the base and of the winners, each named, and the kinds of
+    candidate drawn (winner, raced, out) and "front" if the front is."""
+    handles, winners, kinds = [], [], set()
     stage = r.base_stage()
     if stage is not None:
         base = r.base[stage]
@@ -388,8 +430,9 @@ def _balance_points(ax, r: BalanceResult) -> list:
     for c in r.candidates:
         if not c.measure.n:
             continue
-        e, x = c.estimate("first_score"), c.estimate("mean_moves").value
+        e, x = c.estimate("first_score", c.level), c.estimate("mean_moves").value
         kind = "winner" if c.winner else ("out" if c.status in OUT else "raced")
+        kinds.add(kind)
         bars = ax.errorbar([x], [100 * e.value], yerr=[[100 * (e.value - e.low)],
                                                        [100 * (e.high - e.value)]],
                            fmt=SIZE_MARKERS.get(c.size, "o"), color=BALANCE_COLORS[kind][0],
@@ -404,7 +447,8 @@ def _balance_points(ax, r: BalanceResult) -> list:
         ax.plot([c.estimate("mean_moves").value for c in front],
                 [100 * c.estimate("first_score").value for c in front], ":", color="0.4",
                 linewidth=1)
-    return handles
+        kinds.add("front")
+    return handles, kinds
 
 
 def _caption(fig, text: str) -> float:

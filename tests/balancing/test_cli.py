@@ -247,9 +247,20 @@ def test_ctrl_c_stops_and_keeps_the_finished_chunks(capsys, tmp_path):
     (["--deal", "9,9"], "flag 'deal' takes 2 ints from 1 to 8"),
     (["--moves", "40-20"], "LOW <= HIGH"),
     (["--moves", "many"], "range of moves"),
-    (["--max-draws", "150"], "between 0 and 100"),
-    (["--max-draws", "-1"], "between 0 and 100 percentage points (0 included)"),
-    (["--target", "0"], "between 0 and 100"),
+    # (each range says which ends it takes: "between 0 and 100, not '0'" read as a
+    # contradiction)
+    (["--max-draws", "150"], "argument --max-draws: must be at least 0 (0: none) and less "
+                             "than 100 percentage points, not '150'"),
+    (["--max-draws", "-1"], "must be at least 0 (0: none) and less than 100 percentage "
+                            "points, not '-1'"),
+    (["--target", "0"], "argument --target: a target half-width must be more than 0 and at "
+                        "most 10 percentage points, not '0'"),
+    (["--screen-target", "0"], "argument --screen-target: a target half-width must be more "
+                               "than 0 and at most 10 percentage points, not '0'"),
+    (["--confirm-target", "-1"], "argument --confirm-target: a target half-width must be "
+                                 "more than 0 and at most 10 percentage points, not '-1'"),
+    (["--negligible", "nan"], "argument --negligible: a target half-width must be more "
+                              "than 0 and at most 10 percentage points, not 'nan'"),
     (["--report-only"], "give --results FILE"),
     (["--report-only", "--results", "missing.jsonl"], "no file"),
     (["--json", "--csv"], "cannot both write to stdout"),
@@ -298,3 +309,64 @@ def test_an_atlas_file_is_not_a_balance_file(capsys, tmp_path):
                           "share); give the name of a new file, or of a file a balance or "
                           "atlas run wrote") in err
     assert foreign.read_text() == "my notes\n"
+
+
+@pytest.mark.parametrize("games", ["2000", "15500"])
+def test_check_games_without_check_is_a_line_of_the_wrong_shape(capsys, tmp_path, games):
+    """--check-games without --check was ignored, even a value --check refuses (15,500
+    is no whole number of the check's chunks): a command line of the wrong shape, said
+    with the pointer to the help, before anything is played or written."""
+    results = tmp_path / "r.jsonl"
+    code, out, err = run(capsys, *ARGS, "--check-games", games, "--results", str(results))
+    assert (code, out) == (2, "") and not results.exists()
+    assert err.splitlines() == [
+        "cuttle balance: error: --check-games counts the games of each rule set under "
+        "--check POLICY and means nothing without it: give --check too (e.g. --check "
+        "ismcts:1000), or leave --check-games out",
+        "(cuttle balance --help lists its options)"]
+
+
+def test_a_search_stopped_before_a_chunk_finished_says_so(monkeypatch, capsys, tmp_path):
+    """Stopped before its first chunk finished: the interrupt line named no command
+    ("cuttle: interrupted ...") and said the tables below held the finished chunks,
+    none; the first table was its header alone; the plot empty axes.  Now the line
+    names the command and says that none finished, every table says nothing was
+    measured yet, and the plot is a figure that says so, as its line says."""
+    pytest.importorskip("matplotlib")
+    import importlib
+    command = importlib.import_module("cuttle.cli.balance")
+
+    def stop(info):
+        raise KeyboardInterrupt
+
+    def stopped(*args, **kwargs):
+        return balance(*args, **dict(kwargs, progress=stop))
+    monkeypatch.setattr(command, "balance", stopped)
+    png = tmp_path / "b.png"
+    code, out, err = run(capsys, *ARGS, "--plot", str(png))
+    lines = [line for line in err.splitlines() if line]
+    assert code == 130 and len(lines) == 2, err
+    assert lines[0].startswith("cuttle balance: interrupted after playing ")
+    assert lines[0].endswith(" (0 whole chunks of games); none of its chunks finished, so "
+                             "the tables below hold no games")
+    assert lines[1] == f"plot saved to {png}: nothing measured yet, so it says only that"
+    assert png.read_bytes()[:4] == b"\x89PNG"
+    first = out.split("The fairest rule set of each size")[1].split("The Pareto")[0]
+    assert "nothing measured here yet" in first and "changes  rule set" not in first
+
+
+def test_the_interrupt_line_says_what_the_tables_hold():
+    """With no whole chunk of its own, a run that continued a results file shows that
+    file's chunks, and says so; with chunks of its own, the finished chunks."""
+    from types import SimpleNamespace
+
+    from cuttle.cli.simulate import _tables_hold
+    from cuttle.variants.chunks import RunInterrupted
+
+    def said(records, games_in_tables):
+        return _tables_hold(RunInterrupted(SimpleNamespace(
+            played_records=records, played_games=5 * records + 3, n_games=games_in_tables)))
+    assert said(2, 10) == "the tables below hold the finished chunks"
+    assert said(0, 4000) == ("none of its chunks finished: the tables below hold those "
+                             "the results file held before")
+    assert said(0, 0) == "none of its chunks finished, so the tables below hold no games"

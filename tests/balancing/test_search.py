@@ -328,10 +328,17 @@ def test_constraints_no_rule_set_meets_are_said():
 @pytest.mark.parametrize("kw,message", [
     (dict(k=0), "k must be at least 1"),
     (dict(flags="jokers"), "unknown rule flag 'jokers'"),
-    (dict(max_draws=2), "max_draws must be a number between 0 and 1"),
-    (dict(max_draws=-0.01), "max_draws must be a number between 0 and 1 \\(0 included"),
+    # (its ends said as taken: "between 0 and 1 (0 included)" was read as excluding 1)
+    (dict(max_draws=2), "max_draws must be a number at least 0 \\(0: no draws\\) and less "
+                        "than 1 \\(0.02 = 2% of the games\\), not 2"),
+    (dict(max_draws=-0.01), "max_draws must be a number at least 0"),
+    (dict(budget={"race_target": 0}), "race_target must be a number more than 0 and at "
+     "most 0.1 \\(a fraction: 0.005 is 0.5 percentage points\\), not 0$"),
     (dict(moves=(40, 20)), "moves must be \\(low, high\\)"),
-    (dict(budget={"chunk": 5}), "unknown budget settings chunk; valid: chunk_size"),
+    # (one is a setting, not "settings")
+    (dict(budget={"chunk": 5}), "unknown budget setting chunk; valid: chunk_size"),
+    (dict(budget={"max_games": 100}), "^unknown budget setting max_games \\(max_games is "
+     "the command line's --max-games; in Python: race_games\\); valid: "),
     # the command line's names, told their Python keys (not taken silently)
     (dict(budget={"target": 0.006, "max_games": 60000}),
      "unknown budget settings max_games, target \\(max_games is the command line's "

@@ -791,7 +791,7 @@ def test_a_cluster_failing_mid_run_keeps_the_finished_games(monkeypatch, capsys,
     code, out, err = run_cli(monkeypatch, capsys, ["simulate", "-n", "1000", "--seed", "3",
                                                    "--json", path])
     assert code == 1
-    assert err.strip() == ("cuttle: lost the connection to the dask scheduler at "
+    assert err.strip() == ("cuttle simulate: lost the connection to the dask scheduler at "
                            "tcp://10.0.0.9:8786 during the run; the results below are "
                            "those of the finished 300 games of 1,000")
     data = json.loads(path.read_text())

@@ -170,7 +170,7 @@ def test_an_interrupted_atlas_says_so_in_its_files(monkeypatch, capsys, tmp_path
     records, games = d["played_records"], d["played_games"]
     assert records > 0 and games == 1000 * records      # (chunks of 1,000 games)
     note = chunked_note(records, games)
-    assert code == 130 and f"cuttle: {note.split(':')[0]}; the tables" in err, err
+    assert code == 130 and f"cuttle atlas: {note.split(':')[0]}; the tables" in err, err
     assert d["interrupted"] == {"done": records, "requested": None, "unit": "chunk",
                                 "units": "chunks", "games": games}
     rows = csv_rows(paths["csv"])
@@ -194,7 +194,7 @@ def test_an_interrupted_balance_search_says_so_in_its_files(monkeypatch, capsys,
     assert d["interrupted"] == {"done": records, "requested": None, "unit": "chunk",
                                 "units": "chunks", "games": games}
     note = chunked_note(records, games)
-    assert code == 130 and f"cuttle: {note.split(':')[0]}; the tables" in err, err
+    assert code == 130 and f"cuttle balance: {note.split(':')[0]}; the tables" in err, err
     rows = csv_rows(paths["csv"])
     assert rows[0] == BALANCE_COLUMNS and all(len(r) == len(rows[0]) for r in rows)
     last = dict(zip(BALANCE_COLUMNS, rows[-1]))
@@ -331,7 +331,8 @@ def test_a_second_ctrl_c_still_writes_every_file_of_an_interrupted_simulation(
     code, out, err = run(capsys, "simulate", "-n", "1e6", "--seed", "1", "--no-progress",
                          *argv, "--html", html)
     assert code == 130 and "Traceback" not in err
-    assert err.count("interrupted") == 2 and err.rstrip().endswith("cuttle: interrupted")
+    assert err.count("interrupted") == 2
+    assert err.rstrip().endswith("cuttle simulate: interrupted")
     assert json.load(open(paths["json"]))["interrupted"]["done"] == 300
     assert csv_rows(paths["csv"])[-1][0] == "interrupted"
     assert "a partial run" in open(paths["plot"]).read()
@@ -345,7 +346,7 @@ def test_ctrl_c_while_a_finished_comparison_is_written_still_writes_every_file(
     press_ctrl_c_in(monkeypatch, ComparisonResult, "as_dict")      # (the first file)
     code, out, err = run(capsys, "compare", "classic", "quick", "-n", "100", "--seed", "1",
                          "--no-progress", *argv)
-    assert code == 130 and err.rstrip().endswith("cuttle: interrupted")
+    assert code == 130 and err.rstrip().endswith("cuttle compare: interrupted")
     assert "2 rule sets" in out and f"plot saved to {paths['plot']}" in err
     assert "interrupted" not in json.load(open(paths["json"]))     # (the run was whole)
     assert csv_rows(paths["csv"])[-1][-1] != "interrupted"
@@ -365,8 +366,8 @@ def test_a_second_ctrl_c_still_writes_every_file_of_an_interrupted_chunked_run(
         press_ctrl_c_in(monkeypatch, csv_renderer, "balance_rows")
         argv, paths = files(tmp_path, plot="p.png")
     code, out, err = run(capsys, command, "--no-progress", *argv)
-    assert code == 130 and err.rstrip().endswith("cuttle: interrupted")
-    assert "interrupted after playing" in err
+    assert code == 130 and err.rstrip().endswith(f"cuttle {command}: interrupted")
+    assert f"cuttle {command}: interrupted after playing" in err
     assert json.load(open(paths["json"]))["interrupted"]["unit"] == "chunk"
     assert csv_rows(paths["csv"])[-1][-1 if command == "atlas" else 9] == "interrupted"
     plot = paths["plot"] + ("/classic-random.png" if command == "atlas" else "")
@@ -384,7 +385,7 @@ def test_a_second_ctrl_c_still_prints_an_interrupted_analysis(monkeypatch, capsy
     press_ctrl_c_in(monkeypatch, cuttle.Analysis, "as_dict")
     code, out, err = run(capsys, "analyse", "hands: 2C 9H 5S / 4H; rest: deck", "--seed",
                          "1", "--json")
-    assert code == 130 and err.rstrip().endswith("cuttle: interrupted")
+    assert code == 130 and err.rstrip().endswith("cuttle analyse: interrupted")
     assert json.loads(out)["interrupted"]["requested"] == 10**9
 
 
@@ -398,7 +399,7 @@ def test_the_files_are_written_before_the_cluster_closes(monkeypatch, capsys, tm
     press_ctrl_c_in(monkeypatch, cli_simulate.Cluster, "__exit__")
     code, out, err = run(capsys, "simulate", "-n", "1e6", "--seed", "1", "--no-progress",
                          *argv)
-    assert code == 130 and err.rstrip().endswith("cuttle: interrupted")
+    assert code == 130 and err.rstrip().endswith("cuttle simulate: interrupted")
     assert json.load(open(paths["json"]))["interrupted"]["done"] == 300
     assert csv_rows(paths["csv"])[-1][0] == "interrupted"
     assert open(paths["plot"], "rb").read(4) == b"\x89PNG"

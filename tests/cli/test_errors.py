@@ -34,7 +34,8 @@ VALUE_ERRORS = {
     "analyze": (["2C / 3D", "--rollouts", "0"],
                 "argument --rollouts: the count must be at least 1, not 0"),
     "atlas": (["--target", "200", "--json", "out.json"],
-              "argument --target: must be between 0 and 100 percentage points, not '200'"),
+              "argument --target: a target half-width must be more than 0 and at most 10 "
+              "percentage points, not '200'"),
     "balance": (["--quick", "--flags", "jokr", "--json", "out.json"],
                 f"unknown rule flag 'jokr'; valid flags: {', '.join(FLAGS)}"),
     "serve": (["--port", "x"], "argument --port: invalid int value: 'x'"),

@@ -177,7 +177,7 @@ def test_ctrl_c_saves_the_unfinished_game(monkeypatch, capsys, tmp_path):
     assert p.returncode == 130 and "Traceback" not in p.stderr, p.stderr
     rec = read_record(path)
     n = len(rec["moves"])
-    assert p.stderr.strip() == (f"cuttle: interrupted after {n} move{'s' * (n != 1)} of "
+    assert p.stderr.strip() == (f"cuttle simulate: interrupted after {n} move{'s' * (n != 1)} of "
                                 f"game 3; the unfinished game is saved to {path}")
     assert rec["result"] == {**rec["result"], "status": "interrupted", "winner": None,
                              "end_reason": None, "text": "unfinished: interrupted"}

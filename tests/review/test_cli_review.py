@@ -144,7 +144,7 @@ def test_ctrl_c_while_the_review_is_written_still_writes_every_file(monkeypatch,
     page, js = tmp_path / "r.html", tmp_path / "r.json"
     code, out, err = run(monkeypatch, capsys, ["review", path, "--engine", "rollouts:10",
                                                "--seed", "3", "--html", page, "--json", js])
-    assert code == 130 and err.rstrip().endswith("cuttle: interrupted")
+    assert code == 130 and err.rstrip().endswith("cuttle review: interrupted")
     assert json.loads(js.read_text())["decisions"] and "Review of" in out
     assert 'data-review="1"' in page.read_text()
 
@@ -165,6 +165,13 @@ def test_ctrl_c_while_the_review_is_written_still_writes_every_file(monkeypatch,
      "not best=0.01, good=0.2, inaccuracy=0.1, mistake=0.1 (the ones not given are the "
      "defaults)"),
     (["review", "{rec}", "--thresholds", "nice=0.2"], 2, "unknown threshold 'nice'"),
+    # (the value as typed: it was echoed as 2.0)
+    (["review", "{rec}", "--thresholds", "good=2"], 2,
+     "--thresholds: threshold 'good' must be a number from 0 to 1, not '2'"),
+    (["review", "{rec}", "--thresholds", "mistake= 1e3"], 2,
+     "--thresholds: threshold 'mistake' must be a number from 0 to 1, not '1e3'"),
+    (["review", "{rec}", "--thresholds", "good=0.040,good=0.05"], 2,
+     "--thresholds: good is set twice ('good=0.05' after good=0.040)"),
     (["review", "{rec}", "--thresholds", "good=0.04,Good=0.05"], 2,
      "--thresholds: good is set twice ('Good=0.05' after good=0.04)"),
     (["review", "{rec}", "--threads", "0"], 2, "must be at least 1"),

@@ -881,7 +881,7 @@ def test_ctrl_c_while_the_local_cluster_starts_is_quiet():
     SemLock).  The start-up now finishes, then the cluster is closed as after a run."""
     p = ctrl_c_run("distributed.nanny:Nanny", "start_unsafe",
                    ["simulate", "-n", "100", "--no-progress", "--scheduler", "local:2"])
-    assert p.returncode == 130 and p.stderr.strip().endswith("cuttle: interrupted"), p.stderr
+    assert p.returncode == 130 and p.stderr.strip().endswith("cuttle simulate: interrupted"), p.stderr
     # (dask's own close, the same as after any run, may rarely log a worker's heartbeat
     # racing the scheduler's shutdown: not looked for here)
     for sign in ("AssertionError", "Status.init", "KeyboardInterrupt", "EOFError", "SemLock",
@@ -898,7 +898,7 @@ def test_ctrl_c_during_a_cluster_run_is_quiet():
                    ["simulate", "-n", "100000000", "--no-progress", "--scheduler", "local:2"])
     assert p.returncode == 130, p.stderr
     lines = [line for line in p.stderr.splitlines() if line.strip()]
-    assert len(lines) == 1 and lines[0].startswith("cuttle: interrupted after"), p.stderr
+    assert len(lines) == 1 and lines[0].startswith("cuttle simulate: interrupted after"), p.stderr
 
 
 def test_ctrl_c_while_the_local_cluster_closes_ends_its_workers():
@@ -914,7 +914,7 @@ def test_ctrl_c_while_the_local_cluster_closes_ends_its_workers():
     assert p.returncode == 130, p.stderr
     lines = [line for line in p.stderr.splitlines() if line.strip()]
     # (Nor does a nanny start a worker again in place of one ended: see below.)
-    assert lines == ["cuttle: interrupted", "left: []"], p.stderr
+    assert lines == ["cuttle simulate: interrupted", "left: []"], p.stderr
 
 
 def test_workers_ended_as_a_close_is_cut_short_are_not_started_again():
@@ -1052,7 +1052,7 @@ def test_a_scheduler_lost_mid_run_is_one_line_of_the_command(own_scheduler):
     assert "Traceback" not in p.stderr, p.stderr
     lines = [line for line in p.stderr.splitlines() if line.strip()]
     assert len(lines) == 1, p.stderr
-    said = re.fullmatch(f"cuttle: lost the connection to the dask scheduler at "
+    said = re.fullmatch(f"cuttle simulate: lost the connection to the dask scheduler at "
                         f"{re.escape(address)} during the run; the results below are those "
                         f"of the finished ([0-9,]+) games of 100,000,000", lines[0])
     assert said, p.stderr

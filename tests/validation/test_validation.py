@@ -102,7 +102,7 @@ def test_a_confidence_level_is_accepted_exactly_when_its_interval_is_finite(c):
     try:
         checked = check_confidence(c)
     except ValueError as e:
-        assert "confidence must be a number between 0 and 1" in str(e)
+        assert "confidence must be a number more than 0 and less than 1" in str(e)
         assert not (0 < c < 1) or 0.5 + c / 2 >= 1
         return
     assert 0 < checked < 1 and math.isfinite(z_value(checked)) and z_value(checked) >= 0
@@ -111,7 +111,8 @@ def test_a_confidence_level_is_accepted_exactly_when_its_interval_is_finite(c):
 @pytest.mark.parametrize("c", [0.9999999999999999, 1.0, 0.0, -0.5, math.nan, math.inf, True,
                                "0.95", None])
 def test_sharp_confidence_levels_are_refused(c):
-    with pytest.raises(ValueError, match="confidence must be a number between 0 and 1"):
+    with pytest.raises(ValueError, match="confidence must be a number more than 0 and less "
+                                         "than 1"):
         check_confidence(c)
     with pytest.raises(ValueError, match="confidence must be"):
         z_value(c)
@@ -120,7 +121,8 @@ def test_sharp_confidence_levels_are_refused(c):
 def test_confidence_levels_of_every_kind_of_number():
     assert check_confidence(np.float32(0.5)) == 0.5 and check_confidence(0.95) == 0.95
     assert check_confidence(1 - 2 ** -52) < 1 and math.isfinite(z_value(1 - 2 ** -52))
-    with pytest.raises(ValueError, match=r"target must be a number between 0 and 1 \(a hint\)"):
+    with pytest.raises(ValueError, match=r"target must be a number more than 0 and less than "
+                                         r"1 \(a hint\)"):
         check_fraction(1.0, "target", " (a hint)")
 
 
@@ -147,7 +149,8 @@ def test_a_target_in_points_given_as_a_fraction_is_refused(tmp_path, capsys):
     for argv in (["atlas", "--quick", "--target", "20"],
                  ["balance", "--quick", "--screen-target", "20"]):
         assert main(argv) == 2
-        assert "a target half-width is at most 10 percentage points, not '20'" in \
+        assert ("a target half-width must be more than 0 and at most 10 percentage "
+                "points, not '20'") in \
             capsys.readouterr().err
 
 

@@ -146,7 +146,7 @@ def test_settings_per_pairing(capsys):
     (["--pairings", "chess"], "unknown policy"),
     (["--pairings", "random,"], "names separated by commas"),
     (["--bases", "poker"], "unknown preset"),
-    (["--target", "0"], "between 0 and 100"),
+    (["--target", "0"], "must be more than 0 and at most 10 percentage points, not '0'"),
     (["--target", "abc"], "percentage points"),
     (["--target", "greedy=1", "--pairings", "random"], "not one of the pairings"),
     (["--max-games", "0"], "at least 1"),
