@@ -116,18 +116,23 @@ def test_the_balance_caption_names_the_colours_drawn(drawn):
     fig = drawn[0]
     (caption,) = [" ".join(t.get_text().split()) for t in fig.texts
                   if t.get_text().startswith("winners")]       # (wrapped in lines)
-    winner_name = caption.split("(")[1].split(")")[0]
-    others_name = caption.split("others (")[1].split(")")[0]
-    out_name = caption.split("; ")[2].split(":")[0]
-    assert (winner_name, others_name, out_name) == ("red", "blue", "grey")
+    names = {}                          # kind -> its colour's name (the kinds drawn only)
+    for part in caption.split("; "):
+        if part.startswith(("winners (", "others (")):
+            names["winner" if part[0] == "w" else "raced"] = part.split("(")[1].split(")")[0]
+        elif ": out of the race" in part:
+            names["out"] = part.split(":")[0]
+    assert names["winner"] == "red" and names["raced"] == "blue", caption
+    assert names.get("out", "grey") == "grey", caption
     ax = fig.axes[0]
     for c in res.candidates:
         point = (c.estimate("mean_moves").value, 100 * c.estimate("first_score").value)
         (line,) = [x for x in ax.lines if len(x.get_xdata()) == 1 and
                    (x.get_xdata()[0], x.get_ydata()[0]) == pytest.approx(point)]
-        name = winner_name if c.winner else (
-            out_name if c.status in ("eliminated", "infeasible") else others_name)
-        assert named(name, line.get_color()), (c.label, name, line.get_color())
+        kind = "winner" if c.winner else (
+            "out" if c.status in ("eliminated", "infeasible") else "raced")
+        assert kind in names, (c.label, kind, caption)      # every kind drawn is named
+        assert named(names[kind], line.get_color()), (c.label, kind, line.get_color())
     assert any(c.winner for c in res.candidates)
 
 
