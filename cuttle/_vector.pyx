@@ -250,7 +250,8 @@ cdef class VectorCore:
     cdef void restart_env(self, Py_ssize_t i) noexcept nogil:
         # Env i's episode abandoned for its stream's next deal; nothing is reported (the
         # last step's rewards, flags and final_obs stay as they were).
-        self.envs[i].episode += 1
+        cdef Env* e = &self.envs[i]      # (through a pointer, as elsewhere: a debug build's
+        e.episode += 1                    # checks refuse the indexed field without the GIL)
         if self.start_episode(i) == PLAY_NO_MEMORY:
             self.failed = 1
             return
