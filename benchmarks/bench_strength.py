@@ -381,10 +381,10 @@ def kept(args, run):
         return (f"the times per move were not measured; the pairings and ratings are "
                 f"in {args.json}")
     if run.written == "pairings":
-        played = quantity(len(run.results), "pairing")
-        return (f"the ratings were not computed; the {played} played "
-                f"{'are' if len(run.results) > 1 else 'is'} in {args.json} (--reuse takes it"
-                f"{'m' if len(run.results) > 1 else ''})")
+        one = len(run.results) == 1
+        return (f"the ratings were not computed; the {quantity(len(run.results), 'pairing')} "
+                f"played {'is' if one else 'are'} in {args.json} (--reuse takes "
+                f"{'it' if one else 'them'})")
     return "the ratings were not computed; the pairings played are listed above"
 
 

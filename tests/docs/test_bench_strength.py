@@ -458,6 +458,20 @@ def test_a_second_ctrl_c_while_the_pairings_are_rated_keeps_them_in_the_json(
         "played is in l.json (--reuse takes it)"]
 
 
+@pytest.mark.parametrize("played, said", [
+    (1, "the 1 pairing played is in l.json (--reuse takes it)"),
+    (3, "the 3 pairings played are in l.json (--reuse takes them)")])
+def test_what_a_ctrl_c_while_rated_keeps_is_said_in_number(monkeypatch, played, said):
+    import types
+    ladder_module = strength_module(monkeypatch)
+    run = ladder_module.Ladder(3)
+    for k in range(played):
+        run.add("random", f"bot{k}", (1, 1, 0, 2), 0.1)
+    run.written = "pairings"
+    args = types.SimpleNamespace(json="l.json")
+    assert ladder_module.kept(args, run) == "the ratings were not computed; " + said
+
+
 def test_a_ctrl_c_while_the_times_are_measured_keeps_the_ratings(monkeypatch, capsys,
                                                                   tmp_path):
     # A whole ladder's times per move take a while (the searches' self-play): a Ctrl-C
