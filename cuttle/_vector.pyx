@@ -311,7 +311,7 @@ cdef class VectorCore:
         cdef Py_ssize_t k, m = indices.shape[0]
         cdef Stop stop
         seen = np.zeros(self.n, np.uint8)
-        for k in range(m):
+        for k in range(m):          # (VectorEnv words the user's errors: these guard memory)
             self.env_index(indices[k])
             if seen[indices[k]]:
                 raise ValueError(f"env {indices[k]} is named twice")

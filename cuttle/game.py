@@ -528,8 +528,8 @@ def _unpickle(cls, rules, seed, state, max_moves=None, last=None, dealt=(),
         raise ValueError(f"corrupt pickled game: its class is {cls!r}, not a cuttle.Game")
     if not isinstance(rules, Rules):
         raise ValueError(f"corrupt pickled game: its rules are {rules!r}")
-    if state_refusal(state) is not None:
-        raise ValueError(f"corrupt pickled game: {state_refusal(state)}")
+    if (why := state_refusal(state)) is not None:
+        raise ValueError(f"corrupt pickled game: {why}")
     g = cls.__new__(cls)
     try:
         g._attach(rules, check_seed(seed, "a pickled game's seed"), max_moves)
